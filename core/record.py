@@ -1,0 +1,154 @@
+"""Game records: options, content hash and every action and chance outcome.
+
+A record is JSON so that a bug report can be read and edited by a person.
+Each entry keeps the seat that acted, the action's notation and the digest of
+the position after it, so replaying proves the record was not altered: the
+first entry whose action is not legal, or whose digest differs, is named.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from .errors import IllegalAction, NotationError, RecordError
+from .state import State
+
+FORMAT = 1
+
+
+class Entry(msgspec.Struct, array_like=True, frozen=True):
+    seat: int
+    action: str
+    digest: str
+
+
+class GameRecord(msgspec.Struct, kw_only=True):
+    format: int = FORMAT
+    game: str
+    players: int
+    options: dict[str, Any] = {}
+    content_hash: str
+    seed: str | None = None
+    start_digest: str
+    entries: list[Entry] = []
+    meta: dict[str, str] = {}
+    """Free text for people: seat names, date, table name."""
+
+
+_enc = msgspec.json.Encoder()
+
+
+def start(game: Any, state: State[Any, Any], options: Any = None, meta: dict[str, str] | None = None) -> GameRecord:
+    """A record for a game that begins at `state` (normally fresh from game.new)."""
+    opts = msgspec.to_builtins(game.make_options(options))
+    return GameRecord(
+        game=game.name,
+        players=state.players,
+        options=opts,
+        content_hash=game.content_hash,
+        seed=state.seed,
+        start_digest=state.digest(),
+        meta=dict(meta or {}),
+    )
+
+
+def append(record: GameRecord, seat: int, action: Any, after: State[Any, Any]) -> None:
+    record.entries.append(Entry(seat, str(action), after.digest()))
+
+
+def dumps(record: GameRecord) -> bytes:
+    return msgspec.json.format(_enc.encode(record), indent=1)
+
+
+def loads(raw: bytes | str) -> GameRecord:
+    try:
+        rec = msgspec.json.decode(raw, type=GameRecord)
+    except (msgspec.DecodeError, msgspec.ValidationError) as e:
+        raise RecordError(f"not a coldwater record: {e}") from None
+    if rec.format != FORMAT:
+        raise RecordError(f"record format {rec.format} is not supported (this version reads {FORMAT})")
+    return rec
+
+
+def save(record: GameRecord, path: str | Path) -> None:
+    """Write atomically: the old file stays intact until the new one is complete."""
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=p.name + ".", suffix=".tmp", dir=p.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(dumps(record))
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, p)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def load(path: str | Path) -> GameRecord:
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except OSError as e:
+        raise RecordError(f"{p}: cannot read ({e.strerror or e})") from None
+    return loads(raw)
+
+
+def initial_state(record: GameRecord, game: Any = None) -> tuple[Any, State[Any, Any]]:
+    """The game object and starting position a record describes, checked."""
+    from . import games
+
+    if game is None:
+        try:
+            game = games.get(record.game)
+        except KeyError as e:
+            raise RecordError(str(e.args[0])) from None
+    elif game.name != record.game:
+        raise RecordError(f"this record is for {record.game!r}, not {game.name!r}")
+    if record.content_hash != game.content_hash:
+        raise RecordError(
+            f"the record was made with different {game.title} content "
+            f"({record.content_hash[:12]}, this install has {game.content_hash[:12]})"
+        )
+    try:
+        state = game.new(record.players, seed=record.seed, options=record.options)
+    except ValueError as e:
+        raise RecordError(f"bad setup: {e}") from None
+    if state.digest() != record.start_digest:
+        raise RecordError("the starting position does not match the record (start digest differs)")
+    return game, state
+
+
+def replay_iter(record: GameRecord, game: Any = None) -> Iterator[tuple[int, Entry, State[Any, Any]]]:
+    """Yield (index, entry, state after it), verifying each entry as it goes."""
+    game, state = initial_state(record, game)
+    for i, entry in enumerate(record.entries, start=1):
+        where = f"entry {i} ({entry.action!r})"
+        try:
+            action = game.parse_action(entry.action)
+        except NotationError as e:
+            raise RecordError(f"{where}: {e}") from None
+        if state.current != entry.seat:
+            raise RecordError(f"{where}: seat {entry.seat} acted, but it was {state.current}'s turn")
+        try:
+            state.apply(action)
+        except IllegalAction as e:
+            raise RecordError(f"{where}: illegal: {e}") from None
+        if state.digest() != entry.digest:
+            raise RecordError(f"{where}: digest differs; the record was altered or made by a different engine")
+        yield i, entry, state
+
+
+def replay(record: GameRecord, game: Any = None) -> State[Any, Any]:
+    """The final position of a verified replay (RecordError names the first bad entry)."""
+    _, last = initial_state(record, game)
+    for _, _, last in replay_iter(record, game):
+        pass
+    return last

@@ -1,0 +1,316 @@
+"""The one contract every game engine fulfils (modelled on OpenSpiel).
+
+An engine keeps its whole position in one msgspec Struct (``state.data``) and
+subclasses :class:`State`, filling in the ``_``-prefixed hooks. The base class
+gives every game the same behaviour for free:
+
+- ``legal()`` is computed once per position and cached; ``apply()`` refuses any
+  action not in it with :class:`IllegalAction` *before* touching the state.
+- ``clone()``, ``digest()`` and the canonical text form all come from the
+  Struct's canonical encoding, so they can never disagree with each other.
+- ``view(seat)`` is a State of the same type whose hidden values are blanked
+  (sealed), so the UI, bots and the network all see positions the same way.
+
+Chance is a player: while a random outcome is pending, ``current`` is
+:data:`CHANCE` and ``legal()`` lists the possible outcomes, which
+``chance_outcomes()`` weights. Alone, ``sample_chance()`` resolves them from the
+seed; at a LAN table a fair-play protocol supplies them instead.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar
+
+import msgspec
+
+from .errors import IllegalAction, NotationError, RecordError
+from .notation import Action, Codec
+from .rng import Rng
+
+CHANCE: Final[int] = -1
+"""`State.current` while a random outcome is pending."""
+
+A = TypeVar("A", bound=Action)
+D = TypeVar("D", bound=msgspec.Struct)
+S = TypeVar("S", bound="State[Any, Any]")
+
+_enc = msgspec.msgpack.Encoder()
+_json = msgspec.json.Encoder()
+
+
+class Scores(msgspec.Struct, frozen=True):
+    """A score sheet: one row per scored party (seats, then any solo rival)."""
+
+    labels: tuple[str, ...]
+    """Row names, e.g. ``("Seat 1", "Seat 2", "Silent player")``."""
+    categories: tuple[str, ...]
+    rows: tuple[tuple[int, ...], ...]
+    """``rows[r][c]``: points of row ``r`` in category ``c``."""
+    totals: tuple[int, ...]
+    ranking: tuple[int, ...]
+    """Row indices, best first, after the game's tie-breaks."""
+    final: bool
+    outcome: str = ""
+    """One line for people: who won and why (tie-break, solo title, ...)."""
+    notes: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "final": self.final,
+            "outcome": self.outcome,
+            "scores": [
+                {"label": lab, "total": tot, **dict(zip(self.categories, row))}
+                for lab, tot, row in zip(self.labels, self.totals, self.rows)
+            ],
+            "ranking": list(self.ranking),
+        }
+
+
+class _Envelope(msgspec.Struct, Generic[D]):
+    game: str
+    ply: int
+    seed: str | None
+    data: D
+
+
+class State(Generic[A, D]):
+    """A position of one game. Subclasses set GAME and DATA and fill the hooks."""
+
+    GAME: ClassVar[str]
+    DATA: ClassVar[type[msgspec.Struct]]
+
+    __slots__ = ("data", "seed", "ply", "_legal", "_legal_set")
+
+    def __init__(self, data: D, *, seed: str | None = None, ply: int = 0) -> None:
+        self.data: D = data
+        self.seed = seed
+        """Text seed that resolves chance when playing alone; None in views."""
+        self.ply = ply
+        """Number of actions (chance outcomes included) applied so far."""
+        self._legal: list[A] | None = None
+        self._legal_set: frozenset[A] | None = None
+
+    # ---- hooks for engines -------------------------------------------------
+    def _current(self) -> int | None:
+        raise NotImplementedError
+
+    def _legal_actions(self) -> list[A]:
+        """All legal actions, in any order (the base class sorts them)."""
+        raise NotImplementedError
+
+    def _apply(self, action: A) -> None:
+        """Apply a legal action (already checked) by mutating ``self.data``."""
+        raise NotImplementedError
+
+    def _redact(self, seat: int | None) -> D:
+        """A copy of ``self.data`` with everything `seat` may not know blanked."""
+        raise NotImplementedError
+
+    def _chance_weights(self) -> list[tuple[A, int]]:
+        """At a chance node: each outcome with its integer weight."""
+        raise NotImplementedError
+
+    def _scores(self) -> Scores:
+        raise NotImplementedError
+
+    def why_illegal(self, action: Any) -> str:
+        """Why `action` is not legal now, in words. Engines give specific reasons."""
+        return f"'{action}' is not a legal move now"
+
+    def describe(self, action: A) -> str:
+        """What `action` does here, in words, for the log (before it is applied)."""
+        return str(action)
+
+    @property
+    def players(self) -> int:
+        raise NotImplementedError
+
+    # ---- the contract -----------------------------------------------------
+    @property
+    def current(self) -> int | None:
+        """Seat to act, CHANCE while an outcome is pending, None when over."""
+        return self._current()
+
+    @property
+    def is_over(self) -> bool:
+        return self._current() is None
+
+    def legal(self) -> list[A]:
+        """Legal actions, sorted by notation; empty only when the game is over."""
+        if self._legal is None:
+            if self._current() is None:
+                self._legal = []
+            else:
+                self._legal = sorted(self._legal_actions(), key=str)
+        return list(self._legal)
+
+    def is_legal(self, action: Any) -> bool:
+        if self._legal_set is None:
+            if self._legal is None:
+                self.legal()
+            assert self._legal is not None
+            self._legal_set = frozenset(self._legal)
+        try:
+            return action in self._legal_set
+        except TypeError:  # unhashable junk
+            return False
+
+    def apply(self, action: A) -> None:
+        """Play `action`. Raises IllegalAction and changes nothing if it is not legal."""
+        if self._current() is None:
+            raise IllegalAction("the game is over")
+        if not self.is_legal(action):
+            raise IllegalAction(self.why_illegal(action))
+        self._apply(action)
+        self.ply += 1
+        self._legal = None
+        self._legal_set = None
+
+    def chance_outcomes(self) -> list[tuple[A, int]]:
+        """At a chance node, each possible outcome with its integer weight."""
+        if self._current() != CHANCE:
+            return []
+        return sorted(self._chance_weights(), key=lambda aw: str(aw[0]))
+
+    def sample_chance(self, rng: Rng | None = None) -> A:
+        """Draw the pending chance outcome from `rng`, or from the seed and ply."""
+        if rng is None:
+            if self.seed is None:
+                raise ValueError("no seed to resolve chance with; pass an Rng")
+            rng = Rng(self.seed).fork(self.ply)
+        outcomes = self.chance_outcomes()
+        if not outcomes:
+            raise ValueError("no chance event is pending")
+        return outcomes[rng.weighted([w for _, w in outcomes])][0]
+
+    def clone(self: S) -> S:
+        return type(self)(
+            msgspec.msgpack.decode(_enc.encode(self.data), type=self.DATA),  # type: ignore[arg-type]
+            seed=self.seed,
+            ply=self.ply,
+        )
+
+    def view(self: S, seat: int | None) -> S:
+        """What `seat` may know (None: a spectator). Same type, secrets blanked."""
+        return type(self)(self._redact(seat), seed=None, ply=self.ply)
+
+    def encode(self) -> bytes:
+        """Canonical binary encoding of the position (MessagePack)."""
+        return _enc.encode(self.data)
+
+    def digest(self) -> str:
+        """SHA-256 of the ply count and the canonical encoding."""
+        h = hashlib.sha256(self.GAME.encode() + b"\x00" + self.ply.to_bytes(8, "little"))
+        h.update(self.encode())
+        return h.hexdigest()
+
+    def to_text(self) -> str:
+        """Canonical text form; ``game.from_text(s.to_text())`` reproduces `s`."""
+        return _json.encode(_Envelope(self.GAME, self.ply, self.seed, self.data)).decode()
+
+    def scores(self) -> Scores:
+        """The score sheet; ``final`` is False while the game goes on."""
+        return self._scores()
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            type(other) is type(self)
+            and other.ply == self.ply  # type: ignore[attr-defined]
+            and other.encode() == self.encode()  # type: ignore[attr-defined]
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.GAME} ply={self.ply} current={self.current}>"
+
+
+class Bot(Protocol):
+    """Anything that picks an action for a seat from what that seat may know."""
+
+    name: str
+
+    def choose(self, view: State[Any, Any], rng: Rng) -> Action: ...
+
+
+class Game(Protocol):
+    """What the registry returns for each game."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    codec: Codec
+    options_type: type[msgspec.Struct]
+
+    @property
+    def content_hash(self) -> str: ...
+
+    def new(self, players: int, seed: int | str | bytes | None = None, options: Any = None) -> State[Any, Any]: ...
+
+    def determinize(self, view: State[Any, Any], rng: Rng) -> State[Any, Any]: ...
+
+    def bot(self, name: str) -> Bot: ...
+
+    @property
+    def bots(self) -> tuple[str, ...]: ...
+
+
+class GameBase(Generic[S]):
+    """Shared plumbing for Game objects: notation, text form, options."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    codec: Codec
+    options_type: type[msgspec.Struct]
+    state_type: type[S]
+
+    def parse_action(self, text: str) -> Action:
+        return self.codec.parse(text)  # type: ignore[no-any-return]
+
+    def from_text(self, text: str | bytes) -> S:
+        try:
+            env = msgspec.json.decode(text, type=_Envelope[self.state_type.DATA])  # type: ignore[name-defined]
+        except (msgspec.DecodeError, msgspec.ValidationError) as e:
+            raise RecordError(f"not a {self.title} position: {e}") from None
+        if env.game != self.name:
+            raise RecordError(f"this position is for {env.game!r}, not {self.name!r}")
+        return self.state_type(env.data, seed=env.seed, ply=env.ply)
+
+    def make_options(self, options: Any) -> msgspec.Struct:
+        """Options from None, a dict or the options Struct itself, validated."""
+        if options is None:
+            return self.options_type()
+        if isinstance(options, self.options_type):
+            return options
+        try:
+            return msgspec.convert(options, self.options_type)
+        except msgspec.ValidationError as e:
+            raise ValueError(f"bad {self.title} options: {e}") from None
+
+    def check_players(self, players: int) -> None:
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(f"{self.title} is for {self.min_players} to {self.max_players} players, not {players}")
+
+
+def seed_text(seed: int | str | bytes | None) -> str | None:
+    """Seeds are stored as text so records and saves stay readable."""
+    if seed is None:
+        return None
+    if isinstance(seed, bytes):
+        return "hex:" + seed.hex()
+    return str(seed)
+
+
+def parse_many(game: GameBase[Any], texts: Sequence[str]) -> list[Action]:
+    out = []
+    for i, t in enumerate(texts):
+        try:
+            out.append(game.parse_action(t))
+        except NotationError as e:
+            raise NotationError(f"action {i + 1}: {e}") from None
+    return out

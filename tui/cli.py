@@ -1,0 +1,145 @@
+"""The `coldwater` command: the app with no arguments, plus headless tools.
+
+- ``coldwater``                      open the app
+- ``coldwater simulate GAME ...``    bots play whole games; scores and digests
+- ``coldwater replay FILE``          verify a game record
+- ``coldwater host GAME ...`` / ``coldwater join NAME|HOST:PORT``   LAN play
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+
+def _parser() -> argparse.ArgumentParser:
+    from coldwater.core import games
+
+    p = argparse.ArgumentParser(prog="coldwater", description="Cold-water board games in the terminal.")
+    p.add_argument("--theme", help="colour theme: dark, light or ansi (NO_COLOR is honoured)")
+    sub = p.add_subparsers(dest="command")
+
+    sim = sub.add_parser("simulate", help="bots play whole games; prints scores and final digests")
+    sim.add_argument("game", choices=games.names())
+    sim.add_argument("--players", type=int, default=2)
+    sim.add_argument("--games", type=int, default=1)
+    sim.add_argument("--seed", default="0")
+    sim.add_argument("--bot", default="random", help="bot for every seat (random, greedy, ...)")
+    sim.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                     help="a game option, e.g. no_tags=true (repeatable)")
+    sim.add_argument("--module", help="Aquatica: goals or tribes")
+    sim.add_argument("--solo-level", type=int, help="Aquatica Tribes Solo level 1-6")
+    sim.add_argument("--json", action="store_true", help="one JSON object per game")
+
+    rep = sub.add_parser("replay", help="replay a game record and check every entry")
+    rep.add_argument("file")
+
+    host = sub.add_parser("host", help="host a LAN table")
+    host.add_argument("game", choices=games.names())
+    host.add_argument("rest", nargs=argparse.REMAINDER)
+    join = sub.add_parser("join", help="join a LAN table by name or HOST:PORT")
+    join.add_argument("target")
+    join.add_argument("rest", nargs=argparse.REMAINDER)
+    return p
+
+
+def _parse_options(pairs: Sequence[str], extra: dict[str, Any]) -> dict[str, Any]:
+    opts: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise SystemExit(f"coldwater: --option wants KEY=VALUE, got {pair!r}")
+        try:
+            opts[key] = json.loads(value)
+        except json.JSONDecodeError:
+            opts[key] = value
+    opts.update({k: v for k, v in extra.items() if v is not None})
+    return opts
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from coldwater.core import games
+    from coldwater.core.simulate import simulate
+
+    game = games.get(args.game)
+    options = _parse_options(args.option, {"module": args.module, "solo_level": args.solo_level})
+    try:
+        game.check_players(args.players)
+        game.make_options(options)
+        if args.bot not in game.bots:
+            raise ValueError(f"unknown bot {args.bot!r}; {game.title} has: {', '.join(game.bots)}")
+    except ValueError as e:
+        print(f"coldwater: {e}", file=sys.stderr)
+        return 2
+    if args.games < 1:
+        print("coldwater: --games must be at least 1", file=sys.stderr)
+        return 2
+
+    results = simulate(game, args.players, args.games, args.seed, bot=args.bot, options=options)
+    progress = None
+    if sys.stderr.isatty() and args.games > 1:
+        from rich.progress import Progress
+
+        progress = Progress(transient=True, console=None)
+        progress.start()
+        task = progress.add_task(f"{game.title}", total=args.games)
+    try:
+        for r in results:
+            if args.json:
+                print(json.dumps({
+                    "game": r.game, "index": r.index, "seed": r.seed, "players": r.players,
+                    "plies": r.plies, "scores": dict(zip(r.labels, r.totals)),
+                    "breakdown": {lab: dict(zip(r.categories, row)) for lab, row in zip(r.labels, r.rows)},
+                    "ranking": [r.labels[i] for i in r.ranking], "outcome": r.outcome, "digest": r.digest,
+                }, sort_keys=True), flush=True)
+            else:
+                scores = "  ".join(f"{lab}: {tot}" for lab, tot in zip(r.labels, r.totals))
+                print(f"game {r.index + 1}: {scores}  | {r.outcome} | plies {r.plies} | digest {r.digest[:16]}", flush=True)
+            if progress is not None:
+                progress.advance(task)
+    finally:
+        if progress is not None:
+            progress.stop()
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from coldwater.core import record
+    from coldwater.core.errors import RecordError
+
+    try:
+        rec = record.load(args.file)
+        final = record.replay(rec)
+    except RecordError as e:
+        print(f"coldwater: {args.file}: {e}", file=sys.stderr)
+        return 1
+    sc = final.scores()
+    print(f"{args.file}: {len(rec.entries)} entries verified; {'game over' if final.is_over else 'game in progress'}")
+    for lab, tot in zip(sc.labels, sc.totals):
+        print(f"  {lab}: {tot}")
+    if sc.outcome:
+        print(f"  {sc.outcome}")
+    print(f"digest {final.digest()}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.command == "simulate":
+        return cmd_simulate(args)
+    if args.command == "replay":
+        return cmd_replay(args)
+    if args.command in ("host", "join"):
+        from coldwater.net import cli as net_cli
+
+        return net_cli.main(args)
+    from coldwater.tui.app import run
+
+    return run(theme=args.theme)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
