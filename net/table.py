@@ -1,0 +1,315 @@
+"""A table runs one game: seats, chance, an event stream, autosave and resume.
+
+Hotseat, solo against bots and LAN play are the same Table with different
+seats. A seat is a person at this keyboard, a bot, or a remote peer. The table
+owns the full state; people and bots only ever see ``state.view(seat)``.
+
+After every action the record is saved atomically, so a crash or a quit loses
+nothing; :func:`resume` replays the saved record, verifying every entry, and a
+save that is corrupt or from another version is moved aside untouched and
+reported, never loaded half-way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+import os
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from coldwater.core import games, record
+from coldwater.core.errors import IllegalAction, RecordError
+from coldwater.core.notation import Action
+from coldwater.core.rng import Rng
+from coldwater.core.state import CHANCE, State
+
+from . import paths
+
+SAVE_FORMAT = 1
+
+
+class SeatKind(enum.StrEnum):
+    PERSON = "person"
+    BOT = "bot"
+    REMOTE = "remote"
+
+
+class Seat(msgspec.Struct, frozen=True):
+    kind: SeatKind
+    name: str
+    bot: str | None = None
+    """The bot's name in ``game.bots`` when kind is BOT."""
+
+
+class SaveFile(msgspec.Struct, kw_only=True):
+    format: int = SAVE_FORMAT
+    seats: list[Seat]
+    record: record.GameRecord
+    created: float
+    updated: float
+
+
+class SaveError(Exception):
+    """A save that cannot be resumed; the message says why, for a person."""
+
+
+# ---- events ------------------------------------------------------------------
+class Applied(msgspec.Struct, frozen=True):
+    """An action was applied. `text` is its log line, written before it applied."""
+
+    seat: int
+    action: str
+    text: str
+    ply: int
+
+
+class GameOver(msgspec.Struct, frozen=True):
+    outcome: str
+
+
+Event = Applied | GameOver
+Listener = Callable[[Event], None]
+ChanceSource = Callable[[State[Any, Any]], Awaitable[Action]]
+RemoteSource = Callable[[int, State[Any, Any]], Awaitable[Action]]
+
+
+def seat_label(seats: list[Seat], seat: int) -> str:
+    if seat == CHANCE:
+        return "Chance"
+    if 0 <= seat < len(seats):
+        return seats[seat].name
+    return f"Seat {seat + 1}"
+
+
+class Table:
+    """One game in progress. Not thread-safe: drive it from one event loop."""
+
+    def __init__(self, game: Any, state: State[Any, Any], seats: list[Seat], rec: record.GameRecord,
+                 *, save_path: Path | None = None, chance: ChanceSource | None = None,
+                 remote: RemoteSource | None = None, created: float | None = None) -> None:
+        if len(seats) != state.players:
+            raise ValueError(f"{len(seats)} seats for a {state.players}-player game")
+        for s in seats:
+            if s.kind is SeatKind.BOT and s.bot not in game.bots:
+                raise ValueError(f"unknown bot {s.bot!r}; {game.title} has {', '.join(game.bots)}")
+        self.game = game
+        self.state = state
+        self.seats = list(seats)
+        self.record = rec
+        self.save_path = save_path
+        self.created = created if created is not None else time.time()
+        self._chance = chance
+        self._remote = remote
+        self._listeners: list[Listener] = []
+        self._bots = {i: game.bot(s.bot) for i, s in enumerate(seats) if s.kind is SeatKind.BOT}
+
+    # ---- construction ------------------------------------------------------
+    @classmethod
+    def new(cls, game_name: str | Any, seats: list[Seat], *, seed: int | str | None = None, options: Any = None,
+            save_path: Path | None = None, autosave: bool = True, meta: dict[str, str] | None = None) -> Table:
+        """Start a game. With no seed a fresh one is taken from the OS."""
+        game = games.get(game_name) if isinstance(game_name, str) else game_name
+        if seed is None:
+            seed = os.urandom(8).hex()
+        state = game.new(len(seats), seed=seed, options=options)
+        m = {"seats": ", ".join(s.name for s in seats), **(meta or {})}
+        rec = record.start(game, state, options, meta=m)
+        if autosave and save_path is None:
+            save_path = paths.saves_dir() / f"{game.name}-{time.strftime('%Y%m%d-%H%M%S')}-{os.urandom(3).hex()}.json"
+        table = cls(game, state, seats, rec, save_path=save_path)
+        table.save()
+        return table
+
+    # ---- events ------------------------------------------------------------
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Call `listener` on every event; returns a function that unsubscribes."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    def _emit(self, event: Event) -> None:
+        for listener in list(self._listeners):
+            listener(event)
+
+    # ---- queries -----------------------------------------------------------
+    @property
+    def current(self) -> int | None:
+        return self.state.current
+
+    @property
+    def waiting_for_person(self) -> bool:
+        cur = self.state.current
+        return cur is not None and cur >= 0 and self.seats[cur].kind is SeatKind.PERSON
+
+    def person_seats(self) -> list[int]:
+        return [i for i, s in enumerate(self.seats) if s.kind is SeatKind.PERSON]
+
+    def view(self, seat: int | None) -> State[Any, Any]:
+        return self.state.view(seat)
+
+    # ---- acting ------------------------------------------------------------
+    def apply(self, seat: int, action: Action) -> None:
+        """Apply `action` for `seat`; IllegalAction (state untouched) if it may not."""
+        cur = self.state.current
+        if cur is None:
+            raise IllegalAction("the game is over")
+        if cur != seat:
+            raise IllegalAction(f"it is not {seat_label(self.seats, seat)}'s turn")
+        text = self.state.describe(action) if self.state.is_legal(action) else ""
+        self.state.apply(action)  # raises IllegalAction before changing anything
+        record.append(self.record, seat, action, self.state)
+        self.save()
+        self._emit(Applied(seat, str(action), text, self.state.ply))
+        if self.state.is_over:
+            self._emit(GameOver(self.state.scores().outcome))
+
+    def submit(self, action: Action) -> None:
+        """A local person's move for the seat whose turn it is."""
+        cur = self.state.current
+        if cur is None or cur < 0 or self.seats[cur].kind is not SeatKind.PERSON:
+            raise IllegalAction("it is not a local player's turn")
+        self.apply(cur, action)
+
+    def bot_rng(self, seat: int) -> Rng:
+        return Rng(self.record.seed or "no-seed").fork(f"bot{seat}").fork(self.state.ply)
+
+    async def next_chance(self) -> Action:
+        if self._chance is not None:
+            return await self._chance(self.state)
+        return self.state.sample_chance()
+
+    async def step(self) -> bool:
+        """Take one non-person step (chance, bot or remote). False when a person must act or it's over."""
+        cur = self.state.current
+        if cur is None:
+            return False
+        if cur == CHANCE:
+            self.apply(CHANCE, await self.next_chance())
+            return True
+        kind = self.seats[cur].kind
+        if kind is SeatKind.BOT:
+            view = self.state.view(cur)
+            bot = self._bots[cur]
+            # Bots think in a worker thread so the UI's event loop never freezes.
+            action = await asyncio.to_thread(bot.choose, view, self.bot_rng(cur))
+            self.apply(cur, action)
+            return True
+        if kind is SeatKind.REMOTE:
+            if self._remote is None:
+                raise RuntimeError("a remote seat needs a remote source")
+            self.apply(cur, await self._remote(cur, self.state.view(cur)))
+            return True
+        return False
+
+    async def advance(self, *, max_steps: int = 100_000) -> None:
+        """Run chance, bots and remotes until a person must act or the game ends."""
+        for _ in range(max_steps):
+            if not await self.step():
+                return
+        raise RuntimeError("advance() did not reach a person's turn")
+
+    # ---- saving ------------------------------------------------------------
+    def save(self) -> None:
+        if self.save_path is None:
+            return
+        now = time.time()
+        save = SaveFile(seats=self.seats, record=self.record, created=self.created, updated=now)
+        path = Path(self.save_path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(path.name + ".tmp")
+        with open(tmp, "wb") as f:
+            f.write(msgspec.json.format(msgspec.json.encode(save), indent=1))
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+
+    def delete_save(self) -> None:
+        if self.save_path is not None:
+            Path(self.save_path).unlink(missing_ok=True)
+
+
+def _set_aside(path: Path) -> Path:
+    """Move a bad save out of the way, untouched, under a name that says why."""
+    n = 0
+    while True:
+        target = path.with_name(f"{path.name}.unreadable{'' if n == 0 else f'-{n}'}")
+        if not target.exists():
+            break
+        n += 1
+    os.replace(path, target)
+    return target
+
+
+def read_save(path: Path) -> SaveFile:
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as e:
+        raise SaveError(f"cannot read {path.name}: {e.strerror or e}") from None
+    try:
+        head = msgspec.json.decode(raw, type=dict)
+    except msgspec.DecodeError:
+        raise SaveError(f"{path.name} is not a coldwater save (not JSON)") from None
+    if head.get("format") != SAVE_FORMAT:
+        raise SaveError(f"{path.name} was written by an incompatible version (save format {head.get('format')!r}, "
+                        f"this version reads {SAVE_FORMAT})")
+    try:
+        return msgspec.json.decode(raw, type=SaveFile)
+    except msgspec.ValidationError as e:
+        raise SaveError(f"{path.name} is damaged: {e}") from None
+
+
+def resume(path: Path, *, set_aside: bool = True, game: Any = None) -> Table:
+    """Reopen a saved table, replaying and verifying its record.
+
+    A save that cannot be resumed is moved aside untouched (``*.unreadable``) so
+    it never blocks the list again, and SaveError says why.
+    """
+    path = Path(path)
+    try:
+        save = read_save(path)
+        try:
+            game, state = record.initial_state(save.record, game)
+            for _, _, state in record.replay_iter(save.record, game):
+                pass
+        except RecordError as e:
+            raise SaveError(f"{path.name} cannot be replayed: {e}") from None
+        if len(save.seats) != state.players:
+            raise SaveError(f"{path.name} has {len(save.seats)} seats for a {state.players}-player game")
+        try:
+            return Table(game, state, save.seats, save.record, save_path=path, created=save.created)
+        except ValueError as e:
+            raise SaveError(f"{path.name}: {e}") from None
+    except SaveError as err:
+        if set_aside and path.exists():
+            moved = _set_aside(path)
+            raise SaveError(f"{err} — kept aside as {moved.name}") from None
+        raise
+
+
+class SaveInfo(msgspec.Struct, frozen=True):
+    path: str
+    game: str
+    seats: str
+    plies: int
+    updated: float
+    over: bool | None
+    problem: str | None = None
+
+
+def list_saves(folder: Path | None = None) -> list[SaveInfo]:
+    """Every save in `folder`, newest first; unreadable ones listed with the problem."""
+    folder = folder or paths.saves_dir()
+    out: list[SaveInfo] = []
+    for p in sorted(folder.glob("*.json")):
+        try:
+            s = read_save(p)
+            out.append(SaveInfo(str(p), s.record.game, ", ".join(x.name for x in s.seats), len(s.record.entries),
+                                s.updated, None))
+        except SaveError as e:
+            out.append(SaveInfo(str(p), "?", "", 0, p.stat().st_mtime, None, problem=str(e)))
+    out.sort(key=lambda i: -i.updated)
+    return out

@@ -1,0 +1,87 @@
+"""The table layer: seats, events, autosave and resume, on the toy game."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from coldwater.core.errors import IllegalAction
+from coldwater.net.table import Applied, GameOver, SaveError, Seat, SeatKind, Table, list_saves, resume
+
+from .toygame import GAME, Hold, Roll
+
+PERSON = Seat(SeatKind.PERSON, "Ann")
+BOT = Seat(SeatKind.BOT, "Bot", bot="random")
+
+
+async def test_bots_play_to_the_persons_turn_and_events_flow(tmp_path: Path) -> None:
+    t = Table.new(GAME, [PERSON, BOT], seed=3, save_path=tmp_path / "g.json")
+    events: list[object] = []
+    t.subscribe(events.append)
+    await t.advance()
+    assert t.waiting_for_person and t.current == 0
+    assert any(isinstance(e, Applied) and e.seat == -1 for e in events)  # the deal
+    with pytest.raises(IllegalAction):
+        t.apply(1, Hold())  # not seat 1's turn
+    while not t.state.is_over:
+        t.submit(Hold() if t.state.data.pot >= 6 else Roll())
+        await t.advance()
+    assert isinstance(events[-1], GameOver)
+
+
+async def test_autosave_and_resume_lose_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    t = Table.new(GAME, [PERSON, BOT], seed=4, save_path=path)
+    await t.advance()
+    t.submit(Roll())
+    await t.advance()
+    digest, ply = t.state.digest(), t.state.ply
+    back = resume(path, game=GAME)
+    assert back.state.digest() == digest and back.state.ply == ply
+    assert back.seats == t.seats
+
+
+@pytest.mark.parametrize("damage", ["garbage", "format", "tamper"])
+def test_bad_saves_are_reported_and_set_aside_untouched(tmp_path: Path, damage: str) -> None:
+    path = tmp_path / "g.json"
+    t = Table.new(GAME, [PERSON, PERSON], seed=5, save_path=path)
+    while t.current == -1:
+        t.apply(-1, t.state.sample_chance())
+    t.submit(Roll())
+    raw = path.read_bytes()
+    if damage == "garbage":
+        raw = b"\x00not json"
+    elif damage == "format":
+        d = json.loads(raw)
+        d["format"] = 99
+        raw = json.dumps(d).encode()
+    else:
+        d = json.loads(raw)
+        d["record"]["entries"][1][1] = "deal 1 3" if d["record"]["entries"][1][1] != "deal 1 3" else "deal 1 2"
+        raw = json.dumps(d).encode()
+    path.write_bytes(raw)
+    with pytest.raises(SaveError) as err:
+        resume(path, game=GAME)
+    assert "kept aside" in str(err.value)
+    assert not path.exists()
+    kept = tmp_path / "g.json.unreadable"
+    assert kept.read_bytes() == raw
+    if damage == "format":
+        assert "incompatible version" in str(err.value)
+    if damage == "tamper":
+        assert "entry 2" in str(err.value)
+
+
+def test_list_saves_reports_problems(tmp_path: Path) -> None:
+    Table.new(GAME, [PERSON, BOT], seed=1, save_path=tmp_path / "a.json")
+    (tmp_path / "b.json").write_text("{}")
+    infos = {Path(i.path).name: i for i in list_saves(tmp_path)}
+    assert infos["a.json"].problem is None and infos["a.json"].game == "toy"
+    assert infos["b.json"].problem is not None
+
+
+def test_unknown_bot_refused() -> None:
+    with pytest.raises(ValueError, match="unknown bot"):
+        Table.new(GAME, [PERSON, Seat(SeatKind.BOT, "X", bot="genius")], seed=1, autosave=False)
