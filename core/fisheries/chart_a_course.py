@@ -21,18 +21,30 @@ def coverable(ctx: Ctx, d: Data, cell: int, ships: dict[int, tuple[int, int]]) -
 def placements(ctx: Ctx, d: Data, shape: str) -> list[tuple[int, ...]]:
     """Every legal placement of `shape` now, as sorted cell tuples (for UI previews too)."""
     ships = ship_at(d)
-    near = {n for s in ships for n in ctx.neighbours[s]}
+    near = {n for s in ships for n in ctx.neighbours[s] if coverable(ctx, d, n, ships)}
     out: set[tuple[int, ...]] = set()
-    R, C = ctx.rows, ctx.cols
-    ok = [coverable(ctx, d, i, ships) for i in range(ctx.n)]
-    for orient in ctx.orientations[shape]:
-        h = max(r for r, _ in orient) + 1
-        w = max(c for _, c in orient) + 1
-        for r0 in range(R - h + 1):
-            for c0 in range(C - w + 1):
-                cells = tuple(sorted((r0 + r) * C + c0 + c for r, c in orient))
-                if all(ok[x] for x in cells) and any(x in near for x in cells):
-                    out.add(cells)
+    C = ctx.cols
+    ok: dict[int, bool] = {}
+    # Only anchors that put some square on a free space beside a ship can be legal.
+    for x in near:
+        xr, xc = divmod(x, C)
+        for orient in ctx.orientations[shape]:
+            for kr, kc in orient:
+                r0, c0 = xr - kr, xc - kc
+                cells = []
+                for r, c in orient:
+                    rr, cc = r0 + r, c0 + c
+                    if not (0 <= rr < ctx.rows and 0 <= cc < C):
+                        break
+                    i = rr * C + cc
+                    good = ok.get(i)
+                    if good is None:
+                        good = ok[i] = coverable(ctx, d, i, ships)
+                    if not good:
+                        break
+                    cells.append(i)
+                else:
+                    out.add(tuple(sorted(cells)))
     return sorted(out)
 
 

@@ -171,3 +171,28 @@ def _piece(ctx: Any, piece: str) -> str:
     if piece in ctx.helms:
         return f"a {ctx.helms[piece]}-helm island"
     return "rough water" if piece == "rough" else "a fish space" if piece == "fish" else piece
+
+
+def render(s: FisheriesState) -> str:
+    """A plain-text picture of the board (for logs, tests and bug reports)."""
+    ctx, d = s.CTX, s.data
+    ships = {c: str(seat + 1) if seat == 0 else "Z" for seat, cs in enumerate(d.ships) for c in cs if c >= 0}
+    lines = ["   " + " ".join(chr(ord("a") + c) for c in range(ctx.cols))]
+    for r in range(ctx.rows):
+        row = []
+        for c in range(ctx.cols):
+            i = r * ctx.cols + c
+            if i in ships:
+                ch = "X" if ships[i] == "1" else "O"
+            elif d.fish[i]:
+                ch = d.fish[i][0] if d.fish[i][0] != "b" else ("u" if d.fish[i] == "blue" else "k")
+            elif d.cover[i]:
+                ch = "="
+            else:
+                t = d.terrain[i]
+                ch = "." if t == "F" else t
+            row.append(ch)
+        lines.append(f"{r + 1:>2} " + " ".join(row))
+    lines.append(f"day {d.day} phase {d.phase} turn seat {d.turn + 1} time {d.time} fish {d.catch} "
+                 f"tiles {d.supply} cards {d.earned}")
+    return "\n".join(lines)
