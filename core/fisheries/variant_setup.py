@@ -95,18 +95,16 @@ def _locally_safe(ctx: Ctx, terrain: str, cell: int) -> bool:
     return len(seen_edge_runs) <= 1
 
 
-def _island_ok(ctx: Ctx, d: Data, cell: int, comp: set[int], comp_free: int, fish_left: int) -> bool:
+def _island_ok(ctx: Ctx, d: Data, cell: int, comp: set[int], comp_free: int, free: int, fish_left: int) -> bool:
+    """Placing an island on `cell` keeps every island reachable and leaves room for the rest."""
     t2 = d.terrain[:cell] + next(iter(ctx.helms)) + d.terrain[cell + 1:]
     if cell in comp and not _locally_safe(ctx, d.terrain, cell):
         return _all_reachable(ctx, t2) and _room(ctx, t2, d)  # a possible cut: check in full
-    comp2 = comp - {cell}
-    for i, t in enumerate(t2):
-        if t in ctx.helms and not any(n in comp2 for n in ctx.neighbours[i]):
+    for i in [k for k, t in enumerate(d.terrain) if t in ctx.helms] + [cell]:
+        if not any(n in comp and n != cell for n in ctx.neighbours[i]):
             return False
-    clear = ctx.content.variant_clear_columns
-    free = sum(1 for i, t in enumerate(t2) if t == CALM and ctx.col(i) >= clear)
     rough_left = d.to_place.count("rough")
-    return comp_free - (cell in comp) >= fish_left and free >= fish_left + rough_left
+    return comp_free - (cell in comp) >= fish_left and free - 1 >= fish_left + rough_left
 
 
 def pieces_now(d: Data) -> list[str]:
@@ -130,6 +128,7 @@ def options(ctx: Ctx, d: Data) -> list[tuple[str, int]]:
     comp = _component(ctx, d.terrain)
     fish_left = d.to_place.count("fish")
     comp_free = sum(1 for c in comp if _free(ctx, d, c))
+    free = sum(1 for c in range(ctx.n) if _free(ctx, d, c))
     island_ok: dict[int, bool] = {}  # every island symbol blocks alike: test each cell once
     for piece in pieces_now(d):
         sym = symbol(piece)
@@ -144,7 +143,7 @@ def options(ctx: Ctx, d: Data) -> list[tuple[str, int]]:
                 ok = comp_free - (cell in comp) >= fish_left
             else:
                 if cell not in island_ok:
-                    island_ok[cell] = _island_ok(ctx, d, cell, comp, comp_free, fish_left)
+                    island_ok[cell] = _island_ok(ctx, d, cell, comp, comp_free, free, fish_left)
                 ok = island_ok[cell]
             if ok:
                 out.append((piece, cell))
