@@ -21,14 +21,15 @@ from .model import Ctx, Data, ship_at
 _FAR = 1 << 20
 
 
-def target_distance(ctx: Ctx, d: Data) -> list[int]:
+def target_distance(ctx: Ctx, d: Data, islands_only: bool = False) -> list[int]:
     """Steps from each cell to the nearest place worth a ship: next to a fish, or a free island."""
     ships = ship_at(d)
     dist = [_FAR] * ctx.n
     todo: list[int] = []
     for i in range(ctx.n):
         t = d.terrain[i]
-        if (t in ctx.helms and i not in ships) or (t not in ctx.helms and t != SHORE and any(d.fish[n] for n in ctx.neighbours[i])):
+        if (t in ctx.helms and i not in ships) or (not islands_only and t not in ctx.helms and t != SHORE
+                                                    and any(d.fish[n] for n in ctx.neighbours[i])):
             dist[i] = 0
             todo.append(i)
     k = 0
@@ -46,6 +47,13 @@ def target_distance(ctx: Ctx, d: Data) -> list[int]:
 class GreedyBot:
     name = "greedy"
 
+    def __init__(self, preserve_min: int = 3, lobster_from_day: int = 1, island_day: int = 99) -> None:
+        self.island_day = island_day
+        """From this day on, chart and sail towards islands rather than fish."""
+        self.preserve_min = preserve_min
+        """Early in the game, preserve only cards worth at least this much."""
+        self.lobster_from_day = lobster_from_day
+
     def choose(self, view: State[Any, Any], rng: Rng) -> Action:
         legal = view.legal()
         if len(legal) == 1:
@@ -59,7 +67,7 @@ class GreedyBot:
             keeps = [a for a in legal if isinstance(a, Keep) and a.shape is not None]
             return max(keeps, key=lambda a: (len(ctx.orientations[a.shape][0]), ctx.shape_index[a.shape]))
         if ph == "lobster":
-            late = d.day >= ctx.content.days - 1
+            late = d.day >= self.lobster_from_day
             useful = fish.fishable(ctx, d, d.turn) or preserve.options(ctx, d, d.turn)
             return Lobster() if late and useful else Pass()
         if ph == "fishing":
@@ -104,7 +112,7 @@ class GreedyBot:
                 helm = card.action.amount if card.action.kind == "helm" else 0
                 return (card.vp + helm, -len(a.fish))
             best = max(pres, key=lambda a: (value(a), a.card, a.fish))
-            if value(best)[0] >= 2 or d.day >= days - 1 or sum(d.catch[p]) >= 4:
+            if value(best)[0] >= self.preserve_min or d.day >= days - 1 or sum(d.catch[p]) >= 4:
                 return best
         # 2. Fish.
         f = self._pick_fish(ctx, d, legal)
@@ -130,7 +138,9 @@ class GreedyBot:
         if fishy:
             return max(fishy, key=lambda a: (near_fish(ctx.by_name[a.to]) * 3
                                              - costs[ctx.by_name[a.frm]][ctx.by_name[a.to]][0], a.to))
-        dist = target_distance(ctx, d)
+        dist = target_distance(ctx, d, islands_only=d.day >= self.island_day)
+        if min(dist) >= _FAR:
+            dist = target_distance(ctx, d)
         here = min((dist[c] for c in d.ships[p] if d.terrain[c] not in ctx.helms), default=_FAR)
         # 5. Chart towards fish or islands, if it gets closer than our ships are.
         charts = [a for a in legal if isinstance(a, Chart)]
