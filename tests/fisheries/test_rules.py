@@ -62,7 +62,7 @@ def test_starting_player_is_a_chance_draw_and_goes_first_on_day_one() -> None:
 
 # ---- phases I and II ------------------------------------------------------------------
 
-def test_day_flips_a_chart_card_and_both_take_its_tiles() -> None:
+def test_example_flip_a_chart_card_and_both_players_take_its_tiles() -> None:
     s = _to_phase(G.new(2, seed=2), "dawn")
     assert sorted(a.card for a, _ in s.chance_outcomes()) == ["C1", "C2", "C3", "C4", "C5", "C6"]
     before = [list(x) for x in s.data.supply]
