@@ -65,6 +65,17 @@ class FisheriesState(State[FAction, Data]):
         dests = sail.destinations(self.CTX, d, seat, c, budget)
         return {self.CTX.names[k]: (cost, self._names(path)) for k, (cost, path) in sorted(dests.items())}
 
+    def cell_name(self, row: int, col: int) -> str:
+        """Notation name of the square at 0-based (row, col), e.g. (1, 0) -> "a2"."""
+        return self.CTX.names[row * self.CTX.cols + col]
+
+    def cell_coords(self, name: str) -> tuple[int, int]:
+        """0-based (row, col) of a square's notation name; ValueError if it is not on the board."""
+        i = self._cell(name)
+        if i < 0:
+            raise ValueError(f"{name!r} is not a square of this board")
+        return divmod(i, self.CTX.cols)
+
     def fleet_limits(self, seat: int) -> tuple[int, int]:
         """The progress board: (column of the ship nearest shore, furthest column allowed), 1-based."""
         return fleet.progress(self.CTX, self.data, seat)

@@ -386,3 +386,13 @@ def test_describe_gives_log_text() -> None:
     assert s.describe(EndDay("first")).startswith("Seat 2 ends the day first")
     assert "catches" in s.describe(Fish("e2"))
     assert s.describe(BonusTile(("b3",))) and s.describe(Done())
+
+
+def test_ui_helpers_name_squares_and_preview_moves() -> None:
+    s = scenario(turn=0, ships=(["a2", "a4", "a6"], ["a3", "a5", "a7"]), supply={"2sq": 1})
+    assert s.cell_name(1, 0) == "a2" and s.cell_coords("n8") == (7, 13)
+    with pytest.raises(ValueError):
+        s.cell_coords("z9")
+    previews = s.chart_options("2sq")
+    assert previews and all(Chart("2sq", p) in s.legal() for p in previews)
+    assert s.chart_options("nope") == [] and s.sail_options("h4") == {}
