@@ -142,20 +142,30 @@ class GreedyBot:
         if min(dist) >= _FAR:
             dist = target_distance(ctx, d)
         here = min((dist[c] for c in d.ships[p] if d.terrain[c] not in ctx.helms), default=_FAR)
-        # 5. Chart towards fish or islands, if it gets closer than our ships are.
+        # 5. Chart towards fish or islands: the tile must get closer than the ship it touches.
         charts = [a for a in legal if isinstance(a, Chart)]
         if charts:
-            def cscore(a: Chart) -> tuple[int, int, str]:
+            mine = [c for c in d.ships[p] if d.terrain[c] not in ctx.helms]
+
+            def gain(a: Chart) -> tuple[int, int, int, str]:
                 cells = [ctx.by_name[c] for c in a.cells]
-                return (min(dist[c] for c in cells), -len(cells), ",".join(a.cells))
-            best_c = min(charts, key=cscore)
-            if cscore(best_c)[0] < here:
+                near = min(dist[c] for c in cells)
+                touching = [dist[s] for s in mine if any(s in ctx.neighbours[c] for c in cells)]
+                base = min(touching) if touching else here
+                return (base - near, -near, len(cells), ",".join(a.cells))
+
+            best_c = max(charts, key=gain)
+            if gain(best_c)[0] > 0:
                 return best_c
-        # 6. Sail towards the targets.
+        # 6. Sail towards the targets: the most progress per hour.
         if sails:
-            best_s = min(sails, key=lambda a: (dist[ctx.by_name[a.to]],
-                                               costs[ctx.by_name[a.frm]][ctx.by_name[a.to]][0], a.to))
-            if dist[ctx.by_name[best_s.to]] < dist[ctx.by_name[best_s.frm]]:
+            def progress(a: Sail) -> tuple[float, int, str]:
+                frm, to = ctx.by_name[a.frm], ctx.by_name[a.to]
+                cost = costs[frm][to][0]
+                return ((dist[frm] - dist[to]) / cost, -dist[to], a.to)
+
+            best_s = max(sails, key=progress)
+            if progress(best_s)[0] > 0:
                 return best_s
         # 7. Bring the rear ship forward when the fleet rule holds the others back.
         if sails:

@@ -76,7 +76,7 @@ def test_simulate_cli_is_identical_across_runs() -> None:
     assert len(rows) == 3 and all(r["game"] == "fisheries" for r in rows)
 
 
-GOLDEN = "ddeba46935f6819489797a05c9d4b48a85dc58e14d1530f486074d428a266985"
+GOLDEN = "9c61b1c358e25a510af1db95549f2d498861da5d9053b2f52a3299e379404e83"
 
 
 def test_golden_digest_for_a_fixed_seed() -> None:
