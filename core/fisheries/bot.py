@@ -13,7 +13,7 @@ from coldwater.core.notation import Action
 from coldwater.core.rng import Rng
 from coldwater.core.state import State
 
-from . import chart_a_course, fish, preserve, sail
+from . import fish, preserve, sail
 from .actions import BonusSail, BonusTile, Chart, Done, EndDay, Fish, Keep, Lobster, Pass, Preserve, Sail
 from .content import SHORE
 from .model import Ctx, Data, ship_at
@@ -64,8 +64,9 @@ class GreedyBot:
         if ph == "place":
             return rng.choice(legal)
         if ph == "keep":
-            keeps = [a for a in legal if isinstance(a, Keep) and a.shape is not None]
-            return max(keeps, key=lambda a: (len(ctx.orientations[a.shape][0]), ctx.shape_index[a.shape]))
+            shapes = [a.shape for a in legal if isinstance(a, Keep) and a.shape is not None]
+            best = max(shapes, key=lambda sh: (len(ctx.orientations[sh][0]), ctx.shape_index[sh]))
+            return Keep(best)
         if ph == "lobster":
             late = d.day >= self.lobster_from_day
             useful = fish.fishable(ctx, d, d.turn) or preserve.options(ctx, d, d.turn)

@@ -11,7 +11,7 @@ from functools import cached_property
 
 import msgspec
 
-from .content import FISH, ROUGH, SHORE, START1, START2, CALM, CardSpec, Content
+from .content import CALM, FISH, ROUGH, SHORE, START1, START2, CardSpec, Content
 
 
 class Stack(msgspec.Struct, array_like=True):

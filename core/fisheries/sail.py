@@ -28,7 +28,6 @@ def reach(ctx: Ctx, d: Data, frm: int, budget: int) -> dict[int, tuple[int, tupl
     best = {frm: 0}
     prev: dict[int, int] = {}
     heap = [(0, frm)]
-    stops: dict[int, int] = {}
     terrain, cover, helms = d.terrain, d.cover, ctx.helms
     while heap:
         cost, cell = heapq.heappop(heap)

@@ -14,8 +14,25 @@ import msgspec
 from coldwater.core.state import CHANCE, Scores, State
 
 from . import chart_a_course, end_of_day, fish, fleet, lobster, market, preserve, sail, scoring, setup, variant_setup
-from .actions import (BonusSail, BonusTile, Chart, Done, EndDay, FAction, Fish, Flip, Keep, Lobster, Pass, Preserve,
-                      Put, Reveal, Sail, Start, Stock)
+from .actions import (
+    BonusSail,
+    BonusTile,
+    Chart,
+    Done,
+    EndDay,
+    FAction,
+    Fish,
+    Flip,
+    Keep,
+    Lobster,
+    Pass,
+    Preserve,
+    Put,
+    Reveal,
+    Sail,
+    Start,
+    Stock,
+)
 from .days import apply_flip, finish_action, flip_outcomes
 from .model import Ctx, Data
 

@@ -131,7 +131,6 @@ def options(ctx: Ctx, d: Data) -> list[tuple[str, int]]:
     free = sum(1 for c in range(ctx.n) if _free(ctx, d, c))
     island_ok: dict[int, bool] = {}  # every island symbol blocks alike: test each cell once
     for piece in pieces_now(d):
-        sym = symbol(piece)
         for cell in range(ctx.n):
             if not _free(ctx, d, cell):
                 continue

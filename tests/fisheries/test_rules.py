@@ -5,8 +5,21 @@ from __future__ import annotations
 import pytest
 
 from coldwater.core.errors import IllegalAction
-from coldwater.core.fisheries.actions import (BonusSail, BonusTile, Chart, Done, EndDay, Fish, Flip, Keep, Lobster,
-                                              Pass, Preserve, Sail, Stock)
+from coldwater.core.fisheries.actions import (
+    BonusSail,
+    BonusTile,
+    Chart,
+    Done,
+    EndDay,
+    Fish,
+    Flip,
+    Keep,
+    Lobster,
+    Pass,
+    Preserve,
+    Sail,
+    Stock,
+)
 from coldwater.core.fisheries.chart_a_course import shape_matches
 from coldwater.core.fisheries.state import FisheriesState
 from coldwater.core.state import CHANCE
