@@ -14,7 +14,7 @@ from coldwater.core.rng import Rng
 from coldwater.core.state import State
 
 from . import fish, preserve, sail
-from .actions import BonusSail, BonusTile, Chart, Done, EndDay, Fish, Keep, Lobster, Pass, Preserve, Sail
+from .actions import BonusSail, BonusTile, Chart, Done, EndDay, Fish, Keep, Lobster, Pass, Preserve, Put, Sail
 from .content import SHORE
 from .model import Ctx, Data, ship_at
 
@@ -62,7 +62,10 @@ class GreedyBot:
         d: Data = view.data
         ph = d.phase
         if ph == "place":
-            return rng.choice(legal)
+            # Islands far out (worth the trip, as on the A side); the rest anywhere legal.
+            far = [a for a in legal if isinstance(a, Put) and a.piece in ctx.helms
+                   and ctx.col(ctx.by_name[a.cell]) >= ctx.cols // 2 + ctx.helms[a.piece]]
+            return rng.choice(far or legal)
         if ph == "keep":
             shapes = [a.shape for a in legal if isinstance(a, Keep) and a.shape is not None]
             best = max(shapes, key=lambda sh: (len(ctx.orientations[sh][0]), ctx.shape_index[sh]))
