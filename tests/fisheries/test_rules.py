@@ -409,3 +409,24 @@ def test_ui_helpers_name_squares_and_preview_moves() -> None:
     previews = s.chart_options("2sq")
     assert previews and all(Chart("2sq", p) in s.legal() for p in previews)
     assert s.chart_options("nope") == [] and s.sail_options("h4") == {}
+
+
+def test_short_general_supply_serves_the_first_player_first() -> None:
+    s = _to_phase(G.new(2, seed=2), "dawn")
+    first = s.data.first
+    s.data.general[CTX.shape_index["I3"]] = 1
+    s = rebuild(s)
+    s.apply(Flip("C6"))
+    assert s.data.supply[first][CTX.shape_index["I3"]] == 1
+    assert s.data.supply[1 - first][CTX.shape_index["I3"]] == 0
+
+
+def test_greedy_bot_is_deterministic_given_its_rng() -> None:
+    from coldwater.core.rng import Rng
+
+    s = settle(G.new(2, seed=9, options={"board": "B"}))
+    bot = G.bot("greedy")
+    picks = {str(bot.choose(s.view(s.current), Rng(1))) for _ in range(3)}
+    assert len(picks) == 1 and G.parse_action(picks.pop()) in s.legal()
+    with pytest.raises(ValueError, match="unknown bot"):
+        G.bot("clever")
