@@ -93,8 +93,15 @@ def why_not(ctx: Ctx, d: Data, seat: int, frm: int, to: int, budget: int, bonus:
         return "the ship must move"
     unlimited = reach(ctx, d, frm, 1 << 20)
     if to not in unlimited:
+        t = d.terrain[to]
         if to in ship_at(d):
             return "a ship may pass through another ship's space but never stop there"
+        if t == "#":
+            return f"{ctx.names[to]} is shore; ships cannot go there"
+        if d.fish[to]:
+            return f"{ctx.names[to]} holds a fish; ships sail only on tiles, rough water, islands and starting spaces"
+        if not d.cover[to] and t not in ctx.helms and t not in (ROUGH, START1, START2):
+            return f"{ctx.names[to]} is calm water: chart an ocean tile there before sailing onto it"
         return f"no route of tiles, rough water, islands or starting spaces leads to {ctx.names[to]}"
     cost = unlimited[to][0]
     if cost > budget:
