@@ -76,7 +76,17 @@ def destinations(ctx: Ctx, d: Data, seat: int, frm: int, budget: int) -> dict[in
     """Legal destinations of the ship on `frm` within `budget`: cell -> (hours, path)."""
     if frm not in movable(ctx, d, seat):
         return {}
-    return {c: v for c, v in reach(ctx, d, frm, budget).items() if fleet_ok(ctx, d, seat, frm, c)}
+    # The fleet rule (fleet.fleet_ok), with the other ships' leftmost column worked out once.
+    span = ctx.content.fleet_span
+    cols = ctx.cols
+    others = min((c % cols for c in d.ships[seat] if c != frm), default=cols)
+    back = frm % cols
+    out = {}
+    for c, v in reach(ctx, d, frm, budget).items():
+        dc = c % cols
+        if dc <= min(others, dc) + span or dc <= back:
+            out[c] = v
+    return out
 
 
 def move(d: Data, seat: int, frm: int, to: int) -> None:
