@@ -17,6 +17,15 @@ from .content import RULEBOOK_SPECIES
 from .model import BAIT_NAMES, COLOURS, LOCATIONS, SPACES, TACKLE_KINDS, ZONES
 
 
+Colour = Literal["blue", "red", "purple", "black", "green", "yellow"]
+BaitName = Literal["blue", "red", "purple", "black", "green", "yellow", "white"]
+Loc = Literal["shore", "river", "lake"]
+Space = Literal["port", "purple", "green", "blue", "red", "yellow", "black"]
+Kind = Literal["line", "lure", "reel", "rod"]
+Species = Literal["wrasse", "mackerel", "john_dory", "flounder", "roach", "rainbow", "brown", "salmon",
+                  "perch", "sea_trout", "pike"]
+
+
 class CrownAction(Action, frozen=True):
     def __str__(self) -> str:
         s = _NOTATION.get(self)
@@ -29,14 +38,14 @@ class CrownAction(Action, frozen=True):
 class Bait(CrownAction, frozen=True, tag="bait"):
     """A bait drawn from the bag (weights: how many of that colour are in it)."""
 
-    colour: str
+    colour: BaitName
 
 
 class Reveal(CrownAction, frozen=True, tag="reveal"):
     """The new top card of a fish deck: its species shows; the card stays sealed."""
 
-    loc: str
-    species: str
+    loc: Loc
+    species: Species
     card: int | None = None
 
 
@@ -55,7 +64,7 @@ class MWFlip(CrownAction, frozen=True, tag="mw"):
 class TackleDraw(CrownAction, frozen=True, tag="draw"):
     """A tackle piece from the face-down stack; only the drawer sees its kind."""
 
-    kind: str | None = None
+    kind: Kind | None = None
 
 
 class TagTile(CrownAction, frozen=True, tag="tag"):
@@ -68,13 +77,13 @@ class TagTile(CrownAction, frozen=True, tag="tag"):
 class Place(CrownAction, frozen=True, tag="place"):
     """Step 1: put your Angler token on an open space and take its action."""
 
-    space: str
+    space: Space
 
 
 class Remove(CrownAction, frozen=True, tag="remove"):
     """Step 2: take another token off the board and take its action."""
 
-    space: str
+    space: Space
 
 
 class EndTurn(CrownAction, frozen=True, tag="end"):
@@ -116,7 +125,7 @@ class Catch(CrownAction, frozen=True, tag="catch"):
     """
 
     zone: int
-    loc: str
+    loc: Loc
     at: int
 
 
@@ -139,7 +148,7 @@ class TakeTackle(CrownAction, frozen=True, tag="tackle"):
 class Reel(CrownAction, frozen=True, tag="reel"):
     """Play a Reel: remove one `colour` bait from Zone `a` and one from Zone `b`."""
 
-    colour: str
+    colour: Colour
     a: int
     b: int
 
@@ -148,9 +157,9 @@ class Lure(CrownAction, frozen=True, tag="lure"):
     """Play a Lure: swap a `ca` bait in Zone `a` with a `cb` bait in Zone `b`."""
 
     a: int
-    ca: str
+    ca: Colour
     b: int
-    cb: str
+    cb: Colour
 
 
 class SilentDraws(CrownAction, frozen=True, tag="silent"):
@@ -168,7 +177,7 @@ class WhiteOption(CrownAction, frozen=True, tag="white"):
 class Submit(CrownAction, frozen=True, tag="submit"):
     """Submit your `rank`-heaviest fish of `species` to the running contest (1 = heaviest)."""
 
-    species: str
+    species: Species
     rank: int
 
 
