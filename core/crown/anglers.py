@@ -3,7 +3,7 @@ and the silent player's clockwise token moves."""
 
 from __future__ import annotations
 
-from .model import PORT, SPACE_COLOUR, CrownData
+from .model import COLOUR_SPACE, PORT, SPACE_COLOUR, CrownData
 
 
 def open_spaces(d: CrownData) -> list[int]:
@@ -52,8 +52,6 @@ def silent_move(d: CrownData, colour: int) -> tuple[int, int] | None:
     space moves on to the first empty space; otherwise the nearest token behind
     the matching space moves onto it.
     """
-    from .model import COLOUR_SPACE
-
     target = COLOUR_SPACE[colour]
     t = d.tokens
     if t[target]:

@@ -3,6 +3,8 @@ the discard, and completing Master Angler cards."""
 
 from __future__ import annotations
 
+from . import trophies
+from .actions import Discard, Route
 from .content import Tables
 from .model import CrownData, MAProgress, Party, Pending
 
@@ -38,8 +40,6 @@ def route_targets(d: CrownData, T: Tables, p: Party) -> list[int]:
 
 
 def legal(d: CrownData, T: Tables) -> list:
-    from .actions import Discard, Route
-
     return [Discard()] + [Route(c) for c in route_targets(d, T, d.parties[d.turn])]
 
 
@@ -64,8 +64,6 @@ def discard_rest(d: CrownData) -> None:
 
 def complete(d: CrownData, T: Tables, p: Party, m: MAProgress) -> None:
     """A full card is caught: to the score pile, its bait to the discard."""
-    from . import trophies
-
     p.ma.remove(m)
     p.ma_done.append(m.card)
     for c in m.filled:

@@ -9,6 +9,7 @@ follow.
 from __future__ import annotations
 
 from .model import CrownData
+from .practice_pond import start_turn
 from .tackle import unfresh
 from .trophies import first_to_12
 
@@ -30,8 +31,6 @@ def end_of_turn(d: CrownData) -> None:
 
 
 def next_turn(d: CrownData) -> None:
-    from .practice_pond import start_turn
-
     d.turn = (d.turn + 1) % len(d.parties)
     d.step = 1
     d.placed = -1

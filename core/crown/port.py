@@ -6,7 +6,7 @@ counts, and the clear-white bait sends the discard pile back into the bag.
 
 from __future__ import annotations
 
-from .actions import Bait
+from .actions import Bait, Fill, Skip, Take, TakeTop
 from .model import BAIT_NAMES, WHITE, CrownData, MAProgress, Party, Task
 
 MAX_MASTER_ANGLER = 3
@@ -42,8 +42,6 @@ def take_problem(d: CrownData, p: Party, card: int | None) -> str | None:
 
 
 def legal(d: CrownData) -> list:
-    from .actions import Fill, Skip, Take, TakeTop
-
     p = d.parties[d.turn]
     out: list = [Fill(z) for z in (3, 4, 5, 6) if fill_problem(d, p, z) is None]
     if len(p.ma) < MAX_MASTER_ANGLER:

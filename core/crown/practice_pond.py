@@ -17,6 +17,7 @@ from .catching import receive
 from .content import Tables
 from .model import COLOUR_LOCATION, WHITE, CrownData, Task
 from .port import bag_empty, discards_to_bag, take_from_bag
+from .trophies import check_master_angler
 
 
 def start_turn(d: CrownData) -> None:
@@ -83,8 +84,6 @@ def ppdiscard_draw(d: CrownData, colour: int) -> None:
 
 
 def ma_to_silent(d: CrownData, T: Tables, card: int) -> None:
-    from .trophies import check_master_angler
-
     d.tasks.pop(0)
     d.ma_deck.remove(card)
     s = d.parties[-1]

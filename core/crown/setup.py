@@ -9,7 +9,7 @@ outcome is an input.
 from __future__ import annotations
 
 from .content import Tables
-from .model import TACKLE_COUNTS, CrownData, Fish, Party, Stacks, Task
+from .model import TACKLE_COUNTS, CrownData, Fish, Party, Stacks, Task, Trophy
 
 
 def contest_stack(stack: list[int], players: int) -> list[int]:
@@ -40,8 +40,6 @@ def new_data(players: int, no_tags: bool, T: Tables) -> CrownData:
     if solo:
         silent = Party(zones=[[0] * 6 for _ in range(4)], token=0, silent=True)
         # "Lastly, give the silent player the 5-point Small Species Challenge trophy."
-        from .model import Trophy
-
         silent.trophies.append(Trophy("small_species", stacks.small_species.pop(0)))
         parties.append(silent)
     decks = [[Fish(T.species_of[c], c) for c in T.fish_by_location[li]] for li in range(3)]

@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from coldwater.core.state import Scores, State
 
-from . import anglers, casting, catching, contests, port, practice_pond, tackle, turns
+from . import anglers, casting, catching, contests, explain, port, practice_pond, tackle, turns
 from .actions import (
     CHANCE_TYPES, Catch, CrownAction, Discard, EndTurn, Fill, Lose, Lure, Place, Reel, Remove, Route,
     SilentDraws, Skip, Submit, Take, TakeTackle, TakeTop, WhiteOption, Zone6,
 )
 from .content import Tables
-from .model import COLOUR_INDEX, SPACE_INDEX, CrownData
+from .endgame import end_of_turn
+from .model import COLOUR_INDEX, SPACE_INDEX, SPACES, CrownData
 from .scoring import scores
 from .views import redact
+
+_PLACES = tuple(Place(s) for s in SPACES)
+_REMOVES = tuple(Remove(s) for s in SPACES)
+_END = EndTurn()
 
 
 class CrownState(State[CrownAction, CrownData]):
@@ -35,20 +41,22 @@ class CrownState(State[CrownAction, CrownData]):
         d = self.data
         if d.cur == turns.CHANCE:
             return [a for a, _ in turns.chance_weights(d, self.TABLES)]  # type: ignore[misc]
-        if d.tasks and d.tasks[0].kind == "white_choice":
-            return [WhiteOption("bait")] + ([WhiteOption("card")] if d.ma_deck else [])
-        if d.tasks and d.tasks[0].kind == "silent_n":
-            return [SilentDraws(1), SilentDraws(2)]
+        if d.tasks:
+            k = d.tasks[0].kind
+            if k == "white_choice":
+                return [WhiteOption("bait")] + ([WhiteOption("card")] if d.ma_deck else [])
+            if k == "silent_n":
+                return [SilentDraws(1), SilentDraws(2)]
         ph = d.phase
         if ph == "idle":
             p = d.parties[d.turn]
             out: list[CrownAction]
             if d.step == 1:
-                out = [Place(anglers_name(s)) for s in anglers.open_spaces(d)]
+                out = [_PLACES[s] for s, t in enumerate(d.tokens) if not t]
             elif d.step == 2:
-                out = [Remove(anglers_name(s)) for s in anglers.removable_spaces(d)]
+                out = [_REMOVES[s] for s, t in enumerate(d.tokens) if t and s != d.placed]
             else:
-                out = [EndTurn()]
+                out = [_END]
             if p.tackle:
                 out += tackle.reel_options(p)
                 out += tackle.lure_options(p)
@@ -72,52 +80,11 @@ class CrownState(State[CrownAction, CrownData]):
     def _apply(self, a: CrownAction) -> None:
         d = self.data
         T = self.TABLES
-        if isinstance(a, CHANCE_TYPES):
+        handler = _HANDLERS.get(type(a))
+        if handler is None:
             turns.apply_chance(d, T, a)
-        elif isinstance(a, Place):
-            s = SPACE_INDEX[a.space]
-            _space_action(d, s, anglers.place(d, s))
-        elif isinstance(a, Remove):
-            s = SPACE_INDEX[a.space]
-            _space_action(d, s, anglers.remove(d, s))
-        elif isinstance(a, EndTurn):
-            from .endgame import end_of_turn
-
-            anglers.flip_removed(d)
-            end_of_turn(d)
-        elif isinstance(a, Fill):
-            port.fill(d, a.zone)
-        elif isinstance(a, Take):
-            port.take(d, a.card)
-        elif isinstance(a, TakeTop):
-            port.take_top(d)
-        elif isinstance(a, Skip):
-            d.port_left -= 1
-        elif isinstance(a, Route):
-            casting.route(d, T, a.card)
-        elif isinstance(a, Discard):
-            casting.discard_one(d)
-        elif isinstance(a, Catch):
-            catching.catch(d, T, a)
-        elif isinstance(a, Zone6):
-            catching.zone6(d, T)
-        elif isinstance(a, Lose):
-            catching.lose(d, a.zone)
-        elif isinstance(a, TakeTackle):
-            tackle.answer_offer(d, a.take)
-        elif isinstance(a, Reel):
-            tackle.play_reel(d, COLOUR_INDEX[a.colour], a.a, a.b)
-        elif isinstance(a, Lure):
-            tackle.play_lure(d, a.a, COLOUR_INDEX[a.ca], a.b, COLOUR_INDEX[a.cb])
-        elif isinstance(a, SilentDraws):
-            practice_pond.choose_draws(d, a.n)
-        elif isinstance(a, WhiteOption):
-            practice_pond.white_option(d, a.choice)
-        elif isinstance(a, Submit):
-            assert d.cur is not None
-            contests.submit(d, d.cur, a)
         else:
-            raise AssertionError(f"unhandled action {a!r}")
+            handler(d, T, a)
         turns.advance(d, T)
 
     def _redact(self, seat: int | None) -> CrownData:
@@ -127,20 +94,10 @@ class CrownState(State[CrownAction, CrownData]):
         return scores(self.data, self.TABLES)
 
     def why_illegal(self, action: Any) -> str:
-        from .explain import why_illegal
-
-        return why_illegal(self, action)
+        return explain.why_illegal(self, action)
 
     def describe(self, action: CrownAction) -> str:
-        from .explain import describe
-
-        return describe(self, action)
-
-
-def anglers_name(space: int) -> str:
-    from .model import SPACES
-
-    return SPACES[space]
+        return explain.describe(self, action)
 
 
 def _space_action(d: CrownData, space: int, side: int) -> None:
@@ -148,3 +105,50 @@ def _space_action(d: CrownData, space: int, side: int) -> None:
         port.start(d, side)
     else:
         casting.cast(d, anglers.space_colour(space), side)
+
+
+def _place(d: CrownData, T: Tables, a: Any) -> None:
+    s = SPACE_INDEX[a.space]
+    _space_action(d, s, anglers.place(d, s))
+
+
+def _remove(d: CrownData, T: Tables, a: Any) -> None:
+    s = SPACE_INDEX[a.space]
+    _space_action(d, s, anglers.remove(d, s))
+
+
+def _end(d: CrownData, T: Tables, a: Any) -> None:
+    anglers.flip_removed(d)
+    end_of_turn(d)
+
+
+def _skip(d: CrownData, T: Tables, a: Any) -> None:
+    d.port_left -= 1
+
+
+def _submit(d: CrownData, T: Tables, a: Any) -> None:
+    assert d.cur is not None
+    contests.submit(d, d.cur, a)
+
+
+_HANDLERS: dict[type, Callable[[CrownData, Tables, Any], None]] = {
+    Place: _place,
+    Remove: _remove,
+    EndTurn: _end,
+    Fill: lambda d, T, a: port.fill(d, a.zone),
+    Take: lambda d, T, a: port.take(d, a.card),
+    TakeTop: lambda d, T, a: port.take_top(d),
+    Skip: _skip,
+    Route: lambda d, T, a: casting.route(d, T, a.card),
+    Discard: lambda d, T, a: casting.discard_one(d),
+    Catch: lambda d, T, a: catching.catch(d, T, a),
+    Zone6: lambda d, T, a: catching.zone6(d, T),
+    Lose: lambda d, T, a: catching.lose(d, a.zone),
+    TakeTackle: lambda d, T, a: tackle.answer_offer(d, a.take),
+    Reel: lambda d, T, a: tackle.play_reel(d, COLOUR_INDEX[a.colour], a.a, a.b),
+    Lure: lambda d, T, a: tackle.play_lure(d, a.a, COLOUR_INDEX[a.ca], a.b, COLOUR_INDEX[a.cb]),
+    SilentDraws: lambda d, T, a: practice_pond.choose_draws(d, a.n),
+    WhiteOption: lambda d, T, a: practice_pond.white_option(d, a.choice),
+    Submit: _submit,
+}
+assert not set(_HANDLERS) & set(CHANCE_TYPES)

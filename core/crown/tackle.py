@@ -7,7 +7,8 @@ A piece drawn during a Step is `fresh` and may be played from the next Step on.
 from __future__ import annotations
 
 from .actions import Lure, Reel, TackleDraw
-from .model import COLOURS, CrownData, Party, Tackle, Task
+from .casting import start_route
+from .model import COLOURS, CrownData, Party, Pending, Tackle, Task
 
 
 def usable(p: Party, kind: str) -> int:
@@ -123,9 +124,6 @@ def play_reel(d: CrownData, colour: int, a: int, b: int) -> None:
 
     Ruling: the removed bait count as cast, so they may go to Master Angler spots.
     """
-    from .casting import start_route
-    from .model import Pending
-
     p = d.parties[d.turn]
     consume(d, p, "reel")
     p.zones[a - 3][colour] -= 1

@@ -13,9 +13,11 @@ Chance nodes, in priority order:
 from __future__ import annotations
 
 from . import catching, contests, port, practice_pond, tackle
+from .casting import discard_rest, route_targets
+from .endgame import end_of_turn
 from .actions import Bait, MAFlip, MWFlip, Reveal, TagTile
 from .content import Tables
-from .model import BAIT_NAMES, COLOUR_INDEX, LOCATIONS, CrownData, Fish, Task
+from .model import BAIT_NAMES, COLOUR_INDEX, LOCATIONS, CrownData, Fish, MAProgress, Task
 
 CHANCE = -1
 DECISION_TASKS = frozenset({"white_choice", "silent_n"})
@@ -74,8 +76,6 @@ def _run_task(d: CrownData, T: Tables, t: Task) -> bool:
             tackle.unfresh(d.parties[d.turn])
         d.phase = "idle"
     elif k == "endturn":
-        from .endgame import end_of_turn
-
         end_of_turn(d)
     elif k == "white_back":
         port.white_back(d)
@@ -101,8 +101,6 @@ def _phase_step(d: CrownData, T: Tables) -> bool:
         if d.route_left <= 0:
             d.phase = "catch"
             return True
-        from .casting import discard_rest, route_targets
-
         if not route_targets(d, T, d.parties[d.turn]):
             discard_rest(d)
             return True
@@ -182,8 +180,6 @@ def chance_weights(d: CrownData, T: Tables) -> list[tuple[object, int]]:
 
 
 def apply_chance(d: CrownData, T: Tables, a: object) -> None:
-    from .model import MAProgress
-
     node = derived(d)
     if node is not None:
         kind, li = node

@@ -13,6 +13,7 @@ import msgspec
 
 from coldwater.core.rng import Rng
 
+from .contests import location, species_counts
 from .content import Tables
 from .model import TACKLE_COUNTS, CrownData, Fish, Pick
 
@@ -103,8 +104,6 @@ def determinize(v: CrownData, T: Tables, rng: Rng) -> CrownData:
     d.tackle_stack = sorted(pool_t[: len(d.tackle_stack)])  # type: ignore[assignment]
     # Other seats' secret contest picks: assume their heaviest fish.
     if d.phase == "submit":
-        from .contests import location, species_counts
-
         li = location(d)
         for p in d.parties:
             if p.picks_made and len(p.picks) < p.picks_made:

@@ -18,15 +18,27 @@ from coldwater.core.state import CHANCE
 
 ALL_ACTIONS = _all_actions()
 T = GAME.tables
+_TR = T.content.trophies
+_START = {
+    n: {k: sorted(contest_stack(getattr(_TR, k), n) if k in ("small_species", "fastest_to_8", "shore", "lake", "river")
+                  else getattr(_TR, k))
+        for k in ("first_to_12", "three_same", "four_different", "small_species", "fastest_to_8", "shore", "lake", "river")}
+    for n in (2, 3, 4)
+}
+_MW = sorted(_TR.mystery_weight)
+_CARDS = list(range(1, 61))
+_TACKLE = sorted(k for k, n in TACKLE_COUNTS.items() for _ in range(n))
+_MAS = list(range(1, 31))
 
 
 def conservation(d: CrownData) -> None:
     bait = sum(d.bag) + sum(d.discard) + sum(d.box) + 1 + d.route_left  # clear-white; cast bait in hand
     for p in d.parties:
-        bait += sum(sum(z) for z in p.zones) + sum(len(m.filled) for m in p.ma)
-        assert all(c >= 0 for z in p.zones for c in z)
+        z3, z4, z5, z6 = p.zones
+        bait += sum(z3) + sum(z4) + sum(z5) + sum(z6) + sum(len(m.filled) for m in p.ma)
+        assert min(min(z3), min(z4), min(z5), min(z6)) >= 0
     assert bait == 97, bait
-    assert all(c >= 0 for c in d.bag + d.discard + d.box)
+    assert min(d.bag) >= 0 and min(d.discard) >= 0 and min(d.box) >= 0
     assert not (d.white_in_bag and d.white_aside)
     fish = [f for row in d.zones for f in row if f is not None] + [f for f in d.tops if f is not None]
     fish += [f for deck in d.decks for f in deck] + d.thrown
@@ -34,29 +46,33 @@ def conservation(d: CrownData) -> None:
         fish += p.fish + p.submitted
     assert len(fish) == 60
     cards = [f.card for f in fish]
-    if all(c is not None for c in cards):
-        assert sorted(cards) == list(range(1, 61))  # type: ignore[type-var]
-        assert all(T.species_of[f.card] == f.species for f in fish)  # type: ignore[index]
+    if None not in cards:
+        assert sorted(cards) == _CARDS  # type: ignore[type-var]
+        sp = T.species_of
+        assert [sp[c] for c in cards] == [f.species for f in fish]  # type: ignore[index]
     held = [t.kind for p in d.parties for t in p.tackle]
     assert len(d.tackle_stack) + len(d.tackle_discard) + len(held) == 15
     kinds = list(d.tackle_stack) + list(d.tackle_discard) + held
     if None not in kinds:
-        assert Counter(kinds) == Counter(TACKLE_COUNTS)
+        assert sorted(kinds) == _TACKLE  # type: ignore[type-var]
     ma = d.ma_row + d.ma_deck + [m.card for p in d.parties for m in p.ma] + [c for p in d.parties for c in p.ma_done]
-    assert sorted(ma) == list(range(1, 31))
-    assert all(len(p.ma) <= 3 for p in d.parties)
-    # Trophies: every one is in its stack or with exactly one party.
-    n = 2 if d.players == 1 else d.players
-    tr = T.content.trophies
-    for kind in ("first_to_12", "three_same", "four_different", "small_species", "fastest_to_8", "shore", "lake", "river"):
-        start = getattr(tr, kind)
-        if kind in ("small_species", "fastest_to_8", "shore", "lake", "river"):
-            start = contest_stack(start, n)
-        won = sorted((t.points for p in d.parties for t in p.trophies if t.kind == kind), reverse=True)
-        assert sorted(getattr(d.stacks, kind) + won) == sorted(start), kind
-        assert all(sum(1 for t in p.trophies if t.kind == kind) <= 1 for p in d.parties), kind
-    mw = d.mw_stack + ([d.mw_top] if d.mw_top is not None else []) + [t.weight for p in d.parties for t in p.trophies if t.kind == "mystery_weight"]
-    assert sorted(mw) == sorted(tr.mystery_weight)
+    assert sorted(ma) == _MAS
+    assert max(len(p.ma) for p in d.parties) <= 3
+    # Trophies: every one is in its stack or with exactly one party (at most one of a kind each).
+    won: dict[str, list[int]] = {}
+    mw = list(d.mw_stack) + ([d.mw_top] if d.mw_top is not None else [])
+    for p in d.parties:
+        seen = set()
+        for t in p.trophies:
+            if t.kind == "mystery_weight":
+                mw.append(t.weight)
+                continue
+            assert t.kind not in seen, t.kind
+            seen.add(t.kind)
+            won.setdefault(t.kind, []).append(t.points)
+    for kind, start in _START[2 if d.players == 1 else d.players].items():
+        assert sorted(getattr(d.stacks, kind) + won.get(kind, [])) == start, kind
+    assert sorted(mw) == _MW
     # Angler tokens: 3 on the board plus one per player (in hand, on the board, or just removed).
     limbo = 1 if d.removed and d.parties[d.turn].token == 0 and not d.parties[d.turn].silent else 0
     hands = sum(1 for p in d.parties if p.token)
