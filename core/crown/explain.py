@@ -13,7 +13,7 @@ from .actions import (
     Remove, Reveal, Route, SilentDraws, Skip, Submit, TackleDraw, TagTile, Take, TakeTackle, TakeTop, WhiteOption,
     Zone6,
 )
-from .model import COLOUR_INDEX, COLOUR_LOCATION, LOCATION_INDEX, LOCATION_TITLES, LOCATIONS, SPACE_INDEX, ZONES
+from .model import COLOUR_LOCATION, LOCATION_INDEX, LOCATION_TITLES, LOCATIONS, SPACE_INDEX, ZONES
 
 if TYPE_CHECKING:
     from .state import CrownState
@@ -224,5 +224,4 @@ def describe(s: CrownState, a: CrownAction) -> str:
                 else "7 bait go from the bag to the discard pile")
     if isinstance(a, Submit):
         return f"{who} chooses which {T.fish_name(a.species)} to submit"
-    _ = COLOUR_INDEX
     return str(a)

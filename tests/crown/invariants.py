@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
-import msgspec
 import pytest
 
 from coldwater.core.crown.actions import CODEC, _all_actions
@@ -154,5 +152,3 @@ def play_checked(players: int, seed: Any, *, full: bool = True, options: Any = N
             s.apply(a)
     return s
 
-
-_ = msgspec

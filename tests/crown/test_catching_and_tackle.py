@@ -5,13 +5,11 @@ from __future__ import annotations
 import pytest
 
 from coldwater.core.crown.actions import Catch, Lose, Reel, Zone6
-from coldwater.core.crown.model import COLOUR_INDEX, MAProgress, Tackle
+from coldwater.core.crown.model import COLOUR_INDEX, MAProgress
 from coldwater.core.errors import IllegalAction
 from coldwater.core.state import CHANCE
 
-from .helpers import (
-    board, card, deck_top, give_tackle, legal_text, play, refresh, set_zones, settle, started, tokens,
-)
+from .helpers import give_tackle, legal_text, play, refresh, set_zones, settle, started, tokens
 from .invariants import conservation
 
 
@@ -292,5 +290,3 @@ def test_fish_reveal_weights_each_remaining_card_once_species_public() -> None:
     assert sum(w for _, w in vouts) == len(outs)
     assert all(a.card is None for a, _ in vouts)  # type: ignore[attr-defined]
 
-
-_ = (Tackle, board, card, deck_top)
