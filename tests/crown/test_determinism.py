@@ -32,6 +32,27 @@ def test_simulate_cli_is_identical_across_runs() -> None:
     assert a == b and len(a) == 2 and a[0]["digest"] != a[1]["digest"]
 
 
+def test_record_replayed_in_another_process_gives_the_same_digest(tmp_path) -> None:
+    from coldwater.core import record
+    from coldwater.core.rng import Rng
+    from coldwater.core.state import CHANCE
+
+    s = GAME.new(3, seed="replay")
+    rec = record.start(GAME, s)
+    bots = [GAME.bot("greedy"), GAME.bot("random"), GAME.bot("greedy")]
+    rng = Rng("replay")
+    while not s.is_over:
+        cur = s.current
+        a = s.sample_chance() if cur == CHANCE else bots[cur].choose(s.view(cur), rng.fork(s.ply))
+        s.apply(a)
+        record.append(rec, cur, a, s)
+    path = tmp_path / "game.json"
+    record.save(rec, path)
+    out = subprocess.run([sys.executable, "-m", "coldwater.tui.cli", "replay", str(path)],
+                         check=True, capture_output=True, text=True, timeout=120).stdout
+    assert f"digest {s.digest()}" in out and "game over" in out
+
+
 # Golden values: seed "golden", greedy bots. These change whenever the rules
 # engine's behaviour, the action notation, the data layout (msgspec encoding of
 # CrownData), the shipped content, the generator or the bots change. If a change
