@@ -147,8 +147,12 @@ def advance(d: CrownData, T: Tables) -> None:
 # ---- chance ------------------------------------------------------------------------
 
 
+_BAIT = tuple(Bait(n) for n in BAIT_NAMES)
+_MAFLIP = tuple(MAFlip(c) for c in range(61))
+
+
 def _coloured_weights(d: CrownData) -> list[tuple[Bait, int]]:
-    return [(Bait(BAIT_NAMES[c]), n) for c, n in enumerate(d.bag) if n]
+    return [(_BAIT[c], n) for c, n in enumerate(d.bag) if n]
 
 
 def chance_weights(d: CrownData, T: Tables) -> list[tuple[object, int]]:
@@ -162,7 +166,7 @@ def chance_weights(d: CrownData, T: Tables) -> list[tuple[object, int]]:
                 counts[key] = counts.get(key, 0) + 1
             return [(Reveal(LOCATIONS[li], sp, c), n) for (sp, c), n in counts.items()]
         if kind == "marow":
-            return [(MAFlip(c), 1) for c in d.ma_deck]
+            return [(_MAFLIP[c] if c < 61 else MAFlip(c), 1) for c in d.ma_deck]
         return [(MWFlip(w), 1) for w in d.mw_stack]
     t = d.tasks[0]
     k = t.kind
