@@ -13,6 +13,7 @@ from .actions import (
     Remove, Reveal, Route, SilentDraws, Skip, Submit, TackleDraw, TagTile, Take, TakeTackle, TakeTop, WhiteOption,
     Zone6,
 )
+from .contests import location as contest_location
 from .model import COLOUR_LOCATION, LOCATION_INDEX, LOCATION_TITLES, LOCATIONS, SPACE_INDEX, ZONES
 
 if TYPE_CHECKING:
@@ -139,7 +140,7 @@ def why_illegal(s: CrownState, a: Any) -> str:
     if isinstance(a, Submit):
         if ph != "submit":
             return "fish are submitted to the contests at the end of the game"
-        loc = LOCATIONS[__import__("coldwater.core.crown.contests", fromlist=["location"]).location(d)]
+        loc = LOCATIONS[contest_location(d)]
         if T.species_location.get(a.species) != LOCATION_INDEX[loc]:
             return f"the {loc.title()} contest takes only {loc.title()} fish"
         return f"you cannot submit that {T.fish_name(a.species)} (already chosen, or you have fewer of them)"

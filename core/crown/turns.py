@@ -15,7 +15,7 @@ from __future__ import annotations
 from . import catching, contests, port, practice_pond, tackle
 from .casting import discard_rest, route_targets
 from .endgame import end_of_turn
-from .actions import Bait, MAFlip, MWFlip, Reveal, TagTile
+from .actions import Bait, CrownAction, MAFlip, MWFlip, Reveal, TackleDraw, TagTile
 from .content import Tables
 from .model import BAIT_NAMES, COLOUR_INDEX, LOCATIONS, CrownData, Fish, MAProgress, Task
 
@@ -155,7 +155,7 @@ def _coloured_weights(d: CrownData) -> list[tuple[Bait, int]]:
     return [(_BAIT[c], n) for c, n in enumerate(d.bag) if n]
 
 
-def chance_weights(d: CrownData, T: Tables) -> list[tuple[object, int]]:
+def chance_weights(d: CrownData, T: Tables) -> list[tuple[CrownAction, int]]:
     node = derived(d)
     if node is not None:
         kind, li = node
@@ -171,11 +171,11 @@ def chance_weights(d: CrownData, T: Tables) -> list[tuple[object, int]]:
     t = d.tasks[0]
     k = t.kind
     if k in ("fill", "silent"):
-        return port.bait_weights(d)  # type: ignore[return-value]
+        return list(port.bait_weights(d))
     if k == "ppdiscard":
-        return _coloured_weights(d)  # type: ignore[return-value]
+        return list(_coloured_weights(d))
     if k == "tackle":
-        return tackle.draw_weights(d)  # type: ignore[return-value]
+        return list(tackle.draw_weights(d))
     if k in ("ma_silent", "ma_take"):
         return [(MAFlip(c), 1) for c in d.ma_deck]
     if k == "tag":
@@ -183,7 +183,7 @@ def chance_weights(d: CrownData, T: Tables) -> list[tuple[object, int]]:
     raise AssertionError(f"no chance pending ({k})")
 
 
-def apply_chance(d: CrownData, T: Tables, a: object) -> None:
+def apply_chance(d: CrownData, T: Tables, a: CrownAction) -> None:
     node = derived(d)
     if node is not None:
         kind, li = node
@@ -216,15 +216,19 @@ def apply_chance(d: CrownData, T: Tables, a: object) -> None:
         assert isinstance(a, Bait)
         practice_pond.ppdiscard_draw(d, COLOUR_INDEX[a.colour])
     elif k == "tackle":
-        tackle.draw(d, a.kind)  # type: ignore[attr-defined]
+        assert isinstance(a, TackleDraw)
+        tackle.draw(d, a.kind)
     elif k == "ma_silent":
-        practice_pond.ma_to_silent(d, T, a.card)  # type: ignore[attr-defined]
+        assert isinstance(a, MAFlip)
+        practice_pond.ma_to_silent(d, T, a.card)
     elif k == "ma_take":
+        assert isinstance(a, MAFlip)
         d.tasks.pop(0)
-        d.ma_deck.remove(a.card)  # type: ignore[attr-defined]
-        d.parties[t.seat].ma.append(MAProgress(a.card, []))  # type: ignore[attr-defined]
+        d.ma_deck.remove(a.card)
+        d.parties[t.seat].ma.append(MAProgress(a.card, []))
     elif k == "tag":
+        assert isinstance(a, TagTile)
         d.tasks.pop(0)
-        d.tag = a.colour  # type: ignore[attr-defined]
+        d.tag = a.colour
 
 
