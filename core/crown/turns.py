@@ -23,17 +23,32 @@ CHANCE = -1
 DECISION_TASKS = frozenset({"white_choice", "silent_n"})
 
 
-def derived(d: CrownData) -> tuple[str, int] | None:
+REVEAL_NODES = (0, 1, 2)
+MA_ROW_NODE = 3
+MW_NODE = 4
+
+
+def derived_node(d: CrownData) -> int:
+    """Which derived chance node is pending (see CrownData.node), or -1."""
     if d.step >= 4:
-        return None
-    for li in range(3):
-        if d.tops[li] is None and d.decks[li]:
-            return ("reveal", li)
+        return -1
+    tops = d.tops
+    for li in REVEAL_NODES:
+        if tops[li] is None and d.decks[li]:
+            return li
     if len(d.ma_row) < 4 and d.ma_deck:
-        return ("marow", 0)
+        return MA_ROW_NODE
     if d.mw_top is None and d.mw_stack:
-        return ("mw", 0)
-    return None
+        return MW_NODE
+    return -1
+
+
+def derived(d: CrownData) -> tuple[str, int] | None:
+    """The pending derived chance node in words: ("reveal", location), ("marow", 0), ("mw", 0)."""
+    n = derived_node(d)
+    if n < 0:
+        return None
+    return ("reveal", n) if n < 3 else (("marow", 0) if n == MA_ROW_NODE else ("mw", 0))
 
 
 def end_step(d: CrownData) -> None:
@@ -127,7 +142,9 @@ def advance(d: CrownData, T: Tables) -> None:
         if d.phase == "over":
             d.cur = None
             return
-        if derived(d) is not None:
+        n = derived_node(d)
+        d.node = n
+        if n >= 0:
             d.cur = CHANCE
             return
         if d.tasks:
@@ -156,16 +173,15 @@ def _coloured_weights(d: CrownData) -> list[tuple[Bait, int]]:
 
 
 def chance_weights(d: CrownData, T: Tables) -> list[tuple[CrownAction, int]]:
-    node = derived(d)
-    if node is not None:
-        kind, li = node
-        if kind == "reveal":
+    li = d.node
+    if li >= 0:
+        if li < 3:
             counts: dict[tuple[str, int | None], int] = {}
             for f in d.decks[li]:
                 key = (f.species, f.card)
                 counts[key] = counts.get(key, 0) + 1
             return [(Reveal(LOCATIONS[li], sp, c), n) for (sp, c), n in counts.items()]
-        if kind == "marow":
+        if li == MA_ROW_NODE:
             return [(_MAFLIP[c] if c < 61 else MAFlip(c), 1) for c in d.ma_deck]
         return [(MWFlip(w), 1) for w in d.mw_stack]
     t = d.tasks[0]
@@ -184,10 +200,9 @@ def chance_weights(d: CrownData, T: Tables) -> list[tuple[CrownAction, int]]:
 
 
 def apply_chance(d: CrownData, T: Tables, a: CrownAction) -> None:
-    node = derived(d)
-    if node is not None:
-        kind, li = node
-        if kind == "reveal":
+    li = d.node
+    if li >= 0:
+        if li < 3:
             assert isinstance(a, Reveal)
             deck = d.decks[li]
             for i, f in enumerate(deck):
@@ -195,7 +210,7 @@ def apply_chance(d: CrownData, T: Tables, a: CrownAction) -> None:
                     deck.pop(i)
                     break
             d.tops[li] = Fish(a.species, a.card)
-        elif kind == "marow":
+        elif li == MA_ROW_NODE:
             assert isinstance(a, MAFlip)
             d.ma_deck.remove(a.card)
             d.ma_row.append(a.card)

@@ -61,10 +61,10 @@ def test_record_replayed_in_another_process_gives_the_same_digest(tmp_path) -> N
 #   python -c "from coldwater.core.crown.game import GAME; from coldwater.core.simulate import simulate; \
 #   [print(r.players, r.plies, r.totals, r.digest) for n in (1,2,3,4) for r in simulate(GAME, n, 1, 'golden')]"
 GOLDEN: dict[int, tuple[int, tuple[int, ...], str]] = {
-    1: (101, (3, 24), "dc539b74a0237ee5317c7c31eb51b239279b42a1cc5630652d604ece1bcce8be"),
-    2: (785, (23, 23), "b8f2589dbaa25ba1717fbc90d52c843887522632ad25d70bda5530b6d8b7d90e"),
-    3: (1008, (28, 26, 23), "5e7d94f4a430391bfe2606ea8d504ecdc3699947d82b57f4989f55a337a50a3b"),
-    4: (1066, (21, 22, 19, 11), "b2689a628ba93cda518d17f1d0fdfa9e5225beae7cbd06b0b5a1ff466d8acf31"),
+    1: (101, (3, 24), "ffa3c1c3b8d42c47e7f3743d2830891aa5282a6b8e728d3d7071e6b28b688a7a"),
+    2: (785, (23, 23), "87879f68cab923d8b5daed9b205b59e2336dcc54b6c974343b63f801fb872dce"),
+    3: (1008, (28, 26, 23), "6b96745ff4779e79adccc73cc87f9947892d87f2e75532eea08380b4eb4989ff"),
+    4: (1066, (21, 22, 19, 11), "cb269d8b3063ed31ebbdf84ace186260431022355ea81eeaef2afb67c571984f"),
 }
 
 
