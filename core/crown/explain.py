@@ -189,7 +189,11 @@ def describe(s: CrownState, a: CrownAction) -> str:
     if isinstance(a, Skip):
         return f"{who} has no Port action left to take"
     if isinstance(a, Route):
-        return f"{who} puts a {COLOUR_NAMES[d.colour]} bait on {_ma(s, a.card)}"
+        line = f"{who} puts a {COLOUR_NAMES[d.colour]} bait on {_ma(s, a.card)}"
+        m = next((m for m in d.parties[d.turn].ma if m.card == a.card), None)
+        if m is not None and len(m.filled) + 1 == len(T.ma_spots[a.card]):
+            line += " and catches it"
+        return line
     if isinstance(a, Discard):
         return f"{who} casts a {COLOUR_NAMES[d.colour]} bait to the discard pile"
     if isinstance(a, Catch):
