@@ -176,8 +176,8 @@ def describe(s: CrownState, a: CrownAction) -> str:
         side = d.parties[d.turn].token
         return f"{who} places a {side} on the {a.space} space"
     if isinstance(a, Remove):
-        side = d.tokens[SPACE_INDEX[a.space]] if a.space in SPACE_INDEX else "?"
-        return f"{who} removes the {side} from the {a.space} space"
+        shown = d.tokens[SPACE_INDEX[a.space]] if a.space in SPACE_INDEX else "?"
+        return f"{who} removes the {shown} from the {a.space} space"
     if isinstance(a, EndTurn):
         return f"{who} flips the removed token and ends the turn"
     if isinstance(a, Fill):

@@ -44,7 +44,8 @@ class CrownState(State[CrownAction, CrownData]):
         if d.tasks:
             k = d.tasks[0].kind
             if k == "white_choice":
-                return [WhiteOption("bait")] + ([WhiteOption("card")] if d.ma_deck else [])
+                choices: list[CrownAction] = [WhiteOption("bait")]
+                return choices + ([WhiteOption("card")] if d.ma_deck else [])
             if k == "silent_n":
                 return [SilentDraws(1), SilentDraws(2)]
         ph = d.phase

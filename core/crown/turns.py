@@ -12,11 +12,13 @@ Chance nodes, in priority order:
 
 from __future__ import annotations
 
+from typing import cast
+
 from . import catching, contests, port, practice_pond, tackle
+from .actions import Bait, CrownAction, Loc, MAFlip, MWFlip, Reveal, Species, TackleDraw, TagTile
 from .casting import discard_rest, route_targets
-from .endgame import end_of_turn
-from .actions import Bait, CrownAction, MAFlip, MWFlip, Reveal, TackleDraw, TagTile
 from .content import Tables
+from .endgame import end_of_turn
 from .model import BAIT_NAMES, COLOUR_INDEX, LOCATIONS, CrownData, Fish, MAProgress, Task
 
 CHANCE = -1
@@ -180,7 +182,8 @@ def chance_weights(d: CrownData, T: Tables) -> list[tuple[CrownAction, int]]:
             for f in d.decks[li]:
                 key = (f.species, f.card)
                 counts[key] = counts.get(key, 0) + 1
-            return [(Reveal(LOCATIONS[li], sp, c), n) for (sp, c), n in counts.items()]
+            loc = cast(Loc, LOCATIONS[li])
+            return [(Reveal(loc, cast(Species, sp), c), n) for (sp, c), n in counts.items()]
         if li == MA_ROW_NODE:
             return [(_MAFLIP[c] if c < 61 else MAFlip(c), 1) for c in d.ma_deck]
         return [(MWFlip(w), 1) for w in d.mw_stack]
