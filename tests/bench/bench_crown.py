@@ -18,6 +18,11 @@ import argparse
 import time
 
 from coldwater.core.crown.game import GAME
+
+try:  # run as a script: tests/bench is on sys.path
+    from chess_baseline import chess_random_plies
+except ImportError:  # imported as tests.bench.bench_crown
+    from .chess_baseline import chess_random_plies
 from coldwater.core.rng import Rng
 from coldwater.core.simulate import play_out
 from coldwater.core.state import CHANCE
@@ -81,6 +86,12 @@ def main() -> None:
         print(f"full games/s, {n} players, random bot via views: {full_games(n, max(4, args.games // 4), 'random'):.2f}")
         print(f"full games/s, {n} players, greedy bot via views: {full_games(n, max(4, args.games // 4), 'greedy'):.2f}")
     print(f"clone(): {clone_time() * 1e6:.1f} µs (mid-game, 4 players)")
+    base = chess_random_plies()
+    if base is None:
+        print("python-chess baseline: not installed (pip install chess to compare)")
+    else:
+        print(f"python-chess random play: {base[0]:,.0f} plies/s CPU, {base[1]:,.0f} wall; "
+              f"Crown/chess ratio {total_p / total_t / base[0]:.2f}x (CPU)")
 
 
 if __name__ == "__main__":
