@@ -1,0 +1,55 @@
+"""End of game: the score sheet per category as a table and a chart, and the winner."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import DataTable, Footer, Static
+
+from coldwater.core.state import Scores
+from coldwater.tui import keymap
+from coldwater.tui.screens.base import BaseScreen
+from coldwater.tui.widgets.chart import ScoreChart
+
+
+class ScoreScreen(BaseScreen):
+    BINDINGS = keymap.bindings("score")
+    HELP = ("**Final scores.** The table lists every scoring category for each player, best first; "
+            "the chart draws the same numbers. Enter or Esc returns to the main menu; the game is "
+            "kept under *Replays*.")
+
+    def __init__(self, title: str, scores: Scores) -> None:
+        super().__init__()
+        self.game_title = title
+        self.scores = scores
+
+    def compose(self) -> ComposeResult:
+        s = self.scores
+        winner = s.labels[s.ranking[0]] if s.ranking else ""
+        with VerticalScroll(id="score-box"):
+            yield Static(f"{self.game_title} — final scores", classes="page-title")
+            yield Static(s.outcome or f"{winner} wins", id="outcome")
+            yield DataTable(id="score-table", cursor_type="none", zebra_stripes=True)
+            yield Static("Chart", classes="section")
+            order = list(s.ranking) or list(range(len(s.labels)))
+            yield ScoreChart([s.labels[i] for i in order], s.categories, [s.rows[i] for i in order],
+                             [s.totals[i] for i in order], id="score-chart")
+            for note in s.notes:
+                yield Static(note, classes="note")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        s = self.scores
+        t = self.query_one("#score-table", DataTable)
+        t.can_focus = False
+        t.add_column("#")
+        t.add_column("Player")
+        for cat in s.categories:
+            t.add_column(cat)
+        t.add_column("Total")
+        order = list(s.ranking) or list(range(len(s.labels)))
+        for place, i in enumerate(order, start=1):
+            t.add_row(str(place), s.labels[i], *(str(v) for v in s.rows[i]), str(s.totals[i]))
+
+    def action_done(self) -> None:
+        self.dismiss(None)
