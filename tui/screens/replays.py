@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Container, Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Static
 
 from coldwater.core import record as record_mod
@@ -122,8 +122,8 @@ class ReplayScreen(BaseScreen):
                 public = prev.view(None)
                 try:
                     text = public.describe(self.game.parse_action(entry.action))
-                except Exception:  # descriptions are a courtesy
-                    text = entry.action
+                except Exception:  # descriptions are a courtesy; the tag alone cannot leak
+                    text = entry.action.split()[0]
                 who = "" if entry.seat == CHANCE else (self.names[entry.seat] if entry.seat < len(self.names) else "")
                 self.lines.append(f"{who}: {text}" if who else text)
                 self.states.append(after.view(None))
@@ -135,9 +135,10 @@ class ReplayScreen(BaseScreen):
         yield Static(id="status")
         with Horizontal(id="table-main"):
             with VerticalScroll(id="board-scroll", can_focus=False):
-                yield self.board_cls(id="board")
-            with Vertical(id="side"):
-                yield Static(id="decision-title")
+                yield self.board_cls(self.game, id="board")
+            with Container(id="side"):
+                with Vertical(id="decision-box"):
+                    yield Static(id="decision-title")
                 yield GameLog(id="log")
         yield Footer()
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Container, Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerState
 
@@ -72,7 +72,7 @@ is saved as it is made: leaving and resuming later loses nothing.
 
     # ---- hooks for per-game screens ----------------------------------------
     def compose_board(self) -> ComposeResult:
-        yield self.BOARD(id="board")
+        yield self.BOARD(self.table.game, id="board")
 
     def update_board(self, view: State[Any, Any]) -> None:
         self.query_one("#board", BoardView).show(view, [s.name for s in self.table.seats], self.viewer)
@@ -106,9 +106,10 @@ is saved as it is made: leaving and resuming later loses nothing.
         with Horizontal(id="table-main"):
             with VerticalScroll(id="board-scroll", can_focus=False):
                 yield from self.compose_board()
-            with Vertical(id="side"):
-                yield Static(id="decision-title")
-                yield ChoiceList(id="decision")
+            with Container(id="side"):
+                with Vertical(id="decision-box"):
+                    yield Static(id="decision-title")
+                    yield ChoiceList(id="decision")
                 yield GameLog(id="log")
         yield Footer()
 
@@ -164,8 +165,8 @@ is saved as it is made: leaving and resuming later loses nothing.
         if self._describe_view is not None:
             try:
                 text = self._describe_view.describe(self.table.game.parse_action(event.action))
-            except Exception:  # a description is a courtesy; the notation always works
-                text = event.action
+            except Exception:  # a description is a courtesy; the tag alone cannot leak a secret
+                text = event.action.split()[0]
         log.add(who, text)
 
     # ---- acting ------------------------------------------------------------

@@ -15,6 +15,10 @@ from coldwater.core.state import State
 class BoardView(Static):
     """Draws one position as seen by `viewer`. Per-game boards subclass it."""
 
+    def __init__(self, game: Any, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.game = game
+
     def show(self, view: State[Any, Any], names: Sequence[str], viewer: int | None) -> None:
         """Redraw from `view` (already redacted for `viewer`); `names` are the seat names."""
         data = msgspec.to_builtins(view.data)
