@@ -141,6 +141,8 @@ is saved as it is made: leaving and resuming later loses nothing.
         return t.waiting_for_person and t.current == self.viewer and not self._handing_over
 
     def refresh_view(self) -> None:
+        if not self.is_mounted or self._finished:
+            return  # a worker can finish after the person left the table
         view = self.current_view()
         self.query_one("#status", Static).update(self.status(view))
         self.update_board(view)
@@ -162,6 +164,8 @@ is saved as it is made: leaving and resuming later loses nothing.
             decision.set_items([])
 
     def _on_event(self, event: Applied | GameOver) -> None:
+        if not self.is_mounted:
+            return
         log = self.query_one("#log", GameLog)
         if isinstance(event, GameOver):
             log.add("", event.outcome or "The game is over.")
@@ -222,6 +226,8 @@ is saved as it is made: leaving and resuming later loses nothing.
         self._after_drive()
 
     def show_waiting(self, seat: int) -> None:
+        if not self.is_mounted:
+            return
         self.query_one("#decision-title", Static).update(f"{seat_label(self.table.seats, seat)} is thinking…")
         self.query_one("#decision", ChoiceList).set_items([])
 
@@ -230,6 +236,8 @@ is saved as it is made: leaving and resuming later loses nothing.
             self.notify(f"The game stopped: {event.worker.error}", severity="error", timeout=30)
 
     def _after_drive(self) -> None:
+        if not self.is_mounted:
+            return
         t = self.table
         if t.state.is_over:
             self.finish()
