@@ -274,7 +274,7 @@ is saved as it is made: leaving and resuming later loses nothing.
             t.delete_save()
         from coldwater.tui.screens.score import ScoreScreen
 
-        self.app.switch_screen(ScoreScreen(t.game.title, t.state.scores()))
+        self.app.switch_screen(ScoreScreen(t.game.title, t.state.scores(), [s.name for s in t.seats]))
 
     # ---- keys --------------------------------------------------------------
     def action_pause(self) -> None:
