@@ -44,18 +44,18 @@ class ScoreScreen(BaseScreen):
         yield Footer()
 
     def _table(self) -> DataTable[str]:
-        # Filled before mounting, so the sheet is complete in the very first frame.
+        # Categories down, players across (best first): long category names need
+        # the room, and four players fit across even 80 columns.
         s = self.scores
+        order = list(s.ranking) or list(range(len(s.labels)))
         t: DataTable[str] = DataTable(id="score-table", cursor_type="none", zebra_stripes=True)
         t.can_focus = False
-        t.add_column("#")
-        t.add_column("Player")
-        for cat in s.categories:
-            t.add_column(cat)
-        t.add_column("Total")
-        order = list(s.ranking) or list(range(len(s.labels)))
-        for place, i in enumerate(order, start=1):
-            t.add_row(str(place), self.labels[i], *(str(v) for v in s.rows[i]), str(s.totals[i]))
+        t.add_column("Category")
+        for i in order:
+            t.add_column(self.labels[i])
+        for c, cat in enumerate(s.categories):
+            t.add_row(cat, *(str(s.rows[i][c]) for i in order))
+        t.add_row("Total", *(str(s.totals[i]) for i in order))
         return t
 
     def action_done(self) -> None:
