@@ -92,7 +92,7 @@ contests your heaviest fish is pre-selected. The full rules: Esc, then *Rules*.
         if tag == "lure":
             return "Play a Lure (swap two bait)"
         if tag == "submit":
-            return "Contest · submit a fish"
+            return f"Contest · which {info.fish_name(self.tables, a.species)} do you submit?"
         if tag in ("silent", "white"):
             return "Silent player"
         if tag == "end":
