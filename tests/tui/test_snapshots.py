@@ -152,8 +152,7 @@ async def _replay(pilot: Pilot[Any], home: Path) -> None:
     await _replays(pilot, home)
     await pilot.press("1")
     await pilot.pause()
-    for _ in range(40):
-        await pilot.press("right")
+    await pilot.press("end", "left", "left")
 
 
 async def _rules(pilot: Pilot[Any], home: Path) -> None:

@@ -264,9 +264,16 @@ is saved as it is made: leaving and resuming later loses nothing.
 
         self.app.push_screen(HandOverScreen(seat_label(self.table.seats, seat), self.table.game.title), ready)
 
+    def on_screen_resume(self) -> None:
+        super().on_screen_resume()
+        if self.is_mounted and self.table.state.is_over and not self._finished and self.app.screen is self:
+            self.finish()  # the game ended while another screen was on top
+
     def finish(self) -> None:
         if self._finished:
             return
+        if self.app.screen is not self:
+            return  # finish when this screen is back on top (see on_screen_resume)
         self._finished = True
         t = self.table
         if t.save_path is not None:

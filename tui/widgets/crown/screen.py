@@ -185,6 +185,8 @@ contests your heaviest fish is pre-selected. The full rules: Esc, then *Rules*.
         base = super().status(view)
         d = view.data
         extra = []
+        if view.current is not None and 1 <= getattr(d, "step", 0) <= 3:
+            extra.append(f"Step {d.step}")
         if getattr(d, "end_triggered", False):
             extra.append("final round")
         if getattr(d, "step", 0) == 4:
