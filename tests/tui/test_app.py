@@ -165,3 +165,21 @@ async def test_contest_preselects_the_heaviest_fish(make_app, home: Path) -> Non
             weights[a] = t.weight[cards[a.rank - 1]]
         assert weights[chosen] == max(weights.values())
         await asyncio.sleep(0)
+
+
+@pytest.mark.parametrize("theme", ["dark", "light", "ansi"])
+@pytest.mark.parametrize("no_color", [False, True])
+async def test_every_theme_loads_every_stylesheet(monkeypatch: pytest.MonkeyPatch, theme: str, no_color: bool) -> None:
+    if no_color:
+        monkeypatch.setenv("NO_COLOR", "1")
+    app = ColdwaterApp(theme=theme, catalog=Catalog(names=("crown",)), settings=Settings(bot_delay=0.0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        for key in ("s", "escape", "u", "escape", "t", "escape", "question_mark", "escape"):
+            await pilot.press(key)
+        assert isinstance(app.screen, MenuScreen)
+        await pilot.press("s", "ctrl+s")
+        for _ in range(200):
+            if isinstance(app.screen, TableScreen) and app.screen.my_turn():
+                break
+            await pilot.pause(0.02)
+        assert isinstance(app.screen, TableScreen) and app.screen.my_turn()

@@ -193,6 +193,17 @@ def test_screen(snap_compare: Any, home: Path, name: str, size: tuple[int, int])
     assert snap_compare(app(), terminal_size=size, run_before=run_before)
 
 
+@pytest.mark.parametrize("theme", ["light", "ansi"])
+def test_table_in_other_themes(snap_compare: Any, home: Path, theme: str) -> None:
+    (home / "saves").mkdir(parents=True, exist_ok=True)
+    themed = ColdwaterApp(theme=theme, catalog=Catalog(names=("crown",)), settings=Settings(bot_delay=0.0))
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await _table(pilot, home)
+
+    assert snap_compare(themed, terminal_size=(80, 24), run_before=run_before)
+
+
 @pytest.mark.parametrize("size", [(60, 20), (79, 24)], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_too_small_notice(snap_compare: Any, size: tuple[int, int]) -> None:
     assert snap_compare(app(), terminal_size=size)
