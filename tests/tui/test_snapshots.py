@@ -35,7 +35,8 @@ def app() -> ColdwaterApp:
 
 
 async def settle(pilot: Pilot[Any]) -> None:
-    for _ in range(500):
+    """Wait (generously: CI machines can be busy) until bots and chance are done."""
+    for _ in range(6000):
         screen = pilot.app.screen
         if not isinstance(screen, TableScreen) or not screen.busy:
             break
