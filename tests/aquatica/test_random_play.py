@@ -1,0 +1,30 @@
+"""Random play at every player count and module, with the per-step checks."""
+
+from __future__ import annotations
+
+import pytest
+
+from .helpers import play_random
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4, 5])
+@pytest.mark.parametrize("module", ["goals", "tribes"])
+def test_random_games_keep_every_invariant(players: int, module: str) -> None:
+    i = players % 2  # alternate the options across player counts
+    play_random(players, f"rp{players}{module}", {"module": module, "kings": "advanced" if i else "basic",
+                                                   "variable_goals": bool(i)})
+
+
+@pytest.mark.parametrize("level", [1, 2, 3, 4, 5, 6])
+def test_tribes_solo_levels_play_to_the_end(level: int) -> None:
+    play_random(1, f"ts{level}", {"module": "tribes", "solo_level": level})
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [1, 2, 3, 4, 5])
+@pytest.mark.parametrize("module", ["goals", "tribes"])
+def test_many_random_games(players: int, module: str) -> None:
+    for i in range(25):
+        play_random(players, f"slow{players}{module}{i}",
+                    {"module": module, "kings": "advanced" if i % 2 else "basic", "variable_goals": i % 3 == 0},
+                    deep=i < 3)
