@@ -36,3 +36,9 @@ def test_simulate_into_a_closed_pipe_exits_quietly() -> None:
     done = subprocess.run(["bash", "-c", "set -o pipefail; " + cmd], capture_output=True, text=True, timeout=300)
     assert done.stdout.startswith("game 1:")
     assert "Traceback" not in done.stderr
+
+
+def test_simulate_refuses_a_solo_level_with_several_players(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "aquatica", "--players", "3", "--module", "tribes", "--solo-level", "4"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("coldwater: ") and "Traceback" not in err

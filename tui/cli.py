@@ -70,6 +70,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     try:
         game.check_players(args.players)
         game.make_options(options)
+        game.new(args.players, seed=args.seed, options=options)  # setup-level checks (e.g. a solo level at 3 players)
         if args.bot not in game.bots:
             raise ValueError(f"unknown bot {args.bot!r}; {game.title} has: {', '.join(game.bots)}")
     except ValueError as e:
