@@ -1,0 +1,49 @@
+"""Whole Fisheries of Gloucester games, driven only by key presses."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from coldwater.net.table import list_saves
+from coldwater.tui.screens.handover import HandOverScreen
+from coldwater.tui.screens.menu import MenuScreen
+from coldwater.tui.screens.score import ScoreScreen
+from coldwater.tui.widgets.fisheries.screen import FisheriesTableScreen
+
+from .driver import start_game
+from .fisheries_driver import Stats, play_fisheries
+
+
+async def test_whole_game_against_the_greedy_bot(make_app, home: Path) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_game(pilot, mode_key="s", game="fisheries", seats=["person", "bot:greedy"], seed="21")
+        assert isinstance(app.screen, FisheriesTableScreen)
+        table = app.screen.table
+        stats = await play_fisheries(pilot)
+        assert isinstance(app.screen, ScoreScreen)
+        assert table.state.is_over and table.state.data.day == 6
+        assert stats.cursor_placements >= 1 and stats.sails >= 1
+        assert {"preserve", "fish", "ui:place", "end"} <= set(stats.tags)
+        scores = app.screen.scores
+        assert scores.final and scores.categories[:3] == ("preservation cards", "helm icons", "islands")
+        await pilot.press("enter")
+        assert isinstance(app.screen, MenuScreen)
+    assert list_saves() == []
+    assert len(list((home / "records").glob("*.json"))) == 1
+
+
+async def test_whole_hotseat_game_between_two_people(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_game(pilot, mode_key="h", game="fisheries", seats=["person", "person"], seed="8")
+        assert isinstance(app.screen, HandOverScreen)
+        table = app.screen_stack[-2]
+        assert isinstance(table, FisheriesTableScreen) and table.viewer is None
+        stats = Stats()
+        await play_fisheries(pilot, stats, cursor_every=5)
+        assert isinstance(app.screen, ScoreScreen)
+        assert table.table.state.is_over
+        assert {"Player 1", "Player 2"} <= set(stats.handovers)
+        assert stats.cursor_placements >= 1
+        assert stats.choices >= 60
