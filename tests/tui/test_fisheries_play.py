@@ -41,9 +41,9 @@ async def test_whole_hotseat_game_between_two_people(make_app) -> None:
         table = app.screen_stack[-2]
         assert isinstance(table, FisheriesTableScreen) and table.viewer is None
         stats = Stats()
-        await play_fisheries(pilot, stats, cursor_every=5)
+        await play_fisheries(pilot, stats, cursor_every=4, per_day=2)
         assert isinstance(app.screen, ScoreScreen)
         assert table.table.state.is_over
         assert {"Player 1", "Player 2"} <= set(stats.handovers)
         assert stats.cursor_placements >= 1
-        assert stats.choices >= 60
+        assert stats.choices >= 40

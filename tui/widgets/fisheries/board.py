@@ -198,7 +198,9 @@ class FisheriesBoard(BoardView):
                 sub = ctx.names[i]
                 sub_style = "dim"
                 if i in ov.options:
-                    if plain and glyph not in ("▒▒▒▒▒", "≈≈≈≈≈"):
+                    if glyph == "≈≈≈≈≈":
+                        glyph = "≈+≈" if w < WIDE_CELL else "≈ + ≈"
+                    elif plain and glyph != "▒▒▒▒▒":
                         glyph = "+"
                     style = f"{style} bold underline" if "on " in style else "bold bright_green"
                 if i in ov.costs:
@@ -206,7 +208,7 @@ class FisheriesBoard(BoardView):
                 if i in path:
                     style = "bold black on bright_white"
                     if plain:
-                        glyph = "•"
+                        glyph = ("≈•≈" if w < WIDE_CELL else "≈ • ≈") if glyph.startswith("≈") else "•"
                 if i in ghost:
                     style = "bold black on bright_green" if ov.ghost_ok else "bold bright_white on red"
                     if plain:
@@ -220,7 +222,8 @@ class FisheriesBoard(BoardView):
                         style = "bold black on bright_white" if i not in ov.options and i not in path else style + " reverse"
                 top.append(cell, style=style)
                 if tall:
-                    bottom.append(_fit(sub if not glyph.startswith(("▒", "≈≈")) else glyph, w),
+                    filler = glyph.startswith(("▒", "≈≈")) and i not in ov.costs
+                    bottom.append(_fit(sub if not filler else glyph, w),
                                   style=style if (glyph.startswith(("▒", "≈≈")) or i in ghost or i in path
                                                   or i == cursor) else f"{style} {sub_style}")
             lines.append(top)

@@ -527,7 +527,7 @@ you keep one tile. The final scores are broken down by cards, helms and islands.
         if n is None:
             m.refused = True
             self._redraw_mode()
-            self.bell()
+            self.app.bell()
             return
         action = m.placements[m.order[n]] if m.kind == "place" else m.targets[m.order[n]]
         self.choose(action)
