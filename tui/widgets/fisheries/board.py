@@ -33,7 +33,11 @@ from coldwater.tui.widgets.fisheries import info
 NARROW_CELL = 3
 WIDE_CELL = 5
 WIDE_MIN_WIDTH = 100
-WIDE_MIN_HEIGHT = 36
+WIDE_MIN_HEIGHT = 40
+SIDE_MIN_WIDTH = 77
+"""The small grid with the player boards beside it needs this many columns."""
+SIDE_PANEL = 56
+"""Width of the table screen's side column from 120 columns on (themes/table.tcss)."""
 
 
 class Overlay(msgspec.Struct):
@@ -93,7 +97,7 @@ class FisheriesBoard(BoardView):
         self._viewer: int | None = None
         self._origin: tuple[int, int, int] = (0, 0, NARROW_CELL)
         """(x, y, cell width) of the grid's first square inside the widget."""
-        self._wide = False
+        self._layout = "side"
 
     # ---- drawing --------------------------------------------------------------
     def show(self, view: State[Any, Any], names: Sequence[str], viewer: int | None) -> None:
@@ -106,27 +110,32 @@ class FisheriesBoard(BoardView):
         self.overlay = overlay
         self.redraw()
 
-    def wide(self) -> bool:
+    def choose_layout(self) -> str:
+        """"big" (five-by-two squares, everything stacked), "side" (small squares, player
+        boards beside the grid) or "stack" (small squares, player boards below)."""
         try:
             w, h = self.screen.size
         except Exception:  # not mounted yet
-            return False
-        return w >= 120 + 0 and w - 56 >= WIDE_MIN_WIDTH and h >= WIDE_MIN_HEIGHT + 4
+            return "side"
+        room = (w - SIDE_PANEL if w >= 120 else w) - 3  # padding and the scroll bar
+        if room >= WIDE_MIN_WIDTH and h >= WIDE_MIN_HEIGHT:
+            return "big"
+        return "side" if room >= SIDE_MIN_WIDTH else "stack"
 
     def redraw(self) -> None:
         if self._view is None or self.ctx is None:
             return
-        self._wide = self.wide()
+        self._layout = self.choose_layout()
         self.update(self.compose_parts())
 
     def on_resize(self, event: events.Resize) -> None:
-        if self._view is not None and self.wide() != self._wide:
+        if self._view is not None and self.choose_layout() != self._layout:
             self.redraw()
 
     def compose_parts(self) -> RenderableType:
         assert self._view is not None
         d = self._view.data
-        if self._wide:
+        if self._layout == "big":
             top = self.day_line(d, long=True)
             grid = self.grid(d, WIDE_CELL)
             self._origin = (3, 2, WIDE_CELL)
@@ -140,6 +149,8 @@ class FisheriesBoard(BoardView):
         for seat in (0, 1):
             right += self.party(d, seat, long=False)
         right.append(self.legend(long=False))
+        if self._layout == "stack":
+            return Group(*grid, self.hint(), *right, *self.cards(d, long=False))
         outer = RichTable.grid(padding=(0, 1))
         outer.add_column(no_wrap=True)
         outer.add_column()
