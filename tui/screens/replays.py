@@ -21,6 +21,7 @@ from coldwater.net import paths
 from coldwater.net.table import SaveError, read_save
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen
+from coldwater.tui.screens.table import with_names
 from coldwater.tui.widgets.board import BoardView
 from coldwater.tui.widgets.choices import ChoiceList, Item
 from coldwater.tui.widgets.log import GameLog
@@ -125,7 +126,8 @@ class ReplayScreen(BaseScreen):
                 except Exception:  # descriptions are a courtesy; the tag alone cannot leak
                     text = entry.action.split()[0]
                 who = "" if entry.seat == CHANCE else (self.names[entry.seat] if entry.seat < len(self.names) else "")
-                self.lines.append(f"{who}: {text}" if who else text)
+                text = with_names(text, self.names)
+                self.lines.append(f"{who}: {text}" if who and not text.startswith(who) else text)
                 self.states.append(after.view(None))
                 prev = after.clone()
         except RecordError as e:

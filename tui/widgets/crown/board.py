@@ -124,7 +124,7 @@ class CrownBoard(BoardView):
         name = labels[i] if i < len(labels) else f"Seat {i + 1}"
         title = Text()
         title.append("▶ " if current == i else "  ", style="bold")
-        title.append(name + (" (you)" if i == viewer else ""), style="bold underline")
+        title.append(name + (" (you)" if i == viewer and name.lower() != "you" else ""), style="bold underline")
         if not p.silent:
             title.append("  token ")
             title.append(f"[{p.token}]" if p.token else "on board", style="bold")
