@@ -9,6 +9,7 @@ the day spends hours or tiles, so a game always ends.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from textual.pilot import Pilot
@@ -18,6 +19,25 @@ from coldwater.tui.screens.score import ScoreScreen
 from coldwater.tui.widgets.choices import ChoiceList
 from coldwater.tui.widgets.fisheries import info
 from coldwater.tui.widgets.fisheries.screen import FisheriesTableScreen, UiCmd
+
+from .driver import key
+
+
+async def press(pilot: Pilot[Any], name: str) -> None:
+    """A key that only moves the cursor: handled once the screen's queues are empty."""
+    await key(pilot, name)
+
+
+async def choose(pilot: Pilot[Any], screen: FisheriesTableScreen, name: str) -> None:
+    """A key that makes a choice or opens the cursor: wait until the list is replaced."""
+    choices = screen.query_one("#decision", ChoiceList)
+    generation = choices.generation
+    await key(pilot, name)
+    for _ in range(5000):
+        if choices.generation != generation or pilot.app.screen is not screen:
+            return
+        await asyncio.sleep(0.001)
+    raise AssertionError(f"key {name!r} did not make a choice")
 
 
 def tag_of(value: Any) -> str:
@@ -55,16 +75,16 @@ async def steer_tile(pilot: Pilot[Any], screen: FisheriesTableScreen) -> None:
     for n in range(9):
         if screen.mode.orient == k:
             break
-        await pilot.press("f" if n == 4 else "r")
+        await press(pilot, "f" if n == 4 else "r")
     assert screen.mode.orient == k, "r and f reach every orientation"
     for _ in range(ctx.rows + ctx.cols):
         r, c = screen.mode.cursor
         if (r, c) == (row, col):
             break
-        await pilot.press("up" if r > row else "down" if r < row else "left" if c > col else "right")
+        await press(pilot, "up" if r > row else "down" if r < row else "left" if c > col else "right")
     assert screen.mode.cursor == (row, col)
     assert screen.board.overlay.ghost_ok and screen.board.overlay.message.startswith("✓")
-    await pilot.press("enter")
+    await choose(pilot, screen, "enter")
 
 
 def sail_key(screen: FisheriesTableScreen) -> str:
@@ -82,9 +102,9 @@ def sail_key(screen: FisheriesTableScreen) -> str:
     best = max(m.order, key=lambda c: (score(c), -m.costs.get(c, 0)))
     if cur in m.targets and score(cur) >= score(best):
         return "enter"
-    for key, value in keys_by_value(screen.query_one("#decision", ChoiceList)):
+    for hotkey, value in keys_by_value(screen.query_one("#decision", ChoiceList)):
         if value == m.targets[best]:
-            return key
+            return hotkey
     return "enter"
 
 
@@ -99,10 +119,12 @@ async def play_fisheries(pilot: Pilot[Any], stats: Stats | None = None, *, max_c
             return st
         if isinstance(screen, HandOverScreen):
             st.handovers.append(screen.player)
-            await pilot.press("enter")
+            await key(pilot, "enter")
+            await pilot._wait_for_screen()  # noqa: SLF001 - as the shared driver does
             continue
         if not (isinstance(screen, FisheriesTableScreen) and screen.my_turn() and not screen.busy):
-            await pilot.pause(0.01)
+            await asyncio.sleep(0.002)
+            await pilot._wait_for_screen()  # noqa: SLF001
             continue
         st.choices += 1
         assert st.choices <= max_choices, "the game did not end"
@@ -114,10 +136,10 @@ async def play_fisheries(pilot: Pilot[Any], stats: Stats | None = None, *, max_c
                     st.cursor_placements += 1
                     await steer_tile(pilot, screen)
                 else:
-                    await pilot.press("1")  # the first listed spot, by its hotkey
+                    await choose(pilot, screen, "1")  # the first listed spot, by its hotkey
             else:
                 st.sails += 1
-                await pilot.press(sail_key(screen))
+                await choose(pilot, screen, sail_key(screen))
             continue
         entries = keys_by_value(screen.query_one("#decision", ChoiceList))
         assert entries, "a person's turn with no choices"
@@ -128,7 +150,7 @@ async def play_fisheries(pilot: Pilot[Any], stats: Stats | None = None, *, max_c
             rank["end"] = -1
         if d.phase == "turn":
             st.per_day[today] = st.per_day.get(today, 0) + 1
-        key, value = min(entries, key=lambda kv: rank.get(tag_of(kv[1]), len(rank)))
+        hotkey, value = min(entries, key=lambda kv: rank.get(tag_of(kv[1]), len(rank)))
         st.tags[tag_of(value)] = st.tags.get(tag_of(value), 0) + 1
-        await pilot.press(key)
+        await choose(pilot, screen, hotkey)
     raise AssertionError(f"stuck on {pilot.app.screen!r}")
