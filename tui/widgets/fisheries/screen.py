@@ -25,8 +25,8 @@ from typing import Any, ClassVar
 import msgspec
 from textual.widgets import OptionList
 
-from coldwater.core.state import State
-from coldwater.tui.screens.table import TableScreen
+from coldwater.core.state import Scores, State
+from coldwater.tui.screens.table import TableScreen, with_names
 from coldwater.tui.widgets.board import BoardView
 from coldwater.tui.widgets.choices import ChoiceList, Item
 from coldwater.tui.widgets.fisheries import info
@@ -245,6 +245,13 @@ you keep one tile. The final scores are broken down by cards, helms and islands.
         if d.day and d.phase != "over":
             base += f" · day {d.day} of {self.ctx.content.days}"
         return base
+
+    def final_scores(self) -> Scores:
+        """The engine's sheet (cards, helm icons, islands, fish for the tie-break) with the seats' names."""
+        s = super().final_scores()
+        names = [seat.name for seat in self.table.seats]
+        labels = tuple(names[i] if i < len(names) else lab for i, lab in enumerate(s.labels))
+        return msgspec.structs.replace(s, labels=labels, outcome=with_names(s.outcome, names))
 
     # ---- the board -----------------------------------------------------------------
     def update_board(self, view: State[Any, Any]) -> None:
