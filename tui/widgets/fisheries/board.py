@@ -72,7 +72,7 @@ class FisheriesBoard(BoardView):
         Binding("f", "screen.fish_flip", "Flip"),
         Binding("n,tab", "screen.fish_next(1)", "Next legal"),
         Binding("p,shift+tab", "screen.fish_next(-1)", "Previous", show=False),
-        Binding("enter,space", "screen.fish_commit", "Commit"),
+        Binding("enter,space", "screen.fish_commit", "Confirm"),
         Binding("escape,backspace", "screen.fish_cancel", "Back"),
     ]
 

@@ -463,6 +463,7 @@ you keep one tile. The final scores are broken down by cards, helms and islands.
             decision = self.query_one("#decision", ChoiceList)
         except Exception:  # not composed yet
             return
+        self.refresh_bindings()
         if self.mode is not None:
             board.can_focus = True
             if self.focused is not board:
@@ -480,6 +481,11 @@ you keep one tile. The final scores are broken down by cards, helms and islands.
             title.update(self.mode.title)  # type: ignore[attr-defined]
 
     # ---- cursor keys (bound on the board while it has focus) --------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("fish_rotate", "fish_flip"):
+            return self.mode is not None and self.mode.kind == "place"
+        return super().check_action(action, parameters)
+
     def action_fish_move(self, dr: int, dc: int) -> None:
         m = self.mode
         if m is None:
