@@ -25,7 +25,7 @@ def _value(v: Any) -> str:
     return str(v)
 
 
-class FAction_(Action, frozen=True):
+class FisheriesAction(Action, frozen=True):
     """Base of this game's actions: the core notation, computed faster.
 
     ``legal()`` sorts by notation, so ``str`` runs thousands of times a game; the
@@ -51,71 +51,71 @@ class FAction_(Action, frozen=True):
 # ---- decisions -----------------------------------------------------------------
 
 
-class Chart(FAction_, frozen=True, tag="chart"):
+class Chart(FisheriesAction, frozen=True, tag="chart"):
     """Chart a Course: place one tile of `shape` from your supply on `cells` (sorted)."""
 
     shape: str
     cells: tuple[str, ...]
 
 
-class Sail(FAction_, frozen=True, tag="sail"):
+class Sail(FisheriesAction, frozen=True, tag="sail"):
     """Sail the ship on `frm` to `to` along the cheapest legal path, paying its hours."""
 
     frm: str
     to: str
 
 
-class Fish(FAction_, frozen=True, tag="fish"):
+class Fish(FisheriesAction, frozen=True, tag="fish"):
     """Take the fish on `cell` (1 hour). Start or continue a Fish action."""
 
     cell: str
 
 
-class Preserve(FAction_, frozen=True, tag="preserve"):
+class Preserve(FisheriesAction, frozen=True, tag="preserve"):
     """Take preservation card `card`, discarding `fish` (colours, sorted)."""
 
     card: str
     fish: tuple[str, ...]
 
 
-class BonusSail(FAction_, frozen=True, tag="bsail"):
+class BonusSail(FisheriesAction, frozen=True, tag="bsail"):
     """A preservation card's ship icon: move a ship within the card's sailing power."""
 
     frm: str
     to: str
 
 
-class BonusTile(FAction_, frozen=True, tag="btile"):
+class BonusTile(FisheriesAction, frozen=True, tag="btile"):
     """A preservation card's tile icon: place the tile from the general supply."""
 
     cells: tuple[str, ...]
 
 
-class Done(FAction_, frozen=True, tag="done"):
+class Done(FisheriesAction, frozen=True, tag="done"):
     """Stop: no more fish this action, or skip the rest of a card's action."""
 
 
-class Lobster(FAction_, frozen=True, tag="lobster"):
+class Lobster(FisheriesAction, frozen=True, tag="lobster"):
     """Discard your lobster to take another action immediately."""
 
 
-class Pass(FAction_, frozen=True, tag="pass"):
+class Pass(FisheriesAction, frozen=True, tag="pass"):
     """Keep your lobster (after an action) or give up the lobster's extra action."""
 
 
-class EndDay(FAction_, frozen=True, tag="end"):
+class EndDay(FisheriesAction, frozen=True, tag="end"):
     """End your day. The first to end chooses to go first or second tomorrow."""
 
     go: Literal["first", "second"] | None = None
 
 
-class Keep(FAction_, frozen=True, tag="keep"):
+class Keep(FisheriesAction, frozen=True, tag="keep"):
     """Overnight: keep one tile of `shape` (None: keep none); the rest go back."""
 
     shape: str | None
 
 
-class Put(FAction_, frozen=True, tag="put"):
+class Put(FisheriesAction, frozen=True, tag="put"):
     """B-side setup: place a piece (an island symbol, "rough" or "fish") on `cell`."""
 
     piece: str
@@ -125,26 +125,26 @@ class Put(FAction_, frozen=True, tag="put"):
 # ---- chance outcomes -----------------------------------------------------------
 
 
-class Start(FAction_, frozen=True, tag="start"):
+class Start(FisheriesAction, frozen=True, tag="start"):
     """Chance: `seat` is the starting player and takes the initiative card."""
 
     seat: int
 
 
-class Stock(FAction_, frozen=True, tag="stock"):
+class Stock(FisheriesAction, frozen=True, tag="stock"):
     """Chance: a fish of `colour` is placed on `cell` at setup."""
 
     cell: str
     colour: str
 
 
-class Reveal(FAction_, frozen=True, tag="reveal"):
+class Reveal(FisheriesAction, frozen=True, tag="reveal"):
     """Chance: preservation card `card` becomes the top of its stack (or fills a market slot)."""
 
     card: str
 
 
-class Flip(FAction_, frozen=True, tag="flip"):
+class Flip(FisheriesAction, frozen=True, tag="flip"):
     """Chance: chart card `card` is flipped at the start of a day."""
 
     card: str

@@ -13,22 +13,23 @@ from coldwater.core.notation import Action
 from coldwater.core.rng import Rng
 from coldwater.core.state import State
 
-from . import chart_a_course, fish, preserve, sail
-from .actions import BonusSail, BonusTile, Chart, Done, EndDay, Fish, Keep, Lobster, Pass, Preserve, Sail
+from . import fish, preserve, sail
+from .actions import BonusSail, BonusTile, Chart, Done, EndDay, Fish, Keep, Lobster, Pass, Preserve, Put, Sail
 from .content import SHORE
 from .model import Ctx, Data, ship_at
 
 _FAR = 1 << 20
 
 
-def target_distance(ctx: Ctx, d: Data) -> list[int]:
+def target_distance(ctx: Ctx, d: Data, islands_only: bool = False) -> list[int]:
     """Steps from each cell to the nearest place worth a ship: next to a fish, or a free island."""
     ships = ship_at(d)
     dist = [_FAR] * ctx.n
     todo: list[int] = []
     for i in range(ctx.n):
         t = d.terrain[i]
-        if (t in ctx.helms and i not in ships) or (t not in ctx.helms and t != SHORE and any(d.fish[n] for n in ctx.neighbours[i])):
+        if (t in ctx.helms and i not in ships) or (not islands_only and t not in ctx.helms and t != SHORE
+                                                    and any(d.fish[n] for n in ctx.neighbours[i])):
             dist[i] = 0
             todo.append(i)
     k = 0
@@ -46,6 +47,13 @@ def target_distance(ctx: Ctx, d: Data) -> list[int]:
 class GreedyBot:
     name = "greedy"
 
+    def __init__(self, preserve_min: int = 3, lobster_from_day: int = 1, island_day: int = 99) -> None:
+        self.island_day = island_day
+        """From this day on, chart and sail towards islands rather than fish."""
+        self.preserve_min = preserve_min
+        """Early in the game, preserve only cards worth at least this much."""
+        self.lobster_from_day = lobster_from_day
+
     def choose(self, view: State[Any, Any], rng: Rng) -> Action:
         legal = view.legal()
         if len(legal) == 1:
@@ -54,12 +62,16 @@ class GreedyBot:
         d: Data = view.data
         ph = d.phase
         if ph == "place":
-            return rng.choice(legal)
+            # Islands far out (worth the trip, as on the A side); the rest anywhere legal.
+            far = [a for a in legal if isinstance(a, Put) and a.piece in ctx.helms
+                   and ctx.col(ctx.by_name[a.cell]) >= ctx.cols // 2 + ctx.helms[a.piece]]
+            return rng.choice(far or legal)
         if ph == "keep":
-            keeps = [a for a in legal if isinstance(a, Keep) and a.shape is not None]
-            return max(keeps, key=lambda a: (len(ctx.orientations[a.shape][0]), ctx.shape_index[a.shape]))
+            shapes = [a.shape for a in legal if isinstance(a, Keep) and a.shape is not None]
+            best = max(shapes, key=lambda sh: (len(ctx.orientations[sh][0]), ctx.shape_index[sh]))
+            return Keep(best)
         if ph == "lobster":
-            late = d.day >= ctx.content.days - 1
+            late = d.day >= self.lobster_from_day
             useful = fish.fishable(ctx, d, d.turn) or preserve.options(ctx, d, d.turn)
             return Lobster() if late and useful else Pass()
         if ph == "fishing":
@@ -104,7 +116,7 @@ class GreedyBot:
                 helm = card.action.amount if card.action.kind == "helm" else 0
                 return (card.vp + helm, -len(a.fish))
             best = max(pres, key=lambda a: (value(a), a.card, a.fish))
-            if value(best)[0] >= 2 or d.day >= days - 1 or sum(d.catch[p]) >= 4:
+            if value(best)[0] >= self.preserve_min or d.day >= days - 1 or sum(d.catch[p]) >= 4:
                 return best
         # 2. Fish.
         f = self._pick_fish(ctx, d, legal)
@@ -130,22 +142,34 @@ class GreedyBot:
         if fishy:
             return max(fishy, key=lambda a: (near_fish(ctx.by_name[a.to]) * 3
                                              - costs[ctx.by_name[a.frm]][ctx.by_name[a.to]][0], a.to))
-        dist = target_distance(ctx, d)
+        dist = target_distance(ctx, d, islands_only=d.day >= self.island_day)
+        if min(dist) >= _FAR:
+            dist = target_distance(ctx, d)
         here = min((dist[c] for c in d.ships[p] if d.terrain[c] not in ctx.helms), default=_FAR)
-        # 5. Chart towards fish or islands, if it gets closer than our ships are.
+        # 5. Chart towards fish or islands: the tile must get closer than the ship it touches.
         charts = [a for a in legal if isinstance(a, Chart)]
         if charts:
-            def cscore(a: Chart) -> tuple[int, int, str]:
+            mine = [c for c in d.ships[p] if d.terrain[c] not in ctx.helms]
+
+            def gain(a: Chart) -> tuple[int, int, int, str]:
                 cells = [ctx.by_name[c] for c in a.cells]
-                return (min(dist[c] for c in cells), -len(cells), ",".join(a.cells))
-            best_c = min(charts, key=cscore)
-            if cscore(best_c)[0] < here:
+                near = min(dist[c] for c in cells)
+                touching = [dist[s] for s in mine if any(s in ctx.neighbours[c] for c in cells)]
+                base = min(touching) if touching else here
+                return (base - near, -near, len(cells), ",".join(a.cells))
+
+            best_c = max(charts, key=gain)
+            if gain(best_c)[0] > 0:
                 return best_c
-        # 6. Sail towards the targets.
+        # 6. Sail towards the targets: the most progress per hour.
         if sails:
-            best_s = min(sails, key=lambda a: (dist[ctx.by_name[a.to]],
-                                               costs[ctx.by_name[a.frm]][ctx.by_name[a.to]][0], a.to))
-            if dist[ctx.by_name[best_s.to]] < dist[ctx.by_name[best_s.frm]]:
+            def progress(a: Sail) -> tuple[float, int, str]:
+                frm, to = ctx.by_name[a.frm], ctx.by_name[a.to]
+                cost = costs[frm][to][0]
+                return ((dist[frm] - dist[to]) / cost, -dist[to], a.to)
+
+            best_s = max(sails, key=progress)
+            if progress(best_s)[0] > 0:
                 return best_s
         # 7. Bring the rear ship forward when the fleet rule holds the others back.
         if sails:

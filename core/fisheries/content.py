@@ -158,25 +158,25 @@ def check(c: Content) -> None:
             _fail(f"islands[{k}].symbol: {i.symbol!r} must be one character not used by the board legend")
         if i.helms < 0:
             _fail(f"islands[{k}] ({i.symbol}).helms: may not be negative")
-    for k, s in enumerate(c.variant_islands):
-        if s not in {i.symbol for i in c.islands}:
-            _fail(f"variant_islands[{k}]: unknown island symbol {s!r}")
-    _unique([s.id for s in c.shapes], "shapes")
-    for s in c.shapes:
-        if not s.cells or len(set(s.cells)) != len(s.cells) or not _connected(s.cells):
-            _fail(f"shapes {s.id}.cells: squares must be distinct and orthogonally connected")
-        if s.count < 0:
-            _fail(f"shapes {s.id}.count: may not be negative")
-    shape_ids = {s.id for s in c.shapes}
+    for k, sym in enumerate(c.variant_islands):
+        if sym not in {i.symbol for i in c.islands}:
+            _fail(f"variant_islands[{k}]: unknown island symbol {sym!r}")
+    _unique([sh.id for sh in c.shapes], "shapes")
+    for sh in c.shapes:
+        if not sh.cells or len(set(sh.cells)) != len(sh.cells) or not _connected(sh.cells):
+            _fail(f"shapes {sh.id}.cells: squares must be distinct and orthogonally connected")
+        if sh.count < 0:
+            _fail(f"shapes {sh.id}.count: may not be negative")
+    shape_ids = {sh.id for sh in c.shapes}
     for f, lst in (("starting_tiles", c.starting_tiles), ("second_player_extra", c.second_player_extra)):
         for t in lst:
             if t not in shape_ids:
                 _fail(f"{f}: unknown tile shape {t!r}")
-    _unique([k.id for k in c.chart_cards], "chart_cards")
-    for k in c.chart_cards:
-        for t in k.tiles:
+    _unique([chart.id for chart in c.chart_cards], "chart_cards")
+    for chart in c.chart_cards:
+        for t in chart.tiles:
             if t not in shape_ids:
-                _fail(f"chart_cards {k.id}.tiles: unknown tile shape {t!r}")
+                _fail(f"chart_cards {chart.id}.tiles: unknown tile shape {t!r}")
     if len(c.chart_cards) != c.days:
         # The rulebook ends the game when the chart deck runs out: one card a day.
         _fail(f"chart_cards: {len(c.chart_cards)} cards, but the game lasts {c.days} days (one card a day)")

@@ -12,11 +12,13 @@
 
 from __future__ import annotations
 
-from .model import Ctx, Data
+from typing import Literal
+
 from .days import begin_turn
+from .model import Ctx, Data
 
 
-def end_options(d: Data) -> list[tuple[str | None]]:
+def end_options(d: Data) -> list[tuple[Literal["first", "second"] | None]]:
     if not any(d.ended):
         return [("first",), ("second",)]
     return [(None,)]

@@ -8,8 +8,24 @@ from coldwater.core.notation import Action
 from coldwater.core.state import CHANCE
 
 from . import chart_a_course, fish, preserve, sail, variant_setup
-from .actions import (BonusSail, BonusTile, Chart, Done, EndDay, Fish, Flip, Keep, Lobster, Pass, Preserve, Put,
-                      Reveal, Sail, Start, Stock)
+from .actions import (
+    BonusSail,
+    BonusTile,
+    Chart,
+    Done,
+    EndDay,
+    Fish,
+    Flip,
+    Keep,
+    Lobster,
+    Pass,
+    Preserve,
+    Put,
+    Reveal,
+    Sail,
+    Start,
+    Stock,
+)
 
 if TYPE_CHECKING:
     from .state import FisheriesState

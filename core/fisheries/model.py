@@ -11,7 +11,7 @@ from functools import cached_property
 
 import msgspec
 
-from .content import FISH, ROUGH, SHORE, START1, START2, CALM, CardSpec, Content
+from .content import CardSpec, Content
 
 
 class Stack(msgspec.Struct, array_like=True):
@@ -158,16 +158,6 @@ def _orientations(cells: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[int, 
     return tuple(seen)
 
 
-def is_island(ctx: Ctx, sym: str) -> bool:
-    return sym in ctx.helms
-
-
-def sailable(ctx: Ctx, d: Data, cell: int) -> bool:
-    """Ships move on tiles, rough water, islands and starting spaces; never calm water."""
-    t = d.terrain[cell]
-    return d.cover[cell] or t == ROUGH or t == START1 or t == START2 or t in ctx.helms
-
-
 def ship_at(d: Data) -> dict[int, tuple[int, int]]:
     """Cell -> (seat, ship number) for every ship on the board."""
     out: dict[int, tuple[int, int]] = {}
@@ -176,10 +166,3 @@ def ship_at(d: Data) -> dict[int, tuple[int, int]]:
             if c >= 0:
                 out[c] = (seat, k)
     return out
-
-
-def docked(ctx: Ctx, d: Data, cell: int) -> bool:
-    return d.terrain[cell] in ctx.helms
-
-
-__all__ = ["CALM", "FISH", "SHORE", "Ctx", "Data", "Placed", "Stack", "docked", "is_island", "sailable", "ship_at"]

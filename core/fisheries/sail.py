@@ -28,7 +28,6 @@ def reach(ctx: Ctx, d: Data, frm: int, budget: int) -> dict[int, tuple[int, tupl
     best = {frm: 0}
     prev: dict[int, int] = {}
     heap = [(0, frm)]
-    stops: dict[int, int] = {}
     terrain, cover, helms = d.terrain, d.cover, ctx.helms
     while heap:
         cost, cell = heapq.heappop(heap)
@@ -77,7 +76,17 @@ def destinations(ctx: Ctx, d: Data, seat: int, frm: int, budget: int) -> dict[in
     """Legal destinations of the ship on `frm` within `budget`: cell -> (hours, path)."""
     if frm not in movable(ctx, d, seat):
         return {}
-    return {c: v for c, v in reach(ctx, d, frm, budget).items() if fleet_ok(ctx, d, seat, frm, c)}
+    # The fleet rule (fleet.fleet_ok), with the other ships' leftmost column worked out once.
+    span = ctx.content.fleet_span
+    cols = ctx.cols
+    others = min((c % cols for c in d.ships[seat] if c != frm), default=cols)
+    back = frm % cols
+    out = {}
+    for c, v in reach(ctx, d, frm, budget).items():
+        dc = c % cols
+        if dc <= min(others, dc) + span or dc <= back:
+            out[c] = v
+    return out
 
 
 def move(d: Data, seat: int, frm: int, to: int) -> None:
@@ -94,8 +103,15 @@ def why_not(ctx: Ctx, d: Data, seat: int, frm: int, to: int, budget: int, bonus:
         return "the ship must move"
     unlimited = reach(ctx, d, frm, 1 << 20)
     if to not in unlimited:
+        t = d.terrain[to]
         if to in ship_at(d):
             return "a ship may pass through another ship's space but never stop there"
+        if t == "#":
+            return f"{ctx.names[to]} is shore; ships cannot go there"
+        if d.fish[to]:
+            return f"{ctx.names[to]} holds a fish; ships sail only on tiles, rough water, islands and starting spaces"
+        if not d.cover[to] and t not in ctx.helms and t not in (ROUGH, START1, START2):
+            return f"{ctx.names[to]} is calm water: chart an ocean tile there before sailing onto it"
         return f"no route of tiles, rough water, islands or starting spaces leads to {ctx.names[to]}"
     cost = unlimited[to][0]
     if cost > budget:

@@ -11,7 +11,7 @@ from coldwater.core.state import Scores
 
 from .model import Ctx, Data
 
-CATEGORIES = ("preservation cards", "helm icons", "islands", "fish (tie-break)")
+CATEGORIES = ("preservation cards", "helm icons", "islands", "fish left (tie-break, not points)")
 
 
 def breakdown(ctx: Ctx, d: Data, seat: int) -> tuple[int, int, int]:

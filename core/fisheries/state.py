@@ -14,8 +14,25 @@ import msgspec
 from coldwater.core.state import CHANCE, Scores, State
 
 from . import chart_a_course, end_of_day, fish, fleet, lobster, market, preserve, sail, scoring, setup, variant_setup
-from .actions import (BonusSail, BonusTile, Chart, Done, EndDay, FAction, Fish, Flip, Keep, Lobster, Pass, Preserve,
-                      Put, Reveal, Sail, Start, Stock)
+from .actions import (
+    BonusSail,
+    BonusTile,
+    Chart,
+    Done,
+    EndDay,
+    FAction,
+    Fish,
+    Flip,
+    Keep,
+    Lobster,
+    Pass,
+    Preserve,
+    Put,
+    Reveal,
+    Sail,
+    Start,
+    Stock,
+)
 from .days import apply_flip, finish_action, flip_outcomes
 from .model import Ctx, Data
 
@@ -64,6 +81,17 @@ class FisheriesState(State[FAction, Data]):
             budget = d.bonus_move if d.phase == "bonus" else d.time[seat]
         dests = sail.destinations(self.CTX, d, seat, c, budget)
         return {self.CTX.names[k]: (cost, self._names(path)) for k, (cost, path) in sorted(dests.items())}
+
+    def cell_name(self, row: int, col: int) -> str:
+        """Notation name of the square at 0-based (row, col), e.g. (1, 0) -> "a2"."""
+        return self.CTX.names[row * self.CTX.cols + col]
+
+    def cell_coords(self, name: str) -> tuple[int, int]:
+        """0-based (row, col) of a square's notation name; ValueError if it is not on the board."""
+        i = self._cell(name)
+        if i < 0:
+            raise ValueError(f"{name!r} is not a square of this board")
+        return divmod(i, self.CTX.cols)
 
     def fleet_limits(self, seat: int) -> tuple[int, int]:
         """The progress board: (column of the ship nearest shore, furthest column allowed), 1-based."""

@@ -63,6 +63,50 @@ def _room(ctx: Ctx, terrain: str, d: Data) -> bool:
     return sum(1 for i in free if i in comp) >= fish_left and len(free) >= fish_left + rough_left
 
 
+def _ring(ctx: Ctx, cell: int) -> list[int]:
+    """The 8 cells around `cell` in cyclic order (-1 off the board)."""
+    r, c = divmod(cell, ctx.cols)
+    out = []
+    for dr, dc in ((-1, -1), (-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1)):
+        rr, cc = r + dr, c + dc
+        out.append(rr * ctx.cols + cc if 0 <= rr < ctx.rows and 0 <= cc < ctx.cols else -1)
+    return out
+
+
+def _locally_safe(ctx: Ctx, terrain: str, cell: int) -> bool:
+    """True if blocking `cell` cannot cut the passable area: its passable orthogonal
+    neighbours are joined by one unbroken run of passable cells around it."""
+    ring = _ring(ctx, cell)
+    ok = [x >= 0 and terrain[x] != SHORE and terrain[x] not in ctx.helms for x in ring]
+    if all(ok):
+        return True
+    runs = 0
+    seen_edge_runs = set()
+    start = ok.index(False)
+    run_id = -1
+    for k in range(1, 9):
+        i = (start + k) % 8
+        if ok[i]:
+            if not ok[(i - 1) % 8]:
+                runs += 1
+                run_id = runs
+            if i % 2 == 1:  # orthogonal neighbours sit at odd ring positions
+                seen_edge_runs.add(run_id)
+    return len(seen_edge_runs) <= 1
+
+
+def _island_ok(ctx: Ctx, d: Data, cell: int, comp: set[int], comp_free: int, free: int, fish_left: int) -> bool:
+    """Placing an island on `cell` keeps every island reachable and leaves room for the rest."""
+    t2 = d.terrain[:cell] + next(iter(ctx.helms)) + d.terrain[cell + 1:]
+    if cell in comp and not _locally_safe(ctx, d.terrain, cell):
+        return _all_reachable(ctx, t2) and _room(ctx, t2, d)  # a possible cut: check in full
+    for i in [k for k, t in enumerate(d.terrain) if t in ctx.helms] + [cell]:
+        if not any(n in comp and n != cell for n in ctx.neighbours[i]):
+            return False
+    rough_left = d.to_place.count("rough")
+    return comp_free - (cell in comp) >= fish_left and free - 1 >= fish_left + rough_left
+
+
 def pieces_now(d: Data) -> list[str]:
     """Pieces the placer may choose from now (all islands come first)."""
     islands = sorted({p for p in d.to_place if p not in ("rough", "fish")})
@@ -84,9 +128,9 @@ def options(ctx: Ctx, d: Data) -> list[tuple[str, int]]:
     comp = _component(ctx, d.terrain)
     fish_left = d.to_place.count("fish")
     comp_free = sum(1 for c in comp if _free(ctx, d, c))
+    free = sum(1 for c in range(ctx.n) if _free(ctx, d, c))
     island_ok: dict[int, bool] = {}  # every island symbol blocks alike: test each cell once
     for piece in pieces_now(d):
-        sym = symbol(piece)
         for cell in range(ctx.n):
             if not _free(ctx, d, cell):
                 continue
@@ -98,8 +142,7 @@ def options(ctx: Ctx, d: Data) -> list[tuple[str, int]]:
                 ok = comp_free - (cell in comp) >= fish_left
             else:
                 if cell not in island_ok:
-                    t2 = d.terrain[:cell] + sym + d.terrain[cell + 1:]
-                    island_ok[cell] = _all_reachable(ctx, t2) and _room(ctx, t2, d)
+                    island_ok[cell] = _island_ok(ctx, d, cell, comp, comp_free, free, fish_left)
                 ok = island_ok[cell]
             if ok:
                 out.append((piece, cell))

@@ -7,8 +7,24 @@ from typing import Any
 import pytest
 
 from coldwater.core.errors import IllegalAction
-from coldwater.core.fisheries.actions import (BonusSail, BonusTile, Chart, Done, EndDay, Fish, Flip, Keep, Lobster,
-                                              Pass, Preserve, Put, Reveal, Sail, Start, Stock)
+from coldwater.core.fisheries.actions import (
+    BonusSail,
+    BonusTile,
+    Chart,
+    Done,
+    EndDay,
+    Fish,
+    Flip,
+    Keep,
+    Lobster,
+    Pass,
+    Preserve,
+    Put,
+    Reveal,
+    Sail,
+    Start,
+    Stock,
+)
 from coldwater.core.fisheries.state import FisheriesState
 from coldwater.core.notation import encode
 from coldwater.core.rng import Rng

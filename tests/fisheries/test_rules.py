@@ -5,8 +5,21 @@ from __future__ import annotations
 import pytest
 
 from coldwater.core.errors import IllegalAction
-from coldwater.core.fisheries.actions import (BonusSail, BonusTile, Chart, Done, EndDay, Fish, Flip, Keep, Lobster,
-                                              Pass, Preserve, Sail, Stock)
+from coldwater.core.fisheries.actions import (
+    BonusSail,
+    BonusTile,
+    Chart,
+    Done,
+    EndDay,
+    Fish,
+    Flip,
+    Keep,
+    Lobster,
+    Pass,
+    Preserve,
+    Sail,
+    Stock,
+)
 from coldwater.core.fisheries.chart_a_course import shape_matches
 from coldwater.core.fisheries.state import FisheriesState
 from coldwater.core.state import CHANCE
@@ -62,7 +75,7 @@ def test_starting_player_is_a_chance_draw_and_goes_first_on_day_one() -> None:
 
 # ---- phases I and II ------------------------------------------------------------------
 
-def test_day_flips_a_chart_card_and_both_take_its_tiles() -> None:
+def test_example_flip_a_chart_card_and_both_players_take_its_tiles() -> None:
     s = _to_phase(G.new(2, seed=2), "dawn")
     assert sorted(a.card for a, _ in s.chance_outcomes()) == ["C1", "C2", "C3", "C4", "C5", "C6"]
     before = [list(x) for x in s.data.supply]
@@ -140,7 +153,7 @@ def test_chart_one_tile_per_action_and_repeatable_in_a_day() -> None:
 def test_sail_only_on_tiles_rough_islands_and_starts_never_calm_water() -> None:
     s = scenario(turn=0, ships=(["a2", "a4", "a6"], ["a3", "a5", "a7"]))
     assert s.sail_options("a2") == {}  # every neighbour is calm water or a ship
-    assert "no route" in s.why_illegal(Sail("a2", "b2"))
+    assert s.why_illegal(Sail("a2", "b2")) == "b2 is calm water: chart an ocean tile there before sailing onto it"
     s = scenario(turn=0, ships=(["a2", "a4", "a6"], ["c3", "c5", "c6"]), tiles=["c3", "c5", "c6"])
     opts = s.sail_options("a2")
     assert opts["a3"] == (1, ("a3",))  # a vacated starting space: 1 hour
@@ -386,3 +399,34 @@ def test_describe_gives_log_text() -> None:
     assert s.describe(EndDay("first")).startswith("Seat 2 ends the day first")
     assert "catches" in s.describe(Fish("e2"))
     assert s.describe(BonusTile(("b3",))) and s.describe(Done())
+
+
+def test_ui_helpers_name_squares_and_preview_moves() -> None:
+    s = scenario(turn=0, ships=(["a2", "a4", "a6"], ["a3", "a5", "a7"]), supply={"2sq": 1})
+    assert s.cell_name(1, 0) == "a2" and s.cell_coords("n8") == (7, 13)
+    with pytest.raises(ValueError):
+        s.cell_coords("z9")
+    previews = s.chart_options("2sq")
+    assert previews and all(Chart("2sq", p) in s.legal() for p in previews)
+    assert s.chart_options("nope") == [] and s.sail_options("h4") == {}
+
+
+def test_short_general_supply_serves_the_first_player_first() -> None:
+    s = _to_phase(G.new(2, seed=2), "dawn")
+    first = s.data.first
+    s.data.general[CTX.shape_index["I3"]] = 1
+    s = rebuild(s)
+    s.apply(Flip("C6"))
+    assert s.data.supply[first][CTX.shape_index["I3"]] == 1
+    assert s.data.supply[1 - first][CTX.shape_index["I3"]] == 0
+
+
+def test_greedy_bot_is_deterministic_given_its_rng() -> None:
+    from coldwater.core.rng import Rng
+
+    s = settle(G.new(2, seed=9, options={"board": "B"}))
+    bot = G.bot("greedy")
+    picks = {str(bot.choose(s.view(s.current), Rng(1))) for _ in range(3)}
+    assert len(picks) == 1 and G.parse_action(picks.pop()) in s.legal()
+    with pytest.raises(ValueError, match="unknown bot"):
+        G.bot("clever")

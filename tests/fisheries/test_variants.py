@@ -87,3 +87,29 @@ def test_market_slot_stays_empty_when_the_pile_is_gone() -> None:
     a = next(a for a in s.legal() if isinstance(a, Preserve))
     s.apply(a)
     assert s.current != CHANCE and None in s.data.row
+
+
+def test_b_side_fast_island_check_agrees_with_a_full_search() -> None:
+    from coldwater.core.fisheries import variant_setup as v
+    from coldwater.core.rng import Rng
+
+    refused = 0
+    for seed in range(12):
+        s = _b(seed)
+        rng = Rng(seed)
+        while s.data.phase == "place" and s.data.to_place[0] not in ("rough", "fish"):
+            d = s.data
+            comp = v._component(CTX, d.terrain)
+            fish_left = d.to_place.count("fish")
+            comp_free = sum(1 for c in comp if v._free(CTX, d, c))
+            free = sum(1 for c in range(CTX.n) if v._free(CTX, d, c))
+            for c in range(CTX.n):
+                if v._free(CTX, d, c):
+                    t2 = d.terrain[:c] + "a" + d.terrain[c + 1:]
+                    full = v._all_reachable(CTX, t2) and v._room(CTX, t2, d)
+                    assert v._island_ok(CTX, d, c, comp, comp_free, free, fish_left) == full
+                    refused += not full
+            # Crowd the islands near the shore, where cuts happen.
+            near = [a for a in s.legal() if CTX.col(CTX.by_name[a.cell]) <= 3 + seed % 3] or s.legal()
+            play(s, str(rng.choice(near)))
+    assert refused > 0
