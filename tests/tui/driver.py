@@ -92,7 +92,10 @@ async def play(pilot: Pilot[Any], *, max_presses: int = 5000, stop_after: int | 
             if handovers is not None:
                 handovers.append(screen.player)
             await key(pilot, "enter")
-            await pilot._wait_for_screen()
+            for _ in range(5000):  # one Enter only: a second would answer the table
+                if pilot.app.screen is not screen:
+                    break
+                await asyncio.sleep(0.001)
             continue
         if isinstance(screen, TableScreen) and screen.my_turn() and not screen.busy:
             choices = screen.query_one("#decision", ChoiceList)

@@ -60,7 +60,7 @@ def option_fields(options_type: type[msgspec.Struct]) -> list[tuple[str, list[tu
 
 
 class NewGameScreen(BaseScreen):
-    BINDINGS = keymap.bindings("back", "form")
+    BINDINGS = keymap.bindings("back", "nav", "form")
     HELP = """\
 **New game.** Move between fields with ↑ ↓ (or Tab), change a value with ← →,
 type names and the seed, then press Enter on **Start**.

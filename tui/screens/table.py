@@ -28,7 +28,7 @@ from textual.worker import Worker, WorkerState
 
 from coldwater.core import record as record_mod
 from coldwater.core.errors import IllegalAction
-from coldwater.core.state import CHANCE, Scores, State
+from coldwater.core.state import CHANCE, State
 from coldwater.net import paths
 from coldwater.net.table import Applied, GameOver, SeatKind, Table, seat_label
 from coldwater.tui import keymap
@@ -274,11 +274,7 @@ is saved as it is made: leaving and resuming later loses nothing.
             t.delete_save()
         from coldwater.tui.screens.score import ScoreScreen
 
-        self.app.switch_screen(ScoreScreen(t.game.title, self.final_scores()))
-
-    def final_scores(self) -> Scores:
-        """The score sheet the score screen shows; a game's screen may word it for people."""
-        return self.table.state.scores()
+        self.app.switch_screen(ScoreScreen(t.game.title, t.state.scores(), [s.name for s in t.seats]))
 
     # ---- keys --------------------------------------------------------------
     def action_pause(self) -> None:

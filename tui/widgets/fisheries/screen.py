@@ -25,8 +25,8 @@ from typing import Any, ClassVar
 import msgspec
 from textual.widgets import OptionList
 
-from coldwater.core.state import Scores, State
-from coldwater.tui.screens.table import TableScreen, with_names
+from coldwater.core.state import State
+from coldwater.tui.screens.table import TableScreen
 from coldwater.tui.widgets.board import BoardView
 from coldwater.tui.widgets.choices import ChoiceList, Item
 from coldwater.tui.widgets.fisheries import info
@@ -167,15 +167,19 @@ you keep one tile. The final scores are broken down by cards, helms and islands.
         for shape in ctx.shapes:
             if shape in shapes:
                 n = held[ctx.shape_index[shape]] if held else 0
-                items.append(Item(f"{info.shape_name(ctx, shape)} ×{n} — {shapes[shape]} spots",
+                k = shapes[shape]
+                items.append(Item(f"{info.shape_name(ctx, shape)} ×{n} — {k} spot{'s' if k != 1 else ''}",
                                   UiCmd("place", shape), group="Chart a course (no hours)"))
         for frm, acts in ships.items():
             costs = view.sail_options(frm)  # type: ignore[attr-defined]
             cheapest = min((c for c, _ in costs.values()), default=0)
-            items.append(Item(f"Ship on {frm} — {len(acts)} places, {cheapest}h+",
+            n = len(acts)
+            items.append(Item(f"Ship on {frm} — {n} place{'s' if n != 1 else ''}, {cheapest}h+",
                               UiCmd("sail", frm), group=f"Sail · {d.time[seat]} hours left"))
         for frm, acts in bonus_ships.items():
-            items.append(Item(f"Ship on {frm} — {len(acts)} places (power {d.bonus_move})", UiCmd("sail", frm),
+            n = len(acts)
+            items.append(Item(f"Ship on {frm} — {n} place{'s' if n != 1 else ''} (power {d.bonus_move})",
+                              UiCmd("sail", frm),
                               group="The card's ship icon (no hours)"))
         if bonus_tiles:
             items.append(Item(f"{info.shape_name(ctx, d.bonus_tile or '')} tile from the supply — {bonus_tiles} spots",
@@ -245,13 +249,6 @@ you keep one tile. The final scores are broken down by cards, helms and islands.
         if d.day and d.phase != "over":
             base += f" · day {d.day} of {self.ctx.content.days}"
         return base
-
-    def final_scores(self) -> Scores:
-        """The engine's sheet (cards, helm icons, islands, fish for the tie-break) with the seats' names."""
-        s = super().final_scores()
-        names = [seat.name for seat in self.table.seats]
-        labels = tuple(names[i] if i < len(names) else lab for i, lab in enumerate(s.labels))
-        return msgspec.structs.replace(s, labels=labels, outcome=with_names(s.outcome, names))
 
     # ---- the board -----------------------------------------------------------------
     def update_board(self, view: State[Any, Any]) -> None:
