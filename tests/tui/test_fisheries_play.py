@@ -7,7 +7,9 @@ from pathlib import Path
 from coldwater.net.table import list_saves
 from coldwater.tui.screens.handover import HandOverScreen
 from coldwater.tui.screens.menu import MenuScreen
+from coldwater.tui.screens.replays import ReplayScreen
 from coldwater.tui.screens.score import ScoreScreen
+from coldwater.tui.widgets.fisheries.board import FisheriesBoard
 from coldwater.tui.widgets.fisheries.screen import FisheriesTableScreen
 
 from .driver import start_game
@@ -31,6 +33,18 @@ async def test_whole_game_against_the_greedy_bot(make_app, home: Path) -> None:
         assert scores.totals == tuple(sum(row[:3]) for row in scores.rows)  # the breakdown adds up
         await pilot.press("enter")
         assert isinstance(app.screen, MenuScreen)
+        # The finished game replays with the same board widget.
+        await pilot.press("p")
+        await pilot.pause()
+        await pilot.press("1")
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayScreen)
+        await pilot.press("end")
+        await pilot.pause()
+        board = app.screen.query_one("#board", FisheriesBoard)
+        shown = board._view  # noqa: SLF001 - the position the widget last drew
+        assert shown is not None and shown.is_over
+        assert board.day_line(shown.data, long=False).plain.startswith("Game over")
     assert list_saves() == []
     assert len(list((home / "records").glob("*.json"))) == 1
 

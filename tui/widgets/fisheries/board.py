@@ -140,7 +140,7 @@ class FisheriesBoard(BoardView):
             grid = self.grid(d, WIDE_CELL)
             self._origin = (3, 2, WIDE_CELL)
             return Group(top, *grid, self.legend(long=True), self.hint(), Text(""),
-                         *self.party(d, 0, long=True), *self.party(d, 1, long=True), Text(""),
+                         *self.party(d, 0, long=True), Text(""), *self.party(d, 1, long=True), Text(""),
                          *self.cards(d, long=True))
         grid = self.grid(d, NARROW_CELL)
         self._origin = (3, 1, NARROW_CELL)
@@ -357,7 +357,7 @@ class FisheriesBoard(BoardView):
         cards_vp, helm, islands = info.points(ctx, d, seat)
         cards = Text("  Cards " if long else "  ")
         if long:
-            cards.append(", ".join(f"{c} ({info.card_vp(ctx, c)})" for c in d.earned[seat]) or "none",
+            cards.append(", ".join(info.card_line(ctx, c) for c in d.earned[seat]) or "none",
                          style="" if d.earned[seat] else "dim")
         else:
             cards.append(f"{cards_vp + helm + islands}pt ", style="bold")

@@ -99,11 +99,11 @@ def card_long(ctx: Any, card: str) -> str:
 
 
 def points(ctx: Any, d: Any, seat: int) -> tuple[int, int, int]:
-    """(card values, helm icons on cards, island helms) as the score sheet counts them."""
-    cards = sum(ctx.cards[c].vp for c in d.earned[seat])
-    helm = sum(ctx.cards[c].action.amount for c in d.earned[seat] if ctx.cards[c].action.kind == "helm")
-    islands = sum(ctx.helms[d.terrain[s]] for s in d.ships[seat] if s >= 0 and d.terrain[s] in ctx.helms)
-    return cards, helm, islands
+    """(card values, helm icons on cards, island helms), exactly as the engine scores them."""
+    from coldwater.core.fisheries.scoring import breakdown
+
+    cards, helm, islands = breakdown(ctx, d, seat)
+    return int(cards), int(helm), int(islands)
 
 
 def rc(ctx: Any, cell: int) -> tuple[int, int]:

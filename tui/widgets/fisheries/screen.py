@@ -222,7 +222,7 @@ you keep one tile. The final scores are broken down by cards, helms and islands.
                     return f"End the day; go second tomorrow (+{ctx.content.time_second} hours)"
                 return "End the day"
             if tag == "lobster":
-                return "Discard your lobster: take another action now"
+                return "Discard the lobster: act again now"
             if tag == "pass":
                 return "Keep your lobster" if d.phase == "lobster" else "Give up the extra action"
             if tag == "done":
