@@ -5,15 +5,12 @@ Cells are named ``a1``..``n8`` (column letter, row number). Seats are 0 and 1.
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Any, Literal
 
 import msgspec
 
 from coldwater.core.notation import Action, Codec
-
-_LAYOUT: dict[type, tuple[str, tuple[tuple[str, Any], ...]]] = {}
-"""Per action class: its tag and (field, default) pairs, looked up once."""
-
 
 def _value(v: Any) -> str:
     if v is None:
@@ -34,14 +31,7 @@ class FisheriesAction(Action, frozen=True):
     """
 
     def __str__(self) -> str:
-        cls = type(self)
-        layout = _LAYOUT.get(cls)
-        if layout is None:
-            fields = msgspec.structs.fields(cls)
-            tag = msgspec.inspect.type_info(cls).tag  # type: ignore[attr-defined]
-            layout = (str(tag), tuple((f.name, f.default) for f in fields))
-            _LAYOUT[cls] = layout
-        tag, fields_ = layout
+        tag, fields_ = _LAYOUT[type(self)]
         values = [getattr(self, name) for name, _ in fields_]
         n = len(values)
         while n > 0 and fields_[n - 1][1] is not msgspec.NODEFAULT and values[n - 1] == fields_[n - 1][1]:
@@ -154,3 +144,12 @@ FAction = Chart | Sail | Fish | Preserve | BonusSail | BonusTile | Done | Lobste
 
 CODEC = Codec([Chart, Sail, Fish, Preserve, BonusSail, BonusTile, Done, Lobster, Pass, EndDay, Keep, Put,
                Start, Stock, Reveal, Flip])
+
+
+def _layout(cls: type) -> tuple[str, tuple[tuple[str, Any], ...]]:
+    tag = msgspec.inspect.type_info(cls).tag  # type: ignore[attr-defined]
+    return str(tag), tuple((f.name, f.default) for f in msgspec.structs.fields(cls))
+
+
+_LAYOUT = MappingProxyType({cls: _layout(cls) for cls in CODEC.types})
+"""Per action class: its tag and (field, default) pairs, worked out once at import."""

@@ -430,3 +430,12 @@ def test_greedy_bot_is_deterministic_given_its_rng() -> None:
     assert len(picks) == 1 and G.parse_action(picks.pop()) in s.legal()
     with pytest.raises(ValueError, match="unknown bot"):
         G.bot("clever")
+
+
+def test_text_picture_of_the_board() -> None:
+    from coldwater.core.fisheries.explain import render
+
+    s = scenario(turn=0, ships=(["a2", "a4", "a6"], ["a3", "a5", "a7"]))
+    pic = render(s).splitlines()
+    assert pic[0].split() == [chr(ord("a") + c) for c in range(14)]
+    assert pic[2].split()[1] == "X" and pic[3].split()[1] == "O" and "day 1" in pic[-1]
