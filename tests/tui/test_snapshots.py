@@ -152,8 +152,7 @@ async def _replay(pilot: Pilot[Any], home: Path) -> None:
     await _replays(pilot, home)
     await pilot.press("1")
     await pilot.pause()
-    for _ in range(40):
-        await pilot.press("right")
+    await pilot.press("end", "left", "left")
 
 
 async def _rules(pilot: Pilot[Any], home: Path) -> None:
@@ -192,6 +191,17 @@ def test_screen(snap_compare: Any, home: Path, name: str, size: tuple[int, int])
         await pilot.pause()
 
     assert snap_compare(app(), terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("theme", ["light", "ansi"])
+def test_table_in_other_themes(snap_compare: Any, home: Path, theme: str) -> None:
+    (home / "saves").mkdir(parents=True, exist_ok=True)
+    themed = ColdwaterApp(theme=theme, catalog=Catalog(names=("crown",)), settings=Settings(bot_delay=0.0))
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await _table(pilot, home)
+
+    assert snap_compare(themed, terminal_size=(80, 24), run_before=run_before)
 
 
 @pytest.mark.parametrize("size", [(60, 20), (79, 24)], ids=lambda s: f"{s[0]}x{s[1]}")

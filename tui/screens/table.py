@@ -72,6 +72,7 @@ is saved as it is made: leaving and resuming later loses nothing.
         self._describe_view: State[Any, Any] | None = None
         self._finished = False
         self._handing_over = False
+        self._chance_lines: list[str] = []
 
     BOARD: ClassVar[type[BoardView]] = BoardView
     """The game's board widget; the replay screen draws positions with it too."""
@@ -143,6 +144,7 @@ is saved as it is made: leaving and resuming later loses nothing.
     def refresh_view(self) -> None:
         if not self.is_mounted or self._finished:
             return  # a worker can finish after the person left the table
+        self.flush_chance()
         view = self.current_view()
         self.query_one("#status", Static).update(self.status(view))
         self.update_board(view)
@@ -177,7 +179,25 @@ is saved as it is made: leaving and resuming later loses nothing.
                 text = self._describe_view.describe(self.table.game.parse_action(event.action))
             except Exception:  # a description is a courtesy; the tag alone cannot leak a secret
                 pass
-        log.add(who, with_names(text, [s.name for s in self.table.seats]), quiet=event.seat == CHANCE)
+        text = with_names(text, [s.name for s in self.table.seats])
+        if event.seat == CHANCE:
+            self._chance_lines.append(text)  # written together, before the next move
+            return
+        self.flush_chance()
+        log.add(who, text)
+
+    def flush_chance(self) -> None:
+        """Write the chance lines gathered since the last move, summarised."""
+        if not self._chance_lines or not self.is_mounted:
+            return
+        lines, self._chance_lines = self._chance_lines, []
+        log = self.query_one("#log", GameLog)
+        for line in self.summarize_chance(lines):
+            log.add("", line, quiet=True)
+
+    def summarize_chance(self, lines: list[str]) -> list[str]:
+        """Per-game hook: several chance lines in fewer words (default: as they are)."""
+        return lines
 
     # ---- acting ------------------------------------------------------------
     def on_choice_list_chosen(self, event: ChoiceList.Chosen) -> None:
@@ -264,9 +284,16 @@ is saved as it is made: leaving and resuming later loses nothing.
 
         self.app.push_screen(HandOverScreen(seat_label(self.table.seats, seat), self.table.game.title), ready)
 
+    def on_screen_resume(self) -> None:
+        super().on_screen_resume()
+        if self.is_mounted and self.table.state.is_over and not self._finished and self.app.screen is self:
+            self.finish()  # the game ended while another screen was on top
+
     def finish(self) -> None:
         if self._finished:
             return
+        if self.app.screen is not self:
+            return  # finish when this screen is back on top (see on_screen_resume)
         self._finished = True
         t = self.table
         if t.save_path is not None:

@@ -42,7 +42,8 @@ class CrownBoard(BoardView):
         for i in range(len(d.parties)):
             if i != viewer:
                 parts += self.party(d, i, labels, viewer, current=view.current)
-        self.update(Group(*parts))
+        self.shown = Group(*parts)
+        self.update(self.shown)
 
     # ---- the shared board ------------------------------------------------------
     def board(self, d: Any) -> list[RenderableType]:
