@@ -152,8 +152,8 @@ class FisheriesBoard(BoardView):
         if self._layout == "stack":
             return Group(*grid, self.hint(), *right, *self.cards(d, long=False))
         outer = RichTable.grid(padding=(0, 1))
+        outer.add_column(width=3 + self.ctx.cols * NARROW_CELL)  # a long message wraps under the grid
         outer.add_column(no_wrap=True)
-        outer.add_column()
         outer.add_row(left, Group(*right))
         return outer
 
@@ -322,7 +322,7 @@ class FisheriesBoard(BoardView):
         head.append("▶" if current == seat else " ", style="bold")
         head.append(f" {info.SEAT_SHIP[seat]} ", style=info.SEAT_STYLE[seat])
         nm = self.label(seat) + (" (you)" if seat == self._viewer and long else "")
-        head.append(" " + (nm if long else nm[:10].ljust(10)), style="bold")
+        head.append(" " + (nm if long else nm[:9].ljust(9)), style="bold")
         hours = d.time[seat]
         track = Text()
         track.append("█" * hours, style=info.SEAT_TEXT[seat])

@@ -114,6 +114,7 @@ you keep one tile. The final scores are broken down by cards, helms and islands.
         super().__init__(table)
         self.mode: Mode | None = None
         self._focus_cells: set[int] = set()
+        self._focus_message = ""
 
     @property
     def ctx(self) -> Any:
@@ -259,7 +260,7 @@ you keep one tile. The final scores are broken down by cards, helms and islands.
     def overlay(self) -> Overlay:
         m = self.mode
         if m is None:
-            return Overlay(focus=set(self._focus_cells))
+            return Overlay(focus=set(self._focus_cells), message=self._focus_message)
         ctx = self.ctx
         if m.kind == "place":
             cells = info.shape_cells(ctx, m.shape, m.orient, *m.cursor)
@@ -451,8 +452,15 @@ you keep one tile. The final scores are broken down by cards, helms and islands.
     def refresh_view(self) -> None:
         if self.mode is not None and (not self.my_turn() or self.table.state.ply != self.mode.ply):
             self.mode = None
+        self._focus_cells, self._focus_message = set(), ""
         super().refresh_view()
         self._sync_focus()
+        if self.mode is None and self.is_mounted:
+            decision = self.query_one("#decision", ChoiceList)
+            at = decision.highlighted
+            if at is not None and 0 <= at < decision.option_count:
+                oid = decision.get_option_at_index(at).id
+                self._show_focus(decision._values.get(oid) if oid else None)  # noqa: SLF001
 
     def _sync_focus(self) -> None:
         try:
@@ -582,7 +590,6 @@ you keep one tile. The final scores are broken down by cards, helms and islands.
         oid = event.option.id
         decision = self.query_one("#decision", ChoiceList)
         value = decision._values.get(oid) if oid else None  # noqa: SLF001 - the list's own mapping
-        ctx = self.ctx
         m = self.mode
         if m is not None:
             if value is None or value == "back":
@@ -600,11 +607,44 @@ you keep one tile. The final scores are broken down by cards, helms and islands.
                             self._goto(n)
                         return
             return
+        self._show_focus(value)
+
+    def _show_focus(self, value: Any) -> None:
+        """Mark what the highlighted top-level choice is about, and say a word about it."""
+        ctx = self.ctx
         cells: set[int] = set()
         if isinstance(value, UiCmd) and value.kind == "sail":
             cells = {info.cell_of(ctx, value.arg)}
         elif value is not None and tag_of(value) == "fish":
             cells = {info.cell_of(ctx, value.cell)}
-        if cells != self._focus_cells:
+        message = self.explain(value)
+        if cells != self._focus_cells or message != self._focus_message:
             self._focus_cells = cells
+            self._focus_message = message
             self.board.set_overlay(self.overlay())
+
+    def explain(self, value: Any) -> str:
+        """One line under the grid about the highlighted choice (the list's labels are short)."""
+        ctx = self.ctx
+        if value is None:
+            return ""
+        try:
+            if isinstance(value, UiCmd):
+                if value.kind == "place":
+                    return "Enter, then arrows; r turn, f flip, n next"
+                if value.kind == "sail":
+                    return "Enter; then pick where (the hours show first)"
+                if value.kind == "put":
+                    return f"{self.piece_name(value.arg)}: Enter, then pick its square"
+                return ""
+            tag = tag_of(value)
+            if tag == "preserve":
+                return f"{info.card_long(ctx, value.card)}; pay {', '.join(value.fish)}"
+            if tag == "fish":
+                return f"Catch it for 1 hour; then another, or stop"
+            if tag == "end" and value.go:
+                hours = ctx.content.time_first if value.go == "first" else ctx.content.time_second
+                return f"Initiative card: {value.go} tomorrow (+{hours} hours)"
+        except (AttributeError, KeyError, TypeError, ValueError):
+            pass
+        return ""
