@@ -64,6 +64,8 @@ class Stats:
         self.handovers: list[str] = []
         self.tags: dict[str, int] = {}
         self.per_day: dict[tuple[int, int], int] = {}
+        self.cursor_uses: set[tuple[str, str]] = set()
+        """(phase, cursor kind) pairs met: ("turn", "place"), ("bonus", "pick"), ..."""
 
 
 async def steer_tile(pilot: Pilot[Any], screen: FisheriesTableScreen) -> None:
@@ -130,6 +132,7 @@ async def play_fisheries(pilot: Pilot[Any], stats: Stats | None = None, *, max_c
         assert st.choices <= max_choices, "the game did not end"
         m = screen.mode
         if m is not None:
+            st.cursor_uses.add((screen.table.state.data.phase, m.kind))
             if m.kind == "place":
                 st.tiles += 1
                 if st.tiles % cursor_every == 1:

@@ -27,6 +27,8 @@ async def test_whole_game_against_the_greedy_bot(make_app, home: Path) -> None:
         assert table.state.is_over and table.state.data.day == 6
         assert stats.cursor_placements >= 1 and stats.sails >= 1
         assert {"preserve", "fish", "ui:place", "end"} <= set(stats.tags)
+        # A card's ship and tile icons go through the same cursor as a turn's sail and chart.
+        assert {("turn", "place"), ("turn", "pick"), ("bonus", "place"), ("bonus", "pick")} <= stats.cursor_uses
         scores = app.screen.scores
         assert scores.final and scores.categories[:3] == ("preservation cards", "helm icons", "islands")
         assert app.screen.labels == [s.name for s in table.seats]  # the score screen names the players
