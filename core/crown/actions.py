@@ -9,7 +9,7 @@ because sorting ``legal()`` by notation is on the hot path of every ply.
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Literal
+from typing import Literal, get_args
 
 from coldwater.core.notation import Action, Codec, encode
 
@@ -194,8 +194,8 @@ CHANCE_TYPES = (Bait, Reveal, MAFlip, MWFlip, TackleDraw, TagTile)
 def _all_actions() -> list[CrownAction]:
     out: list[CrownAction] = []
     out += [Bait(c) for c in BAIT_NAMES]
-    for loc in LOCATIONS:
-        for sp in RULEBOOK_SPECIES:
+    for loc in get_args(Loc):
+        for sp in get_args(Species):
             out.append(Reveal(loc, sp, None))
             out += [Reveal(loc, sp, c) for c in range(1, 61)]
     out += [MAFlip(c) for c in range(1, 31)] + [Take(c) for c in range(1, 31)] + [Route(c) for c in range(1, 31)]
@@ -209,8 +209,10 @@ def _all_actions() -> list[CrownAction]:
     out += [Reel(c, a, b) for c in COLOURS for a in ZONES for b in ZONES if a <= b]
     out += [Lure(a, ca, b, cb) for a in ZONES for b in ZONES if a < b for ca in COLOURS for cb in COLOURS if ca != cb]
     out += [SilentDraws(1), SilentDraws(2), WhiteOption("card"), WhiteOption("bait")]
-    out += [Submit(sp, r) for sp in RULEBOOK_SPECIES for r in range(1, 11)]
+    out += [Submit(sp, r) for sp in get_args(Species) for r in range(1, 11)]
     return out
 
+
+assert set(get_args(Species)) == set(RULEBOOK_SPECIES)
 
 _NOTATION: MappingProxyType[CrownAction, str] = MappingProxyType({a: encode(a) for a in _all_actions()})

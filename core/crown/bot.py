@@ -35,11 +35,13 @@ class GreedyBot:
         self.mid = mids
 
     def fish_value(self, p: Party, species: str) -> float:
-        have = {f.species for f in p.fish}
-        v = self.mid.get(species, 4) / 4
-        if species not in have:
-            v += 2.0 + (1.0 if species in SMALL_SPECIES else 0.0)
-        return v
+        """A new species helps three challenges; a second one only if it may be heavier."""
+        mid = self.mid.get(species, 4)
+        known = [self.T.weight[f.card] for f in p.fish if f.species == species and f.card is not None]
+        if not known and not any(f.species == species for f in p.fish):
+            return 2.5 + mid / 4 + (1.0 if species in SMALL_SPECIES else 0.0)
+        best = max(known) if known else mid
+        return 0.3 + max(0.0, mid - best) / 4
 
     def cast_value(self, d: CrownData, p: Party, colour: int, side: int) -> float:
         if colour < 0:
@@ -74,7 +76,7 @@ class GreedyBot:
             if have < zi + 3:
                 opts.append(1.6 - 0.1 * zi if have == 0 else 0.6 * (zi + 3 - have) / (zi + 3))
         if len(p.ma) < 3 and (d.ma_row or d.ma_deck):
-            opts += [1.2] * (3 - len(p.ma))
+            opts += [1.6 if len(p.ma) < 2 else 1.2] * (3 - len(p.ma))
         opts.sort(reverse=True)
         return sum(opts[:side])
 
@@ -109,10 +111,12 @@ class GreedyBot:
             return (2.0 - 0.1 * a.zone) if have == 0 else 1.0 - have / a.zone
         if isinstance(a, (Take, TakeTop)):
             colours_on_board = {c for z in p.zones for c in range(6) if z[c]}
+            # With few cards in progress, cast bait is wasted on the discard pile.
+            base = 1.6 if len(p.ma) < 2 else 1.0
             if isinstance(a, Take):
                 spots = self.T.ma_spots[a.card]
-                return 1.0 + 0.3 * sum(1 for c in spots if c in colours_on_board) - 0.2 * len(spots)
-            return 0.9
+                return base + 0.3 * sum(1 for c in spots if c in colours_on_board) - 0.2 * len(spots)
+            return base - 0.1
         if isinstance(a, Skip):
             return 0.0
         if isinstance(a, Route):

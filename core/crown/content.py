@@ -151,17 +151,17 @@ def check(c: CrownContent) -> None:
     for k, n in per.items():
         if n != 6:
             raise ContentError(f"master_angler: the game has 6 {k} cards, the file has {n}")
-    t = c.trophies
-    if len(t.first_to_12) != 1:
+    tr = c.trophies
+    if len(tr.first_to_12) != 1:
         raise ContentError("trophies.first_to_12: there is one First to 12 Fish trophy")
-    if len(t.mystery_weight) != 6 or len(set(t.mystery_weight)) != 6:
+    if len(tr.mystery_weight) != 6 or len(set(tr.mystery_weight)) != 6:
         raise ContentError("trophies.mystery_weight: there are six Mystery Weight tiles with different weights")
     for name in ("three_same", "four_different", "small_species", "fastest_to_8", "shore", "lake", "river"):
-        stack = getattr(t, name)
+        stack = getattr(tr, name)
         if len(stack) != 4:
             raise ContentError(f"trophies.{name}: the stack has 4 trophies, the file has {len(stack)}")
     for name in ("small_species", "fastest_to_8", "shore", "lake", "river"):
-        stack = getattr(t, name)
+        stack = getattr(tr, name)
         if stack != sorted(stack, reverse=True):
             raise ContentError(f"trophies.{name}: list the stack from highest to lowest (the 5 on top)")
 

@@ -11,7 +11,9 @@ its heaviest fish. Ties go to the earliest single timestamp submitted there.
 
 from __future__ import annotations
 
-from .actions import Submit
+from typing import cast
+
+from .actions import Species, Submit
 from .content import Tables
 from .model import CONTEST_ORDER, LOCATIONS, CrownData, Fish, Party, Pick, Trophy
 
@@ -52,7 +54,7 @@ def next_picker(d: CrownData, T: Tables) -> int | None:
 def legal(d: CrownData, T: Tables, seat: int) -> list[Submit]:
     p = d.parties[seat]
     done = {k.species for k in p.picks}
-    return [Submit(sp, r) for sp, n in species_counts(T, p, location(d)).items() if n >= 2 and sp not in done
+    return [Submit(cast(Species, sp), r) for sp, n in species_counts(T, p, location(d)).items() if n >= 2 and sp not in done
             for r in range(1, n + 1)]
 
 
@@ -93,9 +95,10 @@ def resolve(d: CrownData, T: Tables) -> None:
         p.submitted += chosen
         p.picks = []
         p.picks_made = 0
-        if chosen and all(f.card is not None for f in chosen):
-            total = sum(T.weight[f.card] for f in chosen)  # type: ignore[index]
-            earliest = min(T.time[f.card] for f in chosen)  # type: ignore[index]
+        cards = [f.card for f in chosen if f.card is not None]
+        if chosen and len(cards) == len(chosen):  # a view with blank cards cannot rank
+            total = sum(T.weight[c] for c in cards)
+            earliest = min(T.time[c] for c in cards)
             results.append((-total, earliest, i))
     results.sort()
     name = LOCATIONS[li]

@@ -13,6 +13,7 @@ from .actions import (
     Remove, Reveal, Route, SilentDraws, Skip, Submit, TackleDraw, TagTile, Take, TakeTackle, TakeTop, WhiteOption,
     Zone6,
 )
+from .contests import location as contest_location
 from .model import COLOUR_LOCATION, LOCATION_INDEX, LOCATION_TITLES, LOCATIONS, SPACE_INDEX, ZONES
 
 if TYPE_CHECKING:
@@ -139,7 +140,7 @@ def why_illegal(s: CrownState, a: Any) -> str:
     if isinstance(a, Submit):
         if ph != "submit":
             return "fish are submitted to the contests at the end of the game"
-        loc = LOCATIONS[__import__("coldwater.core.crown.contests", fromlist=["location"]).location(d)]
+        loc = LOCATIONS[contest_location(d)]
         if T.species_location.get(a.species) != LOCATION_INDEX[loc]:
             return f"the {loc.title()} contest takes only {loc.title()} fish"
         return f"you cannot submit that {T.fish_name(a.species)} (already chosen, or you have fewer of them)"
@@ -175,8 +176,8 @@ def describe(s: CrownState, a: CrownAction) -> str:
         side = d.parties[d.turn].token
         return f"{who} places a {side} on the {a.space} space"
     if isinstance(a, Remove):
-        side = d.tokens[SPACE_INDEX[a.space]] if a.space in SPACE_INDEX else "?"
-        return f"{who} removes the {side} from the {a.space} space"
+        shown = d.tokens[SPACE_INDEX[a.space]] if a.space in SPACE_INDEX else "?"
+        return f"{who} removes the {shown} from the {a.space} space"
     if isinstance(a, EndTurn):
         return f"{who} flips the removed token and ends the turn"
     if isinstance(a, Fill):
@@ -188,7 +189,11 @@ def describe(s: CrownState, a: CrownAction) -> str:
     if isinstance(a, Skip):
         return f"{who} has no Port action left to take"
     if isinstance(a, Route):
-        return f"{who} puts a {COLOUR_NAMES[d.colour]} bait on {_ma(s, a.card)}"
+        line = f"{who} puts a {COLOUR_NAMES[d.colour]} bait on {_ma(s, a.card)}"
+        m = next((m for m in d.parties[d.turn].ma if m.card == a.card), None)
+        if m is not None and len(m.filled) + 1 == len(T.ma_spots[a.card]):
+            line += " and catches it"
+        return line
     if isinstance(a, Discard):
         return f"{who} casts a {COLOUR_NAMES[d.colour]} bait to the discard pile"
     if isinstance(a, Catch):

@@ -11,6 +11,7 @@ from coldwater.core.state import GameBase, seed_text
 from .actions import CODEC
 from .content import Tables, load_default, load_path
 from .model import CrownOptions
+from .rulings import RULINGS, Ruling
 from .setup import new_data
 from .state import CrownState
 from .turns import advance
@@ -38,6 +39,11 @@ class CrownGame(GameBase[CrownState]):
     @property
     def stand_in(self) -> bool:
         return self.tables.content.stand_in
+
+    @property
+    def rulings(self) -> tuple[Ruling, ...]:
+        """Where the rulebook is silent: what this engine does (for the rules help)."""
+        return RULINGS
 
     def with_content(self, path: str | Path) -> CrownGame:
         """A game that uses a person's own card file (see docs/content.md)."""

@@ -170,6 +170,9 @@ class CrownData(msgspec.Struct):
     # ---- turn state ----
     cur: int | None = -1
     """Cached ``current``: a seat, -1 for chance, None when over."""
+    node: int = -1
+    """Cached derived chance node: 0-2 a deck top to reveal, 3 the Master Angler row,
+    4 the Mystery Weight tile, -1 none (then a queued task, if any, is the node)."""
     turn: int = 0
     step: int = 0
     """0 while setting up; 1, 2, 3 during a turn's steps; 4 during the contests."""

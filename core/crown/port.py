@@ -10,6 +10,7 @@ from .actions import Bait, Fill, Skip, Take, TakeTop
 from .model import BAIT_NAMES, WHITE, CrownData, MAProgress, Party, Task
 
 MAX_MASTER_ANGLER = 3
+_BAIT = tuple(Bait(n) for n in BAIT_NAMES)  # shared outcome objects: no allocation per draw
 
 
 def start(d: CrownData, side: int) -> None:
@@ -79,9 +80,9 @@ def bag_empty(d: CrownData) -> bool:
 
 
 def bait_weights(d: CrownData) -> list[tuple[Bait, int]]:
-    out = [(Bait(BAIT_NAMES[c]), n) for c, n in enumerate(d.bag) if n]
+    out = [(_BAIT[c], n) for c, n in enumerate(d.bag) if n]
     if d.white_in_bag:
-        out.append((Bait("white"), 1))
+        out.append((_BAIT[6], 1))
     return out
 
 

@@ -43,7 +43,7 @@ def new_data(players: int, no_tags: bool, T: Tables) -> CrownData:
         silent.trophies.append(Trophy("small_species", stacks.small_species.pop(0)))
         parties.append(silent)
     decks = [[Fish(T.species_of[c], c) for c in T.fish_by_location[li]] for li in range(3)]
-    tackle: list[str | None] = sorted(k for k, m in TACKLE_COUNTS.items() for _ in range(m))
+    tackle: list[str | None] = [k for k in sorted(k for k, m in TACKLE_COUNTS.items() for _ in range(m))]
     tasks = [Task("tag"), Task("stock")]
     tasks += [Task("tackle", s) for s in range(players)]
     if solo:

@@ -40,11 +40,12 @@ class CrownState(State[CrownAction, CrownData]):
     def _legal_actions(self) -> list[CrownAction]:
         d = self.data
         if d.cur == turns.CHANCE:
-            return [a for a, _ in turns.chance_weights(d, self.TABLES)]  # type: ignore[misc]
+            return [a for a, _ in turns.chance_weights(d, self.TABLES)]
         if d.tasks:
             k = d.tasks[0].kind
             if k == "white_choice":
-                return [WhiteOption("bait")] + ([WhiteOption("card")] if d.ma_deck else [])
+                choices: list[CrownAction] = [WhiteOption("bait")]
+                return choices + ([WhiteOption("card")] if d.ma_deck else [])
             if k == "silent_n":
                 return [SilentDraws(1), SilentDraws(2)]
         ph = d.phase
@@ -71,11 +72,11 @@ class CrownState(State[CrownAction, CrownData]):
             return catching.legal(d)
         if ph == "submit":
             assert d.cur is not None
-            return contests.legal(d, self.TABLES, d.cur)  # type: ignore[return-value]
+            return list(contests.legal(d, self.TABLES, d.cur))
         raise AssertionError(f"no decision in phase {ph}")
 
     def _chance_weights(self) -> list[tuple[CrownAction, int]]:
-        return turns.chance_weights(self.data, self.TABLES)  # type: ignore[return-value]
+        return turns.chance_weights(self.data, self.TABLES)
 
     def _apply(self, a: CrownAction) -> None:
         d = self.data

@@ -6,7 +6,9 @@ A piece drawn during a Step is `fresh` and may be played from the next Step on.
 
 from __future__ import annotations
 
-from .actions import Lure, Reel, TackleDraw
+from typing import cast
+
+from .actions import Kind, Lure, Reel, TackleDraw
 from .casting import start_route
 from .model import COLOURS, CrownData, Party, Pending, Tackle, Task
 
@@ -54,7 +56,7 @@ def draw_weights(d: CrownData) -> list[tuple[TackleDraw, int]]:
     counts: dict[str | None, int] = {}
     for k in d.tackle_stack:
         counts[k] = counts.get(k, 0) + 1
-    return [(TackleDraw(k), n) for k, n in counts.items()]
+    return [(TackleDraw(cast(Kind | None, k)), n) for k, n in counts.items()]
 
 
 def draw(d: CrownData, kind: str | None) -> None:

@@ -12,28 +12,45 @@ Chance nodes, in priority order:
 
 from __future__ import annotations
 
+from typing import cast
+
 from . import catching, contests, port, practice_pond, tackle
+from .actions import Bait, CrownAction, Loc, MAFlip, MWFlip, Reveal, Species, TackleDraw, TagTile
 from .casting import discard_rest, route_targets
-from .endgame import end_of_turn
-from .actions import Bait, MAFlip, MWFlip, Reveal, TagTile
 from .content import Tables
+from .endgame import end_of_turn
 from .model import BAIT_NAMES, COLOUR_INDEX, LOCATIONS, CrownData, Fish, MAProgress, Task
 
 CHANCE = -1
 DECISION_TASKS = frozenset({"white_choice", "silent_n"})
 
 
-def derived(d: CrownData) -> tuple[str, int] | None:
+REVEAL_NODES = (0, 1, 2)
+MA_ROW_NODE = 3
+MW_NODE = 4
+
+
+def derived_node(d: CrownData) -> int:
+    """Which derived chance node is pending (see CrownData.node), or -1."""
     if d.step >= 4:
-        return None
-    for li in range(3):
-        if d.tops[li] is None and d.decks[li]:
-            return ("reveal", li)
+        return -1
+    tops = d.tops
+    for li in REVEAL_NODES:
+        if tops[li] is None and d.decks[li]:
+            return li
     if len(d.ma_row) < 4 and d.ma_deck:
-        return ("marow", 0)
+        return MA_ROW_NODE
     if d.mw_top is None and d.mw_stack:
-        return ("mw", 0)
-    return None
+        return MW_NODE
+    return -1
+
+
+def derived(d: CrownData) -> tuple[str, int] | None:
+    """The pending derived chance node in words: ("reveal", location), ("marow", 0), ("mw", 0)."""
+    n = derived_node(d)
+    if n < 0:
+        return None
+    return ("reveal", n) if n < 3 else (("marow", 0) if n == MA_ROW_NODE else ("mw", 0))
 
 
 def end_step(d: CrownData) -> None:
@@ -127,7 +144,9 @@ def advance(d: CrownData, T: Tables) -> None:
         if d.phase == "over":
             d.cur = None
             return
-        if derived(d) is not None:
+        n = derived_node(d)
+        d.node = n
+        if n >= 0:
             d.cur = CHANCE
             return
         if d.tasks:
@@ -147,31 +166,35 @@ def advance(d: CrownData, T: Tables) -> None:
 # ---- chance ------------------------------------------------------------------------
 
 
+_BAIT = tuple(Bait(n) for n in BAIT_NAMES)
+_MAFLIP = tuple(MAFlip(c) for c in range(61))
+
+
 def _coloured_weights(d: CrownData) -> list[tuple[Bait, int]]:
-    return [(Bait(BAIT_NAMES[c]), n) for c, n in enumerate(d.bag) if n]
+    return [(_BAIT[c], n) for c, n in enumerate(d.bag) if n]
 
 
-def chance_weights(d: CrownData, T: Tables) -> list[tuple[object, int]]:
-    node = derived(d)
-    if node is not None:
-        kind, li = node
-        if kind == "reveal":
+def chance_weights(d: CrownData, T: Tables) -> list[tuple[CrownAction, int]]:
+    li = d.node
+    if li >= 0:
+        if li < 3:
             counts: dict[tuple[str, int | None], int] = {}
             for f in d.decks[li]:
                 key = (f.species, f.card)
                 counts[key] = counts.get(key, 0) + 1
-            return [(Reveal(LOCATIONS[li], sp, c), n) for (sp, c), n in counts.items()]
-        if kind == "marow":
-            return [(MAFlip(c), 1) for c in d.ma_deck]
+            loc = cast(Loc, LOCATIONS[li])
+            return [(Reveal(loc, cast(Species, sp), c), n) for (sp, c), n in counts.items()]
+        if li == MA_ROW_NODE:
+            return [(_MAFLIP[c] if c < 61 else MAFlip(c), 1) for c in d.ma_deck]
         return [(MWFlip(w), 1) for w in d.mw_stack]
     t = d.tasks[0]
     k = t.kind
     if k in ("fill", "silent"):
-        return port.bait_weights(d)  # type: ignore[return-value]
+        return list(port.bait_weights(d))
     if k == "ppdiscard":
-        return _coloured_weights(d)  # type: ignore[return-value]
+        return list(_coloured_weights(d))
     if k == "tackle":
-        return tackle.draw_weights(d)  # type: ignore[return-value]
+        return list(tackle.draw_weights(d))
     if k in ("ma_silent", "ma_take"):
         return [(MAFlip(c), 1) for c in d.ma_deck]
     if k == "tag":
@@ -179,11 +202,10 @@ def chance_weights(d: CrownData, T: Tables) -> list[tuple[object, int]]:
     raise AssertionError(f"no chance pending ({k})")
 
 
-def apply_chance(d: CrownData, T: Tables, a: object) -> None:
-    node = derived(d)
-    if node is not None:
-        kind, li = node
-        if kind == "reveal":
+def apply_chance(d: CrownData, T: Tables, a: CrownAction) -> None:
+    li = d.node
+    if li >= 0:
+        if li < 3:
             assert isinstance(a, Reveal)
             deck = d.decks[li]
             for i, f in enumerate(deck):
@@ -191,7 +213,7 @@ def apply_chance(d: CrownData, T: Tables, a: object) -> None:
                     deck.pop(i)
                     break
             d.tops[li] = Fish(a.species, a.card)
-        elif kind == "marow":
+        elif li == MA_ROW_NODE:
             assert isinstance(a, MAFlip)
             d.ma_deck.remove(a.card)
             d.ma_row.append(a.card)
@@ -212,15 +234,19 @@ def apply_chance(d: CrownData, T: Tables, a: object) -> None:
         assert isinstance(a, Bait)
         practice_pond.ppdiscard_draw(d, COLOUR_INDEX[a.colour])
     elif k == "tackle":
-        tackle.draw(d, a.kind)  # type: ignore[attr-defined]
+        assert isinstance(a, TackleDraw)
+        tackle.draw(d, a.kind)
     elif k == "ma_silent":
-        practice_pond.ma_to_silent(d, T, a.card)  # type: ignore[attr-defined]
+        assert isinstance(a, MAFlip)
+        practice_pond.ma_to_silent(d, T, a.card)
     elif k == "ma_take":
+        assert isinstance(a, MAFlip)
         d.tasks.pop(0)
-        d.ma_deck.remove(a.card)  # type: ignore[attr-defined]
-        d.parties[t.seat].ma.append(MAProgress(a.card, []))  # type: ignore[attr-defined]
+        d.ma_deck.remove(a.card)
+        d.parties[t.seat].ma.append(MAProgress(a.card, []))
     elif k == "tag":
+        assert isinstance(a, TagTile)
         d.tasks.pop(0)
-        d.tag = a.colour  # type: ignore[attr-defined]
+        d.tag = a.colour
 
 

@@ -39,8 +39,7 @@ def redact(d: CrownData, seat: int | None) -> CrownData:
         for f in deck:
             f.card = None
         deck.sort(key=lambda f: f.species)
-    for t in range(len(v.tackle_stack)):
-        v.tackle_stack[t] = None
+    v.tackle_stack = [None] * len(v.tackle_stack)
     if not over:
         for f in v.thrown:
             f.card = None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 import pytest
 
 from coldwater.core.crown.actions import CODEC, _all_actions
@@ -79,7 +80,8 @@ def conservation(d: CrownData) -> None:
 
 def check_view(s: Any, seat: int | None, deep: bool = True) -> None:
     v = s.view(seat)
-    d = v.data
+    # Check what leaves the process: the encoded bytes, decoded afresh.
+    d = msgspec.msgpack.decode(v.encode(), type=CrownData)
     over = d.phase == "over"
     for row in d.zones:
         assert all(f is None or f.card is None for f in row)

@@ -290,3 +290,58 @@ def test_fish_reveal_weights_each_remaining_card_once_species_public() -> None:
     assert sum(w for _, w in vouts) == len(outs)
     assert all(a.card is None for a, _ in vouts)  # type: ignore[attr-defined]
 
+
+
+def test_reel_and_lure_only_between_steps() -> None:
+    s = _ready(z3="red,red,blue", z4="blue,blue,green,green")
+    give_tackle(s, 0, "reel")
+    tokens(s, red=1, yellow=1, black=1)
+    refresh(s)
+    play(s, "place port")
+    with pytest.raises(IllegalAction, match="between the steps"):
+        s.apply(Reel("red", 3, 3))
+
+
+def test_reel_in_step_3_before_ending_the_turn() -> None:
+    s = _ready(z3="red,red,blue", z4="blue,blue,green,green")
+    d = s.data
+    give_tackle(s, 0, "reel")
+    refresh(s)
+    while d.step != 3:
+        moves = legal_text(s)
+        play(s, "place port" if "place port" in moves else next(m for m in moves if not m.startswith(("reel", "lure"))))
+        settle(s)
+    assert "reel red 3 3" in legal_text(s) and "end" in legal_text(s)
+    play(s, "reel red 3 3")
+    settle(s)
+    while "end" not in legal_text(s):  # resolve any catch the Reel caused
+        play(s, legal_text(s)[0])
+        settle(s)
+    assert d.step == 3 and d.tackle_discard == ["reel"]
+
+
+def test_fresh_reel_cannot_be_played_in_the_step_it_was_drawn() -> None:
+    s = _ready(z3="red,red,blue", z5="green", z6="purple")
+    d = s.data
+    play(s, "place green", "catch 5 shore 5", "tackle y", "draw reel")
+    settle(s)
+    assert d.step == 2 and "reel red 3 3" in legal_text(s)  # playable from Step 2
+
+
+def test_port_action_with_nothing_to_do_is_skipped() -> None:
+    from coldwater.core.crown.model import MAProgress as MA
+
+    s = _ready(z3="red,red,red", z4="blue,blue,blue,blue", z5="green,green,green,green,green",
+               z6="black,black,black,black,black,black")
+    d = s.data
+    p = d.parties[0]
+    for c in list(d.ma_deck[:3]):
+        d.ma_deck.remove(c)
+        p.ma.append(MA(c, []))
+    tokens(s, purple=1, yellow=1, black=1)
+    refresh(s)
+    play(s, "place port")
+    assert legal_text(s) == ["skip"]
+    play(s, "skip")
+    settle(s)
+    assert d.step == 2

@@ -55,7 +55,7 @@ def _light(players: int, seed: str, bot: str = "random") -> None:
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_random_play_many_seeds_light(players: int) -> None:
-    for seed in range({1: 100, 2: 50, 3: 25, 4: 20}[players]):
+    for seed in range({1: 80, 2: 40, 3: 20, 4: 15}[players]):
         _light(players, f"light/{players}/{seed}", "random" if seed % 2 else "greedy")
 
 

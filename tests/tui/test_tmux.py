@@ -47,7 +47,7 @@ def screen(name: str) -> str:
     return tmux("capture-pane", "-p", "-t", name)
 
 
-def wait_for(name: str, text: str, timeout: float = 20.0) -> str:
+def wait_for(name: str, text: str, timeout: float = 60.0) -> str:
     end = time.monotonic() + timeout
     shown = ""
     while time.monotonic() < end:

@@ -160,7 +160,7 @@ class ReplayScreen(BaseScreen):
         self.query_one("#decision-title", Static).update(
             self.lines[self.pos - 1] if self.pos > 0 else "The start of the game")
         log = self.query_one("#log", GameLog)
-        log.clear()
+        log.clear_all()
         for line in self.lines[max(0, self.pos - 200):self.pos]:
             log.add("", line)
 
