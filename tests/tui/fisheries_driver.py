@@ -1,0 +1,159 @@
+"""A cheap, deterministic keyboard policy for whole Fisheries games in pilot tests.
+
+It reads only what is on screen (the decision list and the cursor mode) and
+answers with key presses: preserve when it can, catch fish, chart a tile with
+the cursor (steered by arrows, ``r`` and ``f`` to the first legal spot), sail
+to the cheapest square, keep the lobster, end the day. Every action but ending
+the day spends hours or tiles, so a game always ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from textual.pilot import Pilot
+
+from coldwater.tui.screens.handover import HandOverScreen
+from coldwater.tui.screens.score import ScoreScreen
+from coldwater.tui.widgets.choices import ChoiceList
+from coldwater.tui.widgets.fisheries import info
+from coldwater.tui.widgets.fisheries.screen import FisheriesTableScreen, UiCmd
+
+from .driver import key
+
+
+async def press(pilot: Pilot[Any], name: str) -> None:
+    """A key that only moves the cursor: handled once the screen's queues are empty."""
+    await key(pilot, name)
+
+
+async def choose(pilot: Pilot[Any], screen: FisheriesTableScreen, name: str) -> None:
+    """A key that makes a choice or opens the cursor: wait until the list is replaced."""
+    choices = screen.query_one("#decision", ChoiceList)
+    generation = choices.generation
+    await key(pilot, name)
+    for _ in range(5000):
+        if choices.generation != generation or pilot.app.screen is not screen:
+            return
+        await asyncio.sleep(0.001)
+    raise AssertionError(f"key {name!r} did not make a choice")
+
+
+def tag_of(value: Any) -> str:
+    if isinstance(value, UiCmd):
+        return f"ui:{value.kind}"
+    return str(value).split()[0]
+
+
+def keys_by_value(choices: ChoiceList) -> list[tuple[str, Any]]:
+    """(hotkey, value) of every entry with a hotkey, in list order."""
+    by_oid = {oid: key for key, oid in choices._keys.items()}  # noqa: SLF001 - test reads the list's own map
+    return [(by_oid[oid], v) for oid, v in choices._values.items() if oid in by_oid]  # noqa: SLF001
+
+
+PREFERENCE = ("preserve", "fish", "ui:place", "ui:sail", "ui:put", "keep", "pass", "done", "end")
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.choices = 0
+        self.cursor_placements = 0
+        self.tiles = 0
+        self.sails = 0
+        self.handovers: list[str] = []
+        self.tags: dict[str, int] = {}
+        self.per_day: dict[tuple[int, int], int] = {}
+        self.cursor_uses: set[tuple[str, str]] = set()
+        """(phase, cursor kind) pairs met: ("turn", "place"), ("bonus", "pick"), ..."""
+
+
+async def steer_tile(pilot: Pilot[Any], screen: FisheriesTableScreen) -> None:
+    """Drive the tile cursor by arrows, r and f onto the first legal spot, then Enter."""
+    m = screen.mode
+    assert m is not None and m.kind == "place"
+    ctx = screen.ctx
+    k, row, col = info.placement_anchor(ctx, m.shape, m.order[0])
+    for n in range(9):
+        if screen.mode.orient == k:
+            break
+        await press(pilot, "f" if n == 4 else "r")
+    assert screen.mode.orient == k, "r and f reach every orientation"
+    for _ in range(ctx.rows + ctx.cols):
+        r, c = screen.mode.cursor
+        if (r, c) == (row, col):
+            break
+        await press(pilot, "up" if r > row else "down" if r < row else "left" if c > col else "right")
+    assert screen.mode.cursor == (row, col)
+    assert screen.board.overlay.ghost_ok and screen.board.overlay.message.startswith("✓")
+    await choose(pilot, screen, "enter")
+
+
+def sail_key(screen: FisheriesTableScreen) -> str:
+    """Enter if the cursor's square is next to a fish; else the hotkey of a square that is, or
+    of the square furthest from shore."""
+    m = screen.mode
+    assert m is not None
+    ctx = screen.ctx
+    d = screen.table.state.data
+    cur = info.cell_at(ctx, *m.cursor)
+
+    def score(c: int) -> tuple[bool, int]:
+        return any(d.fish[n] for n in ctx.neighbours[c]), ctx.col(c)
+
+    best = max(m.order, key=lambda c: (score(c), -m.costs.get(c, 0)))
+    if cur in m.targets and score(cur) >= score(best):
+        return "enter"
+    for hotkey, value in keys_by_value(screen.query_one("#decision", ChoiceList)):
+        if value == m.targets[best]:
+            return hotkey
+    return "enter"
+
+
+async def play_fisheries(pilot: Pilot[Any], stats: Stats | None = None, *, max_choices: int = 1500,
+                         cursor_every: int = 3, per_day: int = 4) -> Stats:
+    """Play by keyboard until the score screen: at most `per_day` actions a day, then end it.
+    Tiles go down with the cursor every `cursor_every`-th time (by hotkey otherwise)."""
+    st = stats or Stats()
+    for _ in range(max_choices * 40):
+        screen = pilot.app.screen
+        if isinstance(screen, ScoreScreen):
+            return st
+        if isinstance(screen, HandOverScreen):
+            st.handovers.append(screen.player)
+            await key(pilot, "enter")
+            await pilot._wait_for_screen()  # noqa: SLF001 - as the shared driver does
+            continue
+        if not (isinstance(screen, FisheriesTableScreen) and screen.my_turn() and not screen.busy):
+            await asyncio.sleep(0.002)
+            await pilot._wait_for_screen()  # noqa: SLF001
+            continue
+        st.choices += 1
+        assert st.choices <= max_choices, "the game did not end"
+        m = screen.mode
+        if m is not None:
+            st.cursor_uses.add((screen.table.state.data.phase, m.kind))
+            if m.kind == "place":
+                st.tiles += 1
+                if st.tiles % cursor_every == 1:
+                    st.cursor_placements += 1
+                    await steer_tile(pilot, screen)
+                else:
+                    await choose(pilot, screen, "1")  # the first listed spot, by its hotkey
+            else:
+                st.sails += 1
+                await choose(pilot, screen, sail_key(screen))
+            continue
+        entries = keys_by_value(screen.query_one("#decision", ChoiceList))
+        assert entries, "a person's turn with no choices"
+        d = screen.table.state.data
+        today = (d.turn, d.day)
+        rank = {t: n for n, t in enumerate(PREFERENCE)}
+        if st.per_day.get(today, 0) >= per_day and any(tag_of(v) == "end" for _, v in entries):
+            rank["end"] = -1
+        if d.phase == "turn":
+            st.per_day[today] = st.per_day.get(today, 0) + 1
+        hotkey, value = min(entries, key=lambda kv: rank.get(tag_of(kv[1]), len(rank)))
+        st.tags[tag_of(value)] = st.tags.get(tag_of(value), 0) + 1
+        await choose(pilot, screen, hotkey)
+    raise AssertionError(f"stuck on {pilot.app.screen!r}")

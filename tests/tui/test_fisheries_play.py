@@ -1,0 +1,67 @@
+"""Whole Fisheries of Gloucester games, driven only by key presses."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from coldwater.net.table import list_saves
+from coldwater.tui.screens.handover import HandOverScreen
+from coldwater.tui.screens.menu import MenuScreen
+from coldwater.tui.screens.replays import ReplayScreen
+from coldwater.tui.screens.score import ScoreScreen
+from coldwater.tui.widgets.fisheries.board import FisheriesBoard
+from coldwater.tui.widgets.fisheries.screen import FisheriesTableScreen
+
+from .driver import start_game
+from .fisheries_driver import Stats, play_fisheries
+
+
+async def test_whole_game_against_the_greedy_bot(make_app, home: Path) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_game(pilot, mode_key="s", game="fisheries", seats=["person", "bot:greedy"], seed="21")
+        assert isinstance(app.screen, FisheriesTableScreen)
+        table = app.screen.table
+        stats = await play_fisheries(pilot)
+        assert isinstance(app.screen, ScoreScreen)
+        assert table.state.is_over and table.state.data.day == 6
+        assert stats.cursor_placements >= 1 and stats.sails >= 1
+        assert {"preserve", "fish", "ui:place", "end"} <= set(stats.tags)
+        # A card's ship and tile icons go through the same cursor as a turn's sail and chart.
+        assert {("turn", "place"), ("turn", "pick"), ("bonus", "place"), ("bonus", "pick")} <= stats.cursor_uses
+        scores = app.screen.scores
+        assert scores.final and scores.categories[:3] == ("preservation cards", "helm icons", "islands")
+        assert app.screen.labels == [s.name for s in table.seats]  # the score screen names the players
+        assert scores.totals == tuple(sum(row[:3]) for row in scores.rows)  # the breakdown adds up
+        await pilot.press("enter")
+        assert isinstance(app.screen, MenuScreen)
+        # The finished game replays with the same board widget.
+        await pilot.press("p")
+        await pilot.pause()
+        await pilot.press("1")
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayScreen)
+        await pilot.press("end")
+        await pilot.pause()
+        board = app.screen.query_one("#board", FisheriesBoard)
+        shown = board._view  # noqa: SLF001 - the position the widget last drew
+        assert shown is not None and shown.is_over
+        assert board.day_line(shown.data, long=False).plain.startswith("Game over")
+    assert list_saves() == []
+    assert len(list((home / "records").glob("*.json"))) == 1
+
+
+async def test_whole_hotseat_game_between_two_people(make_app) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_game(pilot, mode_key="h", game="fisheries", seats=["person", "person"], seed="8")
+        assert isinstance(app.screen, HandOverScreen)
+        table = app.screen_stack[-2]
+        assert isinstance(table, FisheriesTableScreen) and table.viewer is None
+        stats = Stats()
+        await play_fisheries(pilot, stats, cursor_every=4, per_day=2)
+        assert isinstance(app.screen, ScoreScreen)
+        assert table.table.state.is_over
+        assert {"Player 1", "Player 2"} <= set(stats.handovers)
+        assert stats.cursor_placements >= 1
+        assert stats.choices >= 40

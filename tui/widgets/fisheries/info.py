@@ -1,0 +1,173 @@
+"""What the Fisheries widgets need from the engine, gathered in one adapter.
+
+The engine's position Struct (``core/fisheries/model.py``) holds cell indices,
+colour names, shape ids and card ids; its ``Ctx`` turns those into geometry,
+names and card texts. This module is the only place the UI reaches into them,
+so an engine change lands here once. Everything here is pure: no widgets.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+
+# Rich's 16 basic colour names: they follow the terminal palette in the ANSI theme
+# and stay distinct when reduced to 256 colours. Every square also differs by its
+# characters, so the board still reads under NO_COLOR.
+SEAT_SHIP: tuple[str, ...] = ("X", "O")
+SEAT_COLOUR: tuple[str, ...] = ("yellow", "green")
+SEAT_STYLE: tuple[str, ...] = ("bold black on yellow", "bold black on bright_green")
+SEAT_TEXT: tuple[str, ...] = ("bold yellow", "bold bright_green")
+
+FISH_LETTER: dict[str, str] = {"silver": "S", "blue": "B", "black": "K", "red": "R"}
+FISH_STYLE: dict[str, str] = {"silver": "bold black on white", "blue": "bold bright_white on blue",
+                              "black": "bold bright_white on black", "red": "bold bright_white on red"}
+
+SHORE_STYLE = "yellow"
+CALM_STYLE = "bright_blue"
+TILE_STYLE = "bold bright_white on cyan"
+ROUGH_STYLE = "bold bright_white on bright_black"
+ISLAND_STYLE = "bold bright_white on magenta"
+START_STYLE = "dim"
+
+SHAPE_SHORT: dict[str, str] = {"1sq": "1□", "2sq": "2□", "I3": "I3", "L3": "L3"}
+
+
+def ctx_of(game: Any) -> Any:
+    """The engine's fixed geometry and content tables (``core.fisheries.model.Ctx``)."""
+    ctx = getattr(game, "ctx", None)
+    if ctx is not None:
+        return ctx
+    state_type = getattr(game, "state_type", None)
+    return getattr(state_type, "CTX", None)
+
+
+def letter(colour: str) -> str:
+    return FISH_LETTER.get(colour, colour[:1].upper() or "?")
+
+
+def fish_text(colour: str, text: str | None = None) -> Text:
+    return Text(text if text is not None else letter(colour), style=FISH_STYLE.get(colour, "bold"))
+
+
+def shape_name(ctx: Any, shape: str) -> str:
+    return str(ctx.shape_names.get(shape, shape))
+
+
+def shape_short(shape: str) -> str:
+    return SHAPE_SHORT.get(shape, shape)
+
+
+def requirement(ctx: Any, card: str, *, long: bool = False) -> str:
+    """A card's requirement: ``1 silver``, ``2 same``, ``4 different`` (or its short form)."""
+    spec = ctx.cards[card].requirement
+    if spec.kind == "colour":
+        return f"1 {spec.colour}" if long else letter(spec.colour or "")
+    if long:
+        return f"{spec.count} {'of the same colour' if spec.kind == 'same' else 'different'}"
+    return f"{spec.count}{'=' if spec.kind == 'same' else '≠'}"
+
+
+def card_action(ctx: Any, card: str, *, long: bool = False) -> str:
+    act = ctx.cards[card].action
+    if act.kind == "time":
+        return f"+{act.amount} hour{'s' if act.amount != 1 else ''}" if long else f"+{act.amount}h"
+    if act.kind == "ship":
+        return f"sail a ship up to {act.amount}" if long else f"ship {act.amount}"
+    if act.kind == "ship_tile":
+        tile = act.tile or ""
+        if long:
+            return f"sail up to {act.amount} and place a {shape_name(ctx, tile)} tile"
+        return f"ship {act.amount}+{shape_short(tile)}"
+    if act.kind == "helm":
+        return f"{act.amount} helm{'s' if act.amount != 1 else ''} at game end" if long else f"helm {act.amount}"
+    return act.kind
+
+
+def card_vp(ctx: Any, card: str) -> int:
+    return int(ctx.cards[card].vp)
+
+
+def card_line(ctx: Any, card: str) -> str:
+    """``P05 2= +2h 2VP``."""
+    return f"{card} {requirement(ctx, card)} {card_action(ctx, card)} {card_vp(ctx, card)}VP"
+
+
+def card_long(ctx: Any, card: str) -> str:
+    return f"{card}: {requirement(ctx, card, long=True)} → {card_action(ctx, card, long=True)}, {card_vp(ctx, card)} VP"
+
+
+def points(ctx: Any, d: Any, seat: int) -> tuple[int, int, int]:
+    """(card values, helm icons on cards, island helms), exactly as the engine scores them."""
+    from coldwater.core.fisheries.scoring import breakdown
+
+    cards, helm, islands = breakdown(ctx, d, seat)
+    return int(cards), int(helm), int(islands)
+
+
+def rc(ctx: Any, cell: int) -> tuple[int, int]:
+    return divmod(cell, ctx.cols)
+
+
+def cell_at(ctx: Any, row: int, col: int) -> int:
+    """The cell index at (row, col), or -1 outside the board."""
+    if 0 <= row < ctx.rows and 0 <= col < ctx.cols:
+        return row * ctx.cols + col
+    return -1
+
+
+def name(ctx: Any, cell: int) -> str:
+    return str(ctx.names[cell])
+
+
+def cell_of(ctx: Any, cell_name: str) -> int:
+    return int(ctx.by_name.get(cell_name, -1))
+
+
+def orientations(ctx: Any, shape: str) -> tuple[tuple[tuple[int, int], ...], ...]:
+    return tuple(ctx.orientations[shape])
+
+
+def shape_cells(ctx: Any, shape: str, orient: int, row: int, col: int) -> list[tuple[int, int]]:
+    """The (row, col) squares of `shape` in orientation `orient` with its first square on (row, col).
+
+    The first square is the top one (leftmost of the top row): the cursor is
+    always on a square of the tile, whichever way it is turned.
+    """
+    offs = orientations(ctx, shape)[orient % len(orientations(ctx, shape))]
+    r0, c0 = offs[0]
+    return [(row + r - r0, col + c - c0) for r, c in offs]
+
+
+def rotate_index(ctx: Any, shape: str, orient: int, *, flip: bool = False) -> int:
+    """The orientation after a quarter turn clockwise (or a mirror flip), as an index."""
+    offs = orientations(ctx, shape)[orient]
+    if flip:
+        pts = [(r, -c) for r, c in offs]
+    else:
+        pts = [(c, -r) for r, c in offs]
+    mr = min(r for r, _ in pts)
+    mc = min(c for _, c in pts)
+    norm = tuple(sorted((r - mr, c - mc) for r, c in pts))
+    allo = orientations(ctx, shape)
+    return allo.index(norm) if norm in allo else orient
+
+
+def placement_anchor(ctx: Any, shape: str, cells: tuple[int, ...]) -> tuple[int, int, int]:
+    """(orientation index, row, col of the first square) that draws the placement `cells`."""
+    pts = [rc(ctx, c) for c in cells]
+    mr = min(r for r, _ in pts)
+    mc = min(c for _, c in pts)
+    norm = tuple(sorted((r - mr, c - mc) for r, c in pts))
+    allo = orientations(ctx, shape)
+    k = allo.index(norm) if norm in allo else 0
+    r0, c0 = allo[k][0]
+    return k, mr + r0, mc + c0
+
+
+def stylesheet() -> str:
+    """The absolute path of ``themes/fisheries.tcss`` (loaded by the table screen itself)."""
+    from importlib import resources
+
+    return str(resources.files("coldwater.themes").joinpath("fisheries.tcss"))
