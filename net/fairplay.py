@@ -29,7 +29,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Protocol
 
 import msgspec
@@ -308,17 +308,29 @@ def audit(game: Any, players: int, options: Any, joint: bytes, dealer_commit: by
     return AuditReport(not problems, problems, state.digest(), state.ply)
 
 
-def rebuild(game: Any, players: int, options: Any, joint: bytes, secret: bytes,
-            steps: Sequence[PublicStep]) -> State[Any, Any]:
-    """The full state after `steps`, from the public record and the dealer's secret (host failover)."""
+def rebuild(game: Any, players: int, options: Any, joint: bytes, secret: bytes, steps: Sequence[PublicStep],
+            on_apply: Callable[[int, Any, State[Any, Any]], None] | None = None) -> State[Any, Any]:
+    """The full state after `steps`, from the public record and the dealer's secret (host failover).
+
+    `on_apply(seat, action, state_after)` sees every action, to rebuild a full record.
+    """
     key = chance_key(joint, secret)
     state = game.new(players, seed=game_seed(joint), options=options)
     for st in steps:
-        if st.seat == CHANCE:
-            state.apply(state.sample_chance(Rng(key).fork(state.ply)))
-        else:
-            assert st.action is not None
-            state.apply(game.parse_action(st.action))
+        if st.ply != state.ply + 1:
+            raise FairPlayError(f"ply {st.ply}: out of order (expected {state.ply + 1})")
+        try:
+            if st.seat == CHANCE:
+                action = state.sample_chance(Rng(key).fork(state.ply))
+            else:
+                if st.action is None:
+                    raise FairPlayError(f"ply {st.ply}: a seat's action without notation")
+                action = game.parse_action(st.action)
+            state.apply(action)
+        except (IllegalAction, NotationError) as e:
+            raise FairPlayError(f"ply {st.ply}: {e}") from None
+        if on_apply is not None:
+            on_apply(st.seat, action, state)
         if state.view(None).digest() != st.digest:
             raise FairPlayError(f"ply {st.ply}: rebuilt position differs from the record", ["dealer"])
     return state

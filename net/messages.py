@@ -76,6 +76,8 @@ class SeatInfo(msgspec.Struct, omit_defaults=True):
     kind: SeatKindText
     name: str = ""
     fingerprint: str = ""
+    key: bytes = b""
+    """The peer's Ed25519 public key (a new host after failover recognises peers by it)."""
     ready: bool = False
     away: bool = False
     addr: str = ""
