@@ -274,6 +274,9 @@ class ServerHandshake:
         if not isinstance(msg, m.Hello):
             why = f"expected a hello, got {type(msg).__name__}"
             raise HandshakeError(why, _refusal(why, self.game, self.content))
+        if not msg.game:
+            # A probe (join by address): answer with our game, content and version, then close.
+            raise HandshakeError("probe", _refusal("this table plays another game", self.game, self.content))
         why = _compat(self.version, self.game, self.content, msg.v, msg.game, msg.content, "the table",
                       "the joining peer")
         if why:

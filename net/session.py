@@ -105,12 +105,14 @@ Chooser = Callable[[State[Any, Any], int], Awaitable[Any]]
 """Plays a seat: given that seat's view and the seat, returns the chosen action."""
 
 
-def bot_chooser(game: Any, bot: str | None = None) -> Chooser:
-    """A Chooser that lets the game's bot play, thinking in a worker thread."""
+def bot_chooser(game: Any, bot: str | None = None, *, think: float = 0.0) -> Chooser:
+    """A Chooser that lets the game's bot play, thinking in a worker thread (at least `think` seconds)."""
     b = game.bot(bot or game.bots[0])
 
     async def choose(view: State[Any, Any], seat: int) -> Any:
         rng = Rng(os.urandom(16))
+        if think > 0:
+            await asyncio.sleep(think)
         return await asyncio.to_thread(b.choose, view, rng)
 
     return choose

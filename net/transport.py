@@ -158,6 +158,30 @@ async def connect(host: str, port: int, identity: Identity, game: str, content: 
     return Connection(reader, writer, channel), hs.table_name
 
 
+async def probe(host: str, port: int, *, timeout: float = HANDSHAKE_TIMEOUT) -> tuple[str, str, int]:
+    """Ask a table at HOST:PORT which game, content and protocol it plays, without joining.
+
+    A hello for no game is refused by the table with its own game, content hash and
+    version, which is all we need to pick the engine before the real handshake.
+    """
+    try:
+        reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
+    except (OSError, asyncio.TimeoutError) as e:
+        raise Refusal(f"cannot reach {host}:{port}: {e or 'timed out'}") from None
+    try:
+        async with asyncio.timeout(timeout):
+            hs = ClientHandshake(Identity.generate(), "", "")
+            writer.write(encode_frame(hs.hello()))
+            reply = m.decode_handshake(await _read(reader))
+    except (HandshakeError, FrameError, OSError, asyncio.TimeoutError, m.BadMessage) as e:
+        raise Refusal(f"{host}:{port} is not a coldwater table ({e or 'timed out'})") from None
+    finally:
+        writer.close()
+    if isinstance(reply, m.HandshakeRefused | m.HelloBack):
+        return reply.game, reply.content, reply.v
+    raise Refusal(f"{host}:{port} is not a coldwater table")
+
+
 async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, identity: Identity, game: str,
                  content: str, *, pass_key: bytes = b"", table: str = "",
                  timeout: float = HANDSHAKE_TIMEOUT) -> Connection | None:
@@ -172,7 +196,10 @@ async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, ide
             await writer.drain()
     except (HandshakeError, FrameError, OSError, asyncio.TimeoutError) as e:
         reason = e.reason if isinstance(e, HandshakeError) else f"handshake failed: {e or 'timed out'}"
-        log.warning("refused connection from %s: %s", peer, reason)
+        if reason == "probe":
+            log.info("answered a probe from %s", peer)
+        else:
+            log.warning("refused connection from %s: %s", peer, reason)
         if isinstance(e, HandshakeError) and e.reply:
             try:
                 writer.write(encode_frame(e.reply))
