@@ -17,7 +17,6 @@ from typing import Any
 
 import msgspec
 
-from coldwater.core.state import CHANCE
 from coldwater.net import messages as m
 from coldwater.net.crypto import Signed
 from coldwater.net.framing import MAX_FRAME
@@ -33,15 +32,21 @@ class HostilePeer(TablePeer):
         super().__init__(game, identity, chooser=bot_chooser(game), **kw)
         self.sent: list[str] = []
         self._barrages = 0
+        self.seen: set[str] = set()
+        """Every action notation ever legal somewhere: a source of moves illegal now."""
         self.on_barrage: Any = None
         """Test hook: awaited before and after each barrage (to check the host's state)."""
 
     def _on_step(self, conn: Any, step: m.Step) -> None:
         super()._on_step(conn, step)
         st = self.state
-        if "out-of-turn" not in self.sent and st is not None and st.current not in (self.seat, None) and self.conn:
-            legal = [a for a in st.legal()] or []
-            self.conn.send_nowait(m.Act(ply=st.ply, action=str(legal[0]) if legal else "x"))
+        if st is None:
+            return
+        self.seen.update(str(a) for a in st.legal())
+        # The host's own bot thinks slowly in these tests, so a move sent now surely
+        # arrives while it is the host's turn, not ours.
+        if ("out-of-turn" not in self.sent and st.current == self.host_seat != self.seat and self.conn):
+            self.conn.send_nowait(m.Act(ply=st.ply, action=str(st.legal()[0])))
             self.sent.append("out-of-turn")
 
     async def _move(self, view: Any) -> None:
@@ -86,8 +91,8 @@ class HostilePeer(TablePeer):
         self.sent.append("replayed")
         conn.send_nowait(m.Act(ply=view.ply - 1, action=str(legal[0])))
         self.sent.append("stale")
-        past = [s.action for s in self.steps if s.action and s.seat == CHANCE]
-        illegal = next((a for a in past if all(str(x) != a for x in legal)), None)
+        now = {str(x) for x in legal}
+        illegal = next((a for a in sorted(self.seen) if a not in now), None)
         if illegal is not None:
             conn.send_nowait(m.Act(ply=view.ply, action=illegal))
             self.sent.append("illegal")
@@ -104,9 +109,16 @@ async def _main(argv: list[str]) -> int:
     module = rest[rest.index("--game-module") + 1] if "--game-module" in rest else None
     host, _, port = target.rpartition(":")
     from coldwater.core import games
-    from coldwater.net.transport import probe
+    from coldwater.net.transport import Refusal, probe
 
-    game_name, _, _ = await probe(host, int(port))
+    for _ in range(100):  # the host may still be starting
+        try:
+            game_name, _, _ = await probe(host, int(port))
+            break
+        except Refusal:
+            await asyncio.sleep(0.2)
+    else:
+        raise SystemExit("hostile: no table at " + target)
     game = importlib.import_module(module).GAME if module else games.get(game_name)
     from coldwater.net import paths
     from coldwater.net.identity import load_or_create

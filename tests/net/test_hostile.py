@@ -13,7 +13,7 @@ from .hostile import KINDS, HostilePeer
 
 
 async def test_every_kind_of_bad_message_is_refused_without_effect(tmp_path: Path) -> None:
-    host = TableHost(GAME, Identity.generate(), name="t", seats=["host", "open", "open"], chooser=bot_chooser(GAME),
+    host = TableHost(GAME, Identity.generate(), name="t", seats=["host", "open", "open"], chooser=bot_chooser(GAME, think=0.2),
                      bind="127.0.0.1")
     port = await host.listen()
     bad = HostilePeer(GAME, Identity.generate(), name="bad", bind="127.0.0.1")
