@@ -92,14 +92,15 @@ class Advertiser:
         async with self._lock:
             self._zc = AsyncZeroconf(ip_version=IPVersion.V4Only)
             self._info = self._make_info(open_seats)
-            await self._zc.async_register_service(self._info, allow_name_change=True)
+            # zeroconf returns a task that finishes once the announcement is out: wait for both.
+            await (await self._zc.async_register_service(self._info, allow_name_change=True))
 
     async def update(self, open_seats: int) -> None:
         async with self._lock:
             if self._zc is None or self._info is None:
                 return
             self._info = self._make_info(open_seats)
-            await self._zc.async_update_service(self._info)
+            await (await self._zc.async_update_service(self._info))
 
     def update_soon(self, open_seats: int) -> None:
         """Schedule an update from synchronous code (the host's seat listener)."""
@@ -111,7 +112,7 @@ class Advertiser:
                 return
             try:
                 if self._info is not None:
-                    await self._zc.async_unregister_service(self._info)
+                    await (await self._zc.async_unregister_service(self._info))
             finally:
                 await self._zc.async_close()
                 self._zc = None

@@ -8,6 +8,7 @@ checks that every process prints the same final digest. Every wait is bounded.
 from __future__ import annotations
 
 import json
+import select
 import subprocess
 import time
 from collections.abc import Iterator
@@ -153,3 +154,42 @@ def test_a_hostile_peer_is_refused_while_the_game_goes_on(lab_factory, game: str
     for reason in ("malformed", "unsigned", "forged", "tampered", "replayed", "stale", "illegal", "not a move",
                    "out of turn", "peers may not send", "no commitment is due", "announced"):
         assert reason in log, (reason, results[2], log[-3000:])
+
+
+def _watch_until(p: subprocess.Popen[str], want: int, states: list[list[list[object]]], timeout: float = 20) -> None:
+    """Read the watcher's lines until the table shows `want` open seats (bounded)."""
+    assert p.stdout is not None
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        ready, _, _ = select.select([p.stdout], [], [], max(0.0, end - time.monotonic()))
+        if not ready:
+            break
+        line = p.stdout.readline()
+        if not line:
+            break
+        states.append(json.loads(line))
+        if any(t[0] == "Pike" and t[2] == want for t in states[-1]):
+            return
+    pytest.fail(f"the table never showed {want} open seats: {states}")
+
+
+def test_the_advertisement_follows_the_seats_and_is_withdrawn(lab_factory) -> None:
+    lab = lab_factory(4)
+    watcher = lab.start(3, ["-m", "tests.net.watch_tables", "Pike", "60"], "watcher")
+    states: list[list[list[object]]] = []
+    host = _host(lab, "toy", 3, name="Pike", think=0.02)
+    _watch_until(watcher, 2, states)
+    p1 = _join(lab, 1, "toy", name="Pike", think=0.02)
+    _watch_until(watcher, 1, states)
+    p2 = _join(lab, 2, "toy", name="Pike", think=0.02)
+    _watch_until(watcher, 0, states)
+    for p, n in ((host, "host"), (p1, "peer1"), (p2, "peer2")):
+        _result(p, lab, n)
+    try:
+        out, _ = watcher.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        lab.kill(watcher)
+        pytest.fail(f"the table was never withdrawn: {states}")
+    assert watcher.returncode == 0, lab.stderr("watcher")
+    states += [json.loads(ln) for ln in out.splitlines() if ln.strip()]
+    assert states[-1] == []  # withdrawn when the table closed
