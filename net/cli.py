@@ -61,6 +61,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--timeout", type=float, default=None, help="give up after this many seconds (scripts, CI)")
     p.add_argument("--game-module", help=argparse.SUPPRESS)  # tests: a module exposing GAME
     p.add_argument("--think", type=float, default=0.0, help=argparse.SUPPRESS)  # tests: slow bots down
+    p.add_argument("--stats", action="store_true", help=argparse.SUPPRESS)  # benchmarks: timings and bytes
     p.add_argument("--log-level", default="WARNING")
 
 
@@ -137,7 +138,11 @@ async def _host(game: Any, ns: argparse.Namespace) -> int:
     finally:
         if adv is not None:
             await adv.close()
-    _print_result(res, {"role": "host", "refused": len(host.refusals)})
+    extra: dict[str, Any] = {"role": "host", "refused": len(host.refusals)}
+    if ns.stats:
+        extra["stats"] = {"bytes_out": sum(r.bytes_out for r in host.traffic),
+                          "bytes_in": sum(r.bytes_in for r in host.traffic)}
+    _print_result(res, extra)
     return 0
 
 
@@ -188,7 +193,11 @@ async def _join(ns: argparse.Namespace, target: str) -> int:
     except Refusal as e:
         print(f"coldwater: {e}", file=sys.stderr)
         return 1
-    _print_result(res, {"role": "peer", "resyncs": peer.resyncs, "host_changes": peer.host_changes})
+    extra = {"role": "peer", "resyncs": peer.resyncs, "host_changes": peer.host_changes}
+    if ns.stats:
+        extra["stats"] = {"rtts_ms": [round(x * 1000, 3) for x in peer.rtts],
+                          "seated_ms": round(((peer.seated_at or 0) - (peer.joined_at or 0)) * 1000, 3)}
+    _print_result(res, extra)
     return 0 if res.audit_ok else 1
 
 

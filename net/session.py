@@ -225,6 +225,8 @@ class TableHost(_Emitter):
         self._listener_ready = listener_ready
         self.result: Result | None = None
         self._start_requested = asyncio.Event()
+        self.traffic: list[Connection] = []
+        """Every seated connection ever accepted (bytes on the wire, for benchmarks)."""
         self.refusals: list[str] = []
         """Every refused message and connection, with the reason (tests, the log pane)."""
         self._failover: _FailoverState | None = None
@@ -357,6 +359,7 @@ class TableHost(_Emitter):
             await conn.close()
             return
         r = self.remotes[seat]
+        self.traffic.append(conn)
         if r.conn is not None and not r.conn.closed:
             await r.conn.close()  # a reconnect replaces a half-dead old connection
         r.conn, r.key, r.name = conn, conn.peer_key, first.name[:40] or f"Seat {seat + 1}"
