@@ -122,8 +122,8 @@ async def _host(game: Any, ns: argparse.Namespace) -> int:
             adv = Advertiser(table=h.name, game=game.name, content=game.content_hash, port=h.port,
                              fingerprint=identity.fingerprint,
                              addresses=None if ns.bind in ("0.0.0.0", "") else [ns.bind])
-            await adv.start(h.open_seats)
             h.on_seats_changed(adv.update_soon)
+            await adv.start(h.open_seats)
 
     try:
         host = TableHost(game, identity, name=ns.name, seats=["host", *others], options=_options(ns.option),

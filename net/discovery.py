@@ -80,6 +80,9 @@ class Advertiser:
         self._zc: AsyncZeroconf | None = None
         self._info: AsyncServiceInfo | None = None
         self._lock = asyncio.Lock()
+        self._open = 0
+        self._advertised = -1
+        self._tasks: set[asyncio.Task[None]] = set()
 
     def _make_info(self, open_seats: int) -> AsyncServiceInfo:
         props = {"game": self.game, "table": self.table, "open": str(open_seats), "v": str(PROTOCOL),
@@ -88,23 +91,37 @@ class Advertiser:
         return AsyncServiceInfo(SERVICE, self.name, port=self.port, properties=props, server=server,
                                 addresses=[socket.inet_aton(a) for a in self.addresses])
 
-    async def start(self, open_seats: int) -> None:
+    async def start(self, open_seats: int | None = None) -> None:
+        if open_seats is not None:
+            self._open = open_seats
         async with self._lock:
             self._zc = AsyncZeroconf(ip_version=IPVersion.V4Only)
-            self._info = self._make_info(open_seats)
+            self._info = self._make_info(self._open)
+            self._advertised = self._open
             # zeroconf returns a task that finishes once the announcement is out: wait for both.
             await (await self._zc.async_register_service(self._info, allow_name_change=True))
+        await self._push()
 
     async def update(self, open_seats: int) -> None:
+        self._open = open_seats
+        await self._push()
+
+    async def _push(self) -> None:
+        # Always advertise the latest count; changes that arrive while an announcement
+        # is still going out are sent right after it, never lost.
         async with self._lock:
-            if self._zc is None or self._info is None:
+            if self._zc is None or self._info is None or self._advertised == self._open:
                 return
-            self._info = self._make_info(open_seats)
+            self._advertised = self._open
+            self._info = self._make_info(self._open)
             await (await self._zc.async_update_service(self._info))
 
     def update_soon(self, open_seats: int) -> None:
-        """Schedule an update from synchronous code (the host's seat listener)."""
-        asyncio.ensure_future(self.update(open_seats))
+        """Record the new count and announce it soon (callable from synchronous code)."""
+        self._open = open_seats
+        task = asyncio.ensure_future(self._push())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def close(self) -> None:
         async with self._lock:
