@@ -17,16 +17,13 @@ import json
 import logging
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from coldwater.core import games
 
-from . import paths
-from .discovery import Advertiser, TableBrowser
-from .identity import load_or_create
-from .session import Result, TableHost, TablePeer, bot_chooser
-from .transport import Refusal, probe
+from .lan import join_table, open_table
+from .session import Result, bot_chooser
+from .transport import Refusal
 
 log = logging.getLogger("coldwater.net")
 
@@ -112,32 +109,16 @@ async def _host(game: Any, ns: argparse.Namespace) -> int:
     if ns.bot not in (None, "") and ns.bot not in game.bots:
         print(f"coldwater: unknown bot {ns.bot!r}; {game.title} has {', '.join(game.bots)}", file=sys.stderr)
         return 2
-    identity = load_or_create()
-    adv: Advertiser | None = None
-
-    async def ready(h: TableHost) -> None:
-        nonlocal adv
-        log.info("table %r listening on port %d", h.name, h.port)
-        if not ns.no_advertise:
-            adv = Advertiser(table=h.name, game=game.name, content=game.content_hash, port=h.port,
-                             fingerprint=identity.fingerprint,
-                             addresses=None if ns.bind in ("0.0.0.0", "") else [ns.bind])
-            h.on_seats_changed(adv.update_soon)
-            await adv.start(h.open_seats)
-
     try:
-        host = TableHost(game, identity, name=ns.name, seats=["host", *others], options=_options(ns.option),
-                         passphrase=ns.passphrase, chooser=bot_chooser(game, ns.bot or None, think=ns.think),
-                         host_name=ns.player_name or "host", bind=ns.bind, port=ns.port,
-                         save_dir=paths.data_dir() / "lan", listener_ready=ready)
-    except ValueError as e:
+        host = await open_table(game, name=ns.name, seats=["host", *others], options=_options(ns.option),
+                                passphrase=ns.passphrase, chooser=bot_chooser(game, ns.bot or None, think=ns.think),
+                                host_name=ns.player_name or "host", port=ns.port, bind=ns.bind,
+                                advertise=not ns.no_advertise)
+    except (ValueError, OSError) as e:
         print(f"coldwater: {e}", file=sys.stderr)
         return 2
-    try:
-        res = await host.run()
-    finally:
-        if adv is not None:
-            await adv.close()
+    log.info("table %r listening on port %d", host.name, host.port)
+    res = await host.run()
     extra: dict[str, Any] = {"role": "host", "refused": len(host.refusals)}
     if ns.stats:
         extra["stats"] = {"bytes_out": sum(r.bytes_out for r in host.traffic),
@@ -146,54 +127,22 @@ async def _host(game: Any, ns: argparse.Namespace) -> int:
     return 0
 
 
-def _split_target(target: str) -> tuple[str, int] | None:
-    host, sep, port = target.rpartition(":")
-    if sep and host and port.isdigit():
-        return host.strip("[]"), int(port)
-    return None
-
-
 async def _join(ns: argparse.Namespace, target: str) -> int:
-    addr = _split_target(target)
-    saved_dir = paths.data_dir() / "lan"
-    identity = load_or_create()
-    if addr is None:
-        browser = TableBrowser()
-        await browser.start()
-        try:
-            listing = await browser.find(target, ns.find_timeout)
-        finally:
-            await browser.close()
-        if listing is None:
-            print(f"coldwater: no table named {target!r} found on the LAN (try HOST:PORT)", file=sys.stderr)
-            return 1
-        host, port, game_name = listing.host, listing.port, listing.game
-        table_name = listing.table
-    else:
-        host, port = addr
-        try:
-            game_name, _, _ = await probe(host, port)
-        except Refusal as e:
-            print(f"coldwater: {e}", file=sys.stderr)
-            return 1
-        table_name = ""
-    game = _game(game_name, ns.game_module)
-    peer = TablePeer(game, identity, name=ns.player_name or f"peer-{identity.fingerprint[:4]}",
-                     passphrase=ns.passphrase, chooser=bot_chooser(game, ns.bot or None, think=ns.think), save_dir=saved_dir,
-                     bind=ns.bind)
-    resume = None
-    if table_name:
-        p = saved_dir / f"lan-peer-{''.join(c if c.isalnum() or c in '-_' else '_' for c in table_name)[:60]}.json"
-        resume = TablePeer.load_save(p) if p.exists() else None
-    if resume is not None:
-        log.warning("resuming our saved game at %s (ply %d)", table_name, len(resume.steps))
+    game = None
+    if ns.game_module:
+        game = importlib.import_module(ns.game_module).GAME
     try:
-        await peer.join(host, port, resume=resume)
+        peer = await join_table(target, name=ns.player_name, passphrase=ns.passphrase, game=game, bind=ns.bind,
+                                chooser=lambda g: bot_chooser(g, ns.bot or None, think=ns.think),
+                                find_timeout=ns.find_timeout)
+        if peer.save is not None:
+            log.warning("resuming our saved game at %s (ply %d)", peer.info.name if peer.info else "?",
+                        len(peer.steps))
         res = await peer.run()
     except Refusal as e:
         print(f"coldwater: {e}", file=sys.stderr)
         return 1
-    extra = {"role": "peer", "resyncs": peer.resyncs, "host_changes": peer.host_changes}
+    extra: dict[str, Any] = {"role": "peer", "resyncs": peer.resyncs, "host_changes": peer.host_changes}
     if ns.stats:
         extra["stats"] = {"rtts_ms": [round(x * 1000, 3) for x in peer.rtts],
                           "seated_ms": round(((peer.seated_at or 0) - (peer.joined_at or 0)) * 1000, 3)}

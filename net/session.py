@@ -30,7 +30,6 @@ from coldwater.core.state import CHANCE, State
 
 from . import fairplay as fp
 from . import messages as m
-from . import paths
 from .identity import Identity
 from .table import Applied, SaveFile, Seat, SeatKind, Table
 from .transport import Connection, Refusal, accept, connect
@@ -226,6 +225,8 @@ class TableHost(_Emitter):
         self.extra_bots: set[int] = set()
         """Seats that were remote (or the old host's) and are now played by a bot here."""
         self.server: asyncio.AbstractServer | None = None
+        self.advertiser: Any = None
+        """A discovery.Advertiser to withdraw when the table closes (set by lan.open_table)."""
         self.external_listener = False
         self.started = False
         self.table: Table | None = None
@@ -319,6 +320,12 @@ class TableHost(_Emitter):
             await self.close()
 
     async def close(self) -> None:
+        if self.advertiser is not None:
+            adv, self.advertiser = self.advertiser, None
+            try:
+                await adv.close()
+            except Exception:  # withdrawing is best effort; the record expires anyway
+                log.exception("withdrawing the table advertisement")
         if self.server is not None:
             self.server.close()
             self.server = None

@@ -15,7 +15,6 @@ import json
 import sys
 from typing import Any
 
-import msgspec
 
 from coldwater.net import messages as m
 from coldwater.net.crypto import Signed
