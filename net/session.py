@@ -877,6 +877,7 @@ class TablePeer(_Emitter):
         self.seated_at: float | None = None
         self.resyncs = 0
         self.host_changes = 0
+        self._awaiting_sync = False
 
     # ---- public API ------------------------------------------------------------
     @property
@@ -985,6 +986,7 @@ class TablePeer(_Emitter):
             await conn.close()
             raise Refusal(f"the table moved us from seat {self.seat + 1} to {msg.seat + 1}")
         self.info, self.seat, self.conn = msg.table, msg.seat, conn
+        self._awaiting_sync = False
         self.seated_at = time.perf_counter()
         if self.chooser is not None and self.state is None:
             conn.send_nowait(m.Ready(ready=True))
@@ -1084,23 +1086,28 @@ class TablePeer(_Emitter):
         if st is None:
             self._problem("refused a step before the game started")
             return
-        if step.ply <= st.ply:
-            return  # already have it (a resend after a resync)
+        if step.ply <= st.ply or self._awaiting_sync:
+            return  # already have it, or a resync is on its way and will bring it
         if step.ply != st.ply + 1:
             self._problem(f"missed steps before ply {step.ply}; asking for a resync")
-            conn.send_nowait(m.Mismatch(ply=st.ply, digest=st.view(None).digest()))
+            self._ask_resync(conn, st.ply, st.view(None).digest())
             return
         try:
+            if step.seat != st.current:
+                raise IllegalAction(f"seat {step.seat} acted but it was {st.current}'s turn")
             if step.action is not None:
-                # Every public action is checked on our own core, even when the view comes with it.
-                if step.seat != st.current:
-                    raise IllegalAction(f"seat {step.seat} acted but it was {st.current}'s turn")
-                nxt = st.clone()
-                nxt.apply(self.game.parse_action(step.action))
+                action = self.game.parse_action(step.action)
+                if step.view is None:
+                    # The host says our view can follow this step: our own core must accept it.
+                    nxt = st.clone()
+                    nxt.apply(action)
+                elif step.seat == self.seat:
+                    # Our own move: our view knows everything its legality depends on.
+                    st.clone().apply(action)
+                # Otherwise our view may lack what makes the move legal (another seat's hidden
+                # tackle, the order of a deck); the end-of-game audit replays it in full.
             elif step.seat != CHANCE or step.commit is None or step.view is None:
                 raise IllegalAction("a sealed step without its commitment or view")
-            elif st.current != CHANCE:
-                raise IllegalAction(f"a chance outcome when seat {st.current} was to act")
             if step.reveal is not None:
                 want = fp.sealed_commitment(step.reveal.salt, st.ply, step.reveal.action)
                 if want != step.commit:
@@ -1109,11 +1116,11 @@ class TablePeer(_Emitter):
                 nxt = _decode_view(self.game, step.view, step.ply)
         except (IllegalAction, NotationError, msgspec.DecodeError, msgspec.ValidationError) as e:
             self._problem(f"the table sent an impossible step at ply {step.ply}: {e}; asking for a resync")
-            conn.send_nowait(m.Mismatch(ply=st.ply, digest=st.view(None).digest()))
+            self._ask_resync(conn, st.ply, st.view(None).digest())
             return
         if nxt.view(None).digest() != step.digest:
             self._problem(f"digest mismatch after ply {step.ply}; asking for a resync")
-            conn.send_nowait(m.Mismatch(ply=step.ply, digest=nxt.view(None).digest()))
+            self._ask_resync(conn, step.ply, nxt.view(None).digest())
             return
         self.state = nxt
         self.steps.append(_public(step))
@@ -1125,7 +1132,12 @@ class TablePeer(_Emitter):
                               (step.reveal.action if step.reveal else None)))
         self._maybe_move()
 
+    def _ask_resync(self, conn: Connection, ply: int, digest: str) -> None:
+        self._awaiting_sync = True
+        conn.send_nowait(m.Mismatch(ply=ply, digest=digest))
+
     def _on_sync(self, msg: m.Sync) -> None:
+        self._awaiting_sync = False
         if self.info is None:
             return
         try:
