@@ -49,22 +49,21 @@ class HostilePeer(TablePeer):
             self.sent.append("out-of-turn")
 
     async def _move(self, view: Any) -> None:
-        if self._barrages < 2 and self.conn is not None:
-            self._barrages += 1
+        if self._barrages == 0 and self.conn is not None:
+            self._barrages = 1
             if self.on_barrage:
                 await self.on_barrage("before")
-            if self._barrages == 1:
-                self._barrage(view)
-            else:
-                # Last, because the host must close the connection on it; we then reconnect.
-                self.conn.writer.write((MAX_FRAME + 1).to_bytes(4, "big") + b"\x00" * 64)
-                self.sent.append("oversized")
+            self._barrage(view)
             await self.conn.drain()
             await asyncio.sleep(0.2)
             if self.on_barrage:
                 await self.on_barrage("after")
-            if self._barrages == 2:
-                return  # the reconnect's resync asks us to move again
+            await super()._move(view)  # the real move, which the host must still accept
+            # Last, because the host must close the connection on it; we then reconnect and resume.
+            if self.conn is not None:
+                self.conn.writer.write((MAX_FRAME + 1).to_bytes(4, "big") + b"\x00" * 64)
+                self.sent.append("oversized")
+            return
         await super()._move(view)
 
     def _barrage(self, view: Any) -> None:
