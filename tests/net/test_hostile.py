@@ -5,15 +5,23 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from typing import Any
+
 from coldwater.net.identity import Identity
 from coldwater.net.session import TableHost, TablePeer, bot_chooser
 
-from ..toygame import GAME
+from ..toygame import GAME, Hold, Roll
 from .hostile import KINDS, HostilePeer
 
 
 async def test_every_kind_of_bad_message_is_refused_without_effect(tmp_path: Path) -> None:
-    host = TableHost(GAME, Identity.generate(), name="t", seats=["host", "open", "open"], chooser=bot_chooser(GAME, think=0.2),
+    async def cautious(view: Any, seat: int) -> Any:
+        # Banks at most 6 a turn, so the game cannot end before the hostile seat has moved;
+        # slow, so a move sent during the host's turn is surely out of turn.
+        await asyncio.sleep(0.2)
+        return Hold() if view.data.pot > 0 else Roll()
+
+    host = TableHost(GAME, Identity.generate(), name="t", seats=["host", "open", "open"], chooser=cautious,
                      bind="127.0.0.1")
     port = await host.listen()
     bad = HostilePeer(GAME, Identity.generate(), name="bad", bind="127.0.0.1")

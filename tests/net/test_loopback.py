@@ -33,6 +33,15 @@ async def play(n_peers: int, tmp_path: Path, *, bots: int = 0, passphrase: str |
     return host, peers
 
 
+def _crown() -> object | None:
+    try:
+        from coldwater.core import games
+
+        return games.get("crown")
+    except Exception:  # not on this branch yet
+        return None
+
+
 @pytest.mark.parametrize("n", [1, 2, 3])
 async def test_whole_toy_games_end_with_one_digest(n: int, tmp_path: Path) -> None:
     host, peers = await play(n, tmp_path)
@@ -61,3 +70,13 @@ async def test_wrong_passphrase_is_refused(tmp_path: Path) -> None:
         assert host.open_seats == 1
     finally:
         await host.close()
+
+
+@pytest.mark.skipif(_crown() is None, reason="the Crown engine is not on this branch yet")
+@pytest.mark.parametrize("n", [1, 3])
+async def test_whole_crown_games_end_with_one_digest(n: int, tmp_path: Path) -> None:
+    host, peers = await play(n, tmp_path, game=_crown(), timeout=120)
+    assert host.result is not None and host.result.plies > 50
+    for p in peers:
+        assert p.result is not None and p.result.audit_ok, p.problems
+        assert p.result.digest == host.result.digest and p.resyncs == 0
