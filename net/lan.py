@@ -94,7 +94,7 @@ async def join_table(target: str | Listing, *, identity: Identity | None = None,
         chooser = chooser(game)
     folder = save_dir or lan_dir()
     peer = TablePeer(game, identity, name=name or f"peer-{identity.fingerprint[:4]}", passphrase=passphrase,
-                     chooser=chooser, save_dir=folder, bind=bind)
+                     chooser=chooser, save_dir=folder, bind=bind, advertise_on_takeover=True)
     resume: PeerSave | None = None
     if table_name:
         p = folder / f"lan-peer-{_safe(table_name)}.json"

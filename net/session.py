@@ -248,6 +248,9 @@ class TableHost(_Emitter):
         self._start_requested = asyncio.Event()
         self.traffic: list[Connection] = []
         """Every seated connection ever accepted (bytes on the wire, for benchmarks)."""
+        self.cheaters: list[str] = []
+        """Peers named for breaking the fair-play protocol."""
+        self.round_timeout = ROUND_TIMEOUT
         self.refusals: list[str] = []
         """Every refused message and connection, with the reason (tests, the log pane)."""
         self._failover: _FailoverState | None = None
@@ -472,9 +475,15 @@ class TableHost(_Emitter):
             try:
                 self._round.reveal(r.seat, msg.value)
             except fp.FairPlayError as e:
-                # Named to everyone: this peer changed its contribution after seeing others'.
+                # Named to everyone, and sent away: this peer changed its contribution after
+                # seeing others'. The round starts again when the seat is filled.
+                text = f"{r.name} (seat {r.seat + 1}, {_fp(r.key)}) cheated: {e}"
                 self._refuse(conn, "reveal", str(e))
-                self._broadcast(m.Notice(text=f"{r.name} (seat {r.seat + 1}, {_fp(r.key)}): {e}"))
+                self._broadcast(m.Notice(text=text))
+                self.emit(Problem(text))
+                self.cheaters.append(text)
+                conn.send_nowait(m.Refuse(reason="your seed reveal does not match your commitment"))
+                self._spawn(conn.close())
             self._changed.set()
         elif isinstance(msg, m.Act):
             self._on_act(r, conn, msg)
@@ -553,14 +562,14 @@ class TableHost(_Emitter):
         rnd.commit(own, fp.seed_commitment(own, mine))
         self._round = rnd
         self._broadcast(m.CommitRequest())
-        ok = await self._wait(lambda: rnd.all_committed or not self._filled(), ROUND_TIMEOUT)
+        ok = await self._wait(lambda: rnd.all_committed or not self._filled(), self.round_timeout)
         if not ok or not rnd.all_committed:
             self._round = None
             return False
         # Every commitment (and the dealer's) is published before anyone reveals.
         self._broadcast(m.Commits(commits=dict(rnd.commits), dealer=self.dealer.commitment))
         rnd.reveal(own, mine)
-        ok = await self._wait(lambda: rnd.done or not self._filled(), ROUND_TIMEOUT)
+        ok = await self._wait(lambda: rnd.done or not self._filled(), self.round_timeout)
         self._round = None
         if not ok or not rnd.done:
             return False
@@ -836,7 +845,7 @@ class TablePeer(_Emitter):
 
     def __init__(self, game: Any, identity: Identity, *, name: str = "peer", passphrase: str | None = None,
                  chooser: Chooser | None = None, save_dir: Path | None = None, bind: str = "0.0.0.0",
-                 reconnect_for: float = 20.0) -> None:
+                 reconnect_for: float = 20.0, advertise_on_takeover: bool = False) -> None:
         super().__init__()
         self.game = game
         self.identity = identity
@@ -847,6 +856,9 @@ class TablePeer(_Emitter):
         self.save_dir = save_dir
         self.bind = bind
         self.reconnect_for = reconnect_for
+        self.advertise_on_takeover = advertise_on_takeover
+        """Announce the table with zeroconf if this peer becomes the host."""
+        self._advert_task: asyncio.Future[Any] | None = None
         self.conn: Connection | None = None
         self.info: m.TableInfo | None = None
         self.seat = -1
@@ -926,6 +938,8 @@ class TablePeer(_Emitter):
         try:
             while self.result is None:
                 if self._takeover is not None:
+                    if self.advertise_on_takeover:
+                        self._spawn_advert()
                     res = await self._takeover.run()
                     audit_ok = True
                     self.result = msgspec.structs.replace(res, seat=self.seat, audit_ok=audit_ok)
@@ -1272,6 +1286,18 @@ class TablePeer(_Emitter):
                     await asyncio.sleep(0.3)
             tried.add(c.seat)
         raise Refusal("the host went away and no other peer could take over")
+
+    def _spawn_advert(self) -> None:
+        """Announce the table again from here, so a restarted peer finds it by name."""
+        from .discovery import Advertiser
+
+        assert self.info is not None and self._takeover is not None
+        adv = Advertiser(table=self.info.name, game=self.game.name, content=self.game.content_hash,
+                         port=self.listen_port, fingerprint=self.identity.fingerprint,
+                         addresses=None if self.bind in ("0.0.0.0", "") else [self.bind])
+        self._takeover.advertiser = adv
+        self._takeover.on_seats_changed(adv.update_soon)
+        self._advert_task = asyncio.ensure_future(adv.start(0))
 
     def _become_host(self) -> None:
         assert self.save is not None

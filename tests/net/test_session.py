@@ -163,3 +163,36 @@ async def test_a_dropped_peer_is_away_and_the_table_waits_then_resumes(tmp_path:
     assert False in away[away.index(True):]  # back again after being away
     assert a2.result is not None and b.result is not None
     assert a2.result.digest == b.result.digest == host.result.digest  # type: ignore[union-attr]
+
+
+class _ChangesItsMind(TablePeer):
+    """Reveals a different seed contribution from the one it committed to."""
+
+    async def _handle(self, conn: Any, msg: m.Message) -> None:
+        if isinstance(msg, m.Commits):
+            conn.send_nowait(m.Reveal(value=b"\x01" * 32))
+            return
+        await super()._handle(conn, msg)
+
+
+async def test_a_peer_whose_reveal_differs_is_named_and_sent_away() -> None:
+    host = _host(["host", "open", "open"])
+    port = await host.listen()
+    notices: list[str] = []
+    honest = _peer(name="honest")
+    honest.subscribe(lambda e: notices.append(e.text) if type(e).__name__ == "Problem" else None)
+    cheat = _ChangesItsMind(GAME, Identity.generate(), name="cheat", chooser=bot_chooser(GAME), bind="127.0.0.1")
+    ht = asyncio.ensure_future(host.run())
+    await honest.join("127.0.0.1", port)
+    hrun = asyncio.ensure_future(honest.run())
+    await cheat.join("127.0.0.1", port)
+    with pytest.raises(Refusal):
+        await asyncio.wait_for(cheat.run(), 10)
+    assert host.cheaters and "cheat (seat 3" in host.cheaters[0] and cheat.identity.fingerprint in host.cheaters[0]
+    assert not host.started and host.open_seats == 1
+    # A fair player takes the seat and the game is played.
+    fair = _peer(name="fair")
+    await fair.join("127.0.0.1", port)
+    await asyncio.wait_for(asyncio.gather(ht, hrun, fair.run()), 30)
+    assert any("cheated" in n for n in notices)
+    assert fair.result is not None and fair.result.digest == host.result.digest  # type: ignore[union-attr]
