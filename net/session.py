@@ -369,9 +369,8 @@ class TableHost(_Emitter):
 
     async def _on_connect(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         conn = await accept(reader, writer, self.identity, self.game.name, self.game.content_hash,
-                            pass_key=self._pass_key, table=self.name)
+                            pass_key=self._pass_key, table=self.name, refused=self.refusals)
         if conn is None:
-            self.refusals.append("handshake refused")
             return
         try:
             first = await asyncio.wait_for(conn.recv(), JOIN_TIMEOUT)

@@ -184,8 +184,8 @@ async def probe(host: str, port: int, *, timeout: float = HANDSHAKE_TIMEOUT) -> 
 
 async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, identity: Identity, game: str,
                  content: str, *, pass_key: bytes = b"", table: str = "",
-                 timeout: float = HANDSHAKE_TIMEOUT) -> Connection | None:
-    """The table's side of a new connection; None (logged, closed) when refused."""
+                 timeout: float = HANDSHAKE_TIMEOUT, refused: list[str] | None = None) -> Connection | None:
+    """The table's side of a new connection; None (logged, closed, reason added to `refused`) when refused."""
     hs = ServerHandshake(identity, game, content, table=table, pass_key=pass_key)
     peer = writer.get_extra_info("peername")
     try:
@@ -200,6 +200,8 @@ async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, ide
             log.info("answered a probe from %s", peer)
         else:
             log.warning("refused connection from %s: %s", peer, reason)
+            if refused is not None:
+                refused.append(f"handshake: {reason}")
         if isinstance(e, HandshakeError) and e.reply:
             try:
                 writer.write(encode_frame(e.reply))
