@@ -32,7 +32,7 @@ def _host_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="coldwater host", description="Host a LAN table.")
     p.add_argument("--name", required=True, help="the table's name, as others see it")
     p.add_argument("--players", type=int, help="number of seats (default: 1 + the --seats given, else 2)")
-    p.add_argument("--seats", help="the other seats after yours: open,bot,... (default: all open)")
+    p.add_argument("--seats", help="the other seats after yours: open, bot or reserved:FINGERPRINT, comma-separated (default: all open)")
     p.add_argument("--passphrase", help="only peers who know it can join")
     p.add_argument("--port", type=int, default=0, help="TCP port (default: any free port)")
     p.add_argument("--bind", default="0.0.0.0", help="address to listen on")
@@ -103,8 +103,9 @@ async def _host(game: Any, ns: argparse.Namespace) -> int:
     players = ns.players or (1 + len(others) if others else 2)
     if others is None:
         others = ["open"] * (players - 1)
-    if len(others) != players - 1 or any(s not in ("open", "bot") for s in others):
-        print(f"coldwater: --seats must list {players - 1} seats, each open or bot", file=sys.stderr)
+    if len(others) != players - 1 or any(s not in ("open", "bot") and not s.startswith("reserved:") for s in others):
+        print(f"coldwater: --seats must list {players - 1} seats, each open, bot or reserved:FINGERPRINT",
+              file=sys.stderr)
         return 2
     if ns.bot not in (None, "") and ns.bot not in game.bots:
         print(f"coldwater: unknown bot {ns.bot!r}; {game.title} has {', '.join(game.bots)}", file=sys.stderr)

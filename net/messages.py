@@ -83,6 +83,8 @@ class SeatInfo(msgspec.Struct, omit_defaults=True):
     addr: str = ""
     """Where this peer listens (for choosing a new host); empty for bots."""
     port: int = 0
+    reserved: str = ""
+    """For an open seat: the fingerprint of the only peer who may take it."""
 
 
 class TableInfo(msgspec.Struct, omit_defaults=True):

@@ -194,7 +194,8 @@ class TableHost(_Emitter):
 
     `seats` lists every seat's kind: ``"host"`` (this process's own seat,
     played by `chooser` or, with None, by a person through :meth:`submit`),
-    ``"bot"`` (played here) or ``"open"`` (a remote peer).
+    ``"bot"`` (played here), ``"open"`` (a remote peer) or ``"reserved:<fingerprint>"``
+    (a remote seat only the peer with that identity fingerprint may take).
     """
 
     def __init__(self, game: Any, identity: Identity, *, name: str, seats: list[str], options: Any = None,
@@ -204,8 +205,12 @@ class TableHost(_Emitter):
         super().__init__()
         if len(seats) < game.min_players or len(seats) > game.max_players:
             raise ValueError(f"{game.title} is for {game.min_players} to {game.max_players} players, not {len(seats)}")
-        if seats.count("host") > 1 or any(k not in ("host", "bot", "open") for k in seats):
-            raise ValueError("seats are 'host' (at most one), 'bot' or 'open'")
+        if seats.count("host") > 1 or any(k not in ("host", "bot", "open") and not k.startswith("reserved:")
+                                          for k in seats):
+            raise ValueError("seats are 'host' (at most one), 'bot', 'open' or 'reserved:<fingerprint>'")
+        self.reserved: dict[int, str] = {i: k.split(":", 1)[1].strip().lower() for i, k in enumerate(seats)
+                                         if k.startswith("reserved:")}
+        seats = ["open" if k.startswith("reserved:") else k for k in seats]
         self.game = game
         self.identity = identity
         self.name = name
@@ -270,7 +275,7 @@ class TableHost(_Emitter):
             if i in self.remotes:
                 r = self.remotes[i]
                 if not r.key:
-                    out.append(m.SeatInfo(seat=i, kind="open"))
+                    out.append(m.SeatInfo(seat=i, kind="open", reserved=self.reserved.get(i, "")))
                 else:
                     out.append(m.SeatInfo(seat=i, kind="remote", name=r.name, fingerprint=_fp(r.key), key=r.key,
                                           ready=r.ready,
@@ -419,9 +424,14 @@ class TableHost(_Emitter):
             conn.send_nowait(m.Refuse(reason="the game has started and every seat is taken"))
             self._refuse(conn, "join", "the game has started")
             return None
-        for r in self.remotes.values():
-            if not r.key:
-                return r.seat
+        mine = conn.fingerprint.lower()
+        free = [r.seat for r in self.remotes.values() if not r.key]
+        for seat in free:  # a seat reserved for this peer first
+            if self.reserved.get(seat) == mine:
+                return seat
+        for seat in free:
+            if seat not in self.reserved:
+                return seat
         conn.send_nowait(m.Refuse(reason="the table is full"))
         self._refuse(conn, "join", "the table is full")
         return None

@@ -196,3 +196,21 @@ async def test_a_peer_whose_reveal_differs_is_named_and_sent_away() -> None:
     await asyncio.wait_for(asyncio.gather(ht, hrun, fair.run()), 30)
     assert any("cheated" in n for n in notices)
     assert fair.result is not None and fair.result.digest == host.result.digest  # type: ignore[union-attr]
+
+
+async def test_a_reserved_seat_waits_for_its_peer() -> None:
+    friend, stranger = Identity.generate(), Identity.generate()
+    host = _host(["host", f"reserved:{friend.fingerprint}"], auto_start=False)
+    port = await host.listen()
+    try:
+        s = TablePeer(GAME, stranger, chooser=bot_chooser(GAME), bind="127.0.0.1")
+        with pytest.raises(Refusal, match="full"):
+            await s.join("127.0.0.1", port)
+        assert host.lobby()[1].reserved == friend.fingerprint
+        f = TablePeer(GAME, friend, chooser=bot_chooser(GAME), bind="127.0.0.1")
+        await f.join("127.0.0.1", port)
+        assert f.seat == 1 and host.open_seats == 0
+        await f.close()
+        await s.close()
+    finally:
+        await host.close()
