@@ -95,12 +95,21 @@ async def join_table(target: str | Listing, *, identity: Identity | None = None,
     folder = save_dir or lan_dir()
     peer = TablePeer(game, identity, name=name or f"peer-{identity.fingerprint[:4]}", passphrase=passphrase,
                      chooser=chooser, save_dir=folder, bind=bind, advertise_on_takeover=True)
-    resume: PeerSave | None = None
-    if table_name:
-        p = folder / f"lan-peer-{_safe(table_name)}.json"
-        resume = TablePeer.load_save(p) if p.exists() else None
+    resume = find_save(folder, table_name, host, port)
     await peer.join(host, port, resume=resume)
     return peer
+
+
+def find_save(folder: Path, table_name: str, host: str, port: int) -> PeerSave | None:
+    """Our unfinished game at this table, by its name or (joined by address) its host and port."""
+    if table_name:
+        p = folder / f"lan-peer-{_safe(table_name)}.json"
+        return TablePeer.load_save(p) if p.exists() else None
+    for p in sorted(folder.glob("lan-peer-*.json")) if folder.exists() else []:
+        sv = TablePeer.load_save(p)
+        if sv is not None and (sv.host_addr, sv.host_port) == (host, port):
+            return sv
+    return None
 
 
 def _is_chooser(fn: Any) -> bool:

@@ -205,6 +205,15 @@ class Mismatch(_Msg, tag="mismatch"):
     digest: str
 
 
+class FairState(msgspec.Struct):
+    """The fair-play data a returning peer needs for the end-of-game audit (if it lost its own)."""
+
+    commits: dict[int, bytes]
+    reveals: dict[int, bytes]
+    dealer: bytes
+    share: bytes = b""
+
+
 class Sync(_Msg, tag="sync"):
     """Host → peer: your view at `ply`, replacing whatever you had (repair, resume)."""
 
@@ -212,6 +221,8 @@ class Sync(_Msg, tag="sync"):
     view: bytes
     steps: list[Step] = []
     """The steps since the peer's last good ply, for its record."""
+    fair: FairState | None = None
+    """Sent to a peer coming back, in case it lost its save; it checks every reveal."""
 
 
 class Presence(_Msg, tag="presence"):

@@ -239,6 +239,8 @@ class TableHost(_Emitter):
         self.joint = b""
         self.steps: list[m.Step] = []
         self._draw: fp.Draw | None = None
+        self._commits: dict[int, bytes] = {}
+        self._reveals: dict[int, bytes] = {}
         self._views: dict[int, State[Any, Any]] = {}
         """Each remote seat's view as that peer holds it (to know when a step must carry the view)."""
         self._act_waiters: dict[int, asyncio.Future[Any]] = {}
@@ -406,7 +408,7 @@ class TableHost(_Emitter):
             if self._failover is not None and not self._failover.done:
                 self._failover.offer(seat, first)
             else:
-                self._sync(r, max(first.resume_ply, 0))
+                self._sync(r, max(first.resume_ply, 0), fair=True)
             self._broadcast(m.Presence(seat=seat, away=False))
             self.emit(PresenceChanged(seat, False))
         self._lobby_changed()
@@ -531,14 +533,16 @@ class TableHost(_Emitter):
             return
         fut.set_result(action)
 
-    def _sync(self, r: _Remote, from_ply: int) -> None:
+    def _sync(self, r: _Remote, from_ply: int, *, fair: bool = False) -> None:
         """Send a peer its view now and every public step since `from_ply` (resume, repair)."""
         if self.table is None or r.conn is None:
             return
         from_ply = min(max(from_ply, 0), len(self.steps))
         st = self.table.state
         self._views[r.seat] = st.view(r.seat)
-        r.conn.send_nowait(m.Sync(ply=st.ply, view=st.view(r.seat).encode(), steps=self.steps[from_ply:]))
+        fs = (m.FairState(commits=self._commits, reveals=self._reveals, dealer=self.dealer.commitment, share=r.share)
+              if fair and self._reveals else None)
+        r.conn.send_nowait(m.Sync(ply=st.ply, view=st.view(r.seat).encode(), steps=self.steps[from_ply:], fair=fs))
 
     async def _wait(self, cond: Callable[[], bool], timeout: float | None = None) -> bool:
         async def loop() -> None:
@@ -592,6 +596,7 @@ class TableHost(_Emitter):
             if r.conn is not None:
                 r.conn.send_nowait(m.Begin(reveals=dict(rnd.reveals), seats=seats_info, share=share))
         self._commits = dict(rnd.commits)
+        self._reveals = dict(rnd.reveals)
         state = self.game.new(self.info.players, seed=fp.game_seed(self.joint), options=self.options)
         rec = record.start(self.game, state, self.options, meta={"table": self.name})
         self._make_table(state, rec)
@@ -733,6 +738,7 @@ class TableHost(_Emitter):
                    save_dir=peer.save_dir)
         host._pass_key = peer.pass_key
         host.joint = sv.joint
+        host._commits, host._reveals = dict(sv.commits), dict(sv.reveals)
         host.started = True
         host.host_seat = peer.seat
         for s in sv.seats:
@@ -844,6 +850,8 @@ class PeerSave(msgspec.Struct, kw_only=True):
     share: bytes
     seats: list[SavedSeat]
     keys: dict[int, bytes] = {}
+    commits: dict[int, bytes] = {}
+    reveals: dict[int, bytes] = {}
     steps: list[m.Step] = []
     view: bytes = b""
     listen_port: int = 0
@@ -877,6 +885,7 @@ class TablePeer(_Emitter):
         """This seat's view of the game."""
         self.steps: list[m.Step] = []
         self.commits: dict[int, bytes] = {}
+        self.reveals: dict[int, bytes] = {}
         self.dealer_commit = b""
         self.joint = b""
         self.share = b""
@@ -1084,17 +1093,23 @@ class TablePeer(_Emitter):
             return
         assert self.info is not None
         self.joint = fp.joint_seed(msg.reveals)
+        self.reveals = dict(msg.reveals)
         self.share = msg.share
         self.seats = msg.seats
         full = self.game.new(self.info.players, seed=fp.game_seed(self.joint), options=self.info.options)
         self.state = full.view(self.seat)
-        self.save = PeerSave(table=self.info, seat=self.seat, host_addr=self.host_addr, host_port=self.host_port,
-                             host_seat=self.host_seat, joint=self.joint, dealer_commit=self.dealer_commit,
-                             share=self.share, seats=[], listen_port=self.listen_port)
-        self._update_save_seats()
+        self._make_save()
         self._persist()
         self.emit(GameStarted(self.seat))
         self._maybe_move()
+
+    def _make_save(self) -> None:
+        assert self.info is not None
+        self.save = PeerSave(table=self.info, seat=self.seat, host_addr=self.host_addr, host_port=self.host_port,
+                             host_seat=self.host_seat, joint=self.joint, dealer_commit=self.dealer_commit,
+                             share=self.share, seats=[], listen_port=self.listen_port, commits=self.commits,
+                             reveals=self.reveals)
+        self._update_save_seats()
 
     def _update_save_seats(self) -> None:
         if self.save is None:
@@ -1175,6 +1190,15 @@ class TablePeer(_Emitter):
         if msg.steps and msg.steps[-1].digest != view.view(None).digest():
             self._problem("refused a resync whose view does not match its last step")
             return
+        if not self.joint and msg.fair is not None:
+            # We lost our save (or joined by address): take the fair-play data, checking it.
+            bad = fp.check_reveals(msg.fair.commits, msg.fair.reveals)
+            if bad:
+                self._problem(f"refused fair-play data: reveals do not match commitments for seat(s) {bad}")
+                return
+            self.commits, self.reveals = dict(msg.fair.commits), dict(msg.fair.reveals)
+            self.joint, self.dealer_commit, self.share = fp.joint_seed(self.reveals), msg.fair.dealer, msg.fair.share
+            self._make_save()
         self.steps = self.steps[:start] + [_public(s) for s in msg.steps]
         self.state = view
         self.resyncs += 1
@@ -1237,6 +1261,7 @@ class TablePeer(_Emitter):
         self.save = sv
         self.info, self.seat = sv.table, sv.seat
         self.joint, self.dealer_commit, self.share = sv.joint, sv.dealer_commit, sv.share
+        self.commits, self.reveals = dict(sv.commits), dict(sv.reveals)
         self.host_seat = sv.host_seat
         self.steps = list(sv.steps)
         self.seats = [m.SeatInfo(seat=s.seat, kind=s.kind, name=s.name, addr=s.addr, port=s.port,  # type: ignore[arg-type]

@@ -214,3 +214,24 @@ async def test_a_reserved_seat_waits_for_its_peer() -> None:
         await s.close()
     finally:
         await host.close()
+
+
+async def test_a_peer_that_lost_its_save_comes_back_by_identity_alone() -> None:
+    host = _host(["host", "open"])
+    port = await host.listen()
+    slow = bot_chooser(GAME, think=0.01)
+    a = _peer(name="a", chooser=slow)
+    ht = asyncio.ensure_future(host.run())
+    await a.join("127.0.0.1", port)
+    at = asyncio.ensure_future(a.run())
+    async with asyncio.timeout(20):
+        while a.state is None or a.state.ply < 6:
+            await asyncio.sleep(0.01)
+    at.cancel()
+    await asyncio.gather(at, return_exceptions=True)
+    # Same identity, nothing else: the host resyncs it, fair-play data included (checked).
+    a2 = TablePeer(GAME, a.identity, name="a", chooser=slow, bind="127.0.0.1")
+    await a2.join("127.0.0.1", port)
+    await asyncio.wait_for(asyncio.gather(ht, a2.run()), 30)
+    assert a2.seat == 1 and a2.result is not None and a2.result.audit_ok, a2.problems
+    assert a2.result.digest == host.result.digest  # type: ignore[union-attr]
