@@ -235,3 +235,27 @@ async def test_a_peer_that_lost_its_save_comes_back_by_identity_alone() -> None:
     await asyncio.wait_for(asyncio.gather(ht, a2.run()), 30)
     assert a2.seat == 1 and a2.result is not None and a2.result.audit_ok, a2.problems
     assert a2.result.digest == host.result.digest  # type: ignore[union-attr]
+
+
+async def test_a_host_that_steers_the_dice_fails_every_peers_audit() -> None:
+    from coldwater.net import fairplay as fp
+
+    from ..toygame import Die
+
+    class LoadedDice(fp.CommittedDealer):
+        def draw(self, state: Any) -> fp.Draw:
+            d = super().draw(state)
+            if isinstance(d.action, Die):
+                return fp.Draw(Die(6), False)  # legal, and the host's digests follow it
+            return d
+
+    host = _host(["host", "open"])
+    host.dealer = LoadedDice()
+    port = await host.listen()
+    peer = _peer()
+    ht = asyncio.ensure_future(host.run())
+    await peer.join("127.0.0.1", port)
+    await asyncio.wait_for(asyncio.gather(ht, peer.run()), 30)
+    assert peer.result is not None and not peer.result.audit_ok
+    assert "the seeds say" in peer.result.problems[0]
+    assert any("AUDIT FAILED, the dealer (host, seat 1)" in p for p in peer.problems)
