@@ -15,7 +15,6 @@ every action of every game without per-game code (the round-trip the tests check
 from __future__ import annotations
 
 import enum
-import functools
 import types
 import typing
 from collections.abc import Callable, Iterable
@@ -35,17 +34,10 @@ class Action(msgspec.Struct, frozen=True, tag_field="t", kw_only=False):
         return encode(self)
 
 
-@functools.cache
-def _fields_of(cls: type) -> tuple[msgspec.structs.FieldInfo, ...]:
-    return msgspec.structs.fields(cls)
-
-
-@functools.cache
 def _tag_of(cls: type) -> str:
-    # Cached: type_info walks the class's annotations (~0.3 ms), and every str(action) needs the tag.
-    info = msgspec.inspect.type_info(cls)
-    assert isinstance(info, msgspec.inspect.StructType)
-    tag = info.tag
+    # Read from the class's own config: msgspec.inspect would rebuild type info
+    # on every call, and notation is on the hot path (legal() sorts by it).
+    tag = cls.__struct_config__.tag  # type: ignore[attr-defined]
     if not isinstance(tag, str):
         raise TypeError(f"{cls.__name__} needs a string tag for notation")
     return tag
@@ -74,17 +66,16 @@ def _encode_value(v: Any) -> str:
 def encode(action: msgspec.Struct) -> str:
     """The notation of one action."""
     cls = type(action)
-    fields = _fields_of(cls)
-    values = [getattr(action, f.name) for f in fields]
+    names: tuple[str, ...] = cls.__struct_fields__
+    defaults: tuple[Any, ...] = cls.__struct_defaults__
+    values = [getattr(action, n) for n in names]
     # Drop trailing fields that equal their defaults, for short records.
+    # Defaults belong to the last len(defaults) fields.
+    first_default = len(names) - len(defaults)
     n = len(values)
-    while n > 0:
-        f = fields[n - 1]
-        if f.default is msgspec.NODEFAULT or values[n - 1] != f.default:
-            break
+    while n > first_default and values[n - 1] == defaults[n - 1 - first_default]:
         n -= 1
-    parts = [_tag_of(cls)] + [_encode_value(v) for v in values[:n]]
-    return " ".join(parts)
+    return " ".join([_tag_of(cls), *(_encode_value(v) for v in values[:n])])
 
 
 def _parser_for(tp: Any) -> Callable[[str], Any]:
@@ -160,7 +151,7 @@ class Codec:
         self._types: dict[str, tuple[type[msgspec.Struct], list[tuple[str, Callable[[str], Any], bool]]]] = {}
         for cls in action_types:
             hints = typing.get_type_hints(cls)
-            fields = []
+            fields: list[tuple[str, Callable[[str], Any], bool]] = []
             for f in msgspec.structs.fields(cls):
                 fields.append((f.name, _parser_for(hints[f.name]), f.default is not msgspec.NODEFAULT or f.default_factory is not msgspec.NODEFAULT))
             tag = _tag_of(cls)

@@ -1,0 +1,81 @@
+"""The Fisheries of Gloucester game object (registered as ``fisheries``).
+
+Options: ``board`` "A" (printed board) or "B" (players lay out islands, rough
+water and fish; see variant_setup.py) and ``market`` (the preservation-market
+variant; see market.py).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+import msgspec
+
+from coldwater.core import content as core_content
+from coldwater.core.rng import Rng
+from coldwater.core.state import GameBase, seed_text
+
+from .actions import CODEC
+from .content import Content, check
+from .model import Ctx
+from .setup import new_data
+from .state import FisheriesState
+
+
+class FisheriesOptions(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    board: Literal["A", "B"] = "A"
+    market: bool = False
+
+
+class FisheriesGame(GameBase[FisheriesState]):
+    name = "fisheries"
+    title = "Fisheries of Gloucester"
+    min_players = 2
+    max_players = 2
+    codec = CODEC
+    options_type = FisheriesOptions
+    bots = ("random", "greedy")
+
+    def __init__(self, content: Content) -> None:
+        self.content = content
+        self.ctx = Ctx(content)
+        # A State subclass per content, so clone()/view() keep the same geometry.
+        self.state_type = type("FisheriesState", (FisheriesState,), {"CTX": self.ctx, "__slots__": ()})
+        self._hash = core_content.content_hash(content)
+
+    @property
+    def content_hash(self) -> str:
+        return self._hash
+
+    def with_content(self, path: str | Path) -> FisheriesGame:
+        """This game with a person's own content file (same schema as data/fisheries.json)."""
+        return FisheriesGame(core_content.load_file(path, Content, check))
+
+    def new(self, players: int = 2, seed: int | str | bytes | None = None, options: Any = None) -> FisheriesState:
+        self.check_players(players)
+        opts = self.make_options(options)
+        assert isinstance(opts, FisheriesOptions)
+        return self.state_type(new_data(self.ctx, opts.board, opts.market), seed=seed_text(seed))
+
+    def determinize(self, view: FisheriesState, rng: Rng) -> FisheriesState:
+        # Nothing is hidden: the view is already the full position.
+        return view.clone()
+
+    def bot(self, name: str) -> Any:
+        if name == "random":
+            from coldwater.core.bots import RandomBot
+
+            return RandomBot()
+        if name == "greedy":
+            from .bot import GreedyBot
+
+            return GreedyBot()
+        raise ValueError(f"unknown bot {name!r}; {self.title} has: {', '.join(self.bots)}")
+
+
+def load_default() -> Content:
+    return core_content.load_packaged("coldwater.core.fisheries", "fisheries.json", Content, check)
+
+
+GAME = FisheriesGame(load_default())

@@ -1,0 +1,168 @@
+"""The position (one msgspec Struct) and the fixed geometry derived from content.
+
+Cells are numbered row by row, ``index = row * width + column`` (0-based), and
+named like chess squares for notation: column letter then row number, so
+``a2`` is the top starting space of column 1 and ``n8`` the bottom-right corner.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+import msgspec
+
+from .content import CardSpec, Content
+
+
+class Stack(msgspec.Struct, array_like=True):
+    """A face-up preservation stack: the visible top card and the cards beneath.
+
+    The order beneath is not state: each new top is a chance draw from ``rest``.
+    """
+
+    top: str | None
+    rest: list[str]
+
+
+class Placed(msgspec.Struct, array_like=True):
+    shape: str
+    cells: list[int]
+
+
+class Data(msgspec.Struct):
+    """Everything about a position. Nothing is hidden in this game."""
+
+    board: str
+    """Which side is in play: "A" or "B"."""
+    market: bool
+    terrain: str
+    """One symbol per cell (see content.py); the B side's is edited during setup."""
+    fish: list[str]
+    """Colour of the fish on each cell, "" for none."""
+    cover: list[bool]
+    """Cells covered by an ocean tile."""
+    placed: list[Placed]
+    ships: list[list[int]]
+    """``ships[seat]``: the cells of that seat's ships (-1 before setup)."""
+    time: list[int]
+    lobster: list[int]
+    catch: list[list[int]]
+    """``catch[seat][colour index]``: fish on that player's board."""
+    supply: list[list[int]]
+    """``supply[seat][shape index]``: ocean tiles in that player's personal supply."""
+    general: list[int]
+    """Ocean tiles per shape in the general supply."""
+    chart_deck: list[str]
+    """Chart cards not yet flipped (a set: each flip is a chance draw)."""
+    chart_card: str | None
+    stacks: list[Stack]
+    row: list[str | None]
+    """Market variant: the face-up row (None: an empty slot awaiting a flip)."""
+    pile: list[str]
+    """Market variant: cards not yet flipped (a set)."""
+    earned: list[list[str]]
+    spent: list[int]
+    """Fish per colour discarded to preserve (out of the game)."""
+    phase: str
+    """setup, place, stock, dawn, turn, fishing, bonus, lobster, keep, over."""
+    day: int = 0
+    initiative: int = -1
+    """Seat holding the initiative card (-1: back in the supply, during a day)."""
+    first: int = 0
+    """Seat going first today (or on day 1, once setup has chosen)."""
+    next_first: int = 0
+    took_initiative: int = -1
+    """Seat that took the initiative card by ending the day first, this day."""
+    turn: int = 0
+    ended: list[bool] = msgspec.field(default_factory=lambda: [False, False])
+    preserved: list[bool] = msgspec.field(default_factory=lambda: [False, False])
+    double: bool = False
+    """The current turn is the second action bought with a lobster."""
+    bonus_move: int = 0
+    bonus_tile: str | None = None
+    keep_queue: list[int] = msgspec.field(default_factory=list)
+    placer: int = 0
+    """B-side setup: seat placing the next piece."""
+    to_place: list[str] = msgspec.field(default_factory=list)
+    """B-side setup: pieces still to place, islands by symbol, then "rough", then "fish"."""
+
+
+class Ctx:
+    """Fixed facts derived from content, shared by every position of one Game."""
+
+    def __init__(self, content: Content) -> None:
+        self.content = content
+        self.rows = len(content.board_a)
+        self.cols = len(content.board_a[0])
+        self.n = self.rows * self.cols
+        self.colours: tuple[str, ...] = content.colours
+        self.colour_index = {c: i for i, c in enumerate(content.colours)}
+        self.shapes = tuple(s.id for s in content.shapes)
+        self.shape_index = {s: i for i, s in enumerate(self.shapes)}
+        self.shape_names = {s.id: s.name for s in content.shapes}
+        self.helms = {i.symbol: i.helms for i in content.islands}
+        self.cards: dict[str, CardSpec] = {c.id: c for s in content.stacks for c in s.cards}
+        self.card_stack = {c.id: k for k, s in enumerate(content.stacks) for c in s.cards}
+        self.card_order = [c.id for s in content.stacks for c in s.cards]
+        self.charts = {c.id: c.tiles for c in content.chart_cards}
+        self.names = [self.cell_name(i) for i in range(self.n)]
+        self.by_name = {nm: i for i, nm in enumerate(self.names)}
+        nb: list[tuple[int, ...]] = []
+        for i in range(self.n):
+            r, c = divmod(i, self.cols)
+            out = []
+            for dr, dc in ((-1, 0), (0, -1), (0, 1), (1, 0)):
+                rr, cc = r + dr, c + dc
+                if 0 <= rr < self.rows and 0 <= cc < self.cols:
+                    out.append(rr * self.cols + cc)
+            nb.append(tuple(out))
+        self.neighbours: tuple[tuple[int, ...], ...] = tuple(nb)
+        self.orientations = {s.id: _orientations(s.cells) for s in content.shapes}
+
+    def cell_name(self, i: int) -> str:
+        r, c = divmod(i, self.cols)
+        return f"{chr(ord('a') + c)}{r + 1}"
+
+    def col(self, i: int) -> int:
+        return i % self.cols
+
+    def terrain_of(self, board: str) -> str:
+        return "".join(self.content.board_a if board == "A" else self.content.board_b)
+
+    @cached_property
+    def total_fish(self) -> int:
+        return self.content.fish_per_colour * len(self.colours)
+
+    @cached_property
+    def total_tiles(self) -> int:
+        return sum(s.count for s in self.content.shapes)
+
+    @cached_property
+    def total_cards(self) -> int:
+        return len(self.cards)
+
+
+def _orientations(cells: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Every rotation and reflection of a shape, normalised and de-duplicated."""
+    seen: list[tuple[tuple[int, int], ...]] = []
+    pts = list(cells)
+    for flip in (False, True):
+        p = [(r, -c) if flip else (r, c) for r, c in pts]
+        for _ in range(4):
+            p = [(c, -r) for r, c in p]
+            mr = min(r for r, _ in p)
+            mc = min(c for _, c in p)
+            norm = tuple(sorted((r - mr, c - mc) for r, c in p))
+            if norm not in seen:
+                seen.append(norm)
+    return tuple(seen)
+
+
+def ship_at(d: Data) -> dict[int, tuple[int, int]]:
+    """Cell -> (seat, ship number) for every ship on the board."""
+    out: dict[int, tuple[int, int]] = {}
+    for seat, cells in enumerate(d.ships):
+        for k, c in enumerate(cells):
+            if c >= 0:
+                out[c] = (seat, k)
+    return out
