@@ -12,6 +12,7 @@ from coldwater.net.session import TableHost, TablePeer, bot_chooser
 from coldwater.net.transport import Refusal
 
 from ..toygame import GAME
+from .games_available import get, registered
 
 
 async def play(n_peers: int, tmp_path: Path, *, bots: int = 0, passphrase: str | None = None,
@@ -31,15 +32,6 @@ async def play(n_peers: int, tmp_path: Path, *, bots: int = 0, passphrase: str |
 
     await asyncio.wait_for(go(), timeout)
     return host, peers
-
-
-def _crown() -> object | None:
-    try:
-        from coldwater.core import games
-
-        return games.get("crown")
-    except Exception:  # not on this branch yet
-        return None
 
 
 @pytest.mark.parametrize("n", [1, 2, 3])
@@ -72,11 +64,12 @@ async def test_wrong_passphrase_is_refused(tmp_path: Path) -> None:
         await host.close()
 
 
-@pytest.mark.skipif(_crown() is None, reason="the Crown engine is not on this branch yet")
-@pytest.mark.parametrize("n", [1, 3])
-async def test_whole_crown_games_end_with_one_digest(n: int, tmp_path: Path) -> None:
-    host, peers = await play(n, tmp_path, game=_crown(), timeout=120)
-    assert host.result is not None and host.result.plies > 50
+@pytest.mark.parametrize("name", registered())
+async def test_every_registered_game_plays_whole_games_over_the_lan(name: str, tmp_path: Path) -> None:
+    game = get(name)
+    n = min(game.max_players, 3) - 1
+    host, peers = await play(n, tmp_path, game=game, timeout=120)
+    assert host.result is not None and host.result.plies > 20
     for p in peers:
         assert p.result is not None and p.result.audit_ok, p.problems
         assert p.result.digest == host.result.digest and p.resyncs == 0

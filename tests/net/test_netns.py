@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from .games_available import registered, seats_for
 from .netlab import NetLab, why_not
 
 pytestmark = [pytest.mark.netns, pytest.mark.skipif(why_not() is not None, reason=why_not() or "")]
@@ -23,20 +24,8 @@ pytestmark = [pytest.mark.netns, pytest.mark.skipif(why_not() is not None, reaso
 PROC_TIMEOUT = 120
 
 
-def _games() -> list[str]:
-    out = ["toy"]
-    try:
-        from coldwater.core import games
-
-        games.get("crown")
-        out.append("crown")
-    except Exception:  # Crown not on this branch yet: the toy game stands in
-        pass
-    return out
-
-
-GAMES = _games()
-THINK = {"toy": 0.03, "crown": 0.002}
+GAMES = ["toy", *registered()]
+THINK = {"toy": 0.03}
 """Seconds each bot move takes at least in the fault tests, so there is a middle of the game to kill."""
 
 
@@ -103,6 +92,8 @@ def lab_factory(tmp_path: Path) -> Iterator[type]:
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_peers_find_the_table_by_name_and_agree(lab_factory, game: str, players: int) -> None:
+    if seats_for(game, players) is None:
+        pytest.skip(f"{game} is not for {players} players")
     lab = lab_factory(players)
     host = _host(lab, game, players)
     peers = [_join(lab, i, game) for i in range(1, players)]
@@ -116,60 +107,63 @@ def test_peers_find_the_table_by_name_and_agree(lab_factory, game: str, players:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_peer_killed_mid_game_restarts_and_finishes(lab_factory, game: str) -> None:
-    lab = lab_factory(3)
+    n = seats_for(game, 3) or 2
+    lab = lab_factory(n)
     t = THINK.get(game, 0.002)
-    host = _host(lab, game, 3, think=t)
+    host = _host(lab, game, n, think=t)
     p1 = _join(lab, 1, game, think=t)
-    p2 = _join(lab, 2, game, think=t)
+    others = [_join(lab, i, game, think=t) for i in range(2, n)]
     _wait_plies(lab, "peer1", 8)
     lab.kill(p1)
     time.sleep(0.5)
     p1b = _join(lab, 1, game, think=t, log="peer1-again")
-    results = [_result(host, lab, "host"), _result(p2, lab, "peer2"), _result(p1b, lab, "peer1-again")]
+    results = [_result(host, lab, "host"), *(_result(p, lab, f"peer{i}") for i, p in enumerate(others, 2)),
+               _result(p1b, lab, "peer1-again")]
     assert len({r["digest"] for r in results}) == 1, results
     assert "resuming our saved game" in lab.stderr("peer1-again")
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_host_killed_and_the_game_finishes_under_a_new_host(lab_factory, game: str) -> None:
-    lab = lab_factory(3)
+    n = seats_for(game, 3) or 2
+    lab = lab_factory(n)
     t = THINK.get(game, 0.002)
-    host = _host(lab, game, 3, think=t)
-    p1 = _join(lab, 1, game, think=t)
-    p2 = _join(lab, 2, game, think=t)
+    host = _host(lab, game, n, think=t)
+    peers = [_join(lab, i, game, think=t) for i in range(1, n)]
     _wait_plies(lab, "peer1", 8)
     lab.kill(host)
-    r1, r2 = _result(p1, lab, "peer1"), _result(p2, lab, "peer2")
-    assert r1["digest"] == r2["digest"], (r1, r2)
-    assert r1["audit"] == "ok" and r2["audit"] == "ok"
-    assert r1["host_changes"] and r2["host_changes"]
+    results = [_result(p, lab, f"peer{i}") for i, p in enumerate(peers, 1)]
+    assert len({r["digest"] for r in results}) == 1, results
+    assert all(r["audit"] == "ok" and r["host_changes"] for r in results), results
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_hostile_peer_is_refused_while_the_game_goes_on(lab_factory, game: str) -> None:
     from .hostile import KINDS
 
+    n = seats_for(game, 3) or 2
     for _attempt in range(3):  # a game may end before the hostile seat's first move; then play another
-        lab = lab_factory(3)
+        lab = lab_factory(n)
         # A slow host seat makes "out of turn" deterministic (the hostile sends it during the host's turn).
-        host = _host(lab, game, 3, think=0.3 if game == "toy" else 0.02)
-        honest = _join(lab, 1, game)
+        host = _host(lab, game, n, think=0.3 if game == "toy" else 0.02)
+        honest = [_join(lab, i, game) for i in range(1, n - 1)]
         module = ["--game-module", "tests.toygame"] if game == "toy" else []
-        bad = lab.start(2, ["-m", "tests.net.hostile", f"{lab.addrs[0]}:47100", *module], "hostile")
-        results = [_result(host, lab, "host"), _result(honest, lab, "peer1"), _result(bad, lab, "hostile")]
+        bad = lab.start(n - 1, ["-m", "tests.net.hostile", f"{lab.addrs[0]}:47100", *module], "hostile")
+        results = [_result(host, lab, "host"), *(_result(p, lab, f"peer{i}") for i, p in enumerate(honest, 1)),
+                   _result(bad, lab, "hostile")]
         assert len({r["digest"] for r in results}) == 1, results
-        if set(results[2]["sent"]) >= set(KINDS) - {"illegal"}:  # type: ignore[arg-type]
+        if set(results[-1]["sent"]) >= set(KINDS) - {"illegal"}:  # type: ignore[arg-type]
             break
         lab.close()
     else:
-        pytest.fail(f"the hostile peer never got to move: {results[2]}")
+        pytest.fail(f"the hostile peer never got to move: {results[-1]}")
     log = lab.stderr("host")
     reasons = ["malformed", "unsigned", "forged", "tampered", "replayed", "stale", "not a move", "out of turn",
                "peers may not send", "no commitment is due", "announced"]
-    if "illegal" in results[2]["sent"]:  # type: ignore[operator]
+    if "illegal" in results[-1]["sent"]:  # type: ignore[operator]
         reasons.append("illegal")
     for reason in reasons:
-        assert reason in log, (reason, results[2], log[-3000:])
+        assert reason in log, (reason, results[-1], log[-3000:])
 
 
 def _watch_until(p: subprocess.Popen[str], want: int, states: list[list[list[object]]], timeout: float = 20) -> None:
