@@ -26,3 +26,13 @@ def test_replay_refuses_a_missing_file(tmp_path: Path, capsys: pytest.CaptureFix
 def test_simulate_rejects_bad_player_count(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["simulate", "nosuchgame"])
+
+
+def test_simulate_into_a_closed_pipe_exits_quietly() -> None:
+    import subprocess
+    import sys
+
+    cmd = f"{sys.executable} -m coldwater.tui.cli simulate crown --players 2 --games 40 --seed 1 | head -n 1"
+    done = subprocess.run(["bash", "-c", "set -o pipefail; " + cmd], capture_output=True, text=True, timeout=300)
+    assert done.stdout.startswith("game 1:")
+    assert "Traceback" not in done.stderr

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -129,7 +130,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "simulate":
-        return cmd_simulate(args)
+        try:
+            return cmd_simulate(args)
+        except BrokenPipeError:
+            # The reader (e.g. `| head`) went away: stop quietly, as Unix tools do.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 0
     if args.command == "replay":
         return cmd_replay(args)
     if args.command in ("host", "join"):
