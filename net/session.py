@@ -280,6 +280,7 @@ class TableHost(_Emitter):
         self.advertiser: Any = None
         """A discovery.Advertiser to withdraw when the table closes (set by lan.open_table)."""
         self.external_listener = False
+        self._closing = False
         self.started = False
         self.table: Table | None = None
         self.dealer: fp.CommittedDealer = fp.CommittedDealer()
@@ -377,6 +378,9 @@ class TableHost(_Emitter):
             await self.close()
 
     async def close(self) -> None:
+        # Closing connections one by one must not tell the others that those peers are
+        # away: they would then choose different new hosts.
+        self._closing = True
         if self.advertiser is not None:
             adv, self.advertiser = self.advertiser, None
             try:
@@ -499,7 +503,7 @@ class TableHost(_Emitter):
                 self._refuse(conn, type(msg).__name__, f"internal error: {e}")
         for kind, reason in conn.refused:
             self.refusals.append(f"{kind}: {reason}")
-        if r.conn is conn:
+        if r.conn is conn and not self._closing:
             r.conn = None
             if not self.started:
                 # Leaving the lobby frees the seat.
@@ -816,9 +820,13 @@ class TableHost(_Emitter):
         self.steps = [_public(s) for s in steps]
         self._make_table(state, rec)
         fo.done = True
+        # Fresh escrow shares of the same secret for the peers now at this table, so the
+        # game survives this host going away too.
+        for r, share in zip(sorted(self.remotes.values(), key=lambda x: x.seat), self.dealer.shares(len(self.remotes))):
+            r.share = share
         for r in self.remotes.values():
             if r.present:
-                self._sync(r, 0)
+                self._sync(r, 0, fair=True)
         self._lobby_changed()
 
 
@@ -1254,6 +1262,10 @@ class TablePeer(_Emitter):
             self.commits, self.reveals = dict(msg.fair.commits), dict(msg.fair.reveals)
             self.joint, self.dealer_commit, self.share = fp.joint_seed(self.reveals), msg.fair.dealer, msg.fair.share
             self._make_save()
+        elif msg.fair is not None and msg.fair.share:
+            self.share = msg.fair.share  # re-split by a new host after a failover
+            if self.save is not None:
+                self.save.share = self.share
         self.steps = self.steps[:start] + [_public(s) for s in msg.steps]
         self.state = view
         self.resyncs += 1

@@ -266,3 +266,29 @@ async def test_a_host_that_steers_the_dice_fails_every_peers_audit() -> None:
     assert peer.result is not None and not peer.result.audit_ok
     assert "the seeds say" in peer.result.problems[0]
     assert any("AUDIT FAILED, the dealer (host, seat 1)" in p for p in peer.problems)
+
+
+async def test_two_hosts_in_a_row_go_away_and_the_last_two_peers_finish() -> None:
+    host = _host(["host", "open", "open", "open"], chooser=_cautious)
+    port = await host.listen()
+    peers = [_peer(name=f"p{i}", chooser=_cautious, reconnect_for=15) for i in range(3)]
+    ht = asyncio.ensure_future(host.run())
+    for p in peers:
+        await p.join("127.0.0.1", port)
+    tasks = [asyncio.ensure_future(p.run()) for p in peers]
+    async with asyncio.timeout(20):
+        while peers[2].state is None or peers[2].state.ply < 10:
+            await asyncio.sleep(0.01)
+    ht.cancel()  # the host goes away; seat 1 (the lowest remote) takes over
+    await asyncio.gather(ht, return_exceptions=True)
+    async with asyncio.timeout(20):
+        while peers[0]._takeover is None or peers[0]._takeover.table is None or \
+                peers[2].state is None or peers[2].state.ply < peers[0]._takeover.table.state.ply or \
+                peers[0]._takeover.table.state.ply < 30:
+            await asyncio.sleep(0.01)
+    tasks[0].cancel()  # and then the new host goes away too; seat 2 takes over
+    await asyncio.gather(tasks[0], return_exceptions=True)
+    await asyncio.wait_for(asyncio.gather(tasks[1], tasks[2]), 60)
+    r1, r2 = peers[1].result, peers[2].result
+    assert r1 is not None and r2 is not None and r1.digest == r2.digest
+    assert r1.audit_ok and r2.audit_ok and peers[2].host_changes >= 2
