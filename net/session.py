@@ -292,6 +292,7 @@ class TableHost(_Emitter):
         self._views: dict[int, State[Any, Any]] = {}
         """Each remote seat's view as that peer holds it (to know when a step must carry the view)."""
         self._act_waiters: dict[int, asyncio.Future[Any]] = {}
+        self._early: dict[int, tuple[int, Any]] = {}
         self._changed = asyncio.Event()
         self._person_moved = asyncio.Event()
         self._round: fp.CommitReveal | None = None
@@ -582,7 +583,9 @@ class TableHost(_Emitter):
             return
         fut = self._act_waiters.get(r.seat)
         if fut is None or fut.done():
-            self._refuse(conn, "act", "no move is awaited from this seat now")
+            # A valid move for this very position that arrived before the table asked
+            # for it (just after a resync or a failover): keep it for when it does.
+            self._early[r.seat] = (t.state.ply, action)
             return
         fut.set_result(action)
 
@@ -688,6 +691,9 @@ class TableHost(_Emitter):
     async def _remote(self, seat: int, view: State[Any, Any]) -> Any:
         if seat == self.host_seat and self.chooser is not None:
             return await self.chooser(view, seat)
+        early = self._early.pop(seat, None)
+        if early is not None and early[0] == view.ply:
+            return early[1]
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[Any] = loop.create_future()
         self._act_waiters[seat] = fut
