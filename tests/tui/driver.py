@@ -1,0 +1,123 @@
+"""Keyboard-only drivers for pilot tests: start games from the menu and play them."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from textual import events
+from textual.pilot import Pilot
+
+from coldwater.tui.screens.handover import HandOverScreen
+from coldwater.tui.screens.newgame import NewGameScreen
+from coldwater.tui.screens.score import ScoreScreen
+from coldwater.tui.screens.table import TableScreen
+from coldwater.tui.widgets.choices import ChoiceList
+from coldwater.tui.widgets.form import Cycler
+
+
+async def key(pilot: Pilot[Any], name: str) -> None:
+    """Press one key, as the terminal driver delivers it, and wait until it is handled.
+
+    ``pilot.press`` waits for the whole process to go idle (tens of ms per key),
+    which makes a 250-decision game slow; waiting for the screen's queues to drain
+    is enough here, because the table screen says itself when it is busy.
+    """
+    app = pilot.app
+    char = name if len(name) == 1 else None
+    event = events.Key(name, char)
+    event.set_sender(app)
+    assert app._driver is not None
+    app._driver.send_message(event)
+    await pilot._wait_for_screen()
+
+
+async def focus(pilot: Pilot[Any], selector: str, limit: int = 40) -> None:
+    """Press Tab until the widget matching `selector` has focus."""
+    target = pilot.app.screen.query_one(selector)
+    for _ in range(limit):
+        if pilot.app.focused is target:
+            return
+        await pilot.press("tab")
+    raise AssertionError(f"could not reach {selector} with Tab")
+
+
+async def set_cycler(pilot: Pilot[Any], selector: str, value: Any) -> None:
+    await focus(pilot, selector)
+    cycler = pilot.app.screen.query_one(selector, Cycler)
+    for _ in range(len(cycler.choices) + 1):
+        if cycler.value == value:
+            return
+        await pilot.press("right")
+    raise AssertionError(f"{selector} never showed {value!r}")
+
+
+async def start_game(pilot: Pilot[Any], *, mode_key: str, game: str, seats: list[str], seed: str,
+                     options: dict[str, Any] | None = None) -> None:
+    """From the menu: open the form with `mode_key`, fill it in by keyboard, start.
+
+    `seats` holds each seat's kind as the form names it: ``person`` or ``bot:NAME``.
+    """
+    await pilot.press(mode_key)
+    await pilot.pause()
+    assert isinstance(pilot.app.screen, NewGameScreen)
+    await set_cycler(pilot, "#game", game)
+    await set_cycler(pilot, "#players", len(seats))
+    for i, kind in enumerate(seats):
+        await set_cycler(pilot, f"#seat-{i}", kind)
+    for name, value in (options or {}).items():
+        for c in pilot.app.screen.query(".option").results(Cycler):
+            if getattr(c, "option_name", None) == name:
+                await set_cycler(pilot, f"#{c.id}", value)
+    await focus(pilot, "#seed")
+    await pilot.press(*seed)
+    await focus(pilot, "#start")
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+async def play(pilot: Pilot[Any], *, max_presses: int = 5000, stop_after: int | None = None,
+               handovers: list[str] | None = None) -> int:
+    """Answer every decision with keys until the score screen (or `stop_after` presses).
+
+    Choices rotate through the list's hotkeys so the play is varied but repeatable.
+    Returns the number of choices made.
+    """
+    made = 0
+    for _ in range(max_presses * 20):
+        screen = pilot.app.screen
+        if isinstance(screen, ScoreScreen):
+            return made
+        if isinstance(screen, HandOverScreen):
+            if handovers is not None:
+                handovers.append(screen.player)
+            await key(pilot, "enter")
+            for _ in range(5000):  # one Enter only: a second would answer the table
+                if pilot.app.screen is not screen:
+                    break
+                await asyncio.sleep(0.001)
+            continue
+        if isinstance(screen, TableScreen) and screen.my_turn() and not screen.busy:
+            choices = screen.query_one("#decision", ChoiceList)
+            keys = [k for k in "1234567890abcdefghijklmnopqrstuvwxyz" if choices.has_key(k)]
+            assert keys, "a person's turn with no choices"
+            pick = keys[(made * 7 + 3) % len(keys)] if len(keys) > 1 else keys[0]
+            generation = choices.generation
+            await key(pilot, pick)
+            # The choice is made once the list has been replaced; pressing again
+            # before that would answer the old list.
+            for _ in range(5000):
+                if choices.generation != generation or pilot.app.screen is not screen:
+                    break
+                await asyncio.sleep(0.001)
+            else:
+                raise AssertionError(f"key {pick!r} did not make a choice")
+            made += 1
+            if stop_after is not None and made >= stop_after:
+                return made
+            if made >= max_presses:
+                raise AssertionError("the game did not end")
+            continue
+        await asyncio.sleep(0.002)
+        await pilot._wait_for_screen()
+    raise AssertionError(f"stuck on {pilot.app.screen!r}")

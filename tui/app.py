@@ -1,0 +1,86 @@
+"""The coldwater app: a menu, new-game forms, game tables, saves and replays.
+
+``run(theme)`` is what the ``coldwater`` command calls. Screens live in
+:mod:`coldwater.tui.screens` (one module each), game-specific widgets under
+:mod:`coldwater.tui.widgets`, styles and themes in :mod:`coldwater.themes`.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from textual.app import App
+from textual.events import Resize
+from textual.screen import Screen
+
+from coldwater import themes
+from coldwater.tui import keymap
+from coldwater.tui import settings as settings_mod
+from coldwater.tui.catalog import Catalog
+
+MIN_WIDTH, MIN_HEIGHT = 80, 24
+
+
+class ColdwaterApp(App[None]):
+    TITLE = "coldwater"
+    CSS_PATH = themes.stylesheet_paths()  # type: ignore[assignment]
+    BINDINGS = keymap.bindings("app")
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(self, *, theme: str | None = None, catalog: Catalog | None = None,
+                 settings: settings_mod.Settings | None = None, bot_delay: float | None = None) -> None:
+        super().__init__()
+        self.catalog = catalog or Catalog()
+        self.settings = settings if settings is not None else settings_mod.load()
+        self.bot_delay = self.settings.bot_delay if bot_delay is None else bot_delay
+        for t in themes.THEMES.values():
+            self.register_theme(t)
+        self.theme = themes.resolve(theme or self.settings.theme, no_color="NO_COLOR" in os.environ)
+        if self.settings.keys:
+            self.set_keymap(dict(self.settings.keys))
+
+    def on_mount(self) -> None:
+        from coldwater.tui.screens.menu import MenuScreen
+
+        self.push_screen(MenuScreen())
+        self.check_size()
+
+    def on_resize(self, event: Resize) -> None:
+        self.check_size(event.size.width, event.size.height)
+
+    def check_size(self, width: int | None = None, height: int | None = None) -> None:
+        """Put the too-small notice on top, or take it away, for the current size."""
+        from coldwater.tui.screens.toosmall import TooSmallScreen
+
+        width = self.size.width if width is None else width
+        height = self.size.height if height is None else height
+        small = width < MIN_WIDTH or height < MIN_HEIGHT
+        on_top = isinstance(self.screen, TooSmallScreen)
+        if small and not on_top:
+            self.push_screen(TooSmallScreen())
+        elif not small and on_top:
+            self.pop_screen()
+
+    def action_help(self) -> None:
+        from coldwater.tui.screens.help import HelpScreen
+        from coldwater.tui.screens.toosmall import TooSmallScreen
+
+        if isinstance(self.screen, HelpScreen | TooSmallScreen):
+            return
+        self.push_screen(HelpScreen(self.screen))
+
+    def set_theme_name(self, short: str) -> None:
+        """Switch theme now and remember it."""
+        self.theme = themes.resolve(short, no_color=False)
+        self.settings.theme = short
+        settings_mod.save(self.settings)
+
+    def show(self, screen: Screen[Any]) -> None:
+        self.push_screen(screen)
+
+
+def run(theme: str | None = None) -> int:
+    """Open the app; returns the process exit status."""
+    ColdwaterApp(theme=theme).run()
+    return 0

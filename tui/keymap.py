@@ -1,0 +1,68 @@
+"""Every key the app answers to, in one table (actions decoupled from keys).
+
+Screens build their ``BINDINGS`` from :func:`bindings`; each binding has an id
+(``screen.action``) so a person can remap it in ``settings.json`` (``"keys":
+{"table.help": "f1"}``) and Textual's keymap applies the override. The settings
+screen shows this table. Choice hotkeys on the table screen (digits, then
+letters) are not bindings: they follow the list of legal choices.
+"""
+
+from __future__ import annotations
+
+import msgspec
+from textual.binding import Binding
+
+
+class Key(msgspec.Struct, frozen=True):
+    scope: str
+    action: str
+    keys: str
+    description: str
+    show: bool = True
+
+
+DEFAULT: tuple[Key, ...] = (
+    Key("app", "help", "question_mark", "Help"),
+    Key("app", "quit", "ctrl+q", "Quit", show=False),
+    Key("menu", "quit", "q", "Quit"),
+    Key("back", "back", "escape", "Back"),
+    Key("nav", "next", "down,tab", "Next field", show=False),
+    Key("nav", "previous", "up,shift+tab", "Previous field", show=False),
+    Key("form", "start", "ctrl+s", "Start"),
+    Key("table", "pause", "escape", "Menu"),
+    Key("table", "cycle", "tab", "Next panel", show=False),
+    Key("table", "board_down", "pagedown", "Scroll board", show=False),
+    Key("table", "board_up", "pageup", "Scroll board up", show=False),
+    Key("table", "choose", "enter", "Choose"),
+    Key("replay", "step(1)", "right,l", "Next"),
+    Key("replay", "step(-1)", "left,h", "Back one"),
+    Key("replay", "jump(0)", "home", "Start"),
+    Key("replay", "jump(-1)", "end", "End"),
+    Key("replay", "back", "escape", "Close"),
+    Key("handover", "ready", "enter,space", "I am ready"),
+    Key("score", "done", "enter,escape", "Back to menu"),
+)
+
+CHOICE_KEYS: str = "1234567890abcdefghijklmnopqrstuvwxyz"
+"""Hotkeys for legal choices, in order: the first 36 choices get one each."""
+
+
+def binding_id(key: Key) -> str:
+    return f"{key.scope}.{key.action}"
+
+
+def bindings(*scopes: str) -> list[Binding]:
+    """Textual bindings for the given scopes, with ids for remapping."""
+    out: list[Binding] = []
+    for key in DEFAULT:
+        if key.scope in scopes:
+            out.append(Binding(key.keys, key.action, key.description, show=key.show, id=binding_id(key)))
+    return out
+
+
+def describe_keys(keys: str) -> str:
+    """Keys as a person reads them: ``question_mark`` -> ``?``."""
+    names = {"question_mark": "?", "escape": "Esc", "enter": "Enter", "space": "Space", "tab": "Tab",
+             "shift+tab": "Shift+Tab", "pagedown": "PgDn", "pageup": "PgUp", "right": "→", "left": "←",
+             "up": "↑", "down": "↓", "home": "Home", "end": "End"}
+    return " / ".join(names.get(k.strip(), k.strip()) for k in keys.split(","))

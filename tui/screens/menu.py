@@ -1,0 +1,83 @@
+"""The main menu: every way into the app, each on a letter key."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Center, Vertical
+from textual.widgets import Static
+
+from coldwater.tui import keymap
+from coldwater.tui.screens.base import BaseScreen
+from coldwater.tui.widgets.choices import ChoiceList, Item
+
+BANNER = "≈≈≈  c o l d w a t e r  ≈≈≈"
+
+ENTRIES: tuple[tuple[str, str, str], ...] = (
+    ("s", "Solo against bots", "solo"),
+    ("h", "Hotseat (several people, one keyboard)", "hotseat"),
+    ("o", "Host a LAN table", "host"),
+    ("j", "Join a LAN table", "join"),
+    ("r", "Resume a saved game", "resume"),
+    ("p", "Replays", "replays"),
+    ("u", "Rules", "rules"),
+    ("t", "Settings", "settings"),
+    ("q", "Quit", "quit"),
+)
+
+
+class MenuScreen(BaseScreen):
+    BINDINGS = keymap.bindings("menu")
+    HELP = """\
+**The main menu.** Press the letter beside an entry, or move with ↑ ↓ and press Enter.
+
+- *Solo* and *Hotseat* open the new-game form (hotseat seats several people who take
+  turns at this keyboard; a hand-over screen hides each one's secrets from the next).
+- *Resume* lists games that were left unfinished: every move is saved as it is made.
+- *Replays* steps through finished and saved games.
+- *Rules* explains each game.
+"""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="menu-box"):
+            yield Static(BANNER, id="banner")
+            yield Static("Cold-water board games in the terminal", id="tagline")
+            with Center():
+                yield ChoiceList([Item(label, value, key=key) for key, label, value in ENTRIES],
+                                 auto_keys=False, id="menu")
+            yield Static("Press ? for help on any screen · q quits", id="menu-hint")
+        # No footer here: every entry shows its key already, and the footer is
+        # the single most expensive widget of the first frame (cold start).
+
+    def on_choice_list_chosen(self, event: ChoiceList.Chosen) -> None:
+        self.open(event.value)
+
+    def action_quit(self) -> None:
+        self.app.exit()
+
+    def open(self, what: str) -> None:
+        if what == "quit":
+            self.app.exit()
+        elif what in ("solo", "hotseat"):
+            from coldwater.tui.screens.newgame import NewGameScreen
+
+            self.app.push_screen(NewGameScreen(mode=what))
+        elif what in ("host", "join"):
+            from coldwater.tui.screens.lan import LanScreen
+
+            self.app.push_screen(LanScreen(what))
+        elif what == "resume":
+            from coldwater.tui.screens.resume import ResumeScreen
+
+            self.app.push_screen(ResumeScreen())
+        elif what == "replays":
+            from coldwater.tui.screens.replays import ReplaysScreen
+
+            self.app.push_screen(ReplaysScreen())
+        elif what == "rules":
+            from coldwater.tui.screens.rules import RulesScreen
+
+            self.app.push_screen(RulesScreen())
+        elif what == "settings":
+            from coldwater.tui.screens.settings import SettingsScreen
+
+            self.app.push_screen(SettingsScreen())

@@ -1,0 +1,229 @@
+"""The new-game form: game, players, each seat, options and an optional seed.
+
+Everything is reachable with ↑ ↓ (fields), ← → (values) and Enter (start).
+Solo starts with you in seat 1 and bots elsewhere; hotseat starts with people in
+every seat. Options come from the game's own options Struct, so a new option in
+an engine appears here without code.
+"""
+
+from __future__ import annotations
+
+import enum
+import typing
+from typing import Any, Literal, get_args, get_origin
+
+import msgspec
+from textual.app import ComposeResult
+from textual.containers import Horizontal, VerticalScroll
+from textual.widgets import Button, Footer, Input, Static
+
+from coldwater.net.table import Seat, SeatKind, Table
+from coldwater.tui import keymap
+from coldwater.tui.screens.base import BaseScreen
+from coldwater.tui.widgets.form import Cycler
+
+MAX_SEATS = 6
+
+OPTION_LABELS: dict[str, str] = {
+    "no_tags": "No-tag variant",
+}
+OPTION_HINTS: dict[str, str] = {
+    "no_tags": "tagged fish score nothing: less luck",
+}
+
+
+def humanize(name: str) -> str:
+    return OPTION_LABELS.get(name, name.replace("_", " ").capitalize())
+
+
+def option_fields(options_type: type[msgspec.Struct]) -> list[tuple[str, list[tuple[str, Any]], Any]]:
+    """(field, [(label, value)], default) for every option a Cycler can offer."""
+    out = []
+    hints = typing.get_type_hints(options_type)
+    for f in msgspec.structs.fields(options_type):
+        tp = hints[f.name]
+        default = f.default if f.default is not msgspec.NODEFAULT else None
+        choices: list[tuple[str, Any]]
+        if tp is bool:
+            choices = [("no", False), ("yes", True)]
+        elif get_origin(tp) is Literal:
+            choices = [(str(a), a) for a in get_args(tp)]
+        elif isinstance(tp, type) and issubclass(tp, enum.Enum):
+            choices = [(str(m.value), m) for m in tp]
+        elif get_origin(tp) in (typing.Union, __import__("types").UnionType) and all(
+                get_origin(a) is Literal or a is type(None) for a in get_args(tp)):
+            choices = [("—", None)] + [(str(v), v) for a in get_args(tp) if a is not type(None) for v in get_args(a)]
+        else:
+            continue  # free-form values have no place in a cycling form
+        out.append((f.name, choices, default))
+    return out
+
+
+class NewGameScreen(BaseScreen):
+    BINDINGS = keymap.bindings("back", "nav", "form")
+    HELP = """\
+**New game.** Move between fields with ↑ ↓ (or Tab), change a value with ← →,
+type names and the seed, then press Enter on **Start**.
+
+- *Seat*: a person at this keyboard or a bot. `greedy` plays sensibly; `random` picks
+  any legal move.
+- *Seed*: leave empty for a fresh game; the same seed and seats replay the same luck.
+- One player: Coldwater Crown's *Practice Pond*, against a silent rival.
+"""
+
+    def __init__(self, mode: str = "solo", game: str | None = None) -> None:
+        super().__init__()
+        self.mode = mode
+        self.games: list[tuple[str, Any]] = []  # read from the app's catalog on mount
+        self.game_name = game or ""
+
+    # The catalog is read on mount (the app is not attached in __init__).
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="form", classes="page"):
+            yield Static("Solo game against bots" if self.mode == "solo" else "Hotseat game", classes="page-title")
+            yield Cycler("Game", [("…", "")], id="game")
+            yield Cycler("Players", [("2", 2)], id="players")
+            for i in range(MAX_SEATS):
+                with Horizontal(classes="seat-row", id=f"seat-row-{i}"):
+                    yield Cycler(f"Seat {i + 1}", [("person", "person")], id=f"seat-{i}", classes="seat-kind")
+                    yield Input(placeholder="name", id=f"name-{i}", classes="seat-name", max_length=16)
+            yield Static("", id="options-title", classes="section")
+            for i in range(4):
+                yield Cycler(f"opt{i}", [("no", False)], id=f"opt-{i}", classes="option")
+            yield Static("", id="pond-note", classes="note")
+            with Horizontal(classes="seed-row"):
+                yield Static("Seed", classes="seed-label")
+                yield Input(placeholder="empty: a fresh game", id="seed", max_length=40)
+            yield Static("", id="form-error", classes="error")
+            yield Button("Start", id="start", variant="primary")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.games = [(n, g) for n, g, _ in self.cw.catalog.available() if g is not None]
+        if not self.games:
+            self.query_one("#form-error", Static).update("No game engine is installed in this build.")
+            return
+        names = [n for n, _ in self.games]
+        if self.game_name not in names:
+            self.game_name = names[0]
+        self.query_one("#game", Cycler).set_choices([(g.title, n) for n, g in self.games], self.game_name)
+        self._setup_game()
+        self.query_one("#game", Cycler).focus()
+
+    @property
+    def game(self) -> Any:
+        return dict(self.games)[self.game_name]
+
+    def _setup_game(self) -> None:
+        g = self.game
+        lo = 1 if self.mode == "solo" else max(2, g.min_players)
+        lo = max(lo, g.min_players)
+        counts = list(range(lo, g.max_players + 1)) or [g.min_players]
+        default = 2 if 2 in counts else counts[0]
+        self.query_one("#players", Cycler).set_choices([(str(c), c) for c in counts], default)
+        kinds = [("person", "person")] + [(f"bot: {b}", f"bot:{b}") for b in g.bots]
+        best_bot = f"bot:{g.bots[-1]}" if g.bots else "person"
+        for i in range(MAX_SEATS):
+            kind = "person" if self.mode == "hotseat" or i == 0 else best_bot
+            self.query_one(f"#seat-{i}", Cycler).set_choices(kinds, kind)
+            self._default_name(i, kind)
+        opts = option_fields(g.options_type)
+        self.query_one("#options-title", Static).update("Options" if opts else "")
+        for i in range(4):
+            c = self.query_one(f"#opt-{i}", Cycler)
+            if i < len(opts):
+                name, choices, default = opts[i]
+                c.label = humanize(name)
+                c.set_choices(choices, default)
+                c.display = True
+                c.option_name = name  # type: ignore[attr-defined]
+                c.tooltip = OPTION_HINTS.get(name)
+            else:
+                c.display = False
+        self._show_seats()
+
+    def _default_name(self, i: int, kind: str) -> None:
+        name = self.query_one(f"#name-{i}", Input)
+        if kind == "person":
+            value = f"Player {i + 1}"
+        else:
+            value = f"{kind.split(':', 1)[1].capitalize()} bot {i + 1}"
+        name.value = value
+
+    def _show_seats(self) -> None:
+        n = self.query_one("#players", Cycler).value
+        for i in range(MAX_SEATS):
+            self.query_one(f"#seat-row-{i}").display = i < n
+        note = ""
+        if n == 1 and self.game_name == "crown":
+            note = "Practice Pond: you play alone against the silent player, who catches fish as bait is drawn."
+        self.query_one("#pond-note", Static).update(note)
+
+    def on_cycler_changed(self, event: Cycler.Changed) -> None:
+        cid = event.cycler.id or ""
+        if cid == "game" and event.value and event.value != self.game_name:
+            self.game_name = event.value
+            self._setup_game()
+        elif cid == "players":
+            self._show_seats()
+        elif cid.startswith("seat-"):
+            i = int(cid.split("-")[1])
+            name = self.query_one(f"#name-{i}", Input).value
+            if name.startswith("Player ") or " bot " in name:
+                self._default_name(i, event.value)
+
+    def action_next(self) -> None:
+        self.focus_next()
+
+    def action_previous(self) -> None:
+        self.focus_previous()
+
+    def action_start(self) -> None:
+        self.start()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "start":
+            self.start()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.focus_next()
+
+    def seats(self) -> list[Seat]:
+        n = self.query_one("#players", Cycler).value
+        out = []
+        for i in range(n):
+            kind = self.query_one(f"#seat-{i}", Cycler).value
+            name = self.query_one(f"#name-{i}", Input).value.strip() or f"Seat {i + 1}"
+            if kind == "person":
+                out.append(Seat(SeatKind.PERSON, name))
+            else:
+                out.append(Seat(SeatKind.BOT, name, bot=kind.split(":", 1)[1]))
+        return out
+
+    def options(self) -> dict[str, Any]:
+        out = {}
+        for c in self.query(".option").results(Cycler):
+            if c.display and hasattr(c, "option_name"):
+                out[c.option_name] = c.value
+        return out
+
+    def start(self) -> None:
+        error = self.query_one("#form-error", Static)
+        if not self.games:
+            return
+        seats = self.seats()
+        if not any(s.kind is SeatKind.PERSON for s in seats):
+            error.update("At least one seat must be a person.")
+            return
+        names = [s.name for s in seats]
+        if len(set(names)) != len(names):
+            error.update("Give every seat a different name.")
+            return
+        seed = self.query_one("#seed", Input).value.strip() or None
+        try:
+            table = Table.new(self.game, seats, seed=seed, options=self.options(), meta={"mode": self.mode})
+        except (ValueError, OSError, ImportError) as e:
+            error.update(f"Cannot start: {e}")
+            return
+        screen_cls = self.cw.catalog.table_screen(self.game_name)
+        self.app.switch_screen(screen_cls(table))

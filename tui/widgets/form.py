@@ -1,0 +1,79 @@
+"""Small keyboard-first form controls."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+
+
+class Cycler(Widget, can_focus=True):
+    """A labelled value changed with ← → (or Space/Enter, which step forward)."""
+
+    BINDINGS = [
+        Binding("left", "step(-1)", "Previous value", show=False),
+        Binding("right,space,enter", "step(1)", "Next value", show=False),
+    ]
+    DEFAULT_CSS = "Cycler { height: 1; width: 1fr; }"
+
+    index: reactive[int] = reactive(0)
+
+    class Changed(Message):
+        def __init__(self, cycler: Cycler, value: Any) -> None:
+            super().__init__()
+            self.cycler = cycler
+            self.value = value
+
+        @property
+        def control(self) -> Cycler:
+            return self.cycler
+
+    def __init__(self, label: str, choices: Sequence[tuple[str, Any]], value: Any = None, *,
+                 id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.label = label
+        self.choices = list(choices)
+        values = [v for _, v in self.choices]
+        self.set_reactive(Cycler.index, values.index(value) if value in values else 0)
+
+    @property
+    def value(self) -> Any:
+        return self.choices[self.index][1]
+
+    def set_choices(self, choices: Sequence[tuple[str, Any]], value: Any = None) -> None:
+        self.choices = list(choices)
+        values = [v for _, v in self.choices]
+        self.index = values.index(value) if value in values else 0
+        self.refresh()
+
+    def select(self, value: Any) -> None:
+        values = [v for _, v in self.choices]
+        if value in values:
+            self.index = values.index(value)
+
+    def action_step(self, delta: int) -> None:
+        if len(self.choices) > 1:
+            self.index = (self.index + delta) % len(self.choices)
+
+    def watch_index(self) -> None:
+        self.post_message(self.Changed(self, self.value))
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
+
+    def on_click(self) -> None:
+        self.focus()
+        self.action_step(1)
+
+    def render(self) -> Text:
+        text = self.choices[self.index][0] if self.choices else "—"
+        return Text.assemble((f"{self.label:<16}", "bold"), ("◀ ", "dim"), (text, "reverse" if self.has_focus else "underline"),
+                             (" ▶", "dim"))
