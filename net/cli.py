@@ -1,0 +1,198 @@
+"""``coldwater host GAME ...`` and ``coldwater join NAME|HOST:PORT ...``.
+
+With ``--headless --bot`` the seat is played by the game's bot, nothing is
+drawn, and at the end ONE JSON line goes to stdout: the final scores and the
+final digest (of the full position, every sealed value revealed, which every
+peer computes by its own audit). Exit status 0 when the game finished and the
+audit passed, 1 when it did not, 2 for a usage error or the interactive app
+(which the TUI wires up). Logs (every refusal with its reason) go to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib
+import json
+import logging
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from coldwater.core import games
+
+from .lan import join_table, open_table
+from .session import Result, bot_chooser
+from .transport import Refusal
+
+log = logging.getLogger("coldwater.net")
+
+
+def _host_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="coldwater host", description="Host a LAN table.")
+    p.add_argument("--name", required=True, help="the table's name, as others see it")
+    p.add_argument("--players", type=int, help="number of seats (default: 1 + the --seats given, else 2)")
+    p.add_argument("--seats", help="the other seats after yours: open, bot or reserved:FINGERPRINT, comma-separated (default: all open)")
+    p.add_argument("--passphrase", help="only peers who know it can join")
+    p.add_argument("--port", type=int, default=0, help="TCP port (default: any free port)")
+    p.add_argument("--bind", default="0.0.0.0", help="address to listen on")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option (repeatable)")
+    p.add_argument("--no-advertise", action="store_true", help="do not announce the table with zeroconf")
+    _common(p)
+    return p
+
+
+def _join_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="coldwater join", description="Join a LAN table by name or HOST:PORT.")
+    p.add_argument("--passphrase", help="the table's passphrase, if it has one")
+    p.add_argument("--bind", default="0.0.0.0", help="address to listen on (to take over if the host leaves)")
+    p.add_argument("--find-timeout", type=float, default=15.0, help="seconds to look for the table by name")
+    _common(p)
+    return p
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--headless", action="store_true", help="no UI: print one JSON line at the end")
+    p.add_argument("--bot", nargs="?", const="", default=None, metavar="BOT", help="let the game's bot play this seat")
+    p.add_argument("--player-name", default="", help="your name at the table")
+    p.add_argument("--timeout", type=float, default=None, help="give up after this many seconds (scripts, CI)")
+    p.add_argument("--game-module", help=argparse.SUPPRESS)  # tests: a module exposing GAME
+    p.add_argument("--think", type=float, default=0.0, help=argparse.SUPPRESS)  # tests: slow bots down
+    p.add_argument("--stats", action="store_true", help=argparse.SUPPRESS)  # benchmarks: timings and bytes
+    p.add_argument("--log-level", default="WARNING")
+
+
+def _game(name: str, module: str | None) -> Any:
+    if module:
+        game = importlib.import_module(module).GAME
+        if game.name != name:
+            raise SystemExit(f"coldwater: {module} plays {game.name!r}, not {name!r}")
+        return game
+    try:
+        return games.get(name)
+    except KeyError as e:
+        raise SystemExit(f"coldwater: {e.args[0]}") from None
+
+
+def _options(pairs: Sequence[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise SystemExit(f"coldwater: --option wants KEY=VALUE, got {pair!r}")
+        try:
+            out[key] = json.loads(value)
+        except json.JSONDecodeError:
+            out[key] = value
+    return out
+
+
+def _print_result(res: Result, extra: dict[str, Any]) -> None:
+    line = {"game": res.game, "table": res.table, "seat": res.seat, "scores": res.scores, "digest": res.digest,
+            "plies": res.plies, "outcome": res.outcome, "audit": "ok" if res.audit_ok else res.problems, **extra}
+    print(json.dumps(line, sort_keys=True), flush=True)
+
+
+def _interactive() -> int:
+    print("coldwater: the app's LAN lobby is coming; use --headless --bot for now", file=sys.stderr)
+    return 2
+
+
+async def _host(game: Any, ns: argparse.Namespace) -> int:
+    others = [s.strip() for s in ns.seats.split(",")] if ns.seats else None
+    players = ns.players or (1 + len(others) if others else 2)
+    if others is None:
+        others = ["open"] * (players - 1)
+    if len(others) != players - 1 or any(s not in ("open", "bot") and not s.startswith("reserved:") for s in others):
+        print(f"coldwater: --seats must list {players - 1} seats, each open, bot or reserved:FINGERPRINT",
+              file=sys.stderr)
+        return 2
+    if ns.bot not in (None, "") and ns.bot not in game.bots:
+        print(f"coldwater: unknown bot {ns.bot!r}; {game.title} has {', '.join(game.bots)}", file=sys.stderr)
+        return 2
+    try:
+        host = await open_table(game, name=ns.name, seats=["host", *others], options=_options(ns.option),
+                                passphrase=ns.passphrase, chooser=bot_chooser(game, ns.bot or None, think=ns.think),
+                                host_name=ns.player_name or "host", port=ns.port, bind=ns.bind,
+                                advertise=not ns.no_advertise)
+    except (ValueError, OSError) as e:
+        print(f"coldwater: {e}", file=sys.stderr)
+        return 2
+    log.info("table %r listening on port %d", host.name, host.port)
+    res = await host.run()
+    extra: dict[str, Any] = {"role": "host", "refused": len(host.refusals)}
+    if ns.stats:
+        extra["stats"] = {"bytes_out": sum(r.bytes_out for r in host.traffic),
+                          "bytes_in": sum(r.bytes_in for r in host.traffic)}
+    _print_result(res, extra)
+    return 0
+
+
+async def _join(ns: argparse.Namespace, target: str) -> int:
+    game = None
+    if ns.game_module:
+        game = importlib.import_module(ns.game_module).GAME
+    try:
+        peer = await join_table(target, name=ns.player_name, passphrase=ns.passphrase, game=game, bind=ns.bind,
+                                chooser=lambda g: bot_chooser(g, ns.bot or None, think=ns.think),
+                                find_timeout=ns.find_timeout)
+        if peer.save is not None:
+            log.warning("resuming our saved game at %s (ply %d)", peer.info.name if peer.info else "?",
+                        len(peer.steps))
+        res = await peer.run()
+    except Refusal as e:
+        print(f"coldwater: {e}", file=sys.stderr)
+        return 1
+    extra: dict[str, Any] = {"role": "peer", "resyncs": peer.resyncs, "host_changes": peer.host_changes}
+    if ns.stats:
+        extra["stats"] = {"rtts_ms": [round(x * 1000, 3) for x in peer.rtts],
+                          "seated_ms": round(((peer.seated_at or 0) - (peer.joined_at or 0)) * 1000, 3)}
+    _print_result(res, extra)
+    return 0 if res.audit_ok else 1
+
+
+def main(args: argparse.Namespace) -> int:
+    """Entry from ``coldwater host|join`` (tui/cli.py): args has .command, .game or .target, and .rest."""
+    if args.command == "host":
+        ns = _host_parser().parse_args(args.rest)
+    else:
+        ns = _join_parser().parse_args(args.rest)
+    logging.basicConfig(level=getattr(logging, str(ns.log_level).upper(), logging.WARNING), stream=sys.stderr,
+                        format="%(asctime)s %(levelname)s %(message)s")
+    if not ns.headless or ns.bot is None:
+        return _interactive()
+
+    async def go() -> int:
+        if args.command == "host":
+            return await _host(_game(args.game, ns.game_module), ns)
+        return await _join(ns, args.target)
+
+    async def bounded() -> int:
+        try:
+            return await asyncio.wait_for(go(), ns.timeout)
+        except asyncio.TimeoutError:
+            print(f"coldwater: gave up after {ns.timeout} s", file=sys.stderr)
+            return 1
+
+    try:
+        return asyncio.run(bounded())
+    except KeyboardInterrupt:
+        return 130
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """``python -m coldwater.net.cli host GAME ...`` (tests use it to host the toy game)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if len(argv) < 2 or argv[0] not in ("host", "join"):
+        print("usage: python -m coldwater.net.cli host GAME ... | join NAME|HOST:PORT ...", file=sys.stderr)
+        return 2
+    ns = argparse.Namespace(command=argv[0], rest=argv[2:])
+    if argv[0] == "host":
+        ns.game = argv[1]
+    else:
+        ns.target = argv[1]
+    return main(ns)
+
+
+if __name__ == "__main__":
+    raise SystemExit(run())

@@ -1,0 +1,323 @@
+"""The handshake and the encrypted, signed channel it produces.
+
+Handshake (three plain frames, then key confirmation)::
+
+    client → host   Hello(v, game, content, ident, eph, nonce, sig_c)
+    host → client   HelloBack(v, game, content, ident, eph, nonce, table, sig_h)
+    client → host   Finish(mac_c)          host checks it (wrong passphrase → refused)
+    host → client   Finish(mac_h)          client checks it
+
+``eph`` are fresh X25519 keys; each side signs its half with its Ed25519
+identity (the host signs over the client's half too), so nobody in the middle
+can substitute keys. Keys come from HKDF-SHA256 over the X25519 secret *and*
+a key stretched from the table passphrase (scrypt), salted with the transcript
+hash; the Finish MACs prove both sides derived the same keys, so a stranger
+without the passphrase is refused before any application message is read.
+(Like any PAKE-lite, a stranger who connects once can guess passphrases
+offline against the MAC; scrypt makes each guess cost.)
+
+After the handshake every application message is a :class:`Signed` envelope
+(sequence number, body, Ed25519 signature over session id, direction, number
+and body), encrypted with ChaCha20-Poly1305 under a per-direction key. A frame
+is an 8-byte counter (the nonce) and the ciphertext. Counters and sequence
+numbers must strictly increase, so replays and reordering are refused; a
+refused frame changes nothing, and the channel carries on (a gap is allowed:
+the frame before it was refused, e.g. altered on the way).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+
+import msgspec
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X25519PublicKey
+from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+from . import messages as m
+from .identity import Identity, fingerprint, verify
+
+_C2S = b"c2s\x00"
+_S2C = b"s2c\x00"
+
+
+class HandshakeError(Exception):
+    """The handshake failed; ``reason`` is for a person, ``reply`` (if any) is sent before closing."""
+
+    def __init__(self, reason: str, reply: bytes | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.reply = reply
+
+
+class ChannelError(Exception):
+    """One incoming frame refused (the channel itself stays usable). ``kind`` names the fault."""
+
+    def __init__(self, kind: str, reason: str) -> None:
+        super().__init__(f"{kind}: {reason}")
+        self.kind = kind
+
+
+class Signed(msgspec.Struct, array_like=True):
+    seq: int
+    body: bytes
+    sig: bytes
+
+
+_signed_dec = msgspec.msgpack.Decoder(Signed)
+
+
+def passphrase_key(passphrase: str | None) -> bytes:
+    """A slow hash of the table passphrase, mixed into every key; empty when there is none."""
+    if not passphrase:
+        return b""
+    return hashlib.scrypt(passphrase.encode(), salt=b"coldwater-table-passphrase-v1", n=2**14, r=8, p=1, dklen=32)
+
+
+def _unsigned(msg: m.Hello | m.HelloBack) -> bytes:
+    return m.encode(msgspec.structs.replace(msg, sig=b""))
+
+
+def _x25519_public(key: X25519PrivateKey) -> bytes:
+    return key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+
+
+def _derive(shared: bytes, pass_key: bytes, transcript: bytes) -> tuple[bytes, bytes, bytes, bytes, bytes]:
+    okm = HKDF(algorithm=hashes.SHA256(), length=32 * 4 + 16, salt=transcript,
+               info=b"coldwater channel v1").derive(shared + pass_key)
+    return okm[0:32], okm[32:64], okm[64:96], okm[96:128], okm[128:144]
+
+
+def _refusal(reason: str, game: str, content: str) -> bytes:
+    return m.encode(m.HandshakeRefused(reason=reason, game=game, content=content))
+
+
+def _compat(mine_v: int, mine_game: str, mine_content: str, their_v: int, their_game: str, their_content: str,
+            me: str, them: str) -> str | None:
+    """Why two sides cannot play together, naming both sides' versions; None if they can."""
+    if their_v != mine_v:
+        return (f"protocol version mismatch: {me} speaks coldwater LAN protocol v{mine_v}, "
+                f"{them} speaks v{their_v}; update the older one")
+    if their_game != mine_game:
+        return f"game mismatch: {me} plays {mine_game!r}, {them} plays {their_game!r}"
+    if their_content != mine_content:
+        return (f"content mismatch for {mine_game}: {me} has content {mine_content[:12]} (protocol v{mine_v}), "
+                f"{them} has {their_content[:12]} (protocol v{their_v}); load the same card data on both")
+    return None
+
+
+class Channel:
+    """One end of an established connection: seals outgoing and opens incoming messages."""
+
+    def __init__(self, *, send_key: bytes, recv_key: bytes, send_dir: bytes, recv_dir: bytes, session: bytes,
+                 identity: Identity, peer: bytes) -> None:
+        self._send = ChaCha20Poly1305(send_key)
+        self._recv = ChaCha20Poly1305(recv_key)
+        self._send_dir = send_dir
+        self._recv_dir = recv_dir
+        self.session = session
+        self.identity = identity
+        self.peer = peer
+        """The other side's Ed25519 public key (its identity)."""
+        self._out_counter = 0
+        self._in_counter = 0
+        self._out_seq = 0
+        self._in_seq = 0
+
+    @property
+    def peer_fingerprint(self) -> str:
+        return fingerprint(self.peer)
+
+    def _sig_data(self, direction: bytes, seq: int, body: bytes) -> bytes:
+        return b"cw-msg1" + self.session + direction + seq.to_bytes(8, "big") + body
+
+    # ---- sending ---------------------------------------------------------------
+    def sign(self, seq: int, body: bytes, identity: Identity | None = None) -> Signed:
+        signer = identity or self.identity
+        return Signed(seq, body, signer.sign(self._sig_data(self._send_dir, seq, body)))
+
+    def encrypt(self, envelope: Signed) -> bytes:
+        """Encrypt any envelope under the next counter (hostile-peer tests use this directly)."""
+        self._out_counter += 1
+        nonce = self._send_dir + self._out_counter.to_bytes(8, "big")
+        return self._out_counter.to_bytes(8, "big") + self._send.encrypt(nonce, msgspec.msgpack.encode(envelope), self.session)
+
+    def seal(self, body: bytes) -> bytes:
+        """The frame payload carrying `body`, signed and encrypted."""
+        self._out_seq += 1
+        return self.encrypt(self.sign(self._out_seq, body))
+
+    # ---- receiving ---------------------------------------------------------------
+    def open(self, payload: bytes) -> bytes:
+        """The body of an incoming frame; ChannelError (and no state change) if it is refused."""
+        if len(payload) < 8 + 16:
+            raise ChannelError("malformed", f"frame of {len(payload)} bytes is too short to be sealed")
+        counter = int.from_bytes(payload[:8], "big")
+        if counter <= self._in_counter:
+            raise ChannelError("replayed", f"frame counter {counter} already seen (last {self._in_counter})")
+        nonce = self._recv_dir + payload[:8]
+        try:
+            plain = self._recv.decrypt(nonce, payload[8:], self.session)
+        except InvalidTag:
+            raise ChannelError("tampered", "frame failed authentication (altered, or not from this channel)") from None
+        try:
+            env = _signed_dec.decode(plain)
+        except (msgspec.DecodeError, msgspec.ValidationError) as e:
+            raise ChannelError("malformed", f"not a signed envelope: {e}") from None
+        if not env.sig:
+            raise ChannelError("unsigned", f"message {env.seq} carries no signature")
+        if not verify(self.peer, env.sig, self._sig_data(self._recv_dir, env.seq, env.body)):
+            raise ChannelError("forged", f"message {env.seq} is not signed by {self.peer_fingerprint}")
+        if env.seq <= self._in_seq:
+            raise ChannelError("replayed", f"message number {env.seq} already seen (last {self._in_seq})")
+        # Only a fully accepted frame moves the counters.
+        self._in_counter = counter
+        self._in_seq = env.seq
+        return env.body
+
+
+class ClientHandshake:
+    """The joining side. hello() → receive(HelloBack) → Finish bytes → confirm(Finish) → Channel."""
+
+    def __init__(self, identity: Identity, game: str, content: str, passphrase: str | None = None,
+                 *, version: int = m.PROTOCOL) -> None:
+        self.identity = identity
+        self.game = game
+        self.content = content
+        self.version = version
+        self._pass = passphrase_key(passphrase)
+        self._eph = X25519PrivateKey.generate()
+        self._hello: bytes = b""
+        self._keys: tuple[bytes, bytes, bytes, bytes, bytes] | None = None
+        self._transcript = b""
+        self._peer = b""
+        self.table_name = ""
+
+    def hello(self) -> bytes:
+        msg = m.Hello(v=self.version, game=self.game, content=self.content, ident=self.identity.public,
+                      eph=_x25519_public(self._eph), nonce=os.urandom(32))
+        msg = msgspec.structs.replace(msg, sig=self.identity.sign(b"cw-hello1" + _unsigned(msg)))
+        self._hello = m.encode(msg)
+        return self._hello
+
+    def receive(self, data: bytes) -> bytes:
+        try:
+            msg = m.decode_handshake(data)
+        except m.BadMessage as e:
+            raise HandshakeError(f"the table's reply is malformed ({e})") from None
+        if isinstance(msg, m.HandshakeRefused):
+            raise HandshakeError(f"refused by the table: {msg.reason}")
+        if not isinstance(msg, m.HelloBack):
+            raise HandshakeError(f"unexpected {type(msg).__name__} in the handshake")
+        why = _compat(self.version, self.game, self.content, msg.v, msg.game, msg.content, "this peer", "the table")
+        if why:
+            raise HandshakeError(why, _refusal(why, self.game, self.content))
+        if len(msg.eph) != 32 or len(msg.nonce) != 32:
+            raise HandshakeError("the table's handshake keys are malformed")
+        if not verify(msg.ident, msg.sig, b"cw-hello2" + hashlib.sha256(self._hello).digest() + _unsigned(msg)):
+            raise HandshakeError("the table's handshake signature is invalid")
+        self._peer = msg.ident
+        self.table_name = msg.table
+        self._transcript = hashlib.sha256(self._hello + data).digest()
+        try:
+            shared = self._eph.exchange(X25519PublicKey.from_public_bytes(msg.eph))
+        except ValueError:
+            raise HandshakeError("the table's ephemeral key is invalid") from None
+        self._keys = _derive(shared, self._pass, self._transcript)
+        mac = hmac.new(self._keys[2], b"client" + self._transcript, hashlib.sha256).digest()
+        return m.encode(m.Finish(mac=mac))
+
+    def confirm(self, data: bytes) -> Channel:
+        assert self._keys is not None, "receive() first"
+        try:
+            msg = m.decode_handshake(data)
+        except m.BadMessage as e:
+            raise HandshakeError(f"the table's confirmation is malformed ({e})") from None
+        if isinstance(msg, m.HandshakeRefused):
+            raise HandshakeError(f"refused by the table: {msg.reason}")
+        if not isinstance(msg, m.Finish):
+            raise HandshakeError(f"unexpected {type(msg).__name__} in the handshake")
+        want = hmac.new(self._keys[3], b"host" + self._transcript, hashlib.sha256).digest()
+        if not hmac.compare_digest(want, msg.mac):
+            raise HandshakeError("the table's key confirmation failed: the table passphrase differs")
+        c2s, s2c, _, _, session = self._keys
+        return Channel(send_key=c2s, recv_key=s2c, send_dir=_C2S, recv_dir=_S2C, session=session,
+                       identity=self.identity, peer=self._peer)
+
+
+class ServerHandshake:
+    """The table's side. receive_hello(Hello) → HelloBack bytes; receive_finish(Finish) → (Finish bytes, Channel)."""
+
+    def __init__(self, identity: Identity, game: str, content: str, passphrase: str | None = None,
+                 *, table: str = "", version: int = m.PROTOCOL, pass_key: bytes | None = None) -> None:
+        self.identity = identity
+        self.game = game
+        self.content = content
+        self.version = version
+        self.table = table
+        self._pass = pass_key if pass_key is not None else passphrase_key(passphrase)
+        self._keys: tuple[bytes, bytes, bytes, bytes, bytes] | None = None
+        self._transcript = b""
+        self.peer = b""
+
+    def receive_hello(self, data: bytes) -> bytes:
+        try:
+            msg = m.decode_handshake(data)
+        except m.BadMessage as e:
+            why = f"malformed hello ({e})"
+            raise HandshakeError(why, _refusal(why, self.game, self.content)) from None
+        if not isinstance(msg, m.Hello):
+            why = f"expected a hello, got {type(msg).__name__}"
+            raise HandshakeError(why, _refusal(why, self.game, self.content))
+        if not msg.game:
+            # A probe (join by address): answer with our game, content and version, then close.
+            raise HandshakeError("probe", _refusal("this table plays another game", self.game, self.content))
+        why = _compat(self.version, self.game, self.content, msg.v, msg.game, msg.content, "the table",
+                      "the joining peer")
+        if why:
+            raise HandshakeError(why, _refusal(why, self.game, self.content))
+        if len(msg.eph) != 32 or len(msg.nonce) != 32 or not verify(msg.ident, msg.sig, b"cw-hello1" + _unsigned(msg)):
+            why = "hello signature or keys are invalid"
+            raise HandshakeError(why, _refusal(why, self.game, self.content))
+        eph = X25519PrivateKey.generate()
+        back = m.HelloBack(v=self.version, game=self.game, content=self.content, ident=self.identity.public,
+                           eph=_x25519_public(eph), nonce=os.urandom(32), table=self.table)
+        back = msgspec.structs.replace(
+            back, sig=self.identity.sign(b"cw-hello2" + hashlib.sha256(data).digest() + _unsigned(back)))
+        reply = m.encode(back)
+        self.peer = msg.ident
+        self._transcript = hashlib.sha256(data + reply).digest()
+        try:
+            shared = eph.exchange(X25519PublicKey.from_public_bytes(msg.eph))
+        except ValueError:
+            why = "hello ephemeral key is invalid"
+            raise HandshakeError(why, _refusal(why, self.game, self.content)) from None
+        self._keys = _derive(shared, self._pass, self._transcript)
+        return reply
+
+    def receive_finish(self, data: bytes) -> tuple[bytes, Channel]:
+        assert self._keys is not None, "receive_hello() first"
+        try:
+            msg = m.decode_handshake(data)
+        except m.BadMessage as e:
+            why = f"malformed key confirmation ({e})"
+            raise HandshakeError(why, _refusal(why, self.game, self.content)) from None
+        if isinstance(msg, m.HandshakeRefused):
+            raise HandshakeError(f"the peer refused: {msg.reason}")
+        if not isinstance(msg, m.Finish):
+            why = f"expected a key confirmation, got {type(msg).__name__}"
+            raise HandshakeError(why, _refusal(why, self.game, self.content))
+        want = hmac.new(self._keys[2], b"client" + self._transcript, hashlib.sha256).digest()
+        if not hmac.compare_digest(want, msg.mac):
+            why = "wrong table passphrase"
+            raise HandshakeError(why, _refusal(why, self.game, self.content))
+        mac = hmac.new(self._keys[3], b"host" + self._transcript, hashlib.sha256).digest()
+        c2s, s2c, _, _, session = self._keys
+        ch = Channel(send_key=s2c, recv_key=c2s, send_dir=_S2C, recv_dir=_C2S, session=session,
+                     identity=self.identity, peer=self.peer)
+        return m.encode(m.Finish(mac=mac)), ch

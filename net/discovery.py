@@ -1,0 +1,228 @@
+"""Finding tables on the LAN with zeroconf (mDNS/DNS-SD).
+
+A host advertises ``<table name> [<id>]._coldwater._tcp.local.`` with TXT
+records ``game``, ``table``, ``open`` (open seats), ``v`` (protocol version),
+``content`` (content hash) and ``fp`` (the host's fingerprint); it updates the
+record when seats change and withdraws it when the table closes. A
+:class:`TableBrowser` keeps the list of tables as they appear, change and
+vanish. Where multicast does not reach, people join by ``HOST:PORT``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import logging
+import os
+import socket
+from collections.abc import Callable
+
+import ifaddr
+import msgspec
+from zeroconf import IPVersion, ServiceStateChange, Zeroconf
+from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
+
+from .messages import PROTOCOL, SERVICE
+
+log = logging.getLogger("coldwater.net")
+
+
+class Listing(msgspec.Struct, frozen=True):
+    """One table on the LAN, as the Join screen shows it."""
+
+    service: str
+    table: str
+    game: str
+    host: str
+    """An address to connect to."""
+    port: int
+    open_seats: int
+    v: int
+    content: str
+    fingerprint: str = ""
+    addresses: tuple[str, ...] = ()
+
+    @property
+    def compatible(self) -> bool:
+        return self.v == PROTOCOL
+
+
+def local_addresses() -> list[str]:
+    """This machine's IPv4 addresses, loopback last (advertised so peers can reach us)."""
+    out: list[str] = []
+    for adapter in ifaddr.get_adapters():
+        for ip in adapter.ips:
+            if isinstance(ip.ip, str) and ip.ip not in out:
+                out.append(ip.ip)
+    out.sort(key=lambda a: (ipaddress.ip_address(a).is_loopback, a))
+    return out
+
+
+def _instance(table: str) -> str:
+    # DNS labels are at most 63 bytes; a short random id keeps two tables of one name apart.
+    base = "".join(c for c in table if c.isprintable() and c != ".")[:40] or "table"
+    return f"{base} [{os.urandom(2).hex()}].{SERVICE}"
+
+
+class Advertiser:
+    """Advertises one table; :meth:`update` when the open seats change, :meth:`close` withdraws it."""
+
+    def __init__(self, *, table: str, game: str, content: str, port: int, fingerprint: str = "",
+                 addresses: list[str] | None = None) -> None:
+        self.table = table
+        self.game = game
+        self.content = content
+        self.port = port
+        self.fingerprint = fingerprint
+        addrs = addresses or [a for a in local_addresses() if not ipaddress.ip_address(a).is_loopback] or ["127.0.0.1"]
+        self.addresses = addrs
+        self.name = _instance(table)
+        self._zc: AsyncZeroconf | None = None
+        self._info: AsyncServiceInfo | None = None
+        self._lock = asyncio.Lock()
+        self._open = 0
+        self._advertised = -1
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def _make_info(self, open_seats: int) -> AsyncServiceInfo:
+        props = {"game": self.game, "table": self.table, "open": str(open_seats), "v": str(PROTOCOL),
+                 "content": self.content, "fp": self.fingerprint}
+        server = f"coldwater-{self.name.split('[')[-1][:4]}.local."
+        return AsyncServiceInfo(SERVICE, self.name, port=self.port, properties=props, server=server,
+                                addresses=[socket.inet_aton(a) for a in self.addresses])
+
+    async def start(self, open_seats: int | None = None) -> None:
+        if open_seats is not None:
+            self._open = open_seats
+        async with self._lock:
+            self._zc = AsyncZeroconf(ip_version=IPVersion.V4Only)
+            self._info = self._make_info(self._open)
+            self._advertised = self._open
+            # zeroconf returns a task that finishes once the announcement is out: wait for both.
+            await (await self._zc.async_register_service(self._info, allow_name_change=True))
+        await self._push()
+
+    async def update(self, open_seats: int) -> None:
+        self._open = open_seats
+        await self._push()
+
+    async def _push(self) -> None:
+        # Always advertise the latest count; changes that arrive while an announcement
+        # is still going out are sent right after it, never lost.
+        async with self._lock:
+            if self._zc is None or self._info is None or self._advertised == self._open:
+                return
+            self._advertised = self._open
+            self._info = self._make_info(self._open)
+            await (await self._zc.async_update_service(self._info))
+
+    def update_soon(self, open_seats: int) -> None:
+        """Record the new count and announce it soon (callable from synchronous code)."""
+        self._open = open_seats
+        task = asyncio.ensure_future(self._push())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def close(self) -> None:
+        async with self._lock:
+            if self._zc is None:
+                return
+            try:
+                if self._info is not None:
+                    await (await self._zc.async_unregister_service(self._info))
+            finally:
+                await self._zc.async_close()
+                self._zc = None
+
+
+class TableBrowser:
+    """Lists coldwater tables on the LAN as they appear, change and vanish.
+
+    ``on_change(listings)`` (optional) is called with the whole list after each
+    change; :meth:`find` waits for a table by name.
+    """
+
+    def __init__(self, on_change: Callable[[list[Listing]], None] | None = None) -> None:
+        self.tables: dict[str, Listing] = {}
+        self._on_change = on_change
+        self._zc: AsyncZeroconf | None = None
+        self._browser: AsyncServiceBrowser | None = None
+        self._changed = asyncio.Event()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def start(self) -> None:
+        self._zc = AsyncZeroconf(ip_version=IPVersion.V4Only)
+        self._browser = AsyncServiceBrowser(self._zc.zeroconf, SERVICE, handlers=[self._on_service])
+
+    def _on_service(self, zeroconf: Zeroconf, service_type: str, name: str, state_change: ServiceStateChange) -> None:
+        if state_change is ServiceStateChange.Removed:
+            if self.tables.pop(name, None) is not None:
+                self._notify()
+            return
+        t = asyncio.ensure_future(self._resolve(name))
+        self._tasks.add(t)
+        t.add_done_callback(self._tasks.discard)
+
+    async def _resolve(self, name: str) -> None:
+        if self._zc is None:
+            return
+        info = AsyncServiceInfo(SERVICE, name)
+        if not await info.async_request(self._zc.zeroconf, 3000):
+            return
+        props = {k.decode(): (v or b"").decode(errors="replace") for k, v in info.properties.items()}
+        addrs = tuple(info.parsed_addresses(IPVersion.V4Only))
+        if not addrs or info.port is None:
+            return
+        try:
+            listing = Listing(service=name, table=props.get("table", ""), game=props.get("game", ""), host=addrs[0],
+                              port=int(info.port), open_seats=int(props.get("open", "0")),
+                              v=int(props.get("v", "0")), content=props.get("content", ""),
+                              fingerprint=props.get("fp", ""), addresses=addrs)
+        except ValueError:
+            log.warning("ignoring a malformed table advertisement %r", name)
+            return
+        self.tables[name] = listing
+        self._notify()
+
+    def _notify(self) -> None:
+        self._changed.set()
+        if self._on_change is not None:
+            self._on_change(self.listings())
+
+    def listings(self) -> list[Listing]:
+        return sorted(self.tables.values(), key=lambda t: (t.table, t.service))
+
+    async def find(self, table: str, timeout: float = 10.0) -> Listing | None:
+        """The first table named `table` (or whose service name is `table`), waiting up to `timeout`."""
+        async def look() -> Listing:
+            while True:
+                for t in self.listings():
+                    if t.table == table or t.service == table or t.service.startswith(f"{table} ["):
+                        return t
+                self._changed.clear()
+                await self._changed.wait()
+
+        try:
+            return await asyncio.wait_for(look(), timeout)
+        except asyncio.TimeoutError:
+            return None
+
+    async def close(self) -> None:
+        for t in list(self._tasks):
+            t.cancel()
+        if self._browser is not None:
+            await self._browser.async_cancel()
+        if self._zc is not None:
+            await self._zc.async_close()
+            self._zc = None
+
+
+async def browse(seconds: float = 2.0) -> list[Listing]:
+    """Every table heard within `seconds` (a one-shot look, for scripts)."""
+    b = TableBrowser()
+    await b.start()
+    try:
+        await asyncio.sleep(seconds)
+        return b.listings()
+    finally:
+        await b.close()

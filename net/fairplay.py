@@ -1,0 +1,336 @@
+"""Fair play at a LAN table: a joint seed nobody chooses alone, and a dealer for sealed values.
+
+**Joint seed (commit-reveal).** Every seated peer and the host pick 32 random
+bytes and send a commitment ``H(seat, value)``. Only when the host has gathered
+*every* commitment (its own and the dealer's included) does it publish them;
+then everyone reveals. Each peer checks every reveal against its commitment, so
+a peer that changes its value after seeing others' is named, and the joint seed
+is the hash of all values: one honest peer makes it unpredictable.
+
+**Dealer.** Chance outcomes are drawn with the core's generator keyed by
+``H(joint seed, dealer secret)``. The dealer (the host process for now) commits
+to its secret *before* the joint seed is revealed, so it cannot steer outcomes,
+and reveals it when the game ends; every peer then replays the whole game and
+checks every chance outcome, every sealed commitment and every public digest
+(:func:`audit`). A chance outcome the public view cannot tell apart from others
+(a dealt secret, a fish's weight) is *sealed*: peers see only a salted hash
+``H(salt, ply, outcome)`` and their own view; the seats it belongs to receive
+the outcome and salt privately and check them at once. Any mismatch names the
+dealer. The secret is also escrowed in XOR shares, one per remote peer, so the
+remaining peers can rebuild the game if the host vanishes (which exposes the
+sealed values to their processes: the price of failover, see docs/lan.md).
+
+:class:`Dealer` is the interface; :class:`CommittedDealer` is this design, and a
+later mental-poker dealer that no peer can see through can replace it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Protocol
+
+import msgspec
+
+from coldwater.core.errors import IllegalAction, NotationError
+from coldwater.core.rng import Rng
+from coldwater.core.state import CHANCE, State
+
+
+class FairPlayError(Exception):
+    """A fair-play check failed; ``culprits`` names who broke it (seats or 'dealer')."""
+
+    def __init__(self, reason: str, culprits: Sequence[int | str] = ()) -> None:
+        super().__init__(reason)
+        self.culprits = tuple(culprits)
+
+
+# ---- joint seed --------------------------------------------------------------
+def seed_commitment(seat: int, value: bytes) -> bytes:
+    return hashlib.sha256(b"cw-seed1\x00" + seat.to_bytes(2, "big", signed=True) + value).digest()
+
+
+def new_contribution() -> bytes:
+    return os.urandom(32)
+
+
+def joint_seed(reveals: dict[int, bytes]) -> bytes:
+    h = hashlib.sha256(b"cw-joint1\x00")
+    for seat in sorted(reveals):
+        h.update(seat.to_bytes(2, "big", signed=True) + len(reveals[seat]).to_bytes(2, "big") + reveals[seat])
+    return h.digest()
+
+
+def check_reveals(commits: dict[int, bytes], reveals: dict[int, bytes]) -> list[int]:
+    """Seats whose reveal is missing or does not match their commitment (empty: all good)."""
+    bad = [s for s in sorted(commits) if s not in reveals or seed_commitment(s, reveals[s]) != commits[s]]
+    bad += [s for s in sorted(reveals) if s not in commits]
+    return bad
+
+
+class CommitReveal:
+    """One commit-reveal round among `seats`; refuses a reveal before every commitment is in."""
+
+    def __init__(self, seats: Iterable[int]) -> None:
+        self.seats = tuple(sorted(seats))
+        self.commits: dict[int, bytes] = {}
+        self.reveals: dict[int, bytes] = {}
+
+    def commit(self, seat: int, digest: bytes) -> None:
+        if seat not in self.seats:
+            raise FairPlayError(f"seat {seat} is not part of this round", [seat])
+        if seat in self.commits:
+            raise FairPlayError(f"seat {seat} committed twice", [seat])
+        if len(digest) != 32:
+            raise FairPlayError(f"seat {seat}'s commitment is malformed", [seat])
+        self.commits[seat] = digest
+
+    @property
+    def all_committed(self) -> bool:
+        return len(self.commits) == len(self.seats)
+
+    def reveal(self, seat: int, value: bytes) -> None:
+        if not self.all_committed:
+            raise FairPlayError("a reveal before every commitment is in", [seat])
+        if seat not in self.commits or seat in self.reveals:
+            raise FairPlayError(f"seat {seat} may not reveal now", [seat])
+        if seed_commitment(seat, value) != self.commits[seat]:
+            raise FairPlayError(f"seat {seat}'s reveal does not match its commitment", [seat])
+        self.reveals[seat] = value
+
+    @property
+    def done(self) -> bool:
+        return len(self.reveals) == len(self.seats)
+
+    def seed(self) -> bytes:
+        if not self.done:
+            raise FairPlayError("not every seat has revealed", [s for s in self.seats if s not in self.reveals])
+        return joint_seed(self.reveals)
+
+
+# ---- sealed values ---------------------------------------------------------------
+def dealer_commitment(secret: bytes) -> bytes:
+    return hashlib.sha256(b"cw-dealer1\x00" + secret).digest()
+
+
+def chance_key(joint: bytes, secret: bytes) -> bytes:
+    return hashlib.sha256(b"cw-chance1\x00" + joint + secret).digest()
+
+
+def sealed_salt(secret: bytes, ply: int) -> bytes:
+    return hmac.new(secret, b"cw-salt1" + ply.to_bytes(8, "big"), hashlib.sha256).digest()
+
+
+def sealed_commitment(salt: bytes, ply: int, action: str) -> bytes:
+    return hashlib.sha256(b"cw-sealed1\x00" + salt + ply.to_bytes(8, "big") + action.encode()).digest()
+
+
+def game_seed(joint: bytes) -> str:
+    """The seed every peer passes to ``game.new`` (setup only; chance comes from the dealer)."""
+    return "lan-" + joint.hex()[:32]
+
+
+def split_secret(secret: bytes, n: int) -> list[bytes]:
+    """`n` XOR shares: all of them rebuild the secret, any fewer reveal nothing."""
+    if n <= 0:
+        return []
+    shares = [os.urandom(len(secret)) for _ in range(n - 1)]
+    last = bytearray(secret)
+    for s in shares:
+        for i, b in enumerate(s):
+            last[i] ^= b
+    return shares + [bytes(last)]
+
+
+def combine_shares(shares: Iterable[bytes]) -> bytes:
+    out: bytearray | None = None
+    for s in shares:
+        if out is None:
+            out = bytearray(s)
+        else:
+            for i, b in enumerate(s):
+                out[i] ^= b
+    return bytes(out or b"")
+
+
+class Classified(msgspec.Struct, frozen=True):
+    """How a chance outcome travels: publicly, or sealed to its `owners`."""
+
+    sealed: bool
+    owners: tuple[int, ...] = ()
+
+
+def classify(state: State[Any, Any], outcome: Any) -> Classified:
+    """Sealed when the public view cannot tell `outcome` from another outcome; its owners can."""
+    outcomes = [o for o, _ in state.chance_outcomes()]
+    if len(outcomes) <= 1:
+        return Classified(False)
+    after: dict[Any, State[Any, Any]] = {}
+    for o in outcomes:
+        c = state.clone()
+        c.apply(o)
+        after[o] = c
+    public = {o: s.view(None).digest() for o, s in after.items()}
+    twins = [o for o in outcomes if o != outcome and public[o] == public[outcome]]
+    if not twins:
+        return Classified(False)
+    mine = after[outcome]
+    owners = tuple(
+        seat for seat in range(state.players)
+        if all(after[o].view(seat).digest() != mine.view(seat).digest() for o in twins)
+    )
+    return Classified(True, owners)
+
+
+class Draw(msgspec.Struct, frozen=True):
+    """One chance outcome from a dealer, with what each peer may be told about it."""
+
+    action: Any
+    sealed: bool
+    owners: tuple[int, ...] = ()
+    commit: bytes | None = None
+    salt: bytes | None = None
+
+
+class Dealer(Protocol):
+    """Supplies chance outcomes at a LAN table and answers for them at the end."""
+
+    @property
+    def commitment(self) -> bytes: ...
+
+    def start(self, joint: bytes) -> None: ...
+
+    def draw(self, state: State[Any, Any]) -> Draw: ...
+
+    def secret(self) -> bytes: ...
+
+    def shares(self, n: int) -> list[bytes]: ...
+
+
+class CommittedDealer:
+    """The dealer described above: a committed secret, revealed and audited at the end."""
+
+    def __init__(self, secret: bytes | None = None) -> None:
+        self._secret = secret if secret is not None else os.urandom(32)
+        self._key: bytes | None = None
+
+    @property
+    def commitment(self) -> bytes:
+        return dealer_commitment(self._secret)
+
+    def start(self, joint: bytes) -> None:
+        self._key = chance_key(joint, self._secret)
+
+    def outcome(self, state: State[Any, Any]) -> Any:
+        if self._key is None:
+            raise FairPlayError("the dealer has not been given the joint seed")
+        return state.sample_chance(Rng(self._key).fork(state.ply))
+
+    def draw(self, state: State[Any, Any]) -> Draw:
+        action = self.outcome(state)
+        c = classify(state, action)
+        if not c.sealed:
+            return Draw(action, False)
+        salt = sealed_salt(self._secret, state.ply)
+        return Draw(action, True, c.owners, sealed_commitment(salt, state.ply, str(action)), salt)
+
+    def secret(self) -> bytes:
+        return self._secret
+
+    def shares(self, n: int) -> list[bytes]:
+        return split_secret(self._secret, n)
+
+
+# ---- the end-of-game audit -----------------------------------------------------
+class PublicStep(Protocol):
+    ply: int
+    seat: int
+    digest: str
+    action: str | None
+    commit: bytes | None
+
+
+class AuditReport(msgspec.Struct):
+    ok: bool
+    problems: list[str]
+    final_digest: str = ""
+    plies: int = 0
+
+
+def audit(game: Any, players: int, options: Any, joint: bytes, dealer_commit: bytes, secret: bytes,
+          steps: Sequence[PublicStep], *, final: State[Any, Any] | None = None) -> AuditReport:
+    """Replay a finished (or interrupted) game from what a peer saw, checking everything the dealer did.
+
+    Returns the fully revealed final state's digest; every problem names the ply.
+    A failed audit blames the dealer: only the dealer's statements are checked here
+    (seats' actions were checked for legality as they arrived).
+    """
+    problems: list[str] = []
+    if dealer_commitment(secret) != dealer_commit:
+        return AuditReport(False, ["the dealer's revealed secret does not match its commitment"])
+    key = chance_key(joint, secret)
+    state = game.new(players, seed=game_seed(joint), options=options)
+    for st in steps:
+        if st.ply != state.ply + 1:
+            problems.append(f"ply {st.ply}: out of order (expected {state.ply + 1})")
+            break
+        try:
+            if st.seat == CHANCE:
+                if state.current != CHANCE:
+                    problems.append(f"ply {st.ply}: a chance outcome when {state.current} was to act")
+                    break
+                expected = state.sample_chance(Rng(key).fork(state.ply))
+                if st.action is not None:
+                    if st.action != str(expected):
+                        problems.append(f"ply {st.ply}: chance gave {st.action!r}, the seeds say {str(expected)!r}")
+                        break
+                else:
+                    want = sealed_commitment(sealed_salt(secret, state.ply), state.ply, str(expected))
+                    if st.commit != want:
+                        problems.append(f"ply {st.ply}: the sealed value does not match its commitment")
+                        break
+                state.apply(expected)
+            else:
+                if st.action is None or state.current != st.seat:
+                    problems.append(f"ply {st.ply}: seat {st.seat} acted out of turn")
+                    break
+                state.apply(game.parse_action(st.action))
+        except (IllegalAction, NotationError) as e:
+            problems.append(f"ply {st.ply}: {e}")
+            break
+        if state.view(None).digest() != st.digest:
+            problems.append(f"ply {st.ply}: the public digest announced differs from the replay")
+            break
+    if final is not None and not problems and final.digest() != state.digest():
+        problems.append("the final position announced differs from the replay")
+    return AuditReport(not problems, problems, state.digest(), state.ply)
+
+
+def rebuild(game: Any, players: int, options: Any, joint: bytes, secret: bytes, steps: Sequence[PublicStep],
+            on_apply: Callable[[int, Any, State[Any, Any]], None] | None = None) -> State[Any, Any]:
+    """The full state after `steps`, from the public record and the dealer's secret (host failover).
+
+    `on_apply(seat, action, state_after)` sees every action, to rebuild a full record.
+    """
+    key = chance_key(joint, secret)
+    state = game.new(players, seed=game_seed(joint), options=options)
+    for st in steps:
+        if st.ply != state.ply + 1:
+            raise FairPlayError(f"ply {st.ply}: out of order (expected {state.ply + 1})")
+        try:
+            if st.seat == CHANCE:
+                action = state.sample_chance(Rng(key).fork(state.ply))
+            else:
+                if st.action is None:
+                    raise FairPlayError(f"ply {st.ply}: a seat's action without notation")
+                action = game.parse_action(st.action)
+            state.apply(action)
+        except (IllegalAction, NotationError) as e:
+            raise FairPlayError(f"ply {st.ply}: {e}") from None
+        if on_apply is not None:
+            on_apply(st.seat, action, state)
+        if state.view(None).digest() != st.digest:
+            raise FairPlayError(f"ply {st.ply}: rebuilt position differs from the record", ["dealer"])
+    return state

@@ -1,0 +1,121 @@
+"""The few calls an app needs for LAN play: open a table, find tables, join one.
+
+Everything else (lobby, chat, moves, results) goes through the returned
+:class:`~coldwater.net.session.TableHost` / :class:`~coldwater.net.session.TablePeer`
+and the events they publish. See docs/lan.md for the whole picture.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from coldwater.core import games
+
+from . import paths
+from .discovery import Advertiser, Listing, TableBrowser
+from .identity import Identity, load_or_create
+from .session import Chooser, PeerSave, TableHost, TablePeer, _safe
+from .transport import Refusal, probe
+
+
+def lan_dir() -> Path:
+    """Where LAN saves live (host records, each peer's record of each table)."""
+    return paths.data_dir() / "lan"
+
+
+async def open_table(game: Any, *, name: str, seats: list[str], identity: Identity | None = None,
+                     passphrase: str | None = None, options: Any = None, chooser: Chooser | None = None,
+                     host_name: str = "host", port: int = 0, bind: str = "0.0.0.0", advertise: bool = True,
+                     auto_start: bool | None = None, save_dir: Path | None = None) -> TableHost:
+    """A listening (and, unless `advertise` is False, advertised) table; then ``await host.run()``.
+
+    `seats` as for TableHost: ``["host", "open", "bot", ...]``. With `chooser` None the
+    host's own seat is a person (``host.submit``) and the game starts on ``host.start_game()``.
+    """
+    if isinstance(game, str):
+        game = games.get(game)
+    host = TableHost(game, identity or load_or_create(), name=name, seats=seats, options=options,
+                     passphrase=passphrase, chooser=chooser, host_name=host_name, bind=bind, port=port,
+                     save_dir=save_dir or lan_dir(),
+                     auto_start=chooser is not None if auto_start is None else auto_start)
+    await host.listen()
+    if advertise:
+        adv = Advertiser(table=name, game=game.name, content=game.content_hash, port=host.port,
+                         fingerprint=host.identity.fingerprint,
+                         addresses=None if bind in ("0.0.0.0", "") else [bind])
+        host.on_seats_changed(adv.update_soon)
+        host.advertiser = adv
+        await adv.start(host.open_seats)
+    return host
+
+
+def _split_target(target: str) -> tuple[str, int] | None:
+    host, sep, port = target.rpartition(":")
+    if sep and host and port.isdigit():
+        return host.strip("[]"), int(port)
+    return None
+
+
+async def join_table(target: str | Listing, *, identity: Identity | None = None, name: str = "",
+                     passphrase: str | None = None, chooser: Chooser | Any = None, find_timeout: float = 10.0,
+                     game: Any = None, bind: str = "0.0.0.0", save_dir: Path | None = None) -> TablePeer:
+    """Join a table by listing, name (zeroconf) or ``HOST:PORT``; returns a seated peer.
+
+    `chooser` may be a Chooser or a callable ``game -> Chooser`` (the game is known
+    only once the table answers). A saved, unfinished game at the same table is
+    resumed. Raises :class:`Refusal` with a reason for a person.
+    """
+    table_name = ""
+    if isinstance(target, Listing):
+        host, port, game_name, table_name = target.host, target.port, target.game, target.table
+    elif (addr := _split_target(target)) is not None:
+        host, port = addr
+        game_name, _, _ = await probe(host, port)
+    else:
+        browser = TableBrowser()
+        await browser.start()
+        try:
+            listing = await browser.find(target, find_timeout)
+        finally:
+            await browser.close()
+        if listing is None:
+            raise Refusal(f"no table named {target!r} found on the LAN (try HOST:PORT)")
+        host, port, game_name, table_name = listing.host, listing.port, listing.game, listing.table
+    if game is None:
+        try:
+            game = games.get(game_name)
+        except KeyError:
+            raise Refusal(f"the table plays {game_name!r}, which this version does not have") from None
+    elif game.name != game_name:
+        raise Refusal(f"the table plays {game_name!r}, not {game.name!r}")
+    identity = identity or load_or_create()
+    if chooser is not None and not _is_chooser(chooser):
+        chooser = chooser(game)
+    folder = save_dir or lan_dir()
+    peer = TablePeer(game, identity, name=name or f"peer-{identity.fingerprint[:4]}", passphrase=passphrase,
+                     chooser=chooser, save_dir=folder, bind=bind, advertise_on_takeover=True)
+    resume = find_save(folder, table_name, host, port)
+    await peer.join(host, port, resume=resume)
+    return peer
+
+
+def find_save(folder: Path, table_name: str, host: str, port: int) -> PeerSave | None:
+    """Our unfinished game at this table, by its name or (joined by address) its host and port."""
+    if table_name:
+        p = folder / f"lan-peer-{_safe(table_name)}.json"
+        return TablePeer.load_save(p) if p.exists() else None
+    for p in sorted(folder.glob("lan-peer-*.json")) if folder.exists() else []:
+        sv = TablePeer.load_save(p)
+        if sv is not None and (sv.host_addr, sv.host_port) == (host, port):
+            return sv
+    return None
+
+
+def _is_chooser(fn: Any) -> bool:
+    import inspect
+
+    try:
+        return len(inspect.signature(fn).parameters) == 2
+    except (TypeError, ValueError):
+        return False

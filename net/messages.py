@@ -1,0 +1,282 @@
+"""Every message on the wire, as msgspec Structs in two tagged unions.
+
+Handshake messages travel in plain frames (they set up the keys); everything
+after the handshake is an application :data:`Message`, encrypted and signed by
+:mod:`coldwater.net.crypto`. Field names are short because they are sent with
+every message; tags are the ``k`` field.
+
+Bump :data:`PROTOCOL` whenever a message changes shape or meaning; peers with
+different versions refuse each other in the handshake, naming both versions.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Union
+
+import msgspec
+
+PROTOCOL = 1
+SERVICE = "_coldwater._tcp.local."
+
+
+class _Msg(msgspec.Struct, tag_field="k", forbid_unknown_fields=True, omit_defaults=True):
+    pass
+
+
+# ---- handshake (plain frames) ------------------------------------------------
+class Hello(_Msg, tag="hello"):
+    """Client → host: who I am and what I play; signed by the identity key."""
+
+    v: int
+    game: str
+    content: str
+    ident: bytes
+    eph: bytes
+    nonce: bytes
+    sig: bytes = b""
+
+
+class HelloBack(_Msg, tag="hello2"):
+    """Host → client: the host's half, signed over both halves (binds the transcript)."""
+
+    v: int
+    game: str
+    content: str
+    ident: bytes
+    eph: bytes
+    nonce: bytes
+    table: str = ""
+    sig: bytes = b""
+
+
+class Finish(_Msg, tag="fin"):
+    """Key confirmation: a MAC over the transcript with a key that needs the passphrase."""
+
+    mac: bytes
+
+
+class HandshakeRefused(_Msg, tag="refused"):
+    """Either side: the connection is refused; names our version, game and content."""
+
+    reason: str
+    v: int = PROTOCOL
+    game: str = ""
+    content: str = ""
+
+
+HandshakeMessage = Union[Hello, HelloBack, Finish, HandshakeRefused]
+
+
+# ---- lobby -------------------------------------------------------------------
+SeatKindText = Literal["open", "host", "bot", "remote"]
+
+
+class SeatInfo(msgspec.Struct, omit_defaults=True):
+    seat: int
+    kind: SeatKindText
+    name: str = ""
+    fingerprint: str = ""
+    key: bytes = b""
+    """The peer's Ed25519 public key (a new host after failover recognises peers by it)."""
+    ready: bool = False
+    away: bool = False
+    addr: str = ""
+    """Where this peer listens (for choosing a new host); empty for bots."""
+    port: int = 0
+    reserved: str = ""
+    """For an open seat: the fingerprint of the only peer who may take it."""
+
+
+class TableInfo(msgspec.Struct, omit_defaults=True):
+    game: str
+    name: str
+    players: int
+    content: str
+    options: dict[str, Any] = {}
+    v: int = PROTOCOL
+
+
+class Join(_Msg, tag="join"):
+    """Peer → host after the handshake: sit down (or come back: resume_ply ≥ 0)."""
+
+    name: str
+    port: int = 0
+    resume_ply: int = -1
+    share: bytes = b""
+    """Failover only: this peer's escrow share of the dealer secret."""
+    steps: list[Step] = []
+    """Failover only: every step this peer saw (the new host may be behind)."""
+
+
+class Welcome(_Msg, tag="welcome"):
+    seat: int
+    table: TableInfo
+
+
+class Refuse(_Msg, tag="refuse"):
+    """An application-level refusal (table full, unknown seat). The host then closes."""
+
+    reason: str
+
+
+class Lobby(_Msg, tag="lobby"):
+    seats: list[SeatInfo]
+    started: bool = False
+    host_seat: int = 0
+
+
+class Ready(_Msg, tag="ready"):
+    ready: bool = True
+
+
+class Chat(_Msg, tag="chat"):
+    text: str
+    seat: int = -1
+    """Filled in by the host: peers cannot speak for another seat."""
+
+
+# ---- fair play -----------------------------------------------------------------
+class CommitRequest(_Msg, tag="creq"):
+    pass
+
+
+class Commit(_Msg, tag="commit"):
+    """A seat's commitment to its contribution to the joint seed."""
+
+    digest: bytes
+
+
+class Commits(_Msg, tag="commits"):
+    """Every commitment, gathered before anyone reveals; plus the dealer's."""
+
+    commits: dict[int, bytes]
+    dealer: bytes
+
+
+class Reveal(_Msg, tag="reveal"):
+    value: bytes
+
+
+class Begin(_Msg, tag="begin"):
+    """The game starts: every reveal (each peer checks them), and this peer's escrow share."""
+
+    reveals: dict[int, bytes]
+    seats: list[SeatInfo]
+    share: bytes = b""
+
+
+# ---- play --------------------------------------------------------------------
+class SealedReveal(msgspec.Struct):
+    """A sealed chance outcome and its salt, sent only to the seat(s) it belongs to."""
+
+    action: str
+    salt: bytes
+
+
+class Step(_Msg, tag="step"):
+    """Host → peers: one applied action (ordered by ply).
+
+    A public action carries its notation; a sealed chance outcome carries only a
+    salted commitment and, for this peer, its own view after the step (and the
+    reveal when it owns the value). ``digest`` is the digest of the *public* view
+    after the step, which every peer checks.
+    """
+
+    ply: int
+    seat: int
+    digest: str
+    action: str | None = None
+    commit: bytes | None = None
+    view: bytes | None = None
+    reveal: SealedReveal | None = None
+
+
+class Act(_Msg, tag="act"):
+    """Peer → host: my move, for the position at `ply` (stale moves are refused)."""
+
+    ply: int
+    action: str
+
+
+class Mismatch(_Msg, tag="mismatch"):
+    """Peer → host: my public digest after `ply` differs; please resync me."""
+
+    ply: int
+    digest: str
+
+
+class FairState(msgspec.Struct):
+    """The fair-play data a returning peer needs for the end-of-game audit (if it lost its own)."""
+
+    commits: dict[int, bytes]
+    reveals: dict[int, bytes]
+    dealer: bytes
+    share: bytes = b""
+
+
+class Sync(_Msg, tag="sync"):
+    """Host → peer: your view at `ply`, replacing whatever you had (repair, resume)."""
+
+    ply: int
+    view: bytes
+    steps: list[Step] = []
+    """The steps since the peer's last good ply, for its record."""
+    fair: FairState | None = None
+    """Sent to a peer coming back, in case it lost its save; it checks every reveal."""
+
+
+class Presence(_Msg, tag="presence"):
+    seat: int
+    away: bool
+    by_bot: bool = False
+
+
+class End(_Msg, tag="end"):
+    """The game is over: the dealer's secret for the audit, the final digest and scores."""
+
+    dealer_secret: bytes
+    digest: str
+    public_digest: str
+    scores: dict[str, Any]
+
+
+class Notice(_Msg, tag="notice"):
+    text: str
+
+
+class Ping(_Msg, tag="ping"):
+    t: float = 0.0
+
+
+class Pong(_Msg, tag="pong"):
+    t: float = 0.0
+
+
+Message = Union[Join, Welcome, Refuse, Lobby, Ready, Chat, CommitRequest, Commit, Commits, Reveal, Begin,
+                Step, Act, Mismatch, Sync, Presence, End, Notice, Ping, Pong]
+
+_enc = msgspec.msgpack.Encoder()
+_dec_msg = msgspec.msgpack.Decoder(Message)
+_dec_hs = msgspec.msgpack.Decoder(HandshakeMessage)
+
+
+class BadMessage(Exception):
+    """Bytes that are not a well-formed message of this protocol."""
+
+
+def encode(msg: msgspec.Struct) -> bytes:
+    return _enc.encode(msg)
+
+
+def decode(data: bytes) -> Message:
+    try:
+        return _dec_msg.decode(data)
+    except (msgspec.DecodeError, msgspec.ValidationError) as e:
+        raise BadMessage(f"malformed message: {e}") from None
+
+
+def decode_handshake(data: bytes) -> HandshakeMessage:
+    try:
+        return _dec_hs.decode(data)
+    except (msgspec.DecodeError, msgspec.ValidationError) as e:
+        raise BadMessage(f"malformed handshake message: {e}") from None

@@ -1,0 +1,137 @@
+"""LAN benchmark: move round-trip p50/p99 with 4 peers, bytes on the wire per move, join → seated.
+
+Run ``.venv/bin/python tests/bench/bench_lan.py [GAMES]``. As root it runs four
+processes in network namespaces joined by veth pairs and a bridge (real
+sockets, real multicast discovery); otherwise four sessions in one process on
+loopback. Prints figures; never asserts on time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO))
+
+
+def _game_name() -> str:
+    try:
+        from coldwater.core import games
+
+        games.get("crown")
+        return "crown"
+    except Exception:
+        return "toy"
+
+
+def _pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))] if xs else float("nan")
+
+
+def _report(where: str, game: str, games: int, rtts: list[float], seated: list[float], bytes_total: int,
+            plies: int, moves: int) -> None:
+    print(f"LAN benchmark ({where}), game {game}, 4 peers, {games} game(s), {plies} plies, {moves} peer moves")
+    print(f"  move round-trip  p50 {_pct(rtts, 0.5):7.2f} ms   p99 {_pct(rtts, 0.99):7.2f} ms   "
+          f"max {max(rtts) if rtts else float('nan'):7.2f} ms   (n={len(rtts)})")
+    print(f"  bytes on the wire per ply (all 3 links, both ways) {bytes_total / max(plies, 1):8.0f} B   "
+          f"per link {bytes_total / max(plies, 1) / 3:7.0f} B")
+    print(f"  join → seated    median {statistics.median(seated) if seated else float('nan'):7.2f} ms   "
+          f"max {max(seated) if seated else float('nan'):7.2f} ms")
+
+
+def bench_netns(games: int) -> None:
+    from tests.net.netlab import NetLab
+
+    game = _game_name()
+    extra = ["--game-module", "tests.toygame"] if game == "toy" else []
+    common = [*extra, "--headless", "--bot", "--stats", "--timeout", "300"]
+    rtts: list[float] = []
+    seated: list[float] = []
+    total_bytes = plies = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        lab = NetLab(4, Path(tmp))
+        try:
+            for g in range(games):
+                name = f"Bench{g}"
+                host = lab.start(0, ["-m", "coldwater.net.cli", "host", game, "--name", name, "--players", "4",
+                                     *common], f"host{g}")
+                peers = [lab.start(i, ["-m", "coldwater.net.cli", "join", name, *common], f"peer{i}-{g}")
+                         for i in (1, 2, 3)]
+                results = []
+                for p in [host, *peers]:
+                    out, _ = p.communicate(timeout=320)
+                    results.append(json.loads(out.strip().splitlines()[-1]))
+                assert len({r["digest"] for r in results}) == 1
+                hs = results[0]["stats"]
+                total_bytes += hs["bytes_in"] + hs["bytes_out"]
+                plies += results[0]["plies"]
+                for r in results[1:]:
+                    rtts += r["stats"]["rtts_ms"]
+                    seated.append(r["stats"]["seated_ms"])
+        finally:
+            lab.close()
+    _report("veth + bridge in network namespaces, separate processes", game, games, rtts, seated, total_bytes,
+            plies, len(rtts))
+
+
+async def _loopback_once(game: object, name: str) -> tuple[list[float], list[float], int, int]:
+    from coldwater.net.identity import Identity
+    from coldwater.net.session import TableHost, TablePeer, bot_chooser
+
+    host = TableHost(game, Identity.generate(), name=name, seats=["host", "open", "open", "open"],
+                     chooser=bot_chooser(game), bind="127.0.0.1")
+    port = await host.listen()
+    peers = [TablePeer(game, Identity.generate(), chooser=bot_chooser(game), bind="127.0.0.1") for _ in range(3)]
+    ht = asyncio.ensure_future(host.run())
+    for p in peers:
+        await p.join("127.0.0.1", port)
+    await asyncio.gather(ht, *(p.run() for p in peers))
+    rtts = [x * 1000 for p in peers for x in p.rtts]
+    seated = [((p.seated_at or 0) - (p.joined_at or 0)) * 1000 for p in peers]
+    total = sum(c.bytes_in + c.bytes_out for c in host.traffic)
+    assert host.table is not None
+    return rtts, seated, total, host.table.state.ply
+
+
+def bench_loopback(games: int) -> None:
+    name = _game_name()
+    if name == "toy":
+        from tests.toygame import GAME as game
+    else:
+        from coldwater.core import games as registry
+
+        game = registry.get(name)
+    rtts: list[float] = []
+    seated: list[float] = []
+    total = plies = 0
+    for g in range(games):
+        r, s, b, p = asyncio.run(_loopback_once(game, f"bench{g}"))
+        rtts += r
+        seated += s
+        total += b
+        plies += p
+    _report("loopback, one process", name, games, rtts, seated, total, plies, len(rtts))
+
+
+def main() -> None:
+    games = int(sys.argv[1]) if len(sys.argv) > 1 else 3
+    from tests.net.netlab import why_not
+
+    t0 = time.perf_counter()
+    if why_not() is None:
+        bench_netns(games)
+    else:
+        print(f"(no namespaces: {why_not()}; measuring on loopback)")
+    bench_loopback(games)
+    print(f"  ({time.perf_counter() - t0:.1f} s in all)")
+
+
+if __name__ == "__main__":
+    main()

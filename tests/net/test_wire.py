@@ -1,0 +1,170 @@
+"""Framing, identities, the handshake and the sealed channel, without sockets."""
+
+from __future__ import annotations
+
+import asyncio
+
+import msgspec
+import pytest
+
+from coldwater.net import messages as m
+from coldwater.net.crypto import Channel, ChannelError, ClientHandshake, HandshakeError, ServerHandshake, Signed
+from coldwater.net.framing import FrameBuffer, FrameTooLarge, FrameTruncated, encode_frame, read_frame
+from coldwater.net.identity import Identity, fingerprint, load_or_create, verify
+
+
+def test_frames_round_trip_in_pieces() -> None:
+    frames = [b"", b"a", b"x" * 1000]
+    wire = b"".join(encode_frame(f) for f in frames)
+    buf = FrameBuffer()
+    got: list[bytes] = []
+    for i in range(0, len(wire), 7):
+        got += buf.feed(wire[i : i + 7])
+    assert got == frames and buf.pending == 0
+
+
+def test_frame_size_cap_is_checked_before_reading() -> None:
+    with pytest.raises(FrameTooLarge):
+        encode_frame(b"x" * 101, max_size=100)
+    with pytest.raises(FrameTooLarge):
+        FrameBuffer(max_size=100).feed((1 << 31).to_bytes(4, "big"))
+
+
+async def _read_all(data: bytes, cap: int = 1 << 20) -> list[bytes | None]:
+    r = asyncio.StreamReader()
+    r.feed_data(data)
+    r.feed_eof()
+    out: list[bytes | None] = []
+    while True:
+        f = await read_frame(r, cap)
+        out.append(f)
+        if f is None:
+            return out
+
+
+async def test_truncated_and_oversized_streams_are_errors_not_hangs() -> None:
+    assert await _read_all(encode_frame(b"ok")) == [b"ok", None]
+    with pytest.raises(FrameTruncated):
+        await _read_all(encode_frame(b"hello")[:-2])
+    with pytest.raises(FrameTruncated):
+        await _read_all(b"\x00\x00")
+    with pytest.raises(FrameTooLarge):
+        await _read_all((5000).to_bytes(4, "big") + b"x" * 10, cap=100)
+
+
+def test_identity_persists_signs_and_fingerprints(tmp_path) -> None:
+    a = load_or_create(tmp_path / "id.key")
+    b = load_or_create(tmp_path / "id.key")
+    assert a.public == b.public and a.fingerprint == fingerprint(a.public)
+    assert (tmp_path / "id.key").stat().st_mode & 0o777 == 0o600
+    sig = a.sign(b"data")
+    assert verify(a.public, sig, b"data")
+    assert not verify(a.public, sig, b"date")
+    assert not verify(Identity.generate().public, sig, b"data")
+    assert not verify(a.public, b"junk", b"data")
+    (tmp_path / "bad.key").write_bytes(b"short")
+    with pytest.raises(ValueError, match="not a coldwater identity"):
+        load_or_create(tmp_path / "bad.key")
+
+
+def _pair(client_pass: str | None = None, host_pass: str | None = None, *, cv: int = m.PROTOCOL,
+          content: str = "c" * 64, host_content: str = "c" * 64) -> tuple[Channel, Channel]:
+    ci, hi = Identity.generate(), Identity.generate()
+    c = ClientHandshake(ci, "toy", content, client_pass, version=cv)
+    s = ServerHandshake(hi, "toy", host_content, host_pass, table="T")
+    back = s.receive_hello(c.hello())
+    fin = c.receive(back)
+    fin2, sch = s.receive_finish(fin)
+    cch = c.confirm(fin2)
+    assert cch.peer == hi.public and sch.peer == ci.public and cch.session == sch.session
+    return cch, sch
+
+
+def test_channel_carries_messages_both_ways() -> None:
+    c, s = _pair("pw", "pw")
+    for i in range(3):
+        assert s.open(c.seal(f"to host {i}".encode())) == f"to host {i}".encode()
+        assert c.open(s.seal(b"to peer")) == b"to peer"
+
+
+def test_tampered_frame_is_refused_and_channel_survives() -> None:
+    c, s = _pair()
+    frame = bytearray(c.seal(b"move"))
+    frame[-3] ^= 1
+    with pytest.raises(ChannelError) as e:
+        s.open(bytes(frame))
+    assert e.value.kind == "tampered"
+    # A frame from another session fails authentication too.
+    other, _ = _pair()
+    with pytest.raises(ChannelError, match="tampered"):
+        s.open(other.seal(b"x"))
+    assert s.open(c.seal(b"next")) == b"next"
+
+
+def test_replayed_frames_and_sequence_numbers_are_refused() -> None:
+    c, s = _pair()
+    f1 = c.seal(b"one")
+    assert s.open(f1) == b"one"
+    with pytest.raises(ChannelError) as e:
+        s.open(f1)
+    assert e.value.kind == "replayed"
+    # A peer holding the keys re-sends an old sequence number in a fresh frame.
+    with pytest.raises(ChannelError) as e:
+        s.open(c.encrypt(c.sign(1, b"one again")))
+    assert e.value.kind == "replayed"
+    assert s.open(c.encrypt(c.sign(5, b"five"))) == b"five"
+    with pytest.raises(ChannelError, match="replayed"):
+        s.open(c.encrypt(c.sign(4, b"older")))
+
+
+
+
+def test_unsigned_and_forged_leave_the_channel_working() -> None:
+    c, s = _pair()
+    for bad in (Signed(1, b"x", b""), c.sign(1, b"x", identity=Identity.generate()), Signed(1, b"x", b"\x00" * 64)):
+        with pytest.raises(ChannelError):
+            s.open(c.encrypt(bad))
+    assert s.open(c.encrypt(c.sign(1, b"ok"))) == b"ok"
+
+
+def test_passphrase_mismatch_is_refused_by_the_host() -> None:
+    with pytest.raises(HandshakeError, match="wrong table passphrase") as e:
+        _pair("guess", "secret")
+    assert e.value.reply and isinstance(m.decode_handshake(e.value.reply), m.HandshakeRefused)
+    with pytest.raises(HandshakeError, match="wrong table passphrase"):
+        _pair(None, "secret")
+
+
+def test_version_and_content_mismatch_name_both_sides() -> None:
+    with pytest.raises(HandshakeError) as e:
+        _pair(cv=m.PROTOCOL + 1)
+    assert f"v{m.PROTOCOL}" in e.value.reason and f"v{m.PROTOCOL + 1}" in e.value.reason
+    with pytest.raises(HandshakeError) as e:
+        _pair(content="a" * 64, host_content="b" * 64)
+    assert "aaaaaaaaaaaa" in e.value.reason and "bbbbbbbbbbbb" in e.value.reason
+    # The joining side shows the host's refusal text, naming both versions too.
+    c = ClientHandshake(Identity.generate(), "toy", "c", version=7)
+    s = ServerHandshake(Identity.generate(), "toy", "c")
+    with pytest.raises(HandshakeError) as e2:
+        s.receive_hello(c.hello())
+    with pytest.raises(HandshakeError) as e3:
+        c.receive(e2.value.reply or b"")
+    assert "v7" in e3.value.reason and f"v{m.PROTOCOL}" in e3.value.reason
+
+
+def test_forged_hello_is_refused() -> None:
+    c = ClientHandshake(Identity.generate(), "toy", "c")
+    hello = m.decode_handshake(c.hello())
+    assert isinstance(hello, m.Hello)
+    forged = msgspec.structs.replace(hello, ident=Identity.generate().public)
+    with pytest.raises(HandshakeError, match="signature"):
+        ServerHandshake(Identity.generate(), "toy", "c").receive_hello(m.encode(forged))
+    with pytest.raises(HandshakeError, match="malformed"):
+        ServerHandshake(Identity.generate(), "toy", "c").receive_hello(b"\xc1junk")
+
+
+def test_messages_refuse_malformed_bytes() -> None:
+    for junk in (b"", b"\x00", m.encode(m.Act(ply=1, action="x"))[:-1], msgspec.msgpack.encode({"k": "nope"}),
+                 msgspec.msgpack.encode({"k": "act", "ply": "one", "action": "x"})):
+        with pytest.raises(m.BadMessage):
+            m.decode(junk)
