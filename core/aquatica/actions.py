@@ -6,45 +6,11 @@ Ids are card ids (see ``model.py``): ``play 31`` plays Ocean Character 31,
 
 from __future__ import annotations
 
-from typing import Any
-
-import msgspec
-
 from coldwater.core.notation import Action, Codec
-
-_LAYOUT: dict[type, tuple[str, tuple[tuple[str, Any], ...]]] = {}
-
-
-def _layout(cls: type) -> tuple[str, tuple[tuple[str, Any], ...]]:
-    """Tag and (field, default) pairs of an action class, computed once (it is constant)."""
-    lay = _LAYOUT.get(cls)
-    if lay is None:
-        info = msgspec.inspect.type_info(cls)
-        assert isinstance(info, msgspec.inspect.StructType) and isinstance(info.tag, str)
-        lay = (info.tag, tuple((f.name, f.default) for f in msgspec.structs.fields(cls)))
-        _LAYOUT[cls] = lay
-    return lay
 
 
 class AqAct(Action, frozen=True):
-    """Aquatica actions: the core notation, with the class layout cached.
-
-    ``core.notation.encode`` inspects the class on every call; records and
-    sorting ``legal()`` call it thousands of times a game. The text is the same
-    (the tests compare it with ``core.notation.encode``), only faster: all our
-    fields are ints, with at most trailing defaults.
-    """
-
-    def __str__(self) -> str:
-        tag, fields = _layout(type(self))
-        vals = [getattr(self, name) for name, _ in fields]
-        n = len(vals)
-        while n and fields[n - 1][1] is not msgspec.NODEFAULT and vals[n - 1] == fields[n - 1][1]:
-            n -= 1
-        if not n:
-            return tag
-        return tag + " " + " ".join(str(v) for v in vals[:n])
-
+    """Base of Aquatica's actions (notation from ``core.notation``)."""
 
 
 class Deal(AqAct, frozen=True, tag="deal"):

@@ -5,38 +5,14 @@ Cells are named ``a1``..``n8`` (column letter, row number). Seats are 0 and 1.
 
 from __future__ import annotations
 
-from types import MappingProxyType
-from typing import Any, Literal
-
-import msgspec
+from typing import Literal
 
 from coldwater.core.notation import Action, Codec
 
-def _value(v: Any) -> str:
-    if v is None:
-        return "-"
-    if isinstance(v, bool):
-        return "y" if v else "n"
-    if isinstance(v, tuple):
-        return ",".join(_value(x) for x in v) if v else "()"
-    return str(v)
-
 
 class FisheriesAction(Action, frozen=True):
-    """Base of this game's actions: the core notation, computed faster.
+    """Base of this game's actions (notation from ``core.notation``)."""
 
-    ``legal()`` sorts by notation, so ``str`` runs thousands of times a game; the
-    core encoder inspects the class on every call. This gives the same text
-    (tests compare it with ``coldwater.core.notation.encode`` in random play).
-    """
-
-    def __str__(self) -> str:
-        tag, fields_ = _LAYOUT[type(self)]
-        values = [getattr(self, name) for name, _ in fields_]
-        n = len(values)
-        while n > 0 and fields_[n - 1][1] is not msgspec.NODEFAULT and values[n - 1] == fields_[n - 1][1]:
-            n -= 1
-        return " ".join([tag] + [_value(v) for v in values[:n]])
 
 # ---- decisions -----------------------------------------------------------------
 
@@ -144,12 +120,3 @@ FAction = Chart | Sail | Fish | Preserve | BonusSail | BonusTile | Done | Lobste
 
 CODEC = Codec([Chart, Sail, Fish, Preserve, BonusSail, BonusTile, Done, Lobster, Pass, EndDay, Keep, Put,
                Start, Stock, Reveal, Flip])
-
-
-def _layout(cls: type) -> tuple[str, tuple[tuple[str, Any], ...]]:
-    tag = msgspec.inspect.type_info(cls).tag  # type: ignore[attr-defined]
-    return str(tag), tuple((f.name, f.default) for f in msgspec.structs.fields(cls))
-
-
-_LAYOUT = MappingProxyType({cls: _layout(cls) for cls in CODEC.types})
-"""Per action class: its tag and (field, default) pairs, worked out once at import."""

@@ -93,5 +93,6 @@ def test_cli_simulate_plays_aquatica(capsys) -> None:
     assert main(["simulate", "aquatica", "--players", "1", "--module", "tribes", "--solo-level", "4",
                  "--games", "1", "--seed", "2"]) == 0
     assert "Tribes Solo level 4" in capsys.readouterr().out
-    with pytest.raises(ValueError, match="Tribes Solo"):
-        main(["simulate", "aquatica", "--players", "2", "--module", "tribes", "--solo-level", "3"])
+    # A solo level at two players is refused with a one-line message, not a traceback.
+    assert main(["simulate", "aquatica", "--players", "2", "--module", "tribes", "--solo-level", "3"]) == 2
+    assert "Tribes Solo" in capsys.readouterr().err
