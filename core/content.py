@@ -3,7 +3,8 @@
 Each game ships its content as JSON inside the package, described by a msgspec
 schema. Where the printed values are unknown the file says ``"stand_in": true``
 and why; a person who owns the game can load their own file with the same
-schema (``coldwater --content FILE``) and no code changes. Peers compare the
+schema (``coldwater simulate|replay --content FILE``, or ``GAME.with_content``)
+and no code changes. Peers compare the
 content hash before they sit down together.
 """
 

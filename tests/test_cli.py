@@ -42,3 +42,17 @@ def test_simulate_refuses_a_solo_level_with_several_players(capsys: pytest.Captu
     assert main(["simulate", "aquatica", "--players", "3", "--module", "tribes", "--solo-level", "4"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("coldwater: ") and "Traceback" not in err
+
+
+def test_simulate_with_a_persons_own_content_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+    from importlib import resources
+
+    raw = json.loads(resources.files("coldwater.core.crown").joinpath("data", "crown.json").read_text())
+    mine = tmp_path / "crown.json"
+    mine.write_text(json.dumps(raw))
+    assert main(["simulate", "crown", "--games", "1", "--content", str(mine), "--json"]) == 0
+    assert '"digest"' in capsys.readouterr().out
+    mine.write_text("{}")
+    assert main(["simulate", "crown", "--content", str(mine)]) == 2
+    assert str(mine) in capsys.readouterr().err  # the error names the file

@@ -34,9 +34,11 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--module", help="Aquatica: goals or tribes")
     sim.add_argument("--solo-level", type=int, help="Aquatica Tribes Solo level 1-6")
     sim.add_argument("--json", action="store_true", help="one JSON object per game")
+    sim.add_argument("--content", metavar="PATH", help="your own content file (the printed card values)")
 
     rep = sub.add_parser("replay", help="replay a game record and check every entry")
     rep.add_argument("file")
+    rep.add_argument("--content", metavar="PATH", help="the content file the record was made with")
 
     host = sub.add_parser("host", help="host a LAN table")
     host.add_argument("game", choices=games.names())
@@ -65,7 +67,15 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from coldwater.core import games
     from coldwater.core.simulate import simulate
 
+    from coldwater.core.errors import ContentError
+
     game = games.get(args.game)
+    if args.content:
+        try:
+            game = game.with_content(args.content)
+        except ContentError as e:
+            print(f"coldwater: {e}", file=sys.stderr)
+            return 2
     options = _parse_options(args.option, {"module": args.module, "solo_level": args.solo_level})
     try:
         game.check_players(args.players)
@@ -109,13 +119,16 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from coldwater.core import record
-    from coldwater.core.errors import RecordError
+    from coldwater.core import games, record
+    from coldwater.core.errors import ContentError, RecordError
 
     try:
         rec = record.load(args.file)
-        final = record.replay(rec)
-    except RecordError as e:
+        game = None
+        if args.content:
+            game = games.get(rec.game).with_content(args.content)
+        final = record.replay(rec, game)
+    except (RecordError, ContentError, KeyError) as e:
         print(f"coldwater: {args.file}: {e}", file=sys.stderr)
         return 1
     sc = final.scores()
