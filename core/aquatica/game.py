@@ -1,0 +1,123 @@
+"""Aquatica with Cold Waters: the Game object (registry name "aquatica")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+import msgspec
+
+from coldwater.core.notation import Action
+from coldwater.core.rng import Rng
+from coldwater.core.state import GameBase, seed_text
+
+from . import main_action
+from .actions import CODEC
+from .content import Deck, compile_content, load_packaged, load_path
+from .model import HIDDEN, HIDDEN_KING, KING_BASE, OCEAN_BASE
+from .setup import new_data
+from .state import AqState
+
+
+class AqOptions(msgspec.Struct, forbid_unknown_fields=True):
+    module: Literal["goals", "tribes"] = "goals"
+    variable_goals: bool = False
+    kings: Literal["basic", "advanced"] = "basic"
+    solo_level: int | None = None
+    """Tribes Solo level 1-6 (1 player, Tribes module); None: base solo, or level 1 with Tribes."""
+
+
+class AquaticaGame(GameBase[AqState]):
+    name = "aquatica"
+    title = "Aquatica: Cold Waters"
+    min_players = 1
+    max_players = 5
+    codec = CODEC
+    options_type = AqOptions
+    bots = ("random", "greedy")
+
+    def __init__(self, deck: Deck) -> None:
+        self.deck = deck
+        self.state_type = type("AqState", (AqState,), {"DECK": deck, "__slots__": ()})
+
+    @property
+    def content_hash(self) -> str:
+        return self.deck.hash
+
+    def with_content(self, path: str | Path) -> AquaticaGame:
+        """This game with a person's own content (a folder of files, or one file)."""
+        return AquaticaGame(compile_content(load_path(path)))
+
+    def new(self, players: int, seed: int | str | bytes | None = None, options: Any = None) -> AqState:
+        self.check_players(players)
+        opts = self.make_options(options)
+        assert isinstance(opts, AqOptions)
+        level = opts.solo_level or 0
+        if level and not (players == 1 and opts.module == "tribes"):
+            raise ValueError("solo_level is for Tribes Solo: 1 player with module 'tribes'")
+        if not 0 <= level <= 6:
+            raise ValueError(f"solo_level must be 1 to 6, not {level}")
+        if players == 1 and opts.module == "tribes" and not level:
+            level = 1
+        d = new_data(players, opts.module, opts.variable_goals, opts.kings, level, self.deck)
+        main_action.settle(d, self.deck)
+        return self.state_type(d, seed=seed_text(seed))
+
+    def determinize(self, view: AqState, rng: Rng) -> AqState:
+        """A full state consistent with `view`: sealed cards drawn from the unseen ones."""
+        s = self.state_type(msgspec.msgpack.decode(msgspec.msgpack.encode(view.data), type=AqState.DATA),
+                            seed=None, ply=view.ply)
+        d = s.data
+        k = self.deck
+        seen: set[int] = set(d.char_row) | set(d.char_discard) | set(d.draft)
+        for p in d.ps:
+            seen |= set(p.hand) | set(p.discard)
+        if d.playing >= 0:
+            seen.add(d.playing)
+        ocean = [c for c in range(OCEAN_BASE, KING_BASE) if c not in seen]
+        kings = [c for c in range(KING_BASE, k.n_chars) if c not in seen]
+        rng.shuffle(ocean)
+        rng.shuffle(kings)
+
+        def fill(cards: list[int]) -> list[int]:
+            return [ocean.pop() if c == HIDDEN else kings.pop() if c == HIDDEN_KING else c for c in cards]
+
+        for p in d.ps:
+            p.hand = fill(p.hand)
+        d.char_box = fill(d.char_box)
+        d.char_deck = sorted(fill(d.char_deck))
+        d.draft = fill(d.draft)
+        d.king_pool = sorted(fill(d.king_pool))
+        d.king_box = fill(d.king_box)
+        seen_l = set(d.loc_top) | set(d.loc_bottom) | set(d.loc_discard)
+        for p in d.ps:
+            seen_l |= {loc.id for loc in p.board} | set(p.scored)
+        locs = [x for x in range(len(k.loc_name)) if x not in seen_l]
+        rng.shuffle(locs)
+        # Keep Tribes Solo's deck/box split by type unknown: any unseen Location may be in either.
+        d.loc_deck = sorted(locs.pop() if x == HIDDEN else x for x in d.loc_deck)
+        d.loc_box = [locs.pop() if x == HIDDEN else x for x in d.loc_box]
+        tribes = [t for t in range(len(k.content.tribes.tribes)) if t not in d.tribes]
+        d.tribe_pool = sorted(tribes) if HIDDEN in d.tribe_pool or not d.tribe_pool else d.tribe_pool
+        tokens = [g for g in range(4, len(k.goals)) if (g - 4) // 2 not in {(x - 4) // 2 for x in d.goals if x >= 4}]
+        if d.goal_pool and HIDDEN in d.goal_pool:
+            d.goal_pool = tokens
+        return s
+
+    def bot(self, name: str) -> Any:
+        if name == "random":
+            from coldwater.core.bots import RandomBot
+
+            return RandomBot()
+        if name == "greedy":
+            from .bot import GreedyBot
+
+            return GreedyBot()
+        raise KeyError(f"unknown bot {name!r}; Aquatica has: {', '.join(self.bots)}")
+
+    def parse_action(self, text: str) -> Action:
+        return self.codec.parse(text)  # type: ignore[no-any-return]
+
+
+GAME = AquaticaGame(compile_content(load_packaged()))
+AqState.DECK = GAME.deck

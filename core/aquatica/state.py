@@ -1,0 +1,172 @@
+"""The Aquatica State: dispatches to the rule modules; views and messages."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import msgspec
+
+from coldwater.core.state import Scores, State
+
+from . import main_action, scoring, setup
+from .actions import (
+    AqAction, Buy, ClaimGoal, Conquer, Copy, Cut, Deal, End, Exploit, Flip, OppDiscard, OppFlip, PickKing, Place,
+    Play, Raise, Recruit, RecruitTribe, Replay, Rise, Rival, Score, Scout, Skip, Spend, TakeBack, UseTribe,
+)
+from .content import Deck
+from .depths import top
+from .model import HIDDEN, HIDDEN_KING, LOC_TYPES, AqData
+from .raise_ import find
+
+_enc = msgspec.msgpack.Encoder()
+_dec = msgspec.msgpack.Decoder(AqData)
+TYPE_NAMES = {"shark": "Shark Bay", "ships": "Sunken Ships", "civ": "Decayed Civilizations",
+              "volcano": "Ocean Volcanoes", "frosty": "Frosty Depths"}
+
+
+class AqState(State[AqAction, AqData]):
+    GAME = "aquatica"
+    DATA = AqData
+    DECK: ClassVar[Deck]
+
+    @property
+    def deck(self) -> Deck:
+        return self.DECK
+
+    @property
+    def players(self) -> int:
+        return self.data.players
+
+    def _current(self) -> int | None:
+        return main_action.current(self.data)
+
+    def _legal_actions(self) -> list[AqAction]:
+        return main_action.legal(self.data, self.DECK)
+
+    def _apply(self, action: AqAction) -> None:
+        main_action.apply(self.data, self.DECK, action)
+
+    def _chance_weights(self) -> list[tuple[AqAction, int]]:
+        return [(Deal(c), 1) for c in setup.outcomes(self.data, self.DECK) if c >= 0]
+
+    def _scores(self) -> Scores:
+        return scoring.scores(self.data, self.DECK)
+
+    def _redact(self, seat: int | None) -> AqData:
+        d = _dec.decode(_enc.encode(self.data))
+        k = self.DECK
+        for s, p in enumerate(d.ps):
+            if s != seat:
+                p.hand = [c if k.seat_of_starting(c) >= 0 else (HIDDEN_KING if k.is_king(c) else HIDDEN)
+                          for c in p.hand]
+        d.char_deck = [HIDDEN] * len(d.char_deck)
+        d.char_box = [HIDDEN] * len(d.char_box)
+        d.loc_deck = [HIDDEN] * len(d.loc_deck)
+        d.loc_box = [HIDDEN] * len(d.loc_box)
+        d.king_pool = [HIDDEN_KING] * len(d.king_pool)
+        d.king_box = [HIDDEN_KING] * len(d.king_box)
+        if not (d.phase == "kings" and d.draft_order and d.draft_order[0] == seat):
+            d.draft = [HIDDEN_KING] * len(d.draft)
+        d.tribe_pool = [HIDDEN] * len(d.tribe_pool)
+        d.goal_pool = [HIDDEN] * len(d.goal_pool)
+        return d
+
+    # ---- words for people ---------------------------------------------------
+    def _who(self) -> str:
+        cur = self.current
+        return f"Seat {cur + 1}" if cur is not None and cur >= 0 else "Chance"
+
+    def _loc(self, x: int) -> str:
+        k = self.DECK
+        return f"{k.loc_name[x]} ({TYPE_NAMES[LOC_TYPES[k.loc_type[x]]]}, {k.loc_pp[x]} PP)"
+
+    def _char(self, c: int) -> str:
+        return self.DECK.char_name[c] if c >= 0 else "a hidden Character"
+
+    def describe(self, action: AqAction) -> str:
+        d, k = self.data, self.DECK
+        who = self._who()
+        a = action
+        if isinstance(a, Deal):
+            dr = d.draws[0] if d.draws else None
+            where = {"crow": "the Character row", "lbot": "the bottom Location row", "cbox": "the box",
+                     "lbox": "the box", "ldeck": "the Location deck", "goals": "a goal track",
+                     "tribes": "the Tribe board", "draft": "the King draft", "wild": "a player"}.get(
+                dr.to if dr else "", "play")
+            if dr is None:
+                return f"deal {a.card}"
+            if dr.deck in ("cd", "cd_disc"):
+                return f"{self._char(a.card) if dr.deck == 'cd' else 'a Character'} goes to {where}"
+            if dr.deck in ("ld", "ld_keep", "ld_disc"):
+                return f"{self._loc(a.card) if dr.deck == 'ld' else 'a Location'} goes to {where}"
+            if dr.deck == "wild":
+                return f"Seat {dr.arg + 1} takes a Wild Manta ({k.wild[a.card].text()})"
+            if dr.deck == "goal":
+                return f"Goal '{k.goals[a.card].name}' is laid on a track"
+            if dr.deck == "king":
+                return "a King is drawn face down for the draft"
+            return f"Tribe {k.content.tribes.tribes[a.card].name} comes to the Tribe board"
+        if isinstance(a, PickKing):
+            return f"{who} picks a King"
+        if isinstance(a, Play):
+            return f"{who} plays {self._char(a.card)}"
+        if isinstance(a, End):
+            return f"{who} ends the turn"
+        if isinstance(a, Skip):
+            e = d.stack[-1].effs[0] if d.stack and d.stack[-1].effs else None
+            return f"{who} skips {e.text() if e else 'the effect'}"
+        if isinstance(a, Flip):
+            m = d.ps[d.turn].mantas[a.manta]
+            from .mantas import effect
+
+            return f"{who} flips a Manta ({effect(k, m).text()})"
+        if isinstance(a, Exploit):
+            loc = find(d, d.turn, a.loc)
+            e = top(k, loc) if loc else None
+            return f"{who} exploits {k.loc_name[a.loc]} ({e.text() if e else '?'})"
+        if isinstance(a, UseTribe):
+            return f"{who} uses the Tribe {k.content.tribes.tribes[a.tribe].name}"
+        if isinstance(a, Spend):
+            return f"{who} discards {self._loc(a.loc)} from the Scoring Pile to pay"
+        if isinstance(a, ClaimGoal):
+            return f"{who} claims the Goal '{k.goals[d.goals[a.goal]].name}'"
+        if isinstance(a, Rival):
+            return f"the virtual rival places a Manta on '{k.goals[d.goals[a.goal]].name}'"
+        if isinstance(a, Recruit):
+            free = bool(d.stack and d.stack[-1].effs and d.stack[-1].effs[0].op == "free_recruit")
+            price = "free" if free else f"{a.slot} coins"
+            return f"{who} recruits {self._char(d.char_row[a.slot])} ({price})"
+        if isinstance(a, RecruitTribe):
+            return f"{who} recruits the Tribe {k.content.tribes.tribes[a.tribe].name}"
+        if isinstance(a, Place):
+            return f"{who} {'flips the Tribe card' if a.manta < 0 else 'places a Manta on the Tribe'}"
+        if isinstance(a, Buy):
+            return f"{who} buys {self._loc(a.loc)} for {k.loc_coins[a.loc]} coins"
+        if isinstance(a, Conquer):
+            return f"{who} conquers {self._loc(a.loc)}"
+        if isinstance(a, Raise):
+            return f"{who} raises {k.loc_name[a.loc]} by {a.by}"
+        if isinstance(a, Score):
+            return f"{who} scores {self._loc(a.loc)}"
+        if isinstance(a, Scout):
+            return f"{who} scouts"
+        if isinstance(a, Cut):
+            return f"{who} discards {self._loc(a.loc)} from the bottom row"
+        if isinstance(a, TakeBack):
+            return f"{who} takes back {self._char(a.card)}"
+        if isinstance(a, Rise):
+            return f"{who} fully raises {k.loc_name[a.loc]}"
+        if isinstance(a, Copy):
+            return f"{who} copies the Depth of {k.loc_name[a.loc]}"
+        if isinstance(a, Replay):
+            return f"{who} replays {self._char(a.card)}"
+        if isinstance(a, OppFlip):
+            return f"{who} flips a ready Manta"
+        if isinstance(a, OppDiscard):
+            return f"{who} discards {self._char(a.card)}"
+        return str(a)
+
+    def why_illegal(self, action: Any) -> str:
+        from .why import why_illegal
+
+        return why_illegal(self, action)

@@ -1,0 +1,168 @@
+"""The Tribes module (Cold Waters).
+
+- A Recruit effect may recruit a Tribe from the Tribe board instead of a
+  Character (that Recruit then recruits no Character).
+- Cost: the Tribe's base cost + 1 per Manta other players already placed on it.
+- Paid like a Location bought (coins, with the same sources), and also by
+  discarding Locations from your Scoring Pile, each worth its PP in coins (lost
+  for good). Tribes Solo 4: each is worth 1; Tribes Solo 5+: not allowed.
+- Place one of your Trained Mantas on it (retired). Tribes Solo 1-2: or flip the
+  card instead (no bonus); 3+: a Trained or a Wild Manta, no flipping.
+- Type I: an ongoing bonus usable once in each of your turns, and fixed PP.
+  Type II: an instant bonus resolved at once, and PP by a condition.
+- Each Tribe at most once per player.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import payment
+from .actions import Place, UseTribe
+from .content import Deck
+from .model import LOC_TYPES, AqData, Frame, Pay, TribeSpec
+
+
+def spec(k: Deck, t: int) -> TribeSpec:
+    return k.content.tribes.tribes[t]
+
+
+def cost(d: AqData, k: Deck, t: int, seat: int) -> int:
+    i = d.tribes.index(t)
+    return spec(k, t).cost + sum(1 for s in d.tribe_mantas[i] if s != seat)
+
+
+def place_options(d: AqData, seat: int) -> list[Any]:
+    p = d.ps[seat]
+    wild_ok = d.solo_level >= 3
+    out: list[Any] = [Place(i) for i, m in enumerate(p.mantas) if not m.placed and (m.wild < 0 or wild_ok)]
+    if d.solo_level in (1, 2):
+        out.append(Place(-1))
+    return out
+
+
+def recruitable(d: AqData, k: Deck, seat: int) -> list[int]:
+    if d.module != "tribes":
+        return []
+    p = d.ps[seat]
+    if not place_options(d, seat):
+        return []
+    out = []
+    have = -1
+    for t in d.tribes:
+        if t in p.tribes:
+            continue
+        if have < 0:
+            have = payment.achievable(d, k, "c", tribe=True)
+        if cost(d, k, t, seat) <= have:
+            out.append(t)
+    return out
+
+
+def choose(d: AqData, k: Deck, t: int) -> None:
+    payment.start(d, Pay("tribe", t, "c", cost(d, k, t, d.turn)))
+
+
+def paid(d: AqData, k: Deck, t: int) -> None:
+    d.placing = t
+
+
+def place(d: AqData, k: Deck, manta: int) -> None:
+    seat = d.turn
+    p = d.ps[seat]
+    t = d.placing
+    d.placing = -1
+    p.tribes.append(t)
+    if manta < 0:
+        p.flipped.append(t)
+        return
+    p.mantas[manta].placed = True
+    d.tribe_mantas[d.tribes.index(t)].append(seat)
+    sp = spec(k, t)
+    if sp.tier == 2:
+        d.stack.append(Frame(list(sp.instant), label=sp.name))
+
+
+def _active(d: AqData, k: Deck, seat: int, t: int) -> bool:
+    p = d.ps[seat]
+    return t in p.tribes and t not in p.flipped and t not in p.tribe_used and spec(k, t).tier == 1
+
+
+def ongoing_resource(d: AqData, k: Deck, seat: int, t: int, res: str, ltype: int) -> int:
+    if not _active(d, k, seat, t):
+        return 0
+    e = spec(k, t).ongoing
+    assert e is not None
+    if res == "c" and e.op == "coins":
+        return e.n
+    if res == "p" and e.op == "power":
+        return e.n
+    if res == "p" and e.op == "tpower" and ltype >= 0 and LOC_TYPES.index(e.t) == ltype:
+        return e.n
+    return 0
+
+
+def use_ongoing_resource(d: AqData, k: Deck, seat: int, t: int) -> tuple[str, int, int]:
+    d.ps[seat].tribe_used.append(t)
+    e = spec(k, t).ongoing
+    assert e is not None
+    return e.op, e.n, LOC_TYPES.index(e.t) if e.t else -1
+
+
+def effect_options(d: AqData, k: Deck, seat: int) -> list[Any]:
+    """Type I Tribes whose ongoing effect could do something now (before/after the Main Action)."""
+    from .effects import has_options
+
+    out: list[Any] = []
+    for t in d.ps[seat].tribes:
+        if _active(d, k, seat, t):
+            e = spec(k, t).ongoing
+            assert e is not None
+            if e.op not in ("coins", "power", "tpower") and has_options(d, k, e, -1):
+                out.append(UseTribe(t))
+    return out
+
+
+def use_effect(d: AqData, k: Deck, seat: int, t: int) -> None:
+    d.ps[seat].tribe_used.append(t)
+    e = spec(k, t).ongoing
+    assert e is not None
+    d.stack.append(Frame([e], label=spec(k, t).name))
+
+
+def pp(d: AqData, k: Deck, seat: int) -> int:
+    """End-game PP of this seat's Tribes (a flipped Tribe card gives none)."""
+    from .mantas import wild_count
+
+    p = d.ps[seat]
+    total = 0
+    for t in p.tribes:
+        if t in p.flipped:
+            continue
+        sp = spec(k, t)
+        if sp.tier == 1:
+            total += sp.pp
+            continue
+        per = sp.pp_per
+        assert per is not None
+        w = per.what
+        if w == "wild":
+            n = wild_count(d, seat)
+        elif w.startswith("type:"):
+            ti = LOC_TYPES.index(w[5:])
+            n = sum(1 for x in p.scored if k.loc_type[x] == ti)
+        elif w == "hand":
+            n = len(p.hand)
+        elif w == "tribes":
+            n = len(p.tribes) - len(p.flipped)
+        elif w == "scored":
+            n = len(p.scored)
+        elif w == "big":
+            n = sum(1 for x in p.scored if k.loc_pp[x] >= 5)
+        elif w == "risen":
+            n = sum(1 for loc in p.board if loc.risen)
+        else:  # mantas
+            n = sum(1 for m in p.mantas if not m.placed)
+        v = (n // per.every) * per.pp
+        total += min(v, per.max) if per.max else v
+    return total
