@@ -13,8 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rich.columns import Columns
-from rich.console import Group, RenderableType
+from rich.console import Console
 from rich.text import Text
 
 from coldwater.core.aquatica import payment
@@ -23,8 +22,30 @@ from coldwater.core.state import State
 from coldwater.tui.widgets.aquatica import cards
 from coldwater.tui.widgets.board import BoardView
 
+_WRAP = Console(width=400, color_system=None, legacy_windows=False)
+"""Only for measuring and wrapping lines; it never prints."""
+
 PHASE_WORDS: dict[str, str] = {"setup": "setting up", "kings": "choosing Kings", "pre": "before the Main Action",
                                "main": "Main Action", "post": "after the Main Action", "over": "game over"}
+
+
+def columns(items: list[Text], width: int, gap: int = 1) -> list[Text]:
+    """Items laid out in as many equal columns as fit `width` (one Text per line).
+
+    Cheaper than Rich's Columns, which measures every item on every frame."""
+    if not items:
+        return []
+    col = max(len(t.plain) for t in items) + gap
+    n = max(1, min(len(items), width // col if col else 1))
+    lines: list[Text] = []
+    for i in range(0, len(items), n):
+        line = Text()
+        for j, t in enumerate(items[i:i + n]):
+            line.append_text(t)
+            if j < n - 1:
+                line.append(" " * (col - len(t.plain)))
+        lines.append(line)
+    return lines
 
 
 def heading(text: str) -> Text:
@@ -121,12 +142,26 @@ class AquaticaBoard(BoardView):
     def __init__(self, game: Any, *, id: str | None = None) -> None:
         super().__init__(game, id=id)
         self.deck = game.deck
+        self._last: tuple[State[Any, Any], Sequence[str], int | None] | None = None
+        self._lines = -1
+        self._width = 0
+        self.plain = ""
+        """The board as plain text (for tests and for reading back what is shown)."""
+
+    @property
+    def width_now(self) -> int:
+        w = self.size.width or (self.parent.size.width if self.parent is not None else 0)  # type: ignore[union-attr]
+        return max(40, (w or 80) - 1)
+
+    def on_resize(self) -> None:
+        if self._last is not None and self.width_now != self._width:
+            self.show(*self._last)  # re-flow the columns; a change of height alone needs nothing
 
     def show(self, view: State[Any, Any], names: Sequence[str], viewer: int | None) -> None:
+        self._last = (view, names, viewer)
         d: AqData = view.data
-        k = self.deck
         labels = seat_names(names, d.players)
-        parts: list[RenderableType] = []
+        parts: list[Text] = []
         me = viewer if viewer is not None and 0 <= viewer < d.players else None
         if me is not None:
             parts += self.turn_panel(d, labels, me)
@@ -137,12 +172,24 @@ class AquaticaBoard(BoardView):
         order = [(me + i) % d.players for i in range(1, d.players)] if me is not None else list(range(d.players))
         for s in order:
             parts += self.player(d, s, labels, me)
-        self.update(Group(*parts))
+        width = self._width = self.width_now
+        lines: list[Text] = []
+        for part in parts:
+            if part.cell_len <= width:
+                lines.append(part)
+            else:
+                lines += list(part.wrap(_WRAP, width))
+        # Lines are wrapped here and not by Textual (text-wrap: nowrap in the stylesheet), so
+        # the height is known: an update that keeps it skips the screen-wide layout pass.
+        text = Text("\n").join(lines)
+        self.plain = text.plain
+        self.update(text, layout=len(lines) != self._lines)
+        self._lines = len(lines)
 
     # ---- the turn ----------------------------------------------------------------
-    def turn_panel(self, d: AqData, labels: list[str], me: int) -> list[RenderableType]:
+    def turn_panel(self, d: AqData, labels: list[str], me: int) -> list[Text]:
         k = self.deck
-        out: list[RenderableType] = []
+        out: list[Text] = []
         if d.phase in ("over", "setup"):
             return out
         if d.phase == "kings":
@@ -194,16 +241,16 @@ class AquaticaBoard(BoardView):
         return f"Paying {pay.cost} {res} for {what}: {have} gathered, {max(0, pay.cost - have)} still owed"
 
     # ---- what only the viewer sees in full -------------------------------------------
-    def secrets(self, d: AqData, me: int) -> list[RenderableType]:
+    def secrets(self, d: AqData, me: int) -> list[Text]:
         k = self.deck
         p = d.ps[me]
-        out: list[RenderableType] = [heading(f"Your hand ({len(p.hand)})")]
-        out.append(Columns([Text("  " + cards.char_line(k, c)) for c in sorted(p.hand)], padding=(0, 1)))
+        out: list[Text] = [heading(f"Your hand ({len(p.hand)})")]
+        out += columns([Text("  " + cards.char_line(k, c)) for c in sorted(p.hand)], self.width_now)
         if p.discard:
             out.append(heading(f"Your discard pile ({len(p.discard)}, top last)"))
             items = [Text("  " + cards.char_line(k, c)) for c in p.discard]
             items[-1].append(" ◂ top", style="bold")
-            out.append(Columns(items, padding=(0, 1)))
+            out += columns(items, self.width_now)
         else:
             out.append(Text("Your discard pile: empty", style="dim"))
         if p.scored:
@@ -215,9 +262,9 @@ class AquaticaBoard(BoardView):
         return out
 
     # ---- the Ocean --------------------------------------------------------------------
-    def ocean(self, d: AqData) -> list[RenderableType]:
+    def ocean(self, d: AqData) -> list[Text]:
         k = self.deck
-        out: list[RenderableType] = [heading("The Ocean")]
+        out: list[Text] = [heading("The Ocean")]
         decks = Text(f"Character deck {len(d.char_deck)} · Location deck {len(d.loc_deck)} · "
                      f"Location discard {len(d.loc_discard)} · Wild Mantas {len(d.wild_supply)}", style="dim")
         out.append(decks)
@@ -227,21 +274,21 @@ class AquaticaBoard(BoardView):
             t = Text(f"  {i}{cards.COIN} ", style="bold yellow")
             t.append(cards.char_line(k, c))
             row.append(t)
-        out.append(Columns(row, padding=(0, 1)) if row else Text("  empty", style="dim"))
+        out += columns(row, self.width_now) if row else [Text("  empty", style="dim")]
         for name, locs, top in (("top", d.loc_top, True), ("bottom", d.loc_bottom, False)):
             out.append(Text(f"Location row, {name} (buy ¢ / conquer power{', 1 less' if top else ''}):",
                             style="bold"))
             if locs:
-                out.append(Columns([Text("  ") + cards.loc_summary(k, x, top) for x in locs], padding=(0, 1)))
+                out += columns([Text("  ") + cards.loc_summary(k, x, top) for x in locs], self.width_now)
             else:
                 out.append(Text("  empty", style="dim"))
         out.append(Text(""))
         return out
 
-    def tracks(self, d: AqData, labels: list[str]) -> list[RenderableType]:
+    def tracks(self, d: AqData, labels: list[str]) -> list[Text]:
         k = self.deck
         spots = " ".join(str(v) for v in k.spots)
-        out: list[RenderableType] = [heading(f"Goals (spots score {spots} by arrival)")]
+        out: list[Text] = [heading(f"Goals (spots score {spots} by arrival)")]
         for pos, g in enumerate(d.goals):
             t = Text(f"  {pos + 1} ", style="bold")
             t.append(f"{cards.goal_name(k, g):<42}")
@@ -259,14 +306,14 @@ class AquaticaBoard(BoardView):
         out.append(Text(""))
         return out
 
-    def tribe_board(self, d: AqData, labels: list[str]) -> list[RenderableType]:
+    def tribe_board(self, d: AqData, labels: list[str]) -> list[Text]:
         k = self.deck
         title = "Tribe board (cost + 1 per Manta of another player on it)"
         if d.solo_level:
             from coldwater.core.aquatica.tribes_solo import LEVELS
 
             title += f" · Tribes Solo level {d.solo_level}: {LEVELS.get(d.solo_level, '')}"
-        out: list[RenderableType] = [heading(title)]
+        out: list[Text] = [heading(title)]
         for i, t in enumerate(d.tribes):
             sp = cards.tribe_spec(k, t)
             line = Text(f"  {'I' * sp.tier:<2} ", style="bold")
@@ -287,7 +334,7 @@ class AquaticaBoard(BoardView):
         return out
 
     # ---- one player's board ----------------------------------------------------------------
-    def player(self, d: AqData, s: int, labels: list[str], me: int | None) -> list[RenderableType]:
+    def player(self, d: AqData, s: int, labels: list[str], me: int | None) -> list[Text]:
         k = self.deck
         p = d.ps[s]
         head = Text()
@@ -308,7 +355,7 @@ class AquaticaBoard(BoardView):
             head.append(f" · Goals {len(p.goals)}")
         else:
             head.append(f" · Tribes {len(p.tribes)}")
-        out: list[RenderableType] = [head]
+        out: list[Text] = [head]
         mantas = Text("  Mantas ")
         for i, m in enumerate(p.mantas):
             mantas.append_text(cards.manta_text(k, m, i))

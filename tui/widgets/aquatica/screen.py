@@ -13,6 +13,7 @@ full card (effect text, Depths, Tribe bonus) of the highlighted choice.
 from __future__ import annotations
 
 import re
+import time
 from importlib import resources
 from pathlib import Path
 from typing import Any, ClassVar
@@ -84,14 +85,29 @@ shows the full card of the highlighted choice. The rules: Esc, then *Rules*.
 """
 
     # ---- layout -----------------------------------------------------------------------------
+    _drawn: float = 0.0
+    _board_key: tuple[int, int | None, bool] | None = None
+
     def on_mount(self) -> None:
         self.query_one("#decision-box").mount(Static(id="aq-details"))
         super().on_mount()
 
     def refresh_view(self) -> None:
+        t = self.table
+        now = time.monotonic()
+        if t.current is not None and not t.waiting_for_person and now - self._drawn < 0.25:
+            return  # bots and chance moving faster than a person can read: draw the next picture
+        self._drawn = now
         super().refresh_view()
         if not self.my_turn():
             self.show_details(None)
+
+    def update_board(self, view: State[Any, Any]) -> None:
+        key = (self.table.state.ply, self.viewer, self._handing_over)
+        if key == self._board_key:
+            return  # the same position for the same eyes: already on screen
+        self._board_key = key
+        super().update_board(view)
 
     @property
     def deck(self) -> Any:
