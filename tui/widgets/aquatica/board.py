@@ -108,7 +108,7 @@ def pays_for(k: Any, d: AqData) -> list[Text]:
     def slots(v: list[int]) -> str:
         if not v:
             return "none"
-        return "the free one (slot 0)" if len(v) == 1 else f"slots 0–{v[-1]}"
+        return "only the free one (slot 0)" if len(v) == 1 else f"slots 0–{v[-1]}"
 
     buy_now = [x for x in offered if k.loc_coins[x] <= d.coins]
     conq_now, conq_all = [], []
@@ -193,8 +193,9 @@ class AquaticaBoard(BoardView):
         if d.phase in ("over", "setup"):
             return out
         if d.phase == "kings":
-            out.append(Text("Choosing Kings: " + ("your pick" if d.draft_order[:1] == [me] else
-                                                   f"{labels[d.draft_order[0]]} picks"), style="bold"))
+            who = ("your pick" if d.draft_order[:1] == [me] else
+                   f"{labels[d.draft_order[0]]} picks" if d.draft_order else "the Kings are being dealt")
+            out.append(Text("Choosing Kings: " + who, style="bold"))
             out.append(Text(""))
             return out
         title = Text()
@@ -308,12 +309,11 @@ class AquaticaBoard(BoardView):
 
     def tribe_board(self, d: AqData, labels: list[str]) -> list[Text]:
         k = self.deck
-        title = "Tribe board (cost + 1 per Manta of another player on it)"
+        out: list[Text] = [heading("Tribe board (cost +1 per other player's Manta on it)")]
         if d.solo_level:
             from coldwater.core.aquatica.tribes_solo import LEVELS
 
-            title += f" · Tribes Solo level {d.solo_level}: {LEVELS.get(d.solo_level, '')}"
-        out: list[Text] = [heading(title)]
+            out.append(Text(f"  Tribes Solo level {d.solo_level}: {LEVELS.get(d.solo_level, '')}", style="bold magenta"))
         for i, t in enumerate(d.tribes):
             sp = cards.tribe_spec(k, t)
             line = Text(f"  {'I' * sp.tier:<2} ", style="bold")

@@ -231,7 +231,11 @@ def tribe_pp_text(sp: Any) -> str:
     per = sp.pp_per
     what = _PER.get(per.what) or (f"{TYPE_NAMES[per.what[5:]]} in your Scoring Pile"
                                   if per.what.startswith("type:") else per.what)
-    every = f" per {per.every} × {what}" if per.every > 1 else f" per {what}"
+    if per.every > 1:
+        noun, _, rest = what.partition(" in ")
+        every = f" per {per.every} {noun}s" + (f" in {rest}" if rest else "")
+    else:
+        every = f" per {what}"
     cap = f" (at most {per.max})" if per.max else ""
     return f"{per.pp} PP{every}{cap}"
 

@@ -86,10 +86,14 @@ shows the full card of the highlighted choice. The rules: Esc, then *Rules*.
 
     # ---- layout -----------------------------------------------------------------------------
     _drawn: float = 0.0
+    drawing_errors: list[str]
     _board_key: tuple[int, int | None, bool] | None = None
 
     def on_mount(self) -> None:
-        self.query_one("#decision-box").mount(Static(id="aq-details"))
+        self.drawing_errors = []
+        details = Static(id="aq-details")
+        details.plain_text = ""  # type: ignore[attr-defined]
+        self.query_one("#decision-box").mount(details)
         super().on_mount()
 
     def refresh_view(self) -> None:
@@ -107,7 +111,11 @@ shows the full card of the highlighted choice. The rules: Esc, then *Rules*.
         if key == self._board_key:
             return  # the same position for the same eyes: already on screen
         self._board_key = key
-        super().update_board(view)
+        try:
+            super().update_board(view)
+        except Exception as e:  # a drawing bug must not end a game: say so, keep playing
+            self.drawing_errors.append(repr(e))
+            self.notify(f"The board could not be drawn ({type(e).__name__}); the game goes on.", severity="error")
 
     @property
     def deck(self) -> Any:
@@ -151,8 +159,10 @@ shows the full card of the highlighted choice. The rules: Esc, then *Rules*.
             return "Exploit a Depth"
         if isinstance(a, A.UseTribe):
             return "Use a Tribe's ongoing bonus"
-        if isinstance(a, (A.Skip, A.End)):
-            return "—"
+        if isinstance(a, A.Skip):
+            return "Or"
+        if isinstance(a, A.End):
+            return "Your turn"
         return ""
 
     def label(self, view: State[Any, Any], a: Any) -> str:
@@ -306,8 +316,8 @@ shows the full card of the highlighted choice. The rules: Esc, then *Rules*.
 
     def show_details(self, a: Any) -> None:
         try:
-            details = self.query_one("#aq-details", Static)
-        except Exception:
+            details: Any = self.query_one("#aq-details", Static)
+        except Exception:  # not mounted yet, or already gone
             return
         text: Text | str = ""
         if a is not None and self.my_turn():
@@ -315,7 +325,9 @@ shows the full card of the highlighted choice. The rules: Esc, then *Rules*.
                 text = self.details(self.current_view().data, a)
             except (AttributeError, IndexError, KeyError, TypeError, ValueError, StopIteration):
                 text = ""
-        details.update(text)
+        if text or details.plain_text:
+            details.update(text, layout=False)  # a fixed height (aquatica.tcss): no layout pass
+            details.plain_text = text.plain if isinstance(text, Text) else text
 
     def details(self, d: AqData, a: Any) -> Text | str:
         k = self.deck
