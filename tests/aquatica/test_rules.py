@@ -257,7 +257,9 @@ def test_location_deck_running_out_ends_after_one_more_turn_each() -> None:
     d.loc_box += d.loc_deck[2:]
     del d.loc_deck[2:]
     touch(s)
-    do(s, "play 1", "scout", f"cut {d.loc_bottom[0]}", f"cut {d.loc_bottom[0]}")
+    do(s, "play 1", "scout")
+    do(s, f"cut {d.loc_bottom[0]}")
+    do(s, f"cut {d.loc_bottom[0]}")
     settle_chance(s)
     assert d.trigger and d.loc_deck == []
     while s.data.phase != "post":
