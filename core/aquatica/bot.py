@@ -37,7 +37,7 @@ class GreedyBot:
         legal = view.legal()
         if len(legal) == 1:
             return legal[0]  # type: ignore[no-any-return]
-        ev = _Eval(view.data, view.deck, view.current)
+        ev = _Eval(view.data, view.deck, view.current, view.ply)
         best: list[Action] = []
         top_v = -1e9
         for a in legal:
@@ -50,8 +50,11 @@ class GreedyBot:
 
 
 class _Eval:
-    def __init__(self, d: AqData, k: Deck, seat: int) -> None:
+    def __init__(self, d: AqData, k: Deck, seat: int, ply: int = 0) -> None:
         self.d, self.k, self.seat = d, k, seat
+        # Tempo: the longer the game, the more scouting and recruiting (which run
+        # the decks down) are worth, so no loop of ready/take-back can stall it.
+        self.tempo = min(4.0, ply / 600)
         self.p = d.ps[seat]
         self.last_turn = d.final_left > 0 or d.trigger
 
@@ -146,11 +149,11 @@ class _Eval:
                 if d.module == "tribes" and self._tribe_affordable(coins):
                     v += 5.0 if d.solo_level and d.solo_level < 6 else 3.5
                 elif n >= 0:
-                    v += 2.5 - 0.1 * n
+                    v += 2.5 - 0.1 * n + self.tempo
             elif op == "free_recruit":
                 v += 3.0
             elif op == "scout":
-                v += 0.3
+                v += 0.3 + self.tempo
             elif op == "raise":
                 if rems:
                     v += 0.6 * min(e.n, sum(rems))
@@ -237,7 +240,7 @@ class _Eval:
         if isinstance(a, Recruit):
             free = bool(d.stack and d.stack[-1].effs and d.stack[-1].effs[0].op == "free_recruit")
             c = d.char_row[a.slot]
-            return self.char_value(c) - (0.0 if free else 0.35 * a.slot)
+            return self.char_value(c) - (0.0 if free else 0.35 * a.slot) + self.tempo
         if isinstance(a, RecruitTribe):
             return self.tribe_value(a.tribe)
         if isinstance(a, (Buy, Conquer)):
@@ -252,7 +255,7 @@ class _Eval:
         if isinstance(a, Scout):
             # Worth it when the rows offer little to this player.
             offered = d.loc_top + d.loc_bottom
-            return 1.0 if not offered or max(self.loc_value(x) for x in offered) < 4 else 0.3
+            return (1.0 if not offered or max(self.loc_value(x) for x in offered) < 4 else 0.3) + self.tempo
         if isinstance(a, TakeBack):
             return self.char_value(a.card)
         if isinstance(a, Rise):
