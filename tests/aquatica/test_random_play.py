@@ -24,7 +24,19 @@ def test_tribes_solo_levels_play_to_the_end(level: int) -> None:
 @pytest.mark.parametrize("players", [1, 2, 3, 4, 5])
 @pytest.mark.parametrize("module", ["goals", "tribes"])
 def test_many_random_games(players: int, module: str) -> None:
-    for i in range(25):
+    for i in range(10):
         play_random(players, f"slow{players}{module}{i}",
                     {"module": module, "kings": "advanced" if i % 2 else "basic", "variable_goals": i % 3 == 0},
-                    deep=i < 3)
+                    deep=i == 0)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [1, 2, 3, 4, 5])
+@pytest.mark.parametrize("module", ["goals", "tribes"])
+def test_many_greedy_games(players: int, module: str) -> None:
+    from coldwater.core.aquatica.game import GAME
+    from coldwater.core.simulate import simulate
+
+    results = list(simulate(GAME, players, 40, f"sg{module}", bot="greedy",
+                            options={"module": module, "kings": "advanced", "variable_goals": True}))
+    assert len(results) == 40 and all(len(r.totals) == players for r in results)

@@ -318,3 +318,39 @@ def test_views_hide_hands_and_decks() -> None:
     assert char_id("meg") not in v.data.ps[1].hand
     assert all(x == -1 for x in v.data.loc_deck + v.data.char_deck + v.data.tribe_pool)
     assert char_id("meg") in s.view(1).data.ps[1].hand
+
+
+def test_cold_waters_goal_conditions() -> None:
+    from coldwater.core.aquatica.goals import count
+
+    s = ready_state(2)
+    d = s.data
+    # 5 Locations on the board with different PP and different unexploited Depths
+    picks = [0, 2, 4, 7, 13]  # Shark Bay: PP 1, 2, 3, 5, 6; open Depths 0, 1, 2, 3, 5
+    for x in picks:
+        to_board(s, 0, x)
+    assert count(d, K, 0, "board_pp_distinct") == len({K.loc_pp[x] for x in picks}) == 5
+    assert count(d, K, 0, "board_open_distinct") == 5
+    d.ps[0].board[1].pos = 1  # exploited: it counts only open Depths (now 0, like Location 0)
+    assert count(d, K, 0, "board_open_distinct") == 4
+    low = [x for x in d.loc_deck if K.loc_pp[x] <= 3][:4]
+    high = [x for x in d.loc_deck if K.loc_pp[x] > 3][:3]
+    for x in low + high:
+        from .helpers import to_scored
+
+        to_scored(s, 0, x)
+    assert count(d, K, 0, "scored") == 7 and count(d, K, 0, "scored_low") == 4
+
+
+def test_the_grabber_conquers_twice_with_one_pool() -> None:
+    s = ready_state(2)
+    grabber = char_id("grabber")
+    give_hand(s, 0, grabber)
+    tire_all(s, 0)
+    to_row(s, 0)   # Hammerhead Reef: 1 power
+    to_row(s, 14, top=True)  # Galleon Grave: 2 power, 1 in the top row
+    to_row(s, 16)  # Rum Hold: 3 power
+    do(s, f"play {grabber}", "conq 0")  # +2 power, first Conquer: 1
+    assert s.data.power == 1 and Conquer(14) in s.legal() and Conquer(16) not in s.legal()
+    do(s, "conq 14")  # second Conquer with what is left
+    assert s.data.phase == "post" and [loc.id for loc in s.data.ps[0].board] == [0, 14]
