@@ -27,7 +27,7 @@ def test_many_random_games(players: int, module: str) -> None:
     for i in range(10):
         play_random(players, f"slow{players}{module}{i}",
                     {"module": module, "kings": "advanced" if i % 2 else "basic", "variable_goals": i % 3 == 0},
-                    deep=i == 0)
+                    deep=i == 0, every=1)
 
 
 @pytest.mark.slow
