@@ -264,8 +264,8 @@ class _Eval:
             return remaining(k, loc) + 0.3 * k.loc_pp[a.loc]
         if isinstance(a, Copy):
             loc = find(d, self.seat, a.loc)
-            e = top(k, loc) if loc else None
-            return self.eff_value(e) if e else 0.0
+            de = top(k, loc) if loc else None
+            return self.eff_value(de) if de else 0.0
         if isinstance(a, Replay):
             return self.play_value(a.card)
         if isinstance(a, ClaimGoal):
@@ -280,11 +280,11 @@ class _Eval:
             return self.eff_value(manta_effect(k, m)) - 0.5
         if isinstance(a, Exploit):
             loc = find(d, self.seat, a.loc)
-            e = top(k, loc) if loc else None
-            return (self.eff_value(e, a.loc) if e else 0.0) + 0.5
+            xe = top(k, loc) if loc else None
+            return (self.eff_value(xe, a.loc) if xe else 0.0) + 0.5
         if isinstance(a, UseTribe):
             from .tribes import spec
 
-            e = spec(k, a.tribe).ongoing
-            return self.eff_value(e) if e else 0.0
+            te = spec(k, a.tribe).ongoing
+            return self.eff_value(te) if te else 0.0
         return 0.0

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from coldwater.core.aquatica import payment, tribes
-from coldwater.core.aquatica.actions import Buy, Copy, OppFlip, Place, RecruitTribe, Spend
+from coldwater.core.aquatica.actions import Buy, OppFlip, Place, RecruitTribe, Spend
 from coldwater.core.aquatica.game import GAME
 from coldwater.core.aquatica.model import Manta
 from coldwater.core.errors import IllegalAction
