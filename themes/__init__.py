@@ -64,6 +64,9 @@ ANSI = Theme(
     boost="ansi_default",
     dark=True,
     variables={
+        # Textual's own widgets refer to these two under an ANSI theme.
+        "ansi-background": "ansi_default",
+        "ansi-foreground": "ansi_default",
         "block-cursor-foreground": "ansi_black",
         "block-cursor-background": "ansi_white",
         "block-cursor-text-style": "bold",

@@ -44,14 +44,17 @@ class ColdwaterApp(App[None]):
         from coldwater.tui.screens.menu import MenuScreen
 
         self.push_screen(MenuScreen())
-        self._check_size(self.size.width, self.size.height)
+        self.check_size()
 
     def on_resize(self, event: Resize) -> None:
-        self._check_size(event.size.width, event.size.height)
+        self.check_size(event.size.width, event.size.height)
 
-    def _check_size(self, width: int, height: int) -> None:
+    def check_size(self, width: int | None = None, height: int | None = None) -> None:
+        """Put the too-small notice on top, or take it away, for the current size."""
         from coldwater.tui.screens.toosmall import TooSmallScreen
 
+        width = self.size.width if width is None else width
+        height = self.size.height if height is None else height
         small = width < MIN_WIDTH or height < MIN_HEIGHT
         on_top = isinstance(self.screen, TooSmallScreen)
         if small and not on_top:

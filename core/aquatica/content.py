@@ -244,15 +244,18 @@ def compile_content(c: Content) -> Deck:
     keys: list[str] = []
     effs: list[tuple[Eff, ...]] = []
     delayed: list[tuple[Eff, ...]] = []
-    for _seat in range(5):
-        for s in c.characters.starting:
-            names.append(s.name), keys.append(s.key), effs.append(tuple(s.effects)), delayed.append(tuple(s.delayed))
-    for _deck in range(2):
-        for s in c.characters.ocean:
-            names.append(s.name), keys.append(s.key), effs.append(tuple(s.effects)), delayed.append(tuple(s.delayed))
+    cards = [s for _ in range(5) for s in c.characters.starting] + [s for _ in range(2) for s in c.characters.ocean]
+    for s in cards:
+        names.append(s.name)
+        keys.append(s.key)
+        effs.append(tuple(s.effects))
+        delayed.append(tuple(s.delayed))
     kd: list[bool] = [False] * len(names)
     for k in sorted(c.kings.kings, key=lambda k: k.number):
-        names.append(k.name), keys.append(f"king{k.number}"), effs.append(tuple(k.effects)), delayed.append(())
+        names.append(k.name)
+        keys.append(f"king{k.number}")
+        effs.append(tuple(k.effects))
+        delayed.append(())
         kd.append(k.setup_discard)
     L = c.locations.locations
     goals = list(c.goals.printed)

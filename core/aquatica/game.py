@@ -84,6 +84,8 @@ class AquaticaGame(GameBase[AqState]):
 
         for p in d.ps:
             p.hand = fill(p.hand)
+            if not p.king:
+                p.king = next((c - KING_BASE + 1 for c in p.hand if c >= KING_BASE), 0)
         d.char_box = fill(d.char_box)
         d.char_deck = sorted(fill(d.char_deck))
         d.draft = fill(d.draft)

@@ -45,7 +45,8 @@ def legal(d: AqData, k: Deck) -> list[Any]:
     if cur is None:
         return []
     if cur == CHANCE:
-        return [Deal(c) for c in setup.outcomes(d, k)]
+        # In a view the deck is sealed: one unknown outcome stands for them all.
+        return [Deal(c) for c in dict.fromkeys(setup.outcomes(d, k))]
     if d.phase == "kings":
         return kings.options(d)
     if d.opp_seats:

@@ -104,7 +104,10 @@ def why_illegal(s: AqState, a: Any) -> str:
         if isinstance(a, (Buy, Conquer)) and a.loc not in d.loc_top + d.loc_bottom:
             return f"Location {a.loc} is not in a Location row"
         if isinstance(a, (Buy, Conquer, Recruit, RecruitTribe)):
-            want = {"buy": Buy, "conquer": Conquer, "recruit": (Recruit, RecruitTribe), "free_recruit": Recruit}.get(e.op)
+            wants: dict[str, tuple[type, ...]] = {
+                "buy": (Buy,), "conquer": (Conquer,), "recruit": (Recruit, RecruitTribe), "free_recruit": (Recruit,),
+            }
+            want = wants.get(e.op)
             if want is None or not isinstance(a, want):
                 return f"the effect now is '{e.text()}'"
             return "you cannot pay that much, even with every source you have"

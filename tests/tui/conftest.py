@@ -23,6 +23,14 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     yield root
 
 
+@pytest.fixture(autouse=True)
+def no_fsync(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table fsyncs its save after every action (durability for people); a
+    whole game in a test makes about a thousand of them, which only costs time
+    here, so the app tests skip the disk flush. Saving itself still happens."""
+    monkeypatch.setattr("coldwater.net.table.os.fsync", lambda fd: None)
+
+
 def toy_catalog() -> Catalog:
     """The toy game, offered only to tests (no global registration)."""
     return Catalog(names=("toy",), loader=lambda name: toygame.GAME if name == "toy" else _missing(name))

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
+from textual import events
 from textual.pilot import Pilot
 
 from coldwater.tui.screens.handover import HandOverScreen
@@ -12,6 +14,22 @@ from coldwater.tui.screens.score import ScoreScreen
 from coldwater.tui.screens.table import TableScreen
 from coldwater.tui.widgets.choices import ChoiceList
 from coldwater.tui.widgets.form import Cycler
+
+
+async def key(pilot: Pilot[Any], name: str) -> None:
+    """Press one key, as the terminal driver delivers it, and wait until it is handled.
+
+    ``pilot.press`` waits for the whole process to go idle (tens of ms per key),
+    which makes a 250-decision game slow; waiting for the screen's queues to drain
+    is enough here, because the table screen says itself when it is busy.
+    """
+    app = pilot.app
+    char = name if len(name) == 1 else None
+    event = events.Key(name, char)
+    event.set_sender(app)
+    assert app._driver is not None
+    app._driver.send_message(event)
+    await pilot._wait_for_screen()
 
 
 async def focus(pilot: Pilot[Any], selector: str, limit: int = 40) -> None:
@@ -73,19 +91,33 @@ async def play(pilot: Pilot[Any], *, max_presses: int = 5000, stop_after: int | 
         if isinstance(screen, HandOverScreen):
             if handovers is not None:
                 handovers.append(screen.player)
-            await pilot.press("enter")
+            await key(pilot, "enter")
+            for _ in range(5000):  # one Enter only: a second would answer the table
+                if pilot.app.screen is not screen:
+                    break
+                await asyncio.sleep(0.001)
             continue
         if isinstance(screen, TableScreen) and screen.my_turn() and not screen.busy:
             choices = screen.query_one("#decision", ChoiceList)
             keys = [k for k in "1234567890abcdefghijklmnopqrstuvwxyz" if choices.has_key(k)]
             assert keys, "a person's turn with no choices"
-            key = keys[(made * 7 + 3) % len(keys)] if len(keys) > 1 else keys[0]
-            await pilot.press(key)
+            pick = keys[(made * 7 + 3) % len(keys)] if len(keys) > 1 else keys[0]
+            generation = choices.generation
+            await key(pilot, pick)
+            # The choice is made once the list has been replaced; pressing again
+            # before that would answer the old list.
+            for _ in range(5000):
+                if choices.generation != generation or pilot.app.screen is not screen:
+                    break
+                await asyncio.sleep(0.001)
+            else:
+                raise AssertionError(f"key {pick!r} did not make a choice")
             made += 1
             if stop_after is not None and made >= stop_after:
                 return made
             if made >= max_presses:
                 raise AssertionError("the game did not end")
             continue
-        await pilot.pause(0.01)
+        await asyncio.sleep(0.002)
+        await pilot._wait_for_screen()
     raise AssertionError(f"stuck on {pilot.app.screen!r}")

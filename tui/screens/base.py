@@ -21,6 +21,10 @@ class BaseScreen(Screen[Any]):
     def action_back(self) -> None:
         self.dismiss(None)
 
+    def on_screen_resume(self) -> None:
+        # A screen that comes up while the terminal is too small gets the notice on top.
+        self.cw.check_size()
+
 
 class BaseModal(ModalScreen[Any]):
     HELP: ClassVar[str] = ""
@@ -31,3 +35,6 @@ class BaseModal(ModalScreen[Any]):
 
     def action_back(self) -> None:
         self.dismiss(None)
+
+    def on_screen_resume(self) -> None:
+        self.cw.check_size()

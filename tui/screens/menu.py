@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.containers import Center, Vertical
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen
@@ -44,8 +44,9 @@ class MenuScreen(BaseScreen):
             with Center():
                 yield ChoiceList([Item(label, value, key=key) for key, label, value in ENTRIES],
                                  auto_keys=False, id="menu")
-            yield Static("Press ? for help on any screen", id="menu-hint")
-        yield Footer()
+            yield Static("Press ? for help on any screen · q quits", id="menu-hint")
+        # No footer here: every entry shows its key already, and the footer is
+        # the single most expensive widget of the first frame (cold start).
 
     def on_choice_list_chosen(self, event: ChoiceList.Chosen) -> None:
         self.open(event.value)

@@ -67,7 +67,7 @@ def option_fields(options_type: type[msgspec.Struct], extra: dict[str, list[tupl
 
 
 class NewGameScreen(BaseScreen):
-    BINDINGS = keymap.bindings("back", "form")
+    BINDINGS = keymap.bindings("back", "nav", "form")
     HELP = """\
 **New game.** Move between fields with ↑ ↓ (or Tab), change a value with ← →,
 type names and the seed, then press Enter on **Start**.
@@ -155,7 +155,7 @@ type names and the seed, then press Enter on **Start**.
     def _default_name(self, i: int, kind: str) -> None:
         name = self.query_one(f"#name-{i}", Input)
         if kind == "person":
-            value = "You" if self.mode == "solo" and i == 0 else f"Player {i + 1}"
+            value = f"Player {i + 1}"
         else:
             value = f"{kind.split(':', 1)[1].capitalize()} bot {i + 1}"
         name.value = value
@@ -179,7 +179,7 @@ type names and the seed, then press Enter on **Start**.
         elif cid.startswith("seat-"):
             i = int(cid.split("-")[1])
             name = self.query_one(f"#name-{i}", Input).value
-            if name.startswith(("Player ", "You")) or " bot " in name:
+            if name.startswith("Player ") or " bot " in name:
                 self._default_name(i, event.value)
 
     def action_next(self) -> None:
@@ -232,7 +232,7 @@ type names and the seed, then press Enter on **Start**.
         seed = self.query_one("#seed", Input).value.strip() or None
         try:
             table = Table.new(self.game, seats, seed=seed, options=self.options(), meta={"mode": self.mode})
-        except (ValueError, OSError) as e:
+        except (ValueError, OSError, ImportError) as e:
             error.update(f"Cannot start: {e}")
             return
         screen_cls = self.cw.catalog.table_screen(self.game_name)

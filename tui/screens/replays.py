@@ -21,6 +21,7 @@ from coldwater.net import paths
 from coldwater.net.table import SaveError, read_save
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen
+from coldwater.tui.screens.table import with_names
 from coldwater.tui.widgets.board import BoardView
 from coldwater.tui.widgets.choices import ChoiceList, Item
 from coldwater.tui.widgets.log import GameLog
@@ -125,7 +126,8 @@ class ReplayScreen(BaseScreen):
                 except Exception:  # descriptions are a courtesy; the tag alone cannot leak
                     text = entry.action.split()[0]
                 who = "" if entry.seat == CHANCE else (self.names[entry.seat] if entry.seat < len(self.names) else "")
-                self.lines.append(f"{who}: {text}" if who else text)
+                text = with_names(text, self.names)
+                self.lines.append(f"{who}: {text}" if who and not text.startswith(who) else text)
                 self.states.append(after.view(None))
                 prev = after.clone()
         except RecordError as e:
@@ -158,7 +160,7 @@ class ReplayScreen(BaseScreen):
         self.query_one("#decision-title", Static).update(
             self.lines[self.pos - 1] if self.pos > 0 else "The start of the game")
         log = self.query_one("#log", GameLog)
-        log.clear()
+        log.clear_all()
         for line in self.lines[max(0, self.pos - 200):self.pos]:
             log.add("", line)
 

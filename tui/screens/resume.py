@@ -57,8 +57,10 @@ longer gets in the way.
         items += [Item(f"{Path(s.path).name}: {s.problem}", s, group="Cannot be resumed") for s in bad]
         self.query_one("#saves", ChoiceList).set_items(items)
         if not saves:
-            self.query_one("#resume-message", Static).update("No saved games. Games in progress are saved "
-                                                             "here after every move.")
+            message = self.query_one("#resume-message", Static)
+            empty = "No saved games. Games in progress are saved here after every move."
+            note = str(message.render()).strip()
+            message.update(f"{note}\n\n{empty}" if note and note != empty else empty)
 
     def on_choice_list_chosen(self, event: ChoiceList.Chosen) -> None:
         info: SaveInfo = event.value

@@ -46,10 +46,23 @@ class RulesScreen(BaseScreen):
             yield ChoiceList([Item(label, value, key=key) for key, label, value in TOPICS], auto_keys=False,
                              id="rules-topics")
             with VerticalScroll(id="rules-scroll", can_focus=False):
-                yield Markdown(help_text(self.topic), id="rules-text")
+                yield Markdown("", id="rules-text")
         yield Footer()
 
+    def text_for(self, topic: str) -> str:
+        """The summary, then the engine's own rulings where the rulebook is silent."""
+        text = help_text(topic)
+        try:
+            rulings = getattr(self.cw.catalog.get(topic), "rulings", ())
+        except (ImportError, AttributeError, KeyError):
+            rulings = ()
+        if rulings:
+            text += "\n\n## Rulings: where the rulebook is silent\n\n" + "\n".join(
+                f"- **{r.topic}**: {r.text}" for r in rulings)
+        return text
+
     def on_mount(self) -> None:
+        self.query_one("#rules-text", Markdown).update(self.text_for(self.topic))
         topics = self.query_one("#rules-topics", ChoiceList)
         values = topics.values
         if self.topic in values:
@@ -58,7 +71,7 @@ class RulesScreen(BaseScreen):
 
     def on_choice_list_chosen(self, event: ChoiceList.Chosen) -> None:
         self.topic = event.value
-        self.query_one("#rules-text", Markdown).update(help_text(self.topic))
+        self.query_one("#rules-text", Markdown).update(self.text_for(self.topic))
         self.query_one("#rules-scroll", VerticalScroll).scroll_home(animate=False)
 
     def action_scroll(self, pages: int) -> None:

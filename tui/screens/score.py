@@ -9,6 +9,7 @@ from textual.widgets import DataTable, Footer, Static
 from coldwater.core.state import Scores
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen
+from coldwater.tui.screens.table import with_names
 from coldwater.tui.widgets.chart import ScoreChart
 
 
@@ -18,38 +19,44 @@ class ScoreScreen(BaseScreen):
             "the chart draws the same numbers. Enter or Esc returns to the main menu; the game is "
             "kept under *Replays*.")
 
-    def __init__(self, title: str, scores: Scores) -> None:
+    def __init__(self, title: str, scores: Scores, names: list[str] | None = None) -> None:
         super().__init__()
         self.game_title = title
         self.scores = scores
+        names = names or []
+        # Engines label rows "Seat N"; show the names people chose.
+        self.labels = [names[i] if i < len(names) and lab.startswith("Seat ") else lab
+                       for i, lab in enumerate(scores.labels)]
 
     def compose(self) -> ComposeResult:
         s = self.scores
-        winner = s.labels[s.ranking[0]] if s.ranking else ""
+        winner = self.labels[s.ranking[0]] if s.ranking else ""
         with VerticalScroll(id="score-box"):
             yield Static(f"{self.game_title} — final scores", classes="page-title")
-            yield Static(s.outcome or f"{winner} wins", id="outcome")
-            yield DataTable(id="score-table", cursor_type="none", zebra_stripes=True)
+            yield Static(with_names(s.outcome, self.labels) if s.outcome else f"{winner} wins", id="outcome")
+            yield self._table()
             yield Static("Chart", classes="section")
             order = list(s.ranking) or list(range(len(s.labels)))
-            yield ScoreChart([s.labels[i] for i in order], s.categories, [s.rows[i] for i in order],
+            yield ScoreChart([self.labels[i] for i in order], s.categories, [s.rows[i] for i in order],
                              [s.totals[i] for i in order], id="score-chart")
             for note in s.notes:
                 yield Static(note, classes="note")
         yield Footer()
 
-    def on_mount(self) -> None:
+    def _table(self) -> DataTable[str]:
+        # Categories down, players across (best first): long category names need
+        # the room, and four players fit across even 80 columns.
         s = self.scores
-        t = self.query_one("#score-table", DataTable)
-        t.can_focus = False
-        t.add_column("#")
-        t.add_column("Player")
-        for cat in s.categories:
-            t.add_column(cat)
-        t.add_column("Total")
         order = list(s.ranking) or list(range(len(s.labels)))
-        for place, i in enumerate(order, start=1):
-            t.add_row(str(place), s.labels[i], *(str(v) for v in s.rows[i]), str(s.totals[i]))
+        t: DataTable[str] = DataTable(id="score-table", cursor_type="none", zebra_stripes=True)
+        t.can_focus = False
+        t.add_column("Category")
+        for i in order:
+            t.add_column(self.labels[i])
+        for c, cat in enumerate(s.categories):
+            t.add_row(cat, *(str(s.rows[i][c]) for i in order))
+        t.add_row("Total", *(str(s.totals[i]) for i in order))
+        return t
 
     def action_done(self) -> None:
         self.dismiss(None)

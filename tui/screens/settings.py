@@ -16,7 +16,7 @@ PACES: tuple[tuple[str, float], ...] = (("instant", 0.0), ("quick", 0.15), ("nor
 
 
 class SettingsScreen(BaseScreen):
-    BINDINGS = keymap.bindings("back", "form")
+    BINDINGS = keymap.bindings("back", "nav")
     HELP = """\
 **Settings.** ↑ ↓ choose a setting, ← → change it; changes are kept at once.
 

@@ -17,6 +17,7 @@ happens in a thread (``asyncio.to_thread``), so the screen keeps repainting.
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -35,6 +36,11 @@ from coldwater.tui.screens.base import BaseScreen
 from coldwater.tui.widgets.board import BoardView
 from coldwater.tui.widgets.choices import ChoiceList, Item
 from coldwater.tui.widgets.log import GameLog
+
+
+def with_names(text: str, names: list[str]) -> str:
+    """Engines say "Seat 2"; people like to read the name they chose."""
+    return re.sub(r"\bSeat (\d+)\b", lambda m: names[int(m[1]) - 1] if 0 < int(m[1]) <= len(names) else m[0], text)
 
 
 def records_dir() -> Path:
@@ -66,6 +72,7 @@ is saved as it is made: leaving and resuming later loses nothing.
         self._describe_view: State[Any, Any] | None = None
         self._finished = False
         self._handing_over = False
+        self._chance_lines: list[str] = []
 
     BOARD: ClassVar[type[BoardView]] = BoardView
     """The game's board widget; the replay screen draws positions with it too."""
@@ -135,6 +142,9 @@ is saved as it is made: leaving and resuming later loses nothing.
         return t.waiting_for_person and t.current == self.viewer and not self._handing_over
 
     def refresh_view(self) -> None:
+        if not self.is_mounted or self._finished:
+            return  # a worker can finish after the person left the table
+        self.flush_chance()
         view = self.current_view()
         self.query_one("#status", Static).update(self.status(view))
         self.update_board(view)
@@ -156,25 +166,46 @@ is saved as it is made: leaving and resuming later loses nothing.
             decision.set_items([])
 
     def _on_event(self, event: Applied | GameOver) -> None:
+        if not self.is_mounted:
+            return
         log = self.query_one("#log", GameLog)
         if isinstance(event, GameOver):
             log.add("", event.outcome or "The game is over.")
             return
         who = "" if event.seat == CHANCE else seat_label(self.table.seats, event.seat)
-        text = event.action
+        text = event.action.split()[0]
         if self._describe_view is not None:
             try:
                 text = self._describe_view.describe(self.table.game.parse_action(event.action))
             except Exception:  # a description is a courtesy; the tag alone cannot leak a secret
-                text = event.action.split()[0]
+                pass
+        text = with_names(text, [s.name for s in self.table.seats])
+        if event.seat == CHANCE:
+            self._chance_lines.append(text)  # written together, before the next move
+            return
+        self.flush_chance()
         log.add(who, text)
+
+    def flush_chance(self) -> None:
+        """Write the chance lines gathered since the last move, summarised."""
+        if not self._chance_lines or not self.is_mounted:
+            return
+        lines, self._chance_lines = self._chance_lines, []
+        log = self.query_one("#log", GameLog)
+        for line in self.summarize_chance(lines):
+            log.add("", line, quiet=True)
+
+    def summarize_chance(self, lines: list[str]) -> list[str]:
+        """Per-game hook: several chance lines in fewer words (default: as they are)."""
+        return lines
 
     # ---- acting ------------------------------------------------------------
     def on_choice_list_chosen(self, event: ChoiceList.Chosen) -> None:
         if event.choice_list.id != "decision":
             return
         event.stop()
-        self.choose(event.value)
+        if not event.stale:
+            self.choose(event.value)
 
     def choose(self, action: Any) -> None:
         if not self.my_turn() or self.busy:
@@ -185,8 +216,7 @@ is saved as it is made: leaving and resuming later loses nothing.
         except IllegalAction as e:
             self.notify(str(e), severity="error")
             return
-        self.refresh_view()
-        self.drive()
+        self.drive()  # repaints when it stops
 
     @property
     def busy(self) -> bool:
@@ -197,24 +227,37 @@ is saved as it is made: leaving and resuming later loses nothing.
         self.run_worker(self._drive(), name="drive", group="drive", exclusive=True)
 
     async def _drive(self) -> None:
+        # Repaint only where a person can see a difference: once when a bot starts
+        # thinking, after each bot move when moves are paced, and at the end. Chance
+        # steps (a fill draws up to six bait) do not each need a frame.
         t = self.table
+        waiting_on: int | None = None
         while t.current is not None and not t.waiting_for_person:
             cur = t.current
-            self.refresh_view()
+            if cur != CHANCE and cur != waiting_on:
+                self.show_waiting(cur)
+                waiting_on = cur
             self._describe_view = t.view(self.log_seat)
             if not await t.step():
                 break
-            if cur != CHANCE and t.seats[cur].kind is SeatKind.BOT:
+            if cur != CHANCE and t.seats[cur].kind is SeatKind.BOT and self.cw.bot_delay > 0:
                 self.refresh_view()
-                if self.cw.bot_delay > 0:
-                    await asyncio.sleep(self.cw.bot_delay)
+                await asyncio.sleep(self.cw.bot_delay)
         self._after_drive()
+
+    def show_waiting(self, seat: int) -> None:
+        if not self.is_mounted:
+            return
+        self.query_one("#decision-title", Static).update(f"{seat_label(self.table.seats, seat)} is thinking…")
+        self.query_one("#decision", ChoiceList).set_items([])
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.name == "drive" and event.state is WorkerState.ERROR:
             self.notify(f"The game stopped: {event.worker.error}", severity="error", timeout=30)
 
     def _after_drive(self) -> None:
+        if not self.is_mounted:
+            return
         t = self.table
         if t.state.is_over:
             self.finish()
@@ -241,9 +284,16 @@ is saved as it is made: leaving and resuming later loses nothing.
 
         self.app.push_screen(HandOverScreen(seat_label(self.table.seats, seat), self.table.game.title), ready)
 
+    def on_screen_resume(self) -> None:
+        super().on_screen_resume()
+        if self.is_mounted and self.table.state.is_over and not self._finished and self.app.screen is self:
+            self.finish()  # the game ended while another screen was on top
+
     def finish(self) -> None:
         if self._finished:
             return
+        if self.app.screen is not self:
+            return  # finish when this screen is back on top (see on_screen_resume)
         self._finished = True
         t = self.table
         if t.save_path is not None:
@@ -251,7 +301,7 @@ is saved as it is made: leaving and resuming later loses nothing.
             t.delete_save()
         from coldwater.tui.screens.score import ScoreScreen
 
-        self.app.switch_screen(ScoreScreen(t.game.title, t.state.scores()))
+        self.app.switch_screen(ScoreScreen(t.game.title, t.state.scores(), [s.name for s in t.seats]))
 
     # ---- keys --------------------------------------------------------------
     def action_pause(self) -> None:

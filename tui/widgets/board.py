@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import msgspec
+from rich.console import RenderableType
 from textual.widgets import Static
 
 from coldwater.core.state import State
@@ -18,8 +19,11 @@ class BoardView(Static):
     def __init__(self, game: Any, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.game = game
+        self.shown: RenderableType = ""
+        """What was drawn last (tests read it as text)."""
 
     def show(self, view: State[Any, Any], names: Sequence[str], viewer: int | None) -> None:
         """Redraw from `view` (already redacted for `viewer`); `names` are the seat names."""
         data = msgspec.to_builtins(view.data)
-        self.update(pprint.pformat(data, width=60, compact=True))
+        self.shown = pprint.pformat(data, width=60, compact=True)
+        self.update(self.shown)

@@ -38,6 +38,13 @@ class ChoiceList(OptionList):
             super().__init__()
             self.choice_list = choice_list
             self.value = value
+            self.generation = choice_list.generation
+            """Which filling of the list this came from: a choice from a list that
+            has since been replaced (a second key pressed quickly) is stale."""
+
+        @property
+        def stale(self) -> bool:
+            return self.generation != self.choice_list.generation
 
         @property
         def control(self) -> ChoiceList:
@@ -47,6 +54,7 @@ class ChoiceList(OptionList):
                  classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.auto_keys = auto_keys
+        self.generation = 0
         self._values: dict[str, Any] = {}
         self._keys: dict[str, str] = {}
         if items:
@@ -54,6 +62,7 @@ class ChoiceList(OptionList):
 
     def set_items(self, items: Sequence[Item], highlight: int | None = None) -> None:
         """Replace the choices; `highlight` is the index (in `items`) to pre-select."""
+        self.generation += 1
         self.clear_options()
         self._values.clear()
         self._keys.clear()
@@ -61,8 +70,10 @@ class ChoiceList(OptionList):
         group: str | None = None
         free = iter(CHOICE_KEYS if self.auto_keys else "")
         first_of: int | None = None
+        # One group needs no heading: the list's title already says what it is.
+        grouped = len({item.group for item in items}) > 1
         for n, item in enumerate(items):
-            if item.group and item.group != group:
+            if grouped and item.group and item.group != group:
                 options.append(Option(Text(item.group, style="bold"), disabled=True))
             group = item.group
             key = item.key or next(free, "")

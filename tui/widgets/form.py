@@ -75,5 +75,5 @@ class Cycler(Widget, can_focus=True):
 
     def render(self) -> Text:
         text = self.choices[self.index][0] if self.choices else "—"
-        return Text.assemble((f"{self.label:<14}", "bold"), ("◀ ", "dim"), (text, "reverse" if self.has_focus else "underline"),
+        return Text.assemble((f"{self.label:<16}", "bold"), ("◀ ", "dim"), (text, "reverse" if self.has_focus else "underline"),
                              (" ▶", "dim"))

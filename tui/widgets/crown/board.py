@@ -42,7 +42,8 @@ class CrownBoard(BoardView):
         for i in range(len(d.parties)):
             if i != viewer:
                 parts += self.party(d, i, labels, viewer, current=view.current)
-        self.update(Group(*parts))
+        self.shown = Group(*parts)
+        self.update(self.shown)
 
     # ---- the shared board ------------------------------------------------------
     def board(self, d: Any) -> list[RenderableType]:
@@ -124,7 +125,7 @@ class CrownBoard(BoardView):
         name = labels[i] if i < len(labels) else f"Seat {i + 1}"
         title = Text()
         title.append("▶ " if current == i else "  ", style="bold")
-        title.append(name + (" (you)" if i == viewer else ""), style="bold underline")
+        title.append(name + (" (you)" if i == viewer and name.lower() != "you" else ""), style="bold underline")
         if not p.silent:
             title.append("  token ")
             title.append(f"[{p.token}]" if p.token else "on board", style="bold")

@@ -7,6 +7,7 @@ screen needs nothing from the engine beyond its actions' public fields.
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar
 
 from coldwater.core.state import State
@@ -19,6 +20,9 @@ from coldwater.tui.widgets.crown.board import CrownBoard
 GROUP_ORDER: tuple[str, ...] = ("place", "remove", "fill", "take", "taketop", "skip", "route", "discard",
                                 "catch", "zone6", "lose", "tackle", "reel", "lure", "submit", "silent", "white",
                                 "end")
+
+
+BAIT_DRAWN = re.compile(r"an? (\w+) bait is drawn from the bag")
 
 
 def tag_of(action: Any) -> str:
@@ -39,6 +43,22 @@ contests your heaviest fish is pre-selected. The full rules: Esc, then *Rules*.
     @property
     def tables(self) -> Any:
         return self.query_one("#board", CrownBoard).tables
+
+    def summarize_chance(self, lines: list[str]) -> list[str]:
+        """Runs of bait draws become one line: "bait drawn: red, blue, blue"."""
+        out: list[str] = []
+        run: list[str] = []
+        for line in lines + [""]:
+            m = BAIT_DRAWN.fullmatch(line)
+            if m:
+                run.append(m[1])
+                continue
+            if run:
+                out.append(("bait drawn: " if len(run) > 1 else "a bait drawn: ") + ", ".join(run))
+                run = []
+            if line:
+                out.append(line)
+        return out
 
     # ---- the decision --------------------------------------------------------
     def choice_items(self, view: State[Any, Any], legal: list[Any]) -> tuple[list[Item], int | None]:
@@ -92,7 +112,7 @@ contests your heaviest fish is pre-selected. The full rules: Esc, then *Rules*.
         if tag == "lure":
             return "Play a Lure (swap two bait)"
         if tag == "submit":
-            return "Contest · submit a fish"
+            return f"Contest · which {info.fish_name(self.tables, a.species)} do you submit?"
         if tag in ("silent", "white"):
             return "Silent player"
         if tag == "end":
@@ -185,6 +205,8 @@ contests your heaviest fish is pre-selected. The full rules: Esc, then *Rules*.
         base = super().status(view)
         d = view.data
         extra = []
+        if view.current is not None and 1 <= getattr(d, "step", 0) <= 3:
+            extra.append(f"Step {d.step}")
         if getattr(d, "end_triggered", False):
             extra.append("final round")
         if getattr(d, "step", 0) == 4:

@@ -1,0 +1,290 @@
+"""The greedy bot: scores each legal action with a quick heuristic and takes the best.
+
+It recruits, builds (buys and conquers the best Location it can pay for),
+raises toward fully risen, scores, claims Goals and recruits Tribes, and plays
+Matrona when enough cards wait in the discard pile (always on its last turn,
+when every returned Character is worth 1 PP). No search, no clones: a decision
+costs one pass over ``legal()``, so thousands of games run in minutes. Ties go
+to the first action in notation order; the Rng only breaks exact ties, so the
+bot is deterministic given its Rng.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from coldwater.core.notation import Action
+from coldwater.core.rng import Rng
+
+from . import payment
+from .actions import (
+    Buy, ClaimGoal, Conquer, Copy, Cut, End, Exploit, Flip, OppDiscard, OppFlip, PickKing, Place, Play, Raise,
+    Recruit, RecruitTribe, Replay, Rise, Rival, Score, Scout, Skip, Spend, TakeBack, UseTribe,
+)
+from .content import Deck
+from .depths import top
+from .mantas import effect as manta_effect
+from .model import AqData, Eff
+from .raise_ import find, remaining
+
+KING_PREF = {3: 9, 1: 8, 2: 8, 5: 7, 7: 7, 4: 6, 6: 6, 9: 6, 8: 5, 10: 4, 11: 4}
+
+
+class GreedyBot:
+    name = "greedy"
+
+    def choose(self, view: Any, rng: Rng) -> Action:
+        legal = view.legal()
+        if len(legal) == 1:
+            return legal[0]  # type: ignore[no-any-return]
+        ev = _Eval(view.data, view.deck, view.current, view.ply)
+        best: list[Action] = []
+        top_v = -1e9
+        for a in legal:
+            v = ev.value(a)
+            if v > top_v + 1e-9:
+                top_v, best = v, [a]
+            elif abs(v - top_v) <= 1e-9:
+                best.append(a)
+        return best[0] if len(best) == 1 else rng.choice(best)
+
+
+class _Eval:
+    def __init__(self, d: AqData, k: Deck, seat: int, ply: int = 0) -> None:
+        self.d, self.k, self.seat = d, k, seat
+        # Tempo: the longer the game, the more scouting and recruiting (which run
+        # the decks down) are worth, so no loop of ready/take-back can stall it.
+        self.tempo = min(4.0, ply / 600)
+        self.p = d.ps[seat]
+        self.last_turn = d.final_left > 0 or d.trigger
+
+    # ---- values of things ---------------------------------------------------
+    def loc_value(self, x: int) -> float:
+        k = self.k
+        return k.loc_pp[x] + (1.5 if k.loc_manta[x] else 0.0) - 0.45 * len(k.loc_depths[x]) + 1.0
+
+    def char_value(self, c: int) -> float:
+        if c < 0:
+            return 2.0
+        return 2.0 + 0.5 * len(self.k.char_effs[c]) + 0.5 * len(self.k.char_delayed[c])
+
+    def eff_value(self, e: Eff, src: int = -1) -> float:
+        d, k, p = self.d, self.k, self.p
+        op = e.op
+        if op == "score":
+            pps = [k.loc_pp[loc.id] for loc in p.board if loc.risen and loc.id != src]
+            return 4.0 + max(pps) if pps else 0.0
+        if op == "raise":
+            rems = [remaining(k, loc) for loc in p.board if not loc.risen and loc.id != src]
+            if not rems:
+                return 0.0
+            return 2.5 if min(rems) <= e.n else 0.6 * e.n
+        if op == "fully_rise":
+            return 3.0 if any(not loc.risen and loc.id != src for loc in p.board) else 0.0
+        if op == "take_back":
+            return 1.5 if p.discard else 0.0
+        if op == "free_recruit":
+            return 3.0 if d.char_row else 0.0
+        if op == "ready":
+            return 0.7 * sum(1 for m in p.mantas if not m.ready and not m.placed)
+        if op in ("opp_flip", "opp_discard"):
+            return 0.4 * (d.players - 1)
+        if op == "copy":
+            return 1.5
+        if op == "wild_manta":
+            return 2.0
+        return 0.0
+
+    def potential(self, res: str) -> int:
+        return payment.achievable(self.d, self.k, res) if self.d.phase == "main" else self._pot(res)
+
+    def _pot(self, res: str) -> int:
+        from .depths import resource_of as dres
+        from .mantas import resource_of as mres
+
+        k = self.k
+        return (sum(mres(k, m, res, -1) for m in self.p.mantas)
+                + sum(dres(k, loc, res, -1) for loc in self.p.board if not loc.risen))
+
+    def play_value(self, c: int) -> float:
+        d, k, p = self.d, self.k, self.p
+        from .delayed import pending
+
+        effs = list(pending(d, k, self.seat)) + list(k.char_effs[c])
+        coins = self._pot("c")
+        power = self._pot("p")
+        free = 5 - len(p.board)
+        risen = [k.loc_pp[loc.id] for loc in p.board if loc.risen]
+        rems = sorted(remaining(k, loc) for loc in p.board if not loc.risen)
+        offered = d.loc_top + d.loc_bottom
+        taken: set[int] = set()
+        v = 0.0
+        for e in effs:
+            op = e.op
+            if op == "coins":
+                coins += e.n
+            elif op in ("power", "tpower"):
+                power += e.n
+            elif op in ("buy", "conquer"):
+                if free <= 0:
+                    continue
+                best, cost_b = 0.0, 0
+                for x in offered:
+                    if x in taken:
+                        continue
+                    cost = k.loc_coins[x] if op == "buy" else max(0, k.loc_power[x] - (x in d.loc_top))
+                    have = coins if op == "buy" else power
+                    if cost <= have and self.loc_value(x) > best:
+                        best, cost_b, bx = self.loc_value(x), cost, x
+                if best > 0:
+                    v += best + 1.0
+                    free -= 1
+                    taken.add(bx)
+                    if op == "buy":
+                        coins -= cost_b
+                    else:
+                        power -= cost_b
+            elif op == "recruit":
+                n = min(len(d.char_row) - 1, coins)
+                if d.module == "tribes" and self._tribe_affordable(coins):
+                    v += 5.0 if d.solo_level and d.solo_level < 6 else 3.5
+                elif n >= 0:
+                    v += 2.5 - 0.1 * n + self.tempo
+            elif op == "free_recruit":
+                v += 3.0
+            elif op == "scout":
+                v += 0.3 + self.tempo
+            elif op == "raise":
+                if rems:
+                    v += 0.6 * min(e.n, sum(rems))
+                    if rems[0] <= e.n:
+                        v += 1.5
+                        risen.append(3)
+                        rems.pop(0)
+            elif op == "score":
+                if risen:
+                    v += 4.0 + max(risen)
+                    risen.remove(max(risen))
+                    free += 1
+            elif op == "fully_rise":
+                if rems:
+                    rems.pop()
+                    risen.append(3)
+                    v += 2.0
+            elif op == "take_back":
+                v += 1.5 if p.discard else 0.0
+            elif op == "ready":
+                v += 0.7 * sum(1 for m in p.mantas if not m.ready and not m.placed)
+            elif op == "matrona":
+                back = len(p.discard)
+                tired = sum(1 for m in p.mantas if not m.ready and not m.placed)
+                v += (2.0 * back if self.last_turn else 0.75 * back + 0.5 * tired - 1.5)
+            elif op in ("opp_flip", "opp_discard"):
+                v += 0.3 * (d.players - 1)
+            elif op == "replay":
+                v += max((self.play_value(x) * 0.8 for x in set(p.discard)
+                          if x >= 0 and not any(y.op in ("replay", "matrona") for y in k.char_effs[x])), default=0.0)
+        if self.last_turn and not any(e.op == "matrona" for e in effs):
+            v -= 1.0  # the card leaves the hand: 1 PP less at the end
+        return v
+
+    def _tribe_affordable(self, coins: int) -> bool:
+        from .tribes import cost, place_options
+
+        d = self.d
+        if not place_options(d, self.seat):
+            return False
+        have = coins + (sum(payment.spend_value(d, self.k, x) for x in self.p.scored) if payment.can_spend(d) else 0)
+        return any(t not in self.p.tribes and cost(d, self.k, t, self.seat) <= have for t in d.tribes)
+
+    def tribe_value(self, t: int) -> float:
+        from .tribes import cost, spec
+
+        d, k = self.d, self.k
+        sp = spec(k, t)
+        if d.solo_level and d.solo_level < 6:
+            return 20.0 - cost(d, k, t, self.seat)
+        base = sp.pp + 2.5 if sp.tier == 1 else 4.0
+        return base + 1.0 - 0.3 * cost(d, k, t, self.seat)
+
+    # ---- the action ---------------------------------------------------------
+    def value(self, a: Any) -> float:
+        d, k, p = self.d, self.k, self.p
+        if isinstance(a, PickKing):
+            return KING_PREF.get(a.number, 0)
+        if isinstance(a, Rival):
+            return 10.0 if a.goal in p.goals else -len(d.tracks[a.goal])
+        if isinstance(a, OppFlip):
+            e = manta_effect(k, p.mantas[a.manta])
+            return -(e.n if e.op in ("coins", "power") else 2.0)
+        if isinstance(a, OppDiscard):
+            return -self.char_value(a.card) - (3.0 if k.is_king(a.card) else 0.0)
+        if d.pay is not None:
+            if isinstance(a, Flip):
+                return 3.0
+            if isinstance(a, Exploit):
+                return 4.0
+            if isinstance(a, UseTribe):
+                return 2.0
+            if isinstance(a, Spend):
+                return -float(k.loc_pp[a.loc])
+        if isinstance(a, Place):
+            if a.manta < 0:
+                return 0.5
+            m = p.mantas[a.manta]
+            return 1.0 + (1.0 if not m.ready else 0.0) + (0.5 if m.wild < 0 else 0.0)
+        if isinstance(a, Cut):
+            return -self.loc_value(a.loc)
+        if isinstance(a, Skip):
+            return 0.0
+        if isinstance(a, Recruit):
+            free = bool(d.stack and d.stack[-1].effs and d.stack[-1].effs[0].op == "free_recruit")
+            c = d.char_row[a.slot]
+            return self.char_value(c) - (0.0 if free else 0.35 * a.slot) + self.tempo
+        if isinstance(a, RecruitTribe):
+            return self.tribe_value(a.tribe)
+        if isinstance(a, (Buy, Conquer)):
+            return self.loc_value(a.loc) + 1.0
+        if isinstance(a, Raise):
+            loc = find(d, self.seat, a.loc)
+            assert loc is not None
+            rem = remaining(k, loc)
+            return (3.0 + 0.3 * k.loc_pp[a.loc] if a.by >= rem else 0.0) + 0.9 * a.by - 0.05 * rem
+        if isinstance(a, Score):
+            return 5.0 + k.loc_pp[a.loc]
+        if isinstance(a, Scout):
+            # Worth it when the rows offer little to this player.
+            offered = d.loc_top + d.loc_bottom
+            return (1.0 if not offered or max(self.loc_value(x) for x in offered) < 4 else 0.3) + self.tempo
+        if isinstance(a, TakeBack):
+            return self.char_value(a.card)
+        if isinstance(a, Rise):
+            loc = find(d, self.seat, a.loc)
+            assert loc is not None
+            return remaining(k, loc) + 0.3 * k.loc_pp[a.loc]
+        if isinstance(a, Copy):
+            loc = find(d, self.seat, a.loc)
+            de = top(k, loc) if loc else None
+            return self.eff_value(de) if de else 0.0
+        if isinstance(a, Replay):
+            return self.play_value(a.card)
+        if isinstance(a, ClaimGoal):
+            m = p.mantas[a.manta]
+            return 100.0 + (1.0 if not m.ready else 0.0) + (0.5 if manta_effect(k, m).op == "raise" else 0.0)
+        if isinstance(a, Play):
+            return self.play_value(a.card)
+        if isinstance(a, End):
+            return 0.2
+        if isinstance(a, Flip):
+            m = p.mantas[a.manta]
+            return self.eff_value(manta_effect(k, m)) - 0.5
+        if isinstance(a, Exploit):
+            loc = find(d, self.seat, a.loc)
+            xe = top(k, loc) if loc else None
+            return (self.eff_value(xe, a.loc) if xe else 0.0) + 0.5
+        if isinstance(a, UseTribe):
+            from .tribes import spec
+
+            te = spec(k, a.tribe).ongoing
+            return self.eff_value(te) if te else 0.0
+        return 0.0

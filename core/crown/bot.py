@@ -1,0 +1,155 @@
+"""The greedy bot: one-step lookahead with a hand-made value of each outcome.
+
+It fills Zones it can empty soon, routes bait to Master Angler cards (the card
+closest to completion first), catches the most useful fish (new species,
+then heavy ones), takes tackle, plays a Reel when it empties a Zone, and
+submits its heaviest fish. It only reads the view it is given; the Rng breaks
+ties, so it is deterministic given that Rng.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from coldwater.core.notation import Action
+from coldwater.core.rng import Rng
+
+from .actions import (
+    Catch, Discard, EndTurn, Fill, Lose, Lure, Place, Reel, Remove, Route, SilentDraws, Skip, Submit, Take,
+    TakeTackle, TakeTop, WhiteOption, Zone6,
+)
+from .content import Tables
+from .model import (
+    COLOUR_INDEX, COLOUR_LOCATION, LOCATION_INDEX, SMALL_SPECIES, SPACE_COLOUR, SPACE_INDEX, CrownData, Party,
+)
+
+
+class GreedyBot:
+    name = "greedy"
+
+    def __init__(self, tables: Tables) -> None:
+        self.T = tables
+        mids = {}
+        for s in tables.content.species:
+            mids[s.key] = (s.range[0] + s.range[1]) / 2
+        self.mid = mids
+
+    def fish_value(self, p: Party, species: str) -> float:
+        """A new species helps three challenges; a second one only if it may be heavier."""
+        mid = self.mid.get(species, 4)
+        known = [self.T.weight[f.card] for f in p.fish if f.species == species and f.card is not None]
+        if not known and not any(f.species == species for f in p.fish):
+            return 2.5 + mid / 4 + (1.0 if species in SMALL_SPECIES else 0.0)
+        best = max(known) if known else mid
+        return 0.3 + max(0.0, mid - best) / 4
+
+    def cast_value(self, d: CrownData, p: Party, colour: int, side: int) -> float:
+        if colour < 0:
+            return self.port_value(d, p, side)
+        v = 0.0
+        n = 0
+        home = COLOUR_LOCATION[colour]
+        for zi, z in enumerate(p.zones):
+            k = z[colour]
+            if not k:
+                continue
+            take = 1 if side == 1 else k
+            n += take
+            total = sum(z)
+            v += 0.4 * take / total  # progress towards emptying the Zone
+            if total == take:
+                f = d.zones[home][zi]
+                if f is not None:
+                    v += self.fish_value(p, f.species)
+                if zi == 2:
+                    v += 1.0
+                if zi == 3 and d.tops[home] is not None:
+                    v += 0.3
+        open_spots = sum(1 for m in p.ma if colour in self.T.ma_spots[m.card] and colour not in m.filled)
+        v += 0.8 * min(n, open_spots)
+        return v
+
+    def port_value(self, d: CrownData, p: Party, side: int) -> float:
+        opts = []
+        for zi, z in enumerate(p.zones):
+            have = sum(z)
+            if have < zi + 3:
+                opts.append(1.6 - 0.1 * zi if have == 0 else 0.6 * (zi + 3 - have) / (zi + 3))
+        if len(p.ma) < 3 and (d.ma_row or d.ma_deck):
+            opts += [1.6 if len(p.ma) < 2 else 1.2] * (3 - len(p.ma))
+        opts.sort(reverse=True)
+        return sum(opts[:side])
+
+    def choose(self, view: Any, rng: Rng) -> Action:
+        legal = view.legal()
+        if len(legal) == 1:
+            return legal[0]
+        d: CrownData = view.data
+        seat = view.current
+        p = d.parties[seat] if seat is not None and seat >= 0 else d.parties[0]
+        best: list[Action] = []
+        best_v = float("-inf")
+        for a in legal:
+            v = self.value(d, p, a)
+            if v > best_v + 1e-9:
+                best, best_v = [a], v
+            elif abs(v - best_v) <= 1e-9:
+                best.append(a)
+        return best[rng.below(len(best))]
+
+    def value(self, d: CrownData, p: Party, a: Action) -> float:
+        if isinstance(a, Place):
+            s = SPACE_INDEX[a.space]
+            return self.cast_value(d, p, SPACE_COLOUR[s], p.token)
+        if isinstance(a, Remove):
+            s = SPACE_INDEX[a.space]
+            return self.cast_value(d, p, SPACE_COLOUR[s], d.tokens[s])
+        if isinstance(a, EndTurn):
+            return 0.0
+        if isinstance(a, Fill):
+            have = sum(p.zones[a.zone - 3])
+            return (2.0 - 0.1 * a.zone) if have == 0 else 1.0 - have / a.zone
+        if isinstance(a, (Take, TakeTop)):
+            colours_on_board = {c for z in p.zones for c in range(6) if z[c]}
+            # With few cards in progress, cast bait is wasted on the discard pile.
+            base = 1.6 if len(p.ma) < 2 else 1.0
+            if isinstance(a, Take):
+                spots = self.T.ma_spots[a.card]
+                return base + 0.3 * sum(1 for c in spots if c in colours_on_board) - 0.2 * len(spots)
+            return base - 0.1
+        if isinstance(a, Skip):
+            return 0.0
+        if isinstance(a, Route):
+            m = next(m for m in p.ma if m.card == a.card)
+            return 2.0 + len(m.filled) / len(self.T.ma_spots[a.card])
+        if isinstance(a, Discard):
+            return 0.0
+        if isinstance(a, Catch):
+            f = d.zones[LOCATION_INDEX[a.loc]][a.at - 3]
+            pend = next(x for x in d.pending if x.zone == a.zone)
+            cost = (0.8 if LOCATION_INDEX[a.loc] != COLOUR_LOCATION[pend.colour] else 0) + (0.8 if a.at != a.zone else 0)
+            return (self.fish_value(p, f.species) if f is not None else 0.0) - cost
+        if isinstance(a, Zone6):
+            pend = next(x for x in d.pending if x.zone == 6)
+            f = d.tops[COLOUR_LOCATION[pend.colour]]
+            return (self.fish_value(p, f.species) if f is not None else 0.0) - 0.1
+        if isinstance(a, Lose):
+            return -1.0
+        if isinstance(a, TakeTackle):
+            return 1.0 if a.take else 0.0
+        if isinstance(a, Reel):
+            c = COLOUR_INDEX[a.colour]
+            zones = [list(z) for z in p.zones]
+            zones[a.a - 3][c] -= 1
+            zones[a.b - 3][c] -= 1
+            emptied = sum(1 for z in {a.a, a.b} if not any(zones[z - 3]))
+            return 1.5 * emptied - 0.5
+        if isinstance(a, Lure):
+            return -0.5
+        if isinstance(a, Submit):
+            return -a.rank
+        if isinstance(a, SilentDraws):
+            return -a.n
+        if isinstance(a, WhiteOption):
+            return 1.0 if a.choice == "bait" else 0.0
+        return 0.0

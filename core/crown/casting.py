@@ -1,0 +1,71 @@
+"""Casting bait from the Zones, routing each cast bait to a Master Angler spot or
+the discard, and completing Master Angler cards."""
+
+from __future__ import annotations
+
+from . import trophies
+from .actions import Discard, Route
+from .content import Tables
+from .model import CrownData, MAProgress, Party, Pending
+
+
+def cast(d: CrownData, colour: int, side: int) -> None:
+    """A "1" casts one bait of `colour` from each Zone holding it; a "2" casts all of them.
+
+    A Zone emptied by the cast owes a catch with that colour.
+    """
+    p = d.parties[d.turn]
+    n = 0
+    for zi in range(4):
+        z = p.zones[zi]
+        k = z[colour]
+        if k:
+            take = 1 if side == 1 else k
+            z[colour] = k - take
+            n += take
+            if not any(z):
+                d.pending.append(Pending(zi + 3, colour))
+    start_route(d, colour, n)
+
+
+def start_route(d: CrownData, colour: int, n: int) -> None:
+    d.phase = "route"
+    d.colour = colour
+    d.route_left = n
+
+
+def route_targets(d: CrownData, T: Tables, p: Party) -> list[int]:
+    c = d.colour
+    return [m.card for m in p.ma if c in T.ma_spots[m.card] and c not in m.filled]
+
+
+def legal(d: CrownData, T: Tables) -> list:
+    return [Discard()] + [Route(c) for c in route_targets(d, T, d.parties[d.turn])]
+
+
+def route(d: CrownData, T: Tables, card: int) -> None:
+    p = d.parties[d.turn]
+    m = next(m for m in p.ma if m.card == card)
+    m.filled.append(d.colour)
+    d.route_left -= 1
+    if len(m.filled) == len(T.ma_spots[card]):
+        complete(d, T, p, m)
+
+
+def discard_one(d: CrownData) -> None:
+    d.discard[d.colour] += 1
+    d.route_left -= 1
+
+
+def discard_rest(d: CrownData) -> None:
+    d.discard[d.colour] += d.route_left
+    d.route_left = 0
+
+
+def complete(d: CrownData, T: Tables, p: Party, m: MAProgress) -> None:
+    """A full card is caught: to the score pile, its bait to the discard."""
+    p.ma.remove(m)
+    p.ma_done.append(m.card)
+    for c in m.filled:
+        d.discard[c] += 1
+    trophies.check_master_angler(d, T, p)

@@ -1,0 +1,75 @@
+"""GAME: Coldwater Crown for 1 to 4 players (1 player is the Practice Pond)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from coldwater.core.rng import Rng
+from coldwater.core.state import GameBase, seed_text
+
+from .actions import CODEC
+from .content import Tables, load_default, load_path
+from .model import CrownOptions
+from .rulings import RULINGS, Ruling
+from .setup import new_data
+from .state import CrownState
+from .turns import advance
+from .views import determinize
+
+
+class CrownGame(GameBase[CrownState]):
+    name = "crown"
+    title = "Coldwater Crown"
+    min_players = 1
+    max_players = 4
+    codec = CODEC
+    options_type = CrownOptions
+    bots = ("random", "greedy")
+
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+        # Each content gets its own State class so clones and text forms keep it.
+        self.state_type = type("CrownState", (CrownState,), {"TABLES": tables, "__slots__": ()})
+
+    @property
+    def content_hash(self) -> str:
+        return self.tables.hash
+
+    @property
+    def stand_in(self) -> bool:
+        return self.tables.content.stand_in
+
+    @property
+    def rulings(self) -> tuple[Ruling, ...]:
+        """Where the rulebook is silent: what this engine does (for the rules help)."""
+        return RULINGS
+
+    def with_content(self, path: str | Path) -> CrownGame:
+        """A game that uses a person's own card file (see docs/content.md)."""
+        return CrownGame(load_path(path))
+
+    def new(self, players: int, seed: int | str | bytes | None = None, options: Any = None) -> CrownState:
+        self.check_players(players)
+        opts = self.make_options(options)
+        assert isinstance(opts, CrownOptions)
+        d = new_data(players, opts.no_tags, self.tables)
+        advance(d, self.tables)
+        return self.state_type(d, seed=seed_text(seed))
+
+    def determinize(self, view: CrownState, rng: Rng) -> CrownState:
+        return self.state_type(determinize(view.data, self.tables, rng), seed=None, ply=view.ply)
+
+    def bot(self, name: str) -> Any:
+        if name == "random":
+            from coldwater.core.bots import RandomBot
+
+            return RandomBot()
+        if name == "greedy":
+            from .bot import GreedyBot
+
+            return GreedyBot(self.tables)
+        raise ValueError(f"unknown bot {name!r}; {self.title} has: {', '.join(self.bots)}")
+
+
+GAME = CrownGame(load_default())

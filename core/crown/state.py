@@ -1,0 +1,155 @@
+"""CrownState: the engine contract, dispatching each action to its rule module."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from coldwater.core.state import Scores, State
+
+from . import anglers, casting, catching, contests, explain, port, practice_pond, tackle, turns
+from .actions import (
+    CHANCE_TYPES, Catch, CrownAction, Discard, EndTurn, Fill, Lose, Lure, Place, Reel, Remove, Route,
+    SilentDraws, Skip, Submit, Take, TakeTackle, TakeTop, WhiteOption, Zone6,
+)
+from .content import Tables
+from .endgame import end_of_turn
+from .model import COLOUR_INDEX, SPACE_INDEX, SPACES, CrownData
+from .scoring import scores
+from .views import redact
+
+_PLACES = tuple(Place(s) for s in SPACES)
+_REMOVES = tuple(Remove(s) for s in SPACES)
+_END = EndTurn()
+
+
+class CrownState(State[CrownAction, CrownData]):
+    GAME = "crown"
+    DATA = CrownData
+    TABLES: ClassVar[Tables]
+
+    __slots__ = ()
+
+    @property
+    def players(self) -> int:
+        return self.data.players
+
+    def _current(self) -> int | None:
+        return self.data.cur
+
+    def _legal_actions(self) -> list[CrownAction]:
+        d = self.data
+        if d.cur == turns.CHANCE:
+            return [a for a, _ in turns.chance_weights(d, self.TABLES)]
+        if d.tasks:
+            k = d.tasks[0].kind
+            if k == "white_choice":
+                choices: list[CrownAction] = [WhiteOption("bait")]
+                return choices + ([WhiteOption("card")] if d.ma_deck else [])
+            if k == "silent_n":
+                return [SilentDraws(1), SilentDraws(2)]
+        ph = d.phase
+        if ph == "idle":
+            p = d.parties[d.turn]
+            out: list[CrownAction]
+            if d.step == 1:
+                out = [_PLACES[s] for s, t in enumerate(d.tokens) if not t]
+            elif d.step == 2:
+                out = [_REMOVES[s] for s, t in enumerate(d.tokens) if t and s != d.placed]
+            else:
+                out = [_END]
+            if p.tackle:
+                out += tackle.reel_options(p)
+                out += tackle.lure_options(p)
+            return out
+        if ph == "port":
+            return port.legal(d)
+        if ph == "route":
+            return casting.legal(d, self.TABLES)
+        if ph == "catch":
+            if d.offer_tackle:
+                return [TakeTackle(True), TakeTackle(False)]
+            return catching.legal(d)
+        if ph == "submit":
+            assert d.cur is not None
+            return list(contests.legal(d, self.TABLES, d.cur))
+        raise AssertionError(f"no decision in phase {ph}")
+
+    def _chance_weights(self) -> list[tuple[CrownAction, int]]:
+        return turns.chance_weights(self.data, self.TABLES)
+
+    def _apply(self, a: CrownAction) -> None:
+        d = self.data
+        T = self.TABLES
+        handler = _HANDLERS.get(type(a))
+        if handler is None:
+            turns.apply_chance(d, T, a)
+        else:
+            handler(d, T, a)
+        turns.advance(d, T)
+
+    def _redact(self, seat: int | None) -> CrownData:
+        return redact(self.data, seat)
+
+    def _scores(self) -> Scores:
+        return scores(self.data, self.TABLES)
+
+    def why_illegal(self, action: Any) -> str:
+        return explain.why_illegal(self, action)
+
+    def describe(self, action: CrownAction) -> str:
+        return explain.describe(self, action)
+
+
+def _space_action(d: CrownData, space: int, side: int) -> None:
+    if anglers.is_port(space):
+        port.start(d, side)
+    else:
+        casting.cast(d, anglers.space_colour(space), side)
+
+
+def _place(d: CrownData, T: Tables, a: Any) -> None:
+    s = SPACE_INDEX[a.space]
+    _space_action(d, s, anglers.place(d, s))
+
+
+def _remove(d: CrownData, T: Tables, a: Any) -> None:
+    s = SPACE_INDEX[a.space]
+    _space_action(d, s, anglers.remove(d, s))
+
+
+def _end(d: CrownData, T: Tables, a: Any) -> None:
+    anglers.flip_removed(d)
+    end_of_turn(d)
+
+
+def _skip(d: CrownData, T: Tables, a: Any) -> None:
+    d.port_left -= 1
+
+
+def _submit(d: CrownData, T: Tables, a: Any) -> None:
+    assert d.cur is not None
+    contests.submit(d, d.cur, a)
+
+
+_HANDLERS: dict[type, Callable[[CrownData, Tables, Any], None]] = {
+    Place: _place,
+    Remove: _remove,
+    EndTurn: _end,
+    Fill: lambda d, T, a: port.fill(d, a.zone),
+    Take: lambda d, T, a: port.take(d, a.card),
+    TakeTop: lambda d, T, a: port.take_top(d),
+    Skip: _skip,
+    Route: lambda d, T, a: casting.route(d, T, a.card),
+    Discard: lambda d, T, a: casting.discard_one(d),
+    Catch: lambda d, T, a: catching.catch(d, T, a),
+    Zone6: lambda d, T, a: catching.zone6(d, T),
+    Lose: lambda d, T, a: catching.lose(d, a.zone),
+    TakeTackle: lambda d, T, a: tackle.answer_offer(d, a.take),
+    Reel: lambda d, T, a: tackle.play_reel(d, COLOUR_INDEX[a.colour], a.a, a.b),
+    Lure: lambda d, T, a: tackle.play_lure(d, a.a, COLOUR_INDEX[a.ca], a.b, COLOUR_INDEX[a.cb]),
+    SilentDraws: lambda d, T, a: practice_pond.choose_draws(d, a.n),
+    WhiteOption: lambda d, T, a: practice_pond.white_option(d, a.choice),
+    Submit: _submit,
+}
+assert not set(_HANDLERS) & set(CHANCE_TYPES)

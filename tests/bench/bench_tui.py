@@ -1,0 +1,199 @@
+"""The app's benchmark: prints figures, never asserts on time.
+
+Run: ``python tests/bench/bench_tui.py [--runs N]``
+
+- cold start to the menu: a fresh process (``python -m`` style, imports
+  included) until the main menu has been composed and painted, headless; the
+  wall time of the whole process and the time inside it are both printed;
+- keypress to repaint on the Coldwater Crown table screen at 120×40: a key is
+  delivered as the terminal driver delivers it, the app handles it, and the
+  screen's compositor renders the changed regions. Two kinds of key: moving
+  the highlight (↓) and making a choice (the board, the list and the log are
+  redrawn; only choices after which it is still the person's turn are timed,
+  so no bot thinking is counted);
+- peak memory (RSS) of a process that opens the app and plays a whole Crown game
+  by keyboard against a bot.
+
+Aims (DESIGN/issue): ≤ 0.5 s, ≤ 50 ms, ≤ 80 MB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+COLD_START = r"""
+import time, os
+t0 = time.perf_counter()
+from coldwater.tui.app import ColdwaterApp
+from coldwater.tui.screens.menu import MenuScreen
+
+class Bench(ColdwaterApp):
+    def on_mount(self):
+        super().on_mount()
+        self.call_after_refresh(self._painted)
+    def _painted(self):
+        if isinstance(self.screen, MenuScreen):
+            print(f"INSIDE {time.perf_counter() - t0:.4f}", flush=True)
+            self.exit()
+Bench().run(headless=True, size=(80, 24))
+"""
+
+BARE = r"""
+import time
+t0 = time.perf_counter()
+from textual.app import App
+from textual.widgets import Static
+
+class Bare(App):
+    def compose(self):
+        yield Static("hello")
+    def on_mount(self):
+        self.call_after_refresh(self._painted)
+    def _painted(self):
+        print(f"INSIDE {time.perf_counter() - t0:.4f}", flush=True)
+        self.exit()
+Bare().run(headless=True, size=(80, 24))
+"""
+
+PEAK = r"""
+import asyncio, os, resource, sys
+sys.path.insert(0, {root!r})
+os.fsync = lambda fd: None
+from coldwater.tui.app import ColdwaterApp
+from coldwater.tui.catalog import Catalog
+from coldwater.tui.settings import Settings
+from tests.tui.driver import play, start_game
+
+async def main():
+    app = ColdwaterApp(catalog=Catalog(names=("crown",)), settings=Settings(bot_delay=0.0))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await start_game(pilot, mode_key="s", game="crown", seats=["person", "bot:greedy"], seed="bench")
+        await play(pilot)
+asyncio.run(main())
+print(f"PEAK {{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}}")
+"""
+
+
+def env() -> dict[str, str]:
+    e = dict(os.environ)
+    e["COLDWATER_HOME"] = tempfile.mkdtemp(prefix="coldwater-bench-")
+    return e
+
+
+def cold_start(runs: int, script: str = COLD_START, what: str = "cold start to the menu") -> None:
+    walls, insides = [], []
+    for _ in range(runs):
+        w0 = time.perf_counter()
+        out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env(),
+                             timeout=60)
+        walls.append(time.perf_counter() - w0)
+        line = next((x for x in out.stdout.splitlines() if x.startswith("INSIDE")), None)
+        if line is None:
+            print("cold start failed:", out.stderr[-2000:])
+            return
+        insides.append(float(line.split()[1]))
+    print(f"{what}: process {statistics.median(walls) * 1000:.0f} ms median "
+          f"(min {min(walls) * 1000:.0f}), imports+compose+paint {statistics.median(insides) * 1000:.0f} ms "
+          f"median over {runs} runs  [aim ≤ 500 ms]")
+
+
+async def keypress(samples: int) -> None:
+    os.environ["COLDWATER_HOME"] = tempfile.mkdtemp(prefix="coldwater-bench-")
+    sys.path.insert(0, str(ROOT))
+    from textual import events
+
+    from coldwater.net.table import Seat, SeatKind, Table
+    from coldwater.tui.app import ColdwaterApp
+    from coldwater.tui.catalog import Catalog
+    from coldwater.tui.screens.table import TableScreen
+    from coldwater.tui.settings import Settings
+    from coldwater.tui.widgets.choices import ChoiceList
+
+    app = ColdwaterApp(catalog=Catalog(names=("crown",)), settings=Settings(bot_delay=0.0))
+    moves: list[float] = []
+    choices: list[float] = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        seats = [Seat(SeatKind.PERSON, "Ada"), Seat(SeatKind.BOT, "Gil", bot="greedy")]
+        screen_cls = app.catalog.table_screen("crown")
+        await app.push_screen(screen_cls(Table.new("crown", seats, seed="bench")))
+
+        async def idle_turn() -> TableScreen:
+            while True:
+                s = app.screen
+                if isinstance(s, TableScreen) and s.my_turn() and not s.busy:
+                    return s
+                await asyncio.sleep(0.002)
+
+        async def press(key: str) -> float:
+            event = events.Key(key, key if len(key) == 1 else None)
+            event.set_sender(app)
+            # Start from a quiet screen: anything still pending is painted first.
+            await pilot._wait_for_screen()
+            app.screen._on_timer_update()
+            t0 = time.perf_counter()
+            assert app._driver is not None
+            app._driver.send_message(event)
+            await pilot._wait_for_screen()
+            app.screen._on_timer_update()  # render the updated regions now, not at the next frame tick
+            return time.perf_counter() - t0
+
+        n = 0
+        while (len(moves) < samples or len(choices) < samples) and n < samples * 20:
+            n += 1
+            s = await idle_turn()
+            if s.table.state.is_over:
+                break
+            moves.append(await press("down"))
+            decision = s.query_one("#decision", ChoiceList)
+            generation, ply = decision.generation, s.table.state.ply
+            cur = s.table.current
+            key = "1" if decision.has_key("1") else "enter"
+            took = await press(key)
+            while decision.generation == generation:
+                await asyncio.sleep(0.001)
+            # Time only choices that stayed with the person (no bot move in between).
+            if s.table.current == cur and not s.busy and s.table.state.ply == ply + 1:
+                choices.append(took)
+    for label, xs in (("move the highlight (↓)", moves), ("make a choice", choices)):
+        if xs:
+            xs.sort()
+            print(f"keypress to repaint, Crown table 120×40, {label}: median {statistics.median(xs) * 1000:.1f} ms, "
+                  f"p90 {xs[int(len(xs) * 0.9)] * 1000:.1f} ms, max {xs[-1] * 1000:.1f} ms ({len(xs)} keys)  [aim ≤ 50 ms]")
+
+
+def peak_memory() -> None:
+    out = subprocess.run([sys.executable, "-c", PEAK.format(root=str(ROOT))], capture_output=True, text=True,
+                         env=env(), timeout=600)
+    line = next((x for x in out.stdout.splitlines() if x.startswith("PEAK")), None)
+    if line is None:
+        print("peak memory run failed:", out.stderr[-2000:])
+        return
+    kib = int(line.split()[1])  # Linux reports ru_maxrss in KiB
+    print(f"peak RSS, app + a whole Crown game by keyboard at 120×40: {kib / 1024:.1f} MiB  [aim ≤ 80 MB]")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=5, help="cold starts to time")
+    ap.add_argument("--keys", type=int, default=40, help="keypresses of each kind to time")
+    args = ap.parse_args()
+    # The same measurement for a bare Textual "hello" app, for scale on this machine.
+    cold_start(args.runs, BARE, "for scale, a bare Textual app")
+    cold_start(args.runs)
+    print(f"(machine load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")
+    asyncio.run(keypress(args.keys))
+    peak_memory()
+
+
+if __name__ == "__main__":
+    main()
