@@ -4,7 +4,6 @@ paying step by step, the form's options, help, and snapshots at 80×24 and 160×
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import pytest
@@ -46,11 +45,6 @@ async def choose_where(pilot: Pilot[Any], screen: AquaticaTableScreen, kind: typ
             await pilot.press("1234567890abcdefghijklmnopqrstuvwxyz"[n])
             return value
     raise AssertionError(f"no {kind.__name__} offered: {choices.values}")
-
-
-@pytest.fixture(autouse=True)
-def no_fsync(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(os, "fsync", lambda fd: None)
 
 
 async def test_form_offers_every_aquatica_option(make_app) -> None:

@@ -28,14 +28,13 @@ from coldwater.core.aquatica import payment, tribes
 from coldwater.core.aquatica.model import LOC_TYPES, AqData
 from coldwater.core.aquatica.solo import TITLES
 from coldwater.core.aquatica.tribes_solo import LEVELS
-from coldwater.core.state import CHANCE, Scores, State
-from coldwater.net.table import Applied, GameOver, seat_label
+from coldwater.core.state import Scores, State
+from coldwater.net.table import seat_label
 from coldwater.tui.screens.table import TableScreen, records_dir
 from coldwater.tui.widgets.aquatica import cards
 from coldwater.tui.widgets.aquatica.board import AquaticaBoard, frame_text, pool_text
 from coldwater.tui.widgets.board import BoardView
 from coldwater.tui.widgets.choices import ChoiceList, Item
-from coldwater.tui.widgets.log import GameLog
 
 GROUP_ORDER: tuple[type, ...] = (
     A.PickKing, A.OppFlip, A.OppDiscard, A.Rival, A.ClaimGoal, A.Play, A.Recruit, A.RecruitTribe, A.Buy, A.Conquer,
@@ -43,6 +42,7 @@ GROUP_ORDER: tuple[type, ...] = (
     A.Spend, A.Skip, A.End,
 )
 SEAT_RE = re.compile(r"\bSeat (\d)\b")
+DEALT = re.compile(r"(.+) goes to (the Character row|the bottom Location row|the box|the Location deck)")
 
 
 def _stylesheet() -> str:
@@ -369,24 +369,17 @@ shows the full card of the highlighted choice. The rules: Esc, then *Rules*.
         return ""
 
     # ---- log and end, in the players' names ---------------------------------------------------------
-    def _on_event(self, event: Applied | GameOver) -> None:
-        log = self.query_one("#log", GameLog)
-        if isinstance(event, GameOver):
-            log.add("", self.words(event.outcome or "The game is over."))
-            return
-        who = "" if event.seat == CHANCE else seat_label(self.table.seats, event.seat)
-        text = event.action
-        if self._describe_view is not None:
-            try:
-                text = self._describe_view.describe(self.table.game.parse_action(event.action))
-            except Exception:  # a description is a courtesy; the tag alone cannot leak a secret
-                text = event.action.split()[0]
-        if event.seat == CHANCE and "Wild Manta" not in text:
-            return  # deals show on the board; the log keeps to what players do (and Wild Mantas)
-        text = self.words(text)
-        if text.startswith(who + " "):
-            text = text[len(who) + 1:]
-        log.add(who, text)
+    def summarize_chance(self, lines: list[str]) -> list[str]:
+        """Deals in a few words: "New in the bottom Location row: A, B, C"."""
+        out: list[str] = []
+        runs: dict[str, list[str]] = {}
+        for line in lines:
+            m = DEALT.fullmatch(line)
+            if m and m[2] in ("the Character row", "the bottom Location row"):
+                runs.setdefault(m[2], []).append(re.sub(r" \(.*\)$", "", m[1]))
+            elif not line.startswith(("a Character goes", "a Location goes", "a King is drawn")):
+                out.append(line)  # Wild Mantas, Goals and Tribes laid out; hidden cards say nothing
+        return [f"New in {where}: {', '.join(names)}" for where, names in runs.items()] + out
 
     def final_scores(self) -> Scores:
         """The engine's score sheet with the players' names, and the solo result spelt out."""
@@ -409,8 +402,8 @@ shows the full card of the highlighted choice. The rules: Esc, then *Rules*.
                                        outcome=self.words(s.outcome), notes=tuple(notes))
 
     def finish(self) -> None:
-        if self._finished:
-            return
+        if self._finished or self.app.screen is not self:
+            return  # the generic table finishes once this screen is back on top
         self._finished = True
         t = self.table
         if t.save_path is not None:
@@ -418,5 +411,4 @@ shows the full card of the highlighted choice. The rules: Esc, then *Rules*.
             t.delete_save()
         from coldwater.tui.screens.score import ScoreScreen
 
-        self.app.switch_screen(ScoreScreen(t.game.title, self.final_scores()))
-
+        self.app.switch_screen(ScoreScreen(t.game.title, self.final_scores(), self.player_names()))
