@@ -21,7 +21,6 @@ from coldwater.core.aquatica import actions as A
 from coldwater.tui.keymap import CHOICE_KEYS
 from coldwater.tui.screens.handover import HandOverScreen
 from coldwater.tui.screens.score import ScoreScreen
-from coldwater.tui.screens.table import TableScreen
 from coldwater.tui.widgets.aquatica.screen import AquaticaTableScreen
 
 from coldwater.tui.widgets.aquatica.board import AquaticaBoard

@@ -19,7 +19,7 @@ from coldwater.tui.widgets.aquatica.screen import AquaticaTableScreen
 from coldwater.tui.widgets.choices import ChoiceList
 from coldwater.tui.widgets.form import Cycler
 
-from .driver import focus, start_game
+from .driver import start_game
 
 
 async def ready(pilot: Pilot[Any]) -> AquaticaTableScreen:

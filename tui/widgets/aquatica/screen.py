@@ -34,7 +34,7 @@ from coldwater.tui.screens.table import TableScreen, records_dir
 from coldwater.tui.widgets.aquatica import cards
 from coldwater.tui.widgets.aquatica.board import AquaticaBoard, frame_text, pool_text
 from coldwater.tui.widgets.board import BoardView
-from coldwater.tui.widgets.choices import ChoiceList, Item
+from coldwater.tui.widgets.choices import Item
 
 GROUP_ORDER: tuple[type, ...] = (
     A.PickKing, A.OppFlip, A.OppDiscard, A.Rival, A.ClaimGoal, A.Play, A.Recruit, A.RecruitTribe, A.Buy, A.Conquer,
@@ -105,6 +105,10 @@ shows the full card of the highlighted choice. The rules: Esc, then *Rules*.
         super().refresh_view()
         if not self.my_turn():
             self.show_details(None)
+
+    def show_waiting(self, seat: int) -> None:
+        super().show_waiting(seat)
+        self.show_details(None)  # no card from the last decision while someone else thinks
 
     def update_board(self, view: State[Any, Any]) -> None:
         key = (self.table.state.ply, self.viewer, self._handing_over)
