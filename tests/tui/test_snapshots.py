@@ -17,7 +17,6 @@ import pytest
 from textual.pilot import Pilot
 
 from coldwater.core import games, record
-from coldwater.core.simulate import simulate  # noqa: F401  (keeps the engine import explicit)
 from coldwater.net.table import SaveFile, Seat, SeatKind, Table
 from coldwater.tui.app import ColdwaterApp
 from coldwater.tui.catalog import Catalog

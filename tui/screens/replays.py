@@ -6,7 +6,6 @@ the table would have seen, never a player's hidden cards.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
