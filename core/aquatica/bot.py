@@ -24,7 +24,7 @@ from .actions import (
 from .content import Deck
 from .depths import top
 from .mantas import effect as manta_effect
-from .model import AqData, Eff
+from .model import LOC_TYPES, AqData, Eff
 from .raise_ import find, remaining
 
 KING_PREF = {3: 9, 1: 8, 2: 8, 5: 7, 7: 7, 4: 6, 6: 6, 9: 6, 8: 5, 10: 4, 11: 4}
@@ -54,7 +54,7 @@ class _Eval:
         self.d, self.k, self.seat = d, k, seat
         # Tempo: the longer the game, the more scouting and recruiting (which run
         # the decks down) are worth, so no loop of ready/take-back can stall it.
-        self.tempo = min(4.0, ply / 600)
+        self.tempo = ply / 600  # unbounded: in the end it beats every other estimate
         self.p = d.ps[seat]
         self.last_turn = d.final_left > 0 or d.trigger
 
@@ -118,13 +118,16 @@ class _Eval:
         rems = sorted(remaining(k, loc) for loc in p.board if not loc.risen)
         offered = d.loc_top + d.loc_bottom
         taken: set[int] = set()
+        typed = [0] * len(LOC_TYPES)
         v = 0.0
         for e in effs:
             op = e.op
             if op == "coins":
                 coins += e.n
-            elif op in ("power", "tpower"):
+            elif op == "power":
                 power += e.n
+            elif op == "tpower":
+                typed[LOC_TYPES.index(e.t)] += e.n
             elif op in ("buy", "conquer"):
                 if free <= 0:
                     continue
@@ -133,7 +136,7 @@ class _Eval:
                     if x in taken:
                         continue
                     cost = k.loc_coins[x] if op == "buy" else max(0, k.loc_power[x] - (x in d.loc_top))
-                    have = coins if op == "buy" else power
+                    have = coins if op == "buy" else power + typed[k.loc_type[x]]
                     if cost <= have and self.loc_value(x) > best:
                         best, cost_b, bx = self.loc_value(x), cost, x
                 if best > 0:
@@ -143,7 +146,10 @@ class _Eval:
                     if op == "buy":
                         coins -= cost_b
                     else:
-                        power -= cost_b
+                        t = k.loc_type[bx]
+                        use = min(typed[t], cost_b)
+                        typed[t] -= use
+                        power -= cost_b - use
             elif op == "recruit":
                 n = min(len(d.char_row) - 1, coins)
                 if d.module == "tribes" and self._tribe_affordable(coins):
