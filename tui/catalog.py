@@ -17,6 +17,7 @@ from coldwater.core import games
 TABLE_SCREENS: dict[str, str] = {
     "crown": "coldwater.tui.widgets.crown.screen:CrownTableScreen",
     "fisheries": "coldwater.tui.widgets.fisheries.screen:FisheriesTableScreen",
+    "aquatica": "coldwater.tui.widgets.aquatica.screen:AquaticaTableScreen",
 }
 """Game name -> "module:class" of its table screen; others get the generic one."""
 

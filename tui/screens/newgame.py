@@ -36,15 +36,22 @@ def humanize(name: str) -> str:
     return OPTION_LABELS.get(name, name.replace("_", " ").capitalize())
 
 
-def option_fields(options_type: type[msgspec.Struct]) -> list[tuple[str, list[tuple[str, Any]], Any]]:
-    """(field, [(label, value)], default) for every option a Cycler can offer."""
+def option_fields(options_type: type[msgspec.Struct], extra: dict[str, list[tuple[str, Any]]] | None = None,
+                  ) -> list[tuple[str, list[tuple[str, Any]], Any]]:
+    """(field, [(label, value)], default) for every option a Cycler can offer.
+
+    `extra` gives the choices of fields whose type alone does not (``int | None``);
+    a game's table screen may declare them as ``OPTION_CHOICES``.
+    """
     out = []
     hints = typing.get_type_hints(options_type)
     for f in msgspec.structs.fields(options_type):
         tp = hints[f.name]
         default = f.default if f.default is not msgspec.NODEFAULT else None
         choices: list[tuple[str, Any]]
-        if tp is bool:
+        if extra and f.name in extra:
+            choices = list(extra[f.name])
+        elif tp is bool:
             choices = [("no", False), ("yes", True)]
         elif get_origin(tp) is Literal:
             choices = [(str(a), a) for a in get_args(tp)]
@@ -127,17 +134,20 @@ type names and the seed, then press Enter on **Start**.
             kind = "person" if self.mode == "hotseat" or i == 0 else best_bot
             self.query_one(f"#seat-{i}", Cycler).set_choices(kinds, kind)
             self._default_name(i, kind)
-        opts = option_fields(g.options_type)
+        screen_cls = self.cw.catalog.table_screen(self.game_name)
+        opts = option_fields(g.options_type, getattr(screen_cls, "OPTION_CHOICES", None))
+        labels: dict[str, str] = getattr(screen_cls, "OPTION_LABELS", {})
+        hints: dict[str, str] = getattr(screen_cls, "OPTION_HINTS", {})
         self.query_one("#options-title", Static).update("Options" if opts else "")
         for i in range(4):
             c = self.query_one(f"#opt-{i}", Cycler)
             if i < len(opts):
                 name, choices, default = opts[i]
-                c.label = humanize(name)
+                c.label = labels.get(name) or humanize(name)
                 c.set_choices(choices, default)
                 c.display = True
                 c.option_name = name  # type: ignore[attr-defined]
-                c.tooltip = OPTION_HINTS.get(name)
+                c.tooltip = hints.get(name) or OPTION_HINTS.get(name)
             else:
                 c.display = False
         self._show_seats()
