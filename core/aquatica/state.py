@@ -59,7 +59,9 @@ class AqState(State[AqAction, AqData]):
             if s != seat:
                 if d.kings_mode == "advanced" and p.king and k.king_id(p.king) in p.hand:
                     p.king = 0  # a drafted King in hand is secret (basic Kings are dealt in the open)
-                p.hand = [c if k.seat_of_starting(c) >= 0 else (HIDDEN_KING if k.is_king(c) else HIDDEN)
+                # Already-sealed markers (< 0) stay as they are, so redacting a view
+                # again gives the same view (peers compare public digests of views).
+                p.hand = [c if c < 0 or k.seat_of_starting(c) >= 0 else (HIDDEN_KING if k.is_king(c) else HIDDEN)
                           for c in p.hand]
         d.char_deck = [HIDDEN] * len(d.char_deck)
         d.char_box = [HIDDEN] * len(d.char_box)
