@@ -37,6 +37,8 @@ class LanTable:
         self._listeners: list[TableListener] = []
         self._changed = asyncio.Event()
         self._over_sent = False
+        self._sent_ply = -1
+        """The ply at which this seat sent its move (a peer waits for the table to apply it)."""
         if self.is_host:
             assert party.table is not None, "the host's game has not started"
             self.my_seat: int = party.host_seat
@@ -64,7 +66,7 @@ class LanTable:
 
     @property
     def waiting_for_person(self) -> bool:
-        return self.current is not None and self.current == self.my_seat
+        return self.current is not None and self.current == self.my_seat and self.state.ply != self._sent_ply
 
     def person_seats(self) -> list[int]:
         return [self.my_seat] if self.my_seat >= 0 else []
@@ -85,7 +87,10 @@ class LanTable:
     # ---- acting ------------------------------------------------------------------
     def submit(self, action: Any) -> None:
         """This seat's move (IllegalAction if not allowed now)."""
+        ply = self.state.ply
         self.party.submit(action)
+        if self.state.ply == ply:
+            self._sent_ply = ply  # sent; it is applied when the host's step comes back
 
     async def step(self) -> bool:
         """Wait until the net layer applies the next action; False when it is our turn or over."""
@@ -94,7 +99,12 @@ class LanTable:
         ply = self.state.ply
         while self.state.ply == ply and self.current is not None:
             self._changed.clear()
-            await self._changed.wait()
+            try:
+                # Events say when a step is applied; a resync replaces the state without
+                # one, so look again now and then.
+                await asyncio.wait_for(self._changed.wait(), 0.5)
+            except TimeoutError:
+                pass
         return True
 
     async def advance(self) -> None:

@@ -112,3 +112,29 @@ async def test_join_errors_are_sentences(home: Path) -> None:
     finally:
         task.cancel()
         await host.close()
+
+
+async def test_peer_plays_its_seat_by_keyboard_to_the_end(home: Path) -> None:
+    from coldwater.tui.screens.score import ScoreScreen
+    from coldwater.tui.screens.table import TableScreen
+
+    from .driver import play
+
+    host = await _host(home)
+    task = asyncio.ensure_future(host.run())
+    try:
+        async with lan_app(home).run_test(size=(100, 36)) as pilot:
+            await open_join(pilot)
+            await pilot.press(*f"127.0.0.1:{host.port}")
+            await pilot.press("enter")
+            await until(lambda: isinstance(pilot.app.screen, LobbyScreen), 10, "the lobby")
+            await pilot.press("ctrl+r")
+            await until(lambda: isinstance(pilot.app.screen, TableScreen), 15, "the table")
+            made = await asyncio.wait_for(play(pilot), 90)
+            assert made > 5
+            assert isinstance(pilot.app.screen, ScoreScreen)
+            result = await asyncio.wait_for(task, 20)
+            assert result.plies > 0
+    finally:
+        task.cancel()
+        await host.close()

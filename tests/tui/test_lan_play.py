@@ -87,3 +87,37 @@ async def test_host_from_app_peer_joins_play_to_the_end(home: Path) -> None:
             peer_task.cancel()
         if peer is not None:
             await peer.close()
+
+
+async def test_app_opens_straight_into_the_lobby(home: Path, monkeypatch: Any) -> None:
+    """`coldwater host crown --name ...` without --headless: the app starts in the lobby."""
+    from coldwater.tui import cli
+
+    opened: list[Any] = []
+
+    def fake_run(self: ColdwaterApp) -> None:
+        opened.append(self)
+
+    monkeypatch.setattr(ColdwaterApp, "run", fake_run)
+    assert cli.main(["host", "crown", "--name", "Pike Pond", "--seats", "bot", "--bind", "127.0.0.1",
+                     "--no-advertise"]) == 0
+    app = opened[0]
+    assert app.lan_start is not None
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(lambda: isinstance(pilot.app.screen, LobbyScreen), 10, "the lobby")
+        assert "Pike Pond" in str(pilot.app.screen.query_one(".page-title").render())
+        assert not pilot.app.screen.query_one("#start").disabled  # host + bot: ready to start
+        await pilot.press("escape")
+        await until(lambda: type(pilot.app.screen).__name__ == "MenuScreen", 10, "the menu")
+
+
+async def test_lobby_failure_to_open_is_a_notice(home: Path) -> None:
+    async def start() -> tuple[Any, bool]:
+        raise net.Refusal("no table named 'Nowhere' found on the LAN (try HOST:PORT)")
+
+    app = ColdwaterApp(catalog=Catalog(names=("crown",)), settings=Settings(bot_delay=0.0), lan_start=start)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        assert type(pilot.app.screen).__name__ == "MenuScreen"
+        assert any("Nowhere" in str(n.message) for n in pilot.app._notifications)

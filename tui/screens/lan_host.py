@@ -66,7 +66,7 @@ the lobby, where you start the game once every seat is filled and ready.
             with Horizontal(classes="seed-row"):
                 yield Static("Pass", classes="seed-label")
                 yield Input(placeholder="passphrase (optional)", id="passphrase", password=True, max_length=64)
-            yield Static("", id="form-error", classes="error")
+            yield Static("", id="form-error", classes="error", markup=False)
             yield Button("Open table", id="start", variant="primary")
         yield Footer()
 

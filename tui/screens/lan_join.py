@@ -62,7 +62,7 @@ reserve a seat for it.
                 yield Static("Pass", classes="seed-label")
                 yield Input(placeholder="passphrase, if the table has one", id="passphrase", password=True,
                             max_length=64)
-            yield Static("", id="join-error", classes="error")
+            yield Static("", id="join-error", classes="error", markup=False)
             yield Button("Join address", id="join-address")
         yield Footer()
 

@@ -30,7 +30,7 @@ def seat_line(s: Any, me: int) -> str:
     if s.seat == me:
         name += " (you)"
     if s.kind == "host":
-        name += " [host]"
+        name += " · host"
     elif s.kind == "bot":
         return f"{n}  {name}  ready"
     mark = "away" if s.away else ("ready" if s.ready else "not ready")
@@ -116,9 +116,9 @@ The game then opens on the same table screen as local play.
             yield Static(title, classes="page-title")
             where = f"listening on port {p.port}" if self.is_host else f"at {p.host_addr}:{p.host_port}"
             yield Static(f"Your key: {p.identity.fingerprint} · {where}", id="lobby-me")
-            yield Static("", id="lobby-seats")
+            yield Static("", id="lobby-seats", markup=False)
             yield Static("Chat", classes="section")
-            yield Static("", id="lobby-chat")
+            yield Static("", id="lobby-chat", markup=False)
             yield Input(placeholder="say something; Enter sends", id="chat-input", max_length=200)
             yield Static("", id="lobby-status", classes="note")
             with Horizontal(id="lobby-buttons"):
@@ -223,6 +223,13 @@ The game then opens on the same table screen as local play.
             self.dismiss(None)
 
     # ---- keys and buttons ------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "start":
+            return self.is_host
+        if action == "ready":
+            return not self.is_host
+        return True
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.input.id != "chat-input":
             return
