@@ -107,6 +107,12 @@ async def test_app_opens_straight_into_the_lobby(home: Path, monkeypatch: Any) -
         await until(lambda: isinstance(pilot.app.screen, LobbyScreen), 10, "the lobby")
         assert "Pike Pond" in str(pilot.app.screen.query_one(".page-title").render())
         assert not pilot.app.screen.query_one("#start").disabled  # host + bot: ready to start
+        lobby = pilot.app.screen
+        lobby._on_event(net.PresenceChanged(1, True))
+        lobby._on_event(net.Problem("digest mismatch after ply 7; asking for a resync"))
+        await pilot.pause()
+        texts = [str(n.message) for n in pilot.app._notifications]
+        assert any("away" in t for t in texts) and any("digest mismatch" in t for t in texts)
         await pilot.press("escape")
         await until(lambda: type(pilot.app.screen).__name__ == "MenuScreen", 10, "the menu")
 
