@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from textual.app import App
@@ -29,8 +30,13 @@ class ColdwaterApp(App[None]):
     ENABLE_COMMAND_PALETTE = False
 
     def __init__(self, *, theme: str | None = None, catalog: Catalog | None = None,
-                 settings: settings_mod.Settings | None = None, bot_delay: float | None = None) -> None:
+                 settings: settings_mod.Settings | None = None, bot_delay: float | None = None,
+                 lan_start: Callable[[], Awaitable[tuple[Any, bool]]] | None = None) -> None:
         super().__init__()
+        self.lan_start = lan_start
+        """Open straight into a LAN lobby: returns (TableHost or TablePeer, is_host)."""
+        self.lan_options: dict[str, Any] = {}
+        """Where LAN tables listen and whether they are announced (tests: loopback, no zeroconf)."""
         self.catalog = catalog or Catalog()
         self.settings = settings if settings is not None else settings_mod.load()
         self.bot_delay = self.settings.bot_delay if bot_delay is None else bot_delay
@@ -45,6 +51,18 @@ class ColdwaterApp(App[None]):
 
         self.push_screen(MenuScreen())
         self.check_size()
+        if self.lan_start is not None:
+            self.run_worker(self._open_lan(self.lan_start), name="lan-start")
+
+    async def _open_lan(self, start: Callable[[], Awaitable[tuple[Any, bool]]]) -> None:
+        from coldwater.tui.screens.lobby import LobbyScreen
+
+        try:
+            party, is_host = await start()
+        except Exception as e:  # refused, unreachable, bad arguments: a sentence on the menu
+            self.notify(f"Cannot open the LAN table: {e}", severity="error", timeout=30)
+            return
+        self.push_screen(LobbyScreen(party, is_host=is_host))
 
     def on_resize(self, event: Resize) -> None:
         self.check_size(event.size.width, event.size.height)

@@ -141,6 +141,35 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def lan_app(args: argparse.Namespace) -> int:
+    """``coldwater host|join`` without ``--headless``: the app, opened straight into the lobby."""
+    from coldwater import net
+    from coldwater.core import games
+    from coldwater.net import cli as net_cli
+    from coldwater.tui.app import ColdwaterApp
+
+    parser = net_cli._host_parser() if args.command == "host" else net_cli._join_parser()
+    ns = parser.parse_args(args.rest)
+
+    async def start() -> tuple[Any, bool]:
+        if args.command == "host":
+            game = games.get(args.game)
+            others = [s.strip() for s in ns.seats.split(",")] if ns.seats else None
+            players = ns.players or (1 + len(others) if others else 2)
+            others = others if others is not None else ["open"] * (players - 1)
+            host = await net.open_table(game, name=ns.name, seats=["host", *others],
+                                        options=net_cli._options(ns.option), passphrase=ns.passphrase,
+                                        host_name=ns.player_name or "Host", port=ns.port, bind=ns.bind,
+                                        advertise=not ns.no_advertise)
+            return host, True
+        peer = await net.join_table(args.target, name=ns.player_name, passphrase=ns.passphrase, bind=ns.bind,
+                                    find_timeout=ns.find_timeout)
+        return peer, False
+
+    ColdwaterApp(lan_start=start).run()
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "simulate":
@@ -153,6 +182,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "replay":
         return cmd_replay(args)
     if args.command in ("host", "join"):
+        if "--headless" not in args.rest:
+            return lan_app(args)
         from coldwater.net import cli as net_cli
 
         return net_cli.main(args)

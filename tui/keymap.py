@@ -29,6 +29,8 @@ DEFAULT: tuple[Key, ...] = (
     Key("nav", "next", "down,tab", "Next field", show=False),
     Key("nav", "previous", "up,shift+tab", "Previous field", show=False),
     Key("form", "start", "ctrl+s", "Start"),
+    Key("lobby", "start", "ctrl+s", "Start"),
+    Key("lobby", "ready", "ctrl+r", "Ready"),
     Key("table", "pause", "escape", "Menu"),
     Key("table", "cycle", "tab", "Next panel", show=False),
     Key("table", "board_down", "pagedown", "Scroll board", show=False),

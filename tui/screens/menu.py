@@ -32,6 +32,8 @@ class MenuScreen(BaseScreen):
 
 - *Solo* and *Hotseat* open the new-game form (hotseat seats several people who take
   turns at this keyboard; a hand-over screen hides each one's secrets from the next).
+- *Host a LAN table* opens a table others on your network join; *Join* lists the
+  tables announced nearby (or joins one by address). Both lead to a lobby with chat.
 - *Resume* lists games that were left unfinished: every move is saved as it is made.
 - *Replays* steps through finished and saved games.
 - *Rules* explains each game.
@@ -61,10 +63,14 @@ class MenuScreen(BaseScreen):
             from coldwater.tui.screens.newgame import NewGameScreen
 
             self.app.push_screen(NewGameScreen(mode=what))
-        elif what in ("host", "join"):
-            from coldwater.tui.screens.lan import LanScreen
+        elif what == "host":
+            from coldwater.tui.screens.lan_host import LanHostScreen
 
-            self.app.push_screen(LanScreen(what))
+            self.app.push_screen(LanHostScreen())
+        elif what == "join":
+            from coldwater.tui.screens.lan_join import LanJoinScreen
+
+            self.app.push_screen(LanJoinScreen())
         elif what == "resume":
             from coldwater.tui.screens.resume import ResumeScreen
 

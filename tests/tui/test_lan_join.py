@@ -1,0 +1,140 @@
+"""The Join screen: the live list, joining by address into the lobby, errors said plainly.
+
+Zeroconf needs multicast, which these tests do not assume (the namespace tests in
+tests/net exercise real discovery as root). The list is therefore tested through
+the browser's ``on_change`` callback, fed listings as a TableBrowser would; joining
+uses a real table on 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from coldwater import net
+from coldwater.core import games
+from coldwater.net.discovery import Listing
+from coldwater.net.identity import Identity
+from coldwater.tui.screens.lan_join import LanJoinScreen
+from coldwater.tui.screens.lobby import LobbyScreen
+from coldwater.tui.widgets.choices import ChoiceList
+
+from .test_lan_play import lan_app, until
+
+CROWN = games.get("crown")
+
+
+def listing(table: str, port: int, open_seats: int = 1) -> Listing:
+    return Listing(service=f"{table} [abcd]._coldwater._tcp.local.", table=table, game="crown", host="127.0.0.1",
+                   port=port, open_seats=open_seats, v=net.PROTOCOL, content=CROWN.content_hash)
+
+
+async def open_join(pilot: Any) -> LanJoinScreen:
+    await pilot.press("j")
+    await pilot.pause()
+    screen = pilot.app.screen
+    assert isinstance(screen, LanJoinScreen)
+    return screen
+
+
+async def test_tables_appear_and_vanish(home: Path) -> None:
+    async with lan_app(home).run_test(size=(80, 24)) as pilot:
+        screen = await open_join(pilot)
+        tables = screen.query_one("#tables", ChoiceList)
+        assert not tables.display
+        screen.show_listings([listing("Pike Pond", 4000, 2)])
+        await pilot.pause()
+        assert tables.display and tables.option_count == 1
+        assert "Pike Pond" in str(tables.get_option_at_index(0).prompt)
+        assert "2 open seats" in str(tables.get_option_at_index(0).prompt)
+        screen.show_listings([listing("Pike Pond", 4000, 2), listing("Carp Lake", 4001, 0)])
+        await pilot.pause()
+        assert tables.option_count == 2
+        screen.show_listings([listing("Carp Lake", 4001, 0)])  # Pike Pond closed
+        await pilot.pause()
+        assert tables.option_count == 1 and "Pike Pond" not in str(tables.get_option_at_index(0).prompt)
+        screen.show_listings([])
+        await pilot.pause()
+        assert not tables.display
+
+
+async def _host(home: Path, **kw: Any) -> Any:
+    return await net.open_table(CROWN, name="Pike Pond", seats=["host", "open"], bind="127.0.0.1", advertise=False,
+                                identity=Identity.generate(), chooser=net.bot_chooser(CROWN), host_name="Ann",
+                                save_dir=home / "h", **kw)
+
+
+async def test_pick_listed_table_joins_into_lobby_and_ready(home: Path) -> None:
+    host = await _host(home)
+    task = asyncio.ensure_future(host.run())
+    try:
+        async with lan_app(home).run_test(size=(80, 24)) as pilot:
+            screen = await open_join(pilot)
+            screen.show_listings([listing("Pike Pond", host.port)])
+            await pilot.pause()
+            screen.query_one("#tables", ChoiceList).focus()
+            await pilot.press("1")
+            await until(lambda: isinstance(pilot.app.screen, LobbyScreen), 10, "the lobby")
+            lobby = pilot.app.screen
+            assert "Ann" in str(lobby.query_one("#lobby-seats").render())
+            await pilot.press("ctrl+r")  # ready: the headless host then starts by itself
+            await until(lambda: type(pilot.app.screen).__name__ != "LobbyScreen", 15, "the game")
+            await pilot.press("escape")  # table menu: leave
+            await pilot.pause()
+    finally:
+        task.cancel()
+        await host.close()
+
+
+async def test_join_errors_are_sentences(home: Path) -> None:
+    host = await _host(home, passphrase="trout season")
+    task = asyncio.ensure_future(host.run())
+    try:
+        async with lan_app(home).run_test(size=(80, 24)) as pilot:
+            screen = await open_join(pilot)
+            error = screen.query_one("#join-error")
+            await pilot.press(*f"127.0.0.1:{host.port}")
+            await pilot.press("enter")
+            await until(lambda: "Refused" in str(error.render()), 15, "a refusal")
+            assert "passphrase" in str(error.render()).lower()
+            assert isinstance(pilot.app.screen, LanJoinScreen)
+            # Nobody listens there.
+            screen.query_one("#address").value = "127.0.0.1:1"
+            screen.query_one("#address").focus()
+            await pilot.press("enter")
+            await until(lambda: "Cannot reach" in str(error.render()) or "Refused" in str(error.render())
+                        and "passphrase" not in str(error.render()).lower(), 15, "unreachable")
+            screen.query_one("#address").value = "nonsense"
+            await pilot.press("enter")
+            await until(lambda: "not an address" in str(error.render()), 5, "bad address")
+            assert isinstance(pilot.app.screen, LanJoinScreen)
+    finally:
+        task.cancel()
+        await host.close()
+
+
+async def test_peer_plays_its_seat_by_keyboard_to_the_end(home: Path) -> None:
+    from coldwater.tui.screens.score import ScoreScreen
+    from coldwater.tui.screens.table import TableScreen
+
+    from .driver import play
+
+    host = await _host(home)
+    task = asyncio.ensure_future(host.run())
+    try:
+        async with lan_app(home).run_test(size=(100, 36)) as pilot:
+            await open_join(pilot)
+            await pilot.press(*f"127.0.0.1:{host.port}")
+            await pilot.press("enter")
+            await until(lambda: isinstance(pilot.app.screen, LobbyScreen), 10, "the lobby")
+            await pilot.press("ctrl+r")
+            await until(lambda: isinstance(pilot.app.screen, TableScreen), 15, "the table")
+            made = await asyncio.wait_for(play(pilot), 90)
+            assert made > 5
+            assert isinstance(pilot.app.screen, ScoreScreen)
+            result = await asyncio.wait_for(task, 20)
+            assert result.plies > 0
+    finally:
+        task.cancel()
+        await host.close()

@@ -1,0 +1,134 @@
+"""Drive the ordinary table screens for a LAN seat.
+
+The table screen talks to a :class:`coldwater.net.table.Table`: ``state``,
+``view(seat)``, ``current``, ``seats``, ``waiting_for_person``,
+``person_seats()``, ``subscribe``, ``submit`` and ``step()``. At a LAN table the
+game is driven by the net layer (the host's ``run()`` or the peer's connection),
+so :class:`LanTable` exposes that same surface over a ``TableHost`` or a
+``TablePeer``: ``submit`` goes to the host/peer, and ``step()`` does not play
+anything itself, it waits until the net layer has applied the next action.
+
+The host holds the full state but its screen only ever draws ``view(host_seat)``;
+a peer holds only its own seat's view, and that is all it can show.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from coldwater.core.state import State
+from coldwater.net.table import Applied, GameOver, Seat, SeatKind
+from coldwater.net.table import Listener as TableListener
+
+
+class LanTable:
+    """A Table-shaped view of a LAN game for :class:`~coldwater.tui.screens.table.TableScreen`."""
+
+    def __init__(self, party: Any) -> None:
+        from coldwater.net.session import StepApplied, TableHost
+
+        self.party = party
+        self.is_host = isinstance(party, TableHost)
+        self.game = party.game
+        self.save_path: str | None = None  # the net layer keeps its own records
+        self.record: Any = None
+        self._listeners: list[TableListener] = []
+        self._changed = asyncio.Event()
+        self._over_sent = False
+        self._sent_ply = -1
+        """The ply at which this seat sent its move (a peer waits for the table to apply it)."""
+        if self.is_host:
+            assert party.table is not None, "the host's game has not started"
+            self.my_seat: int = party.host_seat
+            self.seats: list[Seat] = list(party.table.seats)
+            self._unsub = party.table.subscribe(self._on_table_event)
+        else:
+            self.my_seat = party.seat
+            names = {s.seat: s.name for s in party.seats}
+            n = party.state.players
+            self.seats = [Seat(SeatKind.PERSON if i == self.my_seat else SeatKind.REMOTE,
+                               names.get(i) or f"Seat {i + 1}") for i in range(n)]
+            self._step_type = StepApplied
+            self._unsub = party.subscribe(self._on_peer_event)
+
+    # ---- what the table screen reads ---------------------------------------------
+    @property
+    def state(self) -> State[Any, Any]:
+        if self.is_host:
+            return self.party.table.state  # type: ignore[no-any-return]
+        return self.party.state  # type: ignore[no-any-return]
+
+    @property
+    def current(self) -> int | None:
+        return self.state.current
+
+    @property
+    def waiting_for_person(self) -> bool:
+        return self.current is not None and self.current == self.my_seat and self.state.ply != self._sent_ply
+
+    def person_seats(self) -> list[int]:
+        return [self.my_seat] if self.my_seat >= 0 else []
+
+    def view(self, seat: int | None) -> State[Any, Any]:
+        # Whatever the screen asks, it only ever sees what this seat may see.
+        if self.is_host:
+            return self.state.view(self.my_seat if self.my_seat >= 0 else None)
+        return self.state
+
+    def subscribe(self, listener: TableListener) -> Callable[[], None]:
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    def delete_save(self) -> None:
+        pass
+
+    # ---- acting ------------------------------------------------------------------
+    def submit(self, action: Any) -> None:
+        """This seat's move (IllegalAction if not allowed now)."""
+        ply = self.state.ply
+        self.party.submit(action)
+        if self.state.ply == ply:
+            self._sent_ply = ply  # sent; it is applied when the host's step comes back
+
+    async def step(self) -> bool:
+        """Wait until the net layer applies the next action; False when it is our turn or over."""
+        if self.current is None or self.waiting_for_person:
+            return False
+        ply = self.state.ply
+        while self.state.ply == ply and self.current is not None:
+            self._changed.clear()
+            try:
+                # Events say when a step is applied; a resync replaces the state without
+                # one, so look again now and then.
+                await asyncio.wait_for(self._changed.wait(), 0.5)
+            except TimeoutError:
+                pass
+        return True
+
+    async def advance(self) -> None:
+        while await self.step():
+            pass
+
+    def close(self) -> None:
+        self._unsub()
+
+    # ---- events ------------------------------------------------------------------
+    def _emit(self, event: Applied | GameOver) -> None:
+        for listener in list(self._listeners):
+            listener(event)
+
+    def _on_table_event(self, event: Applied | GameOver) -> None:
+        self._changed.set()
+        self._emit(event)
+
+    def _on_peer_event(self, event: Any) -> None:
+        if not isinstance(event, self._step_type):
+            return
+        self._changed.set()
+        action = event.action or "(sealed)"
+        self._emit(Applied(event.seat, action, "", event.ply))
+        if self.state.is_over and not self._over_sent:
+            self._over_sent = True
+            self._emit(GameOver(self.state.scores().outcome))

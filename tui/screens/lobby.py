@@ -1,0 +1,265 @@
+"""The lobby of a LAN table: who sits where, their key fingerprints, ready marks, chat.
+
+The lobby owns the LAN session for as long as it lasts: it starts the host's or
+peer's ``run()`` task, shows notices for the whole game (a peer away or back, a
+problem the net layer reports), and when the game starts it opens the game's
+ordinary table screen over a :class:`~coldwater.tui.lantable.LanTable`.
+Leaving the lobby (Esc) closes the table or leaves it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Footer, Input, Static
+
+from coldwater.tui import keymap
+from coldwater.tui.screens.base import BaseScreen
+
+
+def seat_line(s: Any, me: int) -> str:
+    """One lobby row: seat, who, fingerprint, ready/away."""
+    n = f"Seat {s.seat + 1}"
+    if s.kind == "open":
+        who = f"open — reserved for {s.reserved}" if s.reserved else "open — waiting for a player"
+        return f"{n}  {who}"
+    name = s.name or "?"
+    if s.seat == me:
+        name += " (you)"
+    if s.kind == "host":
+        name += " · host"
+    elif s.kind == "bot":
+        return f"{n}  {name}  ready"
+    mark = "away" if s.away else ("ready" if s.ready else "not ready")
+    fp = s.fingerprint or ""
+    return f"{n}  {name}  {fp}  {mark}"
+
+
+class LanSession:
+    """One host or peer with its run() task, kept by the app while the table lasts."""
+
+    def __init__(self, party: Any, *, is_host: bool) -> None:
+        self.party = party
+        self.is_host = is_host
+        self.task: asyncio.Task[Any] | None = None
+        self.result: Any = None
+        self.error: str | None = None
+        self.closed = False
+
+    def start(self, on_done: Any) -> None:
+        async def run() -> None:
+            try:
+                self.result = await self.party.run()
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # a refusal, a closed table: said plainly, never a crash
+                self.error = str(e) or type(e).__name__
+            on_done(self)
+
+        self.task = asyncio.ensure_future(run())
+
+    async def close(self) -> None:
+        """Leave (or close) the table; bounded, so quitting never hangs on the network."""
+        if self.closed:
+            return
+        self.closed = True
+        if self.task is not None and not self.task.done():
+            self.task.cancel()
+            try:
+                await asyncio.wait_for(asyncio.shield(self.task), 5)
+            except (asyncio.CancelledError, Exception):
+                pass
+        try:
+            await asyncio.wait_for(self.party.close(), 5)
+        except (asyncio.CancelledError, Exception):
+            pass
+
+
+class LobbyScreen(BaseScreen):
+    BINDINGS = keymap.bindings("back", "lobby")
+    HELP = """\
+**Lobby.** Everyone seated at this LAN table, each with their key fingerprint (compare
+it aloud with the person's own screen to be sure who you play with), and whether
+they are ready.
+
+- Type in the chat line and press Enter to talk to the table.
+- A joining player presses **Ready** (Ctrl+R) when ready.
+- The host presses **Start** (Ctrl+S) once every seat is filled and ready.
+- Esc leaves the table (the host's Esc closes it).
+
+The game then opens on the same table screen as local play.
+"""
+
+    def __init__(self, party: Any, *, is_host: bool) -> None:
+        super().__init__()
+        self.session = LanSession(party, is_host=is_host)
+        self.party = party
+        self.is_host = is_host
+        self.chat_lines: list[str] = []
+        self.ready = False
+        self.started = False
+        self.finished = False
+        self._unsub: Any = None
+
+    @property
+    def my_seat(self) -> int:
+        return int(self.party.host_seat if self.is_host else self.party.seat)
+
+    def compose(self) -> ComposeResult:
+        p = self.party
+        info = p.info
+        title = f"Lobby — {info.name} · {p.game.title} · {info.players} players"
+        with Vertical(classes="page", id="lobby"):
+            yield Static(title, classes="page-title")
+            where = f"listening on port {p.port}" if self.is_host else f"at {p.host_addr}:{p.host_port}"
+            yield Static(f"Your key: {p.identity.fingerprint} · {where}", id="lobby-me")
+            yield Static("", id="lobby-seats", markup=False)
+            yield Static("Chat", classes="section")
+            yield Static("", id="lobby-chat", markup=False)
+            yield Input(placeholder="say something; Enter sends", id="chat-input", max_length=200)
+            yield Static("", id="lobby-status", classes="note")
+            with Horizontal(id="lobby-buttons"):
+                if self.is_host:
+                    yield Button("Start", id="start", variant="primary", disabled=True)
+                else:
+                    yield Button("Ready", id="ready", variant="primary")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._unsub = self.party.subscribe(self._on_event)
+        self.session.start(self._run_done)
+        seats = self.party.lobby() if self.is_host else self.party.seats
+        self._show_seats(seats)
+        self.query_one("#chat-input", Input).focus()
+
+    async def on_unmount(self) -> None:
+        if self._unsub is not None:
+            self._unsub()
+        await self.session.close()  # the app quit with the table open: leave it cleanly
+
+    # ---- events from the net layer ---------------------------------------------
+    def _on_event(self, event: Any) -> None:
+        from coldwater.net import session as s
+
+        if isinstance(event, s.LobbyChanged):
+            if self.is_mounted:
+                self._show_seats(event.seats)
+        elif isinstance(event, s.ChatReceived):
+            self.chat_lines.append(f"{event.name}: {event.text}")
+            if self.is_mounted:
+                self._show_chat()
+            if self.started:
+                self.app.notify(f"{event.name}: {event.text}", title="Chat")
+        elif isinstance(event, s.PresenceChanged):
+            if self.finished:
+                return  # everyone leaves at the end; that is not news
+            who = self._seat_name(event.seat)
+            self.app.notify(f"{who} is away; the table waits" if event.away else f"{who} is back",
+                            severity="warning" if event.away else "information")
+        elif isinstance(event, s.Problem):
+            self.app.notify(event.text, title="LAN", severity="warning", timeout=10)
+        elif isinstance(event, s.HostChanged):
+            self.app.notify(f"The host went away; {self._seat_name(event.seat)} hosts the table now.")
+        elif isinstance(event, s.GameStarted):
+            self._open_table()
+        elif isinstance(event, s.Finished):
+            self.finished = True
+            if not event.result.audit_ok:
+                self.app.notify("The end-of-game audit failed: " + "; ".join(event.result.problems),
+                                severity="error", timeout=60)
+
+    def _seat_name(self, seat: int) -> str:
+        seats = self.party.lobby() if self.is_host else self.party.seats
+        for s in seats:
+            if s.seat == seat and s.name:
+                return str(s.name)
+        return f"Seat {seat + 1}"
+
+    def _run_done(self, session: LanSession) -> None:
+        if session.error is not None:
+            self.app.notify(f"The table stopped: {session.error}", severity="error", timeout=30)
+            if self.is_mounted:
+                self.query_one("#lobby-status", Static).update(f"The table stopped: {session.error}. Esc goes back.")
+
+    def _show_seats(self, seats: list[Any]) -> None:
+        me = self.my_seat
+        lines = [seat_line(s, me) for s in seats]
+        self.query_one("#lobby-seats", Static).update("\n".join(lines) or "(no seats yet)")
+        filled = bool(seats) and all(s.kind != "open" and not s.away and (s.ready or s.kind != "remote")
+                                     for s in seats)
+        status = self.query_one("#lobby-status", Static)
+        if self.is_host:
+            self.query_one("#start", Button).disabled = not filled
+            status.update("Every seat is filled and ready: press Start." if filled
+                          else "Waiting for players to join and be ready…")
+        else:
+            status.update("Waiting for the host to start…" if self.ready else "Press Ready when you are.")
+
+    def _show_chat(self) -> None:
+        self.query_one("#lobby-chat", Static).update("\n".join(self.chat_lines[-6:]))
+
+    def _open_table(self) -> None:
+        if self.started:
+            return
+        self.started = True
+        from coldwater.tui.lantable import LanTable
+
+        table = LanTable(self.party)
+        screen_cls = self.cw.catalog.table_screen(self.party.game.name)
+        self.app.push_screen(screen_cls(table))
+
+    def on_screen_resume(self) -> None:
+        super().on_screen_resume()
+        if self.started:
+            # Back from the table (left it, or closed the score screen): the table is over for us.
+            self.app.call_later(self._leave)
+
+    async def _leave(self) -> None:
+        await self.session.close()
+        if self.is_mounted and self.app.screen is self:
+            self.dismiss(None)
+
+    # ---- keys and buttons ------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "start":
+            return self.is_host
+        if action == "ready":
+            return not self.is_host
+        return True
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id != "chat-input":
+            return
+        text = event.value.strip()
+        event.input.value = ""
+        if text:
+            self.party.send_chat(text)
+            if not self.is_host:
+                pass  # the host echoes our line back to everyone, us included
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "start":
+            self.action_start()
+        elif event.button.id == "ready":
+            self.action_ready()
+
+    def action_start(self) -> None:
+        if not self.is_host or self.query_one("#start", Button).disabled:
+            return
+        self.party.start_game()
+        self.query_one("#lobby-status", Static).update("Starting: agreeing on a fair shuffle…")
+
+    def action_ready(self) -> None:
+        if self.is_host:
+            return
+        self.ready = not self.ready
+        self.party.set_ready(self.ready)
+        self.query_one("#ready", Button).label = "Not ready" if self.ready else "Ready"
+        self.query_one("#lobby-status", Static).update(
+            "Waiting for the host to start…" if self.ready else "Press Ready when you are.")
+
+    def action_back(self) -> None:
+        self.app.call_later(self._leave)
