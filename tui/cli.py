@@ -40,10 +40,12 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("file")
     rep.add_argument("--content", metavar="PATH", help="the content file the record was made with")
 
-    host = sub.add_parser("host", help="host a LAN table")
+    host = sub.add_parser("host", help="host a LAN table",
+                          description="Host a LAN table. `coldwater host GAME --help` lists its options.")
     host.add_argument("game", choices=games.names())
     host.add_argument("rest", nargs=argparse.REMAINDER)
-    join = sub.add_parser("join", help="join a LAN table by name or HOST:PORT")
+    join = sub.add_parser("join", help="join a LAN table by name or HOST:PORT",
+                          description="Join a LAN table. `coldwater join TARGET --help` lists its options.")
     join.add_argument("target")
     join.add_argument("rest", nargs=argparse.REMAINDER)
     return p
