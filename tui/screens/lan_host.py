@@ -6,6 +6,8 @@ to) and goes to the lobby, where the people who join appear.
 
 from __future__ import annotations
 
+from functools import partial
+
 from typing import Any
 
 from textual.app import ComposeResult
@@ -164,7 +166,7 @@ the lobby, where you start the game once every seat is filled and ready.
             return
         self.opening = True
         error.update("Opening the table…")
-        self.run_worker(self._open(kinds, name), name="open-table", exclusive=True)
+        self.run_worker(partial(self._open, kinds, name), name="open-table", exclusive=True)
 
     async def _open(self, kinds: list[str], name: str) -> None:
         from coldwater import net

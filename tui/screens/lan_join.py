@@ -7,6 +7,8 @@ version, a full table, nobody there) is said in a sentence; the screen stays.
 
 from __future__ import annotations
 
+from functools import partial
+
 from typing import Any
 
 from textual.app import ComposeResult
@@ -159,7 +161,7 @@ reserve a seat for it.
             return
         self.joining = True
         self.query_one("#join-error", Static).update("Joining…")
-        self.run_worker(self._join(target), name="join", exclusive=True)
+        self.run_worker(partial(self._join, target), name="join", exclusive=True)
 
     async def _join(self, target: Any) -> None:
         from coldwater import net

@@ -224,7 +224,9 @@ is saved as it is made: leaving and resuming later loses nothing.
                    for w in self.workers)
 
     def drive(self) -> None:
-        self.run_worker(self._drive(), name="drive", group="drive", exclusive=True)
+        # Pass the function, not a coroutine: an exclusive worker that replaces one
+        # before it starts would otherwise leave a coroutine that is never awaited.
+        self.run_worker(self._drive, name="drive", group="drive", exclusive=True)
 
     async def _drive(self) -> None:
         # Repaint only where a person can see a difference: once when a bot starts
