@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Input
 
 if TYPE_CHECKING:
     from coldwater.tui.app import ColdwaterApp
@@ -24,6 +25,30 @@ class BaseScreen(Screen[Any]):
     def on_screen_resume(self) -> None:
         # A screen that comes up while the terminal is too small gets the notice on top.
         self.cw.check_size()
+
+
+class FormScreen(BaseScreen):
+    """A screen that is a form: Tab and arrows move between fields, Enter in a
+    text field moves on, and Start (its key or its button) submits the form."""
+
+    def submit(self) -> None:
+        raise NotImplementedError
+
+    def action_next(self) -> None:
+        self.focus_next()
+
+    def action_previous(self) -> None:
+        self.focus_previous()
+
+    def action_start(self) -> None:
+        self.submit()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "start":
+            self.submit()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.focus_next()
 
 
 class BaseModal(ModalScreen[Any]):

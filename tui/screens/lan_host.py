@@ -15,7 +15,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Footer, Input, Static
 
 from coldwater.tui import keymap
-from coldwater.tui.screens.base import BaseScreen
+from coldwater.tui.screens.base import FormScreen
 from coldwater.tui.screens.newgame import OPTION_HINTS, humanize, option_fields
 from coldwater.tui.widgets.form import Cycler
 
@@ -28,7 +28,7 @@ def lan_settings(app: Any) -> dict[str, Any]:
     return dict(getattr(app, "lan_options", None) or {})
 
 
-class LanHostScreen(BaseScreen):
+class LanHostScreen(FormScreen):
     BINDINGS = keymap.bindings("back", "nav", "form")
     HELP = """\
 **Host a LAN table.** Choose the game and how many play; you sit at seat 1. Every other
@@ -120,21 +120,8 @@ the lobby, where you start the game once every seat is filled and ready.
         elif cid == "players" or cid.startswith("seat-"):
             self._show_seats()
 
-    def action_next(self) -> None:
-        self.focus_next()
-
-    def action_previous(self) -> None:
-        self.focus_previous()
-
-    def action_start(self) -> None:
+    def submit(self) -> None:
         self.open_table()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        if event.button.id == "start":
-            self.open_table()
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        self.focus_next()
 
     def seat_kinds(self) -> list[str]:
         """The seats as the net layer names them: ``host``, ``open``, ``bot``, ``reserved:FP``."""

@@ -19,7 +19,7 @@ from textual.widgets import Button, Footer, Input, Static
 
 from coldwater.net.table import Seat, SeatKind, Table
 from coldwater.tui import keymap
-from coldwater.tui.screens.base import BaseScreen
+from coldwater.tui.screens.base import FormScreen
 from coldwater.tui.widgets.form import Cycler
 
 MAX_SEATS = 6
@@ -66,7 +66,7 @@ def option_fields(options_type: type[msgspec.Struct], extra: dict[str, list[tupl
     return out
 
 
-class NewGameScreen(BaseScreen):
+class NewGameScreen(FormScreen):
     BINDINGS = keymap.bindings("back", "nav", "form")
     HELP = """\
 **New game.** Move between fields with ↑ ↓ (or Tab), change a value with ← →,
@@ -182,21 +182,8 @@ type names and the seed, then press Enter on **Start**.
             if name.startswith("Player ") or " bot " in name:
                 self._default_name(i, event.value)
 
-    def action_next(self) -> None:
-        self.focus_next()
-
-    def action_previous(self) -> None:
-        self.focus_previous()
-
-    def action_start(self) -> None:
+    def submit(self) -> None:
         self.start()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        if event.button.id == "start":
-            self.start()
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        self.focus_next()
 
     def seats(self) -> list[Seat]:
         n = self.query_one("#players", Cycler).value
