@@ -130,6 +130,22 @@ async def _read(reader: asyncio.StreamReader) -> bytes:
     return data
 
 
+def _refusal_reason(e: BaseException) -> str:
+    """Why a handshake failed, in words for the log and the person."""
+    return e.reason if isinstance(e, HandshakeError) else f"handshake failed: {e or 'timed out'}"
+
+
+async def _close_refused(writer: asyncio.StreamWriter, e: BaseException) -> None:
+    """Tell the other side why (when the handshake has a reply for it), then hang up."""
+    if isinstance(e, HandshakeError) and e.reply:
+        try:
+            writer.write(encode_frame(e.reply))
+            await writer.drain()
+        except OSError:
+            pass
+    writer.close()
+
+
 async def connect(host: str, port: int, identity: Identity, game: str, content: str, *,
                   passphrase: str | None = None, timeout: float = HANDSHAKE_TIMEOUT,
                   version: int = m.PROTOCOL) -> tuple[Connection, str]:
@@ -146,14 +162,8 @@ async def connect(host: str, port: int, identity: Identity, game: str, content: 
             writer.write(encode_frame(fin))
             channel = hs.confirm(await _read(reader))
     except (HandshakeError, FrameError, OSError, asyncio.TimeoutError) as e:
-        reason = e.reason if isinstance(e, HandshakeError) else f"handshake failed: {e or 'timed out'}"
-        if isinstance(e, HandshakeError) and e.reply:
-            try:
-                writer.write(encode_frame(e.reply))
-                await writer.drain()
-            except OSError:
-                pass
-        writer.close()
+        reason = _refusal_reason(e)
+        await _close_refused(writer, e)
         raise Refusal(reason) from None
     return Connection(reader, writer, channel), hs.table_name
 
@@ -195,19 +205,13 @@ async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, ide
             writer.write(encode_frame(fin))
             await writer.drain()
     except (HandshakeError, FrameError, OSError, asyncio.TimeoutError) as e:
-        reason = e.reason if isinstance(e, HandshakeError) else f"handshake failed: {e or 'timed out'}"
+        reason = _refusal_reason(e)
         if reason == "probe":
             log.info("answered a probe from %s", peer)
         else:
             log.warning("refused connection from %s: %s", peer, reason)
             if refused is not None:
                 refused.append(f"handshake: {reason}")
-        if isinstance(e, HandshakeError) and e.reply:
-            try:
-                writer.write(encode_frame(e.reply))
-                await writer.drain()
-            except OSError:
-                pass
-        writer.close()
+        await _close_refused(writer, e)
         return None
     return Connection(reader, writer, channel)
