@@ -909,6 +909,10 @@ def _key_for(save: PeerSave, seat: int) -> bytes:
 # =============================================================================
 #   peer
 # =============================================================================
+class WrongTable(Refusal):
+    """The address answered as another table than the one asked for (e.g. a stale save)."""
+
+
 class SavedSeat(msgspec.Struct):
     seat: int
     kind: str
@@ -1025,12 +1029,22 @@ class TablePeer(_Emitter):
         if self.conn is not None:
             self.conn.send_nowait(m.Ready(ready=ready))
 
-    async def join(self, host: str, port: int, *, resume: PeerSave | None = None) -> None:
-        """Connect and sit down (Refusal says why not). With `resume`, come back to a saved game."""
+    async def join(self, host: str, port: int, *, resume: PeerSave | None = None, table: str = "") -> None:
+        """Connect and sit down (Refusal says why not). With `resume`, come back to a saved game.
+
+        With `table`, only at the table of that name (:class:`WrongTable` otherwise).
+        """
         await self._ensure_listener(resume.listen_port if resume else 0)
         self.joined_at = time.perf_counter()
-        conn, _ = await connect(host, port, self.identity, self.game.name, self.game.content_hash,
-                                passphrase=self.passphrase)
+        conn, answered = await connect(host, port, self.identity, self.game.name, self.game.content_hash,
+                                       passphrase=self.passphrase)
+        if table and answered != table:
+            await conn.close()
+            raise WrongTable(f"{host}:{port} hosts the table {answered!r}, not {table!r}")
+        if resume is not None and answered != resume.table.name:
+            # A save belongs to one table; another table now at that address is another game.
+            log.warning("%s:%d hosts %r now; not resuming our game at %r", host, port, answered, resume.table.name)
+            resume = None
         self.host_addr, self.host_port = host, port
         if resume is not None:
             self._restore(resume)
