@@ -7,6 +7,7 @@ and the events they publish. See docs/lan.md for the whole picture.
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +16,14 @@ from coldwater.core import games
 from . import paths
 from .discovery import Advertiser, Listing, TableBrowser
 from .identity import Identity, load_or_create
-from .session import Chooser, PeerSave, TableHost, TablePeer, _safe
+from .session import Chooser, PeerSave, TableHost, TablePeer, WrongTable, _safe
 from .transport import Refusal, probe
+
+log = logging.getLogger("coldwater.net")
+
+
+SAVED_HOST_TIMEOUT = 3.0
+"""Seconds to wait for the host in our save before looking for the table by name."""
 
 
 def lan_dir() -> Path:
@@ -67,21 +74,19 @@ async def join_table(target: str | Listing, *, identity: Identity | None = None,
     resumed. Raises :class:`Refusal` with a reason for a person.
     """
     table_name = ""
+    folder = save_dir or lan_dir()
+    from_save = False
     if isinstance(target, Listing):
         host, port, game_name, table_name = target.host, target.port, target.game, target.table
     elif (addr := _split_target(target)) is not None:
         host, port = addr
         game_name, _, _ = await probe(host, port)
     else:
-        browser = TableBrowser()
-        await browser.start()
-        try:
-            listing = await browser.find(target, find_timeout)
-        finally:
-            await browser.close()
-        if listing is None:
-            raise Refusal(f"no table named {target!r} found on the LAN (try HOST:PORT)")
-        host, port, game_name, table_name = listing.host, listing.port, listing.game, listing.table
+        located = await _saved_host(target, folder)
+        from_save = located is not None
+        if located is None:
+            located = await _find_by_name(target, find_timeout)
+        host, port, game_name, table_name = located
     if game is None:
         try:
             game = games.get(game_name)
@@ -92,12 +97,54 @@ async def join_table(target: str | Listing, *, identity: Identity | None = None,
     identity = identity or load_or_create()
     if chooser is not None and not _is_chooser(chooser):
         chooser = chooser(game)
-    folder = save_dir or lan_dir()
     peer = TablePeer(game, identity, name=name or f"peer-{identity.fingerprint[:4]}", passphrase=passphrase,
                      chooser=chooser, save_dir=folder, bind=bind, advertise_on_takeover=True)
     resume = find_save(folder, table_name, host, port)
-    await peer.join(host, port, resume=resume)
+    try:
+        await peer.join(host, port, resume=resume, table=table_name)
+    except WrongTable as e:
+        if not from_save or isinstance(target, Listing):
+            raise
+        # The address in our save now hosts another table: look for ours by name after all.
+        log.warning("%s; looking for %r on the LAN", e, target)
+        host, port, other_game, table_name = await _find_by_name(target, find_timeout)
+        if other_game != game.name:
+            raise Refusal(f"the table plays {other_game!r}, not {game.name!r}") from None
+        await peer.join(host, port, resume=find_save(folder, table_name, host, port), table=table_name)
     return peer
+
+
+async def _saved_host(target: str, folder: Path) -> tuple[str, int, str, str] | None:
+    """Where our unfinished game at the table named `target` was hosted, if that host still answers.
+
+    Rejoining there first needs no multicast, which may be slow or lost, and finds
+    the table even when it no longer shows up by name for others (full, or over and
+    holding the result for us).
+    """
+    saved = find_save(folder, target, "", 0)
+    if saved is None or saved.table.name != target or not saved.host_addr or not saved.host_port:
+        return None
+    try:
+        game_name, _, _ = await probe(saved.host_addr, saved.host_port, timeout=SAVED_HOST_TIMEOUT)
+    except Refusal as e:
+        log.info("the host in our save does not answer (%s); looking for %r by name", e, target)
+        return None
+    if game_name != saved.table.game:
+        return None
+    return saved.host_addr, saved.host_port, game_name, saved.table.name
+
+
+async def _find_by_name(target: str, find_timeout: float) -> tuple[str, int, str, str]:
+    """The table named `target` on the LAN (zeroconf): (host, port, game, table name)."""
+    browser = TableBrowser()
+    await browser.start()
+    try:
+        listing = await browser.find(target, find_timeout)
+    finally:
+        await browser.close()
+    if listing is None:
+        raise Refusal(f"no table named {target!r} found on the LAN (try HOST:PORT)")
+    return listing.host, listing.port, listing.game, listing.table
 
 
 def find_save(folder: Path, table_name: str, host: str, port: int) -> PeerSave | None:

@@ -39,6 +39,8 @@ log = logging.getLogger("coldwater.net")
 
 JOIN_TIMEOUT = 10.0
 ROUND_TIMEOUT = 30.0
+END_GRACE = 60.0
+"""Seconds a finished table stays up (and advertised) for seats that were away at the end."""
 
 
 # ---- events for the UI ------------------------------------------------------
@@ -230,6 +232,8 @@ class _Remote:
         self.port = 0
         self.share = b""
         self.by_bot = False
+        self.told_end = False
+        """The game's End went out on this seat's connection."""
 
     @property
     def present(self) -> bool:
@@ -307,6 +311,8 @@ class TableHost(_Emitter):
         self.cheaters: list[str] = []
         """Peers named for breaking the fair-play protocol."""
         self.round_timeout = ROUND_TIMEOUT
+        self.end_grace = END_GRACE
+        self._end: m.End | None = None
         self.refusals: list[str] = []
         """Every refused message and connection, with the reason (tests, the log pane)."""
         self._failover: _FailoverState | None = None
@@ -463,6 +469,10 @@ class TableHost(_Emitter):
                 self._failover.offer(seat, first)
             else:
                 self._sync(r, max(first.resume_ply, 0), fair=True)
+            if self._end is not None:
+                # The game ended while this seat was away: it gets the end now and audits it itself.
+                conn.send_nowait(self._end)
+                r.told_end = True
             self._broadcast(m.Presence(seat=seat, away=False))
             self.emit(PresenceChanged(seat, False))
         self._lobby_changed()
@@ -767,15 +777,25 @@ class TableHost(_Emitter):
         scores, outcome = _scores(st)
         end = m.End(dealer_secret=self.dealer.secret(), digest=st.digest(), public_digest=st.view(None).digest(),
                     scores=st.scores().as_dict())
+        self._end = end
         self._broadcast(end)
+        for r in self.remotes.values():
+            r.told_end = r.told_end or r.present
+        self.result = Result(game=self.game.name, table=self.name, seat=self.host_seat, scores=scores,
+                             digest=st.digest(), plies=st.ply, outcome=outcome, audit_ok=True)
+        self.emit(Finished(self.result))
         # Give every present peer a moment to read the end before the sockets close.
         for r in self.remotes.values():
             if r.conn is not None:
                 await r.conn.drain()
+        # A seat away at the end (a crash, a restart) is still held for its player: the
+        # table stays up and advertised a while so they come back to the result, with
+        # the dealer's secret to audit it, rather than to "no such table".
+        owed = [r for r in self.remotes.values() if r.key and not r.by_bot]
+        if not all(r.told_end for r in owed):
+            log.info("the game is over; waiting up to %.0f s for away seats to collect the result", self.end_grace)
+            await self._wait(lambda: all(r.told_end for r in owed), self.end_grace)
         await self._wait(lambda: all(not r.present for r in self.remotes.values()), 5.0)
-        self.result = Result(game=self.game.name, table=self.name, seat=self.host_seat, scores=scores,
-                             digest=st.digest(), plies=st.ply, outcome=outcome, audit_ok=True)
-        self.emit(Finished(self.result))
         return self.result
 
     # ---- failover: this peer becomes the host -----------------------------------
@@ -889,6 +909,10 @@ def _key_for(save: PeerSave, seat: int) -> bytes:
 # =============================================================================
 #   peer
 # =============================================================================
+class WrongTable(Refusal):
+    """The address answered as another table than the one asked for (e.g. a stale save)."""
+
+
 class SavedSeat(msgspec.Struct):
     seat: int
     kind: str
@@ -1005,12 +1029,22 @@ class TablePeer(_Emitter):
         if self.conn is not None:
             self.conn.send_nowait(m.Ready(ready=ready))
 
-    async def join(self, host: str, port: int, *, resume: PeerSave | None = None) -> None:
-        """Connect and sit down (Refusal says why not). With `resume`, come back to a saved game."""
+    async def join(self, host: str, port: int, *, resume: PeerSave | None = None, table: str = "") -> None:
+        """Connect and sit down (Refusal says why not). With `resume`, come back to a saved game.
+
+        With `table`, only at the table of that name (:class:`WrongTable` otherwise).
+        """
         await self._ensure_listener(resume.listen_port if resume else 0)
         self.joined_at = time.perf_counter()
-        conn, _ = await connect(host, port, self.identity, self.game.name, self.game.content_hash,
-                                passphrase=self.passphrase)
+        conn, answered = await connect(host, port, self.identity, self.game.name, self.game.content_hash,
+                                       passphrase=self.passphrase)
+        if table and answered != table:
+            await conn.close()
+            raise WrongTable(f"{host}:{port} hosts the table {answered!r}, not {table!r}")
+        if resume is not None and answered != resume.table.name:
+            # A save belongs to one table; another table now at that address is another game.
+            log.warning("%s:%d hosts %r now; not resuming our game at %r", host, port, answered, resume.table.name)
+            resume = None
         self.host_addr, self.host_port = host, port
         if resume is not None:
             self._restore(resume)

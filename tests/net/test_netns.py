@@ -117,6 +117,8 @@ def test_a_peer_killed_mid_game_restarts_and_finishes(lab_factory, game: str) ->
     _wait_plies(lab, "peer1", 8)
     lab.kill(p1)
     time.sleep(0.5)
+    # The game may well end before peer1 is back (the other seats can win without it):
+    # the host must still hold the table for peer1, which rejoins by name and gets the end.
     p1b = _join(lab, 1, game, think=t, log="peer1-again")
     results = [_result(host, lab, "host"), *(_result(p, lab, f"peer{i}") for i, p in enumerate(others, 2)),
                _result(p1b, lab, "peer1-again")]

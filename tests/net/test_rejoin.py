@@ -1,0 +1,171 @@
+"""A seat held for its player: rejoining after a crash, without depending on timing or multicast.
+
+The namespace test that kills and restarts a peer once failed with "no table named
+'Pond' found": the host's own seat won the game 60 ms after the kill, so the host
+sent the end to the peers present, closed and withdrew its advertisement before the
+restarted peer looked. These tests pin both halves of the fix on loopback:
+the finished table waits for a seat that was away, and a restarted peer rejoins
+its saved game at the saved host's address even when the name is not heard.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from coldwater.core.state import CHANCE, State
+from coldwater.net import fairplay as fp
+from coldwater.net import lan
+from coldwater.net.identity import Identity
+from coldwater.net.session import PresenceChanged, TableHost, TablePeer, bot_chooser
+from coldwater.net.transport import Refusal
+
+from ..toygame import GAME, Hold, Roll
+
+CONTRIBUTION = b"\x07" * 32
+"""Every seat's seed contribution in these tests (patched in), so the dice are known in advance."""
+
+
+def _greedy(view: State[Any, Any], seat: int) -> Any:
+    d = view.data
+    return Roll() if d.banked[seat] + d.pot < 15 else Hold()
+
+
+def _secret_where_the_host_wins_its_first_turn(joint: bytes) -> bytes:
+    """A dealer secret under which seat 0, playing greedily, wins before seat 1 ever moves."""
+    for i in range(10_000):
+        secret = i.to_bytes(32, "big")
+        dealer = fp.CommittedDealer(secret)
+        dealer.start(joint)
+        st = GAME.new(2, seed=fp.game_seed(joint))
+        while st.current in (CHANCE, 0):
+            st.apply(dealer.outcome(st) if st.current == CHANCE else _greedy(st, 0))
+        if st.is_over:
+            return secret
+    raise AssertionError("no such secret in 10 000 tries")
+
+
+async def _cautious(view: Any, seat: int) -> Any:
+    """Banks at most 6 a turn: the game cannot end while another seat is away for a turn."""
+    await asyncio.sleep(0.005)
+    return Hold() if view.data.pot > 0 else Roll()
+
+
+async def test_a_game_that_ends_while_a_seat_is_away_waits_for_that_player(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(fp, "new_contribution", lambda: CONTRIBUTION)
+    secret = _secret_where_the_host_wins_its_first_turn(fp.joint_seed({0: CONTRIBUTION, 1: CONTRIBUTION}))
+    away = asyncio.Event()
+
+    async def host_seat(view: State[Any, Any], seat: int) -> Any:
+        await away.wait()  # the host's seat plays only once peer a has gone
+        return _greedy(view, seat)
+
+    host = TableHost(GAME, Identity.generate(), name="t", seats=["host", "open"], bind="127.0.0.1",
+                     chooser=host_seat)
+    host.dealer = fp.CommittedDealer(secret)
+    host.end_grace = 30.0  # bounds the test if the table did not wait as it should
+    host.subscribe(lambda e: away.set() if isinstance(e, PresenceChanged) and e.away else None)
+    port = await host.listen()
+    a = TablePeer(GAME, Identity.generate(), name="a", chooser=bot_chooser(GAME), bind="127.0.0.1",
+                  save_dir=tmp_path)
+    ht = asyncio.ensure_future(host.run())
+    await a.join("127.0.0.1", port)
+    at = asyncio.ensure_future(a.run())
+    async with asyncio.timeout(10):
+        while a.state is None:
+            await asyncio.sleep(0.005)
+    at.cancel()  # peer a's process dies as the game begins
+    await asyncio.gather(at, return_exceptions=True)
+    async with asyncio.timeout(10):
+        while host.result is None:
+            await asyncio.sleep(0.005)
+    # The game is over while a is away; the table is still there for a.
+    await asyncio.sleep(0.2)
+    assert not ht.done() and host.server is not None
+    save = TablePeer.load_save(a.save_path)  # type: ignore[arg-type]
+    assert save is not None and len(save.steps) < host.result.plies
+    a2 = TablePeer(GAME, a.identity, name="a", chooser=bot_chooser(GAME), bind="127.0.0.1", save_dir=tmp_path)
+    await a2.join("127.0.0.1", port, resume=save)
+    res = await asyncio.wait_for(a2.run(), 10)
+    assert res.audit_ok and res.digest == host.result.digest, res.problems
+    await asyncio.wait_for(ht, 10)  # and the table closes once a has the result, not after its grace
+    assert not (tmp_path / "lan-peer-t.json").exists()  # a's finished game is no longer "to resume"
+
+
+class _NothingHeard:
+    """A TableBrowser on a network where multicast does not reach (or not in time)."""
+
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        pass
+
+    async def start(self) -> None:
+        pass
+
+    async def find(self, table: str, timeout: float = 10.0) -> None:
+        return None
+
+    async def close(self) -> None:
+        pass
+
+
+async def test_a_restarted_peer_rejoins_by_name_at_its_saved_host_without_multicast(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(lan, "TableBrowser", _NothingHeard)
+    host = TableHost(GAME, Identity.generate(), name="Pond", seats=["host", "open"], bind="127.0.0.1",
+                     chooser=_cautious)
+    port = await host.listen()
+    me = Identity.generate()
+    slow = bot_chooser(GAME, think=0.01)
+    ht = asyncio.ensure_future(host.run())
+    a = await lan.join_table(f"127.0.0.1:{port}", identity=me, name="a", chooser=slow, game=GAME,
+                             bind="127.0.0.1", save_dir=tmp_path)
+    at = asyncio.ensure_future(a.run())
+    async with asyncio.timeout(20):
+        while a.state is None or a.state.ply < 6:
+            await asyncio.sleep(0.01)
+    at.cancel()
+    await asyncio.gather(at, return_exceptions=True)
+    with pytest.raises(Refusal, match="no table named 'Lake'"):  # no save for it, and nothing heard
+        await lan.join_table("Lake", identity=me, chooser=slow, game=GAME, bind="127.0.0.1", save_dir=tmp_path,
+                             find_timeout=0.1)
+    a2 = await lan.join_table("Pond", identity=me, name="a", chooser=slow, game=GAME, bind="127.0.0.1",
+                              save_dir=tmp_path, find_timeout=0.1)
+    assert a2.save is not None and a2.seat == a.seat  # resumed, same seat
+    await asyncio.wait_for(asyncio.gather(ht, a2.run()), 30)
+    assert a2.result is not None and a2.result.audit_ok
+    assert a2.result.digest == host.result.digest  # type: ignore[union-attr]
+
+
+async def test_a_saved_host_now_hosting_another_table_is_not_rejoined(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(lan, "TableBrowser", _NothingHeard)
+    first = TableHost(GAME, Identity.generate(), name="Pond", seats=["host", "open"], bind="127.0.0.1",
+                      chooser=_cautious)
+    port = await first.listen()
+    me = Identity.generate()
+    ht = asyncio.ensure_future(first.run())
+    a = await lan.join_table(f"127.0.0.1:{port}", identity=me, chooser=_cautious, game=GAME, bind="127.0.0.1",
+                             save_dir=tmp_path)
+    at = asyncio.ensure_future(a.run())
+    async with asyncio.timeout(20):
+        while a.state is None or a.state.ply < 4:
+            await asyncio.sleep(0.01)
+    at.cancel()
+    await asyncio.gather(at, return_exceptions=True)
+    ht.cancel()
+    await asyncio.gather(ht, return_exceptions=True)
+    # Another table now listens where our saved game was hosted.
+    other = TableHost(GAME, Identity.generate(), name="Lake", seats=["host", "open"], bind="127.0.0.1",
+                      port=port, chooser=_cautious, auto_start=False)
+    await other.listen()
+    try:
+        with pytest.raises(Refusal, match="no table named 'Pond'"):
+            await lan.join_table("Pond", identity=me, chooser=_cautious, game=GAME, bind="127.0.0.1",
+                                 save_dir=tmp_path, find_timeout=0.1)
+        assert other.open_seats == 1  # not seated at a table we did not ask for
+    finally:
+        await other.close()
