@@ -84,14 +84,14 @@ def load_content(game: Any, ref: ContentRef) -> Any:
     """`game` with the card data at ``ref.path``, which must still hash to ``ref.hash``."""
     p = Path(ref.path)
     if not p.exists():
-        raise ContentUnavailable(f"its card data {ref.path} is gone; put it back to play on")
+        raise ContentUnavailable(f"its card data {ref.path} is gone")
     try:
         mine = game.with_content(p)
     except (ContentError, OSError) as e:
         raise ContentUnavailable(f"its card data no longer loads: {e}") from None
     if mine.content_hash != ref.hash:
         raise ContentUnavailable(f"its card data {ref.path} has changed since (now {mine.content_hash[:12]}, "
-                                 f"the game was played with {ref.hash[:12]}); restore that version to play on")
+                                 f"the game was played with {ref.hash[:12]})")
     return mine
 
 
@@ -339,7 +339,8 @@ def resume(path: Path, *, set_aside: bool = True, game: Any = None) -> Table:
                 try:
                     game = load_content(game, save.content)
                 except ContentUnavailable as e:
-                    raise ContentUnavailable(f"{path.name} cannot be resumed: {e}. The save is kept.") from None
+                    raise ContentUnavailable(f"{path.name} cannot be resumed: {e}. The save is kept: "
+                                             f"restore that card data to play on.") from None
         try:
             game, state = record.initial_state(save.record, game)
             for _, _, state in record.replay_iter(save.record, game):
