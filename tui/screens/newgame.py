@@ -104,12 +104,13 @@ type names and the seed, then press Enter on **Start**.
             for i in range(4):
                 yield Cycler(f"opt{i}", [("no", False)], id=f"opt-{i}", classes="option")
             yield Static("", id="pond-note", classes="note")
-            with Horizontal(classes="seed-row", id="content-row"):
-                yield Static("Card data", classes="seed-label")
-                yield Input(placeholder="empty: the packaged stand-in", id="content-path")
             with Horizontal(classes="seed-row"):
                 yield Static("Seed", classes="seed-label")
                 yield Input(placeholder="empty: a fresh game", id="seed", max_length=40)
+            # Right under the seed, without a gap: two text fields that belong together.
+            with Horizontal(classes="content-row", id="content-row"):
+                yield Static("Card data", classes="seed-label")
+                yield Input(placeholder="empty: the packaged stand-in", id="content-path")
             yield Static("", id="form-error", classes="error")
             yield Button("Start", id="start", variant="primary")
         yield Footer()
