@@ -180,8 +180,9 @@ reserve a seat for it.
             return
         except (OSError, TimeoutError) as e:
             self.joining = False
-            error.update(f"Cannot reach {getattr(target, 'table', target)}: {e.strerror or e}"
-                         if isinstance(e, OSError) else f"No answer from {getattr(target, 'table', target)}.")
+            # TimeoutError is an OSError (3.11+), so ask about it first.
+            error.update(f"No answer from {getattr(target, 'table', target)}." if isinstance(e, TimeoutError)
+                         else f"Cannot reach {getattr(target, 'table', target)}: {e.strerror or e}")
             return
         except Exception as e:  # anything else: a sentence, never a crash
             self.joining = False
