@@ -14,6 +14,7 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Footer, Input, Static
+from textual.worker import Worker
 
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen
@@ -161,7 +162,8 @@ reserve a seat for it.
             return
         self.joining = True
         self.query_one("#join-error", Static).update("Joining…")
-        self.run_worker(partial(self._join, target), name="join", exclusive=True)
+        # Annotated because mypy cannot infer the result type through Textual's WorkType union.
+        worker: Worker[None] = self.run_worker(partial(self._join, target), name="join", exclusive=True)
 
     async def _join(self, target: Any) -> None:
         from coldwater import net
