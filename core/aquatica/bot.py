@@ -34,9 +34,9 @@ class GreedyBot:
     name = "greedy"
 
     def choose(self, view: Any, rng: Rng) -> Action:
-        legal = view.legal()
+        legal: list[Action] = view.legal()
         if len(legal) == 1:
-            return legal[0]  # type: ignore[no-any-return]
+            return legal[0]
         ev = _Eval(view.data, view.deck, view.current, view.ply)
         best: list[Action] = []
         top_v = -1e9
