@@ -15,4 +15,5 @@ class RandomBot:
     name = "random"
 
     def choose(self, view: State[Any, Any], rng: Rng) -> Action:
-        return rng.choice(view.legal())
+        legal: list[Action] = view.legal()
+        return rng.choice(legal)

@@ -91,10 +91,10 @@ def _parser_for(tp: Any) -> Callable[[str], Any]:
 
         return opt
     if origin is tuple:
-        args = get_args(tp)
-        if len(args) != 2 or args[1] is not Ellipsis:
+        targs = get_args(tp)
+        if len(targs) != 2 or targs[1] is not Ellipsis:
             raise TypeError(f"notation supports tuple[X, ...], not {tp}")
-        inner = _parser_for(args[0])
+        inner = _parser_for(targs[0])
 
         def tup(s: str) -> Any:
             if s == "()":
@@ -159,7 +159,7 @@ class Codec:
                 raise TypeError(f"two action types share the tag {tag!r}")
             self._types[tag] = (cls, fields)
         self.types: tuple[type[msgspec.Struct], ...] = tuple(c for c, _ in self._types.values())
-        self._decoder = msgspec.msgpack.Decoder(typing.Union[self.types] if len(self.types) > 1 else self.types[0])  # type: ignore[arg-type]
+        self._decoder = msgspec.msgpack.Decoder(typing.Union[self.types] if len(self.types) > 1 else self.types[0])
 
     def parse(self, text: str) -> Any:
         """The action written as `text`; raises NotationError naming what is wrong."""

@@ -187,7 +187,7 @@ class State(Generic[A, D]):
 
     def clone(self: S) -> S:
         return type(self)(
-            msgspec.msgpack.decode(_enc.encode(self.data), type=self.DATA),  # type: ignore[arg-type]
+            msgspec.msgpack.decode(_enc.encode(self.data), type=self.DATA),
             seed=self.seed,
             ply=self.ply,
         )
@@ -217,8 +217,8 @@ class State(Generic[A, D]):
     def __eq__(self, other: object) -> bool:
         return (
             type(other) is type(self)
-            and other.ply == self.ply  # type: ignore[attr-defined]
-            and other.encode() == self.encode()  # type: ignore[attr-defined]
+            and other.ply == self.ply
+            and other.encode() == self.encode()
         )
 
     __hash__ = None  # type: ignore[assignment]  # mutable

@@ -277,10 +277,10 @@ class ServerHandshake:
         if not msg.game:
             # A probe (join by address): answer with our game, content and version, then close.
             raise HandshakeError("probe", _refusal("this table plays another game", self.game, self.content))
-        why = _compat(self.version, self.game, self.content, msg.v, msg.game, msg.content, "the table",
-                      "the joining peer")
-        if why:
-            raise HandshakeError(why, _refusal(why, self.game, self.content))
+        mismatch = _compat(self.version, self.game, self.content, msg.v, msg.game, msg.content, "the table",
+                           "the joining peer")
+        if mismatch:
+            raise HandshakeError(mismatch, _refusal(mismatch, self.game, self.content))
         if len(msg.eph) != 32 or len(msg.nonce) != 32 or not verify(msg.ident, msg.sig, b"cw-hello1" + _unsigned(msg)):
             why = "hello signature or keys are invalid"
             raise HandshakeError(why, _refusal(why, self.game, self.content))

@@ -315,7 +315,7 @@ def rebuild(game: Any, players: int, options: Any, joint: bytes, secret: bytes, 
     `on_apply(seat, action, state_after)` sees every action, to rebuild a full record.
     """
     key = chance_key(joint, secret)
-    state = game.new(players, seed=game_seed(joint), options=options)
+    state: State[Any, Any] = game.new(players, seed=game_seed(joint), options=options)
     for st in steps:
         if st.ply != state.ply + 1:
             raise FairPlayError(f"ply {st.ply}: out of order (expected {state.ply + 1})")

@@ -8,8 +8,9 @@ and the events they publish. See docs/lan.md for the whole picture.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from coldwater.core import games
 
@@ -18,6 +19,10 @@ from .discovery import Advertiser, Listing, TableBrowser
 from .identity import Identity, load_or_create
 from .session import Chooser, PeerSave, TableHost, TablePeer, WrongTable, _safe
 from .transport import Refusal, probe
+
+if TYPE_CHECKING:
+    # Annotations only (they are not evaluated at run time), so no runtime dependency.
+    from typing_extensions import TypeIs
 
 log = logging.getLogger("coldwater.net")
 
@@ -65,7 +70,7 @@ def _split_target(target: str) -> tuple[str, int] | None:
 
 
 async def join_table(target: str | Listing, *, identity: Identity | None = None, name: str = "",
-                     passphrase: str | None = None, chooser: Chooser | Any = None, find_timeout: float = 10.0,
+                     passphrase: str | None = None, chooser: Chooser | Callable[[Any], Chooser] | None = None, find_timeout: float = 10.0,
                      game: Any = None, bind: str = "0.0.0.0", save_dir: Path | None = None) -> TablePeer:
     """Join a table by listing, name (zeroconf) or ``HOST:PORT``; returns a seated peer.
 
@@ -159,7 +164,8 @@ def find_save(folder: Path, table_name: str, host: str, port: int) -> PeerSave |
     return None
 
 
-def _is_chooser(fn: Any) -> bool:
+def _is_chooser(fn: Chooser | Callable[[Any], Chooser]) -> TypeIs[Chooser]:
+    """A Chooser takes (view, seat); a chooser factory takes the game."""
     import inspect
 
     try:

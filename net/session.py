@@ -147,7 +147,8 @@ def _scores(state: State[Any, Any]) -> tuple[dict[str, int], str]:
 
 
 def _decode_view(game: Any, data: bytes, ply: int) -> State[Any, Any]:
-    return game.state_type(msgspec.msgpack.decode(data, type=game.state_type.DATA), seed=None, ply=ply)
+    view: State[Any, Any] = game.state_type(msgspec.msgpack.decode(data, type=game.state_type.DATA), seed=None, ply=ply)
+    return view
 
 
 # =============================================================================

@@ -180,7 +180,8 @@ class Table:
     async def next_chance(self) -> Action:
         if self._chance is not None:
             return await self._chance(self.state)
-        return self.state.sample_chance()
+        action: Action = self.state.sample_chance()
+        return action
 
     async def step(self) -> bool:
         """Take one non-person step (chance, bot or remote). False when a person must act or it's over."""

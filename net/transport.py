@@ -132,7 +132,7 @@ async def _read(reader: asyncio.StreamReader) -> bytes:
 
 def _refusal_reason(e: BaseException) -> str:
     """Why a handshake failed, in words for the log and the person."""
-    return e.reason if isinstance(e, HandshakeError) else f"handshake failed: {e or 'timed out'}"
+    return e.reason if isinstance(e, HandshakeError) else f"handshake failed: {str(e) or 'timed out'}"
 
 
 async def _close_refused(writer: asyncio.StreamWriter, e: BaseException) -> None:
@@ -153,7 +153,7 @@ async def connect(host: str, port: int, identity: Identity, game: str, content: 
     try:
         reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
     except (OSError, asyncio.TimeoutError) as e:
-        raise Refusal(f"cannot reach {host}:{port}: {e or 'timed out'}") from None
+        raise Refusal(f"cannot reach {host}:{port}: {str(e) or 'timed out'}") from None
     hs = ClientHandshake(identity, game, content, passphrase, version=version)
     try:
         async with asyncio.timeout(timeout):
@@ -177,14 +177,14 @@ async def probe(host: str, port: int, *, timeout: float = HANDSHAKE_TIMEOUT) -> 
     try:
         reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
     except (OSError, asyncio.TimeoutError) as e:
-        raise Refusal(f"cannot reach {host}:{port}: {e or 'timed out'}") from None
+        raise Refusal(f"cannot reach {host}:{port}: {str(e) or 'timed out'}") from None
     try:
         async with asyncio.timeout(timeout):
             hs = ClientHandshake(Identity.generate(), "", "")
             writer.write(encode_frame(hs.hello()))
             reply = m.decode_handshake(await _read(reader))
     except (HandshakeError, FrameError, OSError, asyncio.TimeoutError, m.BadMessage) as e:
-        raise Refusal(f"{host}:{port} is not a coldwater table ({e or 'timed out'})") from None
+        raise Refusal(f"{host}:{port} is not a coldwater table ({str(e) or 'timed out'})") from None
     finally:
         writer.close()
     if isinstance(reply, m.HandshakeRefused | m.HelloBack):

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from coldwater.core import games
+
+if TYPE_CHECKING:  # imported on first use at run time (see the module docstring)
+    from coldwater.tui.screens.table import TableScreen
 
 TABLE_SCREENS: dict[str, str] = {
     "crown": "coldwater.tui.widgets.crown.screen:CrownTableScreen",
@@ -54,9 +57,11 @@ class Catalog:
                 out.append((name, None, f"not in this build yet ({type(e).__name__})"))
         return out
 
-    def table_screen(self, name: str) -> type:
+    def table_screen(self, name: str) -> type[TableScreen]:
         path = self._screens.get(name, GENERIC_SCREEN)
+        screen_cls: type[TableScreen]
         try:
-            return _load(path)  # type: ignore[no-any-return]
+            screen_cls = _load(path)
         except (ImportError, AttributeError):
-            return _load(GENERIC_SCREEN)  # type: ignore[no-any-return]
+            screen_cls = _load(GENERIC_SCREEN)
+        return screen_cls

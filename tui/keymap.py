@@ -10,7 +10,7 @@ letters) are not bindings: they follow the list of legal choices.
 from __future__ import annotations
 
 import msgspec
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 
 
 class Key(msgspec.Struct, frozen=True):
@@ -53,9 +53,13 @@ def binding_id(key: Key) -> str:
     return f"{key.scope}.{key.action}"
 
 
-def bindings(*scopes: str) -> list[Binding]:
-    """Textual bindings for the given scopes, with ids for remapping."""
-    out: list[Binding] = []
+def bindings(*scopes: str) -> list[BindingType]:
+    """Textual bindings for the given scopes, with ids for remapping.
+
+    Typed as Textual's ``BindingType`` so the list can be a screen's ``BINDINGS``
+    (a ``list``, which is invariant in its item type).
+    """
+    out: list[BindingType] = []
     for key in DEFAULT:
         if key.scope in scopes:
             out.append(Binding(key.keys, key.action, key.description, show=key.show, id=binding_id(key)))

@@ -27,16 +27,30 @@ from .mantas import effect as manta_effect
 from .model import LOC_TYPES, AqData, Eff
 from .raise_ import find, remaining
 
-KING_PREF = {3: 9, 1: 8, 2: 8, 5: 7, 7: 7, 4: 6, 6: 6, 9: 6, 8: 5, 10: 4, 11: 4}
+# Rough worth of one effect on a card played many times: read from the content so a
+# person's own Kings are drafted by what they do, not by their number.
+_CARD_WORTH = {"coins": 1.0, "power": 1.0, "tpower": 0.3, "raise": 0.6, "score": 2.0, "fully_rise": 2.0,
+               "free_recruit": 2.0, "take_back": 1.0, "ready": 1.0, "scout": 0.3, "opp_flip": 0.5,
+               "opp_discard": 0.5, "copy": 1.0}
+WILD_MANTA_WORTH = 3.0
+"""A King discarded at setup gives a Wild Manta instead."""
+
+
+def king_worth(k: Deck, number: int) -> float:
+    """How much the greedy bot wants a King in the advanced draft."""
+    c = k.king_id(number)
+    if k.king_discard[c]:
+        return WILD_MANTA_WORTH
+    return sum(_CARD_WORTH.get(e.op, 0.0) * (e.n or 1) for e in (*k.char_effs[c], *k.char_delayed[c]))
 
 
 class GreedyBot:
     name = "greedy"
 
     def choose(self, view: Any, rng: Rng) -> Action:
-        legal = view.legal()
+        legal: list[Action] = view.legal()
         if len(legal) == 1:
-            return legal[0]  # type: ignore[no-any-return]
+            return legal[0]
         ev = _Eval(view.data, view.deck, view.current, view.ply)
         best: list[Action] = []
         top_v = -1e9
@@ -217,7 +231,7 @@ class _Eval:
     def value(self, a: Any) -> float:
         d, k, p = self.d, self.k, self.p
         if isinstance(a, PickKing):
-            return KING_PREF.get(a.number, 0)
+            return king_worth(k, a.number)
         if isinstance(a, Rival):
             return 10.0 if a.goal in p.goals else -len(d.tracks[a.goal])
         if isinstance(a, OppFlip):

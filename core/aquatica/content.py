@@ -9,6 +9,7 @@ into a ``Deck`` of flat tuples indexed by card id (see ``model.py``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -169,7 +170,9 @@ def check_goals(f: GoalsFile) -> None:
             raise ContentError(f"{where} {g.name!r}: field 'cond': unknown condition {g.cond!r}")
 
 
-CHECKS = {
+# Each check takes the part its schema in FILES decodes to, so the common type
+# is a callable of Any (a dict of differently-typed functions joins to `function`).
+CHECKS: dict[str, Callable[[Any], None]] = {
     "characters": check_characters, "kings": check_kings, "locations": check_locations,
     "mantas": check_mantas, "tribes": check_tribes, "goals": check_goals,
 }

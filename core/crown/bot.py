@@ -81,7 +81,7 @@ class GreedyBot:
         return sum(opts[:side])
 
     def choose(self, view: Any, rng: Rng) -> Action:
-        legal = view.legal()
+        legal: list[Action] = view.legal()
         if len(legal) == 1:
             return legal[0]
         d: CrownData = view.data

@@ -4,7 +4,7 @@ the discard, and completing Master Angler cards."""
 from __future__ import annotations
 
 from . import trophies
-from .actions import Discard, Route
+from .actions import CrownAction, Discard, Route
 from .content import Tables
 from .model import CrownData, MAProgress, Party, Pending
 
@@ -39,7 +39,7 @@ def route_targets(d: CrownData, T: Tables, p: Party) -> list[int]:
     return [m.card for m in p.ma if c in T.ma_spots[m.card] and c not in m.filled]
 
 
-def legal(d: CrownData, T: Tables) -> list:
+def legal(d: CrownData, T: Tables) -> list[CrownAction]:
     return [Discard()] + [Route(c) for c in route_targets(d, T, d.parties[d.turn])]
 
 

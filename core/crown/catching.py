@@ -10,7 +10,7 @@ another Zone.
 
 from __future__ import annotations
 
-from .actions import Catch, Lose, Zone6
+from .actions import Catch, CrownAction, Lose, Zone6
 from .content import Tables
 from .model import COLOUR_LOCATION, LOCATION_INDEX, LOCATIONS, CrownData, Fish, Pending
 from .tackle import consume, offer, usable
@@ -28,11 +28,11 @@ def targets(d: CrownData, pend: Pending, rod: bool, line: bool) -> list[tuple[in
     return [(li, a) for li in locs for a in ats if d.zones[li][a - 3] is not None]
 
 
-def options(d: CrownData, pend: Pending) -> list:
+def options(d: CrownData, pend: Pending) -> list[CrownAction]:
     p = d.parties[d.turn]
     rod = usable(p, "rod") >= 0
     line = usable(p, "line") >= 0
-    out: list = [Catch(pend.zone, LOCATIONS[li], a) for li, a in targets(d, pend, rod, line)]
+    out: list[CrownAction] = [Catch(pend.zone, LOCATIONS[li], a) for li, a in targets(d, pend, rod, line)]
     home = COLOUR_LOCATION[pend.colour]
     # Zone 6 bonus: the top of the bait's own deck (never through a Rod or a Line).
     if pend.zone == 6 and d.tops[home] is not None:
@@ -42,8 +42,8 @@ def options(d: CrownData, pend: Pending) -> list:
     return out
 
 
-def legal(d: CrownData) -> list:
-    out: list = []
+def legal(d: CrownData) -> list[CrownAction]:
+    out: list[CrownAction] = []
     for pend in d.pending:
         out += options(d, pend)
     return out

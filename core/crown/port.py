@@ -6,7 +6,7 @@ counts, and the clear-white bait sends the discard pile back into the bag.
 
 from __future__ import annotations
 
-from .actions import Bait, Fill, Skip, Take, TakeTop
+from .actions import Bait, CrownAction, Fill, Skip, Take, TakeTop
 from .model import BAIT_NAMES, WHITE, CrownData, MAProgress, Party, Task
 
 MAX_MASTER_ANGLER = 3
@@ -42,9 +42,9 @@ def take_problem(d: CrownData, p: Party, card: int | None) -> str | None:
     return None
 
 
-def legal(d: CrownData) -> list:
+def legal(d: CrownData) -> list[CrownAction]:
     p = d.parties[d.turn]
-    out: list = [Fill(z) for z in (3, 4, 5, 6) if fill_problem(d, p, z) is None]
+    out: list[CrownAction] = [Fill(z) for z in (3, 4, 5, 6) if fill_problem(d, p, z) is None]
     if len(p.ma) < MAX_MASTER_ANGLER:
         out += [Take(c) for c in d.ma_row]
         if d.ma_deck:

@@ -182,7 +182,7 @@ def chance_weights(d: CrownData, T: Tables) -> list[tuple[CrownAction, int]]:
             for f in d.decks[li]:
                 key = (f.species, f.card)
                 counts[key] = counts.get(key, 0) + 1
-            loc = cast(Loc, LOCATIONS[li])
+            loc: Loc = LOCATIONS[li]
             return [(Reveal(loc, cast(Species, sp), c), n) for (sp, c), n in counts.items()]
         if li == MA_ROW_NODE:
             return [(_MAFLIP[c] if c < 61 else MAFlip(c), 1) for c in d.ma_deck]

@@ -55,7 +55,7 @@ class GreedyBot:
         self.lobster_from_day = lobster_from_day
 
     def choose(self, view: State[Any, Any], rng: Rng) -> Action:
-        legal = view.legal()
+        legal: list[Action] = view.legal()
         if len(legal) == 1:
             return legal[0]
         ctx: Ctx = view.CTX  # type: ignore[attr-defined]
@@ -81,7 +81,7 @@ class GreedyBot:
         return self._turn(ctx, d, legal)
 
     # ---- pieces ---------------------------------------------------------------
-    def _pick_fish(self, ctx: Ctx, d: Data, legal: list[Any]) -> Action | None:
+    def _pick_fish(self, ctx: Ctx, d: Data, legal: list[Action]) -> Action | None:
         fishes = [a for a in legal if isinstance(a, Fish)]
         if not fishes:
             return None
@@ -90,22 +90,24 @@ class GreedyBot:
         return min(fishes, key=lambda a: (have[ctx.colour_index[d.fish[ctx.by_name[a.cell]]]] != 0,
                                           -have[ctx.colour_index[d.fish[ctx.by_name[a.cell]]]], a.cell))
 
-    def _bonus(self, ctx: Ctx, d: Data, legal: list[Any]) -> Action:
+    def _bonus(self, ctx: Ctx, d: Data, legal: list[Action]) -> Action:
         dist = target_distance(ctx, d)
-        best: tuple[tuple[int, ...], Action] | None = None
+        # Ordered by (kind, distance, cells): sails to a helm, other sails, then tiles.
+        key: tuple[int, int, str]
+        best: tuple[tuple[int, int, str], Action] | None = None
         for a in legal:
             if isinstance(a, BonusSail):
                 to = ctx.by_name[a.to]
                 key = (0 if d.terrain[to] in ctx.helms else 1, dist[to], a.to)
             elif isinstance(a, BonusTile):
-                key = (2, min(dist[ctx.by_name[c]] for c in a.cells), ",".join(a.cells))  # type: ignore[assignment]
+                key = (2, min(dist[ctx.by_name[c]] for c in a.cells), ",".join(a.cells))
             else:
                 continue
             if best is None or key < best[0]:
-                best = (key, a)  # type: ignore[assignment]
+                best = (key, a)
         return best[1] if best else Done()
 
-    def _turn(self, ctx: Ctx, d: Data, legal: list[Any]) -> Action:
+    def _turn(self, ctx: Ctx, d: Data, legal: list[Action]) -> Action:
         p = d.turn
         days = ctx.content.days
         # 1. Preserve the best card (skip 1-point cards early while fish are few).
@@ -183,9 +185,9 @@ class GreedyBot:
                     return max(ahead, key=lambda a: (ctx.col(ctx.by_name[a.to]), -costs[rear][ctx.by_name[a.to]][0],
                                                      a.to))
         # 8. End the day (going second brings an extra hour).
-        for a in legal:
-            if isinstance(a, EndDay) and a.go in (None, "second"):
-                return a
+        for act in legal:
+            if isinstance(act, EndDay) and act.go in (None, "second"):
+                return act
         if Pass() in legal:
             return Pass()
         return legal[0]

@@ -18,8 +18,8 @@ def keys_table(screen: Screen[Any]) -> str:
     for binding in list(screen.BINDINGS) + list(keymap.bindings("app")):
         if isinstance(binding, tuple):
             continue
-        key_text = keymap.describe_keys(binding.key)  # type: ignore[union-attr]
-        desc = binding.description or binding.action  # type: ignore[union-attr]
+        key_text = keymap.describe_keys(binding.key)
+        desc = binding.description or binding.action
         rows.append(f"| {key_text} | {desc} |")
     extra = getattr(screen, "HELP_KEYS", "")
     return "| Key | Does |\n|---|---|\n" + "\n".join(rows) + (("\n" + extra) if extra else "")

@@ -13,6 +13,7 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Footer, Input, Static
+from textual.worker import Worker
 
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import FormScreen
@@ -153,7 +154,8 @@ the lobby, where you start the game once every seat is filled and ready.
             return
         self.opening = True
         error.update("Opening the table…")
-        self.run_worker(partial(self._open, kinds, name), name="open-table", exclusive=True)
+        # Annotated because mypy cannot infer the result type through Textual's WorkType union.
+        worker: Worker[None] = self.run_worker(partial(self._open, kinds, name), name="open-table", exclusive=True)
 
     async def _open(self, kinds: list[str], name: str) -> None:
         from coldwater import net

@@ -14,6 +14,7 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Footer, Input, Static
+from textual.worker import Worker
 
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen
@@ -161,7 +162,8 @@ reserve a seat for it.
             return
         self.joining = True
         self.query_one("#join-error", Static).update("Joining…")
-        self.run_worker(partial(self._join, target), name="join", exclusive=True)
+        # Annotated because mypy cannot infer the result type through Textual's WorkType union.
+        worker: Worker[None] = self.run_worker(partial(self._join, target), name="join", exclusive=True)
 
     async def _join(self, target: Any) -> None:
         from coldwater import net
@@ -180,8 +182,9 @@ reserve a seat for it.
             return
         except (OSError, TimeoutError) as e:
             self.joining = False
-            error.update(f"Cannot reach {getattr(target, 'table', target)}: {e.strerror or e}"
-                         if isinstance(e, OSError) else f"No answer from {getattr(target, 'table', target)}.")
+            # TimeoutError is an OSError (3.11+), so ask about it first.
+            error.update(f"No answer from {getattr(target, 'table', target)}." if isinstance(e, TimeoutError)
+                         else f"Cannot reach {getattr(target, 'table', target)}: {e.strerror or e}")
             return
         except Exception as e:  # anything else: a sentence, never a crash
             self.joining = False

@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import re
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.containers import Container, Horizontal, Vertical, VerticalScroll
@@ -36,6 +36,9 @@ from coldwater.tui.screens.base import BaseScreen
 from coldwater.tui.widgets.board import BoardView
 from coldwater.tui.widgets.choices import ChoiceList, Item
 from coldwater.tui.widgets.log import GameLog
+
+if TYPE_CHECKING:
+    from coldwater.tui.lantable import LanTable
 
 
 def with_names(text: str, names: list[str]) -> str:
@@ -62,7 +65,7 @@ PgUp / PgDn scroll the board. Esc opens the table menu (rules, leave). Every mov
 is saved as it is made: leaving and resuming later loses nothing.
 """
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table | LanTable) -> None:
         super().__init__()
         self.table = table
         persons = table.person_seats()
@@ -226,7 +229,8 @@ is saved as it is made: leaving and resuming later loses nothing.
     def drive(self) -> None:
         # Pass the function, not a coroutine: an exclusive worker that replaces one
         # before it starts would otherwise leave a coroutine that is never awaited.
-        self.run_worker(self._drive, name="drive", group="drive", exclusive=True)
+        # (Annotated because mypy cannot infer the result type through Textual's WorkType union.)
+        worker: Worker[None] = self.run_worker(self._drive, name="drive", group="drive", exclusive=True)
 
     async def _drive(self) -> None:
         # Repaint only where a person can see a difference: once when a bot starts

@@ -15,6 +15,7 @@ from typing import Any
 
 from rich.console import Console
 from rich.text import Text
+from textual.widget import Widget
 
 from coldwater.core.aquatica import payment
 from coldwater.core.aquatica.model import BOARD_SLOTS, LOC_TYPES, RIVAL, AqData
@@ -150,7 +151,7 @@ class AquaticaBoard(BoardView):
 
     @property
     def width_now(self) -> int:
-        w = self.size.width or (self.parent.size.width if self.parent is not None else 0)  # type: ignore[union-attr]
+        w = self.size.width or (self.parent.size.width if isinstance(self.parent, Widget) else 0)
         return max(40, (w or 80) - 1)
 
     def on_resize(self) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 
 from rich.text import Text
 
+from coldwater.core.aquatica.content import Deck
 from coldwater.core.aquatica.model import HIDDEN, HIDDEN_KING, KING_BASE, LOC_TYPES, OCEAN_BASE, Eff, Loc, Manta
 
 TYPE_NAMES: dict[str, str] = {"shark": "Shark Bay", "ships": "Sunken Ships", "civ": "Decayed Civilizations",
@@ -51,7 +52,7 @@ _SHORT: dict[str, str] = {
 }
 
 
-def loc_type(k: Any, loc_id: int) -> str:
+def loc_type(k: Deck, loc_id: int) -> str:
     return LOC_TYPES[k.loc_type[loc_id]]
 
 
@@ -75,7 +76,7 @@ def effs_text(effs: tuple[Eff, ...] | list[Eff], short: bool = False, sep: str =
 
 
 # ---- Characters ----------------------------------------------------------------
-def char_name(k: Any, c: int) -> str:
+def char_name(k: Deck, c: int) -> str:
     if c == HIDDEN:
         return "a hidden Character"
     if c == HIDDEN_KING:
@@ -83,7 +84,7 @@ def char_name(k: Any, c: int) -> str:
     return str(k.char_name[c])
 
 
-def char_kind(k: Any, c: int) -> str:
+def char_kind(k: Deck, c: int) -> str:
     if c < 0:
         return ""
     if c >= KING_BASE:
@@ -93,7 +94,7 @@ def char_kind(k: Any, c: int) -> str:
     return "Starting Character"
 
 
-def char_line(k: Any, c: int, short: bool = True) -> str:
+def char_line(k: Deck, c: int, short: bool = True) -> str:
     """``Sea Horse: scout · +1 power · conquer`` (and its Delayed Effect)."""
     if c < 0:
         return char_name(k, c)
@@ -103,7 +104,7 @@ def char_line(k: Any, c: int, short: bool = True) -> str:
     return out
 
 
-def char_details(k: Any, c: int) -> Text:
+def char_details(k: Deck, c: int) -> Text:
     t = Text()
     if c < 0:
         t.append(char_name(k, c), style="bold")
@@ -124,17 +125,17 @@ def char_details(k: Any, c: int) -> Text:
 
 
 # ---- Locations -------------------------------------------------------------------
-def type_tag(k: Any, loc_id: int, short: bool = True) -> Text:
+def type_tag(k: Deck, loc_id: int, short: bool = True) -> Text:
     t = loc_type(k, loc_id)
     return Text(TYPE_SHORT[t] if short else TYPE_NAMES[t], style=TYPE_STYLES[t])
 
 
-def loc_cost(k: Any, loc_id: int, on_top: bool) -> str:
+def loc_cost(k: Deck, loc_id: int, on_top: bool) -> str:
     power = max(0, k.loc_power[loc_id] - (1 if on_top else 0))
     return f"{k.loc_coins[loc_id]}{COIN}/{power}p"
 
 
-def loc_summary(k: Any, loc_id: int, on_top: bool = False) -> Text:
+def loc_summary(k: Deck, loc_id: int, on_top: bool = False) -> Text:
     """``Jaw Cove Shark 3¢/2p 2PP 1D ✦`` for a row."""
     t = Text()
     t.append(k.loc_name[loc_id], style="bold")
@@ -146,7 +147,7 @@ def loc_summary(k: Any, loc_id: int, on_top: bool = False) -> Text:
     return t
 
 
-def loc_details(k: Any, loc_id: int, on_top: bool = False, pos: int = 0) -> Text:
+def loc_details(k: Deck, loc_id: int, on_top: bool = False, pos: int = 0) -> Text:
     t = Text()
     t.append(k.loc_name[loc_id], style="bold")
     t.append("  ")
@@ -168,7 +169,7 @@ def loc_details(k: Any, loc_id: int, on_top: bool = False, pos: int = 0) -> Text
     return t
 
 
-def board_loc(k: Any, loc: Loc) -> Text:
+def board_loc(k: Deck, loc: Loc) -> Text:
     """A Location on a player board: visible Depth, what is left, PP, Wild Manta."""
     depths = k.loc_depths[loc.id]
     t = Text()
@@ -197,11 +198,11 @@ def board_loc(k: Any, loc: Loc) -> Text:
 
 
 # ---- Mantas, Tribes, Goals -------------------------------------------------------------
-def manta_effect(k: Any, m: Manta) -> Eff:
+def manta_effect(k: Deck, m: Manta) -> Eff:
     return k.trained[m.kind] if m.wild < 0 else k.wild[m.wild]
 
 
-def manta_text(k: Any, m: Manta, i: int) -> Text:
+def manta_text(k: Deck, m: Manta, i: int) -> Text:
     """``●T1 +1¢`` ready, ``○`` tired, ``⚑`` placed; T trained, W wild."""
     mark = PLACED if m.placed else (READY if m.ready else TIRED)
     style = "dim" if m.placed or not m.ready else ("bold cyan" if m.wild >= 0 else "bold")
@@ -210,13 +211,13 @@ def manta_text(k: Any, m: Manta, i: int) -> Text:
     return t
 
 
-def manta_name(k: Any, m: Manta, i: int) -> str:
+def manta_name(k: Deck, m: Manta, i: int) -> str:
     kind = "Wild" if m.wild >= 0 else "Trained"
     state = "placed" if m.placed else ("ready" if m.ready else "tired")
     return f"{kind} Manta {i + 1} ({eff_text(manta_effect(k, m), short=True)}, {state})"
 
 
-def tribe_spec(k: Any, t: int) -> Any:
+def tribe_spec(k: Deck, t: int) -> Any:
     return k.content.tribes.tribes[t]
 
 
@@ -246,7 +247,7 @@ def tribe_bonus(sp: Any, short: bool = False) -> str:
     return ("instant " if short else "Instant, when recruited: ") + effs_text(sp.instant, short)
 
 
-def tribe_details(k: Any, t: int, cost: int | None = None) -> Text:
+def tribe_details(k: Deck, t: int, cost: int | None = None) -> Text:
     sp = tribe_spec(k, t)
     out = Text()
     out.append(sp.name, style="bold")
@@ -257,5 +258,5 @@ def tribe_details(k: Any, t: int, cost: int | None = None) -> Text:
     return out
 
 
-def goal_name(k: Any, g: int) -> str:
+def goal_name(k: Deck, g: int) -> str:
     return "a hidden Goal" if g < 0 else str(k.goals[g].name)

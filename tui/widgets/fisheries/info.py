@@ -12,6 +12,8 @@ from typing import Any
 
 from rich.text import Text
 
+from coldwater.core.fisheries.model import Ctx
+
 # Rich's 16 basic colour names: they follow the terminal palette in the ANSI theme
 # and stay distinct when reduced to 256 colours. Every square also differs by its
 # characters, so the board still reads under NO_COLOR.
@@ -51,7 +53,7 @@ def fish_text(colour: str, text: str | None = None) -> Text:
     return Text(text if text is not None else letter(colour), style=FISH_STYLE.get(colour, "bold"))
 
 
-def shape_name(ctx: Any, shape: str) -> str:
+def shape_name(ctx: Ctx, shape: str) -> str:
     return str(ctx.shape_names.get(shape, shape))
 
 
@@ -59,7 +61,7 @@ def shape_short(shape: str) -> str:
     return SHAPE_SHORT.get(shape, shape)
 
 
-def requirement(ctx: Any, card: str, *, long: bool = False) -> str:
+def requirement(ctx: Ctx, card: str, *, long: bool = False) -> str:
     """A card's requirement: ``1 silver``, ``2 same``, ``4 different`` (or its short form)."""
     spec = ctx.cards[card].requirement
     if spec.kind == "colour":
@@ -69,7 +71,7 @@ def requirement(ctx: Any, card: str, *, long: bool = False) -> str:
     return f"{spec.count}{'=' if spec.kind == 'same' else '≠'}"
 
 
-def card_action(ctx: Any, card: str, *, long: bool = False) -> str:
+def card_action(ctx: Ctx, card: str, *, long: bool = False) -> str:
     act = ctx.cards[card].action
     if act.kind == "time":
         return f"+{act.amount} hour{'s' if act.amount != 1 else ''}" if long else f"+{act.amount}h"
@@ -85,20 +87,20 @@ def card_action(ctx: Any, card: str, *, long: bool = False) -> str:
     return act.kind
 
 
-def card_vp(ctx: Any, card: str) -> int:
+def card_vp(ctx: Ctx, card: str) -> int:
     return int(ctx.cards[card].vp)
 
 
-def card_line(ctx: Any, card: str) -> str:
+def card_line(ctx: Ctx, card: str) -> str:
     """``P05 2= +2h 2VP``."""
     return f"{card} {requirement(ctx, card)} {card_action(ctx, card)} {card_vp(ctx, card)}VP"
 
 
-def card_long(ctx: Any, card: str) -> str:
+def card_long(ctx: Ctx, card: str) -> str:
     return f"{card}: {requirement(ctx, card, long=True)} → {card_action(ctx, card, long=True)}, {card_vp(ctx, card)} VP"
 
 
-def points(ctx: Any, d: Any, seat: int) -> tuple[int, int, int]:
+def points(ctx: Ctx, d: Any, seat: int) -> tuple[int, int, int]:
     """(card values, helm icons on cards, island helms), exactly as the engine scores them."""
     from coldwater.core.fisheries.scoring import breakdown
 
@@ -106,30 +108,30 @@ def points(ctx: Any, d: Any, seat: int) -> tuple[int, int, int]:
     return int(cards), int(helm), int(islands)
 
 
-def rc(ctx: Any, cell: int) -> tuple[int, int]:
+def rc(ctx: Ctx, cell: int) -> tuple[int, int]:
     return divmod(cell, ctx.cols)
 
 
-def cell_at(ctx: Any, row: int, col: int) -> int:
+def cell_at(ctx: Ctx, row: int, col: int) -> int:
     """The cell index at (row, col), or -1 outside the board."""
     if 0 <= row < ctx.rows and 0 <= col < ctx.cols:
         return row * ctx.cols + col
     return -1
 
 
-def name(ctx: Any, cell: int) -> str:
+def name(ctx: Ctx, cell: int) -> str:
     return str(ctx.names[cell])
 
 
-def cell_of(ctx: Any, cell_name: str) -> int:
+def cell_of(ctx: Ctx, cell_name: str) -> int:
     return int(ctx.by_name.get(cell_name, -1))
 
 
-def orientations(ctx: Any, shape: str) -> tuple[tuple[tuple[int, int], ...], ...]:
+def orientations(ctx: Ctx, shape: str) -> tuple[tuple[tuple[int, int], ...], ...]:
     return tuple(ctx.orientations[shape])
 
 
-def shape_cells(ctx: Any, shape: str, orient: int, row: int, col: int) -> list[tuple[int, int]]:
+def shape_cells(ctx: Ctx, shape: str, orient: int, row: int, col: int) -> list[tuple[int, int]]:
     """The (row, col) squares of `shape` in orientation `orient` with its first square on (row, col).
 
     The first square is the top one (leftmost of the top row): the cursor is
@@ -140,7 +142,7 @@ def shape_cells(ctx: Any, shape: str, orient: int, row: int, col: int) -> list[t
     return [(row + r - r0, col + c - c0) for r, c in offs]
 
 
-def rotate_index(ctx: Any, shape: str, orient: int, *, flip: bool = False) -> int:
+def rotate_index(ctx: Ctx, shape: str, orient: int, *, flip: bool = False) -> int:
     """The orientation after a quarter turn clockwise (or a mirror flip), as an index."""
     offs = orientations(ctx, shape)[orient]
     if flip:
@@ -154,7 +156,7 @@ def rotate_index(ctx: Any, shape: str, orient: int, *, flip: bool = False) -> in
     return allo.index(norm) if norm in allo else orient
 
 
-def placement_anchor(ctx: Any, shape: str, cells: tuple[int, ...]) -> tuple[int, int, int]:
+def placement_anchor(ctx: Ctx, shape: str, cells: tuple[int, ...]) -> tuple[int, int, int]:
     """(orientation index, row, col of the first square) that draws the placement `cells`."""
     pts = [rc(ctx, c) for c in cells]
     mr = min(r for r, _ in pts)

@@ -376,14 +376,14 @@ you keep one tile. The final scores are broken down by cards, helms and islands.
         ctx = self.ctx
         ply = self.table.state.ply
         if cmd.kind == "place":
-            acts = [a for a in legal if (tag_of(a) == "chart" and a.shape == cmd.arg) or tag_of(a) == "btile"]
-            placements = {tuple(sorted(info.cell_of(ctx, c) for c in a.cells)): a for a in acts}
+            charts = [a for a in legal if (tag_of(a) == "chart" and a.shape == cmd.arg) or tag_of(a) == "btile"]
+            placements = {tuple(sorted(info.cell_of(ctx, c) for c in a.cells)): a for a in charts}
             if not placements:
                 return
-            order = list(placements)
-            k, r, c = info.placement_anchor(ctx, cmd.arg, order[0])
+            spots = list(placements)
+            k, r, c = info.placement_anchor(ctx, cmd.arg, spots[0])
             title = f"Place a {info.shape_name(ctx, cmd.arg)} tile"
-            self.mode = Mode("place", ply, title, shape=cmd.arg, placements=placements, order=order, orient=k,
+            self.mode = Mode("place", ply, title, shape=cmd.arg, placements=placements, order=spots, orient=k,
                              cursor=(r, c))
         elif cmd.kind == "sail":
             tag = "bsail" if view.data.phase == "bonus" else "sail"
