@@ -60,7 +60,14 @@ class Terminal:
         return done.stdout
 
     def close(self) -> None:
+        """Stop this terminal's tmux server and remove its socket (tmux leaves it behind)."""
+        try:
+            path = self.tmux("display-message", "-p", "#{socket_path}").strip()
+        except AssertionError:
+            path = ""
         subprocess.run([TMUX or "tmux", "-L", self.socket, "kill-server"], capture_output=True, timeout=30)
+        if path:
+            Path(path).unlink(missing_ok=True)
 
     # ---- reading ------------------------------------------------------------
     def screen(self) -> str:
