@@ -1,88 +1,95 @@
 """One run in a real terminal: tmux starts the installed `coldwater` command.
 
-Starts a solo Crown game against a bot at 80×24 by keyboard, plays a few turns,
-and reads the screen back with ``capture-pane``.
+Starts a solo Crown game against a bot at 80×24 by keyboard, plays three of the
+person's turns and reads the screen back with ``capture-pane``. Every key is
+sent only once the screen shows the question it answers (see
+:mod:`tests.tui.terminal`); nothing waits for a fixed time.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.tui.terminal import TMUX, Terminal
+
 pytest.importorskip("coldwater.core.crown.game", reason="the Crown engine is not in this build")
 
-TMUX = shutil.which("tmux")
 pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
 COLDWATER = Path(sys.executable).with_name("coldwater")
 
-
-def tmux(*args: str) -> str:
-    assert TMUX is not None
-    done = subprocess.run([TMUX, *args], capture_output=True, text=True, timeout=10)
-    return done.stdout
+STEP_1 = "Step 1: place your Angler token"
+STEP_2 = "Step 2: remove another token"
+STEP_3 = "Step 3: end your turn"
 
 
 @pytest.fixture
-def session(home: Path) -> Iterator[str]:
-    name = f"coldwater-test-{os.getpid()}"
+def term(home: Path, tmp_path: Path) -> Iterator[Terminal]:
+    assert COLDWATER.exists(), f"the console script is not installed at {COLDWATER}"
     home.mkdir(parents=True, exist_ok=True)
     # Bots move without a pause, so the test does not wait on the pacing.
     (home / "settings.json").write_text('{"bot_delay": 0.0}')
-    env_cmd = f"env COLDWATER_HOME={home} TERM=xterm-256color {COLDWATER}"
-    tmux("new-session", "-d", "-s", name, "-x", "80", "-y", "24", env_cmd)
+    t = Terminal([COLDWATER], env={"COLDWATER_HOME": str(home), "TERM": "xterm-256color"}, config_dir=tmp_path)
     try:
-        yield name
+        yield t
     finally:
-        tmux("kill-session", "-t", name)
+        t.close()
 
 
-def screen(name: str) -> str:
-    return tmux("capture-pane", "-p", "-t", name)
+def question(shown: str) -> str | None:
+    """The table's question to the person, if the screen shows one with choices.
+
+    Below the board's bottom edge (a row of ``▔``) the left column holds the
+    question, then its choices, each after its hotkey; a bot's turn shows
+    "… is thinking…" and no choices.
+    """
+    lines = shown.splitlines()
+    edge = next((i for i, line in enumerate(lines) if line.strip() and set(line.strip()) == {"▔"}), None)
+    if edge is None or edge + 1 >= len(lines):
+        return None
+    left = [line.split("▏")[0] for line in lines[edge + 1:]]
+    title = left[0].strip()
+    if any(row.strip().startswith("1  ") for row in left[1:]) and title and not title.endswith("thinking…"):
+        return title
+    return None
 
 
-def wait_for(name: str, text: str, timeout: float = 60.0) -> str:
-    end = time.monotonic() + timeout
-    shown = ""
-    while time.monotonic() < end:
-        shown = screen(name)
-        if text in shown:
-            return shown
-        time.sleep(0.1)
-    raise AssertionError(f"{text!r} never appeared; the screen shows:\n{shown}")
+def play_turn(term: Terminal) -> list[str]:
+    """Play one turn from its Step 1 by always taking the first choice; return the questions seen.
+
+    A Step can ask more on the way (where each cast bait goes, which fish to
+    catch, a Port action), so the turn is played question by question until the
+    turn is ended.
+    """
+    shown = term.settled(lambda s: question(s) == STEP_1, f"the question {STEP_1!r}")
+    assert "Player 1 (you)" in shown
+    seen: list[str] = []
+    while True:
+        asked = question(shown)
+        assert asked is not None
+        seen.append(asked)
+        if len(seen) > 60:
+            raise term.fail(f"the turn did not end; its questions were {seen}")
+        term.answer("1", shown)  # the first choice: the first open space, the first bait target, ...
+        if asked == STEP_3:
+            return seen
+        shown = term.settled(lambda s: question(s) is not None, f"the next question after {asked!r}")
 
 
-def test_solo_game_in_a_real_terminal(session: str) -> None:
-    assert COLDWATER.exists(), f"the console script is not installed at {COLDWATER}"
-    wait_for(session, "Solo against bots")
-    tmux("send-keys", "-t", session, "s")
-    wait_for(session, "Solo game against bots")
-    tmux("send-keys", "-t", session, "C-s")
+def test_solo_game_in_a_real_terminal(term: Terminal) -> None:
+    shown = term.wait_for("Solo against bots")
+    term.answer("s", shown)
+    shown = term.settled(lambda s: "Solo game against bots" in s, "the new-game form")
+    term.answer("C-s", shown)
     for turn in range(3):
-        shown = wait_for(session, "Step 1: place your Angler token")
-        assert "Player 1 (you)" in shown
-        tmux("send-keys", "-t", session, "1")  # the first open space
-        shown = wait_for(session, "Step 2: remove another token")
-        tmux("send-keys", "-t", session, "1")
-        # Casting can ask where each bait goes; answer until the turn can end.
-        for _ in range(30):
-            shown = screen(session)
-            if "Step 3: end your turn" in shown:
-                break
-            if "Step 1: place" in shown or "is thinking" in shown:
-                break
-            tmux("send-keys", "-t", session, "1")
-            time.sleep(0.2)
-        if "Step 3: end your turn" in shown:
-            tmux("send-keys", "-t", session, "1")
-    shown = wait_for(session, "Step 1: place your Angler token")
+        seen = play_turn(term)
+        assert seen[0] == STEP_1 and STEP_2 in seen and seen[-1] == STEP_3, f"turn {turn + 1} asked {seen}"
+    shown = term.settled(lambda s: question(s) == STEP_1, f"the question {STEP_1!r} after three turns")
     assert "Coldwater Crown" in shown
     assert "Greedy bot 2" in shown  # the bot's moves are in the log
     assert "The board" in shown
-    tmux("send-keys", "-t", session, "C-q")
+    term.press("C-q")
+    term.wait_until(lambda s: term.exited() is not None, "the app quitting on Ctrl+Q")
