@@ -23,7 +23,7 @@ from typing import Any
 import msgspec
 
 from coldwater.core import games, record
-from coldwater.core.errors import IllegalAction, RecordError
+from coldwater.core.errors import ContentError, IllegalAction, RecordError
 from coldwater.core.notation import Action
 from coldwater.core.rng import Rng
 from coldwater.core.state import CHANCE, State
@@ -46,16 +46,59 @@ class Seat(msgspec.Struct, frozen=True):
     """The bot's name in ``game.bots`` when kind is BOT."""
 
 
+class ContentRef(msgspec.Struct, frozen=True):
+    """A person's own card data a game is played with (``game.with_content(path)``).
+
+    The hash is kept beside the path so that a file edited since is noticed
+    before a single move is replayed against it.
+    """
+
+    path: str
+    hash: str
+
+
+CONTENT_META = "content"
+"""Record ``meta`` key holding the card data path, so a finished record can be replayed."""
+
+
 class SaveFile(msgspec.Struct, kw_only=True):
     format: int = SAVE_FORMAT
     seats: list[Seat]
     record: record.GameRecord
     created: float
     updated: float
+    content: ContentRef | None = None
+    """None: the packaged content (and every save written before this field existed)."""
 
 
 class SaveError(Exception):
     """A save that cannot be resumed; the message says why, for a person."""
+
+
+class ContentUnavailable(SaveError):
+    """The save's own card data is missing or changed. The save itself is sound,
+    so it is kept where it is: restoring the file makes it resumable again."""
+
+
+def load_content(game: Any, ref: ContentRef) -> Any:
+    """`game` with the card data at ``ref.path``, which must still hash to ``ref.hash``."""
+    p = Path(ref.path)
+    if not p.exists():
+        raise ContentUnavailable(f"its card data {ref.path} is gone")
+    try:
+        mine = game.with_content(p)
+    except (ContentError, OSError) as e:
+        raise ContentUnavailable(f"its card data no longer loads: {e}") from None
+    if mine.content_hash != ref.hash:
+        raise ContentUnavailable(f"its card data {ref.path} has changed since (now {mine.content_hash[:12]}, "
+                                 f"the game was played with {ref.hash[:12]})")
+    return mine
+
+
+def record_content(rec: record.GameRecord) -> ContentRef | None:
+    """The own card data a record names, if any (see CONTENT_META)."""
+    path = rec.meta.get(CONTENT_META)
+    return ContentRef(path, rec.content_hash) if path else None
 
 
 # ---- events ------------------------------------------------------------------
@@ -91,7 +134,8 @@ class Table:
 
     def __init__(self, game: Any, state: State[Any, Any], seats: list[Seat], rec: record.GameRecord,
                  *, save_path: Path | None = None, chance: ChanceSource | None = None,
-                 remote: RemoteSource | None = None, created: float | None = None) -> None:
+                 remote: RemoteSource | None = None, created: float | None = None,
+                 content: ContentRef | None = None) -> None:
         if len(seats) != state.players:
             raise ValueError(f"{len(seats)} seats for a {state.players}-player game")
         for s in seats:
@@ -103,6 +147,8 @@ class Table:
         self.record = rec
         self.save_path = save_path
         self.created = created if created is not None else time.time()
+        self.content = content
+        """The person's own card data in use; None for the packaged content."""
         self._chance = chance
         self._remote = remote
         self._listeners: list[Listener] = []
@@ -111,17 +157,26 @@ class Table:
     # ---- construction ------------------------------------------------------
     @classmethod
     def new(cls, game_name: str | Any, seats: list[Seat], *, seed: int | str | None = None, options: Any = None,
-            save_path: Path | None = None, autosave: bool = True, meta: dict[str, str] | None = None) -> Table:
-        """Start a game. With no seed a fresh one is taken from the OS."""
+            save_path: Path | None = None, autosave: bool = True, meta: dict[str, str] | None = None,
+            content: ContentRef | None = None) -> Table:
+        """Start a game. With no seed a fresh one is taken from the OS.
+
+        `content` names the person's own card data that `game` was loaded with
+        (``game.with_content(content.path)``); it is saved so resuming loads it again.
+        """
         game = games.get(game_name) if isinstance(game_name, str) else game_name
+        if content is not None and content.hash != game.content_hash:
+            raise ValueError(f"the card data {content.path} is not the content this game was loaded with")
         if seed is None:
             seed = os.urandom(8).hex()
         state = game.new(len(seats), seed=seed, options=options)
         m = {"seats": ", ".join(s.name for s in seats), **(meta or {})}
+        if content is not None:
+            m[CONTENT_META] = content.path
         rec = record.start(game, state, options, meta=m)
         if autosave and save_path is None:
             save_path = paths.saves_dir() / f"{game.name}-{time.strftime('%Y%m%d-%H%M%S')}-{os.urandom(3).hex()}.json"
-        table = cls(game, state, seats, rec, save_path=save_path)
+        table = cls(game, state, seats, rec, save_path=save_path, content=content)
         table.save()
         return table
 
@@ -218,7 +273,8 @@ class Table:
         if self.save_path is None:
             return
         now = time.time()
-        save = SaveFile(seats=self.seats, record=self.record, created=self.created, updated=now)
+        save = SaveFile(seats=self.seats, record=self.record, created=self.created, updated=now,
+                        content=self.content)
         path = Path(self.save_path)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + ".tmp")
@@ -267,11 +323,25 @@ def resume(path: Path, *, set_aside: bool = True, game: Any = None) -> Table:
     """Reopen a saved table, replaying and verifying its record.
 
     A save that cannot be resumed is moved aside untouched (``*.unreadable``) so
-    it never blocks the list again, and SaveError says why.
+    it never blocks the list again, and SaveError says why. A save whose own
+    card data is gone or changed is left in place (ContentUnavailable): the save
+    is sound, and putting the file back makes it resumable.
     """
     path = Path(path)
     try:
         save = read_save(path)
+        if save.content is not None:
+            if game is None:
+                try:
+                    game = games.get(save.record.game)
+                except KeyError as e:
+                    raise SaveError(f"{path.name}: {e.args[0]}") from None
+            if game.content_hash != save.content.hash:
+                try:
+                    game = load_content(game, save.content)
+                except ContentUnavailable as e:
+                    raise ContentUnavailable(f"{path.name} cannot be resumed: {e}. The save is kept: "
+                                             f"restore that card data to play on.") from None
         try:
             game, state = record.initial_state(save.record, game)
             for _, _, state in record.replay_iter(save.record, game):
@@ -281,11 +351,12 @@ def resume(path: Path, *, set_aside: bool = True, game: Any = None) -> Table:
         if len(save.seats) != state.players:
             raise SaveError(f"{path.name} has {len(save.seats)} seats for a {state.players}-player game")
         try:
-            return Table(game, state, save.seats, save.record, save_path=path, created=save.created)
+            return Table(game, state, save.seats, save.record, save_path=path, created=save.created,
+                         content=save.content)
         except ValueError as e:
             raise SaveError(f"{path.name}: {e}") from None
     except SaveError as err:
-        if set_aside and path.exists():
+        if set_aside and path.exists() and not isinstance(err, ContentUnavailable):
             moved = _set_aside(path)
             raise SaveError(f"{err} — kept aside as {moved.name}") from None
         raise
@@ -299,6 +370,8 @@ class SaveInfo(msgspec.Struct, frozen=True):
     updated: float
     over: bool | None
     problem: str | None = None
+    content: str | None = None
+    """The path of the game's own card data, if it has any."""
 
 
 def list_saves(folder: Path | None = None) -> list[SaveInfo]:
@@ -309,7 +382,7 @@ def list_saves(folder: Path | None = None) -> list[SaveInfo]:
         try:
             s = read_save(p)
             out.append(SaveInfo(str(p), s.record.game, ", ".join(x.name for x in s.seats), len(s.record.entries),
-                                s.updated, None))
+                                s.updated, None, content=s.content.path if s.content else None))
         except SaveError as e:
             out.append(SaveInfo(str(p), "?", "", 0, p.stat().st_mtime, None, problem=str(e)))
     out.sort(key=lambda i: -i.updated)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -85,3 +86,75 @@ def test_list_saves_reports_problems(tmp_path: Path) -> None:
 def test_unknown_bot_refused() -> None:
     with pytest.raises(ValueError, match="unknown bot"):
         Table.new(GAME, [PERSON, Seat(SeatKind.BOT, "X", bot="genius")], seed=1, autosave=False)
+
+
+# ---- a game played with a person's own card data ---------------------------------------
+def _own_kings(folder: Path, coins: int = 5) -> Path:
+    """A content folder with King 1's coins changed (everything else packaged)."""
+    from coldwater.core.aquatica.game import GAME as AQ
+
+    folder.mkdir(parents=True, exist_ok=True)
+    raw = json.loads(resources.files("coldwater.core.aquatica").joinpath("data", "kings.json").read_text())
+    raw["kings"][0]["effects"][0]["n"] = coins
+    (folder / "kings.json").write_text(json.dumps(raw))
+    assert AQ.with_content(folder).content_hash != AQ.content_hash
+    return folder
+
+
+def _aq_table(tmp_path: Path) -> tuple[Table, Path, Path]:
+    from coldwater.core.aquatica.game import GAME as AQ
+    from coldwater.net.table import ContentRef
+
+    folder = _own_kings(tmp_path / "mine")
+    mine = AQ.with_content(folder)
+    path = tmp_path / "saves" / "aq.json"
+    t = Table.new(mine, [Seat(SeatKind.PERSON, "Ann"), Seat(SeatKind.BOT, "Bot", bot="random")], seed=2,
+                  save_path=path, content=ContentRef(str(folder), mine.content_hash))
+    while t.current == -1:
+        t.apply(-1, t.state.sample_chance())
+    return t, path, folder
+
+
+def test_own_content_is_saved_and_loaded_again_on_resume(tmp_path: Path) -> None:
+    from coldwater.core.aquatica.game import GAME as AQ
+
+    t, path, folder = _aq_table(tmp_path)
+    saved = json.loads(path.read_text())
+    assert saved["content"] == {"path": str(folder), "hash": t.game.content_hash}
+    assert t.record.meta["content"] == str(folder)
+    for game in (None, AQ):  # the app passes the packaged game; resume loads the card data itself
+        back = resume(path, game=game)
+        assert back.game.content_hash == t.game.content_hash and back.content == t.content
+        assert back.state.digest() == t.state.digest()
+    assert [i.content for i in list_saves(path.parent)] == [str(folder)]
+
+
+@pytest.mark.parametrize("change", ["gone", "edited", "broken"])
+def test_resume_refuses_missing_or_changed_content_and_keeps_the_save(tmp_path: Path, change: str) -> None:
+    from coldwater.net.table import ContentUnavailable
+
+    t, path, folder = _aq_table(tmp_path)
+    kings = folder / "kings.json"
+    if change == "gone":
+        kings.unlink()
+        folder.rmdir()
+    elif change == "edited":
+        _own_kings(folder, coins=6)
+    else:
+        kings.write_text("{not json")
+    before = path.read_bytes()
+    with pytest.raises(ContentUnavailable) as err:
+        resume(path)
+    msg = str(err.value)
+    assert "aq.json cannot be resumed" in msg and "The save is kept" in msg
+    assert {"gone": "is gone", "edited": "has changed", "broken": "no longer loads"}[change] in msg
+    assert path.read_bytes() == before and not list(path.parent.glob("*.unreadable*"))
+
+
+def test_saves_from_before_the_content_field_still_load(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    Table.new(GAME, [PERSON, BOT], seed=1, save_path=path)
+    d = json.loads(path.read_text())
+    del d["content"]
+    path.write_text(json.dumps(d))
+    assert resume(path, game=GAME).content is None

@@ -187,9 +187,14 @@ def load_path(path: str | Path) -> Content:
     """A person's own content: a folder of the six files (missing ones fall back
     to the packaged stand-ins) or one file named after the part it replaces."""
     p = Path(path)
+    if not p.exists():
+        raise ContentError(f"{p}: no such file or folder")
     base = load_packaged()
     parts = {k: getattr(base, k) for k in FILES}
     if p.is_dir():
+        if not any((p / f"{k}.json").exists() for k in FILES):
+            # Almost always the wrong folder: say so rather than quietly play the stand-in.
+            raise ContentError(f"{p}: none of {', '.join(f'{n}.json' for n in FILES)} is in this folder")
         for k, schema in FILES.items():
             f = p / f"{k}.json"
             if f.exists():

@@ -86,6 +86,14 @@ def test_a_file_with_an_unknown_name_is_refused(tmp_path: Path) -> None:
         GAME.with_content(f)
 
 
+def test_a_missing_path_or_an_empty_folder_is_refused(tmp_path: Path) -> None:
+    # A typo in a path must not quietly play the stand-in.
+    with pytest.raises(ContentError, match="no such file or folder"):
+        GAME.with_content(tmp_path / "nowhere")
+    with pytest.raises(ContentError, match="none of characters.json"):
+        GAME.with_content(tmp_path)
+
+
 def test_own_content_changes_the_hash_and_plays(tmp_path: Path) -> None:
     raw = _raw("kings")
     raw["kings"][0]["effects"] = [{"op": "coins", "n": 4}, {"op": "buy"}]

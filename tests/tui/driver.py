@@ -53,10 +53,11 @@ async def set_cycler(pilot: Pilot[Any], selector: str, value: Any) -> None:
 
 
 async def start_game(pilot: Pilot[Any], *, mode_key: str, game: str, seats: list[str], seed: str,
-                     options: dict[str, Any] | None = None) -> None:
+                     options: dict[str, Any] | None = None, content: str | None = None) -> None:
     """From the menu: open the form with `mode_key`, fill it in by keyboard, start.
 
-    `seats` holds each seat's kind as the form names it: ``person`` or ``bot:NAME``.
+    `seats` holds each seat's kind as the form names it: ``person`` or ``bot:NAME``;
+    `content` is typed into *Card data*.
     """
     await pilot.press(mode_key)
     await pilot.pause()
@@ -69,6 +70,9 @@ async def start_game(pilot: Pilot[Any], *, mode_key: str, game: str, seats: list
         for c in pilot.app.screen.query(".option").results(Cycler):
             if getattr(c, "option_name", None) == name:
                 await set_cycler(pilot, f"#{c.id}", value)
+    if content is not None:
+        await focus(pilot, "#content-path")
+        await pilot.press(*content)
     await focus(pilot, "#seed")
     await pilot.press(*seed)
     await focus(pilot, "#start")

@@ -3,13 +3,15 @@
 Everything is reachable with ↑ ↓ (fields), ← → (values) and Enter (start).
 Solo starts with you in seat 1 and bots elsewhere; hotseat starts with people in
 every seat. Options come from the game's own options Struct, so a new option in
-an engine appears here without code.
+an engine appears here without code. A game whose table screen says
+``OWN_CONTENT`` also gets a *Card data* field: a person's own printed values.
 """
 
 from __future__ import annotations
 
 import enum
 import typing
+from pathlib import Path
 from typing import Any, Literal, get_args, get_origin
 
 import msgspec
@@ -17,7 +19,8 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Footer, Input, Static
 
-from coldwater.net.table import Seat, SeatKind, Table
+from coldwater.core.errors import ContentError
+from coldwater.net.table import ContentRef, Seat, SeatKind, Table
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import FormScreen
 from coldwater.tui.widgets.form import Cycler
@@ -74,6 +77,9 @@ type names and the seed, then press Enter on **Start**.
 
 - *Seat*: a person at this keyboard or a bot. `greedy` plays sensibly; `random` picks
   any legal move.
+- *Card data* (Aquatica): the folder (or one file, e.g. `kings.json`) with your own
+  printed card values; empty plays the packaged stand-in. It is checked before the
+  game starts, and a saved game loads it again when resumed.
 - *Seed*: leave empty for a fresh game; the same seed and seats replay the same luck.
 - One player: Coldwater Crown's *Practice Pond*, against a silent rival.
 """
@@ -101,6 +107,10 @@ type names and the seed, then press Enter on **Start**.
             with Horizontal(classes="seed-row"):
                 yield Static("Seed", classes="seed-label")
                 yield Input(placeholder="empty: a fresh game", id="seed", max_length=40)
+            # Right under the seed, without a gap: two text fields that belong together.
+            with Horizontal(classes="content-row", id="content-row"):
+                yield Static("Card data", classes="seed-label")
+                yield Input(placeholder="empty: the packaged stand-in", id="content-path")
             yield Static("", id="form-error", classes="error")
             yield Button("Start", id="start", variant="primary")
         yield Footer()
@@ -150,6 +160,7 @@ type names and the seed, then press Enter on **Start**.
                 c.tooltip = hints.get(name) or OPTION_HINTS.get(name)
             else:
                 c.display = False
+        self.query_one("#content-row").display = bool(getattr(screen_cls, "OWN_CONTENT", False))
         self._show_seats()
 
     def _default_name(self, i: int, kind: str) -> None:
@@ -204,10 +215,24 @@ type names and the seed, then press Enter on **Start**.
                 out[c.option_name] = c.value
         return out
 
+    def content(self) -> tuple[Any, ContentRef | None]:
+        """The game with the card data the form names (ContentError if it does not load)."""
+        game = self.game
+        text = self.query_one("#content-path", Input).value.strip()
+        if not text or not self.query_one("#content-row").display:
+            return game, None
+        # Absolute, so resuming does not depend on the folder coldwater was started in.
+        path = Path(text).expanduser().resolve()
+        mine = game.with_content(path)
+        if mine.content_hash == game.content_hash:
+            return game, None  # the same values as the packaged ones: nothing to remember
+        return mine, ContentRef(str(path), mine.content_hash)
+
     def start(self) -> None:
         error = self.query_one("#form-error", Static)
         if not self.games:
             return
+        error.update("")
         seats = self.seats()
         if not any(s.kind is SeatKind.PERSON for s in seats):
             error.update("At least one seat must be a person.")
@@ -216,11 +241,20 @@ type names and the seed, then press Enter on **Start**.
         if len(set(names)) != len(names):
             error.update("Give every seat a different name.")
             return
+        try:
+            game, content = self.content()
+        except (ContentError, OSError) as e:
+            error.update(f"Card data: {e}")
+            error.scroll_visible()
+            self.query_one("#content-path", Input).focus()
+            return
         seed = self.query_one("#seed", Input).value.strip() or None
         try:
-            table = Table.new(self.game, seats, seed=seed, options=self.options(), meta={"mode": self.mode})
+            table = Table.new(game, seats, seed=seed, options=self.options(), meta={"mode": self.mode},
+                              content=content)
         except (ValueError, OSError, ImportError) as e:
             error.update(f"Cannot start: {e}")
+            error.scroll_visible()
             return
         screen_cls = self.cw.catalog.table_screen(self.game_name)
         self.app.switch_screen(screen_cls(table))

@@ -15,9 +15,16 @@ class PauseScreen(BaseModal):
     BINDINGS = keymap.bindings("back")
     HELP = "**Table menu.** Every move is saved as it is made, so leaving loses nothing: *Resume* on the main menu brings the game back."
 
+    def __init__(self, note: str = "") -> None:
+        super().__init__()
+        self.note = note
+        """A line about the game in progress (which card data it uses)."""
+
     def compose(self) -> ComposeResult:
         with Vertical(id="pause-box"):
             yield Static("Table menu", classes="page-title")
+            if self.note:
+                yield Static(self.note, id="pause-note")
             yield ChoiceList([
                 Item("Back to the game", "back", key="b"),
                 Item("Rules of this game", "rules", key="r"),

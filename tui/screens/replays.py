@@ -17,7 +17,7 @@ from coldwater.core import record as record_mod
 from coldwater.core.errors import RecordError
 from coldwater.core.state import CHANCE, State
 from coldwater.net import paths
-from coldwater.net.table import SaveError, read_save
+from coldwater.net.table import ContentRef, SaveError, load_content, read_save, record_content
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen
 from coldwater.tui.screens.table import with_names
@@ -38,12 +38,29 @@ def _records() -> list[tuple[str, Path, bool]]:
 
 
 def load_record(path: Path, finished: bool) -> record_mod.GameRecord:
+    return load_with_content(path, finished)[0]
+
+
+def load_with_content(path: Path, finished: bool) -> tuple[record_mod.GameRecord, ContentRef | None]:
+    """A record and the own card data it was played with (None: the packaged content)."""
     if finished:
-        return record_mod.load(path)
+        rec = record_mod.load(path)
+        return rec, record_content(rec)
     try:
-        return read_save(path).record
+        save = read_save(path)
     except SaveError as e:
         raise RecordError(str(e)) from None
+    return save.record, save.content
+
+
+def game_for(game: Any, rec: record_mod.GameRecord, content: ContentRef | None) -> Any:
+    """`game` with the card data the record was played with; RecordError if it is gone or changed."""
+    if content is None or game.content_hash == rec.content_hash:
+        return game
+    try:
+        return load_content(game, ContentRef(content.path, rec.content_hash))
+    except SaveError as e:
+        raise RecordError(f"{e}; restore that card data to replay it") from None
 
 
 class ReplaysScreen(BaseScreen):
@@ -86,8 +103,8 @@ class ReplaysScreen(BaseScreen):
         path, finished = event.value
         message = self.query_one("#replays-message", Static)
         try:
-            rec = load_record(path, finished)
-            game = self.cw.catalog.get(rec.game)
+            rec, content = load_with_content(path, finished)
+            game = game_for(self.cw.catalog.get(rec.game), rec, content)
             screen = ReplayScreen(rec, game, self.cw.catalog.table_screen(rec.game).BOARD)
         except (RecordError, ImportError, AttributeError, KeyError) as e:
             message.update(f"Cannot replay {path.name}: {e}")

@@ -29,6 +29,10 @@ play on exactly where it stopped.
 A save that is damaged or from an incompatible version is listed with the problem.
 Choosing it moves the file aside (renamed `*.unreadable`, never deleted) so it no
 longer gets in the way.
+
+A game played with your own card data loads that file again. If it is gone or has
+changed since, the game is not resumed and the save stays as it is: put the file back
+and try again.
 """
 
     def compose(self) -> ComposeResult:
@@ -52,8 +56,8 @@ longer gets in the way.
         saves = list_saves()
         good = [s for s in saves if s.problem is None]
         bad = [s for s in saves if s.problem is not None]
-        items = [Item(f"{self.title_of(s.game)} · {s.seats} · {s.plies} moves · {when(s.updated)}", s,
-                      group="Saved games") for s in good]
+        items = [Item(f"{self.title_of(s.game)} · {s.seats} · {s.plies} moves · {when(s.updated)}"
+                      + (" · own card data" if s.content else ""), s, group="Saved games") for s in good]
         items += [Item(f"{Path(s.path).name}: {s.problem}", s, group="Cannot be resumed") for s in bad]
         self.query_one("#saves", ChoiceList).set_items(items)
         if not saves:
@@ -72,7 +76,8 @@ longer gets in the way.
             except (ImportError, AttributeError, KeyError):
                 game = None
         try:
-            # resume() itself moves an unreadable save aside and says where.
+            # resume() itself moves an unreadable save aside and says where; a save
+            # whose own card data is missing or changed stays where it is.
             table = resume(Path(info.path), game=game)
         except SaveError as e:
             message.update(str(e))

@@ -80,6 +80,19 @@ is saved as it is made: leaving and resuming later loses nothing.
     BOARD: ClassVar[type[BoardView]] = BoardView
     """The game's board widget; the replay screen draws positions with it too."""
 
+    OWN_CONTENT: ClassVar[bool] = False
+    """The new-game form offers *Card data* (``game.with_content``) for this game:
+    only where the screen draws every card from the loaded content."""
+
+    def content_note(self) -> str:
+        """Which card data is in use, for the table menu ("" where there is no choice)."""
+        ref = getattr(self.table, "content", None)  # a LAN table has no own content (yet)
+        if ref is not None:
+            return f"Card data: your own, {ref.path} ({ref.hash[:8]})"
+        if self.OWN_CONTENT:
+            return f"Card data: the packaged stand-in ({self.table.game.content_hash[:8]})"
+        return ""
+
     # ---- hooks for per-game screens ----------------------------------------
     def compose_board(self) -> ComposeResult:
         yield self.BOARD(self.table.game, id="board")
@@ -125,6 +138,8 @@ is saved as it is made: leaving and resuming later loses nothing.
 
     def on_mount(self) -> None:
         self.query_one("#board-scroll").can_focus = False
+        if getattr(self.table, "content", None) is not None:
+            self.query_one("#log", GameLog).add("", self.content_note())  # say so once, up front
         self.refresh_view()
         self.query_one("#decision", ChoiceList).focus()
         self.drive()
@@ -323,7 +338,7 @@ is saved as it is made: leaving and resuming later loses nothing.
             elif what == "quit":
                 self.app.exit()
 
-        self.app.push_screen(PauseScreen(), chosen)
+        self.app.push_screen(PauseScreen(self.content_note()), chosen)
 
     def action_board_down(self) -> None:
         self.query_one("#board-scroll", VerticalScroll).scroll_page_down()

@@ -51,6 +51,7 @@ def _stylesheet() -> str:
 
 class AquaticaTableScreen(TableScreen):
     BOARD: ClassVar[type[BoardView]] = AquaticaBoard
+    OWN_CONTENT: ClassVar[bool] = True  # every card is drawn from the loaded deck
     CSS_PATH = _stylesheet()
     OPTION_CHOICES: ClassVar[dict[str, list[tuple[str, Any]]]] = {
         "solo_level": [("— (not Tribes Solo)", None)] + [(f"{n} {name}", n) for n, name in LEVELS.items()],
