@@ -72,7 +72,21 @@ def eff_text(e: Eff, short: bool = False) -> str:
 
 
 def effs_text(effs: tuple[Eff, ...] | list[Eff], short: bool = False, sep: str = " · ") -> str:
-    return sep.join(eff_text(e, short) for e in effs) if effs else "—"
+    if not effs:
+        return "—"
+    if not short:
+        return sep.join(eff_text(e) for e in effs)
+    # Short lines must fit a hand row at 80 columns: a run of equal typed power
+    # reads as one, "+1 power→Volcano/Ships/Civ".
+    parts: list[str] = []
+    prev: Eff | None = None
+    for e in effs:
+        if e.op == "tpower" and prev is not None and prev.op == "tpower" and prev.n == e.n:
+            parts[-1] += f"/{TYPE_SHORT[e.t]}"
+        else:
+            parts.append(eff_text(e, True))
+        prev = e
+    return sep.join(parts)
 
 
 # ---- Characters ----------------------------------------------------------------
