@@ -75,8 +75,11 @@ def main() -> None:
     with ProcessPoolExecutor(a.jobs) as ex:
         for players in [int(x) for x in a.players.split(",")]:
             res = list(ex.map(one, [(players, a.module, i, a.kings, a.content) for i in range(a.games)], chunksize=25))
-            devs.append(report(players, res, label))
-    print(f"furthest seat from fair over all counts: {max(devs):.1f} points")
+            dev = report(players, res, label)
+            if players > 1:
+                devs.append(dev)
+    if devs:
+        print(f"furthest seat from fair over all counts: {max(devs):.1f} points")
 
 
 if __name__ == "__main__":
