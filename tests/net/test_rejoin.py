@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from coldwater.core.state import CHANCE, State
 from coldwater.net import fairplay as fp
 from coldwater.net import lan
@@ -24,6 +23,7 @@ from coldwater.net.session import PresenceChanged, TableHost, TablePeer, bot_cho
 from coldwater.net.transport import Refusal
 
 from ..toygame import GAME, Hold, Roll
+from .peers import cautious, crash_at_ply
 
 CONTRIBUTION = b"\x07" * 32
 """Every seat's seed contribution in these tests (patched in), so the dice are known in advance."""
@@ -46,12 +46,6 @@ def _secret_where_the_host_wins_its_first_turn(joint: bytes) -> bytes:
         if st.is_over:
             return secret
     raise AssertionError("no such secret in 10 000 tries")
-
-
-async def _cautious(view: Any, seat: int) -> Any:
-    """Banks at most 6 a turn: the game cannot end while another seat is away for a turn."""
-    await asyncio.sleep(0.005)
-    return Hold() if view.data.pot > 0 else Roll()
 
 
 async def test_a_game_that_ends_while_a_seat_is_away_waits_for_that_player(tmp_path: Path,
@@ -116,7 +110,7 @@ async def test_a_restarted_peer_rejoins_by_name_at_its_saved_host_without_multic
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(lan, "TableBrowser", _NothingHeard)
     host = TableHost(GAME, Identity.generate(), name="Pond", seats=["host", "open"], bind="127.0.0.1",
-                     chooser=_cautious)
+                     chooser=cautious)
     port = await host.listen()
     me = Identity.generate()
     slow = bot_chooser(GAME, think=0.01)
@@ -124,11 +118,7 @@ async def test_a_restarted_peer_rejoins_by_name_at_its_saved_host_without_multic
     a = await lan.join_table(f"127.0.0.1:{port}", identity=me, name="a", chooser=slow, game=GAME,
                              bind="127.0.0.1", save_dir=tmp_path)
     at = asyncio.ensure_future(a.run())
-    async with asyncio.timeout(20):
-        while a.state is None or a.state.ply < 6:
-            await asyncio.sleep(0.01)
-    at.cancel()
-    await asyncio.gather(at, return_exceptions=True)
+    await crash_at_ply(a, at, 6)
     with pytest.raises(Refusal, match="no table named 'Lake'"):  # no save for it, and nothing heard
         await lan.join_table("Lake", identity=me, chooser=slow, game=GAME, bind="127.0.0.1", save_dir=tmp_path,
                              find_timeout=0.1)
@@ -144,27 +134,23 @@ async def test_a_saved_host_now_hosting_another_table_is_not_rejoined(tmp_path: 
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(lan, "TableBrowser", _NothingHeard)
     first = TableHost(GAME, Identity.generate(), name="Pond", seats=["host", "open"], bind="127.0.0.1",
-                      chooser=_cautious)
+                      chooser=cautious)
     port = await first.listen()
     me = Identity.generate()
     ht = asyncio.ensure_future(first.run())
-    a = await lan.join_table(f"127.0.0.1:{port}", identity=me, chooser=_cautious, game=GAME, bind="127.0.0.1",
+    a = await lan.join_table(f"127.0.0.1:{port}", identity=me, chooser=cautious, game=GAME, bind="127.0.0.1",
                              save_dir=tmp_path)
     at = asyncio.ensure_future(a.run())
-    async with asyncio.timeout(20):
-        while a.state is None or a.state.ply < 4:
-            await asyncio.sleep(0.01)
-    at.cancel()
-    await asyncio.gather(at, return_exceptions=True)
+    await crash_at_ply(a, at, 4)
     ht.cancel()
     await asyncio.gather(ht, return_exceptions=True)
     # Another table now listens where our saved game was hosted.
     other = TableHost(GAME, Identity.generate(), name="Lake", seats=["host", "open"], bind="127.0.0.1",
-                      port=port, chooser=_cautious, auto_start=False)
+                      port=port, chooser=cautious, auto_start=False)
     await other.listen()
     try:
         with pytest.raises(Refusal, match="no table named 'Pond'"):
-            await lan.join_table("Pond", identity=me, chooser=_cautious, game=GAME, bind="127.0.0.1",
+            await lan.join_table("Pond", identity=me, chooser=cautious, game=GAME, bind="127.0.0.1",
                                  save_dir=tmp_path, find_timeout=0.1)
         assert other.open_seats == 1  # not seated at a table we did not ask for
     finally:

@@ -7,20 +7,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from coldwater.net import messages as m
 from coldwater.net.identity import Identity
-from coldwater.net.session import (ChatReceived, Finished, GameStarted, LobbyChanged, StepApplied, TableHost,
-                                   TablePeer, bot_chooser)
+from coldwater.net.session import (
+    ChatReceived,
+    Finished,
+    GameStarted,
+    LobbyChanged,
+    StepApplied,
+    TableHost,
+    TablePeer,
+    bot_chooser,
+)
 from coldwater.net.transport import Refusal, connect
 
 from ..toygame import GAME, Hold, Roll
-
-
-async def _cautious(view: Any, seat: int) -> Any:
-    """Banks at most 6 a turn: the game cannot end while another seat is away for a turn."""
-    await asyncio.sleep(0.005)
-    return Hold() if view.data.pot > 0 else Roll()
+from .peers import cautious, crash_at_ply
 
 
 def _host(seats: list[str], **kw: Any) -> TableHost:
@@ -142,23 +144,19 @@ async def test_real_socket_handshake_names_both_versions() -> None:
 
 
 async def test_a_dropped_peer_is_away_and_the_table_waits_then_resumes(tmp_path: Path) -> None:
-    host = _host(["host", "open", "open"], chooser=_cautious)
+    host = _host(["host", "open", "open"], chooser=cautious)
     port = await host.listen()
     slow = bot_chooser(GAME, think=0.01)
     a = _peer(name="a", chooser=slow, save_dir=tmp_path / "a")
-    b = _peer(name="b", chooser=_cautious)
+    b = _peer(name="b", chooser=cautious)
     away: list[bool] = []
     host.subscribe(lambda e: away.append(e.away) if type(e).__name__ == "PresenceChanged" else None)
     ht = asyncio.ensure_future(host.run())
     await a.join("127.0.0.1", port)
     await b.join("127.0.0.1", port)
     at, bt = asyncio.ensure_future(a.run()), asyncio.ensure_future(b.run())
-    async with asyncio.timeout(20):
-        while a.state is None or a.state.ply < 8:
-            await asyncio.sleep(0.01)
     # Peer a's process dies: its connection drops with no goodbye.
-    at.cancel()
-    await asyncio.gather(at, return_exceptions=True)
+    await crash_at_ply(a, at, 8)
     async with asyncio.timeout(10):
         while True not in away:
             await asyncio.sleep(0.01)
@@ -224,18 +222,14 @@ async def test_a_reserved_seat_waits_for_its_peer() -> None:
 
 
 async def test_a_peer_that_lost_its_save_comes_back_by_identity_alone() -> None:
-    host = _host(["host", "open"], chooser=_cautious)
+    host = _host(["host", "open"], chooser=cautious)
     port = await host.listen()
     slow = bot_chooser(GAME, think=0.01)
     a = _peer(name="a", chooser=slow)
     ht = asyncio.ensure_future(host.run())
     await a.join("127.0.0.1", port)
     at = asyncio.ensure_future(a.run())
-    async with asyncio.timeout(20):
-        while a.state is None or a.state.ply < 6:
-            await asyncio.sleep(0.01)
-    at.cancel()
-    await asyncio.gather(at, return_exceptions=True)
+    await crash_at_ply(a, at, 6)
     # Same identity, nothing else: the host resyncs it, fair-play data included (checked).
     a2 = TablePeer(GAME, a.identity, name="a", chooser=slow, bind="127.0.0.1")
     await a2.join("127.0.0.1", port)
@@ -269,9 +263,9 @@ async def test_a_host_that_steers_the_dice_fails_every_peers_audit() -> None:
 
 
 async def test_two_hosts_in_a_row_go_away_and_the_last_two_peers_finish() -> None:
-    host = _host(["host", "open", "open", "open"], chooser=_cautious)
+    host = _host(["host", "open", "open", "open"], chooser=cautious)
     port = await host.listen()
-    peers = [_peer(name=f"p{i}", chooser=_cautious, reconnect_for=15) for i in range(3)]
+    peers = [_peer(name=f"p{i}", chooser=cautious, reconnect_for=15) for i in range(3)]
     ht = asyncio.ensure_future(host.run())
     for p in peers:
         await p.join("127.0.0.1", port)
