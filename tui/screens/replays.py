@@ -37,10 +37,6 @@ def _records() -> list[tuple[str, Path, bool]]:
     return [(p.stem, p, fin) for _, p, fin in found]
 
 
-def load_record(path: Path, finished: bool) -> record_mod.GameRecord:
-    return load_with_content(path, finished)[0]
-
-
 def load_with_content(path: Path, finished: bool) -> tuple[record_mod.GameRecord, ContentRef | None]:
     """A record and the own card data it was played with (None: the packaged content)."""
     if finished:
@@ -79,7 +75,7 @@ class ReplaysScreen(BaseScreen):
         items = []
         for _, path, finished in _records():
             try:
-                rec = load_record(path, finished)
+                rec, _ = load_with_content(path, finished)
             except RecordError as e:
                 items.append(Item(f"{path.name}: {e}", None, group="Unreadable"))
                 continue
