@@ -19,6 +19,7 @@ import contextlib
 import fcntl
 import hashlib
 import os
+import select
 import signal
 import struct
 import sys
@@ -48,7 +49,8 @@ class ServeConfig(msgspec.Struct, frozen=True, kw_only=True):
     guests: bool = False
     max_sessions: int = 32
     max_per_key: int = 3
-    idle_timeout: float = 30 * 60.0  # seconds without a key press before a session closes
+    idle_timeout: float = 30 * 60.0  # seconds without a key press before a shown app closes
+    keep_detached: float = 15 * 60.0  # seconds an app whose connection dropped waits for its key
     command: tuple[str, ...] = ()  # the program each session runs; default: this Python's coldwater
 
 
@@ -128,51 +130,156 @@ def low_colour(term: str | None, env: dict[str, str]) -> bool:
     return not term or "256color" not in term and "direct" not in term
 
 
-class Sessions:
-    """Counts live sessions, in all and per key, to enforce the server's limits."""
-
-    def __init__(self, config: ServeConfig) -> None:
-        self.config = config
-        self.per_key: dict[bytes, int] = {}
-
-    @property
-    def total(self) -> int:
-        return sum(self.per_key.values())
-
-    def admit(self, blob: bytes) -> str | None:
-        """None when a new session of this key may start, else the reason it may not."""
-        if self.total >= self.config.max_sessions:
-            return f"The server is full ({self.config.max_sessions} sessions). Try again later."
-        if self.per_key.get(blob, 0) >= self.config.max_per_key:
-            return f"Your key already has {self.config.max_per_key} sessions open here; close one first."
-        self.per_key[blob] = self.per_key.get(blob, 0) + 1
-        return None
-
-    def leave(self, blob: bytes) -> None:
-        left = self.per_key.get(blob, 0) - 1
-        if left > 0:
-            self.per_key[blob] = left
-        else:
-            self.per_key.pop(blob, None)
-
-
 def _set_winsize(fd: int, cols: int, rows: int) -> None:
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", max(rows, 1), max(cols, 1), 0, 0))
 
 
+class AppProcess:
+    """One person's running app in its own pty; it outlives the SSH session showing it.
+
+    When a connection drops, the app keeps running detached (a game goes on, a
+    LAN table it hosts stays open) and the same key's next connection sits back
+    down at it, as `tmux attach` would. Output while detached is read and
+    dropped, so the app never blocks on a full terminal.
+    """
+
+    def __init__(self, server: Server, key_blob: bytes, child: asyncio.subprocess.Process, master: int) -> None:
+        self.server = server
+        self.key_blob = key_blob
+        self.child = child
+        self.master = master
+        self.session: _Session | None = None
+        self.last_input = time.monotonic()
+        self.detached_at: float | None = None
+        self._reading = False
+
+    @property
+    def who(self) -> str:
+        return key_fingerprint(self.key_blob)
+
+    @property
+    def running(self) -> bool:
+        return self.child.returncode is None
+
+    def attach(self, session: _Session) -> None:
+        self.session = session
+        self.detached_at = None
+        self.last_input = time.monotonic()
+        self._read(True)
+        cols, rows = session.size
+        # A returning terminal is blank: a size change makes the app draw everything again.
+        self.resize(cols, rows + 1 if rows < 500 else rows - 1)
+        asyncio.get_running_loop().call_later(0.2, self.resize, *session.size)
+
+    def detach(self) -> None:
+        self.session = None
+        self.detached_at = time.monotonic()
+        self._read(True)
+
+    def write(self, data: bytes) -> None:
+        self.last_input = time.monotonic()
+        with contextlib.suppress(OSError):
+            os.write(self.master, data)
+
+    def resize(self, cols: int, rows: int) -> None:
+        if not self.running:
+            return
+        with contextlib.suppress(OSError):
+            _set_winsize(self.master, cols, rows)
+        # The pty is not the app's controlling terminal, so the kernel sends no
+        # SIGWINCH by itself: tell the app's process group.
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.child.pid, signal.SIGWINCH)
+
+    def _read(self, on: bool) -> None:
+        loop = asyncio.get_running_loop()
+        if on and not self._reading and self.running:
+            loop.add_reader(self.master, self._pump)
+            self._reading = True
+        elif not on and self._reading:
+            loop.remove_reader(self.master)
+            self._reading = False
+
+    def pause(self) -> None:
+        # The client reads slower than the app draws: stop reading until it catches up
+        # (the app then waits on its terminal, which is what a slow terminal means).
+        if self.session is not None:
+            self._read(False)
+
+    def resume(self) -> None:
+        self._read(True)
+
+    def _pump(self) -> None:
+        try:
+            data = os.read(self.master, 65536)
+        except BlockingIOError:
+            return
+        except OSError:  # EIO: the app closed its terminal
+            self._read(False)
+            return
+        self._send(data)
+
+    def _send(self, data: bytes) -> None:
+        if data and self.session is not None and self.session.chan is not None:
+            with contextlib.suppress(Exception):  # the connection may be closing under us
+                self.session.chan.write(data)
+
+    async def run(self) -> None:
+        """Wait for the app to end, then end the session showing it (if any)."""
+        status = await self.child.wait()
+        self._read(False)
+        while self._more():  # what the app drew last still reaches the person
+            try:
+                data = os.read(self.master, 65536)
+            except OSError:  # EIO: nothing more
+                break
+            if not data:
+                break
+            self._send(data)
+        with contextlib.suppress(OSError):
+            os.close(self.master)
+        if self in self.server.apps:
+            self.server.apps.remove(self)
+        self.server.log(f"app for {self.who} ended ({status})")
+        session = self.session
+        if session is not None and session.chan is not None:
+            with contextlib.suppress(Exception):
+                session.chan.exit(max(status, 0))
+
+    def _more(self) -> bool:
+        ready, _, _ = select.select([self.master], [], [], 0)
+        return bool(ready)
+
+    def stop(self) -> None:
+        if not self.running:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.child.pid, signal.SIGHUP)
+        child = self.child
+
+        async def _reap() -> None:
+            try:
+                await asyncio.wait_for(child.wait(), 3.0)
+            except TimeoutError:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(child.pid, signal.SIGKILL)
+
+        asyncio.get_running_loop().create_task(_reap())
+
+
 class Server:
-    """Owns the listening socket, the limits and the per-key folders."""
+    """Owns the listening socket, the running apps, the limits and the per-key folders."""
 
     def __init__(self, config: ServeConfig, *, root: Path | None = None,
                  log: Callable[[str], None] | None = None) -> None:
         self.config = config
         self.root = root or paths.data_dir()
-        self.sessions = Sessions(config)
         self.allowed: set[bytes] = load_allowed(config.allow) if config.allow else set()
         self.host_key = load_host_key(config.host_key or _private_dir(self.root / "ssh") / "host_key")
         self.log = log or (lambda line: print(line, file=sys.stderr, flush=True))
         self._acceptor: asyncssh.SSHAcceptor | None = None
-        self.children: set[asyncio.subprocess.Process] = set()
+        self._reaper: asyncio.Task[None] | None = None
+        self.apps: list[AppProcess] = []
 
     @property
     def host_fingerprint(self) -> str:
@@ -181,9 +288,69 @@ class Server:
     def admits_key(self, blob: bytes) -> bool:
         return blob in self.allowed or self.config.guests
 
+    def refusal(self, blob: bytes) -> str | None:
+        """None when this key may start another app, else the reason it may not."""
+        if len(self.apps) >= self.config.max_sessions:
+            return f"The server is full ({self.config.max_sessions} sessions). Try again later."
+        if sum(a.key_blob == blob for a in self.apps) >= self.config.max_per_key:
+            return (f"Your key already has {self.config.max_per_key} sessions here; "
+                    "quit one (or reconnect without `new` to return to it) first.")
+        return None
+
+    def detached(self, blob: bytes) -> AppProcess | None:
+        """This key's most recently left app, if one is still running."""
+        waiting = [a for a in self.apps if a.key_blob == blob and a.session is None and a.running]
+        return max(waiting, key=lambda a: a.detached_at or 0.0, default=None)
+
     def command(self, theme_ansi: bool) -> list[str]:
         cmd = list(self.config.command) or [sys.executable, "-m", "coldwater.tui.cli"]
         return [*cmd, "--theme", "ansi"] if theme_ansi else cmd
+
+    async def launch(self, blob: bytes, term: str, size: tuple[int, int], client_env: Mapping[str, str]) -> AppProcess:
+        """Start the app for this key in a new pty (raises OSError if it cannot start)."""
+        home = player_home(self.root, blob)
+        env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": str(home),
+            "LANG": client_env.get("LANG", "C.UTF-8"),
+            "TERM": term,
+            "COLDWATER_HOME": str(home),
+            "COLDWATER_SSH_KEY": key_fingerprint(blob),
+            **{k: v for k, v in client_env.items() if k in ("COLORTERM", "NO_COLOR")},
+        }
+        master, slave = os.openpty()
+        try:
+            _set_winsize(master, *size)
+            os.set_blocking(master, False)
+            child = await asyncio.create_subprocess_exec(
+                *self.command(low_colour(term, dict(client_env))),
+                stdin=slave, stdout=slave, stderr=slave, env=env, cwd=str(home),
+                start_new_session=True, close_fds=True,
+            )
+        except OSError:
+            os.close(master)
+            raise
+        finally:
+            os.close(slave)
+        app = AppProcess(self, blob, child, master)
+        self.apps.append(app)
+        asyncio.get_running_loop().create_task(app.run())
+        self.log(f"app for {app.who} started (pid {child.pid})")
+        return app
+
+    async def _reap(self) -> None:
+        """Close apps idle too long while shown, and left apps nobody came back to."""
+        idle, keep = self.config.idle_timeout, self.config.keep_detached
+        while True:
+            await asyncio.sleep(min(idle, keep, 5.0))
+            now = time.monotonic()
+            for app in list(self.apps):
+                if app.session is not None and now - app.last_input >= idle:
+                    self.log(f"app for {app.who} closed after {idle:.0f} s without a key")
+                    app.stop()
+                elif app.detached_at is not None and now - app.detached_at >= keep:
+                    self.log(f"app for {app.who} closed: nobody came back for {keep:.0f} s")
+                    app.stop()
 
     async def start(self) -> int:
         """Listen; returns the port (useful with port 0 in tests)."""
@@ -222,20 +389,22 @@ class Server:
             encoding=None, line_editor=False, allow_scp=False, agent_forwarding=False,
             x11_forwarding=False, login_timeout=30, keepalive_interval=30,
         )
+        self._reaper = asyncio.get_running_loop().create_task(self._reap())
         sockets = self._acceptor.sockets
         return int(sockets[0].getsockname()[1]) if sockets else self.config.port
 
     async def close(self) -> None:
-        for child in list(self.children):
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(child.pid, signal.SIGHUP)
+        if self._reaper is not None:
+            self._reaper.cancel()
+        for app in list(self.apps):
+            app.stop()
         if self._acceptor is not None:
             self._acceptor.close()
             await self._acceptor.wait_closed()
 
 
 class _Session(asyncssh.SSHServerSession[bytes]):
-    """One SSH session: a pty, the app in it, bytes copied both ways."""
+    """One SSH session: it shows one app, new or left running by this key before."""
 
     def __init__(self, server: Server, key_blob: bytes) -> None:
         self.server = server
@@ -243,12 +412,8 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         self.chan: asyncssh.SSHServerChannel[bytes] | None = None
         self.term: str | None = None
         self.size = (80, 24)
-        self.master: int | None = None
-        self.child: asyncio.subprocess.Process | None = None
-        self.admitted = False
-        self.last_input = time.monotonic()
-        self._tasks: list[asyncio.Task[None]] = []
-        self._paused = False
+        self.command: str | None = None
+        self.app: AppProcess | None = None
 
     # asyncssh session callbacks ------------------------------------------------------
     def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
@@ -265,28 +430,23 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         return True
 
     def exec_requested(self, command: str) -> bool:
-        return True  # answered in session_started: the app is the only thing served
+        self.command = command.strip()  # answered in session_started
+        return True
 
     def subsystem_requested(self, subsystem: str) -> bool:
         return False
 
     def session_started(self) -> None:
-        self._tasks.append(asyncio.get_running_loop().create_task(self._run()))
+        asyncio.get_running_loop().create_task(self._start())
 
     def data_received(self, data: bytes, datatype: int | None) -> None:
-        self.last_input = time.monotonic()
-        if self.master is not None:
-            with contextlib.suppress(OSError):
-                os.write(self.master, data)
+        if self.app is not None:
+            self.app.write(data)
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
         self.size = (width, height)
-        if self.master is not None and self.child is not None:
-            _set_winsize(self.master, width, height)
-            # The pty is not the child's controlling terminal, so the kernel sends no
-            # SIGWINCH by itself: tell the app's process group.
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.child.pid, signal.SIGWINCH)
+        if self.app is not None:
+            self.app.resize(width, height)
 
     def eof_received(self) -> bool:
         return False
@@ -301,21 +461,18 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         return None
 
     def pause_writing(self) -> None:
-        # The client reads slower than the app draws: stop reading the pty until it catches up.
-        self._paused = True
-        if self.master is not None:
-            asyncio.get_running_loop().remove_reader(self.master)
+        if self.app is not None:
+            self.app.pause()
 
     def resume_writing(self) -> None:
-        self._paused = False
-        if self.master is not None and self.child is not None and self.child.returncode is None:
-            asyncio.get_running_loop().add_reader(self.master, self._pump)
+        if self.app is not None:
+            self.app.resume()
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self._stop_child()
-        if self.admitted:
-            self.server.sessions.leave(self.key_blob)
-            self.admitted = False
+        app, self.app = self.app, None
+        if app is not None and app.session is self and app.running:
+            app.detach()
+            self.server.log(f"app for {app.who} left running; the same key returns to it")
 
     # the session's life ------------------------------------------------------------
     def _finish(self, text: str, status: int) -> None:
@@ -324,117 +481,37 @@ class _Session(asyncssh.SSHServerSession[bytes]):
             self.chan.write(text.encode())
             self.chan.exit(status)
 
-    async def _run(self) -> None:
+    async def _start(self) -> None:
         assert self.chan is not None
         if self.term is None:
             self._finish(NEEDS_TERMINAL, 1)
             return
-        refusal = self.server.sessions.admit(self.key_blob)
-        if refusal is not None:
-            self._finish(refusal + "\r\n", 1)
+        if self.command not in (None, "", "new"):
+            self._finish(f"coldwater serves only its app; `{self.command}` is not a command here "
+                         "(`new` starts a second app beside one left running).\r\n", 1)
             return
-        self.admitted = True
-        env_from_client = {k: v for k, v in self._client_env().items() if k in ("COLORTERM", "NO_COLOR", "LANG")}
-        home = player_home(self.server.root, self.key_blob)
-        env = {
-            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-            "HOME": str(home),
-            "LANG": env_from_client.get("LANG", "C.UTF-8"),
-            "TERM": self.term,
-            "COLDWATER_HOME": str(home),
-            "COLDWATER_SSH_KEY": key_fingerprint(self.key_blob),
-            **{k: v for k, v in env_from_client.items() if k != "LANG"},
-        }
-        master, slave = os.openpty()
-        self.master = master
-        _set_winsize(master, *self.size)
-        os.set_blocking(master, False)
-        try:
-            self.child = await asyncio.create_subprocess_exec(
-                *self.server.command(low_colour(self.term, env_from_client)),
-                stdin=slave, stdout=slave, stderr=slave, env=env, cwd=str(home),
-                start_new_session=True, close_fds=True,
-            )
-        except OSError as e:
-            os.close(slave)
-            self._finish(f"coldwater could not start: {e}\r\n", 1)
-            return
-        finally:
-            with contextlib.suppress(OSError):
-                os.close(slave)
-        self.server.children.add(self.child)
-        self.server.log(f"session for {key_fingerprint(self.key_blob)} started (pid {self.child.pid})")
-        loop = asyncio.get_running_loop()
-        loop.add_reader(master, self._pump)
-        idle = loop.create_task(self._watch_idle())
-        status = await self.child.wait()
-        idle.cancel()
-        self.server.children.discard(self.child)
-        loop.remove_reader(master)
-        self._drain()
-        with contextlib.suppress(OSError):
-            os.close(master)
-        self.master = None
-        self.server.log(f"session for {key_fingerprint(self.key_blob)} ended ({status})")
-        with contextlib.suppress(Exception):
-            self.chan.exit(max(status, 0))
+        app = None if self.command == "new" else self.server.detached(self.key_blob)
+        if app is None:
+            refusal = self.server.refusal(self.key_blob)
+            if refusal is not None:
+                self._finish(refusal + "\r\n", 1)
+                return
+            try:
+                app = await self.server.launch(self.key_blob, self.term, self.size, self._client_env())
+            except OSError as e:
+                self._finish(f"coldwater could not start: {e}\r\n", 1)
+                return
+        else:
+            self.server.log(f"app for {app.who} taken up again")
+        self.app = app
+        app.attach(self)
 
     def _client_env(self) -> dict[str, str]:
         assert self.chan is not None
         try:
-            return dict(self.chan.get_environment())
+            return {str(k): str(v) for k, v in self.chan.get_environment().items()}
         except Exception:  # noqa: BLE001 - an odd environment request must not end the session
             return {}
-
-    def _pump(self) -> None:
-        if self.master is None or self.chan is None:
-            return
-        try:
-            data = os.read(self.master, 65536)
-        except BlockingIOError:
-            return
-        except OSError:  # EIO: the app closed its terminal
-            asyncio.get_running_loop().remove_reader(self.master)
-            return
-        if data:
-            self.chan.write(data)
-
-    def _drain(self) -> None:
-        while self.master is not None and self.chan is not None:
-            try:
-                data = os.read(self.master, 65536)
-            except OSError:
-                return
-            if not data:
-                return
-            with contextlib.suppress(Exception):
-                self.chan.write(data)
-
-    async def _watch_idle(self) -> None:
-        limit = self.server.config.idle_timeout
-        while True:
-            await asyncio.sleep(min(limit, 5.0))
-            if time.monotonic() - self.last_input >= limit:
-                self.server.log(f"session for {key_fingerprint(self.key_blob)} closed after {limit:.0f} s idle")
-                self._stop_child()
-                return
-
-    def _stop_child(self) -> None:
-        child = self.child
-        if child is None or child.returncode is not None:
-            return
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(child.pid, signal.SIGHUP)
-
-        async def _reap() -> None:
-            try:
-                await asyncio.wait_for(child.wait(), 3.0)
-            except TimeoutError:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(child.pid, signal.SIGKILL)
-
-        with contextlib.suppress(RuntimeError):
-            asyncio.get_running_loop().create_task(_reap())
 
 
 def parse_args(argv: Sequence[str]) -> ServeConfig:
@@ -452,6 +529,8 @@ def parse_args(argv: Sequence[str]) -> ServeConfig:
     p.add_argument("--max-sessions", type=int, default=32)
     p.add_argument("--max-per-key", type=int, default=3)
     p.add_argument("--idle-minutes", type=float, default=30.0, help="close a session after this long without a key")
+    p.add_argument("--keep-minutes", type=float, default=15.0,
+                   help="keep an app whose connection dropped this long for its key to return")
     a = p.parse_args(list(argv))
     if a.allow is None and not a.guests:
         p.error("nobody could connect: name the keys that may play with --allow KEYS_FILE, or pass --guests")
@@ -460,10 +539,11 @@ def parse_args(argv: Sequence[str]) -> ServeConfig:
     for name in ("max_sessions", "max_per_key"):
         if getattr(a, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be at least 1")
-    if a.idle_minutes <= 0:
-        p.error("--idle-minutes must be more than 0")
+    if a.idle_minutes <= 0 or a.keep_minutes <= 0:
+        p.error("--idle-minutes and --keep-minutes must be more than 0")
     return ServeConfig(port=a.port, bind=a.bind, host_key=a.host_key, allow=a.allow, guests=a.guests,
-                       max_sessions=a.max_sessions, max_per_key=a.max_per_key, idle_timeout=a.idle_minutes * 60)
+                       max_sessions=a.max_sessions, max_per_key=a.max_per_key, idle_timeout=a.idle_minutes * 60,
+                       keep_detached=a.keep_minutes * 60)
 
 
 async def serve_forever(config: ServeConfig) -> None:

@@ -123,7 +123,7 @@ async def test_a_friend_reaches_the_menu_at_80x24_and_quits(server: serve.Server
     assert len(homes) == 1
     assert stat.S_IMODE(homes[0].stat().st_mode) == 0o700
     assert stat.S_IMODE((server.root / "ssh" / "players").stat().st_mode) == 0o700
-    assert server.sessions.total == 0
+    assert not server.apps
 
 
 async def test_the_table_follows_a_resize(server: serve.Server, player_key: asyncssh.SSHKey) -> None:
@@ -152,13 +152,13 @@ async def test_sessions_are_separate_processes_with_separate_saves(server: serve
         one, two = await open_app(a), await open_app(b)
         await one.until(lambda s: MENU in s, "the first menu")
         await two.until(lambda s: MENU in s, "the second menu")
-        pids = {c.pid for c in server.children}
+        pids = {a.child.pid for a in server.apps}
         assert len(pids) == 2
         # Killing one person's app leaves the other's running.
         victim = min(pids)
         os.kill(victim, 9)
-        await asyncio.sleep(0.5)
-        assert len(server.children) == 1 and max(pids) in {c.pid for c in server.children}
+        await asyncio.wait_for(one.proc.wait_closed(), DEADLINE)
+        assert [a.child.pid for a in server.apps] == [max(pids)]
         two.proc.stdin.write(b"u")  # the survivor still answers: the Rules screen opens
         await two.until(lambda s: "Rules" in s and MENU not in s, "the rules screen in the other session")
     assert len(list((server.root / "ssh" / "players").iterdir())) == 2
@@ -168,7 +168,7 @@ async def test_an_unknown_key_is_refused_without_guests(server: serve.Server) ->
     stranger = asyncssh.generate_private_key("ssh-ed25519")
     with pytest.raises(asyncssh.PermissionDenied):
         await connect(server, stranger)
-    assert server.sessions.total == 0
+    assert not server.apps
 
 
 @pytest.mark.parametrize("server", [{"guests": True}], indirect=True)
@@ -190,7 +190,7 @@ async def test_a_session_without_a_terminal_is_told_it_needs_one(server: serve.S
         result = await conn.run("anything", encoding="utf-8")
     assert result.exit_status == 1
     assert "needs a terminal" in str(result.stdout)
-    assert server.sessions.total == 0 and not server.children
+    assert not server.apps
 
 
 @pytest.mark.parametrize("server", [{"max_sessions": 1}], indirect=True)
@@ -203,7 +203,7 @@ async def test_a_full_server_says_so(server: serve.Server, player_key: asyncssh.
         assert "The server is full (1 sessions)" in shown
         await asyncio.wait_for(second.proc.wait_closed(), DEADLINE)
         assert second.proc.exit_status == 1
-        assert server.sessions.total == 1
+        assert len(server.apps) == 1
 
 
 @pytest.mark.parametrize("server", [{"max_per_key": 1}], indirect=True)
@@ -213,6 +213,8 @@ async def test_one_key_cannot_take_every_session(server: serve.Server, player_ke
         await first.until(lambda s: MENU in s, "the first session's menu")
         second = await open_app(conn)
         await second.until(lambda s: "already has 1 sessions" in s, "the per-key refusal")
+        await asyncio.wait_for(second.proc.wait_closed(), DEADLINE)
+        assert second.proc.exit_status == 1
 
 
 @pytest.mark.parametrize("server", [{"idle_timeout": 1.0}], indirect=True)
@@ -220,7 +222,52 @@ async def test_an_idle_session_is_closed(server: serve.Server, player_key: async
     async with await connect(server, player_key) as conn:
         app = await open_app(conn)
         await asyncio.wait_for(app.proc.wait_closed(), DEADLINE)
-    assert not server.children
+    assert not server.apps
+
+
+async def test_a_dropped_connection_sits_back_down_at_the_same_app(server: serve.Server,
+                                                                    player_key: asyncssh.SSHKey) -> None:
+    conn = await connect(server, player_key)
+    app = await open_app(conn)
+    await app.until(lambda s: MENU in s, "the main menu")
+    app.proc.stdin.write(b"u")
+    await app.until(lambda s: MENU not in s and "Rules" in s, "the Rules screen")
+    pid = server.apps[0].child.pid
+    conn.abort()  # the network goes away; the app does not
+    await asyncio.sleep(0.5)
+    assert [a.child.pid for a in server.apps] == [pid] and server.apps[0].session is None
+    async with await connect(server, player_key) as again:
+        back = await open_app(again, 100, 30)
+        shown = await back.until(lambda s: "Rules" in s and MENU not in s, "the Rules screen again")
+        assert len(shown.splitlines()) == 30
+        assert [a.child.pid for a in server.apps] == [pid]
+        # `new` starts a second app beside it instead.
+        fresh = await again.create_process("new", term_type="xterm-256color", term_size=(80, 24), encoding=None)
+        await Screen(fresh).until(lambda s: MENU in s, "a fresh menu")
+        assert len(server.apps) == 2
+
+
+@pytest.mark.parametrize("server", [{"keep_detached": 1.0}], indirect=True)
+async def test_a_left_app_nobody_returns_to_is_closed(server: serve.Server, player_key: asyncssh.SSHKey) -> None:
+    conn = await connect(server, player_key)
+    app = await open_app(conn)
+    await app.until(lambda s: MENU in s, "the main menu")
+    conn.abort()
+
+    async def gone() -> None:
+        while server.apps:
+            await asyncio.sleep(0.1)
+
+    await asyncio.wait_for(gone(), DEADLINE)
+
+
+async def test_only_the_app_is_served(server: serve.Server, player_key: asyncssh.SSHKey) -> None:
+    async with await connect(server, player_key) as conn:
+        proc = await conn.create_process("cat /etc/passwd", term_type="xterm", term_size=(80, 24), encoding="utf-8")
+        out = await asyncio.wait_for(proc.stdout.read(), DEADLINE)
+        await proc.wait_closed()
+    assert "is not a command here" in out and "root:" not in out
+    assert proc.exit_status == 1 and not server.apps
 
 
 def test_the_allowed_list_names_a_bad_line(tmp_path: Path) -> None:
