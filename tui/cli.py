@@ -4,6 +4,7 @@
 - ``coldwater simulate GAME ...``    bots play whole games; scores and digests
 - ``coldwater replay FILE``          verify a game record
 - ``coldwater host GAME ...`` / ``coldwater join NAME|HOST:PORT``   LAN play
+- ``coldwater serve ...``            the app over SSH (see :mod:`coldwater.tui.serve`)
 """
 
 from __future__ import annotations
@@ -48,6 +49,10 @@ def _parser() -> argparse.ArgumentParser:
                           description="Join a LAN table. `coldwater join TARGET --help` lists its options.")
     join.add_argument("target")
     join.add_argument("rest", nargs=argparse.REMAINDER)
+    serve = sub.add_parser("serve", help="serve the app over SSH to friends with nothing but ssh",
+                           description="Serve the app over SSH. `coldwater serve --help` lists its options.",
+                           add_help=False)
+    serve.add_argument("rest", nargs=argparse.REMAINDER)
     return p
 
 
@@ -173,6 +178,13 @@ def lan_app(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["serve"]:
+        # argparse cannot hand a sub-command's leading options through REMAINDER,
+        # so serve parses its own arguments.
+        from coldwater.tui import serve
+
+        return serve.main(argv[1:])
     args = _parser().parse_args(argv)
     if args.command == "simulate":
         try:
