@@ -1,0 +1,561 @@
+"""A seat at someone else's table: verify every step on our own core, play our seat, recover.
+
+A peer holds only its own seat's view. It applies every :class:`~messages.Step`
+itself, checks legality and the public digest, asks for a resync when anything
+differs, audits the whole game at the end, reconnects when the connection
+breaks, and takes part in choosing (or becoming) a new host when the host goes
+away. Its life is a :class:`PeerPhase`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+import logging
+import time
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from coldwater.core.errors import IllegalAction, NotationError
+from coldwater.core.state import CHANCE, State
+
+from .. import fairplay as fp
+from .. import messages as m
+from ..identity import Identity
+from ..transport import Connection, Refusal, connect
+from .events import (ChatReceived, Chooser, Emitter, Finished, GameStarted, HostChanged, LobbyChanged,
+                     PresenceChanged, Problem, Result, StepApplied)
+from .failover import candidates
+from .host import JOIN_TIMEOUT, TableHost, fp_pass_key
+from .persist import PeerSave, SavedSeat, Saver, decode_view, load_peer_save, public_step, safe_name
+
+log = logging.getLogger("coldwater.net")
+
+
+class WrongTable(Refusal):
+    """The address answered as another table than the one asked for (e.g. a stale save)."""
+
+
+class PeerPhase(enum.Enum):
+    LOBBY = "lobby"
+    """Seated (or joining); no game yet."""
+    PLAYING = "playing"
+    RESYNCING = "resyncing"
+    """We reported a mismatch or a gap; steps are ignored until the host's Sync arrives."""
+    FINISHED = "finished"
+    """The End arrived and was audited; the save is deleted on close."""
+    HOSTING = "hosting"
+    """The host went away and this peer hosts the table now."""
+
+
+class TablePeer(Emitter):
+    """A seat at someone else's table. `chooser` plays it (None: a person, via :meth:`submit`)."""
+
+    def __init__(self, game: Any, identity: Identity, *, name: str = "peer", passphrase: str | None = None,
+                 chooser: Chooser | None = None, save_dir: Path | None = None, bind: str = "0.0.0.0",
+                 reconnect_for: float = 20.0, advertise_on_takeover: bool = False) -> None:
+        super().__init__()
+        self.game = game
+        self.identity = identity
+        self.name = name
+        self.passphrase = passphrase
+        self.pass_key = fp_pass_key(passphrase)
+        self.chooser = chooser
+        self.save_dir = save_dir
+        self.bind = bind
+        self.reconnect_for = reconnect_for
+        self.advertise_on_takeover = advertise_on_takeover
+        """Announce the table with zeroconf if this peer becomes the host."""
+        self.phase = PeerPhase.LOBBY
+        self._advert_task: asyncio.Future[Any] | None = None
+        self.conn: Connection | None = None
+        self.info: m.TableInfo | None = None
+        self.seat = -1
+        self.seats: list[m.SeatInfo] = []
+        self.host_seat = 0
+        self.state: State[Any, Any] | None = None
+        """This seat's view of the game."""
+        self.steps: list[m.Step] = []
+        self.commits: dict[int, bytes] = {}
+        self.reveals: dict[int, bytes] = {}
+        self.dealer_commit = b""
+        self.joint = b""
+        self.share = b""
+        self.save: PeerSave | None = None
+        self.result: Result | None = None
+        self.problems: list[str] = []
+        self.listen_port = 0
+        self.host_addr = ""
+        self.host_port = 0
+        self._contribution = b""
+        self._move_task: asyncio.Task[Any] | None = None
+        self._person: asyncio.Future[Any] | None = None
+        self._listener: asyncio.AbstractServer | None = None
+        self.takeover: TableHost | None = None
+        """The table this peer hosts after a failover (phase HOSTING)."""
+        self.rtts: list[float] = []
+        """Seconds from sending a move to seeing it applied (benchmarks)."""
+        self._sent_at: float | None = None
+        self.joined_at: float | None = None
+        self.seated_at: float | None = None
+        self.resyncs = 0
+        self.host_changes = 0
+        self._saver = Saver()
+
+    # ---- public API ------------------------------------------------------------
+    @property
+    def save_path(self) -> Path | None:
+        if self.save_dir is None or self.info is None:
+            return None
+        return self.save_dir / f"lan-peer-{safe_name(self.info.name)}.json"
+
+    @classmethod
+    def load_save(cls, path: Path) -> PeerSave | None:
+        return load_peer_save(path)
+
+    @property
+    def awaiting_person(self) -> bool:
+        """A person's move is asked for (the person API: :meth:`submit`)."""
+        return self._person is not None and not self._person.done()
+
+    def submit(self, action: Any) -> None:
+        """A move by the person at this seat (IllegalAction if not allowed now)."""
+        if self.state is None or self.state.current != self.seat:
+            raise IllegalAction("it is not your turn")
+        if not self.state.is_legal(action):
+            raise IllegalAction(self.state.why_illegal(action))
+        if self._person is not None and not self._person.done():
+            self._person.set_result(action)
+
+    def send_chat(self, text: str) -> None:
+        if self.conn is not None:
+            self.conn.send_nowait(m.Chat(text=text[:500]))
+
+    def set_ready(self, ready: bool = True) -> None:
+        if self.conn is not None:
+            self.conn.send_nowait(m.Ready(ready=ready))
+
+    async def join(self, host: str, port: int, *, resume: PeerSave | None = None, table: str = "") -> None:
+        """Connect and sit down (Refusal says why not). With `resume`, come back to a saved game.
+
+        With `table`, only at the table of that name (:class:`WrongTable` otherwise).
+        """
+        await self._ensure_listener(resume.listen_port if resume else 0)
+        self.joined_at = time.perf_counter()
+        conn, answered = await connect(host, port, self.identity, self.game.name, self.game.content_hash,
+                                       passphrase=self.passphrase)
+        if table and answered != table:
+            await conn.close()
+            raise WrongTable(f"{host}:{port} hosts the table {answered!r}, not {table!r}")
+        if resume is not None and answered != resume.table.name:
+            # A save belongs to one table; another table now at that address is another game.
+            log.warning("%s:%d hosts %r now; not resuming our game at %r", host, port, answered, resume.table.name)
+            resume = None
+        self.host_addr, self.host_port = host, port
+        if resume is not None:
+            self._restore(resume)
+        await self._hello(conn, resume_ply=len(self.steps) if resume is not None else -1)
+
+    async def run(self) -> Result:
+        """Play until the game ends (reconnecting and failing over as needed)."""
+        try:
+            while self.result is None:
+                if self.takeover is not None:
+                    if self.advertise_on_takeover:
+                        self._spawn_advert()
+                    res = await self.takeover.run()
+                    self.result = msgspec.structs.replace(res, seat=self.seat, audit_ok=True)
+                    break
+                assert self.conn is not None
+                await self._serve(self.conn)
+                if self.result is not None:
+                    break
+                if self.state is None:
+                    raise Refusal("the table closed before the game started")
+                await self._recover()
+            self.emit(Finished(self.result))
+            return self.result
+        finally:
+            await self.close()
+
+    async def close(self) -> None:
+        if self._move_task is not None:
+            self._move_task.cancel()
+        # A finished game's save is deleted once the writes before it are done.
+        delete = self.save_path if self.phase is PeerPhase.FINISHED else None
+        await asyncio.to_thread(self._saver.close, delete=delete)
+        self._saver = Saver()
+        if self.conn is not None:
+            await self.conn.close()
+        if self._listener is not None:
+            self._listener.close()
+            self._listener = None
+
+    # ---- connection -------------------------------------------------------------
+    async def _ensure_listener(self, port: int) -> None:
+        """Listen from the start, so this peer can become the host if the host goes away."""
+        if self._listener is not None:
+            return
+
+        async def not_hosting(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            if self.takeover is not None:
+                await self.takeover.handle_connection(reader, writer)
+                return
+            writer.close()
+
+        try:
+            self._listener = await asyncio.start_server(not_hosting, self.bind, port)
+        except OSError:
+            self._listener = await asyncio.start_server(not_hosting, self.bind, 0)
+        self.listen_port = self._listener.sockets[0].getsockname()[1]
+
+    async def _hello(self, conn: Connection, *, resume_ply: int = -1, failover: bool = False) -> None:
+        conn.send_nowait(m.Join(name=self.name, port=self.listen_port, resume_ply=resume_ply,
+                                share=self.share if failover else b"", steps=self.steps if failover else []))
+        msg = await asyncio.wait_for(conn.recv(), JOIN_TIMEOUT)
+        if isinstance(msg, m.Refuse):
+            await conn.close()
+            raise Refusal(f"the table refused: {msg.reason}")
+        if not isinstance(msg, m.Welcome):
+            await conn.close()
+            raise Refusal("the table did not welcome us")
+        if msg.table.game != self.game.name or msg.table.content != self.game.content_hash:
+            await conn.close()
+            raise Refusal(f"the table plays {msg.table.game} with content {msg.table.content[:12]}")
+        if self.info is not None and self.seat >= 0 and msg.seat != self.seat:
+            await conn.close()
+            raise Refusal(f"the table moved us from seat {self.seat + 1} to {msg.seat + 1}")
+        self.info, self.seat, self.conn = msg.table, msg.seat, conn
+        if self.phase is PeerPhase.RESYNCING:
+            self.phase = PeerPhase.PLAYING  # a new connection: the host sends a Sync anyway
+        self.seated_at = time.perf_counter()
+        if self.chooser is not None and self.state is None:
+            conn.send_nowait(m.Ready(ready=True))
+
+    async def _serve(self, conn: Connection) -> None:
+        while True:
+            msg = await conn.recv()
+            if msg is None:
+                return
+            try:
+                await self._handle(conn, msg)
+            except Exception as e:  # a hostile or buggy host must not crash us
+                log.exception("handling %s", type(msg).__name__)
+                self._problem(f"refused {type(msg).__name__} from the table: {e}")
+            if self.result is not None:
+                await conn.close()
+                return
+
+    def _problem(self, text: str) -> None:
+        self.problems.append(text)
+        log.warning("%s", text)
+        self.emit(Problem(text))
+
+    async def _handle(self, conn: Connection, msg: m.Message) -> None:
+        if isinstance(msg, m.Lobby):
+            self.seats = msg.seats
+            self.host_seat = msg.host_seat
+            self._update_save_seats()
+            self.emit(LobbyChanged(msg.seats, msg.started))
+        elif isinstance(msg, m.Chat):
+            name = next((s.name for s in self.seats if s.seat == msg.seat), f"Seat {msg.seat + 1}")
+            self.emit(ChatReceived(msg.seat, name, msg.text))
+        elif isinstance(msg, m.CommitRequest):
+            self._contribution = fp.new_contribution()
+            conn.send_nowait(m.Commit(digest=fp.seed_commitment(self.seat, self._contribution)))
+        elif isinstance(msg, m.Commits):
+            if msg.commits.get(self.seat) != fp.seed_commitment(self.seat, self._contribution):
+                self._problem("the table altered our seed commitment; not revealing")
+                return
+            self.commits, self.dealer_commit = dict(msg.commits), msg.dealer
+            conn.send_nowait(m.Reveal(value=self._contribution))
+        elif isinstance(msg, m.Begin):
+            self._begin(msg)
+        elif isinstance(msg, m.Step):
+            self._on_step(conn, msg)
+        elif isinstance(msg, m.Sync):
+            self._on_sync(msg)
+        elif isinstance(msg, m.Presence):
+            for i, s in enumerate(self.seats):
+                if s.seat == msg.seat:
+                    self.seats[i] = msgspec.structs.replace(s, away=msg.away)
+            self._update_save_seats()
+            self.emit(PresenceChanged(msg.seat, msg.away))
+        elif isinstance(msg, m.End):
+            self._on_end(msg)
+        elif isinstance(msg, m.Notice):
+            self._problem(f"table says: {msg.text}")
+        elif isinstance(msg, m.Ping):
+            conn.send_nowait(m.Pong(t=msg.t))
+        elif isinstance(msg, m.Pong):
+            pass
+        else:
+            self._problem(f"refused {type(msg).__name__} from the table: not a host message")
+
+    def _begin(self, msg: m.Begin) -> None:
+        if self.state is not None:
+            self._problem("refused a second game start")
+            return
+        bad = fp.check_reveals(self.commits, msg.reveals)
+        if bad:
+            self._problem(f"seed reveals do not match commitments for seat(s) {', '.join(str(s + 1) for s in bad)}")
+            return
+        assert self.info is not None
+        self.joint = fp.joint_seed(msg.reveals)
+        self.reveals = dict(msg.reveals)
+        self.share = msg.share
+        self.seats = msg.seats
+        full = self.game.new(self.info.players, seed=fp.game_seed(self.joint), options=self.info.options)
+        self.state = full.view(self.seat)
+        self.phase = PeerPhase.PLAYING
+        self._make_save()
+        self._persist()
+        self.emit(GameStarted(self.seat))
+        self._maybe_move()
+
+    def _make_save(self) -> None:
+        assert self.info is not None
+        self.save = PeerSave(table=self.info, seat=self.seat, host_addr=self.host_addr, host_port=self.host_port,
+                             host_seat=self.host_seat, joint=self.joint, dealer_commit=self.dealer_commit,
+                             share=self.share, seats=[], listen_port=self.listen_port, commits=self.commits,
+                             reveals=self.reveals)
+        self._update_save_seats()
+
+    def _update_save_seats(self) -> None:
+        if self.save is None:
+            return
+        self.save.seats = [SavedSeat(seat=s.seat, kind=s.kind, name=s.name, addr=s.addr, port=s.port, away=s.away)
+                           for s in self.seats]
+        self.save.host_seat = self.host_seat
+        self.save.keys = {s.seat: s.key for s in self.seats if s.key}
+
+    # ---- verifying steps ---------------------------------------------------------
+    def _on_step(self, conn: Connection, step: m.Step) -> None:
+        st = self.state
+        if st is None:
+            self._problem("refused a step before the game started")
+            return
+        if step.ply <= st.ply or self.phase is PeerPhase.RESYNCING:
+            return  # already have it, or a resync is on its way and will bring it
+        if step.ply != st.ply + 1:
+            self._problem(f"missed steps before ply {step.ply}; asking for a resync")
+            self._ask_resync(conn, st.ply, st.view(None).digest())
+            return
+        try:
+            if step.seat != st.current:
+                raise IllegalAction(f"seat {step.seat} acted but it was {st.current}'s turn")
+            if step.action is not None:
+                action = self.game.parse_action(step.action)
+                if step.view is None:
+                    # The host says our view can follow this step: our own core must accept it.
+                    nxt = st.clone()
+                    nxt.apply(action)
+                elif step.seat == self.seat:
+                    # Our own move: our view knows everything its legality depends on.
+                    st.clone().apply(action)
+                # Otherwise our view may lack what makes the move legal (another seat's hidden
+                # tackle, the order of a deck); the end-of-game audit replays it in full.
+            elif step.seat != CHANCE or step.commit is None or step.view is None:
+                raise IllegalAction("a sealed step without its commitment or view")
+            if step.reveal is not None:
+                want = fp.sealed_commitment(step.reveal.salt, st.ply, step.reveal.action)
+                if want != step.commit:
+                    self._problem(f"DEALER CHEATED: ply {step.ply}: our sealed value does not match its commitment")
+            if step.view is not None:
+                nxt = decode_view(self.game, step.view, step.ply)
+        except (IllegalAction, NotationError, msgspec.DecodeError, msgspec.ValidationError) as e:
+            self._problem(f"the table sent an impossible step at ply {step.ply}: {e}; asking for a resync")
+            self._ask_resync(conn, st.ply, st.view(None).digest())
+            return
+        if nxt.view(None).digest() != step.digest:
+            self._problem(f"digest mismatch after ply {step.ply}; asking for a resync")
+            self._ask_resync(conn, step.ply, nxt.view(None).digest())
+            return
+        self.state = nxt
+        self.steps.append(public_step(step))
+        if self._sent_at is not None and step.seat == self.seat:
+            self.rtts.append(time.perf_counter() - self._sent_at)
+            self._sent_at = None
+        self._persist()
+        self.emit(StepApplied(step.ply, step.seat, step.action if step.action is not None else
+                              (step.reveal.action if step.reveal else None)))
+        self._maybe_move()
+
+    def _ask_resync(self, conn: Connection, ply: int, digest: str) -> None:
+        self.phase = PeerPhase.RESYNCING
+        conn.send_nowait(m.Mismatch(ply=ply, digest=digest))
+
+    def _on_sync(self, msg: m.Sync) -> None:
+        if self.phase is PeerPhase.RESYNCING:
+            self.phase = PeerPhase.PLAYING
+        if self.info is None:
+            return
+        try:
+            view = decode_view(self.game, msg.view, msg.ply)
+        except (msgspec.DecodeError, msgspec.ValidationError) as e:
+            self._problem(f"refused a malformed resync: {e}")
+            return
+        start = msg.ply - len(msg.steps)
+        if start < 0 or start > len(self.steps):
+            self._problem("refused a resync that does not join our record")
+            return
+        if msg.steps and msg.steps[-1].digest != view.view(None).digest():
+            self._problem("refused a resync whose view does not match its last step")
+            return
+        if not self.joint and msg.fair is not None:
+            # We lost our save (or joined by address): take the fair-play data, checking it.
+            bad = fp.check_reveals(msg.fair.commits, msg.fair.reveals)
+            if bad:
+                self._problem(f"refused fair-play data: reveals do not match commitments for seat(s) {bad}")
+                return
+            self.commits, self.reveals = dict(msg.fair.commits), dict(msg.fair.reveals)
+            self.joint, self.dealer_commit, self.share = fp.joint_seed(self.reveals), msg.fair.dealer, msg.fair.share
+            self._make_save()
+        elif msg.fair is not None and msg.fair.share:
+            self.share = msg.fair.share  # re-split by a new host after a failover
+            if self.save is not None:
+                self.save.share = self.share
+        self.steps = self.steps[:start] + [public_step(s) for s in msg.steps]
+        self.state = view
+        if self.phase is PeerPhase.LOBBY:
+            self.phase = PeerPhase.PLAYING
+        self.resyncs += 1
+        self._persist()
+        self._maybe_move(force=True)
+
+    def _on_end(self, msg: m.End) -> None:
+        assert self.info is not None
+        rep = fp.audit(self.game, self.info.players, self.info.options, self.joint, self.dealer_commit,
+                       msg.dealer_secret, self.steps)
+        problems = list(rep.problems)
+        if rep.ok and rep.final_digest != msg.digest:
+            problems.append("the final position announced differs from the replay")
+        if problems:
+            self._problem(f"AUDIT FAILED, the dealer (host, seat {self.host_seat + 1}) cheated or erred: "
+                          + "; ".join(problems))
+        scores = {row["label"]: row["total"] for row in msg.scores.get("scores", [])}
+        self.result = Result(game=self.game.name, table=self.info.name, seat=self.seat, scores=scores,
+                             digest=rep.final_digest if rep.ok else msg.digest, plies=rep.plies,
+                             outcome=str(msg.scores.get("outcome", "")), audit_ok=not problems, problems=problems)
+        self.phase = PeerPhase.FINISHED
+
+    # ---- playing our seat ------------------------------------------------------
+    def _maybe_move(self, *, force: bool = False) -> None:
+        st = self.state
+        if st is None or st.current != self.seat:
+            return
+        if self._move_task is not None and not self._move_task.done():
+            if not force:
+                return
+            self._move_task.cancel()
+        self._move_task = asyncio.ensure_future(self._move(st.clone()))
+
+    async def _move(self, view: State[Any, Any]) -> None:
+        if self.chooser is not None:
+            action = await self.chooser(view, self.seat)
+        else:
+            self._person = asyncio.get_running_loop().create_future()
+            action = await self._person
+        if self.conn is None or self.state is None or self.state.ply != view.ply:
+            return  # the position moved on (resync) while we thought
+        self._sent_at = time.perf_counter()
+        self.conn.send_nowait(m.Act(ply=view.ply, action=str(action)))
+
+    def _persist(self) -> None:
+        if self.save is None or self.state is None:
+            return
+        self.save.steps = self.steps
+        self.save.view = self.state.encode()
+        p = self.save_path
+        if p is None:
+            return
+        save = self.save
+        self._saver.save(p, lambda: msgspec.json.encode(save))
+
+    def _restore(self, sv: PeerSave) -> None:
+        self.save = sv
+        self.info, self.seat = sv.table, sv.seat
+        self.joint, self.dealer_commit, self.share = sv.joint, sv.dealer_commit, sv.share
+        self.commits, self.reveals = dict(sv.commits), dict(sv.reveals)
+        self.host_seat = sv.host_seat
+        self.steps = list(sv.steps)
+        self.seats = [m.SeatInfo(seat=s.seat, kind=s.kind, name=s.name, addr=s.addr, port=s.port,  # type: ignore[arg-type]
+                                 away=s.away) for s in sv.seats]
+        ply = sv.steps[-1].ply if sv.steps else 0
+        self.state = decode_view(self.game, sv.view, ply) if sv.view else None
+        if self.state is not None:
+            self.phase = PeerPhase.PLAYING
+
+    # ---- faults ------------------------------------------------------------------
+    async def _recover(self) -> None:
+        """The host connection broke mid-game: reconnect, or fail over to a new host."""
+        self.conn = None
+        deadline = time.monotonic() + min(self.reconnect_for, 3.0)
+        last = "no answer"
+        while time.monotonic() < deadline:
+            try:
+                conn, _ = await connect(self.host_addr, self.host_port, self.identity, self.game.name,
+                                        self.game.content_hash, passphrase=self.passphrase, timeout=2.0)
+                await self._hello(conn, resume_ply=len(self.steps))
+                return
+            except (Refusal, asyncio.TimeoutError, OSError) as e:
+                last = str(e)
+            await asyncio.sleep(0.3)
+        self._problem(f"the host is gone ({last}); choosing a new host")
+        await self._failover()
+
+    async def _failover(self) -> None:
+        tried: set[int] = set()
+        deadline = time.monotonic() + self.reconnect_for
+        while time.monotonic() < deadline:
+            cands = [c for c in candidates(self.seats, self.host_seat) if c.seat not in tried]
+            if not cands:
+                break
+            c = cands[0]
+            self.host_changes += 1
+            if c.seat == self.seat:
+                self._become_host()
+                self.emit(HostChanged(self.seat, "", self.listen_port))
+                return
+            self.emit(HostChanged(c.seat, c.addr, c.port))
+            inner = time.monotonic() + 8.0
+            while time.monotonic() < min(inner, deadline):
+                try:
+                    conn, _ = await connect(c.addr, c.port, self.identity, self.game.name, self.game.content_hash,
+                                            passphrase=self.passphrase, timeout=2.0)
+                    await self._hello(conn, resume_ply=len(self.steps), failover=True)
+                    self.host_addr, self.host_port, self.host_seat = c.addr, c.port, c.seat
+                    if self.save is not None:
+                        self.save.host_addr, self.save.host_port, self.save.host_seat = c.addr, c.port, c.seat
+                    return
+                except (Refusal, asyncio.TimeoutError, OSError):
+                    await asyncio.sleep(0.3)
+            tried.add(c.seat)
+        raise Refusal("the host went away and no other peer could take over")
+
+    def _spawn_advert(self) -> None:
+        """Announce the table again from here, so a restarted peer finds it by name."""
+        from ..discovery import Advertiser
+
+        assert self.info is not None and self.takeover is not None
+        adv = Advertiser(table=self.info.name, game=self.game.name, content=self.game.content_hash,
+                         port=self.listen_port, fingerprint=self.identity.fingerprint,
+                         addresses=None if self.bind in ("0.0.0.0", "") else [self.bind])
+        self.takeover.advertiser = adv
+        self.takeover.on_seats_changed(adv.update_soon)
+        self._advert_task = asyncio.ensure_future(adv.start(0))
+
+    def _become_host(self) -> None:
+        assert self.save is not None
+        self.save.steps = list(self.steps)
+        # The old host's seat (and any seat played by its bots) is played by a bot from now on.
+        self.save.seats = [msgspec.structs.replace(s, by_bot=s.seat == self.save.host_seat) for s in self.save.seats]
+        self.takeover = TableHost.take_over(
+            self.game, self.identity, self.save, share=self.share, steps=list(self.steps), chooser=self.chooser,
+            host_name=self.name, bind=self.bind, port=self.listen_port, save_dir=self.save_dir,
+            pass_key=self.pass_key)
+        # The listener already bound to our advertised port hands new connections to the new host.
+        self.takeover.external_listener = True
+        self.phase = PeerPhase.HOSTING
