@@ -72,6 +72,15 @@ class Throttled(Refusal):
     """Too many wrong passphrases from this address: wait, then try again."""
 
 
+class AlreadySeated(Refusal):
+    """Another live connection holds our seat with our key: the same identity runs twice."""
+
+
+SAME_KEY = ("another live connection already holds this seat with your key "
+            "(is coldwater running twice with one data folder?)")
+"""The host's refusal text for a second live connection with one identity key."""
+
+
 class HostKeyMismatch(Refusal):
     """The table proved a key other than the one advertised, pinned or remembered (a possible impostor)."""
 
@@ -407,6 +416,22 @@ class Connection:
         self.bytes_out += len(frame)
         self.writer.write(frame)
         self._check_buffer()
+
+    async def answers(self, wait: float = 1.0) -> bool:
+        """Whether the other side still answers: a Ping, and a reply (any message) within `wait` seconds.
+
+        Whoever reads this connection must be reading it (the reply moves ``last_heard``).
+        """
+        if self.closed or self.writer.is_closing():
+            return False
+        before = self.last_heard
+        self.send_nowait(m.Ping(t=time.monotonic()))
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline and not self.closed:
+            if self.last_heard != before:
+                return True
+            await asyncio.sleep(0.02)
+        return False
 
     def alive(self, within: float) -> bool:
         """Open, and heard from within the last `within` seconds."""

@@ -24,7 +24,8 @@ from coldwater.core.state import CHANCE, State
 from .. import fairplay as fp
 from .. import messages as m
 from ..identity import Identity
-from ..transport import Connection, Refusal, connect
+from ..transport import (SAME_KEY, AlreadySeated, Backoff, Connection, Guard, HostCheck, Listener, Refusal, connect,
+                         expect_key, listen)
 from .events import (ChatReceived, Chooser, Emitter, Finished, GameStarted, HostChanged, LobbyChanged,
                      PresenceChanged, Problem, Result, StepApplied)
 from .failover import candidates
@@ -92,7 +93,11 @@ class TablePeer(Emitter):
         self._contribution = b""
         self._move_task: asyncio.Task[Any] | None = None
         self._person: asyncio.Future[Any] | None = None
-        self._listener: asyncio.AbstractServer | None = None
+        self._listener: Listener | None = None
+        self.check_host: HostCheck | None = None
+        """Checks the key the table proves on join (lan.join_table: advertised, pinned, known hosts)."""
+        self.host_fingerprint = ""
+        """The fingerprint the host proved in the handshake (not what any message claims)."""
         self.takeover: TableHost | None = None
         """The table this peer hosts after a failover (phase HOSTING)."""
         self.rtts: list[float] = []
@@ -145,7 +150,7 @@ class TablePeer(Emitter):
         await self._ensure_listener(resume.listen_port if resume else 0)
         self.joined_at = time.perf_counter()
         conn, answered = await connect(host, port, self.identity, self.game.name, self.game.content_hash,
-                                       passphrase=self.passphrase)
+                                       passphrase=self.passphrase, check_host=self.check_host)
         if table and answered != table:
             await conn.close()
             raise WrongTable(f"{host}:{port} hosts the table {answered!r}, not {table!r}")
@@ -154,6 +159,7 @@ class TablePeer(Emitter):
             log.warning("%s:%d hosts %r now; not resuming our game at %r", host, port, answered, resume.table.name)
             resume = None
         self.host_addr, self.host_port = host, port
+        self.host_fingerprint = conn.fingerprint
         if resume is not None:
             self._restore(resume)
         await self._hello(conn, resume_ply=len(self.steps) if resume is not None else -1)
@@ -206,10 +212,10 @@ class TablePeer(Emitter):
             writer.close()
 
         try:
-            self._listener = await asyncio.start_server(not_hosting, self.bind, port)
+            self._listener = await listen(not_hosting, self.bind, port, guard=Guard())
         except OSError:
-            self._listener = await asyncio.start_server(not_hosting, self.bind, 0)
-        self.listen_port = self._listener.sockets[0].getsockname()[1]
+            self._listener = await listen(not_hosting, self.bind, 0, guard=Guard())
+        self.listen_port = self._listener.port
 
     async def _hello(self, conn: Connection, *, resume_ply: int = -1, failover: bool = False) -> None:
         conn.send_nowait(m.Join(name=self.name, port=self.listen_port, resume_ply=resume_ply,
@@ -217,7 +223,7 @@ class TablePeer(Emitter):
         msg = await asyncio.wait_for(conn.recv(), JOIN_TIMEOUT)
         if isinstance(msg, m.Refuse):
             await conn.close()
-            raise Refusal(f"the table refused: {msg.reason}")
+            raise (AlreadySeated if msg.reason == SAME_KEY else Refusal)(f"the table refused: {msg.reason}")
         if not isinstance(msg, m.Welcome):
             await conn.close()
             raise Refusal("the table did not welcome us")
@@ -494,15 +500,21 @@ class TablePeer(Emitter):
         self.conn = None
         deadline = time.monotonic() + min(self.reconnect_for, 3.0)
         last = "no answer"
+        backoff = Backoff(cap=1.0)
+        # The host we rejoin must prove the key it proved before (an impostor at its address gets nothing).
+        same_host = expect_key(self.host_fingerprint) if self.host_fingerprint else None
         while time.monotonic() < deadline:
             try:
                 conn, _ = await connect(self.host_addr, self.host_port, self.identity, self.game.name,
-                                        self.game.content_hash, passphrase=self.passphrase, timeout=2.0)
+                                        self.game.content_hash, passphrase=self.passphrase, timeout=2.0,
+                                        check_host=same_host)
                 await self._hello(conn, resume_ply=len(self.steps))
                 return
+            except AlreadySeated:
+                raise  # another process plays this seat with our key: retrying would only fight it
             except (Refusal, asyncio.TimeoutError, OSError) as e:
                 last = str(e)
-            await asyncio.sleep(0.3)
+            await backoff.sleep()
         self._problem(f"the host is gone ({last}); choosing a new host")
         await self._failover()
 
@@ -521,17 +533,23 @@ class TablePeer(Emitter):
                 return
             self.emit(HostChanged(c.seat, c.addr, c.port))
             inner = time.monotonic() + 8.0
+            backoff = Backoff(cap=1.0)
             while time.monotonic() < min(inner, deadline):
                 try:
+                    # The new host must be the peer that sat in that seat, not whoever answers there.
                     conn, _ = await connect(c.addr, c.port, self.identity, self.game.name, self.game.content_hash,
-                                            passphrase=self.passphrase, timeout=2.0)
+                                            passphrase=self.passphrase, timeout=2.0,
+                                            check_host=expect_key(c.fingerprint) if c.fingerprint else None)
                     await self._hello(conn, resume_ply=len(self.steps), failover=True)
                     self.host_addr, self.host_port, self.host_seat = c.addr, c.port, c.seat
                     if self.save is not None:
                         self.save.host_addr, self.save.host_port, self.save.host_seat = c.addr, c.port, c.seat
+                    self.host_fingerprint = conn.fingerprint
                     return
+                except AlreadySeated:
+                    raise
                 except (Refusal, asyncio.TimeoutError, OSError):
-                    await asyncio.sleep(0.3)
+                    await backoff.sleep()
             tried.add(c.seat)
         raise Refusal("the host went away and no other peer could take over")
 
@@ -558,4 +576,6 @@ class TablePeer(Emitter):
             pass_key=self.pass_key)
         # The listener already bound to our advertised port hands new connections to the new host.
         self.takeover.external_listener = True
+        if self._listener is not None and self._listener.guard is not None:
+            self.takeover.guard = self._listener.guard  # one count of unfinished handshakes per socket
         self.phase = PeerPhase.HOSTING
