@@ -560,6 +560,7 @@ class TablePeer(Emitter):
         assert self.info is not None and self.takeover is not None
         adv = Advertiser(table=self.info.name, game=self.game.name, content=self.game.content_hash,
                          port=self.listen_port, fingerprint=self.identity.fingerprint,
+                         needs_passphrase=bool(self.pass_key),
                          addresses=None if self.bind in ("0.0.0.0", "") else [self.bind])
         self.takeover.advertiser = adv
         self.takeover.on_seats_changed(adv.update_soon)
