@@ -35,8 +35,25 @@ async def join(addr: str, port: int) -> None:
     print(f"closed {time.monotonic() - t0:.1f}", flush=True)
 
 
+async def flood(addr: str, port: int, n: int) -> None:
+    """`n` connections that never say a word, kept open (the host may hang them up)."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_NOFILE, (n + 256, max(n + 256, resource.getrlimit(resource.RLIMIT_NOFILE)[1])))
+    held = []
+    for _ in range(n):
+        try:
+            held.append(await asyncio.open_connection(addr, port))
+        except OSError:
+            pass
+    print(f"flooding {len(held)}", flush=True)
+    await asyncio.sleep(3600)
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "serve":
         asyncio.run(serve(int(sys.argv[2])))
+    elif sys.argv[1] == "flood":
+        asyncio.run(flood(sys.argv[2], int(sys.argv[3]), int(sys.argv[4])))
     else:
         asyncio.run(join(sys.argv[2], int(sys.argv[3])))

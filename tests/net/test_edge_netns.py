@@ -89,3 +89,24 @@ def test_a_dead_link_under_an_idle_connection_is_noticed(lab: NetLab) -> None:
     line = client.stdout.readline().split()
     # Keepalive: 5 s idle, then 3 probes 2 s apart (and 1 s of slack before the link went down).
     assert line[0] == "closed" and float(line[1]) <= 20, line
+
+
+def test_1500_idle_connections_do_not_pin_a_real_host_or_slow_an_honest_join(lab: NetLab) -> None:
+    """Attack 12 against a real `coldwater host` process: its descriptors stay few, a join stays fast."""
+    host = lab.start(0, ["-m", "coldwater.net.cli", "host", "toy", "--name", "Pond", "--players", "2",
+                         "--port", "47300", "--no-advertise", *TOY], "flooded-host")
+    time.sleep(1.5)
+    flood = lab.start(1, ["-m", "tests.net.edge_probe", "flood", lab.addrs[0], "47300", "1500"], "flood")
+    assert flood.stdout is not None
+    ready, _, _ = select.select([flood.stdout], [], [], 60)
+    assert ready and flood.stdout.readline().startswith("flooding")
+    fds = len(list(Path(f"/proc/{host.pid}/fd").iterdir()))
+    assert fds < 150, f"the host holds {fds} descriptors under the flood"
+    joiner = lab.start(2, ["-m", "coldwater.net.cli", "join", f"{lab.addrs[0]}:47300", "--stats", *TOY], "honest")
+    rc, out = _finish(joiner, lab, "honest joiner")
+    assert rc == 0 and out, lab.stderr("honest")[-2000:]
+    stats = out["stats"]
+    assert isinstance(stats, dict) and stats["seated_ms"] < 1000, stats
+    assert "Traceback" not in lab.stderr("flooded-host")
+    _finish(host, lab, "host")
+    lab.kill(flood)
