@@ -335,7 +335,7 @@ class Backoff:
         self.attempts = 0
 
     def next_delay(self) -> float:
-        step = min(self.cap, self.base * (2 ** min(self.attempts, 30)))
+        step: float = min(self.cap, self.base * 2.0 ** min(self.attempts, 30))
         self.attempts += 1
         u = int.from_bytes(os.urandom(4), "big") / 2**32
         return step * (0.5 + 0.5 * u)
