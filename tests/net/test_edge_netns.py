@@ -110,3 +110,26 @@ def test_1500_idle_connections_do_not_pin_a_real_host_or_slow_an_honest_join(lab
     assert "Traceback" not in lab.stderr("flooded-host")
     _finish(host, lab, "host")
     lab.kill(flood)
+
+
+def test_one_identity_in_two_processes_is_refused_and_the_game_finishes(lab: NetLab) -> None:
+    """Attack 14: a copy of one identity joins while the original is seated; it is told why and exits."""
+    host = lab.start(0, ["-m", "coldwater.net.cli", "host", "toy", "--name", "Twins", "--players", "3",
+                         "--think", "0.02", *TOY], "twin-host")
+    a = lab.start(1, ["-m", "coldwater.net.cli", "join", "Twins", "--think", "0.02", *TOY], "twin-a")
+    deadline = time.monotonic() + 30
+    while not (lab.home("twin-a") / "identity.key").exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    time.sleep(1.5)  # seated
+    (lab.home("twin-b") / "identity.key").write_bytes((lab.home("twin-a") / "identity.key").read_bytes())
+    b = lab.start(2, ["-m", "coldwater.net.cli", "join", "Twins", *TOY], "twin-b")
+    rc_b, _ = _finish(b, lab, "the copy")
+    assert rc_b == 1 and "running twice with one data folder" in lab.stderr("twin-b"), lab.stderr("twin-b")[-2000:]
+    # The same data folder a second time: the lock says so before anything touches the network.
+    again = lab.start(1, ["-m", "coldwater.net.cli", "join", "Twins", *TOY], "twin-a", log="twin-a-again")
+    rc_again, _ = _finish(again, lab, "second process on one folder")
+    assert rc_again == 1 and "another coldwater process" in lab.stderr("twin-a-again")
+    c = lab.start(2, ["-m", "coldwater.net.cli", "join", "Twins", *TOY], "twin-c")
+    outs = [_finish(p, lab, n) for p, n in ((host, "host"), (a, "a"), (c, "c"))]
+    assert all(rc == 0 and out for rc, out in outs), [lab.stderr(n)[-1500:] for n in ("twin-a", "twin-c")]
+    assert len({out["digest"] for _, out in outs if out}) == 1
