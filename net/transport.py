@@ -589,11 +589,15 @@ async def probe_table(host: str, port: int, *, timeout: float = HANDSHAKE_TIMEOU
 
 async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, identity: Identity, game: str,
                  content: str, *, pass_key: bytes = b"", table: str = "", timeout: float = ACCEPT_TIMEOUT,
-                 refused: list[str] | None = None, guard: Guard | None = None) -> Connection | None:
+                 refused: list[str] | None = None, guard: Guard | None = None,
+                 keep_slot: bool = False) -> Connection | None:
     """The table's side of a new connection; None (logged, closed, reason added to `refused`) when refused.
 
     With a `guard`, passphrase attempts are throttled per address and the
-    connection leaves the guard's count of unfinished handshakes when this returns.
+    connection leaves the guard's count of unfinished handshakes when this returns,
+    or, with `keep_slot`, only when the caller says (``guard.leave(conn.writer)``)
+    that it has done what a stranger might not (the table's join), so a flood of
+    handshakes that never join is capped as well.
     """
     peer = writer.get_extra_info("peername")
     addr = str(peer[0]) if peer else ""
@@ -620,10 +624,15 @@ async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, ide
             if refused is not None:
                 refused.append(f"handshake: {reason}")
         await _close_refused(writer, e)
-        return None
-    finally:
         if guard is not None:
             guard.leave(writer)
+        return None
+    except BaseException:
+        if guard is not None:
+            guard.leave(writer)
+        raise
+    if guard is not None and not keep_slot:
+        guard.leave(writer)
     if guard is not None and hs.attempted_passphrase:
         guard.passphrase_ok(addr)
     tune_socket(writer.get_extra_info("socket"))

@@ -294,13 +294,15 @@ class TableHost(Emitter):
     async def handle_connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         """Serve one incoming connection: handshake, join, then its messages until it closes."""
         conn = await accept(reader, writer, self.identity, self.game.name, self.game.content_hash,
-                            pass_key=self._pass_key, table=self.name, refused=self.refusals, guard=self.guard)
+                            pass_key=self._pass_key, table=self.name, refused=self.refusals, guard=self.guard,
+                            keep_slot=True)
         if conn is None:
             return
         try:
             first = await asyncio.wait_for(conn.recv(), JOIN_TIMEOUT)
         except asyncio.TimeoutError:
             first = None
+        self.guard.leave(writer)  # a join (or not) arrived: the connection no longer counts as a stranger's
         if not isinstance(first, m.Join):
             if first is not None:
                 self._refuse(conn, type(first).__name__, "the first message must be a join")

@@ -180,3 +180,29 @@ def test_listings_mark_shared_names_and_the_advert_says_passphrase() -> None:
     assert adv._make_info(1).properties[b"pw"] == b"1"
     adv2 = Advertiser(table="t", game="toy", content="c", port=1, addresses=["10.0.0.1"])
     assert adv2._make_info(1).properties[b"pw"] == b"0"
+
+
+async def test_handshakes_that_never_join_are_capped_too(tmp_path: Path) -> None:
+    """A stranger who completes handshakes and then says nothing holds no more places than an idle one."""
+    from coldwater.net.transport import Refusal, connect
+
+    host = await _table(tmp_path)
+    held = []
+    try:
+        for _ in range(40):
+            try:
+                conn, _ = await connect("127.0.0.1", host.port, Identity.generate(), "toy", GAME.content_hash,
+                                        local_addr="127.0.0.7", timeout=2.0)
+                held.append(conn)
+            except Refusal:
+                pass
+        await asyncio.sleep(0.1)
+        assert host.guard.pending <= host.guard.per_address
+        assert sum(1 for c in held if not c.closed and not c.writer.is_closing()) <= host.guard.per_address + 1
+        peer = await _join(f"127.0.0.1:{host.port}", tmp_path)  # another address is not held up
+        assert peer.seat >= 0
+        await peer.close()
+    finally:
+        for c in held:
+            await c.close()
+        await host.close()
