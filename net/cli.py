@@ -40,6 +40,9 @@ def _host_parser() -> argparse.ArgumentParser:
     p.add_argument("--bind", default="0.0.0.0", help="address to listen on")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option (repeatable)")
     p.add_argument("--no-advertise", action="store_true", help="do not announce the table with zeroconf")
+    p.add_argument("--turn-timer", type=int, default=None, metavar="S",
+                   help="seconds a seat has for each move before a bot plays it until its player returns "
+                        "(default 180, 0 for none)")
     _common(p)
     return p
 
@@ -129,7 +132,15 @@ async def _host(game: Any, ns: argparse.Namespace) -> int:
     except (ValueError, OSError) as e:
         print(f"coldwater: {e}", file=sys.stderr)
         return 2
-    log.info("table %r listening on port %d", host.name, host.port)
+    if ns.turn_timer is not None:
+        try:
+            host.set_turn_timer(ns.turn_timer)
+        except ValueError as e:
+            print(f"coldwater: {e}", file=sys.stderr)
+            await host.close()
+            return 2
+    log.info("table %r listening on port %d (turn timer %s)", host.name, host.port,
+             f"{host.info.turn} s" if host.info.turn else "off")
     res = await host.run()
     extra: dict[str, Any] = {"role": "host", "refused": len(host.refusals),
                              "host_fingerprint": host.identity.fingerprint}

@@ -12,6 +12,9 @@ from __future__ import annotations
 import asyncio
 import enum
 import logging
+import os
+import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -20,11 +23,12 @@ import msgspec
 
 from coldwater.core import record
 from coldwater.core.errors import IllegalAction, NotationError
+from coldwater.core.rng import Rng
 from coldwater.core.state import CHANCE, State
 
 from .. import fairplay as fp
 from .. import messages as m
-from ..identity import Identity, fingerprint
+from ..identity import Identity, fingerprint, verify
 from ..table import Applied, Seat, SeatKind, Table
 from ..transport import SAME_KEY, Connection, Guard, Listener, accept, listen
 from .events import (ChatReceived, Chooser, Emitter, Finished, GameStarted, LobbyChanged, PresenceChanged, Problem,
@@ -39,6 +43,37 @@ JOIN_TIMEOUT = 10.0
 ROUND_TIMEOUT = 30.0
 END_GRACE = 60.0
 """Seconds a finished table stays up (and advertised) for seats that were away at the end."""
+MAX_ROUNDS = 3
+"""Seed rounds a table may run; peers refuse a fourth (a host restarting rounds could grind the deal)."""
+TURN_TIMER = 180
+"""Default seconds a seat has for a move before a bot plays it until its player returns."""
+HEARTBEAT = 1.0
+"""Seconds between pings on a quiet connection (both sides)."""
+PEER_SILENCE = 10.0
+"""A peer not heard from for this long is treated as gone (marked away until it reconnects)."""
+FINALS_WAIT = 5.0
+"""Seconds the host waits for every present seat's signed final digest before relaying them."""
+STRIKES = 50
+"""Refused messages one identity may send in a game, across reconnects, before it loses its seat."""
+REFUSALS_KEPT = 500
+
+
+class Bucket:
+    """A token bucket: `rate` per second, bursts of `burst` (chat, pings, resync requests)."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = burst
+        self.at = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
 
 
 class HostPhase(enum.Enum):
@@ -81,8 +116,16 @@ class Remote:
         self.port = 0
         self.share = b""
         self.by_bot = False
+        """The seat is played by a bot here for good (its player withheld a reveal or kept cheating)."""
+        self.timed_out = False
+        """The seat ran out of time: a bot plays it until its player acts or reconnects."""
         self.told_end = False
         """The game's End went out on this seat's connection."""
+        self.heard = time.monotonic()
+        self.sent_mark = -1
+        self.chat = Bucket(2.0, 5.0)
+        self.pings = Bucket(5.0, 10.0)
+        self.resyncs = Bucket(1.0, 3.0)
 
     @property
     def present(self) -> bool:
@@ -102,7 +145,7 @@ class TableHost(Emitter):
                  passphrase: str | None = None, chooser: Chooser | None = None, host_name: str = "host",
                  bind: str = "0.0.0.0", port: int = 0, save_dir: Path | None = None, auto_start: bool = True,
                  listener_ready: Callable[[TableHost], Awaitable[None] | None] | None = None,
-                 pass_key: bytes | None = None) -> None:
+                 pass_key: bytes | None = None, turn_timer: int = TURN_TIMER) -> None:
         super().__init__()
         if len(seats) < game.min_players or len(seats) > game.max_players:
             raise ValueError(f"{game.title} is for {game.min_players} to {game.max_players} players, not {len(seats)}")
@@ -117,8 +160,10 @@ class TableHost(Emitter):
         self.name = name
         self.kinds = list(seats)
         self.options = msgspec.to_builtins(game.make_options(options))
+        remote_count = sum(1 for k in seats if k == "open")
         self.info = m.TableInfo(game=game.name, name=name, players=len(seats), content=game.content_hash,
-                                options=self.options)
+                                options=self.options, turn=turn_timer,
+                                failover=remote_count >= fp.MIN_HOLDERS)
         self.host_seat = seats.index("host") if "host" in seats else -1
         self.host_name = host_name
         self.chooser = chooser
@@ -165,8 +210,23 @@ class TableHost(Emitter):
         self.round_timeout = ROUND_TIMEOUT
         self.end_grace = END_GRACE
         self._end: m.End | None = None
-        self.refusals: list[str] = []
-        """Every refused message and connection, with the reason (tests, the log pane)."""
+        self.refusals: deque[str] = deque(maxlen=REFUSALS_KEPT)
+        """The latest refused messages and connections, with the reason (tests, the log pane)."""
+        self.strikes: dict[bytes, int] = {}
+        """Refused messages per identity, kept across reconnects."""
+        self.banned: set[bytes] = set()
+        """Identities sent away from this table's lobby (too many strikes)."""
+        self.seat_keys: dict[int, bytes] = {}
+        """Every seat whose moves are signed (the host's own and the remote seats), fixed when the game starts."""
+        self._sigs: dict[int, bytes] = {}
+        """The signature of the move each remote seat sent for the position now being played."""
+        self._bot_move = False
+        self._bot = game.bot(game.bots[0])
+        self._finals: dict[int, m.Final] = {}
+        self._finals_sent = False
+        self.failover_ply = 0
+        """After a failover: the last ply the old host dealt (blame for earlier plies is the old host's)."""
+        self.problems: list[str] = []
         self._gather: FailoverGather | None = None
 
     # ---- public API ------------------------------------------------------------
@@ -190,13 +250,16 @@ class TableHost(Emitter):
                 r = self.remotes[i]
                 if not r.key:
                     out.append(m.SeatInfo(seat=i, kind="open", reserved=self.reserved.get(i, "")))
+                elif r.by_bot:
+                    out.append(m.SeatInfo(seat=i, kind="bot", name=f"{r.name} (bot)", fingerprint=_fp(r.key),
+                                          key=r.key, ready=True))
                 else:
                     out.append(m.SeatInfo(seat=i, kind="remote", name=r.name, fingerprint=_fp(r.key), key=r.key,
                                           ready=r.ready,
                                           away=not r.present and not r.by_bot, addr=r.addr, port=r.port))
             elif kind == "host":
                 out.append(m.SeatInfo(seat=i, kind="host", name=self.host_name, fingerprint=self.identity.fingerprint,
-                                      ready=True))
+                                      key=self.identity.public, ready=True))
             else:
                 out.append(m.SeatInfo(seat=i, kind="bot", name=f"{self.game.bots[0]} bot", ready=True))
         return out
@@ -206,6 +269,12 @@ class TableHost(Emitter):
         self.server = await listen(self.handle_connection, self.bind, self.port, guard=self.guard)
         self.port = self.server.port
         return self.port
+
+    def set_turn_timer(self, seconds: int) -> None:
+        """Seconds a seat has for each move before a bot plays it (0: no limit); before the lobby fills."""
+        if seconds < 0:
+            raise ValueError("the turn timer is a number of seconds, 0 for none")
+        self.info = msgspec.structs.replace(self.info, turn=seconds)
 
     def start_game(self) -> None:
         """The host person presses Start (headless tables start by themselves)."""
@@ -231,6 +300,9 @@ class TableHost(Emitter):
             r = self._listener_ready(self)
             if r is not None:
                 await r
+        self._spawn(self._heartbeat())
+        if not self.info.failover:
+            log.info("failover is off at this table: fewer than two remote seats to hold escrow shares")
         try:
             if self._gather is None:
                 await self._lobby_and_round()
@@ -240,6 +312,23 @@ class TableHost(Emitter):
             return await self._finish()
         finally:
             await self.close()
+
+    async def _heartbeat(self) -> None:
+        """Ping quiet peers so they know the host lives; drop peers that stopped answering."""
+        while True:
+            await asyncio.sleep(HEARTBEAT)
+            now = time.monotonic()
+            for r in self.remotes.values():
+                if not r.present:
+                    continue
+                assert r.conn is not None
+                if now - r.heard > PEER_SILENCE:
+                    log.warning("seat %d (%s) silent for %.0f s; dropping its connection", r.seat + 1, r.name,
+                                now - r.heard)
+                    self._spawn(r.conn.close())
+                elif r.conn.bytes_out == r.sent_mark:
+                    r.conn.send_nowait(m.Ping(t=now))  # only on a quiet connection: steps are heartbeats too
+                r.sent_mark = r.conn.bytes_out
 
     async def close(self) -> None:
         # Closing connections one by one must not tell the others that those peers are
@@ -286,17 +375,66 @@ class TableHost(Emitter):
         who = conn.label if conn else "?"
         text = f"refused {what} from {who}: {reason}"
         self.refusals.append(text)
-        log.warning("%s", text)
-        self.emit(Problem(text))
+        n = 0
         if conn is not None:
+            n = self.strikes[conn.peer_key] = self.strikes.get(conn.peer_key, 0) + 1
+        # The log and the UI hear of the first refusals from an identity, then every 100th:
+        # a flood must not become a flood of log lines.
+        if n <= 10 or n % 100 == 0:
+            log.warning("%s%s", text, f" ({n} refused from this identity)" if n > 10 else "")
+            self.emit(Problem(text))
+        if conn is None:
+            return
+        if n == STRIKES:
+            self._strike_out(conn)
+        elif n < STRIKES:
             conn.send_nowait(m.Notice(text=f"refused {what}: {reason}"))
+
+    def _strike_out(self, conn: Connection) -> None:
+        """An identity kept sending refused messages: named, and its seat goes to a bot (or is freed)."""
+        r = next((x for x in self.remotes.values() if x.key == conn.peer_key), None)
+        text = (f"{r.name if r else conn.fingerprint} (seat {r.seat + 1 if r else '?'}, {conn.fingerprint}) "
+                f"sent {STRIKES} refused messages and is sent away")
+        self._name(text)
+        conn.send_nowait(m.Refuse(reason=f"{STRIKES} refused messages; you are sent away from this table"))
+        if r is not None and self.started:
+            self._give_to_bot(r)
+        else:
+            self.banned.add(conn.peer_key)
+        self._spawn(conn.close())
+
+    def _name(self, text: str) -> None:
+        """Tell everyone who broke the rules (the cheaters list, every peer, the log)."""
+        self.cheaters.append(text)
+        self.problems.append(text)
+        log.warning("%s", text)
+        self._broadcast(m.Notice(text=text))
+        self.emit(Problem(text))
+
+    def _give_to_bot(self, r: Remote) -> None:
+        r.by_bot = True
+        self.extra_bots.add(r.seat)
+        if self.table is not None:
+            self.table.seats[r.seat] = Seat(SeatKind.REMOTE, f"{r.name} (bot)")
+        self._broadcast(m.Presence(seat=r.seat, away=False, by_bot=True))
+        fut = self._act_waiters.get(r.seat)
+        if fut is not None and not fut.done():
+            fut.set_result(None)  # the waiting turn is played by the bot now
+        self._lobby_changed()
 
     async def handle_connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         """Serve one incoming connection: handshake, join, then its messages until it closes."""
+        refused: list[str] = []
         conn = await accept(reader, writer, self.identity, self.game.name, self.game.content_hash,
-                            pass_key=self._pass_key, table=self.name, refused=self.refusals, guard=self.guard,
+                            pass_key=self._pass_key, table=self.name, refused=refused, guard=self.guard,
                             keep_slot=True)
+        self.refusals.extend(refused)
         if conn is None:
+            return
+        if conn.peer_key in self.banned:
+            conn.send_nowait(m.Refuse(reason="you were sent away from this table"))
+            await conn.drain()
+            await conn.close()
             return
         try:
             first = await asyncio.wait_for(conn.recv(), JOIN_TIMEOUT)
@@ -326,6 +464,7 @@ class TableHost(Emitter):
             await r.conn.close()  # a reconnect replaces a half-dead old connection
         r.conn, r.key, r.name = conn, conn.peer_key, first.name[:40] or f"Seat {seat + 1}"
         r.addr, r.port = conn.peer_addr, first.port
+        r.heard = time.monotonic()
         if first.share:
             r.share = first.share
         conn.send_nowait(m.Welcome(seat=seat, table=self.info))
@@ -336,6 +475,8 @@ class TableHost(Emitter):
                 self._gather.offer(seat, first)
             else:
                 self._sync(r, max(first.resume_ply, 0), fair=True)
+            if r.timed_out:
+                self._back_from_bot(r)
             if self._end is not None:
                 # The game ended while this seat was away: it gets the end now and audits it itself.
                 conn.send_nowait(self._end)
@@ -374,6 +515,7 @@ class TableHost(Emitter):
             msg = await conn.recv()
             if msg is None:
                 break
+            r.heard = time.monotonic()
             try:
                 self._handle(r, conn, msg)
             except Exception as e:  # nothing a peer sends may crash the table
@@ -398,6 +540,9 @@ class TableHost(Emitter):
                 r.ready = msg.ready
                 self._lobby_changed()
         elif isinstance(msg, m.Chat):
+            if not r.chat.take():
+                self._refuse(conn, "chat", "too many chat messages; slow down")
+                return
             text = msg.text[:500]
             self._broadcast(m.Chat(text=text, seat=r.seat))
             self.emit(ChatReceived(r.seat, r.name, text))
@@ -408,9 +553,13 @@ class TableHost(Emitter):
         elif isinstance(msg, m.Act):
             self._on_act(r, conn, msg)
         elif isinstance(msg, m.Mismatch):
-            self.emit(Problem(f"seat {r.seat + 1} reports a digest mismatch at ply {msg.ply}; resyncing it"))
-            self._sync(r, 0)
+            self._on_mismatch(r, conn, msg)
+        elif isinstance(msg, m.Final):
+            self._on_final(r, conn, msg)
         elif isinstance(msg, m.Ping):
+            if not r.pings.take():
+                self._refuse(conn, "ping", "too many pings")
+                return
             conn.send_nowait(m.Pong(t=msg.t))
         elif isinstance(msg, m.Pong | m.Notice):
             pass
@@ -458,32 +607,55 @@ class TableHost(Emitter):
         return True
 
     def _filled(self) -> bool:
-        return all(r.key and r.present and r.ready for r in self.remotes.values())
+        return all(r.by_bot or (r.key and r.present and r.ready) for r in self.remotes.values())
 
     async def _lobby_and_round(self) -> None:
-        for _ in range(100):  # a round that fails (someone left) goes back to the lobby
-            await self._wait(lambda: self._filled() and (self.auto_start or self._start_requested.is_set()))
-            if await self._commit_reveal():
-                return
-            self.emit(Problem("the fair-play round failed; waiting for every seat again"))
-        raise RuntimeError("the fair-play round failed 100 times")
+        """Seed rounds until one completes: at most MAX_ROUNDS, each restart named to every peer.
 
-    async def _commit_reveal(self) -> bool:
+        A seat that did not commit or reveal in time is named and its seat is given
+        to a bot (the table's rule: a stall must not hold everyone), so the next
+        round can complete; a seat that left the lobby simply frees its seat.
+        """
+        why, blamed, reveals = "", list[int](), dict[int, bytes]()
+        for n in range(1, MAX_ROUNDS + 1):
+            await self._wait(lambda: self._filled() and (self.auto_start or self._start_requested.is_set()))
+            rnd = await self._commit_reveal(n, why, blamed, reveals)
+            if rnd is None:
+                return
+            reveals = rnd.reveals
+            late = [s for s in rnd.round.seats if s not in rnd.round.reveals and s != rnd.own]
+            blamed = [s for s in late if s in self.remotes and self.remotes[s].key and self.remotes[s].present]
+            for s in blamed:
+                r = self.remotes[s]
+                what = "reveal its seed contribution" if s in rnd.round.commits else "commit to a seed contribution"
+                self._name(f"{r.name} (seat {s + 1}, {_fp(r.key)}) did not {what} in time; a bot plays seat {s + 1}")
+                if r.conn is not None:
+                    r.conn.send_nowait(m.Refuse(reason=f"you did not {what} in time; a bot plays your seat"))
+                    self._spawn(r.conn.close())
+                self._give_to_bot(r)
+            why = ("seat(s) " + ", ".join(str(s + 1) for s in blamed) + " withheld" if blamed
+                   else "a seat left during the round")
+            self.emit(Problem(f"the fair-play round {n} failed ({why}); starting round {n + 1}"))
+        raise RuntimeError(f"the fair-play round failed {MAX_ROUNDS} times")
+
+    async def _commit_reveal(self, n: int, why: str, blamed: list[int],
+                             last: dict[int, bytes]) -> SeedRound | None:
+        """One round; None when it completed (the game then starts), else the failed round."""
         own = self.host_seat if self.host_seat >= 0 else -1
-        rnd = SeedRound(sorted(self.remotes) + [own], own)
+        rnd = SeedRound(sorted(s for s, r in self.remotes.items() if not r.by_bot) + [own], own)
         self._round = rnd
         self.phase = HostPhase.SEEDING
         try:
-            self._broadcast(m.CommitRequest())
+            self._broadcast(m.CommitRequest(round=n, why=why, blamed=blamed, reveals=last))
             ok = await self._wait(lambda: rnd.all_committed or not self._filled(), self.round_timeout)
             if not ok or not rnd.all_committed:
-                return False
+                return rnd
             # Every commitment (and the dealer's) is published before anyone reveals.
             self._broadcast(m.Commits(commits=rnd.commits, dealer=self.dealer.commitment))
             rnd.reveal_own()
             ok = await self._wait(lambda: rnd.done or not self._filled(), self.round_timeout)
             if not ok or not rnd.done:
-                return False
+                return rnd
         finally:
             self._round = None
             if self.phase is HostPhase.SEEDING:
@@ -491,19 +663,37 @@ class TableHost(Emitter):
         self.joint = rnd.seed()
         self.dealer.start(self.joint)
         self.phase = HostPhase.PLAYING
-        shares = self.dealer.shares(len(self.remotes))
         seats_info = self.lobby()
-        for r, share in zip(sorted(self.remotes.values(), key=lambda x: x.seat), shares):
-            r.share = share
+        self.seat_keys = {s.seat: s.key for s in seats_info if s.key}
+        self._split_escrow()
+        for r in self.remotes.values():
             if r.conn is not None:
-                r.conn.send_nowait(m.Begin(reveals=rnd.reveals, seats=seats_info, share=share))
+                r.conn.send_nowait(m.Begin(reveals=rnd.reveals, seats=seats_info, share=r.share))
         self._commits = rnd.commits
         self._reveals = rnd.reveals
         state = self.game.new(self.info.players, seed=fp.game_seed(self.joint), options=self.options)
         rec = record.start(self.game, state, self.options, meta={"table": self.name})
         self._make_table(state, rec)
         self._lobby_changed()
-        return True
+        return None
+
+    def _split_escrow(self) -> None:
+        """Shares of the dealer's secret for the remote seats still played by their people.
+
+        Never fewer than two holders: one holder's share would be the secret itself.
+        """
+        holders = sorted((r for r in self.remotes.values() if not r.by_bot), key=lambda x: x.seat)
+        shares = self.dealer.shares(len(holders))
+        for r in self.remotes.values():
+            r.share = b""
+        for r, share in zip(holders, shares):
+            r.share = share
+        on = len(shares) >= fp.MIN_HOLDERS
+        if on != self.info.failover:
+            self.info = msgspec.structs.replace(self.info, failover=on)
+        if not on:
+            text = "failover is off at this table: fewer than two remote seats hold escrow shares, so a lost host ends the game"
+            log.info("%s", text)
 
     # ---- the game -----------------------------------------------------------------
     def _on_act(self, r: Remote, conn: Connection, msg: m.Act) -> None:
@@ -525,6 +715,13 @@ class TableHost(Emitter):
         if not t.state.is_legal(action):
             self._refuse(conn, "act", f"illegal: {t.state.why_illegal(action)}")
             return
+        why = fp.check_act(self.seat_keys, self.joint, msg.ply, r.seat, msg.action, msg.sig)
+        if why is not None:
+            self._refuse(conn, "act", f"unsigned move: {why}")
+            return
+        if r.timed_out:
+            self._back_from_bot(r)
+        self._sigs[r.seat] = msg.sig
         fut = self._act_waiters.get(r.seat)
         if fut is None or fut.done():
             # A valid move for this very position that arrived before the table asked
@@ -533,6 +730,22 @@ class TableHost(Emitter):
             return
         fut.set_result(action)
 
+    def _back_from_bot(self, r: Remote) -> None:
+        r.timed_out = False
+        self._broadcast(m.Presence(seat=r.seat, away=not r.present, by_bot=False))
+        self.emit(Problem(f"{r.name} (seat {r.seat + 1}) is back; the bot stops playing the seat"))
+
+    def _on_mismatch(self, r: Remote, conn: Connection, msg: m.Mismatch) -> None:
+        """A peer reports a digest it does not share: one resync in flight, from the ply the peer has."""
+        if not r.resyncs.take():
+            self._refuse(conn, "mismatch", "too many resync requests")
+            return
+        if conn.writer.transport.get_write_buffer_size() > 0:
+            self._refuse(conn, "mismatch", "a resync is already on its way; read it first")
+            return
+        self.emit(Problem(f"seat {r.seat + 1} reports a digest mismatch after ply {msg.ply}; resyncing it"))
+        self._sync(r, msg.ply)
+
     def _sync(self, r: Remote, from_ply: int, *, fair: bool = False) -> None:
         """Send a peer its view now and every public step since `from_ply` (resume, repair)."""
         if self.table is None or r.conn is None:
@@ -540,7 +753,8 @@ class TableHost(Emitter):
         from_ply = min(max(from_ply, 0), len(self.steps))
         st = self.table.state
         self._views[r.seat] = st.view(r.seat)
-        fs = (m.FairState(commits=self._commits, reveals=self._reveals, dealer=self.dealer.commitment, share=r.share)
+        fs = (m.FairState(commits=self._commits, reveals=self._reveals, dealer=self.dealer.commitment, share=r.share,
+                           keys=self.seat_keys)
               if fair and self._reveals else None)
         r.conn.send_nowait(m.Sync(ply=st.ply, view=st.view(r.seat).encode(), steps=self.steps[from_ply:], fair=fs))
 
@@ -575,6 +789,9 @@ class TableHost(Emitter):
     async def _remote(self, seat: int, view: State[Any, Any]) -> Any:
         if seat == self.host_seat and self.chooser is not None:
             return await self.chooser(view, seat)
+        r = self.remotes.get(seat)
+        if r is not None and (r.by_bot or r.timed_out):
+            return await self._bot_plays(view)
         early = self._early.pop(seat, None)
         if early is not None and early[0] == view.ply:
             return early[1]
@@ -582,9 +799,40 @@ class TableHost(Emitter):
         fut: asyncio.Future[Any] = loop.create_future()
         self._act_waiters[seat] = fut
         try:
-            return await fut  # the table waits, however long the seat is away
+            timer = self.info.turn or None
+            try:
+                action = await asyncio.wait_for(asyncio.shield(fut), timer)
+            except asyncio.TimeoutError:
+                action = None
+                if r is not None and not fut.done():
+                    r.timed_out = True
+                    self._name_slow(r)
+            if action is not None:
+                return action
+            # Timed out, or the seat was given to a bot meanwhile. A move the player still
+            # sends while the bot thinks wins: it is their seat.
+            bot = asyncio.ensure_future(asyncio.to_thread(self._bot.choose, view, Rng(os.urandom(16))))
+            await asyncio.wait({fut, bot}, return_when=asyncio.FIRST_COMPLETED)
+            if fut.done() and fut.result() is not None:
+                bot.cancel()
+                return fut.result()
+            self._bot_move = True
+            return await bot
         finally:
             self._act_waiters.pop(seat, None)
+
+    def _name_slow(self, r: Remote) -> None:
+        text = (f"{r.name} (seat {r.seat + 1}, {_fp(r.key)}) did not move within {self.info.turn} s; "
+                "a bot plays the seat until they return")
+        self.problems.append(text)
+        log.warning("%s", text)
+        self._broadcast(m.Notice(text=text))
+        self._broadcast(m.Presence(seat=r.seat, away=not r.present, by_bot=True))
+        self.emit(Problem(text))
+
+    async def _bot_plays(self, view: State[Any, Any]) -> Any:
+        self._bot_move = True
+        return await asyncio.to_thread(self._bot.choose, view, Rng(os.urandom(16)))
 
     def _on_applied(self, ev: Any) -> None:
         if not isinstance(ev, Applied):
@@ -592,12 +840,25 @@ class TableHost(Emitter):
         t = self.table
         assert t is not None
         st = t.state
-        digest = st.view(None).digest()
+        digest = fp.public_digest(st)
         draw, self._draw = self._draw, None
+        bot, self._bot_move = self._bot_move, False
         sealed = ev.seat == CHANCE and draw is not None and draw.sealed
         if sealed:
             assert draw is not None
             step = m.Step(ply=st.ply, seat=CHANCE, digest=digest, commit=draw.commit)
+        elif ev.seat in self.seat_keys:
+            # A signed seat: its own signature, the host's for the host's seat, or marked as a bot's move.
+            if ev.seat == self.host_seat:
+                sig = self.identity.sign(fp.act_message(self.joint, st.ply - 1, ev.seat, ev.action))
+                step = m.Step(ply=st.ply, seat=ev.seat, digest=digest, action=ev.action, sig=sig)
+            else:
+                sig = self._sigs.pop(ev.seat, b"")
+                r = self.remotes.get(ev.seat)
+                if bot or r is None or r.by_bot or ev.seat in self.extra_bots:
+                    step = m.Step(ply=st.ply, seat=ev.seat, digest=digest, action=ev.action, bot=True)
+                else:
+                    step = m.Step(ply=st.ply, seat=ev.seat, digest=digest, action=ev.action, sig=sig)
         else:
             step = m.Step(ply=st.ply, seat=ev.seat, digest=digest, action=ev.action)
         self.steps.append(step)
@@ -649,15 +910,33 @@ class TableHost(Emitter):
         assert t is not None
         st = t.state
         scores, outcome = _scores(st)
-        end = m.End(dealer_secret=self.dealer.secret(), digest=st.digest(), public_digest=st.view(None).digest(),
-                    scores=st.scores().as_dict())
+        end = m.End(dealer_secret=self.dealer.secret(), digest=fp.full_digest(st))
         self._end = end
         self.phase = HostPhase.ENDED
         self._broadcast(end)
         for r in self.remotes.values():
             r.told_end = r.told_end or r.present
+        problems = list(self.problems)
+        if self.failover_ply:
+            # A new host audits the whole game as every peer does: the old host dealt its first part.
+            rep = await asyncio.to_thread(
+                fp.audit, self.game, self.info.players, self.options, self.joint, self.dealer.commitment,
+                self.dealer.secret(), self.steps, final=st, keys=self.seat_keys)
+            if not rep.ok:
+                who = "the old host" if 0 <= rep.bad_ply <= self.failover_ply else "this host"
+                problems.append(f"AUDIT FAILED, {who} cheated or erred: " + "; ".join(rep.problems))
+        if self.host_seat >= 0 and self.host_seat in self.seat_keys:
+            d = fp.full_digest(st)
+            self._finals[self.host_seat] = m.Final(
+                seat=self.host_seat, digest=d, sig=self.identity.sign(fp.final_message(self.joint, st.ply, d)))
+        # Every present seat's signed final digest, relayed to all, so peers compare their stories.
+        waiting = [r for r in self.remotes.values() if r.present and not r.by_bot]
+        await self._wait(lambda: all(r.seat in self._finals or not r.present for r in waiting), FINALS_WAIT)
+        self._finals_sent = True
+        self._broadcast(m.Finals(finals=list(self._finals.values())))
         self.result = Result(game=self.game.name, table=self.name, seat=self.host_seat, scores=scores,
-                             digest=st.digest(), plies=st.ply, outcome=outcome, audit_ok=True)
+                             digest=st.digest(), plies=st.ply, outcome=outcome,
+                             audit_ok=not any(p.startswith("AUDIT FAILED") for p in problems), problems=problems)
         self.emit(Finished(self.result))
         # Give every present peer a moment to read the end before the sockets close.
         for r in self.remotes.values():
@@ -672,6 +951,20 @@ class TableHost(Emitter):
             await self._wait(lambda: all(r.told_end for r in owed), self.end_grace)
         await self._wait(lambda: all(not r.present for r in self.remotes.values()), 5.0)
         return self.result
+
+    def _on_final(self, r: Remote, conn: Connection, msg: m.Final) -> None:
+        t = self.table
+        if self.phase is not HostPhase.ENDED or t is None:
+            self._refuse(conn, "final", "the game has not ended")
+            return
+        key = self.seat_keys.get(r.seat, r.key)
+        if msg.seat != r.seat or not verify(key, msg.sig, fp.final_message(self.joint, t.state.ply, msg.digest)):
+            self._refuse(conn, "final", "not this seat's signed final digest")
+            return
+        self._finals[r.seat] = msg
+        self._changed.set()
+        if self._finals_sent:  # a seat that came back after the end
+            conn.send_nowait(m.Finals(finals=list(self._finals.values())))
 
     # ---- failover: this peer becomes the host -----------------------------------
     @classmethod
@@ -692,6 +985,7 @@ class TableHost(Emitter):
             if s.seat in host.remotes:
                 r = host.remotes[s.seat]
                 r.name, r.key = s.name, save.key_for(s.seat)
+        host.seat_keys = dict(save.keys)
         host._gather = FailoverGather(save, save.seat, share, list(steps), host._changed.set)
         return host
 
@@ -707,15 +1001,19 @@ class TableHost(Emitter):
         steps = fo.best_steps()
         state0 = self.game.new(self.info.players, seed=fp.game_seed(self.joint), options=self.options)
         rec = record.start(self.game, state0, self.options, meta={"table": self.name})
-        state = fp.rebuild(self.game, self.info.players, self.options, self.joint, secret, steps,
-                           on_apply=lambda seat, a, s: record.append(rec, seat, a, s))
+        try:
+            state = fp.rebuild(self.game, self.info.players, self.options, self.joint, secret, steps,
+                               on_apply=lambda seat, a, s: record.append(rec, seat, a, s), keys=self.seat_keys)
+        except fp.FairPlayError as e:
+            # The record was dealt by the old host: a record that does not rebuild is its doing.
+            raise fp.FairPlayError(f"the old host's record does not check out: {e}", ["dealer"]) from None
         self.steps = [public_step(s) for s in steps]
+        self.failover_ply = len(self.steps)
         self._make_table(state, rec)
         self.phase = HostPhase.PLAYING
         # Fresh escrow shares of the same secret for the peers now at this table, so the
         # game survives this host going away too.
-        for r, share in zip(sorted(self.remotes.values(), key=lambda x: x.seat), self.dealer.shares(len(self.remotes))):
-            r.share = share
+        self._split_escrow()
         for r in self.remotes.values():
             if r.present:
                 self._sync(r, 0, fair=True)

@@ -23,20 +23,27 @@ from coldwater.core.state import CHANCE, State
 
 from .. import fairplay as fp
 from .. import messages as m
-from ..identity import Identity
+from ..identity import Identity, fingerprint, verify
 from ..transport import (SAME_KEY, AlreadySeated, Backoff, Connection, Guard, HostCheck, Listener, Refusal, connect,
                          expect_key, listen)
 from .events import (ChatReceived, Chooser, Emitter, Finished, GameStarted, HostChanged, LobbyChanged,
                      PresenceChanged, Problem, Result, StepApplied)
 from .failover import candidates
-from .host import JOIN_TIMEOUT, TableHost, fp_pass_key
+from .host import FINALS_WAIT, HEARTBEAT, JOIN_TIMEOUT, MAX_ROUNDS, TableHost, fp_pass_key
 from .persist import PeerSave, SavedSeat, Saver, decode_view, load_peer_save, public_step, safe_name
 
 log = logging.getLogger("coldwater.net")
 
+HOST_SILENCE = 6.0
+"""A host not heard from for this long (it pings when quiet) is treated as gone: reconnect, then fail over."""
+
 
 class WrongTable(Refusal):
     """The address answered as another table than the one asked for (e.g. a stale save)."""
+
+
+class _Evident(IllegalAction):
+    """A step refused on evidence already recorded (not to be reported twice)."""
 
 
 class PeerPhase(enum.Enum):
@@ -108,6 +115,21 @@ class TablePeer(Emitter):
         self.resyncs = 0
         self.host_changes = 0
         self._saver = Saver()
+        self.keys: dict[int, bytes] = {}
+        """Seat → identity key of every seat whose moves must be signed (fixed when the game starts)."""
+        self.views: dict[int, bytes] = {}
+        """Ply → digest of each private view the host sent us (the audit checks them)."""
+        self.dealt_by: list[tuple[int, int]] = []
+        """(first ply, host seat) for each host that dealt part of this game."""
+        self.evidence: list[str] = []
+        """What the host did that an honest host cannot do, naming who signed what (fails the audit)."""
+        self.rounds = 0
+        """Seed rounds this peer was asked to take part in (capped: a host could grind the deal)."""
+        self._sent: tuple[int, str] | None = None
+        """(ply, action) of the move we sent and have not yet seen applied."""
+        self._pending: Result | None = None
+        """Our audited result, waiting for every seat's signed final digest."""
+        self._finals_timer: asyncio.TimerHandle | None = None
 
     # ---- public API ------------------------------------------------------------
     @property
@@ -172,15 +194,21 @@ class TablePeer(Emitter):
                     if self.advertise_on_takeover:
                         self._spawn_advert()
                     res = await self.takeover.run()
-                    self.result = msgspec.structs.replace(res, seat=self.seat, audit_ok=True)
+                    self.result = msgspec.structs.replace(res, seat=self.seat,
+                                                          problems=[*self.evidence, *res.problems],
+                                                          audit_ok=res.audit_ok and not self.evidence)
                     break
                 assert self.conn is not None
                 await self._serve(self.conn)
                 if self.result is not None:
                     break
+                if self._pending is not None:
+                    self._conclude(None)  # the table closed before relaying the final digests
+                    break
                 if self.state is None:
                     raise Refusal("the table closed before the game started")
                 await self._recover()
+            assert self.result is not None
             self.emit(Finished(self.result))
             return self.result
         finally:
@@ -240,7 +268,30 @@ class TablePeer(Emitter):
         if self.chooser is not None and self.state is None:
             conn.send_nowait(m.Ready(ready=True))
 
+    async def _watch(self, conn: Connection) -> None:
+        """Ping a quiet host; close a connection whose host has gone silent (frozen, cut off)."""
+        seen_in, seen_out, quiet_since = conn.bytes_in, conn.bytes_out, time.monotonic()
+        while not conn.closed:
+            await asyncio.sleep(HEARTBEAT)
+            now = time.monotonic()
+            if conn.bytes_out == seen_out:
+                conn.send_nowait(m.Ping(t=now))
+            seen_out = conn.bytes_out
+            if conn.bytes_in != seen_in:
+                seen_in, quiet_since = conn.bytes_in, now
+            elif now - quiet_since > HOST_SILENCE and self.phase is not PeerPhase.LOBBY:
+                self._problem(f"the host has been silent for {now - quiet_since:.0f} s; treating it as gone")
+                await conn.close()
+                return
+
     async def _serve(self, conn: Connection) -> None:
+        watch = asyncio.ensure_future(self._watch(conn))
+        try:
+            await self._serve_messages(conn)
+        finally:
+            watch.cancel()
+
+    async def _serve_messages(self, conn: Connection) -> None:
         while True:
             msg = await conn.recv()
             if msg is None:
@@ -269,8 +320,7 @@ class TablePeer(Emitter):
             name = next((s.name for s in self.seats if s.seat == msg.seat), f"Seat {msg.seat + 1}")
             self.emit(ChatReceived(msg.seat, name, msg.text))
         elif isinstance(msg, m.CommitRequest):
-            self._contribution = fp.new_contribution()
-            conn.send_nowait(m.Commit(digest=fp.seed_commitment(self.seat, self._contribution)))
+            await self._on_commit_request(conn, msg)
         elif isinstance(msg, m.Commits):
             if msg.commits.get(self.seat) != fp.seed_commitment(self.seat, self._contribution):
                 self._problem("the table altered our seed commitment; not revealing")
@@ -287,10 +337,17 @@ class TablePeer(Emitter):
             for i, s in enumerate(self.seats):
                 if s.seat == msg.seat:
                     self.seats[i] = msgspec.structs.replace(s, away=msg.away)
+            if msg.by_bot:
+                self._problem(f"seat {msg.seat + 1} is played by the host's bot now")
             self._update_save_seats()
             self.emit(PresenceChanged(msg.seat, msg.away))
         elif isinstance(msg, m.End):
-            self._on_end(msg)
+            await self._on_end(conn, msg)
+        elif isinstance(msg, m.Finals):
+            self._on_finals(msg)
+        elif isinstance(msg, m.Refuse):
+            self._problem(f"the table sent us away: {msg.reason}")
+            await conn.close()
         elif isinstance(msg, m.Notice):
             self._problem(f"table says: {msg.text}")
         elif isinstance(msg, m.Ping):
@@ -299,6 +356,33 @@ class TablePeer(Emitter):
             pass
         else:
             self._problem(f"refused {type(msg).__name__} from the table: not a host message")
+
+    async def _on_commit_request(self, conn: Connection, msg: m.CommitRequest) -> None:
+        """A (new) seed round: every restart is counted, explained and checked, and capped."""
+        self.rounds += 1
+        if self.rounds > 1:
+            names = ", ".join(str(s + 1) for s in msg.blamed) or "nobody"
+            self._problem(f"the table restarted the seed round (round {self.rounds}): {msg.why or 'no reason given'}; "
+                          f"blamed: seat(s) {names}")
+            if self.seat in msg.blamed:
+                self.evidence.append(f"the table blamed us for withholding in seed round {self.rounds - 1}, "
+                                     "but we committed and revealed")
+                self._problem(self.evidence[-1])
+            # The previous round's reveals, checked against the commitments we saw.
+            for seat in fp.check_reveals({s: c for s, c in self.commits.items() if s in msg.reveals}, msg.reveals):
+                self._problem(f"seat {seat + 1}'s seed reveal in round {self.rounds - 1} does not match its commitment")
+            missing = sorted(set(self.commits) - set(msg.reveals) - set(msg.blamed) - {self.seat})
+            if self.commits and missing:
+                self._problem(f"the table restarted the round without naming seat(s) "
+                              f"{', '.join(str(s + 1) for s in missing)}, whose reveals it did not show")
+        if self.rounds > MAX_ROUNDS:
+            self._problem(f"the table asked for a seed {self.rounds} times (at most {MAX_ROUNDS}): a host that "
+                          "restarts rounds can choose the deal; leaving")
+            await conn.close()
+            return
+        self.commits = {}
+        self._contribution = fp.new_contribution()
+        conn.send_nowait(m.Commit(digest=fp.seed_commitment(self.seat, self._contribution)))
 
     def _begin(self, msg: m.Begin) -> None:
         if self.state is not None:
@@ -313,6 +397,11 @@ class TablePeer(Emitter):
         self.reveals = dict(msg.reveals)
         self.share = msg.share
         self.seats = msg.seats
+        self.keys = {s.seat: s.key for s in msg.seats if s.key}
+        self.dealt_by = [(1, self.host_seat)]
+        if not self.info.failover or not self.share:
+            self._problem("failover is off at this table (fewer than two remote seats hold escrow shares): "
+                          "if the host goes away, the game ends")
         full = self.game.new(self.info.players, seed=fp.game_seed(self.joint), options=self.info.options)
         self.state = full.view(self.seat)
         self.phase = PeerPhase.PLAYING
@@ -326,7 +415,7 @@ class TablePeer(Emitter):
         self.save = PeerSave(table=self.info, seat=self.seat, host_addr=self.host_addr, host_port=self.host_port,
                              host_seat=self.host_seat, joint=self.joint, dealer_commit=self.dealer_commit,
                              share=self.share, seats=[], listen_port=self.listen_port, commits=self.commits,
-                             reveals=self.reveals)
+                             reveals=self.reveals, keys=dict(self.keys), views=self.views, dealt_by=self.dealt_by)
         self._update_save_seats()
 
     def _update_save_seats(self) -> None:
@@ -335,7 +424,8 @@ class TablePeer(Emitter):
         self.save.seats = [SavedSeat(seat=s.seat, kind=s.kind, name=s.name, addr=s.addr, port=s.port, away=s.away)
                            for s in self.seats]
         self.save.host_seat = self.host_seat
-        self.save.keys = {s.seat: s.key for s in self.seats if s.key}
+        if not self.save.keys:
+            self.save.keys = dict(self.keys)
 
     # ---- verifying steps ---------------------------------------------------------
     def _on_step(self, conn: Connection, step: m.Step) -> None:
@@ -347,12 +437,13 @@ class TablePeer(Emitter):
             return  # already have it, or a resync is on its way and will bring it
         if step.ply != st.ply + 1:
             self._problem(f"missed steps before ply {step.ply}; asking for a resync")
-            self._ask_resync(conn, st.ply, st.view(None).digest())
+            self._ask_resync(conn, st)
             return
         try:
             if step.seat != st.current:
                 raise IllegalAction(f"seat {step.seat} acted but it was {st.current}'s turn")
             if step.action is not None:
+                self._check_move(step)
                 action = self.game.parse_action(step.action)
                 if step.view is None:
                     # The host says our view can follow this step: our own core must accept it.
@@ -365,22 +456,30 @@ class TablePeer(Emitter):
                 # tackle, the order of a deck); the end-of-game audit replays it in full.
             elif step.seat != CHANCE or step.commit is None or step.view is None:
                 raise IllegalAction("a sealed step without its commitment or view")
-            if step.reveal is not None:
-                want = fp.sealed_commitment(step.reveal.salt, st.ply, step.reveal.action)
-                if want != step.commit:
-                    self._problem(f"DEALER CHEATED: ply {step.ply}: our sealed value does not match its commitment")
             if step.view is not None:
                 nxt = decode_view(self.game, step.view, step.ply)
+            if step.reveal is not None:
+                self._check_reveal(st, step, nxt)
         except (IllegalAction, NotationError, msgspec.DecodeError, msgspec.ValidationError) as e:
-            self._problem(f"the table sent an impossible step at ply {step.ply}: {e}; asking for a resync")
-            self._ask_resync(conn, st.ply, st.view(None).digest())
+            if not isinstance(e, _Evident):
+                self._evidence(f"ply {step.ply}: the host sent an impossible step ({self._who(step)}): {e}")
+            self._ask_resync(conn, st)
             return
-        if nxt.view(None).digest() != step.digest:
-            self._problem(f"digest mismatch after ply {step.ply}; asking for a resync")
-            self._ask_resync(conn, step.ply, nxt.view(None).digest())
+        if fp.public_digest(nxt) != step.digest:
+            # Reported, naming who signed what. Our own state may be the broken one, so this is not
+            # yet evidence against the host: the resync may only extend our record, and the audit
+            # replays every ply of it (and every view we were sent) with the dealer's secret.
+            self._problem(f"digest mismatch after ply {step.ply}: {self._who(step)} gives public digest "
+                          f"{fp.public_digest(nxt).hex()[:16]} here; the host announced {step.digest.hex()[:16]}; "
+                          "asking for a resync")
+            self._ask_resync(conn, st)
             return
+        if step.view is not None:
+            self.views[step.ply] = bytes.fromhex(nxt.digest())
         self.state = nxt
         self.steps.append(public_step(step))
+        if step.seat == self.seat:
+            self._sent = None
         if self._sent_at is not None and step.seat == self.seat:
             self.rtts.append(time.perf_counter() - self._sent_at)
             self._sent_at = None
@@ -389,9 +488,56 @@ class TablePeer(Emitter):
                               (step.reveal.action if step.reveal else None)))
         self._maybe_move()
 
-    def _ask_resync(self, conn: Connection, ply: int, digest: str) -> None:
+    def _who(self, step: m.Step) -> str:
+        """Who stands behind a step, for evidence: the seat, its move and who signed it."""
+        if step.seat == CHANCE:
+            return f"the dealer's chance outcome {step.action or '(sealed)'}"
+        key = self.keys.get(step.seat, b"")
+        signer = ("played by the host's bot" if step.bot else
+                  f"signed by {fingerprint(key)}" if key and step.sig else "unsigned")
+        return f"seat {step.seat + 1}'s move {step.action!r} ({signer})"
+
+    def _evidence(self, text: str) -> None:
+        """Something an honest host cannot cause: reported, kept, and it fails our audit."""
+        self.evidence.append(text)
+        self._problem("EVIDENCE: " + text)
+
+    def _check_move(self, step: m.Step) -> None:
+        """A seat's move must be that seat's own signed move; ours must be the one we sent."""
+        assert step.action is not None
+        if step.seat == self.seat and self._sent is not None and self._sent[0] == step.ply - 1:
+            if step.bot:
+                # Our move crossed the host's turn timer: named, not evidence (the timer is visible).
+                self._problem(f"ply {step.ply}: the host's bot played our seat; our move {self._sent[1]!r} came late")
+            elif step.action != self._sent[1]:
+                self._evidence(f"ply {step.ply}: the host replaced our move {self._sent[1]!r} with {step.action!r}")
+                raise _Evident("not the move we sent")
+        if step.bot:
+            return
+        why = fp.check_act(self.keys, self.joint, step.ply - 1, step.seat, step.action, step.sig)
+        if why is not None:
+            self._evidence(f"ply {step.ply}: {why}")
+            raise _Evident(why)
+
+    def _check_reveal(self, before: State[Any, Any], step: m.Step, after: State[Any, Any]) -> None:
+        """Our sealed value must match its commitment, and the view sent with it must be what it makes."""
+        assert step.reveal is not None
+        want = fp.sealed_commitment(step.reveal.salt, before.ply, step.reveal.action)
+        if want != step.commit:
+            self._evidence(f"ply {step.ply}: DEALER CHEATED: our sealed value does not match its commitment")
+            return
+        try:
+            mine = before.clone()
+            mine.apply(self.game.parse_action(step.reveal.action))
+        except (IllegalAction, NotationError):
+            return  # our view cannot apply this outcome itself; the audit checks the view we were sent
+        if mine.view(self.seat).digest() != after.view(self.seat).digest():
+            self._evidence(f"ply {step.ply}: the view the host sent does not hold the sealed value "
+                           f"{step.reveal.action!r} it revealed to us")
+
+    def _ask_resync(self, conn: Connection, st: State[Any, Any]) -> None:
         self.phase = PeerPhase.RESYNCING
-        conn.send_nowait(m.Mismatch(ply=ply, digest=digest))
+        conn.send_nowait(m.Mismatch(ply=st.ply, digest=fp.public_digest(st)))
 
     def _on_sync(self, msg: m.Sync) -> None:
         if self.phase is PeerPhase.RESYNCING:
@@ -407,9 +553,21 @@ class TablePeer(Emitter):
         if start < 0 or start > len(self.steps):
             self._problem("refused a resync that does not join our record")
             return
-        if msg.steps and msg.steps[-1].digest != view.view(None).digest():
+        if msg.steps and msg.steps[-1].digest != fp.public_digest(view):
             self._problem("refused a resync whose view does not match its last step")
             return
+        # A resync may add to our record, never rewrite it: what we already hold is evidence.
+        for s in msg.steps:
+            if s.ply <= len(self.steps) and self.steps[s.ply - 1].digest != s.digest:
+                mine = self.steps[s.ply - 1]
+                self._evidence(f"ply {s.ply}: the host tried to rewrite our record: we hold {self._who(mine)}, "
+                               f"its resync says {self._who(s)}")
+                return
+            if self.keys and s.seat >= 0 and not s.bot and s.action is not None:
+                why = fp.check_act(self.keys, self.joint, s.ply - 1, s.seat, s.action, s.sig)
+                if why is not None:
+                    self._evidence(f"ply {s.ply} (in a resync): {why}")
+                    return
         if not self.joint and msg.fair is not None:
             # We lost our save (or joined by address): take the fair-play data, checking it.
             bad = fp.check_reveals(msg.fair.commits, msg.fair.reveals)
@@ -418,12 +576,15 @@ class TablePeer(Emitter):
                 return
             self.commits, self.reveals = dict(msg.fair.commits), dict(msg.fair.reveals)
             self.joint, self.dealer_commit, self.share = fp.joint_seed(self.reveals), msg.fair.dealer, msg.fair.share
+            self.keys = self.keys or dict(msg.fair.keys)
+            self.dealt_by = self.dealt_by or [(1, self.host_seat)]
             self._make_save()
         elif msg.fair is not None and msg.fair.share:
             self.share = msg.fair.share  # re-split by a new host after a failover
             if self.save is not None:
                 self.save.share = self.share
         self.steps = self.steps[:start] + [public_step(s) for s in msg.steps]
+        self.views[view.ply] = bytes.fromhex(view.digest())
         self.state = view
         if self.phase is PeerPhase.LOBBY:
             self.phase = PeerPhase.PLAYING
@@ -431,21 +592,77 @@ class TablePeer(Emitter):
         self._persist()
         self._maybe_move(force=True)
 
-    def _on_end(self, msg: m.End) -> None:
+    def _dealer_at(self, ply: int) -> int:
+        """The seat of the host that dealt `ply` (hosts change at failovers)."""
+        seat = self.host_seat
+        for first, host in self.dealt_by:
+            if first <= ply:
+                seat = host
+        return seat
+
+    async def _on_end(self, conn: Connection, msg: m.End) -> None:
+        """Audit the whole game ourselves (in a thread: it replays every ply), then compare finals."""
         assert self.info is not None
-        rep = fp.audit(self.game, self.info.players, self.info.options, self.joint, self.dealer_commit,
-                       msg.dealer_secret, self.steps)
+        if self._pending is not None or self.result is not None:
+            return
+        rep = await asyncio.to_thread(
+            fp.audit, self.game, self.info.players, self.info.options, self.joint, self.dealer_commit,
+            msg.dealer_secret, self.steps, keys=self.keys or None, seat=self.seat, views=self.views)
         problems = list(rep.problems)
-        if rep.ok and rep.final_digest != msg.digest:
+        if rep.ok and bytes.fromhex(rep.final_digest) != msg.digest:
             problems.append("the final position announced differs from the replay")
         if problems:
-            self._problem(f"AUDIT FAILED, the dealer (host, seat {self.host_seat + 1}) cheated or erred: "
-                          + "; ".join(problems))
-        scores = {row["label"]: row["total"] for row in msg.scores.get("scores", [])}
-        self.result = Result(game=self.game.name, table=self.info.name, seat=self.seat, scores=scores,
-                             digest=rep.final_digest if rep.ok else msg.digest, plies=rep.plies,
-                             outcome=str(msg.scores.get("outcome", "")), audit_ok=not problems, problems=problems)
+            culprit = self._dealer_at(rep.bad_ply) if rep.bad_ply >= 0 else self.host_seat
+            problems = [f"AUDIT FAILED, the dealer (host, seat {culprit + 1}) cheated or erred: " + "; ".join(problems)]
+            self._problem(problems[0])
+        problems += self.evidence
+        # Scores and the outcome from our own replay, never from the host's message.
+        self._pending = Result(game=self.game.name, table=self.info.name, seat=self.seat, scores=rep.scores,
+                               digest=rep.final_digest if rep.ok else msg.digest.hex(), plies=rep.plies,
+                               outcome=rep.outcome, audit_ok=not problems, problems=problems)
         self.phase = PeerPhase.FINISHED
+        if rep.ok:
+            d = bytes.fromhex(rep.final_digest)
+            conn.send_nowait(m.Final(seat=self.seat, digest=d,
+                                     sig=self.identity.sign(fp.final_message(self.joint, rep.plies, d))))
+        self._finals_timer = asyncio.get_running_loop().call_later(FINALS_WAIT * 2, self._finals_late, conn)
+
+    def _finals_late(self, conn: Connection) -> None:
+        if self.result is None and self._pending is not None:
+            self._conclude(None)
+            asyncio.ensure_future(conn.close())
+
+    def _on_finals(self, msg: m.Finals) -> None:
+        if self._pending is None:
+            self._problem("refused final digests before the end")
+            return
+        self._conclude(msg.finals)
+
+    def _conclude(self, finals: list[m.Final] | None) -> None:
+        """Compare every seat's signed final digest with ours; name any seat whose story differs."""
+        res = self._pending
+        assert res is not None
+        if self._finals_timer is not None:
+            self._finals_timer.cancel()
+        problems = list(res.problems)
+        if finals is None:
+            problems.append("the table did not relay the seats' final digests: we could not compare stories")
+        else:
+            mine = bytes.fromhex(res.digest) if res.audit_ok else b""
+            for f in finals:
+                key = self.keys.get(f.seat, b"")
+                if f.seat == self.seat:
+                    continue
+                if not key or not verify(key, f.sig, fp.final_message(self.joint, res.plies, f.digest)):
+                    problems.append(f"seat {f.seat + 1}'s final digest is not signed by seat {f.seat + 1}")
+                elif mine and f.digest != mine:
+                    problems.append(f"seat {f.seat + 1} ({fingerprint(key)}) ended with another final position: "
+                                    "the table told different seats different stories")
+        for p in problems[len(res.problems):]:
+            self._problem(p)
+        self._pending = None
+        self.result = msgspec.structs.replace(res, problems=problems,
+                                              audit_ok=res.audit_ok and len(problems) == len(res.problems))
 
     # ---- playing our seat ------------------------------------------------------
     def _maybe_move(self, *, force: bool = False) -> None:
@@ -467,7 +684,10 @@ class TablePeer(Emitter):
         if self.conn is None or self.state is None or self.state.ply != view.ply:
             return  # the position moved on (resync) while we thought
         self._sent_at = time.perf_counter()
-        self.conn.send_nowait(m.Act(ply=view.ply, action=str(action)))
+        text = str(action)
+        self._sent = (view.ply, text)
+        sig = self.identity.sign(fp.act_message(self.joint, view.ply, self.seat, text))
+        self.conn.send_nowait(m.Act(ply=view.ply, action=text, sig=sig))
 
     def _persist(self) -> None:
         if self.save is None or self.state is None:
@@ -486,6 +706,7 @@ class TablePeer(Emitter):
         self.joint, self.dealer_commit, self.share = sv.joint, sv.dealer_commit, sv.share
         self.commits, self.reveals = dict(sv.commits), dict(sv.reveals)
         self.host_seat = sv.host_seat
+        self.keys, self.views, self.dealt_by = dict(sv.keys), dict(sv.views), list(sv.dealt_by)
         self.steps = list(sv.steps)
         self.seats = [m.SeatInfo(seat=s.seat, kind=s.kind, name=s.name, addr=s.addr, port=s.port,  # type: ignore[arg-type]
                                  away=s.away) for s in sv.seats]
@@ -515,6 +736,9 @@ class TablePeer(Emitter):
             except (Refusal, asyncio.TimeoutError, OSError) as e:
                 last = str(e)
             await backoff.sleep()
+        if self.info is not None and (not self.info.failover or not self.share):
+            raise Refusal(f"the host is gone ({last}); failover is off at this table (fewer than two remote "
+                          "seats hold escrow shares), so the game ends here")
         self._problem(f"the host is gone ({last}); choosing a new host")
         await self._failover()
 
@@ -542,6 +766,7 @@ class TablePeer(Emitter):
                                             check_host=expect_key(c.fingerprint) if c.fingerprint else None)
                     await self._hello(conn, resume_ply=len(self.steps), failover=True)
                     self.host_addr, self.host_port, self.host_seat = c.addr, c.port, c.seat
+                    self.dealt_by.append((len(self.steps) + 1, c.seat))
                     if self.save is not None:
                         self.save.host_addr, self.save.host_port, self.save.host_seat = c.addr, c.port, c.seat
                     self.host_fingerprint = conn.fingerprint
@@ -579,4 +804,5 @@ class TablePeer(Emitter):
         self.takeover.external_listener = True
         if self._listener is not None and self._listener.guard is not None:
             self.takeover.guard = self._listener.guard  # one count of unfinished handshakes per socket
+        self.dealt_by.append((len(self.steps) + 1, self.seat))
         self.phase = PeerPhase.HOSTING

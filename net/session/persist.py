@@ -105,7 +105,7 @@ class SavedSeat(msgspec.Struct):
 class PeerSave(msgspec.Struct, kw_only=True):
     """A peer's record of a LAN game: enough to resume after a restart or to take over as host."""
 
-    format: int = 1
+    format: int = 2
     table: m.TableInfo
     seat: int
     host_addr: str
@@ -121,6 +121,10 @@ class PeerSave(msgspec.Struct, kw_only=True):
     steps: list[m.Step] = []
     view: bytes = b""
     listen_port: int = 0
+    views: dict[int, bytes] = {}
+    """Ply → digest of every private view the host sent us (checked by the audit)."""
+    dealt_by: list[tuple[int, int]] = []
+    """(first ply, host seat) for each host that dealt part of the game, to blame the right one."""
 
     def key_for(self, seat: int) -> bytes:
         return self.keys.get(seat, b"")
@@ -140,7 +144,8 @@ def safe_name(name: str) -> str:
 
 def public_step(step: m.Step) -> m.Step:
     """The part of a step every peer may see (what is saved and used for failover)."""
-    return m.Step(ply=step.ply, seat=step.seat, digest=step.digest, action=step.action, commit=step.commit)
+    return m.Step(ply=step.ply, seat=step.seat, digest=step.digest, action=step.action, commit=step.commit,
+                  sig=step.sig, bot=step.bot)
 
 
 def decode_view(game: Any, data: bytes, ply: int) -> State[Any, Any]:
