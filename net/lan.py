@@ -127,8 +127,8 @@ async def join_table(target: str | Listing, *, identity: Identity | None = None,
         chooser = chooser(game)
     peer = TablePeer(game, identity, name=name or f"peer-{identity.fingerprint[:4]}", passphrase=passphrase,
                      chooser=chooser, save_dir=folder, bind=bind, advertise_on_takeover=True)
-    peer.check_host = host_check(advertised, pinned, known)
     resume = find_save(folder, table_name, host, port)
+    peer.check_host = host_check(advertised, pinned, known, _seated_keys(resume))
     try:
         await peer.join(host, port, resume=resume, table=table_name)
     except WrongTable as e:
@@ -140,14 +140,25 @@ async def join_table(target: str | Listing, *, identity: Identity | None = None,
         host, port, other_game, table_name = found.host, found.port, found.game, found.table
         if other_game != game.name:
             raise Refusal(f"the table plays {other_game!r}, not {game.name!r}") from None
-        peer.check_host = host_check(found.fingerprint, pinned, known)
-        await peer.join(host, port, resume=find_save(folder, table_name, host, port), table=table_name)
+        resume = find_save(folder, table_name, host, port)
+        peer.check_host = host_check(found.fingerprint, pinned, known, _seated_keys(resume))
+        await peer.join(host, port, resume=resume, table=table_name)
     known.remember(peer.info.name if peer.info is not None else table_name, peer.host_fingerprint)
     return peer
 
 
-def host_check(advertised: str, pinned: str | None, known: KnownHosts | None) -> HostCheck:
-    """Checks the key a table proves: the pin if there is one, else the advert and the known hosts."""
+def _seated_keys(save: PeerSave | None) -> set[str]:
+    """Fingerprints of everyone seated in our saved game: after a failover the table is hosted by one of them."""
+    return {fingerprint(k) for k in save.keys.values() if k} if save is not None else set()
+
+
+def host_check(advertised: str, pinned: str | None, known: KnownHosts | None,
+               seated: set[str] | frozenset[str] = frozenset()) -> HostCheck:
+    """Checks the key a table proves: the pin if there is one, else the advert and the known hosts.
+
+    `seated` are keys of players in our saved game at that table: a new host chosen by
+    failover is one of them, and is trusted as the table we sat at.
+    """
     def check(table: str, key: bytes) -> None:
         fp = fingerprint(key)
         if pinned is not None:
@@ -158,7 +169,7 @@ def host_check(advertised: str, pinned: str | None, known: KnownHosts | None) ->
         if advertised and fp != advertised:
             raise HostKeyMismatch(f"the table {table!r} advertised key {advertised} but proved {fp}: "
                                   "it may be an impostor")
-        if known is not None:
+        if known is not None and fp not in seated:
             known.check(table, fp)
     return check
 

@@ -206,3 +206,17 @@ async def test_handshakes_that_never_join_are_capped_too(tmp_path: Path) -> None
         for c in held:
             await c.close()
         await host.close()
+
+
+def test_a_failover_host_from_our_own_saved_game_is_not_taken_for_an_impostor(tmp_path: Path) -> None:
+    """After a failover the table name is hosted by a peer we played with: its key is in our save."""
+    from coldwater.net.lan import host_check
+
+    old, new, stranger = Identity.generate(), Identity.generate(), Identity.generate()
+    known = KnownHosts(tmp_path / "known_hosts.json")
+    known.remember("friday", old.fingerprint)
+    check = host_check("", None, known, {new.fingerprint})
+    check("friday", old.public)
+    check("friday", new.public)
+    with pytest.raises(HostKeyMismatch, match="impostor"):
+        check("friday", stranger.public)
