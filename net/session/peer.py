@@ -13,6 +13,7 @@ import asyncio
 import enum
 import logging
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -312,7 +313,8 @@ class TablePeer(Emitter):
 
     async def _handle(self, conn: Connection, msg: m.Message) -> None:
         if isinstance(msg, m.Lobby):
-            self.seats = msg.seats
+            self.seats = _proved_host(msg.seats, msg.host_seat, self.host_fingerprint,
+                                      lambda t: None if t in self.problems else self._problem(t))
             self.host_seat = msg.host_seat
             self._update_save_seats()
             self.emit(LobbyChanged(msg.seats, msg.started))
@@ -806,3 +808,15 @@ class TablePeer(Emitter):
             self.takeover.guard = self._listener.guard  # one count of unfinished handshakes per socket
         self.dealt_by.append((len(self.steps) + 1, self.seat))
         self.phase = PeerPhase.HOSTING
+
+
+def _proved_host(seats: list[m.SeatInfo], host_seat: int, proved: str,
+                 problem: Callable[[str], None]) -> list[m.SeatInfo]:
+    """The lobby's seats with the host's fingerprint as its channel proved it (shown, never the claim)."""
+    out: list[m.SeatInfo] = []
+    for s in seats:
+        if s.seat == host_seat and proved and s.fingerprint != proved:
+            problem(f"the host's lobby names its key {s.fingerprint or 'none'}, but it proved {proved}")
+            s = msgspec.structs.replace(s, fingerprint=proved)
+        out.append(s)
+    return out

@@ -220,3 +220,17 @@ def test_a_failover_host_from_our_own_saved_game_is_not_taken_for_an_impostor(tm
     check("friday", new.public)
     with pytest.raises(HostKeyMismatch, match="impostor"):
         check("friday", stranger.public)
+
+
+def test_the_lobby_shows_the_key_the_host_proved_not_the_one_it_claims() -> None:
+    from coldwater.net import messages as m
+    from coldwater.net.session.peer import _proved_host
+
+    said: list[str] = []
+    seats = [m.SeatInfo(seat=0, kind="host", name="H", fingerprint="aaaa-aaaa-aaaa-aaaa"),
+             m.SeatInfo(seat=1, kind="remote", name="P", fingerprint="bbbb-bbbb-bbbb-bbbb")]
+    out = _proved_host(seats, 0, "cccc-cccc-cccc-cccc", said.append)
+    assert [s.fingerprint for s in out] == ["cccc-cccc-cccc-cccc", "bbbb-bbbb-bbbb-bbbb"]
+    assert said and "aaaa-aaaa-aaaa-aaaa" in said[0] and "cccc-cccc-cccc-cccc" in said[0]
+    said.clear()
+    assert _proved_host(out, 0, "cccc-cccc-cccc-cccc", said.append) == out and not said
