@@ -170,7 +170,7 @@ def lan_app(args: argparse.Namespace) -> int:
                                         advertise=not ns.no_advertise)
             return host, True
         peer = await net.join_table(args.target, name=ns.player_name, passphrase=ns.passphrase, bind=ns.bind,
-                                    find_timeout=ns.find_timeout)
+                                    find_timeout=ns.find_timeout, fingerprint=ns.fingerprint)
         return peer, False
 
     ColdwaterApp(lan_start=start).run()
@@ -195,15 +195,24 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
     if args.command == "replay":
         return cmd_replay(args)
-    if args.command in ("host", "join"):
-        if "--headless" not in args.rest:
-            return lan_app(args)
+    if args.command in ("host", "join") and "--headless" in args.rest:
         from coldwater.net import cli as net_cli
 
-        return net_cli.main(args)
-    from coldwater.tui.app import run
+        return net_cli.main(args)  # takes the data-folder lock itself
+    from coldwater.net.paths import DataFolderBusy, DataLock
 
-    return run(theme=args.theme)
+    try:
+        # One data folder is one identity: a second app on it would fight the first for its seats.
+        lock = DataLock()
+    except DataFolderBusy as e:
+        print(f"coldwater: {e}", file=sys.stderr)
+        return 1
+    with lock:
+        if args.command in ("host", "join"):
+            return lan_app(args)
+        from coldwater.tui.app import run
+
+        return run(theme=args.theme)
 
 
 if __name__ == "__main__":
