@@ -515,7 +515,7 @@ class _Session(asyncssh.SSHServerSession[bytes]):
                     return
             else:
                 self.server.log(f"app for {app.who} taken up again")
-        if self.chan is None or self.chan.is_closing():
+        if self.chan.is_closing():
             if app.session is None:
                 app.detach()  # the connection went while the app started; it waits for the key
             return
