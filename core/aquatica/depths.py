@@ -48,6 +48,18 @@ def effect_depth(k: Deck, loc: Loc) -> Eff | None:
     return e
 
 
+def copyable(k: Deck, loc: Loc) -> list[int]:
+    """Indices of the Depths a Frosty copy may take from this Location.
+
+    Every unexploited Depth is visible below the player board (the rulebook:
+    "any visible Depth"), not only the top one; resources, empty Depths and
+    other copies cannot be copied.
+    """
+    depths = k.loc_depths[loc.id]
+    return [i for i in range(loc.pos, len(depths))
+            if depths[i].op not in ("coins", "power", "tpower", "empty", "copy")]
+
+
 def exploit(d: AqData, k: Deck, seat: int, loc: Loc) -> Eff:
     e = top(k, loc)
     assert e is not None

@@ -161,7 +161,7 @@ class AqState(State[AqAction, AqData]):
         if isinstance(a, Rise):
             return f"{who} fully raises {k.loc_name[a.loc]}"
         if isinstance(a, Copy):
-            return f"{who} copies the Depth of {k.loc_name[a.loc]}"
+            return f"{who} copies a Depth of {k.loc_name[a.loc]} ({k.loc_depths[a.loc][a.depth].text()})"
         if isinstance(a, Replay):
             return f"{who} replays {self._char(a.card)}"
         if isinstance(a, OppFlip):

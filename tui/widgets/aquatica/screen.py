@@ -253,8 +253,7 @@ shows the full card of the highlighted choice. The rules: Esc, then *Rules*.
         if isinstance(a, A.TakeBack):
             return f"Take back {cards.char_line(k, a.card)}"
         if isinstance(a, A.Copy):
-            loc = next(x for x in p.board if x.id == a.loc)
-            return f"Copy {k.loc_name[a.loc]}: {cards.eff_text(k.loc_depths[a.loc][loc.pos])}"
+            return f"Copy {k.loc_name[a.loc]}: {cards.eff_text(k.loc_depths[a.loc][a.depth])}"
         if isinstance(a, A.Replay):
             return f"Replay {cards.char_line(k, a.card)}"
         if isinstance(a, A.OppFlip):
