@@ -80,6 +80,8 @@ class State(Generic[A, D]):
 
     GAME: ClassVar[str]
     DATA: ClassVar[type[msgspec.Struct]]
+    CODEC: ClassVar[Codec]
+    """The game's action types and their notation."""
 
     __slots__ = ("data", "seed", "ply", "_legal", "_legal_set")
 
@@ -90,7 +92,8 @@ class State(Generic[A, D]):
         self.ply = ply
         """Number of actions (chance outcomes included) applied so far."""
         self._legal: list[A] | None = None
-        self._legal_set: frozenset[A] | None = None
+        self._legal_set: dict[A, A] | None = None
+        """legal() as a dict from each action to itself, for `_canonical`."""
 
     # ---- hooks for engines -------------------------------------------------
     def _current(self) -> int | None:
@@ -146,24 +149,44 @@ class State(Generic[A, D]):
                 self._legal = sorted(self._legal_actions(), key=str)
         return list(self._legal)
 
-    def is_legal(self, action: Any) -> bool:
+    def _canonical(self, action: object) -> A | None:
+        """The legal action `action` stands for, or None.
+
+        Equality alone is not enough: ``Fill(True) == Fill(1)`` and ``1.0 == 1``,
+        so an equal action with differently typed fields must also encode the same.
+        """
         if self._legal_set is None:
             if self._legal is None:
                 self.legal()
             assert self._legal is not None
-            self._legal_set = frozenset(self._legal)
+            self._legal_set = {a: a for a in self._legal}
         try:
-            return action in self._legal_set
+            canon = self._legal_set.get(action)  # type: ignore[call-overload]
         except TypeError:  # unhashable junk
-            return False
+            return None
+        if canon is None or canon is action:
+            return canon
+        if type(canon) is not type(action) or _enc.encode(canon) != _enc.encode(action):
+            return None
+        return canon
+
+    def is_legal(self, action: object) -> bool:
+        return self._canonical(action) is not None
 
     def apply(self, action: A) -> None:
-        """Play `action`. Raises IllegalAction and changes nothing if it is not legal."""
+        """Play `action`. Raises IllegalAction and changes nothing if it is not legal.
+
+        Anything not in ``legal()`` is refused here, once for every game: an
+        object that is not a well-formed action of this game (wrong class,
+        wrongly typed field, no notation) is refused before any engine code sees
+        it, so ``why_illegal`` only ever explains well-formed actions.
+        """
         if self._current() is None:
             raise IllegalAction("the game is over")
-        if not self.is_legal(action):
-            raise IllegalAction(self.why_illegal(action))
-        self._apply(action)
+        canon = self._canonical(action)
+        if canon is None:
+            raise IllegalAction(self.CODEC.malformed(action) or self.why_illegal(action))
+        self._apply(canon)
         self.ply += 1
         self._legal = None
         self._legal_set = None

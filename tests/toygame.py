@@ -56,6 +56,7 @@ class ToyOptions(msgspec.Struct):
 class ToyState(State[Any, ToyData]):
     GAME = "toy"
     DATA = ToyData
+    CODEC = Codec([Roll, Hold, Die, Deal])
 
     @property
     def players(self) -> int:

@@ -10,6 +10,7 @@ from coldwater.core.state import Scores, State
 
 from . import main_action, scoring, setup
 from .actions import (
+    CODEC,
     AqAction, Buy, ClaimGoal, Conquer, Copy, Cut, Deal, End, Exploit, Flip, OppDiscard, OppFlip, PickKing, Place,
     Play, Raise, Recruit, RecruitTribe, Replay, Rise, Rival, Score, Scout, Skip, Spend, TakeBack, UseTribe,
 )
@@ -27,6 +28,7 @@ TYPE_NAMES = {"shark": "Shark Bay", "ships": "Sunken Ships", "civ": "Decayed Civ
 class AqState(State[AqAction, AqData]):
     GAME = "aquatica"
     DATA = AqData
+    CODEC = CODEC
     DECK: ClassVar[Deck]
 
     @property

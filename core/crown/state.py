@@ -9,6 +9,7 @@ from coldwater.core.state import Scores, State
 
 from . import anglers, casting, catching, contests, explain, port, practice_pond, tackle, turns
 from .actions import (
+    CODEC,
     CHANCE_TYPES, Catch, CrownAction, Discard, EndTurn, Fill, Lose, Lure, Place, Reel, Remove, Route,
     SilentDraws, Skip, Submit, Take, TakeTackle, TakeTop, WhiteOption, Zone6,
 )
@@ -26,6 +27,7 @@ _END = EndTurn()
 class CrownState(State[CrownAction, CrownData]):
     GAME = "crown"
     DATA = CrownData
+    CODEC = CODEC
     TABLES: ClassVar[Tables]
 
     __slots__ = ()

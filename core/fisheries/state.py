@@ -15,6 +15,7 @@ from coldwater.core.state import CHANCE, Scores, State
 
 from . import chart_a_course, end_of_day, fish, fleet, lobster, market, preserve, sail, scoring, setup, variant_setup
 from .actions import (
+    CODEC,
     BonusSail,
     BonusTile,
     Chart,
@@ -42,6 +43,7 @@ _CHANCE_PHASES = ("setup", "stock", "dawn")
 class FisheriesState(State[FAction, Data]):
     GAME = "fisheries"
     DATA = Data
+    CODEC = CODEC
     CTX: ClassVar[Ctx]
 
     @property
