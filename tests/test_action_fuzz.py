@@ -31,7 +31,7 @@ from coldwater.core.rng import Rng
 from coldwater.core.state import CHANCE, Game, State
 
 NAMES = games.names()
-FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @functools.cache
@@ -84,8 +84,10 @@ def value_of(tp: Any, words: tuple[str, ...]) -> st.SearchStrategy[Any]:
     raise TypeError(f"no strategy for {tp}")
 
 
-def actions_of(game: Game, words: tuple[str, ...]) -> st.SearchStrategy[Action]:
-    """Well-formed actions of `game`: every action type, fields of their declared types."""
+@functools.cache
+def actions_of(name: str) -> st.SearchStrategy[Action]:
+    """Well-formed actions of a game: every action type, fields of their declared types."""
+    game, words = games.get(name), vocabulary(name)
     options = []
     for cls in game.codec.types:
         hints = typing.get_type_hints(cls)
@@ -102,13 +104,13 @@ WRONG = st.one_of(
 
 
 @st.composite
-def malformed(draw: st.DrawFn, game: Game) -> object:
+def malformed(draw: st.DrawFn, name: str) -> object:
     """Junk, or an object of one of the game's action classes with a wrongly typed field."""
     if draw(st.booleans()):
         return draw(st.one_of(WRONG, st.none(), st.text(max_size=8), st.integers()))
-    with_fields = [c for c in game.codec.types if msgspec.structs.fields(c)]
+    with_fields = [c for c in games.get(name).codec.types if msgspec.structs.fields(c)]
     cls = draw(st.sampled_from(with_fields))
-    words = vocabulary(game.name)
+    words = vocabulary(name)
     hints = typing.get_type_hints(cls)
     fields = msgspec.structs.fields(cls)
     bad = draw(st.integers(0, len(fields) - 1))
@@ -129,9 +131,8 @@ def _refused(s: State[Any, Any], action: object) -> None:
 @FUZZ
 @given(data=st.data())
 def test_malformed_actions_are_refused_before_any_engine_code(name: str, data: st.DataObject) -> None:
-    game = games.get(name)
     s = data.draw(st.sampled_from(positions(name)))
-    action = data.draw(malformed(game))
+    action = data.draw(malformed(name))
     assert not s.is_legal(action)
     _refused(s, action)
 
@@ -140,9 +141,8 @@ def test_malformed_actions_are_refused_before_any_engine_code(name: str, data: s
 @FUZZ
 @given(data=st.data())
 def test_any_well_formed_action_is_applied_or_refused_in_words(name: str, data: st.DataObject) -> None:
-    game = games.get(name)
     s = data.draw(st.sampled_from(positions(name)))
-    action = data.draw(actions_of(game, vocabulary(name)))
+    action = data.draw(actions_of(name))
     if s.is_legal(action):
         c = s.clone()
         c.apply(action)
@@ -156,13 +156,15 @@ def test_any_well_formed_action_is_applied_or_refused_in_words(name: str, data: 
 @given(data=st.data())
 def test_notation_round_trips_for_every_well_formed_action(name: str, data: st.DataObject) -> None:
     game = games.get(name)
-    action = data.draw(actions_of(game, vocabulary(name)))
+    action = data.draw(actions_of(name))
     text = str(action)
     again = game.parse_action(text)
     assert again == action and type(again) is type(action) and str(again) == text
 
 
-def _tokens(game: Game, words: tuple[str, ...]) -> st.SearchStrategy[str]:
+@functools.cache
+def _tokens(name: str) -> st.SearchStrategy[str]:
+    game, words = games.get(name), vocabulary(name)
     tags = [str(msgspec.inspect.type_info(c).tag) for c in game.codec.types]  # type: ignore[attr-defined]
     ints = st.integers(-3, 40).map(str)
     odd_ints = st.sampled_from(["03", "+3", "0_3", "-0", " 3", "3 ", "٣", "1e1"])
@@ -179,7 +181,7 @@ def _tokens(game: Game, words: tuple[str, ...]) -> st.SearchStrategy[str]:
 @given(data=st.data())
 def test_notation_has_one_spelling_per_action(name: str, data: st.DataObject) -> None:
     game = games.get(name)
-    text = data.draw(_tokens(game, vocabulary(name)))
+    text = data.draw(_tokens(name))
     try:
         action = game.parse_action(text)
     except NotationError:
