@@ -28,7 +28,7 @@ from coldwater.core import games
 from coldwater.core.errors import IllegalAction, NotationError
 from coldwater.core.notation import Action
 from coldwater.core.rng import Rng
-from coldwater.core.state import CHANCE, Game, State
+from coldwater.core.state import CHANCE, State
 
 NAMES = games.names()
 FUZZ = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
