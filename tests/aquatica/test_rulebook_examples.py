@@ -295,9 +295,10 @@ def test_level_4_scoring_pile_pays_1_and_level_5_not_at_all() -> None:
 
 
 def test_level_6_reports_pp() -> None:
-    from .helpers import play_random
+    from coldwater.core.rng import Rng
+    from coldwater.core.simulate import play_out
 
-    s = play_random(1, "l6", {"module": "tribes", "solo_level": 6}, deep=False)
+    s = play_out(GAME.new(1, seed="l6", options={"module": "tribes", "solo_level": 6}), [GAME.bot("random")], Rng("l6"))
     assert s.scores().outcome.endswith("PP")
 
 

@@ -9,7 +9,7 @@ from .helpers import (
     T, board, card, deck_top, give_fish, give_tackle, legal_text, play, refresh, set_discard, set_zones, settle, settle_until_task,
     started, tokens,
 )
-from .invariants import conservation
+from .hooks import conservation
 
 
 def test_gameplay_example_1a_storm_fills_zone_4_from_port() -> None:
