@@ -16,7 +16,6 @@ from coldwater.core.state import CHANCE
 from .helpers import G
 
 
-
 def _recorded_game(seed: str, options: dict | None) -> record.GameRecord:
     s = G.new(2, seed=seed, options=options)
     rec = record.start(G, s, options)
