@@ -31,6 +31,7 @@ from coldwater.core.state import CHANCE, State
 
 from . import fairplay as fp
 from . import messages as m
+from .files import write_atomic
 from .identity import Identity
 from .table import Applied, SaveFile, Seat, SeatKind, Table
 from .transport import Connection, Refusal, accept, connect
@@ -154,13 +155,6 @@ def _decode_view(game: Any, data: bytes, ply: int) -> State[Any, Any]:
 # =============================================================================
 #   saving off the event loop
 # =============================================================================
-def _write_atomic(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
-
-
 class _Saver:
     """Writes one file off the event loop: coalesced, in order, atomically (not fsynced).
 
@@ -192,7 +186,7 @@ class _Saver:
             return
         path, make = self._pending
         self._pending = None
-        self._pool.submit(_write_atomic, path, make())
+        self._pool.submit(write_atomic, path, make(), durable=False)
 
     def close(self, *, delete: Path | None = None) -> None:
         """Write what is pending (then delete `delete`), and wait for the writes."""

@@ -29,6 +29,7 @@ from coldwater.core.rng import Rng
 from coldwater.core.state import CHANCE, State
 
 from . import paths
+from .files import write_atomic
 
 SAVE_FORMAT = 1
 
@@ -275,14 +276,7 @@ class Table:
         now = time.time()
         save = SaveFile(seats=self.seats, record=self.record, created=self.created, updated=now,
                         content=self.content)
-        path = Path(self.save_path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp")
-        with open(tmp, "wb") as f:
-            f.write(msgspec.json.format(msgspec.json.encode(save), indent=1))
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
+        write_atomic(self.save_path, msgspec.json.format(msgspec.json.encode(save), indent=1))
 
     def delete_save(self) -> None:
         if self.save_path is not None:

@@ -6,9 +6,8 @@ from pathlib import Path
 from typing import Any
 
 from coldwater.core.rng import Rng
-from coldwater.core.state import GameBase, seed_text
+from coldwater.core.state import Bot, GameBase, bind_state, seed_text
 
-from .actions import CODEC
 from .content import Tables, load_default, load_path
 from .model import CrownOptions
 from .rulings import RULINGS, Ruling
@@ -23,14 +22,13 @@ class CrownGame(GameBase[CrownState]):
     title = "Coldwater Crown"
     min_players = 1
     max_players = 4
-    codec = CODEC
     options_type = CrownOptions
     bots = ("random", "greedy")
 
     def __init__(self, tables: Tables) -> None:
         self.tables = tables
         # Each content gets its own State class so clones and text forms keep it.
-        self.state_type = type("CrownState", (CrownState,), {"TABLES": tables, "__slots__": ()})
+        self.state_type = bind_state(CrownState, TABLES=tables)
 
     @property
     def content_hash(self) -> str:
@@ -60,7 +58,7 @@ class CrownGame(GameBase[CrownState]):
     def determinize(self, view: CrownState, rng: Rng) -> CrownState:
         return self.state_type(determinize(view.data, self.tables, rng), seed=None, ply=view.ply)
 
-    def bot(self, name: str) -> Any:
+    def bot(self, name: str) -> Bot:
         if name == "random":
             from coldwater.core.bots import RandomBot
 

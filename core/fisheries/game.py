@@ -14,9 +14,8 @@ import msgspec
 
 from coldwater.core import content as core_content
 from coldwater.core.rng import Rng
-from coldwater.core.state import GameBase, seed_text
+from coldwater.core.state import Bot, GameBase, bind_state, seed_text
 
-from .actions import CODEC
 from .content import Content, check
 from .model import Ctx
 from .setup import new_data
@@ -33,7 +32,6 @@ class FisheriesGame(GameBase[FisheriesState]):
     title = "Fisheries of Gloucester"
     min_players = 2
     max_players = 2
-    codec = CODEC
     options_type = FisheriesOptions
     bots = ("random", "greedy")
 
@@ -41,7 +39,7 @@ class FisheriesGame(GameBase[FisheriesState]):
         self.content = content
         self.ctx = Ctx(content)
         # A State subclass per content, so clone()/view() keep the same geometry.
-        self.state_type = type("FisheriesState", (FisheriesState,), {"CTX": self.ctx, "__slots__": ()})
+        self.state_type = bind_state(FisheriesState, CTX=self.ctx)
         self._hash = core_content.content_hash(content)
 
     @property
@@ -62,7 +60,7 @@ class FisheriesGame(GameBase[FisheriesState]):
         # Nothing is hidden: the view is already the full position.
         return view.clone()
 
-    def bot(self, name: str) -> Any:
+    def bot(self, name: str) -> Bot:
         if name == "random":
             from coldwater.core.bots import RandomBot
 

@@ -34,6 +34,7 @@ def test_simulate_cli_is_identical_across_runs() -> None:
 
 def test_record_replayed_in_another_process_gives_the_same_digest(tmp_path) -> None:
     from coldwater.core import record
+    from coldwater.net import records
     from coldwater.core.rng import Rng
     from coldwater.core.state import CHANCE
 
@@ -47,7 +48,7 @@ def test_record_replayed_in_another_process_gives_the_same_digest(tmp_path) -> N
         s.apply(a)
         record.append(rec, cur, a, s)
     path = tmp_path / "game.json"
-    record.save(rec, path)
+    records.save(rec, path)
     out = subprocess.run([sys.executable, "-m", "coldwater.tui.cli", "replay", str(path)],
                          check=True, capture_output=True, text=True, timeout=120).stdout
     assert f"digest {s.digest()}" in out and "game over" in out

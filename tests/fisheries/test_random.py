@@ -12,6 +12,7 @@ from coldwater.core import record
 from coldwater.core.rng import Rng
 from coldwater.core.simulate import play_out, simulate
 from coldwater.core.state import CHANCE
+from coldwater.net import records
 
 from .helpers import G
 
@@ -33,14 +34,14 @@ def _recorded_game(seed: str, options: dict | None) -> record.GameRecord:
 def test_replay_in_another_process_gives_identical_digests(tmp_path, options: dict | None) -> None:
     rec = _recorded_game("replay", options)
     path = tmp_path / "game.json"
-    record.save(rec, path)
+    records.save(rec, path)
     code = (
-        "import sys; from coldwater.core import record; "
-        "r = record.load(sys.argv[1]); print(record.replay(r).digest())"
+        "import sys; from coldwater.core import record; from coldwater.net import records; "
+        "r = records.load(sys.argv[1]); print(record.replay(r).digest())"
     )
     out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == rec.entries[-1].digest
-    assert record.replay(record.load(path)).digest() == rec.entries[-1].digest
+    assert record.replay(records.load(path)).digest() == rec.entries[-1].digest
 
 
 def test_simulate_cli_is_identical_across_runs() -> None:
