@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from coldwater.core.state import CHANCE
+
 from . import delayed, effects, endgame, goals, kings, payment, scout, setup, solo, tribes, tribes_solo
 from .actions import (
     ClaimGoal, Cut, Deal, End, Exploit, Flip, OppDiscard, OppFlip, PickKing, Place, Play, Rival, Skip, Spend,
@@ -24,8 +26,6 @@ from .mantas import effect as manta_effect
 from .mantas import usable
 from .model import AqData, Frame
 from .raise_ import find
-
-CHANCE = -1
 
 
 def current(d: AqData) -> int | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from coldwater.core.state import Scores, State
+from coldwater.core.state import CHANCE, Scores, State
 
 from . import anglers, casting, catching, contests, explain, port, practice_pond, tackle, turns
 from .actions import (
@@ -41,7 +41,7 @@ class CrownState(State[CrownAction, CrownData]):
 
     def _legal_actions(self) -> list[CrownAction]:
         d = self.data
-        if d.cur == turns.CHANCE:
+        if d.cur == CHANCE:
             return [a for a, _ in turns.chance_weights(d, self.TABLES)]
         if d.tasks:
             k = d.tasks[0].kind
