@@ -19,6 +19,7 @@ seed; at a LAN table a fair-play protocol supplies them instead.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Sequence
 from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar
@@ -38,6 +39,11 @@ S = TypeVar("S", bound="State[Any, Any]")
 
 _enc = msgspec.msgpack.Encoder()
 _json = msgspec.json.Encoder()
+
+# legal() sorts by notation, and building the text is most of a random ply's cost.
+# Actions are frozen and their text is a pure function of them, so a bounded memo
+# cannot change any result; it only skips re-encoding the same action each ply.
+_notation = functools.lru_cache(maxsize=1 << 15)(str)
 
 
 class Scores(msgspec.Struct, frozen=True):
@@ -143,7 +149,7 @@ class State(Generic[A, D]):
             if self._current() is None:
                 self._legal = []
             else:
-                self._legal = sorted(self._legal_actions(), key=str)
+                self._legal = sorted(self._legal_actions(), key=_notation)
         return list(self._legal)
 
     def is_legal(self, action: Any) -> bool:

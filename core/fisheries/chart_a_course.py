@@ -21,30 +21,17 @@ def coverable(ctx: Ctx, d: Data, cell: int, ships: dict[int, tuple[int, int]]) -
 def placements(ctx: Ctx, d: Data, shape: str) -> list[tuple[int, ...]]:
     """Every legal placement of `shape` now, as sorted cell tuples (for UI previews too)."""
     ships = ship_at(d)
-    near = {n for s in ships for n in ctx.neighbours[s] if coverable(ctx, d, n, ships)}
+    terrain, fish, cover = d.terrain, d.fish, d.cover
+    free = [(t == CALM or (t == FISH and not fish[i])) and not cover[i] and i not in ships
+            for i, t in enumerate(terrain)]
+    near = {n for s in ships for n in ctx.neighbours[s] if free[n]}
+    fp = ctx.footprints(shape)
     out: set[tuple[int, ...]] = set()
-    C = ctx.cols
-    ok: dict[int, bool] = {}
-    # Only anchors that put some square on a free space beside a ship can be legal.
+    # Only placements with some square on a free space beside a ship can be legal.
     for x in near:
-        xr, xc = divmod(x, C)
-        for orient in ctx.orientations[shape]:
-            for kr, kc in orient:
-                r0, c0 = xr - kr, xc - kc
-                cells = []
-                for r, c in orient:
-                    rr, cc = r0 + r, c0 + c
-                    if not (0 <= rr < ctx.rows and 0 <= cc < C):
-                        break
-                    i = rr * C + cc
-                    good = ok.get(i)
-                    if good is None:
-                        good = ok[i] = coverable(ctx, d, i, ships)
-                    if not good:
-                        break
-                    cells.append(i)
-                else:
-                    out.add(tuple(sorted(cells)))
+        for cells in fp[x]:
+            if cells not in out and all(free[i] for i in cells):
+                out.add(cells)
     return sorted(out)
 
 

@@ -118,6 +118,27 @@ class Ctx:
             nb.append(tuple(out))
         self.neighbours: tuple[tuple[int, ...], ...] = tuple(nb)
         self.orientations = {s.id: _orientations(s.cells) for s in content.shapes}
+        self._footprints: dict[str, tuple[tuple[tuple[int, ...], ...], ...]] = {}
+
+    def footprints(self, shape: str) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        """For each cell, every in-grid placement of `shape` covering it (sorted cells).
+
+        Derived from the content alone, so it is worked out once per shape: chart
+        placements are then a filter over these instead of geometry on every legal().
+        """
+        got = self._footprints.get(shape)
+        if got is None:
+            per: list[set[tuple[int, ...]]] = [set() for _ in range(self.n)]
+            for orient in self.orientations[shape]:
+                for r0 in range(-self.rows, self.rows):
+                    for c0 in range(-self.cols, self.cols):
+                        pts = [(r0 + r, c0 + c) for r, c in orient]
+                        if all(0 <= r < self.rows and 0 <= c < self.cols for r, c in pts):
+                            cells = tuple(sorted(r * self.cols + c for r, c in pts))
+                            for x in cells:
+                                per[x].add(cells)
+            got = self._footprints[shape] = tuple(tuple(sorted(p)) for p in per)
+        return got
 
     def cell_name(self, i: int) -> str:
         r, c = divmod(i, self.cols)
