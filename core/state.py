@@ -174,11 +174,32 @@ class State(Generic[A, D]):
         self._legal = None
         self._legal_set = None
 
+    def apply_legal(self, action: A) -> None:
+        """Play `action` taken from this position's own ``legal()`` list, unchecked.
+
+        For searches, which apply thousands of actions they just read from
+        ``legal()``; everything else uses :meth:`apply`.
+        """
+        self._apply(action)
+        self.ply += 1
+        self._legal = None
+        self._legal_set = None
+
+    def chance_weights(self) -> list[tuple[A, int]]:
+        """At a chance node: each outcome and its weight, in the engine's own order.
+
+        Unsorted, so cheaper than :meth:`chance_outcomes`; for searches, whose
+        draws only need to repeat on the same code, not to match a record.
+        """
+        if self._current() != CHANCE:
+            return []
+        return self._chance_weights()
+
     def chance_outcomes(self) -> list[tuple[A, int]]:
         """At a chance node, each possible outcome with its integer weight."""
         if self._current() != CHANCE:
             return []
-        return sorted(self._chance_weights(), key=lambda aw: str(aw[0]))
+        return sorted(self._chance_weights(), key=lambda aw: _notation(aw[0]))
 
     def sample_chance(self, rng: Rng | None = None) -> A:
         """Draw the pending chance outcome from `rng`, or from the seed and ply."""

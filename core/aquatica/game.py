@@ -9,7 +9,8 @@ import msgspec
 
 from coldwater.core.notation import Action
 from coldwater.core.rng import Rng
-from coldwater.core.state import GameBase, seed_text
+from coldwater.core.bots import BOT_NAMES
+from coldwater.core.state import Bot, GameBase, seed_text
 
 from . import main_action
 from .actions import CODEC
@@ -34,7 +35,7 @@ class AquaticaGame(GameBase[AqState]):
     max_players = 5
     codec = CODEC
     options_type = AqOptions
-    bots = ("random", "greedy")
+    bots = BOT_NAMES
 
     def __init__(self, deck: Deck) -> None:
         self.deck = deck
@@ -106,16 +107,14 @@ class AquaticaGame(GameBase[AqState]):
             d.goal_pool = tokens
         return s
 
-    def bot(self, name: str) -> Any:
-        if name == "random":
-            from coldwater.core.bots import RandomBot
+    def bot(self, name: str) -> Bot:
+        from coldwater.core.bots import SearchSpec, make_bot
 
-            return RandomBot()
-        if name == "greedy":
-            from .bot import GreedyBot
+        from .bot import GreedyBot, evaluate
 
-            return GreedyBot()
-        raise KeyError(f"unknown bot {name!r}; Aquatica has: {', '.join(self.bots)}")
+        spec = SearchSpec(GreedyBot, evaluate, normal={"iterations": 24, "width": 3, "horizon": 40},
+                          hard={"iterations": 80, "width": 4, "horizon": 40})
+        return make_bot(self, name, GreedyBot, spec)
 
     def parse_action(self, text: str) -> Action:
         return self.codec.parse(text)  # type: ignore[no-any-return]

@@ -6,7 +6,8 @@ from pathlib import Path
 from typing import Any
 
 from coldwater.core.rng import Rng
-from coldwater.core.state import GameBase, seed_text
+from coldwater.core.bots import BOT_NAMES
+from coldwater.core.state import Bot, GameBase, seed_text
 
 from .actions import CODEC
 from .content import Tables, load_default, load_path
@@ -25,7 +26,7 @@ class CrownGame(GameBase[CrownState]):
     max_players = 4
     codec = CODEC
     options_type = CrownOptions
-    bots = ("random", "greedy")
+    bots = BOT_NAMES
 
     def __init__(self, tables: Tables) -> None:
         self.tables = tables
@@ -60,16 +61,15 @@ class CrownGame(GameBase[CrownState]):
     def determinize(self, view: CrownState, rng: Rng) -> CrownState:
         return self.state_type(determinize(view.data, self.tables, rng), seed=None, ply=view.ply)
 
-    def bot(self, name: str) -> Any:
-        if name == "random":
-            from coldwater.core.bots import RandomBot
+    def bot(self, name: str) -> Bot:
+        from coldwater.core.bots import SearchSpec, make_bot
 
-            return RandomBot()
-        if name == "greedy":
-            from .bot import GreedyBot
+        from .bot import GreedyBot, evaluate
 
-            return GreedyBot(self.tables)
-        raise ValueError(f"unknown bot {name!r}; {self.title} has: {', '.join(self.bots)}")
+        spec = SearchSpec(lambda: GreedyBot(self.tables), evaluate,
+                          normal={"iterations": 24, "width": 3, "horizon": 60},
+                          hard={"iterations": 80, "width": 4, "horizon": 60})
+        return make_bot(self, name, lambda: GreedyBot(self.tables), spec)
 
 
 GAME = CrownGame(load_default())

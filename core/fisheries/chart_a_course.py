@@ -18,12 +18,19 @@ def coverable(ctx: Ctx, d: Data, cell: int, ships: dict[int, tuple[int, int]]) -
     return (t == CALM or (t == FISH and not d.fish[cell])) and not d.cover[cell] and cell not in ships
 
 
-def placements(ctx: Ctx, d: Data, shape: str) -> list[tuple[int, ...]]:
+def free_cells(d: Data, ships: dict[int, tuple[int, int]]) -> list[bool]:
+    """Which spaces a tile may cover now (see :func:`coverable`)."""
+    free = [(t == CALM or (t == FISH and not f)) and not c for t, f, c in zip(d.terrain, d.fish, d.cover)]
+    for s in ships:
+        free[s] = False
+    return free
+
+
+def placements(ctx: Ctx, d: Data, shape: str, free: list[bool] | None = None) -> list[tuple[int, ...]]:
     """Every legal placement of `shape` now, as sorted cell tuples (for UI previews too)."""
     ships = ship_at(d)
-    terrain, fish, cover = d.terrain, d.fish, d.cover
-    free = [(t == CALM or (t == FISH and not fish[i])) and not cover[i] and i not in ships
-            for i, t in enumerate(terrain)]
+    if free is None:
+        free = free_cells(d, ships)
     near = {n for s in ships for n in ctx.neighbours[s] if free[n]}
     fp = ctx.footprints(shape)
     out: set[tuple[int, ...]] = set()

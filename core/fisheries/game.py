@@ -13,8 +13,9 @@ from typing import Any, Literal
 import msgspec
 
 from coldwater.core import content as core_content
+from coldwater.core.bots import BOT_NAMES
 from coldwater.core.rng import Rng
-from coldwater.core.state import GameBase, seed_text
+from coldwater.core.state import Bot, GameBase, seed_text
 
 from .actions import CODEC
 from .content import Content, check
@@ -35,7 +36,7 @@ class FisheriesGame(GameBase[FisheriesState]):
     max_players = 2
     codec = CODEC
     options_type = FisheriesOptions
-    bots = ("random", "greedy")
+    bots = BOT_NAMES
 
     def __init__(self, content: Content) -> None:
         self.content = content
@@ -62,16 +63,14 @@ class FisheriesGame(GameBase[FisheriesState]):
         # Nothing is hidden: the view is already the full position.
         return view.clone()
 
-    def bot(self, name: str) -> Any:
-        if name == "random":
-            from coldwater.core.bots import RandomBot
+    def bot(self, name: str) -> Bot:
+        from coldwater.core.bots import SearchSpec, make_bot
 
-            return RandomBot()
-        if name == "greedy":
-            from .bot import GreedyBot
+        from .bot import GreedyBot, evaluate
 
-            return GreedyBot()
-        raise ValueError(f"unknown bot {name!r}; {self.title} has: {', '.join(self.bots)}")
+        spec = SearchSpec(GreedyBot, evaluate, normal={"iterations": 16, "width": 3, "horizon": 30},
+                          hard={"iterations": 48, "width": 5, "horizon": 30})
+        return make_bot(self, name, GreedyBot, spec)
 
 
 def load_default() -> Content:

@@ -11,7 +11,7 @@ from functools import cached_property
 
 import msgspec
 
-from .content import CardSpec, Content
+from .content import ROUGH, START1, START2, CardSpec, Content
 
 
 class Stack(msgspec.Struct, array_like=True):
@@ -119,6 +119,21 @@ class Ctx:
         self.neighbours: tuple[tuple[int, ...], ...] = tuple(nb)
         self.orientations = {s.id: _orientations(s.cells) for s in content.shapes}
         self._footprints: dict[str, tuple[tuple[tuple[int, ...], ...], ...]] = {}
+        self._entry: dict[str, tuple[int, ...]] = {}
+
+    def entry_base(self, terrain: str) -> tuple[int, ...]:
+        """Hours to enter each space of an untiled, shipless board (0: not without a tile).
+
+        A game's terrain string never changes after setup, so this is kept per board.
+        """
+        got = self._entry.get(terrain)
+        if got is None:
+            got = tuple(1 if (t in self.helms or t == START1 or t == START2) else 2 if t == ROUGH else 0
+                        for t in terrain)
+            if len(self._entry) > 64:  # variant boards: keep the memo bounded
+                self._entry.clear()
+            self._entry[terrain] = got
+        return got
 
     def footprints(self, shape: str) -> tuple[tuple[tuple[int, ...], ...], ...]:
         """For each cell, every in-grid placement of `shape` covering it (sorted cells).

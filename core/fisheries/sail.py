@@ -23,18 +23,11 @@ from .model import Ctx, Data, ship_at
 
 def entry_costs(ctx: Ctx, d: Data, ships: dict[int, tuple[int, int]]) -> list[int]:
     """Hours to enter each space (0: never), from terrain, tiles and ships."""
-    terrain, cover, helms = d.terrain, d.cover, ctx.helms
-    out = [0] * ctx.n
-    for n in range(ctx.n):
-        t = terrain[n]
-        if n in ships:
-            out[n] = 0 if t in helms else 2
-        elif t in helms:
-            out[n] = 1
-        elif t == ROUGH:
-            out[n] = 2
-        elif cover[n] or t == START1 or t == START2:
-            out[n] = 1
+    helms = ctx.helms
+    base = ctx.entry_base(d.terrain)
+    out = [b or int(c) for b, c in zip(base, d.cover)]  # a tile makes calm water passable
+    for n in ships:
+        out[n] = 0 if d.terrain[n] in helms else 2
     return out
 
 
