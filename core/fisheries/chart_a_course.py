@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 from .content import CALM, FISH
-from .model import Ctx, Data, Placed, ship_at
+from .model import Ctx, Data, Placed, cell_mask, ship_at
 
 
 def coverable(ctx: Ctx, d: Data, cell: int, ships: dict[int, tuple[int, int]]) -> bool:
@@ -18,27 +18,26 @@ def coverable(ctx: Ctx, d: Data, cell: int, ships: dict[int, tuple[int, int]]) -
     return (t == CALM or (t == FISH and not d.fish[cell])) and not d.cover[cell] and cell not in ships
 
 
-def free_cells(d: Data, ships: dict[int, tuple[int, int]]) -> list[bool]:
-    """Which spaces a tile may cover now (see :func:`coverable`)."""
-    free = [(t == CALM or (t == FISH and not f)) and not c for t, f, c in zip(d.terrain, d.fish, d.cover)]
-    for s in ships:
-        free[s] = False
-    return free
+def blocked_mask(ctx: Ctx, d: Data, ships: dict[int, tuple[int, int]]) -> int:
+    """Spaces a tile may not cover now, as a :func:`model.cell_mask` (see :func:`coverable`)."""
+    return (ctx.static_blocked(d.terrain) | int.from_bytes(bytes(d.cover), "little")
+            | int.from_bytes(bytes(map(bool, d.fish)), "little") | cell_mask(list(ships)))
 
 
-def placements(ctx: Ctx, d: Data, shape: str, free: list[bool] | None = None) -> list[tuple[int, ...]]:
+def placements(ctx: Ctx, d: Data, shape: str, blocked: int | None = None) -> list[tuple[int, ...]]:
     """Every legal placement of `shape` now, as sorted cell tuples (for UI previews too)."""
     ships = ship_at(d)
-    if free is None:
-        free = free_cells(d, ships)
-    near = {n for s in ships for n in ctx.neighbours[s] if free[n]}
+    if blocked is None:
+        blocked = blocked_mask(ctx, d, ships)
     fp = ctx.footprints(shape)
     out: set[tuple[int, ...]] = set()
     # Only placements with some square on a free space beside a ship can be legal.
-    for x in near:
-        for cells in fp[x]:
-            if cells not in out and all(free[i] for i in cells):
-                out.add(cells)
+    for s in ships:
+        for x in ctx.neighbours[s]:
+            if not (blocked >> (8 * x)) & 1:
+                for mask, cells in fp[x]:
+                    if not mask & blocked:
+                        out.add(cells)
     return sorted(out)
 
 

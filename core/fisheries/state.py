@@ -145,13 +145,14 @@ class FisheriesState(State[FAction, Data]):
             out.append(Pass())
         else:
             out += [EndDay(go) for (go,) in end_of_day.end_options(d)]
-        free = None
+        blocked = None
         for k, n in enumerate(d.supply[p]):
             if n > 0:
                 shape = ctx.shapes[k]
-                if free is None:
-                    free = chart_a_course.free_cells(d, ship_at(d))
-                out += [Chart(shape, self._names(cells)) for cells in chart_a_course.placements(ctx, d, shape, free)]
+                if blocked is None:
+                    blocked = chart_a_course.blocked_mask(ctx, d, ship_at(d))
+                out += [Chart(shape, self._names(cells))
+                        for cells in chart_a_course.placements(ctx, d, shape, blocked)]
         if d.time[p] > 0:
             ships = ship_at(d)
             entry = sail.entry_costs(ctx, d, ships)  # shared by every ship's search
