@@ -19,6 +19,7 @@ seed; at a LAN table a fair-play protocol supplies them instead.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from abc import ABC, abstractmethod
 from pathlib import Path
@@ -39,6 +40,11 @@ S = TypeVar("S", bound="State[Any, Any]")
 
 _enc = msgspec.msgpack.Encoder()
 _json = msgspec.json.Encoder()
+
+# legal() sorts by notation, and building the text is most of a random ply's cost.
+# Actions are frozen and their text is a pure function of them, so a bounded memo
+# cannot change any result; it only skips re-encoding the same action each ply.
+_notation = functools.lru_cache(maxsize=1 << 15)(str)
 
 
 class Scores(msgspec.Struct, frozen=True):
@@ -147,7 +153,7 @@ class State(Generic[A, D]):
             if self._current() is None:
                 self._legal = []
             else:
-                self._legal = sorted(self._legal_actions(), key=str)
+                self._legal = sorted(self._legal_actions(), key=_notation)
         return list(self._legal)
 
     def _canonical(self, action: object) -> A | None:
@@ -192,11 +198,32 @@ class State(Generic[A, D]):
         self._legal = None
         self._legal_set = None
 
+    def apply_legal(self, action: A) -> None:
+        """Play `action` taken from this position's own ``legal()`` list, unchecked.
+
+        For searches, which apply thousands of actions they just read from
+        ``legal()``; everything else uses :meth:`apply`.
+        """
+        self._apply(action)
+        self.ply += 1
+        self._legal = None
+        self._legal_set = None
+
+    def chance_weights(self) -> list[tuple[A, int]]:
+        """At a chance node: each outcome and its weight, in the engine's own order.
+
+        Unsorted, so cheaper than :meth:`chance_outcomes`; for searches, whose
+        draws only need to repeat on the same code, not to match a record.
+        """
+        if self._current() != CHANCE:
+            return []
+        return self._chance_weights()
+
     def chance_outcomes(self) -> list[tuple[A, int]]:
         """At a chance node, each possible outcome with its integer weight."""
         if self._current() != CHANCE:
             return []
-        return sorted(self._chance_weights(), key=lambda aw: str(aw[0]))
+        return sorted(self._chance_weights(), key=lambda aw: _notation(aw[0]))
 
     def sample_chance(self, rng: Rng | None = None) -> A:
         """Draw the pending chance outcome from `rng`, or from the seed and ply."""

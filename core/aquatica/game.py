@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 import msgspec
 
+from coldwater.core.bots import BOT_NAMES
 from coldwater.core.rng import Rng
 from coldwater.core.state import Bot, GameBase, bind_state, seed_text
 
@@ -31,7 +32,7 @@ class AquaticaGame(GameBase[AqState]):
     min_players = 1
     max_players = 5
     options_type = AqOptions
-    bots = ("random", "greedy")
+    bots = BOT_NAMES
 
     def __init__(self, deck: Deck) -> None:
         self.deck = deck
@@ -104,15 +105,13 @@ class AquaticaGame(GameBase[AqState]):
         return s
 
     def bot(self, name: str) -> Bot:
-        if name == "random":
-            from coldwater.core.bots import RandomBot
+        from coldwater.core.bots import SearchSpec, make_bot
 
-            return RandomBot()
-        if name == "greedy":
-            from .bot import GreedyBot
+        from .bot import GreedyBot, evaluate
 
-            return GreedyBot()
-        raise KeyError(f"unknown bot {name!r}; Aquatica has: {', '.join(self.bots)}")
+        spec = SearchSpec(GreedyBot, evaluate, normal={"iterations": 24, "width": 3, "horizon": 40},
+                          hard={"iterations": 80, "width": 4, "horizon": 40})
+        return make_bot(self, name, GreedyBot, spec)
 
 
 GAME = AquaticaGame(compile_content(load_packaged()))

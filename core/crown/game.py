@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from coldwater.core.bots import BOT_NAMES
 from coldwater.core.rng import Rng
 from coldwater.core.state import Bot, GameBase, bind_state, seed_text
 
@@ -23,7 +24,7 @@ class CrownGame(GameBase[CrownState]):
     min_players = 1
     max_players = 4
     options_type = CrownOptions
-    bots = ("random", "greedy")
+    bots = BOT_NAMES
 
     def __init__(self, tables: Tables) -> None:
         self.tables = tables
@@ -59,15 +60,14 @@ class CrownGame(GameBase[CrownState]):
         return self.state_type(determinize(view.data, self.tables, rng), seed=None, ply=view.ply)
 
     def bot(self, name: str) -> Bot:
-        if name == "random":
-            from coldwater.core.bots import RandomBot
+        from coldwater.core.bots import SearchSpec, make_bot
 
-            return RandomBot()
-        if name == "greedy":
-            from .bot import GreedyBot
+        from .bot import GreedyBot, evaluate
 
-            return GreedyBot(self.tables)
-        raise ValueError(f"unknown bot {name!r}; {self.title} has: {', '.join(self.bots)}")
+        spec = SearchSpec(lambda: GreedyBot(self.tables), evaluate,
+                          normal={"iterations": 24, "width": 3, "horizon": 60},
+                          hard={"iterations": 80, "width": 4, "horizon": 60})
+        return make_bot(self, name, lambda: GreedyBot(self.tables), spec)
 
 
 GAME = CrownGame(load_default())

@@ -13,6 +13,7 @@ from typing import Any, Literal
 import msgspec
 
 from coldwater.core import content as core_content
+from coldwater.core.bots import BOT_NAMES
 from coldwater.core.rng import Rng
 from coldwater.core.state import Bot, GameBase, bind_state, seed_text
 
@@ -33,7 +34,7 @@ class FisheriesGame(GameBase[FisheriesState]):
     min_players = 2
     max_players = 2
     options_type = FisheriesOptions
-    bots = ("random", "greedy")
+    bots = BOT_NAMES
 
     def __init__(self, content: Content) -> None:
         self.content = content
@@ -61,15 +62,13 @@ class FisheriesGame(GameBase[FisheriesState]):
         return view.clone()
 
     def bot(self, name: str) -> Bot:
-        if name == "random":
-            from coldwater.core.bots import RandomBot
+        from coldwater.core.bots import SearchSpec, make_bot
 
-            return RandomBot()
-        if name == "greedy":
-            from .bot import GreedyBot
+        from .bot import GreedyBot, evaluate
 
-            return GreedyBot()
-        raise ValueError(f"unknown bot {name!r}; {self.title} has: {', '.join(self.bots)}")
+        spec = SearchSpec(GreedyBot, evaluate, normal={"iterations": 16, "width": 3, "horizon": 30},
+                          hard={"iterations": 48, "width": 5, "horizon": 30})
+        return make_bot(self, name, GreedyBot, spec)
 
 
 def load_default() -> Content:
