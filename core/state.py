@@ -44,7 +44,8 @@ _json = msgspec.json.Encoder()
 # legal() sorts by notation, and building the text is most of a random ply's cost.
 # Actions are frozen and their text is a pure function of them, so a bounded memo
 # cannot change any result; it only skips re-encoding the same action each ply.
-_notation = functools.lru_cache(maxsize=1 << 15)(str)
+notation_key = functools.lru_cache(maxsize=1 << 15)(str)
+_notation = notation_key
 
 
 class Scores(msgspec.Struct, frozen=True):
@@ -110,6 +111,12 @@ class State(Generic[A, D]):
         """All legal actions, in any order (the base class sorts them)."""
         raise NotImplementedError
 
+    def _sorted_legal(self) -> list[A]:
+        """The legal actions in notation order. An engine with many actions per
+        position may override this to build the sort keys itself, cheaper than
+        encoding; each key must equal ``str(action)`` (the contract tests check)."""
+        return sorted(self._legal_actions(), key=_notation)
+
     def _apply(self, action: A) -> None:
         """Apply a legal action (already checked) by mutating ``self.data``."""
         raise NotImplementedError
@@ -153,7 +160,7 @@ class State(Generic[A, D]):
             if self._current() is None:
                 self._legal = []
             else:
-                self._legal = sorted(self._legal_actions(), key=_notation)
+                self._legal = self._sorted_legal()
         return list(self._legal)
 
     def _canonical(self, action: object) -> A | None:

@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from coldwater.core.state import CHANCE, Scores, State
+from coldwater.core.state import CHANCE, Scores, State, notation_key
 
 from . import chart_a_course, end_of_day, fish, fleet, lobster, market, preserve, sail, scoring, setup, variant_setup
 from .actions import (
@@ -38,6 +38,10 @@ from .days import apply_flip, finish_action, flip_outcomes
 from .model import Ctx, Data, ship_at
 
 _CHANCE_PHASES = ("setup", "stock", "dawn")
+
+
+def _first(kv: tuple[str, Any]) -> str:
+    return kv[0]
 
 
 class FisheriesState(State[FAction, Data]):
@@ -164,6 +168,22 @@ class FisheriesState(State[FAction, Data]):
         out += [Fish(ctx.names[c]) for c in fish.fishable(ctx, d, p)]
         out += [Preserve(card, pay) for card, pay in preserve.options(ctx, d, p)]
         return out
+
+    def _sorted_legal(self) -> list[Any]:
+        # Charts and sails are most of a turn's actions: their notation is built
+        # here directly ("chart L a1,a2", "sail a1 b2") rather than encoded.
+        keyed = []
+        for a in self._legal_actions():
+            t = type(a)
+            if t is Chart:
+                k = "chart " + a.shape + " " + ",".join(a.cells)
+            elif t is Sail:
+                k = "sail " + a.frm + " " + a.to
+            else:
+                k = notation_key(a)
+            keyed.append((k, a))
+        keyed.sort(key=_first)
+        return [a for _, a in keyed]
 
     def _apply(self, a: Any) -> None:
         ctx, d = self.CTX, self.data
