@@ -18,7 +18,7 @@ from .helpers import started
 def test_registry_and_game_object() -> None:
     g = games.get("crown")
     assert g is GAME and g.min_players == 1 and g.max_players == 4
-    assert g.bots == ("random", "greedy")
+    assert g.bots == ("random", "greedy", "easy", "normal", "hard")
     with pytest.raises(ValueError):
         g.new(5)
     with pytest.raises(ValueError, match="bad Coldwater Crown options"):
