@@ -10,7 +10,7 @@ Exploiting takes the Depth's icon and slides the Location up one Depth.
 from __future__ import annotations
 
 from .content import Deck
-from .model import AqData, Eff, Loc
+from .model import LOC_TYPES, AqData, Eff, Loc
 from .raise_ import check_risen
 
 
@@ -35,8 +35,6 @@ def resource_of(k: Deck, loc: Loc, res: str, ltype: int) -> int:
 
 
 def k_type(t: str) -> int:
-    from .model import LOC_TYPES
-
     return LOC_TYPES.index(t)
 
 

@@ -8,7 +8,7 @@ import msgspec
 
 from coldwater.core.state import Scores, State
 
-from . import main_action, scoring, setup
+from . import main_action, scoring, setup, why
 from .actions import (
     CODEC,
     AqAction, Buy, ClaimGoal, Conquer, Copy, Cut, Deal, End, Exploit, Flip, OppDiscard, OppFlip, PickKing, Place,
@@ -16,6 +16,7 @@ from .actions import (
 )
 from .content import Deck
 from .depths import top
+from .mantas import effect as manta_effect
 from .model import HIDDEN, HIDDEN_KING, LOC_TYPES, AqData
 from .raise_ import find
 
@@ -123,9 +124,7 @@ class AqState(State[AqAction, AqData]):
             return f"{who} skips {e.text() if e else 'the effect'}"
         if isinstance(a, Flip):
             m = d.ps[d.turn].mantas[a.manta]
-            from .mantas import effect
-
-            return f"{who} flips a Manta ({effect(k, m).text()})"
+            return f"{who} flips a Manta ({manta_effect(k, m).text()})"
         if isinstance(a, Exploit):
             loc = find(d, d.turn, a.loc)
             e = top(k, loc) if loc else None
@@ -173,6 +172,4 @@ class AqState(State[AqAction, AqData]):
         return str(a)
 
     def why_illegal(self, action: Any) -> str:
-        from .why import why_illegal
-
-        return why_illegal(self, action)
+        return why.why_illegal(self, action)
