@@ -362,7 +362,6 @@ class SaveInfo(msgspec.Struct, frozen=True):
     seats: str
     plies: int
     updated: float
-    over: bool | None
     problem: str | None = None
     content: str | None = None
     """The path of the game's own card data, if it has any."""
@@ -376,8 +375,8 @@ def list_saves(folder: Path | None = None) -> list[SaveInfo]:
         try:
             s = read_save(p)
             out.append(SaveInfo(str(p), s.record.game, ", ".join(x.name for x in s.seats), len(s.record.entries),
-                                s.updated, None, content=s.content.path if s.content else None))
+                                s.updated, content=s.content.path if s.content else None))
         except SaveError as e:
-            out.append(SaveInfo(str(p), "?", "", 0, p.stat().st_mtime, None, problem=str(e)))
+            out.append(SaveInfo(str(p), "?", "", 0, p.stat().st_mtime, problem=str(e)))
     out.sort(key=lambda i: -i.updated)
     return out
