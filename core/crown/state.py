@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, assert_never
 
 from coldwater.core.state import CHANCE, Scores, State
 
@@ -75,7 +75,9 @@ class CrownState(State[CrownAction, CrownData]):
         if ph == "submit":
             assert d.cur is not None
             return list(contests.legal(d, self.TABLES, d.cur))
-        raise AssertionError(f"no decision in phase {ph}")
+        if ph == "setup" or ph == "wait" or ph == "silent" or ph == "over":
+            raise AssertionError(f"no decision in phase {ph}")  # chance or automatic work only
+        assert_never(ph)
 
     def _chance_weights(self) -> list[tuple[CrownAction, int]]:
         return turns.chance_weights(self.data, self.TABLES)
