@@ -164,6 +164,10 @@ class State(Generic[A, D]):
             if self._legal is None:
                 self.legal()
             assert self._legal is not None
+            if len(self._legal) <= 48:
+                # Usually asked once per position (by apply): a scan of a short
+                # list is cheaper than hashing every action into a set.
+                return action in self._legal  # == between Structs of one type, field by field
             self._legal_set = frozenset(self._legal)
         try:
             return action in self._legal_set
