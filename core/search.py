@@ -128,10 +128,11 @@ class SearchBot:
             n += 1
         self.last_iterations = n
         me = view.current
+        assert me is not None  # legal() was not empty
         order = {a: i for i, a in enumerate(cands)}
 
         def rank(a: Action) -> tuple[int, float, int]:
-            c = root.children.get((me, a))  # type: ignore[arg-type]
+            c = root.children.get((me, a))
             if c is None or not c.visits:
                 return (0, 0.0, -order[a])
             return (c.visits, c.total / c.visits, -order[a])
