@@ -29,7 +29,9 @@ from .state import Bot, State
 __all__ = ["BOT_NAMES", "LEVELS", "Bot", "BotError", "EasyBot", "GreedyBase", "RandomBot", "SearchSpec", "make_bot"]
 
 LEVELS: Final = ("easy", "normal", "hard")
-BOT_NAMES: Final = ("random", "greedy", *LEVELS)
+BOT_NAMES: Final = ("random", *LEVELS, "greedy")
+"""Every game's ``bots``. Greedy stays last: screens offer the last one as the default
+opponent, and it answers at once (a search level is a choice a person makes)."""
 
 
 class BotError(ColdwaterError, ValueError):

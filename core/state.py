@@ -169,15 +169,22 @@ class State(Generic[A, D]):
         Equality alone is not enough: ``Fill(True) == Fill(1)`` and ``1.0 == 1``,
         so an equal action with differently typed fields must also encode the same.
         """
-        if self._legal_set is None:
-            if self._legal is None:
-                self.legal()
-            assert self._legal is not None
-            self._legal_set = {a: a for a in self._legal}
-        try:
-            canon: A | None = self._legal_set.get(action)  # type: ignore[call-overload]
-        except TypeError:  # unhashable junk
-            return None
+        if self._legal is None:
+            self.legal()
+        legal = self._legal
+        assert legal is not None
+        canon: A | None
+        if len(legal) <= 48:
+            # Usually asked once per position (by apply): a scan of a short list
+            # is cheaper than hashing every action into a dict.
+            canon = next((a for a in legal if a is action or a == action), None)
+        else:
+            if self._legal_set is None:
+                self._legal_set = {a: a for a in legal}
+            try:
+                canon = self._legal_set.get(action)  # type: ignore[call-overload]
+            except TypeError:  # unhashable junk
+                return None
         if canon is None or canon is action:
             return canon
         if type(canon) is not type(action) or _enc.encode(canon) != _enc.encode(action):

@@ -49,7 +49,7 @@ def test_every_game_offers_every_level_through_one_factory(name: str) -> None:
     assert g.bots == BOT_NAMES and set(LEVELS) <= set(g.bots)
     for n in g.bots:
         assert g.bot(n).name == n
-    with pytest.raises(BotError, match="has: random, greedy, easy, normal, hard"):
+    with pytest.raises(BotError, match="has: random, easy, normal, hard, greedy"):
         g.bot("grandmaster")
 
 

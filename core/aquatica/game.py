@@ -109,8 +109,8 @@ class AquaticaGame(GameBase[AqState]):
 
         from .bot import GreedyBot, evaluate
 
-        spec = SearchSpec(GreedyBot, evaluate, normal={"iterations": 24, "width": 3, "horizon": 40},
-                          hard={"iterations": 80, "width": 4, "horizon": 40})
+        spec = SearchSpec(GreedyBot, evaluate, normal={"iterations": 16, "width": 3},
+                          hard={"iterations": 64, "width": 4})
         return make_bot(self, name, GreedyBot, spec)
 
 

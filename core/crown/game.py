@@ -65,8 +65,8 @@ class CrownGame(GameBase[CrownState]):
         from .bot import GreedyBot, evaluate
 
         spec = SearchSpec(lambda: GreedyBot(self.tables), evaluate,
-                          normal={"iterations": 24, "width": 3, "horizon": 60},
-                          hard={"iterations": 80, "width": 4, "horizon": 60})
+                          normal={"iterations": 16, "width": 3},
+                          hard={"iterations": 64, "width": 4})
         return make_bot(self, name, lambda: GreedyBot(self.tables), spec)
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import math
 import statistics
+import sys
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
@@ -64,6 +65,7 @@ def job(args: tuple[str, str, str, list[str], dict[str, Any] | None]) -> tuple[s
     section, key, game_name, levels, options = args[0], args[1], args[2], args[3], args[4]
     seed = f"bots/{section}/{key}"
     sc, d, times = play(game_name, seed, levels, options)
+    print(f"  {section} {key} {','.join(levels)}: {sc.outcome}", file=sys.stderr, flush=True)
     if section == "pond":
         res: Any = sc.ranking[0] == 0
     elif section == "solo":
@@ -81,6 +83,7 @@ def main() -> None:
     ap.add_argument("--levels", default="easy,normal,hard")
     ap.add_argument("--only", default="pond,solo,tribes,h2h")
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--tribes-levels", default="1,2,3,4,5,6", help="Tribes Solo levels to play")
     args = ap.parse_args()
     levels = args.levels.split(",")
     only = set(args.only.split(","))
@@ -93,7 +96,7 @@ def main() -> None:
             if "solo" in only:
                 jobs.append(("solo", f"{lv}/{i}", "aquatica", [lv], None))
             if "tribes" in only:
-                for level in range(1, 7):
+                for level in map(int, args.tribes_levels.split(",")):
                     jobs.append(("tribes", f"{lv}/{level}/{i}", "aquatica", [lv],
                                  {"module": "tribes", "solo_level": level}))
     if "h2h" in only:
