@@ -213,7 +213,7 @@ class SearchBot:
 
 
 def _draw(st: State[Any, Any], rng: FastRng) -> Action:
-    outcomes = st.chance_weights()
+    outcomes: list[tuple[Action, int]] = st.chance_weights()
     x = rng.below(sum(w for _, w in outcomes))
     for a, w in outcomes:
         x -= w

@@ -50,7 +50,9 @@ def king_worth(k: Deck, number: int) -> float:
 
 class GreedyBot(GreedyBase):
     def values(self, view: State[Any, Any], legal: Sequence[Action]) -> list[float]:
-        ev = _Eval(view.data, view.deck, view.current, view.ply)  # type: ignore[attr-defined]
+        seat = view.current
+        assert seat is not None and seat >= 0  # bots are asked only on a seat's turn
+        ev = _Eval(view.data, view.deck, seat, view.ply)  # type: ignore[attr-defined]
         return [ev.value(a) for a in legal]
 
 

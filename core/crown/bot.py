@@ -157,7 +157,7 @@ def evaluate(state: State[Any, Any], anchor: tuple[int, ...]) -> list[float]:
     # Cut off early: points so far, plus fish in the boat, which feed the
     # contests and challenges scored at the end.
     d: CrownData = state.data
-    totals = list(sc.totals)
+    totals = [float(t) for t in sc.totals]
     for i, p in enumerate(d.parties[: len(totals)]):
         totals[i] += 0.7 * len(p.fish) + 0.5 * sum(len(m.filled) for m in p.ma)
     return score_values(sc, state.players, scale=6.0, totals=totals)

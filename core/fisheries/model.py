@@ -124,7 +124,7 @@ class Ctx:
             nb.append(tuple(out))
         self.neighbours: tuple[tuple[int, ...], ...] = tuple(nb)
         self.orientations = {s.id: _orientations(s.cells) for s in content.shapes}
-        self._footprints: dict[str, tuple[tuple[tuple[int, ...], ...], ...]] = {}
+        self._footprints: dict[str, tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]] = {}
         self._entry: dict[str, tuple[int, ...]] = {}
         self._blocked: dict[str, int] = {}
 
