@@ -87,7 +87,7 @@ class SearchBot:
 
     def __init__(self, game: Any, policy: Policy, evaluate: Evaluate, *, name: str, iterations: int,
                  width: int = 5, horizon: int = 10_000, explore: float = 0.6, noise: float = 0.0,
-                 confidence: float = 1.0, expand_after: int = 8, max_seconds: float = 2.5) -> None:
+                 confidence: float = 1.0, expand_after: int = 8, max_seconds: float = 2.0) -> None:
         if iterations < 1 or width < 1 or horizon < 0:
             raise ValueError("a search needs at least one iteration, one candidate and a horizon >= 0")
         self.name = name
@@ -107,6 +107,8 @@ class SearchBot:
         self.expand_after = expand_after
         """Standard errors by which a candidate must beat the prior's first to be played."""
         self.max_seconds = max_seconds
+        """Wall-clock safety net, checked between rounds (a round is one playout per
+        candidate), so a decision stays under about 3 s on a slow or busy machine."""
         self.last_iterations = 0
         """Iterations the last decision ran (below the budget only if the clock cap hit)."""
 
