@@ -1,22 +1,23 @@
 """The search bot: information-set Monte Carlo tree search over determinizations.
 
-Each iteration asks the game for one full position consistent with what the
-searching seat knows (``game.determinize(view, rng)``: hidden fish weights,
-hands and deck orders are sampled, never read), then walks one shared tree of
-action sequences (single-observer ISMCTS, Cowling, Powley & Whitehouse 2012):
+Every playout starts from one full position consistent with what the searching
+seat knows (``game.determinize(view, rng)``: hidden fish weights, hands and deck
+orders are sampled, never read), in the style of single-observer ISMCTS
+(Cowling, Powley & Whitehouse 2012), shaped for budgets of tens of playouts:
 
-- at each decision, only the ``width`` actions the greedy policy rates best are
-  candidates (a prior that keeps the tree narrow enough for a small budget);
-- children are picked by UCB1 with *availability* counts, since a child's
-  action may be illegal in some determinizations;
-- chance events are sampled inside the iteration and are not tree nodes;
-- a new leaf is scored by a playout: the greedy policy for every seat, with a
-  few random moves, for at most ``horizon`` plies, then the game's evaluation.
+- only the ``width`` actions the greedy policy rates best are candidates;
+- the root is searched in rounds: one world per round, every candidate played in
+  it with the same playout seed, and the greedy policy's first choice is kept
+  unless another candidate beats it, paired by round, by ``confidence``
+  standard errors (a small search that follows its noise plays worse than greedy);
+- below the root one shared tree grows by UCB1 with availability counts once a
+  node has ``expand_after`` visits; chance events are drawn inside the iteration;
+- a playout is the greedy policy for every seat for at most ``horizon`` plies,
+  then the game's evaluation.
 
 The budget is a number of iterations, so a seed and a budget fix the choice on
 every machine (LAN peers and tests agree). A wall-clock cap exists only as a
-safety net for a slow machine; it never binds at the shipped budgets on the
-reference machine, and when it does the choice is still a sound one.
+safety net for a slow or busy machine; when it binds the choice is still sound.
 """
 
 from __future__ import annotations
