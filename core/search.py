@@ -1,22 +1,23 @@
 """The search bot: information-set Monte Carlo tree search over determinizations.
 
-Each iteration asks the game for one full position consistent with what the
-searching seat knows (``game.determinize(view, rng)``: hidden fish weights,
-hands and deck orders are sampled, never read), then walks one shared tree of
-action sequences (single-observer ISMCTS, Cowling, Powley & Whitehouse 2012):
+Every playout starts from one full position consistent with what the searching
+seat knows (``game.determinize(view, rng)``: hidden fish weights, hands and deck
+orders are sampled, never read), in the style of single-observer ISMCTS
+(Cowling, Powley & Whitehouse 2012), shaped for budgets of tens of playouts:
 
-- at each decision, only the ``width`` actions the greedy policy rates best are
-  candidates (a prior that keeps the tree narrow enough for a small budget);
-- children are picked by UCB1 with *availability* counts, since a child's
-  action may be illegal in some determinizations;
-- chance events are sampled inside the iteration and are not tree nodes;
-- a new leaf is scored by a playout: the greedy policy for every seat, with a
-  few random moves, for at most ``horizon`` plies, then the game's evaluation.
+- only the ``width`` actions the greedy policy rates best are candidates;
+- the root is searched in rounds: one world per round, every candidate played in
+  it with the same playout seed, and the greedy policy's first choice is kept
+  unless another candidate beats it, paired by round, by ``confidence``
+  standard errors (a small search that follows its noise plays worse than greedy);
+- below the root one shared tree grows by UCB1 with availability counts once a
+  node has ``expand_after`` visits; chance events are drawn inside the iteration;
+- a playout is the greedy policy for every seat for at most ``horizon`` plies,
+  then the game's evaluation.
 
 The budget is a number of iterations, so a seed and a budget fix the choice on
 every machine (LAN peers and tests agree). A wall-clock cap exists only as a
-safety net for a slow machine; it never binds at the shipped budgets on the
-reference machine, and when it does the choice is still a sound one.
+safety net for a slow or busy machine; when it binds the choice is still sound.
 """
 
 from __future__ import annotations
@@ -86,8 +87,8 @@ class SearchBot:
     """ISMCTS with a greedy prior and greedy playouts. See the module docstring."""
 
     def __init__(self, game: Any, policy: Policy, evaluate: Evaluate, *, name: str, iterations: int,
-                 width: int = 5, horizon: int = 10_000, explore: float = 0.6, noise: float = 0.05,
-                 max_seconds: float = 2.5) -> None:
+                 width: int = 5, horizon: int = 10_000, explore: float = 0.6, noise: float = 0.0,
+                 confidence: float = 1.0, expand_after: int = 8, max_seconds: float = 2.0) -> None:
         if iterations < 1 or width < 1 or horizon < 0:
             raise ValueError("a search needs at least one iteration, one candidate and a horizon >= 0")
         self.name = name
@@ -101,8 +102,14 @@ class SearchBot:
         """Playout plies before the evaluation stands in for the rest of the game."""
         self.explore = explore
         self.noise = noise
-        """Chance of a uniformly random move in a playout, so playouts are not all alike."""
+        """Chance of a uniformly random move in a playout (none by default: the worlds and
+        the chance draws already vary, and paired comparisons want the same moves)."""
+        self.confidence = confidence
+        self.expand_after = expand_after
+        """Standard errors by which a candidate must beat the prior's first to be played."""
         self.max_seconds = max_seconds
+        """Wall-clock safety net, checked between rounds (a round is one playout per
+        candidate), so a decision stays under about 3 s on a slow or busy machine."""
         self.last_iterations = 0
         """Iterations the last decision ran (below the budget only if the clock cap hit)."""
 
@@ -114,31 +121,51 @@ class SearchBot:
         cands = self._candidates(view, legal)
         if len(cands) == 1:
             return cands[0]
-        root = _Node()
-        deadline = time.perf_counter() + self.max_seconds
-        n = 0
-        while n < self.iterations:
-            if n and time.perf_counter() > deadline:
-                break
-            # Runs of len(cands) iterations share one world and one playout seed, so
-            # the first visits to the candidates compare them on the same draws
-            # (common random numbers): far less noise for a small budget.
-            it = rng.fork(n // len(cands))
-            self._iterate(root, self.game.determinize(view, it.fork("world")), FastRng(it))
-            n += 1
-        self.last_iterations = n
         me = view.current
         assert me is not None  # legal() was not empty
-        order = {a: i for i, a in enumerate(cands)}
+        root = _Node()
+        deadline = time.perf_counter() + self.max_seconds
+        # The root is searched in rounds: each round draws one world and plays every
+        # candidate in it with the same playout seed (common random numbers), so the
+        # candidates are compared on the same luck; below the root the tree is
+        # shared across rounds and searched by UCB as usual.
+        results: list[list[float]] = [[] for _ in cands]
+        rounds = max(1, self.iterations // len(cands))
+        n = 0
+        for j in range(rounds):
+            if j and time.perf_counter() > deadline:
+                break
+            it = rng.fork(j)
+            world = self.game.determinize(view, it.fork("world"))
+            for i, a in enumerate(cands):
+                st = world.clone() if i < len(cands) - 1 else world
+                results[i].append(self._iterate(root, st, FastRng(it.fork("playout")), me, a))
+                n += 1
+        self.last_iterations = n
+        return cands[self._pick(results)]
 
-        def rank(a: Action) -> tuple[int, float, int]:
-            c = root.children.get((me, a))
-            if c is None or not c.visits:
-                return (0, 0.0, -order[a])
-            return (c.visits, c.total / c.visits, -order[a])
+    def _pick(self, results: list[list[float]]) -> int:
+        """The candidate to play: the prior's first, unless another beats it clearly.
 
-        # The most visited candidate is the robust choice; the prior breaks ties.
-        return max(cands, key=rank)
+        Each candidate's results are paired with the first's, round by round; a
+        candidate must win by more than `confidence` standard errors of the paired
+        difference. With a budget of tens of playouts the estimates are noisy, and
+        a search that follows its noise plays worse than the greedy bot it starts from.
+        """
+        base = results[0]
+        n = len(base)
+        best, best_gain = 0, 0.0
+        for i in range(1, len(results)):
+            diffs = [x - y for x, y in zip(results[i], base)]
+            mean = sum(diffs) / n
+            if n > 1:
+                var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+                margin = self.confidence * math.sqrt(var / n)
+            else:
+                margin = 0.0
+            if mean > margin and mean > best_gain:
+                best, best_gain = i, mean
+        return best
 
     # ---- internals ---------------------------------------------------------
     def _candidates(self, st: State[Any, Any], legal: list[Action]) -> list[Action]:
@@ -148,12 +175,18 @@ class SearchBot:
         idx = sorted(range(len(legal)), key=lambda i: (-vals[i], i))
         return [legal[i] for i in idx[: self.width]]
 
-    def _iterate(self, root: _Node, st: State[Any, Any], rng: FastRng) -> None:
-        node = root
-        path: list[tuple[_Node, int]] = []
+    def _iterate(self, root: _Node, st: State[Any, Any], rng: FastRng, me: int, first: Action) -> float:
+        """One iteration from the root with `first` played there; `me`'s reward."""
         anchor = st.scores().totals
-        # Selection and expansion down the shared tree.
-        while True:
+        node = root.children.get((me, first))
+        if node is None:
+            node = root.children[(me, first)] = _Node()
+        st.apply(first)  # checked: the view's legal moves must be legal in every world
+        path: list[tuple[_Node, int]] = [(node, me)]
+        # Selection and expansion down the shared tree. A node grows children only
+        # once it has been visited `expand_after` times: until then its playouts are
+        # the greedy continuation, which is a better estimate than exploring.
+        while node.visits >= self.expand_after:
             cur = st.current
             if cur is None:
                 break
@@ -189,6 +222,7 @@ class SearchBot:
         for n, seat in path:
             n.visits += 1
             n.total += rewards[seat]
+        return rewards[me]
 
     def _playout(self, st: State[Any, Any], rng: FastRng) -> None:
         """The greedy policy for every seat (with a little noise), up to the horizon."""
@@ -204,7 +238,7 @@ class SearchBot:
             legal = st.legal()
             if len(legal) == 1:
                 a = legal[0]
-            elif rng.below(1 << 16) < noise:
+            elif noise and rng.below(1 << 16) < noise:
                 a = rng.choice(legal)
             else:
                 a = argmax(legal, self.policy.values(st, legal), rng)
@@ -213,8 +247,10 @@ class SearchBot:
 
 
 def _draw(st: State[Any, Any], rng: FastRng) -> Action:
+    """A chance outcome keyed by the ply, not by how many draws came before: two
+    lines of play compared in one world then see the same luck at the same ply."""
     outcomes: list[tuple[Action, int]] = st.chance_weights()
-    x = rng.below(sum(w for _, w in outcomes))
+    x = rng.at(st.ply) % sum(w for _, w in outcomes)
     for a, w in outcomes:
         x -= w
         if x < 0:
@@ -240,6 +276,13 @@ class FastRng:
 
     def next64(self) -> int:
         self._s = z = (self._s + 0x9E3779B97F4A7C15) & _M64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+        return z ^ (z >> 31)
+
+    def at(self, k: int) -> int:
+        """A 64-bit number for index `k`, independent of the stream's position."""
+        z = (self._s + (k + 1) * 0x9E3779B97F4A7C15) & _M64
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
         return z ^ (z >> 31)

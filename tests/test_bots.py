@@ -158,3 +158,17 @@ def test_a_table_seat_can_name_a_level(tmp_path: Any) -> None:
     with pytest.raises(ValueError, match="unknown bot"):
         Table.new("crown", [Seat(SeatKind.PERSON, "Ann"), Seat(SeatKind.BOT, "Bot", bot="expert")], seed="x",
                   autosave=False)
+
+
+@pytest.mark.parametrize("options", [None, {"board": "B", "market": True}], ids=["A", "B-market"])
+def test_fisheries_built_sort_keys_are_the_notation(options: dict[str, Any] | None) -> None:
+    """Fisheries builds its charts' and sails' sort keys by hand for speed: legal()
+    must still come out in notation order, as every engine's does."""
+    g = games.get("fisheries")
+    for i in range(4):
+        s = g.new(2, seed=f"keys/{i}", options=options)
+        r = Rng(i)
+        while (cur := s.current) is not None:
+            legal = s.legal()
+            assert [str(a) for a in legal] == sorted(str(a) for a in legal)
+            s.apply(s.sample_chance(r) if cur == CHANCE else r.choice(legal))

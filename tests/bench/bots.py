@@ -1,7 +1,7 @@
 """How strong the bot levels are, on each game's own scale, and how long they think.
 
     .venv/bin/python tests/bench/bots.py [--games N] [--levels easy,normal,hard]
-        [--only pond,aquatica-solo,tribes,h2h] [--jobs J]
+        [--only pond,solo,tribes,h2h] [--tribes-levels 1,...,6] [--titles crown,...] [--jobs J]
 
 Prints, for each level, over a fixed list of seeds (``--games`` per line):
 
@@ -84,6 +84,7 @@ def main() -> None:
     ap.add_argument("--only", default="pond,solo,tribes,h2h")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--tribes-levels", default="1,2,3,4,5,6", help="Tribes Solo levels to play")
+    ap.add_argument("--titles", default=",".join(games.names()), help="games for the head-to-head lines")
     args = ap.parse_args()
     levels = args.levels.split(",")
     only = set(args.only.split(","))
@@ -101,7 +102,7 @@ def main() -> None:
                                  {"module": "tribes", "solo_level": level}))
     if "h2h" in only:
         for lo, hi in zip(levels, levels[1:]):
-            for name in games.names():
+            for name in args.titles.split(","):
                 for i in range(n):
                     seats = [hi, lo] if i % 2 == 0 else [lo, hi]
                     jobs.append(("h2h", f"{name}/{hi}-{lo}/{i}", name, seats, None))
