@@ -19,11 +19,13 @@ class Key(msgspec.Struct, frozen=True):
     keys: str
     description: str
     show: bool = True
+    priority: bool = False
+    """Checked before the focused widget's own keys (Ctrl+Q must quit from anywhere)."""
 
 
 DEFAULT: tuple[Key, ...] = (
     Key("app", "help", "question_mark", "Help"),
-    Key("app", "quit", "ctrl+q", "Quit", show=False),
+    Key("app", "quit", "ctrl+q", "Quit", show=False, priority=True),
     Key("menu", "quit", "q", "Quit"),
     Key("back", "back", "escape", "Back"),
     Key("nav", "next", "down,tab", "Next field", show=False),
@@ -62,7 +64,8 @@ def bindings(*scopes: str) -> list[BindingType]:
     out: list[BindingType] = []
     for key in DEFAULT:
         if key.scope in scopes:
-            out.append(Binding(key.keys, key.action, key.description, show=key.show, id=binding_id(key)))
+            out.append(Binding(key.keys, key.action, key.description, show=key.show, id=binding_id(key),
+                               priority=key.priority))
     return out
 
 

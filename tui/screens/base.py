@@ -4,14 +4,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from textual import events
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Input
+from textual.widgets import Button, Input, Static
 
 if TYPE_CHECKING:
     from coldwater.tui.app import ColdwaterApp
 
 
 class BaseScreen(Screen[Any]):
+    """A screen of the app. One that composes :meth:`hint_line` explains the focused
+    field there, while that field has a ``hint`` attribute."""
+
     HELP: ClassVar[str] = "No help for this screen yet."
     """Markdown shown by ``?``, above the list of this screen's keys."""
 
@@ -26,10 +30,23 @@ class BaseScreen(Screen[Any]):
         # A screen that comes up while the terminal is too small gets the notice on top.
         self.cw.check_size()
 
+    @staticmethod
+    def hint_line() -> Static:
+        return Static("", id="hint", classes="hint", markup=False)
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        hints = self.query("#hint")
+        if hints:
+            text = getattr(event.widget, "hint", "") or ""
+            if not isinstance(text, str):
+                text = ""
+            hints.first(Static).update(text)
+
 
 class FormScreen(BaseScreen):
     """A screen that is a form: Tab and arrows move between fields, Enter in a
-    text field moves on, and Start (its key or its button) submits the form."""
+    text field moves on, and Start (its key or its button) submits the form.
+    """
 
     def submit(self) -> None:
         raise NotImplementedError
