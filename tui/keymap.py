@@ -38,14 +38,34 @@ DEFAULT: tuple[Key, ...] = (
     Key("table", "board_down", "pagedown", "Scroll board", show=False),
     Key("table", "board_up", "pageup", "Scroll board up", show=False),
     Key("table", "choose", "enter", "Choose"),
-    Key("replay", "step(1)", "right,l", "Next"),
-    Key("replay", "step(-1)", "left,h", "Back one"),
+    Key("replay", "step(1)", "right,l", "Next decision"),
+    Key("replay", "step(-1)", "left,h", "Back one decision"),
     Key("replay", "jump(0)", "home", "Start"),
     Key("replay", "jump(-1)", "end", "End"),
     Key("replay", "back", "escape", "Close"),
     Key("handover", "ready", "enter,space", "I am ready"),
     Key("score", "done", "enter,escape", "Back to menu"),
+    # Screens around the table (menus, replays, the end of a game).
+    Key("replay", "turn(1)", "down,j", "Next turn"),
+    Key("replay", "turn(-1)", "up,k", "Back one turn"),
+    Key("replay", "round(1)", "pagedown,n", "Next round"),
+    Key("replay", "round(-1)", "pageup,b", "Back one round"),
+    Key("replay", "goto", "g", "Go to move…"),
+    Key("replay", "seat", "v", "Whose view"),
+    Key("score", "rematch", "r", "Rematch"),
+    Key("score", "replay", "p", "Open the replay"),
+    Key("rules", "scroll(1)", "pagedown,space", "Scroll down", priority=True),
+    Key("rules", "scroll(-1)", "pageup,b", "Scroll up", priority=True),
+    Key("resume", "delete", "d,delete", "Delete save"),
+    Key("settings", "reset", "backspace", "Default key", show=False),
 )
+
+SCREEN_SCOPES: tuple[tuple[str, ...], ...] = (
+    ("menu",), ("back", "nav", "form"), ("back", "lobby"), ("back", "nav", "settings"), ("table",),
+    ("replay",), ("handover",), ("score",), ("back", "rules"), ("back", "resume"), ("back",),
+)
+"""Which scopes one screen answers to together (with ``app`` everywhere): a key may not
+mean two things on one screen, so a remap is refused when it would."""
 
 CHOICE_KEYS: str = "1234567890abcdefghijklmnopqrstuvwxyz"
 """Hotkeys for legal choices, in order: the first 36 choices get one each."""
@@ -69,9 +89,40 @@ def bindings(*scopes: str) -> list[BindingType]:
     return out
 
 
+def conflict(bid: str, key: str, overrides: dict[str, str]) -> str | None:
+    """Why `key` cannot be given to binding `bid` (None: it can). `overrides` are the
+    remaps in force (binding id -> keys)."""
+    this = next((k for k in DEFAULT if binding_id(k) == bid), None)
+    if this is None:
+        return f"there is no key {bid!r}"
+    if this.scope == "table" and len(key) == 1 and key in CHOICE_KEYS:
+        return f"{describe_keys(key)} chooses a listed move at the table"
+    scopes: set[str] = set()
+    for group in SCREEN_SCOPES:
+        if this.scope == "app" or this.scope in group:
+            scopes.update(group)
+    scopes.add("app")
+    for other in DEFAULT:
+        if other is this or other.scope not in scopes:
+            continue
+        keys = [k.strip() for k in overrides.get(binding_id(other), other.keys).split(",")]
+        if key in keys:
+            return f"{describe_keys(key)} already means {other.description!r} ({binding_id(other)})"
+    return None
+
+
 def describe_keys(keys: str) -> str:
     """Keys as a person reads them: ``question_mark`` -> ``?``."""
     names = {"question_mark": "?", "escape": "Esc", "enter": "Enter", "space": "Space", "tab": "Tab",
              "shift+tab": "Shift+Tab", "pagedown": "PgDn", "pageup": "PgUp", "right": "→", "left": "←",
-             "up": "↑", "down": "↓", "home": "Home", "end": "End"}
-    return " / ".join(names.get(k.strip(), k.strip()) for k in keys.split(","))
+             "up": "↑", "down": "↓", "home": "Home", "end": "End", "delete": "Del",
+             "backspace": "Backspace"}
+    def one(k: str) -> str:
+        if k in names:
+            return names[k]
+        if "+" in k:  # ctrl+s -> Ctrl+S
+            *mods, last = k.split("+")
+            return "+".join([m.capitalize() for m in mods] + [one(last).upper() if len(last) == 1 else one(last)])
+        return k.upper() if len(k) > 1 and k[0] == "f" and k[1:].isdigit() else k
+
+    return " / ".join(one(k.strip()) for k in keys.split(","))

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, Static
 
@@ -80,3 +82,32 @@ class BaseModal(ModalScreen[Any]):
 
     def on_screen_resume(self) -> None:
         self.cw.check_size()
+
+
+class ConfirmScreen(BaseModal):
+    """A yes/no question: y or Enter on Yes confirms, n or Esc declines. Returns a bool."""
+
+    BINDINGS = [Binding("y", "answer(True)", "Yes"), Binding("n,escape", "answer(False)", "No")]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        from textual.containers import Horizontal, Vertical
+
+        with Vertical(id="confirm-box"):
+            yield Static(self.question, id="confirm-text", markup=False)
+            with Horizontal(id="confirm-buttons"):
+                yield Button("y  Yes", id="yes", variant="error")
+                yield Button("n  No", id="no", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()  # the safe answer is the default
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
