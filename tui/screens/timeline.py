@@ -173,7 +173,7 @@ class Timeline:
             except ImportError:
                 title = str(getattr(item, "kind", item))
             points = getattr(item, "points", None)
-            return f"{title} ({points} points)" if points is not None else title
+            return f"{title} ({points} point{'' if points == 1 else 's'})" if points is not None else title
         deck = getattr(self.game, "deck", None)
         goals = getattr(deck, "goals", None)
         if isinstance(item, int) and goals is not None and 0 <= item < len(goals):
