@@ -123,15 +123,15 @@ async def test_bad_card_data_is_reported_in_the_form_and_starts_nothing(make_app
         assert saves(home) == []
 
 
-async def test_the_field_is_only_offered_for_aquatica(make_app) -> None:
+async def test_the_field_is_offered_for_every_game(make_app) -> None:
+    # Every engine loads a person's own card data (game.with_content), so every game offers it.
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("s")
         await pilot.pause()
-        await set_cycler(pilot, "#game", "crown")
-        assert not app.screen.query_one("#content-row").display
-        await set_cycler(pilot, "#game", "aquatica")
-        assert app.screen.query_one("#content-row").display
+        for name in ("crown", "fisheries", "aquatica"):
+            await set_cycler(pilot, "#game", name)
+            assert app.screen.query_one("#content-row").display, name
 
 
 async def test_replays_load_the_card_data_a_record_was_made_with(make_app, home: Path, tmp_path: Path) -> None:

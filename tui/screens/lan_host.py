@@ -66,7 +66,7 @@ the lobby, where you start the game once every seat is filled and ready.
                     yield Cycler(f"Seat {i + 1}", SEAT_KINDS, "open", id=f"seat-{i}", classes="seat-kind",
                                  hint="open: the first to join sits here; bot: played here; reserved: one key only")
                     yield Field(placeholder="fingerprint", id=f"fp-{i}", classes="seat-name", max_length=24,
-                                hint="The key fingerprint of the person this seat is for (their Join screen shows it)")
+                                hint="The key fingerprint of the person this seat is for (on their Join screen)")
             yield Static("", id="options-title", classes="section")
             yield Vertical(id="options")
             with Horizontal(classes="seed-row"):

@@ -228,7 +228,8 @@ reserve a seat for it.
 
         if isinstance(target, str):
             host, _, port = target.rpartition(":")
-            game_name, content, _ = await probe(host.strip("[]"), int(port), timeout=JOIN_TIMEOUT)
+            # Longer than JOIN_TIMEOUT: the join's own deadline speaks first, saying what it waited for.
+            game_name, content, _ = await probe(host.strip("[]"), int(port), timeout=JOIN_TIMEOUT + 1)
         else:
             game_name, content = target.game, target.content
         try:
@@ -261,7 +262,10 @@ reserve a seat for it.
                     bind=lan.get("bind", "0.0.0.0"), identity=lan.get("identity"), save_dir=lan.get("save_dir"))
         except net.Refusal as e:
             self.joining = False
-            error.update(f"Refused: {e}")
+            if "passphrase" in str(e).lower() and not self.query_one("#passphrase", Input).value:
+                error.update("Refused: this table needs a passphrase. Type it in Pass and join again.")
+            else:
+                error.update(f"Refused: {e}")
             return
         except (OSError, TimeoutError) as e:
             self.joining = False

@@ -36,17 +36,16 @@ OPTION_HINTS: dict[str, str] = {
     "no_tags": "Crown's optional rule: tagged fish score nothing, so there is less luck",
     "board": "Fisheries: which side of the board to play, A (the first game) or B",
     "market": "Fisheries: the market variant, where fish prices move with what is sold",
-    "module": "Aquatica: goals plays the Goal tracks; tribes plays the Tribe board (Cold Waters)",
+    "module": "Aquatica: goals plays the Goal tracks; tribes, the Tribe board (Cold Waters)",
     "variable_goals": "Aquatica Goals module: four random Goal tokens instead of the printed Goals",
-    "kings": "Aquatica: basic deals King 1 to the first player and so on; advanced drafts them",
+    "kings": "Aquatica: basic deals King 1 to the first player and so on; advanced: a draft",
     "solo_level": "Aquatica, 1 player with Tribes: the Tribes Solo level (1 if left empty)",
 }
 """One line per option, shown while the option is focused. A game's table screen
 may add its own (``OPTION_HINTS``); an option without one still gets a line."""
 
-CONTENT_HINT = ("Your own printed card values: a folder or one JSON file. Empty plays the packaged "
-                "stand-in")
-SEED_HINT = "Empty: a fresh game. The same seed and seats replay the same luck"
+CONTENT_HINT = "Your own printed card values (a folder or one file); empty: the stand-in"
+SEED_HINT = "Empty: a fresh game; the same seed and seats give the same luck"
 
 
 def option_hint(name: str, label: str, screen_hints: dict[str, str] | None = None) -> str:
