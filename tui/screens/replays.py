@@ -134,6 +134,8 @@ def open_replay(app: Any, path: Path, finished: bool) -> ReplayScreen:
 class GoToScreen(BaseModal):
     """Asks for a decision number; returns it (None: cancelled)."""
 
+    BINDINGS = keymap.bindings("back")
+
     def __init__(self, last: int) -> None:
         super().__init__()
         self.last = last

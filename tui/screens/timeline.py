@@ -102,7 +102,8 @@ class Timeline:
     def stops(self, unit: str) -> list[int]:
         """Positions one step of `unit` (decision, turn, round) moves between, in order."""
         if unit == "decision":
-            marks = set(self.decision_pos)
+            # Right after each decision and the chance it set off: where the next one is asked.
+            marks = set(self.decision_pos[1:])
         elif unit == "turn":
             marks = set(self.turn_pos)
         else:
