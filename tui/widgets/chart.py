@@ -65,7 +65,7 @@ class ScoreOverTime(Widget):
 
     Every player has a digit (their place in `labels`, from 1) as well as a colour,
     so the chart reads in monochrome too; between two rounds the line is dotted.
-    The chart fills its width (at least 2 columns per round) and `rows` rows.
+    The chart fits its width (up to 4 columns a round) and is `rows` rows high.
     """
 
     DEFAULT_CSS = "ScoreOverTime { height: auto; }"
@@ -114,7 +114,8 @@ class ScoreOverTime(Widget):
         top = max([1] + [v for s in self.series for v in s])
         low = min([0] + [v for s in self.series for v in s])
         axis_w = max(len(str(top)), len(str(low))) + 1
-        width = max(2 * len(self.rounds), min(self.size.width - axis_w - 2, 4 * len(self.rounds) + 1), 10)
+        # Up to 4 columns a round; a long game shares columns between rounds rather than overflow.
+        width = max(10, min(self.size.width - axis_w - 2, 4 * len(self.rounds) + 1))
         lines: list[RenderableType] = []
         for r, row in enumerate(self.grid(width)):
             label = str(top) if r == 0 else (str(low) if r == self.rows - 1 else "")
