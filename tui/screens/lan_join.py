@@ -48,7 +48,7 @@ def listing_label(listing: Any, titles: dict[str, str], packaged: dict[str, str]
     seats = "full" if listing.open_seats <= 0 else f"{listing.open_seats} open seat{'s' if listing.open_seats != 1 else ''}"
     marks = ""
     if needs_passphrase(listing):
-        marks += " · 🔒 passphrase"
+        marks += " · needs a passphrase"
     if packaged is not None and listing.game in packaged and listing.content and listing.content != packaged[listing.game]:
         marks += f" · own card data {listing.content[:12]}"
     return f"{listing.table} · {game} · {listing.host}:{listing.port} · {seats}{marks}"
@@ -70,7 +70,7 @@ table's key (or Enter on it) to join.
 
 If a table does not show up (some networks block the announcements), type its address
 as `HOST:PORT` (the host's lobby shows the port) and press Enter. A table with a
-passphrase (marked 🔒) needs it typed in *Pass* first. A table played with its own card
+passphrase (marked *needs a passphrase*) needs it typed in *Pass* first. A table played with its own card
 data says so, with its hash: put the same file in *Card data* (you are told which). Your key fingerprint is shown at the top: a host can
 reserve a seat for it.
 """
@@ -99,7 +99,7 @@ reserve a seat for it.
             with Horizontal(classes="content-row"):
                 yield Static("Pass", classes="seed-label")
                 yield Field(placeholder="passphrase, if the table has one", id="passphrase", password=True,
-                            max_length=64, hint="Tables marked 🔒 need the passphrase their host told you")
+                            max_length=64, hint="A table that needs a passphrase: the one its host told you")
             with Horizontal(classes="content-row"):
                 yield Static("Card data", classes="seed-label")
                 yield Field(placeholder="empty: the packaged stand-in", id="content-path",
