@@ -549,10 +549,14 @@ async def test_replays_list_and_step_by_decision_turn_and_round(make_app, home: 
         assert "The end of the game" in shown(app) and f"1. {winner}" in shown(app)
         # Whose view: a spectator, each seat, and everything once the game is over.
         names = []
+        others = []
         for _ in range(4):
             await pilot.press("v")
             names.append(status(app).rsplit("·", 1)[1].strip())
+            others.append([b.display for b in screen.query(".other-board")])
         assert names == ["Ann's view", "Bob's view", "everything (the game is over)", "a spectator's view"]
+        # Everything: Ann's own view on top, then Bob's board as he saw it.
+        assert others[2] == [True] and others[3] == [False]
 
 
 async def test_a_game_in_progress_shows_seats_only_in_public(make_app, home: Path) -> None:

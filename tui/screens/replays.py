@@ -251,13 +251,20 @@ appear above it.
             status.update(f"Cannot replay: {self.error}")
             return
         state, viewer = self.board_state()
+        everything = tl.over and self.view_index == len(self.names) + 1
+        if everything:
+            # A board draws one seat's secrets, so "everything" is each seat's own view, one after another.
+            state, viewer = self.states[self.pos].view(0), 0
         self.query_one("#board", BoardView).show(state, self.names, viewer)
+        self._show_others(everything)
         decisions = len(tl.decision_pos)
         done = tl.decisions_before(self.pos) if self.pos < tl.end else decisions
         where = "setup" if tl.round_of[self.pos] == 0 else f"round {tl.round_of[self.pos]} · turn {tl.turn_at(self.pos)}"
-        status.update(f"{self.game.title} replay · {where} · move {done} of {decisions} · "
-                      f"{self.view_names()[self.view_index]}"
-                      + (f" (stops early: {self.error})" if self.error else ""))
+        rest = f"{where} · move {done} of {decisions} · {self.view_names()[self.view_index]}"
+        line = f"{self.game.title} replay · {rest}"
+        if len(line) >= max(self.size.width, 80):  # the game's name gives way first
+            line = f"Replay · {rest}"
+        status.update(line + (f" (stops early: {self.error})" if self.error else ""))
         title = self.lines[self.pos - 1] if self.pos > 0 else "The start of the game"
         if self.pos == tl.end and tl.over:
             title = "The end of the game\n\n" + self.final_scores()
@@ -266,6 +273,27 @@ appear above it.
         log.clear_all()
         for line in self.lines[max(0, self.pos - 200):self.pos]:
             log.add("", line)
+
+    def _show_others(self, everything: bool) -> None:
+        """The boards of seats 2.. under the first, in the "everything" view; hidden otherwise."""
+        scroll = self.query_one("#board-scroll", VerticalScroll)
+        others = list(self.query(".other-board").results(BoardView))
+        heads = list(self.query(".other-head").results(Static))
+        if everything and not others:
+            for seat in range(1, len(self.names)):
+                head = Static(f"── as {self.names[seat]} sees it ──", classes="other-head section", markup=False)
+                board = self.board_cls(self.game, id=f"board-{seat}")
+                board.add_class("other-board")
+                scroll.mount(head)
+                scroll.mount(board)
+                heads.append(head)
+                others.append(board)
+        for w in heads:
+            w.display = everything
+        for seat, board in enumerate(others, start=1):
+            board.display = everything
+            if everything:
+                board.show(self.states[self.pos].view(seat), self.names, seat)
 
     def final_scores(self) -> str:
         sc = self.states[-1].scores()

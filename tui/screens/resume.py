@@ -60,7 +60,7 @@ and try again.
     def compose(self) -> ComposeResult:
         with Vertical(classes="page"):
             yield Static("Resume a saved game", classes="page-title")
-            yield ChoiceList(id="saves")
+            yield ChoiceList(id="saves", auto_keys=False)
             yield Static("", id="resume-message", classes="note", markup=False)
         yield Footer()
 
@@ -78,8 +78,13 @@ and try again.
         saves = list_saves()
         good = [s for s in saves if s.problem is None]
         bad = [s for s in saves if s.problem is not None]
-        items = [Item(save_label(self.title_of(s.game), s), s, group="Saved games") for s in good]
-        items += [Item(f"{Path(s.path).name}: {s.problem}", s, group="Cannot be resumed") for s in bad]
+        # Hotkeys skip the delete keys, so a long list never turns d into "open save 14".
+        taken = set(self.cw.settings.keys.get("resume.delete", "d,delete").split(","))
+        free = iter(k for k in keymap.CHOICE_KEYS if k not in taken)
+        items = [Item(save_label(self.title_of(s.game), s), s, group="Saved games", key=next(free, ""))
+                 for s in good]
+        items += [Item(f"{Path(s.path).name}: {s.problem}", s, group="Cannot be resumed", key=next(free, ""))
+                  for s in bad]
         self.query_one("#saves", ChoiceList).set_items(items)
         if not saves:
             message = self.query_one("#resume-message", Static)
