@@ -28,7 +28,11 @@ def write_atomic(path: Path, data: bytes) -> None:
     """Write `data` to `path` so a reader sees the old file or the new one, never half (not fsynced)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(data)
+    # 0600: a host's save holds every seat's secrets, a peer's its own.
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.fchmod(fd, 0o600)
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
     os.replace(tmp, path)
 
 

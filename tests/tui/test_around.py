@@ -486,6 +486,12 @@ async def test_files_with_secrets_are_private(make_app, home: Path) -> None:
     for rec in (home / "records").glob("*.json"):
         assert stat.S_IMODE(rec.stat().st_mode) == 0o600
     assert stat.S_IMODE(home.stat().st_mode) & 0o077 == 0
+    # LAN saves (a host's holds every seat's secrets) are written the same way.
+    from coldwater.net.session.persist import write_atomic
+
+    lan = home / "lan" / "lan-host-x.json"
+    write_atomic(lan, b"{}")
+    assert stat.S_IMODE(lan.stat().st_mode) == 0o600
 
 
 # ---- 2. replays ------------------------------------------------------------------------
