@@ -139,6 +139,7 @@ leaving and resuming later loses nothing, the log included.
         self._summary_ply = -1
         self._side_height: int | None = -1
         self._thinking: tuple[int, float] = (-1, 0.0)
+        self._composed = False
 
     BOARD: ClassVar[type[BoardView]] = BoardView
     """The game's board widget; the replay screen draws positions with it too."""
@@ -267,6 +268,7 @@ leaving and resuming later loses nothing, the log included.
         yield Footer()
 
     def on_mount(self) -> None:
+        self._composed = True  # (is_mounted is still False while on_mount runs)
         self.query_one("#board-scroll").can_focus = False
         self.query_one("#decision-filter").display = False
         self.query_one("#log-pane").display = False
@@ -452,7 +454,7 @@ leaving and resuming later loses nothing, the log included.
     # ---- the log -------------------------------------------------------------
     def log_entry(self, kind: Kind, text: str, who: str = "", round: int | None = None) -> LogEntry:
         entry = self.logbook.add(kind, text, who, round)
-        if self.is_mounted:
+        if self._composed:
             self.query_one("#log", GameLog).show_entry(entry)
             self.query_one("#log-pane", LogPane).show_entry(entry)
         return entry
@@ -538,7 +540,7 @@ leaving and resuming later loses nothing, the log included.
         if over:
             self.logbook.add("outcome", with_names(self.table.state.scores().outcome,
                                                    [s.name for s in self.table.seats]))
-        if self.is_mounted:
+        if self._composed:
             self.query_one("#log", GameLog).show_all(self.logbook.entries)
             self.query_one("#log-pane", LogPane).show_all(self.logbook.entries)
 
@@ -560,7 +562,7 @@ leaving and resuming later loses nothing, the log included.
             return
         lines, self._chance_lines = self._chance_lines, []
         for line in self.summarize_chance(lines):
-            if live and self.is_mounted:
+            if live and self._composed:
                 self.log_entry("chance", line)
             else:
                 self.logbook.add("chance", line)
