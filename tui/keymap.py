@@ -20,7 +20,8 @@ class Key(msgspec.Struct, frozen=True):
     description: str
     show: bool = True
     priority: bool = False
-    """Checked before the focused widget's own keys (Ctrl+Q must quit from anywhere)."""
+    """Checked before the focused widget's own keys (Ctrl+Q quits from anywhere; the
+    choice list binds PgUp/PgDn)."""
 
 
 DEFAULT: tuple[Key, ...] = (
@@ -35,9 +36,15 @@ DEFAULT: tuple[Key, ...] = (
     Key("lobby", "ready", "ctrl+r", "Ready"),
     Key("table", "pause", "escape", "Menu"),
     Key("table", "cycle", "tab", "Next panel", show=False),
-    Key("table", "board_down", "pagedown", "Scroll board", show=False),
-    Key("table", "board_up", "pageup", "Scroll board up", show=False),
-    Key("table", "choose", "enter", "Choose"),
+    Key("table", "board_down", "pagedown", "Scroll board", show=False, priority=True),
+    Key("table", "board_up", "pageup", "Scroll board up", show=False, priority=True),
+    Key("table", "choose", "enter", "Choose", show=False),
+    Key("table", "done", "e", "End turn"),
+    Key("table", "undo", "ctrl+z", "Undo"),
+    Key("table", "filter", "slash", "Filter", show=False),
+    Key("table", "dont_ask", "exclamation_mark", "Always this", show=False),
+    Key("table", "pane('board')", "f2,B", "Board"),
+    Key("table", "pane('log')", "f3,L", "Log"),
     Key("replay", "step(1)", "right,l", "Next decision"),
     Key("replay", "step(-1)", "left,h", "Back one decision"),
     Key("replay", "jump(0)", "home", "Start"),
@@ -61,14 +68,22 @@ DEFAULT: tuple[Key, ...] = (
 )
 
 SCREEN_SCOPES: tuple[tuple[str, ...], ...] = (
-    ("menu",), ("back", "nav", "form"), ("back", "lobby"), ("back", "nav", "settings"), ("table",),
+    ("menu",), ("back", "nav", "form"), ("back", "lobby"), ("back", "nav", "settings"), ("table", "fisheries"),
     ("replay",), ("handover",), ("score",), ("back", "rules"), ("back", "resume"), ("back",),
 )
 """Which scopes one screen answers to together (with ``app`` everywhere): a key may not
 mean two things on one screen, so a remap is refused when it would."""
 
-CHOICE_KEYS: str = "1234567890abcdefghijklmnopqrstuvwxyz"
-"""Hotkeys for legal choices, in order: the first 36 choices get one each."""
+DONE_KEY: str = "e"
+"""The fixed key of "End your turn" / done / pass (``table.done``); never a choice hotkey."""
+
+CHOICE_KEYS: str = "1234567890abcdfghijklmnopqrstuvwxyz"
+"""Hotkeys for legal choices, in order: the first 35 choices get one each (no ``e``:
+that is the done key on every turn)."""
+
+PANE_SLOTS: tuple[str, ...] = ("f4", "f5", "f6")
+"""Default keys of a game's own panes (``table.pane1`` ...), in the order it declares them;
+a pane may add a capital letter of its own."""
 
 
 def binding_id(key: Key) -> str:
@@ -89,6 +104,19 @@ def bindings(*scopes: str) -> list[BindingType]:
     return out
 
 
+def pane_bindings(panes: list[tuple[str, str, str]]) -> list[BindingType]:
+    """Bindings for a game's own panes: (pane id, title, extra key) in slot order.
+
+    Their ids are ``table.pane1``, ``table.pane2``, ... so a person remaps them
+    like any other key; the description is the pane's title for the footer.
+    """
+    out: list[BindingType] = []
+    for n, (pane_id, title, letter) in enumerate(panes[:len(PANE_SLOTS)], start=1):
+        keys = PANE_SLOTS[n - 1] + (f",{letter}" if letter else "")
+        out.append(Binding(keys, f"pane('{pane_id}')", title, id=f"table.pane{n}"))
+    return out
+
+
 def conflict(bid: str, key: str, overrides: dict[str, str]) -> str | None:
     """Why `key` cannot be given to binding `bid` (None: it can). `overrides` are the
     remaps in force (binding id -> keys)."""
@@ -97,6 +125,9 @@ def conflict(bid: str, key: str, overrides: dict[str, str]) -> str | None:
         return f"there is no key {bid!r}"
     if this.scope == "table" and len(key) == 1 and key in CHOICE_KEYS:
         return f"{describe_keys(key)} chooses a listed move at the table"
+    if (this.scope in ("table", "app") and key in PANE_SLOTS
+            and not any(key in v.split(",") for k, v in overrides.items() if k.startswith("table.pane"))):
+        return f"{describe_keys(key)} opens one of a game's own panes at the table"
     scopes: set[str] = set()
     for group in SCREEN_SCOPES:
         if this.scope == "app" or this.scope in group:
@@ -116,7 +147,7 @@ def describe_keys(keys: str) -> str:
     names = {"question_mark": "?", "escape": "Esc", "enter": "Enter", "space": "Space", "tab": "Tab",
              "shift+tab": "Shift+Tab", "pagedown": "PgDn", "pageup": "PgUp", "right": "→", "left": "←",
              "up": "↑", "down": "↓", "home": "Home", "end": "End", "delete": "Del",
-             "backspace": "Backspace"}
+             "backspace": "Backspace", "slash": "/", "exclamation_mark": "!"}
     def one(k: str) -> str:
         if k in names:
             return names[k]

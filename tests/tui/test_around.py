@@ -322,21 +322,26 @@ async def test_keys_are_remapped_in_the_app_and_conflicts_refused(make_app, home
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("t")
         await pilot.pause()
-        said = await remap(pilot, "app.help", "f2")
-        assert "F2" in said, said
-        assert app.settings.keys["app.help"] == "f2"
-        assert json.loads((home / "settings.json").read_text())["keys"]["app.help"] == "f2"
-        assert "F2" in shown(app)
+        said = await remap(pilot, "app.help", "f9")
+        assert "F9" in said, said
+        assert app.settings.keys["app.help"] == "f9"
+        assert json.loads((home / "settings.json").read_text())["keys"]["app.help"] == "f9"
+        assert "F9" in shown(app)
         said = await remap(pilot, "app.help", "escape")  # Esc cancels the capture
         assert "Unchanged" in said
-        said = await remap(pilot, "menu.quit", "f2")  # f2 is Help everywhere now
+        said = await remap(pilot, "menu.quit", "f9")  # f9 is Help everywhere now
         assert "Not changed" in said and "Help" in said, said
         assert "menu.quit" not in app.settings.keys
-        await pilot.press("escape")  # back to the menu: F2 opens help, ? no longer does
+        said = await remap(pilot, "table.pause", "5")  # a choice's hotkey at the table
+        assert "Not changed" in said and "chooses a listed move" in said, said
+        said = await remap(pilot, "table.pause", "f3")  # the log pane's key
+        assert "Not changed" in said and "Log" in said, said
+        assert "table.pause" not in app.settings.keys
+        await pilot.press("escape")  # back to the menu: F9 opens help, ? no longer does
         await pilot.pause()
         await pilot.press("question_mark")
         assert not isinstance(app.screen, HelpScreen)
-        await pilot.press("f2")
+        await pilot.press("f9")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
 
