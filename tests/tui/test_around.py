@@ -547,7 +547,7 @@ async def test_replays_list_and_step_by_decision_turn_and_round(make_app, home: 
         assert not app.screen.query("#goto"), shown(app)
         assert move_number(app) == 50
         # The log runs up to the position shown.
-        log = [line.plain for line in screen.query_one("#log")._kept]  # type: ignore[attr-defined]
+        log = screen.query_one("#log")._kept  # type: ignore[attr-defined]
         assert len(log) == screen.pos
         await pilot.press("g")
         await pilot.pause()

@@ -61,7 +61,7 @@ setting; changes are kept at once.
 - *Theme*: dark, light, or ansi (your terminal's own 16 colours; best over SSH or
   with a custom palette). With `NO_COLOR` set, colours are turned off.
 - *Bot pace*: the pause after each bot move, so you can follow the table.
-- *Answer the obvious*: a question with a single possible answer answers itself
+- *Answer obvious*: a question with a single possible answer answers itself
   (never "end your turn", never a choice that reveals something); the log says so.
 - *Keys*: Enter on a key, then press the new key. A key that already means something
   on the same screen is refused, and the message says what it means there. Backspace
@@ -76,7 +76,7 @@ setting; changes are kept at once.
                          hint="← → changes the colours: dark, light, or ansi (your terminal's 16 colours)")
             yield Cycler("Bot pace", [(n, v) for n, v in PACES], s.bot_delay, id="pace",
                          hint="← → changes the pause after each bot move, so you can follow the table")
-            yield Cycler("Answer the obvious", [("yes", True), ("no", False)], s.auto_single, id="auto-single",
+            yield Cycler("Answer obvious", [("yes", True), ("no", False)], s.auto_single, id="auto-single",
                          hint="yes: a question with one possible answer answers itself")
             yield Static("Keys — Enter, then press the new key; Backspace restores the default", classes="section")
             yield KeyList(id="keys", auto_keys=False)
