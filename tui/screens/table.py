@@ -583,6 +583,8 @@ leaving and resuming later loses nothing, the log included.
         parts: list[str] = []
         for entry in others:
             text = entry.text if entry.kind == "move" else f"★ {entry.text}"
+            if entry.kind == "move" and entry.who and text.startswith(entry.who + " "):
+                text = text[len(entry.who) + 1:]  # "Bot: charts a course", not "Bot: Bot charts…"
             if parts and entry.kind == "move" and parts[-1].startswith(entry.who + ": "):
                 parts[-1] += f"; {text}"
             else:
