@@ -48,7 +48,6 @@ class ServeConfig(msgspec.Struct, frozen=True, kw_only=True):
     allow: Path | None = None  # authorized_keys file; None: only guests (if allowed)
     guests: bool = False
     max_sessions: int = 32
-    max_per_key: int = 3
     idle_timeout: float = 30 * 60.0  # seconds without a key press before a shown app closes
     keep_detached: float = 15 * 60.0  # seconds an app whose connection dropped waits for its key
     command: tuple[str, ...] = ()  # the program each session runs; default: this Python's coldwater
@@ -162,7 +161,9 @@ class AppProcess:
         return self.child.returncode is None
 
     def attach(self, session: _Session) -> None:
-        self.session = session
+        old, self.session = self.session, session
+        if old is not None and old is not session:
+            old.taken_over()
         self.detached_at = None
         self.last_input = time.monotonic()
         self._read(True)
@@ -280,6 +281,7 @@ class Server:
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self._reaper: asyncio.Task[None] | None = None
         self.apps: list[AppProcess] = []
+        self.starting = asyncio.Lock()  # starting a process takes milliseconds; one at a time is fine
 
     @property
     def host_fingerprint(self) -> str:
@@ -288,19 +290,16 @@ class Server:
     def admits_key(self, blob: bytes) -> bool:
         return blob in self.allowed or self.config.guests
 
-    def refusal(self, blob: bytes) -> str | None:
-        """None when this key may start another app, else the reason it may not."""
+    def refusal(self) -> str | None:
+        """None when another app may start, else the reason it may not."""
         if len(self.apps) >= self.config.max_sessions:
             return f"The server is full ({self.config.max_sessions} sessions). Try again later."
-        if sum(a.key_blob == blob for a in self.apps) >= self.config.max_per_key:
-            return (f"Your key already has {self.config.max_per_key} sessions here; "
-                    "quit one (or reconnect without `new` to return to it) first.")
         return None
 
-    def detached(self, blob: bytes) -> AppProcess | None:
-        """This key's most recently left app, if one is still running."""
-        waiting = [a for a in self.apps if a.key_blob == blob and a.session is None and a.running]
-        return max(waiting, key=lambda a: a.detached_at or 0.0, default=None)
+    def app_of(self, blob: bytes) -> AppProcess | None:
+        """This key's running app, shown or left. A key is one identity (one data
+        folder, locked by the app), so a key has at most one."""
+        return next((a for a in self.apps if a.key_blob == blob and a.running), None)
 
     def command(self, theme_ansi: bool) -> list[str]:
         cmd = list(self.config.command) or [sys.executable, "-m", "coldwater.tui.cli"]
@@ -481,28 +480,37 @@ class _Session(asyncssh.SSHServerSession[bytes]):
             self.chan.write(text.encode())
             self.chan.exit(status)
 
+    def taken_over(self) -> None:
+        """Another connection with this key took the app: say so here and close."""
+        self.app = None
+        self._finish("\r\n[coldwater: your game was taken up by a newer connection with your key]\r\n", 0)
+
     async def _start(self) -> None:
         assert self.chan is not None
         if self.term is None:
             self._finish(NEEDS_TERMINAL, 1)
             return
-        if self.command not in (None, "", "new"):
-            self._finish(f"coldwater serves only its app; `{self.command}` is not a command here "
-                         "(`new` starts a second app beside one left running).\r\n", 1)
+        if self.command:
+            self._finish(f"coldwater serves only its app; `{self.command}` is not a command here.\r\n", 1)
             return
-        app = None if self.command == "new" else self.server.detached(self.key_blob)
-        if app is None:
-            refusal = self.server.refusal(self.key_blob)
-            if refusal is not None:
-                self._finish(refusal + "\r\n", 1)
-                return
-            try:
-                app = await self.server.launch(self.key_blob, self.term, self.size, self._client_env())
-            except OSError as e:
-                self._finish(f"coldwater could not start: {e}\r\n", 1)
-                return
-        else:
-            self.server.log(f"app for {app.who} taken up again")
+        async with self.server.starting:  # two connections of one key must not start two apps
+            app = self.server.app_of(self.key_blob)
+            if app is None:
+                refusal = self.server.refusal()
+                if refusal is not None:
+                    self._finish(refusal + "\r\n", 1)
+                    return
+                try:
+                    app = await self.server.launch(self.key_blob, self.term, self.size, self._client_env())
+                except OSError as e:
+                    self._finish(f"coldwater could not start: {e}\r\n", 1)
+                    return
+            else:
+                self.server.log(f"app for {app.who} taken up again")
+        if self.chan is None or self.chan.is_closing():
+            if app.session is None:
+                app.detach()  # the connection went while the app started; it waits for the key
+            return
         self.app = app
         app.attach(self)
 
@@ -527,7 +535,6 @@ def parse_args(argv: Sequence[str]) -> ServeConfig:
     p.add_argument("--allow", type=Path, metavar="KEYS_FILE", help="keys that may play, in authorized_keys format")
     p.add_argument("--guests", action="store_true", help="let in any other key too, as a guest")
     p.add_argument("--max-sessions", type=int, default=32)
-    p.add_argument("--max-per-key", type=int, default=3)
     p.add_argument("--idle-minutes", type=float, default=30.0, help="close a session after this long without a key")
     p.add_argument("--keep-minutes", type=float, default=15.0,
                    help="keep an app whose connection dropped this long for its key to return")
@@ -536,13 +543,12 @@ def parse_args(argv: Sequence[str]) -> ServeConfig:
         p.error("nobody could connect: name the keys that may play with --allow KEYS_FILE, or pass --guests")
     if not 0 <= a.port < 65536:
         p.error("--port must be between 1 and 65535 (0: any free port)")
-    for name in ("max_sessions", "max_per_key"):
-        if getattr(a, name) < 1:
-            p.error(f"--{name.replace('_', '-')} must be at least 1")
+    if a.max_sessions < 1:
+        p.error("--max-sessions must be at least 1")
     if a.idle_minutes <= 0 or a.keep_minutes <= 0:
         p.error("--idle-minutes and --keep-minutes must be more than 0")
     return ServeConfig(port=a.port, bind=a.bind, host_key=a.host_key, allow=a.allow, guests=a.guests,
-                       max_sessions=a.max_sessions, max_per_key=a.max_per_key, idle_timeout=a.idle_minutes * 60,
+                       max_sessions=a.max_sessions, idle_timeout=a.idle_minutes * 60,
                        keep_detached=a.keep_minutes * 60)
 
 

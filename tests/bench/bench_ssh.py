@@ -52,15 +52,14 @@ async def to_menu(port: int, key: asyncssh.SSHKey) -> tuple[float, asyncssh.SSHC
 async def main(sessions: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        key = asyncssh.generate_private_key("ssh-ed25519")
-        cfg = serve.ServeConfig(port=0, bind="127.0.0.1", host_key=root / "host_key", guests=True,
-                                max_per_key=sessions)
+        cfg = serve.ServeConfig(port=0, bind="127.0.0.1", host_key=root / "host_key", guests=True)
         server = serve.Server(cfg, root=root / "data", log=lambda line: None)
         port = await server.start()
         times: list[float] = []
         conns: list[asyncssh.SSHClientConnection] = []
         for _ in range(sessions):
-            took, conn = await to_menu(port, key)
+            # One key is one player with one app, so every session brings its own key.
+            took, conn = await to_menu(port, asyncssh.generate_private_key("ssh-ed25519"))
             times.append(took)
             conns.append(conn)
         apps = [rss_mib(a.child.pid) for a in server.apps]

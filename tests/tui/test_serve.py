@@ -193,28 +193,35 @@ async def test_a_session_without_a_terminal_is_told_it_needs_one(server: serve.S
     assert not server.apps
 
 
-@pytest.mark.parametrize("server", [{"max_sessions": 1}], indirect=True)
+@pytest.mark.parametrize("server", [{"max_sessions": 1, "guests": True}], indirect=True)
 async def test_a_full_server_says_so(server: serve.Server, player_key: asyncssh.SSHKey) -> None:
     async with await connect(server, player_key) as conn:
         first = await open_app(conn)
         await first.until(lambda s: MENU in s, "the first session's menu")
-        second = await open_app(conn)
-        shown = await second.until(lambda s: "full" in s, "the refusal")
-        assert "The server is full (1 sessions)" in shown
-        await asyncio.wait_for(second.proc.wait_closed(), DEADLINE)
-        assert second.proc.exit_status == 1
-        assert len(server.apps) == 1
+        async with await connect(server, asyncssh.generate_private_key("ssh-ed25519")) as other:
+            second = await open_app(other)
+            shown = await second.until(lambda s: "full" in s, "the refusal")
+            assert "The server is full (1 sessions)" in shown
+            await asyncio.wait_for(second.proc.wait_closed(), DEADLINE)
+            assert second.proc.exit_status == 1
+        assert len(server.apps) == 1 and server.apps[0].session is not None
 
 
-@pytest.mark.parametrize("server", [{"max_per_key": 1}], indirect=True)
-async def test_one_key_cannot_take_every_session(server: serve.Server, player_key: asyncssh.SSHKey) -> None:
+async def test_a_second_connection_with_the_same_key_takes_the_game_over(server: serve.Server,
+                                                                        player_key: asyncssh.SSHKey) -> None:
+    # A key is one identity with one data folder, so it has one app; a newer connection
+    # (say, after the old one hung without the server noticing) takes it over.
     async with await connect(server, player_key) as conn:
         first = await open_app(conn)
         await first.until(lambda s: MENU in s, "the first session's menu")
-        second = await open_app(conn)
-        await second.until(lambda s: "already has 1 sessions" in s, "the per-key refusal")
-        await asyncio.wait_for(second.proc.wait_closed(), DEADLINE)
-        assert second.proc.exit_status == 1
+        first.proc.stdin.write(b"u")
+        await first.until(lambda s: MENU not in s and "Rules" in s, "the Rules screen")
+        async with await connect(server, player_key) as other:
+            second = await open_app(other)
+            await second.until(lambda s: "Rules" in s and MENU not in s, "the same app in the new connection")
+            await asyncio.wait_for(first.proc.wait_closed(), DEADLINE)
+            assert "taken up by a newer connection" in first.text
+            assert len(server.apps) == 1
 
 
 @pytest.mark.parametrize("server", [{"idle_timeout": 1.0}], indirect=True)
@@ -241,10 +248,6 @@ async def test_a_dropped_connection_sits_back_down_at_the_same_app(server: serve
         shown = await back.until(lambda s: "Rules" in s and MENU not in s, "the Rules screen again")
         assert len(shown.splitlines()) == 30
         assert [a.child.pid for a in server.apps] == [pid]
-        # `new` starts a second app beside it instead.
-        fresh = await again.create_process("new", term_type="xterm-256color", term_size=(80, 24), encoding=None)
-        await Screen(fresh).until(lambda s: MENU in s, "a fresh menu")
-        assert len(server.apps) == 2
 
 
 @pytest.mark.parametrize("server", [{"keep_detached": 1.0}], indirect=True)
