@@ -17,8 +17,8 @@ from textual.pilot import Pilot
 from coldwater.tui.screens.handover import HandOverScreen
 from coldwater.tui.screens.score import ScoreScreen
 from coldwater.tui.widgets.choices import ChoiceList
-from coldwater.tui.widgets.fisheries import info
-from coldwater.tui.widgets.fisheries.screen import FisheriesTableScreen, UiCmd
+from coldwater.tui.games.fisheries import info
+from coldwater.tui.games.fisheries.screen import FisheriesTableScreen, UiCmd
 
 from .driver import key
 

@@ -21,9 +21,9 @@ from coldwater.core.aquatica import actions as A
 from coldwater.tui.keymap import CHOICE_KEYS
 from coldwater.tui.screens.handover import HandOverScreen
 from coldwater.tui.screens.score import ScoreScreen
-from coldwater.tui.widgets.aquatica.screen import AquaticaTableScreen
+from coldwater.tui.games.aquatica.screen import AquaticaTableScreen
 
-from coldwater.tui.widgets.aquatica.board import AquaticaBoard
+from coldwater.tui.games.aquatica.board import AquaticaBoard
 from coldwater.tui.widgets.choices import ChoiceList
 
 from .driver import key, start_game

@@ -14,8 +14,8 @@ from coldwater.tui.app import ColdwaterApp
 from coldwater.tui.screens.help import HelpScreen
 from coldwater.tui.screens.newgame import NewGameScreen
 from coldwater.tui.settings import Settings
-from coldwater.tui.widgets.aquatica.board import AquaticaBoard
-from coldwater.tui.widgets.aquatica.screen import AquaticaTableScreen
+from coldwater.tui.games.aquatica.board import AquaticaBoard
+from coldwater.tui.games.aquatica.screen import AquaticaTableScreen
 from coldwater.tui.widgets.choices import ChoiceList
 from coldwater.tui.widgets.form import Cycler
 

@@ -9,8 +9,8 @@ from coldwater.tui.screens.handover import HandOverScreen
 from coldwater.tui.screens.menu import MenuScreen
 from coldwater.tui.screens.replays import ReplayScreen
 from coldwater.tui.screens.score import ScoreScreen
-from coldwater.tui.widgets.fisheries.board import FisheriesBoard
-from coldwater.tui.widgets.fisheries.screen import FisheriesTableScreen
+from coldwater.tui.games.fisheries.board import FisheriesBoard
+from coldwater.tui.games.fisheries.screen import FisheriesTableScreen
 
 from .driver import start_game
 from .fisheries_driver import Stats, play_fisheries

@@ -11,7 +11,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from coldwater.tui.widgets.fisheries.screen import FisheriesTableScreen
+from coldwater.tui.games.fisheries.screen import FisheriesTableScreen
 
 from .driver import start_game
 

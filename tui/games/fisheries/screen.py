@@ -29,8 +29,8 @@ from coldwater.core.state import State
 from coldwater.tui.screens.table import TableScreen
 from coldwater.tui.widgets.board import BoardView
 from coldwater.tui.widgets.choices import ChoiceList, Item
-from coldwater.tui.widgets.fisheries import info
-from coldwater.tui.widgets.fisheries.board import FisheriesBoard, Overlay
+from coldwater.tui.games.fisheries import info
+from coldwater.tui.games.fisheries.board import FisheriesBoard, Overlay
 
 MODE_KEYS = "123456789abcdeghijklmoqstuvwxyz"
 """Hotkeys for the spots listed while the cursor is out (r, f, n and p steer the cursor)."""

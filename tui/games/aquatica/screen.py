@@ -31,8 +31,8 @@ from coldwater.core.aquatica.tribes_solo import LEVELS
 from coldwater.core.state import Scores, State
 from coldwater.net.table import seat_label
 from coldwater.tui.screens.table import TableScreen, records_dir
-from coldwater.tui.widgets.aquatica import cards
-from coldwater.tui.widgets.aquatica.board import AquaticaBoard, frame_text, pool_text
+from coldwater.tui.games.aquatica import cards
+from coldwater.tui.games.aquatica.board import AquaticaBoard, frame_text, pool_text
 from coldwater.tui.widgets.board import BoardView
 from coldwater.tui.widgets.choices import Item
 

@@ -28,7 +28,7 @@ from textual.message import Message
 
 from coldwater.core.state import State
 from coldwater.tui.widgets.board import BoardView
-from coldwater.tui.widgets.fisheries import info
+from coldwater.tui.games.fisheries import info
 
 NARROW_CELL = 3
 WIDE_CELL = 5

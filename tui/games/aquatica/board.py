@@ -20,7 +20,7 @@ from textual.widget import Widget
 from coldwater.core.aquatica import payment
 from coldwater.core.aquatica.model import BOARD_SLOTS, LOC_TYPES, RIVAL, AqData
 from coldwater.core.state import State
-from coldwater.tui.widgets.aquatica import cards
+from coldwater.tui.games.aquatica import cards
 from coldwater.tui.widgets.board import BoardView
 
 _WRAP = Console(width=400, color_system=None, legacy_windows=False)
