@@ -160,7 +160,8 @@ class FisheriesBoard(BoardView):
         outer.add_column(width=3 + self.ctx.cols * NARROW_CELL, no_wrap=True)
         outer.add_column(width=SIDE_COLUMN, no_wrap=True, overflow="ellipsis")
         outer.add_row(Group(*grid), Group(*right))
-        return Group(outer, self.hint(), self.party_line(d, 0), self.party_line(d, 1))
+        hint = [self.hint()] if self.overlay.message else []  # no blank row when there is nothing to say
+        return Group(outer, *hint, self.party_line(d, 0), self.party_line(d, 1))
 
     def label(self, seat: int) -> str:
         return self._names[seat] if seat < len(self._names) else f"Seat {seat + 1}"
@@ -340,7 +341,7 @@ class FisheriesBoard(BoardView):
     def party_line(self, d: Any, seat: int) -> Text:
         """One player in one row (80×24): hours, fish, lobster, tiles, points."""
         ctx = self.ctx
-        t = self._head(d, seat, 9)
+        t = self._head(d, seat, 11)
         t.append(" ")
         t.append_text(self._fish(d, seat, ""))
         held = [(s, n) for s, n in zip(ctx.shapes, d.supply[seat]) if n > 0]
@@ -451,12 +452,17 @@ class FisheriesBoard(BoardView):
         self._screen("cancel")
 
     def on_key(self, event: events.Key) -> None:
-        # Keys bound on the board (after any remapping) steer the cursor; any other
-        # printable key goes to the screen, which may treat it as a list hotkey.
-        if event.character and event.character.isprintable() and event.key not in self._bindings.key_to_bindings:
+        # Keys bound here (after any remapping) steer the cursor; a hotkey of the
+        # list of spots chooses that spot; anything else (e, /, !, pane keys) goes on
+        # to the screen's own bindings.
+        char = event.character
+        if not char or not char.isprintable() or event.key in self._bindings.key_to_bindings:
+            return
+        choices = self.screen.query("#decision")
+        if choices and getattr(choices.first(), "has_key", lambda k: False)(char):
             event.stop()
             event.prevent_default()
-            self.post_message(self.KeyPressed(event.character))
+            self.post_message(self.KeyPressed(char))
 
     def on_click(self, event: events.Click) -> None:
         if self.ctx is None:

@@ -29,12 +29,11 @@ from coldwater.tui.widgets.choices import ChoiceList, Item
 
 __all__ = ["FisheriesTableScreen", "Mode", "Overlay", "UiCmd"]
 
-MODE_KEYS = "123456789abcdeghijklmoqstuvwxyz"
-"""Hotkeys for the spots listed while the cursor is out (r, f, n and p steer the cursor)."""
+MODE_KEYS = "123456789abcdghijklmoqstuvwxyz"
+"""Hotkeys for the spots listed while the cursor is out (r, f, n and p steer the cursor;
+e is the done key on every turn)."""
 NO_KEY = "\u00a0"
 """A key label no key press produces, for list entries beyond the hotkeys."""
-NO_MORE_LOBSTER = "lobster:never"
-"""The list entry "keep it, don't ask again this game"."""
 
 
 class FisheriesTableScreen(TableScreen):
@@ -84,8 +83,6 @@ you keep one tile. The final scores are broken down by cards, helms and islands.
         self.mode: Mode | None = None
         self._focus_cells: set[int] = set()
         self._focus_message = ""
-        self.ask_lobster = True
-        """False once the person said "don't ask again this game" (per table screen)."""
 
     @property
     def ctx(self) -> Any:
@@ -105,8 +102,6 @@ you keep one tile. The final scores are broken down by cards, helms and islands.
             items.append(Item("Back (Esc)", "back", group="", key=next(keys, NO_KEY)))
             return items, self.mode.index(ctx)
         choices = words.top_choices(ctx, view, legal)
-        if view.data.phase == "lobster":
-            choices.append(words.Choice("Keep it, and don't ask again this game", NO_MORE_LOBSTER, "Double turn"))
         return [Item(c.label, c.value, group=c.group) for c in choices], words.default_index(view.data, choices)
 
     def label(self, view: State[Any, Any], a: Any) -> str:
@@ -115,6 +110,9 @@ you keep one tile. The final scores are broken down by cards, helms and islands.
     def prompt(self, view: State[Any, Any]) -> str:
         return self.mode.title if self.mode is not None else words.prompt(self.ctx, view.data)
 
+    def step_note(self, view: State[Any, Any]) -> str:
+        return "" if self.mode is not None else words.step_note(self.ctx, view.data)
+
     def status(self, view: State[Any, Any]) -> str:
         base = super().status(view)
         d = view.data
@@ -122,17 +120,38 @@ you keep one tile. The final scores are broken down by cards, helms and islands.
             base += f" · day {d.day} of {self.ctx.content.days}"
         return base
 
-    # ---- questions that answer themselves ----------------------------------------
-    def auto_answer(self, view: State[Any, Any]) -> Any | None:
-        """The lobster question, answered "keep it" when a second action would buy
-        nothing or the person asked not to be asked again."""
-        if view.data.phase != "lobster":
-            return None
-        if not self.ask_lobster or not words.lobster_buys_something(view):
-            from coldwater.core.fisheries.actions import Pass
+    def standings(self, view: State[Any, Any]) -> str:
+        return words.standings(self.ctx, view.data)
 
-            return Pass()
-        return None
+    def is_costly(self, view: State[Any, Any], action: Any) -> bool:
+        # While the cursor is out the person has already chosen to spend (a tile, hours):
+        # its list follows the cursor, which only Enter on the board commits.
+        return self.mode is None and words.is_costly(view.data, action)
+
+    def repeat_key(self, view: State[Any, Any]) -> str | None:
+        return "lobster" if view.data.phase == "lobster" else None
+
+    def preview(self, view: State[Any, Any], action: Any) -> str:
+        return "" if self.mode is not None else words.explain(self.ctx, view.data, action)
+
+    def announcements(self, before: State[Any, Any], after: State[Any, Any], seat: int, action: Any) -> list[str]:
+        return words.announcements(self.ctx, before.data, after.data)
+
+    def answer_alone(self, view: State[Any, Any], legal: list[Any]) -> bool:
+        """Besides the frame's cases: the lobster question answers "keep it" by itself
+        when a second action would buy nothing (no tile, hours, fish or card to use)."""
+        if super().answer_alone(view, legal):
+            return True
+        if view.data.phase != "lobster" or self.busy or self._auto_ply == self.table.state.ply:
+            return False
+        if words.lobster_buys_something(view):
+            return False
+        from coldwater.core.fisheries.actions import Pass
+
+        self._auto_ply = self.table.state.ply
+        self.log_entry("note", "(the lobster would buy nothing now) You keep it")
+        self.call_later(self.choose, Pass())
+        return True
 
     # ---- the board -----------------------------------------------------------------
     def update_board(self, view: State[Any, Any]) -> None:
@@ -154,11 +173,6 @@ you keep one tile. The final scores are broken down by cards, helms and islands.
         if action == "back":
             self.leave_mode()
             return
-        if action == NO_MORE_LOBSTER:
-            from coldwater.core.fisheries.actions import Pass
-
-            self.ask_lobster = False
-            action = Pass()
         self.mode = None
         super().choose(action)
 
@@ -171,11 +185,6 @@ you keep one tile. The final scores are broken down by cards, helms and islands.
     def refresh_view(self) -> None:
         if self.mode is not None and (not self.my_turn() or self.table.state.ply != self.mode.ply):
             self.mode = None
-        if self.is_mounted and self.my_turn() and not self.busy:
-            answer = self.auto_answer(self.current_view())
-            if answer is not None:
-                super().choose(answer)  # drives on and repaints when it stops
-                return
         self._focus_cells, self._focus_message = set(), ""
         super().refresh_view()
         self._sync_focus()
@@ -293,7 +302,7 @@ you keep one tile. The final scores are broken down by cards, helms and islands.
         """Mark what the highlighted top-level choice is about, and say a word about it."""
         ctx = self.ctx
         cells = cursor.focus_cells(ctx, value)
-        message = "" if value == NO_MORE_LOBSTER else words.explain(ctx, self.current_view().data, value)
+        message = ""  # the frame's preview under the list says what the choice does
         if cells != self._focus_cells or message != self._focus_message:
             self._focus_cells = cells
             self._focus_message = message

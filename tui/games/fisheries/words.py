@@ -134,18 +134,46 @@ def step_note(ctx: Ctx, d: Any) -> str:
 
 def prompt(ctx: Ctx, d: Any) -> str:
     ph = d.phase
-    note = step_note(ctx, d)
     if ph == "fishing":
         text = f"Catch another fish (1 hour, {d.time[d.turn]} left), or stop"
     elif ph == "lobster":
-        text = "Discard your lobster to act again now? (action 1 of 2 done)"
+        text = "Discard your lobster to act again now?"
     elif ph == "bonus":
         card = d.earned[d.turn][-1] if d.earned[d.turn] else ""
         text = f"The card's icons: {card_action(ctx, card)}" if card else "Carry out the card's action"
     else:
         text = {"keep": "Which tile do you keep overnight?",
                 "place": "Set up the B side: pick a piece"}.get(ph, "Your action")
-    return f"{text} · {note}" if note else text
+    return text
+
+
+def standings(ctx: Ctx, d: Any) -> str:
+    """Points so far, as the engine scores them: ``Seat 1 12 pt · Seat 2 9 pt``."""
+    return " · ".join(f"Seat {seat + 1} {sum(info.points(ctx, d, seat))} pt" for seat in (0, 1))
+
+
+def is_costly(d: Any, a: Any) -> bool:
+    """Spends hours, fish, tiles or the lobster (never the highlighted default)."""
+    tag = tag_of(a)
+    if tag == "keep":
+        return bool(a.shape is None)  # keeping no tile gives every tile back
+    return tag in ("fish", "preserve", "lobster", "chart", "sail", "btile", "bsail")
+
+
+def announcements(ctx: Ctx, before: Any, after: Any) -> list[str]:
+    """★ lines for the log: the last day begins, a player ends the day, the game ends."""
+    out: list[str] = []
+    days = ctx.content.days
+    if after.day != before.day and after.day == days:
+        out.append(f"Day {days} begins: the last day")
+    for seat in (0, 1):
+        if after.ended[seat] and not before.ended[seat] and not after.ended[1 - seat]:
+            other = f"Seat {2 - seat}"
+            out.append(f"Seat {seat + 1} has ended the day; {other} plays on alone")
+    if after.phase == "over" and before.phase != "over":
+        pts = [sum(info.points(ctx, after, s)) for s in (0, 1)]
+        out.append(f"The game is over: Seat 1 {pts[0]} pt, Seat 2 {pts[1]} pt")
+    return out
 
 
 def label(ctx: Ctx, d: Any, a: Any) -> str | None:
