@@ -1,11 +1,10 @@
-"""The Aquatica table as a player at it sees it, drawn from one view.
+"""The Aquatica board widget: the parts drawn by :mod:`.draw` (pure), shown for one viewer.
 
-Top to bottom: your turn (the effects of the card being played, the coins and
-power gathered and what they pay for), your hand and discard pile in full, your
-player board; then the Ocean (Character row with prices, both Location rows,
-deck sizes), the Goal tracks or the Tribe board with the Mantas on them; then
-every other player's board. Everything comes from ``table.view(seat)``: other
-players' hands are a count, never a card.
+At 80×24 the board column holds your turn, hand and board first, then the Ocean,
+the Goals or Tribes and the other players (it scrolls; F2 shows it full-screen),
+and the screen's panes show the Ocean and the players on their own. From 110
+columns of board the Ocean and the Goals or Tribes sit beside your own things.
+Everything comes from ``table.view(seat)``: other hands are a count, never a card.
 """
 
 from __future__ import annotations
@@ -13,128 +12,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rich.console import Console
 from rich.text import Text
 from textual.widget import Widget
 
-from coldwater.core.aquatica import payment
-from coldwater.core.aquatica.model import BOARD_SLOTS, LOC_TYPES, RIVAL, AqData
+from coldwater.core.aquatica.model import AqData
 from coldwater.core.state import State
-from coldwater.tui.games.aquatica import cards
+from coldwater.tui.games.aquatica.draw import TWO_COLUMNS, Sheet, frame_text, layout, pool_text, seat_names
 from coldwater.tui.widgets.board import BoardView
 
-_WRAP = Console(width=400, color_system=None, legacy_windows=False)
-"""Only for measuring and wrapping lines; it never prints."""
+__all__ = ["AquaticaBoard", "frame_text", "pool_text"]
 
-PHASE_WORDS: dict[str, str] = {"setup": "setting up", "kings": "choosing Kings", "pre": "before the Main Action",
-                               "main": "Main Action", "post": "after the Main Action", "over": "game over"}
-
-
-def columns(items: list[Text], width: int, gap: int = 1) -> list[Text]:
-    """Items laid out in as many equal columns as fit `width` (one Text per line).
-
-    Cheaper than Rich's Columns, which measures every item on every frame."""
-    if not items:
-        return []
-    col = max(len(t.plain) for t in items) + gap
-    n = max(1, min(len(items), width // col if col else 1))
-    lines: list[Text] = []
-    for i in range(0, len(items), n):
-        line = Text()
-        for j, t in enumerate(items[i:i + n]):
-            line.append_text(t)
-            if j < n - 1:
-                line.append(" " * (col - len(t.plain)))
-        lines.append(line)
-    return lines
-
-
-def heading(text: str) -> Text:
-    return Text(text, style="bold underline")
-
-
-def seat_names(names: Sequence[str], n: int) -> list[str]:
-    return [names[i] if i < len(names) else f"Seat {i + 1}" for i in range(n)]
-
-
-def pool_text(d: AqData) -> Text:
-    t = Text()
-    t.append(f"{d.coins} coin{'s' if d.coins != 1 else ''}", style="bold yellow")
-    t.append(" · ")
-    t.append(f"{d.power} power", style="bold red")
-    for i, v in enumerate(d.tpower):
-        if v:
-            t.append(f" (+{v} toward {cards.TYPE_NAMES[LOC_TYPES[i]]})", style="red")
-    return t
-
-
-def frame_text(k: Any, d: AqData) -> Text | None:
-    """The effects of the top frame: done ones ticked, the current one marked."""
-    if not d.stack:
-        return None
-    fr = d.stack[-1]
-    t = Text()
-    t.append(f"{fr.label or 'Effect'}: ", style="bold")
-    done: list[Any] = []
-    if fr.main and d.playing >= 0:
-        pile = d.ps[d.turn].discard
-        delayed = k.char_delayed[pile[-1]] if pile and pile[-1] >= 0 else ()
-        full = list(delayed) + list(k.char_effs[d.playing])
-        done = full[:max(0, len(full) - len(fr.effs))]
-    for i, e in enumerate(done):
-        if i:
-            t.append(" · ")
-        t.append("✓" + cards.eff_text(e, short=True), style="dim")
-    for i, e in enumerate(fr.effs):
-        if i or done:
-            t.append(" · ")
-        if i == 0:
-            left = f" ({fr.left} left)" if e.op == "raise" and fr.left >= 0 else ""
-            t.append("▸" + cards.eff_text(e, short=True) + left, style="bold reverse")
-        else:
-            t.append(cards.eff_text(e, short=True))
-    if len(d.stack) > 1:
-        t.append(f"   (then back to {d.stack[-2].label or 'the card'})", style="dim")
-    return t
-
-
-def pays_for(k: Any, d: AqData) -> list[Text]:
-    """What the gathered coins and power pay for now, and with every source."""
-    offered = d.loc_top + d.loc_bottom
-    out: list[Text] = []
-    coins_all = payment.achievable(d, k, "c")
-    chars_now = [i for i in range(len(d.char_row)) if i <= d.coins]
-    chars_all = [i for i in range(len(d.char_row)) if i <= coins_all]
-
-    def slots(v: list[int]) -> str:
-        if not v:
-            return "none"
-        return "only the free one (slot 0)" if len(v) == 1 else f"slots 0–{v[-1]}"
-
-    buy_now = [x for x in offered if k.loc_coins[x] <= d.coins]
-    conq_now, conq_all = [], []
-    for x in offered:
-        t = k.loc_type[x]
-        price = max(0, k.loc_power[x] - (1 if x in d.loc_top else 0))
-        if price <= d.power + d.tpower[t]:
-            conq_now.append(x)
-        elif price <= payment.achievable(d, k, "p", t):
-            conq_all.append(x)
-    line = Text("  Pays for now: ", style="bold")
-    line.append(f"Characters {slots(chars_now)}; buy ")
-    line.append(", ".join(k.loc_name[x] for x in buy_now) or "nothing")
-    line.append("; conquer ")
-    line.append(", ".join(k.loc_name[x] for x in conq_now) or "nothing")
-    out.append(line)
-    more = Text("  With your Mantas, Depths and Tribes: ", style="bold")
-    more.append(f"up to {coins_all} coins (Characters {slots(chars_all)})")
-    buy_all = [x for x in offered if d.coins < k.loc_coins[x] <= coins_all]
-    if buy_all:
-        more.append("; also buy " + ", ".join(k.loc_name[x] for x in buy_all))
-    if conq_all:
-        more.append("; also conquer " + ", ".join(k.loc_name[x] for x in conq_all))
-    out.append(more)
-    return out
+ALL_PARTS = ("turn", "hand", "me", "ocean", "goals", "others")
 
 
 class AquaticaBoard(BoardView):
@@ -143,7 +31,7 @@ class AquaticaBoard(BoardView):
     def __init__(self, game: Any, *, id: str | None = None) -> None:
         super().__init__(game, id=id)
         self.deck = game.deck
-        self._last: tuple[State[Any, Any], Sequence[str], int | None] | None = None
+        self._last: tuple[State[Any, Any], Sequence[str], int | None, tuple[str, ...]] | None = None
         self._lines = -1
         self._width = 0
         self.plain = ""
@@ -158,222 +46,18 @@ class AquaticaBoard(BoardView):
         if self._last is not None and self.width_now != self._width:
             self.show(*self._last)  # re-flow the columns; a change of height alone needs nothing
 
-    def show(self, view: State[Any, Any], names: Sequence[str], viewer: int | None) -> None:
-        self._last = (view, names, viewer)
+    def show(self, view: State[Any, Any], names: Sequence[str], viewer: int | None,
+             parts: tuple[str, ...] = ALL_PARTS) -> None:
+        self._last = (view, names, viewer, parts)
         d: AqData = view.data
-        labels = seat_names(names, d.players)
-        parts: list[Text] = []
         me = viewer if viewer is not None and 0 <= viewer < d.players else None
-        if me is not None:
-            parts += self.turn_panel(d, labels, me)
-            parts += self.secrets(d, me)
-            parts += self.player(d, me, labels, me)
-        parts += self.ocean(d)
-        parts += self.tracks(d, labels) if d.module == "goals" else self.tribe_board(d, labels)
-        order = [(me + i) % d.players for i in range(1, d.players)] if me is not None else list(range(d.players))
-        for s in order:
-            parts += self.player(d, s, labels, me)
         width = self._width = self.width_now
-        lines: list[Text] = []
-        for part in parts:
-            if part.cell_len <= width:
-                lines.append(part)
-            else:
-                lines += list(part.wrap(_WRAP, width))
-        # Lines are wrapped here and not by Textual (text-wrap: nowrap in the stylesheet), so
-        # the height is known: an update that keeps it skips the screen-wide layout pass.
+        column = (width - 2) // 2 if width >= TWO_COLUMNS else width
+        sheet = Sheet(self.deck, column)
+        lines = layout(sheet.parts(d, seat_names(names, d.players), me), width, parts)
+        # Rows are cut to the width here and not by Textual (text-wrap: nowrap in the
+        # stylesheet), so the height is known: an update that keeps it skips a layout pass.
         text = Text("\n").join(lines)
         self.plain = text.plain
         self.update(text, layout=len(lines) != self._lines)
         self._lines = len(lines)
-
-    # ---- the turn ----------------------------------------------------------------
-    def turn_panel(self, d: AqData, labels: list[str], me: int) -> list[Text]:
-        k = self.deck
-        out: list[Text] = []
-        if d.phase in ("over", "setup"):
-            return out
-        if d.phase == "kings":
-            who = ("your pick" if d.draft_order[:1] == [me] else
-                   f"{labels[d.draft_order[0]]} picks" if d.draft_order else "the Kings are being dealt")
-            out.append(Text("Choosing Kings: " + who, style="bold"))
-            out.append(Text(""))
-            return out
-        title = Text()
-        whose = "Your turn" if d.turn == me else f"{labels[d.turn]}'s turn"
-        title.append(f"{whose} — {PHASE_WORDS.get(d.phase, d.phase)}", style="bold underline")
-        if d.trigger:
-            title.append("  · final round" + (f" ({d.final_left} turns left)" if d.final_left > 0 else ""),
-                         style="bold red")
-        out.append(title)
-        if d.playing >= 0:
-            out.append(Text("  Playing " + cards.char_line(k, d.playing), style="italic"))
-        ft = frame_text(k, d)
-        if ft is not None:
-            out.append(Text("  ") + ft)
-        if d.phase == "main":
-            pool = Text("  Gathered: ", style="bold")
-            pool.append_text(pool_text(d))
-            pool.append("  (lost when the Main Action ends)", style="dim")
-            out.append(pool)
-            if d.pay is not None:
-                out.append(Text("  " + self.pay_line(d), style="bold yellow"))
-            if d.turn == me:
-                out += pays_for(k, d)
-        elif d.turn == me and d.phase == "pre":
-            out.append(Text("  Before your Main Action: claim Goals, flip Mantas, exploit effect Depths, use Tribes;"
-                            " then play a Character.", style="dim"))
-        elif d.turn == me and d.phase == "post":
-            out.append(Text("  After your Main Action: the same extras again, then end your turn.", style="dim"))
-        out.append(Text(""))
-        return out
-
-    def pay_line(self, d: AqData) -> str:
-        k = self.deck
-        pay = d.pay
-        assert pay is not None
-        res = "coins" if pay.res == "c" else "power"
-        if pay.what == "char":
-            what = cards.char_name(k, d.char_row[pay.target]) if pay.target < len(d.char_row) else "a Character"
-        elif pay.what == "loc":
-            what = str(k.loc_name[pay.target])
-        else:
-            what = "the Tribe " + cards.tribe_spec(k, pay.target).name
-        have = payment.pool(d, pay.res, LOC_TYPES.index(pay.ltype) if pay.ltype else -1)
-        return f"Paying {pay.cost} {res} for {what}: {have} gathered, {max(0, pay.cost - have)} still owed"
-
-    # ---- what only the viewer sees in full -------------------------------------------
-    def secrets(self, d: AqData, me: int) -> list[Text]:
-        k = self.deck
-        p = d.ps[me]
-        out: list[Text] = [heading(f"Your hand ({len(p.hand)})")]
-        out += columns([Text("  " + cards.char_line(k, c)) for c in sorted(p.hand)], self.width_now)
-        if p.discard:
-            out.append(heading(f"Your discard pile ({len(p.discard)}, top last)"))
-            items = [Text("  " + cards.char_line(k, c)) for c in p.discard]
-            items[-1].append(" ◂ top", style="bold")
-            out += columns(items, self.width_now)
-        else:
-            out.append(Text("Your discard pile: empty", style="dim"))
-        if p.scored:
-            pile = Text(f"Your Scoring Pile ({len(p.scored)}, {sum(k.loc_pp[x] for x in p.scored if x >= 0)} PP): ",
-                        style="bold")
-            pile.append(", ".join(f"{k.loc_name[x]} {k.loc_pp[x]}" for x in p.scored if x >= 0), style="")
-            out.append(pile)
-        out.append(Text(""))
-        return out
-
-    # ---- the Ocean --------------------------------------------------------------------
-    def ocean(self, d: AqData) -> list[Text]:
-        k = self.deck
-        out: list[Text] = [heading("The Ocean")]
-        decks = Text(f"Character deck {len(d.char_deck)} · Location deck {len(d.loc_deck)} · "
-                     f"Location discard {len(d.loc_discard)} · Wild Mantas {len(d.wild_supply)}", style="dim")
-        out.append(decks)
-        out.append(Text("Character row (price in coins):", style="bold"))
-        row = []
-        for i, c in enumerate(d.char_row):
-            t = Text(f"  {i}{cards.COIN} ", style="bold yellow")
-            t.append(cards.char_line(k, c))
-            row.append(t)
-        out += columns(row, self.width_now) if row else [Text("  empty", style="dim")]
-        for name, locs, top in (("top", d.loc_top, True), ("bottom", d.loc_bottom, False)):
-            out.append(Text(f"Location row, {name} (buy ¢ / conquer power{', 1 less' if top else ''}):",
-                            style="bold"))
-            if locs:
-                out += columns([Text("  ") + cards.loc_summary(k, x, top) for x in locs], self.width_now)
-            else:
-                out.append(Text("  empty", style="dim"))
-        out.append(Text(""))
-        return out
-
-    def tracks(self, d: AqData, labels: list[str]) -> list[Text]:
-        k = self.deck
-        spots = " ".join(str(v) for v in k.spots)
-        out: list[Text] = [heading(f"Goals (spots score {spots} by arrival)")]
-        for pos, g in enumerate(d.goals):
-            t = Text(f"  {pos + 1} ", style="bold")
-            t.append(f"{cards.goal_name(k, g):<42}")
-            track = d.tracks[pos] if pos < len(d.tracks) else []
-            for i, s in enumerate(track):
-                who = "Rival" if s == RIVAL else labels[s] if 0 <= s < len(labels) else f"Seat {s + 1}"
-                t.append(f" {who}", style="bold magenta" if s == RIVAL else "bold")
-                t.append(f"({k.spots[i] if i < len(k.spots) else 0})")
-            if not track:
-                t.append(" —", style="dim")
-            out.append(t)
-        if d.players == 1:
-            out.append(Text(f"  Virtual rival: {d.rival_placed} of 4 Mantas placed (one each time you play "
-                            "Matrona or Scout; at 4 you take one last turn)", style="magenta"))
-        out.append(Text(""))
-        return out
-
-    def tribe_board(self, d: AqData, labels: list[str]) -> list[Text]:
-        k = self.deck
-        out: list[Text] = [heading("Tribe board (cost +1 per other player's Manta on it)")]
-        if d.solo_level:
-            from coldwater.core.aquatica.tribes_solo import LEVELS
-
-            out.append(Text(f"  Tribes Solo level {d.solo_level}: {LEVELS.get(d.solo_level, '')}", style="bold magenta"))
-        for i, t in enumerate(d.tribes):
-            sp = cards.tribe_spec(k, t)
-            line = Text(f"  {'I' * sp.tier:<2} ", style="bold")
-            line.append(f"{sp.name:<15}", style="bold")
-            line.append(f" {sp.cost}{cards.COIN} ", style="yellow")
-            line.append(f"{cards.tribe_bonus(sp, short=True)} · {cards.tribe_pp_text(sp)}")
-            seats = d.tribe_mantas[i] if i < len(d.tribe_mantas) else []
-            who = [labels[s] for s in seats if 0 <= s < len(labels)]
-            who += [f"{labels[s]} (flipped)" for s in range(d.players) if t in d.ps[s].flipped]
-            if who:
-                line.append("  ⚑ " + ", ".join(who), style="bold magenta")
-            out.append(line)
-        if d.solo_level:
-            got = len(d.ps[0].tribes)
-            out.append(Text(f"  Recruited {got} of {len(d.tribes)}: recruit them all before the game ends.",
-                            style="magenta"))
-        out.append(Text(""))
-        return out
-
-    # ---- one player's board ----------------------------------------------------------------
-    def player(self, d: AqData, s: int, labels: list[str], me: int | None) -> list[Text]:
-        k = self.deck
-        p = d.ps[s]
-        head = Text()
-        head.append("▶ " if d.turn == s and d.phase != "over" else "  ", style="bold")
-        head.append(labels[s] + (" (you)" if s == me and labels[s] != "You" else ""), style="bold underline")
-        if p.king:
-            head.append(f" · King {p.king}")
-        head.append(f" · hand {len(p.hand)}")
-        top = p.discard[-1] if p.discard else None
-        head.append(f" · discard {len(p.discard)}")
-        if top is not None:
-            head.append(f" (top {cards.char_name(k, top)}")
-            if top >= 0 and k.char_delayed[top]:
-                head.append(f", delayed {cards.effs_text(k.char_delayed[top], short=True)}", style="magenta")
-            head.append(")")
-        head.append(f" · Scoring Pile {len(p.scored)}")
-        if d.module == "goals":
-            head.append(f" · Goals {len(p.goals)}")
-        else:
-            head.append(f" · Tribes {len(p.tribes)}")
-        out: list[Text] = [head]
-        mantas = Text("  Mantas ")
-        for i, m in enumerate(p.mantas):
-            mantas.append_text(cards.manta_text(k, m, i))
-            mantas.append("  ")
-        out.append(mantas)
-        for slot in range(BOARD_SLOTS):
-            line = Text(f"  {slot + 1} ", style="dim")
-            if slot < len(p.board):
-                line.append_text(cards.board_loc(k, p.board[slot]))
-            else:
-                line.append("· empty slot", style="dim")
-            out.append(line)
-        if p.tribes and d.module == "tribes":
-            tl = Text("  Tribes ")
-            tl.append(", ".join(cards.tribe_spec(k, t).name + (" (flipped)" if t in p.flipped else
-                                                               " (used)" if t in p.tribe_used else "")
-                                for t in p.tribes))
-            out.append(tl)
-        out.append(Text(""))
-        return out
