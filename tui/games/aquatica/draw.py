@@ -173,10 +173,9 @@ class Sheet:
             if d.turn == me:
                 out += pays_for(k, d)
         elif d.turn == me and d.phase == "pre":
-            out.append(Text("  Before your Main Action: claim Goals, flip Mantas, exploit effect Depths, use Tribes;"
-                            " then play a Character.", style="dim"))
+            out.append(Text("  Extras first (Goals, Mantas, Depths, Tribes), then play a Character.", style="dim"))
         elif d.turn == me and d.phase == "post":
-            out.append(Text("  After your Main Action: the same extras again, then end your turn.", style="dim"))
+            out.append(Text("  The extras again if you like, then end your turn.", style="dim"))
         out.append(Text(""))
         return out
 
@@ -221,8 +220,8 @@ class Sheet:
         with its Depths (top first)."""
         k = self.deck
         out: list[Text] = [heading("The Ocean")]
-        out.append(Text(f"Character deck {len(d.char_deck)} · Location deck {len(d.loc_deck)} · "
-                        f"Location discard {len(d.loc_discard)} · Wild Mantas {len(d.wild_supply)}", style="dim"))
+        out.append(Text(f"In the decks {len(d.char_deck)} Characters · {len(d.loc_deck)} Locations · "
+                        f"{len(d.loc_discard)} Locations discarded · {len(d.wild_supply)} Wild Mantas", style="dim"))
         out.append(Text("Character row (price in coins):", style="bold"))
         row = []
         for i, c in enumerate(d.char_row):
@@ -233,7 +232,15 @@ class Sheet:
         for name, locs, top in (("top", d.loc_top, True), ("bottom", d.loc_bottom, False)):
             out.append(Text(f"Location row, {name}" + (" (conquer 1 power less)" if top else "") + ":", style="bold"))
             if locs:
-                out += [Text("  ") + cards.loc_line(k, x, top) for x in locs]
+                wide = max(len(k.loc_name[x]) for x in d.loc_top + d.loc_bottom)
+                for x in locs:
+                    line = Text("  ") + cards.loc_line(k, x, top, wide)
+                    if line.cell_len <= self.width:
+                        out.append(line)
+                    else:  # the Depths on a row of their own, under the name: nothing is cut
+                        cut = line.plain.index(" Depths ")
+                        out.append(line[:cut])
+                        out.append(Text(" " * 4) + line[cut + 1:])
             else:
                 out.append(Text("  empty", style="dim"))
         out.append(Text(""))
@@ -350,12 +357,20 @@ TWO_COLUMNS = 110
 
 
 def fit(lines: list[Text], width: int) -> list[Text]:
-    """Rows never wrap: a row too long for the board is cut with an ellipsis."""
-    out = []
+    """Rows never wrap on their own: a row too long for the board is broken at its
+    " · " separators onto indented rows of its own, and cut with an ellipsis only
+    where no separator helps."""
+    out: list[Text] = []
     for line in lines:
-        if line.cell_len > width:
-            line = line.copy()
-            line.truncate(width, overflow="ellipsis")
+        while line.cell_len > width:
+            plain = line.plain
+            cut = plain.rfind(" · ", 0, width)
+            if cut <= 4:
+                line = line.copy()
+                line.truncate(width, overflow="ellipsis")
+                break
+            out.append(line[:cut])
+            line = Text("    ") + line[cut + 3:]
         out.append(line)
     return out
 

@@ -96,12 +96,20 @@ shows the full card of the highlighted choice. The rules: Esc, then *Rules*.
         super().on_mount()
 
     # ---- panes: the Ocean and the players, one key away at any size -----------------------
-    PANES: ClassVar[tuple[Pane, ...]] = (Pane("ocean", "Ocean", "O"), Pane("players", "Players", "P"))
-    PANE_PARTS: ClassVar[dict[str, tuple[str, ...]]] = {"ocean": ("ocean", "goals"),
-                                                        "players": ("hand", "me", "others")}
+    PANES: ClassVar[tuple[Pane, ...]] = (Pane("ocean", "Ocean", "O"), Pane("players", "Players", "P"),
+                                         Pane("goals", "Goals", "G"))
+    PANE_PARTS: ClassVar[dict[str, tuple[str, ...]]] = {"ocean": ("ocean",), "players": ("hand", "me", "others"),
+                                                        "goals": ("goals",)}
 
     def compose_pane(self, pane_id: str) -> ComposeResult:
         yield AquaticaBoard(self.table.game, id=f"aq-pane-{pane_id}")
+
+    def action_pane(self, pane_id: str) -> None:
+        super().action_pane(pane_id)
+        if self.pane in self.PANE_PARTS:  # a pane opens at its top, wherever it was left
+            box = self.query_one(f"#pane-{self.pane}")
+            box.scroll_home(animate=False, immediate=True)
+            self.call_after_refresh(box.scroll_home, animate=False)
 
     def update_pane(self, pane_id: str, view: State[Any, Any]) -> None:
         board = self.query_one(f"#aq-pane-{pane_id}", AquaticaBoard)
