@@ -123,6 +123,9 @@ class FisheriesBoard(BoardView):
     def on_resize(self, event: events.Resize) -> None:
         if self._view is not None and self.choose_layout() != self._layout:
             self.redraw()
+            # A new layout has a new height; a resize handler's own layout request can be
+            # dropped while the resize is being laid out, so ask again after this frame.
+            self.call_after_refresh(self.refresh, layout=True)
 
     def compose_parts(self) -> RenderableType:
         assert self._view is not None
@@ -132,7 +135,7 @@ class FisheriesBoard(BoardView):
             grid = self.grid(d, WIDE_CELL)
             self._origin = (3, 2, WIDE_CELL)
             under = [self.legend(long=True), self.hint()]
-            parties = [self.party(d, 0, long=True), self.party(d, 1, long=True)]
+            parties = [self.party(d, 0, cards=lay == "wide"), self.party(d, 1, cards=lay == "wide")]
             if lay == "wide":
                 top = RichTable.grid(padding=(0, 2))
                 top.add_column(no_wrap=True)
@@ -353,8 +356,9 @@ class FisheriesBoard(BoardView):
             t.append(" ✓", style="italic")
         return _line(t)
 
-    def party(self, d: Any, seat: int, *, long: bool = True) -> list[Text]:
-        """One player's board spelt out (from 120×40)."""
+    def party(self, d: Any, seat: int, *, long: bool = True, cards: bool = False) -> list[Text]:
+        """One player's board spelt out (from 120×40); with `cards`, each card earned
+        on a row of its own (only where the height allows, 200×60)."""
         ctx = self.ctx
         head = self._head(d, seat, 16)
         if seat == self._viewer:
@@ -371,11 +375,12 @@ class FisheriesBoard(BoardView):
         cards_vp, helm, islands = info.points(ctx, d, seat)
         pts = Text("  Points ")
         pts.append(f"{cards_vp + helm + islands}", style="bold")
-        pts.append(f" (cards {cards_vp}, helms {helm}, islands {islands})", style="dim")
+        pts.append(f" (cards {cards_vp} from {len(d.earned[seat])} earned, helms {helm}, islands {islands})",
+                   style="dim")
         if d.preserved[seat] and d.phase != "over":
             pts.append("  · preserved today", style="italic")
         out.append(pts)
-        for card in d.earned[seat]:
+        for card in d.earned[seat] if cards else ():
             out.append(Text(f"  ✓ {words.card_long(ctx, card)}", style="dim"))
         ships = [c for c in d.ships[seat] if c >= 0]
         if ships:

@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 from textual.widgets import OptionList
 
 from coldwater.core.state import State
+from coldwater.tui import keymap
 from coldwater.tui.games.fisheries import cursor, info, words
 from coldwater.tui.games.fisheries.board import FisheriesBoard
 from coldwater.tui.games.fisheries.cursor import Mode, Overlay
@@ -102,7 +103,17 @@ you keep one tile. The final scores are broken down by cards, helms and islands.
             items.append(Item("Back (Esc)", "back", group="", key=next(keys, NO_KEY)))
             return items, self.mode.index(ctx)
         choices = words.top_choices(ctx, view, legal)
-        return [Item(c.label, c.value, group=c.group) for c in choices], words.default_index(view.data, choices)
+        lobster = view.data.phase == "lobster"
+        # Keeping the lobster is the safe answer: highlighted, so "!" makes it the answer
+        # for the rest of the game, and on the done key like every pass.
+        items = [Item(c.label, c.value, group=c.group,
+                      key=keymap.DONE_KEY if lobster and tag_of(c.value) == "pass" else "") for c in choices]
+        return items, words.default_index(view.data, choices)
+
+    def is_done(self, view: State[Any, Any], action: Any) -> bool:
+        if view.data.phase == "lobster":
+            return False  # keeping the lobster carries the done key but stays the highlighted answer
+        return super().is_done(view, action)
 
     def label(self, view: State[Any, Any], a: Any) -> str:
         return words.label(self.ctx, view.data, a) or super().label(view, a)
@@ -138,20 +149,35 @@ you keep one tile. The final scores are broken down by cards, helms and islands.
         return words.announcements(self.ctx, before.data, after.data)
 
     def answer_alone(self, view: State[Any, Any], legal: list[Any]) -> bool:
-        """Besides the frame's cases: the lobster question answers "keep it" by itself
-        when a second action would buy nothing (no tile, hours, fish or card to use)."""
+        """Besides the frame's cases, the lobster question answers "keep it" by itself
+        when the person said so with "!" or a second action would buy nothing (no tile,
+        hours, fish or card to use). The frame declines while its drive worker is
+        finishing (which is when a new question appears), so this one waits for it."""
         if super().answer_alone(view, legal):
             return True
-        if view.data.phase != "lobster" or self.busy or self._auto_ply == self.table.state.ply:
+        ply = self.table.state.ply
+        if view.data.phase != "lobster" or self._auto_ply == ply:
             return False
-        if words.lobster_buys_something(view):
+        if "lobster" in self._always:
+            why = "as you asked this game"
+        elif not words.lobster_buys_something(view):
+            why = "the lobster would buy nothing now"
+        else:
             return False
         from coldwater.core.fisheries.actions import Pass
 
-        self._auto_ply = self.table.state.ply
-        self.log_entry("note", "(the lobster would buy nothing now) You keep it")
-        self.call_later(self.choose, Pass())
+        self._auto_ply = ply
+        self.log_entry("note", f"({why}) Keep your lobster")
+        self._answer_when_free(Pass(), ply)
         return True
+
+    def _answer_when_free(self, action: Any, ply: int) -> None:
+        if not self.is_mounted or self.table.state.ply != ply:
+            return
+        if self.busy:
+            self.set_timer(0.01, lambda: self._answer_when_free(action, ply))
+            return
+        self.choose(action)
 
     # ---- the board -----------------------------------------------------------------
     def update_board(self, view: State[Any, Any]) -> None:
