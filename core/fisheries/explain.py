@@ -145,7 +145,10 @@ def describe(s: FisheriesState, a: Any) -> str:
     if isinstance(a, Stock):
         return f"A {a.colour} fish is placed on {a.cell}"
     if isinstance(a, Reveal):
-        return f"Preservation card {a.card} is revealed"
+        if a.card in ctx.cards:
+            vp = ctx.cards[a.card].vp
+            return f"A preservation card is revealed: {_requirement(ctx, a.card)} → {_card_action(ctx, a.card)}, {vp} VP"
+        return "A preservation card is revealed"
     if isinstance(a, Flip):
         tiles = " and ".join(ctx.shape_names[t] for t in ctx.charts.get(a.card, ()))
         return f"Day {d.day + 1}: the chart card gives both players {tiles}"
@@ -181,6 +184,13 @@ def describe(s: FisheriesState, a: Any) -> str:
     if isinstance(a, Keep):
         return f"{who} keeps {'no tile' if a.shape is None else 'a ' + ctx.shape_names.get(a.shape, a.shape)} overnight"
     return str(a)
+
+
+def _requirement(ctx: Any, card: str) -> str:
+    spec = ctx.cards[card].requirement
+    if spec.kind == "colour":
+        return f"1 {spec.colour} fish"
+    return f"{spec.count} fish of {'one colour' if spec.kind == 'same' else 'different colours'}"
 
 
 def _card_action(ctx: Any, card: str) -> str:

@@ -138,16 +138,17 @@ class FisheriesBoard(BoardView):
             parties = [self.party(d, 0, cards=lay == "wide"), self.party(d, 1, cards=lay == "wide")]
             if lay == "wide":
                 top = RichTable.grid(padding=(0, 2))
-                top.add_column(no_wrap=True)
-                top.add_column(no_wrap=True, overflow="ellipsis")
-                top.add_row(Group(*grid, *under), Group(self.day_line(d, long=True),
-                                                       self.initiative_line(d, long=True), Text(""),
-                                                       *self.cards(d, long=True)))
+                grid_w = 3 + self.ctx.cols * WIDE_CELL
+                top.add_column(no_wrap=True, width=grid_w, min_width=grid_w)
+                # The rest of the row, exactly: Rich would otherwise squeeze the grid too.
+                top.add_column(no_wrap=True, overflow="ellipsis", width=max(20, self.room()[0] - grid_w - 3))
+                top.add_row(Group(*grid), Group(self.day_line(d, long=True), self.initiative_line(d, long=True),
+                                                Text(""), *self.cards(d, long=True, medium=True)))
                 both = RichTable.grid(padding=(0, 3))
                 both.add_column(no_wrap=True, overflow="ellipsis")
                 both.add_column(no_wrap=True, overflow="ellipsis")
                 both.add_row(Group(*parties[0]), Group(*parties[1]))
-                return Group(top, Text(""), both)
+                return Group(top, *under, Text(""), both)
             return Group(self.day_line(d, long=True), self.initiative_line(d, long=True), *grid, *under,
                          *parties[0], *parties[1], Text(""), *self.cards(d, long=True))
         grid = self.grid(d, NARROW_CELL)
@@ -295,7 +296,7 @@ class FisheriesBoard(BoardView):
         if d.chart_card:
             tiles = ctx.charts.get(d.chart_card, ())
             if long:
-                t.append(" · today's chart card: " + " + ".join(info.shape_name(ctx, s) for s in tiles))
+                t.append(" · chart card: " + " + ".join(info.shape_name(ctx, s) for s in tiles))
             else:
                 t.append(" · chart " + " + ".join(info.shape_short(s) for s in tiles))
         return _line(t)
@@ -391,7 +392,7 @@ class FisheriesBoard(BoardView):
             out.append(fleet)
         return [_line(t) for t in out]
 
-    def cards(self, d: Any, *, long: bool) -> list[Text]:
+    def cards(self, d: Any, *, long: bool, medium: bool = False) -> list[Text]:
         """The preservation stacks (or the market row): what each top card takes and does."""
         ctx = self.ctx
         if d.market:
@@ -406,7 +407,8 @@ class FisheriesBoard(BoardView):
             if card is None:
                 line.append("— empty", style="dim")
             else:
-                line.append(words.card_long(ctx, card) if long else words.card_short(ctx, card))
+                line.append(words.card_medium(ctx, card) if medium else
+                            words.card_long(ctx, card) if long else words.card_short(ctx, card))
             if below:
                 line.append(f"  ({below} below)" if long else f" ·{below}", style="dim")
             out.append(_line(line))

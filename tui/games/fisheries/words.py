@@ -70,6 +70,15 @@ def card_short(ctx: Ctx, card: str) -> str:
     return f"{requirement(ctx, card, short=True)}→{card_action(ctx, card, short=True)} {info.card_vp(ctx, card)}VP"
 
 
+def card_medium(ctx: Ctx, card: str) -> str:
+    """``2 alike → sail up to 2; 2 VP`` (beside the big grid)."""
+    act = ctx.cards[card].action
+    what = {"time": f"+{plural(act.amount, 'hour')}", "ship": f"sail up to {act.amount}",
+            "ship_tile": f"sail up to {act.amount} + {info.shape_name(ctx, act.tile or '')} tile",
+            "helm": f"{plural(act.amount, 'helm')} at the end"}.get(act.kind, act.kind)
+    return f"{requirement(ctx, card, short=True)} → {what}; {info.card_vp(ctx, card)} VP"
+
+
 def card_long(ctx: Ctx, card: str) -> str:
     """``2 fish of one colour → move a ship up to 2; 2 VP``."""
     return f"{requirement(ctx, card)} → {card_action(ctx, card)}; {info.card_vp(ctx, card)} VP"
