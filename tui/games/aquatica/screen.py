@@ -65,15 +65,22 @@ class AquaticaTableScreen(TableScreen):
         "kings": "basic: King 1 to the first player, ...; advanced: a draft",
         "solo_level": "1 player with module tribes: Tribes Solo at this level (1 if left empty)",
     }
-    HELP_KEYS = TableScreen.HELP_KEYS + "\n| PgUp PgDn | Scroll the board (your hand, the Ocean, the other players) |"
+    HELP_KEYS = TableScreen.HELP_KEYS + (
+        "\n| F4 / O | The Ocean: Character row, both Location rows with their Depths |"
+        "\n| F5 / P | The players: your hand and discard pile, every player's board |"
+        "\n| F6 / G | The Goal tracks or the Tribe board |")
     HELP: ClassVar[str] = TableScreen.HELP + """
-**Aquatica: Cold Waters.** At the top of the board: your turn (the card being
-played with its effects in order, ▸ marking the one now resolving; the coins and
-power gathered in this Main Action and what they pay for), then your hand and
-discard pile in full and your player board. Below: the Ocean (Character row with
-prices, both Location rows: name, type, buy ¢ / conquer power, PP, Depths, ✦ a
-Wild Manta when fully risen; deck sizes), the Goal tracks or the Tribe board,
-and every other player (hand size, discard top, Scoring Pile, Mantas, board).
+**Aquatica: Cold Waters.** The line under the title: each player's PP so far.
+At the top of the board: your turn (the card being played with its effects in
+order, ▸ marking the one now resolving; the coins and power gathered in this
+Main Action and what they pay for), then your hand and discard pile and your
+player board; then the Ocean (Character row with prices, both Location rows:
+name, type, coins or power, PP, ✦ a Wild Manta when fully risen, the Depths top
+first), the Goal tracks or the Tribe board, and every other player. In a small
+terminal the board scrolls (PgUp / PgDn) and three panes show a part on its
+own, full-screen: **F4 / O** the Ocean, **F5 / P** the players, **F6 / G** the
+Goals or Tribes (the same key closes it). From 110 columns of board the Ocean
+and the Goals or Tribes sit beside your own things.
 
 Mantas: ● ready, ○ tired, ⚑ placed on a Goal or Tribe; T trained, W wild. On a
 board Location, ▸ is the visible Depth and "N left" the Depths still to exploit.
@@ -82,8 +89,11 @@ board Location, ▸ is the visible Depth and "N left" the Depths still to exploi
 exploit effect Depths and use Tribes, as often as they allow. Then play one
 Character: its effects come one at a time; *skip* declines one. When a price is
 more than you gathered, add sources one by one (Mantas, resource Depths, Tribes).
-After it, the extras again, then *end your turn*. The pane under the choices
-shows the full card of the highlighted choice. The rules: Esc, then *Rules*.
+After it, the extras again, then *end your turn* (**e**, as every pass or skip).
+The highlighted choice never spends anything: extras and purchases are yours to
+pick. Under the choices: the full card of the highlighted one. The log announces
+Goals claimed, Tribes recruited and the end being triggered. The rules: Esc,
+then *Rules*.
 """
 
     # ---- layout -----------------------------------------------------------------------------

@@ -73,10 +73,10 @@ three colours; "·N under" counts the cards beneath).
 - *End the day*: the first to end takes the initiative card and says whether
   they go first (6 hours) or second (7 hours) tomorrow.
 
-After an action you may discard your lobster to act again at once; the question
-comes only when a second action is possible, and *Keep it, don't ask again this
-game* stops it. Overnight
-you keep one tile. The final scores are broken down by cards, helms and islands.
+After an action you may discard your lobster to act again at once. Keeping it is
+the highlighted answer (**e**); **!** keeps it and stops the question for the
+rest of the game, and it answers itself when a second action would buy nothing.
+Overnight you keep one tile. The final scores are broken down by cards, helms and islands.
 """
 
     def __init__(self, table: Any) -> None:
