@@ -173,7 +173,7 @@ class Sheet:
             if d.turn == me:
                 out += pays_for(k, d)
         elif d.turn == me and d.phase == "pre":
-            out.append(Text("  Extras first (Goals, Mantas, Depths, Tribes), then play a Character.", style="dim"))
+            out.append(Text("  Extras first if you like, then play a Character.", style="dim"))
         elif d.turn == me and d.phase == "post":
             out.append(Text("  The extras again if you like, then end your turn.", style="dim"))
         out.append(Text(""))
