@@ -109,6 +109,9 @@ Esc opens the table menu (rules, leave). Every move is saved as it is made:
 leaving and resuming later loses nothing, the log included.
 """
 
+    AUTO_FOCUS = "#decision"
+    """The choice list has the keyboard when the table (re)appears, never the hidden filter box."""
+
     PANES: ClassVar[tuple[Pane, ...]] = ()
     """The game's own full-screen panes, in key order (F4, F5, F6); see :meth:`compose_pane`."""
 
@@ -140,6 +143,7 @@ leaving and resuming later loses nothing, the log included.
         self._side_height: int | None = -1
         self._thinking: tuple[int, float] = (-1, 0.0)
         self._composed = False
+        self._answering = False
 
     BOARD: ClassVar[type[BoardView]] = BoardView
     """The game's board widget; the replay screen draws positions with it too."""
@@ -270,7 +274,9 @@ leaving and resuming later loses nothing, the log included.
     def on_mount(self) -> None:
         self._composed = True  # (is_mounted is still False while on_mount runs)
         self.query_one("#board-scroll").can_focus = False
-        self.query_one("#decision-filter").display = False
+        box = self.query_one("#decision-filter", Input)
+        box.display = False
+        box.can_focus = False  # only while it is open (see action_filter)
         self.query_one("#log-pane").display = False
         for pane in self.PANES:
             self.query_one(f"#pane-{pane.id}").display = False
@@ -400,8 +406,13 @@ leaving and resuming later loses nothing, the log included.
             return False
         self._auto_ply = ply
         self.log_entry("note", f"({why}) {self.label(view, action)}")
-        self.call_later(self.choose, action)
+        self._answering = True  # busy until the answer is in: no key may slip in between
+        self.call_later(self._answer, action)
         return True
+
+    def _answer(self, action: Any) -> None:
+        self._answering = False
+        self.choose(action)
 
     def _try_key(self, view: State[Any, Any]) -> str | None:
         try:
@@ -612,6 +623,8 @@ leaving and resuming later loses nothing, the log included.
 
     @property
     def busy(self) -> bool:
+        if self._answering:
+            return True
         return any(w.name == "drive" and w.state in (WorkerState.PENDING, WorkerState.RUNNING)
                    for w in self.workers)
 
@@ -828,6 +841,7 @@ leaving and resuming later loses nothing, the log included.
             return
         box = self.query_one("#decision-filter", Input)
         box.display = True
+        box.can_focus = True
         box.value = ""
         box.focus()
 
@@ -836,6 +850,7 @@ leaving and resuming later loses nothing, the log included.
         if not box.display:
             return
         box.display = False
+        box.can_focus = False
         decision = self.query_one("#decision", ChoiceList)
         if decision.filter_text:
             decision.set_filter("")
@@ -856,12 +871,20 @@ leaving and resuming later loses nothing, the log included.
                 self.choose(value)
 
     def on_key(self, event: Any) -> None:
-        # ↑ ↓ in the filter box move through the filtered list.
         box = self.query_one("#decision-filter", Input)
+        decision = self.query_one("#decision", ChoiceList)
         if self.focused is box and event.key in ("up", "down"):
+            # ↑ ↓ in the filter box move through the filtered list.
             event.stop()
-            decision = self.query_one("#decision", ChoiceList)
             (decision.action_cursor_up if event.key == "up" else decision.action_cursor_down)()
+            return
+        # A choice key that reached the screen, not the list: typed just as a pane closed,
+        # before focus came back to the list. The table is showing, so it means that choice.
+        char = event.character
+        if (not self.pane and self.focused is not box and char and char.isprintable()
+                and decision.has_key(char)):
+            event.stop()
+            decision.choose_key(char)
 
     def action_undo(self) -> None:
         """Take back this person's last decision (solo and hotseat only)."""
