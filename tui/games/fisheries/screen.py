@@ -83,7 +83,6 @@ Overnight you keep one tile. The final scores are broken down by cards, helms an
         super().__init__(table)
         self.mode: Mode | None = None
         self._focus_cells: set[int] = set()
-        self._focus_message = ""
 
     @property
     def ctx(self) -> Any:
@@ -186,7 +185,7 @@ Overnight you keep one tile. The final scores are broken down by cards, helms an
         board.show(view, [s.name for s in self.table.seats], self.viewer)
 
     def overlay(self) -> Overlay:
-        return cursor.overlay(self.ctx, self.current_view(), self.mode, self._focus_cells, self._focus_message)
+        return cursor.overlay(self.ctx, self.current_view(), self.mode, self._focus_cells)
 
     # ---- modes -------------------------------------------------------------------------
     def choose(self, action: Any) -> None:
@@ -211,7 +210,7 @@ Overnight you keep one tile. The final scores are broken down by cards, helms an
     def refresh_view(self) -> None:
         if self.mode is not None and (not self.my_turn() or self.table.state.ply != self.mode.ply):
             self.mode = None
-        self._focus_cells, self._focus_message = set(), ""
+        self._focus_cells = set()
         super().refresh_view()
         self._sync_focus()
         if self.mode is None and self.is_mounted:
@@ -325,11 +324,9 @@ Overnight you keep one tile. The final scores are broken down by cards, helms an
         self._show_focus(value)
 
     def _show_focus(self, value: Any) -> None:
-        """Mark what the highlighted top-level choice is about, and say a word about it."""
-        ctx = self.ctx
-        cells = cursor.focus_cells(ctx, value)
-        message = ""  # the frame's preview under the list says what the choice does
-        if cells != self._focus_cells or message != self._focus_message:
+        """Mark the squares the highlighted first-step choice is about (a ship, a fish);
+        what it does is said by the frame's preview under the list."""
+        cells = cursor.focus_cells(self.ctx, value)
+        if cells != self._focus_cells:
             self._focus_cells = cells
-            self._focus_message = message
             self.board.set_overlay(self.overlay())
