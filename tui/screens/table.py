@@ -435,7 +435,8 @@ leaving and resuming later loses nothing, the log included.
             height = self.size.height
             base = max(9, height // 3)
             # The board keeps at least half of what is left under the status lines.
-            want = max(base, min(rows + 3, (height - 4) // 2))
+            # Two heights only (short list / long list), so most choices cost no relayout.
+            want = base if rows + 3 <= base else max(base, (height - 4) // 2)
         if want != self._side_height:  # a new height costs a relayout: only when it changes
             self._side_height = want
             side.styles.height = want
