@@ -19,8 +19,8 @@ if TYPE_CHECKING:  # imported on first use at run time (see the module docstring
 
 TABLE_SCREENS: dict[str, str] = {
     "crown": "coldwater.tui.widgets.crown.screen:CrownTableScreen",
-    "fisheries": "coldwater.tui.widgets.fisheries.screen:FisheriesTableScreen",
-    "aquatica": "coldwater.tui.widgets.aquatica.screen:AquaticaTableScreen",
+    "fisheries": "coldwater.tui.games.fisheries.screen:FisheriesTableScreen",
+    "aquatica": "coldwater.tui.games.aquatica.screen:AquaticaTableScreen",
 }
 """Game name -> "module:class" of its table screen; others get the generic one."""
 

@@ -19,9 +19,9 @@ from coldwater.tui.screens.newgame import NewGameScreen
 from coldwater.tui.screens.pause import PauseScreen
 from coldwater.tui.screens.replays import ReplayScreen, ReplaysScreen
 from coldwater.tui.screens.resume import ResumeScreen
-from coldwater.tui.widgets.aquatica import cards
-from coldwater.tui.widgets.aquatica.board import AquaticaBoard
-from coldwater.tui.widgets.aquatica.screen import AquaticaTableScreen
+from coldwater.tui.games.aquatica import cards
+from coldwater.tui.games.aquatica.board import AquaticaBoard
+from coldwater.tui.games.aquatica.screen import AquaticaTableScreen
 from coldwater.tui.widgets.log import GameLog
 
 from .driver import set_cycler, start_game
