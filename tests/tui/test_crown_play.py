@@ -19,7 +19,7 @@ from coldwater.tui.screens.handover import HandOverScreen  # noqa: E402
 from coldwater.tui.screens.menu import MenuScreen  # noqa: E402
 from coldwater.tui.screens.score import ScoreScreen  # noqa: E402
 from coldwater.tui.screens.table import TableScreen  # noqa: E402
-from coldwater.tui.widgets.crown.board import CrownBoard  # noqa: E402
+from coldwater.tui.games.crown.board import CrownBoard  # noqa: E402
 
 from .driver import play, start_game  # noqa: E402
 

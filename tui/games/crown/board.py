@@ -16,8 +16,8 @@ from rich.text import Text
 
 from coldwater.core.state import State
 from coldwater.tui.widgets.board import BoardView
-from coldwater.tui.widgets.crown import info
-from coldwater.tui.widgets.crown.info import bait, colour_word, zone_bait
+from coldwater.tui.games.crown import info
+from coldwater.tui.games.crown.info import bait, colour_word, zone_bait
 
 
 def heading(text: str) -> Text:

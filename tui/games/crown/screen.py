@@ -14,8 +14,8 @@ from coldwater.core.state import State
 from coldwater.tui.screens.table import TableScreen
 from coldwater.tui.widgets.board import BoardView
 from coldwater.tui.widgets.choices import Item
-from coldwater.tui.widgets.crown import info
-from coldwater.tui.widgets.crown.board import CrownBoard
+from coldwater.tui.games.crown import info
+from coldwater.tui.games.crown.board import CrownBoard
 
 GROUP_ORDER: tuple[str, ...] = ("place", "remove", "fill", "take", "taketop", "skip", "route", "discard",
                                 "catch", "zone6", "lose", "tackle", "reel", "lure", "submit", "silent", "white",
