@@ -1,1 +1,1 @@
-"""Each game's table: its screen, board widgets and the pure wording/cursor logic."""
+"""Each game's table screen, with its wording and cursor logic apart from Textual."""
