@@ -1,208 +1,465 @@
-"""The Coldwater Crown board, every player's board, and the viewer's secrets.
+"""The Coldwater Crown board drawn as Rich text, from a view (no Textual here).
 
-Drawn entirely from a view (``table.view(seat)``): other players' fish show their
-species only, their tackle only as a count. The widget is one Static of Rich
-text, rebuilt on every update; a Crown position is small, so this stays well
-within a frame.
+The board is a list of named *parts* (the angler ring, the fishing grounds, the
+Master Angler row, the trophies left, your board, one per opponent, the
+standings), each a few lines that never wrap: every line is cut to the width it
+is drawn at, so nothing spills onto a line of its own. :func:`parts` builds them
+for a width; the widget in ``screen.py`` decides which fit the room it has and
+where the rest go (the board pane).
+
+Secrets: only what the view holds is drawn. Another player's fish show their
+species; their tackle only as a count.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
+import msgspec
 from rich.console import Group, RenderableType
+from rich.table import Table as RichTable
 from rich.text import Text
 
-from coldwater.core.state import State
-from coldwater.tui.widgets.board import BoardView
-from coldwater.tui.games.crown import info
-from coldwater.tui.games.crown.info import bait, colour_word, zone_bait
+from coldwater.core.crown.content import Tables
+from coldwater.core.crown.model import COLOURS, LOCATION_TITLES, SPACES, CrownData, Party
+
+from . import wording
+from .wording import BAIT_LETTERS
+
+BAIT_STYLES: tuple[str, ...] = ("bold bright_blue", "bold red", "bold magenta", "bold bright_black",
+                                "bold green", "bold yellow", "bold white")
+"""Rich's basic colour names: they follow the terminal palette in the ANSI theme.
+Every bait is also drawn as its letter, so nothing depends on colour alone."""
+SPACE_COLOUR: tuple[int, ...] = (-1, 2, 4, 0, 1, 5, 3)
+LOCATION_BAIT: tuple[tuple[int, int], ...] = ((2, 4), (3, 5), (0, 1))
+"""The two bait colours that fish each location (Shore, River, Lake)."""
+TAG_STYLES: dict[str, str] = {"red": "red", "orange": "bright_red", "yellow": "yellow", "green": "green",
+                              "blue": "bright_blue"}
+WIDE = 100
+"""From this many columns the board draws the ring as a ring and puts players beside the board."""
 
 
-def heading(text: str) -> Text:
-    return Text(text, style="bold underline")
+class Part(msgspec.Struct):
+    """A named piece of the board: `key` is stable (tests and the pane use it)."""
+
+    key: str
+    title: str
+    lines: list[Text]
 
 
-class CrownBoard(BoardView):
-    """Board, player boards and secrets, top to bottom; the viewer's own board first."""
+def bait(colour: int, text: str | None = None) -> Text:
+    return Text(text if text is not None else BAIT_LETTERS[colour], style=BAIT_STYLES[colour])
 
-    def __init__(self, game: Any, *, id: str | None = None) -> None:
-        super().__init__(game, id=id)
-        self.tables = info.tables_of(game)
 
-    def show(self, view: State[Any, Any], names: Sequence[str], viewer: int | None) -> None:
-        d = view.data
-        parts: list[RenderableType] = []
-        labels = list(names) + ["Silent player"] * (len(d.parties) - len(names))
-        if viewer is not None and 0 <= viewer < len(d.parties):
-            parts += self.party(d, viewer, labels, viewer, current=view.current)
-            parts += self.secrets(d, viewer)
-        parts += self.board(d)
-        for i in range(len(d.parties)):
-            if i != viewer:
-                parts += self.party(d, i, labels, viewer, current=view.current)
-        self.shown = Group(*parts)
-        self.update(self.shown)
+def zone_bait(counts: Sequence[int]) -> Text:
+    """One Zone's bait as coloured letters (``RRB``), or a dash when empty."""
+    out = Text()
+    for colour, n in enumerate(counts[:6]):
+        if n:
+            out.append_text(bait(colour, BAIT_LETTERS[colour] * n))
+    if not out.plain:
+        out.append("—", style="dim")
+    return out
 
-    # ---- the shared board ------------------------------------------------------
-    def board(self, d: Any) -> list[RenderableType]:
-        t = self.tables
-        out: list[RenderableType] = [heading("The board")]
-        spaces = Text("Anglers ")
-        for i, name in enumerate(info.SPACES):
-            side = d.tokens[i] if i < len(d.tokens) else 0
-            label = Text("Port", style="bold") if i == 0 else colour_word(info.SPACE_COLOUR[i])
-            spaces.append_text(label)
-            spaces.append(f"[{side}]" if side else "[ ]", style="bold reverse" if side else "dim")
-            spaces.append(" ")
-        out.append(spaces)
-        head = Text(f"{'':7}", style="bold")
-        for z in (3, 4, 5, 6):
-            head.append(f"{'Zone ' + str(z):<11}", style="bold")
-        head.append("Deck", style="bold")
-        out.append(head)
-        for loc in range(3):
-            row = Text(f"{info.LOCATION_TITLES[loc]:<7}", style="bold")
-            zones = d.zones[loc] if loc < len(d.zones) else []
-            for zi in range(4):
-                fish = zones[zi] if zi < len(zones) else None
-                name = info.fish_name(t, fish.species) if fish is not None else "—"
-                row.append(f"{name[:10]:<11}", style="" if fish is not None else "dim")
-            size = len(d.decks[loc]) if loc < len(d.decks) else 0
-            top = d.tops[loc] if loc < len(d.tops) else None
-            row.append(f"{size:>2}")
-            if top is not None:
-                row.append(f" top {info.fish_name(t, top.species)}", style="italic")
-            out.append(row)
-        ma = Text("Master Angler ", style="")
-        for card in d.ma_row:
-            ma.append(info.ma_name(t, card), style="bold")
-            ma.append(" ")
-            for c in t.ma_spots[card]:
-                ma.append_text(bait(c))
-            ma.append("  ")
-        ma.append(f"deck {len(d.ma_deck)}", style="dim")
-        out.append(ma)
-        misc = Text()
-        if d.mw_top is not None:
-            misc.append("Mystery Weight ", style="bold")
-            misc.append(f"{d.mw_top} lb")
-            misc.append(f" ({len(d.mw_stack)} below)  ", style="dim")
-        else:
-            misc.append("Mystery Weight —  ", style="dim")
-        misc.append("Tag ", style="bold")
-        if d.no_tags:
-            misc.append("not used  ", style="dim")
-        elif d.tag:
-            misc.append(d.tag, style=f"bold {info.TAG_STYLES.get(d.tag, '')}")
-            misc.append("  ")
-        else:
-            misc.append("—  ", style="dim")
-        misc.append("Tackle ", style="bold")
-        misc.append(f"{len(d.tackle_stack)}  ")
-        misc.append("Bag ", style="bold")
-        misc.append(f"{sum(d.bag) + (1 if d.white_in_bag else 0)}  ")
-        misc.append("Discard ", style="bold")
-        misc.append_text(zone_bait(list(d.discard[:6])) if sum(d.discard[:6]) else Text("—", style="dim"))
-        out.append(misc)
-        st = d.stacks
-        tro = Text("Trophies ", style="bold")
-        for kind in ("first_to_12", "small_species", "fastest_to_8", "shore", "lake", "river",
-                     "three_same", "four_different"):
-            stack = getattr(st, kind, [])
-            tro.append(f"{info.TROPHY_SHORT[kind]}:", style="")
-            tro.append(",".join(str(p) for p in stack) if stack else "—", style="bold" if stack else "dim")
-            tro.append("  ")
-        out.append(tro)
-        out.append(Text(""))
+
+def fit(line: Text, width: int) -> Text:
+    """Cut `line` to `width` cells with an ellipsis: board rows never wrap."""
+    line.no_wrap = True
+    line.overflow = "ellipsis"
+    if line.cell_len > width:
+        line.truncate(max(1, width - 1))
+        line.append("…", style="dim")
+    return line
+
+
+# ---- the shared board ------------------------------------------------------------------
+
+
+def space_label(d: CrownData, i: int, names: bool = True) -> Text:
+    out = Text()
+    if i == 0:
+        out.append("⚓Port", style="bold")
+    else:
+        out.append_text(bait(SPACE_COLOUR[i], SPACES[i].capitalize() if names else BAIT_LETTERS[SPACE_COLOUR[i]]))
+    side = d.tokens[i] if i < len(d.tokens) else 0
+    mark = "*" if i == d.placed and d.step in (2, 3) else ""
+    out.append(f"[{side}{mark}]" if side else "[ ]", style="bold reverse" if side else "dim")
+    return out
+
+
+def ring_line(d: CrownData, names: bool = True) -> Text:
+    """The seven Angler spaces clockwise on one line; the arrow back says it is a ring."""
+    out = Text()
+    for i in range(7):
+        out.append_text(space_label(d, i, names))
+        out.append(" › " if i < 6 else " ↺", style="dim")
+    return out
+
+
+def ring_drawing(d: CrownData) -> list[Text]:
+    """The seven spaces drawn as a ring, clockwise from the Port at the top."""
+    def cell(i: int, width: int, right: bool = False) -> Text:
+        t = space_label(d, i)
+        pad = max(0, width - t.cell_len)
+        return Text(" " * pad) + t if right else t + Text(" " * pad)
+
+    rows = [
+        Text(" " * 11) + cell(0, 12),
+        cell(6, 11, True) + Text(" " * 12) + cell(1, 11),
+        cell(5, 11, True) + Text("  clockwise ", style="dim") + cell(2, 11),
+        Text("   ") + cell(4, 9, True) + Text("      ") + cell(3, 10),
+    ]
+    return rows
+
+
+def grid(d: CrownData, T: Tables) -> list[Text]:
+    head = Text(f"{'':10}", style="bold")
+    for z in (3, 4, 5, 6):
+        head.append(f"{'Zone ' + str(z):<11}", style="bold")
+    head.append("Deck", style="bold")
+    out = [head]
+    for loc in range(3):
+        row = Text(f"{LOCATION_TITLES[loc]:<6}", style="bold")
+        a, b = LOCATION_BAIT[loc]
+        row.append_text(bait(a))
+        row.append_text(bait(b))
+        row.append("  ")
+        zones = d.zones[loc] if loc < len(d.zones) else []
+        for zi in range(4):
+            fish = zones[zi] if zi < len(zones) else None
+            name = wording.fish_name(T, fish.species) if fish is not None else "—"
+            row.append(f"{name[:10]:<11}", style="" if fish is not None else "dim")
+        size = len(d.decks[loc]) if loc < len(d.decks) else 0
+        top = d.tops[loc] if loc < len(d.tops) else None
+        row.append(f"{size + (1 if top is not None else 0):>2}")
+        if top is not None:
+            row.append(f" top {wording.fish_name(T, top.species)}", style="italic")
+        out.append(row)
+    return out
+
+
+def ma_row(d: CrownData, T: Tables) -> Text:
+    out = Text("Master Angler ", style="bold")
+    for card in d.ma_row:
+        out.append(wording.ma_name(T, card))
+        out.append(" ")
+        for c in T.ma_spots[card]:
+            out.append_text(bait(c))
+        out.append("  ")
+    out.append(f"· {len(d.ma_deck)} in the deck", style="dim")
+    return out
+
+
+def extras(d: CrownData, wide: bool) -> list[Text]:
+    out = Text("Mystery Weight ", style="bold")
+    if d.mw_top is not None:
+        out.append(f"{d.mw_top} lb")
+        out.append(f" ({len(d.mw_stack)} more)", style="dim")
+    else:
+        out.append("none left" if not d.mw_stack else "—", style="dim")
+    out.append(" · ")
+    out.append("Tag ", style="bold")
+    if d.no_tags:
+        out.append("not scored", style="dim")
+    elif d.tag:
+        out.append("●" + d.tag, style=f"bold {TAG_STYLES.get(d.tag, '')}")
+    else:
+        out.append("—", style="dim")
+    out.append(" · Tackle ", style="bold")
+    out.append(str(len(d.tackle_stack)))
+    bag = Text(" · " if not wide else "")
+    bag.append("Bag ", style="bold")
+    bag.append(str(sum(d.bag) + (1 if d.white_in_bag else 0)))
+    bag.append(" · Discard ", style="bold")
+    bag.append(str(sum(d.discard[:6])))
+    if wide and sum(d.discard[:6]):
+        bag.append(" ")
+        bag.append_text(zone_bait(d.discard[:6]))
+    if wide:
+        return [out, bag]
+    return [out + bag]
+
+
+def stack_text(values: Sequence[int]) -> str:
+    return ",".join(str(v) for v in values) if values else "—"
+
+
+def trophies_left(d: CrownData, wide: bool) -> list[Text]:
+    """Wide: every stack in full. Narrow: the trophy each stack would give next."""
+    st = d.stacks
+    if not wide:
+        out = Text("Next:", style="bold")
+        for kind in wording.STACKS_SHOWN[:5]:
+            values: list[int] = getattr(st, kind, [])
+            out.append(f" {wording.TROPHY_SHORT[kind]} " if kind == "first_to_12" else f" · {wording.TROPHY_SHORT[kind]} ")
+            out.append(str(values[0]) if values else "—", style="bold" if values else "dim")
+        contests = st.shore or st.lake or st.river
+        out.append(" · Contests ")
+        out.append(str(contests[0]) if contests else "—", style="bold")
+        return [out]
+    lines = [Text("Trophies left ", style="bold"), Text("  Master Angler "), Text("  Contests at the end ")]
+    for n, kind in enumerate(wording.STACKS_SHOWN):
+        target = lines[0 if n < 3 else 1 if n < 5 else 2]
+        values = getattr(st, kind, [])
+        target.append(f"{wording.TROPHY_SHORT[kind]} ", style="")
+        target.append(stack_text(values), style="bold" if values else "dim")
+        target.append("  ")
+    return lines
+
+
+# ---- players ---------------------------------------------------------------------------
+
+
+def zones_text(p: Party) -> Text:
+    out = Text()
+    for zi, z in enumerate((3, 4, 5, 6)):
+        out.append(f"{z}:", style="bold")
+        out.append_text(zone_bait(p.zones[zi]))
+        out.append(" ")
+    return out
+
+
+def attempting(T: Tables, p: Party) -> Text:
+    out = Text("MA ", style="bold")
+    if not p.ma and not p.ma_done:
+        out.append("no card", style="dim")
+    for prog in p.ma:
+        out.append(wording.ma_name(T, prog.card))
+        out.append(" ")
+        filled = list(prog.filled)
+        for c in T.ma_spots[prog.card]:
+            if c in filled:
+                filled.remove(c)
+                out.append_text(bait(c))
+                out.append("✓", style="green")
+            else:
+                out.append(BAIT_LETTERS[c].lower(), style="dim")
+                out.append("·", style="dim")
+        out.append("  ")
+    if p.ma_done:
+        counts: dict[str, int] = {}
+        for card in p.ma_done:
+            n = wording.ma_name(T, card)
+            counts[n] = counts.get(n, 0) + 1
+        out.append("caught ", style="bold")
+        out.append(", ".join(f"{k}×{v}" if v > 1 else k for k, v in counts.items()))
+    return out
+
+
+def fish_items(T: Tables, p: Party, secret: bool) -> list[Text]:
+    """One short item per fish (the owner: weight and tag), or per species with a count (others)."""
+    if secret:
+        out = []
+        for f in sorted(p.fish, key=lambda f: (f.species, -(T.weight[f.card] if f.card is not None else 0))):
+            item = Text(wording.fish_name(T, f.species))
+            if f.card is not None:
+                item.append(f" {T.weight[f.card]}")
+                item.append("●", style=TAG_STYLES.get(T.tag[f.card], ""))
+            out.append(item)
         return out
+    counts: dict[str, int] = {}
+    for f in p.fish:
+        n = wording.fish_name(T, f.species)
+        counts[n] = counts.get(n, 0) + 1
+    items = [Text(f"{k}×{v}" if v > 1 else k) for k, v in sorted(counts.items())]
+    shown = [f for f in p.fish if f.shown and f.card is not None]
+    if shown:
+        items.append(Text("shown " + ", ".join(f"{wording.fish_name(T, f.species)} {T.weight[f.card]} lb"
+                                               for f in shown if f.card is not None), style="italic"))
+    return items
 
-    # ---- one player's board ------------------------------------------------------
-    def party(self, d: Any, i: int, labels: Sequence[str], viewer: int | None, *, current: int | None) -> list[RenderableType]:
-        t = self.tables
-        p = d.parties[i]
-        name = labels[i] if i < len(labels) else f"Seat {i + 1}"
-        title = Text()
-        title.append("▶ " if current == i else "  ", style="bold")
-        title.append(name + (" (you)" if i == viewer and name.lower() != "you" else ""), style="bold underline")
-        if not p.silent:
-            title.append("  token ")
-            title.append(f"[{p.token}]" if p.token else "on board", style="bold")
-            title.append(f"  tackle {len(p.tackle)}")
-        title.append(f"  fish {len(p.fish)}  MA caught {len(p.ma_done)}")
-        out: list[RenderableType] = [title]
-        if not p.silent:
-            zones = Text("  Zones ")
-            for zi, z in enumerate((3, 4, 5, 6)):
-                zones.append(f"{z}:", style="bold")
-                zones.append_text(zone_bait(p.zones[zi]))
-                zones.append("  ")
-            out.append(zones)
-        if p.ma:
-            ma = Text("  Attempting ")
-            for prog in p.ma:
-                ma.append(info.ma_name(t, prog.card), style="bold")
-                ma.append(" ")
-                filled = list(prog.filled)
-                for c in t.ma_spots[prog.card]:
-                    if c in filled:
-                        filled.remove(c)
-                        ma.append_text(bait(c, info.BAIT_LETTERS[c]))
-                        ma.append("✓", style="green")
-                    else:
-                        ma.append(info.BAIT_LETTERS[c].lower(), style="dim")
-                        ma.append("·", style="dim")
-                ma.append("  ")
-            out.append(ma)
-        if p.ma_done:
-            done: dict[str, int] = {}
-            for card in p.ma_done:
-                n = info.ma_name(t, card)
-                done[n] = done.get(n, 0) + 1
-            out.append(Text("  Caught MA " + ", ".join(f"{k} ×{v}" if v > 1 else k for k, v in done.items())))
-        if p.fish:
-            counts: dict[str, int] = {}
-            for f in p.fish:
-                n = info.fish_name(t, f.species)
-                counts[n] = counts.get(n, 0) + 1
-            fish = Text("  Fish ")
-            fish.append(", ".join(f"{k} ×{v}" if v > 1 else k for k, v in sorted(counts.items())))
-            shown = [f for f in p.fish if f.shown and f.card is not None and i != viewer]
-            if shown:
-                fish.append("  shown: " + ", ".join(f"{info.fish_name(t, f.species)} {t.weight[f.card]} lb"
-                                                   for f in shown), style="italic")
-            out.append(fish)
-        if p.trophies:
-            out.append(Text("  Trophies " + ", ".join(
-                f"{info.TROPHY_SHORT.get(tr.kind, tr.kind)}{' ' + str(tr.weight) + ' lb' if tr.weight else ''} ({tr.points})"
-                for tr in p.trophies)))
-        if p.submitted:
-            out.append(Text("  Submitted " + ", ".join(
-                info.fish_name(t, f.species) + (f" {t.weight[f.card]} lb" if f.card is not None else "")
-                for f in p.submitted)))
-        out.append(Text(""))
+
+def fish_summary(T: Tables, p: Party, secret: bool) -> Text:
+    out = Text(f"Fish {len(p.fish)} ", style="bold")
+    if not p.fish:
+        out.append("none yet", style="dim")
         return out
+    out.append_text(Text(", ").join(fish_items(T, p, secret)))
+    return out
 
-    # ---- what only the viewer knows ---------------------------------------------
-    def secrets(self, d: Any, viewer: int) -> list[RenderableType]:
-        t = self.tables
-        p = d.parties[viewer]
-        out: list[RenderableType] = []
-        kinds = [k.kind for k in p.tackle if k.kind]
-        line = Text("  Your tackle ", style="bold")
-        line.append(", ".join(k.capitalize() for k in kinds) if kinds else "none")
+
+def flow(head: Text, items: Sequence[Text], width: int, indent: int = 4) -> list[Text]:
+    """`head` then `items` comma-separated, continued on indented lines: a list spread
+    over several rows on purpose, never a row the terminal wraps."""
+    lines = [head.copy()]
+    for n, item in enumerate(items):
+        piece = item + Text(", " if n < len(items) - 1 else "")
+        if lines[-1].cell_len + piece.cell_len > width and lines[-1].cell_len > indent:
+            lines.append(Text(" " * indent))
+        lines[-1].append_text(piece)
+    return lines
+
+
+def fish_detail(T: Tables, p: Party) -> list[Text]:
+    """The owner's fish one per line: weight, tag colour, timestamp (for the pane)."""
+    out = []
+    for f in sorted(p.fish, key=lambda f: (f.species, -(T.weight[f.card] if f.card is not None else 0))):
+        line = Text(f"  {wording.fish_name(T, f.species):<10}")
+        if f.card is not None:
+            line.append(f"{T.weight[f.card]:>3} lb  ")
+            tag = T.tag[f.card]
+            line.append(f"●{tag:<7}", style=TAG_STYLES.get(tag, ""))
+            line.append(wording.clock(T.time[f.card]))
         out.append(line)
-        mine = sorted((f for f in p.fish if f.card is not None), key=lambda f: (f.species, -t.weight[f.card]))
+    return out
+
+
+def party_name(d: CrownData, i: int, labels: Sequence[str], viewer: int | None, current: int | None) -> Text:
+    out = Text()
+    turn = current == i or (current is not None and current < 0 and d.turn == i)
+    out.append("▶ " if turn else "  ", style="bold")
+    out.append(labels[i] + (" (you)" if i == viewer else ""), style="bold underline")
+    return out
+
+
+def token_and_tackle(p: Party, mine: bool) -> Text:
+    out = Text(" token ")
+    out.append(f"[{p.token}]" if p.token else "on the board", style="bold")
+    out.append(" ")
+    if mine:
+        kinds = [t.kind.capitalize() + ("*" if t.fresh else "") for t in p.tackle if t.kind]
+        out.append(", ".join(kinds) if kinds else "no tackle")
+    else:
+        out.append(f"tackle {len(p.tackle)}")
+    return out
+
+
+def party_head(d: CrownData, i: int, labels: Sequence[str], viewer: int | None, current: int | None) -> Text:
+    """Everything about a player on one line (the compact form)."""
+    p = d.parties[i]
+    out = party_name(d, i, labels, viewer, current)
+    if not p.silent:
+        out.append_text(token_and_tackle(p, i == viewer))
+        out.append(" ")
+        out.append_text(zones_text(p))
+    if i != viewer and p.ma_done:
+        out.append(f" · MA caught {len(p.ma_done)}")
+    if p.trophies:
+        out.append(" · 🏆 " + wording.trophy_list(p))
+    return out
+
+
+def submitted_line(T: Tables, p: Party) -> Text:
+    return Text("  Submitted " + ", ".join(
+        wording.fish_name(T, f.species) + (f" {T.weight[f.card]} lb" if f.card is not None else "")
+        for f in p.submitted))
+
+
+def player_board(d: CrownData, T: Tables, labels: Sequence[str], i: int, viewer: int | None,
+                 current: int | None, width: int, full: bool) -> list[Text]:
+    """A player's board. Compact: one line (two for your own). Full: a line per part of it."""
+    p = d.parties[i]
+    mine = i == viewer
+    if not full:
+        head = party_head(d, i, labels, viewer, current)
+        second = Text("  ") + attempting(T, p) if mine else Text(" · ")
         if mine:
-            out.append(Text("  Your fish (weight, tag, time)", style="bold"))
-            row = Text("   ")
-            for n, f in enumerate(mine):
-                w, tag, when = info.fish_secret(t, f.card)
-                row.append(f"{info.fish_name(t, f.species)} {w} lb ")
-                row.append("●", style=info.TAG_STYLES.get(tag, ""))
-                row.append(f"{tag} {when}")
-                row.append(";  " if n < len(mine) - 1 else "")
-            out.append(row)
-        out.append(Text(""))
-        return out
+            second.append(" │ ", style="dim")
+        second.append_text(fish_summary(T, p, secret=mine))
+        if mine:
+            return [head, second]
+        return [head + second]
+    head = party_name(d, i, labels, viewer, current)
+    if not p.silent:
+        head.append_text(token_and_tackle(p, mine))
+    lines = [head]
+    if not p.silent:
+        lines.append(Text("  Zones ") + zones_text(p))
+    if p.trophies:
+        lines.append(Text("  🏆 " + wording.trophy_list(p)))
+    if p.ma or p.ma_done:
+        lines.append(Text("  ") + attempting(T, p))
+    fish_head = Text(f"  Fish {len(p.fish)} ", style="bold")
+    if not p.fish:
+        fish_head.append("none yet", style="dim")
+    lines += flow(fish_head, fish_items(T, p, secret=mine), width)
+    if p.submitted:
+        lines.append(submitted_line(T, p))
+    return lines
+
+
+# ---- assembling ------------------------------------------------------------------------
+
+
+BOARD_KEYS = ("ring", "grounds", "masters", "extras", "trophies", "standings")
+"""Parts of the shared board (the rest are players' boards)."""
+
+
+def parts(d: CrownData, T: Tables, names: Sequence[str], viewer: int | None, current: int | None,
+          width: int, wide: bool | None = None) -> list[Part]:
+    """The board's parts for `width` columns, your board first, then the shared board,
+    the other players and the standings.
+
+    Compact (narrow): a one-line ring and a line per opponent. Wide: the ring
+    drawn as a ring, full stacks of trophies, every player's whole board.
+    """
+    labels = wording.names_of(names, len(d.parties))
+    if wide is None:
+        wide = width >= WIDE
+    out: list[Part] = []
+    if viewer is not None and 0 <= viewer < len(d.parties):
+        out.append(Part("you", "Your board", player_board(d, T, labels, viewer, viewer, current, width, wide)))
+    out.append(Part("ring", "Angler spaces", ring_drawing(d) if wide else [ring_line(d, names=width >= 72)]))
+    out.append(Part("grounds", "Fishing grounds", grid(d, T)))
+    out.append(Part("masters", "Master Angler", [ma_row(d, T)]))
+    out.append(Part("extras", "Mystery Weight, Tag", extras(d, wide)))
+    out.append(Part("trophies", "Trophies left", trophies_left(d, wide)))
+    for i in range(len(d.parties)):
+        if i != viewer:
+            out.append(Part(f"party{i}", labels[i], player_board(d, T, labels, i, viewer, current, width, wide)))
+    out.append(Part("standings", "Standings", [Text(wording.standings(d, T, names, viewer), style="italic")]))
+    for part in out:
+        part.lines = [fit(line, width) for line in part.lines]
+    return out
+
+
+def render(d: CrownData, T: Tables, names: Sequence[str], viewer: int | None, current: int | None,
+           width: int) -> tuple[RenderableType, list[Part]]:
+    """The whole table for `width` columns, and its parts in reading order.
+
+    Below :data:`WIDE` the parts are stacked: your board, the shared board, a
+    line per opponent, the standings. From there the shared board stands on the
+    left and the players' boards on the right; from 170 columns the opponents'
+    boards stand side by side under yours.
+    """
+    if width < WIDE:
+        ps = parts(d, T, names, viewer, current, width, wide=False)
+        return Group(*[line for p in ps for line in p.lines]), ps
+    left_w = 78
+    right_w = width - left_w - 2
+    left = [p for p in parts(d, T, names, viewer, current, left_w, wide=True) if p.key in BOARD_KEYS]
+    others = len(d.parties) - (1 if viewer is not None else 0)
+    side_by_side = width >= 170 and others > 1
+    col_w = (right_w - 2 * (others - 1)) // others if side_by_side else right_w
+    mine = [p for p in parts(d, T, names, viewer, current, right_w, wide=True) if p.key == "you"]
+    theirs = [p for p in parts(d, T, names, viewer, current, col_w, wide=True) if p.key.startswith("party")]
+    right: list[RenderableType] = []
+    for p in mine:
+        right += p.lines + [Text("")]
+    if side_by_side:
+        row = RichTable.grid(padding=(0, 2))
+        for _ in theirs:
+            row.add_column(width=col_w, no_wrap=True)
+        row.add_row(*[Group(*p.lines) for p in theirs])
+        right.append(row)
+    else:
+        for p in theirs:
+            right += p.lines + [Text("")]
+    stacked: list[RenderableType] = []
+    for p in left:
+        stacked += p.lines
+        if p.key in ("ring", "grounds", "trophies"):
+            stacked.append(Text(""))
+    table = RichTable.grid(padding=(0, 2))
+    table.add_column(width=left_w, no_wrap=True)
+    table.add_column(width=right_w, no_wrap=True)
+    table.add_row(Group(*stacked), Group(*right))
+    return table, mine + left + theirs
+
+
+def text_of(ps: Sequence[Part]) -> str:
+    """The parts as plain text (tests and the replay viewer's text form)."""
+    return "\n".join(line.plain for p in ps for line in p.lines)
+
+
+__all__ = ["COLOURS", "Part", "bait", "parts", "text_of", "zone_bait"]

@@ -1,49 +1,100 @@
-"""The Coldwater Crown table screen: the generic table with Crown's board and
-choices written for people (grouped, named, with the relevant bait shown).
+"""The Coldwater Crown table screen: the generic table with Crown's board, and
+choices written for people (grouped, named, previewed, safely pre-selected).
 
-Choices are recognised by their notation tag (``place``, ``route``, ...), so the
-screen needs nothing from the engine beyond its actions' public fields.
+The words and the choice logic are in ``wording.py`` and the drawing in
+``board.py``, both free of Textual; this module only wires them to the screen.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from coldwater.core.state import State
-from coldwater.tui.screens.table import TableScreen
+from textual import events
+
+from coldwater.core.crown.content import Tables
+from coldwater.core.crown.model import COLOUR_INDEX, CrownData
+from coldwater.core.state import CHANCE, State
+from coldwater.net.table import Applied, GameOver
+from coldwater.tui.screens.table import TableScreen, with_names
 from coldwater.tui.widgets.board import BoardView
 from coldwater.tui.widgets.choices import Item
-from coldwater.tui.games.crown import info
-from coldwater.tui.games.crown.board import CrownBoard
 
-GROUP_ORDER: tuple[str, ...] = ("place", "remove", "fill", "take", "taketop", "skip", "route", "discard",
-                                "catch", "zone6", "lose", "tackle", "reel", "lure", "submit", "silent", "white",
-                                "end")
-
+from . import board as draw
+from . import wording
 
 BAIT_DRAWN = re.compile(r"an? (\w+) bait is drawn from the bag")
 
 
-def tag_of(action: Any) -> str:
-    return str(action).split()[0]
+def tables_of(game: Any) -> Tables:
+    """The engine's content tables (weights, tags, spots) for `game`."""
+    t = getattr(game, "tables", None)
+    if isinstance(t, Tables):
+        return t
+    from coldwater.core.crown.content import load_default
+
+    return load_default()
+
+
+class CrownBoard(BoardView):
+    """The whole table: shared board and players, laid out for the width it has.
+
+    Below ``board.WIDE`` columns the parts are stacked (your board first, then
+    the shared board, then one line per opponent); from there the shared board
+    and the players' boards stand side by side.
+    """
+
+    def __init__(self, game: Any, *, id: str | None = None) -> None:
+        super().__init__(game, id=id)
+        self.tables = tables_of(game)
+        self._last: tuple[State[Any, Any], list[str], int | None] | None = None
+        self.parts: list[draw.Part] = []
+
+    def show(self, view: State[Any, Any], names: Sequence[str], viewer: int | None) -> None:
+        self._last = (view, list(names), viewer)
+        self._draw()
+
+    def width_for_drawing(self) -> int:
+        w = self.content_region.width if self.is_mounted else 0
+        return w if w >= 20 else 78
+
+    def _draw(self) -> None:
+        if self._last is None:
+            return
+        view, names, viewer = self._last
+        self.shown, self.parts = draw.render(view.data, self.tables, names, viewer, view.current,
+                                             self.width_for_drawing())
+        self.update(self.shown)
+
+    def text(self) -> str:
+        return draw.text_of(self.parts)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._draw()
 
 
 class CrownTableScreen(TableScreen):
     BOARD: ClassVar[type[BoardView]] = CrownBoard
     HELP: ClassVar[str] = TableScreen.HELP + """
-**Coldwater Crown.** Your own board and secrets (fish weights, tags, timestamps,
-tackle) are at the top, then the shared board, then the other players. Bait shows
-as letters: **B** blue, **R** red, **P** purple, **K** black, **G** green, **Y**
-yellow. A turn: place your token (Step 1), remove another (Step 2), end the turn.
-Each cast bait goes to a matching Master Angler spot or the discard pile. In the
-contests your heaviest fish is pre-selected. The full rules: Esc, then *Rules*.
+**Coldwater Crown.** Your board is at the top: your token, your Zones of bait,
+your tackle, the Master Angler cards you are attempting and your fish (weight
+and tag colour; only you see them). Then the seven Angler spaces clockwise from
+the Port, the Shore, River and Lake with their fish and decks, the Master Angler
+row, the Mystery Weight, the Tag and the trophies left, and a line per opponent.
+Bait shows as letters: **B** blue, **R** red, **P** purple, **K** black, **G**
+green, **Y** yellow. The highlighted choice never spends tackle, discards bait
+or ends your turn. The full rules: Esc, then *Rules*.
 """
 
     @property
-    def tables(self) -> Any:
+    def tables(self) -> Tables:
         return self.query_one("#board", CrownBoard).tables
 
+    def names(self) -> list[str]:
+        return [s.name for s in self.table.seats]
+
+    # ---- the log -------------------------------------------------------------
     def summarize_chance(self, lines: list[str]) -> list[str]:
         """Runs of bait draws become one line: "bait drawn: red, blue, blue"."""
         out: list[str] = []
@@ -60,155 +111,69 @@ contests your heaviest fish is pre-selected. The full rules: Esc, then *Rules*.
                 out.append(line)
         return out
 
+    def _on_event(self, event: Applied | GameOver) -> None:
+        before = self._describe_view
+        if isinstance(event, Applied) and event.seat == CHANCE and before is not None and self.is_mounted:
+            d0: CrownData = before.data
+            if d0.tasks and d0.tasks[0].kind == "silent" and event.action.startswith("bait "):
+                # The silent player's draw: say what it did, not only which bait came out.
+                self.flush_chance()
+                after = self.table.view(self.log_seat).data
+                colour = COLOUR_INDEX.get(event.action.split()[1], 6)
+                self.log_line("", wording.silent_turn(d0, after, self.tables, colour))
+                self._announce(d0, after)
+                return
+        if isinstance(event, GameOver) and self.is_mounted:
+            self.log_line("", with_names(event.outcome or "The game is over.", self.names()))
+            return
+        super()._on_event(event)
+        if isinstance(event, Applied) and before is not None and self.is_mounted:
+            self._announce(before.data, self.table.view(self.log_seat).data)
+
+    def _announce(self, before: CrownData, after: CrownData) -> None:
+        for line in wording.announcements(before, after, self.tables, self.names()):
+            self.log_line("", line)
+
+    def log_line(self, who: str, text: str) -> None:
+        from coldwater.tui.widgets.log import GameLog
+
+        self.query_one("#log", GameLog).add(who, text)
+
     # ---- the decision --------------------------------------------------------
     def choice_items(self, view: State[Any, Any], legal: list[Any]) -> tuple[list[Item], int | None]:
-        order = {g: n for n, g in enumerate(GROUP_ORDER)}
-        ranked = sorted(enumerate(legal), key=lambda ia: (order.get(tag_of(ia[1]), len(order)), ia[0]))
-        items = [Item(self.label(view, a), a, group=self.group(view, a)) for _, a in ranked]
-        return items, self.preferred(view, [a for _, a in ranked])
-
-    def preferred(self, view: State[Any, Any], ordered: list[Any]) -> int | None:
-        """In a contest, the heaviest fish on offer; elsewhere the first choice."""
-        best: tuple[int, int] | None = None
-        for n, a in enumerate(ordered):
-            if tag_of(a) == "submit":
-                w = self._submit_weight(view, a)
-                if w is not None and (best is None or w > best[0]):
-                    best = (w, n)
-        return best[1] if best else None
-
-    def _my_fish(self, view: State[Any, Any], species: str) -> list[int]:
-        d = view.data
-        seat = view.current
-        if seat is None or seat < 0 or seat >= len(d.parties):
-            return []
-        t = self.tables
-        cards = [f.card for f in d.parties[seat].fish if f.species == species and f.card is not None]
-        return sorted(cards, key=lambda c: (-t.weight[c], t.time[c]))
-
-    def _submit_weight(self, view: State[Any, Any], a: Any) -> int | None:
-        cards = self._my_fish(view, a.species)
-        if 1 <= a.rank <= len(cards):
-            return int(self.tables.weight[cards[a.rank - 1]])
-        return None
-
-    def group(self, view: State[Any, Any], a: Any) -> str:
-        d = view.data
-        tag = tag_of(a)
-        if tag == "place":
-            return "Step 1 · place your Angler token"
-        if tag == "remove":
-            return "Step 2 · remove another token"
-        if tag in ("fill", "take", "taketop", "skip"):
-            return f"Port · {d.port_left} action{'s' if d.port_left != 1 else ''} left"
-        if tag in ("route", "discard"):
-            return f"Cast {info.COLOURS[d.colour]} bait · {d.route_left} to place"
-        if tag in ("catch", "zone6", "lose"):
-            return "Catch a fish"
-        if tag == "tackle":
-            return "Zone 5 bonus"
-        if tag == "reel":
-            return "Play a Reel (remove two bait of one colour)"
-        if tag == "lure":
-            return "Play a Lure (swap two bait)"
-        if tag == "submit":
-            return f"Contest · which {info.fish_name(self.tables, a.species)} do you submit?"
-        if tag in ("silent", "white"):
-            return "Silent player"
-        if tag == "end":
-            return "Step 3"
-        return ""
+        d: CrownData = view.data
+        ordered = wording.order(legal)
+        items = [Item(self.label(view, a), a, group=wording.group(d, self.tables, a)) for a in ordered]
+        return items, wording.preferred(d, self.tables, ordered)
 
     def label(self, view: State[Any, Any], a: Any) -> str:
-        d = view.data
-        t = self.tables
-        tag = tag_of(a)
         try:
-            if tag in ("place", "remove"):
-                i = info.SPACES.index(a.space)
-                side = d.parties[view.current].token if tag == "place" else d.tokens[i]
-                if a.space == "port":
-                    what = "one Port action" if side == 1 else "two Port actions"
-                    return f"Port [{side}] — {what}"
-                amount = "one" if side == 1 else "all"
-                return f"{a.space.capitalize()} [{side}] — cast {amount} {a.space} bait"
-            if tag == "fill":
-                have = sum(d.parties[view.current].zones[a.zone - 3])
-                return f"Fill Zone {a.zone} (draw {a.zone - have})"
-            if tag == "take":
-                spots = " ".join(info.BAIT_LETTERS[c] for c in t.ma_spots[a.card])
-                return f"Take {info.ma_name(t, a.card)} ({spots})"
-            if tag == "taketop":
-                return "Take the top Master Angler card (unseen)"
-            if tag == "skip":
-                return "Skip (no Port action possible)"
-            if tag == "route":
-                spots = " ".join(info.BAIT_LETTERS[c] for c in t.ma_spots[a.card])
-                return f"Onto your {info.ma_name(t, a.card)} ({spots})"
-            if tag == "discard":
-                return "To the discard pile"
-            if tag == "catch":
-                fish = d.zones[info.LOCATION_TITLES.index(a.loc.capitalize())][a.at - 3]
-                name = info.fish_name(t, fish.species) if fish is not None else "nothing"
-                extra = []
-                pend = next((p for p in d.pending if p.zone == a.zone), None)
-                if pend is not None:
-                    home = (2, 2, 0, 1, 0, 1)[pend.colour]
-                    if info.LOCATION_TITLES[home].lower() != a.loc:
-                        extra.append("Rod")
-                if a.at != a.zone:
-                    extra.append("Line")
-                use = f" — plays your {' and '.join(extra)}" if extra else ""
-                return f"{name} ({a.loc.capitalize()} Zone {a.at}) for Zone {a.zone}{use}"
-            if tag == "zone6":
-                return "Zone 6 bonus: take the top card of the deck instead"
-            if tag == "lose":
-                return f"Lose the catch for Zone {a.zone} (no fish there)"
-            if tag == "tackle":
-                return "Take the top tackle piece" if a.take else "No tackle, thanks"
-            if tag == "reel":
-                return f"{a.colour} from Zone {a.a} and Zone {a.b}"
-            if tag == "lure":
-                return f"{a.ca} in Zone {a.a} ⇄ {a.cb} in Zone {a.b}"
-            if tag == "submit":
-                cards = self._my_fish(view, a.species)
-                if 1 <= a.rank <= len(cards):
-                    w, tag_colour, when = info.fish_secret(t, cards[a.rank - 1])
-                    return f"{info.fish_name(t, a.species)} {w} lb ({tag_colour} tag, {when})"
-                return f"{info.fish_name(t, a.species)} #{a.rank}"
-            if tag == "end":
-                return "End your turn (flip the removed token)"
-        except (AttributeError, IndexError, KeyError, TypeError, ValueError):
-            pass  # an engine change should not hide a legal choice: fall back to its description
-        return super().label(view, a)
+            return wording.label(view.data, self.tables, a, self.viewer)
+        except (AttributeError, IndexError, KeyError, TypeError, ValueError, StopIteration):
+            return super().label(view, a)  # an engine change should not hide a legal choice
 
     def prompt(self, view: State[Any, Any]) -> str:
-        legal = view.legal()
-        tags = {tag_of(a) for a in legal}
-        if "place" in tags:
-            return "Step 1: place your Angler token"
-        if "remove" in tags:
-            return "Step 2: remove another token"
-        if tags & {"route", "discard"}:
-            return f"Where does this {info.COLOURS[view.data.colour]} bait go?"
-        if "submit" in tags:
-            return "Contest: which fish do you submit? (heaviest pre-selected)"
-        if tags & {"catch", "zone6", "lose"}:
-            return "Which fish do you catch?"
-        if tags & {"fill", "take", "taketop"}:
-            return "Port: fill a Zone or take a card"
-        if tags == {"end"}:
-            return "Step 3: end your turn"
-        return "Your choice"
+        return wording.prompt(view.data, self.tables, view.legal())
 
     def status(self, view: State[Any, Any]) -> str:
-        base = super().status(view)
-        d = view.data
+        d: CrownData = view.data
+        title = self.table.game.title
+        cur = self.table.current
+        if cur is None:
+            return f"{title} — game over"
+        names = wording.names_of(self.names(), len(d.parties))
+        if cur == CHANCE:
+            whose = names[d.turn] if 0 <= d.turn < len(names) else "?"
+            base = f"{title} — {whose}'s turn"
+        else:
+            base = f"{title} — {'your' if cur == self.viewer else names[cur] + chr(39) + 's'} turn"
+            if cur == self.viewer:
+                base = f"{title} — your turn"
         extra = []
-        if view.current is not None and 1 <= getattr(d, "step", 0) <= 3:
+        if 1 <= d.step <= 3:
             extra.append(f"Step {d.step}")
-        if getattr(d, "end_triggered", False):
+        if d.end_triggered:
             extra.append("final round")
-        if getattr(d, "step", 0) == 4:
+        if d.step == 4:
             extra.append("contests")
         return base + (f" · {' · '.join(extra)}" if extra else "")
