@@ -115,7 +115,14 @@ class GameOver(msgspec.Struct, frozen=True):
     outcome: str
 
 
-Event = Applied | GameOver
+class Undone(msgspec.Struct, frozen=True):
+    """A person took back their last decision: the record now has `ply` entries."""
+
+    seat: int
+    ply: int
+
+
+Event = Applied | GameOver | Undone
 Listener = Callable[[Event], None]
 ChanceSource = Callable[[State[Any, Any]], Awaitable[Action]]
 RemoteSource = Callable[[int, State[Any, Any]], Awaitable[Action]]
@@ -267,6 +274,48 @@ class Table:
             if not await self.step():
                 return
         raise RuntimeError("advance() did not reach a person's turn")
+
+    # ---- undo ------------------------------------------------------------------
+    def undo_refusal(self) -> str | None:
+        """Why the last decision cannot be taken back now, or None if it can.
+
+        Only a local person's own decision, on their own turn, made since the last
+        chance outcome (a draw, a dealt fish: it would be drawn again, or a secret
+        learnt would be unlearnt) and since anyone else acted. Bots' moves never."""
+        cur = self.state.current
+        if cur is None:
+            return "the game is over"
+        if cur < 0 or self.seats[cur].kind is not SeatKind.PERSON:
+            return "it is not a local player's turn"
+        entries = self.record.entries
+        if not entries:
+            return "nothing has been played yet"
+        last = entries[-1]
+        if last.seat == CHANCE:
+            return "not past a draw: what was drawn stays drawn"
+        if last.seat != cur:
+            return f"the last move was {seat_label(self.seats, last.seat)}'s, not yours"
+        return None
+
+    def undo(self) -> None:
+        """Take back the current person's last decision: the record loses its last entry
+        and the state is rebuilt by replaying the rest, so it is exactly the position as
+        if that decision had never been made (same digest). IllegalAction says why not."""
+        why = self.undo_refusal()
+        if why is not None:
+            raise IllegalAction(f"Cannot undo: {why}.")
+        keep = self.record.entries[:-1]
+        seat = self.record.entries[-1].seat
+        _, state = record.initial_state(self.record, self.game)
+        for entry in keep:
+            state.apply(self.game.parse_action(entry.action))
+        expected = keep[-1].digest if keep else self.record.start_digest
+        if state.digest() != expected:  # an engine bug, never a person's: refuse loudly
+            raise RecordError("undo: the replayed position differs from the record")
+        self.record.entries = list(keep)
+        self.state = state
+        self.save()
+        self._emit(Undone(seat, len(keep)))
 
     # ---- saving ------------------------------------------------------------
     def save(self) -> None:

@@ -14,6 +14,9 @@ class Settings(msgspec.Struct, kw_only=True):
     """Short theme name (dark, light, ansi); None: dark, or ansi under NO_COLOR."""
     bot_delay: float = 0.4
     """Seconds between two bot or chance steps, so a person can follow them."""
+    auto_single: bool = True
+    """A question with a single legal answer answers itself (never "end your turn",
+    never a choice that reveals something)."""
     keys: dict[str, str] = {}
     """Binding id -> keys, overriding the defaults in :mod:`coldwater.tui.keymap`."""
 
