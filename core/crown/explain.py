@@ -32,10 +32,17 @@ def _who(s: CrownState) -> str:
     return f"Seat {d.turn + 1}"
 
 
+_LETTERS = ("B", "R", "P", "K", "G", "Y")
+
+
 def _ma(s: CrownState, card: int) -> str:
+    """A Master Angler card in words: its fish and its spots (people never see card numbers)."""
     T = s.TABLES
-    sp = T.ma_species[card] if 0 < card < len(T.ma_species) else "?"
-    return f"Master Angler card {card} ({T.ma_species_name.get(sp, sp)})"
+    if not 0 < card < len(T.ma_species):
+        return "that Master Angler card"
+    sp = T.ma_species[card]
+    spots = " ".join(_LETTERS[c] for c in T.ma_spots[card])
+    return f"the {T.ma_species_name.get(sp, sp)} Master Angler card ({spots})"
 
 
 def why_illegal(s: CrownState, a: Any) -> str:
@@ -161,10 +168,18 @@ def describe(s: CrownState, a: CrownAction) -> str:
     T = s.TABLES
     who = _who(s)
     if isinstance(a, Bait):
+        if d.tasks and d.tasks[0].kind == "silent":
+            return f"the silent player draws a {a.colour} bait" if a.colour != "white" else (
+                "the silent player draws the clear-white bait!")
         return f"a {a.colour} bait is drawn from the bag" if a.colour != "white" else "the clear-white bait is drawn!"
     if isinstance(a, Reveal):
         return f"the {a.loc.title()} deck now shows a {T.fish_name(a.species)}"
     if isinstance(a, MAFlip):
+        task = d.tasks[0].kind if d.node < 0 and d.tasks else ""
+        if task == "ma_silent":
+            return f"{_ma(s, a.card)} goes to the silent player's score pile"
+        if task == "ma_take":
+            return f"Seat {d.tasks[0].seat + 1} takes {_ma(s, a.card)} from the top of the deck"
         return f"{_ma(s, a.card)} is turned face up"
     if isinstance(a, MWFlip):
         return f"the Mystery Weight is now {a.weight} lb"
@@ -223,7 +238,7 @@ def describe(s: CrownState, a: CrownAction) -> str:
     if isinstance(a, Lure):
         return f"{who} plays a Lure: swaps the {a.ca} bait in Zone {a.a} with the {a.cb} bait in Zone {a.b}"
     if isinstance(a, SilentDraws):
-        return f"the silent player draws {a.n} bait this turn"
+        return f"{who} let the silent player draw {a.n} bait this turn"
     if isinstance(a, WhiteOption):
         return ("a second Master Angler card goes to the silent player" if a.choice == "card"
                 else "7 bait go from the bag to the discard pile")

@@ -112,12 +112,16 @@ def ring_drawing(d: CrownData) -> list[Text]:
     return rows
 
 
-def grid(d: CrownData, T: Tables) -> list[Text]:
-    head = Text(f"{'':10}", style="bold")
-    for z in (3, 4, 5, 6):
-        head.append(f"{'Zone ' + str(z):<11}", style="bold")
-    head.append("Deck", style="bold")
-    out = [head]
+def grid(d: CrownData, T: Tables, wide: bool) -> list[Text]:
+    """Shore, River and Lake: the fish in Zones 3-6 and the deck. Narrow: the Zone
+    numbers go in the row (one line less); wide: a heading row."""
+    out = []
+    if wide:
+        head = Text(f"{'':10}", style="bold")
+        for z in (3, 4, 5, 6):
+            head.append(f"{'Zone ' + str(z):<11}", style="bold")
+        head.append("Deck", style="bold")
+        out.append(head)
     for loc in range(3):
         row = Text(f"{LOCATION_TITLES[loc]:<6}", style="bold")
         a, b = LOCATION_BAIT[loc]
@@ -128,12 +132,18 @@ def grid(d: CrownData, T: Tables) -> list[Text]:
         for zi in range(4):
             fish = zones[zi] if zi < len(zones) else None
             name = wording.fish_name(T, fish.species) if fish is not None else "—"
+            if not wide:
+                row.append(f"{zi + 3}", style="dim")
+                row.append(f" {name[:9]:<10}", style="" if fish is not None else "dim")
+                continue
             row.append(f"{name[:10]:<11}", style="" if fish is not None else "dim")
         size = len(d.decks[loc]) if loc < len(d.decks) else 0
         top = d.tops[loc] if loc < len(d.tops) else None
-        row.append(f"{size + (1 if top is not None else 0):>2}")
+        left = size + (1 if top is not None else 0)
+        row.append(f"{left:>2}" if wide else f"deck {left}")
         if top is not None:
-            row.append(f" top {wording.fish_name(T, top.species)}", style="italic")
+            row.append(f" top {wording.fish_name(T, top.species)}" if wide else f": {wording.fish_name(T, top.species)}",
+                       style="italic")
         out.append(row)
     return out
 
@@ -400,31 +410,42 @@ def parts(d: CrownData, T: Tables, names: Sequence[str], viewer: int | None, cur
     if viewer is not None and 0 <= viewer < len(d.parties):
         out.append(Part("you", "Your board", player_board(d, T, labels, viewer, viewer, current, width, wide)))
     out.append(Part("ring", "Angler spaces", ring_drawing(d) if wide else [ring_line(d, names=width >= 72)]))
-    out.append(Part("grounds", "Fishing grounds", grid(d, T)))
+    out.append(Part("grounds", "Fishing grounds", grid(d, T, wide)))
     out.append(Part("masters", "Master Angler", [ma_row(d, T)]))
-    out.append(Part("extras", "Mystery Weight, Tag", extras(d, wide)))
-    out.append(Part("trophies", "Trophies left", trophies_left(d, wide)))
+    # Opponents before the counts: at 80×24 the board shows about nine rows while a
+    # long choice list is up, and who holds what matters more than the bag's size.
     for i in range(len(d.parties)):
         if i != viewer:
             out.append(Part(f"party{i}", labels[i], player_board(d, T, labels, i, viewer, current, width, wide)))
-    out.append(Part("standings", "Standings", [Text(wording.standings(d, T, names, viewer), style="italic")]))
+    out.append(Part("extras", "Mystery Weight, Tag", extras(d, wide)))
+    out.append(Part("trophies", "Trophies left", trophies_left(d, wide)))
     for part in out:
         part.lines = [fit(line, width) for line in part.lines]
     return out
 
 
 def render(d: CrownData, T: Tables, names: Sequence[str], viewer: int | None, current: int | None,
-           width: int) -> tuple[RenderableType, list[Part]]:
+           width: int, full: bool = False) -> tuple[RenderableType, list[Part]]:
     """The whole table for `width` columns, and its parts in reading order.
 
     Below :data:`WIDE` the parts are stacked: your board, the shared board, a
     line per opponent, the standings. From there the shared board stands on the
     left and the players' boards on the right; from 170 columns the opponents'
-    boards stand side by side under yours.
+    boards stand side by side under yours. `full` (the board pane) draws every
+    player's whole board even when narrow, and your fish one per line.
     """
     if width < WIDE:
-        ps = parts(d, T, names, viewer, current, width, wide=False)
-        return Group(*[line for p in ps for line in p.lines]), ps
+        ps = parts(d, T, names, viewer, current, width, wide=full)
+        if full and viewer is not None and 0 <= viewer < len(d.parties) and d.parties[viewer].fish:
+            detail = Part("fish", "Your fish", [Text("Your fish: weight, tag, time", style="bold")]
+                          + fish_detail(T, d.parties[viewer]))
+            ps.insert(1, detail)
+        lines: list[Text] = []
+        for p in ps:
+            lines += p.lines
+            if full:
+                lines.append(Text(""))
+        return Group(*lines), ps
     left_w = 78
     right_w = width - left_w - 2
     left = [p for p in parts(d, T, names, viewer, current, left_w, wide=True) if p.key in BOARD_KEYS]

@@ -1,13 +1,13 @@
-"""The Coldwater Crown table screen: the generic table with Crown's board, and
-choices written for people (grouped, named, previewed, safely pre-selected).
+"""The Coldwater Crown table screen: the shared table frame with Crown's board,
+and choices written for people (grouped, named, previewed, safely pre-selected).
 
 The words and the choice logic are in ``wording.py`` and the drawing in
-``board.py``, both free of Textual; this module only wires them to the screen.
+``board.py``, both free of Textual; this module only wires them to the frame's
+hooks (docs/tui.md, "Table screen hooks").
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -16,16 +16,12 @@ from textual import events
 from coldwater.core.crown.content import Tables
 from coldwater.core.crown.model import COLOUR_INDEX, CrownData
 from coldwater.core.state import CHANCE, State
-from coldwater.net.table import Applied, GameOver
-from coldwater.tui.screens.table import TableScreen, with_names
+from coldwater.tui.screens.table import TableScreen
 from coldwater.tui.widgets.board import BoardView
 from coldwater.tui.widgets.choices import Item
 
 from . import board as draw
 from . import wording
-
-BAIT_DRAWN = re.compile(r"an? (\w+) bait is drawn from the bag")
-
 
 def tables_of(game: Any) -> Tables:
     """The engine's content tables (weights, tags, spots) for `game`."""
@@ -42,7 +38,16 @@ class CrownBoard(BoardView):
 
     Below ``board.WIDE`` columns the parts are stacked (your board first, then
     the shared board, then one line per opponent); from there the shared board
-    and the players' boards stand side by side.
+    and the players' boards stand side by side. In the full-screen board pane
+    (``full``) every player's whole board is drawn, your fish with weight, tag
+    and time.
+    """
+
+    DEFAULT_CSS = """
+    CrownBoard {
+        width: 1fr;
+        height: auto;
+    }
     """
 
     def __init__(self, game: Any, *, id: str | None = None) -> None:
@@ -50,6 +55,7 @@ class CrownBoard(BoardView):
         self.tables = tables_of(game)
         self._last: tuple[State[Any, Any], list[str], int | None] | None = None
         self.parts: list[draw.Part] = []
+        self.full = False
 
     def show(self, view: State[Any, Any], names: Sequence[str], viewer: int | None) -> None:
         self._last = (view, list(names), viewer)
@@ -64,10 +70,11 @@ class CrownBoard(BoardView):
             return
         view, names, viewer = self._last
         self.shown, self.parts = draw.render(view.data, self.tables, names, viewer, view.current,
-                                             self.width_for_drawing())
+                                             self.width_for_drawing(), full=self.full)
         self.update(self.shown)
 
     def text(self) -> str:
+        """What is drawn, as plain text (tests)."""
         return draw.text_of(self.parts)
 
     def on_resize(self, event: events.Resize) -> None:
@@ -80,11 +87,16 @@ class CrownTableScreen(TableScreen):
 **Coldwater Crown.** Your board is at the top: your token, your Zones of bait,
 your tackle, the Master Angler cards you are attempting and your fish (weight
 and tag colour; only you see them). Then the seven Angler spaces clockwise from
-the Port, the Shore, River and Lake with their fish and decks, the Master Angler
-row, the Mystery Weight, the Tag and the trophies left, and a line per opponent.
-Bait shows as letters: **B** blue, **R** red, **P** purple, **K** black, **G**
-green, **Y** yellow. The highlighted choice never spends tackle, discards bait
-or ends your turn. The full rules: Esc, then *Rules*.
+the Port (`[2]` a token showing 2, `*` the one placed this turn), the Shore,
+River and Lake with their fish and decks, the Master Angler row, the Mystery
+Weight, the Tag and the next trophy of each stack, and a line per opponent. The
+board pane (**B**) shows every player's whole board and your fish with their
+timestamps. The line under the title gives the contest weights you would submit
+now and everyone's points so far. Bait shows as letters: **B** blue, **R** red,
+**P** purple, **K** black, **G** green, **Y** yellow. The highlighted choice
+never spends tackle, discards bait or ends your turn; **e** ends the turn. A cast
+bait with only one Master Angler card to go on goes there by itself (Settings:
+answer single choices). The full rules: Esc, then *Rules*.
 """
 
     @property
@@ -94,50 +106,34 @@ or ends your turn. The full rules: Esc, then *Rules*.
     def names(self) -> list[str]:
         return [s.name for s in self.table.seats]
 
+    # ---- board and panes -----------------------------------------------------
+    def action_pane(self, pane_id: str) -> None:
+        super().action_pane(pane_id)
+        board = self.query_one("#board", CrownBoard)
+        full = self.pane == "board"
+        if board.full != full:
+            board.full = full
+            board._draw()
+
+    def standings(self, view: State[Any, Any]) -> str:
+        return wording.standings(view.data, self.tables, self.names(), self.viewer)
+
     # ---- the log -------------------------------------------------------------
     def summarize_chance(self, lines: list[str]) -> list[str]:
-        """Runs of bait draws become one line: "bait drawn: red, blue, blue"."""
+        return wording.summarize_chance(lines)
+
+    def announcements(self, before: State[Any, Any], after: State[Any, Any], seat: int, action: Any) -> list[str]:
+        d0: CrownData = before.data
+        d1: CrownData = after.data
         out: list[str] = []
-        run: list[str] = []
-        for line in lines + [""]:
-            m = BAIT_DRAWN.fullmatch(line)
-            if m:
-                run.append(m[1])
-                continue
-            if run:
-                out.append(("bait drawn: " if len(run) > 1 else "a bait drawn: ") + ", ".join(run))
-                run = []
-            if line:
-                out.append(line)
-        return out
+        if seat == CHANCE and d0.tasks and d0.tasks[0].kind == "silent" and wording.tag_of(action) == "bait":
+            out.append(wording.silent_turn(d0, d1, self.tables, COLOUR_INDEX.get(action.colour, 6)))
+        return out + wording.announcements(d0, d1, self.tables, self.names())
 
-    def _on_event(self, event: Applied | GameOver) -> None:
-        before = self._describe_view
-        if isinstance(event, Applied) and event.seat == CHANCE and before is not None and self.is_mounted:
-            d0: CrownData = before.data
-            if d0.tasks and d0.tasks[0].kind == "silent" and event.action.startswith("bait "):
-                # The silent player's draw: say what it did, not only which bait came out.
-                self.flush_chance()
-                after = self.table.view(self.log_seat).data
-                colour = COLOUR_INDEX.get(event.action.split()[1], 6)
-                self.log_line("", wording.silent_turn(d0, after, self.tables, colour))
-                self._announce(d0, after)
-                return
-        if isinstance(event, GameOver) and self.is_mounted:
-            self.log_line("", with_names(event.outcome or "The game is over.", self.names()))
-            return
-        super()._on_event(event)
-        if isinstance(event, Applied) and before is not None and self.is_mounted:
-            self._announce(before.data, self.table.view(self.log_seat).data)
-
-    def _announce(self, before: CrownData, after: CrownData) -> None:
-        for line in wording.announcements(before, after, self.tables, self.names()):
-            self.log_line("", line)
-
-    def log_line(self, who: str, text: str) -> None:
-        from coldwater.tui.widgets.log import GameLog
-
-        self.query_one("#log", GameLog).add(who, text)
+    def actor_name(self, view: State[Any, Any], seat: int, action: Any) -> str:
+        if wording.tag_of(action) in ("silent", "white"):
+            return f"{super().actor_name(view, seat, action)}, for the silent player"
+        return super().actor_name(view, seat, action)
 
     # ---- the decision --------------------------------------------------------
     def choice_items(self, view: State[Any, Any], legal: list[Any]) -> tuple[list[Item], int | None]:
@@ -146,14 +142,45 @@ or ends your turn. The full rules: Esc, then *Rules*.
         items = [Item(self.label(view, a), a, group=wording.group(d, self.tables, a)) for a in ordered]
         return items, wording.preferred(d, self.tables, ordered)
 
-    def label(self, view: State[Any, Any], a: Any) -> str:
+    def label(self, view: State[Any, Any], action: Any) -> str:
         try:
-            return wording.label(view.data, self.tables, a, self.viewer)
+            return wording.label(view.data, self.tables, action, self.viewer)
         except (AttributeError, IndexError, KeyError, TypeError, ValueError, StopIteration):
-            return super().label(view, a)  # an engine change should not hide a legal choice
+            return super().label(view, action)  # an engine change should not hide a legal choice
 
     def prompt(self, view: State[Any, Any]) -> str:
         return wording.prompt(view.data, self.tables, view.legal())
+
+    def step_note(self, view: State[Any, Any]) -> str:
+        return wording.step_note(view.data, view.legal())
+
+    def is_costly(self, view: State[Any, Any], action: Any) -> bool:
+        return wording.spends(view.data, action) and not wording.tag_of(action) in wording.DONE_TAGS
+
+    def reveals(self, view: State[Any, Any], action: Any) -> bool:
+        return wording.tag_of(action) in wording.REVEALS
+
+    def repeat_key(self, view: State[Any, Any]) -> str | None:
+        return wording.repeat_key(view.data, view.legal())
+
+    def preview(self, view: State[Any, Any], action: Any) -> str:
+        return wording.preview(view.data, self.tables, action)
+
+    def answer_alone(self, view: State[Any, Any], legal: list[Any]) -> bool:
+        """The frame answers single-choice questions; Crown also answers a question with
+        one sensible answer (a cast bait with one Master Angler card it fits)."""
+        if super().answer_alone(view, legal):
+            return True
+        ply = self.table.state.ply
+        if not self.auto_single or ply == self._auto_ply or self.busy:
+            return False
+        action = wording.sensible(view.data, self.tables, legal)
+        if action is None:
+            return False
+        self._auto_ply = ply
+        self.log_entry("note", f"(the only sensible choice) {self.label(view, action)}")
+        self.call_later(self.choose, action)
+        return True
 
     def status(self, view: State[Any, Any]) -> str:
         d: CrownData = view.data
@@ -162,18 +189,18 @@ or ends your turn. The full rules: Esc, then *Rules*.
         if cur is None:
             return f"{title} — game over"
         names = wording.names_of(self.names(), len(d.parties))
-        if cur == CHANCE:
+        if cur == self.viewer:
+            base = f"{title} — your turn"
+        elif d.step == 4 and cur != CHANCE:
+            base = f"{title} — {names[cur]} is choosing"
+        else:
             whose = names[d.turn] if 0 <= d.turn < len(names) else "?"
             base = f"{title} — {whose}'s turn"
-        else:
-            base = f"{title} — {'your' if cur == self.viewer else names[cur] + chr(39) + 's'} turn"
-            if cur == self.viewer:
-                base = f"{title} — your turn"
         extra = []
         if 1 <= d.step <= 3:
             extra.append(f"Step {d.step}")
-        if d.end_triggered:
+        if d.end_triggered and d.step < 4:
             extra.append("final round")
         if d.step == 4:
-            extra.append("contests")
+            extra.append("the contests")
         return base + (f" · {' · '.join(extra)}" if extra else "")

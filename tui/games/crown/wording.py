@@ -17,6 +17,7 @@ small decisions, so it can be unit-tested without running the app:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -51,6 +52,9 @@ SPENDS: frozenset[str] = frozenset({"reel", "lure", "discard", "end"})
 
 DONE_TAGS: frozenset[str] = frozenset({"end"})
 """The "done" action of a decision, for the table's fixed end-turn key."""
+
+REVEALS: frozenset[str] = frozenset({"fill", "taketop", "tackle"})
+"""Choices that draw something unseen (bait, a card, a tackle piece): never answered for you."""
 
 
 def tag_of(action: Any) -> str:
@@ -182,12 +186,12 @@ def preview(d: CrownData, T: Tables, action: Any) -> str:
                 left = sum(p.zones[z - 3]) - (2 if action.a == action.b else 1)
                 if left == 0:
                     emptied.append(z)
-            base = "uses your Reel"
+            base = "uses your Reel: two bait of one colour leave your board"
             if emptied:
                 return base + "; empties " + ", ".join(catch_words(d, T, ci, emptied))
             return base
         if tag == "lure":
-            return "uses your Lure"
+            return "uses your Lure: the two bait change Zones"
         if tag == "end":
             return "ends your turn; the removed token is flipped for your next turn"
     except (AttributeError, IndexError, KeyError, ValueError, StopIteration):
@@ -202,6 +206,20 @@ def port_total(d: CrownData) -> int:
     return max(d.removed, d.port_left)
 
 
+def step_note(d: CrownData, legal: Sequence[Any]) -> str:
+    """"1 of 2" on a Port visit with two actions."""
+    if not any(tag_of(a) in ("fill", "take", "taketop", "skip") for a in legal):
+        return ""
+    total = port_total(d)
+    return f"{total - d.port_left + 1} of {total}" if total > 1 else ""
+
+
+def repeat_key(d: CrownData, legal: Sequence[Any]) -> str | None:
+    """Where each cast bait goes is asked again and again: "!" can answer it for the game."""
+    tags = {tag_of(a) for a in legal}
+    return f"route {COLOURS[d.colour]}" if tags == {"route", "discard"} else None
+
+
 def take_words(T: Tables, card: int) -> str:
     return (f"{ma_name(T, card)}: fill its spots ({spots_letters(T, card)}) with cast bait to catch it "
             "for 1 point")
@@ -212,15 +230,10 @@ def take_words(T: Tables, card: int) -> str:
 
 def group(d: CrownData, T: Tables, action: Any) -> str:
     tag = tag_of(action)
-    if tag == "place":
-        return "Step 1 · place your Angler token"
-    if tag == "remove":
-        return "Step 2 · remove another token"
+    if tag in ("place", "remove"):
+        return "Angler spaces"
     if tag in ("fill", "take", "taketop", "skip"):
-        total = port_total(d)
-        if total > 1:
-            return f"Port · action {total - d.port_left + 1} of {total}"
-        return "Port · one action"
+        return "Port: fill a Zone" if tag == "fill" else "Port: take a Master Angler card"
     if tag in ("route", "discard"):
         return f"Cast {COLOURS[d.colour]} bait · {d.route_left} to place"
     if tag in ("catch", "zone6", "lose"):
@@ -228,9 +241,9 @@ def group(d: CrownData, T: Tables, action: Any) -> str:
     if tag == "tackle":
         return "Zone 5 bonus"
     if tag == "reel":
-        return "Tackle · Reel: remove two bait of one colour"
+        return "Play your Reel"
     if tag == "lure":
-        return "Tackle · Lure: swap two bait"
+        return "Play your Lure"
     if tag == "submit":
         return f"Contest · which {fish_name(T, action.species)}?"
     if tag in ("silent", "white"):
@@ -247,9 +260,9 @@ def label(d: CrownData, T: Tables, action: Any, seat: int | None) -> str:
         i = SPACES.index(action.space)
         side = d.parties[d.turn].token if tag == "place" else d.tokens[i]
         if action.space == "port":
-            return f"Port with {side_word(side)}: {'one Port action' if side == 1 else 'two Port actions'}"
+            return f"Port [{side}]: {'one Port action' if side == 1 else 'two Port actions'}"
         amount = "one" if side == 1 else "all"
-        return f"{action.space.capitalize()} with {side_word(side)}: cast {amount} {action.space} bait from each Zone"
+        return f"{action.space.capitalize()} [{side}]: cast {amount} {action.space}"
     if tag == "fill":
         have = sum(d.parties[d.turn].zones[action.zone - 3])
         return f"Fill Zone {action.zone} (draw {action.zone - have})"
@@ -450,11 +463,11 @@ def standings(d: CrownData, T: Tables, names: Sequence[str], viewer: int | None)
     if viewer is not None and 0 <= viewer < len(d.parties):
         w = contest_weights(d, T, viewer)
         if w is not None:
-            out.append(f"Contest weights: Shore {w[0]} · Lake {w[1]} · River {w[2]}")
+            out.append(f"Weights now: Shore {w[0]} · Lake {w[1]} · River {w[2]}")
     pts = []
     for i, p in enumerate(d.parties):
-        pts.append(f"{'you' if i == viewer else labels[i]} {trophy_points(p) + len(p.ma_done)}")
-    out.append("Points: " + ", ".join(pts))
+        pts.append(f"{'you' if i == viewer else labels[i]}: {trophy_points(p) + len(p.ma_done)}")
+    out.append("Points " + " · ".join(pts))
     return " │ ".join(out)
 
 
@@ -532,3 +545,43 @@ def silent_turn(before: CrownData, after: CrownData, T: Tables, colour: int) -> 
     else:
         words.append(f"{k} {COLOURS[colour]} in the discard, no catch (needs 3 to 6)")
     return "; ".join(words)
+
+
+BAIT_DRAWN = re.compile(r"an? (\w+) bait is drawn from the bag")
+DECK_SHOWS = re.compile(r"the (\w+) deck now shows an? (.+)")
+MA_FLIP = re.compile(r"the (.+) Master Angler card \(.*\) is turned face up")
+
+
+def summarize_chance(lines: Sequence[str]) -> list[str]:
+    """Runs of bait draws become one line ("bait drawn: red, blue, blue"), and so do
+    runs of deck reveals ("decks now show: Lake Pike, Shore Wrasse") and of Master
+    Angler cards turned up."""
+    out: list[str] = []
+    bait_run: list[str] = []
+    deck_run: list[str] = []
+    ma_run: list[str] = []
+    for line in list(lines) + [""]:
+        f = MA_FLIP.fullmatch(line)
+        if f:
+            ma_run.append(f[1])
+            continue
+        if ma_run:
+            out.append("turned up in the Master Angler row: " + ", ".join(ma_run))
+            ma_run = []
+        m = BAIT_DRAWN.fullmatch(line)
+        if m:
+            bait_run.append(m[1])
+            continue
+        k = DECK_SHOWS.fullmatch(line)
+        if k:
+            deck_run.append(f"{k[1]} {k[2]}")
+            continue
+        if bait_run:
+            out.append(("bait drawn: " if len(bait_run) > 1 else "a bait drawn: ") + ", ".join(bait_run))
+            bait_run = []
+        if deck_run:
+            out.append(("decks now show: " if len(deck_run) > 1 else "the deck now shows: ") + ", ".join(deck_run))
+            deck_run = []
+        if line:
+            out.append(line)
+    return out
