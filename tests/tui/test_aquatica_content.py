@@ -22,6 +22,7 @@ from coldwater.tui.screens.resume import ResumeScreen
 from coldwater.tui.widgets.aquatica import cards
 from coldwater.tui.widgets.aquatica.board import AquaticaBoard
 from coldwater.tui.widgets.aquatica.screen import AquaticaTableScreen
+from coldwater.tui.widgets.log import GameLog
 
 from .driver import set_cycler, start_game
 from .test_aquatica_screen import ready
@@ -62,7 +63,7 @@ async def test_own_card_data_is_used_named_saved_and_checked_on_resume(make_app,
         assert screen.deck.char_name[king] == "King Testwater"
         assert cards.char_line(screen.deck, king) in screen.query_one("#board", AquaticaBoard).plain
         assert "+5" in cards.char_line(screen.deck, king)
-        log = [line.plain for line in screen.query_one("#log")._kept]  # type: ignore[attr-defined]
+        log = screen.query_one("#log", GameLog).plain.splitlines()
         assert f"Card data: your own, {folder} ({mine.content_hash[:8]})" in log
         await pilot.press("escape")
         assert isinstance(app.screen, PauseScreen)

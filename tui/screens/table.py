@@ -297,7 +297,10 @@ leaving and resuming later loses nothing, the log included.
         self.flush_chance()
         view = self.current_view()
         self.query_one("#status", Static).update(self.status(view))
-        self.query_one("#standings", Static).update(self._standings(view))
+        line = self._standings(view)
+        standings = self.query_one("#standings", Static)
+        standings.update(line)
+        standings.display = bool(line)  # a game without standings keeps the row for its board
         self.update_board(view)
         if self.pane and self.pane not in ("board", "log"):
             self.update_pane(self.pane, view)
@@ -411,7 +414,8 @@ leaving and resuming later loses nothing, the log included.
             return
         height = self.size.height
         base = max(9, height // 3)
-        side.styles.height = max(base, min(rows + 3, height // 2))
+        # The board keeps at least half of what is left under the status lines.
+        side.styles.height = max(base, min(rows + 3, (height - 4) // 2))
 
     def _show_preview(self, view: State[Any, Any] | None = None) -> None:
         decision = self.query_one("#decision", ChoiceList)

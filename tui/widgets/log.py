@@ -13,6 +13,8 @@ from collections.abc import Iterable
 from typing import Literal
 
 import msgspec
+from rich.console import RenderableType
+from rich.padding import Padding
 from rich.text import Text
 from textual import events
 from textual.widgets import RichLog
@@ -91,13 +93,18 @@ class _Rewrapping(RichLog):
     def __init__(self, *, id: str | None = None) -> None:
         # min_width: RichLog's default (78) would cut lines instead of wrapping them.
         super().__init__(id=id, wrap=True, markup=False, highlight=False, max_lines=MAX_LINES * 2, min_width=10)
-        self._kept: list[Text] = []
+        self._kept: list[tuple[Text, int]] = []
         self._width = 0
 
-    def put(self, line: Text) -> None:
-        self._kept.append(line)
+    @staticmethod
+    def _shape(line: Text, indent: int) -> RenderableType:
+        # A hanging indent: wrapped lines start under the text, not at column 0.
+        return Padding(line, (0, 0, 0, indent)) if indent else line
+
+    def put(self, line: Text, indent: int = 0) -> None:
+        self._kept.append((line, indent))
         del self._kept[:-MAX_LINES * 2]
-        self.write(line)
+        self.write(self._shape(line, indent))
 
     def clear_all(self) -> None:
         self._kept.clear()
@@ -107,13 +114,13 @@ class _Rewrapping(RichLog):
         if event.size.width != self._width:
             self._width = event.size.width
             self.clear()
-            for line in self._kept:
-                self.write(line)
+            for line, indent in self._kept:
+                self.write(self._shape(line, indent))
 
     @property
     def plain(self) -> str:
         """The text shown, for tests and the tmux check."""
-        return "\n".join(line.plain for line in self._kept)
+        return "\n".join(" " * indent + line.plain for line, indent in self._kept)
 
 
 class GameLog(_Rewrapping):
@@ -156,8 +163,7 @@ class LogPane(_Rewrapping):
         if entry.kind in ("summary", "outcome", "note"):
             self.put(line_of(entry))
             return
-        body = line_of(entry, with_who=entry.kind == "announce")
-        self.put(Text("  ") + body)
+        self.put(line_of(entry, with_who=entry.kind == "announce"), indent=2)
 
     def show_all(self, entries: Iterable[LogEntry]) -> None:
         self.clear_all()
