@@ -500,10 +500,10 @@ def announcements(before: CrownData, after: CrownData, T: Tables, names: Sequenc
         why = (f"{mover} has 12 fish" if any(t.kind == "first_to_12" for t in after.parties[before.turn].trophies)
                else "a location could not be restocked to four fish")
         out.append(f"⚑ The end is triggered ({why}): everyone else has one final turn")
-    if after.contest > before.contest and after.step == 4 or (after.phase == "over" and before.phase != "over"):
-        li = CONTEST_ORDER[before.contest] if before.contest < 3 else None
-        if li is not None:
-            out.append(contest_result(after, T, labels, LOCATIONS[li]))
+    if after.step == 4:
+        # Several contests can resolve in one step (nobody has a choice to make in them).
+        for c in range(before.contest if before.step == 4 else 0, min(after.contest, 3)):
+            out.append(contest_result(after, T, labels, LOCATIONS[CONTEST_ORDER[c]]))
     return out
 
 
@@ -555,33 +555,35 @@ MA_FLIP = re.compile(r"the (.+) Master Angler card \(.*\) is turned face up")
 def summarize_chance(lines: Sequence[str]) -> list[str]:
     """Runs of bait draws become one line ("bait drawn: red, blue, blue"), and so do
     runs of deck reveals ("decks now show: Lake Pike, Shore Wrasse") and of Master
-    Angler cards turned up."""
+    Angler cards turned up. Other lines stay as they are, in order."""
+    heads = {"bait": ("a bait drawn: ", "bait drawn: "),
+             "deck": ("the deck now shows: ", "decks now show: "),
+             "ma": ("turned up in the Master Angler row: ", "turned up in the Master Angler row: ")}
     out: list[str] = []
-    bait_run: list[str] = []
-    deck_run: list[str] = []
-    ma_run: list[str] = []
-    for line in list(lines) + [""]:
-        f = MA_FLIP.fullmatch(line)
-        if f:
-            ma_run.append(f[1])
-            continue
-        if ma_run:
-            out.append("turned up in the Master Angler row: " + ", ".join(ma_run))
-            ma_run = []
-        m = BAIT_DRAWN.fullmatch(line)
-        if m:
-            bait_run.append(m[1])
-            continue
-        k = DECK_SHOWS.fullmatch(line)
-        if k:
-            deck_run.append(f"{k[1]} {k[2]}")
-            continue
-        if bait_run:
-            out.append(("bait drawn: " if len(bait_run) > 1 else "a bait drawn: ") + ", ".join(bait_run))
-            bait_run = []
-        if deck_run:
-            out.append(("decks now show: " if len(deck_run) > 1 else "the deck now shows: ") + ", ".join(deck_run))
-            deck_run = []
-        if line:
+    kind = ""
+    run: list[str] = []
+
+    def flush() -> None:
+        if run:
+            one, many = heads[kind]
+            out.append((one if len(run) == 1 else many) + ", ".join(run))
+            run.clear()
+
+    for line in lines:
+        if m := BAIT_DRAWN.fullmatch(line):
+            k, item = "bait", m[1]
+        elif m := DECK_SHOWS.fullmatch(line):
+            k, item = "deck", f"{m[1]} {m[2]}"
+        elif m := MA_FLIP.fullmatch(line):
+            k, item = "ma", m[1]
+        else:
+            flush()
+            kind = ""
             out.append(line)
+            continue
+        if k != kind:
+            flush()
+            kind = k
+        run.append(item)
+    flush()
     return out
