@@ -13,7 +13,7 @@ species; their tackle only as a count.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import msgspec
 from rich.console import Group, RenderableType
@@ -26,15 +26,15 @@ from coldwater.core.crown.model import COLOURS, LOCATION_TITLES, SPACES, CrownDa
 from . import wording
 from .wording import BAIT_LETTERS
 
-BAIT_STYLES: tuple[str, ...] = ("bold bright_blue", "bold red", "bold magenta", "bold bright_black",
-                                "bold green", "bold yellow", "bold white")
-"""Rich's basic colour names: they follow the terminal palette in the ANSI theme.
-Every bait is also drawn as its letter, so nothing depends on colour alone."""
+Palette = Mapping[str, str]
+"""Game colour role (``bait.red``, ``tag.orange``) -> Rich style: ``themes.game_palette``
+for the app's theme. Every bait is also drawn as its letter, so nothing depends on colour."""
+BAIT_NAMES: tuple[str, ...] = (*COLOURS, "white")
+FALLBACK: Palette = {f"bait.{c}": "bold" for c in BAIT_NAMES}
+"""Without a theme (tests, plain text): letters in bold."""
 SPACE_COLOUR: tuple[int, ...] = (-1, 2, 4, 0, 1, 5, 3)
 LOCATION_BAIT: tuple[tuple[int, int], ...] = ((2, 4), (3, 5), (0, 1))
 """The two bait colours that fish each location (Shore, River, Lake)."""
-TAG_STYLES: dict[str, str] = {"red": "red", "orange": "bright_red", "yellow": "yellow", "green": "green",
-                              "blue": "bright_blue"}
 WIDE = 100
 """From this many columns the board draws the ring as a ring and puts players beside the board."""
 
@@ -47,16 +47,17 @@ class Part(msgspec.Struct):
     lines: list[Text]
 
 
-def bait(colour: int, text: str | None = None) -> Text:
-    return Text(text if text is not None else BAIT_LETTERS[colour], style=BAIT_STYLES[colour])
+def bait(colour: int, text: str | None = None, pal: Palette = FALLBACK) -> Text:
+    style = pal.get(f"bait.{BAIT_NAMES[colour]}", "bold")
+    return Text(text if text is not None else BAIT_LETTERS[colour], style=style)
 
 
-def zone_bait(counts: Sequence[int]) -> Text:
+def zone_bait(counts: Sequence[int], pal: Palette = FALLBACK) -> Text:
     """One Zone's bait as coloured letters (``RRB``), or a dash when empty."""
     out = Text()
     for colour, n in enumerate(counts[:6]):
         if n:
-            out.append_text(bait(colour, BAIT_LETTERS[colour] * n))
+            out.append_text(bait(colour, BAIT_LETTERS[colour] * n, pal))
     if not out.plain:
         out.append("—", style="dim")
     return out
@@ -75,31 +76,31 @@ def fit(line: Text, width: int) -> Text:
 # ---- the shared board ------------------------------------------------------------------
 
 
-def space_label(d: CrownData, i: int, names: bool = True) -> Text:
+def space_label(d: CrownData, i: int, names: bool = True, pal: Palette = FALLBACK) -> Text:
     out = Text()
     if i == 0:
         out.append("⚓Port", style="bold")
     else:
-        out.append_text(bait(SPACE_COLOUR[i], SPACES[i].capitalize() if names else BAIT_LETTERS[SPACE_COLOUR[i]]))
+        out.append_text(bait(SPACE_COLOUR[i], SPACES[i].capitalize() if names else BAIT_LETTERS[SPACE_COLOUR[i]], pal))
     side = d.tokens[i] if i < len(d.tokens) else 0
     mark = "*" if i == d.placed and d.step in (2, 3) else ""
     out.append(f"[{side}{mark}]" if side else "[ ]", style="bold reverse" if side else "dim")
     return out
 
 
-def ring_line(d: CrownData, names: bool = True) -> Text:
+def ring_line(d: CrownData, names: bool = True, pal: Palette = FALLBACK) -> Text:
     """The seven Angler spaces clockwise on one line; the arrow back says it is a ring."""
     out = Text()
     for i in range(7):
-        out.append_text(space_label(d, i, names))
+        out.append_text(space_label(d, i, names, pal))
         out.append(" › " if i < 6 else " ↺", style="dim")
     return out
 
 
-def ring_drawing(d: CrownData) -> list[Text]:
+def ring_drawing(d: CrownData, pal: Palette = FALLBACK) -> list[Text]:
     """The seven spaces drawn as a ring, clockwise from the Port at the top."""
     def cell(i: int, width: int, right: bool = False) -> Text:
-        t = space_label(d, i)
+        t = space_label(d, i, True, pal)
         pad = max(0, width - t.cell_len)
         return Text(" " * pad) + t if right else t + Text(" " * pad)
 
@@ -112,7 +113,7 @@ def ring_drawing(d: CrownData) -> list[Text]:
     return rows
 
 
-def grid(d: CrownData, T: Tables, wide: bool) -> list[Text]:
+def grid(d: CrownData, T: Tables, wide: bool, pal: Palette = FALLBACK) -> list[Text]:
     """Shore, River and Lake: the fish in Zones 3-6 and the deck. Narrow: the Zone
     numbers go in the row (one line less); wide: a heading row."""
     out = []
@@ -125,8 +126,8 @@ def grid(d: CrownData, T: Tables, wide: bool) -> list[Text]:
     for loc in range(3):
         row = Text(f"{LOCATION_TITLES[loc]:<6}", style="bold")
         a, b = LOCATION_BAIT[loc]
-        row.append_text(bait(a))
-        row.append_text(bait(b))
+        row.append_text(bait(a, None, pal))
+        row.append_text(bait(b, None, pal))
         row.append("  ")
         zones = d.zones[loc] if loc < len(d.zones) else []
         for zi in range(4):
@@ -148,19 +149,19 @@ def grid(d: CrownData, T: Tables, wide: bool) -> list[Text]:
     return out
 
 
-def ma_row(d: CrownData, T: Tables) -> Text:
+def ma_row(d: CrownData, T: Tables, pal: Palette = FALLBACK) -> Text:
     out = Text("Master Angler ", style="bold")
     for card in d.ma_row:
         out.append(wording.ma_name(T, card))
         out.append(" ")
         for c in T.ma_spots[card]:
-            out.append_text(bait(c))
+            out.append_text(bait(c, None, pal))
         out.append("  ")
     out.append(f"· {len(d.ma_deck)} in the deck", style="dim")
     return out
 
 
-def extras(d: CrownData, wide: bool) -> list[Text]:
+def extras(d: CrownData, wide: bool, pal: Palette = FALLBACK) -> list[Text]:
     out = Text("Mystery Weight ", style="bold")
     if d.mw_top is not None:
         out.append(f"{d.mw_top} lb")
@@ -172,7 +173,7 @@ def extras(d: CrownData, wide: bool) -> list[Text]:
     if d.no_tags:
         out.append("not scored", style="dim")
     elif d.tag:
-        out.append("●" + d.tag, style=f"bold {TAG_STYLES.get(d.tag, '')}")
+        out.append("●" + d.tag, style=pal.get(f"tag.{d.tag}", "bold"))
     else:
         out.append("—", style="dim")
     out.append(" · Tackle ", style="bold")
@@ -184,7 +185,7 @@ def extras(d: CrownData, wide: bool) -> list[Text]:
     bag.append(str(sum(d.discard[:6])))
     if wide and sum(d.discard[:6]):
         bag.append(" ")
-        bag.append_text(zone_bait(d.discard[:6]))
+        bag.append_text(zone_bait(d.discard[:6], pal))
     if wide:
         return [out, bag]
     return [out + bag]
@@ -220,16 +221,16 @@ def trophies_left(d: CrownData, wide: bool) -> list[Text]:
 # ---- players ---------------------------------------------------------------------------
 
 
-def zones_text(p: Party) -> Text:
+def zones_text(p: Party, pal: Palette = FALLBACK) -> Text:
     out = Text()
     for zi, z in enumerate((3, 4, 5, 6)):
         out.append(f"{z}:", style="bold")
-        out.append_text(zone_bait(p.zones[zi]))
+        out.append_text(zone_bait(p.zones[zi], pal))
         out.append(" ")
     return out
 
 
-def attempting(T: Tables, p: Party) -> Text:
+def attempting(T: Tables, p: Party, pal: Palette = FALLBACK) -> Text:
     out = Text("MA ", style="bold")
     if not p.ma and not p.ma_done:
         out.append("no card", style="dim")
@@ -240,7 +241,7 @@ def attempting(T: Tables, p: Party) -> Text:
         for c in T.ma_spots[prog.card]:
             if c in filled:
                 filled.remove(c)
-                out.append_text(bait(c))
+                out.append_text(bait(c, None, pal))
                 out.append("✓", style="green")
             else:
                 out.append(BAIT_LETTERS[c].lower(), style="dim")
@@ -256,7 +257,7 @@ def attempting(T: Tables, p: Party) -> Text:
     return out
 
 
-def fish_items(T: Tables, p: Party, secret: bool) -> list[Text]:
+def fish_items(T: Tables, p: Party, secret: bool, pal: Palette = FALLBACK) -> list[Text]:
     """One short item per fish (the owner: weight and tag), or per species with a count (others)."""
     if secret:
         out = []
@@ -264,7 +265,7 @@ def fish_items(T: Tables, p: Party, secret: bool) -> list[Text]:
             item = Text(wording.fish_name(T, f.species))
             if f.card is not None:
                 item.append(f" {T.weight[f.card]}")
-                item.append("●", style=TAG_STYLES.get(T.tag[f.card], ""))
+                item.append("●", style=pal.get(f"tag.{T.tag[f.card]}", "bold"))
             out.append(item)
         return out
     counts: dict[str, int] = {}
@@ -279,12 +280,12 @@ def fish_items(T: Tables, p: Party, secret: bool) -> list[Text]:
     return items
 
 
-def fish_summary(T: Tables, p: Party, secret: bool) -> Text:
+def fish_summary(T: Tables, p: Party, secret: bool, pal: Palette = FALLBACK) -> Text:
     out = Text(f"Fish {len(p.fish)} ", style="bold")
     if not p.fish:
         out.append("none yet", style="dim")
         return out
-    out.append_text(Text(", ").join(fish_items(T, p, secret)))
+    out.append_text(Text(", ").join(fish_items(T, p, secret, pal)))
     return out
 
 
@@ -300,7 +301,7 @@ def flow(head: Text, items: Sequence[Text], width: int, indent: int = 4) -> list
     return lines
 
 
-def fish_detail(T: Tables, p: Party) -> list[Text]:
+def fish_detail(T: Tables, p: Party, pal: Palette = FALLBACK) -> list[Text]:
     """The owner's fish one per line: weight, tag colour, timestamp (for the pane)."""
     out = []
     for f in sorted(p.fish, key=lambda f: (f.species, -(T.weight[f.card] if f.card is not None else 0))):
@@ -308,7 +309,7 @@ def fish_detail(T: Tables, p: Party) -> list[Text]:
         if f.card is not None:
             line.append(f"{T.weight[f.card]:>3} lb  ")
             tag = T.tag[f.card]
-            line.append(f"●{tag:<7}", style=TAG_STYLES.get(tag, ""))
+            line.append(f"●{tag:<7}", style=pal.get(f"tag.{tag}", "bold"))
             line.append(wording.clock(T.time[f.card]))
         out.append(line)
     return out
@@ -334,14 +335,15 @@ def token_and_tackle(p: Party, mine: bool) -> Text:
     return out
 
 
-def party_head(d: CrownData, i: int, labels: Sequence[str], viewer: int | None, current: int | None) -> Text:
+def party_head(d: CrownData, i: int, labels: Sequence[str], viewer: int | None, current: int | None,
+               pal: Palette = FALLBACK) -> Text:
     """Everything about a player on one line (the compact form)."""
     p = d.parties[i]
     out = party_name(d, i, labels, viewer, current)
     if not p.silent:
         out.append_text(token_and_tackle(p, i == viewer))
         out.append(" ")
-        out.append_text(zones_text(p))
+        out.append_text(zones_text(p, pal))
     if i != viewer and p.ma_done:
         out.append(f" · MA caught {len(p.ma_done)}")
     if p.trophies:
@@ -356,16 +358,16 @@ def submitted_line(T: Tables, p: Party) -> Text:
 
 
 def player_board(d: CrownData, T: Tables, labels: Sequence[str], i: int, viewer: int | None,
-                 current: int | None, width: int, full: bool) -> list[Text]:
+                 current: int | None, width: int, full: bool, pal: Palette = FALLBACK) -> list[Text]:
     """A player's board. Compact: one line (two for your own). Full: a line per part of it."""
     p = d.parties[i]
     mine = i == viewer
     if not full:
-        head = party_head(d, i, labels, viewer, current)
-        second = Text("  ") + attempting(T, p) if mine else Text(" · ")
+        head = party_head(d, i, labels, viewer, current, pal)
+        second = Text("  ") + attempting(T, p, pal) if mine else Text(" · ")
         if mine:
             second.append(" │ ", style="dim")
-        second.append_text(fish_summary(T, p, secret=mine))
+        second.append_text(fish_summary(T, p, mine, pal))
         if mine:
             return [head, second]
         return [head + second]
@@ -374,15 +376,15 @@ def player_board(d: CrownData, T: Tables, labels: Sequence[str], i: int, viewer:
         head.append_text(token_and_tackle(p, mine))
     lines = [head]
     if not p.silent:
-        lines.append(Text("  Zones ") + zones_text(p))
+        lines.append(Text("  Zones ") + zones_text(p, pal))
     if p.trophies:
         lines.append(Text("  🏆 " + wording.trophy_list(p)))
     if p.ma or p.ma_done:
-        lines.append(Text("  ") + attempting(T, p))
+        lines.append(Text("  ") + attempting(T, p, pal))
     fish_head = Text(f"  Fish {len(p.fish)} ", style="bold")
     if not p.fish:
         fish_head.append("none yet", style="dim")
-    lines += flow(fish_head, fish_items(T, p, secret=mine), width)
+    lines += flow(fish_head, fish_items(T, p, mine, pal), width)
     if p.submitted:
         lines.append(submitted_line(T, p))
     return lines
@@ -396,7 +398,7 @@ BOARD_KEYS = ("ring", "grounds", "masters", "extras", "trophies", "standings")
 
 
 def parts(d: CrownData, T: Tables, names: Sequence[str], viewer: int | None, current: int | None,
-          width: int, wide: bool | None = None) -> list[Part]:
+          width: int, wide: bool | None = None, pal: Palette = FALLBACK) -> list[Part]:
     """The board's parts for `width` columns, your board first, then the shared board,
     the other players and the standings.
 
@@ -408,16 +410,16 @@ def parts(d: CrownData, T: Tables, names: Sequence[str], viewer: int | None, cur
         wide = width >= WIDE
     out: list[Part] = []
     if viewer is not None and 0 <= viewer < len(d.parties):
-        out.append(Part("you", "Your board", player_board(d, T, labels, viewer, viewer, current, width, wide)))
-    out.append(Part("ring", "Angler spaces", ring_drawing(d) if wide else [ring_line(d, names=width >= 72)]))
-    out.append(Part("grounds", "Fishing grounds", grid(d, T, wide)))
-    out.append(Part("masters", "Master Angler", [ma_row(d, T)]))
+        out.append(Part("you", "Your board", player_board(d, T, labels, viewer, viewer, current, width, wide, pal)))
+    out.append(Part("ring", "Angler spaces", ring_drawing(d, pal) if wide else [ring_line(d, width >= 72, pal)]))
+    out.append(Part("grounds", "Fishing grounds", grid(d, T, wide, pal)))
+    out.append(Part("masters", "Master Angler", [ma_row(d, T, pal)]))
     # Opponents before the counts: at 80×24 the board shows about nine rows while a
     # long choice list is up, and who holds what matters more than the bag's size.
     for i in range(len(d.parties)):
         if i != viewer:
-            out.append(Part(f"party{i}", labels[i], player_board(d, T, labels, i, viewer, current, width, wide)))
-    out.append(Part("extras", "Mystery Weight, Tag", extras(d, wide)))
+            out.append(Part(f"party{i}", labels[i], player_board(d, T, labels, i, viewer, current, width, wide, pal)))
+    out.append(Part("extras", "Mystery Weight, Tag", extras(d, wide, pal)))
     out.append(Part("trophies", "Trophies left", trophies_left(d, wide)))
     for part in out:
         part.lines = [fit(line, width) for line in part.lines]
@@ -425,7 +427,7 @@ def parts(d: CrownData, T: Tables, names: Sequence[str], viewer: int | None, cur
 
 
 def render(d: CrownData, T: Tables, names: Sequence[str], viewer: int | None, current: int | None,
-           width: int, full: bool = False) -> tuple[RenderableType, list[Part]]:
+           width: int, full: bool = False, pal: Palette = FALLBACK) -> tuple[RenderableType, list[Part]]:
     """The whole table for `width` columns, and its parts in reading order.
 
     Below :data:`WIDE` the parts are stacked: your board, the shared board, a
@@ -435,10 +437,10 @@ def render(d: CrownData, T: Tables, names: Sequence[str], viewer: int | None, cu
     player's whole board even when narrow, and your fish one per line.
     """
     if width < WIDE:
-        ps = parts(d, T, names, viewer, current, width, wide=full)
+        ps = parts(d, T, names, viewer, current, width, full, pal)
         if full and viewer is not None and 0 <= viewer < len(d.parties) and d.parties[viewer].fish:
             detail = Part("fish", "Your fish", [Text("Your fish: weight, tag, time", style="bold")]
-                          + fish_detail(T, d.parties[viewer]))
+                          + fish_detail(T, d.parties[viewer], pal))
             ps.insert(1, detail)
         lines: list[Text] = []
         for p in ps:
@@ -448,12 +450,12 @@ def render(d: CrownData, T: Tables, names: Sequence[str], viewer: int | None, cu
         return Group(*lines), ps
     left_w = 78
     right_w = width - left_w - 2
-    left = [p for p in parts(d, T, names, viewer, current, left_w, wide=True) if p.key in BOARD_KEYS]
+    left = [p for p in parts(d, T, names, viewer, current, left_w, True, pal) if p.key in BOARD_KEYS]
     others = len(d.parties) - (1 if viewer is not None else 0)
     side_by_side = width >= 170 and others > 1
     col_w = (right_w - 2 * (others - 1)) // others if side_by_side else right_w
-    mine = [p for p in parts(d, T, names, viewer, current, right_w, wide=True) if p.key == "you"]
-    theirs = [p for p in parts(d, T, names, viewer, current, col_w, wide=True) if p.key.startswith("party")]
+    mine = [p for p in parts(d, T, names, viewer, current, right_w, True, pal) if p.key == "you"]
+    theirs = [p for p in parts(d, T, names, viewer, current, col_w, True, pal) if p.key.startswith("party")]
     right: list[RenderableType] = []
     for p in mine:
         right += p.lines + [Text("")]

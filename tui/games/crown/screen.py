@@ -8,11 +8,13 @@ hooks (docs/tui.md, "Table screen hooks").
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from textual import events
 
+from coldwater import themes
 from coldwater.core.crown.content import Tables
 from coldwater.core.crown.model import COLOUR_INDEX, CrownData
 from coldwater.core.state import CHANCE, State
@@ -70,8 +72,14 @@ class CrownBoard(BoardView):
             return
         view, names, viewer = self._last
         self.shown, self.parts = draw.render(view.data, self.tables, names, viewer, view.current,
-                                             self.width_for_drawing(), full=self.full)
+                                             self.width_for_drawing(), self.full, self.palette())
         self.update(self.shown)
+
+    def palette(self) -> draw.Palette:
+        """The game colours of the app's theme (bold/underline/reverse under NO_COLOR)."""
+        if not self.is_mounted:
+            return draw.FALLBACK
+        return themes.game_palette(self.app.theme, no_color="NO_COLOR" in os.environ)
 
     def text(self) -> str:
         """What is drawn, as plain text (tests)."""
