@@ -35,8 +35,8 @@ FALLBACK: Palette = {f"bait.{c}": "bold" for c in BAIT_NAMES}
 SPACE_COLOUR: tuple[int, ...] = (-1, 2, 4, 0, 1, 5, 3)
 LOCATION_BAIT: tuple[tuple[int, int], ...] = ((2, 4), (3, 5), (0, 1))
 """The two bait colours that fish each location (Shore, River, Lake)."""
-WIDE = 100
-"""From this many columns the board draws the ring as a ring and puts players beside the board."""
+WIDE = 120
+"""From this many columns the board draws the ring as a ring and puts the players beside the board (78 for the board, at least 40 for them)."""
 
 
 class Part(msgspec.Struct):
@@ -105,7 +105,7 @@ def ring_drawing(d: CrownData, pal: Palette = FALLBACK) -> list[Text]:
         return Text(" " * pad) + t if right else t + Text(" " * pad)
 
     rows = [
-        Text(" " * 11) + cell(0, 12),
+        Text("Anglers", style="bold") + Text(" " * 4) + cell(0, 12),
         cell(6, 11, True) + Text(" " * 12) + cell(1, 11),
         cell(5, 11, True) + Text("  clockwise ", style="dim") + cell(2, 11),
         Text("   ") + cell(4, 9, True) + Text("      ") + cell(3, 10),
