@@ -162,6 +162,8 @@ async def answer(pilot: Pilot[Any], screen: TableScreen, n: int, handovers: list
         if app.screen is not screen:
             return made
         if not await decision(pilot, screen):
+            if isinstance(app.screen, HandOverScreen):
+                continue
             return made
         choices = screen.query_one("#decision", ChoiceList)
         values = choices.values
