@@ -256,12 +256,13 @@ def sampled_positions() -> tuple[Any, ...]:
     return tuple(out)
 
 
-@pytest.mark.parametrize("width", [60, 77, 118, 142, 196])
-def test_board_rows_never_wrap_and_every_part_is_there(width: int) -> None:
+@pytest.mark.parametrize("width, full", [(60, False), (60, True), (77, False), (77, True), (118, True), (142, False),
+                                         (196, False)])
+def test_board_rows_never_wrap_and_every_part_is_there(width: int, full: bool) -> None:
     from rich.console import Console
 
     for after in sampled_positions():
-        renderable, parts = draw.render(after.data, T, NAMES, 0, after.current, width)
+        renderable, parts, rows = draw.render(after.data, T, NAMES, 0, after.current, width, full)
         keys = {p.key for p in parts}
         assert {"you", "ring", "grounds", "masters", "extras", "trophies", "party1", "party2", "party3"} <= keys
         for p in parts:
@@ -270,12 +271,13 @@ def test_board_rows_never_wrap_and_every_part_is_there(width: int) -> None:
         console = Console(width=width, color_system=None, legacy_windows=False)
         with console.capture() as cap:
             console.print(renderable)
-        rows = cap.get().splitlines()
-        assert all(len(r.rstrip()) <= width for r in rows)
+        lines = cap.get().splitlines()
+        assert len(lines) == rows  # the height the widget gives Textual is the height drawn
+        assert all(len(r.rstrip()) <= width for r in lines)
         # What is drawn is what the parts say: no part's first line broken over two rows.
         for p in parts:
             first = p.lines[0].plain.strip()[:20]
-            assert any(first in r for r in rows), (p.key, first)
+            assert any(first in r for r in lines), (p.key, first)
 
 
 def test_the_ring_shows_every_space_clockwise_with_its_token() -> None:
@@ -294,10 +296,10 @@ def test_other_players_fish_weights_stay_hidden() -> None:
 
     give_fish(s, 1, [card("pike", 8)])
     refresh(s)
-    _, parts = draw.render(s.view(0).data, T, ["Ada", "Bo"], 0, 0, 196)
+    _, parts, _ = draw.render(s.view(0).data, T, ["Ada", "Bo"], 0, 0, 196)
     bo = next(p for p in parts if p.key == "party1")
     assert "Pike" in draw.text_of([bo]) and "8" not in draw.text_of([bo]).split("Pike", 1)[1][:4]
-    _, mine = draw.render(s.view(1).data, T, ["Ada", "Bo"], 1, 0, 196)
+    _, mine, _ = draw.render(s.view(1).data, T, ["Ada", "Bo"], 1, 0, 196)
     assert "Pike 8" in draw.text_of([p for p in mine if p.key == "you"])
 
 

@@ -21,7 +21,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from coldwater.core.crown.content import Tables
-from coldwater.core.crown.model import COLOURS, LOCATION_TITLES, SPACES, CrownData, Party
+from coldwater.core.crown.model import COLOURS, LOCATION_TITLES, SPACES, CrownData, MAProgress, Party
 
 from . import wording
 from .wording import BAIT_LETTERS
@@ -113,14 +113,15 @@ def ring_drawing(d: CrownData, pal: Palette = FALLBACK) -> list[Text]:
     return rows
 
 
-def grid(d: CrownData, T: Tables, wide: bool, pal: Palette = FALLBACK) -> list[Text]:
+def grid(d: CrownData, T: Tables, wide: bool, pal: Palette = FALLBACK, width: int = 78) -> list[Text]:
     """Shore, River and Lake: the fish in Zones 3-6 and the deck. Narrow: the Zone
     numbers go in the row (one line less); wide: a heading row."""
     out = []
+    col = 11 if width >= 72 else 10
     if wide:
         head = Text(f"{'':10}", style="bold")
         for z in (3, 4, 5, 6):
-            head.append(f"{'Zone ' + str(z):<11}", style="bold")
+            head.append(f"{'Zone ' + str(z):<{col}}", style="bold")
         head.append("Deck", style="bold")
         out.append(head)
     for loc in range(3):
@@ -137,13 +138,14 @@ def grid(d: CrownData, T: Tables, wide: bool, pal: Palette = FALLBACK) -> list[T
                 row.append(f"{zi + 3}", style="dim")
                 row.append(f" {name[:9]:<10}", style="" if fish is not None else "dim")
                 continue
-            row.append(f"{name[:10]:<11}", style="" if fish is not None else "dim")
+            row.append(f"{name[:col - 1]:<{col}}", style="" if fish is not None else "dim")
         size = len(d.decks[loc]) if loc < len(d.decks) else 0
         top = d.tops[loc] if loc < len(d.tops) else None
         left = size + (1 if top is not None else 0)
         row.append(f"{left:>2}" if wide else f"deck {left}")
         if top is not None:
-            row.append(f" top {wording.fish_name(T, top.species)}" if wide else f": {wording.fish_name(T, top.species)}",
+            row.append((" top " if width >= 72 else " ") + wording.fish_name(T, top.species) if wide
+                       else f": {wording.fish_name(T, top.species)}",
                        style="italic")
         out.append(row)
     return out
@@ -151,14 +153,31 @@ def grid(d: CrownData, T: Tables, wide: bool, pal: Palette = FALLBACK) -> list[T
 
 def ma_row(d: CrownData, T: Tables, pal: Palette = FALLBACK) -> Text:
     out = Text("Master Angler ", style="bold")
-    for card in d.ma_row:
-        out.append(wording.ma_name(T, card))
-        out.append(" ")
-        for c in T.ma_spots[card]:
-            out.append_text(bait(c, None, pal))
+    for item in ma_items(d, T, pal):
+        out.append_text(item)
         out.append("  ")
     out.append(f"· {len(d.ma_deck)} in the deck", style="dim")
     return out
+
+
+def ma_items(d: CrownData, T: Tables, pal: Palette = FALLBACK) -> list[Text]:
+    out = []
+    for card in d.ma_row:
+        item = Text(wording.ma_name(T, card) + " ")
+        for c in T.ma_spots[card]:
+            item.append_text(bait(c, None, pal))
+        out.append(item)
+    return out
+
+
+def ma_row_lines(d: CrownData, T: Tables, width: int, pal: Palette = FALLBACK) -> list[Text]:
+    """The Master Angler row on one line where it fits, else over two."""
+    one = ma_row(d, T, pal)
+    if one.cell_len <= width:
+        return [one]
+    head = Text("Master Angler ", style="bold")
+    head.append(f"({len(d.ma_deck)} in the deck) ", style="dim")
+    return flow(head, ma_items(d, T, pal), width, sep="  ")
 
 
 def extras(d: CrownData, wide: bool, pal: Palette = FALLBACK) -> list[Text]:
@@ -208,7 +227,7 @@ def trophies_left(d: CrownData, wide: bool) -> list[Text]:
         out.append(" · Contests ")
         out.append(str(contests[0]) if contests else "—", style="bold")
         return [out]
-    lines = [Text("Trophies left ", style="bold"), Text("  Master Angler "), Text("  Contests at the end ")]
+    lines = [Text("Trophies left ", style="bold"), Text("  Master Angler "), Text("  Contests ")]
     for n, kind in enumerate(wording.STACKS_SHOWN):
         target = lines[0 if n < 3 else 1 if n < 5 else 2]
         values = getattr(st, kind, [])
@@ -230,31 +249,51 @@ def zones_text(p: Party, pal: Palette = FALLBACK) -> Text:
     return out
 
 
+def ma_progress(T: Tables, prog: MAProgress, pal: Palette = FALLBACK) -> Text:
+    """A card being attempted: its fish, filled spots in colour with ✓, open ones dim."""
+    out = Text(wording.ma_name(T, prog.card) + " ")
+    filled = list(prog.filled)
+    for c in T.ma_spots[prog.card]:
+        if c in filled:
+            filled.remove(c)
+            out.append_text(bait(c, None, pal))
+            out.append("✓", style="green")
+        else:
+            out.append(BAIT_LETTERS[c].lower(), style="dim")
+            out.append("·", style="dim")
+    return out
+
+
+def caught_ma(T: Tables, p: Party) -> Text:
+    counts: dict[str, int] = {}
+    for card in p.ma_done:
+        n = wording.ma_name(T, card)
+        counts[n] = counts.get(n, 0) + 1
+    out = Text("caught ", style="bold")
+    out.append(", ".join(f"{k}×{v}" if v > 1 else k for k, v in counts.items()))
+    return out
+
+
 def attempting(T: Tables, p: Party, pal: Palette = FALLBACK) -> Text:
+    """Master Angler cards on one line: being attempted, then caught."""
     out = Text("MA ", style="bold")
     if not p.ma and not p.ma_done:
         out.append("no card", style="dim")
     for prog in p.ma:
-        out.append(wording.ma_name(T, prog.card))
-        out.append(" ")
-        filled = list(prog.filled)
-        for c in T.ma_spots[prog.card]:
-            if c in filled:
-                filled.remove(c)
-                out.append_text(bait(c, None, pal))
-                out.append("✓", style="green")
-            else:
-                out.append(BAIT_LETTERS[c].lower(), style="dim")
-                out.append("·", style="dim")
+        out.append_text(ma_progress(T, prog, pal))
         out.append("  ")
     if p.ma_done:
-        counts: dict[str, int] = {}
-        for card in p.ma_done:
-            n = wording.ma_name(T, card)
-            counts[n] = counts.get(n, 0) + 1
-        out.append("caught ", style="bold")
-        out.append(", ".join(f"{k}×{v}" if v > 1 else k for k, v in counts.items()))
+        out.append_text(caught_ma(T, p))
     return out
+
+
+def attempting_lines(T: Tables, p: Party, width: int, pal: Palette = FALLBACK) -> list[Text]:
+    """Master Angler cards over as many lines as `width` needs (the full form)."""
+    items = [ma_progress(T, prog, pal) for prog in p.ma]
+    lines = flow(Text("  MA ", style="bold"), items, width, sep="  ") if items else []
+    if p.ma_done:
+        lines += flow(Text("  ") + caught_ma(T, p), [], width)
+    return lines
 
 
 def fish_items(T: Tables, p: Party, secret: bool, pal: Palette = FALLBACK) -> list[Text]:
@@ -289,12 +328,12 @@ def fish_summary(T: Tables, p: Party, secret: bool, pal: Palette = FALLBACK) -> 
     return out
 
 
-def flow(head: Text, items: Sequence[Text], width: int, indent: int = 4) -> list[Text]:
-    """`head` then `items` comma-separated, continued on indented lines: a list spread
+def flow(head: Text, items: Sequence[Text], width: int, indent: int = 4, sep: str = ", ") -> list[Text]:
+    """`head` then `items` separated by `sep`, continued on indented lines: a list spread
     over several rows on purpose, never a row the terminal wraps."""
     lines = [head.copy()]
     for n, item in enumerate(items):
-        piece = item + Text(", " if n < len(items) - 1 else "")
+        piece = item + Text(sep if n < len(items) - 1 else "")
         if lines[-1].cell_len + piece.cell_len > width and lines[-1].cell_len > indent:
             lines.append(Text(" " * indent))
         lines[-1].append_text(piece)
@@ -347,7 +386,7 @@ def party_head(d: CrownData, i: int, labels: Sequence[str], viewer: int | None, 
     if i != viewer and p.ma_done:
         out.append(f" · MA caught {len(p.ma_done)}")
     if p.trophies:
-        out.append(" · 🏆 " + wording.trophy_list(p))
+        out.append(" · won " + wording.trophy_list(p))
     return out
 
 
@@ -378,9 +417,8 @@ def player_board(d: CrownData, T: Tables, labels: Sequence[str], i: int, viewer:
     if not p.silent:
         lines.append(Text("  Zones ") + zones_text(p, pal))
     if p.trophies:
-        lines.append(Text("  🏆 " + wording.trophy_list(p)))
-    if p.ma or p.ma_done:
-        lines.append(Text("  ") + attempting(T, p, pal))
+        lines.append(Text("  Won " + wording.trophy_list(p)))
+    lines += attempting_lines(T, p, width, pal)
     fish_head = Text(f"  Fish {len(p.fish)} ", style="bold")
     if not p.fish:
         fish_head.append("none yet", style="dim")
@@ -412,8 +450,8 @@ def parts(d: CrownData, T: Tables, names: Sequence[str], viewer: int | None, cur
     if viewer is not None and 0 <= viewer < len(d.parties):
         out.append(Part("you", "Your board", player_board(d, T, labels, viewer, viewer, current, width, wide, pal)))
     out.append(Part("ring", "Angler spaces", ring_drawing(d, pal) if wide else [ring_line(d, width >= 72, pal)]))
-    out.append(Part("grounds", "Fishing grounds", grid(d, T, wide, pal)))
-    out.append(Part("masters", "Master Angler", [ma_row(d, T, pal)]))
+    out.append(Part("grounds", "Fishing grounds", grid(d, T, wide or width < 72, pal, width)))
+    out.append(Part("masters", "Master Angler", ma_row_lines(d, T, width, pal) if wide else [ma_row(d, T, pal)]))
     # Opponents before the counts: at 80×24 the board shows about nine rows while a
     # long choice list is up, and who holds what matters more than the bag's size.
     for i in range(len(d.parties)):
@@ -427,27 +465,30 @@ def parts(d: CrownData, T: Tables, names: Sequence[str], viewer: int | None, cur
 
 
 def render(d: CrownData, T: Tables, names: Sequence[str], viewer: int | None, current: int | None,
-           width: int, full: bool = False, pal: Palette = FALLBACK) -> tuple[RenderableType, list[Part]]:
-    """The whole table for `width` columns, and its parts in reading order.
+           width: int, full: bool = False, pal: Palette = FALLBACK, detail: bool | None = None
+           ) -> tuple[RenderableType, list[Part], int]:
+    """The whole table for `width` columns, its parts in reading order, and its height in rows.
 
     Below :data:`WIDE` the parts are stacked: your board, the shared board, a
     line per opponent, the standings. From there the shared board stands on the
     left and the players' boards on the right; from 170 columns the opponents'
-    boards stand side by side under yours. `full` (the board pane) draws every
-    player's whole board even when narrow, and your fish one per line.
+    boards stand side by side under yours. `full` (the board pane, or a tall
+    terminal) draws every player's whole board even when narrow, and with
+    `detail` (default: as `full`) your fish one per line.
     """
     if width < WIDE:
         ps = parts(d, T, names, viewer, current, width, full, pal)
-        if full and viewer is not None and 0 <= viewer < len(d.parties) and d.parties[viewer].fish:
+        if (full if detail is None else detail) and viewer is not None and 0 <= viewer < len(d.parties) \
+                and d.parties[viewer].fish:
             detail = Part("fish", "Your fish", [Text("Your fish: weight, tag, time", style="bold")]
                           + fish_detail(T, d.parties[viewer], pal))
             ps.insert(1, detail)
         lines: list[Text] = []
         for p in ps:
             lines += p.lines
-            if full:
-                lines.append(Text(""))
-        return Group(*lines), ps
+            if full and (p.key in ("you", "fish", "masters") or p.key.startswith("party")):
+                lines.append(Text(""))  # a blank row between players, and before the others
+        return Group(*lines), ps, len(lines)
     left_w = 78
     right_w = width - left_w - 2
     left = [p for p in parts(d, T, names, viewer, current, left_w, True, pal) if p.key in BOARD_KEYS]
@@ -457,17 +498,21 @@ def render(d: CrownData, T: Tables, names: Sequence[str], viewer: int | None, cu
     mine = [p for p in parts(d, T, names, viewer, current, right_w, True, pal) if p.key == "you"]
     theirs = [p for p in parts(d, T, names, viewer, current, col_w, True, pal) if p.key.startswith("party")]
     right: list[RenderableType] = []
+    right_rows = 0
     for p in mine:
         right += p.lines + [Text("")]
+    right_rows = len(right)
     if side_by_side:
         row = RichTable.grid(padding=(0, 2))
         for _ in theirs:
             row.add_column(width=col_w, no_wrap=True)
         row.add_row(*[Group(*p.lines) for p in theirs])
         right.append(row)
+        right_rows += max((len(p.lines) for p in theirs), default=0)
     else:
         for p in theirs:
             right += p.lines + [Text("")]
+        right_rows = len(right)
     stacked: list[RenderableType] = []
     for p in left:
         stacked += p.lines
@@ -477,7 +522,7 @@ def render(d: CrownData, T: Tables, names: Sequence[str], viewer: int | None, cu
     table.add_column(width=left_w, no_wrap=True)
     table.add_column(width=right_w, no_wrap=True)
     table.add_row(Group(*stacked), Group(*right))
-    return table, mine + left + theirs
+    return table, mine + left + theirs, max(len(stacked), right_rows)
 
 
 def text_of(ps: Sequence[Part]) -> str:

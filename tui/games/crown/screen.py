@@ -12,7 +12,11 @@ import os
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from rich.console import RenderableType
+from rich.text import Text
 from textual import events
+from textual.geometry import Size
+from textual.widget import Widget
 
 from coldwater import themes
 from coldwater.core.crown.content import Tables
@@ -56,24 +60,60 @@ class CrownBoard(BoardView):
         super().__init__(game, id=id)
         self.tables = tables_of(game)
         self._last: tuple[State[Any, Any], list[str], int | None] | None = None
+        self._cache: tuple[tuple[int, int, bool], RenderableType, int] | None = None
         self.parts: list[draw.Part] = []
         self.full = False
 
     def show(self, view: State[Any, Any], names: Sequence[str], viewer: int | None) -> None:
         self._last = (view, list(names), viewer)
-        self._draw()
+        self._cache = None
+        self.layout_for(self.width_for_drawing())  # so `shown` and `parts` are current at once
+        self.refresh(layout=True)
 
     def width_for_drawing(self) -> int:
         w = self.content_region.width if self.is_mounted else 0
         return w if w >= 20 else 78
 
-    def _draw(self) -> None:
+    def layout_for(self, width: int) -> tuple[RenderableType, int]:
+        """The board drawn for `width` columns and its height, cached until the next show().
+
+        The drawing depends on the width (the layout) and on the room below (a tall
+        board pane or terminal gets the full form), so Textual asks for it here, at
+        the width it lays the board out at, rather than once on a resize."""
         if self._last is None:
-            return
+            return Text(""), 0
+        room = self.room()
+        key = (width, room, self.full)
+        if self._cache is not None and self._cache[0] == key:
+            return self._cache[1], self._cache[2]
         view, names, viewer = self._last
-        self.shown, self.parts = draw.render(view.data, self.tables, names, viewer, view.current,
-                                             self.width_for_drawing(), self.full, self.palette())
-        self.update(self.shown)
+        args = (view.data, self.tables, names, viewer, view.current, width)
+        pal = self.palette()
+        shown, parts, rows = draw.render(*args, self.full, pal)
+        if not self.full and width < draw.WIDE:
+            # A tall terminal gets the full form (whole boards, your fish one per line)
+            # where it fits without scrolling; else the compact one.
+            for detail in (True, False):
+                tall, tall_parts, tall_rows = draw.render(*args, True, pal, detail)
+                if tall_rows <= room:
+                    shown, parts, rows = tall, tall_parts, tall_rows
+                    break
+        self.shown, self.parts = shown, parts
+        self._cache = (key, shown, rows)
+        return shown, rows
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return self.layout_for(width)[1]
+
+    def render(self) -> RenderableType:
+        return self.layout_for(self.width_for_drawing())[0]
+
+    def room(self) -> int:
+        """Rows the board has on screen (its scrolling container's height)."""
+        parent = self.parent
+        if not self.is_mounted or not isinstance(parent, Widget):
+            return 0
+        return parent.content_region.height
 
     def palette(self) -> draw.Palette:
         """The game colours of the app's theme (bold/underline/reverse under NO_COLOR)."""
@@ -84,9 +124,6 @@ class CrownBoard(BoardView):
     def text(self) -> str:
         """What is drawn, as plain text (tests)."""
         return draw.text_of(self.parts)
-
-    def on_resize(self, event: events.Resize) -> None:
-        self._draw()
 
 
 class CrownTableScreen(TableScreen):
@@ -121,7 +158,14 @@ answer single choices). The full rules: Esc, then *Rules*.
         full = self.pane == "board"
         if board.full != full:
             board.full = full
-            board._draw()
+            board._cache = None
+            board.refresh(layout=True)
+
+    def on_resize(self, event: events.Resize) -> None:
+        # The board's form depends on the room it has, which the side strip changes.
+        board = self.query_one("#board", CrownBoard)
+        board._cache = None
+        board.refresh(layout=True)
 
     def standings(self, view: State[Any, Any]) -> str:
         return wording.standings(view.data, self.tables, self.names(), self.viewer)
