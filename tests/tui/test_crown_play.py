@@ -35,7 +35,8 @@ SEATS = ["person", "bot:greedy", "bot:random"]
 BOTS = ["Greedy bot 2", "Random bot 3"]
 
 PARTS: dict[str, str] = {
-    "angler ring": r"⚓Port\[[^\]]*\](.|\n)*(Purple|P)\[(.|\n)*(Black|K)\[",
+    "angler ring": r"⚓Port ?\[[^\]]*\]" + "".join(rf"(?=(.|\n)*({n}|{n[0] if n != 'Black' else 'K'})\[)"
+                                                   for n in ("Purple", "Green", "Blue", "Red", "Yellow", "Black")),
     "Shore row": r"Shore PG",
     "River row": r"River KY",
     "Lake row": r"Lake  BR",
