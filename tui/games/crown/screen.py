@@ -90,7 +90,7 @@ class CrownBoard(BoardView):
         args = (view.data, self.tables, names, viewer, view.current, width)
         pal = self.palette()
         shown, parts, rows = draw.render(*args, self.full, pal)
-        if not self.full and width < draw.WIDE:
+        if not self.full and width < draw.WIDE and room >= 20:
             # A tall terminal gets the full form (whole boards, your fish one per line)
             # where it fits without scrolling; else the compact one.
             for detail in (True, False):
