@@ -204,7 +204,8 @@ def describe(s: CrownState, a: CrownAction) -> str:
     if isinstance(a, Skip):
         return f"{who} has no Port action left to take"
     if isinstance(a, Route):
-        line = f"{who} puts a {COLOUR_NAMES[d.colour]} bait on {_ma(s, a.card)}"
+        sp = T.ma_species[a.card] if 0 < a.card < len(T.ma_species) else ""
+        line = f"{who} puts a {COLOUR_NAMES[d.colour]} bait on the {T.ma_species_name.get(sp, 'Master Angler')} card"
         m = next((m for m in d.parties[d.turn].ma if m.card == a.card), None)
         if m is not None and len(m.filled) + 1 == len(T.ma_spots[a.card]):
             line += " and catches it"

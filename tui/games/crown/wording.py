@@ -420,8 +420,10 @@ def prompt(d: CrownData, T: Tables, legal: Sequence[Any]) -> str:
         return "You have fewer fish: how many bait does the silent player draw?"
     if "white" in tags:
         return "The clear-white bait: what else happens for the silent player?"
+    if tags == {"end"}:
+        return "Step 3: end your turn (e)"
     if "end" in tags:
-        return "Step 3: end your turn (or play tackle first)"
+        return "Step 3: end your turn (e), or play tackle first"
     return "Your choice"
 
 
@@ -488,18 +490,18 @@ def announcements(before: CrownData, after: CrownData, T: Tables, names: Sequenc
                 fish = next((f for f in reversed(b.fish) if f.shown and f.card is not None
                              and T.weight[f.card] == t.weight), None)
                 what = f" with a {t.weight} lb {fish_name(T, fish.species)}" if fish is not None else f" ({t.weight} lb)"
-                out.append(f"🏆 {name} wins the Mystery Weight trophy{what}")
+                out.append(f"{name} wins the Mystery Weight trophy{what}")
             elif t.kind in ("shore", "lake", "river"):
                 continue  # contest results are told together, below
             else:
-                out.append(f"🏆 {name} wins the {TROPHY_NAMES.get(t.kind, t.kind)} trophy ({t.points} points)")
+                out.append(f"{name} wins the {TROPHY_NAMES.get(t.kind, t.kind)} trophy ({t.points} points)")
         for card in b.ma_done[len(a.ma_done):]:
-            out.append(f"★ {name} catches the {ma_name(T, card)} Master Angler fish (1 point)")
+            out.append(f"{name} catches the {ma_name(T, card)} Master Angler fish (1 point)")
     if after.end_triggered and not before.end_triggered:
         mover = labels[before.turn] if before.turn < len(labels) else "Someone"
         why = (f"{mover} has 12 fish" if any(t.kind == "first_to_12" for t in after.parties[before.turn].trophies)
                else "a location could not be restocked to four fish")
-        out.append(f"⚑ The end is triggered ({why}): everyone else has one final turn")
+        out.append(f"The end is triggered ({why}): everyone else has one final turn")
     if after.step == 4:
         # Several contests can resolve in one step (nobody has a choice to make in them).
         for c in range(before.contest if before.step == 4 else 0, min(after.contest, 3)):
