@@ -420,10 +420,8 @@ def prompt(d: CrownData, T: Tables, legal: Sequence[Any]) -> str:
         return "You have fewer fish: how many bait does the silent player draw?"
     if "white" in tags:
         return "The clear-white bait: what else happens for the silent player?"
-    if tags == {"end"}:
-        return "Step 3: end your turn (e)"
     if "end" in tags:
-        return "Step 3: end your turn (e), or play tackle first"
+        return "Step 3: end your turn"  # with key e; tackle you can still play is listed too
     return "Your choice"
 
 
