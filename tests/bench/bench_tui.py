@@ -165,10 +165,15 @@ async def keypress(samples: int, size: tuple[int, int]) -> None:
             decision = s.query_one("#decision", ChoiceList)
             generation, ply = decision.generation, s.table.state.ply
             cur = s.table.current
-            key = "1" if decision.has_key("1") else "enter"
+            key = "1" if decision.has_key("1") else "e"
             took = await press(key)
-            while decision.generation == generation:
+            for _ in range(5000):
+                if decision.generation != generation:
+                    break
                 await asyncio.sleep(0.001)
+            else:
+                print(f"key {key!r} made no choice; stopping", flush=True)
+                break
             # Time only choices that stayed with the person (no bot move in between).
             if s.table.current == cur and not s.busy and s.table.state.ply == ply + 1:
                 choices.append(took)

@@ -146,3 +146,5 @@ async def test_log_is_rebuilt_on_resume_with_names(make_app) -> None:
         assert rebuilt == live
         log = screen.query_one("#log", GameLog).plain
         assert "Greedy bot 2" in log and "Seat 2" not in log
+        # The full log pane shows the whole game from its first move, as it did before.
+        assert live[0] in screen.query_one("#log-pane", LogPane).plain

@@ -23,6 +23,8 @@ class SettingsScreen(BaseScreen):
 - *Theme*: dark, light, or ansi (your terminal's own 16 colours; best over SSH or
   with a custom palette). With `NO_COLOR` set, colours are turned off.
 - *Bot pace*: the pause after each bot move, so you can follow the table.
+- *Answer the obvious*: a question with a single possible answer answers itself
+  (never "end your turn", never a choice that reveals something); the log says so.
 
 To remap a key, add it to `settings.json` in the coldwater data folder, e.g.
 `"keys": {"table.pause": "escape,m"}`, using the ids in the table below.
@@ -34,6 +36,7 @@ To remap a key, add it to `settings.json` in the coldwater data folder, e.g.
             yield Static("Settings", classes="page-title")
             yield Cycler("Theme", [(n, n) for n in themes.THEMES], s.theme or "dark", id="theme")
             yield Cycler("Bot pace", [(n, v) for n, v in PACES], s.bot_delay, id="pace")
+            yield Cycler("Answer the obvious", [("yes", True), ("no", False)], s.auto_single, id="auto-single")
             yield Static("Keys", classes="section")
             yield DataTable(id="keys", cursor_type="row", zebra_stripes=True)
         yield Footer()
@@ -55,6 +58,9 @@ To remap a key, add it to `settings.json` in the coldwater data folder, e.g.
         elif event.cycler.id == "pace" and event.value != self.cw.settings.bot_delay:
             self.cw.settings.bot_delay = event.value
             self.cw.bot_delay = event.value
+            settings_mod.save(self.cw.settings)
+        elif event.cycler.id == "auto-single" and event.value != self.cw.settings.auto_single:
+            self.cw.settings.auto_single = event.value
             settings_mod.save(self.cw.settings)
 
     def action_next(self) -> None:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -136,6 +137,9 @@ leaving and resuming later loses nothing, the log included.
         """Repeated questions answered with "!" this game: question key -> action notation."""
         self._auto_ply = -1
         self._summary_ply = -1
+        self._side_height: int | None = -1
+        self._thinking: tuple[int, float] = (-1, 0.0)
+        self._composed = False
 
     BOARD: ClassVar[type[BoardView]] = BoardView
     """The game's board widget; the replay screen draws positions with it too."""
@@ -264,6 +268,7 @@ leaving and resuming later loses nothing, the log included.
         yield Footer()
 
     def on_mount(self) -> None:
+        self._composed = True  # (is_mounted is still False while on_mount runs)
         self.query_one("#board-scroll").can_focus = False
         self.query_one("#decision-filter").display = False
         self.query_one("#log-pane").display = False
@@ -274,6 +279,7 @@ leaving and resuming later loses nothing, the log included.
         self.rebuild_log()
         self.refresh_view()
         self.query_one("#decision", ChoiceList).focus()
+        self.set_interval(1.0, self._tick_thinking)
         self.drive()
 
     def on_unmount(self) -> None:
@@ -300,7 +306,8 @@ leaving and resuming later loses nothing, the log included.
         line = self._standings(view)
         standings = self.query_one("#standings", Static)
         standings.update(line)
-        standings.display = bool(line)  # a game without standings keeps the row for its board
+        if standings.display != bool(line):
+            standings.display = bool(line)  # a game without standings keeps the row for its board
         self.update_board(view)
         if self.pane and self.pane not in ("board", "log"):
             self.update_pane(self.pane, view)
@@ -311,6 +318,8 @@ leaving and resuming later loses nothing, the log included.
             legal = view.legal()
             self.since_your_turn()
             if self.answer_alone(view, legal):
+                title.update("…")
+                decision.set_items([])  # no key may answer the question being answered
                 return
             items, pre = self.choice_items(view, legal)
             items, pre = self.make_safe(view, items, pre)
@@ -410,12 +419,19 @@ leaving and resuming later loses nothing, the log included.
         it grows with a long list (up to half the screen) so more choices show."""
         side = self.query_one("#side")
         if self.size.width >= 120 or not self.is_mounted:
-            side.styles.height = None
-            return
-        height = self.size.height
-        base = max(9, height // 3)
-        # The board keeps at least half of what is left under the status lines.
-        side.styles.height = max(base, min(rows + 3, (height - 4) // 2))
+            want = None
+        else:
+            height = self.size.height
+            base = max(9, height // 3)
+            # The board keeps at least half of what is left under the status lines.
+            want = max(base, min(rows + 3, (height - 4) // 2))
+        if want != self._side_height:  # a new height costs a relayout: only when it changes
+            self._side_height = want
+            side.styles.height = want
+
+    def on_resize(self, event: Any) -> None:
+        if self.is_mounted:
+            self.fit_side(self.query_one("#decision", ChoiceList).shown_count)
 
     def _show_preview(self, view: State[Any, Any] | None = None) -> None:
         decision = self.query_one("#decision", ChoiceList)
@@ -428,7 +444,8 @@ leaving and resuming later loses nothing, the log included.
                 text = ""
         box = self.query_one("#decision-preview", Static)
         box.update(text)
-        box.display = bool(text)
+        if box.display != bool(text):
+            box.display = bool(text)
 
     def on_option_list_option_highlighted(self, event: Any) -> None:
         if getattr(event, "option_list", None) is not None and event.option_list.id == "decision":
@@ -437,7 +454,7 @@ leaving and resuming later loses nothing, the log included.
     # ---- the log -------------------------------------------------------------
     def log_entry(self, kind: Kind, text: str, who: str = "", round: int | None = None) -> LogEntry:
         entry = self.logbook.add(kind, text, who, round)
-        if self.is_mounted:
+        if self._composed:
             self.query_one("#log", GameLog).show_entry(entry)
             self.query_one("#log-pane", LogPane).show_entry(entry)
         return entry
@@ -523,7 +540,7 @@ leaving and resuming later loses nothing, the log included.
         if over:
             self.logbook.add("outcome", with_names(self.table.state.scores().outcome,
                                                    [s.name for s in self.table.seats]))
-        if self.is_mounted:
+        if self._composed:
             self.query_one("#log", GameLog).show_all(self.logbook.entries)
             self.query_one("#log-pane", LogPane).show_all(self.logbook.entries)
 
@@ -545,7 +562,7 @@ leaving and resuming later loses nothing, the log included.
             return
         lines, self._chance_lines = self._chance_lines, []
         for line in self.summarize_chance(lines):
-            if live and self.is_mounted:
+            if live and self._composed:
                 self.log_entry("chance", line)
             else:
                 self.logbook.add("chance", line)
@@ -626,9 +643,21 @@ leaving and resuming later loses nothing, the log included.
         if not self.is_mounted:
             return
         who = seat_label(self.table.seats, seat)
+        self._thinking = (seat, time.monotonic())
         self.query_one("#decision-title", Static).update(f"{who} is thinking…")
         self.query_one("#status", Static).update(f"{self.table.game.title} — {who} is thinking…")
         self.query_one("#decision", ChoiceList).set_items([])
+
+    def _tick_thinking(self) -> None:
+        """Once a second while a bot (or a remote player) is still on the same move:
+        how long it has been, so a slow search never looks like a frozen table."""
+        seat, since = self._thinking
+        if seat < 0 or self.table.current != seat or not self.busy:
+            return
+        took = int(time.monotonic() - since)
+        if took >= 2:
+            who = seat_label(self.table.seats, seat)
+            self.query_one("#decision-title", Static).update(f"{who} is thinking… {took} s")
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.name == "drive" and event.state is WorkerState.ERROR:

@@ -14,11 +14,11 @@ read before filtering still means the same choice.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
 import msgspec
-from rich.table import Table as RichTable
 from rich.text import Text
 from textual import events
 from textual.message import Message
@@ -36,15 +36,22 @@ class Item(msgspec.Struct, frozen=True):
     """Hotkey; empty: assigned from CHOICE_KEYS in order."""
 
 
-def hanging(key: str, label: str | Text) -> RichTable:
-    """The key in its own narrow column, the label beside it: wrapped lines start under
-    the label, not at column 0."""
-    grid = RichTable.grid(padding=(0, 1), expand=True)
-    grid.add_column(width=3, no_wrap=True)
-    grid.add_column(ratio=1)
-    grid.add_row(Text(f" {key} " if key else "   ", style="bold reverse" if key else ""),
-                 label if isinstance(label, Text) else Text(label))
-    return grid
+KEY_WIDTH = 4
+"""The hotkey column (" 1 " and a space); wrapped lines of a label start after it."""
+
+
+def hanging(key: str, label: str, width: int) -> Text:
+    """The key in its own column, the label beside it, wrapped to `width` with a hanging
+    indent (continuation lines start under the label, not at column 0).
+
+    Wrapped here, as plain lines, rather than by a Rich table: a table per option
+    made every repaint of a long list several times slower."""
+    out = Text.assemble((f" {key} " if key else "   ", "bold reverse" if key else ""), " ")
+    lines = textwrap.wrap(label, max(width - KEY_WIDTH, 8)) or [""]
+    out.append(lines[0])
+    for line in lines[1:]:
+        out.append("\n" + " " * KEY_WIDTH + line)
+    return out
 
 
 class ChoiceList(OptionList):
@@ -78,8 +85,16 @@ class ChoiceList(OptionList):
         """Every item with its hotkey, in order (the filter chooses which are shown)."""
         self._highlight: int | None = None
         self.filter_text = ""
+        self._wrapped_at = 0
         if items:
             self.set_items(items)
+
+    def on_resize(self, event: events.Resize) -> None:
+        if event.size.width != self._wrapped_at and self._items:
+            at = self.highlighted
+            self._render_items()
+            if at is not None and at < self.option_count:
+                self.highlighted = at
 
     def set_items(self, items: Sequence[Item], highlight: int | None = None) -> None:
         """Replace the choices; `highlight` is the index (in `items`) to pre-select:
@@ -109,6 +124,9 @@ class ChoiceList(OptionList):
         group: str | None = None
         first_of: int | None = None
         needle = self.filter_text.casefold()
+        # The scrollbar's column is kept free so a list that grows one never re-wraps under it.
+        width = (self.size.width or 56) - 2
+        self._wrapped_at = self.size.width
         # One group needs no heading: the list's title already says what it is.
         grouped = len({item.group for item, _ in self._items}) > 1
         for n, (item, key) in enumerate(self._items):
@@ -119,7 +137,7 @@ class ChoiceList(OptionList):
             group = item.group
             oid = f"c{n}"
             self._values[oid] = item.value
-            options.append(Option(hanging(key, item.label), id=oid))
+            options.append(Option(hanging(key, item.label, width), id=oid))
             if self._highlight == n or (needle and first_of is None):
                 first_of = len(options) - 1
         self.add_options(options)
