@@ -66,9 +66,10 @@ class CrownBoard(BoardView):
 
     def show(self, view: State[Any, Any], names: Sequence[str], viewer: int | None) -> None:
         self._last = (view, list(names), viewer)
+        old_rows = self._cache[2] if self._cache is not None else -1
         self._cache = None
-        self.layout_for(self.width_for_drawing())  # so `shown` and `parts` are current at once
-        self.refresh(layout=True)
+        _, rows = self.layout_for(self.width_for_drawing())  # so `shown` and `parts` are current at once
+        self.refresh(layout=rows != old_rows)  # a relayout only when the height changes
 
     def width_for_drawing(self) -> int:
         w = self.content_region.width if self.is_mounted else 0
@@ -162,6 +163,7 @@ answer single choices). The full rules: Esc, then *Rules*.
             board.refresh(layout=True)
 
     def on_resize(self, event: events.Resize) -> None:
+        super().on_resize(event)
         # The board's form depends on the room it has, which the side strip changes.
         board = self.query_one("#board", CrownBoard)
         board._cache = None
