@@ -202,7 +202,7 @@ def extras(d: CrownData, wide: bool, pal: Palette = FALLBACK) -> list[Text]:
     bag.append(str(sum(d.bag) + (1 if d.white_in_bag else 0)))
     bag.append(" · Discard ", style="bold")
     bag.append(str(sum(d.discard[:6])))
-    if wide and sum(d.discard[:6]):
+    if wide and any(d.discard[:6]):
         bag.append(" ")
         bag.append_text(zone_bait(d.discard[:6], pal))
     if wide:
@@ -480,9 +480,9 @@ def render(d: CrownData, T: Tables, names: Sequence[str], viewer: int | None, cu
         ps = parts(d, T, names, viewer, current, width, full, pal)
         if (full if detail is None else detail) and viewer is not None and 0 <= viewer < len(d.parties) \
                 and d.parties[viewer].fish:
-            detail = Part("fish", "Your fish", [Text("Your fish: weight, tag, time", style="bold")]
-                          + fish_detail(T, d.parties[viewer], pal))
-            ps.insert(1, detail)
+            fish = Part("fish", "Your fish", [Text("Your fish: weight, tag, time", style="bold")]
+                        + fish_detail(T, d.parties[viewer], pal))
+            ps.insert(1, fish)
         lines: list[Text] = []
         for p in ps:
             lines += p.lines
