@@ -19,6 +19,12 @@ the outcome and salt privately and check them at once. Any mismatch names the
 dealer. The secret is also escrowed in XOR shares, one per remote peer, so the
 remaining peers can rebuild the game if the host vanishes (which exposes the
 sealed values to their processes: the price of failover, see docs/lan.md).
+No single peer ever holds the whole secret: with fewer than two remote seats
+there is no escrow and no failover.
+
+**Moves.** Every seat signs its own move (:func:`act_message`); the host relays
+the signature inside the step, every peer checks it, and the audit checks the
+whole record again, so a host cannot play for a seat or swap its move.
 
 :class:`Dealer` is the interface; :class:`CommittedDealer` is this design, and a
 later mental-poker dealer that no peer can see through can replace it.
@@ -37,6 +43,8 @@ import msgspec
 from coldwater.core.errors import IllegalAction, NotationError
 from coldwater.core.rng import Rng
 from coldwater.core.state import CHANCE, State
+
+from .identity import fingerprint, verify
 
 
 class FairPlayError(Exception):
@@ -110,6 +118,38 @@ class CommitReveal:
         return joint_seed(self.reveals)
 
 
+# ---- signed moves and final digests ----------------------------------------------
+def act_message(joint: bytes, ply: int, seat: int, action: str) -> bytes:
+    """What a seat signs for its move: bound to this game (the joint seed), the ply and the seat."""
+    return b"cw-act1\x00" + joint + ply.to_bytes(8, "big") + seat.to_bytes(2, "big", signed=True) + action.encode()
+
+
+def final_message(joint: bytes, ply: int, digest: bytes) -> bytes:
+    """What a seat signs for the final position it audited."""
+    return b"cw-final1\x00" + joint + ply.to_bytes(8, "big") + digest
+
+
+def public_digest(state: State[Any, Any]) -> bytes:
+    """The public view's digest as raw bytes (what steps carry)."""
+    return bytes.fromhex(state.view(None).digest())
+
+
+def full_digest(state: State[Any, Any]) -> bytes:
+    return bytes.fromhex(state.digest())
+
+
+def check_act(keys: dict[int, bytes], joint: bytes, ply: int, seat: int, action: str, sig: bytes) -> str | None:
+    """Why a seat's move at `ply` is not that seat's own signed move (None: it is, or the seat has no key)."""
+    key = keys.get(seat, b"")
+    if not key:
+        return None
+    if not sig:
+        return f"seat {seat + 1}'s move {action!r} carries no signature of seat {seat + 1} ({fingerprint(key)})"
+    if not verify(key, sig, act_message(joint, ply, seat, action)):
+        return f"seat {seat + 1}'s move {action!r} is not signed by seat {seat + 1} ({fingerprint(key)})"
+    return None
+
+
 # ---- sealed values ---------------------------------------------------------------
 def dealer_commitment(secret: bytes) -> bytes:
     return hashlib.sha256(b"cw-dealer1\x00" + secret).digest()
@@ -132,9 +172,16 @@ def game_seed(joint: bytes) -> str:
     return "lan-" + joint.hex()[:32]
 
 
+MIN_HOLDERS = 2
+"""Escrow needs at least this many holders: one holder's share would be the secret itself."""
+
+
 def split_secret(secret: bytes, n: int) -> list[bytes]:
-    """`n` XOR shares: all of them rebuild the secret, any fewer reveal nothing."""
-    if n <= 0:
+    """`n` XOR shares: all of them rebuild the secret, any fewer reveal nothing.
+
+    Fewer than :data:`MIN_HOLDERS` holders get no shares at all (no escrow).
+    """
+    if n < MIN_HOLDERS:
         return []
     shares = [os.urandom(len(secret)) for _ in range(n - 1)]
     last = bytearray(secret)
@@ -247,9 +294,11 @@ class CommittedDealer:
 class PublicStep(Protocol):
     ply: int
     seat: int
-    digest: str
+    digest: bytes
     action: str | None
     commit: bytes | None
+    sig: bytes
+    bot: bool
 
 
 class AuditReport(msgspec.Struct):
@@ -257,24 +306,34 @@ class AuditReport(msgspec.Struct):
     problems: list[str]
     final_digest: str = ""
     plies: int = 0
+    bad_ply: int = -1
+    """The first ply that failed (to name the host that dealt it), -1 if none or not ply-specific."""
+    scores: dict[str, int] = {}
+    """From the replay, never from the host's word."""
+    outcome: str = ""
 
 
 def audit(game: Any, players: int, options: Any, joint: bytes, dealer_commit: bytes, secret: bytes,
-          steps: Sequence[PublicStep], *, final: State[Any, Any] | None = None) -> AuditReport:
+          steps: Sequence[PublicStep], *, final: State[Any, Any] | None = None, keys: dict[int, bytes] | None = None,
+          seat: int | None = None, views: dict[int, bytes] | None = None) -> AuditReport:
     """Replay a finished (or interrupted) game from what a peer saw, checking everything the dealer did.
 
-    Returns the fully revealed final state's digest; every problem names the ply.
-    A failed audit blames the dealer: only the dealer's statements are checked here
-    (seats' actions were checked for legality as they arrived).
+    Returns the fully revealed final state's digest, scores and outcome; every
+    problem names the ply. With `keys` (seat → identity key), every seat's move
+    must carry that seat's signature (or be marked as played by a bot). With
+    `seat` and `views` (ply → digest of the view that seat was sent), each view
+    the host sent must be the seat's true view at that ply.
     """
     problems: list[str] = []
     if dealer_commitment(secret) != dealer_commit:
         return AuditReport(False, ["the dealer's revealed secret does not match its commitment"])
     key = chance_key(joint, secret)
     state = game.new(players, seed=game_seed(joint), options=options)
+    bad_ply = -1
     for st in steps:
         if st.ply != state.ply + 1:
             problems.append(f"ply {st.ply}: out of order (expected {state.ply + 1})")
+            bad_ply = st.ply
             break
         try:
             if st.seat == CHANCE:
@@ -294,22 +353,35 @@ def audit(game: Any, players: int, options: Any, joint: bytes, dealer_commit: by
                 state.apply(expected)
             else:
                 if st.action is None or state.current != st.seat:
-                    problems.append(f"ply {st.ply}: seat {st.seat} acted out of turn")
+                    problems.append(f"ply {st.ply}: seat {st.seat + 1} acted out of turn")
                     break
+                if keys is not None and not st.bot:
+                    why = check_act(keys, joint, st.ply - 1, st.seat, st.action, st.sig)
+                    if why is not None:
+                        problems.append(f"ply {st.ply}: {why}")
+                        break
                 state.apply(game.parse_action(st.action))
         except (IllegalAction, NotationError) as e:
             problems.append(f"ply {st.ply}: {e}")
             break
-        if state.view(None).digest() != st.digest:
+        if public_digest(state) != st.digest:
             problems.append(f"ply {st.ply}: the public digest announced differs from the replay")
             break
+        if seat is not None and views and st.ply in views and views[st.ply] != bytes.fromhex(state.view(seat).digest()):
+            problems.append(f"ply {st.ply}: the private view the host sent seat {seat + 1} is not its true view")
+            break
+    if problems and bad_ply < 0:
+        bad_ply = state.ply + 1
     if final is not None and not problems and final.digest() != state.digest():
         problems.append("the final position announced differs from the replay")
-    return AuditReport(not problems, problems, state.digest(), state.ply)
+    sc = state.scores()
+    return AuditReport(not problems, problems, state.digest(), state.ply, bad_ply,
+                       dict(zip(sc.labels, sc.totals)), sc.outcome)
 
 
 def rebuild(game: Any, players: int, options: Any, joint: bytes, secret: bytes, steps: Sequence[PublicStep],
-            on_apply: Callable[[int, Any, State[Any, Any]], None] | None = None) -> State[Any, Any]:
+            on_apply: Callable[[int, Any, State[Any, Any]], None] | None = None,
+            keys: dict[int, bytes] | None = None) -> State[Any, Any]:
     """The full state after `steps`, from the public record and the dealer's secret (host failover).
 
     `on_apply(seat, action, state_after)` sees every action, to rebuild a full record.
@@ -322,15 +394,26 @@ def rebuild(game: Any, players: int, options: Any, joint: bytes, secret: bytes, 
         try:
             if st.seat == CHANCE:
                 action = state.sample_chance(Rng(key).fork(state.ply))
+                # The old host's statements are checked as the audit would: a public
+                # outcome must be the seeds', a sealed one must match its commitment.
+                if st.action is not None and st.action != str(action):
+                    raise FairPlayError(f"ply {st.ply}: chance gave {st.action!r}, the seeds say {str(action)!r}",
+                                        ["dealer"])
+                if st.action is None and st.commit != sealed_commitment(sealed_salt(secret, state.ply), state.ply,
+                                                                        str(action)):
+                    raise FairPlayError(f"ply {st.ply}: the sealed value does not match its commitment", ["dealer"])
             else:
                 if st.action is None:
                     raise FairPlayError(f"ply {st.ply}: a seat's action without notation")
+                why = None if keys is None or st.bot else check_act(keys, joint, st.ply - 1, st.seat, st.action, st.sig)
+                if why is not None:
+                    raise FairPlayError(f"ply {st.ply}: {why}", ["dealer"])
                 action = game.parse_action(st.action)
             state.apply(action)
         except (IllegalAction, NotationError) as e:
             raise FairPlayError(f"ply {st.ply}: {e}") from None
         if on_apply is not None:
             on_apply(st.seat, action, state)
-        if state.view(None).digest() != st.digest:
+        if public_digest(state) != st.digest:
             raise FairPlayError(f"ply {st.ply}: rebuilt position differs from the record", ["dealer"])
     return state

@@ -15,7 +15,7 @@ from typing import Any, Literal, Union
 
 import msgspec
 
-PROTOCOL = 1
+PROTOCOL = 2
 SERVICE = "_coldwater._tcp.local."
 
 
@@ -33,6 +33,8 @@ class Hello(_Msg, tag="hello"):
     ident: bytes
     eph: bytes
     nonce: bytes
+    pake: bytes = b""
+    """SPAKE2 (side A) message when the joiner brings a passphrase; empty otherwise."""
     sig: bytes = b""
 
 
@@ -46,11 +48,13 @@ class HelloBack(_Msg, tag="hello2"):
     eph: bytes
     nonce: bytes
     table: str = ""
+    pake: bytes = b""
+    """SPAKE2 (side B) message when the table has a passphrase; empty otherwise."""
     sig: bytes = b""
 
 
 class Finish(_Msg, tag="fin"):
-    """Key confirmation: a MAC over the transcript with a key that needs the passphrase."""
+    """Key confirmation: a MAC over the transcript with a key that needs the passphrase (through SPAKE2)."""
 
     mac: bytes
 
@@ -62,6 +66,9 @@ class HandshakeRefused(_Msg, tag="refused"):
     v: int = PROTOCOL
     game: str = ""
     content: str = ""
+    code: str = ""
+    """Machine-readable kind for refusals a client acts on: "needs-passphrase",
+    "wrong-passphrase", "throttled", "busy" (empty for the rest)."""
 
 
 HandshakeMessage = Union[Hello, HelloBack, Finish, HandshakeRefused]
@@ -94,6 +101,10 @@ class TableInfo(msgspec.Struct, omit_defaults=True):
     content: str
     options: dict[str, Any] = {}
     v: int = PROTOCOL
+    turn: int = 0
+    """Seconds a seat has for each move before a bot plays it until it returns (0: no limit)."""
+    failover: bool = True
+    """False when fewer than two remote seats could hold escrow shares: a lost host ends the game."""
 
 
 class Join(_Msg, tag="join"):
@@ -137,7 +148,14 @@ class Chat(_Msg, tag="chat"):
 
 # ---- fair play -----------------------------------------------------------------
 class CommitRequest(_Msg, tag="creq"):
-    pass
+    """Commit to a contribution. ``round`` counts from 1; a restart says why and whom it blames."""
+
+    round: int = 1
+    why: str = ""
+    blamed: list[int] = []
+    """Seats that did not commit or reveal in the previous round (they are no longer in it)."""
+    reveals: dict[int, bytes] = {}
+    """The previous round's reveals, so every peer checks them and sees who withheld."""
 
 
 class Commit(_Msg, tag="commit"):
@@ -178,31 +196,37 @@ class Step(_Msg, tag="step"):
 
     A public action carries its notation; a sealed chance outcome carries only a
     salted commitment and, for this peer, its own view after the step (and the
-    reveal when it owns the value). ``digest`` is the digest of the *public* view
-    after the step, which every peer checks.
+    reveal when it owns the value). ``digest`` is the SHA-256 of the *public*
+    view after the step (raw bytes), which every peer checks. A seat's move
+    carries ``sig``, that seat's own signature of its :class:`Act` (see
+    ``fairplay.act_message``), unless ``bot``: the host played the seat with a
+    bot (its player is away or ran out of time), which every peer sees.
     """
 
     ply: int
     seat: int
-    digest: str
+    digest: bytes
     action: str | None = None
     commit: bytes | None = None
     view: bytes | None = None
     reveal: SealedReveal | None = None
+    sig: bytes = b""
+    bot: bool = False
 
 
 class Act(_Msg, tag="act"):
-    """Peer → host: my move, for the position at `ply` (stale moves are refused)."""
+    """Peer → host: my move, for the position at `ply` (stale moves are refused), signed by me."""
 
     ply: int
     action: str
+    sig: bytes = b""
 
 
 class Mismatch(_Msg, tag="mismatch"):
     """Peer → host: my public digest after `ply` differs; please resync me."""
 
     ply: int
-    digest: str
+    digest: bytes
 
 
 class FairState(msgspec.Struct):
@@ -212,6 +236,8 @@ class FairState(msgspec.Struct):
     reveals: dict[int, bytes]
     dealer: bytes
     share: bytes = b""
+    keys: dict[int, bytes] = {}
+    """Every signing seat's identity key (which the peer would have had from Begin)."""
 
 
 class Sync(_Msg, tag="sync"):
@@ -232,12 +258,27 @@ class Presence(_Msg, tag="presence"):
 
 
 class End(_Msg, tag="end"):
-    """The game is over: the dealer's secret for the audit, the final digest and scores."""
+    """The game is over: the dealer's secret for the audit and the final digest.
+
+    Peers take scores and the outcome from their own replay, never from here.
+    """
 
     dealer_secret: bytes
-    digest: str
-    public_digest: str
-    scores: dict[str, Any]
+    digest: bytes
+
+
+class Final(_Msg, tag="final"):
+    """Peer → host, relayed to all: my audited final digest, signed, so peers compare stories."""
+
+    seat: int
+    digest: bytes
+    sig: bytes
+
+
+class Finals(_Msg, tag="finals"):
+    """Host → peers: every seat's signed final digest."""
+
+    finals: list[Final]
 
 
 class Notice(_Msg, tag="notice"):
@@ -253,7 +294,7 @@ class Pong(_Msg, tag="pong"):
 
 
 Message = Union[Join, Welcome, Refuse, Lobby, Ready, Chat, CommitRequest, Commit, Commits, Reveal, Begin,
-                Step, Act, Mismatch, Sync, Presence, End, Notice, Ping, Pong]
+                Step, Act, Mismatch, Sync, Presence, End, Final, Finals, Notice, Ping, Pong]
 
 _enc = msgspec.msgpack.Encoder()
 _dec_msg = msgspec.msgpack.Decoder(Message)

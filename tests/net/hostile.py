@@ -96,7 +96,7 @@ class HostilePeer(TablePeer):
             self.sent.append("illegal")
         conn.send_nowait(m.Act(ply=view.ply, action="no-such-move 1 2"))
         self.sent.append("not-a-move")
-        conn.send_nowait(m.End(dealer_secret=b"x", digest="0", public_digest="0", scores={}))
+        conn.send_nowait(m.End(dealer_secret=b"x", digest=b"0"))
         self.sent.append("host-only")
         conn.send_nowait(m.Commit(digest=b"\x00" * 32))
         self.sent.append("commit")

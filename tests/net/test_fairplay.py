@@ -50,9 +50,11 @@ def test_classify_seals_the_deal_and_publishes_the_die() -> None:
 class _Step(msgspec.Struct):
     ply: int
     seat: int
-    digest: str
+    digest: bytes
     action: str | None = None
     commit: bytes | None = None
+    sig: bytes = b""
+    bot: bool = False
 
 
 def _play(dealer: fp.CommittedDealer, joint: bytes) -> tuple[list[_Step], object]:
@@ -68,11 +70,11 @@ def _play(dealer: fp.CommittedDealer, joint: bytes) -> tuple[list[_Step], object
                 assert d.salt is not None
                 assert fp.sealed_commitment(d.salt, s.ply, str(d.action)) == d.commit
             s.apply(d.action)
-            steps.append(_Step(s.ply, cur, s.view(None).digest(), None if d.sealed else str(d.action), d.commit))
+            steps.append(_Step(s.ply, cur, fp.public_digest(s), None if d.sealed else str(d.action), d.commit))
         else:
             a = Hold() if s.data.pot >= 5 else Roll()
             s.apply(a)
-            steps.append(_Step(s.ply, cur, s.view(None).digest(), str(a)))
+            steps.append(_Step(s.ply, cur, fp.public_digest(s), str(a)))
     return steps, s
 
 
@@ -85,7 +87,7 @@ def test_honest_dealer_passes_the_audit_and_failover_rebuilds() -> None:
     assert rep.final_digest == final.digest()  # type: ignore[attr-defined]
     half = steps[: len(steps) // 2]
     rebuilt = fp.rebuild(GAME, 2, None, joint, fp.combine_shares(dealer.shares(3)), half)
-    assert rebuilt.ply == half[-1].ply and rebuilt.view(None).digest() == half[-1].digest
+    assert rebuilt.ply == half[-1].ply and fp.public_digest(rebuilt) == half[-1].digest
 
 
 def test_audit_names_a_dealer_whose_reveal_does_not_match() -> None:

@@ -101,7 +101,7 @@ async def test_lobby_chat_ready_fingerprints_and_a_person_at_each_end() -> None:
             if t is not None and t.waiting_for_person and not t.state.is_over:
                 host.submit(Hold() if t.state.data.pot >= 4 else Roll())
             st = peer.state
-            if st is not None and st.current == peer.seat and peer._person is not None and not peer._person.done():
+            if st is not None and st.current == peer.seat and peer.awaiting_person:
                 peer.submit(Hold() if st.data.pot >= 4 else Roll())
             await asyncio.sleep(0.005)
     await htask
@@ -276,11 +276,11 @@ async def test_two_hosts_in_a_row_go_away_and_the_last_two_peers_finish() -> Non
     ht.cancel()  # the host goes away; seat 1 (the lowest remote) takes over
     await asyncio.gather(ht, return_exceptions=True)
     async with asyncio.timeout(20):
-        while peers[0]._takeover is None or peers[0]._takeover.table is None or \
-                peers[2].state is None or peers[2].state.ply < peers[0]._takeover.table.state.ply or \
-                peers[0]._takeover.table.state.ply < 12:
+        while peers[0].takeover is None or peers[0].takeover.table is None or \
+                peers[2].state is None or peers[2].state.ply < peers[0].takeover.table.state.ply or \
+                peers[0].takeover.table.state.ply < 12:
             await asyncio.sleep(0.005)
-    assert peers[0]._takeover.table.state.current is not None  # still going: the second loss is mid-game
+    assert peers[0].takeover.table.state.current is not None  # still going: the second loss is mid-game
     tasks[0].cancel()  # and then the new host goes away too; seat 2 takes over
     await asyncio.gather(tasks[0], return_exceptions=True)
     await asyncio.wait_for(asyncio.gather(tasks[1], tasks[2]), 60)

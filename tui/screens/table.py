@@ -109,6 +109,9 @@ Esc opens the table menu (rules, leave). Every move is saved as it is made:
 leaving and resuming later loses nothing, the log included.
 """
 
+    AUTO_FOCUS = "#decision"
+    """The choice list has the keyboard when the table (re)appears, never the hidden filter box."""
+
     PANES: ClassVar[tuple[Pane, ...]] = ()
     """The game's own full-screen panes, in key order (F4, F5, F6); see :meth:`compose_pane`."""
 
@@ -270,7 +273,9 @@ leaving and resuming later loses nothing, the log included.
     def on_mount(self) -> None:
         self._composed = True  # (is_mounted is still False while on_mount runs)
         self.query_one("#board-scroll").can_focus = False
-        self.query_one("#decision-filter").display = False
+        box = self.query_one("#decision-filter", Input)
+        box.display = False
+        box.can_focus = False  # only while it is open (see action_filter)
         self.query_one("#log-pane").display = False
         for pane in self.PANES:
             self.query_one(f"#pane-{pane.id}").display = False
@@ -583,6 +588,8 @@ leaving and resuming later loses nothing, the log included.
         parts: list[str] = []
         for entry in others:
             text = entry.text if entry.kind == "move" else f"★ {entry.text}"
+            if entry.kind == "move" and entry.who and text.startswith(entry.who + " "):
+                text = text[len(entry.who) + 1:]  # "Bot: charts a course", not "Bot: Bot charts…"
             if parts and entry.kind == "move" and parts[-1].startswith(entry.who + ": "):
                 parts[-1] += f"; {text}"
             else:
@@ -826,6 +833,7 @@ leaving and resuming later loses nothing, the log included.
             return
         box = self.query_one("#decision-filter", Input)
         box.display = True
+        box.can_focus = True
         box.value = ""
         box.focus()
 
@@ -834,6 +842,7 @@ leaving and resuming later loses nothing, the log included.
         if not box.display:
             return
         box.display = False
+        box.can_focus = False
         decision = self.query_one("#decision", ChoiceList)
         if decision.filter_text:
             decision.set_filter("")

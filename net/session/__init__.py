@@ -1,0 +1,32 @@
+"""LAN table sessions: the host that seats peers and orders actions, and the peers.
+
+| module | holds |
+|---|---|
+| `events.py` | the events listeners receive, `Result`, the one `Emitter`, `bot_chooser` |
+| `persist.py` | the atomic writer, the off-loop `Saver`, `LanTable`, a peer's `PeerSave` |
+| `seedround.py` | the host's side of the commit-reveal round |
+| `host.py` | `TableHost`: lobby, round, ordering and broadcasting steps, the end |
+| `peer.py` | `TablePeer`: verifying steps, playing its seat, reconnecting |
+| `failover.py` | choosing a new host and what it gathers before play resumes |
+
+The full protocol, fault handling and what a cheating host can and cannot do
+are in docs/lan.md. Nothing here prints.
+"""
+
+from __future__ import annotations
+
+from .events import (ChatReceived, Chooser, Emitter, Event, Finished, GameStarted, HostChanged, Listener,
+                     LobbyChanged, PresenceChanged, Problem, Result, StepApplied, bot_chooser)
+from .host import END_GRACE, JOIN_TIMEOUT, ROUND_TIMEOUT, HostPhase, Remote, TableHost, fp_pass_key
+from .peer import PeerPhase, TablePeer, WrongTable
+from .persist import PeerSave, SavedSeat, safe_name
+
+_safe = safe_name
+"""The old private name, still imported by lan.py."""
+
+__all__ = [
+    "ChatReceived", "Chooser", "Emitter", "Event", "Finished", "GameStarted", "HostChanged", "Listener",
+    "LobbyChanged", "PresenceChanged", "Problem", "Result", "StepApplied", "bot_chooser",
+    "END_GRACE", "JOIN_TIMEOUT", "ROUND_TIMEOUT", "HostPhase", "Remote", "TableHost", "fp_pass_key",
+    "PeerPhase", "TablePeer", "WrongTable", "PeerSave", "SavedSeat", "safe_name",
+]

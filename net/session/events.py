@@ -1,0 +1,116 @@
+"""What a LAN table tells its listeners (the TUI's lobby and table screens, the headless CLI).
+
+Both :class:`~.host.TableHost` and :class:`~.peer.TablePeer` are an :class:`Emitter`
+of these :data:`Event` values; nothing in the session prints.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import msgspec
+
+from coldwater.core.rng import Rng
+from coldwater.core.state import State
+
+from .. import messages as m
+
+log = logging.getLogger("coldwater.net")
+
+
+class LobbyChanged(msgspec.Struct, frozen=True):
+    seats: list[m.SeatInfo]
+    started: bool
+
+
+class ChatReceived(msgspec.Struct, frozen=True):
+    seat: int
+    name: str
+    text: str
+
+
+class PresenceChanged(msgspec.Struct, frozen=True):
+    seat: int
+    away: bool
+
+
+class GameStarted(msgspec.Struct, frozen=True):
+    seat: int
+    """This process's seat."""
+
+
+class StepApplied(msgspec.Struct, frozen=True):
+    ply: int
+    seat: int
+    action: str | None
+    """None for a sealed chance outcome that is not ours."""
+
+
+class Problem(msgspec.Struct, frozen=True):
+    """Something refused, a desync repaired, a fair-play failure; for the log pane."""
+
+    text: str
+
+
+class HostChanged(msgspec.Struct, frozen=True):
+    seat: int
+    addr: str
+    port: int
+
+
+class Finished(msgspec.Struct, frozen=True):
+    result: Result
+
+
+class Result(msgspec.Struct, frozen=True):
+    game: str
+    table: str
+    seat: int
+    scores: dict[str, int]
+    digest: str
+    """Digest of the final full position (every sealed value revealed); all peers agree."""
+    plies: int
+    outcome: str
+    audit_ok: bool
+    problems: list[str] = []
+
+
+Event = LobbyChanged | ChatReceived | PresenceChanged | GameStarted | StepApplied | Problem | HostChanged | Finished
+Listener = Callable[[Event], None]
+Chooser = Callable[[State[Any, Any], int], Awaitable[Any]]
+"""Plays a seat: given that seat's view and the seat, returns the chosen action."""
+
+
+def bot_chooser(game: Any, bot: str | None = None, *, think: float = 0.0) -> Chooser:
+    """A Chooser that lets the game's bot play, thinking in a worker thread (at least `think` seconds)."""
+    b = game.bot(bot or game.bots[0])
+
+    async def choose(view: State[Any, Any], seat: int) -> Any:
+        rng = Rng(os.urandom(16))
+        if think > 0:
+            await asyncio.sleep(think)
+        return await asyncio.to_thread(b.choose, view, rng)
+
+    return choose
+
+
+class Emitter:
+    """The one event fan-out of a session: listeners subscribe, the session emits."""
+
+    def __init__(self) -> None:
+        self._listeners: list[Listener] = []
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    def emit(self, event: Event) -> None:
+        for listener in list(self._listeners):
+            try:
+                listener(event)
+            except Exception:  # a broken listener must not stop the table
+                log.exception("listener failed on %r", event)

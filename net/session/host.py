@@ -1,0 +1,1020 @@
+"""The host of a LAN table: lobby, the fair-play round, ordering moves, broadcasting steps, the end.
+
+The host runs the game on a :class:`~coldwater.net.table.Table` whose remote
+seats wait for the peers' moves and whose chance source is the fair-play
+dealer. Every applied action goes out as a :class:`~messages.Step` in ply
+order. Its life is a :class:`HostPhase`: lobby → seeding → playing → ended,
+or, for a peer that takes over, gathering → playing → ended.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+import logging
+import os
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from coldwater.core import record
+from coldwater.core.errors import IllegalAction, NotationError
+from coldwater.core.rng import Rng
+from coldwater.core.state import CHANCE, State
+
+from .. import fairplay as fp
+from .. import messages as m
+from ..identity import Identity, fingerprint, verify
+from ..table import Applied, Seat, SeatKind, Table
+from ..transport import SAME_KEY, Connection, Guard, Listener, accept, listen
+from .events import (ChatReceived, Chooser, Emitter, Finished, GameStarted, LobbyChanged, PresenceChanged, Problem,
+                     Result, StepApplied)
+from .failover import FailoverGather, kinds_for_new_host
+from .persist import LanTable, PeerSave, public_step, safe_name
+from .seedround import SeedRound
+
+log = logging.getLogger("coldwater.net")
+
+JOIN_TIMEOUT = 10.0
+ROUND_TIMEOUT = 30.0
+END_GRACE = 60.0
+"""Seconds a finished table stays up (and advertised) for seats that were away at the end."""
+MAX_ROUNDS = 3
+"""Seed rounds a table may run; peers refuse a fourth (a host restarting rounds could grind the deal)."""
+TURN_TIMER = 180
+"""Default seconds a seat has for a move before a bot plays it until its player returns."""
+HEARTBEAT = 1.0
+"""Seconds between pings on a quiet connection (both sides)."""
+PEER_SILENCE = 10.0
+"""A peer not heard from for this long is treated as gone (marked away until it reconnects)."""
+FINALS_WAIT = 5.0
+"""Seconds the host waits for every present seat's signed final digest before relaying them."""
+STRIKES = 50
+"""Refused messages one identity may send in a game, across reconnects, before it loses its seat."""
+REFUSALS_KEPT = 500
+
+
+class Bucket:
+    """A token bucket: `rate` per second, bursts of `burst` (chat, pings, resync requests)."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = burst
+        self.at = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class HostPhase(enum.Enum):
+    LOBBY = "lobby"
+    """Seats are filling; a peer that leaves frees its seat."""
+    SEEDING = "seeding"
+    """The commit-reveal round is running."""
+    GATHERING = "gathering"
+    """A new host after a failover, collecting escrow shares and records."""
+    PLAYING = "playing"
+    ENDED = "ended"
+    """The End went out; away seats may still come back for it."""
+
+
+def fp_pass_key(passphrase: str | None) -> bytes:
+    from ..crypto import passphrase_key
+
+    return passphrase_key(passphrase)
+
+
+def _fp(key: bytes) -> str:
+    return fingerprint(key) if key else ""
+
+
+def _scores(state: State[Any, Any]) -> tuple[dict[str, int], str]:
+    sc = state.scores()
+    return dict(zip(sc.labels, sc.totals)), sc.outcome
+
+
+class Remote:
+    """A remote seat at the host: who sits there and how to reach them."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.key: bytes = b""
+        self.name = ""
+        self.conn: Connection | None = None
+        self.ready = False
+        self.addr = ""
+        self.port = 0
+        self.share = b""
+        self.by_bot = False
+        """The seat is played by a bot here for good (its player withheld a reveal or kept cheating)."""
+        self.timed_out = False
+        """The seat ran out of time: a bot plays it until its player acts or reconnects."""
+        self.told_end = False
+        """The game's End went out on this seat's connection."""
+        self.heard = time.monotonic()
+        self.sent_mark = -1
+        self.chat = Bucket(2.0, 5.0)
+        self.pings = Bucket(5.0, 10.0)
+        self.resyncs = Bucket(1.0, 3.0)
+
+    @property
+    def present(self) -> bool:
+        return self.conn is not None and not self.conn.closed
+
+
+class TableHost(Emitter):
+    """Hosts one table: lobby, fair play, the game, and the end-of-game audit.
+
+    `seats` lists every seat's kind: ``"host"`` (this process's own seat,
+    played by `chooser` or, with None, by a person through :meth:`submit`),
+    ``"bot"`` (played here), ``"open"`` (a remote peer) or ``"reserved:<fingerprint>"``
+    (a remote seat only the peer with that identity fingerprint may take).
+    """
+
+    def __init__(self, game: Any, identity: Identity, *, name: str, seats: list[str], options: Any = None,
+                 passphrase: str | None = None, chooser: Chooser | None = None, host_name: str = "host",
+                 bind: str = "0.0.0.0", port: int = 0, save_dir: Path | None = None, auto_start: bool = True,
+                 listener_ready: Callable[[TableHost], Awaitable[None] | None] | None = None,
+                 pass_key: bytes | None = None, turn_timer: int = TURN_TIMER) -> None:
+        super().__init__()
+        if len(seats) < game.min_players or len(seats) > game.max_players:
+            raise ValueError(f"{game.title} is for {game.min_players} to {game.max_players} players, not {len(seats)}")
+        if seats.count("host") > 1 or any(k not in ("host", "bot", "open") and not k.startswith("reserved:")
+                                          for k in seats):
+            raise ValueError("seats are 'host' (at most one), 'bot', 'open' or 'reserved:<fingerprint>'")
+        self.reserved: dict[int, str] = {i: k.split(":", 1)[1].strip().lower() for i, k in enumerate(seats)
+                                         if k.startswith("reserved:")}
+        seats = ["open" if k.startswith("reserved:") else k for k in seats]
+        self.game = game
+        self.identity = identity
+        self.name = name
+        self.kinds = list(seats)
+        self.options = msgspec.to_builtins(game.make_options(options))
+        remote_count = sum(1 for k in seats if k == "open")
+        self.info = m.TableInfo(game=game.name, name=name, players=len(seats), content=game.content_hash,
+                                options=self.options, turn=turn_timer,
+                                failover=remote_count >= fp.MIN_HOLDERS)
+        self.host_seat = seats.index("host") if "host" in seats else -1
+        self.host_name = host_name
+        self.chooser = chooser
+        self.bind = bind
+        self.port = port
+        self.auto_start = auto_start
+        self.save_dir = save_dir
+        self._pass_key = pass_key if pass_key is not None else fp_pass_key(passphrase)
+        self.remotes: dict[int, Remote] = {i: Remote(i) for i, k in enumerate(seats) if k == "open"}
+        self.extra_bots: set[int] = set()
+        """Seats that were remote (or the old host's) and are now played by a bot here."""
+        self.server: Listener | None = None
+        self.guard = Guard()
+        """Caps unfinished handshakes and throttles passphrase guesses (transport.Guard)."""
+        self.advertiser: Any = None
+        """A discovery.Advertiser to withdraw when the table closes (set by lan.open_table)."""
+        self.external_listener = False
+        self.phase = HostPhase.LOBBY
+        self._closing = False
+        """close() has begun: connections ending now are teardown, not peers going away."""
+        self.table: Table | None = None
+        self.dealer: fp.CommittedDealer = fp.CommittedDealer()
+        self.joint = b""
+        self.steps: list[m.Step] = []
+        self._draw: fp.Draw | None = None
+        self._commits: dict[int, bytes] = {}
+        self._reveals: dict[int, bytes] = {}
+        self._views: dict[int, State[Any, Any]] = {}
+        """Each remote seat's view as that peer holds it (to know when a step must carry the view)."""
+        self._act_waiters: dict[int, asyncio.Future[Any]] = {}
+        self._early: dict[int, tuple[int, Any]] = {}
+        self._changed = asyncio.Event()
+        self._person_moved = asyncio.Event()
+        self._round: SeedRound | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._seats_listener: list[Callable[[int], None]] = []
+        self._listener_ready = listener_ready
+        self.result: Result | None = None
+        self._start_requested = asyncio.Event()
+        self.traffic: list[Connection] = []
+        """Every seated connection ever accepted (bytes on the wire, for benchmarks)."""
+        self.cheaters: list[str] = []
+        """Peers named for breaking the fair-play protocol."""
+        self.round_timeout = ROUND_TIMEOUT
+        self.end_grace = END_GRACE
+        self._end: m.End | None = None
+        self.refusals: deque[str] = deque(maxlen=REFUSALS_KEPT)
+        """The latest refused messages and connections, with the reason (tests, the log pane)."""
+        self.strikes: dict[bytes, int] = {}
+        """Refused messages per identity, kept across reconnects."""
+        self.banned: set[bytes] = set()
+        """Identities sent away from this table's lobby (too many strikes)."""
+        self.seat_keys: dict[int, bytes] = {}
+        """Every seat whose moves are signed (the host's own and the remote seats), fixed when the game starts."""
+        self._sigs: dict[int, bytes] = {}
+        """The signature of the move each remote seat sent for the position now being played."""
+        self._bot_move = False
+        self._bot = game.bot(game.bots[0])
+        self._finals: dict[int, m.Final] = {}
+        self._finals_sent = False
+        self.failover_ply = 0
+        """After a failover: the last ply the old host dealt (blame for earlier plies is the old host's)."""
+        self.problems: list[str] = []
+        self._gather: FailoverGather | None = None
+
+    # ---- public API ------------------------------------------------------------
+    @property
+    def started(self) -> bool:
+        """The joint seed is set (or this host took over a game in progress)."""
+        return self.phase in (HostPhase.GATHERING, HostPhase.PLAYING, HostPhase.ENDED)
+
+    @property
+    def open_seats(self) -> int:
+        return sum(1 for r in self.remotes.values() if not r.key)
+
+    def on_seats_changed(self, fn: Callable[[int], None]) -> None:
+        """`fn(open_seats)` whenever the count changes (zeroconf TXT updates)."""
+        self._seats_listener.append(fn)
+
+    def lobby(self) -> list[m.SeatInfo]:
+        out: list[m.SeatInfo] = []
+        for i, kind in enumerate(self.kinds):
+            if i in self.remotes:
+                r = self.remotes[i]
+                if not r.key:
+                    out.append(m.SeatInfo(seat=i, kind="open", reserved=self.reserved.get(i, "")))
+                elif r.by_bot:
+                    out.append(m.SeatInfo(seat=i, kind="bot", name=f"{r.name} (bot)", fingerprint=_fp(r.key),
+                                          key=r.key, ready=True))
+                else:
+                    out.append(m.SeatInfo(seat=i, kind="remote", name=r.name, fingerprint=_fp(r.key), key=r.key,
+                                          ready=r.ready,
+                                          away=not r.present and not r.by_bot, addr=r.addr, port=r.port))
+            elif kind == "host":
+                out.append(m.SeatInfo(seat=i, kind="host", name=self.host_name, fingerprint=self.identity.fingerprint,
+                                      key=self.identity.public, ready=True))
+            else:
+                out.append(m.SeatInfo(seat=i, kind="bot", name=f"{self.game.bots[0]} bot", ready=True))
+        return out
+
+    async def listen(self) -> int:
+        """Start accepting peers; returns the port."""
+        self.server = await listen(self.handle_connection, self.bind, self.port, guard=self.guard)
+        self.port = self.server.port
+        return self.port
+
+    def set_turn_timer(self, seconds: int) -> None:
+        """Seconds a seat has for each move before a bot plays it (0: no limit); before the lobby fills."""
+        if seconds < 0:
+            raise ValueError("the turn timer is a number of seconds, 0 for none")
+        self.info = msgspec.structs.replace(self.info, turn=seconds)
+
+    def start_game(self) -> None:
+        """The host person presses Start (headless tables start by themselves)."""
+        self._start_requested.set()
+        self._changed.set()
+
+    def send_chat(self, text: str) -> None:
+        self._broadcast(m.Chat(text=text[:500], seat=self.host_seat))
+        self.emit(ChatReceived(self.host_seat, self.host_name, text[:500]))
+
+    def submit(self, action: Any) -> None:
+        """A move by the person at this host's own seat (IllegalAction if not allowed)."""
+        if self.table is None:
+            raise IllegalAction("the game has not started")
+        self.table.submit(action)
+        self._person_moved.set()
+
+    async def run(self) -> Result:
+        """Lobby → fair play → game → audit; returns the result. Listens first if needed."""
+        if self.server is None and not self.external_listener:
+            await self.listen()
+        if self._listener_ready is not None:
+            r = self._listener_ready(self)
+            if r is not None:
+                await r
+        self._spawn(self._heartbeat())
+        if not self.info.failover:
+            log.info("failover is off at this table: fewer than two remote seats to hold escrow shares")
+        try:
+            if self._gather is None:
+                await self._lobby_and_round()
+            else:
+                await self._resume_after_failover()
+            await self._play()
+            return await self._finish()
+        finally:
+            await self.close()
+
+    async def _heartbeat(self) -> None:
+        """Ping quiet peers so they know the host lives; drop peers that stopped answering."""
+        while True:
+            await asyncio.sleep(HEARTBEAT)
+            now = time.monotonic()
+            for r in self.remotes.values():
+                if not r.present:
+                    continue
+                assert r.conn is not None
+                if now - r.heard > PEER_SILENCE:
+                    log.warning("seat %d (%s) silent for %.0f s; dropping its connection", r.seat + 1, r.name,
+                                now - r.heard)
+                    self._spawn(r.conn.close())
+                elif r.conn.bytes_out == r.sent_mark:
+                    r.conn.send_nowait(m.Ping(t=now))  # only on a quiet connection: steps are heartbeats too
+                r.sent_mark = r.conn.bytes_out
+
+    async def close(self) -> None:
+        # Closing connections one by one must not tell the others that those peers are
+        # away: they would then choose different new hosts.
+        self._closing = True
+        if self.advertiser is not None:
+            adv, self.advertiser = self.advertiser, None
+            try:
+                await adv.close()
+            except Exception:  # withdrawing is best effort; the record expires anyway
+                log.exception("withdrawing the table advertisement")
+        if self.server is not None:
+            self.server.close()
+            self.server = None
+        if isinstance(self.table, LanTable):
+            await self.table.close_saver()
+        for r in self.remotes.values():
+            if r.conn is not None:
+                await r.conn.close()
+        for t in list(self._tasks):
+            t.cancel()
+
+    # ---- connections and the lobby ------------------------------------------------
+    def _spawn(self, coro: Awaitable[Any]) -> None:
+        t = asyncio.ensure_future(coro)
+        self._tasks.add(t)
+        t.add_done_callback(self._tasks.discard)
+
+    def _broadcast(self, msg: Any, *, exclude: int | None = None) -> None:
+        for r in self.remotes.values():
+            if r.present and r.seat != exclude:
+                assert r.conn is not None
+                r.conn.send_nowait(msg)
+
+    def _lobby_changed(self) -> None:
+        seats = self.lobby()
+        self._broadcast(m.Lobby(seats=seats, started=self.started, host_seat=self.host_seat))
+        self.emit(LobbyChanged(seats, self.started))
+        for fn in self._seats_listener:
+            fn(self.open_seats)
+        self._changed.set()
+
+    def _refuse(self, conn: Connection | None, what: str, reason: str) -> None:
+        who = conn.label if conn else "?"
+        text = f"refused {what} from {who}: {reason}"
+        self.refusals.append(text)
+        n = 0
+        if conn is not None:
+            n = self.strikes[conn.peer_key] = self.strikes.get(conn.peer_key, 0) + 1
+        # The log and the UI hear of the first refusals from an identity, then every 100th:
+        # a flood must not become a flood of log lines.
+        if n <= 10 or n % 100 == 0:
+            log.warning("%s%s", text, f" ({n} refused from this identity)" if n > 10 else "")
+            self.emit(Problem(text))
+        if conn is None:
+            return
+        if n == STRIKES:
+            self._strike_out(conn)
+        elif n < STRIKES:
+            conn.send_nowait(m.Notice(text=f"refused {what}: {reason}"))
+
+    def _strike_out(self, conn: Connection) -> None:
+        """An identity kept sending refused messages: named, and its seat goes to a bot (or is freed)."""
+        r = next((x for x in self.remotes.values() if x.key == conn.peer_key), None)
+        text = (f"{r.name if r else conn.fingerprint} (seat {r.seat + 1 if r else '?'}, {conn.fingerprint}) "
+                f"sent {STRIKES} refused messages and is sent away")
+        self._name(text)
+        conn.send_nowait(m.Refuse(reason=f"{STRIKES} refused messages; you are sent away from this table"))
+        if r is not None and self.started:
+            self._give_to_bot(r)
+        else:
+            self.banned.add(conn.peer_key)
+        self._spawn(conn.close())
+
+    def _name(self, text: str) -> None:
+        """Tell everyone who broke the rules (the cheaters list, every peer, the log)."""
+        self.cheaters.append(text)
+        self.problems.append(text)
+        log.warning("%s", text)
+        self._broadcast(m.Notice(text=text))
+        self.emit(Problem(text))
+
+    def _give_to_bot(self, r: Remote) -> None:
+        r.by_bot = True
+        self.extra_bots.add(r.seat)
+        if self.table is not None:
+            self.table.seats[r.seat] = Seat(SeatKind.REMOTE, f"{r.name} (bot)")
+        self._broadcast(m.Presence(seat=r.seat, away=False, by_bot=True))
+        fut = self._act_waiters.get(r.seat)
+        if fut is not None and not fut.done():
+            fut.set_result(None)  # the waiting turn is played by the bot now
+        self._lobby_changed()
+
+    async def handle_connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """Serve one incoming connection: handshake, join, then its messages until it closes."""
+        refused: list[str] = []
+        conn = await accept(reader, writer, self.identity, self.game.name, self.game.content_hash,
+                            pass_key=self._pass_key, table=self.name, refused=refused, guard=self.guard,
+                            keep_slot=True)
+        self.refusals.extend(refused)
+        if conn is None:
+            return
+        if conn.peer_key in self.banned:
+            conn.send_nowait(m.Refuse(reason="you were sent away from this table"))
+            await conn.drain()
+            await conn.close()
+            return
+        try:
+            first = await asyncio.wait_for(conn.recv(), JOIN_TIMEOUT)
+        except asyncio.TimeoutError:
+            first = None
+        self.guard.leave(writer)  # a join (or not) arrived: the connection no longer counts as a stranger's
+        if not isinstance(first, m.Join):
+            if first is not None:
+                self._refuse(conn, type(first).__name__, "the first message must be a join")
+                await conn.drain()
+            await conn.close()
+            return
+        seat = self._seat_for(conn, first)
+        if seat is None:
+            await conn.drain()
+            await conn.close()
+            return
+        r = self.remotes[seat]
+        self.traffic.append(conn)
+        if r.conn is not None and not r.conn.closed:
+            if await r.conn.answers():
+                # The same key twice, both alive: a second process, not a reconnect (attack 14).
+                conn.send_nowait(m.Refuse(reason=SAME_KEY))
+                await conn.drain()
+                await conn.close()
+                return
+            await r.conn.close()  # a reconnect replaces a half-dead old connection
+        r.conn, r.key, r.name = conn, conn.peer_key, first.name[:40] or f"Seat {seat + 1}"
+        r.addr, r.port = conn.peer_addr, first.port
+        r.heard = time.monotonic()
+        if first.share:
+            r.share = first.share
+        conn.send_nowait(m.Welcome(seat=seat, table=self.info))
+        if self.started:
+            r.ready = True
+            if self.phase is HostPhase.GATHERING:
+                assert self._gather is not None
+                self._gather.offer(seat, first)
+            else:
+                self._sync(r, max(first.resume_ply, 0), fair=True)
+            if r.timed_out:
+                self._back_from_bot(r)
+            if self._end is not None:
+                # The game ended while this seat was away: it gets the end now and audits it itself.
+                conn.send_nowait(self._end)
+                r.told_end = True
+            self._broadcast(m.Presence(seat=seat, away=False))
+            self.emit(PresenceChanged(seat, False))
+        self._lobby_changed()
+        await self._serve(r, conn)
+
+    def _seat_for(self, conn: Connection, join: m.Join) -> int | None:
+        for r in self.remotes.values():
+            if r.key == conn.peer_key:
+                if r.by_bot:
+                    self._refuse(conn, "join", "your seat is now played by a bot")
+                    conn.send_nowait(m.Refuse(reason="your seat is now played by a bot"))
+                    return None
+                return r.seat
+        if self.started:
+            conn.send_nowait(m.Refuse(reason="the game has started and every seat is taken"))
+            self._refuse(conn, "join", "the game has started")
+            return None
+        mine = conn.fingerprint.lower()
+        free = [r.seat for r in self.remotes.values() if not r.key]
+        for seat in free:  # a seat reserved for this peer first
+            if self.reserved.get(seat) == mine:
+                return seat
+        for seat in free:
+            if seat not in self.reserved:
+                return seat
+        conn.send_nowait(m.Refuse(reason="the table is full"))
+        self._refuse(conn, "join", "the table is full")
+        return None
+
+    async def _serve(self, r: Remote, conn: Connection) -> None:
+        while True:
+            msg = await conn.recv()
+            if msg is None:
+                break
+            r.heard = time.monotonic()
+            try:
+                self._handle(r, conn, msg)
+            except Exception as e:  # nothing a peer sends may crash the table
+                log.exception("handling %s", type(msg).__name__)
+                self._refuse(conn, type(msg).__name__, f"internal error: {e}")
+        for kind, reason in conn.refused:
+            self.refusals.append(f"{kind}: {reason}")
+        if r.conn is conn and not self._closing:
+            r.conn = None
+            if not self.started:
+                # Leaving the lobby frees the seat.
+                r.key, r.name, r.ready = b"", "", False
+                self._lobby_changed()
+            else:
+                self._broadcast(m.Presence(seat=r.seat, away=True))
+                self.emit(PresenceChanged(r.seat, True))
+                self._lobby_changed()
+
+    def _handle(self, r: Remote, conn: Connection, msg: m.Message) -> None:
+        if isinstance(msg, m.Ready):
+            if not self.started:
+                r.ready = msg.ready
+                self._lobby_changed()
+        elif isinstance(msg, m.Chat):
+            if not r.chat.take():
+                self._refuse(conn, "chat", "too many chat messages; slow down")
+                return
+            text = msg.text[:500]
+            self._broadcast(m.Chat(text=text, seat=r.seat))
+            self.emit(ChatReceived(r.seat, r.name, text))
+        elif isinstance(msg, m.Commit):
+            self._on_commit(r, conn, msg)
+        elif isinstance(msg, m.Reveal):
+            self._on_reveal(r, conn, msg)
+        elif isinstance(msg, m.Act):
+            self._on_act(r, conn, msg)
+        elif isinstance(msg, m.Mismatch):
+            self._on_mismatch(r, conn, msg)
+        elif isinstance(msg, m.Final):
+            self._on_final(r, conn, msg)
+        elif isinstance(msg, m.Ping):
+            if not r.pings.take():
+                self._refuse(conn, "ping", "too many pings")
+                return
+            conn.send_nowait(m.Pong(t=msg.t))
+        elif isinstance(msg, m.Pong | m.Notice):
+            pass
+        else:
+            self._refuse(conn, type(msg).__name__, "peers may not send this message")
+
+    # ---- the fair-play round ----------------------------------------------------------
+    def _on_commit(self, r: Remote, conn: Connection, msg: m.Commit) -> None:
+        if self._round is None:
+            self._refuse(conn, "commit", "no commitment is due from this seat now")
+            return
+        why = self._round.commit(r.seat, msg.digest)
+        if why is not None:
+            self._refuse(conn, "commit", why)
+        self._changed.set()
+
+    def _on_reveal(self, r: Remote, conn: Connection, msg: m.Reveal) -> None:
+        if self._round is None or not self._round.reveal_due(r.seat):
+            self._refuse(conn, "reveal", "no reveal is due from this seat now")
+            return
+        try:
+            self._round.reveal(r.seat, msg.value)
+        except fp.FairPlayError as e:
+            # Named to everyone, and sent away: this peer changed its contribution after
+            # seeing others'. The round starts again when the seat is filled.
+            text = f"{r.name} (seat {r.seat + 1}, {_fp(r.key)}) cheated: {e}"
+            self._refuse(conn, "reveal", str(e))
+            self._broadcast(m.Notice(text=text))
+            self.emit(Problem(text))
+            self.cheaters.append(text)
+            conn.send_nowait(m.Refuse(reason="your seed reveal does not match your commitment"))
+            self._spawn(conn.close())
+        self._changed.set()
+
+    async def _wait(self, cond: Callable[[], bool], timeout: float | None = None) -> bool:
+        async def loop() -> None:
+            while not cond():
+                self._changed.clear()
+                await self._changed.wait()
+
+        try:
+            await asyncio.wait_for(loop(), timeout)
+        except asyncio.TimeoutError:
+            return False
+        return True
+
+    def _filled(self) -> bool:
+        return all(r.by_bot or (r.key and r.present and r.ready) for r in self.remotes.values())
+
+    async def _lobby_and_round(self) -> None:
+        """Seed rounds until one completes: at most MAX_ROUNDS, each restart named to every peer.
+
+        A seat that did not commit or reveal in time is named and its seat is given
+        to a bot (the table's rule: a stall must not hold everyone), so the next
+        round can complete; a seat that left the lobby simply frees its seat.
+        """
+        why, blamed, reveals = "", list[int](), dict[int, bytes]()
+        for n in range(1, MAX_ROUNDS + 1):
+            await self._wait(lambda: self._filled() and (self.auto_start or self._start_requested.is_set()))
+            rnd = await self._commit_reveal(n, why, blamed, reveals)
+            if rnd is None:
+                return
+            reveals = rnd.reveals
+            late = [s for s in rnd.round.seats if s not in rnd.round.reveals and s != rnd.own]
+            blamed = [s for s in late if s in self.remotes and self.remotes[s].key and self.remotes[s].present]
+            for s in blamed:
+                r = self.remotes[s]
+                what = "reveal its seed contribution" if s in rnd.round.commits else "commit to a seed contribution"
+                self._name(f"{r.name} (seat {s + 1}, {_fp(r.key)}) did not {what} in time; a bot plays seat {s + 1}")
+                if r.conn is not None:
+                    r.conn.send_nowait(m.Refuse(reason=f"you did not {what} in time; a bot plays your seat"))
+                    self._spawn(r.conn.close())
+                self._give_to_bot(r)
+            why = ("seat(s) " + ", ".join(str(s + 1) for s in blamed) + " withheld" if blamed
+                   else "a seat left during the round")
+            self.emit(Problem(f"the fair-play round {n} failed ({why}); starting round {n + 1}"))
+        raise RuntimeError(f"the fair-play round failed {MAX_ROUNDS} times")
+
+    async def _commit_reveal(self, n: int, why: str, blamed: list[int],
+                             last: dict[int, bytes]) -> SeedRound | None:
+        """One round; None when it completed (the game then starts), else the failed round."""
+        own = self.host_seat if self.host_seat >= 0 else -1
+        rnd = SeedRound(sorted(s for s, r in self.remotes.items() if not r.by_bot) + [own], own)
+        self._round = rnd
+        self.phase = HostPhase.SEEDING
+        try:
+            self._broadcast(m.CommitRequest(round=n, why=why, blamed=blamed, reveals=last))
+            ok = await self._wait(lambda: rnd.all_committed or not self._filled(), self.round_timeout)
+            if not ok or not rnd.all_committed:
+                return rnd
+            # Every commitment (and the dealer's) is published before anyone reveals.
+            self._broadcast(m.Commits(commits=rnd.commits, dealer=self.dealer.commitment))
+            rnd.reveal_own()
+            ok = await self._wait(lambda: rnd.done or not self._filled(), self.round_timeout)
+            if not ok or not rnd.done:
+                return rnd
+        finally:
+            self._round = None
+            if self.phase is HostPhase.SEEDING:
+                self.phase = HostPhase.LOBBY
+        self.joint = rnd.seed()
+        self.dealer.start(self.joint)
+        self.phase = HostPhase.PLAYING
+        seats_info = self.lobby()
+        self.seat_keys = {s.seat: s.key for s in seats_info if s.key}
+        self._split_escrow()
+        for r in self.remotes.values():
+            if r.conn is not None:
+                r.conn.send_nowait(m.Begin(reveals=rnd.reveals, seats=seats_info, share=r.share))
+        self._commits = rnd.commits
+        self._reveals = rnd.reveals
+        state = self.game.new(self.info.players, seed=fp.game_seed(self.joint), options=self.options)
+        rec = record.start(self.game, state, self.options, meta={"table": self.name})
+        self._make_table(state, rec)
+        self._lobby_changed()
+        return None
+
+    def _split_escrow(self) -> None:
+        """Shares of the dealer's secret for the remote seats still played by their people.
+
+        Never fewer than two holders: one holder's share would be the secret itself.
+        """
+        holders = sorted((r for r in self.remotes.values() if not r.by_bot), key=lambda x: x.seat)
+        shares = self.dealer.shares(len(holders))
+        for r in self.remotes.values():
+            r.share = b""
+        for r, share in zip(holders, shares):
+            r.share = share
+        on = len(shares) >= fp.MIN_HOLDERS
+        if on != self.info.failover:
+            self.info = msgspec.structs.replace(self.info, failover=on)
+        if not on:
+            text = "failover is off at this table: fewer than two remote seats hold escrow shares, so a lost host ends the game"
+            log.info("%s", text)
+
+    # ---- the game -----------------------------------------------------------------
+    def _on_act(self, r: Remote, conn: Connection, msg: m.Act) -> None:
+        t = self.table
+        if t is None:
+            self._refuse(conn, "act", "the game has not started")
+            return
+        if t.state.current != r.seat:
+            self._refuse(conn, "act", f"out of turn: it is not seat {r.seat + 1}'s turn")
+            return
+        if msg.ply != t.state.ply:
+            self._refuse(conn, "act", f"stale move for ply {msg.ply}; the table is at ply {t.state.ply}")
+            return
+        try:
+            action = self.game.parse_action(msg.action)
+        except NotationError as e:
+            self._refuse(conn, "act", f"not a move: {e}")
+            return
+        if not t.state.is_legal(action):
+            self._refuse(conn, "act", f"illegal: {t.state.why_illegal(action)}")
+            return
+        why = fp.check_act(self.seat_keys, self.joint, msg.ply, r.seat, msg.action, msg.sig)
+        if why is not None:
+            self._refuse(conn, "act", f"unsigned move: {why}")
+            return
+        if r.timed_out:
+            self._back_from_bot(r)
+        self._sigs[r.seat] = msg.sig
+        fut = self._act_waiters.get(r.seat)
+        if fut is None or fut.done():
+            # A valid move for this very position that arrived before the table asked
+            # for it (just after a resync or a failover): keep it for when it does.
+            self._early[r.seat] = (t.state.ply, action)
+            return
+        fut.set_result(action)
+
+    def _back_from_bot(self, r: Remote) -> None:
+        r.timed_out = False
+        self._broadcast(m.Presence(seat=r.seat, away=not r.present, by_bot=False))
+        self.emit(Problem(f"{r.name} (seat {r.seat + 1}) is back; the bot stops playing the seat"))
+
+    def _on_mismatch(self, r: Remote, conn: Connection, msg: m.Mismatch) -> None:
+        """A peer reports a digest it does not share: one resync in flight, from the ply the peer has."""
+        if not r.resyncs.take():
+            self._refuse(conn, "mismatch", "too many resync requests")
+            return
+        if conn.writer.transport.get_write_buffer_size() > 0:
+            self._refuse(conn, "mismatch", "a resync is already on its way; read it first")
+            return
+        self.emit(Problem(f"seat {r.seat + 1} reports a digest mismatch after ply {msg.ply}; resyncing it"))
+        self._sync(r, msg.ply)
+
+    def _sync(self, r: Remote, from_ply: int, *, fair: bool = False) -> None:
+        """Send a peer its view now and every public step since `from_ply` (resume, repair)."""
+        if self.table is None or r.conn is None:
+            return
+        from_ply = min(max(from_ply, 0), len(self.steps))
+        st = self.table.state
+        self._views[r.seat] = st.view(r.seat)
+        fs = (m.FairState(commits=self._commits, reveals=self._reveals, dealer=self.dealer.commitment, share=r.share,
+                           keys=self.seat_keys)
+              if fair and self._reveals else None)
+        r.conn.send_nowait(m.Sync(ply=st.ply, view=st.view(r.seat).encode(), steps=self.steps[from_ply:], fair=fs))
+
+    def _seat_objects(self) -> list[Seat]:
+        bot = self.game.bots[0]
+        out: list[Seat] = []
+        for i, kind in enumerate(self.kinds):
+            if i in self.extra_bots:
+                out.append(Seat(SeatKind.BOT, f"Seat {i + 1} (bot)", bot=bot))
+            elif kind == "host":
+                out.append(Seat(SeatKind.REMOTE if self.chooser is not None else SeatKind.PERSON, self.host_name))
+            elif kind == "bot":
+                out.append(Seat(SeatKind.BOT, f"{bot} bot", bot=bot))
+            else:
+                out.append(Seat(SeatKind.REMOTE, self.remotes[i].name or f"Seat {i + 1}"))
+        return out
+
+    def _make_table(self, state: State[Any, Any], rec: record.GameRecord) -> None:
+        save = None
+        if self.save_dir is not None:
+            save = self.save_dir / f"lan-host-{safe_name(self.name)}.json"
+        self.table = LanTable(self.game, state, self._seat_objects(), rec, save_path=save, chance=self._chance,
+                              remote=self._remote)
+        self._views = {seat: state.view(seat) for seat in self.remotes}
+        self.table.subscribe(self._on_applied)
+        self.emit(GameStarted(self.host_seat))
+
+    async def _chance(self, state: State[Any, Any]) -> Any:
+        self._draw = self.dealer.draw(state)
+        return self._draw.action
+
+    async def _remote(self, seat: int, view: State[Any, Any]) -> Any:
+        if seat == self.host_seat and self.chooser is not None:
+            return await self.chooser(view, seat)
+        r = self.remotes.get(seat)
+        if r is not None and (r.by_bot or r.timed_out):
+            return await self._bot_plays(view)
+        early = self._early.pop(seat, None)
+        if early is not None and early[0] == view.ply:
+            return early[1]
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[Any] = loop.create_future()
+        self._act_waiters[seat] = fut
+        try:
+            timer = self.info.turn or None
+            try:
+                action = await asyncio.wait_for(asyncio.shield(fut), timer)
+            except asyncio.TimeoutError:
+                action = None
+                if r is not None and not fut.done():
+                    r.timed_out = True
+                    self._name_slow(r)
+            if action is not None:
+                return action
+            # Timed out, or the seat was given to a bot meanwhile. A move the player still
+            # sends while the bot thinks wins: it is their seat.
+            bot = asyncio.ensure_future(asyncio.to_thread(self._bot.choose, view, Rng(os.urandom(16))))
+            await asyncio.wait({fut, bot}, return_when=asyncio.FIRST_COMPLETED)
+            if fut.done() and fut.result() is not None:
+                bot.cancel()
+                return fut.result()
+            self._bot_move = True
+            return await bot
+        finally:
+            self._act_waiters.pop(seat, None)
+
+    def _name_slow(self, r: Remote) -> None:
+        text = (f"{r.name} (seat {r.seat + 1}, {_fp(r.key)}) did not move within {self.info.turn} s; "
+                "a bot plays the seat until they return")
+        self.problems.append(text)
+        log.warning("%s", text)
+        self._broadcast(m.Notice(text=text))
+        self._broadcast(m.Presence(seat=r.seat, away=not r.present, by_bot=True))
+        self.emit(Problem(text))
+
+    async def _bot_plays(self, view: State[Any, Any]) -> Any:
+        self._bot_move = True
+        return await asyncio.to_thread(self._bot.choose, view, Rng(os.urandom(16)))
+
+    def _on_applied(self, ev: Any) -> None:
+        if not isinstance(ev, Applied):
+            return
+        t = self.table
+        assert t is not None
+        st = t.state
+        digest = fp.public_digest(st)
+        draw, self._draw = self._draw, None
+        bot, self._bot_move = self._bot_move, False
+        sealed = ev.seat == CHANCE and draw is not None and draw.sealed
+        if sealed:
+            assert draw is not None
+            step = m.Step(ply=st.ply, seat=CHANCE, digest=digest, commit=draw.commit)
+        elif ev.seat in self.seat_keys:
+            # A signed seat: its own signature, the host's for the host's seat, or marked as a bot's move.
+            if ev.seat == self.host_seat:
+                sig = self.identity.sign(fp.act_message(self.joint, st.ply - 1, ev.seat, ev.action))
+                step = m.Step(ply=st.ply, seat=ev.seat, digest=digest, action=ev.action, sig=sig)
+            else:
+                sig = self._sigs.pop(ev.seat, b"")
+                r = self.remotes.get(ev.seat)
+                if bot or r is None or r.by_bot or ev.seat in self.extra_bots:
+                    step = m.Step(ply=st.ply, seat=ev.seat, digest=digest, action=ev.action, bot=True)
+                else:
+                    step = m.Step(ply=st.ply, seat=ev.seat, digest=digest, action=ev.action, sig=sig)
+        else:
+            step = m.Step(ply=st.ply, seat=ev.seat, digest=digest, action=ev.action)
+        self.steps.append(step)
+        for r in self.remotes.values():
+            truth = st.view(r.seat)
+            before = self._views.get(r.seat)
+            self._views[r.seat] = truth
+            if not r.present:
+                continue  # it gets a Sync when it is back
+            assert r.conn is not None
+            out = step
+            if sealed:
+                assert draw is not None
+                reveal = (m.SealedReveal(action=str(draw.action), salt=draw.salt or b"")
+                          if r.seat in draw.owners else None)
+                out = msgspec.structs.replace(step, view=truth.encode(), reveal=reveal)
+            elif not self._peer_can_follow(before, ev.action, truth):
+                # The step reveals something the peer's view cannot derive (e.g. the end of the
+                # game uncovers every secret): send the peer its new view with it.
+                out = msgspec.structs.replace(step, view=truth.encode())
+            r.conn.send_nowait(out)
+        self.emit(StepApplied(st.ply, ev.seat, None if sealed else ev.action))
+
+    def _peer_can_follow(self, before: State[Any, Any] | None, action: str, truth: State[Any, Any]) -> bool:
+        """Whether a peer applying `action` to its view reaches exactly its true new view."""
+        if before is None or before.ply + 1 != truth.ply:
+            return False
+        try:
+            nxt = before.clone()
+            nxt.apply(self.game.parse_action(action))
+        except (IllegalAction, NotationError):
+            return False
+        return nxt.digest() == truth.digest()
+
+    async def _play(self) -> None:
+        t = self.table
+        assert t is not None
+        while not t.state.is_over:
+            self._person_moved.clear()
+            await t.advance()
+            if t.waiting_for_person:
+                await self._person_moved.wait()
+        for r in self.remotes.values():
+            if r.conn is not None:
+                await r.conn.drain()
+
+    async def _finish(self) -> Result:
+        t = self.table
+        assert t is not None
+        st = t.state
+        scores, outcome = _scores(st)
+        end = m.End(dealer_secret=self.dealer.secret(), digest=fp.full_digest(st))
+        self._end = end
+        self.phase = HostPhase.ENDED
+        self._broadcast(end)
+        for r in self.remotes.values():
+            r.told_end = r.told_end or r.present
+        problems = list(self.problems)
+        if self.failover_ply:
+            # A new host audits the whole game as every peer does: the old host dealt its first part.
+            rep = await asyncio.to_thread(
+                fp.audit, self.game, self.info.players, self.options, self.joint, self.dealer.commitment,
+                self.dealer.secret(), self.steps, final=st, keys=self.seat_keys)
+            if not rep.ok:
+                who = "the old host" if 0 <= rep.bad_ply <= self.failover_ply else "this host"
+                problems.append(f"AUDIT FAILED, {who} cheated or erred: " + "; ".join(rep.problems))
+        if self.host_seat >= 0 and self.host_seat in self.seat_keys:
+            d = fp.full_digest(st)
+            self._finals[self.host_seat] = m.Final(
+                seat=self.host_seat, digest=d, sig=self.identity.sign(fp.final_message(self.joint, st.ply, d)))
+        # Every present seat's signed final digest, relayed to all, so peers compare their stories.
+        waiting = [r for r in self.remotes.values() if r.present and not r.by_bot]
+        await self._wait(lambda: all(r.seat in self._finals or not r.present for r in waiting), FINALS_WAIT)
+        self._finals_sent = True
+        self._broadcast(m.Finals(finals=list(self._finals.values())))
+        self.result = Result(game=self.game.name, table=self.name, seat=self.host_seat, scores=scores,
+                             digest=st.digest(), plies=st.ply, outcome=outcome,
+                             audit_ok=not any(p.startswith("AUDIT FAILED") for p in problems), problems=problems)
+        self.emit(Finished(self.result))
+        # Give every present peer a moment to read the end before the sockets close.
+        for r in self.remotes.values():
+            if r.conn is not None:
+                await r.conn.drain()
+        # A seat away at the end (a crash, a restart) is still held for its player: the
+        # table stays up and advertised a while so they come back to the result, with
+        # the dealer's secret to audit it, rather than to "no such table".
+        owed = [r for r in self.remotes.values() if r.key and not r.by_bot]
+        if not all(r.told_end for r in owed):
+            log.info("the game is over; waiting up to %.0f s for away seats to collect the result", self.end_grace)
+            await self._wait(lambda: all(r.told_end for r in owed), self.end_grace)
+        await self._wait(lambda: all(not r.present for r in self.remotes.values()), 5.0)
+        return self.result
+
+    def _on_final(self, r: Remote, conn: Connection, msg: m.Final) -> None:
+        t = self.table
+        if self.phase is not HostPhase.ENDED or t is None:
+            self._refuse(conn, "final", "the game has not ended")
+            return
+        key = self.seat_keys.get(r.seat, r.key)
+        if msg.seat != r.seat or not verify(key, msg.sig, fp.final_message(self.joint, t.state.ply, msg.digest)):
+            self._refuse(conn, "final", "not this seat's signed final digest")
+            return
+        self._finals[r.seat] = msg
+        self._changed.set()
+        if self._finals_sent:  # a seat that came back after the end
+            conn.send_nowait(m.Finals(finals=list(self._finals.values())))
+
+    # ---- failover: this peer becomes the host -----------------------------------
+    @classmethod
+    def take_over(cls, game: Any, identity: Identity, save: PeerSave, *, share: bytes, steps: list[m.Step],
+                  chooser: Chooser | None, host_name: str, bind: str, port: int, save_dir: Path | None,
+                  pass_key: bytes) -> TableHost:
+        """A host built from a peer's save after the old host went away (the peer's seat is the host's)."""
+        host = cls(game, identity, name=save.table.name, seats=kinds_for_new_host(save, save.seat),
+                   options=save.table.options, chooser=chooser, host_name=host_name, bind=bind, port=port,
+                   save_dir=save_dir, pass_key=pass_key)
+        host.joint = save.joint
+        host._commits, host._reveals = dict(save.commits), dict(save.reveals)
+        host.phase = HostPhase.GATHERING
+        host.host_seat = save.seat
+        for s in save.seats:
+            if s.seat == save.host_seat or (s.kind == "remote" and s.by_bot):
+                host.extra_bots.add(s.seat)
+            if s.seat in host.remotes:
+                r = host.remotes[s.seat]
+                r.name, r.key = s.name, save.key_for(s.seat)
+        host.seat_keys = dict(save.keys)
+        host._gather = FailoverGather(save, save.seat, share, list(steps), host._changed.set)
+        return host
+
+    async def _resume_after_failover(self) -> None:
+        fo = self._gather
+        assert fo is not None
+        await self._wait(lambda: fo.ready(), None)
+        secret = fp.combine_shares(fo.shares.values())
+        if fp.dealer_commitment(secret) != fo.save.dealer_commit:
+            raise fp.FairPlayError("the escrow shares do not rebuild the dealer's committed secret", ["dealer"])
+        self.dealer = fp.CommittedDealer(secret)
+        self.dealer.start(self.joint)
+        steps = fo.best_steps()
+        state0 = self.game.new(self.info.players, seed=fp.game_seed(self.joint), options=self.options)
+        rec = record.start(self.game, state0, self.options, meta={"table": self.name})
+        try:
+            state = fp.rebuild(self.game, self.info.players, self.options, self.joint, secret, steps,
+                               on_apply=lambda seat, a, s: record.append(rec, seat, a, s), keys=self.seat_keys)
+        except fp.FairPlayError as e:
+            # The record was dealt by the old host: a record that does not rebuild is its doing.
+            raise fp.FairPlayError(f"the old host's record does not check out: {e}", ["dealer"]) from None
+        self.steps = [public_step(s) for s in steps]
+        self.failover_ply = len(self.steps)
+        self._make_table(state, rec)
+        self.phase = HostPhase.PLAYING
+        # Fresh escrow shares of the same secret for the peers now at this table, so the
+        # game survives this host going away too.
+        self._split_escrow()
+        for r in self.remotes.values():
+            if r.present:
+                self._sync(r, 0, fair=True)
+        self._lobby_changed()

@@ -1,0 +1,822 @@
+"""A seat at someone else's table: verify every step on our own core, play our seat, recover.
+
+A peer holds only its own seat's view. It applies every :class:`~messages.Step`
+itself, checks legality and the public digest, asks for a resync when anything
+differs, audits the whole game at the end, reconnects when the connection
+breaks, and takes part in choosing (or becoming) a new host when the host goes
+away. Its life is a :class:`PeerPhase`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+import logging
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from coldwater.core.errors import IllegalAction, NotationError
+from coldwater.core.state import CHANCE, State
+
+from .. import fairplay as fp
+from .. import messages as m
+from ..identity import Identity, fingerprint, verify
+from ..transport import (SAME_KEY, AlreadySeated, Backoff, Connection, Guard, HostCheck, Listener, Refusal, connect,
+                         expect_key, listen)
+from .events import (ChatReceived, Chooser, Emitter, Finished, GameStarted, HostChanged, LobbyChanged,
+                     PresenceChanged, Problem, Result, StepApplied)
+from .failover import candidates
+from .host import FINALS_WAIT, HEARTBEAT, JOIN_TIMEOUT, MAX_ROUNDS, TableHost, fp_pass_key
+from .persist import PeerSave, SavedSeat, Saver, decode_view, load_peer_save, public_step, safe_name
+
+log = logging.getLogger("coldwater.net")
+
+HOST_SILENCE = 6.0
+"""A host not heard from for this long (it pings when quiet) is treated as gone: reconnect, then fail over."""
+
+
+class WrongTable(Refusal):
+    """The address answered as another table than the one asked for (e.g. a stale save)."""
+
+
+class _Evident(IllegalAction):
+    """A step refused on evidence already recorded (not to be reported twice)."""
+
+
+class PeerPhase(enum.Enum):
+    LOBBY = "lobby"
+    """Seated (or joining); no game yet."""
+    PLAYING = "playing"
+    RESYNCING = "resyncing"
+    """We reported a mismatch or a gap; steps are ignored until the host's Sync arrives."""
+    FINISHED = "finished"
+    """The End arrived and was audited; the save is deleted on close."""
+    HOSTING = "hosting"
+    """The host went away and this peer hosts the table now."""
+
+
+class TablePeer(Emitter):
+    """A seat at someone else's table. `chooser` plays it (None: a person, via :meth:`submit`)."""
+
+    def __init__(self, game: Any, identity: Identity, *, name: str = "peer", passphrase: str | None = None,
+                 chooser: Chooser | None = None, save_dir: Path | None = None, bind: str = "0.0.0.0",
+                 reconnect_for: float = 20.0, advertise_on_takeover: bool = False) -> None:
+        super().__init__()
+        self.game = game
+        self.identity = identity
+        self.name = name
+        self.passphrase = passphrase
+        self.pass_key = fp_pass_key(passphrase)
+        self.chooser = chooser
+        self.save_dir = save_dir
+        self.bind = bind
+        self.reconnect_for = reconnect_for
+        self.advertise_on_takeover = advertise_on_takeover
+        """Announce the table with zeroconf if this peer becomes the host."""
+        self.phase = PeerPhase.LOBBY
+        self._advert_task: asyncio.Future[Any] | None = None
+        self.conn: Connection | None = None
+        self.info: m.TableInfo | None = None
+        self.seat = -1
+        self.seats: list[m.SeatInfo] = []
+        self.host_seat = 0
+        self.state: State[Any, Any] | None = None
+        """This seat's view of the game."""
+        self.steps: list[m.Step] = []
+        self.commits: dict[int, bytes] = {}
+        self.reveals: dict[int, bytes] = {}
+        self.dealer_commit = b""
+        self.joint = b""
+        self.share = b""
+        self.save: PeerSave | None = None
+        self.result: Result | None = None
+        self.problems: list[str] = []
+        self.listen_port = 0
+        self.host_addr = ""
+        self.host_port = 0
+        self._contribution = b""
+        self._move_task: asyncio.Task[Any] | None = None
+        self._person: asyncio.Future[Any] | None = None
+        self._listener: Listener | None = None
+        self.check_host: HostCheck | None = None
+        """Checks the key the table proves on join (lan.join_table: advertised, pinned, known hosts)."""
+        self.host_fingerprint = ""
+        """The fingerprint the host proved in the handshake (not what any message claims)."""
+        self.takeover: TableHost | None = None
+        """The table this peer hosts after a failover (phase HOSTING)."""
+        self.rtts: list[float] = []
+        """Seconds from sending a move to seeing it applied (benchmarks)."""
+        self._sent_at: float | None = None
+        self.joined_at: float | None = None
+        self.seated_at: float | None = None
+        self.resyncs = 0
+        self.host_changes = 0
+        self._saver = Saver()
+        self.keys: dict[int, bytes] = {}
+        """Seat → identity key of every seat whose moves must be signed (fixed when the game starts)."""
+        self.views: dict[int, bytes] = {}
+        """Ply → digest of each private view the host sent us (the audit checks them)."""
+        self.dealt_by: list[tuple[int, int]] = []
+        """(first ply, host seat) for each host that dealt part of this game."""
+        self.evidence: list[str] = []
+        """What the host did that an honest host cannot do, naming who signed what (fails the audit)."""
+        self.rounds = 0
+        """Seed rounds this peer was asked to take part in (capped: a host could grind the deal)."""
+        self._sent: tuple[int, str] | None = None
+        """(ply, action) of the move we sent and have not yet seen applied."""
+        self._pending: Result | None = None
+        """Our audited result, waiting for every seat's signed final digest."""
+        self._finals_timer: asyncio.TimerHandle | None = None
+
+    # ---- public API ------------------------------------------------------------
+    @property
+    def save_path(self) -> Path | None:
+        if self.save_dir is None or self.info is None:
+            return None
+        return self.save_dir / f"lan-peer-{safe_name(self.info.name)}.json"
+
+    @classmethod
+    def load_save(cls, path: Path) -> PeerSave | None:
+        return load_peer_save(path)
+
+    @property
+    def awaiting_person(self) -> bool:
+        """A person's move is asked for (the person API: :meth:`submit`)."""
+        return self._person is not None and not self._person.done()
+
+    def submit(self, action: Any) -> None:
+        """A move by the person at this seat (IllegalAction if not allowed now)."""
+        if self.state is None or self.state.current != self.seat:
+            raise IllegalAction("it is not your turn")
+        if not self.state.is_legal(action):
+            raise IllegalAction(self.state.why_illegal(action))
+        if self._person is not None and not self._person.done():
+            self._person.set_result(action)
+
+    def send_chat(self, text: str) -> None:
+        if self.conn is not None:
+            self.conn.send_nowait(m.Chat(text=text[:500]))
+
+    def set_ready(self, ready: bool = True) -> None:
+        if self.conn is not None:
+            self.conn.send_nowait(m.Ready(ready=ready))
+
+    async def join(self, host: str, port: int, *, resume: PeerSave | None = None, table: str = "") -> None:
+        """Connect and sit down (Refusal says why not). With `resume`, come back to a saved game.
+
+        With `table`, only at the table of that name (:class:`WrongTable` otherwise).
+        """
+        await self._ensure_listener(resume.listen_port if resume else 0)
+        self.joined_at = time.perf_counter()
+        conn, answered = await connect(host, port, self.identity, self.game.name, self.game.content_hash,
+                                       passphrase=self.passphrase, check_host=self.check_host)
+        if table and answered != table:
+            await conn.close()
+            raise WrongTable(f"{host}:{port} hosts the table {answered!r}, not {table!r}")
+        if resume is not None and answered != resume.table.name:
+            # A save belongs to one table; another table now at that address is another game.
+            log.warning("%s:%d hosts %r now; not resuming our game at %r", host, port, answered, resume.table.name)
+            resume = None
+        self.host_addr, self.host_port = host, port
+        self.host_fingerprint = conn.fingerprint
+        if resume is not None:
+            self._restore(resume)
+        await self._hello(conn, resume_ply=len(self.steps) if resume is not None else -1)
+
+    async def run(self) -> Result:
+        """Play until the game ends (reconnecting and failing over as needed)."""
+        try:
+            while self.result is None:
+                if self.takeover is not None:
+                    if self.advertise_on_takeover:
+                        self._spawn_advert()
+                    res = await self.takeover.run()
+                    self.result = msgspec.structs.replace(res, seat=self.seat,
+                                                          problems=[*self.evidence, *res.problems],
+                                                          audit_ok=res.audit_ok and not self.evidence)
+                    break
+                assert self.conn is not None
+                await self._serve(self.conn)
+                if self.result is not None:
+                    break
+                if self._pending is not None:
+                    self._conclude(None)  # the table closed before relaying the final digests
+                    break
+                if self.state is None:
+                    raise Refusal("the table closed before the game started")
+                await self._recover()
+            assert self.result is not None
+            self.emit(Finished(self.result))
+            return self.result
+        finally:
+            await self.close()
+
+    async def close(self) -> None:
+        if self._move_task is not None:
+            self._move_task.cancel()
+        # A finished game's save is deleted once the writes before it are done.
+        delete = self.save_path if self.phase is PeerPhase.FINISHED else None
+        await asyncio.to_thread(self._saver.close, delete=delete)
+        self._saver = Saver()
+        if self.conn is not None:
+            await self.conn.close()
+        if self._listener is not None:
+            self._listener.close()
+            self._listener = None
+
+    # ---- connection -------------------------------------------------------------
+    async def _ensure_listener(self, port: int) -> None:
+        """Listen from the start, so this peer can become the host if the host goes away."""
+        if self._listener is not None:
+            return
+
+        async def not_hosting(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            if self.takeover is not None:
+                await self.takeover.handle_connection(reader, writer)
+                return
+            writer.close()
+
+        try:
+            self._listener = await listen(not_hosting, self.bind, port, guard=Guard())
+        except OSError:
+            self._listener = await listen(not_hosting, self.bind, 0, guard=Guard())
+        self.listen_port = self._listener.port
+
+    async def _hello(self, conn: Connection, *, resume_ply: int = -1, failover: bool = False) -> None:
+        conn.send_nowait(m.Join(name=self.name, port=self.listen_port, resume_ply=resume_ply,
+                                share=self.share if failover else b"", steps=self.steps if failover else []))
+        msg = await asyncio.wait_for(conn.recv(), JOIN_TIMEOUT)
+        if isinstance(msg, m.Refuse):
+            await conn.close()
+            raise (AlreadySeated if msg.reason == SAME_KEY else Refusal)(f"the table refused: {msg.reason}")
+        if not isinstance(msg, m.Welcome):
+            await conn.close()
+            raise Refusal("the table did not welcome us")
+        if msg.table.game != self.game.name or msg.table.content != self.game.content_hash:
+            await conn.close()
+            raise Refusal(f"the table plays {msg.table.game} with content {msg.table.content[:12]}")
+        if self.info is not None and self.seat >= 0 and msg.seat != self.seat:
+            await conn.close()
+            raise Refusal(f"the table moved us from seat {self.seat + 1} to {msg.seat + 1}")
+        self.info, self.seat, self.conn = msg.table, msg.seat, conn
+        if self.phase is PeerPhase.RESYNCING:
+            self.phase = PeerPhase.PLAYING  # a new connection: the host sends a Sync anyway
+        self.seated_at = time.perf_counter()
+        if self.chooser is not None and self.state is None:
+            conn.send_nowait(m.Ready(ready=True))
+
+    async def _watch(self, conn: Connection) -> None:
+        """Ping a quiet host; close a connection whose host has gone silent (frozen, cut off)."""
+        seen_in, seen_out, quiet_since = conn.bytes_in, conn.bytes_out, time.monotonic()
+        while not conn.closed:
+            await asyncio.sleep(HEARTBEAT)
+            now = time.monotonic()
+            if conn.bytes_out == seen_out:
+                conn.send_nowait(m.Ping(t=now))
+            seen_out = conn.bytes_out
+            if conn.bytes_in != seen_in:
+                seen_in, quiet_since = conn.bytes_in, now
+            elif now - quiet_since > HOST_SILENCE and self.phase is not PeerPhase.LOBBY:
+                self._problem(f"the host has been silent for {now - quiet_since:.0f} s; treating it as gone")
+                await conn.close()
+                return
+
+    async def _serve(self, conn: Connection) -> None:
+        watch = asyncio.ensure_future(self._watch(conn))
+        try:
+            await self._serve_messages(conn)
+        finally:
+            watch.cancel()
+
+    async def _serve_messages(self, conn: Connection) -> None:
+        while True:
+            msg = await conn.recv()
+            if msg is None:
+                return
+            try:
+                await self._handle(conn, msg)
+            except Exception as e:  # a hostile or buggy host must not crash us
+                log.exception("handling %s", type(msg).__name__)
+                self._problem(f"refused {type(msg).__name__} from the table: {e}")
+            if self.result is not None:
+                await conn.close()
+                return
+
+    def _problem(self, text: str) -> None:
+        self.problems.append(text)
+        log.warning("%s", text)
+        self.emit(Problem(text))
+
+    async def _handle(self, conn: Connection, msg: m.Message) -> None:
+        if isinstance(msg, m.Lobby):
+            self.seats = _proved_host(msg.seats, msg.host_seat, self.host_fingerprint,
+                                      lambda t: None if t in self.problems else self._problem(t))
+            self.host_seat = msg.host_seat
+            self._update_save_seats()
+            self.emit(LobbyChanged(msg.seats, msg.started))
+        elif isinstance(msg, m.Chat):
+            name = next((s.name for s in self.seats if s.seat == msg.seat), f"Seat {msg.seat + 1}")
+            self.emit(ChatReceived(msg.seat, name, msg.text))
+        elif isinstance(msg, m.CommitRequest):
+            await self._on_commit_request(conn, msg)
+        elif isinstance(msg, m.Commits):
+            if msg.commits.get(self.seat) != fp.seed_commitment(self.seat, self._contribution):
+                self._problem("the table altered our seed commitment; not revealing")
+                return
+            self.commits, self.dealer_commit = dict(msg.commits), msg.dealer
+            conn.send_nowait(m.Reveal(value=self._contribution))
+        elif isinstance(msg, m.Begin):
+            self._begin(msg)
+        elif isinstance(msg, m.Step):
+            self._on_step(conn, msg)
+        elif isinstance(msg, m.Sync):
+            self._on_sync(msg)
+        elif isinstance(msg, m.Presence):
+            for i, s in enumerate(self.seats):
+                if s.seat == msg.seat:
+                    self.seats[i] = msgspec.structs.replace(s, away=msg.away)
+            if msg.by_bot:
+                self._problem(f"seat {msg.seat + 1} is played by the host's bot now")
+            self._update_save_seats()
+            self.emit(PresenceChanged(msg.seat, msg.away))
+        elif isinstance(msg, m.End):
+            await self._on_end(conn, msg)
+        elif isinstance(msg, m.Finals):
+            self._on_finals(msg)
+        elif isinstance(msg, m.Refuse):
+            self._problem(f"the table sent us away: {msg.reason}")
+            await conn.close()
+        elif isinstance(msg, m.Notice):
+            self._problem(f"table says: {msg.text}")
+        elif isinstance(msg, m.Ping):
+            conn.send_nowait(m.Pong(t=msg.t))
+        elif isinstance(msg, m.Pong):
+            pass
+        else:
+            self._problem(f"refused {type(msg).__name__} from the table: not a host message")
+
+    async def _on_commit_request(self, conn: Connection, msg: m.CommitRequest) -> None:
+        """A (new) seed round: every restart is counted, explained and checked, and capped."""
+        self.rounds += 1
+        if self.rounds > 1:
+            names = ", ".join(str(s + 1) for s in msg.blamed) or "nobody"
+            self._problem(f"the table restarted the seed round (round {self.rounds}): {msg.why or 'no reason given'}; "
+                          f"blamed: seat(s) {names}")
+            if self.seat in msg.blamed:
+                self.evidence.append(f"the table blamed us for withholding in seed round {self.rounds - 1}, "
+                                     "but we committed and revealed")
+                self._problem(self.evidence[-1])
+            # The previous round's reveals, checked against the commitments we saw.
+            for seat in fp.check_reveals({s: c for s, c in self.commits.items() if s in msg.reveals}, msg.reveals):
+                self._problem(f"seat {seat + 1}'s seed reveal in round {self.rounds - 1} does not match its commitment")
+            missing = sorted(set(self.commits) - set(msg.reveals) - set(msg.blamed) - {self.seat})
+            if self.commits and missing:
+                self._problem(f"the table restarted the round without naming seat(s) "
+                              f"{', '.join(str(s + 1) for s in missing)}, whose reveals it did not show")
+        if self.rounds > MAX_ROUNDS:
+            self._problem(f"the table asked for a seed {self.rounds} times (at most {MAX_ROUNDS}): a host that "
+                          "restarts rounds can choose the deal; leaving")
+            await conn.close()
+            return
+        self.commits = {}
+        self._contribution = fp.new_contribution()
+        conn.send_nowait(m.Commit(digest=fp.seed_commitment(self.seat, self._contribution)))
+
+    def _begin(self, msg: m.Begin) -> None:
+        if self.state is not None:
+            self._problem("refused a second game start")
+            return
+        bad = fp.check_reveals(self.commits, msg.reveals)
+        if bad:
+            self._problem(f"seed reveals do not match commitments for seat(s) {', '.join(str(s + 1) for s in bad)}")
+            return
+        assert self.info is not None
+        self.joint = fp.joint_seed(msg.reveals)
+        self.reveals = dict(msg.reveals)
+        self.share = msg.share
+        self.seats = msg.seats
+        self.keys = {s.seat: s.key for s in msg.seats if s.key}
+        self.dealt_by = [(1, self.host_seat)]
+        if not self.info.failover or not self.share:
+            self._problem("failover is off at this table (fewer than two remote seats hold escrow shares): "
+                          "if the host goes away, the game ends")
+        full = self.game.new(self.info.players, seed=fp.game_seed(self.joint), options=self.info.options)
+        self.state = full.view(self.seat)
+        self.phase = PeerPhase.PLAYING
+        self._make_save()
+        self._persist()
+        self.emit(GameStarted(self.seat))
+        self._maybe_move()
+
+    def _make_save(self) -> None:
+        assert self.info is not None
+        self.save = PeerSave(table=self.info, seat=self.seat, host_addr=self.host_addr, host_port=self.host_port,
+                             host_seat=self.host_seat, joint=self.joint, dealer_commit=self.dealer_commit,
+                             share=self.share, seats=[], listen_port=self.listen_port, commits=self.commits,
+                             reveals=self.reveals, keys=dict(self.keys), views=self.views, dealt_by=self.dealt_by)
+        self._update_save_seats()
+
+    def _update_save_seats(self) -> None:
+        if self.save is None:
+            return
+        self.save.seats = [SavedSeat(seat=s.seat, kind=s.kind, name=s.name, addr=s.addr, port=s.port, away=s.away)
+                           for s in self.seats]
+        self.save.host_seat = self.host_seat
+        if not self.save.keys:
+            self.save.keys = dict(self.keys)
+
+    # ---- verifying steps ---------------------------------------------------------
+    def _on_step(self, conn: Connection, step: m.Step) -> None:
+        st = self.state
+        if st is None:
+            self._problem("refused a step before the game started")
+            return
+        if step.ply <= st.ply or self.phase is PeerPhase.RESYNCING:
+            return  # already have it, or a resync is on its way and will bring it
+        if step.ply != st.ply + 1:
+            self._problem(f"missed steps before ply {step.ply}; asking for a resync")
+            self._ask_resync(conn, st)
+            return
+        try:
+            if step.seat != st.current:
+                raise IllegalAction(f"seat {step.seat} acted but it was {st.current}'s turn")
+            if step.action is not None:
+                self._check_move(step)
+                action = self.game.parse_action(step.action)
+                if step.view is None:
+                    # The host says our view can follow this step: our own core must accept it.
+                    nxt = st.clone()
+                    nxt.apply(action)
+                elif step.seat == self.seat:
+                    # Our own move: our view knows everything its legality depends on.
+                    st.clone().apply(action)
+                # Otherwise our view may lack what makes the move legal (another seat's hidden
+                # tackle, the order of a deck); the end-of-game audit replays it in full.
+            elif step.seat != CHANCE or step.commit is None or step.view is None:
+                raise IllegalAction("a sealed step without its commitment or view")
+            if step.view is not None:
+                nxt = decode_view(self.game, step.view, step.ply)
+            if step.reveal is not None:
+                self._check_reveal(st, step, nxt)
+        except (IllegalAction, NotationError, msgspec.DecodeError, msgspec.ValidationError) as e:
+            if not isinstance(e, _Evident):
+                self._evidence(f"ply {step.ply}: the host sent an impossible step ({self._who(step)}): {e}")
+            self._ask_resync(conn, st)
+            return
+        if fp.public_digest(nxt) != step.digest:
+            # Reported, naming who signed what. Our own state may be the broken one, so this is not
+            # yet evidence against the host: the resync may only extend our record, and the audit
+            # replays every ply of it (and every view we were sent) with the dealer's secret.
+            self._problem(f"digest mismatch after ply {step.ply}: {self._who(step)} gives public digest "
+                          f"{fp.public_digest(nxt).hex()[:16]} here; the host announced {step.digest.hex()[:16]}; "
+                          "asking for a resync")
+            self._ask_resync(conn, st)
+            return
+        if step.view is not None:
+            self.views[step.ply] = bytes.fromhex(nxt.digest())
+        self.state = nxt
+        self.steps.append(public_step(step))
+        if step.seat == self.seat:
+            self._sent = None
+        if self._sent_at is not None and step.seat == self.seat:
+            self.rtts.append(time.perf_counter() - self._sent_at)
+            self._sent_at = None
+        self._persist()
+        self.emit(StepApplied(step.ply, step.seat, step.action if step.action is not None else
+                              (step.reveal.action if step.reveal else None)))
+        self._maybe_move()
+
+    def _who(self, step: m.Step) -> str:
+        """Who stands behind a step, for evidence: the seat, its move and who signed it."""
+        if step.seat == CHANCE:
+            return f"the dealer's chance outcome {step.action or '(sealed)'}"
+        key = self.keys.get(step.seat, b"")
+        signer = ("played by the host's bot" if step.bot else
+                  f"signed by {fingerprint(key)}" if key and step.sig else "unsigned")
+        return f"seat {step.seat + 1}'s move {step.action!r} ({signer})"
+
+    def _evidence(self, text: str) -> None:
+        """Something an honest host cannot cause: reported, kept, and it fails our audit."""
+        self.evidence.append(text)
+        self._problem("EVIDENCE: " + text)
+
+    def _check_move(self, step: m.Step) -> None:
+        """A seat's move must be that seat's own signed move; ours must be the one we sent."""
+        assert step.action is not None
+        if step.seat == self.seat and self._sent is not None and self._sent[0] == step.ply - 1:
+            if step.bot:
+                # Our move crossed the host's turn timer: named, not evidence (the timer is visible).
+                self._problem(f"ply {step.ply}: the host's bot played our seat; our move {self._sent[1]!r} came late")
+            elif step.action != self._sent[1]:
+                self._evidence(f"ply {step.ply}: the host replaced our move {self._sent[1]!r} with {step.action!r}")
+                raise _Evident("not the move we sent")
+        if step.bot:
+            return
+        why = fp.check_act(self.keys, self.joint, step.ply - 1, step.seat, step.action, step.sig)
+        if why is not None:
+            self._evidence(f"ply {step.ply}: {why}")
+            raise _Evident(why)
+
+    def _check_reveal(self, before: State[Any, Any], step: m.Step, after: State[Any, Any]) -> None:
+        """Our sealed value must match its commitment, and the view sent with it must be what it makes."""
+        assert step.reveal is not None
+        want = fp.sealed_commitment(step.reveal.salt, before.ply, step.reveal.action)
+        if want != step.commit:
+            self._evidence(f"ply {step.ply}: DEALER CHEATED: our sealed value does not match its commitment")
+            return
+        try:
+            mine = before.clone()
+            mine.apply(self.game.parse_action(step.reveal.action))
+        except (IllegalAction, NotationError):
+            return  # our view cannot apply this outcome itself; the audit checks the view we were sent
+        if mine.view(self.seat).digest() != after.view(self.seat).digest():
+            self._evidence(f"ply {step.ply}: the view the host sent does not hold the sealed value "
+                           f"{step.reveal.action!r} it revealed to us")
+
+    def _ask_resync(self, conn: Connection, st: State[Any, Any]) -> None:
+        self.phase = PeerPhase.RESYNCING
+        conn.send_nowait(m.Mismatch(ply=st.ply, digest=fp.public_digest(st)))
+
+    def _on_sync(self, msg: m.Sync) -> None:
+        if self.phase is PeerPhase.RESYNCING:
+            self.phase = PeerPhase.PLAYING
+        if self.info is None:
+            return
+        try:
+            view = decode_view(self.game, msg.view, msg.ply)
+        except (msgspec.DecodeError, msgspec.ValidationError) as e:
+            self._problem(f"refused a malformed resync: {e}")
+            return
+        start = msg.ply - len(msg.steps)
+        if start < 0 or start > len(self.steps):
+            self._problem("refused a resync that does not join our record")
+            return
+        if msg.steps and msg.steps[-1].digest != fp.public_digest(view):
+            self._problem("refused a resync whose view does not match its last step")
+            return
+        # A resync may add to our record, never rewrite it: what we already hold is evidence.
+        for s in msg.steps:
+            if s.ply <= len(self.steps) and self.steps[s.ply - 1].digest != s.digest:
+                mine = self.steps[s.ply - 1]
+                self._evidence(f"ply {s.ply}: the host tried to rewrite our record: we hold {self._who(mine)}, "
+                               f"its resync says {self._who(s)}")
+                return
+            if self.keys and s.seat >= 0 and not s.bot and s.action is not None:
+                why = fp.check_act(self.keys, self.joint, s.ply - 1, s.seat, s.action, s.sig)
+                if why is not None:
+                    self._evidence(f"ply {s.ply} (in a resync): {why}")
+                    return
+        if not self.joint and msg.fair is not None:
+            # We lost our save (or joined by address): take the fair-play data, checking it.
+            bad = fp.check_reveals(msg.fair.commits, msg.fair.reveals)
+            if bad:
+                self._problem(f"refused fair-play data: reveals do not match commitments for seat(s) {bad}")
+                return
+            self.commits, self.reveals = dict(msg.fair.commits), dict(msg.fair.reveals)
+            self.joint, self.dealer_commit, self.share = fp.joint_seed(self.reveals), msg.fair.dealer, msg.fair.share
+            self.keys = self.keys or dict(msg.fair.keys)
+            self.dealt_by = self.dealt_by or [(1, self.host_seat)]
+            self._make_save()
+        elif msg.fair is not None and msg.fair.share:
+            self.share = msg.fair.share  # re-split by a new host after a failover
+            if self.save is not None:
+                self.save.share = self.share
+        self.steps = self.steps[:start] + [public_step(s) for s in msg.steps]
+        self.views[view.ply] = bytes.fromhex(view.digest())
+        self.state = view
+        if self.phase is PeerPhase.LOBBY:
+            self.phase = PeerPhase.PLAYING
+        self.resyncs += 1
+        self._persist()
+        self._maybe_move(force=True)
+
+    def _dealer_at(self, ply: int) -> int:
+        """The seat of the host that dealt `ply` (hosts change at failovers)."""
+        seat = self.host_seat
+        for first, host in self.dealt_by:
+            if first <= ply:
+                seat = host
+        return seat
+
+    async def _on_end(self, conn: Connection, msg: m.End) -> None:
+        """Audit the whole game ourselves (in a thread: it replays every ply), then compare finals."""
+        assert self.info is not None
+        if self._pending is not None or self.result is not None:
+            return
+        rep = await asyncio.to_thread(
+            fp.audit, self.game, self.info.players, self.info.options, self.joint, self.dealer_commit,
+            msg.dealer_secret, self.steps, keys=self.keys or None, seat=self.seat, views=self.views)
+        problems = list(rep.problems)
+        if rep.ok and bytes.fromhex(rep.final_digest) != msg.digest:
+            problems.append("the final position announced differs from the replay")
+        if problems:
+            culprit = self._dealer_at(rep.bad_ply) if rep.bad_ply >= 0 else self.host_seat
+            problems = [f"AUDIT FAILED, the dealer (host, seat {culprit + 1}) cheated or erred: " + "; ".join(problems)]
+            self._problem(problems[0])
+        problems += self.evidence
+        # Scores and the outcome from our own replay, never from the host's message.
+        self._pending = Result(game=self.game.name, table=self.info.name, seat=self.seat, scores=rep.scores,
+                               digest=rep.final_digest if rep.ok else msg.digest.hex(), plies=rep.plies,
+                               outcome=rep.outcome, audit_ok=not problems, problems=problems)
+        self.phase = PeerPhase.FINISHED
+        if rep.ok:
+            d = bytes.fromhex(rep.final_digest)
+            conn.send_nowait(m.Final(seat=self.seat, digest=d,
+                                     sig=self.identity.sign(fp.final_message(self.joint, rep.plies, d))))
+        self._finals_timer = asyncio.get_running_loop().call_later(FINALS_WAIT * 2, self._finals_late, conn)
+
+    def _finals_late(self, conn: Connection) -> None:
+        if self.result is None and self._pending is not None:
+            self._conclude(None)
+            asyncio.ensure_future(conn.close())
+
+    def _on_finals(self, msg: m.Finals) -> None:
+        if self._pending is None:
+            self._problem("refused final digests before the end")
+            return
+        self._conclude(msg.finals)
+
+    def _conclude(self, finals: list[m.Final] | None) -> None:
+        """Compare every seat's signed final digest with ours; name any seat whose story differs."""
+        res = self._pending
+        assert res is not None
+        if self._finals_timer is not None:
+            self._finals_timer.cancel()
+        problems = list(res.problems)
+        if finals is None:
+            problems.append("the table did not relay the seats' final digests: we could not compare stories")
+        else:
+            mine = bytes.fromhex(res.digest) if res.audit_ok else b""
+            for f in finals:
+                key = self.keys.get(f.seat, b"")
+                if f.seat == self.seat:
+                    continue
+                if not key or not verify(key, f.sig, fp.final_message(self.joint, res.plies, f.digest)):
+                    problems.append(f"seat {f.seat + 1}'s final digest is not signed by seat {f.seat + 1}")
+                elif mine and f.digest != mine:
+                    problems.append(f"seat {f.seat + 1} ({fingerprint(key)}) ended with another final position: "
+                                    "the table told different seats different stories")
+        for p in problems[len(res.problems):]:
+            self._problem(p)
+        self._pending = None
+        self.result = msgspec.structs.replace(res, problems=problems,
+                                              audit_ok=res.audit_ok and len(problems) == len(res.problems))
+
+    # ---- playing our seat ------------------------------------------------------
+    def _maybe_move(self, *, force: bool = False) -> None:
+        st = self.state
+        if st is None or st.current != self.seat:
+            return
+        if self._move_task is not None and not self._move_task.done():
+            if not force:
+                return
+            self._move_task.cancel()
+        self._move_task = asyncio.ensure_future(self._move(st.clone()))
+
+    async def _move(self, view: State[Any, Any]) -> None:
+        if self.chooser is not None:
+            action = await self.chooser(view, self.seat)
+        else:
+            self._person = asyncio.get_running_loop().create_future()
+            action = await self._person
+        if self.conn is None or self.state is None or self.state.ply != view.ply:
+            return  # the position moved on (resync) while we thought
+        self._sent_at = time.perf_counter()
+        text = str(action)
+        self._sent = (view.ply, text)
+        sig = self.identity.sign(fp.act_message(self.joint, view.ply, self.seat, text))
+        self.conn.send_nowait(m.Act(ply=view.ply, action=text, sig=sig))
+
+    def _persist(self) -> None:
+        if self.save is None or self.state is None:
+            return
+        self.save.steps = self.steps
+        self.save.view = self.state.encode()
+        p = self.save_path
+        if p is None:
+            return
+        save = self.save
+        self._saver.save(p, lambda: msgspec.json.encode(save))
+
+    def _restore(self, sv: PeerSave) -> None:
+        self.save = sv
+        self.info, self.seat = sv.table, sv.seat
+        self.joint, self.dealer_commit, self.share = sv.joint, sv.dealer_commit, sv.share
+        self.commits, self.reveals = dict(sv.commits), dict(sv.reveals)
+        self.host_seat = sv.host_seat
+        self.keys, self.views, self.dealt_by = dict(sv.keys), dict(sv.views), list(sv.dealt_by)
+        self.steps = list(sv.steps)
+        self.seats = [m.SeatInfo(seat=s.seat, kind=s.kind, name=s.name, addr=s.addr, port=s.port,  # type: ignore[arg-type]
+                                 away=s.away) for s in sv.seats]
+        ply = sv.steps[-1].ply if sv.steps else 0
+        self.state = decode_view(self.game, sv.view, ply) if sv.view else None
+        if self.state is not None:
+            self.phase = PeerPhase.PLAYING
+
+    # ---- faults ------------------------------------------------------------------
+    async def _recover(self) -> None:
+        """The host connection broke mid-game: reconnect, or fail over to a new host."""
+        self.conn = None
+        deadline = time.monotonic() + min(self.reconnect_for, 3.0)
+        last = "no answer"
+        backoff = Backoff(cap=1.0)
+        # The host we rejoin must prove the key it proved before (an impostor at its address gets nothing).
+        same_host = expect_key(self.host_fingerprint) if self.host_fingerprint else None
+        while time.monotonic() < deadline:
+            try:
+                conn, _ = await connect(self.host_addr, self.host_port, self.identity, self.game.name,
+                                        self.game.content_hash, passphrase=self.passphrase, timeout=2.0,
+                                        check_host=same_host)
+                await self._hello(conn, resume_ply=len(self.steps))
+                return
+            except AlreadySeated:
+                raise  # another process plays this seat with our key: retrying would only fight it
+            except (Refusal, asyncio.TimeoutError, OSError) as e:
+                last = str(e)
+            await backoff.sleep()
+        if self.info is not None and (not self.info.failover or not self.share):
+            raise Refusal(f"the host is gone ({last}); failover is off at this table (fewer than two remote "
+                          "seats hold escrow shares), so the game ends here")
+        self._problem(f"the host is gone ({last}); choosing a new host")
+        await self._failover()
+
+    async def _failover(self) -> None:
+        tried: set[int] = set()
+        deadline = time.monotonic() + self.reconnect_for
+        while time.monotonic() < deadline:
+            cands = [c for c in candidates(self.seats, self.host_seat) if c.seat not in tried]
+            if not cands:
+                break
+            c = cands[0]
+            self.host_changes += 1
+            if c.seat == self.seat:
+                self._become_host()
+                self.emit(HostChanged(self.seat, "", self.listen_port))
+                return
+            self.emit(HostChanged(c.seat, c.addr, c.port))
+            inner = time.monotonic() + 8.0
+            backoff = Backoff(cap=1.0)
+            while time.monotonic() < min(inner, deadline):
+                try:
+                    # The new host must be the peer that sat in that seat, not whoever answers there.
+                    conn, _ = await connect(c.addr, c.port, self.identity, self.game.name, self.game.content_hash,
+                                            passphrase=self.passphrase, timeout=2.0,
+                                            check_host=expect_key(c.fingerprint) if c.fingerprint else None)
+                    await self._hello(conn, resume_ply=len(self.steps), failover=True)
+                    self.host_addr, self.host_port, self.host_seat = c.addr, c.port, c.seat
+                    self.dealt_by.append((len(self.steps) + 1, c.seat))
+                    if self.save is not None:
+                        self.save.host_addr, self.save.host_port, self.save.host_seat = c.addr, c.port, c.seat
+                    self.host_fingerprint = conn.fingerprint
+                    return
+                except AlreadySeated:
+                    raise
+                except (Refusal, asyncio.TimeoutError, OSError):
+                    await backoff.sleep()
+            tried.add(c.seat)
+        raise Refusal("the host went away and no other peer could take over")
+
+    def _spawn_advert(self) -> None:
+        """Announce the table again from here, so a restarted peer finds it by name."""
+        from ..discovery import Advertiser
+
+        assert self.info is not None and self.takeover is not None
+        adv = Advertiser(table=self.info.name, game=self.game.name, content=self.game.content_hash,
+                         port=self.listen_port, fingerprint=self.identity.fingerprint,
+                         needs_passphrase=bool(self.pass_key),
+                         addresses=None if self.bind in ("0.0.0.0", "") else [self.bind])
+        self.takeover.advertiser = adv
+        self.takeover.on_seats_changed(adv.update_soon)
+        self._advert_task = asyncio.ensure_future(adv.start(0))
+
+    def _become_host(self) -> None:
+        assert self.save is not None
+        self.save.steps = list(self.steps)
+        # The old host's seat (and any seat played by its bots) is played by a bot from now on.
+        self.save.seats = [msgspec.structs.replace(s, by_bot=s.seat == self.save.host_seat) for s in self.save.seats]
+        self.takeover = TableHost.take_over(
+            self.game, self.identity, self.save, share=self.share, steps=list(self.steps), chooser=self.chooser,
+            host_name=self.name, bind=self.bind, port=self.listen_port, save_dir=self.save_dir,
+            pass_key=self.pass_key)
+        # The listener already bound to our advertised port hands new connections to the new host.
+        self.takeover.external_listener = True
+        if self._listener is not None and self._listener.guard is not None:
+            self.takeover.guard = self._listener.guard  # one count of unfinished handshakes per socket
+        self.dealt_by.append((len(self.steps) + 1, self.seat))
+        self.phase = PeerPhase.HOSTING
+
+
+def _proved_host(seats: list[m.SeatInfo], host_seat: int, proved: str,
+                 problem: Callable[[str], None]) -> list[m.SeatInfo]:
+    """The lobby's seats with the host's fingerprint as its channel proved it (shown, never the claim)."""
+    out: list[m.SeatInfo] = []
+    for s in seats:
+        if s.seat == host_seat and proved and s.fingerprint != proved:
+            problem(f"the host's lobby names its key {s.fingerprint or 'none'}, but it proved {proved}")
+            s = msgspec.structs.replace(s, fingerprint=proved)
+        out.append(s)
+    return out

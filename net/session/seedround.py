@@ -1,0 +1,62 @@
+"""The host's side of the commit-reveal round that makes the joint seed (see fairplay.py).
+
+The host gathers a commitment from every seat (its own included), publishes
+them all with the dealer's commitment, then gathers the reveals. This module
+keeps the round's bookkeeping and judges each Commit and Reveal; the host
+carries the messages and waits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from .. import fairplay as fp
+
+
+class SeedRound:
+    """One commit-reveal round among `seats`; `own` is the host's seat (or -1 without one)."""
+
+    def __init__(self, seats: Iterable[int], own: int) -> None:
+        self.round = fp.CommitReveal(seats)
+        self.own = own
+        self._mine = fp.new_contribution()
+        self.round.commit(own, fp.seed_commitment(own, self._mine))
+
+    @property
+    def all_committed(self) -> bool:
+        return self.round.all_committed
+
+    @property
+    def done(self) -> bool:
+        return self.round.done
+
+    @property
+    def commits(self) -> dict[int, bytes]:
+        return dict(self.round.commits)
+
+    @property
+    def reveals(self) -> dict[int, bytes]:
+        return dict(self.round.reveals)
+
+    def commit(self, seat: int, digest: bytes) -> str | None:
+        """Take a seat's commitment; the reason it is refused, or None."""
+        if seat in self.round.commits:
+            return "no commitment is due from this seat now"
+        try:
+            self.round.commit(seat, digest)
+        except fp.FairPlayError as e:
+            return str(e)
+        return None
+
+    def reveal_own(self) -> None:
+        self.round.reveal(self.own, self._mine)
+
+    def reveal_due(self, seat: int) -> bool:
+        return self.round.all_committed and seat not in self.round.reveals
+
+    def reveal(self, seat: int, value: bytes) -> None:
+        """Take a seat's reveal; FairPlayError when it does not match its commitment."""
+        self.round.reveal(seat, value)
+
+    def seed(self) -> bytes:
+        return self.round.seed()
