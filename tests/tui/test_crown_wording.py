@@ -79,6 +79,15 @@ def test_the_highlighted_catch_never_plays_tackle() -> None:
     assert "plays your Line" in wording.label(s.data, T, line_catch, 0)
 
 
+def test_a_catch_previews_the_fish_and_the_tackle_it_uses() -> None:
+    s = owed_catch(line=True)
+    d: CrownData = s.data
+    text = wording.preview(d, T, Catch(4, "lake", 4))
+    assert text.startswith("you catch the Perch") and "uses" not in text
+    line_catch = next(a for a in s.legal() if isinstance(a, Catch) and a.at != a.zone)
+    assert wording.preview(d, T, line_catch).endswith("uses your Line")
+
+
 def test_the_zone5_bonus_highlights_taking_the_tackle() -> None:
     s = owed_catch()
     s.data.offer_tackle = True

@@ -194,6 +194,29 @@ def preview(d: CrownData, T: Tables, action: Any) -> str:
             return "uses your Lure: the two bait change Zones"
         if tag == "end":
             return "ends your turn; the removed token is flipped for your next turn"
+        if tag == "catch":
+            uses = tackle_used(d, action)
+            li = LOCATIONS.index(action.loc)
+            fish = d.zones[li][action.at - 3]
+            what = f"you catch the {fish_name(T, fish.species)}" if fish is not None else "you catch nothing"
+            if d.mw_top is not None and not d.mw_claimed:
+                what += f" (a {d.mw_top} lb one wins the Mystery Weight)"
+            return what + (f"; uses your {' and '.join(uses)}" if uses else "")
+        if tag == "zone6":
+            return "you catch the top card of the deck; the fish in Zone 6 stays"
+        if tag == "taketop":
+            return "an unseen card from the top of the Master Angler deck"
+        if tag == "tackle":
+            return ("draws the top tackle piece; you can play it from your next Step" if action.take
+                    else "no tackle this time")
+        if tag == "submit":
+            cards = my_fish(d, T, d.cur if d.cur is not None else -1, action.species)
+            if 1 <= action.rank <= len(cards):
+                rest = "the other one is" if len(cards) == 2 else f"the other {len(cards) - 1} are"
+                return f"counts {T.weight[cards[action.rank - 1]]} lb; {rest} thrown back"
+        if tag == "silent":
+            return ("one draw: fewer chances for the silent player to catch" if action.n == 1
+                    else "two draws, as on any other turn")
     except (AttributeError, IndexError, KeyError, ValueError, StopIteration):
         return ""
     return ""
