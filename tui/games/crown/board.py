@@ -344,7 +344,7 @@ def fish_detail(T: Tables, p: Party, pal: Palette = FALLBACK) -> list[Text]:
     """The owner's fish one per line: weight, tag colour, timestamp (for the pane)."""
     out = []
     for f in sorted(p.fish, key=lambda f: (f.species, -(T.weight[f.card] if f.card is not None else 0))):
-        line = Text(f"  {wording.fish_name(T, f.species):<10}")
+        line = Text(f"    {wording.fish_name(T, f.species):<10}")
         if f.card is not None:
             line.append(f"{T.weight[f.card]:>3} lb  ")
             tag = T.tag[f.card]
@@ -397,7 +397,8 @@ def submitted_line(T: Tables, p: Party) -> Text:
 
 
 def player_board(d: CrownData, T: Tables, labels: Sequence[str], i: int, viewer: int | None,
-                 current: int | None, width: int, full: bool, pal: Palette = FALLBACK) -> list[Text]:
+                 current: int | None, width: int, full: bool, pal: Palette = FALLBACK,
+                 with_fish: bool = True) -> list[Text]:
     """A player's board. Compact: one line (two for your own). Full: a line per part of it."""
     p = d.parties[i]
     mine = i == viewer
@@ -419,10 +420,11 @@ def player_board(d: CrownData, T: Tables, labels: Sequence[str], i: int, viewer:
     if p.trophies:
         lines.append(Text("  Won " + wording.trophy_list(p)))
     lines += attempting_lines(T, p, width, pal)
-    fish_head = Text(f"  Fish {len(p.fish)} ", style="bold")
-    if not p.fish:
-        fish_head.append("none yet", style="dim")
-    lines += flow(fish_head, fish_items(T, p, mine, pal), width)
+    if with_fish:
+        fish_head = Text(f"  Fish {len(p.fish)} ", style="bold")
+        if not p.fish:
+            fish_head.append("none yet", style="dim")
+        lines += flow(fish_head, fish_items(T, p, mine, pal), width)
     if p.submitted:
         lines.append(submitted_line(T, p))
     return lines
@@ -480,9 +482,12 @@ def render(d: CrownData, T: Tables, names: Sequence[str], viewer: int | None, cu
         ps = parts(d, T, names, viewer, current, width, full, pal)
         if (full if detail is None else detail) and viewer is not None and 0 <= viewer < len(d.parties) \
                 and d.parties[viewer].fish:
-            fish = Part("fish", "Your fish", [Text("Your fish: weight, tag, time", style="bold")]
-                        + fish_detail(T, d.parties[viewer], pal))
-            ps.insert(1, fish)
+            fish = Part("fish", "Your fish", [Text(f"  Your fish ({len(d.parties[viewer].fish)}): weight, tag, time",
+                                                   style="bold")] + fish_detail(T, d.parties[viewer], pal))
+            labels = wording.names_of(names, len(d.parties))
+            ps[0].lines = [fit(line, width) for line in
+                           player_board(d, T, labels, viewer, viewer, current, width, True, pal, with_fish=False)]
+            ps.insert(1, fish)  # the fish one per line instead of the list
         lines: list[Text] = []
         for p in ps:
             lines += p.lines
