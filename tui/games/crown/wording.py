@@ -85,10 +85,6 @@ def names_of(names: Sequence[str], parties: int) -> list[str]:
     return out
 
 
-def who(names: Sequence[str], i: int, viewer: int | None) -> str:
-    return "You" if i == viewer else names[i]
-
-
 def side_word(side: int) -> str:
     return "a 2" if side == 2 else "a 1"
 
