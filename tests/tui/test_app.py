@@ -128,8 +128,8 @@ async def test_board_shows_only_the_viewers_secrets(make_app, home: Path) -> Non
         assert "Ada (you)" in shown
         t = games.get("crown").tables
         mine = [f for f in table.state.data.parties[0].fish]
-        for f in mine:  # the owner's fish with weight and tag colour ("Pike 7●")
-            assert f"{t.fish_name(f.species)} {t.weight[f.card]}●" in shown
+        for f in mine:  # the owner's fish with weight and tag colour ("Pike 7●", or "Pike  7 lb  ●red 9:12")
+            assert re.search(rf"{t.fish_name(f.species)}\s+{t.weight[f.card]}( lb)?\s*●", shown), f
         # Bo's fish have no weights in Ada's view, so none can be drawn.
         assert all(f.card is None for f in table.view(0).data.parties[1].fish)
 
