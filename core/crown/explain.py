@@ -25,7 +25,7 @@ def _who(s: CrownState) -> str:
     if d.phase == "submit" and d.cur is not None and d.cur >= 0:
         return f"Seat {d.cur + 1}"
     if d.tasks and d.tasks[0].kind in ("white_choice", "silent_n"):
-        return "You"
+        return "Seat 1"  # the Practice Pond's one person decides for the silent player
     p = d.parties[d.turn] if d.parties else None
     if p is not None and p.silent:
         return "The silent player"
@@ -239,10 +239,10 @@ def describe(s: CrownState, a: CrownAction) -> str:
     if isinstance(a, Lure):
         return f"{who} plays a Lure: swaps the {a.ca} bait in Zone {a.a} with the {a.cb} bait in Zone {a.b}"
     if isinstance(a, SilentDraws):
-        return f"{who} let the silent player draw {a.n} bait this turn"
+        return f"{who} lets the silent player draw {a.n} bait this turn"
     if isinstance(a, WhiteOption):
-        return ("a second Master Angler card goes to the silent player" if a.choice == "card"
-                else "7 bait go from the bag to the discard pile")
+        return (f"{who} gives the silent player a second Master Angler card" if a.choice == "card"
+                else f"{who} has 7 bait drawn from the bag onto the discard pile")
     if isinstance(a, Submit):
         return f"{who} chooses which {T.fish_name(a.species)} to submit"
     return str(a)

@@ -184,11 +184,6 @@ answer single choices). The full rules: Esc, then *Rules*.
             out.append(wording.silent_turn(d0, d1, self.tables, COLOUR_INDEX.get(action.colour, 6)))
         return out + wording.announcements(d0, d1, self.tables, self.names())
 
-    def actor_name(self, view: State[Any, Any], seat: int, action: Any) -> str:
-        if wording.tag_of(action) in ("silent", "white"):
-            return f"{super().actor_name(view, seat, action)}, for the silent player"
-        return super().actor_name(view, seat, action)
-
     # ---- the decision --------------------------------------------------------
     def choice_items(self, view: State[Any, Any], legal: list[Any]) -> tuple[list[Item], int | None]:
         d: CrownData = view.data
