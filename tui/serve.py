@@ -25,8 +25,9 @@ import struct
 import sys
 import termios
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import asyncssh
 import msgspec
@@ -265,7 +266,7 @@ class AppProcess:
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(child.pid, signal.SIGKILL)
 
-        asyncio.get_running_loop().create_task(_reap())
+        self.server.spawn(_reap())
 
 
 class Server:
@@ -281,7 +282,14 @@ class Server:
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self._reaper: asyncio.Task[None] | None = None
         self.apps: list[AppProcess] = []
+        self._tasks: set[asyncio.Task[None]] = set()
         self.starting = asyncio.Lock()  # starting a process takes milliseconds; one at a time is fine
+
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run `work` as a task the server holds on to (the loop keeps only weak references)."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     @property
     def host_fingerprint(self) -> str:
@@ -333,7 +341,7 @@ class Server:
             os.close(slave)
         app = AppProcess(self, blob, child, master)
         self.apps.append(app)
-        asyncio.get_running_loop().create_task(app.run())
+        self.spawn(app.run())
         self.log(f"app for {app.who} started (pid {child.pid})")
         return app
 
@@ -436,7 +444,7 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         return False
 
     def session_started(self) -> None:
-        asyncio.get_running_loop().create_task(self._start())
+        self.server.spawn(self._start())
 
     def data_received(self, data: bytes, datatype: int | None) -> None:
         if self.app is not None:
