@@ -172,7 +172,8 @@ async def keypress(samples: int, size: tuple[int, int]) -> None:
                     break
                 await asyncio.sleep(0.001)
             else:
-                print(f"key {key!r} made no choice; stopping", flush=True)
+                print(f"key {key!r} made no choice; stopping ({app.focused}, busy {s.busy}, "
+                      f"turn {s.my_turn()}, {s.table.state.ply} vs {ply})", flush=True)
                 break
             # Time only choices that stayed with the person (no bot move in between).
             if s.table.current == cur and not s.busy and s.table.state.ply == ply + 1:

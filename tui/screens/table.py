@@ -143,6 +143,7 @@ leaving and resuming later loses nothing, the log included.
         self._side_height: int | None = -1
         self._thinking: tuple[int, float] = (-1, 0.0)
         self._composed = False
+        self._answering = False
 
     BOARD: ClassVar[type[BoardView]] = BoardView
     """The game's board widget; the replay screen draws positions with it too."""
@@ -405,8 +406,13 @@ leaving and resuming later loses nothing, the log included.
             return False
         self._auto_ply = ply
         self.log_entry("note", f"({why}) {self.label(view, action)}")
-        self.call_later(self.choose, action)
+        self._answering = True  # busy until the answer is in: no key may slip in between
+        self.call_later(self._answer, action)
         return True
+
+    def _answer(self, action: Any) -> None:
+        self._answering = False
+        self.choose(action)
 
     def _try_key(self, view: State[Any, Any]) -> str | None:
         try:
@@ -429,7 +435,8 @@ leaving and resuming later loses nothing, the log included.
             height = self.size.height
             base = max(9, height // 3)
             # The board keeps at least half of what is left under the status lines.
-            want = max(base, min(rows + 3, (height - 4) // 2))
+            # Two heights only (short list / long list), so most choices cost no relayout.
+            want = base if rows + 3 <= base else max(base, (height - 4) // 2)
         if want != self._side_height:  # a new height costs a relayout: only when it changes
             self._side_height = want
             side.styles.height = want
@@ -617,6 +624,8 @@ leaving and resuming later loses nothing, the log included.
 
     @property
     def busy(self) -> bool:
+        if self._answering:
+            return True
         return any(w.name == "drive" and w.state in (WorkerState.PENDING, WorkerState.RUNNING)
                    for w in self.workers)
 
@@ -863,12 +872,20 @@ leaving and resuming later loses nothing, the log included.
                 self.choose(value)
 
     def on_key(self, event: Any) -> None:
-        # ↑ ↓ in the filter box move through the filtered list.
         box = self.query_one("#decision-filter", Input)
+        decision = self.query_one("#decision", ChoiceList)
         if self.focused is box and event.key in ("up", "down"):
+            # ↑ ↓ in the filter box move through the filtered list.
             event.stop()
-            decision = self.query_one("#decision", ChoiceList)
             (decision.action_cursor_up if event.key == "up" else decision.action_cursor_down)()
+            return
+        # A choice key that reached the screen, not the list: typed just as a pane closed,
+        # before focus came back to the list. The table is showing, so it means that choice.
+        char = event.character
+        if (not self.pane and self.focused is not box and char and char.isprintable()
+                and decision.has_key(char)):
+            event.stop()
+            decision.choose_key(char)
 
     def action_undo(self) -> None:
         """Take back this person's last decision (solo and hotseat only)."""
