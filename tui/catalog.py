@@ -18,7 +18,7 @@ if TYPE_CHECKING:  # imported on first use at run time (see the module docstring
     from coldwater.tui.screens.table import TableScreen
 
 TABLE_SCREENS: dict[str, str] = {
-    "crown": "coldwater.tui.widgets.crown.screen:CrownTableScreen",
+    "crown": "coldwater.tui.games.crown.screen:CrownTableScreen",
     "fisheries": "coldwater.tui.games.fisheries.screen:FisheriesTableScreen",
     "aquatica": "coldwater.tui.games.aquatica.screen:AquaticaTableScreen",
 }

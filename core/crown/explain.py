@@ -25,17 +25,24 @@ def _who(s: CrownState) -> str:
     if d.phase == "submit" and d.cur is not None and d.cur >= 0:
         return f"Seat {d.cur + 1}"
     if d.tasks and d.tasks[0].kind in ("white_choice", "silent_n"):
-        return "You"
+        return "Seat 1"  # the Practice Pond's one person decides for the silent player
     p = d.parties[d.turn] if d.parties else None
     if p is not None and p.silent:
         return "The silent player"
     return f"Seat {d.turn + 1}"
 
 
+_LETTERS = ("B", "R", "P", "K", "G", "Y")
+
+
 def _ma(s: CrownState, card: int) -> str:
+    """A Master Angler card in words: its fish and its spots (people never see card numbers)."""
     T = s.TABLES
-    sp = T.ma_species[card] if 0 < card < len(T.ma_species) else "?"
-    return f"Master Angler card {card} ({T.ma_species_name.get(sp, sp)})"
+    if not 0 < card < len(T.ma_species):
+        return "that Master Angler card"
+    sp = T.ma_species[card]
+    spots = " ".join(_LETTERS[c] for c in T.ma_spots[card])
+    return f"the {T.ma_species_name.get(sp, sp)} Master Angler card ({spots})"
 
 
 def why_illegal(s: CrownState, a: Any) -> str:
@@ -161,10 +168,18 @@ def describe(s: CrownState, a: CrownAction) -> str:
     T = s.TABLES
     who = _who(s)
     if isinstance(a, Bait):
+        if d.tasks and d.tasks[0].kind == "silent":
+            return f"the silent player draws a {a.colour} bait" if a.colour != "white" else (
+                "the silent player draws the clear-white bait!")
         return f"a {a.colour} bait is drawn from the bag" if a.colour != "white" else "the clear-white bait is drawn!"
     if isinstance(a, Reveal):
         return f"the {a.loc.title()} deck now shows a {T.fish_name(a.species)}"
     if isinstance(a, MAFlip):
+        task = d.tasks[0].kind if d.node < 0 and d.tasks else ""
+        if task == "ma_silent":
+            return f"{_ma(s, a.card)} goes to the silent player's score pile"
+        if task == "ma_take":
+            return f"Seat {d.tasks[0].seat + 1} takes {_ma(s, a.card)} from the top of the deck"
         return f"{_ma(s, a.card)} is turned face up"
     if isinstance(a, MWFlip):
         return f"the Mystery Weight is now {a.weight} lb"
@@ -189,7 +204,8 @@ def describe(s: CrownState, a: CrownAction) -> str:
     if isinstance(a, Skip):
         return f"{who} has no Port action left to take"
     if isinstance(a, Route):
-        line = f"{who} puts a {COLOUR_NAMES[d.colour]} bait on {_ma(s, a.card)}"
+        sp = T.ma_species[a.card] if 0 < a.card < len(T.ma_species) else ""
+        line = f"{who} puts a {COLOUR_NAMES[d.colour]} bait on the {T.ma_species_name.get(sp, 'Master Angler')} card"
         m = next((m for m in d.parties[d.turn].ma if m.card == a.card), None)
         if m is not None and len(m.filled) + 1 == len(T.ma_spots[a.card]):
             line += " and catches it"
@@ -223,10 +239,10 @@ def describe(s: CrownState, a: CrownAction) -> str:
     if isinstance(a, Lure):
         return f"{who} plays a Lure: swaps the {a.ca} bait in Zone {a.a} with the {a.cb} bait in Zone {a.b}"
     if isinstance(a, SilentDraws):
-        return f"the silent player draws {a.n} bait this turn"
+        return f"{who} lets the silent player draw {a.n} bait this turn"
     if isinstance(a, WhiteOption):
-        return ("a second Master Angler card goes to the silent player" if a.choice == "card"
-                else "7 bait go from the bag to the discard pile")
+        return (f"{who} gives the silent player a second Master Angler card" if a.choice == "card"
+                else f"{who} has 7 bait drawn from the bag onto the discard pile")
     if isinstance(a, Submit):
         return f"{who} chooses which {T.fish_name(a.species)} to submit"
     return str(a)

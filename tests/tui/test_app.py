@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import asyncio
 from pathlib import Path
 from typing import Any
@@ -116,16 +118,16 @@ async def test_board_shows_only_the_viewers_secrets(make_app, home: Path) -> Non
         assert isinstance(app.screen, HandOverScreen)  # hotseat: nothing shown yet
         assert screen.viewer is None
         hidden = _text(screen.query_one("#board"))
-        assert "Your fish" not in hidden and "Your tackle" not in hidden
+        assert "(you)" not in hidden and not re.search(r"\d●", hidden)  # no own board, no weights and tags
         await pilot.press("enter")
         await pilot.pause()
         assert screen.viewer == 0
         shown = _text(screen.query_one("#board"))
-        assert "Your fish" in shown
+        assert "Ada (you)" in shown
         t = games.get("crown").tables
         mine = [f for f in table.state.data.parties[0].fish]
-        for f in mine:
-            assert f"{t.fish_name(f.species)} {t.weight[f.card]} lb" in shown
+        for f in mine:  # the owner's fish with weight and tag colour ("Pike 7●", or "Pike  7 lb  ●red 9:12")
+            assert re.search(rf"{t.fish_name(f.species)}\s+{t.weight[f.card]}( lb)?\s*●", shown), f
         # Bo's fish have no weights in Ada's view, so none can be drawn.
         assert all(f.card is None for f in table.view(0).data.parties[1].fish)
 

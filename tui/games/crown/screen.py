@@ -1,0 +1,255 @@
+"""The Coldwater Crown table screen: the shared table frame with Crown's board,
+and choices written for people (grouped, named, previewed, safely pre-selected).
+
+The words and the choice logic are in ``wording.py`` and the drawing in
+``board.py``, both free of Textual; this module only wires them to the frame's
+hooks (docs/tui.md, "Table screen hooks").
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from rich.console import RenderableType
+from rich.text import Text
+from textual import events
+from textual.geometry import Size
+from textual.widget import Widget
+
+from coldwater import themes
+from coldwater.core.crown.content import Tables
+from coldwater.core.crown.model import COLOUR_INDEX, CrownData
+from coldwater.core.state import CHANCE, State
+from coldwater.tui.screens.table import TableScreen
+from coldwater.tui.widgets.board import BoardView
+from coldwater.tui.widgets.choices import Item
+
+from . import board as draw
+from . import wording
+
+def tables_of(game: Any) -> Tables:
+    """The engine's content tables (weights, tags, spots) for `game`."""
+    t = getattr(game, "tables", None)
+    if isinstance(t, Tables):
+        return t
+    from coldwater.core.crown.content import load_default
+
+    return load_default()
+
+
+class CrownBoard(BoardView):
+    """The whole table: shared board and players, laid out for the width it has.
+
+    Below ``board.WIDE`` columns the parts are stacked (your board first, then
+    the shared board, then one line per opponent); from there the shared board
+    and the players' boards stand side by side. In the full-screen board pane
+    (``full``) every player's whole board is drawn, your fish with weight, tag
+    and time.
+    """
+
+    DEFAULT_CSS = """
+    CrownBoard {
+        width: 1fr;
+        height: auto;
+    }
+    """
+
+    def __init__(self, game: Any, *, id: str | None = None) -> None:
+        super().__init__(game, id=id)
+        self.tables = tables_of(game)
+        self._last: tuple[State[Any, Any], list[str], int | None] | None = None
+        self._cache: tuple[tuple[int, int, bool], RenderableType, int] | None = None
+        self.parts: list[draw.Part] = []
+        self.full = False
+
+    def show(self, view: State[Any, Any], names: Sequence[str], viewer: int | None) -> None:
+        self._last = (view, list(names), viewer)
+        old_rows = self._cache[2] if self._cache is not None else -1
+        self._cache = None
+        _, rows = self.layout_for(self.width_for_drawing())  # so `shown` and `parts` are current at once
+        self.refresh(layout=rows != old_rows)  # a relayout only when the height changes
+
+    def width_for_drawing(self) -> int:
+        w = self.content_region.width if self.is_mounted else 0
+        return w if w >= 20 else 78
+
+    def layout_for(self, width: int) -> tuple[RenderableType, int]:
+        """The board drawn for `width` columns and its height, cached until the next show().
+
+        The drawing depends on the width (the layout) and on the room below (a tall
+        board pane or terminal gets the full form), so Textual asks for it here, at
+        the width it lays the board out at, rather than once on a resize."""
+        if self._last is None:
+            return Text(""), 0
+        room = self.room()
+        key = (width, room, self.full)
+        if self._cache is not None and self._cache[0] == key:
+            return self._cache[1], self._cache[2]
+        view, names, viewer = self._last
+        args = (view.data, self.tables, names, viewer, view.current, width)
+        pal = self.palette()
+        shown, parts, rows = draw.render(*args, self.full, pal)
+        if not self.full and width < draw.WIDE and room >= 20:
+            # A tall terminal gets the full form (whole boards, your fish one per line)
+            # where it fits without scrolling; else the compact one.
+            for detail in (True, False):
+                tall, tall_parts, tall_rows = draw.render(*args, True, pal, detail)
+                if tall_rows <= room:
+                    shown, parts, rows = tall, tall_parts, tall_rows
+                    break
+        self.shown, self.parts = shown, parts
+        self._cache = (key, shown, rows)
+        return shown, rows
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return self.layout_for(width)[1]
+
+    def render(self) -> RenderableType:
+        return self.layout_for(self.width_for_drawing())[0]
+
+    def room(self) -> int:
+        """Rows the board has on screen (its scrolling container's height)."""
+        parent = self.parent
+        if not self.is_mounted or not isinstance(parent, Widget):
+            return 0
+        return parent.content_region.height
+
+    def palette(self) -> draw.Palette:
+        """The game colours of the app's theme (bold/underline/reverse under NO_COLOR)."""
+        if not self.is_mounted:
+            return draw.FALLBACK
+        return themes.game_palette(self.app.theme, no_color="NO_COLOR" in os.environ)
+
+    def text(self) -> str:
+        """What is drawn, as plain text (tests)."""
+        return draw.text_of(self.parts)
+
+
+class CrownTableScreen(TableScreen):
+    BOARD: ClassVar[type[BoardView]] = CrownBoard
+    HELP: ClassVar[str] = TableScreen.HELP + """
+**Coldwater Crown.** Your board is at the top: your token, your Zones of bait,
+your tackle, the Master Angler cards you are attempting and your fish (weight
+and tag colour; only you see them). Then the seven Angler spaces clockwise from
+the Port (`[2]` a token showing 2, `*` the one placed this turn), the Shore,
+River and Lake with their fish and decks, the Master Angler row, the Mystery
+Weight, the Tag and the next trophy of each stack, and a line per opponent. The
+board pane (**B**) shows every player's whole board and your fish with their
+timestamps. The line under the title gives the contest weights you would submit
+now and everyone's points so far. Bait shows as letters: **B** blue, **R** red,
+**P** purple, **K** black, **G** green, **Y** yellow. The highlighted choice
+never spends tackle, discards bait or ends your turn; **e** ends the turn. A cast
+bait with only one Master Angler card to go on goes there by itself (Settings:
+answer single choices). The full rules: Esc, then *Rules*.
+"""
+
+    @property
+    def tables(self) -> Tables:
+        return self.query_one("#board", CrownBoard).tables
+
+    def names(self) -> list[str]:
+        return [s.name for s in self.table.seats]
+
+    # ---- board and panes -----------------------------------------------------
+    def action_pane(self, pane_id: str) -> None:
+        super().action_pane(pane_id)
+        board = self.query_one("#board", CrownBoard)
+        full = self.pane == "board"
+        if board.full != full:
+            board.full = full
+            board._cache = None
+            board.refresh(layout=True)
+
+    def on_resize(self, event: events.Resize) -> None:
+        super().on_resize(event)
+        # The board's form depends on the room it has, which the side strip changes.
+        board = self.query_one("#board", CrownBoard)
+        board._cache = None
+        board.refresh(layout=True)
+
+    def standings(self, view: State[Any, Any]) -> str:
+        return wording.standings(view.data, self.tables, self.names(), self.viewer)
+
+    # ---- the log -------------------------------------------------------------
+    def summarize_chance(self, lines: list[str]) -> list[str]:
+        return wording.summarize_chance(lines)
+
+    def announcements(self, before: State[Any, Any], after: State[Any, Any], seat: int, action: Any) -> list[str]:
+        d0: CrownData = before.data
+        d1: CrownData = after.data
+        out: list[str] = []
+        if seat == CHANCE and d0.tasks and d0.tasks[0].kind == "silent" and wording.tag_of(action) == "bait":
+            out.append(wording.silent_turn(d0, d1, self.tables, COLOUR_INDEX.get(action.colour, 6)))
+        return out + wording.announcements(d0, d1, self.tables, self.names())
+
+    # ---- the decision --------------------------------------------------------
+    def choice_items(self, view: State[Any, Any], legal: list[Any]) -> tuple[list[Item], int | None]:
+        d: CrownData = view.data
+        ordered = wording.order(legal)
+        items = [Item(self.label(view, a), a, group=wording.group(d, self.tables, a)) for a in ordered]
+        return items, wording.preferred(d, self.tables, ordered)
+
+    def label(self, view: State[Any, Any], action: Any) -> str:
+        try:
+            return wording.label(view.data, self.tables, action, self.viewer)
+        except (AttributeError, IndexError, KeyError, TypeError, ValueError, StopIteration):
+            return super().label(view, action)  # an engine change should not hide a legal choice
+
+    def prompt(self, view: State[Any, Any]) -> str:
+        return wording.prompt(view.data, self.tables, view.legal())
+
+    def step_note(self, view: State[Any, Any]) -> str:
+        return wording.step_note(view.data, view.legal())
+
+    def is_costly(self, view: State[Any, Any], action: Any) -> bool:
+        return wording.spends(view.data, action) and not wording.tag_of(action) in wording.DONE_TAGS
+
+    def reveals(self, view: State[Any, Any], action: Any) -> bool:
+        return wording.tag_of(action) in wording.REVEALS
+
+    def repeat_key(self, view: State[Any, Any]) -> str | None:
+        return wording.repeat_key(view.data, view.legal())
+
+    def preview(self, view: State[Any, Any], action: Any) -> str:
+        return wording.preview(view.data, self.tables, action)
+
+    def answer_alone(self, view: State[Any, Any], legal: list[Any]) -> bool:
+        """The frame answers single-choice questions; Crown also answers a question with
+        one sensible answer (a cast bait with one Master Angler card it fits)."""
+        if super().answer_alone(view, legal):
+            return True
+        ply = self.table.state.ply
+        if not self.auto_single or ply == self._auto_ply or self.busy:
+            return False
+        action = wording.sensible(view.data, self.tables, legal)
+        if action is None:
+            return False
+        self._auto_ply = ply
+        self.log_entry("note", f"(the only sensible choice) {self.label(view, action)}")
+        self.call_later(self.choose, action)
+        return True
+
+    def status(self, view: State[Any, Any]) -> str:
+        d: CrownData = view.data
+        title = self.table.game.title
+        cur = self.table.current
+        if cur is None:
+            return f"{title} — game over"
+        names = wording.names_of(self.names(), len(d.parties))
+        if cur == self.viewer:
+            base = f"{title} — your turn"
+        elif d.step == 4 and cur != CHANCE:
+            base = f"{title} — {names[cur]} is choosing"
+        else:
+            whose = names[d.turn] if 0 <= d.turn < len(names) else "?"
+            base = f"{title} — {whose}'s turn"
+        extra = []
+        if 1 <= d.step <= 3:
+            extra.append(f"Step {d.step}")
+        if d.end_triggered and d.step < 4:
+            extra.append("final round")
+        if d.step == 4:
+            extra.append("the contests")
+        return base + (f" · {' · '.join(extra)}" if extra else "")

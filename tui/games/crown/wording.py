@@ -1,0 +1,608 @@
+"""Coldwater Crown's words for the table, as pure functions (no Textual).
+
+Everything here takes the engine's position data (a view: ``CrownData`` as the
+person looking may know it) and its content tables, and returns plain strings or
+small decisions, so it can be unit-tested without running the app:
+
+* :func:`label`, :func:`group`, :func:`prompt`: a choice in words, never an id;
+* :func:`preferred`: which choice is highlighted; it never spends tackle,
+  discards bait, or ends the turn (see "No traps" in docs/tui.md);
+* :func:`sensible`: the one answer worth giving, when a question has only one
+  (a cast bait with a single Master Angler card to go on), so it need not be asked;
+* :func:`preview`: what a choice will do, where that is knowable now;
+* :func:`standings`: the contest weights you would submit now and trophies held;
+* :func:`announcements`: trophies, Master Angler catches, the end trigger and the
+  silent player's turn, found by comparing the position before and after a step.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from coldwater.core.crown.content import Tables
+from coldwater.core.crown.model import (
+    COLOUR_LOCATION, COLOURS, CONTEST_ORDER, LOCATION_TITLES, LOCATIONS, SPACES, CrownData, Fish, Party,
+)
+
+BAIT_LETTERS: tuple[str, ...] = ("B", "R", "P", "K", "G", "Y", "W")
+"""One letter per bait colour (K is black, as in printing); W the clear-white bait."""
+
+TROPHY_NAMES: dict[str, str] = {
+    "first_to_12": "First to 12 Fish", "mystery_weight": "Mystery Weight", "three_same": "Three Same",
+    "four_different": "Four Different", "small_species": "Small Species", "fastest_to_8": "Fastest to 8 Species",
+    "shore": "Shore contest", "lake": "Lake contest", "river": "River contest",
+}
+TROPHY_SHORT: dict[str, str] = {
+    "first_to_12": "12 Fish", "mystery_weight": "Mystery", "three_same": "3 Same", "four_different": "4 Diff",
+    "small_species": "Small", "fastest_to_8": "8 Species", "shore": "Shore", "lake": "Lake", "river": "River",
+}
+STACKS_SHOWN: tuple[str, ...] = ("first_to_12", "fastest_to_8", "small_species", "three_same", "four_different",
+                                 "shore", "lake", "river")
+"""Trophy stacks in the order the board lists them (the Mystery Weight tile is shown apart)."""
+
+GROUP_ORDER: tuple[str, ...] = ("place", "remove", "fill", "take", "taketop", "skip", "route", "discard",
+                                "catch", "zone6", "lose", "tackle", "silent", "white", "submit", "reel", "lure",
+                                "end")
+"""Choices in this order: the step's own choices first, tackle plays after, ending last."""
+
+SPENDS: frozenset[str] = frozenset({"reel", "lure", "discard", "end"})
+"""Choices never highlighted by default: they use up tackle or bait, or end the turn."""
+
+DONE_TAGS: frozenset[str] = frozenset({"end"})
+"""The "done" action of a decision, for the table's fixed end-turn key."""
+
+REVEALS: frozenset[str] = frozenset({"fill", "taketop", "tackle"})
+"""Choices that draw something unseen (bait, a card, a tackle piece): never answered for you."""
+
+
+def tag_of(action: Any) -> str:
+    return str(action).split()[0]
+
+
+# ---- small names -------------------------------------------------------------------
+
+
+def fish_name(T: Tables, species: str) -> str:
+    return T.fish_name(species)
+
+
+def ma_name(T: Tables, card: int) -> str:
+    key = T.ma_species[card] if 0 < card < len(T.ma_species) else "?"
+    return T.ma_species_name.get(key, key.replace("_", " ").title())
+
+
+def spots_letters(T: Tables, card: int) -> str:
+    return " ".join(BAIT_LETTERS[c] for c in T.ma_spots[card])
+
+
+def names_of(names: Sequence[str], parties: int) -> list[str]:
+    """A name per party: the seats' names, then "Silent player" for the Practice Pond rival."""
+    out = list(names[:parties])
+    while len(out) < parties:
+        out.append("Silent player")
+    return out
+
+
+def side_word(side: int) -> str:
+    return "a 2" if side == 2 else "a 1"
+
+
+def clock(minutes: int) -> str:
+    return f"{minutes // 60}:{minutes % 60:02d}"
+
+
+# ---- what a move does --------------------------------------------------------------
+
+
+def cast_result(d: CrownData, seat: int, colour: int, side: int) -> tuple[int, list[int]]:
+    """(bait cast, Zones emptied) if `seat` casts `colour` with a token showing `side`."""
+    p = d.parties[seat]
+    n = 0
+    emptied = []
+    for zi, z in enumerate(p.zones):
+        k = z[colour]
+        if k:
+            take = 1 if side == 1 else k
+            n += take
+            if sum(z) == take:
+                emptied.append(zi + 3)
+    return n, emptied
+
+
+def open_spots(T: Tables, p: Party, colour: int) -> int:
+    """How many of `p`'s Master Angler cards have an open spot of `colour`."""
+    return sum(1 for m in p.ma if colour in T.ma_spots[m.card] and colour not in m.filled)
+
+
+def catch_words(d: CrownData, T: Tables, colour: int, zones: Sequence[int]) -> list[str]:
+    """"Zone 4 → the Perch" for each emptied Zone (what its default catch would be)."""
+    li = COLOUR_LOCATION[colour]
+    out = []
+    for z in zones:
+        fish = d.zones[li][z - 3]
+        what = f"the {fish_name(T, fish.species)}" if fish is not None else "nothing (that Zone is empty)"
+        extra = ""
+        if z == 5:
+            extra = " + tackle"
+        elif z == 6 and d.tops[li] is not None:
+            top = d.tops[li]
+            assert top is not None
+            extra = f" (or the {fish_name(T, top.species)} on the deck)"
+        out.append(f"Zone {z} → {what}{extra}")
+    return out
+
+
+def cast_preview(d: CrownData, T: Tables, seat: int, colour: int, side: int) -> str:
+    n, emptied = cast_result(d, seat, colour, side)
+    if n == 0:
+        return f"casts nothing: you have no {COLOURS[colour]} bait"
+    words = [f"casts {n} {COLOURS[colour]}"]
+    spots = open_spots(T, d.parties[seat], colour)
+    if spots:
+        words.append(f"{min(spots, n)} can go on your Master Angler cards")
+    if emptied:
+        words.append("empties " + ", ".join(catch_words(d, T, colour, emptied)))
+    return "; ".join(words)
+
+
+def space_preview(d: CrownData, T: Tables, seat: int, space: str, side: int) -> str:
+    if space == "port":
+        return "one Port action: fill a Zone or take a card" if side == 1 else "two Port actions"
+    colour = COLOURS.index(space)
+    return cast_preview(d, T, seat, colour, side)
+
+
+def preview(d: CrownData, T: Tables, action: Any) -> str:
+    """What `action` will do, in words, where that is knowable before it is made ("" if not)."""
+    seat = d.turn
+    tag = tag_of(action)
+    try:
+        if tag == "place":
+            return space_preview(d, T, seat, action.space, d.parties[seat].token)
+        if tag == "remove":
+            return space_preview(d, T, seat, action.space, d.tokens[SPACES.index(action.space)])
+        if tag == "fill":
+            have = sum(d.parties[seat].zones[action.zone - 3])
+            return f"draws {action.zone - have} bait from the bag into Zone {action.zone}"
+        if tag == "take":
+            return take_words(T, action.card)
+        if tag == "route":
+            m = next(m for m in d.parties[seat].ma if m.card == action.card)
+            left = len(T.ma_spots[action.card]) - len(m.filled) - 1
+            return f"catches the {ma_name(T, action.card)} (1 point)" if left == 0 else f"{left} spot{'s' if left != 1 else ''} left after this"
+        if tag == "discard":
+            return "the bait goes to the discard pile"
+        if tag == "reel":
+            p = d.parties[seat]
+            ci = COLOURS.index(action.colour)
+            emptied = []
+            for z in sorted({action.a, action.b}):
+                left = sum(p.zones[z - 3]) - (2 if action.a == action.b else 1)
+                if left == 0:
+                    emptied.append(z)
+            base = "uses your Reel: two bait of one colour leave your board"
+            if emptied:
+                return base + "; empties " + ", ".join(catch_words(d, T, ci, emptied))
+            return base
+        if tag == "lure":
+            return "uses your Lure: the two bait change Zones"
+        if tag == "end":
+            return "ends your turn; the removed token is flipped for your next turn"
+        if tag == "catch":
+            uses = tackle_used(d, action)
+            li = LOCATIONS.index(action.loc)
+            fish = d.zones[li][action.at - 3]
+            what = f"you catch the {fish_name(T, fish.species)}" if fish is not None else "you catch nothing"
+            if d.mw_top is not None and not d.mw_claimed:
+                what += f" (a {d.mw_top} lb one wins the Mystery Weight)"
+            return what + (f"; uses your {' and '.join(uses)}" if uses else "")
+        if tag == "zone6":
+            return "you catch the top card of the deck; the fish in Zone 6 stays"
+        if tag == "taketop":
+            return "an unseen card from the top of the Master Angler deck"
+        if tag == "tackle":
+            return ("draws the top tackle piece; you can play it from your next Step" if action.take
+                    else "no tackle this time")
+        if tag == "submit":
+            cards = my_fish(d, T, d.cur if d.cur is not None else -1, action.species)
+            if 1 <= action.rank <= len(cards):
+                rest = "the other one is" if len(cards) == 2 else f"the other {len(cards) - 1} are"
+                return f"counts {T.weight[cards[action.rank - 1]]} lb; {rest} thrown back"
+        if tag == "silent":
+            return ("one draw: fewer chances for the silent player to catch" if action.n == 1
+                    else "two draws, as on any other turn")
+    except (AttributeError, IndexError, KeyError, ValueError, StopIteration):
+        return ""
+    return ""
+
+
+def port_total(d: CrownData) -> int:
+    """How many Port actions this visit gives: the side of the token placed (Step 1) or removed (Step 2)."""
+    if d.step == 1 and 0 <= d.placed < len(d.tokens):
+        return max(d.tokens[d.placed], d.port_left)
+    return max(d.removed, d.port_left)
+
+
+def step_note(d: CrownData, legal: Sequence[Any]) -> str:
+    """"1 of 2" on a Port visit with two actions."""
+    if not any(tag_of(a) in ("fill", "take", "taketop", "skip") for a in legal):
+        return ""
+    total = port_total(d)
+    return f"{total - d.port_left + 1} of {total}" if total > 1 else ""
+
+
+def repeat_key(d: CrownData, legal: Sequence[Any]) -> str | None:
+    """Where each cast bait goes is asked again and again: "!" can answer it for the game."""
+    tags = {tag_of(a) for a in legal}
+    return f"route {COLOURS[d.colour]}" if tags == {"route", "discard"} else None
+
+
+def take_words(T: Tables, card: int) -> str:
+    return (f"{ma_name(T, card)}: fill its spots ({spots_letters(T, card)}) with cast bait to catch it "
+            "for 1 point")
+
+
+# ---- the choice list -----------------------------------------------------------------
+
+
+def group(d: CrownData, T: Tables, action: Any) -> str:
+    tag = tag_of(action)
+    if tag in ("place", "remove"):
+        return "Angler spaces"
+    if tag in ("fill", "take", "taketop", "skip"):
+        return "Port: fill a Zone" if tag == "fill" else "Port: take a Master Angler card"
+    if tag in ("route", "discard"):
+        return f"Cast {COLOURS[d.colour]} bait · {d.route_left} to place"
+    if tag in ("catch", "zone6", "lose"):
+        return "Catch a fish"
+    if tag == "tackle":
+        return "Zone 5 bonus"
+    if tag == "reel":
+        return "Play your Reel"
+    if tag == "lure":
+        return "Play your Lure"
+    if tag == "submit":
+        return f"Contest · which {fish_name(T, action.species)}?"
+    if tag in ("silent", "white"):
+        return "For the silent player"
+    if tag == "end":
+        return "Step 3"
+    return ""
+
+
+def label(d: CrownData, T: Tables, action: Any, seat: int | None) -> str:
+    """One choice in words. Raises on an action it does not know (the caller falls back)."""
+    tag = tag_of(action)
+    if tag in ("place", "remove"):
+        i = SPACES.index(action.space)
+        side = d.parties[d.turn].token if tag == "place" else d.tokens[i]
+        if action.space == "port":
+            return f"Port [{side}]: {'one Port action' if side == 1 else 'two Port actions'}"
+        amount = "one" if side == 1 else "all"
+        return f"{action.space.capitalize()} [{side}]: cast {amount} {action.space}"
+    if tag == "fill":
+        have = sum(d.parties[d.turn].zones[action.zone - 3])
+        return f"Fill Zone {action.zone} (draw {action.zone - have})"
+    if tag == "take":
+        return f"Take the {ma_name(T, action.card)} Master Angler card ({spots_letters(T, action.card)})"
+    if tag == "taketop":
+        return "Take the top Master Angler card, unseen"
+    if tag == "skip":
+        return "No Port action is possible: go on"
+    if tag == "route":
+        m = next(m for m in d.parties[d.turn].ma if m.card == action.card)
+        open_ = len(T.ma_spots[action.card]) - len(m.filled)
+        return f"Onto your {ma_name(T, action.card)} ({open_} open spot{'s' if open_ != 1 else ''})"
+    if tag == "discard":
+        return "To the discard pile"
+    if tag == "catch":
+        li = LOCATIONS.index(action.loc)
+        fish = d.zones[li][action.at - 3]
+        name = fish_name(T, fish.species) if fish is not None else "nothing"
+        uses = tackle_used(d, action)
+        use = f", plays your {' and '.join(uses)}" if uses else ""
+        where = f"{LOCATION_TITLES[li]} Zone {action.at}"
+        return f"The {name} ({where}) for your Zone {action.zone}{use}"
+    if tag == "zone6":
+        pend = next(p for p in d.pending if p.zone == 6)
+        home = COLOUR_LOCATION[pend.colour]
+        top = d.tops[home]
+        name = fish_name(T, top.species) if top is not None else "fish"
+        return f"Zone 6 bonus: the {name} on top of the {LOCATION_TITLES[home]} deck instead"
+    if tag == "lose":
+        return f"Nothing for Zone {action.zone}: that Zone on the board is empty"
+    if tag == "tackle":
+        return "Take the top tackle piece" if action.take else "Leave the tackle"
+    if tag == "reel":
+        if action.a == action.b:
+            return f"Reel: two {action.colour} from Zone {action.a}"
+        return f"Reel: one {action.colour} from Zone {action.a} and one from Zone {action.b}"
+    if tag == "lure":
+        return f"Lure: {action.ca} in Zone {action.a} ⇄ {action.cb} in Zone {action.b}"
+    if tag == "submit":
+        cards = my_fish(d, T, d.cur if d.cur is not None and d.cur >= 0 else -1, action.species)
+        if 1 <= action.rank <= len(cards):
+            c = cards[action.rank - 1]
+            return f"{fish_name(T, action.species)} {T.weight[c]} lb ({T.tag[c]} tag, {clock(T.time[c])})"
+        return f"{fish_name(T, action.species)}, number {action.rank} by weight"
+    if tag == "silent":
+        return f"The silent player draws {action.n} bait" + (" (you have fewer fish)" if action.n == 1 else "")
+    if tag == "white":
+        if action.choice == "card":
+            return "Give the silent player a second Master Angler card"
+        return "Draw 7 bait from the bag onto the discard pile"
+    if tag == "end":
+        return "End your turn"
+    raise KeyError(tag)
+
+
+def tackle_used(d: CrownData, action: Any) -> list[str]:
+    """Which tackle a catch plays: a Rod for another location, a Line for another Zone."""
+    out = []
+    pend = next((p for p in d.pending if p.zone == action.zone), None)
+    if pend is not None and LOCATIONS.index(action.loc) != COLOUR_LOCATION[pend.colour]:
+        out.append("Rod")
+    if action.at != action.zone:
+        out.append("Line")
+    return out
+
+
+def my_fish(d: CrownData, T: Tables, seat: int, species: str) -> list[int]:
+    """`seat`'s known cards of `species`, heaviest first, earliest time on ties (the engine's rank order)."""
+    if not 0 <= seat < len(d.parties):
+        return []
+    cards = [f.card for f in d.parties[seat].fish if f.species == species and f.card is not None]
+    return sorted(cards, key=lambda c: (-T.weight[c], T.time[c], c))
+
+
+def spends(d: CrownData, action: Any) -> bool:
+    """True if choosing `action` uses up tackle or bait, or ends the turn (never a default)."""
+    tag = tag_of(action)
+    if tag in SPENDS:
+        return True
+    if tag == "catch":
+        return bool(tackle_used(d, action))
+    if tag == "tackle":
+        return not action.take
+    return False
+
+
+def order(actions: Sequence[Any]) -> list[Any]:
+    rank = {g: n for n, g in enumerate(GROUP_ORDER)}
+    return [a for _, a in sorted(enumerate(actions), key=lambda ia: (rank.get(tag_of(ia[1]), len(rank)), ia[0]))]
+
+
+def preferred(d: CrownData, T: Tables, ordered: Sequence[Any]) -> int | None:
+    """Index of the choice to highlight, or None (nothing is safe to pre-select).
+
+    In a contest, the heaviest fish; when bait is cast, the Master Angler card
+    closest to being caught; elsewhere the first choice that spends nothing.
+    """
+    best: tuple[int, int] | None = None
+    seat = d.cur if d.cur is not None else -1
+    for n, a in enumerate(ordered):
+        tag = tag_of(a)
+        if tag == "submit":
+            cards = my_fish(d, T, seat, a.species)
+            w = T.weight[cards[a.rank - 1]] if 1 <= a.rank <= len(cards) else -1
+            if best is None or w > best[0]:
+                best = (w, n)
+        elif tag == "route":
+            m = next((m for m in d.parties[d.turn].ma if m.card == a.card), None)
+            left = len(T.ma_spots[a.card]) - len(m.filled) if m is not None else 99
+            if best is None or -left > best[0]:
+                best = (-left, n)
+    if best is not None:
+        return best[1]
+    for n, a in enumerate(ordered):
+        if not spends(d, a):
+            return n
+    return None
+
+
+def sensible(d: CrownData, T: Tables, legal: Sequence[Any]) -> Any | None:
+    """The only answer worth giving, or None when the question is a real one.
+
+    A cast bait with exactly one Master Angler card it can go on goes there:
+    a spot filled is never worse than the discard pile (the bait returns to the
+    discard when the card is caught).
+    """
+    tags = {tag_of(a) for a in legal}
+    if tags == {"route", "discard"}:
+        routes = [a for a in legal if tag_of(a) == "route"]
+        if len(routes) == 1:
+            return routes[0]
+    return None
+
+
+def prompt(d: CrownData, T: Tables, legal: Sequence[Any]) -> str:
+    tags = {tag_of(a) for a in legal}
+    if "place" in tags:
+        return "Step 1: place your Angler token"
+    if "remove" in tags:
+        return "Step 2: remove another token"
+    if tags & {"route", "discard"}:
+        return f"Where does this {COLOURS[d.colour]} bait go?"
+    if "submit" in tags:
+        loc = LOCATION_TITLES[CONTEST_ORDER[d.contest]] if d.contest < 3 else ""
+        return f"{loc} contest: which fish do you submit? (heaviest highlighted)"
+    if "tackle" in tags:
+        return "Zone 5 emptied: take the top tackle piece?"
+    if tags & {"catch", "zone6", "lose"}:
+        pend = ", ".join(f"Zone {p.zone} ({COLOURS[p.colour]})" for p in d.pending)
+        return f"Which fish do you catch? Owed for {pend}"
+    if tags & {"fill", "take", "taketop", "skip"}:
+        return "Port: fill a Zone or take a Master Angler card"
+    if "silent" in tags:
+        return "You have fewer fish: how many bait does the silent player draw?"
+    if "white" in tags:
+        return "The clear-white bait: what else happens for the silent player?"
+    if "end" in tags:
+        return "Step 3: end your turn"  # with key e; tackle you can still play is listed too
+    return "Your choice"
+
+
+# ---- standings -----------------------------------------------------------------------
+
+
+def contest_weights(d: CrownData, T: Tables, seat: int) -> tuple[int, int, int] | None:
+    """Shore, Lake, River weights `seat` would submit now (heaviest of each species), or None if unknown."""
+    p = d.parties[seat]
+    best: dict[str, int] = {}
+    for f in list(p.fish) + list(p.submitted):
+        if f.card is None:
+            return None
+        w = T.weight[f.card]
+        if w > best.get(f.species, -1):
+            best[f.species] = w
+    totals = [0, 0, 0]
+    for sp, w in best.items():
+        totals[T.species_location[sp]] += w
+    return totals[0], totals[2], totals[1]
+
+
+def trophy_points(p: Party) -> int:
+    return sum(t.points for t in p.trophies)
+
+
+def trophy_list(p: Party) -> str:
+    """Trophies held, short: "Mystery 3+5 lb, Small 5"."""
+    weights = [t.weight for t in p.trophies if t.kind == "mystery_weight"]
+    parts = [f"Mystery {'+'.join(str(w) for w in weights)} lb"] if weights else []
+    parts += [f"{TROPHY_SHORT.get(t.kind, t.kind)} {t.points}" for t in p.trophies if t.kind != "mystery_weight"]
+    return ", ".join(parts)
+
+
+def standings(d: CrownData, T: Tables, names: Sequence[str], viewer: int | None) -> str:
+    """Your contest weights now, then points in hand (trophies + caught Master Angler cards) for all."""
+    labels = names_of(names, len(d.parties))
+    out = []
+    if viewer is not None and 0 <= viewer < len(d.parties):
+        w = contest_weights(d, T, viewer)
+        if w is not None:
+            out.append(f"Weights now: Shore {w[0]} · Lake {w[1]} · River {w[2]}")
+    pts = []
+    for i, p in enumerate(d.parties):
+        pts.append(f"{'you' if i == viewer else labels[i]}: {trophy_points(p) + len(p.ma_done)}")
+    out.append("Points " + " · ".join(pts))
+    return " │ ".join(out)
+
+
+# ---- announcements -----------------------------------------------------------------
+
+
+def announcements(before: CrownData, after: CrownData, T: Tables, names: Sequence[str]) -> list[str]:
+    """Lines for the log about what a step changed that the move's own line does not say."""
+    labels = names_of(names, len(after.parties))
+    out: list[str] = []
+    if len(before.parties) != len(after.parties):
+        return out
+    for i, (a, b) in enumerate(zip(before.parties, after.parties)):
+        name = labels[i]
+        new = b.trophies[len(a.trophies):] if len(b.trophies) >= len(a.trophies) else []
+        for t in new:
+            if t.kind == "mystery_weight":
+                fish = next((f for f in reversed(b.fish) if f.shown and f.card is not None
+                             and T.weight[f.card] == t.weight), None)
+                what = f" with a {t.weight} lb {fish_name(T, fish.species)}" if fish is not None else f" ({t.weight} lb)"
+                out.append(f"{name} wins the Mystery Weight trophy{what}")
+            elif t.kind in ("shore", "lake", "river"):
+                continue  # contest results are told together, below
+            else:
+                out.append(f"{name} wins the {TROPHY_NAMES.get(t.kind, t.kind)} trophy ({t.points} points)")
+        for card in b.ma_done[len(a.ma_done):]:
+            out.append(f"{name} catches the {ma_name(T, card)} Master Angler fish (1 point)")
+    if after.end_triggered and not before.end_triggered:
+        mover = labels[before.turn] if before.turn < len(labels) else "Someone"
+        why = (f"{mover} has 12 fish" if any(t.kind == "first_to_12" for t in after.parties[before.turn].trophies)
+               else "a location could not be restocked to four fish")
+        out.append(f"The end is triggered ({why}): everyone else has one final turn")
+    if after.step == 4:
+        # Several contests can resolve in one step (nobody has a choice to make in them).
+        for c in range(before.contest if before.step == 4 else 0, min(after.contest, 3)):
+            out.append(contest_result(after, T, labels, LOCATIONS[CONTEST_ORDER[c]]))
+    return out
+
+
+def contest_result(d: CrownData, T: Tables, labels: Sequence[str], loc: str) -> str:
+    li = LOCATIONS.index(loc)
+    rows = []
+    for i, p in enumerate(d.parties):
+        sub = [f for f in p.submitted if T.species_location.get(f.species) == li and f.card is not None]
+        if not sub:
+            continue
+        won = next((t.points for t in p.trophies if t.kind == loc), 0)
+        rows.append((-sum(T.weight[f.card] for f in sub if f.card is not None), labels[i], won))
+    rows.sort()
+    parts = [f"{n} {-w} lb" + (f" → {pts} points" if pts else "") for w, n, pts in rows]
+    return f"{loc.title()} contest: " + ("; ".join(parts) if parts else "nobody submitted a fish")
+
+
+def silent_turn(before: CrownData, after: CrownData, T: Tables, colour: int) -> str:
+    """The silent player's draw of `colour` in words: its token move and any catch."""
+    if colour == 6:
+        return "Silent player draws the clear-white bait: a Master Angler card goes to its score pile"
+    words = [f"Silent player draws {COLOURS[colour]}"]
+    moved = [i for i in range(7) if before.tokens[i] != after.tokens[i]]
+    if len(moved) == 2:
+        src = next(i for i in moved if before.tokens[i])
+        dst = next(i for i in moved if after.tokens[i])
+        words.append(f"moves the token on {SPACES[src]} to {SPACES[dst]}")
+    else:
+        words.append("no token moves")
+    k = after.discard[colour]
+    s_before, s_after = before.parties[-1], after.parties[-1]
+    caught: list[Fish] = s_after.fish[len(s_before.fish):]
+    if caught:
+        f = caught[0]
+        li = COLOUR_LOCATION[colour]
+        weight = f" ({T.weight[f.card]} lb)" if f.card is not None else ""
+        words.append(f"{k} {COLOURS[colour]} in the discard → catches the {fish_name(T, f.species)}{weight} "
+                     f"at the {LOCATION_TITLES[li]}, Zone {k}")
+    else:
+        words.append(f"{k} {COLOURS[colour]} in the discard, no catch (needs 3 to 6)")
+    return "; ".join(words)
+
+
+BAIT_DRAWN = re.compile(r"an? (\w+) bait is drawn from the bag")
+DECK_SHOWS = re.compile(r"the (\w+) deck now shows an? (.+)")
+MA_FLIP = re.compile(r"the (.+) Master Angler card \(.*\) is turned face up")
+
+
+def summarize_chance(lines: Sequence[str]) -> list[str]:
+    """Runs of bait draws become one line ("bait drawn: red, blue, blue"), and so do
+    runs of deck reveals ("decks now show: Lake Pike, Shore Wrasse") and of Master
+    Angler cards turned up. Other lines stay as they are, in order."""
+    heads = {"bait": ("a bait drawn: ", "bait drawn: "),
+             "deck": ("the deck now shows: ", "decks now show: "),
+             "ma": ("turned up in the Master Angler row: ", "turned up in the Master Angler row: ")}
+    out: list[str] = []
+    kind = ""
+    run: list[str] = []
+
+    def flush() -> None:
+        if run:
+            one, many = heads[kind]
+            out.append((one if len(run) == 1 else many) + ", ".join(run))
+            run.clear()
+
+    for line in lines:
+        if m := BAIT_DRAWN.fullmatch(line):
+            k, item = "bait", m[1]
+        elif m := DECK_SHOWS.fullmatch(line):
+            k, item = "deck", f"{m[1]} {m[2]}"
+        elif m := MA_FLIP.fullmatch(line):
+            k, item = "ma", m[1]
+        else:
+            flush()
+            kind = ""
+            out.append(line)
+            continue
+        if k != kind:
+            flush()
+            kind = k
+        run.append(item)
+    flush()
+    return out
