@@ -85,6 +85,8 @@ class SeatInfo(msgspec.Struct, omit_defaults=True):
     port: int = 0
     reserved: str = ""
     """For an open seat: the fingerprint of the only peer who may take it."""
+    bot: bool = False
+    """A remote seat the host's bot plays until its player returns (it ran out of time)."""
 
 
 class TableInfo(msgspec.Struct, omit_defaults=True):

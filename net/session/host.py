@@ -253,7 +253,7 @@ class TableHost(Emitter):
                                           key=r.key, ready=True))
                 else:
                     out.append(m.SeatInfo(seat=i, kind="remote", name=r.name, fingerprint=_fp(r.key), key=r.key,
-                                          ready=r.ready,
+                                          ready=r.ready, bot=r.timed_out,
                                           away=not r.present and not r.by_bot, addr=r.addr, port=r.port))
             elif kind == "host":
                 out.append(m.SeatInfo(seat=i, kind="host", name=self.host_name, fingerprint=self.identity.fingerprint,
@@ -723,6 +723,7 @@ class TableHost(Emitter):
     def _back_from_bot(self, r: Remote) -> None:
         r.timed_out = False
         self._broadcast(m.Presence(seat=r.seat, away=not r.present, by_bot=False))
+        self._lobby_changed()
         self.emit(Problem(f"{r.name} (seat {r.seat + 1}) is back; the bot stops playing the seat"))
 
     def _on_mismatch(self, r: Remote, conn: Connection, msg: m.Mismatch) -> None:
@@ -819,6 +820,7 @@ class TableHost(Emitter):
         self._broadcast(m.Notice(text=text))
         self._broadcast(m.Presence(seat=r.seat, away=not r.present, by_bot=True))
         self.emit(Problem(text))
+        self._lobby_changed()
 
     async def _bot_plays(self, view: State[Any, Any]) -> Any:
         self._bot_move = True

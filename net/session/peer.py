@@ -41,6 +41,10 @@ class WrongTable(Refusal):
     """The address answered as another table than the one asked for (e.g. a stale save)."""
 
 
+class SentAway(Refusal):
+    """The table itself refused us (our seat went to a bot, we were sent away): do not retry."""
+
+
 class _Evident(IllegalAction):
     """A step refused on evidence already recorded (not to be reported twice)."""
 
@@ -125,6 +129,10 @@ class TablePeer(Emitter):
         self._pending: Result | None = None
         """Our audited result, waiting for every seat's signed final digest."""
         self._finals_timer: asyncio.TimerHandle | None = None
+        self._host_silent = False
+        """The last connection ended because the host went silent (frozen, cut off), not closed."""
+        self.botted: set[int] = set()
+        """Seats the host announced as played by its bot (a bot step for another signed seat is evidence)."""
 
     # ---- public API ------------------------------------------------------------
     @property
@@ -245,7 +253,7 @@ class TablePeer(Emitter):
         msg = await asyncio.wait_for(conn.recv(), JOIN_TIMEOUT)
         if isinstance(msg, m.Refuse):
             await conn.close()
-            raise Refusal(f"the table refused: {msg.reason}")
+            raise SentAway(f"the table refused: {msg.reason}")
         if not isinstance(msg, m.Welcome):
             await conn.close()
             raise Refusal("the table did not welcome us")
@@ -275,6 +283,7 @@ class TablePeer(Emitter):
                 seen_in, quiet_since = conn.bytes_in, now
             elif now - quiet_since > HOST_SILENCE and self.phase is not PeerPhase.LOBBY:
                 self._problem(f"the host has been silent for {now - quiet_since:.0f} s; treating it as gone")
+                self._host_silent = True
                 await conn.close()
                 return
 
@@ -295,9 +304,21 @@ class TablePeer(Emitter):
             except Exception as e:  # a hostile or buggy host must not crash us
                 log.exception("handling %s", type(msg).__name__)
                 self._problem(f"refused {type(msg).__name__} from the table: {e}")
+            if self.evidence and self.result is None and self._pending is None and self.state is not None:
+                self._leave_on_evidence()
             if self.result is not None:
                 await conn.close()
                 return
+
+    def _leave_on_evidence(self) -> None:
+        """The host did what an honest host cannot: stop playing with it and say why."""
+        assert self.info is not None and self.state is not None
+        text = f"leaving: the host (seat {self.host_seat + 1}) cheated: " + "; ".join(self.evidence)
+        self._problem(text)
+        self.phase = PeerPhase.FINISHED
+        self.result = Result(game=self.game.name, table=self.info.name, seat=self.seat, scores={},
+                             digest="", plies=self.state.ply, outcome="left the table: the host cheated",
+                             audit_ok=False, problems=[text])
 
     def _problem(self, text: str) -> None:
         self.problems.append(text)
@@ -332,7 +353,10 @@ class TablePeer(Emitter):
                 if s.seat == msg.seat:
                     self.seats[i] = msgspec.structs.replace(s, away=msg.away)
             if msg.by_bot:
+                self.botted.add(msg.seat)
                 self._problem(f"seat {msg.seat + 1} is played by the host's bot now")
+            else:
+                self.botted.discard(msg.seat)
             self._update_save_seats()
             self.emit(PresenceChanged(msg.seat, msg.away))
         elif isinstance(msg, m.End):
@@ -507,6 +531,11 @@ class TablePeer(Emitter):
                 self._evidence(f"ply {step.ply}: the host replaced our move {self._sent[1]!r} with {step.action!r}")
                 raise _Evident("not the move we sent")
         if step.bot:
+            bots = self.botted | {s.seat for s in self.seats if s.kind == "bot" or s.bot}
+            if step.seat in self.keys and step.seat not in bots:
+                self._evidence(f"ply {step.ply}: the host played seat {step.seat + 1} with its bot without saying "
+                               "that the seat ran out of time or was given to a bot")
+                raise _Evident("an unannounced bot move")
             return
         why = fp.check_act(self.keys, self.joint, step.ply - 1, step.seat, step.action, step.sig)
         if why is not None:
@@ -713,7 +742,9 @@ class TablePeer(Emitter):
     async def _recover(self) -> None:
         """The host connection broke mid-game: reconnect, or fail over to a new host."""
         self.conn = None
-        deadline = time.monotonic() + min(self.reconnect_for, 3.0)
+        # A silent host is frozen or cut off: a short try only, so that failover comes within ~10 s.
+        deadline = time.monotonic() + min(self.reconnect_for, 1.0 if self._host_silent else 3.0)
+        self._host_silent = False
         last = "no answer"
         while time.monotonic() < deadline:
             try:
@@ -721,6 +752,8 @@ class TablePeer(Emitter):
                                         self.game.content_hash, passphrase=self.passphrase, timeout=2.0)
                 await self._hello(conn, resume_ply=len(self.steps))
                 return
+            except SentAway:
+                raise  # the host is there and does not want us back: no failover
             except (Refusal, asyncio.TimeoutError, OSError) as e:
                 last = str(e)
             await asyncio.sleep(0.3)
