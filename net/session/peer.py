@@ -29,7 +29,7 @@ from .events import (ChatReceived, Chooser, Emitter, Finished, GameStarted, Host
                      PresenceChanged, Problem, Result, StepApplied)
 from .failover import candidates
 from .host import FINALS_WAIT, HEARTBEAT, JOIN_TIMEOUT, MAX_ROUNDS, TableHost, fp_pass_key
-from .persist import PeerSave, SavedSeat, Saver, decode_view, load_peer_save, public_step, safe_name
+from .persist import PeerSave, SavedSeat, Saver, decode_view, load_peer_save, public_step, safe_name, unpack_view
 
 log = logging.getLogger("coldwater.net")
 
@@ -124,8 +124,8 @@ class TablePeer(Emitter):
         """What the host did that an honest host cannot do, naming who signed what (fails the audit)."""
         self.rounds = 0
         """Seed rounds this peer was asked to take part in (capped: a host could grind the deal)."""
-        self._sent: tuple[int, str] | None = None
-        """(ply, action) of the move we sent and have not yet seen applied."""
+        self._sent: tuple[int, str, bytes] | None = None
+        """(ply, action, signature) of the move we sent and have not yet seen applied."""
         self._pending: Result | None = None
         """Our audited result, waiting for every seat's signed final digest."""
         self._finals_timer: asyncio.TimerHandle | None = None
@@ -415,7 +415,7 @@ class TablePeer(Emitter):
         self.reveals = dict(msg.reveals)
         self.share = msg.share
         self.seats = msg.seats
-        self.keys = {s.seat: s.key for s in msg.seats if s.key}
+        self.keys = {s.seat: s.key for s in msg.seats if s.key and s.kind != "host"}
         self.dealt_by = [(1, self.host_seat)]
         if not self.info.failover or not self.share:
             self._problem("failover is off at this table (fewer than two remote seats hold escrow shares): "
@@ -475,7 +475,7 @@ class TablePeer(Emitter):
             elif step.seat != CHANCE or step.commit is None or step.view is None:
                 raise IllegalAction("a sealed step without its commitment or view")
             if step.view is not None:
-                nxt = decode_view(self.game, step.view, step.ply)
+                nxt = unpack_view(self.game, step.view, step.ply)
             if step.reveal is not None:
                 self._check_reveal(st, step, nxt)
         except (IllegalAction, NotationError, msgspec.DecodeError, msgspec.ValidationError) as e:
@@ -495,6 +495,9 @@ class TablePeer(Emitter):
         if step.view is not None:
             self.views[step.ply] = bytes.fromhex(nxt.digest())
         self.state = nxt
+        if step.seat == self.seat and not step.sig and not step.bot and self._sent is not None \
+                and self._sent[0] == step.ply - 1:
+            step = msgspec.structs.replace(step, sig=self._sent[2])  # our record carries our signature
         self.steps.append(public_step(step))
         if step.seat == self.seat:
             self._sent = None
@@ -530,6 +533,8 @@ class TablePeer(Emitter):
             elif step.action != self._sent[1]:
                 self._evidence(f"ply {step.ply}: the host replaced our move {self._sent[1]!r} with {step.action!r}")
                 raise _Evident("not the move we sent")
+            elif not step.sig:
+                return  # our own move comes back without the signature we hold (saves bytes); see _on_step
         if step.bot:
             bots = self.botted | {s.seat for s in self.seats if s.kind == "bot" or s.bot}
             if step.seat in self.keys and step.seat not in bots:
@@ -568,7 +573,7 @@ class TablePeer(Emitter):
         if self.info is None:
             return
         try:
-            view = decode_view(self.game, msg.view, msg.ply)
+            view = unpack_view(self.game, msg.view, msg.ply)
         except (msgspec.DecodeError, msgspec.ValidationError) as e:
             self._problem(f"refused a malformed resync: {e}")
             return
@@ -708,8 +713,8 @@ class TablePeer(Emitter):
             return  # the position moved on (resync) while we thought
         self._sent_at = time.perf_counter()
         text = str(action)
-        self._sent = (view.ply, text)
         sig = self.identity.sign(fp.act_message(self.joint, view.ply, self.seat, text))
+        self._sent = (view.ply, text, sig)
         self.conn.send_nowait(m.Act(ply=view.ply, action=text, sig=sig))
 
     def _persist(self) -> None:

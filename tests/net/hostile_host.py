@@ -15,7 +15,7 @@ import msgspec
 from coldwater.net import messages as m
 from coldwater.net.session import TableHost
 from coldwater.net.session.host import Remote
-from coldwater.net.session.persist import decode_view
+from coldwater.net.session.persist import pack_view, unpack_view
 from coldwater.net.session.seedround import SeedRound
 from coldwater.net.transport import Connection
 
@@ -82,17 +82,17 @@ class HostileHost(TableHost):
             return msgspec.structs.replace(msg, digest=b"\x00" * 32)
         if self.attack == "false-view" and seat == self.victim and isinstance(msg, m.Step) and msg.reveal:
             # A sealed value whose reveal matches its commitment, in a view that holds another one.
-            view = decode_view(self.game, msg.view or b"", msg.ply)
+            view = unpack_view(self.game, msg.view or b"", msg.ply)
             view.data.secret[seat] = view.data.secret[seat] % 3 + 1
             self.done += 1
-            return msgspec.structs.replace(msg, view=view.encode())
+            return msgspec.structs.replace(msg, view=pack_view(view))
         if self.attack == "rewrite" and seat == self.victim and isinstance(msg, m.Step) and msg.ply >= 8 \
                 and not self.done and self.table is not None:
             # Instead of this step, a resync nobody asked for that rewrites ply 3 of the victim's record.
             self.done += 1
             steps = list(self.steps[2:msg.ply])
             steps[0] = msgspec.structs.replace(steps[0], digest=b"\x11" * 32)
-            return m.Sync(ply=msg.ply, view=self.table.state.view(seat).encode(), steps=steps)
+            return m.Sync(ply=msg.ply, view=pack_view(self.table.state.view(seat)), steps=steps)
         if self.attack == "forge-final" and isinstance(msg, m.Finals):
             self.done += 1
             return m.Finals(finals=[msgspec.structs.replace(f, digest=b"\x22" * 32) if f.seat != seat else f
