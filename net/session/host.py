@@ -686,6 +686,7 @@ class TableHost(Emitter):
         if not on:
             text = "failover is off at this table: fewer than two remote seats hold escrow shares, so a lost host ends the game"
             log.info("%s", text)
+            self.emit(Problem(text))  # said plainly to the host's person too
 
     # ---- the game -----------------------------------------------------------------
     def _on_act(self, r: Remote, conn: Connection, msg: m.Act) -> None:
