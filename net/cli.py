@@ -21,7 +21,9 @@ from typing import Any
 
 from coldwater.core import games
 
+from .known_hosts import normalise_fingerprint
 from .lan import join_table, open_table
+from .paths import DataFolderBusy, DataLock
 from .session import Result, bot_chooser
 from .transport import Refusal
 
@@ -50,8 +52,17 @@ def _join_parser() -> argparse.ArgumentParser:
     p.add_argument("--passphrase", help="the table's passphrase, if it has one")
     p.add_argument("--bind", default="0.0.0.0", help="address to listen on (to take over if the host leaves)")
     p.add_argument("--find-timeout", type=float, default=15.0, help="seconds to look for the table by name")
+    p.add_argument("--fingerprint", metavar="FP", type=_fingerprint,
+                   help="only join a table that proves this key (ask the host; e.g. ab12-cd34-ef56-7890)")
     _common(p)
     return p
+
+
+def _fingerprint(text: str) -> str:
+    try:
+        return normalise_fingerprint(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -131,7 +142,8 @@ async def _host(game: Any, ns: argparse.Namespace) -> int:
     log.info("table %r listening on port %d (turn timer %s)", host.name, host.port,
              f"{host.info.turn} s" if host.info.turn else "off")
     res = await host.run()
-    extra: dict[str, Any] = {"role": "host", "refused": len(host.refusals)}
+    extra: dict[str, Any] = {"role": "host", "refused": len(host.refusals),
+                             "host_fingerprint": host.identity.fingerprint}
     if ns.stats:
         extra["stats"] = {"bytes_out": sum(r.bytes_out for r in host.traffic),
                           "bytes_in": sum(r.bytes_in for r in host.traffic)}
@@ -146,7 +158,7 @@ async def _join(ns: argparse.Namespace, target: str) -> int:
     try:
         peer = await join_table(target, name=ns.player_name, passphrase=ns.passphrase, game=game, bind=ns.bind,
                                 chooser=lambda g: bot_chooser(g, ns.bot or None, think=ns.think),
-                                find_timeout=ns.find_timeout)
+                                find_timeout=ns.find_timeout, fingerprint=ns.fingerprint)
         if peer.save is not None:
             log.warning("resuming our saved game at %s (ply %d)", peer.info.name if peer.info else "?",
                         len(peer.steps))
@@ -154,7 +166,9 @@ async def _join(ns: argparse.Namespace, target: str) -> int:
     except Refusal as e:
         print(f"coldwater: {e}", file=sys.stderr)
         return 1
-    extra: dict[str, Any] = {"role": "peer", "resyncs": peer.resyncs, "host_changes": peer.host_changes}
+    # The key the host proved in the handshake, not what any message from it claims.
+    extra: dict[str, Any] = {"role": "peer", "resyncs": peer.resyncs, "host_changes": peer.host_changes,
+                             "host_fingerprint": peer.host_fingerprint}
     if ns.stats:
         extra["stats"] = {"rtts_ms": [round(x * 1000, 3) for x in peer.rtts],
                           "seated_ms": round(((peer.seated_at or 0) - (peer.joined_at or 0)) * 1000, 3)}
@@ -186,9 +200,16 @@ def main(args: argparse.Namespace) -> int:
             return 1
 
     try:
+        lock = DataLock()
+    except DataFolderBusy as e:
+        print(f"coldwater: {e}", file=sys.stderr)
+        return 1
+    try:
         return asyncio.run(bounded())
     except KeyboardInterrupt:
         return 130
+    finally:
+        lock.release()
 
 
 def run(argv: Sequence[str] | None = None) -> int:

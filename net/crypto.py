@@ -1,20 +1,25 @@
 """The handshake and the encrypted, signed channel it produces.
 
-Handshake (three plain frames, then key confirmation)::
+Handshake (plain frames, then key confirmation)::
 
-    client → host   Hello(v, game, content, ident, eph, nonce, sig_c)
-    host → client   HelloBack(v, game, content, ident, eph, nonce, table, sig_h)
+    client → host   Hello(v, game, content, ident, eph, nonce, pake_A, sig_c)
+    host → client   HelloBack(v, game, content, ident, eph, nonce, table, pake_B, sig_h)
     client → host   Finish(mac_c)          host checks it (wrong passphrase → refused)
     host → client   Finish(mac_h)          client checks it
 
 ``eph`` are fresh X25519 keys; each side signs its half with its Ed25519
 identity (the host signs over the client's half too), so nobody in the middle
-can substitute keys. Keys come from HKDF-SHA256 over the X25519 secret *and*
-a key stretched from the table passphrase (scrypt), salted with the transcript
-hash; the Finish MACs prove both sides derived the same keys, so a stranger
-without the passphrase is refused before any application message is read.
-(Like any PAKE-lite, a stranger who connects once can guess passphrases
-offline against the MAC; scrypt makes each guess cost.)
+can substitute keys. At a table with a passphrase, ``pake_A``/``pake_B`` are the
+two SPAKE2 messages (the ``spake2`` package, as magic-wormhole uses) run on the
+passphrase; the channel keys come from HKDF-SHA256 over the X25519 secret *and*
+the SPAKE2 key, salted with the hash of the whole transcript, so the PAKE is
+bound to both identities and ephemeral keys. The Finish MACs prove both sides
+derived the same keys. SPAKE2 means a stranger learns nothing it can test
+passphrases against offline: a joiner who connects, or an impostor table that a
+joiner connects to, gets exactly one online guess per handshake (and the table
+throttles guesses per address, see transport). A table without a passphrase
+sends no PAKE message; a joiner who brings one refuses such a table, and a
+table that needs one refuses a joiner without it ("this table needs a passphrase").
 
 After the handshake every application message is a :class:`Signed` envelope
 (sequence number, body, Ed25519 signature over session id, direction, number
@@ -30,6 +35,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
+import unicodedata
+from collections.abc import Callable
+from typing import Any
 
 import msgspec
 from cryptography.exceptions import InvalidTag
@@ -38,6 +46,7 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+from spake2 import SPAKE2_A, SPAKE2_B
 
 from . import messages as m
 from .identity import Identity, fingerprint, verify
@@ -47,12 +56,21 @@ _S2C = b"s2c\x00"
 
 
 class HandshakeError(Exception):
-    """The handshake failed; ``reason`` is for a person, ``reply`` (if any) is sent before closing."""
+    """The handshake failed; ``reason`` is for a person, ``reply`` (if any) is sent before closing.
 
-    def __init__(self, reason: str, reply: bytes | None = None) -> None:
+    ``code`` names the refusals a caller acts on (see :class:`messages.HandshakeRefused`).
+    """
+
+    def __init__(self, reason: str, reply: bytes | None = None, code: str = "") -> None:
         super().__init__(reason)
         self.reason = reason
         self.reply = reply
+        self.code = code
+
+
+NEEDS_PASSPHRASE = "this table needs a passphrase"
+WRONG_PASSPHRASE = "wrong table passphrase"
+NO_PASSPHRASE = "this table has no passphrase; join without one"
 
 
 class ChannelError(Exception):
@@ -72,11 +90,35 @@ class Signed(msgspec.Struct, array_like=True):
 _signed_dec = msgspec.msgpack.Decoder(Signed)
 
 
+_PAKE_ID_A = b"coldwater joiner"
+_PAKE_ID_B = b"coldwater table"
+
+
 def passphrase_key(passphrase: str | None) -> bytes:
-    """A slow hash of the table passphrase, mixed into every key; empty when there is none."""
+    """The passphrase as SPAKE2 takes it (NFC-normalised UTF-8); empty when there is none.
+
+    No slow hash: with a PAKE nothing on the wire can be tested offline, and a
+    hash would not make the in-memory secret any less of a secret.
+    """
     if not passphrase:
         return b""
-    return hashlib.scrypt(passphrase.encode(), salt=b"coldwater-table-passphrase-v1", n=2**14, r=8, p=1, dklen=32)
+    return unicodedata.normalize("NFC", passphrase).encode()
+
+
+class _Pake:
+    """One side of SPAKE2 with a typed face (the package has no type hints)."""
+
+    def __init__(self, password: bytes, side: str) -> None:
+        cls = SPAKE2_A if side == "A" else SPAKE2_B
+        self._s: Any = cls(password, idA=_PAKE_ID_A, idB=_PAKE_ID_B)
+        self.message: bytes = bytes(self._s.start())
+
+    def finish(self, theirs: bytes) -> bytes:
+        """The shared key; ValueError for a message that is not a SPAKE2 element."""
+        try:
+            return bytes(self._s.finish(theirs))
+        except Exception as e:  # the package raises assorted errors for junk input
+            raise ValueError(f"not a SPAKE2 message ({type(e).__name__})") from None
 
 
 def _unsigned(msg: m.Hello | m.HelloBack) -> bytes:
@@ -87,14 +129,14 @@ def _x25519_public(key: X25519PrivateKey) -> bytes:
     return key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
 
 
-def _derive(shared: bytes, pass_key: bytes, transcript: bytes) -> tuple[bytes, bytes, bytes, bytes, bytes]:
+def _derive(shared: bytes, pake_key: bytes, transcript: bytes) -> tuple[bytes, bytes, bytes, bytes, bytes]:
     okm = HKDF(algorithm=hashes.SHA256(), length=32 * 4 + 16, salt=transcript,
-               info=b"coldwater channel v1").derive(shared + pass_key)
+               info=b"coldwater channel v2").derive(shared + pake_key)
     return okm[0:32], okm[32:64], okm[64:96], okm[96:128], okm[128:144]
 
 
-def _refusal(reason: str, game: str, content: str) -> bytes:
-    return m.encode(m.HandshakeRefused(reason=reason, game=game, content=content))
+def _refusal(reason: str, game: str, content: str, code: str = "") -> bytes:
+    return m.encode(m.HandshakeRefused(reason=reason, game=game, content=content, code=code))
 
 
 def _compat(mine_v: int, mine_game: str, mine_content: str, their_v: int, their_game: str, their_content: str,
@@ -190,7 +232,8 @@ class ClientHandshake:
         self.game = game
         self.content = content
         self.version = version
-        self._pass = passphrase_key(passphrase)
+        password = passphrase_key(passphrase)
+        self._pake = _Pake(password, "A") if password else None
         self._eph = X25519PrivateKey.generate()
         self._hello: bytes = b""
         self._keys: tuple[bytes, bytes, bytes, bytes, bytes] | None = None
@@ -198,9 +241,15 @@ class ClientHandshake:
         self._peer = b""
         self.table_name = ""
 
+    @property
+    def peer(self) -> bytes:
+        """The table's identity key, once receive() has checked its signature."""
+        return self._peer
+
     def hello(self) -> bytes:
         msg = m.Hello(v=self.version, game=self.game, content=self.content, ident=self.identity.public,
-                      eph=_x25519_public(self._eph), nonce=os.urandom(32))
+                      eph=_x25519_public(self._eph), nonce=os.urandom(32),
+                      pake=self._pake.message if self._pake else b"")
         msg = msgspec.structs.replace(msg, sig=self.identity.sign(b"cw-hello1" + _unsigned(msg)))
         self._hello = m.encode(msg)
         return self._hello
@@ -211,7 +260,7 @@ class ClientHandshake:
         except m.BadMessage as e:
             raise HandshakeError(f"the table's reply is malformed ({e})") from None
         if isinstance(msg, m.HandshakeRefused):
-            raise HandshakeError(f"refused by the table: {msg.reason}")
+            raise HandshakeError(f"refused by the table: {msg.reason}", code=msg.code)
         if not isinstance(msg, m.HelloBack):
             raise HandshakeError(f"unexpected {type(msg).__name__} in the handshake")
         why = _compat(self.version, self.game, self.content, msg.v, msg.game, msg.content, "this peer", "the table")
@@ -221,14 +270,21 @@ class ClientHandshake:
             raise HandshakeError("the table's handshake keys are malformed")
         if not verify(msg.ident, msg.sig, b"cw-hello2" + hashlib.sha256(self._hello).digest() + _unsigned(msg)):
             raise HandshakeError("the table's handshake signature is invalid")
+        if self._pake is not None and not msg.pake:
+            # A table that asks no passphrase cannot prove it knows ours: it may be an impostor.
+            raise HandshakeError(NO_PASSPHRASE, _refusal(NO_PASSPHRASE, self.game, self.content), code="no-passphrase")
+        if self._pake is None and msg.pake:
+            raise HandshakeError(NEEDS_PASSPHRASE, _refusal(NEEDS_PASSPHRASE, self.game, self.content),
+                                 code="needs-passphrase")
         self._peer = msg.ident
         self.table_name = msg.table
         self._transcript = hashlib.sha256(self._hello + data).digest()
         try:
             shared = self._eph.exchange(X25519PublicKey.from_public_bytes(msg.eph))
+            pake_key = self._pake.finish(msg.pake) if self._pake is not None else b""
         except ValueError:
-            raise HandshakeError("the table's ephemeral key is invalid") from None
-        self._keys = _derive(shared, self._pass, self._transcript)
+            raise HandshakeError("the table's handshake keys are invalid") from None
+        self._keys = _derive(shared, pake_key, self._transcript)
         mac = hmac.new(self._keys[2], b"client" + self._transcript, hashlib.sha256).digest()
         return m.encode(m.Finish(mac=mac))
 
@@ -239,54 +295,75 @@ class ClientHandshake:
         except m.BadMessage as e:
             raise HandshakeError(f"the table's confirmation is malformed ({e})") from None
         if isinstance(msg, m.HandshakeRefused):
-            raise HandshakeError(f"refused by the table: {msg.reason}")
+            raise HandshakeError(f"refused by the table: {msg.reason}", code=msg.code)
         if not isinstance(msg, m.Finish):
             raise HandshakeError(f"unexpected {type(msg).__name__} in the handshake")
         want = hmac.new(self._keys[3], b"host" + self._transcript, hashlib.sha256).digest()
         if not hmac.compare_digest(want, msg.mac):
-            raise HandshakeError("the table's key confirmation failed: the table passphrase differs")
+            raise HandshakeError("the table's key confirmation failed: the table passphrase differs",
+                                 code="wrong-passphrase")
         c2s, s2c, _, _, session = self._keys
         return Channel(send_key=c2s, recv_key=s2c, send_dir=_C2S, recv_dir=_S2C, session=session,
                        identity=self.identity, peer=self._peer)
 
 
 class ServerHandshake:
-    """The table's side. receive_hello(Hello) → HelloBack bytes; receive_finish(Finish) → (Finish bytes, Channel)."""
+    """The table's side. receive_hello(Hello) → HelloBack bytes; receive_finish(Finish) → (Finish bytes, Channel).
+
+    `admit`, when given, is asked before any passphrase attempt is worked on; a
+    reason it returns refuses the attempt (per-address throttling lives there).
+    """
 
     def __init__(self, identity: Identity, game: str, content: str, passphrase: str | None = None,
-                 *, table: str = "", version: int = m.PROTOCOL, pass_key: bytes | None = None) -> None:
+                 *, table: str = "", version: int = m.PROTOCOL, pass_key: bytes | None = None,
+                 admit: Callable[[], str | None] | None = None) -> None:
         self.identity = identity
         self.game = game
         self.content = content
         self.version = version
         self.table = table
         self._pass = pass_key if pass_key is not None else passphrase_key(passphrase)
+        self._admit = admit
         self._keys: tuple[bytes, bytes, bytes, bytes, bytes] | None = None
         self._transcript = b""
         self.peer = b""
+        self.attempted_passphrase = False
+        """True once a passphrase attempt was worked on (the caller counts the failures)."""
+
+    def _refuse(self, why: str, code: str = "") -> HandshakeError:
+        return HandshakeError(why, _refusal(why, self.game, self.content, code), code=code)
 
     def receive_hello(self, data: bytes) -> bytes:
         try:
             msg = m.decode_handshake(data)
         except m.BadMessage as e:
-            why = f"malformed hello ({e})"
-            raise HandshakeError(why, _refusal(why, self.game, self.content)) from None
+            raise self._refuse(f"malformed hello ({e})") from None
         if not isinstance(msg, m.Hello):
-            why = f"expected a hello, got {type(msg).__name__}"
-            raise HandshakeError(why, _refusal(why, self.game, self.content))
+            raise self._refuse(f"expected a hello, got {type(msg).__name__}")
         if not msg.game:
             # A probe (join by address): answer with our game, content and version, then close.
-            raise HandshakeError("probe", _refusal("this table plays another game", self.game, self.content))
+            code = "needs-passphrase" if self._pass else ""
+            raise HandshakeError("probe", _refusal("this table plays another game", self.game, self.content, code))
         mismatch = _compat(self.version, self.game, self.content, msg.v, msg.game, msg.content, "the table",
                            "the joining peer")
         if mismatch:
-            raise HandshakeError(mismatch, _refusal(mismatch, self.game, self.content))
+            raise self._refuse(mismatch)
         if len(msg.eph) != 32 or len(msg.nonce) != 32 or not verify(msg.ident, msg.sig, b"cw-hello1" + _unsigned(msg)):
-            why = "hello signature or keys are invalid"
-            raise HandshakeError(why, _refusal(why, self.game, self.content))
+            raise self._refuse("hello signature or keys are invalid")
+        if self._pass and not msg.pake:
+            raise self._refuse(NEEDS_PASSPHRASE, "needs-passphrase")
+        if not self._pass and msg.pake:
+            raise self._refuse(NO_PASSPHRASE, "no-passphrase")
+        pake: _Pake | None = None
+        if self._pass:
+            if self._admit is not None and (why := self._admit()) is not None:
+                raise self._refuse(why, "throttled")
+            self.attempted_passphrase = True
+            pake = _Pake(self._pass, "B")
         eph = X25519PrivateKey.generate()
         back = m.HelloBack(v=self.version, game=self.game, content=self.content, ident=self.identity.public,
-                           eph=_x25519_public(eph), nonce=os.urandom(32), table=self.table)
+                           eph=_x25519_public(eph), nonce=os.urandom(32), table=self.table,
+                           pake=pake.message if pake else b"")
         back = msgspec.structs.replace(
             back, sig=self.identity.sign(b"cw-hello2" + hashlib.sha256(data).digest() + _unsigned(back)))
         reply = m.encode(back)
@@ -294,10 +371,10 @@ class ServerHandshake:
         self._transcript = hashlib.sha256(data + reply).digest()
         try:
             shared = eph.exchange(X25519PublicKey.from_public_bytes(msg.eph))
+            pake_key = pake.finish(msg.pake) if pake is not None else b""
         except ValueError:
-            why = "hello ephemeral key is invalid"
-            raise HandshakeError(why, _refusal(why, self.game, self.content)) from None
-        self._keys = _derive(shared, self._pass, self._transcript)
+            raise self._refuse("hello keys are invalid") from None
+        self._keys = _derive(shared, pake_key, self._transcript)
         return reply
 
     def receive_finish(self, data: bytes) -> tuple[bytes, Channel]:
@@ -305,17 +382,14 @@ class ServerHandshake:
         try:
             msg = m.decode_handshake(data)
         except m.BadMessage as e:
-            why = f"malformed key confirmation ({e})"
-            raise HandshakeError(why, _refusal(why, self.game, self.content)) from None
+            raise self._refuse(f"malformed key confirmation ({e})") from None
         if isinstance(msg, m.HandshakeRefused):
-            raise HandshakeError(f"the peer refused: {msg.reason}")
+            raise HandshakeError(f"the peer refused: {msg.reason}", code=msg.code)
         if not isinstance(msg, m.Finish):
-            why = f"expected a key confirmation, got {type(msg).__name__}"
-            raise HandshakeError(why, _refusal(why, self.game, self.content))
+            raise self._refuse(f"expected a key confirmation, got {type(msg).__name__}")
         want = hmac.new(self._keys[2], b"client" + self._transcript, hashlib.sha256).digest()
         if not hmac.compare_digest(want, msg.mac):
-            why = "wrong table passphrase"
-            raise HandshakeError(why, _refusal(why, self.game, self.content))
+            raise self._refuse(WRONG_PASSPHRASE, "wrong-passphrase")
         mac = hmac.new(self._keys[3], b"host" + self._transcript, hashlib.sha256).digest()
         c2s, s2c, _, _, session = self._keys
         ch = Channel(send_key=s2c, recv_key=c2s, send_dir=_S2C, recv_dir=_C2S, session=session,

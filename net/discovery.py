@@ -2,20 +2,27 @@
 
 A host advertises ``<table name> [<id>]._coldwater._tcp.local.`` with TXT
 records ``game``, ``table``, ``open`` (open seats), ``v`` (protocol version),
-``content`` (content hash) and ``fp`` (the host's fingerprint); it updates the
-record when seats change and withdraws it when the table closes. A
-:class:`TableBrowser` keeps the list of tables as they appear, change and
-vanish. Where multicast does not reach, people join by ``HOST:PORT``.
+``content`` (content hash), ``fp`` (the host's fingerprint) and ``pw`` ("1" when
+the table needs a passphrase); it updates the record when seats change and
+withdraws it when the table closes. A :class:`TableBrowser` keeps the list of
+tables as they appear, change and vanish. Where multicast does not reach, people
+join by ``HOST:PORT``.
+
+Nothing in an advert is proof: anyone can announce any name and fingerprint.
+The joiner checks the advertised fingerprint against the key the table proves in
+the handshake (see lan.join_table), and listings mark names that more than one
+table uses (``duplicate``), so a person sees that one of them is not theirs.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import ipaddress
 import logging
 import os
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import ifaddr
 import msgspec
@@ -40,11 +47,23 @@ class Listing(msgspec.Struct, frozen=True):
     v: int
     content: str
     fingerprint: str = ""
+    """The fingerprint the advert claims; the handshake must prove the same key."""
     addresses: tuple[str, ...] = ()
+    needs_passphrase: bool = False
+    """The table asks for a passphrase (a join without one is refused)."""
+    duplicate: bool = False
+    """Another table on the LAN has the same name: tell them apart by fingerprint."""
 
     @property
     def compatible(self) -> bool:
         return self.v == PROTOCOL
+
+
+def mark_duplicates(listings: Iterable[Listing]) -> list[Listing]:
+    """`listings` sorted by name, with ``duplicate`` set on every name used more than once."""
+    out = sorted(listings, key=lambda t: (t.table, t.fingerprint, t.service))
+    count = collections.Counter(t.table for t in out)
+    return [msgspec.structs.replace(t, duplicate=count[t.table] > 1) for t in out]
 
 
 def local_addresses() -> list[str]:
@@ -68,8 +87,9 @@ class Advertiser:
     """Advertises one table; :meth:`update` when the open seats change, :meth:`close` withdraws it."""
 
     def __init__(self, *, table: str, game: str, content: str, port: int, fingerprint: str = "",
-                 addresses: list[str] | None = None) -> None:
+                 addresses: list[str] | None = None, needs_passphrase: bool = False) -> None:
         self.table = table
+        self.needs_passphrase = needs_passphrase
         self.game = game
         self.content = content
         self.port = port
@@ -86,7 +106,7 @@ class Advertiser:
 
     def _make_info(self, open_seats: int) -> AsyncServiceInfo:
         props = {"game": self.game, "table": self.table, "open": str(open_seats), "v": str(PROTOCOL),
-                 "content": self.content, "fp": self.fingerprint}
+                 "content": self.content, "fp": self.fingerprint, "pw": "1" if self.needs_passphrase else "0"}
         server = f"coldwater-{self.name.split('[')[-1][:4]}.local."
         return AsyncServiceInfo(SERVICE, self.name, port=self.port, properties=props, server=server,
                                 addresses=[socket.inet_aton(a) for a in self.addresses])
@@ -177,7 +197,8 @@ class TableBrowser:
             listing = Listing(service=name, table=props.get("table", ""), game=props.get("game", ""), host=addrs[0],
                               port=int(info.port), open_seats=int(props.get("open", "0")),
                               v=int(props.get("v", "0")), content=props.get("content", ""),
-                              fingerprint=props.get("fp", ""), addresses=addrs)
+                              fingerprint=props.get("fp", ""), addresses=addrs,
+                              needs_passphrase=props.get("pw", "0") == "1")
         except ValueError:
             log.warning("ignoring a malformed table advertisement %r", name)
             return
@@ -190,22 +211,32 @@ class TableBrowser:
             self._on_change(self.listings())
 
     def listings(self) -> list[Listing]:
-        return sorted(self.tables.values(), key=lambda t: (t.table, t.service))
+        """Every table heard, by name; tables that share a name are marked ``duplicate``."""
+        return mark_duplicates(self.tables.values())
 
-    async def find(self, table: str, timeout: float = 10.0) -> Listing | None:
-        """The first table named `table` (or whose service name is `table`), waiting up to `timeout`."""
-        async def look() -> Listing:
-            while True:
-                for t in self.listings():
-                    if t.table == table or t.service == table or t.service.startswith(f"{table} ["):
-                        return t
+    def named(self, table: str) -> list[Listing]:
+        """The tables called `table` (or whose service name is `table`)."""
+        return [t for t in self.listings()
+                if t.table == table or t.service == table or t.service.startswith(f"{table} [")]
+
+    async def find(self, table: str, timeout: float = 10.0, *, settle: float = 0.0) -> list[Listing]:
+        """The tables named `table`, waiting up to `timeout` for the first; empty if none.
+
+        With `settle`, listen that much longer after the first answer, so a second
+        table of the same name (an impostor racing the real one) is heard too.
+        """
+        async def look() -> None:
+            while not self.named(table):
                 self._changed.clear()
                 await self._changed.wait()
 
         try:
-            return await asyncio.wait_for(look(), timeout)
+            await asyncio.wait_for(look(), timeout)
         except asyncio.TimeoutError:
-            return None
+            return []
+        if settle > 0:
+            await asyncio.sleep(settle)
+        return self.named(table)
 
     async def close(self) -> None:
         for t in list(self._tasks):

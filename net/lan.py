@@ -16,9 +16,11 @@ from coldwater.core import games
 
 from . import paths
 from .discovery import Advertiser, Listing, TableBrowser
-from .identity import Identity, load_or_create
+from .identity import Identity, fingerprint, load_or_create
+from .known_hosts import FILE as KNOWN_HOSTS_FILE
+from .known_hosts import KnownHosts, KnownHostsError, normalise_fingerprint
 from .session import Chooser, PeerSave, TableHost, TablePeer, WrongTable, _safe
-from .transport import Refusal, probe
+from .transport import HostCheck, HostKeyMismatch, PassphraseNeeded, Refusal, probe
 
 if TYPE_CHECKING:
     # Annotations only (they are not evaluated at run time), so no runtime dependency.
@@ -29,6 +31,8 @@ log = logging.getLogger("coldwater.net")
 
 SAVED_HOST_TIMEOUT = 3.0
 """Seconds to wait for the host in our save before looking for the table by name."""
+SETTLE = 0.6
+"""Seconds to keep listening after the first table of a name answers, to hear a second one."""
 
 
 def lan_dir() -> Path:
@@ -54,7 +58,7 @@ async def open_table(game: Any, *, name: str, seats: list[str], identity: Identi
     await host.listen()
     if advertise:
         adv = Advertiser(table=name, game=game.name, content=game.content_hash, port=host.port,
-                         fingerprint=host.identity.fingerprint,
+                         fingerprint=host.identity.fingerprint, needs_passphrase=bool(passphrase),
                          addresses=None if bind in ("0.0.0.0", "") else [bind])
         host.on_seats_changed(adv.update_soon)
         host.advertiser = adv
@@ -71,18 +75,34 @@ def _split_target(target: str) -> tuple[str, int] | None:
 
 async def join_table(target: str | Listing, *, identity: Identity | None = None, name: str = "",
                      passphrase: str | None = None, chooser: Chooser | Callable[[Any], Chooser] | None = None, find_timeout: float = 10.0,
-                     game: Any = None, bind: str = "0.0.0.0", save_dir: Path | None = None) -> TablePeer:
+                     game: Any = None, bind: str = "0.0.0.0", save_dir: Path | None = None,
+                     fingerprint: str | None = None, known_hosts: KnownHosts | None = None) -> TablePeer:
     """Join a table by listing, name (zeroconf) or ``HOST:PORT``; returns a seated peer.
 
     `chooser` may be a Chooser or a callable ``game -> Chooser`` (the game is known
     only once the table answers). A saved, unfinished game at the same table is
     resumed. Raises :class:`Refusal` with a reason for a person.
+
+    The table must prove, in the handshake, the key its advert names; with
+    `fingerprint` it must prove that key instead (a pin). A table name joined before
+    must prove a key it proved then (trust on first use, `known_hosts`, by default
+    ``known_hosts.json`` in the LAN folder); each table joined is remembered. The
+    key the table proved is ``peer.host_fingerprint``.
     """
     table_name = ""
     folder = save_dir or lan_dir()
+    try:
+        pinned = normalise_fingerprint(fingerprint) if fingerprint else None
+        known = known_hosts if known_hosts is not None else KnownHosts(folder / KNOWN_HOSTS_FILE)
+    except (ValueError, KnownHostsError) as e:
+        raise Refusal(str(e)) from None
+    advertised = ""
     from_save = False
     if isinstance(target, Listing):
         host, port, game_name, table_name = target.host, target.port, target.game, target.table
+        advertised = target.fingerprint
+        if target.needs_passphrase and not passphrase:
+            raise PassphraseNeeded(f"the table {target.table!r} needs a passphrase")
     elif (addr := _split_target(target)) is not None:
         host, port = addr
         game_name, _, _ = await probe(host, port)
@@ -90,8 +110,11 @@ async def join_table(target: str | Listing, *, identity: Identity | None = None,
         located = await _saved_host(target, folder)
         from_save = located is not None
         if located is None:
-            located = await _find_by_name(target, find_timeout)
-        host, port, game_name, table_name = located
+            found = await _find_by_name(target, find_timeout, pinned, known)
+            host, port, game_name, table_name = found.host, found.port, found.game, found.table
+            advertised = found.fingerprint
+        else:
+            host, port, game_name, table_name = located
     if game is None:
         try:
             game = games.get(game_name)
@@ -105,6 +128,7 @@ async def join_table(target: str | Listing, *, identity: Identity | None = None,
     peer = TablePeer(game, identity, name=name or f"peer-{identity.fingerprint[:4]}", passphrase=passphrase,
                      chooser=chooser, save_dir=folder, bind=bind, advertise_on_takeover=True)
     resume = find_save(folder, table_name, host, port)
+    peer.check_host = host_check(advertised, pinned, known, _seated_keys(resume))
     try:
         await peer.join(host, port, resume=resume, table=table_name)
     except WrongTable as e:
@@ -112,11 +136,42 @@ async def join_table(target: str | Listing, *, identity: Identity | None = None,
             raise
         # The address in our save now hosts another table: look for ours by name after all.
         log.warning("%s; looking for %r on the LAN", e, target)
-        host, port, other_game, table_name = await _find_by_name(target, find_timeout)
+        found = await _find_by_name(target, find_timeout, pinned, known)
+        host, port, other_game, table_name = found.host, found.port, found.game, found.table
         if other_game != game.name:
             raise Refusal(f"the table plays {other_game!r}, not {game.name!r}") from None
-        await peer.join(host, port, resume=find_save(folder, table_name, host, port), table=table_name)
+        resume = find_save(folder, table_name, host, port)
+        peer.check_host = host_check(found.fingerprint, pinned, known, _seated_keys(resume))
+        await peer.join(host, port, resume=resume, table=table_name)
+    known.remember(peer.info.name if peer.info is not None else table_name, peer.host_fingerprint)
     return peer
+
+
+def _seated_keys(save: PeerSave | None) -> set[str]:
+    """Fingerprints of everyone seated in our saved game: after a failover the table is hosted by one of them."""
+    return {fingerprint(k) for k in save.keys.values() if k} if save is not None else set()
+
+
+def host_check(advertised: str, pinned: str | None, known: KnownHosts | None,
+               seated: set[str] | frozenset[str] = frozenset()) -> HostCheck:
+    """Checks the key a table proves: the pin if there is one, else the advert and the known hosts.
+
+    `seated` are keys of players in our saved game at that table: a new host chosen by
+    failover is one of them, and is trusted as the table we sat at.
+    """
+    def check(table: str, key: bytes) -> None:
+        fp = fingerprint(key)
+        if pinned is not None:
+            if fp != pinned:
+                raise HostKeyMismatch(f"the table {table!r} proved key {fp}, not the pinned {pinned}: "
+                                      "it may be an impostor")
+            return
+        if advertised and fp != advertised:
+            raise HostKeyMismatch(f"the table {table!r} advertised key {advertised} but proved {fp}: "
+                                  "it may be an impostor")
+        if known is not None and fp not in seated:
+            known.check(table, fp)
+    return check
 
 
 async def _saved_host(target: str, folder: Path) -> tuple[str, int, str, str] | None:
@@ -139,17 +194,30 @@ async def _saved_host(target: str, folder: Path) -> tuple[str, int, str, str] | 
     return saved.host_addr, saved.host_port, game_name, saved.table.name
 
 
-async def _find_by_name(target: str, find_timeout: float) -> tuple[str, int, str, str]:
-    """The table named `target` on the LAN (zeroconf): (host, port, game, table name)."""
+async def _find_by_name(target: str, find_timeout: float, pinned: str | None = None,
+                        known: KnownHosts | None = None) -> Listing:
+    """The table named `target` on the LAN (zeroconf).
+
+    When several tables share the name, the pinned key decides, else the one key we
+    joined under that name before; otherwise the person must choose with --fingerprint.
+    """
     browser = TableBrowser()
     await browser.start()
     try:
-        listing = await browser.find(target, find_timeout)
+        found = await browser.find(target, find_timeout, settle=SETTLE)
     finally:
         await browser.close()
-    if listing is None:
+    if not found:
         raise Refusal(f"no table named {target!r} found on the LAN (try HOST:PORT)")
-    return listing.host, listing.port, listing.game, listing.table
+    if pinned is not None:
+        found = [t for t in found if t.fingerprint == pinned] or found
+    elif len({t.fingerprint for t in found}) > 1 and known is not None:
+        found = [t for t in found if t.fingerprint in known.keys_for(t.table)] or found
+    if len({t.fingerprint for t in found}) > 1:
+        keys = ", ".join(sorted({t.fingerprint or "none" for t in found}))
+        raise Refusal(f"{len(found)} tables are named {target!r} (keys {keys}); ask the host for theirs "
+                      "and join with --fingerprint FP")
+    return found[0]
 
 
 def find_save(folder: Path, table_name: str, host: str, port: int) -> PeerSave | None:

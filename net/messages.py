@@ -33,6 +33,8 @@ class Hello(_Msg, tag="hello"):
     ident: bytes
     eph: bytes
     nonce: bytes
+    pake: bytes = b""
+    """SPAKE2 (side A) message when the joiner brings a passphrase; empty otherwise."""
     sig: bytes = b""
 
 
@@ -46,11 +48,13 @@ class HelloBack(_Msg, tag="hello2"):
     eph: bytes
     nonce: bytes
     table: str = ""
+    pake: bytes = b""
+    """SPAKE2 (side B) message when the table has a passphrase; empty otherwise."""
     sig: bytes = b""
 
 
 class Finish(_Msg, tag="fin"):
-    """Key confirmation: a MAC over the transcript with a key that needs the passphrase."""
+    """Key confirmation: a MAC over the transcript with a key that needs the passphrase (through SPAKE2)."""
 
     mac: bytes
 
@@ -62,6 +66,9 @@ class HandshakeRefused(_Msg, tag="refused"):
     v: int = PROTOCOL
     game: str = ""
     content: str = ""
+    code: str = ""
+    """Machine-readable kind for refusals a client acts on: "needs-passphrase",
+    "wrong-passphrase", "throttled", "busy" (empty for the rest)."""
 
 
 HandshakeMessage = Union[Hello, HelloBack, Finish, HandshakeRefused]

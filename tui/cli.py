@@ -4,6 +4,7 @@
 - ``coldwater simulate GAME ...``    bots play whole games; scores and digests
 - ``coldwater replay FILE``          verify a game record
 - ``coldwater host GAME ...`` / ``coldwater join NAME|HOST:PORT``   LAN play
+- ``coldwater serve ...``            the app over SSH (see :mod:`coldwater.tui.serve`)
 """
 
 from __future__ import annotations
@@ -48,6 +49,10 @@ def _parser() -> argparse.ArgumentParser:
                           description="Join a LAN table. `coldwater join TARGET --help` lists its options.")
     join.add_argument("target")
     join.add_argument("rest", nargs=argparse.REMAINDER)
+    serve = sub.add_parser("serve", help="serve the app over SSH to friends with nothing but ssh",
+                           description="Serve the app over SSH. `coldwater serve --help` lists its options.",
+                           add_help=False)
+    serve.add_argument("rest", nargs=argparse.REMAINDER)
     return p
 
 
@@ -165,7 +170,7 @@ def lan_app(args: argparse.Namespace) -> int:
                                         advertise=not ns.no_advertise)
             return host, True
         peer = await net.join_table(args.target, name=ns.player_name, passphrase=ns.passphrase, bind=ns.bind,
-                                    find_timeout=ns.find_timeout)
+                                    find_timeout=ns.find_timeout, fingerprint=ns.fingerprint)
         return peer, False
 
     ColdwaterApp(lan_start=start).run()
@@ -173,6 +178,13 @@ def lan_app(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["serve"]:
+        # argparse cannot hand a sub-command's leading options through REMAINDER,
+        # so serve parses its own arguments.
+        from coldwater.tui import serve
+
+        return serve.main(argv[1:])
     args = _parser().parse_args(argv)
     if args.command == "simulate":
         try:
@@ -183,15 +195,24 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
     if args.command == "replay":
         return cmd_replay(args)
-    if args.command in ("host", "join"):
-        if "--headless" not in args.rest:
-            return lan_app(args)
+    if args.command in ("host", "join") and "--headless" in args.rest:
         from coldwater.net import cli as net_cli
 
-        return net_cli.main(args)
-    from coldwater.tui.app import run
+        return net_cli.main(args)  # takes the data-folder lock itself
+    from coldwater.net.paths import DataFolderBusy, DataLock
 
-    return run(theme=args.theme)
+    try:
+        # One data folder is one identity: a second app on it would fight the first for its seats.
+        lock = DataLock()
+    except DataFolderBusy as e:
+        print(f"coldwater: {e}", file=sys.stderr)
+        return 1
+    with lock:
+        if args.command in ("host", "join"):
+            return lan_app(args)
+        from coldwater.tui.app import run
+
+        return run(theme=args.theme)
 
 
 if __name__ == "__main__":

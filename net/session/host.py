@@ -30,7 +30,7 @@ from .. import fairplay as fp
 from .. import messages as m
 from ..identity import Identity, fingerprint, verify
 from ..table import Applied, Seat, SeatKind, Table
-from ..transport import Connection, accept
+from ..transport import SAME_KEY, Connection, Guard, Listener, accept, listen
 from .events import (ChatReceived, Chooser, Emitter, Finished, GameStarted, LobbyChanged, PresenceChanged, Problem,
                      Result, StepApplied)
 from .failover import FailoverGather, kinds_for_new_host
@@ -175,7 +175,9 @@ class TableHost(Emitter):
         self.remotes: dict[int, Remote] = {i: Remote(i) for i, k in enumerate(seats) if k == "open"}
         self.extra_bots: set[int] = set()
         """Seats that were remote (or the old host's) and are now played by a bot here."""
-        self.server: asyncio.AbstractServer | None = None
+        self.server: Listener | None = None
+        self.guard = Guard()
+        """Caps unfinished handshakes and throttles passphrase guesses (transport.Guard)."""
         self.advertiser: Any = None
         """A discovery.Advertiser to withdraw when the table closes (set by lan.open_table)."""
         self.external_listener = False
@@ -264,8 +266,8 @@ class TableHost(Emitter):
 
     async def listen(self) -> int:
         """Start accepting peers; returns the port."""
-        self.server = await asyncio.start_server(self.handle_connection, self.bind, self.port)
-        self.port = self.server.sockets[0].getsockname()[1]
+        self.server = await listen(self.handle_connection, self.bind, self.port, guard=self.guard)
+        self.port = self.server.port
         return self.port
 
     def set_turn_timer(self, seconds: int) -> None:
@@ -424,7 +426,8 @@ class TableHost(Emitter):
         """Serve one incoming connection: handshake, join, then its messages until it closes."""
         refused: list[str] = []
         conn = await accept(reader, writer, self.identity, self.game.name, self.game.content_hash,
-                            pass_key=self._pass_key, table=self.name, refused=refused)
+                            pass_key=self._pass_key, table=self.name, refused=refused, guard=self.guard,
+                            keep_slot=True)
         self.refusals.extend(refused)
         if conn is None:
             return
@@ -437,6 +440,7 @@ class TableHost(Emitter):
             first = await asyncio.wait_for(conn.recv(), JOIN_TIMEOUT)
         except asyncio.TimeoutError:
             first = None
+        self.guard.leave(writer)  # a join (or not) arrived: the connection no longer counts as a stranger's
         if not isinstance(first, m.Join):
             if first is not None:
                 self._refuse(conn, type(first).__name__, "the first message must be a join")
@@ -451,6 +455,12 @@ class TableHost(Emitter):
         r = self.remotes[seat]
         self.traffic.append(conn)
         if r.conn is not None and not r.conn.closed:
+            if await r.conn.answers():
+                # The same key twice, both alive: a second process, not a reconnect (attack 14).
+                conn.send_nowait(m.Refuse(reason=SAME_KEY))
+                await conn.drain()
+                await conn.close()
+                return
             await r.conn.close()  # a reconnect replaces a half-dead old connection
         r.conn, r.key, r.name = conn, conn.peer_key, first.name[:40] or f"Seat {seat + 1}"
         r.addr, r.port = conn.peer_addr, first.port

@@ -13,6 +13,7 @@ import asyncio
 import enum
 import logging
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,8 @@ from coldwater.core.state import CHANCE, State
 from .. import fairplay as fp
 from .. import messages as m
 from ..identity import Identity, fingerprint, verify
-from ..transport import Connection, Refusal, connect
+from ..transport import (SAME_KEY, AlreadySeated, Backoff, Connection, Guard, HostCheck, Listener, Refusal, connect,
+                         expect_key, listen)
 from .events import (ChatReceived, Chooser, Emitter, Finished, GameStarted, HostChanged, LobbyChanged,
                      PresenceChanged, Problem, Result, StepApplied)
 from .failover import candidates
@@ -103,7 +105,11 @@ class TablePeer(Emitter):
         self._contribution = b""
         self._move_task: asyncio.Task[Any] | None = None
         self._person: asyncio.Future[Any] | None = None
-        self._listener: asyncio.AbstractServer | None = None
+        self._listener: Listener | None = None
+        self.check_host: HostCheck | None = None
+        """Checks the key the table proves on join (lan.join_table: advertised, pinned, known hosts)."""
+        self.host_fingerprint = ""
+        """The fingerprint the host proved in the handshake (not what any message claims)."""
         self.takeover: TableHost | None = None
         """The table this peer hosts after a failover (phase HOSTING)."""
         self.rtts: list[float] = []
@@ -175,7 +181,7 @@ class TablePeer(Emitter):
         await self._ensure_listener(resume.listen_port if resume else 0)
         self.joined_at = time.perf_counter()
         conn, answered = await connect(host, port, self.identity, self.game.name, self.game.content_hash,
-                                       passphrase=self.passphrase)
+                                       passphrase=self.passphrase, check_host=self.check_host)
         if table and answered != table:
             await conn.close()
             raise WrongTable(f"{host}:{port} hosts the table {answered!r}, not {table!r}")
@@ -184,6 +190,7 @@ class TablePeer(Emitter):
             log.warning("%s:%d hosts %r now; not resuming our game at %r", host, port, answered, resume.table.name)
             resume = None
         self.host_addr, self.host_port = host, port
+        self.host_fingerprint = conn.fingerprint
         if resume is not None:
             self._restore(resume)
         await self._hello(conn, resume_ply=len(self.steps) if resume is not None else -1)
@@ -242,10 +249,10 @@ class TablePeer(Emitter):
             writer.close()
 
         try:
-            self._listener = await asyncio.start_server(not_hosting, self.bind, port)
+            self._listener = await listen(not_hosting, self.bind, port, guard=Guard())
         except OSError:
-            self._listener = await asyncio.start_server(not_hosting, self.bind, 0)
-        self.listen_port = self._listener.sockets[0].getsockname()[1]
+            self._listener = await listen(not_hosting, self.bind, 0, guard=Guard())
+        self.listen_port = self._listener.port
 
     async def _hello(self, conn: Connection, *, resume_ply: int = -1, failover: bool = False) -> None:
         conn.send_nowait(m.Join(name=self.name, port=self.listen_port, resume_ply=resume_ply,
@@ -253,7 +260,7 @@ class TablePeer(Emitter):
         msg = await asyncio.wait_for(conn.recv(), JOIN_TIMEOUT)
         if isinstance(msg, m.Refuse):
             await conn.close()
-            raise SentAway(f"the table refused: {msg.reason}")
+            raise (AlreadySeated if msg.reason == SAME_KEY else SentAway)(f"the table refused: {msg.reason}")
         if not isinstance(msg, m.Welcome):
             await conn.close()
             raise Refusal("the table did not welcome us")
@@ -327,7 +334,8 @@ class TablePeer(Emitter):
 
     async def _handle(self, conn: Connection, msg: m.Message) -> None:
         if isinstance(msg, m.Lobby):
-            self.seats = msg.seats
+            self.seats = _proved_host(msg.seats, msg.host_seat, self.host_fingerprint,
+                                      lambda t: None if t in self.problems else self._problem(t))
             self.host_seat = msg.host_seat
             self._update_save_seats()
             self.emit(LobbyChanged(msg.seats, msg.started))
@@ -751,17 +759,23 @@ class TablePeer(Emitter):
         deadline = time.monotonic() + min(self.reconnect_for, 1.0 if self._host_silent else 3.0)
         self._host_silent = False
         last = "no answer"
+        backoff = Backoff(cap=1.0)
+        # The host we rejoin must prove the key it proved before (an impostor at its address gets nothing).
+        same_host = expect_key(self.host_fingerprint) if self.host_fingerprint else None
         while time.monotonic() < deadline:
             try:
                 conn, _ = await connect(self.host_addr, self.host_port, self.identity, self.game.name,
-                                        self.game.content_hash, passphrase=self.passphrase, timeout=2.0)
+                                        self.game.content_hash, passphrase=self.passphrase, timeout=2.0,
+                                        check_host=same_host)
                 await self._hello(conn, resume_ply=len(self.steps))
                 return
             except SentAway:
                 raise  # the host is there and does not want us back: no failover
+            except AlreadySeated:
+                raise  # another process plays this seat with our key: retrying would only fight it
             except (Refusal, asyncio.TimeoutError, OSError) as e:
                 last = str(e)
-            await asyncio.sleep(0.3)
+            await backoff.sleep()
         if self.info is not None and (not self.info.failover or not self.share):
             raise Refusal(f"the host is gone ({last}); failover is off at this table (fewer than two remote "
                           "seats hold escrow shares), so the game ends here")
@@ -783,18 +797,24 @@ class TablePeer(Emitter):
                 return
             self.emit(HostChanged(c.seat, c.addr, c.port))
             inner = time.monotonic() + 8.0
+            backoff = Backoff(cap=1.0)
             while time.monotonic() < min(inner, deadline):
                 try:
+                    # The new host must be the peer that sat in that seat, not whoever answers there.
                     conn, _ = await connect(c.addr, c.port, self.identity, self.game.name, self.game.content_hash,
-                                            passphrase=self.passphrase, timeout=2.0)
+                                            passphrase=self.passphrase, timeout=2.0,
+                                            check_host=expect_key(c.fingerprint) if c.fingerprint else None)
                     await self._hello(conn, resume_ply=len(self.steps), failover=True)
                     self.host_addr, self.host_port, self.host_seat = c.addr, c.port, c.seat
                     self.dealt_by.append((len(self.steps) + 1, c.seat))
                     if self.save is not None:
                         self.save.host_addr, self.save.host_port, self.save.host_seat = c.addr, c.port, c.seat
+                    self.host_fingerprint = conn.fingerprint
                     return
+                except AlreadySeated:
+                    raise
                 except (Refusal, asyncio.TimeoutError, OSError):
-                    await asyncio.sleep(0.3)
+                    await backoff.sleep()
             tried.add(c.seat)
         raise Refusal("the host went away and no other peer could take over")
 
@@ -805,6 +825,7 @@ class TablePeer(Emitter):
         assert self.info is not None and self.takeover is not None
         adv = Advertiser(table=self.info.name, game=self.game.name, content=self.game.content_hash,
                          port=self.listen_port, fingerprint=self.identity.fingerprint,
+                         needs_passphrase=bool(self.pass_key),
                          addresses=None if self.bind in ("0.0.0.0", "") else [self.bind])
         self.takeover.advertiser = adv
         self.takeover.on_seats_changed(adv.update_soon)
@@ -821,5 +842,19 @@ class TablePeer(Emitter):
             pass_key=self.pass_key)
         # The listener already bound to our advertised port hands new connections to the new host.
         self.takeover.external_listener = True
+        if self._listener is not None and self._listener.guard is not None:
+            self.takeover.guard = self._listener.guard  # one count of unfinished handshakes per socket
         self.dealt_by.append((len(self.steps) + 1, self.seat))
         self.phase = PeerPhase.HOSTING
+
+
+def _proved_host(seats: list[m.SeatInfo], host_seat: int, proved: str,
+                 problem: Callable[[str], None]) -> list[m.SeatInfo]:
+    """The lobby's seats with the host's fingerprint as its channel proved it (shown, never the claim)."""
+    out: list[m.SeatInfo] = []
+    for s in seats:
+        if s.seat == host_seat and proved and s.fingerprint != proved:
+            problem(f"the host's lobby names its key {s.fingerprint or 'none'}, but it proved {proved}")
+            s = msgspec.structs.replace(s, fingerprint=proved)
+        out.append(s)
+    return out

@@ -99,8 +99,8 @@ class _NothingHeard:
     async def start(self) -> None:
         pass
 
-    async def find(self, table: str, timeout: float = 10.0) -> None:
-        return None
+    async def find(self, table: str, timeout: float = 10.0, *, settle: float = 0.0) -> list[Any]:
+        return []
 
     async def close(self) -> None:
         pass

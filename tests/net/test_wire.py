@@ -131,8 +131,82 @@ def test_passphrase_mismatch_is_refused_by_the_host() -> None:
     with pytest.raises(HandshakeError, match="wrong table passphrase") as e:
         _pair("guess", "secret")
     assert e.value.reply and isinstance(m.decode_handshake(e.value.reply), m.HandshakeRefused)
-    with pytest.raises(HandshakeError, match="wrong table passphrase"):
+    assert e.value.code == "wrong-passphrase"
+    # The joiner hears the host's refusal with its code, and a joiner without one is told to bring one.
+    with pytest.raises(HandshakeError, match="this table needs a passphrase") as e2:
         _pair(None, "secret")
+    assert e2.value.code == "needs-passphrase"
+    # A table that asks none cannot prove it knows ours: the joiner refuses it (an impostor could be anyone).
+    with pytest.raises(HandshakeError, match="has no passphrase") as e3:
+        _pair("secret", None)
+    assert e3.value.code == "no-passphrase"
+    # The same passphrase, differently composed Unicode, is the same passphrase.
+    _pair("s\u00e9ance", "se\u0301ance")
+
+
+def test_impostor_table_learns_nothing_to_guess_offline() -> None:
+    """Attack 11: an impostor table captures a joiner's whole handshake and tries a dictionary.
+
+    With the old scrypt MAC, recomputing the keys from the transcript for each guess found
+    a 4-digit passphrase in under a minute. With SPAKE2 the impostor's one guess was made
+    when it answered; replaying the captured hello under any other guess, even the right
+    one, never reproduces the joiner's MAC, and each real attempt is one online guess.
+    """
+    real = "4711"
+    joiner = ClientHandshake(Identity.generate(), "toy", "c", real)
+    hello = joiner.hello()
+    impostor = ServerHandshake(Identity.generate(), "toy", "c", "0000", table="T")
+    fin = joiner.receive(impostor.receive_hello(hello))
+    with pytest.raises(HandshakeError, match="wrong table passphrase"):
+        impostor.receive_finish(fin)
+    for guess in ("0000", "1234", real, "9999"):
+        replay = ServerHandshake(Identity.generate(), "toy", "c", guess, table="T")
+        replay.receive_hello(hello)
+        with pytest.raises(HandshakeError, match="wrong table passphrase"):
+            replay.receive_finish(fin)
+    # Two hellos with one passphrase share nothing: no deterministic function of it goes out.
+    h1 = m.decode_handshake(ClientHandshake(Identity.generate(), "toy", "c", real).hello())
+    h2 = m.decode_handshake(ClientHandshake(Identity.generate(), "toy", "c", real).hello())
+    assert isinstance(h1, m.Hello) and isinstance(h2, m.Hello)
+    assert len(h1.pake) == 33 and h1.pake != h2.pake
+
+
+def test_pake_message_is_bound_to_the_signed_hello() -> None:
+    """A man in the middle cannot swap the SPAKE2 message: it sits under the identity signature."""
+    c = ClientHandshake(Identity.generate(), "toy", "c", "pw")
+    hello = m.decode_handshake(c.hello())
+    assert isinstance(hello, m.Hello)
+    other = m.decode_handshake(ClientHandshake(Identity.generate(), "toy", "c", "pw").hello())
+    assert isinstance(other, m.Hello)
+    with pytest.raises(HandshakeError, match="signature"):
+        ServerHandshake(Identity.generate(), "toy", "c", "pw").receive_hello(
+            m.encode(msgspec.structs.replace(hello, pake=other.pake)))
+    with pytest.raises(HandshakeError, match="invalid"):
+        junk = msgspec.structs.replace(hello, pake=b"\x00" * 33, sig=b"")
+        ci = Identity.generate()
+        junk = msgspec.structs.replace(junk, ident=ci.public)
+        from coldwater.net.crypto import _unsigned
+        junk = msgspec.structs.replace(junk, sig=ci.sign(b"cw-hello1" + _unsigned(junk)))
+        ServerHandshake(Identity.generate(), "toy", "c", "pw").receive_hello(m.encode(junk))
+
+
+def test_throttle_hook_refuses_before_any_pake_work() -> None:
+    asked: list[int] = []
+
+    def admit() -> str | None:
+        asked.append(1)
+        return "too many wrong passphrases from your address; try again in 3 s"
+
+    c = ClientHandshake(Identity.generate(), "toy", "c", "pw")
+    s = ServerHandshake(Identity.generate(), "toy", "c", "pw", admit=admit)
+    with pytest.raises(HandshakeError, match="too many") as e:
+        s.receive_hello(c.hello())
+    assert e.value.code == "throttled" and asked and not s.attempted_passphrase
+    # Without a passphrase at the table there is nothing to throttle.
+    s2 = ServerHandshake(Identity.generate(), "toy", "c", admit=admit)
+    asked.clear()
+    s2.receive_hello(ClientHandshake(Identity.generate(), "toy", "c").hello())
+    assert not asked
 
 
 def test_version_and_content_mismatch_name_both_sides() -> None:
