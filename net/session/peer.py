@@ -135,6 +135,7 @@ class TablePeer(Emitter):
         self._pending: Result | None = None
         """Our audited result, waiting for every seat's signed final digest."""
         self._finals_timer: asyncio.TimerHandle | None = None
+        self._end_after_sync: m.End | None = None
         self._host_silent = False
         """The last connection ended because the host went silent (frozen, cut off), not closed."""
         self.botted: set[int] = set()
@@ -356,6 +357,9 @@ class TablePeer(Emitter):
             self._on_step(conn, msg)
         elif isinstance(msg, m.Sync):
             self._on_sync(msg)
+            if self._end_after_sync is not None and self.phase is not PeerPhase.RESYNCING:
+                end, self._end_after_sync = self._end_after_sync, None
+                await self._on_end(conn, end)
         elif isinstance(msg, m.Presence):
             for i, s in enumerate(self.seats):
                 if s.seat == msg.seat:
@@ -640,6 +644,9 @@ class TablePeer(Emitter):
         """Audit the whole game ourselves (in a thread: it replays every ply), then compare finals."""
         assert self.info is not None
         if self._pending is not None or self.result is not None:
+            return
+        if self.phase is PeerPhase.RESYNCING:
+            self._end_after_sync = msg  # our record lacks the last steps: audit once the resync is in
             return
         rep = await asyncio.to_thread(
             fp.audit, self.game, self.info.players, self.info.options, self.joint, self.dealer_commit,
