@@ -29,6 +29,7 @@ from coldwater.core.rng import Rng
 from coldwater.core.state import CHANCE, State
 
 from . import paths
+from .files import write_atomic
 
 SAVE_FORMAT = 1
 
@@ -275,14 +276,7 @@ class Table:
         now = time.time()
         save = SaveFile(seats=self.seats, record=self.record, created=self.created, updated=now,
                         content=self.content)
-        path = Path(self.save_path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp")
-        with open(tmp, "wb") as f:
-            f.write(msgspec.json.format(msgspec.json.encode(save), indent=1))
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
+        write_atomic(self.save_path, msgspec.json.format(msgspec.json.encode(save), indent=1))
 
     def delete_save(self) -> None:
         if self.save_path is not None:
@@ -368,7 +362,6 @@ class SaveInfo(msgspec.Struct, frozen=True):
     seats: str
     plies: int
     updated: float
-    over: bool | None
     problem: str | None = None
     content: str | None = None
     """The path of the game's own card data, if it has any."""
@@ -382,8 +375,8 @@ def list_saves(folder: Path | None = None) -> list[SaveInfo]:
         try:
             s = read_save(p)
             out.append(SaveInfo(str(p), s.record.game, ", ".join(x.name for x in s.seats), len(s.record.entries),
-                                s.updated, None, content=s.content.path if s.content else None))
+                                s.updated, content=s.content.path if s.content else None))
         except SaveError as e:
-            out.append(SaveInfo(str(p), "?", "", 0, p.stat().st_mtime, None, problem=str(e)))
+            out.append(SaveInfo(str(p), "?", "", 0, p.stat().st_mtime, problem=str(e)))
     out.sort(key=lambda i: -i.updated)
     return out

@@ -7,6 +7,7 @@ from pathlib import Path
 import msgspec
 
 from coldwater.net import paths
+from coldwater.net.files import write_atomic
 
 
 class Settings(msgspec.Struct, kw_only=True):
@@ -31,7 +32,4 @@ def load() -> Settings:
 
 
 def save(settings: Settings) -> None:
-    path = settings_path()
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(msgspec.json.format(msgspec.json.encode(settings), indent=1))
-    tmp.replace(path)
+    write_atomic(settings_path(), msgspec.json.format(msgspec.json.encode(settings), indent=1))

@@ -12,8 +12,8 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from coldwater.core import record as record_mod
 from coldwater.core.aquatica.game import GAME
+from coldwater.net import records
 from coldwater.net.table import ContentRef, Seat, SeatKind, Table
 from coldwater.tui.screens.newgame import NewGameScreen
 from coldwater.tui.screens.pause import PauseScreen
@@ -141,7 +141,7 @@ async def test_replays_load_the_card_data_a_record_was_made_with(make_app, home:
                   autosave=False, content=ContentRef(str(folder), mine.content_hash))
     while t.current == -1:
         t.apply(-1, t.state.sample_chance())
-    record_mod.save(t.record, home / "records" / "mine.json")
+    records.save(t.record, home / "records" / "mine.json")
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("p")

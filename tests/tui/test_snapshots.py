@@ -17,6 +17,7 @@ import pytest
 from textual.pilot import Pilot
 
 from coldwater.core import games, record
+from coldwater.net import records
 from coldwater.net.table import SaveFile, Seat, SeatKind, Table
 from coldwater.tui.app import ColdwaterApp
 from coldwater.tui.catalog import Catalog
@@ -131,7 +132,7 @@ async def _resume(pilot: Pilot[Any], home: Path) -> None:
 async def _replays(pilot: Pilot[Any], home: Path) -> None:
     game, state = finished_crown()
     rec = _record_of(game, state)
-    record.save(rec, home / "records" / "finished.json")
+    records.save(rec, home / "records" / "finished.json")
     await pilot.press("p")
 
 

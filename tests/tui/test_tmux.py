@@ -16,8 +16,6 @@ import pytest
 
 from tests.tui.terminal import TMUX, Terminal
 
-pytest.importorskip("coldwater.core.crown.game", reason="the Crown engine is not in this build")
-
 pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
 COLDWATER = Path(sys.executable).with_name("coldwater")
 

@@ -74,7 +74,7 @@ the lobby, where you start the game once every seat is filled and ready.
         yield Footer()
 
     def on_mount(self) -> None:
-        self.games = [(n, g) for n, g, _ in self.cw.catalog.available() if g is not None]
+        self.games = self.cw.catalog.available()
         if not self.games:
             self.query_one("#form-error", Static).update("No game engine is installed in this build.")
             return

@@ -114,10 +114,7 @@ reserve a seat for it.
         if not self.is_mounted:
             return
         self.listings = sorted(listings, key=lambda x: (x.table.lower(), x.host, x.port))
-        titles = {}
-        for name, game, _ in self.cw.catalog.available():
-            if game is not None:
-                titles[name] = game.title
+        titles = {name: game.title for name, game in self.cw.catalog.available()}
         items = [Item(listing_label(x, titles), i) for i, x in enumerate(self.listings)]
         lst = self.query_one("#tables", ChoiceList)
         lst.set_items(items)

@@ -116,7 +116,7 @@ type names and the seed, then press Enter on **Start**.
         yield Footer()
 
     def on_mount(self) -> None:
-        self.games = [(n, g) for n, g, _ in self.cw.catalog.available() if g is not None]
+        self.games = self.cw.catalog.available()
         if not self.games:
             self.query_one("#form-error", Static).update("No game engine is installed in this build.")
             return

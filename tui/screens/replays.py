@@ -15,6 +15,7 @@ from textual.widgets import Footer, Static
 
 from coldwater.core import record as record_mod
 from coldwater.core.errors import RecordError
+from coldwater.net import records
 from coldwater.core.state import CHANCE, State
 from coldwater.net import paths
 from coldwater.net.table import ContentRef, SaveError, load_content, read_save, record_content
@@ -40,7 +41,7 @@ def _records() -> list[tuple[str, Path, bool]]:
 def load_with_content(path: Path, finished: bool) -> tuple[record_mod.GameRecord, ContentRef | None]:
     """A record and the own card data it was played with (None: the packaged content)."""
     if finished:
-        rec = record_mod.load(path)
+        rec = records.load(path)
         return rec, record_content(rec)
     try:
         save = read_save(path)

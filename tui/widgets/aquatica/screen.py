@@ -22,13 +22,13 @@ import msgspec
 from rich.text import Text
 from textual.widgets import OptionList, Static
 
-from coldwater.core import record as record_mod
 from coldwater.core.aquatica import actions as A
 from coldwater.core.aquatica import payment, tribes
 from coldwater.core.aquatica.model import LOC_TYPES, AqData
 from coldwater.core.aquatica.solo import TITLES
 from coldwater.core.aquatica.tribes_solo import LEVELS
 from coldwater.core.state import Scores, State
+from coldwater.net import records
 from coldwater.net.table import seat_label
 from coldwater.tui.screens.table import TableScreen, records_dir
 from coldwater.tui.widgets.aquatica import cards
@@ -253,8 +253,7 @@ shows the full card of the highlighted choice. The rules: Esc, then *Rules*.
         if isinstance(a, A.TakeBack):
             return f"Take back {cards.char_line(k, a.card)}"
         if isinstance(a, A.Copy):
-            loc = next(x for x in p.board if x.id == a.loc)
-            return f"Copy {k.loc_name[a.loc]}: {cards.eff_text(k.loc_depths[a.loc][loc.pos])}"
+            return f"Copy {k.loc_name[a.loc]}: {cards.eff_text(k.loc_depths[a.loc][a.depth])}"
         if isinstance(a, A.Replay):
             return f"Replay {cards.char_line(k, a.card)}"
         if isinstance(a, A.OppFlip):
@@ -412,7 +411,7 @@ shows the full card of the highlighted choice. The rules: Esc, then *Rules*.
         self._finished = True
         t = self.table
         if t.save_path is not None:
-            record_mod.save(t.record, records_dir() / Path(t.save_path).name)
+            records.save(t.record, records_dir() / Path(t.save_path).name)
             t.delete_save()
         from coldwater.tui.screens.score import ScoreScreen
 
