@@ -74,6 +74,11 @@ class HandshakeRefused(_Msg, tag="refused"):
 HandshakeMessage = Union[Hello, HelloBack, Finish, HandshakeRefused]
 
 
+class _App(_Msg, array_like=True):
+    """Application messages travel as arrays (tag first, fields in order, trailing defaults left
+    out): field names would be a third of a step's bytes."""
+
+
 # ---- lobby -------------------------------------------------------------------
 SeatKindText = Literal["open", "host", "bot", "remote"]
 
@@ -92,6 +97,8 @@ class SeatInfo(msgspec.Struct, omit_defaults=True):
     port: int = 0
     reserved: str = ""
     """For an open seat: the fingerprint of the only peer who may take it."""
+    bot: bool = False
+    """A remote seat the host's bot plays until its player returns (it ran out of time)."""
 
 
 class TableInfo(msgspec.Struct, omit_defaults=True):
@@ -107,7 +114,7 @@ class TableInfo(msgspec.Struct, omit_defaults=True):
     """False when fewer than two remote seats could hold escrow shares: a lost host ends the game."""
 
 
-class Join(_Msg, tag="join"):
+class Join(_App, tag="join"):
     """Peer → host after the handshake: sit down (or come back: resume_ply ≥ 0)."""
 
     name: str
@@ -119,35 +126,35 @@ class Join(_Msg, tag="join"):
     """Failover only: every step this peer saw (the new host may be behind)."""
 
 
-class Welcome(_Msg, tag="welcome"):
+class Welcome(_App, tag="welcome"):
     seat: int
     table: TableInfo
 
 
-class Refuse(_Msg, tag="refuse"):
+class Refuse(_App, tag="refuse"):
     """An application-level refusal (table full, unknown seat). The host then closes."""
 
     reason: str
 
 
-class Lobby(_Msg, tag="lobby"):
+class Lobby(_App, tag="lobby"):
     seats: list[SeatInfo]
     started: bool = False
     host_seat: int = 0
 
 
-class Ready(_Msg, tag="ready"):
+class Ready(_App, tag="ready"):
     ready: bool = True
 
 
-class Chat(_Msg, tag="chat"):
+class Chat(_App, tag="chat"):
     text: str
     seat: int = -1
     """Filled in by the host: peers cannot speak for another seat."""
 
 
 # ---- fair play -----------------------------------------------------------------
-class CommitRequest(_Msg, tag="creq"):
+class CommitRequest(_App, tag="creq"):
     """Commit to a contribution. ``round`` counts from 1; a restart says why and whom it blames."""
 
     round: int = 1
@@ -158,24 +165,24 @@ class CommitRequest(_Msg, tag="creq"):
     """The previous round's reveals, so every peer checks them and sees who withheld."""
 
 
-class Commit(_Msg, tag="commit"):
+class Commit(_App, tag="commit"):
     """A seat's commitment to its contribution to the joint seed."""
 
     digest: bytes
 
 
-class Commits(_Msg, tag="commits"):
+class Commits(_App, tag="commits"):
     """Every commitment, gathered before anyone reveals; plus the dealer's."""
 
     commits: dict[int, bytes]
     dealer: bytes
 
 
-class Reveal(_Msg, tag="reveal"):
+class Reveal(_App, tag="reveal"):
     value: bytes
 
 
-class Begin(_Msg, tag="begin"):
+class Begin(_App, tag="begin"):
     """The game starts: every reveal (each peer checks them), and this peer's escrow share."""
 
     reveals: dict[int, bytes]
@@ -191,7 +198,7 @@ class SealedReveal(msgspec.Struct):
     salt: bytes
 
 
-class Step(_Msg, tag="step"):
+class Step(_App, tag="step"):
     """Host → peers: one applied action (ordered by ply).
 
     A public action carries its notation; a sealed chance outcome carries only a
@@ -214,7 +221,7 @@ class Step(_Msg, tag="step"):
     bot: bool = False
 
 
-class Act(_Msg, tag="act"):
+class Act(_App, tag="act"):
     """Peer → host: my move, for the position at `ply` (stale moves are refused), signed by me."""
 
     ply: int
@@ -222,7 +229,7 @@ class Act(_Msg, tag="act"):
     sig: bytes = b""
 
 
-class Mismatch(_Msg, tag="mismatch"):
+class Mismatch(_App, tag="mismatch"):
     """Peer → host: my public digest after `ply` differs; please resync me."""
 
     ply: int
@@ -240,7 +247,7 @@ class FairState(msgspec.Struct):
     """Every signing seat's identity key (which the peer would have had from Begin)."""
 
 
-class Sync(_Msg, tag="sync"):
+class Sync(_App, tag="sync"):
     """Host → peer: your view at `ply`, replacing whatever you had (repair, resume)."""
 
     ply: int
@@ -251,13 +258,13 @@ class Sync(_Msg, tag="sync"):
     """Sent to a peer coming back, in case it lost its save; it checks every reveal."""
 
 
-class Presence(_Msg, tag="presence"):
+class Presence(_App, tag="presence"):
     seat: int
     away: bool
     by_bot: bool = False
 
 
-class End(_Msg, tag="end"):
+class End(_App, tag="end"):
     """The game is over: the dealer's secret for the audit and the final digest.
 
     Peers take scores and the outcome from their own replay, never from here.
@@ -267,7 +274,7 @@ class End(_Msg, tag="end"):
     digest: bytes
 
 
-class Final(_Msg, tag="final"):
+class Final(_App, tag="final"):
     """Peer → host, relayed to all: my audited final digest, signed, so peers compare stories."""
 
     seat: int
@@ -275,21 +282,21 @@ class Final(_Msg, tag="final"):
     sig: bytes
 
 
-class Finals(_Msg, tag="finals"):
+class Finals(_App, tag="finals"):
     """Host → peers: every seat's signed final digest."""
 
     finals: list[Final]
 
 
-class Notice(_Msg, tag="notice"):
+class Notice(_App, tag="notice"):
     text: str
 
 
-class Ping(_Msg, tag="ping"):
+class Ping(_App, tag="ping"):
     t: float = 0.0
 
 
-class Pong(_Msg, tag="pong"):
+class Pong(_App, tag="pong"):
     t: float = 0.0
 
 

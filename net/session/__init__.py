@@ -18,7 +18,7 @@ from __future__ import annotations
 from .events import (ChatReceived, Chooser, Emitter, Event, Finished, GameStarted, HostChanged, Listener,
                      LobbyChanged, PresenceChanged, Problem, Result, StepApplied, bot_chooser)
 from .host import END_GRACE, JOIN_TIMEOUT, ROUND_TIMEOUT, HostPhase, Remote, TableHost, fp_pass_key
-from .peer import PeerPhase, TablePeer, WrongTable
+from .peer import PeerPhase, SentAway, TablePeer, WrongTable
 from .persist import PeerSave, SavedSeat, safe_name
 
 _safe = safe_name
@@ -28,5 +28,5 @@ __all__ = [
     "ChatReceived", "Chooser", "Emitter", "Event", "Finished", "GameStarted", "HostChanged", "Listener",
     "LobbyChanged", "PresenceChanged", "Problem", "Result", "StepApplied", "bot_chooser",
     "END_GRACE", "JOIN_TIMEOUT", "ROUND_TIMEOUT", "HostPhase", "Remote", "TableHost", "fp_pass_key",
-    "PeerPhase", "TablePeer", "WrongTable", "PeerSave", "SavedSeat", "safe_name",
+    "PeerPhase", "SentAway", "TablePeer", "WrongTable", "PeerSave", "SavedSeat", "safe_name",
 ]

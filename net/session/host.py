@@ -34,7 +34,7 @@ from ..transport import SAME_KEY, Connection, Guard, Listener, accept, listen
 from .events import (ChatReceived, Chooser, Emitter, Finished, GameStarted, LobbyChanged, PresenceChanged, Problem,
                      Result, StepApplied)
 from .failover import FailoverGather, kinds_for_new_host
-from .persist import LanTable, PeerSave, public_step, safe_name
+from .persist import LanTable, PeerSave, pack_view, public_step, safe_name
 from .seedround import SeedRound
 
 log = logging.getLogger("coldwater.net")
@@ -255,7 +255,7 @@ class TableHost(Emitter):
                                           key=r.key, ready=True))
                 else:
                     out.append(m.SeatInfo(seat=i, kind="remote", name=r.name, fingerprint=_fp(r.key), key=r.key,
-                                          ready=r.ready,
+                                          ready=r.ready, bot=r.timed_out,
                                           away=not r.present and not r.by_bot, addr=r.addr, port=r.port))
             elif kind == "host":
                 out.append(m.SeatInfo(seat=i, kind="host", name=self.host_name, fingerprint=self.identity.fingerprint,
@@ -664,7 +664,9 @@ class TableHost(Emitter):
         self.dealer.start(self.joint)
         self.phase = HostPhase.PLAYING
         seats_info = self.lobby()
-        self.seat_keys = {s.seat: s.key for s in seats_info if s.key}
+        # The remote seats sign their moves; the host's own need no signature (it deals and orders
+        # everything anyway, and its channel authenticates it), which saves 64 bytes per peer per move.
+        self.seat_keys = {s.seat: s.key for s in seats_info if s.key and s.kind != "host"}
         self._split_escrow()
         for r in self.remotes.values():
             if r.conn is not None:
@@ -694,6 +696,7 @@ class TableHost(Emitter):
         if not on:
             text = "failover is off at this table: fewer than two remote seats hold escrow shares, so a lost host ends the game"
             log.info("%s", text)
+            self.emit(Problem(text))  # said plainly to the host's person too
 
     # ---- the game -----------------------------------------------------------------
     def _on_act(self, r: Remote, conn: Connection, msg: m.Act) -> None:
@@ -733,6 +736,7 @@ class TableHost(Emitter):
     def _back_from_bot(self, r: Remote) -> None:
         r.timed_out = False
         self._broadcast(m.Presence(seat=r.seat, away=not r.present, by_bot=False))
+        self._lobby_changed()
         self.emit(Problem(f"{r.name} (seat {r.seat + 1}) is back; the bot stops playing the seat"))
 
     def _on_mismatch(self, r: Remote, conn: Connection, msg: m.Mismatch) -> None:
@@ -756,7 +760,7 @@ class TableHost(Emitter):
         fs = (m.FairState(commits=self._commits, reveals=self._reveals, dealer=self.dealer.commitment, share=r.share,
                            keys=self.seat_keys)
               if fair and self._reveals else None)
-        r.conn.send_nowait(m.Sync(ply=st.ply, view=st.view(r.seat).encode(), steps=self.steps[from_ply:], fair=fs))
+        r.conn.send_nowait(m.Sync(ply=st.ply, view=pack_view(st.view(r.seat)), steps=self.steps[from_ply:], fair=fs))
 
     def _seat_objects(self) -> list[Seat]:
         bot = self.game.bots[0]
@@ -829,6 +833,7 @@ class TableHost(Emitter):
         self._broadcast(m.Notice(text=text))
         self._broadcast(m.Presence(seat=r.seat, away=not r.present, by_bot=True))
         self.emit(Problem(text))
+        self._lobby_changed()
 
     async def _bot_plays(self, view: State[Any, Any]) -> Any:
         self._bot_move = True
@@ -870,15 +875,17 @@ class TableHost(Emitter):
                 continue  # it gets a Sync when it is back
             assert r.conn is not None
             out = step
+            if step.sig and r.seat == ev.seat and r.seat != self.host_seat:
+                out = msgspec.structs.replace(step, sig=b"")  # the mover has its own signature
             if sealed:
                 assert draw is not None
                 reveal = (m.SealedReveal(action=str(draw.action), salt=draw.salt or b"")
                           if r.seat in draw.owners else None)
-                out = msgspec.structs.replace(step, view=truth.encode(), reveal=reveal)
+                out = msgspec.structs.replace(step, view=pack_view(truth), reveal=reveal)
             elif not self._peer_can_follow(before, ev.action, truth):
                 # The step reveals something the peer's view cannot derive (e.g. the end of the
                 # game uncovers every secret): send the peer its new view with it.
-                out = msgspec.structs.replace(step, view=truth.encode())
+                out = msgspec.structs.replace(step, view=pack_view(truth))
             r.conn.send_nowait(out)
         self.emit(StepApplied(st.ply, ev.seat, None if sealed else ev.action))
 

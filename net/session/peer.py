@@ -31,7 +31,7 @@ from .events import (ChatReceived, Chooser, Emitter, Finished, GameStarted, Host
                      PresenceChanged, Problem, Result, StepApplied)
 from .failover import candidates
 from .host import FINALS_WAIT, HEARTBEAT, JOIN_TIMEOUT, MAX_ROUNDS, TableHost, fp_pass_key
-from .persist import PeerSave, SavedSeat, Saver, decode_view, load_peer_save, public_step, safe_name
+from .persist import PeerSave, SavedSeat, Saver, decode_view, load_peer_save, public_step, safe_name, unpack_view
 
 log = logging.getLogger("coldwater.net")
 
@@ -41,6 +41,10 @@ HOST_SILENCE = 6.0
 
 class WrongTable(Refusal):
     """The address answered as another table than the one asked for (e.g. a stale save)."""
+
+
+class SentAway(Refusal):
+    """The table itself refused us (our seat went to a bot, we were sent away): do not retry."""
 
 
 class _Evident(IllegalAction):
@@ -126,11 +130,16 @@ class TablePeer(Emitter):
         """What the host did that an honest host cannot do, naming who signed what (fails the audit)."""
         self.rounds = 0
         """Seed rounds this peer was asked to take part in (capped: a host could grind the deal)."""
-        self._sent: tuple[int, str] | None = None
-        """(ply, action) of the move we sent and have not yet seen applied."""
+        self._sent: tuple[int, str, bytes] | None = None
+        """(ply, action, signature) of the move we sent and have not yet seen applied."""
         self._pending: Result | None = None
         """Our audited result, waiting for every seat's signed final digest."""
         self._finals_timer: asyncio.TimerHandle | None = None
+        self._end_after_sync: m.End | None = None
+        self._host_silent = False
+        """The last connection ended because the host went silent (frozen, cut off), not closed."""
+        self.botted: set[int] = set()
+        """Seats the host announced as played by its bot (a bot step for another signed seat is evidence)."""
 
     # ---- public API ------------------------------------------------------------
     @property
@@ -252,7 +261,7 @@ class TablePeer(Emitter):
         msg = await asyncio.wait_for(conn.recv(), JOIN_TIMEOUT)
         if isinstance(msg, m.Refuse):
             await conn.close()
-            raise (AlreadySeated if msg.reason == SAME_KEY else Refusal)(f"the table refused: {msg.reason}")
+            raise (AlreadySeated if msg.reason == SAME_KEY else SentAway)(f"the table refused: {msg.reason}")
         if not isinstance(msg, m.Welcome):
             await conn.close()
             raise Refusal("the table did not welcome us")
@@ -282,6 +291,7 @@ class TablePeer(Emitter):
                 seen_in, quiet_since = conn.bytes_in, now
             elif now - quiet_since > HOST_SILENCE and self.phase is not PeerPhase.LOBBY:
                 self._problem(f"the host has been silent for {now - quiet_since:.0f} s; treating it as gone")
+                self._host_silent = True
                 await conn.close()
                 return
 
@@ -302,9 +312,21 @@ class TablePeer(Emitter):
             except Exception as e:  # a hostile or buggy host must not crash us
                 log.exception("handling %s", type(msg).__name__)
                 self._problem(f"refused {type(msg).__name__} from the table: {e}")
+            if self.evidence and self.result is None and self._pending is None and self.state is not None:
+                self._leave_on_evidence()
             if self.result is not None:
                 await conn.close()
                 return
+
+    def _leave_on_evidence(self) -> None:
+        """The host did what an honest host cannot: stop playing with it and say why."""
+        assert self.info is not None and self.state is not None
+        text = f"leaving: the host (seat {self.host_seat + 1}) cheated: " + "; ".join(self.evidence)
+        self._problem(text)
+        self.phase = PeerPhase.FINISHED
+        self.result = Result(game=self.game.name, table=self.info.name, seat=self.seat, scores={},
+                             digest="", plies=self.state.ply, outcome="left the table: the host cheated",
+                             audit_ok=False, problems=[text])
 
     def _problem(self, text: str) -> None:
         self.problems.append(text)
@@ -335,12 +357,18 @@ class TablePeer(Emitter):
             self._on_step(conn, msg)
         elif isinstance(msg, m.Sync):
             self._on_sync(msg)
+            if self._end_after_sync is not None and self.phase is not PeerPhase.RESYNCING:
+                end, self._end_after_sync = self._end_after_sync, None
+                await self._on_end(conn, end)
         elif isinstance(msg, m.Presence):
             for i, s in enumerate(self.seats):
                 if s.seat == msg.seat:
                     self.seats[i] = msgspec.structs.replace(s, away=msg.away)
             if msg.by_bot:
+                self.botted.add(msg.seat)
                 self._problem(f"seat {msg.seat + 1} is played by the host's bot now")
+            else:
+                self.botted.discard(msg.seat)
             self._update_save_seats()
             self.emit(PresenceChanged(msg.seat, msg.away))
         elif isinstance(msg, m.End):
@@ -399,7 +427,7 @@ class TablePeer(Emitter):
         self.reveals = dict(msg.reveals)
         self.share = msg.share
         self.seats = msg.seats
-        self.keys = {s.seat: s.key for s in msg.seats if s.key}
+        self.keys = {s.seat: s.key for s in msg.seats if s.key and s.kind != "host"}
         self.dealt_by = [(1, self.host_seat)]
         if not self.info.failover or not self.share:
             self._problem("failover is off at this table (fewer than two remote seats hold escrow shares): "
@@ -459,7 +487,7 @@ class TablePeer(Emitter):
             elif step.seat != CHANCE or step.commit is None or step.view is None:
                 raise IllegalAction("a sealed step without its commitment or view")
             if step.view is not None:
-                nxt = decode_view(self.game, step.view, step.ply)
+                nxt = unpack_view(self.game, step.view, step.ply)
             if step.reveal is not None:
                 self._check_reveal(st, step, nxt)
         except (IllegalAction, NotationError, msgspec.DecodeError, msgspec.ValidationError) as e:
@@ -479,6 +507,9 @@ class TablePeer(Emitter):
         if step.view is not None:
             self.views[step.ply] = bytes.fromhex(nxt.digest())
         self.state = nxt
+        if step.seat == self.seat and not step.sig and not step.bot and self._sent is not None \
+                and self._sent[0] == step.ply - 1:
+            step = msgspec.structs.replace(step, sig=self._sent[2])  # our record carries our signature
         self.steps.append(public_step(step))
         if step.seat == self.seat:
             self._sent = None
@@ -514,7 +545,14 @@ class TablePeer(Emitter):
             elif step.action != self._sent[1]:
                 self._evidence(f"ply {step.ply}: the host replaced our move {self._sent[1]!r} with {step.action!r}")
                 raise _Evident("not the move we sent")
+            elif not step.sig:
+                return  # our own move comes back without the signature we hold (saves bytes); see _on_step
         if step.bot:
+            bots = self.botted | {s.seat for s in self.seats if s.kind == "bot" or s.bot}
+            if step.seat in self.keys and step.seat not in bots:
+                self._evidence(f"ply {step.ply}: the host played seat {step.seat + 1} with its bot without saying "
+                               "that the seat ran out of time or was given to a bot")
+                raise _Evident("an unannounced bot move")
             return
         why = fp.check_act(self.keys, self.joint, step.ply - 1, step.seat, step.action, step.sig)
         if why is not None:
@@ -547,7 +585,7 @@ class TablePeer(Emitter):
         if self.info is None:
             return
         try:
-            view = decode_view(self.game, msg.view, msg.ply)
+            view = unpack_view(self.game, msg.view, msg.ply)
         except (msgspec.DecodeError, msgspec.ValidationError) as e:
             self._problem(f"refused a malformed resync: {e}")
             return
@@ -606,6 +644,9 @@ class TablePeer(Emitter):
         """Audit the whole game ourselves (in a thread: it replays every ply), then compare finals."""
         assert self.info is not None
         if self._pending is not None or self.result is not None:
+            return
+        if self.phase is PeerPhase.RESYNCING:
+            self._end_after_sync = msg  # our record lacks the last steps: audit once the resync is in
             return
         rep = await asyncio.to_thread(
             fp.audit, self.game, self.info.players, self.info.options, self.joint, self.dealer_commit,
@@ -687,8 +728,8 @@ class TablePeer(Emitter):
             return  # the position moved on (resync) while we thought
         self._sent_at = time.perf_counter()
         text = str(action)
-        self._sent = (view.ply, text)
         sig = self.identity.sign(fp.act_message(self.joint, view.ply, self.seat, text))
+        self._sent = (view.ply, text, sig)
         self.conn.send_nowait(m.Act(ply=view.ply, action=text, sig=sig))
 
     def _persist(self) -> None:
@@ -721,7 +762,9 @@ class TablePeer(Emitter):
     async def _recover(self) -> None:
         """The host connection broke mid-game: reconnect, or fail over to a new host."""
         self.conn = None
-        deadline = time.monotonic() + min(self.reconnect_for, 3.0)
+        # A silent host is frozen or cut off: a short try only, so that failover comes within ~10 s.
+        deadline = time.monotonic() + min(self.reconnect_for, 1.0 if self._host_silent else 3.0)
+        self._host_silent = False
         last = "no answer"
         backoff = Backoff(cap=1.0)
         # The host we rejoin must prove the key it proved before (an impostor at its address gets nothing).
@@ -733,6 +776,8 @@ class TablePeer(Emitter):
                                         check_host=same_host)
                 await self._hello(conn, resume_ply=len(self.steps))
                 return
+            except SentAway:
+                raise  # the host is there and does not want us back: no failover
             except AlreadySeated:
                 raise  # another process plays this seat with our key: retrying would only fight it
             except (Refusal, asyncio.TimeoutError, OSError) as e:

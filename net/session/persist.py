@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+import zlib
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -143,3 +144,24 @@ def public_step(step: m.Step) -> m.Step:
 def decode_view(game: Any, data: bytes, ply: int) -> State[Any, Any]:
     view: State[Any, Any] = game.state_type(msgspec.msgpack.decode(data, type=game.state_type.DATA), seed=None, ply=ply)
     return view
+
+
+VIEW_LIMIT = 1 << 20
+"""The most bytes a view may unpack to (a compressed view is no way around the frame cap)."""
+
+
+def pack_view(state: State[Any, Any]) -> bytes:
+    """A view for the wire: compressed (views are most of the bytes a game sends)."""
+    return zlib.compress(state.encode(), 1)
+
+
+def unpack_view(game: Any, data: bytes, ply: int) -> State[Any, Any]:
+    """The view a host sent; msgspec.DecodeError for anything that is not one (or unpacks too large)."""
+    try:
+        z = zlib.decompressobj()
+        raw = z.decompress(data, VIEW_LIMIT)
+    except zlib.error as e:
+        raise msgspec.DecodeError(f"not a packed view: {e}") from None
+    if z.unconsumed_tail or not z.eof:
+        raise msgspec.DecodeError("a packed view that is truncated or unpacks past the limit")
+    return decode_view(game, raw, ply)
