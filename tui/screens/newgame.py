@@ -194,7 +194,8 @@ bottom explains the field you are on. The form remembers your last choices.
         cyclers = []
         for name, choices, default in opts:
             label = labels.get(name) or humanize(name)
-            cyclers.append(Cycler(label, choices, default, classes="option", hint=option_hint(name, label, hints)))
+            cyclers.append(Cycler(label, choices, default, classes="option", hint=option_hint(name, label, hints),
+                                  option_name=name))
         self.option_names = [name for name, _, _ in opts]
         self.option_cyclers = cyclers
         if cyclers:

@@ -36,9 +36,12 @@ class Cycler(Widget, can_focus=True):
             return self.cycler
 
     def __init__(self, label: str, choices: Sequence[tuple[str, Any]], value: Any = None, *,
-                 id: str | None = None, classes: str | None = None, hint: str = "") -> None:
+                 id: str | None = None, classes: str | None = None, hint: str = "",
+                 option_name: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.label = label
+        self.option_name = option_name
+        """The game option this field sets, for a form of game options (None otherwise)."""
         self.hint = hint
         """The one-line explanation the form shows while this field is focused."""
         self.choices = list(choices)
