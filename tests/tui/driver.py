@@ -7,6 +7,7 @@ from typing import Any
 
 from textual import events
 from textual.pilot import Pilot
+from textual.widget import Widget
 
 from coldwater.tui.screens.handover import HandOverScreen
 from coldwater.tui.screens.newgame import NewGameScreen
@@ -32,9 +33,9 @@ async def key(pilot: Pilot[Any], name: str) -> None:
     await pilot._wait_for_screen()
 
 
-async def focus(pilot: Pilot[Any], selector: str, limit: int = 40) -> None:
-    """Press Tab until the widget matching `selector` has focus."""
-    target = pilot.app.screen.query_one(selector)
+async def focus(pilot: Pilot[Any], selector: str | Widget, limit: int = 40) -> None:
+    """Press Tab until the widget (or the one matching `selector`) has focus."""
+    target = pilot.app.screen.query_one(selector) if isinstance(selector, str) else selector
     for _ in range(limit):
         if pilot.app.focused is target:
             return
@@ -42,9 +43,9 @@ async def focus(pilot: Pilot[Any], selector: str, limit: int = 40) -> None:
     raise AssertionError(f"could not reach {selector} with Tab")
 
 
-async def set_cycler(pilot: Pilot[Any], selector: str, value: Any) -> None:
+async def set_cycler(pilot: Pilot[Any], selector: str | Cycler, value: Any) -> None:
     await focus(pilot, selector)
-    cycler = pilot.app.screen.query_one(selector, Cycler)
+    cycler = pilot.app.screen.query_one(selector, Cycler) if isinstance(selector, str) else selector
     for _ in range(len(cycler.choices) + 1):
         if cycler.value == value:
             return
@@ -69,7 +70,7 @@ async def start_game(pilot: Pilot[Any], *, mode_key: str, game: str, seats: list
     for name, value in (options or {}).items():
         for c in pilot.app.screen.query(".option").results(Cycler):
             if getattr(c, "option_name", None) == name:
-                await set_cycler(pilot, f"#{c.id}", value)
+                await set_cycler(pilot, c, value)
     if content is not None:
         await focus(pilot, "#content-path")
         await pilot.press(*content)
