@@ -14,7 +14,7 @@ import msgspec
 
 from .bots import BotError
 from .rng import Rng
-from .state import CHANCE, Scores, State
+from .state import CHANCE, Game, Scores, State
 
 
 class GameResult(msgspec.Struct, frozen=True):
@@ -52,7 +52,7 @@ def play_out(state: State[Any, Any], bots: list[Any], rng: Rng, *, max_plies: in
         state.apply(action)
 
 
-def seat_bots(game: Any, spec: str, players: int) -> list[str]:
+def seat_bots(game: Game[Any], spec: str, players: int) -> list[str]:
     """Bot names per seat from ``hard`` (every seat) or ``hard,easy`` (one per seat).
 
     Raises BotError naming the known bots, or if the count does not match the seats.
@@ -68,7 +68,7 @@ def seat_bots(game: Any, spec: str, players: int) -> list[str]:
     return names
 
 
-def simulate(game: Any, players: int, games: int, seed: int | str, *, bot: str = "random",
+def simulate(game: Game[Any], players: int, games: int, seed: int | str, *, bot: str = "random",
              options: Any = None) -> Iterator[GameResult]:
     """Play `games` whole games and yield each one's result as it finishes.
 

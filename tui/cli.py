@@ -127,10 +127,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from coldwater.core import games, record
+    from coldwater.net import records
     from coldwater.core.errors import ContentError, RecordError
 
     try:
-        rec = record.load(args.file)
+        rec = records.load(args.file)
         game = None
         if args.content:
             game = games.get(rec.game).with_content(args.content)

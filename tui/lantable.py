@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from coldwater.core.state import State
-from coldwater.net.table import Applied, GameOver, Seat, SeatKind
+from coldwater.net.table import Applied, Event, GameOver, Seat, SeatKind
 from coldwater.net.table import Listener as TableListener
 
 
@@ -115,11 +115,11 @@ class LanTable:
         self._unsub()
 
     # ---- events ------------------------------------------------------------------
-    def _emit(self, event: Applied | GameOver) -> None:
+    def _emit(self, event: Event) -> None:
         for listener in list(self._listeners):
             listener(event)
 
-    def _on_table_event(self, event: Applied | GameOver) -> None:
+    def _on_table_event(self, event: Event) -> None:
         self._changed.set()
         self._emit(event)
 

@@ -25,13 +25,15 @@ import struct
 import sys
 import termios
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import asyncssh
 import msgspec
 
 from coldwater.net import paths
+from coldwater.net.files import write_atomic
 
 DEFAULT_PORT = 2222
 NEEDS_TERMINAL = (
@@ -82,13 +84,8 @@ def load_host_key(path: Path) -> asyncssh.SSHKey:
     """The server's host key, generated once and kept (0600) so returning friends can trust it."""
     if path.exists():
         return asyncssh.read_private_key(str(path))
-    path.parent.mkdir(parents=True, exist_ok=True)
     key = asyncssh.generate_private_key("ssh-ed25519")
-    tmp = path.with_suffix(".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as f:
-        f.write(key.export_private_key())
-    os.replace(tmp, path)
+    write_atomic(path, key.export_private_key())  # owner-only from the start
     return key
 
 
@@ -265,7 +262,7 @@ class AppProcess:
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(child.pid, signal.SIGKILL)
 
-        asyncio.get_running_loop().create_task(_reap())
+        self.server.spawn(_reap())
 
 
 class Server:
@@ -281,7 +278,14 @@ class Server:
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self._reaper: asyncio.Task[None] | None = None
         self.apps: list[AppProcess] = []
+        self._tasks: set[asyncio.Task[None]] = set()
         self.starting = asyncio.Lock()  # starting a process takes milliseconds; one at a time is fine
+
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run `work` as a task the server holds on to (the loop keeps only weak references)."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     @property
     def host_fingerprint(self) -> str:
@@ -333,7 +337,7 @@ class Server:
             os.close(slave)
         app = AppProcess(self, blob, child, master)
         self.apps.append(app)
-        asyncio.get_running_loop().create_task(app.run())
+        self.spawn(app.run())
         self.log(f"app for {app.who} started (pid {child.pid})")
         return app
 
@@ -436,7 +440,7 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         return False
 
     def session_started(self) -> None:
-        asyncio.get_running_loop().create_task(self._start())
+        self.server.spawn(self._start())
 
     def data_received(self, data: bytes, datatype: int | None) -> None:
         if self.app is not None:
@@ -507,7 +511,7 @@ class _Session(asyncssh.SSHServerSession[bytes]):
                     return
             else:
                 self.server.log(f"app for {app.who} taken up again")
-        if self.chan is None or self.chan.is_closing():
+        if self.chan.is_closing():
             if app.session is None:
                 app.detach()  # the connection went while the app started; it waits for the key
             return

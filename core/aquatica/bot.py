@@ -295,9 +295,7 @@ class _Eval:
             assert loc is not None
             return remaining(k, loc) + 0.3 * k.loc_pp[a.loc]
         if isinstance(a, Copy):
-            loc = find(d, self.seat, a.loc)
-            de = top(k, loc) if loc else None
-            return self.eff_value(de) if de else 0.0
+            return self.eff_value(k.loc_depths[a.loc][a.depth])
         if isinstance(a, Replay):
             return self.play_value(a.card)
         if isinstance(a, ClaimGoal):

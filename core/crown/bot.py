@@ -66,7 +66,7 @@ class GreedyBot(GreedyBase):
                     v += 1.0
                 if zi == 3 and d.tops[home] is not None:
                     v += 0.3
-        open_spots = sum(1 for m in p.ma if colour in self.T.ma_spots[m.card] and colour not in m.filled)
+        open_spots = sum(self.T.ma_spots[m.card].count(colour) - m.filled.count(colour) for m in p.ma)
         v += 0.8 * min(n, open_spots)
         return v
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from coldwater.core.rng import Rng
 from coldwater.core.bots import BOT_NAMES
-from coldwater.core.state import Bot, GameBase, seed_text
+from coldwater.core.rng import Rng
+from coldwater.core.state import Bot, GameBase, bind_state, seed_text
 
-from .actions import CODEC
 from .content import Tables, load_default, load_path
 from .model import CrownOptions
 from .rulings import RULINGS, Ruling
@@ -24,14 +23,13 @@ class CrownGame(GameBase[CrownState]):
     title = "Coldwater Crown"
     min_players = 1
     max_players = 4
-    codec = CODEC
     options_type = CrownOptions
     bots = BOT_NAMES
 
     def __init__(self, tables: Tables) -> None:
         self.tables = tables
         # Each content gets its own State class so clones and text forms keep it.
-        self.state_type = type("CrownState", (CrownState,), {"TABLES": tables, "__slots__": ()})
+        self.state_type = bind_state(CrownState, TABLES=tables)
 
     @property
     def content_hash(self) -> str:

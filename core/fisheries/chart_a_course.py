@@ -48,6 +48,8 @@ def place(ctx: Ctx, d: Data, shape: str, cells: tuple[int, ...]) -> None:
 
 
 def shape_matches(ctx: Ctx, shape: str, cells: tuple[int, ...]) -> bool:
+    if not cells:
+        return False
     pts = [divmod(x, ctx.cols) for x in cells]
     mr = min(r for r, _ in pts)
     mc = min(c for _, c in pts)
@@ -58,6 +60,8 @@ def shape_matches(ctx: Ctx, shape: str, cells: tuple[int, ...]) -> bool:
 def why_not(ctx: Ctx, d: Data, shape: str, cells: tuple[int, ...]) -> str:
     """The first placement rule that `cells` breaks, in words."""
     name = ctx.shape_names.get(shape, shape)
+    if not cells:
+        return f"name the squares the {name} tile covers"
     if not shape_matches(ctx, shape, cells):
         return f"those squares do not form a {name} tile"
     ships = ship_at(d)

@@ -15,9 +15,8 @@ import msgspec
 from coldwater.core import content as core_content
 from coldwater.core.bots import BOT_NAMES
 from coldwater.core.rng import Rng
-from coldwater.core.state import Bot, GameBase, seed_text
+from coldwater.core.state import Bot, GameBase, bind_state, seed_text
 
-from .actions import CODEC
 from .content import Content, check
 from .model import Ctx
 from .setup import new_data
@@ -34,7 +33,6 @@ class FisheriesGame(GameBase[FisheriesState]):
     title = "Fisheries of Gloucester"
     min_players = 2
     max_players = 2
-    codec = CODEC
     options_type = FisheriesOptions
     bots = BOT_NAMES
 
@@ -42,7 +40,7 @@ class FisheriesGame(GameBase[FisheriesState]):
         self.content = content
         self.ctx = Ctx(content)
         # A State subclass per content, so clone()/view() keep the same geometry.
-        self.state_type = type("FisheriesState", (FisheriesState,), {"CTX": self.ctx, "__slots__": ()})
+        self.state_type = bind_state(FisheriesState, CTX=self.ctx)
         self._hash = core_content.content_hash(content)
 
     @property

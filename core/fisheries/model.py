@@ -8,6 +8,7 @@ named like chess squares for notation: column letter then row number, so
 from __future__ import annotations
 
 from functools import cached_property
+from typing import Literal
 
 import msgspec
 
@@ -27,6 +28,12 @@ class Stack(msgspec.Struct, array_like=True):
 class Placed(msgspec.Struct, array_like=True):
     shape: str
     cells: list[int]
+
+
+Phase = Literal["setup", "place", "stock", "dawn", "turn", "fishing", "bonus", "lobster", "keep", "over"]
+"""setup, place (B-side setup) and stock (fish) before day 1; dawn flips a chart
+card; turn, fishing, bonus (a card's ship/tile) and lobster during a day; keep
+overnight."""
 
 
 class Data(msgspec.Struct):
@@ -63,8 +70,7 @@ class Data(msgspec.Struct):
     earned: list[list[str]]
     spent: list[int]
     """Fish per colour discarded to preserve (out of the game)."""
-    phase: str
-    """setup, place, stock, dawn, turn, fishing, bonus, lobster, keep, over."""
+    phase: Phase
     day: int = 0
     initiative: int = -1
     """Seat holding the initiative card (-1: back in the supply, during a day)."""

@@ -15,6 +15,7 @@ from coldwater.core.state import CHANCE, Scores, State, notation_key
 
 from . import chart_a_course, end_of_day, fish, fleet, lobster, market, preserve, sail, scoring, setup, variant_setup
 from .actions import (
+    CODEC,
     BonusSail,
     BonusTile,
     Chart,
@@ -46,6 +47,7 @@ def _first(kv: tuple[str, Any]) -> str:
 class FisheriesState(State[FAction, Data]):
     GAME = "fisheries"
     DATA = Data
+    CODEC = CODEC
     CTX: ClassVar[Ctx]
 
     @property

@@ -5,10 +5,11 @@ Run: ``python tests/bench/bench_tui.py [--runs N]``
 - cold start to the menu: a fresh process (``python -m`` style, imports
   included) until the main menu has been composed and painted, headless; the
   wall time of the whole process and the time inside it are both printed;
-- keypress to repaint on the Coldwater Crown table screen at 120×40: a key is
-  delivered as the terminal driver delivers it, the app handles it, and the
-  screen's compositor renders the changed regions. Two kinds of key: moving
-  the highlight (↓) and making a choice (the board, the list and the log are
+- keypress to repaint on the Coldwater Crown table screen at 80×24 and 200×60:
+  a key is delivered as the terminal driver delivers it, the app handles it, and
+  the screen's compositor renders the changed regions. Four kinds of key: moving
+  the highlight (↓), scrolling the board (PgDn), opening and closing the full
+  log pane (F3), and making a choice (the board, the list and the log are
   redrawn; only choices after which it is still the person's turn are timed,
   so no bot thinking is counted);
 - peak memory (RSS) of a process that opens the app and plays a whole Crown game
@@ -107,7 +108,7 @@ def cold_start(runs: int, script: str = COLD_START, what: str = "cold start to t
           f"median over {runs} runs  [aim ≤ 500 ms]")
 
 
-async def keypress(samples: int) -> None:
+async def keypress(samples: int, size: tuple[int, int]) -> None:
     os.environ["COLDWATER_HOME"] = tempfile.mkdtemp(prefix="coldwater-bench-")
     sys.path.insert(0, str(ROOT))
     from textual import events
@@ -122,7 +123,9 @@ async def keypress(samples: int) -> None:
     app = ColdwaterApp(catalog=Catalog(names=("crown",)), settings=Settings(bot_delay=0.0))
     moves: list[float] = []
     choices: list[float] = []
-    async with app.run_test(size=(120, 40)) as pilot:
+    scrolls: list[float] = []
+    panes: list[float] = []
+    async with app.run_test(size=size) as pilot:
         seats = [Seat(SeatKind.PERSON, "Ada"), Seat(SeatKind.BOT, "Gil", bot="greedy")]
         screen_cls = app.catalog.table_screen("crown")
         await app.push_screen(screen_cls(Table.new("crown", seats, seed="bench")))
@@ -154,20 +157,33 @@ async def keypress(samples: int) -> None:
             if s.table.state.is_over:
                 break
             moves.append(await press("down"))
+            if len(scrolls) < samples:
+                scrolls.append(await press("pagedown"))
+                await press("pageup")
+                panes.append(await press("f3"))
+                panes.append(await press("f3"))
             decision = s.query_one("#decision", ChoiceList)
             generation, ply = decision.generation, s.table.state.ply
             cur = s.table.current
-            key = "1" if decision.has_key("1") else "enter"
+            key = "1" if decision.has_key("1") else "e"
             took = await press(key)
-            while decision.generation == generation:
+            for _ in range(5000):
+                if decision.generation != generation:
+                    break
                 await asyncio.sleep(0.001)
+            else:
+                print(f"key {key!r} made no choice; stopping ({app.focused}, busy {s.busy}, "
+                      f"turn {s.my_turn()}, {s.table.state.ply} vs {ply})", flush=True)
+                break
             # Time only choices that stayed with the person (no bot move in between).
             if s.table.current == cur and not s.busy and s.table.state.ply == ply + 1:
                 choices.append(took)
-    for label, xs in (("move the highlight (↓)", moves), ("make a choice", choices)):
+    w, h = size
+    for label, xs in (("move the highlight (↓)", moves), ("scroll the board (PgDn)", scrolls),
+                      ("open/close the log pane (F3)", panes), ("make a choice", choices)):
         if xs:
             xs.sort()
-            print(f"keypress to repaint, Crown table 120×40, {label}: median {statistics.median(xs) * 1000:.1f} ms, "
+            print(f"keypress to repaint, Crown table {w}×{h}, {label}: median {statistics.median(xs) * 1000:.1f} ms, "
                   f"p90 {xs[int(len(xs) * 0.9)] * 1000:.1f} ms, max {xs[-1] * 1000:.1f} ms ({len(xs)} keys)  [aim ≤ 50 ms]")
 
 
@@ -191,7 +207,8 @@ def main() -> None:
     cold_start(args.runs, BARE, "for scale, a bare Textual app")
     cold_start(args.runs)
     print(f"(machine load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")
-    asyncio.run(keypress(args.keys))
+    for size in ((80, 24), (200, 60)):
+        asyncio.run(keypress(args.keys, size))
     peak_memory()
 
 

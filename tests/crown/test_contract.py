@@ -10,6 +10,7 @@ from coldwater.core.crown.game import GAME
 from coldwater.core.errors import IllegalAction, NotationError
 from coldwater.core.rng import Rng
 from coldwater.core.state import CHANCE
+from coldwater.net import records
 
 from .helpers import started
 
@@ -82,8 +83,8 @@ def test_record_replay_reproduces_digests(tmp_path) -> None:
         s.apply(a)
         record.append(rec, cur, a, s)
     path = tmp_path / "crown.json"
-    record.save(rec, path)
-    assert record.replay(record.load(path)).digest() == s.digest()
+    records.save(rec, path)
+    assert record.replay(records.load(path)).digest() == s.digest()
 
 
 def test_bots_are_deterministic_given_their_rng() -> None:

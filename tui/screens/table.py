@@ -1,8 +1,18 @@
-"""The table screen: the board, the current decision and the log.
+"""The table screen: the board, the current decision and the log — the frame
+shared by every game.
 
 This generic screen plays any game through the core contract; a game with its
 own board widgets subclasses it (see ``catalog.TABLE_SCREENS``) and overrides
-:meth:`compose_board`, :meth:`update_board` and the choice hooks.
+the hooks listed under "Table screen hooks" in ``docs/tui.md``: the board
+(:meth:`compose_board`, :meth:`update_board`), its own full-screen panes
+(:attr:`PANES`, :meth:`compose_pane`, :meth:`update_pane`), the standings line,
+the choices (labels, groups, which action is the done/pass one, which ones cost
+something, which ones reveal something, repeated questions, "1 of 2"), and the
+log (round numbers, who acted, announcements).
+
+Panes: the table view (board, choices, short log) is the home; ``F2`` shows the
+board alone, ``F3`` the full log, ``F4``... the game's own panes; the same key or
+Esc comes back. Pane keys and PgUp/PgDn work whatever has focus.
 
 Secrets: everything drawn comes from ``table.view(seat)`` for the person who is
 looking: in solo the one local person, in hotseat the person whose turn it is
@@ -18,24 +28,27 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+import msgspec
+
 from textual.app import ComposeResult
+from textual.binding import BindingType
 from textual.containers import Container, Horizontal, Vertical, VerticalScroll
-from textual.widgets import Footer, Static
+from textual.widgets import Footer, Input, Static
 from textual.worker import Worker, WorkerState
 
-from coldwater.core import record as record_mod
 from coldwater.core.errors import IllegalAction
 from coldwater.core.state import CHANCE, State
-from coldwater.net import paths
-from coldwater.net.table import Applied, GameOver, SeatKind, Table, seat_label
+from coldwater.net import paths, records
+from coldwater.net.table import Applied, GameOver, SeatKind, Table, Undone, seat_label
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen
 from coldwater.tui.widgets.board import BoardView
 from coldwater.tui.widgets.choices import ChoiceList, Item
-from coldwater.tui.widgets.log import GameLog
+from coldwater.tui.widgets.log import GameLog, Kind, LogBook, LogEntry, LogPane
 
 if TYPE_CHECKING:
     from coldwater.tui.lantable import LanTable
@@ -46,6 +59,21 @@ def with_names(text: str, names: list[str]) -> str:
     return re.sub(r"\bSeat (\d+)\b", lambda m: names[int(m[1]) - 1] if 0 < int(m[1]) <= len(names) else m[0], text)
 
 
+DONE_TAGS: frozenset[str] = frozenset({"end", "pass", "done", "stop"})
+"""Notation tags the default :meth:`TableScreen.is_done` takes for "end your turn"/pass."""
+
+
+class Pane(msgspec.Struct, frozen=True):
+    """A game's own full-screen pane (see :attr:`TableScreen.PANES`)."""
+
+    id: str
+    """Widget id suffix: the pane's container is ``#pane-<id>``."""
+    title: str
+    """Shown in the footer beside its key, and as the pane's heading."""
+    letter: str = ""
+    """A capital letter that opens it too (beside F4, F5, F6 by position)."""
+
+
 def records_dir() -> Path:
     p = paths.data_dir() / "records"
     p.mkdir(parents=True, exist_ok=True)
@@ -53,17 +81,45 @@ def records_dir() -> Path:
 
 
 class TableScreen(BaseScreen):
-    BINDINGS = keymap.bindings("table")
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
-    HELP_KEYS = "| 1–9 0 a–z | Make the choice with that key |\n| ↑ ↓ | Move through the choices |"
+    BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("table")
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide"), (180, "-xwide")]
+    HELP_KEYS = ("| 1–9 0 a–z | Make the choice with that key (never e: that is End turn) |\n"
+                 "| ↑ ↓ | Move through the choices |")
     HELP: ClassVar[str] = """\
 **The table.** The board is on the left (or on top in a small terminal), your
-choices and the log on the right. Each legal choice has a key: press it, or move
-with ↑ ↓ and press Enter, or click it. Only legal choices are listed.
+choices and the short log on the right (or below). Each legal choice has a key:
+press it, or move with ↑ ↓ and press Enter, or click it. Only legal choices are
+listed, and the highlighted one never spends, discards or ends anything.
 
-PgUp / PgDn scroll the board. Esc opens the table menu (rules, leave). Every move
-is saved as it is made: leaving and resuming later loses nothing.
+**Panes.** **F2** (or **B**) shows the board on the whole screen, **F3** (or
+**L**) the whole log, grouped by round and turn; a game may add its own (F4,
+F5, ...: see the footer). The same key or Esc brings the table back.
+PgUp / PgDn scroll the board (or the open pane) whatever has focus.
+
+**No traps.** **e** ends your turn (or passes, or says "done") on every turn of
+every game. **Ctrl+Z** takes back your own last decision (solo and hotseat; not
+past a draw or anything revealed, and never a bot's move). A question with one
+possible answer answers itself (Settings can turn that off). **/** filters a long
+list of choices by text; **!** chooses the highlighted answer and gives it again
+whenever the same question comes back this game.
+
+At the start of your turn the log says what the others did since your last turn.
+Esc opens the table menu (rules, leave). Every move is saved as it is made:
+leaving and resuming later loses nothing, the log included.
 """
+
+    AUTO_FOCUS = "#decision"
+    """The choice list has the keyboard when the table (re)appears, never the hidden filter box."""
+
+    PANES: ClassVar[tuple[Pane, ...]] = ()
+    """The game's own full-screen panes, in key order (F4, F5, F6); see :meth:`compose_pane`."""
+
+    def __init_subclass__(cls, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        if "PANES" in cls.__dict__ and cls.PANES:
+            # Textual merges BINDINGS along the class hierarchy; a game's panes add theirs.
+            own = list(cls.__dict__.get("BINDINGS", []))
+            cls.BINDINGS = own + keymap.pane_bindings([(p.id, p.title, p.letter) for p in cls.PANES])
 
     def __init__(self, table: Table | LanTable) -> None:
         super().__init__()
@@ -76,6 +132,17 @@ is saved as it is made: leaving and resuming later loses nothing.
         self._finished = False
         self._handing_over = False
         self._chance_lines: list[str] = []
+        self.logbook = LogBook()
+        self.pane = ""
+        """The open full-screen pane ("" for the table itself)."""
+        self._always: dict[str, str] = {}
+        """Repeated questions answered with "!" this game: question key -> action notation."""
+        self._auto_ply = -1
+        self._summary_ply = -1
+        self._side_height: int | None = -1
+        self._thinking: tuple[int, float] = (-1, 0.0)
+        self._composed = False
+        self._answering = False
 
     BOARD: ClassVar[type[BoardView]] = BoardView
     """The game's board widget; the replay screen draws positions with it too."""
@@ -93,15 +160,30 @@ is saved as it is made: leaving and resuming later loses nothing.
             return f"Card data: the packaged stand-in ({self.table.game.content_hash[:8]})"
         return ""
 
-    # ---- hooks for per-game screens ----------------------------------------
+    # ---- hooks for per-game screens: the board and panes -------------------
     def compose_board(self) -> ComposeResult:
         yield self.BOARD(self.table.game, id="board")
 
     def update_board(self, view: State[Any, Any]) -> None:
         self.query_one("#board", BoardView).show(view, [s.name for s in self.table.seats], self.viewer)
 
+    def compose_pane(self, pane_id: str) -> ComposeResult:
+        """The widgets of one of the game's :attr:`PANES` (inside ``#pane-<id>``, which scrolls)."""
+        yield Static(id=f"pane-{pane_id}-body")
+
+    def update_pane(self, pane_id: str, view: State[Any, Any]) -> None:
+        """Redraw pane `pane_id` from `view`; called when it opens and on every repaint while open."""
+
+    def standings(self, view: State[Any, Any]) -> str:
+        """One line shown at every size (e.g. "PP: Ann 12 · Bot 9"); "" hides nothing but says nothing."""
+        return ""
+
+    # ---- hooks: the decision -----------------------------------------------
     def choice_items(self, view: State[Any, Any], legal: list[Any]) -> tuple[list[Item], int | None]:
-        """The legal actions as list items (grouped) and the one to pre-select."""
+        """The legal actions as list items (grouped) and the one to pre-select.
+
+        The frame then makes the pre-selection safe (never costly, never done) and
+        gives the done action its fixed key."""
         return [Item(self.label(view, a), a, group=self.group(view, a)) for a in legal], None
 
     def group(self, view: State[Any, Any], action: Any) -> str:
@@ -116,6 +198,32 @@ is saved as it is made: leaving and resuming later loses nothing.
     def prompt(self, view: State[Any, Any]) -> str:
         return "Your choice"
 
+    def step_note(self, view: State[Any, Any]) -> str:
+        """Where a multi-step action stands, e.g. "1 of 2"; shown after the prompt."""
+        return ""
+
+    def is_done(self, view: State[Any, Any], action: Any) -> bool:
+        """True for the action that ends the turn / passes / says done (it gets the fixed key)."""
+        return str(action).split(" ", 1)[0] in DONE_TAGS
+
+    def is_costly(self, view: State[Any, Any], action: Any) -> bool:
+        """True for an action that spends a resource or discards; never highlighted by default."""
+        return False
+
+    def reveals(self, view: State[Any, Any], action: Any) -> bool:
+        """True for an action that shows something hidden (a draw, a look): never answered
+        automatically, even when it is the only one."""
+        return False
+
+    def repeat_key(self, view: State[Any, Any]) -> str | None:
+        """A name for a question that comes back again and again (the lobster prompt);
+        such a question can be answered once for the game with "!". None: not one."""
+        return None
+
+    def preview(self, view: State[Any, Any], action: Any) -> str:
+        """What the highlighted choice will do, when that is knowable ("" for nothing)."""
+        return ""
+
     def status(self, view: State[Any, Any]) -> str:
         cur = self.table.current
         if cur is None:
@@ -123,25 +231,60 @@ is saved as it is made: leaving and resuming later loses nothing.
         who = seat_label(self.table.seats, cur)
         return f"{self.table.game.title} — {who} to play"
 
+    # ---- hooks: the log ----------------------------------------------------
+    def round_of(self, view: State[Any, Any]) -> int | None:
+        """The round `view` is in, for the log's headings (None: the game has none)."""
+        r = getattr(view.data, "round", None)
+        return r if isinstance(r, int) and not isinstance(r, bool) else None
+
+    def actor_name(self, view: State[Any, Any], seat: int, action: Any) -> str:
+        """Who made `action` in words: the seat's name, or "Silent player", "The rival"..."""
+        return seat_label(self.table.seats, seat)
+
+    def announcements(self, before: State[Any, Any], after: State[Any, Any], seat: int, action: Any) -> list[str]:
+        """Lines worth a ★ in the log after `action` (trophies, completions, goals, the end)."""
+        return []
+
+    def summarize_chance(self, lines: list[str]) -> list[str]:
+        """Several chance lines in fewer words (default: as they are)."""
+        return lines
+
     # ---- layout ------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield Static(id="status")
+        yield Static(id="standings")
         with Horizontal(id="table-main"):
             with VerticalScroll(id="board-scroll", can_focus=False):
                 yield from self.compose_board()
             with Container(id="side"):
                 with Vertical(id="decision-box"):
                     yield Static(id="decision-title")
+                    yield Input(placeholder="filter the choices (Esc: clear)", id="decision-filter")
                     yield ChoiceList(id="decision")
+                    yield Static(id="decision-preview")
                 yield GameLog(id="log")
+        yield LogPane(id="log-pane")
+        for pane in self.PANES:
+            with VerticalScroll(id=f"pane-{pane.id}", classes="game-pane"):
+                yield Static(pane.title, classes="pane-title")
+                yield from self.compose_pane(pane.id)
         yield Footer()
 
     def on_mount(self) -> None:
+        self._composed = True  # (is_mounted is still False while on_mount runs)
         self.query_one("#board-scroll").can_focus = False
+        box = self.query_one("#decision-filter", Input)
+        box.display = False
+        box.can_focus = False  # only while it is open (see action_filter)
+        self.query_one("#log-pane").display = False
+        for pane in self.PANES:
+            self.query_one(f"#pane-{pane.id}").display = False
         if getattr(self.table, "content", None) is not None:
-            self.query_one("#log", GameLog).add("", self.content_note())  # say so once, up front
+            self.log_entry("note", self.content_note())  # say so once, up front
+        self.rebuild_log()
         self.refresh_view()
         self.query_one("#decision", ChoiceList).focus()
+        self.set_interval(1.0, self._tick_thinking)
         self.drive()
 
     def on_unmount(self) -> None:
@@ -165,14 +308,34 @@ is saved as it is made: leaving and resuming later loses nothing.
         self.flush_chance()
         view = self.current_view()
         self.query_one("#status", Static).update(self.status(view))
+        line = self._standings(view)
+        standings = self.query_one("#standings", Static)
+        standings.update(line)
+        if standings.display != bool(line):
+            standings.display = bool(line)  # a game without standings keeps the row for its board
         self.update_board(view)
+        if self.pane and self.pane not in ("board", "log"):
+            self.update_pane(self.pane, view)
         decision = self.query_one("#decision", ChoiceList)
         title = self.query_one("#decision-title", Static)
+        preview = self.query_one("#decision-preview", Static)
         if self.my_turn():
-            items, pre = self.choice_items(view, view.legal())
-            title.update(self.prompt(view))
+            legal = view.legal()
+            self.since_your_turn()
+            if self.answer_alone(view, legal):
+                title.update("…")
+                decision.set_items([])  # no key may answer the question being answered
+                return
+            items, pre = self.choice_items(view, legal)
+            items, pre = self.make_safe(view, items, pre)
+            note = self.step_note(view)
+            head = self.prompt(view) + (f" ({note})" if note else "")
+            if self.repeat_key(view) is not None:
+                head += "  [! = always this answer]"
+            title.update(head)
             decision.set_items(items, highlight=pre)
             decision.disabled = False
+            self._show_preview(view)
         else:
             cur = self.table.current
             if cur is None:
@@ -182,40 +345,262 @@ is saved as it is made: leaving and resuming later loses nothing.
             else:
                 title.update(f"{seat_label(self.table.seats, cur)} is thinking…")
             decision.set_items([])
+            preview.update("")
+        self._close_filter(refocus=False)
+        self.fit_side(decision.shown_count)
 
-    def _on_event(self, event: Applied | GameOver) -> None:
+    def _standings(self, view: State[Any, Any]) -> str:
+        try:
+            return with_names(self.standings(view), [s.name for s in self.table.seats])
+        except Exception:  # a courtesy line must not stop the game
+            return ""
+
+    def make_safe(self, view: State[Any, Any], items: list[Item], pre: int | None) -> tuple[list[Item], int]:
+        """Give the done action its fixed key and pre-select the game's choice only if it is
+        safe, else the first safe one; -1 (nothing highlighted) when none is."""
+        safe: list[bool] = []
+        out: list[Item] = []
+        for item in items:
+            done = self._try(self.is_done, view, item.value)
+            costly = self._try(self.is_costly, view, item.value)
+            safe.append(not done and not costly)
+            out.append(msgspec.structs.replace(item, key=keymap.DONE_KEY) if done and not item.key else item)
+        # Only one item may carry the done key: the first done action.
+        seen = False
+        for n, item in enumerate(out):
+            if item.key == keymap.DONE_KEY:
+                if seen:
+                    out[n] = msgspec.structs.replace(item, key="")
+                seen = True
+        if pre is not None and 0 <= pre < len(out) and safe[pre]:
+            return out, pre
+        return out, next((n for n, ok in enumerate(safe) if ok), -1)
+
+    @staticmethod
+    def _try(hook: Any, view: State[Any, Any], value: Any) -> bool:
+        try:
+            return bool(hook(view, value))
+        except Exception:  # a hook that fails on a frame-made value (a UI command) says no
+            return False
+
+    def answer_alone(self, view: State[Any, Any], legal: list[Any]) -> bool:
+        """Answer a question nobody needs to be asked; True when it did (the move is on its way).
+
+        One legal answer (unless Settings turn this off, it is the done action, or it
+        reveals something), or a repeated question answered with "!" earlier."""
+        ply = self.table.state.ply
+        if ply == self._auto_ply or self.busy:
+            return False
+        action: Any = None
+        why = ""
+        key = self._try_key(view)
+        if key is not None and key in self._always:
+            action = next((a for a in legal if str(a) == self._always[key]), None)
+            why = "as you asked this game"
+        if action is None and len(legal) == 1 and self.auto_single:
+            only = legal[0]
+            if not self._try(self.is_done, view, only) and not self._try(self.reveals, view, only):
+                action, why = only, "the only choice"
+        if action is None:
+            return False
+        self._auto_ply = ply
+        self.log_entry("note", f"({why}) {self.label(view, action)}")
+        self._answering = True  # busy until the answer is in: no key may slip in between
+        self.call_later(self._answer, action)
+        return True
+
+    def _answer(self, action: Any) -> None:
+        self._answering = False
+        self.choose(action)
+
+    def _try_key(self, view: State[Any, Any]) -> str | None:
+        try:
+            return self.repeat_key(view)
+        except Exception:  # see _try
+            return None
+
+    @property
+    def auto_single(self) -> bool:
+        settings = getattr(self.app, "settings", None)
+        return bool(getattr(settings, "auto_single", True))
+
+    def fit_side(self, rows: int) -> None:
+        """Below 120 columns the choices and the short log share a strip under the board:
+        it grows with a long list (up to half the screen) so more choices show."""
+        side = self.query_one("#side")
+        if self.size.width >= 120 or not self.is_mounted:
+            want = None
+        else:
+            height = self.size.height
+            base = max(9, height // 3)
+            # The board keeps at least half of what is left under the status lines.
+            # Two heights only (short list / long list), so most choices cost no relayout.
+            want = base if rows + 3 <= base else max(base, (height - 4) // 2)
+        if want != self._side_height:  # a new height costs a relayout: only when it changes
+            self._side_height = want
+            side.styles.height = want
+
+    def on_resize(self, event: Any) -> None:
+        if self.is_mounted:
+            self.fit_side(self.query_one("#decision", ChoiceList).shown_count)
+
+    def _show_preview(self, view: State[Any, Any] | None = None) -> None:
+        decision = self.query_one("#decision", ChoiceList)
+        text = ""
+        value = decision.highlighted_value
+        if value is not None and self.my_turn():
+            try:
+                text = self.preview(view or self.current_view(), value)
+            except Exception:  # a preview is a courtesy
+                text = ""
+        box = self.query_one("#decision-preview", Static)
+        box.update(text)
+        if box.display != bool(text):
+            box.display = bool(text)
+
+    def on_option_list_option_highlighted(self, event: Any) -> None:
+        if getattr(event, "option_list", None) is not None and event.option_list.id == "decision":
+            self._show_preview()
+
+    # ---- the log -------------------------------------------------------------
+    def log_entry(self, kind: Kind, text: str, who: str = "", round: int | None = None) -> LogEntry:
+        entry = self.logbook.add(kind, text, who, round)
+        if self._composed:
+            self.query_one("#log", GameLog).show_entry(entry)
+            self.query_one("#log-pane", LogPane).show_entry(entry)
+        return entry
+
+    def describe_applied(self, before: State[Any, Any] | None, seat: int, notation: str) -> tuple[str, Any]:
+        """The log text of an applied action and the action itself (None if unparsable)."""
+        text = notation.split()[0] if notation else "(sealed)"
+        action: Any = None
+        try:
+            action = self.table.game.parse_action(notation)
+        except Exception:  # a sealed or foreign notation: the tag alone cannot leak a secret
+            return text, None
+        if before is not None:
+            try:
+                text = before.describe(action)
+            except Exception:  # a description is a courtesy
+                pass
+        return with_names(text, [s.name for s in self.table.seats]), action
+
+    def record_applied(self, before: State[Any, Any] | None, after: State[Any, Any], seat: int,
+                       notation: str) -> None:
+        """Log one applied action: the move (or chance line), then its announcements."""
+        names = [s.name for s in self.table.seats]
+        text, action = self.describe_applied(before, seat, notation)
+        rnd = self._round(after)
+        if seat == CHANCE:
+            self._chance_lines.append(text)  # written together, before the next move
+        else:
+            self.flush_chance()
+            who = seat_label(self.table.seats, seat)
+            if before is not None and action is not None:
+                try:
+                    who = self.actor_name(before, seat, action)
+                except Exception:  # fall back to the seat's name
+                    pass
+            self.log_entry("move", text, who, rnd)
+        if before is not None and action is not None:
+            try:
+                lines = self.announcements(before, after, seat, action)
+            except Exception:  # an announcement is a courtesy
+                lines = []
+            if lines:
+                self.flush_chance()
+            for line in lines:
+                self.log_entry("announce", with_names(line, names), "", rnd)
+
+    def _round(self, view: State[Any, Any]) -> int | None:
+        try:
+            return self.round_of(view)
+        except Exception:  # see _try
+            return None
+
+    def rebuild_log(self) -> None:
+        """Write the log again from the game record (Resume, Undo), so it is never empty.
+
+        Each step is described from the same view the live log uses, so it shows no
+        more than the live log would have. A LAN table keeps no record here."""
+        rec = getattr(self.table, "record", None)
+        if rec is None or not rec.entries:
+            return
+        from coldwater.core import record as rec_mod
+
+        try:
+            _, state = rec_mod.initial_state(rec, self.table.game)
+        except Exception:  # the table replayed it already; a log is not worth a crash
+            return
+        notes = [e for e in self.logbook.entries if e.kind == "note" and not e.text.startswith("(")]
+        self.logbook.clear()
+        self._chance_lines = []
+        for entry in notes:
+            self.logbook.add("note", entry.text)
+        seat_view = self.log_seat
+        game = self.table.game
+        for entry in rec.entries:
+            before = state.view(seat_view)
+            try:
+                state.apply(game.parse_action(entry.action))
+            except Exception:  # cannot happen for a verified record; stop rather than guess
+                break
+            self.record_applied(before, state.view(seat_view), entry.seat, entry.action)
+        self.flush_chance(live=False)
+        over = self.table.state.is_over
+        if over:
+            self.logbook.add("outcome", with_names(self.table.state.scores().outcome,
+                                                   [s.name for s in self.table.seats]))
+        if self._composed:
+            self.query_one("#log", GameLog).show_all(self.logbook.entries)
+            self.query_one("#log-pane", LogPane).show_all(self.logbook.entries)
+
+    def _on_event(self, event: Applied | GameOver | Undone) -> None:
         if not self.is_mounted:
             return
-        log = self.query_one("#log", GameLog)
+        if isinstance(event, Undone):
+            return  # the undoing screen rebuilds the log itself
         if isinstance(event, GameOver):
-            log.add("", event.outcome or "The game is over.")
+            self.flush_chance()
+            self.log_entry("outcome", with_names(event.outcome or "The game is over.",
+                                                 [s.name for s in self.table.seats]))
             return
-        who = "" if event.seat == CHANCE else seat_label(self.table.seats, event.seat)
-        text = event.action.split()[0]
-        if self._describe_view is not None:
-            try:
-                text = self._describe_view.describe(self.table.game.parse_action(event.action))
-            except Exception:  # a description is a courtesy; the tag alone cannot leak a secret
-                pass
-        text = with_names(text, [s.name for s in self.table.seats])
-        if event.seat == CHANCE:
-            self._chance_lines.append(text)  # written together, before the next move
-            return
-        self.flush_chance()
-        log.add(who, text)
+        self.record_applied(self._describe_view, self.table.view(self.log_seat), event.seat, event.action)
 
-    def flush_chance(self) -> None:
+    def flush_chance(self, *, live: bool = True) -> None:
         """Write the chance lines gathered since the last move, summarised."""
-        if not self._chance_lines or not self.is_mounted:
+        if not self._chance_lines:
             return
         lines, self._chance_lines = self._chance_lines, []
-        log = self.query_one("#log", GameLog)
         for line in self.summarize_chance(lines):
-            log.add("", line, quiet=True)
+            if live and self._composed:
+                self.log_entry("chance", line)
+            else:
+                self.logbook.add("chance", line)
 
-    def summarize_chance(self, lines: list[str]) -> list[str]:
-        """Per-game hook: several chance lines in fewer words (default: as they are)."""
-        return lines
+    def since_your_turn(self) -> None:
+        """At the start of a person's turn: one line of what everyone else did since."""
+        ply = self.table.state.ply
+        if self.viewer is None or ply == self._summary_ply:
+            return
+        self._summary_ply = ply
+        me = seat_label(self.table.seats, self.viewer)
+        last = self.logbook.entries[-1] if self.logbook.entries else None
+        if last is not None and last.kind == "move" and last.who == me:
+            return  # still my turn: nothing new to tell
+        others = self.logbook.since_last(me)
+        if not any(e.kind == "move" for e in others):
+            return
+        parts: list[str] = []
+        for entry in others:
+            text = entry.text if entry.kind == "move" else f"★ {entry.text}"
+            if entry.kind == "move" and entry.who and text.startswith(entry.who + " "):
+                text = text[len(entry.who) + 1:]  # "Bot: charts a course", not "Bot: Bot charts…"
+            if parts and entry.kind == "move" and parts[-1].startswith(entry.who + ": "):
+                parts[-1] += f"; {text}"
+            else:
+                parts.append(f"{entry.who}: {text}" if entry.kind == "move" else text)
+        self.log_entry("summary", "Since your last turn — " + " · ".join(parts))
 
     # ---- acting ------------------------------------------------------------
     def on_choice_list_chosen(self, event: ChoiceList.Chosen) -> None:
@@ -238,6 +623,8 @@ is saved as it is made: leaving and resuming later loses nothing.
 
     @property
     def busy(self) -> bool:
+        if self._answering:
+            return True
         return any(w.name == "drive" and w.state in (WorkerState.PENDING, WorkerState.RUNNING)
                    for w in self.workers)
 
@@ -267,10 +654,25 @@ is saved as it is made: leaving and resuming later loses nothing.
         self._after_drive()
 
     def show_waiting(self, seat: int) -> None:
+        """A bot (or a remote player) is thinking: say who, in the decision title and status."""
         if not self.is_mounted:
             return
-        self.query_one("#decision-title", Static).update(f"{seat_label(self.table.seats, seat)} is thinking…")
+        who = seat_label(self.table.seats, seat)
+        self._thinking = (seat, time.monotonic())
+        self.query_one("#decision-title", Static).update(f"{who} is thinking…")
+        self.query_one("#status", Static).update(f"{self.table.game.title} — {who} is thinking…")
         self.query_one("#decision", ChoiceList).set_items([])
+
+    def _tick_thinking(self) -> None:
+        """Once a second while a bot (or a remote player) is still on the same move:
+        how long it has been, so a slow search never looks like a frozen table."""
+        seat, since = self._thinking
+        if seat < 0 or self.table.current != seat or not self.busy:
+            return
+        took = int(time.monotonic() - since)
+        if took >= 2:
+            who = seat_label(self.table.seats, seat)
+            self.query_one("#decision-title", Static).update(f"{who} is thinking… {took} s")
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.name == "drive" and event.state is WorkerState.ERROR:
@@ -318,14 +720,31 @@ is saved as it is made: leaving and resuming later loses nothing.
         self._finished = True
         t = self.table
         if t.save_path is not None:
-            record_mod.save(t.record, records_dir() / Path(t.save_path).name)
+            records.save(t.record, records_dir() / Path(t.save_path).name)
             t.delete_save()
         from coldwater.tui.screens.score import ScoreScreen
 
         self.app.switch_screen(ScoreScreen(t.game.title, t.state.scores(), [s.name for s in t.seats]))
 
     # ---- keys --------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "undo":
+            return self.can_undo_here  # not shown at all at a LAN table
+        if action == "done":
+            return True if self._done_action() is not None else None  # shown, dimmed, when not now
+        return True
+
+    @property
+    def can_undo_here(self) -> bool:
+        return callable(getattr(self.table, "undo", None))
+
     def action_pause(self) -> None:
+        if self.query_one("#decision-filter").display:
+            self._close_filter()
+            return
+        if self.pane:
+            self.action_pane(self.pane)
+            return
         from coldwater.tui.screens.pause import PauseScreen
 
         def chosen(what: str | None) -> None:
@@ -340,14 +759,148 @@ is saved as it is made: leaving and resuming later loses nothing.
 
         self.app.push_screen(PauseScreen(self.content_note()), chosen)
 
+    def _scroller(self) -> Any:
+        if self.pane == "log":
+            return self.query_one("#log-pane", LogPane)
+        if self.pane and self.pane != "board":
+            return self.query_one(f"#pane-{self.pane}", VerticalScroll)
+        return self.query_one("#board-scroll", VerticalScroll)
+
     def action_board_down(self) -> None:
-        self.query_one("#board-scroll", VerticalScroll).scroll_page_down()
+        self._scroller().scroll_page_down()
 
     def action_board_up(self) -> None:
-        self.query_one("#board-scroll", VerticalScroll).scroll_page_up()
+        self._scroller().scroll_page_up()
+
+    def action_pane(self, pane_id: str) -> None:
+        """Open pane `pane_id` full-screen, or close it if it is open (back to the table)."""
+        known = {"board", "log"} | {p.id for p in self.PANES}
+        if pane_id not in known:
+            return
+        self.pane = "" if self.pane == pane_id else pane_id
+        self._close_filter(refocus=False)
+        main = self.query_one("#table-main")
+        side = self.query_one("#side")
+        main.display = self.pane in ("", "board")
+        side.display = self.pane == ""
+        self.query_one("#log-pane").display = self.pane == "log"
+        for pane in self.PANES:
+            self.query_one(f"#pane-{pane.id}").display = self.pane == pane.id
+        self.set_class(self.pane == "board", "-pane-board")
+        board = self.query_one("#board-scroll")
+        board.can_focus = self.pane == "board"
+        if self.pane == "board":
+            board.focus()
+        elif self.pane == "log":
+            self.query_one("#log-pane").focus()
+            self.query_one("#log-pane", LogPane).scroll_end(animate=False)
+        elif self.pane:
+            self.update_pane(self.pane, self.current_view())
+            self.query_one(f"#pane-{self.pane}").focus()
+        else:
+            self.query_one("#decision", ChoiceList).focus()
 
     def action_cycle(self) -> None:
         self.query_one("#decision", ChoiceList).focus()
 
     def action_choose(self) -> None:
         self.query_one("#decision", ChoiceList).action_select()
+
+    def _done_action(self) -> Any:
+        if not self.my_turn():
+            return None
+        decision = self.query_one("#decision", ChoiceList)
+        if decision.has_key(keymap.DONE_KEY):
+            return decision.value_for_key(keymap.DONE_KEY)
+        return None
+
+    def action_done(self) -> None:
+        """End the turn / pass / done: the same key on every turn of every game."""
+        action = self._done_action()
+        if action is None:
+            self.notify("Nothing to end or pass right now.", timeout=3)
+            return
+        self.choose(action)
+
+    def action_dont_ask(self) -> None:
+        """Choose the highlighted answer and give it again whenever this question returns."""
+        if not self.my_turn():
+            return
+        view = self.current_view()
+        key = self._try_key(view)
+        value = self.query_one("#decision", ChoiceList).highlighted_value
+        if key is None or value is None:
+            self.notify("This question is not one that repeats.", timeout=3)
+            return
+        self._always[key] = str(value)
+        self.log_entry("note", f"(from now on this game: {self.label(view, value)})")
+        self.choose(value)
+
+    def action_filter(self) -> None:
+        if not self.my_turn() or self.pane:
+            return
+        box = self.query_one("#decision-filter", Input)
+        box.display = True
+        box.can_focus = True
+        box.value = ""
+        box.focus()
+
+    def _close_filter(self, *, refocus: bool = True) -> None:
+        box = self.query_one("#decision-filter", Input)
+        if not box.display:
+            return
+        box.display = False
+        box.can_focus = False
+        decision = self.query_one("#decision", ChoiceList)
+        if decision.filter_text:
+            decision.set_filter("")
+        if refocus:
+            decision.focus()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == "decision-filter":
+            event.stop()
+            self.query_one("#decision", ChoiceList).set_filter(event.value)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "decision-filter":
+            event.stop()
+            decision = self.query_one("#decision", ChoiceList)
+            value = decision.highlighted_value
+            if value is not None:
+                self.choose(value)
+
+    def on_key(self, event: Any) -> None:
+        box = self.query_one("#decision-filter", Input)
+        decision = self.query_one("#decision", ChoiceList)
+        if self.focused is box and event.key in ("up", "down"):
+            # ↑ ↓ in the filter box move through the filtered list.
+            event.stop()
+            (decision.action_cursor_up if event.key == "up" else decision.action_cursor_down)()
+            return
+        # A choice key that reached the screen, not the list: typed just as a pane closed,
+        # before focus came back to the list. The table is showing, so it means that choice.
+        char = event.character
+        if (not self.pane and self.focused is not box and char and char.isprintable()
+                and decision.has_key(char)):
+            event.stop()
+            decision.choose_key(char)
+
+    def action_undo(self) -> None:
+        """Take back this person's last decision (solo and hotseat only)."""
+        undo = getattr(self.table, "undo", None)
+        if undo is None:
+            return
+        if self.busy or not self.my_turn():
+            self.notify("You can undo on your own turn.", timeout=3)
+            return
+        try:
+            undo()
+        except IllegalAction as e:
+            self.notify(str(e), severity="warning", timeout=5)
+            return
+        self._auto_ply = self.table.state.ply  # do not answer the question we just went back to
+        self._summary_ply = self.table.state.ply
+        self.rebuild_log()
+        self.log_entry("note", "(undone)")
+        self.refresh_view()

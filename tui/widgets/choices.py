@@ -5,10 +5,16 @@ can be grouped under headings (disabled rows the cursor skips). Pressing an
 item's hotkey chooses it at once; the highlighted item is chosen with Enter or
 a click. Only items that were given can be chosen, so a list of legal actions
 makes an illegal choice impossible.
+
+A label that wraps keeps a hanging indent (the key stays alone in its column),
+and a long list can be narrowed by text (:meth:`ChoiceList.set_filter`; the
+table's ``/``): hotkeys stay attached to their items while filtered, so a key
+read before filtering still means the same choice.
 """
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
@@ -28,6 +34,24 @@ class Item(msgspec.Struct, frozen=True):
     group: str = ""
     key: str = ""
     """Hotkey; empty: assigned from CHOICE_KEYS in order."""
+
+
+KEY_WIDTH = 4
+"""The hotkey column (" 1 " and a space); wrapped lines of a label start after it."""
+
+
+def hanging(key: str, label: str, width: int) -> Text:
+    """The key in its own column, the label beside it, wrapped to `width` with a hanging
+    indent (continuation lines start under the label, not at column 0).
+
+    Wrapped here, as plain lines, rather than by a Rich table: a table per option
+    made every repaint of a long list several times slower."""
+    out = Text.assemble((f" {key} " if key else "   ", "bold reverse" if key else ""), " ")
+    lines = textwrap.wrap(label, max(width - KEY_WIDTH, 8)) or [""]
+    out.append(lines[0])
+    for line in lines[1:]:
+        out.append("\n" + " " * KEY_WIDTH + line)
+    return out
 
 
 class ChoiceList(OptionList):
@@ -57,43 +81,88 @@ class ChoiceList(OptionList):
         self.generation = 0
         self._values: dict[str, Any] = {}
         self._keys: dict[str, str] = {}
+        self._items: list[tuple[Item, str]] = []
+        """Every item with its hotkey, in order (the filter chooses which are shown)."""
+        self._highlight: int | None = None
+        self.filter_text = ""
+        self._wrapped_at = 0
         if items:
             self.set_items(items)
 
+    def on_resize(self, event: events.Resize) -> None:
+        if event.size.width != self._wrapped_at and self._items:
+            at = self.highlighted
+            self._render_items()
+            if at is not None and at < self.option_count:
+                self.highlighted = at
+
     def set_items(self, items: Sequence[Item], highlight: int | None = None) -> None:
-        """Replace the choices; `highlight` is the index (in `items`) to pre-select."""
+        """Replace the choices; `highlight` is the index (in `items`) to pre-select:
+        None, the first; a negative number, none at all (Enter then chooses nothing,
+        which is how the table avoids a default that spends or ends anything)."""
         self.generation += 1
+        self._keys.clear()
+        taken = {item.key for item in items if item.key}
+        free = iter(k for k in (CHOICE_KEYS if self.auto_keys else "") if k not in taken)
+        self._items = [(item, item.key or next(free, "")) for item in items]
+        for n, (_, key) in enumerate(self._items):
+            if key:
+                self._keys[key] = f"c{n}"
+        self._highlight = highlight
+        self.filter_text = ""
+        self._render_items()
+
+    def set_filter(self, text: str) -> None:
+        """Show only the items whose label (or group) contains `text`, ignoring case."""
+        self.filter_text = text
+        self._render_items()
+
+    def _render_items(self) -> None:
         self.clear_options()
         self._values.clear()
-        self._keys.clear()
         options: list[Option] = []
         group: str | None = None
-        free = iter(CHOICE_KEYS if self.auto_keys else "")
         first_of: int | None = None
+        needle = self.filter_text.casefold()
+        # The scrollbar's column is kept free so a list that grows one never re-wraps under it.
+        width = (self.size.width or 56) - 2
+        self._wrapped_at = self.size.width
         # One group needs no heading: the list's title already says what it is.
-        grouped = len({item.group for item in items}) > 1
-        for n, item in enumerate(items):
+        grouped = len({item.group for item, _ in self._items}) > 1
+        for n, (item, key) in enumerate(self._items):
+            if needle and needle not in item.label.casefold() and needle not in item.group.casefold():
+                continue
             if grouped and item.group and item.group != group:
                 options.append(Option(Text(item.group, style="bold"), disabled=True))
             group = item.group
-            key = item.key or next(free, "")
             oid = f"c{n}"
             self._values[oid] = item.value
-            if key:
-                self._keys[key] = oid
-            label = Text.assemble((f" {key} " if key else "   ", "bold reverse" if key else ""), " ", item.label)
-            options.append(Option(label, id=oid))
-            if highlight == n:
+            options.append(Option(hanging(key, item.label, width), id=oid))
+            if self._highlight == n or (needle and first_of is None):
                 first_of = len(options) - 1
         self.add_options(options)
         if first_of is not None:
             self.highlighted = first_of
-        elif options:
+        elif self._highlight is None and options:
             self.action_first()
+        else:
+            self.highlighted = None
+
+    @property
+    def shown_count(self) -> int:
+        """Rows the list would like (items and headings), for the table's layout."""
+        return self.option_count
 
     def value_for_key(self, key: str) -> Any:
         oid = self._keys[key]
-        return self._values[oid]
+        return self._items[int(oid[1:])][0].value
+
+    def key_for(self, value: Any) -> str:
+        """The hotkey of the item with `value` ("" if none)."""
+        for item, key in self._items:
+            if item.value == value:
+                return key
+        return ""
 
     def has_key(self, key: str) -> bool:
         return key in self._keys
@@ -103,9 +172,19 @@ class ChoiceList(OptionList):
         oid = self._keys.get(key)
         if oid is None:
             return False
-        self.highlighted = self.get_option_index(oid)
-        self.post_message(self.Chosen(self, self._values[oid]))
+        value = self._items[int(oid[1:])][0].value
+        if oid in self._values:
+            self.highlighted = self.get_option_index(oid)
+        self.post_message(self.Chosen(self, value))
         return True
+
+    @property
+    def highlighted_value(self) -> Any:
+        """The value of the highlighted item (None when nothing is highlighted)."""
+        if self.highlighted is None:
+            return None
+        oid = self.get_option_at_index(self.highlighted).id
+        return self._values.get(oid) if oid is not None else None
 
     def on_key(self, event: events.Key) -> None:
         if event.character and event.character in self._keys and event.character.isprintable():
@@ -121,4 +200,4 @@ class ChoiceList(OptionList):
 
     @property
     def values(self) -> list[Any]:
-        return list(self._values.values())
+        return [item.value for item, _ in self._items]

@@ -1,44 +1,110 @@
-"""The game log: what happened, in words, newest at the bottom."""
+"""The game log: what happened, in words, grouped by round and turn.
+
+The table keeps one :class:`LogBook` (a list of :class:`LogEntry`) and draws it
+twice: :class:`GameLog`, the short log beside the choices (newest at the
+bottom, one line per entry with the player's name), and :class:`LogPane`, the
+full-screen history behind the log key, with a heading for every round and
+every turn so a bot's whole turn reads as one block.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Literal
+
+import msgspec
+from rich.console import RenderableType
+from rich.padding import Padding
 from rich.text import Text
 from textual import events
 from textual.widgets import RichLog
 
-MAX_LINES = 500
+MAX_LINES = 2000
+
+Kind = Literal["move", "chance", "announce", "summary", "note", "outcome"]
 
 
-class GameLog(RichLog):
-    """A read-only log. Not focusable: the decision list keeps the keyboard.
+class LogEntry(msgspec.Struct, frozen=True):
+    kind: Kind
+    text: str
+    who: str = ""
+    """Who acted, in words (a name, "Silent player", "The rival"); "" for the table itself."""
+    turn: int = 0
+    """Turns are numbered as the acting player changes; chance joins the turn it happens in."""
+    round: int | None = None
+    """The game's round (see ``TableScreen.round_of``); None where it has none."""
 
-    RichLog wraps a line once, at the width it has when the line is written; the
-    table's layout can still change after that (breakpoints, a resized terminal),
-    so the log keeps its lines and wraps them again whenever its width changes.
-    """
 
-    can_focus = False
+class LogBook:
+    """Every entry of one game, in order, with the turn counting done once."""
+
+    def __init__(self) -> None:
+        self.entries: list[LogEntry] = []
+        self._turn = 0
+        self._turn_who: str | None = None
+
+    def add(self, kind: Kind, text: str, who: str = "", round: int | None = None) -> LogEntry:
+        if kind == "move" and who != self._turn_who:
+            self._turn += 1
+            self._turn_who = who
+        entry = LogEntry(kind, text, who, self._turn, round)
+        self.entries.append(entry)
+        del self.entries[:-MAX_LINES]
+        return entry
+
+    def clear(self) -> None:
+        self.entries.clear()
+        self._turn = 0
+        self._turn_who = None
+
+    def since_last(self, who: str) -> list[LogEntry]:
+        """The others' moves and the announcements since `who` last moved."""
+        out: list[LogEntry] = []
+        for entry in reversed(self.entries):
+            if entry.kind == "move" and entry.who == who:
+                break
+            if entry.kind in ("move", "announce"):
+                out.append(entry)
+        return out[::-1]
+
+
+STYLES: dict[str, str] = {"chance": "dim", "announce": "bold", "summary": "italic", "note": "italic",
+                          "outcome": "bold reverse"}
+""""dim" only for chance lines, which repeat what the board shows; under NO_COLOR the
+monochrome filter keeps dim legible (see themes)."""
+
+
+def line_of(entry: LogEntry, *, with_who: bool = True) -> Text:
+    line = Text(style=STYLES.get(entry.kind, ""))
+    if entry.kind == "announce":
+        line.append("★ ")
+    if with_who and entry.who and not entry.text.startswith(entry.who):
+        line.append(entry.who, style="bold")
+        line.append(": ")
+    line.append(entry.text)
+    return line
+
+
+class _Rewrapping(RichLog):
+    """RichLog wraps a line once, at the width it has when the line is written; the
+    table's layout can still change after that (breakpoints, a resized terminal,
+    a pane opened), so the log keeps its lines and wraps them again on a new width."""
 
     def __init__(self, *, id: str | None = None) -> None:
         # min_width: RichLog's default (78) would cut lines instead of wrapping them.
-        super().__init__(id=id, wrap=True, markup=False, highlight=False, max_lines=MAX_LINES, min_width=10)
-        self._kept: list[Text] = []
+        super().__init__(id=id, wrap=True, markup=False, highlight=False, max_lines=MAX_LINES * 2, min_width=10)
+        self._kept: list[tuple[Text, int]] = []
         self._width = 0
 
-    def add(self, who: str, text: str, *, quiet: bool = False) -> None:
-        """Log `text`; `who` is prefixed unless the text already starts with it.
+    @staticmethod
+    def _shape(line: Text, indent: int) -> RenderableType:
+        # A hanging indent: wrapped lines start under the text, not at column 0.
+        return Padding(line, (0, 0, 0, indent)) if indent else line
 
-        `quiet` lines (chance: a bait drawn, a card turned) are dimmed so the
-        players' own moves stand out.
-        """
-        line = Text(style="dim" if quiet else "")
-        if who and not text.startswith(who):
-            line.append(who, style="bold")
-            line.append(": ")
-        line.append(text)
-        self._kept.append(line)
-        del self._kept[:-MAX_LINES]
-        self.write(line)
+    def put(self, line: Text, indent: int = 0) -> None:
+        self._kept.append((line, indent))
+        del self._kept[:-MAX_LINES * 2]
+        self.write(self._shape(line, indent))
 
     def clear_all(self) -> None:
         self._kept.clear()
@@ -48,5 +114,60 @@ class GameLog(RichLog):
         if event.size.width != self._width:
             self._width = event.size.width
             self.clear()
-            for line in self._kept:
-                self.write(line)
+            for line, indent in self._kept:
+                self.write(self._shape(line, indent))
+
+    @property
+    def plain(self) -> str:
+        """The text shown, for tests and the tmux check."""
+        return "\n".join(" " * indent + line.plain for line, indent in self._kept)
+
+
+class GameLog(_Rewrapping):
+    """The short log beside the choices. Not focusable: the decision list keeps the keyboard."""
+
+    can_focus = False
+
+    def add(self, who: str, text: str, *, quiet: bool = False) -> None:
+        """Log `text`; `who` is prefixed unless the text already starts with it
+        (kept for callers that write a line directly)."""
+        self.put(line_of(LogEntry("chance" if quiet else "move", text, who)))
+
+    def show_entry(self, entry: LogEntry) -> None:
+        self.put(line_of(entry))
+
+    def show_all(self, entries: Iterable[LogEntry]) -> None:
+        self.clear_all()
+        for entry in entries:
+            self.show_entry(entry)
+
+
+class LogPane(_Rewrapping):
+    """The full-screen history: focusable, scrolls with the arrows and PgUp/PgDn,
+    a heading per round and per turn, lines indented under their turn."""
+
+    can_focus = True
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._round: int | None = None
+        self._turn = -1
+
+    def show_entry(self, entry: LogEntry) -> None:
+        if entry.round is not None and entry.round != self._round:
+            self._round = entry.round
+            self.put(Text(f"── Round {entry.round} ──", style="bold underline"))
+        if entry.kind == "move" and entry.turn != self._turn:
+            self._turn = entry.turn
+            self.put(Text(entry.who or "—", style="bold"))
+        if entry.kind in ("summary", "outcome", "note"):
+            self.put(line_of(entry))
+            return
+        self.put(line_of(entry, with_who=entry.kind == "announce"), indent=2)
+
+    def show_all(self, entries: Iterable[LogEntry]) -> None:
+        self.clear_all()
+        self._round = None
+        self._turn = -1
+        for entry in entries:
+            self.show_entry(entry)
