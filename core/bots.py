@@ -1,12 +1,41 @@
-"""Bots every game shares. Game-specific bots live beside their engine."""
+"""Bots every game shares, and the one factory behind ``game.bot(name)``.
+
+A bot is anything with ``name`` and ``choose(view, rng)`` (the :class:`Bot`
+protocol): it sees only the view of its seat and draws every random choice from
+the Rng it is handed, so the same view and Rng give the same action anywhere.
+
+Names every game offers (``BOT_NAMES``):
+
+- ``random``: uniform among the legal actions (the baseline and the fuzzer);
+- ``greedy``: the game's one-ply heuristic;
+- ``easy``: the greedy bot that makes a mistake now and then;
+- ``normal``: a small search over the greedy bot's best few moves;
+- ``hard``: the full search budget (about a second a decision).
+
+The levels are what a person picks for a seat; ``greedy`` stays for old saves.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Final
 
+from .errors import ColdwaterError
 from .notation import Action
 from .rng import Rng
-from .state import State
+from .search import Evaluate, Policy, SearchBot, argmax
+from .state import Bot, State
+
+__all__ = ["BOT_NAMES", "LEVELS", "Bot", "BotError", "EasyBot", "GreedyBase", "RandomBot", "SearchSpec", "make_bot"]
+
+LEVELS: Final = ("easy", "normal", "hard")
+BOT_NAMES: Final = ("random", *LEVELS, "greedy")
+"""Every game's ``bots``. Greedy stays last: screens offer the last one as the default
+opponent, and it answers at once (a search level is a choice a person makes)."""
+
+
+class BotError(ColdwaterError, ValueError):
+    """An unknown bot name (the message lists the known ones)."""
 
 
 class RandomBot:
@@ -17,3 +46,57 @@ class RandomBot:
     def choose(self, view: State[Any, Any], rng: Rng) -> Action:
         legal: list[Action] = view.legal()
         return rng.choice(legal)
+
+
+class GreedyBase:
+    """A greedy bot written as a value per action; ``choose`` is the shared argmax."""
+
+    name = "greedy"
+
+    def values(self, view: State[Any, Any], legal: Sequence[Action]) -> list[float]:
+        raise NotImplementedError
+
+    def choose(self, view: State[Any, Any], rng: Rng) -> Action:
+        legal: list[Action] = view.legal()
+        if len(legal) == 1:
+            return legal[0]
+        return argmax(legal, self.values(view, legal), rng)
+
+
+class EasyBot:
+    """The greedy bot, but one decision in `mistakes` goes to a random legal action."""
+
+    name = "easy"
+
+    def __init__(self, greedy: Bot, mistakes: float = 0.3) -> None:
+        self.greedy = greedy
+        self.mistakes = mistakes
+
+    def choose(self, view: State[Any, Any], rng: Rng) -> Action:
+        legal: list[Action] = view.legal()
+        if len(legal) > 1 and rng.fork("slip").below(1000) < self.mistakes * 1000:
+            return rng.fork("pick").choice(legal)
+        return self.greedy.choose(view, rng)
+
+
+class SearchSpec:
+    """What a game gives the search: its greedy policy, evaluation and budgets per level."""
+
+    def __init__(self, policy: Callable[[], Policy], evaluate: Evaluate, *, normal: dict[str, Any],
+                 hard: dict[str, Any]) -> None:
+        self.policy = policy
+        self.evaluate = evaluate
+        self.levels = {"normal": normal, "hard": hard}
+
+
+def make_bot(game: Any, name: str, greedy: Callable[[], Bot], search: SearchSpec | None = None) -> Bot:
+    """The bot called `name` for `game`; raises BotError naming the known ones."""
+    if name == "random":
+        return RandomBot()
+    if name == "greedy":
+        return greedy()
+    if name == "easy":
+        return EasyBot(greedy())
+    if name in ("normal", "hard") and search is not None:
+        return SearchBot(game, search.policy(), search.evaluate, name=name, **search.levels[name])
+    raise BotError(f"unknown bot {name!r}; {game.title} has: {', '.join(game.bots)}")

@@ -7,7 +7,10 @@ The table below is constant; there is no registration at import time.
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .state import Game
 
 _MODULES: dict[str, str] = {
     "crown": "coldwater.core.crown.game",
@@ -21,10 +24,11 @@ def names() -> tuple[str, ...]:
     return tuple(_MODULES)
 
 
-def get(name: str) -> Any:
+def get(name: str) -> Game[Any]:
     """The Game object for `name`; raises KeyError naming the known games."""
     try:
         module = _MODULES[name]
     except KeyError:
         raise KeyError(f"unknown game {name!r}; known games: {', '.join(_MODULES)}") from None
-    return importlib.import_module(module).GAME
+    game: Game[Any] = importlib.import_module(module).GAME
+    return game

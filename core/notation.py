@@ -9,7 +9,9 @@ fields equal to their defaults are left out. Field values:
 - tuple[X, ...]: items joined by ``,`` (``()`` when empty).
 
 Because the text is derived from the types, ``parse(str(a)) == a`` holds for
-every action of every game without per-game code (the round-trip the tests check).
+every action of every game without per-game code (the round-trip the tests check),
+and each action has exactly one spelling: ``parse`` refuses any other text
+(``fill 03``, ``fill +3``, a trailing default written out, doubled spaces).
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from typing import Any, ClassVar, Literal, get_args, get_origin
 import msgspec
 
 from .errors import NotationError
+
+_bin = msgspec.msgpack.Encoder()
 
 
 class Action(msgspec.Struct, frozen=True, tag_field="t", kw_only=False):
@@ -159,11 +163,16 @@ class Codec:
                 raise TypeError(f"two action types share the tag {tag!r}")
             self._types[tag] = (cls, fields)
         self.types: tuple[type[msgspec.Struct], ...] = tuple(c for c, _ in self._types.values())
+        self._by_type = frozenset(self.types)
         self._decoder = msgspec.msgpack.Decoder(typing.Union[self.types] if len(self.types) > 1 else self.types[0])
 
     def parse(self, text: str) -> Any:
-        """The action written as `text`; raises NotationError naming what is wrong."""
-        parts = text.strip().split()
+        """The action written as `text`; raises NotationError naming what is wrong.
+
+        Only the action's own notation (``str(action)``) parses: the inverse of
+        `encode`, so ``parse(t)`` succeeds exactly when ``str(parse(t)) == t``.
+        """
+        parts = text.split()
         if not parts:
             raise NotationError("empty action")
         tag, *args = parts
@@ -183,9 +192,39 @@ class Codec:
             if not has_default:
                 raise NotationError(f"{tag!r} is missing its {name}")
         try:
-            return cls(**kwargs)
+            action = cls(**kwargs)
         except (TypeError, ValueError) as e:
             raise NotationError(f"{tag}: {e}") from None
+        # One spelling per action, so records and the wire cannot carry the same
+        # move in two texts: `fill 03`, `fill +3`, `fill 0_3`, `end -` (a default
+        # written out) and stray spaces are refused, naming the one accepted form.
+        canonical = encode(action)
+        if canonical != text:
+            raise NotationError(f"{text!r} is not written as this game writes it: {canonical!r}")
+        return action
+
+    def malformed(self, action: object) -> str | None:
+        """Why `action` is not a well-formed action of this game, or None if it is.
+
+        Well-formed: an instance of one of the game's action types whose fields
+        have their declared types (msgspec's strict validation) and which has a
+        notation. Structs are not validated on construction, so ``Place(["x"])``
+        is an object of the right class that no rule code should ever see.
+        """
+        cls = type(action)
+        if cls not in self._by_type:
+            return f"{action!r} is not an action of this game"
+        assert isinstance(action, msgspec.Struct)
+        try:
+            # The binary round trip validates every field strictly (no bool or
+            # float for an int, no list for a tuple) and refuses ints too big to send.
+            again = msgspec.msgpack.decode(_bin.encode(action), type=cls)
+            encode(action)
+        except (TypeError, ValueError, OverflowError, msgspec.ValidationError) as e:
+            return f"'{_tag_of(cls)}' with values that are not its fields' types ({e})"
+        if again != action:
+            return f"'{_tag_of(cls)}' with values that are not its fields' types"
+        return None
 
     def encode_bin(self, action: msgspec.Struct) -> bytes:
         return msgspec.msgpack.encode(action)

@@ -4,20 +4,22 @@ A record is JSON so that a bug report can be read and edited by a person.
 Each entry keeps the seat that acted, the action's notation and the digest of
 the position after it, so replaying proves the record was not altered: the
 first entry whose action is not legal, or whose digest differs, is named.
+Reading and writing record files is the net layer's (``coldwater.net.records``):
+core does no I/O.
 """
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from .errors import IllegalAction, NotationError, RecordError
 from .state import State
+
+if TYPE_CHECKING:
+    from .state import Game
 
 FORMAT = 1
 
@@ -44,7 +46,7 @@ class GameRecord(msgspec.Struct, kw_only=True):
 _enc = msgspec.json.Encoder()
 
 
-def start(game: Any, state: State[Any, Any], options: Any = None, meta: dict[str, str] | None = None) -> GameRecord:
+def start(game: Game[Any], state: State[Any, Any], options: Any = None, meta: dict[str, str] | None = None) -> GameRecord:
     """A record for a game that begins at `state` (normally fresh from game.new)."""
     opts = msgspec.to_builtins(game.make_options(options))
     return GameRecord(
@@ -76,32 +78,7 @@ def loads(raw: bytes | str) -> GameRecord:
     return rec
 
 
-def save(record: GameRecord, path: str | Path) -> None:
-    """Write atomically: the old file stays intact until the new one is complete."""
-    p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=p.name + ".", suffix=".tmp", dir=p.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(dumps(record))
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, p)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def load(path: str | Path) -> GameRecord:
-    p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except OSError as e:
-        raise RecordError(f"{p}: cannot read ({e.strerror or e})") from None
-    return loads(raw)
-
-
-def initial_state(record: GameRecord, game: Any = None) -> tuple[Any, State[Any, Any]]:
+def initial_state(record: GameRecord, game: Game[Any] | None = None) -> tuple[Game[Any], State[Any, Any]]:
     """The game object and starting position a record describes, checked."""
     from . import games
 
@@ -126,7 +103,7 @@ def initial_state(record: GameRecord, game: Any = None) -> tuple[Any, State[Any,
     return game, state
 
 
-def replay_iter(record: GameRecord, game: Any = None) -> Iterator[tuple[int, Entry, State[Any, Any]]]:
+def replay_iter(record: GameRecord, game: Game[Any] | None = None) -> Iterator[tuple[int, Entry, State[Any, Any]]]:
     """Yield (index, entry, state after it), verifying each entry as it goes."""
     game, state = initial_state(record, game)
     for i, entry in enumerate(record.entries, start=1):
@@ -146,7 +123,7 @@ def replay_iter(record: GameRecord, game: Any = None) -> Iterator[tuple[int, Ent
         yield i, entry, state
 
 
-def replay(record: GameRecord, game: Any = None) -> State[Any, Any]:
+def replay(record: GameRecord, game: Game[Any] | None = None) -> State[Any, Any]:
     """The final position of a verified replay (RecordError names the first bad entry)."""
     _, last = initial_state(record, game)
     for _, _, last in replay_iter(record, game):

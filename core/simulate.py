@@ -12,8 +12,9 @@ from typing import Any
 
 import msgspec
 
+from .bots import BotError
 from .rng import Rng
-from .state import CHANCE, Scores, State
+from .state import CHANCE, Game, Scores, State
 
 
 class GameResult(msgspec.Struct, frozen=True):
@@ -51,13 +52,33 @@ def play_out(state: State[Any, Any], bots: list[Any], rng: Rng, *, max_plies: in
         state.apply(action)
 
 
-def simulate(game: Any, players: int, games: int, seed: int | str, *, bot: str = "random",
+def seat_bots(game: Game[Any], spec: str, players: int) -> list[str]:
+    """Bot names per seat from ``hard`` (every seat) or ``hard,easy`` (one per seat).
+
+    Raises BotError naming the known bots, or if the count does not match the seats.
+    """
+    names = [n.strip() for n in spec.split(",")]
+    for n in names:
+        if n not in game.bots:
+            raise BotError(f"unknown bot {n!r}; {game.title} has: {', '.join(game.bots)}")
+    if len(names) == 1:
+        return names * players
+    if len(names) != players:
+        raise BotError(f"{len(names)} bots for {players} seats: give one bot, or one per seat")
+    return names
+
+
+def simulate(game: Game[Any], players: int, games: int, seed: int | str, *, bot: str = "random",
              options: Any = None) -> Iterator[GameResult]:
-    """Play `games` whole games and yield each one's result as it finishes."""
+    """Play `games` whole games and yield each one's result as it finishes.
+
+    `bot` is one bot name for every seat or a comma-separated name per seat.
+    """
+    names = seat_bots(game, bot, players)
     for i in range(games):
         game_seed = f"{seed}/{i}"
         state = game.new(players, seed=game_seed, options=options)
-        bots = [game.bot(bot) for _ in range(players)]
+        bots = [game.bot(n) for n in names]
         play_out(state, bots, Rng(game_seed))
         sc: Scores = state.scores()
         yield GameResult(

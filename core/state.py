@@ -19,13 +19,15 @@ seed; at a LAN table a fair-play protocol supplies them instead.
 
 from __future__ import annotations
 
+import functools
 import hashlib
-from collections.abc import Sequence
+from abc import ABC, abstractmethod
+from pathlib import Path
 from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar
 
 import msgspec
 
-from .errors import IllegalAction, NotationError, RecordError
+from .errors import IllegalAction, RecordError
 from .notation import Action, Codec
 from .rng import Rng
 
@@ -38,6 +40,12 @@ S = TypeVar("S", bound="State[Any, Any]")
 
 _enc = msgspec.msgpack.Encoder()
 _json = msgspec.json.Encoder()
+
+# legal() sorts by notation, and building the text is most of a random ply's cost.
+# Actions are frozen and their text is a pure function of them, so a bounded memo
+# cannot change any result; it only skips re-encoding the same action each ply.
+notation_key = functools.lru_cache(maxsize=1 << 15)(str)
+_notation = notation_key
 
 
 class Scores(msgspec.Struct, frozen=True):
@@ -80,6 +88,8 @@ class State(Generic[A, D]):
 
     GAME: ClassVar[str]
     DATA: ClassVar[type[msgspec.Struct]]
+    CODEC: ClassVar[Codec]
+    """The game's action types and their notation."""
 
     __slots__ = ("data", "seed", "ply", "_legal", "_legal_set")
 
@@ -90,7 +100,8 @@ class State(Generic[A, D]):
         self.ply = ply
         """Number of actions (chance outcomes included) applied so far."""
         self._legal: list[A] | None = None
-        self._legal_set: frozenset[A] | None = None
+        self._legal_set: dict[A, A] | None = None
+        """legal() as a dict from each action to itself, for `_canonical`."""
 
     # ---- hooks for engines -------------------------------------------------
     def _current(self) -> int | None:
@@ -99,6 +110,12 @@ class State(Generic[A, D]):
     def _legal_actions(self) -> list[A]:
         """All legal actions, in any order (the base class sorts them)."""
         raise NotImplementedError
+
+    def _sorted_legal(self) -> list[A]:
+        """The legal actions in notation order. An engine with many actions per
+        position may override this to build the sort keys itself, cheaper than
+        encoding; each key must equal ``str(action)`` (the contract tests check)."""
+        return sorted(self._legal_actions(), key=_notation)
 
     def _apply(self, action: A) -> None:
         """Apply a legal action (already checked) by mutating ``self.data``."""
@@ -143,36 +160,84 @@ class State(Generic[A, D]):
             if self._current() is None:
                 self._legal = []
             else:
-                self._legal = sorted(self._legal_actions(), key=str)
+                self._legal = self._sorted_legal()
         return list(self._legal)
 
-    def is_legal(self, action: Any) -> bool:
-        if self._legal_set is None:
-            if self._legal is None:
-                self.legal()
-            assert self._legal is not None
-            self._legal_set = frozenset(self._legal)
-        try:
-            return action in self._legal_set
-        except TypeError:  # unhashable junk
-            return False
+    def _canonical(self, action: object) -> A | None:
+        """The legal action `action` stands for, or None.
+
+        Equality alone is not enough: ``Fill(True) == Fill(1)`` and ``1.0 == 1``,
+        so an equal action with differently typed fields must also encode the same.
+        """
+        if self._legal is None:
+            self.legal()
+        legal = self._legal
+        assert legal is not None
+        canon: A | None
+        if len(legal) <= 48:
+            # Usually asked once per position (by apply): a scan of a short list
+            # is cheaper than hashing every action into a dict.
+            canon = next((a for a in legal if a is action or a == action), None)
+        else:
+            if self._legal_set is None:
+                self._legal_set = {a: a for a in legal}
+            try:
+                canon = self._legal_set.get(action)  # type: ignore[call-overload]
+            except TypeError:  # unhashable junk
+                return None
+        if canon is None or canon is action:
+            return canon
+        if type(canon) is not type(action) or _enc.encode(canon) != _enc.encode(action):
+            return None
+        return canon
+
+    def is_legal(self, action: object) -> bool:
+        return self._canonical(action) is not None
 
     def apply(self, action: A) -> None:
-        """Play `action`. Raises IllegalAction and changes nothing if it is not legal."""
+        """Play `action`. Raises IllegalAction and changes nothing if it is not legal.
+
+        Anything not in ``legal()`` is refused here, once for every game: an
+        object that is not a well-formed action of this game (wrong class,
+        wrongly typed field, no notation) is refused before any engine code sees
+        it, so ``why_illegal`` only ever explains well-formed actions.
+        """
         if self._current() is None:
             raise IllegalAction("the game is over")
-        if not self.is_legal(action):
-            raise IllegalAction(self.why_illegal(action))
+        canon = self._canonical(action)
+        if canon is None:
+            raise IllegalAction(self.CODEC.malformed(action) or self.why_illegal(action))
+        self._apply(canon)
+        self.ply += 1
+        self._legal = None
+        self._legal_set = None
+
+    def apply_legal(self, action: A) -> None:
+        """Play `action` taken from this position's own ``legal()`` list, unchecked.
+
+        For searches, which apply thousands of actions they just read from
+        ``legal()``; everything else uses :meth:`apply`.
+        """
         self._apply(action)
         self.ply += 1
         self._legal = None
         self._legal_set = None
 
+    def chance_weights(self) -> list[tuple[A, int]]:
+        """At a chance node: each outcome and its weight, in the engine's own order.
+
+        Unsorted, so cheaper than :meth:`chance_outcomes`; for searches, whose
+        draws only need to repeat on the same code, not to match a record.
+        """
+        if self._current() != CHANCE:
+            return []
+        return self._chance_weights()
+
     def chance_outcomes(self) -> list[tuple[A, int]]:
         """At a chance node, each possible outcome with its integer weight."""
         if self._current() != CHANCE:
             return []
-        return sorted(self._chance_weights(), key=lambda aw: str(aw[0]))
+        return sorted(self._chance_weights(), key=lambda aw: _notation(aw[0]))
 
     def sample_chance(self, rng: Rng | None = None) -> A:
         """Draw the pending chance outcome from `rng`, or from the seed and ply."""
@@ -235,39 +300,82 @@ class Bot(Protocol):
     def choose(self, view: State[Any, Any], rng: Rng) -> Action: ...
 
 
-class Game(Protocol):
-    """What the registry returns for each game."""
+class Game(Protocol[S]):
+    """What the registry returns for each game (``games.get``); GameBase implements it."""
 
     name: str
     title: str
     min_players: int
     max_players: int
-    codec: Codec
     options_type: type[msgspec.Struct]
+    state_type: type[S]
 
     @property
-    def content_hash(self) -> str: ...
-
-    def new(self, players: int, seed: int | str | bytes | None = None, options: Any = None) -> State[Any, Any]: ...
-
-    def determinize(self, view: State[Any, Any], rng: Rng) -> State[Any, Any]: ...
-
-    def bot(self, name: str) -> Bot: ...
+    def codec(self) -> Codec: ...
 
     @property
     def bots(self) -> tuple[str, ...]: ...
 
+    @property
+    def content_hash(self) -> str: ...
 
-class GameBase(Generic[S]):
-    """Shared plumbing for Game objects: notation, text form, options."""
+    def new(self, players: int, seed: int | str | bytes | None = None, options: Any = None) -> S: ...
+
+    def determinize(self, view: S, rng: Rng) -> S: ...
+
+    def bot(self, name: str) -> Bot: ...
+
+    def with_content(self, path: str | Path) -> Game[S]: ...
+
+    def parse_action(self, text: str) -> Action: ...
+
+    def from_text(self, text: str | bytes) -> S: ...
+
+    def make_options(self, options: Any) -> msgspec.Struct: ...
+
+    def check_players(self, players: int) -> None: ...
+
+
+class GameBase(ABC, Generic[S]):
+    """Shared plumbing for Game objects: notation, text form, options.
+
+    A subclass sets the class attributes and `state_type` (usually
+    ``bind_state(TheState, CONTENT=...)`` in ``__init__``) and fills the
+    abstract methods; everything else is the same for every game.
+    """
 
     name: str
     title: str
     min_players: int
     max_players: int
-    codec: Codec
     options_type: type[msgspec.Struct]
+    bots: tuple[str, ...]
     state_type: type[S]
+
+    @property
+    def codec(self) -> Codec:
+        return self.state_type.CODEC
+
+    @property
+    @abstractmethod
+    def content_hash(self) -> str:
+        """SHA-256 of the validated content: peers and records compare it."""
+
+    @abstractmethod
+    def new(self, players: int, seed: int | str | bytes | None = None, options: Any = None) -> S:
+        """A new game; chance outcomes of the setup are still pending."""
+
+    @abstractmethod
+    def determinize(self, view: S, rng: Rng) -> S:
+        """A full state consistent with `view`: every blank filled from what is unseen."""
+
+    @abstractmethod
+    def bot(self, name: str) -> Bot:
+        """A new bot by name (one of `bots`)."""
+
+    @abstractmethod
+    def with_content(self, path: str | Path) -> GameBase[S]:
+        """This game with a person's own content file (see docs/content.md)."""
 
     def parse_action(self, text: str) -> Action:
         return self.codec.parse(text)  # type: ignore[no-any-return]
@@ -297,6 +405,16 @@ class GameBase(Generic[S]):
             raise ValueError(f"{self.title} is for {self.min_players} to {self.max_players} players, not {players}")
 
 
+def bind_state(base: type[S], name: str | None = None, **content: object) -> type[S]:
+    """A subclass of `base` that carries one game content as class attributes.
+
+    Each Game object binds its own, so a position, its clones, views and text
+    form keep the content they were made with, and two contents (the packaged
+    one and a person's file) live side by side without global state.
+    """
+    return type(name or base.__name__, (base,), {**content, "__slots__": (), "__module__": base.__module__})
+
+
 def seed_text(seed: int | str | bytes | None) -> str | None:
     """Seeds are stored as text so records and saves stay readable."""
     if seed is None:
@@ -304,13 +422,3 @@ def seed_text(seed: int | str | bytes | None) -> str | None:
     if isinstance(seed, bytes):
         return "hex:" + seed.hex()
     return str(seed)
-
-
-def parse_many(game: GameBase[Any], texts: Sequence[str]) -> list[Action]:
-    out = []
-    for i, t in enumerate(texts):
-        try:
-            out.append(game.parse_action(t))
-        except NotationError as e:
-            raise NotationError(f"action {i + 1}: {e}") from None
-    return out

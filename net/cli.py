@@ -108,7 +108,8 @@ def _print_result(res: Result, extra: dict[str, Any]) -> None:
 
 
 def _interactive() -> int:
-    print("coldwater: the app's LAN lobby is coming; use --headless --bot for now", file=sys.stderr)
+    print("coldwater: --headless needs --bot (nobody is at the keyboard to play the seat); "
+          "without --headless the app opens the lobby", file=sys.stderr)
     return 2
 
 

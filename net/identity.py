@@ -9,7 +9,6 @@ a short, grouped hash of the public key, shown in the lobby.
 from __future__ import annotations
 
 import hashlib
-import os
 from pathlib import Path
 
 from cryptography.exceptions import InvalidSignature
@@ -17,6 +16,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat, PublicFormat
 
 from . import paths
+from .files import write_atomic
 
 KEY_FILE = "identity.key"
 
@@ -78,12 +78,6 @@ def load_or_create(path: Path | None = None) -> Identity:
             raise ValueError(f"{p} is not a coldwater identity key (expected 32 bytes, found {len(raw)})")
         return Identity.from_bytes(raw)
     ident = Identity.generate()
-    p.parent.mkdir(parents=True, exist_ok=True)
-    # Create with owner-only permissions from the start, never world-readable for an instant.
-    fd = os.open(p.with_name(p.name + ".tmp"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as f:
-        f.write(ident.private_bytes())
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(p.with_name(p.name + ".tmp"), p)
+    # write_atomic creates the file owner-only from the start, never world-readable for an instant.
+    write_atomic(p, ident.private_bytes())
     return ident

@@ -11,13 +11,13 @@ familiar table name from seating a returning player.
 from __future__ import annotations
 
 import logging
-import os
 import time
 from pathlib import Path
 
 import msgspec
 
 from . import paths
+from .files import write_atomic
 from .transport import HostKeyMismatch
 
 log = logging.getLogger("coldwater.net")
@@ -89,10 +89,4 @@ class KnownHosts:
         self._save()
 
     def _save(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        with open(tmp, "wb") as f:
-            f.write(msgspec.json.format(msgspec.json.encode(KnownHostsFile(hosts=self._hosts))))
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, self.path)
+        write_atomic(self.path, msgspec.json.format(msgspec.json.encode(KnownHostsFile(hosts=self._hosts))))

@@ -17,7 +17,13 @@ def data_dir() -> Path:
     """The root folder for everything coldwater writes (created on demand)."""
     override = os.environ.get("COLDWATER_HOME")
     root = Path(override) if override else platformdirs.user_data_path("coldwater", appauthor=False)
-    root.mkdir(parents=True, exist_ok=True)
+    # 0700: saves, records and LAN files hold secrets (hidden cards, key shares).
+    root.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if not override:
+        try:
+            root.chmod(0o700)  # made by an older version with the default mode
+        except OSError:
+            pass
     return root
 
 

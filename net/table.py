@@ -29,6 +29,7 @@ from coldwater.core.rng import Rng
 from coldwater.core.state import CHANCE, State
 
 from . import paths
+from .files import write_atomic
 
 SAVE_FORMAT = 1
 
@@ -224,6 +225,8 @@ class Table:
         text = self.state.describe(action) if self.state.is_legal(action) else ""
         self.state.apply(action)  # raises IllegalAction before changing anything
         record.append(self.record, seat, action, self.state)
+        if self.state.is_over:
+            note_result(self.record, self.state, [s.name for s in self.seats])
         self.save()
         self._emit(Applied(seat, str(action), text, self.state.ply))
         if self.state.is_over:
@@ -324,18 +327,29 @@ class Table:
         now = time.time()
         save = SaveFile(seats=self.seats, record=self.record, created=self.created, updated=now,
                         content=self.content)
-        path = Path(self.save_path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp")
-        with open(tmp, "wb") as f:
-            f.write(msgspec.json.format(msgspec.json.encode(save), indent=1))
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
+        write_atomic(self.save_path, msgspec.json.format(msgspec.json.encode(save), indent=1))
 
     def delete_save(self) -> None:
         if self.save_path is not None:
             Path(self.save_path).unlink(missing_ok=True)
+
+
+RESULT_META = ("winner", "outcome", "ended")
+"""Record ``meta`` keys a finished game gets, so lists show the winner without replaying."""
+
+
+def note_result(rec: record.GameRecord, state: State[Any, Any], names: list[str]) -> None:
+    """Write the winner, the outcome line and the end time into a finished game's record meta."""
+    try:
+        sc = state.scores()
+    except Exception:  # a courtesy for lists; the record itself is what counts
+        return
+    labels = [names[i] if i < len(names) and lab.startswith("Seat ") else lab for i, lab in enumerate(sc.labels)]
+    if sc.ranking:
+        rec.meta["winner"] = labels[sc.ranking[0]]
+    if sc.outcome:
+        rec.meta["outcome"] = sc.outcome
+    rec.meta["ended"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
 
 
 def _set_aside(path: Path) -> Path:
@@ -417,10 +431,37 @@ class SaveInfo(msgspec.Struct, frozen=True):
     seats: str
     plies: int
     updated: float
-    over: bool | None
     problem: str | None = None
     content: str | None = None
     """The path of the game's own card data, if it has any."""
+    turns: int = 0
+    """Turns played (see :func:`count_turns`), what a person means by "how far"."""
+    people: tuple[str, ...] = ()
+    """Names of the seats played at this keyboard."""
+    others: tuple[str, ...] = ()
+    """Names of the other seats (bots, remote players): the opponents."""
+
+
+def turn_starts(entries: list[record.Entry]) -> list[int]:
+    """Indices of the entries that begin a turn.
+
+    A turn is a run of decisions by one seat; chance outcomes in between belong
+    to the turn they interrupt. Generic over every game, and read off the record
+    alone, so listing saves never replays them.
+    """
+    out: list[int] = []
+    last: int | None = None
+    for i, e in enumerate(entries):
+        if e.seat == CHANCE:
+            continue
+        if e.seat != last:
+            out.append(i)
+            last = e.seat
+    return out
+
+
+def count_turns(entries: list[record.Entry]) -> int:
+    return len(turn_starts(entries))
 
 
 def list_saves(folder: Path | None = None) -> list[SaveInfo]:
@@ -431,8 +472,21 @@ def list_saves(folder: Path | None = None) -> list[SaveInfo]:
         try:
             s = read_save(p)
             out.append(SaveInfo(str(p), s.record.game, ", ".join(x.name for x in s.seats), len(s.record.entries),
-                                s.updated, None, content=s.content.path if s.content else None))
+                                s.updated, content=s.content.path if s.content else None,
+                                turns=count_turns(s.record.entries),
+                                people=tuple(x.name for x in s.seats if x.kind is SeatKind.PERSON),
+                                others=tuple(x.name for x in s.seats if x.kind is not SeatKind.PERSON)))
         except SaveError as e:
-            out.append(SaveInfo(str(p), "?", "", 0, p.stat().st_mtime, None, problem=str(e)))
+            out.append(SaveInfo(str(p), "?", "", 0, p.stat().st_mtime, problem=str(e)))
     out.sort(key=lambda i: -i.updated)
     return out
+
+
+def delete(path: Path, folder: Path | None = None) -> None:
+    """Delete one save for good (a person confirmed it). Only a save file in `folder`
+    (the saves folder) is touched; anything else is a ValueError."""
+    folder = (folder or paths.saves_dir()).resolve()
+    p = Path(path).resolve()
+    if p.parent != folder or not (p.suffix == ".json" or ".json.unreadable" in p.name):
+        raise ValueError(f"{p} is not a save in {folder}")
+    p.unlink(missing_ok=True)

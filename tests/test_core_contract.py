@@ -12,6 +12,7 @@ from coldwater.core.notation import Action, Codec
 from coldwater.core.rng import Rng
 from coldwater.core.simulate import play_out
 from coldwater.core.state import CHANCE
+from coldwater.net import records
 
 from .toygame import GAME, Deal, Die, Hold, Roll
 
@@ -75,8 +76,8 @@ def test_record_replays_and_names_the_first_bad_entry(tmp_path) -> None:
         s.apply(a)
         record.append(rec, cur, a, s)
     path = tmp_path / "game.json"
-    record.save(rec, path)
-    again = record.load(path)
+    records.save(rec, path)
+    again = records.load(path)
     assert record.replay(again, GAME).digest() == s.digest()
 
     # Tamper with one action in the middle: the replay names that entry.

@@ -56,6 +56,7 @@ class ToyOptions(msgspec.Struct):
 class ToyState(State[Any, ToyData]):
     GAME = "toy"
     DATA = ToyData
+    CODEC = Codec([Roll, Hold, Die, Deal])
 
     @property
     def players(self) -> int:
@@ -121,7 +122,6 @@ class ToyGame(GameBase[ToyState]):
     title = "Toy"
     min_players = 1
     max_players = 4
-    codec = Codec([Roll, Hold, Die, Deal])
     options_type = ToyOptions
     state_type = ToyState
     bots = ("random",)
@@ -144,6 +144,9 @@ class ToyGame(GameBase[ToyState]):
         from coldwater.core.bots import RandomBot
 
         return RandomBot()
+
+    def with_content(self, path: Any) -> ToyGame:
+        raise ValueError("the toy game has no content files")
 
 
 GAME = ToyGame()

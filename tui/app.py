@@ -38,7 +38,11 @@ class ColdwaterApp(App[None]):
         self.lan_options: dict[str, Any] = {}
         """Where LAN tables listen and whether they are announced (tests: loopback, no zeroconf)."""
         self.catalog = catalog or Catalog()
-        self.settings = settings if settings is not None else settings_mod.load()
+        self.settings_problem: str | None = None
+        """Why settings.json could not be read (it was moved aside), shown once on start."""
+        if settings is None:
+            settings, self.settings_problem = settings_mod.load_reporting()
+        self.settings = settings
         self.bot_delay = self.settings.bot_delay if bot_delay is None else bot_delay
         for t in themes.THEMES.values():
             self.register_theme(t)
@@ -51,6 +55,8 @@ class ColdwaterApp(App[None]):
 
         self.push_screen(MenuScreen())
         self.check_size()
+        if self.settings_problem:
+            self.notify(self.settings_problem, title="Settings", severity="warning", timeout=30)
         if self.lan_start is not None:
             self.run_worker(self._open_lan(self.lan_start), name="lan-start")
 

@@ -19,8 +19,8 @@ if TYPE_CHECKING:  # imported on first use at run time (see the module docstring
 
 TABLE_SCREENS: dict[str, str] = {
     "crown": "coldwater.tui.widgets.crown.screen:CrownTableScreen",
-    "fisheries": "coldwater.tui.widgets.fisheries.screen:FisheriesTableScreen",
-    "aquatica": "coldwater.tui.widgets.aquatica.screen:AquaticaTableScreen",
+    "fisheries": "coldwater.tui.games.fisheries.screen:FisheriesTableScreen",
+    "aquatica": "coldwater.tui.games.aquatica.screen:AquaticaTableScreen",
 }
 """Game name -> "module:class" of its table screen; others get the generic one."""
 
@@ -47,21 +47,15 @@ class Catalog:
     def get(self, name: str) -> Any:
         return self._loader(name)
 
-    def available(self) -> list[tuple[str, Any | None, str]]:
-        """(name, game or None, why not) for every game; None where not installed yet."""
-        out: list[tuple[str, Any | None, str]] = []
-        for name in self._names:
-            try:
-                out.append((name, self.get(name), ""))
-            except (ImportError, AttributeError, KeyError) as e:
-                out.append((name, None, f"not in this build yet ({type(e).__name__})"))
-        return out
+    def available(self) -> list[tuple[str, Any]]:
+        """(name, game) for every game on offer, in menu order.
+
+        Every engine ships in the package, so a game that fails to import is a
+        bug to see at once, not a menu entry to hide.
+        """
+        return [(name, self.get(name)) for name in self._names]
 
     def table_screen(self, name: str) -> type[TableScreen]:
-        path = self._screens.get(name, GENERIC_SCREEN)
-        screen_cls: type[TableScreen]
-        try:
-            screen_cls = _load(path)
-        except (ImportError, AttributeError):
-            screen_cls = _load(GENERIC_SCREEN)
+        """The game's own table screen, or the generic one for a game without its own."""
+        screen_cls: type[TableScreen] = _load(self._screens.get(name, GENERIC_SCREEN))
         return screen_cls

@@ -29,7 +29,8 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--players", type=int, default=2)
     sim.add_argument("--games", type=int, default=1)
     sim.add_argument("--seed", default="0")
-    sim.add_argument("--bot", default="random", help="bot for every seat (random, greedy, ...)")
+    sim.add_argument("--bot", default="random",
+                     help="bot for every seat (random, greedy, easy, normal, hard), or one per seat: hard,easy")
     sim.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                      help="a game option, e.g. no_tags=true (repeatable)")
     sim.add_argument("--module", help="Aquatica: goals or tribes")
@@ -72,7 +73,7 @@ def _parse_options(pairs: Sequence[str], extra: dict[str, Any]) -> dict[str, Any
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     from coldwater.core import games
-    from coldwater.core.simulate import simulate
+    from coldwater.core.simulate import seat_bots, simulate
 
     from coldwater.core.errors import ContentError
 
@@ -88,8 +89,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         game.check_players(args.players)
         game.make_options(options)
         game.new(args.players, seed=args.seed, options=options)  # setup-level checks (e.g. a solo level at 3 players)
-        if args.bot not in game.bots:
-            raise ValueError(f"unknown bot {args.bot!r}; {game.title} has: {', '.join(game.bots)}")
+        seat_bots(game, args.bot, args.players)
     except ValueError as e:
         print(f"coldwater: {e}", file=sys.stderr)
         return 2
@@ -127,10 +127,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from coldwater.core import games, record
+    from coldwater.net import records
     from coldwater.core.errors import ContentError, RecordError
 
     try:
-        rec = record.load(args.file)
+        rec = records.load(args.file)
         game = None
         if args.content:
             game = games.get(rec.game).with_content(args.content)

@@ -20,12 +20,13 @@ class Key(msgspec.Struct, frozen=True):
     description: str
     show: bool = True
     priority: bool = False
-    """Checked before the focused widget's own keys (the choice list binds PgUp/PgDn)."""
+    """Checked before the focused widget's own keys (Ctrl+Q quits from anywhere; the
+    choice list binds PgUp/PgDn)."""
 
 
 DEFAULT: tuple[Key, ...] = (
     Key("app", "help", "question_mark", "Help"),
-    Key("app", "quit", "ctrl+q", "Quit", show=False),
+    Key("app", "quit", "ctrl+q", "Quit", show=False, priority=True),
     Key("menu", "quit", "q", "Quit"),
     Key("back", "back", "escape", "Back"),
     Key("nav", "next", "down,tab", "Next field", show=False),
@@ -44,14 +45,45 @@ DEFAULT: tuple[Key, ...] = (
     Key("table", "dont_ask", "exclamation_mark", "Always this", show=False),
     Key("table", "pane('board')", "f2,B", "Board"),
     Key("table", "pane('log')", "f3,L", "Log"),
-    Key("replay", "step(1)", "right,l", "Next"),
-    Key("replay", "step(-1)", "left,h", "Back one"),
+    # The Fisheries grid cursor (bound on its board while a tile or ship is being placed).
+    Key("fisheries", "up", "up", "Move", show=False),
+    Key("fisheries", "down", "down", "Move", show=False),
+    Key("fisheries", "left", "left", "Move", show=False),
+    Key("fisheries", "right", "right", "Move", show=False),
+    Key("fisheries", "turn", "r", "Turn"),
+    Key("fisheries", "flip", "f", "Flip"),
+    Key("fisheries", "next", "n,tab", "Next spot"),
+    Key("fisheries", "previous", "p,shift+tab", "Previous spot", show=False),
+    Key("fisheries", "place", "enter,space", "Confirm"),
+    Key("fisheries", "back", "escape,backspace", "Back"),
+    Key("replay", "step(1)", "right,l", "Next decision"),
+    Key("replay", "step(-1)", "left,h", "Back one decision"),
     Key("replay", "jump(0)", "home", "Start"),
     Key("replay", "jump(-1)", "end", "End"),
     Key("replay", "back", "escape", "Close"),
     Key("handover", "ready", "enter,space", "I am ready"),
     Key("score", "done", "enter,escape", "Back to menu"),
+    # Screens around the table (menus, replays, the end of a game).
+    Key("replay", "turn(1)", "down,j", "Next turn"),
+    Key("replay", "turn(-1)", "up,k", "Back one turn"),
+    Key("replay", "round(1)", "pagedown,n", "Next round"),
+    Key("replay", "round(-1)", "pageup,b", "Back one round"),
+    Key("replay", "goto", "g", "Go to move…"),
+    Key("replay", "seat", "v", "Whose view"),
+    Key("score", "rematch", "r", "Rematch"),
+    Key("score", "replay", "p", "Open the replay"),
+    Key("rules", "scroll(1)", "pagedown,space", "Scroll down", priority=True),
+    Key("rules", "scroll(-1)", "pageup,b", "Scroll up", priority=True),
+    Key("resume", "delete", "d,delete", "Delete save"),
+    Key("settings", "reset", "backspace", "Default key", show=False),
 )
+
+SCREEN_SCOPES: tuple[tuple[str, ...], ...] = (
+    ("menu",), ("back", "nav", "form"), ("back", "lobby"), ("back", "nav", "settings"), ("table", "fisheries"),
+    ("replay",), ("handover",), ("score",), ("back", "rules"), ("back", "resume"), ("back",),
+)
+"""Which scopes one screen answers to together (with ``app`` everywhere): a key may not
+mean two things on one screen, so a remap is refused when it would."""
 
 DONE_KEY: str = "e"
 """The fixed key of "End your turn" / done / pass (``table.done``); never a choice hotkey."""
@@ -96,10 +128,43 @@ def pane_bindings(panes: list[tuple[str, str, str]]) -> list[BindingType]:
     return out
 
 
+def conflict(bid: str, key: str, overrides: dict[str, str]) -> str | None:
+    """Why `key` cannot be given to binding `bid` (None: it can). `overrides` are the
+    remaps in force (binding id -> keys)."""
+    this = next((k for k in DEFAULT if binding_id(k) == bid), None)
+    if this is None:
+        return f"there is no key {bid!r}"
+    if this.scope == "table" and len(key) == 1 and key in CHOICE_KEYS:
+        return f"{describe_keys(key)} chooses a listed move at the table"
+    if (this.scope in ("table", "app") and key in PANE_SLOTS
+            and not any(key in v.split(",") for k, v in overrides.items() if k.startswith("table.pane"))):
+        return f"{describe_keys(key)} opens one of a game's own panes at the table"
+    scopes: set[str] = set()
+    for group in SCREEN_SCOPES:
+        if this.scope == "app" or this.scope in group:
+            scopes.update(group)
+    scopes.add("app")
+    for other in DEFAULT:
+        if other is this or other.scope not in scopes:
+            continue
+        keys = [k.strip() for k in overrides.get(binding_id(other), other.keys).split(",")]
+        if key in keys:
+            return f"{describe_keys(key)} already means {other.description!r} ({binding_id(other)})"
+    return None
+
+
 def describe_keys(keys: str) -> str:
     """Keys as a person reads them: ``question_mark`` -> ``?``."""
     names = {"question_mark": "?", "escape": "Esc", "enter": "Enter", "space": "Space", "tab": "Tab",
              "shift+tab": "Shift+Tab", "pagedown": "PgDn", "pageup": "PgUp", "right": "→", "left": "←",
-             "up": "↑", "down": "↓", "home": "Home", "end": "End",
-             "slash": "/", "exclamation_mark": "!", "ctrl+z": "Ctrl+Z"}
-    return " / ".join(names.get(k.strip(), k.strip()) for k in keys.split(","))
+             "up": "↑", "down": "↓", "home": "Home", "end": "End", "delete": "Del",
+             "backspace": "Backspace", "slash": "/", "exclamation_mark": "!"}
+    def one(k: str) -> str:
+        if k in names:
+            return names[k]
+        if "+" in k:  # ctrl+s -> Ctrl+S
+            *mods, last = k.split("+")
+            return "+".join([m.capitalize() for m in mods] + [one(last).upper() if len(last) == 1 else one(last)])
+        return k.upper() if len(k) > 1 and k[0] == "f" and k[1:].isdigit() else k
+
+    return " / ".join(one(k.strip()) for k in keys.split(","))

@@ -33,6 +33,7 @@ import asyncssh
 import msgspec
 
 from coldwater.net import paths
+from coldwater.net.files import write_atomic
 
 DEFAULT_PORT = 2222
 NEEDS_TERMINAL = (
@@ -83,13 +84,8 @@ def load_host_key(path: Path) -> asyncssh.SSHKey:
     """The server's host key, generated once and kept (0600) so returning friends can trust it."""
     if path.exists():
         return asyncssh.read_private_key(str(path))
-    path.parent.mkdir(parents=True, exist_ok=True)
     key = asyncssh.generate_private_key("ssh-ed25519")
-    tmp = path.with_suffix(".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as f:
-        f.write(key.export_private_key())
-    os.replace(tmp, path)
+    write_atomic(path, key.export_private_key())  # owner-only from the start
     return key
 
 
@@ -515,7 +511,7 @@ class _Session(asyncssh.SSHServerSession[bytes]):
                     return
             else:
                 self.server.log(f"app for {app.who} taken up again")
-        if self.chan is None or self.chan.is_closing():
+        if self.chan.is_closing():
             if app.session is None:
                 app.detach()  # the connection went while the app started; it waits for the key
             return

@@ -1,12 +1,35 @@
-"""A person's settings: theme, bot pace and key overrides, kept in the data dir."""
+"""A person's settings: theme, bot pace, key overrides and the forms' last choices, in the data dir.
+
+A settings.json that cannot be read is never overwritten: :func:`load` moves it
+aside (``settings.json.broken``, then ``-1``, ``-2`` ...) and says so, and the app
+shows that sentence, so a hand-edited file with a typo is not silently lost.
+"""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
 from coldwater.net import paths
+from coldwater.net.files import write_atomic
+
+
+class FormMemory(msgspec.Struct, kw_only=True):
+    """The last choices made in one form (new solo game, hotseat, LAN host)."""
+
+    game: str = ""
+    players: int = 0
+    seats: list[str] = []
+    """Seat kinds in order (``person``, ``bot:greedy``, ``open``, ``reserved`` ...)."""
+    names: list[str] = []
+    options: dict[str, Any] = {}
+    content: str = ""
+    table: str = ""
+    me: str = ""
+    fingerprints: list[str] = []
 
 
 class Settings(msgspec.Struct, kw_only=True):
@@ -19,22 +42,46 @@ class Settings(msgspec.Struct, kw_only=True):
     never a choice that reveals something)."""
     keys: dict[str, str] = {}
     """Binding id -> keys, overriding the defaults in :mod:`coldwater.tui.keymap`."""
+    forms: dict[str, FormMemory] = {}
+    """Form name (solo, hotseat, host, join) -> its last choices. Passphrases are never kept."""
 
 
 def settings_path() -> Path:
     return paths.data_dir() / "settings.json"
 
 
-def load() -> Settings:
-    """The saved settings; a missing or unreadable file gives the defaults."""
+def load_reporting() -> tuple[Settings, str | None]:
+    """The saved settings and, if the file was unreadable, a sentence saying where it went.
+
+    A missing file gives the defaults quietly; a broken one is renamed aside first.
+    """
+    path = settings_path()
     try:
-        return msgspec.json.decode(settings_path().read_bytes(), type=Settings)
-    except (OSError, msgspec.DecodeError, msgspec.ValidationError):
-        return Settings()
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return Settings(), None
+    except OSError as e:
+        return Settings(), f"Cannot read {path}: {e.strerror or e}; using the default settings."
+    try:
+        return msgspec.json.decode(raw, type=Settings), None
+    except (msgspec.DecodeError, msgspec.ValidationError) as e:
+        n = 0
+        while True:
+            target = path.with_name(f"{path.name}.broken{'' if n == 0 else f'-{n}'}")
+            if not target.exists():
+                break
+            n += 1
+        try:
+            os.replace(path, target)
+        except OSError as err:
+            return Settings(), f"{path.name} is broken ({e}) and cannot be moved aside ({err}); using the defaults."
+        return Settings(), f"{path.name} was broken ({e}); it is kept as {target.name} and the defaults are in use."
+
+
+def load() -> Settings:
+    """The saved settings; a missing or unreadable file gives the defaults (see load_reporting)."""
+    return load_reporting()[0]
 
 
 def save(settings: Settings) -> None:
-    path = settings_path()
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(msgspec.json.format(msgspec.json.encode(settings), indent=1))
-    tmp.replace(path)
+    write_atomic(settings_path(), msgspec.json.format(msgspec.json.encode(settings), indent=1))

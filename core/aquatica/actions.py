@@ -116,8 +116,9 @@ class Rise(AqAct, frozen=True, tag="rise"):
 
 
 class Copy(AqAct, frozen=True, tag="copy"):
-    """Copy the effect of this Location's visible Depth."""
+    """Copy the effect of a visible Depth (index `depth`) of this Location."""
     loc: int
+    depth: int
 
 
 class Replay(AqAct, frozen=True, tag="replay"):

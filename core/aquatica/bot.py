@@ -11,10 +11,14 @@ bot is deterministic given its Rng.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from typing import Any
 
+from coldwater.core.bots import GreedyBase
 from coldwater.core.notation import Action
-from coldwater.core.rng import Rng
+from coldwater.core.search import score_values
+from coldwater.core.state import State
 
 from . import payment
 from .actions import (
@@ -44,23 +48,31 @@ def king_worth(k: Deck, number: int) -> float:
     return sum(_CARD_WORTH.get(e.op, 0.0) * (e.n or 1) for e in (*k.char_effs[c], *k.char_delayed[c]))
 
 
-class GreedyBot:
-    name = "greedy"
+class GreedyBot(GreedyBase):
+    def values(self, view: State[Any, Any], legal: Sequence[Action]) -> list[float]:
+        seat = view.current
+        assert seat is not None and seat >= 0  # bots are asked only on a seat's turn
+        ev = _Eval(view.data, view.deck, seat, view.ply)  # type: ignore[attr-defined]
+        return [ev.value(a) for a in legal]
 
-    def choose(self, view: Any, rng: Rng) -> Action:
-        legal: list[Action] = view.legal()
-        if len(legal) == 1:
-            return legal[0]
-        ev = _Eval(view.data, view.deck, view.current, view.ply)
-        best: list[Action] = []
-        top_v = -1e9
-        for a in legal:
-            v = ev.value(a)
-            if v > top_v + 1e-9:
-                top_v, best = v, [a]
-            elif abs(v - top_v) <= 1e-9:
-                best.append(a)
-        return best[0] if len(best) == 1 else rng.choice(best)
+
+def evaluate(state: State[Any, Any], anchor: tuple[int, ...]) -> list[float]:
+    """Worth of a position to each seat, for the search.
+
+    Tribes Solo is won by recruiting every Tribe, so there the share of Tribes
+    recruited counts most; base solo is scored by title (more PP is better than
+    where the search began); with rivals, the win and the margin in PP.
+    """
+    d: AqData = state.data
+    sc = state.scores()
+    if d.players == 1:
+        pp = sc.totals[0]
+        by_pp = 1.0 / (1.0 + math.exp(-(pp - anchor[0]) / 6.0))
+        if d.module == "tribes" and d.solo_level:
+            share = sum(1 for t in d.tribes if t in d.ps[0].tribes) / max(1, len(d.tribes))
+            return [0.85 * share + 0.15 * by_pp]
+        return [by_pp]
+    return score_values(sc, d.players, scale=5.0)
 
 
 class _Eval:
@@ -283,9 +295,7 @@ class _Eval:
             assert loc is not None
             return remaining(k, loc) + 0.3 * k.loc_pp[a.loc]
         if isinstance(a, Copy):
-            loc = find(d, self.seat, a.loc)
-            de = top(k, loc) if loc else None
-            return self.eff_value(de) if de else 0.0
+            return self.eff_value(k.loc_depths[a.loc][a.depth])
         if isinstance(a, Replay):
             return self.play_value(a.card)
         if isinstance(a, ClaimGoal):

@@ -10,7 +10,7 @@ Exploiting takes the Depth's icon and slides the Location up one Depth.
 from __future__ import annotations
 
 from .content import Deck
-from .model import AqData, Eff, Loc
+from .model import LOC_TYPES, AqData, Eff, Loc
 from .raise_ import check_risen
 
 
@@ -35,8 +35,6 @@ def resource_of(k: Deck, loc: Loc, res: str, ltype: int) -> int:
 
 
 def k_type(t: str) -> int:
-    from .model import LOC_TYPES
-
     return LOC_TYPES.index(t)
 
 
@@ -46,6 +44,18 @@ def effect_depth(k: Deck, loc: Loc) -> Eff | None:
     if e is None or e.op in ("coins", "power", "tpower", "empty"):
         return None
     return e
+
+
+def copyable(k: Deck, loc: Loc) -> list[int]:
+    """Indices of the Depths a Frosty copy may take from this Location.
+
+    Every unexploited Depth is visible below the player board (the rulebook:
+    "any visible Depth"), not only the top one; resources, empty Depths and
+    other copies cannot be copied.
+    """
+    depths = k.loc_depths[loc.id]
+    return [i for i in range(loc.pos, len(depths))
+            if depths[i].op not in ("coins", "power", "tpower", "empty", "copy")]
 
 
 def exploit(d: AqData, k: Deck, seat: int, loc: Loc) -> Eff:

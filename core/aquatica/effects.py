@@ -26,7 +26,7 @@ from .actions import (
     TakeBack,
 )
 from .content import Deck
-from .depths import effect_depth
+from .depths import copyable
 from .model import LOC_TYPES, AqData, Draw, Eff, Frame
 from .raise_ import find, raise_by, raise_targets, remaining
 
@@ -72,9 +72,8 @@ def options(d: AqData, k: Deck, fr: Frame) -> list[Any]:
         for loc in p.board:
             if loc.id == fr.src:
                 continue
-            de = effect_depth(k, loc)
-            if de is not None and de.op != "copy" and has_options(d, k, de, fr.src):
-                out.append(Copy(loc.id))
+            depths = k.loc_depths[loc.id]
+            out += [Copy(loc.id, i) for i in copyable(k, loc) if has_options(d, k, depths[i], fr.src)]
         return out
     if op == "replay":
         return [Replay(c) for c in sorted(set(p.discard))
@@ -182,8 +181,7 @@ def choose(d: AqData, k: Deck, a: Any) -> None:
     elif isinstance(a, Copy):
         loc = find(d, seat, a.loc)
         assert loc is not None
-        de = effect_depth(k, loc)
-        assert de is not None
+        de = k.loc_depths[loc.id][a.depth]
         d.stack.append(Frame([de], src=fr.src, label=f"copy of {k.loc_name[a.loc]}"))
     elif isinstance(a, Replay):
         d.stack.append(Frame(list(k.char_effs[a.card]), label=f"replay of {k.char_name[a.card]}"))

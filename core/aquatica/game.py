@@ -7,12 +7,11 @@ from typing import Any, Literal
 
 import msgspec
 
-from coldwater.core.notation import Action
+from coldwater.core.bots import BOT_NAMES
 from coldwater.core.rng import Rng
-from coldwater.core.state import GameBase, seed_text
+from coldwater.core.state import Bot, GameBase, bind_state, seed_text
 
 from . import main_action
-from .actions import CODEC
 from .content import Deck, compile_content, load_packaged, load_path
 from .model import HIDDEN, HIDDEN_KING, KING_BASE, OCEAN_BASE
 from .setup import new_data
@@ -32,13 +31,12 @@ class AquaticaGame(GameBase[AqState]):
     title = "Aquatica: Cold Waters"
     min_players = 1
     max_players = 5
-    codec = CODEC
     options_type = AqOptions
-    bots = ("random", "greedy")
+    bots = BOT_NAMES
 
     def __init__(self, deck: Deck) -> None:
         self.deck = deck
-        self.state_type = type("AqState", (AqState,), {"DECK": deck, "__slots__": ()})
+        self.state_type = bind_state(AqState, DECK=deck)
 
     @property
     def content_hash(self) -> str:
@@ -106,20 +104,14 @@ class AquaticaGame(GameBase[AqState]):
             d.goal_pool = tokens
         return s
 
-    def bot(self, name: str) -> Any:
-        if name == "random":
-            from coldwater.core.bots import RandomBot
+    def bot(self, name: str) -> Bot:
+        from coldwater.core.bots import SearchSpec, make_bot
 
-            return RandomBot()
-        if name == "greedy":
-            from .bot import GreedyBot
+        from .bot import GreedyBot, evaluate
 
-            return GreedyBot()
-        raise KeyError(f"unknown bot {name!r}; Aquatica has: {', '.join(self.bots)}")
-
-    def parse_action(self, text: str) -> Action:
-        return self.codec.parse(text)  # type: ignore[no-any-return]
+        spec = SearchSpec(GreedyBot, evaluate, normal={"iterations": 16, "width": 3},
+                          hard={"iterations": 64, "width": 4})
+        return make_bot(self, name, GreedyBot, spec)
 
 
 GAME = AquaticaGame(compile_content(load_packaged()))
-AqState.DECK = GAME.deck

@@ -14,12 +14,11 @@ from typing import Any
 from .actions import ClaimGoal
 from .content import Deck
 from .endgame import trigger
+from .mantas import wild_count
 from .model import LOC_TYPES, AqData
 
 
 def count(d: AqData, k: Deck, seat: int, cond: str) -> int:
-    from .mantas import wild_count
-
     p = d.ps[seat]
     if cond == "hand":
         return len(p.hand)

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import delayed, effects, endgame, goals, kings, payment, scout, setup, solo, tribes, tribes_solo
+from coldwater.core.state import CHANCE
+
+from . import delayed, effects, endgame, goals, kings, locations, payment, recruit, scout, setup, solo, tribes, tribes_solo
 from .actions import (
     ClaimGoal, Cut, Deal, End, Exploit, Flip, OppDiscard, OppFlip, PickKing, Place, Play, Rival, Skip, Spend,
     UseTribe,
@@ -24,8 +26,7 @@ from .mantas import effect as manta_effect
 from .mantas import usable
 from .model import AqData, Frame
 from .raise_ import find
-
-CHANCE = -1
+from .tribe_cards import active, spec
 
 
 def current(d: AqData) -> int | None:
@@ -83,7 +84,19 @@ def extras(d: AqData, k: Deck) -> list[Any]:
     for loc in p.board:
         if effect_depth(k, loc) is not None:
             out.append(Exploit(loc.id))
-    out += tribes.effect_options(d, k, seat)
+    out += _tribe_effects(d, k, seat)
+    return out
+
+
+def _tribe_effects(d: AqData, k: Deck, seat: int) -> list[Any]:
+    """Type I Tribes whose ongoing effect could do something now (before/after the Main Action)."""
+    out: list[Any] = []
+    for t in d.ps[seat].tribes:
+        if active(d, k, seat, t):
+            e = spec(k, t).ongoing
+            assert e is not None
+            if e.op not in ("coins", "power", "tpower") and effects.has_options(d, k, e, -1):
+                out.append(UseTribe(t))
     return out
 
 
@@ -194,7 +207,13 @@ def settle(d: AqData, k: Deck) -> None:
             d.rival_pending = 0
         if d.pay is not None:
             if payment.settled(d):
-                payment.complete(d, k)
+                pay = payment.deduct(d)
+                if pay.what == "char":
+                    recruit.take(d, k, pay.target, pay.cost)
+                elif pay.what == "loc":
+                    locations.take(d, k, pay.target)
+                else:
+                    tribes.paid(d, k, pay.target)
                 continue
             return
         if d.placing >= 0 or d.cutting:

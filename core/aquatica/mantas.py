@@ -9,6 +9,7 @@ are retired for good.
 from __future__ import annotations
 
 from .content import Deck
+from .depths import k_type
 from .model import AqData, Eff, Manta
 
 
@@ -49,7 +50,5 @@ def resource_of(k: Deck, m: Manta, res: str, ltype: int) -> int:
     if res == "p" and e.op == "power":
         return e.n
     if res == "p" and e.op == "tpower" and ltype >= 0:
-        from .depths import k_type
-
         return e.n if k_type(e.t) == ltype else 0
     return 0

@@ -263,6 +263,10 @@ class Draw(msgspec.Struct, array_like=True):
     arg: int = 0
 
 
+Phase = Literal["setup", "kings", "pre", "main", "post", "over"]
+"""setup (chance), kings (the draft), pre / main / post the parts of a turn."""
+
+
 class AqData(msgspec.Struct):
     players: int
     module: str
@@ -270,8 +274,7 @@ class AqData(msgspec.Struct):
     kings_mode: str
     solo_level: int
     """0: not Tribes Solo."""
-    phase: str
-    """setup, kings, pre, main, post, over."""
+    phase: Phase
     turn: int
     ps: list[Player]
     char_deck: list[int]

@@ -16,7 +16,9 @@ from typing import Any
 from . import depths, mantas
 from .actions import Exploit, Flip, Spend, UseTribe
 from .content import Deck
-from .model import AqData, Pay
+from .model import LOC_TYPES, AqData, Pay
+from .raise_ import find
+from .tribe_cards import ongoing_resource, use_ongoing_resource
 
 
 def pool(d: AqData, res: str, ltype: int) -> int:
@@ -36,8 +38,6 @@ def can_spend(d: AqData) -> bool:
 
 def sources(d: AqData, k: Deck, res: str, ltype: int, tribe: bool) -> list[tuple[Any, int]]:
     """Every source the current player could add now, with what it pays."""
-    from .tribes import ongoing_resource
-
     seat = d.turn
     p = d.ps[seat]
     out: list[tuple[Any, int]] = []
@@ -76,17 +76,11 @@ def options(d: AqData, k: Deck) -> list[Any]:
 
 
 def _ltype(pay: Pay) -> int:
-    from .model import LOC_TYPES
-
     return LOC_TYPES.index(pay.ltype) if pay.ltype else -1
 
 
 def add_source(d: AqData, k: Deck, a: Any) -> None:
     """Apply one payment source (already known legal)."""
-    from .model import LOC_TYPES
-    from .raise_ import find
-    from .tribes import use_ongoing_resource
-
     pay = d.pay
     assert pay is not None
     seat = d.turn
@@ -126,10 +120,9 @@ def settled(d: AqData) -> bool:
     return pool(d, pay.res, _ltype(pay)) >= pay.cost
 
 
-def complete(d: AqData, k: Deck) -> None:
-    """Deduct the price (typed power first) and hand over the target."""
-    from . import locations, recruit, tribes
-
+def deduct(d: AqData) -> Pay:
+    """Deduct the price (typed power first) and end the payment; the caller hands
+    over what was bought (main_action.settle), so paying depends on nothing bought."""
     pay = d.pay
     assert pay is not None
     d.pay = None
@@ -141,9 +134,4 @@ def complete(d: AqData, k: Deck) -> None:
         if typed:
             d.tpower[lt] -= typed
         d.power -= pay.cost - typed
-    if pay.what == "char":
-        recruit.take(d, k, pay.target, pay.cost)
-    elif pay.what == "loc":
-        locations.take(d, k, pay.target)
-    else:
-        tribes.paid(d, k, pay.target)
+    return pay

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import payment
+from . import payment, tribes
 from .actions import Recruit, RecruitTribe
 from .content import Deck
 from .model import AqData, Draw, Pay
@@ -21,8 +21,6 @@ def price(slot: int) -> int:
 
 
 def options(d: AqData, k: Deck, free: bool) -> list[Any]:
-    from . import tribes
-
     out: list[Any] = []
     if free:
         out += [Recruit(i) for i in range(len(d.char_row))]

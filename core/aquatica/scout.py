@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import solo
 from .actions import Cut, Scout
 from .model import AqData, Draw, ROW_SIZE
 
@@ -38,8 +39,6 @@ def cut(d: AqData, loc_id: int) -> None:
 
 
 def finish(d: AqData) -> None:
-    from . import solo
-
     d.loc_discard += d.loc_top
     d.loc_top = d.loc_bottom
     d.loc_bottom = []

@@ -8,13 +8,15 @@ import msgspec
 
 from coldwater.core.state import Scores, State
 
-from . import main_action, scoring, setup
+from . import main_action, scoring, setup, why
 from .actions import (
+    CODEC,
     AqAction, Buy, ClaimGoal, Conquer, Copy, Cut, Deal, End, Exploit, Flip, OppDiscard, OppFlip, PickKing, Place,
     Play, Raise, Recruit, RecruitTribe, Replay, Rise, Rival, Score, Scout, Skip, Spend, TakeBack, UseTribe,
 )
 from .content import Deck
 from .depths import top
+from .mantas import effect as manta_effect
 from .model import HIDDEN, HIDDEN_KING, LOC_TYPES, AqData
 from .raise_ import find
 
@@ -27,6 +29,7 @@ TYPE_NAMES = {"shark": "Shark Bay", "ships": "Sunken Ships", "civ": "Decayed Civ
 class AqState(State[AqAction, AqData]):
     GAME = "aquatica"
     DATA = AqData
+    CODEC = CODEC
     DECK: ClassVar[Deck]
 
     @property
@@ -121,9 +124,7 @@ class AqState(State[AqAction, AqData]):
             return f"{who} skips {e.text() if e else 'the effect'}"
         if isinstance(a, Flip):
             m = d.ps[d.turn].mantas[a.manta]
-            from .mantas import effect
-
-            return f"{who} flips a Manta ({effect(k, m).text()})"
+            return f"{who} flips a Manta ({manta_effect(k, m).text()})"
         if isinstance(a, Exploit):
             loc = find(d, d.turn, a.loc)
             e = top(k, loc) if loc else None
@@ -161,7 +162,7 @@ class AqState(State[AqAction, AqData]):
         if isinstance(a, Rise):
             return f"{who} fully raises {k.loc_name[a.loc]}"
         if isinstance(a, Copy):
-            return f"{who} copies the Depth of {k.loc_name[a.loc]}"
+            return f"{who} copies a Depth of {k.loc_name[a.loc]} ({k.loc_depths[a.loc][a.depth].text()})"
         if isinstance(a, Replay):
             return f"{who} replays {self._char(a.card)}"
         if isinstance(a, OppFlip):
@@ -171,6 +172,4 @@ class AqState(State[AqAction, AqData]):
         return str(a)
 
     def why_illegal(self, action: Any) -> str:
-        from .why import why_illegal
-
-        return why_illegal(self, action)
+        return why.why_illegal(self, action)

@@ -18,13 +18,11 @@ from __future__ import annotations
 from typing import Any
 
 from . import payment
-from .actions import Place, UseTribe
+from .actions import Place
 from .content import Deck
-from .model import LOC_TYPES, AqData, Frame, Pay, TribeSpec
-
-
-def spec(k: Deck, t: int) -> TribeSpec:
-    return k.content.tribes.tribes[t]
+from .mantas import wild_count
+from .model import LOC_TYPES, AqData, Frame, Pay
+from .tribe_cards import spec as spec
 
 
 def cost(d: AqData, k: Deck, t: int, seat: int) -> int:
@@ -83,46 +81,6 @@ def place(d: AqData, k: Deck, manta: int) -> None:
         d.stack.append(Frame(list(sp.instant), label=sp.name))
 
 
-def _active(d: AqData, k: Deck, seat: int, t: int) -> bool:
-    p = d.ps[seat]
-    return t in p.tribes and t not in p.flipped and t not in p.tribe_used and spec(k, t).tier == 1
-
-
-def ongoing_resource(d: AqData, k: Deck, seat: int, t: int, res: str, ltype: int) -> int:
-    if not _active(d, k, seat, t):
-        return 0
-    e = spec(k, t).ongoing
-    assert e is not None
-    if res == "c" and e.op == "coins":
-        return e.n
-    if res == "p" and e.op == "power":
-        return e.n
-    if res == "p" and e.op == "tpower" and ltype >= 0 and LOC_TYPES.index(e.t) == ltype:
-        return e.n
-    return 0
-
-
-def use_ongoing_resource(d: AqData, k: Deck, seat: int, t: int) -> tuple[str, int, int]:
-    d.ps[seat].tribe_used.append(t)
-    e = spec(k, t).ongoing
-    assert e is not None
-    return e.op, e.n, LOC_TYPES.index(e.t) if e.t else -1
-
-
-def effect_options(d: AqData, k: Deck, seat: int) -> list[Any]:
-    """Type I Tribes whose ongoing effect could do something now (before/after the Main Action)."""
-    from .effects import has_options
-
-    out: list[Any] = []
-    for t in d.ps[seat].tribes:
-        if _active(d, k, seat, t):
-            e = spec(k, t).ongoing
-            assert e is not None
-            if e.op not in ("coins", "power", "tpower") and has_options(d, k, e, -1):
-                out.append(UseTribe(t))
-    return out
-
-
 def use_effect(d: AqData, k: Deck, seat: int, t: int) -> None:
     d.ps[seat].tribe_used.append(t)
     e = spec(k, t).ongoing
@@ -132,8 +90,6 @@ def use_effect(d: AqData, k: Deck, seat: int, t: int) -> None:
 
 def pp(d: AqData, k: Deck, seat: int) -> int:
     """End-game PP of this seat's Tribes (a flipped Tribe card gives none)."""
-    from .mantas import wild_count
-
     p = d.ps[seat]
     total = 0
     for t in p.tribes:

@@ -9,10 +9,13 @@ ties, so it is deterministic given that Rng.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from coldwater.core.bots import GreedyBase
 from coldwater.core.notation import Action
-from coldwater.core.rng import Rng
+from coldwater.core.search import score_values
+from coldwater.core.state import State
 
 from .actions import (
     Catch, Discard, EndTurn, Fill, Lose, Lure, Place, Reel, Remove, Route, SilentDraws, Skip, Submit, Take,
@@ -24,9 +27,7 @@ from .model import (
 )
 
 
-class GreedyBot:
-    name = "greedy"
-
+class GreedyBot(GreedyBase):
     def __init__(self, tables: Tables) -> None:
         self.T = tables
         mids = {}
@@ -65,7 +66,7 @@ class GreedyBot:
                     v += 1.0
                 if zi == 3 and d.tops[home] is not None:
                     v += 0.3
-        open_spots = sum(1 for m in p.ma if colour in self.T.ma_spots[m.card] and colour not in m.filled)
+        open_spots = sum(self.T.ma_spots[m.card].count(colour) - m.filled.count(colour) for m in p.ma)
         v += 0.8 * min(n, open_spots)
         return v
 
@@ -80,22 +81,11 @@ class GreedyBot:
         opts.sort(reverse=True)
         return sum(opts[:side])
 
-    def choose(self, view: Any, rng: Rng) -> Action:
-        legal: list[Action] = view.legal()
-        if len(legal) == 1:
-            return legal[0]
+    def values(self, view: State[Any, Any], legal: Sequence[Action]) -> list[float]:
         d: CrownData = view.data
         seat = view.current
         p = d.parties[seat] if seat is not None and seat >= 0 else d.parties[0]
-        best: list[Action] = []
-        best_v = float("-inf")
-        for a in legal:
-            v = self.value(d, p, a)
-            if v > best_v + 1e-9:
-                best, best_v = [a], v
-            elif abs(v - best_v) <= 1e-9:
-                best.append(a)
-        return best[rng.below(len(best))]
+        return [self.value(d, p, a) for a in legal]
 
     def value(self, d: CrownData, p: Party, a: Action) -> float:
         if isinstance(a, Place):
@@ -153,3 +143,21 @@ class GreedyBot:
         if isinstance(a, WhiteOption):
             return 1.0 if a.choice == "bait" else 0.0
         return 0.0
+
+
+def evaluate(state: State[Any, Any], anchor: tuple[int, ...]) -> list[float]:
+    """Worth of a position to each seat: the win and the margin, from the score sheet.
+
+    Crown scores most points at the end (trophies, challenges), so before the
+    end the fish already caught and Master Angler spots filled stand in for them.
+    """
+    sc = state.scores()
+    if sc.final:
+        return score_values(sc, state.players, scale=6.0)
+    # Cut off early: points so far, plus fish in the boat, which feed the
+    # contests and challenges scored at the end.
+    d: CrownData = state.data
+    totals = [float(t) for t in sc.totals]
+    for i, p in enumerate(d.parties[: len(totals)]):
+        totals[i] += 0.7 * len(p.fish) + 0.5 * sum(len(m.filled) for m in p.ma)
+    return score_values(sc, state.players, scale=6.0, totals=totals)

@@ -35,8 +35,10 @@ def start_route(d: CrownData, colour: int, n: int) -> None:
 
 
 def route_targets(d: CrownData, T: Tables, p: Party) -> list[int]:
+    # A card may repeat a colour (MA16 Char: red, red, ...): a spot is open while
+    # fewer bait of its colour sit on the card than it has spots of that colour.
     c = d.colour
-    return [m.card for m in p.ma if c in T.ma_spots[m.card] and c not in m.filled]
+    return [m.card for m in p.ma if m.filled.count(c) < T.ma_spots[m.card].count(c)]
 
 
 def legal(d: CrownData, T: Tables) -> list[CrownAction]:

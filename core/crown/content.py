@@ -145,8 +145,6 @@ def check(c: CrownContent) -> None:
             raise ContentError(f"{where}.species: unknown Master Angler species {m.species!r}")
         if not 3 <= len(m.spots) <= 4:
             raise ContentError(f"{where}.spots: a card has 3 or 4 spots, not {len(m.spots)}")
-        if len(set(m.spots)) != len(m.spots):
-            raise ContentError(f"{where}.spots: a colour repeats on the card")
         per[m.species] += 1
     for k, n in per.items():
         if n != 6:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from coldwater.core.bots import BOT_NAMES
 from coldwater.core.rng import Rng
-from coldwater.core.state import GameBase, seed_text
+from coldwater.core.state import Bot, GameBase, bind_state, seed_text
 
-from .actions import CODEC
 from .content import Tables, load_default, load_path
 from .model import CrownOptions
 from .rulings import RULINGS, Ruling
@@ -23,14 +23,13 @@ class CrownGame(GameBase[CrownState]):
     title = "Coldwater Crown"
     min_players = 1
     max_players = 4
-    codec = CODEC
     options_type = CrownOptions
-    bots = ("random", "greedy")
+    bots = BOT_NAMES
 
     def __init__(self, tables: Tables) -> None:
         self.tables = tables
         # Each content gets its own State class so clones and text forms keep it.
-        self.state_type = type("CrownState", (CrownState,), {"TABLES": tables, "__slots__": ()})
+        self.state_type = bind_state(CrownState, TABLES=tables)
 
     @property
     def content_hash(self) -> str:
@@ -60,16 +59,15 @@ class CrownGame(GameBase[CrownState]):
     def determinize(self, view: CrownState, rng: Rng) -> CrownState:
         return self.state_type(determinize(view.data, self.tables, rng), seed=None, ply=view.ply)
 
-    def bot(self, name: str) -> Any:
-        if name == "random":
-            from coldwater.core.bots import RandomBot
+    def bot(self, name: str) -> Bot:
+        from coldwater.core.bots import SearchSpec, make_bot
 
-            return RandomBot()
-        if name == "greedy":
-            from .bot import GreedyBot
+        from .bot import GreedyBot, evaluate
 
-            return GreedyBot(self.tables)
-        raise ValueError(f"unknown bot {name!r}; {self.title} has: {', '.join(self.bots)}")
+        spec = SearchSpec(lambda: GreedyBot(self.tables), evaluate,
+                          normal={"iterations": 16, "width": 3},
+                          hard={"iterations": 64, "width": 4})
+        return make_bot(self, name, lambda: GreedyBot(self.tables), spec)
 
 
 GAME = CrownGame(load_default())

@@ -8,7 +8,7 @@ turn them back into words for notation and messages.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, Literal
 
 import msgspec
 
@@ -162,6 +162,12 @@ class Task(msgspec.Struct, array_like=True):
     n: int = 0
 
 
+Phase = Literal["setup", "wait", "idle", "port", "route", "catch", "silent", "submit", "over"]
+"""Where a turn is: "idle" between steps (place, remove, end), "port" taking Port
+actions, "route" routing cast bait, "catch" resolving catches, "silent" the
+Practice Pond's silent player, "submit" the contests, "wait" before the first turn."""
+
+
 class CrownData(msgspec.Struct):
     players: int
     no_tags: bool
@@ -176,7 +182,7 @@ class CrownData(msgspec.Struct):
     turn: int = 0
     step: int = 0
     """0 while setting up; 1, 2, 3 during a turn's steps; 4 during the contests."""
-    phase: str = "setup"
+    phase: Phase = "setup"
     tasks: list[Task] = []
     placed: int = -1
     removed: int = 0

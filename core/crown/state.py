@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, assert_never
 
-from coldwater.core.state import Scores, State
+from coldwater.core.state import CHANCE, Scores, State
 
 from . import anglers, casting, catching, contests, explain, port, practice_pond, tackle, turns
 from .actions import (
+    CODEC,
     CHANCE_TYPES, Catch, CrownAction, Discard, EndTurn, Fill, Lose, Lure, Place, Reel, Remove, Route,
     SilentDraws, Skip, Submit, Take, TakeTackle, TakeTop, WhiteOption, Zone6,
 )
@@ -26,6 +27,7 @@ _END = EndTurn()
 class CrownState(State[CrownAction, CrownData]):
     GAME = "crown"
     DATA = CrownData
+    CODEC = CODEC
     TABLES: ClassVar[Tables]
 
     __slots__ = ()
@@ -39,7 +41,7 @@ class CrownState(State[CrownAction, CrownData]):
 
     def _legal_actions(self) -> list[CrownAction]:
         d = self.data
-        if d.cur == turns.CHANCE:
+        if d.cur == CHANCE:
             return [a for a, _ in turns.chance_weights(d, self.TABLES)]
         if d.tasks:
             k = d.tasks[0].kind
@@ -73,7 +75,9 @@ class CrownState(State[CrownAction, CrownData]):
         if ph == "submit":
             assert d.cur is not None
             return list(contests.legal(d, self.TABLES, d.cur))
-        raise AssertionError(f"no decision in phase {ph}")
+        if ph == "setup" or ph == "wait" or ph == "silent" or ph == "over":
+            raise AssertionError(f"no decision in phase {ph}")  # chance or automatic work only
+        assert_never(ph)
 
     def _chance_weights(self) -> list[tuple[CrownAction, int]]:
         return turns.chance_weights(self.data, self.TABLES)

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import cast
 
+from coldwater.core.state import CHANCE
+
 from . import catching, contests, port, practice_pond, tackle
 from .actions import Bait, CrownAction, Loc, MAFlip, MWFlip, Reveal, Species, TackleDraw, TagTile
 from .casting import discard_rest, route_targets
@@ -21,7 +23,6 @@ from .content import Tables
 from .endgame import end_of_turn
 from .model import BAIT_NAMES, COLOUR_INDEX, LOCATIONS, CrownData, Fish, MAProgress, Task
 
-CHANCE = -1
 DECISION_TASKS = frozenset({"white_choice", "silent_n"})
 
 

@@ -7,10 +7,12 @@ fish; chart a tile towards fish or islands; sail towards them; end the day.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from coldwater.core.notation import Action
 from coldwater.core.rng import Rng
+from coldwater.core.search import score_values
 from coldwater.core.state import State
 
 from . import fish, preserve, sail
@@ -44,8 +46,18 @@ def target_distance(ctx: Ctx, d: Data, islands_only: bool = False) -> list[int]:
     return dist
 
 
+# How the search ranks the moves the greedy bot would not make (its pick ranks first).
+_PRIOR: dict[type, float] = {Preserve: 0.8, Fish: 0.7, BonusSail: 0.6, Sail: 0.5, BonusTile: 0.45, Chart: 0.4,
+                             Lobster: 0.3, EndDay: 0.3, Keep: 0.3}
+
+
 class GreedyBot:
     name = "greedy"
+
+    def values(self, view: State[Any, Any], legal: Sequence[Action]) -> list[float]:
+        """For the search: the greedy pick first, then the rest by kind of move."""
+        pick = self.choose(view, Rng("fisheries-greedy"))
+        return [1.0 if a == pick else _PRIOR.get(type(a), 0.2) for a in legal]
 
     def __init__(self, preserve_min: int = 3, lobster_from_day: int = 1, island_day: int = 99) -> None:
         self.island_day = island_day
@@ -129,21 +141,21 @@ class GreedyBot:
         for a in sails:
             frm = ctx.by_name[a.frm]
             if frm not in costs:
-                costs[frm] = sail.destinations(ctx, d, p, frm, d.time[p])
+                costs[frm] = sail.destination_costs(ctx, d, p, frm, d.time[p])
         # 3. Dock at an island (the most helms, cheapest).
         docks = [a for a in sails if d.terrain[ctx.by_name[a.to]] in ctx.helms]
         if docks:
             return max(docks, key=lambda a: (ctx.helms[d.terrain[ctx.by_name[a.to]]],
-                                              -costs[ctx.by_name[a.frm]][ctx.by_name[a.to]][0], a.to))
+                                              -costs[ctx.by_name[a.frm]][ctx.by_name[a.to]], a.to))
         # 4. Sail next to fish, keeping an hour to fish with.
         def near_fish(cell: int) -> int:
             return sum(1 for n in ctx.neighbours[cell] if d.fish[n])
 
         fishy = [a for a in sails if near_fish(ctx.by_name[a.to])
-                 and costs[ctx.by_name[a.frm]][ctx.by_name[a.to]][0] < d.time[p]]
+                 and costs[ctx.by_name[a.frm]][ctx.by_name[a.to]] < d.time[p]]
         if fishy:
             return max(fishy, key=lambda a: (near_fish(ctx.by_name[a.to]) * 3
-                                             - costs[ctx.by_name[a.frm]][ctx.by_name[a.to]][0], a.to))
+                                             - costs[ctx.by_name[a.frm]][ctx.by_name[a.to]], a.to))
         dist = target_distance(ctx, d, islands_only=d.day >= self.island_day)
         if min(dist) >= _FAR:
             dist = target_distance(ctx, d)
@@ -167,7 +179,7 @@ class GreedyBot:
         if sails:
             def progress(a: Sail) -> tuple[float, int, str]:
                 frm, to = ctx.by_name[a.frm], ctx.by_name[a.to]
-                cost = costs[frm][to][0]
+                cost = costs[frm][to]
                 return ((dist[frm] - dist[to]) / cost, -dist[to], a.to)
 
             best_s = max(sails, key=progress)
@@ -182,7 +194,7 @@ class GreedyBot:
                 ahead = [a for a in sails if ctx.by_name[a.frm] == rear
                          and ctx.col(ctx.by_name[a.to]) > ctx.col(rear)]
                 if ahead:
-                    return max(ahead, key=lambda a: (ctx.col(ctx.by_name[a.to]), -costs[rear][ctx.by_name[a.to]][0],
+                    return max(ahead, key=lambda a: (ctx.col(ctx.by_name[a.to]), -costs[rear][ctx.by_name[a.to]],
                                                      a.to))
         # 8. End the day (going second brings an extra hour).
         for act in legal:
@@ -191,3 +203,12 @@ class GreedyBot:
         if Pass() in legal:
             return Pass()
         return legal[0]
+
+
+def evaluate(state: State[Any, Any], anchor: tuple[int, ...]) -> list[float]:
+    """Worth of a position to each seat: the win and the margin in points.
+
+    Points come from preserved cards and islands as the game goes, so the
+    sheet part-way through is a fair stand-in for the end.
+    """
+    return score_values(state.scores(), state.players, scale=2.0)

@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 from .content import CALM, FISH
-from .model import Ctx, Data, Placed, ship_at
+from .model import Ctx, Data, Placed, cell_mask, ship_at
 
 
 def coverable(ctx: Ctx, d: Data, cell: int, ships: dict[int, tuple[int, int]]) -> bool:
@@ -18,33 +18,26 @@ def coverable(ctx: Ctx, d: Data, cell: int, ships: dict[int, tuple[int, int]]) -
     return (t == CALM or (t == FISH and not d.fish[cell])) and not d.cover[cell] and cell not in ships
 
 
-def placements(ctx: Ctx, d: Data, shape: str) -> list[tuple[int, ...]]:
+def blocked_mask(ctx: Ctx, d: Data, ships: dict[int, tuple[int, int]]) -> int:
+    """Spaces a tile may not cover now, as a :func:`model.cell_mask` (see :func:`coverable`)."""
+    return (ctx.static_blocked(d.terrain) | int.from_bytes(bytes(d.cover), "little")
+            | int.from_bytes(bytes(map(bool, d.fish)), "little") | cell_mask(list(ships)))
+
+
+def placements(ctx: Ctx, d: Data, shape: str, blocked: int | None = None) -> list[tuple[int, ...]]:
     """Every legal placement of `shape` now, as sorted cell tuples (for UI previews too)."""
     ships = ship_at(d)
-    near = {n for s in ships for n in ctx.neighbours[s] if coverable(ctx, d, n, ships)}
+    if blocked is None:
+        blocked = blocked_mask(ctx, d, ships)
+    fp = ctx.footprints(shape)
     out: set[tuple[int, ...]] = set()
-    C = ctx.cols
-    ok: dict[int, bool] = {}
-    # Only anchors that put some square on a free space beside a ship can be legal.
-    for x in near:
-        xr, xc = divmod(x, C)
-        for orient in ctx.orientations[shape]:
-            for kr, kc in orient:
-                r0, c0 = xr - kr, xc - kc
-                cells = []
-                for r, c in orient:
-                    rr, cc = r0 + r, c0 + c
-                    if not (0 <= rr < ctx.rows and 0 <= cc < C):
-                        break
-                    i = rr * C + cc
-                    good = ok.get(i)
-                    if good is None:
-                        good = ok[i] = coverable(ctx, d, i, ships)
-                    if not good:
-                        break
-                    cells.append(i)
-                else:
-                    out.add(tuple(sorted(cells)))
+    # Only placements with some square on a free space beside a ship can be legal.
+    for s in ships:
+        for x in ctx.neighbours[s]:
+            if not (blocked >> (8 * x)) & 1:
+                for mask, cells in fp[x]:
+                    if not mask & blocked:
+                        out.add(cells)
     return sorted(out)
 
 
@@ -55,6 +48,8 @@ def place(ctx: Ctx, d: Data, shape: str, cells: tuple[int, ...]) -> None:
 
 
 def shape_matches(ctx: Ctx, shape: str, cells: tuple[int, ...]) -> bool:
+    if not cells:
+        return False
     pts = [divmod(x, ctx.cols) for x in cells]
     mr = min(r for r, _ in pts)
     mc = min(c for _, c in pts)
@@ -65,6 +60,8 @@ def shape_matches(ctx: Ctx, shape: str, cells: tuple[int, ...]) -> bool:
 def why_not(ctx: Ctx, d: Data, shape: str, cells: tuple[int, ...]) -> str:
     """The first placement rule that `cells` breaks, in words."""
     name = ctx.shape_names.get(shape, shape)
+    if not cells:
+        return f"name the squares the {name} tile covers"
     if not shape_matches(ctx, shape, cells):
         return f"those squares do not form a {name} tile"
     ships = ship_at(d)

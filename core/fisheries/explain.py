@@ -145,10 +145,13 @@ def describe(s: FisheriesState, a: Any) -> str:
     if isinstance(a, Stock):
         return f"A {a.colour} fish is placed on {a.cell}"
     if isinstance(a, Reveal):
-        return f"Preservation card {a.card} is revealed"
+        if a.card in ctx.cards:
+            vp = ctx.cards[a.card].vp
+            return f"A preservation card is revealed: {_requirement(ctx, a.card)} → {_card_action(ctx, a.card)}, {vp} VP"
+        return "A preservation card is revealed"
     if isinstance(a, Flip):
         tiles = " and ".join(ctx.shape_names[t] for t in ctx.charts.get(a.card, ()))
-        return f"Day {d.day + 1}: chart card {a.card} is flipped; both players take {tiles}"
+        return f"Day {d.day + 1}: the chart card gives both players {tiles}"
     if isinstance(a, Put):
         return f"Seat {d.placer + 1} places {_piece(ctx, a.piece)} on {a.cell}"
     if isinstance(a, Chart):
@@ -166,14 +169,14 @@ def describe(s: FisheriesState, a: Any) -> str:
         return f"{who} catches the {colour} fish on {a.cell} (1 hour)"
     if isinstance(a, Preserve):
         card = ctx.cards.get(a.card)
-        vp = f" worth {card.vp}" if card else ""
-        return f"{who} preserves {', '.join(a.fish)} for card {a.card}{vp}"
+        what = f" for a card worth {card.vp} VP ({_card_action(ctx, a.card)})" if card else ""
+        return f"{who} preserves {', '.join(a.fish)}{what}"
     if isinstance(a, Done):
         return f"{who} is done"
     if isinstance(a, Lobster):
         return f"{who} discards the lobster to act again"
     if isinstance(a, Pass):
-        return f"{who} passes"
+        return f"{who} keeps the lobster" if d.phase == "lobster" else f"{who} gives up the lobster's extra action"
     if isinstance(a, EndDay):
         if a.go:
             return f"{who} ends the day first, takes the initiative card and will go {a.go} tomorrow"
@@ -181,6 +184,27 @@ def describe(s: FisheriesState, a: Any) -> str:
     if isinstance(a, Keep):
         return f"{who} keeps {'no tile' if a.shape is None else 'a ' + ctx.shape_names.get(a.shape, a.shape)} overnight"
     return str(a)
+
+
+def _requirement(ctx: Any, card: str) -> str:
+    spec = ctx.cards[card].requirement
+    if spec.kind == "colour":
+        return f"1 {spec.colour} fish"
+    return f"{spec.count} fish of {'one colour' if spec.kind == 'same' else 'different colours'}"
+
+
+def _card_action(ctx: Any, card: str) -> str:
+    """What a preservation card does, in words (its id never reaches the screen)."""
+    act = ctx.cards[card].action
+    if act.kind == "time":
+        return f"+{act.amount} hours"
+    if act.kind == "ship":
+        return f"moves a ship up to {act.amount}"
+    if act.kind == "ship_tile":
+        return f"moves a ship up to {act.amount} and places a {ctx.shape_names.get(act.tile, act.tile)} tile"
+    if act.kind == "helm":
+        return f"{act.amount} helm{'s' if act.amount != 1 else ''} at game end"
+    return str(act.kind)
 
 
 def _piece(ctx: Any, piece: str) -> str:

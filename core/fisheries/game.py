@@ -13,10 +13,10 @@ from typing import Any, Literal
 import msgspec
 
 from coldwater.core import content as core_content
+from coldwater.core.bots import BOT_NAMES
 from coldwater.core.rng import Rng
-from coldwater.core.state import GameBase, seed_text
+from coldwater.core.state import Bot, GameBase, bind_state, seed_text
 
-from .actions import CODEC
 from .content import Content, check
 from .model import Ctx
 from .setup import new_data
@@ -33,15 +33,14 @@ class FisheriesGame(GameBase[FisheriesState]):
     title = "Fisheries of Gloucester"
     min_players = 2
     max_players = 2
-    codec = CODEC
     options_type = FisheriesOptions
-    bots = ("random", "greedy")
+    bots = BOT_NAMES
 
     def __init__(self, content: Content) -> None:
         self.content = content
         self.ctx = Ctx(content)
         # A State subclass per content, so clone()/view() keep the same geometry.
-        self.state_type = type("FisheriesState", (FisheriesState,), {"CTX": self.ctx, "__slots__": ()})
+        self.state_type = bind_state(FisheriesState, CTX=self.ctx)
         self._hash = core_content.content_hash(content)
 
     @property
@@ -62,16 +61,14 @@ class FisheriesGame(GameBase[FisheriesState]):
         # Nothing is hidden: the view is already the full position.
         return view.clone()
 
-    def bot(self, name: str) -> Any:
-        if name == "random":
-            from coldwater.core.bots import RandomBot
+    def bot(self, name: str) -> Bot:
+        from coldwater.core.bots import SearchSpec, make_bot
 
-            return RandomBot()
-        if name == "greedy":
-            from .bot import GreedyBot
+        from .bot import GreedyBot, evaluate
 
-            return GreedyBot()
-        raise ValueError(f"unknown bot {name!r}; {self.title} has: {', '.join(self.bots)}")
+        spec = SearchSpec(GreedyBot, evaluate, normal={"iterations": 16, "width": 3, "horizon": 30},
+                          hard={"iterations": 48, "width": 5, "horizon": 30})
+        return make_bot(self, name, GreedyBot, spec)
 
 
 def load_default() -> Content:

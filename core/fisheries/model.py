@@ -8,10 +8,11 @@ named like chess squares for notation: column letter then row number, so
 from __future__ import annotations
 
 from functools import cached_property
+from typing import Literal
 
 import msgspec
 
-from .content import CardSpec, Content
+from .content import CALM, FISH, ROUGH, START1, START2, CardSpec, Content
 
 
 class Stack(msgspec.Struct, array_like=True):
@@ -27,6 +28,12 @@ class Stack(msgspec.Struct, array_like=True):
 class Placed(msgspec.Struct, array_like=True):
     shape: str
     cells: list[int]
+
+
+Phase = Literal["setup", "place", "stock", "dawn", "turn", "fishing", "bonus", "lobster", "keep", "over"]
+"""setup, place (B-side setup) and stock (fish) before day 1; dawn flips a chart
+card; turn, fishing, bonus (a card's ship/tile) and lobster during a day; keep
+overnight."""
 
 
 class Data(msgspec.Struct):
@@ -63,8 +70,7 @@ class Data(msgspec.Struct):
     earned: list[list[str]]
     spent: list[int]
     """Fish per colour discarded to preserve (out of the game)."""
-    phase: str
-    """setup, place, stock, dawn, turn, fishing, bonus, lobster, keep, over."""
+    phase: Phase
     day: int = 0
     initiative: int = -1
     """Seat holding the initiative card (-1: back in the supply, during a day)."""
@@ -118,6 +124,54 @@ class Ctx:
             nb.append(tuple(out))
         self.neighbours: tuple[tuple[int, ...], ...] = tuple(nb)
         self.orientations = {s.id: _orientations(s.cells) for s in content.shapes}
+        self._footprints: dict[str, tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]] = {}
+        self._entry: dict[str, tuple[int, ...]] = {}
+        self._blocked: dict[str, int] = {}
+
+    def entry_base(self, terrain: str) -> tuple[int, ...]:
+        """Hours to enter each space of an untiled, shipless board (0: not without a tile).
+
+        A game's terrain string never changes after setup, so this is kept per board.
+        """
+        got = self._entry.get(terrain)
+        if got is None:
+            got = tuple(1 if (t in self.helms or t == START1 or t == START2) else 2 if t == ROUGH else 0
+                        for t in terrain)
+            if len(self._entry) > 64:  # variant boards: keep the memo bounded
+                self._entry.clear()
+            self._entry[terrain] = got
+        return got
+
+    def footprints(self, shape: str) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]:
+        """For each cell, every in-grid placement of `shape` covering it: (mask, sorted cells).
+
+        Derived from the content alone, so it is worked out once per shape: chart
+        placements are then a filter over these instead of geometry on every legal().
+        The mask has byte i set to 1 for each covered cell i (see :func:`cell_mask`).
+        """
+        got = self._footprints.get(shape)
+        if got is None:
+            per: list[set[tuple[int, ...]]] = [set() for _ in range(self.n)]
+            for orient in self.orientations[shape]:
+                for r0 in range(-self.rows, self.rows):
+                    for c0 in range(-self.cols, self.cols):
+                        pts = [(r0 + r, c0 + c) for r, c in orient]
+                        if all(0 <= r < self.rows and 0 <= c < self.cols for r, c in pts):
+                            cells = tuple(sorted(r * self.cols + c for r, c in pts))
+                            for x in cells:
+                                per[x].add(cells)
+            got = self._footprints[shape] = tuple(tuple((cell_mask(c), c) for c in sorted(p)) for p in per)
+        return got
+
+    def static_blocked(self, terrain: str) -> int:
+        """Cells no tile may ever cover on this board (not calm water or a fish space), as a mask."""
+        got = self._blocked.get(terrain)
+        if got is None:
+            got = int.from_bytes(bytes(t != CALM and t != FISH for t in terrain), "little")
+            if len(self._blocked) > 64:  # variant boards: keep the memo bounded
+                self._blocked.clear()
+            self._blocked[terrain] = got
+        return got
 
     def cell_name(self, i: int) -> str:
         r, c = divmod(i, self.cols)
@@ -156,6 +210,18 @@ def _orientations(cells: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[int, 
             if norm not in seen:
                 seen.append(norm)
     return tuple(seen)
+
+
+def cell_mask(cells: tuple[int, ...] | list[int]) -> int:
+    """A set of cells as an int with byte i equal to 1 for cell i.
+
+    One byte per cell so that a list of booleans becomes a mask in C
+    (``int.from_bytes(bytes(flags), "little")``) without a Python loop.
+    """
+    m = 0
+    for c in cells:
+        m |= 1 << (8 * c)
+    return m
 
 
 def ship_at(d: Data) -> dict[int, tuple[int, int]]:

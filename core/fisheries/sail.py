@@ -21,6 +21,49 @@ from .fleet import fleet_ok
 from .model import Ctx, Data, ship_at
 
 
+def entry_costs(ctx: Ctx, d: Data, ships: dict[int, tuple[int, int]]) -> list[int]:
+    """Hours to enter each space (0: never), from terrain, tiles and ships."""
+    helms = ctx.helms
+    base = ctx.entry_base(d.terrain)
+    out = [b or int(c) for b, c in zip(base, d.cover)]  # a tile makes calm water passable
+    for n in ships:
+        out[n] = 0 if d.terrain[n] in helms else 2
+    return out
+
+
+def reach_costs(ctx: Ctx, d: Data, frm: int, budget: int, entry: list[int] | None = None,
+                ships: dict[int, tuple[int, int]] | None = None) -> dict[int, int]:
+    """Cheapest cost to every space the ship on `frm` may stop on within `budget`.
+
+    Steps cost 1 or 2 hours, so a bucket queue (Dial's algorithm) replaces the
+    heap; legal() calls this for every ship on every turn.
+    """
+    if ships is None:
+        ships = ship_at(d)
+    if entry is None:
+        entry = entry_costs(ctx, d, ships)
+    terrain, helms, nbrs = d.terrain, ctx.helms, ctx.neighbours
+    best = {frm: 0}
+    buckets: list[list[int]] = [[] for _ in range(budget + 1)] if budget < 64 else []
+    if not buckets:  # an unbounded search (why_not): plain heap
+        return {c: v[0] for c, v in reach(ctx, d, frm, budget).items()}
+    buckets[0].append(frm)
+    for cost in range(budget + 1):
+        for cell in buckets[cost]:
+            if best[cell] != cost or (cell != frm and terrain[cell] in helms):
+                continue  # stale entry, or a ship entering an island stays there
+            for n in nbrs[cell]:
+                step = entry[n]
+                if not step:
+                    continue
+                c2 = cost + step
+                if c2 <= budget and c2 < best.get(n, 1 << 30):
+                    best[n] = c2
+                    buckets[c2].append(n)
+    del best[frm]
+    return {c: v for c, v in best.items() if c not in ships}
+
+
 def reach(ctx: Ctx, d: Data, frm: int, budget: int) -> dict[int, tuple[int, tuple[int, ...]]]:
     """Cheapest cost and path (excluding `frm`) to every space the ship may stop on."""
     ships = ship_at(d)
@@ -83,6 +126,23 @@ def destinations(ctx: Ctx, d: Data, seat: int, frm: int, budget: int) -> dict[in
     back = frm % cols
     out = {}
     for c, v in reach(ctx, d, frm, budget).items():
+        dc = c % cols
+        if dc <= min(others, dc) + span or dc <= back:
+            out[c] = v
+    return out
+
+
+def destination_costs(ctx: Ctx, d: Data, seat: int, frm: int, budget: int,
+                      entry: list[int] | None = None, ships: dict[int, tuple[int, int]] | None = None) -> dict[int, int]:
+    """Like :func:`destinations` but hours only: what legal() and apply() need."""
+    if frm not in movable(ctx, d, seat):
+        return {}
+    span = ctx.content.fleet_span
+    cols = ctx.cols
+    others = min((c % cols for c in d.ships[seat] if c != frm), default=cols)
+    back = frm % cols
+    out = {}
+    for c, v in reach_costs(ctx, d, frm, budget, entry, ships).items():
         dc = c % cols
         if dc <= min(others, dc) + span or dc <= back:
             out[c] = v

@@ -11,10 +11,11 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from coldwater.core.state import CHANCE, Scores, State
+from coldwater.core.state import CHANCE, Scores, State, notation_key
 
 from . import chart_a_course, end_of_day, fish, fleet, lobster, market, preserve, sail, scoring, setup, variant_setup
 from .actions import (
+    CODEC,
     BonusSail,
     BonusTile,
     Chart,
@@ -34,14 +35,19 @@ from .actions import (
     Stock,
 )
 from .days import apply_flip, finish_action, flip_outcomes
-from .model import Ctx, Data
+from .model import Ctx, Data, ship_at
 
 _CHANCE_PHASES = ("setup", "stock", "dawn")
+
+
+def _first(kv: tuple[str, Any]) -> str:
+    return kv[0]
 
 
 class FisheriesState(State[FAction, Data]):
     GAME = "fisheries"
     DATA = Data
+    CODEC = CODEC
     CTX: ClassVar[Ctx]
 
     @property
@@ -145,17 +151,39 @@ class FisheriesState(State[FAction, Data]):
             out.append(Pass())
         else:
             out += [EndDay(go) for (go,) in end_of_day.end_options(d)]
+        blocked = None
         for k, n in enumerate(d.supply[p]):
             if n > 0:
                 shape = ctx.shapes[k]
-                out += [Chart(shape, self._names(cells)) for cells in chart_a_course.placements(ctx, d, shape)]
+                if blocked is None:
+                    blocked = chart_a_course.blocked_mask(ctx, d, ship_at(d))
+                out += [Chart(shape, self._names(cells))
+                        for cells in chart_a_course.placements(ctx, d, shape, blocked)]
         if d.time[p] > 0:
+            ships = ship_at(d)
+            entry = sail.entry_costs(ctx, d, ships)  # shared by every ship's search
             for frm in sail.movable(ctx, d, p):
-                for to in sail.destinations(ctx, d, p, frm, d.time[p]):
+                for to in sail.destination_costs(ctx, d, p, frm, d.time[p], entry, ships):
                     out.append(Sail(ctx.names[frm], ctx.names[to]))
         out += [Fish(ctx.names[c]) for c in fish.fishable(ctx, d, p)]
         out += [Preserve(card, pay) for card, pay in preserve.options(ctx, d, p)]
         return out
+
+    def _sorted_legal(self) -> list[Any]:
+        # Charts and sails are most of a turn's actions: their notation is built
+        # here directly ("chart L a1,a2", "sail a1 b2") rather than encoded.
+        keyed = []
+        for a in self._legal_actions():
+            t = type(a)
+            if t is Chart:
+                k = "chart " + a.shape + " " + ",".join(a.cells)
+            elif t is Sail:
+                k = "sail " + a.frm + " " + a.to
+            else:
+                k = notation_key(a)
+            keyed.append((k, a))
+        keyed.sort(key=_first)
+        return [a for _, a in keyed]
 
     def _apply(self, a: Any) -> None:
         ctx, d = self.CTX, self.data
@@ -179,7 +207,7 @@ class FisheriesState(State[FAction, Data]):
             finish_action(d)
         elif isinstance(a, Sail):
             frm, to = self._cell(a.frm), self._cell(a.to)
-            cost = sail.destinations(ctx, d, p, frm, d.time[p])[to][0]
+            cost = sail.destination_costs(ctx, d, p, frm, d.time[p])[to]
             d.time[p] -= cost
             sail.move(d, p, frm, to)
             finish_action(d)

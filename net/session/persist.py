@@ -9,7 +9,6 @@ over as host.
 from __future__ import annotations
 
 import asyncio
-import os
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -21,15 +20,8 @@ import msgspec
 from coldwater.core.state import State
 
 from .. import messages as m
+from ..files import write_atomic
 from ..table import SaveFile, Table
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write `data` to `path` so a reader sees the old file or the new one, never half (not fsynced)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
 
 
 class Saver:
@@ -63,7 +55,7 @@ class Saver:
             return
         path, make = self._pending
         self._pending = None
-        self._pool.submit(write_atomic, path, make())
+        self._pool.submit(write_atomic, path, make(), durable=False)
 
     def close(self, *, delete: Path | None = None) -> None:
         """Write what is pending (then delete `delete`), and wait for the writes."""

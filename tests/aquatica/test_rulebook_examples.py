@@ -119,13 +119,32 @@ def test_frosty_depth_copies_an_effect_depth_but_never_a_resource() -> None:
     assert s.current == CHANCE  # Frost Cave is now fully risen and shows a Wild Manta
     settle_chance(s)
     assert len(s.data.ps[0].mantas) == 5
-    assert [str(a) for a in s.legal()] == ["copy 43", "skip"]
-    do(s, "copy 43")
+    assert [str(a) for a in s.legal()] == ["copy 43 0", "skip"]
+    do(s, "copy 43 0")
     legal = [str(a) for a in s.legal()]
     assert "raise 3 1" in legal and "raise 57 1" not in legal  # Frost Cave is risen (and the source)
     do(s, "raise 3 1")
     board = {loc.id: loc.pos for loc in s.data.ps[0].board}
     assert board[3] == 1 and board[43] == 0  # copying does not exploit Ash Ridge
+
+
+def test_frosty_depth_copies_any_visible_depth_not_only_the_top_one() -> None:
+    # "Copy the effect from any visible Depth on any other Location": every
+    # unexploited Depth shows below the board, so a Location whose top Depth is
+    # a resource still offers the effect Depths beneath it.
+    s = ready_state(2)
+    to_board(s, 0, 57)  # Frost Cave: copy
+    to_board(s, 0, 45)  # Magma Rift: coins 1 on top, raise 1 below
+    to_board(s, 0, 3)   # Tiger Trench: something to raise
+    assert [e.op for e in GAME.deck.loc_depths[45]] == ["coins", "raise"]
+    do(s, "expl 57")
+    settle_chance(s)
+    assert [str(a) for a in s.legal()] == ["copy 45 1", "skip"]
+    with pytest.raises(IllegalAction):
+        s.apply(GAME.parse_action("copy 45 0"))  # the coins Depth is a resource
+    do(s, "copy 45 1", "raise 3 1")
+    board = {loc.id: loc.pos for loc in s.data.ps[0].board}
+    assert board[3] == 1 and board[45] == 0  # copying exploits nothing
 
 
 def _tribes_game(players: int = 3):
@@ -276,9 +295,10 @@ def test_level_4_scoring_pile_pays_1_and_level_5_not_at_all() -> None:
 
 
 def test_level_6_reports_pp() -> None:
-    from .helpers import play_random
+    from coldwater.core.rng import Rng
+    from coldwater.core.simulate import play_out
 
-    s = play_random(1, "l6", {"module": "tribes", "solo_level": 6}, deep=False)
+    s = play_out(GAME.new(1, seed="l6", options={"module": "tribes", "solo_level": 6}), [GAME.bot("random")], Rng("l6"))
     assert s.scores().outcome.endswith("PP")
 
 

@@ -10,6 +10,11 @@ import time
 
 from coldwater.core.aquatica.game import GAME
 from coldwater.core.rng import Rng
+
+try:  # run as a script: tests/bench is on sys.path
+    from chess_baseline import engine_random_plies, print_ratio
+except ImportError:  # imported as tests.bench.bench_*
+    from .chess_baseline import engine_random_plies, print_ratio
 from coldwater.core.simulate import play_out
 
 
@@ -42,6 +47,8 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=20)
     args = ap.parse_args()
+    engine_random_plies(GAME, 2, 2)  # warm the per-content tables
+    print_ratio("Aquatica", *engine_random_plies(GAME, 2, args.games))
     print(f"clone: {clone_time():.1f} µs (4 players, mid-game)")
     for bot in ("random", "greedy"):
         for module in ("goals", "tribes"):

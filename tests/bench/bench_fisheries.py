@@ -11,6 +11,11 @@ import time
 
 from coldwater.core.fisheries.game import GAME
 from coldwater.core.rng import Rng
+
+try:  # run as a script: tests/bench is on sys.path
+    from chess_baseline import engine_random_plies, print_ratio
+except ImportError:  # imported as tests.bench.bench_*
+    from .chess_baseline import engine_random_plies, print_ratio
 from coldwater.core.simulate import play_out
 
 
@@ -28,6 +33,8 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=50)
     args = ap.parse_args()
+    engine_random_plies(GAME, 2, 2)  # warm the per-content tables
+    print_ratio("Fisheries", *engine_random_plies(GAME, 2, args.games))
     for bot in GAME.bots:
         for label, options in (("A", None), ("B+market", {"board": "B", "market": True})):
             pps, gps, plies = bench_games(bot, args.games, options)

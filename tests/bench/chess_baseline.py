@@ -8,8 +8,10 @@ not a dependency: without it the baseline is reported as missing.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from coldwater.core.rng import Rng
+from coldwater.core.state import CHANCE
 
 
 def chess_random_plies(seconds: float = 3.0) -> tuple[float, float] | None:
@@ -28,3 +30,33 @@ def chess_random_plies(seconds: float = 3.0) -> tuple[float, float] | None:
             board.push(moves[r.below(len(moves))])
             plies += 1
     return plies / (time.process_time() - t0), plies / (time.perf_counter() - w0)
+
+
+def engine_random_plies(game: Any, players: int, games: int, options: Any = None) -> tuple[int, float, float]:
+    """(plies, CPU s, wall s) of random play straight on the full state, as chess is measured.
+
+    Each ply is ``legal()`` then ``apply()`` (chance draws included), like
+    ``list(board.legal_moves)`` then ``push()``: the figure a search cares about.
+    """
+    plies = 0
+    w0, t0 = time.perf_counter(), time.process_time()
+    for g in range(games):
+        s = game.new(players, seed=f"bench/{players}/{g}", options=options)
+        r = Rng(g)
+        while True:
+            legal = s.legal()
+            if not legal:
+                break
+            s.apply(s.sample_chance(r) if s.current == CHANCE else legal[r.below(len(legal))])
+        plies += s.ply
+    return plies, time.process_time() - t0, time.perf_counter() - w0
+
+
+def print_ratio(title: str, plies: int, cpu: float, wall: float) -> None:
+    """The engine's random-play rate beside python-chess's, measured now."""
+    base = chess_random_plies()
+    line = f"{title} random play on the state: {plies / cpu:,.0f} plies/s CPU, {plies / wall:,.0f} wall"
+    if base is None:
+        print(line + "; python-chess baseline: not installed (pip install chess to compare)")
+    else:
+        print(line + f"; python-chess {base[0]:,.0f} plies/s CPU -> {plies / cpu / base[0]:.2f}x (CPU)")

@@ -17,7 +17,7 @@ from coldwater.core.crown.model import COLOUR_INDEX, LOCATION_INDEX, SPACE_INDEX
 from coldwater.core.crown.turns import advance
 from coldwater.core.state import CHANCE
 
-from .invariants import conservation
+from .hooks import conservation
 
 T = GAME.tables
 

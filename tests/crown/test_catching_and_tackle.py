@@ -10,7 +10,7 @@ from coldwater.core.errors import IllegalAction
 from coldwater.core.state import CHANCE
 
 from .helpers import give_tackle, legal_text, play, refresh, set_zones, settle, started, tokens
-from .invariants import conservation
+from .hooks import conservation
 
 
 def _ready(seed: str = "c", **zones: str) -> object:

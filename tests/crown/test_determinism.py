@@ -34,6 +34,7 @@ def test_simulate_cli_is_identical_across_runs() -> None:
 
 def test_record_replayed_in_another_process_gives_the_same_digest(tmp_path) -> None:
     from coldwater.core import record
+    from coldwater.net import records
     from coldwater.core.rng import Rng
     from coldwater.core.state import CHANCE
 
@@ -47,7 +48,7 @@ def test_record_replayed_in_another_process_gives_the_same_digest(tmp_path) -> N
         s.apply(a)
         record.append(rec, cur, a, s)
     path = tmp_path / "game.json"
-    record.save(rec, path)
+    records.save(rec, path)
     out = subprocess.run([sys.executable, "-m", "coldwater.tui.cli", "replay", str(path)],
                          check=True, capture_output=True, text=True, timeout=120).stdout
     assert f"digest {s.digest()}" in out and "game over" in out
@@ -62,9 +63,9 @@ def test_record_replayed_in_another_process_gives_the_same_digest(tmp_path) -> N
 #   [print(r.players, r.plies, r.totals, r.digest) for n in (1,2,3,4) for r in simulate(GAME, n, 1, 'golden')]"
 GOLDEN: dict[int, tuple[int, tuple[int, ...], str]] = {
     1: (101, (3, 24), "ffa3c1c3b8d42c47e7f3743d2830891aa5282a6b8e728d3d7071e6b28b688a7a"),
-    2: (785, (23, 23), "87879f68cab923d8b5daed9b205b59e2336dcc54b6c974343b63f801fb872dce"),
-    3: (1008, (28, 26, 23), "6b96745ff4779e79adccc73cc87f9947892d87f2e75532eea08380b4eb4989ff"),
-    4: (1066, (21, 22, 19, 11), "cb269d8b3063ed31ebbdf84ace186260431022355ea81eeaef2afb67c571984f"),
+    2: (748, (26, 20), "07586964a469adb258c9ef173456148c8c7ab1b8c0e96004c5c51eacbbb2a876"),
+    3: (1060, (18, 15, 26), "374bd5778a938e5593d108dd5ef2fd61f66f23b00ce36fbc138f10283f797d0a"),
+    4: (1044, (25, 9, 12, 15), "92e1cb0dbfa56e6f0c2ebbf46994a37a4b9b7ab6b62b57fb7d6a8e3b43e50565"),
 }
 
 

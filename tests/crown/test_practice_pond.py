@@ -11,7 +11,7 @@ from coldwater.core.errors import IllegalAction
 from coldwater.core.state import CHANCE
 
 from .helpers import T, card, give_fish, legal_text, play, refresh, set_discard, settle, started, tokens
-from .invariants import conservation
+from .hooks import conservation
 
 
 def _to_silent_turn(s: object) -> None:

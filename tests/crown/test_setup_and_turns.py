@@ -10,7 +10,7 @@ from coldwater.core.errors import IllegalAction
 from coldwater.core.state import CHANCE
 
 from .helpers import T, legal_text, play, refresh, set_zones, settle, started, tokens
-from .invariants import conservation
+from .hooks import conservation
 
 
 @pytest.mark.parametrize("players,stack", [(4, [5, 4, 3, 2]), (3, [5, 3, 2]), (2, [5, 3]), (1, [5, 3])])

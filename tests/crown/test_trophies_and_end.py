@@ -8,7 +8,7 @@ from coldwater.core.crown.model import MAProgress, Trophy
 from coldwater.core.state import CHANCE
 
 from .helpers import T, board, card, give_fish, give_tackle, legal_text, play, refresh, set_zones, settle, started, tokens
-from .invariants import conservation
+from .hooks import conservation
 
 
 def _ready(players: int = 2, seed: str = "t", **zones: str) -> object:

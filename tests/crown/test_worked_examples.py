@@ -6,10 +6,10 @@ from coldwater.core.crown.model import COLOUR_INDEX, SPACE_INDEX
 from coldwater.core.state import CHANCE
 
 from .helpers import (
-    board, card, deck_top, give_fish, give_tackle, legal_text, play, refresh, set_discard, set_zones, settle, settle_until_task,
+    T, board, card, deck_top, give_fish, give_tackle, legal_text, play, refresh, set_discard, set_zones, settle, settle_until_task,
     started, tokens,
 )
-from .invariants import conservation
+from .hooks import conservation
 
 
 def test_gameplay_example_1a_storm_fills_zone_4_from_port() -> None:
@@ -86,22 +86,18 @@ def test_gameplay_example_2_griffins_flounder() -> None:
 
 
 def test_gameplay_example_3_lydias_rod_and_zone_6_turn() -> None:
-    # The stand-in Master Angler cards never repeat a colour, so the rulebook's
-    # "two open red spots on the Char card" are here two Char cards with a red spot each.
+    # The Char she takes has "two open red spots": MA16 (red, red, green, blue).
     s = started(2, seed="lydia")
     d = s.data
     p = d.parties[0]
     set_zones(s, 0, {3: "blue,blue,green", 4: "", 5: "red,red", 6: "red"})
     give_tackle(s, 0, "rod")
-    from coldwater.core.crown.model import MAProgress
-
-    char_held, char_row = 16, 14  # MA16 Char (red, green, purple, blue); MA14 Char (green, red, black)
-    d.ma_deck.remove(char_held)
-    p.ma = [MAProgress(char_held, [])]
-    if char_row not in d.ma_row:
+    char = 16
+    assert [T.ma_spots[char].count(COLOUR_INDEX[c]) for c in ("red", "green", "blue")] == [2, 1, 1]
+    if char not in d.ma_row:
         d.ma_deck.append(d.ma_row.pop())
-        d.ma_deck.remove(char_row)
-        d.ma_row.append(char_row)
+        d.ma_deck.remove(char)
+        d.ma_row.append(char)
         d.ma_deck.sort()
     perch5, pike6, wrasse5, perch_top = card("perch", 3), card("pike", 10), card("wrasse", 6), card("perch", 4)
     board(s, "lake", 5, perch5)
@@ -112,17 +108,21 @@ def test_gameplay_example_3_lydias_rod_and_zone_6_turn() -> None:
     tokens(s, red=2, yellow=1, green=1)
     refresh(s)
     # A. A "2" on Port: fill Zone 4 and take the Char.
-    play(s, "place port", "fill 4", "bait red", "bait green", "bait black", "bait blue", f"take {char_row}")
+    play(s, "place port", "fill 4", "bait red", "bait green", "bait black", "bait blue", f"take {char}")
     settle(s)  # the Master Angler row is refilled from the deck
-    assert [m.card for m in p.ma] == [char_held, char_row]
+    assert [m.card for m in p.ma] == [char]
     assert d.step == 2
-    # B. Remove the "2" from red: every red bait is cast; two may go to the Char cards.
+    # B. Remove the "2" from red: all four red bait are cast; two fill the Char's two red spots.
     play(s, "remove red")
     assert d.route_left == 4
-    assert legal_text(s) == ["discard", f"route {char_row}", f"route {char_held}"]
-    play(s, f"route {char_row}", f"route {char_held}")
-    assert legal_text(s) == ["discard"] or d.phase == "catch"
+    assert legal_text(s) == ["discard", f"route {char}"]
+    play(s, f"route {char}")
+    assert legal_text(s) == ["discard", f"route {char}"]  # the second red spot is still open
+    discard_before = d.discard[COLOUR_INDEX["red"]]
+    play(s, f"route {char}")
+    assert p.ma[0].filled == [COLOUR_INDEX["red"]] * 2
     assert d.phase == "catch"  # with no open red spot left, the other two went to the discard
+    assert d.discard[COLOUR_INDEX["red"]] == discard_before + 2
     # C. Zones 5 and 6 were emptied with red: the Lake's Perch and Pike, unless...
     moves = legal_text(s)
     assert "catch 5 lake 5" in moves and "catch 5 shore 5" in moves and "zone6" in moves

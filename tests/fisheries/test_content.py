@@ -28,7 +28,7 @@ def test_registry_and_stand_in_marking() -> None:
     assert games.get("fisheries") is GAME
     c = load_default()
     assert c.stand_in is True and "stand-in" in c.source.lower()
-    assert GAME.bots == ("random", "greedy") and GAME.min_players == GAME.max_players == 2
+    assert GAME.bots == ("random", "easy", "normal", "hard", "greedy") and GAME.min_players == GAME.max_players == 2
 
 
 def test_counts_match_the_rulebook_components() -> None:

@@ -1,4 +1,4 @@
-"""Random and greedy self-play with invariants checked at every step; replay determinism."""
+"""Replay determinism, a golden digest and the bots (the per-step checks are in tests/test_contract.py)."""
 
 from __future__ import annotations
 
@@ -12,32 +12,9 @@ from coldwater.core import record
 from coldwater.core.rng import Rng
 from coldwater.core.simulate import play_out, simulate
 from coldwater.core.state import CHANCE
+from coldwater.net import records
 
-from .checks import play_checked, play_light
 from .helpers import G
-
-VARIANTS = [None, {"board": "B"}, {"market": True}, {"board": "B", "market": True}]
-BOTS = [("random", "random"), ("greedy", "random"), ("greedy", "greedy")]
-
-
-@pytest.mark.parametrize("options", VARIANTS, ids=["A", "B", "market", "B+market"])
-@pytest.mark.parametrize("bots", BOTS, ids=["rr", "gr", "gg"])
-@pytest.mark.parametrize("seed", range(2))
-def test_random_play_keeps_every_invariant(seed: int, bots: tuple[str, str], options: dict | None) -> None:
-    play_checked(f"quick/{seed}", options, bots, full=seed == 0)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("chunk", range(4))
-def test_many_seeds(chunk: int) -> None:
-    # Thousands of whole games with the cheap checks at every step ...
-    for k in range(375):
-        seed = chunk * 10_000 + k
-        play_light(seed, VARIANTS[seed % 4], BOTS[seed % 3])
-    # ... and some with every check.
-    for k in range(4):
-        seed = chunk * 10_000 + 5_000 + k
-        play_checked(seed, VARIANTS[seed % 4], BOTS[seed % 3], full=False)
 
 
 def _recorded_game(seed: str, options: dict | None) -> record.GameRecord:
@@ -57,14 +34,14 @@ def _recorded_game(seed: str, options: dict | None) -> record.GameRecord:
 def test_replay_in_another_process_gives_identical_digests(tmp_path, options: dict | None) -> None:
     rec = _recorded_game("replay", options)
     path = tmp_path / "game.json"
-    record.save(rec, path)
+    records.save(rec, path)
     code = (
-        "import sys; from coldwater.core import record; "
-        "r = record.load(sys.argv[1]); print(record.replay(r).digest())"
+        "import sys; from coldwater.core import record; from coldwater.net import records; "
+        "r = records.load(sys.argv[1]); print(record.replay(r).digest())"
     )
     out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == rec.entries[-1].digest
-    assert record.replay(record.load(path)).digest() == rec.entries[-1].digest
+    assert record.replay(records.load(path)).digest() == rec.entries[-1].digest
 
 
 def test_simulate_cli_is_identical_across_runs() -> None:
@@ -76,11 +53,13 @@ def test_simulate_cli_is_identical_across_runs() -> None:
     assert len(rows) == 3 and all(r["game"] == "fisheries" for r in rows)
 
 
-GOLDEN = "9c61b1c358e25a510af1db95549f2d498861da5d9053b2f52a3299e379404e83"
+# Random bots (a seeded generator), so tuning the greedy bot leaves the digest alone;
+# it changes only with the rules, content, notation, data layout or generator.
+GOLDEN = "877fd1c9961a542e62d45d1dab7df996ba16eda8b23bad2cdb6a8ad17dbac7f4"
 
 
 def test_golden_digest_for_a_fixed_seed() -> None:
-    s = play_out(G.new(2, seed="golden"), [G.bot("greedy"), G.bot("greedy")], Rng("golden"))
+    s = play_out(G.new(2, seed="golden"), [G.bot("random"), G.bot("random")], Rng("golden"))
     assert s.digest() == GOLDEN, s.digest()
 
 

@@ -307,6 +307,38 @@ def test_preserve_ship_and_tile_in_either_order_or_only_one(order: tuple[str, st
     assert (s.data.ships[0][0] == cell("b5")) == ("bsail b4 b5" in order)
 
 
+def test_a_tile_on_no_squares_is_refused_in_words() -> None:
+    s = scenario(turn=0, supply={"1sq": 1})
+    before = s.digest()
+    with pytest.raises(IllegalAction, match="name the squares"):
+        s.apply(G.parse_action("chart 1sq ()"))
+    s = _top(_with_fish(scenario(turn=0, ships=(["b4", "a2", "a6"], ["a3", "a5", "a7"]), tiles=["b4", "b5"]),
+                        0, black=1), "P03")
+    play(s, "preserve P03 black")
+    assert s.data.phase == "bonus"
+    before = s.digest()
+    with pytest.raises(IllegalAction, match="name the squares"):
+        s.apply(G.parse_action("btile ()"))
+    assert s.digest() == before
+    assert not shape_matches(CTX, "1sq", ())
+
+
+def test_a_tampered_record_with_an_empty_tile_gives_the_record_error() -> None:
+    from coldwater.core import record
+    from coldwater.core.errors import RecordError
+
+    s = G.new(2, seed="tamper")
+    rec = record.start(G, s)
+    while s.current == CHANCE:
+        a = s.sample_chance()
+        seat = s.current
+        s.apply(a)
+        record.append(rec, seat, a, s)
+    rec.entries.append(record.Entry(s.current, "chart 1sq ()", s.digest()))
+    with pytest.raises(RecordError, match="illegal"):
+        record.replay(rec)
+
+
 def test_helm_cards_score_at_game_end() -> None:
     s = scenario(turn=0)
     s.data.earned[0] = ["P13", "P04"]

@@ -17,10 +17,11 @@ from textual.pilot import Pilot
 from coldwater.tui.screens.handover import HandOverScreen
 from coldwater.tui.screens.score import ScoreScreen
 from coldwater.tui.widgets.choices import ChoiceList
-from coldwater.tui.widgets.fisheries import info
-from coldwater.tui.widgets.fisheries.screen import FisheriesTableScreen, UiCmd
+from coldwater.tui.games.fisheries import info
+from coldwater.tui.games.fisheries.screen import FisheriesTableScreen, UiCmd
 
 from .driver import key
+from .screen_text import screen_text
 
 
 async def press(pilot: Pilot[Any], name: str) -> None:
@@ -64,6 +65,7 @@ class Stats:
         self.handovers: list[str] = []
         self.tags: dict[str, int] = {}
         self.per_day: dict[tuple[int, int], int] = {}
+        self.lobster_questions = 0
         self.cursor_uses: set[tuple[str, str]] = set()
         """(phase, cursor kind) pairs met: ("turn", "place"), ("bonus", "pick"), ..."""
 
@@ -110,24 +112,61 @@ def sail_key(screen: FisheriesTableScreen) -> str:
     return "enter"
 
 
+def check_parts(pilot: Pilot[Any], screen: FisheriesTableScreen) -> None:
+    """On the rendered screen: the whole grid, each row on one line (nothing wraps), the
+    card stacks and the standings; each player's board is on screen or behind the
+    Board key (F2) in the footer."""
+    text = screen_text(pilot.app)
+    rows = text.splitlines()
+    ctx = screen.ctx
+    letters = [chr(97 + c) for c in range(ctx.cols)]
+    assert any(row.split()[:ctx.cols] == letters for row in rows), "the grid's column letters are not on one row"
+    for r in range(1, ctx.rows + 1):
+        assert any(row.lstrip().startswith(f"{r} ") and len(row.split()) >= 3 for row in rows), f"grid row {r}:\n{text}"
+    d = screen.current_view().data
+    assert ("Stacks (top card)" in text or "Preservation stacks" in text or "Market" in text), "no card stacks"
+    names = [s.name for s in screen.table.seats]
+    assert all(f"{n} " in rows[1] for n in names) and " pt" in rows[1], f"standings: {rows[1]}"
+    footer = rows[-1]
+    for n in names:
+        assert n[:11] in text or "Board" in footer, f"{n}'s board is neither on screen nor behind a key"
+    assert d.phase != "lobster" or screen.query_one("#decision", ChoiceList).highlighted_value is None or \
+        tag_of(screen.query_one("#decision", ChoiceList).highlighted_value) != "lobster", "lobster highlighted"
+
+
 async def play_fisheries(pilot: Pilot[Any], stats: Stats | None = None, *, max_choices: int = 1500,
-                         cursor_every: int = 3, per_day: int = 4) -> Stats:
+                         cursor_every: int = 3, per_day: int = 4, check: bool = True,
+                         max_days: int = 99) -> Stats:
     """Play by keyboard until the score screen: at most `per_day` actions a day, then end it.
-    Tiles go down with the cursor every `cursor_every`-th time (by hotkey otherwise)."""
+    Tiles go down with the cursor every `cursor_every`-th time (by hotkey otherwise); with
+    `check`, the rendered screen is checked at every decision (:func:`check_parts`)."""
     st = stats or Stats()
     for _ in range(max_choices * 40):
         screen = pilot.app.screen
         if isinstance(screen, ScoreScreen):
+            return st
+        if isinstance(screen, FisheriesTableScreen) and screen.table.state.data.day > max_days:
             return st
         if isinstance(screen, HandOverScreen):
             st.handovers.append(screen.player)
             await key(pilot, "enter")
             await pilot._wait_for_screen()  # noqa: SLF001 - as the shared driver does
             continue
-        if not (isinstance(screen, FisheriesTableScreen) and screen.my_turn() and not screen.busy):
+        if not (isinstance(screen, FisheriesTableScreen) and screen.my_turn() and not screen.busy) or \
+                screen._auto_ply == screen.table.state.ply:  # noqa: SLF001 - an answer that gives itself is on its way
             await asyncio.sleep(0.002)
             await pilot._wait_for_screen()  # noqa: SLF001
             continue
+        if check:
+            for attempt in range(5):  # a board that changed layout lands a frame or two later
+                await pilot.pause()
+                try:
+                    check_parts(pilot, screen)
+                    break
+                except AssertionError:
+                    if attempt == 4:
+                        raise
+                    await pilot.pause(0.05)
         st.choices += 1
         assert st.choices <= max_choices, "the game did not end"
         m = screen.mode
@@ -145,7 +184,10 @@ async def play_fisheries(pilot: Pilot[Any], stats: Stats | None = None, *, max_c
                 await choose(pilot, screen, sail_key(screen))
             continue
         entries = keys_by_value(screen.query_one("#decision", ChoiceList))
-        assert entries, "a person's turn with no choices"
+        if not entries:  # a question that answered itself: the move is on its way
+            st.choices -= 1
+            await asyncio.sleep(0.002)
+            continue
         d = screen.table.state.data
         today = (d.turn, d.day)
         rank = {t: n for n, t in enumerate(PREFERENCE)}
@@ -153,6 +195,15 @@ async def play_fisheries(pilot: Pilot[Any], stats: Stats | None = None, *, max_c
             rank["end"] = -1
         if d.phase == "turn":
             st.per_day[today] = st.per_day.get(today, 0) + 1
+        if d.phase == "lobster":
+            st.lobster_questions += 1
+            choices = screen.query_one("#decision", ChoiceList)
+            assert tag_of(choices.highlighted_value) == "pass", "keeping the lobster is the highlighted answer"
+            if st.lobster_questions == 1:
+                st.tags["pass"] = st.tags.get("pass", 0) + 1
+                await choose(pilot, screen, "exclamation_mark")  # keep it, and do not ask again this game
+                assert screen._always, "! did not stick"  # noqa: SLF001
+                continue
         hotkey, value = min(entries, key=lambda kv: rank.get(tag_of(kv[1]), len(rank)))
         st.tags[tag_of(value)] = st.tags.get(tag_of(value), 0) + 1
         await choose(pilot, screen, hotkey)

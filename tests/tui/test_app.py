@@ -24,8 +24,6 @@ from coldwater.tui.screens.toosmall import TooSmallScreen
 from coldwater.tui.settings import Settings
 from coldwater.tui.widgets.choices import ChoiceList
 
-crown_game = pytest.importorskip("coldwater.core.crown.game", reason="the Crown engine is not in this build")
-
 
 def test_no_color_picks_the_ansi_theme(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NO_COLOR", "1")

@@ -12,16 +12,16 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from coldwater.core import record as record_mod
 from coldwater.core.aquatica.game import GAME
+from coldwater.net import records
 from coldwater.net.table import ContentRef, Seat, SeatKind, Table
 from coldwater.tui.screens.newgame import NewGameScreen
 from coldwater.tui.screens.pause import PauseScreen
 from coldwater.tui.screens.replays import ReplayScreen, ReplaysScreen
 from coldwater.tui.screens.resume import ResumeScreen
-from coldwater.tui.widgets.aquatica import cards
-from coldwater.tui.widgets.aquatica.board import AquaticaBoard
-from coldwater.tui.widgets.aquatica.screen import AquaticaTableScreen
+from coldwater.tui.games.aquatica import cards
+from coldwater.tui.games.aquatica.board import AquaticaBoard
+from coldwater.tui.games.aquatica.screen import AquaticaTableScreen
 from coldwater.tui.widgets.log import GameLog
 
 from .driver import set_cycler, start_game
@@ -124,15 +124,15 @@ async def test_bad_card_data_is_reported_in_the_form_and_starts_nothing(make_app
         assert saves(home) == []
 
 
-async def test_the_field_is_only_offered_for_aquatica(make_app) -> None:
+async def test_the_field_is_offered_for_every_game(make_app) -> None:
+    # Every engine loads a person's own card data (game.with_content), so every game offers it.
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("s")
         await pilot.pause()
-        await set_cycler(pilot, "#game", "crown")
-        assert not app.screen.query_one("#content-row").display
-        await set_cycler(pilot, "#game", "aquatica")
-        assert app.screen.query_one("#content-row").display
+        for name in ("crown", "fisheries", "aquatica"):
+            await set_cycler(pilot, "#game", name)
+            assert app.screen.query_one("#content-row").display, name
 
 
 async def test_replays_load_the_card_data_a_record_was_made_with(make_app, home: Path, tmp_path: Path) -> None:
@@ -142,7 +142,7 @@ async def test_replays_load_the_card_data_a_record_was_made_with(make_app, home:
                   autosave=False, content=ContentRef(str(folder), mine.content_hash))
     while t.current == -1:
         t.apply(-1, t.state.sample_chance())
-    record_mod.save(t.record, home / "records" / "mine.json")
+    records.save(t.record, home / "records" / "mine.json")
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("p")

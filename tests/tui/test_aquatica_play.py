@@ -1,10 +1,12 @@
-"""Whole Aquatica games by keyboard: 2, 3 and 5 seats in both modules, hotseat,
-base solo and Tribes Solo, from the new-game form to the score screen.
+"""Whole Aquatica games: one by keyboard at 80×24 and one at 160×50, asserting at
+every decision on the rendered screen that each part of the table is on screen or
+behind its pane key; the other set-ups (5 seats, hotseat, base solo, Tribes Solo)
+are driven through the table screen's ``choose`` (no key presses), which is what
+a key ends up calling, to keep the suite quick.
 
-Every choice is a key press. Most games use a purposeful player (`sensible_key`:
-claim, recruit, scout, buy and score when offered, skip extras) so they end in a
-few dozen turns; the hotseat game uses the shared driver's rotating keys, which
-also wanders through extras and skips.
+Choices come from a purposeful player (`sensible`: claim, recruit, scout, buy and
+score when offered, skip extras) so games end in a few dozen turns, with every
+few choices a wandering one (extras and skips too).
 """
 
 from __future__ import annotations
@@ -18,15 +20,17 @@ import pytest
 from textual.pilot import Pilot
 
 from coldwater.core.aquatica import actions as A
+from coldwater.tui import keymap
 from coldwater.tui.keymap import CHOICE_KEYS
 from coldwater.tui.screens.handover import HandOverScreen
 from coldwater.tui.screens.score import ScoreScreen
-from coldwater.tui.widgets.aquatica.screen import AquaticaTableScreen
+from coldwater.tui.games.aquatica.screen import AquaticaTableScreen
 
-from coldwater.tui.widgets.aquatica.board import AquaticaBoard
+from coldwater.tui.games.aquatica.board import AquaticaBoard
 from coldwater.tui.widgets.choices import ChoiceList
 
 from .driver import key, start_game
+from .screen_text import screen_text
 
 RANK: dict[type, int] = {
     A.PickKing: 0, A.Place: 0, A.Cut: 0, A.Rival: 0, A.OppFlip: 0, A.OppDiscard: 0,
@@ -37,14 +41,14 @@ RANK: dict[type, int] = {
 DRIVE_OPS = ("scout", "recruit", "free_recruit", "buy", "conquer")
 
 
-def sensible_key(screen: AquaticaTableScreen) -> str:
-    """The key of the choice a purposeful player would make (first of the best kind)."""
-    items = screen._aq_items
+def sensible(screen: AquaticaTableScreen) -> Any:
+    """The choice a purposeful player would make (first of the best kind)."""
+    values = screen.query_one("#decision", ChoiceList).values
     d = screen.current_view().data
     deck = screen.deck
 
     def rank(n: int) -> tuple[int, int]:
-        a = items[n].value
+        a = values[n]
         r = RANK.get(type(a), 50)
         if isinstance(a, (A.Flip, A.Exploit, A.UseTribe)) and d.pay is None:
             r = 45  # extras outside a payment: leave them
@@ -53,22 +57,77 @@ def sensible_key(screen: AquaticaTableScreen) -> str:
             r -= sum(op in DRIVE_OPS for op in ops) + (3 if "scout" in ops else 0)
         return (r, n)
 
-    best = min(range(min(len(items), len(CHOICE_KEYS))), key=rank)
-    return CHOICE_KEYS[best]
+    return values[min(range(len(values)), key=rank)]
 
 
-def wandering_key(screen: AquaticaTableScreen, made: int) -> str:
-    """The shared driver's rotation: any legal choice, extras and skips included."""
+def wandering(screen: AquaticaTableScreen, made: int) -> Any:
+    """Any legal choice in rotation, extras and skips included."""
+    values = screen.query_one("#decision", ChoiceList).values
+    return values[(made * 7 + 3) % len(values)]
+
+
+def key_of(screen: AquaticaTableScreen, value: Any) -> str:
+    """The key that chooses `value` in the list as drawn (a hotkey, or the done key)."""
     choices = screen.query_one("#decision", ChoiceList)
-    keys = [k for k in CHOICE_KEYS if choices.has_key(k)]
-    return keys[(made * 7 + 3) % len(keys)]
+    for k in CHOICE_KEYS + keymap.DONE_KEY:
+        if choices.has_key(k) and choices.value_for_key(k) == value:
+            return k
+    raise AssertionError(f"{value} has no key")
 
 
-async def play_game(pilot: Pilot[Any], *, wander_every: int = 0, max_presses: int = 3000) -> dict[str, Any]:
-    """Press keys until the score screen; check at every decision what the screen offers.
+PARTS: dict[str, tuple[str, str]] = {
+    # part: (text that shows it, the pane whose key reaches it)
+    "Character row": ("Character row (price in coins)", "Ocean"),
+    "Location rows": ("Location row, bottom", "Ocean"),
+    "Depths": ("Depths ", "Ocean"),
+    "your hand": ("Your hand", "Players"),
+    "your board": ("(you)", "Players"),
+    "your Mantas": ("  Mantas ", "Players"),
+}
+PANE_KEYS = {"Ocean": "O", "Players": "P", "Goals": "G"}
 
-    Returns what was seen: choices made, hand-overs (and that the board behind each
-    one showed nobody's hand), the kinds of choices offered.
+
+async def check_parts(pilot: Pilot[Any], screen: AquaticaTableScreen, open_panes: bool) -> None:
+    """Every part of the table is on the rendered screen or its pane's key is in the footer;
+    with `open_panes`, open each pane by its key and find the parts there."""
+    d = screen.current_view().data
+    names = [s.name for s in screen.table.seats]
+    me = screen.viewer
+    parts = dict(PARTS)
+    parts["Goals or Tribes"] = ("Goals (spots score" if d.module == "goals" else "Tribe board", "Goals")
+    for s in range(d.players):
+        if s != me:
+            parts[f"{names[s]}'s board"] = (f" {names[s]} · ", "Players")
+    text = screen_text(pilot.app)
+    footer = text.splitlines()[-1]
+    for part, (marker, pane) in parts.items():
+        assert marker in text or pane in footer, f"{part} is neither on screen nor behind a key: {footer}"
+    if not open_panes:
+        return
+    for pane, letter in PANE_KEYS.items():
+        await key(pilot, letter)
+        await pilot.pause()  # the pane's layout lands on the next refresh
+        shown = screen_text(pilot.app)
+        for _ in range(3):  # a long pane scrolls: PgDn shows the rest
+            await key(pilot, "pagedown")
+            await pilot.pause()
+            shown += screen_text(pilot.app)
+        for part, (marker, where) in parts.items():
+            if where == pane:
+                assert marker in shown, f"{part} is not in the {pane} pane:\n{shown}"
+        await key(pilot, letter)
+        await pilot.pause()
+        assert screen.pane == "", (pane, screen.pane, pilot.app.focused)
+
+
+async def play_game(pilot: Pilot[Any], *, by_keys: bool = True, wander_every: int = 5, check_every: int = 0,
+                    max_choices: int = 3000) -> dict[str, Any]:
+    """Choose until the score screen; check at every decision what the screen offers.
+
+    By keys (`by_keys`) each choice is its key press and the rendered screen is checked
+    for every part of the table (panes opened every `check_every` decisions); else
+    each choice goes straight to ``screen.choose``. Returns what was seen: choices
+    made, hand-overs (and that the board behind each showed nobody's hand), kinds.
     """
     seen: dict[str, Any] = {"made": 0, "handovers": [], "kinds": set()}
     deadline = time.monotonic() + 400
@@ -90,54 +149,75 @@ async def play_game(pilot: Pilot[Any], *, wander_every: int = 0, max_presses: in
         if isinstance(screen, AquaticaTableScreen) and screen.my_turn() and not screen.busy:
             assert not screen.drawing_errors, screen.drawing_errors
             view = screen.current_view()
-            offered = screen.query_one("#decision", ChoiceList).values
+            choices = screen.query_one("#decision", ChoiceList)
+            offered = choices.values
+            if not offered:  # answered by itself (a single choice): the move is on its way
+                await asyncio.sleep(0.002)
+                await pilot._wait_for_screen()
+                continue
             # exactly the engine's legal choices: no more (illegal), no fewer (hidden)
             assert sorted(map(str, offered)) == sorted(map(str, view.legal()))
             assert screen.viewer == view.current
             seen["kinds"] |= {type(a).__name__ for a in offered}
             made = seen["made"]
             wander = wander_every and made % wander_every == wander_every - 1
-            choices = screen.query_one("#decision", ChoiceList)
+            value = wandering(screen, made) if wander else sensible(screen)
             generation = choices.generation
-            await key(pilot, wandering_key(screen, made) if wander else sensible_key(screen))
+            if by_keys:
+                await check_parts(pilot, screen, open_panes=bool(check_every) and made % check_every == 0)
+                await key(pilot, key_of(screen, value))
+            else:
+                screen.choose(value)
             while choices.generation == generation and pilot.app.screen is screen:
                 await asyncio.sleep(0.001)  # the choice is made once the list is replaced
             seen["made"] = made + 1
-            assert seen["made"] < max_presses, "the game did not end"
+            assert seen["made"] < max_choices, "the game did not end"
             continue
         await asyncio.sleep(0.002)
         await pilot._wait_for_screen()
     raise AssertionError(f"stuck on {pilot.app.screen!r}: {seen}")
 
 
-GAMES = [
-    pytest.param(["person", "bot:random"], {"module": "tribes"}, id="2-tribes"),
-    pytest.param(["person", "bot:random", "bot:random"], {"module": "goals", "kings": "advanced"}, id="3-goals"),
-    pytest.param(["person", "bot:random", "bot:random"], {"module": "tribes", "kings": "advanced"}, id="3-tribes"),
-    pytest.param(["person"] + ["bot:random"] * 4, {"module": "goals", "variable_goals": True}, id="5-goals"),
-    pytest.param(["bot:random", "bot:random", "person", "bot:random", "bot:random"], {"module": "tribes"},
-                 id="5-tribes"),
+def finished_well(score: Any, names: list[str], options: dict[str, Any]) -> None:
+    assert isinstance(score, ScoreScreen)
+    assert score.scores.final
+    assert sorted(score.scores.labels) == sorted(names)
+    assert " wins with " in score.scores.outcome and "Seat " not in score.scores.outcome
+    if options["module"] == "tribes":
+        assert "Tribes" in score.scores.categories
+
+
+KEYBOARD_GAMES = [
+    pytest.param((80, 24), ["person", "bot:random", "bot:random"], {"module": "goals", "kings": "advanced"},
+                 id="80x24-3-goals"),
+    pytest.param((160, 50), ["person", "bot:random"], {"module": "tribes"}, id="160x50-2-tribes"),
 ]
 
 
-@pytest.mark.parametrize("seats,options", GAMES)
-async def test_whole_game_against_bots(make_app, home: Path, seats: list[str], options: dict[str, Any]) -> None:
+@pytest.mark.parametrize("size,seats,options", KEYBOARD_GAMES)
+async def test_whole_game_by_keyboard(make_app, home: Path, size: tuple[int, int], seats: list[str],
+                                      options: dict[str, Any]) -> None:
     app = make_app()
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=size) as pilot:
         await start_game(pilot, mode_key="s", game="aquatica", seats=seats, seed="21", options=options)
         assert isinstance(app.screen, AquaticaTableScreen)
         names = [s.name for s in app.screen.table.seats]
-        seen = await play_game(pilot, wander_every=5)
-        score = app.screen
-        assert isinstance(score, ScoreScreen)
-        assert score.scores.final
-        assert sorted(score.scores.labels) == sorted(names)
-        assert " wins with " in score.scores.outcome and "Seat " not in score.scores.outcome
+        seen = await play_game(pilot, check_every=12)
+        finished_well(app.screen, names, options)
         assert "Play" in seen["kinds"] and "End" in seen["kinds"]
-        if options["module"] == "tribes":
-            assert "Tribes" in score.scores.categories
         await pilot.press("enter")
     assert len(list((home / "records").glob("*.json"))) == 1
+
+
+async def test_five_seats_through_the_screen(make_app) -> None:
+    app = make_app()
+    options = {"module": "tribes"}
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_game(pilot, mode_key="s", game="aquatica", seed="21", options=options,
+                         seats=["bot:random", "bot:random", "person", "bot:random", "bot:random"])
+        names = [s.name for s in app.screen.table.seats]
+        await play_game(pilot, by_keys=False)
+        finished_well(app.screen, names, options)
 
 
 async def test_hotseat_two_people_hide_their_hands(make_app) -> None:
@@ -146,7 +226,7 @@ async def test_hotseat_two_people_hide_their_hands(make_app) -> None:
         await start_game(pilot, mode_key="h", game="aquatica", seats=["person", "person"], seed="8",
                          options={"module": "goals"})
         assert isinstance(app.screen, HandOverScreen)
-        seen = await play_game(pilot, wander_every=5)
+        seen = await play_game(pilot, by_keys=False)
         assert isinstance(app.screen, ScoreScreen)
         assert len(set(seen["handovers"][:2])) == 2
         assert len(seen["handovers"]) >= 20
@@ -159,7 +239,7 @@ async def test_base_solo_against_the_virtual_rival(make_app) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await start_game(pilot, mode_key="s", game="aquatica", seats=["person"], seed="3",
                          options={"module": "goals"})
-        seen = await play_game(pilot, wander_every=4)
+        seen = await play_game(pilot, by_keys=False, wander_every=4)
         score = app.screen
         assert isinstance(score, ScoreScreen)
         assert "Rival" in seen["kinds"]  # Matrona or Scout: you place the rival's Manta
@@ -175,7 +255,7 @@ async def test_tribes_solo_level_three(make_app) -> None:
         screen = app.screen
         assert isinstance(screen, AquaticaTableScreen)
         assert "Tribes Solo level 3: Aquaman Wannabe" in screen.query_one("#board", AquaticaBoard).plain
-        seen = await play_game(pilot, wander_every=4)
+        seen = await play_game(pilot, by_keys=False, wander_every=4)
         score = app.screen
         assert isinstance(score, ScoreScreen)
         assert {"Recruit", "RecruitTribe"} & seen["kinds"]

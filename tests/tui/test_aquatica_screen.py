@@ -14,8 +14,8 @@ from coldwater.tui.app import ColdwaterApp
 from coldwater.tui.screens.help import HelpScreen
 from coldwater.tui.screens.newgame import NewGameScreen
 from coldwater.tui.settings import Settings
-from coldwater.tui.widgets.aquatica.board import AquaticaBoard
-from coldwater.tui.widgets.aquatica.screen import AquaticaTableScreen
+from coldwater.tui.games.aquatica.board import AquaticaBoard
+from coldwater.tui.games.aquatica.screen import AquaticaTableScreen
 from coldwater.tui.widgets.choices import ChoiceList
 from coldwater.tui.widgets.form import Cycler
 
@@ -34,15 +34,18 @@ async def ready(pilot: Pilot[Any]) -> AquaticaTableScreen:
 
 
 def details(screen: AquaticaTableScreen) -> str:
-    return str(screen.query_one("#aq-details").render())
+    """The frame's preview under the list: the card behind the highlighted choice."""
+    return str(screen.query_one("#decision-preview").render())
 
 
 async def choose_where(pilot: Pilot[Any], screen: AquaticaTableScreen, kind: type, pick: Any = None) -> Any:
     """Press the key of the first choice of `kind` (and matching `pick`)."""
+    from .test_aquatica_play import key_of
+
     choices = screen.query_one("#decision", ChoiceList)
-    for n, value in enumerate(choices.values):
+    for value in choices.values:
         if isinstance(value, kind) and (pick is None or pick(value)):
-            await pilot.press("1234567890abcdefghijklmnopqrstuvwxyz"[n])
+            await pilot.press(key_of(screen, value))
             return value
     raise AssertionError(f"no {kind.__name__} offered: {choices.values}")
 
@@ -72,7 +75,7 @@ async def test_playing_a_card_walks_through_its_effects_with_details(make_app) -
         board = screen.query_one("#board", AquaticaBoard)
         assert "Your hand (7)" in board.plain and "The Ocean" in board.plain
         assert "Character row" in board.plain and "Goals (spots score" in board.plain
-        # the pre-selected choice is a Character to play; the pane shows the whole card
+        # the pre-selected choice is a Character to play; the preview shows the whole card
         assert "Effects in order" in details(screen)
         # Sea Horse: scout, +1 power, conquer, one decision at a time
         sea = await choose_where(pilot, screen, A.Play, lambda a: screen.deck.char_name[a.card] == "Sea Horse")
@@ -117,18 +120,29 @@ def _app() -> ColdwaterApp:
 
 async def _mid_game(pilot: Pilot[Any]) -> None:
     """A fixed game, a few purposeful choices in: the screen in the middle of a Main Action."""
-    from .test_aquatica_play import sensible_key
+    from .test_aquatica_play import sensible
 
     await start_game(pilot, mode_key="s", game="aquatica", seats=["person", "bot:random", "bot:random"], seed="12",
                      options={"module": "tribes"})
     for _ in range(9):
-        await pilot.press(sensible_key(await ready(pilot)))
+        screen = await ready(pilot)
+        screen.choose(sensible(screen))
     await ready(pilot)
 
 
-@pytest.mark.parametrize("size", [(80, 24), (160, 50)], ids=["80x24", "160x50"])
+async def _ocean_pane(pilot: Pilot[Any]) -> None:
+    await _mid_game(pilot)
+    await pilot.press("O")
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 60)], ids=["80x24", "120x40", "200x60"])
 def test_snapshot_table(snap_compare, size: tuple[int, int]) -> None:
     assert snap_compare(_app(), terminal_size=size, run_before=_mid_game)
+
+
+def test_snapshot_ocean_pane_80x24(snap_compare) -> None:
+    assert snap_compare(_app(), terminal_size=(80, 24), run_before=_ocean_pane)
 
 
 def test_snapshot_solo_goals_wide(snap_compare) -> None:

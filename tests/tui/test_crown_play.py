@@ -10,18 +10,16 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("coldwater.core.crown.game", reason="the Crown engine is not merged into this branch yet")
+from coldwater.core import games
+from coldwater.net.table import list_saves
+from coldwater.tui.catalog import Catalog
+from coldwater.tui.screens.handover import HandOverScreen
+from coldwater.tui.screens.menu import MenuScreen
+from coldwater.tui.screens.score import ScoreScreen
+from coldwater.tui.screens.table import TableScreen
+from coldwater.tui.widgets.crown.board import CrownBoard
 
-from coldwater.core import games  # noqa: E402
-from coldwater.net.table import list_saves  # noqa: E402
-from coldwater.tui.catalog import Catalog  # noqa: E402
-from coldwater.tui.screens.handover import HandOverScreen  # noqa: E402
-from coldwater.tui.screens.menu import MenuScreen  # noqa: E402
-from coldwater.tui.screens.score import ScoreScreen  # noqa: E402
-from coldwater.tui.screens.table import TableScreen  # noqa: E402
-from coldwater.tui.widgets.crown.board import CrownBoard  # noqa: E402
-
-from .driver import play, start_game  # noqa: E402
+from .driver import play, start_game
 
 CROWN = games.get("crown")
 SMART = "bot:greedy" if "greedy" in CROWN.bots else f"bot:{CROWN.bots[-1]}"

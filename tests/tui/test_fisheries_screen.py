@@ -8,7 +8,7 @@ from textual.pilot import Pilot
 
 from coldwater.tui.screens.help import HelpScreen
 from coldwater.tui.widgets.choices import ChoiceList
-from coldwater.tui.widgets.fisheries.screen import FisheriesTableScreen, UiCmd
+from coldwater.tui.games.fisheries.screen import FisheriesTableScreen, UiCmd
 
 from .fisheries_driver import keys_by_value
 from .test_fisheries_snapshots import to_my_turn
@@ -50,7 +50,7 @@ async def test_tile_cursor_refuses_with_reasons_and_sailing_shows_hours(make_app
         assert screen.mode.orient != orient
         await pilot.press("f", "n")
         assert screen.board.overlay.ghost_ok and screen.board.overlay.message.startswith("✓")
-        cells = screen._action_for_cells(tuple(sorted(screen.mode.order[screen._mode_index()])))
+        cells = screen.mode.action(screen.ctx)
         await pilot.press("enter")
         for _ in range(200):
             if not screen.busy and screen.table.state.ply > ply:
@@ -65,7 +65,8 @@ async def test_tile_cursor_refuses_with_reasons_and_sailing_shows_hours(make_app
             if not screen.busy and screen.my_turn() and screen.table.state.data.phase == "turn":
                 break
             if screen.my_turn() and not screen.busy:
-                await pilot.press(keys_by_value(screen.query_one("#decision", ChoiceList))[-1][0])  # keep the lobster
+                keep = [k for k, v in keys_by_value(screen.query_one("#decision", ChoiceList)) if str(v) == "pass"]
+                await pilot.press(keep[0])  # keep the lobster
             await pilot.pause(0.01)
         seat = screen.viewer
         hours = screen.table.state.data.time[seat]

@@ -1,4 +1,4 @@
-"""Snapshots of the Fisheries table (deterministic seed) at 80×24 and 160×50.
+"""Snapshots of the Fisheries table (deterministic seed) at 80×24, 120×40, 160×50 and 200×60.
 
 Update after an intended change of the drawing with
 ``pytest tests/tui/test_fisheries_snapshots.py --snapshot-update`` and look at
@@ -11,7 +11,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 
-from coldwater.tui.widgets.fisheries.screen import FisheriesTableScreen
+from coldwater.tui.games.fisheries.screen import FisheriesTableScreen
 
 from .driver import start_game
 
@@ -51,3 +51,11 @@ def test_tile_cursor_80x24(snap_compare, make_app) -> None:
 
 def test_table_160x50_sailing(snap_compare, make_app) -> None:
     assert snap_compare(make_app(), terminal_size=(160, 50), run_before=sailing)
+
+
+def test_table_120x40(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(), terminal_size=(120, 40), run_before=to_my_turn)
+
+
+def test_table_200x60_sailing(snap_compare, make_app) -> None:
+    assert snap_compare(make_app(), terminal_size=(200, 60), run_before=sailing)

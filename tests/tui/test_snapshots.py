@@ -8,7 +8,9 @@ intended change with ``pytest tests/tui/test_snapshots.py --snapshot-update``.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+import os
+import time
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +19,7 @@ import pytest
 from textual.pilot import Pilot
 
 from coldwater.core import games, record
+from coldwater.net import records
 from coldwater.net.table import SaveFile, Seat, SeatKind, Table
 from coldwater.tui.app import ColdwaterApp
 from coldwater.tui.catalog import Catalog
@@ -26,6 +29,18 @@ from coldwater.tui.screens.table import TableScreen
 from coldwater.tui.settings import Settings
 
 SIZES = [(80, 24), (160, 50)]
+FIXED_TIME = 1_790_000_000.0
+"""Dates on screen (saves, records) are this moment, shown in UTC (see `utc`)."""
+
+
+@pytest.fixture(autouse=True)
+def utc(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Lists show local time; the snapshots are taken in UTC wherever they run."""
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
 SEATS = [Seat(SeatKind.PERSON, "Ada"), Seat(SeatKind.BOT, "Greedy Gil", bot="greedy")]
 
 
@@ -117,7 +132,7 @@ def _write_saves(home: Path) -> None:
     table.save()
     path = Path(str(table.save_path))
     save = msgspec.json.decode(path.read_bytes(), type=SaveFile)
-    save.created = save.updated = 1_790_000_000.0  # a fixed date for the listing
+    save.created = save.updated = FIXED_TIME  # a fixed date for the listing
     path.write_bytes(msgspec.json.encode(save))
     (home / "saves" / "broken.json").write_text("{ this is not json")
     (home / "saves" / "future.json").write_text('{"format": 99}')
@@ -131,7 +146,9 @@ async def _resume(pilot: Pilot[Any], home: Path) -> None:
 async def _replays(pilot: Pilot[Any], home: Path) -> None:
     game, state = finished_crown()
     rec = _record_of(game, state)
-    record.save(rec, home / "records" / "finished.json")
+    rec.meta["winner"] = "Ada" if state.scores().ranking[0] == 0 else "Bo"
+    records.save(rec, home / "records" / "finished.json")
+    os.utime(home / "records" / "finished.json", (FIXED_TIME, FIXED_TIME))  # the list shows the date
     await pilot.press("p")
 
 
@@ -159,6 +176,33 @@ async def _replay(pilot: Pilot[Any], home: Path) -> None:
     await pilot.press("end", "left", "left")
 
 
+async def _score_full(pilot: Pilot[Any], home: Path) -> None:
+    """The end of a game with its record at hand: chart, milestones, rematch."""
+    game, state = finished_crown()
+    rec = _record_of(game, state)
+    table = Table(game, state, [Seat(SeatKind.PERSON, "Ada"), Seat(SeatKind.PERSON, "Bo")], rec)
+    await pilot.app.push_screen(ScoreScreen(game.title, state.scores(), ["Ada", "Bo"], table=table))
+    await pilot.pause(0.2)
+    await pilot.press("pagedown")
+
+
+async def _replay_goto(pilot: Pilot[Any], home: Path) -> None:
+    await _replay(pilot, home)
+    await pilot.press("g", "4", "2")
+
+
+async def _resume_delete(pilot: Pilot[Any], home: Path) -> None:
+    await _resume(pilot, home)
+    await pilot.pause()
+    await pilot.press("d")
+
+
+async def _settings_key(pilot: Pilot[Any], home: Path) -> None:
+    await pilot.press("t")
+    await pilot.pause()
+    await pilot.press("down", "down", "down", "enter")
+
+
 async def _rules(pilot: Pilot[Any], home: Path) -> None:
     await pilot.press("u")
 
@@ -180,7 +224,8 @@ SCREENS: dict[str, Setup] = {
     "menu": _menu, "newgame": _newgame, "newgame_pond": _newgame_pond, "table": _table,
     "table_port": _table_port, "handover": _handover, "score": _score, "pause": _pause,
     "resume": _resume, "replays": _replays, "replay": _replay, "rules": _rules, "settings": _settings,
-    "help": _help, "lan": _lan,
+    "help": _help, "lan": _lan, "score_full": _score_full, "replay_goto": _replay_goto,
+    "resume_delete": _resume_delete, "settings_key": _settings_key,
 }
 
 

@@ -17,8 +17,6 @@ import pytest
 
 from tests.tui.terminal import TMUX, Terminal
 
-pytest.importorskip("coldwater.core.crown.game", reason="the Crown engine is not in this build")
-
 pytestmark = pytest.mark.skipif(TMUX is None, reason="tmux is not installed")
 COLDWATER = Path(sys.executable).with_name("coldwater")
 
@@ -148,5 +146,28 @@ def test_whole_solo_game_against_two_bots_with_the_panes(term: Terminal) -> None
             raise term.fail("the game did not end in 60 turns")
     assert "Coldwater Crown — final scores" in shown
     assert "Seat " not in shown
+
+
+TABLE_HINT = "The name people see in their list of tables"
+
+
+def test_host_a_table_from_the_form_with_a_typed_name(term: Terminal) -> None:
+    shown = term.wait_for("Host a LAN table")
+    term.answer("o", shown)
+    shown = term.settled(lambda s: "Open table" in s and "Which game the table plays" in s, "the host form")
+    for _ in range(12):  # ↓ from field to field until the hint line explains the table's name
+        if TABLE_HINT in shown:
+            break
+        shown = term.answer("Down", shown)
+        shown = term.settled(lambda s: "Open table" in s, "the next field")
+    assert TABLE_HINT in shown, shown
+    term.press("C-u")
+    term.press("-l", "Frosty Pike")  # typed as keys: tmux send-keys -l sends the literal text
+    shown = term.settled(lambda s: "Frosty Pike" in s, "the typed name on the form")
+    assert "Coldwater table" not in shown
+    term.answer("C-s", shown)
+    shown = term.settled(lambda s: "Lobby" in s, "the lobby")
+    assert "Lobby — Frosty Pike" in shown
+    assert "open — waiting for a player" in shown
     term.press("C-q")
     term.wait_until(lambda s: term.exited() is not None, "the app quitting on Ctrl+Q")

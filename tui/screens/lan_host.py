@@ -11,14 +11,18 @@ from functools import partial
 from typing import Any
 
 from textual.app import ComposeResult
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Footer, Input, Static
 from textual.worker import Worker
 
+from coldwater.core.errors import ContentError
 from coldwater.tui import keymap
+from coldwater.tui import settings as settings_mod
 from coldwater.tui.screens.base import FormScreen
-from coldwater.tui.screens.newgame import OPTION_HINTS, humanize, option_fields
-from coldwater.tui.widgets.form import Cycler
+from coldwater.tui.screens.newgame import (CONTENT_HINT, has_own_content, humanize, option_fields, option_hint,
+                                           own_content, plain)
+from coldwater.tui.settings import FormMemory
+from coldwater.tui.widgets.form import Cycler, Field, FormScroll
 
 MAX_SEATS = 4
 SEAT_KINDS = [("open (anyone may join)", "open"), ("bot", "bot"), ("reserved for a key", "reserved")]
@@ -37,7 +41,9 @@ seat is *open* (the first person who joins takes it), a *bot* played on this com
 or *reserved* for one person's key fingerprint (they read it off their own Join screen).
 
 Give the table a name people will recognise in their list. A passphrase keeps strangers
-out: tell it to the players aloud. Press Enter on **Open table** (or Ctrl+S): you go to
+out: tell it to the players aloud (it is never saved; the rest of the form is remembered).
+*Card data* plays with your own printed card values; joiners need the same file, and
+the join screen tells them its hash. Press Enter on **Open table** (or Ctrl+S): you go to
 the lobby, where you start the game once every seat is filled and ready.
 """
 
@@ -46,41 +52,61 @@ the lobby, where you start the game once every seat is filled and ready.
         self.games: list[tuple[str, Any]] = []
         self.game_name = ""
         self.opening = False
+        self.option_names: list[str] = []
+        self.option_cyclers: list[Cycler] = []
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="form", classes="page"):
+        with FormScroll(id="form", classes="page"):
             yield Static("Host a LAN table", classes="page-title")
-            yield Cycler("Game", [("…", "")], id="game")
-            yield Cycler("Players", [("2", 2)], id="players")
-            yield Static("Seat 1     you (the host)", id="seat-me")
+            yield Cycler("Game", [("…", "")], id="game", hint="Which game the table plays; ← → changes it")
+            yield Cycler("Players", [("2", 2)], id="players", hint="How many seats the table has, yours included")
+            yield Static("Seat 1          you (the host)", id="seat-me")
             for i in range(1, MAX_SEATS):
                 with Horizontal(classes="seat-row", id=f"seat-row-{i}"):
-                    yield Cycler(f"Seat {i + 1}", SEAT_KINDS, "open", id=f"seat-{i}", classes="seat-kind")
-                    yield Input(placeholder="fingerprint", id=f"fp-{i}", classes="seat-name", max_length=24)
+                    yield Cycler(f"Seat {i + 1}", SEAT_KINDS, "open", id=f"seat-{i}", classes="seat-kind",
+                                 hint="open: the first to join sits here; bot: played here; reserved: one key only")
+                    yield Field(placeholder="fingerprint", id=f"fp-{i}", classes="seat-name", max_length=24,
+                                hint="The key fingerprint of the person this seat is for (on their Join screen)")
             yield Static("", id="options-title", classes="section")
-            for i in range(4):
-                yield Cycler(f"opt{i}", [("no", False)], id=f"opt-{i}", classes="option")
+            yield Vertical(id="options")
             with Horizontal(classes="seed-row"):
                 yield Static("Table", classes="seed-label")
-                yield Input(value="Coldwater table", id="table-name", max_length=40)
-            with Horizontal(classes="seed-row"):
+                yield Field(value="Coldwater table", id="table-name", max_length=40,
+                            hint="The name people see in their list of tables")
+            with Horizontal(classes="content-row"):
                 yield Static("You", classes="seed-label")
-                yield Input(value="Host", id="host-name", max_length=16)
-            with Horizontal(classes="seed-row"):
+                yield Field(value="Host", id="host-name", max_length=16, hint="Your name at the table")
+            with Horizontal(classes="content-row"):
                 yield Static("Pass", classes="seed-label")
-                yield Input(placeholder="passphrase (optional)", id="passphrase", password=True, max_length=64)
+                yield Field(placeholder="passphrase (optional)", id="passphrase", password=True, max_length=64,
+                            hint="Optional: only people who know it can sit down. It is never saved")
+            with Horizontal(classes="content-row", id="content-row"):
+                yield Static("Card data", classes="seed-label")
+                yield Field(placeholder="empty: the packaged stand-in", id="content-path", hint=CONTENT_HINT)
             yield Static("", id="form-error", classes="error", markup=False)
             yield Button("Open table", id="start", variant="primary")
+        yield self.hint_line()
         yield Footer()
 
+    @property
+    def memory(self) -> FormMemory:
+        return self.cw.settings.forms.get("host") or FormMemory()
+
     def on_mount(self) -> None:
-        self.games = [(n, g) for n, g, _ in self.cw.catalog.available() if g is not None]
+        self.games = self.cw.catalog.available()
         if not self.games:
             self.query_one("#form-error", Static).update("No game engine is installed in this build.")
             return
-        self.game_name = self.games[0][0]
+        mem = self.memory
+        names = [n for n, _ in self.games]
+        self.game_name = mem.game if mem.game in names else names[0]
         self.query_one("#game", Cycler).set_choices([(g.title, n) for n, g in self.games], self.game_name)
         self._setup_game()
+        if mem.table:
+            self.query_one("#table-name", Input).value = mem.table
+        if mem.me:
+            self.query_one("#host-name", Input).value = mem.me
+        self._recall()
         self.query_one("#game", Cycler).focus()
 
     @property
@@ -91,20 +117,54 @@ the lobby, where you start the game once every seat is filled and ready.
         g = self.game
         counts = [c for c in range(max(2, g.min_players), g.max_players + 1)] or [g.min_players]
         self.query_one("#players", Cycler).set_choices([(str(c), c) for c in counts], counts[0])
-        opts = option_fields(g.options_type)
+        screen_cls = self.cw.catalog.table_screen(self.game_name)
+        opts = option_fields(g.options_type, getattr(screen_cls, "OPTION_CHOICES", None))
+        labels: dict[str, str] = getattr(screen_cls, "OPTION_LABELS", {})
+        hints: dict[str, str] = getattr(screen_cls, "OPTION_HINTS", {})
         self.query_one("#options-title", Static).update("Options" if opts else "")
-        for i in range(4):
-            c = self.query_one(f"#opt-{i}", Cycler)
-            if i < len(opts):
-                name, choices, default = opts[i]
-                c.label = humanize(name)
-                c.set_choices(choices, default)
-                c.display = True
-                c.option_name = name  # type: ignore[attr-defined]
-                c.tooltip = OPTION_HINTS.get(name)
-            else:
-                c.display = False
+        box = self.query_one("#options", Vertical)
+        box.remove_children()
+        cyclers = []
+        for name, choices, default in opts:
+            label = labels.get(name) or humanize(name)
+            cyclers.append(Cycler(label, choices, default, classes="option", hint=option_hint(name, label, hints)))
+        self.option_names = [name for name, _, _ in opts]
+        self.option_cyclers = cyclers
+        if cyclers:
+            box.mount_all(cyclers)
+        box.display = bool(cyclers)
+        self.query_one("#content-row").display = has_own_content(g)
         self._show_seats()
+
+    def _recall(self) -> None:
+        mem = self.memory
+        if mem.game != self.game_name:
+            return
+        self.query_one("#players", Cycler).select(mem.players)
+        for i, kind in enumerate(mem.seats[1:MAX_SEATS], start=1):
+            self.query_one(f"#seat-{i}", Cycler).select(kind)
+        for i, fp in enumerate(mem.fingerprints[1:MAX_SEATS], start=1):
+            self.query_one(f"#fp-{i}", Input).value = fp
+        for name, c in zip(self.option_names, self.option_cyclers):
+            if name in mem.options:
+                c.select(next((v for _, v in c.choices if plain(v) == mem.options[name]), mem.options[name]))
+        self.query_one("#content-path", Input).value = mem.content
+        self._show_seats()
+
+    def _remember(self) -> None:
+        n = self.query_one("#players", Cycler).value
+        self.cw.settings.forms["host"] = FormMemory(
+            game=self.game_name, players=n,
+            seats=["host"] + [self.query_one(f"#seat-{i}", Cycler).value for i in range(1, n)],
+            fingerprints=[""] + [self.query_one(f"#fp-{i}", Input).value for i in range(1, n)],
+            options={k: plain(v) for k, v in self.options().items()},
+            content=self.query_one("#content-path", Input).value.strip(),
+            table=self.query_one("#table-name", Input).value.strip(),
+            me=self.query_one("#host-name", Input).value.strip())
+        try:
+            settings_mod.save(self.cw.settings)
+        except OSError as e:
+            self.notify(f"Cannot keep the form's choices: {e}", severity="warning")
 
     def _show_seats(self) -> None:
         n = self.query_one("#players", Cycler).value
@@ -118,6 +178,7 @@ the lobby, where you start the game once every seat is filled and ready.
         if cid == "game" and event.value and event.value != self.game_name:
             self.game_name = event.value
             self._setup_game()
+            self._recall()
         elif cid == "players" or cid.startswith("seat-"):
             self._show_seats()
 
@@ -137,8 +198,7 @@ the lobby, where you start the game once every seat is filled and ready.
         return out
 
     def options(self) -> dict[str, Any]:
-        return {c.option_name: c.value for c in self.query(".option").results(Cycler)
-                if c.display and hasattr(c, "option_name")}
+        return {name: c.value for name, c in zip(self.option_names, self.option_cyclers)}
 
     def open_table(self) -> None:
         if not self.games or self.opening:
@@ -152,12 +212,19 @@ the lobby, where you start the game once every seat is filled and ready.
         if not name:
             error.update("Give the table a name.")
             return
+        try:
+            game, _ = own_content(self.game, self.query_one("#content-path", Input).value.strip())
+        except (ContentError, OSError) as e:
+            error.update(f"Card data: {e}")
+            self.query_one("#content-path", Input).focus()
+            return
         self.opening = True
         error.update("Opening the table…")
         # Annotated because mypy cannot infer the result type through Textual's WorkType union.
-        worker: Worker[None] = self.run_worker(partial(self._open, kinds, name), name="open-table", exclusive=True)
+        worker: Worker[None] = self.run_worker(partial(self._open, game, kinds, name), name="open-table",
+                                               exclusive=True)
 
-    async def _open(self, kinds: list[str], name: str) -> None:
+    async def _open(self, game: Any, kinds: list[str], name: str) -> None:
         from coldwater import net
         from coldwater.tui.screens.lobby import LobbyScreen
 
@@ -165,7 +232,7 @@ the lobby, where you start the game once every seat is filled and ready.
         lan = lan_settings(self.app)
         try:
             host = await net.open_table(
-                self.game, name=name, seats=kinds, options=self.options(),
+                game, name=name, seats=kinds, options=self.options(),
                 passphrase=self.query_one("#passphrase", Input).value or None,
                 host_name=self.query_one("#host-name", Input).value.strip() or "Host",
                 bind=lan.get("bind", "0.0.0.0"), port=lan.get("port", 0), advertise=lan.get("advertise", True),
@@ -175,4 +242,5 @@ the lobby, where you start the game once every seat is filled and ready.
             error.update(f"Cannot open the table: {e}")
             return
         self.opening = False
+        self._remember()
         self.app.switch_screen(LobbyScreen(host, is_host=True))

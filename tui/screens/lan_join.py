@@ -7,8 +7,8 @@ version, a full table, nobody there) is said in a sentence; the screen stays.
 
 from __future__ import annotations
 
+import asyncio
 from functools import partial
-
 from typing import Any
 
 from textual.app import ComposeResult
@@ -16,16 +16,49 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Footer, Input, Static
 from textual.worker import Worker
 
+from coldwater.core.errors import ContentError
 from coldwater.tui import keymap
+from coldwater.tui import settings as settings_mod
 from coldwater.tui.screens.base import BaseScreen
 from coldwater.tui.screens.lan_host import lan_settings
+from coldwater.tui.screens.newgame import own_content
+from coldwater.tui.settings import FormMemory
+from coldwater.tui.widgets.form import Field
 from coldwater.tui.widgets.choices import ChoiceList, Item
 
 
-def listing_label(listing: Any, titles: dict[str, str]) -> str:
+JOIN_TIMEOUT = 5.0
+"""Seconds before a join that gets no answer says so (a wrong address, a silent host)."""
+
+CONTENT_FILES: dict[str, str] = {
+    "crown": "crown.json",
+    "fisheries": "fisheries.json",
+    "aquatica": "a folder with kings.json, characters.json, goals.json, locations.json, mantas.json, tribes.json",
+}
+"""What a game's own card data consists of, to tell a joiner which file to bring."""
+
+
+def needs_passphrase(listing: Any) -> bool:
+    """Whether the table says it needs a passphrase (older listings do not say)."""
+    return bool(getattr(listing, "needs_passphrase", False))
+
+
+def listing_label(listing: Any, titles: dict[str, str], packaged: dict[str, str] | None = None) -> str:
     game = titles.get(listing.game, listing.game)
     seats = "full" if listing.open_seats <= 0 else f"{listing.open_seats} open seat{'s' if listing.open_seats != 1 else ''}"
-    return f"{listing.table} · {game} · {listing.host}:{listing.port} · {seats}"
+    marks = ""
+    if needs_passphrase(listing):
+        marks += " · needs a passphrase"
+    if packaged is not None and listing.game in packaged and listing.content and listing.content != packaged[listing.game]:
+        marks += f" · own card data {listing.content[:12]}"
+    return f"{listing.table} · {game} · {listing.host}:{listing.port} · {seats}{marks}"
+
+
+def content_needed(game: Any, content: str) -> str:
+    """The sentence for a joiner whose card data differs from the table's."""
+    files = CONTENT_FILES.get(game.name, "its card data file")
+    return (f"This table plays {game.title} with other card data (hash {content[:16]}…, yours is "
+            f"{game.content_hash[:16]}…). Put the host's card data ({files}) in Card data to join.")
 
 
 class LanJoinScreen(BaseScreen):
@@ -37,7 +70,8 @@ table's key (or Enter on it) to join.
 
 If a table does not show up (some networks block the announcements), type its address
 as `HOST:PORT` (the host's lobby shows the port) and press Enter. A table with a
-passphrase needs it typed first. Your key fingerprint is shown at the top: a host can
+passphrase (marked *needs a passphrase*) needs it typed in *Pass* first. A table played with its own card
+data says so, with its hash: put the same file in *Card data* (you are told which). Your key fingerprint is shown at the top: a host can
 reserve a seat for it.
 """
 
@@ -57,16 +91,22 @@ reserve a seat for it.
             yield ChoiceList(id="tables")
             with Horizontal(classes="seed-row"):
                 yield Static("Address", classes="seed-label")
-                yield Input(placeholder="HOST:PORT", id="address", max_length=80)
-            with Horizontal(classes="seed-row"):
+                yield Field(placeholder="HOST:PORT", id="address", max_length=80,
+                            hint="Where the list does not reach: the host's address and port, then Enter")
+            with Horizontal(classes="content-row"):
                 yield Static("You", classes="seed-label")
-                yield Input(value="Guest", id="my-name", max_length=16)
-            with Horizontal(classes="seed-row"):
+                yield Field(value="Guest", id="my-name", max_length=16, hint="Your name at the table")
+            with Horizontal(classes="content-row"):
                 yield Static("Pass", classes="seed-label")
-                yield Input(placeholder="passphrase, if the table has one", id="passphrase", password=True,
-                            max_length=64)
+                yield Field(placeholder="passphrase, if the table has one", id="passphrase", password=True,
+                            max_length=64, hint="A table that needs a passphrase: the one its host told you")
+            with Horizontal(classes="content-row"):
+                yield Static("Card data", classes="seed-label")
+                yield Field(placeholder="empty: the packaged stand-in", id="content-path",
+                            hint="Only for a table played with its own card data: the same file as the host's")
             yield Static("", id="join-error", classes="error", markup=False)
             yield Button("Join address", id="join-address")
+        yield self.hint_line()
         yield Footer()
 
     def on_mount(self) -> None:
@@ -81,6 +121,11 @@ reserve a seat for it.
                 ident = None
         if ident is not None:
             self.query_one("#join-me", Static).update(f"Your key: {ident.fingerprint}")
+        mem = self.cw.settings.forms.get("join")
+        if mem is not None:
+            if mem.me:
+                self.query_one("#my-name", Input).value = mem.me
+            self.query_one("#content-path", Input).value = mem.content
         self.query_one("#tables", ChoiceList).display = False
         if self.browse and lan.get("browse", True):
             self.run_worker(self._start_browser(), name="browser")
@@ -114,11 +159,9 @@ reserve a seat for it.
         if not self.is_mounted:
             return
         self.listings = sorted(listings, key=lambda x: (x.table.lower(), x.host, x.port))
-        titles = {}
-        for name, game, _ in self.cw.catalog.available():
-            if game is not None:
-                titles[name] = game.title
-        items = [Item(listing_label(x, titles), i) for i, x in enumerate(self.listings)]
+        titles = {name: game.title for name, game in self.cw.catalog.available()}
+        packaged = {name: game.content_hash for name, game in self.cw.catalog.available()}
+        items = [Item(listing_label(x, titles, packaged), i) for i, x in enumerate(self.listings)]
         lst = self.query_one("#tables", ChoiceList)
         lst.set_items(items)
         lst.display = bool(items)
@@ -156,14 +199,46 @@ reserve a seat for it.
     def join(self, target: Any) -> None:
         if self.joining:
             return
-        if isinstance(target, str) and ":" not in target:
-            self.query_one("#join-error", Static).update(
-                f"{target!r} is not an address: type HOST:PORT, or pick a table from the list.")
+        error = self.query_one("#join-error", Static)
+        if isinstance(target, str):
+            host, sep, port = target.rpartition(":")
+            if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+                error.update(f"{target!r} is not an address: type HOST:PORT (a port from 1 to 65535), "
+                             "or pick a table from the list.")
+                return
+        elif needs_passphrase(target) and not self.query_one("#passphrase", Input).value:
+            error.update("This table needs a passphrase: type it in Pass, then choose the table again.")
+            self.query_one("#passphrase", Input).focus()
             return
         self.joining = True
         self.query_one("#join-error", Static).update("Joining…")
         # Annotated because mypy cannot infer the result type through Textual's WorkType union.
         worker: Worker[None] = self.run_worker(partial(self._join, target), name="join", exclusive=True)
+
+    async def _game_for(self, target: Any) -> Any:
+        """The game (with the card data it needs) for `target`; Refusal with a sentence if we lack it."""
+        from coldwater import net
+        from coldwater.net.transport import probe
+
+        if isinstance(target, str):
+            host, _, port = target.rpartition(":")
+            # Longer than JOIN_TIMEOUT: the join's own deadline speaks first, saying what it waited for.
+            game_name, content, _ = await probe(host.strip("[]"), int(port), timeout=JOIN_TIMEOUT + 1)
+        else:
+            game_name, content = target.game, target.content
+        try:
+            game = self.cw.catalog.get(game_name)
+        except (ImportError, AttributeError, KeyError):
+            raise net.Refusal(f"the table plays {game_name!r}, which this version does not have") from None
+        text = self.query_one("#content-path", Input).value.strip()
+        if text:
+            try:
+                game, _ = own_content(game, text)
+            except (ContentError, OSError) as e:
+                raise net.Refusal(f"your card data does not load: {e}") from None
+        if content and content != game.content_hash:
+            raise net.Refusal(content_needed(game, content))
+        return game
 
     async def _join(self, target: Any) -> None:
         from coldwater import net
@@ -172,18 +247,25 @@ reserve a seat for it.
         error = self.query_one("#join-error", Static)
         lan = lan_settings(self.app)
         try:
-            peer = await net.join_table(
-                target, name=self.query_one("#my-name", Input).value.strip() or "Guest",
-                passphrase=self.query_one("#passphrase", Input).value or None,
-                bind=lan.get("bind", "0.0.0.0"), identity=lan.get("identity"), save_dir=lan.get("save_dir"))
+            # Bounded: a wrong address or a silent host is said within seconds, not after a long wait.
+            async with asyncio.timeout(JOIN_TIMEOUT):
+                game = await self._game_for(target)
+                peer = await net.join_table(
+                    target, name=self.query_one("#my-name", Input).value.strip() or "Guest",
+                    passphrase=self.query_one("#passphrase", Input).value or None, game=game,
+                    bind=lan.get("bind", "0.0.0.0"), identity=lan.get("identity"), save_dir=lan.get("save_dir"))
         except net.Refusal as e:
             self.joining = False
-            error.update(f"Refused: {e}")
+            if "passphrase" in str(e).lower() and not self.query_one("#passphrase", Input).value:
+                error.update("Refused: this table needs a passphrase. Type it in Pass and join again.")
+            else:
+                error.update(f"Refused: {e}")
             return
         except (OSError, TimeoutError) as e:
             self.joining = False
             # TimeoutError is an OSError (3.11+), so ask about it first.
-            error.update(f"No answer from {getattr(target, 'table', target)}." if isinstance(e, TimeoutError)
+            error.update(f"No answer from {getattr(target, 'table', target)} within {JOIN_TIMEOUT:.0f} s: "
+                         "check the address, and that the table is still open." if isinstance(e, TimeoutError)
                          else f"Cannot reach {getattr(target, 'table', target)}: {e.strerror or e}")
             return
         except Exception as e:  # anything else: a sentence, never a crash
@@ -191,5 +273,11 @@ reserve a seat for it.
             error.update(f"Cannot join: {e}")
             return
         self.joining = False
+        self.cw.settings.forms["join"] = FormMemory(me=self.query_one("#my-name", Input).value.strip(),
+                                                    content=self.query_one("#content-path", Input).value.strip())
+        try:
+            settings_mod.save(self.cw.settings)
+        except OSError:
+            pass  # only the memory of the form is lost
         await self._close_browser()
         self.app.switch_screen(LobbyScreen(peer, is_host=False))

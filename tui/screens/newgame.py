@@ -16,14 +16,16 @@ from typing import Any, Literal, get_args, get_origin
 
 import msgspec
 from textual.app import ComposeResult
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Footer, Input, Static
 
 from coldwater.core.errors import ContentError
 from coldwater.net.table import ContentRef, Seat, SeatKind, Table
 from coldwater.tui import keymap
+from coldwater.tui import settings as settings_mod
 from coldwater.tui.screens.base import FormScreen
-from coldwater.tui.widgets.form import Cycler
+from coldwater.tui.settings import FormMemory
+from coldwater.tui.widgets.form import Cycler, Field, FormScroll
 
 MAX_SEATS = 6
 
@@ -31,8 +33,34 @@ OPTION_LABELS: dict[str, str] = {
     "no_tags": "No-tag variant",
 }
 OPTION_HINTS: dict[str, str] = {
-    "no_tags": "tagged fish score nothing: less luck",
+    "no_tags": "Crown's optional rule: tagged fish score nothing, so there is less luck",
+    "board": "Fisheries: which side of the board to play, A (the first game) or B",
+    "market": "Fisheries: the market variant, where fish prices move with what is sold",
+    "module": "Aquatica: goals plays the Goal tracks; tribes, the Tribe board (Cold Waters)",
+    "variable_goals": "Aquatica Goals module: four random Goal tokens instead of the printed Goals",
+    "kings": "Aquatica: basic deals King 1 to the first player and so on; advanced: a draft",
+    "solo_level": "Aquatica, 1 player with Tribes: the Tribes Solo level (1 if left empty)",
 }
+"""One line per option, shown while the option is focused. A game's table screen
+may add its own (``OPTION_HINTS``); an option without one still gets a line."""
+
+CONTENT_HINT = "Your own printed card values (a folder or one file); empty: the stand-in"
+SEED_HINT = "Empty: a fresh game; the same seed and seats give the same luck"
+
+
+def option_hint(name: str, label: str, screen_hints: dict[str, str] | None = None) -> str:
+    """The one-line explanation of an option (every option has one)."""
+    return (screen_hints or {}).get(name) or OPTION_HINTS.get(name) or f"{label}: a rule option of this game"
+
+
+def plain(value: Any) -> Any:
+    """An option value as JSON keeps it (an enum by its value), to remember a form's choices."""
+    return value.value if isinstance(value, enum.Enum) else value
+
+
+def has_own_content(game: Any) -> bool:
+    """The game can be played with a person's own card data (``game.with_content``)."""
+    return callable(getattr(game, "with_content", None))
 
 
 def humanize(name: str) -> str:
@@ -73,13 +101,14 @@ class NewGameScreen(FormScreen):
     BINDINGS = keymap.bindings("back", "nav", "form")
     HELP = """\
 **New game.** Move between fields with ↑ ↓ (or Tab), change a value with ← →,
-type names and the seed, then press Enter on **Start**.
+type names and the seed, then press Enter on **Start** (or Ctrl+S). The line at the
+bottom explains the field you are on. The form remembers your last choices.
 
 - *Seat*: a person at this keyboard or a bot. `greedy` plays sensibly; `random` picks
   any legal move.
-- *Card data* (Aquatica): the folder (or one file, e.g. `kings.json`) with your own
-  printed card values; empty plays the packaged stand-in. It is checked before the
-  game starts, and a saved game loads it again when resumed.
+- *Card data*: the folder (or one file, e.g. `kings.json`) with your own printed card
+  values; empty plays the packaged stand-in. It is checked before the game starts,
+  and a saved game loads it again when resumed.
 - *Seed*: leave empty for a fresh game; the same seed and seats replay the same luck.
 - One player: Coldwater Crown's *Practice Pond*, against a silent rival.
 """
@@ -89,42 +118,52 @@ type names and the seed, then press Enter on **Start**.
         self.mode = mode
         self.games: list[tuple[str, Any]] = []  # read from the app's catalog on mount
         self.game_name = game or ""
+        self.option_names: list[str] = []
+        self.option_cyclers: list[Cycler] = []
+        """The option fields of the game chosen now (old ones may still be leaving the DOM)."""
 
     # The catalog is read on mount (the app is not attached in __init__).
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="form", classes="page"):
+        with FormScroll(id="form", classes="page"):
             yield Static("Solo game against bots" if self.mode == "solo" else "Hotseat game", classes="page-title")
-            yield Cycler("Game", [("…", "")], id="game")
-            yield Cycler("Players", [("2", 2)], id="players")
+            yield Cycler("Game", [("…", "")], id="game", hint="Which game to play; ← → changes it")
+            yield Cycler("Players", [("2", 2)], id="players", hint="How many seats the table has")
             for i in range(MAX_SEATS):
                 with Horizontal(classes="seat-row", id=f"seat-row-{i}"):
-                    yield Cycler(f"Seat {i + 1}", [("person", "person")], id=f"seat-{i}", classes="seat-kind")
-                    yield Input(placeholder="name", id=f"name-{i}", classes="seat-name", max_length=16)
+                    yield Cycler(f"Seat {i + 1}", [("person", "person")], id=f"seat-{i}", classes="seat-kind",
+                                 hint="A person at this keyboard, or a bot (greedy plays sensibly, random does not)")
+                    yield Field(placeholder="name", id=f"name-{i}", classes="seat-name", max_length=16,
+                                hint="The name shown at the table and in the log")
             yield Static("", id="options-title", classes="section")
-            for i in range(4):
-                yield Cycler(f"opt{i}", [("no", False)], id=f"opt-{i}", classes="option")
+            yield Vertical(id="options")
             yield Static("", id="pond-note", classes="note")
             with Horizontal(classes="seed-row"):
                 yield Static("Seed", classes="seed-label")
-                yield Input(placeholder="empty: a fresh game", id="seed", max_length=40)
+                yield Field(placeholder="empty: a fresh game", id="seed", max_length=40, hint=SEED_HINT)
             # Right under the seed, without a gap: two text fields that belong together.
             with Horizontal(classes="content-row", id="content-row"):
                 yield Static("Card data", classes="seed-label")
-                yield Input(placeholder="empty: the packaged stand-in", id="content-path")
-            yield Static("", id="form-error", classes="error")
+                yield Field(placeholder="empty: the packaged stand-in", id="content-path", hint=CONTENT_HINT)
+            yield Static("", id="form-error", classes="error", markup=False)
             yield Button("Start", id="start", variant="primary")
+        yield self.hint_line()
         yield Footer()
 
+    @property
+    def memory(self) -> FormMemory:
+        return self.cw.settings.forms.get(self.mode) or FormMemory()
+
     def on_mount(self) -> None:
-        self.games = [(n, g) for n, g, _ in self.cw.catalog.available() if g is not None]
+        self.games = self.cw.catalog.available()
         if not self.games:
             self.query_one("#form-error", Static).update("No game engine is installed in this build.")
             return
         names = [n for n, _ in self.games]
         if self.game_name not in names:
-            self.game_name = names[0]
+            self.game_name = self.memory.game if self.memory.game in names else names[0]
         self.query_one("#game", Cycler).set_choices([(g.title, n) for n, g in self.games], self.game_name)
         self._setup_game()
+        self._recall()
         self.query_one("#game", Cycler).focus()
 
     @property
@@ -149,19 +188,53 @@ type names and the seed, then press Enter on **Start**.
         labels: dict[str, str] = getattr(screen_cls, "OPTION_LABELS", {})
         hints: dict[str, str] = getattr(screen_cls, "OPTION_HINTS", {})
         self.query_one("#options-title", Static).update("Options" if opts else "")
-        for i in range(4):
-            c = self.query_one(f"#opt-{i}", Cycler)
-            if i < len(opts):
-                name, choices, default = opts[i]
-                c.label = labels.get(name) or humanize(name)
-                c.set_choices(choices, default)
-                c.display = True
-                c.option_name = name  # type: ignore[attr-defined]
-                c.tooltip = hints.get(name) or OPTION_HINTS.get(name)
-            else:
-                c.display = False
-        self.query_one("#content-row").display = bool(getattr(screen_cls, "OWN_CONTENT", False))
+        box = self.query_one("#options", Vertical)
+        box.remove_children()
+        # Any number of options: one Cycler each, in a box that grows; the form scrolls.
+        cyclers = []
+        for name, choices, default in opts:
+            label = labels.get(name) or humanize(name)
+            cyclers.append(Cycler(label, choices, default, classes="option", hint=option_hint(name, label, hints)))
+        self.option_names = [name for name, _, _ in opts]
+        self.option_cyclers = cyclers
+        if cyclers:
+            box.mount_all(cyclers)
+        box.display = bool(cyclers)
+        self.query_one("#content-row").display = has_own_content(g)
         self._show_seats()
+
+    def _recall(self) -> None:
+        """Put back the last choices made in this form for this game."""
+        mem = self.memory
+        if mem.game != self.game_name:
+            return
+        self.query_one("#players", Cycler).select(mem.players)
+        for i, kind in enumerate(mem.seats[:MAX_SEATS]):
+            self.query_one(f"#seat-{i}", Cycler).select(kind)
+        for i, name in enumerate(mem.names[:MAX_SEATS]):
+            if name:
+                self.query_one(f"#name-{i}", Input).value = name
+        self._recall_options(dict(mem.options))
+        self.query_one("#content-path", Input).value = mem.content
+        self._show_seats()
+
+    def _recall_options(self, options: dict[str, Any]) -> None:
+        for name, c in zip(self.option_names, self.option_cyclers):
+            if name in options:
+                c.select(next((v for _, v in c.choices if plain(v) == options[name]), options[name]))
+
+    def _remember(self) -> None:
+        n = self.query_one("#players", Cycler).value
+        self.cw.settings.forms[self.mode] = FormMemory(
+            game=self.game_name, players=n,
+            seats=[self.query_one(f"#seat-{i}", Cycler).value for i in range(n)],
+            names=[self.query_one(f"#name-{i}", Input).value for i in range(n)],
+            options={k: plain(v) for k, v in self.options().items()},
+            content=self.query_one("#content-path", Input).value.strip())
+        try:
+            settings_mod.save(self.cw.settings)
+        except OSError as e:  # the game still starts; only the memory of the form is lost
+            self.notify(f"Cannot keep the form's choices: {e}", severity="warning")
 
     def _default_name(self, i: int, kind: str) -> None:
         name = self.query_one(f"#name-{i}", Input)
@@ -179,12 +252,14 @@ type names and the seed, then press Enter on **Start**.
         if n == 1 and self.game_name == "crown":
             note = "Practice Pond: you play alone against the silent player, who catches fish as bait is drawn."
         self.query_one("#pond-note", Static).update(note)
+        self.query_one("#pond-note", Static).display = bool(note)
 
     def on_cycler_changed(self, event: Cycler.Changed) -> None:
         cid = event.cycler.id or ""
         if cid == "game" and event.value and event.value != self.game_name:
             self.game_name = event.value
             self._setup_game()
+            self._recall()
         elif cid == "players":
             self._show_seats()
         elif cid.startswith("seat-"):
@@ -209,24 +284,11 @@ type names and the seed, then press Enter on **Start**.
         return out
 
     def options(self) -> dict[str, Any]:
-        out = {}
-        for c in self.query(".option").results(Cycler):
-            if c.display and hasattr(c, "option_name"):
-                out[c.option_name] = c.value
-        return out
+        return {name: c.value for name, c in zip(self.option_names, self.option_cyclers)}
 
     def content(self) -> tuple[Any, ContentRef | None]:
         """The game with the card data the form names (ContentError if it does not load)."""
-        game = self.game
-        text = self.query_one("#content-path", Input).value.strip()
-        if not text or not self.query_one("#content-row").display:
-            return game, None
-        # Absolute, so resuming does not depend on the folder coldwater was started in.
-        path = Path(text).expanduser().resolve()
-        mine = game.with_content(path)
-        if mine.content_hash == game.content_hash:
-            return game, None  # the same values as the packaged ones: nothing to remember
-        return mine, ContentRef(str(path), mine.content_hash)
+        return own_content(self.game, self.query_one("#content-path", Input).value.strip())
 
     def start(self) -> None:
         error = self.query_one("#form-error", Static)
@@ -256,5 +318,22 @@ type names and the seed, then press Enter on **Start**.
             error.update(f"Cannot start: {e}")
             error.scroll_visible()
             return
+        self._remember()
         screen_cls = self.cw.catalog.table_screen(self.game_name)
         self.app.switch_screen(screen_cls(table))
+
+
+def own_content(game: Any, text: str) -> tuple[Any, ContentRef | None]:
+    """`game` with the card data at path `text` (empty: the packaged content, no ref).
+
+    ContentError or OSError if it does not load. The same values as the packaged
+    ones count as the packaged content: there is nothing to remember.
+    """
+    if not text or not has_own_content(game):
+        return game, None
+    # Absolute, so resuming does not depend on the folder coldwater was started in.
+    path = Path(text).expanduser().resolve()
+    mine = game.with_content(path)
+    if mine.content_hash == game.content_hash:
+        return game, None
+    return mine, ContentRef(str(path), mine.content_hash)

@@ -1,28 +1,34 @@
-"""Replays: finished games (and saved ones), stepped through move by move.
+"""Replays: finished games (and saved ones), stepped by decision, turn or round.
 
-Positions are drawn from the public view: a replay shows what a spectator at
-the table would have seen, never a player's hidden cards.
+Positions are drawn from the public view unless the person picks a seat (v):
+before the end a seat's view is still the public one, drawn from that seat, so a
+saved hotseat game never shows one player's hidden cards to another; once the
+game is over each seat's own view and everything may be seen.
 """
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
 from textual.app import ComposeResult
 from textual.containers import Container, Horizontal, Vertical, VerticalScroll
-from textual.widgets import Footer, Static
+from textual.widgets import Footer, Input, Static
 
 from coldwater.core import record as record_mod
 from coldwater.core.errors import RecordError
+from coldwater.net import records
 from coldwater.core.state import CHANCE, State
 from coldwater.net import paths
-from coldwater.net.table import ContentRef, SaveError, load_content, read_save, record_content
+from coldwater.net.table import ContentRef, SaveError, count_turns, load_content, read_save, record_content
 from coldwater.tui import keymap
-from coldwater.tui.screens.base import BaseScreen
+from coldwater.tui.screens.base import BaseModal, BaseScreen
 from coldwater.tui.screens.table import with_names
+from coldwater.tui.screens.timeline import Timeline
 from coldwater.tui.widgets.board import BoardView
 from coldwater.tui.widgets.choices import ChoiceList, Item
+from coldwater.tui.widgets.form import Field
 from coldwater.tui.widgets.log import GameLog
 
 
@@ -40,7 +46,7 @@ def _records() -> list[tuple[str, Path, bool]]:
 def load_with_content(path: Path, finished: bool) -> tuple[record_mod.GameRecord, ContentRef | None]:
     """A record and the own card data it was played with (None: the packaged content)."""
     if finished:
-        rec = record_mod.load(path)
+        rec = records.load(path)
         return rec, record_content(rec)
     try:
         save = read_save(path)
@@ -59,16 +65,25 @@ def game_for(game: Any, rec: record_mod.GameRecord, content: ContentRef | None) 
         raise RecordError(f"{e}; restore that card data to replay it") from None
 
 
+def record_when(path: Path, rec: record_mod.GameRecord) -> str:
+    """When the game was last played, in local time (the file's time: records are written at the end)."""
+    try:
+        return time.strftime("%Y-%m-%d %H:%M", time.localtime(path.stat().st_mtime))
+    except OSError:
+        return "?"
+
+
 class ReplaysScreen(BaseScreen):
     BINDINGS = keymap.bindings("back")
-    HELP = ("**Replays.** Finished games are kept here, and games still in progress too. Pick one "
-            "with its key (or ↑ ↓ Enter) to step through it.")
+    HELP = ("**Replays.** Finished games are kept here, and games still in progress too, newest "
+            "first, each with the date (your local time), the game, the players and the winner. "
+            "Pick one with its key (or ↑ ↓ Enter) to step through it.")
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="page"):
             yield Static("Replays", classes="page-title")
             yield ChoiceList(id="records")
-            yield Static("", id="replays-message", classes="note")
+            yield Static("", id="replays-message", classes="note", markup=False)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -79,8 +94,12 @@ class ReplaysScreen(BaseScreen):
             except RecordError as e:
                 items.append(Item(f"{path.name}: {e}", None, group="Unreadable"))
                 continue
-            seats = rec.meta.get("seats", "")
-            items.append(Item(f"{self._title(rec.game)} · {seats} · {len(rec.entries)} moves",
+            seats = rec.meta.get("seats", "") or f"{rec.players} players"
+            if finished:
+                result = f"won by {rec.meta['winner']}" if rec.meta.get("winner") else "finished"
+            else:
+                result = f"{count_turns(rec.entries)} turns so far"
+            items.append(Item(f"{record_when(path, rec)} · {self._title(rec.game)} · {seats} · {result}",
                               (path, finished), group="Finished games" if finished else "In progress"))
         self.query_one("#records", ChoiceList).set_items(items)
         if not items:
@@ -99,20 +118,63 @@ class ReplaysScreen(BaseScreen):
         path, finished = event.value
         message = self.query_one("#replays-message", Static)
         try:
-            rec, content = load_with_content(path, finished)
-            game = game_for(self.cw.catalog.get(rec.game), rec, content)
-            screen = ReplayScreen(rec, game, self.cw.catalog.table_screen(rec.game).BOARD)
+            screen = open_replay(self.cw, path, finished)
         except (RecordError, ImportError, AttributeError, KeyError) as e:
             message.update(f"Cannot replay {path.name}: {e}")
             return
         self.app.push_screen(screen)
 
 
+def open_replay(app: Any, path: Path, finished: bool) -> ReplayScreen:
+    """The replay screen for a record or save (RecordError and friends if it cannot be)."""
+    rec, content = load_with_content(path, finished)
+    game = game_for(app.catalog.get(rec.game), rec, content)
+    return ReplayScreen(rec, game, app.catalog.table_screen(rec.game).BOARD)
+
+
+class GoToScreen(BaseModal):
+    """Asks for a decision number; returns it (None: cancelled)."""
+
+    BINDINGS = keymap.bindings("back")
+
+    def __init__(self, last: int) -> None:
+        super().__init__()
+        self.last = last
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="goto-box"):
+            yield Static(f"Go to move (decision) 0–{self.last}, then Enter. Esc cancels.")
+            yield Field(placeholder="move number", id="goto", max_length=7)
+            yield Static("", id="goto-error", classes="error", markup=False)
+
+    def on_mount(self) -> None:
+        self.query_one("#goto", Field).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        text = event.value.strip()
+        if not text.isdigit() or int(text) > self.last:
+            self.query_one("#goto-error", Static).update(f"Type a whole number from 0 to {self.last}.")
+            return
+        self.dismiss(int(text))
+
+
 class ReplayScreen(BaseScreen):
     BINDINGS = keymap.bindings("replay")
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
-    HELP = ("**Replay.** → (or l) steps forward one move, ← (or h) back; Home and End jump to the "
-            "start and the end. The board shows what a spectator would have seen.")
+    HELP = """\
+**Replay.** Step through a game:
+
+- → / ← (or l / h): the next or previous *decision* (chance draws in between are
+  shown with the decision they follow);
+- ↓ / ↑ (or j / k): the next or previous *turn*; PgDn / PgUp (or n / b): *round*;
+- Home / End: the start and the end; **g**: go to a move (decision) number;
+- **v**: whose view of the board: a spectator's, each seat's (their own secrets only
+  once the game is over), and for a finished game everything.
+
+The log on the right runs up to the position shown; at the end the final scores
+appear above it.
+"""
 
     def __init__(self, rec: record_mod.GameRecord, game: Any, board: type[BoardView]) -> None:
         super().__init__()
@@ -121,38 +183,40 @@ class ReplayScreen(BaseScreen):
         self.board_cls = board
         names = rec.meta.get("seats", "")
         self.names = [n.strip() for n in names.split(",")] if names else [f"Seat {i + 1}" for i in range(rec.players)]
-        self.states: list[State[Any, Any]] = []
+        self.timeline: Timeline | None = None
         self.lines: list[str] = []
-        self.error = ""
         self.pos = 0
+        self.view_index = 0
+        """0: spectator; 1..n: seat n-1; n+1: everything (finished games only)."""
+
+    @property
+    def states(self) -> list[State[Any, Any]]:
+        return self.timeline.states if self.timeline is not None else []
+
+    @property
+    def error(self) -> str:
+        return self.timeline.error if self.timeline is not None else ""
 
     def _build(self) -> None:
-        try:
-            _, state = record_mod.initial_state(self.rec, self.game)
-            self.states = [state.view(None)]
-            prev = state.clone()
-            for _, entry, after in record_mod.replay_iter(self.rec, self.game):
-                public = prev.view(None)
-                try:
-                    text = public.describe(self.game.parse_action(entry.action))
-                except Exception:  # descriptions are a courtesy; the tag alone cannot leak
-                    text = entry.action.split()[0]
-                who = "" if entry.seat == CHANCE else (self.names[entry.seat] if entry.seat < len(self.names) else "")
-                text = with_names(text, self.names)
-                self.lines.append(f"{who}: {text}" if who and not text.startswith(who) else text)
-                self.states.append(after.view(None))
-                prev = after.clone()
-        except RecordError as e:
-            self.error = str(e)
+        self.timeline = tl = Timeline(self.rec, self.game)
+        for i, entry in enumerate(tl.entries):
+            public = tl.states[i].view(None)
+            try:
+                text = public.describe(self.game.parse_action(entry.action))
+            except Exception:  # descriptions are a courtesy; the tag alone cannot leak
+                text = entry.action.split()[0]
+            who = "" if entry.seat == CHANCE else (self.names[entry.seat] if entry.seat < len(self.names) else "")
+            text = with_names(text, self.names)
+            self.lines.append(f"{who}: {text}" if who and not text.startswith(who) else text)
 
     def compose(self) -> ComposeResult:
-        yield Static(id="status")
+        yield Static(id="status", markup=False)
         with Horizontal(id="table-main"):
             with VerticalScroll(id="board-scroll", can_focus=False):
                 yield self.board_cls(self.game, id="board")
             with Container(id="side"):
-                with Vertical(id="decision-box"):
-                    yield Static(id="decision-title")
+                with VerticalScroll(id="decision-box", can_focus=False):
+                    yield Static(id="decision-title", markup=False)
                 yield GameLog(id="log")
         yield Footer()
 
@@ -160,28 +224,119 @@ class ReplayScreen(BaseScreen):
         self._build()
         self.show()
 
+    def view_names(self) -> list[str]:
+        over = self.timeline is not None and self.timeline.over
+        out = ["a spectator's view"]
+        for name in self.names:
+            out.append(f"{name}'s view" if over else f"{name}'s seat, public view")
+        if over:
+            out.append("everything (the game is over)")
+        return out
+
+    def board_state(self) -> tuple[State[Any, Any], int | None]:
+        full = self.states[self.pos]
+        n = len(self.names)
+        over = self.timeline is not None and self.timeline.over
+        if 1 <= self.view_index <= n:
+            seat = self.view_index - 1
+            # Before the end a seat's secrets stay hidden: only the public view, drawn from that seat.
+            return (full.view(seat) if over else full.view(None)), seat
+        if over and self.view_index == n + 1:
+            return full, None
+        return full.view(None), None
+
     def show(self) -> None:
         status = self.query_one("#status", Static)
-        total = len(self.states) - 1
-        if not self.states:
+        tl = self.timeline
+        if tl is None or not self.states:
             status.update(f"Cannot replay: {self.error}")
             return
-        self.query_one("#board", BoardView).show(self.states[self.pos], self.names, None)
-        status.update(f"{self.game.title} replay — move {self.pos} of {total}"
-                      + (f" (stops early: {self.error})" if self.error else ""))
-        self.query_one("#decision-title", Static).update(
-            self.lines[self.pos - 1] if self.pos > 0 else "The start of the game")
+        state, viewer = self.board_state()
+        everything = tl.over and self.view_index == len(self.names) + 1
+        if everything:
+            # A board draws one seat's secrets, so "everything" is each seat's own view, one after another.
+            state, viewer = self.states[self.pos].view(0), 0
+        self.query_one("#board", BoardView).show(state, self.names, viewer)
+        self._show_others(everything)
+        decisions = len(tl.decision_pos)
+        done = tl.decisions_before(self.pos) if self.pos < tl.end else decisions
+        where = "setup" if tl.round_of[self.pos] == 0 else f"round {tl.round_of[self.pos]} · turn {tl.turn_at(self.pos)}"
+        rest = f"{where} · move {done} of {decisions} · {self.view_names()[self.view_index]}"
+        line = f"{self.game.title} replay · {rest}"
+        if len(line) >= max(self.size.width, 80):  # the game's name gives way first
+            line = f"Replay · {rest}"
+        status.update(line + (f" (stops early: {self.error})" if self.error else ""))
+        title = self.lines[self.pos - 1] if self.pos > 0 else "The start of the game"
+        if self.pos == tl.end and tl.over:
+            title = "The end of the game\n\n" + self.final_scores()
+        self.query_one("#decision-title", Static).update(title)
         log = self.query_one("#log", GameLog)
         log.clear_all()
         for line in self.lines[max(0, self.pos - 200):self.pos]:
             log.add("", line)
 
-    def action_step(self, delta: int) -> None:
+    def _show_others(self, everything: bool) -> None:
+        """The boards of seats 2.. under the first, in the "everything" view; hidden otherwise."""
+        scroll = self.query_one("#board-scroll", VerticalScroll)
+        others = list(self.query(".other-board").results(BoardView))
+        heads = list(self.query(".other-head").results(Static))
+        if everything and not others:
+            for seat in range(1, len(self.names)):
+                head = Static(f"── as {self.names[seat]} sees it ──", classes="other-head section", markup=False)
+                board = self.board_cls(self.game, id=f"board-{seat}")
+                board.add_class("other-board")
+                scroll.mount(head)
+                scroll.mount(board)
+                heads.append(head)
+                others.append(board)
+        for w in heads:
+            w.display = everything
+        for seat, board in enumerate(others, start=1):
+            board.display = everything
+            if everything:
+                board.show(self.states[self.pos].view(seat), self.names, seat)
+
+    def final_scores(self) -> str:
+        sc = self.states[-1].scores()
+        labels = [self.names[i] if i < len(self.names) and lab.startswith("Seat ") else lab
+                  for i, lab in enumerate(sc.labels)]
+        lines = [with_names(sc.outcome, labels)] if sc.outcome else []
+        for place, i in enumerate(sc.ranking or range(len(labels)), start=1):
+            lines.append(f"{place}. {labels[i]}  {sc.totals[i]}")
+        return "\n".join(lines)
+
+    def move_to(self, pos: int) -> None:
         if self.states:
-            self.pos = max(0, min(len(self.states) - 1, self.pos + delta))
+            self.pos = max(0, min(len(self.states) - 1, pos))
             self.show()
+
+    def action_step(self, delta: int) -> None:
+        if self.timeline is not None:
+            self.move_to(self.timeline.step(self.pos, "decision", delta))
+
+    def action_turn(self, delta: int) -> None:
+        if self.timeline is not None:
+            self.move_to(self.timeline.step(self.pos, "turn", delta))
+
+    def action_round(self, delta: int) -> None:
+        if self.timeline is not None:
+            self.move_to(self.timeline.step(self.pos, "round", delta))
 
     def action_jump(self, where: int) -> None:
         if self.states:
-            self.pos = 0 if where == 0 else len(self.states) - 1
-            self.show()
+            self.move_to(0 if where == 0 else len(self.states) - 1)
+
+    def action_goto(self) -> None:
+        tl = self.timeline
+        if tl is None or not self.states:
+            return
+
+        def chosen(n: int | None) -> None:
+            if n is not None:
+                self.move_to(tl.decision_position(n))
+
+        self.app.push_screen(GoToScreen(len(tl.decision_pos)), chosen)
+
+    def action_seat(self) -> None:
+        self.view_index = (self.view_index + 1) % len(self.view_names())
+        self.show()

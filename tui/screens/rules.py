@@ -5,7 +5,6 @@ from __future__ import annotations
 from importlib import resources
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, Markdown, Static
 
@@ -29,12 +28,9 @@ def help_text(topic: str) -> str:
 
 
 class RulesScreen(BaseScreen):
-    BINDINGS = keymap.bindings("back") + [
-        Binding("pagedown,space", "scroll(1)", "Scroll", show=False, id="rules.down"),
-        Binding("pageup", "scroll(-1)", "Scroll up", show=False, id="rules.up"),
-    ]
-    HELP = ("**Rules.** Pick a game with its letter (or ↑ ↓ Enter); PgDn / Space and PgUp scroll "
-            "the text. Esc goes back.")
+    BINDINGS = keymap.bindings("back", "rules")
+    HELP = ("**Rules.** Pick a game with its letter (or ↑ ↓ Enter); PgDn or Space scrolls the text "
+            "down, PgUp or b scrolls it back up. Esc goes back.")
 
     def __init__(self, topic: str = "crown") -> None:
         super().__init__()

@@ -1,54 +1,104 @@
-"""Settings: theme, bot pace, and the table of keys (remappable in settings.json)."""
+"""Settings: theme, bot pace, and every key (remapped here: press the new key).
+
+↑ ↓ move between the settings and down the list of keys, ← → change a setting,
+Enter on a key waits for the new key. A key that would mean two things on one
+screen is refused with the reason (:func:`coldwater.tui.keymap.conflict`).
+Everything is kept in settings.json at once.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
+from textual import events
 from textual.app import ComposeResult
-from textual.containers import VerticalScroll
-from textual.widgets import DataTable, Footer, Static
+from textual.containers import Vertical
+from textual.widgets import Footer, Static
 
 from coldwater import themes
 from coldwater.tui import keymap
 from coldwater.tui import settings as settings_mod
-from coldwater.tui.screens.base import BaseScreen
-from coldwater.tui.widgets.form import Cycler
+from coldwater.tui.screens.base import BaseModal, BaseScreen
+from coldwater.tui.widgets.choices import ChoiceList, Item
+from coldwater.tui.widgets.form import Cycler, FormScroll
 
 PACES: tuple[tuple[str, float], ...] = (("instant", 0.0), ("quick", 0.15), ("normal", 0.4), ("slow", 1.0))
 
 
+class KeyList(ChoiceList):
+    """The list of keys; ↑ on its first row goes back up to the settings above it."""
+
+    def action_cursor_up(self) -> None:
+        if self.highlighted is None or self.highlighted <= 0:
+            self.screen.focus_previous()
+        else:
+            super().action_cursor_up()
+
+
+class KeyCapture(BaseModal):
+    """Waits for one key press and returns its name; Esc cancels."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__()
+        self.what = what
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="capture-box"):
+            yield Static(f"Press the new key for “{self.what}”.\nEsc cancels.", id="capture-text")
+
+    def on_key(self, event: events.Key) -> None:
+        event.stop()
+        event.prevent_default()
+        self.dismiss(None if event.key == "escape" else event.key)
+
+
 class SettingsScreen(BaseScreen):
-    BINDINGS = keymap.bindings("back", "nav")
+    BINDINGS = keymap.bindings("back", "nav", "settings")
     HELP = """\
-**Settings.** ↑ ↓ choose a setting, ← → change it; changes are kept at once.
+**Settings.** ↑ ↓ move between the settings and down the list of keys, ← → change a
+setting; changes are kept at once.
 
 - *Theme*: dark, light, or ansi (your terminal's own 16 colours; best over SSH or
   with a custom palette). With `NO_COLOR` set, colours are turned off.
 - *Bot pace*: the pause after each bot move, so you can follow the table.
-- *Answer the obvious*: a question with a single possible answer answers itself
+- *Answer obvious*: a question with a single possible answer answers itself
   (never "end your turn", never a choice that reveals something); the log says so.
-
-To remap a key, add it to `settings.json` in the coldwater data folder, e.g.
-`"keys": {"table.pause": "escape,m"}`, using the ids in the table below.
+- *Keys*: Enter on a key, then press the new key. A key that already means something
+  on the same screen is refused, and the message says what it means there. Backspace
+  puts a key back to its default.
 """
 
     def compose(self) -> ComposeResult:
         s = self.cw.settings
-        with VerticalScroll(classes="page"):
+        with FormScroll(classes="page", id="settings-form"):
             yield Static("Settings", classes="page-title")
-            yield Cycler("Theme", [(n, n) for n in themes.THEMES], s.theme or "dark", id="theme")
-            yield Cycler("Bot pace", [(n, v) for n, v in PACES], s.bot_delay, id="pace")
-            yield Cycler("Answer the obvious", [("yes", True), ("no", False)], s.auto_single, id="auto-single")
-            yield Static("Keys", classes="section")
-            yield DataTable(id="keys", cursor_type="row", zebra_stripes=True)
+            yield Cycler("Theme", [(n, n) for n in themes.THEMES], s.theme or "dark", id="theme",
+                         hint="← → changes the colours: dark, light, or ansi (your terminal's 16 colours)")
+            yield Cycler("Bot pace", [(n, v) for n, v in PACES], s.bot_delay, id="pace",
+                         hint="← → changes the pause after each bot move, so you can follow the table")
+            yield Cycler("Answer obvious", [("yes", True), ("no", False)], s.auto_single, id="auto-single",
+                         hint="yes: a question with one possible answer answers itself")
+            yield Static("Keys — Enter, then press the new key; Backspace restores the default", classes="section")
+            yield KeyList(id="keys", auto_keys=False)
+            yield Static("", id="keys-message", classes="note", markup=False)
+        yield self.hint_line()
         yield Footer()
 
     def on_mount(self) -> None:
-        table = self.query_one("#keys", DataTable)
-        table.add_columns("Where", "Keys", "Does", "Id")
+        self.show_keys()
+        self.query_one("#theme", Cycler).focus()
+
+    def show_keys(self, highlight: int | None = None) -> None:
         overrides = self.cw.settings.keys
+        items = []
         for key in keymap.DEFAULT:
             bid = keymap.binding_id(key)
-            table.add_row(key.scope, keymap.describe_keys(overrides.get(bid, key.keys)), key.description, bid)
-        self.query_one("#theme", Cycler).focus()
+            keys = keymap.describe_keys(overrides.get(bid, key.keys))
+            mark = " *" if bid in overrides else ""
+            items.append(Item(f"{key.scope:<9} {key.description:<22} {keys}{mark}", bid))
+        lst = self.query_one("#keys", KeyList)
+        lst.set_items(items, highlight=highlight)
+        lst.hint = "Enter, then the new key; Backspace: the default; * marks a changed key"  # type: ignore[attr-defined]
 
     def on_cycler_changed(self, event: Cycler.Changed) -> None:
         if not self.is_mounted:
@@ -63,11 +113,61 @@ To remap a key, add it to `settings.json` in the coldwater data folder, e.g.
             self.cw.settings.auto_single = event.value
             settings_mod.save(self.cw.settings)
 
+    def on_choice_list_chosen(self, event: ChoiceList.Chosen) -> None:
+        event.stop()
+        self.remap(event.value)
+
+    def _highlighted(self) -> str | None:
+        lst = self.query_one("#keys", KeyList)
+        if not lst.has_focus or lst.highlighted is None:
+            return None
+        option = lst.get_option_at_index(lst.highlighted)
+        value: Any = lst._values.get(option.id or "")
+        return value if isinstance(value, str) else None
+
+    def action_reset(self) -> None:
+        bid = self._highlighted()
+        if bid is None or bid not in self.cw.settings.keys:
+            return
+        default = next(k.keys for k in keymap.DEFAULT if keymap.binding_id(k) == bid)
+        others = {k: v for k, v in self.cw.settings.keys.items() if k != bid}
+        for one in default.split(","):
+            why = keymap.conflict(bid, one.strip(), others)
+            if why:
+                self.say(f"Cannot restore the default: {why}.")
+                return
+        self.cw.settings.keys = others
+        self.apply(bid, f"{bid} is back to {keymap.describe_keys(default)}.")
+
+    def remap(self, bid: str) -> None:
+        key = next(k for k in keymap.DEFAULT if keymap.binding_id(k) == bid)
+
+        def chosen(new: str | None) -> None:
+            if not new:
+                self.say("Unchanged.")
+                return
+            why = keymap.conflict(bid, new, {k: v for k, v in self.cw.settings.keys.items() if k != bid})
+            if why:
+                self.say(f"Not changed: {why}.")
+                return
+            self.cw.settings.keys = {**self.cw.settings.keys, bid: new}
+            self.apply(bid, f"{key.description} ({key.scope}) is now {keymap.describe_keys(new)}.")
+
+        self.app.push_screen(KeyCapture(f"{key.description} ({key.scope})"), chosen)
+
+    def apply(self, bid: str, message: str) -> None:
+        """Keep the keys, make Textual use them now, and redraw the list."""
+        settings_mod.save(self.cw.settings)
+        self.app.set_keymap(dict(self.cw.settings.keys))
+        index = [keymap.binding_id(k) for k in keymap.DEFAULT].index(bid)
+        self.show_keys(highlight=index)
+        self.say(message)
+
+    def say(self, text: str) -> None:
+        self.query_one("#keys-message", Static).update(text)
+
     def action_next(self) -> None:
         self.focus_next()
 
     def action_previous(self) -> None:
         self.focus_previous()
-
-    def action_start(self) -> None:
-        pass

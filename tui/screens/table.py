@@ -40,10 +40,9 @@ from textual.containers import Container, Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Input, Static
 from textual.worker import Worker, WorkerState
 
-from coldwater.core import record as record_mod
 from coldwater.core.errors import IllegalAction
 from coldwater.core.state import CHANCE, State
-from coldwater.net import paths
+from coldwater.net import paths, records
 from coldwater.net.table import Applied, GameOver, SeatKind, Table, Undone, seat_label
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen
@@ -728,7 +727,7 @@ leaving and resuming later loses nothing, the log included.
         self._finished = True
         t = self.table
         if t.save_path is not None:
-            record_mod.save(t.record, records_dir() / Path(t.save_path).name)
+            records.save(t.record, records_dir() / Path(t.save_path).name)
             t.delete_save()
         from coldwater.tui.screens.score import ScoreScreen
 

@@ -54,3 +54,84 @@ class ScoreChart(Widget):
         lines.append(Text(""))
         lines.append(legend)
         return Group(*lines)
+
+
+LINE_STYLES: tuple[str, ...] = ("bright_cyan", "bright_yellow", "bright_magenta", "bright_green", "bright_red",
+                                "bright_blue")
+
+
+class ScoreOverTime(Widget):
+    """Each player's score at the end of every round, drawn as a line chart of characters.
+
+    Every player has a digit (their place in `labels`, from 1) as well as a colour,
+    so the chart reads in monochrome too; between two rounds the line is dotted.
+    The chart fits its width (up to 4 columns a round) and is `rows` rows high.
+    """
+
+    DEFAULT_CSS = "ScoreOverTime { height: auto; }"
+
+    def __init__(self, labels: Sequence[str], rounds: Sequence[int], series: Sequence[Sequence[int]], *,
+                 unit: str = "points", rows: int = 8, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.labels = list(labels)
+        self.rounds = list(rounds)
+        self.series = [list(s) for s in series]
+        self.unit = unit
+        self.rows = rows
+
+    def grid(self, width: int) -> list[list[tuple[str, str]]]:
+        """The plot area as (character, style) cells, top row first."""
+        n = len(self.rounds)
+        rows = self.rows
+        cells: list[list[tuple[str, str]]] = [[(" ", "") for _ in range(width)] for _ in range(rows)]
+        top = max([1] + [v for s in self.series for v in s])
+        low = min([0] + [v for s in self.series for v in s])
+        span = max(1, top - low)
+
+        def x_of(i: int) -> int:
+            return 0 if n <= 1 else round(i * (width - 1) / (n - 1))
+
+        def y_of(v: float) -> int:
+            return rows - 1 - round((v - low) * (rows - 1) / span)
+
+        for p, values in enumerate(self.series):
+            style = LINE_STYLES[p % len(LINE_STYLES)]
+            mark = str(p + 1)[-1]
+            for i in range(len(values) - 1):  # dots first, so the marks win where they meet
+                x0, x1 = x_of(i), x_of(i + 1)
+                for x in range(x0 + 1, x1):
+                    v = values[i] + (values[i + 1] - values[i]) * (x - x0) / max(1, x1 - x0)
+                    y = y_of(v)
+                    if cells[y][x][0] == " ":
+                        cells[y][x] = ("·", style)
+            for i, v in enumerate(values):
+                cells[y_of(v)][x_of(i)] = (mark, f"bold {style}")
+        return cells
+
+    def render(self) -> RenderableType:
+        if not self.rounds or not self.series:
+            return Text("No scores by round were recorded for this game.", style="dim")
+        top = max([1] + [v for s in self.series for v in s])
+        low = min([0] + [v for s in self.series for v in s])
+        axis_w = max(len(str(top)), len(str(low))) + 1
+        # Up to 4 columns a round; a long game shares columns between rounds rather than overflow.
+        width = max(10, min(self.size.width - axis_w - 2, 4 * len(self.rounds) + 1))
+        lines: list[RenderableType] = []
+        for r, row in enumerate(self.grid(width)):
+            label = str(top) if r == 0 else (str(low) if r == self.rows - 1 else "")
+            line = Text(f"{label:>{axis_w - 1}} ┤" if label else " " * (axis_w - 1) + " │", no_wrap=True,
+                        style="dim")
+            for ch, style in row:
+                line.append(ch, style=style)
+            lines.append(line)
+        lines.append(Text(" " * axis_w + "└" + "─" * width, style="dim", no_wrap=True))
+        first, last = self.rounds[0], self.rounds[-1]
+        tail = f"round {last}"
+        lines.append(Text(" " * (axis_w + 1) + f"round {first}".ljust(max(0, width - len(tail))) + tail,
+                          style="dim", no_wrap=True))
+        legend = Text(f"{self.unit} at the end of each round: ", style="dim")
+        for p, label in enumerate(self.labels):
+            legend.append(f"{str(p + 1)[-1]} {label}", style=f"bold {LINE_STYLES[p % len(LINE_STYLES)]}")
+            legend.append("  ")
+        lines.append(legend)
+        return Group(*lines)

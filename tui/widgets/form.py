@@ -9,7 +9,9 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import reactive
+from textual.containers import VerticalScroll
 from textual.widget import Widget
+from textual.widgets import Input
 
 
 class Cycler(Widget, can_focus=True):
@@ -34,9 +36,11 @@ class Cycler(Widget, can_focus=True):
             return self.cycler
 
     def __init__(self, label: str, choices: Sequence[tuple[str, Any]], value: Any = None, *,
-                 id: str | None = None, classes: str | None = None) -> None:
+                 id: str | None = None, classes: str | None = None, hint: str = "") -> None:
         super().__init__(id=id, classes=classes)
         self.label = label
+        self.hint = hint
+        """The one-line explanation the form shows while this field is focused."""
         self.choices = list(choices)
         values = [v for _, v in self.choices]
         self.set_reactive(Cycler.index, values.index(value) if value in values else 0)
@@ -77,3 +81,39 @@ class Cycler(Widget, can_focus=True):
         text = self.choices[self.index][0] if self.choices else "—"
         return Text.assemble((f"{self.label:<16}", "bold"), ("◀ ", "dim"), (text, "reverse" if self.has_focus else "underline"),
                              (" ▶", "dim"))
+
+
+class FormScroll(VerticalScroll, inherit_bindings=False, can_focus=False):
+    """A scrolling form page that leaves ↑ ↓ ← → to the fields.
+
+    A plain VerticalScroll binds the arrows to scrolling, and it sits between a
+    focused field and the screen, so ↑ ↓ scrolled the page instead of moving
+    between fields. Focusing a field still scrolls it into view, so a form with
+    any number of fields stays reachable by keyboard.
+    """
+
+
+class Field(Input):
+    """A one-line text field: one row high, no border, so it reads at 80×24 inside a row.
+
+    `hint` is the one-line explanation the form shows while the field is focused.
+    """
+
+    DEFAULT_CSS = """
+    Field {
+        height: 1;
+        border: none;
+        padding: 0 1;
+        width: 1fr;
+        max-width: 60;
+        background: $boost;
+    }
+    Field:focus {
+        border: none;
+        background: $panel;
+    }
+    """
+
+    def __init__(self, value: str | None = None, *, hint: str = "", **kw: Any) -> None:
+        super().__init__(value, **kw)
+        self.hint = hint

@@ -1,4 +1,4 @@
-"""The Aquatica table as a player at it sees it, drawn from one view.
+"""The Aquatica table in Rich text, drawn from one view (pure: no Textual).
 
 Top to bottom: your turn (the effects of the card being played, the coins and
 power gathered and what they pay for), your hand and discard pile in full, your
@@ -13,18 +13,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rich.console import Console
 from rich.text import Text
-from textual.widget import Widget
 
 from coldwater.core.aquatica import payment
 from coldwater.core.aquatica.model import BOARD_SLOTS, LOC_TYPES, RIVAL, AqData
 from coldwater.core.state import State
-from coldwater.tui.widgets.aquatica import cards
-from coldwater.tui.widgets.board import BoardView
+from coldwater.tui.games.aquatica import cards
 
-_WRAP = Console(width=400, color_system=None, legacy_windows=False)
-"""Only for measuring and wrapping lines; it never prints."""
 
 PHASE_WORDS: dict[str, str] = {"setup": "setting up", "kings": "choosing Kings", "pre": "before the Main Action",
                                "main": "Main Action", "post": "after the Main Action", "over": "game over"}
@@ -137,55 +132,12 @@ def pays_for(k: Any, d: AqData) -> list[Text]:
     return out
 
 
-class AquaticaBoard(BoardView):
-    """The whole table for one viewer (None: the public view, e.g. behind a hand-over)."""
+class Sheet:
+    """The parts of the table as lists of lines, for a board `width` columns wide."""
 
-    def __init__(self, game: Any, *, id: str | None = None) -> None:
-        super().__init__(game, id=id)
-        self.deck = game.deck
-        self._last: tuple[State[Any, Any], Sequence[str], int | None] | None = None
-        self._lines = -1
-        self._width = 0
-        self.plain = ""
-        """The board as plain text (for tests and for reading back what is shown)."""
-
-    @property
-    def width_now(self) -> int:
-        w = self.size.width or (self.parent.size.width if isinstance(self.parent, Widget) else 0)
-        return max(40, (w or 80) - 1)
-
-    def on_resize(self) -> None:
-        if self._last is not None and self.width_now != self._width:
-            self.show(*self._last)  # re-flow the columns; a change of height alone needs nothing
-
-    def show(self, view: State[Any, Any], names: Sequence[str], viewer: int | None) -> None:
-        self._last = (view, names, viewer)
-        d: AqData = view.data
-        labels = seat_names(names, d.players)
-        parts: list[Text] = []
-        me = viewer if viewer is not None and 0 <= viewer < d.players else None
-        if me is not None:
-            parts += self.turn_panel(d, labels, me)
-            parts += self.secrets(d, me)
-            parts += self.player(d, me, labels, me)
-        parts += self.ocean(d)
-        parts += self.tracks(d, labels) if d.module == "goals" else self.tribe_board(d, labels)
-        order = [(me + i) % d.players for i in range(1, d.players)] if me is not None else list(range(d.players))
-        for s in order:
-            parts += self.player(d, s, labels, me)
-        width = self._width = self.width_now
-        lines: list[Text] = []
-        for part in parts:
-            if part.cell_len <= width:
-                lines.append(part)
-            else:
-                lines += list(part.wrap(_WRAP, width))
-        # Lines are wrapped here and not by Textual (text-wrap: nowrap in the stylesheet), so
-        # the height is known: an update that keeps it skips the screen-wide layout pass.
-        text = Text("\n").join(lines)
-        self.plain = text.plain
-        self.update(text, layout=len(lines) != self._lines)
-        self._lines = len(lines)
+    def __init__(self, deck: Any, width: int) -> None:
+        self.deck = deck
+        self.width = width
 
     # ---- the turn ----------------------------------------------------------------
     def turn_panel(self, d: AqData, labels: list[str], me: int) -> list[Text]:
@@ -221,10 +173,9 @@ class AquaticaBoard(BoardView):
             if d.turn == me:
                 out += pays_for(k, d)
         elif d.turn == me and d.phase == "pre":
-            out.append(Text("  Before your Main Action: claim Goals, flip Mantas, exploit effect Depths, use Tribes;"
-                            " then play a Character.", style="dim"))
+            out.append(Text("  Extras first if you like, then play a Character.", style="dim"))
         elif d.turn == me and d.phase == "post":
-            out.append(Text("  After your Main Action: the same extras again, then end your turn.", style="dim"))
+            out.append(Text("  The extras again if you like, then end your turn.", style="dim"))
         out.append(Text(""))
         return out
 
@@ -247,12 +198,12 @@ class AquaticaBoard(BoardView):
         k = self.deck
         p = d.ps[me]
         out: list[Text] = [heading(f"Your hand ({len(p.hand)})")]
-        out += columns([Text("  " + cards.char_line(k, c)) for c in sorted(p.hand)], self.width_now)
+        out += columns([Text("  " + cards.char_line(k, c)) for c in sorted(p.hand)], self.width)
         if p.discard:
             out.append(heading(f"Your discard pile ({len(p.discard)}, top last)"))
             items = [Text("  " + cards.char_line(k, c)) for c in p.discard]
             items[-1].append(" ◂ top", style="bold")
-            out += columns(items, self.width_now)
+            out += columns(items, self.width)
         else:
             out.append(Text("Your discard pile: empty", style="dim"))
         if p.scored:
@@ -265,23 +216,31 @@ class AquaticaBoard(BoardView):
 
     # ---- the Ocean --------------------------------------------------------------------
     def ocean(self, d: AqData) -> list[Text]:
+        """The Character row with prices, then both Location rows, one Location a line
+        with its Depths (top first)."""
         k = self.deck
         out: list[Text] = [heading("The Ocean")]
-        decks = Text(f"Character deck {len(d.char_deck)} · Location deck {len(d.loc_deck)} · "
-                     f"Location discard {len(d.loc_discard)} · Wild Mantas {len(d.wild_supply)}", style="dim")
-        out.append(decks)
+        out.append(Text(f"In the decks {len(d.char_deck)} Characters · {len(d.loc_deck)} Locations · "
+                        f"{len(d.loc_discard)} Locations discarded · {len(d.wild_supply)} Wild Mantas", style="dim"))
         out.append(Text("Character row (price in coins):", style="bold"))
         row = []
         for i, c in enumerate(d.char_row):
             t = Text(f"  {i}{cards.COIN} ", style="bold yellow")
             t.append(cards.char_line(k, c))
             row.append(t)
-        out += columns(row, self.width_now) if row else [Text("  empty", style="dim")]
+        out += columns(row, self.width) if row else [Text("  empty", style="dim")]
         for name, locs, top in (("top", d.loc_top, True), ("bottom", d.loc_bottom, False)):
-            out.append(Text(f"Location row, {name} (buy ¢ / conquer power{', 1 less' if top else ''}):",
-                            style="bold"))
+            out.append(Text(f"Location row, {name}" + (" (conquer 1 power less)" if top else "") + ":", style="bold"))
             if locs:
-                out += columns([Text("  ") + cards.loc_summary(k, x, top) for x in locs], self.width_now)
+                wide = max(len(k.loc_name[x]) for x in d.loc_top + d.loc_bottom)
+                for x in locs:
+                    line = Text("  ") + cards.loc_line(k, x, top, wide)
+                    if line.cell_len <= self.width:
+                        out.append(line)
+                    else:  # the Depths on a row of their own, under the name: nothing is cut
+                        cut = line.plain.index(" Depths ")
+                        out.append(line[:cut])
+                        out.append(Text(" " * 4) + line[cut + 1:])
             else:
                 out.append(Text("  empty", style="dim"))
         out.append(Text(""))
@@ -293,7 +252,7 @@ class AquaticaBoard(BoardView):
         out: list[Text] = [heading(f"Goals (spots score {spots} by arrival)")]
         for pos, g in enumerate(d.goals):
             t = Text(f"  {pos + 1} ", style="bold")
-            t.append(f"{cards.goal_name(k, g):<42}")
+            t.append(f"{cards.goal_name(k, g):<34}")
             track = d.tracks[pos] if pos < len(d.tracks) else []
             for i, s in enumerate(track):
                 who = "Rival" if s == RIVAL else labels[s] if 0 <= s < len(labels) else f"Seat {s + 1}"
@@ -377,3 +336,63 @@ class AquaticaBoard(BoardView):
             out.append(tl)
         out.append(Text(""))
         return out
+
+    # ---- the parts, and how they are laid out -----------------------------------------
+    def parts(self, d: AqData, labels: list[str], me: int | None) -> dict[str, list[Text]]:
+        """Every part of the table: "turn", "hand", "me", "ocean", "goals", "others"."""
+        out: dict[str, list[Text]] = {"turn": [], "hand": [], "me": []}
+        if me is not None:
+            out["turn"] = self.turn_panel(d, labels, me)
+            out["hand"] = self.secrets(d, me)
+            out["me"] = self.player(d, me, labels, me)
+        out["ocean"] = self.ocean(d)
+        out["goals"] = self.tracks(d, labels) if d.module == "goals" else self.tribe_board(d, labels)
+        order = [(me + i) % d.players for i in range(1, d.players)] if me is not None else list(range(d.players))
+        out["others"] = [line for s in order for line in self.player(d, s, labels, me)]
+        return out
+
+
+TWO_COLUMNS = 110
+"""From this board width the Ocean and Goals sit beside your own things."""
+
+
+def fit(lines: list[Text], width: int) -> list[Text]:
+    """Rows never wrap on their own: a row too long for the board is broken at its
+    " · " separators onto indented rows of its own, and cut with an ellipsis only
+    where no separator helps."""
+    out: list[Text] = []
+    for line in lines:
+        while line.cell_len > width:
+            plain = line.plain
+            cut = plain.rfind(" · ", 0, width)
+            if cut <= 4:
+                line = line.copy()
+                line.truncate(width, overflow="ellipsis")
+                break
+            out.append(line[:cut])
+            line = Text("    ") + line[cut + 3:]
+        out.append(line)
+    return out
+
+
+def side_by_side(left: list[Text], right: list[Text], width: int, gap: int = 2) -> list[Text]:
+    lw = (width - gap) // 2
+    left, right = fit(left, lw), fit(right, width - gap - lw)
+    out = []
+    for n in range(max(len(left), len(right))):
+        line = left[n].copy() if n < len(left) else Text()
+        line.pad_right(lw + gap - line.cell_len)
+        if n < len(right):
+            line.append_text(right[n])
+        out.append(line)
+    return out
+
+
+def layout(parts: dict[str, list[Text]], width: int, show: tuple[str, ...]) -> list[Text]:
+    """The parts named in `show`, in one column or (wide boards) two."""
+    def take(*names: str) -> list[Text]:
+        return [line for n in names if n in show for line in parts.get(n, [])]
+
+    if width >= TWO_COLUMNS:
+        return side_by_side(take("turn", "hand", "me", "others"), take("ocean", "goals"), width)
+    return fit(take("turn", "hand", "me", "ocean", "goals", "others"), width)

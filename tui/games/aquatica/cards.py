@@ -47,7 +47,7 @@ _WORDS: dict[str, str] = {
 _SHORT: dict[str, str] = {
     "recruit": "recruit", "free_recruit": "free recruit", "buy": "buy", "conquer": "conquer", "scout": "scout",
     "score": "score", "take_back": "take back", "fully_rise": "fully raise", "ready": "ready Mantas",
-    "matrona": "Matrona", "opp_flip": "others flip a Manta", "opp_discard": "others discard",
+    "matrona": "take back all + ready Mantas", "opp_flip": "others flip a Manta", "opp_discard": "others discard",
     "copy": "copy a Depth", "replay": "replay", "wild_manta": "Wild Manta", "empty": "empty",
 }
 
@@ -158,6 +158,23 @@ def loc_summary(k: Deck, loc_id: int, on_top: bool = False) -> Text:
     t.append(f" {loc_cost(k, loc_id, on_top)} {k.loc_pp[loc_id]}PP {len(k.loc_depths[loc_id])}D")
     if k.loc_manta[loc_id]:
         t.append(f" {WILD_ICON}", style="bold cyan")
+    return t
+
+
+def loc_line(k: Deck, loc_id: int, on_top: bool = False, name_width: int = 16) -> Text:
+    """A Location in an Ocean row with its Depths, top first:
+    ``Jaw Cove  Shark  3¢ or 2 power  2 PP  ✦ Depths +1¢, raise 1``."""
+    t = Text()
+    t.append(f"{k.loc_name[loc_id]:<{name_width}} ", style="bold")
+    tag = type_tag(k, loc_id)
+    tag.pad_right(8 - len(tag.plain))
+    t.append_text(tag)
+    power = max(0, k.loc_power[loc_id] - (1 if on_top else 0))
+    t.append(f"{k.loc_coins[loc_id]:>2}{COIN} or {power} power {k.loc_pp[loc_id]:>2} PP ")
+    t.append(WILD_ICON if k.loc_manta[loc_id] else " ", style="bold cyan")
+    depths = k.loc_depths[loc_id]
+    t.append(" Depths " + (", ".join(eff_text(e, short=True) for e in depths) if depths else "none (risen)"),
+             style="dim")
     return t
 
 

@@ -20,19 +20,20 @@ from typing import Any, ClassVar
 
 import msgspec
 from rich.text import Text
-from textual.widgets import OptionList, Static
+from textual.app import ComposeResult
+from textual.widgets import Static
 
-from coldwater.core import record as record_mod
 from coldwater.core.aquatica import actions as A
 from coldwater.core.aquatica import payment, tribes
 from coldwater.core.aquatica.model import LOC_TYPES, AqData
 from coldwater.core.aquatica.solo import TITLES
 from coldwater.core.aquatica.tribes_solo import LEVELS
 from coldwater.core.state import Scores, State
+from coldwater.net import records
 from coldwater.net.table import seat_label
-from coldwater.tui.screens.table import TableScreen, records_dir
-from coldwater.tui.widgets.aquatica import cards
-from coldwater.tui.widgets.aquatica.board import AquaticaBoard, frame_text, pool_text
+from coldwater.tui.screens.table import Pane, TableScreen, records_dir
+from coldwater.tui.games.aquatica import cards, words
+from coldwater.tui.games.aquatica.board import AquaticaBoard, frame_text, pool_text
 from coldwater.tui.widgets.board import BoardView
 from coldwater.tui.widgets.choices import Item
 
@@ -64,15 +65,22 @@ class AquaticaTableScreen(TableScreen):
         "kings": "basic: King 1 to the first player, ...; advanced: a draft",
         "solo_level": "1 player with module tribes: Tribes Solo at this level (1 if left empty)",
     }
-    HELP_KEYS = TableScreen.HELP_KEYS + "\n| PgUp PgDn | Scroll the board (your hand, the Ocean, the other players) |"
+    HELP_KEYS = TableScreen.HELP_KEYS + (
+        "\n| F4 / O | The Ocean: Character row, both Location rows with their Depths |"
+        "\n| F5 / P | The players: your hand and discard pile, every player's board |"
+        "\n| F6 / G | The Goal tracks or the Tribe board |")
     HELP: ClassVar[str] = TableScreen.HELP + """
-**Aquatica: Cold Waters.** At the top of the board: your turn (the card being
-played with its effects in order, ▸ marking the one now resolving; the coins and
-power gathered in this Main Action and what they pay for), then your hand and
-discard pile in full and your player board. Below: the Ocean (Character row with
-prices, both Location rows: name, type, buy ¢ / conquer power, PP, Depths, ✦ a
-Wild Manta when fully risen; deck sizes), the Goal tracks or the Tribe board,
-and every other player (hand size, discard top, Scoring Pile, Mantas, board).
+**Aquatica: Cold Waters.** The line under the title: each player's PP so far.
+At the top of the board: your turn (the card being played with its effects in
+order, ▸ marking the one now resolving; the coins and power gathered in this
+Main Action and what they pay for), then your hand and discard pile and your
+player board; then the Ocean (Character row with prices, both Location rows:
+name, type, coins or power, PP, ✦ a Wild Manta when fully risen, the Depths top
+first), the Goal tracks or the Tribe board, and every other player. In a small
+terminal the board scrolls (PgUp / PgDn) and three panes show a part on its
+own, full-screen: **F4 / O** the Ocean, **F5 / P** the players, **F6 / G** the
+Goals or Tribes (the same key closes it). From 110 columns of board the Ocean
+and the Goals or Tribes sit beside your own things.
 
 Mantas: ● ready, ○ tired, ⚑ placed on a Goal or Tribe; T trained, W wild. On a
 board Location, ▸ is the visible Depth and "N left" the Depths still to exploit.
@@ -81,8 +89,11 @@ board Location, ▸ is the visible Depth and "N left" the Depths still to exploi
 exploit effect Depths and use Tribes, as often as they allow. Then play one
 Character: its effects come one at a time; *skip* declines one. When a price is
 more than you gathered, add sources one by one (Mantas, resource Depths, Tribes).
-After it, the extras again, then *end your turn*. The pane under the choices
-shows the full card of the highlighted choice. The rules: Esc, then *Rules*.
+After it, the extras again, then *end your turn* (**e**, as every pass or skip).
+The highlighted choice never spends anything: extras and purchases are yours to
+pick. Under the choices: the full card of the highlighted one. The log announces
+Goals claimed, Tribes recruited and the end being triggered. The rules: Esc,
+then *Rules*.
 """
 
     # ---- layout -----------------------------------------------------------------------------
@@ -92,10 +103,27 @@ shows the full card of the highlighted choice. The rules: Esc, then *Rules*.
 
     def on_mount(self) -> None:
         self.drawing_errors = []
-        details = Static(id="aq-details")
-        details.plain_text = ""  # type: ignore[attr-defined]
-        self.query_one("#decision-box").mount(details)
         super().on_mount()
+
+    # ---- panes: the Ocean and the players, one key away at any size -----------------------
+    PANES: ClassVar[tuple[Pane, ...]] = (Pane("ocean", "Ocean", "O"), Pane("players", "Players", "P"),
+                                         Pane("goals", "Goals", "G"))
+    PANE_PARTS: ClassVar[dict[str, tuple[str, ...]]] = {"ocean": ("ocean",), "players": ("hand", "me", "others"),
+                                                        "goals": ("goals",)}
+
+    def compose_pane(self, pane_id: str) -> ComposeResult:
+        yield AquaticaBoard(self.table.game, id=f"aq-pane-{pane_id}")
+
+    def action_pane(self, pane_id: str) -> None:
+        super().action_pane(pane_id)
+        if self.pane in self.PANE_PARTS:  # a pane opens at its top, wherever it was left
+            box = self.query_one(f"#pane-{self.pane}")
+            box.scroll_home(animate=False, immediate=True)
+            self.call_after_refresh(box.scroll_home, animate=False)
+
+    def update_pane(self, pane_id: str, view: State[Any, Any]) -> None:
+        board = self.query_one(f"#aq-pane-{pane_id}", AquaticaBoard)
+        board.show(view, self.player_names(), self.viewer, self.PANE_PARTS.get(pane_id, ()))
 
     def refresh_view(self) -> None:
         t = self.table
@@ -104,12 +132,6 @@ shows the full card of the highlighted choice. The rules: Esc, then *Rules*.
             return  # bots and chance moving faster than a person can read: draw the next picture
         self._drawn = now
         super().refresh_view()
-        if not self.my_turn():
-            self.show_details(None)
-
-    def show_waiting(self, seat: int) -> None:
-        super().show_waiting(seat)
-        self.show_details(None)  # no card from the last decision while someone else thinks
 
     def update_board(self, view: State[Any, Any]) -> None:
         key = (self.table.state.ply, self.viewer, self._handing_over)
@@ -195,7 +217,7 @@ shows the full card of the highlighted choice. The rules: Esc, then *Rules*.
             return "Skip"
         if isinstance(a, A.Flip):
             m = p.mantas[a.manta]
-            return f"{'W' if m.wild >= 0 else 'T'}{a.manta + 1}: {cards.eff_text(cards.manta_effect(k, m))}"
+            return f"{'Wild' if m.wild >= 0 else 'Trained'} Manta {a.manta + 1}: {cards.eff_text(cards.manta_effect(k, m))}"
         if isinstance(a, A.Exploit):
             loc = next(x for x in p.board if x.id == a.loc)
             depths = k.loc_depths[a.loc]
@@ -212,7 +234,8 @@ shows the full card of the highlighted choice. The rules: Esc, then *Rules*.
             spot = len(d.tracks[a.goal])
             pp = k.spots[spot] if spot < len(k.spots) else 0
             m = p.mantas[a.manta]
-            return f"{cards.goal_name(k, g)} ({pp} PP) with T{a.manta + 1} ({cards.eff_text(cards.manta_effect(k, m), True)})"
+            return (f"{cards.goal_name(k, g)} ({pp} PP) with Trained Manta {a.manta + 1} "
+                    f"({cards.eff_text(cards.manta_effect(k, m), True)})")
         if isinstance(a, A.Rival):
             return f"Rival's Manta on: {cards.goal_name(k, d.goals[a.goal])}"
         if isinstance(a, A.Recruit):
@@ -253,8 +276,7 @@ shows the full card of the highlighted choice. The rules: Esc, then *Rules*.
         if isinstance(a, A.TakeBack):
             return f"Take back {cards.char_line(k, a.card)}"
         if isinstance(a, A.Copy):
-            loc = next(x for x in p.board if x.id == a.loc)
-            return f"Copy {k.loc_name[a.loc]}: {cards.eff_text(k.loc_depths[a.loc][loc.pos])}"
+            return f"Copy {k.loc_name[a.loc]}: {cards.eff_text(k.loc_depths[a.loc][a.depth])}"
         if isinstance(a, A.Replay):
             return f"Replay {cards.char_line(k, a.card)}"
         if isinstance(a, A.OppFlip):
@@ -307,32 +329,25 @@ shows the full card of the highlighted choice. The rules: Esc, then *Rules*.
         return base + (f" · {' · '.join(extra)}" if extra else "")
 
     # ---- the card behind the highlighted choice ------------------------------------------------
-    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        if event.option_list.id != "decision":
-            return
-        oid = event.option.id or ""
-        value = None
-        if oid.startswith("c") and oid[1:].isdigit():
-            n = int(oid[1:])
-            items = getattr(self, "_aq_items", [])
-            if n < len(items):
-                value = items[n].value
-        self.show_details(value)
+    def preview(self, view: State[Any, Any], action: Any) -> str:
+        text = self.details(view.data, action)
+        return text.plain if isinstance(text, Text) else text
 
-    def show_details(self, a: Any) -> None:
-        try:
-            details: Any = self.query_one("#aq-details", Static)
-        except Exception:  # not mounted yet, or already gone
-            return
-        text: Text | str = ""
-        if a is not None and self.my_turn():
-            try:
-                text = self.details(self.current_view().data, a)
-            except (AttributeError, IndexError, KeyError, TypeError, ValueError, StopIteration):
-                text = ""
-        if text or details.plain_text:
-            details.update(text, layout=False)  # a fixed height (aquatica.tcss): no layout pass
-            details.plain_text = text.plain if isinstance(text, Text) else text
+    # ---- frame hooks: standings, safe defaults, announcements ------------------------------------
+    def standings(self, view: State[Any, Any]) -> str:
+        return words.standings(view.data, view.scores().totals)
+
+    def is_done(self, view: State[Any, Any], action: Any) -> bool:
+        return isinstance(action, (A.End, A.Skip))
+
+    def is_costly(self, view: State[Any, Any], action: Any) -> bool:
+        return words.is_costly(action)
+
+    def step_note(self, view: State[Any, Any]) -> str:
+        return words.step_note(self.deck, view.data)
+
+    def announcements(self, before: State[Any, Any], after: State[Any, Any], seat: int, action: Any) -> list[str]:
+        return words.announcements(self.deck, before.data, after.data)
 
     def details(self, d: AqData, a: Any) -> Text | str:
         k = self.deck
@@ -412,8 +427,13 @@ shows the full card of the highlighted choice. The rules: Esc, then *Rules*.
         self._finished = True
         t = self.table
         if t.save_path is not None:
-            record_mod.save(t.record, records_dir() / Path(t.save_path).name)
+            records.save(t.record, records_dir() / Path(t.save_path).name)
             t.delete_save()
         from coldwater.tui.screens.score import ScoreScreen
 
         self.app.switch_screen(ScoreScreen(t.game.title, self.final_scores(), self.player_names()))
+
+
+# Textual merges BINDINGS when the class is created, before TableScreen.__init_subclass__
+# adds the pane keys; merge again so F4/O and F5/P work (reported to the frame's owner).
+AquaticaTableScreen._merged_bindings = AquaticaTableScreen._merge_bindings()

@@ -18,63 +18,37 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import msgspec
 from rich.console import Group, RenderableType
 from rich.table import Table as RichTable
 from rich.text import Text
 from textual import events
-from textual.binding import Binding
 from textual.message import Message
+from textual.widget import Widget
 
 from coldwater.core.state import State
+from coldwater.tui import keymap
+from coldwater.tui.games.fisheries import info, words
+from coldwater.tui.games.fisheries.cursor import Overlay
 from coldwater.tui.widgets.board import BoardView
-from coldwater.tui.widgets.fisheries import info
 
 NARROW_CELL = 3
 WIDE_CELL = 5
-WIDE_MIN_WIDTH = 100
-WIDE_MIN_HEIGHT = 40
-SIDE_MIN_WIDTH = 77
-"""The small grid with the player boards beside it needs this many columns."""
-SIDE_PANEL = 56
-"""Width of the table screen's side column from 120 columns on (themes/table.tcss)."""
+SIDE_COLUMN = 31
+"""Width of the column beside the small grid (day, chart card, the stacks)."""
 
 
-class Overlay(msgspec.Struct):
-    """What the table screen draws over the position: cursor, previews, a message."""
-
-    cursor: tuple[int, int] | None = None
-    """(row, col) of the keyboard cursor, or None."""
-    ghost: list[tuple[int, int]] = msgspec.field(default_factory=list)
-    """Squares of the tile being placed (may fall outside the grid)."""
-    ghost_ok: bool = True
-    options: set[int] = msgspec.field(default_factory=set)
-    """Cells worth marking: squares some legal placement covers, or legal destinations."""
-    path: list[int] = msgspec.field(default_factory=list)
-    costs: dict[int, int] = msgspec.field(default_factory=dict)
-    """Hours to reach a destination, shown on large boards."""
-    focus: set[int] = msgspec.field(default_factory=set)
-    """Cells the highlighted choice is about (a fish, a ship)."""
-    message: str = ""
-    bad: bool = False
-    """`message` is a refusal (drawn in the error colour)."""
+def _line(text: Text) -> Text:
+    """Board rows never wrap: a row too long for its column is cut with an ellipsis."""
+    text.no_wrap = True
+    text.overflow = "ellipsis"
+    return text
 
 
 class FisheriesBoard(BoardView):
     """Grid, player boards and cards. Focusable only while the screen has a cursor out."""
 
-    BINDINGS = [
-        Binding("up", "screen.fish_move(-1,0)", "Move", show=False),
-        Binding("down", "screen.fish_move(1,0)", "Move", show=False),
-        Binding("left", "screen.fish_move(0,-1)", "Move", show=False),
-        Binding("right", "screen.fish_move(0,1)", "Move", show=False),
-        Binding("r", "screen.fish_rotate", "Rotate"),
-        Binding("f", "screen.fish_flip", "Flip"),
-        Binding("n,tab", "screen.fish_next(1)", "Next legal"),
-        Binding("p,shift+tab", "screen.fish_next(-1)", "Previous", show=False),
-        Binding("enter,space", "screen.fish_commit", "Confirm"),
-        Binding("escape,backspace", "screen.fish_cancel", "Back"),
-    ]
+    BINDINGS = keymap.bindings("fisheries")
+    """Arrows, r, f, n/p, Enter, Esc: ids ``fisheries.*`` in tui/keymap.py, remappable."""
 
     class CellClicked(Message):
         def __init__(self, cell: int) -> None:
@@ -110,17 +84,35 @@ class FisheriesBoard(BoardView):
         self.overlay = overlay
         self.redraw()
 
-    def choose_layout(self) -> str:
-        """"big" (five-by-two squares, everything stacked), "side" (small squares, player
-        boards beside the grid) or "stack" (small squares, player boards below)."""
+    def room(self) -> tuple[int, int]:
+        """(columns, rows) the board may use: its scrolling parent's inside, less a
+        column for a scroll bar, so a bar that appears never makes a row wrap."""
+        parent = self.parent
         try:
-            w, h = self.screen.size
+            w, h = parent.size if isinstance(parent, Widget) else self.screen.size
         except Exception:  # not mounted yet
-            return "side"
-        room = (w - SIDE_PANEL if w >= 120 else w) - 3  # padding and the scroll bar
-        if room >= WIDE_MIN_WIDTH and h >= WIDE_MIN_HEIGHT:
+            return 77, 12
+        return max(0, w - 3), h
+
+    def choose_layout(self) -> str:
+        """The richest layout that fits the room:
+
+        - "wide": five-by-two squares, the stacks in words beside the grid, the
+          player boards side by side under it (200×60);
+        - "big": five-by-two squares, everything under the grid (160×50);
+        - "long": small squares, player boards and stacks in words below (120×40);
+        - "side": small squares, the stacks beside the grid, one line per player
+          under it (80×24).
+        """
+        w, h = self.room()
+        grid_big = 3 + self.ctx.cols * WIDE_CELL
+        if w >= grid_big + 2 + 46 and h >= 30:
+            return "wide"
+        if w >= grid_big and h >= 44:
             return "big"
-        return "side" if room >= SIDE_MIN_WIDTH else "stack"
+        if h >= 30 and w >= 3 + self.ctx.cols * NARROW_CELL:
+            return "long"
+        return "side"
 
     def redraw(self) -> None:
         if self._view is None or self.ctx is None:
@@ -131,31 +123,49 @@ class FisheriesBoard(BoardView):
     def on_resize(self, event: events.Resize) -> None:
         if self._view is not None and self.choose_layout() != self._layout:
             self.redraw()
+            # A new layout has a new height; a resize handler's own layout request can be
+            # dropped while the resize is being laid out, so ask again after this frame.
+            self.call_after_refresh(self.refresh, layout=True)
 
     def compose_parts(self) -> RenderableType:
         assert self._view is not None
         d = self._view.data
-        if self._layout == "big":
-            top = self.day_line(d, long=True)
+        lay = self._layout
+        if lay in ("wide", "big"):
             grid = self.grid(d, WIDE_CELL)
             self._origin = (3, 2, WIDE_CELL)
-            return Group(top, *grid, self.legend(long=True), self.hint(), Text(""),
-                         *self.party(d, 0, long=True), Text(""), *self.party(d, 1, long=True), Text(""),
-                         *self.cards(d, long=True))
+            under = [self.legend(long=True), self.hint()]
+            parties = [self.party(d, 0, cards=lay == "wide"), self.party(d, 1, cards=lay == "wide")]
+            if lay == "wide":
+                top = RichTable.grid(padding=(0, 2))
+                grid_w = 3 + self.ctx.cols * WIDE_CELL
+                top.add_column(no_wrap=True, width=grid_w, min_width=grid_w)
+                # The rest of the row, exactly: Rich would otherwise squeeze the grid too.
+                top.add_column(no_wrap=True, overflow="ellipsis", width=max(20, self.room()[0] - grid_w - 3))
+                top.add_row(Group(*grid), Group(self.day_line(d, long=True), self.initiative_line(d, long=True),
+                                                Text(""), *self.cards(d, long=True, medium=True)))
+                both = RichTable.grid(padding=(0, 3))
+                both.add_column(no_wrap=True, overflow="ellipsis")
+                both.add_column(no_wrap=True, overflow="ellipsis")
+                both.add_row(Group(*parties[0]), Group(*parties[1]))
+                return Group(top, *under, Text(""), both)
+            return Group(self.day_line(d, long=True), self.initiative_line(d, long=True), *grid, *under,
+                         *parties[0], *parties[1], Text(""), *self.cards(d, long=True))
         grid = self.grid(d, NARROW_CELL)
         self._origin = (3, 1, NARROW_CELL)
-        left = Group(*grid, self.hint(), *self.cards(d, long=False))
-        right: list[RenderableType] = [self.day_line(d, long=False), self.initiative_line(d, long=False)]
-        for seat in (0, 1):
-            right += self.party(d, seat, long=False)
-        right.append(self.legend(long=False))
-        if self._layout == "stack":
-            return Group(*grid, self.hint(), *right, *self.cards(d, long=False))
+        if lay == "long":
+            self._origin = (3, 2, NARROW_CELL)
+            return Group(self.day_line(d, long=True), *grid, self.hint(), self.legend(long=False),
+                         *self.party(d, 0, long=True), *self.party(d, 1, long=True), Text(""),
+                         *self.cards(d, long=True))
+        right: list[RenderableType] = [self.day_line(d, long=False), self.initiative_line(d, long=False),
+                                       *self.cards(d, long=False)]
         outer = RichTable.grid(padding=(0, 1))
-        outer.add_column(width=3 + self.ctx.cols * NARROW_CELL)  # a long message wraps under the grid
-        outer.add_column(no_wrap=True)
-        outer.add_row(left, Group(*right))
-        return outer
+        outer.add_column(width=3 + self.ctx.cols * NARROW_CELL, no_wrap=True)
+        outer.add_column(width=SIDE_COLUMN, no_wrap=True, overflow="ellipsis")
+        outer.add_row(Group(*grid), Group(*right))
+        hint = [self.hint()] if self.overlay.message else []  # no blank row when there is nothing to say
+        return Group(outer, *hint, self.party_line(d, 0), self.party_line(d, 1))
 
     def label(self, seat: int) -> str:
         return self._names[seat] if seat < len(self._names) else f"Seat {seat + 1}"
@@ -270,9 +280,7 @@ class FisheriesBoard(BoardView):
 
     def hint(self) -> Text:
         ov = self.overlay
-        if not ov.message:
-            return Text("")
-        return Text(ov.message, style="bold red" if ov.bad else "bold")
+        return _line(Text(ov.message, style="bold red" if ov.bad else "bold"))
 
     # ---- the day, the players, the cards ----------------------------------------------
     def day_line(self, d: Any, *, long: bool) -> Text:
@@ -284,17 +292,14 @@ class FisheriesBoard(BoardView):
         elif d.day == 0:
             t.append("Setting up", style="bold")
         else:
-            t.append(f"Day {d.day}/{days}", style="bold")
+            t.append(f"Day {d.day} of {days}" if long else f"Day {d.day}/{days}", style="bold")
         if d.chart_card:
             tiles = ctx.charts.get(d.chart_card, ())
             if long:
-                t.append(f" · chart card {d.chart_card}: " + " + ".join(info.shape_name(ctx, s) for s in tiles))
+                t.append(" · chart card: " + " + ".join(info.shape_name(ctx, s) for s in tiles))
             else:
-                t.append(f" · chart {d.chart_card} " + " ".join(info.shape_short(s) for s in tiles))
-        if long:
-            t.append(" · ")
-            t.append_text(self.initiative_line(d, long=True))
-        return t
+                t.append(" · chart " + " + ".join(info.shape_short(s) for s in tiles))
+        return _line(t)
 
     def initiative_line(self, d: Any, *, long: bool) -> Text:
         t = Text("Initiative card: " if long else "Initiative: ", style="")
@@ -311,126 +316,160 @@ class FisheriesBoard(BoardView):
                     t.append(f" ({'1st' if first == holder else '2nd'} next)")
         else:
             t.append("in the supply" if long else "supply", style="dim")
-        return t
+        return _line(t)
 
-    def party(self, d: Any, seat: int, *, long: bool) -> list[Text]:
-        ctx = self.ctx
+    def _head(self, d: Any, seat: int, name_width: int) -> Text:
         view = self._view
         current = view.current if view is not None else None
-        tmax = ctx.content.time_max
+        tmax = self.ctx.content.time_max
         head = Text()
         head.append("▶" if current == seat else " ", style="bold")
         head.append(f" {info.SEAT_SHIP[seat]} ", style=info.SEAT_STYLE[seat])
-        nm = self.label(seat) + (" (you)" if seat == self._viewer and long else "")
-        head.append(" " + (nm if long else nm[:9].ljust(9)), style="bold")
+        nm = self.label(seat)
+        head.append(" " + nm[:name_width].ljust(name_width), style="bold")
         hours = d.time[seat]
-        track = Text()
-        track.append("█" * hours, style=info.SEAT_TEXT[seat])
-        track.append("·" * max(0, tmax - hours), style="dim")
-        if not long:
-            head.append(f" {hours:>2}h ")
-            head.append_text(track)
-        out = [head]
-        if long:
-            line = Text("  Time  ")
-            line.append(f"{hours:>2}h ", style="bold")
-            line.append_text(track)
-            line.append(f" (max {tmax})", style="dim")
-            out.append(line)
-        fish = Text("  Fish  " if long else "  fish ")
-        for k, colour in enumerate(ctx.colours):
+        head.append(f" {hours:>2}h ")
+        head.append("█" * hours, style=info.SEAT_TEXT[seat])
+        head.append("·" * max(0, tmax - hours), style="dim")
+        return head
+
+    def _fish(self, d: Any, seat: int, sep: str) -> Text:
+        t = Text()
+        for k, colour in enumerate(self.ctx.colours):
             n = d.catch[seat][k]
-            fish.append_text(info.fish_text(colour))
-            fish.append(f"{n} " if not long else f"×{n}  ", style="" if n else "dim")
-        fish.append("lobster" if d.lobster[seat] else "no lobster", style="bold" if d.lobster[seat] else "dim")
-        out.append(fish)
-        tiles = Text("  Tiles " if long else "  tiles ")
+            t.append_text(info.fish_text(colour))
+            t.append(f"{sep}{n} ", style="" if n else "dim")
+        t.append("lobster" if d.lobster[seat] else "no lobster", style="bold" if d.lobster[seat] else "dim")
+        return t
+
+    def party_line(self, d: Any, seat: int) -> Text:
+        """One player in one row (80×24): hours, fish, lobster, tiles, points."""
+        ctx = self.ctx
+        t = self._head(d, seat, 11)
+        t.append(" ")
+        t.append_text(self._fish(d, seat, ""))
         held = [(s, n) for s, n in zip(ctx.shapes, d.supply[seat]) if n > 0]
-        if held:
-            if long:
-                tiles.append(", ".join(f"{info.shape_name(ctx, s)} ×{n}" for s, n in held))
-            else:
-                tiles.append(" ".join(f"{info.shape_short(s)}×{n}" for s, n in held))
-        else:
-            tiles.append("none", style="dim")
+        t.append("  " + (" ".join(f"{info.shape_short(s)}×{n}" for s, n in held) if held else "no tiles"),
+                 style="" if held else "dim")
+        cards_vp, helm, islands = info.points(ctx, d, seat)
+        t.append(f"  {cards_vp + helm + islands}pt", style="bold")
+        if d.preserved[seat] and d.phase != "over":
+            t.append(" ✓", style="italic")
+        return _line(t)
+
+    def party(self, d: Any, seat: int, *, long: bool = True, cards: bool = False) -> list[Text]:
+        """One player's board spelt out (from 120×40); with `cards`, each card earned
+        on a row of its own (only where the height allows, 200×60)."""
+        ctx = self.ctx
+        head = self._head(d, seat, 16)
+        if seat == self._viewer:
+            head.append("  (you)", style="dim")
+        out = [head]
+        fish = Text("  Fish  ")
+        fish.append_text(self._fish(d, seat, "×"))
+        out.append(fish)
+        tiles = Text("  Tiles ")
+        held = [(s, n) for s, n in zip(ctx.shapes, d.supply[seat]) if n > 0]
+        tiles.append(", ".join(f"{info.shape_name(ctx, s)} ×{n}" for s, n in held) if held else "none",
+                     style="" if held else "dim")
         out.append(tiles)
         cards_vp, helm, islands = info.points(ctx, d, seat)
-        cards = Text("  Cards " if long else "  ")
-        if long:
-            cards.append(", ".join(info.card_line(ctx, c) for c in d.earned[seat]) or "none",
-                         style="" if d.earned[seat] else "dim")
-        else:
-            cards.append(f"{cards_vp + helm + islands}pt ", style="bold")
-            cards.append(" ".join(d.earned[seat]) or "no cards", style="" if d.earned[seat] else "dim")
+        pts = Text("  Points ")
+        pts.append(f"{cards_vp + helm + islands}", style="bold")
+        pts.append(f" (cards {cards_vp} from {len(d.earned[seat])} earned, helms {helm}, islands {islands})",
+                   style="dim")
         if d.preserved[seat] and d.phase != "over":
-            cards.append(" ✓today" if not long else "  · preserved today", style="italic")
-        out.append(cards)
-        if long:
-            pts = Text("  Points ")
-            pts.append(f"{cards_vp + helm + islands}", style="bold")
-            pts.append(f" (cards {cards_vp}, helms {helm}, islands {islands})", style="dim")
-            out.append(pts)
-            ships = [c for c in d.ships[seat] if c >= 0]
-            if ships:
-                left = min(ctx.col(c) for c in ships)
-                limit = min(ctx.cols - 1, left + ctx.content.fleet_span)
-                fleet = Text("  Fleet ")
-                fleet.append(f"leftmost ship in column {chr(97 + left)}; the others up to {chr(97 + limit)}",
-                             style="dim")
-                out.append(fleet)
-        return out
+            pts.append("  · preserved today", style="italic")
+        out.append(pts)
+        for card in d.earned[seat] if cards else ():
+            out.append(Text(f"  ✓ {words.card_long(ctx, card)}", style="dim"))
+        ships = [c for c in d.ships[seat] if c >= 0]
+        if ships:
+            left = min(ctx.col(c) for c in ships)
+            limit = min(ctx.cols - 1, left + ctx.content.fleet_span)
+            fleet = Text("  Fleet ")
+            fleet.append(f"leftmost ship in column {chr(97 + left)}; the others up to {chr(97 + limit)}", style="dim")
+            out.append(fleet)
+        return [_line(t) for t in out]
 
-    def cards(self, d: Any, *, long: bool) -> list[Text]:
+    def cards(self, d: Any, *, long: bool, medium: bool = False) -> list[Text]:
+        """The preservation stacks (or the market row): what each top card takes and does."""
         ctx = self.ctx
         if d.market:
-            entries = [(c, "") for c in d.row]
-            title = f"Market ({len(d.pile)} in the pile)"
+            entries = [(c, 0) for c in d.row]
+            title = f"Market ({len(d.pile)} in the pile)" if long else f"Market · {len(d.pile)} in pile"
         else:
-            entries = [(s.top, f"+{len(s.rest)}" if s.rest else "") for s in d.stacks]
-            title = "Preservation stacks (top card, cards beneath)"
-        if long:
-            out = [Text(title, style="bold underline")]
-            for card, below in entries:
-                line = Text("  ")
-                if card is None:
-                    line.append("— empty", style="dim")
-                else:
-                    line.append(card, style="bold")
-                    line.append(f"  {info.requirement(ctx, card, long=True)} → "
-                                f"{info.card_action(ctx, card, long=True)}, ")
-                    line.append(f"{info.card_vp(ctx, card)} VP", style="bold")
-                if below:
-                    line.append(f"   ({below[1:]} beneath)", style="dim")
-                out.append(line)
-            return out
-        out = []
-        width = 22
-        row = Text()
-        for n, (card, below) in enumerate(entries):
-            cell = Text()
+            entries = [(st.top, len(st.rest)) for st in d.stacks]
+            title = "Preservation stacks (top card)" if long else "Stacks (top card):"
+        out = [Text(title, style="bold underline" if long else "bold")]
+        for card, below in entries:
+            line = Text("  " if long else "")
             if card is None:
-                cell.append("—", style="dim")
+                line.append("— empty", style="dim")
             else:
-                cell.append(card, style="bold")
-                cell.append(f" {info.requirement(ctx, card)} {info.card_action(ctx, card)} {info.card_vp(ctx, card)}VP")
+                line.append(words.card_medium(ctx, card) if medium else
+                            words.card_long(ctx, card) if long else words.card_short(ctx, card))
             if below:
-                cell.append(f" {below}", style="dim")
-            cell.truncate(width - 1)
-            cell.pad_right(width - cell.cell_len)
-            row.append_text(cell)
-            if n % 2 == 1:
-                out.append(row)
-                row = Text()
-        if row.plain:
-            out.append(row)
+                line.append(f"  ({below} below)" if long else f" ·{below}", style="dim")
+            out.append(_line(line))
         return out
 
     # ---- keys and the mouse ----------------------------------------------------
+    # The cursor's keys are bound here (ids fisheries.* in tui/keymap.py) and act on
+    # the table screen, which owns the cursor.
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("turn", "flip"):
+            mode = getattr(self.screen, "mode", None)
+            return mode is not None and mode.kind == "place"
+        return True
+
+    def _screen(self, name: str, *args: int) -> None:
+        method = getattr(self.screen, f"action_fish_{name}", None)
+        if method is not None:
+            method(*args)
+
+    def action_up(self) -> None:
+        self._screen("move", -1, 0)
+
+    def action_down(self) -> None:
+        self._screen("move", 1, 0)
+
+    def action_left(self) -> None:
+        self._screen("move", 0, -1)
+
+    def action_right(self) -> None:
+        self._screen("move", 0, 1)
+
+    def action_turn(self) -> None:
+        self._screen("rotate")
+
+    def action_flip(self) -> None:
+        self._screen("flip")
+
+    def action_next(self) -> None:
+        self._screen("next", 1)
+
+    def action_previous(self) -> None:
+        self._screen("next", -1)
+
+    def action_place(self) -> None:
+        self._screen("commit")
+
+    def action_back(self) -> None:
+        self._screen("cancel")
+
     def on_key(self, event: events.Key) -> None:
-        if event.character and event.character.isprintable() and event.key not in ("r", "f", "n", "p", "space"):
+        # Keys bound here (after any remapping) steer the cursor; a hotkey of the
+        # list of spots chooses that spot; anything else (e, /, !, pane keys) goes on
+        # to the screen's own bindings.
+        char = event.character
+        if not char or not char.isprintable() or event.key in self._bindings.key_to_bindings:
+            return
+        choices = self.screen.query("#decision")
+        if choices and getattr(choices.first(), "has_key", lambda k: False)(char):
             event.stop()
             event.prevent_default()
-            self.post_message(self.KeyPressed(event.character))
+            self.post_message(self.KeyPressed(char))
 
     def on_click(self, event: events.Click) -> None:
         if self.ctx is None:

@@ -1,21 +1,20 @@
-"""Checks run at every step of random play (OpenSpiel-style) for Coldwater Crown."""
+"""Coldwater Crown's own checks for the generic contract test (tests/test_contract.py).
+
+`CASES` are the player counts and options random play covers; `conservation`
+counts every component; `secrets` says what a view must hide.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 import msgspec
-import pytest
 
-from coldwater.core.crown.actions import CODEC, _all_actions
 from coldwater.core.crown.game import GAME
 from coldwater.core.crown.model import TACKLE_COUNTS, CrownData
 from coldwater.core.crown.setup import contest_stack
-from coldwater.core.errors import IllegalAction
-from coldwater.core.rng import Rng
-from coldwater.core.state import CHANCE
 
-ALL_ACTIONS = _all_actions()
+CASES: list[tuple[int, dict[str, Any] | None]] = [(1, None), (2, None), (3, None), (4, None), (2, {"no_tags": True})]
 T = GAME.tables
 _TR = T.content.trophies
 _START = {
@@ -31,6 +30,7 @@ _MAS = list(range(1, 31))
 
 
 def conservation(d: CrownData) -> None:
+    """Every bait, fish card, tackle piece, Master Angler card, trophy and token is somewhere, once."""
     bait = sum(d.bag) + sum(d.discard) + sum(d.box) + 1 + d.route_left  # clear-white; cast bait in hand
     for p in d.parties:
         z3, z4, z5, z6 = p.zones
@@ -78,8 +78,8 @@ def conservation(d: CrownData) -> None:
     assert sum(1 for t in d.tokens if t) + hands + limbo == 3 + d.players, (d.tokens, hands, limbo)
 
 
-def check_view(s: Any, seat: int | None, deep: bool = True) -> None:
-    v = s.view(seat)
+def secrets(s: Any, v: Any, seat: int | None) -> None:
+    """What `seat`'s view must hide: fish cards in decks and on the board, others' weights and tackle."""
     # Check what leaves the process: the encoded bytes, decoded afresh.
     d = msgspec.msgpack.decode(v.encode(), type=CrownData)
     over = d.phase == "over"
@@ -96,61 +96,3 @@ def check_view(s: Any, seat: int | None, deep: bool = True) -> None:
             assert all(f.card is None for f in p.fish if not f.shown)
         assert all(t.kind is None for t in p.tackle)
         assert p.picks == []
-    if s.current == seat:
-        assert v.legal() == s.legal()
-    if not deep:
-        return
-    # determinize fills blanks consistently; its view is byte-identical to this view,
-    # so nothing in the view depends on what the seat may not know.
-    full = GAME.determinize(v, Rng("det").fork(s.ply))
-    conservation(full.data)
-    assert full.view(seat).encode() == v.encode()
-    assert full.current == s.current
-    if s.current == seat:
-        assert v.legal() == s.legal()
-        assert full.legal() == s.legal()
-
-
-def play_checked(players: int, seed: Any, *, full: bool = True, options: Any = None, bot: str = "random") -> Any:
-    s = GAME.new(players, seed=seed, options=options)
-    rng = Rng(seed).fork("play")
-    bots = [GAME.bot(bot) for _ in range(players)]
-    junk_rng = rng.fork("junk")
-    while True:
-        conservation(s.data)
-        legal = s.legal()
-        if s.is_over:
-            assert legal == []
-            break
-        assert legal, "legal() empty before the end"
-        assert [str(a) for a in legal] == sorted(str(a) for a in legal)
-        assert len(set(legal)) == len(legal)
-        if s.current == CHANCE:
-            assert all(w > 0 for _, w in s.chance_outcomes())
-            a = s.sample_chance()
-        else:
-            a = bots[s.current].choose(s.view(s.current), rng.fork(s.ply))
-        if full:
-            for b in legal:
-                assert CODEC.parse(str(b)) == b
-            assert GAME.from_text(s.to_text()) == s
-            seats = [None, *range(players)]
-            deep = seats[s.ply % len(seats)]  # determinize for one seat per step, in turn
-            for seat in seats:
-                check_view(s, seat, deep=seat == deep or seat == s.current)
-            before = s.to_text()
-            for _ in range(3):
-                x = ALL_ACTIONS[junk_rng.below(len(ALL_ACTIONS))]
-                if x not in legal:
-                    with pytest.raises(IllegalAction) as e:
-                        s.apply(x)
-                    assert str(e.value) and "not legal now" not in str(e.value), (x, str(e.value))
-                    assert s.to_text() == before
-            c = s.clone()
-            c.apply(a)
-            s.apply(a)
-            assert c == s and c.digest() == s.digest()
-        else:
-            s.apply(a)
-    return s
-

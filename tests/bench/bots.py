@@ -1,0 +1,170 @@
+"""How strong the bot levels are, on each game's own scale, and how long they think.
+
+    .venv/bin/python tests/bench/bots.py [--games N] [--levels easy,normal,hard]
+        [--only pond,solo,tribes,h2h] [--tribes-levels 1,...,6] [--titles crown,...] [--jobs J]
+
+Prints, for each level, over a fixed list of seeds (``--games`` per line):
+
+- Crown Practice Pond: games won against the silent player;
+- Aquatica base solo: the distribution of titles;
+- Aquatica Tribes Solo, levels 1 to 6: games won;
+- head to head, 2 players, per title: each level against the one below, seats
+  swapped every other game (a win is ranking first);
+- seconds per decision of the searching levels: median and 95th percentile of
+  CPU time (what the budget sets; independent of other load on the machine)
+  and of wall time.
+
+The wall-clock safety cap is lifted here, so every decision runs its whole
+iteration budget and the figures repeat exactly for the same seeds. Figures
+only; nothing here fails on time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import sys
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from coldwater.core import games
+from coldwater.core.rng import Rng
+from coldwater.core.state import CHANCE
+
+Timing = list[tuple[str, float, float]]
+"""(level, CPU seconds, wall seconds) of each searched decision."""
+
+
+def play(game_name: str, seed: str, levels: list[str], options: dict[str, Any] | None) -> tuple[Any, Any, Timing]:
+    """One whole game: seat i played by level levels[i]. Returns (scores, data, timings)."""
+    g = games.get(game_name)
+    bots = [g.bot(lv) for lv in levels]
+    for b in bots:
+        if hasattr(b, "max_seconds"):
+            b.max_seconds = math.inf  # the budget alone decides: exact, repeatable figures
+    s = g.new(len(levels), seed=seed, options=options)
+    rng = Rng(seed).fork("bots")
+    times: Timing = []
+    while (cur := s.current) is not None:
+        if cur == CHANCE:
+            s.apply(s.sample_chance())
+            continue
+        view = s.view(cur)
+        w0, c0 = time.perf_counter(), time.process_time()
+        a = bots[cur].choose(view, rng.fork(s.ply))
+        if levels[cur] in ("normal", "hard") and len(view.legal()) > 1:
+            times.append((levels[cur], time.process_time() - c0, time.perf_counter() - w0))
+        s.apply(a)
+    return s.scores(), s.data, times
+
+
+def job(args: tuple[str, str, str, list[str], dict[str, Any] | None]) -> tuple[str, str, Any, list[str], Timing]:
+    section, key, game_name, levels, options = args[0], args[1], args[2], args[3], args[4]
+    seed = f"bots/{section}/{key}"
+    sc, d, times = play(game_name, seed, levels, options)
+    print(f"  {section} {key} {','.join(levels)}: {sc.outcome}", file=sys.stderr, flush=True)
+    if section == "pond":
+        res: Any = sc.ranking[0] == 0
+    elif section == "solo":
+        res = sc.outcome.split(": ", 1)[-1]
+    elif section == "tribes":
+        res = all(t in d.ps[0].tribes for t in d.tribes)
+    else:
+        res = sc.ranking[0]
+    return section, key, res, levels, times
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--levels", default="easy,normal,hard")
+    ap.add_argument("--only", default="pond,solo,tribes,h2h")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--tribes-levels", default="1,2,3,4,5,6", help="Tribes Solo levels to play")
+    ap.add_argument("--titles", default=",".join(games.names()), help="games for the head-to-head lines")
+    args = ap.parse_args()
+    levels = args.levels.split(",")
+    only = set(args.only.split(","))
+    n = args.games
+    jobs: list[tuple[str, str, str, list[str], dict[str, Any] | None]] = []
+    for lv in levels:
+        for i in range(n):
+            if "pond" in only:
+                jobs.append(("pond", f"{lv}/{i}", "crown", [lv], None))
+            if "solo" in only:
+                jobs.append(("solo", f"{lv}/{i}", "aquatica", [lv], None))
+            if "tribes" in only:
+                for level in map(int, args.tribes_levels.split(",")):
+                    jobs.append(("tribes", f"{lv}/{level}/{i}", "aquatica", [lv],
+                                 {"module": "tribes", "solo_level": level}))
+    if "h2h" in only:
+        for lo, hi in zip(levels, levels[1:]):
+            for name in args.titles.split(","):
+                for i in range(n):
+                    seats = [hi, lo] if i % 2 == 0 else [lo, hi]
+                    jobs.append(("h2h", f"{name}/{hi}-{lo}/{i}", name, seats, None))
+    t0 = time.perf_counter()
+    results: list[tuple[str, str, Any, list[str], Timing]] = []
+    if args.jobs > 1:
+        with ProcessPoolExecutor(args.jobs) as ex:
+            results = list(ex.map(job, jobs))
+    else:
+        results = [job(j) for j in jobs]
+    report(results, levels, n)
+    print(f"({len(jobs)} games in {time.perf_counter() - t0:.0f} s)")
+
+
+def report(results: list[tuple[str, str, Any, list[str], Timing]], levels: list[str], n: int) -> None:
+    by: dict[tuple[str, str], list[Any]] = {}
+    timing: dict[str, Timing] = {lv: [] for lv in levels}
+    for section, key, res, seats, times in results:
+        parts = key.split("/")
+        if section == "pond" or section == "solo":
+            by.setdefault((section, parts[0]), []).append(res)
+        elif section == "tribes":
+            by.setdefault((section, f"{parts[0]}/{parts[1]}"), []).append(res)
+        else:
+            game, pair = parts[0], parts[1]
+            hi = pair.split("-")[0]
+            by.setdefault((section, f"{game}/{pair}"), []).append(seats[res] == hi)
+        for lv, cpu, wall in times:
+            timing[lv].append((lv, cpu, wall))
+    print(f"Bot levels, {n} games per line (fixed seeds)")
+    for lv in levels:
+        if ("pond", lv) in by:
+            r = by[("pond", lv)]
+            print(f"  Crown Practice Pond   {lv:6}  won {sum(r)}/{len(r)} ({100 * sum(r) / len(r):.0f}%)")
+    for lv in levels:
+        if ("solo", lv) in by:
+            c = Counter(by[("solo", lv)])
+            dist = ", ".join(f"{t} {k}" for t, k in sorted(c.items(), key=lambda x: -x[1]))
+            print(f"  Aquatica base solo    {lv:6}  {dist}")
+    for lv in levels:
+        cells = []
+        for level in range(1, 7):
+            r = by.get(("tribes", f"{lv}/{level}"))
+            if r:
+                cells.append(f"L{level} {100 * sum(r) / len(r):3.0f}%")
+        if cells:
+            print(f"  Aquatica Tribes Solo  {lv:6}  " + "  ".join(cells))
+    for name in games.names():
+        for lo, hi in zip(levels, levels[1:]):
+            r = by.get(("h2h", f"{name}/{hi}-{lo}"))
+            if r:
+                print(f"  {name:10} 2p  {hi} vs {lo}: {hi} wins {sum(r)}/{len(r)} ({100 * sum(r) / len(r):.0f}%)")
+    for lv in levels:
+        t = timing.get(lv) or []
+        if t:
+            cpu = sorted(x for _, x, _ in t)
+            wall = sorted(y for _, _, y in t)
+            p95 = int(0.95 * (len(t) - 1))
+            print(f"  seconds/decision {lv:6}  CPU median {statistics.median(cpu):.2f} p95 {cpu[p95]:.2f} "
+                  f"max {cpu[-1]:.2f} | wall median {statistics.median(wall):.2f} p95 {wall[p95]:.2f} "
+                  f"({len(t)} decisions)")
+
+
+if __name__ == "__main__":
+    main()

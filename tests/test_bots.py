@@ -1,0 +1,174 @@
+"""The bot levels: one factory, the search sees only views, and it repeats itself.
+
+Search budgets here are small (a few iterations, short playouts) so the tests
+are quick; the properties do not depend on the budget.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+
+from coldwater.core import games
+from coldwater.core.bots import BOT_NAMES, LEVELS, BotError, EasyBot
+from coldwater.core.rng import Rng
+from coldwater.core.search import FastRng, SearchBot, argmax
+from coldwater.core.simulate import seat_bots, simulate
+from coldwater.core.state import CHANCE, State
+
+
+def small(game: Any, **kw: Any) -> SearchBot:
+    """The game's hard bot with a test-sized budget and no clock cap."""
+    bot = game.bot("hard")
+    assert isinstance(bot, SearchBot)
+    bot.iterations = kw.get("iterations", 6)
+    bot.horizon = kw.get("horizon", 12)
+    bot.max_seconds = math.inf
+    return bot
+
+
+def mid_game(name: str, players: int, seed: str, min_ply: int = 40) -> State[Any, Any]:
+    """A position after some greedy play where the seat to act has a real choice."""
+    g = games.get(name)
+    s = g.new(players, seed=seed)
+    greedy = g.bot("greedy")
+    r = Rng(seed)
+    while s.current is not None:
+        cur = s.current
+        if cur != CHANCE and s.ply >= min_ply and len(s.legal()) >= 3:
+            return s
+        s.apply(s.sample_chance() if cur == CHANCE else greedy.choose(s.view(cur), r.fork(s.ply)))
+    raise AssertionError("no choice found")
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_every_game_offers_every_level_through_one_factory(name: str) -> None:
+    g = games.get(name)
+    assert g.bots == BOT_NAMES and set(LEVELS) <= set(g.bots)
+    for n in g.bots:
+        assert g.bot(n).name == n
+    with pytest.raises(BotError, match="has: random, easy, normal, hard, greedy"):
+        g.bot("grandmaster")
+
+
+@pytest.mark.parametrize("name,players", [("crown", 2), ("aquatica", 2), ("crown", 1)])
+def test_search_sees_only_the_view(name: str, players: int) -> None:
+    """Two positions that differ only in what the seat cannot see get the same choice.
+
+    The second position is the first with its hidden values replaced by another
+    draw (other fish weights, other hands and deck orders): the poison. The bot
+    is also checked to pass nothing but the view it was handed to determinize.
+    """
+    g = games.get(name)
+    s = mid_game(name, players, f"poison/{name}")
+    seat = s.current
+    view = s.view(seat)
+    poisoned = g.determinize(view, Rng("poison"))
+    assert poisoned.encode() != s.encode(), "the poisoned position must hide something different"
+    assert poisoned.view(seat).encode() == view.encode()
+
+    seen: list[Any] = []
+
+    class Spy:
+        def __getattr__(self, attr: str) -> Any:
+            return getattr(g, attr)
+
+        def determinize(self, v: Any, rng: Rng) -> Any:
+            seen.append(v)
+            return g.determinize(v, rng)
+
+    bot = small(g)
+    bot.game = Spy()
+    a = bot.choose(s.view(seat), Rng("pick"))
+    b = bot.choose(poisoned.view(seat), Rng("pick"))
+    assert a == b
+    assert seen and all(v.encode() == view.encode() and v.seed is None for v in seen)
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_search_is_deterministic_for_a_seed_and_budget(name: str) -> None:
+    g = games.get(name)
+    players = 2
+    s = mid_game(name, players, f"det/{name}")
+    view = s.view(s.current)
+    picks = {str(small(g).choose(view, Rng("same"))) for _ in range(2)}
+    assert len(picks) == 1
+    assert picks.pop() in {str(a) for a in s.legal()}
+
+
+def test_search_plays_whole_games_legally() -> None:
+    """Through simulate, with a different search level per seat."""
+    g = games.get("crown")
+    bots = [small(g, iterations=3, horizon=6), g.bot("easy")]
+    s = g.new(2, seed="whole")
+    r = Rng("whole")
+    while (cur := s.current) is not None:
+        s.apply(s.sample_chance() if cur == CHANCE else bots[cur].choose(s.view(cur), r.fork(s.ply)))
+    assert s.scores().final
+
+
+def test_easy_makes_mistakes_but_not_always() -> None:
+    g = games.get("aquatica")
+    easy, greedy = g.bot("easy"), g.bot("greedy")
+    assert isinstance(easy, EasyBot)
+    s = g.new(2, seed="easy")
+    r = Rng("easy")
+    same = differ = 0
+    while (cur := s.current) is not None:
+        if cur == CHANCE:
+            s.apply(s.sample_chance())
+            continue
+        v = s.view(cur)
+        a = easy.choose(v, r.fork(s.ply))
+        if len(v.legal()) > 2:
+            if a == greedy.choose(v, r.fork(s.ply)):
+                same += 1
+            else:
+                differ += 1
+        s.apply(a)
+    assert differ > 0 and same > differ
+
+
+def test_simulate_takes_a_bot_per_seat() -> None:
+    g = games.get("crown")
+    assert seat_bots(g, "easy", 3) == ["easy"] * 3
+    assert seat_bots(g, "easy, greedy", 2) == ["easy", "greedy"]
+    with pytest.raises(BotError, match="2 bots for 3 seats"):
+        seat_bots(g, "easy,greedy", 3)
+    with pytest.raises(BotError, match="unknown bot 'expert'"):
+        list(simulate(g, 2, 1, "s", bot="expert"))
+    (r,) = simulate(g, 2, 1, "s", bot="easy,greedy")
+    assert r.outcome
+
+
+def test_argmax_breaks_exact_ties_by_the_rng_only() -> None:
+    assert argmax(["a", "b", "c"], [1.0, 3.0, 2.0], Rng(0)) == "b"  # type: ignore[type-var]
+    picks = {argmax(["a", "b", "c"], [3.0, 3.0, 1.0], FastRng(Rng(i))) for i in range(40)}  # type: ignore[type-var]
+    assert picks == {"a", "b"}
+
+
+def test_a_table_seat_can_name_a_level(tmp_path: Any) -> None:
+    from coldwater.net.table import Seat, SeatKind, Table
+
+    t = Table.new("crown", [Seat(SeatKind.PERSON, "Ann"), Seat(SeatKind.BOT, "Bot", bot="hard")],
+                  seed="seat", save_path=tmp_path / "t.cwsave", autosave=False)
+    assert t.seats[1].bot == "hard"
+    with pytest.raises(ValueError, match="unknown bot"):
+        Table.new("crown", [Seat(SeatKind.PERSON, "Ann"), Seat(SeatKind.BOT, "Bot", bot="expert")], seed="x",
+                  autosave=False)
+
+
+@pytest.mark.parametrize("options", [None, {"board": "B", "market": True}], ids=["A", "B-market"])
+def test_fisheries_built_sort_keys_are_the_notation(options: dict[str, Any] | None) -> None:
+    """Fisheries builds its charts' and sails' sort keys by hand for speed: legal()
+    must still come out in notation order, as every engine's does."""
+    g = games.get("fisheries")
+    for i in range(4):
+        s = g.new(2, seed=f"keys/{i}", options=options)
+        r = Rng(i)
+        while (cur := s.current) is not None:
+            legal = s.legal()
+            assert [str(a) for a in legal] == sorted(str(a) for a in legal)
+            s.apply(s.sample_chance(r) if cur == CHANCE else r.choice(legal))

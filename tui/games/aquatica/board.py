@@ -1,0 +1,63 @@
+"""The Aquatica board widget: the parts drawn by :mod:`.draw` (pure), shown for one viewer.
+
+At 80×24 the board column holds your turn, hand and board first, then the Ocean,
+the Goals or Tribes and the other players (it scrolls; F2 shows it full-screen),
+and the screen's panes show the Ocean and the players on their own. From 110
+columns of board the Ocean and the Goals or Tribes sit beside your own things.
+Everything comes from ``table.view(seat)``: other hands are a count, never a card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich.text import Text
+from textual.widget import Widget
+
+from coldwater.core.aquatica.model import AqData
+from coldwater.core.state import State
+from coldwater.tui.games.aquatica.draw import TWO_COLUMNS, Sheet, frame_text, layout, pool_text, seat_names
+from coldwater.tui.widgets.board import BoardView
+
+__all__ = ["AquaticaBoard", "frame_text", "pool_text"]
+
+ALL_PARTS = ("turn", "hand", "me", "ocean", "goals", "others")
+
+
+class AquaticaBoard(BoardView):
+    """The whole table for one viewer (None: the public view, e.g. behind a hand-over)."""
+
+    def __init__(self, game: Any, *, id: str | None = None) -> None:
+        super().__init__(game, id=id)
+        self.deck = game.deck
+        self._last: tuple[State[Any, Any], Sequence[str], int | None, tuple[str, ...]] | None = None
+        self._lines = -1
+        self._width = 0
+        self.plain = ""
+        """The board as plain text (for tests and for reading back what is shown)."""
+
+    @property
+    def width_now(self) -> int:
+        w = self.size.width or (self.parent.size.width if isinstance(self.parent, Widget) else 0)
+        return max(40, (w or 80) - 1)
+
+    def on_resize(self) -> None:
+        if self._last is not None and self.width_now != self._width:
+            self.show(*self._last)  # re-flow the columns; a change of height alone needs nothing
+
+    def show(self, view: State[Any, Any], names: Sequence[str], viewer: int | None,
+             parts: tuple[str, ...] = ALL_PARTS) -> None:
+        self._last = (view, names, viewer, parts)
+        d: AqData = view.data
+        me = viewer if viewer is not None and 0 <= viewer < d.players else None
+        width = self._width = self.width_now
+        column = (width - 2) // 2 if width >= TWO_COLUMNS else width
+        sheet = Sheet(self.deck, column)
+        lines = layout(sheet.parts(d, seat_names(names, d.players), me), width, parts)
+        # Rows are cut to the width here and not by Textual (text-wrap: nowrap in the
+        # stylesheet), so the height is known: an update that keeps it skips a layout pass.
+        text = Text("\n").join(lines)
+        self.plain = text.plain
+        self.update(text, layout=len(lines) != self._lines)
+        self._lines = len(lines)

@@ -1,0 +1,187 @@
+"""A finished or saved game laid out in time: positions, decisions, turns, rounds,
+scores per round and the moments trophies and goals were won.
+
+Used by the replay viewer (stepping by decision, turn or round) and by the end
+of game screen (the score-over-time chart, "when was each trophy won"). Built
+from a record by replaying it once; nothing here draws.
+
+Terms, the same for every game:
+
+- a *decision* is a record entry made by a seat (chance outcomes are not);
+- a *turn* is a run of decisions by one seat (chance in between belongs to it),
+  as :func:`coldwater.net.table.turn_starts` counts them for Resume;
+- a *round* is the game's own count where it has one (Fisheries' day), else it
+  begins each time the turn passes back to a seat that already played (the
+  turn order wraps). Setup, before the first turn, is round 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from coldwater.core import record as record_mod
+from coldwater.core.errors import RecordError
+from coldwater.core.state import CHANCE, State
+from coldwater.net.table import turn_starts
+
+
+class Milestone(msgspec.Struct, frozen=True):
+    pos: int
+    """Position (state index) right after it was won."""
+    seat: int
+    text: str
+
+
+class Timeline:
+    def __init__(self, rec: record_mod.GameRecord, game: Any) -> None:
+        self.rec = rec
+        self.game = game
+        self.states: list[State[Any, Any]] = []
+        """Full states: ``states[p]`` is the position after ``p`` entries."""
+        self.error = ""
+        try:
+            _, state = record_mod.initial_state(rec, game)
+            self.states.append(state.clone())
+            for _, _, after in record_mod.replay_iter(rec, game):
+                self.states.append(after.clone())
+        except RecordError as e:
+            self.error = str(e)
+        entries = rec.entries[:max(0, len(self.states) - 1)]
+        self.entries = entries
+        # decision_pos[k]: the position just before decision k (someone is asked).
+        self.decision_pos = [i for i, e in enumerate(entries) if e.seat != CHANCE]
+        self.turn_pos = turn_starts(entries)
+        self.round_of = self._rounds()
+
+    @property
+    def end(self) -> int:
+        return len(self.states) - 1
+
+    @property
+    def over(self) -> bool:
+        return bool(self.states) and self.states[-1].is_over
+
+    # ---- counting ---------------------------------------------------------------
+    def decisions_before(self, pos: int) -> int:
+        """How many decisions were made to reach `pos`."""
+        return sum(1 for p in self.decision_pos if p < pos)
+
+    def turn_at(self, pos: int) -> int:
+        """The turn (1-based) under way at `pos` (about to begin if `pos` starts one); 0 before any."""
+        return sum(1 for p in self.turn_pos if p <= pos) if pos < self.end else len(self.turn_pos)
+
+    def _rounds(self) -> list[int]:
+        """Round number per position (see the module docstring).
+
+        Position p is the state before entry p, so a round's first position is
+        the one where its first decision is about to be made.
+        """
+        days = [getattr(st.data, "day", None) for st in self.states]
+        if self.states and all(isinstance(d, int) for d in days):
+            return [int(d) for d in days]  # type: ignore[arg-type]
+        starts: list[int] = []
+        seen: set[int] = set()
+        for i in self.turn_pos:
+            seat = self.entries[i].seat
+            if not starts or seat in seen:
+                starts.append(i)
+                seen = set()
+            seen.add(seat)
+        out = []
+        k = 0
+        for p in range(len(self.states)):
+            while k < len(starts) and starts[k] <= p:
+                k += 1
+            out.append(k)
+        return out
+
+    # ---- moving -----------------------------------------------------------------
+    def stops(self, unit: str) -> list[int]:
+        """Positions one step of `unit` (decision, turn, round) moves between, in order."""
+        if unit == "decision":
+            # Right after each decision and the chance it set off: where the next one is asked.
+            marks = set(self.decision_pos[1:])
+        elif unit == "turn":
+            marks = set(self.turn_pos)
+        else:
+            marks = {p for p in range(1, len(self.states)) if self.round_of[p] != self.round_of[p - 1]}
+        marks.update({0, self.end})
+        return sorted(m for m in marks if 0 <= m <= self.end)
+
+    def step(self, pos: int, unit: str, delta: int) -> int:
+        stops = self.stops(unit)
+        if delta > 0:
+            return next((p for p in stops if p > pos), self.end)
+        return next((p for p in reversed(stops) if p < pos), 0)
+
+    def decision_position(self, n: int) -> int:
+        """The position right after decision `n` (1-based) and the chance it caused; 0 for n <= 0."""
+        if n <= 0 or not self.decision_pos:
+            return 0
+        n = min(n, len(self.decision_pos))
+        nxt = self.decision_pos[n] if n < len(self.decision_pos) else self.end
+        return nxt
+
+    # ---- scores and milestones ----------------------------------------------------
+    def score_series(self) -> tuple[list[str], list[int], list[list[int]]]:
+        """(row labels, round numbers, totals[row][i]): the score at the end of each round."""
+        if not self.states:
+            return [], [], []
+        last_of: dict[int, int] = {}
+        for p, r in enumerate(self.round_of):
+            if r > 0:
+                last_of[r] = p
+        labels: list[str] = []
+        rounds: list[int] = []
+        series: list[list[int]] = []
+        for r, p in sorted(last_of.items()):
+            try:
+                sc = self.states[p].scores()
+            except Exception:  # provisional scores mid-game are a courtesy of the engine
+                continue
+            if not series:
+                labels = list(sc.labels)
+                series = [[] for _ in sc.labels]
+            for row, total in enumerate(sc.totals[:len(series)]):
+                series[row].append(total)
+            rounds.append(r)
+        return labels, rounds, series
+
+    def milestones(self) -> list[Milestone]:
+        """When each trophy (Crown) or goal (Aquatica) was won, in order."""
+        out: list[Milestone] = []
+        for p in range(1, len(self.states)):
+            before, after = self.states[p - 1].data, self.states[p].data
+            parties_b = getattr(before, "parties", None) or getattr(before, "ps", None) or []
+            parties_a = getattr(after, "parties", None) or getattr(after, "ps", None) or []
+            for seat, (b, a) in enumerate(zip(parties_b, parties_a)):
+                for field in ("trophies", "goals"):
+                    old: Sequence[Any] = getattr(b, field, None) or []
+                    new: Sequence[Any] = getattr(a, field, None) or []
+                    for item in new[len(old):]:
+                        out.append(Milestone(p, seat, self._title(field, item)))
+        return out
+
+    def _title(self, field: str, item: Any) -> str:
+        if field == "trophies":
+            try:
+                from coldwater.core.crown.model import TROPHY_TITLES
+
+                title = TROPHY_TITLES.get(item.kind, item.kind)
+            except ImportError:
+                title = str(getattr(item, "kind", item))
+            points = getattr(item, "points", None)
+            return f"{title} ({points} point{'' if points == 1 else 's'})" if points is not None else title
+        deck = getattr(self.game, "deck", None)
+        goals = getattr(deck, "goals", None)
+        if isinstance(item, int) and goals is not None and 0 <= item < len(goals):
+            return f"Goal: {goals[item].name}"
+        return f"Goal {item}"
+
+    def when(self, pos: int) -> str:
+        """'round 3, turn 12' for a position."""
+        rnd, turn = self.round_of[pos], self.turn_at(pos)
+        return "setup" if rnd == 0 else f"round {rnd}, turn {turn}"
