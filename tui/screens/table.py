@@ -406,11 +406,18 @@ leaving and resuming later loses nothing, the log included.
         self._auto_ply = ply
         self.log_entry("note", f"({why}) {self.label(view, action)}")
         self._answering = True  # busy until the answer is in: no key may slip in between
-        self.call_later(self._answer, action)
+        self.call_later(self._answer, action, ply)
         return True
 
-    def _answer(self, action: Any) -> None:
+    def _answer(self, action: Any, ply: int) -> None:
         self._answering = False
+        if self.table.state.ply != ply or not self.my_turn() or not self.is_mounted:
+            return
+        if self.busy:
+            # The worker that painted this question is still finishing: answer just after it.
+            self._answering = True
+            self.set_timer(0.02, lambda: self._answer(action, ply))
+            return
         self.choose(action)
 
     def _try_key(self, view: State[Any, Any]) -> str | None:
