@@ -82,8 +82,9 @@ class EasyBot:
 class SearchSpec:
     """What a game gives the search: its greedy policy, evaluation and budgets per level."""
 
-    def __init__(self, policy: Callable[[], Policy], evaluate: Evaluate, *, normal: dict[str, Any],
-                 hard: dict[str, Any]) -> None:
+    def __init__(
+        self, policy: Callable[[], Policy], evaluate: Evaluate, *, normal: dict[str, Any], hard: dict[str, Any]
+    ) -> None:
         self.policy = policy
         self.evaluate = evaluate
         self.levels = {"normal": normal, "hard": hard}

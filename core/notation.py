@@ -157,7 +157,13 @@ class Codec:
             hints = typing.get_type_hints(cls)
             fields: list[tuple[str, Callable[[str], Any], bool]] = []
             for f in msgspec.structs.fields(cls):
-                fields.append((f.name, _parser_for(hints[f.name]), f.default is not msgspec.NODEFAULT or f.default_factory is not msgspec.NODEFAULT))
+                fields.append(
+                    (
+                        f.name,
+                        _parser_for(hints[f.name]),
+                        f.default is not msgspec.NODEFAULT or f.default_factory is not msgspec.NODEFAULT,
+                    )
+                )
             tag = _tag_of(cls)
             if tag in self._types:
                 raise TypeError(f"two action types share the tag {tag!r}")
@@ -183,7 +189,7 @@ class Codec:
         if len(args) > len(fields):
             raise NotationError(f"{tag!r} takes at most {len(fields)} values, got {len(args)}")
         kwargs: dict[str, Any] = {}
-        for (name, parse, has_default), arg in zip(fields, args):
+        for (name, parse, _has_default), arg in zip(fields, args):
             try:
                 kwargs[name] = parse(arg)
             except NotationError as e:

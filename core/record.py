@@ -46,7 +46,9 @@ class GameRecord(msgspec.Struct, kw_only=True):
 _enc = msgspec.json.Encoder()
 
 
-def start(game: Game[Any], state: State[Any, Any], options: Any = None, meta: dict[str, str] | None = None) -> GameRecord:
+def start(
+    game: Game[Any], state: State[Any, Any], options: Any = None, meta: dict[str, str] | None = None
+) -> GameRecord:
     """A record for a game that begins at `state` (normally fresh from game.new)."""
     opts = msgspec.to_builtins(game.make_options(options))
     return GameRecord(
@@ -126,6 +128,6 @@ def replay_iter(record: GameRecord, game: Game[Any] | None = None) -> Iterator[t
 def replay(record: GameRecord, game: Game[Any] | None = None) -> State[Any, Any]:
     """The final position of a verified replay (RecordError names the first bad entry)."""
     _, last = initial_state(record, game)
-    for _, _, last in replay_iter(record, game):
-        pass
+    for _, _, state in replay_iter(record, game):
+        last = state
     return last

@@ -37,7 +37,7 @@ class Rng:
     so one chance event never shifts the draws of another.
     """
 
-    __slots__ = ("_key", "_counter", "_buf", "_pos")
+    __slots__ = ("_buf", "_counter", "_key", "_pos")
 
     def __init__(self, seed: int | str | bytes) -> None:
         self._key = hashlib.sha256(_DOMAIN + seed_bytes(seed)).digest()

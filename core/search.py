@@ -31,7 +31,6 @@ from .notation import Action
 from .rng import Rng
 from .state import CHANCE, Scores, State
 
-
 T = TypeVar("T")
 A = TypeVar("A", bound=Action)
 
@@ -53,8 +52,9 @@ def _sigmoid(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-x))
 
 
-def score_values(sc: Scores, players: int, scale: float, anchor: float = 0.0,
-                 totals: Sequence[float] | None = None) -> list[float]:
+def score_values(
+    sc: Scores, players: int, scale: float, anchor: float = 0.0, totals: Sequence[float] | None = None
+) -> list[float]:
     """Each seat's worth from a score sheet: winning, then the margin over the best rival row.
 
     With a single row (a solo game scored by title) there is nobody to beat:
@@ -74,7 +74,7 @@ def score_values(sc: Scores, players: int, scale: float, anchor: float = 0.0,
 
 
 class _Node:
-    __slots__ = ("children", "visits", "avail", "total")
+    __slots__ = ("avail", "children", "total", "visits")
 
     def __init__(self) -> None:
         self.children: dict[tuple[int, Action], _Node] = {}
@@ -86,9 +86,22 @@ class _Node:
 class SearchBot:
     """ISMCTS with a greedy prior and greedy playouts. See the module docstring."""
 
-    def __init__(self, game: Any, policy: Policy, evaluate: Evaluate, *, name: str, iterations: int,
-                 width: int = 5, horizon: int = 10_000, explore: float = 0.6, noise: float = 0.0,
-                 confidence: float = 1.0, expand_after: int = 8, max_seconds: float = 2.0) -> None:
+    def __init__(
+        self,
+        game: Any,
+        policy: Policy,
+        evaluate: Evaluate,
+        *,
+        name: str,
+        iterations: int,
+        width: int = 5,
+        horizon: int = 10_000,
+        explore: float = 0.6,
+        noise: float = 0.0,
+        confidence: float = 1.0,
+        expand_after: int = 8,
+        max_seconds: float = 2.0,
+    ) -> None:
         if iterations < 1 or width < 1 or horizon < 0:
             raise ValueError("a search needs at least one iteration, one candidate and a horizon >= 0")
         self.name = name

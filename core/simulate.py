@@ -68,8 +68,9 @@ def seat_bots(game: Game[Any], spec: str, players: int) -> list[str]:
     return names
 
 
-def simulate(game: Game[Any], players: int, games: int, seed: int | str, *, bot: str = "random",
-             options: Any = None) -> Iterator[GameResult]:
+def simulate(
+    game: Game[Any], players: int, games: int, seed: int | str, *, bot: str = "random", options: Any = None
+) -> Iterator[GameResult]:
     """Play `games` whole games and yield each one's result as it finishes.
 
     `bot` is one bot name for every seat or a comma-separated name per seat.
@@ -82,7 +83,16 @@ def simulate(game: Game[Any], players: int, games: int, seed: int | str, *, bot:
         play_out(state, bots, Rng(game_seed))
         sc: Scores = state.scores()
         yield GameResult(
-            game=game.name, index=i, seed=game_seed, players=players, plies=state.ply,
-            totals=sc.totals, labels=sc.labels, ranking=sc.ranking, outcome=sc.outcome,
-            digest=state.digest(), categories=sc.categories, rows=sc.rows,
+            game=game.name,
+            index=i,
+            seed=game_seed,
+            players=players,
+            plies=state.ply,
+            totals=sc.totals,
+            labels=sc.labels,
+            ranking=sc.ranking,
+            outcome=sc.outcome,
+            digest=state.digest(),
+            categories=sc.categories,
+            rows=sc.rows,
         )

@@ -91,7 +91,7 @@ class State(Generic[A, D]):
     CODEC: ClassVar[Codec]
     """The game's action types and their notation."""
 
-    __slots__ = ("data", "seed", "ply", "_legal", "_legal_set")
+    __slots__ = ("_legal", "_legal_set", "data", "ply", "seed")
 
     def __init__(self, data: D, *, seed: str | None = None, ply: int = 0) -> None:
         self.data: D = data
@@ -280,11 +280,7 @@ class State(Generic[A, D]):
         return self._scores()
 
     def __eq__(self, other: object) -> bool:
-        return (
-            type(other) is type(self)
-            and other.ply == self.ply
-            and other.encode() == self.encode()
-        )
+        return type(other) is type(self) and other.ply == self.ply and other.encode() == self.encode()
 
     __hash__ = None  # type: ignore[assignment]  # mutable
 

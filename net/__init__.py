@@ -17,15 +17,31 @@ import importlib
 from typing import Any
 
 _EXPORTS = {
-    "open_table": "lan", "join_table": "lan", "lan_dir": "lan",
-    "TableBrowser": "discovery", "Listing": "discovery", "browse": "discovery",
-    "TableHost": "session", "TablePeer": "session", "Result": "session", "bot_chooser": "session",
-    "LobbyChanged": "session", "ChatReceived": "session", "PresenceChanged": "session", "GameStarted": "session",
-    "StepApplied": "session", "Problem": "session", "HostChanged": "session", "Finished": "session",
+    "open_table": "lan",
+    "join_table": "lan",
+    "lan_dir": "lan",
+    "TableBrowser": "discovery",
+    "Listing": "discovery",
+    "browse": "discovery",
+    "TableHost": "session",
+    "TablePeer": "session",
+    "Result": "session",
+    "bot_chooser": "session",
+    "LobbyChanged": "session",
+    "ChatReceived": "session",
+    "PresenceChanged": "session",
+    "GameStarted": "session",
+    "StepApplied": "session",
+    "Problem": "session",
+    "HostChanged": "session",
+    "Finished": "session",
     "Event": "session",
     "Refusal": "transport",
-    "Identity": "identity", "load_or_create": "identity", "fingerprint": "identity",
-    "SeatInfo": "messages", "PROTOCOL": "messages",
+    "Identity": "identity",
+    "load_or_create": "identity",
+    "fingerprint": "identity",
+    "SeatInfo": "messages",
+    "PROTOCOL": "messages",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -34,15 +34,23 @@ def _host_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="coldwater host", description="Host a LAN table.")
     p.add_argument("--name", required=True, help="the table's name, as others see it")
     p.add_argument("--players", type=int, help="number of seats (default: 1 + the --seats given, else 2)")
-    p.add_argument("--seats", help="the other seats after yours: open, bot or reserved:FINGERPRINT, comma-separated (default: all open)")
+    p.add_argument(
+        "--seats",
+        help="the other seats after yours: open, bot or reserved:FINGERPRINT, comma-separated (default: all open)",
+    )
     p.add_argument("--passphrase", help="only peers who know it can join")
     p.add_argument("--port", type=int, default=0, help="TCP port (default: any free port)")
     p.add_argument("--bind", default="0.0.0.0", help="address to listen on")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option (repeatable)")
     p.add_argument("--no-advertise", action="store_true", help="do not announce the table with zeroconf")
-    p.add_argument("--turn-timer", type=int, default=None, metavar="S",
-                   help="seconds a seat has for each move before a bot plays it until its player returns "
-                        "(default 180, 0 for none)")
+    p.add_argument(
+        "--turn-timer",
+        type=int,
+        default=None,
+        metavar="S",
+        help="seconds a seat has for each move before a bot plays it until its player returns "
+        "(default 180, 0 for none)",
+    )
     _common(p)
     return p
 
@@ -52,8 +60,12 @@ def _join_parser() -> argparse.ArgumentParser:
     p.add_argument("--passphrase", help="the table's passphrase, if it has one")
     p.add_argument("--bind", default="0.0.0.0", help="address to listen on (to take over if the host leaves)")
     p.add_argument("--find-timeout", type=float, default=15.0, help="seconds to look for the table by name")
-    p.add_argument("--fingerprint", metavar="FP", type=_fingerprint,
-                   help="only join a table that proves this key (ask the host; e.g. ab12-cd34-ef56-7890)")
+    p.add_argument(
+        "--fingerprint",
+        metavar="FP",
+        type=_fingerprint,
+        help="only join a table that proves this key (ask the host; e.g. ab12-cd34-ef56-7890)",
+    )
     _common(p)
     return p
 
@@ -102,14 +114,26 @@ def _options(pairs: Sequence[str]) -> dict[str, Any]:
 
 
 def _print_result(res: Result, extra: dict[str, Any]) -> None:
-    line = {"game": res.game, "table": res.table, "seat": res.seat, "scores": res.scores, "digest": res.digest,
-            "plies": res.plies, "outcome": res.outcome, "audit": "ok" if res.audit_ok else res.problems, **extra}
+    line = {
+        "game": res.game,
+        "table": res.table,
+        "seat": res.seat,
+        "scores": res.scores,
+        "digest": res.digest,
+        "plies": res.plies,
+        "outcome": res.outcome,
+        "audit": "ok" if res.audit_ok else res.problems,
+        **extra,
+    }
     print(json.dumps(line, sort_keys=True), flush=True)
 
 
 def _interactive() -> int:
-    print("coldwater: --headless needs --bot (nobody is at the keyboard to play the seat); "
-          "without --headless the app opens the lobby", file=sys.stderr)
+    print(
+        "coldwater: --headless needs --bot (nobody is at the keyboard to play the seat); "
+        "without --headless the app opens the lobby",
+        file=sys.stderr,
+    )
     return 2
 
 
@@ -119,17 +143,26 @@ async def _host(game: Any, ns: argparse.Namespace) -> int:
     if others is None:
         others = ["open"] * (players - 1)
     if len(others) != players - 1 or any(s not in ("open", "bot") and not s.startswith("reserved:") for s in others):
-        print(f"coldwater: --seats must list {players - 1} seats, each open, bot or reserved:FINGERPRINT",
-              file=sys.stderr)
+        print(
+            f"coldwater: --seats must list {players - 1} seats, each open, bot or reserved:FINGERPRINT", file=sys.stderr
+        )
         return 2
     if ns.bot not in (None, "") and ns.bot not in game.bots:
         print(f"coldwater: unknown bot {ns.bot!r}; {game.title} has {', '.join(game.bots)}", file=sys.stderr)
         return 2
     try:
-        host = await open_table(game, name=ns.name, seats=["host", *others], options=_options(ns.option),
-                                passphrase=ns.passphrase, chooser=bot_chooser(game, ns.bot or None, think=ns.think),
-                                host_name=ns.player_name or "host", port=ns.port, bind=ns.bind,
-                                advertise=not ns.no_advertise)
+        host = await open_table(
+            game,
+            name=ns.name,
+            seats=["host", *others],
+            options=_options(ns.option),
+            passphrase=ns.passphrase,
+            chooser=bot_chooser(game, ns.bot or None, think=ns.think),
+            host_name=ns.player_name or "host",
+            port=ns.port,
+            bind=ns.bind,
+            advertise=not ns.no_advertise,
+        )
     except (ValueError, OSError) as e:
         print(f"coldwater: {e}", file=sys.stderr)
         return 2
@@ -140,14 +173,23 @@ async def _host(game: Any, ns: argparse.Namespace) -> int:
             print(f"coldwater: {e}", file=sys.stderr)
             await host.close()
             return 2
-    log.info("table %r listening on port %d (turn timer %s)", host.name, host.port,
-             f"{host.info.turn} s" if host.info.turn else "off")
+    log.info(
+        "table %r listening on port %d (turn timer %s)",
+        host.name,
+        host.port,
+        f"{host.info.turn} s" if host.info.turn else "off",
+    )
     res = await host.run()
-    extra: dict[str, Any] = {"role": "host", "refused": len(host.refusals),
-                             "host_fingerprint": host.identity.fingerprint}
+    extra: dict[str, Any] = {
+        "role": "host",
+        "refused": len(host.refusals),
+        "host_fingerprint": host.identity.fingerprint,
+    }
     if ns.stats:
-        extra["stats"] = {"bytes_out": sum(r.bytes_out for r in host.traffic),
-                          "bytes_in": sum(r.bytes_in for r in host.traffic)}
+        extra["stats"] = {
+            "bytes_out": sum(r.bytes_out for r in host.traffic),
+            "bytes_in": sum(r.bytes_in for r in host.traffic),
+        }
     _print_result(res, extra)
     return 0
 
@@ -157,22 +199,34 @@ async def _join(ns: argparse.Namespace, target: str) -> int:
     if ns.game_module:
         game = importlib.import_module(ns.game_module).GAME
     try:
-        peer = await join_table(target, name=ns.player_name, passphrase=ns.passphrase, game=game, bind=ns.bind,
-                                chooser=lambda g: bot_chooser(g, ns.bot or None, think=ns.think),
-                                find_timeout=ns.find_timeout, fingerprint=ns.fingerprint)
+        peer = await join_table(
+            target,
+            name=ns.player_name,
+            passphrase=ns.passphrase,
+            game=game,
+            bind=ns.bind,
+            chooser=lambda g: bot_chooser(g, ns.bot or None, think=ns.think),
+            find_timeout=ns.find_timeout,
+            fingerprint=ns.fingerprint,
+        )
         if peer.save is not None:
-            log.warning("resuming our saved game at %s (ply %d)", peer.info.name if peer.info else "?",
-                        len(peer.steps))
+            log.warning("resuming our saved game at %s (ply %d)", peer.info.name if peer.info else "?", len(peer.steps))
         res = await peer.run()
     except Refusal as e:
         print(f"coldwater: {e}", file=sys.stderr)
         return 1
     # The key the host proved in the handshake, not what any message from it claims.
-    extra: dict[str, Any] = {"role": "peer", "resyncs": peer.resyncs, "host_changes": peer.host_changes,
-                             "host_fingerprint": peer.host_fingerprint}
+    extra: dict[str, Any] = {
+        "role": "peer",
+        "resyncs": peer.resyncs,
+        "host_changes": peer.host_changes,
+        "host_fingerprint": peer.host_fingerprint,
+    }
     if ns.stats:
-        extra["stats"] = {"rtts_ms": [round(x * 1000, 3) for x in peer.rtts],
-                          "seated_ms": round(((peer.seated_at or 0) - (peer.joined_at or 0)) * 1000, 3)}
+        extra["stats"] = {
+            "rtts_ms": [round(x * 1000, 3) for x in peer.rtts],
+            "seated_ms": round(((peer.seated_at or 0) - (peer.joined_at or 0)) * 1000, 3),
+        }
     _print_result(res, extra)
     return 0 if res.audit_ok else 1
 
@@ -183,8 +237,11 @@ def main(args: argparse.Namespace) -> int:
         ns = _host_parser().parse_args(args.rest)
     else:
         ns = _join_parser().parse_args(args.rest)
-    logging.basicConfig(level=getattr(logging, str(ns.log_level).upper(), logging.WARNING), stream=sys.stderr,
-                        format="%(asctime)s %(levelname)s %(message)s")
+    logging.basicConfig(
+        level=getattr(logging, str(ns.log_level).upper(), logging.WARNING),
+        stream=sys.stderr,
+        format="%(asctime)s %(levelname)s %(message)s",
+    )
     if not ns.headless or ns.bot is None:
         return _interactive()
 
@@ -196,7 +253,7 @@ def main(args: argparse.Namespace) -> int:
     async def bounded() -> int:
         try:
             return await asyncio.wait_for(go(), ns.timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             print(f"coldwater: gave up after {ns.timeout} s", file=sys.stderr)
             return 1
 

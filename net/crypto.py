@@ -130,8 +130,9 @@ def _x25519_public(key: X25519PrivateKey) -> bytes:
 
 
 def _derive(shared: bytes, pake_key: bytes, transcript: bytes) -> tuple[bytes, bytes, bytes, bytes, bytes]:
-    okm = HKDF(algorithm=hashes.SHA256(), length=32 * 4 + 16, salt=transcript,
-               info=b"coldwater channel v2").derive(shared + pake_key)
+    okm = HKDF(algorithm=hashes.SHA256(), length=32 * 4 + 16, salt=transcript, info=b"coldwater channel v2").derive(
+        shared + pake_key
+    )
     return okm[0:32], okm[32:64], okm[64:96], okm[96:128], okm[128:144]
 
 
@@ -139,25 +140,46 @@ def _refusal(reason: str, game: str, content: str, code: str = "") -> bytes:
     return m.encode(m.HandshakeRefused(reason=reason, game=game, content=content, code=code))
 
 
-def _compat(mine_v: int, mine_game: str, mine_content: str, their_v: int, their_game: str, their_content: str,
-            me: str, them: str) -> str | None:
+def _compat(
+    mine_v: int,
+    mine_game: str,
+    mine_content: str,
+    their_v: int,
+    their_game: str,
+    their_content: str,
+    me: str,
+    them: str,
+) -> str | None:
     """Why two sides cannot play together, naming both sides' versions; None if they can."""
     if their_v != mine_v:
-        return (f"protocol version mismatch: {me} speaks coldwater LAN protocol v{mine_v}, "
-                f"{them} speaks v{their_v}; update the older one")
+        return (
+            f"protocol version mismatch: {me} speaks coldwater LAN protocol v{mine_v}, "
+            f"{them} speaks v{their_v}; update the older one"
+        )
     if their_game != mine_game:
         return f"game mismatch: {me} plays {mine_game!r}, {them} plays {their_game!r}"
     if their_content != mine_content:
-        return (f"content mismatch for {mine_game}: {me} has content {mine_content[:12]} (protocol v{mine_v}), "
-                f"{them} has {their_content[:12]} (protocol v{their_v}); load the same card data on both")
+        return (
+            f"content mismatch for {mine_game}: {me} has content {mine_content[:12]} (protocol v{mine_v}), "
+            f"{them} has {their_content[:12]} (protocol v{their_v}); load the same card data on both"
+        )
     return None
 
 
 class Channel:
     """One end of an established connection: seals outgoing and opens incoming messages."""
 
-    def __init__(self, *, send_key: bytes, recv_key: bytes, send_dir: bytes, recv_dir: bytes, session: bytes,
-                 identity: Identity, peer: bytes) -> None:
+    def __init__(
+        self,
+        *,
+        send_key: bytes,
+        recv_key: bytes,
+        send_dir: bytes,
+        recv_dir: bytes,
+        session: bytes,
+        identity: Identity,
+        peer: bytes,
+    ) -> None:
         self._send = ChaCha20Poly1305(send_key)
         self._recv = ChaCha20Poly1305(recv_key)
         self._send_dir = send_dir
@@ -187,7 +209,9 @@ class Channel:
         """Encrypt any envelope under the next counter (hostile-peer tests use this directly)."""
         self._out_counter += 1
         nonce = self._send_dir + self._out_counter.to_bytes(8, "big")
-        return self._out_counter.to_bytes(8, "big") + self._send.encrypt(nonce, msgspec.msgpack.encode(envelope), self.session)
+        return self._out_counter.to_bytes(8, "big") + self._send.encrypt(
+            nonce, msgspec.msgpack.encode(envelope), self.session
+        )
 
     def seal(self, body: bytes) -> bytes:
         """The frame payload carrying `body`, signed and encrypted."""
@@ -226,8 +250,9 @@ class Channel:
 class ClientHandshake:
     """The joining side. hello() → receive(HelloBack) → Finish bytes → confirm(Finish) → Channel."""
 
-    def __init__(self, identity: Identity, game: str, content: str, passphrase: str | None = None,
-                 *, version: int = m.PROTOCOL) -> None:
+    def __init__(
+        self, identity: Identity, game: str, content: str, passphrase: str | None = None, *, version: int = m.PROTOCOL
+    ) -> None:
         self.identity = identity
         self.game = game
         self.content = content
@@ -247,9 +272,15 @@ class ClientHandshake:
         return self._peer
 
     def hello(self) -> bytes:
-        msg = m.Hello(v=self.version, game=self.game, content=self.content, ident=self.identity.public,
-                      eph=_x25519_public(self._eph), nonce=os.urandom(32),
-                      pake=self._pake.message if self._pake else b"")
+        msg = m.Hello(
+            v=self.version,
+            game=self.game,
+            content=self.content,
+            ident=self.identity.public,
+            eph=_x25519_public(self._eph),
+            nonce=os.urandom(32),
+            pake=self._pake.message if self._pake else b"",
+        )
         msg = msgspec.structs.replace(msg, sig=self.identity.sign(b"cw-hello1" + _unsigned(msg)))
         self._hello = m.encode(msg)
         return self._hello
@@ -274,8 +305,9 @@ class ClientHandshake:
             # A table that asks no passphrase cannot prove it knows ours: it may be an impostor.
             raise HandshakeError(NO_PASSPHRASE, _refusal(NO_PASSPHRASE, self.game, self.content), code="no-passphrase")
         if self._pake is None and msg.pake:
-            raise HandshakeError(NEEDS_PASSPHRASE, _refusal(NEEDS_PASSPHRASE, self.game, self.content),
-                                 code="needs-passphrase")
+            raise HandshakeError(
+                NEEDS_PASSPHRASE, _refusal(NEEDS_PASSPHRASE, self.game, self.content), code="needs-passphrase"
+            )
         self._peer = msg.ident
         self.table_name = msg.table
         self._transcript = hashlib.sha256(self._hello + data).digest()
@@ -300,11 +332,19 @@ class ClientHandshake:
             raise HandshakeError(f"unexpected {type(msg).__name__} in the handshake")
         want = hmac.new(self._keys[3], b"host" + self._transcript, hashlib.sha256).digest()
         if not hmac.compare_digest(want, msg.mac):
-            raise HandshakeError("the table's key confirmation failed: the table passphrase differs",
-                                 code="wrong-passphrase")
+            raise HandshakeError(
+                "the table's key confirmation failed: the table passphrase differs", code="wrong-passphrase"
+            )
         c2s, s2c, _, _, session = self._keys
-        return Channel(send_key=c2s, recv_key=s2c, send_dir=_C2S, recv_dir=_S2C, session=session,
-                       identity=self.identity, peer=self._peer)
+        return Channel(
+            send_key=c2s,
+            recv_key=s2c,
+            send_dir=_C2S,
+            recv_dir=_S2C,
+            session=session,
+            identity=self.identity,
+            peer=self._peer,
+        )
 
 
 class ServerHandshake:
@@ -314,9 +354,18 @@ class ServerHandshake:
     reason it returns refuses the attempt (per-address throttling lives there).
     """
 
-    def __init__(self, identity: Identity, game: str, content: str, passphrase: str | None = None,
-                 *, table: str = "", version: int = m.PROTOCOL, pass_key: bytes | None = None,
-                 admit: Callable[[], str | None] | None = None) -> None:
+    def __init__(
+        self,
+        identity: Identity,
+        game: str,
+        content: str,
+        passphrase: str | None = None,
+        *,
+        table: str = "",
+        version: int = m.PROTOCOL,
+        pass_key: bytes | None = None,
+        admit: Callable[[], str | None] | None = None,
+    ) -> None:
         self.identity = identity
         self.game = game
         self.content = content
@@ -344,8 +393,9 @@ class ServerHandshake:
             # A probe (join by address): answer with our game, content and version, then close.
             code = "needs-passphrase" if self._pass else ""
             raise HandshakeError("probe", _refusal("this table plays another game", self.game, self.content, code))
-        mismatch = _compat(self.version, self.game, self.content, msg.v, msg.game, msg.content, "the table",
-                           "the joining peer")
+        mismatch = _compat(
+            self.version, self.game, self.content, msg.v, msg.game, msg.content, "the table", "the joining peer"
+        )
         if mismatch:
             raise self._refuse(mismatch)
         if len(msg.eph) != 32 or len(msg.nonce) != 32 or not verify(msg.ident, msg.sig, b"cw-hello1" + _unsigned(msg)):
@@ -361,11 +411,19 @@ class ServerHandshake:
             self.attempted_passphrase = True
             pake = _Pake(self._pass, "B")
         eph = X25519PrivateKey.generate()
-        back = m.HelloBack(v=self.version, game=self.game, content=self.content, ident=self.identity.public,
-                           eph=_x25519_public(eph), nonce=os.urandom(32), table=self.table,
-                           pake=pake.message if pake else b"")
+        back = m.HelloBack(
+            v=self.version,
+            game=self.game,
+            content=self.content,
+            ident=self.identity.public,
+            eph=_x25519_public(eph),
+            nonce=os.urandom(32),
+            table=self.table,
+            pake=pake.message if pake else b"",
+        )
         back = msgspec.structs.replace(
-            back, sig=self.identity.sign(b"cw-hello2" + hashlib.sha256(data).digest() + _unsigned(back)))
+            back, sig=self.identity.sign(b"cw-hello2" + hashlib.sha256(data).digest() + _unsigned(back))
+        )
         reply = m.encode(back)
         self.peer = msg.ident
         self._transcript = hashlib.sha256(data + reply).digest()
@@ -392,6 +450,13 @@ class ServerHandshake:
             raise self._refuse(WRONG_PASSPHRASE, "wrong-passphrase")
         mac = hmac.new(self._keys[3], b"host" + self._transcript, hashlib.sha256).digest()
         c2s, s2c, _, _, session = self._keys
-        ch = Channel(send_key=s2c, recv_key=c2s, send_dir=_S2C, recv_dir=_C2S, session=session,
-                     identity=self.identity, peer=self.peer)
+        ch = Channel(
+            send_key=s2c,
+            recv_key=c2s,
+            send_dir=_S2C,
+            recv_dir=_C2S,
+            session=session,
+            identity=self.identity,
+            peer=self.peer,
+        )
         return m.encode(m.Finish(mac=mac)), ch

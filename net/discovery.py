@@ -86,8 +86,17 @@ def _instance(table: str) -> str:
 class Advertiser:
     """Advertises one table; :meth:`update` when the open seats change, :meth:`close` withdraws it."""
 
-    def __init__(self, *, table: str, game: str, content: str, port: int, fingerprint: str = "",
-                 addresses: list[str] | None = None, needs_passphrase: bool = False) -> None:
+    def __init__(
+        self,
+        *,
+        table: str,
+        game: str,
+        content: str,
+        port: int,
+        fingerprint: str = "",
+        addresses: list[str] | None = None,
+        needs_passphrase: bool = False,
+    ) -> None:
         self.table = table
         self.needs_passphrase = needs_passphrase
         self.game = game
@@ -105,11 +114,24 @@ class Advertiser:
         self._tasks: set[asyncio.Task[None]] = set()
 
     def _make_info(self, open_seats: int) -> AsyncServiceInfo:
-        props = {"game": self.game, "table": self.table, "open": str(open_seats), "v": str(PROTOCOL),
-                 "content": self.content, "fp": self.fingerprint, "pw": "1" if self.needs_passphrase else "0"}
+        props = {
+            "game": self.game,
+            "table": self.table,
+            "open": str(open_seats),
+            "v": str(PROTOCOL),
+            "content": self.content,
+            "fp": self.fingerprint,
+            "pw": "1" if self.needs_passphrase else "0",
+        }
         server = f"coldwater-{self.name.split('[')[-1][:4]}.local."
-        return AsyncServiceInfo(SERVICE, self.name, port=self.port, properties=props, server=server,
-                                addresses=[socket.inet_aton(a) for a in self.addresses])
+        return AsyncServiceInfo(
+            SERVICE,
+            self.name,
+            port=self.port,
+            properties=props,
+            server=server,
+            addresses=[socket.inet_aton(a) for a in self.addresses],
+        )
 
     async def start(self, open_seats: int | None = None) -> None:
         if open_seats is not None:
@@ -194,11 +216,19 @@ class TableBrowser:
         if not addrs or info.port is None:
             return
         try:
-            listing = Listing(service=name, table=props.get("table", ""), game=props.get("game", ""), host=addrs[0],
-                              port=int(info.port), open_seats=int(props.get("open", "0")),
-                              v=int(props.get("v", "0")), content=props.get("content", ""),
-                              fingerprint=props.get("fp", ""), addresses=addrs,
-                              needs_passphrase=props.get("pw", "0") == "1")
+            listing = Listing(
+                service=name,
+                table=props.get("table", ""),
+                game=props.get("game", ""),
+                host=addrs[0],
+                port=int(info.port),
+                open_seats=int(props.get("open", "0")),
+                v=int(props.get("v", "0")),
+                content=props.get("content", ""),
+                fingerprint=props.get("fp", ""),
+                addresses=addrs,
+                needs_passphrase=props.get("pw", "0") == "1",
+            )
         except ValueError:
             log.warning("ignoring a malformed table advertisement %r", name)
             return
@@ -216,8 +246,9 @@ class TableBrowser:
 
     def named(self, table: str) -> list[Listing]:
         """The tables called `table` (or whose service name is `table`)."""
-        return [t for t in self.listings()
-                if t.table == table or t.service == table or t.service.startswith(f"{table} [")]
+        return [
+            t for t in self.listings() if t.table == table or t.service == table or t.service.startswith(f"{table} [")
+        ]
 
     async def find(self, table: str, timeout: float = 10.0, *, settle: float = 0.0) -> list[Listing]:
         """The tables named `table`, waiting up to `timeout` for the first; empty if none.
@@ -225,6 +256,7 @@ class TableBrowser:
         With `settle`, listen that much longer after the first answer, so a second
         table of the same name (an impostor racing the real one) is heard too.
         """
+
         async def look() -> None:
             while not self.named(table):
                 self._changed.clear()
@@ -232,7 +264,7 @@ class TableBrowser:
 
         try:
             await asyncio.wait_for(look(), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return []
         if settle > 0:
             await asyncio.sleep(settle)

@@ -225,7 +225,8 @@ def classify(state: State[Any, Any], outcome: Any) -> Classified:
         return Classified(False)
     mine = after[outcome]
     owners = tuple(
-        seat for seat in range(state.players)
+        seat
+        for seat in range(state.players)
         if all(after[o].view(seat).digest() != mine.view(seat).digest() for o in twins)
     )
     return Classified(True, owners)
@@ -313,9 +314,20 @@ class AuditReport(msgspec.Struct):
     outcome: str = ""
 
 
-def audit(game: Any, players: int, options: Any, joint: bytes, dealer_commit: bytes, secret: bytes,
-          steps: Sequence[PublicStep], *, final: State[Any, Any] | None = None, keys: dict[int, bytes] | None = None,
-          seat: int | None = None, views: dict[int, bytes] | None = None) -> AuditReport:
+def audit(
+    game: Any,
+    players: int,
+    options: Any,
+    joint: bytes,
+    dealer_commit: bytes,
+    secret: bytes,
+    steps: Sequence[PublicStep],
+    *,
+    final: State[Any, Any] | None = None,
+    keys: dict[int, bytes] | None = None,
+    seat: int | None = None,
+    views: dict[int, bytes] | None = None,
+) -> AuditReport:
     """Replay a finished (or interrupted) game from what a peer saw, checking everything the dealer did.
 
     Returns the fully revealed final state's digest, scores and outcome; every
@@ -375,13 +387,21 @@ def audit(game: Any, players: int, options: Any, joint: bytes, dealer_commit: by
     if final is not None and not problems and final.digest() != state.digest():
         problems.append("the final position announced differs from the replay")
     sc = state.scores()
-    return AuditReport(not problems, problems, state.digest(), state.ply, bad_ply,
-                       dict(zip(sc.labels, sc.totals)), sc.outcome)
+    return AuditReport(
+        not problems, problems, state.digest(), state.ply, bad_ply, dict(zip(sc.labels, sc.totals)), sc.outcome
+    )
 
 
-def rebuild(game: Any, players: int, options: Any, joint: bytes, secret: bytes, steps: Sequence[PublicStep],
-            on_apply: Callable[[int, Any, State[Any, Any]], None] | None = None,
-            keys: dict[int, bytes] | None = None) -> State[Any, Any]:
+def rebuild(
+    game: Any,
+    players: int,
+    options: Any,
+    joint: bytes,
+    secret: bytes,
+    steps: Sequence[PublicStep],
+    on_apply: Callable[[int, Any, State[Any, Any]], None] | None = None,
+    keys: dict[int, bytes] | None = None,
+) -> State[Any, Any]:
     """The full state after `steps`, from the public record and the dealer's secret (host failover).
 
     `on_apply(seat, action, state_after)` sees every action, to rebuild a full record.
@@ -397,10 +417,12 @@ def rebuild(game: Any, players: int, options: Any, joint: bytes, secret: bytes, 
                 # The old host's statements are checked as the audit would: a public
                 # outcome must be the seeds', a sealed one must match its commitment.
                 if st.action is not None and st.action != str(action):
-                    raise FairPlayError(f"ply {st.ply}: chance gave {st.action!r}, the seeds say {str(action)!r}",
-                                        ["dealer"])
-                if st.action is None and st.commit != sealed_commitment(sealed_salt(secret, state.ply), state.ply,
-                                                                        str(action)):
+                    raise FairPlayError(
+                        f"ply {st.ply}: chance gave {st.action!r}, the seeds say {str(action)!r}", ["dealer"]
+                    )
+                if st.action is None and st.commit != sealed_commitment(
+                    sealed_salt(secret, state.ply), state.ply, str(action)
+                ):
                     raise FairPlayError(f"ply {st.ply}: the sealed value does not match its commitment", ["dealer"])
             else:
                 if st.action is None:

@@ -74,7 +74,8 @@ class KnownHosts:
         raise HostKeyMismatch(
             f"the table {table!r} proved key {fp}, but you joined {table!r} before with key "
             f"{', '.join(known)}. It may be an impostor. If the host really has a new key, "
-            f"check it with them and join with --fingerprint {fp}")
+            f"check it with them and join with --fingerprint {fp}"
+        )
 
     def remember(self, table: str, fp: str) -> None:
         now = time.time()

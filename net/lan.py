@@ -40,10 +40,22 @@ def lan_dir() -> Path:
     return paths.data_dir() / "lan"
 
 
-async def open_table(game: Any, *, name: str, seats: list[str], identity: Identity | None = None,
-                     passphrase: str | None = None, options: Any = None, chooser: Chooser | None = None,
-                     host_name: str = "host", port: int = 0, bind: str = "0.0.0.0", advertise: bool = True,
-                     auto_start: bool | None = None, save_dir: Path | None = None) -> TableHost:
+async def open_table(
+    game: Any,
+    *,
+    name: str,
+    seats: list[str],
+    identity: Identity | None = None,
+    passphrase: str | None = None,
+    options: Any = None,
+    chooser: Chooser | None = None,
+    host_name: str = "host",
+    port: int = 0,
+    bind: str = "0.0.0.0",
+    advertise: bool = True,
+    auto_start: bool | None = None,
+    save_dir: Path | None = None,
+) -> TableHost:
     """A listening (and, unless `advertise` is False, advertised) table; then ``await host.run()``.
 
     `seats` as for TableHost: ``["host", "open", "bot", ...]``. With `chooser` None the
@@ -51,15 +63,31 @@ async def open_table(game: Any, *, name: str, seats: list[str], identity: Identi
     """
     if isinstance(game, str):
         game = games.get(game)
-    host = TableHost(game, identity or load_or_create(), name=name, seats=seats, options=options,
-                     passphrase=passphrase, chooser=chooser, host_name=host_name, bind=bind, port=port,
-                     save_dir=save_dir or lan_dir(),
-                     auto_start=chooser is not None if auto_start is None else auto_start)
+    host = TableHost(
+        game,
+        identity or load_or_create(),
+        name=name,
+        seats=seats,
+        options=options,
+        passphrase=passphrase,
+        chooser=chooser,
+        host_name=host_name,
+        bind=bind,
+        port=port,
+        save_dir=save_dir or lan_dir(),
+        auto_start=chooser is not None if auto_start is None else auto_start,
+    )
     await host.listen()
     if advertise:
-        adv = Advertiser(table=name, game=game.name, content=game.content_hash, port=host.port,
-                         fingerprint=host.identity.fingerprint, needs_passphrase=bool(passphrase),
-                         addresses=None if bind in ("0.0.0.0", "") else [bind])
+        adv = Advertiser(
+            table=name,
+            game=game.name,
+            content=game.content_hash,
+            port=host.port,
+            fingerprint=host.identity.fingerprint,
+            needs_passphrase=bool(passphrase),
+            addresses=None if bind in ("0.0.0.0", "") else [bind],
+        )
         host.on_seats_changed(adv.update_soon)
         host.advertiser = adv
         await adv.start(host.open_seats)
@@ -73,10 +101,20 @@ def _split_target(target: str) -> tuple[str, int] | None:
     return None
 
 
-async def join_table(target: str | Listing, *, identity: Identity | None = None, name: str = "",
-                     passphrase: str | None = None, chooser: Chooser | Callable[[Any], Chooser] | None = None, find_timeout: float = 10.0,
-                     game: Any = None, bind: str = "0.0.0.0", save_dir: Path | None = None,
-                     fingerprint: str | None = None, known_hosts: KnownHosts | None = None) -> TablePeer:
+async def join_table(
+    target: str | Listing,
+    *,
+    identity: Identity | None = None,
+    name: str = "",
+    passphrase: str | None = None,
+    chooser: Chooser | Callable[[Any], Chooser] | None = None,
+    find_timeout: float = 10.0,
+    game: Any = None,
+    bind: str = "0.0.0.0",
+    save_dir: Path | None = None,
+    fingerprint: str | None = None,
+    known_hosts: KnownHosts | None = None,
+) -> TablePeer:
     """Join a table by listing, name (zeroconf) or ``HOST:PORT``; returns a seated peer.
 
     `chooser` may be a Chooser or a callable ``game -> Chooser`` (the game is known
@@ -125,8 +163,16 @@ async def join_table(target: str | Listing, *, identity: Identity | None = None,
     identity = identity or load_or_create()
     if chooser is not None and not _is_chooser(chooser):
         chooser = chooser(game)
-    peer = TablePeer(game, identity, name=name or f"peer-{identity.fingerprint[:4]}", passphrase=passphrase,
-                     chooser=chooser, save_dir=folder, bind=bind, advertise_on_takeover=True)
+    peer = TablePeer(
+        game,
+        identity,
+        name=name or f"peer-{identity.fingerprint[:4]}",
+        passphrase=passphrase,
+        chooser=chooser,
+        save_dir=folder,
+        bind=bind,
+        advertise_on_takeover=True,
+    )
     resume = find_save(folder, table_name, host, port)
     peer.check_host = host_check(advertised, pinned, known, _seated_keys(resume))
     try:
@@ -152,25 +198,30 @@ def _seated_keys(save: PeerSave | None) -> set[str]:
     return {fingerprint(k) for k in save.keys.values() if k} if save is not None else set()
 
 
-def host_check(advertised: str, pinned: str | None, known: KnownHosts | None,
-               seated: set[str] | frozenset[str] = frozenset()) -> HostCheck:
+def host_check(
+    advertised: str, pinned: str | None, known: KnownHosts | None, seated: set[str] | frozenset[str] = frozenset()
+) -> HostCheck:
     """Checks the key a table proves: the pin if there is one, else the advert and the known hosts.
 
     `seated` are keys of players in our saved game at that table: a new host chosen by
     failover is one of them, and is trusted as the table we sat at.
     """
+
     def check(table: str, key: bytes) -> None:
         fp = fingerprint(key)
         if pinned is not None:
             if fp != pinned:
-                raise HostKeyMismatch(f"the table {table!r} proved key {fp}, not the pinned {pinned}: "
-                                      "it may be an impostor")
+                raise HostKeyMismatch(
+                    f"the table {table!r} proved key {fp}, not the pinned {pinned}: it may be an impostor"
+                )
             return
         if advertised and fp != advertised:
-            raise HostKeyMismatch(f"the table {table!r} advertised key {advertised} but proved {fp}: "
-                                  "it may be an impostor")
+            raise HostKeyMismatch(
+                f"the table {table!r} advertised key {advertised} but proved {fp}: it may be an impostor"
+            )
         if known is not None and fp not in seated:
             known.check(table, fp)
+
     return check
 
 
@@ -194,8 +245,9 @@ async def _saved_host(target: str, folder: Path) -> tuple[str, int, str, str] | 
     return saved.host_addr, saved.host_port, game_name, saved.table.name
 
 
-async def _find_by_name(target: str, find_timeout: float, pinned: str | None = None,
-                        known: KnownHosts | None = None) -> Listing:
+async def _find_by_name(
+    target: str, find_timeout: float, pinned: str | None = None, known: KnownHosts | None = None
+) -> Listing:
     """The table named `target` on the LAN (zeroconf).
 
     When several tables share the name, the pinned key decides, else the one key we
@@ -215,8 +267,10 @@ async def _find_by_name(target: str, find_timeout: float, pinned: str | None = N
         found = [t for t in found if t.fingerprint in known.keys_for(t.table)] or found
     if len({t.fingerprint for t in found}) > 1:
         keys = ", ".join(sorted({t.fingerprint or "none" for t in found}))
-        raise Refusal(f"{len(found)} tables are named {target!r} (keys {keys}); ask the host for theirs "
-                      "and join with --fingerprint FP")
+        raise Refusal(
+            f"{len(found)} tables are named {target!r} (keys {keys}); ask the host for theirs "
+            "and join with --fingerprint FP"
+        )
     return found[0]
 
 

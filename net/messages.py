@@ -300,8 +300,30 @@ class Pong(_App, tag="pong"):
     t: float = 0.0
 
 
-Message = Union[Join, Welcome, Refuse, Lobby, Ready, Chat, CommitRequest, Commit, Commits, Reveal, Begin,
-                Step, Act, Mismatch, Sync, Presence, End, Final, Finals, Notice, Ping, Pong]
+Message = Union[
+    Join,
+    Welcome,
+    Refuse,
+    Lobby,
+    Ready,
+    Chat,
+    CommitRequest,
+    Commit,
+    Commits,
+    Reveal,
+    Begin,
+    Step,
+    Act,
+    Mismatch,
+    Sync,
+    Presence,
+    End,
+    Final,
+    Finals,
+    Notice,
+    Ping,
+    Pong,
+]
 
 _enc = msgspec.msgpack.Encoder()
 _dec_msg = msgspec.msgpack.Decoder(Message)

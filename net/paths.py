@@ -60,7 +60,8 @@ class DataLock:
                 self._fd = None
             raise DataFolderBusy(
                 f"another coldwater process (pid {holder}) is using {self.root}; close it first, or give "
-                "this one its own folder with COLDWATER_HOME=PATH (a separate identity)") from None
+                "this one its own folder with COLDWATER_HOME=PATH (a separate identity)"
+            ) from None
         os.ftruncate(self._fd, 0)
         os.pwrite(self._fd, f"{os.getpid()}\n".encode(), 0)
 

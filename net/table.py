@@ -91,8 +91,10 @@ def load_content(game: Any, ref: ContentRef) -> Any:
     except (ContentError, OSError) as e:
         raise ContentUnavailable(f"its card data no longer loads: {e}") from None
     if mine.content_hash != ref.hash:
-        raise ContentUnavailable(f"its card data {ref.path} has changed since (now {mine.content_hash[:12]}, "
-                                 f"the game was played with {ref.hash[:12]})")
+        raise ContentUnavailable(
+            f"its card data {ref.path} has changed since (now {mine.content_hash[:12]}, "
+            f"the game was played with {ref.hash[:12]})"
+        )
     return mine
 
 
@@ -140,10 +142,19 @@ def seat_label(seats: list[Seat], seat: int) -> str:
 class Table:
     """One game in progress. Not thread-safe: drive it from one event loop."""
 
-    def __init__(self, game: Any, state: State[Any, Any], seats: list[Seat], rec: record.GameRecord,
-                 *, save_path: Path | None = None, chance: ChanceSource | None = None,
-                 remote: RemoteSource | None = None, created: float | None = None,
-                 content: ContentRef | None = None) -> None:
+    def __init__(
+        self,
+        game: Any,
+        state: State[Any, Any],
+        seats: list[Seat],
+        rec: record.GameRecord,
+        *,
+        save_path: Path | None = None,
+        chance: ChanceSource | None = None,
+        remote: RemoteSource | None = None,
+        created: float | None = None,
+        content: ContentRef | None = None,
+    ) -> None:
         if len(seats) != state.players:
             raise ValueError(f"{len(seats)} seats for a {state.players}-player game")
         for s in seats:
@@ -164,9 +175,18 @@ class Table:
 
     # ---- construction ------------------------------------------------------
     @classmethod
-    def new(cls, game_name: str | Any, seats: list[Seat], *, seed: int | str | None = None, options: Any = None,
-            save_path: Path | None = None, autosave: bool = True, meta: dict[str, str] | None = None,
-            content: ContentRef | None = None) -> Table:
+    def new(
+        cls,
+        game_name: str | Any,
+        seats: list[Seat],
+        *,
+        seed: int | str | None = None,
+        options: Any = None,
+        save_path: Path | None = None,
+        autosave: bool = True,
+        meta: dict[str, str] | None = None,
+        content: ContentRef | None = None,
+    ) -> Table:
         """Start a game. With no seed a fresh one is taken from the OS.
 
         `content` names the person's own card data that `game` was loaded with
@@ -325,8 +345,7 @@ class Table:
         if self.save_path is None:
             return
         now = time.time()
-        save = SaveFile(seats=self.seats, record=self.record, created=self.created, updated=now,
-                        content=self.content)
+        save = SaveFile(seats=self.seats, record=self.record, created=self.created, updated=now, content=self.content)
         write_atomic(self.save_path, msgspec.json.format(msgspec.json.encode(save), indent=1))
 
     def delete_save(self) -> None:
@@ -374,8 +393,10 @@ def read_save(path: Path) -> SaveFile:
     except msgspec.DecodeError:
         raise SaveError(f"{path.name} is not a coldwater save (not JSON)") from None
     if head.get("format") != SAVE_FORMAT:
-        raise SaveError(f"{path.name} was written by an incompatible version (save format {head.get('format')!r}, "
-                        f"this version reads {SAVE_FORMAT})")
+        raise SaveError(
+            f"{path.name} was written by an incompatible version (save format {head.get('format')!r}, "
+            f"this version reads {SAVE_FORMAT})"
+        )
     try:
         return msgspec.json.decode(raw, type=SaveFile)
     except msgspec.ValidationError as e:
@@ -403,19 +424,21 @@ def resume(path: Path, *, set_aside: bool = True, game: Any = None) -> Table:
                 try:
                     game = load_content(game, save.content)
                 except ContentUnavailable as e:
-                    raise ContentUnavailable(f"{path.name} cannot be resumed: {e}. The save is kept: "
-                                             f"restore that card data to play on.") from None
+                    raise ContentUnavailable(
+                        f"{path.name} cannot be resumed: {e}. The save is kept: restore that card data to play on."
+                    ) from None
         try:
             game, state = record.initial_state(save.record, game)
-            for _, _, state in record.replay_iter(save.record, game):
-                pass
+            for _, _, after in record.replay_iter(save.record, game):
+                state = after
         except RecordError as e:
             raise SaveError(f"{path.name} cannot be replayed: {e}") from None
         if len(save.seats) != state.players:
             raise SaveError(f"{path.name} has {len(save.seats)} seats for a {state.players}-player game")
         try:
-            return Table(game, state, save.seats, save.record, save_path=path, created=save.created,
-                         content=save.content)
+            return Table(
+                game, state, save.seats, save.record, save_path=path, created=save.created, content=save.content
+            )
         except ValueError as e:
             raise SaveError(f"{path.name}: {e}") from None
     except SaveError as err:
@@ -471,11 +494,19 @@ def list_saves(folder: Path | None = None) -> list[SaveInfo]:
     for p in sorted(folder.glob("*.json")):
         try:
             s = read_save(p)
-            out.append(SaveInfo(str(p), s.record.game, ", ".join(x.name for x in s.seats), len(s.record.entries),
-                                s.updated, content=s.content.path if s.content else None,
-                                turns=count_turns(s.record.entries),
-                                people=tuple(x.name for x in s.seats if x.kind is SeatKind.PERSON),
-                                others=tuple(x.name for x in s.seats if x.kind is not SeatKind.PERSON)))
+            out.append(
+                SaveInfo(
+                    str(p),
+                    s.record.game,
+                    ", ".join(x.name for x in s.seats),
+                    len(s.record.entries),
+                    s.updated,
+                    content=s.content.path if s.content else None,
+                    turns=count_turns(s.record.entries),
+                    people=tuple(x.name for x in s.seats if x.kind is SeatKind.PERSON),
+                    others=tuple(x.name for x in s.seats if x.kind is not SeatKind.PERSON),
+                )
+            )
         except SaveError as e:
             out.append(SaveInfo(str(p), "?", "", 0, p.stat().st_mtime, problem=str(e)))
     out.sort(key=lambda i: -i.updated)

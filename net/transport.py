@@ -76,8 +76,9 @@ class AlreadySeated(Refusal):
     """Another live connection holds our seat with our key: the same identity runs twice."""
 
 
-SAME_KEY = ("another live connection already holds this seat with your key "
-            "(is coldwater running twice with one data folder?)")
+SAME_KEY = (
+    "another live connection already holds this seat with your key (is coldwater running twice with one data folder?)"
+)
 """The host's refusal text for a second live connection with one identity key."""
 
 
@@ -85,8 +86,11 @@ class HostKeyMismatch(Refusal):
     """The table proved a key other than the one advertised, pinned or remembered (a possible impostor)."""
 
 
-_BY_CODE: dict[str, type[Refusal]] = {"needs-passphrase": PassphraseNeeded, "wrong-passphrase": WrongPassphrase,
-                                      "throttled": Throttled}
+_BY_CODE: dict[str, type[Refusal]] = {
+    "needs-passphrase": PassphraseNeeded,
+    "wrong-passphrase": WrongPassphrase,
+    "throttled": Throttled,
+}
 
 
 def tune_socket(sock: Any) -> None:
@@ -95,8 +99,13 @@ def tune_socket(sock: Any) -> None:
         return
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
-        for name, value in (("TCP_KEEPIDLE", KEEPIDLE), ("TCP_KEEPINTVL", KEEPINTVL), ("TCP_KEEPCNT", KEEPCNT),
-                            ("TCP_USER_TIMEOUT", USER_TIMEOUT_MS), ("TCP_NODELAY", 1)):
+        for name, value in (
+            ("TCP_KEEPIDLE", KEEPIDLE),
+            ("TCP_KEEPINTVL", KEEPINTVL),
+            ("TCP_KEEPCNT", KEEPCNT),
+            ("TCP_USER_TIMEOUT", USER_TIMEOUT_MS),
+            ("TCP_NODELAY", 1),
+        ):
             opt = getattr(socket, name, None)
             if opt is not None:
                 sock.setsockopt(socket.IPPROTO_TCP, opt, value)
@@ -144,8 +153,16 @@ class Guard:
     one token every ``refill`` seconds; a successful attempt gives its token back.
     """
 
-    def __init__(self, *, per_address: int = 8, total: int = 64, burst: int = 5, refill: float = 2.0,
-                 addresses: int = 4096, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        *,
+        per_address: int = 8,
+        total: int = 64,
+        burst: int = 5,
+        refill: float = 2.0,
+        addresses: int = 4096,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.per_address = per_address
         self.total = total
         self.burst = burst
@@ -168,8 +185,9 @@ class Guard:
         """Admit a new connection from `addr` into the handshake, or say no (the caller hangs up)."""
         if self._per.get(addr, 0) >= self.per_address:
             self.turned_away += 1
-            self.quiet.warn(f"busy:{addr}", f"turning away connections from {addr}: "
-                                            f"{self.per_address} already in the handshake")
+            self.quiet.warn(
+                f"busy:{addr}", f"turning away connections from {addr}: {self.per_address} already in the handshake"
+            )
             return False
         while len(self._pending) >= self.total:
             # Drop the connection that has waited longest: idle floods age out first,
@@ -229,8 +247,12 @@ class Guard:
 class Listener:
     """A listening TCP socket with its own accept loop (see the module text); made by :func:`listen`."""
 
-    def __init__(self, sock: socket.socket, handler: Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]],
-                 guard: Guard | None) -> None:
+    def __init__(
+        self,
+        sock: socket.socket,
+        handler: Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]],
+        guard: Guard | None,
+    ) -> None:
         self._sock = sock
         self._handler = handler
         self.guard = guard
@@ -305,8 +327,14 @@ class Listener:
             await asyncio.gather(*self._tasks, return_exceptions=True)
 
 
-async def listen(handler: Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]], bind: str,
-                 port: int, *, guard: Guard | None = None, backlog: int = 128) -> Listener:
+async def listen(
+    handler: Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]],
+    bind: str,
+    port: int,
+    *,
+    guard: Guard | None = None,
+    backlog: int = 128,
+) -> Listener:
     """Listen on (bind, port) (port 0: any free port); `handler` runs for each admitted connection."""
     sock = socket.socket(socket.AF_INET6 if ":" in bind else socket.AF_INET, socket.SOCK_STREAM)
     try:
@@ -348,8 +376,16 @@ class Backoff:
 
 
 class Connection:
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, channel: Channel,
-                 *, max_frame: int = MAX_FRAME, max_strikes: int = 64, max_buffer: int = MAX_BUFFER) -> None:
+    def __init__(
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        channel: Channel,
+        *,
+        max_frame: int = MAX_FRAME,
+        max_strikes: int = 64,
+        max_buffer: int = MAX_BUFFER,
+    ) -> None:
         self.reader = reader
         self.writer = writer
         self.channel = channel
@@ -477,7 +513,7 @@ class Connection:
         try:
             self.writer.close()
             await asyncio.wait_for(self.writer.wait_closed(), 2.0)
-        except (ConnectionError, OSError, asyncio.TimeoutError, RuntimeError):
+        except (TimeoutError, ConnectionError, OSError, RuntimeError):
             pass
 
 
@@ -500,7 +536,7 @@ async def _close_refused(writer: asyncio.StreamWriter, e: BaseException) -> None
         try:
             writer.write(encode_frame(e.reply))
             await asyncio.wait_for(writer.drain(), 1.0)
-        except (OSError, asyncio.TimeoutError):
+        except (TimeoutError, OSError):
             pass
     writer.close()
 
@@ -512,17 +548,27 @@ handshake; raises :class:`Refusal` (usually :class:`HostKeyMismatch`) to hang up
 
 def expect_key(fp: str) -> HostCheck:
     """A HostCheck that accepts only the key with fingerprint `fp` (a pin, or a reconnect to a known host)."""
+
     def check(table: str, key: bytes) -> None:
         if fingerprint(key) != fp:
-            raise HostKeyMismatch(f"the table {table!r} proved key {fingerprint(key)}, not {fp}: "
-                                  "it may be an impostor")
+            raise HostKeyMismatch(f"the table {table!r} proved key {fingerprint(key)}, not {fp}: it may be an impostor")
+
     return check
 
 
-async def connect(host: str, port: int, identity: Identity, game: str, content: str, *,
-                  passphrase: str | None = None, timeout: float = HANDSHAKE_TIMEOUT,
-                  version: int = m.PROTOCOL, check_host: HostCheck | None = None,
-                  local_addr: str | None = None) -> tuple[Connection, str]:
+async def connect(
+    host: str,
+    port: int,
+    identity: Identity,
+    game: str,
+    content: str,
+    *,
+    passphrase: str | None = None,
+    timeout: float = HANDSHAKE_TIMEOUT,
+    version: int = m.PROTOCOL,
+    check_host: HostCheck | None = None,
+    local_addr: str | None = None,
+) -> tuple[Connection, str]:
     """Open a channel to a table; returns the connection and the table's name. Refusal says why.
 
     `check_host` sees the key the table proved before we send our key confirmation,
@@ -531,8 +577,9 @@ async def connect(host: str, port: int, identity: Identity, game: str, content: 
     """
     try:
         reader, writer = await asyncio.wait_for(
-            asyncio.open_connection(host, port, local_addr=(local_addr, 0) if local_addr else None), timeout)
-    except (OSError, asyncio.TimeoutError) as e:
+            asyncio.open_connection(host, port, local_addr=(local_addr, 0) if local_addr else None), timeout
+        )
+    except (TimeoutError, OSError) as e:
         raise Refusal(f"cannot reach {host}:{port}: {str(e) or 'timed out'}") from None
     tune_socket(writer.get_extra_info("socket"))
     hs = ClientHandshake(identity, game, content, passphrase, version=version)
@@ -547,7 +594,7 @@ async def connect(host: str, port: int, identity: Identity, game: str, content: 
     except Refusal:
         writer.close()
         raise
-    except (HandshakeError, FrameError, OSError, asyncio.TimeoutError) as e:
+    except (TimeoutError, HandshakeError, FrameError, OSError) as e:
         reason = _refusal_reason(e)
         await _close_refused(writer, e)
         cls = _BY_CODE.get(e.code, Refusal) if isinstance(e, HandshakeError) else Refusal
@@ -569,14 +616,14 @@ async def probe_table(host: str, port: int, *, timeout: float = HANDSHAKE_TIMEOU
     """As :func:`probe`, and whether the table needs a passphrase."""
     try:
         reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
-    except (OSError, asyncio.TimeoutError) as e:
+    except (TimeoutError, OSError) as e:
         raise Refusal(f"cannot reach {host}:{port}: {str(e) or 'timed out'}") from None
     try:
         async with asyncio.timeout(timeout):
             hs = ClientHandshake(Identity.generate(), "", "")
             writer.write(encode_frame(hs.hello()))
             reply = m.decode_handshake(await _read(reader))
-    except (HandshakeError, FrameError, OSError, asyncio.TimeoutError, m.BadMessage) as e:
+    except (TimeoutError, HandshakeError, FrameError, OSError, m.BadMessage) as e:
         raise Refusal(f"{host}:{port} is not a coldwater table ({str(e) or 'timed out'})") from None
     finally:
         writer.close()
@@ -587,10 +634,20 @@ async def probe_table(host: str, port: int, *, timeout: float = HANDSHAKE_TIMEOU
     raise Refusal(f"{host}:{port} is not a coldwater table")
 
 
-async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, identity: Identity, game: str,
-                 content: str, *, pass_key: bytes = b"", table: str = "", timeout: float = ACCEPT_TIMEOUT,
-                 refused: list[str] | None = None, guard: Guard | None = None,
-                 keep_slot: bool = False) -> Connection | None:
+async def accept(
+    reader: asyncio.StreamReader,
+    writer: asyncio.StreamWriter,
+    identity: Identity,
+    game: str,
+    content: str,
+    *,
+    pass_key: bytes = b"",
+    table: str = "",
+    timeout: float = ACCEPT_TIMEOUT,
+    refused: list[str] | None = None,
+    guard: Guard | None = None,
+    keep_slot: bool = False,
+) -> Connection | None:
     """The table's side of a new connection; None (logged, closed, reason added to `refused`) when refused.
 
     With a `guard`, passphrase attempts are throttled per address and the
@@ -609,7 +666,7 @@ async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, ide
             fin, channel = hs.receive_finish(await _read(reader))
             writer.write(encode_frame(fin))
             await writer.drain()
-    except (HandshakeError, FrameError, OSError, asyncio.TimeoutError) as e:
+    except (TimeoutError, HandshakeError, FrameError, OSError) as e:
         reason = _refusal_reason(e)
         quiet = guard.quiet if guard is not None else None
         if reason == "probe":

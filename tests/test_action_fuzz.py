@@ -97,9 +97,15 @@ def actions_of(name: str) -> st.SearchStrategy[Action]:
 
 
 WRONG = st.one_of(
-    st.lists(st.text(max_size=3), max_size=2), st.floats(allow_nan=False), st.booleans(),
-    st.dictionaries(st.text(max_size=2), st.integers(), max_size=2), st.just(object()), st.just(""),
-    st.just("two words"), st.just(b"bytes"), st.integers(2**70, 2**71),
+    st.lists(st.text(max_size=3), max_size=2),
+    st.floats(allow_nan=False),
+    st.booleans(),
+    st.dictionaries(st.text(max_size=2), st.integers(), max_size=2),
+    st.just(object()),
+    st.just(""),
+    st.just("two words"),
+    st.just(b"bytes"),
+    st.integers(2**70, 2**71),
 )
 
 
@@ -189,12 +195,15 @@ def test_notation_has_one_spelling_per_action(name: str, data: st.DataObject) ->
     assert str(action) == text
 
 
-@pytest.mark.parametrize(("name", "text", "others"), [
-    ("crown", "fill 3", ["fill 03", "fill +3", "fill 0_3", "fill  3", " fill 3", "fill 3 "]),
-    ("fisheries", "end", ["end -", "end  ", "end\t"]),
-    ("fisheries", "start 1", ["start 01", "start +1", "start 1.0"]),
-    ("aquatica", "raise 3 1", ["raise 3 01", "raise 3 +1", "raise 0_3 1", "raise\t3 1"]),
-])
+@pytest.mark.parametrize(
+    ("name", "text", "others"),
+    [
+        ("crown", "fill 3", ["fill 03", "fill +3", "fill 0_3", "fill  3", " fill 3", "fill 3 "]),
+        ("fisheries", "end", ["end -", "end  ", "end\t"]),
+        ("fisheries", "start 1", ["start 01", "start +1", "start 1.0"]),
+        ("aquatica", "raise 3 1", ["raise 3 01", "raise 3 +1", "raise 0_3 1", "raise\t3 1"]),
+    ],
+)
 def test_the_same_action_written_another_way_is_refused(name: str, text: str, others: list[str]) -> None:
     game = games.get(name)
     assert str(game.parse_action(text)) == text

@@ -152,12 +152,18 @@ def test_argmax_breaks_exact_ties_by_the_rng_only() -> None:
 def test_a_table_seat_can_name_a_level(tmp_path: Any) -> None:
     from coldwater.net.table import Seat, SeatKind, Table
 
-    t = Table.new("crown", [Seat(SeatKind.PERSON, "Ann"), Seat(SeatKind.BOT, "Bot", bot="hard")],
-                  seed="seat", save_path=tmp_path / "t.cwsave", autosave=False)
+    t = Table.new(
+        "crown",
+        [Seat(SeatKind.PERSON, "Ann"), Seat(SeatKind.BOT, "Bot", bot="hard")],
+        seed="seat",
+        save_path=tmp_path / "t.cwsave",
+        autosave=False,
+    )
     assert t.seats[1].bot == "hard"
     with pytest.raises(ValueError, match="unknown bot"):
-        Table.new("crown", [Seat(SeatKind.PERSON, "Ann"), Seat(SeatKind.BOT, "Bot", bot="expert")], seed="x",
-                  autosave=False)
+        Table.new(
+            "crown", [Seat(SeatKind.PERSON, "Ann"), Seat(SeatKind.BOT, "Bot", bot="expert")], seed="x", autosave=False
+        )
 
 
 @pytest.mark.parametrize("options", [None, {"board": "B", "market": True}], ids=["A", "B-market"])

@@ -43,8 +43,11 @@ def hooks(name: str) -> ModuleType:
 
 
 def cases() -> list[Any]:
-    return [pytest.param(name, players, options, id=f"{name}-{players}-{i}")
-            for name in games.names() for i, (players, options) in enumerate(hooks(name).CASES)]
+    return [
+        pytest.param(name, players, options, id=f"{name}-{players}-{i}")
+        for name in games.names()
+        for i, (players, options) in enumerate(hooks(name).CASES)
+    ]
 
 
 def check_position(game: Game, h: ModuleType, s: State[Any, Any], rng: Rng, seen: list[Action]) -> None:

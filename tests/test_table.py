@@ -108,8 +108,13 @@ def _aq_table(tmp_path: Path) -> tuple[Table, Path, Path]:
     folder = _own_kings(tmp_path / "mine")
     mine = AQ.with_content(folder)
     path = tmp_path / "saves" / "aq.json"
-    t = Table.new(mine, [Seat(SeatKind.PERSON, "Ann"), Seat(SeatKind.BOT, "Bot", bot="random")], seed=2,
-                  save_path=path, content=ContentRef(str(folder), mine.content_hash))
+    t = Table.new(
+        mine,
+        [Seat(SeatKind.PERSON, "Ann"), Seat(SeatKind.BOT, "Bot", bot="random")],
+        seed=2,
+        save_path=path,
+        content=ContentRef(str(folder), mine.content_hash),
+    )
     while t.current == -1:
         t.apply(-1, t.state.sample_chance())
     return t, path, folder

@@ -90,8 +90,9 @@ def test_undo_is_refused_across_a_chance_outcome(name: str, tmp_path: Path) -> N
 def test_undo_refuses_another_players_move_and_bots(tmp_path: Path) -> None:
     from tests.toygame import GAME, Hold, Roll
 
-    t = Table.new(GAME, [Seat(SeatKind.PERSON, "Ann"), Seat(SeatKind.PERSON, "Bob")], seed=3,
-                  save_path=tmp_path / "g.json")
+    t = Table.new(
+        GAME, [Seat(SeatKind.PERSON, "Ann"), Seat(SeatKind.PERSON, "Bob")], seed=3, save_path=tmp_path / "g.json"
+    )
     while t.current == CHANCE:
         t.apply(CHANCE, t.state.sample_chance())
     with pytest.raises(IllegalAction):
@@ -104,8 +105,12 @@ def test_undo_refuses_another_players_move_and_bots(tmp_path: Path) -> None:
     if t.current != first:
         with pytest.raises(IllegalAction, match="not yours|draw"):
             t.undo()
-    bot = Table.new(GAME, [Seat(SeatKind.BOT, "Bot", bot="random"), Seat(SeatKind.PERSON, "Ann")], seed=3,
-                    save_path=tmp_path / "h.json")
+    bot = Table.new(
+        GAME,
+        [Seat(SeatKind.BOT, "Bot", bot="random"), Seat(SeatKind.PERSON, "Ann")],
+        seed=3,
+        save_path=tmp_path / "h.json",
+    )
     while bot.current == CHANCE:
         bot.apply(CHANCE, bot.state.sample_chance())
     if bot.current == 0:

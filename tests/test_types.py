@@ -49,11 +49,16 @@ def run_mypy(base: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[str, int]:
     shown = _link_tree(base)
     monkeypatch.chdir(base)  # mypy prints paths relative to the working directory
     monkeypatch.setenv("MYPYPATH", str(base))
-    out, err, status = mypy_api.run([
-        "--config-file", str(ROOT / "pyproject.toml"),
-        "--cache-dir", str(base / ".mypy_cache"),
-        "-p", "coldwater",
-    ])
+    out, err, status = mypy_api.run(
+        [
+            "--config-file",
+            str(ROOT / "pyproject.toml"),
+            "--cache-dir",
+            str(base / ".mypy_cache"),
+            "-p",
+            "coldwater",
+        ]
+    )
     report = out + err
     for link, real in shown.items():
         report = report.replace(link, real)

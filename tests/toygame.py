@@ -113,8 +113,15 @@ class ToyState(State[Any, ToyData]):
         rows = tuple((b, (s or 0) if d.over else 0) for b, s in zip(d.banked, d.secret))
         totals = tuple(sum(r) for r in rows)
         ranking = tuple(sorted(range(d.players), key=lambda i: (-totals[i], i)))
-        return Scores(tuple(f"Seat {i + 1}" for i in range(d.players)), ("banked", "secret"), rows, totals,
-                      ranking, d.over, outcome=f"Seat {ranking[0] + 1} wins" if d.over else "")
+        return Scores(
+            tuple(f"Seat {i + 1}" for i in range(d.players)),
+            ("banked", "secret"),
+            rows,
+            totals,
+            ranking,
+            d.over,
+            outcome=f"Seat {ranking[0] + 1} wins" if d.over else "",
+        )
 
 
 class ToyGame(GameBase[ToyState]):

@@ -29,9 +29,15 @@ class ColdwaterApp(App[None]):
     BINDINGS = keymap.bindings("app")
     ENABLE_COMMAND_PALETTE = False
 
-    def __init__(self, *, theme: str | None = None, catalog: Catalog | None = None,
-                 settings: settings_mod.Settings | None = None, bot_delay: float | None = None,
-                 lan_start: Callable[[], Awaitable[tuple[Any, bool]]] | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        theme: str | None = None,
+        catalog: Catalog | None = None,
+        settings: settings_mod.Settings | None = None,
+        bot_delay: float | None = None,
+        lan_start: Callable[[], Awaitable[tuple[Any, bool]]] | None = None,
+    ) -> None:
         super().__init__()
         self.lan_start = lan_start
         """Open straight into a LAN lobby: returns (TableHost or TablePeer, is_host)."""

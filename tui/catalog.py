@@ -35,8 +35,12 @@ def _load(path: str) -> Any:
 class Catalog:
     """The games on offer: names in menu order and a loader for each."""
 
-    def __init__(self, names: tuple[str, ...] | None = None, loader: Callable[[str], Any] | None = None,
-                 screens: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        names: tuple[str, ...] | None = None,
+        loader: Callable[[str], Any] | None = None,
+        screens: dict[str, str] | None = None,
+    ) -> None:
         self._names = names if names is not None else games.names()
         self._loader = loader or games.get
         self._screens = dict(TABLE_SCREENS if screens is None else screens)

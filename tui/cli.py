@@ -29,10 +29,18 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--players", type=int, default=2)
     sim.add_argument("--games", type=int, default=1)
     sim.add_argument("--seed", default="0")
-    sim.add_argument("--bot", default="random",
-                     help="bot for every seat (random, greedy, easy, normal, hard), or one per seat: hard,easy")
-    sim.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                     help="a game option, e.g. no_tags=true (repeatable)")
+    sim.add_argument(
+        "--bot",
+        default="random",
+        help="bot for every seat (random, greedy, easy, normal, hard), or one per seat: hard,easy",
+    )
+    sim.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a game option, e.g. no_tags=true (repeatable)",
+    )
     sim.add_argument("--module", help="Aquatica: goals or tribes")
     sim.add_argument("--solo-level", type=int, help="Aquatica Tribes Solo level 1-6")
     sim.add_argument("--json", action="store_true", help="one JSON object per game")
@@ -42,17 +50,24 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("file")
     rep.add_argument("--content", metavar="PATH", help="the content file the record was made with")
 
-    host = sub.add_parser("host", help="host a LAN table",
-                          description="Host a LAN table. `coldwater host GAME --help` lists its options.")
+    host = sub.add_parser(
+        "host", help="host a LAN table", description="Host a LAN table. `coldwater host GAME --help` lists its options."
+    )
     host.add_argument("game", choices=games.names())
     host.add_argument("rest", nargs=argparse.REMAINDER)
-    join = sub.add_parser("join", help="join a LAN table by name or HOST:PORT",
-                          description="Join a LAN table. `coldwater join TARGET --help` lists its options.")
+    join = sub.add_parser(
+        "join",
+        help="join a LAN table by name or HOST:PORT",
+        description="Join a LAN table. `coldwater join TARGET --help` lists its options.",
+    )
     join.add_argument("target")
     join.add_argument("rest", nargs=argparse.REMAINDER)
-    serve = sub.add_parser("serve", help="serve the app over SSH to friends with nothing but ssh",
-                           description="Serve the app over SSH. `coldwater serve --help` lists its options.",
-                           add_help=False)
+    serve = sub.add_parser(
+        "serve",
+        help="serve the app over SSH to friends with nothing but ssh",
+        description="Serve the app over SSH. `coldwater serve --help` lists its options.",
+        add_help=False,
+    )
     serve.add_argument("rest", nargs=argparse.REMAINDER)
     return p
 
@@ -73,9 +88,8 @@ def _parse_options(pairs: Sequence[str], extra: dict[str, Any]) -> dict[str, Any
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     from coldwater.core import games
-    from coldwater.core.simulate import seat_bots, simulate
-
     from coldwater.core.errors import ContentError
+    from coldwater.core.simulate import seat_bots, simulate
 
     game = games.get(args.game)
     if args.content:
@@ -108,15 +122,30 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     try:
         for r in results:
             if args.json:
-                print(json.dumps({
-                    "game": r.game, "index": r.index, "seed": r.seed, "players": r.players,
-                    "plies": r.plies, "scores": dict(zip(r.labels, r.totals)),
-                    "breakdown": {lab: dict(zip(r.categories, row)) for lab, row in zip(r.labels, r.rows)},
-                    "ranking": [r.labels[i] for i in r.ranking], "outcome": r.outcome, "digest": r.digest,
-                }, sort_keys=True), flush=True)
+                print(
+                    json.dumps(
+                        {
+                            "game": r.game,
+                            "index": r.index,
+                            "seed": r.seed,
+                            "players": r.players,
+                            "plies": r.plies,
+                            "scores": dict(zip(r.labels, r.totals)),
+                            "breakdown": {lab: dict(zip(r.categories, row)) for lab, row in zip(r.labels, r.rows)},
+                            "ranking": [r.labels[i] for i in r.ranking],
+                            "outcome": r.outcome,
+                            "digest": r.digest,
+                        },
+                        sort_keys=True,
+                    ),
+                    flush=True,
+                )
             else:
                 scores = "  ".join(f"{lab}: {tot}" for lab, tot in zip(r.labels, r.totals))
-                print(f"game {r.index + 1}: {scores}  | {r.outcome} | plies {r.plies} | digest {r.digest[:16]}", flush=True)
+                print(
+                    f"game {r.index + 1}: {scores}  | {r.outcome} | plies {r.plies} | digest {r.digest[:16]}",
+                    flush=True,
+                )
             if progress is not None:
                 progress.advance(task)
     finally:
@@ -127,8 +156,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from coldwater.core import games, record
-    from coldwater.net import records
     from coldwater.core.errors import ContentError, RecordError
+    from coldwater.net import records
 
     try:
         rec = records.load(args.file)
@@ -165,13 +194,26 @@ def lan_app(args: argparse.Namespace) -> int:
             others = [s.strip() for s in ns.seats.split(",")] if ns.seats else None
             players = ns.players or (1 + len(others) if others else 2)
             others = others if others is not None else ["open"] * (players - 1)
-            host = await net.open_table(game, name=ns.name, seats=["host", *others],
-                                        options=net_cli._options(ns.option), passphrase=ns.passphrase,
-                                        host_name=ns.player_name or "Host", port=ns.port, bind=ns.bind,
-                                        advertise=not ns.no_advertise)
+            host = await net.open_table(
+                game,
+                name=ns.name,
+                seats=["host", *others],
+                options=net_cli._options(ns.option),
+                passphrase=ns.passphrase,
+                host_name=ns.player_name or "Host",
+                port=ns.port,
+                bind=ns.bind,
+                advertise=not ns.no_advertise,
+            )
             return host, True
-        peer = await net.join_table(args.target, name=ns.player_name, passphrase=ns.passphrase, bind=ns.bind,
-                                    find_timeout=ns.find_timeout, fingerprint=ns.fingerprint)
+        peer = await net.join_table(
+            args.target,
+            name=ns.player_name,
+            passphrase=ns.passphrase,
+            bind=ns.bind,
+            find_timeout=ns.find_timeout,
+            fingerprint=ns.fingerprint,
+        )
         return peer, False
 
     ColdwaterApp(lan_start=start).run()

@@ -79,8 +79,17 @@ DEFAULT: tuple[Key, ...] = (
 )
 
 SCREEN_SCOPES: tuple[tuple[str, ...], ...] = (
-    ("menu",), ("back", "nav", "form"), ("back", "lobby"), ("back", "nav", "settings"), ("table", "fisheries"),
-    ("replay",), ("handover",), ("score",), ("back", "rules"), ("back", "resume"), ("back",),
+    ("menu",),
+    ("back", "nav", "form"),
+    ("back", "lobby"),
+    ("back", "nav", "settings"),
+    ("table", "fisheries"),
+    ("replay",),
+    ("handover",),
+    ("score",),
+    ("back", "rules"),
+    ("back", "resume"),
+    ("back",),
 )
 """Which scopes one screen answers to together (with ``app`` everywhere): a key may not
 mean two things on one screen, so a remap is refused when it would."""
@@ -110,8 +119,9 @@ def bindings(*scopes: str) -> list[BindingType]:
     out: list[BindingType] = []
     for key in DEFAULT:
         if key.scope in scopes:
-            out.append(Binding(key.keys, key.action, key.description, show=key.show, id=binding_id(key),
-                               priority=key.priority))
+            out.append(
+                Binding(key.keys, key.action, key.description, show=key.show, id=binding_id(key), priority=key.priority)
+            )
     return out
 
 
@@ -122,7 +132,7 @@ def pane_bindings(panes: list[tuple[str, str, str]]) -> list[BindingType]:
     like any other key; the description is the pane's title for the footer.
     """
     out: list[BindingType] = []
-    for n, (pane_id, title, letter) in enumerate(panes[:len(PANE_SLOTS)], start=1):
+    for n, (pane_id, title, letter) in enumerate(panes[: len(PANE_SLOTS)], start=1):
         keys = PANE_SLOTS[n - 1] + (f",{letter}" if letter else "")
         out.append(Binding(keys, f"pane('{pane_id}')", title, id=f"table.pane{n}"))
     return out
@@ -136,8 +146,11 @@ def conflict(bid: str, key: str, overrides: dict[str, str]) -> str | None:
         return f"there is no key {bid!r}"
     if this.scope == "table" and len(key) == 1 and key in CHOICE_KEYS:
         return f"{describe_keys(key)} chooses a listed move at the table"
-    if (this.scope in ("table", "app") and key in PANE_SLOTS
-            and not any(key in v.split(",") for k, v in overrides.items() if k.startswith("table.pane"))):
+    if (
+        this.scope in ("table", "app")
+        and key in PANE_SLOTS
+        and not any(key in v.split(",") for k, v in overrides.items() if k.startswith("table.pane"))
+    ):
         return f"{describe_keys(key)} opens one of a game's own panes at the table"
     scopes: set[str] = set()
     for group in SCREEN_SCOPES:
@@ -155,10 +168,27 @@ def conflict(bid: str, key: str, overrides: dict[str, str]) -> str | None:
 
 def describe_keys(keys: str) -> str:
     """Keys as a person reads them: ``question_mark`` -> ``?``."""
-    names = {"question_mark": "?", "escape": "Esc", "enter": "Enter", "space": "Space", "tab": "Tab",
-             "shift+tab": "Shift+Tab", "pagedown": "PgDn", "pageup": "PgUp", "right": "→", "left": "←",
-             "up": "↑", "down": "↓", "home": "Home", "end": "End", "delete": "Del",
-             "backspace": "Backspace", "slash": "/", "exclamation_mark": "!"}
+    names = {
+        "question_mark": "?",
+        "escape": "Esc",
+        "enter": "Enter",
+        "space": "Space",
+        "tab": "Tab",
+        "shift+tab": "Shift+Tab",
+        "pagedown": "PgDn",
+        "pageup": "PgUp",
+        "right": "→",
+        "left": "←",
+        "up": "↑",
+        "down": "↓",
+        "home": "Home",
+        "end": "End",
+        "delete": "Del",
+        "backspace": "Backspace",
+        "slash": "/",
+        "exclamation_mark": "!",
+    }
+
     def one(k: str) -> str:
         if k in names:
             return names[k]

@@ -48,8 +48,10 @@ class LanTable:
             self.my_seat = party.seat
             names = {s.seat: s.name for s in party.seats}
             n = party.state.players
-            self.seats = [Seat(SeatKind.PERSON if i == self.my_seat else SeatKind.REMOTE,
-                               names.get(i) or f"Seat {i + 1}") for i in range(n)]
+            self.seats = [
+                Seat(SeatKind.PERSON if i == self.my_seat else SeatKind.REMOTE, names.get(i) or f"Seat {i + 1}")
+                for i in range(n)
+            ]
             self._step_type = StepApplied
             self._unsub = party.subscribe(self._on_peer_event)
 

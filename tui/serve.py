@@ -36,9 +36,7 @@ from coldwater.net import paths
 from coldwater.net.files import write_atomic
 
 DEFAULT_PORT = 2222
-NEEDS_TERMINAL = (
-    "coldwater needs a terminal: connect with `ssh -t` (a plain `ssh HOST` asks for one).\r\n"
-)
+NEEDS_TERMINAL = "coldwater needs a terminal: connect with `ssh -t` (a plain `ssh HOST` asks for one).\r\n"
 
 
 class ServeConfig(msgspec.Struct, frozen=True, kw_only=True):
@@ -123,7 +121,7 @@ def low_colour(term: str | None, env: dict[str, str]) -> bool:
     """True when the client's terminal reports fewer than 256 colours (then the ANSI theme suits)."""
     if env.get("COLORTERM", "").lower() in ("truecolor", "24bit"):
         return False
-    return not term or "256color" not in term and "direct" not in term
+    return not term or ("256color" not in term and "direct" not in term)
 
 
 def _set_winsize(fd: int, cols: int, rows: int) -> None:
@@ -268,8 +266,9 @@ class AppProcess:
 class Server:
     """Owns the listening socket, the running apps, the limits and the per-key folders."""
 
-    def __init__(self, config: ServeConfig, *, root: Path | None = None,
-                 log: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self, config: ServeConfig, *, root: Path | None = None, log: Callable[[str], None] | None = None
+    ) -> None:
         self.config = config
         self.root = root or paths.data_dir()
         self.allowed: set[bytes] = load_allowed(config.allow) if config.allow else set()
@@ -327,8 +326,13 @@ class Server:
             os.set_blocking(master, False)
             child = await asyncio.create_subprocess_exec(
                 *self.command(low_colour(term, dict(client_env))),
-                stdin=slave, stdout=slave, stderr=slave, env=env, cwd=str(home),
-                start_new_session=True, close_fds=True,
+                stdin=slave,
+                stdout=slave,
+                stderr=slave,
+                env=env,
+                cwd=str(home),
+                start_new_session=True,
+                close_fds=True,
             )
         except OSError:
             os.close(master)
@@ -388,9 +392,17 @@ class Server:
                 return _Session(server, self.key_blob)
 
         self._acceptor = await asyncssh.create_server(
-            _Conn, self.config.bind, self.config.port, server_host_keys=[self.host_key],
-            encoding=None, line_editor=False, allow_scp=False, agent_forwarding=False,
-            x11_forwarding=False, login_timeout=30, keepalive_interval=30,
+            _Conn,
+            self.config.bind,
+            self.config.port,
+            server_host_keys=[self.host_key],
+            encoding=None,
+            line_editor=False,
+            allow_scp=False,
+            agent_forwarding=False,
+            x11_forwarding=False,
+            login_timeout=30,
+            keepalive_interval=30,
         )
         self._reaper = asyncio.get_running_loop().create_task(self._reap())
         sockets = self._acceptor.sockets
@@ -422,8 +434,9 @@ class _Session(asyncssh.SSHServerSession[bytes]):
     def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
         self.chan = chan
 
-    def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int],
-                      term_modes: Mapping[int, int]) -> bool:
+    def pty_requested(
+        self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Mapping[int, int]
+    ) -> bool:
         self.term = term_type
         if term_size[0] and term_size[1]:
             self.size = (term_size[0], term_size[1])
@@ -522,7 +535,7 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         assert self.chan is not None
         try:
             return {str(k): str(v) for k, v in self.chan.get_environment().items()}
-        except Exception:  # noqa: BLE001 - an odd environment request must not end the session
+        except Exception:
             return {}
 
 
@@ -535,13 +548,19 @@ def parse_args(argv: Sequence[str]) -> ServeConfig:
     )
     p.add_argument("--port", type=int, default=DEFAULT_PORT)
     p.add_argument("--bind", default="", help="address to listen on (default: every interface)")
-    p.add_argument("--host-key", type=Path, help="the server's private host key (default: made once in the data folder)")
+    p.add_argument(
+        "--host-key", type=Path, help="the server's private host key (default: made once in the data folder)"
+    )
     p.add_argument("--allow", type=Path, metavar="KEYS_FILE", help="keys that may play, in authorized_keys format")
     p.add_argument("--guests", action="store_true", help="let in any other key too, as a guest")
     p.add_argument("--max-sessions", type=int, default=32)
     p.add_argument("--idle-minutes", type=float, default=30.0, help="close a session after this long without a key")
-    p.add_argument("--keep-minutes", type=float, default=15.0,
-                   help="keep an app whose connection dropped this long for its key to return")
+    p.add_argument(
+        "--keep-minutes",
+        type=float,
+        default=15.0,
+        help="keep an app whose connection dropped this long for its key to return",
+    )
     a = p.parse_args(list(argv))
     if a.allow is None and not a.guests:
         p.error("nobody could connect: name the keys that may play with --allow KEYS_FILE, or pass --guests")
@@ -551,9 +570,16 @@ def parse_args(argv: Sequence[str]) -> ServeConfig:
         p.error("--max-sessions must be at least 1")
     if a.idle_minutes <= 0 or a.keep_minutes <= 0:
         p.error("--idle-minutes and --keep-minutes must be more than 0")
-    return ServeConfig(port=a.port, bind=a.bind, host_key=a.host_key, allow=a.allow, guests=a.guests,
-                       max_sessions=a.max_sessions, idle_timeout=a.idle_minutes * 60,
-                       keep_detached=a.keep_minutes * 60)
+    return ServeConfig(
+        port=a.port,
+        bind=a.bind,
+        host_key=a.host_key,
+        allow=a.allow,
+        guests=a.guests,
+        max_sessions=a.max_sessions,
+        idle_timeout=a.idle_minutes * 60,
+        keep_detached=a.keep_minutes * 60,
+    )
 
 
 async def serve_forever(config: ServeConfig) -> None:

@@ -15,6 +15,7 @@ class AqAct(Action, frozen=True):
 
 class Deal(AqAct, frozen=True, tag="deal"):
     """Chance: the card (or token side, or Wild Manta) that comes off a deck."""
+
     card: int
 
 
@@ -24,6 +25,7 @@ class PickKing(AqAct, frozen=True, tag="king"):
 
 class Play(AqAct, frozen=True, tag="play"):
     """Play a Character from hand: this turn's Main Action."""
+
     card: int
 
 
@@ -37,37 +39,44 @@ class Skip(AqAct, frozen=True, tag="skip"):
 
 class Flip(AqAct, frozen=True, tag="flip"):
     """Flip one of your ready Mantas for its effect or resource."""
+
     manta: int
 
 
 class Exploit(AqAct, frozen=True, tag="expl"):
     """Exploit the top visible Depth of one of your Locations."""
+
     loc: int
 
 
 class UseTribe(AqAct, frozen=True, tag="tribe"):
     """Use the ongoing bonus of a type I Tribe you recruited (once per turn)."""
+
     tribe: int
 
 
 class Spend(AqAct, frozen=True, tag="spend"):
     """Discard a Location from your Scoring Pile to pay for a Tribe."""
+
     loc: int
 
 
 class ClaimGoal(AqAct, frozen=True, tag="goal"):
     """Place one of your Trained Mantas on a goal track."""
+
     goal: int
     manta: int
 
 
 class Rival(AqAct, frozen=True, tag="rival"):
     """Solo: the goal track on which the virtual rival places a Manta."""
+
     goal: int
 
 
 class Recruit(AqAct, frozen=True, tag="rc"):
     """Recruit the Character in row slot ``slot`` (price = slot)."""
+
     slot: int
 
 
@@ -77,6 +86,7 @@ class RecruitTribe(AqAct, frozen=True, tag="rt"):
 
 class Place(AqAct, frozen=True, tag="place"):
     """Place Manta ``manta`` on the Tribe just paid for (-1: flip the card, solo levels 1-2)."""
+
     manta: int
 
 
@@ -103,6 +113,7 @@ class Scout(AqAct, frozen=True, tag="scout"):
 
 class Cut(AqAct, frozen=True, tag="cut"):
     """Scouting: discard this bottom-row Location (more than 4 were there)."""
+
     loc: int
 
 
@@ -112,11 +123,13 @@ class TakeBack(AqAct, frozen=True, tag="back"):
 
 class Rise(AqAct, frozen=True, tag="rise"):
     """Fully raise this Location."""
+
     loc: int
 
 
 class Copy(AqAct, frozen=True, tag="copy"):
     """Copy the effect of a visible Depth (index `depth`) of this Location."""
+
     loc: int
     depth: int
 
@@ -127,21 +140,72 @@ class Replay(AqAct, frozen=True, tag="replay"):
 
 class OppFlip(AqAct, frozen=True, tag="oflip"):
     """Another player's effect: flip one of your ready Mantas (no effect)."""
+
     manta: int
 
 
 class OppDiscard(AqAct, frozen=True, tag="odisc"):
     """Another player's effect: discard a Character from your hand."""
+
     card: int
 
 
 AqAction = (
-    Deal | PickKing | Play | End | Skip | Flip | Exploit | UseTribe | Spend | ClaimGoal | Rival | Recruit
-    | RecruitTribe | Place | Buy | Conquer | Raise | Score | Scout | Cut | TakeBack | Rise | Copy | Replay
-    | OppFlip | OppDiscard
+    Deal
+    | PickKing
+    | Play
+    | End
+    | Skip
+    | Flip
+    | Exploit
+    | UseTribe
+    | Spend
+    | ClaimGoal
+    | Rival
+    | Recruit
+    | RecruitTribe
+    | Place
+    | Buy
+    | Conquer
+    | Raise
+    | Score
+    | Scout
+    | Cut
+    | TakeBack
+    | Rise
+    | Copy
+    | Replay
+    | OppFlip
+    | OppDiscard
 )
 
-CODEC = Codec([
-    Deal, PickKing, Play, End, Skip, Flip, Exploit, UseTribe, Spend, ClaimGoal, Rival, Recruit, RecruitTribe,
-    Place, Buy, Conquer, Raise, Score, Scout, Cut, TakeBack, Rise, Copy, Replay, OppFlip, OppDiscard,
-])
+CODEC = Codec(
+    [
+        Deal,
+        PickKing,
+        Play,
+        End,
+        Skip,
+        Flip,
+        Exploit,
+        UseTribe,
+        Spend,
+        ClaimGoal,
+        Rival,
+        Recruit,
+        RecruitTribe,
+        Place,
+        Buy,
+        Conquer,
+        Raise,
+        Score,
+        Scout,
+        Cut,
+        TakeBack,
+        Rise,
+        Copy,
+        Replay,
+        OppFlip,
+        OppDiscard,
+    ]
+)

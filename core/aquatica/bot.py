@@ -22,8 +22,31 @@ from coldwater.core.state import State
 
 from . import payment
 from .actions import (
-    Buy, ClaimGoal, Conquer, Copy, Cut, End, Exploit, Flip, OppDiscard, OppFlip, PickKing, Place, Play, Raise,
-    Recruit, RecruitTribe, Replay, Rise, Rival, Score, Scout, Skip, Spend, TakeBack, UseTribe,
+    Buy,
+    ClaimGoal,
+    Conquer,
+    Copy,
+    Cut,
+    End,
+    Exploit,
+    Flip,
+    OppDiscard,
+    OppFlip,
+    PickKing,
+    Place,
+    Play,
+    Raise,
+    Recruit,
+    RecruitTribe,
+    Replay,
+    Rise,
+    Rival,
+    Score,
+    Scout,
+    Skip,
+    Spend,
+    TakeBack,
+    UseTribe,
 )
 from .content import Deck
 from .depths import top
@@ -33,9 +56,21 @@ from .raise_ import find, remaining
 
 # Rough worth of one effect on a card played many times: read from the content so a
 # person's own Kings are drafted by what they do, not by their number.
-_CARD_WORTH = {"coins": 1.0, "power": 1.0, "tpower": 0.3, "raise": 0.6, "score": 2.0, "fully_rise": 2.0,
-               "free_recruit": 2.0, "take_back": 1.0, "ready": 1.0, "scout": 0.3, "opp_flip": 0.5,
-               "opp_discard": 0.5, "copy": 1.0}
+_CARD_WORTH = {
+    "coins": 1.0,
+    "power": 1.0,
+    "tpower": 0.3,
+    "raise": 0.6,
+    "score": 2.0,
+    "fully_rise": 2.0,
+    "free_recruit": 2.0,
+    "take_back": 1.0,
+    "ready": 1.0,
+    "scout": 0.3,
+    "opp_flip": 0.5,
+    "opp_discard": 0.5,
+    "copy": 1.0,
+}
 WILD_MANTA_WORTH = 3.0
 """A King discarded at setup gives a Wild Manta instead."""
 
@@ -129,8 +164,9 @@ class _Eval:
         from .mantas import resource_of as mres
 
         k = self.k
-        return (sum(mres(k, m, res, -1) for m in self.p.mantas)
-                + sum(dres(k, loc, res, -1) for loc in self.p.board if not loc.risen))
+        return sum(mres(k, m, res, -1) for m in self.p.mantas) + sum(
+            dres(k, loc, res, -1) for loc in self.p.board if not loc.risen
+        )
 
     def play_value(self, c: int) -> float:
         d, k, p = self.d, self.k, self.p
@@ -210,12 +246,18 @@ class _Eval:
             elif op == "matrona":
                 back = len(p.discard)
                 tired = sum(1 for m in p.mantas if not m.ready and not m.placed)
-                v += (2.0 * back if self.last_turn else 0.75 * back + 0.5 * tired - 1.5)
+                v += 2.0 * back if self.last_turn else 0.75 * back + 0.5 * tired - 1.5
             elif op in ("opp_flip", "opp_discard"):
                 v += 0.3 * (d.players - 1)
             elif op == "replay":
-                v += max((self.play_value(x) * 0.8 for x in set(p.discard)
-                          if x >= 0 and not any(y.op in ("replay", "matrona") for y in k.char_effs[x])), default=0.0)
+                v += max(
+                    (
+                        self.play_value(x) * 0.8
+                        for x in set(p.discard)
+                        if x >= 0 and not any(y.op in ("replay", "matrona") for y in k.char_effs[x])
+                    ),
+                    default=0.0,
+                )
         if self.last_turn and not any(e.op == "matrona" for e in effs):
             v -= 1.0  # the card leaves the hand: 1 PP less at the end
         return v

@@ -8,30 +8,66 @@ into a ``Deck`` of flat tuples indexed by card id (see ``model.py``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
 
 from coldwater.core import content as core_content
 from coldwater.core.errors import ContentError
 
 from .model import (
-    EXTRA_OPS, KING_BASE, LOC_TYPES, NEEDS_N, OCEAN_BASE, OCEAN_PER_DECK, OPS, RESOURCE_OPS, STARTING_PER_SEAT,
-    CharactersFile, Content, Eff, GoalSpec, GoalsFile, KingsFile, LocationsFile, MantasFile, TribesFile,
+    EXTRA_OPS,
+    KING_BASE,
+    LOC_TYPES,
+    NEEDS_N,
+    OCEAN_BASE,
+    OCEAN_PER_DECK,
+    OPS,
+    RESOURCE_OPS,
+    STARTING_PER_SEAT,
+    CharactersFile,
+    Content,
+    Eff,
+    GoalsFile,
+    GoalSpec,
+    KingsFile,
+    LocationsFile,
+    MantasFile,
+    TribesFile,
 )
 
 PACKAGE = "coldwater.core.aquatica"
 FILES: dict[str, type[Any]] = {
-    "characters": CharactersFile, "kings": KingsFile, "locations": LocationsFile,
-    "mantas": MantasFile, "tribes": TribesFile, "goals": GoalsFile,
+    "characters": CharactersFile,
+    "kings": KingsFile,
+    "locations": LocationsFile,
+    "mantas": MantasFile,
+    "tribes": TribesFile,
+    "goals": GoalsFile,
 }
-GOAL_CONDS = frozenset({
-    "hand", "board", "scored", "wild", "locs", "scored_pp", "discard_all_but", "scored_types", "one_type",
-    "discard", "conquer_chars", "risen", "recruited_cost", "ocean_hand", "board_pp_distinct",
-    "board_open_distinct", "scored_low",
-} | {f"type_total:{t}" for t in LOC_TYPES})
+GOAL_CONDS = frozenset(
+    {
+        "hand",
+        "board",
+        "scored",
+        "wild",
+        "locs",
+        "scored_pp",
+        "discard_all_but",
+        "scored_types",
+        "one_type",
+        "discard",
+        "conquer_chars",
+        "risen",
+        "recruited_cost",
+        "ocean_hand",
+        "board_pp_distinct",
+        "board_open_distinct",
+        "scored_low",
+    }
+    | {f"type_total:{t}" for t in LOC_TYPES}
+)
 PER_WHAT = frozenset({"wild", "hand", "tribes", "scored", "big", "risen", "mantas"} | {f"type:{t}" for t in LOC_TYPES})
 
 
@@ -148,7 +184,9 @@ def check_tribes(f: TribesFile) -> None:
             if t.ongoing is not None or not t.instant or t.pp_per is None:
                 raise ContentError(f"{where}: field 'instant': a type II Tribe has an instant bonus and pp_per")
             for j, e in enumerate(t.instant):
-                _check_eff(e, f"{where}: field 'instant'[{j}]", EXTRA_OPS - {"empty", "copy", "coins", "power", "tpower"})
+                _check_eff(
+                    e, f"{where}: field 'instant'[{j}]", EXTRA_OPS - {"empty", "copy", "coins", "power", "tpower"}
+                )
             if t.pp_per.what not in PER_WHAT:
                 raise ContentError(f"{where}: field 'pp_per.what': unknown condition {t.pp_per.what!r}")
             if t.pp_per.every < 1:
@@ -173,8 +211,12 @@ def check_goals(f: GoalsFile) -> None:
 # Each check takes the part its schema in FILES decodes to, so the common type
 # is a callable of Any (a dict of differently-typed functions joins to `function`).
 CHECKS: dict[str, Callable[[Any], None]] = {
-    "characters": check_characters, "kings": check_kings, "locations": check_locations,
-    "mantas": check_mantas, "tribes": check_tribes, "goals": check_goals,
+    "characters": check_characters,
+    "kings": check_kings,
+    "locations": check_locations,
+    "mantas": check_mantas,
+    "tribes": check_tribes,
+    "goals": check_goals,
 }
 
 
@@ -270,20 +312,26 @@ def compile_content(c: Content) -> Deck:
     for t in c.goals.tokens:
         goals += [t.a, t.b]
     return Deck(
-        content=c, hash=core_content.content_hash(c),
-        char_name=tuple(names), char_key=tuple(keys), char_effs=tuple(effs), char_delayed=tuple(delayed),
+        content=c,
+        hash=core_content.content_hash(c),
+        char_name=tuple(names),
+        char_key=tuple(keys),
+        char_effs=tuple(effs),
+        char_delayed=tuple(delayed),
         king_discard=tuple(kd),
-        loc_name=tuple(x.name for x in L), loc_type=tuple(LOC_TYPES.index(x.type) for x in L),
-        loc_coins=tuple(x.coins for x in L), loc_power=tuple(x.power for x in L),
-        loc_depths=tuple(tuple(x.depths) for x in L), loc_pp=tuple(x.pp for x in L),
+        loc_name=tuple(x.name for x in L),
+        loc_type=tuple(LOC_TYPES.index(x.type) for x in L),
+        loc_coins=tuple(x.coins for x in L),
+        loc_power=tuple(x.power for x in L),
+        loc_depths=tuple(tuple(x.depths) for x in L),
+        loc_pp=tuple(x.pp for x in L),
         loc_manta=tuple(x.manta for x in L),
-        trained=tuple(c.mantas.trained), wild=tuple(c.mantas.wild),
-        goals=tuple(goals), spots=tuple(c.goals.spots),
+        trained=tuple(c.mantas.trained),
+        wild=tuple(c.mantas.wild),
+        goals=tuple(goals),
+        spots=tuple(c.goals.spots),
     )
 
 
 def is_resource(e: Eff) -> bool:
     return e.op in RESOURCE_OPS
-
-
-

@@ -54,8 +54,7 @@ def copyable(k: Deck, loc: Loc) -> list[int]:
     other copies cannot be copied.
     """
     depths = k.loc_depths[loc.id]
-    return [i for i in range(loc.pos, len(depths))
-            if depths[i].op not in ("coins", "power", "tpower", "empty", "copy")]
+    return [i for i in range(loc.pos, len(depths)) if depths[i].op not in ("coins", "power", "tpower", "empty", "copy")]
 
 
 def exploit(d: AqData, k: Deck, seat: int, loc: Loc) -> Eff:

@@ -20,9 +20,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import locations, mantas, recruit, scout, score, solo, tribes
+from . import locations, mantas, recruit, score, scout, solo, tribes
 from .actions import (
-    Buy, Conquer, Copy, OppDiscard, OppFlip, Raise, Recruit, RecruitTribe, Replay, Rise, Score, Scout, Skip,
+    Buy,
+    Conquer,
+    Copy,
+    OppDiscard,
+    OppFlip,
+    Raise,
+    Recruit,
+    RecruitTribe,
+    Replay,
+    Rise,
+    Score,
+    Scout,
+    Skip,
     TakeBack,
 )
 from .content import Deck
@@ -30,9 +42,19 @@ from .depths import copyable
 from .model import LOC_TYPES, AqData, Draw, Eff, Frame
 from .raise_ import find, raise_by, raise_targets, remaining
 
-AUTO: frozenset[str] = frozenset({
-    "coins", "power", "tpower", "ready", "matrona", "wild_manta", "opp_flip", "opp_discard", "empty",
-})
+AUTO: frozenset[str] = frozenset(
+    {
+        "coins",
+        "power",
+        "tpower",
+        "ready",
+        "matrona",
+        "wild_manta",
+        "opp_flip",
+        "opp_discard",
+        "empty",
+    }
+)
 
 
 def options(d: AqData, k: Deck, fr: Frame) -> list[Any]:
@@ -76,8 +98,11 @@ def options(d: AqData, k: Deck, fr: Frame) -> list[Any]:
             out += [Copy(loc.id, i) for i in copyable(k, loc) if has_options(d, k, depths[i], fr.src)]
         return out
     if op == "replay":
-        return [Replay(c) for c in sorted(set(p.discard))
-                if c >= 0 and not any(x.op in ("replay", "matrona") for x in k.char_effs[c])]
+        return [
+            Replay(c)
+            for c in sorted(set(p.discard))
+            if c >= 0 and not any(x.op in ("replay", "matrona") for x in k.char_effs[c])
+        ]
     return []
 
 

@@ -63,8 +63,9 @@ class AquaticaGame(GameBase[AqState]):
 
     def determinize(self, view: AqState, rng: Rng) -> AqState:
         """A full state consistent with `view`: sealed cards drawn from the unseen ones."""
-        s = self.state_type(msgspec.msgpack.decode(msgspec.msgpack.encode(view.data), type=AqState.DATA),
-                            seed=None, ply=view.ply)
+        s = self.state_type(
+            msgspec.msgpack.decode(msgspec.msgpack.encode(view.data), type=AqState.DATA), seed=None, ply=view.ply
+        )
         d = s.data
         k = self.deck
         seen: set[int] = set(d.char_row) | set(d.char_discard) | set(d.draft)
@@ -109,8 +110,9 @@ class AquaticaGame(GameBase[AqState]):
 
         from .bot import GreedyBot, evaluate
 
-        spec = SearchSpec(GreedyBot, evaluate, normal={"iterations": 16, "width": 3},
-                          hard={"iterations": 64, "width": 4})
+        spec = SearchSpec(
+            GreedyBot, evaluate, normal={"iterations": 16, "width": 3}, hard={"iterations": 64, "width": 4}
+        )
         return make_bot(self, name, GreedyBot, spec)
 
 

@@ -103,5 +103,3 @@ def points(d: AqData, k: Deck, seat: int) -> int:
             if s == seat:
                 total += k.spots[i] if i < len(k.spots) else 0
     return total
-
-

@@ -5,7 +5,8 @@ decisions (``settle``) that resolves everything needing no choice.
   claim Goals, flip ready Mantas for their effect, exploit effect Depths and use
   ongoing type I Tribe effects, any number of times.
 - The Main Action: play one Character from hand. A Delayed Effect on top of
-  the discard pile resolves first, then the card's effects in printed order. The card then goes on the discard pile (Matrona stays in hand).
+  the discard pile resolves first, then the card's effects in printed order.
+  The card then goes on the discard pile (Matrona stays in hand).
 - ``end`` finishes the turn (after the Main Action).
 """
 
@@ -15,9 +16,36 @@ from typing import Any
 
 from coldwater.core.state import CHANCE
 
-from . import delayed, effects, endgame, goals, kings, locations, payment, recruit, scout, setup, solo, tribes, tribes_solo
+from . import (
+    delayed,
+    effects,
+    endgame,
+    goals,
+    kings,
+    locations,
+    payment,
+    recruit,
+    scout,
+    setup,
+    solo,
+    tribes,
+    tribes_solo,
+)
 from .actions import (
-    ClaimGoal, Cut, Deal, End, Exploit, Flip, OppDiscard, OppFlip, PickKing, Place, Play, Rival, Skip, Spend,
+    ClaimGoal,
+    Cut,
+    Deal,
+    End,
+    Exploit,
+    Flip,
+    OppDiscard,
+    OppFlip,
+    PickKing,
+    Place,
+    Play,
+    Rival,
+    Skip,
+    Spend,
     UseTribe,
 )
 from .content import Deck

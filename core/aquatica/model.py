@@ -41,19 +41,51 @@ LOC_TYPES: tuple[str, ...] = ("shark", "ships", "civ", "volcano", "frosty")
 
 # ---- the effect language ------------------------------------------------------
 
-OPS: frozenset[str] = frozenset({
-    "coins", "power", "tpower", "recruit", "free_recruit", "buy", "conquer", "scout", "raise", "score",
-    "take_back", "fully_rise", "ready", "matrona", "opp_flip", "opp_discard", "copy", "replay",
-    "wild_manta", "empty",
-})
+OPS: frozenset[str] = frozenset(
+    {
+        "coins",
+        "power",
+        "tpower",
+        "recruit",
+        "free_recruit",
+        "buy",
+        "conquer",
+        "scout",
+        "raise",
+        "score",
+        "take_back",
+        "fully_rise",
+        "ready",
+        "matrona",
+        "opp_flip",
+        "opp_discard",
+        "copy",
+        "replay",
+        "wild_manta",
+        "empty",
+    }
+)
 RESOURCE_OPS: frozenset[str] = frozenset({"coins", "power", "tpower"})
 NEEDS_N: frozenset[str] = frozenset({"coins", "power", "tpower", "raise"})
 # Effects that may come from a Manta, a Depth or a Tribe, i.e. outside a
 # Character's Main Action: nothing there may ask for a payment.
-EXTRA_OPS: frozenset[str] = frozenset({
-    "coins", "power", "tpower", "raise", "score", "take_back", "fully_rise", "free_recruit", "ready",
-    "opp_flip", "copy", "wild_manta", "empty",
-})
+EXTRA_OPS: frozenset[str] = frozenset(
+    {
+        "coins",
+        "power",
+        "tpower",
+        "raise",
+        "score",
+        "take_back",
+        "fully_rise",
+        "free_recruit",
+        "ready",
+        "opp_flip",
+        "copy",
+        "wild_manta",
+        "empty",
+    }
+)
 
 
 class Eff(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_fields=True):
@@ -75,6 +107,7 @@ class Eff(msgspec.Struct, frozen=True, omit_defaults=True, forbid_unknown_fields
 
 
 # ---- content schemas ------------------------------------------------------------
+
 
 class CharSpec(msgspec.Struct, forbid_unknown_fields=True):
     key: str
@@ -196,6 +229,7 @@ class Content(msgspec.Struct):
 
 
 # ---- the position ----------------------------------------------------------------
+
 
 class Loc(msgspec.Struct, array_like=True):
     """A Location on a player board: ``pos`` Depths covered so far."""

@@ -45,8 +45,9 @@ def scores(d: AqData, k: Deck) -> Scores:
             name = tribes_solo.LEVELS[d.solo_level]
             got = len(d.ps[0].tribes)
             won = tribes_solo.all_recruited(d)
-            outcome = (f"Tribes Solo level {d.solo_level} ({name}): "
-                       + ("won, every Tribe recruited" if won else f"lost, {got} of {len(d.tribes)} Tribes recruited"))
+            outcome = f"Tribes Solo level {d.solo_level} ({name}): " + (
+                "won, every Tribe recruited" if won else f"lost, {got} of {len(d.tribes)} Tribes recruited"
+            )
             if d.solo_level == 6:
                 outcome += f"; {totals[0]} PP"
         else:
@@ -56,8 +57,18 @@ def scores(d: AqData, k: Deck) -> Scores:
         outcome = f"Seat {w + 1} wins with {totals[w]} PP"
         if totals[ranking[1]] == totals[w]:
             a, b = tiebreak_key(d, w, 0), tiebreak_key(d, ranking[1], 0)
-            why = "more Mantas available" if a[1] != b[1] else ("a lower King" if a[2] != b[2] else "later in turn order")
+            why = (
+                "more Mantas available" if a[1] != b[1] else ("a lower King" if a[2] != b[2] else "later in turn order")
+            )
             outcome += f" (tie broken: {why})"
             notes = (why,)
-    return Scores(labels, CATEGORIES, rows, totals, ranking, final, outcome=outcome if final or d.players == 1 else "",
-                  notes=notes)
+    return Scores(
+        labels,
+        CATEGORIES,
+        rows,
+        totals,
+        ranking,
+        final,
+        outcome=outcome if final or d.players == 1 else "",
+        notes=notes,
+    )

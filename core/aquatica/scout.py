@@ -12,7 +12,7 @@ from typing import Any
 
 from . import solo
 from .actions import Cut, Scout
-from .model import AqData, Draw, ROW_SIZE
+from .model import ROW_SIZE, AqData, Draw
 
 
 def options(d: AqData) -> list[Any]:

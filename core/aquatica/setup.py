@@ -22,7 +22,14 @@ from .endgame import trigger
 from .kings import deal_basic, queue_draft
 from .mantas import gain_wild
 from .model import (
-    OCEAN_BASE, OCEAN_PER_DECK, ROW_SIZE, STARTING_PER_SEAT, AqData, Draw, Manta, Player,
+    OCEAN_BASE,
+    OCEAN_PER_DECK,
+    ROW_SIZE,
+    STARTING_PER_SEAT,
+    AqData,
+    Draw,
+    Manta,
+    Player,
 )
 from .tribes_solo import deck_ok, tribe_split
 
@@ -34,24 +41,43 @@ DIAMOND = OCEAN_BASE + OCEAN_PER_DECK
 def new_data(players: int, module: str, variable_goals: bool, kings_mode: str, level: int, k: Deck) -> AqData:
     solo = players == 1
     ps = [
-        Player(hand=[STARTING_PER_SEAT * s + j for j in range(STARTING_PER_SEAT)],
-               mantas=[Manta(-1, i) for i in range(len(k.trained))])
+        Player(
+            hand=[STARTING_PER_SEAT * s + j for j in range(STARTING_PER_SEAT)],
+            mantas=[Manta(-1, i) for i in range(len(k.trained))],
+        )
         for s in range(players)
     ]
     circle = list(range(OCEAN_BASE, DIAMOND))
     diamond = list(range(DIAMOND, DIAMOND + OCEAN_PER_DECK))
     n_locs = len(k.loc_name)
     d = AqData(
-        players=players, module=module, variable_goals=variable_goals, kings_mode=kings_mode,
-        solo_level=level, phase="setup", turn=0, ps=ps,
-        char_deck=circle if solo else circle + diamond, char_box=diamond if solo else [],
-        char_row=[], char_discard=[],
-        loc_deck=[] if level else list(range(n_locs)), loc_box=list(range(n_locs)) if level else [],
-        loc_top=[], loc_bottom=[], loc_discard=[],
+        players=players,
+        module=module,
+        variable_goals=variable_goals,
+        kings_mode=kings_mode,
+        solo_level=level,
+        phase="setup",
+        turn=0,
+        ps=ps,
+        char_deck=circle if solo else circle + diamond,
+        char_box=diamond if solo else [],
+        char_row=[],
+        char_discard=[],
+        loc_deck=[] if level else list(range(n_locs)),
+        loc_box=list(range(n_locs)) if level else [],
+        loc_top=[],
+        loc_bottom=[],
+        loc_discard=[],
         wild_supply=list(range(len(k.wild))),
-        king_pool=[k.king_id(n) for n in range(1, 12)], draft=[], king_box=[],
-        tribe_pool=list(range(len(k.content.tribes.tribes))), tribes=[], tribe_mantas=[],
-        goal_pool=[], goals=[], tracks=[],
+        king_pool=[k.king_id(n) for n in range(1, 12)],
+        draft=[],
+        king_box=[],
+        tribe_pool=list(range(len(k.content.tribes.tribes))),
+        tribes=[],
+        tribe_mantas=[],
+        goal_pool=[],
+        goals=[],
+        tracks=[],
     )
     if not solo:
         d.draws += [Draw("cd_disc", "cbox") for _ in range(CHAR_DISCARDS[players])]

@@ -11,8 +11,33 @@ from coldwater.core.state import Scores, State
 from . import main_action, scoring, setup, why
 from .actions import (
     CODEC,
-    AqAction, Buy, ClaimGoal, Conquer, Copy, Cut, Deal, End, Exploit, Flip, OppDiscard, OppFlip, PickKing, Place,
-    Play, Raise, Recruit, RecruitTribe, Replay, Rise, Rival, Score, Scout, Skip, Spend, TakeBack, UseTribe,
+    AqAction,
+    Buy,
+    ClaimGoal,
+    Conquer,
+    Copy,
+    Cut,
+    Deal,
+    End,
+    Exploit,
+    Flip,
+    OppDiscard,
+    OppFlip,
+    PickKing,
+    Place,
+    Play,
+    Raise,
+    Recruit,
+    RecruitTribe,
+    Replay,
+    Rise,
+    Rival,
+    Score,
+    Scout,
+    Skip,
+    Spend,
+    TakeBack,
+    UseTribe,
 )
 from .content import Deck
 from .depths import top
@@ -22,8 +47,13 @@ from .raise_ import find
 
 _enc = msgspec.msgpack.Encoder()
 _dec = msgspec.msgpack.Decoder(AqData)
-TYPE_NAMES = {"shark": "Shark Bay", "ships": "Sunken Ships", "civ": "Decayed Civilizations",
-              "volcano": "Ocean Volcanoes", "frosty": "Frosty Depths"}
+TYPE_NAMES = {
+    "shark": "Shark Bay",
+    "ships": "Sunken Ships",
+    "civ": "Decayed Civilizations",
+    "volcano": "Ocean Volcanoes",
+    "frosty": "Frosty Depths",
+}
 
 
 class AqState(State[AqAction, AqData]):
@@ -64,8 +94,10 @@ class AqState(State[AqAction, AqData]):
                     p.king = 0  # a drafted King in hand is secret (basic Kings are dealt in the open)
                 # Already-sealed markers (< 0) stay as they are, so redacting a view
                 # again gives the same view (peers compare public digests of views).
-                p.hand = [c if c < 0 or k.seat_of_starting(c) >= 0 else (HIDDEN_KING if k.is_king(c) else HIDDEN)
-                          for c in p.hand]
+                p.hand = [
+                    c if c < 0 or k.seat_of_starting(c) >= 0 else (HIDDEN_KING if k.is_king(c) else HIDDEN)
+                    for c in p.hand
+                ]
         d.char_deck = [HIDDEN] * len(d.char_deck)
         d.char_box = [HIDDEN] * len(d.char_box)
         d.loc_deck = [HIDDEN] * len(d.loc_deck)
@@ -96,10 +128,17 @@ class AqState(State[AqAction, AqData]):
         a = action
         if isinstance(a, Deal):
             dr = d.draws[0] if d.draws else None
-            where = {"crow": "the Character row", "lbot": "the bottom Location row", "cbox": "the box",
-                     "lbox": "the box", "ldeck": "the Location deck", "goals": "a goal track",
-                     "tribes": "the Tribe board", "draft": "the King draft", "wild": "a player"}.get(
-                dr.to if dr else "", "play")
+            where = {
+                "crow": "the Character row",
+                "lbot": "the bottom Location row",
+                "cbox": "the box",
+                "lbox": "the box",
+                "ldeck": "the Location deck",
+                "goals": "a goal track",
+                "tribes": "the Tribe board",
+                "draft": "the King draft",
+                "wild": "a player",
+            }.get(dr.to if dr else "", "play")
             if dr is None:
                 return f"deal {a.card}"
             if dr.deck in ("cd", "cd_disc"):

@@ -22,7 +22,11 @@ from .content import Deck
 from .model import AqData
 
 LEVELS: dict[int, str] = {
-    1: "Little Mermaid", 2: "Mr. Sponge", 3: "Aquaman Wannabe", 4: "Aquaman", 5: "The Sea Baron",
+    1: "Little Mermaid",
+    2: "Mr. Sponge",
+    3: "Aquaman Wannabe",
+    4: "Aquaman",
+    5: "The Sea Baron",
     6: "Poseidon's Son",
 }
 MIN_WILD = 6

@@ -8,8 +8,25 @@ from coldwater.core.notation import Action
 
 from . import depths, payment
 from .actions import (
-    Buy, ClaimGoal, Conquer, Deal, End, Exploit, Flip, OppDiscard, OppFlip, PickKing, Place, Play, Raise, Recruit,
-    RecruitTribe, Rival, Score, Spend, UseTribe,
+    Buy,
+    ClaimGoal,
+    Conquer,
+    Deal,
+    End,
+    Exploit,
+    Flip,
+    OppDiscard,
+    OppFlip,
+    PickKing,
+    Place,
+    Play,
+    Raise,
+    Recruit,
+    RecruitTribe,
+    Rival,
+    Score,
+    Spend,
+    UseTribe,
 )
 from .model import BOARD_SLOTS
 from .raise_ import find
@@ -58,10 +75,18 @@ def why_illegal(s: AqState, a: Any) -> str:
     if isinstance(a, Deal):
         return "nothing is being drawn now" if s.current != -1 else f"card {a.card} is not in the deck being drawn from"
     if isinstance(a, PickKing):
-        return f"King {a.number} is not among the Kings passed to you" if d.phase == "kings" else "the Kings are already chosen"
+        return (
+            f"King {a.number} is not among the Kings passed to you"
+            if d.phase == "kings"
+            else "the Kings are already chosen"
+        )
     if d.phase == "kings" or d.opp_seats or d.rival_pending:
         if isinstance(a, (OppFlip, OppDiscard)) and d.opp_seats:
-            return "that Manta is not ready" if isinstance(a, OppFlip) else "you have no such Character to discard (Matrona stays)"
+            return (
+                "that Manta is not ready"
+                if isinstance(a, OppFlip)
+                else "you have no such Character to discard (Matrona stays)"
+            )
         if isinstance(a, Rival) and d.rival_pending:
             return "the virtual rival already has a Manta on that track"
         return _waiting(s)
@@ -105,7 +130,10 @@ def why_illegal(s: AqState, a: Any) -> str:
             return f"Location {a.loc} is not in a Location row"
         if isinstance(a, (Buy, Conquer, Recruit, RecruitTribe)):
             wants: dict[str, tuple[type, ...]] = {
-                "buy": (Buy,), "conquer": (Conquer,), "recruit": (Recruit, RecruitTribe), "free_recruit": (Recruit,),
+                "buy": (Buy,),
+                "conquer": (Conquer,),
+                "recruit": (Recruit, RecruitTribe),
+                "free_recruit": (Recruit,),
             }
             want = wants.get(e.op)
             if want is None or not isinstance(a, want):

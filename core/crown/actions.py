@@ -16,14 +16,14 @@ from coldwater.core.notation import Action, Codec, encode
 from .content import RULEBOOK_SPECIES
 from .model import BAIT_NAMES, COLOURS, LOCATIONS, SPACES, TACKLE_KINDS, ZONES
 
-
 Colour = Literal["blue", "red", "purple", "black", "green", "yellow"]
 BaitName = Literal["blue", "red", "purple", "black", "green", "yellow", "white"]
 Loc = Literal["shore", "river", "lake"]
 Space = Literal["port", "purple", "green", "blue", "red", "yellow", "black"]
 Kind = Literal["line", "lure", "reel", "rod"]
-Species = Literal["wrasse", "mackerel", "john_dory", "flounder", "roach", "rainbow", "brown", "salmon",
-                  "perch", "sea_trout", "pike"]
+Species = Literal[
+    "wrasse", "mackerel", "john_dory", "flounder", "roach", "rainbow", "brown", "salmon", "perch", "sea_trout", "pike"
+]
 
 
 class CrownAction(Action, frozen=True):
@@ -182,9 +182,30 @@ class Submit(CrownAction, frozen=True, tag="submit"):
 
 
 ACTION_TYPES = (
-    Bait, Reveal, MAFlip, MWFlip, TackleDraw, TagTile,
-    Place, Remove, EndTurn, Fill, Take, TakeTop, Skip, Route, Discard, Catch, Zone6, Lose,
-    TakeTackle, Reel, Lure, SilentDraws, WhiteOption, Submit,
+    Bait,
+    Reveal,
+    MAFlip,
+    MWFlip,
+    TackleDraw,
+    TagTile,
+    Place,
+    Remove,
+    EndTurn,
+    Fill,
+    Take,
+    TakeTop,
+    Skip,
+    Route,
+    Discard,
+    Catch,
+    Zone6,
+    Lose,
+    TakeTackle,
+    Reel,
+    Lure,
+    SilentDraws,
+    WhiteOption,
+    Submit,
 )
 CODEC = Codec(ACTION_TYPES)
 

@@ -18,12 +18,35 @@ from coldwater.core.search import score_values
 from coldwater.core.state import State
 
 from .actions import (
-    Catch, Discard, EndTurn, Fill, Lose, Lure, Place, Reel, Remove, Route, SilentDraws, Skip, Submit, Take,
-    TakeTackle, TakeTop, WhiteOption, Zone6,
+    Catch,
+    Discard,
+    EndTurn,
+    Fill,
+    Lose,
+    Lure,
+    Place,
+    Reel,
+    Remove,
+    Route,
+    SilentDraws,
+    Skip,
+    Submit,
+    Take,
+    TakeTackle,
+    TakeTop,
+    WhiteOption,
+    Zone6,
 )
 from .content import Tables
 from .model import (
-    COLOUR_INDEX, COLOUR_LOCATION, LOCATION_INDEX, SMALL_SPECIES, SPACE_COLOUR, SPACE_INDEX, CrownData, Party,
+    COLOUR_INDEX,
+    COLOUR_LOCATION,
+    LOCATION_INDEX,
+    SMALL_SPECIES,
+    SPACE_COLOUR,
+    SPACE_INDEX,
+    CrownData,
+    Party,
 )
 
 
@@ -117,7 +140,9 @@ class GreedyBot(GreedyBase):
         if isinstance(a, Catch):
             f = d.zones[LOCATION_INDEX[a.loc]][a.at - 3]
             pend = next(x for x in d.pending if x.zone == a.zone)
-            cost = (0.8 if LOCATION_INDEX[a.loc] != COLOUR_LOCATION[pend.colour] else 0) + (0.8 if a.at != a.zone else 0)
+            cost = (0.8 if LOCATION_INDEX[a.loc] != COLOUR_LOCATION[pend.colour] else 0) + (
+                0.8 if a.at != a.zone else 0
+            )
             return (self.fish_value(p, f.species) if f is not None else 0.0) - cost
         if isinstance(a, Zone6):
             pend = next(x for x in d.pending if x.zone == 6)

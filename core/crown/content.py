@@ -23,9 +23,17 @@ Location = Literal["shore", "river", "lake"]
 
 # The rulebook fixes the species, their locations and the size of each deck.
 RULEBOOK_SPECIES: dict[str, tuple[str, int]] = {
-    "wrasse": ("shore", 5), "mackerel": ("shore", 5), "john_dory": ("shore", 5), "flounder": ("shore", 5),
-    "roach": ("river", 5), "rainbow": ("river", 5), "brown": ("river", 5), "salmon": ("river", 5),
-    "perch": ("lake", 5), "sea_trout": ("lake", 5), "pike": ("lake", 10),
+    "wrasse": ("shore", 5),
+    "mackerel": ("shore", 5),
+    "john_dory": ("shore", 5),
+    "flounder": ("shore", 5),
+    "roach": ("river", 5),
+    "rainbow": ("river", 5),
+    "brown": ("river", 5),
+    "salmon": ("river", 5),
+    "perch": ("lake", 5),
+    "sea_trout": ("lake", 5),
+    "pike": ("lake", 10),
 }
 RULEBOOK_MA_SPECIES = ("crab", "conger_eel", "char", "dogfish", "ray")
 
@@ -126,7 +134,9 @@ def check(c: CrownContent) -> None:
         except ValueError:
             raise ContentError(f"{where}.time: {f.time!r} is not a time like 8:32") from None
         if t in times:
-            raise ContentError(f"{where}.time: {f.time} is also on card {times[t]}; timestamps break ties, so they must differ")
+            raise ContentError(
+                f"{where}.time: {f.time} is also on card {times[t]}; timestamps break ties, so they must differ"
+            )
         times[t] = f.id
         counts[f.species] += 1
     for k, (_, n) in RULEBOOK_SPECIES.items():
@@ -167,9 +177,23 @@ def check(c: CrownContent) -> None:
 class Tables:
     """Fast lookups derived from validated content (read-only after construction)."""
 
-    __slots__ = ("content", "hash", "weight", "tag", "time", "species_of", "location_of",
-                 "species_keys", "species_name", "species_location", "fish_by_location",
-                 "ma_species", "ma_spots", "ma_species_name", "mw_tiles")
+    __slots__ = (
+        "content",
+        "fish_by_location",
+        "hash",
+        "location_of",
+        "ma_species",
+        "ma_species_name",
+        "ma_spots",
+        "mw_tiles",
+        "species_keys",
+        "species_location",
+        "species_name",
+        "species_of",
+        "tag",
+        "time",
+        "weight",
+    )
 
     def __init__(self, content: CrownContent) -> None:
         self.content = content

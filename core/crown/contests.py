@@ -54,8 +54,12 @@ def next_picker(d: CrownData, T: Tables) -> int | None:
 def legal(d: CrownData, T: Tables, seat: int) -> list[Submit]:
     p = d.parties[seat]
     done = {k.species for k in p.picks}
-    return [Submit(cast(Species, sp), r) for sp, n in species_counts(T, p, location(d)).items() if n >= 2 and sp not in done
-            for r in range(1, n + 1)]
+    return [
+        Submit(cast(Species, sp), r)
+        for sp, n in species_counts(T, p, location(d)).items()
+        if n >= 2 and sp not in done
+        for r in range(1, n + 1)
+    ]
 
 
 def submit(d: CrownData, seat: int, a: Submit) -> None:

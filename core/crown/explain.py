@@ -9,8 +9,31 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .actions import (
-    CHANCE_TYPES, Bait, Catch, CrownAction, Discard, EndTurn, Fill, Lose, Lure, MAFlip, MWFlip, Place, Reel,
-    Remove, Reveal, Route, SilentDraws, Skip, Submit, TackleDraw, TagTile, Take, TakeTackle, TakeTop, WhiteOption,
+    CHANCE_TYPES,
+    Bait,
+    Catch,
+    CrownAction,
+    Discard,
+    EndTurn,
+    Fill,
+    Lose,
+    Lure,
+    MAFlip,
+    MWFlip,
+    Place,
+    Reel,
+    Remove,
+    Reveal,
+    Route,
+    SilentDraws,
+    Skip,
+    Submit,
+    TackleDraw,
+    TagTile,
+    Take,
+    TakeTackle,
+    TakeTop,
+    WhiteOption,
     Zone6,
 )
 from .contests import location as contest_location
@@ -117,8 +140,10 @@ def why_illegal(s: CrownState, a: Any) -> str:
         if isinstance(a, Zone6):
             return f"the {LOCATION_TITLES[home]} deck is empty"
         if isinstance(a, Lose):
-            return (f"Zone {zone} at the {LOCATION_TITLES[home]} holds a fish: you must catch a fish "
-                    "(a Rod or a Line may change which)")
+            return (
+                f"Zone {zone} at the {LOCATION_TITLES[home]} holds a fish: you must catch a fish "
+                "(a Rod or a Line may change which)"
+            )
         if a.loc not in LOCATION_INDEX or a.at not in ZONES:
             return "there is no such Zone"
         li = LOCATION_INDEX[a.loc]
@@ -169,8 +194,11 @@ def describe(s: CrownState, a: CrownAction) -> str:
     who = _who(s)
     if isinstance(a, Bait):
         if d.tasks and d.tasks[0].kind == "silent":
-            return f"the silent player draws a {a.colour} bait" if a.colour != "white" else (
-                "the silent player draws the clear-white bait!")
+            return (
+                f"the silent player draws a {a.colour} bait"
+                if a.colour != "white"
+                else ("the silent player draws the clear-white bait!")
+            )
         return f"a {a.colour} bait is drawn from the bag" if a.colour != "white" else "the clear-white bait is drawn!"
     if isinstance(a, Reveal):
         return f"the {a.loc.title()} deck now shows a {T.fish_name(a.species)}"
@@ -241,8 +269,11 @@ def describe(s: CrownState, a: CrownAction) -> str:
     if isinstance(a, SilentDraws):
         return f"{who} lets the silent player draw {a.n} bait this turn"
     if isinstance(a, WhiteOption):
-        return (f"{who} gives the silent player a second Master Angler card" if a.choice == "card"
-                else f"{who} has 7 bait drawn from the bag onto the discard pile")
+        return (
+            f"{who} gives the silent player a second Master Angler card"
+            if a.choice == "card"
+            else f"{who} has 7 bait drawn from the bag onto the discard pile"
+        )
     if isinstance(a, Submit):
         return f"{who} chooses which {T.fish_name(a.species)} to submit"
     return str(a)

@@ -64,9 +64,12 @@ class CrownGame(GameBase[CrownState]):
 
         from .bot import GreedyBot, evaluate
 
-        spec = SearchSpec(lambda: GreedyBot(self.tables), evaluate,
-                          normal={"iterations": 16, "width": 3},
-                          hard={"iterations": 64, "width": 4})
+        spec = SearchSpec(
+            lambda: GreedyBot(self.tables),
+            evaluate,
+            normal={"iterations": 16, "width": 3},
+            hard={"iterations": 64, "width": 4},
+        )
         return make_bot(self, name, lambda: GreedyBot(self.tables), spec)
 
 

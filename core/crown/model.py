@@ -45,8 +45,15 @@ TACKLE_COUNTS: Final = {"lure": 6, "reel": 3, "rod": 3, "line": 3}
 SMALL_SPECIES: Final = ("roach", "perch", "flounder")
 
 TROPHY_KINDS: Final = (
-    "first_to_12", "mystery_weight", "three_same", "four_different",
-    "small_species", "fastest_to_8", "shore", "lake", "river",
+    "first_to_12",
+    "mystery_weight",
+    "three_same",
+    "four_different",
+    "small_species",
+    "fastest_to_8",
+    "shore",
+    "lake",
+    "river",
 )
 TROPHY_TITLES: Final = {
     "first_to_12": "First to 12 Fish Challenge",

@@ -50,16 +50,22 @@ def scores(d: CrownData, T: Tables) -> Scores:
         # "To win the game, your final score must exceed the silent player's score."
         ranking = (0, 1) if you > silent else (1, 0)
         if final:
-            outcome = (f"You beat the silent player, {you} to {silent}" if you > silent
-                       else f"The silent player wins, {silent} to {you} (you must exceed its score)")
+            outcome = (
+                f"You beat the silent player, {you} to {silent}"
+                if you > silent
+                else f"The silent player wins, {silent} to {you} (you must exceed its score)"
+            )
     elif final:
         w = ranking[0]
         outcome = f"{labels[w]} is crowned champion with {totals[w]} points"
         tied = [i for i in ranking[1:] if totals[i] == totals[w]]
         if tied:
             t = earliest(T, d.parties[w])
-            outcome += (f" (tie broken by the earliest timestamp, {clock(t)})" if t < NO_TIME
-                        else " (tie: nobody submitted a fish; seat order decides)")
+            outcome += (
+                f" (tie broken by the earliest timestamp, {clock(t)})"
+                if t < NO_TIME
+                else " (tie: nobody submitted a fish; seat order decides)"
+            )
     if not final:
         notes.append("provisional: contests and tagged fish are scored at the end")
     if d.no_tags:

@@ -9,9 +9,27 @@ from coldwater.core.state import CHANCE, Scores, State
 
 from . import anglers, casting, catching, contests, explain, port, practice_pond, tackle, turns
 from .actions import (
+    CHANCE_TYPES,
     CODEC,
-    CHANCE_TYPES, Catch, CrownAction, Discard, EndTurn, Fill, Lose, Lure, Place, Reel, Remove, Route,
-    SilentDraws, Skip, Submit, Take, TakeTackle, TakeTop, WhiteOption, Zone6,
+    Catch,
+    CrownAction,
+    Discard,
+    EndTurn,
+    Fill,
+    Lose,
+    Lure,
+    Place,
+    Reel,
+    Remove,
+    Route,
+    SilentDraws,
+    Skip,
+    Submit,
+    Take,
+    TakeTackle,
+    TakeTop,
+    WhiteOption,
+    Zone6,
 )
 from .content import Tables
 from .endgame import end_of_turn

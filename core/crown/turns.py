@@ -249,5 +249,3 @@ def apply_chance(d: CrownData, T: Tables, a: CrownAction) -> None:
         assert isinstance(a, TagTile)
         d.tasks.pop(0)
         d.tag = a.colour
-
-

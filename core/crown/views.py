@@ -13,8 +13,8 @@ import msgspec
 
 from coldwater.core.rng import Rng
 
-from .contests import location, species_counts
 from .content import Tables
+from .contests import location, species_counts
 from .model import TACKLE_COUNTS, CrownData, Fish, Pick
 
 _enc = msgspec.msgpack.Encoder()
@@ -35,7 +35,7 @@ def redact(d: CrownData, seat: int | None) -> CrownData:
     for f in v.tops:
         if f is not None:
             f.card = None
-    for li, deck in enumerate(v.decks):
+    for deck in v.decks:
         for f in deck:
             f.card = None
         deck.sort(key=lambda f: f.species)

@@ -116,7 +116,42 @@ class Flip(FisheriesAction, frozen=True, tag="flip"):
     card: str
 
 
-FAction = Chart | Sail | Fish | Preserve | BonusSail | BonusTile | Done | Lobster | Pass | EndDay | Keep | Put | Start | Stock | Reveal | Flip
+FAction = (
+    Chart
+    | Sail
+    | Fish
+    | Preserve
+    | BonusSail
+    | BonusTile
+    | Done
+    | Lobster
+    | Pass
+    | EndDay
+    | Keep
+    | Put
+    | Start
+    | Stock
+    | Reveal
+    | Flip
+)
 
-CODEC = Codec([Chart, Sail, Fish, Preserve, BonusSail, BonusTile, Done, Lobster, Pass, EndDay, Keep, Put,
-               Start, Stock, Reveal, Flip])
+CODEC = Codec(
+    [
+        Chart,
+        Sail,
+        Fish,
+        Preserve,
+        BonusSail,
+        BonusTile,
+        Done,
+        Lobster,
+        Pass,
+        EndDay,
+        Keep,
+        Put,
+        Start,
+        Stock,
+        Reveal,
+        Flip,
+    ]
+)

@@ -30,8 +30,9 @@ def target_distance(ctx: Ctx, d: Data, islands_only: bool = False) -> list[int]:
     todo: list[int] = []
     for i in range(ctx.n):
         t = d.terrain[i]
-        if (t in ctx.helms and i not in ships) or (not islands_only and t not in ctx.helms and t != SHORE
-                                                    and any(d.fish[n] for n in ctx.neighbours[i])):
+        if (t in ctx.helms and i not in ships) or (
+            not islands_only and t not in ctx.helms and t != SHORE and any(d.fish[n] for n in ctx.neighbours[i])
+        ):
             dist[i] = 0
             todo.append(i)
     k = 0
@@ -47,8 +48,17 @@ def target_distance(ctx: Ctx, d: Data, islands_only: bool = False) -> list[int]:
 
 
 # How the search ranks the moves the greedy bot would not make (its pick ranks first).
-_PRIOR: dict[type, float] = {Preserve: 0.8, Fish: 0.7, BonusSail: 0.6, Sail: 0.5, BonusTile: 0.45, Chart: 0.4,
-                             Lobster: 0.3, EndDay: 0.3, Keep: 0.3}
+_PRIOR: dict[type, float] = {
+    Preserve: 0.8,
+    Fish: 0.7,
+    BonusSail: 0.6,
+    Sail: 0.5,
+    BonusTile: 0.45,
+    Chart: 0.4,
+    Lobster: 0.3,
+    EndDay: 0.3,
+    Keep: 0.3,
+}
 
 
 class GreedyBot:
@@ -75,8 +85,13 @@ class GreedyBot:
         ph = d.phase
         if ph == "place":
             # Islands far out (worth the trip, as on the A side); the rest anywhere legal.
-            far = [a for a in legal if isinstance(a, Put) and a.piece in ctx.helms
-                   and ctx.col(ctx.by_name[a.cell]) >= ctx.cols // 2 + ctx.helms[a.piece]]
+            far = [
+                a
+                for a in legal
+                if isinstance(a, Put)
+                and a.piece in ctx.helms
+                and ctx.col(ctx.by_name[a.cell]) >= ctx.cols // 2 + ctx.helms[a.piece]
+            ]
             return rng.choice(far or legal)
         if ph == "keep":
             shapes = [a.shape for a in legal if isinstance(a, Keep) and a.shape is not None]
@@ -99,8 +114,14 @@ class GreedyBot:
             return None
         have = d.catch[d.turn]
         # Prefer a colour not yet held (different-colour cards), then the most held.
-        return min(fishes, key=lambda a: (have[ctx.colour_index[d.fish[ctx.by_name[a.cell]]]] != 0,
-                                          -have[ctx.colour_index[d.fish[ctx.by_name[a.cell]]]], a.cell))
+        return min(
+            fishes,
+            key=lambda a: (
+                have[ctx.colour_index[d.fish[ctx.by_name[a.cell]]]] != 0,
+                -have[ctx.colour_index[d.fish[ctx.by_name[a.cell]]]],
+                a.cell,
+            ),
+        )
 
     def _bonus(self, ctx: Ctx, d: Data, legal: list[Action]) -> Action:
         dist = target_distance(ctx, d)
@@ -125,10 +146,12 @@ class GreedyBot:
         # 1. Preserve the best card (skip 1-point cards early while fish are few).
         pres = [a for a in legal if isinstance(a, Preserve)]
         if pres:
+
             def value(a: Preserve) -> tuple[int, int]:
                 card = ctx.cards[a.card]
                 helm = card.action.amount if card.action.kind == "helm" else 0
                 return (card.vp + helm, -len(a.fish))
+
             best = max(pres, key=lambda a: (value(a), a.card, a.fish))
             if value(best)[0] >= self.preserve_min or d.day >= days - 1 or sum(d.catch[p]) >= 4:
                 return best
@@ -145,17 +168,29 @@ class GreedyBot:
         # 3. Dock at an island (the most helms, cheapest).
         docks = [a for a in sails if d.terrain[ctx.by_name[a.to]] in ctx.helms]
         if docks:
-            return max(docks, key=lambda a: (ctx.helms[d.terrain[ctx.by_name[a.to]]],
-                                              -costs[ctx.by_name[a.frm]][ctx.by_name[a.to]], a.to))
+            return max(
+                docks,
+                key=lambda a: (
+                    ctx.helms[d.terrain[ctx.by_name[a.to]]],
+                    -costs[ctx.by_name[a.frm]][ctx.by_name[a.to]],
+                    a.to,
+                ),
+            )
+
         # 4. Sail next to fish, keeping an hour to fish with.
         def near_fish(cell: int) -> int:
             return sum(1 for n in ctx.neighbours[cell] if d.fish[n])
 
-        fishy = [a for a in sails if near_fish(ctx.by_name[a.to])
-                 and costs[ctx.by_name[a.frm]][ctx.by_name[a.to]] < d.time[p]]
+        fishy = [
+            a
+            for a in sails
+            if near_fish(ctx.by_name[a.to]) and costs[ctx.by_name[a.frm]][ctx.by_name[a.to]] < d.time[p]
+        ]
         if fishy:
-            return max(fishy, key=lambda a: (near_fish(ctx.by_name[a.to]) * 3
-                                             - costs[ctx.by_name[a.frm]][ctx.by_name[a.to]], a.to))
+            return max(
+                fishy,
+                key=lambda a: (near_fish(ctx.by_name[a.to]) * 3 - costs[ctx.by_name[a.frm]][ctx.by_name[a.to]], a.to),
+            )
         dist = target_distance(ctx, d, islands_only=d.day >= self.island_day)
         if min(dist) >= _FAR:
             dist = target_distance(ctx, d)
@@ -177,6 +212,7 @@ class GreedyBot:
                 return best_c
         # 6. Sail towards the targets: the most progress per hour.
         if sails:
+
             def progress(a: Sail) -> tuple[float, int, str]:
                 frm, to = ctx.by_name[a.frm], ctx.by_name[a.to]
                 cost = costs[frm][to]
@@ -191,11 +227,9 @@ class GreedyBot:
             cols = [ctx.col(c) for c in d.ships[p]]
             if mov and max(cols) - min(cols) >= ctx.content.fleet_span - 1:
                 rear = min(d.ships[p], key=lambda c: (ctx.col(c), c))
-                ahead = [a for a in sails if ctx.by_name[a.frm] == rear
-                         and ctx.col(ctx.by_name[a.to]) > ctx.col(rear)]
+                ahead = [a for a in sails if ctx.by_name[a.frm] == rear and ctx.col(ctx.by_name[a.to]) > ctx.col(rear)]
                 if ahead:
-                    return max(ahead, key=lambda a: (ctx.col(ctx.by_name[a.to]), -costs[rear][ctx.by_name[a.to]],
-                                                     a.to))
+                    return max(ahead, key=lambda a: (ctx.col(ctx.by_name[a.to]), -costs[rear][ctx.by_name[a.to]], a.to))
         # 8. End the day (going second brings an extra hour).
         for act in legal:
             if isinstance(act, EndDay) and act.go in (None, "second"):

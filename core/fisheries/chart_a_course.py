@@ -20,8 +20,12 @@ def coverable(ctx: Ctx, d: Data, cell: int, ships: dict[int, tuple[int, int]]) -
 
 def blocked_mask(ctx: Ctx, d: Data, ships: dict[int, tuple[int, int]]) -> int:
     """Spaces a tile may not cover now, as a :func:`model.cell_mask` (see :func:`coverable`)."""
-    return (ctx.static_blocked(d.terrain) | int.from_bytes(bytes(d.cover), "little")
-            | int.from_bytes(bytes(map(bool, d.fish)), "little") | cell_mask(list(ships)))
+    return (
+        ctx.static_blocked(d.terrain)
+        | int.from_bytes(bytes(d.cover), "little")
+        | int.from_bytes(bytes(map(bool, d.fish)), "little")
+        | cell_mask(list(ships))
+    )
 
 
 def placements(ctx: Ctx, d: Data, shape: str, blocked: int | None = None) -> list[tuple[int, ...]]:

@@ -143,13 +143,23 @@ def check(c: Content) -> None:
     if not c.colours:
         _fail("colours: at least one fish colour is needed")
     _unique(list(c.colours), "colours")
-    for f, v in (("fish_per_colour", c.fish_per_colour), ("ships_per_player", c.ships_per_player),
-                 ("days", c.days), ("time_max", c.time_max), ("fleet_span", c.fleet_span)):
+    for f, v in (
+        ("fish_per_colour", c.fish_per_colour),
+        ("ships_per_player", c.ships_per_player),
+        ("days", c.days),
+        ("time_max", c.time_max),
+        ("fleet_span", c.fleet_span),
+    ):
         if v < 1:
             _fail(f"{f}: must be at least 1, not {v}")
-    for f, v in (("time_first", c.time_first), ("time_second", c.time_second), ("keep_tiles", c.keep_tiles),
-                 ("lobsters_per_player", c.lobsters_per_player), ("variant_rough", c.variant_rough),
-                 ("variant_clear_columns", c.variant_clear_columns)):
+    for f, v in (
+        ("time_first", c.time_first),
+        ("time_second", c.time_second),
+        ("keep_tiles", c.keep_tiles),
+        ("lobsters_per_player", c.lobsters_per_player),
+        ("variant_rough", c.variant_rough),
+        ("variant_clear_columns", c.variant_clear_columns),
+    ):
         if v < 0:
             _fail(f"{f}: may not be negative ({v})")
     _unique([i.symbol for i in c.islands], "islands")

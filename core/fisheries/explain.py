@@ -147,7 +147,9 @@ def describe(s: FisheriesState, a: Any) -> str:
     if isinstance(a, Reveal):
         if a.card in ctx.cards:
             vp = ctx.cards[a.card].vp
-            return f"A preservation card is revealed: {_requirement(ctx, a.card)} → {_card_action(ctx, a.card)}, {vp} VP"
+            return (
+                f"A preservation card is revealed: {_requirement(ctx, a.card)} → {_card_action(ctx, a.card)}, {vp} VP"
+            )
         return "A preservation card is revealed"
     if isinstance(a, Flip):
         tiles = " and ".join(ctx.shape_names[t] for t in ctx.charts.get(a.card, ()))
@@ -233,6 +235,8 @@ def render(s: FisheriesState) -> str:
                 ch = "." if t == "F" else t
             row.append(ch)
         lines.append(f"{r + 1:>2} " + " ".join(row))
-    lines.append(f"day {d.day} phase {d.phase} turn seat {d.turn + 1} time {d.time} fish {d.catch} "
-                 f"tiles {d.supply} cards {d.earned}")
+    lines.append(
+        f"day {d.day} phase {d.phase} turn seat {d.turn + 1} time {d.time} fish {d.catch} "
+        f"tiles {d.supply} cards {d.earned}"
+    )
     return "\n".join(lines)

@@ -66,8 +66,12 @@ class FisheriesGame(GameBase[FisheriesState]):
 
         from .bot import GreedyBot, evaluate
 
-        spec = SearchSpec(GreedyBot, evaluate, normal={"iterations": 16, "width": 3, "horizon": 30},
-                          hard={"iterations": 48, "width": 5, "horizon": 30})
+        spec = SearchSpec(
+            GreedyBot,
+            evaluate,
+            normal={"iterations": 16, "width": 3, "horizon": 30},
+            hard={"iterations": 48, "width": 5, "horizon": 30},
+        )
         return make_bot(self, name, GreedyBot, spec)
 
 

@@ -135,8 +135,7 @@ class Ctx:
         """
         got = self._entry.get(terrain)
         if got is None:
-            got = tuple(1 if (t in self.helms or t == START1 or t == START2) else 2 if t == ROUGH else 0
-                        for t in terrain)
+            got = tuple(1 if (t in self.helms or t in (START1, START2)) else 2 if t == ROUGH else 0 for t in terrain)
             if len(self._entry) > 64:  # variant boards: keep the memo bounded
                 self._entry.clear()
             self._entry[terrain] = got

@@ -31,8 +31,14 @@ def entry_costs(ctx: Ctx, d: Data, ships: dict[int, tuple[int, int]]) -> list[in
     return out
 
 
-def reach_costs(ctx: Ctx, d: Data, frm: int, budget: int, entry: list[int] | None = None,
-                ships: dict[int, tuple[int, int]] | None = None) -> dict[int, int]:
+def reach_costs(
+    ctx: Ctx,
+    d: Data,
+    frm: int,
+    budget: int,
+    entry: list[int] | None = None,
+    ships: dict[int, tuple[int, int]] | None = None,
+) -> dict[int, int]:
     """Cheapest cost to every space the ship on `frm` may stop on within `budget`.
 
     Steps cost 1 or 2 hours, so a bucket queue (Dial's algorithm) replaces the
@@ -89,7 +95,7 @@ def reach(ctx: Ctx, d: Data, frm: int, budget: int) -> dict[int, tuple[int, tupl
                 step = 1
             elif t == ROUGH:
                 step = 2
-            elif cover[n] or t == START1 or t == START2:
+            elif cover[n] or t in (START1, START2):
                 step = 1
             else:
                 continue
@@ -132,8 +138,15 @@ def destinations(ctx: Ctx, d: Data, seat: int, frm: int, budget: int) -> dict[in
     return out
 
 
-def destination_costs(ctx: Ctx, d: Data, seat: int, frm: int, budget: int,
-                      entry: list[int] | None = None, ships: dict[int, tuple[int, int]] | None = None) -> dict[int, int]:
+def destination_costs(
+    ctx: Ctx,
+    d: Data,
+    seat: int,
+    frm: int,
+    budget: int,
+    entry: list[int] | None = None,
+    ships: dict[int, tuple[int, int]] | None = None,
+) -> dict[int, int]:
     """Like :func:`destinations` but hours only: what legal() and apply() need."""
     if frm not in movable(ctx, d, seat):
         return {}

@@ -38,9 +38,13 @@ def scores(ctx: Ctx, d: Data) -> Scores:
     ranking = tuple(sorted((0, 1), key=key))
     outcome = ""
     if final:
-        w, l = ranking
+        w, lo = ranking
         why = ""
-        if totals[w] == totals[l]:
-            why = " on fish left (tie-break)" if fish[w] != fish[l] else " as the last day's initiative holder (tie-break)"
-        outcome = f"Seat {w + 1} wins {totals[w]}-{totals[l]}{why}"
+        if totals[w] == totals[lo]:
+            why = (
+                " on fish left (tie-break)"
+                if fish[w] != fish[lo]
+                else " as the last day's initiative holder (tie-break)"
+            )
+        outcome = f"Seat {w + 1} wins {totals[w]}-{totals[lo]}{why}"
     return Scores(("Seat 1", "Seat 2"), CATEGORIES, tuple(rows), tuple(totals), ranking, final, outcome)

@@ -157,8 +157,7 @@ class FisheriesState(State[FAction, Data]):
                 shape = ctx.shapes[k]
                 if blocked is None:
                     blocked = chart_a_course.blocked_mask(ctx, d, ship_at(d))
-                out += [Chart(shape, self._names(cells))
-                        for cells in chart_a_course.placements(ctx, d, shape, blocked)]
+                out += [Chart(shape, self._names(cells)) for cells in chart_a_course.placements(ctx, d, shape, blocked)]
         if d.time[p] > 0:
             ships = ship_at(d)
             entry = sail.entry_costs(ctx, d, ships)  # shared by every ship's search

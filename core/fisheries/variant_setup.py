@@ -97,7 +97,7 @@ def _locally_safe(ctx: Ctx, terrain: str, cell: int) -> bool:
 
 def _island_ok(ctx: Ctx, d: Data, cell: int, comp: set[int], comp_free: int, free: int, fish_left: int) -> bool:
     """Placing an island on `cell` keeps every island reachable and leaves room for the rest."""
-    t2 = d.terrain[:cell] + next(iter(ctx.helms)) + d.terrain[cell + 1:]
+    t2 = d.terrain[:cell] + next(iter(ctx.helms)) + d.terrain[cell + 1 :]
     if cell in comp and not _locally_safe(ctx, d.terrain, cell):
         return _all_reachable(ctx, t2) and _room(ctx, t2, d)  # a possible cut: check in full
     for i in [k for k, t in enumerate(d.terrain) if t in ctx.helms] + [cell]:
@@ -150,7 +150,7 @@ def options(ctx: Ctx, d: Data) -> list[tuple[str, int]]:
 
 
 def apply_put(ctx: Ctx, d: Data, piece: str, cell: int) -> None:
-    d.terrain = d.terrain[:cell] + symbol(piece) + d.terrain[cell + 1:]
+    d.terrain = d.terrain[:cell] + symbol(piece) + d.terrain[cell + 1 :]
     d.to_place.remove(piece)
     d.placer = 1 - d.placer
     if not d.to_place:

@@ -15,8 +15,22 @@ are in docs/lan.md. Nothing here prints.
 
 from __future__ import annotations
 
-from .events import (ChatReceived, Chooser, Emitter, Event, Finished, GameStarted, HostChanged, Listener,
-                     LobbyChanged, PresenceChanged, Problem, Result, StepApplied, bot_chooser)
+from .events import (
+    ChatReceived,
+    Chooser,
+    Emitter,
+    Event,
+    Finished,
+    GameStarted,
+    HostChanged,
+    Listener,
+    LobbyChanged,
+    PresenceChanged,
+    Problem,
+    Result,
+    StepApplied,
+    bot_chooser,
+)
 from .host import END_GRACE, JOIN_TIMEOUT, ROUND_TIMEOUT, HostPhase, Remote, TableHost, fp_pass_key
 from .peer import PeerPhase, SentAway, TablePeer, WrongTable
 from .persist import PeerSave, SavedSeat, safe_name
@@ -25,8 +39,32 @@ _safe = safe_name
 """The old private name, still imported by lan.py."""
 
 __all__ = [
-    "ChatReceived", "Chooser", "Emitter", "Event", "Finished", "GameStarted", "HostChanged", "Listener",
-    "LobbyChanged", "PresenceChanged", "Problem", "Result", "StepApplied", "bot_chooser",
-    "END_GRACE", "JOIN_TIMEOUT", "ROUND_TIMEOUT", "HostPhase", "Remote", "TableHost", "fp_pass_key",
-    "PeerPhase", "SentAway", "TablePeer", "WrongTable", "PeerSave", "SavedSeat", "safe_name",
+    "END_GRACE",
+    "JOIN_TIMEOUT",
+    "ROUND_TIMEOUT",
+    "ChatReceived",
+    "Chooser",
+    "Emitter",
+    "Event",
+    "Finished",
+    "GameStarted",
+    "HostChanged",
+    "HostPhase",
+    "Listener",
+    "LobbyChanged",
+    "PeerPhase",
+    "PeerSave",
+    "PresenceChanged",
+    "Problem",
+    "Remote",
+    "Result",
+    "SavedSeat",
+    "SentAway",
+    "StepApplied",
+    "TableHost",
+    "TablePeer",
+    "WrongTable",
+    "bot_chooser",
+    "fp_pass_key",
+    "safe_name",
 ]

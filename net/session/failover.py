@@ -18,8 +18,9 @@ from .persist import PeerSave, public_step
 class FailoverGather:
     """Every remote peer's share and steps, offered as they rejoin the new host."""
 
-    def __init__(self, save: PeerSave, own_seat: int, own_share: bytes, own_steps: list[m.Step],
-                 on_change: Callable[[], None]) -> None:
+    def __init__(
+        self, save: PeerSave, own_seat: int, own_share: bytes, own_steps: list[m.Step], on_change: Callable[[], None]
+    ) -> None:
         self.save = save
         self.own_seat = own_seat
         self.shares: dict[int, bytes] = {own_seat: own_share}
@@ -48,8 +49,7 @@ class FailoverGather:
 
 def candidates(seats: list[m.SeatInfo], host_seat: int) -> list[m.SeatInfo]:
     """Remote peers that may host, lowest seat first (every peer computes the same list)."""
-    return sorted((s for s in seats if s.kind == "remote" and s.seat != host_seat and not s.away),
-                  key=lambda s: s.seat)
+    return sorted((s for s in seats if s.kind == "remote" and s.seat != host_seat and not s.away), key=lambda s: s.seat)
 
 
 def kinds_for_new_host(save: PeerSave, me: int) -> list[str]:

@@ -31,8 +31,18 @@ from .. import messages as m
 from ..identity import Identity, fingerprint, verify
 from ..table import Applied, Seat, SeatKind, Table
 from ..transport import SAME_KEY, Connection, Guard, Listener, accept, listen
-from .events import (ChatReceived, Chooser, Emitter, Finished, GameStarted, LobbyChanged, PresenceChanged, Problem,
-                     Result, StepApplied)
+from .events import (
+    ChatReceived,
+    Chooser,
+    Emitter,
+    Finished,
+    GameStarted,
+    LobbyChanged,
+    PresenceChanged,
+    Problem,
+    Result,
+    StepApplied,
+)
 from .failover import FailoverGather, kinds_for_new_host
 from .persist import LanTable, PeerSave, pack_view, public_step, safe_name
 from .seedround import SeedRound
@@ -141,19 +151,35 @@ class TableHost(Emitter):
     (a remote seat only the peer with that identity fingerprint may take).
     """
 
-    def __init__(self, game: Any, identity: Identity, *, name: str, seats: list[str], options: Any = None,
-                 passphrase: str | None = None, chooser: Chooser | None = None, host_name: str = "host",
-                 bind: str = "0.0.0.0", port: int = 0, save_dir: Path | None = None, auto_start: bool = True,
-                 listener_ready: Callable[[TableHost], Awaitable[None] | None] | None = None,
-                 pass_key: bytes | None = None, turn_timer: int = TURN_TIMER) -> None:
+    def __init__(
+        self,
+        game: Any,
+        identity: Identity,
+        *,
+        name: str,
+        seats: list[str],
+        options: Any = None,
+        passphrase: str | None = None,
+        chooser: Chooser | None = None,
+        host_name: str = "host",
+        bind: str = "0.0.0.0",
+        port: int = 0,
+        save_dir: Path | None = None,
+        auto_start: bool = True,
+        listener_ready: Callable[[TableHost], Awaitable[None] | None] | None = None,
+        pass_key: bytes | None = None,
+        turn_timer: int = TURN_TIMER,
+    ) -> None:
         super().__init__()
         if len(seats) < game.min_players or len(seats) > game.max_players:
             raise ValueError(f"{game.title} is for {game.min_players} to {game.max_players} players, not {len(seats)}")
-        if seats.count("host") > 1 or any(k not in ("host", "bot", "open") and not k.startswith("reserved:")
-                                          for k in seats):
+        if seats.count("host") > 1 or any(
+            k not in ("host", "bot", "open") and not k.startswith("reserved:") for k in seats
+        ):
             raise ValueError("seats are 'host' (at most one), 'bot', 'open' or 'reserved:<fingerprint>'")
-        self.reserved: dict[int, str] = {i: k.split(":", 1)[1].strip().lower() for i, k in enumerate(seats)
-                                         if k.startswith("reserved:")}
+        self.reserved: dict[int, str] = {
+            i: k.split(":", 1)[1].strip().lower() for i, k in enumerate(seats) if k.startswith("reserved:")
+        }
         seats = ["open" if k.startswith("reserved:") else k for k in seats]
         self.game = game
         self.identity = identity
@@ -161,9 +187,15 @@ class TableHost(Emitter):
         self.kinds = list(seats)
         self.options = msgspec.to_builtins(game.make_options(options))
         remote_count = sum(1 for k in seats if k == "open")
-        self.info = m.TableInfo(game=game.name, name=name, players=len(seats), content=game.content_hash,
-                                options=self.options, turn=turn_timer,
-                                failover=remote_count >= fp.MIN_HOLDERS)
+        self.info = m.TableInfo(
+            game=game.name,
+            name=name,
+            players=len(seats),
+            content=game.content_hash,
+            options=self.options,
+            turn=turn_timer,
+            failover=remote_count >= fp.MIN_HOLDERS,
+        )
         self.host_seat = seats.index("host") if "host" in seats else -1
         self.host_name = host_name
         self.chooser = chooser
@@ -251,15 +283,37 @@ class TableHost(Emitter):
                 if not r.key:
                     out.append(m.SeatInfo(seat=i, kind="open", reserved=self.reserved.get(i, "")))
                 elif r.by_bot:
-                    out.append(m.SeatInfo(seat=i, kind="bot", name=f"{r.name} (bot)", fingerprint=_fp(r.key),
-                                          key=r.key, ready=True))
+                    out.append(
+                        m.SeatInfo(
+                            seat=i, kind="bot", name=f"{r.name} (bot)", fingerprint=_fp(r.key), key=r.key, ready=True
+                        )
+                    )
                 else:
-                    out.append(m.SeatInfo(seat=i, kind="remote", name=r.name, fingerprint=_fp(r.key), key=r.key,
-                                          ready=r.ready, bot=r.timed_out,
-                                          away=not r.present and not r.by_bot, addr=r.addr, port=r.port))
+                    out.append(
+                        m.SeatInfo(
+                            seat=i,
+                            kind="remote",
+                            name=r.name,
+                            fingerprint=_fp(r.key),
+                            key=r.key,
+                            ready=r.ready,
+                            bot=r.timed_out,
+                            away=not r.present and not r.by_bot,
+                            addr=r.addr,
+                            port=r.port,
+                        )
+                    )
             elif kind == "host":
-                out.append(m.SeatInfo(seat=i, kind="host", name=self.host_name, fingerprint=self.identity.fingerprint,
-                                      key=self.identity.public, ready=True))
+                out.append(
+                    m.SeatInfo(
+                        seat=i,
+                        kind="host",
+                        name=self.host_name,
+                        fingerprint=self.identity.fingerprint,
+                        key=self.identity.public,
+                        ready=True,
+                    )
+                )
             else:
                 out.append(m.SeatInfo(seat=i, kind="bot", name=f"{self.game.bots[0]} bot", ready=True))
         return out
@@ -323,8 +377,9 @@ class TableHost(Emitter):
                     continue
                 assert r.conn is not None
                 if now - r.heard > PEER_SILENCE:
-                    log.warning("seat %d (%s) silent for %.0f s; dropping its connection", r.seat + 1, r.name,
-                                now - r.heard)
+                    log.warning(
+                        "seat %d (%s) silent for %.0f s; dropping its connection", r.seat + 1, r.name, now - r.heard
+                    )
                     self._spawn(r.conn.close())
                 elif r.conn.bytes_out == r.sent_mark:
                     r.conn.send_nowait(m.Ping(t=now))  # only on a quiet connection: steps are heartbeats too
@@ -393,8 +448,10 @@ class TableHost(Emitter):
     def _strike_out(self, conn: Connection) -> None:
         """An identity kept sending refused messages: named, and its seat goes to a bot (or is freed)."""
         r = next((x for x in self.remotes.values() if x.key == conn.peer_key), None)
-        text = (f"{r.name if r else conn.fingerprint} (seat {r.seat + 1 if r else '?'}, {conn.fingerprint}) "
-                f"sent {STRIKES} refused messages and is sent away")
+        text = (
+            f"{r.name if r else conn.fingerprint} (seat {r.seat + 1 if r else '?'}, {conn.fingerprint}) "
+            f"sent {STRIKES} refused messages and is sent away"
+        )
         self._name(text)
         conn.send_nowait(m.Refuse(reason=f"{STRIKES} refused messages; you are sent away from this table"))
         if r is not None and self.started:
@@ -425,9 +482,18 @@ class TableHost(Emitter):
     async def handle_connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         """Serve one incoming connection: handshake, join, then its messages until it closes."""
         refused: list[str] = []
-        conn = await accept(reader, writer, self.identity, self.game.name, self.game.content_hash,
-                            pass_key=self._pass_key, table=self.name, refused=refused, guard=self.guard,
-                            keep_slot=True)
+        conn = await accept(
+            reader,
+            writer,
+            self.identity,
+            self.game.name,
+            self.game.content_hash,
+            pass_key=self._pass_key,
+            table=self.name,
+            refused=refused,
+            guard=self.guard,
+            keep_slot=True,
+        )
         self.refusals.extend(refused)
         if conn is None:
             return
@@ -438,7 +504,7 @@ class TableHost(Emitter):
             return
         try:
             first = await asyncio.wait_for(conn.recv(), JOIN_TIMEOUT)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             first = None
         self.guard.leave(writer)  # a join (or not) arrived: the connection no longer counts as a stranger's
         if not isinstance(first, m.Join):
@@ -602,7 +668,7 @@ class TableHost(Emitter):
 
         try:
             await asyncio.wait_for(loop(), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return False
         return True
 
@@ -633,13 +699,15 @@ class TableHost(Emitter):
                     r.conn.send_nowait(m.Refuse(reason=f"you did not {what} in time; a bot plays your seat"))
                     self._spawn(r.conn.close())
                 self._give_to_bot(r)
-            why = ("seat(s) " + ", ".join(str(s + 1) for s in blamed) + " withheld" if blamed
-                   else "a seat left during the round")
+            why = (
+                "seat(s) " + ", ".join(str(s + 1) for s in blamed) + " withheld"
+                if blamed
+                else "a seat left during the round"
+            )
             self.emit(Problem(f"the fair-play round {n} failed ({why}); starting round {n + 1}"))
         raise RuntimeError(f"the fair-play round failed {MAX_ROUNDS} times")
 
-    async def _commit_reveal(self, n: int, why: str, blamed: list[int],
-                             last: dict[int, bytes]) -> SeedRound | None:
+    async def _commit_reveal(self, n: int, why: str, blamed: list[int], last: dict[int, bytes]) -> SeedRound | None:
         """One round; None when it completed (the game then starts), else the failed round."""
         own = self.host_seat if self.host_seat >= 0 else -1
         rnd = SeedRound(sorted(s for s, r in self.remotes.items() if not r.by_bot) + [own], own)
@@ -694,7 +762,10 @@ class TableHost(Emitter):
         if on != self.info.failover:
             self.info = msgspec.structs.replace(self.info, failover=on)
         if not on:
-            text = "failover is off at this table: fewer than two remote seats hold escrow shares, so a lost host ends the game"
+            text = (
+                "failover is off at this table: fewer than two remote seats hold escrow shares, "
+                "so a lost host ends the game"
+            )
             log.info("%s", text)
             self.emit(Problem(text))  # said plainly to the host's person too
 
@@ -757,9 +828,17 @@ class TableHost(Emitter):
         from_ply = min(max(from_ply, 0), len(self.steps))
         st = self.table.state
         self._views[r.seat] = st.view(r.seat)
-        fs = (m.FairState(commits=self._commits, reveals=self._reveals, dealer=self.dealer.commitment, share=r.share,
-                           keys=self.seat_keys)
-              if fair and self._reveals else None)
+        fs = (
+            m.FairState(
+                commits=self._commits,
+                reveals=self._reveals,
+                dealer=self.dealer.commitment,
+                share=r.share,
+                keys=self.seat_keys,
+            )
+            if fair and self._reveals
+            else None
+        )
         r.conn.send_nowait(m.Sync(ply=st.ply, view=pack_view(st.view(r.seat)), steps=self.steps[from_ply:], fair=fs))
 
     def _seat_objects(self) -> list[Seat]:
@@ -780,8 +859,9 @@ class TableHost(Emitter):
         save = None
         if self.save_dir is not None:
             save = self.save_dir / f"lan-host-{safe_name(self.name)}.json"
-        self.table = LanTable(self.game, state, self._seat_objects(), rec, save_path=save, chance=self._chance,
-                              remote=self._remote)
+        self.table = LanTable(
+            self.game, state, self._seat_objects(), rec, save_path=save, chance=self._chance, remote=self._remote
+        )
         self._views = {seat: state.view(seat) for seat in self.remotes}
         self.table.subscribe(self._on_applied)
         self.emit(GameStarted(self.host_seat))
@@ -806,7 +886,7 @@ class TableHost(Emitter):
             timer = self.info.turn or None
             try:
                 action = await asyncio.wait_for(asyncio.shield(fut), timer)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 action = None
                 if r is not None and not fut.done():
                     r.timed_out = True
@@ -826,8 +906,10 @@ class TableHost(Emitter):
             self._act_waiters.pop(seat, None)
 
     def _name_slow(self, r: Remote) -> None:
-        text = (f"{r.name} (seat {r.seat + 1}, {_fp(r.key)}) did not move within {self.info.turn} s; "
-                "a bot plays the seat until they return")
+        text = (
+            f"{r.name} (seat {r.seat + 1}, {_fp(r.key)}) did not move within {self.info.turn} s; "
+            "a bot plays the seat until they return"
+        )
         self.problems.append(text)
         log.warning("%s", text)
         self._broadcast(m.Notice(text=text))
@@ -879,8 +961,9 @@ class TableHost(Emitter):
                 out = msgspec.structs.replace(step, sig=b"")  # the mover has its own signature
             if sealed:
                 assert draw is not None
-                reveal = (m.SealedReveal(action=str(draw.action), salt=draw.salt or b"")
-                          if r.seat in draw.owners else None)
+                reveal = (
+                    m.SealedReveal(action=str(draw.action), salt=draw.salt or b"") if r.seat in draw.owners else None
+                )
                 out = msgspec.structs.replace(step, view=pack_view(truth), reveal=reveal)
             elif not self._peer_can_follow(before, ev.action, truth):
                 # The step reveals something the peer's view cannot derive (e.g. the end of the
@@ -927,23 +1010,41 @@ class TableHost(Emitter):
         if self.failover_ply:
             # A new host audits the whole game as every peer does: the old host dealt its first part.
             rep = await asyncio.to_thread(
-                fp.audit, self.game, self.info.players, self.options, self.joint, self.dealer.commitment,
-                self.dealer.secret(), self.steps, final=st, keys=self.seat_keys)
+                fp.audit,
+                self.game,
+                self.info.players,
+                self.options,
+                self.joint,
+                self.dealer.commitment,
+                self.dealer.secret(),
+                self.steps,
+                final=st,
+                keys=self.seat_keys,
+            )
             if not rep.ok:
                 who = "the old host" if 0 <= rep.bad_ply <= self.failover_ply else "this host"
                 problems.append(f"AUDIT FAILED, {who} cheated or erred: " + "; ".join(rep.problems))
         if self.host_seat >= 0 and self.host_seat in self.seat_keys:
             d = fp.full_digest(st)
             self._finals[self.host_seat] = m.Final(
-                seat=self.host_seat, digest=d, sig=self.identity.sign(fp.final_message(self.joint, st.ply, d)))
+                seat=self.host_seat, digest=d, sig=self.identity.sign(fp.final_message(self.joint, st.ply, d))
+            )
         # Every present seat's signed final digest, relayed to all, so peers compare their stories.
         waiting = [r for r in self.remotes.values() if r.present and not r.by_bot]
         await self._wait(lambda: all(r.seat in self._finals or not r.present for r in waiting), FINALS_WAIT)
         self._finals_sent = True
         self._broadcast(m.Finals(finals=list(self._finals.values())))
-        self.result = Result(game=self.game.name, table=self.name, seat=self.host_seat, scores=scores,
-                             digest=st.digest(), plies=st.ply, outcome=outcome,
-                             audit_ok=not any(p.startswith("AUDIT FAILED") for p in problems), problems=problems)
+        self.result = Result(
+            game=self.game.name,
+            table=self.name,
+            seat=self.host_seat,
+            scores=scores,
+            digest=st.digest(),
+            plies=st.ply,
+            outcome=outcome,
+            audit_ok=not any(p.startswith("AUDIT FAILED") for p in problems),
+            problems=problems,
+        )
         self.emit(Finished(self.result))
         # Give every present peer a moment to read the end before the sockets close.
         for r in self.remotes.values():
@@ -975,13 +1076,35 @@ class TableHost(Emitter):
 
     # ---- failover: this peer becomes the host -----------------------------------
     @classmethod
-    def take_over(cls, game: Any, identity: Identity, save: PeerSave, *, share: bytes, steps: list[m.Step],
-                  chooser: Chooser | None, host_name: str, bind: str, port: int, save_dir: Path | None,
-                  pass_key: bytes) -> TableHost:
+    def take_over(
+        cls,
+        game: Any,
+        identity: Identity,
+        save: PeerSave,
+        *,
+        share: bytes,
+        steps: list[m.Step],
+        chooser: Chooser | None,
+        host_name: str,
+        bind: str,
+        port: int,
+        save_dir: Path | None,
+        pass_key: bytes,
+    ) -> TableHost:
         """A host built from a peer's save after the old host went away (the peer's seat is the host's)."""
-        host = cls(game, identity, name=save.table.name, seats=kinds_for_new_host(save, save.seat),
-                   options=save.table.options, chooser=chooser, host_name=host_name, bind=bind, port=port,
-                   save_dir=save_dir, pass_key=pass_key)
+        host = cls(
+            game,
+            identity,
+            name=save.table.name,
+            seats=kinds_for_new_host(save, save.seat),
+            options=save.table.options,
+            chooser=chooser,
+            host_name=host_name,
+            bind=bind,
+            port=port,
+            save_dir=save_dir,
+            pass_key=pass_key,
+        )
         host.joint = save.joint
         host._commits, host._reveals = dict(save.commits), dict(save.reveals)
         host.phase = HostPhase.GATHERING
@@ -1009,8 +1132,16 @@ class TableHost(Emitter):
         state0 = self.game.new(self.info.players, seed=fp.game_seed(self.joint), options=self.options)
         rec = record.start(self.game, state0, self.options, meta={"table": self.name})
         try:
-            state = fp.rebuild(self.game, self.info.players, self.options, self.joint, secret, steps,
-                               on_apply=lambda seat, a, s: record.append(rec, seat, a, s), keys=self.seat_keys)
+            state = fp.rebuild(
+                self.game,
+                self.info.players,
+                self.options,
+                self.joint,
+                secret,
+                steps,
+                on_apply=lambda seat, a, s: record.append(rec, seat, a, s),
+                keys=self.seat_keys,
+            )
         except fp.FairPlayError as e:
             # The record was dealt by the old host: a record that does not rebuild is its doing.
             raise fp.FairPlayError(f"the old host's record does not check out: {e}", ["dealer"]) from None

@@ -25,10 +25,32 @@ from coldwater.core.state import CHANCE, State
 from .. import fairplay as fp
 from .. import messages as m
 from ..identity import Identity, fingerprint, verify
-from ..transport import (SAME_KEY, AlreadySeated, Backoff, Connection, Guard, HostCheck, Listener, Refusal, connect,
-                         expect_key, listen)
-from .events import (ChatReceived, Chooser, Emitter, Finished, GameStarted, HostChanged, LobbyChanged,
-                     PresenceChanged, Problem, Result, StepApplied)
+from ..transport import (
+    SAME_KEY,
+    AlreadySeated,
+    Backoff,
+    Connection,
+    Guard,
+    HostCheck,
+    Listener,
+    Refusal,
+    connect,
+    expect_key,
+    listen,
+)
+from .events import (
+    ChatReceived,
+    Chooser,
+    Emitter,
+    Finished,
+    GameStarted,
+    HostChanged,
+    LobbyChanged,
+    PresenceChanged,
+    Problem,
+    Result,
+    StepApplied,
+)
 from .failover import candidates
 from .host import FINALS_WAIT, HEARTBEAT, JOIN_TIMEOUT, MAX_ROUNDS, TableHost, fp_pass_key
 from .persist import PeerSave, SavedSeat, Saver, decode_view, load_peer_save, public_step, safe_name, unpack_view
@@ -66,9 +88,19 @@ class PeerPhase(enum.Enum):
 class TablePeer(Emitter):
     """A seat at someone else's table. `chooser` plays it (None: a person, via :meth:`submit`)."""
 
-    def __init__(self, game: Any, identity: Identity, *, name: str = "peer", passphrase: str | None = None,
-                 chooser: Chooser | None = None, save_dir: Path | None = None, bind: str = "0.0.0.0",
-                 reconnect_for: float = 20.0, advertise_on_takeover: bool = False) -> None:
+    def __init__(
+        self,
+        game: Any,
+        identity: Identity,
+        *,
+        name: str = "peer",
+        passphrase: str | None = None,
+        chooser: Chooser | None = None,
+        save_dir: Path | None = None,
+        bind: str = "0.0.0.0",
+        reconnect_for: float = 20.0,
+        advertise_on_takeover: bool = False,
+    ) -> None:
         super().__init__()
         self.game = game
         self.identity = identity
@@ -181,8 +213,15 @@ class TablePeer(Emitter):
         """
         await self._ensure_listener(resume.listen_port if resume else 0)
         self.joined_at = time.perf_counter()
-        conn, answered = await connect(host, port, self.identity, self.game.name, self.game.content_hash,
-                                       passphrase=self.passphrase, check_host=self.check_host)
+        conn, answered = await connect(
+            host,
+            port,
+            self.identity,
+            self.game.name,
+            self.game.content_hash,
+            passphrase=self.passphrase,
+            check_host=self.check_host,
+        )
         if table and answered != table:
             await conn.close()
             raise WrongTable(f"{host}:{port} hosts the table {answered!r}, not {table!r}")
@@ -204,9 +243,12 @@ class TablePeer(Emitter):
                     if self.advertise_on_takeover:
                         self._spawn_advert()
                     res = await self.takeover.run()
-                    self.result = msgspec.structs.replace(res, seat=self.seat,
-                                                          problems=[*self.evidence, *res.problems],
-                                                          audit_ok=res.audit_ok and not self.evidence)
+                    self.result = msgspec.structs.replace(
+                        res,
+                        seat=self.seat,
+                        problems=[*self.evidence, *res.problems],
+                        audit_ok=res.audit_ok and not self.evidence,
+                    )
                     break
                 assert self.conn is not None
                 await self._serve(self.conn)
@@ -256,8 +298,15 @@ class TablePeer(Emitter):
         self.listen_port = self._listener.port
 
     async def _hello(self, conn: Connection, *, resume_ply: int = -1, failover: bool = False) -> None:
-        conn.send_nowait(m.Join(name=self.name, port=self.listen_port, resume_ply=resume_ply,
-                                share=self.share if failover else b"", steps=self.steps if failover else []))
+        conn.send_nowait(
+            m.Join(
+                name=self.name,
+                port=self.listen_port,
+                resume_ply=resume_ply,
+                share=self.share if failover else b"",
+                steps=self.steps if failover else [],
+            )
+        )
         msg = await asyncio.wait_for(conn.recv(), JOIN_TIMEOUT)
         if isinstance(msg, m.Refuse):
             await conn.close()
@@ -324,9 +373,17 @@ class TablePeer(Emitter):
         text = f"leaving: the host (seat {self.host_seat + 1}) cheated: " + "; ".join(self.evidence)
         self._problem(text)
         self.phase = PeerPhase.FINISHED
-        self.result = Result(game=self.game.name, table=self.info.name, seat=self.seat, scores={},
-                             digest="", plies=self.state.ply, outcome="left the table: the host cheated",
-                             audit_ok=False, problems=[text])
+        self.result = Result(
+            game=self.game.name,
+            table=self.info.name,
+            seat=self.seat,
+            scores={},
+            digest="",
+            plies=self.state.ply,
+            outcome="left the table: the host cheated",
+            audit_ok=False,
+            problems=[text],
+        )
 
     def _problem(self, text: str) -> None:
         self.problems.append(text)
@@ -335,8 +392,12 @@ class TablePeer(Emitter):
 
     async def _handle(self, conn: Connection, msg: m.Message) -> None:
         if isinstance(msg, m.Lobby):
-            self.seats = _proved_host(msg.seats, msg.host_seat, self.host_fingerprint,
-                                      lambda t: None if t in self.problems else self._problem(t))
+            self.seats = _proved_host(
+                msg.seats,
+                msg.host_seat,
+                self.host_fingerprint,
+                lambda t: None if t in self.problems else self._problem(t),
+            )
             self.host_seat = msg.host_seat
             self._update_save_seats()
             self.emit(LobbyChanged(msg.seats, msg.started))
@@ -392,22 +453,30 @@ class TablePeer(Emitter):
         self.rounds += 1
         if self.rounds > 1:
             names = ", ".join(str(s + 1) for s in msg.blamed) or "nobody"
-            self._problem(f"the table restarted the seed round (round {self.rounds}): {msg.why or 'no reason given'}; "
-                          f"blamed: seat(s) {names}")
+            self._problem(
+                f"the table restarted the seed round (round {self.rounds}): {msg.why or 'no reason given'}; "
+                f"blamed: seat(s) {names}"
+            )
             if self.seat in msg.blamed:
-                self.evidence.append(f"the table blamed us for withholding in seed round {self.rounds - 1}, "
-                                     "but we committed and revealed")
+                self.evidence.append(
+                    f"the table blamed us for withholding in seed round {self.rounds - 1}, "
+                    "but we committed and revealed"
+                )
                 self._problem(self.evidence[-1])
             # The previous round's reveals, checked against the commitments we saw.
             for seat in fp.check_reveals({s: c for s, c in self.commits.items() if s in msg.reveals}, msg.reveals):
                 self._problem(f"seat {seat + 1}'s seed reveal in round {self.rounds - 1} does not match its commitment")
             missing = sorted(set(self.commits) - set(msg.reveals) - set(msg.blamed) - {self.seat})
             if self.commits and missing:
-                self._problem(f"the table restarted the round without naming seat(s) "
-                              f"{', '.join(str(s + 1) for s in missing)}, whose reveals it did not show")
+                self._problem(
+                    f"the table restarted the round without naming seat(s) "
+                    f"{', '.join(str(s + 1) for s in missing)}, whose reveals it did not show"
+                )
         if self.rounds > MAX_ROUNDS:
-            self._problem(f"the table asked for a seed {self.rounds} times (at most {MAX_ROUNDS}): a host that "
-                          "restarts rounds can choose the deal; leaving")
+            self._problem(
+                f"the table asked for a seed {self.rounds} times (at most {MAX_ROUNDS}): a host that "
+                "restarts rounds can choose the deal; leaving"
+            )
             await conn.close()
             return
         self.commits = {}
@@ -430,8 +499,10 @@ class TablePeer(Emitter):
         self.keys = {s.seat: s.key for s in msg.seats if s.key and s.kind != "host"}
         self.dealt_by = [(1, self.host_seat)]
         if not self.info.failover or not self.share:
-            self._problem("failover is off at this table (fewer than two remote seats hold escrow shares): "
-                          "if the host goes away, the game ends")
+            self._problem(
+                "failover is off at this table (fewer than two remote seats hold escrow shares): "
+                "if the host goes away, the game ends"
+            )
         full = self.game.new(self.info.players, seed=fp.game_seed(self.joint), options=self.info.options)
         self.state = full.view(self.seat)
         self.phase = PeerPhase.PLAYING
@@ -442,17 +513,31 @@ class TablePeer(Emitter):
 
     def _make_save(self) -> None:
         assert self.info is not None
-        self.save = PeerSave(table=self.info, seat=self.seat, host_addr=self.host_addr, host_port=self.host_port,
-                             host_seat=self.host_seat, joint=self.joint, dealer_commit=self.dealer_commit,
-                             share=self.share, seats=[], listen_port=self.listen_port, commits=self.commits,
-                             reveals=self.reveals, keys=dict(self.keys), views=self.views, dealt_by=self.dealt_by)
+        self.save = PeerSave(
+            table=self.info,
+            seat=self.seat,
+            host_addr=self.host_addr,
+            host_port=self.host_port,
+            host_seat=self.host_seat,
+            joint=self.joint,
+            dealer_commit=self.dealer_commit,
+            share=self.share,
+            seats=[],
+            listen_port=self.listen_port,
+            commits=self.commits,
+            reveals=self.reveals,
+            keys=dict(self.keys),
+            views=self.views,
+            dealt_by=self.dealt_by,
+        )
         self._update_save_seats()
 
     def _update_save_seats(self) -> None:
         if self.save is None:
             return
-        self.save.seats = [SavedSeat(seat=s.seat, kind=s.kind, name=s.name, addr=s.addr, port=s.port, away=s.away)
-                           for s in self.seats]
+        self.save.seats = [
+            SavedSeat(seat=s.seat, kind=s.kind, name=s.name, addr=s.addr, port=s.port, away=s.away) for s in self.seats
+        ]
         self.save.host_seat = self.host_seat
         if not self.save.keys:
             self.save.keys = dict(self.keys)
@@ -499,16 +584,23 @@ class TablePeer(Emitter):
             # Reported, naming who signed what. Our own state may be the broken one, so this is not
             # yet evidence against the host: the resync may only extend our record, and the audit
             # replays every ply of it (and every view we were sent) with the dealer's secret.
-            self._problem(f"digest mismatch after ply {step.ply}: {self._who(step)} gives public digest "
-                          f"{fp.public_digest(nxt).hex()[:16]} here; the host announced {step.digest.hex()[:16]}; "
-                          "asking for a resync")
+            self._problem(
+                f"digest mismatch after ply {step.ply}: {self._who(step)} gives public digest "
+                f"{fp.public_digest(nxt).hex()[:16]} here; the host announced {step.digest.hex()[:16]}; "
+                "asking for a resync"
+            )
             self._ask_resync(conn, st)
             return
         if step.view is not None:
             self.views[step.ply] = bytes.fromhex(nxt.digest())
         self.state = nxt
-        if step.seat == self.seat and not step.sig and not step.bot and self._sent is not None \
-                and self._sent[0] == step.ply - 1:
+        if (
+            step.seat == self.seat
+            and not step.sig
+            and not step.bot
+            and self._sent is not None
+            and self._sent[0] == step.ply - 1
+        ):
             step = msgspec.structs.replace(step, sig=self._sent[2])  # our record carries our signature
         self.steps.append(public_step(step))
         if step.seat == self.seat:
@@ -517,8 +609,13 @@ class TablePeer(Emitter):
             self.rtts.append(time.perf_counter() - self._sent_at)
             self._sent_at = None
         self._persist()
-        self.emit(StepApplied(step.ply, step.seat, step.action if step.action is not None else
-                              (step.reveal.action if step.reveal else None)))
+        self.emit(
+            StepApplied(
+                step.ply,
+                step.seat,
+                step.action if step.action is not None else (step.reveal.action if step.reveal else None),
+            )
+        )
         self._maybe_move()
 
     def _who(self, step: m.Step) -> str:
@@ -526,8 +623,13 @@ class TablePeer(Emitter):
         if step.seat == CHANCE:
             return f"the dealer's chance outcome {step.action or '(sealed)'}"
         key = self.keys.get(step.seat, b"")
-        signer = ("played by the host's bot" if step.bot else
-                  f"signed by {fingerprint(key)}" if key and step.sig else "unsigned")
+        signer = (
+            "played by the host's bot"
+            if step.bot
+            else f"signed by {fingerprint(key)}"
+            if key and step.sig
+            else "unsigned"
+        )
         return f"seat {step.seat + 1}'s move {step.action!r} ({signer})"
 
     def _evidence(self, text: str) -> None:
@@ -550,8 +652,10 @@ class TablePeer(Emitter):
         if step.bot:
             bots = self.botted | {s.seat for s in self.seats if s.kind == "bot" or s.bot}
             if step.seat in self.keys and step.seat not in bots:
-                self._evidence(f"ply {step.ply}: the host played seat {step.seat + 1} with its bot without saying "
-                               "that the seat ran out of time or was given to a bot")
+                self._evidence(
+                    f"ply {step.ply}: the host played seat {step.seat + 1} with its bot without saying "
+                    "that the seat ran out of time or was given to a bot"
+                )
                 raise _Evident("an unannounced bot move")
             return
         why = fp.check_act(self.keys, self.joint, step.ply - 1, step.seat, step.action, step.sig)
@@ -572,8 +676,10 @@ class TablePeer(Emitter):
         except (IllegalAction, NotationError):
             return  # our view cannot apply this outcome itself; the audit checks the view we were sent
         if mine.view(self.seat).digest() != after.view(self.seat).digest():
-            self._evidence(f"ply {step.ply}: the view the host sent does not hold the sealed value "
-                           f"{step.reveal.action!r} it revealed to us")
+            self._evidence(
+                f"ply {step.ply}: the view the host sent does not hold the sealed value "
+                f"{step.reveal.action!r} it revealed to us"
+            )
 
     def _ask_resync(self, conn: Connection, st: State[Any, Any]) -> None:
         self.phase = PeerPhase.RESYNCING
@@ -600,8 +706,10 @@ class TablePeer(Emitter):
         for s in msg.steps:
             if s.ply <= len(self.steps) and self.steps[s.ply - 1].digest != s.digest:
                 mine = self.steps[s.ply - 1]
-                self._evidence(f"ply {s.ply}: the host tried to rewrite our record: we hold {self._who(mine)}, "
-                               f"its resync says {self._who(s)}")
+                self._evidence(
+                    f"ply {s.ply}: the host tried to rewrite our record: we hold {self._who(mine)}, "
+                    f"its resync says {self._who(s)}"
+                )
                 return
             if self.keys and s.seat >= 0 and not s.bot and s.action is not None:
                 why = fp.check_act(self.keys, self.joint, s.ply - 1, s.seat, s.action, s.sig)
@@ -649,8 +757,18 @@ class TablePeer(Emitter):
             self._end_after_sync = msg  # our record lacks the last steps: audit once the resync is in
             return
         rep = await asyncio.to_thread(
-            fp.audit, self.game, self.info.players, self.info.options, self.joint, self.dealer_commit,
-            msg.dealer_secret, self.steps, keys=self.keys or None, seat=self.seat, views=self.views)
+            fp.audit,
+            self.game,
+            self.info.players,
+            self.info.options,
+            self.joint,
+            self.dealer_commit,
+            msg.dealer_secret,
+            self.steps,
+            keys=self.keys or None,
+            seat=self.seat,
+            views=self.views,
+        )
         problems = list(rep.problems)
         if rep.ok and bytes.fromhex(rep.final_digest) != msg.digest:
             problems.append("the final position announced differs from the replay")
@@ -660,20 +778,29 @@ class TablePeer(Emitter):
             self._problem(problems[0])
         problems += self.evidence
         # Scores and the outcome from our own replay, never from the host's message.
-        self._pending = Result(game=self.game.name, table=self.info.name, seat=self.seat, scores=rep.scores,
-                               digest=rep.final_digest if rep.ok else msg.digest.hex(), plies=rep.plies,
-                               outcome=rep.outcome, audit_ok=not problems, problems=problems)
+        self._pending = Result(
+            game=self.game.name,
+            table=self.info.name,
+            seat=self.seat,
+            scores=rep.scores,
+            digest=rep.final_digest if rep.ok else msg.digest.hex(),
+            plies=rep.plies,
+            outcome=rep.outcome,
+            audit_ok=not problems,
+            problems=problems,
+        )
         self.phase = PeerPhase.FINISHED
         if rep.ok:
             d = bytes.fromhex(rep.final_digest)
-            conn.send_nowait(m.Final(seat=self.seat, digest=d,
-                                     sig=self.identity.sign(fp.final_message(self.joint, rep.plies, d))))
+            conn.send_nowait(
+                m.Final(seat=self.seat, digest=d, sig=self.identity.sign(fp.final_message(self.joint, rep.plies, d)))
+            )
         self._finals_timer = asyncio.get_running_loop().call_later(FINALS_WAIT * 2, self._finals_late, conn)
 
     def _finals_late(self, conn: Connection) -> None:
         if self.result is None and self._pending is not None:
             self._conclude(None)
-            asyncio.ensure_future(conn.close())
+            self._closing = asyncio.ensure_future(conn.close())  # held: the loop keeps only weak refs
 
     def _on_finals(self, msg: m.Finals) -> None:
         if self._pending is None:
@@ -699,13 +826,16 @@ class TablePeer(Emitter):
                 if not key or not verify(key, f.sig, fp.final_message(self.joint, res.plies, f.digest)):
                     problems.append(f"seat {f.seat + 1}'s final digest is not signed by seat {f.seat + 1}")
                 elif mine and f.digest != mine:
-                    problems.append(f"seat {f.seat + 1} ({fingerprint(key)}) ended with another final position: "
-                                    "the table told different seats different stories")
-        for p in problems[len(res.problems):]:
+                    problems.append(
+                        f"seat {f.seat + 1} ({fingerprint(key)}) ended with another final position: "
+                        "the table told different seats different stories"
+                    )
+        for p in problems[len(res.problems) :]:
             self._problem(p)
         self._pending = None
-        self.result = msgspec.structs.replace(res, problems=problems,
-                                              audit_ok=res.audit_ok and len(problems) == len(res.problems))
+        self.result = msgspec.structs.replace(
+            res, problems=problems, audit_ok=res.audit_ok and len(problems) == len(res.problems)
+        )
 
     # ---- playing our seat ------------------------------------------------------
     def _maybe_move(self, *, force: bool = False) -> None:
@@ -751,8 +881,17 @@ class TablePeer(Emitter):
         self.host_seat = sv.host_seat
         self.keys, self.views, self.dealt_by = dict(sv.keys), dict(sv.views), list(sv.dealt_by)
         self.steps = list(sv.steps)
-        self.seats = [m.SeatInfo(seat=s.seat, kind=s.kind, name=s.name, addr=s.addr, port=s.port,  # type: ignore[arg-type]
-                                 away=s.away) for s in sv.seats]
+        self.seats = [
+            m.SeatInfo(
+                seat=s.seat,
+                kind=s.kind,
+                name=s.name,
+                addr=s.addr,
+                port=s.port,  # type: ignore[arg-type]
+                away=s.away,
+            )
+            for s in sv.seats
+        ]
         ply = sv.steps[-1].ply if sv.steps else 0
         self.state = decode_view(self.game, sv.view, ply) if sv.view else None
         if self.state is not None:
@@ -771,21 +910,30 @@ class TablePeer(Emitter):
         same_host = expect_key(self.host_fingerprint) if self.host_fingerprint else None
         while time.monotonic() < deadline:
             try:
-                conn, _ = await connect(self.host_addr, self.host_port, self.identity, self.game.name,
-                                        self.game.content_hash, passphrase=self.passphrase, timeout=2.0,
-                                        check_host=same_host)
+                conn, _ = await connect(
+                    self.host_addr,
+                    self.host_port,
+                    self.identity,
+                    self.game.name,
+                    self.game.content_hash,
+                    passphrase=self.passphrase,
+                    timeout=2.0,
+                    check_host=same_host,
+                )
                 await self._hello(conn, resume_ply=len(self.steps))
                 return
             except SentAway:
                 raise  # the host is there and does not want us back: no failover
             except AlreadySeated:
                 raise  # another process plays this seat with our key: retrying would only fight it
-            except (Refusal, asyncio.TimeoutError, OSError) as e:
+            except (TimeoutError, Refusal, OSError) as e:
                 last = str(e)
             await backoff.sleep()
         if self.info is not None and (not self.info.failover or not self.share):
-            raise Refusal(f"the host is gone ({last}); failover is off at this table (fewer than two remote "
-                          "seats hold escrow shares), so the game ends here")
+            raise Refusal(
+                f"the host is gone ({last}); failover is off at this table (fewer than two remote "
+                "seats hold escrow shares), so the game ends here"
+            )
         self._problem(f"the host is gone ({last}); choosing a new host")
         await self._failover()
 
@@ -808,9 +956,16 @@ class TablePeer(Emitter):
             while time.monotonic() < min(inner, deadline):
                 try:
                     # The new host must be the peer that sat in that seat, not whoever answers there.
-                    conn, _ = await connect(c.addr, c.port, self.identity, self.game.name, self.game.content_hash,
-                                            passphrase=self.passphrase, timeout=2.0,
-                                            check_host=expect_key(c.fingerprint) if c.fingerprint else None)
+                    conn, _ = await connect(
+                        c.addr,
+                        c.port,
+                        self.identity,
+                        self.game.name,
+                        self.game.content_hash,
+                        passphrase=self.passphrase,
+                        timeout=2.0,
+                        check_host=expect_key(c.fingerprint) if c.fingerprint else None,
+                    )
                     await self._hello(conn, resume_ply=len(self.steps), failover=True)
                     self.host_addr, self.host_port, self.host_seat = c.addr, c.port, c.seat
                     self.dealt_by.append((len(self.steps) + 1, c.seat))
@@ -820,7 +975,7 @@ class TablePeer(Emitter):
                     return
                 except AlreadySeated:
                     raise
-                except (Refusal, asyncio.TimeoutError, OSError):
+                except (TimeoutError, Refusal, OSError):
                     await backoff.sleep()
             tried.add(c.seat)
         raise Refusal("the host went away and no other peer could take over")
@@ -830,10 +985,15 @@ class TablePeer(Emitter):
         from ..discovery import Advertiser
 
         assert self.info is not None and self.takeover is not None
-        adv = Advertiser(table=self.info.name, game=self.game.name, content=self.game.content_hash,
-                         port=self.listen_port, fingerprint=self.identity.fingerprint,
-                         needs_passphrase=bool(self.pass_key),
-                         addresses=None if self.bind in ("0.0.0.0", "") else [self.bind])
+        adv = Advertiser(
+            table=self.info.name,
+            game=self.game.name,
+            content=self.game.content_hash,
+            port=self.listen_port,
+            fingerprint=self.identity.fingerprint,
+            needs_passphrase=bool(self.pass_key),
+            addresses=None if self.bind in ("0.0.0.0", "") else [self.bind],
+        )
         self.takeover.advertiser = adv
         self.takeover.on_seats_changed(adv.update_soon)
         self._advert_task = asyncio.ensure_future(adv.start(0))
@@ -844,9 +1004,18 @@ class TablePeer(Emitter):
         # The old host's seat (and any seat played by its bots) is played by a bot from now on.
         self.save.seats = [msgspec.structs.replace(s, by_bot=s.seat == self.save.host_seat) for s in self.save.seats]
         self.takeover = TableHost.take_over(
-            self.game, self.identity, self.save, share=self.share, steps=list(self.steps), chooser=self.chooser,
-            host_name=self.name, bind=self.bind, port=self.listen_port, save_dir=self.save_dir,
-            pass_key=self.pass_key)
+            self.game,
+            self.identity,
+            self.save,
+            share=self.share,
+            steps=list(self.steps),
+            chooser=self.chooser,
+            host_name=self.name,
+            bind=self.bind,
+            port=self.listen_port,
+            save_dir=self.save_dir,
+            pass_key=self.pass_key,
+        )
         # The listener already bound to our advertised port hands new connections to the new host.
         self.takeover.external_listener = True
         if self._listener is not None and self._listener.guard is not None:
@@ -855,8 +1024,9 @@ class TablePeer(Emitter):
         self.phase = PeerPhase.HOSTING
 
 
-def _proved_host(seats: list[m.SeatInfo], host_seat: int, proved: str,
-                 problem: Callable[[str], None]) -> list[m.SeatInfo]:
+def _proved_host(
+    seats: list[m.SeatInfo], host_seat: int, proved: str, problem: Callable[[str], None]
+) -> list[m.SeatInfo]:
     """The lobby's seats with the host's fingerprint as its channel proved it (shown, never the claim)."""
     out: list[m.SeatInfo] = []
     for s in seats:

@@ -77,8 +77,12 @@ class LanTable(Table):
         if self.saver is None:
             self.saver = Saver()
         path = Path(self.save_path)
-        self.saver.save(path, lambda: msgspec.json.encode(
-            SaveFile(seats=self.seats, record=self.record, created=self.created, updated=time.time())))
+        self.saver.save(
+            path,
+            lambda: msgspec.json.encode(
+                SaveFile(seats=self.seats, record=self.record, created=self.created, updated=time.time())
+            ),
+        )
 
     async def close_saver(self) -> None:
         if self.saver is not None:
@@ -137,8 +141,15 @@ def safe_name(name: str) -> str:
 
 def public_step(step: m.Step) -> m.Step:
     """The part of a step every peer may see (what is saved and used for failover)."""
-    return m.Step(ply=step.ply, seat=step.seat, digest=step.digest, action=step.action, commit=step.commit,
-                  sig=step.sig, bot=step.bot)
+    return m.Step(
+        ply=step.ply,
+        seat=step.seat,
+        digest=step.digest,
+        action=step.action,
+        commit=step.commit,
+        sig=step.sig,
+        bot=step.bot,
+    )
 
 
 def decode_view(game: Any, data: bytes, ply: int) -> State[Any, Any]:

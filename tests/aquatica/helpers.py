@@ -9,8 +9,8 @@ from coldwater.core.aquatica.model import OCEAN_BASE, AqData
 from coldwater.core.rng import Rng
 from coldwater.core.state import CHANCE
 
-
 # ---- building positions for rule tests ---------------------------------------------
+
 
 def ready_state(players: int = 2, options: Any = None, seed: Any = "fx") -> Any:
     """A game right after setup (chance resolved, Kings picked), seat 1 to act."""

@@ -9,8 +9,12 @@ from coldwater.core.aquatica.game import GAME
 from coldwater.core.aquatica.model import OCEAN_BASE, STARTING_PER_SEAT, AqData
 
 CASES: list[tuple[int, dict[str, Any] | None]] = [
-    (1, None), (2, {"kings": "advanced", "variable_goals": True}), (3, None), (4, {"module": "tribes"}),
-    (5, {"module": "tribes", "kings": "advanced"}), (1, {"module": "tribes", "solo_level": 6}),
+    (1, None),
+    (2, {"kings": "advanced", "variable_goals": True}),
+    (3, None),
+    (4, {"module": "tribes"}),
+    (5, {"module": "tribes", "kings": "advanced"}),
+    (1, {"module": "tribes", "solo_level": 6}),
 ]
 
 

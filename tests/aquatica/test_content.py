@@ -64,12 +64,15 @@ def test_cross_field_error_names_file_card_and_field(tmp_path: Path) -> None:
     assert "characters.json" in msg and "'Meg'" in msg and "effects" in msg and "teleport" in msg
 
 
-@pytest.mark.parametrize("edit,words", [
-    (lambda r: r["locations"][0].update(type="lava"), "type"),
-    (lambda r: r["locations"][5]["depths"].insert(0, {"op": "empty"}), "empty"),
-    (lambda r: r["locations"][3]["depths"].append({"op": "raise"}), "n between 1 and 9"),
-    (lambda r: r["locations"].pop(), "14 Locations"),
-])
+@pytest.mark.parametrize(
+    "edit,words",
+    [
+        (lambda r: r["locations"][0].update(type="lava"), "type"),
+        (lambda r: r["locations"][5]["depths"].insert(0, {"op": "empty"}), "empty"),
+        (lambda r: r["locations"][3]["depths"].append({"op": "raise"}), "n between 1 and 9"),
+        (lambda r: r["locations"].pop(), "14 Locations"),
+    ],
+)
 def test_more_malformed_locations(tmp_path: Path, edit, words: str) -> None:
     raw = _raw("locations")
     edit(raw)

@@ -7,7 +7,6 @@ import subprocess
 import sys
 
 import msgspec
-import pytest
 
 from coldwater.core import record
 from coldwater.core.aquatica import actions
@@ -27,6 +26,7 @@ play_out(s, [GAME.bot("greedy") for _ in range(s.players)], Rng(sys.argv[2]))
 print(s.digest(), s.ply)
 """
 
+
 def _local(players: int, seed: str, module: str) -> tuple[str, int]:
     s = GAME.new(players, seed=seed, options={"module": module})
     play_out(s, [GAME.bot("greedy") for _ in range(players)], Rng(seed))
@@ -35,8 +35,9 @@ def _local(players: int, seed: str, module: str) -> tuple[str, int]:
 
 def test_replay_in_another_process_gives_identical_digests() -> None:
     for players, module in ((3, "goals"), (4, "tribes")):
-        out = subprocess.run([sys.executable, "-c", SCRIPT, str(players), "xproc", module],
-                             capture_output=True, text=True, check=True).stdout.split()
+        out = subprocess.run(
+            [sys.executable, "-c", SCRIPT, str(players), "xproc", module], capture_output=True, text=True, check=True
+        ).stdout.split()
         digest, ply = _local(players, "xproc", module)
         assert out == [digest, str(ply)]
 
@@ -89,12 +90,47 @@ def test_greedy_bot_is_deterministic_given_its_rng() -> None:
 def test_cli_simulate_plays_aquatica(capsys) -> None:
     from coldwater.tui.cli import main
 
-    assert main(["simulate", "aquatica", "--players", "3", "--module", "tribes", "--games", "2", "--seed", "1",
-                 "--bot", "greedy", "--json"]) == 0
+    assert (
+        main(
+            [
+                "simulate",
+                "aquatica",
+                "--players",
+                "3",
+                "--module",
+                "tribes",
+                "--games",
+                "2",
+                "--seed",
+                "1",
+                "--bot",
+                "greedy",
+                "--json",
+            ]
+        )
+        == 0
+    )
     lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
     assert len(lines) == 2 and all(x["game"] == "aquatica" for x in lines)
-    assert main(["simulate", "aquatica", "--players", "1", "--module", "tribes", "--solo-level", "4",
-                 "--games", "1", "--seed", "2"]) == 0
+    assert (
+        main(
+            [
+                "simulate",
+                "aquatica",
+                "--players",
+                "1",
+                "--module",
+                "tribes",
+                "--solo-level",
+                "4",
+                "--games",
+                "1",
+                "--seed",
+                "2",
+            ]
+        )
+        == 0
+    )
     assert "Tribes Solo level 4" in capsys.readouterr().out
     # A solo level at two players is refused with a one-line message, not a traceback.
     assert main(["simulate", "aquatica", "--players", "2", "--module", "tribes", "--solo-level", "3"]) == 2

@@ -114,7 +114,7 @@ def test_frosty_depth_copies_an_effect_depth_but_never_a_resource() -> None:
     to_board(s, 0, 57)  # Frost Cave: copy
     to_board(s, 0, 43)  # Ash Ridge: raise 1 visible
     to_board(s, 0, 58)  # Glacier Tongue: coins visible (a resource)
-    to_board(s, 0, 3)   # Tiger Trench: power, power
+    to_board(s, 0, 3)  # Tiger Trench: power, power
     do(s, "expl 57")
     assert s.current == CHANCE  # Frost Cave is now fully risen and shows a Wild Manta
     settle_chance(s)
@@ -135,7 +135,7 @@ def test_frosty_depth_copies_any_visible_depth_not_only_the_top_one() -> None:
     s = ready_state(2)
     to_board(s, 0, 57)  # Frost Cave: copy
     to_board(s, 0, 45)  # Magma Rift: coins 1 on top, raise 1 below
-    to_board(s, 0, 3)   # Tiger Trench: something to raise
+    to_board(s, 0, 3)  # Tiger Trench: something to raise
     assert [e.op for e in GAME.deck.loc_depths[45]] == ["coins", "raise"]
     do(s, "expl 57")
     settle_chance(s)
@@ -225,6 +225,7 @@ def test_each_tribe_once_per_player() -> None:
 
 # ---- solo --------------------------------------------------------------------------
 
+
 def _level(level: int, seed: str = "lv"):
     return ready_state(1, {"module": "tribes", "solo_level": level}, seed=seed)
 
@@ -289,7 +290,9 @@ def test_level_4_scoring_pile_pays_1_and_level_5_not_at_all() -> None:
     assert payment.spend_value(s4.data, GAME.deck, x) == 1 < GAME.deck.loc_pp[x]
     s5 = _paid_tribe(5)
     s5.data.coins = 0
-    assert not any(isinstance(a, Spend) for a, _ in [(a, 0) for a, _ in payment.sources(s5.data, GAME.deck, "c", -1, True)])
+    assert not any(
+        isinstance(a, Spend) for a, _ in [(a, 0) for a, _ in payment.sources(s5.data, GAME.deck, "c", -1, True)]
+    )
     s1 = _paid_tribe(1)
     assert any(isinstance(a, Spend) for a, _ in payment.sources(s1.data, GAME.deck, "c", -1, True))
 
@@ -311,7 +314,13 @@ def test_base_solo_rival_places_on_matrona_and_scout_and_titles() -> None:
     do(s, "rival 2")
     assert s.data.tracks[2] == [9]
     assert [title(v) for v in (30, 31, 60, 61, 90, 91)] == [
-        "The Blobfish", "The Sea Serpent", "The Sea Serpent", "The Leviathan", "The Leviathan", "The Kraken"]
+        "The Blobfish",
+        "The Sea Serpent",
+        "The Sea Serpent",
+        "The Leviathan",
+        "The Leviathan",
+        "The Kraken",
+    ]
 
 
 def test_base_solo_rival_fourth_manta_gives_one_more_turn() -> None:

@@ -102,9 +102,9 @@ def test_recruit_row_prices_are_the_slot_number() -> None:
 def test_conquer_top_row_costs_one_less_power() -> None:
     s = ready_state(2)
     tire_all(s, 0)
-    to_row(s, 3, top=True)   # Tiger Trench: 4 power, top row: 3
-    to_row(s, 17)            # Cannon Rest: 5 power
-    to_row(s, 44)            # Black Chimney: 3 power, bottom row
+    to_row(s, 3, top=True)  # Tiger Trench: 4 power, top row: 3
+    to_row(s, 17)  # Cannon Rest: 5 power
+    to_row(s, 44)  # Black Chimney: 3 power, bottom row
     do(s, "play 4")  # Warrior: +3 power, conquer
     legal = s.legal()
     assert Conquer(3) in legal and Conquer(44) in legal and Conquer(17) not in legal
@@ -140,7 +140,7 @@ def test_scout_is_optional_and_discards_down_to_four() -> None:
 def test_raise_never_raises_its_own_location_and_splits() -> None:
     s = ready_state(2)
     to_board(s, 0, 43)  # Ash Ridge: raise 1
-    to_board(s, 0, 3)   # Tiger Trench: 2 Depths
+    to_board(s, 0, 3)  # Tiger Trench: 2 Depths
     do(s, "expl 43")
     settle_chance(s)  # Ash Ridge is fully risen: its Wild Manta
     legal = s.legal()
@@ -347,7 +347,7 @@ def test_the_grabber_conquers_twice_with_one_pool() -> None:
     grabber = char_id("grabber")
     give_hand(s, 0, grabber)
     tire_all(s, 0)
-    to_row(s, 0)   # Hammerhead Reef: 1 power
+    to_row(s, 0)  # Hammerhead Reef: 1 power
     to_row(s, 14, top=True)  # Galleon Grave: 2 power, 1 in the top row
     to_row(s, 16)  # Rum Hold: 3 power
     do(s, f"play {grabber}", "conq 0")  # +2 power, first Conquer: 1

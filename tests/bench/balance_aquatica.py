@@ -21,6 +21,7 @@ from coldwater.core.aquatica.game import GAME, AquaticaGame
 from coldwater.core.rng import Rng
 from coldwater.core.simulate import play_out
 
+
 @functools.cache
 def _load(content: str | None) -> AquaticaGame:
     """The game with this content, compiled once per worker process."""
@@ -53,11 +54,13 @@ def report(players: int, res: list[Any], label: str) -> float:
     else:
         rates = [100 * wins[s] / n for s in range(players)]
         dev = max(abs(r - 100 / players) for r in rates)
-        print("  win rate by seat:", "  ".join(f"S{s + 1} {r:.1f}%" for s, r in enumerate(rates)),
-              f"  (furthest from fair {100 / players:.1f}%: {dev:.1f} points)")
+        print(
+            "  win rate by seat:",
+            "  ".join(f"S{s + 1} {r:.1f}%" for s, r in enumerate(rates)),
+            f"  (furthest from fair {100 / players:.1f}%: {dev:.1f} points)",
+        )
         print("  average PP by seat:", "  ".join(f"S{s + 1} {v:.1f}" for s, v in enumerate(avg)))
-    print("  most common cards in winners' hands:",
-          ", ".join(f"{c} {k / n:.0%}" for c, k in cards.most_common(6)))
+    print("  most common cards in winners' hands:", ", ".join(f"{c} {k / n:.0%}" for c, k in cards.most_common(6)))
     return dev
 
 

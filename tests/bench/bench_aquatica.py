@@ -1,6 +1,6 @@
 """Benchmark: plies/s, games/s and clone time for Aquatica (prints; never asserts time).
 
-    .venv/bin/python tests/bench/bench_aquatica.py [--games N]
+.venv/bin/python tests/bench/bench_aquatica.py [--games N]
 """
 
 from __future__ import annotations

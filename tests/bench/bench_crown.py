@@ -78,20 +78,30 @@ def main() -> None:
         total_p += p
         total_t += t
         total_w += w
-        print(f"random play, {n} player(s): {p / t:,.0f} decisions/s CPU, {p / w:,.0f} wall "
-              f"({p} plies, {p / args.games:.0f} per game)")
-    print(f"random play, all counts:   {total_p / total_t:,.0f} decisions/s CPU, {total_p / total_w:,.0f} wall "
-          "(legal + apply, chance included)")
+        print(
+            f"random play, {n} player(s): {p / t:,.0f} decisions/s CPU, {p / w:,.0f} wall "
+            f"({p} plies, {p / args.games:.0f} per game)"
+        )
+    print(
+        f"random play, all counts:   {total_p / total_t:,.0f} decisions/s CPU, {total_p / total_w:,.0f} wall "
+        "(legal + apply, chance included)"
+    )
     for n in (2, 4):
-        print(f"full games/s, {n} players, random bot via views: {full_games(n, max(4, args.games // 4), 'random'):.2f}")
-        print(f"full games/s, {n} players, greedy bot via views: {full_games(n, max(4, args.games // 4), 'greedy'):.2f}")
+        print(
+            f"full games/s, {n} players, random bot via views: {full_games(n, max(4, args.games // 4), 'random'):.2f}"
+        )
+        print(
+            f"full games/s, {n} players, greedy bot via views: {full_games(n, max(4, args.games // 4), 'greedy'):.2f}"
+        )
     print(f"clone(): {clone_time() * 1e6:.1f} µs (mid-game, 4 players)")
     base = chess_random_plies()
     if base is None:
         print("python-chess baseline: not installed (pip install chess to compare)")
     else:
-        print(f"python-chess random play: {base[0]:,.0f} plies/s CPU, {base[1]:,.0f} wall; "
-              f"Crown/chess ratio {total_p / total_t / base[0]:.2f}x (CPU)")
+        print(
+            f"python-chess random play: {base[0]:,.0f} plies/s CPU, {base[1]:,.0f} wall; "
+            f"Crown/chess ratio {total_p / total_t / base[0]:.2f}x (CPU)"
+        )
 
 
 if __name__ == "__main__":

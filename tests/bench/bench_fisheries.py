@@ -55,8 +55,10 @@ def main() -> None:
     for _ in range(n // 4):
         s.clone().legal()
     legal_us = (time.perf_counter() - t0) / (n // 4) * 1e6 - clone_us
-    print(f"clone {clone_us:.1f} us   legal() {legal_us:.0f} us ({len(s.legal())} actions)   "
-          f"state {len(s.encode())} bytes")
+    print(
+        f"clone {clone_us:.1f} us   legal() {legal_us:.0f} us ({len(s.legal())} actions)   "
+        f"state {len(s.encode())} bytes"
+    )
 
 
 if __name__ == "__main__":

@@ -35,15 +35,22 @@ def _pct(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(round(q * (len(xs) - 1))))] if xs else float("nan")
 
 
-def _report(where: str, game: str, games: int, rtts: list[float], seated: list[float], bytes_total: int,
-            plies: int, moves: int) -> None:
+def _report(
+    where: str, game: str, games: int, rtts: list[float], seated: list[float], bytes_total: int, plies: int, moves: int
+) -> None:
     print(f"LAN benchmark ({where}), game {game}, 4 peers, {games} game(s), {plies} plies, {moves} peer moves")
-    print(f"  move round-trip  p50 {_pct(rtts, 0.5):7.2f} ms   p99 {_pct(rtts, 0.99):7.2f} ms   "
-          f"max {max(rtts) if rtts else float('nan'):7.2f} ms   (n={len(rtts)})")
-    print(f"  bytes on the wire per ply (all 3 links, both ways) {bytes_total / max(plies, 1):8.0f} B   "
-          f"per link {bytes_total / max(plies, 1) / 3:7.0f} B")
-    print(f"  join → seated    median {statistics.median(seated) if seated else float('nan'):7.2f} ms   "
-          f"max {max(seated) if seated else float('nan'):7.2f} ms")
+    print(
+        f"  move round-trip  p50 {_pct(rtts, 0.5):7.2f} ms   p99 {_pct(rtts, 0.99):7.2f} ms   "
+        f"max {max(rtts) if rtts else float('nan'):7.2f} ms   (n={len(rtts)})"
+    )
+    print(
+        f"  bytes on the wire per ply (all 3 links, both ways) {bytes_total / max(plies, 1):8.0f} B   "
+        f"per link {bytes_total / max(plies, 1) / 3:7.0f} B"
+    )
+    print(
+        f"  join → seated    median {statistics.median(seated) if seated else float('nan'):7.2f} ms   "
+        f"max {max(seated) if seated else float('nan'):7.2f} ms"
+    )
 
 
 def bench_netns(games: int) -> None:
@@ -60,10 +67,12 @@ def bench_netns(games: int) -> None:
         try:
             for g in range(games):
                 name = f"Bench{g}"
-                host = lab.start(0, ["-m", "coldwater.net.cli", "host", game, "--name", name, "--players", "4",
-                                     *common], f"host{g}")
-                peers = [lab.start(i, ["-m", "coldwater.net.cli", "join", name, *common], f"peer{i}-{g}")
-                         for i in (1, 2, 3)]
+                host = lab.start(
+                    0, ["-m", "coldwater.net.cli", "host", game, "--name", name, "--players", "4", *common], f"host{g}"
+                )
+                peers = [
+                    lab.start(i, ["-m", "coldwater.net.cli", "join", name, *common], f"peer{i}-{g}") for i in (1, 2, 3)
+                ]
                 results = []
                 for p in [host, *peers]:
                     out, _ = p.communicate(timeout=320)
@@ -77,16 +86,30 @@ def bench_netns(games: int) -> None:
                     seated.append(r["stats"]["seated_ms"])
         finally:
             lab.close()
-    _report("veth + bridge in network namespaces, separate processes", game, games, rtts, seated, total_bytes,
-            plies, len(rtts))
+    _report(
+        "veth + bridge in network namespaces, separate processes",
+        game,
+        games,
+        rtts,
+        seated,
+        total_bytes,
+        plies,
+        len(rtts),
+    )
 
 
 async def _loopback_once(game: object, name: str) -> tuple[list[float], list[float], int, int]:
     from coldwater.net.identity import Identity
     from coldwater.net.session import TableHost, TablePeer, bot_chooser
 
-    host = TableHost(game, Identity.generate(), name=name, seats=["host", "open", "open", "open"],
-                     chooser=bot_chooser(game), bind="127.0.0.1")
+    host = TableHost(
+        game,
+        Identity.generate(),
+        name=name,
+        seats=["host", "open", "open", "open"],
+        chooser=bot_chooser(game),
+        bind="127.0.0.1",
+    )
     port = await host.listen()
     peers = [TablePeer(game, Identity.generate(), chooser=bot_chooser(game), bind="127.0.0.1") for _ in range(3)]
     ht = asyncio.ensure_future(host.run())

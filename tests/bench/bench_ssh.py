@@ -39,8 +39,9 @@ def rss_mib(pid: int | str) -> float:
 
 async def to_menu(port: int, key: asyncssh.SSHKey) -> tuple[float, asyncssh.SSHClientConnection]:
     t0 = time.perf_counter()
-    conn = await asyncssh.connect("127.0.0.1", port, username="play", known_hosts=None,
-                                  client_keys=[key], agent_path=None)
+    conn = await asyncssh.connect(
+        "127.0.0.1", port, username="play", known_hosts=None, client_keys=[key], agent_path=None
+    )
     proc = await conn.create_process(term_type="xterm-256color", term_size=(80, 24), encoding=None)
     screen = pyte.Screen(80, 24)
     stream = pyte.ByteStream(screen)
@@ -65,8 +66,10 @@ async def main(sessions: int) -> None:
         apps = [rss_mib(a.child.pid) for a in server.apps]
         print(f"sessions at the menu at once: {sessions}")
         print(f"connect to menu: median {statistics.median(times):.2f} s, max {max(times):.2f} s")
-        print(f"memory per session (app RSS): median {statistics.median(apps):.1f} MiB, "
-              f"max {max(apps):.1f} MiB (aim <= 80 MB)")
+        print(
+            f"memory per session (app RSS): median {statistics.median(apps):.1f} MiB, "
+            f"max {max(apps):.1f} MiB (aim <= 80 MB)"
+        )
         print(f"server process RSS: {rss_mib('self'):.1f} MiB")
         for conn in conns:
             conn.close()

@@ -95,17 +95,18 @@ def cold_start(runs: int, script: str = COLD_START, what: str = "cold start to t
     walls, insides = [], []
     for _ in range(runs):
         w0 = time.perf_counter()
-        out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env(),
-                             timeout=60)
+        out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env(), timeout=60)
         walls.append(time.perf_counter() - w0)
         line = next((x for x in out.stdout.splitlines() if x.startswith("INSIDE")), None)
         if line is None:
             print("cold start failed:", out.stderr[-2000:])
             return
         insides.append(float(line.split()[1]))
-    print(f"{what}: process {statistics.median(walls) * 1000:.0f} ms median "
-          f"(min {min(walls) * 1000:.0f}), imports+compose+paint {statistics.median(insides) * 1000:.0f} ms "
-          f"median over {runs} runs  [aim ≤ 500 ms]")
+    print(
+        f"{what}: process {statistics.median(walls) * 1000:.0f} ms median "
+        f"(min {min(walls) * 1000:.0f}), imports+compose+paint {statistics.median(insides) * 1000:.0f} ms "
+        f"median over {runs} runs  [aim ≤ 500 ms]"
+    )
 
 
 async def keypress(samples: int, size: tuple[int, int]) -> None:
@@ -172,24 +173,35 @@ async def keypress(samples: int, size: tuple[int, int]) -> None:
                     break
                 await asyncio.sleep(0.001)
             else:
-                print(f"key {key!r} made no choice; stopping ({app.focused}, busy {s.busy}, "
-                      f"turn {s.my_turn()}, {s.table.state.ply} vs {ply})", flush=True)
+                print(
+                    f"key {key!r} made no choice; stopping ({app.focused}, busy {s.busy}, "
+                    f"turn {s.my_turn()}, {s.table.state.ply} vs {ply})",
+                    flush=True,
+                )
                 break
             # Time only choices that stayed with the person (no bot move in between).
             if s.table.current == cur and not s.busy and s.table.state.ply == ply + 1:
                 choices.append(took)
     w, h = size
-    for label, xs in (("move the highlight (↓)", moves), ("scroll the board (PgDn)", scrolls),
-                      ("open/close the log pane (F3)", panes), ("make a choice", choices)):
+    for label, xs in (
+        ("move the highlight (↓)", moves),
+        ("scroll the board (PgDn)", scrolls),
+        ("open/close the log pane (F3)", panes),
+        ("make a choice", choices),
+    ):
         if xs:
             xs.sort()
-            print(f"keypress to repaint, Crown table {w}×{h}, {label}: median {statistics.median(xs) * 1000:.1f} ms, "
-                  f"p90 {xs[int(len(xs) * 0.9)] * 1000:.1f} ms, max {xs[-1] * 1000:.1f} ms ({len(xs)} keys)  [aim ≤ 50 ms]")
+            print(
+                f"keypress to repaint, Crown table {w}×{h}, {label}: median {statistics.median(xs) * 1000:.1f} ms, "
+                f"p90 {xs[int(len(xs) * 0.9)] * 1000:.1f} ms, max {xs[-1] * 1000:.1f} ms "
+                f"({len(xs)} keys)  [aim ≤ 50 ms]"
+            )
 
 
 def peak_memory() -> None:
-    out = subprocess.run([sys.executable, "-c", PEAK.format(root=str(ROOT))], capture_output=True, text=True,
-                         env=env(), timeout=600)
+    out = subprocess.run(
+        [sys.executable, "-c", PEAK.format(root=str(ROOT))], capture_output=True, text=True, env=env(), timeout=600
+    )
     line = next((x for x in out.stdout.splitlines() if x.startswith("PEAK")), None)
     if line is None:
         print("peak memory run failed:", out.stderr[-2000:])

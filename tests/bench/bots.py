@@ -98,8 +98,9 @@ def main() -> None:
                 jobs.append(("solo", f"{lv}/{i}", "aquatica", [lv], None))
             if "tribes" in only:
                 for level in map(int, args.tribes_levels.split(",")):
-                    jobs.append(("tribes", f"{lv}/{level}/{i}", "aquatica", [lv],
-                                 {"module": "tribes", "solo_level": level}))
+                    jobs.append(
+                        ("tribes", f"{lv}/{level}/{i}", "aquatica", [lv], {"module": "tribes", "solo_level": level})
+                    )
     if "h2h" in only:
         for lo, hi in zip(levels, levels[1:]):
             for name in args.titles.split(","):
@@ -161,9 +162,11 @@ def report(results: list[tuple[str, str, Any, list[str], Timing]], levels: list[
             cpu = sorted(x for _, x, _ in t)
             wall = sorted(y for _, _, y in t)
             p95 = int(0.95 * (len(t) - 1))
-            print(f"  seconds/decision {lv:6}  CPU median {statistics.median(cpu):.2f} p95 {cpu[p95]:.2f} "
-                  f"max {cpu[-1]:.2f} | wall median {statistics.median(wall):.2f} p95 {wall[p95]:.2f} "
-                  f"({len(t)} decisions)")
+            print(
+                f"  seconds/decision {lv:6}  CPU median {statistics.median(cpu):.2f} p95 {cpu[p95]:.2f} "
+                f"max {cpu[-1]:.2f} | wall median {statistics.median(wall):.2f} p95 {wall[p95]:.2f} "
+                f"({len(t)} decisions)"
+            )
 
 
 if __name__ == "__main__":

@@ -18,9 +18,23 @@ CASES: list[tuple[int, dict[str, Any] | None]] = [(1, None), (2, None), (3, None
 T = GAME.tables
 _TR = T.content.trophies
 _START = {
-    n: {k: sorted(contest_stack(getattr(_TR, k), n) if k in ("small_species", "fastest_to_8", "shore", "lake", "river")
-                  else getattr(_TR, k))
-        for k in ("first_to_12", "three_same", "four_different", "small_species", "fastest_to_8", "shore", "lake", "river")}
+    n: {
+        k: sorted(
+            contest_stack(getattr(_TR, k), n)
+            if k in ("small_species", "fastest_to_8", "shore", "lake", "river")
+            else getattr(_TR, k)
+        )
+        for k in (
+            "first_to_12",
+            "three_same",
+            "four_different",
+            "small_species",
+            "fastest_to_8",
+            "shore",
+            "lake",
+            "river",
+        )
+    }
     for n in (2, 3, 4)
 }
 _MW = sorted(_TR.mystery_weight)

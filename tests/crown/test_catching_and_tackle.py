@@ -291,7 +291,6 @@ def test_fish_reveal_weights_each_remaining_card_once_species_public() -> None:
     assert all(a.card is None for a, _ in vouts)  # type: ignore[attr-defined]
 
 
-
 def test_reel_and_lure_only_between_steps() -> None:
     s = _ready(z3="red,red,blue", z4="blue,blue,green,green")
     give_tackle(s, 0, "reel")
@@ -331,8 +330,12 @@ def test_fresh_reel_cannot_be_played_in_the_step_it_was_drawn() -> None:
 def test_port_action_with_nothing_to_do_is_skipped() -> None:
     from coldwater.core.crown.model import MAProgress as MA
 
-    s = _ready(z3="red,red,red", z4="blue,blue,blue,blue", z5="green,green,green,green,green",
-               z6="black,black,black,black,black,black")
+    s = _ready(
+        z3="red,red,red",
+        z4="blue,blue,blue,blue",
+        z5="green,green,green,green,green",
+        z6="black,black,black,black,black,black",
+    )
     d = s.data
     p = d.parties[0]
     for c in list(d.ma_deck[:3]):

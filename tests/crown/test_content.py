@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from collections import Counter
-
 import json
+from collections import Counter
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -71,18 +70,25 @@ def test_with_content_loads_a_persons_file(tmp_path: Path) -> None:
     assert GAME.with_content(_write(tmp_path, doc)).content_hash == g.content_hash
 
 
-@pytest.mark.parametrize("path,value,message", [
-    (("fish", 12, "weight"), 99, r"fish\[12\] \(card 13, john_dory\)\.weight: 99 lb is outside"),
-    (("fish", 3, "tag"), "purple", r"fish\[3\] \(card 4, wrasse\)\.tag"),
-    (("fish", 5, "time"), "25:00", r"fish\[5\] \(card 6, mackerel\)\.time"),
-    (("fish", 5, "time"), "8:39", r"also on card 1"),
-    (("fish", 7, "species"), "cod", r"fish\[7\] \(card 8\)\.species: unknown species 'cod'"),
-    (("master_angler", 2, "spots"), ["red", "red", "blue", "blue", "green"], r"master_angler\[2\] \(card MA03\)\.spots: a card has 3 or 4"),
-    (("master_angler", 2, "spots"), ["red", "pink", "blue"], r"master_angler\[2\]"),
-    (("trophies", "shore"), [2, 3, 4, 5], r"trophies\.shore: list the stack from highest"),
-    (("tag_colours",), ["red", "red", "yellow", "green", "blue"], r"tag_colours"),
-    (("fish", 0, "weight"), "heavy", r"fish\[0\]\.weight"),
-])
+@pytest.mark.parametrize(
+    "path,value,message",
+    [
+        (("fish", 12, "weight"), 99, r"fish\[12\] \(card 13, john_dory\)\.weight: 99 lb is outside"),
+        (("fish", 3, "tag"), "purple", r"fish\[3\] \(card 4, wrasse\)\.tag"),
+        (("fish", 5, "time"), "25:00", r"fish\[5\] \(card 6, mackerel\)\.time"),
+        (("fish", 5, "time"), "8:39", r"also on card 1"),
+        (("fish", 7, "species"), "cod", r"fish\[7\] \(card 8\)\.species: unknown species 'cod'"),
+        (
+            ("master_angler", 2, "spots"),
+            ["red", "red", "blue", "blue", "green"],
+            r"master_angler\[2\] \(card MA03\)\.spots: a card has 3 or 4",
+        ),
+        (("master_angler", 2, "spots"), ["red", "pink", "blue"], r"master_angler\[2\]"),
+        (("trophies", "shore"), [2, 3, 4, 5], r"trophies\.shore: list the stack from highest"),
+        (("tag_colours",), ["red", "red", "yellow", "green", "blue"], r"tag_colours"),
+        (("fish", 0, "weight"), "heavy", r"fish\[0\]\.weight"),
+    ],
+)
 def test_errors_name_file_card_and_field(tmp_path: Path, path: tuple[Any, ...], value: Any, message: str) -> None:
     doc = _raw()
     target = doc

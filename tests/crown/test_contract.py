@@ -37,8 +37,17 @@ def test_every_action_notation_round_trips() -> None:
 def test_refused_actions_leave_the_state_unchanged_with_a_reason() -> None:
     s = started(2)
     before = s.to_text()
-    for junk in ["place port", None, 7, CODEC.parse("fill 3"), CODEC.parse("bait red"), CODEC.parse("end"),
-                 CODEC.parse("remove red"), CODEC.parse("submit pike 1"), CODEC.parse("zone6")]:
+    for junk in [
+        "place port",
+        None,
+        7,
+        CODEC.parse("fill 3"),
+        CODEC.parse("bait red"),
+        CODEC.parse("end"),
+        CODEC.parse("remove red"),
+        CODEC.parse("submit pike 1"),
+        CODEC.parse("zone6"),
+    ]:
         with pytest.raises(IllegalAction) as e:
             s.apply(junk)  # type: ignore[arg-type]
         assert str(e.value)

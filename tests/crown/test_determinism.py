@@ -13,7 +13,10 @@ from coldwater.core.simulate import simulate
 def _cli(*args: str) -> list[dict]:
     out = subprocess.run(
         [sys.executable, "-m", "coldwater.tui.cli", "simulate", "crown", *args, "--json"],
-        check=True, capture_output=True, text=True, timeout=120,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
     ).stdout
     return [json.loads(line) for line in out.splitlines()]
 
@@ -34,9 +37,9 @@ def test_simulate_cli_is_identical_across_runs() -> None:
 
 def test_record_replayed_in_another_process_gives_the_same_digest(tmp_path) -> None:
     from coldwater.core import record
-    from coldwater.net import records
     from coldwater.core.rng import Rng
     from coldwater.core.state import CHANCE
+    from coldwater.net import records
 
     s = GAME.new(3, seed="replay")
     rec = record.start(GAME, s)
@@ -49,8 +52,13 @@ def test_record_replayed_in_another_process_gives_the_same_digest(tmp_path) -> N
         record.append(rec, cur, a, s)
     path = tmp_path / "game.json"
     records.save(rec, path)
-    out = subprocess.run([sys.executable, "-m", "coldwater.tui.cli", "replay", str(path)],
-                         check=True, capture_output=True, text=True, timeout=120).stdout
+    out = subprocess.run(
+        [sys.executable, "-m", "coldwater.tui.cli", "replay", str(path)],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    ).stdout
     assert f"digest {s.digest()}" in out and "game over" in out
 
 

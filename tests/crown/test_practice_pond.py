@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from coldwater.core.crown.actions import SilentDraws, WhiteOption
-from coldwater.core.crown.model import COLOUR_INDEX, SPACE_INDEX
 from coldwater.core.crown.anglers import silent_move
+from coldwater.core.crown.model import COLOUR_INDEX, SPACE_INDEX
 from coldwater.core.errors import IllegalAction
 from coldwater.core.state import CHANCE
 
@@ -28,13 +28,16 @@ def _to_silent_turn(s: object) -> None:
         play(s, pick)
 
 
-@pytest.mark.parametrize("colour,start,moved", [
-    ("blue", {"green": 1, "red": 1, "yellow": 1}, ("green", "blue")),
-    ("red", {"red": 1, "yellow": 1, "black": 1}, ("red", "port")),
-    ("purple", {"port": 1, "green": 1, "black": 1}, ("port", "purple")),
-    ("purple", {"purple": 1, "green": 1, "blue": 1}, ("purple", "red")),
-    ("black", {"port": 1, "purple": 1, "green": 1}, ("green", "black")),
-])
+@pytest.mark.parametrize(
+    "colour,start,moved",
+    [
+        ("blue", {"green": 1, "red": 1, "yellow": 1}, ("green", "blue")),
+        ("red", {"red": 1, "yellow": 1, "black": 1}, ("red", "port")),
+        ("purple", {"port": 1, "green": 1, "black": 1}, ("port", "purple")),
+        ("purple", {"purple": 1, "green": 1, "blue": 1}, ("purple", "red")),
+        ("black", {"port": 1, "purple": 1, "green": 1}, ("green", "black")),
+    ],
+)
 def test_silent_token_path_clockwise(colour: str, start: dict[str, int], moved: tuple[str, str]) -> None:
     s = started(1)
     tokens(s, **start)

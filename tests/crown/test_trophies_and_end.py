@@ -7,7 +7,20 @@ from coldwater.core.crown.game import GAME
 from coldwater.core.crown.model import MAProgress, Trophy
 from coldwater.core.state import CHANCE
 
-from .helpers import T, board, card, give_fish, give_tackle, legal_text, play, refresh, set_zones, settle, started, tokens
+from .helpers import (
+    T,
+    board,
+    card,
+    give_fish,
+    give_tackle,
+    legal_text,
+    play,
+    refresh,
+    set_zones,
+    settle,
+    started,
+    tokens,
+)
 from .hooks import conservation
 
 
@@ -71,8 +84,18 @@ def test_mystery_weight_fish_caught_before_the_tile_do_not_count() -> None:
 def test_fastest_to_8_species_and_small_species() -> None:
     s = _ready(z3="green")
     d = s.data
-    seven = [card(sp, w) for sp, w in [("wrasse", 2), ("mackerel", 2), ("john_dory", 3), ("roach", 1),
-                                       ("perch", 1), ("brown", 2), ("salmon", 4)]]
+    seven = [
+        card(sp, w)
+        for sp, w in [
+            ("wrasse", 2),
+            ("mackerel", 2),
+            ("john_dory", 3),
+            ("roach", 1),
+            ("perch", 1),
+            ("brown", 2),
+            ("salmon", 4),
+        ]
+    ]
     give_fish(s, 0, seven)
     board(s, "shore", 3, card("flounder", 1))
     refresh(s)
@@ -239,9 +262,19 @@ def test_scores_categories_named_like_the_rulebook() -> None:
     s = started(3)
     sc = s.scores()
     assert not sc.final and sc.labels == ("Seat 1", "Seat 2", "Seat 3")
-    for name in ("First to 12 Fish Challenge", "Mystery Weight Challenge", "Master Angler: Three Same",
-                 "Master Angler: Four Different", "Small Species Challenge", "Fastest to 8 Species Challenge",
-                 "Shore Contest", "Lake Contest", "River Contest", "Master Angler cards", "Tagged fish"):
+    for name in (
+        "First to 12 Fish Challenge",
+        "Mystery Weight Challenge",
+        "Master Angler: Three Same",
+        "Master Angler: Four Different",
+        "Small Species Challenge",
+        "Fastest to 8 Species Challenge",
+        "Shore Contest",
+        "Lake Contest",
+        "River Contest",
+        "Master Angler cards",
+        "Tagged fish",
+    ):
         assert name in sc.categories
 
 

@@ -6,8 +6,21 @@ from coldwater.core.crown.model import COLOUR_INDEX, SPACE_INDEX
 from coldwater.core.state import CHANCE
 
 from .helpers import (
-    T, board, card, deck_top, give_fish, give_tackle, legal_text, play, refresh, set_discard, set_zones, settle, settle_until_task,
-    started, tokens,
+    T,
+    board,
+    card,
+    deck_top,
+    give_fish,
+    give_tackle,
+    legal_text,
+    play,
+    refresh,
+    set_discard,
+    set_zones,
+    settle,
+    settle_until_task,
+    started,
+    tokens,
 )
 from .hooks import conservation
 

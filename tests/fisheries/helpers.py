@@ -32,9 +32,17 @@ def rebuild(s: FisheriesState) -> FisheriesState:
     return G.state_type(s.data, seed=s.seed, ply=s.ply)
 
 
-def scenario(*, turn: int = 0, ships: tuple[list[str], list[str]] | None = None, fish: dict[str, str] | None = None,
-             tiles: list[str] = (), time: tuple[int, int] = (6, 7), supply: dict[str, int] | None = None,
-             clear_fish: bool = False, seed: Any = 0) -> FisheriesState:
+def scenario(
+    *,
+    turn: int = 0,
+    ships: tuple[list[str], list[str]] | None = None,
+    fish: dict[str, str] | None = None,
+    tiles: list[str] = (),
+    time: tuple[int, int] = (6, 7),
+    supply: dict[str, int] | None = None,
+    clear_fish: bool = False,
+    seed: Any = 0,
+) -> FisheriesState:
     """A day-1 position edited to match a worked example.
 
     `tiles` lists single squares to cover (as if charted earlier); `fish` puts

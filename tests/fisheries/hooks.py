@@ -12,7 +12,10 @@ from coldwater.core.fisheries.model import Data
 from .helpers import CTX
 
 CASES: list[tuple[int, dict[str, Any] | None]] = [
-    (2, None), (2, {"board": "B"}), (2, {"market": True}), (2, {"board": "B", "market": True}),
+    (2, None),
+    (2, {"board": "B"}),
+    (2, {"market": True}),
+    (2, {"board": "B", "market": True}),
 ]
 
 

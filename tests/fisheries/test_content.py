@@ -55,19 +55,24 @@ def test_content_hash_is_stable_and_own_files_load(tmp_path: Path) -> None:
     assert type(s).CTX is mine.ctx and type(s.clone()).CTX is mine.ctx
 
 
-@pytest.mark.parametrize("edit, message", [
-    (lambda d: d["stacks"][0]["cards"][0]["requirement"].update(colour="green"),
-     "stacks 1c card P01.requirement.colour: unknown colour 'green'"),
-    (lambda d: d["stacks"][1]["cards"][0].update(vp="two"), "$.stacks[1].cards[0].vp"),
-    (lambda d: d["chart_cards"][0].update(tiles=["2sq", "Z9"]), "chart_cards C1.tiles: unknown tile shape 'Z9'"),
-    (lambda d: d["chart_cards"].pop(), "chart_cards: 5 cards, but the game lasts 6 days"),
-    (lambda d: d["board_a"].__setitem__(0, "###..F.a.F..F?"), "board_a: row 1 column 14: unknown symbol '?'"),
-    (lambda d: d["board_a"].__setitem__(0, "###....a.F..F."), "board_a: 23 fish spaces, but there are 24 fish"),
-    (lambda d: d["board_b"].__setitem__(3, "1...^........."), "board_b: row 4 column 5: the B side has no printed"),
-    (lambda d: d["shapes"][3].update(cells=[[0, 0], [2, 2]]), "shapes L3.cells"),
-    (lambda d: d["stacks"][4]["cards"][0]["action"].update(tile="1sq"), "stacks 3x card P11.action.tile"),
-    (lambda d: d.update(surprise=1), "unknown field"),
-])
+@pytest.mark.parametrize(
+    "edit, message",
+    [
+        (
+            lambda d: d["stacks"][0]["cards"][0]["requirement"].update(colour="green"),
+            "stacks 1c card P01.requirement.colour: unknown colour 'green'",
+        ),
+        (lambda d: d["stacks"][1]["cards"][0].update(vp="two"), "$.stacks[1].cards[0].vp"),
+        (lambda d: d["chart_cards"][0].update(tiles=["2sq", "Z9"]), "chart_cards C1.tiles: unknown tile shape 'Z9'"),
+        (lambda d: d["chart_cards"].pop(), "chart_cards: 5 cards, but the game lasts 6 days"),
+        (lambda d: d["board_a"].__setitem__(0, "###..F.a.F..F?"), "board_a: row 1 column 14: unknown symbol '?'"),
+        (lambda d: d["board_a"].__setitem__(0, "###....a.F..F."), "board_a: 23 fish spaces, but there are 24 fish"),
+        (lambda d: d["board_b"].__setitem__(3, "1...^........."), "board_b: row 4 column 5: the B side has no printed"),
+        (lambda d: d["shapes"][3].update(cells=[[0, 0], [2, 2]]), "shapes L3.cells"),
+        (lambda d: d["stacks"][4]["cards"][0]["action"].update(tile="1sq"), "stacks 3x card P11.action.tile"),
+        (lambda d: d.update(surprise=1), "unknown field"),
+    ],
+)
 def test_bad_content_names_file_item_and_field(tmp_path: Path, edit, message: str) -> None:
     data = _raw()
     edit(data)

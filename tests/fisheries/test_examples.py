@@ -35,8 +35,7 @@ def test_example_three_square_tile_next_to_green_ship_has_only_two_options() -> 
 def _green_five_hours(time: int) -> FisheriesState:
     # Green (seat 2) on f1; yellow's ship on g1 to its right; a tile below it on
     # g2; rough water h2 to the right of that.
-    return scenario(turn=1, ships=(["g1", "h7", "c4"], ["f1", "m4", "m5"]), tiles=["f1", "g1", "g2"],
-                    time=(6, time))
+    return scenario(turn=1, ships=(["g1", "h7", "c4"], ["f1", "m4", "m5"]), tiles=["f1", "g1", "g2"], time=(6, time))
 
 
 def test_example_green_spends_five_hours_through_yellow_ship_into_rough_water() -> None:
@@ -60,8 +59,14 @@ def test_example_green_cannot_afford_five_hours_with_three() -> None:
 
 
 def test_example_yellow_catches_silver_and_blue_but_not_diagonal_black() -> None:
-    s = scenario(turn=0, clear_fish=True, ships=(["e4", "a2", "a4"], ["a3", "a5", "a7"]), tiles=["e4"],
-                 fish={"e3": "silver", "f4": "blue", "f5": "black"}, time=(6, 7))
+    s = scenario(
+        turn=0,
+        clear_fish=True,
+        ships=(["e4", "a2", "a4"], ["a3", "a5", "a7"]),
+        tiles=["e4"],
+        fish={"e3": "silver", "f4": "blue", "f5": "black"},
+        time=(6, 7),
+    )
     fishes = sorted(a.cell for a in s.legal() if isinstance(a, Fish))
     assert fishes == ["e3", "f4"]
     assert "diagonals do not count" in s.why_illegal(Fish("f5"))
@@ -118,14 +123,16 @@ def test_example_going_first_with_two_hours_raises_time_to_eight() -> None:
 
 def test_example_fleet_rule_middle_ship_waits_for_bottom_ship() -> None:
     # Yellow: bottom ship on a7 (column 1), middle ship on d5 (column 4 = 1 + 3).
-    s = scenario(turn=0, ships=(["a7", "d5", "b2"], ["a3", "a5", "m4"]),
-                 tiles=["d5", "e5", "b6", "b7", "b2"], time=(6, 7))
+    s = scenario(
+        turn=0, ships=(["a7", "d5", "b2"], ["a3", "a5", "m4"]), tiles=["d5", "e5", "b6", "b7", "b2"], time=(6, 7)
+    )
     assert "e5" not in s.sail_options("d5")
     assert "fleet rule" in s.why_illegal(Sail("d5", "e5"))
     assert s.fleet_limits(0) == (1, 4)
     play(s, "sail a7 b7")
     assert s.data.ships[0] == [cell("b7"), cell("d5"), cell("b2")]
-    after = scenario(turn=0, ships=(["b7", "d5", "b2"], ["a3", "a5", "m4"]),
-                     tiles=["d5", "e5", "b6", "b7", "b2"], time=(5, 7))
+    after = scenario(
+        turn=0, ships=(["b7", "d5", "b2"], ["a3", "a5", "m4"]), tiles=["d5", "e5", "b6", "b7", "b2"], time=(5, 7)
+    )
     assert after.fleet_limits(0) == (2, 5)
     assert "e5" in after.sail_options("d5")

@@ -45,8 +45,22 @@ def test_replay_in_another_process_gives_identical_digests(tmp_path, options: di
 
 
 def test_simulate_cli_is_identical_across_runs() -> None:
-    args = [sys.executable, "-m", "coldwater.tui.cli", "simulate", "fisheries", "--players", "2", "--games", "3",
-            "--seed", "7", "--json", "--bot", "greedy"]
+    args = [
+        sys.executable,
+        "-m",
+        "coldwater.tui.cli",
+        "simulate",
+        "fisheries",
+        "--players",
+        "2",
+        "--games",
+        "3",
+        "--seed",
+        "7",
+        "--json",
+        "--bot",
+        "greedy",
+    ]
     runs = [subprocess.run(args, capture_output=True, text=True, check=True).stdout for _ in range(2)]
     assert runs[0] == runs[1]
     rows = [json.loads(line) for line in runs[0].splitlines()]

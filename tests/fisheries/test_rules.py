@@ -38,6 +38,7 @@ def _to_phase(s: FisheriesState, phase: str) -> FisheriesState:
 
 # ---- setup ------------------------------------------------------------------------
 
+
 def test_basic_setup_fish_tiles_ships_time_lobsters_and_stacks() -> None:
     s = _to_phase(G.new(2, seed=11), "dawn")
     d = s.data
@@ -75,6 +76,7 @@ def test_starting_player_is_a_chance_draw_and_goes_first_on_day_one() -> None:
 
 # ---- phases I and II ------------------------------------------------------------------
 
+
 def test_example_flip_a_chart_card_and_both_players_take_its_tiles() -> None:
     s = _to_phase(G.new(2, seed=2), "dawn")
     assert sorted(a.card for a, _ in s.chance_outcomes()) == ["C1", "C2", "C3", "C4", "C5", "C6"]
@@ -94,6 +96,7 @@ def test_time_first_adds_six_second_adds_seven_capped_at_twelve() -> None:
 
 # ---- chart a course -------------------------------------------------------------------
 
+
 def test_chart_must_touch_a_ship_orthogonally() -> None:
     s = scenario(turn=0, ships=(["a2", "a4", "a6"], ["a3", "a5", "a7"]), supply={"1sq": 1})
     assert s.why_illegal(Chart("1sq", ("e3",))) == "a tile must be placed orthogonally next to a ship"
@@ -101,8 +104,9 @@ def test_chart_must_touch_a_ship_orthogonally() -> None:
 
 
 def test_chart_never_covers_rough_island_start_or_tile_but_may_cover_an_emptied_fish_space() -> None:
-    s = scenario(turn=0, ships=(["g2", "a4", "a6"], ["a3", "a5", "a7"]), tiles=["g2"], supply={"1sq": 2},
-                 fish={"h3": "red"})
+    s = scenario(
+        turn=0, ships=(["g2", "a4", "a6"], ["a3", "a5", "a7"]), tiles=["g2"], supply={"1sq": 2}, fish={"h3": "red"}
+    )
     assert s.why_illegal(Chart("1sq", ("h2",))) == "that tile would cover rough water (h2)"
     assert s.why_illegal(Chart("1sq", ("g2",))) == "that tile would cover a ship (g2)"
     s2 = scenario(turn=0, ships=(["h2", "a4", "a6"], ["a3", "a5", "a7"]), supply={"1sq": 2})
@@ -119,17 +123,29 @@ def test_chart_never_covers_rough_island_start_or_tile_but_may_cover_an_emptied_
 
 
 def test_chart_tiles_may_be_rotated_and_reflected_and_stay_inside_the_grid() -> None:
-    s = scenario(turn=0, ships=(["g5", "a4", "a6"], ["a3", "a5", "a7"]), clear_fish=True, tiles=["g5"],
-                 supply={"L3": 1, "I3": 1})
+    s = scenario(
+        turn=0, ships=(["g5", "a4", "a6"], ["a3", "a5", "a7"]), clear_fish=True, tiles=["g5"], supply={"L3": 1, "I3": 1}
+    )
     ls = s.chart_options("L3")
-    shapes = {tuple(sorted((cell(c) // CTX.cols - min(cell(x) // CTX.cols for x in p),
-                            cell(c) % CTX.cols - min(cell(x) % CTX.cols for x in p)) for c in p)) for p in ls}
+    shapes = {
+        tuple(
+            sorted(
+                (
+                    cell(c) // CTX.cols - min(cell(x) // CTX.cols for x in p),
+                    cell(c) % CTX.cols - min(cell(x) % CTX.cols for x in p),
+                )
+                for c in p
+            )
+        )
+        for p in ls
+    }
     assert len(shapes) == 4  # every rotation of the bent tile
     for p in ls + s.chart_options("I3"):
         assert shape_matches(CTX, "L3" if p in ls else "I3", tuple(cell(c) for c in p))
     # Near the edge no placement wraps round to the next row.
-    e = scenario(turn=0, ships=(["n4", "a4", "a6"], ["a3", "a5", "a7"]), clear_fish=True, tiles=["n4"],
-                 supply={"I3": 1})
+    e = scenario(
+        turn=0, ships=(["n4", "a4", "a6"], ["a3", "a5", "a7"]), clear_fish=True, tiles=["n4"], supply={"I3": 1}
+    )
     near_n4 = [p for p in e.chart_options("I3") if any(cell(c) in CTX.neighbours[cell("n4")] for c in p)]
     # Islands on n2/n7 and rough water on m4/m5 leave one way; none wraps to column a.
     assert near_n4 == [("l3", "m3", "n3")]
@@ -149,6 +165,7 @@ def test_chart_one_tile_per_action_and_repeatable_in_a_day() -> None:
 
 
 # ---- sail -------------------------------------------------------------------------------
+
 
 def test_sail_only_on_tiles_rough_islands_and_starts_never_calm_water() -> None:
     s = scenario(turn=0, ships=(["a2", "a4", "a6"], ["a3", "a5", "a7"]))
@@ -201,9 +218,16 @@ def test_fleet_rule_allows_moving_backwards() -> None:
 
 # ---- fish ---------------------------------------------------------------------------------
 
+
 def test_fish_from_several_ships_in_one_action_one_hour_each_then_done() -> None:
-    s = scenario(turn=0, clear_fish=True, ships=(["b3", "b6", "a2"], ["a3", "a5", "a7"]), tiles=["b3", "b6"],
-                 fish={"c3": "red", "c6": "blue", "n1": "red"}, time=(3, 7))
+    s = scenario(
+        turn=0,
+        clear_fish=True,
+        ships=(["b3", "b6", "a2"], ["a3", "a5", "a7"]),
+        tiles=["b3", "b6"],
+        fish={"c3": "red", "c6": "blue", "n1": "red"},
+        time=(3, 7),
+    )
     play(s, "fish c6")
     assert s.data.phase == "fishing"
     assert sorted(str(a) for a in s.legal()) == ["done", "fish c3"]
@@ -212,17 +236,30 @@ def test_fish_from_several_ships_in_one_action_one_hour_each_then_done() -> None
 
 
 def test_fish_needs_an_hour_per_fish() -> None:
-    s = scenario(turn=0, clear_fish=True, ships=(["b3", "b6", "a2"], ["a3", "a5", "a7"]), tiles=["b3", "b6"],
-                 fish={"c3": "red", "c6": "blue"}, time=(1, 7))
+    s = scenario(
+        turn=0,
+        clear_fish=True,
+        ships=(["b3", "b6", "a2"], ["a3", "a5", "a7"]),
+        tiles=["b3", "b6"],
+        fish={"c3": "red", "c6": "blue"},
+        time=(1, 7),
+    )
     play(s, "fish c6")
     assert s.data.time[0] == 0 and s.data.phase == "lobster"  # no hour left: the action ends
-    z = scenario(turn=0, clear_fish=True, ships=(["b3", "b6", "a2"], ["a3", "a5", "a7"]), tiles=["b3"],
-                 fish={"c3": "red"}, time=(0, 7))
+    z = scenario(
+        turn=0,
+        clear_fish=True,
+        ships=(["b3", "b6", "a2"], ["a3", "a5", "a7"]),
+        tiles=["b3"],
+        fish={"c3": "red"},
+        time=(0, 7),
+    )
     assert not any(isinstance(a, Fish) for a in z.legal())
     assert z.why_illegal(Fish("c3")) == "Fishing costs 1 hour per fish; you have 0"
 
 
 # ---- preserve -----------------------------------------------------------------------------
+
 
 def _with_fish(s: FisheriesState, seat: int, **counts: int) -> FisheriesState:
     for colour, n in counts.items():
@@ -280,8 +317,14 @@ def test_preserve_sand_timer_is_capped_at_twelve() -> None:
 
 
 def test_preserve_ship_power_cannot_be_raised_with_time_and_is_optional() -> None:
-    s = _top(_with_fish(scenario(turn=0, ships=(["b4", "a2", "a6"], ["a3", "a5", "a7"]), tiles=["b4", "b5"],
-                                 time=(12, 7)), 0, blue=1), "P02")
+    s = _top(
+        _with_fish(
+            scenario(turn=0, ships=(["b4", "a2", "a6"], ["a3", "a5", "a7"]), tiles=["b4", "b5"], time=(12, 7)),
+            0,
+            blue=1,
+        ),
+        "P02",
+    )
     play(s, "preserve P02 blue")
     assert s.data.phase == "bonus" and s.data.bonus_move == 1
     moves = {(a.frm, a.to) for a in s.legal() if isinstance(a, BonusSail)}
@@ -291,11 +334,14 @@ def test_preserve_ship_power_cannot_be_raised_with_time_and_is_optional() -> Non
     assert s.data.phase == "lobster" and s.data.time[0] == 12 and s.data.ships[0][0] == cell("b4")
 
 
-@pytest.mark.parametrize("order", [("bsail b4 b5", "btile b3"), ("btile b3", "bsail b4 b5"),
-                                   ("btile b3", "done"), ("bsail b4 b5", "done")])
+@pytest.mark.parametrize(
+    "order", [("bsail b4 b5", "btile b3"), ("btile b3", "bsail b4 b5"), ("btile b3", "done"), ("bsail b4 b5", "done")]
+)
 def test_preserve_ship_and_tile_in_either_order_or_only_one(order: tuple[str, str]) -> None:
-    s = _top(_with_fish(scenario(turn=0, ships=(["b4", "a2", "a6"], ["a3", "a5", "a7"]), tiles=["b4", "b5"]),
-                        0, black=1), "P03")
+    s = _top(
+        _with_fish(scenario(turn=0, ships=(["b4", "a2", "a6"], ["a3", "a5", "a7"]), tiles=["b4", "b5"]), 0, black=1),
+        "P03",
+    )
     general = s.data.general[0]
     play(s, "preserve P03 black", order[0])
     assert s.data.phase == "bonus"
@@ -312,8 +358,10 @@ def test_a_tile_on_no_squares_is_refused_in_words() -> None:
     before = s.digest()
     with pytest.raises(IllegalAction, match="name the squares"):
         s.apply(G.parse_action("chart 1sq ()"))
-    s = _top(_with_fish(scenario(turn=0, ships=(["b4", "a2", "a6"], ["a3", "a5", "a7"]), tiles=["b4", "b5"]),
-                        0, black=1), "P03")
+    s = _top(
+        _with_fish(scenario(turn=0, ships=(["b4", "a2", "a6"], ["a3", "a5", "a7"]), tiles=["b4", "b5"]), 0, black=1),
+        "P03",
+    )
     play(s, "preserve P03 black")
     assert s.data.phase == "bonus"
     before = s.digest()
@@ -350,6 +398,7 @@ def test_helm_cards_score_at_game_end() -> None:
 
 # ---- lobster ------------------------------------------------------------------------------
 
+
 def test_lobster_gives_an_immediate_second_action_once_per_game() -> None:
     s = scenario(turn=0, ships=(["a2", "a4", "a6"], ["a3", "a5", "a7"]), supply={"1sq": 3})
     play(s, "chart 1sq b2", "lobster", "chart 1sq b4")
@@ -369,6 +418,7 @@ def test_lobster_question_is_skipped_once_the_opponent_has_ended() -> None:
 
 
 # ---- ending the day ----------------------------------------------------------------------
+
 
 def test_first_to_end_takes_initiative_and_chooses_order_other_keeps_acting() -> None:
     s = scenario(turn=0, ships=(["a2", "a4", "a6"], ["a3", "a5", "a7"]))

@@ -105,7 +105,7 @@ def test_b_side_fast_island_check_agrees_with_a_full_search() -> None:
             free = sum(1 for c in range(CTX.n) if v._free(CTX, d, c))
             for c in range(CTX.n):
                 if v._free(CTX, d, c):
-                    t2 = d.terrain[:c] + "a" + d.terrain[c + 1:]
+                    t2 = d.terrain[:c] + "a" + d.terrain[c + 1 :]
                     full = v._all_reachable(CTX, t2) and v._room(CTX, t2, d)
                     assert v._island_ok(CTX, d, c, comp, comp_free, free, fish_left) == full
                     refused += not full

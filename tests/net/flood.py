@@ -47,7 +47,7 @@ class Flooder(TablePeer):
                 self.sent += 1
             try:
                 await asyncio.wait_for(conn.drain(), 1.0)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
             await asyncio.sleep(0.005)
         self.kicked = conn.closed and time.monotonic() < end
@@ -78,8 +78,18 @@ async def _main(argv: list[str]) -> int:
     except Refusal:
         pass
     closed_by_host = peer.kicked
-    print(json.dumps({"role": "flood", "mode": mode, "sent": peer.sent, "closed_by_host": closed_by_host,
-                      "problems": peer.problems[-3:]}), flush=True)
+    print(
+        json.dumps(
+            {
+                "role": "flood",
+                "mode": mode,
+                "sent": peer.sent,
+                "closed_by_host": closed_by_host,
+                "problems": peer.problems[-3:],
+            }
+        ),
+        flush=True,
+    )
     return 0
 
 

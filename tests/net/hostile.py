@@ -15,15 +15,26 @@ import json
 import sys
 from typing import Any
 
-
 from coldwater.net import messages as m
 from coldwater.net.crypto import Signed
 from coldwater.net.framing import MAX_FRAME
 from coldwater.net.identity import Identity
 from coldwater.net.session import TablePeer, bot_chooser
 
-KINDS = ("malformed", "unsigned", "forged", "tampered", "replayed", "stale", "illegal", "not-a-move",
-         "host-only", "commit", "out-of-turn", "oversized")
+KINDS = (
+    "malformed",
+    "unsigned",
+    "forged",
+    "tampered",
+    "replayed",
+    "stale",
+    "illegal",
+    "not-a-move",
+    "host-only",
+    "commit",
+    "out-of-turn",
+    "oversized",
+)
 
 
 class HostilePeer(TablePeer):
@@ -44,7 +55,7 @@ class HostilePeer(TablePeer):
         self.seen.update(str(a) for a in st.legal())
         # The host's own bot thinks slowly in these tests, so a move sent now surely
         # arrives while it is the host's turn, not ours.
-        if ("out-of-turn" not in self.sent and st.current == self.host_seat != self.seat and self.conn):
+        if "out-of-turn" not in self.sent and st.current == self.host_seat != self.seat and self.conn:
             self.conn.send_nowait(m.Act(ply=st.ply, action=str(st.legal()[0])))
             self.sent.append("out-of-turn")
 
@@ -124,8 +135,19 @@ async def _main(argv: list[str]) -> int:
     peer = HostilePeer(game, load_or_create(), name="hostile", save_dir=paths.data_dir() / "lan")
     await peer.join(host, int(port))
     res = await asyncio.wait_for(peer.run(), 120)
-    print(json.dumps({"role": "hostile", "digest": res.digest, "sent": peer.sent, "audit_ok": res.audit_ok,
-                      "scores": res.scores}, sort_keys=True), flush=True)
+    print(
+        json.dumps(
+            {
+                "role": "hostile",
+                "digest": res.digest,
+                "sent": peer.sent,
+                "audit_ok": res.audit_ok,
+                "scores": res.scores,
+            },
+            sort_keys=True,
+        ),
+        flush=True,
+    )
     return 0
 
 

@@ -86,15 +86,22 @@ class HostileHost(TableHost):
             view.data.secret[seat] = view.data.secret[seat] % 3 + 1
             self.done += 1
             return msgspec.structs.replace(msg, view=pack_view(view))
-        if self.attack == "rewrite" and seat == self.victim and isinstance(msg, m.Step) and msg.ply >= 8 \
-                and not self.done and self.table is not None:
+        if (
+            self.attack == "rewrite"
+            and seat == self.victim
+            and isinstance(msg, m.Step)
+            and msg.ply >= 8
+            and not self.done
+            and self.table is not None
+        ):
             # Instead of this step, a resync nobody asked for that rewrites ply 3 of the victim's record.
             self.done += 1
-            steps = list(self.steps[2:msg.ply])
+            steps = list(self.steps[2 : msg.ply])
             steps[0] = msgspec.structs.replace(steps[0], digest=b"\x11" * 32)
             return m.Sync(ply=msg.ply, view=pack_view(self.table.state.view(seat)), steps=steps)
         if self.attack == "forge-final" and isinstance(msg, m.Finals):
             self.done += 1
-            return m.Finals(finals=[msgspec.structs.replace(f, digest=b"\x22" * 32) if f.seat != seat else f
-                                    for f in msg.finals])
+            return m.Finals(
+                finals=[msgspec.structs.replace(f, digest=b"\x22" * 32) if f.seat != seat else f for f in msg.finals]
+            )
         return msg

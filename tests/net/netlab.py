@@ -77,8 +77,9 @@ class NetLab:
         env = {**os.environ, "COLDWATER_HOME": str(self.home(home)), "PYTHONUNBUFFERED": "1"}
         cmd = ["ip", "netns", "exec", self.names[node], sys.executable, *args]
         err = open(self.tmp / f"{log or home}.err", "a")
-        p = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=err, text=True,
-                             start_new_session=True)
+        p = subprocess.Popen(
+            cmd, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=err, text=True, start_new_session=True
+        )
         self.procs.append(p)
         return p
 

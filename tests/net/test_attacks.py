@@ -17,7 +17,7 @@ import pytest
 from coldwater.net import fairplay as fp
 from coldwater.net import messages as m
 from coldwater.net.identity import Identity
-from coldwater.net.session import TableHost, TablePeer, bot_chooser
+from coldwater.net.session import TableHost, TablePeer
 from coldwater.net.transport import Refusal
 
 from ..toygame import GAME
@@ -30,8 +30,7 @@ def _peer(name: str, cls: type[TablePeer] = TablePeer, **kw: Any) -> TablePeer:
     return cls(GAME, Identity.generate(), name=name, bind="127.0.0.1", **kw)
 
 
-async def _play(host: TableHost, peers: list[TablePeer], *, timeout: float = 40,
-                host_must_finish: bool = True) -> None:
+async def _play(host: TableHost, peers: list[TablePeer], *, timeout: float = 40, host_must_finish: bool = True) -> None:
     """Run the table; an attacked host may be left waiting for peers that left, so it is then stopped."""
     port = await host.listen()
     ht = asyncio.ensure_future(host.run())
@@ -72,7 +71,9 @@ async def test_1_a_host_that_changes_a_seats_move_is_named_by_every_peer(attack:
         if p.seat == 1 and attack == "swap":  # the victim knows the move it sent
             assert "the host replaced our move" in text, text
         else:
-            assert "seat 2's move" in text and ("not signed by seat 2" in text or "no signature of seat 2" in text), text
+            assert "seat 2's move" in text and ("not signed by seat 2" in text or "no signature of seat 2" in text), (
+                text
+            )
 
 
 # ---- 2. a host that grinds the seed by restarting the round -------------------------
@@ -156,8 +157,15 @@ def test_4_the_audit_compares_the_private_views_a_peer_was_sent() -> None:
         a = d.action if d else s.legal()[0]
         seat = s.current
         s.apply(a)
-        steps.append(m.Step(ply=s.ply, seat=seat, digest=fp.public_digest(s),
-                            action=None if d and d.sealed else str(a), commit=d.commit if d else None))
+        steps.append(
+            m.Step(
+                ply=s.ply,
+                seat=seat,
+                digest=fp.public_digest(s),
+                action=None if d and d.sealed else str(a),
+                commit=d.commit if d else None,
+            )
+        )
         views[s.ply] = bytes.fromhex(s.view(1).digest())
     ok = fp.audit(GAME, 2, None, joint, dealer.commitment, dealer.secret(), steps, seat=1, views=views)
     assert ok.ok, ok.problems
@@ -184,7 +192,9 @@ async def test_5_a_peer_with_another_story_is_named_and_the_honest_seats_agree()
             def lie(x: Any) -> None:
                 if isinstance(x, m.Final):
                     d = b"\x33" * 32
-                    x = m.Final(seat=x.seat, digest=d, sig=self.identity.sign(fp.final_message(self.joint, self.state.ply, d)))
+                    x = m.Final(
+                        seat=x.seat, digest=d, sig=self.identity.sign(fp.final_message(self.joint, self.state.ply, d))
+                    )
                 send(x)
 
             conn.send_nowait = lie
@@ -209,8 +219,15 @@ def test_6_rebuild_refuses_a_sealed_value_the_old_host_dealt_wrong() -> None:
         a = d.action if d else s.legal()[0]
         seat = s.current
         s.apply(a)
-        steps.append(m.Step(ply=s.ply, seat=seat, digest=fp.public_digest(s),
-                            action=None if d and d.sealed else str(a), commit=d.commit if d else None))
+        steps.append(
+            m.Step(
+                ply=s.ply,
+                seat=seat,
+                digest=fp.public_digest(s),
+                action=None if d and d.sealed else str(a),
+                commit=d.commit if d else None,
+            )
+        )
     fp.rebuild(GAME, 2, None, joint, dealer.secret(), steps)
     steps[0] = m.Step(ply=1, seat=-1, digest=steps[0].digest, commit=b"\x00" * 32)
     with pytest.raises(fp.FairPlayError) as e:

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from .netlab import NetLab, why_not
-from .test_netns import _common, _host, _join, _result, _wait_plies, lab_factory  # noqa: F401
+from .test_netns import _common, _host, _join, _result, _wait_plies, lab_factory  # noqa: F401 - a fixture
 
 pytestmark = [pytest.mark.netns, pytest.mark.skipif(why_not() is not None, reason=why_not() or "")]
 
@@ -40,8 +40,9 @@ def test_8_a_flooding_peer_cannot_grow_the_host_past_100_mb(lab_factory, mode: s
     lab: NetLab = lab_factory(3)
     host = _host(lab, "toy", 3, think=0.05)
     honest = _join(lab, 1, "toy", think=0.02)
-    flood = lab.start(2, ["-m", "tests.net.flood", f"{lab.addrs[0]}:47100", mode, "10",
-                          "--game-module", "tests.toygame"], "flood")
+    flood = lab.start(
+        2, ["-m", "tests.net.flood", f"{lab.addrs[0]}:47100", mode, "10", "--game-module", "tests.toygame"], "flood"
+    )
     peak = 0.0
     while host.poll() is None:
         peak = max(peak, _rss_mb(host.pid))

@@ -51,8 +51,17 @@ class Table:
         self.listener: Listener | None = None
 
     async def handler(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        conn = await accept(reader, writer, self.identity, GAME, CONTENT, pass_key=self.pass_key, table="T",
-                            refused=self.refused, guard=self.guard)
+        conn = await accept(
+            reader,
+            writer,
+            self.identity,
+            GAME,
+            CONTENT,
+            pass_key=self.pass_key,
+            table="T",
+            refused=self.refused,
+            guard=self.guard,
+        )
         if conn is not None:
             self.accepted.append(conn)
 
@@ -62,8 +71,9 @@ class Table:
         return self.listener.port
 
     async def join(self, passphrase: str | None = None, *, src: str | None = None, **kw: Any) -> Connection:
-        conn, name = await connect("127.0.0.1", self.port, Identity.generate(), GAME, CONTENT,
-                                   passphrase=passphrase, local_addr=src, **kw)
+        conn, name = await connect(
+            "127.0.0.1", self.port, Identity.generate(), GAME, CONTENT, passphrase=passphrase, local_addr=src, **kw
+        )
         assert name == "T"
         return conn
 
@@ -114,8 +124,7 @@ async def _idle_flood(port: int, n: int, addresses: int) -> list[socket.socket]:
     return socks
 
 
-async def test_1500_idle_connections_neither_pin_the_host_nor_delay_an_honest_join(table: Table,
-                                                                                   many_fds: Any) -> None:
+async def test_1500_idle_connections_neither_pin_the_host_nor_delay_an_honest_join(table: Table, many_fds: Any) -> None:
     """Attack 12: the flood is turned away or dropped at once; the honest joiner gets in within a second."""
     before = _fds()
     socks = await _idle_flood(table.port, 1500, addresses=60)
@@ -158,8 +167,9 @@ async def test_idle_connections_time_out_of_the_handshake() -> None:
         await t.listener.wait_closed()
 
 
-async def test_accept_failures_are_logged_once_and_the_table_recovers(table: Table, many_fds: Any,
-                                                                      caplog: pytest.LogCaptureFixture) -> None:
+async def test_accept_failures_are_logged_once_and_the_table_recovers(
+    table: Table, many_fds: Any, caplog: pytest.LogCaptureFixture
+) -> None:
     """Out of descriptors, accept() fails on every try: one log line, no tracebacks, no spin."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     loop = asyncio.get_running_loop()
@@ -203,8 +213,10 @@ async def test_a_peer_that_stops_reading_is_closed_at_the_buffer_cap(table: Tabl
         if sent % 50 == 0:
             await asyncio.sleep(0)
     assert host_side.closed and "not reading" in host_side.close_reason
-    assert host_side.writer.transport.get_write_buffer_size() <= host_side.max_buffer + 8000 or \
-        host_side.writer.transport.is_closing()
+    assert (
+        host_side.writer.transport.get_write_buffer_size() <= host_side.max_buffer + 8000
+        or host_side.writer.transport.is_closing()
+    )
     assert sent < 10_000
     await client_side.close()
 

@@ -32,8 +32,12 @@ def lab(tmp_path: Path) -> Iterator[NetLab]:
 
 
 def _host(lab: NetLab, node: int, home: str) -> subprocess.Popen[str]:
-    return lab.start(node, ["-m", "coldwater.net.cli", "host", "toy", "--name", "Pond", "--players", "2", *TOY],
-                     home, log=f"{home}-{time.monotonic_ns()}")
+    return lab.start(
+        node,
+        ["-m", "coldwater.net.cli", "host", "toy", "--name", "Pond", "--players", "2", *TOY],
+        home,
+        log=f"{home}-{time.monotonic_ns()}",
+    )
 
 
 def _join(lab: NetLab, home: str, *extra: str) -> subprocess.Popen[str]:
@@ -93,8 +97,24 @@ def test_a_dead_link_under_an_idle_connection_is_noticed(lab: NetLab) -> None:
 
 def test_1500_idle_connections_do_not_pin_a_real_host_or_slow_an_honest_join(lab: NetLab) -> None:
     """Attack 12 against a real `coldwater host` process: its descriptors stay few, a join stays fast."""
-    host = lab.start(0, ["-m", "coldwater.net.cli", "host", "toy", "--name", "Pond", "--players", "2",
-                         "--port", "47300", "--no-advertise", *TOY], "flooded-host")
+    host = lab.start(
+        0,
+        [
+            "-m",
+            "coldwater.net.cli",
+            "host",
+            "toy",
+            "--name",
+            "Pond",
+            "--players",
+            "2",
+            "--port",
+            "47300",
+            "--no-advertise",
+            *TOY,
+        ],
+        "flooded-host",
+    )
     time.sleep(1.5)
     flood = lab.start(1, ["-m", "tests.net.edge_probe", "flood", lab.addrs[0], "47300", "1500"], "flood")
     assert flood.stdout is not None
@@ -114,8 +134,11 @@ def test_1500_idle_connections_do_not_pin_a_real_host_or_slow_an_honest_join(lab
 
 def test_one_identity_in_two_processes_is_refused_and_the_game_finishes(lab: NetLab) -> None:
     """Attack 14: a copy of one identity joins while the original is seated; it is told why and exits."""
-    host = lab.start(0, ["-m", "coldwater.net.cli", "host", "toy", "--name", "Twins", "--players", "3",
-                         "--think", "0.02", *TOY], "twin-host")
+    host = lab.start(
+        0,
+        ["-m", "coldwater.net.cli", "host", "toy", "--name", "Twins", "--players", "3", "--think", "0.02", *TOY],
+        "twin-host",
+    )
     a = lab.start(1, ["-m", "coldwater.net.cli", "join", "Twins", "--think", "0.02", *TOY], "twin-a")
     deadline = time.monotonic() + 30
     while not (lab.home("twin-a") / "identity.key").exists() and time.monotonic() < deadline:

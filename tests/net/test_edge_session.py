@@ -25,24 +25,48 @@ from coldwater.net.transport import AlreadySeated, HostKeyMismatch, PassphraseNe
 from ..toygame import GAME
 
 
-async def _table(tmp: Path, name: str = "friday", passphrase: str | None = None,
-                 identity: Identity | None = None) -> TableHost:
-    host = TableHost(GAME, identity or Identity.generate(), name=name, seats=["host", "open", "open"],
-                     chooser=bot_chooser(GAME), bind="127.0.0.1", save_dir=tmp / f"host-{name}",
-                     passphrase=passphrase, auto_start=False)
+async def _table(
+    tmp: Path, name: str = "friday", passphrase: str | None = None, identity: Identity | None = None
+) -> TableHost:
+    host = TableHost(
+        GAME,
+        identity or Identity.generate(),
+        name=name,
+        seats=["host", "open", "open"],
+        chooser=bot_chooser(GAME),
+        bind="127.0.0.1",
+        save_dir=tmp / f"host-{name}",
+        passphrase=passphrase,
+        auto_start=False,
+    )
     await host.listen()
     return host
 
 
 def _listing(host: TableHost, fp: str | None = None, **kw: object) -> Listing:
-    return Listing(service=f"{host.name} [abcd]._coldwater._tcp.local.", table=host.name, game="toy",
-                   host="127.0.0.1", port=host.port, open_seats=2, v=2, content=GAME.content_hash,
-                   fingerprint=host.identity.fingerprint if fp is None else fp, **kw)  # type: ignore[arg-type]
+    return Listing(
+        service=f"{host.name} [abcd]._coldwater._tcp.local.",
+        table=host.name,
+        game="toy",
+        host="127.0.0.1",
+        port=host.port,
+        open_seats=2,
+        v=2,
+        content=GAME.content_hash,
+        fingerprint=host.identity.fingerprint if fp is None else fp,
+        **kw,
+    )  # type: ignore[arg-type]
 
 
 async def _join(target: str | Listing, tmp: Path, **kw: object) -> TablePeer:
-    return await join_table(target, identity=kw.pop("identity", None) or Identity.generate(),  # type: ignore[arg-type]
-                            game=GAME, bind="127.0.0.1", save_dir=tmp / "me", **kw)  # type: ignore[arg-type]
+    return await join_table(
+        target,
+        identity=kw.pop("identity", None) or Identity.generate(),  # type: ignore[arg-type]
+        game=GAME,
+        bind="127.0.0.1",
+        save_dir=tmp / "me",
+        **kw,
+    )  # type: ignore[arg-type]
 
 
 async def test_an_advert_whose_key_the_table_cannot_prove_is_refused(tmp_path: Path) -> None:
@@ -84,7 +108,9 @@ async def test_known_table_name_with_a_new_key_is_refused_until_pinned(tmp_path:
         assert peer.host_fingerprint == impostor.identity.fingerprint
         await peer.close()
         assert set(KnownHosts(tmp_path / "me" / "known_hosts.json").keys_for("friday")) == {
-            real.identity.fingerprint, impostor.identity.fingerprint}
+            real.identity.fingerprint,
+            impostor.identity.fingerprint,
+        }
     finally:
         await impostor.close()
 
@@ -114,16 +140,18 @@ async def test_a_second_live_connection_with_one_key_is_refused_not_a_reconnect(
         seat = next(r for r in host.remotes.values() if r.key == me.public)
         held = seat.conn
         with pytest.raises(AlreadySeated, match="running twice with one data folder"):
-            await join_table(f"127.0.0.1:{host.port}", identity=me, game=GAME, bind="127.0.0.1",
-                             save_dir=tmp_path / "twin")
+            await join_table(
+                f"127.0.0.1:{host.port}", identity=me, game=GAME, bind="127.0.0.1", save_dir=tmp_path / "twin"
+            )
         assert seat.conn is held and held is not None and not held.closed
         assert first.conn is not None and not first.conn.closed
         # A real reconnect (the old connection is dead, not answering) still takes the seat back.
         playing.cancel()
         await asyncio.gather(playing, return_exceptions=True)
         first.conn.writer.transport.abort()
-        again = await join_table(f"127.0.0.1:{host.port}", identity=me, game=GAME, bind="127.0.0.1",
-                                 save_dir=tmp_path / "twin")
+        again = await join_table(
+            f"127.0.0.1:{host.port}", identity=me, game=GAME, bind="127.0.0.1", save_dir=tmp_path / "twin"
+        )
         assert seat.conn is not held and again.seat == first.seat
         await again.close()
     finally:
@@ -135,9 +163,13 @@ def test_the_data_folder_is_locked_to_one_process(tmp_path: Path) -> None:
         with pytest.raises(DataFolderBusy, match=f"pid {os.getpid()}.*COLDWATER_HOME"):
             DataLock(tmp_path)
         # A second process says so and exits, before it does anything at the table.
-        out = subprocess.run([sys.executable, "-m", "coldwater.net.cli", "join", "127.0.0.1:9", "--headless",
-                              "--bot"], env={**os.environ, "COLDWATER_HOME": str(tmp_path)},
-                             capture_output=True, text=True, timeout=60)
+        out = subprocess.run(
+            [sys.executable, "-m", "coldwater.net.cli", "join", "127.0.0.1:9", "--headless", "--bot"],
+            env={**os.environ, "COLDWATER_HOME": str(tmp_path)},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert out.returncode == 1 and "another coldwater process" in out.stderr
     with DataLock(tmp_path):  # released: the next process gets it
         pass
@@ -169,14 +201,27 @@ def test_fingerprints_are_read_in_any_spelling_and_junk_is_refused() -> None:
 
 def test_listings_mark_shared_names_and_the_advert_says_passphrase() -> None:
     def lst(table: str, fp: str) -> Listing:
-        return Listing(service=f"{table} [{fp[:4]}]._coldwater._tcp.local.", table=table, game="toy",
-                       host="10.0.0.1", port=1, open_seats=1, v=2, content="c", fingerprint=fp)
+        return Listing(
+            service=f"{table} [{fp[:4]}]._coldwater._tcp.local.",
+            table=table,
+            game="toy",
+            host="10.0.0.1",
+            port=1,
+            open_seats=1,
+            v=2,
+            content="c",
+            fingerprint=fp,
+        )
 
     out = mark_duplicates([lst("friday", "bbbb"), lst("monday", "cccc"), lst("friday", "aaaa")])
     assert [(t.table, t.fingerprint, t.duplicate) for t in out] == [
-        ("friday", "aaaa", True), ("friday", "bbbb", True), ("monday", "cccc", False)]
-    adv = Advertiser(table="t", game="toy", content="c", port=1, fingerprint="f", addresses=["10.0.0.1"],
-                     needs_passphrase=True)
+        ("friday", "aaaa", True),
+        ("friday", "bbbb", True),
+        ("monday", "cccc", False),
+    ]
+    adv = Advertiser(
+        table="t", game="toy", content="c", port=1, fingerprint="f", addresses=["10.0.0.1"], needs_passphrase=True
+    )
     assert adv._make_info(1).properties[b"pw"] == b"1"
     adv2 = Advertiser(table="t", game="toy", content="c", port=1, addresses=["10.0.0.1"])
     assert adv2._make_info(1).properties[b"pw"] == b"0"
@@ -191,8 +236,15 @@ async def test_handshakes_that_never_join_are_capped_too(tmp_path: Path) -> None
     try:
         for _ in range(40):
             try:
-                conn, _ = await connect("127.0.0.1", host.port, Identity.generate(), "toy", GAME.content_hash,
-                                        local_addr="127.0.0.7", timeout=2.0)
+                conn, _ = await connect(
+                    "127.0.0.1",
+                    host.port,
+                    Identity.generate(),
+                    "toy",
+                    GAME.content_hash,
+                    local_addr="127.0.0.7",
+                    timeout=2.0,
+                )
                 held.append(conn)
             except Refusal:
                 pass
@@ -227,8 +279,10 @@ def test_the_lobby_shows_the_key_the_host_proved_not_the_one_it_claims() -> None
     from coldwater.net.session.peer import _proved_host
 
     said: list[str] = []
-    seats = [m.SeatInfo(seat=0, kind="host", name="H", fingerprint="aaaa-aaaa-aaaa-aaaa"),
-             m.SeatInfo(seat=1, kind="remote", name="P", fingerprint="bbbb-bbbb-bbbb-bbbb")]
+    seats = [
+        m.SeatInfo(seat=0, kind="host", name="H", fingerprint="aaaa-aaaa-aaaa-aaaa"),
+        m.SeatInfo(seat=1, kind="remote", name="P", fingerprint="bbbb-bbbb-bbbb-bbbb"),
+    ]
     out = _proved_host(seats, 0, "cccc-cccc-cccc-cccc", said.append)
     assert [s.fingerprint for s in out] == ["cccc-cccc-cccc-cccc", "bbbb-bbbb-bbbb-bbbb"]
     assert said and "aaaa-aaaa-aaaa-aaaa" in said[0] and "cccc-cccc-cccc-cccc" in said[0]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-
 from typing import Any
 
 from coldwater.net.identity import Identity
@@ -21,8 +20,9 @@ async def test_every_kind_of_bad_message_is_refused_without_effect(tmp_path: Pat
         await asyncio.sleep(0.2)
         return Hold() if view.data.pot > 0 else Roll()
 
-    host = TableHost(GAME, Identity.generate(), name="t", seats=["host", "open", "open"], chooser=cautious,
-                     bind="127.0.0.1")
+    host = TableHost(
+        GAME, Identity.generate(), name="t", seats=["host", "open", "open"], chooser=cautious, bind="127.0.0.1"
+    )
     port = await host.listen()
     bad = HostilePeer(GAME, Identity.generate(), name="bad", bind="127.0.0.1")
     good = TablePeer(GAME, Identity.generate(), name="good", chooser=bot_chooser(GAME), bind="127.0.0.1")
@@ -47,8 +47,20 @@ async def test_every_kind_of_bad_message_is_refused_without_effect(tmp_path: Pat
     await asyncio.wait_for(go(), 60)
     assert set(bad.sent) == set(KINDS)
     text = "\n".join(host.refusals)
-    for reason in ("malformed", "unsigned", "forged", "tampered", "replayed", "stale", "illegal", "not a move",
-                   "peers may not send", "no commitment is due", "out of turn", "announced"):
+    for reason in (
+        "malformed",
+        "unsigned",
+        "forged",
+        "tampered",
+        "replayed",
+        "stale",
+        "illegal",
+        "not a move",
+        "peers may not send",
+        "no commitment is due",
+        "out of turn",
+        "announced",
+    ):
         assert reason in text, (reason, text)
     assert host.result is not None and bad.result is not None and good.result is not None
     assert bad.result.digest == good.result.digest == host.result.digest

@@ -15,14 +15,33 @@ from ..toygame import GAME
 from .games_available import get, registered
 
 
-async def play(n_peers: int, tmp_path: Path, *, bots: int = 0, passphrase: str | None = None,
-               game=GAME, timeout: float = 60) -> tuple[TableHost, list[TablePeer]]:
+async def play(
+    n_peers: int, tmp_path: Path, *, bots: int = 0, passphrase: str | None = None, game=GAME, timeout: float = 60
+) -> tuple[TableHost, list[TablePeer]]:
     seats = ["host"] + ["open"] * n_peers + ["bot"] * bots
-    host = TableHost(game, Identity.generate(), name="t1", seats=seats, passphrase=passphrase,
-                     chooser=bot_chooser(game), bind="127.0.0.1", save_dir=tmp_path / "host")
+    host = TableHost(
+        game,
+        Identity.generate(),
+        name="t1",
+        seats=seats,
+        passphrase=passphrase,
+        chooser=bot_chooser(game),
+        bind="127.0.0.1",
+        save_dir=tmp_path / "host",
+    )
     port = await host.listen()
-    peers = [TablePeer(game, Identity.generate(), name=f"p{i}", passphrase=passphrase, chooser=bot_chooser(game),
-                       bind="127.0.0.1", save_dir=tmp_path / f"p{i}") for i in range(n_peers)]
+    peers = [
+        TablePeer(
+            game,
+            Identity.generate(),
+            name=f"p{i}",
+            passphrase=passphrase,
+            chooser=bot_chooser(game),
+            bind="127.0.0.1",
+            save_dir=tmp_path / f"p{i}",
+        )
+        for i in range(n_peers)
+    ]
 
     async def go() -> None:
         htask = asyncio.ensure_future(host.run())
@@ -51,8 +70,15 @@ async def test_bots_and_passphrase(tmp_path: Path) -> None:
 
 
 async def test_wrong_passphrase_is_refused(tmp_path: Path) -> None:
-    host = TableHost(GAME, Identity.generate(), name="t", seats=["host", "open"], passphrase="herring",
-                     chooser=bot_chooser(GAME), bind="127.0.0.1")
+    host = TableHost(
+        GAME,
+        Identity.generate(),
+        name="t",
+        seats=["host", "open"],
+        passphrase="herring",
+        chooser=bot_chooser(GAME),
+        bind="127.0.0.1",
+    )
     port = await host.listen()
     try:
         peer = TablePeer(GAME, Identity.generate(), passphrase="cod", chooser=bot_chooser(GAME), bind="127.0.0.1")

@@ -34,16 +34,42 @@ def _common(game: str, think: float = 0.0) -> list[str]:
     return [*extra, "--headless", "--bot", "--timeout", str(PROC_TIMEOUT - 10), "--think", str(think)]
 
 
-def _host(lab: NetLab, game: str, players: int, *, think: float = 0.0, name: str = "Pond",
-          extra: tuple[str, ...] = ()) -> subprocess.Popen[str]:
-    return lab.start(0, ["-m", "coldwater.net.cli", "host", game, "--name", name, "--players", str(players),
-                         "--port", "47100", *extra, *_common(game, think)], "host")
+def _host(
+    lab: NetLab, game: str, players: int, *, think: float = 0.0, name: str = "Pond", extra: tuple[str, ...] = ()
+) -> subprocess.Popen[str]:
+    return lab.start(
+        0,
+        [
+            "-m",
+            "coldwater.net.cli",
+            "host",
+            game,
+            "--name",
+            name,
+            "--players",
+            str(players),
+            "--port",
+            "47100",
+            *extra,
+            *_common(game, think),
+        ],
+        "host",
+    )
 
 
-def _join(lab: NetLab, node: int, game: str, *, think: float = 0.0, name: str = "Pond",
-          home: str | None = None, log: str | None = None) -> subprocess.Popen[str]:
-    return lab.start(node, ["-m", "coldwater.net.cli", "join", name, *_common(game, think)], home or f"peer{node}",
-                     log=log)
+def _join(
+    lab: NetLab,
+    node: int,
+    game: str,
+    *,
+    think: float = 0.0,
+    name: str = "Pond",
+    home: str | None = None,
+    log: str | None = None,
+) -> subprocess.Popen[str]:
+    return lab.start(
+        node, ["-m", "coldwater.net.cli", "join", name, *_common(game, think)], home or f"peer{node}", log=log
+    )
 
 
 def _result(p: subprocess.Popen[str], lab: NetLab, name: str) -> dict[str, object]:
@@ -120,8 +146,11 @@ def test_a_peer_killed_mid_game_restarts_and_finishes(lab_factory, game: str) ->
     # The game may well end before peer1 is back (the other seats can win without it):
     # the host must still hold the table for peer1, which rejoins by name and gets the end.
     p1b = _join(lab, 1, game, think=t, log="peer1-again")
-    results = [_result(host, lab, "host"), *(_result(p, lab, f"peer{i}") for i, p in enumerate(others, 2)),
-               _result(p1b, lab, "peer1-again")]
+    results = [
+        _result(host, lab, "host"),
+        *(_result(p, lab, f"peer{i}") for i, p in enumerate(others, 2)),
+        _result(p1b, lab, "peer1-again"),
+    ]
     assert len({r["digest"] for r in results}) == 1, results
     assert "resuming our saved game" in lab.stderr("peer1-again")
 
@@ -158,8 +187,11 @@ def test_a_hostile_peer_is_refused_while_the_game_goes_on(lab_factory, game: str
         honest = [_join(lab, i, game) for i in range(1, n - 1)]
         module = ["--game-module", "tests.toygame"] if game == "toy" else []
         bad = lab.start(n - 1, ["-m", "tests.net.hostile", f"{lab.addrs[0]}:47100", *module], "hostile")
-        results = [_result(host, lab, "host"), *(_result(p, lab, f"peer{i}") for i, p in enumerate(honest, 1)),
-                   _result(bad, lab, "hostile")]
+        results = [
+            _result(host, lab, "host"),
+            *(_result(p, lab, f"peer{i}") for i, p in enumerate(honest, 1)),
+            _result(bad, lab, "hostile"),
+        ]
         assert len({r["digest"] for r in results}) == 1, results
         if set(results[-1]["sent"]) >= set(KINDS) - {"illegal"}:  # type: ignore[arg-type]
             break
@@ -167,8 +199,19 @@ def test_a_hostile_peer_is_refused_while_the_game_goes_on(lab_factory, game: str
     else:
         pytest.fail(f"the hostile peer never got to move: {results[-1]}")
     log = lab.stderr("host")
-    reasons = ["malformed", "unsigned", "forged", "tampered", "replayed", "stale", "not a move", "out of turn",
-               "peers may not send", "no commitment is due", "announced"]
+    reasons = [
+        "malformed",
+        "unsigned",
+        "forged",
+        "tampered",
+        "replayed",
+        "stale",
+        "not a move",
+        "out of turn",
+        "peers may not send",
+        "no commitment is due",
+        "announced",
+    ]
     if "illegal" in results[-1]["sent"]:  # type: ignore[operator]
         reasons.append("illegal")
     for reason in reasons:

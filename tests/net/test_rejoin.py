@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from coldwater.core.state import CHANCE, State
 from coldwater.net import fairplay as fp
 from coldwater.net import lan
@@ -48,8 +49,9 @@ def _secret_where_the_host_wins_its_first_turn(joint: bytes) -> bytes:
     raise AssertionError("no such secret in 10 000 tries")
 
 
-async def test_a_game_that_ends_while_a_seat_is_away_waits_for_that_player(tmp_path: Path,
-                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_game_that_ends_while_a_seat_is_away_waits_for_that_player(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(fp, "new_contribution", lambda: CONTRIBUTION)
     secret = _secret_where_the_host_wins_its_first_turn(fp.joint_seed({0: CONTRIBUTION, 1: CONTRIBUTION}))
     away = asyncio.Event()
@@ -58,14 +60,12 @@ async def test_a_game_that_ends_while_a_seat_is_away_waits_for_that_player(tmp_p
         await away.wait()  # the host's seat plays only once peer a has gone
         return _greedy(view, seat)
 
-    host = TableHost(GAME, Identity.generate(), name="t", seats=["host", "open"], bind="127.0.0.1",
-                     chooser=host_seat)
+    host = TableHost(GAME, Identity.generate(), name="t", seats=["host", "open"], bind="127.0.0.1", chooser=host_seat)
     host.dealer = fp.CommittedDealer(secret)
     host.end_grace = 30.0  # bounds the test if the table did not wait as it should
     host.subscribe(lambda e: away.set() if isinstance(e, PresenceChanged) and e.away else None)
     port = await host.listen()
-    a = TablePeer(GAME, Identity.generate(), name="a", chooser=bot_chooser(GAME), bind="127.0.0.1",
-                  save_dir=tmp_path)
+    a = TablePeer(GAME, Identity.generate(), name="a", chooser=bot_chooser(GAME), bind="127.0.0.1", save_dir=tmp_path)
     ht = asyncio.ensure_future(host.run())
     await a.join("127.0.0.1", port)
     at = asyncio.ensure_future(a.run())
@@ -107,51 +107,66 @@ class _NothingHeard:
 
 
 async def test_a_restarted_peer_rejoins_by_name_at_its_saved_host_without_multicast(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(lan, "TableBrowser", _NothingHeard)
-    host = TableHost(GAME, Identity.generate(), name="Pond", seats=["host", "open"], bind="127.0.0.1",
-                     chooser=cautious)
+    host = TableHost(GAME, Identity.generate(), name="Pond", seats=["host", "open"], bind="127.0.0.1", chooser=cautious)
     port = await host.listen()
     me = Identity.generate()
     slow = bot_chooser(GAME, think=0.01)
     ht = asyncio.ensure_future(host.run())
-    a = await lan.join_table(f"127.0.0.1:{port}", identity=me, name="a", chooser=slow, game=GAME,
-                             bind="127.0.0.1", save_dir=tmp_path)
+    a = await lan.join_table(
+        f"127.0.0.1:{port}", identity=me, name="a", chooser=slow, game=GAME, bind="127.0.0.1", save_dir=tmp_path
+    )
     at = asyncio.ensure_future(a.run())
     await crash_at_ply(a, at, 6)
     with pytest.raises(Refusal, match="no table named 'Lake'"):  # no save for it, and nothing heard
-        await lan.join_table("Lake", identity=me, chooser=slow, game=GAME, bind="127.0.0.1", save_dir=tmp_path,
-                             find_timeout=0.1)
-    a2 = await lan.join_table("Pond", identity=me, name="a", chooser=slow, game=GAME, bind="127.0.0.1",
-                              save_dir=tmp_path, find_timeout=0.1)
+        await lan.join_table(
+            "Lake", identity=me, chooser=slow, game=GAME, bind="127.0.0.1", save_dir=tmp_path, find_timeout=0.1
+        )
+    a2 = await lan.join_table(
+        "Pond", identity=me, name="a", chooser=slow, game=GAME, bind="127.0.0.1", save_dir=tmp_path, find_timeout=0.1
+    )
     assert a2.save is not None and a2.seat == a.seat  # resumed, same seat
     await asyncio.wait_for(asyncio.gather(ht, a2.run()), 30)
     assert a2.result is not None and a2.result.audit_ok
     assert a2.result.digest == host.result.digest  # type: ignore[union-attr]
 
 
-async def test_a_saved_host_now_hosting_another_table_is_not_rejoined(tmp_path: Path,
-                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_saved_host_now_hosting_another_table_is_not_rejoined(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(lan, "TableBrowser", _NothingHeard)
-    first = TableHost(GAME, Identity.generate(), name="Pond", seats=["host", "open"], bind="127.0.0.1",
-                      chooser=cautious)
+    first = TableHost(
+        GAME, Identity.generate(), name="Pond", seats=["host", "open"], bind="127.0.0.1", chooser=cautious
+    )
     port = await first.listen()
     me = Identity.generate()
     ht = asyncio.ensure_future(first.run())
-    a = await lan.join_table(f"127.0.0.1:{port}", identity=me, chooser=cautious, game=GAME, bind="127.0.0.1",
-                             save_dir=tmp_path)
+    a = await lan.join_table(
+        f"127.0.0.1:{port}", identity=me, chooser=cautious, game=GAME, bind="127.0.0.1", save_dir=tmp_path
+    )
     at = asyncio.ensure_future(a.run())
     await crash_at_ply(a, at, 4)
     ht.cancel()
     await asyncio.gather(ht, return_exceptions=True)
     # Another table now listens where our saved game was hosted.
-    other = TableHost(GAME, Identity.generate(), name="Lake", seats=["host", "open"], bind="127.0.0.1",
-                      port=port, chooser=cautious, auto_start=False)
+    other = TableHost(
+        GAME,
+        Identity.generate(),
+        name="Lake",
+        seats=["host", "open"],
+        bind="127.0.0.1",
+        port=port,
+        chooser=cautious,
+        auto_start=False,
+    )
     await other.listen()
     try:
         with pytest.raises(Refusal, match="no table named 'Pond'"):
-            await lan.join_table("Pond", identity=me, chooser=cautious, game=GAME, bind="127.0.0.1",
-                                 save_dir=tmp_path, find_timeout=0.1)
+            await lan.join_table(
+                "Pond", identity=me, chooser=cautious, game=GAME, bind="127.0.0.1", save_dir=tmp_path, find_timeout=0.1
+            )
         assert other.open_seats == 1  # not seated at a table we did not ask for
     finally:
         await other.close()

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from coldwater.net import messages as m
 from coldwater.net.identity import Identity
 from coldwater.net.session import (
@@ -133,8 +134,7 @@ async def test_real_socket_handshake_names_both_versions() -> None:
     port = await host.listen()
     try:
         with pytest.raises(Refusal) as e:
-            await connect("127.0.0.1", port, Identity.generate(), GAME.name, GAME.content_hash,
-                          version=m.PROTOCOL + 1)
+            await connect("127.0.0.1", port, Identity.generate(), GAME.name, GAME.content_hash, version=m.PROTOCOL + 1)
         assert f"v{m.PROTOCOL}" in str(e.value) and f"v{m.PROTOCOL + 1}" in str(e.value)
         with pytest.raises(Refusal, match="content mismatch"):
             await connect("127.0.0.1", port, Identity.generate(), GAME.name, "f" * 64)
@@ -165,7 +165,7 @@ async def test_a_dropped_peer_is_away_and_the_table_waits_then_resumes(tmp_path:
     a2 = TablePeer(GAME, a.identity, name="a", chooser=slow, bind="127.0.0.1", save_dir=tmp_path / "a")
     await a2.join("127.0.0.1", port, resume=save)
     await asyncio.wait_for(asyncio.gather(ht, bt, a2.run()), 30)
-    assert False in away[away.index(True):]  # back again after being away
+    assert False in away[away.index(True) :]  # back again after being away
     assert a2.result is not None and b.result is not None
     assert a2.result.digest == b.result.digest == host.result.digest  # type: ignore[union-attr]
 
@@ -276,9 +276,13 @@ async def test_two_hosts_in_a_row_go_away_and_the_last_two_peers_finish() -> Non
     ht.cancel()  # the host goes away; seat 1 (the lowest remote) takes over
     await asyncio.gather(ht, return_exceptions=True)
     async with asyncio.timeout(20):
-        while peers[0].takeover is None or peers[0].takeover.table is None or \
-                peers[2].state is None or peers[2].state.ply < peers[0].takeover.table.state.ply or \
-                peers[0].takeover.table.state.ply < 12:
+        while (
+            peers[0].takeover is None
+            or peers[0].takeover.table is None
+            or peers[2].state is None
+            or peers[2].state.ply < peers[0].takeover.table.state.ply
+            or peers[0].takeover.table.state.ply < 12
+        ):
             await asyncio.sleep(0.005)
     assert peers[0].takeover.table.state.current is not None  # still going: the second loss is mid-game
     tasks[0].cancel()  # and then the new host goes away too; seat 2 takes over

@@ -67,8 +67,14 @@ def test_identity_persists_signs_and_fingerprints(tmp_path) -> None:
         load_or_create(tmp_path / "bad.key")
 
 
-def _pair(client_pass: str | None = None, host_pass: str | None = None, *, cv: int = m.PROTOCOL,
-          content: str = "c" * 64, host_content: str = "c" * 64) -> tuple[Channel, Channel]:
+def _pair(
+    client_pass: str | None = None,
+    host_pass: str | None = None,
+    *,
+    cv: int = m.PROTOCOL,
+    content: str = "c" * 64,
+    host_content: str = "c" * 64,
+) -> tuple[Channel, Channel]:
     ci, hi = Identity.generate(), Identity.generate()
     c = ClientHandshake(ci, "toy", content, client_pass, version=cv)
     s = ServerHandshake(hi, "toy", host_content, host_pass, table="T")
@@ -115,8 +121,6 @@ def test_replayed_frames_and_sequence_numbers_are_refused() -> None:
     assert s.open(c.encrypt(c.sign(5, b"five"))) == b"five"
     with pytest.raises(ChannelError, match="replayed"):
         s.open(c.encrypt(c.sign(4, b"older")))
-
-
 
 
 def test_unsigned_and_forged_leave_the_channel_working() -> None:
@@ -180,12 +184,14 @@ def test_pake_message_is_bound_to_the_signed_hello() -> None:
     assert isinstance(other, m.Hello)
     with pytest.raises(HandshakeError, match="signature"):
         ServerHandshake(Identity.generate(), "toy", "c", "pw").receive_hello(
-            m.encode(msgspec.structs.replace(hello, pake=other.pake)))
+            m.encode(msgspec.structs.replace(hello, pake=other.pake))
+        )
     with pytest.raises(HandshakeError, match="invalid"):
         junk = msgspec.structs.replace(hello, pake=b"\x00" * 33, sig=b"")
         ci = Identity.generate()
         junk = msgspec.structs.replace(junk, ident=ci.public)
         from coldwater.net.crypto import _unsigned
+
         junk = msgspec.structs.replace(junk, sig=ci.sign(b"cw-hello1" + _unsigned(junk)))
         ServerHandshake(Identity.generate(), "toy", "c", "pw").receive_hello(m.encode(junk))
 
@@ -238,7 +244,12 @@ def test_forged_hello_is_refused() -> None:
 
 
 def test_messages_refuse_malformed_bytes() -> None:
-    for junk in (b"", b"\x00", m.encode(m.Act(ply=1, action="x"))[:-1], msgspec.msgpack.encode({"k": "nope"}),
-                 msgspec.msgpack.encode({"k": "act", "ply": "one", "action": "x"})):
+    for junk in (
+        b"",
+        b"\x00",
+        m.encode(m.Act(ply=1, action="x"))[:-1],
+        msgspec.msgpack.encode({"k": "nope"}),
+        msgspec.msgpack.encode({"k": "act", "ply": "one", "action": "x"}),
+    ):
         with pytest.raises(m.BadMessage):
             m.decode(junk)

@@ -29,7 +29,7 @@ async def main(name: str, seconds: float) -> int:
     print("[]", flush=True)  # ready
     try:
         await asyncio.wait_for(done.wait(), seconds)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         return 1
     finally:
         await b.close()

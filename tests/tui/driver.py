@@ -53,8 +53,16 @@ async def set_cycler(pilot: Pilot[Any], selector: str | Cycler, value: Any) -> N
     raise AssertionError(f"{selector} never showed {value!r}")
 
 
-async def start_game(pilot: Pilot[Any], *, mode_key: str, game: str, seats: list[str], seed: str,
-                     options: dict[str, Any] | None = None, content: str | None = None) -> None:
+async def start_game(
+    pilot: Pilot[Any],
+    *,
+    mode_key: str,
+    game: str,
+    seats: list[str],
+    seed: str,
+    options: dict[str, Any] | None = None,
+    content: str | None = None,
+) -> None:
     """From the menu: open the form with `mode_key`, fill it in by keyboard, start.
 
     `seats` holds each seat's kind as the form names it: ``person`` or ``bot:NAME``;
@@ -81,8 +89,9 @@ async def start_game(pilot: Pilot[Any], *, mode_key: str, game: str, seats: list
     await pilot.pause()
 
 
-async def play(pilot: Pilot[Any], *, max_presses: int = 5000, stop_after: int | None = None,
-               handovers: list[str] | None = None) -> int:
+async def play(
+    pilot: Pilot[Any], *, max_presses: int = 5000, stop_after: int | None = None, handovers: list[str] | None = None
+) -> int:
     """Answer every decision with keys until the score screen (or `stop_after` presses).
 
     Choices rotate through the list's hotkeys so the play is varied but repeatable.

@@ -14,11 +14,11 @@ from typing import Any
 
 from textual.pilot import Pilot
 
+from coldwater.tui.games.fisheries import info
+from coldwater.tui.games.fisheries.screen import FisheriesTableScreen, UiCmd
 from coldwater.tui.screens.handover import HandOverScreen
 from coldwater.tui.screens.score import ScoreScreen
 from coldwater.tui.widgets.choices import ChoiceList
-from coldwater.tui.games.fisheries import info
-from coldwater.tui.games.fisheries.screen import FisheriesTableScreen, UiCmd
 
 from .driver import key
 from .screen_text import screen_text
@@ -49,8 +49,8 @@ def tag_of(value: Any) -> str:
 
 def keys_by_value(choices: ChoiceList) -> list[tuple[str, Any]]:
     """(hotkey, value) of every entry with a hotkey, in list order."""
-    by_oid = {oid: key for key, oid in choices._keys.items()}  # noqa: SLF001 - test reads the list's own map
-    return [(by_oid[oid], v) for oid, v in choices._values.items() if oid in by_oid]  # noqa: SLF001
+    by_oid = {oid: key for key, oid in choices._keys.items()}
+    return [(by_oid[oid], v) for oid, v in choices._values.items() if oid in by_oid]
 
 
 PREFERENCE = ("preserve", "fish", "ui:place", "ui:sail", "ui:put", "keep", "pass", "done", "end")
@@ -120,23 +120,33 @@ def check_parts(pilot: Pilot[Any], screen: FisheriesTableScreen) -> None:
     rows = text.splitlines()
     ctx = screen.ctx
     letters = [chr(97 + c) for c in range(ctx.cols)]
-    assert any(row.split()[:ctx.cols] == letters for row in rows), "the grid's column letters are not on one row"
+    assert any(row.split()[: ctx.cols] == letters for row in rows), "the grid's column letters are not on one row"
     for r in range(1, ctx.rows + 1):
         assert any(row.lstrip().startswith(f"{r} ") and len(row.split()) >= 3 for row in rows), f"grid row {r}:\n{text}"
     d = screen.current_view().data
-    assert ("Stacks (top card)" in text or "Preservation stacks" in text or "Market" in text), "no card stacks"
+    assert "Stacks (top card)" in text or "Preservation stacks" in text or "Market" in text, "no card stacks"
     names = [s.name for s in screen.table.seats]
     assert all(f"{n} " in rows[1] for n in names) and " pt" in rows[1], f"standings: {rows[1]}"
     footer = rows[-1]
     for n in names:
         assert n[:11] in text or "Board" in footer, f"{n}'s board is neither on screen nor behind a key"
-    assert d.phase != "lobster" or screen.query_one("#decision", ChoiceList).highlighted_value is None or \
-        tag_of(screen.query_one("#decision", ChoiceList).highlighted_value) != "lobster", "lobster highlighted"
+    assert (
+        d.phase != "lobster"
+        or screen.query_one("#decision", ChoiceList).highlighted_value is None
+        or tag_of(screen.query_one("#decision", ChoiceList).highlighted_value) != "lobster"
+    ), "lobster highlighted"
 
 
-async def play_fisheries(pilot: Pilot[Any], stats: Stats | None = None, *, max_choices: int = 1500,
-                         cursor_every: int = 3, per_day: int = 4, check: bool = True,
-                         max_days: int = 99) -> Stats:
+async def play_fisheries(
+    pilot: Pilot[Any],
+    stats: Stats | None = None,
+    *,
+    max_choices: int = 1500,
+    cursor_every: int = 3,
+    per_day: int = 4,
+    check: bool = True,
+    max_days: int = 99,
+) -> Stats:
     """Play by keyboard until the score screen: at most `per_day` actions a day, then end it.
     Tiles go down with the cursor every `cursor_every`-th time (by hotkey otherwise); with
     `check`, the rendered screen is checked at every decision (:func:`check_parts`)."""
@@ -150,12 +160,14 @@ async def play_fisheries(pilot: Pilot[Any], stats: Stats | None = None, *, max_c
         if isinstance(screen, HandOverScreen):
             st.handovers.append(screen.player)
             await key(pilot, "enter")
-            await pilot._wait_for_screen()  # noqa: SLF001 - as the shared driver does
+            await pilot._wait_for_screen()
             continue
-        if not (isinstance(screen, FisheriesTableScreen) and screen.my_turn() and not screen.busy) or \
-                screen._auto_ply == screen.table.state.ply:  # noqa: SLF001 - an answer that gives itself is on its way
+        if (
+            not (isinstance(screen, FisheriesTableScreen) and screen.my_turn() and not screen.busy)
+            or screen._auto_ply == screen.table.state.ply
+        ):
             await asyncio.sleep(0.002)
-            await pilot._wait_for_screen()  # noqa: SLF001
+            await pilot._wait_for_screen()
             continue
         if check:
             for attempt in range(5):  # a board that changed layout lands a frame or two later
@@ -202,7 +214,7 @@ async def play_fisheries(pilot: Pilot[Any], stats: Stats | None = None, *, max_c
             if st.lobster_questions == 1:
                 st.tags["pass"] = st.tags.get("pass", 0) + 1
                 await choose(pilot, screen, "exclamation_mark")  # keep it, and do not ask again this game
-                assert screen._always, "! did not stick"  # noqa: SLF001
+                assert screen._always, "! did not stick"
                 continue
         hotkey, value = min(entries, key=lambda kv: rank.get(tag_of(kv[1]), len(rank)))
         st.tags[tag_of(value)] = st.tags.get(tag_of(value), 0) + 1

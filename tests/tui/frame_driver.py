@@ -12,7 +12,7 @@ from coldwater.tui.screens.table import TableScreen
 
 def screen_text(pilot: Pilot[Any]) -> str:
     """What the terminal shows now, as plain text (one line per row)."""
-    strips = pilot.app.screen._compositor.render_strips()  # noqa: SLF001 - the composed screen itself
+    strips = pilot.app.screen._compositor.render_strips()
     return "\n".join("".join(seg.text for seg in strip) for strip in strips)
 
 

@@ -7,5 +7,5 @@ from typing import Any
 
 def screen_text(app: Any) -> str:
     """Every row of the app's current screen, as drawn (not the widgets' own data)."""
-    strips = app.screen._compositor.render_strips()  # noqa: SLF001 - the frame the terminal would get
+    strips = app.screen._compositor.render_strips()
     return "\n".join("".join(seg.text for seg in strip) for strip in strips)

@@ -38,8 +38,15 @@ _serial = itertools.count()
 class Terminal:
     """One tmux pane of `width`×`height` running `command` with `env` set."""
 
-    def __init__(self, command: Sequence[str | Path], *, env: Mapping[str, str], config_dir: Path,
-                 width: int = 80, height: int = 24) -> None:
+    def __init__(
+        self,
+        command: Sequence[str | Path],
+        *,
+        env: Mapping[str, str],
+        config_dir: Path,
+        width: int = 80,
+        height: int = 24,
+    ) -> None:
         assert TMUX is not None, "tmux is not installed"
         self.socket = f"coldwater-test-{os.getpid()}-{next(_serial)}"
         # The pane stays after the app exits, so a crash's traceback can be read back.
@@ -53,8 +60,9 @@ class Terminal:
     # ---- tmux ---------------------------------------------------------------
     def tmux(self, *args: str) -> str:
         assert TMUX is not None
-        done = subprocess.run([TMUX, "-L", self.socket, "-f", str(self._config), *args],
-                              capture_output=True, text=True, timeout=30)
+        done = subprocess.run(
+            [TMUX, "-L", self.socket, "-f", str(self._config), *args], capture_output=True, text=True, timeout=30
+        )
         if done.returncode != 0:
             raise AssertionError(f"tmux {' '.join(args)} failed: {done.stderr.strip()}{self._last_words()}")
         return done.stdout
@@ -76,8 +84,9 @@ class Terminal:
 
     def exited(self) -> str | None:
         """None while the app runs; else how it ended."""
-        dead, status = self.tmux("display-message", "-p", "-t", "test",
-                                 "#{pane_dead} #{pane_dead_status}").split(" ", 1)
+        dead, status = self.tmux("display-message", "-p", "-t", "test", "#{pane_dead} #{pane_dead_status}").split(
+            " ", 1
+        )
         return f"the app exited with status {status.strip()}" if dead == "1" else None
 
     def _last_words(self) -> str:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import re
-
 import asyncio
+import re
 from pathlib import Path
 from typing import Any
 
@@ -32,8 +31,10 @@ def test_no_color_picks_the_ansi_theme(monkeypatch: pytest.MonkeyPatch) -> None:
     assert ColdwaterApp(settings=Settings()).theme == "coldwater-ansi"
 
 
-@pytest.mark.parametrize("short, full", [("dark", "coldwater-dark"), ("light", "coldwater-light"),
-                                         ("ansi", "coldwater-ansi"), (None, "coldwater-dark")])
+@pytest.mark.parametrize(
+    "short, full",
+    [("dark", "coldwater-dark"), ("light", "coldwater-light"), ("ansi", "coldwater-ansi"), (None, "coldwater-dark")],
+)
 def test_theme_names(short: str | None, full: str) -> None:
     assert ColdwaterApp(theme=short, settings=Settings()).theme == full
 
@@ -94,7 +95,9 @@ def _greedy_until(table: Table, stop: Any) -> None:
     while not stop(table.state):
         cur = table.state.current
         assert cur is not None
-        action = table.state.sample_chance() if cur < 0 else bot.choose(table.state.view(cur), rng.fork(table.state.ply))
+        action = (
+            table.state.sample_chance() if cur < 0 else bot.choose(table.state.view(cur), rng.fork(table.state.ply))
+        )
         table.apply(cur, action)
 
 
@@ -160,8 +163,10 @@ async def test_contest_preselects_the_heaviest_fish(make_app, home: Path) -> Non
         t = games.get("crown").tables
         weights = {}
         for a in table.state.legal():
-            cards = sorted((f.card for f in table.state.data.parties[0].fish if f.species == a.species),
-                           key=lambda c: (-t.weight[c], t.time[c]))
+            cards = sorted(
+                (f.card for f in table.state.data.parties[0].fish if f.species == a.species),
+                key=lambda c: (-t.weight[c], t.time[c]),
+            )
             weights[a] = t.weight[cards[a.rank - 1]]
         assert weights[chosen] == max(weights.values())
         await asyncio.sleep(0)

@@ -10,18 +10,15 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from textual.pilot import Pilot
-
 from coldwater.core.aquatica.game import GAME
 from coldwater.net import records
 from coldwater.net.table import ContentRef, Seat, SeatKind, Table
+from coldwater.tui.games.aquatica import cards
+from coldwater.tui.games.aquatica.board import AquaticaBoard
 from coldwater.tui.screens.newgame import NewGameScreen
 from coldwater.tui.screens.pause import PauseScreen
 from coldwater.tui.screens.replays import ReplayScreen, ReplaysScreen
 from coldwater.tui.screens.resume import ResumeScreen
-from coldwater.tui.games.aquatica import cards
-from coldwater.tui.games.aquatica.board import AquaticaBoard
-from coldwater.tui.games.aquatica.screen import AquaticaTableScreen
 from coldwater.tui.widgets.log import GameLog
 
 from .driver import set_cycler, start_game
@@ -48,14 +45,14 @@ def saves(home: Path) -> list[Path]:
     return sorted((home / "saves").glob("*.json")) if (home / "saves").is_dir() else []
 
 
-async def test_own_card_data_is_used_named_saved_and_checked_on_resume(make_app, home: Path,
-                                                                      tmp_path: Path) -> None:
+async def test_own_card_data_is_used_named_saved_and_checked_on_resume(make_app, home: Path, tmp_path: Path) -> None:
     folder = own_content(tmp_path / "my-aquatica")
     mine = GAME.with_content(folder)
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await start_game(pilot, mode_key="s", game="aquatica", seats=["person", "bot:random"], seed="5",
-                         content=str(folder))
+        await start_game(
+            pilot, mode_key="s", game="aquatica", seats=["person", "bot:random"], seed="5", content=str(folder)
+        )
         screen = await ready(pilot)
         # The game plays the chosen data: King 1 (seat 1's, basic Kings) as written in the file.
         assert screen.table.game.content_hash == mine.content_hash
@@ -100,8 +97,7 @@ async def test_own_card_data_is_used_named_saved_and_checked_on_resume(make_app,
         assert not list(save.parent.glob("*.unreadable*"))
 
 
-async def test_bad_card_data_is_reported_in_the_form_and_starts_nothing(make_app, home: Path,
-                                                                       tmp_path: Path) -> None:
+async def test_bad_card_data_is_reported_in_the_form_and_starts_nothing(make_app, home: Path, tmp_path: Path) -> None:
     folder = tmp_path / "broken"
     folder.mkdir()
     raw = packaged("kings")
@@ -109,8 +105,9 @@ async def test_bad_card_data_is_reported_in_the_form_and_starts_nothing(make_app
     (folder / "kings.json").write_text(json.dumps(raw))
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await start_game(pilot, mode_key="s", game="aquatica", seats=["person", "bot:random"], seed="5",
-                         content=str(folder))
+        await start_game(
+            pilot, mode_key="s", game="aquatica", seats=["person", "bot:random"], seed="5", content=str(folder)
+        )
         assert isinstance(app.screen, NewGameScreen)
         error = str(app.screen.query_one("#form-error").render())
         assert error.startswith("Card data:") and "kings.json" in error and "teleport" in error
@@ -138,8 +135,13 @@ async def test_the_field_is_offered_for_every_game(make_app) -> None:
 async def test_replays_load_the_card_data_a_record_was_made_with(make_app, home: Path, tmp_path: Path) -> None:
     folder = own_content(tmp_path / "my-aquatica")
     mine = GAME.with_content(folder)
-    t = Table.new(mine, [Seat(SeatKind.PERSON, "Ada"), Seat(SeatKind.BOT, "Bot", bot="random")], seed=3,
-                  autosave=False, content=ContentRef(str(folder), mine.content_hash))
+    t = Table.new(
+        mine,
+        [Seat(SeatKind.PERSON, "Ada"), Seat(SeatKind.BOT, "Bot", bot="random")],
+        seed=3,
+        autosave=False,
+        content=ContentRef(str(folder), mine.content_hash),
+    )
     while t.current == -1:
         t.apply(-1, t.state.sample_chance())
     records.save(t.record, home / "records" / "mine.json")

@@ -21,22 +21,42 @@ from textual.pilot import Pilot
 
 from coldwater.core.aquatica import actions as A
 from coldwater.tui import keymap
+from coldwater.tui.games.aquatica.board import AquaticaBoard
+from coldwater.tui.games.aquatica.screen import AquaticaTableScreen
 from coldwater.tui.keymap import CHOICE_KEYS
 from coldwater.tui.screens.handover import HandOverScreen
 from coldwater.tui.screens.score import ScoreScreen
-from coldwater.tui.games.aquatica.screen import AquaticaTableScreen
-
-from coldwater.tui.games.aquatica.board import AquaticaBoard
 from coldwater.tui.widgets.choices import ChoiceList
 
 from .driver import key, start_game
 from .screen_text import screen_text
 
 RANK: dict[type, int] = {
-    A.PickKing: 0, A.Place: 0, A.Cut: 0, A.Rival: 0, A.OppFlip: 0, A.OppDiscard: 0,
-    A.Flip: 1, A.Exploit: 1, A.UseTribe: 1, A.Spend: 1,  # only while paying (see below)
-    A.ClaimGoal: 2, A.RecruitTribe: 3, A.Score: 4, A.Scout: 5, A.Recruit: 6, A.Buy: 7, A.Conquer: 7,
-    A.Rise: 8, A.Raise: 9, A.TakeBack: 10, A.Replay: 10, A.Copy: 10, A.Play: 20, A.End: 30, A.Skip: 40,
+    A.PickKing: 0,
+    A.Place: 0,
+    A.Cut: 0,
+    A.Rival: 0,
+    A.OppFlip: 0,
+    A.OppDiscard: 0,
+    A.Flip: 1,
+    A.Exploit: 1,
+    A.UseTribe: 1,
+    A.Spend: 1,  # only while paying (see below)
+    A.ClaimGoal: 2,
+    A.RecruitTribe: 3,
+    A.Score: 4,
+    A.Scout: 5,
+    A.Recruit: 6,
+    A.Buy: 7,
+    A.Conquer: 7,
+    A.Rise: 8,
+    A.Raise: 9,
+    A.TakeBack: 10,
+    A.Replay: 10,
+    A.Copy: 10,
+    A.Play: 20,
+    A.End: 30,
+    A.Skip: 40,
 }
 DRIVE_OPS = ("scout", "recruit", "free_recruit", "buy", "conquer")
 
@@ -120,8 +140,9 @@ async def check_parts(pilot: Pilot[Any], screen: AquaticaTableScreen, open_panes
         assert screen.pane == "", (pane, screen.pane, pilot.app.focused)
 
 
-async def play_game(pilot: Pilot[Any], *, by_keys: bool = True, wander_every: int = 5, check_every: int = 0,
-                    max_choices: int = 3000) -> dict[str, Any]:
+async def play_game(
+    pilot: Pilot[Any], *, by_keys: bool = True, wander_every: int = 5, check_every: int = 0, max_choices: int = 3000
+) -> dict[str, Any]:
     """Choose until the score screen; check at every decision what the screen offers.
 
     By keys (`by_keys`) each choice is its key press and the rendered screen is checked
@@ -188,15 +209,17 @@ def finished_well(score: Any, names: list[str], options: dict[str, Any]) -> None
 
 
 KEYBOARD_GAMES = [
-    pytest.param((80, 24), ["person", "bot:random", "bot:random"], {"module": "goals", "kings": "advanced"},
-                 id="80x24-3-goals"),
+    pytest.param(
+        (80, 24), ["person", "bot:random", "bot:random"], {"module": "goals", "kings": "advanced"}, id="80x24-3-goals"
+    ),
     pytest.param((160, 50), ["person", "bot:random"], {"module": "tribes"}, id="160x50-2-tribes"),
 ]
 
 
 @pytest.mark.parametrize("size,seats,options", KEYBOARD_GAMES)
-async def test_whole_game_by_keyboard(make_app, home: Path, size: tuple[int, int], seats: list[str],
-                                      options: dict[str, Any]) -> None:
+async def test_whole_game_by_keyboard(
+    make_app, home: Path, size: tuple[int, int], seats: list[str], options: dict[str, Any]
+) -> None:
     app = make_app()
     async with app.run_test(size=size) as pilot:
         await start_game(pilot, mode_key="s", game="aquatica", seats=seats, seed="21", options=options)
@@ -213,8 +236,14 @@ async def test_five_seats_through_the_screen(make_app) -> None:
     app = make_app()
     options = {"module": "tribes"}
     async with app.run_test(size=(80, 24)) as pilot:
-        await start_game(pilot, mode_key="s", game="aquatica", seed="21", options=options,
-                         seats=["bot:random", "bot:random", "person", "bot:random", "bot:random"])
+        await start_game(
+            pilot,
+            mode_key="s",
+            game="aquatica",
+            seed="21",
+            options=options,
+            seats=["bot:random", "bot:random", "person", "bot:random", "bot:random"],
+        )
         names = [s.name for s in app.screen.table.seats]
         await play_game(pilot, by_keys=False)
         finished_well(app.screen, names, options)
@@ -223,8 +252,9 @@ async def test_five_seats_through_the_screen(make_app) -> None:
 async def test_hotseat_two_people_hide_their_hands(make_app) -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await start_game(pilot, mode_key="h", game="aquatica", seats=["person", "person"], seed="8",
-                         options={"module": "goals"})
+        await start_game(
+            pilot, mode_key="h", game="aquatica", seats=["person", "person"], seed="8", options={"module": "goals"}
+        )
         assert isinstance(app.screen, HandOverScreen)
         seen = await play_game(pilot, by_keys=False)
         assert isinstance(app.screen, ScoreScreen)
@@ -237,8 +267,7 @@ async def test_hotseat_two_people_hide_their_hands(make_app) -> None:
 async def test_base_solo_against_the_virtual_rival(make_app) -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await start_game(pilot, mode_key="s", game="aquatica", seats=["person"], seed="3",
-                         options={"module": "goals"})
+        await start_game(pilot, mode_key="s", game="aquatica", seats=["person"], seed="3", options={"module": "goals"})
         seen = await play_game(pilot, by_keys=False, wander_every=4)
         score = app.screen
         assert isinstance(score, ScoreScreen)
@@ -250,8 +279,14 @@ async def test_base_solo_against_the_virtual_rival(make_app) -> None:
 async def test_tribes_solo_level_three(make_app) -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await start_game(pilot, mode_key="s", game="aquatica", seats=["person"], seed="4",
-                         options={"module": "tribes", "solo_level": 3})
+        await start_game(
+            pilot,
+            mode_key="s",
+            game="aquatica",
+            seats=["person"],
+            seed="4",
+            options={"module": "tribes", "solo_level": 3},
+        )
         screen = app.screen
         assert isinstance(screen, AquaticaTableScreen)
         assert "Tribes Solo level 3: Aquaman Wannabe" in screen.query_one("#board", AquaticaBoard).plain

@@ -11,11 +11,11 @@ from textual.pilot import Pilot
 
 from coldwater.core.aquatica import actions as A
 from coldwater.tui.app import ColdwaterApp
+from coldwater.tui.games.aquatica.board import AquaticaBoard
+from coldwater.tui.games.aquatica.screen import AquaticaTableScreen
 from coldwater.tui.screens.help import HelpScreen
 from coldwater.tui.screens.newgame import NewGameScreen
 from coldwater.tui.settings import Settings
-from coldwater.tui.games.aquatica.board import AquaticaBoard
-from coldwater.tui.games.aquatica.screen import AquaticaTableScreen
 from coldwater.tui.widgets.choices import ChoiceList
 from coldwater.tui.widgets.form import Cycler
 
@@ -122,8 +122,14 @@ async def _mid_game(pilot: Pilot[Any]) -> None:
     """A fixed game, a few purposeful choices in: the screen in the middle of a Main Action."""
     from .test_aquatica_play import sensible
 
-    await start_game(pilot, mode_key="s", game="aquatica", seats=["person", "bot:random", "bot:random"], seed="12",
-                     options={"module": "tribes"})
+    await start_game(
+        pilot,
+        mode_key="s",
+        game="aquatica",
+        seats=["person", "bot:random", "bot:random"],
+        seed="12",
+        options={"module": "tribes"},
+    )
     for _ in range(9):
         screen = await ready(pilot)
         screen.choose(sensible(screen))

@@ -92,9 +92,11 @@ def test_announcements_name_goals_rival_and_the_end() -> None:
     after.trigger = True
     goal0, goal1 = cards.goal_name(DECK, after.goals[0]), cards.goal_name(DECK, after.goals[1])
     lines = words.announcements(DECK, before, after)
-    assert lines == [f"Seat 1 claims the Goal {goal0}: {DECK.spots[0]} PP",
-                     f"The virtual rival's Manta takes the Goal {goal1} ({DECK.spots[0]} PP spot)",
-                     "The end is triggered: one last turn"]
+    assert lines == [
+        f"Seat 1 claims the Goal {goal0}: {DECK.spots[0]} PP",
+        f"The virtual rival's Manta takes the Goal {goal1} ({DECK.spots[0]} PP spot)",
+        "The end is triggered: one last turn",
+    ]
 
 
 def test_step_note_counts_a_characters_effects() -> None:

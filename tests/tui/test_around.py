@@ -36,14 +36,12 @@ from coldwater.tui.screens.lan_join import LanJoinScreen, listing_label
 from coldwater.tui.screens.lobby import LobbyScreen
 from coldwater.tui.screens.newgame import NewGameScreen
 from coldwater.tui.screens.replays import ReplayScreen, ReplaysScreen
-from coldwater.tui.screens.resume import ResumeScreen
 from coldwater.tui.screens.rules import RulesScreen
 from coldwater.tui.screens.score import ScoreScreen
-from coldwater.tui.screens.settings import KeyCapture, KeyList, SettingsScreen
+from coldwater.tui.screens.settings import KeyCapture, KeyList
 from coldwater.tui.screens.table import TableScreen
-from coldwater.tui.settings import Settings
 from coldwater.tui.widgets.chart import ScoreOverTime
-from coldwater.tui.widgets.form import Cycler, Field
+from coldwater.tui.widgets.form import Field
 
 from .driver import focus, set_cycler
 from .test_lan_play import lan_app, until
@@ -55,13 +53,14 @@ SIZE = (80, 24)
 def shown(app: ColdwaterApp) -> str:
     """The text on the terminal, as a person reads it (from the SVG a screenshot makes)."""
     svg = app.export_screenshot()
-    body = svg[svg.index("</style>"):] if "</style>" in svg else svg
+    body = svg[svg.index("</style>") :] if "</style>" in svg else svg
     return html.unescape(re.sub(r"<[^>]+>", "", body)).replace("\xa0", " ")
 
 
 def bot_table(game: Any = CROWN, seed: str = "s1") -> Table:
-    return Table.new(game, [Seat(SeatKind.BOT, "Ann", bot="greedy"), Seat(SeatKind.BOT, "Bob", bot="greedy")],
-                     seed=seed)
+    return Table.new(
+        game, [Seat(SeatKind.BOT, "Ann", bot="greedy"), Seat(SeatKind.BOT, "Bob", bot="greedy")], seed=seed
+    )
 
 
 async def play_out(t: Table) -> Table:
@@ -104,10 +103,12 @@ async def test_every_text_field_shows_what_is_typed(make_app, key: str) -> None:
         if key == "o":  # reserved seats have a fingerprint field: show them
             await set_cycler(pilot, "#seat-1", "reserved")
         seen = await type_into_every_field(pilot, app.screen)
-        expected = {"s": {"name-0", "name-1", "seed", "content-path"},
-                    "h": {"name-0", "name-1", "seed", "content-path"},
-                    "o": {"fp-1", "table-name", "host-name", "passphrase", "content-path"},
-                    "j": {"address", "my-name", "passphrase", "content-path"}}[key]
+        expected = {
+            "s": {"name-0", "name-1", "seed", "content-path"},
+            "h": {"name-0", "name-1", "seed", "content-path"},
+            "o": {"fp-1", "table-name", "host-name", "passphrase", "content-path"},
+            "j": {"address", "my-name", "passphrase", "content-path"},
+        }[key]
         assert expected <= set(seen)
 
 
@@ -195,8 +196,16 @@ async def test_a_silent_address_is_answered_within_five_seconds(home: Path) -> N
 
 
 def test_the_list_marks_tables_that_need_a_passphrase_or_other_card_data() -> None:
-    base = Listing(service="a", table="Friday", game="crown", host="10.0.0.2", port=4000, open_seats=1, v=1,
-                   content=CROWN.content_hash)
+    base = Listing(
+        service="a",
+        table="Friday",
+        game="crown",
+        host="10.0.0.2",
+        port=4000,
+        open_seats=1,
+        v=1,
+        content=CROWN.content_hash,
+    )
     assert "passphrase" not in listing_label(base, {"crown": "Crown"})
 
     class Locked:
@@ -227,9 +236,16 @@ async def test_choosing_a_locked_table_without_a_passphrase_says_so(home: Path) 
 
 
 async def test_a_refused_passphrase_without_one_says_the_table_needs_it(home: Path) -> None:
-    host = await net.open_table(CROWN, name="Locked", seats=["host", "open"], passphrase="trout",
-                                identity=Identity.generate(), bind="127.0.0.1", advertise=False,
-                                save_dir=home / "h")
+    host = await net.open_table(
+        CROWN,
+        name="Locked",
+        seats=["host", "open"],
+        passphrase="trout",
+        identity=Identity.generate(),
+        bind="127.0.0.1",
+        advertise=False,
+        save_dir=home / "h",
+    )
     task = asyncio.ensure_future(host.run())
     try:
         async with lan_app(home).run_test(size=SIZE) as pilot:
@@ -264,8 +280,15 @@ async def test_a_joiner_without_the_hosts_card_data_is_told_which_file_and_hash(
     mine = CROWN.with_content(path)
     if mine.content_hash == CROWN.content_hash:
         pytest.skip("the test copy of the card data hashes like the packaged one")
-    host = await net.open_table(mine, name="Own", seats=["host", "open"], identity=Identity.generate(),
-                                bind="127.0.0.1", advertise=False, save_dir=home / "h")
+    host = await net.open_table(
+        mine,
+        name="Own",
+        seats=["host", "open"],
+        identity=Identity.generate(),
+        bind="127.0.0.1",
+        advertise=False,
+        save_dir=home / "h",
+    )
     task = asyncio.ensure_future(host.run())
     try:
         async with lan_app(home).run_test(size=SIZE) as pilot:

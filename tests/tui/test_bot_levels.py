@@ -19,7 +19,7 @@ async def test_a_seat_plays_at_the_level_picked(make_app) -> None:
         assert isinstance(screen, TableScreen)
         table = screen.table
         assert table.seats[0].bot == "normal"
-        assert isinstance(table._bots[0], SearchBot) and table._bots[0].name == "normal"  # noqa: SLF001
+        assert isinstance(table._bots[0], SearchBot) and table._bots[0].name == "normal"
         # The app answers keys while the bot thinks: help opens and closes over the table.
         await pilot.press("question_mark")
         await pilot.pause()

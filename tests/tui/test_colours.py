@@ -31,11 +31,16 @@ def rendered(style: str, depth: str) -> str:
     at several depths through a Console would hide the reduction."""
     parsed = Style.parse(style)
     system = {"truecolor": ColorSystem.TRUECOLOR, "256": ColorSystem.EIGHT_BIT, "standard": ColorSystem.STANDARD}[depth]
-    fresh = Style(color=parsed.color.downgrade(system) if parsed.color else None,
-                  bgcolor=parsed.bgcolor.downgrade(system) if parsed.bgcolor else None,
-                  bold=parsed.bold, underline=parsed.underline, reverse=parsed.reverse, dim=parsed.dim,
-                  italic=parsed.italic)
-    return fresh._make_ansi_codes(system)  # noqa: SLF001 - the codes themselves are what we compare
+    fresh = Style(
+        color=parsed.color.downgrade(system) if parsed.color else None,
+        bgcolor=parsed.bgcolor.downgrade(system) if parsed.bgcolor else None,
+        bold=parsed.bold,
+        underline=parsed.underline,
+        reverse=parsed.reverse,
+        dim=parsed.dim,
+        italic=parsed.italic,
+    )
+    return fresh._make_ansi_codes(system)
 
 
 @pytest.mark.parametrize("theme", ["dark", "light", "ansi"])
@@ -46,7 +51,9 @@ def test_game_colours_differ_pairwise(theme: str, depth: str, group: str) -> Non
     styles = {name: palette[f"{group}.{name}"] for name in GROUPS[group]}
     codes = {name: rendered(style, DEPTHS[depth]) for name, style in styles.items()}
     for a, b in combinations(codes, 2):
-        assert codes[a] != codes[b], f"{theme} at {depth}: {group} {a} and {b} look the same ({styles[a]!r}, {styles[b]!r})"
+        assert codes[a] != codes[b], (
+            f"{theme} at {depth}: {group} {a} and {b} look the same ({styles[a]!r}, {styles[b]!r})"
+        )
 
 
 def test_reduction_really_happens() -> None:

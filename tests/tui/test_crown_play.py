@@ -35,8 +35,11 @@ SEATS = ["person", "bot:greedy", "bot:random"]
 BOTS = ["Greedy bot 2", "Random bot 3"]
 
 PARTS: dict[str, str] = {
-    "angler ring": r"⚓Port ?\[[^\]]*\]" + "".join(rf"(?=(.|\n)*({n}|{n[0] if n != 'Black' else 'K'})\[)"
-                                                   for n in ("Purple", "Green", "Blue", "Red", "Yellow", "Black")),
+    "angler ring": r"⚓Port ?\[[^\]]*\]"
+    + "".join(
+        rf"(?=(.|\n)*({n}|{n[0] if n != 'Black' else 'K'})\[)"
+        for n in ("Purple", "Green", "Blue", "Red", "Yellow", "Black")
+    ),
     "Shore row": r"Shore PG",
     "River row": r"River KY",
     "Lake row": r"Lake  BR",
@@ -84,13 +87,13 @@ async def decision(pilot: Pilot[Any], screen: TableScreen, limit: float = 60.0) 
     while loop.time() < end:
         if pilot.app.screen is not screen:
             return False
-        auto_pending = screen._auto_ply == screen.table.state.ply  # noqa: SLF001 - an answer given for us
+        auto_pending = screen._auto_ply == screen.table.state.ply
         if screen.my_turn() and not screen.busy and not auto_pending:
             await pilot.pause()
             if screen.my_turn() and not screen.busy:
                 return True
         await asyncio.sleep(0.002)
-        await pilot._wait_for_screen()  # noqa: SLF001 - see driver.key
+        await pilot._wait_for_screen()
     raise AssertionError("no decision came")
 
 
@@ -230,8 +233,9 @@ async def test_resume_rebuilds_the_board_and_log(make_app, home: Path) -> None:
 async def test_practice_pond_says_what_the_silent_player_did(make_app, home: Path) -> None:
     app = make_app(crown_catalog())
     async with app.run_test(size=(100, 30)) as pilot:
-        screen = CrownTableScreen(Table.new("crown", [Seat(SeatKind.PERSON, "Ada")], seed="pond",
-                                            save_path=home / "saves" / "p.json"))
+        screen = CrownTableScreen(
+            Table.new("crown", [Seat(SeatKind.PERSON, "Ada")], seed="pond", save_path=home / "saves" / "p.json")
+        )
         await app.push_screen(screen)
         await answer(pilot, screen, 40)
         texts = [e.text for e in screen.logbook.entries]

@@ -34,7 +34,9 @@ def mid_game(home: Path, plies: int = 420) -> Table:
     while table.state.ply < plies or table.state.current != 0:
         cur = table.state.current
         assert cur is not None
-        action = table.state.sample_chance() if cur < 0 else bot.choose(table.state.view(cur), rng.fork(table.state.ply))
+        action = (
+            table.state.sample_chance() if cur < 0 else bot.choose(table.state.view(cur), rng.fork(table.state.ply))
+        )
         table.apply(cur, action)
     return table
 

@@ -224,10 +224,20 @@ def test_every_trophy_master_angler_catch_and_the_end_are_announced(players: int
     final: Any = None
     for before, after, seat, action in steps(players, seed):
         lines += wording.announcements(before.data, after.data, T, NAMES[:players])
-        if seat == CHANCE and before.data.tasks and before.data.tasks[0].kind == "silent" and str(action).startswith("bait"):
-            said = wording.silent_turn(before.data, after.data, T, wording.BAIT_LETTERS.index("W")
-                                       if action.colour == "white" else ["blue", "red", "purple", "black", "green",
-                                                                         "yellow"].index(action.colour))
+        if (
+            seat == CHANCE
+            and before.data.tasks
+            and before.data.tasks[0].kind == "silent"
+            and str(action).startswith("bait")
+        ):
+            said = wording.silent_turn(
+                before.data,
+                after.data,
+                T,
+                wording.BAIT_LETTERS.index("W")
+                if action.colour == "white"
+                else ["blue", "red", "purple", "black", "green", "yellow"].index(action.colour),
+            )
             assert said.startswith("Silent player draws")
         final = after
     d: CrownData = final.data
@@ -236,7 +246,10 @@ def test_every_trophy_master_angler_catch_and_the_end_are_announced(players: int
     for i, p in enumerate(d.parties):
         for t in p.trophies:
             if t.kind in ("shore", "lake", "river"):
-                assert re.search(rf"{t.kind.title()} contest: .*{labels[i]} \d+ lb → {t.points} points", text), (t, text)
+                assert re.search(rf"{t.kind.title()} contest: .*{labels[i]} \d+ lb → {t.points} points", text), (
+                    t,
+                    text,
+                )
             elif t.kind == "mystery_weight":
                 assert f"{labels[i]} wins the Mystery Weight trophy" in text
             elif not (p.silent and t.kind == "small_species"):  # the silent player starts with it
@@ -247,12 +260,22 @@ def test_every_trophy_master_angler_catch_and_the_end_are_announced(players: int
 
 
 def test_chance_lines_are_gathered() -> None:
-    out = wording.summarize_chance([
-        "the Lake deck now shows a Pike", "the Shore deck now shows a Wrasse",
-        "a red bait is drawn from the bag", "a blue bait is drawn from the bag",
-        "the Ray Master Angler card (K Y G P) is turned face up", "Seat 1 draws a tackle piece"])
-    assert out == ["decks now show: Lake Pike, Shore Wrasse", "bait drawn: red, blue",
-                   "turned up in the Master Angler row: Ray", "Seat 1 draws a tackle piece"]
+    out = wording.summarize_chance(
+        [
+            "the Lake deck now shows a Pike",
+            "the Shore deck now shows a Wrasse",
+            "a red bait is drawn from the bag",
+            "a blue bait is drawn from the bag",
+            "the Ray Master Angler card (K Y G P) is turned face up",
+            "Seat 1 draws a tackle piece",
+        ]
+    )
+    assert out == [
+        "decks now show: Lake Pike, Shore Wrasse",
+        "bait drawn: red, blue",
+        "turned up in the Master Angler row: Ray",
+        "Seat 1 draws a tackle piece",
+    ]
 
 
 # ---- the board ---------------------------------------------------------------------
@@ -265,8 +288,9 @@ def sampled_positions() -> tuple[Any, ...]:
     return tuple(out)
 
 
-@pytest.mark.parametrize("width, full", [(60, False), (60, True), (77, False), (77, True), (118, True), (142, False),
-                                         (196, False)])
+@pytest.mark.parametrize(
+    "width, full", [(60, False), (60, True), (77, False), (77, True), (118, True), (142, False), (196, False)]
+)
 def test_board_rows_never_wrap_and_every_part_is_there(width: int, full: bool) -> None:
     from rich.console import Console
 

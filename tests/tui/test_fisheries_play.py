@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 
 from coldwater.net.table import list_saves
+from coldwater.tui.games.fisheries.board import FisheriesBoard
+from coldwater.tui.games.fisheries.screen import FisheriesTableScreen
 from coldwater.tui.screens.handover import HandOverScreen
 from coldwater.tui.screens.menu import MenuScreen
 from coldwater.tui.screens.replays import ReplayScreen
 from coldwater.tui.screens.score import ScoreScreen
-from coldwater.tui.games.fisheries.board import FisheriesBoard
-from coldwater.tui.games.fisheries.screen import FisheriesTableScreen
 
 from .driver import start_game
 from .fisheries_driver import Stats, play_fisheries
@@ -50,7 +50,7 @@ async def test_whole_game_against_the_greedy_bot(make_app, home: Path, size: tup
         await pilot.press("end")
         await pilot.pause()
         board = app.screen.query_one("#board", FisheriesBoard)
-        shown = board._view  # noqa: SLF001 - the position the widget last drew
+        shown = board._view
         assert shown is not None and shown.is_over
         assert board.day_line(shown.data, long=False).plain.startswith("Game over")
     assert list_saves() == []

@@ -6,9 +6,9 @@ from typing import Any
 
 from textual.pilot import Pilot
 
+from coldwater.tui.games.fisheries.screen import FisheriesTableScreen, UiCmd
 from coldwater.tui.screens.help import HelpScreen
 from coldwater.tui.widgets.choices import ChoiceList
-from coldwater.tui.games.fisheries.screen import FisheriesTableScreen, UiCmd
 
 from .fisheries_driver import keys_by_value
 from .test_fisheries_snapshots import to_my_turn

@@ -36,8 +36,7 @@ async def sailing(pilot: Pilot[Any]) -> None:
     screen = pilot.app.screen
     assert isinstance(screen, FisheriesTableScreen)
     choices = screen.query_one("#decision")
-    key = next(k for k, oid in choices._keys.items()  # noqa: SLF001 - the list's own map
-               if getattr(choices._values[oid], "kind", "") == "sail")  # noqa: SLF001
+    key = next(k for k, oid in choices._keys.items() if getattr(choices._values[oid], "kind", "") == "sail")
     await pilot.press(key, "n")
 
 

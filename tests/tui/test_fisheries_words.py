@@ -76,8 +76,8 @@ def test_a_lobster_that_buys_nothing_is_recognised() -> None:
     d.time[seat] = 0  # no hours: no sail, no fish
     d.supply[seat] = [0] * len(d.supply[seat])  # no tiles to chart
     d.catch[seat] = [0] * len(d.catch[seat])  # nothing to preserve with
-    s._legal = None  # noqa: SLF001 - the test edits the position behind the cache
-    s._legal_set = None  # noqa: SLF001
+    s._legal = None
+    s._legal_set = None
     assert not words.lobster_buys_something(s)
 
 

@@ -26,8 +26,16 @@ CROWN = games.get("crown")
 
 
 def listing(table: str, port: int, open_seats: int = 1) -> Listing:
-    return Listing(service=f"{table} [abcd]._coldwater._tcp.local.", table=table, game="crown", host="127.0.0.1",
-                   port=port, open_seats=open_seats, v=net.PROTOCOL, content=CROWN.content_hash)
+    return Listing(
+        service=f"{table} [abcd]._coldwater._tcp.local.",
+        table=table,
+        game="crown",
+        host="127.0.0.1",
+        port=port,
+        open_seats=open_seats,
+        v=net.PROTOCOL,
+        content=CROWN.content_hash,
+    )
 
 
 async def open_join(pilot: Any) -> LanJoinScreen:
@@ -60,9 +68,18 @@ async def test_tables_appear_and_vanish(home: Path) -> None:
 
 
 async def _host(home: Path, **kw: Any) -> Any:
-    return await net.open_table(CROWN, name="Pike Pond", seats=["host", "open"], bind="127.0.0.1", advertise=False,
-                                identity=Identity.generate(), chooser=net.bot_chooser(CROWN), host_name="Ann",
-                                save_dir=home / "h", **kw)
+    return await net.open_table(
+        CROWN,
+        name="Pike Pond",
+        seats=["host", "open"],
+        bind="127.0.0.1",
+        advertise=False,
+        identity=Identity.generate(),
+        chooser=net.bot_chooser(CROWN),
+        host_name="Ann",
+        save_dir=home / "h",
+        **kw,
+    )
 
 
 async def test_pick_listed_table_joins_into_lobby_and_ready(home: Path) -> None:
@@ -103,8 +120,14 @@ async def test_join_errors_are_sentences(home: Path) -> None:
             screen.query_one("#address").value = "127.0.0.1:1"
             screen.query_one("#address").focus()
             await pilot.press("enter")
-            await until(lambda: "Cannot reach" in str(error.render()) or "Refused" in str(error.render())
-                        and "passphrase" not in str(error.render()).lower(), 15, "unreachable")
+            await until(
+                lambda: (
+                    "Cannot reach" in str(error.render())
+                    or ("Refused" in str(error.render()) and "passphrase" not in str(error.render()).lower())
+                ),
+                15,
+                "unreachable",
+            )
             screen.query_one("#address").value = "nonsense"
             await pilot.press("enter")
             await until(lambda: "not an address" in str(error.render()), 5, "bad address")

@@ -9,8 +9,6 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from coldwater import net
 from coldwater.net.identity import Identity
 from coldwater.tui.app import ColdwaterApp
@@ -23,10 +21,17 @@ from coldwater.tui.settings import Settings
 
 from .driver import focus, play, set_cycler
 
+
 def lan_app(home: Path, **lan: Any) -> ColdwaterApp:
     a = ColdwaterApp(catalog=Catalog(names=("crown",)), settings=Settings(bot_delay=0.0))
-    a.lan_options = {"bind": "127.0.0.1", "advertise": False, "browse": False,  # type: ignore[attr-defined]
-                     "identity": Identity.generate(), "save_dir": home / "lan-host", **lan}
+    a.lan_options = {
+        "bind": "127.0.0.1",
+        "advertise": False,
+        "browse": False,  # type: ignore[attr-defined]
+        "identity": Identity.generate(),
+        "save_dir": home / "lan-host",
+        **lan,
+    }
     return a
 
 
@@ -61,13 +66,25 @@ async def test_host_from_app_peer_joins_play_to_the_end(home: Path) -> None:
             host = lobby.party
             assert [s.kind for s in host.lobby()] == ["host", "open", "bot"]
             game = host.game
-            peer = await net.join_table(f"127.0.0.1:{host.port}", name="Bob", identity=Identity.generate(),
-                                        chooser=net.bot_chooser(game), bind="127.0.0.1",
-                                        save_dir=home / "lan-peer")
+            peer = await net.join_table(
+                f"127.0.0.1:{host.port}",
+                name="Bob",
+                identity=Identity.generate(),
+                chooser=net.bot_chooser(game),
+                bind="127.0.0.1",
+                save_dir=home / "lan-peer",
+            )
             peer_task = asyncio.ensure_future(peer.run())
             seats = lobby.query_one("#lobby-seats")
-            await until(lambda: "Bob" in str(seats.render()) and peer.identity.fingerprint in str(seats.render())
-                        and "not ready" not in str(seats.render()), 10, "the peer in the lobby")
+            await until(
+                lambda: (
+                    "Bob" in str(seats.render())
+                    and peer.identity.fingerprint in str(seats.render())
+                    and "not ready" not in str(seats.render())
+                ),
+                10,
+                "the peer in the lobby",
+            )
             peer.send_chat("hello table")
             await until(lambda: "hello table" in str(lobby.query_one("#lobby-chat").render()), 10, "chat")
             await until(lambda: not lobby.query_one("#start").disabled, 10, "Start enabled")
@@ -99,8 +116,10 @@ async def test_app_opens_straight_into_the_lobby(home: Path, monkeypatch: Any) -
         opened.append(self)
 
     monkeypatch.setattr(ColdwaterApp, "run", fake_run)
-    assert cli.main(["host", "crown", "--name", "Pike Pond", "--seats", "bot", "--bind", "127.0.0.1",
-                     "--no-advertise"]) == 0
+    assert (
+        cli.main(["host", "crown", "--name", "Pike Pond", "--seats", "bot", "--bind", "127.0.0.1", "--no-advertise"])
+        == 0
+    )
     app = opened[0]
     assert app.lan_start is not None
     async with app.run_test(size=(80, 24)) as pilot:

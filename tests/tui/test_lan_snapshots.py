@@ -29,8 +29,14 @@ PORT = 47391
 
 def app(home: Path) -> ColdwaterApp:
     a = ColdwaterApp(catalog=Catalog(names=("crown",)), settings=Settings(bot_delay=0.0))
-    a.lan_options = {"bind": "127.0.0.1", "port": PORT, "advertise": False,  # type: ignore[attr-defined]
-                     "browse": False, "identity": HOST_ID, "save_dir": home / "lan"}
+    a.lan_options = {
+        "bind": "127.0.0.1",
+        "port": PORT,
+        "advertise": False,  # type: ignore[attr-defined]
+        "browse": False,
+        "identity": HOST_ID,
+        "save_dir": home / "lan",
+    }
     return a
 
 
@@ -66,8 +72,9 @@ def test_lobby(snap_compare: Any, home: Path) -> None:
         await pilot.press("enter")
         await until(lambda: isinstance(pilot.app.screen, LobbyScreen), 10, "the lobby")
         lobby = pilot.app.screen
-        peer = await net.join_table(f"127.0.0.1:{PORT}", name="Bob", identity=PEER_ID, bind="127.0.0.1",
-                                    save_dir=home / "peer")
+        peer = await net.join_table(
+            f"127.0.0.1:{PORT}", name="Bob", identity=PEER_ID, bind="127.0.0.1", save_dir=home / "peer"
+        )
         peers.append(peer)
         await until(lambda: "Bob" in str(lobby.query_one("#lobby-seats").render()), 10, "Bob")
         lobby.party.send_chat("welcome, Bob")

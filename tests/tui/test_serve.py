@@ -63,8 +63,13 @@ async def server(tmp_path: Path, allowed: Path, request: pytest.FixtureRequest) 
 
 async def connect(server: serve.Server, key: asyncssh.SSHKey | None, **kw: object) -> asyncssh.SSHClientConnection:
     return await asyncssh.connect(
-        "127.0.0.1", server.port, username="play", known_hosts=None,  # type: ignore[attr-defined]
-        client_keys=[key] if key else None, agent_path=None, **kw,  # type: ignore[arg-type]
+        "127.0.0.1",
+        server.port,
+        username="play",
+        known_hosts=None,  # type: ignore[attr-defined]
+        client_keys=[key] if key else None,
+        agent_path=None,
+        **kw,  # type: ignore[arg-type]
     )
 
 
@@ -109,8 +114,7 @@ async def open_app(conn: asyncssh.SSHClientConnection, cols: int = 80, rows: int
     return Screen(proc, cols, rows)
 
 
-async def test_a_friend_reaches_the_menu_at_80x24_and_quits(server: serve.Server,
-                                                             player_key: asyncssh.SSHKey) -> None:
+async def test_a_friend_reaches_the_menu_at_80x24_and_quits(server: serve.Server, player_key: asyncssh.SSHKey) -> None:
     async with await connect(server, player_key) as conn:
         app = await open_app(conn)
         shown = await app.until(lambda s: MENU in s, "the main menu")
@@ -141,8 +145,9 @@ async def test_the_table_follows_a_resize(server: serve.Server, player_key: asyn
         await asyncio.wait_for(app.proc.wait_closed(), DEADLINE)
 
 
-async def test_sessions_are_separate_processes_with_separate_saves(server: serve.Server, tmp_path: Path,
-                                                                  player_key: asyncssh.SSHKey) -> None:
+async def test_sessions_are_separate_processes_with_separate_saves(
+    server: serve.Server, tmp_path: Path, player_key: asyncssh.SSHKey
+) -> None:
     other = asyncssh.generate_private_key("ssh-ed25519")
     assert server.config.allow is not None
     with server.config.allow.open("ab") as f:
@@ -184,8 +189,9 @@ async def test_a_password_is_never_accepted(server: serve.Server) -> None:
         await connect(server, None, password="hunter2")
 
 
-async def test_a_session_without_a_terminal_is_told_it_needs_one(server: serve.Server,
-                                                                  player_key: asyncssh.SSHKey) -> None:
+async def test_a_session_without_a_terminal_is_told_it_needs_one(
+    server: serve.Server, player_key: asyncssh.SSHKey
+) -> None:
     async with await connect(server, player_key) as conn:
         result = await conn.run("anything", encoding="utf-8")
     assert result.exit_status == 1
@@ -207,8 +213,9 @@ async def test_a_full_server_says_so(server: serve.Server, player_key: asyncssh.
         assert len(server.apps) == 1 and server.apps[0].session is not None
 
 
-async def test_a_second_connection_with_the_same_key_takes_the_game_over(server: serve.Server,
-                                                                        player_key: asyncssh.SSHKey) -> None:
+async def test_a_second_connection_with_the_same_key_takes_the_game_over(
+    server: serve.Server, player_key: asyncssh.SSHKey
+) -> None:
     # A key is one identity with one data folder, so it has one app; a newer connection
     # (say, after the old one hung without the server noticing) takes it over.
     async with await connect(server, player_key) as conn:
@@ -232,8 +239,9 @@ async def test_an_idle_session_is_closed(server: serve.Server, player_key: async
     assert not server.apps
 
 
-async def test_a_dropped_connection_sits_back_down_at_the_same_app(server: serve.Server,
-                                                                    player_key: asyncssh.SSHKey) -> None:
+async def test_a_dropped_connection_sits_back_down_at_the_same_app(
+    server: serve.Server, player_key: asyncssh.SSHKey
+) -> None:
     conn = await connect(server, player_key)
     app = await open_app(conn)
     await app.until(lambda s: MENU in s, "the main menu")
@@ -315,6 +323,7 @@ def test_a_terminal_with_few_colours_gets_the_ansi_theme() -> None:
 
 # The real OpenSSH client ----------------------------------------------------------
 
+
 @pytest.fixture
 def served(tmp_path: Path, allowed: Path, player_key: asyncssh.SSHKey) -> Iterator[tuple[int, Path]]:
     """`coldwater serve` as a person starts it, in its own process; yields (port, client key)."""
@@ -322,9 +331,21 @@ def served(tmp_path: Path, allowed: Path, player_key: asyncssh.SSHKey) -> Iterat
 
     coldwater = Path(sys.executable).with_name("coldwater")
     proc = subprocess.Popen(
-        [str(coldwater), "serve", "--port", "0", "--bind", "127.0.0.1", "--allow", str(allowed),
-         "--host-key", str(tmp_path / "host_key")],
-        env={**os.environ, "COLDWATER_HOME": str(tmp_path / "data")}, stdout=subprocess.PIPE, text=True,
+        [
+            str(coldwater),
+            "serve",
+            "--port",
+            "0",
+            "--bind",
+            "127.0.0.1",
+            "--allow",
+            str(allowed),
+            "--host-key",
+            str(tmp_path / "host_key"),
+        ],
+        env={**os.environ, "COLDWATER_HOME": str(tmp_path / "data")},
+        stdout=subprocess.PIPE,
+        text=True,
     )
     try:
         assert proc.stdout is not None
@@ -341,9 +362,26 @@ def served(tmp_path: Path, allowed: Path, player_key: asyncssh.SSHKey) -> Iterat
 @pytest.mark.skipif(TMUX is None or shutil.which("ssh") is None, reason="needs tmux and the OpenSSH client")
 def test_the_openssh_client_plays_in_a_real_terminal(served: tuple[int, Path], tmp_path: Path) -> None:
     port, key = served
-    ssh = ["ssh", "-p", str(port), "-i", str(key), "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes",
-           "-o", "StrictHostKeyChecking=no", "-o", f"UserKnownHostsFile={tmp_path / 'known_hosts'}",
-           "-o", "LogLevel=ERROR", "-F", "/dev/null", "play@127.0.0.1"]
+    ssh = [
+        "ssh",
+        "-p",
+        str(port),
+        "-i",
+        str(key),
+        "-o",
+        "IdentitiesOnly=yes",
+        "-o",
+        "BatchMode=yes",
+        "-o",
+        "StrictHostKeyChecking=no",
+        "-o",
+        f"UserKnownHostsFile={tmp_path / 'known_hosts'}",
+        "-o",
+        "LogLevel=ERROR",
+        "-F",
+        "/dev/null",
+        "play@127.0.0.1",
+    ]
     term = Terminal(ssh, env={"TERM": "xterm-256color"}, config_dir=tmp_path)
     try:
         shown = term.wait_for(MENU)

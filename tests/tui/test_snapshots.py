@@ -41,6 +41,8 @@ def utc(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
     monkeypatch.undo()
     time.tzset()
+
+
 SEATS = [Seat(SeatKind.PERSON, "Ada"), Seat(SeatKind.BOT, "Greedy Gil", bot="greedy")]
 
 
@@ -221,11 +223,25 @@ async def _lan(pilot: Pilot[Any], home: Path) -> None:
 
 
 SCREENS: dict[str, Setup] = {
-    "menu": _menu, "newgame": _newgame, "newgame_pond": _newgame_pond, "table": _table,
-    "table_port": _table_port, "handover": _handover, "score": _score, "pause": _pause,
-    "resume": _resume, "replays": _replays, "replay": _replay, "rules": _rules, "settings": _settings,
-    "help": _help, "lan": _lan, "score_full": _score_full, "replay_goto": _replay_goto,
-    "resume_delete": _resume_delete, "settings_key": _settings_key,
+    "menu": _menu,
+    "newgame": _newgame,
+    "newgame_pond": _newgame_pond,
+    "table": _table,
+    "table_port": _table_port,
+    "handover": _handover,
+    "score": _score,
+    "pause": _pause,
+    "resume": _resume,
+    "replays": _replays,
+    "replay": _replay,
+    "rules": _rules,
+    "settings": _settings,
+    "help": _help,
+    "lan": _lan,
+    "score_full": _score_full,
+    "replay_goto": _replay_goto,
+    "resume_delete": _resume_delete,
+    "settings_key": _settings_key,
 }
 
 

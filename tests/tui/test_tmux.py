@@ -49,7 +49,7 @@ def question(shown: str) -> str | None:
     edge = next((i for i, line in enumerate(lines) if line.strip() and set(line.strip()) == {"▔"}), None)
     if edge is None or edge + 1 >= len(lines):
         return None
-    left = [line.split("▏")[0] for line in lines[edge + 1:]]
+    left = [line.split("▏")[0] for line in lines[edge + 1 :]]
     title = left[0].strip()
     if any(row.strip()[:3] in ("1  ", "e  ") for row in left[1:]) and title and not title.endswith("thinking…"):
         return title

@@ -12,8 +12,10 @@ from coldwater.tui.screens.base import BaseScreen
 
 class HandOverScreen(BaseScreen):
     BINDINGS = keymap.bindings("handover")
-    HELP = ("**Hand-over.** The board is hidden so the next player does not see the last one's "
-            "fish weights, tags and tackle. Pass the keyboard, then the next player presses Enter.")
+    HELP = (
+        "**Hand-over.** The board is hidden so the next player does not see the last one's "
+        "fish weights, tags and tackle. Pass the keyboard, then the next player presses Enter."
+    )
 
     def __init__(self, name: str, title: str) -> None:
         super().__init__()
@@ -22,9 +24,11 @@ class HandOverScreen(BaseScreen):
 
     def compose(self) -> ComposeResult:
         with Middle(), Center():
-            yield Static(f"{self.title_text}\n\nPass the keyboard to\n\n{self.player}\n\n"
-                         f"{self.player}: press Enter when the others are not looking.",
-                         id="handover-text")
+            yield Static(
+                f"{self.title_text}\n\nPass the keyboard to\n\n{self.player}\n\n"
+                f"{self.player}: press Enter when the others are not looking.",
+                id="handover-text",
+            )
         yield Footer()
 
     def action_ready(self) -> None:

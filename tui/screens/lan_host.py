@@ -7,20 +7,25 @@ to) and goes to the lobby, where the people who join appear.
 from __future__ import annotations
 
 from functools import partial
-
 from typing import Any
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Footer, Input, Static
-from textual.worker import Worker
 
 from coldwater.core.errors import ContentError
 from coldwater.tui import keymap
 from coldwater.tui import settings as settings_mod
 from coldwater.tui.screens.base import FormScreen
-from coldwater.tui.screens.newgame import (CONTENT_HINT, has_own_content, humanize, option_fields, option_hint,
-                                           own_content, plain)
+from coldwater.tui.screens.newgame import (
+    CONTENT_HINT,
+    has_own_content,
+    humanize,
+    option_fields,
+    option_hint,
+    own_content,
+    plain,
+)
 from coldwater.tui.settings import FormMemory
 from coldwater.tui.widgets.form import Cycler, Field, FormScroll
 
@@ -63,23 +68,43 @@ the lobby, where you start the game once every seat is filled and ready.
             yield Static("Seat 1          you (the host)", id="seat-me")
             for i in range(1, MAX_SEATS):
                 with Horizontal(classes="seat-row", id=f"seat-row-{i}"):
-                    yield Cycler(f"Seat {i + 1}", SEAT_KINDS, "open", id=f"seat-{i}", classes="seat-kind",
-                                 hint="open: the first to join sits here; bot: played here; reserved: one key only")
-                    yield Field(placeholder="fingerprint", id=f"fp-{i}", classes="seat-name", max_length=24,
-                                hint="The key fingerprint of the person this seat is for (on their Join screen)")
+                    yield Cycler(
+                        f"Seat {i + 1}",
+                        SEAT_KINDS,
+                        "open",
+                        id=f"seat-{i}",
+                        classes="seat-kind",
+                        hint="open: the first to join sits here; bot: played here; reserved: one key only",
+                    )
+                    yield Field(
+                        placeholder="fingerprint",
+                        id=f"fp-{i}",
+                        classes="seat-name",
+                        max_length=24,
+                        hint="The key fingerprint of the person this seat is for (on their Join screen)",
+                    )
             yield Static("", id="options-title", classes="section")
             yield Vertical(id="options")
             with Horizontal(classes="seed-row"):
                 yield Static("Table", classes="seed-label")
-                yield Field(value="Coldwater table", id="table-name", max_length=40,
-                            hint="The name people see in their list of tables")
+                yield Field(
+                    value="Coldwater table",
+                    id="table-name",
+                    max_length=40,
+                    hint="The name people see in their list of tables",
+                )
             with Horizontal(classes="content-row"):
                 yield Static("You", classes="seed-label")
                 yield Field(value="Host", id="host-name", max_length=16, hint="Your name at the table")
             with Horizontal(classes="content-row"):
                 yield Static("Pass", classes="seed-label")
-                yield Field(placeholder="passphrase (optional)", id="passphrase", password=True, max_length=64,
-                            hint="Optional: only people who know it can sit down. It is never saved")
+                yield Field(
+                    placeholder="passphrase (optional)",
+                    id="passphrase",
+                    password=True,
+                    max_length=64,
+                    hint="Optional: only people who know it can sit down. It is never saved",
+                )
             with Horizontal(classes="content-row", id="content-row"):
                 yield Static("Card data", classes="seed-label")
                 yield Field(placeholder="empty: the packaged stand-in", id="content-path", hint=CONTENT_HINT)
@@ -127,8 +152,11 @@ the lobby, where you start the game once every seat is filled and ready.
         cyclers = []
         for name, choices, default in opts:
             label = labels.get(name) or humanize(name)
-            cyclers.append(Cycler(label, choices, default, classes="option", hint=option_hint(name, label, hints),
-                                  option_name=name))
+            cyclers.append(
+                Cycler(
+                    label, choices, default, classes="option", hint=option_hint(name, label, hints), option_name=name
+                )
+            )
         self.option_names = [name for name, _, _ in opts]
         self.option_cyclers = cyclers
         if cyclers:
@@ -155,13 +183,15 @@ the lobby, where you start the game once every seat is filled and ready.
     def _remember(self) -> None:
         n = self.query_one("#players", Cycler).value
         self.cw.settings.forms["host"] = FormMemory(
-            game=self.game_name, players=n,
+            game=self.game_name,
+            players=n,
             seats=["host"] + [self.query_one(f"#seat-{i}", Cycler).value for i in range(1, n)],
             fingerprints=[""] + [self.query_one(f"#fp-{i}", Input).value for i in range(1, n)],
             options={k: plain(v) for k, v in self.options().items()},
             content=self.query_one("#content-path", Input).value.strip(),
             table=self.query_one("#table-name", Input).value.strip(),
-            me=self.query_one("#host-name", Input).value.strip())
+            me=self.query_one("#host-name", Input).value.strip(),
+        )
         try:
             settings_mod.save(self.cw.settings)
         except OSError as e:
@@ -221,9 +251,7 @@ the lobby, where you start the game once every seat is filled and ready.
             return
         self.opening = True
         error.update("Opening the table…")
-        # Annotated because mypy cannot infer the result type through Textual's WorkType union.
-        worker: Worker[None] = self.run_worker(partial(self._open, game, kinds, name), name="open-table",
-                                               exclusive=True)
+        self.run_worker(partial(self._open, game, kinds, name), name="open-table", exclusive=True)
 
     async def _open(self, game: Any, kinds: list[str], name: str) -> None:
         from coldwater import net
@@ -233,11 +261,18 @@ the lobby, where you start the game once every seat is filled and ready.
         lan = lan_settings(self.app)
         try:
             host = await net.open_table(
-                game, name=name, seats=kinds, options=self.options(),
+                game,
+                name=name,
+                seats=kinds,
+                options=self.options(),
                 passphrase=self.query_one("#passphrase", Input).value or None,
                 host_name=self.query_one("#host-name", Input).value.strip() or "Host",
-                bind=lan.get("bind", "0.0.0.0"), port=lan.get("port", 0), advertise=lan.get("advertise", True),
-                identity=lan.get("identity"), save_dir=lan.get("save_dir"))
+                bind=lan.get("bind", "0.0.0.0"),
+                port=lan.get("port", 0),
+                advertise=lan.get("advertise", True),
+                identity=lan.get("identity"),
+                save_dir=lan.get("save_dir"),
+            )
         except Exception as e:  # a port in use, no network, bad options: said plainly
             self.opening = False
             error.update(f"Cannot open the table: {e}")

@@ -14,7 +14,6 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Footer, Input, Static
-from textual.worker import Worker
 
 from coldwater.core.errors import ContentError
 from coldwater.tui import keymap
@@ -23,9 +22,8 @@ from coldwater.tui.screens.base import BaseScreen
 from coldwater.tui.screens.lan_host import lan_settings
 from coldwater.tui.screens.newgame import own_content
 from coldwater.tui.settings import FormMemory
-from coldwater.tui.widgets.form import Field
 from coldwater.tui.widgets.choices import ChoiceList, Item
-
+from coldwater.tui.widgets.form import Field
 
 JOIN_TIMEOUT = 5.0
 """Seconds before a join that gets no answer says so (a wrong address, a silent host)."""
@@ -45,11 +43,18 @@ def needs_passphrase(listing: Any) -> bool:
 
 def listing_label(listing: Any, titles: dict[str, str], packaged: dict[str, str] | None = None) -> str:
     game = titles.get(listing.game, listing.game)
-    seats = "full" if listing.open_seats <= 0 else f"{listing.open_seats} open seat{'s' if listing.open_seats != 1 else ''}"
+    seats = (
+        "full" if listing.open_seats <= 0 else f"{listing.open_seats} open seat{'s' if listing.open_seats != 1 else ''}"
+    )
     marks = ""
     if needs_passphrase(listing):
         marks += " · needs a passphrase"
-    if packaged is not None and listing.game in packaged and listing.content and listing.content != packaged[listing.game]:
+    if (
+        packaged is not None
+        and listing.game in packaged
+        and listing.content
+        and listing.content != packaged[listing.game]
+    ):
         marks += f" · own card data {listing.content[:12]}"
     return f"{listing.table} · {game} · {listing.host}:{listing.port} · {seats}{marks}"
 
@@ -57,8 +62,10 @@ def listing_label(listing: Any, titles: dict[str, str], packaged: dict[str, str]
 def content_needed(game: Any, content: str) -> str:
     """The sentence for a joiner whose card data differs from the table's."""
     files = CONTENT_FILES.get(game.name, "its card data file")
-    return (f"This table plays {game.title} with other card data (hash {content[:16]}…, yours is "
-            f"{game.content_hash[:16]}…). Put the host's card data ({files}) in Card data to join.")
+    return (
+        f"This table plays {game.title} with other card data (hash {content[:16]}…, yours is "
+        f"{game.content_hash[:16]}…). Put the host's card data ({files}) in Card data to join."
+    )
 
 
 class LanJoinScreen(BaseScreen):
@@ -70,9 +77,9 @@ table's key (or Enter on it) to join.
 
 If a table does not show up (some networks block the announcements), type its address
 as `HOST:PORT` (the host's lobby shows the port) and press Enter. A table with a
-passphrase (marked *needs a passphrase*) needs it typed in *Pass* first. A table played with its own card
-data says so, with its hash: put the same file in *Card data* (you are told which). Your key fingerprint is shown at the top: a host can
-reserve a seat for it.
+passphrase (marked *needs a passphrase*) needs it typed in *Pass* first. A table played
+with its own card data says so, with its hash: put the same file in *Card data* (you are
+told which). Your key fingerprint is shown at the top: a host can reserve a seat for it.
 """
 
     def __init__(self, *, browse: bool = True) -> None:
@@ -91,19 +98,31 @@ reserve a seat for it.
             yield ChoiceList(id="tables")
             with Horizontal(classes="seed-row"):
                 yield Static("Address", classes="seed-label")
-                yield Field(placeholder="HOST:PORT", id="address", max_length=80,
-                            hint="Where the list does not reach: the host's address and port, then Enter")
+                yield Field(
+                    placeholder="HOST:PORT",
+                    id="address",
+                    max_length=80,
+                    hint="Where the list does not reach: the host's address and port, then Enter",
+                )
             with Horizontal(classes="content-row"):
                 yield Static("You", classes="seed-label")
                 yield Field(value="Guest", id="my-name", max_length=16, hint="Your name at the table")
             with Horizontal(classes="content-row"):
                 yield Static("Pass", classes="seed-label")
-                yield Field(placeholder="passphrase, if the table has one", id="passphrase", password=True,
-                            max_length=64, hint="A table that needs a passphrase: the one its host told you")
+                yield Field(
+                    placeholder="passphrase, if the table has one",
+                    id="passphrase",
+                    password=True,
+                    max_length=64,
+                    hint="A table that needs a passphrase: the one its host told you",
+                )
             with Horizontal(classes="content-row"):
                 yield Static("Card data", classes="seed-label")
-                yield Field(placeholder="empty: the packaged stand-in", id="content-path",
-                            hint="Only for a table played with its own card data: the same file as the host's")
+                yield Field(
+                    placeholder="empty: the packaged stand-in",
+                    id="content-path",
+                    hint="Only for a table played with its own card data: the same file as the host's",
+                )
             yield Static("", id="join-error", classes="error", markup=False)
             yield Button("Join address", id="join-address")
         yield self.hint_line()
@@ -203,8 +222,10 @@ reserve a seat for it.
         if isinstance(target, str):
             host, sep, port = target.rpartition(":")
             if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
-                error.update(f"{target!r} is not an address: type HOST:PORT (a port from 1 to 65535), "
-                             "or pick a table from the list.")
+                error.update(
+                    f"{target!r} is not an address: type HOST:PORT (a port from 1 to 65535), "
+                    "or pick a table from the list."
+                )
                 return
         elif needs_passphrase(target) and not self.query_one("#passphrase", Input).value:
             error.update("This table needs a passphrase: type it in Pass, then choose the table again.")
@@ -212,8 +233,7 @@ reserve a seat for it.
             return
         self.joining = True
         self.query_one("#join-error", Static).update("Joining…")
-        # Annotated because mypy cannot infer the result type through Textual's WorkType union.
-        worker: Worker[None] = self.run_worker(partial(self._join, target), name="join", exclusive=True)
+        self.run_worker(partial(self._join, target), name="join", exclusive=True)
 
     async def _game_for(self, target: Any) -> Any:
         """The game (with the card data it needs) for `target`; Refusal with a sentence if we lack it."""
@@ -251,9 +271,14 @@ reserve a seat for it.
             async with asyncio.timeout(JOIN_TIMEOUT):
                 game = await self._game_for(target)
                 peer = await net.join_table(
-                    target, name=self.query_one("#my-name", Input).value.strip() or "Guest",
-                    passphrase=self.query_one("#passphrase", Input).value or None, game=game,
-                    bind=lan.get("bind", "0.0.0.0"), identity=lan.get("identity"), save_dir=lan.get("save_dir"))
+                    target,
+                    name=self.query_one("#my-name", Input).value.strip() or "Guest",
+                    passphrase=self.query_one("#passphrase", Input).value or None,
+                    game=game,
+                    bind=lan.get("bind", "0.0.0.0"),
+                    identity=lan.get("identity"),
+                    save_dir=lan.get("save_dir"),
+                )
         except net.Refusal as e:
             self.joining = False
             if "passphrase" in str(e).lower() and not self.query_one("#passphrase", Input).value:
@@ -264,17 +289,22 @@ reserve a seat for it.
         except (OSError, TimeoutError) as e:
             self.joining = False
             # TimeoutError is an OSError (3.11+), so ask about it first.
-            error.update(f"No answer from {getattr(target, 'table', target)} within {JOIN_TIMEOUT:.0f} s: "
-                         "check the address, and that the table is still open." if isinstance(e, TimeoutError)
-                         else f"Cannot reach {getattr(target, 'table', target)}: {e.strerror or e}")
+            error.update(
+                f"No answer from {getattr(target, 'table', target)} within {JOIN_TIMEOUT:.0f} s: "
+                "check the address, and that the table is still open."
+                if isinstance(e, TimeoutError)
+                else f"Cannot reach {getattr(target, 'table', target)}: {e.strerror or e}"
+            )
             return
         except Exception as e:  # anything else: a sentence, never a crash
             self.joining = False
             error.update(f"Cannot join: {e}")
             return
         self.joining = False
-        self.cw.settings.forms["join"] = FormMemory(me=self.query_one("#my-name", Input).value.strip(),
-                                                    content=self.query_one("#content-path", Input).value.strip())
+        self.cw.settings.forms["join"] = FormMemory(
+            me=self.query_one("#my-name", Input).value.strip(),
+            content=self.query_one("#content-path", Input).value.strip(),
+        )
         try:
             settings_mod.save(self.cw.settings)
         except OSError:

@@ -157,8 +157,10 @@ The game then opens on the same table screen as local play.
             if self.finished:
                 return  # everyone leaves at the end; that is not news
             who = self._seat_name(event.seat)
-            self.app.notify(f"{who} is away; the table waits" if event.away else f"{who} is back",
-                            severity="warning" if event.away else "information")
+            self.app.notify(
+                f"{who} is away; the table waits" if event.away else f"{who} is back",
+                severity="warning" if event.away else "information",
+            )
         elif isinstance(event, s.Problem):
             self.app.notify(event.text, title="LAN", severity="warning", timeout=10)
         elif isinstance(event, s.HostChanged):
@@ -168,8 +170,9 @@ The game then opens on the same table screen as local play.
         elif isinstance(event, s.Finished):
             self.finished = True
             if not event.result.audit_ok:
-                self.app.notify("The end-of-game audit failed: " + "; ".join(event.result.problems),
-                                severity="error", timeout=60)
+                self.app.notify(
+                    "The end-of-game audit failed: " + "; ".join(event.result.problems), severity="error", timeout=60
+                )
 
     def _seat_name(self, seat: int) -> str:
         seats = self.party.lobby() if self.is_host else self.party.seats
@@ -188,13 +191,15 @@ The game then opens on the same table screen as local play.
         me = self.my_seat
         lines = [seat_line(s, me) for s in seats]
         self.query_one("#lobby-seats", Static).update("\n".join(lines) or "(no seats yet)")
-        filled = bool(seats) and all(s.kind != "open" and not s.away and (s.ready or s.kind != "remote")
-                                     for s in seats)
+        filled = bool(seats) and all(s.kind != "open" and not s.away and (s.ready or s.kind != "remote") for s in seats)
         status = self.query_one("#lobby-status", Static)
         if self.is_host:
             self.query_one("#start", Button).disabled = not filled
-            status.update("Every seat is filled and ready: press Start." if filled
-                          else "Waiting for players to join and be ready…")
+            status.update(
+                "Every seat is filled and ready: press Start."
+                if filled
+                else "Waiting for players to join and be ready…"
+            )
         else:
             status.update("Waiting for the host to start…" if self.ready else "Press Ready when you are.")
 
@@ -259,7 +264,8 @@ The game then opens on the same table screen as local play.
         self.party.set_ready(self.ready)
         self.query_one("#ready", Button).label = "Not ready" if self.ready else "Ready"
         self.query_one("#lobby-status", Static).update(
-            "Waiting for the host to start…" if self.ready else "Press Ready when you are.")
+            "Waiting for the host to start…" if self.ready else "Press Ready when you are."
+        )
 
     def action_back(self) -> None:
         self.app.call_later(self._leave)

@@ -44,8 +44,9 @@ class MenuScreen(BaseScreen):
             yield Static(BANNER, id="banner")
             yield Static("Cold-water board games in the terminal", id="tagline")
             with Center():
-                yield ChoiceList([Item(label, value, key=key) for key, label, value in ENTRIES],
-                                 auto_keys=False, id="menu")
+                yield ChoiceList(
+                    [Item(label, value, key=key) for key, label, value in ENTRIES], auto_keys=False, id="menu"
+                )
             yield Static("Press ? for help on any screen · q quits", id="menu-hint")
         # No footer here: every entry shows its key already, and the footer is
         # the single most expensive widget of the first frame (cold start).

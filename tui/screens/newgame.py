@@ -67,8 +67,10 @@ def humanize(name: str) -> str:
     return OPTION_LABELS.get(name, name.replace("_", " ").capitalize())
 
 
-def option_fields(options_type: type[msgspec.Struct], extra: dict[str, list[tuple[str, Any]]] | None = None,
-                  ) -> list[tuple[str, list[tuple[str, Any]], Any]]:
+def option_fields(
+    options_type: type[msgspec.Struct],
+    extra: dict[str, list[tuple[str, Any]]] | None = None,
+) -> list[tuple[str, list[tuple[str, Any]], Any]]:
     """(field, [(label, value)], default) for every option a Cycler can offer.
 
     `extra` gives the choices of fields whose type alone does not (``int | None``);
@@ -89,7 +91,8 @@ def option_fields(options_type: type[msgspec.Struct], extra: dict[str, list[tupl
         elif isinstance(tp, type) and issubclass(tp, enum.Enum):
             choices = [(str(m.value), m) for m in tp]
         elif get_origin(tp) in (typing.Union, __import__("types").UnionType) and all(
-                get_origin(a) is Literal or a is type(None) for a in get_args(tp)):
+            get_origin(a) is Literal or a is type(None) for a in get_args(tp)
+        ):
             choices = [("—", None)] + [(str(v), v) for a in get_args(tp) if a is not type(None) for v in get_args(a)]
         else:
             continue  # free-form values have no place in a cycling form
@@ -130,10 +133,20 @@ bottom explains the field you are on. The form remembers your last choices.
             yield Cycler("Players", [("2", 2)], id="players", hint="How many seats the table has")
             for i in range(MAX_SEATS):
                 with Horizontal(classes="seat-row", id=f"seat-row-{i}"):
-                    yield Cycler(f"Seat {i + 1}", [("person", "person")], id=f"seat-{i}", classes="seat-kind",
-                                 hint="A person at this keyboard, or a bot (greedy plays sensibly, random does not)")
-                    yield Field(placeholder="name", id=f"name-{i}", classes="seat-name", max_length=16,
-                                hint="The name shown at the table and in the log")
+                    yield Cycler(
+                        f"Seat {i + 1}",
+                        [("person", "person")],
+                        id=f"seat-{i}",
+                        classes="seat-kind",
+                        hint="A person at this keyboard, or a bot (greedy plays sensibly, random does not)",
+                    )
+                    yield Field(
+                        placeholder="name",
+                        id=f"name-{i}",
+                        classes="seat-name",
+                        max_length=16,
+                        hint="The name shown at the table and in the log",
+                    )
             yield Static("", id="options-title", classes="section")
             yield Vertical(id="options")
             yield Static("", id="pond-note", classes="note")
@@ -194,8 +207,11 @@ bottom explains the field you are on. The form remembers your last choices.
         cyclers = []
         for name, choices, default in opts:
             label = labels.get(name) or humanize(name)
-            cyclers.append(Cycler(label, choices, default, classes="option", hint=option_hint(name, label, hints),
-                                  option_name=name))
+            cyclers.append(
+                Cycler(
+                    label, choices, default, classes="option", hint=option_hint(name, label, hints), option_name=name
+                )
+            )
         self.option_names = [name for name, _, _ in opts]
         self.option_cyclers = cyclers
         if cyclers:
@@ -227,11 +243,13 @@ bottom explains the field you are on. The form remembers your last choices.
     def _remember(self) -> None:
         n = self.query_one("#players", Cycler).value
         self.cw.settings.forms[self.mode] = FormMemory(
-            game=self.game_name, players=n,
+            game=self.game_name,
+            players=n,
             seats=[self.query_one(f"#seat-{i}", Cycler).value for i in range(n)],
             names=[self.query_one(f"#name-{i}", Input).value for i in range(n)],
             options={k: plain(v) for k, v in self.options().items()},
-            content=self.query_one("#content-path", Input).value.strip())
+            content=self.query_one("#content-path", Input).value.strip(),
+        )
         try:
             settings_mod.save(self.cw.settings)
         except OSError as e:  # the game still starts; only the memory of the form is lost
@@ -313,8 +331,7 @@ bottom explains the field you are on. The form remembers your last choices.
             return
         seed = self.query_one("#seed", Input).value.strip() or None
         try:
-            table = Table.new(game, seats, seed=seed, options=self.options(), meta={"mode": self.mode},
-                              content=content)
+            table = Table.new(game, seats, seed=seed, options=self.options(), meta={"mode": self.mode}, content=content)
         except (ValueError, OSError, ImportError) as e:
             error.update(f"Cannot start: {e}")
             error.scroll_visible()

@@ -13,7 +13,10 @@ from coldwater.tui.widgets.choices import ChoiceList, Item
 
 class PauseScreen(BaseModal):
     BINDINGS = keymap.bindings("back")
-    HELP = "**Table menu.** Every move is saved as it is made, so leaving loses nothing: *Resume* on the main menu brings the game back."
+    HELP = (
+        "**Table menu.** Every move is saved as it is made, so leaving loses nothing: "
+        "*Resume* on the main menu brings the game back."
+    )
 
     def __init__(self, note: str = "") -> None:
         super().__init__()
@@ -25,12 +28,16 @@ class PauseScreen(BaseModal):
             yield Static("Table menu", classes="page-title")
             if self.note:
                 yield Static(self.note, id="pause-note")
-            yield ChoiceList([
-                Item("Back to the game", "back", key="b"),
-                Item("Rules of this game", "rules", key="r"),
-                Item("Leave to the main menu (the game is saved)", "leave", key="l"),
-                Item("Quit coldwater (the game is saved)", "quit", key="q"),
-            ], auto_keys=False, id="pause-list")
+            yield ChoiceList(
+                [
+                    Item("Back to the game", "back", key="b"),
+                    Item("Rules of this game", "rules", key="r"),
+                    Item("Leave to the main menu (the game is saved)", "leave", key="l"),
+                    Item("Quit coldwater (the game is saved)", "quit", key="q"),
+                ],
+                auto_keys=False,
+                id="pause-list",
+            )
 
     def on_choice_list_chosen(self, event: ChoiceList.Chosen) -> None:
         self.dismiss(None if event.value == "back" else event.value)

@@ -18,9 +18,8 @@ from textual.widgets import Footer, Input, Static
 
 from coldwater.core import record as record_mod
 from coldwater.core.errors import RecordError
-from coldwater.net import records
 from coldwater.core.state import CHANCE, State
-from coldwater.net import paths
+from coldwater.net import paths, records
 from coldwater.net.table import ContentRef, SaveError, count_turns, load_content, read_save, record_content
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseModal, BaseScreen
@@ -75,9 +74,11 @@ def record_when(path: Path, rec: record_mod.GameRecord) -> str:
 
 class ReplaysScreen(BaseScreen):
     BINDINGS = keymap.bindings("back")
-    HELP = ("**Replays.** Finished games are kept here, and games still in progress too, newest "
-            "first, each with the date (your local time), the game, the players and the winner. "
-            "Pick one with its key (or ↑ ↓ Enter) to step through it.")
+    HELP = (
+        "**Replays.** Finished games are kept here, and games still in progress too, newest "
+        "first, each with the date (your local time), the game, the players and the winner. "
+        "Pick one with its key (or ↑ ↓ Enter) to step through it."
+    )
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="page"):
@@ -99,8 +100,13 @@ class ReplaysScreen(BaseScreen):
                 result = f"won by {rec.meta['winner']}" if rec.meta.get("winner") else "finished"
             else:
                 result = f"{count_turns(rec.entries)} turns so far"
-            items.append(Item(f"{record_when(path, rec)} · {self._title(rec.game)} · {seats} · {result}",
-                              (path, finished), group="Finished games" if finished else "In progress"))
+            items.append(
+                Item(
+                    f"{record_when(path, rec)} · {self._title(rec.game)} · {seats} · {result}",
+                    (path, finished),
+                    group="Finished games" if finished else "In progress",
+                )
+            )
         self.query_one("#records", ChoiceList).set_items(items)
         if not items:
             self.query_one("#replays-message", Static).update("No games yet. Finished games appear here.")
@@ -260,7 +266,9 @@ appear above it.
         self._show_others(everything)
         decisions = len(tl.decision_pos)
         done = tl.decisions_before(self.pos) if self.pos < tl.end else decisions
-        where = "setup" if tl.round_of[self.pos] == 0 else f"round {tl.round_of[self.pos]} · turn {tl.turn_at(self.pos)}"
+        where = (
+            "setup" if tl.round_of[self.pos] == 0 else f"round {tl.round_of[self.pos]} · turn {tl.turn_at(self.pos)}"
+        )
         rest = f"{where} · move {done} of {decisions} · {self.view_names()[self.view_index]}"
         line = f"{self.game.title} replay · {rest}"
         if len(line) >= max(self.size.width, 80):  # the game's name gives way first
@@ -272,7 +280,7 @@ appear above it.
         self.query_one("#decision-title", Static).update(title)
         log = self.query_one("#log", GameLog)
         log.clear_all()
-        for line in self.lines[max(0, self.pos - 200):self.pos]:
+        for line in self.lines[max(0, self.pos - 200) : self.pos]:
             log.add("", line)
 
     def _show_others(self, everything: bool) -> None:
@@ -298,8 +306,9 @@ appear above it.
 
     def final_scores(self) -> str:
         sc = self.states[-1].scores()
-        labels = [self.names[i] if i < len(self.names) and lab.startswith("Seat ") else lab
-                  for i, lab in enumerate(sc.labels)]
+        labels = [
+            self.names[i] if i < len(self.names) and lab.startswith("Seat ") else lab for i, lab in enumerate(sc.labels)
+        ]
         lines = [with_names(sc.outcome, labels)] if sc.outcome else []
         for place, i in enumerate(sc.ranking or range(len(labels)), start=1):
             lines.append(f"{place}. {labels[i]}  {sc.totals[i]}")

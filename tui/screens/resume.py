@@ -26,7 +26,7 @@ def when(ts: float) -> str:
 
 
 def who(info: SaveInfo) -> str:
-    """"Ann vs Greedy bot 2", or the hotseat names when everyone is at this keyboard."""
+    """ "Ann vs Greedy bot 2", or the hotseat names when everyone is at this keyboard."""
     if info.people and info.others:
         return f"{', '.join(info.people)} vs {', '.join(info.others)}"
     if info.people:
@@ -81,10 +81,10 @@ and try again.
         # Hotkeys skip the delete keys, so a long list never turns d into "open save 14".
         taken = set(self.cw.settings.keys.get("resume.delete", "d,delete").split(","))
         free = iter(k for k in keymap.CHOICE_KEYS if k not in taken)
-        items = [Item(save_label(self.title_of(s.game), s), s, group="Saved games", key=next(free, ""))
-                 for s in good]
-        items += [Item(f"{Path(s.path).name}: {s.problem}", s, group="Cannot be resumed", key=next(free, ""))
-                  for s in bad]
+        items = [Item(save_label(self.title_of(s.game), s), s, group="Saved games", key=next(free, "")) for s in good]
+        items += [
+            Item(f"{Path(s.path).name}: {s.problem}", s, group="Cannot be resumed", key=next(free, "")) for s in bad
+        ]
         self.query_one("#saves", ChoiceList).set_items(items)
         if not saves:
             message = self.query_one("#resume-message", Static)
@@ -103,7 +103,7 @@ and try again.
         info = self.highlighted()
         if info is None:
             return
-        label = (save_label(self.title_of(info.game), info) if info.problem is None else Path(info.path).name)
+        label = save_label(self.title_of(info.game), info) if info.problem is None else Path(info.path).name
 
         def answered(yes: bool | None) -> None:
             message = self.query_one("#resume-message", Static)

@@ -29,8 +29,10 @@ def help_text(topic: str) -> str:
 
 class RulesScreen(BaseScreen):
     BINDINGS = keymap.bindings("back", "rules")
-    HELP = ("**Rules.** Pick a game with its letter (or ↑ ↓ Enter); PgDn or Space scrolls the text "
-            "down, PgUp or b scrolls it back up. Esc goes back.")
+    HELP = (
+        "**Rules.** Pick a game with its letter (or ↑ ↓ Enter); PgDn or Space scrolls the text "
+        "down, PgUp or b scrolls it back up. Esc goes back."
+    )
 
     def __init__(self, topic: str = "crown") -> None:
         super().__init__()
@@ -39,8 +41,9 @@ class RulesScreen(BaseScreen):
     def compose(self) -> ComposeResult:
         yield Static("Rules", classes="page-title")
         with Horizontal(id="rules-main"):
-            yield ChoiceList([Item(label, value, key=key) for key, label, value in TOPICS], auto_keys=False,
-                             id="rules-topics")
+            yield ChoiceList(
+                [Item(label, value, key=key) for key, label, value in TOPICS], auto_keys=False, id="rules-topics"
+            )
             with VerticalScroll(id="rules-scroll", can_focus=False):
                 yield Markdown("", id="rules-text")
         yield Footer()
@@ -54,7 +57,8 @@ class RulesScreen(BaseScreen):
             rulings = ()
         if rulings:
             text += "\n\n## Rulings: where the rulebook is silent\n\n" + "\n".join(
-                f"- **{r.topic}**: {r.text}" for r in rulings)
+                f"- **{r.topic}**: {r.text}" for r in rulings
+            )
         return text
 
     def on_mount(self) -> None:

@@ -47,8 +47,9 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
                 table = None
         self.table = table
         # Engines label rows "Seat N"; show the names people chose.
-        self.labels = [names[i] if i < len(names) and lab.startswith("Seat ") else lab
-                       for i, lab in enumerate(scores.labels)]
+        self.labels = [
+            names[i] if i < len(names) and lab.startswith("Seat ") else lab for i, lab in enumerate(scores.labels)
+        ]
 
     @property
     def record(self) -> Any:
@@ -65,8 +66,13 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
             yield Static(with_names(s.outcome, self.labels) if s.outcome else f"{winner} wins", id="outcome")
             yield self._table()
             order = list(s.ranking) or list(range(len(s.labels)))
-            yield ScoreChart([self.labels[i] for i in order], s.categories, [s.rows[i] for i in order],
-                             [s.totals[i] for i in order], id="score-chart")
+            yield ScoreChart(
+                [self.labels[i] for i in order],
+                s.categories,
+                [s.rows[i] for i in order],
+                [s.totals[i] for i in order],
+                id="score-chart",
+            )
             for note in s.notes:
                 yield Static(note, classes="note")
             yield Static("Score by round", classes="section")
@@ -106,10 +112,13 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         unit = "PP" if getattr(game, "name", "") == "aquatica" else "points"
         note.display = False
         self.query_one("#score-box", VerticalScroll).mount(
-            ScoreOverTime(names, rounds, series, unit=unit, id="score-over-time"), after=note)
+            ScoreOverTime(names, rounds, series, unit=unit, id="score-over-time"), after=note
+        )
         seat_names = [self.labels[i] if i < len(self.labels) else f"Seat {i + 1}" for i in range(rec.players)]
-        lines = [f"{tl.when(m.pos):<20} {seat_names[m.seat] if m.seat < len(seat_names) else m.seat}: {m.text}"
-                 for m in tl.milestones()]
+        lines = [
+            f"{tl.when(m.pos):<20} {seat_names[m.seat] if m.seat < len(seat_names) else m.seat}: {m.text}"
+            for m in tl.milestones()
+        ]
         milestones = self.query_one("#milestones", Static)
         if lines:
             milestones.update("\n".join(lines))
@@ -155,9 +164,14 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         if not isinstance(t, Table):
             return
         try:
-            new = Table.new(t.game, list(t.seats), seed=None, options=t.record.options or None,
-                            meta={k: v for k, v in t.record.meta.items() if k in ("mode",)},
-                            content=t.content)
+            new = Table.new(
+                t.game,
+                list(t.seats),
+                seed=None,
+                options=t.record.options or None,
+                meta={k: v for k, v in t.record.meta.items() if k in ("mode",)},
+                content=t.content,
+            )
         except (ValueError, OSError) as e:
             self.notify(f"Cannot start a rematch: {e}", severity="error")
             return

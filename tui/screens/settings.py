@@ -72,12 +72,27 @@ setting; changes are kept at once.
         s = self.cw.settings
         with FormScroll(classes="page", id="settings-form"):
             yield Static("Settings", classes="page-title")
-            yield Cycler("Theme", [(n, n) for n in themes.THEMES], s.theme or "dark", id="theme",
-                         hint="← → changes the colours: dark, light, or ansi (your terminal's 16 colours)")
-            yield Cycler("Bot pace", [(n, v) for n, v in PACES], s.bot_delay, id="pace",
-                         hint="← → changes the pause after each bot move, so you can follow the table")
-            yield Cycler("Answer obvious", [("yes", True), ("no", False)], s.auto_single, id="auto-single",
-                         hint="yes: a question with one possible answer answers itself")
+            yield Cycler(
+                "Theme",
+                [(n, n) for n in themes.THEMES],
+                s.theme or "dark",
+                id="theme",
+                hint="← → changes the colours: dark, light, or ansi (your terminal's 16 colours)",
+            )
+            yield Cycler(
+                "Bot pace",
+                [(n, v) for n, v in PACES],
+                s.bot_delay,
+                id="pace",
+                hint="← → changes the pause after each bot move, so you can follow the table",
+            )
+            yield Cycler(
+                "Answer obvious",
+                [("yes", True), ("no", False)],
+                s.auto_single,
+                id="auto-single",
+                hint="yes: a question with one possible answer answers itself",
+            )
             yield Static("Keys — Enter, then press the new key; Backspace restores the default", classes="section")
             yield KeyList(id="keys", auto_keys=False)
             yield Static("", id="keys-message", classes="note", markup=False)

@@ -33,7 +33,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import msgspec
-
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Container, Horizontal, Vertical, VerticalScroll
@@ -83,8 +82,9 @@ def records_dir() -> Path:
 class TableScreen(BaseScreen):
     BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("table")
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide"), (180, "-xwide")]
-    HELP_KEYS = ("| 1–9 0 a–z | Make the choice with that key (never e: that is End turn) |\n"
-                 "| ↑ ↓ | Move through the choices |")
+    HELP_KEYS = (
+        "| 1–9 0 a–z | Make the choice with that key (never e: that is End turn) |\n| ↑ ↓ | Move through the choices |"
+    )
     HELP: ClassVar[str] = """\
 **The table.** The board is on the left (or on top in a small terminal), your
 choices and the short log on the right (or below). Each legal choice has a key:
@@ -492,8 +492,7 @@ leaving and resuming later loses nothing, the log included.
                 pass
         return with_names(text, [s.name for s in self.table.seats]), action
 
-    def record_applied(self, before: State[Any, Any] | None, after: State[Any, Any], seat: int,
-                       notation: str) -> None:
+    def record_applied(self, before: State[Any, Any] | None, after: State[Any, Any], seat: int, notation: str) -> None:
         """Log one applied action: the move (or chance line), then its announcements."""
         names = [s.name for s in self.table.seats]
         text, action = self.describe_applied(before, seat, notation)
@@ -556,8 +555,9 @@ leaving and resuming later loses nothing, the log included.
         self.flush_chance(live=False)
         over = self.table.state.is_over
         if over:
-            self.logbook.add("outcome", with_names(self.table.state.scores().outcome,
-                                                   [s.name for s in self.table.seats]))
+            self.logbook.add(
+                "outcome", with_names(self.table.state.scores().outcome, [s.name for s in self.table.seats])
+            )
         if self._composed:
             self.query_one("#log", GameLog).show_all(self.logbook.entries)
             self.query_one("#log-pane", LogPane).show_all(self.logbook.entries)
@@ -569,8 +569,9 @@ leaving and resuming later loses nothing, the log included.
             return  # the undoing screen rebuilds the log itself
         if isinstance(event, GameOver):
             self.flush_chance()
-            self.log_entry("outcome", with_names(event.outcome or "The game is over.",
-                                                 [s.name for s in self.table.seats]))
+            self.log_entry(
+                "outcome", with_names(event.outcome or "The game is over.", [s.name for s in self.table.seats])
+            )
             return
         self.record_applied(self._describe_view, self.table.view(self.log_seat), event.seat, event.action)
 
@@ -602,7 +603,7 @@ leaving and resuming later loses nothing, the log included.
         for entry in others:
             text = entry.text if entry.kind == "move" else f"★ {entry.text}"
             if entry.kind == "move" and entry.who and text.startswith(entry.who + " "):
-                text = text[len(entry.who) + 1:]  # "Bot: charts a course", not "Bot: Bot charts…"
+                text = text[len(entry.who) + 1 :]  # "Bot: charts a course", not "Bot: Bot charts…"
             if parts and entry.kind == "move" and parts[-1].startswith(entry.who + ": "):
                 parts[-1] += f"; {text}"
             else:
@@ -632,14 +633,12 @@ leaving and resuming later loses nothing, the log included.
     def busy(self) -> bool:
         if self._answering:
             return True
-        return any(w.name == "drive" and w.state in (WorkerState.PENDING, WorkerState.RUNNING)
-                   for w in self.workers)
+        return any(w.name == "drive" and w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in self.workers)
 
     def drive(self) -> None:
         # Pass the function, not a coroutine: an exclusive worker that replaces one
         # before it starts would otherwise leave a coroutine that is never awaited.
-        # (Annotated because mypy cannot infer the result type through Textual's WorkType union.)
-        worker: Worker[None] = self.run_worker(self._drive, name="drive", group="drive", exclusive=True)
+        self.run_worker(self._drive, name="drive", group="drive", exclusive=True)
 
     async def _drive(self) -> None:
         # Repaint only where a person can see a difference: once when a bot starts
@@ -888,8 +887,7 @@ leaving and resuming later loses nothing, the log included.
         # A choice key that reached the screen, not the list: typed just as a pane closed,
         # before focus came back to the list. The table is showing, so it means that choice.
         char = event.character
-        if (not self.pane and self.focused is not box and char and char.isprintable()
-                and decision.has_key(char)):
+        if not self.pane and self.focused is not box and char and char.isprintable() and decision.has_key(char):
             event.stop()
             decision.choose_key(char)
 

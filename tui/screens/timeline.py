@@ -49,7 +49,7 @@ class Timeline:
                 self.states.append(after.clone())
         except RecordError as e:
             self.error = str(e)
-        entries = rec.entries[:max(0, len(self.states) - 1)]
+        entries = rec.entries[: max(0, len(self.states) - 1)]
         self.entries = entries
         # decision_pos[k]: the position just before decision k (someone is asked).
         self.decision_pos = [i for i, e in enumerate(entries) if e.seat != CHANCE]
@@ -145,7 +145,7 @@ class Timeline:
             if not series:
                 labels = list(sc.labels)
                 series = [[] for _ in sc.labels]
-            for row, total in enumerate(sc.totals[:len(series)]):
+            for row, total in enumerate(sc.totals[: len(series)]):
                 series[row].append(total)
             rounds.append(r)
         return labels, rounds, series
@@ -161,7 +161,7 @@ class Timeline:
                 for field in ("trophies", "goals"):
                     old: Sequence[Any] = getattr(b, field, None) or []
                     new: Sequence[Any] = getattr(a, field, None) or []
-                    for item in new[len(old):]:
+                    for item in new[len(old) :]:
                         out.append(Milestone(p, seat, self._title(field, item)))
         return out
 

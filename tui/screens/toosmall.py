@@ -25,4 +25,5 @@ class TooSmallScreen(BaseModal):
         self.query_one("#too-small-text", Static).update(
             f"The terminal is too small: {w}×{h}.\n"
             f"coldwater needs at least 80×24.\n\nEnlarge the window (or reduce the font size)\n"
-            f"and play resumes where it was.\nCtrl+Q quits.")
+            f"and play resumes where it was.\nCtrl+Q quits."
+        )

@@ -10,16 +10,33 @@ from textual.widget import Widget
 
 # Segment styles cycle through the terminal's basic colours, so the chart reads in
 # any theme; each segment also uses its own letter so it reads without colour.
-SEGMENT_STYLES: tuple[str, ...] = ("blue", "green", "yellow", "magenta", "cyan", "red", "bright_blue",
-                                   "bright_green", "bright_yellow", "bright_magenta")
+SEGMENT_STYLES: tuple[str, ...] = (
+    "blue",
+    "green",
+    "yellow",
+    "magenta",
+    "cyan",
+    "red",
+    "bright_blue",
+    "bright_green",
+    "bright_yellow",
+    "bright_magenta",
+)
 SEGMENT_MARKS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 class ScoreChart(Widget):
     DEFAULT_CSS = "ScoreChart { height: auto; }"
 
-    def __init__(self, labels: Sequence[str], categories: Sequence[str], rows: Sequence[Sequence[int]],
-                 totals: Sequence[int], *, id: str | None = None) -> None:
+    def __init__(
+        self,
+        labels: Sequence[str],
+        categories: Sequence[str],
+        rows: Sequence[Sequence[int]],
+        totals: Sequence[int],
+        *,
+        id: str | None = None,
+    ) -> None:
         super().__init__(id=id)
         self.labels = list(labels)
         self.categories = list(categories)
@@ -48,16 +65,24 @@ class ScoreChart(Widget):
             lines.append(line)
         legend = Text("", no_wrap=False)
         for c, cat in enumerate(self.categories):
-            legend.append(f" {SEGMENT_MARKS[c % len(SEGMENT_MARKS)]} ",
-                          style=f"bold black on {SEGMENT_STYLES[c % len(SEGMENT_STYLES)]}")
+            legend.append(
+                f" {SEGMENT_MARKS[c % len(SEGMENT_MARKS)]} ",
+                style=f"bold black on {SEGMENT_STYLES[c % len(SEGMENT_STYLES)]}",
+            )
             legend.append(f" {cat}  ")
         lines.append(Text(""))
         lines.append(legend)
         return Group(*lines)
 
 
-LINE_STYLES: tuple[str, ...] = ("bright_cyan", "bright_yellow", "bright_magenta", "bright_green", "bright_red",
-                                "bright_blue")
+LINE_STYLES: tuple[str, ...] = (
+    "bright_cyan",
+    "bright_yellow",
+    "bright_magenta",
+    "bright_green",
+    "bright_red",
+    "bright_blue",
+)
 
 
 class ScoreOverTime(Widget):
@@ -70,8 +95,16 @@ class ScoreOverTime(Widget):
 
     DEFAULT_CSS = "ScoreOverTime { height: auto; }"
 
-    def __init__(self, labels: Sequence[str], rounds: Sequence[int], series: Sequence[Sequence[int]], *,
-                 unit: str = "points", rows: int = 8, id: str | None = None) -> None:
+    def __init__(
+        self,
+        labels: Sequence[str],
+        rounds: Sequence[int],
+        series: Sequence[Sequence[int]],
+        *,
+        unit: str = "points",
+        rows: int = 8,
+        id: str | None = None,
+    ) -> None:
         super().__init__(id=id)
         self.labels = list(labels)
         self.rounds = list(rounds)
@@ -119,16 +152,18 @@ class ScoreOverTime(Widget):
         lines: list[RenderableType] = []
         for r, row in enumerate(self.grid(width)):
             label = str(top) if r == 0 else (str(low) if r == self.rows - 1 else "")
-            line = Text(f"{label:>{axis_w - 1}} ┤" if label else " " * (axis_w - 1) + " │", no_wrap=True,
-                        style="dim")
+            line = Text(f"{label:>{axis_w - 1}} ┤" if label else " " * (axis_w - 1) + " │", no_wrap=True, style="dim")
             for ch, style in row:
                 line.append(ch, style=style)
             lines.append(line)
         lines.append(Text(" " * axis_w + "└" + "─" * width, style="dim", no_wrap=True))
         first, last = self.rounds[0], self.rounds[-1]
         tail = f"round {last}"
-        lines.append(Text(" " * (axis_w + 1) + f"round {first}".ljust(max(0, width - len(tail))) + tail,
-                          style="dim", no_wrap=True))
+        lines.append(
+            Text(
+                " " * (axis_w + 1) + f"round {first}".ljust(max(0, width - len(tail))) + tail, style="dim", no_wrap=True
+            )
+        )
         legend = Text(f"{self.unit} at the end of each round: ", style="dim")
         for p, label in enumerate(self.labels):
             legend.append(f"{str(p + 1)[-1]} {label}", style=f"bold {LINE_STYLES[p % len(LINE_STYLES)]}")

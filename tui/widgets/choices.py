@@ -74,8 +74,9 @@ class ChoiceList(OptionList):
         def control(self) -> ChoiceList:
             return self.choice_list
 
-    def __init__(self, items: Sequence[Item] = (), *, auto_keys: bool = True, id: str | None = None,
-                 classes: str | None = None) -> None:
+    def __init__(
+        self, items: Sequence[Item] = (), *, auto_keys: bool = True, id: str | None = None, classes: str | None = None
+    ) -> None:
         super().__init__(id=id, classes=classes)
         self.auto_keys = auto_keys
         self.generation = 0

@@ -7,9 +7,9 @@ from typing import Any
 
 from rich.text import Text
 from textual.binding import Binding
+from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.reactive import reactive
-from textual.containers import VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Input
 
@@ -35,9 +35,17 @@ class Cycler(Widget, can_focus=True):
         def control(self) -> Cycler:
             return self.cycler
 
-    def __init__(self, label: str, choices: Sequence[tuple[str, Any]], value: Any = None, *,
-                 id: str | None = None, classes: str | None = None, hint: str = "",
-                 option_name: str | None = None) -> None:
+    def __init__(
+        self,
+        label: str,
+        choices: Sequence[tuple[str, Any]],
+        value: Any = None,
+        *,
+        id: str | None = None,
+        classes: str | None = None,
+        hint: str = "",
+        option_name: str | None = None,
+    ) -> None:
         super().__init__(id=id, classes=classes)
         self.label = label
         self.option_name = option_name
@@ -82,8 +90,12 @@ class Cycler(Widget, can_focus=True):
 
     def render(self) -> Text:
         text = self.choices[self.index][0] if self.choices else "—"
-        return Text.assemble((f"{self.label:<16}", "bold"), ("◀ ", "dim"), (text, "reverse" if self.has_focus else "underline"),
-                             (" ▶", "dim"))
+        return Text.assemble(
+            (f"{self.label:<16}", "bold"),
+            ("◀ ", "dim"),
+            (text, "reverse" if self.has_focus else "underline"),
+            (" ▶", "dim"),
+        )
 
 
 class FormScroll(VerticalScroll, inherit_bindings=False, can_focus=False):

@@ -68,8 +68,13 @@ class LogBook:
         return out[::-1]
 
 
-STYLES: dict[str, str] = {"chance": "dim", "announce": "bold", "summary": "italic", "note": "italic",
-                          "outcome": "bold reverse"}
+STYLES: dict[str, str] = {
+    "chance": "dim",
+    "announce": "bold",
+    "summary": "italic",
+    "note": "italic",
+    "outcome": "bold reverse",
+}
 """"dim" only for chance lines, which repeat what the board shows; under NO_COLOR the
 monochrome filter keeps dim legible (see themes)."""
 
@@ -103,7 +108,7 @@ class _Rewrapping(RichLog):
 
     def put(self, line: Text, indent: int = 0) -> None:
         self._kept.append((line, indent))
-        del self._kept[:-MAX_LINES * 2]
+        del self._kept[: -MAX_LINES * 2]
         self.write(self._shape(line, indent))
 
     def clear_all(self) -> None:

@@ -46,8 +46,9 @@ class AquaticaBoard(BoardView):
         if self._last is not None and self.width_now != self._width:
             self.show(*self._last)  # re-flow the columns; a change of height alone needs nothing
 
-    def show(self, view: State[Any, Any], names: Sequence[str], viewer: int | None,
-             parts: tuple[str, ...] = ALL_PARTS) -> None:
+    def show(
+        self, view: State[Any, Any], names: Sequence[str], viewer: int | None, parts: tuple[str, ...] = ALL_PARTS
+    ) -> None:
         self._last = (view, names, viewer, parts)
         d: AqData = view.data
         me = viewer if viewer is not None and 0 <= viewer < d.players else None

@@ -15,13 +15,28 @@ from rich.text import Text
 from coldwater.core.aquatica.content import Deck
 from coldwater.core.aquatica.model import HIDDEN, HIDDEN_KING, KING_BASE, LOC_TYPES, OCEAN_BASE, Eff, Loc, Manta
 
-TYPE_NAMES: dict[str, str] = {"shark": "Shark Bay", "ships": "Sunken Ships", "civ": "Decayed Civilizations",
-                              "volcano": "Ocean Volcanoes", "frosty": "Frosty Depths"}
-TYPE_SHORT: dict[str, str] = {"shark": "Shark", "ships": "Ships", "civ": "Civ", "volcano": "Volcano",
-                              "frosty": "Frosty"}
+TYPE_NAMES: dict[str, str] = {
+    "shark": "Shark Bay",
+    "ships": "Sunken Ships",
+    "civ": "Decayed Civilizations",
+    "volcano": "Ocean Volcanoes",
+    "frosty": "Frosty Depths",
+}
+TYPE_SHORT: dict[str, str] = {
+    "shark": "Shark",
+    "ships": "Ships",
+    "civ": "Civ",
+    "volcano": "Volcano",
+    "frosty": "Frosty",
+}
 # Rich's basic colour names: they follow the terminal palette in the ANSI theme.
-TYPE_STYLES: dict[str, str] = {"shark": "bold red", "ships": "bold yellow", "civ": "bold green",
-                               "volcano": "bold magenta", "frosty": "bold cyan"}
+TYPE_STYLES: dict[str, str] = {
+    "shark": "bold red",
+    "ships": "bold yellow",
+    "civ": "bold green",
+    "volcano": "bold magenta",
+    "frosty": "bold cyan",
+}
 COIN = "¢"
 WILD_ICON = "✦"
 READY, TIRED, PLACED = "●", "○", "⚑"
@@ -45,10 +60,22 @@ _WORDS: dict[str, str] = {
     "empty": "empty Depth (blocks until raised past)",
 }
 _SHORT: dict[str, str] = {
-    "recruit": "recruit", "free_recruit": "free recruit", "buy": "buy", "conquer": "conquer", "scout": "scout",
-    "score": "score", "take_back": "take back", "fully_rise": "fully raise", "ready": "ready Mantas",
-    "matrona": "take back all + ready Mantas", "opp_flip": "others flip a Manta", "opp_discard": "others discard",
-    "copy": "copy a Depth", "replay": "replay", "wild_manta": "Wild Manta", "empty": "empty",
+    "recruit": "recruit",
+    "free_recruit": "free recruit",
+    "buy": "buy",
+    "conquer": "conquer",
+    "scout": "scout",
+    "score": "score",
+    "take_back": "take back",
+    "fully_rise": "fully raise",
+    "ready": "ready Mantas",
+    "matrona": "take back all + ready Mantas",
+    "opp_flip": "others flip a Manta",
+    "opp_discard": "others discard",
+    "copy": "copy a Depth",
+    "replay": "replay",
+    "wild_manta": "Wild Manta",
+    "empty": "empty",
 }
 
 
@@ -133,8 +160,10 @@ def char_details(k: Deck, c: int) -> Text:
         t.append("No effects: discarded at setup for a Wild Manta.")
     if k.char_delayed[c]:
         t.append("\nDelayed Effect ", style="bold magenta")
-        t.append(f"(while on top of your discard pile, before your next Main Action): "
-                 f"{effs_text(k.char_delayed[c], sep=' → ')}")
+        t.append(
+            f"(while on top of your discard pile, before your next Main Action): "
+            f"{effs_text(k.char_delayed[c], sep=' → ')}"
+        )
     return t
 
 
@@ -173,8 +202,9 @@ def loc_line(k: Deck, loc_id: int, on_top: bool = False, name_width: int = 16) -
     t.append(f"{k.loc_coins[loc_id]:>2}{COIN} or {power} power {k.loc_pp[loc_id]:>2} PP ")
     t.append(WILD_ICON if k.loc_manta[loc_id] else " ", style="bold cyan")
     depths = k.loc_depths[loc_id]
-    t.append(" Depths " + (", ".join(eff_text(e, short=True) for e in depths) if depths else "none (risen)"),
-             style="dim")
+    t.append(
+        " Depths " + (", ".join(eff_text(e, short=True) for e in depths) if depths else "none (risen)"), style="dim"
+    )
     return t
 
 
@@ -184,8 +214,11 @@ def loc_details(k: Deck, loc_id: int, on_top: bool = False, pos: int = 0) -> Tex
     t.append("  ")
     t.append_text(type_tag(k, loc_id, short=False))
     power = max(0, k.loc_power[loc_id] - (1 if on_top else 0))
-    t.append(f"  buy {k.loc_coins[loc_id]} coins · conquer {power} power"
-             + (" (top row: 1 less)" if on_top else "") + f" · {k.loc_pp[loc_id]} PP\n")
+    t.append(
+        f"  buy {k.loc_coins[loc_id]} coins · conquer {power} power"
+        + (" (top row: 1 less)" if on_top else "")
+        + f" · {k.loc_pp[loc_id]} PP\n"
+    )
     depths = k.loc_depths[loc_id]
     if not depths:
         t.append("No Depths: it arrives fully risen.")
@@ -221,7 +254,7 @@ def board_loc(k: Deck, loc: Loc) -> Text:
     t.append(eff_text(e, short=True), style="bold reverse" if not loc.used else "dim")
     if loc.used:
         t.append(" (paid this action)", style="dim")
-    rest = depths[loc.pos + 1:]
+    rest = depths[loc.pos + 1 :]
     if rest:
         t.append(" then " + ", ".join(eff_text(x, short=True) for x in rest), style="dim")
     t.append(f"  {left} left", style="italic")
@@ -252,17 +285,24 @@ def tribe_spec(k: Deck, t: int) -> Any:
     return k.content.tribes.tribes[t]
 
 
-_PER: dict[str, str] = {"wild": "Wild Manta", "hand": "Character in hand", "tribes": "Tribe recruited",
-                        "scored": "Location in your Scoring Pile", "big": "Scoring-Pile Location of 5+ PP",
-                        "risen": "fully risen Location on your board", "mantas": "Manta not placed"}
+_PER: dict[str, str] = {
+    "wild": "Wild Manta",
+    "hand": "Character in hand",
+    "tribes": "Tribe recruited",
+    "scored": "Location in your Scoring Pile",
+    "big": "Scoring-Pile Location of 5+ PP",
+    "risen": "fully risen Location on your board",
+    "mantas": "Manta not placed",
+}
 
 
 def tribe_pp_text(sp: Any) -> str:
     if sp.tier == 1:
         return f"{sp.pp} PP"
     per = sp.pp_per
-    what = _PER.get(per.what) or (f"{TYPE_NAMES[per.what[5:]]} in your Scoring Pile"
-                                  if per.what.startswith("type:") else per.what)
+    what = _PER.get(per.what) or (
+        f"{TYPE_NAMES[per.what[5:]]} in your Scoring Pile" if per.what.startswith("type:") else per.what
+    )
     if per.every > 1:
         noun, _, rest = what.partition(" in ")
         every = f" per {per.every} {noun}s" + (f" in {rest}" if rest else "")
@@ -282,8 +322,12 @@ def tribe_details(k: Deck, t: int, cost: int | None = None) -> Text:
     sp = tribe_spec(k, t)
     out = Text()
     out.append(sp.name, style="bold")
-    out.append(f"  Tribe {'I' * sp.tier} · base cost {sp.cost}"
-               + (f" (now {cost} for you)" if cost is not None and cost != sp.cost else "") + "\n", style="dim")
+    out.append(
+        f"  Tribe {'I' * sp.tier} · base cost {sp.cost}"
+        + (f" (now {cost} for you)" if cost is not None and cost != sp.cost else "")
+        + "\n",
+        style="dim",
+    )
     out.append(tribe_bonus(sp) + "\n")
     out.append("End of game: " + tribe_pp_text(sp))
     return out

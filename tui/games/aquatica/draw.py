@@ -17,12 +17,16 @@ from rich.text import Text
 
 from coldwater.core.aquatica import payment
 from coldwater.core.aquatica.model import BOARD_SLOTS, LOC_TYPES, RIVAL, AqData
-from coldwater.core.state import State
 from coldwater.tui.games.aquatica import cards
 
-
-PHASE_WORDS: dict[str, str] = {"setup": "setting up", "kings": "choosing Kings", "pre": "before the Main Action",
-                               "main": "Main Action", "post": "after the Main Action", "over": "game over"}
+PHASE_WORDS: dict[str, str] = {
+    "setup": "setting up",
+    "kings": "choosing Kings",
+    "pre": "before the Main Action",
+    "main": "Main Action",
+    "post": "after the Main Action",
+    "over": "game over",
+}
 
 
 def columns(items: list[Text], width: int, gap: int = 1) -> list[Text]:
@@ -36,7 +40,7 @@ def columns(items: list[Text], width: int, gap: int = 1) -> list[Text]:
     lines: list[Text] = []
     for i in range(0, len(items), n):
         line = Text()
-        for j, t in enumerate(items[i:i + n]):
+        for j, t in enumerate(items[i : i + n]):
             line.append_text(t)
             if j < n - 1:
                 line.append(" " * (col - len(t.plain)))
@@ -75,7 +79,7 @@ def frame_text(k: Any, d: AqData) -> Text | None:
         pile = d.ps[d.turn].discard
         delayed = k.char_delayed[pile[-1]] if pile and pile[-1] >= 0 else ()
         full = list(delayed) + list(k.char_effs[d.playing])
-        done = full[:max(0, len(full) - len(fr.effs))]
+        done = full[: max(0, len(full) - len(fr.effs))]
     for i, e in enumerate(done):
         if i:
             t.append(" · ")
@@ -146,8 +150,13 @@ class Sheet:
         if d.phase in ("over", "setup"):
             return out
         if d.phase == "kings":
-            who = ("your pick" if d.draft_order[:1] == [me] else
-                   f"{labels[d.draft_order[0]]} picks" if d.draft_order else "the Kings are being dealt")
+            who = (
+                "your pick"
+                if d.draft_order[:1] == [me]
+                else f"{labels[d.draft_order[0]]} picks"
+                if d.draft_order
+                else "the Kings are being dealt"
+            )
             out.append(Text("Choosing Kings: " + who, style="bold"))
             out.append(Text(""))
             return out
@@ -155,8 +164,9 @@ class Sheet:
         whose = "Your turn" if d.turn == me else f"{labels[d.turn]}'s turn"
         title.append(f"{whose} — {PHASE_WORDS.get(d.phase, d.phase)}", style="bold underline")
         if d.trigger:
-            title.append("  · final round" + (f" ({d.final_left} turns left)" if d.final_left > 0 else ""),
-                         style="bold red")
+            title.append(
+                "  · final round" + (f" ({d.final_left} turns left)" if d.final_left > 0 else ""), style="bold red"
+            )
         out.append(title)
         if d.playing >= 0:
             out.append(Text("  Playing " + cards.char_line(k, d.playing), style="italic"))
@@ -207,8 +217,10 @@ class Sheet:
         else:
             out.append(Text("Your discard pile: empty", style="dim"))
         if p.scored:
-            pile = Text(f"Your Scoring Pile ({len(p.scored)}, {sum(k.loc_pp[x] for x in p.scored if x >= 0)} PP): ",
-                        style="bold")
+            pile = Text(
+                f"Your Scoring Pile ({len(p.scored)}, {sum(k.loc_pp[x] for x in p.scored if x >= 0)} PP): ",
+                style="bold",
+            )
             pile.append(", ".join(f"{k.loc_name[x]} {k.loc_pp[x]}" for x in p.scored if x >= 0), style="")
             out.append(pile)
         out.append(Text(""))
@@ -220,8 +232,13 @@ class Sheet:
         with its Depths (top first)."""
         k = self.deck
         out: list[Text] = [heading("The Ocean")]
-        out.append(Text(f"In the decks {len(d.char_deck)} Characters · {len(d.loc_deck)} Locations · "
-                        f"{len(d.loc_discard)} Locations discarded · {len(d.wild_supply)} Wild Mantas", style="dim"))
+        out.append(
+            Text(
+                f"In the decks {len(d.char_deck)} Characters · {len(d.loc_deck)} Locations · "
+                f"{len(d.loc_discard)} Locations discarded · {len(d.wild_supply)} Wild Mantas",
+                style="dim",
+            )
+        )
         out.append(Text("Character row (price in coins):", style="bold"))
         row = []
         for i, c in enumerate(d.char_row):
@@ -240,7 +257,7 @@ class Sheet:
                     else:  # the Depths on a row of their own, under the name: nothing is cut
                         cut = line.plain.index(" Depths ")
                         out.append(line[:cut])
-                        out.append(Text(" " * 4) + line[cut + 1:])
+                        out.append(Text(" " * 4) + line[cut + 1 :])
             else:
                 out.append(Text("  empty", style="dim"))
         out.append(Text(""))
@@ -262,8 +279,13 @@ class Sheet:
                 t.append(" —", style="dim")
             out.append(t)
         if d.players == 1:
-            out.append(Text(f"  Virtual rival: {d.rival_placed} of 4 Mantas placed (one each time you play "
-                            "Matrona or Scout; at 4 you take one last turn)", style="magenta"))
+            out.append(
+                Text(
+                    f"  Virtual rival: {d.rival_placed} of 4 Mantas placed (one each time you play "
+                    "Matrona or Scout; at 4 you take one last turn)",
+                    style="magenta",
+                )
+            )
         out.append(Text(""))
         return out
 
@@ -273,7 +295,9 @@ class Sheet:
         if d.solo_level:
             from coldwater.core.aquatica.tribes_solo import LEVELS
 
-            out.append(Text(f"  Tribes Solo level {d.solo_level}: {LEVELS.get(d.solo_level, '')}", style="bold magenta"))
+            out.append(
+                Text(f"  Tribes Solo level {d.solo_level}: {LEVELS.get(d.solo_level, '')}", style="bold magenta")
+            )
         for i, t in enumerate(d.tribes):
             sp = cards.tribe_spec(k, t)
             line = Text(f"  {'I' * sp.tier:<2} ", style="bold")
@@ -288,8 +312,9 @@ class Sheet:
             out.append(line)
         if d.solo_level:
             got = len(d.ps[0].tribes)
-            out.append(Text(f"  Recruited {got} of {len(d.tribes)}: recruit them all before the game ends.",
-                            style="magenta"))
+            out.append(
+                Text(f"  Recruited {got} of {len(d.tribes)}: recruit them all before the game ends.", style="magenta")
+            )
         out.append(Text(""))
         return out
 
@@ -330,9 +355,13 @@ class Sheet:
             out.append(line)
         if p.tribes and d.module == "tribes":
             tl = Text("  Tribes ")
-            tl.append(", ".join(cards.tribe_spec(k, t).name + (" (flipped)" if t in p.flipped else
-                                                               " (used)" if t in p.tribe_used else "")
-                                for t in p.tribes))
+            tl.append(
+                ", ".join(
+                    cards.tribe_spec(k, t).name
+                    + (" (flipped)" if t in p.flipped else " (used)" if t in p.tribe_used else "")
+                    for t in p.tribes
+                )
+            )
             out.append(tl)
         out.append(Text(""))
         return out
@@ -370,7 +399,7 @@ def fit(lines: list[Text], width: int) -> list[Text]:
                 line.truncate(width, overflow="ellipsis")
                 break
             out.append(line[:cut])
-            line = Text("    ") + line[cut + 3:]
+            line = Text("    ") + line[cut + 3 :]
         out.append(line)
     return out
 
@@ -390,6 +419,7 @@ def side_by_side(left: list[Text], right: list[Text], width: int, gap: int = 2) 
 
 def layout(parts: dict[str, list[Text]], width: int, show: tuple[str, ...]) -> list[Text]:
     """The parts named in `show`, in one column or (wide boards) two."""
+
     def take(*names: str) -> list[Text]:
         return [line for n in names if n in show for line in parts.get(n, [])]
 

@@ -21,7 +21,6 @@ from typing import Any, ClassVar
 import msgspec
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.widgets import Static
 
 from coldwater.core.aquatica import actions as A
 from coldwater.core.aquatica import payment, tribes
@@ -31,16 +30,38 @@ from coldwater.core.aquatica.tribes_solo import LEVELS
 from coldwater.core.state import Scores, State
 from coldwater.net import records
 from coldwater.net.table import seat_label
-from coldwater.tui.screens.table import Pane, TableScreen, records_dir
 from coldwater.tui.games.aquatica import cards, words
 from coldwater.tui.games.aquatica.board import AquaticaBoard, frame_text, pool_text
+from coldwater.tui.screens.table import Pane, TableScreen, records_dir
 from coldwater.tui.widgets.board import BoardView
 from coldwater.tui.widgets.choices import Item
 
 GROUP_ORDER: tuple[type, ...] = (
-    A.PickKing, A.OppFlip, A.OppDiscard, A.Rival, A.ClaimGoal, A.Play, A.Recruit, A.RecruitTribe, A.Buy, A.Conquer,
-    A.Raise, A.Rise, A.Score, A.Scout, A.Cut, A.TakeBack, A.Copy, A.Replay, A.Place, A.Flip, A.Exploit, A.UseTribe,
-    A.Spend, A.Skip, A.End,
+    A.PickKing,
+    A.OppFlip,
+    A.OppDiscard,
+    A.Rival,
+    A.ClaimGoal,
+    A.Play,
+    A.Recruit,
+    A.RecruitTribe,
+    A.Buy,
+    A.Conquer,
+    A.Raise,
+    A.Rise,
+    A.Score,
+    A.Scout,
+    A.Cut,
+    A.TakeBack,
+    A.Copy,
+    A.Replay,
+    A.Place,
+    A.Flip,
+    A.Exploit,
+    A.UseTribe,
+    A.Spend,
+    A.Skip,
+    A.End,
 )
 SEAT_RE = re.compile(r"\bSeat (\d)\b")
 DEALT = re.compile(r"(.+) goes to (the Character row|the bottom Location row|the box|the Location deck)")
@@ -57,8 +78,12 @@ class AquaticaTableScreen(TableScreen):
     OPTION_CHOICES: ClassVar[dict[str, list[tuple[str, Any]]]] = {
         "solo_level": [("— (not Tribes Solo)", None)] + [(f"{n} {name}", n) for n, name in LEVELS.items()],
     }
-    OPTION_LABELS: ClassVar[dict[str, str]] = {"module": "Module", "variable_goals": "Variable goals",
-                                               "kings": "Kings", "solo_level": "Solo level"}
+    OPTION_LABELS: ClassVar[dict[str, str]] = {
+        "module": "Module",
+        "variable_goals": "Variable goals",
+        "kings": "Kings",
+        "solo_level": "Solo level",
+    }
     OPTION_HINTS: ClassVar[dict[str, str]] = {
         "module": "goals: the Goal tracks; tribes: the Tribe board (Cold Waters)",
         "variable_goals": "Goals module: 4 random Goal tokens instead of the printed Goals",
@@ -68,8 +93,11 @@ class AquaticaTableScreen(TableScreen):
     HELP_KEYS = TableScreen.HELP_KEYS + (
         "\n| F4 / O | The Ocean: Character row, both Location rows with their Depths |"
         "\n| F5 / P | The players: your hand and discard pile, every player's board |"
-        "\n| F6 / G | The Goal tracks or the Tribe board |")
-    HELP: ClassVar[str] = TableScreen.HELP + """
+        "\n| F6 / G | The Goal tracks or the Tribe board |"
+    )
+    HELP: ClassVar[str] = (
+        TableScreen.HELP
+        + """
 **Aquatica: Cold Waters.** The line under the title: each player's PP so far.
 At the top of the board: your turn (the card being played with its effects in
 order, ▸ marking the one now resolving; the coins and power gathered in this
@@ -95,6 +123,7 @@ pick. Under the choices: the full card of the highlighted one. The log announces
 Goals claimed, Tribes recruited and the end being triggered. The rules: Esc,
 then *Rules*.
 """
+    )
 
     # ---- layout -----------------------------------------------------------------------------
     _drawn: float = 0.0
@@ -106,10 +135,16 @@ then *Rules*.
         super().on_mount()
 
     # ---- panes: the Ocean and the players, one key away at any size -----------------------
-    PANES: ClassVar[tuple[Pane, ...]] = (Pane("ocean", "Ocean", "O"), Pane("players", "Players", "P"),
-                                         Pane("goals", "Goals", "G"))
-    PANE_PARTS: ClassVar[dict[str, tuple[str, ...]]] = {"ocean": ("ocean",), "players": ("hand", "me", "others"),
-                                                        "goals": ("goals",)}
+    PANES: ClassVar[tuple[Pane, ...]] = (
+        Pane("ocean", "Ocean", "O"),
+        Pane("players", "Players", "P"),
+        Pane("goals", "Goals", "G"),
+    )
+    PANE_PARTS: ClassVar[dict[str, tuple[str, ...]]] = {
+        "ocean": ("ocean",),
+        "players": ("hand", "me", "others"),
+        "goals": ("goals",),
+    }
 
     def compose_pane(self, pane_id: str) -> ComposeResult:
         yield AquaticaBoard(self.table.game, id=f"aq-pane-{pane_id}")
@@ -198,7 +233,7 @@ then *Rules*.
         except (AttributeError, IndexError, KeyError, TypeError, ValueError, AssertionError):
             return self.words(super().label(view, a))  # a new action still gets a readable label
 
-    def _label(self, d: AqData, a: Any) -> str:  # noqa: C901 - one case per action kind
+    def _label(self, d: AqData, a: Any) -> str:
         k = self.deck
         seat = d.turn
         p = d.ps[seat]
@@ -217,12 +252,14 @@ then *Rules*.
             return "Skip"
         if isinstance(a, A.Flip):
             m = p.mantas[a.manta]
-            return f"{'Wild' if m.wild >= 0 else 'Trained'} Manta {a.manta + 1}: {cards.eff_text(cards.manta_effect(k, m))}"
+            kind = "Wild" if m.wild >= 0 else "Trained"
+            return f"{kind} Manta {a.manta + 1}: {cards.eff_text(cards.manta_effect(k, m))}"
         if isinstance(a, A.Exploit):
             loc = next(x for x in p.board if x.id == a.loc)
             depths = k.loc_depths[a.loc]
             left = len(depths) - loc.pos - 1
-            return f"{k.loc_name[a.loc]}: {cards.eff_text(depths[loc.pos])} ({left} Depth{'s' if left != 1 else ''} left after)"
+            plural = "s" if left != 1 else ""
+            return f"{k.loc_name[a.loc]}: {cards.eff_text(depths[loc.pos])} ({left} Depth{plural} left after)"
         if isinstance(a, A.UseTribe):
             sp = cards.tribe_spec(k, a.tribe)
             return f"{sp.name}: {cards.eff_text(sp.ongoing)}"
@@ -234,8 +271,10 @@ then *Rules*.
             spot = len(d.tracks[a.goal])
             pp = k.spots[spot] if spot < len(k.spots) else 0
             m = p.mantas[a.manta]
-            return (f"{cards.goal_name(k, g)} ({pp} PP) with Trained Manta {a.manta + 1} "
-                    f"({cards.eff_text(cards.manta_effect(k, m), True)})")
+            return (
+                f"{cards.goal_name(k, g)} ({pp} PP) with Trained Manta {a.manta + 1} "
+                f"({cards.eff_text(cards.manta_effect(k, m), True)})"
+            )
         if isinstance(a, A.Rival):
             return f"Rival's Manta on: {cards.goal_name(k, d.goals[a.goal])}"
         if isinstance(a, A.Recruit):
@@ -258,8 +297,10 @@ then *Rules*.
                 price = f"{max(0, k.loc_power[a.loc] - (1 if on_top else 0))} power"
             t = cards.loc_type(k, a.loc)
             extra = f" {cards.WILD_ICON}" if k.loc_manta[a.loc] else ""
-            return (f"{k.loc_name[a.loc]} for {price} ({cards.TYPE_SHORT[t]}, {k.loc_pp[a.loc]} PP, "
-                    f"{len(k.loc_depths[a.loc])} Depths{extra}){' top row' if on_top else ''}")
+            return (
+                f"{k.loc_name[a.loc]} for {price} ({cards.TYPE_SHORT[t]}, {k.loc_pp[a.loc]} PP, "
+                f"{len(k.loc_depths[a.loc])} Depths{extra}){' top row' if on_top else ''}"
+            )
         if isinstance(a, A.Raise):
             loc = next(x for x in p.board if x.id == a.loc)
             left = len(k.loc_depths[a.loc]) - loc.pos - a.by
@@ -366,24 +407,33 @@ then *Rules*.
         if isinstance(a, A.Spend):
             return cards.loc_details(k, a.loc)
         if isinstance(a, (A.RecruitTribe, A.UseTribe)):
-            return cards.tribe_details(k, a.tribe, tribes.cost(d, k, a.tribe, d.turn) if isinstance(a, A.RecruitTribe)
-                                       else None)
+            return cards.tribe_details(
+                k, a.tribe, tribes.cost(d, k, a.tribe, d.turn) if isinstance(a, A.RecruitTribe) else None
+            )
         if isinstance(a, A.Place) and d.placing >= 0:
             return cards.tribe_details(k, d.placing)
         if isinstance(a, A.ClaimGoal):
             spec = k.goals[d.goals[a.goal]]
-            return Text(f"Goal: {spec.name}. Retire one of your Trained Mantas (ready or tired) on the first free "
-                        f"spot; earlier spots score more. Once per Goal.")
+            return Text(
+                f"Goal: {spec.name}. Retire one of your Trained Mantas (ready or tired) on the first free "
+                f"spot; earlier spots score more. Once per Goal."
+            )
         if isinstance(a, A.Rival):
-            return Text("Solo: each time you play Matrona or Scout, the virtual rival puts a Manta on a Goal "
-                        "track it is not on yet; its Manta takes a spot (and its points) from you.")
+            return Text(
+                "Solo: each time you play Matrona or Scout, the virtual rival puts a Manta on a Goal "
+                "track it is not on yet; its Manta takes a spot (and its points) from you."
+            )
         if isinstance(a, A.Flip):
             m = p.mantas[a.manta]
-            return Text(f"{cards.manta_name(k, m, a.manta)}: flipping it gives "
-                        f"{cards.eff_text(cards.manta_effect(k, m))}. It stays tired until your Mantas are readied.")
+            return Text(
+                f"{cards.manta_name(k, m, a.manta)}: flipping it gives "
+                f"{cards.eff_text(cards.manta_effect(k, m))}. It stays tired until your Mantas are readied."
+            )
         if isinstance(a, A.Scout):
-            return Text("Scout (optional): discard the top Location row; if more than 4 are in the bottom row, "
-                        "discard down to 4; they slide up; 6 new Locations fill the bottom row.")
+            return Text(
+                "Scout (optional): discard the top Location row; if more than 4 are in the bottom row, "
+                "discard down to 4; they slide up; 6 new Locations fill the bottom row."
+            )
         if isinstance(a, A.End):
             return Text("End your turn. Unused coins and power are already gone; ready Mantas stay ready.")
         return ""
@@ -408,9 +458,10 @@ then *Rules*.
         notes = list(s.notes)
         if d.players == 1 and d.solo_level:
             n = d.solo_level
-            notes.append(f"Tribes Solo level {n}: {LEVELS[n]}."
-                         + (f" Next time try level {n + 1}: {LEVELS[n + 1]}." if n < 6 else
-                            " Next time, beat your score."))
+            notes.append(
+                f"Tribes Solo level {n}: {LEVELS[n]}."
+                + (f" Next time try level {n + 1}: {LEVELS[n + 1]}." if n < 6 else " Next time, beat your score.")
+            )
         elif d.players == 1:
             bands, low = [], 0
             for top, name in TITLES:
@@ -418,8 +469,12 @@ then *Rules*.
                 low = top + 1
             bands.append(f"{low}+ The Kraken")
             notes.append("Solo titles by PP: " + ", ".join(bands) + ".")
-        return msgspec.structs.replace(s, labels=tuple(self.player_names()[: d.players]) + s.labels[d.players:],
-                                       outcome=self.words(s.outcome), notes=tuple(notes))
+        return msgspec.structs.replace(
+            s,
+            labels=tuple(self.player_names()[: d.players]) + s.labels[d.players :],
+            outcome=self.words(s.outcome),
+            notes=tuple(notes),
+        )
 
     def finish(self) -> None:
         if self._finished or self.app.screen is not self:

@@ -16,8 +16,19 @@ from coldwater.core.aquatica.model import RIVAL, AqData
 from coldwater.tui.games.aquatica import cards
 
 COSTLY: tuple[type, ...] = (
-    A.Spend, A.Flip, A.Exploit, A.UseTribe, A.ClaimGoal, A.OppDiscard, A.OppFlip, A.Cut, A.Recruit,
-    A.RecruitTribe, A.Buy, A.Conquer, A.Place,
+    A.Spend,
+    A.Flip,
+    A.Exploit,
+    A.UseTribe,
+    A.ClaimGoal,
+    A.OppDiscard,
+    A.OppFlip,
+    A.Cut,
+    A.Recruit,
+    A.RecruitTribe,
+    A.Buy,
+    A.Conquer,
+    A.Place,
 )
 """Choices that spend coins or power, tire or retire a Manta, use up a Depth or a
 Tribe, or discard: never the highlighted default."""
@@ -37,7 +48,7 @@ def standings(d: AqData, totals: Sequence[int]) -> str:
 
 
 def step_note(k: Any, d: AqData) -> str:
-    """"effect 2 of 3" while the played Character's effects resolve one at a time."""
+    """ "effect 2 of 3" while the played Character's effects resolve one at a time."""
     if not d.stack or d.pay is not None or d.playing < 0:
         return ""
     fr = d.stack[-1]
@@ -69,6 +80,9 @@ def announcements(k: Any, before: AqData, after: AqData) -> list[str]:
             if t not in before.ps[s].tribes:
                 out.append(f"Seat {s + 1} recruits the Tribe {cards.tribe_spec(k, t).name}")
     if after.trigger and not before.trigger:
-        out.append("The end is triggered: everyone finishes the round" if after.players > 1 else
-                   "The end is triggered: one last turn")
+        out.append(
+            "The end is triggered: everyone finishes the round"
+            if after.players > 1
+            else "The end is triggered: one last turn"
+        )
     return out

@@ -36,7 +36,8 @@ SPACE_COLOUR: tuple[int, ...] = (-1, 2, 4, 0, 1, 5, 3)
 LOCATION_BAIT: tuple[tuple[int, int], ...] = ((2, 4), (3, 5), (0, 1))
 """The two bait colours that fish each location (Shore, River, Lake)."""
 WIDE = 120
-"""From this many columns the board draws the ring as a ring and puts the players beside the board (78 for the board, at least 40 for them)."""
+"""From this many columns the board draws the ring as a ring and puts the players
+beside the board (78 for the board, at least 40 for them)."""
 
 
 class Part(msgspec.Struct):
@@ -99,6 +100,7 @@ def ring_line(d: CrownData, names: bool = True, pal: Palette = FALLBACK) -> Text
 
 def ring_drawing(d: CrownData, pal: Palette = FALLBACK) -> list[Text]:
     """The seven spaces drawn as a ring, clockwise from the Port at the top."""
+
     def cell(i: int, width: int, right: bool = False) -> Text:
         t = space_label(d, i, True, pal)
         pad = max(0, width - t.cell_len)
@@ -138,15 +140,18 @@ def grid(d: CrownData, T: Tables, wide: bool, pal: Palette = FALLBACK, width: in
                 row.append(f"{zi + 3}", style="dim")
                 row.append(f" {name[:9]:<10}", style="" if fish is not None else "dim")
                 continue
-            row.append(f"{name[:col - 1]:<{col}}", style="" if fish is not None else "dim")
+            row.append(f"{name[: col - 1]:<{col}}", style="" if fish is not None else "dim")
         size = len(d.decks[loc]) if loc < len(d.decks) else 0
         top = d.tops[loc] if loc < len(d.tops) else None
         left = size + (1 if top is not None else 0)
         row.append(f"{left:>2}" if wide else f"deck {left}")
         if top is not None:
-            row.append((" top " if width >= 72 else " ") + wording.fish_name(T, top.species) if wide
-                       else f": {wording.fish_name(T, top.species)}",
-                       style="italic")
+            row.append(
+                (" top " if width >= 72 else " ") + wording.fish_name(T, top.species)
+                if wide
+                else f": {wording.fish_name(T, top.species)}",
+                style="italic",
+            )
         out.append(row)
     return out
 
@@ -221,7 +226,9 @@ def trophies_left(d: CrownData, wide: bool) -> list[Text]:
         out = Text("Next:", style="bold")
         for kind in wording.STACKS_SHOWN[:5]:
             values: list[int] = getattr(st, kind, [])
-            out.append(f" {wording.TROPHY_SHORT[kind]} " if kind == "first_to_12" else f" · {wording.TROPHY_SHORT[kind]} ")
+            out.append(
+                f" {wording.TROPHY_SHORT[kind]} " if kind == "first_to_12" else f" · {wording.TROPHY_SHORT[kind]} "
+            )
             out.append(str(values[0]) if values else "—", style="bold" if values else "dim")
         contests = st.shore or st.lake or st.river
         out.append(" · Contests ")
@@ -314,8 +321,15 @@ def fish_items(T: Tables, p: Party, secret: bool, pal: Palette = FALLBACK) -> li
     items = [Text(f"{k}×{v}" if v > 1 else k) for k, v in sorted(counts.items())]
     shown = [f for f in p.fish if f.shown and f.card is not None]
     if shown:
-        items.append(Text("shown " + ", ".join(f"{wording.fish_name(T, f.species)} {T.weight[f.card]} lb"
-                                               for f in shown if f.card is not None), style="italic"))
+        items.append(
+            Text(
+                "shown "
+                + ", ".join(
+                    f"{wording.fish_name(T, f.species)} {T.weight[f.card]} lb" for f in shown if f.card is not None
+                ),
+                style="italic",
+            )
+        )
     return items
 
 
@@ -374,8 +388,9 @@ def token_and_tackle(p: Party, mine: bool) -> Text:
     return out
 
 
-def party_head(d: CrownData, i: int, labels: Sequence[str], viewer: int | None, current: int | None,
-               pal: Palette = FALLBACK) -> Text:
+def party_head(
+    d: CrownData, i: int, labels: Sequence[str], viewer: int | None, current: int | None, pal: Palette = FALLBACK
+) -> Text:
     """Everything about a player on one line (the compact form)."""
     p = d.parties[i]
     out = party_name(d, i, labels, viewer, current)
@@ -391,14 +406,27 @@ def party_head(d: CrownData, i: int, labels: Sequence[str], viewer: int | None, 
 
 
 def submitted_line(T: Tables, p: Party) -> Text:
-    return Text("  Submitted " + ", ".join(
-        wording.fish_name(T, f.species) + (f" {T.weight[f.card]} lb" if f.card is not None else "")
-        for f in p.submitted))
+    return Text(
+        "  Submitted "
+        + ", ".join(
+            wording.fish_name(T, f.species) + (f" {T.weight[f.card]} lb" if f.card is not None else "")
+            for f in p.submitted
+        )
+    )
 
 
-def player_board(d: CrownData, T: Tables, labels: Sequence[str], i: int, viewer: int | None,
-                 current: int | None, width: int, full: bool, pal: Palette = FALLBACK,
-                 with_fish: bool = True) -> list[Text]:
+def player_board(
+    d: CrownData,
+    T: Tables,
+    labels: Sequence[str],
+    i: int,
+    viewer: int | None,
+    current: int | None,
+    width: int,
+    full: bool,
+    pal: Palette = FALLBACK,
+    with_fish: bool = True,
+) -> list[Text]:
     """A player's board. Compact: one line (two for your own). Full: a line per part of it."""
     p = d.parties[i]
     mine = i == viewer
@@ -437,8 +465,16 @@ BOARD_KEYS = ("ring", "grounds", "masters", "extras", "trophies", "standings")
 """Parts of the shared board (the rest are players' boards)."""
 
 
-def parts(d: CrownData, T: Tables, names: Sequence[str], viewer: int | None, current: int | None,
-          width: int, wide: bool | None = None, pal: Palette = FALLBACK) -> list[Part]:
+def parts(
+    d: CrownData,
+    T: Tables,
+    names: Sequence[str],
+    viewer: int | None,
+    current: int | None,
+    width: int,
+    wide: bool | None = None,
+    pal: Palette = FALLBACK,
+) -> list[Part]:
     """The board's parts for `width` columns, your board first, then the shared board,
     the other players and the standings.
 
@@ -466,9 +502,17 @@ def parts(d: CrownData, T: Tables, names: Sequence[str], viewer: int | None, cur
     return out
 
 
-def render(d: CrownData, T: Tables, names: Sequence[str], viewer: int | None, current: int | None,
-           width: int, full: bool = False, pal: Palette = FALLBACK, detail: bool | None = None
-           ) -> tuple[RenderableType, list[Part], int]:
+def render(
+    d: CrownData,
+    T: Tables,
+    names: Sequence[str],
+    viewer: int | None,
+    current: int | None,
+    width: int,
+    full: bool = False,
+    pal: Palette = FALLBACK,
+    detail: bool | None = None,
+) -> tuple[RenderableType, list[Part], int]:
     """The whole table for `width` columns, its parts in reading order, and its height in rows.
 
     Below :data:`WIDE` the parts are stacked: your board, the shared board, a
@@ -480,13 +524,23 @@ def render(d: CrownData, T: Tables, names: Sequence[str], viewer: int | None, cu
     """
     if width < WIDE:
         ps = parts(d, T, names, viewer, current, width, full, pal)
-        if (full if detail is None else detail) and viewer is not None and 0 <= viewer < len(d.parties) \
-                and d.parties[viewer].fish:
-            fish = Part("fish", "Your fish", [Text(f"  Your fish ({len(d.parties[viewer].fish)}): weight, tag, time",
-                                                   style="bold")] + fish_detail(T, d.parties[viewer], pal))
+        if (
+            (full if detail is None else detail)
+            and viewer is not None
+            and 0 <= viewer < len(d.parties)
+            and d.parties[viewer].fish
+        ):
+            fish = Part(
+                "fish",
+                "Your fish",
+                [Text(f"  Your fish ({len(d.parties[viewer].fish)}): weight, tag, time", style="bold")]
+                + fish_detail(T, d.parties[viewer], pal),
+            )
             labels = wording.names_of(names, len(d.parties))
-            ps[0].lines = [fit(line, width) for line in
-                           player_board(d, T, labels, viewer, viewer, current, width, True, pal, with_fish=False)]
+            ps[0].lines = [
+                fit(line, width)
+                for line in player_board(d, T, labels, viewer, viewer, current, width, True, pal, with_fish=False)
+            ]
             ps.insert(1, fish)  # the fish one per line instead of the list
         lines: list[Text] = []
         for p in ps:

@@ -29,6 +29,7 @@ from coldwater.tui.widgets.choices import Item
 from . import board as draw
 from . import wording
 
+
 def tables_of(game: Any) -> Tables:
     """The engine's content tables (weights, tags, spots) for `game`."""
     t = getattr(game, "tables", None)
@@ -129,7 +130,9 @@ class CrownBoard(BoardView):
 
 class CrownTableScreen(TableScreen):
     BOARD: ClassVar[type[BoardView]] = CrownBoard
-    HELP: ClassVar[str] = TableScreen.HELP + """
+    HELP: ClassVar[str] = (
+        TableScreen.HELP
+        + """
 **Coldwater Crown.** Your board is at the top: your token, your Zones of bait,
 your tackle, the Master Angler cards you are attempting and your fish (weight
 and tag colour; only you see them). Then the seven Angler spaces clockwise from
@@ -144,6 +147,7 @@ never spends tackle, discards bait or ends your turn; **e** ends the turn. A cas
 bait with only one Master Angler card to go on goes there by itself (Settings:
 answer single choices). The full rules: Esc, then *Rules*.
 """
+    )
 
     @property
     def tables(self) -> Tables:
@@ -204,7 +208,7 @@ answer single choices). The full rules: Esc, then *Rules*.
         return wording.step_note(view.data, view.legal())
 
     def is_costly(self, view: State[Any, Any], action: Any) -> bool:
-        return wording.spends(view.data, action) and not wording.tag_of(action) in wording.DONE_TAGS
+        return wording.spends(view.data, action) and wording.tag_of(action) not in wording.DONE_TAGS
 
     def reveals(self, view: State[Any, Any], action: Any) -> bool:
         return wording.tag_of(action) in wording.REVEALS

@@ -23,28 +23,74 @@ from typing import Any
 
 from coldwater.core.crown.content import Tables
 from coldwater.core.crown.model import (
-    COLOUR_LOCATION, COLOURS, CONTEST_ORDER, LOCATION_TITLES, LOCATIONS, SPACES, CrownData, Fish, Party,
+    COLOUR_LOCATION,
+    COLOURS,
+    CONTEST_ORDER,
+    LOCATION_TITLES,
+    LOCATIONS,
+    SPACES,
+    CrownData,
+    Fish,
+    Party,
 )
 
 BAIT_LETTERS: tuple[str, ...] = ("B", "R", "P", "K", "G", "Y", "W")
 """One letter per bait colour (K is black, as in printing); W the clear-white bait."""
 
 TROPHY_NAMES: dict[str, str] = {
-    "first_to_12": "First to 12 Fish", "mystery_weight": "Mystery Weight", "three_same": "Three Same",
-    "four_different": "Four Different", "small_species": "Small Species", "fastest_to_8": "Fastest to 8 Species",
-    "shore": "Shore contest", "lake": "Lake contest", "river": "River contest",
+    "first_to_12": "First to 12 Fish",
+    "mystery_weight": "Mystery Weight",
+    "three_same": "Three Same",
+    "four_different": "Four Different",
+    "small_species": "Small Species",
+    "fastest_to_8": "Fastest to 8 Species",
+    "shore": "Shore contest",
+    "lake": "Lake contest",
+    "river": "River contest",
 }
 TROPHY_SHORT: dict[str, str] = {
-    "first_to_12": "12 Fish", "mystery_weight": "Mystery", "three_same": "3 Same", "four_different": "4 Diff",
-    "small_species": "Small", "fastest_to_8": "8 Species", "shore": "Shore", "lake": "Lake", "river": "River",
+    "first_to_12": "12 Fish",
+    "mystery_weight": "Mystery",
+    "three_same": "3 Same",
+    "four_different": "4 Diff",
+    "small_species": "Small",
+    "fastest_to_8": "8 Species",
+    "shore": "Shore",
+    "lake": "Lake",
+    "river": "River",
 }
-STACKS_SHOWN: tuple[str, ...] = ("first_to_12", "fastest_to_8", "small_species", "three_same", "four_different",
-                                 "shore", "lake", "river")
+STACKS_SHOWN: tuple[str, ...] = (
+    "first_to_12",
+    "fastest_to_8",
+    "small_species",
+    "three_same",
+    "four_different",
+    "shore",
+    "lake",
+    "river",
+)
 """Trophy stacks in the order the board lists them (the Mystery Weight tile is shown apart)."""
 
-GROUP_ORDER: tuple[str, ...] = ("place", "remove", "fill", "take", "taketop", "skip", "route", "discard",
-                                "catch", "zone6", "lose", "tackle", "silent", "white", "submit", "reel", "lure",
-                                "end")
+GROUP_ORDER: tuple[str, ...] = (
+    "place",
+    "remove",
+    "fill",
+    "take",
+    "taketop",
+    "skip",
+    "route",
+    "discard",
+    "catch",
+    "zone6",
+    "lose",
+    "tackle",
+    "silent",
+    "white",
+    "submit",
+    "reel",
+    "lure",
+    "end",
+)
 """Choices in this order: the step's own choices first, tackle plays after, ending last."""
 
 SPENDS: frozenset[str] = frozenset({"reel", "lure", "discard", "end"})
@@ -117,7 +163,7 @@ def open_spots(T: Tables, p: Party, colour: int) -> int:
 
 
 def catch_words(d: CrownData, T: Tables, colour: int, zones: Sequence[int]) -> list[str]:
-    """"Zone 4 → the Perch" for each emptied Zone (what its default catch would be)."""
+    """ "Zone 4 → the Perch" for each emptied Zone (what its default catch would be)."""
     li = COLOUR_LOCATION[colour]
     out = []
     for z in zones:
@@ -171,7 +217,11 @@ def preview(d: CrownData, T: Tables, action: Any) -> str:
         if tag == "route":
             m = next(m for m in d.parties[seat].ma if m.card == action.card)
             left = len(T.ma_spots[action.card]) - len(m.filled) - 1
-            return f"catches the {ma_name(T, action.card)} (1 point)" if left == 0 else f"{left} spot{'s' if left != 1 else ''} left after this"
+            return (
+                f"catches the {ma_name(T, action.card)} (1 point)"
+                if left == 0
+                else f"{left} spot{'s' if left != 1 else ''} left after this"
+            )
         if tag == "discard":
             return "the bait goes to the discard pile"
         if tag == "reel":
@@ -203,16 +253,22 @@ def preview(d: CrownData, T: Tables, action: Any) -> str:
         if tag == "taketop":
             return "an unseen card from the top of the Master Angler deck"
         if tag == "tackle":
-            return ("draws the top tackle piece; you can play it from your next Step" if action.take
-                    else "no tackle this time")
+            return (
+                "draws the top tackle piece; you can play it from your next Step"
+                if action.take
+                else "no tackle this time"
+            )
         if tag == "submit":
             cards = my_fish(d, T, d.cur if d.cur is not None else -1, action.species)
             if 1 <= action.rank <= len(cards):
                 rest = "the other one is" if len(cards) == 2 else f"the other {len(cards) - 1} are"
                 return f"counts {T.weight[cards[action.rank - 1]]} lb; {rest} thrown back"
         if tag == "silent":
-            return ("one draw: fewer chances for the silent player to catch" if action.n == 1
-                    else "two draws, as on any other turn")
+            return (
+                "one draw: fewer chances for the silent player to catch"
+                if action.n == 1
+                else "two draws, as on any other turn"
+            )
     except (AttributeError, IndexError, KeyError, ValueError, StopIteration):
         return ""
     return ""
@@ -226,7 +282,7 @@ def port_total(d: CrownData) -> int:
 
 
 def step_note(d: CrownData, legal: Sequence[Any]) -> str:
-    """"1 of 2" on a Port visit with two actions."""
+    """ "1 of 2" on a Port visit with two actions."""
     if not any(tag_of(a) in ("fill", "take", "taketop", "skip") for a in legal):
         return ""
     total = port_total(d)
@@ -240,8 +296,7 @@ def repeat_key(d: CrownData, legal: Sequence[Any]) -> str | None:
 
 
 def take_words(T: Tables, card: int) -> str:
-    return (f"{ma_name(T, card)}: fill its spots ({spots_letters(T, card)}) with cast bait to catch it "
-            "for 1 point")
+    return f"{ma_name(T, card)}: fill its spots ({spots_letters(T, card)}) with cast bait to catch it for 1 point"
 
 
 # ---- the choice list -----------------------------------------------------------------
@@ -501,23 +556,30 @@ def announcements(before: CrownData, after: CrownData, T: Tables, names: Sequenc
         return out
     for i, (a, b) in enumerate(zip(before.parties, after.parties)):
         name = labels[i]
-        new = b.trophies[len(a.trophies):] if len(b.trophies) >= len(a.trophies) else []
+        new = b.trophies[len(a.trophies) :] if len(b.trophies) >= len(a.trophies) else []
         for t in new:
             if t.kind == "mystery_weight":
-                fish = next((f for f in reversed(b.fish) if f.shown and f.card is not None
-                             and T.weight[f.card] == t.weight), None)
-                what = f" with a {t.weight} lb {fish_name(T, fish.species)}" if fish is not None else f" ({t.weight} lb)"
+                fish = next(
+                    (f for f in reversed(b.fish) if f.shown and f.card is not None and T.weight[f.card] == t.weight),
+                    None,
+                )
+                what = (
+                    f" with a {t.weight} lb {fish_name(T, fish.species)}" if fish is not None else f" ({t.weight} lb)"
+                )
                 out.append(f"{name} wins the Mystery Weight trophy{what}")
             elif t.kind in ("shore", "lake", "river"):
                 continue  # contest results are told together, below
             else:
                 out.append(f"{name} wins the {TROPHY_NAMES.get(t.kind, t.kind)} trophy ({t.points} points)")
-        for card in b.ma_done[len(a.ma_done):]:
+        for card in b.ma_done[len(a.ma_done) :]:
             out.append(f"{name} catches the {ma_name(T, card)} Master Angler fish (1 point)")
     if after.end_triggered and not before.end_triggered:
         mover = labels[before.turn] if before.turn < len(labels) else "Someone"
-        why = (f"{mover} has 12 fish" if any(t.kind == "first_to_12" for t in after.parties[before.turn].trophies)
-               else "a location could not be restocked to four fish")
+        why = (
+            f"{mover} has 12 fish"
+            if any(t.kind == "first_to_12" for t in after.parties[before.turn].trophies)
+            else "a location could not be restocked to four fish"
+        )
         out.append(f"The end is triggered ({why}): everyone else has one final turn")
     if after.step == 4:
         # Several contests can resolve in one step (nobody has a choice to make in them).
@@ -554,13 +616,15 @@ def silent_turn(before: CrownData, after: CrownData, T: Tables, colour: int) -> 
         words.append("no token moves")
     k = after.discard[colour]
     s_before, s_after = before.parties[-1], after.parties[-1]
-    caught: list[Fish] = s_after.fish[len(s_before.fish):]
+    caught: list[Fish] = s_after.fish[len(s_before.fish) :]
     if caught:
         f = caught[0]
         li = COLOUR_LOCATION[colour]
         weight = f" ({T.weight[f.card]} lb)" if f.card is not None else ""
-        words.append(f"{k} {COLOURS[colour]} in the discard → catches the {fish_name(T, f.species)}{weight} "
-                     f"at the {LOCATION_TITLES[li]}, Zone {k}")
+        words.append(
+            f"{k} {COLOURS[colour]} in the discard → catches the {fish_name(T, f.species)}{weight} "
+            f"at the {LOCATION_TITLES[li]}, Zone {k}"
+        )
     else:
         words.append(f"{k} {COLOURS[colour]} in the discard, no catch (needs 3 to 6)")
     return "; ".join(words)
@@ -575,9 +639,11 @@ def summarize_chance(lines: Sequence[str]) -> list[str]:
     """Runs of bait draws become one line ("bait drawn: red, blue, blue"), and so do
     runs of deck reveals ("decks now show: Lake Pike, Shore Wrasse") and of Master
     Angler cards turned up. Other lines stay as they are, in order."""
-    heads = {"bait": ("a bait drawn: ", "bait drawn: "),
-             "deck": ("the deck now shows: ", "decks now show: "),
-             "ma": ("turned up in the Master Angler row: ", "turned up in the Master Angler row: ")}
+    heads = {
+        "bait": ("a bait drawn: ", "bait drawn: "),
+        "deck": ("the deck now shows: ", "decks now show: "),
+        "ma": ("turned up in the Master Angler row: ", "turned up in the Master Angler row: "),
+    }
     out: list[str] = []
     kind = ""
     run: list[str] = []

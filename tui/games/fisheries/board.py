@@ -142,24 +142,49 @@ class FisheriesBoard(BoardView):
                 top.add_column(no_wrap=True, width=grid_w, min_width=grid_w)
                 # The rest of the row, exactly: Rich would otherwise squeeze the grid too.
                 top.add_column(no_wrap=True, overflow="ellipsis", width=max(20, self.room()[0] - grid_w - 3))
-                top.add_row(Group(*grid), Group(self.day_line(d, long=True), self.initiative_line(d, long=True),
-                                                Text(""), *self.cards(d, long=True, medium=True)))
+                top.add_row(
+                    Group(*grid),
+                    Group(
+                        self.day_line(d, long=True),
+                        self.initiative_line(d, long=True),
+                        Text(""),
+                        *self.cards(d, long=True, medium=True),
+                    ),
+                )
                 both = RichTable.grid(padding=(0, 3))
                 both.add_column(no_wrap=True, overflow="ellipsis")
                 both.add_column(no_wrap=True, overflow="ellipsis")
                 both.add_row(Group(*parties[0]), Group(*parties[1]))
                 return Group(top, *under, Text(""), both)
-            return Group(self.day_line(d, long=True), self.initiative_line(d, long=True), *grid, *under,
-                         *parties[0], *parties[1], Text(""), *self.cards(d, long=True))
+            return Group(
+                self.day_line(d, long=True),
+                self.initiative_line(d, long=True),
+                *grid,
+                *under,
+                *parties[0],
+                *parties[1],
+                Text(""),
+                *self.cards(d, long=True),
+            )
         grid = self.grid(d, NARROW_CELL)
         self._origin = (3, 1, NARROW_CELL)
         if lay == "long":
             self._origin = (3, 2, NARROW_CELL)
-            return Group(self.day_line(d, long=True), *grid, self.hint(), self.legend(long=False),
-                         *self.party(d, 0, long=True), *self.party(d, 1, long=True), Text(""),
-                         *self.cards(d, long=True))
-        right: list[RenderableType] = [self.day_line(d, long=False), self.initiative_line(d, long=False),
-                                       *self.cards(d, long=False)]
+            return Group(
+                self.day_line(d, long=True),
+                *grid,
+                self.hint(),
+                self.legend(long=False),
+                *self.party(d, 0, long=True),
+                *self.party(d, 1, long=True),
+                Text(""),
+                *self.cards(d, long=True),
+            )
+        right: list[RenderableType] = [
+            self.day_line(d, long=False),
+            self.initiative_line(d, long=False),
+            *self.cards(d, long=False),
+        ]
         outer = RichTable.grid(padding=(0, 1))
         outer.add_column(width=3 + self.ctx.cols * NARROW_CELL, no_wrap=True)
         outer.add_column(width=SIDE_COLUMN, no_wrap=True, overflow="ellipsis")
@@ -240,13 +265,20 @@ class FisheriesBoard(BoardView):
                 if i == cursor:
                     cell = "[" + _fit(glyph, w - 2) + "]"
                     if i not in ghost:
-                        style = "bold black on bright_white" if i not in ov.options and i not in path else style + " reverse"
+                        style = (
+                            "bold black on bright_white"
+                            if i not in ov.options and i not in path
+                            else style + " reverse"
+                        )
                 top.append(cell, style=style)
                 if tall:
                     filler = glyph.startswith(("▒", "≈≈")) and i not in ov.costs
-                    bottom.append(_fit(sub if not filler else glyph, w),
-                                  style=style if (glyph.startswith(("▒", "≈≈")) or i in ghost or i in path
-                                                  or i == cursor) else f"{style} {sub_style}")
+                    bottom.append(
+                        _fit(sub if not filler else glyph, w),
+                        style=style
+                        if (glyph.startswith(("▒", "≈≈")) or i in ghost or i in path or i == cursor)
+                        else f"{style} {sub_style}",
+                    )
             lines.append(top)
             if tall:
                 lines.append(bottom)
@@ -349,8 +381,10 @@ class FisheriesBoard(BoardView):
         t.append(" ")
         t.append_text(self._fish(d, seat, ""))
         held = [(s, n) for s, n in zip(ctx.shapes, d.supply[seat]) if n > 0]
-        t.append("  " + (" ".join(f"{info.shape_short(s)}×{n}" for s, n in held) if held else "no tiles"),
-                 style="" if held else "dim")
+        t.append(
+            "  " + (" ".join(f"{info.shape_short(s)}×{n}" for s, n in held) if held else "no tiles"),
+            style="" if held else "dim",
+        )
         cards_vp, helm, islands = info.points(ctx, d, seat)
         t.append(f"  {cards_vp + helm + islands}pt", style="bold")
         if d.preserved[seat] and d.phase != "over":
@@ -370,14 +404,17 @@ class FisheriesBoard(BoardView):
         out.append(fish)
         tiles = Text("  Tiles ")
         held = [(s, n) for s, n in zip(ctx.shapes, d.supply[seat]) if n > 0]
-        tiles.append(", ".join(f"{info.shape_name(ctx, s)} ×{n}" for s, n in held) if held else "none",
-                     style="" if held else "dim")
+        tiles.append(
+            ", ".join(f"{info.shape_name(ctx, s)} ×{n}" for s, n in held) if held else "none",
+            style="" if held else "dim",
+        )
         out.append(tiles)
         cards_vp, helm, islands = info.points(ctx, d, seat)
         pts = Text("  Points ")
         pts.append(f"{cards_vp + helm + islands}", style="bold")
-        pts.append(f" (cards {cards_vp} from {len(d.earned[seat])} earned, helms {helm}, islands {islands})",
-                   style="dim")
+        pts.append(
+            f" (cards {cards_vp} from {len(d.earned[seat])} earned, helms {helm}, islands {islands})", style="dim"
+        )
         if d.preserved[seat] and d.phase != "over":
             pts.append("  · preserved today", style="italic")
         out.append(pts)
@@ -407,8 +444,13 @@ class FisheriesBoard(BoardView):
             if card is None:
                 line.append("— empty", style="dim")
             else:
-                line.append(words.card_medium(ctx, card) if medium else
-                            words.card_long(ctx, card) if long else words.card_short(ctx, card))
+                line.append(
+                    words.card_medium(ctx, card)
+                    if medium
+                    else words.card_long(ctx, card)
+                    if long
+                    else words.card_short(ctx, card)
+                )
             if below:
                 line.append(f"  ({below} below)" if long else f" ·{below}", style="dim")
             out.append(_line(line))

@@ -60,8 +60,9 @@ class Mode(msgspec.Struct):
     # ---- where the cursor is ----------------------------------------------------
     def cells(self, ctx: Ctx) -> tuple[int, ...]:
         """The tile's cells under the cursor, sorted (-1 for squares off the board)."""
-        return tuple(sorted(info.cell_at(ctx, r, c) for r, c in info.shape_cells(ctx, self.shape, self.orient,
-                                                                               *self.cursor)))
+        return tuple(
+            sorted(info.cell_at(ctx, r, c) for r, c in info.shape_cells(ctx, self.shape, self.orient, *self.cursor))
+        )
 
     def index(self, ctx: Ctx) -> int | None:
         """The position in :attr:`order` of the spot under the cursor (None: not a legal spot)."""
@@ -122,8 +123,16 @@ def open_mode(ctx: Ctx, view: Any, cmd: UiCmd, ply: int) -> Mode | None:
             return None
         spots = list(placements)
         k, r, c = info.placement_anchor(ctx, cmd.arg, spots[0])
-        return Mode("place", ply, f"Place a {info.shape_name(ctx, cmd.arg)} tile", shape=cmd.arg,
-                    placements=placements, order=spots, orient=k, cursor=(r, c))
+        return Mode(
+            "place",
+            ply,
+            f"Place a {info.shape_name(ctx, cmd.arg)} tile",
+            shape=cmd.arg,
+            placements=placements,
+            order=spots,
+            orient=k,
+            cursor=(r, c),
+        )
     if cmd.kind == "sail":
         tag = "bsail" if view.data.phase == "bonus" else "sail"
         acts = {info.cell_of(ctx, a.to): a for a in legal if tag_of(a) == tag and a.frm == cmd.arg}
@@ -136,15 +145,31 @@ def open_mode(ctx: Ctx, view: Any, cmd: UiCmd, ply: int) -> Mode | None:
             costs.setdefault(c, 0)
             paths.setdefault(c, (c,))
         order = sorted(acts, key=lambda c: (costs[c], c))
-        return Mode("pick", ply, f"Sail the ship on {cmd.arg}: where to?", frm=info.cell_of(ctx, cmd.arg),
-                    targets=acts, costs=costs, paths=paths, order=order, cursor=info.rc(ctx, order[0]))
+        return Mode(
+            "pick",
+            ply,
+            f"Sail the ship on {cmd.arg}: where to?",
+            frm=info.cell_of(ctx, cmd.arg),
+            targets=acts,
+            costs=costs,
+            paths=paths,
+            order=order,
+            cursor=info.rc(ctx, order[0]),
+        )
     if cmd.kind == "put":
         acts = {info.cell_of(ctx, a.cell): a for a in legal if tag_of(a) == "put" and a.piece == cmd.arg}
         if not acts:
             return None
         order = sorted(acts)
-        return Mode("pick", ply, f"Place: {words.piece_name(ctx, cmd.arg)}", shape=cmd.arg, targets=acts,
-                    order=order, cursor=info.rc(ctx, order[0]))
+        return Mode(
+            "pick",
+            ply,
+            f"Place: {words.piece_name(ctx, cmd.arg)}",
+            shape=cmd.arg,
+            targets=acts,
+            order=order,
+            cursor=info.rc(ctx, order[0]),
+        )
     return None
 
 
@@ -157,8 +182,7 @@ def mode_choices(ctx: Ctx, view: Any, m: Mode) -> list[Choice]:
     group = words.plural(len(m.order), "square")
     out = []
     for c in m.order:
-        text = (words.destination_label(ctx, d, c, m.costs.get(c, 0), m.frm) if m.frm >= 0
-                else info.name(ctx, c))
+        text = words.destination_label(ctx, d, c, m.costs.get(c, 0), m.frm) if m.frm >= 0 else info.name(ctx, c)
         out.append(Choice(text, m.targets[c], group))
     return out
 
@@ -193,14 +217,19 @@ def overlay(ctx: Ctx, view: Any, m: Mode | None, focus: set[int] | None = None, 
             names = tuple(info.name(ctx, c) for c in idx)
             attempt = BonusTile(names) if d.phase == "bonus" else Chart(m.shape, names)
             text = "✗ " + why(view, attempt, "that tile cannot go there")
-        return Overlay(cursor=m.cursor, ghost=ghost, ghost_ok=ok, options=opts, message=text,
-                       bad=m.refused and not ok)
+        return Overlay(cursor=m.cursor, ghost=ghost, ghost_ok=ok, options=opts, message=text, bad=m.refused and not ok)
     cell = info.cell_at(ctx, *m.cursor)
     ok = cell in m.targets
     path = list(m.paths.get(cell, ())) if ok else []
-    return Overlay(cursor=m.cursor, options=set(m.targets), path=path, costs=dict(m.costs),
-                   focus={m.frm} if m.frm >= 0 else set(), message=pick_message(ctx, view, m, cell, ok),
-                   bad=m.refused and not ok)
+    return Overlay(
+        cursor=m.cursor,
+        options=set(m.targets),
+        path=path,
+        costs=dict(m.costs),
+        focus={m.frm} if m.frm >= 0 else set(),
+        message=pick_message(ctx, view, m, cell, ok),
+        bad=m.refused and not ok,
+    )
 
 
 def pick_message(ctx: Ctx, view: Any, m: Mode, cell: int, ok: bool) -> str:

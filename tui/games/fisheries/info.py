@@ -23,8 +23,12 @@ SEAT_STYLE: tuple[str, ...] = ("bold black on yellow", "bold black on bright_gre
 SEAT_TEXT: tuple[str, ...] = ("bold yellow", "bold bright_green")
 
 FISH_LETTER: dict[str, str] = {"silver": "S", "blue": "B", "black": "K", "red": "R"}
-FISH_STYLE: dict[str, str] = {"silver": "bold black on white", "blue": "bold bright_white on blue",
-                              "black": "bold bright_white on black", "red": "bold bright_white on red"}
+FISH_STYLE: dict[str, str] = {
+    "silver": "bold black on white",
+    "blue": "bold bright_white on blue",
+    "black": "bold bright_white on black",
+    "red": "bold bright_white on red",
+}
 
 SHORE_STYLE = "yellow"
 CALM_STYLE = "bright_blue"

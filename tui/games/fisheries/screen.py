@@ -45,8 +45,11 @@ class FisheriesTableScreen(TableScreen):
         "\n| r / f | Turn / flip the tile |"
         "\n| n / Tab, p | Next / previous legal spot |"
         "\n| Enter / Space | Place the tile, sail there |"
-        "\n| Esc | Put the cursor away (back to the list of choices) |")
-    HELP: ClassVar[str] = TableScreen.HELP + """
+        "\n| Esc | Put the cursor away (back to the list of choices) |"
+    )
+    HELP: ClassVar[str] = (
+        TableScreen.HELP
+        + """
 **Fisheries of Gloucester.** The grid: columns **a–n**, rows **1–8**.
 **▒** shore, **·** calm water (where tiles go), **=** an ocean tile, **≈** rough
 water, **▲n** an island with *n* helms, **S B K R** a silver, blue, black or red
@@ -78,6 +81,7 @@ the highlighted answer (**e**); **!** keeps it and stops the question for the
 rest of the game, and it answers itself when a second action would buy nothing.
 Overnight you keep one tile. The final scores are broken down by cards, helms and islands.
 """
+    )
 
     def __init__(self, table: Any) -> None:
         super().__init__(table)
@@ -97,16 +101,20 @@ Overnight you keep one tile. The final scores are broken down by cards, helms an
         ctx = self.ctx
         if self.mode is not None:
             keys = iter(MODE_KEYS)
-            items = [Item(c.label, c.value, group=c.group, key=next(keys, NO_KEY))
-                     for c in cursor.mode_choices(ctx, view, self.mode)]
+            items = [
+                Item(c.label, c.value, group=c.group, key=next(keys, NO_KEY))
+                for c in cursor.mode_choices(ctx, view, self.mode)
+            ]
             items.append(Item("Back (Esc)", "back", group="", key=next(keys, NO_KEY)))
             return items, self.mode.index(ctx)
         choices = words.top_choices(ctx, view, legal)
         lobster = view.data.phase == "lobster"
         # Keeping the lobster is the safe answer: highlighted, so "!" makes it the answer
         # for the rest of the game, and on the done key like every pass.
-        items = [Item(c.label, c.value, group=c.group,
-                      key=keymap.DONE_KEY if lobster and tag_of(c.value) == "pass" else "") for c in choices]
+        items = [
+            Item(c.label, c.value, group=c.group, key=keymap.DONE_KEY if lobster and tag_of(c.value) == "pass" else "")
+            for c in choices
+        ]
         return items, words.default_index(view.data, choices)
 
     def is_done(self, view: State[Any, Any], action: Any) -> bool:
@@ -218,7 +226,7 @@ Overnight you keep one tile. The final scores are broken down by cards, helms an
             at = decision.highlighted
             if at is not None and 0 <= at < decision.option_count:
                 oid = decision.get_option_at_index(at).id
-                self._show_focus(decision._values.get(oid) if oid else None)  # noqa: SLF001
+                self._show_focus(decision._values.get(oid) if oid else None)
 
     def _sync_focus(self) -> None:
         try:
@@ -303,7 +311,8 @@ Overnight you keep one tile. The final scores are broken down by cards, helms an
         name = info.name(ctx, event.cell)
         for value in self.query_one("#decision", ChoiceList).values:
             if (isinstance(value, UiCmd) and value.kind == "sail" and value.arg == name) or (
-                    tag_of(value) == "fish" and getattr(value, "cell", None) == name):
+                tag_of(value) == "fish" and getattr(value, "cell", None) == name
+            ):
                 self.choose(value)
                 return
 
@@ -312,7 +321,7 @@ Overnight you keep one tile. The final scores are broken down by cards, helms an
             return
         oid = event.option.id
         decision = self.query_one("#decision", ChoiceList)
-        value = decision._values.get(oid) if oid else None  # noqa: SLF001 - the list's own mapping
+        value = decision._values.get(oid) if oid else None
         m = self.mode
         if m is not None:
             if value is not None and value != "back":

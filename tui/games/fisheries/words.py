@@ -73,9 +73,12 @@ def card_short(ctx: Ctx, card: str) -> str:
 def card_medium(ctx: Ctx, card: str) -> str:
     """``2 alike → sail up to 2; 2 VP`` (beside the big grid)."""
     act = ctx.cards[card].action
-    what = {"time": f"+{plural(act.amount, 'hour')}", "ship": f"sail up to {act.amount}",
-            "ship_tile": f"sail up to {act.amount} + {info.shape_name(ctx, act.tile or '')} tile",
-            "helm": f"{plural(act.amount, 'helm')} at the end"}.get(act.kind, act.kind)
+    what = {
+        "time": f"+{plural(act.amount, 'hour')}",
+        "ship": f"sail up to {act.amount}",
+        "ship_tile": f"sail up to {act.amount} + {info.shape_name(ctx, act.tile or '')} tile",
+        "helm": f"{plural(act.amount, 'helm')} at the end",
+    }.get(act.kind, act.kind)
     return f"{requirement(ctx, card, short=True)} → {what}; {info.card_vp(ctx, card)} VP"
 
 
@@ -151,8 +154,9 @@ def prompt(ctx: Ctx, d: Any) -> str:
         card = d.earned[d.turn][-1] if d.earned[d.turn] else ""
         text = f"The card's icons: {card_action(ctx, card)}" if card else "Carry out the card's action"
     else:
-        text = {"keep": "Which tile do you keep overnight?",
-                "place": "Set up the B side: pick a piece"}.get(ph, "Your action")
+        text = {"keep": "Which tile do you keep overnight?", "place": "Set up the B side: pick a piece"}.get(
+            ph, "Your action"
+        )
     return text
 
 
@@ -212,8 +216,13 @@ def label(ctx: Ctx, d: Any, a: Any) -> str | None:
 
 
 def end_group(d: Any, a: Any) -> str:
-    return {"end": "End the day", "lobster": "Double turn", "keep": "Overnight: keep one tile",
-            "done": "Finish", "pass": "Double turn" if d.phase == "lobster" else "Finish"}.get(tag_of(a), "")
+    return {
+        "end": "End the day",
+        "lobster": "Double turn",
+        "keep": "Overnight: keep one tile",
+        "done": "Finish",
+        "pass": "Double turn" if d.phase == "lobster" else "Finish",
+    }.get(tag_of(a), "")
 
 
 FINISHING = ("end", "done", "pass")
@@ -251,27 +260,53 @@ def top_choices(ctx: Ctx, view: Any, legal: list[Any]) -> list[Choice]:
     for shape in ctx.shapes:
         if shape in shapes:
             n = held[ctx.shape_index[shape]] if held else 0
-            out.append(Choice(f"{info.shape_name(ctx, shape)} ×{n} — {plural(shapes[shape], 'spot')}",
-                              UiCmd("place", shape), "Chart a course (no hours)"))
+            out.append(
+                Choice(
+                    f"{info.shape_name(ctx, shape)} ×{n} — {plural(shapes[shape], 'spot')}",
+                    UiCmd("place", shape),
+                    "Chart a course (no hours)",
+                )
+            )
     for frm, n in ships.items():
         costs = view.sail_options(frm)
         cheapest = min((c for c, _ in costs.values()), default=0)
-        out.append(Choice(f"Ship on {frm} — {plural(n, 'place')}, {cheapest}h+", UiCmd("sail", frm),
-                          f"Sail · {d.time[seat]} hours left"))
+        out.append(
+            Choice(
+                f"Ship on {frm} — {plural(n, 'place')}, {cheapest}h+",
+                UiCmd("sail", frm),
+                f"Sail · {d.time[seat]} hours left",
+            )
+        )
     for frm, n in bonus_ships.items():
-        out.append(Choice(f"Ship on {frm} — {plural(n, 'place')} (up to {d.bonus_move})", UiCmd("sail", frm),
-                          "The card's ship icon (no hours)"))
+        out.append(
+            Choice(
+                f"Ship on {frm} — {plural(n, 'place')} (up to {d.bonus_move})",
+                UiCmd("sail", frm),
+                "The card's ship icon (no hours)",
+            )
+        )
     if bonus_tiles:
-        out.append(Choice(f"{info.shape_name(ctx, d.bonus_tile or '')} tile from the supply — "
-                          f"{plural(bonus_tiles, 'spot')}", UiCmd("place", d.bonus_tile or ""), "The card's tile icon"))
+        out.append(
+            Choice(
+                f"{info.shape_name(ctx, d.bonus_tile or '')} tile from the supply — {plural(bonus_tiles, 'spot')}",
+                UiCmd("place", d.bonus_tile or ""),
+                "The card's tile icon",
+            )
+        )
     for piece, n in puts.items():
-        out.append(Choice(f"{piece_name(ctx, piece)} — {plural(n, 'square')}", UiCmd("put", piece),
-                          f"Set up the B side · {plural(len(d.to_place), 'piece')} left"))
+        out.append(
+            Choice(
+                f"{piece_name(ctx, piece)} — {plural(n, 'square')}",
+                UiCmd("put", piece),
+                f"Set up the B side · {plural(len(d.to_place), 'piece')} left",
+            )
+        )
     order = {"fish": 0, "preserve": 1, "keep": 2, "lobster": 3, "pass": 4, "end": 5, "done": 6}
     for a in sorted(singles, key=lambda a: order.get(tag_of(a), 9)):
         tag = tag_of(a)
-        group = {"fish": f"Fish · 1 hour each, {d.time[seat]} left",
-                 "preserve": "Preserve (once a day)"}.get(tag) or end_group(d, a)
+        group = {"fish": f"Fish · 1 hour each, {d.time[seat]} left", "preserve": "Preserve (once a day)"}.get(
+            tag
+        ) or end_group(d, a)
         out.append(Choice(label(ctx, d, a) or view.describe(a), a, group))
     return out
 
@@ -320,8 +355,9 @@ def explain(ctx: Ctx, d: Any, value: Any) -> str:
     tag = tag_of(value)
     if tag == "preserve":
         steps = card_bonus_steps(ctx, value.card)
-        return f"Pay {', '.join(value.fish)}" + (f"; then its icons ({steps - 1} more steps)" if steps > 2 else
-                                                 "; then move a ship" if steps == 2 else "")
+        return f"Pay {', '.join(value.fish)}" + (
+            f"; then its icons ({steps - 1} more steps)" if steps > 2 else "; then move a ship" if steps == 2 else ""
+        )
     if tag == "fish":
         return "Catch it for 1 hour; then another, or stop"
     if tag == "end" and value.go:
