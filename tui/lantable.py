@@ -18,8 +18,9 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
+from coldwater.core.record import GameRecord
 from coldwater.core.state import State
-from coldwater.net.table import Applied, Event, GameOver, Seat, SeatKind
+from coldwater.net.table import Applied, ContentRef, Event, GameOver, Seat, SeatKind
 from coldwater.net.table import Listener as TableListener
 
 
@@ -33,7 +34,8 @@ class LanTable:
         self.is_host = isinstance(party, TableHost)
         self.game = party.game
         self.save_path: str | None = None  # the net layer keeps its own records
-        self.record: Any = None
+        self.record: GameRecord | None = None
+        self.content: ContentRef | None = None  # a LAN game plays the packaged card data
         self._listeners: list[TableListener] = []
         self._changed = asyncio.Event()
         self._over_sent = False

@@ -481,7 +481,7 @@ then *Rules*.
             return  # the generic table finishes once this screen is back on top
         self._finished = True
         t = self.table
-        if t.save_path is not None:
+        if t.save_path is not None and t.record is not None:
             records.save(t.record, records_dir() / Path(t.save_path).name)
             t.delete_save()
         from coldwater.tui.screens.score import ScoreScreen
