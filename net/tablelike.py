@@ -14,14 +14,14 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from coldwater.core.record import GameRecord
-from coldwater.core.state import State
+from coldwater.core.state import Game, State
 
 from .table import ContentRef, Listener, Seat
 
 
 class TableLike(Protocol):
     @property
-    def game(self) -> Any: ...
+    def game(self) -> Game[Any]: ...
 
     @property
     def state(self) -> State[Any, Any]: ...
