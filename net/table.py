@@ -29,6 +29,7 @@ from coldwater.core.rng import Rng
 from coldwater.core.state import CHANCE, Bot, Game, State
 
 from . import paths
+from .emitter import Emitter
 from .files import write_atomic
 
 SAVE_FORMAT = 1
@@ -174,7 +175,7 @@ class Table:
         """The person's own card data in use; None for the packaged content."""
         self._chance = chance
         self._remote = remote
-        self._listeners: list[Listener] = []
+        self._events: Emitter[Event] = Emitter(contain=False)
         self._bots = bots
 
     # ---- construction ------------------------------------------------------
@@ -215,12 +216,7 @@ class Table:
     # ---- events ------------------------------------------------------------
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Call `listener` on every event; returns a function that unsubscribes."""
-        self._listeners.append(listener)
-        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
-
-    def _emit(self, event: Event) -> None:
-        for listener in list(self._listeners):
-            listener(event)
+        return self._events.subscribe(listener)
 
     # ---- queries -----------------------------------------------------------
     @property
@@ -252,9 +248,9 @@ class Table:
         if self.state.is_over:
             note_result(self.record, self.state, [s.name for s in self.seats])
         self.save()
-        self._emit(Applied(seat, str(action), text, self.state.ply))
+        self._events.emit(Applied(seat, str(action), text, self.state.ply))
         if self.state.is_over:
-            self._emit(GameOver(self.state.scores().outcome))
+            self._events.emit(GameOver(self.state.scores().outcome))
 
     def submit(self, action: Action) -> None:
         """A local person's move for the seat whose turn it is."""
@@ -342,7 +338,7 @@ class Table:
         self.record.entries = list(keep)
         self.state = state
         self.save()
-        self._emit(Undone(seat, len(keep)))
+        self._events.emit(Undone(seat, len(keep)))
 
     # ---- saving ------------------------------------------------------------
     def save(self) -> None:
