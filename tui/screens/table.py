@@ -636,7 +636,8 @@ leaving and resuming later loses nothing, the log included.
     def drive(self) -> None:
         # Pass the function, not a coroutine: an exclusive worker that replaces one
         # before it starts would otherwise leave a coroutine that is never awaited.
-        self.run_worker(self._drive, name="drive", group="drive", exclusive=True)
+        worker: Worker[None] = self.run_worker(self._drive, name="drive", group="drive", exclusive=True)
+        del worker  # named only so mypy infers the worker's result type (None)
 
     async def _drive(self) -> None:
         # Repaint only where a person can see a difference: once when a bot starts
