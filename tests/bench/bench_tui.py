@@ -28,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -138,17 +139,31 @@ async def keypress(samples: int, size: tuple[int, int]) -> None:
                     return s
                 await asyncio.sleep(0.002)
 
-        async def press(key: str) -> float:
+        async def settle(done: Callable[[], bool] = lambda: True) -> None:
+            # Until nothing is left to do: the screen's messages handled, the changed
+            # regions rendered, and the callbacks that wait for a repaint (a focus
+            # change refreshing the footer, say) run and rendered in turn; with `done`,
+            # until it holds too (a choice: the worker that applies it has repainted).
+            screen = app.screen
+            for _ in range(200):
+                await pilot._wait_for_screen()
+                screen._on_timer_update()
+                if done() and not screen._callbacks and not screen._layout_required:
+                    await pilot._wait_for_screen()
+                    if not screen._callbacks and not screen._dirty_widgets and not screen._repaint_required:
+                        return
+                await asyncio.sleep(0)
+
+        async def press(key: str, done: Callable[[], bool] = lambda: True) -> float:
             event = events.Key(key, key if len(key) == 1 else None)
             event.set_sender(app)
-            # Start from a quiet screen: anything still pending is painted first.
-            await pilot._wait_for_screen()
-            app.screen._on_timer_update()
+            # Start from a quiet screen: anything the previous key left to do is done
+            # first, and everything this key causes is counted, deferred work included.
+            await settle()
             t0 = time.perf_counter()
             assert app._driver is not None
             app._driver.send_message(event)
-            await pilot._wait_for_screen()
-            app.screen._on_timer_update()  # render the updated regions now, not at the next frame tick
+            await settle(done)
             return time.perf_counter() - t0
 
         n = 0
@@ -167,7 +182,7 @@ async def keypress(samples: int, size: tuple[int, int]) -> None:
             generation, ply = decision.generation, s.table.state.ply
             cur = s.table.current
             key = "1" if decision.has_key("1") else "e"
-            took = await press(key)
+            took = await press(key, lambda: decision.generation != generation and not s.busy)
             for _ in range(5000):
                 if decision.generation != generation:
                     break

@@ -36,7 +36,7 @@ import msgspec
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Container, Horizontal, Vertical, VerticalScroll
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 from textual.worker import Worker, WorkerState
 
 from coldwater.core.errors import IllegalAction
@@ -47,6 +47,7 @@ from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen
 from coldwater.tui.widgets.board import BoardView
 from coldwater.tui.widgets.choices import ChoiceList, Item
+from coldwater.tui.widgets.footer import SteadyFooter
 from coldwater.tui.widgets.log import GameLog, Kind, LogBook, LogEntry, LogPane
 
 if TYPE_CHECKING:
@@ -268,7 +269,7 @@ leaving and resuming later loses nothing, the log included.
             with VerticalScroll(id=f"pane-{pane.id}", classes="game-pane"):
                 yield Static(pane.title, classes="pane-title")
                 yield from self.compose_pane(pane.id)
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         self._composed = True  # (is_mounted is still False while on_mount runs)
