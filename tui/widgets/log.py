@@ -100,6 +100,8 @@ class _Rewrapping(RichLog):
         super().__init__(id=id, wrap=True, markup=False, highlight=False, max_lines=MAX_LINES * 2, min_width=10)
         self._kept: list[tuple[Text, int]] = []
         self._width = 0
+        self._unwritten = 0
+        """Lines kept but not yet written because the log was hidden (see :meth:`catch_up`)."""
 
     @staticmethod
     def _shape(line: Text, indent: int) -> RenderableType:
@@ -109,15 +111,28 @@ class _Rewrapping(RichLog):
     def put(self, line: Text, indent: int = 0) -> None:
         self._kept.append((line, indent))
         del self._kept[: -MAX_LINES * 2]
+        if not self.display:
+            # Hidden (the full log pane behind its key): writing wraps and renders the
+            # line now, for nobody; it is written when the pane opens instead.
+            self._unwritten = min(self._unwritten + 1, len(self._kept))
+            return
         self.write(self._shape(line, indent))
+
+    def catch_up(self) -> None:
+        """Write the lines kept while hidden; call it when the log is shown again."""
+        n, self._unwritten = self._unwritten, 0
+        for line, indent in self._kept[len(self._kept) - n :] if n else ():
+            self.write(self._shape(line, indent))
 
     def clear_all(self) -> None:
         self._kept.clear()
+        self._unwritten = 0
         self.clear()
 
     def on_resize(self, event: events.Resize) -> None:
         if event.size.width != self._width:
             self._width = event.size.width
+            self._unwritten = 0
             self.clear()
             for line, indent in self._kept:
                 self.write(self._shape(line, indent))
