@@ -15,8 +15,11 @@ from typing import Literal
 import msgspec
 from rich.console import RenderableType
 from rich.padding import Padding
+from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.geometry import Region
+from textual.strip import Strip
 from textual.widgets import RichLog
 
 MAX_LINES = 2000
@@ -102,6 +105,38 @@ class _Rewrapping(RichLog):
         self._width = 0
         self._unwritten = 0
         """Lines kept but not yet written because the log was hidden (see :meth:`catch_up`)."""
+
+    # RichLog asks for its own style (a walk up the DOM) and its region for every
+    # line it draws, and each new line scrolls every visible one; the short log is
+    # redrawn after every move, so both are looked up once per drawing instead.
+    _style_now: Style | None = None
+    _width_now = 0
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._style_now = self.rich_style
+        self._width_now = self.scrollable_content_region.width
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._style_now = None
+
+    def render_line(self, y: int) -> Strip:
+        style = self._style_now
+        if style is None:
+            return super().render_line(y)
+        scroll_x, scroll_y = self.scroll_offset
+        return self._render_line_in(scroll_y + y, scroll_x, self._width_now, style).apply_style(style)
+
+    def _render_line_in(self, y: int, scroll_x: int, width: int, style: Style) -> Strip:
+        # RichLog._render_line with the style passed in; the same cache and keys.
+        if y >= len(self.lines):
+            return Strip.blank(width, style)
+        key = (y + self._start_line, scroll_x, width, self._widest_line_width)
+        line = self._line_cache.get(key)
+        if line is None:
+            line = self.lines[y].crop_extend(scroll_x, scroll_x + width, style)
+            self._line_cache[key] = line
+        return line
 
     @staticmethod
     def _shape(line: Text, indent: int) -> RenderableType:
