@@ -146,17 +146,29 @@ class _Rewrapping(RichLog):
     def put(self, line: Text, indent: int = 0) -> None:
         self._kept.append((line, indent))
         del self._kept[: -MAX_LINES * 2]
-        if not self.display:
+        if not self.display or self._unwritten:
             # Hidden (the full log pane behind its key): writing wraps and renders the
-            # line now, for nobody; it is written when the pane opens instead.
+            # line now, for nobody; it is written when the pane opens instead (and
+            # after the lines that wait already, to keep the order).
             self._unwritten = min(self._unwritten + 1, len(self._kept))
             return
         self.write(self._shape(line, indent))
 
     def catch_up(self) -> None:
-        """Write the lines kept while hidden; call it when the log is shown again."""
+        """Write the lines kept while hidden; call it when the log is shown again.
+        They are written after the next repaint: a log that was hidden has no width
+        yet, and a line written now would be wrapped at the narrowest."""
+        if self._unwritten:
+            self.call_after_refresh(self._write_unwritten)
+
+    def _write_unwritten(self) -> None:
+        if not self.display or not self._unwritten:
+            return  # hidden again before it was shown: it waits for the next time
+        if not self.size.width:
+            self.call_after_refresh(self._write_unwritten)  # not laid out yet
+            return
         n, self._unwritten = self._unwritten, 0
-        for line, indent in self._kept[len(self._kept) - n :] if n else ():
+        for line, indent in self._kept[len(self._kept) - n :]:
             self.write(self._shape(line, indent))
 
     def clear_all(self) -> None:
