@@ -62,6 +62,29 @@ async def test_panes_and_scrolling_work_whatever_has_focus(make_app) -> None:
         assert app.screen is screen and screen.pane == ""
 
 
+async def test_full_log_written_while_hidden_shows_at_its_width(make_app) -> None:
+    # The hidden full log keeps new lines and writes them when it opens again: at
+    # the pane's width, after the lines written before, and only once.
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await start(pilot)
+        pane = screen.query_one("#log-pane", LogPane)
+        for _ in range(2):  # opened and closed once, so it has had a width before
+            await pilot.press("f3")
+            await pilot.pause()
+        assert not pane.display
+        screen.log_entry("note", "first line while hidden, long enough to need sixty columns")
+        screen.log_entry("note", "second line while hidden")
+        await pilot.press("f3")
+        await pilot.pause()
+        await pilot.pause()
+        rows = screen_text(pilot).splitlines()
+        first = next(n for n, row in enumerate(rows) if "first line while hidden, long enough" in row)
+        assert "second line while hidden" in rows[first + 1]
+        assert sum("second line while hidden" in row for row in rows) == 1
+        assert pane.plain.endswith("second line while hidden")
+
+
 async def test_undo_takes_back_a_decision_exactly(make_app) -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:

@@ -36,7 +36,7 @@ import msgspec
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Container, Horizontal, Vertical, VerticalScroll
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 from textual.worker import Worker, WorkerState
 
 from coldwater.core.errors import IllegalAction
@@ -48,6 +48,7 @@ from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen
 from coldwater.tui.widgets.board import BoardView
 from coldwater.tui.widgets.choices import ChoiceList, Item
+from coldwater.tui.widgets.footer import SteadyFooter
 from coldwater.tui.widgets.log import GameLog, Kind, LogBook, LogEntry, LogPane
 
 
@@ -266,7 +267,7 @@ leaving and resuming later loses nothing, the log included.
             with VerticalScroll(id=f"pane-{pane.id}", classes="game-pane"):
                 yield Static(pane.title, classes="pane-title")
                 yield from self.compose_pane(pane.id)
-        yield Footer()
+        yield SteadyFooter()
 
     def on_mount(self) -> None:
         self._composed = True  # (is_mounted is still False while on_mount runs)
@@ -305,23 +306,20 @@ leaving and resuming later loses nothing, the log included.
             return  # a worker can finish after the person left the table
         self.flush_chance()
         view = self.current_view()
-        self.query_one("#status", Static).update(self.status(view))
+        self.say("#status", self.status(view))
         line = self._standings(view)
-        standings = self.query_one("#standings", Static)
-        standings.update(line)
+        standings = self.say("#standings", line)
         if standings.display != bool(line):
             standings.display = bool(line)  # a game without standings keeps the row for its board
         self.update_board(view)
         if self.pane and self.pane not in ("board", "log"):
             self.update_pane(self.pane, view)
         decision = self.query_one("#decision", ChoiceList)
-        title = self.query_one("#decision-title", Static)
-        preview = self.query_one("#decision-preview", Static)
         if self.my_turn():
             legal = view.legal()
             self.since_your_turn()
             if self.answer_alone(view, legal):
-                title.update("…")
+                self.say("#decision-title", "…")
                 decision.set_items([])  # no key may answer the question being answered
                 return
             items, pre = self.choice_items(view, legal)
@@ -330,22 +328,34 @@ leaving and resuming later loses nothing, the log included.
             head = self.prompt(view) + (f" ({note})" if note else "")
             if self.repeat_key(view) is not None:
                 head += "  [! = always this answer]"
-            title.update(head)
+            self.say("#decision-title", head)
             decision.set_items(items, highlight=pre)
             decision.disabled = False
             self._show_preview(view)
         else:
             cur = self.table.current
             if cur is None:
-                title.update("Game over")
+                self.say("#decision-title", "Game over")
             elif cur == CHANCE:
-                title.update("…")
+                self.say("#decision-title", "…")
             else:
-                title.update(f"{seat_label(self.table.seats, cur)} is thinking…")
+                self.say("#decision-title", f"{seat_label(self.table.seats, cur)} is thinking…")
             decision.set_items([])
-            preview.update("")
+            self.say("#decision-preview", "")
         self._close_filter(refocus=False)
         self.fit_side(decision.shown_count)
+
+    ONE_ROW: ClassVar[frozenset[str]] = frozenset({"#status", "#standings"})
+    """Text lines one row high whatever they say (see themes/table.tcss)."""
+
+    def say(self, selector: str, text: str) -> Static:
+        """Put `text` in a text line of the frame, only if it says something else now:
+        an update costs a repaint, and a relayout of the whole screen unless the line
+        is one row high whatever it says."""
+        box = self.query_one(selector, Static)
+        if box.content != text:
+            box.update(text, layout=selector not in self.ONE_ROW)
+        return box
 
     def _standings(self, view: State[Any, Any]) -> str:
         try:
@@ -458,8 +468,7 @@ leaving and resuming later loses nothing, the log included.
                 text = self.preview(view or self.current_view(), value)
             except Exception:  # a preview is a courtesy
                 text = ""
-        box = self.query_one("#decision-preview", Static)
-        box.update(text)
+        box = self.say("#decision-preview", text)
         if box.display != bool(text):
             box.display = bool(text)
 
@@ -664,8 +673,8 @@ leaving and resuming later loses nothing, the log included.
             return
         who = seat_label(self.table.seats, seat)
         self._thinking = (seat, time.monotonic())
-        self.query_one("#decision-title", Static).update(f"{who} is thinking…")
-        self.query_one("#status", Static).update(f"{self.table.game.title} — {who} is thinking…")
+        self.say("#decision-title", f"{who} is thinking…")
+        self.say("#status", f"{self.table.game.title} — {who} is thinking…")
         self.query_one("#decision", ChoiceList).set_items([])
 
     def _tick_thinking(self) -> None:
@@ -677,7 +686,7 @@ leaving and resuming later loses nothing, the log included.
         took = int(time.monotonic() - since)
         if took >= 2:
             who = seat_label(self.table.seats, seat)
-            self.query_one("#decision-title", Static).update(f"{who} is thinking… {took} s")
+            self.say("#decision-title", f"{who} is thinking… {took} s")
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.name == "drive" and event.state is WorkerState.ERROR:
@@ -797,6 +806,7 @@ leaving and resuming later loses nothing, the log included.
         if self.pane == "board":
             board.focus()
         elif self.pane == "log":
+            self.query_one("#log-pane", LogPane).catch_up()
             self.query_one("#log-pane").focus()
             self.query_one("#log-pane", LogPane).scroll_end(animate=False)
         elif self.pane:

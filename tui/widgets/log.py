@@ -15,8 +15,11 @@ from typing import Literal
 import msgspec
 from rich.console import RenderableType
 from rich.padding import Padding
+from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.geometry import Region
+from textual.strip import Strip
 from textual.widgets import RichLog
 
 MAX_LINES = 2000
@@ -100,6 +103,40 @@ class _Rewrapping(RichLog):
         super().__init__(id=id, wrap=True, markup=False, highlight=False, max_lines=MAX_LINES * 2, min_width=10)
         self._kept: list[tuple[Text, int]] = []
         self._width = 0
+        self._unwritten = 0
+        """Lines kept but not yet written because the log was hidden (see :meth:`catch_up`)."""
+
+    # RichLog asks for its own style (a walk up the DOM) and its region for every
+    # line it draws, and each new line scrolls every visible one; the short log is
+    # redrawn after every move, so both are looked up once per drawing instead.
+    _style_now: Style | None = None
+    _width_now = 0
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._style_now = self.rich_style
+        self._width_now = self.scrollable_content_region.width
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._style_now = None
+
+    def render_line(self, y: int) -> Strip:
+        style = self._style_now
+        if style is None:
+            return super().render_line(y)
+        scroll_x, scroll_y = self.scroll_offset
+        return self._render_line_in(scroll_y + y, scroll_x, self._width_now, style).apply_style(style)
+
+    def _render_line_in(self, y: int, scroll_x: int, width: int, style: Style) -> Strip:
+        # RichLog._render_line with the style passed in; the same cache and keys.
+        if y >= len(self.lines):
+            return Strip.blank(width, style)
+        key = (y + self._start_line, scroll_x, width, self._widest_line_width)
+        line = self._line_cache.get(key)
+        if line is None:
+            line = self.lines[y].crop_extend(scroll_x, scroll_x + width, style)
+            self._line_cache[key] = line
+        return line
 
     @staticmethod
     def _shape(line: Text, indent: int) -> RenderableType:
@@ -109,15 +146,40 @@ class _Rewrapping(RichLog):
     def put(self, line: Text, indent: int = 0) -> None:
         self._kept.append((line, indent))
         del self._kept[: -MAX_LINES * 2]
+        if not self.display or self._unwritten:
+            # Hidden (the full log pane behind its key): writing wraps and renders the
+            # line now, for nobody; it is written when the pane opens instead (and
+            # after the lines that wait already, to keep the order).
+            self._unwritten = min(self._unwritten + 1, len(self._kept))
+            return
         self.write(self._shape(line, indent))
+
+    def catch_up(self) -> None:
+        """Write the lines kept while hidden; call it when the log is shown again.
+        They are written after the next repaint: a log that was hidden has no width
+        yet, and a line written now would be wrapped at the narrowest."""
+        if self._unwritten:
+            self.call_after_refresh(self._write_unwritten)
+
+    def _write_unwritten(self) -> None:
+        if not self.display or not self._unwritten:
+            return  # hidden again before it was shown: it waits for the next time
+        if not self.size.width:
+            self.call_after_refresh(self._write_unwritten)  # not laid out yet
+            return
+        n, self._unwritten = self._unwritten, 0
+        for line, indent in self._kept[len(self._kept) - n :]:
+            self.write(self._shape(line, indent))
 
     def clear_all(self) -> None:
         self._kept.clear()
+        self._unwritten = 0
         self.clear()
 
     def on_resize(self, event: events.Resize) -> None:
         if event.size.width != self._width:
             self._width = event.size.width
+            self._unwritten = 0
             self.clear()
             for line, indent in self._kept:
                 self.write(self._shape(line, indent))
