@@ -21,11 +21,9 @@ from coldwater.tui.screens.base import FormScreen
 from coldwater.tui.screens.newgame import (
     CONTENT_HINT,
     has_own_content,
-    humanize,
-    option_fields,
-    option_hint,
     own_content,
     plain,
+    show_options,
 )
 from coldwater.tui.settings import FormMemory
 from coldwater.tui.widgets.form import Cycler, Field, FormScroll
@@ -144,25 +142,7 @@ the lobby, where you start the game once every seat is filled and ready.
         counts = [c for c in range(max(2, g.min_players), g.max_players + 1)] or [g.min_players]
         self.query_one("#players", Cycler).set_choices([(str(c), c) for c in counts], counts[0])
         screen_cls = self.cw.catalog.table_screen(self.game_name)
-        opts = option_fields(g.options_type, getattr(screen_cls, "OPTION_CHOICES", None))
-        labels: dict[str, str] = getattr(screen_cls, "OPTION_LABELS", {})
-        hints: dict[str, str] = getattr(screen_cls, "OPTION_HINTS", {})
-        self.query_one("#options-title", Static).update("Options" if opts else "")
-        box = self.query_one("#options", Vertical)
-        box.remove_children()
-        cyclers = []
-        for name, choices, default in opts:
-            label = labels.get(name) or humanize(name)
-            cyclers.append(
-                Cycler(
-                    label, choices, default, classes="option", hint=option_hint(name, label, hints), option_name=name
-                )
-            )
-        self.option_names = [name for name, _, _ in opts]
-        self.option_cyclers = cyclers
-        if cyclers:
-            box.mount_all(cyclers)
-        box.display = bool(cyclers)
+        self.option_names, self.option_cyclers = show_options(self, g, screen_cls)
         self.query_one("#content-row").display = has_own_content(g)
         self._show_seats()
 

@@ -100,6 +100,26 @@ def option_fields(
     return out
 
 
+def show_options(form: FormScreen, game: Any, screen_cls: Any) -> tuple[list[str], list[Cycler]]:
+    """Fill the form's ``#options`` box with one field per option of `game` (any number:
+    the box grows and the form scrolls); returns the option names and their fields."""
+    opts = option_fields(game.options_type, getattr(screen_cls, "OPTION_CHOICES", None))
+    labels: dict[str, str] = getattr(screen_cls, "OPTION_LABELS", {})
+    hints: dict[str, str] = getattr(screen_cls, "OPTION_HINTS", {})
+    form.query_one("#options-title", Static).update("Options" if opts else "")
+    box = form.query_one("#options", Vertical)
+    box.remove_children()
+    cyclers = []
+    for name, choices, default in opts:
+        label = labels.get(name) or humanize(name)
+        hint = option_hint(name, label, hints)
+        cyclers.append(Cycler(label, choices, default, classes="option", hint=hint, option_name=name))
+    if cyclers:
+        box.mount_all(cyclers)
+    box.display = bool(cyclers)
+    return [name for name, _, _ in opts], cyclers
+
+
 class NewGameScreen(FormScreen):
     BINDINGS = keymap.bindings("back", "nav", "form")
     HELP = """\
@@ -197,26 +217,7 @@ bottom explains the field you are on. The form remembers your last choices.
             self.query_one(f"#seat-{i}", Cycler).set_choices(kinds, kind)
             self._default_name(i, kind)
         screen_cls = self.cw.catalog.table_screen(self.game_name)
-        opts = option_fields(g.options_type, getattr(screen_cls, "OPTION_CHOICES", None))
-        labels: dict[str, str] = getattr(screen_cls, "OPTION_LABELS", {})
-        hints: dict[str, str] = getattr(screen_cls, "OPTION_HINTS", {})
-        self.query_one("#options-title", Static).update("Options" if opts else "")
-        box = self.query_one("#options", Vertical)
-        box.remove_children()
-        # Any number of options: one Cycler each, in a box that grows; the form scrolls.
-        cyclers = []
-        for name, choices, default in opts:
-            label = labels.get(name) or humanize(name)
-            cyclers.append(
-                Cycler(
-                    label, choices, default, classes="option", hint=option_hint(name, label, hints), option_name=name
-                )
-            )
-        self.option_names = [name for name, _, _ in opts]
-        self.option_cyclers = cyclers
-        if cyclers:
-            box.mount_all(cyclers)
-        box.display = bool(cyclers)
+        self.option_names, self.option_cyclers = show_options(self, g, screen_cls)
         self.query_one("#content-row").display = has_own_content(g)
         self._show_seats()
 
