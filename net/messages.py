@@ -1,8 +1,9 @@
 """Every message on the wire, as msgspec Structs in two tagged unions.
 
 Handshake messages travel in plain frames (they set up the keys); everything
-after the handshake is an application :data:`Message`, encrypted and signed by
-:mod:`coldwater.net.crypto`. Field names are short because they are sent with
+after the handshake is an application :data:`Message`, encrypted and authenticated
+by :mod:`coldwater.net.crypto` (what a third party must believe, such as a seat's
+move, carries its own signature inside the message). Field names are short because they are sent with
 every message; tags are the ``k`` field.
 
 Bump :data:`PROTOCOL` whenever a message changes shape or meaning; peers with
@@ -15,7 +16,8 @@ from typing import Any, Literal, Union
 
 import msgspec
 
-PROTOCOL = 2
+# v3: no per-frame signature, varint frame counters (the channel's AEAD authenticates the peer).
+PROTOCOL = 3
 SERVICE = "_coldwater._tcp.local."
 
 
