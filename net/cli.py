@@ -21,6 +21,7 @@ from typing import Any
 
 from coldwater.core import games
 
+from .cliargs import UsageError, fail, parse_options, parse_seats
 from .known_hosts import normalise_fingerprint
 from .lan import join_table, open_table
 from .paths import DataFolderBusy, DataLock
@@ -100,19 +101,6 @@ def _game(name: str, module: str | None) -> Any:
         raise SystemExit(f"coldwater: {e.args[0]}") from None
 
 
-def _options(pairs: Sequence[str]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep:
-            raise SystemExit(f"coldwater: --option wants KEY=VALUE, got {pair!r}")
-        try:
-            out[key] = json.loads(value)
-        except json.JSONDecodeError:
-            out[key] = value
-    return out
-
-
 def _print_result(res: Result, extra: dict[str, Any]) -> None:
     line = {
         "game": res.game,
@@ -138,15 +126,11 @@ def _interactive() -> int:
 
 
 async def _host(game: Any, ns: argparse.Namespace) -> int:
-    others = [s.strip() for s in ns.seats.split(",")] if ns.seats else None
-    players = ns.players or (1 + len(others) if others else 2)
-    if others is None:
-        others = ["open"] * (players - 1)
-    if len(others) != players - 1 or any(s not in ("open", "bot") and not s.startswith("reserved:") for s in others):
-        print(
-            f"coldwater: --seats must list {players - 1} seats, each open, bot or reserved:FINGERPRINT", file=sys.stderr
-        )
-        return 2
+    try:
+        others = parse_seats(ns.seats, ns.players)
+        options = parse_options(ns.option)
+    except UsageError as e:
+        return fail(e)
     if ns.bot not in (None, "") and ns.bot not in game.bots:
         print(f"coldwater: unknown bot {ns.bot!r}; {game.title} has {', '.join(game.bots)}", file=sys.stderr)
         return 2
@@ -155,7 +139,7 @@ async def _host(game: Any, ns: argparse.Namespace) -> int:
             game,
             name=ns.name,
             seats=["host", *others],
-            options=_options(ns.option),
+            options=options,
             passphrase=ns.passphrase,
             chooser=bot_chooser(game, ns.bot or None, think=ns.think),
             host_name=ns.player_name or "host",

@@ -26,9 +26,10 @@ from coldwater.core import games, record
 from coldwater.core.errors import ContentError, IllegalAction, RecordError
 from coldwater.core.notation import Action
 from coldwater.core.rng import Rng
-from coldwater.core.state import CHANCE, State
+from coldwater.core.state import CHANCE, Bot, Game, State
 
 from . import paths
+from .emitter import Emitter
 from .files import write_atomic
 
 SAVE_FORMAT = 1
@@ -81,7 +82,7 @@ class ContentUnavailable(SaveError):
     so it is kept where it is: restoring the file makes it resumable again."""
 
 
-def load_content(game: Any, ref: ContentRef) -> Any:
+def load_content(game: Game[Any], ref: ContentRef) -> Game[Any]:
     """`game` with the card data at ``ref.path``, which must still hash to ``ref.hash``."""
     p = Path(ref.path)
     if not p.exists():
@@ -144,7 +145,7 @@ class Table:
 
     def __init__(
         self,
-        game: Any,
+        game: Game[Any],
         state: State[Any, Any],
         seats: list[Seat],
         rec: record.GameRecord,
@@ -157,9 +158,13 @@ class Table:
     ) -> None:
         if len(seats) != state.players:
             raise ValueError(f"{len(seats)} seats for a {state.players}-player game")
-        for s in seats:
-            if s.kind is SeatKind.BOT and s.bot not in game.bots:
+        bots: dict[int, Bot] = {}
+        for i, s in enumerate(seats):
+            if s.kind is not SeatKind.BOT:
+                continue
+            if s.bot is None or s.bot not in game.bots:
                 raise ValueError(f"unknown bot {s.bot!r}; {game.title} has {', '.join(game.bots)}")
+            bots[i] = game.bot(s.bot)
         self.game = game
         self.state = state
         self.seats = list(seats)
@@ -170,14 +175,14 @@ class Table:
         """The person's own card data in use; None for the packaged content."""
         self._chance = chance
         self._remote = remote
-        self._listeners: list[Listener] = []
-        self._bots = {i: game.bot(s.bot) for i, s in enumerate(seats) if s.kind is SeatKind.BOT}
+        self._events: Emitter[Event] = Emitter(contain=False)
+        self._bots = bots
 
     # ---- construction ------------------------------------------------------
     @classmethod
     def new(
         cls,
-        game_name: str | Any,
+        game_name: str | Game[Any],
         seats: list[Seat],
         *,
         seed: int | str | None = None,
@@ -211,12 +216,7 @@ class Table:
     # ---- events ------------------------------------------------------------
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Call `listener` on every event; returns a function that unsubscribes."""
-        self._listeners.append(listener)
-        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
-
-    def _emit(self, event: Event) -> None:
-        for listener in list(self._listeners):
-            listener(event)
+        return self._events.subscribe(listener)
 
     # ---- queries -----------------------------------------------------------
     @property
@@ -248,9 +248,9 @@ class Table:
         if self.state.is_over:
             note_result(self.record, self.state, [s.name for s in self.seats])
         self.save()
-        self._emit(Applied(seat, str(action), text, self.state.ply))
+        self._events.emit(Applied(seat, str(action), text, self.state.ply))
         if self.state.is_over:
-            self._emit(GameOver(self.state.scores().outcome))
+            self._events.emit(GameOver(self.state.scores().outcome))
 
     def submit(self, action: Action) -> None:
         """A local person's move for the seat whose turn it is."""
@@ -338,7 +338,7 @@ class Table:
         self.record.entries = list(keep)
         self.state = state
         self.save()
-        self._emit(Undone(seat, len(keep)))
+        self._events.emit(Undone(seat, len(keep)))
 
     # ---- saving ------------------------------------------------------------
     def save(self) -> None:
@@ -403,7 +403,7 @@ def read_save(path: Path) -> SaveFile:
         raise SaveError(f"{path.name} is damaged: {e}") from None
 
 
-def resume(path: Path, *, set_aside: bool = True, game: Any = None) -> Table:
+def resume(path: Path, *, set_aside: bool = True, game: Game[Any] | None = None) -> Table:
     """Reopen a saved table, replaying and verifying its record.
 
     A save that cannot be resumed is moved aside untouched (``*.unreadable``) so

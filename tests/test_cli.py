@@ -56,3 +56,71 @@ def test_simulate_with_a_persons_own_content_file(tmp_path: Path, capsys: pytest
     mine.write_text("{}")
     assert main(["simulate", "crown", "--content", str(mine)]) == 2
     assert str(mine) in capsys.readouterr().err  # the error names the file
+
+
+# ---- --option KEY=VALUE and --seats: one parser for every command -----------------
+def test_options_read_json_values_and_keep_text() -> None:
+    from coldwater.net.cliargs import parse_options
+
+    got = parse_options(["no_tags=true", "module=tribes", "solo_level=3", "note=a=b"])
+    assert got == {"no_tags": True, "module": "tribes", "solo_level": 3, "note": "a=b"}
+
+
+@pytest.mark.parametrize("bad", ["no_tags", "=true", " =3"])
+def test_options_refuse_a_pair_without_a_key(bad: str) -> None:
+    from coldwater.net.cliargs import UsageError, parse_options
+
+    with pytest.raises(UsageError, match="--option"):
+        parse_options([bad])
+
+
+def test_seats_default_and_count() -> None:
+    from coldwater.net.cliargs import parse_seats
+
+    assert parse_seats(None, None) == ["open"]
+    assert parse_seats(None, 4) == ["open"] * 3
+    assert parse_seats(None, 1) == []
+    assert parse_seats(" bot, open ,reserved:ab12", None) == ["bot", "open", "reserved:ab12"]
+    assert parse_seats("bot", 2) == ["bot"]
+
+
+@pytest.mark.parametrize(
+    ("seats", "players", "why"),
+    [
+        ("sofa", None, "'sofa' is not a seat"),
+        ("open,,bot", None, "'' is not a seat"),
+        ("reserved:", None, "'reserved:' is not a seat"),
+        ("bot,bot", 2, "2 players need 1"),
+        (None, 0, "at least 1"),
+    ],
+)
+def test_seats_refuse_bad_lists(seats: str | None, players: int | None, why: str) -> None:
+    from coldwater.net.cliargs import UsageError, parse_seats
+
+    with pytest.raises(UsageError, match=why):
+        parse_seats(seats, players)
+
+
+def test_simulate_exits_2_on_a_bad_option(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "crown", "--option", "no_tags"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("coldwater: --option wants KEY=VALUE") and "Traceback" not in err
+
+
+@pytest.mark.parametrize("headless", [[], ["--headless", "--bot"]])
+@pytest.mark.parametrize(
+    ("args", "why"), [(["--seats", "sofa"], "'sofa' is not a seat"), (["--option", "=1"], "no KEY")]
+)
+def test_host_exits_2_on_bad_seats_or_options(
+    headless: list[str],
+    args: list[str],
+    why: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Both the app's lobby start and the headless host refuse before opening anything.
+    monkeypatch.setenv("COLDWATER_HOME", str(tmp_path))
+    assert main(["host", "crown", *headless, "--name", "t", "--no-advertise", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("coldwater: ") and why in err and "Traceback" not in err

@@ -16,6 +16,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from coldwater.net.cliargs import UsageError, fail, parse_options, parse_seats
+
 
 def _parser() -> argparse.ArgumentParser:
     from coldwater.core import games
@@ -72,20 +74,6 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _parse_options(pairs: Sequence[str], extra: dict[str, Any]) -> dict[str, Any]:
-    opts: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep:
-            raise SystemExit(f"coldwater: --option wants KEY=VALUE, got {pair!r}")
-        try:
-            opts[key] = json.loads(value)
-        except json.JSONDecodeError:
-            opts[key] = value
-    opts.update({k: v for k, v in extra.items() if v is not None})
-    return opts
-
-
 def cmd_simulate(args: argparse.Namespace) -> int:
     from coldwater.core import games
     from coldwater.core.errors import ContentError
@@ -98,7 +86,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         except ContentError as e:
             print(f"coldwater: {e}", file=sys.stderr)
             return 2
-    options = _parse_options(args.option, {"module": args.module, "solo_level": args.solo_level})
+    try:
+        options = parse_options(args.option)
+    except UsageError as e:
+        return fail(e)
+    options.update({k: v for k, v in {"module": args.module, "solo_level": args.solo_level}.items() if v is not None})
     try:
         game.check_players(args.players)
         game.make_options(options)
@@ -187,18 +179,23 @@ def lan_app(args: argparse.Namespace) -> int:
 
     parser = net_cli._host_parser() if args.command == "host" else net_cli._join_parser()
     ns = parser.parse_args(args.rest)
+    others: list[str] = []
+    options: dict[str, Any] = {}
+    if args.command == "host":
+        try:  # before the app opens, so a typo is a message here, not an app that fails to start
+            others = parse_seats(ns.seats, ns.players)
+            options = parse_options(ns.option)
+        except UsageError as e:
+            return fail(e)
 
     async def start() -> tuple[Any, bool]:
         if args.command == "host":
             game = games.get(args.game)
-            others = [s.strip() for s in ns.seats.split(",")] if ns.seats else None
-            players = ns.players or (1 + len(others) if others else 2)
-            others = others if others is not None else ["open"] * (players - 1)
             host = await net.open_table(
                 game,
                 name=ns.name,
                 seats=["host", *others],
-                options=net_cli._options(ns.option),
+                options=options,
                 passphrase=ns.passphrase,
                 host_name=ns.player_name or "Host",
                 port=ns.port,

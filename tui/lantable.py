@@ -18,8 +18,10 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
+from coldwater.core.record import GameRecord
 from coldwater.core.state import State
-from coldwater.net.table import Applied, Event, GameOver, Seat, SeatKind
+from coldwater.net.emitter import Emitter
+from coldwater.net.table import Applied, ContentRef, Event, GameOver, Seat, SeatKind
 from coldwater.net.table import Listener as TableListener
 
 
@@ -33,8 +35,9 @@ class LanTable:
         self.is_host = isinstance(party, TableHost)
         self.game = party.game
         self.save_path: str | None = None  # the net layer keeps its own records
-        self.record: Any = None
-        self._listeners: list[TableListener] = []
+        self.record: GameRecord | None = None
+        self.content: ContentRef | None = None  # a LAN game plays the packaged card data
+        self._events: Emitter[Event] = Emitter(contain=False)  # as a local table: the screen is the listener
         self._changed = asyncio.Event()
         self._over_sent = False
         self._sent_ply = -1
@@ -80,8 +83,7 @@ class LanTable:
         return self.state
 
     def subscribe(self, listener: TableListener) -> Callable[[], None]:
-        self._listeners.append(listener)
-        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+        return self._events.subscribe(listener)
 
     def delete_save(self) -> None:
         pass
@@ -117,20 +119,16 @@ class LanTable:
         self._unsub()
 
     # ---- events ------------------------------------------------------------------
-    def _emit(self, event: Event) -> None:
-        for listener in list(self._listeners):
-            listener(event)
-
     def _on_table_event(self, event: Event) -> None:
         self._changed.set()
-        self._emit(event)
+        self._events.emit(event)
 
     def _on_peer_event(self, event: Any) -> None:
         if not isinstance(event, self._step_type):
             return
         self._changed.set()
         action = event.action or "(sealed)"
-        self._emit(Applied(event.seat, action, "", event.ply))
+        self._events.emit(Applied(event.seat, action, "", event.ply))
         if self.state.is_over and not self._over_sent:
             self._over_sent = True
-            self._emit(GameOver(self.state.scores().outcome))
+            self._events.emit(GameOver(self.state.scores().outcome))

@@ -1,13 +1,12 @@
 """What a LAN table tells its listeners (the TUI's lobby and table screens, the headless CLI).
 
-Both :class:`~.host.TableHost` and :class:`~.peer.TablePeer` are an :class:`Emitter`
-of these :data:`Event` values; nothing in the session prints.
+Both :class:`~.host.TableHost` and :class:`~.peer.TablePeer` are an
+:class:`~coldwater.net.emitter.Emitter` of these :data:`Event` values; nothing in the session prints.
 """
 
 from __future__ import annotations
 
 import asyncio
-import logging
 import os
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -18,8 +17,7 @@ from coldwater.core.rng import Rng
 from coldwater.core.state import State
 
 from .. import messages as m
-
-log = logging.getLogger("coldwater.net")
+from ..emitter import Emitter as Emitter  # the session's events go out through the one emitter
 
 
 class LobbyChanged(msgspec.Struct, frozen=True):
@@ -96,21 +94,3 @@ def bot_chooser(game: Any, bot: str | None = None, *, think: float = 0.0) -> Cho
         return await asyncio.to_thread(b.choose, view, rng)
 
     return choose
-
-
-class Emitter:
-    """The one event fan-out of a session: listeners subscribe, the session emits."""
-
-    def __init__(self) -> None:
-        self._listeners: list[Listener] = []
-
-    def subscribe(self, listener: Listener) -> Callable[[], None]:
-        self._listeners.append(listener)
-        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
-
-    def emit(self, event: Event) -> None:
-        for listener in list(self._listeners):
-            try:
-                listener(event)
-            except Exception:  # a broken listener must not stop the table
-                log.exception("listener failed on %r", event)

@@ -35,6 +35,7 @@ from .events import (
     ChatReceived,
     Chooser,
     Emitter,
+    Event,
     Finished,
     GameStarted,
     LobbyChanged,
@@ -142,7 +143,7 @@ class Remote:
         return self.conn is not None and not self.conn.closed
 
 
-class TableHost(Emitter):
+class TableHost(Emitter[Event]):
     """Hosts one table: lobby, fair play, the game, and the end-of-game audit.
 
     `seats` lists every seat's kind: ``"host"`` (this process's own seat,

@@ -42,6 +42,7 @@ from .events import (
     ChatReceived,
     Chooser,
     Emitter,
+    Event,
     Finished,
     GameStarted,
     HostChanged,
@@ -85,7 +86,7 @@ class PeerPhase(enum.Enum):
     """The host went away and this peer hosts the table now."""
 
 
-class TablePeer(Emitter):
+class TablePeer(Emitter[Event]):
     """A seat at someone else's table. `chooser` plays it (None: a person, via :meth:`submit`)."""
 
     def __init__(

@@ -16,6 +16,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Footer, Static
 
 from coldwater.core.state import Scores
+from coldwater.net.tablelike import TableLike
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen
 from coldwater.tui.screens.table import with_names
@@ -34,7 +35,9 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
 - Enter or Esc: back to the main menu. The game is kept under *Replays*.
 """
 
-    def __init__(self, title: str, scores: Scores, names: list[str] | None = None, *, table: Any = None) -> None:
+    def __init__(
+        self, title: str, scores: Scores, names: list[str] | None = None, *, table: TableLike | None = None
+    ) -> None:
         super().__init__()
         self.game_title = title
         self.scores = scores

@@ -30,7 +30,7 @@ import asyncio
 import re
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 import msgspec
 from textual.app import ComposeResult
@@ -42,15 +42,13 @@ from textual.worker import Worker, WorkerState
 from coldwater.core.errors import IllegalAction
 from coldwater.core.state import CHANCE, State
 from coldwater.net import paths, records
-from coldwater.net.table import Applied, GameOver, SeatKind, Table, Undone, seat_label
+from coldwater.net.table import Applied, GameOver, SeatKind, Undone, seat_label
+from coldwater.net.tablelike import TableLike
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen
 from coldwater.tui.widgets.board import BoardView
 from coldwater.tui.widgets.choices import ChoiceList, Item
 from coldwater.tui.widgets.log import GameLog, Kind, LogBook, LogEntry, LogPane
-
-if TYPE_CHECKING:
-    from coldwater.tui.lantable import LanTable
 
 
 def with_names(text: str, names: list[str]) -> str:
@@ -121,7 +119,7 @@ leaving and resuming later loses nothing, the log included.
             own = list(cls.__dict__.get("BINDINGS", []))
             cls.BINDINGS = own + keymap.pane_bindings([(p.id, p.title, p.letter) for p in cls.PANES])
 
-    def __init__(self, table: Table | LanTable) -> None:
+    def __init__(self, table: TableLike) -> None:
         super().__init__()
         self.table = table
         persons = table.person_seats()
@@ -153,7 +151,7 @@ leaving and resuming later loses nothing, the log included.
 
     def content_note(self) -> str:
         """Which card data is in use, for the table menu ("" where there is no choice)."""
-        ref = getattr(self.table, "content", None)  # a LAN table has no own content (yet)
+        ref = self.table.content
         if ref is not None:
             return f"Card data: your own, {ref.path} ({ref.hash[:8]})"
         if self.OWN_CONTENT:
@@ -279,7 +277,7 @@ leaving and resuming later loses nothing, the log included.
         self.query_one("#log-pane").display = False
         for pane in self.PANES:
             self.query_one(f"#pane-{pane.id}").display = False
-        if getattr(self.table, "content", None) is not None:
+        if self.table.content is not None:
             self.log_entry("note", self.content_note())  # say so once, up front
         self.rebuild_log()
         self.refresh_view()
@@ -529,7 +527,7 @@ leaving and resuming later loses nothing, the log included.
 
         Each step is described from the same view the live log uses, so it shows no
         more than the live log would have. A LAN table keeps no record here."""
-        rec = getattr(self.table, "record", None)
+        rec = self.table.record
         if rec is None or not rec.entries:
             return
         from coldwater.core import record as rec_mod
@@ -541,8 +539,8 @@ leaving and resuming later loses nothing, the log included.
         notes = [e for e in self.logbook.entries if e.kind == "note" and not e.text.startswith("(")]
         self.logbook.clear()
         self._chance_lines = []
-        for entry in notes:
-            self.logbook.add("note", entry.text)
+        for note in notes:
+            self.logbook.add("note", note.text)
         seat_view = self.log_seat
         game = self.table.game
         for entry in rec.entries:
@@ -638,7 +636,8 @@ leaving and resuming later loses nothing, the log included.
     def drive(self) -> None:
         # Pass the function, not a coroutine: an exclusive worker that replaces one
         # before it starts would otherwise leave a coroutine that is never awaited.
-        self.run_worker(self._drive, name="drive", group="drive", exclusive=True)
+        worker: Worker[None] = self.run_worker(self._drive, name="drive", group="drive", exclusive=True)
+        del worker  # named only so mypy infers the worker's result type (None)
 
     async def _drive(self) -> None:
         # Repaint only where a person can see a difference: once when a bot starts
@@ -725,7 +724,7 @@ leaving and resuming later loses nothing, the log included.
             return  # finish when this screen is back on top (see on_screen_resume)
         self._finished = True
         t = self.table
-        if t.save_path is not None:
+        if t.save_path is not None and t.record is not None:
             records.save(t.record, records_dir() / Path(t.save_path).name)
             t.delete_save()
         from coldwater.tui.screens.score import ScoreScreen

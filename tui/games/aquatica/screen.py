@@ -24,6 +24,8 @@ from textual.app import ComposeResult
 
 from coldwater.core.aquatica import actions as A
 from coldwater.core.aquatica import payment, tribes
+from coldwater.core.aquatica.content import Deck
+from coldwater.core.aquatica.game import AquaticaGame
 from coldwater.core.aquatica.model import LOC_TYPES, AqData
 from coldwater.core.aquatica.solo import TITLES
 from coldwater.core.aquatica.tribes_solo import LEVELS
@@ -180,8 +182,12 @@ then *Rules*.
             self.notify(f"The board could not be drawn ({type(e).__name__}); the game goes on.", severity="error")
 
     @property
-    def deck(self) -> Any:
-        return self.table.game.deck
+    def deck(self) -> Deck:
+        """The compiled cards this game is played with (packaged or the person's own)."""
+        game = self.table.game
+        if not isinstance(game, AquaticaGame):  # the catalog pairs this screen with Aquatica only
+            raise TypeError(f"the Aquatica screen was given a {game.title} table")
+        return game.deck
 
     def player_names(self) -> list[str]:
         return [s.name for s in self.table.seats]
@@ -481,7 +487,7 @@ then *Rules*.
             return  # the generic table finishes once this screen is back on top
         self._finished = True
         t = self.table
-        if t.save_path is not None:
+        if t.save_path is not None and t.record is not None:
             records.save(t.record, records_dir() / Path(t.save_path).name)
             t.delete_save()
         from coldwater.tui.screens.score import ScoreScreen

@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 from textual.widgets import OptionList
 
 from coldwater.core.state import State
+from coldwater.net.tablelike import TableLike
 from coldwater.tui import keymap
 from coldwater.tui.games.fisheries import cursor, info, words
 from coldwater.tui.games.fisheries.board import FisheriesBoard
@@ -83,7 +84,7 @@ Overnight you keep one tile. The final scores are broken down by cards, helms an
 """
     )
 
-    def __init__(self, table: Any) -> None:
+    def __init__(self, table: TableLike) -> None:
         super().__init__(table)
         self.mode: Mode | None = None
         self._focus_cells: set[int] = set()

@@ -1,0 +1,59 @@
+"""What a table screen needs of a table, whoever drives the game.
+
+:class:`coldwater.net.table.Table` (solo, hotseat, and the LAN host's own table)
+and the TUI's ``LanTable`` (a LAN seat seen through the host or a peer) both
+satisfy :class:`TableLike`, so the screens are written, and type-checked, once.
+Members are read-only properties so an implementation may keep a plain
+attribute of a narrower type (a Table's ``save_path`` is a Path).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Protocol
+
+from coldwater.core.record import GameRecord
+from coldwater.core.state import Game, State
+
+from .table import ContentRef, Listener, Seat
+
+
+class TableLike(Protocol):
+    @property
+    def game(self) -> Game[Any]: ...
+
+    @property
+    def state(self) -> State[Any, Any]: ...
+
+    @property
+    def seats(self) -> list[Seat]: ...
+
+    @property
+    def record(self) -> GameRecord | None:
+        """The game's record; None where the net layer keeps it (a LAN seat)."""
+
+    @property
+    def save_path(self) -> Path | str | None: ...
+
+    @property
+    def content(self) -> ContentRef | None:
+        """The person's own card data in use; None for the packaged content."""
+
+    @property
+    def current(self) -> int | None: ...
+
+    @property
+    def waiting_for_person(self) -> bool: ...
+
+    def person_seats(self) -> list[int]: ...
+
+    def view(self, seat: int | None) -> State[Any, Any]: ...
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]: ...
+
+    def submit(self, action: Any) -> None: ...
+
+    async def step(self) -> bool: ...
+
+    def delete_save(self) -> None: ...
