@@ -885,10 +885,10 @@ class TablePeer(Emitter[Event]):
         self.seats = [
             m.SeatInfo(
                 seat=s.seat,
-                kind=s.kind,
+                kind=s.kind,  # type: ignore[arg-type]
                 name=s.name,
                 addr=s.addr,
-                port=s.port,  # type: ignore[arg-type]
+                port=s.port,
                 away=s.away,
             )
             for s in sv.seats

@@ -184,8 +184,17 @@ async def _score_full(pilot: Pilot[Any], home: Path) -> None:
     rec = _record_of(game, state)
     table = Table(game, state, [Seat(SeatKind.PERSON, "Ada"), Seat(SeatKind.PERSON, "Bo")], rec)
     await pilot.app.push_screen(ScoreScreen(game.title, state.scores(), ["Ada", "Bo"], table=table))
-    await pilot.pause(0.2)
+    # The milestones are filled in after the first refresh, which makes the page taller;
+    # page down only once they are there, and shoot where the smooth scroll stops.
+    milestones = pilot.app.screen.query_one("#milestones")
+    for _ in range(100):
+        if str(milestones.render()).strip():
+            break
+        await pilot.pause(0.05)
+    await pilot.pause()
     await pilot.press("pagedown")
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause()
 
 
 async def _replay_goto(pilot: Pilot[Any], home: Path) -> None:

@@ -9,6 +9,7 @@ it answers (see :mod:`tests.tui.terminal`); nothing waits for a fixed time.
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -51,14 +52,21 @@ def question(shown: str) -> str | None:
         return None
     left = [line.split("▏")[0] for line in lines[edge + 1 :]]
     title = left[0].strip()
-    if any(row.strip()[:3] in ("1  ", "e  ") for row in left[1:]) and title and not title.endswith("thinking…"):
+    if any(CHOICE_ROW.match(row.strip()) for row in left[1:]) and title and not title.endswith("thinking…"):
         return title
     return None
 
 
+CHOICE_ROW = re.compile(r"^[0-9a-z]  ")
+"""A choice's first line: its hotkey, two spaces, its label. The list may be scrolled so
+that the highlighted (safe) choice shows and choice 1 is above the fold."""
+
+
 def first_key(shown: str) -> str:
-    """The first choice's key on screen ("1"), or "e" where ending the turn is all there is."""
-    return "1" if any(line.split("▏")[0].strip().startswith("1  ") for line in shown.splitlines()) else "e"
+    """The first choice's key ("1", which works whether or not it is scrolled into view), or
+    "e" where ending the turn is all there is."""
+    rows = [line.split("▏")[0].strip() for line in shown.splitlines()]
+    return "1" if any(re.match(r"^[0-9]  ", row) for row in rows) else "e"
 
 
 def play_turn(term: Terminal) -> list[str]:

@@ -12,6 +12,7 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Footer, Input, Static
+from textual.worker import Worker
 
 from coldwater.core.errors import ContentError
 from coldwater.tui import keymap
@@ -251,7 +252,10 @@ the lobby, where you start the game once every seat is filled and ready.
             return
         self.opening = True
         error.update("Opening the table…")
-        self.run_worker(partial(self._open, game, kinds, name), name="open-table", exclusive=True)
+        worker: Worker[None] = self.run_worker(
+            partial(self._open, game, kinds, name), name="open-table", exclusive=True
+        )
+        del worker  # named only so mypy infers the worker's result type (None)
 
     async def _open(self, game: Any, kinds: list[str], name: str) -> None:
         from coldwater import net

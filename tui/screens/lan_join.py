@@ -14,6 +14,7 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Footer, Input, Static
+from textual.worker import Worker
 
 from coldwater.core.errors import ContentError
 from coldwater.tui import keymap
@@ -233,7 +234,8 @@ told which). Your key fingerprint is shown at the top: a host can reserve a seat
             return
         self.joining = True
         self.query_one("#join-error", Static).update("Joining…")
-        self.run_worker(partial(self._join, target), name="join", exclusive=True)
+        worker: Worker[None] = self.run_worker(partial(self._join, target), name="join", exclusive=True)
+        del worker  # named only so mypy infers the worker's result type (None)
 
     async def _game_for(self, target: Any) -> Any:
         """The game (with the card data it needs) for `target`; Refusal with a sentence if we lack it."""
