@@ -21,13 +21,18 @@ throttles guesses per address, see transport). A table without a passphrase
 sends no PAKE message; a joiner who brings one refuses such a table, and a
 table that needs one refuses a joiner without it ("this table needs a passphrase").
 
-After the handshake every application message is a :class:`Signed` envelope
-(sequence number, body, Ed25519 signature over session id, direction, number
-and body), encrypted with ChaCha20-Poly1305 under a per-direction key. A frame
-is an 8-byte counter (the nonce) and the ciphertext. Counters and sequence
-numbers must strictly increase, so replays and reordering are refused; a
-refused frame changes nothing, and the channel carries on (a gap is allowed:
-the frame before it was refused, e.g. altered on the way).
+After the handshake every application message is encrypted with
+ChaCha20-Poly1305 under a per-direction key, the session id as associated
+data. A frame is the counter as a LEB128 varint (the nonce is direction ‖ the
+counter as 8 bytes) and the ciphertext of the bare message. There is no
+per-frame signature: the keys come from a handshake both identities signed, so
+a frame that opens can only have been sealed by the channel's peer, and a
+signature would prove nothing more to the receiver; what must convince a third
+party (a seat's move, a final digest) carries its own signature inside the
+message (see fairplay). Counters must strictly increase, so replays and
+reordering are refused; a refused frame changes nothing, and the channel
+carries on (a gap is allowed: the frame before it was refused, e.g. altered on
+the way).
 """
 
 from __future__ import annotations
@@ -81,13 +86,36 @@ class ChannelError(Exception):
         self.kind = kind
 
 
-class Signed(msgspec.Struct, array_like=True):
-    seq: int
-    body: bytes
-    sig: bytes
+_MAX_COUNTER = (1 << 64) - 1
 
 
-_signed_dec = msgspec.msgpack.Decoder(Signed)
+def _varint(n: int) -> bytes:
+    """`n` as an unsigned LEB128 varint (7 bits a byte, low first)."""
+    out = bytearray()
+    while True:
+        low = n & 0x7F
+        n >>= 7
+        if n:
+            out.append(low | 0x80)
+        else:
+            out.append(low)
+            return bytes(out)
+
+
+def _read_varint(data: bytes) -> tuple[int, int]:
+    """(value, bytes used) of the varint at the start of `data`; ValueError if it is not a canonical one."""
+    n = shift = 0
+    for i, b in enumerate(data[:10]):
+        n |= (b & 0x7F) << shift
+        if not b & 0x80:
+            # One spelling per number: a trailing zero group would let a frame be re-spelled.
+            if i and b == 0:
+                raise ValueError("over-long counter")
+            if n > _MAX_COUNTER:
+                raise ValueError("counter beyond 64 bits")
+            return n, i + 1
+        shift += 7
+    raise ValueError("unterminated counter")
 
 
 _PAKE_ID_A = b"coldwater joiner"
@@ -130,7 +158,7 @@ def _x25519_public(key: X25519PrivateKey) -> bytes:
 
 
 def _derive(shared: bytes, pake_key: bytes, transcript: bytes) -> tuple[bytes, bytes, bytes, bytes, bytes]:
-    okm = HKDF(algorithm=hashes.SHA256(), length=32 * 4 + 16, salt=transcript, info=b"coldwater channel v2").derive(
+    okm = HKDF(algorithm=hashes.SHA256(), length=32 * 4 + 16, salt=transcript, info=b"coldwater channel v3").derive(
         shared + pake_key
     )
     return okm[0:32], okm[32:64], okm[64:96], okm[96:128], okm[128:144]
@@ -190,61 +218,43 @@ class Channel:
         """The other side's Ed25519 public key (its identity)."""
         self._out_counter = 0
         self._in_counter = 0
-        self._out_seq = 0
-        self._in_seq = 0
 
     @property
     def peer_fingerprint(self) -> str:
         return fingerprint(self.peer)
 
-    def _sig_data(self, direction: bytes, seq: int, body: bytes) -> bytes:
-        return b"cw-msg1" + self.session + direction + seq.to_bytes(8, "big") + body
-
     # ---- sending ---------------------------------------------------------------
-    def sign(self, seq: int, body: bytes, identity: Identity | None = None) -> Signed:
-        signer = identity or self.identity
-        return Signed(seq, body, signer.sign(self._sig_data(self._send_dir, seq, body)))
-
-    def encrypt(self, envelope: Signed) -> bytes:
-        """Encrypt any envelope under the next counter (hostile-peer tests use this directly)."""
-        self._out_counter += 1
-        nonce = self._send_dir + self._out_counter.to_bytes(8, "big")
-        return self._out_counter.to_bytes(8, "big") + self._send.encrypt(
-            nonce, msgspec.msgpack.encode(envelope), self.session
-        )
+    def encrypt(self, body: bytes, *, counter: int | None = None) -> bytes:
+        """Encrypt `body` under the next counter, or under `counter` (hostile-peer tests replay with it)."""
+        if counter is None:
+            self._out_counter += 1
+            counter = self._out_counter
+        nonce = self._send_dir + counter.to_bytes(8, "big")
+        return _varint(counter) + self._send.encrypt(nonce, body, self.session)
 
     def seal(self, body: bytes) -> bytes:
-        """The frame payload carrying `body`, signed and encrypted."""
-        self._out_seq += 1
-        return self.encrypt(self.sign(self._out_seq, body))
+        """The frame payload carrying `body`, encrypted and authenticated."""
+        return self.encrypt(body)
 
     # ---- receiving ---------------------------------------------------------------
     def open(self, payload: bytes) -> bytes:
         """The body of an incoming frame; ChannelError (and no state change) if it is refused."""
-        if len(payload) < 8 + 16:
+        try:
+            counter, used = _read_varint(payload)
+        except ValueError as e:
+            raise ChannelError("malformed", f"frame of {len(payload)} bytes has no valid counter ({e})") from None
+        if len(payload) < used + 16:
             raise ChannelError("malformed", f"frame of {len(payload)} bytes is too short to be sealed")
-        counter = int.from_bytes(payload[:8], "big")
         if counter <= self._in_counter:
             raise ChannelError("replayed", f"frame counter {counter} already seen (last {self._in_counter})")
-        nonce = self._recv_dir + payload[:8]
+        nonce = self._recv_dir + counter.to_bytes(8, "big")
         try:
-            plain = self._recv.decrypt(nonce, payload[8:], self.session)
+            body = self._recv.decrypt(nonce, payload[used:], self.session)
         except InvalidTag:
             raise ChannelError("tampered", "frame failed authentication (altered, or not from this channel)") from None
-        try:
-            env = _signed_dec.decode(plain)
-        except (msgspec.DecodeError, msgspec.ValidationError) as e:
-            raise ChannelError("malformed", f"not a signed envelope: {e}") from None
-        if not env.sig:
-            raise ChannelError("unsigned", f"message {env.seq} carries no signature")
-        if not verify(self.peer, env.sig, self._sig_data(self._recv_dir, env.seq, env.body)):
-            raise ChannelError("forged", f"message {env.seq} is not signed by {self.peer_fingerprint}")
-        if env.seq <= self._in_seq:
-            raise ChannelError("replayed", f"message number {env.seq} already seen (last {self._in_seq})")
-        # Only a fully accepted frame moves the counters.
+        # Only a fully accepted frame moves the counter.
         self._in_counter = counter
-        self._in_seq = env.seq
-        return env.body
+        return body
 
 
 class ClientHandshake:

@@ -1,8 +1,9 @@
 """Every message on the wire, as msgspec Structs in two tagged unions.
 
 Handshake messages travel in plain frames (they set up the keys); everything
-after the handshake is an application :data:`Message`, encrypted and signed by
-:mod:`coldwater.net.crypto`. Field names are short because they are sent with
+after the handshake is an application :data:`Message`, encrypted and authenticated
+by :mod:`coldwater.net.crypto` (what a third party must believe, such as a seat's
+move, carries its own signature inside the message). Field names are short because they are sent with
 every message; tags are the ``k`` field.
 
 Bump :data:`PROTOCOL` whenever a message changes shape or meaning; peers with
@@ -15,7 +16,8 @@ from typing import Any, Literal, Union
 
 import msgspec
 
-PROTOCOL = 2
+# v3: no per-frame signature, varint frame counters (the channel's AEAD authenticates the peer).
+PROTOCOL = 3
 SERVICE = "_coldwater._tcp.local."
 
 
@@ -76,7 +78,8 @@ HandshakeMessage = Union[Hello, HelloBack, Finish, HandshakeRefused]
 
 class _App(_Msg, array_like=True):
     """Application messages travel as arrays (tag first, fields in order, trailing defaults left
-    out): field names would be a third of a step's bytes."""
+    out): field names would be a third of a step's bytes. Tags are small integers (one byte
+    each, never reused; the comment keeps the old name) for the same reason."""
 
 
 # ---- lobby -------------------------------------------------------------------
@@ -114,7 +117,7 @@ class TableInfo(msgspec.Struct, omit_defaults=True):
     """False when fewer than two remote seats could hold escrow shares: a lost host ends the game."""
 
 
-class Join(_App, tag="join"):
+class Join(_App, tag=1):  # "join"
     """Peer → host after the handshake: sit down (or come back: resume_ply ≥ 0)."""
 
     name: str
@@ -126,35 +129,35 @@ class Join(_App, tag="join"):
     """Failover only: every step this peer saw (the new host may be behind)."""
 
 
-class Welcome(_App, tag="welcome"):
+class Welcome(_App, tag=2):  # "welcome"
     seat: int
     table: TableInfo
 
 
-class Refuse(_App, tag="refuse"):
+class Refuse(_App, tag=3):  # "refuse"
     """An application-level refusal (table full, unknown seat). The host then closes."""
 
     reason: str
 
 
-class Lobby(_App, tag="lobby"):
+class Lobby(_App, tag=4):  # "lobby"
     seats: list[SeatInfo]
     started: bool = False
     host_seat: int = 0
 
 
-class Ready(_App, tag="ready"):
+class Ready(_App, tag=5):  # "ready"
     ready: bool = True
 
 
-class Chat(_App, tag="chat"):
+class Chat(_App, tag=6):  # "chat"
     text: str
     seat: int = -1
     """Filled in by the host: peers cannot speak for another seat."""
 
 
 # ---- fair play -----------------------------------------------------------------
-class CommitRequest(_App, tag="creq"):
+class CommitRequest(_App, tag=7):  # "creq"
     """Commit to a contribution. ``round`` counts from 1; a restart says why and whom it blames."""
 
     round: int = 1
@@ -165,24 +168,24 @@ class CommitRequest(_App, tag="creq"):
     """The previous round's reveals, so every peer checks them and sees who withheld."""
 
 
-class Commit(_App, tag="commit"):
+class Commit(_App, tag=8):  # "commit"
     """A seat's commitment to its contribution to the joint seed."""
 
     digest: bytes
 
 
-class Commits(_App, tag="commits"):
+class Commits(_App, tag=9):  # "commits"
     """Every commitment, gathered before anyone reveals; plus the dealer's."""
 
     commits: dict[int, bytes]
     dealer: bytes
 
 
-class Reveal(_App, tag="reveal"):
+class Reveal(_App, tag=10):  # "reveal"
     value: bytes
 
 
-class Begin(_App, tag="begin"):
+class Begin(_App, tag=11):  # "begin"
     """The game starts: every reveal (each peer checks them), and this peer's escrow share."""
 
     reveals: dict[int, bytes]
@@ -198,7 +201,7 @@ class SealedReveal(msgspec.Struct):
     salt: bytes
 
 
-class Step(_App, tag="step"):
+class Step(_App, tag=12):  # "step"
     """Host → peers: one applied action (ordered by ply).
 
     A public action carries its notation; a sealed chance outcome carries only a
@@ -221,7 +224,7 @@ class Step(_App, tag="step"):
     bot: bool = False
 
 
-class Act(_App, tag="act"):
+class Act(_App, tag=13):  # "act"
     """Peer → host: my move, for the position at `ply` (stale moves are refused), signed by me."""
 
     ply: int
@@ -229,7 +232,7 @@ class Act(_App, tag="act"):
     sig: bytes = b""
 
 
-class Mismatch(_App, tag="mismatch"):
+class Mismatch(_App, tag=14):  # "mismatch"
     """Peer → host: my public digest after `ply` differs; please resync me."""
 
     ply: int
@@ -247,7 +250,7 @@ class FairState(msgspec.Struct):
     """Every signing seat's identity key (which the peer would have had from Begin)."""
 
 
-class Sync(_App, tag="sync"):
+class Sync(_App, tag=15):  # "sync"
     """Host → peer: your view at `ply`, replacing whatever you had (repair, resume)."""
 
     ply: int
@@ -258,13 +261,13 @@ class Sync(_App, tag="sync"):
     """Sent to a peer coming back, in case it lost its save; it checks every reveal."""
 
 
-class Presence(_App, tag="presence"):
+class Presence(_App, tag=16):  # "presence"
     seat: int
     away: bool
     by_bot: bool = False
 
 
-class End(_App, tag="end"):
+class End(_App, tag=17):  # "end"
     """The game is over: the dealer's secret for the audit and the final digest.
 
     Peers take scores and the outcome from their own replay, never from here.
@@ -274,7 +277,7 @@ class End(_App, tag="end"):
     digest: bytes
 
 
-class Final(_App, tag="final"):
+class Final(_App, tag=18):  # "final"
     """Peer → host, relayed to all: my audited final digest, signed, so peers compare stories."""
 
     seat: int
@@ -282,21 +285,21 @@ class Final(_App, tag="final"):
     sig: bytes
 
 
-class Finals(_App, tag="finals"):
+class Finals(_App, tag=19):  # "finals"
     """Host → peers: every seat's signed final digest."""
 
     finals: list[Final]
 
 
-class Notice(_App, tag="notice"):
+class Notice(_App, tag=20):  # "notice"
     text: str
 
 
-class Ping(_App, tag="ping"):
+class Ping(_App, tag=21):  # "ping"
     t: float = 0.0
 
 
-class Pong(_App, tag="pong"):
+class Pong(_App, tag=22):  # "pong"
     t: float = 0.0
 
 

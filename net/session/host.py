@@ -792,7 +792,7 @@ class TableHost(Emitter[Event]):
             return
         why = fp.check_act(self.seat_keys, self.joint, msg.ply, r.seat, msg.action, msg.sig)
         if why is not None:
-            self._refuse(conn, "act", f"unsigned move: {why}")
+            self._refuse(conn, "act", f"{'forged' if msg.sig else 'unsigned'} move: {why}")
             return
         if r.timed_out:
             self._back_from_bot(r)

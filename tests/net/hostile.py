@@ -15,8 +15,8 @@ import json
 import sys
 from typing import Any
 
+from coldwater.net import fairplay as fp
 from coldwater.net import messages as m
-from coldwater.net.crypto import Signed
 from coldwater.net.framing import MAX_FRAME
 from coldwater.net.identity import Identity
 from coldwater.net.session import TablePeer, bot_chooser
@@ -85,9 +85,18 @@ class HostilePeer(TablePeer):
         act = m.encode(m.Act(ply=view.ply, action=str(legal[0])))
         conn.send_raw(ch.seal(b"\xc1 not a message"))
         self.sent.append("malformed")
-        conn.send_raw(ch.encrypt(Signed(10**9, act, b"")))
+        # The channel authenticates every frame, so "unsigned" and "forged" live where a
+        # signature proves something: a move without its seat's signature, or signed by someone else.
+        conn.send_nowait(m.Act(ply=view.ply, action=str(legal[0])))
         self.sent.append("unsigned")
-        conn.send_raw(ch.encrypt(ch.sign(10**9, act, identity=Identity.generate())))
+        stranger = Identity.generate()
+        conn.send_nowait(
+            m.Act(
+                ply=view.ply,
+                action=str(legal[0]),
+                sig=stranger.sign(fp.act_message(self.joint, view.ply, self.seat, str(legal[0]))),
+            )
+        )
         self.sent.append("forged")
         frame = bytearray(ch.seal(act))
         frame[-1] ^= 0xFF
@@ -96,7 +105,7 @@ class HostilePeer(TablePeer):
         ping = ch.seal(m.encode(m.Ping(t=1.0)))
         conn.send_raw(ping)
         conn.send_raw(ping)  # the same frame again
-        conn.send_raw(ch.encrypt(ch.sign(1, m.encode(m.Ping(t=2.0)))))  # an old sequence number
+        conn.send_raw(ch.encrypt(m.encode(m.Ping(t=2.0)), counter=1))  # an old counter, freshly sealed
         self.sent.append("replayed")
         conn.send_nowait(m.Act(ply=view.ply - 1, action=str(legal[0])))
         self.sent.append("stale")

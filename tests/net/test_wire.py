@@ -8,7 +8,7 @@ import msgspec
 import pytest
 
 from coldwater.net import messages as m
-from coldwater.net.crypto import Channel, ChannelError, ClientHandshake, HandshakeError, ServerHandshake, Signed
+from coldwater.net.crypto import Channel, ChannelError, ClientHandshake, HandshakeError, ServerHandshake
 from coldwater.net.framing import FrameBuffer, FrameTooLarge, FrameTruncated, encode_frame, read_frame
 from coldwater.net.identity import Identity, fingerprint, load_or_create, verify
 
@@ -107,28 +107,54 @@ def test_tampered_frame_is_refused_and_channel_survives() -> None:
     assert s.open(c.seal(b"next")) == b"next"
 
 
-def test_replayed_frames_and_sequence_numbers_are_refused() -> None:
+def test_replayed_frames_and_counters_are_refused() -> None:
     c, s = _pair()
     f1 = c.seal(b"one")
     assert s.open(f1) == b"one"
     with pytest.raises(ChannelError) as e:
         s.open(f1)
     assert e.value.kind == "replayed"
-    # A peer holding the keys re-sends an old sequence number in a fresh frame.
+    # A peer holding the keys re-seals an old counter in a fresh frame.
     with pytest.raises(ChannelError) as e:
-        s.open(c.encrypt(c.sign(1, b"one again")))
+        s.open(c.encrypt(b"one again", counter=1))
     assert e.value.kind == "replayed"
-    assert s.open(c.encrypt(c.sign(5, b"five"))) == b"five"
+    assert s.open(c.encrypt(b"five", counter=5)) == b"five"  # a gap is allowed
     with pytest.raises(ChannelError, match="replayed"):
-        s.open(c.encrypt(c.sign(4, b"older")))
+        s.open(c.encrypt(b"older", counter=4))
+    assert s.open(c.encrypt(b"big", counter=300)) == b"big"
 
 
-def test_unsigned_and_forged_leave_the_channel_working() -> None:
+def test_frame_overhead_is_counter_and_tag_only() -> None:
     c, s = _pair()
-    for bad in (Signed(1, b"x", b""), c.sign(1, b"x", identity=Identity.generate()), Signed(1, b"x", b"\x00" * 64)):
-        with pytest.raises(ChannelError):
-            s.open(c.encrypt(bad))
-    assert s.open(c.encrypt(c.sign(1, b"ok"))) == b"ok"
+    # No per-frame signature: a varint counter (1 byte up to 127) and the 16-byte AEAD tag.
+    assert len(c.seal(b"x" * 10)) == 1 + 10 + 16
+    assert len(c.encrypt(b"x" * 10, counter=300)) == 2 + 10 + 16
+    assert s.open(c.seal(b"ok")) == b"ok"
+
+
+def test_bad_counters_are_malformed_and_leave_the_channel_working() -> None:
+    c, s = _pair()
+    good = c.seal(b"x")
+    assert good[0] == 1
+    for bad in (
+        b"",  # nothing at all
+        b"\x80" * 11,  # a counter that never ends
+        b"\x81\x00" + good[1:],  # counter 1 spelled in two bytes
+        b"\xff" * 9 + b"\x7f" + good[1:],  # beyond 64 bits
+        b"\x01" + b"\x00" * 5,  # shorter than a tag
+    ):
+        with pytest.raises(ChannelError) as e:
+            s.open(bad)
+        assert e.value.kind == "malformed"
+    assert s.open(good) == b"x"
+
+
+def test_a_frame_sealed_in_the_other_direction_is_refused() -> None:
+    c, s = _pair()
+    # Each direction has its own key and nonce prefix: a reflected frame does not open.
+    with pytest.raises(ChannelError, match="tampered"):
+        c.open(c.seal(b"mirror"))
+    assert c.open(s.seal(b"ok")) == b"ok"
 
 
 def test_passphrase_mismatch_is_refused_by_the_host() -> None:
