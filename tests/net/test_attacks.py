@@ -266,8 +266,13 @@ async def test_6_a_new_host_audits_the_game_for_real(monkeypatch: pytest.MonkeyP
 
 # ---- 7. escrow: never one holder ---------------------------------------------------------
 async def test_7_one_remote_seat_gets_no_share_and_is_told_failover_is_off() -> None:
-    host = _honest(["host", "open", "bot"])
-    a = _peer("a")
+    async def slow(view: Any, seat: int) -> Any:
+        # People think: the game must still be on when the host is cut off at ply 6.
+        await asyncio.sleep(0.05)
+        return await cautious(view, seat)
+
+    host = _honest(["host", "open", "bot"], chooser=slow)
+    a = _peer("a", chooser=slow)
     port = await host.listen()
     ht = asyncio.ensure_future(host.run())
     await a.join("127.0.0.1", port)
