@@ -65,43 +65,8 @@ def shape_short(shape: str) -> str:
     return SHAPE_SHORT.get(shape, shape)
 
 
-def requirement(ctx: Ctx, card: str, *, long: bool = False) -> str:
-    """A card's requirement: ``1 silver``, ``2 same``, ``4 different`` (or its short form)."""
-    spec = ctx.cards[card].requirement
-    if spec.kind == "colour":
-        return f"1 {spec.colour}" if long else letter(spec.colour or "")
-    if long:
-        return f"{spec.count} {'of the same colour' if spec.kind == 'same' else 'different'}"
-    return f"{spec.count}{'=' if spec.kind == 'same' else '≠'}"
-
-
-def card_action(ctx: Ctx, card: str, *, long: bool = False) -> str:
-    act = ctx.cards[card].action
-    if act.kind == "time":
-        return f"+{act.amount} hour{'s' if act.amount != 1 else ''}" if long else f"+{act.amount}h"
-    if act.kind == "ship":
-        return f"sail a ship up to {act.amount}" if long else f"ship {act.amount}"
-    if act.kind == "ship_tile":
-        tile = act.tile or ""
-        if long:
-            return f"sail up to {act.amount} and place a {shape_name(ctx, tile)} tile"
-        return f"ship {act.amount}+{shape_short(tile)}"
-    if act.kind == "helm":
-        return f"{act.amount} helm{'s' if act.amount != 1 else ''} at game end" if long else f"helm {act.amount}"
-    return act.kind
-
-
 def card_vp(ctx: Ctx, card: str) -> int:
     return int(ctx.cards[card].vp)
-
-
-def card_line(ctx: Ctx, card: str) -> str:
-    """``P05 2= +2h 2VP``."""
-    return f"{card} {requirement(ctx, card)} {card_action(ctx, card)} {card_vp(ctx, card)}VP"
-
-
-def card_long(ctx: Ctx, card: str) -> str:
-    return f"{card}: {requirement(ctx, card, long=True)} → {card_action(ctx, card, long=True)}, {card_vp(ctx, card)} VP"
 
 
 def points(ctx: Ctx, d: Any, seat: int) -> tuple[int, int, int]:
