@@ -84,7 +84,8 @@ class SeatKey:
     def share(self, joint: bytes, seat: int) -> KeyShare:
         """The announcement of this key, with a proof of knowing it bound to this table and seat."""
         ctx = proofs.context("key", joint, seat=seat)
-        return KeyShare(seat, self.public.raw, proofs.prove(ctx, self.secret, Point.BASE, Point.BASE))
+        pub = self.public
+        return KeyShare(seat, pub.raw, proofs.prove(ctx, self.secret, Point.BASE, Point.BASE, pub, pub))
 
     def __repr__(self) -> str:
         return f"SeatKey(public={self.public!r})"
@@ -179,8 +180,9 @@ def check_cards(cards: Sequence[Card], size: int, parts: int, seat: int, what: s
 def strip(keys: TableKeys, key: SeatKey, seat: int, deck: str, position: int, part: int, ct: Ct) -> Strip:
     """Seat's layer of `ct` (the ciphertext at `position`/`part` of `deck`), with its proof."""
     c1 = Point(ct.c1)
+    d = c1 * key.secret
     ctx = proofs.context("strip", keys.joint, deck, position, part, seat)
-    return Strip(deck, position, part, seat, (c1 * key.secret).raw, proofs.prove(ctx, key.secret, Point.BASE, c1))
+    return Strip(deck, position, part, seat, d.raw, proofs.prove(ctx, key.secret, Point.BASE, c1, key.public, d))
 
 
 def check_strip(keys: TableKeys, deck: str, position: int, part: int, ct: Ct, s: Strip) -> Point:
@@ -194,12 +196,16 @@ def check_strip(keys: TableKeys, deck: str, position: int, part: int, ct: Ct, s:
             f"not {deck} position {position} part {part}",
             [s.seat],
         )
-    try:
-        d = Point.decode(s.share, f"{who}'s strip")
-    except GroupError as e:
-        raise FairDealError(str(e), [s.seat]) from None
+    d = Point(s.share)
     ctx = proofs.context("strip", keys.joint, deck, position, part, s.seat)
-    if not proofs.verify(ctx, Point.BASE, keys.keys[s.seat], Point(ct.c1), d, s.proof):
+    # No separate validation of the share on the way in: the proof's check multiplies
+    # it, and libsodium refuses a point off the subgroup or of small order there. Only
+    # when the check fails do we ask why, to say so.
+    if d.is_identity or not proofs.verify(ctx, Point.BASE, keys.keys[s.seat], Point(ct.c1), d, s.proof):
+        try:
+            Point.decode(s.share, f"{who}'s strip")
+        except GroupError as e:
+            raise FairDealError(str(e), [s.seat]) from None
         raise FairDealError(
             f"{who}'s strip of {deck} position {position} part {part} is wrong (its proof does not check)", [s.seat]
         )
@@ -322,15 +328,34 @@ class Deck:
         self.cards = msg.cards
         return msg, sec
 
-    def receive_pass(self, msg: ShuffledDeck) -> None:
-        """Another seat's pass: due, for this deck, the right shape, every point valid."""
+    def receive_pass(self, msg: ShuffledDeck, *, check_points: bool = True) -> None:
+        """Another seat's pass: due, for this deck, the right shape, every point valid.
+
+        ``check_points=False`` lets the seat whose pass is next make it at once and
+        call :meth:`check_points` right after sending (validation is most of a pass's
+        cost, so this takes it off the table's critical path). That is safe: a pass
+        only adds to the points it receives (no secret touches them), and every peer
+        checks every pass in order, so a bad point is blamed on the pass that brought it.
+        """
         if msg.deck != self.spec.id:
             raise FairDealError(f"seat {msg.seat + 1} sent a pass of {msg.deck}, not {self.spec.id}", [msg.seat])
         if self.next_seat != msg.seat:
             raise FairDealError(f"seat {msg.seat + 1} shuffled {self.spec.id} out of turn", [msg.seat])
-        check_cards(msg.cards, len(self.spec.cards), self.spec.parts, msg.seat, f"the pass of {self.spec.id}")
+        if check_points:
+            self._check(msg)
+        elif len(msg.cards) != len(self.spec.cards) or any(len(c) != self.spec.parts for c in msg.cards):
+            self._check(msg)  # the shape is cheap to check now; the message names the problem
         self.passes.append(msg)
         self.cards = msg.cards
+
+    def check_points(self, seat: int) -> None:
+        """Validate the pass `seat` made (received with ``check_points=False``); a bad point names `seat`."""
+        for msg in self.passes:
+            if msg.seat == seat:
+                self._check(msg)
+
+    def _check(self, msg: ShuffledDeck) -> None:
+        check_cards(msg.cards, len(self.spec.cards), self.spec.parts, msg.seat, f"the pass of {self.spec.id}")
 
     def ct(self, position: int, part: int) -> Ct:
         if not self.ready:

@@ -36,9 +36,10 @@ def _challenge(ctx: bytes, g1: Point, h1: Point, g2: Point, h2: Point, t1: Point
     return Scalar.from_hash(_DOMAIN, ctx, g1.raw, h1.raw, g2.raw, h2.raw, t1.raw, t2.raw)
 
 
-def prove(ctx: bytes, x: Scalar, g1: Point, g2: Point) -> Proof:
-    """A proof that ``x·g1`` and ``x·g2`` share the log ``x`` (computed here from `x`)."""
-    h1, h2 = g1 * x, g2 * x
+def prove(ctx: bytes, x: Scalar, g1: Point, g2: Point, h1: Point | None = None, h2: Point | None = None) -> Proof:
+    """A proof that ``h1 = x·g1`` and ``h2 = x·g2`` share the log ``x`` (pass them if already computed)."""
+    h1 = g1 * x if h1 is None else h1
+    h2 = g2 * x if h2 is None else h2
     while True:
         w = Scalar.random()
         c = _challenge(ctx, g1, h1, g2, h2, g1 * w, g2 * w)

@@ -420,3 +420,24 @@ def test_secret_material_stays_out_of_reprs_and_randomness_comes_from_the_os() -
     for f in src.glob("*.py"):
         text = f.read_text()
         assert "import random" not in text and "from random" not in text, f.name
+
+
+def test_a_pass_taken_unchecked_to_save_time_is_still_blamed_on_its_maker() -> None:
+    keys, tk = make_keys(3)
+    spec = fish_spec(4)
+    decks = {s: Deck(spec, tk) for s in keys}
+    msg, _ = fd.shuffle_pass(spec.id, 0, decks[0].cards, tk.table_key)
+    cards = list(msg.cards)
+    cards[1] = (Ct(ORDER_2, cards[1][0].c2), cards[1][1])
+    bad = ShuffledDeck(spec.id, 0, tuple(cards))
+    decks[1].receive_pass(bad, check_points=False)  # seat 2 makes its pass at once...
+    nxt, _ = decks[1].my_pass(1)
+    with pytest.raises(FairDealError, match="small order") as e:
+        decks[1].check_points(0)  # ...and checks its input right after: seat 1 is named
+    assert e.value.culprits == (0,)
+    with pytest.raises(FairDealError) as e:  # every other peer checks in order: seat 1 again, not seat 2
+        decks[2].receive_pass(bad)
+    assert e.value.culprits == (0,)
+    with pytest.raises(FairDealError, match="3 cards, not 4"):  # the shape is always checked at once
+        Deck(spec, tk).receive_pass(ShuffledDeck(spec.id, 0, msg.cards[:3]), check_points=False)
+    assert nxt.seat == 1
