@@ -37,8 +37,9 @@ class DeckSpec:
     """A deck's id and, for each card, one label per part (``("pike", "17")``: species, card id).
 
     The id must be unique at the table (a reshuffle gets a new id), since proofs
-    are bound to it. Labels may repeat within a part (every pike's public part is
-    ``"pike"``); the tuple of all parts must identify the card.
+    are bound to it. Labels may repeat (every pike's public part is ``"pike"``, and
+    Crown's tackle stack holds six ``"lure"``): ElGamal encrypts equal cards to
+    unrelated ciphertexts, so repeats leak nothing.
     """
 
     id: str
@@ -51,8 +52,6 @@ class DeckSpec:
         parts = len(self.cards[0])
         if not 0 < parts <= MAX_PARTS or any(len(c) != parts for c in self.cards):
             raise ValueError(f"deck {self.id!r}: every card needs the same number of parts (1 to {MAX_PARTS})")
-        if len(set(self.cards)) != len(self.cards):
-            raise ValueError(f"deck {self.id!r}: two cards with the same labels")
         points: tuple[dict[Point, str], ...] = tuple({} for _ in range(parts))
         for card in self.cards:
             for p, label in enumerate(card):

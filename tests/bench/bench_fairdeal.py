@@ -39,6 +39,7 @@ from coldwater.net.fairdeal import (
     SeatKey,
     TableKeys,
     audit_deck,
+    mapping,
     wire,
 )
 
@@ -47,14 +48,8 @@ JOINT = bytes(32)
 
 
 def crown_decks(players: int) -> list[DeckSpec]:
-    """What Crown seals, from a real setup: three fish decks (species | card) and the tackle stack."""
-    d = GAME.new(players, seed="bench-fairdeal").data
-    specs = [
-        DeckSpec(f"crown/fish/{loc}", tuple((f.species, str(f.card)) for f in deck))
-        for loc, deck in zip(("shore", "river", "lake"), d.decks)
-    ]
-    specs.append(DeckSpec("crown/tackle", tuple((f"{k}#{i}",) for i, k in enumerate(d.tackle_stack))))
-    return specs
+    """What Crown seals, from a real setup (mapping.decks): three fish decks (species | card), the tackle stack."""
+    return mapping.decks("crown", GAME.new(players, seed="bench-fairdeal"))
 
 
 def timed(f: Callable[[], T]) -> tuple[T, float]:

@@ -441,3 +441,60 @@ def test_a_pass_taken_unchecked_to_save_time_is_still_blamed_on_its_maker() -> N
     with pytest.raises(FairDealError, match="3 cards, not 4"):  # the shape is always checked at once
         Deck(spec, tk).receive_pass(ShuffledDeck(spec.id, 0, msg.cards[:3]), check_points=False)
     assert nxt.seat == 1
+
+
+# ---- the per-game mapping, checked against the engines ----------------------------------------------------
+@pytest.mark.parametrize(
+    ("game", "players", "options"),
+    [
+        ("crown", 2, None),
+        ("crown", 4, None),
+        ("aquatica", 3, None),
+        ("aquatica", 5, {"kings": "advanced"}),
+        ("fisheries", 2, None),
+    ],
+)
+def test_the_mapping_agrees_with_what_the_engines_seal(game: str, players: int, options: Any) -> None:
+    """Every chance node of a random game: the plan is the same from every view, and never opens
+    a value wider than the engine allows nor keeps sealed what the public view shows."""
+    from coldwater.core import games
+    from coldwater.core.rng import Rng
+    from coldwater.core.state import CHANCE
+    from coldwater.net.fairdeal import mapping
+    from coldwater.net.fairplay import classify
+
+    g = games.get(game)
+    state = g.new(players, seed=f"map/{game}/{players}", options=options)
+    specs = {s.id for s in mapping.decks(game, state)}
+    rng = Rng(b"mapping-test")
+    checked = 0
+    seen: set[str] = set()
+    while state.current is not None and state.ply < 4000:
+        if state.current != CHANCE:
+            legal = state.legal()
+            state.apply(legal[rng.fork(state.ply).below(len(legal))])
+            continue
+        p = mapping.plan(game, state.view(None))
+        assert all(mapping.plan(game, state.view(s)) == p for s in range(players))
+        outcome = state.sample_chance(rng.fork(state.ply))
+        if checked < 120:
+            c = classify(state, outcome)
+            if isinstance(p, mapping.Beacon):
+                assert not c.sealed, (p, outcome)
+            else:
+                assert p.deck in specs or p.deck in ("aquatica/characters", "aquatica/locations"), p.deck
+                last = p.opens[-1]
+                if c.sealed:
+                    assert last != mapping.ALL, (p, outcome)
+                    assert set(c.owners) <= ({last} if last >= 0 else set()), (p, outcome, c.owners)
+                elif len(p.opens) == 1:
+                    assert last == mapping.ALL or last >= 0, (p, outcome)
+            checked += 1
+        seen.add(type(p).__name__ + (":" + p.deck if isinstance(p, mapping.FromDeck) else ""))
+        state.apply(outcome)
+    assert state.current is None  # the whole game was mapped
+    expected = {"crown": {"FromDeck:crown/tackle", "FromDeck:crown/fish/lake", "Beacon"}}
+    expected["aquatica"] = {"FromDeck:aquatica/characters", "FromDeck:aquatica/locations", "Beacon"}
+    if options:
+        expected["aquatica"].add("FromDeck:aquatica/kings")
+    assert expected.get(game, {"Beacon"}) <= seen, seen
