@@ -107,7 +107,7 @@ def main() -> None:
     secrets: dict[int, list[PassSecrets]] = {s: [] for s in range(n)}
     last: dict[str, wire.ShuffledDeck] = {}
     for spec in specs:
-        peers, t = timed(lambda spec=spec: {s: Deck(spec, tk) for s in range(n)})
+        peers, t = timed(lambda: {s: Deck(spec, tk) for s in range(n)})
         path += t / n
         piped += t / n
         cpu += t
@@ -116,18 +116,18 @@ def main() -> None:
             if s > 0:
                 for o in range(n):  # every peer checks the pass just made; seat s is on the path
                     if o != s - 1:
-                        _, t = timed(lambda o=o: peers[o].receive_pass(last[spec.id]))
+                        _, t = timed(lambda: peers[o].receive_pass(last[spec.id]))
                         cpu += t
                         if o == s:
                             path += t
-            (msg, sec), t = timed(lambda s=s: peers[s].my_pass(s))
+            (msg, sec), t = timed(lambda: peers[s].my_pass(s))
             path += t
             piped += t
             cpu += t
             secrets[s].append(sec)
             last[spec.id] = msg
         for o in range(n - 1):  # the last pass is checked by everyone else, in parallel, before any deal
-            _, t = timed(lambda o=o: peers[o].receive_pass(last[spec.id]))
+            _, t = timed(lambda: peers[o].receive_pass(last[spec.id]))
             cpu += t
             if o == 0:
                 path += t
@@ -148,7 +148,7 @@ def main() -> None:
         strips = []
         for s in range(n):
             if s != h:
-                st, t = timed(lambda s=s: tackle[s].strip(s, keys[s], pos, 0))
+                st, t = timed(lambda: tackle[s].strip(s, keys[s], pos, 0))
                 strips.append(wire.decode(wire.Strip, wire.encode(st)))
                 strip_times.append(t)
         _, t_open = timed(lambda: tackle[h].open(pos, 0, strips, own=(h, keys[h])))
@@ -171,7 +171,7 @@ def main() -> None:
     reveals = {s: KeyReveal(s, keys[s].secret.raw, tuple(secrets[s])) for s in range(n)}
     t_audit = 0.0
     for spec in specs:
-        rep, t = timed(lambda spec=spec: audit_deck(spec, tk, decks[spec.id][0].passes, reveals))
+        rep, t = timed(lambda: audit_deck(spec, tk, decks[spec.id][0].passes, reveals))
         assert rep.ok, rep.problems
         t_audit += t
     print(f"end-of-game audit of every deck at each peer: {t_audit:.3f} s")
