@@ -506,3 +506,75 @@ def test_the_mapping_agrees_with_what_the_engines_seal(game: str, players: int, 
     if options:
         expected["aquatica"].add("FromDeck:aquatica/kings")
     assert expected.get(game, {"Beacon"}) <= seen, seen
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_whole_crown_game_dealt_from_encrypted_decks(players: int) -> None:
+    """The mapping drives real decks: every sealed draw of a random Crown game comes off an
+    encrypted deck, opened as the plan says, and is a legal outcome for the engine (which
+    plays referee here, holding the full state no LAN peer would hold)."""
+    from coldwater.core import games
+    from coldwater.core.crown.actions import Reveal, TackleDraw
+    from coldwater.core.rng import Rng
+    from coldwater.core.state import CHANCE
+    from coldwater.net.fairdeal import mapping
+
+    g = games.get("crown")
+    state = g.new(players, seed=f"dealt/{players}", options=None)
+    keys, tk = make_keys(players)
+    seats = list(range(players))
+
+    def shuffled(spec: DeckSpec) -> dict[int, Deck]:
+        peers = {s: Deck(spec, tk) for s in seats}
+        for s in seats:
+            msg, _ = peers[s].my_pass(s)
+            for o in seats:
+                if o != s:
+                    peers[o].receive_pass(msg)
+        return peers
+
+    decks = {spec.id: shuffled(spec) for spec in mapping.decks("crown", state)}
+    nxt: dict[str, int] = dict.fromkeys(decks, 0)
+    rng = Rng(b"dealt")
+    deals = {"all": 0, "one": 0}
+    while state.current is not None:
+        if state.current != CHANCE:
+            legal = state.legal()
+            state.apply(legal[rng.fork(state.ply).below(len(legal))])
+            continue
+        p = mapping.plan("crown", state.view(None))
+        if isinstance(p, mapping.Beacon):
+            state.apply(state.sample_chance(rng.fork(state.ply)))  # a beacon's draw stands in here
+            continue
+        deck_id = p.deck
+        # (A reformed tackle stack would be a fresh deck from the public discard; 15 pieces
+        # outlast these games, as they do nearly every real one.)
+        assert nxt[deck_id] < len(decks[deck_id][0].cards), f"{deck_id} ran out"
+        peers = decks[deck_id]
+        pos = nxt[deck_id]
+        nxt[deck_id] += 1
+        labels = []
+        for part, to in enumerate(p.opens):
+            if to == mapping.ALL:
+                strips = [peers[s].strip(s, keys[s], pos, part) for s in seats]
+                got = {peers[o].open(pos, part, strips) for o in seats}
+                assert len(got) == 1
+                labels.append(got.pop())
+                deals["all"] += 1
+            elif to >= 0:
+                strips = [peers[s].strip(s, keys[s], pos, part) for s in seats if s != to]
+                labels.append(peers[to].open(pos, part, strips, own=(to, keys[to])))
+                for o in seats:
+                    if o != to:
+                        peers[o].receive_strips(pos, part, strips)
+                deals["one"] += 1
+            else:  # opened to nobody: only the referee (every key) may read it, to check it
+                strips = [fd.strip(tk, keys[s], s, peers[0].spec.id, pos, part, peers[0].ct(pos, part)) for s in seats]
+                labels.append(fd.open_part(peers[0].spec, tk, pos, part, peers[0].ct(pos, part), strips))
+        if deck_id.startswith("crown/fish/"):
+            outcome: object = Reveal(deck_id.rsplit("/", 1)[1], labels[0], int(labels[1]))  # type: ignore[arg-type]
+        else:
+            outcome = TackleDraw(labels[0])  # type: ignore[arg-type]
+        assert outcome in state.legal(), (outcome, state.ply)
+        state.apply(outcome)
+    assert deals["all"] > 10 and deals["one"] >= players
