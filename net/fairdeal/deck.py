@@ -27,9 +27,9 @@ class FairDealError(FairPlayError):
 
 
 # ---- cards -------------------------------------------------------------------------------------
-def card_point(deck: str, part: int, label: str) -> Point:
-    """The group element of `label` in `part` of `deck` (no one knows its log: it is a hash)."""
-    return hash_to_point(b"cw-card1", deck.encode(), part.to_bytes(1, "big"), label.encode())
+def card_point(family: str, part: int, label: str) -> Point:
+    """The group element of `label` in `part` of a card `family` (no one knows its log: it is a hash)."""
+    return hash_to_point(b"cw-card1", family.encode(), part.to_bytes(1, "big"), label.encode())
 
 
 @dataclass(frozen=True)
@@ -39,11 +39,15 @@ class DeckSpec:
     The id must be unique at the table (a reshuffle gets a new id), since proofs
     are bound to it. Labels may repeat (every pike's public part is ``"pike"``, and
     Crown's tackle stack holds six ``"lure"``): ElGamal encrypts equal cards to
-    unrelated ciphertexts, so repeats leak nothing.
+    unrelated ciphertexts, so repeats leak nothing. Cards are encoded under their
+    `family` (default: the id), so decks cut from one another and merged again
+    (Aquatica's ◇ Characters, discarded from, then shuffled with the ○ ones) share
+    one encoding.
     """
 
     id: str
     cards: tuple[tuple[str, ...], ...]
+    family: str = ""
     _points: tuple[dict[Point, str], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -55,15 +59,19 @@ class DeckSpec:
         points: tuple[dict[Point, str], ...] = tuple({} for _ in range(parts))
         for card in self.cards:
             for p, label in enumerate(card):
-                points[p].setdefault(card_point(self.id, p, label), label)
+                points[p].setdefault(card_point(self.encoding, p, label), label)
         object.__setattr__(self, "_points", points)
 
     @property
     def parts(self) -> int:
         return len(self.cards[0])
 
+    @property
+    def encoding(self) -> str:
+        return self.family or self.id
+
     def point(self, card: int, part: int) -> Point:
-        return card_point(self.id, part, self.cards[card][part])
+        return card_point(self.encoding, part, self.cards[card][part])
 
     def lookup(self, part: int, m: Point) -> str | None:
         """The label whose point is `m` in `part`, or None if `m` is no card of this deck."""
@@ -296,17 +304,28 @@ class Deck:
     """One deck at one peer: its passes in seat order, then its dealt ciphertexts and what was opened.
 
     `start` is the public starting deck, or (a reshuffle of cards still face down)
-    the ciphertexts they had. Every message is checked before it changes anything.
+    the ciphertexts they had, in which case `spec` may list more cards than the deck
+    holds (every card it may hold). Every message is checked before it changes anything.
     """
 
     def __init__(self, spec: DeckSpec, keys: TableKeys, start: Sequence[Card] | None = None) -> None:
         self.spec = spec
         self.keys = keys
         self.start: tuple[Card, ...] = tuple(start) if start is not None else starting_deck(spec, keys.table_key)
+        if not 0 < len(self.start) <= MAX_CARDS or any(len(c) != spec.parts for c in self.start):
+            raise ValueError(f"{spec.id}: a starting deck of {len(self.start)} cards of {spec.parts} parts")
         self.cards: tuple[Card, ...] = self.start
         self.passes: list[ShuffledDeck] = []
         self.handovers: list[tuple[Ct, Handover]] = []
         self.strips: list[tuple[Ct, Strip]] = []
+
+    @property
+    def size(self) -> int:
+        return len(self.start)
+
+    def undealt(self, dealt: int) -> tuple[Card, ...]:
+        """The ciphertexts after the first `dealt` positions (what a cut deck leaves for a merge)."""
+        return self.cards[dealt:]
 
     @property
     def next_seat(self) -> int | None:
@@ -342,7 +361,7 @@ class Deck:
             raise FairDealError(f"seat {msg.seat + 1} shuffled {self.spec.id} out of turn", [msg.seat])
         if check_points:
             self._check(msg)
-        elif len(msg.cards) != len(self.spec.cards) or any(len(c) != self.spec.parts for c in msg.cards):
+        elif len(msg.cards) != self.size or any(len(c) != self.spec.parts for c in msg.cards):
             self._check(msg)  # the shape is cheap to check now; the message names the problem
         self.passes.append(msg)
         self.cards = msg.cards
@@ -354,7 +373,7 @@ class Deck:
                 self._check(msg)
 
     def _check(self, msg: ShuffledDeck) -> None:
-        check_cards(msg.cards, len(self.spec.cards), self.spec.parts, msg.seat, f"the pass of {self.spec.id}")
+        check_cards(msg.cards, self.size, self.spec.parts, msg.seat, f"the pass of {self.spec.id}")
 
     def ct(self, position: int, part: int) -> Ct:
         if not self.ready:

@@ -16,13 +16,16 @@ random games (tests/net/test_fairdeal.py).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 import msgspec
 
 from coldwater.core.aquatica.setup import DIAMOND
 
-from .deck import DeckSpec
+from .deck import DeckSpec, starting_deck
+from .group import Point
+from .wire import Card
 
 ALL: Final = -1
 NOBODY: Final = -2
@@ -39,6 +42,11 @@ class FromDeck(msgspec.Struct, frozen=True):
 
 
 Plan = Beacon | FromDeck
+
+CHARACTERS: Final = "aquatica/characters"
+DIAMOND_DECK: Final = "aquatica/characters/diamond"
+LOCATIONS: Final = "aquatica/locations"
+KINGS: Final = "aquatica/kings"
 
 _CROWN_LOCS: Final = ("shore", "river", "lake")
 _AQ_TYPES: Final = ("shark", "ships", "civ", "volcano", "frosty")
@@ -59,17 +67,17 @@ def plan(game: str, view: Any) -> Plan:
     if game == "aquatica":
         dr = d.draws[0]
         if dr.deck == "cd":
-            return FromDeck("aquatica/characters", (ALL,))
+            return FromDeck(CHARACTERS, (ALL,))
         if dr.deck == "cd_disc":
-            return FromDeck("aquatica/characters/diamond", (NOBODY,))
+            return FromDeck(DIAMOND_DECK, (NOBODY,))
         if dr.deck == "ld":
-            return FromDeck("aquatica/locations", (ALL,))
+            return FromDeck(LOCATIONS, (ALL,))
         if dr.deck == "ld_disc":
-            return FromDeck(f"aquatica/locations/{_AQ_TYPES[dr.arg]}", (NOBODY,))
+            return FromDeck(f"{LOCATIONS}/{_AQ_TYPES[dr.arg]}", (NOBODY,))
         if dr.deck == "ld_keep":  # Tribes Solo only (solo keeps the local generator); for completeness
-            return FromDeck(f"aquatica/locations/box/{_AQ_TYPES[dr.arg]}", (NOBODY,))
+            return FromDeck(f"{LOCATIONS}/box/{_AQ_TYPES[dr.arg]}", (NOBODY,))
         if dr.deck == "king":
-            return FromDeck("aquatica/kings", (d.draft_order[0],))
+            return FromDeck(KINGS, (d.draft_order[0],))
         # Wild Mantas, goal tokens and Tribes: face up, from pools whose contents are public.
         return Beacon(dr.deck)
     if game == "fisheries":
@@ -93,15 +101,39 @@ def decks(game: str, start: Any) -> list[DeckSpec]:
         specs = []
         diamond = [c for c in d.char_deck if c >= DIAMOND]
         if diamond:
-            specs.append(DeckSpec("aquatica/characters/diamond", tuple((str(c),) for c in diamond)))
-        specs.append(DeckSpec("aquatica/kings", tuple((str(c),) for c in d.king_pool)))
+            specs.append(DeckSpec(DIAMOND_DECK, tuple((str(c),) for c in diamond), CHARACTERS))
+        specs.append(DeckSpec(KINGS, tuple((str(c),) for c in d.king_pool)))
         for t, name in enumerate(_AQ_TYPES):
             locs = [x for x in d.loc_deck if k.loc_type[x] == t]
             if locs:
-                specs.append(DeckSpec(f"aquatica/locations/{name}", tuple((str(x),) for x in locs)))
-        # "aquatica/characters" and "aquatica/locations" are formed after the discards
-        # to the box, by reshuffling the positions left (Deck(start=...)), so not here.
+                specs.append(DeckSpec(f"{LOCATIONS}/{name}", tuple((str(x),) for x in locs), LOCATIONS))
+        # CHARACTERS and LOCATIONS are formed after the discards to the box, by
+        # reshuffling what is left (see merged), so they are not listed here.
         return specs
     if game == "fisheries":
         return []
     raise ValueError(f"no chance mapping for game {game!r}")
+
+
+def merged(
+    game: str, deck: str, start: Any, table_key: Point, left: Mapping[str, Sequence[Card]]
+) -> tuple[DeckSpec, tuple[Card, ...]]:
+    """A deck formed from what is `left` of others (their undealt ciphertexts), for every seat to reshuffle.
+
+    Aquatica's Character deck is the ○ Characters (public until now: a fresh
+    starting deck under the table key) and the ◇ ones not discarded; its Location
+    deck is what each type's deck kept. Which cards are left is secret, so the spec
+    lists the whole family (every card the deck may hold) and the deck's size is
+    that of the returned starting ciphertexts: ``Deck(spec, keys, start=...)``.
+    """
+    if game != "aquatica" or deck not in (CHARACTERS, LOCATIONS):
+        raise ValueError(f"{game} has no merged deck {deck!r}")
+    d = start.data
+    if deck == CHARACTERS:
+        circle = tuple((str(c),) for c in d.char_deck if c < DIAMOND)
+        diamond = tuple((str(c),) for c in d.char_deck if c >= DIAMOND)
+        fresh = starting_deck(DeckSpec(CHARACTERS, circle, CHARACTERS), table_key)
+        return DeckSpec(CHARACTERS, circle + diamond, CHARACTERS), fresh + tuple(left.get(DIAMOND_DECK, ()))
+    every = tuple((str(x),) for x in d.loc_deck)
+    kept = tuple(c for name in _AQ_TYPES for c in left.get(f"{LOCATIONS}/{name}", ()))
+    return DeckSpec(LOCATIONS, every, LOCATIONS), kept

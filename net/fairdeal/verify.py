@@ -99,8 +99,9 @@ def audit_deck(
         return DeckAudit(False, problems, culprits)
 
     # 2. Passes: each must be its seat's revealed permutation and re-randomization of its input.
-    cur: tuple[Card, ...] = tuple(start) if start is not None else starting_deck(spec, keys.table_key)
-    size, parts = len(spec.cards), spec.parts
+    first: tuple[Card, ...] = tuple(start) if start is not None else starting_deck(spec, keys.table_key)
+    cur = first
+    size, parts = len(first), spec.parts
     expected_seats = list(keys.seats)
     for i, msg in enumerate(passes):
         if i >= len(expected_seats) or msg.seat != expected_seats[i] or msg.deck != spec.id:
@@ -137,14 +138,22 @@ def audit_deck(
     def decrypt(ct: Ct, part: int) -> str | None:
         return spec.lookup(part, Point(ct.c2) - Point(ct.c1) * x_all)
 
-    cards: list[tuple[str, ...]] = []
-    for pos, card in enumerate(cur):
-        labels = [decrypt(ct, p) for p, ct in enumerate(card)]
-        if any(lab is None for lab in labels):
-            problems.append(f"{spec.id} position {pos} is not a card of the deck")
-            return DeckAudit(False, problems, culprits)
-        cards.append(tuple(lab for lab in labels if lab is not None))
-    if sorted(cards) != sorted(spec.cards):
+    def decrypt_all(deck: Sequence[Card], what: str) -> list[tuple[str, ...]] | None:
+        out: list[tuple[str, ...]] = []
+        for pos, card in enumerate(deck):
+            labels = [decrypt(ct, p) for p, ct in enumerate(card)]
+            if any(lab is None for lab in labels):
+                problems.append(f"{spec.id} position {pos} {what} is not a card of the deck")
+                return None
+            out.append(tuple(lab for lab in labels if lab is not None))
+        return out
+
+    dealt = decrypt_all(cur, "as dealt")
+    before = decrypt_all(first, "before the shuffles") if start is not None else list(spec.cards)
+    if dealt is None or before is None:
+        return DeckAudit(False, problems, culprits)
+    cards = dealt
+    if sorted(cards) != sorted(before):
         problems.append(f"{spec.id} does not hold exactly its cards after the shuffles")
 
     # 4. The record of openings, and what seats claimed.

@@ -508,24 +508,29 @@ def test_the_mapping_agrees_with_what_the_engines_seal(game: str, players: int, 
     assert expected.get(game, {"Beacon"}) <= seen, seen
 
 
-@pytest.mark.parametrize("players", [2, 4])
-def test_a_whole_crown_game_dealt_from_encrypted_decks(players: int) -> None:
-    """The mapping drives real decks: every sealed draw of a random Crown game comes off an
+@pytest.mark.parametrize(
+    ("game", "players", "options"),
+    [("crown", 4, None), ("aquatica", 3, None), ("aquatica", 5, {"kings": "advanced"})],
+)
+def test_a_whole_game_dealt_from_encrypted_decks(game: str, players: int, options: Any) -> None:
+    """The mapping drives real decks: every sealed draw of a random game comes off an
     encrypted deck, opened as the plan says, and is a legal outcome for the engine (which
     plays referee here, holding the full state no LAN peer would hold)."""
     from coldwater.core import games
+    from coldwater.core.aquatica.actions import Deal
     from coldwater.core.crown.actions import Reveal, TackleDraw
     from coldwater.core.rng import Rng
     from coldwater.core.state import CHANCE
     from coldwater.net.fairdeal import mapping
 
-    g = games.get("crown")
-    state = g.new(players, seed=f"dealt/{players}", options=None)
+    g = games.get(game)
+    state = g.new(players, seed=f"dealt/{game}/{players}", options=options)
+    opening = state.clone()
     keys, tk = make_keys(players)
     seats = list(range(players))
 
-    def shuffled(spec: DeckSpec) -> dict[int, Deck]:
-        peers = {s: Deck(spec, tk) for s in seats}
+    def shuffled(spec: DeckSpec, start: tuple[Any, ...] | None = None) -> dict[int, Deck]:
+        peers = {s: Deck(spec, tk, start=start) for s in seats}
         for s in seats:
             msg, _ = peers[s].my_pass(s)
             for o in seats:
@@ -533,25 +538,28 @@ def test_a_whole_crown_game_dealt_from_encrypted_decks(players: int) -> None:
                     peers[o].receive_pass(msg)
         return peers
 
-    decks = {spec.id: shuffled(spec) for spec in mapping.decks("crown", state)}
+    decks = {spec.id: shuffled(spec) for spec in mapping.decks(game, state)}
     nxt: dict[str, int] = dict.fromkeys(decks, 0)
     rng = Rng(b"dealt")
-    deals = {"all": 0, "one": 0}
+    opened = {"all": 0, "one": 0, "nobody": 0}
     while state.current is not None:
         if state.current != CHANCE:
             legal = state.legal()
             state.apply(legal[rng.fork(state.ply).below(len(legal))])
             continue
-        p = mapping.plan("crown", state.view(None))
+        p = mapping.plan(game, state.view(None))
         if isinstance(p, mapping.Beacon):
             state.apply(state.sample_chance(rng.fork(state.ply)))  # a beacon's draw stands in here
             continue
         deck_id = p.deck
-        # (A reformed tackle stack would be a fresh deck from the public discard; 15 pieces
-        # outlast these games, as they do nearly every real one.)
-        assert nxt[deck_id] < len(decks[deck_id][0].cards), f"{deck_id} ran out"
+        if deck_id not in decks:  # a deck merged from what others left, reshuffled by every seat
+            left = {k: v[0].undealt(nxt[k]) for k, v in decks.items()}
+            spec, start = mapping.merged(game, deck_id, opening, tk.table_key, left)
+            decks[deck_id] = shuffled(spec, start)
+            nxt[deck_id] = 0
         peers = decks[deck_id]
         pos = nxt[deck_id]
+        assert pos < peers[0].size, f"{deck_id} ran out"  # (15 tackle pieces outlast nearly every game)
         nxt[deck_id] += 1
         labels = []
         for part, to in enumerate(p.opens):
@@ -560,21 +568,59 @@ def test_a_whole_crown_game_dealt_from_encrypted_decks(players: int) -> None:
                 got = {peers[o].open(pos, part, strips) for o in seats}
                 assert len(got) == 1
                 labels.append(got.pop())
-                deals["all"] += 1
+                opened["all"] += 1
             elif to >= 0:
                 strips = [peers[s].strip(s, keys[s], pos, part) for s in seats if s != to]
                 labels.append(peers[to].open(pos, part, strips, own=(to, keys[to])))
                 for o in seats:
                     if o != to:
                         peers[o].receive_strips(pos, part, strips)
-                deals["one"] += 1
+                opened["one"] += 1
             else:  # opened to nobody: only the referee (every key) may read it, to check it
-                strips = [fd.strip(tk, keys[s], s, peers[0].spec.id, pos, part, peers[0].ct(pos, part)) for s in seats]
-                labels.append(fd.open_part(peers[0].spec, tk, pos, part, peers[0].ct(pos, part), strips))
-        if deck_id.startswith("crown/fish/"):
-            outcome: object = Reveal(deck_id.rsplit("/", 1)[1], labels[0], int(labels[1]))  # type: ignore[arg-type]
+                ct = peers[0].ct(pos, part)
+                strips = [fd.strip(tk, keys[s], s, deck_id, pos, part, ct) for s in seats]
+                labels.append(fd.open_part(peers[0].spec, tk, pos, part, ct, strips))
+                opened["nobody"] += 1
+        outcome: object
+        if game == "aquatica":
+            outcome = Deal(int(labels[0]))
+        elif deck_id.startswith("crown/fish/"):
+            outcome = Reveal(deck_id.rsplit("/", 1)[1], labels[0], int(labels[1]))  # type: ignore[arg-type]
         else:
             outcome = TackleDraw(labels[0])  # type: ignore[arg-type]
         assert outcome in state.legal(), (outcome, state.ply)
         state.apply(outcome)
-    assert deals["all"] > 10 and deals["one"] >= players
+    assert opened["all"] > 10
+    assert opened["nobody"] > 0 or (game, players) == ("aquatica", 5)  # nothing goes to the box at 5
+    assert opened["one"] >= players or (game == "aquatica" and not options)  # basic Kings are dealt open
+
+
+def test_a_deck_merged_from_the_rest_of_a_cut_deck_is_audited_from_its_start() -> None:
+    fam = "test/family"
+    cut_spec = DeckSpec("test/cut", tuple((f"d{i}",) for i in range(6)), fam)
+    fresh_spec = DeckSpec("test/fresh", tuple((f"c{i}",) for i in range(3)), fam)
+    cut = deal_table(3, cut_spec)
+    start = fd.starting_deck(fresh_spec, cut.tk.table_key) + cut.decks[0].undealt(2)  # two went to the box
+    spec = DeckSpec("test/merged", fresh_spec.cards + cut_spec.cards, fam)  # every card it may hold
+    secrets: dict[int, PassSecrets] = {}
+    peers = {s: Deck(spec, cut.tk, start=start) for s in range(3)}
+    for s in range(3):
+        msg, secrets[s] = peers[s].my_pass(s)
+        if s == 1:  # seat 2 slips a copy of one card over another
+            msg = _duplicate(msg, secrets[s])[0]
+        for o in range(3):
+            if o != s:
+                peers[o].receive_pass(msg)
+    assert peers[0].size == 7
+    reveals = {s: KeyReveal(s, cut.keys[s].secret.raw, (secrets[s],)) for s in range(3)}
+    report = audit_deck(spec, cut.tk, peers[0].passes, reveals, start=start)
+    assert report.culprits == [1]
+    honest = Deck(spec, cut.tk, start=start)
+    for s in range(3):
+        msg, secrets[s] = honest.my_pass(s)
+    reveals = {s: KeyReveal(s, cut.keys[s].secret.raw, (secrets[s],)) for s in range(3)}
+    report = audit_deck(spec, cut.tk, honest.passes, reveals, start=start)
+    assert report.ok, report.problems
+    held = sorted(c[0] for c in report.cards)
+    boxed = sorted(c[0] for c in cut.audit().cards[:2])
+    assert sorted(held + boxed) == sorted(c[0] for c in spec.cards)  # the box and the deck: every card once
