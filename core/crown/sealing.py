@@ -168,7 +168,7 @@ def opens(before: CrownData, action: CrownAction, seat: int | None, play: Callab
     board = [(f, ("zones", li, zi)) for li, row in enumerate(c.zones) for zi, f in enumerate(row) if f is not None]
     board += [(f, ("tops", li)) for li, f in enumerate(c.tops) if f is not None]
     board = [(f, path) for f, path in board if not f.shown]
-    held = [[(f, i) for i, f in enumerate(p.fish) if not f.shown] for p in c.parties]
+    held = [list(enumerate(p.fish)) for p in c.parties]
     pieces = list(enumerate(c.parties[actor].tackle))
     play(c)
     public: list[Opening] = []
@@ -192,10 +192,11 @@ def opens(before: CrownData, action: CrownAction, seat: int | None, play: Callab
         if len(q.fish) < len(p.fish):
             namers.add(s)  # a contest resolved: which fish it submits is the seat's to say
         submitted = {id(f) for f in q.submitted}
-        for f, i in held[s]:
+        for i, f in held[s]:
             if id(f) in submitted:
+                # Even a fish shown already (a Mystery Weight): others learn it is the one submitted.
                 named.append((s, Opening(("submit", s, i), EVERYONE)))
-            elif over:
+            elif over and not f.shown:
                 named.append((s, Opening(("fish", s, i), EVERYONE)))  # thrown back at the end: it shows
     # Held tackle played (a Reel, a Lure, a Rod or a Line while catching): its holder shows it.
     kept = {id(t) for t in c.parties[actor].tackle}

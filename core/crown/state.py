@@ -125,8 +125,8 @@ class CrownState(State[CrownAction, CrownData]):
     SEALED = True
 
     def seen_outcome(self, outcome: CrownAction, seat: int | None) -> CrownAction:
-        if self.data.cur != CHANCE:
-            raise IllegalAction("no chance outcome is pending")
+        if self.data.cur != CHANCE or not self.is_legal(outcome):
+            raise IllegalAction(f"'{outcome}' is not a chance outcome pending here")
         return sealing.seen_outcome(self.data, outcome, seat)
 
     def apply_seen(self, action: CrownAction, seat: int | None) -> None:

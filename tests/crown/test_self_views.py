@@ -17,7 +17,7 @@ from coldwater.core.errors import IllegalAction
 from coldwater.core.rng import Rng
 from coldwater.core.state import EVERYONE, Slot
 
-from ..self_views import play
+from ..self_views import play, step
 from .helpers import started
 
 
@@ -59,6 +59,17 @@ def test_every_seat_advances_its_own_view_through_whole_games(players: int, seed
     counts = play("crown", players, f"crown/{players}/{seed}", visible, where=where)
     assert counts["opened"] > 10 and counts["private_draws"] > 0
     assert counts["named"] > 0  # contest submissions at least
+
+
+def test_every_kind_of_opening_comes_up() -> None:
+    seen: dict[str, int] = {}
+    for players, seed in ((4, "a"), (3, "b"), (2, "a")):
+        for k, n in play("crown", players, f"crown/{players}/{seed}", visible, where=where).items():
+            seen[k] = seen.get(k, 0) + n
+    # A catch (to the catcher), a Mystery Weight claim (to all), tackle played,
+    # contest submissions, and at the end every thrown-back fish.
+    for kind in ("zones to one", "zones to all", "tackle to all", "submit to all", "thrown to all", "fish to all"):
+        assert seen.get(kind, 0) > 0, (kind, seen)
 
 
 def test_the_no_tags_option_and_other_bots_too() -> None:
@@ -162,3 +173,53 @@ def test_opens_refuses_what_is_not_a_legal_player_move() -> None:
     s = started(2)
     with pytest.raises(IllegalAction):
         s.view(0).opens(GAME.parse_action("catch 3 lake 3"), 0)
+
+
+def _contest(fish: dict[int, list[tuple[int, bool]]]) -> tuple[Any, list[Any]]:
+    """A 2-seat game at the contests, each seat holding these (card, shown) fish; with each seat's view."""
+    from coldwater.core.crown.endgame import start_contests
+
+    from .helpers import give_fish, refresh
+
+    s = started(2, seed="contest")
+    d = s.data
+    for p in d.parties:
+        p.fish = []
+    for seat, cards in fish.items():
+        give_fish(s, seat, [c for c, _ in cards])
+        for f, (_, shown) in zip(d.parties[seat].fish, cards):
+            f.shown = shown  # shown for a Mystery Weight earlier
+    start_contests(d)
+    refresh(s)
+    return s, [s.view(0), s.view(1)]
+
+
+def test_a_submitted_fish_already_shown_is_still_named_so_others_resolve_the_same() -> None:
+    from .helpers import card
+
+    # Seat 1 holds three Pike, the 16 lb and the 4 lb shown for Mystery Weights; it
+    # submits the 4 lb (its third heaviest), which seat 2's view ranks second.
+    s, views = _contest({0: [(card("pike", 16), True), (card("pike", 10), False), (card("pike", 4), True)]})
+    counts: dict[str, int] = {}
+    assert s.current == 0
+    step(s, views, GAME.parse_action("submit pike 3"), visible, where=where, counts=counts)
+    assert s.data.phase == "over"
+    assert [f.card for f in s.data.parties[0].submitted] == [card("pike", 4)]
+    assert counts["submit to all"] == 1 and counts["fish to all"] == 1  # the 10 lb shows at the end
+
+
+def test_a_seat_submitting_its_lighter_fish_is_followed_by_every_view() -> None:
+    from .helpers import card
+
+    s, views = _contest(
+        {
+            0: [(card("pike", 4), False), (card("pike", 16), False)],
+            1: [(card("pike", 5), False), (card("pike", 6), False)],
+        }
+    )
+    counts: dict[str, int] = {}
+    step(s, views, GAME.parse_action("submit pike 2"), visible, where=where, counts=counts)
+    assert counts.get("submit to all", 0) == 0  # nothing resolves until every seat has picked
+    step(s, views, GAME.parse_action("submit pike 2"), visible, where=where, counts=counts)
+    assert s.data.phase == "over" and counts["submit to all"] == 2
+    assert [t.points for t in s.data.parties[1].trophies] == [5]
