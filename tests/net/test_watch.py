@@ -310,3 +310,52 @@ def test_a_step_for_watchers_is_built_from_public_fields_only() -> None:
     assert watcher_step(step).view is None
     listing = Listing(service="s", table="t", game="toy", host="h", port=1, open_seats=0, v=4, content="c", watchers=2)
     assert msgspec.structs.replace(listing, watchable=True).watchers == 2
+
+
+async def test_coldwater_join_watch_headless_prints_the_moves_and_the_scores(tmp_path: Path) -> None:
+    import json
+    import os
+    import sys
+
+    host = _host(GAME, ["host", "bot"], tmp_path, auto_start=False, host_name="Ann")
+    port = await host.listen()
+    htask = asyncio.ensure_future(host.run())
+    env = {**os.environ, "COLDWATER_HOME": str(tmp_path / "home")}
+    argv = ["-m", "coldwater.net.cli", "join", f"127.0.0.1:{port}", "--watch", "--headless"]
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        *argv,
+        "--player-name",
+        "Kim",
+        "--game-module",
+        "tests.toygame",
+        "--timeout",
+        "60",
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        await _until(lambda: host.watch.count == 1, 30)
+        assert host.watch.infos()[0].name == "Kim"
+        host.start_game()
+        out, err = await asyncio.wait_for(proc.communicate(), 60)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+    await asyncio.wait_for(htask, 30)
+    assert proc.returncode == 0, err.decode()
+    lines = out.decode().splitlines()
+    assert lines[0].startswith("watching 'pond'")
+    assert any(line.startswith("seats: 1 Ann") for line in lines)
+    assert host.table is not None
+    moves = [line for line in lines if line[:4].strip().isdigit()]
+    assert len(moves) == host.table.state.ply  # one line per step, as they came
+    assert any("final scores:" in line for line in lines)
+    res = json.loads(lines[-1])
+    assert res["role"] == "watcher" and host.result is not None and res["scores"] == host.result.scores
+    assert res["digest"] == fp.public_digest(host.table.state).hex()
+    # A watcher has no seat for a bot to play.
+    bad = await asyncio.create_subprocess_exec(sys.executable, *argv, "--bot", env=env, stderr=asyncio.subprocess.PIPE)
+    _, err = await asyncio.wait_for(bad.communicate(), 60)
+    assert bad.returncode == 2 and b"--watch and --bot" in err
