@@ -178,6 +178,7 @@ class Spectators:
         w = Spectator(conn, msg.name.strip()[:40] or f"watcher {conn.fingerprint[:4]}")
         self.watching[conn.peer_key] = w
         conn.send_nowait(m.Watching(table=self.host.info, started=self.host.started))
+        conn.send_nowait(self._lobby(self.host.lobby(), self.host.started))  # names before the game
         t = self.host.table
         if t is not None:
             self._sync(w, max(msg.resume_ply, 0))
