@@ -116,7 +116,7 @@ told which). Your key fingerprint is shown at the top: a host can reserve a seat
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="page", id="join"):
-            yield Static("Join a LAN table", classes="page-title")
+            yield Static("Join or watch a LAN table", classes="page-title")
             yield Static("", id="join-me")
             yield Static("Tables on this network", classes="section")
             yield Static("Looking for tables…", id="join-empty", classes="note")
