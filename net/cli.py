@@ -336,17 +336,21 @@ def main(args: argparse.Namespace) -> int:
             print(f"coldwater: gave up after {ns.timeout} s", file=sys.stderr)
             return 1
 
-    try:
-        lock = DataLock()
-    except DataFolderBusy as e:
-        print(f"coldwater: {e}", file=sys.stderr)
-        return 1
+    lock: DataLock | None = None
+    if not watching:
+        # A watcher takes no seat and keeps no save: it may watch while the app plays elsewhere.
+        try:
+            lock = DataLock()
+        except DataFolderBusy as e:
+            print(f"coldwater: {e}", file=sys.stderr)
+            return 1
     try:
         return asyncio.run(bounded())
     except KeyboardInterrupt:
         return 130
     finally:
-        lock.release()
+        if lock is not None:
+            lock.release()
 
 
 def run(argv: Sequence[str] | None = None) -> int:

@@ -154,8 +154,10 @@ class TableWatcher(Emitter[Event]):
                     self._stop("stopped watching", ok=True)
                     break
                 await self._reconnect()
-            self.emit(Finished(self.result))
-            return self.result
+            res = self.result
+            assert res is not None
+            self.emit(Finished(res))
+            return res
         finally:
             await self.close()
 
