@@ -307,7 +307,8 @@ class Notice(_App, tag=20):  # "notice"
 
 
 # ---- watching (see session/spectators.py and session/watcher.py) ----------------------
-class Watch(_App, tag=23):  # "watch"
+# (Tags from 40: the low numbers are the seats' protocol, which grows on other branches.)
+class Watch(_App, tag=40):  # "watch"
     """Watcher → host after the handshake, instead of a Join: show me the game, seat me nowhere."""
 
     name: str
@@ -315,14 +316,14 @@ class Watch(_App, tag=23):  # "watch"
     """The steps this watcher already holds (a reconnect); -1: send them all."""
 
 
-class Watching(_App, tag=24):  # "watching"
+class Watching(_App, tag=41):  # "watching"
     """Host → watcher: admitted. Then Lobby, Sync and Step as for a peer, with the public view only."""
 
     table: TableInfo
     started: bool = False
 
 
-class Over(_App, tag=25):  # "over"
+class Over(_App, tag=42):  # "over"
     """Host → watcher: the game is over. Not the seats' End: a watcher gets no dealer secret to audit with.
 
     ``digest`` is the public digest of the final position (the last step's); the
