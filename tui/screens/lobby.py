@@ -193,7 +193,10 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
             self._open_table()
         elif isinstance(event, s.Finished):
             self.finished = True
-            if not event.result.audit_ok:
+            if self.watching:
+                if not event.result.audit_ok:
+                    self.app.notify(f"Watching ended: {event.result.outcome}", severity="warning", timeout=30)
+            elif not event.result.audit_ok:
                 self.app.notify(
                     "The end-of-game audit failed: " + "; ".join(event.result.problems), severity="error", timeout=60
                 )
