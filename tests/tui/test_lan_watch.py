@@ -21,7 +21,7 @@ from .test_lan_play import lan_app, until
 CROWN = games.get("crown")
 
 
-async def _table(home: Path, **kw: Any) -> Any:
+async def _table(home: Path, think: float = 0.05, **kw: Any) -> Any:
     return await net.open_table(
         CROWN,
         name="Pike Pond",
@@ -29,7 +29,7 @@ async def _table(home: Path, **kw: Any) -> Any:
         bind="127.0.0.1",
         advertise=False,
         identity=Identity.generate(),
-        chooser=net.bot_chooser(CROWN, think=0.05),
+        chooser=net.bot_chooser(CROWN, think=think),
         host_name="Ann",
         save_dir=home / "h",
         auto_start=False,
@@ -107,11 +107,11 @@ def test_listings_offer_watch_on_a_running_table_and_count_watchers() -> None:
 async def test_a_running_table_in_the_list_is_watched_when_chosen(home: Path) -> None:
     import msgspec
 
-    host = await _table(home)
+    host = await _table(home, think=0.3)  # slow enough that the game is still on when the app gets there
     host.auto_start = True
     task = asyncio.ensure_future(host.run())
     try:
-        await until(lambda: host.table is not None and host.table.state.ply > 20, 30, "the game to be on")
+        await until(lambda: host.table is not None and host.table.state.ply > 8, 30, "the game to be on")
         async with lan_app(home).run_test(size=(80, 24)) as pilot:
             await pilot.press("j")
             await pilot.pause()
