@@ -21,7 +21,7 @@ from .test_lan_play import lan_app, until
 CROWN = games.get("crown")
 
 
-async def _table(home: Path, think: float = 0.05, **kw: Any) -> Any:
+async def _table(home: Path, think: float = 0.1, **kw: Any) -> Any:
     return await net.open_table(
         CROWN,
         name="Pike Pond",
