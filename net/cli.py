@@ -261,6 +261,10 @@ async def _watch(ns: argparse.Namespace, target: str) -> int:
     before: list[Any] = [None]
     """The public view before the step being printed (to describe it in words)."""
 
+    def say(text: str) -> None:
+        # Names, chat and moves come from other people: no terminal control sequences get through.
+        print("".join(c if c.isprintable() else "?" for c in text), flush=True)
+
     def who(seat: int) -> str:
         return "chance" if seat == CHANCE else f"{names.get(seat) or f'Seat {seat + 1}'}"
 
@@ -272,9 +276,9 @@ async def _watch(ns: argparse.Namespace, target: str) -> int:
             if fresh != names:
                 names.clear()
                 names.update(fresh)
-                print("seats: " + " · ".join(f"{s.seat + 1} {s.name or s.kind}" for s in ev.seats), flush=True)
+                say("seats: " + " · ".join(f"{s.seat + 1} {s.name or s.kind}" for s in ev.seats))
         elif isinstance(ev, GameStarted):
-            print("the game is on", flush=True)
+            say("the game is on")
         elif isinstance(ev, StepApplied):
             text = "(sealed: only its owner sees it)" if ev.action is None else ev.action
             prev = before[0]
@@ -283,11 +287,11 @@ async def _watch(ns: argparse.Namespace, target: str) -> int:
                     text = prev.describe(watcher.game.parse_action(ev.action))
                 except Exception:  # words are a nicety; the notation is the record
                     pass
-            print(f"{ev.ply:4d}  {who(ev.seat)}: {text}", flush=True)
+            say(f"{ev.ply:4d}  {who(ev.seat)}: {text}")
         elif isinstance(ev, PresenceChanged):
-            print(f"{who(ev.seat)} is {'away' if ev.away else 'back'}", flush=True)
+            say(f"{who(ev.seat)} is {'away' if ev.away else 'back'}")
         elif isinstance(ev, ChatReceived):
-            print(f"chat {ev.name}: {ev.text}", flush=True)
+            say(f"chat {ev.name}: {ev.text}")
         st = watcher.state
         before[0] = st.clone() if st is not None and isinstance(ev, StepApplied | GameStarted) else before[0]
 
@@ -298,8 +302,8 @@ async def _watch(ns: argparse.Namespace, target: str) -> int:
         print(f"coldwater: {e}", file=sys.stderr)
         return 1
     if res.scores:
-        print("final scores: " + " · ".join(f"{k} {v}" for k, v in res.scores.items()), flush=True)
-    print(res.outcome, flush=True)
+        say("final scores: " + " · ".join(f"{k} {v}" for k, v in res.scores.items()))
+    say(res.outcome)
     _print_result(res, {"role": "watcher", "resyncs": watcher.resyncs, "host_fingerprint": watcher.host_fingerprint})
     return 0 if res.audit_ok and res.scores else 1
 

@@ -175,7 +175,8 @@ class Spectators:
         old = self.watching.get(conn.peer_key)
         if old is not None:
             await old.conn.close()  # the same identity again: a reconnect replaces the old connection
-        w = Spectator(conn, msg.name.strip()[:40] or f"watcher {conn.fingerprint[:4]}")
+        name = "".join(c for c in msg.name if c.isprintable()).strip()[:40]  # shown in every lobby
+        w = Spectator(conn, name or f"watcher {conn.fingerprint[:4]}")
         self.watching[conn.peer_key] = w
         conn.send_nowait(m.Watching(table=self.host.info, started=self.host.started))
         conn.send_nowait(self._lobby(self.host.lobby(), self.host.started))  # names before the game
