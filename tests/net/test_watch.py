@@ -230,11 +230,12 @@ async def test_malformed_and_hostile_watcher_frames_crash_nothing(tmp_path: Path
     # A raw watcher: the handshake, then a Watch with a name far too long, then junk.
     ident = Identity.generate()
     conn, _ = await connect("127.0.0.1", port, ident, GAME.name, GAME.content_hash)
-    conn.send_nowait(m.Watch(name="W" * 5000, resume_ply=10**9))
+    conn.send_nowait(m.Watch(name="\x1b[2J" + "W" * 5000, resume_ply=10**9))
     msg = await asyncio.wait_for(conn.recv(), 5)
     assert isinstance(msg, m.Watching)
     await _until(lambda: host.watch.count == 1)
-    assert len(host.watch.infos()[0].name) <= 40
+    shown = host.watch.infos()[0].name
+    assert len(shown) <= 40 and "\x1b" not in shown and shown.startswith("[2JWWW")
     conn.send_raw(b"\x00" * 64)  # not sealed by the channel: refused by the transport
     conn.send_nowait(m.Mismatch(ply=-5, digest=b""))
     for _ in range(20):
