@@ -59,6 +59,10 @@ class LanTable:
             ]
             self._step_type = StepApplied
             self._unsub = party.subscribe(self._on_peer_event)
+        self.opening_note = ""
+        """A line for the top of the log (a watcher who came in mid-game: the moves before are not in it)."""
+        if self.my_seat < 0 and not self.is_host and self.state.ply > 0:
+            self.opening_note = f"You are watching from move {self.state.ply}: the log starts here."
 
     # ---- what the table screen reads ---------------------------------------------
     @property

@@ -129,6 +129,7 @@ async def test_a_running_table_in_the_list_is_watched_when_chosen(home: Path) ->
             await until(lambda: isinstance(pilot.app.screen, TableScreen), 15, "the table")
             table = pilot.app.screen
             await until(lambda: len(table.logbook.entries) >= 3, 30, "the live log")
+            assert table.logbook.entries[0].text.startswith("You are watching from move ")
             assert isinstance(pilot.app.screen, TableScreen) and host.watch.count == 1
             lobby = next(s for s in pilot.app.screen_stack if isinstance(s, LobbyScreen))
             assert not lobby.session.closed

@@ -280,6 +280,9 @@ leaving and resuming later loses nothing, the log included.
             self.query_one(f"#pane-{pane.id}").display = False
         if self.table.content is not None:
             self.log_entry("note", self.content_note())  # say so once, up front
+        opening = getattr(self.table, "opening_note", "")
+        if opening:
+            self.log_entry("note", opening)  # e.g. a watcher who came in mid-game: where its log starts
         self.rebuild_log()
         self.refresh_view()
         self.query_one("#decision", ChoiceList).focus()
