@@ -426,6 +426,7 @@ class TableHost(Emitter[Event]):
             if r.present and r.seat != exclude:
                 assert r.conn is not None
                 r.conn.send_nowait(msg)
+        self.watch.announce(msg)  # the public announcements (who is away, who was named) reach watchers
 
     def _lobby_changed(self) -> None:
         seats = self.lobby()

@@ -36,7 +36,7 @@ from coldwater.core.state import State
 from .. import fairplay as fp
 from .. import messages as m
 from ..transport import Connection
-from .events import ChatReceived, Event, GameStarted, LobbyChanged, PresenceChanged, Problem, StepApplied
+from .events import ChatReceived, Event, GameStarted, LobbyChanged, Problem, StepApplied
 from .persist import pack_view
 
 if TYPE_CHECKING:
@@ -280,12 +280,24 @@ class Spectators:
             self._public = None
             for w in self._present():
                 self._sync(w, 0)
-        elif isinstance(ev, PresenceChanged):
-            for w in self._present():
-                w.conn.send_nowait(m.Presence(seat=ev.seat, away=ev.away))
         elif isinstance(ev, ChatReceived):
             for w in self._present():
                 w.conn.send_nowait(m.Chat(text=ev.text, seat=ev.seat))
+
+    def announce(self, msg: Any) -> None:
+        """What the host tells every seat and a watcher may hear too: presence and public notices.
+
+        Everything else the host broadcasts (the seed round, the end with its dealer secret,
+        the finals, chat and lobby, which come another way) is not for watchers.
+        """
+        if isinstance(msg, m.Presence):
+            out: m.Message = m.Presence(seat=msg.seat, away=msg.away, by_bot=msg.by_bot)
+        elif isinstance(msg, m.Notice):
+            out = m.Notice(text=msg.text)
+        else:
+            return
+        for w in self._present():
+            w.conn.send_nowait(out)
 
     def _step(self) -> None:
         t = self.host.table

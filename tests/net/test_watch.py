@@ -200,6 +200,15 @@ async def test_a_watcher_that_acts_is_refused_counted_and_changes_nothing(tmp_pa
     assert sum("a watcher only watches" in r for r in host.refusals) == len(hostile)
     assert not chats and w.result is None  # warned (Notices), still watching
     assert any("refused act" in p for p in w.problems)
+    # What the host broadcasts to the seats reaches a watcher only if it is a public announcement.
+    # (exclude=1: not to the real seat, whose game these would break.)
+    host._broadcast(m.Notice(text="seat 2 is slow"), exclude=1)
+    host._broadcast(m.Presence(seat=1, away=True, by_bot=True), exclude=1)
+    host._broadcast(m.End(dealer_secret=b"s" * 32, digest=b"d" * 32), exclude=1)
+    host._broadcast(m.Begin(reveals={}, seats=[], share=b"x" * 32), exclude=1)
+    await _until(lambda: any(isinstance(x, m.Presence) and x.by_bot for x in w.received))
+    assert any("seat 2 is slow" in p for p in w.problems)
+    assert not any(isinstance(x, m.End | m.Begin) for x in w.received)
     # Keep at it and the watcher is sent away, and not let back.
     for _ in range(60):
         w.conn.send_nowait(m.Act(ply=ply, action="roll"))
