@@ -136,3 +136,43 @@ async def test_a_running_table_in_the_list_is_watched_when_chosen(home: Path) ->
     finally:
         task.cancel()
         await host.close()
+
+
+async def test_a_player_is_told_who_starts_and_stops_watching(home: Path) -> None:
+    host = await net.open_table(
+        CROWN,
+        name="Pike Pond",
+        seats=["host", "open"],
+        bind="127.0.0.1",
+        advertise=False,
+        identity=Identity.generate(),
+        chooser=net.bot_chooser(CROWN, think=0.1),
+        host_name="Ann",
+        save_dir=home / "h",
+    )
+    task = asyncio.ensure_future(host.run())
+    watcher: Any = None
+    try:
+        async with lan_app(home).run_test(size=(80, 24)) as pilot:
+            await pilot.press("j")
+            await pilot.pause()
+            pilot.app.screen.query_one("#address").focus()
+            await pilot.press(*f"127.0.0.1:{host.port}", "enter")
+            await until(lambda: isinstance(pilot.app.screen, LobbyScreen), 10, "the lobby")
+            await pilot.press("ctrl+r")
+            await until(lambda: isinstance(pilot.app.screen, TableScreen), 15, "the table")
+
+            def said() -> list[str]:
+                return [n.message for n in pilot.app._notifications]
+
+            watcher = await net.watch_table(
+                f"127.0.0.1:{host.port}", name="Kim", identity=Identity.generate(), save_dir=home / "w"
+            )
+            wtask = asyncio.ensure_future(watcher.run())
+            await until(lambda: "Kim is watching the table" in said(), 10, "the notice of a new watcher")
+            await watcher.close()
+            await until(lambda: "Kim stopped watching" in said(), 10, "the notice of a watcher leaving")
+            await asyncio.gather(wtask, return_exceptions=True)
+    finally:
+        task.cancel()
+        await host.close()

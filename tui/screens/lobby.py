@@ -122,6 +122,7 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
         self.finished = False
         self._unsub: Any = None
         self._table_screen: Any = None
+        self._watcher_keys: set[tuple[str, str]] = set()
 
     @property
     def my_seat(self) -> int:
@@ -171,6 +172,7 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
             if self.is_mounted:
                 self._show_seats(event.seats)
                 self._show_watchers(event.watchers)
+            self._watchers_came_and_went(event.watchers)
         elif isinstance(event, s.ChatReceived):
             self.chat_lines.append(f"{event.name}: {event.text}")
             if self.is_mounted:
@@ -231,6 +233,17 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
             )
         else:
             status.update("Waiting for the host to start…" if self.ready else "Press Ready when you are.")
+
+    def _watchers_came_and_went(self, watchers: list[Any]) -> None:
+        """During the game the lobby is hidden: say who starts or stops watching."""
+        now = {(w.name, w.fingerprint) for w in watchers}
+        before, self._watcher_keys = self._watcher_keys, now
+        if not self.started or self.finished:
+            return
+        for name, _ in sorted(now - before):
+            self.app.notify(f"{name} is watching the table")
+        for name, _ in sorted(before - now):
+            self.app.notify(f"{name} stopped watching")
 
     def _show_watchers(self, watchers: list[Any]) -> None:
         line = watchers_line(watchers)
