@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from coldwater.core.errors import IllegalAction
-from coldwater.core.state import CHANCE, EVERYONE, Opening, Openings, Slot
+from coldwater.core.state import CHANCE, EVERYONE, Opening, Openings
 
 from .actions import AqAction, ClaimGoal, Deal, OppDiscard, PickKing, Play
 from .content import Deck
@@ -158,7 +158,7 @@ def _kings_number(d: AqData, seat: int, c: int) -> None:
 # ---- slots ------------------------------------------------------------------------------------
 
 
-def _place(d: AqData, slot: Slot) -> tuple[list[int], int]:
+def _place(d: AqData, slot: object) -> tuple[list[int], int]:
     if not isinstance(slot, tuple) or not slot:
         raise IllegalAction(f"{slot!r} is not a slot")
     if slot[0] == "hand" and len(slot) == 3:
@@ -177,12 +177,12 @@ def _place(d: AqData, slot: Slot) -> tuple[list[int], int]:
     raise IllegalAction(f"{slot!r} is not an Aquatica slot")
 
 
-def sealed_value(d: AqData, slot: Slot) -> int | None:
+def sealed_value(d: AqData, slot: object) -> int | None:
     xs, i = _place(d, slot)
     return xs[i] if xs[i] >= 0 else None
 
 
-def reveal(d: AqData, k: Deck, slot: Slot, value: object) -> None:
+def reveal(d: AqData, k: Deck, slot: object, value: object) -> None:
     """Write card `value` into the sealed `slot` of view `d`; IllegalAction (changing nothing) if it cannot hold it."""
     xs, i = _place(d, slot)
     if type(value) is not int:
@@ -194,8 +194,8 @@ def reveal(d: AqData, k: Deck, slot: Slot, value: object) -> None:
     king = xs[i] == HIDDEN_KING
     _check_char(d, k, value, king=king)
     xs[i] = value
-    if slot[0] == "hand":
-        _kings_number(d, slot[1], value)  # type: ignore[arg-type]  # _place checked it is a seat
+    if xs is not d.draft:  # a hand: _place found the seat's
+        _kings_number(d, next(s for s, p in enumerate(d.ps) if p.hand is xs), value)
 
 
 def _conquers(k: Deck, c: int) -> bool:

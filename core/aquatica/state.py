@@ -231,11 +231,7 @@ class AqState(State[AqAction, AqData]):
         try:
             if self.current == CHANCE:
                 action = sealing.prepare_deal(self.data, self.DECK, action, seat)
-            elif (
-                not self.is_legal(action)
-                and isinstance(action, AqAction)
-                and sealing.prepare_move(self.data, self.DECK, action)
-            ):
+            elif not self.is_legal(action) and sealing.prepare_move(self.data, self.DECK, action):
                 self._legal = self._legal_set = None  # a blank now holds the card the action names
             self.apply(action)
         except IllegalAction:
@@ -255,18 +251,14 @@ class AqState(State[AqAction, AqData]):
                 return True
             probe = type(self)(_dec.decode(_enc.encode(self.data)), ply=self.ply)
             try:
-                return (
-                    isinstance(action, AqAction)
-                    and sealing.prepare_move(probe.data, self.DECK, action)
-                    and (probe.is_legal(action))
-                )
+                return sealing.prepare_move(probe.data, self.DECK, action) and probe.is_legal(action)
             except IllegalAction:
                 return False
 
         # Who must show cards is read from the public view after the action, the same for every seat.
         public = type(self)(self._redact(None), ply=self.ply)
         shown: list[int] = []
-        if isinstance(action, AqAction) and public.current not in (None, CHANCE):
+        if public.current not in (None, CHANCE):
             try:
                 sealing.prepare_move(public.data, self.DECK, action)
                 public._legal = public._legal_set = None

@@ -51,7 +51,7 @@ def _party(d: CrownData, x: object) -> int:
     return _index(x, d.players, "seat")
 
 
-def _fish_at(d: CrownData, slot: Slot) -> Fish:
+def _fish_at(d: CrownData, slot: object) -> Fish:
     """The fish a fish slot names in `d` (IllegalAction if there is none)."""
     if not isinstance(slot, tuple) or not slot:
         raise IllegalAction(f"{slot!r} is not a slot")
@@ -73,14 +73,14 @@ def _fish_at(d: CrownData, slot: Slot) -> Fish:
     return f
 
 
-def _tackle_at(d: CrownData, slot: Slot) -> Tackle:
+def _tackle_at(d: CrownData, slot: object) -> Tackle:
     if not (isinstance(slot, tuple) and len(slot) == 3 and slot[0] == "tackle"):
         raise IllegalAction(f"{slot!r} is not a tackle slot")
     held = d.parties[_party(d, slot[1])].tackle
     return held[_index(slot[2], len(held), "held tackle piece")]
 
 
-def sealed_value(d: CrownData, slot: Slot) -> int | str | None:
+def sealed_value(d: CrownData, slot: object) -> int | str | None:
     """The card id or tackle kind in `slot` (None where `d` has it blank)."""
     if isinstance(slot, tuple) and slot and slot[0] == "tackle":
         return _tackle_at(d, slot).kind
@@ -98,7 +98,7 @@ def _all_fish(d: CrownData) -> list[Fish]:
 # ---- writing an opened value ------------------------------------------------------------
 
 
-def reveal(d: CrownData, T: Tables, slot: Slot, value: object) -> None:
+def reveal(d: CrownData, T: Tables, slot: object, value: object) -> None:
     """Write `value` into the sealed `slot` of view `d`; IllegalAction (changing nothing) if it cannot hold it."""
     if isinstance(slot, tuple) and slot and slot[0] == "tackle":
         piece = _tackle_at(d, slot)
@@ -122,7 +122,7 @@ def reveal(d: CrownData, T: Tables, slot: Slot, value: object) -> None:
         raise IllegalAction(f"the fish at {slot!r} is card {f.card}, not card {value}")
     if f.card is None and any(g.card == value for g in _all_fish(d)):
         raise IllegalAction(f"card {value} is elsewhere already")
-    if slot[0] in ("fish", "submit"):
+    if isinstance(slot, tuple) and slot[0] in ("fish", "submit"):  # _fish_at checked its shape
         _write_held(d, T, _party(d, slot[1]), f, value, submitted=slot[0] == "submit")
     else:
         f.card = value
@@ -165,7 +165,9 @@ def opens(before: CrownData, action: CrownAction, seat: int | None, play: Callab
     if actor is None or actor < 0:
         raise IllegalAction("only a player's action opens sealed values")
     c = copy(before)
-    board = [(f, ("zones", li, zi)) for li, row in enumerate(c.zones) for zi, f in enumerate(row) if f is not None]
+    board: list[tuple[Fish, Slot]] = [
+        (f, ("zones", li, zi)) for li, row in enumerate(c.zones) for zi, f in enumerate(row) if f is not None
+    ]
     board += [(f, ("tops", li)) for li, f in enumerate(c.tops) if f is not None]
     board = [(f, path) for f, path in board if not f.shown]
     held = [list(enumerate(p.fish)) for p in c.parties]
