@@ -23,6 +23,12 @@ view's blanks, then letting the rules run unchanged:
 Afterwards the view forgets what its seat may not keep (another seat's hand, a
 King it picked): exactly ``full.view(seat)``.
 
+:func:`opens` lists what only the seat holding the values can show, before the
+others apply the action: the Kings a picker passes on (to the next drafter), a card
+played from a hand others see blank, the Conquer Characters a Goal is claimed
+with, and the hidden cards of a seat queued to discard for an opponent's effect
+that has none it may discard (all Matronas), so every view passes it by.
+
 Slots: ``("hand", seat, i)`` (a card in a hand) and ``("draft", i)`` (a King in
 the draft); both hold a card id.
 """
