@@ -281,9 +281,7 @@ leaving and resuming later loses nothing, the log included.
         if self.table.content is not None:
             self.log_entry("note", self.content_note())  # say so once, up front
         opening = getattr(self.table, "opening_note", "")
-        if opening and not any(e.text == opening for e in self.logbook.entries):
-            # e.g. a watcher who came in mid-game: where its log starts. (Once: Textual also runs
-            # this on_mount for a subclass whose own on_mount calls super's.)
+        if opening:  # e.g. a watcher who came in mid-game: where its log starts
             self.log_entry("note", opening)
         self.rebuild_log()
         self.refresh_view()

@@ -133,8 +133,9 @@ then *Rules*.
     _board_key: tuple[int, int | None, bool] | None = None
 
     def on_mount(self) -> None:
+        # Textual calls every class's on_mount in turn (this one first), so the frame's
+        # runs after this by itself: calling it here too would mount the table twice.
         self.drawing_errors = []
-        super().on_mount()
 
     # ---- panes: the Ocean and the players, one key away at any size -----------------------
     PANES: ClassVar[tuple[Pane, ...]] = (
