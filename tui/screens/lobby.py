@@ -18,6 +18,7 @@ from textual.widgets import Button, Footer, Input, Static
 
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen
+from coldwater.tui.servetables import served_key
 
 
 def seat_line(s: Any, me: int) -> str:
@@ -115,7 +116,9 @@ The game then opens on the same table screen as local play.
         with Vertical(classes="page", id="lobby"):
             yield Static(title, classes="page-title")
             where = f"listening on port {p.port}" if self.is_host else f"at {p.host_addr}:{p.host_port}"
-            yield Static(f"Your key: {p.identity.fingerprint} · {where}", id="lobby-me")
+            ssh = served_key()
+            me = f"Your key: {p.identity.fingerprint}" + (f" (SSH key {ssh})" if ssh else "")
+            yield Static(f"{me} · {where}", id="lobby-me")
             yield Static("", id="lobby-seats", markup=False)
             yield Static("Chat", classes="section")
             yield Static("", id="lobby-chat", markup=False)

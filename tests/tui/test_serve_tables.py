@@ -1,0 +1,151 @@
+"""Tables hosted by `coldwater serve`: opened from a session, shared by SSH and LAN players.
+
+The sessions are driven through asyncssh and read through pyte at 80×24, as in
+test_serve.py; the server's tables listen on loopback and are not announced
+(the network-namespace test below puts a LAN player on another address).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import asyncssh
+import pytest
+
+from coldwater.tui import serve, servetables
+from tests.tui.test_serve import DEADLINE, MENU, Screen, connect, open_app
+
+LOBBY = "Lobby — "
+
+
+@pytest.fixture
+def keys() -> list[asyncssh.SSHKey]:
+    return [asyncssh.generate_private_key("ssh-ed25519") for _ in range(3)]
+
+
+@pytest.fixture
+async def server(
+    tmp_path: Path, keys: list[asyncssh.SSHKey], request: pytest.FixtureRequest
+) -> AsyncIterator[serve.Server]:
+    allowed = tmp_path / "allowed_keys"
+    allowed.write_bytes(b"".join(k.export_public_key() for k in keys))
+    extra = getattr(request, "param", {})
+    cfg = serve.ServeConfig(
+        port=0,
+        bind="127.0.0.1",
+        host_key=tmp_path / "host_key",
+        allow=allowed,
+        table_bind="127.0.0.1",
+        advertise=False,
+        **extra,
+    )
+    s = serve.Server(cfg, root=tmp_path / "data", log=lambda line: None)
+    s.port = await s.start()  # type: ignore[attr-defined]
+    try:
+        yield s
+    finally:
+        await s.close()
+
+
+async def menu(server: serve.Server, key: asyncssh.SSHKey) -> tuple[asyncssh.SSHClientConnection, Screen]:
+    conn = await connect(server, key)
+    app = await open_app(conn)
+    await app.until(lambda s: MENU in s, "the main menu")
+    return conn, app
+
+
+async def host_table(app: Screen, reserve: str = "") -> str:
+    """From the menu: Host a LAN table with the form's defaults (2 seats), seat 2 reserved for `reserve`."""
+    app.proc.stdin.write(b"o")
+    await app.until(lambda s: "Host a LAN table" in s and "Open table" in s, "the host form")
+    if reserve:
+        app.proc.stdin.write(b"\x1b[B\x1b[B")  # down to Seat 2
+        await asyncio.sleep(0.3)
+        app.proc.stdin.write(b"\x1b[C\x1b[C")  # open → bot → reserved
+        await app.until(lambda s: "reserved for a key" in s, "seat 2 reserved")
+        app.proc.stdin.write(b"\t")
+        await asyncio.sleep(0.3)
+        app.proc.stdin.write(reserve.encode())
+        await app.until(lambda s: reserve in s, "the fingerprint typed")
+    app.proc.stdin.write(b"\x13")  # Ctrl+S opens the table
+    return await app.until(lambda s: LOBBY in s and "Seat 1" in s, "the lobby of the server's table")
+
+
+async def join_served(app: Screen, what: str = "on this server") -> str:
+    """From the menu: Join, then the first table of this server."""
+    app.proc.stdin.write(b"j")
+    await app.until(lambda s: what in s, f"a table {what!r} in the join list")
+    app.proc.stdin.write(b"\x1b[A")  # up from the address field to the list
+    await asyncio.sleep(0.3)
+    app.proc.stdin.write(b"\r")
+    return await app.until(lambda s: LOBBY in s or "Refused" in s, "the lobby or a refusal")
+
+
+async def test_a_table_opened_over_ssh_is_hosted_by_the_server(
+    server: serve.Server, keys: list[asyncssh.SSHKey]
+) -> None:
+    conn, app = await menu(server, keys[0])
+    me = serve.key_fingerprint(keys[0].public_data)
+    assert f"Over SSH with key {me}" in app.text
+    shown = await host_table(app)
+    assert f"SSH key {me}" in shown
+    assert list(server.tables.tables) == ["Coldwater table"]
+    conn.close()
+
+
+def seat_row(shown: str, seat: int) -> str:
+    return next((line for line in shown.splitlines() if line.strip().startswith(f"Seat {seat}")), "")
+
+
+async def test_two_keys_share_a_table_that_outlives_its_hosts_app(
+    server: serve.Server, keys: list[asyncssh.SSHKey]
+) -> None:
+    a_conn, a = await menu(server, keys[0])
+    await host_table(a)
+    b_conn, b = await menu(server, keys[1])
+    shown = await join_served(b)
+    assert LOBBY in shown, shown
+    shown = await b.until(lambda s: "(you)" in seat_row(s, 2), "the joiner at seat 2")
+    b_lan = server.tables.lan_identity(keys[1].public_data).fingerprint
+    assert b_lan in seat_row(shown, 2)
+    await a.until(lambda s: b_lan in seat_row(s, 2), "the joiner in the host's lobby")
+
+    # The host's app goes away altogether (not just the connection): the table stays,
+    # its seat 1 kept for the host's key, and the other player is still seated.
+    pid = server.app_of(keys[0].public_data).child.pid  # type: ignore[union-attr]
+    import os
+    import signal
+
+    os.kill(pid, signal.SIGKILL)
+    await asyncio.wait_for(a.proc.wait_closed(), DEADLINE)
+    a_conn.close()
+    me = serve.key_fingerprint(keys[0].public_data)
+    shown = await b.until(lambda s: f"reserved for SSH key {me}" in seat_row(s, 1), "seat 1 kept for the host's key")
+    assert list(server.tables.tables) == ["Coldwater table"]
+
+    # The same key comes back in a new connection (a new app) and sits back down.
+    a_conn, a = await menu(server, keys[0])
+    shown = await join_served(a, "your seat: sit back down")
+    shown = await a.until(lambda s: "(you)" in seat_row(s, 1), "the host back at seat 1")
+    await b.until(lambda s: "reserved for" not in seat_row(s, 1) and seat_row(s, 1), "the host back in the other lobby")
+    a_conn.close()
+    b_conn.close()
+
+
+async def test_a_seat_reserved_for_an_ssh_key_refuses_other_keys(
+    server: serve.Server, keys: list[asyncssh.SSHKey]
+) -> None:
+    friend = serve.key_fingerprint(keys[1].public_data)
+    a_conn, a = await menu(server, keys[0])
+    shown = await host_table(a, reserve=friend)
+    assert f"reserved for SSH key {friend}" in seat_row(shown, 2)
+    c_conn, c = await menu(server, keys[2])
+    shown = await join_served(c)
+    assert "the free seats are reserved for other keys" in " ".join(shown.split()), shown
+    b_conn, b = await menu(server, keys[1])
+    await join_served(b)
+    await b.until(lambda s: "(you)" in seat_row(s, 2), "the friend at the seat kept for them")
+    for conn in (a_conn, b_conn, c_conn):
+        conn.close()
