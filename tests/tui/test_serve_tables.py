@@ -8,14 +8,16 @@ test_serve.py; the server's tables listen on loopback and are not announced
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import asyncssh
 import pytest
 
 from coldwater.tui import serve, servetables
+from tests.tui.terminal import RESEND
 from tests.tui.test_serve import DEADLINE, MENU, Screen, connect, open_app
+from tests.tui.test_tmux import STEP_3, first_key, question
 
 LOBBY = "Lobby — "
 
@@ -149,3 +151,71 @@ async def test_a_seat_reserved_for_an_ssh_key_refuses_other_keys(
     await b.until(lambda s: "(you)" in seat_row(s, 2), "the friend at the seat kept for them")
     for conn in (a_conn, b_conn, c_conn):
         conn.close()
+
+
+# Whole games by keys ---------------------------------------------------------------
+
+QUIET = 0.3
+
+
+async def settled(app: Screen, ok: Callable[[str], bool], what: str) -> str:
+    """The screen once `ok` accepts it and it stays the same for QUIET seconds (see tests/tui/terminal.py)."""
+    while True:
+        shown = await app.until(ok, what)
+        await asyncio.sleep(QUIET)
+        if app.text == shown:
+            return shown
+
+
+def over(shown: str) -> bool:
+    return "final scores" in shown
+
+
+async def answer(app: Screen, shown: str) -> None:
+    """Take the first choice of the question on screen (or end the turn), as a person would."""
+    key = "e" if question(shown) == STEP_3 else first_key(shown)
+    for _ in range(6):  # a key that arrives while the table is busy is dropped: send it again
+        app.proc.stdin.write(key.encode())
+        try:
+            await asyncio.wait_for(app.until(lambda s: s != shown, "a change"), RESEND)
+            return
+        except (AssertionError, TimeoutError):
+            continue
+    raise AssertionError(f"the screen did not answer {key!r}:\n{shown}")
+
+
+def home_for(server: serve.Server, key: asyncssh.SSHKey) -> Path:
+    """The key's data folder, made before it connects; bots there move without a pause."""
+    home = serve.player_home(server.root, key.public_data)
+    (home / "settings.json").write_text('{"bot_delay": 0.0}')
+    return home
+
+
+@pytest.mark.slow
+async def test_a_whole_solo_game_over_ssh_with_a_resize(server: serve.Server, keys: list[asyncssh.SSHKey]) -> None:
+    """Slow (a whole Crown game against one bot, by keys, a few minutes)."""
+    home_for(server, keys[0])
+    conn, app = await menu(server, keys[0])
+    app.proc.stdin.write(b"s")
+    await app.until(lambda s: "Solo game against bots" in s, "the new-game form")
+    app.proc.stdin.write(b"\x13")
+    answered = 0
+    sizes = {20: (100, 30), 60: (80, 24)}  # wider mid-game, then back to 80×24
+    while True:
+        shown = await settled(app, lambda s: question(s) is not None or over(s), "a question or the end")
+        if over(shown):
+            break
+        await answer(app, shown)
+        answered += 1
+        if answered in sizes:
+            cols, rows = sizes[answered]
+            app.resize(cols, rows)
+            shown = await app.until(
+                lambda s: len(s.splitlines()) == rows and "esc" in s.splitlines()[-1], f"the table at {cols}×{rows}"
+            )
+        assert answered < 2000, "the game did not end"
+    assert "Coldwater Crown — final scores" in shown
+    assert answered > 60
+    app.proc.stdin.write(b"\r")  # back to the menu
+    await app.until(lambda s: MENU in s, "the menu after the game")
+    conn.close()
