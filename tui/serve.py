@@ -310,6 +310,7 @@ class Server:
             advertise=config.advertise,
             max_tables=config.max_sessions,
             keep_empty=config.keep_detached,
+            say=lambda line: self.log(line),
         )
 
     def spawn(self, work: Coroutine[Any, Any, None]) -> None:

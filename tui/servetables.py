@@ -256,6 +256,7 @@ class ServerTables:
         advertise: bool = True,
         max_tables: int = 32,
         keep_empty: float = 15 * 60.0,
+        say: Callable[[str], None] | None = None,
     ) -> None:
         self.root = root
         self.home_of = home_of
@@ -265,6 +266,8 @@ class ServerTables:
         self.advertise = advertise
         self.max_tables = max_tables
         self.keep_empty = keep_empty
+        self.say = say or log.info
+        """The server's log (a line per table opened, ended or closed)."""
         self.tables: dict[str, Hosted] = {}
         self._identity: Identity | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -410,7 +413,7 @@ class ServerTables:
         hosted = Hosted(host, blob, ssh_seats)
         self.tables[name] = hosted
         hosted.task = self._spawn(self._run(hosted))
-        log.info("table %r (%s) opened by %s on port %d", name, game.name, self.fingerprint_of(blob), host.port)
+        self.say(f"table {name!r} ({game.name}) opened by {self.fingerprint_of(blob)} on port {host.port}")
         return Opened(self._describe(hosted, yours=True))
 
     async def _host(
@@ -441,11 +444,11 @@ class ServerTables:
         name = hosted.host.name
         try:
             result = await hosted.host.run()
-            log.info("table %r ended: %s", name, result.outcome)
+            self.say(f"table {name!r} ended: {result.outcome}; {finals_line(hosted.host, result.digest)}")
         except asyncio.CancelledError:
             raise
         except Exception as e:
-            log.warning("table %r stopped: %s", name, e)
+            self.say(f"table {name!r} stopped: {e}")
         finally:
             if self.tables.get(name) is hosted:
                 del self.tables[name]
@@ -479,7 +482,7 @@ class ServerTables:
             elif hosted.empty_since is None:
                 hosted.empty_since = now
             elif now - hosted.empty_since >= self.keep_empty:
-                log.info("table %r closed: nobody sat at it for %.0f s", t.name, self.keep_empty)
+                self.say(f"table {t.name!r} closed: nobody sat at it for {self.keep_empty:.0f} s")
                 self._spawn(self._stop(hosted))
 
     async def close(self) -> None:
@@ -493,6 +496,14 @@ class ServerTables:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return task
+
+
+def finals_line(host: TableHost, digest: str) -> str:
+    """The table's final digest and each seat's own, signed by that seat (what every peer computed itself)."""
+    seats = ", ".join(
+        f"seat {f.seat + 1} {f.digest.hex()}" for f in sorted(host._finals.values(), key=lambda f: f.seat)
+    )
+    return f"digest {digest}; signed by the seats: {seats or 'none'}"
 
 
 def _label_ssh_seats(host: TableHost, ssh_seats: dict[int, str]) -> None:

@@ -8,13 +8,21 @@ test_serve.py; the server's tables listen on loopback and are not announced
 from __future__ import annotations
 
 import asyncio
+import ctypes
+import json
+import os
+import re
+import socket
+import subprocess
 from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import asyncssh
 import pytest
 
-from coldwater.tui import serve, servetables
+from coldwater.tui import serve
+from tests.net.netlab import NetLab, why_not
 from tests.tui.terminal import RESEND
 from tests.tui.test_serve import DEADLINE, MENU, Screen, connect, open_app
 from tests.tui.test_tmux import STEP_3, first_key, question
@@ -219,3 +227,137 @@ async def test_a_whole_solo_game_over_ssh_with_a_resize(server: serve.Server, ke
     app.proc.stdin.write(b"\r")  # back to the menu
     await app.until(lambda s: MENU in s, "the menu after the game")
     conn.close()
+
+
+# SSH and LAN players at one table, across network namespaces -------------------------
+
+
+def ns_socket(ns: str, port: int) -> socket.socket:
+    """A TCP connection to 127.0.0.1:`port` inside the network namespace `ns`.
+
+    The test's own loop stays in the root namespace: only a short-lived thread
+    enters `ns` (setns changes the calling thread only), and the socket it
+    connects keeps belonging to `ns` after the thread is gone.
+    """
+
+    def work() -> socket.socket:
+        libc = ctypes.CDLL(None, use_errno=True)
+        fd = os.open(f"/var/run/netns/{ns}", os.O_RDONLY)
+        try:
+            if libc.setns(fd, 0x40000000) != 0:  # CLONE_NEWNET
+                raise OSError(ctypes.get_errno(), f"setns into {ns}")
+        finally:
+            os.close(fd)
+        return socket.create_connection(("127.0.0.1", port), 10)
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(work).result()
+
+
+async def ns_menu(ns: str, port: int, key: asyncssh.SSHKey) -> tuple[asyncssh.SSHClientConnection, Screen]:
+    conn = await asyncssh.connect(
+        sock=ns_socket(ns, port),
+        username="play",
+        known_hosts=None,
+        client_keys=[key],
+        agent_path=None,
+    )
+    app = await open_app(conn)
+    await app.until(lambda s: MENU in s, "the main menu")
+    return conn, app
+
+
+async def play_to_the_end(apps: list[Screen], lan: subprocess.Popen[str]) -> list[str]:
+    """Answer whichever session has a question until every session shows the final scores."""
+    done: dict[int, str] = {}
+    answered = 0
+    while len(done) < len(apps):
+        for i, app in enumerate(apps):
+            if i in done:
+                continue
+            shown = app.text
+            if over(shown):
+                done[i] = shown
+            elif question(shown) is not None:
+                await asyncio.sleep(QUIET)
+                if app.text == shown:
+                    await answer(app, shown)
+                    answered += 1
+        assert lan.poll() in (None, 0), f"the LAN player stopped (rc {lan.returncode})"
+        assert answered < 4000, "the game did not end"
+        await asyncio.sleep(0.05)
+    return [done[i] for i in range(len(apps))]
+
+
+@pytest.mark.slow
+@pytest.mark.netns
+@pytest.mark.skipif(why_not() is not None, reason=why_not() or "")
+async def test_two_ssh_players_and_a_lan_player_finish_one_game(tmp_path: Path, keys: list[asyncssh.SSHKey]) -> None:
+    """Slow (a whole three-seat Crown game). The server and its sessions in one namespace, a LAN player in another."""
+    lab = NetLab(2, tmp_path)
+    conns: list[asyncssh.SSHClientConnection] = []
+    try:
+        allowed = tmp_path / "allowed_keys"
+        allowed.write_bytes(b"".join(k.export_public_key() for k in keys))
+        root = lab.home("server")
+        for k in keys[:2]:
+            (serve.player_home(root, k.public_data) / "settings.json").write_text('{"bot_delay": 0.0}')
+        server = lab.start(
+            0,
+            ["-m", "coldwater.tui.cli", "serve", "--port", "2222", "--allow", str(allowed)],
+            "server",
+        )
+        assert server.stdout is not None
+        first = await asyncio.to_thread(server.stdout.readline)
+        assert first.startswith("coldwater serve: listening"), (first, lab.stderr("server"))
+
+        a_conn, a = await ns_menu(lab.names[0], 2222, keys[0])
+        b_conn, b = await ns_menu(lab.names[0], 2222, keys[1])
+        conns += [a_conn, b_conn]
+        a.proc.stdin.write(b"o")
+        await a.until(lambda s: "Host a LAN table" in s and "Open table" in s, "the host form")
+        a.proc.stdin.write(b"\x1b[B")  # Game → Players
+        await asyncio.sleep(QUIET)
+        a.proc.stdin.write(b"\x1b[C")  # 2 → 3
+        await a.until(lambda s: "◀ 3 ▶" in s, "three players on the form")
+        a.proc.stdin.write(b"\x13")
+        await a.until(lambda s: LOBBY in s and "Seat 3" in s, "the lobby of the server's table")
+        await join_served(b)
+        # The LAN player finds the table by its zeroconf advertisement, from another namespace.
+        lan = lab.start(
+            1,
+            ["-m", "coldwater.net.cli", "join", "Coldwater table", "--headless", "--bot", "--timeout", "900"],
+            "lan",
+        )
+        for app in (a, b):
+            await app.until(lambda s: "Seat 3" in s and "open" not in seat_row(s, 2) + seat_row(s, 3), "a full table")
+            app.proc.stdin.write(b"\x12")  # Ctrl+R: ready
+        # ---- LEAD: a spectator joins here and watches the whole game (issue #17) -----------
+        # Start `coldwater join "Coldwater table" --watch --headless` in a third namespace
+        # (lab.add_node()) before the game starts, let it run to the end, and check that its
+        # final digest equals the others' and that its process never held a sealed value.
+        # ------------------------------------------------------------------------------------
+        screens = await play_to_the_end([a, b], lan)
+        for shown in screens:
+            assert "Coldwater Crown — final scores" in shown
+            assert "audit failed" not in shown.lower()
+        out, _ = await asyncio.to_thread(lan.communicate, timeout=120)
+        result = json.loads(out.strip().splitlines()[-1])
+        assert result["audit"] == "ok", result
+
+        def ended() -> str:
+            return next((ln for ln in lab.stderr("server").splitlines() if "ended:" in ln), "")
+
+        for _ in range(600):
+            if ended():
+                break
+            await asyncio.sleep(0.1)
+        line = ended()
+        signed = re.findall(r"seat (\d) ([0-9a-f]{64})", line)
+        # Every seat's own digest, signed by that seat: the two SSH players' apps and the LAN player.
+        assert sorted(s for s, _ in signed) == ["1", "2", "3"], line
+        assert {d for _, d in signed} == {result["digest"]}, line
+    finally:
+        for conn in conns:
+            conn.close()
+        lab.close()
