@@ -228,9 +228,11 @@ def lan_identity_path(home: Path) -> Path:
 class Hosted:
     """One table the server hosts, and whose key opened it."""
 
-    def __init__(self, host: TableHost, owner: bytes, seat_keys: dict[int, str]) -> None:
+    def __init__(self, host: TableHost, owner: bytes, seat_keys: dict[int, str], *, locked: bool) -> None:
         self.host = host
         self.owner = owner
+        self.locked = locked
+        """The table asks for a passphrase."""
         self.ssh_seats = seat_keys
         """Seat → SSH key fingerprint, for seats reserved for an SSH key (shown in the lobby)."""
         self.task: asyncio.Task[Any] | None = None
@@ -360,7 +362,7 @@ class ServerTables:
             fingerprint=t.identity.fingerprint,
             content=t.game.content_hash,
             owner=self.fingerprint_of(h.owner),
-            needs_passphrase=h.host._pass_key != b"",
+            needs_passphrase=h.locked,
             started=t.started,
             yours=yours,
         )
@@ -410,7 +412,7 @@ class ServerTables:
         host = await self._host(game, name, kinds, req, ssh_seats)
         if isinstance(host, str):
             return Failed(host)
-        hosted = Hosted(host, blob, ssh_seats)
+        hosted = Hosted(host, blob, ssh_seats, locked=bool(req.passphrase))
         self.tables[name] = hosted
         hosted.task = self._spawn(self._run(hosted))
         self.say(f"table {name!r} ({game.name}) opened by {self.fingerprint_of(blob)} on port {host.port}")
