@@ -69,7 +69,7 @@ async def menu(server: serve.Server, key: asyncssh.SSHKey) -> tuple[asyncssh.SSH
 async def host_table(app: Screen, reserve: str = "") -> str:
     """From the menu: Host a LAN table with the form's defaults (2 seats), seat 2 reserved for `reserve`."""
     app.proc.stdin.write(b"o")
-    await app.until(lambda s: "Host a LAN table" in s and "Open table" in s, "the host form")
+    await app.until(lambda s: "Host a table on this server" in s and "Open table" in s, "the host form")
     if reserve:
         app.proc.stdin.write(b"\x1b[B\x1b[B")  # down to Seat 2
         await asyncio.sleep(0.3)
@@ -102,6 +102,15 @@ async def test_a_table_opened_over_ssh_is_hosted_by_the_server(
     shown = await host_table(app)
     assert f"SSH key {me}" in shown
     assert list(server.tables.tables) == ["Coldwater table"]
+    assert "on this server" in shown
+    # Leaving the lobby on purpose (Esc) closes the table the key opened; a drop would not.
+    app.proc.stdin.write(b"\x1b")
+    await app.until(lambda s: MENU in s, "the menu again")
+    for _ in range(100):
+        if not server.tables.tables:
+            break
+        await asyncio.sleep(0.05)
+    assert not server.tables.tables
     conn.close()
 
 
@@ -315,7 +324,7 @@ async def test_two_ssh_players_and_a_lan_player_finish_one_game(tmp_path: Path, 
         b_conn, b = await ns_menu(lab.names[0], 2222, keys[1])
         conns += [a_conn, b_conn]
         a.proc.stdin.write(b"o")
-        await a.until(lambda s: "Host a LAN table" in s and "Open table" in s, "the host form")
+        await a.until(lambda s: "Host a table on this server" in s and "Open table" in s, "the host form")
         a.proc.stdin.write(b"\x1b[B")  # Game → Players
         await asyncio.sleep(QUIET)
         a.proc.stdin.write(b"\x1b[C")  # 2 → 3

@@ -120,6 +120,8 @@ the lobby, where you start the game once every seat is filled and ready.
         return self.cw.settings.forms.get("host") or FormMemory()
 
     def on_mount(self) -> None:
+        if servetables.link() is not None:
+            self.query_one(".page-title", Static).update("Host a table on this server (LAN players may join)")
         self.games = self.cw.catalog.available()
         if not self.games:
             self.query_one("#form-error", Static).update("No game engine is installed in this build.")
@@ -305,4 +307,4 @@ the lobby, where you start the game once every seat is filled and ready.
             return
         self.opening = False
         self._remember()
-        self.app.switch_screen(LobbyScreen(peer, is_host=False))
+        self.app.switch_screen(LobbyScreen(peer, is_host=False, served_table=table.name))
