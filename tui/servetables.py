@@ -138,6 +138,28 @@ def served_key() -> str:
     return os.environ.get(KEY_ENV, "")
 
 
+def die_with_server() -> None:
+    """In a served app: end when the server process ends, however it ends.
+
+    The server stops its apps when it is stopped politely; this covers SIGKILL
+    and crashes, after which an orphaned app would keep its key's data folder
+    locked and the key could not play on a restarted server. Linux only
+    (prctl); elsewhere the polite stop is all there is.
+    """
+    if not os.environ.get(FD_ENV):
+        return
+    import ctypes
+    import signal
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGHUP))  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() == 1:  # the server was already gone before the line above
+        raise SystemExit("coldwater: the server that started this app is gone")
+
+
 class ServerUnavailable(Exception):
     """The control path to the server is missing or broken; the message says so for a person."""
 

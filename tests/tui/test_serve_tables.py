@@ -8,6 +8,7 @@ test_serve.py; the server's tables listen on loopback and are not announced
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ctypes
 import json
 import os
@@ -369,4 +370,8 @@ async def test_two_ssh_players_and_a_lan_player_finish_one_game(tmp_path: Path, 
     finally:
         for conn in conns:
             conn.close()
+        for p in lab.procs[:1]:
+            p.terminate()  # the server stops its apps (lab.close kills process groups; apps have their own)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                await asyncio.to_thread(p.wait, 15)
         lab.close()
