@@ -188,7 +188,7 @@ class ServeLink:
                 await writer.drain()
                 data = await asyncio.wait_for(_read_frame(reader), REPLY_TIMEOUT)
             except (OSError, TimeoutError, ValueError) as e:
-                raise ServerUnavailable(f"the server does not answer ({e or type(e).__name__})") from None
+                raise ServerUnavailable(f"the server does not answer ({str(e) or type(e).__name__})") from None
             if data is None:
                 raise ServerUnavailable("the server closed the control connection")
             try:
@@ -222,7 +222,8 @@ def link() -> ServeLink | None:
 
 def listing(t: ServedTable) -> Any:
     """A server table as a LAN :class:`~coldwater.net.discovery.Listing` on loopback, for the Join screen."""
-    from coldwater.net.discovery import PROTOCOL, Listing
+    from coldwater.net.discovery import Listing
+    from coldwater.net.messages import PROTOCOL
 
     return Listing(
         service=f"served:{t.name}",
@@ -446,7 +447,7 @@ class ServerTables:
         from coldwater import net
 
         try:
-            host = await net.open_table(
+            host: TableHost = await net.open_table(
                 game,
                 name=name,
                 seats=kinds,
