@@ -375,3 +375,56 @@ async def test_two_ssh_players_and_a_lan_player_finish_one_game(tmp_path: Path, 
             with contextlib.suppress(subprocess.TimeoutExpired):
                 await asyncio.to_thread(p.wait, 15)
         lab.close()
+
+
+async def answer_some(apps: list[Screen], count: int) -> None:
+    """Answer `count` questions in whichever session is asked one."""
+    answered = 0
+    while answered < count:
+        for app in apps:
+            shown = app.text
+            if question(shown) is not None and not over(shown):
+                await asyncio.sleep(QUIET)
+                if app.text == shown:
+                    await answer(app, shown)
+                    answered += 1
+        await asyncio.sleep(0.05)
+
+
+async def test_the_opener_sits_back_down_in_the_middle_of_a_game(
+    server: serve.Server, keys: list[asyncssh.SSHKey]
+) -> None:
+    for k in keys[:2]:
+        home_for(server, k)
+    a_conn, a = await menu(server, keys[0])
+    await host_table(a)
+    b_conn, b = await menu(server, keys[1])
+    await join_served(b)
+    for app in (a, b):
+        await app.until(lambda s: "(you)" in s and "open" not in seat_row(s, 2), "a full table")
+        app.proc.stdin.write(b"\x12")  # Ctrl+R: ready; the server's table starts when both are
+    for app in (a, b):
+        await app.until(lambda s: "Coldwater Crown" in s and LOBBY not in s, "the game")
+    await answer_some([a, b], 4)
+    hosted = server.tables.tables["Coldwater table"]
+    ply = hosted.host.table.state.ply  # type: ignore[union-attr]
+
+    # The opener's app dies mid-game; the game waits for seat 1, on the server.
+    pid = server.app_of(keys[0].public_data).child.pid  # type: ignore[union-attr]
+    os.kill(pid, 9)
+    await asyncio.wait_for(a.proc.wait_closed(), DEADLINE)
+    a_conn.close()
+    for _ in range(100):
+        if not hosted.host.remotes[0].present:
+            break
+        await asyncio.sleep(0.05)
+    assert not hosted.host.remotes[0].present and server.tables.tables["Coldwater table"] is hosted
+
+    a_conn, a = await menu(server, keys[0])
+    await join_served(a, "your seat: sit back down")
+    await a.until(lambda s: "Coldwater Crown" in s and LOBBY not in s, "the game again, at seat 1")
+    assert hosted.host.remotes[0].present
+    await answer_some([a, b], 4)
+    assert hosted.host.table.state.ply > ply  # type: ignore[union-attr]
+    a_conn.close()
+    b_conn.close()

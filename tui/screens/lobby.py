@@ -143,6 +143,14 @@ The game then opens on the same table screen as local play.
         seats = self.party.lobby() if self.is_host else self.party.seats
         self._show_seats(seats)
         self.query_one("#chat-input", Input).focus()
+        if not self.is_host:
+            # A peer that sits back down in a game under way gets no GameStarted (its save
+            # or the host's resync gives it the game): open the table once it has one.
+            self.set_interval(0.3, self._game_under_way)
+
+    def _game_under_way(self) -> None:
+        if not self.started and getattr(self.party, "state", None) is not None:
+            self._open_table()
 
     async def on_unmount(self) -> None:
         if self._unsub is not None:
