@@ -147,3 +147,10 @@ def test_outside_serve_there_is_no_link(monkeypatch: pytest.MonkeyPatch) -> None
     monkeypatch.delenv(servetables.FD_ENV, raising=False)
     monkeypatch.delenv(servetables.KEY_ENV, raising=False)
     assert servetables.link() is None and servetables.served_key() == ""
+
+
+def test_where_the_servers_tables_listen_is_an_option() -> None:
+    cfg = serve.parse_args(["--guests", "--table-bind", "127.0.0.1", "--no-advertise"])
+    assert cfg.table_bind == "127.0.0.1" and not cfg.advertise
+    cfg = serve.parse_args(["--guests"])
+    assert cfg.table_bind == "0.0.0.0" and cfg.advertise
