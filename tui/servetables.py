@@ -361,8 +361,8 @@ class ServerTables:
             return await self.open_table(blob, request)
 
     def listing(self, blob: bytes) -> list[ServedTable]:
-        mine = self.lan_identity(blob).public
-        mine_fp = self.lan_identity(blob).fingerprint
+        me = self.lan_identity(blob)
+        mine, mine_fp = me.public, me.fingerprint
         out = []
         for h in sorted(self.tables.values(), key=lambda h: h.host.name.lower()):
             t = h.host
@@ -392,6 +392,8 @@ class ServerTables:
 
     def _seats(self, blob: bytes, asked: list[str]) -> tuple[list[str], dict[int, str]] | str:
         """The form's seats as the LAN host names them, or why they cannot be."""
+        from coldwater.net.known_hosts import normalise_fingerprint
+
         if asked.count("host") != 1 or asked[0] != "host":
             return "the first seat is yours (and only the first)"
         out = ["reserved:" + self.lan_identity(blob).fingerprint]
@@ -402,7 +404,11 @@ class ServerTables:
                 continue
             if not kind.startswith("reserved:") or not kind.split(":", 1)[1].strip():
                 return f"seat {i + 1}: {kind!r} is not open, bot or reserved:FINGERPRINT"
-            fp = kind.split(":", 1)[1].strip().lower()
+            text = kind.split(":", 1)[1].strip()
+            try:
+                fp = normalise_fingerprint(text)
+            except ValueError:
+                return f"seat {i + 1}: {text!r} is not a key fingerprint (16 hex digits, e.g. ab12-cd34-ef56-7890)"
             key = self.key_by_fingerprint(fp)
             if key is not None:
                 # An SSH key the server knows: the seat is for the LAN identity its sessions use.

@@ -89,6 +89,7 @@ async def test_a_seat_reserved_for_an_ssh_key_is_kept_for_its_lan_identity(keepe
         (crown(seats=["host", "host"]), "the first seat is yours"),
         (crown(seats=["host", "robot"]), "seat 2: 'robot' is not open, bot or reserved"),
         (crown(seats=["host", "reserved:"]), "seat 2: 'reserved:' is not open"),
+        (crown(seats=["host", "reserved:bob"]), "seat 2: 'bob' is not a key fingerprint"),
         (crown(seats=["host"] + ["open"] * 6), "cannot open the table: Coldwater Crown is for"),
         (crown(options={"nonsense": 1}), "cannot open the table: bad Coldwater Crown options"),
     ],
