@@ -101,7 +101,8 @@ where you have a seat says *your seat*: choose it to sit back down.
         with Vertical(classes="page", id="join"):
             yield Static("Join a LAN table", classes="page-title")
             yield Static("", id="join-me")
-            yield Static("Tables on this network", classes="section")
+            served = servetables.link() is not None
+            yield Static("Tables on this server and network" if served else "Tables on this network", classes="section")
             yield Static("Looking for tables…", id="join-empty", classes="note")
             yield ChoiceList(id="tables")
             with Horizontal(classes="seed-row"):
