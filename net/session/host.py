@@ -586,8 +586,10 @@ class TableHost(Emitter[Event]):
         for seat in free:
             if seat not in self.reserved:
                 return seat
-        conn.send_nowait(m.Refuse(reason="the table is full"))
-        self._refuse(conn, "join", "the table is full")
+        # Say why when seats are free but kept for others, so nobody thinks they typed something wrong.
+        why = f"the free seats are reserved for other keys (yours is {mine})" if free else "the table is full"
+        conn.send_nowait(m.Refuse(reason=why))
+        self._refuse(conn, "join", why)
         return None
 
     async def _serve(self, r: Remote, conn: Connection) -> None:
