@@ -342,11 +342,13 @@ async def test_two_ssh_players_and_a_lan_player_finish_one_game(tmp_path: Path, 
         for app in (a, b):
             await app.until(lambda s: "Seat 3" in s and "open" not in seat_row(s, 2) + seat_row(s, 3), "a full table")
             app.proc.stdin.write(b"\x12")  # Ctrl+R: ready
-        # ---- LEAD: a spectator joins here and watches the whole game (issue #17) -----------
-        # Start `coldwater join "Coldwater table" --watch --headless` in a third namespace
-        # (lab.add_node()) before the game starts, let it run to the end, and check that its
-        # final digest equals the others' and that its process never held a sealed value.
-        # ------------------------------------------------------------------------------------
+        # A spectator in a third namespace watches the whole game from the lobby on: the
+        # public view only (the watcher refuses, and reports, any sealed value or private view).
+        watcher = lab.start(
+            lab.add_node(),
+            ["-m", "coldwater.net.cli", "join", "Coldwater table", "--watch", "--headless", "--timeout", "900"],
+            "watcher",
+        )
         screens = await play_to_the_end([a, b], lan)
         for shown in screens:
             assert "Coldwater Crown — final scores" in shown
@@ -354,6 +356,14 @@ async def test_two_ssh_players_and_a_lan_player_finish_one_game(tmp_path: Path, 
         out, _ = await asyncio.to_thread(lan.communicate, timeout=120)
         result = json.loads(out.strip().splitlines()[-1])
         assert result["audit"] == "ok", result
+        seen, _ = await asyncio.to_thread(watcher.communicate, timeout=120)
+        watched = json.loads(seen.strip().splitlines()[-1])
+        assert watched["role"] == "watcher" and watched["audit"] == "ok", (watched, lab.stderr("watcher"))
+        assert (watched["plies"], watched["scores"], watched["outcome"]) == (
+            result["plies"],
+            result["scores"],
+            result["outcome"],
+        ), (watched, result)
 
         def ended() -> str:
             return next((ln for ln in lab.stderr("server").splitlines() if "ended:" in ln), "")
