@@ -24,11 +24,11 @@ def names() -> tuple[str, ...]:
     return tuple(_MODULES)
 
 
-def get(name: str) -> Game[Any]:
+def get(name: str) -> Game[Any, Any]:
     """The Game object for `name`; raises KeyError naming the known games."""
     try:
         module = _MODULES[name]
     except KeyError:
         raise KeyError(f"unknown game {name!r}; known games: {', '.join(_MODULES)}") from None
-    game: Game[Any] = importlib.import_module(module).GAME
+    game: Game[Any, Any] = importlib.import_module(module).GAME
     return game

@@ -47,7 +47,7 @@ _enc = msgspec.json.Encoder()
 
 
 def start(
-    game: Game[Any], state: State[Any, Any], options: Any = None, meta: dict[str, str] | None = None
+    game: Game[Any, Any], state: State[Any, Any], options: Any = None, meta: dict[str, str] | None = None
 ) -> GameRecord:
     """A record for a game that begins at `state` (normally fresh from game.new)."""
     opts = msgspec.to_builtins(game.make_options(options))
@@ -80,7 +80,7 @@ def loads(raw: bytes | str) -> GameRecord:
     return rec
 
 
-def initial_state(record: GameRecord, game: Game[Any] | None = None) -> tuple[Game[Any], State[Any, Any]]:
+def initial_state(record: GameRecord, game: Game[Any, Any] | None = None) -> tuple[Game[Any, Any], State[Any, Any]]:
     """The game object and starting position a record describes, checked."""
     from . import games
 
@@ -105,7 +105,7 @@ def initial_state(record: GameRecord, game: Game[Any] | None = None) -> tuple[Ga
     return game, state
 
 
-def replay_iter(record: GameRecord, game: Game[Any] | None = None) -> Iterator[tuple[int, Entry, State[Any, Any]]]:
+def replay_iter(record: GameRecord, game: Game[Any, Any] | None = None) -> Iterator[tuple[int, Entry, State[Any, Any]]]:
     """Yield (index, entry, state after it), verifying each entry as it goes."""
     game, state = initial_state(record, game)
     for i, entry in enumerate(record.entries, start=1):
@@ -125,7 +125,7 @@ def replay_iter(record: GameRecord, game: Game[Any] | None = None) -> Iterator[t
         yield i, entry, state
 
 
-def replay(record: GameRecord, game: Game[Any] | None = None) -> State[Any, Any]:
+def replay(record: GameRecord, game: Game[Any, Any] | None = None) -> State[Any, Any]:
     """The final position of a verified replay (RecordError names the first bad entry)."""
     _, last = initial_state(record, game)
     for _, _, state in replay_iter(record, game):

@@ -52,7 +52,7 @@ def play_out(state: State[Any, Any], bots: list[Any], rng: Rng, *, max_plies: in
         state.apply(action)
 
 
-def seat_bots(game: Game[Any], spec: str, players: int) -> list[str]:
+def seat_bots(game: Game[Any, Any], spec: str, players: int) -> list[str]:
     """Bot names per seat from ``hard`` (every seat) or ``hard,easy`` (one per seat).
 
     Raises BotError naming the known bots, or if the count does not match the seats.
@@ -69,7 +69,7 @@ def seat_bots(game: Game[Any], spec: str, players: int) -> list[str]:
 
 
 def simulate(
-    game: Game[Any], players: int, games: int, seed: int | str, *, bot: str = "random", options: Any = None
+    game: Game[Any, Any], players: int, games: int, seed: int | str, *, bot: str = "random", options: Any = None
 ) -> Iterator[GameResult]:
     """Play `games` whole games and yield each one's result as it finishes.
 

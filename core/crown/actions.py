@@ -207,7 +207,7 @@ ACTION_TYPES = (
     WhiteOption,
     Submit,
 )
-CODEC = Codec(ACTION_TYPES)
+CODEC: Codec[CrownAction] = Codec(ACTION_TYPES)
 
 CHANCE_TYPES = (Bait, Reveal, MAFlip, MWFlip, TackleDraw, TagTile)
 
