@@ -309,12 +309,24 @@ class Game(Protocol[S, A]):
     cannot say "some State and its own action type", so those stay Any there.
     """
 
-    name: str
-    title: str
-    min_players: int
-    max_players: int
-    options_type: type[msgspec.Struct]
-    state_type: type[S]
+    # Read-only, so a game may narrow them (``options_type = CrownOptions``).
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def title(self) -> str: ...
+
+    @property
+    def min_players(self) -> int: ...
+
+    @property
+    def max_players(self) -> int: ...
+
+    @property
+    def options_type(self) -> type[msgspec.Struct]: ...
+
+    @property
+    def state_type(self) -> type[S]: ...
 
     @property
     def codec(self) -> Codec[A]: ...
