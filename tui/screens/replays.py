@@ -88,7 +88,7 @@ class ReplaysScreen(BaseScreen):
         yield Footer()
 
     def on_mount(self) -> None:
-        items = []
+        items: list[Item[tuple[Path, bool] | None]] = []
         for _, path, finished in _records():
             try:
                 rec, _ = load_with_content(path, finished)
@@ -182,7 +182,7 @@ The log on the right runs up to the position shown; at the end the final scores
 appear above it.
 """
 
-    def __init__(self, rec: record_mod.GameRecord, game: Any, board: type[BoardView]) -> None:
+    def __init__(self, rec: record_mod.GameRecord, game: Any, board: type[BoardView[Any]]) -> None:
         super().__init__()
         self.rec = rec
         self.game = game

@@ -16,7 +16,7 @@ import re
 import time
 from importlib import resources
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Never
 
 import msgspec
 from rich.text import Text
@@ -24,12 +24,14 @@ from textual.app import ComposeResult
 
 from coldwater.core.aquatica import actions as A
 from coldwater.core.aquatica import payment, tribes
+from coldwater.core.aquatica.actions import AqAction
 from coldwater.core.aquatica.content import Deck
 from coldwater.core.aquatica.game import AquaticaGame
 from coldwater.core.aquatica.model import LOC_TYPES, AqData
 from coldwater.core.aquatica.solo import TITLES
+from coldwater.core.aquatica.state import AqState
 from coldwater.core.aquatica.tribes_solo import LEVELS
-from coldwater.core.state import Scores, State
+from coldwater.core.state import Scores
 from coldwater.net import records
 from coldwater.net.table import seat_label
 from coldwater.tui.games.aquatica import cards, words
@@ -73,8 +75,8 @@ def _stylesheet() -> str:
     return str(resources.files("coldwater.themes").joinpath("aquatica.tcss"))
 
 
-class AquaticaTableScreen(TableScreen):
-    BOARD: ClassVar[type[BoardView]] = AquaticaBoard
+class AquaticaTableScreen(TableScreen[AqState, AqAction, Never]):
+    BOARD: ClassVar[type[BoardView[Any]]] = AquaticaBoard
     OWN_CONTENT: ClassVar[bool] = True  # every card is drawn from the loaded deck
     CSS_PATH = _stylesheet()
     OPTION_CHOICES: ClassVar[dict[str, list[tuple[str, Any]]]] = {
@@ -158,7 +160,7 @@ then *Rules*.
             box.scroll_home(animate=False, immediate=True)
             self.call_after_refresh(box.scroll_home, animate=False)
 
-    def update_pane(self, pane_id: str, view: State[Any, Any]) -> None:
+    def update_pane(self, pane_id: str, view: AqState) -> None:
         board = self.query_one(f"#aq-pane-{pane_id}", AquaticaBoard)
         board.show(view, self.player_names(), self.viewer, self.PANE_PARTS.get(pane_id, ()))
 
@@ -170,7 +172,7 @@ then *Rules*.
         self._drawn = now
         super().refresh_view()
 
-    def update_board(self, view: State[Any, Any]) -> None:
+    def update_board(self, view: AqState) -> None:
         key = (self.table.state.ply, self.viewer, self._handing_over)
         if key == self._board_key:
             return  # the same position for the same eyes: already on screen
@@ -200,7 +202,7 @@ then *Rules*.
         return SEAT_RE.sub(lambda m: self.seat_name(int(m.group(1)) - 1), text).replace("You takes ", "You take ")
 
     # ---- the decision -----------------------------------------------------------------------
-    def choice_items(self, view: State[Any, Any], legal: list[Any]) -> tuple[list[Item], int | None]:
+    def choice_items(self, view: AqState, legal: list[AqAction]) -> tuple[list[Item[AqAction]], int | None]:
         order = {t: n for n, t in enumerate(GROUP_ORDER)}
         d: AqData = view.data
         ranked = sorted(enumerate(legal), key=lambda ia: (order.get(type(ia[1]), len(order)), ia[0]))
@@ -213,7 +215,7 @@ then *Rules*.
         self._aq_items = items
         return items, pre
 
-    def group(self, view: State[Any, Any], a: Any) -> str:
+    def group(self, view: AqState, a: Any) -> str:
         d: AqData = view.data
         if d.pay is not None and isinstance(a, (A.Flip, A.Exploit, A.UseTribe, A.Spend)):
             return f"Pay with · {'coins' if d.pay.res == 'c' else 'power'}"
@@ -233,7 +235,7 @@ then *Rules*.
             return "Your turn"
         return ""
 
-    def label(self, view: State[Any, Any], a: Any) -> str:
+    def label(self, view: AqState, a: Any) -> str:
         try:
             return self._label(view.data, a)
         except (AttributeError, IndexError, KeyError, TypeError, ValueError, AssertionError):
@@ -333,7 +335,7 @@ then *Rules*.
             return f"Discard {cards.char_line(k, a.card)}"
         return self.words(str(a))
 
-    def prompt(self, view: State[Any, Any]) -> str:
+    def prompt(self, view: AqState) -> str:
         d: AqData = view.data
         k = self.deck
         if d.phase == "kings":
@@ -361,7 +363,7 @@ then *Rules*.
             return "Extras, or end your turn"
         return "Your choice"
 
-    def status(self, view: State[Any, Any]) -> str:
+    def status(self, view: AqState) -> str:
         base = super().status(view)
         d: AqData = view.data
         extra: list[str] = []
@@ -376,24 +378,24 @@ then *Rules*.
         return base + (f" · {' · '.join(extra)}" if extra else "")
 
     # ---- the card behind the highlighted choice ------------------------------------------------
-    def preview(self, view: State[Any, Any], action: Any) -> str:
+    def preview(self, view: AqState, action: AqAction) -> str:
         text = self.details(view.data, action)
         return text.plain if isinstance(text, Text) else text
 
     # ---- frame hooks: standings, safe defaults, announcements ------------------------------------
-    def standings(self, view: State[Any, Any]) -> str:
+    def standings(self, view: AqState) -> str:
         return words.standings(view.data, view.scores().totals)
 
-    def is_done(self, view: State[Any, Any], action: Any) -> bool:
+    def is_done(self, view: AqState, action: AqAction) -> bool:
         return isinstance(action, (A.End, A.Skip))
 
-    def is_costly(self, view: State[Any, Any], action: Any) -> bool:
+    def is_costly(self, view: AqState, action: AqAction) -> bool:
         return words.is_costly(action)
 
-    def step_note(self, view: State[Any, Any]) -> str:
+    def step_note(self, view: AqState) -> str:
         return words.step_note(self.deck, view.data)
 
-    def announcements(self, before: State[Any, Any], after: State[Any, Any], seat: int, action: Any) -> list[str]:
+    def announcements(self, before: AqState, after: AqState, seat: int, action: AqAction) -> list[str]:
         return words.announcements(self.deck, before.data, after.data)
 
     def details(self, d: AqData, a: Any) -> Text | str:

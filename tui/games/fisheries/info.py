@@ -40,13 +40,14 @@ START_STYLE = "dim"
 SHAPE_SHORT: dict[str, str] = {"1sq": "1□", "2sq": "2□", "I3": "I3", "L3": "L3"}
 
 
-def ctx_of(game: Any) -> Any:
+def ctx_of(game: object) -> Ctx:
     """The engine's fixed geometry and content tables (``core.fisheries.model.Ctx``)."""
     ctx = getattr(game, "ctx", None)
-    if ctx is not None:
-        return ctx
-    state_type = getattr(game, "state_type", None)
-    return getattr(state_type, "CTX", None)
+    if ctx is None:
+        ctx = getattr(getattr(game, "state_type", None), "CTX", None)
+    if not isinstance(ctx, Ctx):
+        raise TypeError(f"{game!r} is not a Fisheries game")
+    return ctx
 
 
 def letter(colour: str) -> str:
