@@ -8,11 +8,9 @@ so an engine change lands here once. Everything here is pure: no widgets.
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.text import Text
 
-from coldwater.core.fisheries.model import Ctx
+from coldwater.core.fisheries.model import Ctx, Data
 
 # Rich's 16 basic colour names: they follow the terminal palette in the ANSI theme
 # and stay distinct when reduced to 256 colours. Every square also differs by its
@@ -70,7 +68,7 @@ def card_vp(ctx: Ctx, card: str) -> int:
     return int(ctx.cards[card].vp)
 
 
-def points(ctx: Ctx, d: Any, seat: int) -> tuple[int, int, int]:
+def points(ctx: Ctx, d: Data, seat: int) -> tuple[int, int, int]:
     """(card values, helm icons on cards, island helms), exactly as the engine scores them."""
     from coldwater.core.fisheries.scoring import breakdown
 

@@ -14,18 +14,19 @@ the list and the board. Only actions from ``view.legal()`` are submitted.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
 from textual.widgets import OptionList
 
 from coldwater.core.fisheries.actions import FAction
+from coldwater.core.fisheries.model import Ctx
 from coldwater.core.fisheries.state import FisheriesState
 from coldwater.net.tablelike import TableLike
 from coldwater.tui import keymap
 from coldwater.tui.games.fisheries import cursor, info, words
 from coldwater.tui.games.fisheries.board import FisheriesBoard
 from coldwater.tui.games.fisheries.cursor import Mode, Overlay
-from coldwater.tui.games.fisheries.words import UiCmd, tag_of
+from coldwater.tui.games.fisheries.words import FChoice, UiCmd, Value, tag_of
 from coldwater.tui.screens.table import TableScreen
 from coldwater.tui.widgets.board import BoardView
 from coldwater.tui.widgets.choices import ChoiceList, Item
@@ -37,10 +38,6 @@ MODE_KEYS = "123456789abcdghijklmoqstuvwxyz"
 e is the done key on every turn)."""
 NO_KEY = "\u00a0"
 """A key label no key press produces, for list entries beyond the hotkeys."""
-
-
-FChoice = UiCmd | Literal["back"]
-"""The screen's own choices besides actions: open the cursor, or put it away."""
 
 
 class FisheriesTableScreen(TableScreen[FisheriesState, FAction, FChoice]):
@@ -95,7 +92,7 @@ Overnight you keep one tile. The final scores are broken down by cards, helms an
         self._focus_cells: set[int] = set()
 
     @property
-    def ctx(self) -> Any:
+    def ctx(self) -> Ctx:
         return info.ctx_of(self.table.game)
 
     @property
@@ -103,7 +100,9 @@ Overnight you keep one tile. The final scores are broken down by cards, helms an
         return self.query_one("#board", FisheriesBoard)
 
     # ---- the decision list -------------------------------------------------------
-    def choice_items(self, view: FisheriesState, legal: list[FAction]) -> tuple[list[Item[FAction | FChoice]], int | None]:
+    def choice_items(
+        self, view: FisheriesState, legal: list[FAction]
+    ) -> tuple[list[Item[FAction | FChoice]], int | None]:
         ctx = self.ctx
         if self.mode is not None:
             keys = iter(MODE_KEYS)
@@ -338,7 +337,7 @@ Overnight you keep one tile. The final scores are broken down by cards, helms an
             return
         self._show_focus(value)
 
-    def _show_focus(self, value: Any) -> None:
+    def _show_focus(self, value: Value | None) -> None:
         """Mark the squares the highlighted first-step choice is about (a ship, a fish);
         what it does is said by the frame's preview under the list."""
         cells = cursor.focus_cells(self.ctx, value)
