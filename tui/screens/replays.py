@@ -18,7 +18,7 @@ from textual.widgets import Footer, Input, Static
 
 from coldwater.core import record as record_mod
 from coldwater.core.errors import RecordError
-from coldwater.core.state import CHANCE, State
+from coldwater.core.state import CHANCE, Game, State
 from coldwater.net import paths, records
 from coldwater.net.table import ContentRef, SaveError, count_turns, load_content, read_save, record_content
 from coldwater.tui import keymap
@@ -54,7 +54,7 @@ def load_with_content(path: Path, finished: bool) -> tuple[record_mod.GameRecord
     return save.record, save.content
 
 
-def game_for(game: Any, rec: record_mod.GameRecord, content: ContentRef | None) -> Any:
+def game_for(game: Game[Any, Any], rec: record_mod.GameRecord, content: ContentRef | None) -> Game[Any, Any]:
     """`game` with the card data the record was played with; RecordError if it is gone or changed."""
     if content is None or game.content_hash == rec.content_hash:
         return game
@@ -182,7 +182,7 @@ The log on the right runs up to the position shown; at the end the final scores
 appear above it.
 """
 
-    def __init__(self, rec: record_mod.GameRecord, game: Any, board: type[BoardView[Any]]) -> None:
+    def __init__(self, rec: record_mod.GameRecord, game: Game[Any, Any], board: type[BoardView[Any]]) -> None:
         super().__init__()
         self.rec = rec
         self.game = game

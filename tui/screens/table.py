@@ -659,7 +659,11 @@ leaving and resuming later loses nothing, the log included.
             self.choose(event.value)
 
     def choose(self, action: A | C) -> None:
+        """Play `action`. A screen with its own commands (C) handles them before this."""
         if not self.my_turn() or self.busy:
+            return
+        if not isinstance(action, Action):
+            self.notify(f"{action!r} is not a move of this game", severity="error")
             return
         self._describe_view = self.seen_by(self.log_seat)
         try:
