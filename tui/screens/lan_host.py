@@ -15,7 +15,6 @@ from textual.widgets import Button, Footer, Input, Static
 from textual.worker import Worker
 
 from coldwater.core.errors import ContentError
-from coldwater.core.state import Game
 from coldwater.tui import keymap
 from coldwater.tui import settings as settings_mod
 from coldwater.tui.screens.base import FormScreen
@@ -54,7 +53,7 @@ the lobby, where you start the game once every seat is filled and ready.
 
     def __init__(self) -> None:
         super().__init__()
-        self.games: list[tuple[str, Game[Any, Any]]] = []
+        self.games: list[tuple[str, Any]] = []
         self.game_name = ""
         self.opening = False
         self.option_names: list[str] = []
@@ -135,7 +134,7 @@ the lobby, where you start the game once every seat is filled and ready.
         self.query_one("#game", Cycler).focus()
 
     @property
-    def game(self) -> Game[Any, Any]:
+    def game(self) -> Any:
         return dict(self.games)[self.game_name]
 
     def _setup_game(self) -> None:
@@ -238,7 +237,7 @@ the lobby, where you start the game once every seat is filled and ready.
         )
         del worker  # named only so mypy infers the worker's result type (None)
 
-    async def _open(self, game: Game[Any, Any], kinds: list[str], name: str) -> None:
+    async def _open(self, game: Any, kinds: list[str], name: str) -> None:
         from coldwater import net
         from coldwater.tui.screens.lobby import LobbyScreen
 

@@ -17,7 +17,6 @@ from textual.widgets import Button, Footer, Input, Static
 from textual.worker import Worker
 
 from coldwater.core.errors import ContentError
-from coldwater.core.state import Game
 from coldwater.tui import keymap
 from coldwater.tui import settings as settings_mod
 from coldwater.tui.screens.base import BaseScreen
@@ -61,7 +60,7 @@ def listing_label(listing: Any, titles: dict[str, str], packaged: dict[str, str]
     return f"{listing.table} · {game} · {listing.host}:{listing.port} · {seats}{marks}"
 
 
-def content_needed(game: Game[Any, Any], content: str) -> str:
+def content_needed(game: Any, content: str) -> str:
     """The sentence for a joiner whose card data differs from the table's."""
     files = CONTENT_FILES.get(game.name, "its card data file")
     return (
@@ -238,7 +237,7 @@ told which). Your key fingerprint is shown at the top: a host can reserve a seat
         worker: Worker[None] = self.run_worker(partial(self._join, target), name="join", exclusive=True)
         del worker  # named only so mypy infers the worker's result type (None)
 
-    async def _game_for(self, target: Any) -> Game[Any, Any]:
+    async def _game_for(self, target: Any) -> Any:
         """The game (with the card data it needs) for `target`; Refusal with a sentence if we lack it."""
         from coldwater import net
         from coldwater.net.transport import probe
