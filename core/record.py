@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from .errors import IllegalAction, NotationError, RecordError
+from .notation import Action
 from .state import State
 
 if TYPE_CHECKING:
@@ -35,6 +36,7 @@ class GameRecord(msgspec.Struct, kw_only=True):
     game: str
     players: int
     options: dict[str, Any] = {}
+    """The game's options Struct as JSON builtins (each game has its own fields)."""
     content_hash: str
     seed: str | None = None
     start_digest: str
@@ -47,7 +49,7 @@ _enc = msgspec.json.Encoder()
 
 
 def start(
-    game: Game[Any, Any], state: State[Any, Any], options: Any = None, meta: dict[str, str] | None = None
+    game: Game[Any, Any], state: State[Any, Any], options: object = None, meta: dict[str, str] | None = None
 ) -> GameRecord:
     """A record for a game that begins at `state` (normally fresh from game.new)."""
     opts = msgspec.to_builtins(game.make_options(options))
@@ -62,7 +64,7 @@ def start(
     )
 
 
-def append(record: GameRecord, seat: int, action: Any, after: State[Any, Any]) -> None:
+def append(record: GameRecord, seat: int, action: Action, after: State[Any, Any]) -> None:
     record.entries.append(Entry(seat, str(action), after.digest()))
 
 

@@ -12,8 +12,6 @@ decisions (``settle``) that resolves everything needing no choice.
 
 from __future__ import annotations
 
-from typing import Any
-
 from coldwater.core.state import CHANCE
 
 from . import (
@@ -32,6 +30,7 @@ from . import (
     tribes_solo,
 )
 from .actions import (
+    AqAction,
     ClaimGoal,
     Cut,
     Deal,
@@ -69,7 +68,7 @@ def current(d: AqData) -> int | None:
     return d.turn
 
 
-def legal(d: AqData, k: Deck) -> list[Any]:
+def legal(d: AqData, k: Deck) -> list[AqAction]:
     cur = current(d)
     if cur is None:
         return []
@@ -99,11 +98,11 @@ def legal(d: AqData, k: Deck) -> list[Any]:
     return out
 
 
-def extras(d: AqData, k: Deck) -> list[Any]:
+def extras(d: AqData, k: Deck) -> list[AqAction]:
     """What a player may do any number of times before or after the Main Action."""
     seat = d.turn
     p = d.ps[seat]
-    out: list[Any] = goals.options(d, k, seat)
+    out: list[AqAction] = goals.options(d, k, seat)
     for i, m in enumerate(p.mantas):
         if usable(m):
             e = manta_effect(k, m)
@@ -116,9 +115,9 @@ def extras(d: AqData, k: Deck) -> list[Any]:
     return out
 
 
-def _tribe_effects(d: AqData, k: Deck, seat: int) -> list[Any]:
+def _tribe_effects(d: AqData, k: Deck, seat: int) -> list[AqAction]:
     """Type I Tribes whose ongoing effect could do something now (before/after the Main Action)."""
-    out: list[Any] = []
+    out: list[AqAction] = []
     for t in d.ps[seat].tribes:
         if active(d, k, seat, t):
             e = spec(k, t).ongoing
@@ -128,7 +127,7 @@ def _tribe_effects(d: AqData, k: Deck, seat: int) -> list[Any]:
     return out
 
 
-def apply(d: AqData, k: Deck, a: Any) -> None:
+def apply(d: AqData, k: Deck, a: AqAction) -> None:
     seat = d.turn
     p = d.ps[seat]
     if isinstance(a, Deal):

@@ -68,10 +68,10 @@ def _ma(s: CrownState, card: int) -> str:
     return f"the {T.ma_species_name.get(sp, sp)} Master Angler card ({spots})"
 
 
-def why_illegal(s: CrownState, a: Any) -> str:
+def why_illegal(s: CrownState, a: CrownAction) -> str:
     d = s.data
     T = s.TABLES
-    if not isinstance(a, CrownAction):
+    if not isinstance(a, CrownAction):  # a direct call; apply() refuses such objects itself
         return f"{a!r} is not a Coldwater Crown action"
     if d.cur == -1 and not isinstance(a, CHANCE_TYPES):
         return "a chance draw is pending; no player decides now"
