@@ -186,7 +186,7 @@ class Table:
         seats: list[Seat],
         *,
         seed: int | str | None = None,
-        options: Any = None,
+        options: object = None,
         save_path: Path | None = None,
         autosave: bool = True,
         meta: dict[str, str] | None = None,
