@@ -6,7 +6,7 @@ pick): they are shown to every seat.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .actions import (
     CHANCE_TYPES,
@@ -37,7 +37,7 @@ from .actions import (
     Zone6,
 )
 from .contests import location as contest_location
-from .model import COLOUR_LOCATION, LOCATION_INDEX, LOCATION_TITLES, LOCATIONS, SPACE_INDEX, ZONES
+from .model import COLOUR_LOCATION, LOCATION_INDEX, LOCATION_TITLES, LOCATIONS, SPACE_INDEX, ZONES, Party
 
 if TYPE_CHECKING:
     from .state import CrownState
@@ -179,7 +179,7 @@ def why_illegal(s: CrownState, a: CrownAction) -> str:
     return f"'{a}' is not legal now"
 
 
-def _tackle_msg(p: Any, kind: str, base: str) -> str:
+def _tackle_msg(p: Party, kind: str, base: str) -> str:
     if any(t.kind == kind and t.fresh for t in p.tackle):
         return f"{base}; the {kind.title()} you drew this Step can be played from the next Step on"
     return f"{base}, and you hold none you can play"

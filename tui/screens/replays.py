@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
 from textual.containers import Container, Horizontal, Vertical, VerticalScroll
@@ -29,6 +29,9 @@ from coldwater.tui.widgets.board import BoardView
 from coldwater.tui.widgets.choices import ChoiceList, Item
 from coldwater.tui.widgets.form import Field
 from coldwater.tui.widgets.log import GameLog
+
+if TYPE_CHECKING:
+    from coldwater.tui.app import ColdwaterApp
 
 
 def _records() -> list[tuple[str, Path, bool]]:
@@ -131,7 +134,7 @@ class ReplaysScreen(BaseScreen):
         self.app.push_screen(screen)
 
 
-def open_replay(app: Any, path: Path, finished: bool) -> ReplayScreen:
+def open_replay(app: ColdwaterApp, path: Path, finished: bool) -> ReplayScreen:
     """The replay screen for a record or save (RecordError and friends if it cannot be)."""
     rec, content = load_with_content(path, finished)
     game = game_for(app.catalog.get(rec.game), rec, content)

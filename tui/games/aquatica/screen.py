@@ -271,6 +271,7 @@ then *Rules*.
                 return f"{k.loc_name[a.loc]}: {cards.eff_text(depths[loc.pos])} ({left} Depth{plural} left after)"
             case A.UseTribe():
                 sp = cards.tribe_spec(k, a.tribe)
+                assert sp.ongoing is not None  # only a type I Tribe is used, and each has its bonus
                 return f"{sp.name}: {cards.eff_text(sp.ongoing)}"
             case A.Spend():
                 v = payment.spend_value(d, k, a.loc)
