@@ -12,6 +12,8 @@ decisions (``settle``) that resolves everything needing no choice.
 
 from __future__ import annotations
 
+from typing import assert_never
+
 from coldwater.core.state import CHANCE
 
 from . import (
@@ -90,11 +92,16 @@ def legal(d: AqData, k: Deck) -> list[AqAction]:
     if d.stack:
         return effects.options(d, k, d.stack[-1]) + [Skip()]
     out = extras(d, k)
-    if d.phase == "pre":
-        p = d.ps[d.turn]
-        out += [Play(c) for c in sorted(set(p.hand)) if c >= 0 and k.char_effs[c]]
-    else:
-        out.append(End())
+    match d.phase:
+        case "pre":
+            p = d.ps[d.turn]
+            out += [Play(c) for c in sorted(set(p.hand)) if c >= 0 and k.char_effs[c]]
+        case "post" | "main" | "setup" | "kings" | "over":
+            # After the Main Action (its effects resolved above); the draft, chance and
+            # the end are answered above, so in practice only "post" arrives here.
+            out.append(End())
+        case _:
+            assert_never(d.phase)
     return out
 
 
