@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import assert_never
 
 from coldwater.core.crown.actions import (
+    Bait,
     Catch,
     CrownAction,
     Discard,
@@ -28,13 +30,18 @@ from coldwater.core.crown.actions import (
     Fill,
     Lose,
     Lure,
+    MAFlip,
+    MWFlip,
     Place,
     Reel,
     Remove,
+    Reveal,
     Route,
     SilentDraws,
     Skip,
     Submit,
+    TackleDraw,
+    TagTile,
     Take,
     TakeTackle,
     TakeTop,
@@ -349,67 +356,71 @@ def group(d: CrownData, T: Tables, action: CrownAction) -> str:
 def label(d: CrownData, T: Tables, action: CrownAction, seat: int | None) -> str:
     """One choice in words. Raises on an action it does not know (the caller falls back)."""
     tag = tag_of(action)
-    if isinstance(action, (Place, Remove)):
-        i = SPACES.index(action.space)
-        side = d.parties[d.turn].token if tag == "place" else d.tokens[i]
-        if action.space == "port":
-            return f"Port [{side}]: {'one Port action' if side == 1 else 'two Port actions'}"
-        amount = "one" if side == 1 else "all"
-        return f"{action.space.capitalize()} [{side}]: cast {amount} {action.space}"
-    if isinstance(action, Fill):
-        have = sum(d.parties[d.turn].zones[action.zone - 3])
-        return f"Fill Zone {action.zone} (draw {action.zone - have})"
-    if isinstance(action, Take):
-        return f"Take the {ma_name(T, action.card)} Master Angler card ({spots_letters(T, action.card)})"
-    if isinstance(action, TakeTop):
-        return "Take the top Master Angler card, unseen"
-    if isinstance(action, Skip):
-        return "No Port action is possible: go on"
-    if isinstance(action, Route):
-        m = next(m for m in d.parties[d.turn].ma if m.card == action.card)
-        open_ = len(T.ma_spots[action.card]) - len(m.filled)
-        return f"Onto your {ma_name(T, action.card)} ({open_} open spot{'s' if open_ != 1 else ''})"
-    if isinstance(action, Discard):
-        return "To the discard pile"
-    if isinstance(action, Catch):
-        li = LOCATIONS.index(action.loc)
-        fish = d.zones[li][action.at - 3]
-        name = fish_name(T, fish.species) if fish is not None else "nothing"
-        uses = tackle_used(d, action)
-        use = f", plays your {' and '.join(uses)}" if uses else ""
-        where = f"{LOCATION_TITLES[li]} Zone {action.at}"
-        return f"The {name} ({where}) for your Zone {action.zone}{use}"
-    if isinstance(action, Zone6):
-        pend = next(p for p in d.pending if p.zone == 6)
-        home = COLOUR_LOCATION[pend.colour]
-        top = d.tops[home]
-        name = fish_name(T, top.species) if top is not None else "fish"
-        return f"Zone 6 bonus: the {name} on top of the {LOCATION_TITLES[home]} deck instead"
-    if isinstance(action, Lose):
-        return f"Nothing for Zone {action.zone}: that Zone on the board is empty"
-    if isinstance(action, TakeTackle):
-        return "Take the top tackle piece" if action.take else "Leave the tackle"
-    if isinstance(action, Reel):
-        if action.a == action.b:
-            return f"Reel: two {action.colour} from Zone {action.a}"
-        return f"Reel: one {action.colour} from Zone {action.a} and one from Zone {action.b}"
-    if isinstance(action, Lure):
-        return f"Lure: {action.ca} in Zone {action.a} ⇄ {action.cb} in Zone {action.b}"
-    if isinstance(action, Submit):
-        cards = my_fish(d, T, d.cur if d.cur is not None and d.cur >= 0 else -1, action.species)
-        if 1 <= action.rank <= len(cards):
-            c = cards[action.rank - 1]
-            return f"{fish_name(T, action.species)} {T.weight[c]} lb ({T.tag[c]} tag, {clock(T.time[c])})"
-        return f"{fish_name(T, action.species)}, number {action.rank} by weight"
-    if isinstance(action, SilentDraws):
-        return f"The silent player draws {action.n} bait" + (" (you have fewer fish)" if action.n == 1 else "")
-    if isinstance(action, WhiteOption):
-        if action.choice == "card":
-            return "Give the silent player a second Master Angler card"
-        return "Draw 7 bait from the bag onto the discard pile"
-    if isinstance(action, EndTurn):
-        return "End your turn"
-    raise KeyError(tag)
+    match action:
+        case Place() | Remove():
+            i = SPACES.index(action.space)
+            side = d.parties[d.turn].token if tag == "place" else d.tokens[i]
+            if action.space == "port":
+                return f"Port [{side}]: {'one Port action' if side == 1 else 'two Port actions'}"
+            amount = "one" if side == 1 else "all"
+            return f"{action.space.capitalize()} [{side}]: cast {amount} {action.space}"
+        case Fill():
+            have = sum(d.parties[d.turn].zones[action.zone - 3])
+            return f"Fill Zone {action.zone} (draw {action.zone - have})"
+        case Take():
+            return f"Take the {ma_name(T, action.card)} Master Angler card ({spots_letters(T, action.card)})"
+        case TakeTop():
+            return "Take the top Master Angler card, unseen"
+        case Skip():
+            return "No Port action is possible: go on"
+        case Route():
+            m = next(m for m in d.parties[d.turn].ma if m.card == action.card)
+            open_ = len(T.ma_spots[action.card]) - len(m.filled)
+            return f"Onto your {ma_name(T, action.card)} ({open_} open spot{'s' if open_ != 1 else ''})"
+        case Discard():
+            return "To the discard pile"
+        case Catch():
+            li = LOCATIONS.index(action.loc)
+            fish = d.zones[li][action.at - 3]
+            name = fish_name(T, fish.species) if fish is not None else "nothing"
+            uses = tackle_used(d, action)
+            use = f", plays your {' and '.join(uses)}" if uses else ""
+            where = f"{LOCATION_TITLES[li]} Zone {action.at}"
+            return f"The {name} ({where}) for your Zone {action.zone}{use}"
+        case Zone6():
+            pend = next(p for p in d.pending if p.zone == 6)
+            home = COLOUR_LOCATION[pend.colour]
+            top = d.tops[home]
+            name = fish_name(T, top.species) if top is not None else "fish"
+            return f"Zone 6 bonus: the {name} on top of the {LOCATION_TITLES[home]} deck instead"
+        case Lose():
+            return f"Nothing for Zone {action.zone}: that Zone on the board is empty"
+        case TakeTackle():
+            return "Take the top tackle piece" if action.take else "Leave the tackle"
+        case Reel():
+            if action.a == action.b:
+                return f"Reel: two {action.colour} from Zone {action.a}"
+            return f"Reel: one {action.colour} from Zone {action.a} and one from Zone {action.b}"
+        case Lure():
+            return f"Lure: {action.ca} in Zone {action.a} ⇄ {action.cb} in Zone {action.b}"
+        case Submit():
+            cards = my_fish(d, T, d.cur if d.cur is not None and d.cur >= 0 else -1, action.species)
+            if 1 <= action.rank <= len(cards):
+                c = cards[action.rank - 1]
+                return f"{fish_name(T, action.species)} {T.weight[c]} lb ({T.tag[c]} tag, {clock(T.time[c])})"
+            return f"{fish_name(T, action.species)}, number {action.rank} by weight"
+        case SilentDraws():
+            return f"The silent player draws {action.n} bait" + (" (you have fewer fish)" if action.n == 1 else "")
+        case WhiteOption():
+            if action.choice == "card":
+                return "Give the silent player a second Master Angler card"
+            return "Draw 7 bait from the bag onto the discard pile"
+        case EndTurn():
+            return "End your turn"
+        case Bait() | Reveal() | MAFlip() | MWFlip() | TackleDraw() | TagTile():
+            raise KeyError(tag)  # chance: never a person's choice (the caller falls back)
+        case _:
+            assert_never(action)
 
 
 def tackle_used(d: CrownData, action: Catch) -> list[str]:
