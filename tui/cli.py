@@ -201,8 +201,18 @@ def lan_app(args: argparse.Namespace) -> int:
                 port=ns.port,
                 bind=ns.bind,
                 advertise=not ns.no_advertise,
+                watchers=0 if ns.no_watchers else ns.max_watchers,
             )
             return host, True
+        if ns.watch:
+            watcher = await net.watch_table(
+                args.target,
+                name=ns.player_name,
+                passphrase=ns.passphrase,
+                find_timeout=ns.find_timeout,
+                fingerprint=ns.fingerprint,
+            )
+            return watcher, False
         peer = await net.join_table(
             args.target,
             name=ns.player_name,

@@ -24,6 +24,8 @@ from ..emitter import Emitter as Emitter  # the session's events go out through 
 class LobbyChanged(msgspec.Struct, frozen=True):
     seats: list[m.SeatInfo]
     started: bool
+    watchers: list[m.WatcherInfo] = []
+    """Who is watching the table (public view only)."""
 
 
 class ChatReceived(msgspec.Struct, frozen=True):

@@ -56,6 +56,7 @@ from .events import (
 from .failover import candidates
 from .host import FINALS_WAIT, HEARTBEAT, JOIN_TIMEOUT, MAX_ROUNDS, TableHost, fp_pass_key
 from .persist import PeerSave, SavedSeat, Saver, decode_view, load_peer_save, public_step, safe_name, unpack_view
+from .spectators import advertise_watchers
 
 log = logging.getLogger("coldwater.net")
 
@@ -121,6 +122,7 @@ class TablePeer(Emitter[Event]):
         self.info: m.TableInfo | None = None
         self.seat = -1
         self.seats: list[m.SeatInfo] = []
+        self.watchers: list[m.WatcherInfo] = []
         self.host_seat = 0
         self.state: State[Any, Any] | None = None
         """This seat's view of the game."""
@@ -401,8 +403,9 @@ class TablePeer(Emitter[Event]):
                 lambda t: None if t in self.problems else self._problem(t),
             )
             self.host_seat = msg.host_seat
+            self.watchers = list(msg.watchers)
             self._update_save_seats()
-            self.emit(LobbyChanged(msg.seats, msg.started))
+            self.emit(LobbyChanged(msg.seats, msg.started, self.watchers))
         elif isinstance(msg, m.Chat):
             name = next((s.name for s in self.seats if s.seat == msg.seat), f"Seat {msg.seat + 1}")
             self.emit(ChatReceived(msg.seat, name, msg.text))
@@ -998,6 +1001,7 @@ class TablePeer(Emitter[Event]):
         )
         self.takeover.advertiser = adv
         self.takeover.on_seats_changed(adv.update_soon)
+        advertise_watchers(self.takeover, adv)
         self._advert_task = asyncio.ensure_future(adv.start(0))
 
     def _become_host(self) -> None:

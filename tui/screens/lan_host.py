@@ -29,6 +29,8 @@ from coldwater.tui.settings import FormMemory
 from coldwater.tui.widgets.form import Cycler, Field, FormScroll
 
 MAX_SEATS = 4
+WATCH_CHOICES = [("anyone (up to 16)", 16), ("up to 4", 4), ("nobody", 0)]
+"""Who may watch the game (the public view only); the value is the most watchers at once."""
 SEAT_KINDS = [("open (anyone may join)", "open"), ("bot", "bot"), ("reserved for a key", "reserved")]
 
 
@@ -46,7 +48,9 @@ or *reserved* for one person's key fingerprint (they read it off their own Join 
 
 Give the table a name people will recognise in their list. A passphrase keeps strangers
 out: tell it to the players aloud (it is never saved; the rest of the form is remembered).
-*Card data* plays with your own printed card values; joiners need the same file, and
+*Watchers* may see the game as it is played (the board, the log and the scores, never
+anyone's hidden cards or fish); choose *nobody* to keep it to the players. *Card data*
+plays with your own printed card values; joiners need the same file, and
 the join screen tells them its hash. Press Enter on **Open table** (or Ctrl+S): you go to
 the lobby, where you start the game once every seat is filled and ready.
 """
@@ -104,6 +108,13 @@ the lobby, where you start the game once every seat is filled and ready.
                     max_length=64,
                     hint="Optional: only people who know it can sit down. It is never saved",
                 )
+            yield Cycler(
+                "Watchers",
+                WATCH_CHOICES,
+                WATCH_CHOICES[0][1],
+                id="watchers",
+                hint="Who may watch the game: the public view only, never a player's secrets",
+            )
             with Horizontal(classes="content-row", id="content-row"):
                 yield Static("Card data", classes="seed-label")
                 yield Field(placeholder="empty: the packaged stand-in", id="content-path", hint=CONTENT_HINT)
@@ -159,6 +170,7 @@ the lobby, where you start the game once every seat is filled and ready.
             if name in mem.options:
                 c.select(next((v for _, v in c.choices if plain(v) == mem.options[name]), mem.options[name]))
         self.query_one("#content-path", Input).value = mem.content
+        self.query_one("#watchers", Cycler).select(mem.watchers)
         self._show_seats()
 
     def _remember(self) -> None:
@@ -172,6 +184,7 @@ the lobby, where you start the game once every seat is filled and ready.
             content=self.query_one("#content-path", Input).value.strip(),
             table=self.query_one("#table-name", Input).value.strip(),
             me=self.query_one("#host-name", Input).value.strip(),
+            watchers=self.query_one("#watchers", Cycler).value,
         )
         try:
             settings_mod.save(self.cw.settings)
@@ -256,6 +269,7 @@ the lobby, where you start the game once every seat is filled and ready.
                 advertise=lan.get("advertise", True),
                 identity=lan.get("identity"),
                 save_dir=lan.get("save_dir"),
+                watchers=self.query_one("#watchers", Cycler).value,
             )
         except Exception as e:  # a port in use, no network, bad options: said plainly
             self.opening = False

@@ -1,8 +1,11 @@
-"""Join a LAN table: the tables announced on the network as they come and go, or an address.
+"""Join or watch a LAN table: the tables announced on the network as they come and go, or an address.
 
 The list follows a :class:`coldwater.net.TableBrowser` live. Where multicast does
-not reach, type ``HOST:PORT``. Whatever goes wrong (wrong passphrase, another
-version, a full table, nobody there) is said in a sentence; the screen stays.
+not reach, type ``HOST:PORT``. *As* chooses between taking a seat and watching
+(the public view only); a table whose seats are all taken, or whose game is on,
+is watched when chosen, if it admits watchers. Whatever goes wrong (wrong
+passphrase, another version, a full table, nobody there) is said in a sentence;
+the screen stays.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from coldwater.tui.screens.lan_host import lan_settings
 from coldwater.tui.screens.newgame import own_content
 from coldwater.tui.settings import FormMemory
 from coldwater.tui.widgets.choices import ChoiceList, Item
-from coldwater.tui.widgets.form import Field
+from coldwater.tui.widgets.form import Cycler, Field
 
 JOIN_TIMEOUT = 5.0
 """Seconds before a join that gets no answer says so (a wrong address, a silent host)."""
@@ -42,11 +45,27 @@ def needs_passphrase(listing: Any) -> bool:
     return bool(getattr(listing, "needs_passphrase", False))
 
 
+def only_to_watch(listing: Any) -> bool:
+    """No seat to take (all taken, or the game is on), but the table admits a watcher: choosing it watches."""
+    return (listing.open_seats <= 0 or bool(getattr(listing, "running", False))) and bool(
+        getattr(listing, "watchable", False)
+    )
+
+
 def listing_label(listing: Any, titles: dict[str, str], packaged: dict[str, str] | None = None) -> str:
     game = titles.get(listing.game, listing.game)
-    seats = (
-        "full" if listing.open_seats <= 0 else f"{listing.open_seats} open seat{'s' if listing.open_seats != 1 else ''}"
-    )
+    running = bool(getattr(listing, "running", False))
+    if running:
+        seats = "playing"
+    elif listing.open_seats <= 0:
+        seats = "full"
+    else:
+        seats = f"{listing.open_seats} open seat{'s' if listing.open_seats != 1 else ''}"
+    if only_to_watch(listing):
+        seats += " · Watch"
+    watchers = int(getattr(listing, "watchers", 0))
+    if watchers > 0:
+        seats += f" · watching: {watchers}"
     marks = ""
     if needs_passphrase(listing):
         marks += " · needs a passphrase"
@@ -72,9 +91,14 @@ def content_needed(game: Any, content: str) -> str:
 class LanJoinScreen(BaseScreen):
     BINDINGS = keymap.bindings("back", "nav")
     HELP = """\
-**Join a LAN table.** Tables announced on your network appear in the list as they open
-and vanish when they close, with their game, host address and open seats. Press a
-table's key (or Enter on it) to join.
+**Join or watch a LAN table.** Tables announced on your network appear in the list as
+they open and vanish when they close, with their game, host address, open seats and
+how many are watching. Press a table's key (or Enter on it) to join.
+
+**Watch.** Set *As* to *watcher* to watch a table instead of sitting down: you see the
+board, the log and the scores as the game goes, never anyone's hidden cards or fish,
+and you can leave at any time (Esc). A table marked *playing · Watch* (its seats are
+taken) is watched when you choose it. A host may admit no watchers, or only a few.
 
 If a table does not show up (some networks block the announcements), type its address
 as `HOST:PORT` (the host's lobby shows the port) and press Enter. A table with a
@@ -92,7 +116,7 @@ told which). Your key fingerprint is shown at the top: a host can reserve a seat
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="page", id="join"):
-            yield Static("Join a LAN table", classes="page-title")
+            yield Static("Join or watch a LAN table", classes="page-title")
             yield Static("", id="join-me")
             yield Static("Tables on this network", classes="section")
             yield Static("Looking for tables…", id="join-empty", classes="note")
@@ -108,6 +132,13 @@ told which). Your key fingerprint is shown at the top: a host can reserve a seat
             with Horizontal(classes="content-row"):
                 yield Static("You", classes="seed-label")
                 yield Field(value="Guest", id="my-name", max_length=16, hint="Your name at the table")
+                yield Cycler(
+                    "As",
+                    [("player", False), ("watcher", True)],
+                    False,
+                    id="as",
+                    hint="player: take a seat; watcher: see the game (public view only), leave any time",
+                )
             with Horizontal(classes="content-row"):
                 yield Static("Pass", classes="seed-label")
                 yield Field(
@@ -216,6 +247,10 @@ told which). Your key fingerprint is shown at the top: a host can reserve a seat
     def action_previous(self) -> None:
         self.focus_previous()
 
+    @property
+    def as_watcher(self) -> bool:
+        return bool(self.query_one("#as", Cycler).value)
+
     def join(self, target: Any) -> None:
         if self.joining:
             return
@@ -232,9 +267,13 @@ told which). Your key fingerprint is shown at the top: a host can reserve a seat
             error.update("This table needs a passphrase: type it in Pass, then choose the table again.")
             self.query_one("#passphrase", Input).focus()
             return
+        watch = self.as_watcher or (not isinstance(target, str) and only_to_watch(target))
+        if not isinstance(target, str) and not watch and target.open_seats <= 0:
+            error.update("This table has no open seat and admits no watchers.")
+            return
         self.joining = True
-        self.query_one("#join-error", Static).update("Joining…")
-        worker: Worker[None] = self.run_worker(partial(self._join, target), name="join", exclusive=True)
+        self.query_one("#join-error", Static).update("Joining as a watcher…" if watch else "Joining…")
+        worker: Worker[None] = self.run_worker(partial(self._join, target, watch), name="join", exclusive=True)
         del worker  # named only so mypy infers the worker's result type (None)
 
     async def _game_for(self, target: Any) -> Any:
@@ -262,7 +301,7 @@ told which). Your key fingerprint is shown at the top: a host can reserve a seat
             raise net.Refusal(content_needed(game, content))
         return game
 
-    async def _join(self, target: Any) -> None:
+    async def _join(self, target: Any, watch: bool = False) -> None:
         from coldwater import net
         from coldwater.tui.screens.lobby import LobbyScreen
 
@@ -272,15 +311,28 @@ told which). Your key fingerprint is shown at the top: a host can reserve a seat
             # Bounded: a wrong address or a silent host is said within seconds, not after a long wait.
             async with asyncio.timeout(JOIN_TIMEOUT):
                 game = await self._game_for(target)
-                peer = await net.join_table(
-                    target,
-                    name=self.query_one("#my-name", Input).value.strip() or "Guest",
-                    passphrase=self.query_one("#passphrase", Input).value or None,
-                    game=game,
-                    bind=lan.get("bind", "0.0.0.0"),
-                    identity=lan.get("identity"),
-                    save_dir=lan.get("save_dir"),
-                )
+                name = self.query_one("#my-name", Input).value.strip() or "Guest"
+                passphrase = self.query_one("#passphrase", Input).value or None
+                peer: Any
+                if watch:
+                    peer = await net.watch_table(
+                        target,
+                        name=name,
+                        passphrase=passphrase,
+                        game=game,
+                        identity=lan.get("identity"),
+                        save_dir=lan.get("save_dir"),
+                    )
+                else:
+                    peer = await net.join_table(
+                        target,
+                        name=name,
+                        passphrase=passphrase,
+                        game=game,
+                        bind=lan.get("bind", "0.0.0.0"),
+                        identity=lan.get("identity"),
+                        save_dir=lan.get("save_dir"),
+                    )
         except net.Refusal as e:
             self.joining = False
             if "passphrase" in str(e).lower() and not self.query_one("#passphrase", Input).value:

@@ -304,6 +304,11 @@ leaving and resuming later loses nothing, the log included.
             self.query_one(f"#pane-{pane.id}").display = False
         if self.table.content is not None:
             self.log_entry("note", self.content_note())  # say so once, up front
+        opening = getattr(self.table, "opening_note", "")
+        if opening and not any(e.text == opening for e in self.logbook.entries):
+            # e.g. a watcher who came in mid-game: where its log starts. (Once: Textual also runs
+            # this on_mount for a subclass whose own on_mount calls super's.)
+            self.log_entry("note", opening)
         self.rebuild_log()
         self.refresh_view()
         self.query_one("#decision", ChoiceList).focus()
@@ -603,8 +608,8 @@ leaving and resuming later loses nothing, the log included.
             self.query_one("#log-pane", LogPane).show_all(self.logbook.entries)
 
     def _on_event(self, event: Applied | GameOver | Undone) -> None:
-        if not self.is_mounted:
-            return
+        if not self.is_mounted or self not in self.app.screen_stack:
+            return  # (left: a LAN table's steps keep coming until the screen is gone)
         if isinstance(event, Undone):
             return  # the undoing screen rebuilds the log itself
         if isinstance(event, GameOver):
@@ -702,6 +707,8 @@ leaving and resuming later loses nothing, the log included.
             if cur != CHANCE and t.seats[cur].kind is SeatKind.BOT and self.cw.bot_delay > 0:
                 self.refresh_view()
                 await asyncio.sleep(self.cw.bot_delay)
+            elif cur != CHANCE and self.read_only and self in self.app.screen_stack:
+                self.refresh_view()  # watching: no turn of ours ends this loop, so draw each move
         self._after_drive()
 
     def show_waiting(self, seat: int) -> None:
@@ -778,7 +785,14 @@ leaving and resuming later loses nothing, the log included.
         self.app.switch_screen(ScoreScreen(t.game.title, t.state.scores(), [s.name for s in t.seats]))
 
     # ---- keys --------------------------------------------------------------
+    @property
+    def read_only(self) -> bool:
+        """Nobody at this screen plays a seat (watching a LAN table)."""
+        return not self.table.person_seats()
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("done", "dont_ask", "filter") and self.read_only:
+            return False  # a watcher has no choices to make
         if action == "undo":
             return self.can_undo_here  # not shown at all at a LAN table
         if action == "done":
