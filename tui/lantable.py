@@ -32,8 +32,8 @@ class LanTable:
     """A Table-shaped view of a LAN game for :class:`~coldwater.tui.screens.table.TableScreen`."""
 
     def __init__(self, party: Any) -> None:
-        # Any: a TableHost or a TablePeer (and a watcher in the spectate branch), told
-        # apart by `is_host`; the properties below return typed values.
+        # Any: a TableHost, a TablePeer or a TableWatcher, told apart by `is_host`
+        # and the seat; the properties below return typed values.
         from coldwater.net.session import StepApplied, TableHost
 
         self.party = party
