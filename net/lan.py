@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from coldwater.core import games
+from coldwater.core.state import Game
 
 from . import paths
 from .discovery import Advertiser, Listing, TableBrowser
@@ -43,13 +44,13 @@ def lan_dir() -> Path:
 
 
 async def open_table(
-    game: Any,
+    game: Game[Any, Any],
     *,
     name: str,
     seats: list[str],
     identity: Identity | None = None,
     passphrase: str | None = None,
-    options: Any = None,
+    options: object = None,
     chooser: Chooser | None = None,
     host_name: str = "host",
     port: int = 0,
@@ -115,7 +116,7 @@ async def join_table(
     passphrase: str | None = None,
     chooser: Chooser | Callable[[Any], Chooser] | None = None,
     find_timeout: float = 10.0,
-    game: Any = None,
+    game: Game[Any, Any] | None = None,
     bind: str = "0.0.0.0",
     save_dir: Path | None = None,
     fingerprint: str | None = None,

@@ -250,7 +250,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return net_cli.main(args)  # takes the data-folder lock itself
     from coldwater.net.paths import DataFolderBusy, DataLock
+    from coldwater.tui.servetables import die_with_server
 
+    die_with_server()  # a no-op outside `coldwater serve`
     try:
         # One data folder is one identity: a second app on it would fight the first for its seats.
         lock = DataLock()

@@ -20,6 +20,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
+from coldwater.core.notation import Action
 from coldwater.core.record import GameRecord
 from coldwater.core.state import State
 from coldwater.net.emitter import Emitter
@@ -31,6 +32,8 @@ class LanTable:
     """A Table-shaped view of a LAN game for :class:`~coldwater.tui.screens.table.TableScreen`."""
 
     def __init__(self, party: Any) -> None:
+        # Any: a TableHost, a TablePeer or a TableWatcher, told apart by `is_host`
+        # and the seat; the properties below return typed values.
         from coldwater.net.session import StepApplied, TableHost
 
         self.party = party
@@ -97,7 +100,7 @@ class LanTable:
         pass
 
     # ---- acting ------------------------------------------------------------------
-    def submit(self, action: Any) -> None:
+    def submit(self, action: Action) -> None:
         """This seat's move (IllegalAction if not allowed now)."""
         ply = self.state.ply
         self.party.submit(action)

@@ -23,8 +23,9 @@ import msgspec
 
 from coldwater.core import record
 from coldwater.core.errors import IllegalAction, NotationError
+from coldwater.core.notation import Action
 from coldwater.core.rng import Rng
-from coldwater.core.state import CHANCE, State
+from coldwater.core.state import CHANCE, Game, State
 
 from .. import fairplay as fp
 from .. import messages as m
@@ -155,12 +156,12 @@ class TableHost(Emitter[Event]):
 
     def __init__(
         self,
-        game: Any,
+        game: Game[Any, Any],
         identity: Identity,
         *,
         name: str,
         seats: list[str],
-        options: Any = None,
+        options: object = None,
         passphrase: str | None = None,
         chooser: Chooser | None = None,
         host_name: str = "host",
@@ -347,7 +348,7 @@ class TableHost(Emitter[Event]):
         self._broadcast(m.Chat(text=text[:500], seat=self.host_seat))
         self.emit(ChatReceived(self.host_seat, self.host_name, text[:500]))
 
-    def submit(self, action: Any) -> None:
+    def submit(self, action: Action) -> None:
         """A move by the person at this host's own seat (IllegalAction if not allowed)."""
         if self.table is None:
             raise IllegalAction("the game has not started")
@@ -586,8 +587,10 @@ class TableHost(Emitter[Event]):
         for seat in free:
             if seat not in self.reserved:
                 return seat
-        conn.send_nowait(m.Refuse(reason="the table is full"))
-        self._refuse(conn, "join", "the table is full")
+        # Say why when seats are free but kept for others, so nobody thinks they typed something wrong.
+        why = f"the free seats are reserved for other keys (yours is {mine})" if free else "the table is full"
+        conn.send_nowait(m.Refuse(reason=why))
+        self._refuse(conn, "join", why)
         return None
 
     async def _serve(self, r: Remote, conn: Connection) -> None:
@@ -931,7 +934,7 @@ class TableHost(Emitter[Event]):
         self.emit(Problem(text))
         self._lobby_changed()
 
-    async def _bot_plays(self, view: State[Any, Any]) -> Any:
+    async def _bot_plays(self, view: State[Any, Any]) -> Action:
         self._bot_move = True
         return await asyncio.to_thread(self._bot.choose, view, Rng(os.urandom(16)))
 
@@ -1092,7 +1095,7 @@ class TableHost(Emitter[Event]):
     @classmethod
     def take_over(
         cls,
-        game: Any,
+        game: Game[Any, Any],
         identity: Identity,
         save: PeerSave,
         *,

@@ -20,7 +20,8 @@ from typing import Any
 import msgspec
 
 from coldwater.core.errors import IllegalAction, NotationError
-from coldwater.core.state import CHANCE, State
+from coldwater.core.notation import Action
+from coldwater.core.state import CHANCE, Game, State
 
 from .. import fairplay as fp
 from .. import messages as m
@@ -92,7 +93,7 @@ class TablePeer(Emitter[Event]):
 
     def __init__(
         self,
-        game: Any,
+        game: Game[Any, Any],
         identity: Identity,
         *,
         name: str = "peer",
@@ -192,7 +193,7 @@ class TablePeer(Emitter[Event]):
         """A person's move is asked for (the person API: :meth:`submit`)."""
         return self._person is not None and not self._person.done()
 
-    def submit(self, action: Any) -> None:
+    def submit(self, action: Action) -> None:
         """A move by the person at this seat (IllegalAction if not allowed now)."""
         if self.state is None or self.state.current != self.seat:
             raise IllegalAction("it is not your turn")

@@ -15,7 +15,7 @@ from textual.widgets import Button, Footer, Input, Static
 from textual.worker import Worker
 
 from coldwater.core.errors import ContentError
-from coldwater.tui import keymap
+from coldwater.tui import keymap, servetables
 from coldwater.tui import settings as settings_mod
 from coldwater.tui.screens.base import FormScreen
 from coldwater.tui.screens.newgame import (
@@ -42,7 +42,10 @@ def lan_settings(app: Any) -> dict[str, Any]:
 class LanHostScreen(FormScreen):
     BINDINGS = keymap.bindings("back", "nav", "form")
     HELP = """\
-**Host a LAN table.** Choose the game and how many play; you sit at seat 1. Every other
+**Host a LAN table.** (Over SSH the server hosts it for you and you sit at seat 1, so it
+stays open if your connection drops; come back with the same key to sit down again.
+A seat may be reserved for an SSH key fingerprint, as shown under the main menu.)
+Choose the game and how many play; you sit at seat 1. Every other
 seat is *open* (the first person who joins takes it), a *bot* played on this computer,
 or *reserved* for one person's key fingerprint (they read it off their own Join screen).
 
@@ -128,6 +131,8 @@ the lobby, where you start the game once every seat is filled and ready.
         return self.cw.settings.forms.get("host") or FormMemory()
 
     def on_mount(self) -> None:
+        if servetables.link() is not None:
+            self.query_one(".page-title", Static).update("Host a table on this server (LAN players may join)")
         self.games = self.cw.catalog.available()
         if not self.games:
             self.query_one("#form-error", Static).update("No game engine is installed in this build.")
@@ -243,11 +248,14 @@ the lobby, where you start the game once every seat is filled and ready.
             error.update(f"Card data: {e}")
             self.query_one("#content-path", Input).focus()
             return
+        served = servetables.link()
+        if served is not None and self.query_one("#content-path", Input).value.strip():
+            error.update("Tables on this server play the packaged card data; empty Card data to open one.")
+            return
         self.opening = True
         error.update("Opening the table…")
-        worker: Worker[None] = self.run_worker(
-            partial(self._open, game, kinds, name), name="open-table", exclusive=True
-        )
+        work = partial(self._open_served, served, kinds, name) if served else partial(self._open, game, kinds, name)
+        worker: Worker[None] = self.run_worker(work, name="open-table", exclusive=True)
         del worker  # named only so mypy infers the worker's result type (None)
 
     async def _open(self, game: Any, kinds: list[str], name: str) -> None:
@@ -278,3 +286,39 @@ the lobby, where you start the game once every seat is filled and ready.
         self.opening = False
         self._remember()
         self.app.switch_screen(LobbyScreen(host, is_host=True))
+
+    async def _open_served(self, served: servetables.ServeLink, kinds: list[str], name: str) -> None:
+        """Inside `coldwater serve`: the server hosts the table; this app sits at seat 1 as a LAN peer.
+
+        So the table outlives this session (a dropped connection, a quit app), and
+        SSH and LAN players meet at it through the same protocol.
+        """
+        from coldwater import net
+        from coldwater.tui.screens.lobby import LobbyScreen
+
+        error = self.query_one("#form-error", Static)
+        passphrase = self.query_one("#passphrase", Input).value or None
+        request = servetables.OpenTable(
+            game=self.game_name,
+            name=name,
+            seats=kinds,
+            options={k: plain(v) for k, v in self.options().items()},
+            passphrase=passphrase,
+        )
+        try:
+            table = await served.open_table(request)
+            peer = await net.join_table(
+                servetables.listing(table),
+                name=self.query_one("#host-name", Input).value.strip() or "Host",
+                passphrase=passphrase,
+                game=self.game,
+                bind="127.0.0.1",  # a served app takes over nothing: the server keeps the table
+                fingerprint=table.fingerprint,
+            )
+        except Exception as e:  # the server said no, or the table did: said plainly
+            self.opening = False
+            error.update(f"Cannot open the table: {e}")
+            return
+        self.opening = False
+        self._remember()
+        self.app.switch_screen(LobbyScreen(peer, is_host=False, served_table=table.name))

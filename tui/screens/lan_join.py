@@ -20,7 +20,7 @@ from textual.widgets import Button, Footer, Input, Static
 from textual.worker import Worker
 
 from coldwater.core.errors import ContentError
-from coldwater.tui import keymap
+from coldwater.tui import keymap, servetables
 from coldwater.tui import settings as settings_mod
 from coldwater.tui.screens.base import BaseScreen
 from coldwater.tui.screens.lan_host import lan_settings
@@ -105,6 +105,9 @@ as `HOST:PORT` (the host's lobby shows the port) and press Enter. A table with a
 passphrase (marked *needs a passphrase*) needs it typed in *Pass* first. A table played
 with its own card data says so, with its hash: put the same file in *Card data* (you are
 told which). Your key fingerprint is shown at the top: a host can reserve a seat for it.
+
+Over SSH, the tables open on this server come first (marked *on this server*); one
+where you have a seat says *your seat*: choose it to sit back down.
 """
 
     def __init__(self, *, browse: bool = True) -> None:
@@ -112,13 +115,18 @@ told which). Your key fingerprint is shown at the top: a host can reserve a seat
         self.browse = browse
         self.browser: Any = None
         self.listings: list[Any] = []
+        self.lan_listings: list[Any] = []
+        self.served: list[Any] = []
+        """Tables hosted by the server this session runs in (`coldwater serve`), as loopback listings."""
+        self.yours: set[str] = set()
         self.joining = False
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="page", id="join"):
             yield Static("Join or watch a LAN table", classes="page-title")
             yield Static("", id="join-me")
-            yield Static("Tables on this network", classes="section")
+            served = servetables.link() is not None
+            yield Static("Tables on this server and network" if served else "Tables on this network", classes="section")
             yield Static("Looking for tables…", id="join-empty", classes="note")
             yield ChoiceList(id="tables")
             with Horizontal(classes="seed-row"):
@@ -178,6 +186,12 @@ told which). Your key fingerprint is shown at the top: a host can reserve a seat
                 self.query_one("#my-name", Input).value = mem.me
             self.query_one("#content-path", Input).value = mem.content
         self.query_one("#tables", ChoiceList).display = False
+        if servetables.link() is not None:
+            ssh = servetables.served_key()
+            self.query_one("#join-me", Static).update(
+                f"Your key: {ident.fingerprint if ident else '?'} (SSH key {ssh})"
+            )
+            self.run_worker(self._follow_server(), name="server-tables")
         if self.browse and lan.get("browse", True):
             self.run_worker(self._start_browser(), name="browser")
         else:
@@ -205,19 +219,48 @@ told which). Your key fingerprint is shown at the top: a host can reserve a seat
             except Exception:
                 pass
 
+    async def _follow_server(self) -> None:
+        """Inside `coldwater serve`: the server's own tables, asked for every second while shown."""
+        link = servetables.link()
+        assert link is not None
+        while self.is_mounted:
+            try:
+                tables = await link.tables()
+            except servetables.ServerUnavailable as e:
+                self.query_one("#join-error", Static).update(f"Cannot list this server's tables: {e}")
+                return
+            self.served = [servetables.listing(t) for t in tables]
+            self.yours = {t.name for t in tables if t.yours}
+            self.show_listings(self.lan_listings)
+            await asyncio.sleep(1.0)
+
     def show_listings(self, listings: list[Any]) -> None:
-        """The browser's on_change: the whole list after each change."""
+        """The browser's on_change: the whole list after each change (the server's own tables first)."""
         if not self.is_mounted:
             return
-        self.listings = sorted(listings, key=lambda x: (x.table.lower(), x.host, x.port))
+        self.lan_listings = list(listings)
+        served_at = {(x.fingerprint, x.port) for x in self.served}
+        # The server's tables are advertised on the LAN too; list each once, reached on loopback.
+        lan = [x for x in listings if (x.fingerprint, x.port) not in served_at]
+        self.listings = self.served + sorted(lan, key=lambda x: (x.table.lower(), x.host, x.port))
         titles = {name: game.title for name, game in self.cw.catalog.available()}
         packaged = {name: game.content_hash for name, game in self.cw.catalog.available()}
-        items = [Item(listing_label(x, titles, packaged), i) for i, x in enumerate(self.listings)]
+        items = [Item(self._label(x, titles, packaged), i) for i, x in enumerate(self.listings)]
         lst = self.query_one("#tables", ChoiceList)
         lst.set_items(items)
         lst.display = bool(items)
         self.query_one("#join-empty", Static).update("" if items else "No tables found yet; still looking…")
         self.query_one("#join-empty", Static).display = not items
+
+    def _label(self, x: Any, titles: dict[str, str], packaged: dict[str, str]) -> str:
+        if x not in self.served:
+            return listing_label(x, titles, packaged)
+        game = titles.get(x.game, x.game)
+        if x.table in self.yours:
+            return f"{x.table} · {game} · on this server · your seat: sit back down"
+        seats = "full" if x.open_seats <= 0 else f"{x.open_seats} open"
+        lock = " · needs a passphrase" if needs_passphrase(x) else ""
+        return f"{x.table} · {game} · on this server · {seats}{lock}"
 
     def on_choice_list_chosen(self, event: ChoiceList.Chosen) -> None:
         if event.choice_list.id != "tables":

@@ -21,6 +21,7 @@ from textual.widgets import Button, Footer, Input, Static
 
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen
+from coldwater.tui.servetables import served_key
 
 
 def seat_line(s: Any, me: int) -> str:
@@ -99,7 +100,8 @@ they are ready.
 - Type in the chat line and press Enter to talk to the table.
 - A joining player presses **Ready** (Ctrl+R) when ready.
 - The host presses **Start** (Ctrl+S) once every seat is filled and ready.
-- Esc leaves the table (the host's Esc closes it).
+- Esc leaves the table (the host's Esc closes it; over SSH, so does the Esc of the
+  person who opened the table on the server, before the game starts).
 
 The game then opens on the same table screen as local play.
 
@@ -107,8 +109,10 @@ Anyone watching is listed under the seats. A watcher sees this lobby without Rea
 chat, then the table as it is played (read-only); Esc leaves at any time.
 """
 
-    def __init__(self, party: Any, *, is_host: bool) -> None:
+    def __init__(self, party: Any, *, is_host: bool, served_table: str | None = None) -> None:
         super().__init__()
+        self.served_table = served_table
+        """The name of the table this app opened on its `coldwater serve` server (Esc closes it)."""
         self.session = LanSession(party, is_host=is_host)
         self.party = party
         self.is_host = is_host
@@ -135,7 +139,12 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
         with Vertical(classes="page", id="lobby"):
             yield Static(title, classes="page-title")
             where = f"listening on port {p.port}" if self.is_host else f"at {p.host_addr}:{p.host_port}"
-            yield Static(f"Your key: {p.identity.fingerprint} · {where}", id="lobby-me")
+            me = f"Your key: {p.identity.fingerprint}"
+            if ssh := served_key():
+                me += f" · SSH key {ssh}"
+                if self.served_table is not None or p.host_addr == "127.0.0.1":
+                    where = "on this server"
+            yield Static(f"{me} · {where}", id="lobby-me")
             yield Static("", id="lobby-seats", markup=False)
             yield Static("", id="lobby-watchers", markup=False)
             yield Static("Chat", classes="section")
@@ -158,6 +167,14 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
         self._show_watchers(self.party.watch.infos() if self.is_host else self.party.watchers)
         if not self.watching:
             self.query_one("#chat-input", Input).focus()
+        if not self.is_host:
+            # A peer that sits back down in a game under way gets no GameStarted (its save
+            # or the host's resync gives it the game): open the table once it has one.
+            self.set_interval(0.3, self._game_under_way)
+
+    def _game_under_way(self) -> None:
+        if not self.started and getattr(self.party, "state", None) is not None:
+            self._open_table()
 
     async def on_unmount(self) -> None:
         if self._unsub is not None:
@@ -319,4 +336,24 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
         )
 
     def action_back(self) -> None:
+        if self.served_table is not None and not self.started:
+            self.app.call_later(self._close_served)
         self.app.call_later(self._leave)
+
+    async def _close_served(self) -> None:
+        """The opener leaves its server table's lobby on purpose: the server closes the table.
+
+        (A dropped connection or a quit app leaves it open, for the same key to come back.)
+        """
+        from coldwater.tui import servetables
+
+        link = servetables.link()
+        if link is None or self.served_table is None:
+            return
+        try:
+            reply = await link.ask(servetables.CloseTable(self.served_table))
+        except servetables.ServerUnavailable as e:
+            self.app.notify(f"The server did not close the table: {e}", severity="warning")
+            return
+        if isinstance(reply, servetables.Failed):
+            self.app.notify(f"The table stays open: {reply.reason}", severity="warning")
