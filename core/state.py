@@ -183,7 +183,7 @@ class State(Generic[A, D]):
     # only its own view and advances it from public actions, the chance outcomes as
     # it may know them, and the sealed values opened to it. A game with no sealed
     # values needs none of this: its view is the full state, and the defaults below
-    # say so. A game with sealed values sets SEALED and overrides all four.
+    # say so. A game with sealed values sets SEALED and overrides all five.
     SEALED: ClassVar[bool] = False
     """True when views blank values (then the four hooks below must be overridden)."""
 
