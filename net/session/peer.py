@@ -313,7 +313,7 @@ class TablePeer(Emitter[Event]):
                 resume_ply=resume_ply,
                 share=self.share if failover else b"",
                 steps=self.steps if failover else [],
-                linkless=self.chain is None and resume_ply >= 0,
+                linkless=self.chain is None,  # the host heeds it only once the game is on
             )
         )
         msg = await asyncio.wait_for(conn.recv(), JOIN_TIMEOUT)

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from coldwater.net import beacon
 from coldwater.net import fairplay as fp
 from coldwater.net import messages as m
 from coldwater.net.identity import Identity
@@ -21,6 +22,7 @@ from coldwater.net.session import TableHost, TablePeer
 from coldwater.net.transport import Refusal
 
 from ..toygame import GAME
+from . import beaconplay
 from .hostile_host import HostileHost
 from .peers import cautious
 
@@ -146,31 +148,19 @@ async def test_4_a_resync_that_rewrites_a_peers_record_is_evidence() -> None:
 
 
 def test_4_the_audit_compares_the_private_views_a_peer_was_sent() -> None:
-    joint = fp.joint_seed({0: b"a" * 32})
     dealer = fp.CommittedDealer()
-    dealer.start(joint)
+    chs = beaconplay.chains([0, 1])
+    steps, _, joint = beaconplay.play(GAME, 2, dealer, chs, until=6)
+    tips = fp.tips(beaconplay.reveals(chs))
     s = GAME.new(2, seed=fp.game_seed(joint))
-    steps = []
     views: dict[int, bytes] = {}
-    while s.ply < 6:
-        d = dealer.draw(s) if s.current == -1 else None
-        a = d.action if d else s.legal()[0]
-        seat = s.current
-        s.apply(a)
-        steps.append(
-            m.Step(
-                ply=s.ply,
-                seat=seat,
-                digest=fp.public_digest(s),
-                action=None if d and d.sealed else str(a),
-                commit=d.commit if d else None,
-            )
-        )
-        views[s.ply] = bytes.fromhex(s.view(1).digest())
-    ok = fp.audit(GAME, 2, None, joint, dealer.commitment, dealer.secret(), steps, seat=1, views=views)
+    for st in steps:  # the true view of seat 2 after each step, from a replay
+        s = fp.rebuild(GAME, 2, None, joint, dealer.secret(), steps[: st.ply], book=beacon.Book(tips))
+        views[st.ply] = bytes.fromhex(s.view(1).digest())
+    ok = fp.audit(GAME, 2, None, joint, dealer.commitment, dealer.secret(), steps, tips=tips, seat=1, views=views)
     assert ok.ok, ok.problems
     views[2] = b"\x00" * 32
-    bad = fp.audit(GAME, 2, None, joint, dealer.commitment, dealer.secret(), steps, seat=1, views=views)
+    bad = fp.audit(GAME, 2, None, joint, dealer.commitment, dealer.secret(), steps, tips=tips, seat=1, views=views)
     assert not bad.ok and "ply 2: the private view the host sent seat 2 is not its true view" in bad.problems[0]
 
 
@@ -209,29 +199,14 @@ async def test_5_a_peer_with_another_story_is_named_and_the_honest_seats_agree()
 
 # ---- 6. failover: the new host audits, rebuild checks sealed values, blame is right ------
 def test_6_rebuild_refuses_a_sealed_value_the_old_host_dealt_wrong() -> None:
-    joint = fp.joint_seed({0: b"a" * 32})
     dealer = fp.CommittedDealer()
-    dealer.start(joint)
-    s = GAME.new(2, seed=fp.game_seed(joint))
-    steps = []
-    while s.ply < 4:
-        d = dealer.draw(s) if s.current == -1 else None
-        a = d.action if d else s.legal()[0]
-        seat = s.current
-        s.apply(a)
-        steps.append(
-            m.Step(
-                ply=s.ply,
-                seat=seat,
-                digest=fp.public_digest(s),
-                action=None if d and d.sealed else str(a),
-                commit=d.commit if d else None,
-            )
-        )
-    fp.rebuild(GAME, 2, None, joint, dealer.secret(), steps)
+    chs = beaconplay.chains([0, 1])
+    steps, _, joint = beaconplay.play(GAME, 2, dealer, chs, until=4)
+    tips = fp.tips(beaconplay.reveals(chs))
+    fp.rebuild(GAME, 2, None, joint, dealer.secret(), steps, book=beacon.Book(tips))
     steps[0] = m.Step(ply=1, seat=-1, digest=steps[0].digest, commit=b"\x00" * 32)
     with pytest.raises(fp.FairPlayError) as e:
-        fp.rebuild(GAME, 2, None, joint, dealer.secret(), steps)
+        fp.rebuild(GAME, 2, None, joint, dealer.secret(), steps, book=beacon.Book(tips))
     assert "sealed value does not match its commitment" in str(e.value) and e.value.culprits == ("dealer",)
 
 
