@@ -317,6 +317,11 @@ class TablePeer(Emitter[Event]):
             )
         )
         msg = await asyncio.wait_for(conn.recv(), JOIN_TIMEOUT)
+        for _ in range(3):  # a refusal may come after the notice that explains it
+            if not isinstance(msg, m.Notice):
+                break
+            self._problem(f"table says: {msg.text}")
+            msg = await asyncio.wait_for(conn.recv(), JOIN_TIMEOUT)
         if isinstance(msg, m.Refuse):
             await conn.close()
             raise (AlreadySeated if msg.reason == SAME_KEY else SentAway)(f"the table refused: {msg.reason}")

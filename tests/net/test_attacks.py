@@ -307,3 +307,136 @@ async def test_9_a_seat_that_never_moves_is_named_and_played_by_a_bot() -> None:
     assert any("did not move within 1 s" in p for p in host.problems)
     assert good.result is not None and stuck.result is not None and host.result is not None
     assert good.result.digest == stuck.result.digest == host.result.digest and good.result.audit_ok
+
+
+# ---- 15. public draws: the seats' hash-chain beacons ---------------------------------------
+class _BadLinker(TablePeer):
+    """Sends one bad link at the first chance node after its first good one, then behaves."""
+
+    mode = "wrong"
+
+    def __init__(self, *a: Any, **kw: Any) -> None:
+        super().__init__(*a, **kw)
+        self.sent_bad = False
+
+    def _maybe_link(self) -> None:
+        st, conn = self.state, self.conn
+        if (
+            not self.sent_bad
+            and st is not None
+            and conn is not None
+            and self._linked != st.ply
+            and beacon.link_due(st)
+            and self.book.last.get(self.seat, (0, b""))[0] > 0
+        ):
+            self.sent_bad = True
+            bad = b"\x55" * 16 if self.mode == "wrong" else self.book.last[self.seat][1]
+            conn.send_nowait(m.Link(ply=st.ply, link=bad))
+        super()._maybe_link()
+
+
+class _Replayer(_BadLinker):
+    mode = "replay"
+
+
+@pytest.mark.parametrize(
+    "cls,said",
+    [(_BadLinker, "does not hash onto its committed chain"), (_Replayer, "replayed its link of ply")],
+    ids=["wrong", "replayed"],
+)
+async def test_15_a_wrong_or_replayed_link_is_refused_and_its_seat_named(cls: type[TablePeer], said: str) -> None:
+    host = _honest(["host", "open", "open"])
+    good, bad = _peer("good"), _peer("bad", cls)
+    await _play(host, [good, bad])
+    assert bad.sent_bad  # type: ignore[attr-defined]
+    named = [c for c in host.cheaters if f"(seat {bad.seat + 1}," in c and "bad beacon link" in c]
+    assert named and said in named[0], host.cheaters
+    assert any("refused link from" in x and said in x for x in host.refusals)
+    assert host.strikes[bad.identity.public] >= 1
+    assert any(f"seat {bad.seat + 1}" in p and "bad beacon link" in p for p in good.problems)  # told to everyone
+    # The refused link changed nothing: its right link came next, and every seat agrees.
+    for p in (good, bad):
+        assert p.result is not None and p.result.audit_ok and host.result is not None, p.problems
+        assert p.result.digest == host.result.digest
+
+
+async def test_15_a_withheld_link_names_the_seat_gives_it_to_a_bot_and_the_draw_goes_on() -> None:
+    class Withholder(TablePeer):
+        def _maybe_link(self) -> None:
+            pass  # keeps its links to itself
+
+    host = _honest(["host", "open", "open"])
+    host.link_timeout = 1.0
+    good, w = _peer("good"), _peer("w", Withholder)
+    await _play(host, [good, w])
+    assert any(f"(seat {w.seat + 1}," in c and "did not send its beacon link" in c for c in host.cheaters)
+    assert w.seat in host.extra_bots and host.remotes[w.seat].by_bot
+    assert any("did not send its beacon link" in p and f"seat {w.seat + 1}" in p for p in good.problems)
+    assert good.result is not None and host.result is not None and good.result.audit_ok, good.problems
+    assert good.result.digest == host.result.digest
+    # The draws after it went on with the others' links only.
+    later = [s for s in host.steps if s.links and w.seat not in s.links]
+    assert later and all(good.seat in s.links and host.host_seat in s.links for s in later)
+
+
+async def test_15_a_link_from_someone_not_at_the_table_is_refused_and_named() -> None:
+    from coldwater.net.transport import connect
+
+    host = _honest(["host", "open"])
+    a = _peer("a", chooser=_slow)
+    port = await host.listen()
+    ht = asyncio.ensure_future(host.run())
+    await a.join("127.0.0.1", port)
+    at = asyncio.ensure_future(a.run())
+    async with asyncio.timeout(20):
+        while a.state is None or a.state.ply < 4:
+            await asyncio.sleep(0.01)
+    stranger = Identity.generate()
+    conn, _ = await connect("127.0.0.1", port, stranger, GAME.name, GAME.content_hash)
+    conn.send_nowait(m.Link(ply=a.state.ply, link=b"\x11" * 16))
+    await conn.drain()
+    await asyncio.wait_for(asyncio.gather(at, ht), 40)
+    await conn.close()
+    assert any(stranger.fingerprint in x and "not seated at this table" in x for x in host.refusals), host.refusals
+    assert a.result is not None and host.result is not None and a.result.audit_ok
+    assert a.result.digest == host.result.digest
+
+
+async def _slow(view: Any, seat: int) -> Any:
+    await asyncio.sleep(0.03)
+    return await cautious(view, seat)
+
+
+async def test_15_a_two_player_fisheries_table_fails_over_with_no_escrow() -> None:
+    from coldwater.core import games
+    from coldwater.net.session import bot_chooser
+
+    game = games.get("fisheries")
+    host = TableHost(
+        game, Identity.generate(), name="f", seats=["host", "open"], bind="127.0.0.1", chooser=bot_chooser(game)
+    )
+    peer = TablePeer(
+        game, Identity.generate(), name="p", bind="127.0.0.1", chooser=bot_chooser(game, think=0.02), reconnect_for=15
+    )
+    assert host.info.failover  # one remote seat, no sealed values: no escrow needed
+    port = await host.listen()
+    ht = asyncio.ensure_future(host.run())
+    await peer.join("127.0.0.1", port)
+    pt = asyncio.ensure_future(peer.run())
+    async with asyncio.timeout(30):
+        while peer.state is None or peer.state.ply < 12:
+            await asyncio.sleep(0.01)
+    ht.cancel()
+    await asyncio.gather(ht, return_exceptions=True)
+    old = list(host.steps)
+    res = await asyncio.wait_for(pt, 90)
+    new = peer.takeover
+    assert peer.share == b"" and peer.host_changes == 1 and new is not None, peer.problems
+    assert res.audit_ok, res.problems
+    assert new.failover_ply >= 12 and [s.digest for s in new.steps[: len(old)]] == [s.digest for s in old]
+    assert any(s.links and peer.seat in s.links for s in new.steps[new.failover_ply :])  # it draws in public now
+    # The new host's record, audited from scratch, ends in the digest the game ended with.
+    rep = fp.audit(
+        game, 2, peer.info.options, peer.joint, peer.dealer_commit, b"", new.steps, tips=fp.tips(peer.reveals)
+    )  # type: ignore[union-attr]
+    assert rep.ok and rep.final_digest == res.digest, rep.problems
