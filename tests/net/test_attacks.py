@@ -412,11 +412,17 @@ async def test_15_a_two_player_fisheries_table_fails_over_with_no_escrow() -> No
     from coldwater.net.session import bot_chooser
 
     game = games.get("fisheries")
+    # Seats that think a little, so the game is still on when its host goes (under load too).
     host = TableHost(
-        game, Identity.generate(), name="f", seats=["host", "open"], bind="127.0.0.1", chooser=bot_chooser(game)
+        game,
+        Identity.generate(),
+        name="f",
+        seats=["host", "open"],
+        bind="127.0.0.1",
+        chooser=bot_chooser(game, think=0.05),
     )
     peer = TablePeer(
-        game, Identity.generate(), name="p", bind="127.0.0.1", chooser=bot_chooser(game, think=0.02), reconnect_for=15
+        game, Identity.generate(), name="p", bind="127.0.0.1", chooser=bot_chooser(game, think=0.05), reconnect_for=15
     )
     assert host.info.failover  # one remote seat, no sealed values: no escrow needed
     port = await host.listen()
@@ -431,7 +437,7 @@ async def test_15_a_two_player_fisheries_table_fails_over_with_no_escrow() -> No
     old = list(host.steps)
     res = await asyncio.wait_for(pt, 90)
     new = peer.takeover
-    assert peer.share == b"" and peer.host_changes == 1 and new is not None, peer.problems
+    assert peer.share == b"" and peer.host_changes == 1 and new is not None, (peer.problems, res)
     assert res.audit_ok, res.problems
     assert new.failover_ply >= 12 and [s.digest for s in new.steps[: len(old)]] == [s.digest for s in old]
     assert any(s.links and peer.seat in s.links for s in new.steps[new.failover_ply :])  # it draws in public now
