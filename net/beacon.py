@@ -199,6 +199,8 @@ def is_public_draw(state: State[Any, Any]) -> bool:
     full = state.chance_outcomes()
     if len(full) < 1 or state.view(None).chance_outcomes() != full:
         return False
+    if len(full) == 1:
+        return True  # one outcome hides nothing
     seen: set[str] = set()
     for outcome, _ in full:
         after = state.clone()

@@ -1086,6 +1086,9 @@ class TableHost(Emitter[Event]):
             out = step
             if step.sig and r.seat == ev.seat and r.seat != self.host_seat:
                 out = msgspec.structs.replace(step, sig=b"")  # the mover has its own signature
+            elif step.links and r.seat in step.links:
+                # The peer has its own link (it puts it back; a draw made without it would not be the links' draw).
+                out = msgspec.structs.replace(step, links={s: x for s, x in step.links.items() if s != r.seat})
             if sealed:
                 assert draw is not None
                 reveal = (

@@ -180,6 +180,7 @@ class TablePeer(Emitter[Event]):
         """Every seat's chain tip and latest link, as the steps we applied revealed them."""
         self._linked = -1
         """The ply whose link we sent on this connection (-1: none yet)."""
+        self._auditing = False
 
     # ---- public API ------------------------------------------------------------
     @property
@@ -351,7 +352,8 @@ class TablePeer(Emitter[Event]):
             if conn.bytes_out == seen_out:
                 conn.send_nowait(m.Ping(t=now))
             seen_out = conn.bytes_out
-            if conn.bytes_in != seen_in:
+            if conn.bytes_in != seen_in or self._auditing:
+                # While we audit, we read nothing: the host's answers wait unread, not missing.
                 seen_in, quiet_since = conn.bytes_in, now
             elif now - quiet_since > HOST_SILENCE and self.phase is not PeerPhase.LOBBY:
                 self._problem(f"the host has been silent for {now - quiet_since:.0f} s; treating it as gone")
@@ -578,6 +580,10 @@ class TablePeer(Emitter[Event]):
             self._problem(f"missed steps before ply {step.ply}; asking for a resync")
             self._ask_resync(conn, st)
             return
+        if step.links and self.chain is not None and self._linked == st.ply and self.seat not in step.links:
+            # The host sends our own link back to us no more (bytes): it is in the draw, so put it back.
+            mine = self.chain.link(beacon.index_of(st.ply))
+            step = msgspec.structs.replace(step, links={**step.links, self.seat: mine})
         try:
             if step.seat != st.current:
                 raise IllegalAction(f"seat {step.seat} acted but it was {st.current}'s turn")
@@ -654,10 +660,9 @@ class TablePeer(Emitter[Event]):
         why = self.book.check(before.ply, step.links)
         if why is None and self.host_seat not in step.links:
             why = f"the host (seat {self.host_seat + 1}) put no link of its own into the draw"
-        if why is None and self.chain is not None and self._linked == before.ply:
-            mine = self.chain.link(beacon.index_of(before.ply))
-            if step.links.get(self.seat) != mine:
-                why = "the draw leaves out the link we sent"
+        chain, sent = self.chain, self._linked == before.ply
+        if why is None and chain is not None and sent and step.links.get(self.seat) != chain.link(before.ply + 1):
+            why = "the draw does not hold the link we sent"
         if why is not None:
             self._evidence(f"ply {step.ply}: a bad public draw: {why}")
             raise _Evident(why)
@@ -828,7 +833,19 @@ class TablePeer(Emitter[Event]):
         if self.phase is PeerPhase.RESYNCING:
             self._end_after_sync = msg  # our record lacks the last steps: audit once the resync is in
             return
-        rep = await asyncio.to_thread(
+        self._auditing = True
+        try:
+            rep = await self._audit(msg)
+        finally:
+            self._auditing = False
+        problems = list(rep.problems)
+        if rep.ok and bytes.fromhex(rep.final_digest) != msg.digest:
+            problems.append("the final position announced differs from the replay")
+        self._after_audit(conn, msg, rep, problems)
+
+    async def _audit(self, msg: m.End) -> fp.AuditReport:
+        assert self.info is not None
+        return await asyncio.to_thread(
             fp.audit,
             self.game,
             self.info.players,
@@ -842,9 +859,9 @@ class TablePeer(Emitter[Event]):
             seat=self.seat,
             views=self.views,
         )
-        problems = list(rep.problems)
-        if rep.ok and bytes.fromhex(rep.final_digest) != msg.digest:
-            problems.append("the final position announced differs from the replay")
+
+    def _after_audit(self, conn: Connection, msg: m.End, rep: fp.AuditReport, problems: list[str]) -> None:
+        assert self.info is not None
         if problems:
             culprit = self._dealer_at(rep.bad_ply) if rep.bad_ply >= 0 else self.host_seat
             problems = [f"AUDIT FAILED, the dealer (host, seat {culprit + 1}) cheated or erred: " + "; ".join(problems)]

@@ -446,3 +446,21 @@ async def test_15_a_two_player_fisheries_table_fails_over_with_no_escrow() -> No
         game, 2, peer.info.options, peer.joint, peer.dealer_commit, b"", new.steps, tips=fp.tips(peer.reveals)
     )  # type: ignore[union-attr]
     assert rep.ok and rep.final_digest == res.digest, rep.problems
+
+
+async def test_15_a_host_that_quietly_drops_a_seats_link_is_caught_by_that_seat() -> None:
+    class Dropper(TableHost):
+        async def _gather_links(self, state: Any) -> dict[int, bytes]:
+            links = await super()._gather_links(state)
+            links.pop(1, None)  # redraw without seat 2's link, as a host that disliked the outcome would
+            return links
+
+    host = Dropper(GAME, Identity.generate(), name="t", seats=["host", "open", "open"], bind="127.0.0.1")
+    host.chooser = cautious
+    host.set_turn_timer(1)
+    host.end_grace = 1.0
+    a, b = _peer("a"), _peer("b")
+    await _play(host, [a, b], timeout=60, host_must_finish=False)
+    victim = a if a.seat == 1 else b
+    assert victim.result is not None and not victim.result.audit_ok
+    assert any("the seats' links draw" in x for x in victim.result.problems), victim.problems
