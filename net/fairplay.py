@@ -1,13 +1,18 @@
 """Fair play at a LAN table: a joint seed nobody chooses alone, and a dealer for sealed values.
 
 **Joint seed (commit-reveal).** Every seated peer and the host pick 32 random
-bytes and send a commitment ``H(seat, value)``. Only when the host has gathered
+bytes, append their beacon chain's tip (:func:`contribution`) and send a
+commitment ``H(seat, value)``. Only when the host has gathered
 *every* commitment (its own and the dealer's included) does it publish them;
 then everyone reveals. Each peer checks every reveal against its commitment, so
 a peer that changes its value after seeing others' is named, and the joint seed
 is the hash of all values: one honest peer makes it unpredictable.
 
-**Dealer.** Chance outcomes are drawn with the core's generator keyed by
+**Public draws** come from every seat's hash chain (beacon.py): the audit redraws
+each from its links (:func:`check_chance`). Nobody, the host included, can
+predict one.
+
+**Dealer.** Every other chance outcome is drawn with the core's generator keyed by
 ``H(joint seed, dealer secret)``. The dealer (the host process for now) commits
 to its secret *before* the joint seed is revealed, so it cannot steer outcomes,
 and reveals it when the game ends; every peer then replays the whole game and
@@ -20,7 +25,8 @@ dealer. The secret is also escrowed in XOR shares, one per remote peer, so the
 remaining peers can rebuild the game if the host vanishes (which exposes the
 sealed values to their processes: the price of failover, see docs/lan.md).
 No single peer ever holds the whole secret: with fewer than two remote seats
-there is no escrow and no failover.
+there is no escrow and no failover, unless the game has no sealed values at all
+(:func:`has_sealed_values`), which needs no secret to go on.
 
 **Moves.** Every seat signs its own move (:func:`act_message`); the host relays
 the signature inside the step, every peer checks it, and the audit checks the
