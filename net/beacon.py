@@ -23,8 +23,9 @@ audit apply the same rule).
 
 **Cost.** Making a chain is :data:`CHAIN_LENGTH` hashes (about 30 ms, once per
 game). A :class:`Chain` keeps the end value and one checkpoint every
-:data:`STRIDE` links (64 values), and the segment it is revealing from
-(:data:`STRIDE` values): 2 KB, and one hash per link on average. Checking a link
+:data:`STRIDE` links (65 values with the end), and the segment it is revealing
+from (:data:`STRIDE` values): 193 values of 16 bytes (a few KB with Python's
+overhead, against 128 KB for the whole chain), and one hash per link on average. Checking a link
 costs one hash per ply since the seat's last link. Links are 16 bytes
 (128-bit preimage resistance is far beyond what a game at a table needs, and
 every public draw carries one per seat).
