@@ -110,3 +110,23 @@ def test_public_draws_match_classify_in_real_games(name: str) -> None:
     assert public > 10
     if not fp.has_sealed_values(game):
         assert dealer == 0  # Fisheries: every draw is public, so no dealer secret is ever needed
+
+
+@pytest.mark.parametrize("name", ["crown", "aquatica", "fisheries"])
+def test_the_beacon_draws_exactly_what_the_deal_mapping_calls_beacon_draws(name: str) -> None:
+    """The seam with the private-deal dealer: every chance node is the beacon's or a deck's, never both."""
+    from coldwater.net.fairdeal import mapping
+
+    game = games.get(name)
+    s = game.new(2, seed=7)
+    rng = Rng(7)
+    seen = 0
+    while s.current is not None and s.ply < 400:
+        if s.current == CHANCE:
+            assert beacon.is_public_draw(s) == isinstance(mapping.plan(name, s), mapping.Beacon), s.ply
+            seen += 1
+            s.apply(s.sample_chance(rng.fork(s.ply)))
+        else:
+            legal = s.legal()
+            s.apply(legal[rng.fork(s.ply).below(len(legal))])
+    assert seen > 10
