@@ -70,6 +70,9 @@ STRIKES = 50
 REFUSALS_KEPT = 500
 LINK_TIMEOUT = 10.0
 """Seconds the host waits at a public draw for a present seat's beacon link (links are sent unasked)."""
+LINK_SILENCE = 4.0
+"""A seat not heard from for this long when its link is due is taken for a frozen link, not a withholder
+(live peers ping every second): the first time, its connection is dropped and the draw goes on without it."""
 GATHER_GRACE = 8.0
 """Seconds a new host with no escrow to rebuild waits for the other peers' records before play resumes."""
 
@@ -140,6 +143,8 @@ class Remote:
         self.heard = time.monotonic()
         self.linkless = False
         """The peer came back without its beacon chain (it lost its save): it contributes no links."""
+        self.silent_draws = 0
+        """Public draws this seat missed while silent (the first is forgiven as a network fault)."""
         self.sent_mark = -1
         self.chat = Bucket(2.0, 5.0)
         self.pings = Bucket(5.0, 10.0)
@@ -938,8 +943,23 @@ class TableHost(Emitter[Event]):
         box = self._box(ply)
         box[self.beacon_id] = self.chain.link(beacon.index_of(ply))
         await self._wait(lambda: not self._owed(box), self.link_timeout)
+        now = time.monotonic()
         for r in self._owed(box):
-            self._withheld(r, ply)
+            if now - r.heard > LINK_SILENCE and r.silent_draws == 0 and r.conn is not None:
+                # Not a word from it (not even a ping): a frozen process or a dead link, which the
+                # heartbeat would drop anyway. Once, that is not withholding: it is away and may come back.
+                r.silent_draws += 1
+                text = (
+                    f"{r.name} (seat {r.seat + 1}) was silent when its beacon link for the draw at ply {ply} "
+                    "was due; the draw goes on without it and its connection is dropped (it may come back)"
+                )
+                self.problems.append(text)
+                log.warning("%s", text)
+                self._broadcast(m.Notice(text=text))
+                self.emit(Problem(text))
+                self._spawn(r.conn.close())
+            else:
+                self._withheld(r, ply)
         links = dict(box)
         self._link_box = {}
         return links

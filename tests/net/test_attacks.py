@@ -464,3 +464,40 @@ async def test_15_a_host_that_quietly_drops_a_seats_link_is_caught_by_that_seat(
     victim = a if a.seat == 1 else b
     assert victim.result is not None and not victim.result.audit_ok
     assert any("the seats' links draw" in x for x in victim.result.problems), victim.problems
+
+
+async def test_15_a_seat_silent_at_a_draw_is_dropped_once_not_named_and_comes_back() -> None:
+    class Frozen(TablePeer):
+        """Freezes (reads nothing, says nothing) at its first public draw, as a sleeping laptop would."""
+
+        frozen = False
+        froze = False
+
+        def _maybe_link(self) -> None:
+            st, conn = self.state, self.conn
+            started = self.book.last.get(self.seat, (0,))[0] > 0  # after its first good link
+            if not self.froze and started and st is not None and conn is not None and beacon.link_due(st):
+                self.froze = self.frozen = True
+                send = conn.send_nowait
+                conn.send_nowait = lambda msg: None if self.frozen else send(msg)  # type: ignore[method-assign]
+                return
+            super()._maybe_link()
+
+        async def _handle(self, conn: Any, msg: Any) -> None:
+            if not self.frozen:
+                await super()._handle(conn, msg)
+
+        async def _hello(self, conn: Any, **kw: Any) -> None:
+            self.frozen = False  # the old connection is gone: it wakes up and comes back
+            await super()._hello(conn, **kw)
+
+    host = _honest(["host", "open", "open"])
+    host.link_timeout = 5.0
+    good, f = _peer("good"), _peer("f", Frozen, reconnect_for=10)
+    await _play(host, [good, f], timeout=60)
+    assert f.froze and not host.remotes[f.seat].by_bot, host.problems  # type: ignore[attr-defined]
+    assert any(f"(seat {f.seat + 1}) was silent when its beacon link" in p for p in host.problems)
+    assert not any(f"(seat {f.seat + 1}," in c for c in host.cheaters), host.cheaters
+    for p in (good, f):
+        assert p.result is not None and host.result is not None and p.result.audit_ok, p.problems
+        assert p.result.digest == host.result.digest
