@@ -694,13 +694,13 @@ class TableHost(Emitter[Event]):
         self._changed.set()
 
     async def _wait(self, cond: Callable[[], bool], timeout: float | None = None) -> bool:
-        async def loop() -> None:
-            while not cond():
-                self._changed.clear()
-                await self._changed.wait()
-
+        # asyncio.timeout, not wait_for: on 3.11 wait_for can swallow a cancellation that
+        # lands as the wait completes, and the host waits here at every public draw.
         try:
-            await asyncio.wait_for(loop(), timeout)
+            async with asyncio.timeout(timeout):
+                while not cond():
+                    self._changed.clear()
+                    await self._changed.wait()
         except TimeoutError:
             return False
         return True
