@@ -1,0 +1,166 @@
+"""A fair-dealer table in one process: every seat's :class:`FairSeat`, their messages relayed as bytes.
+
+This is the host's relay with the sockets left out: each round, every seat's
+messages are encoded, handed to the others and decoded there, in the order the
+LAN session would relay them, and after every ply the seats' public digests are
+compared (as the host compares its own with each peer's). Tests and
+``tests/bench/bench_lan.py`` drive whole games through it; `tamper` lets a test
+play a dishonest seat by rewriting what it sends.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgspec
+
+from coldwater.core.rng import Rng
+
+from . import mapping
+from .deck import FairDealError
+from .seat import FairAudit, FairSeat, Word
+from .wire import KeyReveal, KeyShare, ShuffledDeck, Strip
+
+Tamper = Callable[[str, int, Any], Any]
+"""(round, ply, message) → the message a dishonest seat sends instead (None: it withholds)."""
+
+_enc = msgspec.msgpack.Encoder()
+
+
+def _relay(msg: Any, kind: Any) -> Any:
+    """Across the wire and back: what a receiver gets is only ever what the bytes carry."""
+    return msgspec.msgpack.decode(_enc.encode(msg), type=kind)
+
+
+@dataclass
+class Stats:
+    setup_s: float = 0.0
+    private_deals_s: list[float] = field(default_factory=list)
+    bytes: int = 0
+    plies: int = 0
+
+
+class LocalTable:
+    def __init__(
+        self,
+        game: Any,
+        players: int,
+        joint: bytes,
+        *,
+        bots: Sequence[str] = ("greedy", "random"),
+        tamper: dict[int, Tamper] | None = None,
+        options: Any = None,
+    ) -> None:
+        self.game = game
+        self.seats = [FairSeat(game, players, s, joint, options) for s in range(players)]
+        self.bots = [game.bot(bots[s % len(bots)]) for s in range(players)]
+        self.rng = Rng(b"local-table/" + joint)
+        self.tamper = tamper or {}
+        self.stats = Stats()
+        self.after_ply: Callable[[LocalTable], None] | None = None
+
+    def _out(self, round_: str, seat: int, msg: Any) -> Any:
+        t = self.tamper.get(seat)
+        return t(round_, self.seats[0].view.ply, msg) if t is not None else msg
+
+    def _send(self, msg: Any, kind: Any) -> Any:
+        data = _enc.encode(msg)
+        self.stats.bytes += len(data)
+        return msgspec.msgpack.decode(data, type=kind)
+
+    # ---- rounds ------------------------------------------------------------------------------------
+    def setup(self) -> None:
+        t0 = time.perf_counter()
+        shares = []
+        for s in self.seats:
+            share = self._out("key", s.seat, s.key_share())
+            if share is not None:
+                shares.append(self._send(share, KeyShare))
+        for s in self.seats:
+            s.take_keys(shares)
+        self._shuffle()
+        self.stats.setup_s = time.perf_counter() - t0
+
+    def _shuffle(self) -> None:
+        """Every deck still to shuffle, each seat's pass in seat order, checked by every other seat."""
+        for deck in self.seats[0].pending_decks():
+            for s in self.seats:
+                msg = self._out("pass", s.seat, s.make_pass(deck))
+                if msg is None:
+                    raise FairDealError(f"seat {s.seat + 1} withheld its pass of {deck}", [s.seat])
+                got = self._send(msg, ShuffledDeck)
+                for o in self.seats:
+                    if o is not s:
+                        o.take_pass(got)
+
+    def ply(self) -> bool:
+        """One ply of the game through every seat; False once it is over."""
+        nodes = [s.node() for s in self.seats]
+        if any(n != nodes[0] for n in nodes):
+            raise FairDealError(f"the seats disagree on what ply {self.seats[0].view.ply} needs: {nodes}")
+        node = nodes[0]
+        if node is None:
+            return False
+        if isinstance(node, mapping.Beacon):
+            # The hash-chain beacon draws public outcomes at a LAN table; here the relay stands in for it.
+            outcome = self.seats[0].view.sample_chance(self.rng.fork(self.seats[0].view.ply))
+            for s in self.seats:
+                s.take_public(_relay(outcome, type(outcome)))
+        elif isinstance(node, mapping.FromDeck):
+            t0 = time.perf_counter()
+            strips = self._strips("deal", [s.deal_strips() for s in self.seats])
+            for s in self.seats:
+                s.take_deal(strips)
+            if any(to >= 0 for to in node.opens):
+                self.stats.private_deals_s.append(time.perf_counter() - t0)
+        else:
+            actor = self.seats[node]
+            action = self.bots[node].choose(actor.view, self.rng.fork(actor.view.ply))
+            text = str(action)
+            strips = self._strips("act", [s.act_strips(self.game.parse_action(text)) for s in self.seats])
+            for s in self.seats:
+                s.take_act_strips(strips)
+            words: dict[int, Word] = {}
+            for s in self.seats:
+                w = s.word(self.game.parse_action(text))
+                w = self._out("word", s.seat, w) if w is not None else None
+                if w is not None:
+                    words[s.seat] = self._send(w, Word)
+            for s in self.seats:
+                s.take_act(self.game.parse_action(text), words)
+        self._shuffle()  # a reformed tackle stack
+        digests = [s.public_digest() for s in self.seats]
+        wrong = [i for i, d in enumerate(digests) if d != digests[0]]
+        if wrong:
+            raise FairDealError(f"public digests differ from the host's at ply {self.seats[0].view.ply}", wrong)
+        self.stats.plies += 1
+        if self.after_ply is not None:
+            self.after_ply(self)
+        return True
+
+    def _strips(self, round_: str, per_seat: list[list[Strip]]) -> list[Strip]:
+        out: list[Strip] = []
+        for seat, strips in enumerate(per_seat):
+            for st in strips:
+                sent = self._out(round_, seat, st)
+                if sent is not None:
+                    out.append(self._send(sent, Strip))
+        return out
+
+    def finish(self) -> list[FairAudit]:
+        reveals: dict[int, KeyReveal] = {}
+        for s in self.seats:
+            r = self._out("reveal", s.seat, s.key_reveal())
+            if r is not None:
+                reveals[s.seat] = self._send(r, KeyReveal)
+        return [s.audit(reveals) for s in self.seats]
+
+    def play(self, max_plies: int = 100_000) -> list[FairAudit]:
+        self.setup()
+        while self.ply():
+            if self.stats.plies > max_plies:
+                raise RuntimeError("the game did not end")
+        return self.finish()

@@ -1,0 +1,481 @@
+"""One process's side of a table dealt by the fair dealer (docs/fairplay.md "The session").
+
+A :class:`FairSeat` is what every process at such a table runs, the host's
+included: it holds its seat's key, every deck as it follows it, and **only its
+own view**, which it advances itself (``apply_seen``). It never holds another
+seat's sealed value before the rules show it: a value reaches it only as strips
+that open a deck position to it (or to everyone).
+
+The table proceeds in rounds; each method below is one process's part of one
+round and returns the messages it sends (every message of this protocol may be
+broadcast, docs/fairplay.md), or takes what the others sent. Who relays the
+messages (the host over TCP, or :func:`run_local` in one process for tests and
+the bench) is not this module's concern:
+
+1. keys: :meth:`key_share`, then :meth:`take_keys` with every seat's;
+2. setup: for each deck in :meth:`pending_decks`, in seat order,
+   :meth:`make_pass` by the seat whose pass is due, :meth:`take_pass` at the
+   others (a reformed tackle stack adds a deck mid-game, same round);
+3. each ply, by :meth:`node`:
+   - a beacon draw: :meth:`take_public` with the outcome;
+   - a deck draw: :meth:`deal_strips`, then :meth:`take_deal` with every
+     seat's strips (each peer builds the outcome as it may know it);
+   - a player's action: :meth:`act_strips` (the public openings), then
+     :meth:`named` (a namer's word), then :meth:`take_act` with both;
+4. at the end: :meth:`key_reveal`, then :meth:`audit` with every seat's.
+
+**The slot map** (`CrownOrigins`): which deck position each sealed object on the
+table came from, kept from public steps alone: a step is played on a copy of the
+view and objects are followed by identity (the rules move fish and pieces, never
+copy them), the way ``core/crown/sealing.opens`` finds what an action opens.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import msgspec
+
+from coldwater.core.crown import sealing as crown_sealing
+from coldwater.core.crown.actions import Reveal, TackleDraw
+from coldwater.core.crown.model import CrownData
+from coldwater.core.crown.views import copy as crown_copy
+from coldwater.core.errors import IllegalAction
+from coldwater.core.state import CHANCE, EVERYONE, Opening, Openings, Slot
+
+from .. import fairplay as fp
+from . import mapping
+from .deck import Deck, DeckSpec, FairDealError, SeatKey, TableKeys, check_strip, strip
+from .group import Point
+from .verify import Claim, DeckAudit, audit_deck
+from .wire import KeyReveal, KeyShare, PassSecrets, ShuffledDeck, Strip
+
+WIRED: Final = frozenset({"crown"})
+"""Games whose LAN tables this dealer can deal (the others keep the committed dealer)."""
+
+Position = tuple[str, int]
+"""(deck id, position in the dealt deck)."""
+Where = tuple[str, int, int]
+"""(deck id, position, part)."""
+
+
+class Named(msgspec.Struct, frozen=True, array_like=True):
+    """A namer's word after a player's action: the slot it opens to everyone, with its own strip.
+
+    The strip is absent when the value is open to everyone already (a fish shown
+    for the Mystery Weight, then submitted): naming the slot is then enough.
+    """
+
+    seat: int
+    slot: tuple[str | int, ...]
+    strip: Strip | None = None
+
+
+class Word(msgspec.Struct, frozen=True, array_like=True):
+    """Everything one namer names for one action (possibly nothing: the others still wait for it)."""
+
+    seat: int
+    ply: int
+    named: tuple[Named, ...] = ()
+
+
+# ---- the slot map (Crown) ------------------------------------------------------------------------
+def _crown_objects(d: CrownData) -> list[tuple[Slot, object]]:
+    """Every object that can hold a sealed value, by slot (a submitted fish under its own name)."""
+    out: list[tuple[Slot, object]] = []
+    for li, row in enumerate(d.zones):
+        out += [(("zones", li, zi), f) for zi, f in enumerate(row) if f is not None]
+    out += [(("tops", li), f) for li, f in enumerate(d.tops) if f is not None]
+    out += [(("thrown", i), f) for i, f in enumerate(d.thrown)]
+    for s, p in enumerate(d.parties):
+        out += [(("fish", s, i), f) for i, f in enumerate(p.fish)]
+        out += [(("submitted", s, i), f) for i, f in enumerate(p.submitted)]
+        out += [(("tackle", s, i), t) for i, t in enumerate(p.tackle)]
+    return out
+
+
+def crown_slot(slot: Slot) -> Slot:
+    """The map's name for a slot `opens` names (a fish submitted is still a held fish until resolved)."""
+    return ("fish", *slot[1:]) if slot and slot[0] == "submit" else slot
+
+
+@dataclass
+class CrownOrigins:
+    """Slot → (deck, position) for every dealt object a Crown view shows, from public steps alone."""
+
+    by_slot: dict[Slot, Position] = field(default_factory=dict)
+
+    def step(self, view: Any, action: Any, seat: int, drawn: Position | None) -> list[str]:
+        """Follow `action` (as `seat`'s view applies it) on a copy of `view`; a deck draw's new object is `drawn`.
+
+        Returns the kinds of a reformed tackle stack ([] if it was not reformed).
+        """
+        c: CrownData = crown_copy(view.data)
+        ids = {id(obj): self.by_slot[slot] for slot, obj in _crown_objects(c) if slot in self.by_slot}
+        st = type(view)(c, ply=view.ply)
+        if c.cur == CHANCE:
+            blank = crown_sealing.check_seen(c, action, seat)
+            st.apply(blank if blank is not None else action)
+        else:
+            st.apply(crown_sealing.heard(c, action))
+        new: dict[Slot, Position] = {}
+        fresh = 0
+        for slot, obj in _crown_objects(c):
+            if id(obj) in ids:
+                new[slot] = ids[id(obj)]
+            elif drawn is not None and not fresh:
+                new[slot] = drawn
+                fresh += 1
+            else:
+                raise FairDealError(f"the slot map lost track at {slot} (a step that makes a sealed object)")
+        if drawn is not None and not fresh:
+            raise FairDealError(f"{drawn[0]} position {drawn[1]} was dealt but lands nowhere")
+        self.by_slot = new
+        kinds = [k for k in c.tackle_stack if k is not None]  # a view's stack is blank unless just reformed
+        return kinds
+
+    def origin(self, slot: Slot) -> Position:
+        got = self.by_slot.get(crown_slot(slot))
+        if got is None:
+            raise FairDealError(f"no dealt object at {slot}")
+        return got
+
+
+def crown_part(slot: Slot) -> int:
+    """Which part of its card a slot's value is: a fish's card (1), a tackle piece's kind (0)."""
+    return 0 if slot[0] == "tackle" else 1
+
+
+def crown_value(slot: Slot, label: str) -> object:
+    return label if slot[0] == "tackle" else int(label)
+
+
+# ---- one process at the table --------------------------------------------------------------------
+class FairSeat:
+    """One seat's process at a fair-dealer table: its key, its decks, its own view (see the module doc)."""
+
+    def __init__(self, game: Any, players: int, seat: int, joint: bytes, options: Any = None) -> None:
+        if game.name not in WIRED:
+            raise ValueError(f"the fair dealer is not wired for {game.name} yet (it keeps the committed dealer)")
+        self.game = game
+        self.name: str = game.name
+        self.players = players
+        self.seat = seat
+        self.joint = joint
+        self.options = options
+        # Decks are not shuffled at setup: the opening position is public, computed by everyone.
+        start = game.new(players, seed=fp.game_seed(joint), options=options)
+        self._specs: list[DeckSpec] = mapping.decks(self.name, start)
+        self.view: Any = start.view(seat)
+        del start
+        self.key = SeatKey()
+        self.keys: TableKeys | None = None
+        self.decks: dict[str, Deck] = {}
+        self.order: list[str] = []
+        """Deck ids in the order they were formed (the audit and the reveals follow it)."""
+        self.secrets: list[PassSecrets] = []
+        self.dealt: dict[str, int] = {}
+        self.origins = CrownOrigins()
+        self.tackle = "crown/tackle"
+        self.layers: dict[Where, dict[int, Point]] = {}
+        """Checked layers received per (deck, position, part), by seat."""
+        self.known: dict[Where, str] = {}
+        """Every label this process has read, with where it came from (never another seat's before it shows)."""
+        self.record: list[tuple[str, Any]] = []
+        """The public record: ("act", action), ("public", outcome), ("deal", (deck, position))."""
+        self._told: Openings | None = None
+        self._pending: list[DeckSpec] = []
+
+    # ---- keys and setup --------------------------------------------------------------------
+    def key_share(self) -> KeyShare:
+        return self.key.share(self.joint, self.seat)
+
+    def take_keys(self, shares: Iterable[KeyShare]) -> None:
+        keys = TableKeys.from_shares(self.joint, shares)
+        if keys.seats != tuple(range(self.players)) or keys.keys[self.seat] != self.key.public:
+            raise FairDealError("the key round does not hold one key from every seat (this seat's own included)")
+        self.keys = keys
+        self._pending = list(self._specs)
+        for spec in self._specs:
+            self._add_deck(spec)
+
+    def _add_deck(self, spec: DeckSpec) -> None:
+        self.decks[spec.id] = Deck(spec, self._keys())
+        self.order.append(spec.id)
+        self.dealt[spec.id] = 0
+
+    def _keys(self) -> TableKeys:
+        if self.keys is None:
+            raise FairDealError("no key round yet")
+        return self.keys
+
+    def pending_decks(self) -> list[str]:
+        """Decks still being shuffled, in the order the table shuffles them."""
+        return [d for d in self.order if not self.decks[d].ready]
+
+    def make_pass(self, deck: str) -> ShuffledDeck:
+        msg, sec = self.decks[deck].my_pass(self.seat)
+        self.secrets.append(sec)
+        return msg
+
+    def take_pass(self, msg: ShuffledDeck) -> None:
+        d = self.decks.get(msg.deck)
+        if d is None:
+            raise FairDealError(f"seat {msg.seat + 1} shuffled {msg.deck}, which is no deck here", [msg.seat])
+        d.receive_pass(msg)
+
+    # ---- the next ply --------------------------------------------------------------------------
+    def node(self) -> mapping.Plan | int | None:
+        """What the next ply needs: a chance plan, the seat to act, or None when the game is over."""
+        cur = self.view.current
+        if cur is None or cur != CHANCE:
+            return cur  # type: ignore[no-any-return]
+        p = mapping.plan(self.name, self.view)
+        if isinstance(p, mapping.FromDeck) and p.deck == "crown/tackle":
+            p = mapping.FromDeck(self.tackle, p.opens)
+        return p
+
+    def take_public(self, outcome: Any) -> None:
+        """A beacon's draw (public): checked as a legal outcome and applied."""
+        p = self.node()
+        if not isinstance(p, mapping.Beacon):
+            raise FairDealError(f"a public draw offered at ply {self.view.ply}, where none is due")
+        self._advance(outcome, None)
+        self.record.append(("public", outcome))
+
+    def _draw_here(self) -> tuple[mapping.FromDeck, int]:
+        p = self.node()
+        if not isinstance(p, mapping.FromDeck):
+            raise FairDealError(f"no deck draw is due at ply {self.view.ply}")
+        pos = self.dealt[p.deck]
+        if pos >= self.decks[p.deck].size:
+            raise FairDealError(f"{p.deck} ran out")
+        return p, pos
+
+    def deal_strips(self) -> list[Strip]:
+        """This seat's strips for the deck draw due: every part opened to everyone, or to another seat."""
+        p, pos = self._draw_here()
+        return [
+            self._my_strip(p.deck, pos, part)
+            for part, to in enumerate(p.opens)
+            if to == mapping.ALL or (to >= 0 and to != self.seat)
+        ]
+
+    def take_deal(self, strips: Sequence[Strip]) -> None:
+        """Every seat's strips for the draw due: checked (a wrong one names its seat), then the outcome as this seat knows it."""
+        p, pos = self._draw_here()
+        self._take_strips(p.deck, pos, strips)
+        labels: list[str | None] = []
+        for part, to in enumerate(p.opens):
+            labels.append(self._read(p.deck, pos, part) if to in (mapping.ALL, self.seat) else None)
+        self.dealt[p.deck] = pos + 1
+        self._advance(self._outcome(p.deck, labels), (p.deck, pos))
+        self.record.append(("deal", (p.deck, pos)))
+
+    def _outcome(self, deck: str, labels: list[str | None]) -> Any:
+        if deck.startswith("crown/fish/"):
+            species = labels[0]
+            if species is None:
+                raise FairDealError(f"{deck}: the species did not open")
+            return Reveal(deck.rsplit("/", 1)[1], species, None)  # type: ignore[arg-type]
+        return TackleDraw(labels[0])  # type: ignore[arg-type]
+
+    # ---- a player's action ---------------------------------------------------------------------
+    def act_strips(self, action: Any) -> list[Strip]:
+        """The public openings `action` makes (the same from every view): this seat's strips for them."""
+        if self.view.current in (None, CHANCE):
+            raise FairDealError(f"no player's action is due at ply {self.view.ply}")
+        self._told = told = self.view.opens(action, self.seat)
+        out: list[Strip] = []
+        for o in told.public:
+            deck, pos, part = self._where(o.slot)
+            if o.to != self.seat and self.seat not in self.layers.get((deck, pos, part), {}):
+                out.append(self._my_strip(deck, pos, part))
+        return out
+
+    def take_act_strips(self, strips: Sequence[Strip]) -> None:
+        """The strips of the public openings: checked, and the values opened to this seat revealed."""
+        told = self._told_now()
+        for s in strips:
+            self._take_strips(s.deck, s.position, [s])
+        for o in told.public:
+            if o.to in (EVERYONE, self.seat):
+                deck, pos, part = self._where(o.slot)
+                self.view.reveal(o.slot, crown_value(o.slot, self._read(deck, pos, part)))
+
+    def word(self, action: Any) -> Word | None:
+        """A namer's word: what its own view says `action` opens besides (None if this seat names nothing)."""
+        told = self._told_now()
+        if self.seat not in told.namers:
+            return None
+        mine = self.view.opens(action, self.seat).named
+        out: list[Named] = []
+        for o in mine:
+            if o.to != EVERYONE:
+                raise FairDealError(f"{self.name} names {o} to one seat, which needs a hand-over (not wired)")
+            deck, pos, part = self._where(o.slot)
+            if self.seat in self.layers.get((deck, pos, part), {}) or self._open_to_all(deck, pos, part):
+                out.append(Named(self.seat, tuple(o.slot)))
+            else:
+                out.append(Named(self.seat, tuple(o.slot), self._my_strip(deck, pos, part)))
+        return Word(self.seat, self.view.ply, tuple(out))
+
+    def take_act(self, action: Any, words: Mapping[int, Word]) -> None:
+        """Every namer's word (checked: a wrong strip or a slot not its own names it), then the action itself."""
+        told = self._told_now()
+        for namer in told.namers:
+            w = words.get(namer)
+            if w is None or w.seat != namer or w.ply != self.view.ply:
+                raise FairDealError(f"seat {namer + 1} did not say what its action opens", [namer])
+            for n in w.named:
+                self._take_named(namer, n)
+        self._told = None
+        self._advance(action, None)
+        self.record.append(("act", action))
+
+    def _take_named(self, namer: int, n: Named) -> None:
+        slot: Slot = tuple(n.slot)
+        try:
+            deck, pos, part = self._where(slot)
+        except (FairDealError, IllegalAction, IndexError, TypeError) as e:
+            raise FairDealError(f"seat {namer + 1} names {slot}, which holds no dealt card: {e}", [namer]) from None
+        if n.strip is not None:
+            if n.strip.seat != namer:
+                raise FairDealError(f"seat {namer + 1} sent seat {n.strip.seat + 1}'s strip as its own", [namer])
+            self._take_strips(deck, pos, [n.strip])
+        if len(self.layers.get((deck, pos, part), {})) < self.players and (deck, pos, part) not in self.known:
+            raise FairDealError(f"seat {namer + 1} names {slot} without opening it", [namer])
+        try:
+            self.view.reveal(slot, crown_value(slot, self._read(deck, pos, part)))
+        except IllegalAction as e:
+            raise FairDealError(f"seat {namer + 1} names {slot}: {e}", [namer]) from None
+
+    def _told_now(self) -> Openings:
+        if self._told is None:
+            raise FairDealError("no action is being opened")
+        return self._told
+
+    # ---- strips and reading ------------------------------------------------------------------------
+    def _where(self, slot: Slot) -> Where:
+        deck, pos = self.origins.origin(slot)
+        return deck, pos, crown_part(slot)
+
+    def _open_to_all(self, deck: str, pos: int, part: int) -> bool:
+        return len(self.layers.get((deck, pos, part), {})) == self.players
+
+    def _my_strip(self, deck: str, pos: int, part: int) -> Strip:
+        """This seat's strip of a position, recorded as given (its relayed copy is then skipped)."""
+        d = self.decks[deck]
+        ct = d.ct(pos, part)
+        s = strip(self._keys(), self.key, self.seat, deck, pos, part, ct)
+        self.layers.setdefault((deck, pos, part), {})[self.seat] = Point(s.share)
+        d.strips.append((ct, s))
+        return s
+
+    def _take_strips(self, deck: str, pos: int, strips: Iterable[Strip]) -> None:
+        d = self.decks.get(deck)
+        for s in strips:
+            if d is None or s.deck != deck or s.position != pos:
+                raise FairDealError(f"seat {s.seat + 1} sent a strip of {s.deck} position {s.position} here", [s.seat])
+            have = self.layers.setdefault((deck, pos, s.part), {})
+            if s.seat in have:
+                if s.seat == self.seat and have[s.seat].raw == s.share:
+                    continue  # this seat's own strip, relayed back to it
+                raise FairDealError(f"seat {s.seat + 1} stripped {deck} position {pos} again (a replay)", [s.seat])
+            have[s.seat] = check_strip(self._keys(), deck, pos, s.part, d.ct(pos, s.part), s)
+            d.strips.append((d.ct(pos, s.part), s))
+
+    def _read(self, deck: str, pos: int, part: int) -> str:
+        """The label at a position this seat may read: every layer received, its own added if missing."""
+        got = self.known.get((deck, pos, part))
+        if got is not None:
+            return got
+        d = self.decks[deck]
+        ct = d.ct(pos, part)
+        have = dict(self.layers.get((deck, pos, part), {}))
+        if self.seat not in have:
+            have[self.seat] = Point(ct.c1) * self.key.secret
+        missing = [s for s in range(self.players) if s not in have]
+        if missing:
+            raise FairDealError(
+                f"{deck} position {pos}: no strip from seat(s) {', '.join(str(s + 1) for s in missing)}", missing
+            )
+        m = Point(ct.c2)
+        for s in range(self.players):
+            m = m - have[s]
+        label = d.spec.lookup(part, m)
+        if label is None:
+            raise FairDealError(f"{deck} position {pos} part {part} is not a card of the deck (a bad shuffle)")
+        self.known[(deck, pos, part)] = label
+        return label
+
+    # ---- advancing the view ----------------------------------------------------------------------------
+    def _advance(self, action: Any, drawn: Position | None) -> None:
+        try:
+            kinds = self.origins.step(self.view, action, self.seat, drawn)
+            self.view.apply_seen(action, self.seat)
+        except IllegalAction as e:
+            raise FairDealError(f"'{action}' cannot be applied at ply {self.view.ply}: {e}") from None
+        if kinds:  # the tackle stack was reformed from its (public) discard: a fresh deck, shuffled by all
+            n = sum(1 for d in self.order if d.startswith("crown/tackle"))
+            self.tackle = f"crown/tackle/{n}"
+            self._add_deck(DeckSpec(self.tackle, tuple((k,) for k in kinds), "crown/tackle"))
+
+    def public_digest(self) -> bytes:
+        return fp.public_digest(self.view)
+
+    # ---- the end ---------------------------------------------------------------------------------------------
+    def key_reveal(self) -> KeyReveal:
+        if self.view.current is not None:
+            raise FairDealError("keys are revealed only once the game is over")
+        return KeyReveal(self.seat, self.key.secret.raw, tuple(self.secrets))
+
+    def audit(self, reveals: Mapping[int, KeyReveal]) -> FairAudit:
+        """Every deck audited from every seat's revealed key and passes; the game replayed in full from them.
+
+        The replay's view for this seat must equal the view this seat advanced
+        itself, and its public digest the table's; the scores come from it.
+        """
+        keys = self._keys()
+        problems: list[str] = []
+        culprits: list[int] = []
+        cards: dict[str, list[tuple[str, ...]]] = {}
+        for deck_id in self.order:
+            d = self.decks[deck_id]
+            claims = [Claim(self.seat, w[0], w[1], w[2], label) for w, label in self.known.items() if w[0] == deck_id]
+            rep: DeckAudit = audit_deck(
+                d.spec, keys, d.passes, reveals, start=None, strips=d.strips, handovers=d.handovers, claims=claims
+            )
+            problems += [f"{deck_id}: {p}" for p in rep.problems]
+            culprits += [c for c in rep.culprits if c not in culprits]
+            cards[deck_id] = rep.cards
+        if problems:
+            return FairAudit(False, problems, culprits, None)
+        full = self.game.new(self.players, seed=fp.game_seed(self.joint), options=self.options)
+        try:
+            for kind, what in self.record:
+                if kind == "deal":
+                    deck_id, pos = what
+                    card = cards[deck_id][pos]
+                    if deck_id.startswith("crown/fish/"):
+                        full.apply(Reveal(deck_id.rsplit("/", 1)[1], card[0], int(card[1])))  # type: ignore[arg-type]
+                    else:
+                        full.apply(TackleDraw(card[0]))  # type: ignore[arg-type]
+                else:
+                    full.apply(what)
+        except IllegalAction as e:
+            return FairAudit(False, [f"the record does not replay with the cards dealt: {e}"], [], None)
+        if full.view(self.seat).digest() != self.view.digest():
+            return FairAudit(False, ["this seat's own view is not the replay's view of it"], [], None)
+        return FairAudit(True, [], [], full)
+
+
+@dataclass
+class FairAudit:
+    ok: bool
+    problems: list[str]
+    culprits: list[int]
+    full: Any
+    """The full state replayed from the record and the cards every deck dealt (None when not ok)."""
