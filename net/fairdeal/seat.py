@@ -43,7 +43,7 @@ from coldwater.core.crown.actions import Reveal, TackleDraw
 from coldwater.core.crown.model import CrownData
 from coldwater.core.crown.views import copy as crown_copy
 from coldwater.core.errors import IllegalAction
-from coldwater.core.state import CHANCE, EVERYONE, Opening, Openings, Slot
+from coldwater.core.state import CHANCE, EVERYONE, Openings, Slot
 
 from .. import fairplay as fp
 from . import mapping
@@ -264,7 +264,7 @@ class FairSeat:
         ]
 
     def take_deal(self, strips: Sequence[Strip]) -> None:
-        """Every seat's strips for the draw due: checked (a wrong one names its seat), then the outcome as this seat knows it."""
+        """Every seat's strips for the due draw, checked (a wrong one names its seat); then the outcome as seen here."""
         p, pos = self._draw_here()
         self._take_strips(p.deck, pos, strips)
         labels: list[str | None] = []
