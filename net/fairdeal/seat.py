@@ -39,7 +39,7 @@ from typing import Any, Final
 import msgspec
 
 from coldwater.core.crown import sealing as crown_sealing
-from coldwater.core.crown.actions import Reveal, TackleDraw
+from coldwater.core.crown.actions import CrownAction, Reveal, TackleDraw
 from coldwater.core.crown.model import CrownData
 from coldwater.core.crown.views import copy as crown_copy
 from coldwater.core.errors import IllegalAction
@@ -141,6 +141,14 @@ class CrownOrigins:
         if got is None:
             raise FairDealError(f"no dealt object at {slot}")
         return got
+
+
+def crown_outcome(deck: str, labels: Sequence[str | None]) -> CrownAction:
+    """The chance outcome a Crown deck position gives, with what is known of it (None: sealed)."""
+    if deck.startswith("crown/fish/"):
+        card = int(labels[1]) if labels[1] is not None else None
+        return msgspec.convert({"loc": deck.rsplit("/", 1)[1], "species": labels[0], "card": card}, Reveal)
+    return msgspec.convert({"kind": labels[0]}, TackleDraw)
 
 
 def crown_part(slot: Slot) -> int:
@@ -274,13 +282,10 @@ class FairSeat:
         self._advance(self._outcome(p.deck, labels), (p.deck, pos))
         self.record.append(("deal", (p.deck, pos)))
 
-    def _outcome(self, deck: str, labels: list[str | None]) -> Any:
-        if deck.startswith("crown/fish/"):
-            species = labels[0]
-            if species is None:
-                raise FairDealError(f"{deck}: the species did not open")
-            return Reveal(deck.rsplit("/", 1)[1], species, None)  # type: ignore[arg-type]
-        return TackleDraw(labels[0])  # type: ignore[arg-type]
+    def _outcome(self, deck: str, labels: list[str | None]) -> CrownAction:
+        if deck.startswith("crown/fish/") and labels[0] is None:
+            raise FairDealError(f"{deck}: the species did not open")
+        return crown_outcome(deck, labels)
 
     # ---- a player's action ---------------------------------------------------------------------
     def act_strips(self, action: Any) -> list[Strip]:
@@ -458,11 +463,7 @@ class FairSeat:
             for kind, what in self.record:
                 if kind == "deal":
                     deck_id, pos = what
-                    card = cards[deck_id][pos]
-                    if deck_id.startswith("crown/fish/"):
-                        full.apply(Reveal(deck_id.rsplit("/", 1)[1], card[0], int(card[1])))  # type: ignore[arg-type]
-                    else:
-                        full.apply(TackleDraw(card[0]))  # type: ignore[arg-type]
+                    full.apply(crown_outcome(deck_id, list(cards[deck_id][pos])))
                 else:
                     full.apply(what)
         except IllegalAction as e:

@@ -1,0 +1,215 @@
+"""Whole Crown games dealt by the fair dealer, every seat's process advancing only its own view.
+
+The table runs in one process (`net/fairdeal/relay.py`: every message crosses as
+bytes, in the order the host relays them). The test holds every seat's key, which
+no process at a real table does, so it can play referee: a full state advanced
+with the true cards, against which every process (seat 0, the host's, included)
+is checked at every ply.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from coldwater.core import games
+from coldwater.core.crown.actions import TackleDraw
+from coldwater.core.crown.model import Fish, Tackle
+from coldwater.core.state import Slot
+from coldwater.net.fairdeal import FairDealError, Point, ShuffledDeck, Strip
+from coldwater.net.fairdeal.mapping import Beacon, FromDeck
+from coldwater.net.fairdeal.relay import LocalTable, Tamper
+from coldwater.net.fairdeal.seat import FairSeat, Named, Where, _crown_objects, crown_outcome
+
+CROWN = games.get("crown")
+
+
+def joint(tag: str) -> bytes:
+    return (tag.encode() * 32)[:32]
+
+
+def private(w: Where) -> bool:
+    """A fish's card and a tackle piece's kind are sealed; a fish's species is not."""
+    return not (w[0].startswith("crown/fish/") and w[2] == 0)
+
+
+class Referee:
+    """A full state kept beside the table with the true cards, and what each seat may know by now."""
+
+    def __init__(self, table: LocalTable) -> None:
+        self.truth: dict[Where, str] = {}
+        self.full = CROWN.new(len(table.seats), seed=f"lan-{table.seats[0].joint.hex()[:32]}")
+        self.done = 0
+        self.allowed: list[set[Where]] = [set() for _ in table.seats]
+        self.checked = 0
+
+    def true_label(self, table: LocalTable, deck: str, pos: int, part: int) -> str:
+        """The card at a position, read with every seat's key (only the test can)."""
+        if (deck, pos, part) not in self.truth:
+            d = table.seats[0].decks[deck]
+            ct = d.ct(pos, part)
+            m = Point(ct.c2)
+            for s in table.seats:
+                m = m - Point(ct.c1) * s.key.secret
+            label = d.spec.lookup(part, m)
+            assert label is not None
+            self.truth[(deck, pos, part)] = label
+        return self.truth[(deck, pos, part)]
+
+    def __call__(self, table: LocalTable) -> None:
+        rec = table.seats[0].record
+        for kind, what in rec[self.done :]:
+            if kind == "deal":
+                deck, pos = what
+                parts = table.seats[0].decks[deck].spec.parts
+                self.full.apply(crown_outcome(deck, [self.true_label(table, deck, pos, p) for p in range(parts)]))
+            else:
+                self.full.apply(what)
+        self.done = len(rec)
+        for s in table.seats:
+            ref = self.full.view(s.seat)
+            assert s.record == rec, "every process keeps the same public record"
+            assert s.view.digest() == ref.digest(), f"seat {s.seat}'s own view is not the referee's at {ref.ply}"
+            # What the referee's view of this seat shows, by deck position (the seat's own slot map).
+            for slot, obj in _crown_objects(ref.data):
+                value = obj.kind if isinstance(obj, Tackle) else obj.card if isinstance(obj, Fish) else None
+                if value is not None and slot in s.origins.by_slot:
+                    deck, pos = s.origins.by_slot[slot]
+                    self.allowed[s.seat].add((deck, pos, 0 if slot[0] == "tackle" else 1))
+            # Everything this process has read: never a sealed value its seat may not see yet.
+            for w, label in s.known.items():
+                assert label == self.true_label(table, *w), f"seat {s.seat} read {w} wrong"
+                if private(w) and len(s.layers.get(w, {})) < len(table.seats):  # not opened to everyone
+                    assert w in self.allowed[s.seat], f"seat {s.seat} holds {w} = {label!r} before the rules show it"
+                    self.checked += 1
+            # And its own layers are only its own: no strip of another seat was made by this process.
+            for (deck, pos, part), layers in s.layers.items():
+                assert all(seat in range(len(table.seats)) for seat in layers)
+
+
+def play(players: int, tag: str, *, tamper: dict[int, Tamper] | None = None, referee: bool = True) -> LocalTable:
+    table = LocalTable(CROWN, players, joint(tag), tamper=tamper)
+    ref = Referee(table) if referee else None
+    table.after_ply = ref
+    audits = table.play()
+    assert all(a.ok for a in audits), [a.problems for a in audits]
+    finals = {a.full.digest() for a in audits}
+    assert len(finals) == 1, "every process replays the same full game"
+    # Scores come from each process's own replay of the now-full record, and agree.
+    assert len({str(a.full.scores()) for a in audits}) == 1
+    if ref is not None:
+        assert finals == {ref.full.digest()}
+        assert ref.checked > players * 5
+    return table
+
+
+@pytest.mark.parametrize(("players", "tag"), [(2, "a"), (3, "b"), (4, "c")])
+def test_whole_crown_games_no_process_holds_a_sealed_value_before_it_shows(players: int, tag: str) -> None:
+    table = play(players, tag)
+    s0 = table.seats[0]
+    assert s0.view.current is None and table.stats.plies > 100
+    assert table.stats.private_deals_s, "tackle draws are dealt to one seat"
+    assert table.stats.plies == s0.view.ply
+
+
+def _wrong_share(seat: int) -> Tamper:
+    def t(round_: str, ply: int, msg: Any) -> Any:
+        if round_ == "deal" and isinstance(msg, Strip) and msg.seat == seat:
+            return Strip(msg.deck, msg.position, msg.part, msg.seat, (Point(msg.share) + Point.BASE).raw, msg.proof)
+        return msg
+
+    return t
+
+
+def _withhold(seat: int) -> Tamper:
+    def t(round_: str, ply: int, msg: Any) -> Any:
+        if round_ == "deal" and isinstance(msg, Strip) and msg.seat == seat and ply > 20:
+            return None
+        return msg
+
+    return t
+
+
+def _replay(seat: int) -> Tamper:
+    old: list[Strip] = []
+
+    def t(round_: str, ply: int, msg: Any) -> Any:
+        if round_ == "deal" and isinstance(msg, Strip) and msg.seat == seat:
+            if old and ply > 20:
+                return old[0]  # its strip of an earlier card, offered again
+            old.append(msg)
+        return msg
+
+    return t
+
+
+def _swap(seat: int) -> Tamper:
+    def t(round_: str, ply: int, msg: Any) -> Any:
+        if round_ == "pass" and isinstance(msg, ShuffledDeck) and msg.seat == seat and msg.deck == "crown/fish/lake":
+            cards = list(msg.cards)
+            cards[0], cards[1] = cards[1], cards[0]  # not the permutation its secrets will reveal
+            return ShuffledDeck(msg.deck, msg.seat, tuple(cards))
+        return msg
+
+    return t
+
+
+@pytest.mark.parametrize(
+    ("attack", "why"),
+    [(_wrong_share, "is wrong"), (_withhold, "no strip from seat(s) 3"), (_replay, "position")],
+)
+def test_a_dishonest_strip_names_its_seat_at_once(attack: Any, why: str) -> None:
+    table = LocalTable(CROWN, 3, joint("x"), tamper={2: attack(2)})
+    table.setup()
+    with pytest.raises(FairDealError) as e:
+        while table.ply():
+            pass
+    assert list(e.value.culprits) == [2], e.value
+    assert why in str(e.value)
+
+
+def test_a_card_swapped_in_a_shuffle_is_caught_at_the_end_naming_the_seat() -> None:
+    table = LocalTable(CROWN, 3, joint("s"), tamper={1: _swap(1)})
+    audits = table.play()  # the swap goes unseen during the game: a swap is a permutation of valid cards
+    for a in (audits[0], audits[2]):  # every honest seat (the cheat's own copy of its pass is honest)
+        assert not a.ok and list(a.culprits) == [1], a.problems
+        assert any("crown/fish/lake" in p and "seat 2" in p for p in a.problems)
+
+
+def test_a_seat_that_names_a_slot_not_its_own_is_named() -> None:
+    table = LocalTable(CROWN, 3, joint("n"))
+    table.setup()
+    seat = table.seats[1]
+    # Find a fish on the board, then have seat 2 "name" it with no strip: nobody can read it.
+    while not any(k[0] == "zones" for k in seat.origins.by_slot):
+        table.ply()
+    slot: Slot = next(k for k in seat.origins.by_slot if k[0] == "zones")
+    other = table.seats[0]
+    with pytest.raises(FairDealError) as e:
+        other._take_named(1, Named(1, tuple(slot)))
+    assert list(e.value.culprits) == [1]
+
+
+def test_wrong_game_or_out_of_turn_is_refused_clearly() -> None:
+    with pytest.raises(ValueError, match="not wired"):
+        FairSeat(games.get("fisheries"), 2, 0, joint("f"))
+    table = LocalTable(CROWN, 2, joint("o"))
+    table.setup()
+    s = table.seats[0]
+    with pytest.raises(FairDealError):
+        s.key_reveal()  # only once the game is over
+    seen: set[str] = set()
+    while len(seen) < 2:
+        node = s.node()
+        before = s.view.digest()
+        if isinstance(node, Beacon):
+            with pytest.raises(FairDealError, match="no deck draw"):
+                s.take_deal([])
+            seen.add("beacon")
+        elif isinstance(node, FromDeck):
+            with pytest.raises(FairDealError, match="no public draw|where none is due"):
+                s.take_public(TackleDraw(None))
+            seen.add("deck")
+        assert s.view.digest() == before
+        table.ply()
