@@ -111,7 +111,10 @@ class LocalTable:
                 s.take_public(_relay(outcome, type(outcome)))
         elif isinstance(node, mapping.FromDeck):
             t0 = time.perf_counter()
+            owed = self.seats[0].owed()
             strips = self._strips("deal", [s.deal_strips() for s in self.seats])
+            self.seats[0].check_strips(strips)  # the host checks each strip as it arrives
+            self._withheld(owed, strips)
             for s in self.seats:
                 s.take_deal(strips)
             if any(to >= 0 for to in node.opens):
@@ -120,7 +123,11 @@ class LocalTable:
             actor = self.seats[node]
             action = self.bots[node].choose(actor.view, self.rng.fork(actor.view.ply))
             text = str(action)
-            strips = self._strips("act", [s.act_strips(self.game.parse_action(text)) for s in self.seats])
+            per_seat = [s.act_strips(self.game.parse_action(text)) for s in self.seats]
+            owed = self.seats[0].owed()
+            strips = self._strips("act", per_seat)
+            self.seats[0].check_strips(strips)
+            self._withheld(owed, strips)
             for s in self.seats:
                 s.take_act_strips(strips)
             words: dict[int, Word] = {}
@@ -140,6 +147,23 @@ class LocalTable:
         if self.after_ply is not None:
             self.after_ply(self)
         return True
+
+    def _withheld(self, owed: set[tuple[int, str, int, int]], strips: Sequence[Strip]) -> None:
+        """The host's timer, with no waiting here: a seat whose strip is missing is named, and the game ends.
+
+        The table's rule (docs/fairplay.md): no one else can strip for a seat, since
+        its layer is its key, so the game cannot go on without it; it ends (or, at a
+        LAN table, waits for the seat to come back), and the seat is named to everyone.
+        """
+        got = {(s.seat, s.deck, s.position, s.part) for s in strips}
+        late = sorted({w[0] for w in owed - got})
+        if late:
+            who = ", ".join(str(s + 1) for s in late)
+            raise FairDealError(
+                f"seat(s) {who} withheld a strip at ply {self.seats[0].view.ply}: no one else holds that layer, "
+                "so the game cannot go on without it and ends",
+                late,
+            )
 
     def _strips(self, round_: str, per_seat: list[list[Strip]]) -> list[Strip]:
         out: list[Strip] = []

@@ -271,10 +271,43 @@ class FairSeat:
             if to == mapping.ALL or (to >= 0 and to != self.seat)
         ]
 
+    def owed(self) -> set[tuple[int, str, int, int]]:
+        """(seat, deck, position, part) of every strip the round in progress awaits (the host's timer uses it)."""
+        out: set[tuple[int, str, int, int]] = set()
+        if self._told is not None:
+            for o in self._told.public:
+                deck, pos, part = self._where(o.slot)
+                have = self.layers.get((deck, pos, part), {})
+                out |= {(s, deck, pos, part) for s in range(self.players) if s != o.to and s not in have}
+            return out
+        p = self.node()
+        if isinstance(p, mapping.FromDeck):
+            pos = self.dealt[p.deck]
+            for part, to in enumerate(p.opens):
+                if to != mapping.NOBODY:
+                    have = self.layers.get((p.deck, pos, part), {})
+                    out |= {(s, p.deck, pos, part) for s in range(self.players) if s != to and s not in have}
+        return out
+
+    def check_strips(self, strips: Sequence[Strip]) -> None:
+        """Check strips for the round in progress as they arrive, recording nothing (the host does this)."""
+        if self._told is not None:
+            self._act_strips(strips, record=False)
+        else:
+            self._deal_strips(strips, record=False)
+
+    def _deal_strips(self, strips: Sequence[Strip], *, record: bool) -> tuple[mapping.FromDeck, int]:
+        p, pos = self._draw_here()
+        for st in strips:
+            to = p.opens[st.part] if st.part < len(p.opens) else mapping.NOBODY
+            if to == mapping.NOBODY or to == st.seat:
+                raise FairDealError(f"seat {st.seat + 1} sent a strip this deal does not ask of it", [st.seat])
+        self._take_strips(p.deck, pos, strips, record=record)
+        return p, pos
+
     def take_deal(self, strips: Sequence[Strip]) -> None:
         """Every seat's strips for the due draw, checked (a wrong one names its seat); then the outcome as seen here."""
-        p, pos = self._draw_here()
-        self._take_strips(p.deck, pos, strips)
+        p, pos = self._deal_strips(strips, record=True)
         labels: list[str | None] = []
         for part, to in enumerate(p.opens):
             labels.append(self._read(p.deck, pos, part) if to in (mapping.ALL, self.seat) else None)
@@ -302,13 +335,24 @@ class FairSeat:
 
     def take_act_strips(self, strips: Sequence[Strip]) -> None:
         """The strips of the public openings: checked, and the values opened to this seat revealed."""
-        told = self._told_now()
-        for s in strips:
-            self._take_strips(s.deck, s.position, [s])
+        told = self._act_strips(strips, record=True)
         for o in told.public:
             if o.to in (EVERYONE, self.seat):
                 deck, pos, part = self._where(o.slot)
                 self.view.reveal(o.slot, crown_value(o.slot, self._read(deck, pos, part)))
+
+    def _act_strips(self, strips: Sequence[Strip], *, record: bool) -> Openings:
+        told = self._told_now()
+        owed = {(*self._where(o.slot), o.to) for o in told.public}
+        for st in strips:
+            if not any((st.deck, st.position, st.part) == w[:3] and st.seat != w[3] for w in owed):
+                raise FairDealError(f"seat {st.seat + 1} sent a strip this action does not open", [st.seat])
+        by_card: dict[Position, list[Strip]] = {}
+        for st in strips:
+            by_card.setdefault((st.deck, st.position), []).append(st)
+        for (deck, pos), group in by_card.items():
+            self._take_strips(deck, pos, group, record=record)
+        return told
 
     def word(self, action: Any) -> Word | None:
         """A namer's word: what its own view says `action` opens besides (None if this seat names nothing)."""
@@ -379,18 +423,25 @@ class FairSeat:
         d.strips.append((ct, s))
         return s
 
-    def _take_strips(self, deck: str, pos: int, strips: Iterable[Strip]) -> None:
+    def _take_strips(self, deck: str, pos: int, strips: Iterable[Strip], *, record: bool = True) -> None:
+        """Check every strip (the first wrong one names its seat), then record them all: all or nothing."""
         d = self.decks.get(deck)
+        new: dict[tuple[int, int], Point] = {}
         for s in strips:
             if d is None or s.deck != deck or s.position != pos:
                 raise FairDealError(f"seat {s.seat + 1} sent a strip of {s.deck} position {s.position} here", [s.seat])
-            have = self.layers.setdefault((deck, pos, s.part), {})
-            if s.seat in have:
-                if s.seat == self.seat and have[s.seat].raw == s.share:
-                    continue  # this seat's own strip, relayed back to it
+            have = self.layers.get((deck, pos, s.part), {})
+            if s.seat in have and s.seat == self.seat and have[s.seat].raw == s.share:
+                continue  # this seat's own strip, relayed back to it
+            if s.seat in have or (s.part, s.seat) in new:
                 raise FairDealError(f"seat {s.seat + 1} stripped {deck} position {pos} again (a replay)", [s.seat])
-            have[s.seat] = check_strip(self._keys(), deck, pos, s.part, d.ct(pos, s.part), s)
-            d.strips.append((d.ct(pos, s.part), s))
+            new[(s.part, s.seat)] = check_strip(self._keys(), deck, pos, s.part, d.ct(pos, s.part), s)
+        if d is None or not record:
+            return
+        for s in strips:
+            if (s.part, s.seat) in new:
+                self.layers.setdefault((deck, pos, s.part), {})[s.seat] = new[(s.part, s.seat)]
+                d.strips.append((d.ct(pos, s.part), s))
 
     def _read(self, deck: str, pos: int, part: int) -> str:
         """The label at a position this seat may read: every layer received, its own added if missing."""

@@ -157,7 +157,7 @@ def _swap(seat: int) -> Tamper:
 
 @pytest.mark.parametrize(
     ("attack", "why"),
-    [(_wrong_share, "is wrong"), (_withhold, "no strip from seat(s) 3"), (_replay, "position")],
+    [(_wrong_share, "is wrong"), (_withhold, "seat(s) 3 withheld a strip"), (_replay, "position")],
 )
 def test_a_dishonest_strip_names_its_seat_at_once(attack: Any, why: str) -> None:
     table = LocalTable(CROWN, 3, joint("x"), tamper={2: attack(2)})
