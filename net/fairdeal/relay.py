@@ -30,11 +30,6 @@ Tamper = Callable[[str, int, Any], Any]
 _enc = msgspec.msgpack.Encoder()
 
 
-def _relay(msg: Any, kind: Any) -> Any:
-    """Across the wire and back: what a receiver gets is only ever what the bytes carry."""
-    return msgspec.msgpack.decode(_enc.encode(msg), type=kind)
-
-
 @dataclass
 class Stats:
     setup_s: float = 0.0
@@ -53,9 +48,14 @@ class LocalTable:
         bots: Sequence[str] = ("greedy", "random"),
         tamper: dict[int, Tamper] | None = None,
         options: Any = None,
+        seats: Sequence[FairSeat] | None = None,
     ) -> None:
+        """A new table, or (`seats`) a new relay for the processes of a table under way: the relay
+        holds no secret (no key, no card), so any process can take the role over."""
         self.game = game
-        self.seats = [FairSeat(game, players, s, joint, options) for s in range(players)]
+        self.seats = (
+            list(seats) if seats is not None else [FairSeat(game, players, s, joint, options) for s in range(players)]
+        )
         self.bots = [game.bot(bots[s % len(bots)]) for s in range(players)]
         self.rng = Rng(b"local-table/" + joint)
         self.tamper = tamper or {}
@@ -81,6 +81,9 @@ class LocalTable:
                 shares.append(self._send(share, KeyShare))
         for s in self.seats:
             s.take_keys(shares)
+        tips = {s.seat: s.chain.tip for s in self.seats}  # committed in the seed round at a LAN table
+        for s in self.seats:
+            s.take_tips(tips)
         self._shuffle()
         self.stats.setup_s = time.perf_counter() - t0
 
@@ -105,10 +108,13 @@ class LocalTable:
         if node is None:
             return False
         if isinstance(node, mapping.Beacon):
-            # The hash-chain beacon draws public outcomes at a LAN table; here the relay stands in for it.
-            outcome = self.seats[0].view.sample_chance(self.rng.fork(self.seats[0].view.ply))
+            links: dict[int, bytes] = {}
             for s in self.seats:
-                s.take_public(_relay(outcome, type(outcome)))
+                link = self._out("link", s.seat, s.link())
+                if link is not None:
+                    links[s.seat] = self._send(link, bytes)
+            for s in self.seats:
+                s.take_public(links)
         elif isinstance(node, mapping.FromDeck):
             t0 = time.perf_counter()
             owed = self.seats[0].owed()

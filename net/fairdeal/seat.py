@@ -45,6 +45,7 @@ from coldwater.core.crown.views import copy as crown_copy
 from coldwater.core.errors import IllegalAction
 from coldwater.core.state import CHANCE, EVERYONE, Openings, Slot
 
+from .. import beacon
 from .. import fairplay as fp
 from . import mapping
 from .deck import Deck, DeckSpec, FairDealError, SeatKey, TableKeys, check_strip, strip
@@ -179,6 +180,8 @@ class FairSeat:
         self.view: Any = start.view(seat)
         del start
         self.key = SeatKey()
+        self.chain = beacon.Chain(seat)
+        self.book: beacon.Book | None = None
         self.keys: TableKeys | None = None
         self.decks: dict[str, Deck] = {}
         self.order: list[str] = []
@@ -245,11 +248,33 @@ class FairSeat:
             p = mapping.FromDeck(self.tackle, p.opens)
         return p
 
-    def take_public(self, outcome: Any) -> None:
-        """A beacon's draw (public): checked as a legal outcome and applied."""
-        p = self.node()
-        if not isinstance(p, mapping.Beacon):
+    def link(self) -> bytes:
+        """This seat's hash-chain link for the public draw due (docs/fairplay.md, beacons)."""
+        if not isinstance(self.node(), mapping.Beacon):
+            raise FairDealError(f"no public draw is due at ply {self.view.ply}")
+        return self.chain.link(beacon.index_of(self.view.ply))
+
+    def take_tips(self, tips: Mapping[int, bytes]) -> None:
+        """Every seat's committed chain tip (from the seed round), for checking their links."""
+        if set(tips) != set(range(self.players)) or tips[self.seat] != self.chain.tip:
+            raise FairDealError("the beacon needs every seat's chain tip, this seat's own included")
+        self.book = beacon.Book(tips)
+
+    def take_public(self, links: Mapping[int, bytes]) -> None:
+        """A public draw from every seat's link: each checked onto its chain (a bad one names its seat),
+        the outcome drawn here from this view; nobody chose it."""
+        if not isinstance(self.node(), mapping.Beacon):
             raise FairDealError(f"a public draw offered at ply {self.view.ply}, where none is due")
+        if self.book is None:
+            raise FairDealError("no chain tips yet")
+        missing = [s for s in range(self.players) if s not in links]
+        if missing:
+            raise FairDealError(f"no beacon link from seat(s) {', '.join(str(s + 1) for s in missing)}", missing)
+        try:
+            self.book.accept(self.view.ply, links)
+        except beacon.BeaconError as e:
+            raise FairDealError(str(e), [e.seat]) from None
+        outcome = beacon.draw(self.view, self.joint, links)
         self._advance(outcome, None)
         self.record.append(("public", outcome))
 

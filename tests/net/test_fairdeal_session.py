@@ -155,9 +155,32 @@ def _swap(seat: int) -> Tamper:
     return t
 
 
+def _replay_link(seat: int) -> Tamper:
+    old: list[bytes] = []
+
+    def t(round_: str, ply: int, msg: Any) -> Any:
+        if round_ == "link" and msg is not None:
+            if old and ply > 30:
+                return old[-1]  # its link of the previous public draw, offered again
+            old.append(msg)
+        return msg
+
+    return t
+
+
+def _withhold_link(seat: int) -> Tamper:
+    return lambda round_, ply, msg: None if round_ == "link" and ply > 30 else msg
+
+
 @pytest.mark.parametrize(
     ("attack", "why"),
-    [(_wrong_share, "is wrong"), (_withhold, "seat(s) 3 withheld a strip"), (_replay, "position")],
+    [
+        (_wrong_share, "is wrong"),
+        (_withhold, "seat(s) 3 withheld a strip"),
+        (_replay, "position"),
+        (_replay_link, "replayed its link"),
+        (_withhold_link, "no beacon link from seat(s) 3"),
+    ],
 )
 def test_a_dishonest_strip_names_its_seat_at_once(attack: Any, why: str) -> None:
     table = LocalTable(CROWN, 3, joint("x"), tamper={2: attack(2)})
@@ -213,3 +236,17 @@ def test_wrong_game_or_out_of_turn_is_refused_clearly() -> None:
             seen.add("deck")
         assert s.view.digest() == before
         table.ply()
+
+
+def test_the_relay_passes_to_another_process_mid_game_with_no_secret_handed_over() -> None:
+    """Failover of the relay: it holds no key and no card, so a new one carries on from the seats alone."""
+    first = LocalTable(CROWN, 3, joint("v"))
+    first.setup()
+    while first.stats.plies < 150 and first.ply():
+        pass
+    assert not any(isinstance(v, (FairSeat,)) for k, v in vars(first).items() if k != "seats")
+    second = LocalTable(CROWN, 3, joint("v"), seats=first.seats)
+    while second.ply():
+        pass
+    audits = second.finish()
+    assert all(a.ok for a in audits) and len({a.full.digest() for a in audits}) == 1
