@@ -1,7 +1,8 @@
-"""LAN benchmark: move round-trip p50/p99 with 4 peers, bytes on the wire per move, join → seated.
+"""LAN benchmark: move round-trip p50/p99 with 4 peers, bytes on the wire per move, join → seated;
+and a fair-dealer Crown table's setup time and private-deal latency.
 
-Run ``.venv/bin/python tests/bench/bench_lan.py [GAMES]``. As root it runs four
-processes in network namespaces joined by veth pairs and a bridge (real
+Run ``.venv/bin/python tests/bench/bench_lan.py [GAMES]`` (``... fair [GAMES]``: the fair dealer
+only). As root it runs four processes in network namespaces joined by veth pairs and a bridge (real
 sockets, real multicast discovery); otherwise four sessions in one process on
 loopback. Prints figures; never asserts on time.
 """
@@ -143,7 +144,41 @@ def bench_loopback(games: int) -> None:
     _report("loopback, one process", name, games, rtts, seated, total, plies, len(rtts))
 
 
+def bench_fair_table(games: int) -> None:
+    """A 4-seat Crown table dealt by the fair dealer (net/fairdeal/relay.py: every seat's process in this
+    one, messages relayed as bytes). Everything runs serially here, so each figure is the sum of what the
+    four processes would do in parallel on a LAN: an upper bound on their critical path, before the network."""
+    from coldwater.core import games as registry
+    from coldwater.net.fairdeal.relay import LocalTable
+
+    game = registry.get("crown")
+    setups: list[float] = []
+    deals: list[float] = []
+    sent = plies = 0
+    for g in range(games):
+        table = LocalTable(game, 4, (f"fair-bench-{g}".encode() * 4)[:32])
+        audits = table.play()
+        assert all(a.ok for a in audits)
+        setups.append(table.stats.setup_s)
+        deals += table.stats.private_deals_s
+        sent += table.stats.bytes
+        plies += table.stats.plies
+    print(f"Fair dealer (loopback, one process, serial), crown, 4 seats, {games} game(s), {plies} plies")
+    print(
+        f"  setup (keys + every deck shuffled by every seat, each pass checked by the others)  "
+        f"median {statistics.median(setups) * 1000:7.0f} ms   max {max(setups) * 1000:7.0f} ms"
+    )
+    print(
+        f"  private deal (3 strips made, 4 processes check them, the drawer reads)  "
+        f"p50 {_pct(deals, 0.5) * 1000:6.2f} ms   p99 {_pct(deals, 0.99) * 1000:6.2f} ms   (n={len(deals)})"
+    )
+    print(f"  protocol bytes per game (msgpack, before framing)  {sent / max(games, 1):9.0f} B")
+
+
 def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "fair":
+        bench_fair_table(int(sys.argv[2]) if len(sys.argv) > 2 else 3)
+        return
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 3
     from tests.net.netlab import why_not
 
@@ -153,6 +188,7 @@ def main() -> None:
     else:
         print(f"(no namespaces: {why_not()}; measuring on loopback)")
     bench_loopback(games)
+    bench_fair_table(games)
     print(f"  ({time.perf_counter() - t0:.1f} s in all)")
 
 
