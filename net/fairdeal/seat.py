@@ -49,7 +49,7 @@ from .. import beacon
 from .. import fairplay as fp
 from . import mapping
 from .deck import Deck, DeckSpec, FairDealError, SeatKey, TableKeys, check_strip, strip
-from .group import Point
+from .group import Point, Scalar
 from .verify import Claim, DeckAudit, audit_deck
 from .wire import KeyReveal, KeyShare, PassSecrets, ShuffledDeck, Strip
 
@@ -80,6 +80,56 @@ class Word(msgspec.Struct, frozen=True, array_like=True):
     seat: int
     ply: int
     named: tuple[Named, ...] = ()
+
+
+# ---- what a seat keeps to come back (a save) -------------------------------------------------------
+class _Keys(msgspec.Struct, tag="keys", array_like=True):
+    shares: list[KeyShare]
+
+
+class _Tips(msgspec.Struct, tag="tips", array_like=True):
+    tips: dict[int, bytes]
+
+
+class _Pass(msgspec.Struct, tag="pass", array_like=True):
+    msg: ShuffledDeck
+
+
+class _Public(msgspec.Struct, tag="public", array_like=True):
+    links: dict[int, bytes]
+
+
+class _Deal(msgspec.Struct, tag="deal", array_like=True):
+    strips: list[Strip]
+
+
+class _Act(msgspec.Struct, tag="act", array_like=True):
+    action: str
+    strips: list[Strip]
+    words: list[Word]
+
+
+Entry = _Keys | _Tips | _Pass | _Public | _Deal | _Act
+
+
+class FairSave(msgspec.Struct, kw_only=True):
+    """A seat's own secrets and every message it took, in order: restoring replays them.
+
+    It holds this seat's key, chain end and pass secrets (its own, as a peer's save
+    holds its chain today) and otherwise only what crossed the wire — ciphertexts,
+    strips, links and public moves — so no other seat's sealed value is in it; the
+    view and what the seat has read are rebuilt by the replay, with every check.
+    """
+
+    game: str
+    players: int
+    seat: int
+    joint: bytes
+    options: dict[str, Any] | None = None
+    secret: bytes
+    chain_end: bytes
+    secrets: list[PassSecrets]
+    log: list[Entry]
 
 
 # ---- the slot map (Crown) ------------------------------------------------------------------------
@@ -165,7 +215,17 @@ def crown_value(slot: Slot, label: str) -> object:
 class FairSeat:
     """One seat's process at a fair-dealer table: its key, its decks, its own view (see the module doc)."""
 
-    def __init__(self, game: Any, players: int, seat: int, joint: bytes, options: Any = None) -> None:
+    def __init__(
+        self,
+        game: Any,
+        players: int,
+        seat: int,
+        joint: bytes,
+        options: Any = None,
+        *,
+        key: SeatKey | None = None,
+        chain: beacon.Chain | None = None,
+    ) -> None:
         if game.name not in WIRED:
             raise ValueError(f"the fair dealer is not wired for {game.name} yet (it keeps the committed dealer)")
         self.game = game
@@ -179,8 +239,8 @@ class FairSeat:
         self._specs: list[DeckSpec] = mapping.decks(self.name, start)
         self.view: Any = start.view(seat)
         del start
-        self.key = SeatKey()
-        self.chain = beacon.Chain(seat)
+        self.key = key if key is not None else SeatKey()
+        self.chain = chain if chain is not None else beacon.Chain(seat)
         self.book: beacon.Book | None = None
         self.keys: TableKeys | None = None
         self.decks: dict[str, Deck] = {}
@@ -198,16 +258,20 @@ class FairSeat:
         """The public record: ("act", action), ("public", outcome), ("deal", (deck, position))."""
         self._told: Openings | None = None
         self._pending: list[DeckSpec] = []
+        self.log: list[Entry] = []
+        """Every message this seat took, in order (its save)."""
+        self._act_strips_in: list[Strip] = []
 
     # ---- keys and setup --------------------------------------------------------------------
     def key_share(self) -> KeyShare:
         return self.key.share(self.joint, self.seat)
 
-    def take_keys(self, shares: Iterable[KeyShare]) -> None:
+    def take_keys(self, shares: Sequence[KeyShare]) -> None:
         keys = TableKeys.from_shares(self.joint, shares)
         if keys.seats != tuple(range(self.players)) or keys.keys[self.seat] != self.key.public:
             raise FairDealError("the key round does not hold one key from every seat (this seat's own included)")
         self.keys = keys
+        self.log.append(_Keys(list(shares)))
         self._pending = list(self._specs)
         for spec in self._specs:
             self._add_deck(spec)
@@ -229,6 +293,7 @@ class FairSeat:
     def make_pass(self, deck: str) -> ShuffledDeck:
         msg, sec = self.decks[deck].my_pass(self.seat)
         self.secrets.append(sec)
+        self.log.append(_Pass(msg))
         return msg
 
     def take_pass(self, msg: ShuffledDeck) -> None:
@@ -236,6 +301,7 @@ class FairSeat:
         if d is None:
             raise FairDealError(f"seat {msg.seat + 1} shuffled {msg.deck}, which is no deck here", [msg.seat])
         d.receive_pass(msg)
+        self.log.append(_Pass(msg))
 
     # ---- the next ply --------------------------------------------------------------------------
     def node(self) -> mapping.Plan | int | None:
@@ -259,6 +325,7 @@ class FairSeat:
         if set(tips) != set(range(self.players)) or tips[self.seat] != self.chain.tip:
             raise FairDealError("the beacon needs every seat's chain tip, this seat's own included")
         self.book = beacon.Book(tips)
+        self.log.append(_Tips(dict(tips)))
 
     def take_public(self, links: Mapping[int, bytes]) -> None:
         """A public draw from every seat's link: each checked onto its chain (a bad one names its seat),
@@ -277,6 +344,7 @@ class FairSeat:
         outcome = beacon.draw(self.view, self.joint, links)
         self._advance(outcome, None)
         self.record.append(("public", outcome))
+        self.log.append(_Public(dict(links)))
 
     def _draw_here(self) -> tuple[mapping.FromDeck, int]:
         p = self.node()
@@ -339,6 +407,7 @@ class FairSeat:
         self.dealt[p.deck] = pos + 1
         self._advance(self._outcome(p.deck, labels), (p.deck, pos))
         self.record.append(("deal", (p.deck, pos)))
+        self.log.append(_Deal(list(strips)))
 
     def _outcome(self, deck: str, labels: list[str | None]) -> CrownAction:
         if deck.startswith("crown/fish/") and labels[0] is None:
@@ -348,9 +417,7 @@ class FairSeat:
     # ---- a player's action ---------------------------------------------------------------------
     def act_strips(self, action: Any) -> list[Strip]:
         """The public openings `action` makes (the same from every view): this seat's strips for them."""
-        if self.view.current in (None, CHANCE):
-            raise FairDealError(f"no player's action is due at ply {self.view.ply}")
-        self._told = told = self.view.opens(action, self.seat)
+        told = self._open_action(action)
         out: list[Strip] = []
         for o in told.public:
             deck, pos, part = self._where(o.slot)
@@ -358,9 +425,16 @@ class FairSeat:
                 out.append(self._my_strip(deck, pos, part))
         return out
 
+    def _open_action(self, action: Any) -> Openings:
+        if self.view.current in (None, CHANCE):
+            raise FairDealError(f"no player's action is due at ply {self.view.ply}")
+        self._told = told = self.view.opens(action, self.seat)
+        return told
+
     def take_act_strips(self, strips: Sequence[Strip]) -> None:
         """The strips of the public openings: checked, and the values opened to this seat revealed."""
         told = self._act_strips(strips, record=True)
+        self._act_strips_in = list(strips)
         for o in told.public:
             if o.to in (EVERYONE, self.seat):
                 deck, pos, part = self._where(o.slot)
@@ -408,6 +482,8 @@ class FairSeat:
         self._told = None
         self._advance(action, None)
         self.record.append(("act", action))
+        self.log.append(_Act(str(action), self._act_strips_in, [words[n] for n in told.namers]))
+        self._act_strips_in = []
 
     def _take_named(self, namer: int, n: Named) -> None:
         slot: Slot = tuple(n.slot)
@@ -506,6 +582,47 @@ class FairSeat:
 
     def public_digest(self) -> bytes:
         return fp.public_digest(self.view)
+
+    # ---- saving and coming back -----------------------------------------------------------------
+    def save(self) -> FairSave:
+        opts = msgspec.to_builtins(self.options) if self.options is not None else None
+        return FairSave(
+            game=self.name,
+            players=self.players,
+            seat=self.seat,
+            joint=self.joint,
+            options=opts,
+            secret=self.key.secret.raw,
+            chain_end=self.chain.end,
+            secrets=list(self.secrets),
+            log=list(self.log),
+        )
+
+    @classmethod
+    def restore(cls, game: Any, sv: FairSave) -> FairSeat:
+        """The seat as it was when saved: every message in the save taken again, with every check."""
+        if sv.game != game.name:
+            raise FairDealError(f"this save is of a {sv.game} table, not {game.name}")
+        key = SeatKey(Scalar.decode(sv.secret, "the saved key"))
+        seat = cls(game, sv.players, sv.seat, sv.joint, sv.options, key=key, chain=beacon.Chain(sv.seat, sv.chain_end))
+        seat.secrets = list(sv.secrets)
+        for e in sv.log:
+            if isinstance(e, _Keys):
+                seat.take_keys(e.shares)
+            elif isinstance(e, _Tips):
+                seat.take_tips(e.tips)
+            elif isinstance(e, _Pass):
+                seat.take_pass(e.msg)  # its own pass too: a pass is taken the same whoever made it
+            elif isinstance(e, _Public):
+                seat.take_public(e.links)
+            elif isinstance(e, _Deal):
+                seat.take_deal(e.strips)
+            else:
+                action = game.parse_action(e.action)
+                seat._open_action(action)
+                seat.take_act_strips(e.strips)
+                seat.take_act(action, {w.seat: w for w in e.words})
+        return seat
 
     # ---- the end ---------------------------------------------------------------------------------------------
     def key_reveal(self) -> KeyReveal:

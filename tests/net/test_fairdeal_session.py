@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 import pytest
 
 from coldwater.core import games
@@ -20,7 +21,7 @@ from coldwater.core.state import Slot
 from coldwater.net.fairdeal import FairDealError, Point, ShuffledDeck, Strip
 from coldwater.net.fairdeal.mapping import Beacon, FromDeck
 from coldwater.net.fairdeal.relay import LocalTable, Tamper
-from coldwater.net.fairdeal.seat import FairSeat, Named, Where, _crown_objects, crown_outcome
+from coldwater.net.fairdeal.seat import FairSave, FairSeat, Named, Where, _crown_objects, crown_outcome
 
 CROWN = games.get("crown")
 
@@ -249,4 +250,39 @@ def test_the_relay_passes_to_another_process_mid_game_with_no_secret_handed_over
     while second.ply():
         pass
     audits = second.finish()
+    assert all(a.ok for a in audits) and len({a.full.digest() for a in audits}) == 1
+
+
+def test_a_seat_saved_mid_game_comes_back_from_its_save_and_the_save_holds_no_other_seats_card() -> None:
+    table = LocalTable(CROWN, 3, joint("r"))
+    ref = Referee(table)
+    table.after_ply = ref
+    table.setup()
+    while table.stats.plies < 200 and table.ply():
+        pass
+    old = table.seats[1]
+    data = msgspec.msgpack.encode(old.save())
+    sv = msgspec.msgpack.decode(data, type=FairSave)
+    back = FairSeat.restore(CROWN, sv)
+    assert back.view.digest() == old.view.digest() and back.known == old.known
+    assert back.origins.by_slot == old.origins.by_slot and back.key.public == old.key.public
+    # Besides its own key, chain end and pass secrets, a save is the table's public transcript:
+    # every seat's is the same, so none holds anything sealed to another seat (or to it).
+    logs = {msgspec.msgpack.encode(s.save().log) for s in table.seats}
+    assert len(logs) == 1
+    assert set(msgspec.structs.asdict(sv)) == {
+        "game",
+        "players",
+        "seat",
+        "joint",
+        "options",
+        "secret",
+        "chain_end",
+        "secrets",
+        "log",
+    }
+    table.seats[1] = back
+    while table.ply():
+        pass
+    audits = table.finish()
     assert all(a.ok for a in audits) and len({a.full.digest() for a in audits}) == 1
