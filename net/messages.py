@@ -120,6 +120,9 @@ class TableInfo(msgspec.Struct, omit_defaults=True):
     the dealer's secret (a game with no sealed values needs no escrow, only another remote seat)."""
     watch: int = 16
     """The most watchers the table admits at once (0: it admits none)."""
+    dealer: Literal["committed", "fair"] = "committed"
+    """Who deals sealed values: the host's committed dealer, or the fair dealer nobody sees through
+    (net/fairdeal: every seat holds only its own view; games in ``fairdeal.seat.WIRED`` only)."""
 
 
 class WatcherInfo(msgspec.Struct, omit_defaults=True):
@@ -321,6 +324,22 @@ class Link(_App, tag=23):  # "link"
     link: bytes
 
 
+class Fair(_App, tag=24):  # "fair"
+    """A fair-dealer table's message (net/session/fairtable.py): seat → host, relayed by the host to all.
+
+    `body` is one net/fairdeal message (a key share, a pass, strips, a link, an action, a
+    word, a key reveal) for the round `kind` at `ply` (`ref`: the deck of a pass); `sig`
+    is the seat's identity signature over all of it, so the host cannot alter what it relays.
+    """
+
+    kind: str
+    ply: int
+    seat: int
+    body: bytes
+    sig: bytes
+    ref: str = ""
+
+
 # ---- watching (see session/spectators.py and session/watcher.py) ----------------------
 # (Tags from 40: the low numbers are the seats' protocol, which grows on other branches.)
 class Watch(_App, tag=40):  # "watch"
@@ -382,6 +401,7 @@ Message = Union[
     Ping,
     Pong,
     Link,
+    Fair,
     Watch,
     Watching,
     Over,

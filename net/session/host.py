@@ -30,6 +30,8 @@ from coldwater.core.state import CHANCE, Game, State
 from .. import beacon
 from .. import fairplay as fp
 from .. import messages as m
+from ..fairdeal.deck import FairDealError
+from ..fairdeal.seat import WIRED, FairSeat
 from ..identity import Identity, fingerprint, verify
 from ..table import Applied, Seat, SeatKind, Table
 from ..transport import SAME_KEY, Connection, Guard, Listener, accept, listen
@@ -47,6 +49,7 @@ from .events import (
     StepApplied,
 )
 from .failover import FailoverGather, kinds_for_new_host
+from .fairtable import STRIP_TIMEOUT, FairDriver, fair_message
 from .persist import LanTable, PeerSave, pack_view, public_step, safe_name
 from .seedround import SeedRound
 from .spectators import MAX_WATCHERS, WATCHERS, Spectators
@@ -185,8 +188,16 @@ class TableHost(Emitter[Event]):
         pass_key: bytes | None = None,
         turn_timer: int = TURN_TIMER,
         watchers: int = WATCHERS,
+        dealer: str = "committed",
     ) -> None:
         super().__init__()
+        if dealer not in ("committed", "fair"):
+            raise ValueError(f"the dealer is 'committed' or 'fair', not {dealer!r}")
+        if dealer == "fair" and (game.name not in WIRED or "bot" in seats or "host" not in seats):
+            raise ValueError(
+                f"the fair dealer needs a wired game ({', '.join(sorted(WIRED))}), a seat for the host "
+                "and no bot seats (a bot's layer would be the host's): use the committed dealer"
+            )
         if not 0 <= watchers <= MAX_WATCHERS:
             raise ValueError(f"a table admits from 0 to {MAX_WATCHERS} watchers, not {watchers}")
         if len(seats) < game.min_players or len(seats) > game.max_players:
@@ -212,8 +223,9 @@ class TableHost(Emitter[Event]):
             content=game.content_hash,
             options=self.options,
             turn=turn_timer,
-            failover=remote_count >= (fp.MIN_HOLDERS if fp.has_sealed_values(game) else 1),
+            failover=remote_count >= (fp.MIN_HOLDERS if fp.has_sealed_values(game) else 1) and dealer != "fair",
             watch=watchers,
+            dealer="fair" if dealer == "fair" else "committed",
         )
         self.host_seat = seats.index("host") if "host" in seats else -1
         self.host_name = host_name
@@ -293,6 +305,9 @@ class TableHost(Emitter[Event]):
         self._links: dict[int, bytes] | None = None
         self._public_at = (-1, False)
         self._link_named: set[int] = set()
+        self.fair: FairDriver | None = None
+        """At a fair-dealer table: this host's own seat's rounds (it holds only its own view)."""
+        self.strip_timeout = STRIP_TIMEOUT
         self._dealer_ok = True
         """False after a failover with no escrow (a game with no sealed values): no one holds the dealer's secret."""
 
@@ -395,6 +410,8 @@ class TableHost(Emitter[Event]):
         try:
             if self._gather is None:
                 await self._lobby_and_round()
+                if self.fair is not None:
+                    return await self._fair_run()
             else:
                 await self._resume_after_failover()
             await self._play()
@@ -667,6 +684,8 @@ class TableHost(Emitter[Event]):
             self._on_act(r, conn, msg)
         elif isinstance(msg, m.Link):
             self._on_link(r, conn, msg)
+        elif isinstance(msg, m.Fair):
+            self._on_fair(r, conn, msg)
         elif isinstance(msg, m.Mismatch):
             self._on_mismatch(r, conn, msg)
         elif isinstance(msg, m.Final):
@@ -786,13 +805,22 @@ class TableHost(Emitter[Event]):
         # The remote seats sign their moves; the host's own need no signature (it deals and orders
         # everything anyway, and its channel authenticates it), which saves 64 bytes per peer per move.
         self.seat_keys = {s.seat: s.key for s in seats_info if s.key and s.kind != "host"}
-        self._split_escrow()
+        if self.info.dealer == "fair":
+            # No dealer secret, so no escrow: the layers are the seats' own keys.
+            for r in self.remotes.values():
+                r.share = b""
+        else:
+            self._split_escrow()
         for r in self.remotes.values():
             if r.conn is not None:
                 r.conn.send_nowait(m.Begin(reveals=rnd.reveals, seats=seats_info, share=r.share))
         self._commits = rnd.commits
         self._reveals = rnd.reveals
         self.book = beacon.Book(fp.tips(rnd.reveals))
+        if self.info.dealer == "fair":
+            self._fair_begin(seats_info, rnd.reveals)
+            self._lobby_changed()
+            return None
         state = self.game.new(self.info.players, seed=fp.game_seed(self.joint), options=self.options)
         rec = record.start(self.game, state, self.options, meta={"table": self.name})
         self._make_table(state, rec)
@@ -1229,17 +1257,138 @@ class TableHost(Emitter[Event]):
 
     def _on_final(self, r: Remote, conn: Connection, msg: m.Final) -> None:
         t = self.table
-        if self.phase is not HostPhase.ENDED or t is None:
+        if self.phase is not HostPhase.ENDED or (t is None and self.fair is None):
             self._refuse(conn, "final", "the game has not ended")
             return
+        ply = t.state.ply if t is not None else self.fair.fs.view.ply if self.fair is not None else 0
         key = self.seat_keys.get(r.seat, r.key)
-        if msg.seat != r.seat or not verify(key, msg.sig, fp.final_message(self.joint, t.state.ply, msg.digest)):
+        if msg.seat != r.seat or not verify(key, msg.sig, fp.final_message(self.joint, ply, msg.digest)):
             self._refuse(conn, "final", "not this seat's signed final digest")
             return
         self._finals[r.seat] = msg
         self._changed.set()
         if self._finals_sent:  # a seat that came back after the end
             conn.send_nowait(m.Finals(finals=list(self._finals.values())))
+
+    # ---- a fair-dealer table (fairtable.py): this host holds only its own seat's view ------------
+    def _fair_begin(self, seats_info: list[m.SeatInfo], reveals: dict[int, bytes]) -> None:
+        assert self.chain is not None and self.host_seat >= 0
+        seat = FairSeat(self.game, self.info.players, self.host_seat, self.joint, self.options, chain=self.chain)
+        chooser = self.chooser
+
+        async def choose(view: State[Any, Any]) -> Any:
+            if chooser is not None:
+                return await chooser(view, self.host_seat)
+            return await self._bot_plays(view)  # (the app's host person is not wired to this table yet)
+
+        self.fair = FairDriver(
+            seat,
+            identity=self.identity,
+            keys={s.seat: s.key for s in seats_info if s.key},
+            tips=fp.tips(reveals),
+            send=self._fair_send,
+            choose=choose,
+            stepped=self._fair_stepped,
+        )
+        self.phase = HostPhase.PLAYING
+        self.emit(GameStarted(self.host_seat))
+
+    def _fair_send(self, msg: m.Fair) -> None:
+        for r in self.remotes.values():
+            if r.present and r.seat != msg.seat:
+                assert r.conn is not None
+                r.conn.send_nowait(msg)
+
+    def _fair_stepped(self) -> None:
+        assert self.fair is not None
+        self.emit(StepApplied(self.fair.fs.view.ply, CHANCE, None))
+
+    def _on_fair(self, r: Remote, conn: Connection, msg: m.Fair) -> None:
+        """A seat's message: its own and genuine (else refused), relayed unchanged to the others, then taken here."""
+        drv = self.fair
+        if drv is None or self.phase is not HostPhase.PLAYING:
+            self._refuse(conn, "fair", "this table is not dealing with the fair dealer now")
+            return
+        why = drv.check(msg) if msg.seat == r.seat else f"seat {r.seat + 1} sent a message as seat {msg.seat + 1}"
+        if why is not None:
+            self._refuse(conn, "fair", why)
+            return
+        self._fair_send(msg)
+        drv.receive(msg)
+
+    async def _fair_run(self) -> Result:
+        """The game's rounds until the end, the host's timer on every round but a person's move, then the audit."""
+        drv = self.fair
+        assert drv is not None
+        drv.pump()
+        while not drv.over.done():
+            drv.changed.clear()
+            try:
+                async with asyncio.timeout(self.strip_timeout):
+                    await drv.changed.wait()
+            except TimeoutError:
+                w = drv.waiting
+                if w is not None and w[0][0] != "act" and w[1]:
+                    (kind, ply, _), late = w
+                    drv.fail(
+                        FairDealError(
+                            f"seat(s) {', '.join(str(s + 1) for s in late)} did not send their {kind} for ply {ply} "
+                            f"within {self.strip_timeout:.0f} s: no one else holds their layer, so the game "
+                            "cannot go on without them and ends",
+                            late,
+                        )
+                    )
+        problems = list(self.problems)
+        scores: dict[str, int] = {}
+        outcome, digest, plies, final = "", "", drv.fs.view.ply, None
+        try:
+            rep = await drv.audit(drv.over.result())
+            if not rep.ok:
+                problems.append("AUDIT FAILED: " + "; ".join(rep.problems))
+            else:
+                final = rep.full
+                scores, outcome = _scores(final)
+                digest, plies = final.digest(), final.ply
+        except FairDealError as e:
+            text = f"the game ends: {e}"
+            problems.append(text)
+            self.cheaters.append(text)
+            self._fair_abort(text)
+            outcome = "ended: " + str(e)
+        self.phase = HostPhase.ENDED
+        if final is not None:
+            waiting = [r for r in self.remotes.values() if r.present]
+            await self._wait(lambda: all(r.seat in self._finals or not r.present for r in waiting), FINALS_WAIT)
+            self._finals_sent = True
+            self._broadcast(m.Finals(finals=list(self._finals.values())))
+        drv.close()
+        self.result = Result(
+            game=self.game.name,
+            table=self.name,
+            seat=self.host_seat,
+            scores=scores,
+            digest=digest,
+            plies=plies,
+            outcome=outcome,
+            audit_ok=final is not None and not any(p.startswith("AUDIT FAILED") for p in problems),
+            problems=problems,
+        )
+        self.emit(Finished(self.result))
+        for r in self.remotes.values():
+            if r.conn is not None:
+                await r.conn.drain()
+        await self._wait(lambda: all(not r.present for r in self.remotes.values()), 5.0)
+        return self.result
+
+    def _fair_abort(self, text: str) -> None:
+        """Tell every seat, signed, why the game ends (they name the same seats)."""
+        drv = self.fair
+        assert drv is not None
+        body = text.encode()
+        sig = self.identity.sign(fair_message(self.joint, "abort", drv.fs.view.ply, "", self.host_seat, body))
+        self._fair_send(m.Fair(kind="abort", ply=drv.fs.view.ply, seat=self.host_seat, body=body, sig=sig))
+        self._broadcast(m.Notice(text=text))
+        self.emit(Problem(text))
 
     # ---- failover: this peer becomes the host -----------------------------------
     @classmethod

@@ -26,6 +26,8 @@ from coldwater.core.state import CHANCE, Game, State
 from .. import beacon
 from .. import fairplay as fp
 from .. import messages as m
+from ..fairdeal.deck import FairDealError
+from ..fairdeal.seat import WIRED, FairSeat
 from ..identity import Identity, fingerprint, verify
 from ..transport import (
     SAME_KEY,
@@ -55,7 +57,9 @@ from .events import (
     StepApplied,
 )
 from .failover import candidates
+from .fairtable import FairDriver
 from .host import FINALS_WAIT, HEARTBEAT, JOIN_TIMEOUT, MAX_ROUNDS, TableHost, fp_pass_key
+from .host import _scores as _scores_of
 from .persist import PeerSave, SavedSeat, Saver, decode_view, load_peer_save, public_step, safe_name, unpack_view
 from .spectators import advertise_watchers
 
@@ -184,6 +188,9 @@ class TablePeer(Emitter[Event]):
         self._linked = -1
         """The ply whose link we sent on this connection (-1: none yet)."""
         self._auditing = False
+        self.fair: FairDriver | None = None
+        """At a fair-dealer table: this seat's rounds (fairtable.py); `state` is its own view."""
+        self._fair_task: asyncio.Task[Any] | None = None
 
     # ---- public API ------------------------------------------------------------
     @property
@@ -281,6 +288,10 @@ class TablePeer(Emitter[Event]):
     async def close(self) -> None:
         if self._move_task is not None:
             self._move_task.cancel()
+        if self.fair is not None:
+            self.fair.close()
+        if self._fair_task is not None:
+            self._fair_task.cancel()
         # A finished game's save is deleted once the writes before it are done.
         delete = self.save_path if self.phase is PeerPhase.FINISHED else None
         await asyncio.to_thread(self._saver.close, delete=delete)
@@ -437,6 +448,8 @@ class TablePeer(Emitter[Event]):
             self._begin(msg)
         elif isinstance(msg, m.Step):
             self._on_step(conn, msg)
+        elif isinstance(msg, m.Fair):
+            self._on_fair(msg)
         elif isinstance(msg, m.Sync):
             self._on_sync(msg)
             if self._end_after_sync is not None and self.phase is not PeerPhase.RESYNCING:
@@ -531,6 +544,9 @@ class TablePeer(Emitter[Event]):
                 "failover is off at this table (fewer than two remote seats hold escrow shares): "
                 "if the host goes away, the game ends"
             )
+        if self.info.dealer == "fair":
+            self._fair_begin(msg)
+            return
         full = self.game.new(self.info.players, seed=fp.game_seed(self.joint), options=self.info.options)
         self.state = full.view(self.seat)
         self.phase = PeerPhase.PLAYING
@@ -539,6 +555,116 @@ class TablePeer(Emitter[Event]):
         self.emit(GameStarted(self.seat))
         self._maybe_move()
         self._maybe_link()
+
+    # ---- a fair-dealer table (fairtable.py): only our own view, advanced by ourselves ------------
+    def _fair_begin(self, msg: m.Begin) -> None:
+        assert self.info is not None
+        if self.chain is None or self.info.game not in WIRED:
+            self._problem(f"this table's fair dealer cannot deal {self.info.game} here")
+            return
+        seat = FairSeat(
+            self.game, self.info.players, self.seat, self.joint, self.info.options or None, chain=self.chain
+        )
+        conn = self.conn
+
+        def send(out: m.Fair) -> None:
+            if self.conn is not None:
+                self.conn.send_nowait(out)
+
+        self.fair = FairDriver(
+            seat,
+            identity=self.identity,
+            keys={s.seat: s.key for s in msg.seats if s.key},
+            tips=fp.tips(self.reveals),
+            send=send,
+            choose=self._fair_choose,
+            stepped=self._fair_stepped,
+        )
+        self.state = seat.view
+        self.phase = PeerPhase.PLAYING
+        self.emit(GameStarted(self.seat))
+        self._fair_task = asyncio.ensure_future(self._fair_end(conn))
+        self.fair.pump()
+
+    async def _fair_choose(self, view: State[Any, Any]) -> Any:
+        if self.chooser is not None:
+            return await self.chooser(view, self.seat)
+        self._person = asyncio.get_running_loop().create_future()
+        return await self._person
+
+    def _fair_stepped(self) -> None:
+        assert self.fair is not None
+        self.state = self.fair.fs.view
+        self.emit(StepApplied(self.state.ply, CHANCE, None))
+
+    def _on_fair(self, msg: m.Fair) -> None:
+        drv = self.fair
+        if drv is None:
+            self._problem("refused a fair-dealer message: this table does not deal with it")
+            return
+        if msg.kind == "abort" and msg.seat == self.host_seat:
+            if drv.check(msg) is None:  # signed by the host: its word on why the game ends
+                drv.fail(FairDealError(msg.body.decode("utf-8", "replace")))
+            return
+        why = drv.check(msg)
+        if why is not None:
+            # Every seat signs its own: a message that does not check was altered on the host's watch.
+            self.evidence.append(f"the host relayed {why}")
+            self._problem(self.evidence[-1])
+            return
+        drv.receive(msg)
+
+    async def _fair_end(self, conn: Connection | None) -> None:
+        """Every seat's key reveal, our own audit and replay, then our signed final digest."""
+        drv = self.fair
+        assert drv is not None and self.info is not None
+        try:
+            reveals = await drv.over
+        except FairDealError as e:
+            text = str(e) if str(e).startswith("the game ends") else f"the game ends: {e}"
+            self._problem(text)
+            self.phase = PeerPhase.FINISHED
+            self.result = Result(
+                game=self.game.name,
+                table=self.info.name,
+                seat=self.seat,
+                scores={},
+                digest="",
+                plies=drv.fs.view.ply,
+                outcome="ended: " + text,
+                audit_ok=False,
+                problems=[text, *self.evidence],
+            )
+            if self.conn is not None:
+                await self.conn.close()
+            return
+        except asyncio.CancelledError:
+            raise
+        rep = await drv.audit(reveals)
+        problems = [f"AUDIT FAILED: {'; '.join(rep.problems)}"] if not rep.ok else []
+        for p in problems:
+            self._problem(p)
+        problems += self.evidence
+        full = rep.full
+        scores, outcome = ({}, "") if full is None else _scores_of(full)
+        self._pending = Result(
+            game=self.game.name,
+            table=self.info.name,
+            seat=self.seat,
+            scores=scores,
+            digest=full.digest() if full is not None else "",
+            plies=full.ply if full is not None else drv.fs.view.ply,
+            outcome=outcome,
+            audit_ok=not problems,
+            problems=problems,
+        )
+        self.phase = PeerPhase.FINISHED
+        if full is not None and self.conn is not None:
+            d = bytes.fromhex(full.digest())
+            self.conn.send_nowait(
+                m.Final(seat=self.seat, digest=d, sig=self.identity.sign(fp.final_message(self.joint, full.ply, d)))
+            )
+            self._finals_timer = asyncio.get_running_loop().call_later(FINALS_WAIT * 2, self._finals_late, self.conn)
 
     def _make_save(self) -> None:
         assert self.info is not None

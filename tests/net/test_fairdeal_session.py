@@ -9,6 +9,7 @@ is checked at every ply.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import msgspec
@@ -22,6 +23,8 @@ from coldwater.net.fairdeal import FairDealError, Point, ShuffledDeck, Strip
 from coldwater.net.fairdeal.mapping import Beacon, FromDeck
 from coldwater.net.fairdeal.relay import LocalTable, Tamper
 from coldwater.net.fairdeal.seat import FairSave, FairSeat, Named, Where, _crown_objects, crown_outcome
+from coldwater.net.identity import Identity
+from coldwater.net.session import TableHost, TablePeer, bot_chooser
 
 CROWN = games.get("crown")
 
@@ -286,3 +289,81 @@ def test_a_seat_saved_mid_game_comes_back_from_its_save_and_the_save_holds_no_ot
         pass
     audits = table.finish()
     assert all(a.ok for a in audits) and len({a.full.digest() for a in audits}) == 1
+
+
+# ---- over the LAN session, on loopback (net/session/fairtable.py) ---------------------------------
+async def _lan_game(
+    players: int, *, tamper: Any = None, strip_timeout: float | None = None
+) -> tuple[TableHost, list[TablePeer]]:
+    host = TableHost(
+        CROWN,
+        Identity.generate(),
+        name="fair",
+        seats=["host"] + ["open"] * (players - 1),
+        bind="127.0.0.1",
+        chooser=bot_chooser(CROWN),
+        dealer="fair",
+    )
+    if strip_timeout is not None:
+        host.strip_timeout = strip_timeout
+    port = await host.listen()
+    peers = [
+        TablePeer(CROWN, Identity.generate(), name=f"p{i}", bind="127.0.0.1", chooser=bot_chooser(CROWN))
+        for i in range(players - 1)
+    ]
+    if tamper is not None:
+        tamper(host, peers)
+    task = asyncio.ensure_future(host.run())
+    for p in peers:
+        await p.join("127.0.0.1", port)
+    await asyncio.wait_for(asyncio.gather(task, *(p.run() for p in peers), return_exceptions=True), 240)
+    return host, peers
+
+
+@pytest.mark.parametrize("players", [2, 4])
+async def test_whole_crown_games_over_the_lan_session_with_the_fair_dealer(players: int) -> None:
+    host, peers = await _lan_game(players)
+    assert host.result is not None and host.result.audit_ok, host.result
+    assert host.table is None, "the host never holds the full state"
+    assert host.info.dealer == "fair" and not host.info.failover
+    for p in peers:
+        assert p.result is not None and p.result.audit_ok, (p.result, p.problems)
+        assert p.result.digest == host.result.digest and p.result.scores == host.result.scores
+    assert host.result.plies > 100
+    # No process but the drawer ever read a tackle piece before it was played.
+    procs = [host.fair] + [p.fair for p in peers]
+    for drv in procs:
+        assert drv is not None
+        fs = drv.fs
+        for (deck, pos, part), label in fs.known.items():
+            if deck.startswith("crown/tackle") and len(fs.layers.get((deck, pos, part), {})) < players:
+                drawn = [s for s in range(players) if s not in fs.layers.get((deck, pos, part), {})]
+                assert drawn == [fs.seat], (deck, pos, fs.seat)
+
+
+async def test_a_seat_that_withholds_its_strips_on_the_lan_is_named_and_the_game_ends() -> None:
+    def mute(host: TableHost, peers: list[TablePeer]) -> None:
+        victim = peers[0]
+        orig = victim._fair_begin
+
+        def begin(msg: Any) -> None:
+            orig(msg)
+            drv = victim.fair
+            assert drv is not None
+            send = drv.send
+
+            def quiet(out: Any) -> None:
+                if out.kind == "deal" and out.ply > 30:
+                    return  # withholds its layer
+                send(out)
+
+            drv.send = quiet
+
+        victim._fair_begin = begin  # type: ignore[method-assign]
+
+    host, peers = await _lan_game(3, tamper=mute, strip_timeout=1.0)
+    assert host.result is not None and not host.result.audit_ok
+    assert any("seat(s) 2 did not send their deal" in p for p in host.result.problems), host.result.problems
+    for p in peers[1:]:
+        assert p.result is not None and not p.result.audit_ok
+        assert any("seat(s) 2" in q for q in p.result.problems), p.result.problems

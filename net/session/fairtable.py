@@ -1,0 +1,288 @@
+"""A LAN table dealt by the fair dealer: one process's rounds over the session (docs/fairplay.md).
+
+The host and every peer run a :class:`FairDriver` around their own
+:class:`~coldwater.net.fairdeal.seat.FairSeat` (only their own seat's view). Each
+process sends its messages for a round as soon as its view reaches it, signed by
+its identity; the host relays every seat's message to the others unchanged (it
+cannot alter one: the signature covers it) and its own to all. A process takes a
+round once every message it needs is in, so messages may arrive early, in any
+order; a message that fails a check names its seat (:class:`FairDealError`).
+
+The host's timer (``STRIP_TIMEOUT``) names the seats a stalled round waits for:
+no one else holds their layer, so the game cannot go on without them, and it ends
+(docs/fairplay.md, "Seats lost for good").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Final
+
+import msgspec
+
+from .. import messages as m
+from ..fairdeal import mapping
+from ..fairdeal.deck import FairDealError
+from ..fairdeal.seat import FairAudit, FairSeat, Word
+from ..fairdeal.wire import KeyReveal, KeyShare, ShuffledDeck, Strip
+from ..identity import Identity, verify
+
+STRIP_TIMEOUT: Final = 10.0
+"""Seconds the host waits for a seat's message in a round (sent by the program, not the player)."""
+
+_enc = msgspec.msgpack.Encoder()
+_strips = msgspec.msgpack.Decoder(list[Strip])
+Key = tuple[str, int, str]
+
+
+def fair_message(joint: bytes, kind: str, ply: int, ref: str, seat: int, body: bytes) -> bytes:
+    """What a seat signs for a :class:`~coldwater.net.messages.Fair` message (bound to this table)."""
+    h = hashlib.sha256(b"cw-fair1\x00" + joint)
+    for part in (kind.encode(), ply.to_bytes(8, "big", signed=True), ref.encode(), seat.to_bytes(2, "big")):
+        h.update(len(part).to_bytes(2, "big") + part)
+    h.update(body)
+    return h.digest()
+
+
+def _decode(kind: Any, body: bytes, seat: int, what: str) -> Any:
+    try:
+        return msgspec.msgpack.decode(body, type=kind)
+    except (msgspec.DecodeError, msgspec.ValidationError) as e:
+        raise FairDealError(f"seat {seat + 1} sent a malformed {what}: {e}", [seat]) from None
+
+
+class FairDriver:
+    """One process's part in the rounds of a fair-dealer table (host or peer alike)."""
+
+    def __init__(
+        self,
+        seat: FairSeat,
+        *,
+        identity: Identity,
+        keys: Mapping[int, bytes],
+        tips: Mapping[int, bytes],
+        send: Callable[[m.Fair], None],
+        choose: Callable[[Any], Awaitable[Any]],
+        stepped: Callable[[], None] = lambda: None,
+    ) -> None:
+        self.fs = seat
+        self.identity = identity
+        self.keys = dict(keys)
+        """Every seat's identity key (the host's included), which signs its messages."""
+        self.send = send
+        self.choose = choose
+        self.stepped = stepped
+        self.inbox: dict[Key, dict[int, m.Fair]] = {}
+        self.sent: set[Key] = set()
+        self.waiting: tuple[Key, list[int]] | None = None
+        """The round this process waits on and the seats whose message it lacks."""
+        self.over = asyncio.get_running_loop().create_future()
+        """Set to every seat's key reveal once the game is over (or to the error that stopped it)."""
+        self.changed = asyncio.Event()
+        self._act_taken = -1
+        self._moving = -1
+        self._tasks: set[asyncio.Task[Any]] = set()
+        seat.take_tips(tips)
+
+    # ---- messages -----------------------------------------------------------------------
+    def _send(self, kind: str, ply: int, body: bytes, ref: str = "") -> None:
+        key = (kind, ply, ref)
+        if key in self.sent:
+            return
+        self.sent.add(key)
+        s = self.fs.seat
+        msg = m.Fair(
+            kind=kind,
+            ply=ply,
+            seat=s,
+            body=body,
+            sig=self.identity.sign(fair_message(self.fs.joint, kind, ply, ref, s, body)),
+            ref=ref,
+        )
+        self.inbox.setdefault(key, {})[s] = msg
+        self.send(msg)
+
+    def check(self, msg: m.Fair) -> str | None:
+        """Why `msg` is not a genuine message of its seat at this table (None: it is)."""
+        key = self.keys.get(msg.seat)
+        if msg.seat == self.fs.seat or key is None:
+            return f"a message signed as seat {msg.seat + 1}, which is not another seat at this table"
+        if not verify(key, msg.sig, fair_message(self.fs.joint, msg.kind, msg.ply, msg.ref, msg.seat, msg.body)):
+            return f"a {msg.kind} message not signed by seat {msg.seat + 1}"
+        return None
+
+    def receive(self, msg: m.Fair) -> None:
+        """A checked message from another seat: kept for its round, then every round that can go is taken."""
+        box = self.inbox.setdefault((msg.kind, msg.ply, msg.ref), {})
+        old = box.get(msg.seat)
+        if old is not None:
+            if old.body != msg.body:
+                self.fail(FairDealError(f"seat {msg.seat + 1} sent two different {msg.kind} messages", [msg.seat]))
+            return
+        box[msg.seat] = msg
+        self.pump()
+
+    def fail(self, e: FairDealError) -> None:
+        if not self.over.done():
+            self.over.set_exception(e)
+        self.changed.set()
+
+    def close(self) -> None:
+        for t in list(self._tasks):
+            t.cancel()
+        if not self.over.done():
+            self.over.cancel()
+
+    # ---- rounds -------------------------------------------------------------------------
+    def pump(self) -> None:
+        """Take every round whose messages are all in, sending this seat's part of each as it comes due."""
+        if self.over.done():
+            return
+        try:
+            while self._one():
+                pass
+        except FairDealError as e:
+            self.fail(e)
+        self.changed.set()
+
+    def _box(self, kind: str, ply: int, seats: list[int], ref: str = "") -> dict[int, m.Fair] | None:
+        """The round's messages once every seat in `seats` has sent one (None until then)."""
+        box = self.inbox.get((kind, ply, ref), {})
+        missing = [s for s in seats if s not in box]
+        self.waiting = ((kind, ply, ref), missing) if missing else None
+        return None if missing else box
+
+    def _one(self) -> bool:
+        """Take one round if it can be taken; False when this process must wait."""
+        fs = self.fs
+        everyone = list(range(fs.players))
+        if fs.keys is None:
+            self._send("key", 0, _enc.encode(fs.key_share()))
+            box = self._box("key", 0, everyone)
+            if box is None:
+                return False
+            shares = []
+            for s in everyone:
+                share = _decode(KeyShare, box[s].body, s, "key share")
+                if share.seat != s:
+                    raise FairDealError(f"seat {s + 1} announced a key as seat {share.seat + 1}", [s])
+                shares.append(share)
+            fs.take_keys(shares)
+            return True
+        ply = fs.view.ply
+        pending = fs.pending_decks()
+        if pending:
+            deck = pending[0]
+            due = fs.decks[deck].next_seat
+            assert due is not None
+            if due == fs.seat:
+                if ("pass", ply, deck) not in self.sent:
+                    self._send("pass", ply, _enc.encode(fs.make_pass(deck)), deck)
+                return True
+            box = self._box("pass", ply, [due], deck)
+            if box is None:
+                return False
+            msg = _decode(ShuffledDeck, box[due].body, due, "shuffle pass")
+            if msg.seat != due or msg.deck != deck:
+                raise FairDealError(f"seat {due + 1} sent a pass that is not its pass of {deck}", [due])
+            fs.take_pass(msg)
+            return True
+        node = fs.node()
+        if node is None:
+            self._send("keyreveal", ply, _enc.encode(fs.key_reveal()))
+            box = self._box("keyreveal", ply, everyone)
+            if box is None:
+                return False
+            reveals = {s: _decode(KeyReveal, box[s].body, s, "key reveal") for s in everyone}
+            bad = [s for s, r in reveals.items() if r.seat != s]
+            if bad:
+                raise FairDealError("a key reveal under another seat's number", bad)
+            if not self.over.done():
+                self.over.set_result(reveals)
+            return False
+        if isinstance(node, mapping.Beacon):
+            if ("link", ply, "") not in self.sent:
+                self._send("link", ply, fs.link())
+            box = self._box("link", ply, everyone)
+            if box is None:
+                return False
+            fs.take_public({s: box[s].body for s in everyone})
+            self.stepped()
+            return True
+        if isinstance(node, mapping.FromDeck):
+            if ("deal", ply, "") not in self.sent:
+                self._send("deal", ply, _enc.encode(fs.deal_strips()))
+            box = self._box("deal", ply, everyone)
+            if box is None:
+                return False
+            fs.take_deal(self._strips_of(box))
+            self.stepped()
+            return True
+        actor = node
+        box = self._box("act", ply, [actor])
+        if box is None:
+            if actor == fs.seat and self._moving != ply:
+                self._moving = ply
+                self._spawn(self._move(ply))
+            return False
+        try:
+            action = fs.game.parse_action(box[actor].body.decode("utf-8", "replace"))
+        except Exception as e:  # NotationError, or anything a malformed move raises: the mover's fault
+            raise FairDealError(f"seat {actor + 1} sent a move that is not one: {e}", [actor]) from None
+        if ("astrips", ply, "") not in self.sent:
+            try:
+                strips = fs.act_strips(action)
+            except FairDealError:
+                raise
+            except Exception as e:  # IllegalAction: not a move any view can follow
+                raise FairDealError(f"seat {actor + 1}'s move '{action}' is not legal: {e}", [actor]) from None
+            self._send("astrips", ply, _enc.encode(strips))
+        if self._act_taken != ply:
+            sbox = self._box("astrips", ply, everyone)
+            if sbox is None:
+                return False
+            fs.take_act_strips(self._strips_of(sbox))
+            self._act_taken = ply
+            word = fs.word(action)
+            if word is not None:
+                self._send("word", ply, _enc.encode(word))
+        told = fs._told
+        assert told is not None
+        wbox = self._box("word", ply, list(told.namers))
+        if wbox is None:
+            return False
+        words = {n: _decode(Word, wbox[n].body, n, "word") for n in told.namers}
+        fs.take_act(action, words)
+        self.stepped()
+        return True
+
+    def _strips_of(self, box: Mapping[int, m.Fair]) -> list[Strip]:
+        out: list[Strip] = []
+        for s in sorted(box):
+            try:
+                got = _strips.decode(box[s].body)
+            except (msgspec.DecodeError, msgspec.ValidationError) as e:
+                raise FairDealError(f"seat {s + 1} sent malformed strips: {e}", [s]) from None
+            if any(st.seat != s for st in got):
+                raise FairDealError(f"seat {s + 1} sent another seat's strip as its own", [s])
+            out += got
+        return out
+
+    def _spawn(self, coro: Awaitable[Any]) -> None:
+        t = asyncio.ensure_future(coro)
+        self._tasks.add(t)
+        t.add_done_callback(self._tasks.discard)
+
+    async def _move(self, ply: int) -> None:
+        view = self.fs.view.clone()
+        action = await self.choose(view)
+        if self.fs.view.ply != ply or self.over.done():
+            return
+        self._send("act", ply, str(action).encode())
+        self.pump()
+
+    async def audit(self, reveals: Mapping[int, KeyReveal]) -> FairAudit:
+        """Every deck audited and the game replayed in full (in a worker thread: it decrypts every card)."""
+        return await asyncio.to_thread(self.fs.audit, reveals)
