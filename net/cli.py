@@ -59,6 +59,13 @@ def _host_parser() -> argparse.ArgumentParser:
         help=f"the most people who may watch at once (default {WATCHERS}, at most {MAX_WATCHERS})",
     )
     p.add_argument(
+        "--dealer",
+        choices=("committed", "fair"),
+        default="committed",
+        help="who deals sealed values: the host's committed dealer (default), or the fair dealer nobody sees "
+        "through (Coldwater Crown only; every seat a player, no watchers, no failover yet)",
+    )
+    p.add_argument(
         "--turn-timer",
         type=int,
         default=None,
@@ -166,7 +173,8 @@ async def _host(game: Any, ns: argparse.Namespace) -> int:
             port=ns.port,
             bind=ns.bind,
             advertise=not ns.no_advertise,
-            watchers=0 if ns.no_watchers else ns.max_watchers,
+            watchers=0 if ns.no_watchers or ns.dealer == "fair" else ns.max_watchers,
+            dealer=ns.dealer,
         )
     except (ValueError, OSError) as e:
         print(f"coldwater: {e}", file=sys.stderr)

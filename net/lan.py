@@ -59,12 +59,14 @@ async def open_table(
     auto_start: bool | None = None,
     save_dir: Path | None = None,
     watchers: int = WATCHERS,
+    dealer: str = "committed",
 ) -> TableHost:
     """A listening (and, unless `advertise` is False, advertised) table; then ``await host.run()``.
 
     `seats` as for TableHost: ``["host", "open", "bot", ...]``. With `chooser` None the
     host's own seat is a person (``host.submit``) and the game starts on ``host.start_game()``.
-    `watchers` is the most people who may watch at once (0: nobody may).
+    `watchers` is the most people who may watch at once (0: nobody may). `dealer` is
+    ``"committed"`` or ``"fair"`` (TableHost says where the fair dealer can deal).
     """
     if isinstance(game, str):
         game = games.get(game)
@@ -82,6 +84,7 @@ async def open_table(
         save_dir=save_dir or lan_dir(),
         auto_start=chooser is not None if auto_start is None else auto_start,
         watchers=watchers,
+        dealer=dealer,
     )
     await host.listen()
     if advertise:

@@ -193,10 +193,14 @@ class TableHost(Emitter[Event]):
         super().__init__()
         if dealer not in ("committed", "fair"):
             raise ValueError(f"the dealer is 'committed' or 'fair', not {dealer!r}")
-        if dealer == "fair" and (game.name not in WIRED or "bot" in seats or "host" not in seats):
+        if dealer == "fair" and (
+            game.name not in WIRED or "bot" in seats or "host" not in seats or chooser is None or watchers
+        ):
+            # Not yet for the app's host person, bot seats (a bot's layer would be the host's) or
+            # watchers (they are shown the host's full state): docs/fairplay.md says what is left.
             raise ValueError(
-                f"the fair dealer needs a wired game ({', '.join(sorted(WIRED))}), a seat for the host "
-                "and no bot seats (a bot's layer would be the host's): use the committed dealer"
+                f"the fair dealer deals {', '.join(sorted(WIRED))} tables whose host seat is played headless "
+                "(a chooser), with no bot seats and no watchers; use the committed dealer"
             )
         if not 0 <= watchers <= MAX_WATCHERS:
             raise ValueError(f"a table admits from 0 to {MAX_WATCHERS} watchers, not {watchers}")
@@ -1277,9 +1281,8 @@ class TableHost(Emitter[Event]):
         chooser = self.chooser
 
         async def choose(view: State[Any, Any]) -> Any:
-            if chooser is not None:
-                return await chooser(view, self.host_seat)
-            return await self._bot_plays(view)  # (the app's host person is not wired to this table yet)
+            assert chooser is not None  # the constructor refuses a fair table without one
+            return await chooser(view, self.host_seat)
 
         self.fair = FairDriver(
             seat,

@@ -303,6 +303,7 @@ async def _lan_game(
         bind="127.0.0.1",
         chooser=bot_chooser(CROWN),
         dealer="fair",
+        watchers=0,
     )
     if strip_timeout is not None:
         host.strip_timeout = strip_timeout
@@ -320,9 +321,52 @@ async def _lan_game(
     return host, peers
 
 
+Snaps = dict[int, list[tuple[int, str, set[Where], dict[Slot, tuple[str, int]]]]]
+"""Per seat, after each of its steps: ply, its view's digest, the private values it holds, its slot map."""
+
+
+def _snapshots(snaps: Snaps) -> Any:
+    """Wrap each process's step hook: after every step, its view's digest and the private values it has read."""
+
+    def tamper(host: TableHost, peers: list[TablePeer]) -> None:
+        def watch(proc: Any, attr: str) -> None:
+            orig = getattr(proc, attr)
+
+            def begin(*a: Any) -> None:
+                orig(*a)
+                drv = proc.fair
+                if drv is None:
+                    return
+                inner = drv.stepped
+
+                def stepped() -> None:
+                    fs = drv.fs
+                    players = fs.players
+                    held = {
+                        w
+                        for w in fs.known
+                        if private(w) and len(fs.layers.get(w, {})) < players  # not opened to everyone
+                    }
+                    snaps.setdefault(fs.seat, []).append(
+                        (fs.view.ply, fs.view.digest(), held, dict(fs.origins.by_slot))
+                    )
+                    inner()
+
+                drv.stepped = stepped
+
+            setattr(proc, attr, begin)
+
+        watch(host, "_fair_begin")
+        for p in peers:
+            watch(p, "_fair_begin")
+
+    return tamper
+
+
 @pytest.mark.parametrize("players", [2, 4])
 async def test_whole_crown_games_over_the_lan_session_with_the_fair_dealer(players: int) -> None:
-    host, peers = await _lan_game(players)
+    snaps: Snaps = {}
+    host, peers = await _lan_game(players, tamper=_snapshots(snaps))
     assert host.result is not None and host.result.audit_ok, host.result
     assert host.table is None, "the host never holds the full state"
     assert host.info.dealer == "fair" and not host.info.failover
@@ -330,15 +374,38 @@ async def test_whole_crown_games_over_the_lan_session_with_the_fair_dealer(playe
         assert p.result is not None and p.result.audit_ok, (p.result, p.problems)
         assert p.result.digest == host.result.digest and p.result.scores == host.result.scores
     assert host.result.plies > 100
-    # No process but the drawer ever read a tackle piece before it was played.
-    procs = [host.fair] + [p.fair for p in peers]
-    for drv in procs:
-        assert drv is not None
-        fs = drv.fs
-        for (deck, pos, part), label in fs.known.items():
-            if deck.startswith("crown/tackle") and len(fs.layers.get((deck, pos, part), {})) < players:
-                drawn = [s for s in range(players) if s not in fs.layers.get((deck, pos, part), {})]
-                assert drawn == [fs.seat], (deck, pos, fs.seat)
+    # Instrumented: what every process (the host's included) held after each of its steps,
+    # against a referee replaying the game with every key (which only the test has).
+    seats = sorted((d.fs for d in [host.fair, *(p.fair for p in peers)] if d is not None), key=lambda f: f.seat)
+    assert len(seats) == players and all(len(snaps[f.seat]) > 100 for f in seats)
+    table = LocalTable(CROWN, players, seats[0].joint, seats=seats)
+    ref = Referee(table)
+    want: dict[tuple[int, int], tuple[str, set[Slot]]] = {}
+    full = ref.full
+    for kind, what in seats[0].record:
+        if kind == "deal":
+            deck, pos = what
+            parts = seats[0].decks[deck].spec.parts
+            full.apply(crown_outcome(deck, [ref.true_label(table, deck, pos, q) for q in range(parts)]))
+        else:
+            full.apply(what)
+        for f in seats:
+            v = full.view(f.seat)
+            shown = {
+                slot
+                for slot, obj in _crown_objects(v.data)
+                if (obj.kind if isinstance(obj, Tackle) else obj.card if isinstance(obj, Fish) else None) is not None
+            }
+            want[(full.ply, f.seat)] = (v.digest(), shown)
+    for f in seats:
+        allowed: set[tuple[str, int, int]] = set()
+        for ply, digest, held, by_slot in snaps[f.seat]:
+            ref_digest, shown = want[(ply, f.seat)]
+            assert digest == ref_digest, f"seat {f.seat}'s view differs from the referee's at ply {ply}"
+            allowed |= {(*by_slot[slot], 0 if slot[0] == "tackle" else 1) for slot in shown if slot in by_slot}
+            leaked = held - allowed
+            assert not leaked, f"seat {f.seat} held {leaked} at ply {ply}, before the rules showed it"
+        assert any(snap[2] for snap in snaps[f.seat]), "each seat held private values of its own (the check bites)"
 
 
 async def test_a_seat_that_withholds_its_strips_on_the_lan_is_named_and_the_game_ends() -> None:
@@ -367,3 +434,19 @@ async def test_a_seat_that_withholds_its_strips_on_the_lan_is_named_and_the_game
     for p in peers[1:]:
         assert p.result is not None and not p.result.audit_ok
         assert any("seat(s) 2" in q for q in p.result.problems), p.result.problems
+
+
+def test_a_fair_table_is_refused_where_it_cannot_deal_yet() -> None:
+    ident = Identity.generate()
+    ok = {"name": "t", "bind": "127.0.0.1", "chooser": bot_chooser(CROWN), "watchers": 0, "dealer": "fair"}
+    TableHost(CROWN, ident, seats=["host", "open"], **ok)  # type: ignore[arg-type]
+    for game, seats, change in [
+        (games.get("fisheries"), ["host", "open"], {}),
+        (CROWN, ["host", "bot", "open"], {}),
+        (CROWN, ["open", "open"], {}),
+        (CROWN, ["host", "open"], {"chooser": None}),
+        (CROWN, ["host", "open"], {"watchers": 4}),
+        (CROWN, ["host", "open"], {"dealer": "nobody"}),
+    ]:
+        with pytest.raises(ValueError, match="dealer"):
+            TableHost(game, ident, seats=seats, **{**ok, **change})  # type: ignore[arg-type]
