@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Final
 
@@ -82,8 +83,16 @@ class FairDriver:
         """Set to every seat's key reveal once the game is over (or to the error that stopped it)."""
         self.changed = asyncio.Event()
         self._act_taken = -1
+        self._opened = -1
+        self._owing: list[int] = []
         self._moving = -1
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.started = time.perf_counter()
+        self.setup_s: float | None = None
+        """Seconds from the start to every deck shuffled (benchmarks)."""
+        self.deal_s: list[float] = []
+        """Per private deal, seconds from this process reaching it to taking it (benchmarks)."""
+        self._deal_at: tuple[int, float] | None = None
         seat.take_tips(tips)
 
     # ---- messages -----------------------------------------------------------------------
@@ -190,6 +199,8 @@ class FairDriver:
             fs.take_pass(msg)
             return True
         node = fs.node()
+        if self.setup_s is None:
+            self.setup_s = time.perf_counter() - self.started
         if node is None:
             self._send("keyreveal", ply, _enc.encode(fs.key_reveal()))
             box = self._box("keyreveal", ply, everyone)
@@ -212,12 +223,18 @@ class FairDriver:
             self.stepped()
             return True
         if isinstance(node, mapping.FromDeck):
-            if ("deal", ply, "") not in self.sent:
-                self._send("deal", ply, _enc.encode(fs.deal_strips()))
-            box = self._box("deal", ply, everyone)
+            # Only the seats that strip a part send (a part opened to one seat: every seat but that one).
+            owing = [s for s in everyone if any(to == mapping.ALL or (to >= 0 and to != s) for to in node.opens)]
+            if self._deal_at is None or self._deal_at[0] != ply:
+                self._deal_at = (ply, time.perf_counter())
+                if fs.seat in owing:
+                    self._send("deal", ply, _enc.encode(fs.deal_strips()))
+            box = self._box("deal", ply, owing)
             if box is None:
                 return False
             fs.take_deal(self._strips_of(box))
+            if self._deal_at is not None and self._deal_at[0] == ply and any(to >= 0 for to in node.opens):
+                self.deal_s.append(time.perf_counter() - self._deal_at[1])
             self.stepped()
             return True
         actor = node
@@ -231,16 +248,22 @@ class FairDriver:
             action = fs.game.parse_action(box[actor].body.decode("utf-8", "replace"))
         except Exception as e:  # NotationError, or anything a malformed move raises: the mover's fault
             raise FairDealError(f"seat {actor + 1} sent a move that is not one: {e}", [actor]) from None
-        if ("astrips", ply, "") not in self.sent:
+        if self._opened != ply:
             try:
                 strips = fs.act_strips(action)
             except FairDealError:
                 raise
             except Exception as e:  # IllegalAction: not a move any view can follow
                 raise FairDealError(f"seat {actor + 1}'s move '{action}' is not legal: {e}", [actor]) from None
-            self._send("astrips", ply, _enc.encode(strips))
+            self._opened = ply
+            told = fs._told
+            assert told is not None
+            # Every view lists the same public openings, so all know who strips (most moves open nothing).
+            self._owing = sorted({s for o in told.public for s in everyone if s != o.to})
+            if fs.seat in self._owing:
+                self._send("astrips", ply, _enc.encode(strips))
         if self._act_taken != ply:
-            sbox = self._box("astrips", ply, everyone)
+            sbox = self._box("astrips", ply, self._owing)
             if sbox is None:
                 return False
             fs.take_act_strips(self._strips_of(sbox))

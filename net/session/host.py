@@ -1341,6 +1341,7 @@ class TableHost(Emitter[Event]):
                             late,
                         )
                     )
+        self.phase = HostPhase.ENDED  # peers' signed finals may come while this host still audits
         problems = list(self.problems)
         scores: dict[str, int] = {}
         outcome, digest, plies, final = "", "", drv.fs.view.ply, None
@@ -1358,7 +1359,6 @@ class TableHost(Emitter[Event]):
             self.cheaters.append(text)
             self._fair_abort(text)
             outcome = "ended: " + str(e)
-        self.phase = HostPhase.ENDED
         if final is not None:
             waiting = [r for r in self.remotes.values() if r.present]
             await self._wait(lambda: all(r.seat in self._finals or not r.present for r in waiting), FINALS_WAIT)

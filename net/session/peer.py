@@ -539,14 +539,17 @@ class TablePeer(Emitter[Event]):
         self.seats = msg.seats
         self.keys = {s.seat: s.key for s in msg.seats if s.key and s.kind != "host"}
         self.dealt_by = [(1, self.host_seat)]
+        if self.info.dealer == "fair":
+            self._problem(
+                "failover is off at a fair-dealer table (not wired yet): if the host goes away, the game ends"
+            )
+            self._fair_begin(msg)
+            return
         if not self.info.failover or (not self.share and fp.has_sealed_values(self.game)):
             self._problem(
                 "failover is off at this table (fewer than two remote seats hold escrow shares): "
                 "if the host goes away, the game ends"
             )
-        if self.info.dealer == "fair":
-            self._fair_begin(msg)
-            return
         full = self.game.new(self.info.players, seed=fp.game_seed(self.joint), options=self.info.options)
         self.state = full.view(self.seat)
         self.phase = PeerPhase.PLAYING

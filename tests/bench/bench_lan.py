@@ -16,6 +16,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
@@ -175,9 +176,69 @@ def bench_fair_table(games: int) -> None:
     print(f"  protocol bytes per game (msgpack, before framing)  {sent / max(games, 1):9.0f} B")
 
 
+async def _fair_lan_once(game: Any, tag: str) -> tuple[float, list[float], int, int]:
+    from coldwater.net.identity import Identity
+    from coldwater.net.session import TableHost, TablePeer, bot_chooser
+
+    host = TableHost(
+        game,
+        Identity.generate(),
+        name=tag,
+        seats=["host", "open", "open", "open"],
+        bind="127.0.0.1",
+        chooser=bot_chooser(game),
+        dealer="fair",
+        watchers=0,
+    )
+    port = await host.listen()
+    peers = [
+        TablePeer(game, Identity.generate(), name=f"p{i}", bind="127.0.0.1", chooser=bot_chooser(game))
+        for i in range(3)
+    ]
+    task = asyncio.ensure_future(host.run())
+    for p in peers:
+        await p.join("127.0.0.1", port)
+    await asyncio.gather(task, *(p.run() for p in peers))
+    assert host.result is not None and host.result.audit_ok, host.result
+    drivers = [d for d in (host.fair, *(p.fair for p in peers)) if d is not None]
+    setup = max(d.setup_s or 0.0 for d in drivers)
+    deals = [x for d in drivers for x in d.deal_s]
+    total = sum(c.bytes_in + c.bytes_out for c in host.traffic)
+    return setup, deals, total, host.result.plies
+
+
+def bench_fair_lan(games: int) -> None:
+    """The same table over the LAN session on loopback: four processes' work interleaved on one
+    event loop (so still no parallelism), real sockets, the host relaying every message."""
+    from coldwater.core import games as registry
+
+    game = registry.get("crown")
+    setups: list[float] = []
+    deals: list[float] = []
+    sent = plies = 0
+    for g in range(games):
+        s, d, b, p = asyncio.run(_fair_lan_once(game, f"fairlan{g}"))
+        setups.append(s)
+        deals += d
+        sent += b
+        plies += p
+    print(f"Fair dealer over the LAN session (loopback, one process), crown, 4 seats, {games} game(s), {plies} plies")
+    print(
+        f"  setup, seed round done → every deck shuffled, at the slowest process  "
+        f"median {statistics.median(setups) * 1000:7.0f} ms   max {max(setups) * 1000:7.0f} ms"
+    )
+    print(
+        f"  private deal, a process reaching it → taking it  "
+        f"p50 {_pct(deals, 0.5) * 1000:6.2f} ms   p99 {_pct(deals, 0.99) * 1000:6.2f} ms   (n={len(deals)})"
+    )
+    print(f"  bytes on the wire per game (all 3 links, both ways)  {sent / max(games, 1):9.0f} B")
+
+
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "fair":
-        bench_fair_table(int(sys.argv[2]) if len(sys.argv) > 2 else 3)
+        n = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+        bench_fair_table(n)
+        bench_fair_lan(n)
         return
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 3
     from tests.net.netlab import why_not
@@ -189,6 +250,7 @@ def main() -> None:
         print(f"(no namespaces: {why_not()}; measuring on loopback)")
     bench_loopback(games)
     bench_fair_table(games)
+    bench_fair_lan(games)
     print(f"  ({time.perf_counter() - t0:.1f} s in all)")
 
 

@@ -450,3 +450,34 @@ def test_a_fair_table_is_refused_where_it_cannot_deal_yet() -> None:
     ]:
         with pytest.raises(ValueError, match="dealer"):
             TableHost(game, ident, seats=seats, **{**ok, **change})  # type: ignore[arg-type]
+
+
+async def test_a_wrong_strip_on_the_lan_names_its_seat_at_every_process_and_ends_the_game() -> None:
+    def lie(host: TableHost, peers: list[TablePeer]) -> None:
+        victim = peers[1]  # seat 3
+        orig = victim._fair_begin
+
+        def begin(msg: Any) -> None:
+            orig(msg)
+            drv = victim.fair
+            assert drv is not None
+            fs = drv.fs
+            honest = fs.deal_strips
+
+            def wrong() -> list[Strip]:
+                out = honest()
+                if fs.view.ply > 30:
+                    out = [
+                        Strip(s.deck, s.position, s.part, s.seat, (Point(s.share) + Point.BASE).raw, s.proof)
+                        for s in out
+                    ]
+                return out
+
+            fs.deal_strips = wrong  # type: ignore[method-assign]
+
+        victim._fair_begin = begin  # type: ignore[method-assign]
+
+    host, peers = await _lan_game(3, tamper=lie)
+    assert host.result is not None and not host.result.audit_ok
+    assert any("seat 3's strip" in p and "wrong" in p for p in host.result.problems), host.result.problems
+    assert peers[0].result is not None and any("seat 3" in q for q in peers[0].result.problems)
