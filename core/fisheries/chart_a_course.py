@@ -28,9 +28,12 @@ def blocked_mask(ctx: Ctx, d: Data, ships: dict[int, tuple[int, int]]) -> int:
     )
 
 
-def placements(ctx: Ctx, d: Data, shape: str, blocked: int | None = None) -> list[tuple[int, ...]]:
+def placements(
+    ctx: Ctx, d: Data, shape: str, blocked: int | None = None, ships: dict[int, tuple[int, int]] | None = None
+) -> list[tuple[int, ...]]:
     """Every legal placement of `shape` now, as sorted cell tuples (for UI previews too)."""
-    ships = ship_at(d)
+    if ships is None:
+        ships = ship_at(d)
     if blocked is None:
         blocked = blocked_mask(ctx, d, ships)
     fp = ctx.footprints(shape)

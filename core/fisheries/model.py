@@ -8,7 +8,7 @@ named like chess squares for notation: column letter then row number, so
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 
@@ -127,6 +127,13 @@ class Ctx:
         self._footprints: dict[str, tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]] = {}
         self._entry: dict[str, tuple[int, ...]] = {}
         self._blocked: dict[str, int] = {}
+        self._entry_mask: dict[str, int] = {}
+        self._islands: dict[str, bytes] = {}
+        # Chart and sail actions with their notation, built once per placement or
+        # (from, to) pair: legal() lists dozens each turn. Actions are frozen, so
+        # sharing them between positions is safe.
+        self.chart_memo: dict[tuple[str, tuple[int, ...]], tuple[str, Any]] = {}
+        self.sail_memo: dict[int, tuple[str, Any]] = {}
 
     def entry_base(self, terrain: str) -> tuple[int, ...]:
         """Hours to enter each space of an untiled, shipless board (0: not without a tile).
@@ -139,6 +146,30 @@ class Ctx:
             if len(self._entry) > 64:  # variant boards: keep the memo bounded
                 self._entry.clear()
             self._entry[terrain] = got
+        return got
+
+    def entry_mask(self, terrain: str) -> int:
+        """:meth:`entry_base` as one int, byte i the hours to enter cell i (see :func:`cell_mask`).
+
+        A tile lies only where the base is 0 (calm water, a fished-out space), so
+        OR-ing in the cover mask gives every cell's cost without a Python loop.
+        """
+        got = self._entry_mask.get(terrain)
+        if got is None:
+            got = int.from_bytes(bytes(self.entry_base(terrain)), "little")
+            if len(self._entry_mask) > 64:  # variant boards: keep the memo bounded
+                self._entry_mask.clear()
+            self._entry_mask[terrain] = got
+        return got
+
+    def islands(self, terrain: str) -> bytes:
+        """Byte i is 1 where cell i is an island (a ship entering it stops there)."""
+        got = self._islands.get(terrain)
+        if got is None:
+            got = bytes(t in self.helms for t in terrain)
+            if len(self._islands) > 64:  # variant boards: keep the memo bounded
+                self._islands.clear()
+            self._islands[terrain] = got
         return got
 
     def footprints(self, shape: str) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]:

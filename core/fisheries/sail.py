@@ -21,13 +21,14 @@ from .fleet import fleet_ok
 from .model import Ctx, Data, ship_at
 
 
-def entry_costs(ctx: Ctx, d: Data, ships: dict[int, tuple[int, int]]) -> list[int]:
+def entry_costs(ctx: Ctx, d: Data, ships: dict[int, tuple[int, int]]) -> bytearray:
     """Hours to enter each space (0: never), from terrain, tiles and ships."""
-    helms = ctx.helms
-    base = ctx.entry_base(d.terrain)
-    out = [b or int(c) for b, c in zip(base, d.cover)]  # a tile makes calm water passable
+    # A tile makes calm water passable (1 hour); bytes(cover) is that mask in C.
+    base = ctx.entry_mask(d.terrain) | int.from_bytes(bytes(d.cover), "little")
+    out = bytearray(base.to_bytes(ctx.n, "little"))
+    island = ctx.islands(d.terrain)
     for n in ships:
-        out[n] = 0 if d.terrain[n] in helms else 2
+        out[n] = 0 if island[n] else 2
     return out
 
 
@@ -36,7 +37,7 @@ def reach_costs(
     d: Data,
     frm: int,
     budget: int,
-    entry: list[int] | None = None,
+    entry: bytearray | None = None,
     ships: dict[int, tuple[int, int]] | None = None,
 ) -> dict[int, int]:
     """Cheapest cost to every space the ship on `frm` may stop on within `budget`.
@@ -48,26 +49,28 @@ def reach_costs(
         ships = ship_at(d)
     if entry is None:
         entry = entry_costs(ctx, d, ships)
-    terrain, helms, nbrs = d.terrain, ctx.helms, ctx.neighbours
-    best = {frm: 0}
-    buckets: list[list[int]] = [[] for _ in range(budget + 1)] if budget < 64 else []
-    if not buckets:  # an unbounded search (why_not): plain heap
+    if budget >= 64:  # an unbounded search (why_not): plain heap
         return {c: v[0] for c, v in reach(ctx, d, frm, budget).items()}
+    island, nbrs = ctx.islands(d.terrain), ctx.neighbours
+    best = {frm: 0}
+    get = best.get
+    buckets: list[list[int]] = [[] for _ in range(budget + 1)]
     buckets[0].append(frm)
-    for cost in range(budget + 1):
-        for cell in buckets[cost]:
-            if best[cell] != cost or (cell != frm and terrain[cell] in helms):
+    for cost, bucket in enumerate(buckets):
+        for cell in bucket:
+            if best[cell] != cost or (island[cell] and cell != frm):
                 continue  # stale entry, or a ship entering an island stays there
             for n in nbrs[cell]:
                 step = entry[n]
-                if not step:
-                    continue
-                c2 = cost + step
-                if c2 <= budget and c2 < best.get(n, 1 << 30):
-                    best[n] = c2
-                    buckets[c2].append(n)
+                if step:
+                    c2 = cost + step
+                    if c2 <= budget and c2 < get(n, 64):
+                        best[n] = c2
+                        buckets[c2].append(n)
     del best[frm]
-    return {c: v for c, v in best.items() if c not in ships}
+    for c in ships:
+        best.pop(c, None)
+    return best
 
 
 def reach(ctx: Ctx, d: Data, frm: int, budget: int) -> dict[int, tuple[int, tuple[int, ...]]]:

@@ -44,11 +44,23 @@ def _first(kv: tuple[str, Any]) -> str:
     return kv[0]
 
 
+def _keyed(a: Any) -> tuple[str, Any]:
+    return notation_key(a), a
+
+
+_PASS = [_keyed(Pass())]
+_END_FIRST = [_keyed(EndDay("first")), _keyed(EndDay("second"))]
+_END_ALONE = [_keyed(EndDay(None))]
+
+
 class FisheriesState(State[FAction, Data]):
     GAME = "fisheries"
     DATA = Data
     CODEC = CODEC
     CTX: ClassVar[Ctx]
+    _sail_hours: dict[int, int] | None = None
+    """Hours of each legal sail (key ``frm * n + to``), found by legal() and
+    read by the apply that follows it; per instance, so clones never share it."""
 
     @property
     def players(self) -> int:
@@ -65,6 +77,13 @@ class FisheriesState(State[FAction, Data]):
     def _reveals(self) -> list[tuple[Reveal, int]]:
         d = self.data
         return market.row_outcomes(d) if d.market else preserve.stack_reveal_outcomes(d)
+
+    def _reveal_pending(self) -> bool:
+        """Whether :meth:`_reveals` is non-empty, without building the outcomes."""
+        d = self.data
+        if d.market:
+            return bool(d.pile) and None in d.row
+        return any(s.top is None and s.rest for s in d.stacks)
 
     # ---- UI helpers ---------------------------------------------------------
     def chart_options(self, shape: str) -> list[tuple[str, ...]]:
@@ -108,7 +127,7 @@ class FisheriesState(State[FAction, Data]):
         d = self.data
         if d.phase == "over":
             return None
-        if self._reveals() or d.phase in _CHANCE_PHASES:
+        if d.phase in _CHANCE_PHASES or self._reveal_pending():
             return CHANCE
         if d.phase == "place":
             return d.placer
@@ -128,65 +147,88 @@ class FisheriesState(State[FAction, Data]):
         return []
 
     def _legal_actions(self) -> list[Any]:
+        return [a for _, a in self._keyed_legal()]
+
+    def _keyed_legal(self) -> list[tuple[str, Any]]:
+        """Every legal action with its notation (the sort key), in any order.
+
+        Charts and sails are most of a turn's actions: the Ctx keeps each one
+        built once with its text ("chart L a1,a2", "sail a1 b2"), as actions are
+        frozen and their notation is a pure function of them.
+        """
         ctx, d = self.CTX, self.data
+        self._sail_hours = None
         if self._current() == CHANCE:
-            return [a for a, _ in self._chance_weights()]
+            return [(notation_key(a), a) for a, _ in self._chance_weights()]
         p = d.turn
         ph = d.phase
         out: list[Any] = []
         if ph == "place":
-            return [Put(piece, ctx.names[c]) for piece, c in variant_setup.options(ctx, d)]
-        if ph == "keep":
-            return [Keep(s) for s in end_of_day.keep_options(ctx, d, p)]
-        if ph == "lobster":
-            return [Lobster(), Pass()]
-        if ph == "fishing":
-            return [Fish(ctx.names[c]) for c in fish.fishable(ctx, d, p)] + [Done()]
-        if ph == "bonus":
+            out = [Put(piece, ctx.names[c]) for piece, c in variant_setup.options(ctx, d)]
+        elif ph == "keep":
+            out = [Keep(s) for s in end_of_day.keep_options(ctx, d, p)]
+        elif ph == "lobster":
+            out = [Lobster(), Pass()]
+        elif ph == "fishing":
+            out = [Fish(ctx.names[c]) for c in fish.fishable(ctx, d, p)] + [Done()]
+        elif ph == "bonus":
             out = [BonusSail(ctx.names[f], ctx.names[t]) for f, t in preserve.bonus_sails(ctx, d, p)]
             out += [BonusTile(self._names(cells)) for cells in preserve.bonus_tiles(ctx, d)]
-            return out + [Done()]
-        # phase "turn"
-        if d.double:
-            out.append(Pass())
+            out.append(Done())
         else:
-            out += [EndDay(go) for (go,) in end_of_day.end_options(d)]
+            return self._keyed_turn()
+        return [(notation_key(a), a) for a in out]
+
+    def _keyed_turn(self) -> list[tuple[str, Any]]:
+        """The actions of phase "turn", keyed; the hours of each sail are kept for apply."""
+        ctx, d = self.CTX, self.data
+        p = d.turn
+        keyed: list[tuple[str, Any]] = []
+        if d.double:
+            keyed += _PASS
+        else:
+            keyed += _END_FIRST if not any(d.ended) else _END_ALONE
+        ships = ship_at(d)
         blocked = None
+        charts = ctx.chart_memo
         for k, n in enumerate(d.supply[p]):
             if n > 0:
                 shape = ctx.shapes[k]
                 if blocked is None:
-                    blocked = chart_a_course.blocked_mask(ctx, d, ship_at(d))
-                out += [Chart(shape, self._names(cells)) for cells in chart_a_course.placements(ctx, d, shape, blocked)]
-        if d.time[p] > 0:
-            ships = ship_at(d)
+                    blocked = chart_a_course.blocked_mask(ctx, d, ships)
+                for cells in chart_a_course.placements(ctx, d, shape, blocked, ships):
+                    got = charts.get((shape, cells))
+                    if got is None:
+                        got = charts[shape, cells] = _keyed(Chart(shape, self._names(cells)))
+                    keyed.append(got)
+        budget = d.time[p]
+        if budget > 0:
             entry = sail.entry_costs(ctx, d, ships)  # shared by every ship's search
+            sails = ctx.sail_memo
+            n = ctx.n
+            hours: dict[int, int] = {}
             for frm in sail.movable(ctx, d, p):
-                for to in sail.destination_costs(ctx, d, p, frm, d.time[p], entry, ships):
-                    out.append(Sail(ctx.names[frm], ctx.names[to]))
-        out += [Fish(ctx.names[c]) for c in fish.fishable(ctx, d, p)]
-        out += [Preserve(card, pay) for card, pay in preserve.options(ctx, d, p)]
-        return out
+                for to, h in sail.destination_costs(ctx, d, p, frm, budget, entry, ships).items():
+                    i = frm * n + to
+                    hours[i] = h
+                    got = sails.get(i)
+                    if got is None:
+                        got = sails[i] = _keyed(Sail(ctx.names[frm], ctx.names[to]))
+                    keyed.append(got)
+            self._sail_hours = hours
+        keyed += [_keyed(Fish(ctx.names[c])) for c in fish.fishable(ctx, d, p)]
+        keyed += [_keyed(Preserve(card, pay)) for card, pay in preserve.options(ctx, d, p)]
+        return keyed
 
     def _sorted_legal(self) -> list[Any]:
-        # Charts and sails are most of a turn's actions: their notation is built
-        # here directly ("chart L a1,a2", "sail a1 b2") rather than encoded.
-        keyed = []
-        for a in self._legal_actions():
-            t = type(a)
-            if t is Chart:
-                k = "chart " + a.shape + " " + ",".join(a.cells)
-            elif t is Sail:
-                k = "sail " + a.frm + " " + a.to
-            else:
-                k = notation_key(a)
-            keyed.append((k, a))
+        keyed = self._keyed_legal()
         keyed.sort(key=_first)
         return [a for _, a in keyed]
 
     def _apply(self, a: Any) -> None:
         ctx, d = self.CTX, self.data
         p = d.turn
+        hours, self._sail_hours = self._sail_hours, None  # the position changes now
         if isinstance(a, Reveal):
             if d.market:
                 market.apply_row_reveal(d, a.card)
@@ -206,7 +248,11 @@ class FisheriesState(State[FAction, Data]):
             finish_action(d)
         elif isinstance(a, Sail):
             frm, to = self._cell(a.frm), self._cell(a.to)
-            cost = sail.destination_costs(ctx, d, p, frm, d.time[p])[to]
+            # legal() has just searched this position's sails (apply checks
+            # against it first); a fresh search only if it has not.
+            cost = hours.get(frm * ctx.n + to) if hours is not None and self._legal is not None else None
+            if cost is None:
+                cost = sail.destination_costs(ctx, d, p, frm, d.time[p])[to]
             d.time[p] -= cost
             sail.move(d, p, frm, to)
             finish_action(d)
