@@ -28,24 +28,24 @@ def blocked_mask(ctx: Ctx, d: Data, ships: dict[int, tuple[int, int]]) -> int:
     )
 
 
-def placements(
-    ctx: Ctx, d: Data, shape: str, blocked: int | None = None, ships: dict[int, tuple[int, int]] | None = None
-) -> list[tuple[int, ...]]:
+def near_free(ctx: Ctx, blocked: int, ships: dict[int, tuple[int, int]]) -> set[int]:
+    """Free spaces beside a ship: every legal placement covers at least one of them."""
+    nbrs = ctx.neighbours
+    return {x for s in ships for x in nbrs[s] if not (blocked >> (8 * x)) & 1}
+
+
+def placement_set(ctx: Ctx, shape: str, blocked: int, near: set[int]) -> set[tuple[int, ...]]:
+    """Every legal placement of `shape`, unordered, given :func:`near_free`'s spaces."""
+    fp = ctx.footprints(shape)
+    return {cells for x in near for mask, cells in fp[x] if not mask & blocked}
+
+
+def placements(ctx: Ctx, d: Data, shape: str, blocked: int | None = None) -> list[tuple[int, ...]]:
     """Every legal placement of `shape` now, as sorted cell tuples (for UI previews too)."""
-    if ships is None:
-        ships = ship_at(d)
+    ships = ship_at(d)
     if blocked is None:
         blocked = blocked_mask(ctx, d, ships)
-    fp = ctx.footprints(shape)
-    out: set[tuple[int, ...]] = set()
-    # Only placements with some square on a free space beside a ship can be legal.
-    for s in ships:
-        for x in ctx.neighbours[s]:
-            if not (blocked >> (8 * x)) & 1:
-                for mask, cells in fp[x]:
-                    if not mask & blocked:
-                        out.add(cells)
-    return sorted(out)
+    return sorted(placement_set(ctx, shape, blocked, near_free(ctx, blocked, ships)))
 
 
 def place(ctx: Ctx, d: Data, shape: str, cells: tuple[int, ...]) -> None:

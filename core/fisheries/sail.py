@@ -147,7 +147,7 @@ def destination_costs(
     seat: int,
     frm: int,
     budget: int,
-    entry: list[int] | None = None,
+    entry: bytearray | None = None,
     ships: dict[int, tuple[int, int]] | None = None,
 ) -> dict[int, int]:
     """Like :func:`destinations` but hours only: what legal() and apply() need."""

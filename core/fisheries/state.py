@@ -34,7 +34,8 @@ from .actions import (
     Start,
     Stock,
 )
-from .days import apply_flip, finish_action, flip_outcomes
+from .days import apply_flip, flip_outcomes
+from .lobster import after_action as finish_action
 from .model import Ctx, Data, ship_at
 
 _CHANCE_PHASES = ("setup", "stock", "dawn")
@@ -83,7 +84,10 @@ class FisheriesState(State[FAction, Data]):
         d = self.data
         if d.market:
             return bool(d.pile) and None in d.row
-        return any(s.top is None and s.rest for s in d.stacks)
+        for s in d.stacks:  # noqa: SIM110 - a loop, not any(genexpr): current asks this on every call
+            if s.top is None and s.rest:
+                return True
+        return False
 
     # ---- UI helpers ---------------------------------------------------------
     def chart_options(self, shape: str) -> list[tuple[str, ...]]:
@@ -189,14 +193,16 @@ class FisheriesState(State[FAction, Data]):
         else:
             keyed += _END_FIRST if not any(d.ended) else _END_ALONE
         ships = ship_at(d)
-        blocked = None
+        near: set[int] | None = None
+        blocked = 0
         charts = ctx.chart_memo
         for k, n in enumerate(d.supply[p]):
             if n > 0:
                 shape = ctx.shapes[k]
-                if blocked is None:
+                if near is None:
                     blocked = chart_a_course.blocked_mask(ctx, d, ships)
-                for cells in chart_a_course.placements(ctx, d, shape, blocked, ships):
+                    near = chart_a_course.near_free(ctx, blocked, ships)
+                for cells in chart_a_course.placement_set(ctx, shape, blocked, near):
                     got = charts.get((shape, cells))
                     if got is None:
                         got = charts[shape, cells] = _keyed(Chart(shape, self._names(cells)))
