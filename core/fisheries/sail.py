@@ -18,17 +18,62 @@ import heapq
 
 from .content import ROUGH, START1, START2
 from .fleet import fleet_ok
-from .model import Ctx, Data, ship_at
+from .model import Ctx, Data, ship_at, ship_bits
 
 
-def entry_costs(ctx: Ctx, d: Data, ships: dict[int, tuple[int, int]]) -> bytearray:
-    """Hours to enter each space (0: never), from terrain, tiles and ships."""
-    # A tile makes calm water passable (1 hour); bytes(cover) is that mask in C.
-    base = ctx.entry_mask(d.terrain) | int.from_bytes(bytes(d.cover), "little")
-    out = bytearray(base.to_bytes(ctx.n, "little"))
-    island = ctx.islands(d.terrain)
-    for n in ships:
-        out[n] = 0 if island[n] else 2
+def passage(ctx: Ctx, d: Data, here: int | None = None, cover: int | None = None) -> tuple[int, int, int]:
+    """Bit masks of the spaces that cost 1 hour and 2 hours to enter now, and of the ships.
+
+    1: a tile, an island, a starting space; 2: rough water, or another ship's
+    space (passed through, never stopped on); an island with a ship: never.
+    `here` and `cover` are the ships' and tiles' bit masks, if already known.
+    """
+    one, two, island = ctx.terrain_bits(d.terrain)
+    if here is None:
+        here = ship_bits(d)
+    if cover is None:
+        cover = ctx.bits_of(bytes(d.cover))
+    return (one | cover) & ~here, two | (here & ~island), here
+
+
+def levels(ctx: Ctx, frm: int, budget: int, one: int, two: int, land: int) -> list[tuple[int, int]]:
+    """(c, cells) for each cost c: the cells whose cheapest cost from `frm` is c hours.
+
+    `one` and `two` are :func:`passage`'s masks, `land` every cell but the
+    islands (a ship entering an island stays there). Steps cost 1 or 2 hours, so
+    the search goes hour by hour (Dial's algorithm) moving every cell of an hour
+    at once as a bit mask: a few integer operations per hour instead of a loop
+    over cells, as legal() searches for every ship on every turn.
+    """
+    cols = ctx.cols
+    full, nf, nl = ctx.all_bits, ctx.not_first_col, ctx.not_last_col
+    seen = src = 1 << frm
+    near = (src >> cols) | ((src << cols) & full) | ((src & nf) >> 1) | ((src & nl) << 1)
+    now, after = near & one, near & two  # reached at cost c, at cost c + 1
+    out = []
+    for c in range(1, budget + 1):
+        level = now & ~seen
+        if level:
+            seen |= level
+            out.append((c, level))
+            src = level & land
+            near = (src >> cols) | ((src << cols) & full) | ((src & nf) >> 1) | ((src & nl) << 1)
+            now, after = after | (near & one), near & two
+        elif after:
+            now, after = after, 0
+        else:
+            break
+    return out
+
+
+def _cells_by_cost(found: list[tuple[int, int]], keep: int) -> dict[int, int]:
+    out = {}
+    for c, m in found:
+        m &= keep
+        while m:
+            low = m & -m
+            out[low.bit_length() - 1] = c
+            m ^= low
     return out
 
 
@@ -37,40 +82,18 @@ def reach_costs(
     d: Data,
     frm: int,
     budget: int,
-    entry: bytearray | None = None,
-    ships: dict[int, tuple[int, int]] | None = None,
+    way: tuple[int, int, int] | None = None,
 ) -> dict[int, int]:
     """Cheapest cost to every space the ship on `frm` may stop on within `budget`.
 
-    Steps cost 1 or 2 hours, so a bucket queue (Dial's algorithm) replaces the
-    heap; legal() calls this for every ship on every turn.
+    `way` is :func:`passage` of this position, shared by every ship's search.
     """
-    if ships is None:
-        ships = ship_at(d)
-    if entry is None:
-        entry = entry_costs(ctx, d, ships)
     if budget >= 64:  # an unbounded search (why_not): plain heap
         return {c: v[0] for c, v in reach(ctx, d, frm, budget).items()}
-    island, nbrs = ctx.islands(d.terrain), ctx.neighbours
-    best = {frm: 0}
-    get = best.get
-    buckets: list[list[int]] = [[] for _ in range(budget + 1)]
-    buckets[0].append(frm)
-    for cost, bucket in enumerate(buckets):
-        for cell in bucket:
-            if best[cell] != cost or (island[cell] and cell != frm):
-                continue  # stale entry, or a ship entering an island stays there
-            for n in nbrs[cell]:
-                step = entry[n]
-                if step:
-                    c2 = cost + step
-                    if c2 <= budget and c2 < get(n, 64):
-                        best[n] = c2
-                        buckets[c2].append(n)
-    del best[frm]
-    for c in ships:
-        best.pop(c, None)
-    return best
+    if way is None:
+        way = passage(ctx, d)
+    one, two, here = way
+    return _cells_by_cost(levels(ctx, frm, budget, one, two, ~ctx.terrain_bits(d.terrain)[2]), ~here)
 
 
 def reach(ctx: Ctx, d: Data, frm: int, budget: int) -> dict[int, tuple[int, tuple[int, ...]]]:
@@ -147,22 +170,23 @@ def destination_costs(
     seat: int,
     frm: int,
     budget: int,
-    entry: bytearray | None = None,
-    ships: dict[int, tuple[int, int]] | None = None,
+    way: tuple[int, int, int] | None = None,
 ) -> dict[int, int]:
     """Like :func:`destinations` but hours only: what legal() and apply() need."""
     if frm not in movable(ctx, d, seat):
         return {}
-    span = ctx.content.fleet_span
+    if budget >= 64:
+        return {c: v[0] for c, v in destinations(ctx, d, seat, frm, budget).items()}
+    if way is None:
+        way = passage(ctx, d)
+    # The fleet rule (fleet.fleet_ok): a destination in column dc is allowed when
+    # dc <= min(others, dc) + span or dc <= back, that is dc <= max(others, others + span, back).
     cols = ctx.cols
     others = min((c % cols for c in d.ships[seat] if c != frm), default=cols)
-    back = frm % cols
-    out = {}
-    for c, v in reach_costs(ctx, d, frm, budget, entry, ships).items():
-        dc = c % cols
-        if dc <= min(others, dc) + span or dc <= back:
-            out[c] = v
-    return out
+    limit = max(others, others + ctx.content.fleet_span, frm % cols)
+    one, two, here = way
+    keep = ctx.upto_col[min(limit, cols - 1)] & ~here
+    return _cells_by_cost(levels(ctx, frm, budget, one, two, ~ctx.terrain_bits(d.terrain)[2]), keep)
 
 
 def move(d: Data, seat: int, frm: int, to: int) -> None:

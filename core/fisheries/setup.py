@@ -88,19 +88,17 @@ def apply_start(ctx: Ctx, d: Data, seat: int) -> None:
 
 def next_stock_cell(d: Data) -> int:
     """The next fish space still without its fish, or -1."""
-    for i, ch in enumerate(d.terrain):
-        if ch == FISH and not d.fish[i]:
-            return i
-    return -1
+    terrain, fish = d.terrain, d.fish
+    i = terrain.find(FISH)
+    while i >= 0 and fish[i]:
+        i = terrain.find(FISH, i + 1)
+    return i
 
 
 def bag(ctx: Ctx, d: Data) -> list[int]:
     """Fish per colour still in the bag during setup."""
-    left = [ctx.content.fish_per_colour] * len(ctx.colours)
-    for f in d.fish:
-        if f:
-            left[ctx.colour_index[f]] -= 1
-    return left
+    per = ctx.content.fish_per_colour
+    return [per - d.fish.count(c) for c in ctx.colours]
 
 
 def stock_outcomes(ctx: Ctx, d: Data) -> list[tuple[Stock, int]]:

@@ -7,6 +7,7 @@ market); this file only routes phases and actions to them.
 
 from __future__ import annotations
 
+import operator
 from typing import Any, ClassVar
 
 import msgspec
@@ -36,22 +37,24 @@ from .actions import (
 )
 from .days import apply_flip, flip_outcomes
 from .lobster import after_action as finish_action
-from .model import Ctx, Data, ship_at
+from .model import Ctx, Data, bit_mask
 
 _CHANCE_PHASES = ("setup", "stock", "dawn")
 
 
-def _first(kv: tuple[str, Any]) -> str:
-    return kv[0]
+_KEY = operator.itemgetter(0)
+_ACTION = operator.itemgetter(1)
+_TOP = operator.attrgetter("top")
 
 
 def _keyed(a: Any) -> tuple[str, Any]:
     return notation_key(a), a
 
 
-_PASS = [_keyed(Pass())]
-_END_FIRST = [_keyed(EndDay("first")), _keyed(EndDay("second"))]
-_END_ALONE = [_keyed(EndDay(None))]
+_PASS = (_keyed(Pass()),)
+_END_FIRST = (_keyed(EndDay("first")), _keyed(EndDay("second")))
+_END_ALONE = (_keyed(EndDay(None)),)
+_LOBSTER = (_keyed(Lobster()), _keyed(Pass()))
 
 
 class FisheriesState(State[FAction, Data]):
@@ -59,9 +62,11 @@ class FisheriesState(State[FAction, Data]):
     DATA = Data
     CODEC = CODEC
     CTX: ClassVar[Ctx]
-    _sail_hours: dict[int, int] | None = None
-    """Hours of each legal sail (key ``frm * n + to``), found by legal() and
-    read by the apply that follows it; per instance, so clones never share it."""
+    _sail_hours: dict[Any, int] | None = None
+    """Hours of each legal sail, found by legal() and read by the apply that
+    follows it; per instance, so clones and views never share it."""
+    _chance: list[tuple[tuple[str, Any], int]] | None = None
+    """This position's chance outcomes (see _chance_keyed); per instance too."""
 
     @property
     def players(self) -> int:
@@ -129,112 +134,151 @@ class FisheriesState(State[FAction, Data]):
     # ---- contract hooks -----------------------------------------------------
     def _current(self) -> int | None:
         d = self.data
-        if d.phase == "over":
-            return None
-        if d.phase in _CHANCE_PHASES or self._reveal_pending():
+        ph = d.phase
+        if ph in _CHANCE_PHASES:
             return CHANCE
-        if d.phase == "place":
-            return d.placer
-        return d.turn
+        if ph == "over":
+            return None
+        # A preservation card waiting to be revealed is chance, whatever the phase.
+        if d.market:
+            if d.pile and None in d.row:
+                return CHANCE
+        elif None in map(_TOP, d.stacks) and self._reveal_pending():  # `in` over map: no Python loop
+            return CHANCE
+        return d.placer if ph == "place" else d.turn
+
+    def _chance_keyed(self) -> list[tuple[tuple[str, Any], int]]:
+        """The pending chance outcomes as ((notation, outcome), weight), in the engine's order.
+
+        Worked out once per position: legal() and then sample_chance() both ask.
+        The copy is kept on this instance only while its legal() is (apply clears
+        both), so a clone, a view or a position changed by hand never sees it.
+        """
+        got = self._chance
+        if got is not None and self._legal is not None:
+            return got
+        d = self.data
+        rev: list[tuple[Any, int]] = self._reveals()
+        if not rev:
+            if d.phase == "setup":
+                rev = setup.start_outcomes(d)
+            elif d.phase == "stock":
+                rev = setup.stock_outcomes(self.CTX, d)
+            elif d.phase == "dawn":
+                rev = flip_outcomes(d)
+        # The same outcome is the same object every time, so apply() finds it by identity.
+        memo = self.CTX.outcome_memo
+        out = []
+        for a, w in rev:
+            e = memo.get(a)
+            if e is None:
+                e = memo[a] = _keyed(a)
+            out.append((e, w))
+        self._chance = out
+        return out
 
     def _chance_weights(self) -> list[tuple[Any, int]]:
-        d = self.data
-        rev = self._reveals()
-        if rev:
-            return list(rev)
-        if d.phase == "setup":
-            return list(setup.start_outcomes(d))
-        if d.phase == "stock":
-            return list(setup.stock_outcomes(self.CTX, d))
-        if d.phase == "dawn":
-            return list(flip_outcomes(d))
-        return []
+        return [(e[1], w) for e, w in self._chance_keyed()]
 
     def _legal_actions(self) -> list[Any]:
         return [a for _, a in self._keyed_legal()]
 
     def _keyed_legal(self) -> list[tuple[str, Any]]:
-        """Every legal action with its notation (the sort key), in any order.
-
-        Charts and sails are most of a turn's actions: the Ctx keeps each one
-        built once with its text ("chart L a1,a2", "sail a1 b2"), as actions are
-        frozen and their notation is a pure function of them.
-        """
+        """Every legal action with its notation (the sort key), in any order."""
         ctx, d = self.CTX, self.data
         self._sail_hours = None
-        if self._current() == CHANCE:
-            return [(notation_key(a), a) for a, _ in self._chance_weights()]
-        p = d.turn
+        p = self._current()
+        if p == CHANCE:
+            return [e for e, _ in self._chance_keyed()]
         ph = d.phase
+        if ph == "turn":
+            return self._keyed_turn()
         out: list[Any] = []
         if ph == "place":
             out = [Put(piece, ctx.names[c]) for piece, c in variant_setup.options(ctx, d)]
         elif ph == "keep":
-            out = [Keep(s) for s in end_of_day.keep_options(ctx, d, p)]
+            out = [Keep(s) for s in end_of_day.keep_options(ctx, d, d.turn)]
         elif ph == "lobster":
-            out = [Lobster(), Pass()]
+            return list(_LOBSTER)
         elif ph == "fishing":
-            out = [Fish(ctx.names[c]) for c in fish.fishable(ctx, d, p)] + [Done()]
+            out = [Fish(ctx.names[c]) for c in fish.fishable(ctx, d, d.turn)] + [Done()]
         elif ph == "bonus":
-            out = [BonusSail(ctx.names[f], ctx.names[t]) for f, t in preserve.bonus_sails(ctx, d, p)]
+            out = [BonusSail(ctx.names[f], ctx.names[t]) for f, t in preserve.bonus_sails(ctx, d, d.turn)]
             out += [BonusTile(self._names(cells)) for cells in preserve.bonus_tiles(ctx, d)]
             out.append(Done())
-        else:
-            return self._keyed_turn()
         return [(notation_key(a), a) for a in out]
 
     def _keyed_turn(self) -> list[tuple[str, Any]]:
-        """The actions of phase "turn", keyed; the hours of each sail are kept for apply."""
+        """The actions of phase "turn", keyed; the hours of each sail are kept for apply.
+
+        This is most of a search's time, so it works on bit masks (bit i: cell i)
+        and takes each chart, sail and fish action with its notation from the
+        Ctx, built once per content.
+        """
         ctx, d = self.CTX, self.data
         p = d.turn
-        keyed: list[tuple[str, Any]] = []
-        if d.double:
-            keyed += _PASS
-        else:
-            keyed += _END_FIRST if not any(d.ended) else _END_ALONE
-        ships = ship_at(d)
-        near: set[int] | None = None
-        blocked = 0
-        charts = ctx.chart_memo
-        for k, n in enumerate(d.supply[p]):
-            if n > 0:
-                shape = ctx.shapes[k]
-                if near is None:
-                    blocked = chart_a_course.blocked_mask(ctx, d, ships)
-                    near = chart_a_course.near_free(ctx, blocked, ships)
-                for cells in chart_a_course.placement_set(ctx, shape, blocked, near):
-                    got = charts.get((shape, cells))
-                    if got is None:
-                        got = charts[shape, cells] = _keyed(Chart(shape, self._names(cells)))
-                    keyed.append(got)
+        keyed = list(_PASS if d.double else _END_FIRST if not any(d.ended) else _END_ALONE)
+        mine = d.ships[p]
+        mine_bits = bit_mask(mine)
+        here = mine_bits | bit_mask(d.ships[1 - p])
+        cover = ctx.bits_of(bytes(d.cover))
+        fishes = ctx.bits_of(bytes(map(bool, d.fish)))
+        spread = ctx.spread
+        supply = d.supply[p]
+        if any(supply):
+            blocked = ctx.static_blocked(d.terrain) | cover | fishes | here
+            # Every legal tile covers a free space beside a ship.
+            near = spread(here) & ~blocked
+            if near:
+                for k, n in enumerate(supply):
+                    if n:
+                        keyed += chart_a_course.keyed_placements(ctx, ctx.shapes[k], blocked, near)
         budget = d.time[p]
         if budget > 0:
-            entry = sail.entry_costs(ctx, d, ships)  # shared by every ship's search
-            sails = ctx.sail_memo
-            n = ctx.n
-            hours: dict[int, int] = {}
-            for frm in sail.movable(ctx, d, p):
-                for to, h in sail.destination_costs(ctx, d, p, frm, budget, entry, ships).items():
-                    i = frm * n + to
-                    hours[i] = h
-                    got = sails.get(i)
-                    if got is None:
-                        got = sails[i] = _keyed(Sail(ctx.names[frm], ctx.names[to]))
-                    keyed.append(got)
-            self._sail_hours = hours
-        keyed += [_keyed(Fish(ctx.names[c])) for c in fish.fishable(ctx, d, p)]
-        keyed += [_keyed(Preserve(card, pay)) for card, pay in preserve.options(ctx, d, p)]
+            self._sail_hours = hours = {}
+            one, two, island = ctx.terrain_bits(d.terrain)
+            one = (one | cover) & ~here
+            two |= here & ~island
+            cols = ctx.cols
+            span = ctx.content.fleet_span
+            upto = ctx.upto_col
+            for frm in mine:
+                if frm < 0 or (island >> frm) & 1:
+                    continue  # not on the board, or docked at an island for good
+                # The fleet rule (fleet.fleet_ok): a destination in column dc is allowed when
+                # dc <= min(others, dc) + span or dc <= back, i.e. dc <= max(others, others + span, back).
+                others = min([c % cols for c in mine if c != frm], default=cols)
+                keep = upto[min(max(others, others + span, frm % cols), cols - 1)] & ~here
+                row = ctx.sail_row(frm)
+                for c, m in sail.levels(ctx, frm, budget, one, two, ~island):
+                    m &= keep
+                    while m:
+                        low = m & -m
+                        m ^= low
+                        e = row[low.bit_length() - 1]
+                        keyed.append(e)
+                        hours[e[1]] = c
+            m = spread(mine_bits) & fishes
+            if m:
+                fish_row = ctx.fish_row
+                while m:
+                    low = m & -m
+                    m ^= low
+                    keyed.append(fish_row[low.bit_length() - 1])
+        if not d.preserved[p] and any(d.catch[p]):
+            keyed += [_keyed(Preserve(card, pay)) for card, pay in preserve.options(ctx, d, p)]
         return keyed
 
     def _sorted_legal(self) -> list[Any]:
         keyed = self._keyed_legal()
-        keyed.sort(key=_first)
-        return [a for _, a in keyed]
+        keyed.sort(key=_KEY)
+        return list(map(_ACTION, keyed))
 
     def _apply(self, a: Any) -> None:
         ctx, d = self.CTX, self.data
         p = d.turn
         hours, self._sail_hours = self._sail_hours, None  # the position changes now
+        self._chance = None
         if isinstance(a, Reveal):
             if d.market:
                 market.apply_row_reveal(d, a.card)
@@ -256,7 +300,7 @@ class FisheriesState(State[FAction, Data]):
             frm, to = self._cell(a.frm), self._cell(a.to)
             # legal() has just searched this position's sails (apply checks
             # against it first); a fresh search only if it has not.
-            cost = hours.get(frm * ctx.n + to) if hours is not None and self._legal is not None else None
+            cost = hours.get(a) if hours is not None and self._legal is not None else None
             if cost is None:
                 cost = sail.destination_costs(ctx, d, p, frm, d.time[p])[to]
             d.time[p] -= cost
