@@ -23,7 +23,7 @@ import functools
 import hashlib
 from abc import ABC, abstractmethod
 from pathlib import Path
-from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar, cast
 
 import msgspec
 
@@ -176,8 +176,12 @@ class State(Generic[A, D]):
         canon: A | None
         if len(legal) <= 48:
             # Usually asked once per position (by apply): a scan of a short list
-            # is cheaper than hashing every action into a dict.
-            canon = next((a for a in legal if a is action or a == action), None)
+            # is cheaper than hashing every action into a dict. list.index scans
+            # in C, testing identity first and then ==, as a loop here would.
+            try:
+                canon = legal[cast("list[object]", legal).index(action)]
+            except ValueError:
+                canon = None
         else:
             if self._legal_set is None:
                 self._legal_set = {a: a for a in legal}

@@ -45,9 +45,9 @@ def placement_set(ctx: Ctx, shape: str, blocked: int, near: int) -> set[tuple[in
     return out
 
 
-def keyed_placements(ctx: Ctx, shape: str, blocked: int, near: int) -> Iterable[tuple[str, Chart]]:
+def keyed_placements(ctx: Ctx, terrain: str, shape: str, blocked: int, near: int) -> Iterable[tuple[str, Chart]]:
     """:func:`placement_set` as legal() wants it: each (notation, Chart action) once."""
-    fp = ctx.chart_entries(shape)
+    fp = ctx.chart_entries(terrain, shape)
     found = {}
     while near:
         low = near & -near

@@ -7,7 +7,8 @@ named like chess squares for notation: column letter then row number, so
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import operator
+from collections.abc import Callable, Iterable
 from functools import cached_property
 from typing import Any, Literal
 
@@ -136,10 +137,11 @@ class Ctx:
         self._entry: dict[str, tuple[int, ...]] = {}
         self._blocked: dict[str, int] = {}
         self._terrain_bits: dict[str, tuple[int, int, int]] = {}
+        self._fish_spaces: dict[str, tuple[tuple[int, ...], Callable[[list[str]], tuple[str, ...]]]] = {}
         # Chart, sail and fish actions with their notation, built once per content
         # (legal() lists dozens each turn). Actions are frozen, so every position
         # may share them.
-        self._chart_entries: dict[str, tuple[tuple[tuple[int, tuple[str, Chart]], ...], ...]] = {}
+        self._chart_entries: dict[tuple[str, str], tuple[tuple[tuple[int, tuple[str, Chart]], ...], ...]] = {}
         self._sail_rows: list[list[tuple[str, Sail]] | None] = [None] * self.n
         self._fish_row: list[tuple[str, Fish]] | None = None
         self.outcome_memo: dict[Any, tuple[str, Any]] = {}
@@ -211,10 +213,15 @@ class Ctx:
             got = self._footprints[shape] = tuple(tuple((bit_mask(c), c) for c in sorted(p)) for p in per)
         return got
 
-    def chart_entries(self, shape: str) -> tuple[tuple[tuple[int, tuple[str, Chart]], ...], ...]:
-        """:meth:`footprints` with each placement as (mask, (notation, Chart action))."""
-        got = self._chart_entries.get(shape)
+    def chart_entries(self, terrain: str, shape: str) -> tuple[tuple[tuple[int, tuple[str, Chart]], ...], ...]:
+        """:meth:`footprints` on this board, each placement as (mask, (notation, Chart action)).
+
+        Placements over a space no tile may ever cover (see :meth:`static_blocked`)
+        are left out, which leaves legal() a fraction of them to test.
+        """
+        got = self._chart_entries.get((terrain, shape))
         if got is None:
+            never = self.static_blocked(terrain)
             names = self.names
             one: dict[tuple[int, ...], tuple[str, Chart]] = {}
             for per in self.footprints(shape):
@@ -222,8 +229,12 @@ class Ctx:
                     if cells not in one:
                         a = Chart(shape, tuple(names[c] for c in cells))
                         one[cells] = (str(a), a)
-            got = tuple(tuple((mask, one[cells]) for mask, cells in per) for per in self.footprints(shape))
-            self._chart_entries[shape] = got
+            got = tuple(
+                tuple((mask, one[cells]) for mask, cells in per if not mask & never) for per in self.footprints(shape)
+            )
+            if len(self._chart_entries) > 64:  # variant boards: keep the memo bounded
+                self._chart_entries.clear()
+            self._chart_entries[terrain, shape] = got
         return got
 
     def sail_row(self, frm: int) -> list[tuple[str, Sail]]:
@@ -240,6 +251,25 @@ class Ctx:
         got = self._fish_row
         if got is None:
             got = self._fish_row = [(str(a), a) for a in map(Fish, self.names)]
+        return got
+
+    def fish_spaces(self, terrain: str) -> tuple[tuple[int, ...], Callable[[list[str]], tuple[str, ...]]]:
+        """The fish spaces of a board in cell order, and a function reading their
+        entries of ``Data.fish`` in that order (in C, for the setup's draws)."""
+        got = self._fish_spaces.get(terrain)
+        if got is None:
+            cells = tuple(i for i, t in enumerate(terrain) if t == FISH)
+            fish_on: Callable[[list[str]], tuple[str, ...]]
+            if len(cells) >= 2:  # itemgetter of one item returns the item, not a tuple
+                fish_on = operator.itemgetter(*cells)
+            else:
+
+                def fish_on(fish: list[str]) -> tuple[str, ...]:
+                    return tuple(fish[c] for c in cells)
+
+            if len(self._fish_spaces) > 64:  # variant boards: keep the memo bounded
+                self._fish_spaces.clear()
+            got = self._fish_spaces[terrain] = (cells, fish_on)
         return got
 
     def static_blocked(self, terrain: str) -> int:

@@ -36,8 +36,9 @@ def passage(ctx: Ctx, d: Data, here: int | None = None, cover: int | None = None
     return (one | cover) & ~here, two | (here & ~island), here
 
 
-def levels(ctx: Ctx, frm: int, budget: int, one: int, two: int, land: int) -> list[tuple[int, int]]:
-    """(c, cells) for each cost c: the cells whose cheapest cost from `frm` is c hours.
+def levels(ctx: Ctx, frm: int, budget: int, one: int, two: int, land: int) -> tuple[list[tuple[int, int]], int]:
+    """(c, cells) for each cost c: the cells whose cheapest cost from `frm` is c hours;
+    and all of those cells (ships' spaces included) as one mask.
 
     `one` and `two` are :func:`passage`'s masks, `land` every cell but the
     islands (a ship entering an island stays there). Steps cost 1 or 2 hours, so
@@ -46,24 +47,26 @@ def levels(ctx: Ctx, frm: int, budget: int, one: int, two: int, land: int) -> li
     over cells, as legal() searches for every ship on every turn.
     """
     cols = ctx.cols
-    full, nf, nl = ctx.all_bits, ctx.not_first_col, ctx.not_last_col
-    seen = src = 1 << frm
-    near = (src >> cols) | ((src << cols) & full) | ((src & nf) >> 1) | ((src & nl) << 1)
+    nf, nl = ctx.not_first_col, ctx.not_last_col
+    src = 1 << frm
+    fresh = ~src  # not reached yet
+    # Bits shifted past the last cell vanish in `& one` and `& two`: no mask needed.
+    near = (src >> cols) | (src << cols) | ((src & nf) >> 1) | ((src & nl) << 1)
     now, after = near & one, near & two  # reached at cost c, at cost c + 1
     out = []
     for c in range(1, budget + 1):
-        level = now & ~seen
+        level = now & fresh
         if level:
-            seen |= level
+            fresh ^= level
             out.append((c, level))
             src = level & land
-            near = (src >> cols) | ((src << cols) & full) | ((src & nf) >> 1) | ((src & nl) << 1)
+            near = (src >> cols) | (src << cols) | ((src & nf) >> 1) | ((src & nl) << 1)
             now, after = after | (near & one), near & two
         elif after:
             now, after = after, 0
         else:
             break
-    return out
+    return out, ~fresh ^ (1 << frm)
 
 
 def _cells_by_cost(found: list[tuple[int, int]], keep: int) -> dict[int, int]:
@@ -93,7 +96,7 @@ def reach_costs(
     if way is None:
         way = passage(ctx, d)
     one, two, here = way
-    return _cells_by_cost(levels(ctx, frm, budget, one, two, ~ctx.terrain_bits(d.terrain)[2]), ~here)
+    return _cells_by_cost(levels(ctx, frm, budget, one, two, ~ctx.terrain_bits(d.terrain)[2])[0], ~here)
 
 
 def reach(ctx: Ctx, d: Data, frm: int, budget: int) -> dict[int, tuple[int, tuple[int, ...]]]:
@@ -186,7 +189,7 @@ def destination_costs(
     limit = max(others, others + ctx.content.fleet_span, frm % cols)
     one, two, here = way
     keep = ctx.upto_col[min(limit, cols - 1)] & ~here
-    return _cells_by_cost(levels(ctx, frm, budget, one, two, ~ctx.terrain_bits(d.terrain)[2]), keep)
+    return _cells_by_cost(levels(ctx, frm, budget, one, two, ~ctx.terrain_bits(d.terrain)[2])[0], keep)
 
 
 def move(d: Data, seat: int, frm: int, to: int) -> None:

@@ -10,7 +10,6 @@ reveal is a draw, so no future order is stored.
 from __future__ import annotations
 
 from .actions import Start, Stock
-from .content import FISH
 from .model import Ctx, Data, Stack
 
 
@@ -86,13 +85,13 @@ def apply_start(ctx: Ctx, d: Data, seat: int) -> None:
         d.phase = "stock"
 
 
-def next_stock_cell(d: Data) -> int:
+def next_stock_cell(ctx: Ctx, d: Data) -> int:
     """The next fish space still without its fish, or -1."""
-    terrain, fish = d.terrain, d.fish
-    i = terrain.find(FISH)
-    while i >= 0 and fish[i]:
-        i = terrain.find(FISH, i + 1)
-    return i
+    cells, fish_on = ctx.fish_spaces(d.terrain)
+    try:
+        return cells[fish_on(d.fish).index("")]
+    except ValueError:
+        return -1
 
 
 def bag(ctx: Ctx, d: Data) -> list[int]:
@@ -102,12 +101,12 @@ def bag(ctx: Ctx, d: Data) -> list[int]:
 
 
 def stock_outcomes(ctx: Ctx, d: Data) -> list[tuple[Stock, int]]:
-    cell = next_stock_cell(d)
+    cell = next_stock_cell(ctx, d)
     name = ctx.names[cell]
     return [(Stock(name, col), n) for col, n in zip(ctx.colours, bag(ctx, d)) if n > 0]
 
 
 def apply_stock(ctx: Ctx, d: Data, cell: int, colour: str) -> None:
     d.fish[cell] = colour
-    if next_stock_cell(d) < 0:
+    if next_stock_cell(ctx, d) < 0:
         d.phase = "dawn"

@@ -62,9 +62,9 @@ class FisheriesState(State[FAction, Data]):
     DATA = Data
     CODEC = CODEC
     CTX: ClassVar[Ctx]
-    _sail_hours: dict[Any, int] | None = None
-    """Hours of each legal sail, found by legal() and read by the apply that
-    follows it; per instance, so clones and views never share it."""
+    _sail_levels: dict[int, list[tuple[int, int]]] | None = None
+    """Each ship's cells by sailing cost (sail.levels), found by legal() and read
+    by the apply that follows it; per instance, so clones and views never share it."""
     _chance: list[tuple[tuple[str, Any], int]] | None = None
     """This position's chance outcomes (see _chance_keyed); per instance too."""
 
@@ -180,13 +180,20 @@ class FisheriesState(State[FAction, Data]):
     def _chance_weights(self) -> list[tuple[Any, int]]:
         return [(e[1], w) for e, w in self._chance_keyed()]
 
+    def chance_outcomes(self) -> list[tuple[Any, int]]:
+        if self._current() != CHANCE:
+            return []
+        # By notation, as the base class sorts them: each pair starts with its
+        # notation, and equal outcomes are one shared pair, so tuples compare.
+        return [(e[1], w) for e, w in sorted(self._chance_keyed())]
+
     def _legal_actions(self) -> list[Any]:
         return [a for _, a in self._keyed_legal()]
 
     def _keyed_legal(self) -> list[tuple[str, Any]]:
         """Every legal action with its notation (the sort key), in any order."""
         ctx, d = self.CTX, self.data
-        self._sail_hours = None
+        self._sail_levels = None
         p = self._current()
         if p == CHANCE:
             return [e for e, _ in self._chance_keyed()]
@@ -232,32 +239,35 @@ class FisheriesState(State[FAction, Data]):
             if near:
                 for k, n in enumerate(supply):
                     if n:
-                        keyed += chart_a_course.keyed_placements(ctx, ctx.shapes[k], blocked, near)
+                        keyed += chart_a_course.keyed_placements(ctx, d.terrain, ctx.shapes[k], blocked, near)
         budget = d.time[p]
         if budget > 0:
-            self._sail_hours = hours = {}
+            self._sail_levels = found = {}
             one, two, island = ctx.terrain_bits(d.terrain)
             one = (one | cover) & ~here
             two |= here & ~island
+            land = ~island
             cols = ctx.cols
             span = ctx.content.fleet_span
             upto = ctx.upto_col
+            # The fleet rule (fleet.fleet_ok): a destination in column dc is allowed when
+            # dc <= min(others, dc) + span or dc <= back, i.e. dc <= max(others, others + span, back),
+            # `others` being the leftmost column of the seat's other ships.
+            left = sorted([c % cols for c in mine])
+            add = keyed.append
             for frm in mine:
                 if frm < 0 or (island >> frm) & 1:
                     continue  # not on the board, or docked at an island for good
-                # The fleet rule (fleet.fleet_ok): a destination in column dc is allowed when
-                # dc <= min(others, dc) + span or dc <= back, i.e. dc <= max(others, others + span, back).
-                others = min([c % cols for c in mine if c != frm], default=cols)
-                keep = upto[min(max(others, others + span, frm % cols), cols - 1)] & ~here
+                back = frm % cols
+                others = cols if len(left) < 2 else left[1] if back == left[0] else left[0]
+                levels, reached = sail.levels(ctx, frm, budget, one, two, land)
+                found[frm] = levels
+                m = reached & upto[min(max(others, others + span, back), cols - 1)] & ~here
                 row = ctx.sail_row(frm)
-                for c, m in sail.levels(ctx, frm, budget, one, two, ~island):
-                    m &= keep
-                    while m:
-                        low = m & -m
-                        m ^= low
-                        e = row[low.bit_length() - 1]
-                        keyed.append(e)
-                        hours[e[1]] = c
+                while m:
+                    low = m & -m
+                    m ^= low
+                    add(row[low.bit_length() - 1])
             m = spread(mine_bits) & fishes
             if m:
                 fish_row = ctx.fish_row
@@ -277,67 +287,70 @@ class FisheriesState(State[FAction, Data]):
     def _apply(self, a: Any) -> None:
         ctx, d = self.CTX, self.data
         p = d.turn
-        hours, self._sail_hours = self._sail_hours, None  # the position changes now
+        found, self._sail_levels = self._sail_levels, None  # the position changes now
         self._chance = None
-        if isinstance(a, Reveal):
-            if d.market:
-                market.apply_row_reveal(d, a.card)
-            else:
-                preserve.apply_stack_reveal(d, a.card)
-        elif isinstance(a, Start):
-            setup.apply_start(ctx, d, a.seat)
-        elif isinstance(a, Stock):
-            setup.apply_stock(ctx, d, self._cell(a.cell), a.colour)
-        elif isinstance(a, Flip):
-            apply_flip(ctx, d, a.card)
-        elif isinstance(a, Put):
-            variant_setup.apply_put(ctx, d, a.piece, self._cell(a.cell))
-        elif isinstance(a, Chart):
-            d.supply[p][ctx.shape_index[a.shape]] -= 1
-            chart_a_course.place(ctx, d, a.shape, tuple(self._cell(c) for c in a.cells))
-            finish_action(d)
-        elif isinstance(a, Sail):
+        t = type(a)  # actions are leaf classes: an identity test, the commonest first
+        if t is Sail:
             frm, to = self._cell(a.frm), self._cell(a.to)
             # legal() has just searched this position's sails (apply checks
             # against it first); a fresh search only if it has not.
-            cost = hours.get(a) if hours is not None and self._legal is not None else None
-            if cost is None:
+            cost = 0
+            if found is not None and self._legal is not None:
+                cost = next((c for c, m in found.get(frm, ()) if (m >> to) & 1), 0)
+            if not cost:
                 cost = sail.destination_costs(ctx, d, p, frm, d.time[p])[to]
             d.time[p] -= cost
             sail.move(d, p, frm, to)
             finish_action(d)
-        elif isinstance(a, Fish):
+        elif t is Stock:
+            setup.apply_stock(ctx, d, self._cell(a.cell), a.colour)
+        elif t is Chart:
+            d.supply[p][ctx.shape_index[a.shape]] -= 1
+            chart_a_course.place(ctx, d, a.shape, tuple(self._cell(c) for c in a.cells))
+            finish_action(d)
+        elif t is EndDay:
+            end_of_day.apply_end(ctx, d, a.go)
+        elif t is Keep:
+            end_of_day.apply_keep(ctx, d, a.shape)
+        elif t is Flip:
+            apply_flip(ctx, d, a.card)
+        elif t is Reveal:
+            if d.market:
+                market.apply_row_reveal(d, a.card)
+            else:
+                preserve.apply_stack_reveal(d, a.card)
+        elif t is Pass:
+            lobster.apply_pass(d)
+        elif t is Lobster:
+            lobster.apply_lobster(d)
+        elif t is Fish:
             fish.take(ctx, d, p, self._cell(a.cell))
             d.phase = "fishing"
             if not fish.fishable(ctx, d, p):
                 finish_action(d)
-        elif isinstance(a, Done):
+        elif t is Done:
             preserve.clear_bonus(d)
             finish_action(d)
-        elif isinstance(a, Preserve):
+        elif t is Preserve:
             if preserve.apply_preserve(ctx, d, p, a.card, a.fish):
                 d.phase = "bonus"
             else:
                 preserve.clear_bonus(d)
                 finish_action(d)
-        elif isinstance(a, BonusSail):
+        elif t is BonusSail:
             sail.move(d, p, self._cell(a.frm), self._cell(a.to))
             d.bonus_move = 0
             self._after_bonus()
-        elif isinstance(a, BonusTile):
+        elif t is BonusTile:
             assert d.bonus_tile is not None
             d.general[ctx.shape_index[d.bonus_tile]] -= 1
             chart_a_course.place(ctx, d, d.bonus_tile, tuple(self._cell(c) for c in a.cells))
             d.bonus_tile = None
             self._after_bonus()
-        elif isinstance(a, Lobster):
-            lobster.apply_lobster(d)
-        elif isinstance(a, Pass):
-            lobster.apply_pass(d)
-        elif isinstance(a, EndDay):
-            end_of_day.apply_end(ctx, d, a.go)
-        elif isinstance(a, Keep):
-            end_of_day.apply_keep(ctx, d, a.shape)
+        elif t is Start:
+            setup.apply_start(ctx, d, a.seat)
+        elif t is Put:
+            variant_setup.apply_put(ctx, d, a.piece, self._cell(a.cell))
         else:  # pragma: no cover - legal() never offers anything else
             raise AssertionError(a)
 
