@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import operator
 from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar, cast
@@ -46,6 +47,8 @@ _json = msgspec.json.Encoder()
 # cannot change any result; it only skips re-encoding the same action each ply.
 notation_key = functools.lru_cache(maxsize=1 << 15)(str)
 _notation = notation_key
+_FIRST = operator.itemgetter(0)
+_SECOND = operator.itemgetter(1)
 
 
 class Scores(msgspec.Struct, frozen=True):
@@ -241,7 +244,12 @@ class State(Generic[A, D]):
         """At a chance node, each possible outcome with its integer weight."""
         if self._current() != CHANCE:
             return []
-        return sorted(self._chance_weights(), key=lambda aw: _notation(aw[0]))
+        # Decorated with each outcome's notation and sorted on it, all in C (map,
+        # zip, itemgetter): searches and solo play draw chance through here.
+        ws = self._chance_weights()
+        keyed = list(zip(map(_notation, map(_FIRST, ws)), ws))
+        keyed.sort(key=_FIRST)
+        return list(map(_SECOND, keyed))
 
     def sample_chance(self, rng: Rng | None = None) -> A:
         """Draw the pending chance outcome from `rng`, or from the seed and ply."""
@@ -252,7 +260,7 @@ class State(Generic[A, D]):
         outcomes = self.chance_outcomes()
         if not outcomes:
             raise ValueError("no chance event is pending")
-        return outcomes[rng.weighted([w for _, w in outcomes])][0]
+        return outcomes[rng.weighted(list(map(_SECOND, outcomes)))][0]
 
     def clone(self: S) -> S:
         return type(self)(
