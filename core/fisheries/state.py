@@ -8,6 +8,7 @@ market); this file only routes phases and actions to them.
 from __future__ import annotations
 
 import operator
+from functools import reduce
 from typing import Any, ClassVar
 
 import msgspec
@@ -45,6 +46,8 @@ _CHANCE_PHASES = ("setup", "stock", "dawn")
 _KEY = operator.itemgetter(0)
 _ACTION = operator.itemgetter(1)
 _TOP = operator.attrgetter("top")
+_BIT = (1).__lshift__
+"""Cell -> its bit (see model.bit_mask)."""
 
 
 def _keyed(a: Any) -> tuple[str, Any]:
@@ -188,14 +191,30 @@ class FisheriesState(State[FAction, Data]):
         return [(e[1], w) for e, w in sorted(self._chance_keyed())]
 
     def _legal_actions(self) -> list[Any]:
-        return [a for _, a in self._keyed_legal()]
+        cur = self._current()
+        return [] if cur is None else [a for _, a in self._keyed_legal(cur)]
 
-    def _keyed_legal(self) -> list[tuple[str, Any]]:
-        """Every legal action with its notation (the sort key), in any order."""
+    def legal(self) -> list[Any]:
+        # The base class's legal(), asking _current() once instead of twice:
+        # a search calls this on every position it reaches.
+        got = self._legal
+        if got is None:
+            cur = self._current()
+            if cur is None:
+                got = []
+            else:
+                keyed = self._keyed_legal(cur)
+                keyed.sort(key=_KEY)
+                got = list(map(_ACTION, keyed))
+            self._legal = got
+        return list(got)
+
+    def _keyed_legal(self, cur: int) -> list[tuple[str, Any]]:
+        """Every legal action with its notation (the sort key), in any order; `cur`
+        is :meth:`_current` of this position, not None."""
         ctx, d = self.CTX, self.data
         self._sail_levels = None
-        p = self._current()
-        if p == CHANCE:
+        if cur == CHANCE:
             return [e for e, _ in self._chance_keyed()]
         ph = d.phase
         if ph == "turn":
@@ -226,8 +245,13 @@ class FisheriesState(State[FAction, Data]):
         p = d.turn
         keyed = list(_PASS if d.double else _END_FIRST if not any(d.ended) else _END_ALONE)
         mine = d.ships[p]
-        mine_bits = bit_mask(mine)
-        here = mine_bits | bit_mask(d.ships[1 - p])
+        theirs = d.ships[1 - p]
+        try:  # bit masks of the ships, in C
+            mine_bits = reduce(operator.or_, map(_BIT, mine), 0)
+            here = reduce(operator.or_, map(_BIT, theirs), mine_bits)
+        except ValueError:  # a ship off the board (-1): only in a position edited by hand
+            mine_bits = bit_mask(c for c in mine if c >= 0)
+            here = mine_bits | bit_mask(c for c in theirs if c >= 0)
         cover = ctx.bits_of(bytes(d.cover))
         fishes = ctx.bits_of(bytes(map(bool, d.fish)))
         spread = ctx.spread
@@ -280,7 +304,10 @@ class FisheriesState(State[FAction, Data]):
         return keyed
 
     def _sorted_legal(self) -> list[Any]:
-        keyed = self._keyed_legal()
+        cur = self._current()
+        if cur is None:
+            return []
+        keyed = self._keyed_legal(cur)
         keyed.sort(key=_KEY)
         return list(map(_ACTION, keyed))
 
