@@ -36,9 +36,10 @@ def passage(ctx: Ctx, d: Data, here: int | None = None, cover: int | None = None
     return (one | cover) & ~here, two | (here & ~island), here
 
 
-def levels(ctx: Ctx, frm: int, budget: int, one: int, two: int, land: int) -> tuple[list[tuple[int, int]], int]:
-    """(c, cells) for each cost c: the cells whose cheapest cost from `frm` is c hours;
-    and all of those cells (ships' spaces included) as one mask.
+def levels(ctx: Ctx, frm: int, budget: int, one: int, two: int, land: int) -> tuple[list[int], int]:
+    """``found[c - 1]``: the cells whose cheapest cost from `frm` is c hours, for
+    c = 1, 2, ... up to the last cost reached; and all of those cells (ships'
+    spaces included) as one mask.
 
     `one` and `two` are :func:`passage`'s masks, `land` every cell but the
     islands (a ship entering an island stays there). Steps cost 1 or 2 hours, so
@@ -53,12 +54,13 @@ def levels(ctx: Ctx, frm: int, budget: int, one: int, two: int, land: int) -> tu
     # Bits shifted past the last cell vanish in `& one` and `& two`: no mask needed.
     near = (src >> cols) | (src << cols) | ((src & nf) >> 1) | ((src & nl) << 1)
     now, after = near & one, near & two  # reached at cost c, at cost c + 1
-    out = []
-    for c in range(1, budget + 1):
+    out: list[int] = []
+    add = out.append
+    for _ in range(budget):
         level = now & fresh
+        add(level)
         if level:
             fresh ^= level
-            out.append((c, level))
             src = level & land
             near = (src >> cols) | (src << cols) | ((src & nf) >> 1) | ((src & nl) << 1)
             now, after = after | (near & one), near & two
@@ -69,9 +71,9 @@ def levels(ctx: Ctx, frm: int, budget: int, one: int, two: int, land: int) -> tu
     return out, ~fresh ^ (1 << frm)
 
 
-def _cells_by_cost(found: list[tuple[int, int]], keep: int) -> dict[int, int]:
+def _cells_by_cost(found: list[int], keep: int) -> dict[int, int]:
     out = {}
-    for c, m in found:
+    for c, m in enumerate(found, 1):
         m &= keep
         while m:
             low = m & -m

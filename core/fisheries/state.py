@@ -65,7 +65,7 @@ class FisheriesState(State[FAction, Data]):
     DATA = Data
     CODEC = CODEC
     CTX: ClassVar[Ctx]
-    _sail_levels: dict[int, list[tuple[int, int]]] | None = None
+    _sail_levels: dict[int, list[int]] | None = None
     """Each ship's cells by sailing cost (sail.levels), found by legal() and read
     by the apply that follows it; per instance, so clones and views never share it."""
     _chance: list[tuple[tuple[str, Any], int]] | None = None
@@ -318,12 +318,15 @@ class FisheriesState(State[FAction, Data]):
         self._chance = None
         t = type(a)  # actions are leaf classes: an identity test, the commonest first
         if t is Sail:
-            frm, to = self._cell(a.frm), self._cell(a.to)
+            frm, to = ctx.by_name[a.frm], ctx.by_name[a.to]
             # legal() has just searched this position's sails (apply checks
             # against it first); a fresh search only if it has not.
             cost = 0
             if found is not None and self._legal is not None:
-                cost = next((c for c, m in found.get(frm, ()) if (m >> to) & 1), 0)
+                for c, m in enumerate(found.get(frm, ()), 1):
+                    if (m >> to) & 1:
+                        cost = c
+                        break
             if not cost:
                 cost = sail.destination_costs(ctx, d, p, frm, d.time[p])[to]
             d.time[p] -= cost
