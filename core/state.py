@@ -91,8 +91,9 @@ class State(Generic[A, D]):
 
     GAME: ClassVar[str]
     DATA: ClassVar[type[msgspec.Struct]]
-    CODEC: ClassVar[Codec]
-    """The game's action types and their notation."""
+    CODEC: ClassVar[Codec[Any]]
+    """The game's action types and their notation. (A ClassVar cannot name the
+    type variable A; the game object's ``codec`` is the typed ``Codec[A]``.)"""
 
     __slots__ = ("_legal", "_legal_set", "data", "ply", "seed")
 
@@ -135,8 +136,11 @@ class State(Generic[A, D]):
     def _scores(self) -> Scores:
         raise NotImplementedError
 
-    def why_illegal(self, action: Any) -> str:
-        """Why `action` is not legal now, in words. Engines give specific reasons."""
+    def why_illegal(self, action: A) -> str:
+        """Why `action` is not legal now, in words. Engines give specific reasons.
+
+        `action` is well-formed (one of the game's action types, fields of their
+        declared types): ``apply`` refuses anything else before asking."""
         return f"'{action}' is not a legal move now"
 
     def describe(self, action: A) -> str:
@@ -308,18 +312,36 @@ class Bot(Protocol):
     def choose(self, view: State[Any, Any], rng: Rng) -> Action: ...
 
 
-class Game(Protocol[S]):
-    """What the registry returns for each game (``games.get``); GameBase implements it."""
+class Game(Protocol[S, A]):
+    """What the registry returns for each game (``games.get``); GameBase implements it.
 
-    name: str
-    title: str
-    min_players: int
-    max_players: int
-    options_type: type[msgspec.Struct]
-    state_type: type[S]
+    Generic in the game's State subclass `S` and its action type `A` (for Crown,
+    ``Game[CrownState, CrownAction]``). Code that runs whichever game it is given
+    (the registry, tables, records) holds a ``Game[Any, Any]``: Python's types
+    cannot say "some State and its own action type", so those stay Any there.
+    """
+
+    # Read-only, so a game may narrow them (``options_type = CrownOptions``).
+    @property
+    def name(self) -> str: ...
 
     @property
-    def codec(self) -> Codec: ...
+    def title(self) -> str: ...
+
+    @property
+    def min_players(self) -> int: ...
+
+    @property
+    def max_players(self) -> int: ...
+
+    @property
+    def options_type(self) -> type[msgspec.Struct]: ...
+
+    @property
+    def state_type(self) -> type[S]: ...
+
+    @property
+    def codec(self) -> Codec[A]: ...
 
     @property
     def bots(self) -> tuple[str, ...]: ...
@@ -327,24 +349,24 @@ class Game(Protocol[S]):
     @property
     def content_hash(self) -> str: ...
 
-    def new(self, players: int, seed: int | str | bytes | None = None, options: Any = None) -> S: ...
+    def new(self, players: int, seed: int | str | bytes | None = None, options: object = None) -> S: ...
 
     def determinize(self, view: S, rng: Rng) -> S: ...
 
     def bot(self, name: str) -> Bot: ...
 
-    def with_content(self, path: str | Path) -> Game[S]: ...
+    def with_content(self, path: str | Path) -> Game[S, A]: ...
 
-    def parse_action(self, text: str) -> Action: ...
+    def parse_action(self, text: str) -> A: ...
 
     def from_text(self, text: str | bytes) -> S: ...
 
-    def make_options(self, options: Any) -> msgspec.Struct: ...
+    def make_options(self, options: object) -> msgspec.Struct: ...
 
     def check_players(self, players: int) -> None: ...
 
 
-class GameBase(ABC, Generic[S]):
+class GameBase(ABC, Generic[S, A]):
     """Shared plumbing for Game objects: notation, text form, options.
 
     A subclass sets the class attributes and `state_type` (usually
@@ -361,8 +383,9 @@ class GameBase(ABC, Generic[S]):
     state_type: type[S]
 
     @property
-    def codec(self) -> Codec:
-        return self.state_type.CODEC
+    def codec(self) -> Codec[A]:
+        codec: Codec[A] = self.state_type.CODEC
+        return codec
 
     @property
     @abstractmethod
@@ -370,7 +393,7 @@ class GameBase(ABC, Generic[S]):
         """SHA-256 of the validated content: peers and records compare it."""
 
     @abstractmethod
-    def new(self, players: int, seed: int | str | bytes | None = None, options: Any = None) -> S:
+    def new(self, players: int, seed: int | str | bytes | None = None, options: object = None) -> S:
         """A new game; chance outcomes of the setup are still pending."""
 
     @abstractmethod
@@ -382,11 +405,11 @@ class GameBase(ABC, Generic[S]):
         """A new bot by name (one of `bots`)."""
 
     @abstractmethod
-    def with_content(self, path: str | Path) -> GameBase[S]:
+    def with_content(self, path: str | Path) -> GameBase[S, A]:
         """This game with a person's own content file (see docs/content.md)."""
 
-    def parse_action(self, text: str) -> Action:
-        return self.codec.parse(text)  # type: ignore[no-any-return]
+    def parse_action(self, text: str) -> A:
+        return self.codec.parse(text)
 
     def from_text(self, text: str | bytes) -> S:
         try:
@@ -397,7 +420,7 @@ class GameBase(ABC, Generic[S]):
             raise RecordError(f"this position is for {env.game!r}, not {self.name!r}")
         return self.state_type(env.data, seed=env.seed, ply=env.ply)
 
-    def make_options(self, options: Any) -> msgspec.Struct:
+    def make_options(self, options: object) -> msgspec.Struct:
         """Options from None, a dict or the options Struct itself, validated."""
         if options is None:
             return self.options_type()

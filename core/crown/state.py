@@ -116,7 +116,7 @@ class CrownState(State[CrownAction, CrownData]):
     def _scores(self) -> Scores:
         return scores(self.data, self.TABLES)
 
-    def why_illegal(self, action: Any) -> str:
+    def why_illegal(self, action: CrownAction) -> str:
         return explain.why_illegal(self, action)
 
     def describe(self, action: CrownAction) -> str:
@@ -130,30 +130,31 @@ def _space_action(d: CrownData, space: int, side: int) -> None:
         casting.cast(d, anglers.space_colour(space), side)
 
 
-def _place(d: CrownData, T: Tables, a: Any) -> None:
+def _place(d: CrownData, T: Tables, a: Place) -> None:
     s = SPACE_INDEX[a.space]
     _space_action(d, s, anglers.place(d, s))
 
 
-def _remove(d: CrownData, T: Tables, a: Any) -> None:
+def _remove(d: CrownData, T: Tables, a: Remove) -> None:
     s = SPACE_INDEX[a.space]
     _space_action(d, s, anglers.remove(d, s))
 
 
-def _end(d: CrownData, T: Tables, a: Any) -> None:
+def _end(d: CrownData, T: Tables, a: EndTurn) -> None:
     anglers.flip_removed(d)
     end_of_turn(d)
 
 
-def _skip(d: CrownData, T: Tables, a: Any) -> None:
+def _skip(d: CrownData, T: Tables, a: Skip) -> None:
     d.port_left -= 1
 
 
-def _submit(d: CrownData, T: Tables, a: Any) -> None:
+def _submit(d: CrownData, T: Tables, a: Submit) -> None:
     assert d.cur is not None
     contests.submit(d, d.cur, a)
 
 
+# Keyed by the action's class: each handler takes that class (Any: a dict cannot say so).
 _HANDLERS: dict[type, Callable[[CrownData, Tables, Any], None]] = {
     Place: _place,
     Remove: _remove,
