@@ -14,7 +14,7 @@ from typing import Any, Literal
 
 import msgspec
 
-from .actions import Chart, Fish, Sail
+from .actions import Chart, Fish, Sail, Stock
 from .content import CALM, FISH, ROUGH, START1, START2, CardSpec, Content
 
 
@@ -144,6 +144,7 @@ class Ctx:
         self._chart_entries: dict[tuple[str, str], tuple[tuple[tuple[int, tuple[str, Chart]], ...], ...]] = {}
         self._sail_rows: list[list[tuple[str, Sail]] | None] = [None] * self.n
         self._fish_row: list[tuple[str, Fish]] | None = None
+        self._stock_rows: dict[int, list[tuple[str, Stock]]] = {}
         self.outcome_memo: dict[Any, tuple[str, Any]] = {}
         """Each chance outcome met so far, as one shared (notation, action) pair."""
 
@@ -243,6 +244,13 @@ class Ctx:
         if got is None:
             names = self.names
             got = self._sail_rows[frm] = [(str(a), a) for a in (Sail(names[frm], t) for t in names)]
+        return got
+
+    def stock_row(self, cell: int) -> list[tuple[str, Stock]]:
+        """``stock_row(cell)[k]``: (notation, Stock outcome) of colour k on `cell`."""
+        got = self._stock_rows.get(cell)
+        if got is None:
+            got = self._stock_rows[cell] = [(str(a), a) for a in (Stock(self.names[cell], c) for c in self.colours)]
         return got
 
     @property

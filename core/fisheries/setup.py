@@ -100,10 +100,15 @@ def bag(ctx: Ctx, d: Data) -> list[int]:
     return [per - d.fish.count(c) for c in ctx.colours]
 
 
+def keyed_stock_outcomes(ctx: Ctx, d: Data) -> list[tuple[tuple[str, Stock], int]]:
+    """Each colour still in the bag for the next fish space, weighted by how many:
+    ((notation, Stock outcome), count), the outcomes shared from the Ctx."""
+    row = ctx.stock_row(next_stock_cell(ctx, d))
+    return [(row[k], n) for k, n in enumerate(bag(ctx, d)) if n > 0]
+
+
 def stock_outcomes(ctx: Ctx, d: Data) -> list[tuple[Stock, int]]:
-    cell = next_stock_cell(ctx, d)
-    name = ctx.names[cell]
-    return [(Stock(name, col), n) for col, n in zip(ctx.colours, bag(ctx, d)) if n > 0]
+    return [(e[1], n) for e, n in keyed_stock_outcomes(ctx, d)]
 
 
 def apply_stock(ctx: Ctx, d: Data, cell: int, colour: str) -> None:

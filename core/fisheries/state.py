@@ -85,7 +85,10 @@ class FisheriesState(State[FAction, Data]):
 
     def _reveals(self) -> list[tuple[Reveal, int]]:
         d = self.data
-        return market.row_outcomes(d) if d.market else preserve.stack_reveal_outcomes(d)
+        if d.market:
+            return market.row_outcomes(d)
+        # `in` over map tests every stack's top in C: usually none is waiting.
+        return preserve.stack_reveal_outcomes(d) if None in map(_TOP, d.stacks) else []
 
     def _reveal_pending(self) -> bool:
         """Whether :meth:`_reveals` is non-empty, without building the outcomes."""
@@ -162,11 +165,12 @@ class FisheriesState(State[FAction, Data]):
             return got
         d = self.data
         rev: list[tuple[Any, int]] = self._reveals()
+        if not rev and d.phase == "stock":  # a quarter of a game's plies: its own table
+            self._chance = out = setup.keyed_stock_outcomes(self.CTX, d)
+            return out
         if not rev:
             if d.phase == "setup":
                 rev = setup.start_outcomes(d)
-            elif d.phase == "stock":
-                rev = setup.stock_outcomes(self.CTX, d)
             elif d.phase == "dawn":
                 rev = flip_outcomes(d)
         # The same outcome is the same object every time, so apply() finds it by identity.
