@@ -35,6 +35,13 @@ from .rng import Rng
 CHANCE: Final[int] = -1
 """`State.current` while a random outcome is pending."""
 
+EVERYONE: Final[int] = -1
+"""`Opening.to` when a sealed value is opened to every seat."""
+
+Slot = tuple[str | int, ...]
+"""Where a sealed value sits, as an object path every peer computes from its own
+view (e.g. ``("zones", 2, 0)``: the fish in the Lake's Zone 3). Each game names its own."""
+
 A = TypeVar("A", bound=Action)
 D = TypeVar("D", bound=msgspec.Struct)
 S = TypeVar("S", bound="State[Any, Any]")
@@ -77,6 +84,29 @@ class Scores(msgspec.Struct, frozen=True):
             ],
             "ranking": list(self.ranking),
         }
+
+
+class Opening(msgspec.Struct, frozen=True, array_like=True):
+    """A sealed value an action makes visible: the value in `slot` is opened `to` a seat (or EVERYONE)."""
+
+    slot: Slot
+    to: int
+
+
+class Openings(msgspec.Struct, frozen=True):
+    """What a player's action opens, as one view can tell (``State.opens``).
+
+    `public` follows from the public record, so every view lists the same. Some
+    openings depend on sealed values (a caught fish that wins the Mystery Weight,
+    which fish a seat submits to a contest): only the seats in `namers`, who hold
+    those values, can name them; on their own views they are listed in `named`
+    (once the `public` openings to them are revealed), and every other seat waits
+    for their word.
+    """
+
+    public: tuple[Opening, ...] = ()
+    named: tuple[Opening, ...] = ()
+    namers: tuple[int, ...] = ()
 
 
 class _Envelope(msgspec.Struct, Generic[D]):
@@ -150,6 +180,55 @@ class State(Generic[A, D]):
     @property
     def players(self) -> int:
         raise NotImplementedError
+
+    # ---- a view that advances itself (no process holds the full state) ----
+    # At a table whose dealer nobody sees through (docs/fairplay.md), each seat keeps
+    # only its own view and advances it from public actions, the chance outcomes as
+    # it may know them, and the sealed values opened to it. A game with no sealed
+    # values needs none of this: its view is the full state, and the defaults below
+    # say so. A game with sealed values sets SEALED and overrides all five.
+    SEALED: ClassVar[bool] = False
+    """True when views blank values (then the four hooks below must be overridden)."""
+
+    def _no_hooks(self) -> NotImplementedError:
+        return NotImplementedError(f"{self.GAME} seals values but cannot advance a view by itself")
+
+    def seen_outcome(self, outcome: A, seat: int | None) -> A:
+        """At a chance node of the full state: `outcome` as `seat` may know it (a sealed marker, or the value)."""
+        if self.SEALED:
+            raise self._no_hooks()
+        return outcome
+
+    def apply_seen(self, action: A, seat: int | None) -> None:
+        """Advance this view of `seat` by `action`: a player's action, or at a chance
+        node the outcome as `seat` knows it (``seen_outcome``). Afterwards the view
+        equals ``full.view(seat)`` of the full state that took the whole action,
+        provided the values ``opens`` opened to `seat` were revealed first.
+        Raises IllegalAction (changing nothing) for an outcome `seat` may not know."""
+        if self.SEALED:
+            raise self._no_hooks()
+        self.apply(action)
+
+    def reveal(self, slot: Slot, value: object) -> None:
+        """Write `value`, opened to this view's seat, into the sealed `slot`.
+
+        Raises IllegalAction, changing nothing, for a slot that is not sealed here
+        or a value it cannot hold."""
+        if self.SEALED:
+            raise self._no_hooks()
+        raise IllegalAction(f"{self.GAME} has no sealed values")
+
+    def opens(self, action: A, seat: int | None) -> Openings:
+        """Which sealed slots `action` (a legal player action here) makes visible to whom, as `seat`'s view can tell."""
+        if self.SEALED:
+            raise self._no_hooks()
+        return Openings()
+
+    def sealed_value(self, slot: Slot) -> object:
+        """The value in `slot` here (None where this view has it blank); IllegalAction for no such slot."""
+        if self.SEALED:
+            raise self._no_hooks()
+        raise IllegalAction(f"{self.GAME} has no sealed values")
 
     # ---- the contract -----------------------------------------------------
     @property

@@ -146,6 +146,14 @@ def opp_options(d: AqData, k: Deck, seat: int) -> list[AqAction]:
     return [OppDiscard(c) for c in sorted(set(p.hand)) if c >= 0 and not is_matrona(k, c)]
 
 
+def may_answer(d: AqData, k: Deck, seat: int) -> bool:
+    """Whether `seat` has an answer to the opponents' effect. In a view, a card it
+    holds face down may be one (its holder shows them when none is: sealing.py)."""
+    if opp_options(d, k, seat):
+        return True
+    return d.opp_kind != "flip" and any(c < 0 for c in d.ps[seat].hand)
+
+
 def is_matrona(k: Deck, c: int) -> bool:
     return any(e.op == "matrona" for e in k.char_effs[c])
 

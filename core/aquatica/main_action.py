@@ -230,7 +230,7 @@ def settle(d: AqData, k: Deck) -> None:
             d.phase = "pre"
             continue
         if d.opp_seats:
-            while d.opp_seats and not effects.opp_options(d, k, d.opp_seats[0]):
+            while d.opp_seats and not effects.may_answer(d, k, d.opp_seats[0]):
                 d.opp_seats.pop(0)
             if d.opp_seats:
                 return

@@ -6,9 +6,10 @@ from typing import ClassVar, assert_never
 
 import msgspec
 
-from coldwater.core.state import Scores, State
+from coldwater.core.errors import IllegalAction
+from coldwater.core.state import CHANCE, Openings, Scores, Slot, State
 
-from . import main_action, scoring, setup, why
+from . import main_action, scoring, sealing, setup, why
 from .actions import (
     CODEC,
     AqAction,
@@ -104,7 +105,9 @@ class AqState(State[AqAction, AqData]):
         d.loc_box = [HIDDEN] * len(d.loc_box)
         d.king_pool = [HIDDEN_KING] * len(d.king_pool)
         d.king_box = [HIDDEN_KING] * len(d.king_box)
-        if not (d.phase == "kings" and d.draft_order and d.draft_order[0] == seat):
+        # The first drafter sees the Kings as they are drawn for it (the deal opens
+        # each to it alone), the later ones as they are passed on.
+        if not (d.draft_order and d.draft_order[0] == seat):
             d.draft = [HIDDEN_KING] * len(d.draft)
         d.tribe_pool = [HIDDEN] * len(d.tribe_pool)
         d.goal_pool = [HIDDEN] * len(d.goal_pool)
@@ -214,3 +217,59 @@ class AqState(State[AqAction, AqData]):
 
     def why_illegal(self, action: AqAction) -> str:
         return why.why_illegal(self, action)
+
+    # ---- a view that advances itself (core/aquatica/sealing.py) ---------------------------
+    SEALED = True
+
+    def seen_outcome(self, outcome: AqAction, seat: int | None) -> AqAction:
+        if self.current != CHANCE or not self.is_legal(outcome):
+            raise IllegalAction(f"'{outcome}' is not a chance outcome pending here")
+        return sealing.seen_outcome(self.data, outcome, seat)
+
+    def apply_seen(self, action: AqAction, seat: int | None) -> None:
+        kept = self.data
+        self.data = _dec.decode(_enc.encode(kept))
+        self._legal = self._legal_set = None
+        try:
+            if self.current == CHANCE:
+                action = sealing.prepare_deal(self.data, self.DECK, action, seat)
+            elif not self.is_legal(action) and sealing.prepare_move(self.data, self.DECK, action):
+                self._legal = self._legal_set = None  # a blank now holds the card the action names
+            self.apply(action)
+        except IllegalAction:
+            self.data = kept
+            self._legal = self._legal_set = None
+            raise
+        self.data = self._redact(seat)
+        self._legal = self._legal_set = None
+
+    def reveal(self, slot: Slot, value: object) -> None:
+        sealing.reveal(self.data, self.DECK, slot, value)
+        self._legal = self._legal_set = None
+
+    def opens(self, action: AqAction, seat: int | None) -> Openings:
+        def legal() -> bool:
+            if self.is_legal(action):
+                return True
+            probe = type(self)(_dec.decode(_enc.encode(self.data)), ply=self.ply)
+            try:
+                return sealing.prepare_move(probe.data, self.DECK, action) and probe.is_legal(action)
+            except IllegalAction:
+                return False
+
+        # Who must show cards is read from the public view after the action, the same for every seat.
+        public = type(self)(self._redact(None), ply=self.ply)
+        shown: list[int] = []
+        if public.current not in (None, CHANCE):
+            try:
+                sealing.prepare_move(public.data, self.DECK, action)
+                public._legal = public._legal_set = None
+                if public.is_legal(action) or sealing.claims_on_hidden(public.data, self.DECK, action):
+                    public.apply_legal(action)
+                    shown = sealing.must_show(public.data, self.DECK)
+            except IllegalAction:
+                pass
+        return sealing.opens(self.data, self.DECK, action, seat, legal, shown)
+
+    def sealed_value(self, slot: Slot) -> object:
+        return sealing.sealed_value(self.data, slot)
