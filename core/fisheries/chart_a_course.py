@@ -52,7 +52,11 @@ def keyed_placements(ctx: Ctx, terrain: str, shape: str, blocked: int, near: int
     while near:
         low = near & -near
         near ^= low
-        for mask, e in fp[low.bit_length() - 1]:
+        x = low.bit_length() - 1
+        here = fp[x]
+        if here is None:
+            here = ctx.chart_cell(terrain, shape, x)
+        for mask, e in here:
             if not mask & blocked:
                 found[mask] = e
     return found.values()

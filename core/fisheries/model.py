@@ -141,7 +141,8 @@ class Ctx:
         # Chart, sail and fish actions with their notation, built once per content
         # (legal() lists dozens each turn). Actions are frozen, so every position
         # may share them.
-        self._chart_entries: dict[tuple[str, str], tuple[tuple[tuple[int, tuple[str, Chart]], ...], ...]] = {}
+        self._chart_entries: dict[tuple[str, str], list[tuple[tuple[int, tuple[str, Chart]], ...] | None]] = {}
+        self._chart_actions: dict[str, dict[tuple[int, ...], tuple[str, Chart]]] = {}
         self._sail_rows: list[list[tuple[str, Sail]] | None] = [None] * self.n
         self._fish_row: list[tuple[str, Fish]] | None = None
         self._stock_rows: dict[int, list[tuple[str, Stock]]] = {}
@@ -214,28 +215,34 @@ class Ctx:
             got = self._footprints[shape] = tuple(tuple((bit_mask(c), c) for c in sorted(p)) for p in per)
         return got
 
-    def chart_entries(self, terrain: str, shape: str) -> tuple[tuple[tuple[int, tuple[str, Chart]], ...], ...]:
-        """:meth:`footprints` on this board, each placement as (mask, (notation, Chart action)).
+    def chart_entries(self, terrain: str, shape: str) -> list[tuple[tuple[int, tuple[str, Chart]], ...] | None]:
+        """Per cell, :meth:`footprints` on this board as (mask, (notation, Chart action)),
+        or None for a cell not asked about yet (fill it with :meth:`chart_cell`).
 
         Placements over a space no tile may ever cover (see :meth:`static_blocked`)
-        are left out, which leaves legal() a fraction of them to test.
+        are left out, which leaves legal() a fraction of them to test. Cells are
+        filled as legal() meets them, so a new board (B side) costs little.
         """
         got = self._chart_entries.get((terrain, shape))
         if got is None:
-            never = self.static_blocked(terrain)
-            names = self.names
-            one: dict[tuple[int, ...], tuple[str, Chart]] = {}
-            for per in self.footprints(shape):
-                for _, cells in per:
-                    if cells not in one:
-                        a = Chart(shape, tuple(names[c] for c in cells))
-                        one[cells] = (str(a), a)
-            got = tuple(
-                tuple((mask, one[cells]) for mask, cells in per if not mask & never) for per in self.footprints(shape)
-            )
             if len(self._chart_entries) > 64:  # variant boards: keep the memo bounded
                 self._chart_entries.clear()
-            self._chart_entries[terrain, shape] = got
+            got = self._chart_entries[terrain, shape] = [None] * self.n
+        return got
+
+    def chart_cell(self, terrain: str, shape: str, cell: int) -> tuple[tuple[int, tuple[str, Chart]], ...]:
+        """``chart_entries(terrain, shape)[cell]``, worked out and kept."""
+        never = self.static_blocked(terrain)
+        actions = self._chart_actions.setdefault(shape, {})
+        out = []
+        for mask, cells in self.footprints(shape)[cell]:
+            if not mask & never:
+                e = actions.get(cells)
+                if e is None:
+                    a = Chart(shape, tuple(self.names[c] for c in cells))
+                    e = actions[cells] = (str(a), a)
+                out.append((mask, e))
+        got = self.chart_entries(terrain, shape)[cell] = tuple(out)
         return got
 
     def sail_row(self, frm: int) -> list[tuple[str, Sail]]:
