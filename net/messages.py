@@ -17,8 +17,9 @@ from typing import Any, Literal, Union
 import msgspec
 
 # v3: no per-frame signature, varint frame counters (the channel's AEAD authenticates the peer).
-# v4: public draws from the seats' hash-chain beacons (Link, Step.links, a chain tip in each seed reveal).
-PROTOCOL = 4
+# v4: watchers (Watch, Watching, Over; Lobby lists watchers; TableInfo.watch).
+# v5: public draws from the seats' hash-chain beacons (Link, Step.links, a chain tip in each seed reveal).
+PROTOCOL = 5
 SERVICE = "_coldwater._tcp.local."
 
 
@@ -117,6 +118,15 @@ class TableInfo(msgspec.Struct, omit_defaults=True):
     failover: bool = True
     """False when a lost host ends the game: fewer than two remote seats could hold escrow shares of
     the dealer's secret (a game with no sealed values needs no escrow, only another remote seat)."""
+    watch: int = 16
+    """The most watchers the table admits at once (0: it admits none)."""
+
+
+class WatcherInfo(msgspec.Struct, omit_defaults=True):
+    """Someone watching the table (never seated, never sent a secret)."""
+
+    name: str
+    fingerprint: str = ""
 
 
 class Join(_App, tag=1):  # "join"
@@ -148,6 +158,7 @@ class Lobby(_App, tag=4):  # "lobby"
     seats: list[SeatInfo]
     started: bool = False
     host_seat: int = 0
+    watchers: list[WatcherInfo] = []
 
 
 class Ready(_App, tag=5):  # "ready"
@@ -310,6 +321,35 @@ class Link(_App, tag=23):  # "link"
     link: bytes
 
 
+# ---- watching (see session/spectators.py and session/watcher.py) ----------------------
+# (Tags from 40: the low numbers are the seats' protocol, which grows on other branches.)
+class Watch(_App, tag=40):  # "watch"
+    """Watcher → host after the handshake, instead of a Join: show me the game, seat me nowhere."""
+
+    name: str
+    resume_ply: int = -1
+    """The steps this watcher already holds (a reconnect); -1: send them all."""
+
+
+class Watching(_App, tag=41):  # "watching"
+    """Host → watcher: admitted. Then Lobby, Sync and Step as for a peer, with the public view only."""
+
+    table: TableInfo
+    started: bool = False
+
+
+class Over(_App, tag=42):  # "over"
+    """Host → watcher: the game is over. Not the seats' End: a watcher gets no dealer secret to audit with.
+
+    ``digest`` is the public digest of the final position (the last step's); the
+    watcher checks it and its own public replay's scores against these.
+    """
+
+    digest: bytes
+    scores: dict[str, int]
+    outcome: str
+
+
 class Ping(_App, tag=21):  # "ping"
     t: float = 0.0
 
@@ -342,6 +382,9 @@ Message = Union[
     Ping,
     Pong,
     Link,
+    Watch,
+    Watching,
+    Over,
 ]
 
 _enc = msgspec.msgpack.Encoder()

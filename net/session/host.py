@@ -23,8 +23,9 @@ import msgspec
 
 from coldwater.core import record
 from coldwater.core.errors import IllegalAction, NotationError
+from coldwater.core.notation import Action
 from coldwater.core.rng import Rng
-from coldwater.core.state import CHANCE, State
+from coldwater.core.state import CHANCE, Game, State
 
 from .. import beacon
 from .. import fairplay as fp
@@ -48,6 +49,7 @@ from .events import (
 from .failover import FailoverGather, kinds_for_new_host
 from .persist import LanTable, PeerSave, pack_view, public_step, safe_name
 from .seedround import SeedRound
+from .spectators import MAX_WATCHERS, WATCHERS, Spectators
 
 log = logging.getLogger("coldwater.net")
 
@@ -166,12 +168,12 @@ class TableHost(Emitter[Event]):
 
     def __init__(
         self,
-        game: Any,
+        game: Game[Any, Any],
         identity: Identity,
         *,
         name: str,
         seats: list[str],
-        options: Any = None,
+        options: object = None,
         passphrase: str | None = None,
         chooser: Chooser | None = None,
         host_name: str = "host",
@@ -182,8 +184,11 @@ class TableHost(Emitter[Event]):
         listener_ready: Callable[[TableHost], Awaitable[None] | None] | None = None,
         pass_key: bytes | None = None,
         turn_timer: int = TURN_TIMER,
+        watchers: int = WATCHERS,
     ) -> None:
         super().__init__()
+        if not 0 <= watchers <= MAX_WATCHERS:
+            raise ValueError(f"a table admits from 0 to {MAX_WATCHERS} watchers, not {watchers}")
         if len(seats) < game.min_players or len(seats) > game.max_players:
             raise ValueError(f"{game.title} is for {game.min_players} to {game.max_players} players, not {len(seats)}")
         if seats.count("host") > 1 or any(
@@ -208,6 +213,7 @@ class TableHost(Emitter[Event]):
             options=self.options,
             turn=turn_timer,
             failover=remote_count >= (fp.MIN_HOLDERS if fp.has_sealed_values(game) else 1),
+            watch=watchers,
         )
         self.host_seat = seats.index("host") if "host" in seats else -1
         self.host_name = host_name
@@ -287,6 +293,8 @@ class TableHost(Emitter[Event]):
         self._link_named: set[int] = set()
         self._dealer_ok = True
         """False after a failover with no escrow (a game with no sealed values): no one holds the dealer's secret."""
+        self.watch = Spectators(self)
+        """The people watching (spectators.py): the public view only, never a seat's secrets."""
 
     # ---- public API ------------------------------------------------------------
     @property
@@ -366,7 +374,7 @@ class TableHost(Emitter[Event]):
         self._broadcast(m.Chat(text=text[:500], seat=self.host_seat))
         self.emit(ChatReceived(self.host_seat, self.host_name, text[:500]))
 
-    def submit(self, action: Any) -> None:
+    def submit(self, action: Action) -> None:
         """A move by the person at this host's own seat (IllegalAction if not allowed)."""
         if self.table is None:
             raise IllegalAction("the game has not started")
@@ -425,6 +433,7 @@ class TableHost(Emitter[Event]):
         if self.server is not None:
             self.server.close()
             self.server = None
+        await self.watch.close()
         if isinstance(self.table, LanTable):
             await self.table.close_saver()
         for r in self.remotes.values():
@@ -444,11 +453,13 @@ class TableHost(Emitter[Event]):
             if r.present and r.seat != exclude:
                 assert r.conn is not None
                 r.conn.send_nowait(msg)
+        self.watch.announce(msg)  # the public announcements (who is away, who was named) reach watchers
 
     def _lobby_changed(self) -> None:
         seats = self.lobby()
-        self._broadcast(m.Lobby(seats=seats, started=self.started, host_seat=self.host_seat))
-        self.emit(LobbyChanged(seats, self.started))
+        watchers = self.watch.infos()
+        self._broadcast(m.Lobby(seats=seats, started=self.started, host_seat=self.host_seat, watchers=watchers))
+        self.emit(LobbyChanged(seats, self.started, watchers))
         for fn in self._seats_listener:
             fn(self.open_seats)
         self._changed.set()
@@ -534,6 +545,9 @@ class TableHost(Emitter[Event]):
         except TimeoutError:
             first = None
         self.guard.leave(writer)  # a join (or not) arrived: the connection no longer counts as a stranger's
+        if isinstance(first, m.Watch):
+            await self.watch.serve(conn, first)
+            return
         if not isinstance(first, m.Join):
             if isinstance(first, m.Link):
                 self._refuse(conn, "link", f"a beacon link from {conn.fingerprint}, who is not seated at this table")
@@ -603,8 +617,10 @@ class TableHost(Emitter[Event]):
         for seat in free:
             if seat not in self.reserved:
                 return seat
-        conn.send_nowait(m.Refuse(reason="the table is full"))
-        self._refuse(conn, "join", "the table is full")
+        # Say why when seats are free but kept for others, so nobody thinks they typed something wrong.
+        why = f"the free seats are reserved for other keys (yours is {mine})" if free else "the table is full"
+        conn.send_nowait(m.Refuse(reason=why))
+        self._refuse(conn, "join", why)
         return None
 
     async def _serve(self, r: Remote, conn: Connection) -> None:
@@ -1060,7 +1076,7 @@ class TableHost(Emitter[Event]):
         self.emit(Problem(text))
         self._lobby_changed()
 
-    async def _bot_plays(self, view: State[Any, Any]) -> Any:
+    async def _bot_plays(self, view: State[Any, Any]) -> Action:
         self._bot_move = True
         return await asyncio.to_thread(self._bot.choose, view, Rng(os.urandom(16)))
 
@@ -1229,7 +1245,7 @@ class TableHost(Emitter[Event]):
     @classmethod
     def take_over(
         cls,
-        game: Any,
+        game: Game[Any, Any],
         identity: Identity,
         save: PeerSave,
         *,
@@ -1256,6 +1272,7 @@ class TableHost(Emitter[Event]):
             port=port,
             save_dir=save_dir,
             pass_key=pass_key,
+            watchers=save.table.watch,
         )
         host.joint = save.joint
         host._commits, host._reveals = dict(save.commits), dict(save.reveals)
