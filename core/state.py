@@ -460,6 +460,9 @@ class GameBase(ABC, Generic[S, A]):
     options_type: type[msgspec.Struct]
     bots: tuple[str, ...]
     state_type: type[S]
+    sealed_values: bool = True
+    """False when no seat ever holds a value another cannot see (every view is the whole
+    position): a LAN table then draws every chance outcome in public and needs no dealer."""
 
     @property
     def codec(self) -> Codec[A]:
