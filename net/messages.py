@@ -17,9 +17,10 @@ from typing import Any, Literal, Union
 import msgspec
 
 # v3: no per-frame signature, varint frame counters (the channel's AEAD authenticates the peer).
-# v4: watchers (Watch, Watching, Over; Lobby lists watchers; TableInfo.watch) and public draws
-#     from the seats' hash-chain beacons (Link, Step.links, a chain tip in each seed reveal).
-PROTOCOL = 4
+# v4: watchers (Watch, Watching, Over; Lobby lists watchers; TableInfo.watch).
+# v5: public draws from the seats' hash-chain beacons (Link, Step.links, a chain tip in each seed reveal).
+# v6: fair-dealer tables (TableInfo.dealer, Fair).
+PROTOCOL = 6
 SERVICE = "_coldwater._tcp.local."
 
 

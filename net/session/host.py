@@ -295,8 +295,6 @@ class TableHost(Emitter[Event]):
         """After a failover: the last ply the old host dealt (blame for earlier plies is the old host's)."""
         self.problems: list[str] = []
         self._gather: FailoverGather | None = None
-        self.watch = Spectators(self)
-        """The people watching (spectators.py): the public view only, never a seat's secrets."""
         self.chain: beacon.Chain | None = None
         """This host's own beacon chain (its contribution to every public draw)."""
         self.beacon_id = self.host_seat
@@ -314,6 +312,8 @@ class TableHost(Emitter[Event]):
         self.strip_timeout = STRIP_TIMEOUT
         self._dealer_ok = True
         """False after a failover with no escrow (a game with no sealed values): no one holds the dealer's secret."""
+        self.watch = Spectators(self)
+        """The people watching (spectators.py): the public view only, never a seat's secrets."""
 
     # ---- public API ------------------------------------------------------------
     @property

@@ -309,7 +309,7 @@ async def test_9_a_seat_that_never_moves_is_named_and_played_by_a_bot() -> None:
     assert good.result.digest == stuck.result.digest == host.result.digest and good.result.audit_ok
 
 
-# ---- 15. public draws: the seats' hash-chain beacons ---------------------------------------
+# ---- 16. public draws: the seats' hash-chain beacons ---------------------------------------
 class _BadLinker(TablePeer):
     """Sends one bad link at the first chance node after its first good one, then behaves."""
 
@@ -344,7 +344,7 @@ class _Replayer(_BadLinker):
     [(_BadLinker, "does not hash onto its committed chain"), (_Replayer, "replayed its link of ply")],
     ids=["wrong", "replayed"],
 )
-async def test_15_a_wrong_or_replayed_link_is_refused_and_its_seat_named(cls: type[TablePeer], said: str) -> None:
+async def test_16_a_wrong_or_replayed_link_is_refused_and_its_seat_named(cls: type[TablePeer], said: str) -> None:
     host = _honest(["host", "open", "open"])
     good, bad = _peer("good"), _peer("bad", cls)
     await _play(host, [good, bad])
@@ -360,7 +360,7 @@ async def test_15_a_wrong_or_replayed_link_is_refused_and_its_seat_named(cls: ty
         assert p.result.digest == host.result.digest
 
 
-async def test_15_a_withheld_link_names_the_seat_gives_it_to_a_bot_and_the_draw_goes_on() -> None:
+async def test_16_a_withheld_link_names_the_seat_gives_it_to_a_bot_and_the_draw_goes_on() -> None:
     class Withholder(TablePeer):
         def _maybe_link(self) -> None:
             pass  # keeps its links to itself
@@ -379,7 +379,7 @@ async def test_15_a_withheld_link_names_the_seat_gives_it_to_a_bot_and_the_draw_
     assert later and all(good.seat in s.links and host.host_seat in s.links for s in later)
 
 
-async def test_15_a_link_from_someone_not_at_the_table_is_refused_and_named() -> None:
+async def test_16_a_link_from_someone_not_at_the_table_is_refused_and_named() -> None:
     from coldwater.net.transport import connect
 
     host = _honest(["host", "open"])
@@ -407,7 +407,7 @@ async def _slow(view: Any, seat: int) -> Any:
     return await cautious(view, seat)
 
 
-async def test_15_a_two_player_fisheries_table_fails_over_with_no_escrow() -> None:
+async def test_16_a_two_player_fisheries_table_fails_over_with_no_escrow() -> None:
     from coldwater.core import games
     from coldwater.net.session import bot_chooser
 
@@ -448,7 +448,7 @@ async def test_15_a_two_player_fisheries_table_fails_over_with_no_escrow() -> No
     assert rep.ok and rep.final_digest == res.digest, rep.problems
 
 
-async def test_15_a_host_that_quietly_drops_a_seats_link_is_caught_by_that_seat() -> None:
+async def test_16_a_host_that_quietly_drops_a_seats_link_is_caught_by_that_seat() -> None:
     class Dropper(TableHost):
         async def _gather_links(self, state: Any) -> dict[int, bytes]:
             links = await super()._gather_links(state)
@@ -466,7 +466,7 @@ async def test_15_a_host_that_quietly_drops_a_seats_link_is_caught_by_that_seat(
     assert any("the seats' links draw" in x for x in victim.result.problems), victim.problems
 
 
-async def test_15_a_seat_silent_at_a_draw_is_dropped_once_not_named_and_comes_back() -> None:
+async def test_16_a_seat_silent_at_a_draw_is_dropped_once_not_named_and_comes_back() -> None:
     class Frozen(TablePeer):
         """Freezes (reads nothing, says nothing) at its first public draw, as a sleeping laptop would."""
 
