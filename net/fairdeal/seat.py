@@ -428,7 +428,8 @@ class FairSeat:
     def _open_action(self, action: Any) -> Openings:
         if self.view.current in (None, CHANCE):
             raise FairDealError(f"no player's action is due at ply {self.view.ply}")
-        self._told = told = self.view.opens(action, self.seat)
+        told: Openings = self.view.opens(action, self.seat)
+        self._told = told
         return told
 
     def take_act_strips(self, strips: Sequence[Strip]) -> None:

@@ -233,7 +233,7 @@ class FairDriver:
             if box is None:
                 return False
             fs.take_deal(self._strips_of(box))
-            if self._deal_at is not None and self._deal_at[0] == ply and any(to >= 0 for to in node.opens):
+            if self._deal_at[0] == ply and any(to >= 0 for to in node.opens):
                 self.deal_s.append(time.perf_counter() - self._deal_at[1])
             self.stepped()
             return True
