@@ -339,6 +339,9 @@ class Fair(_App, tag=24):  # "fair"
     body: bytes
     sig: bytes
     ref: str = ""
+    digest: bytes = b""
+    """The sender's public digest of the position at `ply` (signed too): every process compares
+    every other's with its own as it takes a round, so a diverging story shows at once."""
 
 
 # ---- watching (see session/spectators.py and session/watcher.py) ----------------------

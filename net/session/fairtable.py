@@ -38,10 +38,10 @@ _strips = msgspec.msgpack.Decoder(list[Strip])
 Key = tuple[str, int, str]
 
 
-def fair_message(joint: bytes, kind: str, ply: int, ref: str, seat: int, body: bytes) -> bytes:
+def fair_message(joint: bytes, kind: str, ply: int, ref: str, seat: int, body: bytes, digest: bytes = b"") -> bytes:
     """What a seat signs for a :class:`~coldwater.net.messages.Fair` message (bound to this table)."""
     h = hashlib.sha256(b"cw-fair1\x00" + joint)
-    for part in (kind.encode(), ply.to_bytes(8, "big", signed=True), ref.encode(), seat.to_bytes(2, "big")):
+    for part in (kind.encode(), ply.to_bytes(8, "big", signed=True), ref.encode(), seat.to_bytes(2, "big"), digest):
         h.update(len(part).to_bytes(2, "big") + part)
     h.update(body)
     return h.digest()
@@ -93,6 +93,7 @@ class FairDriver:
         self.deal_s: list[float] = []
         """Per private deal, seconds from this process reaching it to taking it (benchmarks)."""
         self._deal_at: tuple[int, float] | None = None
+        self._digest_at: tuple[int, bytes] = (-1, b"")
         seat.take_tips(tips)
 
     # ---- messages -----------------------------------------------------------------------
@@ -102,23 +103,33 @@ class FairDriver:
             return
         self.sent.add(key)
         s = self.fs.seat
+        d = self._digest()
         msg = m.Fair(
             kind=kind,
             ply=ply,
             seat=s,
             body=body,
-            sig=self.identity.sign(fair_message(self.fs.joint, kind, ply, ref, s, body)),
+            sig=self.identity.sign(fair_message(self.fs.joint, kind, ply, ref, s, body, d)),
             ref=ref,
+            digest=d,
         )
         self.inbox.setdefault(key, {})[s] = msg
         self.send(msg)
+
+    def _digest(self) -> bytes:
+        """This process's public digest of its view now (cached per ply)."""
+        ply = self.fs.view.ply
+        if self._digest_at[0] != ply:
+            self._digest_at = (ply, self.fs.public_digest())
+        return self._digest_at[1]
 
     def check(self, msg: m.Fair) -> str | None:
         """Why `msg` is not a genuine message of its seat at this table (None: it is)."""
         key = self.keys.get(msg.seat)
         if msg.seat == self.fs.seat or key is None:
             return f"a message signed as seat {msg.seat + 1}, which is not another seat at this table"
-        if not verify(key, msg.sig, fair_message(self.fs.joint, msg.kind, msg.ply, msg.ref, msg.seat, msg.body)):
+        signed = fair_message(self.fs.joint, msg.kind, msg.ply, msg.ref, msg.seat, msg.body, msg.digest)
+        if not verify(key, msg.sig, signed):
             return f"a {msg.kind} message not signed by seat {msg.seat + 1}"
         return None
 
@@ -161,7 +172,16 @@ class FairDriver:
         box = self.inbox.get((kind, ply, ref), {})
         missing = [s for s in seats if s not in box]
         self.waiting = ((kind, ply, ref), missing) if missing else None
-        return None if missing else box
+        if missing:
+            return None
+        mine = self._digest()
+        for s in seats:
+            if box[s].digest != mine:
+                raise FairDealError(
+                    f"seat {s + 1}'s public position at ply {ply} is not this seat's (the table tells two stories)",
+                    [s],
+                )
+        return box
 
     def _one(self) -> bool:
         """Take one round if it can be taken; False when this process must wait."""

@@ -481,3 +481,22 @@ async def test_a_wrong_strip_on_the_lan_names_its_seat_at_every_process_and_ends
     assert host.result is not None and not host.result.audit_ok
     assert any("seat 3's strip" in p and "wrong" in p for p in host.result.problems), host.result.problems
     assert peers[0].result is not None and any("seat 3" in q for q in peers[0].result.problems)
+
+
+async def test_a_seat_whose_public_position_diverges_is_named_as_the_next_round_is_taken() -> None:
+    def drift(host: TableHost, peers: list[TablePeer]) -> None:
+        victim = peers[0]  # seat 2
+        orig = victim._fair_begin
+
+        def begin(msg: Any) -> None:
+            orig(msg)
+            drv = victim.fair
+            assert drv is not None
+            honest = drv._digest
+            drv._digest = lambda: honest() if drv.fs.view.ply < 40 else bytes(32)  # type: ignore[method-assign]
+
+        victim._fair_begin = begin  # type: ignore[method-assign]
+
+    host, peers = await _lan_game(3, tamper=drift, strip_timeout=2.0)
+    assert host.result is not None and not host.result.audit_ok
+    assert any("seat 2's public position" in p for p in host.result.problems), host.result.problems
