@@ -47,7 +47,20 @@ class LanTable:
         self._over_sent = False
         self._sent_ply = -1
         """The ply at which this seat sent its move (a peer waits for the table to apply it)."""
-        if self.is_host:
+        fair = self.is_host and party.fair is not None
+        """A fair-dealer table: the host holds only its own seat's view, like a peer (net/session/fairtable.py)."""
+        self._fair = fair
+        if fair:
+            self.my_seat = party.host_seat
+            names = {s.seat: s.name for s in party.lobby()}
+            n = self.state.players
+            self.seats = [
+                Seat(SeatKind.PERSON if i == self.my_seat else SeatKind.REMOTE, names.get(i) or f"Seat {i + 1}")
+                for i in range(n)
+            ]
+            self._step_type = StepApplied
+            self._unsub = party.subscribe(self._on_peer_event)
+        elif self.is_host:
             assert party.table is not None, "the host's game has not started"
             self.my_seat: int = party.host_seat
             self.seats: list[Seat] = list(party.table.seats)
@@ -70,6 +83,8 @@ class LanTable:
     # ---- what the table screen reads ---------------------------------------------
     @property
     def state(self) -> State[Any, Any]:
+        if self.is_host and self.party.fair is not None:
+            return self.party.fair.fs.view  # type: ignore[no-any-return]
         if self.is_host:
             return self.party.table.state  # type: ignore[no-any-return]
         return self.party.state  # type: ignore[no-any-return]
@@ -89,7 +104,7 @@ class LanTable:
 
     def view(self, seat: int | None) -> State[Any, Any]:
         # Whatever the screen asks, it only ever sees what this seat may see.
-        if self.is_host:
+        if self.is_host and not self._fair:
             return self.state.view(self.my_seat if self.my_seat >= 0 else None)
         return self.state
 

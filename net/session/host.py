@@ -193,14 +193,12 @@ class TableHost(Emitter[Event]):
         super().__init__()
         if dealer not in ("committed", "fair"):
             raise ValueError(f"the dealer is 'committed' or 'fair', not {dealer!r}")
-        if dealer == "fair" and (
-            game.name not in WIRED or "bot" in seats or "host" not in seats or chooser is None or watchers
-        ):
-            # Not yet for the app's host person, bot seats (a bot's layer would be the host's) or
-            # watchers (they are shown the host's full state): docs/fairplay.md says what is left.
+        if dealer == "fair" and (game.name not in WIRED or "bot" in seats or "host" not in seats or watchers):
+            # Not yet for bot seats (a bot's layer would be the host's) or watchers (they are
+            # shown the host's full state): docs/fairplay.md says what is left.
             raise ValueError(
-                f"the fair dealer deals {', '.join(sorted(WIRED))} tables whose host seat is played headless "
-                "(a chooser), with no bot seats and no watchers; use the committed dealer"
+                f"the fair dealer deals {', '.join(sorted(WIRED))} tables with a seat for the host, "
+                "no bot seats and no watchers; use the committed dealer"
             )
         if not 0 <= watchers <= MAX_WATCHERS:
             raise ValueError(f"a table admits from 0 to {MAX_WATCHERS} watchers, not {watchers}")
@@ -309,6 +307,8 @@ class TableHost(Emitter[Event]):
         self._link_named: set[int] = set()
         self.fair: FairDriver | None = None
         """At a fair-dealer table: this host's own seat's rounds (it holds only its own view)."""
+        self._person: asyncio.Future[Any] | None = None
+        """At a fair-dealer table: the move asked of the person at the host's seat."""
         self.strip_timeout = STRIP_TIMEOUT
         self._dealer_ok = True
         """False after a failover with no escrow (a game with no sealed values): no one holds the dealer's secret."""
@@ -395,6 +395,15 @@ class TableHost(Emitter[Event]):
 
     def submit(self, action: Action) -> None:
         """A move by the person at this host's own seat (IllegalAction if not allowed)."""
+        if self.fair is not None:  # a fair-dealer table: the host's own view, like a peer's
+            view = self.fair.fs.view
+            if view.current != self.host_seat:
+                raise IllegalAction("it is not your turn")
+            if not view.is_legal(action):
+                raise IllegalAction(view.why_illegal(action))
+            if self._person is not None and not self._person.done():
+                self._person.set_result(action)
+            return
         if self.table is None:
             raise IllegalAction("the game has not started")
         self.table.submit(action)
@@ -1281,8 +1290,10 @@ class TableHost(Emitter[Event]):
         chooser = self.chooser
 
         async def choose(view: State[Any, Any]) -> Any:
-            assert chooser is not None  # the constructor refuses a fair table without one
-            return await chooser(view, self.host_seat)
+            if chooser is not None:
+                return await chooser(view, self.host_seat)
+            self._person = asyncio.get_running_loop().create_future()  # the person at the host: submit()
+            return await self._person
 
         self.fair = FairDriver(
             seat,

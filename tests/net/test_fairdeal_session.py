@@ -18,6 +18,8 @@ import pytest
 from coldwater.core import games
 from coldwater.core.crown.actions import TackleDraw
 from coldwater.core.crown.model import Fish, Tackle
+from coldwater.core.errors import IllegalAction
+from coldwater.core.rng import Rng
 from coldwater.core.state import Slot
 from coldwater.net.fairdeal import FairDealError, Point, ShuffledDeck, Strip
 from coldwater.net.fairdeal.mapping import Beacon, FromDeck
@@ -444,7 +446,6 @@ def test_a_fair_table_is_refused_where_it_cannot_deal_yet() -> None:
         (games.get("fisheries"), ["host", "open"], {}),
         (CROWN, ["host", "bot", "open"], {}),
         (CROWN, ["open", "open"], {}),
-        (CROWN, ["host", "open"], {"chooser": None}),
         (CROWN, ["host", "open"], {"watchers": 4}),
         (CROWN, ["host", "open"], {"dealer": "nobody"}),
     ]:
@@ -500,3 +501,41 @@ async def test_a_seat_whose_public_position_diverges_is_named_as_the_next_round_
     host, peers = await _lan_game(3, tamper=drift, strip_timeout=2.0)
     assert host.result is not None and not host.result.audit_ok
     assert any("seat 2's public position" in p for p in host.result.problems), host.result.problems
+
+
+async def test_the_person_at_a_fair_host_plays_through_submit_on_its_own_view() -> None:
+    """The app's host person: no chooser; its moves come through submit(), checked on the host's own view."""
+    host = TableHost(
+        CROWN,
+        Identity.generate(),
+        name="p",
+        seats=["host", "open"],
+        bind="127.0.0.1",
+        dealer="fair",
+        watchers=0,
+        auto_start=True,
+    )
+    port = await host.listen()
+    peer = TablePeer(CROWN, Identity.generate(), name="p1", bind="127.0.0.1", chooser=bot_chooser(CROWN))
+    bot = CROWN.bot(CROWN.bots[0])
+    moves = 0
+
+    async def person() -> None:
+        nonlocal moves
+        while host.result is None:
+            drv = host.fair
+            if drv is not None and host._person is not None and not host._person.done():
+                view = drv.fs.view
+                with pytest.raises(IllegalAction):
+                    host.submit(object())  # type: ignore[arg-type]
+                host.submit(bot.choose(view, Rng(view.ply)))
+                moves += 1
+            await asyncio.sleep(0.002)
+
+    task = asyncio.ensure_future(host.run())
+    await peer.join("127.0.0.1", port)
+    p = asyncio.ensure_future(person())
+    await asyncio.wait_for(asyncio.gather(task, peer.run()), 240)
+    p.cancel()
+    assert host.result is not None and host.result.audit_ok and moves > 10
+    assert peer.result is not None and peer.result.digest == host.result.digest
