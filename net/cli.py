@@ -63,7 +63,7 @@ def _host_parser() -> argparse.ArgumentParser:
         choices=("committed", "fair"),
         default="committed",
         help="who deals sealed values: the host's committed dealer (default), or the fair dealer nobody sees "
-        "through (Coldwater Crown only; every seat a player, no watchers, no failover yet)",
+        "through (Coldwater Crown only; no bot seats, watchers or failover yet)",
     )
     p.add_argument(
         "--turn-timer",

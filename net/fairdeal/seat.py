@@ -258,6 +258,8 @@ class FairSeat:
         """The public record: ("act", action), ("public", outcome), ("deal", (deck, position))."""
         self._told: Openings | None = None
         self._pending: list[DeckSpec] = []
+        self.last: tuple[int, str] = (CHANCE, "")
+        """Who made the last step and what it was, as this seat knows it (for the log)."""
         self.log: list[Entry] = []
         """Every message this seat took, in order (its save)."""
         self._act_strips_in: list[Strip] = []
@@ -571,11 +573,13 @@ class FairSeat:
 
     # ---- advancing the view ----------------------------------------------------------------------------
     def _advance(self, action: Any, drawn: Position | None) -> None:
+        who = self.view.current
         try:
             kinds = self.origins.step(self.view, action, self.seat, drawn)
             self.view.apply_seen(action, self.seat)
         except IllegalAction as e:
             raise FairDealError(f"'{action}' cannot be applied at ply {self.view.ply}: {e}") from None
+        self.last = (who, str(action))
         if kinds:  # the tackle stack was reformed from its (public) discard: a fresh deck, shuffled by all
             n = sum(1 for d in self.order if d.startswith("crown/tackle"))
             self.tackle = f"crown/tackle/{n}"

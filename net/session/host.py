@@ -1315,7 +1315,8 @@ class TableHost(Emitter[Event]):
 
     def _fair_stepped(self) -> None:
         assert self.fair is not None
-        self.emit(StepApplied(self.fair.fs.view.ply, CHANCE, None))
+        fs = self.fair.fs
+        self.emit(StepApplied(fs.view.ply, fs.last[0], fs.last[1]))
 
     def _on_fair(self, r: Remote, conn: Connection, msg: m.Fair) -> None:
         """A seat's message: its own and genuine (else refused), relayed unchanged to the others, then taken here."""

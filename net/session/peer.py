@@ -597,8 +597,9 @@ class TablePeer(Emitter[Event]):
 
     def _fair_stepped(self) -> None:
         assert self.fair is not None
-        self.state = self.fair.fs.view
-        self.emit(StepApplied(self.state.ply, CHANCE, None))
+        fs = self.fair.fs
+        self.state = fs.view
+        self.emit(StepApplied(fs.view.ply, fs.last[0], fs.last[1]))
 
     def _on_fair(self, msg: m.Fair) -> None:
         drv = self.fair
