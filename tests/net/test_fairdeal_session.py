@@ -45,7 +45,7 @@ class Referee:
 
     def __init__(self, table: LocalTable) -> None:
         self.truth: dict[Where, str] = {}
-        self.full = CROWN.new(len(table.seats), seed=f"lan-{table.seats[0].joint.hex()[:32]}")
+        self.full = table.game.new(len(table.seats), seed=f"lan-{table.seats[0].joint.hex()[:32]}")
         self.done = 0
         self.allowed: list[set[Where]] = [set() for _ in table.seats]
         self.checked = 0
@@ -539,3 +539,31 @@ async def test_the_person_at_a_fair_host_plays_through_submit_on_its_own_view() 
     p.cancel()
     assert host.result is not None and host.result.audit_ok and moves > 10
     assert peer.result is not None and peer.result.digest == host.result.digest
+
+
+class ShortTackle:
+    """Crown with only the first `n` tackle pieces in the stack, so that it runs out and is reformed."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(CROWN, name)
+
+    def new(self, *a: Any, **kw: Any) -> Any:
+        s = CROWN.new(*a, **kw)
+        s.data.tackle_stack = s.data.tackle_stack[: self.n]
+        return s
+
+
+def test_a_reformed_tackle_stack_is_a_fresh_deck_every_seat_shuffles() -> None:
+    """The discard (public) becomes a new deck mid-game; deals from it stay private and audited."""
+    table = LocalTable(ShortTackle(4), 3, ("reform1" * 8)[:32].encode())
+    ref = Referee(table)
+    table.after_ply = ref
+    audits = table.play()
+    assert all(a.ok for a in audits), [a.problems for a in audits]
+    tackle = [d for d in table.seats[0].order if d.startswith("crown/tackle")]
+    assert len(tackle) >= 3, tackle  # reformed at least twice
+    assert all(len(table.seats[0].decks[d].passes) == 3 for d in tackle)
+    assert any(w[0] == tackle[-1] for f in table.seats for w in f.known), "a piece of a reformed stack was dealt"
