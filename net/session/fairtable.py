@@ -116,6 +116,10 @@ class FairDriver:
         self.inbox.setdefault(key, {})[s] = msg
         self.send(msg)
 
+    def own_messages(self) -> list[m.Fair]:
+        """Every message this seat sent, in no particular order (to send again after a reconnect)."""
+        return [box[self.fs.seat] for box in self.inbox.values() if self.fs.seat in box]
+
     def _digest(self) -> bytes:
         """This process's public digest of its view now (cached per ply)."""
         ply = self.fs.view.ply

@@ -309,6 +309,8 @@ class TableHost(Emitter[Event]):
         """At a fair-dealer table: this host's own seat's rounds (it holds only its own view)."""
         self._person: asyncio.Future[Any] | None = None
         """At a fair-dealer table: the move asked of the person at the host's seat."""
+        self._fair_log: list[m.Fair] = []
+        """Every fair-table message this host sent or relayed (for a seat that reconnects)."""
         self.strip_timeout = STRIP_TIMEOUT
         self._dealer_ok = True
         """False after a failover with no escrow (a game with no sealed values): no one holds the dealer's secret."""
@@ -919,6 +921,13 @@ class TableHost(Emitter[Event]):
 
     def _sync(self, r: Remote, from_ply: int, *, fair: bool = False) -> None:
         """Send a peer its view now and every public step since `from_ply` (resume, repair)."""
+        if self.fair is not None and r.conn is not None:
+            # A fair table has no view to send: the seat's process kept its own, and gets again
+            # every message it may have missed (it drops those it has).
+            for msg in self._fair_log:
+                if msg.seat != r.seat:
+                    r.conn.send_nowait(msg)
+            return
         if self.table is None or r.conn is None:
             return
         from_ply = min(max(from_ply, 0), len(self.steps))
@@ -1308,6 +1317,7 @@ class TableHost(Emitter[Event]):
         self.emit(GameStarted(self.host_seat))
 
     def _fair_send(self, msg: m.Fair) -> None:
+        self._fair_log.append(msg)
         for r in self.remotes.values():
             if r.present and r.seat != msg.seat:
                 assert r.conn is not None
@@ -1328,6 +1338,8 @@ class TableHost(Emitter[Event]):
         if why is not None:
             self._refuse(conn, "fair", why)
             return
+        if drv.inbox.get((msg.kind, msg.ply, msg.ref), {}).get(msg.seat) == msg:
+            return  # sent again after a reconnect: the others have it
         self._fair_send(msg)
         drv.receive(msg)
 

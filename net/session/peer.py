@@ -1147,6 +1147,10 @@ class TablePeer(Emitter[Event]):
                     check_host=same_host,
                 )
                 await self._hello(conn, resume_ply=len(self.steps))
+                if self.fair is not None:
+                    # What we sent while cut off may be lost: send it all again (the host drops copies).
+                    for out in self.fair.own_messages():
+                        conn.send_nowait(out)
                 return
             except SentAway:
                 raise  # the host is there and does not want us back: no failover

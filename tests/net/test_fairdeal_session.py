@@ -567,3 +567,28 @@ def test_a_reformed_tackle_stack_is_a_fresh_deck_every_seat_shuffles() -> None:
     assert len(tackle) >= 3, tackle  # reformed at least twice
     assert all(len(table.seats[0].decks[d].passes) == 3 for d in tackle)
     assert any(w[0] == tackle[-1] for f in table.seats for w in f.known), "a piece of a reformed stack was dealt"
+
+
+async def test_a_peer_whose_connection_drops_comes_back_and_the_game_goes_on() -> None:
+    """Its process keeps its own view and key: it reconnects, each side sends what the other may have missed."""
+    dropped = False
+    tasks: list[asyncio.Future[None]] = []
+
+    def cut(host: TableHost, peers: list[TablePeer]) -> None:
+        victim = peers[0]
+
+        async def later() -> None:
+            nonlocal dropped
+            while victim.fair is None or victim.fair.fs.view.ply < 60:
+                await asyncio.sleep(0.005)
+            assert victim.conn is not None
+            await victim.conn.close()
+            dropped = True
+
+        tasks.append(asyncio.ensure_future(later()))
+
+    host, peers = await _lan_game(3, tamper=cut)
+    assert dropped
+    assert host.result is not None and host.result.audit_ok, host.result
+    for p in peers:
+        assert p.result is not None and p.result.audit_ok and p.result.digest == host.result.digest, p.problems
