@@ -23,6 +23,8 @@ from typing import Any, Final
 
 import msgspec
 
+from coldwater.core.errors import IllegalAction
+
 from .. import messages as m
 from ..fairdeal import mapping
 from ..fairdeal.deck import FairDealError
@@ -30,6 +32,10 @@ from ..fairdeal.seat import FairAudit, FairSeat, Word
 from ..fairdeal.wire import KeyReveal, KeyShare, ShuffledDeck, Strip
 from ..identity import Identity, verify
 
+KINDS: Final = frozenset({"key", "pass", "link", "deal", "act", "astrips", "word", "keyreveal"})
+"""The rounds a seat sends messages for (the host's own "abort" only comes from the host)."""
+MAX_STRIPS: Final = 64
+"""No round asks one seat for more strips (the most: every thrown-back fish at the end)."""
 STRIP_TIMEOUT: Final = 10.0
 """Seconds the host waits for a seat's message in a round (sent by the program, not the player)."""
 
@@ -128,7 +134,12 @@ class FairDriver:
         return self._digest_at[1]
 
     def check(self, msg: m.Fair) -> str | None:
-        """Why `msg` is not a genuine message of its seat at this table (None: it is)."""
+        """Why `msg` is not a genuine message of its seat at this table, now (None: it is)."""
+        if msg.kind not in KINDS and msg.kind != "abort":
+            return f"a message of no round ({msg.kind!r})"
+        if msg.ply > self.fs.view.ply + 2:
+            # No process is more than a round ahead of another: the host relays each round as it goes.
+            return f"a {msg.kind} message for ply {msg.ply}, far ahead of this table's ply {self.fs.view.ply}"
         key = self.keys.get(msg.seat)
         if msg.seat == self.fs.seat or key is None:
             return f"a message signed as seat {msg.seat + 1}, which is not another seat at this table"
@@ -137,8 +148,17 @@ class FairDriver:
             return f"a {msg.kind} message not signed by seat {msg.seat + 1}"
         return None
 
+    def known(self, msg: m.Fair) -> bool:
+        """Whether `msg` is already here, or is for a round long taken (sent again after a reconnect)."""
+        box = self.inbox.get((msg.kind, msg.ply, msg.ref))
+        if box is None:
+            return msg.ply < self.fs.view.ply - 2
+        return box.get(msg.seat) == msg
+
     def receive(self, msg: m.Fair) -> None:
         """A checked message from another seat: kept for its round, then every round that can go is taken."""
+        if self.known(msg):
+            return
         box = self.inbox.setdefault((msg.kind, msg.ply, msg.ref), {})
         old = box.get(msg.seat)
         if old is not None:
@@ -169,6 +189,10 @@ class FairDriver:
                 pass
         except FairDealError as e:
             self.fail(e)
+        except (IllegalAction, ValueError, KeyError, IndexError) as e:
+            # Every message was checked, so this is a card that is no card of its place (a pass that
+            # paired parts wrongly, caught at the end) or a bug: the game cannot go on either way.
+            self.fail(FairDealError(f"the game cannot go on at ply {self.fs.view.ply}: {e}"))
         self.changed.set()
 
     def _box(self, kind: str, ply: int, seats: list[int], ref: str = "") -> dict[int, m.Fair] | None:
@@ -312,6 +336,8 @@ class FairDriver:
                 got = _strips.decode(box[s].body)
             except (msgspec.DecodeError, msgspec.ValidationError) as e:
                 raise FairDealError(f"seat {s + 1} sent malformed strips: {e}", [s]) from None
+            if len(got) > MAX_STRIPS:
+                raise FairDealError(f"seat {s + 1} sent {len(got)} strips in one round", [s])
             if any(st.seat != s for st in got):
                 raise FairDealError(f"seat {s + 1} sent another seat's strip as its own", [s])
             out += got

@@ -1338,7 +1338,7 @@ class TableHost(Emitter[Event]):
         if why is not None:
             self._refuse(conn, "fair", why)
             return
-        if drv.inbox.get((msg.kind, msg.ply, msg.ref), {}).get(msg.seat) == msg:
+        if drv.known(msg):
             return  # sent again after a reconnect: the others have it
         self._fair_send(msg)
         drv.receive(msg)

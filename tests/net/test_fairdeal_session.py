@@ -21,6 +21,7 @@ from coldwater.core.crown.model import Fish, Tackle
 from coldwater.core.errors import IllegalAction
 from coldwater.core.rng import Rng
 from coldwater.core.state import Slot
+from coldwater.net import messages as m
 from coldwater.net.fairdeal import FairDealError, Point, ShuffledDeck, Strip
 from coldwater.net.fairdeal.mapping import Beacon, FromDeck
 from coldwater.net.fairdeal.relay import LocalTable, Tamper
@@ -592,3 +593,32 @@ async def test_a_peer_whose_connection_drops_comes_back_and_the_game_goes_on() -
     assert host.result is not None and host.result.audit_ok, host.result
     for p in peers:
         assert p.result is not None and p.result.audit_ok and p.result.digest == host.result.digest, p.problems
+
+
+async def test_junk_fair_messages_are_refused_and_change_nothing() -> None:
+    tasks: list[asyncio.Future[None]] = []
+
+    def junk(host: TableHost, peers: list[TablePeer]) -> None:
+        p = peers[0]  # seat 2
+
+        async def later() -> None:
+            while p.fair is None or p.fair.fs.view.ply < 30 or p.conn is None:
+                await asyncio.sleep(0.005)
+            fs = p.fair.fs
+            ply = fs.view.ply
+            for bad in (
+                m.Fair(kind="zzz", ply=ply, seat=1, body=b"", sig=b""),
+                m.Fair(kind="deal", ply=ply, seat=2, body=b"", sig=b"x" * 64),  # as another seat
+                m.Fair(kind="deal", ply=10**6, seat=1, body=b"", sig=b""),  # far ahead
+                m.Fair(kind="deal", ply=ply, seat=1, body=b"\xc1", sig=b"y" * 64),  # not signed
+            ):
+                p.conn.send_nowait(bad)
+
+        tasks.append(asyncio.ensure_future(later()))
+
+    host, peers = await _lan_game(3, tamper=junk)
+    assert host.result is not None and host.result.audit_ok, host.result
+    refused = [x for x in host.refusals if x.startswith("refused fair")]
+    assert len(refused) == 4, host.refusals
+    assert any("no round" in x for x in refused) and any("as seat 3" in x for x in refused)
+    assert any("far ahead" in x for x in refused) and any("not signed" in x for x in refused)
