@@ -63,7 +63,7 @@ def _host_parser() -> argparse.ArgumentParser:
         choices=("committed", "fair"),
         default="committed",
         help="who deals sealed values: the host's committed dealer (default), or the fair dealer nobody sees "
-        "through (Coldwater Crown only; no bot seats, watchers or failover yet)",
+        "through (Coldwater Crown only; no bot seats or failover yet)",
     )
     p.add_argument(
         "--turn-timer",
@@ -173,7 +173,7 @@ async def _host(game: Any, ns: argparse.Namespace) -> int:
             port=ns.port,
             bind=ns.bind,
             advertise=not ns.no_advertise,
-            watchers=0 if ns.no_watchers or ns.dealer == "fair" else ns.max_watchers,
+            watchers=0 if ns.no_watchers else ns.max_watchers,
             dealer=ns.dealer,
         )
     except (ValueError, OSError) as e:

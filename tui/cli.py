@@ -201,7 +201,7 @@ def lan_app(args: argparse.Namespace) -> int:
                 port=ns.port,
                 bind=ns.bind,
                 advertise=not ns.no_advertise,
-                watchers=0 if ns.no_watchers or ns.dealer == "fair" else ns.max_watchers,
+                watchers=0 if ns.no_watchers else ns.max_watchers,
                 dealer=ns.dealer,
             )
             return host, True

@@ -260,6 +260,8 @@ class FairSeat:
         self._pending: list[DeckSpec] = []
         self.last: tuple[int, str] = (CHANCE, "")
         """Who made the last step and what it was, as this seat knows it (for the log)."""
+        self.last_public = ""
+        """The last step as everyone knows it (a drawn piece is "draw")."""
         self.log: list[Entry] = []
         """Every message this seat took, in order (its save)."""
         self._act_strips_in: list[Strip] = []
@@ -407,7 +409,8 @@ class FairSeat:
         for part, to in enumerate(p.opens):
             labels.append(self._read(p.deck, pos, part) if to in (mapping.ALL, self.seat) else None)
         self.dealt[p.deck] = pos + 1
-        self._advance(self._outcome(p.deck, labels), (p.deck, pos))
+        seen_by_all = [label if to == mapping.ALL else None for label, to in zip(labels, p.opens)]
+        self._advance(self._outcome(p.deck, labels), (p.deck, pos), crown_outcome(p.deck, seen_by_all))
         self.record.append(("deal", (p.deck, pos)))
         self.log.append(_Deal(list(strips)))
 
@@ -572,7 +575,7 @@ class FairSeat:
         return label
 
     # ---- advancing the view ----------------------------------------------------------------------------
-    def _advance(self, action: Any, drawn: Position | None) -> None:
+    def _advance(self, action: Any, drawn: Position | None, public: Any = None) -> None:
         who = self.view.current
         try:
             kinds = self.origins.step(self.view, action, self.seat, drawn)
@@ -580,6 +583,7 @@ class FairSeat:
         except IllegalAction as e:
             raise FairDealError(f"'{action}' cannot be applied at ply {self.view.ply}: {e}") from None
         self.last = (who, str(action))
+        self.last_public = str(public if public is not None else action)
         if kinds:  # the tackle stack was reformed from its (public) discard: a fresh deck, shuffled by all
             n = sum(1 for d in self.order if d.startswith("crown/tackle"))
             self.tackle = f"crown/tackle/{n}"

@@ -193,12 +193,11 @@ class TableHost(Emitter[Event]):
         super().__init__()
         if dealer not in ("committed", "fair"):
             raise ValueError(f"the dealer is 'committed' or 'fair', not {dealer!r}")
-        if dealer == "fair" and (game.name not in WIRED or "bot" in seats or "host" not in seats or watchers):
-            # Not yet for bot seats (a bot's layer would be the host's) or watchers (they are
-            # shown the host's full state): docs/fairplay.md says what is left.
+        if dealer == "fair" and (game.name not in WIRED or "bot" in seats or "host" not in seats):
+            # Not yet for bot seats (a bot's layer would be the host's): docs/fairplay.md says what is left.
             raise ValueError(
-                f"the fair dealer deals {', '.join(sorted(WIRED))} tables with a seat for the host, "
-                "no bot seats and no watchers; use the committed dealer"
+                f"the fair dealer deals {', '.join(sorted(WIRED))} tables with a seat for the host "
+                "and no bot seats; use the committed dealer"
             )
         if not 0 <= watchers <= MAX_WATCHERS:
             raise ValueError(f"a table admits from 0 to {MAX_WATCHERS} watchers, not {watchers}")
@@ -1323,9 +1322,18 @@ class TableHost(Emitter[Event]):
                 assert r.conn is not None
                 r.conn.send_nowait(msg)
 
+    def public_source(self) -> State[Any, Any] | None:
+        """The position whose public view watchers are shown: the table's, or at a fair table this
+        host's own seat's view (its public part is everyone's)."""
+        if self.fair is not None:
+            return self.fair.fs.view  # type: ignore[no-any-return]
+        return self.table.state if self.table is not None else None
+
     def _fair_stepped(self) -> None:
         assert self.fair is not None
         fs = self.fair.fs
+        # The public record, for watchers: each step as everyone knows it (a drawn piece is "draw").
+        self.steps.append(m.Step(ply=fs.view.ply, seat=fs.last[0], digest=fs.public_digest(), action=fs.last_public))
         self.emit(StepApplied(fs.view.ply, fs.last[0], fs.last[1]))
 
     def _on_fair(self, r: Remote, conn: Connection, msg: m.Fair) -> None:

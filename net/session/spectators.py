@@ -180,8 +180,7 @@ class Spectators:
         self.watching[conn.peer_key] = w
         conn.send_nowait(m.Watching(table=self.host.info, started=self.host.started))
         conn.send_nowait(self._lobby(self.host.lobby(), self.host.started))  # names before the game
-        t = self.host.table
-        if t is not None:
+        if self.host.public_source() is not None:
             self._sync(w, max(msg.resume_ply, 0))
         self._changed()
         self._start_heartbeat()
@@ -222,7 +221,7 @@ class Spectators:
         elif isinstance(msg, m.Pong | m.Notice):
             pass
         elif isinstance(msg, m.Mismatch):
-            if self.host.table is None:
+            if self.host.public_source() is None:
                 self.host._refuse(conn, "mismatch", "the game has not started")
             elif not w.resyncs.take():
                 self.host._refuse(conn, "mismatch", "too many resync requests")
@@ -248,21 +247,20 @@ class Spectators:
         )
 
     def _sync(self, w: Spectator, from_ply: int) -> None:
-        t = self.host.table
-        if t is None:
+        st = self.host.public_source()
+        if st is None:
             return
-        st = t.state
         steps = self.host.steps[min(max(from_ply, 0), len(self.host.steps)) :]
         w.conn.send_nowait(m.Sync(ply=st.ply, view=pack_view(st.view(None)), steps=[watcher_step(s) for s in steps]))
         if st.is_over:
             self._over(w)
 
     def _over(self, w: Spectator) -> None:
-        t = self.host.table
-        assert t is not None
-        sc = t.state.scores()
+        st = self.host.public_source()
+        assert st is not None
+        sc = st.view(None).scores() if self.host.fair is not None else st.scores()
         w.conn.send_nowait(
-            m.Over(digest=fp.public_digest(t.state), scores=dict(zip(sc.labels, sc.totals)), outcome=sc.outcome)
+            m.Over(digest=fp.public_digest(st), scores=dict(zip(sc.labels, sc.totals)), outcome=sc.outcome)
         )
         w.told_over = True
 
@@ -300,13 +298,12 @@ class Spectators:
             w.conn.send_nowait(out)
 
     def _step(self) -> None:
-        t = self.host.table
-        if t is None or not self.host.steps:
+        st = self.host.public_source()
+        if st is None or not self.host.steps:
             return
         if not self.watching:
             self._public = None  # nobody to keep up to date; the next watcher gets a Sync
             return
-        st = t.state
         step = self.host.steps[-1]
         truth = st.view(None)
         before, self._public = self._public, truth

@@ -447,7 +447,6 @@ def test_a_fair_table_is_refused_where_it_cannot_deal_yet() -> None:
         (games.get("fisheries"), ["host", "open"], {}),
         (CROWN, ["host", "bot", "open"], {}),
         (CROWN, ["open", "open"], {}),
-        (CROWN, ["host", "open"], {"watchers": 4}),
         (CROWN, ["host", "open"], {"dealer": "nobody"}),
     ]:
         with pytest.raises(ValueError, match="dealer"):
@@ -622,3 +621,37 @@ async def test_junk_fair_messages_are_refused_and_change_nothing() -> None:
     assert len(refused) == 4, host.refusals
     assert any("no round" in x for x in refused) and any("as seat 3" in x for x in refused)
     assert any("far ahead" in x for x in refused) and any("not signed" in x for x in refused)
+
+
+async def test_a_watcher_at_a_fair_table_sees_the_public_game_and_nothing_sealed() -> None:
+    from coldwater.net.session import TableWatcher
+
+    watchers: list[TableWatcher] = []
+    tasks: list[asyncio.Future[Any]] = []
+
+    def watch(host: TableHost, peers: list[TablePeer]) -> None:
+        host.info = msgspec.structs.replace(host.info, watch=4)
+
+        async def go() -> None:
+            while host.port == 0:
+                await asyncio.sleep(0.01)
+            w = TableWatcher(CROWN, Identity.generate(), name="w")
+            w.keep_received = True
+            watchers.append(w)
+            await w.join("127.0.0.1", host.port)
+            await w.run()
+
+        tasks.append(asyncio.ensure_future(go()))
+
+    host, peers = await _lan_game(3, tamper=watch)
+    await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), 30)
+    assert host.result is not None and host.result.audit_ok
+    w = watchers[0]
+    assert w.state is not None and w.state.is_over, w.problems
+    assert not w.problems, w.problems
+    # Every step it was sent is the public one: no drawn piece's kind, no fish card.
+    for msg in w.received:
+        if isinstance(msg, m.Step) and msg.action is not None:
+            assert not msg.action.startswith("draw ") and not (
+                msg.action.startswith("reveal ") and msg.action.split()[-1].isdigit()
+            ), msg.action
