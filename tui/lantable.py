@@ -47,9 +47,11 @@ class LanTable:
         self._over_sent = False
         self._sent_ply = -1
         """The ply at which this seat sent its move (a peer waits for the table to apply it)."""
+        # A fair-dealer table: the host holds only its own seat's view, like a peer (net/session/fairtable.py).
         fair = self.is_host and party.fair is not None
-        """A fair-dealer table: the host holds only its own seat's view, like a peer (net/session/fairtable.py)."""
         self._fair = fair
+        self.my_seat: int
+        self.seats: list[Seat]
         if fair:
             self.my_seat = party.host_seat
             names = {s.seat: s.name for s in party.lobby()}
@@ -62,8 +64,8 @@ class LanTable:
             self._unsub = party.subscribe(self._on_peer_event)
         elif self.is_host:
             assert party.table is not None, "the host's game has not started"
-            self.my_seat: int = party.host_seat
-            self.seats: list[Seat] = list(party.table.seats)
+            self.my_seat = party.host_seat
+            self.seats = list(party.table.seats)
             self._unsub = party.table.subscribe(self._on_table_event)
         else:
             self.my_seat = party.seat

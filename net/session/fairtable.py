@@ -152,8 +152,8 @@ class FairDriver:
         """Whether `msg` is already here, or is for a round long taken (sent again after a reconnect)."""
         box = self.inbox.get((msg.kind, msg.ply, msg.ref))
         if box is None:
-            return msg.ply < self.fs.view.ply - 2
-        return box.get(msg.seat) == msg
+            return bool(msg.ply < self.fs.view.ply - 2)
+        return bool(box.get(msg.seat) == msg)
 
     def receive(self, msg: m.Fair) -> None:
         """A checked message from another seat: kept for its round, then every round that can go is taken."""
