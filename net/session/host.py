@@ -1363,7 +1363,10 @@ class TableHost(Emitter[Event]):
                     await drv.changed.wait()
             except TimeoutError:
                 w = drv.waiting
-                if w is not None and w[0][0] != "act" and w[1]:
+                # A person may think as long as they like; a program's message is due at once,
+                # and so is a move from a seat whose player is gone.
+                gone = w is not None and all(s in self.remotes and not self.remotes[s].present for s in w[1])
+                if w is not None and w[1] and (w[0][0] != "act" or gone):
                     (kind, ply, _), late = w
                     drv.fail(
                         FairDealError(
