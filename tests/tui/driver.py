@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from textual import events
 from textual.pilot import Pilot
 from textual.widget import Widget
 
+from coldwater.core.state import State
 from coldwater.tui.screens.handover import HandOverScreen
 from coldwater.tui.screens.newgame import NewGameScreen
 from coldwater.tui.screens.score import ScoreScreen
@@ -135,3 +137,34 @@ async def play(
         await asyncio.sleep(0.002)
         await pilot._wait_for_screen()
     raise AssertionError(f"stuck on {pilot.app.screen!r}")
+
+
+Pick = Callable[[State[Any, Any], list[Any], int], Any]
+"""A policy for :func:`by_table`: (the person's view, its legal actions, decisions made so far) -> the action."""
+
+
+async def by_table(screen: TableScreen, pick: Pick, made: int, upto: int) -> int:
+    """Make the person's decisions number `made` .. `upto` - 1 straight on the table the
+    screen drives (``submit``, then ``step`` until a person is asked again), with no key
+    and no repaint in between; then hand the table back to the screen (``drive``), which
+    draws the position reached (or finishes the game). Returns the decisions made.
+
+    The second whole game of a title goes through here between the decisions it checks
+    on the screen: a key costs a repaint of the whole table, and the first game already
+    pressed one for every decision.
+    """
+    t = screen.table
+    assert screen.my_turn() and not screen.busy, "take the table only while the screen waits for the person"
+    while made < upto and t.waiting_for_person:
+        view = t.view(t.current)
+        action = pick(view, view.legal(), made)
+        # The log describes each move from the position before it, as choose() and drive() do.
+        screen._describe_view = t.view(screen.log_seat)
+        t.submit(action)
+        made += 1
+        while True:  # bots and chance, until a person is asked or the game ends
+            screen._describe_view = t.view(screen.log_seat)
+            if not await t.step():
+                break
+    screen.drive()
+    return made
