@@ -36,6 +36,17 @@ async def key(pilot: Pilot[Any], name: str) -> None:
     await pilot._wait_for_screen()
 
 
+async def settle(pilot: Pilot[Any]) -> None:
+    """Every message queued on the screen handled and the screen laid out and drawn now,
+    so its text can be read: what ``pilot.pause()`` ensures, without its wait for the
+    whole process to go idle (20 ms at the least each time, up to a second on a busy
+    machine; a whole game by keys reads the screen a thousand times)."""
+    for _ in range(2):  # the first layout may queue work (scrolls, after-refresh calls)
+        await pilot._wait_for_screen()
+        pilot.app.screen._on_timer_update()
+    await pilot._wait_for_screen()
+
+
 async def key_until(pilot: Pilot[Any], name: str, done: Callable[[], bool], limit: float = 10.0) -> None:
     """Press one key (:func:`key`) and wait until `done()` says it was handled: cheaper than
     ``pilot.press``, which waits twice for the whole process to go idle (20 ms at least)."""

@@ -20,7 +20,7 @@ from coldwater.tui.screens.handover import HandOverScreen
 from coldwater.tui.screens.score import ScoreScreen
 from coldwater.tui.widgets.choices import ChoiceList
 
-from .driver import Pick, by_table, key
+from .driver import Pick, by_table, key, settle
 from .screen_text import screen_text
 
 
@@ -204,7 +204,7 @@ async def play_fisheries(
             continue
         if check:
             for attempt in range(5):  # a board that changed layout lands a frame or two later
-                await pilot.pause()
+                await (settle(pilot) if attempt == 0 else pilot.pause())
                 try:
                     check_parts(pilot, screen)
                     break

@@ -32,7 +32,7 @@ from coldwater.tui.screens.score import ScoreScreen
 from coldwater.tui.screens.table import TableScreen
 from coldwater.tui.widgets.choices import ChoiceList
 
-from .driver import Pick, by_table, key, start_game
+from .driver import Pick, by_table, key, settle, start_game
 from .frame_driver import screen_text
 
 SEATS = ["person", "bot:greedy", "bot:random"]
@@ -73,14 +73,14 @@ def missing(text: str) -> list[str]:
 async def board_pane_text(pilot: Pilot[Any]) -> str:
     """Open the board pane with its key, read it page by page, close it with the same key."""
     await key(pilot, "f2")
-    await pilot.pause()
+    await settle(pilot)
     seen = screen_text(pilot)
     for _ in range(4):
         await key(pilot, "pagedown")
-        await pilot.pause()
+        await settle(pilot)
         seen += "\n" + screen_text(pilot)
     await key(pilot, "f2")
-    await pilot.pause()
+    await settle(pilot)
     return seen
 
 
@@ -93,7 +93,7 @@ async def decision(pilot: Pilot[Any], screen: TableScreen, limit: float = 60.0) 
             return False
         auto_pending = screen._auto_ply == screen.table.state.ply
         if screen.my_turn() and not screen.busy and not auto_pending:
-            await pilot.pause()
+            await settle(pilot)
             if screen.my_turn() and not screen.busy:
                 return True
         await asyncio.sleep(0.002)
