@@ -2,7 +2,7 @@
 the first days.
 
 The 160×50 game is played by key presses, with the rendered screen checked at every
-decision. The 80×24 game is played and checked the same way for its first 30
+decision. The 80×24 game is played and checked the same way for its first 15
 decisions, then on the table the screen drives (``Table.submit``) with every tenth
 decision handed back to the screen to check and answer by key: the small screen is
 still checked all through a game, at a fraction of the keys (each costs a repaint)."""
@@ -26,7 +26,7 @@ from .fisheries_driver import Stats, play_fisheries
 
 
 @pytest.mark.parametrize(
-    ("size", "table_after"), [pytest.param((160, 50), None, id="160x50"), pytest.param((80, 24), 30, id="80x24")]
+    ("size", "table_after"), [pytest.param((160, 50), None, id="160x50"), pytest.param((80, 24), 15, id="80x24")]
 )
 async def test_whole_game_against_the_greedy_bot(
     make_app, home: Path, size: tuple[int, int], table_after: int | None
