@@ -26,6 +26,8 @@ LONGEST: tuple[str, ...] = (
     "tests/test_contract.py::test_random_play_many_seeds",
     "tests/test_contract.py::test_many_games_with_the_cheap_bots",
     "tests/tui/test_aquatica_play.py::test_hotseat_two_people_hide_their_hands",
+    "tests/net/test_fairdeal.py::test_any_deck_round_trips",
+    "tests/net/test_fairdeal.py::test_a_whole_game_dealt_from_encrypted_decks",
     "tests/tui/test_frame.py::test_log_is_rebuilt_on_resume_with_names",
     "tests/tui/test_frame.py::test_done_key_safe_highlight_and_filter",
     "tests/tui/test_frame.py::test_undo_takes_back_a_decision_exactly",
