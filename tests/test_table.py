@@ -181,10 +181,10 @@ async def test_each_save_reaches_the_disk_before_it_replaces_the_last(
         events.append("fsync")
         real_fsync(fd)
 
-    def replace(src: str, dst: object) -> None:
+    def replace(src: str, dst: str | os.PathLike[str]) -> None:
         assert Path(src).name.startswith("g.json.") and Path(src).exists()
         events.append("replace")
-        real_replace(src, dst)  # type: ignore[arg-type]
+        real_replace(src, dst)
 
     monkeypatch.setattr(files.os, "fsync", fsync)
     monkeypatch.setattr(files.os, "replace", replace)
