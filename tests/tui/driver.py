@@ -205,3 +205,35 @@ async def by_table(screen: TableScreen, pick: Pick, made: int, upto: int) -> int
                 break
     screen.drive()
     return made
+
+
+def rotating(view: State[Any, Any], legal: list[Any], made: int) -> Any:
+    """:func:`play`'s rotation through the choices, for :func:`by_table`."""
+    return legal[(made * 7 + 3) % len(legal)]
+
+
+async def play_sampled(
+    pilot: Pilot[Any], *, keys_first: int = 20, sample_every: int = 10, pick: Pick = rotating
+) -> int:
+    """:func:`play` for the first `keys_first` decisions, then every `sample_every`-th by
+    key and the others straight on the table the screen drives (:func:`by_table`, which a
+    LAN host's table takes too), until the score screen. Returns the decisions made.
+
+    (A joined peer's table is not driven this way: its ``step`` can miss the wake-up of
+    a move applied before it waits and then sleeps its 0.5 s, so a game of them is slower
+    than the keys; tests/tui/test_lan_join.py plays its whole game by keys.)"""
+    made = await play(pilot, stop_after=keys_first)
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 300
+    while not isinstance(pilot.app.screen, ScoreScreen):
+        assert loop.time() < end, f"stuck on {pilot.app.screen!r} after {made} decisions"
+        screen = pilot.app.screen
+        if isinstance(screen, TableScreen) and screen.my_turn() and not screen.busy:
+            if made % sample_every:
+                made = await by_table(screen, pick, made, made + sample_every - made % sample_every)
+            else:
+                made += await play(pilot, stop_after=1)
+            continue
+        await asyncio.sleep(0.002)
+        await pilot._wait_for_screen()
+    return made
