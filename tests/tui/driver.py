@@ -219,8 +219,9 @@ async def play_sampled(
     key and the others straight on the table the screen drives (:func:`by_table`, which a
     LAN host's table takes too), until the score screen. Returns the decisions made.
 
-    (A joined peer's table is not driven this way yet: tried in test_lan_join.py, the
-    game did not finish in 90 s, cause not yet found; that test plays by keys.)"""
+    (A joined peer's table is not driven this way yet: tried in test_lan_join.py, some
+    move submitted this way was never applied nor refused, and ``step`` waited on it to
+    the test's timeout; cause not yet found, so that test plays by keys.)"""
     made = await play(pilot, stop_after=keys_first)
     loop = asyncio.get_running_loop()
     end = loop.time() + 300
