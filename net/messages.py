@@ -17,7 +17,8 @@ from typing import Any, Literal, Union
 import msgspec
 
 # v3: no per-frame signature, varint frame counters (the channel's AEAD authenticates the peer).
-PROTOCOL = 3
+# v4: watchers (Watch, Watching, Over; Lobby lists watchers; TableInfo.watch).
+PROTOCOL = 4
 SERVICE = "_coldwater._tcp.local."
 
 
@@ -115,6 +116,15 @@ class TableInfo(msgspec.Struct, omit_defaults=True):
     """Seconds a seat has for each move before a bot plays it until it returns (0: no limit)."""
     failover: bool = True
     """False when fewer than two remote seats could hold escrow shares: a lost host ends the game."""
+    watch: int = 16
+    """The most watchers the table admits at once (0: it admits none)."""
+
+
+class WatcherInfo(msgspec.Struct, omit_defaults=True):
+    """Someone watching the table (never seated, never sent a secret)."""
+
+    name: str
+    fingerprint: str = ""
 
 
 class Join(_App, tag=1):  # "join"
@@ -144,6 +154,7 @@ class Lobby(_App, tag=4):  # "lobby"
     seats: list[SeatInfo]
     started: bool = False
     host_seat: int = 0
+    watchers: list[WatcherInfo] = []
 
 
 class Ready(_App, tag=5):  # "ready"
@@ -295,6 +306,35 @@ class Notice(_App, tag=20):  # "notice"
     text: str
 
 
+# ---- watching (see session/spectators.py and session/watcher.py) ----------------------
+# (Tags from 40: the low numbers are the seats' protocol, which grows on other branches.)
+class Watch(_App, tag=40):  # "watch"
+    """Watcher → host after the handshake, instead of a Join: show me the game, seat me nowhere."""
+
+    name: str
+    resume_ply: int = -1
+    """The steps this watcher already holds (a reconnect); -1: send them all."""
+
+
+class Watching(_App, tag=41):  # "watching"
+    """Host → watcher: admitted. Then Lobby, Sync and Step as for a peer, with the public view only."""
+
+    table: TableInfo
+    started: bool = False
+
+
+class Over(_App, tag=42):  # "over"
+    """Host → watcher: the game is over. Not the seats' End: a watcher gets no dealer secret to audit with.
+
+    ``digest`` is the public digest of the final position (the last step's); the
+    watcher checks it and its own public replay's scores against these.
+    """
+
+    digest: bytes
+    scores: dict[str, int]
+    outcome: str
+
+
 class Ping(_App, tag=21):  # "ping"
     t: float = 0.0
 
@@ -326,6 +366,9 @@ Message = Union[
     Notice,
     Ping,
     Pong,
+    Watch,
+    Watching,
+    Over,
 ]
 
 _enc = msgspec.msgpack.Encoder()

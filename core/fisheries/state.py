@@ -259,12 +259,12 @@ class FisheriesState(State[FAction, Data]):
         return scoring.scores(self.CTX, self.data)
 
     # ---- words for people -----------------------------------------------------
-    def why_illegal(self, action: Any) -> str:
+    def why_illegal(self, action: FAction) -> str:
         from .explain import why_illegal
 
         return why_illegal(self, action)
 
-    def describe(self, action: Any) -> str:
+    def describe(self, action: FAction) -> str:
         from .explain import describe
 
         return describe(self, action)

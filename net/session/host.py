@@ -23,8 +23,9 @@ import msgspec
 
 from coldwater.core import record
 from coldwater.core.errors import IllegalAction, NotationError
+from coldwater.core.notation import Action
 from coldwater.core.rng import Rng
-from coldwater.core.state import CHANCE, State
+from coldwater.core.state import CHANCE, Game, State
 
 from .. import fairplay as fp
 from .. import messages as m
@@ -47,6 +48,7 @@ from .events import (
 from .failover import FailoverGather, kinds_for_new_host
 from .persist import LanTable, PeerSave, pack_view, public_step, safe_name
 from .seedround import SeedRound
+from .spectators import MAX_WATCHERS, WATCHERS, Spectators
 
 log = logging.getLogger("coldwater.net")
 
@@ -154,12 +156,12 @@ class TableHost(Emitter[Event]):
 
     def __init__(
         self,
-        game: Any,
+        game: Game[Any, Any],
         identity: Identity,
         *,
         name: str,
         seats: list[str],
-        options: Any = None,
+        options: object = None,
         passphrase: str | None = None,
         chooser: Chooser | None = None,
         host_name: str = "host",
@@ -170,8 +172,11 @@ class TableHost(Emitter[Event]):
         listener_ready: Callable[[TableHost], Awaitable[None] | None] | None = None,
         pass_key: bytes | None = None,
         turn_timer: int = TURN_TIMER,
+        watchers: int = WATCHERS,
     ) -> None:
         super().__init__()
+        if not 0 <= watchers <= MAX_WATCHERS:
+            raise ValueError(f"a table admits from 0 to {MAX_WATCHERS} watchers, not {watchers}")
         if len(seats) < game.min_players or len(seats) > game.max_players:
             raise ValueError(f"{game.title} is for {game.min_players} to {game.max_players} players, not {len(seats)}")
         if seats.count("host") > 1 or any(
@@ -196,6 +201,7 @@ class TableHost(Emitter[Event]):
             options=self.options,
             turn=turn_timer,
             failover=remote_count >= fp.MIN_HOLDERS,
+            watch=watchers,
         )
         self.host_seat = seats.index("host") if "host" in seats else -1
         self.host_name = host_name
@@ -261,6 +267,8 @@ class TableHost(Emitter[Event]):
         """After a failover: the last ply the old host dealt (blame for earlier plies is the old host's)."""
         self.problems: list[str] = []
         self._gather: FailoverGather | None = None
+        self.watch = Spectators(self)
+        """The people watching (spectators.py): the public view only, never a seat's secrets."""
 
     # ---- public API ------------------------------------------------------------
     @property
@@ -340,7 +348,7 @@ class TableHost(Emitter[Event]):
         self._broadcast(m.Chat(text=text[:500], seat=self.host_seat))
         self.emit(ChatReceived(self.host_seat, self.host_name, text[:500]))
 
-    def submit(self, action: Any) -> None:
+    def submit(self, action: Action) -> None:
         """A move by the person at this host's own seat (IllegalAction if not allowed)."""
         if self.table is None:
             raise IllegalAction("the game has not started")
@@ -399,6 +407,7 @@ class TableHost(Emitter[Event]):
         if self.server is not None:
             self.server.close()
             self.server = None
+        await self.watch.close()
         if isinstance(self.table, LanTable):
             await self.table.close_saver()
         for r in self.remotes.values():
@@ -418,11 +427,13 @@ class TableHost(Emitter[Event]):
             if r.present and r.seat != exclude:
                 assert r.conn is not None
                 r.conn.send_nowait(msg)
+        self.watch.announce(msg)  # the public announcements (who is away, who was named) reach watchers
 
     def _lobby_changed(self) -> None:
         seats = self.lobby()
-        self._broadcast(m.Lobby(seats=seats, started=self.started, host_seat=self.host_seat))
-        self.emit(LobbyChanged(seats, self.started))
+        watchers = self.watch.infos()
+        self._broadcast(m.Lobby(seats=seats, started=self.started, host_seat=self.host_seat, watchers=watchers))
+        self.emit(LobbyChanged(seats, self.started, watchers))
         for fn in self._seats_listener:
             fn(self.open_seats)
         self._changed.set()
@@ -508,6 +519,9 @@ class TableHost(Emitter[Event]):
         except TimeoutError:
             first = None
         self.guard.leave(writer)  # a join (or not) arrived: the connection no longer counts as a stranger's
+        if isinstance(first, m.Watch):
+            await self.watch.serve(conn, first)
+            return
         if not isinstance(first, m.Join):
             if first is not None:
                 self._refuse(conn, type(first).__name__, "the first message must be a join")
@@ -573,8 +587,10 @@ class TableHost(Emitter[Event]):
         for seat in free:
             if seat not in self.reserved:
                 return seat
-        conn.send_nowait(m.Refuse(reason="the table is full"))
-        self._refuse(conn, "join", "the table is full")
+        # Say why when seats are free but kept for others, so nobody thinks they typed something wrong.
+        why = f"the free seats are reserved for other keys (yours is {mine})" if free else "the table is full"
+        conn.send_nowait(m.Refuse(reason=why))
+        self._refuse(conn, "join", why)
         return None
 
     async def _serve(self, r: Remote, conn: Connection) -> None:
@@ -918,7 +934,7 @@ class TableHost(Emitter[Event]):
         self.emit(Problem(text))
         self._lobby_changed()
 
-    async def _bot_plays(self, view: State[Any, Any]) -> Any:
+    async def _bot_plays(self, view: State[Any, Any]) -> Action:
         self._bot_move = True
         return await asyncio.to_thread(self._bot.choose, view, Rng(os.urandom(16)))
 
@@ -1079,7 +1095,7 @@ class TableHost(Emitter[Event]):
     @classmethod
     def take_over(
         cls,
-        game: Any,
+        game: Game[Any, Any],
         identity: Identity,
         save: PeerSave,
         *,
@@ -1105,6 +1121,7 @@ class TableHost(Emitter[Event]):
             port=port,
             save_dir=save_dir,
             pass_key=pass_key,
+            watchers=save.table.watch,
         )
         host.joint = save.joint
         host._commits, host._reveals = dict(save.commits), dict(save.reveals)

@@ -20,7 +20,8 @@ from typing import Any
 import msgspec
 
 from coldwater.core.errors import IllegalAction, NotationError
-from coldwater.core.state import CHANCE, State
+from coldwater.core.notation import Action
+from coldwater.core.state import CHANCE, Game, State
 
 from .. import fairplay as fp
 from .. import messages as m
@@ -55,6 +56,7 @@ from .events import (
 from .failover import candidates
 from .host import FINALS_WAIT, HEARTBEAT, JOIN_TIMEOUT, MAX_ROUNDS, TableHost, fp_pass_key
 from .persist import PeerSave, SavedSeat, Saver, decode_view, load_peer_save, public_step, safe_name, unpack_view
+from .spectators import advertise_watchers
 
 log = logging.getLogger("coldwater.net")
 
@@ -91,7 +93,7 @@ class TablePeer(Emitter[Event]):
 
     def __init__(
         self,
-        game: Any,
+        game: Game[Any, Any],
         identity: Identity,
         *,
         name: str = "peer",
@@ -120,6 +122,7 @@ class TablePeer(Emitter[Event]):
         self.info: m.TableInfo | None = None
         self.seat = -1
         self.seats: list[m.SeatInfo] = []
+        self.watchers: list[m.WatcherInfo] = []
         self.host_seat = 0
         self.state: State[Any, Any] | None = None
         """This seat's view of the game."""
@@ -190,7 +193,7 @@ class TablePeer(Emitter[Event]):
         """A person's move is asked for (the person API: :meth:`submit`)."""
         return self._person is not None and not self._person.done()
 
-    def submit(self, action: Any) -> None:
+    def submit(self, action: Action) -> None:
         """A move by the person at this seat (IllegalAction if not allowed now)."""
         if self.state is None or self.state.current != self.seat:
             raise IllegalAction("it is not your turn")
@@ -400,8 +403,9 @@ class TablePeer(Emitter[Event]):
                 lambda t: None if t in self.problems else self._problem(t),
             )
             self.host_seat = msg.host_seat
+            self.watchers = list(msg.watchers)
             self._update_save_seats()
-            self.emit(LobbyChanged(msg.seats, msg.started))
+            self.emit(LobbyChanged(msg.seats, msg.started, self.watchers))
         elif isinstance(msg, m.Chat):
             name = next((s.name for s in self.seats if s.seat == msg.seat), f"Seat {msg.seat + 1}")
             self.emit(ChatReceived(msg.seat, name, msg.text))
@@ -997,6 +1001,7 @@ class TablePeer(Emitter[Event]):
         )
         self.takeover.advertiser = adv
         self.takeover.on_seats_changed(adv.update_soon)
+        advertise_watchers(self.takeover, adv)
         self._advert_task = asyncio.ensure_future(adv.start(0))
 
     def _become_host(self) -> None:

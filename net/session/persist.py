@@ -18,7 +18,7 @@ from typing import Any
 
 import msgspec
 
-from coldwater.core.state import State
+from coldwater.core.state import Game, State
 
 from .. import messages as m
 from ..files import write_atomic
@@ -152,7 +152,7 @@ def public_step(step: m.Step) -> m.Step:
     )
 
 
-def decode_view(game: Any, data: bytes, ply: int) -> State[Any, Any]:
+def decode_view(game: Game[Any, Any], data: bytes, ply: int) -> State[Any, Any]:
     view: State[Any, Any] = game.state_type(msgspec.msgpack.decode(data, type=game.state_type.DATA), seed=None, ply=ply)
     return view
 
@@ -166,7 +166,7 @@ def pack_view(state: State[Any, Any]) -> bytes:
     return zlib.compress(state.encode(), 1)
 
 
-def unpack_view(game: Any, data: bytes, ply: int) -> State[Any, Any]:
+def unpack_view(game: Game[Any, Any], data: bytes, ply: int) -> State[Any, Any]:
     """The view a host sent; msgspec.DecodeError for anything that is not one (or unpacks too large)."""
     try:
         z = zlib.decompressobj()
