@@ -196,11 +196,11 @@ async def by_table(screen: TableScreen, pick: Pick, made: int, upto: int) -> int
         view = t.view(t.current)
         action = pick(view, view.legal(), made)
         # The log describes each move from the position before it, as choose() and drive() do.
-        screen._describe_view = t.view(screen.log_seat)
+        screen._describe_view = screen.seen_by(screen.log_seat)
         t.submit(action)
         made += 1
         while True:  # bots and chance, until a person is asked or the game ends
-            screen._describe_view = t.view(screen.log_seat)
+            screen._describe_view = screen.seen_by(screen.log_seat)
             if not await t.step():
                 break
     screen.drive()
