@@ -59,6 +59,19 @@ async def key_until(pilot: Pilot[Any], name: str, done: Callable[[], bool], limi
         await asyncio.sleep(0.001)
 
 
+async def page_down(pilot: Pilot[Any], screen: TableScreen) -> bool:
+    """PgDn on the board or the open pane, and wait until its scroll (animated) has
+    landed and been drawn; False, pressing nothing, when it is already at the end."""
+    scroller: Any = screen._scroller()
+    if scroller.scroll_y >= scroller.max_scroll_y:
+        return False
+    target = scroller.scroll_target_y
+    await key_until(pilot, "pagedown", lambda: scroller.scroll_target_y != target)
+    await pilot.wait_for_animation()
+    await settle(pilot)
+    return True
+
+
 async def focus(pilot: Pilot[Any], selector: str | Widget, limit: int = 40) -> None:
     """Press Tab until the widget (or the one matching `selector`) has focus."""
     target = pilot.app.screen.query_one(selector) if isinstance(selector, str) else selector

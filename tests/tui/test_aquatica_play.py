@@ -36,7 +36,7 @@ from coldwater.tui.screens.handover import HandOverScreen
 from coldwater.tui.screens.score import ScoreScreen
 from coldwater.tui.widgets.choices import ChoiceList
 
-from .driver import by_table, key, settle, start_game
+from .driver import by_table, key, key_until, page_down, settle, start_game
 from .screen_text import screen_text
 
 RANK: dict[type, int] = {
@@ -138,19 +138,18 @@ async def check_parts(pilot: Pilot[Any], screen: AquaticaTableScreen, open_panes
     if not open_panes:
         return
     for pane, letter in PANE_KEYS.items():
-        await key(pilot, letter)
+        await key_until(pilot, letter, lambda: screen.pane != "")
         await settle(pilot)  # the pane's layout lands on the next refresh
         shown = screen_text(pilot.app)
-        for _ in range(3):  # a long pane scrolls: PgDn shows the rest
-            await key(pilot, "pagedown")
-            await settle(pilot)
+        for _ in range(10):  # a long pane scrolls: PgDn shows the rest, to its end
+            if not await page_down(pilot, screen):
+                break
             shown += screen_text(pilot.app)
         for part, (marker, where) in parts.items():
             if where == pane:
                 assert marker in shown, f"{part} is not in the {pane} pane:\n{shown}"
-        await key(pilot, letter)
+        await key_until(pilot, letter, lambda: screen.pane == "")
         await settle(pilot)
-        assert screen.pane == "", (pane, screen.pane, pilot.app.focused)
 
 
 async def play_game(

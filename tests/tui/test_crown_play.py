@@ -32,7 +32,7 @@ from coldwater.tui.screens.score import ScoreScreen
 from coldwater.tui.screens.table import TableScreen
 from coldwater.tui.widgets.choices import ChoiceList
 
-from .driver import Pick, by_table, key, settle, start_game
+from .driver import Pick, by_table, key, key_until, page_down, settle, start_game
 from .frame_driver import screen_text
 
 SEATS = ["person", "bot:greedy", "bot:random"]
@@ -72,14 +72,16 @@ def missing(text: str) -> list[str]:
 
 async def board_pane_text(pilot: Pilot[Any]) -> str:
     """Open the board pane with its key, read it page by page, close it with the same key."""
-    await key(pilot, "f2")
+    screen = pilot.app.screen
+    assert isinstance(screen, TableScreen)
+    await key_until(pilot, "f2", lambda: screen.pane == "board")
     await settle(pilot)
     seen = screen_text(pilot)
     for _ in range(4):
-        await key(pilot, "pagedown")
-        await settle(pilot)
+        if not await page_down(pilot, screen):
+            break
         seen += "\n" + screen_text(pilot)
-    await key(pilot, "f2")
+    await key_until(pilot, "f2", lambda: screen.pane == "")
     await settle(pilot)
     return seen
 
