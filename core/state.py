@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import operator
 from abc import ABC, abstractmethod
 from pathlib import Path
-from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar, cast
 
 import msgspec
 
@@ -53,6 +54,8 @@ _json = msgspec.json.Encoder()
 # cannot change any result; it only skips re-encoding the same action each ply.
 notation_key = functools.lru_cache(maxsize=1 << 15)(str)
 _notation = notation_key
+_FIRST = operator.itemgetter(0)
+_SECOND = operator.itemgetter(1)
 
 
 class Scores(msgspec.Struct, frozen=True):
@@ -259,8 +262,12 @@ class State(Generic[A, D]):
         canon: A | None
         if len(legal) <= 48:
             # Usually asked once per position (by apply): a scan of a short list
-            # is cheaper than hashing every action into a dict.
-            canon = next((a for a in legal if a is action or a == action), None)
+            # is cheaper than hashing every action into a dict. list.index scans
+            # in C, testing identity first and then ==, as a loop here would.
+            try:
+                canon = legal[cast("list[object]", legal).index(action)]
+            except ValueError:
+                canon = None
         else:
             if self._legal_set is None:
                 self._legal_set = {a: a for a in legal}
@@ -320,7 +327,12 @@ class State(Generic[A, D]):
         """At a chance node, each possible outcome with its integer weight."""
         if self._current() != CHANCE:
             return []
-        return sorted(self._chance_weights(), key=lambda aw: _notation(aw[0]))
+        # Decorated with each outcome's notation and sorted on it, all in C (map,
+        # zip, itemgetter): searches and solo play draw chance through here.
+        ws = self._chance_weights()
+        keyed = list(zip(map(_notation, map(_FIRST, ws)), ws))
+        keyed.sort(key=_FIRST)
+        return list(map(_SECOND, keyed))
 
     def sample_chance(self, rng: Rng | None = None) -> A:
         """Draw the pending chance outcome from `rng`, or from the seed and ply."""
@@ -331,7 +343,7 @@ class State(Generic[A, D]):
         outcomes = self.chance_outcomes()
         if not outcomes:
             raise ValueError("no chance event is pending")
-        return outcomes[rng.weighted([w for _, w in outcomes])][0]
+        return outcomes[rng.weighted(list(map(_SECOND, outcomes)))][0]
 
     def clone(self: S) -> S:
         return type(self)(
@@ -448,6 +460,9 @@ class GameBase(ABC, Generic[S, A]):
     options_type: type[msgspec.Struct]
     bots: tuple[str, ...]
     state_type: type[S]
+    sealed_values: bool = True
+    """False when no seat ever holds a value another cannot see (every view is the whole
+    position): a LAN table then draws every chance outcome in public and needs no dealer."""
 
     @property
     def codec(self) -> Codec[A]:

@@ -18,7 +18,8 @@ import msgspec
 
 # v3: no per-frame signature, varint frame counters (the channel's AEAD authenticates the peer).
 # v4: watchers (Watch, Watching, Over; Lobby lists watchers; TableInfo.watch).
-PROTOCOL = 4
+# v5: public draws from the seats' hash-chain beacons (Link, Step.links, a chain tip in each seed reveal).
+PROTOCOL = 5
 SERVICE = "_coldwater._tcp.local."
 
 
@@ -115,7 +116,8 @@ class TableInfo(msgspec.Struct, omit_defaults=True):
     turn: int = 0
     """Seconds a seat has for each move before a bot plays it until it returns (0: no limit)."""
     failover: bool = True
-    """False when fewer than two remote seats could hold escrow shares: a lost host ends the game."""
+    """False when a lost host ends the game: fewer than two remote seats could hold escrow shares of
+    the dealer's secret (a game with no sealed values needs no escrow, only another remote seat)."""
     watch: int = 16
     """The most watchers the table admits at once (0: it admits none)."""
 
@@ -137,6 +139,8 @@ class Join(_App, tag=1):  # "join"
     """Failover only: this peer's escrow share of the dealer secret."""
     steps: list[Step] = []
     """Failover only: every step this peer saw (the new host may be behind)."""
+    linkless: bool = False
+    """Coming back without its beacon chain (it lost its save): the host stops waiting for its links."""
 
 
 class Welcome(_App, tag=2):  # "welcome"
@@ -194,6 +198,7 @@ class Commits(_App, tag=9):  # "commits"
 
 class Reveal(_App, tag=10):  # "reveal"
     value: bytes
+    """32 random bytes, then the seat's beacon chain tip (fairplay.contribution)."""
 
 
 class Begin(_App, tag=11):  # "begin"
@@ -233,6 +238,9 @@ class Step(_App, tag=12):  # "step"
     reveal: SealedReveal | None = None
     sig: bytes = b""
     bot: bool = False
+    links: dict[int, bytes] = {}
+    """A public draw: every contributing seat's chain link (beacon.py); each peer checks
+    them and draws the outcome itself."""
 
 
 class Act(_App, tag=13):  # "act"
@@ -306,6 +314,13 @@ class Notice(_App, tag=20):  # "notice"
     text: str
 
 
+class Link(_App, tag=23):  # "link"
+    """Peer → host: my beacon chain's link for the chance node at `ply` (sent unasked when it is pending)."""
+
+    ply: int
+    link: bytes
+
+
 # ---- watching (see session/spectators.py and session/watcher.py) ----------------------
 # (Tags from 40: the low numbers are the seats' protocol, which grows on other branches.)
 class Watch(_App, tag=40):  # "watch"
@@ -366,6 +381,7 @@ Message = Union[
     Notice,
     Ping,
     Pong,
+    Link,
     Watch,
     Watching,
     Over,

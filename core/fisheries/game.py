@@ -36,6 +36,7 @@ class FisheriesGame(GameBase[FisheriesState, FAction]):
     max_players = 2
     options_type = FisheriesOptions
     bots = BOT_NAMES
+    sealed_values = False  # no hidden information: every card and tile is face up
 
     def __init__(self, content: Content) -> None:
         self.content = content

@@ -122,6 +122,8 @@ class PeerSave(msgspec.Struct, kw_only=True):
     """Ply → digest of every private view the host sent us (checked by the audit)."""
     dealt_by: list[tuple[int, int]] = []
     """(first ply, host seat) for each host that dealt part of the game, to blame the right one."""
+    chain: bytes = b""
+    """The end value of this seat's beacon chain (secret: its links are revealed one per public draw)."""
 
     def key_for(self, seat: int) -> bytes:
         return self.keys.get(seat, b"")
@@ -149,6 +151,7 @@ def public_step(step: m.Step) -> m.Step:
         commit=step.commit,
         sig=step.sig,
         bot=step.bot,
+        links=step.links,
     )
 
 
