@@ -22,6 +22,7 @@ only; nothing here fails on time.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import statistics
 import sys
@@ -65,7 +66,6 @@ def job(args: tuple[str, str, str, list[str], dict[str, Any] | None]) -> tuple[s
     section, key, game_name, levels, options = args[0], args[1], args[2], args[3], args[4]
     seed = f"bots/{section}/{key}"
     sc, d, times = play(game_name, seed, levels, options)
-    print(f"  {section} {key} {','.join(levels)}: {sc.outcome}", file=sys.stderr, flush=True)
     if section == "pond":
         res: Any = sc.ranking[0] == 0
     elif section == "solo":
@@ -74,6 +74,13 @@ def job(args: tuple[str, str, str, list[str], dict[str, Any] | None]) -> tuple[s
         res = all(t in d.ps[0].tribes for t in d.tribes)
     else:
         res = sc.ranking[0]
+    # One JSON line per game on stderr as it ends: `--report FILE` rebuilds the
+    # figures from such lines, so a long run cut short still counts.
+    print(
+        json.dumps({"section": section, "key": key, "res": res, "levels": levels, "times": times}),
+        file=sys.stderr,
+        flush=True,
+    )
     return section, key, res, levels, times
 
 
@@ -85,8 +92,15 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--tribes-levels", default="1,2,3,4,5,6", help="Tribes Solo levels to play")
     ap.add_argument("--titles", default=",".join(games.names()), help="games for the head-to-head lines")
+    ap.add_argument("--report", metavar="FILE", help="print the figures from the game lines a run wrote to stderr")
     args = ap.parse_args()
     levels = args.levels.split(",")
+    if args.report:
+        with open(args.report) as f:
+            rows = [json.loads(line) for line in f if line.startswith("{")]
+        done = [(r["section"], r["key"], r["res"], r["levels"], [tuple(t) for t in r["times"]]) for r in rows]
+        report(done, levels, None)
+        return
     only = set(args.only.split(","))
     n = args.games
     jobs: list[tuple[str, str, str, list[str], dict[str, Any] | None]] = []
@@ -118,7 +132,7 @@ def main() -> None:
     print(f"({len(jobs)} games in {time.perf_counter() - t0:.0f} s)")
 
 
-def report(results: list[tuple[str, str, Any, list[str], Timing]], levels: list[str], n: int) -> None:
+def report(results: list[tuple[str, str, Any, list[str], Timing]], levels: list[str], n: int | None) -> None:
     by: dict[tuple[str, str], list[Any]] = {}
     timing: dict[str, Timing] = {lv: [] for lv in levels}
     for section, key, res, seats, times in results:
@@ -133,7 +147,7 @@ def report(results: list[tuple[str, str, Any, list[str], Timing]], levels: list[
             by.setdefault((section, f"{game}/{pair}"), []).append(seats[res] == hi)
         for lv, cpu, wall in times:
             timing[lv].append((lv, cpu, wall))
-    print(f"Bot levels, {n} games per line (fixed seeds)")
+    print(f"Bot levels, {n if n is not None else 'the'} games per line (fixed seeds)")
     for lv in levels:
         if ("pond", lv) in by:
             r = by[("pond", lv)]
@@ -142,13 +156,13 @@ def report(results: list[tuple[str, str, Any, list[str], Timing]], levels: list[
         if ("solo", lv) in by:
             c = Counter(by[("solo", lv)])
             dist = ", ".join(f"{t} {k}" for t, k in sorted(c.items(), key=lambda x: -x[1]))
-            print(f"  Aquatica base solo    {lv:6}  {dist}")
+            print(f"  Aquatica base solo    {lv:6}  {dist} (of {sum(c.values())})")
     for lv in levels:
         cells = []
         for level in range(1, 7):
             r = by.get(("tribes", f"{lv}/{level}"))
             if r:
-                cells.append(f"L{level} {100 * sum(r) / len(r):3.0f}%")
+                cells.append(f"L{level} {sum(r)}/{len(r)}")
         if cells:
             print(f"  Aquatica Tribes Solo  {lv:6}  " + "  ".join(cells))
     for name in games.names():

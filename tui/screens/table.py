@@ -42,7 +42,7 @@ from textual.worker import Worker, WorkerState
 from coldwater.core.errors import IllegalAction
 from coldwater.core.state import CHANCE, State
 from coldwater.net import paths, records
-from coldwater.net.table import Applied, GameOver, SeatKind, Undone, seat_label
+from coldwater.net.table import Applied, GameOver, SeatKind, Table, Undone, seat_label
 from coldwater.net.tablelike import TableLike
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen
@@ -278,6 +278,8 @@ leaving and resuming later loses nothing, the log included.
         self.query_one("#log-pane").display = False
         for pane in self.PANES:
             self.query_one(f"#pane-{pane.id}").display = False
+        if isinstance(self.table, Table):
+            self.table.think_pause = self.cw.think_gate.wait  # keys before searches
         if self.table.content is not None:
             self.log_entry("note", self.content_note())  # say so once, up front
         self.rebuild_log()

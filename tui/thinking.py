@@ -1,0 +1,48 @@
+"""Holding a bot's search while the app handles a key.
+
+A bot thinks in a worker thread, but Python runs one thread at a time: a search
+beside the event loop would take half of every key's time. The app holds the
+gate from a key's arrival until the screen has repainted; the search waits at
+the gate between playouts (``SearchBot.pause``), so the key is handled at full
+speed and the search loses only that moment. The search's budget is counted in
+playouts, so a hold never changes what the bot plays.
+"""
+
+from __future__ import annotations
+
+import threading
+
+HOLD_AT_MOST = 0.25
+"""Seconds a search waits at a held gate before going on anyway: a key whose
+repaint never reports back (or a held-down key) cannot stall a bot for long."""
+
+
+class ThinkGate:
+    """Open unless a key is being handled; one per app, shared by its tables."""
+
+    def __init__(self) -> None:
+        self._open = threading.Event()
+        self._open.set()
+        self._holds = 0
+        self._lock = threading.Lock()
+
+    def hold(self) -> None:
+        """A key arrived (event loop thread)."""
+        with self._lock:
+            self._holds += 1
+            self._open.clear()
+
+    def release(self) -> None:
+        """Its repaint is done (event loop thread); the gate opens when no key is left."""
+        with self._lock:
+            self._holds = max(0, self._holds - 1)
+            if not self._holds:
+                self._open.set()
+
+    @property
+    def held(self) -> bool:
+        return not self._open.is_set()
+
+    def wait(self) -> None:
+        """Called by a searching bot between playouts (worker thread)."""
+        self._open.wait(HOLD_AT_MOST)
