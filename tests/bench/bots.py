@@ -2,6 +2,7 @@
 
     .venv/bin/python tests/bench/bots.py [--games N] [--levels easy,normal,hard]
         [--only pond,solo,tribes,h2h] [--tribes-levels 1,...,6] [--titles crown,...] [--jobs J]
+    .venv/bin/python tests/bench/bots.py --report FILE [--levels ...]
 
 Prints, for each level, over a fixed list of seeds (``--games`` per line):
 
@@ -13,6 +14,10 @@ Prints, for each level, over a fixed list of seeds (``--games`` per line):
 - seconds per decision of the searching levels: median and 95th percentile of
   CPU time (what the budget sets; independent of other load on the machine)
   and of wall time.
+
+Each game also writes one JSON line to stderr as it ends; ``--report FILE``
+prints the figures from a file of such lines (a long run stopped early, or
+several runs' lines put together).
 
 The wall-clock safety cap is lifted here, so every decision runs its whole
 iteration budget and the figures repeat exactly for the same seeds. Figures
@@ -104,8 +109,10 @@ def main() -> None:
     only = set(args.only.split(","))
     n = args.games
     jobs: list[tuple[str, str, str, list[str], dict[str, Any] | None]] = []
-    for lv in levels:
-        for i in range(n):
+    # Game i of every line before game i + 1 of any: a run stopped early (see
+    # --report) still has about as many games on each line.
+    for i in range(n):
+        for lv in levels:
             if "pond" in only:
                 jobs.append(("pond", f"{lv}/{i}", "crown", [lv], None))
             if "solo" in only:
@@ -115,10 +122,9 @@ def main() -> None:
                     jobs.append(
                         ("tribes", f"{lv}/{level}/{i}", "aquatica", [lv], {"module": "tribes", "solo_level": level})
                     )
-    if "h2h" in only:
-        for lo, hi in zip(levels, levels[1:]):
-            for name in args.titles.split(","):
-                for i in range(n):
+        if "h2h" in only:
+            for lo, hi in zip(levels, levels[1:]):
+                for name in args.titles.split(","):
                     seats = [hi, lo] if i % 2 == 0 else [lo, hi]
                     jobs.append(("h2h", f"{name}/{hi}-{lo}/{i}", name, seats, None))
     t0 = time.perf_counter()
