@@ -6,15 +6,24 @@ gate from a key's arrival until the screen has repainted; the search waits at
 the gate between playouts (``SearchBot.pause``), so the key is handled at full
 speed and the search loses only that moment. The search's budget is counted in
 playouts, so a hold never changes what the bot plays.
+
+The same hook ends a search whose table has gone (left, or the app quit): it
+raises :class:`ThinkingStopped` in the bot's thread, so nobody waits for a move
+that would not be applied.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 HOLD_AT_MOST = 0.25
 """Seconds a search waits at a held gate before going on anyway: a key whose
 repaint never reports back (or a held-down key) cannot stall a bot for long."""
+
+
+class ThinkingStopped(Exception):
+    """Raised inside a bot's search when its table has closed."""
 
 
 class ThinkGate:
@@ -25,6 +34,8 @@ class ThinkGate:
         self._open.set()
         self._holds = 0
         self._lock = threading.Lock()
+        self._stopped: set[int] = set()
+        """id() of the owners (table screens) that are gone."""
 
     def hold(self) -> None:
         """A key arrived (event loop thread)."""
@@ -46,3 +57,21 @@ class ThinkGate:
     def wait(self) -> None:
         """Called by a searching bot between playouts (worker thread)."""
         self._open.wait(HOLD_AT_MOST)
+
+    def pause_for(self, owner: object) -> Callable[[], None]:
+        """The pause hook for a search run on behalf of `owner` (a table screen)."""
+        key = id(owner)
+        with self._lock:
+            self._stopped.discard(key)
+
+        def pause() -> None:
+            if key in self._stopped:
+                raise ThinkingStopped("the table was closed")
+            self.wait()
+
+        return pause
+
+    def stop(self, owner: object) -> None:
+        """`owner` is gone: its searches stop at their next pause."""
+        with self._lock:
+            self._stopped.add(id(owner))
