@@ -15,11 +15,12 @@ that would not be applied.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 
 HOLD_AT_MOST = 0.25
-"""Seconds a search waits at a held gate before going on anyway: a key whose
-repaint never reports back (or a held-down key) cannot stall a bot for long."""
+"""Seconds after the last key that a held gate holds: a key whose repaint never
+reports back (or a key held down) cannot stall a bot for longer."""
 
 
 class ThinkingStopped(Exception):
@@ -29,11 +30,13 @@ class ThinkingStopped(Exception):
 class ThinkGate:
     """Open unless a key is being handled; one per app, shared by its tables."""
 
-    def __init__(self) -> None:
+    def __init__(self, hold_at_most: float = HOLD_AT_MOST) -> None:
+        self.hold_at_most = hold_at_most
         self._open = threading.Event()
         self._open.set()
         self._holds = 0
         self._lock = threading.Lock()
+        self._since = 0.0
         self._stopped: set[int] = set()
         """id() of the owners (table screens) that are gone."""
 
@@ -41,6 +44,7 @@ class ThinkGate:
         """A key arrived (event loop thread)."""
         with self._lock:
             self._holds += 1
+            self._since = time.monotonic()
             self._open.clear()
 
     def release(self) -> None:
@@ -56,7 +60,11 @@ class ThinkGate:
 
     def wait(self) -> None:
         """Called by a searching bot between playouts (worker thread)."""
-        self._open.wait(HOLD_AT_MOST)
+        if self._open.is_set():
+            return
+        left = self._since + self.hold_at_most - time.monotonic()
+        if left > 0:
+            self._open.wait(left)
 
     def pause_for(self, owner: object) -> Callable[[], None]:
         """The pause hook for a search run on behalf of `owner` (a table screen)."""
