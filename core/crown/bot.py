@@ -127,7 +127,7 @@ class GreedyBot(GreedyBase):
     # One method per kind of action, looked up by type: a playout rates tens of
     # thousands of actions (a Lure alone comes in dozens), and a chain of
     # isinstance tests was a third of the search's time.
-    def _cast(self, d: CrownData, p: Party, a: Any) -> float:
+    def _cast(self, d: CrownData, p: Party, a: Place | Remove) -> float:
         s = SPACE_INDEX[a.space]
         colour, side = SPACE_COLOUR[s], (p.token if isinstance(a, Place) else d.tokens[s])
         v = self.cast_value(d, p, colour, side)
@@ -135,11 +135,11 @@ class GreedyBot(GreedyBase):
             v -= self.feeds_silent(d, colour, sum(1 if side == 1 else z[colour] for z in p.zones if z[colour]))
         return v
 
-    def _fill(self, d: CrownData, p: Party, a: Any) -> float:
+    def _fill(self, d: CrownData, p: Party, a: Fill) -> float:
         have = sum(p.zones[a.zone - 3])
         return (2.0 - 0.1 * a.zone) if have == 0 else 1.0 - have / a.zone
 
-    def _take(self, d: CrownData, p: Party, a: Any) -> float:
+    def _take(self, d: CrownData, p: Party, a: Take | TakeTop) -> float:
         # With few cards in progress, cast bait is wasted on the discard pile.
         base = 1.6 if len(p.ma) < 2 else 1.0
         if isinstance(a, Take):
@@ -148,25 +148,25 @@ class GreedyBot(GreedyBase):
             return base + 0.3 * sum(1 for c in spots if c in colours_on_board) - 0.2 * len(spots)
         return base - 0.1
 
-    def _route(self, d: CrownData, p: Party, a: Any) -> float:
+    def _route(self, d: CrownData, p: Party, a: Route) -> float:
         m = next(m for m in p.ma if m.card == a.card)
         return 2.0 + len(m.filled) / len(self.T.ma_spots[a.card])
 
-    def _discard(self, d: CrownData, p: Party, a: Any) -> float:
+    def _discard(self, d: CrownData, p: Party, a: Discard) -> float:
         return -0.5 * self.feeds_silent(d, d.colour, 1)
 
-    def _catch(self, d: CrownData, p: Party, a: Any) -> float:
+    def _catch(self, d: CrownData, p: Party, a: Catch) -> float:
         f = d.zones[LOCATION_INDEX[a.loc]][a.at - 3]
         pend = next(x for x in d.pending if x.zone == a.zone)
         cost = (0.8 if LOCATION_INDEX[a.loc] != COLOUR_LOCATION[pend.colour] else 0) + (0.8 if a.at != a.zone else 0)
         return (self.fish_value(p, f.species) if f is not None else 0.0) - cost
 
-    def _zone6(self, d: CrownData, p: Party, a: Any) -> float:
+    def _zone6(self, d: CrownData, p: Party, a: Zone6) -> float:
         pend = next(x for x in d.pending if x.zone == 6)
         f = d.tops[COLOUR_LOCATION[pend.colour]]
         return (self.fish_value(p, f.species) if f is not None else 0.0) - 0.1
 
-    def _reel(self, d: CrownData, p: Party, a: Any) -> float:
+    def _reel(self, d: CrownData, p: Party, a: Reel) -> float:
         c = COLOUR_INDEX[a.colour]
         zones = [list(z) for z in p.zones]
         zones[a.a - 3][c] -= 1
