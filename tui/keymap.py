@@ -105,6 +105,17 @@ PANE_SLOTS: tuple[str, ...] = ("f4", "f5", "f6")
 """Default keys of a game's own panes (``table.pane1`` ...), in the order it declares them;
 a pane may add a capital letter of its own."""
 
+PANE_KEYS: tuple[Key, ...] = tuple(
+    Key("table", f"pane{n}", slot, f"Pane {n} ({name})")
+    for n, (slot, name) in enumerate(zip(PANE_SLOTS, ("Ocean", "Players", "Goals"), strict=True), start=1)
+)
+"""The game panes' keys as the settings screen lists them (only Aquatica has panes so far,
+so their names are its). Bound by :func:`pane_bindings`, not :func:`bindings`: the action
+names the pane, which each game declares."""
+
+ALL_KEYS: tuple[Key, ...] = DEFAULT + PANE_KEYS
+"""Every remappable key: what the settings screen lists and remaps check against."""
+
 
 def binding_id(key: Key) -> str:
     return f"{key.scope}.{key.action}"
@@ -141,23 +152,17 @@ def pane_bindings(panes: list[tuple[str, str, str]]) -> list[BindingType]:
 def conflict(bid: str, key: str, overrides: dict[str, str]) -> str | None:
     """Why `key` cannot be given to binding `bid` (None: it can). `overrides` are the
     remaps in force (binding id -> keys)."""
-    this = next((k for k in DEFAULT if binding_id(k) == bid), None)
+    this = next((k for k in ALL_KEYS if binding_id(k) == bid), None)
     if this is None:
         return f"there is no key {bid!r}"
     if this.scope == "table" and len(key) == 1 and key in CHOICE_KEYS:
         return f"{describe_keys(key)} chooses a listed move at the table"
-    if (
-        this.scope in ("table", "app")
-        and key in PANE_SLOTS
-        and not any(key in v.split(",") for k, v in overrides.items() if k.startswith("table.pane"))
-    ):
-        return f"{describe_keys(key)} opens one of a game's own panes at the table"
     scopes: set[str] = set()
     for group in SCREEN_SCOPES:
         if this.scope == "app" or this.scope in group:
             scopes.update(group)
     scopes.add("app")
-    for other in DEFAULT:
+    for other in ALL_KEYS:
         if other is this or other.scope not in scopes:
             continue
         keys = [k.strip() for k in overrides.get(binding_id(other), other.keys).split(",")]

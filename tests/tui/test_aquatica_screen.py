@@ -157,3 +157,21 @@ def test_snapshot_solo_goals_wide(snap_compare) -> None:
         await ready(pilot)
 
     assert snap_compare(_app(), terminal_size=(160, 50), run_before=before)
+
+
+async def test_every_footer_key_fits_at_80_columns_and_roomy_when_wide(make_app) -> None:
+    """Three game panes make the footer long: at 80 columns it closes up so "? Help" still
+    shows whole, and it opens out again when the terminal is wider."""
+    from .screen_text import screen_text
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_game(pilot, mode_key="s", game="aquatica", seats=["person", "bot:random"], seed="5")
+        await ready(pilot)
+        footer = screen_text(app).splitlines()[-1]
+        for shown in ("esc Menu", "e End turn", "f4 Ocean", "f6 Goals", "? Help"):
+            assert shown in footer, footer
+        await pilot.resize_terminal(130, 30)
+        await pilot.pause()
+        await pilot.pause()
+        assert " esc Menu  e End turn " in screen_text(app).splitlines()[-1]

@@ -65,6 +65,16 @@ def test_layout_never_wraps_and_uses_two_columns_when_wide() -> None:
     assert any("Your hand" in line.plain and "The Ocean" in line.plain for line in wide)
 
 
+def test_ocean_alone_in_its_pane_is_not_titled_twice() -> None:
+    """The Ocean pane's frame says "Ocean"; the part's own heading stays only beside the board."""
+    s = first_turn()
+    for width in (78, 140):
+        parts = draw.Sheet(DECK, 78).parts(s.data, ["Ann", "Bob", "Cy"], 0)
+        text = "\n".join(line.plain for line in draw.layout(parts, width, ("ocean",)))
+        assert "The Ocean" not in text
+        assert text.startswith("In the decks") and "Character row" in text
+
+
 def test_fit_breaks_at_separators_with_an_indent() -> None:
     from rich.text import Text
 

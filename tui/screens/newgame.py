@@ -158,7 +158,7 @@ bottom explains the field you are on. The form remembers your last choices.
                         [("person", "person")],
                         id=f"seat-{i}",
                         classes="seat-kind",
-                        hint="A person at this keyboard, or a bot (greedy plays sensibly, random does not)",
+                        hint="A person at this keyboard, or a bot: easy, normal or hard (greedy answers at once)",
                     )
                     yield Field(
                         placeholder="name",

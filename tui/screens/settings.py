@@ -106,7 +106,7 @@ setting; changes are kept at once.
     def show_keys(self, highlight: int | None = None) -> None:
         overrides = self.cw.settings.keys
         items = []
-        for key in keymap.DEFAULT:
+        for key in keymap.ALL_KEYS:
             bid = keymap.binding_id(key)
             keys = keymap.describe_keys(overrides.get(bid, key.keys))
             mark = " *" if bid in overrides else ""
@@ -144,7 +144,7 @@ setting; changes are kept at once.
         bid = self._highlighted()
         if bid is None or bid not in self.cw.settings.keys:
             return
-        default = next(k.keys for k in keymap.DEFAULT if keymap.binding_id(k) == bid)
+        default = next(k.keys for k in keymap.ALL_KEYS if keymap.binding_id(k) == bid)
         others = {k: v for k, v in self.cw.settings.keys.items() if k != bid}
         for one in default.split(","):
             why = keymap.conflict(bid, one.strip(), others)
@@ -155,7 +155,7 @@ setting; changes are kept at once.
         self.apply(bid, f"{bid} is back to {keymap.describe_keys(default)}.")
 
     def remap(self, bid: str) -> None:
-        key = next(k for k in keymap.DEFAULT if keymap.binding_id(k) == bid)
+        key = next(k for k in keymap.ALL_KEYS if keymap.binding_id(k) == bid)
 
         def chosen(new: str | None) -> None:
             if not new:
@@ -174,7 +174,7 @@ setting; changes are kept at once.
         """Keep the keys, make Textual use them now, and redraw the list."""
         settings_mod.save(self.cw.settings)
         self.app.set_keymap(dict(self.cw.settings.keys))
-        index = [keymap.binding_id(k) for k in keymap.DEFAULT].index(bid)
+        index = [keymap.binding_id(k) for k in keymap.ALL_KEYS].index(bid)
         self.show_keys(highlight=index)
         self.say(message)
 

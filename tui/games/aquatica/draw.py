@@ -423,6 +423,9 @@ def layout(parts: dict[str, list[Text]], width: int, show: tuple[str, ...]) -> l
     def take(*names: str) -> list[Text]:
         return [line for n in names if n in show for line in parts.get(n, [])]
 
+    if show == ("ocean",):
+        # Alone in its pane, under the pane's own "Ocean" title: the heading would say it twice.
+        return fit(parts.get("ocean", [])[1:], width)
     if width >= TWO_COLUMNS:
         return side_by_side(take("turn", "hand", "me", "others"), take("ocean", "goals"), width)
     return fit(take("turn", "hand", "me", "ocean", "goals", "others"), width)

@@ -1,0 +1,35 @@
+"""Private deals with no dealer: mental poker on the Ed25519 group (docs/fairplay.md).
+
+- :mod:`.group`: :class:`Point`, :class:`Scalar` over libsodium, validation of received points;
+- :mod:`.proofs`: Chaum–Pedersen (DLEQ) proofs bound to a context;
+- :mod:`.deck`: :class:`DeckSpec` (cards as points), :class:`SeatKey`, :class:`TableKeys`,
+  shuffle passes, strips, openings, hand-overs, and :class:`Deck` (one deck at one peer);
+- :mod:`.verify`: the end-of-game audit of a deck, naming the seat at fault;
+- :mod:`.wire`: the Structs that cross the wire, with their size limits.
+"""
+
+from .deck import Deck, DeckSpec, FairDealError, SeatKey, TableKeys
+from .group import GroupError, Point, Scalar
+from .verify import Claim, DeckAudit, audit_deck
+from .wire import Handover, KeyReveal, KeyShare, PassSecrets, ShuffledDeck, Strip, WireError
+
+__all__ = [
+    "Claim",
+    "Deck",
+    "DeckAudit",
+    "DeckSpec",
+    "FairDealError",
+    "GroupError",
+    "Handover",
+    "KeyReveal",
+    "KeyShare",
+    "PassSecrets",
+    "Point",
+    "Scalar",
+    "SeatKey",
+    "ShuffledDeck",
+    "Strip",
+    "TableKeys",
+    "WireError",
+    "audit_deck",
+]
