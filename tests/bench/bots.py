@@ -102,7 +102,11 @@ def main() -> None:
     levels = args.levels.split(",")
     if args.report:
         with open(args.report) as f:
-            rows = [json.loads(line) for line in f if line.startswith("{")]
+            # Keyed by section and game: the same game from two runs (same seed, same
+            # budget, so the same result) counts once.
+            rows = list(
+                {(r["section"], r["key"]): r for r in map(json.loads, filter(lambda x: x.startswith("{"), f))}.values()
+            )
         done = [(r["section"], r["key"], r["res"], r["levels"], [tuple(t) for t in r["times"]]) for r in rows]
         report(done, levels, None)
         return
