@@ -18,15 +18,26 @@ The levels are what a person picks for a seat; ``greedy`` stays for old saves.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Final
+from typing import Any, Final, NotRequired, TypedDict
 
 from .errors import ColdwaterError
 from .notation import Action
 from .rng import Rng
 from .search import Evaluate, Policy, SearchBot, argmax
-from .state import Bot, State
+from .state import Bot, Game, State
 
-__all__ = ["BOT_NAMES", "LEVELS", "Bot", "BotError", "EasyBot", "GreedyBase", "RandomBot", "SearchSpec", "make_bot"]
+__all__ = [
+    "BOT_NAMES",
+    "LEVELS",
+    "Bot",
+    "BotError",
+    "Budget",
+    "EasyBot",
+    "GreedyBase",
+    "RandomBot",
+    "SearchSpec",
+    "make_bot",
+]
 
 LEVELS: Final = ("easy", "normal", "hard")
 BOT_NAMES: Final = ("random", *LEVELS, "greedy")
@@ -79,18 +90,29 @@ class EasyBot:
         return self.greedy.choose(view, rng)
 
 
+class Budget(TypedDict):
+    """A search level's budget: :class:`SearchBot`'s keyword arguments."""
+
+    iterations: int
+    width: NotRequired[int]
+    horizon: NotRequired[int]
+    explore: NotRequired[float]
+    noise: NotRequired[float]
+    confidence: NotRequired[float]
+    expand_after: NotRequired[int]
+    max_seconds: NotRequired[float]
+
+
 class SearchSpec:
     """What a game gives the search: its greedy policy, evaluation and budgets per level."""
 
-    def __init__(
-        self, policy: Callable[[], Policy], evaluate: Evaluate, *, normal: dict[str, Any], hard: dict[str, Any]
-    ) -> None:
+    def __init__(self, policy: Callable[[], Policy], evaluate: Evaluate, *, normal: Budget, hard: Budget) -> None:
         self.policy = policy
         self.evaluate = evaluate
         self.levels = {"normal": normal, "hard": hard}
 
 
-def make_bot(game: Any, name: str, greedy: Callable[[], Bot], search: SearchSpec | None = None) -> Bot:
+def make_bot(game: Game[Any, Any], name: str, greedy: Callable[[], Bot], search: SearchSpec | None = None) -> Bot:
     """The bot called `name` for `game`; raises BotError naming the known ones."""
     if name == "random":
         return RandomBot()

@@ -20,7 +20,7 @@ import enum
 import types
 import typing
 from collections.abc import Callable, Iterable
-from typing import Any, ClassVar, Literal, get_args, get_origin
+from typing import ClassVar, Generic, Literal, TypeVar, get_args, get_origin
 
 import msgspec
 
@@ -47,7 +47,7 @@ def _tag_of(cls: type) -> str:
     return tag
 
 
-def _encode_value(v: Any) -> str:
+def _encode_value(v: object) -> str:
     if v is None:
         return "-"
     if isinstance(v, bool):
@@ -71,7 +71,7 @@ def encode(action: msgspec.Struct) -> str:
     """The notation of one action."""
     cls = type(action)
     names: tuple[str, ...] = cls.__struct_fields__
-    defaults: tuple[Any, ...] = cls.__struct_defaults__
+    defaults: tuple[object, ...] = cls.__struct_defaults__
     values = [getattr(action, n) for n in names]
     # Drop trailing fields that equal their defaults, for short records.
     # Defaults belong to the last len(defaults) fields.
@@ -82,7 +82,8 @@ def encode(action: msgspec.Struct) -> str:
     return " ".join([_tag_of(cls), *(_encode_value(v) for v in values[:n])])
 
 
-def _parser_for(tp: Any) -> Callable[[str], Any]:
+def _parser_for(tp: object) -> Callable[[str], object]:
+    # `tp` is a type expression from get_type_hints (a class, a Union, a Literal...).
     origin = get_origin(tp)
     if origin in (typing.Union, types.UnionType):
         args = [a for a in get_args(tp) if a is not type(None)]
@@ -90,7 +91,7 @@ def _parser_for(tp: Any) -> Callable[[str], Any]:
             raise TypeError(f"notation supports only X | None unions, not {tp}")
         inner = _parser_for(args[0])
 
-        def opt(s: str) -> Any:
+        def opt(s: str) -> object:
             return None if s == "-" else inner(s)
 
         return opt
@@ -100,7 +101,7 @@ def _parser_for(tp: Any) -> Callable[[str], Any]:
             raise TypeError(f"notation supports tuple[X, ...], not {tp}")
         inner = _parser_for(targs[0])
 
-        def tup(s: str) -> Any:
+        def tup(s: str) -> object:
             if s == "()":
                 return ()
             return tuple(inner(x) for x in s.split(","))
@@ -109,7 +110,7 @@ def _parser_for(tp: Any) -> Callable[[str], Any]:
     if origin is Literal:
         allowed = get_args(tp)
 
-        def lit(s: str) -> Any:
+        def lit(s: str) -> object:
             for a in allowed:
                 if _encode_value(a) == s:
                     return a
@@ -127,7 +128,7 @@ def _parser_for(tp: Any) -> Callable[[str], Any]:
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
         by_text = {_encode_value(m.value): m for m in tp}
 
-        def en(s: str) -> Any:
+        def en(s: str) -> object:
             try:
                 return by_text[s]
             except KeyError:
@@ -148,14 +149,26 @@ def _parser_for(tp: Any) -> Callable[[str], Any]:
     raise TypeError(f"no notation for field type {tp}")
 
 
-class Codec:
-    """Parses notation for one game's union of action types."""
+A = TypeVar("A", bound=Action)
+"""One game's action type: usually the union of its action classes."""
 
-    def __init__(self, action_types: Iterable[type[msgspec.Struct]]) -> None:
-        self._types: dict[str, tuple[type[msgspec.Struct], list[tuple[str, Callable[[str], Any], bool]]]] = {}
+_FieldParser = tuple[str, Callable[[str], object], bool]
+"""A field's name, the parser of its notation, and whether it has a default."""
+
+
+class Codec(Generic[A]):
+    """Parses notation for one game's union of action types.
+
+    Generic in that union, so ``parse`` and ``decode_bin`` return the game's own
+    action type: ``Codec[CrownAction]((Bait, Place, ...))``. Each game names its
+    type once, where it builds its codec; mypy checks each class belongs to it.
+    """
+
+    def __init__(self, action_types: Iterable[type[A]]) -> None:
+        self._types: dict[str, tuple[type[A], list[_FieldParser]]] = {}
         for cls in action_types:
             hints = typing.get_type_hints(cls)
-            fields: list[tuple[str, Callable[[str], Any], bool]] = []
+            fields: list[_FieldParser] = []
             for f in msgspec.structs.fields(cls):
                 fields.append(
                     (
@@ -168,11 +181,11 @@ class Codec:
             if tag in self._types:
                 raise TypeError(f"two action types share the tag {tag!r}")
             self._types[tag] = (cls, fields)
-        self.types: tuple[type[msgspec.Struct], ...] = tuple(c for c, _ in self._types.values())
+        self.types: tuple[type[A], ...] = tuple(c for c, _ in self._types.values())
         self._by_type = frozenset(self.types)
         self._decoder = msgspec.msgpack.Decoder(typing.Union[self.types] if len(self.types) > 1 else self.types[0])
 
-    def parse(self, text: str) -> Any:
+    def parse(self, text: str) -> A:
         """The action written as `text`; raises NotationError naming what is wrong.
 
         Only the action's own notation (``str(action)``) parses: the inverse of
@@ -188,7 +201,7 @@ class Codec:
         cls, fields = entry
         if len(args) > len(fields):
             raise NotationError(f"{tag!r} takes at most {len(fields)} values, got {len(args)}")
-        kwargs: dict[str, Any] = {}
+        kwargs: dict[str, object] = {}
         for (name, parse, _has_default), arg in zip(fields, args):
             try:
                 kwargs[name] = parse(arg)
@@ -232,11 +245,12 @@ class Codec:
             return f"'{_tag_of(cls)}' with values that are not its fields' types"
         return None
 
-    def encode_bin(self, action: msgspec.Struct) -> bytes:
+    def encode_bin(self, action: A) -> bytes:
         return msgspec.msgpack.encode(action)
 
-    def decode_bin(self, data: bytes) -> Any:
+    def decode_bin(self, data: bytes) -> A:
         try:
-            return self._decoder.decode(data)
+            action: A = self._decoder.decode(data)
+            return action
         except (msgspec.DecodeError, msgspec.ValidationError) as e:
             raise NotationError(f"not an action: {e}") from None

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from .errors import IllegalAction, NotationError, RecordError
+from .notation import Action
 from .state import State
 
 if TYPE_CHECKING:
@@ -35,6 +36,7 @@ class GameRecord(msgspec.Struct, kw_only=True):
     game: str
     players: int
     options: dict[str, Any] = {}
+    """The game's options Struct as JSON builtins (each game has its own fields)."""
     content_hash: str
     seed: str | None = None
     start_digest: str
@@ -47,7 +49,7 @@ _enc = msgspec.json.Encoder()
 
 
 def start(
-    game: Game[Any], state: State[Any, Any], options: Any = None, meta: dict[str, str] | None = None
+    game: Game[Any, Any], state: State[Any, Any], options: object = None, meta: dict[str, str] | None = None
 ) -> GameRecord:
     """A record for a game that begins at `state` (normally fresh from game.new)."""
     opts = msgspec.to_builtins(game.make_options(options))
@@ -62,7 +64,7 @@ def start(
     )
 
 
-def append(record: GameRecord, seat: int, action: Any, after: State[Any, Any]) -> None:
+def append(record: GameRecord, seat: int, action: Action, after: State[Any, Any]) -> None:
     record.entries.append(Entry(seat, str(action), after.digest()))
 
 
@@ -80,7 +82,7 @@ def loads(raw: bytes | str) -> GameRecord:
     return rec
 
 
-def initial_state(record: GameRecord, game: Game[Any] | None = None) -> tuple[Game[Any], State[Any, Any]]:
+def initial_state(record: GameRecord, game: Game[Any, Any] | None = None) -> tuple[Game[Any, Any], State[Any, Any]]:
     """The game object and starting position a record describes, checked."""
     from . import games
 
@@ -105,7 +107,7 @@ def initial_state(record: GameRecord, game: Game[Any] | None = None) -> tuple[Ga
     return game, state
 
 
-def replay_iter(record: GameRecord, game: Game[Any] | None = None) -> Iterator[tuple[int, Entry, State[Any, Any]]]:
+def replay_iter(record: GameRecord, game: Game[Any, Any] | None = None) -> Iterator[tuple[int, Entry, State[Any, Any]]]:
     """Yield (index, entry, state after it), verifying each entry as it goes."""
     game, state = initial_state(record, game)
     for i, entry in enumerate(record.entries, start=1):
@@ -125,7 +127,7 @@ def replay_iter(record: GameRecord, game: Game[Any] | None = None) -> Iterator[t
         yield i, entry, state
 
 
-def replay(record: GameRecord, game: Game[Any] | None = None) -> State[Any, Any]:
+def replay(record: GameRecord, game: Game[Any, Any] | None = None) -> State[Any, Any]:
     """The final position of a verified replay (RecordError names the first bad entry)."""
     _, last = initial_state(record, game)
     for _, _, state in replay_iter(record, game):

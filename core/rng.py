@@ -72,7 +72,13 @@ class Rng:
         if k <= 0:
             return 0
         nbytes = (k + 7) // 8
-        value = int.from_bytes(self._take(nbytes), "little")
+        pos = self._pos
+        end = pos + nbytes
+        if end <= len(self._buf):  # the usual case, as _take would read it, without its loop
+            self._pos = end
+            value = int.from_bytes(self._buf[pos:end], "little")
+        else:
+            value = int.from_bytes(self._take(nbytes), "little")
         return value >> (nbytes * 8 - k)
 
     def below(self, n: int) -> int:
@@ -99,7 +105,7 @@ class Rng:
     def weighted(self, weights: Sequence[int]) -> int:
         """An index drawn with probability proportional to integer `weights`."""
         total = sum(weights)
-        if total <= 0 or any(w < 0 for w in weights):
+        if total <= 0 or min(weights) < 0:
             raise ValueError("weights must be non-negative with a positive sum")
         r = self.below(total)
         for i, w in enumerate(weights):

@@ -29,7 +29,7 @@ from typing import Any, Protocol, TypeVar
 
 from .notation import Action
 from .rng import Rng
-from .state import CHANCE, Scores, State
+from .state import CHANCE, Game, Scores, State
 
 T = TypeVar("T")
 A = TypeVar("A", bound=Action)
@@ -88,7 +88,7 @@ class SearchBot:
 
     def __init__(
         self,
-        game: Any,
+        game: Game[Any, Any],
         policy: Policy,
         evaluate: Evaluate,
         *,

@@ -7,14 +7,14 @@ generator forked from the seed by game number and ply.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import msgspec
 
 from .bots import BotError
 from .rng import Rng
-from .state import CHANCE, Game, Scores, State
+from .state import CHANCE, Bot, Game, S, Scores
 
 
 class GameResult(msgspec.Struct, frozen=True):
@@ -32,7 +32,7 @@ class GameResult(msgspec.Struct, frozen=True):
     rows: tuple[tuple[int, ...], ...] = ()
 
 
-def play_out(state: State[Any, Any], bots: list[Any], rng: Rng, *, max_plies: int = 100_000) -> State[Any, Any]:
+def play_out(state: S, bots: Sequence[Bot], rng: Rng, *, max_plies: int = 100_000) -> S:
     """Play `state` to the end in place: chance from its seed, seats by `bots`.
 
     Chance comes from ``state.sample_chance()`` (the seed forked by ply), the
@@ -52,7 +52,7 @@ def play_out(state: State[Any, Any], bots: list[Any], rng: Rng, *, max_plies: in
         state.apply(action)
 
 
-def seat_bots(game: Game[Any], spec: str, players: int) -> list[str]:
+def seat_bots(game: Game[Any, Any], spec: str, players: int) -> list[str]:
     """Bot names per seat from ``hard`` (every seat) or ``hard,easy`` (one per seat).
 
     Raises BotError naming the known bots, or if the count does not match the seats.
@@ -69,7 +69,7 @@ def seat_bots(game: Game[Any], spec: str, players: int) -> list[str]:
 
 
 def simulate(
-    game: Game[Any], players: int, games: int, seed: int | str, *, bot: str = "random", options: Any = None
+    game: Game[Any, Any], players: int, games: int, seed: int | str, *, bot: str = "random", options: object = None
 ) -> Iterator[GameResult]:
     """Play `games` whole games and yield each one's result as it finishes.
 

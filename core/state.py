@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import operator
 from abc import ABC, abstractmethod
 from pathlib import Path
-from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar, cast
 
 import msgspec
 
@@ -33,6 +34,13 @@ from .rng import Rng
 
 CHANCE: Final[int] = -1
 """`State.current` while a random outcome is pending."""
+
+EVERYONE: Final[int] = -1
+"""`Opening.to` when a sealed value is opened to every seat."""
+
+Slot = tuple[str | int, ...]
+"""Where a sealed value sits, as an object path every peer computes from its own
+view (e.g. ``("zones", 2, 0)``: the fish in the Lake's Zone 3). Each game names its own."""
 
 A = TypeVar("A", bound=Action)
 D = TypeVar("D", bound=msgspec.Struct)
@@ -46,6 +54,8 @@ _json = msgspec.json.Encoder()
 # cannot change any result; it only skips re-encoding the same action each ply.
 notation_key = functools.lru_cache(maxsize=1 << 15)(str)
 _notation = notation_key
+_FIRST = operator.itemgetter(0)
+_SECOND = operator.itemgetter(1)
 
 
 class Scores(msgspec.Struct, frozen=True):
@@ -76,6 +86,29 @@ class Scores(msgspec.Struct, frozen=True):
         }
 
 
+class Opening(msgspec.Struct, frozen=True, array_like=True):
+    """A sealed value an action makes visible: the value in `slot` is opened `to` a seat (or EVERYONE)."""
+
+    slot: Slot
+    to: int
+
+
+class Openings(msgspec.Struct, frozen=True):
+    """What a player's action opens, as one view can tell (``State.opens``).
+
+    `public` follows from the public record, so every view lists the same. Some
+    openings depend on sealed values (a caught fish that wins the Mystery Weight,
+    which fish a seat submits to a contest): only the seats in `namers`, who hold
+    those values, can name them; on their own views they are listed in `named`
+    (once the `public` openings to them are revealed), and every other seat waits
+    for their word.
+    """
+
+    public: tuple[Opening, ...] = ()
+    named: tuple[Opening, ...] = ()
+    namers: tuple[int, ...] = ()
+
+
 class _Envelope(msgspec.Struct, Generic[D]):
     game: str
     ply: int
@@ -88,8 +121,9 @@ class State(Generic[A, D]):
 
     GAME: ClassVar[str]
     DATA: ClassVar[type[msgspec.Struct]]
-    CODEC: ClassVar[Codec]
-    """The game's action types and their notation."""
+    CODEC: ClassVar[Codec[Any]]
+    """The game's action types and their notation. (A ClassVar cannot name the
+    type variable A; the game object's ``codec`` is the typed ``Codec[A]``.)"""
 
     __slots__ = ("_legal", "_legal_set", "data", "ply", "seed")
 
@@ -132,8 +166,11 @@ class State(Generic[A, D]):
     def _scores(self) -> Scores:
         raise NotImplementedError
 
-    def why_illegal(self, action: Any) -> str:
-        """Why `action` is not legal now, in words. Engines give specific reasons."""
+    def why_illegal(self, action: A) -> str:
+        """Why `action` is not legal now, in words. Engines give specific reasons.
+
+        `action` is well-formed (one of the game's action types, fields of their
+        declared types): ``apply`` refuses anything else before asking."""
         return f"'{action}' is not a legal move now"
 
     def describe(self, action: A) -> str:
@@ -143,6 +180,55 @@ class State(Generic[A, D]):
     @property
     def players(self) -> int:
         raise NotImplementedError
+
+    # ---- a view that advances itself (no process holds the full state) ----
+    # At a table whose dealer nobody sees through (docs/fairplay.md), each seat keeps
+    # only its own view and advances it from public actions, the chance outcomes as
+    # it may know them, and the sealed values opened to it. A game with no sealed
+    # values needs none of this: its view is the full state, and the defaults below
+    # say so. A game with sealed values sets SEALED and overrides all five.
+    SEALED: ClassVar[bool] = False
+    """True when views blank values (then the four hooks below must be overridden)."""
+
+    def _no_hooks(self) -> NotImplementedError:
+        return NotImplementedError(f"{self.GAME} seals values but cannot advance a view by itself")
+
+    def seen_outcome(self, outcome: A, seat: int | None) -> A:
+        """At a chance node of the full state: `outcome` as `seat` may know it (a sealed marker, or the value)."""
+        if self.SEALED:
+            raise self._no_hooks()
+        return outcome
+
+    def apply_seen(self, action: A, seat: int | None) -> None:
+        """Advance this view of `seat` by `action`: a player's action, or at a chance
+        node the outcome as `seat` knows it (``seen_outcome``). Afterwards the view
+        equals ``full.view(seat)`` of the full state that took the whole action,
+        provided the values ``opens`` opened to `seat` were revealed first.
+        Raises IllegalAction (changing nothing) for an outcome `seat` may not know."""
+        if self.SEALED:
+            raise self._no_hooks()
+        self.apply(action)
+
+    def reveal(self, slot: Slot, value: object) -> None:
+        """Write `value`, opened to this view's seat, into the sealed `slot`.
+
+        Raises IllegalAction, changing nothing, for a slot that is not sealed here
+        or a value it cannot hold."""
+        if self.SEALED:
+            raise self._no_hooks()
+        raise IllegalAction(f"{self.GAME} has no sealed values")
+
+    def opens(self, action: A, seat: int | None) -> Openings:
+        """Which sealed slots `action` (a legal player action here) makes visible to whom, as `seat`'s view can tell."""
+        if self.SEALED:
+            raise self._no_hooks()
+        return Openings()
+
+    def sealed_value(self, slot: Slot) -> object:
+        """The value in `slot` here (None where this view has it blank); IllegalAction for no such slot."""
+        if self.SEALED:
+            raise self._no_hooks()
+        raise IllegalAction(f"{self.GAME} has no sealed values")
 
     # ---- the contract -----------------------------------------------------
     @property
@@ -176,8 +262,12 @@ class State(Generic[A, D]):
         canon: A | None
         if len(legal) <= 48:
             # Usually asked once per position (by apply): a scan of a short list
-            # is cheaper than hashing every action into a dict.
-            canon = next((a for a in legal if a is action or a == action), None)
+            # is cheaper than hashing every action into a dict. list.index scans
+            # in C, testing identity first and then ==, as a loop here would.
+            try:
+                canon = legal[cast("list[object]", legal).index(action)]
+            except ValueError:
+                canon = None
         else:
             if self._legal_set is None:
                 self._legal_set = {a: a for a in legal}
@@ -237,7 +327,12 @@ class State(Generic[A, D]):
         """At a chance node, each possible outcome with its integer weight."""
         if self._current() != CHANCE:
             return []
-        return sorted(self._chance_weights(), key=lambda aw: _notation(aw[0]))
+        # Decorated with each outcome's notation and sorted on it, all in C (map,
+        # zip, itemgetter): searches and solo play draw chance through here.
+        ws = self._chance_weights()
+        keyed = list(zip(map(_notation, map(_FIRST, ws)), ws))
+        keyed.sort(key=_FIRST)
+        return list(map(_SECOND, keyed))
 
     def sample_chance(self, rng: Rng | None = None) -> A:
         """Draw the pending chance outcome from `rng`, or from the seed and ply."""
@@ -248,7 +343,7 @@ class State(Generic[A, D]):
         outcomes = self.chance_outcomes()
         if not outcomes:
             raise ValueError("no chance event is pending")
-        return outcomes[rng.weighted([w for _, w in outcomes])][0]
+        return outcomes[rng.weighted(list(map(_SECOND, outcomes)))][0]
 
     def clone(self: S) -> S:
         return type(self)(
@@ -296,18 +391,36 @@ class Bot(Protocol):
     def choose(self, view: State[Any, Any], rng: Rng) -> Action: ...
 
 
-class Game(Protocol[S]):
-    """What the registry returns for each game (``games.get``); GameBase implements it."""
+class Game(Protocol[S, A]):
+    """What the registry returns for each game (``games.get``); GameBase implements it.
 
-    name: str
-    title: str
-    min_players: int
-    max_players: int
-    options_type: type[msgspec.Struct]
-    state_type: type[S]
+    Generic in the game's State subclass `S` and its action type `A` (for Crown,
+    ``Game[CrownState, CrownAction]``). Code that runs whichever game it is given
+    (the registry, tables, records) holds a ``Game[Any, Any]``: Python's types
+    cannot say "some State and its own action type", so those stay Any there.
+    """
+
+    # Read-only, so a game may narrow them (``options_type = CrownOptions``).
+    @property
+    def name(self) -> str: ...
 
     @property
-    def codec(self) -> Codec: ...
+    def title(self) -> str: ...
+
+    @property
+    def min_players(self) -> int: ...
+
+    @property
+    def max_players(self) -> int: ...
+
+    @property
+    def options_type(self) -> type[msgspec.Struct]: ...
+
+    @property
+    def state_type(self) -> type[S]: ...
+
+    @property
+    def codec(self) -> Codec[A]: ...
 
     @property
     def bots(self) -> tuple[str, ...]: ...
@@ -315,24 +428,24 @@ class Game(Protocol[S]):
     @property
     def content_hash(self) -> str: ...
 
-    def new(self, players: int, seed: int | str | bytes | None = None, options: Any = None) -> S: ...
+    def new(self, players: int, seed: int | str | bytes | None = None, options: object = None) -> S: ...
 
     def determinize(self, view: S, rng: Rng) -> S: ...
 
     def bot(self, name: str) -> Bot: ...
 
-    def with_content(self, path: str | Path) -> Game[S]: ...
+    def with_content(self, path: str | Path) -> Game[S, A]: ...
 
-    def parse_action(self, text: str) -> Action: ...
+    def parse_action(self, text: str) -> A: ...
 
     def from_text(self, text: str | bytes) -> S: ...
 
-    def make_options(self, options: Any) -> msgspec.Struct: ...
+    def make_options(self, options: object) -> msgspec.Struct: ...
 
     def check_players(self, players: int) -> None: ...
 
 
-class GameBase(ABC, Generic[S]):
+class GameBase(ABC, Generic[S, A]):
     """Shared plumbing for Game objects: notation, text form, options.
 
     A subclass sets the class attributes and `state_type` (usually
@@ -347,10 +460,14 @@ class GameBase(ABC, Generic[S]):
     options_type: type[msgspec.Struct]
     bots: tuple[str, ...]
     state_type: type[S]
+    sealed_values: bool = True
+    """False when no seat ever holds a value another cannot see (every view is the whole
+    position): a LAN table then draws every chance outcome in public and needs no dealer."""
 
     @property
-    def codec(self) -> Codec:
-        return self.state_type.CODEC
+    def codec(self) -> Codec[A]:
+        codec: Codec[A] = self.state_type.CODEC
+        return codec
 
     @property
     @abstractmethod
@@ -358,7 +475,7 @@ class GameBase(ABC, Generic[S]):
         """SHA-256 of the validated content: peers and records compare it."""
 
     @abstractmethod
-    def new(self, players: int, seed: int | str | bytes | None = None, options: Any = None) -> S:
+    def new(self, players: int, seed: int | str | bytes | None = None, options: object = None) -> S:
         """A new game; chance outcomes of the setup are still pending."""
 
     @abstractmethod
@@ -370,11 +487,11 @@ class GameBase(ABC, Generic[S]):
         """A new bot by name (one of `bots`)."""
 
     @abstractmethod
-    def with_content(self, path: str | Path) -> GameBase[S]:
+    def with_content(self, path: str | Path) -> GameBase[S, A]:
         """This game with a person's own content file (see docs/content.md)."""
 
-    def parse_action(self, text: str) -> Action:
-        return self.codec.parse(text)  # type: ignore[no-any-return]
+    def parse_action(self, text: str) -> A:
+        return self.codec.parse(text)
 
     def from_text(self, text: str | bytes) -> S:
         try:
@@ -385,7 +502,7 @@ class GameBase(ABC, Generic[S]):
             raise RecordError(f"this position is for {env.game!r}, not {self.name!r}")
         return self.state_type(env.data, seed=env.seed, ply=env.ply)
 
-    def make_options(self, options: Any) -> msgspec.Struct:
+    def make_options(self, options: object) -> msgspec.Struct:
         """Options from None, a dict or the options Struct itself, validated."""
         if options is None:
             return self.options_type()

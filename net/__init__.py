@@ -5,6 +5,7 @@ The public API (documented in docs/lan.md) is small:
 - ``open_table(game, name=..., seats=[...])`` → a listening, advertised :class:`TableHost`;
 - ``TableBrowser`` (live list of :class:`Listing`) and ``browse(seconds)`` (one-shot);
 - ``join_table(name | "HOST:PORT" | listing, ...)`` → a seated :class:`TablePeer`;
+- ``watch_table(name | "HOST:PORT" | listing, ...)`` → a :class:`TableWatcher` (public view only);
 - the events both publish (``subscribe(listener)``) and :class:`Result`;
 - :class:`Refusal`, raised with a reason for a person.
 
@@ -19,12 +20,14 @@ from typing import Any
 _EXPORTS = {
     "open_table": "lan",
     "join_table": "lan",
+    "watch_table": "lan",
     "lan_dir": "lan",
     "TableBrowser": "discovery",
     "Listing": "discovery",
     "browse": "discovery",
     "TableHost": "session",
     "TablePeer": "session",
+    "TableWatcher": "session",
     "Result": "session",
     "bot_chooser": "session",
     "LobbyChanged": "session",

@@ -6,6 +6,11 @@ final digest (of the full position, every sealed value revealed, which every
 peer computes by its own audit). Exit status 0 when the game finished and the
 audit passed, 1 when it did not, 2 for a usage error or the interactive app
 (which the TUI wires up). Logs (every refusal with its reason) go to stderr.
+
+``join --watch --headless`` watches instead (the public view only): a line per
+move as it is played, who comes and goes, the final scores, then the same kind
+of JSON line (``"role": "watcher"``, the final *public* digest). Exit status 0
+when it saw the game end, 1 otherwise.
 """
 
 from __future__ import annotations
@@ -23,9 +28,10 @@ from coldwater.core import games
 
 from .cliargs import UsageError, fail, parse_options, parse_seats
 from .known_hosts import normalise_fingerprint
-from .lan import join_table, open_table
+from .lan import join_table, open_table, watch_table
 from .paths import DataFolderBusy, DataLock
 from .session import Result, bot_chooser
+from .session.spectators import MAX_WATCHERS, WATCHERS
 from .transport import Refusal
 
 log = logging.getLogger("coldwater.net")
@@ -44,6 +50,14 @@ def _host_parser() -> argparse.ArgumentParser:
     p.add_argument("--bind", default="0.0.0.0", help="address to listen on")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option (repeatable)")
     p.add_argument("--no-advertise", action="store_true", help="do not announce the table with zeroconf")
+    p.add_argument("--no-watchers", action="store_true", help="let nobody watch the game (default: anyone may)")
+    p.add_argument(
+        "--max-watchers",
+        type=int,
+        default=WATCHERS,
+        metavar="N",
+        help=f"the most people who may watch at once (default {WATCHERS}, at most {MAX_WATCHERS})",
+    )
     p.add_argument(
         "--turn-timer",
         type=int,
@@ -66,6 +80,12 @@ def _join_parser() -> argparse.ArgumentParser:
         metavar="FP",
         type=_fingerprint,
         help="only join a table that proves this key (ask the host; e.g. ab12-cd34-ef56-7890)",
+    )
+    p.add_argument(
+        "--watch",
+        action="store_true",
+        help="watch the game instead of taking a seat (the public view only; with --headless, "
+        "print each move and the final scores)",
     )
     _common(p)
     return p
@@ -146,6 +166,7 @@ async def _host(game: Any, ns: argparse.Namespace) -> int:
             port=ns.port,
             bind=ns.bind,
             advertise=not ns.no_advertise,
+            watchers=0 if ns.no_watchers else ns.max_watchers,
         )
     except (ValueError, OSError) as e:
         print(f"coldwater: {e}", file=sys.stderr)
@@ -215,6 +236,78 @@ async def _join(ns: argparse.Namespace, target: str) -> int:
     return 0 if res.audit_ok else 1
 
 
+async def _watch(ns: argparse.Namespace, target: str) -> int:
+    from coldwater.core.state import CHANCE
+
+    game = None
+    if ns.game_module:
+        game = importlib.import_module(ns.game_module).GAME
+    try:
+        watcher = await watch_table(
+            target,
+            name=ns.player_name,
+            passphrase=ns.passphrase,
+            game=game,
+            find_timeout=ns.find_timeout,
+            fingerprint=ns.fingerprint,
+        )
+    except Refusal as e:
+        print(f"coldwater: {e}", file=sys.stderr)
+        return 1
+    info = watcher.info
+    assert info is not None
+    print(f"watching {info.name!r} ({watcher.game.title}, {info.players} players)", flush=True)
+    names: dict[int, str] = {}
+    before: list[Any] = [None]
+    """The public view before the step being printed (to describe it in words)."""
+
+    def say(text: str) -> None:
+        # Names, chat and moves come from other people: no terminal control sequences get through.
+        print("".join(c if c.isprintable() else "?" for c in text), flush=True)
+
+    def who(seat: int) -> str:
+        return "chance" if seat == CHANCE else f"{names.get(seat) or f'Seat {seat + 1}'}"
+
+    def on(ev: Any) -> None:
+        from .session import ChatReceived, GameStarted, LobbyChanged, PresenceChanged, StepApplied
+
+        if isinstance(ev, LobbyChanged):
+            fresh = {s.seat: s.name for s in ev.seats if s.name}
+            if fresh != names:
+                names.clear()
+                names.update(fresh)
+                say("seats: " + " · ".join(f"{s.seat + 1} {s.name or s.kind}" for s in ev.seats))
+        elif isinstance(ev, GameStarted):
+            say("the game is on")
+        elif isinstance(ev, StepApplied):
+            text = "(sealed: only its owner sees it)" if ev.action is None else ev.action
+            prev = before[0]
+            if ev.action is not None and prev is not None and prev.ply == ev.ply - 1:
+                try:
+                    text = prev.describe(watcher.game.parse_action(ev.action))
+                except Exception:  # words are a nicety; the notation is the record
+                    pass
+            say(f"{ev.ply:4d}  {who(ev.seat)}: {text}")
+        elif isinstance(ev, PresenceChanged):
+            say(f"{who(ev.seat)} is {'away' if ev.away else 'back'}")
+        elif isinstance(ev, ChatReceived):
+            say(f"chat {ev.name}: {ev.text}")
+        st = watcher.state
+        before[0] = st.clone() if st is not None and isinstance(ev, StepApplied | GameStarted) else before[0]
+
+    watcher.subscribe(on)
+    try:
+        res = await watcher.run()
+    except Refusal as e:
+        print(f"coldwater: {e}", file=sys.stderr)
+        return 1
+    if res.scores:
+        say("final scores: " + " · ".join(f"{k} {v}" for k, v in res.scores.items()))
+    say(res.outcome)
+    _print_result(res, {"role": "watcher", "resyncs": watcher.resyncs, "host_fingerprint": watcher.host_fingerprint})
+    return 0 if res.audit_ok and res.scores else 1
+
+
 def main(args: argparse.Namespace) -> int:
     """Entry from ``coldwater host|join`` (tui/cli.py): args has .command, .game or .target, and .rest."""
     if args.command == "host":
@@ -226,12 +319,18 @@ def main(args: argparse.Namespace) -> int:
         stream=sys.stderr,
         format="%(asctime)s %(levelname)s %(message)s",
     )
-    if not ns.headless or ns.bot is None:
+    watching = args.command == "join" and ns.watch
+    if not ns.headless or (ns.bot is None and not watching):
         return _interactive()
+    if watching and ns.bot is not None:
+        print("coldwater: --watch and --bot do not go together (a watcher has no seat to play)", file=sys.stderr)
+        return 2
 
     async def go() -> int:
         if args.command == "host":
             return await _host(_game(args.game, ns.game_module), ns)
+        if watching:
+            return await _watch(ns, args.target)
         return await _join(ns, args.target)
 
     async def bounded() -> int:
@@ -241,17 +340,21 @@ def main(args: argparse.Namespace) -> int:
             print(f"coldwater: gave up after {ns.timeout} s", file=sys.stderr)
             return 1
 
-    try:
-        lock = DataLock()
-    except DataFolderBusy as e:
-        print(f"coldwater: {e}", file=sys.stderr)
-        return 1
+    lock: DataLock | None = None
+    if not watching:
+        # A watcher takes no seat and keeps no save: it may watch while the app plays elsewhere.
+        try:
+            lock = DataLock()
+        except DataFolderBusy as e:
+            print(f"coldwater: {e}", file=sys.stderr)
+            return 1
     try:
         return asyncio.run(bounded())
     except KeyboardInterrupt:
         return 130
     finally:
-        lock.release()
+        if lock is not None:
+            lock.release()
 
 
 def run(argv: Sequence[str] | None = None) -> int:

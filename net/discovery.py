@@ -3,8 +3,9 @@
 A host advertises ``<table name> [<id>]._coldwater._tcp.local.`` with TXT
 records ``game``, ``table``, ``open`` (open seats), ``v`` (protocol version),
 ``content`` (content hash), ``fp`` (the host's fingerprint) and ``pw`` ("1" when
-the table needs a passphrase); it updates the record when seats change and
-withdraws it when the table closes. A :class:`TableBrowser` keeps the list of
+the table needs a passphrase), ``w`` (people watching), ``wa`` ("1" when the table
+admits watchers) and ``run`` ("1" once the game is on); it updates the record when
+seats or watchers change and withdraws it when the table closes. A :class:`TableBrowser` keeps the list of
 tables as they appear, change and vanish. Where multicast does not reach, people
 join by ``HOST:PORT``.
 
@@ -53,6 +54,12 @@ class Listing(msgspec.Struct, frozen=True):
     """The table asks for a passphrase (a join without one is refused)."""
     duplicate: bool = False
     """Another table on the LAN has the same name: tell them apart by fingerprint."""
+    watchers: int = 0
+    """People watching the table now."""
+    watchable: bool = False
+    """The table admits watchers (and has room for one more)."""
+    running: bool = False
+    """The game has started (so its seats are taken for good)."""
 
     @property
     def compatible(self) -> bool:
@@ -96,6 +103,7 @@ class Advertiser:
         fingerprint: str = "",
         addresses: list[str] | None = None,
         needs_passphrase: bool = False,
+        watch: int = 0,
     ) -> None:
         self.table = table
         self.needs_passphrase = needs_passphrase
@@ -110,8 +118,16 @@ class Advertiser:
         self._info: AsyncServiceInfo | None = None
         self._lock = asyncio.Lock()
         self._open = 0
-        self._advertised = -1
+        self.watch = watch
+        """The most watchers the table admits (0: none)."""
+        self._watchers = 0
+        self._running = False
+        self._advertised: tuple[int, int, bool] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+
+    @property
+    def _now(self) -> tuple[int, int, bool]:
+        return self._open, self._watchers, self._running
 
     def _make_info(self, open_seats: int) -> AsyncServiceInfo:
         props = {
@@ -122,6 +138,9 @@ class Advertiser:
             "content": self.content,
             "fp": self.fingerprint,
             "pw": "1" if self.needs_passphrase else "0",
+            "w": str(self._watchers),
+            "wa": "1" if self._watchers < self.watch else "0",
+            "run": "1" if self._running else "0",
         }
         server = f"coldwater-{self.name.split('[')[-1][:4]}.local."
         return AsyncServiceInfo(
@@ -139,7 +158,7 @@ class Advertiser:
         async with self._lock:
             self._zc = AsyncZeroconf(ip_version=IPVersion.V4Only)
             self._info = self._make_info(self._open)
-            self._advertised = self._open
+            self._advertised = self._now
             # zeroconf returns a task that finishes once the announcement is out: wait for both.
             await (await self._zc.async_register_service(self._info, allow_name_change=True))
         await self._push()
@@ -152,15 +171,23 @@ class Advertiser:
         # Always advertise the latest count; changes that arrive while an announcement
         # is still going out are sent right after it, never lost.
         async with self._lock:
-            if self._zc is None or self._info is None or self._advertised == self._open:
+            if self._zc is None or self._info is None or self._advertised == self._now:
                 return
-            self._advertised = self._open
+            self._advertised = self._now
             self._info = self._make_info(self._open)
             await (await self._zc.async_update_service(self._info))
 
     def update_soon(self, open_seats: int) -> None:
         """Record the new count and announce it soon (callable from synchronous code)."""
         self._open = open_seats
+        self._push_soon()
+
+    def update_watch_soon(self, watchers: int, running: bool) -> None:
+        """Record how many watch and whether the game is on, and announce it soon."""
+        self._watchers, self._running = watchers, running
+        self._push_soon()
+
+    def _push_soon(self) -> None:
         task = asyncio.ensure_future(self._push())
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -228,6 +255,9 @@ class TableBrowser:
                 fingerprint=props.get("fp", ""),
                 addresses=addrs,
                 needs_passphrase=props.get("pw", "0") == "1",
+                watchers=max(0, int(props.get("w", "0"))),
+                watchable=props.get("wa", "0") == "1",
+                running=props.get("run", "0") == "1",
             )
         except ValueError:
             log.warning("ignoring a malformed table advertisement %r", name)

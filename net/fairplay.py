@@ -1,13 +1,18 @@
 """Fair play at a LAN table: a joint seed nobody chooses alone, and a dealer for sealed values.
 
 **Joint seed (commit-reveal).** Every seated peer and the host pick 32 random
-bytes and send a commitment ``H(seat, value)``. Only when the host has gathered
+bytes, append their beacon chain's tip (:func:`contribution`) and send a
+commitment ``H(seat, value)``. Only when the host has gathered
 *every* commitment (its own and the dealer's included) does it publish them;
 then everyone reveals. Each peer checks every reveal against its commitment, so
 a peer that changes its value after seeing others' is named, and the joint seed
 is the hash of all values: one honest peer makes it unpredictable.
 
-**Dealer.** Chance outcomes are drawn with the core's generator keyed by
+**Public draws** come from every seat's hash chain (beacon.py): the audit redraws
+each from its links (:func:`check_chance`). Nobody, the host included, can
+predict one.
+
+**Dealer.** Every other chance outcome is drawn with the core's generator keyed by
 ``H(joint seed, dealer secret)``. The dealer (the host process for now) commits
 to its secret *before* the joint seed is revealed, so it cannot steer outcomes,
 and reveals it when the game ends; every peer then replays the whole game and
@@ -20,7 +25,8 @@ dealer. The secret is also escrowed in XOR shares, one per remote peer, so the
 remaining peers can rebuild the game if the host vanishes (which exposes the
 sealed values to their processes: the price of failover, see docs/lan.md).
 No single peer ever holds the whole secret: with fewer than two remote seats
-there is no escrow and no failover.
+there is no escrow and no failover, unless the game has no sealed values at all
+(:func:`has_sealed_values`), which needs no secret to go on.
 
 **Moves.** Every seat signs its own move (:func:`act_message`); the host relays
 the signature inside the step, every peer checks it, and the audit checks the
@@ -44,6 +50,7 @@ from coldwater.core.errors import IllegalAction, NotationError
 from coldwater.core.rng import Rng
 from coldwater.core.state import CHANCE, State
 
+from . import beacon
 from .identity import fingerprint, verify
 
 
@@ -62,6 +69,27 @@ def seed_commitment(seat: int, value: bytes) -> bytes:
 
 def new_contribution() -> bytes:
     return os.urandom(32)
+
+
+CONTRIBUTION_BYTES = 32
+"""Random bytes in a seed contribution; a seat's reveal is these and then its beacon chain's tip."""
+
+
+def contribution(value: bytes, tip: bytes) -> bytes:
+    """What a seat commits to and reveals: its random value and its hash chain's tip (see beacon.py)."""
+    return value + tip
+
+
+def tips(reveals: dict[int, bytes]) -> dict[int, bytes]:
+    """Each seat's beacon chain tip, from its checked seed reveal (a malformed reveal gives none)."""
+    size = CONTRIBUTION_BYTES + beacon.TIP_BYTES
+    return {s: v[CONTRIBUTION_BYTES:] for s, v in reveals.items() if len(v) == size}
+
+
+def has_sealed_values(game: Any) -> bool:
+    """False for a game in which no seat ever holds a value others cannot see (Fisheries):
+    every chance outcome is a public draw, so a table needs no dealer secret and no escrow."""
+    return bool(getattr(game, "sealed_values", True))
 
 
 def joint_seed(reveals: dict[int, bytes]) -> bytes:
@@ -300,6 +328,7 @@ class PublicStep(Protocol):
     commit: bytes | None
     sig: bytes
     bot: bool
+    links: dict[int, bytes]
 
 
 class AuditReport(msgspec.Struct):
@@ -314,6 +343,43 @@ class AuditReport(msgspec.Struct):
     outcome: str = ""
 
 
+def check_chance(
+    state: State[Any, Any],
+    st: PublicStep,
+    joint: bytes,
+    book: beacon.Book,
+    secret: bytes | None,
+) -> tuple[Any, str | None]:
+    """The outcome a chance step must have had, and why the step is wrong (None: it is right).
+
+    A public draw must carry good links and the outcome they draw (the links are
+    recorded in `book`); any other chance node is the dealer's, checked with its
+    `secret` (None: the secret does not match its commitment, or is unknown).
+    """
+    if beacon.is_public_draw(state):
+        if not st.links:
+            return None, "a public draw dealt by the host instead of drawn from the seats' links"
+        why = book.check(state.ply, st.links)
+        if why is not None:
+            return None, why
+        expected = beacon.draw(state, joint, st.links)
+        if st.action != str(expected):
+            return None, f"chance gave {st.action!r}, the seats' links draw {str(expected)!r}"
+        book.accept(state.ply, st.links)
+        return expected, None
+    if st.links:
+        return None, "links on a draw that is not public (the dealer's)"
+    if secret is None:
+        return None, "the dealer's revealed secret does not match its commitment (or was never revealed)"
+    expected = state.sample_chance(Rng(chance_key(joint, secret)).fork(state.ply))
+    if st.action is not None:
+        if st.action != str(expected):
+            return None, f"chance gave {st.action!r}, the seeds say {str(expected)!r}"
+    elif st.commit != sealed_commitment(sealed_salt(secret, state.ply), state.ply, str(expected)):
+        return None, "the sealed value does not match its commitment"
+    return expected, None
+
+
 def audit(
     game: Any,
     players: int,
@@ -323,23 +389,26 @@ def audit(
     secret: bytes,
     steps: Sequence[PublicStep],
     *,
+    tips: dict[int, bytes] | None = None,
     final: State[Any, Any] | None = None,
     keys: dict[int, bytes] | None = None,
     seat: int | None = None,
     views: dict[int, bytes] | None = None,
 ) -> AuditReport:
-    """Replay a finished (or interrupted) game from what a peer saw, checking everything the dealer did.
+    """Replay a finished (or interrupted) game from what a peer saw, checking every chance outcome.
 
     Returns the fully revealed final state's digest, scores and outcome; every
-    problem names the ply. With `keys` (seat → identity key), every seat's move
-    must carry that seat's signature (or be marked as played by a bot). With
-    `seat` and `views` (ply → digest of the view that seat was sent), each view
-    the host sent must be the seat's true view at that ply.
+    problem names the ply. Public draws are checked against every seat's chain
+    (`tips`, from the seed reveals) and redrawn from their links; the dealer's
+    draws against its secret, which is needed only if it dealt any. With `keys`
+    (seat → identity key), every seat's move must carry that seat's signature (or
+    be marked as played by a bot). With `seat` and `views` (ply → digest of the
+    view that seat was sent), each view the host sent must be the seat's true
+    view at that ply.
     """
     problems: list[str] = []
-    if dealer_commitment(secret) != dealer_commit:
-        return AuditReport(False, ["the dealer's revealed secret does not match its commitment"])
-    key = chance_key(joint, secret)
+    known = secret if dealer_commitment(secret) == dealer_commit else None
+    book = beacon.Book(tips or {})
     state = game.new(players, seed=game_seed(joint), options=options)
     bad_ply = -1
     for st in steps:
@@ -352,16 +421,10 @@ def audit(
                 if state.current != CHANCE:
                     problems.append(f"ply {st.ply}: a chance outcome when {state.current} was to act")
                     break
-                expected = state.sample_chance(Rng(key).fork(state.ply))
-                if st.action is not None:
-                    if st.action != str(expected):
-                        problems.append(f"ply {st.ply}: chance gave {st.action!r}, the seeds say {str(expected)!r}")
-                        break
-                else:
-                    want = sealed_commitment(sealed_salt(secret, state.ply), state.ply, str(expected))
-                    if st.commit != want:
-                        problems.append(f"ply {st.ply}: the sealed value does not match its commitment")
-                        break
+                expected, why = check_chance(state, st, joint, book, known)
+                if why is not None:
+                    problems.append(f"ply {st.ply}: {why}")
+                    break
                 state.apply(expected)
             else:
                 if st.action is None or state.current != st.seat:
@@ -397,33 +460,32 @@ def rebuild(
     players: int,
     options: Any,
     joint: bytes,
-    secret: bytes,
+    secret: bytes | None,
     steps: Sequence[PublicStep],
     on_apply: Callable[[int, Any, State[Any, Any]], None] | None = None,
     keys: dict[int, bytes] | None = None,
+    book: beacon.Book | None = None,
 ) -> State[Any, Any]:
-    """The full state after `steps`, from the public record and the dealer's secret (host failover).
+    """The full state after `steps`, from the public record (host failover).
 
-    `on_apply(seat, action, state_after)` sees every action, to rebuild a full record.
+    The dealer's `secret` is needed only for the dealer's draws (None: a game with
+    no sealed values, rebuilt without escrow). `book` (the seats' chain tips) is
+    advanced past every public draw. `on_apply(seat, action, state_after)` sees
+    every action, to rebuild a full record.
     """
-    key = chance_key(joint, secret)
+    book = book if book is not None else beacon.Book({})
     state: State[Any, Any] = game.new(players, seed=game_seed(joint), options=options)
     for st in steps:
         if st.ply != state.ply + 1:
             raise FairPlayError(f"ply {st.ply}: out of order (expected {state.ply + 1})")
         try:
             if st.seat == CHANCE:
-                action = state.sample_chance(Rng(key).fork(state.ply))
-                # The old host's statements are checked as the audit would: a public
-                # outcome must be the seeds', a sealed one must match its commitment.
-                if st.action is not None and st.action != str(action):
-                    raise FairPlayError(
-                        f"ply {st.ply}: chance gave {st.action!r}, the seeds say {str(action)!r}", ["dealer"]
-                    )
-                if st.action is None and st.commit != sealed_commitment(
-                    sealed_salt(secret, state.ply), state.ply, str(action)
-                ):
-                    raise FairPlayError(f"ply {st.ply}: the sealed value does not match its commitment", ["dealer"])
+                if state.current != CHANCE:
+                    raise FairPlayError(f"ply {st.ply}: a chance outcome when {state.current} was to act", ["dealer"])
+                # The old host's statements are checked as the audit would.
+                action, why = check_chance(state, st, joint, book, secret)
+                if why is not None:
+                    raise FairPlayError(f"ply {st.ply}: {why}", ["dealer"])
             else:
                 if st.action is None:
                     raise FairPlayError(f"ply {st.ply}: a seat's action without notation")

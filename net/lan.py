@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from coldwater.core import games
+from coldwater.core.state import Game
 
 from . import paths
 from .discovery import Advertiser, Listing, TableBrowser
@@ -20,6 +21,8 @@ from .identity import Identity, fingerprint, load_or_create
 from .known_hosts import FILE as KNOWN_HOSTS_FILE
 from .known_hosts import KnownHosts, KnownHostsError, normalise_fingerprint
 from .session import Chooser, PeerSave, TableHost, TablePeer, WrongTable, _safe
+from .session.spectators import WATCHERS, advertise_watchers
+from .session.watcher import TableWatcher
 from .transport import HostCheck, HostKeyMismatch, PassphraseNeeded, Refusal, probe
 
 if TYPE_CHECKING:
@@ -41,13 +44,13 @@ def lan_dir() -> Path:
 
 
 async def open_table(
-    game: Any,
+    game: Game[Any, Any],
     *,
     name: str,
     seats: list[str],
     identity: Identity | None = None,
     passphrase: str | None = None,
-    options: Any = None,
+    options: object = None,
     chooser: Chooser | None = None,
     host_name: str = "host",
     port: int = 0,
@@ -55,11 +58,13 @@ async def open_table(
     advertise: bool = True,
     auto_start: bool | None = None,
     save_dir: Path | None = None,
+    watchers: int = WATCHERS,
 ) -> TableHost:
     """A listening (and, unless `advertise` is False, advertised) table; then ``await host.run()``.
 
     `seats` as for TableHost: ``["host", "open", "bot", ...]``. With `chooser` None the
     host's own seat is a person (``host.submit``) and the game starts on ``host.start_game()``.
+    `watchers` is the most people who may watch at once (0: nobody may).
     """
     if isinstance(game, str):
         game = games.get(game)
@@ -76,6 +81,7 @@ async def open_table(
         port=port,
         save_dir=save_dir or lan_dir(),
         auto_start=chooser is not None if auto_start is None else auto_start,
+        watchers=watchers,
     )
     await host.listen()
     if advertise:
@@ -89,6 +95,7 @@ async def open_table(
             addresses=None if bind in ("0.0.0.0", "") else [bind],
         )
         host.on_seats_changed(adv.update_soon)
+        advertise_watchers(host, adv)
         host.advertiser = adv
         await adv.start(host.open_seats)
     return host
@@ -109,7 +116,7 @@ async def join_table(
     passphrase: str | None = None,
     chooser: Chooser | Callable[[Any], Chooser] | None = None,
     find_timeout: float = 10.0,
-    game: Any = None,
+    game: Game[Any, Any] | None = None,
     bind: str = "0.0.0.0",
     save_dir: Path | None = None,
     fingerprint: str | None = None,
@@ -191,6 +198,59 @@ async def join_table(
         await peer.join(host, port, resume=resume, table=table_name)
     known.remember(peer.info.name if peer.info is not None else table_name, peer.host_fingerprint)
     return peer
+
+
+async def watch_table(
+    target: str | Listing,
+    *,
+    identity: Identity | None = None,
+    name: str = "",
+    passphrase: str | None = None,
+    find_timeout: float = 10.0,
+    game: Any = None,
+    fingerprint: str | None = None,
+    known_hosts: KnownHosts | None = None,
+    save_dir: Path | None = None,
+) -> TableWatcher:
+    """Watch a table by listing, name (zeroconf) or ``HOST:PORT``; then ``await watcher.run()``.
+
+    The same handshake as :func:`join_table` (identity, passphrase, the key the table
+    must prove), but no seat: the table sends the public view only. Raises
+    :class:`Refusal` with a reason for a person (``NotAdmitted`` when the table
+    admits no watchers, or no more of them).
+    """
+    folder = save_dir or lan_dir()
+    try:
+        pinned = normalise_fingerprint(fingerprint) if fingerprint else None
+        known = known_hosts if known_hosts is not None else KnownHosts(folder / KNOWN_HOSTS_FILE)
+    except (ValueError, KnownHostsError) as e:
+        raise Refusal(str(e)) from None
+    advertised, table_name = "", ""
+    if isinstance(target, Listing):
+        host, port, game_name, table_name = target.host, target.port, target.game, target.table
+        advertised = target.fingerprint
+        if target.needs_passphrase and not passphrase:
+            raise PassphraseNeeded(f"the table {target.table!r} needs a passphrase")
+    elif (addr := _split_target(target)) is not None:
+        host, port = addr
+        game_name, _, _ = await probe(host, port)
+    else:
+        found = await _find_by_name(target, find_timeout, pinned, known)
+        host, port, game_name, table_name = found.host, found.port, found.game, found.table
+        advertised = found.fingerprint
+    if game is None:
+        try:
+            game = games.get(game_name)
+        except KeyError:
+            raise Refusal(f"the table plays {game_name!r}, which this version does not have") from None
+    elif game.name != game_name:
+        raise Refusal(f"the table plays {game_name!r}, not {game.name!r}")
+    identity = identity or load_or_create()
+    watcher = TableWatcher(game, identity, name=name or f"watcher-{identity.fingerprint[:4]}", passphrase=passphrase)
+    watcher.check_host = host_check(advertised, pinned, known)
+    await watcher.join(host, port, table=table_name)
+    known.remember(watcher.info.name if watcher.info is not None else table_name, watcher.host_fingerprint)
+    return watcher
 
 
 def _seated_keys(save: PeerSave | None) -> set[str]:

@@ -17,7 +17,9 @@ from typing import Any, Literal, Union
 import msgspec
 
 # v3: no per-frame signature, varint frame counters (the channel's AEAD authenticates the peer).
-PROTOCOL = 3
+# v4: watchers (Watch, Watching, Over; Lobby lists watchers; TableInfo.watch).
+# v5: public draws from the seats' hash-chain beacons (Link, Step.links, a chain tip in each seed reveal).
+PROTOCOL = 5
 SERVICE = "_coldwater._tcp.local."
 
 
@@ -114,7 +116,17 @@ class TableInfo(msgspec.Struct, omit_defaults=True):
     turn: int = 0
     """Seconds a seat has for each move before a bot plays it until it returns (0: no limit)."""
     failover: bool = True
-    """False when fewer than two remote seats could hold escrow shares: a lost host ends the game."""
+    """False when a lost host ends the game: fewer than two remote seats could hold escrow shares of
+    the dealer's secret (a game with no sealed values needs no escrow, only another remote seat)."""
+    watch: int = 16
+    """The most watchers the table admits at once (0: it admits none)."""
+
+
+class WatcherInfo(msgspec.Struct, omit_defaults=True):
+    """Someone watching the table (never seated, never sent a secret)."""
+
+    name: str
+    fingerprint: str = ""
 
 
 class Join(_App, tag=1):  # "join"
@@ -127,6 +139,8 @@ class Join(_App, tag=1):  # "join"
     """Failover only: this peer's escrow share of the dealer secret."""
     steps: list[Step] = []
     """Failover only: every step this peer saw (the new host may be behind)."""
+    linkless: bool = False
+    """Coming back without its beacon chain (it lost its save): the host stops waiting for its links."""
 
 
 class Welcome(_App, tag=2):  # "welcome"
@@ -144,6 +158,7 @@ class Lobby(_App, tag=4):  # "lobby"
     seats: list[SeatInfo]
     started: bool = False
     host_seat: int = 0
+    watchers: list[WatcherInfo] = []
 
 
 class Ready(_App, tag=5):  # "ready"
@@ -183,6 +198,7 @@ class Commits(_App, tag=9):  # "commits"
 
 class Reveal(_App, tag=10):  # "reveal"
     value: bytes
+    """32 random bytes, then the seat's beacon chain tip (fairplay.contribution)."""
 
 
 class Begin(_App, tag=11):  # "begin"
@@ -222,6 +238,9 @@ class Step(_App, tag=12):  # "step"
     reveal: SealedReveal | None = None
     sig: bytes = b""
     bot: bool = False
+    links: dict[int, bytes] = {}
+    """A public draw: every contributing seat's chain link (beacon.py); each peer checks
+    them and draws the outcome itself."""
 
 
 class Act(_App, tag=13):  # "act"
@@ -295,6 +314,42 @@ class Notice(_App, tag=20):  # "notice"
     text: str
 
 
+class Link(_App, tag=23):  # "link"
+    """Peer → host: my beacon chain's link for the chance node at `ply` (sent unasked when it is pending)."""
+
+    ply: int
+    link: bytes
+
+
+# ---- watching (see session/spectators.py and session/watcher.py) ----------------------
+# (Tags from 40: the low numbers are the seats' protocol, which grows on other branches.)
+class Watch(_App, tag=40):  # "watch"
+    """Watcher → host after the handshake, instead of a Join: show me the game, seat me nowhere."""
+
+    name: str
+    resume_ply: int = -1
+    """The steps this watcher already holds (a reconnect); -1: send them all."""
+
+
+class Watching(_App, tag=41):  # "watching"
+    """Host → watcher: admitted. Then Lobby, Sync and Step as for a peer, with the public view only."""
+
+    table: TableInfo
+    started: bool = False
+
+
+class Over(_App, tag=42):  # "over"
+    """Host → watcher: the game is over. Not the seats' End: a watcher gets no dealer secret to audit with.
+
+    ``digest`` is the public digest of the final position (the last step's); the
+    watcher checks it and its own public replay's scores against these.
+    """
+
+    digest: bytes
+    scores: dict[str, int]
+    outcome: str
+
+
 class Ping(_App, tag=21):  # "ping"
     t: float = 0.0
 
@@ -326,6 +381,10 @@ Message = Union[
     Notice,
     Ping,
     Pong,
+    Link,
+    Watch,
+    Watching,
+    Over,
 ]
 
 _enc = msgspec.msgpack.Encoder()

@@ -83,7 +83,7 @@ class ContentUnavailable(SaveError):
     so it is kept where it is: restoring the file makes it resumable again."""
 
 
-def load_content(game: Game[Any], ref: ContentRef) -> Game[Any]:
+def load_content(game: Game[Any, Any], ref: ContentRef) -> Game[Any, Any]:
     """`game` with the card data at ``ref.path``, which must still hash to ``ref.hash``."""
     p = Path(ref.path)
     if not p.exists():
@@ -146,7 +146,7 @@ class Table:
 
     def __init__(
         self,
-        game: Game[Any],
+        game: Game[Any, Any],
         state: State[Any, Any],
         seats: list[Seat],
         rec: record.GameRecord,
@@ -187,11 +187,11 @@ class Table:
     @classmethod
     def new(
         cls,
-        game_name: str | Game[Any],
+        game_name: str | Game[Any, Any],
         seats: list[Seat],
         *,
         seed: int | str | None = None,
-        options: Any = None,
+        options: object = None,
         save_path: Path | None = None,
         autosave: bool = True,
         meta: dict[str, str] | None = None,
@@ -410,7 +410,7 @@ def read_save(path: Path) -> SaveFile:
         raise SaveError(f"{path.name} is damaged: {e}") from None
 
 
-def resume(path: Path, *, set_aside: bool = True, game: Game[Any] | None = None) -> Table:
+def resume(path: Path, *, set_aside: bool = True, game: Game[Any, Any] | None = None) -> Table:
     """Reopen a saved table, replaying and verifying its record.
 
     A save that cannot be resumed is moved aside untouched (``*.unreadable``) so

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
+from coldwater.core.notation import Action
 from coldwater.core.record import GameRecord
 from coldwater.core.state import Game, State
 
@@ -21,7 +22,7 @@ from .table import ContentRef, Listener, Seat
 
 class TableLike(Protocol):
     @property
-    def game(self) -> Game[Any]: ...
+    def game(self) -> Game[Any, Any]: ...
 
     @property
     def state(self) -> State[Any, Any]: ...
@@ -52,7 +53,7 @@ class TableLike(Protocol):
 
     def subscribe(self, listener: Listener) -> Callable[[], None]: ...
 
-    def submit(self, action: Any) -> None: ...
+    def submit(self, action: Action) -> None: ...
 
     async def step(self) -> bool: ...
 

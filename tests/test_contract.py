@@ -151,7 +151,13 @@ def test_every_game_has_hooks() -> None:
 def test_random_play_many_seeds(name: str, players: int, options: Any) -> None:
     for seed in range(4):
         play_checked(name, players, options, f"slow/{name}/{players}/{seed}", every=1 if seed == 0 else 7)
-    # Many more whole games with the cheap checks and the game's own bots too.
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "players", "options"), cases())
+def test_many_games_with_the_cheap_bots(name: str, players: int, options: Any) -> None:
+    """Many more whole games with the cheap checks and the game's own cheap bots (a test
+    of its own beside the checked seeds, so two workers can share a case's run)."""
     game = games.get(name)
     h = hooks(name)
     for seed in range(40):

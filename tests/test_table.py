@@ -163,3 +163,34 @@ def test_saves_from_before_the_content_field_still_load(tmp_path: Path) -> None:
     del d["content"]
     path.write_text(json.dumps(d))
     assert resume(path, game=GAME).content is None
+
+
+async def test_each_save_reaches_the_disk_before_it_replaces_the_last(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The durable path the app tests skip (tests/tui/conftest.py's no_fsync): every
+    save is flushed with fsync while it is still the temporary file, then renamed."""
+    import os
+
+    from coldwater.net import files
+
+    events: list[str] = []
+    real_fsync, real_replace = os.fsync, os.replace
+
+    def fsync(fd: int) -> None:
+        events.append("fsync")
+        real_fsync(fd)
+
+    def replace(src: str, dst: str | os.PathLike[str]) -> None:
+        assert Path(src).name.startswith("g.json.") and Path(src).exists()
+        events.append("replace")
+        real_replace(src, dst)
+
+    monkeypatch.setattr(files.os, "fsync", fsync)
+    monkeypatch.setattr(files.os, "replace", replace)
+    t = Table.new(GAME, [PERSON, BOT], seed=3, save_path=tmp_path / "g.json")
+    await t.advance()
+    t.submit(Roll())
+    assert events and events == ["fsync", "replace"] * (len(events) // 2)
+    assert len(events) >= 4  # the new game's save and the move's
+    assert resume(tmp_path / "g.json", game=GAME).state.ply == t.state.ply

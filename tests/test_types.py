@@ -12,6 +12,8 @@ paths (``core/state.py:12: error: ...``).
 
 from __future__ import annotations
 
+import re
+import shutil
 import tomllib
 from pathlib import Path
 
@@ -45,8 +47,13 @@ def _link_tree(base: Path) -> dict[str, str]:
     return shown
 
 
+PROBES = ROOT / "tests" / "type_probes.py"
+"""Deliberate mistakes at the typed seams, checked in the same mypy run."""
+
+
 def run_mypy(base: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[str, int]:
     shown = _link_tree(base)
+    shutil.copy(PROBES, base / PROBES.name)
     monkeypatch.chdir(base)  # mypy prints paths relative to the working directory
     monkeypatch.setenv("MYPYPATH", str(base))
     out, err, status = mypy_api.run(
@@ -57,6 +64,8 @@ def run_mypy(base: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[str, int]:
             str(base / ".mypy_cache"),
             "-p",
             "coldwater",
+            "-m",
+            PROBES.stem,
         ]
     )
     report = out + err
@@ -65,11 +74,27 @@ def run_mypy(base: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[str, int]:
     return report, status
 
 
+def expected_probe_errors() -> set[tuple[int, str]]:
+    """(line, error code) of every line of the probes marked ``# error: CODE``."""
+    out = set()
+    for n, line in enumerate(PROBES.read_text().splitlines(), 1):
+        if "# error: " in line:
+            out.add((n, line.rsplit("# error: ", 1)[1].strip()))
+    return out
+
+
 def test_package_type_checks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     report, status = run_mypy(tmp_path, monkeypatch)
-    assert status == 0, "mypy found type errors:\n" + report
+    errors = [line for line in report.splitlines() if ": error: " in line]
+    probe_errors = {line for line in errors if line.startswith(PROBES.name + ":")}
+    assert not [line for line in errors if line not in probe_errors], "mypy found type errors:\n" + report
+    # The seams refuse what they must: each marked probe line is an error with its
+    # code, and no other probe line is (one mypy run checks both, for speed).
+    found = {(int(line.split(":")[1]), line.rsplit("[", 1)[1].rstrip("]")) for line in probe_errors}
+    assert found == expected_probe_errors(), report
+    assert status == 1, report
     # Guard against a check that passes because it looked at nothing:
-    # "Success: no issues found in N source files", N counting every module.
+    # "(checked N source files)", N counting every module (and the probes).
     sources = sum(1 for d in _package_dirs().values() for _ in (ROOT / d).rglob("*.py"))
-    checked = int(report.rsplit(" in ", 1)[1].split()[0])
+    checked = int(re.findall(r"(\d+) source files?", report)[-1])
     assert checked >= sources, report

@@ -53,7 +53,7 @@ class ToyOptions(msgspec.Struct):
     target: int = 15
 
 
-class ToyState(State[Any, ToyData]):
+class ToyState(State[ToyAction, ToyData]):
     GAME = "toy"
     DATA = ToyData
     CODEC = Codec([Roll, Hold, Die, Deal])
@@ -124,7 +124,7 @@ class ToyState(State[Any, ToyData]):
         )
 
 
-class ToyGame(GameBase[ToyState]):
+class ToyGame(GameBase[ToyState, ToyAction]):
     name = "toy"
     title = "Toy"
     min_players = 1

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from coldwater.core import games
 
 if TYPE_CHECKING:  # imported on first use at run time (see the module docstring)
+    from coldwater.core.state import Game
     from coldwater.tui.screens.table import TableScreen
 
 TABLE_SCREENS: dict[str, str] = {
@@ -27,7 +28,7 @@ TABLE_SCREENS: dict[str, str] = {
 GENERIC_SCREEN = "coldwater.tui.screens.table:TableScreen"
 
 
-def _load(path: str) -> Any:
+def _load(path: str) -> object:
     module, _, name = path.partition(":")
     return getattr(importlib.import_module(module), name)
 
@@ -38,7 +39,7 @@ class Catalog:
     def __init__(
         self,
         names: tuple[str, ...] | None = None,
-        loader: Callable[[str], Any] | None = None,
+        loader: Callable[[str], Game[Any, Any]] | None = None,
         screens: dict[str, str] | None = None,
     ) -> None:
         self._names = names if names is not None else games.names()
@@ -48,10 +49,10 @@ class Catalog:
     def names(self) -> tuple[str, ...]:
         return self._names
 
-    def get(self, name: str) -> Any:
+    def get(self, name: str) -> Game[Any, Any]:
         return self._loader(name)
 
-    def available(self) -> list[tuple[str, Any]]:
+    def available(self) -> list[tuple[str, Game[Any, Any]]]:
         """(name, game) for every game on offer, in menu order.
 
         Every engine ships in the package, so a game that fails to import is a
@@ -59,7 +60,11 @@ class Catalog:
         """
         return [(name, self.get(name)) for name in self._names]
 
-    def table_screen(self, name: str) -> type[TableScreen]:
+    def table_screen(self, name: str) -> type[TableScreen[Any, Any, Any]]:
         """The game's own table screen, or the generic one for a game without its own."""
-        screen_cls: type[TableScreen] = _load(self._screens.get(name, GENERIC_SCREEN))
+        from coldwater.tui.screens.table import TableScreen
+
+        screen_cls = _load(self._screens.get(name, GENERIC_SCREEN))
+        if not (isinstance(screen_cls, type) and issubclass(screen_cls, TableScreen)):
+            raise TypeError(f"{self._screens.get(name, GENERIC_SCREEN)} is not a table screen")
         return screen_cls

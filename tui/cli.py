@@ -201,8 +201,18 @@ def lan_app(args: argparse.Namespace) -> int:
                 port=ns.port,
                 bind=ns.bind,
                 advertise=not ns.no_advertise,
+                watchers=0 if ns.no_watchers else ns.max_watchers,
             )
             return host, True
+        if ns.watch:
+            watcher = await net.watch_table(
+                args.target,
+                name=ns.player_name,
+                passphrase=ns.passphrase,
+                find_timeout=ns.find_timeout,
+                fingerprint=ns.fingerprint,
+            )
+            return watcher, False
         peer = await net.join_table(
             args.target,
             name=ns.player_name,
@@ -240,7 +250,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return net_cli.main(args)  # takes the data-folder lock itself
     from coldwater.net.paths import DataFolderBusy, DataLock
+    from coldwater.tui.servetables import die_with_server
 
+    die_with_server()  # a no-op outside `coldwater serve`
     try:
         # One data folder is one identity: a second app on it would fight the first for its seats.
         lock = DataLock()

@@ -9,7 +9,9 @@ so :class:`LanTable` exposes that same surface over a ``TableHost`` or a
 anything itself, it waits until the net layer has applied the next action.
 
 The host holds the full state but its screen only ever draws ``view(host_seat)``;
-a peer holds only its own seat's view, and that is all it can show.
+a peer holds only its own seat's view, and that is all it can show. A watcher
+(:class:`~coldwater.net.session.TableWatcher`, seat -1) holds only the public
+view: no seat is a person's here, so the screen is read-only.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
+from coldwater.core.notation import Action
 from coldwater.core.record import GameRecord
 from coldwater.core.state import State
 from coldwater.net.emitter import Emitter
@@ -29,6 +32,8 @@ class LanTable:
     """A Table-shaped view of a LAN game for :class:`~coldwater.tui.screens.table.TableScreen`."""
 
     def __init__(self, party: Any) -> None:
+        # Any: a TableHost, a TablePeer or a TableWatcher, told apart by `is_host`
+        # and the seat; the properties below return typed values.
         from coldwater.net.session import StepApplied, TableHost
 
         self.party = party
@@ -57,6 +62,10 @@ class LanTable:
             ]
             self._step_type = StepApplied
             self._unsub = party.subscribe(self._on_peer_event)
+        self.opening_note = ""
+        """A line for the top of the log (a watcher who came in mid-game: the moves before are not in it)."""
+        if self.my_seat < 0 and not self.is_host and self.state.ply > 0:
+            self.opening_note = f"You are watching from move {self.state.ply}: the log starts here."
 
     # ---- what the table screen reads ---------------------------------------------
     @property
@@ -71,6 +80,8 @@ class LanTable:
 
     @property
     def waiting_for_person(self) -> bool:
+        if self.my_seat < 0:
+            return False  # a watcher (seat -1 is also the chance marker: never "our" turn)
         return self.current is not None and self.current == self.my_seat and self.state.ply != self._sent_ply
 
     def person_seats(self) -> list[int]:
@@ -89,7 +100,7 @@ class LanTable:
         pass
 
     # ---- acting ------------------------------------------------------------------
-    def submit(self, action: Any) -> None:
+    def submit(self, action: Action) -> None:
         """This seat's move (IllegalAction if not allowed now)."""
         ply = self.state.ply
         self.party.submit(action)

@@ -21,6 +21,7 @@ import hashlib
 import os
 import select
 import signal
+import socket
 import struct
 import sys
 import termios
@@ -34,6 +35,7 @@ import msgspec
 
 from coldwater.net import paths
 from coldwater.net.files import write_atomic
+from coldwater.tui import servetables
 
 DEFAULT_PORT = 2222
 NEEDS_TERMINAL = "coldwater needs a terminal: connect with `ssh -t` (a plain `ssh HOST` asks for one).\r\n"
@@ -51,6 +53,8 @@ class ServeConfig(msgspec.Struct, frozen=True, kw_only=True):
     idle_timeout: float = 30 * 60.0  # seconds without a key press before a shown app closes
     keep_detached: float = 15 * 60.0  # seconds an app whose connection dropped waits for its key
     command: tuple[str, ...] = ()  # the program each session runs; default: this Python's coldwater
+    table_bind: str = "0.0.0.0"  # where tables hosted by the server listen (LAN players join them there)
+    advertise: bool = True  # announce the server's tables on the LAN (zeroconf)
 
 
 def key_fingerprint(public_blob: bytes) -> str:
@@ -71,11 +75,29 @@ def _private_dir(path: Path) -> Path:
     return path
 
 
+PUBLIC_KEY_FILE = "ssh-key.pub"
+"""The SSH public key (wire format) a player folder belongs to."""
+
+
 def player_home(root: Path, public_blob: bytes) -> Path:
     """The data folder of the person holding this key: theirs alone, like a home directory."""
     _private_dir(root / "ssh")
     _private_dir(root / "ssh" / "players")
-    return _private_dir(root / "ssh" / "players" / hashlib.sha256(public_blob).hexdigest()[:32])
+    home = _private_dir(root / "ssh" / "players" / hashlib.sha256(public_blob).hexdigest()[:32])
+    key_file = home / PUBLIC_KEY_FILE
+    if not key_file.exists():
+        write_atomic(key_file, public_blob)  # so a seat can be reserved for a key that is not connected
+    return home
+
+
+def known_keys(root: Path) -> set[bytes]:
+    """Every SSH key that has a player folder here."""
+    players = root / "ssh" / "players"
+    out: set[bytes] = set()
+    for f in players.glob(f"*/{PUBLIC_KEY_FILE}") if players.exists() else []:
+        with contextlib.suppress(OSError):
+            out.add(f.read_bytes())
+    return out
 
 
 def load_host_key(path: Path) -> asyncssh.SSHKey:
@@ -279,6 +301,17 @@ class Server:
         self.apps: list[AppProcess] = []
         self._tasks: set[asyncio.Task[None]] = set()
         self.starting = asyncio.Lock()  # starting a process takes milliseconds; one at a time is fine
+        self.tables = servetables.ServerTables(
+            self.root,
+            home_of=lambda blob: player_home(self.root, blob),
+            known_keys=lambda: self.allowed | known_keys(self.root),
+            fingerprint_of=key_fingerprint,
+            bind=config.table_bind,
+            advertise=config.advertise,
+            max_tables=config.max_sessions,
+            keep_empty=config.keep_detached,
+            say=lambda line: self.log(line),
+        )
 
     def spawn(self, work: Coroutine[Any, Any, None]) -> None:
         """Run `work` as a task the server holds on to (the loop keeps only weak references)."""
@@ -311,13 +344,18 @@ class Server:
     async def launch(self, blob: bytes, term: str, size: tuple[int, int], client_env: Mapping[str, str]) -> AppProcess:
         """Start the app for this key in a new pty (raises OSError if it cannot start)."""
         home = player_home(self.root, blob)
+        # The LAN identity exists before the app does, so the server and the app never both make one.
+        self.tables.lan_identity(blob)
+        # The control path: one end of a socket pair for the app, the other served here for this key.
+        ours, theirs = socket.socketpair()
         env = {
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
             "HOME": str(home),
             "LANG": client_env.get("LANG", "C.UTF-8"),
             "TERM": term,
             "COLDWATER_HOME": str(home),
-            "COLDWATER_SSH_KEY": key_fingerprint(blob),
+            servetables.KEY_ENV: key_fingerprint(blob),
+            servetables.FD_ENV: str(theirs.fileno()),
             **{k: v for k, v in client_env.items() if k in ("COLORTERM", "NO_COLOR")},
         }
         master, slave = os.openpty()
@@ -333,12 +371,16 @@ class Server:
                 cwd=str(home),
                 start_new_session=True,
                 close_fds=True,
+                pass_fds=(theirs.fileno(),),
             )
         except OSError:
             os.close(master)
+            ours.close()
             raise
         finally:
             os.close(slave)
+            theirs.close()
+        self.tables.attach(blob, ours)
         app = AppProcess(self, blob, child, master)
         self.apps.append(app)
         self.spawn(app.run())
@@ -358,6 +400,7 @@ class Server:
                 elif app.detached_at is not None and now - app.detached_at >= keep:
                     self.log(f"app for {app.who} closed: nobody came back for {keep:.0f} s")
                     app.stop()
+            self.tables.reap(now)
 
     async def start(self) -> int:
         """Listen; returns the port (useful with port 0 in tests)."""
@@ -413,6 +456,7 @@ class Server:
             self._reaper.cancel()
         for app in list(self.apps):
             app.stop()
+        await self.tables.close()
         if self._acceptor is not None:
             self._acceptor.close()
             await self._acceptor.wait_closed()
@@ -554,6 +598,13 @@ def parse_args(argv: Sequence[str]) -> ServeConfig:
     p.add_argument("--allow", type=Path, metavar="KEYS_FILE", help="keys that may play, in authorized_keys format")
     p.add_argument("--guests", action="store_true", help="let in any other key too, as a guest")
     p.add_argument("--max-sessions", type=int, default=32)
+    p.add_argument(
+        "--table-bind",
+        default="0.0.0.0",
+        metavar="ADDR",
+        help="where tables opened by SSH players listen, for LAN players to join (default: every interface)",
+    )
+    p.add_argument("--no-advertise", action="store_true", help="do not announce the server's tables on the LAN")
     p.add_argument("--idle-minutes", type=float, default=30.0, help="close a session after this long without a key")
     p.add_argument(
         "--keep-minutes",
@@ -579,6 +630,8 @@ def parse_args(argv: Sequence[str]) -> ServeConfig:
         max_sessions=a.max_sessions,
         idle_timeout=a.idle_minutes * 60,
         keep_detached=a.keep_minutes * 60,
+        table_bind=a.table_bind,
+        advertise=not a.no_advertise,
     )
 
 
@@ -591,7 +644,7 @@ async def serve_forever(config: ServeConfig) -> None:
     print(f"connect with: ssh -p {port} play@THIS-HOST", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):  # SIGHUP: the terminal it ran in closed
         loop.add_signal_handler(sig, stop.set)
     try:
         await stop.wait()

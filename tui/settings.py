@@ -30,6 +30,8 @@ class FormMemory(msgspec.Struct, kw_only=True):
     table: str = ""
     me: str = ""
     fingerprints: list[str] = []
+    watchers: int = 16
+    """LAN host: the most people who may watch (0: nobody)."""
 
 
 class Settings(msgspec.Struct, kw_only=True):

@@ -179,7 +179,7 @@ AqAction = (
     | OppDiscard
 )
 
-CODEC = Codec(
+CODEC: Codec[AqAction] = Codec(
     [
         Deal,
         PickKing,

@@ -282,7 +282,7 @@ class _Eval:
         return base + 1.0 - 0.3 * cost(d, k, t, self.seat)
 
     # ---- the action ---------------------------------------------------------
-    def value(self, a: Any) -> float:
+    def value(self, a: Action) -> float:
         d, k, p = self.d, self.k, self.p
         if isinstance(a, PickKing):
             return king_worth(k, a.number)

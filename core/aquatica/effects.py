@@ -18,10 +18,9 @@ wild_manta (take a Wild Manta), empty (a blocking Depth).
 
 from __future__ import annotations
 
-from typing import Any
-
 from . import locations, mantas, recruit, score, scout, solo, tribes
 from .actions import (
+    AqAction,
     Buy,
     Conquer,
     Copy,
@@ -57,7 +56,7 @@ AUTO: frozenset[str] = frozenset(
 )
 
 
-def options(d: AqData, k: Deck, fr: Frame) -> list[Any]:
+def options(d: AqData, k: Deck, fr: Frame) -> list[AqAction]:
     """Choices for the head effect of `fr` (without ``skip``)."""
     e = fr.effs[0]
     op = e.op
@@ -75,7 +74,7 @@ def options(d: AqData, k: Deck, fr: Frame) -> list[Any]:
         return scout.options(d)
     if op == "raise":
         left = e.n if fr.left < 0 else fr.left
-        out: list[Any] = []
+        out: list[AqAction] = []
         for loc in raise_targets(d, k, seat, fr.src):
             rem = remaining(k, loc)
             if e.split:
@@ -140,18 +139,26 @@ def apply_auto(d: AqData, k: Deck, e: Eff) -> None:
         d.opp_seats = [(seat + i) % d.players for i in range(1, d.players)]
 
 
-def opp_options(d: AqData, k: Deck, seat: int) -> list[Any]:
+def opp_options(d: AqData, k: Deck, seat: int) -> list[AqAction]:
     p = d.ps[seat]
     if d.opp_kind == "flip":
         return [OppFlip(i) for i, m in enumerate(p.mantas) if mantas.usable(m)]
     return [OppDiscard(c) for c in sorted(set(p.hand)) if c >= 0 and not is_matrona(k, c)]
 
 
+def may_answer(d: AqData, k: Deck, seat: int) -> bool:
+    """Whether `seat` has an answer to the opponents' effect. In a view, a card it
+    holds face down may be one (its holder shows them when none is: sealing.py)."""
+    if opp_options(d, k, seat):
+        return True
+    return d.opp_kind != "flip" and any(c < 0 for c in d.ps[seat].hand)
+
+
 def is_matrona(k: Deck, c: int) -> bool:
     return any(e.op == "matrona" for e in k.char_effs[c])
 
 
-def apply_opp(d: AqData, a: Any) -> None:
+def apply_opp(d: AqData, a: OppFlip | OppDiscard) -> None:
     seat = d.opp_seats.pop(0)
     p = d.ps[seat]
     if isinstance(a, OppFlip):
@@ -163,7 +170,7 @@ def apply_opp(d: AqData, a: Any) -> None:
         d.opp_kind = ""
 
 
-def choose(d: AqData, k: Deck, a: Any) -> None:
+def choose(d: AqData, k: Deck, a: AqAction) -> None:
     """Apply the current player's choice for the head effect of the top frame."""
     fr = d.stack[-1]
     e = fr.effs[0]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 import msgspec
 
@@ -12,6 +12,7 @@ from coldwater.core.rng import Rng
 from coldwater.core.state import Bot, GameBase, bind_state, seed_text
 
 from . import main_action
+from .actions import AqAction
 from .content import Deck, compile_content, load_packaged, load_path
 from .model import HIDDEN, HIDDEN_KING, KING_BASE, OCEAN_BASE
 from .setup import new_data
@@ -26,7 +27,7 @@ class AqOptions(msgspec.Struct, forbid_unknown_fields=True):
     """Tribes Solo level 1-6 (1 player, Tribes module); None: base solo, or level 1 with Tribes."""
 
 
-class AquaticaGame(GameBase[AqState]):
+class AquaticaGame(GameBase[AqState, AqAction]):
     name = "aquatica"
     title = "Aquatica: Cold Waters"
     min_players = 1
@@ -46,7 +47,7 @@ class AquaticaGame(GameBase[AqState]):
         """This game with a person's own content (a folder of files, or one file)."""
         return AquaticaGame(compile_content(load_path(path)))
 
-    def new(self, players: int, seed: int | str | bytes | None = None, options: Any = None) -> AqState:
+    def new(self, players: int, seed: int | str | bytes | None = None, options: object = None) -> AqState:
         self.check_players(players)
         opts = self.make_options(options)
         assert isinstance(opts, AqOptions)

@@ -9,9 +9,7 @@ all 4 Goals triggers the end of the game.
 
 from __future__ import annotations
 
-from typing import Any
-
-from .actions import ClaimGoal
+from .actions import AqAction, ClaimGoal
 from .content import Deck
 from .endgame import trigger
 from .mantas import wild_count
@@ -71,14 +69,14 @@ def met(d: AqData, k: Deck, seat: int, g: int) -> bool:
     return count(d, k, seat, spec.cond) >= spec.n
 
 
-def options(d: AqData, k: Deck, seat: int) -> list[Any]:
+def options(d: AqData, k: Deck, seat: int) -> list[AqAction]:
     if d.module != "goals":
         return []
     p = d.ps[seat]
     free = [i for i, m in enumerate(p.mantas) if m.wild < 0 and not m.placed]
     if not free:
         return []
-    out: list[Any] = []
+    out: list[AqAction] = []
     for pos, g in enumerate(d.goals):
         if pos in p.goals or len(d.tracks[pos]) >= len(k.spots):
             continue

@@ -12,9 +12,7 @@ Herbert are discarded at setup for a bonus Wild Manta instead (the reading of
 
 from __future__ import annotations
 
-from typing import Any
-
-from .actions import PickKing
+from .actions import AqAction, PickKing
 from .content import Deck
 from .model import KING_BASE, AqData, Draw
 
@@ -30,7 +28,7 @@ def queue_draft(d: AqData) -> None:
     d.draft_order = [0] if d.players == 1 else list(range(d.players - 1, -1, -1))
 
 
-def options(d: AqData) -> list[Any]:
+def options(d: AqData) -> list[AqAction]:
     return [PickKing(c - KING_BASE + 1) for c in d.draft if c >= 0]
 
 

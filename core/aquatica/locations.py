@@ -7,10 +7,8 @@ to buy). Slots emptied in the rows are refilled only by Scouting.
 
 from __future__ import annotations
 
-from typing import Any
-
 from . import payment
-from .actions import Buy, Conquer
+from .actions import AqAction, Buy, Conquer
 from .content import Deck
 from .model import BOARD_SLOTS, LOC_TYPES, AqData, Loc, Pay
 from .raise_ import check_risen
@@ -26,10 +24,10 @@ def offered(d: AqData) -> list[int]:
     return d.loc_top + d.loc_bottom
 
 
-def options(d: AqData, k: Deck, conquer: bool) -> list[Any]:
+def options(d: AqData, k: Deck, conquer: bool) -> list[AqAction]:
     if len(d.ps[d.turn].board) >= BOARD_SLOTS:
         return []
-    out: list[Any] = []
+    out: list[AqAction] = []
     if conquer:
         have_by_type: dict[int, int] = {}
         for loc_id in offered(d):

@@ -12,7 +12,7 @@ decisions (``settle``) that resolves everything needing no choice.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import assert_never
 
 from coldwater.core.state import CHANCE
 
@@ -32,6 +32,7 @@ from . import (
     tribes_solo,
 )
 from .actions import (
+    AqAction,
     ClaimGoal,
     Cut,
     Deal,
@@ -69,7 +70,7 @@ def current(d: AqData) -> int | None:
     return d.turn
 
 
-def legal(d: AqData, k: Deck) -> list[Any]:
+def legal(d: AqData, k: Deck) -> list[AqAction]:
     cur = current(d)
     if cur is None:
         return []
@@ -91,19 +92,24 @@ def legal(d: AqData, k: Deck) -> list[Any]:
     if d.stack:
         return effects.options(d, k, d.stack[-1]) + [Skip()]
     out = extras(d, k)
-    if d.phase == "pre":
-        p = d.ps[d.turn]
-        out += [Play(c) for c in sorted(set(p.hand)) if c >= 0 and k.char_effs[c]]
-    else:
-        out.append(End())
+    match d.phase:
+        case "pre":
+            p = d.ps[d.turn]
+            out += [Play(c) for c in sorted(set(p.hand)) if c >= 0 and k.char_effs[c]]
+        case "post" | "main" | "setup" | "kings" | "over":
+            # After the Main Action (its effects resolved above); the draft, chance and
+            # the end are answered above, so in practice only "post" arrives here.
+            out.append(End())
+        case _:
+            assert_never(d.phase)
     return out
 
 
-def extras(d: AqData, k: Deck) -> list[Any]:
+def extras(d: AqData, k: Deck) -> list[AqAction]:
     """What a player may do any number of times before or after the Main Action."""
     seat = d.turn
     p = d.ps[seat]
-    out: list[Any] = goals.options(d, k, seat)
+    out: list[AqAction] = goals.options(d, k, seat)
     for i, m in enumerate(p.mantas):
         if usable(m):
             e = manta_effect(k, m)
@@ -116,9 +122,9 @@ def extras(d: AqData, k: Deck) -> list[Any]:
     return out
 
 
-def _tribe_effects(d: AqData, k: Deck, seat: int) -> list[Any]:
+def _tribe_effects(d: AqData, k: Deck, seat: int) -> list[AqAction]:
     """Type I Tribes whose ongoing effect could do something now (before/after the Main Action)."""
-    out: list[Any] = []
+    out: list[AqAction] = []
     for t in d.ps[seat].tribes:
         if active(d, k, seat, t):
             e = spec(k, t).ongoing
@@ -128,7 +134,7 @@ def _tribe_effects(d: AqData, k: Deck, seat: int) -> list[Any]:
     return out
 
 
-def apply(d: AqData, k: Deck, a: Any) -> None:
+def apply(d: AqData, k: Deck, a: AqAction) -> None:
     seat = d.turn
     p = d.ps[seat]
     if isinstance(a, Deal):
@@ -224,7 +230,7 @@ def settle(d: AqData, k: Deck) -> None:
             d.phase = "pre"
             continue
         if d.opp_seats:
-            while d.opp_seats and not effects.opp_options(d, k, d.opp_seats[0]):
+            while d.opp_seats and not effects.may_answer(d, k, d.opp_seats[0]):
                 d.opp_seats.pop(0)
             if d.opp_seats:
                 return

@@ -11,10 +11,8 @@ one may overpay. A target is only offered if it can be paid in full.
 
 from __future__ import annotations
 
-from typing import Any
-
 from . import depths, mantas
-from .actions import Exploit, Flip, Spend, UseTribe
+from .actions import AqAction, Exploit, Flip, Spend, UseTribe
 from .content import Deck
 from .model import LOC_TYPES, AqData, Pay
 from .raise_ import find
@@ -36,11 +34,11 @@ def can_spend(d: AqData) -> bool:
     return d.solo_level < 5
 
 
-def sources(d: AqData, k: Deck, res: str, ltype: int, tribe: bool) -> list[tuple[Any, int]]:
+def sources(d: AqData, k: Deck, res: str, ltype: int, tribe: bool) -> list[tuple[AqAction, int]]:
     """Every source the current player could add now, with what it pays."""
     seat = d.turn
     p = d.ps[seat]
-    out: list[tuple[Any, int]] = []
+    out: list[tuple[AqAction, int]] = []
     for i, m in enumerate(p.mantas):
         v = mantas.resource_of(k, m, res, ltype)
         if v:
@@ -69,7 +67,7 @@ def start(d: AqData, pay: Pay) -> None:
     d.pay = pay
 
 
-def options(d: AqData, k: Deck) -> list[Any]:
+def options(d: AqData, k: Deck) -> list[AqAction]:
     pay = d.pay
     assert pay is not None
     return [a for a, _ in sources(d, k, pay.res, _ltype(pay), pay.what == "tribe")]
@@ -79,7 +77,7 @@ def _ltype(pay: Pay) -> int:
     return LOC_TYPES.index(pay.ltype) if pay.ltype else -1
 
 
-def add_source(d: AqData, k: Deck, a: Any) -> None:
+def add_source(d: AqData, k: Deck, a: AqAction) -> None:
     """Apply one payment source (already known legal)."""
     pay = d.pay
     assert pay is not None

@@ -8,10 +8,8 @@ a Tribe instead (see ``tribes.py``).
 
 from __future__ import annotations
 
-from typing import Any
-
 from . import payment, tribes
-from .actions import Recruit, RecruitTribe
+from .actions import AqAction, Recruit, RecruitTribe
 from .content import Deck
 from .model import AqData, Draw, Pay
 
@@ -20,8 +18,8 @@ def price(slot: int) -> int:
     return slot
 
 
-def options(d: AqData, k: Deck, free: bool) -> list[Any]:
-    out: list[Any] = []
+def options(d: AqData, k: Deck, free: bool) -> list[AqAction]:
+    out: list[AqAction] = []
     if free:
         out += [Recruit(i) for i in range(len(d.char_row))]
     else:

@@ -6,13 +6,11 @@ in the box, but every player saw what went in: it is public in views.
 
 from __future__ import annotations
 
-from typing import Any
-
-from .actions import Score
+from .actions import AqAction, Score
 from .model import AqData
 
 
-def options(d: AqData, src: int) -> list[Any]:
+def options(d: AqData, src: int) -> list[AqAction]:
     return [Score(loc.id) for loc in d.ps[d.turn].board if loc.risen and loc.id != src]
 
 

@@ -8,14 +8,12 @@ draws; fewer if the deck runs out). In base solo the virtual rival places a Mant
 
 from __future__ import annotations
 
-from typing import Any
-
 from . import solo
-from .actions import Cut, Scout
+from .actions import AqAction, Cut, Scout
 from .model import ROW_SIZE, AqData, Draw
 
 
-def options(d: AqData) -> list[Any]:
+def options(d: AqData) -> list[AqAction]:
     return [Scout()] if d.loc_deck or d.loc_bottom or d.loc_top else []
 
 
@@ -26,7 +24,7 @@ def begin(d: AqData) -> None:
         finish(d)
 
 
-def cut_options(d: AqData) -> list[Any]:
+def cut_options(d: AqData) -> list[AqAction]:
     return [Cut(x) for x in d.loc_bottom]
 
 

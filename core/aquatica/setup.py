@@ -22,6 +22,7 @@ from .endgame import trigger
 from .kings import deal_basic, queue_draft
 from .mantas import gain_wild
 from .model import (
+    HIDDEN,
     OCEAN_BASE,
     OCEAN_PER_DECK,
     ROW_SIZE,
@@ -118,18 +119,20 @@ def outcomes(d: AqData, k: Deck) -> list[int]:
         return d.loc_deck
     if deck == "wild":
         return d.wild_supply
+    # In a view a sealed card (HIDDEN) may be of any kind: one unknown outcome
+    # stands for them all, so a view can take a face-down discard too.
     if deck == "cd_disc":
-        return [c for c in d.char_deck if c >= DIAMOND]
+        return [c for c in d.char_deck if c >= DIAMOND or c == HIDDEN]
     if deck == "ld_disc":
-        return [x for x in d.loc_deck if k.loc_type[x] == dr.arg]
+        return [x for x in d.loc_deck if x == HIDDEN or k.loc_type[x] == dr.arg]
     if deck == "ld_keep":
-        return [x for x in d.loc_box if k.loc_type[x] == dr.arg]
+        return [x for x in d.loc_box if x == HIDDEN or k.loc_type[x] == dr.arg]
     if deck == "goal":
         return d.goal_pool
     if deck == "king":
         return d.king_pool
     tier = 1 if deck == "tribe1" else 2
-    return [t for t in d.tribe_pool if k.content.tribes.tribes[t].tier == tier]
+    return [t for t in d.tribe_pool if t == HIDDEN or k.content.tribes.tribes[t].tier == tier]
 
 
 def deal(d: AqData, k: Deck, card: int) -> None:

@@ -11,9 +11,7 @@ more The Kraken. Matrona's 2-player discard does not apply.
 
 from __future__ import annotations
 
-from typing import Any
-
-from .actions import Rival
+from .actions import AqAction, Rival
 from .endgame import trigger
 from .model import RIVAL, AqData
 
@@ -36,7 +34,7 @@ def rival_moves(d: AqData) -> None:
         d.rival_pending += 1
 
 
-def options(d: AqData) -> list[Any]:
+def options(d: AqData) -> list[AqAction]:
     return [Rival(i) for i, t in enumerate(d.tracks) if RIVAL not in t]
 
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar, assert_never
 
 import msgspec
 
-from coldwater.core.state import Scores, State
+from coldwater.core.errors import IllegalAction
+from coldwater.core.state import CHANCE, Openings, Scores, Slot, State
 
-from . import main_action, scoring, setup, why
+from . import main_action, scoring, sealing, setup, why
 from .actions import (
     CODEC,
     AqAction,
@@ -104,7 +105,9 @@ class AqState(State[AqAction, AqData]):
         d.loc_box = [HIDDEN] * len(d.loc_box)
         d.king_pool = [HIDDEN_KING] * len(d.king_pool)
         d.king_box = [HIDDEN_KING] * len(d.king_box)
-        if not (d.phase == "kings" and d.draft_order and d.draft_order[0] == seat):
+        # The first drafter sees the Kings as they are drawn for it (the deal opens
+        # each to it alone), the later ones as they are passed on.
+        if not (d.draft_order and d.draft_order[0] == seat):
             d.draft = [HIDDEN_KING] * len(d.draft)
         d.tribe_pool = [HIDDEN] * len(d.tribe_pool)
         d.goal_pool = [HIDDEN] * len(d.goal_pool)
@@ -126,89 +129,147 @@ class AqState(State[AqAction, AqData]):
         d, k = self.data, self.DECK
         who = self._who()
         a = action
-        if isinstance(a, Deal):
-            dr = d.draws[0] if d.draws else None
-            where = {
-                "crow": "the Character row",
-                "lbot": "the bottom Location row",
-                "cbox": "the box",
-                "lbox": "the box",
-                "ldeck": "the Location deck",
-                "goals": "a goal track",
-                "tribes": "the Tribe board",
-                "draft": "the King draft",
-                "wild": "a player",
-            }.get(dr.to if dr else "", "play")
-            if dr is None:
-                return f"deal {a.card}"
-            if dr.deck in ("cd", "cd_disc"):
-                return f"{self._char(a.card) if dr.deck == 'cd' else 'a Character'} goes to {where}"
-            if dr.deck in ("ld", "ld_keep", "ld_disc"):
-                return f"{self._loc(a.card) if dr.deck == 'ld' else 'a Location'} goes to {where}"
-            if dr.deck == "wild":
-                return f"Seat {dr.arg + 1} takes a Wild Manta ({k.wild[a.card].text()})"
-            if dr.deck == "goal":
-                return f"Goal '{k.goals[a.card].name}' is laid on a track"
-            if dr.deck == "king":
-                return "a King is drawn face down for the draft"
-            return f"Tribe {k.content.tribes.tribes[a.card].name} comes to the Tribe board"
-        if isinstance(a, PickKing):
-            return f"{who} picks a King"
-        if isinstance(a, Play):
-            return f"{who} plays {self._char(a.card)}"
-        if isinstance(a, End):
-            return f"{who} ends the turn"
-        if isinstance(a, Skip):
-            e = d.stack[-1].effs[0] if d.stack and d.stack[-1].effs else None
-            return f"{who} skips {e.text() if e else 'the effect'}"
-        if isinstance(a, Flip):
-            m = d.ps[d.turn].mantas[a.manta]
-            return f"{who} flips a Manta ({manta_effect(k, m).text()})"
-        if isinstance(a, Exploit):
-            loc = find(d, d.turn, a.loc)
-            e = top(k, loc) if loc else None
-            return f"{who} exploits {k.loc_name[a.loc]} ({e.text() if e else '?'})"
-        if isinstance(a, UseTribe):
-            return f"{who} uses the Tribe {k.content.tribes.tribes[a.tribe].name}"
-        if isinstance(a, Spend):
-            return f"{who} discards {self._loc(a.loc)} from the Scoring Pile to pay"
-        if isinstance(a, ClaimGoal):
-            return f"{who} claims the Goal '{k.goals[d.goals[a.goal]].name}'"
-        if isinstance(a, Rival):
-            return f"the virtual rival places a Manta on '{k.goals[d.goals[a.goal]].name}'"
-        if isinstance(a, Recruit):
-            free = bool(d.stack and d.stack[-1].effs and d.stack[-1].effs[0].op == "free_recruit")
-            price = "free" if free else f"{a.slot} coins"
-            return f"{who} recruits {self._char(d.char_row[a.slot])} ({price})"
-        if isinstance(a, RecruitTribe):
-            return f"{who} recruits the Tribe {k.content.tribes.tribes[a.tribe].name}"
-        if isinstance(a, Place):
-            return f"{who} {'flips the Tribe card' if a.manta < 0 else 'places a Manta on the Tribe'}"
-        if isinstance(a, Buy):
-            return f"{who} buys {self._loc(a.loc)} for {k.loc_coins[a.loc]} coins"
-        if isinstance(a, Conquer):
-            return f"{who} conquers {self._loc(a.loc)}"
-        if isinstance(a, Raise):
-            return f"{who} raises {k.loc_name[a.loc]} by {a.by}"
-        if isinstance(a, Score):
-            return f"{who} scores {self._loc(a.loc)}"
-        if isinstance(a, Scout):
-            return f"{who} scouts"
-        if isinstance(a, Cut):
-            return f"{who} discards {self._loc(a.loc)} from the bottom row"
-        if isinstance(a, TakeBack):
-            return f"{who} takes back {self._char(a.card)}"
-        if isinstance(a, Rise):
-            return f"{who} fully raises {k.loc_name[a.loc]}"
-        if isinstance(a, Copy):
-            return f"{who} copies a Depth of {k.loc_name[a.loc]} ({k.loc_depths[a.loc][a.depth].text()})"
-        if isinstance(a, Replay):
-            return f"{who} replays {self._char(a.card)}"
-        if isinstance(a, OppFlip):
-            return f"{who} flips a ready Manta"
-        if isinstance(a, OppDiscard):
-            return f"{who} discards {self._char(a.card)}"
-        return str(a)
+        match a:
+            case Deal():
+                dr = d.draws[0] if d.draws else None
+                where = {
+                    "crow": "the Character row",
+                    "lbot": "the bottom Location row",
+                    "cbox": "the box",
+                    "lbox": "the box",
+                    "ldeck": "the Location deck",
+                    "goals": "a goal track",
+                    "tribes": "the Tribe board",
+                    "draft": "the King draft",
+                    "wild": "a player",
+                }.get(dr.to if dr else "", "play")
+                if dr is None:
+                    return f"deal {a.card}"
+                if dr.deck in ("cd", "cd_disc"):
+                    return f"{self._char(a.card) if dr.deck == 'cd' else 'a Character'} goes to {where}"
+                if dr.deck in ("ld", "ld_keep", "ld_disc"):
+                    return f"{self._loc(a.card) if dr.deck == 'ld' else 'a Location'} goes to {where}"
+                if dr.deck == "wild":
+                    return f"Seat {dr.arg + 1} takes a Wild Manta ({k.wild[a.card].text()})"
+                if dr.deck == "goal":
+                    return f"Goal '{k.goals[a.card].name}' is laid on a track"
+                if dr.deck == "king":
+                    return "a King is drawn face down for the draft"
+                return f"Tribe {k.content.tribes.tribes[a.card].name} comes to the Tribe board"
+            case PickKing():
+                return f"{who} picks a King"
+            case Play():
+                return f"{who} plays {self._char(a.card)}"
+            case End():
+                return f"{who} ends the turn"
+            case Skip():
+                e = d.stack[-1].effs[0] if d.stack and d.stack[-1].effs else None
+                return f"{who} skips {e.text() if e else 'the effect'}"
+            case Flip():
+                m = d.ps[d.turn].mantas[a.manta]
+                return f"{who} flips a Manta ({manta_effect(k, m).text()})"
+            case Exploit():
+                loc = find(d, d.turn, a.loc)
+                e = top(k, loc) if loc else None
+                return f"{who} exploits {k.loc_name[a.loc]} ({e.text() if e else '?'})"
+            case UseTribe():
+                return f"{who} uses the Tribe {k.content.tribes.tribes[a.tribe].name}"
+            case Spend():
+                return f"{who} discards {self._loc(a.loc)} from the Scoring Pile to pay"
+            case ClaimGoal():
+                return f"{who} claims the Goal '{k.goals[d.goals[a.goal]].name}'"
+            case Rival():
+                return f"the virtual rival places a Manta on '{k.goals[d.goals[a.goal]].name}'"
+            case Recruit():
+                free = bool(d.stack and d.stack[-1].effs and d.stack[-1].effs[0].op == "free_recruit")
+                price = "free" if free else f"{a.slot} coins"
+                return f"{who} recruits {self._char(d.char_row[a.slot])} ({price})"
+            case RecruitTribe():
+                return f"{who} recruits the Tribe {k.content.tribes.tribes[a.tribe].name}"
+            case Place():
+                return f"{who} {'flips the Tribe card' if a.manta < 0 else 'places a Manta on the Tribe'}"
+            case Buy():
+                return f"{who} buys {self._loc(a.loc)} for {k.loc_coins[a.loc]} coins"
+            case Conquer():
+                return f"{who} conquers {self._loc(a.loc)}"
+            case Raise():
+                return f"{who} raises {k.loc_name[a.loc]} by {a.by}"
+            case Score():
+                return f"{who} scores {self._loc(a.loc)}"
+            case Scout():
+                return f"{who} scouts"
+            case Cut():
+                return f"{who} discards {self._loc(a.loc)} from the bottom row"
+            case TakeBack():
+                return f"{who} takes back {self._char(a.card)}"
+            case Rise():
+                return f"{who} fully raises {k.loc_name[a.loc]}"
+            case Copy():
+                return f"{who} copies a Depth of {k.loc_name[a.loc]} ({k.loc_depths[a.loc][a.depth].text()})"
+            case Replay():
+                return f"{who} replays {self._char(a.card)}"
+            case OppFlip():
+                return f"{who} flips a ready Manta"
+            case OppDiscard():
+                return f"{who} discards {self._char(a.card)}"
+            case _:
+                assert_never(a)
 
-    def why_illegal(self, action: Any) -> str:
+    def why_illegal(self, action: AqAction) -> str:
         return why.why_illegal(self, action)
+
+    # ---- a view that advances itself (core/aquatica/sealing.py) ---------------------------
+    SEALED = True
+
+    def seen_outcome(self, outcome: AqAction, seat: int | None) -> AqAction:
+        if self.current != CHANCE or not self.is_legal(outcome):
+            raise IllegalAction(f"'{outcome}' is not a chance outcome pending here")
+        return sealing.seen_outcome(self.data, outcome, seat)
+
+    def apply_seen(self, action: AqAction, seat: int | None) -> None:
+        kept = self.data
+        self.data = _dec.decode(_enc.encode(kept))
+        self._legal = self._legal_set = None
+        try:
+            if self.current == CHANCE:
+                action = sealing.prepare_deal(self.data, self.DECK, action, seat)
+            elif not self.is_legal(action) and sealing.prepare_move(self.data, self.DECK, action):
+                self._legal = self._legal_set = None  # a blank now holds the card the action names
+            self.apply(action)
+        except IllegalAction:
+            self.data = kept
+            self._legal = self._legal_set = None
+            raise
+        self.data = self._redact(seat)
+        self._legal = self._legal_set = None
+
+    def reveal(self, slot: Slot, value: object) -> None:
+        sealing.reveal(self.data, self.DECK, slot, value)
+        self._legal = self._legal_set = None
+
+    def opens(self, action: AqAction, seat: int | None) -> Openings:
+        def legal() -> bool:
+            if self.is_legal(action):
+                return True
+            probe = type(self)(_dec.decode(_enc.encode(self.data)), ply=self.ply)
+            try:
+                return sealing.prepare_move(probe.data, self.DECK, action) and probe.is_legal(action)
+            except IllegalAction:
+                return False
+
+        # Who must show cards is read from the public view after the action, the same for every seat.
+        public = type(self)(self._redact(None), ply=self.ply)
+        shown: list[int] = []
+        if public.current not in (None, CHANCE):
+            try:
+                sealing.prepare_move(public.data, self.DECK, action)
+                public._legal = public._legal_set = None
+                if public.is_legal(action) or sealing.claims_on_hidden(public.data, self.DECK, action):
+                    public.apply_legal(action)
+                    shown = sealing.must_show(public.data, self.DECK)
+            except IllegalAction:
+                pass
+        return sealing.opens(self.data, self.DECK, action, seat, legal, shown)
+
+    def sealed_value(self, slot: Slot) -> object:
+        return sealing.sealed_value(self.data, slot)

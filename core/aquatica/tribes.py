@@ -15,10 +15,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from . import payment
-from .actions import Place
+from .actions import AqAction, Place
 from .content import Deck
 from .mantas import wild_count
 from .model import LOC_TYPES, AqData, Frame, Pay
@@ -30,10 +28,10 @@ def cost(d: AqData, k: Deck, t: int, seat: int) -> int:
     return spec(k, t).cost + sum(1 for s in d.tribe_mantas[i] if s != seat)
 
 
-def place_options(d: AqData, seat: int) -> list[Any]:
+def place_options(d: AqData, seat: int) -> list[AqAction]:
     p = d.ps[seat]
     wild_ok = d.solo_level >= 3
-    out: list[Any] = [Place(i) for i, m in enumerate(p.mantas) if not m.placed and (m.wild < 0 or wild_ok)]
+    out: list[AqAction] = [Place(i) for i, m in enumerate(p.mantas) if not m.placed and (m.wild < 0 or wild_ok)]
     if d.solo_level in (1, 2):
         out.append(Place(-1))
     return out

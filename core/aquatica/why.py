@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, assert_never
 
 from coldwater.core.notation import Action
 
 from . import depths, payment
 from .actions import (
+    AqAction,
     Buy,
     ClaimGoal,
     Conquer,
+    Copy,
+    Cut,
     Deal,
     End,
     Exploit,
@@ -23,9 +26,14 @@ from .actions import (
     Raise,
     Recruit,
     RecruitTribe,
+    Replay,
+    Rise,
     Rival,
     Score,
+    Scout,
+    Skip,
     Spend,
+    TakeBack,
     UseTribe,
 )
 from .model import BOARD_SLOTS
@@ -57,14 +65,22 @@ def _waiting(s: AqState) -> str:
         return "discard bottom-row Locations down to 4 first (cut)"
     if d.stack and d.stack[-1].effs:
         return f"resolve '{d.stack[-1].effs[0].text()}' first (or skip it)"
-    if d.phase == "pre":
-        return "before your Main Action you may claim Goals, flip Mantas, exploit effect Depths, then play a Character"
-    return "after your Main Action you may claim Goals, flip Mantas, exploit effect Depths, or end your turn"
+    match d.phase:
+        case "pre":
+            return (
+                "before your Main Action you may claim Goals, flip Mantas, exploit effect Depths, then play a Character"
+            )
+        case "post" | "main" | "setup" | "kings" | "over":
+            # Mostly "post": a Main Action's pending effect, chance, the draft and the end
+            # are answered above; the rest of "main" reads like the time after it.
+            return "after your Main Action you may claim Goals, flip Mantas, exploit effect Depths, or end your turn"
+        case _:
+            assert_never(d.phase)
 
 
-def why_illegal(s: AqState, a: Any) -> str:
+def why_illegal(s: AqState, a: AqAction) -> str:
     d, k = s.data, s.deck
-    if not isinstance(a, Action):
+    if not isinstance(a, Action):  # a direct call; apply() refuses such objects itself
         return f"{a!r} is not an Aquatica action"
     if s.current is None:
         return "the game is over"
@@ -152,32 +168,62 @@ def why_illegal(s: AqState, a: Any) -> str:
                 return "a Location's own Score never scores itself"
             return "only a fully risen Location on your board can be scored"
         return f"resolve '{e.text()}' first (or skip it)"
-    if isinstance(a, Play):
-        if d.phase == "post":
-            return "you already took your Main Action this turn"
-        return f"card {a.card} is not in your hand"
-    if isinstance(a, End) and d.phase == "pre":
-        return "take your Main Action first (play a Character)"
-    if isinstance(a, Exploit):
-        loc = find(d, seat, a.loc)
-        if loc is None:
-            return f"Location {a.loc} is not on your board"
-        e = depths.top(k, loc)
-        if e is None:
-            return "that Location is fully risen"
-        if e.op == "empty":
-            return "that Depth is empty: it blocks the Location until a Raise passes it"
-        return "a resource Depth can only be exploited to pay during the Main Action"
-    if isinstance(a, Flip):
-        return "that Manta is not ready, or its resource can only be used to pay during the Main Action"
-    if isinstance(a, ClaimGoal):
-        if d.module != "goals":
-            return "there are no Goals in the Tribes module"
-        if a.goal in p.goals:
-            return "you already claimed that Goal"
-        if not 0 <= a.manta < len(p.mantas) or p.mantas[a.manta].wild >= 0 or p.mantas[a.manta].placed:
-            return "only one of your own Trained Mantas, not yet placed, can claim a Goal"
-        return "you do not meet that Goal's condition"
-    if isinstance(a, UseTribe):
-        return "that Tribe's ongoing bonus is not yours, already used this turn, or a resource (pay with it)"
-    return f"'{a}' is not possible now: {_waiting(s)}"
+    # The turn itself: each action's own reason, or what the turn waits for.
+    match a:
+        case Play():
+            if d.phase == "post":
+                return "you already took your Main Action this turn"
+            return f"card {a.card} is not in your hand"
+        case End():
+            if d.phase == "pre":
+                return "take your Main Action first (play a Character)"
+            return f"'{a}' is not possible now: {_waiting(s)}"
+        case Exploit():
+            loc = find(d, seat, a.loc)
+            if loc is None:
+                return f"Location {a.loc} is not on your board"
+            e = depths.top(k, loc)
+            if e is None:
+                return "that Location is fully risen"
+            if e.op == "empty":
+                return "that Depth is empty: it blocks the Location until a Raise passes it"
+            return "a resource Depth can only be exploited to pay during the Main Action"
+        case Flip():
+            return "that Manta is not ready, or its resource can only be used to pay during the Main Action"
+        case ClaimGoal():
+            if d.module != "goals":
+                return "there are no Goals in the Tribes module"
+            if a.goal in p.goals:
+                return "you already claimed that Goal"
+            if not 0 <= a.manta < len(p.mantas) or p.mantas[a.manta].wild >= 0 or p.mantas[a.manta].placed:
+                return "only one of your own Trained Mantas, not yet placed, can claim a Goal"
+            return "you do not meet that Goal's condition"
+        case UseTribe():
+            return "that Tribe's ongoing bonus is not yours, already used this turn, or a resource (pay with it)"
+        case (
+            Skip()
+            | Spend()
+            | Rival()
+            | Recruit()
+            | RecruitTribe()
+            | Buy()
+            | Conquer()
+            | Raise()
+            | Score()
+            | Scout()
+            | Cut()
+            | TakeBack()
+            | Rise()
+            | Copy()
+            | Replay()
+            | OppFlip()
+            | OppDiscard()
+            # answered above, whatever the state:
+            | Deal()
+            | PickKing()
+            | Place()
+        ):
+            # Effects, payments and the other players' answers: none is pending.
+            return f"'{a}' is not possible now: {_waiting(s)}"
+        case _:
+            assert_never(a)

@@ -26,7 +26,9 @@ Species = Literal[
 ]
 
 
-class CrownAction(Action, frozen=True):
+class CrownAct(Action, frozen=True):
+    """Base of Crown's action classes; :data:`CrownAction` is their union."""
+
     def __str__(self) -> str:
         s = _NOTATION.get(self)
         return s if s is not None else encode(self)
@@ -35,13 +37,13 @@ class CrownAction(Action, frozen=True):
 # ---- chance outcomes ----------------------------------------------------------------
 
 
-class Bait(CrownAction, frozen=True, tag="bait"):
+class Bait(CrownAct, frozen=True, tag="bait"):
     """A bait drawn from the bag (weights: how many of that colour are in it)."""
 
     colour: BaitName
 
 
-class Reveal(CrownAction, frozen=True, tag="reveal"):
+class Reveal(CrownAct, frozen=True, tag="reveal"):
     """The new top card of a fish deck: its species shows; the card stays sealed."""
 
     loc: Loc
@@ -49,76 +51,76 @@ class Reveal(CrownAction, frozen=True, tag="reveal"):
     card: int | None = None
 
 
-class MAFlip(CrownAction, frozen=True, tag="flip"):
+class MAFlip(CrownAct, frozen=True, tag="flip"):
     """The top card of the Master Angler deck, turned face up."""
 
     card: int
 
 
-class MWFlip(CrownAction, frozen=True, tag="mw"):
+class MWFlip(CrownAct, frozen=True, tag="mw"):
     """The next Mystery Weight tile, turned face up."""
 
     weight: int
 
 
-class TackleDraw(CrownAction, frozen=True, tag="draw"):
+class TackleDraw(CrownAct, frozen=True, tag="draw"):
     """A tackle piece from the face-down stack; only the drawer sees its kind."""
 
     kind: Kind | None = None
 
 
-class TagTile(CrownAction, frozen=True, tag="tag"):
+class TagTile(CrownAct, frozen=True, tag="tag"):
     colour: str
 
 
 # ---- decisions ------------------------------------------------------------------------
 
 
-class Place(CrownAction, frozen=True, tag="place"):
+class Place(CrownAct, frozen=True, tag="place"):
     """Step 1: put your Angler token on an open space and take its action."""
 
     space: Space
 
 
-class Remove(CrownAction, frozen=True, tag="remove"):
+class Remove(CrownAct, frozen=True, tag="remove"):
     """Step 2: take another token off the board and take its action."""
 
     space: Space
 
 
-class EndTurn(CrownAction, frozen=True, tag="end"):
+class EndTurn(CrownAct, frozen=True, tag="end"):
     """Step 3: flip the removed token and end the turn."""
 
 
-class Fill(CrownAction, frozen=True, tag="fill"):
+class Fill(CrownAct, frozen=True, tag="fill"):
     zone: int
 
 
-class Take(CrownAction, frozen=True, tag="take"):
+class Take(CrownAct, frozen=True, tag="take"):
     """Take a face-up Master Angler card from the row."""
 
     card: int
 
 
-class TakeTop(CrownAction, frozen=True, tag="taketop"):
+class TakeTop(CrownAct, frozen=True, tag="taketop"):
     """Take the top card of the Master Angler deck."""
 
 
-class Skip(CrownAction, frozen=True, tag="skip"):
+class Skip(CrownAct, frozen=True, tag="skip"):
     """A Port action that cannot be taken (every Zone full, no card to take)."""
 
 
-class Route(CrownAction, frozen=True, tag="route"):
+class Route(CrownAct, frozen=True, tag="route"):
     """Put one cast bait on an open spot of a Master Angler card you are attempting."""
 
     card: int
 
 
-class Discard(CrownAction, frozen=True, tag="discard"):
+class Discard(CrownAct, frozen=True, tag="discard"):
     """Put one cast bait on the discard pile."""
 
 
-class Catch(CrownAction, frozen=True, tag="catch"):
+class Catch(CrownAct, frozen=True, tag="catch"):
     """Resolve the catch owed for emptying `zone`: take the fish at `loc` Zone `at`.
 
     A different location than the bait's uses a Rod; a different Zone uses a Line.
@@ -129,23 +131,23 @@ class Catch(CrownAction, frozen=True, tag="catch"):
     at: int
 
 
-class Zone6(CrownAction, frozen=True, tag="zone6"):
+class Zone6(CrownAct, frozen=True, tag="zone6"):
     """Zone 6 bonus: catch the top card of the bait's deck instead."""
 
 
-class Lose(CrownAction, frozen=True, tag="lose"):
+class Lose(CrownAct, frozen=True, tag="lose"):
     """The owed catch's Zone holds no fish: the catch is lost."""
 
     zone: int
 
 
-class TakeTackle(CrownAction, frozen=True, tag="tackle"):
+class TakeTackle(CrownAct, frozen=True, tag="tackle"):
     """Zone 5 bonus: take (y) or decline (n) the top tackle piece."""
 
     take: bool
 
 
-class Reel(CrownAction, frozen=True, tag="reel"):
+class Reel(CrownAct, frozen=True, tag="reel"):
     """Play a Reel: remove one `colour` bait from Zone `a` and one from Zone `b`."""
 
     colour: Colour
@@ -153,7 +155,7 @@ class Reel(CrownAction, frozen=True, tag="reel"):
     b: int
 
 
-class Lure(CrownAction, frozen=True, tag="lure"):
+class Lure(CrownAct, frozen=True, tag="lure"):
     """Play a Lure: swap a `ca` bait in Zone `a` with a `cb` bait in Zone `b`."""
 
     a: int
@@ -162,24 +164,52 @@ class Lure(CrownAction, frozen=True, tag="lure"):
     cb: Colour
 
 
-class SilentDraws(CrownAction, frozen=True, tag="silent"):
+class SilentDraws(CrownAct, frozen=True, tag="silent"):
     """Practice Pond: how many bait the silent player draws this turn."""
 
     n: int
 
 
-class WhiteOption(CrownAction, frozen=True, tag="white"):
+class WhiteOption(CrownAct, frozen=True, tag="white"):
     """Practice Pond, clear-white bait drawn: a second card for the silent player, or 7 bait to the discard."""
 
     choice: Literal["card", "bait"]
 
 
-class Submit(CrownAction, frozen=True, tag="submit"):
+class Submit(CrownAct, frozen=True, tag="submit"):
     """Submit your `rank`-heaviest fish of `species` to the running contest (1 = heaviest)."""
 
     species: Species
     rank: int
 
+
+CrownAction = (
+    Bait
+    | Reveal
+    | MAFlip
+    | MWFlip
+    | TackleDraw
+    | TagTile
+    | Place
+    | Remove
+    | EndTurn
+    | Fill
+    | Take
+    | TakeTop
+    | Skip
+    | Route
+    | Discard
+    | Catch
+    | Zone6
+    | Lose
+    | TakeTackle
+    | Reel
+    | Lure
+    | SilentDraws
+    | WhiteOption
+    | Submit
+)
+"""Every Crown action: a union, so a dispatch over it can be exhaustive (``assert_never``)."""
 
 ACTION_TYPES = (
     Bait,
@@ -207,7 +237,7 @@ ACTION_TYPES = (
     WhiteOption,
     Submit,
 )
-CODEC = Codec(ACTION_TYPES)
+CODEC: Codec[CrownAction] = Codec(ACTION_TYPES)
 
 CHANCE_TYPES = (Bait, Reveal, MAFlip, MWFlip, TackleDraw, TagTile)
 
@@ -236,4 +266,4 @@ def _all_actions() -> list[CrownAction]:
 
 assert set(get_args(Species)) == set(RULEBOOK_SPECIES)
 
-_NOTATION: MappingProxyType[CrownAction, str] = MappingProxyType({a: encode(a) for a in _all_actions()})
+_NOTATION: MappingProxyType[CrownAct, str] = MappingProxyType({a: encode(a) for a in _all_actions()})

@@ -42,7 +42,8 @@ def route_targets(d: CrownData, T: Tables, p: Party) -> list[int]:
 
 
 def legal(d: CrownData, T: Tables) -> list[CrownAction]:
-    return [Discard()] + [Route(c) for c in route_targets(d, T, d.parties[d.turn])]
+    out: list[CrownAction] = [Discard()]
+    return out + [Route(c) for c in route_targets(d, T, d.parties[d.turn])]
 
 
 def route(d: CrownData, T: Tables, card: int) -> None:

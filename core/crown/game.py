@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from coldwater.core.bots import BOT_NAMES
 from coldwater.core.rng import Rng
 from coldwater.core.state import Bot, GameBase, bind_state, seed_text
 
+from .actions import CrownAction
 from .content import Tables, load_default, load_path
 from .model import CrownOptions
 from .rulings import RULINGS, Ruling
@@ -18,7 +18,7 @@ from .turns import advance
 from .views import determinize
 
 
-class CrownGame(GameBase[CrownState]):
+class CrownGame(GameBase[CrownState, CrownAction]):
     name = "crown"
     title = "Coldwater Crown"
     min_players = 1
@@ -48,7 +48,7 @@ class CrownGame(GameBase[CrownState]):
         """A game that uses a person's own card file (see docs/content.md)."""
         return CrownGame(load_path(path))
 
-    def new(self, players: int, seed: int | str | bytes | None = None, options: Any = None) -> CrownState:
+    def new(self, players: int, seed: int | str | bytes | None = None, options: object = None) -> CrownState:
         self.check_players(players)
         opts = self.make_options(options)
         assert isinstance(opts, CrownOptions)

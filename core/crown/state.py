@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar, assert_never
 
-from coldwater.core.state import CHANCE, Scores, State
+from coldwater.core.errors import IllegalAction
+from coldwater.core.state import CHANCE, Openings, Scores, Slot, State
 
-from . import anglers, casting, catching, contests, explain, port, practice_pond, tackle, turns
+from . import anglers, casting, catching, contests, explain, port, practice_pond, sealing, tackle, turns
 from .actions import (
     CHANCE_TYPES,
     CODEC,
@@ -25,6 +26,7 @@ from .actions import (
     SilentDraws,
     Skip,
     Submit,
+    TackleDraw,
     Take,
     TakeTackle,
     TakeTop,
@@ -35,7 +37,7 @@ from .content import Tables
 from .endgame import end_of_turn
 from .model import COLOUR_INDEX, SPACE_INDEX, SPACES, CrownData
 from .scoring import scores
-from .views import redact
+from .views import copy, redact
 
 _PLACES = tuple(Place(s) for s in SPACES)
 _REMOVES = tuple(Remove(s) for s in SPACES)
@@ -116,8 +118,63 @@ class CrownState(State[CrownAction, CrownData]):
     def _scores(self) -> Scores:
         return scores(self.data, self.TABLES)
 
-    def why_illegal(self, action: Any) -> str:
+    def why_illegal(self, action: CrownAction) -> str:
         return explain.why_illegal(self, action)
+
+    # ---- a view that advances itself (core/crown/sealing.py) ----------------------------
+    SEALED = True
+
+    def seen_outcome(self, outcome: CrownAction, seat: int | None) -> CrownAction:
+        if self.data.cur != CHANCE or not self.is_legal(outcome):
+            raise IllegalAction(f"'{outcome}' is not a chance outcome pending here")
+        return sealing.seen_outcome(self.data, outcome, seat)
+
+    def apply_seen(self, action: CrownAction, seat: int | None) -> None:
+        blank = sealing.check_seen(self.data, action, seat)
+        if blank is None:
+            kept = self.data
+            self.data = copy(kept)
+            try:
+                self.apply(sealing.heard(self.data, action))
+            except IllegalAction:
+                self.data = kept
+                raise
+        else:  # a piece this seat draws: the view draws a blank, then writes the kind in
+            assert isinstance(action, TackleDraw) and action.kind is not None
+            drawer = self.data.tasks[0].seat
+            self.apply(blank)
+            sealing.reveal(
+                self.data, self.TABLES, ("tackle", drawer, len(self.data.parties[drawer].tackle) - 1), action.kind
+            )
+        self.data = sealing.forget(self.data, seat)
+        self._legal = None
+        self._legal_set = None
+
+    def reveal(self, slot: Slot, value: object) -> None:
+        sealing.reveal(self.data, self.TABLES, slot, value)
+        self._legal = None
+        self._legal_set = None
+
+    def opens(self, action: CrownAction, seat: int | None) -> Openings:
+        d = self.data
+        if d.cur == CHANCE or d.cur is None:
+            raise IllegalAction("only a player's action opens sealed values")
+        here: CrownState = self
+        canon = self._canonical(action)
+        if canon is None and isinstance(action, CrownAction):
+            # Another seat's view cannot see the pieces an action plays (its holder
+            # shows them first): follow it as if they were the ones it names.
+            filled = sealing.with_pieces(d, sealing.tackle_played(d, action))
+            if filled is not None:
+                here = type(self)(filled, ply=self.ply)
+                canon = here._canonical(action)
+        if canon is None:
+            raise IllegalAction(f"'{action}' is not a player's legal move now")
+        move = canon
+        return sealing.opens(here.data, move, seat, lambda c: type(self)(c).apply_legal(move))
+
+    def sealed_value(self, slot: Slot) -> object:
+        return sealing.sealed_value(self.data, slot)
 
     def describe(self, action: CrownAction) -> str:
         return explain.describe(self, action)
@@ -130,30 +187,31 @@ def _space_action(d: CrownData, space: int, side: int) -> None:
         casting.cast(d, anglers.space_colour(space), side)
 
 
-def _place(d: CrownData, T: Tables, a: Any) -> None:
+def _place(d: CrownData, T: Tables, a: Place) -> None:
     s = SPACE_INDEX[a.space]
     _space_action(d, s, anglers.place(d, s))
 
 
-def _remove(d: CrownData, T: Tables, a: Any) -> None:
+def _remove(d: CrownData, T: Tables, a: Remove) -> None:
     s = SPACE_INDEX[a.space]
     _space_action(d, s, anglers.remove(d, s))
 
 
-def _end(d: CrownData, T: Tables, a: Any) -> None:
+def _end(d: CrownData, T: Tables, a: EndTurn) -> None:
     anglers.flip_removed(d)
     end_of_turn(d)
 
 
-def _skip(d: CrownData, T: Tables, a: Any) -> None:
+def _skip(d: CrownData, T: Tables, a: Skip) -> None:
     d.port_left -= 1
 
 
-def _submit(d: CrownData, T: Tables, a: Any) -> None:
+def _submit(d: CrownData, T: Tables, a: Submit) -> None:
     assert d.cur is not None
     contests.submit(d, d.cur, a)
 
 
+# Keyed by the action's class: each handler takes that class (Any: a dict cannot say so).
 _HANDLERS: dict[type, Callable[[CrownData, Tables, Any], None]] = {
     Place: _place,
     Remove: _remove,

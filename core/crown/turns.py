@@ -36,9 +36,10 @@ def derived_node(d: CrownData) -> int:
     if d.step >= 4:
         return -1
     tops = d.tops
-    for li in REVEAL_NODES:
-        if tops[li] is None and d.decks[li]:
-            return li
+    if None in tops:  # tested in C first: a deck almost always shows its top card
+        for li in REVEAL_NODES:
+            if tops[li] is None and d.decks[li]:
+                return li
     if len(d.ma_row) < 4 and d.ma_deck:
         return MA_ROW_NODE
     if d.mw_top is None and d.mw_stack:

@@ -135,7 +135,7 @@ FAction = (
     | Flip
 )
 
-CODEC = Codec(
+CODEC: Codec[FAction] = Codec(
     [
         Chart,
         Sail,

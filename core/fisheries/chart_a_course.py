@@ -9,8 +9,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from .actions import Chart
 from .content import CALM, FISH
-from .model import Ctx, Data, Placed, cell_mask, ship_at
+from .model import Ctx, Data, Placed, ship_at, ship_bits
 
 
 def coverable(ctx: Ctx, d: Data, cell: int, ships: dict[int, tuple[int, int]]) -> bool:
@@ -18,31 +21,53 @@ def coverable(ctx: Ctx, d: Data, cell: int, ships: dict[int, tuple[int, int]]) -
     return (t == CALM or (t == FISH and not d.fish[cell])) and not d.cover[cell] and cell not in ships
 
 
-def blocked_mask(ctx: Ctx, d: Data, ships: dict[int, tuple[int, int]]) -> int:
-    """Spaces a tile may not cover now, as a :func:`model.cell_mask` (see :func:`coverable`)."""
-    return (
-        ctx.static_blocked(d.terrain)
-        | int.from_bytes(bytes(d.cover), "little")
-        | int.from_bytes(bytes(map(bool, d.fish)), "little")
-        | cell_mask(list(ships))
-    )
+def blocked_mask(ctx: Ctx, d: Data, here: int | None = None, cover: int | None = None) -> int:
+    """Spaces a tile may not cover now, as a bit mask (see :func:`coverable`).
+
+    `here` and `cover` are the ships' and tiles' bit masks, if already known.
+    """
+    if here is None:
+        here = ship_bits(d)
+    if cover is None:
+        cover = ctx.bits_of(bytes(d.cover))
+    return ctx.static_blocked(d.terrain) | cover | ctx.bits_of(bytes(map(bool, d.fish))) | here
+
+
+def placement_set(ctx: Ctx, shape: str, blocked: int, near: int) -> set[tuple[int, ...]]:
+    """Every legal placement of `shape`, unordered. `near`: the free spaces beside a
+    ship (``ctx.spread(ships) & ~blocked``), one of which every legal tile covers."""
+    fp = ctx.footprints(shape)
+    out: set[tuple[int, ...]] = set()
+    while near:
+        low = near & -near
+        near ^= low
+        out.update(cells for mask, cells in fp[low.bit_length() - 1] if not mask & blocked)
+    return out
+
+
+def keyed_placements(ctx: Ctx, terrain: str, shape: str, blocked: int, near: int) -> Iterable[tuple[str, Chart]]:
+    """:func:`placement_set` as legal() wants it: each (notation, Chart action) once."""
+    fp = ctx.chart_entries(terrain, shape)
+    found = {}
+    while near:
+        low = near & -near
+        near ^= low
+        x = low.bit_length() - 1
+        here = fp[x]
+        if here is None:
+            here = ctx.chart_cell(terrain, shape, x)
+        for mask, e in here:
+            if not mask & blocked:
+                found[mask] = e
+    return found.values()
 
 
 def placements(ctx: Ctx, d: Data, shape: str, blocked: int | None = None) -> list[tuple[int, ...]]:
     """Every legal placement of `shape` now, as sorted cell tuples (for UI previews too)."""
-    ships = ship_at(d)
+    here = ship_bits(d)
     if blocked is None:
-        blocked = blocked_mask(ctx, d, ships)
-    fp = ctx.footprints(shape)
-    out: set[tuple[int, ...]] = set()
-    # Only placements with some square on a free space beside a ship can be legal.
-    for s in ships:
-        for x in ctx.neighbours[s]:
-            if not (blocked >> (8 * x)) & 1:
-                for mask, cells in fp[x]:
-                    if not mask & blocked:
-                        out.add(cells)
-    return sorted(out)
+        blocked = blocked_mask(ctx, d, here)
+    return sorted(placement_set(ctx, shape, blocked, ctx.spread(here) & ~blocked))
 
 
 def place(ctx: Ctx, d: Data, shape: str, cells: tuple[int, ...]) -> None:

@@ -51,10 +51,3 @@ def pass_turn(d: Data) -> None:
     p = d.turn
     o = 1 - p
     begin_turn(d, o if not d.ended[o] else p)
-
-
-def finish_action(d: Data) -> None:
-    """An action is complete: offer the lobster, or pass the turn."""
-    from .lobster import after_action
-
-    after_action(d)

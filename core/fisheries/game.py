@@ -8,7 +8,7 @@ variant; see market.py).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 import msgspec
 
@@ -17,6 +17,7 @@ from coldwater.core.bots import BOT_NAMES
 from coldwater.core.rng import Rng
 from coldwater.core.state import Bot, GameBase, bind_state, seed_text
 
+from .actions import FAction
 from .content import Content, check
 from .model import Ctx
 from .setup import new_data
@@ -28,13 +29,14 @@ class FisheriesOptions(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     market: bool = False
 
 
-class FisheriesGame(GameBase[FisheriesState]):
+class FisheriesGame(GameBase[FisheriesState, FAction]):
     name = "fisheries"
     title = "Fisheries of Gloucester"
     min_players = 2
     max_players = 2
     options_type = FisheriesOptions
     bots = BOT_NAMES
+    sealed_values = False  # no hidden information: every card and tile is face up
 
     def __init__(self, content: Content) -> None:
         self.content = content
@@ -51,7 +53,7 @@ class FisheriesGame(GameBase[FisheriesState]):
         """This game with a person's own content file (same schema as data/fisheries.json)."""
         return FisheriesGame(core_content.load_file(path, Content, check))
 
-    def new(self, players: int = 2, seed: int | str | bytes | None = None, options: Any = None) -> FisheriesState:
+    def new(self, players: int = 2, seed: int | str | bytes | None = None, options: object = None) -> FisheriesState:
         self.check_players(players)
         opts = self.make_options(options)
         assert isinstance(opts, FisheriesOptions)

@@ -14,6 +14,7 @@ from .model import Data
 
 
 def after_action(d: Data) -> None:
+    """An action is complete: offer the lobster, or pass the turn."""
     p = d.turn
     if d.double:
         d.double = False

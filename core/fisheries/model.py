@@ -7,11 +7,14 @@ named like chess squares for notation: column letter then row number, so
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable, Iterable
 from functools import cached_property
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 
+from .actions import Chart, Fish, Sail, Stock
 from .content import CALM, FISH, ROUGH, START1, START2, CardSpec, Content
 
 
@@ -124,9 +127,27 @@ class Ctx:
             nb.append(tuple(out))
         self.neighbours: tuple[tuple[int, ...], ...] = tuple(nb)
         self.orientations = {s.id: _orientations(s.cells) for s in content.shapes}
+        # Bit masks (see bit_mask) for moving a whole set of cells one step at once.
+        self.all_bits = (1 << self.n) - 1
+        self.upto_col = tuple(bit_mask(i for i in range(self.n) if i % self.cols <= k) for k in range(self.cols))
+        """``upto_col[k]``: every cell in columns 0..k."""
+        self.not_first_col = self.all_bits & ~self.upto_col[0]
+        self.not_last_col = self.upto_col[self.cols - 2] if self.cols > 1 else 0
         self._footprints: dict[str, tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]] = {}
         self._entry: dict[str, tuple[int, ...]] = {}
         self._blocked: dict[str, int] = {}
+        self._terrain_bits: dict[str, tuple[int, int, int]] = {}
+        self._fish_spaces: dict[str, tuple[tuple[int, ...], Callable[[list[str]], tuple[str, ...]]]] = {}
+        # Chart, sail and fish actions with their notation, built once per content
+        # (legal() lists dozens each turn). Actions are frozen, so every position
+        # may share them.
+        self._chart_entries: dict[tuple[str, str], list[tuple[tuple[int, tuple[str, Chart]], ...] | None]] = {}
+        self._chart_actions: dict[str, dict[tuple[int, ...], tuple[str, Chart]]] = {}
+        self._sail_rows: list[list[tuple[str, Sail]] | None] = [None] * self.n
+        self._fish_row: list[tuple[str, Fish]] | None = None
+        self._stock_rows: dict[int, list[tuple[str, Stock]]] = {}
+        self.outcome_memo: dict[Any, tuple[str, Any]] = {}
+        """Each chance outcome met so far, as one shared (notation, action) pair."""
 
     def entry_base(self, terrain: str) -> tuple[int, ...]:
         """Hours to enter each space of an untiled, shipless board (0: not without a tile).
@@ -141,12 +162,44 @@ class Ctx:
             self._entry[terrain] = got
         return got
 
+    def terrain_bits(self, terrain: str) -> tuple[int, int, int]:
+        """Bit masks (bit i for cell i) of an untiled, shipless board: the cells that
+        cost 1 hour to enter (islands, starting spaces), 2 hours (rough water), and
+        the islands (a ship entering one stops there). Kept per board, like entry_base.
+        """
+        got = self._terrain_bits.get(terrain)
+        if got is None:
+            base = self.entry_base(terrain)
+            got = (
+                bit_mask(i for i, e in enumerate(base) if e == 1),
+                bit_mask(i for i, e in enumerate(base) if e == 2),
+                bit_mask(i for i, t in enumerate(terrain) if t in self.helms),
+            )
+            if len(self._terrain_bits) > 64:  # variant boards: keep the memo bounded
+                self._terrain_bits.clear()
+            self._terrain_bits[terrain] = got
+        return got
+
+    def bits_of(self, flags: bytes) -> int:
+        """One 0/1 byte per cell (``bytes(d.cover)``) as a bit mask, in C (no Python loop)."""
+        return int(flags.translate(_BIT_DIGITS)[::-1], 2)
+
+    def spread(self, m: int) -> int:
+        """The cells orthogonally next to any cell of bit mask `m`."""
+        cols = self.cols
+        return (
+            (m >> cols)
+            | ((m << cols) & self.all_bits)
+            | ((m & self.not_first_col) >> 1)
+            | ((m & self.not_last_col) << 1)
+        )
+
     def footprints(self, shape: str) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]:
         """For each cell, every in-grid placement of `shape` covering it: (mask, sorted cells).
 
         Derived from the content alone, so it is worked out once per shape: chart
         placements are then a filter over these instead of geometry on every legal().
-        The mask has byte i set to 1 for each covered cell i (see :func:`cell_mask`).
+        The mask has bit i set for each covered cell i (see :func:`bit_mask`).
         """
         got = self._footprints.get(shape)
         if got is None:
@@ -159,14 +212,86 @@ class Ctx:
                             cells = tuple(sorted(r * self.cols + c for r, c in pts))
                             for x in cells:
                                 per[x].add(cells)
-            got = self._footprints[shape] = tuple(tuple((cell_mask(c), c) for c in sorted(p)) for p in per)
+            got = self._footprints[shape] = tuple(tuple((bit_mask(c), c) for c in sorted(p)) for p in per)
+        return got
+
+    def chart_entries(self, terrain: str, shape: str) -> list[tuple[tuple[int, tuple[str, Chart]], ...] | None]:
+        """Per cell, :meth:`footprints` on this board as (mask, (notation, Chart action)),
+        or None for a cell not asked about yet (fill it with :meth:`chart_cell`).
+
+        Placements over a space no tile may ever cover (see :meth:`static_blocked`)
+        are left out, which leaves legal() a fraction of them to test. Cells are
+        filled as legal() meets them, so a new board (B side) costs little.
+        """
+        got = self._chart_entries.get((terrain, shape))
+        if got is None:
+            if len(self._chart_entries) > 64:  # variant boards: keep the memo bounded
+                self._chart_entries.clear()
+            got = self._chart_entries[terrain, shape] = [None] * self.n
+        return got
+
+    def chart_cell(self, terrain: str, shape: str, cell: int) -> tuple[tuple[int, tuple[str, Chart]], ...]:
+        """``chart_entries(terrain, shape)[cell]``, worked out and kept."""
+        never = self.static_blocked(terrain)
+        actions = self._chart_actions.setdefault(shape, {})
+        out = []
+        for mask, cells in self.footprints(shape)[cell]:
+            if not mask & never:
+                e = actions.get(cells)
+                if e is None:
+                    a = Chart(shape, tuple(self.names[c] for c in cells))
+                    e = actions[cells] = (str(a), a)
+                out.append((mask, e))
+        got = self.chart_entries(terrain, shape)[cell] = tuple(out)
+        return got
+
+    def sail_row(self, frm: int) -> list[tuple[str, Sail]]:
+        """``sail_row(frm)[to]``: (notation, Sail action) from cell `frm` to cell `to`."""
+        got = self._sail_rows[frm]
+        if got is None:
+            names = self.names
+            got = self._sail_rows[frm] = [(str(a), a) for a in (Sail(names[frm], t) for t in names)]
+        return got
+
+    def stock_row(self, cell: int) -> list[tuple[str, Stock]]:
+        """``stock_row(cell)[k]``: (notation, Stock outcome) of colour k on `cell`."""
+        got = self._stock_rows.get(cell)
+        if got is None:
+            got = self._stock_rows[cell] = [(str(a), a) for a in (Stock(self.names[cell], c) for c in self.colours)]
+        return got
+
+    @property
+    def fish_row(self) -> list[tuple[str, Fish]]:
+        """``fish_row[cell]``: (notation, Fish action) taking the fish on `cell`."""
+        got = self._fish_row
+        if got is None:
+            got = self._fish_row = [(str(a), a) for a in map(Fish, self.names)]
+        return got
+
+    def fish_spaces(self, terrain: str) -> tuple[tuple[int, ...], Callable[[list[str]], tuple[str, ...]]]:
+        """The fish spaces of a board in cell order, and a function reading their
+        entries of ``Data.fish`` in that order (in C, for the setup's draws)."""
+        got = self._fish_spaces.get(terrain)
+        if got is None:
+            cells = tuple(i for i, t in enumerate(terrain) if t == FISH)
+            fish_on: Callable[[list[str]], tuple[str, ...]]
+            if len(cells) >= 2:  # itemgetter of one item returns the item, not a tuple
+                fish_on = operator.itemgetter(*cells)
+            else:
+
+                def fish_on(fish: list[str]) -> tuple[str, ...]:
+                    return tuple(fish[c] for c in cells)
+
+            if len(self._fish_spaces) > 64:  # variant boards: keep the memo bounded
+                self._fish_spaces.clear()
+            got = self._fish_spaces[terrain] = (cells, fish_on)
         return got
 
     def static_blocked(self, terrain: str) -> int:
-        """Cells no tile may ever cover on this board (not calm water or a fish space), as a mask."""
+        """Cells no tile may ever cover on this board (not calm water or a fish space), as a bit mask."""
         got = self._blocked.get(terrain)
         if got is None:
-            got = int.from_bytes(bytes(t != CALM and t != FISH for t in terrain), "little")
+            got = bit_mask(i for i, t in enumerate(terrain) if t != CALM and t != FISH)
             if len(self._blocked) > 64:  # variant boards: keep the memo bounded
                 self._blocked.clear()
             self._blocked[terrain] = got
@@ -211,15 +336,25 @@ def _orientations(cells: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[int, 
     return tuple(seen)
 
 
-def cell_mask(cells: tuple[int, ...] | list[int]) -> int:
-    """A set of cells as an int with byte i equal to 1 for cell i.
-
-    One byte per cell so that a list of booleans becomes a mask in C
-    (``int.from_bytes(bytes(flags), "little")``) without a Python loop.
-    """
+def bit_mask(cells: Iterable[int]) -> int:
+    """A set of cells as an int with bit i set for cell i (the sailing search's masks)."""
     m = 0
     for c in cells:
-        m |= 1 << (8 * c)
+        m |= 1 << c
+    return m
+
+
+_BIT_DIGITS = bytes.maketrans(b"\x00\x01", b"01")
+"""bytes(flags).translate(_BIT_DIGITS) spells a flag list as binary digits."""
+
+
+def ship_bits(d: Data) -> int:
+    """Every ship's space as a bit mask."""
+    m = 0
+    for cells in d.ships:
+        for c in cells:
+            if c >= 0:
+                m |= 1 << c
     return m
 
 

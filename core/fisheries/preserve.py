@@ -22,6 +22,8 @@ from itertools import combinations
 
 from .actions import Reveal
 from .chart_a_course import placements
+from .days import add_time
+from .market import take_from_row
 from .model import Ctx, Data
 from .sail import destinations, movable
 
@@ -47,15 +49,13 @@ def payments(ctx: Ctx, d: Data, seat: int, card: str) -> list[tuple[str, ...]]:
 
 
 def options(ctx: Ctx, d: Data, seat: int) -> list[tuple[str, tuple[str, ...]]]:
-    if d.preserved[seat]:
+    if d.preserved[seat] or not any(d.catch[seat]):  # every card costs at least one fish
         return []
     return [(card, pay) for card in available(ctx, d) for pay in payments(ctx, d, seat, card)]
 
 
 def take_card(ctx: Ctx, d: Data, card: str) -> None:
     if d.market:
-        from .market import take_from_row
-
         take_from_row(d, card)
         return
     for s in d.stacks:
@@ -76,8 +76,6 @@ def apply_preserve(ctx: Ctx, d: Data, seat: int, card: str, pay: tuple[str, ...]
     d.preserved[seat] = True
     act = ctx.cards[card].action
     if act.kind == "time":
-        from .days import add_time
-
         add_time(ctx, d, seat, act.amount)
         return False
     if act.kind in ("ship", "ship_tile"):

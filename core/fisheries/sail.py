@@ -18,16 +18,67 @@ import heapq
 
 from .content import ROUGH, START1, START2
 from .fleet import fleet_ok
-from .model import Ctx, Data, ship_at
+from .model import Ctx, Data, ship_at, ship_bits
 
 
-def entry_costs(ctx: Ctx, d: Data, ships: dict[int, tuple[int, int]]) -> list[int]:
-    """Hours to enter each space (0: never), from terrain, tiles and ships."""
-    helms = ctx.helms
-    base = ctx.entry_base(d.terrain)
-    out = [b or int(c) for b, c in zip(base, d.cover)]  # a tile makes calm water passable
-    for n in ships:
-        out[n] = 0 if d.terrain[n] in helms else 2
+def passage(ctx: Ctx, d: Data, here: int | None = None, cover: int | None = None) -> tuple[int, int, int]:
+    """Bit masks of the spaces that cost 1 hour and 2 hours to enter now, and of the ships.
+
+    1: a tile, an island, a starting space; 2: rough water, or another ship's
+    space (passed through, never stopped on); an island with a ship: never.
+    `here` and `cover` are the ships' and tiles' bit masks, if already known.
+    """
+    one, two, island = ctx.terrain_bits(d.terrain)
+    if here is None:
+        here = ship_bits(d)
+    if cover is None:
+        cover = ctx.bits_of(bytes(d.cover))
+    return (one | cover) & ~here, two | (here & ~island), here
+
+
+def levels(ctx: Ctx, frm: int, budget: int, one: int, two: int, land: int) -> tuple[list[int], int]:
+    """``found[c - 1]``: the cells whose cheapest cost from `frm` is c hours, for
+    c = 1, 2, ... up to the last cost reached; and all of those cells (ships'
+    spaces included) as one mask.
+
+    `one` and `two` are :func:`passage`'s masks, `land` every cell but the
+    islands (a ship entering an island stays there). Steps cost 1 or 2 hours, so
+    the search goes hour by hour (Dial's algorithm) moving every cell of an hour
+    at once as a bit mask: a few integer operations per hour instead of a loop
+    over cells, as legal() searches for every ship on every turn.
+    """
+    cols = ctx.cols
+    nf, nl = ctx.not_first_col, ctx.not_last_col
+    src = 1 << frm
+    fresh = ~src  # not reached yet
+    # Bits shifted past the last cell vanish in `& one` and `& two`: no mask needed.
+    near = (src >> cols) | (src << cols) | ((src & nf) >> 1) | ((src & nl) << 1)
+    now, after = near & one, near & two  # reached at cost c, at cost c + 1
+    out: list[int] = []
+    add = out.append
+    for _ in range(budget):
+        level = now & fresh
+        add(level)
+        if level:
+            fresh ^= level
+            src = level & land
+            near = (src >> cols) | (src << cols) | ((src & nf) >> 1) | ((src & nl) << 1)
+            now, after = after | (near & one), near & two
+        elif after:
+            now, after = after, 0
+        else:
+            break
+    return out, ~fresh ^ (1 << frm)
+
+
+def _cells_by_cost(found: list[int], keep: int) -> dict[int, int]:
+    out = {}
+    for c, m in enumerate(found, 1):
+        m &= keep
+        while m:
+            low = m & -m
+            out[low.bit_length() - 1] = c
+            m ^= low
     return out
 
 
@@ -36,38 +87,18 @@ def reach_costs(
     d: Data,
     frm: int,
     budget: int,
-    entry: list[int] | None = None,
-    ships: dict[int, tuple[int, int]] | None = None,
+    way: tuple[int, int, int] | None = None,
 ) -> dict[int, int]:
     """Cheapest cost to every space the ship on `frm` may stop on within `budget`.
 
-    Steps cost 1 or 2 hours, so a bucket queue (Dial's algorithm) replaces the
-    heap; legal() calls this for every ship on every turn.
+    `way` is :func:`passage` of this position, shared by every ship's search.
     """
-    if ships is None:
-        ships = ship_at(d)
-    if entry is None:
-        entry = entry_costs(ctx, d, ships)
-    terrain, helms, nbrs = d.terrain, ctx.helms, ctx.neighbours
-    best = {frm: 0}
-    buckets: list[list[int]] = [[] for _ in range(budget + 1)] if budget < 64 else []
-    if not buckets:  # an unbounded search (why_not): plain heap
+    if budget >= 64:  # an unbounded search (why_not): plain heap
         return {c: v[0] for c, v in reach(ctx, d, frm, budget).items()}
-    buckets[0].append(frm)
-    for cost in range(budget + 1):
-        for cell in buckets[cost]:
-            if best[cell] != cost or (cell != frm and terrain[cell] in helms):
-                continue  # stale entry, or a ship entering an island stays there
-            for n in nbrs[cell]:
-                step = entry[n]
-                if not step:
-                    continue
-                c2 = cost + step
-                if c2 <= budget and c2 < best.get(n, 1 << 30):
-                    best[n] = c2
-                    buckets[c2].append(n)
-    del best[frm]
-    return {c: v for c, v in best.items() if c not in ships}
+    if way is None:
+        way = passage(ctx, d)
+    one, two, here = way
+    return _cells_by_cost(levels(ctx, frm, budget, one, two, ~ctx.terrain_bits(d.terrain)[2])[0], ~here)
 
 
 def reach(ctx: Ctx, d: Data, frm: int, budget: int) -> dict[int, tuple[int, tuple[int, ...]]]:
@@ -144,22 +175,23 @@ def destination_costs(
     seat: int,
     frm: int,
     budget: int,
-    entry: list[int] | None = None,
-    ships: dict[int, tuple[int, int]] | None = None,
+    way: tuple[int, int, int] | None = None,
 ) -> dict[int, int]:
     """Like :func:`destinations` but hours only: what legal() and apply() need."""
     if frm not in movable(ctx, d, seat):
         return {}
-    span = ctx.content.fleet_span
+    if budget >= 64:
+        return {c: v[0] for c, v in destinations(ctx, d, seat, frm, budget).items()}
+    if way is None:
+        way = passage(ctx, d)
+    # The fleet rule (fleet.fleet_ok): a destination in column dc is allowed when
+    # dc <= min(others, dc) + span or dc <= back, that is dc <= max(others, others + span, back).
     cols = ctx.cols
     others = min((c % cols for c in d.ships[seat] if c != frm), default=cols)
-    back = frm % cols
-    out = {}
-    for c, v in reach_costs(ctx, d, frm, budget, entry, ships).items():
-        dc = c % cols
-        if dc <= min(others, dc) + span or dc <= back:
-            out[c] = v
-    return out
+    limit = max(others, others + ctx.content.fleet_span, frm % cols)
+    one, two, here = way
+    keep = ctx.upto_col[min(limit, cols - 1)] & ~here
+    return _cells_by_cost(levels(ctx, frm, budget, one, two, ~ctx.terrain_bits(d.terrain)[2])[0], keep)
 
 
 def move(d: Data, seat: int, frm: int, to: int) -> None:

@@ -10,7 +10,6 @@ reveal is a draw, so no future order is stored.
 from __future__ import annotations
 
 from .actions import Start, Stock
-from .content import FISH
 from .model import Ctx, Data, Stack
 
 
@@ -86,30 +85,33 @@ def apply_start(ctx: Ctx, d: Data, seat: int) -> None:
         d.phase = "stock"
 
 
-def next_stock_cell(d: Data) -> int:
+def next_stock_cell(ctx: Ctx, d: Data) -> int:
     """The next fish space still without its fish, or -1."""
-    for i, ch in enumerate(d.terrain):
-        if ch == FISH and not d.fish[i]:
-            return i
-    return -1
+    cells, fish_on = ctx.fish_spaces(d.terrain)
+    try:
+        return cells[fish_on(d.fish).index("")]
+    except ValueError:
+        return -1
 
 
 def bag(ctx: Ctx, d: Data) -> list[int]:
     """Fish per colour still in the bag during setup."""
-    left = [ctx.content.fish_per_colour] * len(ctx.colours)
-    for f in d.fish:
-        if f:
-            left[ctx.colour_index[f]] -= 1
-    return left
+    per = ctx.content.fish_per_colour
+    return [per - d.fish.count(c) for c in ctx.colours]
+
+
+def keyed_stock_outcomes(ctx: Ctx, d: Data) -> list[tuple[tuple[str, Stock], int]]:
+    """Each colour still in the bag for the next fish space, weighted by how many:
+    ((notation, Stock outcome), count), the outcomes shared from the Ctx."""
+    row = ctx.stock_row(next_stock_cell(ctx, d))
+    return [(row[k], n) for k, n in enumerate(bag(ctx, d)) if n > 0]
 
 
 def stock_outcomes(ctx: Ctx, d: Data) -> list[tuple[Stock, int]]:
-    cell = next_stock_cell(d)
-    name = ctx.names[cell]
-    return [(Stock(name, col), n) for col, n in zip(ctx.colours, bag(ctx, d)) if n > 0]
+    return [(e[1], n) for e, n in keyed_stock_outcomes(ctx, d)]
 
 
 def apply_stock(ctx: Ctx, d: Data, cell: int, colour: str) -> None:
     d.fish[cell] = colour
-    if next_stock_cell(d) < 0:
+    if next_stock_cell(ctx, d) < 0:
         d.phase = "dawn"

@@ -8,6 +8,8 @@
 | `host.py` | `TableHost`: lobby, round, ordering and broadcasting steps, the end |
 | `peer.py` | `TablePeer`: verifying steps, playing its seat, reconnecting |
 | `failover.py` | choosing a new host and what it gathers before play resumes |
+| `spectators.py` | the host's watchers: what they are sent (the public view only), what they may send |
+| `watcher.py` | `TableWatcher`: watching a table, checking every public step |
 
 The full protocol, fault handling and what a cheating host can and cannot do
 are in docs/lan.md. Nothing here prints.
@@ -34,6 +36,8 @@ from .events import (
 from .host import END_GRACE, JOIN_TIMEOUT, ROUND_TIMEOUT, HostPhase, Remote, TableHost, fp_pass_key
 from .peer import PeerPhase, SentAway, TablePeer, WrongTable
 from .persist import PeerSave, SavedSeat, safe_name
+from .spectators import WATCHERS, Spectators
+from .watcher import NotAdmitted, TableWatcher
 
 _safe = safe_name
 """The old private name, still imported by lan.py."""
@@ -42,6 +46,7 @@ __all__ = [
     "END_GRACE",
     "JOIN_TIMEOUT",
     "ROUND_TIMEOUT",
+    "WATCHERS",
     "ChatReceived",
     "Chooser",
     "Emitter",
@@ -52,6 +57,7 @@ __all__ = [
     "HostPhase",
     "Listener",
     "LobbyChanged",
+    "NotAdmitted",
     "PeerPhase",
     "PeerSave",
     "PresenceChanged",
@@ -60,9 +66,11 @@ __all__ = [
     "Result",
     "SavedSeat",
     "SentAway",
+    "Spectators",
     "StepApplied",
     "TableHost",
     "TablePeer",
+    "TableWatcher",
     "WrongTable",
     "bot_chooser",
     "fp_pass_key",

@@ -13,8 +13,9 @@ from typing import Any
 
 import msgspec
 
+from coldwater.core.notation import Action
 from coldwater.core.rng import Rng
-from coldwater.core.state import State
+from coldwater.core.state import Game, State
 
 from .. import messages as m
 from ..emitter import Emitter as Emitter  # the session's events go out through the one emitter
@@ -23,6 +24,8 @@ from ..emitter import Emitter as Emitter  # the session's events go out through 
 class LobbyChanged(msgspec.Struct, frozen=True):
     seats: list[m.SeatInfo]
     started: bool
+    watchers: list[m.WatcherInfo] = []
+    """Who is watching the table (public view only)."""
 
 
 class ChatReceived(msgspec.Struct, frozen=True):
@@ -79,15 +82,15 @@ class Result(msgspec.Struct, frozen=True):
 
 Event = LobbyChanged | ChatReceived | PresenceChanged | GameStarted | StepApplied | Problem | HostChanged | Finished
 Listener = Callable[[Event], None]
-Chooser = Callable[[State[Any, Any], int], Awaitable[Any]]
+Chooser = Callable[[State[Any, Any], int], Awaitable[Action]]
 """Plays a seat: given that seat's view and the seat, returns the chosen action."""
 
 
-def bot_chooser(game: Any, bot: str | None = None, *, think: float = 0.0) -> Chooser:
+def bot_chooser(game: Game[Any, Any], bot: str | None = None, *, think: float = 0.0) -> Chooser:
     """A Chooser that lets the game's bot play, thinking in a worker thread (at least `think` seconds)."""
     b = game.bot(bot or game.bots[0])
 
-    async def choose(view: State[Any, Any], seat: int) -> Any:
+    async def choose(view: State[Any, Any], seat: int) -> Action:
         rng = Rng(os.urandom(16))
         if think > 0:
             await asyncio.sleep(think)

@@ -4,7 +4,9 @@ When the host goes away, every remaining peer computes the same candidate
 list from the seat list they all received (the lowest present remote seat
 first). The chosen peer becomes a :class:`~.host.TableHost` built from its own
 save; the others join it with their escrow shares and records, which a
-:class:`FailoverGather` collects until the dealer's secret can be rebuilt.
+:class:`FailoverGather` collects until the dealer's secret can be rebuilt (a
+game with no sealed values has no secret: the new host waits a moment for the
+records and goes on drawing in public with its own beacon chain).
 """
 
 from __future__ import annotations
@@ -36,6 +38,11 @@ class FailoverGather:
     def ready(self) -> bool:
         need = {s.seat for s in self.save.seats if s.kind == "remote" and s.seat != self.save.host_seat}
         return need <= set(self.shares)
+
+    def all_offered(self) -> bool:
+        """Every other remote peer has rejoined with its record (what a new host with no escrow waits for)."""
+        need = {s.seat for s in self.save.seats if s.kind == "remote" and s.seat != self.save.host_seat}
+        return need <= set(self.steps)
 
     def best_steps(self) -> list[m.Step]:
         """The longest record among the peers that agrees with ours (a peer may have seen one step more)."""

@@ -23,9 +23,11 @@ import msgspec
 
 from coldwater.core import record
 from coldwater.core.errors import IllegalAction, NotationError
+from coldwater.core.notation import Action
 from coldwater.core.rng import Rng
-from coldwater.core.state import CHANCE, State
+from coldwater.core.state import CHANCE, Game, State
 
+from .. import beacon
 from .. import fairplay as fp
 from .. import messages as m
 from ..identity import Identity, fingerprint, verify
@@ -47,6 +49,7 @@ from .events import (
 from .failover import FailoverGather, kinds_for_new_host
 from .persist import LanTable, PeerSave, pack_view, public_step, safe_name
 from .seedround import SeedRound
+from .spectators import MAX_WATCHERS, WATCHERS, Spectators
 
 log = logging.getLogger("coldwater.net")
 
@@ -67,6 +70,13 @@ FINALS_WAIT = 5.0
 STRIKES = 50
 """Refused messages one identity may send in a game, across reconnects, before it loses its seat."""
 REFUSALS_KEPT = 500
+LINK_TIMEOUT = 10.0
+"""Seconds the host waits at a public draw for a present seat's beacon link (links are sent unasked)."""
+LINK_SILENCE = 4.0
+"""A seat not heard from for this long when its link is due is taken for a frozen link, not a withholder
+(live peers ping every second): the first time, its connection is dropped and the draw goes on without it."""
+GATHER_GRACE = 8.0
+"""Seconds a new host with no escrow to rebuild waits for the other peers' records before play resumes."""
 
 
 class Bucket:
@@ -133,6 +143,10 @@ class Remote:
         self.told_end = False
         """The game's End went out on this seat's connection."""
         self.heard = time.monotonic()
+        self.linkless = False
+        """The peer came back without its beacon chain (it lost its save): it contributes no links."""
+        self.silent_draws = 0
+        """Public draws this seat missed while silent (the first is forgiven as a network fault)."""
         self.sent_mark = -1
         self.chat = Bucket(2.0, 5.0)
         self.pings = Bucket(5.0, 10.0)
@@ -154,12 +168,12 @@ class TableHost(Emitter[Event]):
 
     def __init__(
         self,
-        game: Any,
+        game: Game[Any, Any],
         identity: Identity,
         *,
         name: str,
         seats: list[str],
-        options: Any = None,
+        options: object = None,
         passphrase: str | None = None,
         chooser: Chooser | None = None,
         host_name: str = "host",
@@ -170,8 +184,11 @@ class TableHost(Emitter[Event]):
         listener_ready: Callable[[TableHost], Awaitable[None] | None] | None = None,
         pass_key: bytes | None = None,
         turn_timer: int = TURN_TIMER,
+        watchers: int = WATCHERS,
     ) -> None:
         super().__init__()
+        if not 0 <= watchers <= MAX_WATCHERS:
+            raise ValueError(f"a table admits from 0 to {MAX_WATCHERS} watchers, not {watchers}")
         if len(seats) < game.min_players or len(seats) > game.max_players:
             raise ValueError(f"{game.title} is for {game.min_players} to {game.max_players} players, not {len(seats)}")
         if seats.count("host") > 1 or any(
@@ -195,7 +212,8 @@ class TableHost(Emitter[Event]):
             content=game.content_hash,
             options=self.options,
             turn=turn_timer,
-            failover=remote_count >= fp.MIN_HOLDERS,
+            failover=remote_count >= (fp.MIN_HOLDERS if fp.has_sealed_values(game) else 1),
+            watch=watchers,
         )
         self.host_seat = seats.index("host") if "host" in seats else -1
         self.host_name = host_name
@@ -261,6 +279,22 @@ class TableHost(Emitter[Event]):
         """After a failover: the last ply the old host dealt (blame for earlier plies is the old host's)."""
         self.problems: list[str] = []
         self._gather: FailoverGather | None = None
+        self.chain: beacon.Chain | None = None
+        """This host's own beacon chain (its contribution to every public draw)."""
+        self.beacon_id = self.host_seat
+        """The seat this host's links are filed under (-1 for a host with no seat)."""
+        self.book = beacon.Book({})
+        """Every seat's chain tip and latest link, as applied."""
+        self.link_timeout = LINK_TIMEOUT
+        self._link_box: dict[int, bytes] = {}
+        self._link_ply = -1
+        self._links: dict[int, bytes] | None = None
+        self._public_at = (-1, False)
+        self._link_named: set[int] = set()
+        self._dealer_ok = True
+        """False after a failover with no escrow (a game with no sealed values): no one holds the dealer's secret."""
+        self.watch = Spectators(self)
+        """The people watching (spectators.py): the public view only, never a seat's secrets."""
 
     # ---- public API ------------------------------------------------------------
     @property
@@ -340,7 +374,7 @@ class TableHost(Emitter[Event]):
         self._broadcast(m.Chat(text=text[:500], seat=self.host_seat))
         self.emit(ChatReceived(self.host_seat, self.host_name, text[:500]))
 
-    def submit(self, action: Any) -> None:
+    def submit(self, action: Action) -> None:
         """A move by the person at this host's own seat (IllegalAction if not allowed)."""
         if self.table is None:
             raise IllegalAction("the game has not started")
@@ -399,6 +433,7 @@ class TableHost(Emitter[Event]):
         if self.server is not None:
             self.server.close()
             self.server = None
+        await self.watch.close()
         if isinstance(self.table, LanTable):
             await self.table.close_saver()
         for r in self.remotes.values():
@@ -418,11 +453,13 @@ class TableHost(Emitter[Event]):
             if r.present and r.seat != exclude:
                 assert r.conn is not None
                 r.conn.send_nowait(msg)
+        self.watch.announce(msg)  # the public announcements (who is away, who was named) reach watchers
 
     def _lobby_changed(self) -> None:
         seats = self.lobby()
-        self._broadcast(m.Lobby(seats=seats, started=self.started, host_seat=self.host_seat))
-        self.emit(LobbyChanged(seats, self.started))
+        watchers = self.watch.infos()
+        self._broadcast(m.Lobby(seats=seats, started=self.started, host_seat=self.host_seat, watchers=watchers))
+        self.emit(LobbyChanged(seats, self.started, watchers))
         for fn in self._seats_listener:
             fn(self.open_seats)
         self._changed.set()
@@ -508,8 +545,13 @@ class TableHost(Emitter[Event]):
         except TimeoutError:
             first = None
         self.guard.leave(writer)  # a join (or not) arrived: the connection no longer counts as a stranger's
+        if isinstance(first, m.Watch):
+            await self.watch.serve(conn, first)
+            return
         if not isinstance(first, m.Join):
-            if first is not None:
+            if isinstance(first, m.Link):
+                self._refuse(conn, "link", f"a beacon link from {conn.fingerprint}, who is not seated at this table")
+            elif first is not None:
                 self._refuse(conn, type(first).__name__, "the first message must be a join")
                 await conn.drain()
             await conn.close()
@@ -534,6 +576,8 @@ class TableHost(Emitter[Event]):
         r.heard = time.monotonic()
         if first.share:
             r.share = first.share
+        if self.started and first.linkless:
+            r.linkless = True
         conn.send_nowait(m.Welcome(seat=seat, table=self.info))
         if self.started:
             r.ready = True
@@ -573,8 +617,10 @@ class TableHost(Emitter[Event]):
         for seat in free:
             if seat not in self.reserved:
                 return seat
-        conn.send_nowait(m.Refuse(reason="the table is full"))
-        self._refuse(conn, "join", "the table is full")
+        # Say why when seats are free but kept for others, so nobody thinks they typed something wrong.
+        why = f"the free seats are reserved for other keys (yours is {mine})" if free else "the table is full"
+        conn.send_nowait(m.Refuse(reason=why))
+        self._refuse(conn, "join", why)
         return None
 
     async def _serve(self, r: Remote, conn: Connection) -> None:
@@ -619,6 +665,8 @@ class TableHost(Emitter[Event]):
             self._on_reveal(r, conn, msg)
         elif isinstance(msg, m.Act):
             self._on_act(r, conn, msg)
+        elif isinstance(msg, m.Link):
+            self._on_link(r, conn, msg)
         elif isinstance(msg, m.Mismatch):
             self._on_mismatch(r, conn, msg)
         elif isinstance(msg, m.Final):
@@ -662,13 +710,13 @@ class TableHost(Emitter[Event]):
         self._changed.set()
 
     async def _wait(self, cond: Callable[[], bool], timeout: float | None = None) -> bool:
-        async def loop() -> None:
-            while not cond():
-                self._changed.clear()
-                await self._changed.wait()
-
+        # asyncio.timeout, not wait_for: on 3.11 wait_for can swallow a cancellation that
+        # lands as the wait completes, and the host waits here at every public draw.
         try:
-            await asyncio.wait_for(loop(), timeout)
+            async with asyncio.timeout(timeout):
+                while not cond():
+                    self._changed.clear()
+                    await self._changed.wait()
         except TimeoutError:
             return False
         return True
@@ -711,7 +759,9 @@ class TableHost(Emitter[Event]):
     async def _commit_reveal(self, n: int, why: str, blamed: list[int], last: dict[int, bytes]) -> SeedRound | None:
         """One round; None when it completed (the game then starts), else the failed round."""
         own = self.host_seat if self.host_seat >= 0 else -1
-        rnd = SeedRound(sorted(s for s, r in self.remotes.items() if not r.by_bot) + [own], own)
+        self.chain = beacon.Chain(own)  # a fresh chain each round: its tip is part of this round's contribution
+        self.beacon_id = own
+        rnd = SeedRound(sorted(s for s, r in self.remotes.items() if not r.by_bot) + [own], own, self.chain.tip)
         self._round = rnd
         self.phase = HostPhase.SEEDING
         try:
@@ -742,6 +792,7 @@ class TableHost(Emitter[Event]):
                 r.conn.send_nowait(m.Begin(reveals=rnd.reveals, seats=seats_info, share=r.share))
         self._commits = rnd.commits
         self._reveals = rnd.reveals
+        self.book = beacon.Book(fp.tips(rnd.reveals))
         state = self.game.new(self.info.players, seed=fp.game_seed(self.joint), options=self.options)
         rec = record.start(self.game, state, self.options, meta={"table": self.name})
         self._make_table(state, rec)
@@ -754,12 +805,15 @@ class TableHost(Emitter[Event]):
         Never fewer than two holders: one holder's share would be the secret itself.
         """
         holders = sorted((r for r in self.remotes.values() if not r.by_bot), key=lambda x: x.seat)
-        shares = self.dealer.shares(len(holders))
+        sealed = fp.has_sealed_values(self.game)
+        # A game with no sealed values draws everything in public: no secret to escrow, and
+        # any other remote seat can carry the game on.
+        shares = self.dealer.shares(len(holders)) if sealed else []
         for r in self.remotes.values():
             r.share = b""
         for r, share in zip(holders, shares):
             r.share = share
-        on = len(shares) >= fp.MIN_HOLDERS
+        on = len(shares) >= fp.MIN_HOLDERS if sealed else len(holders) >= 1
         if on != self.info.failover:
             self.info = msgspec.structs.replace(self.info, failover=on)
         if not on:
@@ -868,8 +922,112 @@ class TableHost(Emitter[Event]):
         self.emit(GameStarted(self.host_seat))
 
     async def _chance(self, state: State[Any, Any]) -> Any:
+        if self._public_draw(state):
+            links = await self._gather_links(state)
+            self._links = links
+            self._draw = fp.Draw(beacon.draw(state, self.joint, links), False)
+            return self._draw.action
+        if not self._dealer_ok:
+            raise fp.FairPlayError("this draw needs the dealer's secret, which no one holds after the failover")
         self._draw = self.dealer.draw(state)
         return self._draw.action
+
+    # ---- public draws: the seats' hash-chain beacons ----------------------------------
+    def _public_draw(self, state: State[Any, Any]) -> bool:
+        if self._public_at[0] != state.ply:
+            self._public_at = (state.ply, beacon.is_public_draw(state))
+        return self._public_at[1]
+
+    def _box(self, ply: int) -> dict[int, bytes]:
+        """The links gathered for the draw at `ply` (links for an earlier ply are dropped)."""
+        if self._link_ply != ply:
+            self._link_ply, self._link_box = ply, {}
+        return self._link_box
+
+    def _owed(self, box: dict[int, bytes]) -> list[Remote]:
+        """Present seats of the beacon whose link for this draw is not in yet (away seats are not waited for)."""
+        return [
+            r
+            for r in self.remotes.values()
+            if r.seat in self.book.last and not r.by_bot and not r.linkless and r.present and r.seat not in box
+        ]
+
+    async def _gather_links(self, state: State[Any, Any]) -> dict[int, bytes]:
+        """Our link and every present seat's, or the others' once the deadline passes (the late are named)."""
+        assert self.chain is not None
+        ply = state.ply
+        box = self._box(ply)
+        box[self.beacon_id] = self.chain.link(beacon.index_of(ply))
+        await self._wait(lambda: not self._owed(box), self.link_timeout)
+        now = time.monotonic()
+        for r in self._owed(box):
+            if now - r.heard > LINK_SILENCE and r.silent_draws == 0 and r.conn is not None:
+                # Not a word from it (not even a ping): a frozen process or a dead link, which the
+                # heartbeat would drop anyway. Once, that is not withholding: it is away and may come back.
+                r.silent_draws += 1
+                text = (
+                    f"{r.name} (seat {r.seat + 1}) was silent when its beacon link for the draw at ply {ply} "
+                    "was due; the draw goes on without it and its connection is dropped (it may come back)"
+                )
+                self.problems.append(text)
+                log.warning("%s", text)
+                self._broadcast(m.Notice(text=text))
+                self.emit(Problem(text))
+                self._spawn(r.conn.close())
+            else:
+                self._withheld(r, ply)
+        links = dict(box)
+        self._link_box = {}
+        return links
+
+    def _withheld(self, r: Remote, ply: int) -> None:
+        """The table's rule for a seat that holds back its link: named, its seat to a bot, the draw goes on."""
+        self._name(
+            f"{r.name} (seat {r.seat + 1}, {_fp(r.key)}) did not send its beacon link for the draw at ply {ply} "
+            f"within {self.link_timeout:.0f} s; a bot plays seat {r.seat + 1} "
+            "and the draw goes on with the others' links"
+        )
+        if r.conn is not None:
+            r.conn.send_nowait(m.Refuse(reason="you did not send your beacon link in time; a bot plays your seat"))
+            self._spawn(r.conn.close())
+        self._give_to_bot(r)
+
+    def _bad_link(self, r: Remote, conn: Connection, why: str) -> None:
+        """Refused (a strike), and the first bad link of a seat is named to everyone."""
+        self._refuse(conn, "link", why)
+        if r.seat not in self._link_named:
+            self._link_named.add(r.seat)
+            self._name(f"{r.name} (seat {r.seat + 1}, {_fp(r.key)}) sent a bad beacon link: {why}")
+
+    def _on_link(self, r: Remote, conn: Connection, msg: m.Link) -> None:
+        t = self.table
+        if t is None or self.phase is not HostPhase.PLAYING:
+            self._refuse(conn, "link", "no draw is pending: the game is not being played")
+            return
+        if r.by_bot or r.seat not in self.book.last:
+            self._bad_link(r, conn, f"seat {r.seat + 1} is not part of this table's beacon")
+            return
+        st = t.state
+        if msg.ply > st.ply or (msg.ply == st.ply and st.current != CHANCE):
+            self._bad_link(
+                r, conn, f"a link for ply {msg.ply}, which is no pending draw (the table is at ply {st.ply})"
+            )
+            return
+        why = self.book.why_not(r.seat, msg.ply, msg.link)
+        if msg.ply < st.ply:
+            if why is None and msg.ply < len(self.steps) and not self.steps[msg.ply].links:
+                return  # a good link for a draw the dealer made before it arrived: nothing to use it for
+            self._bad_link(r, conn, why or f"a link for ply {msg.ply}, whose draw is over (the table is at {st.ply})")
+            return
+        if why is not None:
+            self._bad_link(r, conn, why)
+            return
+        if not self._public_draw(st):
+            return  # the dealer's draw (the peer cannot tell from its view): unused
+        box = self._box(msg.ply)
+        if r.seat not in box:  # a second copy (after a reconnect) is the same link: the chain fixes it
+            box[r.seat] = msg.link
+            self._changed.set()
 
     async def _remote(self, seat: int, view: State[Any, Any]) -> Any:
         if seat == self.host_seat and self.chooser is not None:
@@ -918,7 +1076,7 @@ class TableHost(Emitter[Event]):
         self.emit(Problem(text))
         self._lobby_changed()
 
-    async def _bot_plays(self, view: State[Any, Any]) -> Any:
+    async def _bot_plays(self, view: State[Any, Any]) -> Action:
         self._bot_move = True
         return await asyncio.to_thread(self._bot.choose, view, Rng(os.urandom(16)))
 
@@ -930,6 +1088,7 @@ class TableHost(Emitter[Event]):
         st = t.state
         digest = fp.public_digest(st)
         draw, self._draw = self._draw, None
+        links, self._links = self._links, None
         bot, self._bot_move = self._bot_move, False
         sealed = ev.seat == CHANCE and draw is not None and draw.sealed
         if sealed:
@@ -947,6 +1106,9 @@ class TableHost(Emitter[Event]):
                     step = m.Step(ply=st.ply, seat=ev.seat, digest=digest, action=ev.action, bot=True)
                 else:
                     step = m.Step(ply=st.ply, seat=ev.seat, digest=digest, action=ev.action, sig=sig)
+        elif ev.seat == CHANCE and links is not None:
+            step = m.Step(ply=st.ply, seat=CHANCE, digest=digest, action=ev.action, links=links)
+            self.book.accept(st.ply - 1, links)
         else:
             step = m.Step(ply=st.ply, seat=ev.seat, digest=digest, action=ev.action)
         self.steps.append(step)
@@ -960,6 +1122,9 @@ class TableHost(Emitter[Event]):
             out = step
             if step.sig and r.seat == ev.seat and r.seat != self.host_seat:
                 out = msgspec.structs.replace(step, sig=b"")  # the mover has its own signature
+            elif step.links and r.seat in step.links:
+                # The peer has its own link (it puts it back; a draw made without it would not be the links' draw).
+                out = msgspec.structs.replace(step, links={s: x for s, x in step.links.items() if s != r.seat})
             if sealed:
                 assert draw is not None
                 reveal = (
@@ -1019,6 +1184,7 @@ class TableHost(Emitter[Event]):
                 self.dealer.commitment,
                 self.dealer.secret(),
                 self.steps,
+                tips=fp.tips(self._reveals),
                 final=st,
                 keys=self.seat_keys,
             )
@@ -1079,12 +1245,13 @@ class TableHost(Emitter[Event]):
     @classmethod
     def take_over(
         cls,
-        game: Any,
+        game: Game[Any, Any],
         identity: Identity,
         save: PeerSave,
         *,
         share: bytes,
         steps: list[m.Step],
+        chain: beacon.Chain | None,
         chooser: Chooser | None,
         host_name: str,
         bind: str,
@@ -1105,6 +1272,7 @@ class TableHost(Emitter[Event]):
             port=port,
             save_dir=save_dir,
             pass_key=pass_key,
+            watchers=save.table.watch,
         )
         host.joint = save.joint
         host._commits, host._reveals = dict(save.commits), dict(save.reveals)
@@ -1118,17 +1286,27 @@ class TableHost(Emitter[Event]):
                 r.name, r.key = s.name, save.key_for(s.seat)
         host.seat_keys = dict(save.keys)
         host._gather = FailoverGather(save, save.seat, share, list(steps), host._changed.set)
+        host.chain, host.beacon_id = chain, save.seat
         return host
 
     async def _resume_after_failover(self) -> None:
         fo = self._gather
         assert fo is not None
-        await self._wait(lambda: fo.ready(), None)
-        secret = fp.combine_shares(fo.shares.values())
-        if fp.dealer_commitment(secret) != fo.save.dealer_commit:
-            raise fp.FairPlayError("the escrow shares do not rebuild the dealer's committed secret", ["dealer"])
-        self.dealer = fp.CommittedDealer(secret)
+        secret: bytes | None = None
+        if fp.has_sealed_values(self.game):
+            await self._wait(lambda: fo.ready(), None)
+            secret = fp.combine_shares(fo.shares.values())
+            if fp.dealer_commitment(secret) != fo.save.dealer_commit:
+                raise fp.FairPlayError("the escrow shares do not rebuild the dealer's committed secret", ["dealer"])
+            self.dealer = fp.CommittedDealer(secret)
+        else:
+            # Every draw is public: no secret to rebuild, only the peers' records to wait for a while.
+            await self._wait(lambda: fo.all_offered(), GATHER_GRACE)
+            self._dealer_ok = False
         self.dealer.start(self.joint)
+        if self.chain is None:
+            raise fp.FairPlayError("this peer's save holds no beacon chain: it cannot draw in public as the host")
+        book = beacon.Book(fp.tips(self._reveals))
         steps = fo.best_steps()
         state0 = self.game.new(self.info.players, seed=fp.game_seed(self.joint), options=self.options)
         rec = record.start(self.game, state0, self.options, meta={"table": self.name})
@@ -1142,10 +1320,12 @@ class TableHost(Emitter[Event]):
                 steps,
                 on_apply=lambda seat, a, s: record.append(rec, seat, a, s),
                 keys=self.seat_keys,
+                book=book,
             )
         except fp.FairPlayError as e:
             # The record was dealt by the old host: a record that does not rebuild is its doing.
             raise fp.FairPlayError(f"the old host's record does not check out: {e}", ["dealer"]) from None
+        self.book = book
         self.steps = [public_step(s) for s in steps]
         self.failover_ply = len(self.steps)
         self._make_table(state, rec)

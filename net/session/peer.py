@@ -20,8 +20,10 @@ from typing import Any
 import msgspec
 
 from coldwater.core.errors import IllegalAction, NotationError
-from coldwater.core.state import CHANCE, State
+from coldwater.core.notation import Action
+from coldwater.core.state import CHANCE, Game, State
 
+from .. import beacon
 from .. import fairplay as fp
 from .. import messages as m
 from ..identity import Identity, fingerprint, verify
@@ -55,6 +57,7 @@ from .events import (
 from .failover import candidates
 from .host import FINALS_WAIT, HEARTBEAT, JOIN_TIMEOUT, MAX_ROUNDS, TableHost, fp_pass_key
 from .persist import PeerSave, SavedSeat, Saver, decode_view, load_peer_save, public_step, safe_name, unpack_view
+from .spectators import advertise_watchers
 
 log = logging.getLogger("coldwater.net")
 
@@ -91,7 +94,7 @@ class TablePeer(Emitter[Event]):
 
     def __init__(
         self,
-        game: Any,
+        game: Game[Any, Any],
         identity: Identity,
         *,
         name: str = "peer",
@@ -120,6 +123,7 @@ class TablePeer(Emitter[Event]):
         self.info: m.TableInfo | None = None
         self.seat = -1
         self.seats: list[m.SeatInfo] = []
+        self.watchers: list[m.WatcherInfo] = []
         self.host_seat = 0
         self.state: State[Any, Any] | None = None
         """This seat's view of the game."""
@@ -173,6 +177,13 @@ class TablePeer(Emitter[Event]):
         """The last connection ended because the host went silent (frozen, cut off), not closed."""
         self.botted: set[int] = set()
         """Seats the host announced as played by its bot (a bot step for another signed seat is evidence)."""
+        self.chain: beacon.Chain | None = None
+        """Our beacon chain (its tip is in our seed contribution); None after losing our save."""
+        self.book = beacon.Book({})
+        """Every seat's chain tip and latest link, as the steps we applied revealed them."""
+        self._linked = -1
+        """The ply whose link we sent on this connection (-1: none yet)."""
+        self._auditing = False
 
     # ---- public API ------------------------------------------------------------
     @property
@@ -190,7 +201,7 @@ class TablePeer(Emitter[Event]):
         """A person's move is asked for (the person API: :meth:`submit`)."""
         return self._person is not None and not self._person.done()
 
-    def submit(self, action: Any) -> None:
+    def submit(self, action: Action) -> None:
         """A move by the person at this seat (IllegalAction if not allowed now)."""
         if self.state is None or self.state.current != self.seat:
             raise IllegalAction("it is not your turn")
@@ -306,9 +317,15 @@ class TablePeer(Emitter[Event]):
                 resume_ply=resume_ply,
                 share=self.share if failover else b"",
                 steps=self.steps if failover else [],
+                linkless=self.chain is None,  # the host heeds it only once the game is on
             )
         )
         msg = await asyncio.wait_for(conn.recv(), JOIN_TIMEOUT)
+        for _ in range(3):  # a refusal may come after the notice that explains it
+            if not isinstance(msg, m.Notice):
+                break
+            self._problem(f"table says: {msg.text}")
+            msg = await asyncio.wait_for(conn.recv(), JOIN_TIMEOUT)
         if isinstance(msg, m.Refuse):
             await conn.close()
             raise (AlreadySeated if msg.reason == SAME_KEY else SentAway)(f"the table refused: {msg.reason}")
@@ -322,6 +339,7 @@ class TablePeer(Emitter[Event]):
             await conn.close()
             raise Refusal(f"the table moved us from seat {self.seat + 1} to {msg.seat + 1}")
         self.info, self.seat, self.conn = msg.table, msg.seat, conn
+        self._linked = -1  # a new connection: a link sent on the old one may be lost
         if self.phase is PeerPhase.RESYNCING:
             self.phase = PeerPhase.PLAYING  # a new connection: the host sends a Sync anyway
         self.seated_at = time.perf_counter()
@@ -337,7 +355,8 @@ class TablePeer(Emitter[Event]):
             if conn.bytes_out == seen_out:
                 conn.send_nowait(m.Ping(t=now))
             seen_out = conn.bytes_out
-            if conn.bytes_in != seen_in:
+            if conn.bytes_in != seen_in or self._auditing:
+                # While we audit, we read nothing: the host's answers wait unread, not missing.
                 seen_in, quiet_since = conn.bytes_in, now
             elif now - quiet_since > HOST_SILENCE and self.phase is not PeerPhase.LOBBY:
                 self._problem(f"the host has been silent for {now - quiet_since:.0f} s; treating it as gone")
@@ -400,8 +419,9 @@ class TablePeer(Emitter[Event]):
                 lambda t: None if t in self.problems else self._problem(t),
             )
             self.host_seat = msg.host_seat
+            self.watchers = list(msg.watchers)
             self._update_save_seats()
-            self.emit(LobbyChanged(msg.seats, msg.started))
+            self.emit(LobbyChanged(msg.seats, msg.started, self.watchers))
         elif isinstance(msg, m.Chat):
             name = next((s.name for s in self.seats if s.seat == msg.seat), f"Seat {msg.seat + 1}")
             self.emit(ChatReceived(msg.seat, name, msg.text))
@@ -438,6 +458,11 @@ class TablePeer(Emitter[Event]):
         elif isinstance(msg, m.Finals):
             self._on_finals(msg)
         elif isinstance(msg, m.Refuse):
+            if "beacon link" in msg.reason and self.state is not None and self._linked == self.state.ply:
+                self.evidence.append(
+                    f"the table says we withheld our beacon link for the draw at ply {self._linked}, but we sent it"
+                )
+                self._problem(self.evidence[-1])
             self._problem(f"the table sent us away: {msg.reason}")
             await conn.close()
         elif isinstance(msg, m.Notice):
@@ -481,7 +506,8 @@ class TablePeer(Emitter[Event]):
             await conn.close()
             return
         self.commits = {}
-        self._contribution = fp.new_contribution()
+        self.chain = beacon.Chain(self.seat)  # fresh each round: its tip goes into this round's contribution
+        self._contribution = fp.contribution(fp.new_contribution(), self.chain.tip)
         conn.send_nowait(m.Commit(digest=fp.seed_commitment(self.seat, self._contribution)))
 
     def _begin(self, msg: m.Begin) -> None:
@@ -495,11 +521,12 @@ class TablePeer(Emitter[Event]):
         assert self.info is not None
         self.joint = fp.joint_seed(msg.reveals)
         self.reveals = dict(msg.reveals)
+        self.book = beacon.Book(fp.tips(self.reveals))
         self.share = msg.share
         self.seats = msg.seats
         self.keys = {s.seat: s.key for s in msg.seats if s.key and s.kind != "host"}
         self.dealt_by = [(1, self.host_seat)]
-        if not self.info.failover or not self.share:
+        if not self.info.failover or (not self.share and fp.has_sealed_values(self.game)):
             self._problem(
                 "failover is off at this table (fewer than two remote seats hold escrow shares): "
                 "if the host goes away, the game ends"
@@ -511,6 +538,7 @@ class TablePeer(Emitter[Event]):
         self._persist()
         self.emit(GameStarted(self.seat))
         self._maybe_move()
+        self._maybe_link()
 
     def _make_save(self) -> None:
         assert self.info is not None
@@ -530,6 +558,7 @@ class TablePeer(Emitter[Event]):
             keys=dict(self.keys),
             views=self.views,
             dealt_by=self.dealt_by,
+            chain=self.chain.end if self.chain is not None else b"",
         )
         self._update_save_seats()
 
@@ -555,6 +584,10 @@ class TablePeer(Emitter[Event]):
             self._problem(f"missed steps before ply {step.ply}; asking for a resync")
             self._ask_resync(conn, st)
             return
+        if step.links and self.chain is not None and self._linked == st.ply and self.seat not in step.links:
+            # The host sends our own link back to us no more (bytes): it is in the draw, so put it back.
+            mine = self.chain.link(beacon.index_of(st.ply))
+            step = msgspec.structs.replace(step, links={**step.links, self.seat: mine})
         try:
             if step.seat != st.current:
                 raise IllegalAction(f"seat {step.seat} acted but it was {st.current}'s turn")
@@ -572,6 +605,8 @@ class TablePeer(Emitter[Event]):
                 # tackle, the order of a deck); the end-of-game audit replays it in full.
             elif step.seat != CHANCE or step.commit is None or step.view is None:
                 raise IllegalAction("a sealed step without its commitment or view")
+            if step.links:
+                self._check_draw(st, step)
             if step.view is not None:
                 nxt = unpack_view(self.game, step.view, step.ply)
             if step.reveal is not None:
@@ -594,6 +629,8 @@ class TablePeer(Emitter[Event]):
             return
         if step.view is not None:
             self.views[step.ply] = bytes.fromhex(nxt.digest())
+        if step.links:
+            self.book.accept(st.ply, step.links)
         self.state = nxt
         if (
             step.seat == self.seat
@@ -618,6 +655,47 @@ class TablePeer(Emitter[Event]):
             )
         )
         self._maybe_move()
+        self._maybe_link()
+
+    def _check_draw(self, before: State[Any, Any], step: m.Step) -> None:
+        """A public draw: every link on its seat's chain, the host's and ours among them, and the outcome theirs."""
+        if step.seat != CHANCE or step.action is None:
+            raise IllegalAction("beacon links on a step that is not a public draw")
+        why = self.book.check(before.ply, step.links)
+        if why is None and self.host_seat not in step.links:
+            why = f"the host (seat {self.host_seat + 1}) put no link of its own into the draw"
+        chain, sent = self.chain, self._linked == before.ply
+        if why is None and chain is not None and sent and step.links.get(self.seat) != chain.link(before.ply + 1):
+            why = "the draw does not hold the link we sent"
+        if why is not None:
+            self._evidence(f"ply {step.ply}: a bad public draw: {why}")
+            raise _Evident(why)
+        want = str(beacon.draw(before, self.joint, step.links))
+        if want != step.action:
+            self._evidence(f"ply {step.ply}: the host drew {step.action!r}, but the seats' links draw {want!r}")
+            raise _Evident("not the links' draw")
+
+    def _maybe_link(self) -> None:
+        """At a chance node our view's public part lists outcomes for: send our link unasked (saves a round trip)."""
+        st = self.state
+        if st is None or self.chain is None or self.conn is None or self.phase is not PeerPhase.PLAYING:
+            return
+        if self._linked == st.ply or not beacon.link_due(st):
+            return
+        self._linked = st.ply
+        self.conn.send_nowait(m.Link(ply=st.ply, link=self.chain.link(beacon.index_of(st.ply))))
+
+    def _rebook(self) -> None:
+        """Every seat's latest link from our record (after a restart or a resync)."""
+        book = beacon.Book(fp.tips(self.reveals))
+        for s in self.steps:
+            if s.links:
+                try:
+                    book.accept(s.ply - 1, s.links)
+                except beacon.BeaconError as e:
+                    self._problem(f"ply {s.ply} of our record holds a bad beacon link: {e}")
+                    break
+        self.book = book
 
     def _who(self, step: m.Step) -> str:
         """Who stands behind a step, for evidence: the seat, its move and who signed it."""
@@ -733,6 +811,7 @@ class TablePeer(Emitter[Event]):
             if self.save is not None:
                 self.save.share = self.share
         self.steps = self.steps[:start] + [public_step(s) for s in msg.steps]
+        self._rebook()
         self.views[view.ply] = bytes.fromhex(view.digest())
         self.state = view
         if self.phase is PeerPhase.LOBBY:
@@ -740,6 +819,7 @@ class TablePeer(Emitter[Event]):
         self.resyncs += 1
         self._persist()
         self._maybe_move(force=True)
+        self._maybe_link()
 
     def _dealer_at(self, ply: int) -> int:
         """The seat of the host that dealt `ply` (hosts change at failovers)."""
@@ -757,7 +837,19 @@ class TablePeer(Emitter[Event]):
         if self.phase is PeerPhase.RESYNCING:
             self._end_after_sync = msg  # our record lacks the last steps: audit once the resync is in
             return
-        rep = await asyncio.to_thread(
+        self._auditing = True
+        try:
+            rep = await self._audit(msg)
+        finally:
+            self._auditing = False
+        problems = list(rep.problems)
+        if rep.ok and bytes.fromhex(rep.final_digest) != msg.digest:
+            problems.append("the final position announced differs from the replay")
+        self._after_audit(conn, msg, rep, problems)
+
+    async def _audit(self, msg: m.End) -> fp.AuditReport:
+        assert self.info is not None
+        return await asyncio.to_thread(
             fp.audit,
             self.game,
             self.info.players,
@@ -766,13 +858,14 @@ class TablePeer(Emitter[Event]):
             self.dealer_commit,
             msg.dealer_secret,
             self.steps,
+            tips=fp.tips(self.reveals),
             keys=self.keys or None,
             seat=self.seat,
             views=self.views,
         )
-        problems = list(rep.problems)
-        if rep.ok and bytes.fromhex(rep.final_digest) != msg.digest:
-            problems.append("the final position announced differs from the replay")
+
+    def _after_audit(self, conn: Connection, msg: m.End, rep: fp.AuditReport, problems: list[str]) -> None:
+        assert self.info is not None
         if problems:
             culprit = self._dealer_at(rep.bad_ply) if rep.bad_ply >= 0 else self.host_seat
             problems = [f"AUDIT FAILED, the dealer (host, seat {culprit + 1}) cheated or erred: " + "; ".join(problems)]
@@ -882,6 +975,8 @@ class TablePeer(Emitter[Event]):
         self.host_seat = sv.host_seat
         self.keys, self.views, self.dealt_by = dict(sv.keys), dict(sv.views), list(sv.dealt_by)
         self.steps = list(sv.steps)
+        self.chain = beacon.Chain(sv.seat, sv.chain) if len(sv.chain) == beacon.LINK_BYTES else None
+        self._rebook()
         self.seats = [
             m.SeatInfo(
                 seat=s.seat,
@@ -930,7 +1025,7 @@ class TablePeer(Emitter[Event]):
             except (TimeoutError, Refusal, OSError) as e:
                 last = str(e)
             await backoff.sleep()
-        if self.info is not None and (not self.info.failover or not self.share):
+        if self.info is not None and (not self.info.failover or (not self.share and fp.has_sealed_values(self.game))):
             raise Refusal(
                 f"the host is gone ({last}); failover is off at this table (fewer than two remote "
                 "seats hold escrow shares), so the game ends here"
@@ -997,6 +1092,7 @@ class TablePeer(Emitter[Event]):
         )
         self.takeover.advertiser = adv
         self.takeover.on_seats_changed(adv.update_soon)
+        advertise_watchers(self.takeover, adv)
         self._advert_task = asyncio.ensure_future(adv.start(0))
 
     def _become_host(self) -> None:
@@ -1010,6 +1106,7 @@ class TablePeer(Emitter[Event]):
             self.save,
             share=self.share,
             steps=list(self.steps),
+            chain=self.chain,
             chooser=self.chooser,
             host_name=self.name,
             bind=self.bind,

@@ -18,7 +18,7 @@ from typing import Any
 
 import msgspec
 
-from coldwater.core.state import State
+from coldwater.core.state import Game, State
 
 from .. import messages as m
 from ..files import write_atomic
@@ -122,6 +122,8 @@ class PeerSave(msgspec.Struct, kw_only=True):
     """Ply → digest of every private view the host sent us (checked by the audit)."""
     dealt_by: list[tuple[int, int]] = []
     """(first ply, host seat) for each host that dealt part of the game, to blame the right one."""
+    chain: bytes = b""
+    """The end value of this seat's beacon chain (secret: its links are revealed one per public draw)."""
 
     def key_for(self, seat: int) -> bytes:
         return self.keys.get(seat, b"")
@@ -149,10 +151,11 @@ def public_step(step: m.Step) -> m.Step:
         commit=step.commit,
         sig=step.sig,
         bot=step.bot,
+        links=step.links,
     )
 
 
-def decode_view(game: Any, data: bytes, ply: int) -> State[Any, Any]:
+def decode_view(game: Game[Any, Any], data: bytes, ply: int) -> State[Any, Any]:
     view: State[Any, Any] = game.state_type(msgspec.msgpack.decode(data, type=game.state_type.DATA), seed=None, ply=ply)
     return view
 
@@ -166,7 +169,7 @@ def pack_view(state: State[Any, Any]) -> bytes:
     return zlib.compress(state.encode(), 1)
 
 
-def unpack_view(game: Any, data: bytes, ply: int) -> State[Any, Any]:
+def unpack_view(game: Game[Any, Any], data: bytes, ply: int) -> State[Any, Any]:
     """The view a host sent; msgspec.DecodeError for anything that is not one (or unpacks too large)."""
     try:
         z = zlib.decompressobj()

@@ -1,7 +1,9 @@
 """The host's side of the commit-reveal round that makes the joint seed (see fairplay.py).
 
 The host gathers a commitment from every seat (its own included), publishes
-them all with the dealer's commitment, then gathers the reveals. This module
+them all with the dealer's commitment, then gathers the reveals. Each seat's
+contribution ends with its beacon chain's tip (fairplay.contribution), so the
+tip is committed, checked and published the same way as the seed value. This module
 keeps the round's bookkeeping and judges each Commit and Reveal; the host
 carries the messages and waits.
 """
@@ -16,10 +18,10 @@ from .. import fairplay as fp
 class SeedRound:
     """One commit-reveal round among `seats`; `own` is the host's seat (or -1 without one)."""
 
-    def __init__(self, seats: Iterable[int], own: int) -> None:
+    def __init__(self, seats: Iterable[int], own: int, tip: bytes) -> None:
         self.round = fp.CommitReveal(seats)
         self.own = own
-        self._mine = fp.new_contribution()
+        self._mine = fp.contribution(fp.new_contribution(), tip)
         self.round.commit(own, fp.seed_commitment(own, self._mine))
 
     @property
@@ -55,7 +57,9 @@ class SeedRound:
         return self.round.all_committed and seat not in self.round.reveals
 
     def reveal(self, seat: int, value: bytes) -> None:
-        """Take a seat's reveal; FairPlayError when it does not match its commitment."""
+        """Take a seat's reveal; FairPlayError when it does not match its commitment or holds no chain tip."""
+        if seat not in fp.tips({seat: value}):
+            raise fp.FairPlayError(f"seat {seat}'s reveal holds no beacon chain tip", [seat])
         self.round.reveal(seat, value)
 
     def seed(self) -> bytes:

@@ -6,7 +6,10 @@ Run: ``python tests/bench/bench_ssh.py [--sessions N]``
   until the main menu is on the session's 80×24 screen, per session, while the
   sessions start one after another;
 - memory per session: the resident set (VmRSS) of each session's app process
-  with N sessions at the menu at once, and of the server process itself.
+  with N sessions at the menu at once, and of the server process itself;
+- the server process again once it hosts a table (opened through a session's
+  control channel, as "Host a LAN table" does over SSH): the LAN layer and the
+  game engine are then loaded in the server too.
 
 Aim (issue): ≤ 80 MB per session.
 """
@@ -28,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from coldwater.tui import serve  # noqa: E402
+from coldwater.tui.servetables import Opened, OpenTable  # noqa: E402
 
 
 def rss_mib(pid: int | str) -> float:
@@ -53,7 +57,9 @@ async def to_menu(port: int, key: asyncssh.SSHKey) -> tuple[float, asyncssh.SSHC
 async def main(sessions: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        cfg = serve.ServeConfig(port=0, bind="127.0.0.1", host_key=root / "host_key", guests=True)
+        cfg = serve.ServeConfig(
+            port=0, bind="127.0.0.1", host_key=root / "host_key", guests=True, table_bind="127.0.0.1", advertise=False
+        )
         server = serve.Server(cfg, root=root / "data", log=lambda line: None)
         port = await server.start()
         times: list[float] = []
@@ -71,6 +77,15 @@ async def main(sessions: int) -> None:
             f"max {max(apps):.1f} MiB (aim <= 80 MB)"
         )
         print(f"server process RSS: {rss_mib('self'):.1f} MiB")
+        t0 = time.perf_counter()
+        reply = await server.tables.handle(
+            server.apps[0].key_blob, OpenTable(game="crown", name="Bench", seats=["host", "open", "open"])
+        )
+        assert isinstance(reply, Opened), reply
+        print(
+            f"server process RSS hosting one table: {rss_mib('self'):.1f} MiB "
+            f"(opened in {(time.perf_counter() - t0) * 1000:.0f} ms)"
+        )
         for conn in conns:
             conn.close()
         await server.close()

@@ -12,6 +12,7 @@ from typing import Any
 
 import msgspec
 
+from coldwater.net import beacon
 from coldwater.net import messages as m
 from coldwater.net.session import TableHost
 from coldwater.net.session.host import Remote
@@ -52,7 +53,7 @@ class HostileHost(TableHost):
         # again, silently (always "round 1"), as a host grinding for a deal it likes would.
         while True:
             await self._wait(lambda: self._filled())
-            rnd = SeedRound(sorted(self.remotes) + [self.host_seat], self.host_seat)
+            rnd = SeedRound(sorted(self.remotes) + [self.host_seat], self.host_seat, beacon.Chain(self.host_seat).tip)
             self._round = rnd
             self._broadcast(m.CommitRequest())
             if not await self._wait(lambda: rnd.all_committed or not self._filled(), 5):

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from coldwater.net import beacon
 from coldwater.net import fairplay as fp
 from coldwater.net import messages as m
 from coldwater.net.identity import Identity
@@ -21,6 +22,7 @@ from coldwater.net.session import TableHost, TablePeer
 from coldwater.net.transport import Refusal
 
 from ..toygame import GAME
+from . import beaconplay
 from .hostile_host import HostileHost
 from .peers import cautious
 
@@ -146,31 +148,19 @@ async def test_4_a_resync_that_rewrites_a_peers_record_is_evidence() -> None:
 
 
 def test_4_the_audit_compares_the_private_views_a_peer_was_sent() -> None:
-    joint = fp.joint_seed({0: b"a" * 32})
     dealer = fp.CommittedDealer()
-    dealer.start(joint)
+    chs = beaconplay.chains([0, 1])
+    steps, _, joint = beaconplay.play(GAME, 2, dealer, chs, until=6)
+    tips = fp.tips(beaconplay.reveals(chs))
     s = GAME.new(2, seed=fp.game_seed(joint))
-    steps = []
     views: dict[int, bytes] = {}
-    while s.ply < 6:
-        d = dealer.draw(s) if s.current == -1 else None
-        a = d.action if d else s.legal()[0]
-        seat = s.current
-        s.apply(a)
-        steps.append(
-            m.Step(
-                ply=s.ply,
-                seat=seat,
-                digest=fp.public_digest(s),
-                action=None if d and d.sealed else str(a),
-                commit=d.commit if d else None,
-            )
-        )
-        views[s.ply] = bytes.fromhex(s.view(1).digest())
-    ok = fp.audit(GAME, 2, None, joint, dealer.commitment, dealer.secret(), steps, seat=1, views=views)
+    for st in steps:  # the true view of seat 2 after each step, from a replay
+        s = fp.rebuild(GAME, 2, None, joint, dealer.secret(), steps[: st.ply], book=beacon.Book(tips))
+        views[st.ply] = bytes.fromhex(s.view(1).digest())
+    ok = fp.audit(GAME, 2, None, joint, dealer.commitment, dealer.secret(), steps, tips=tips, seat=1, views=views)
     assert ok.ok, ok.problems
     views[2] = b"\x00" * 32
-    bad = fp.audit(GAME, 2, None, joint, dealer.commitment, dealer.secret(), steps, seat=1, views=views)
+    bad = fp.audit(GAME, 2, None, joint, dealer.commitment, dealer.secret(), steps, tips=tips, seat=1, views=views)
     assert not bad.ok and "ply 2: the private view the host sent seat 2 is not its true view" in bad.problems[0]
 
 
@@ -209,29 +199,14 @@ async def test_5_a_peer_with_another_story_is_named_and_the_honest_seats_agree()
 
 # ---- 6. failover: the new host audits, rebuild checks sealed values, blame is right ------
 def test_6_rebuild_refuses_a_sealed_value_the_old_host_dealt_wrong() -> None:
-    joint = fp.joint_seed({0: b"a" * 32})
     dealer = fp.CommittedDealer()
-    dealer.start(joint)
-    s = GAME.new(2, seed=fp.game_seed(joint))
-    steps = []
-    while s.ply < 4:
-        d = dealer.draw(s) if s.current == -1 else None
-        a = d.action if d else s.legal()[0]
-        seat = s.current
-        s.apply(a)
-        steps.append(
-            m.Step(
-                ply=s.ply,
-                seat=seat,
-                digest=fp.public_digest(s),
-                action=None if d and d.sealed else str(a),
-                commit=d.commit if d else None,
-            )
-        )
-    fp.rebuild(GAME, 2, None, joint, dealer.secret(), steps)
+    chs = beaconplay.chains([0, 1])
+    steps, _, joint = beaconplay.play(GAME, 2, dealer, chs, until=4)
+    tips = fp.tips(beaconplay.reveals(chs))
+    fp.rebuild(GAME, 2, None, joint, dealer.secret(), steps, book=beacon.Book(tips))
     steps[0] = m.Step(ply=1, seat=-1, digest=steps[0].digest, commit=b"\x00" * 32)
     with pytest.raises(fp.FairPlayError) as e:
-        fp.rebuild(GAME, 2, None, joint, dealer.secret(), steps)
+        fp.rebuild(GAME, 2, None, joint, dealer.secret(), steps, book=beacon.Book(tips))
     assert "sealed value does not match its commitment" in str(e.value) and e.value.culprits == ("dealer",)
 
 
@@ -332,3 +307,197 @@ async def test_9_a_seat_that_never_moves_is_named_and_played_by_a_bot() -> None:
     assert any("did not move within 1 s" in p for p in host.problems)
     assert good.result is not None and stuck.result is not None and host.result is not None
     assert good.result.digest == stuck.result.digest == host.result.digest and good.result.audit_ok
+
+
+# ---- 16. public draws: the seats' hash-chain beacons ---------------------------------------
+class _BadLinker(TablePeer):
+    """Sends one bad link at the first chance node after its first good one, then behaves."""
+
+    mode = "wrong"
+
+    def __init__(self, *a: Any, **kw: Any) -> None:
+        super().__init__(*a, **kw)
+        self.sent_bad = False
+
+    def _maybe_link(self) -> None:
+        st, conn = self.state, self.conn
+        if (
+            not self.sent_bad
+            and st is not None
+            and conn is not None
+            and self._linked != st.ply
+            and beacon.link_due(st)
+            and self.book.last.get(self.seat, (0, b""))[0] > 0
+        ):
+            self.sent_bad = True
+            bad = b"\x55" * 16 if self.mode == "wrong" else self.book.last[self.seat][1]
+            conn.send_nowait(m.Link(ply=st.ply, link=bad))
+        super()._maybe_link()
+
+
+class _Replayer(_BadLinker):
+    mode = "replay"
+
+
+@pytest.mark.parametrize(
+    "cls,said",
+    [(_BadLinker, "does not hash onto its committed chain"), (_Replayer, "replayed its link of ply")],
+    ids=["wrong", "replayed"],
+)
+async def test_16_a_wrong_or_replayed_link_is_refused_and_its_seat_named(cls: type[TablePeer], said: str) -> None:
+    host = _honest(["host", "open", "open"])
+    good, bad = _peer("good"), _peer("bad", cls)
+    await _play(host, [good, bad])
+    assert bad.sent_bad  # type: ignore[attr-defined]
+    named = [c for c in host.cheaters if f"(seat {bad.seat + 1}," in c and "bad beacon link" in c]
+    assert named and said in named[0], host.cheaters
+    assert any("refused link from" in x and said in x for x in host.refusals)
+    assert host.strikes[bad.identity.public] >= 1
+    assert any(f"seat {bad.seat + 1}" in p and "bad beacon link" in p for p in good.problems)  # told to everyone
+    # The refused link changed nothing: its right link came next, and every seat agrees.
+    for p in (good, bad):
+        assert p.result is not None and p.result.audit_ok and host.result is not None, p.problems
+        assert p.result.digest == host.result.digest
+
+
+async def test_16_a_withheld_link_names_the_seat_gives_it_to_a_bot_and_the_draw_goes_on() -> None:
+    class Withholder(TablePeer):
+        def _maybe_link(self) -> None:
+            pass  # keeps its links to itself
+
+    host = _honest(["host", "open", "open"])
+    host.link_timeout = 1.0
+    good, w = _peer("good"), _peer("w", Withholder)
+    await _play(host, [good, w])
+    assert any(f"(seat {w.seat + 1}," in c and "did not send its beacon link" in c for c in host.cheaters)
+    assert w.seat in host.extra_bots and host.remotes[w.seat].by_bot
+    assert any("did not send its beacon link" in p and f"seat {w.seat + 1}" in p for p in good.problems)
+    assert good.result is not None and host.result is not None and good.result.audit_ok, good.problems
+    assert good.result.digest == host.result.digest
+    # The draws after it went on with the others' links only.
+    later = [s for s in host.steps if s.links and w.seat not in s.links]
+    assert later and all(good.seat in s.links and host.host_seat in s.links for s in later)
+
+
+async def test_16_a_link_from_someone_not_at_the_table_is_refused_and_named() -> None:
+    from coldwater.net.transport import connect
+
+    host = _honest(["host", "open"])
+    a = _peer("a", chooser=_slow)
+    port = await host.listen()
+    ht = asyncio.ensure_future(host.run())
+    await a.join("127.0.0.1", port)
+    at = asyncio.ensure_future(a.run())
+    async with asyncio.timeout(20):
+        while a.state is None or a.state.ply < 4:
+            await asyncio.sleep(0.01)
+    stranger = Identity.generate()
+    conn, _ = await connect("127.0.0.1", port, stranger, GAME.name, GAME.content_hash)
+    conn.send_nowait(m.Link(ply=a.state.ply, link=b"\x11" * 16))
+    await conn.drain()
+    await asyncio.wait_for(asyncio.gather(at, ht), 40)
+    await conn.close()
+    assert any(stranger.fingerprint in x and "not seated at this table" in x for x in host.refusals), host.refusals
+    assert a.result is not None and host.result is not None and a.result.audit_ok
+    assert a.result.digest == host.result.digest
+
+
+async def _slow(view: Any, seat: int) -> Any:
+    await asyncio.sleep(0.03)
+    return await cautious(view, seat)
+
+
+async def test_16_a_two_player_fisheries_table_fails_over_with_no_escrow() -> None:
+    from coldwater.core import games
+    from coldwater.net.session import bot_chooser
+
+    game = games.get("fisheries")
+    # Seats that think a little, so the game is still on when its host goes (under load too).
+    host = TableHost(
+        game,
+        Identity.generate(),
+        name="f",
+        seats=["host", "open"],
+        bind="127.0.0.1",
+        chooser=bot_chooser(game, think=0.05),
+    )
+    peer = TablePeer(
+        game, Identity.generate(), name="p", bind="127.0.0.1", chooser=bot_chooser(game, think=0.05), reconnect_for=15
+    )
+    assert host.info.failover  # one remote seat, no sealed values: no escrow needed
+    port = await host.listen()
+    ht = asyncio.ensure_future(host.run())
+    await peer.join("127.0.0.1", port)
+    pt = asyncio.ensure_future(peer.run())
+    async with asyncio.timeout(30):
+        while peer.state is None or peer.state.ply < 12:
+            await asyncio.sleep(0.01)
+    ht.cancel()
+    await asyncio.gather(ht, return_exceptions=True)
+    old = list(host.steps)
+    res = await asyncio.wait_for(pt, 90)
+    new = peer.takeover
+    assert peer.share == b"" and peer.host_changes == 1 and new is not None, (peer.problems, res)
+    assert res.audit_ok, res.problems
+    assert new.failover_ply >= 12 and [s.digest for s in new.steps[: len(old)]] == [s.digest for s in old]
+    assert any(s.links and peer.seat in s.links for s in new.steps[new.failover_ply :])  # it draws in public now
+    # The new host's record, audited from scratch, ends in the digest the game ended with.
+    rep = fp.audit(
+        game, 2, peer.info.options, peer.joint, peer.dealer_commit, b"", new.steps, tips=fp.tips(peer.reveals)
+    )  # type: ignore[union-attr]
+    assert rep.ok and rep.final_digest == res.digest, rep.problems
+
+
+async def test_16_a_host_that_quietly_drops_a_seats_link_is_caught_by_that_seat() -> None:
+    class Dropper(TableHost):
+        async def _gather_links(self, state: Any) -> dict[int, bytes]:
+            links = await super()._gather_links(state)
+            links.pop(1, None)  # redraw without seat 2's link, as a host that disliked the outcome would
+            return links
+
+    host = Dropper(GAME, Identity.generate(), name="t", seats=["host", "open", "open"], bind="127.0.0.1")
+    host.chooser = cautious
+    host.set_turn_timer(1)
+    host.end_grace = 1.0
+    a, b = _peer("a"), _peer("b")
+    await _play(host, [a, b], timeout=60, host_must_finish=False)
+    victim = a if a.seat == 1 else b
+    assert victim.result is not None and not victim.result.audit_ok
+    assert any("the seats' links draw" in x for x in victim.result.problems), victim.problems
+
+
+async def test_16_a_seat_silent_at_a_draw_is_dropped_once_not_named_and_comes_back() -> None:
+    class Frozen(TablePeer):
+        """Freezes (reads nothing, says nothing) at its first public draw, as a sleeping laptop would."""
+
+        frozen = False
+        froze = False
+
+        def _maybe_link(self) -> None:
+            st, conn = self.state, self.conn
+            started = self.book.last.get(self.seat, (0,))[0] > 0  # after its first good link
+            if not self.froze and started and st is not None and conn is not None and beacon.link_due(st):
+                self.froze = self.frozen = True
+                send = conn.send_nowait
+                conn.send_nowait = lambda msg: None if self.frozen else send(msg)  # type: ignore[method-assign]
+                return
+            super()._maybe_link()
+
+        async def _handle(self, conn: Any, msg: Any) -> None:
+            if not self.frozen:
+                await super()._handle(conn, msg)
+
+        async def _hello(self, conn: Any, **kw: Any) -> None:
+            self.frozen = False  # the old connection is gone: it wakes up and comes back
+            await super()._hello(conn, **kw)
+
+    host = _honest(["host", "open", "open"])
+    host.link_timeout = 5.0
+    good, f = _peer("good"), _peer("f", Frozen, reconnect_for=10)
+    await _play(host, [good, f], timeout=60)
+    assert f.froze and not host.remotes[f.seat].by_bot, host.problems  # type: ignore[attr-defined]
+    assert any(f"(seat {f.seat + 1}) was silent when its beacon link" in p for p in host.problems)
+    assert not any(f"(seat {f.seat + 1}," in c for c in host.cheaters), host.cheaters
+    for p in (good, f):
+        assert p.result is not None and host.result is not None and p.result.audit_ok, p.problems
+        assert p.result.digest == host.result.digest

@@ -6,9 +6,12 @@ import msgspec
 import pytest
 
 from coldwater.core.state import CHANCE
+from coldwater.net import beacon
 from coldwater.net import fairplay as fp
+from coldwater.net import messages as m
 
 from ..toygame import GAME, Deal, Die, Hold, Roll
+from . import beaconplay
 
 
 def test_commit_reveal_gives_one_seed_and_catches_a_changed_value() -> None:
@@ -47,66 +50,45 @@ def test_classify_seals_the_deal_and_publishes_the_die() -> None:
     assert fp.classify(s, Die(4)) == fp.Classified(False)
 
 
-class _Step(msgspec.Struct):
-    ply: int
-    seat: int
-    digest: bytes
-    action: str | None = None
-    commit: bytes | None = None
-    sig: bytes = b""
-    bot: bool = False
-
-
-def _play(dealer: fp.CommittedDealer, joint: bytes) -> tuple[list[_Step], object]:
-    s = GAME.new(2, seed=fp.game_seed(joint))
-    dealer.start(joint)
-    steps: list[_Step] = []
-    while s.current is not None:
-        cur = s.current
-        if cur == CHANCE:
-            d = dealer.draw(s)
-            if d.sealed:
-                # The owner checks its private reveal against the public commitment at once.
-                assert d.salt is not None
-                assert fp.sealed_commitment(d.salt, s.ply, str(d.action)) == d.commit
-            s.apply(d.action)
-            steps.append(_Step(s.ply, cur, fp.public_digest(s), None if d.sealed else str(d.action), d.commit))
-        else:
-            a = Hold() if s.data.pot >= 5 else Roll()
-            s.apply(a)
-            steps.append(_Step(s.ply, cur, fp.public_digest(s), str(a)))
-    return steps, s
+def _play(dealer: fp.CommittedDealer) -> tuple[list[m.Step], object, bytes, dict[int, bytes]]:
+    chs = beaconplay.chains([0, 1])
+    steps, final, joint = beaconplay.play(GAME, 2, dealer, chs, choose=lambda s: Hold() if s.data.pot >= 5 else Roll())
+    return steps, final, joint, fp.tips(beaconplay.reveals(chs))
 
 
 def test_honest_dealer_passes_the_audit_and_failover_rebuilds() -> None:
-    joint = fp.joint_seed({0: b"a" * 32, 1: b"b" * 32})
     dealer = fp.CommittedDealer()
-    steps, final = _play(dealer, joint)
-    rep = fp.audit(GAME, 2, None, joint, dealer.commitment, dealer.secret(), steps, final=final)  # type: ignore[arg-type]
+    steps, final, joint, tips = _play(dealer)
+    assert any(st.links for st in steps) and any(st.commit for st in steps)  # both kinds of draw
+    rep = fp.audit(GAME, 2, None, joint, dealer.commitment, dealer.secret(), steps, tips=tips, final=final)  # type: ignore[arg-type]
     assert rep.ok, rep.problems
     assert rep.final_digest == final.digest()  # type: ignore[attr-defined]
     half = steps[: len(steps) // 2]
-    rebuilt = fp.rebuild(GAME, 2, None, joint, fp.combine_shares(dealer.shares(3)), half)
+    rebuilt = fp.rebuild(GAME, 2, None, joint, fp.combine_shares(dealer.shares(3)), half, book=beacon.Book(tips))
     assert rebuilt.ply == half[-1].ply and fp.public_digest(rebuilt) == half[-1].digest
 
 
 def test_audit_names_a_dealer_whose_reveal_does_not_match() -> None:
-    joint = fp.joint_seed({0: b"a" * 32})
     dealer = fp.CommittedDealer()
-    steps, _ = _play(dealer, joint)
+    steps, _, joint, tips = _play(dealer)
     # Revealing another secret than the one committed to.
-    rep = fp.audit(GAME, 2, None, joint, dealer.commitment, b"z" * 32, steps)
+    rep = fp.audit(GAME, 2, None, joint, dealer.commitment, b"z" * 32, steps, tips=tips)
     assert not rep.ok and "does not match its commitment" in rep.problems[0]
     # Committed honestly, but dealt a sealed value other than the seeds give.
     sealed = next(i for i, st in enumerate(steps) if st.commit is not None)
     bad = list(steps)
     bad[sealed] = msgspec.structs.replace(bad[sealed], commit=b"\x00" * 32)
-    rep = fp.audit(GAME, 2, None, joint, dealer.commitment, dealer.secret(), bad)
+    rep = fp.audit(GAME, 2, None, joint, dealer.commitment, dealer.secret(), bad, tips=tips)
     assert not rep.ok and f"ply {steps[sealed].ply}" in rep.problems[0] and "sealed" in rep.problems[0]
-    # A public outcome other than the seeds give.
+    # A public outcome other than the links draw.
     die = next(i for i, st in enumerate(steps) if st.seat == CHANCE and st.action)
     bad = list(steps)
     face = int(steps[die].action.split()[1])  # type: ignore[union-attr]
     bad[die] = msgspec.structs.replace(bad[die], action=f"die {face % 6 + 1}")
-    rep = fp.audit(GAME, 2, None, joint, dealer.commitment, dealer.secret(), bad)
-    assert not rep.ok and "the seeds say" in rep.problems[0]
+    rep = fp.audit(GAME, 2, None, joint, dealer.commitment, dealer.secret(), bad, tips=tips)
+    assert not rep.ok and "the seats' links draw" in rep.problems[0]
+    # A public draw the host made itself (no links), as the old dealer did.
+    bad = list(steps)
+    bad[die] = msgspec.structs.replace(bad[die], links={})
+    rep = fp.audit(GAME, 2, None, joint, dealer.commitment, dealer.secret(), bad, tips=tips)
+    assert not rep.ok and "dealt by the host instead of drawn from the seats' links" in rep.problems[0]

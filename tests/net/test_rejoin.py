@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 
 from coldwater.core.state import CHANCE, State
+from coldwater.net import beacon, lan
 from coldwater.net import fairplay as fp
-from coldwater.net import lan
 from coldwater.net.identity import Identity
 from coldwater.net.session import PresenceChanged, TableHost, TablePeer, bot_chooser
 from coldwater.net.transport import Refusal
@@ -35,25 +35,44 @@ def _greedy(view: State[Any, Any], seat: int) -> Any:
     return Roll() if d.banked[seat] + d.pot < 15 else Hold()
 
 
-def _secret_where_the_host_wins_its_first_turn(joint: bytes) -> bytes:
-    """A dealer secret under which seat 0, playing greedily, wins before seat 1 ever moves."""
+SECRET = b"\x01" * 32
+"""The dealer's secret in these tests (it deals the sealed cards; the dice are public draws)."""
+
+
+class _FixedChain(beacon.Chain):
+    """Beacon chains whose end values the test picks (and short: these games end early)."""
+
+    ends: dict[int, bytes] = {}
+
+    def __init__(self, seat: int, end: bytes | None = None, length: int = 64) -> None:
+        super().__init__(seat, end if end is not None else self.ends.get(seat, bytes([seat + 9]) * 16), 64)
+
+
+def _chains_where_the_host_wins_its_first_turn() -> None:
+    """Chain ends under which seat 0, playing greedily and drawing the dice alone, wins before seat 1 moves."""
     for i in range(10_000):
-        secret = i.to_bytes(32, "big")
-        dealer = fp.CommittedDealer(secret)
+        _FixedChain.ends[0] = i.to_bytes(16, "big")
+        c0, c1 = _FixedChain(0), _FixedChain(1)
+        joint = fp.joint_seed({0: fp.contribution(CONTRIBUTION, c0.tip), 1: fp.contribution(CONTRIBUTION, c1.tip)})
+        dealer = fp.CommittedDealer(SECRET)
         dealer.start(joint)
         st = GAME.new(2, seed=fp.game_seed(joint))
         while st.current in (CHANCE, 0):
-            st.apply(dealer.outcome(st) if st.current == CHANCE else _greedy(st, 0))
+            if st.current == CHANCE and beacon.is_public_draw(st):
+                st.apply(beacon.draw(st, joint, {0: c0.link(beacon.index_of(st.ply))}))  # seat 1 is away by then
+            else:
+                st.apply(dealer.outcome(st) if st.current == CHANCE else _greedy(st, 0))
         if st.is_over:
-            return secret
-    raise AssertionError("no such secret in 10 000 tries")
+            return
+    raise AssertionError("no such chain in 10 000 tries")
 
 
 async def test_a_game_that_ends_while_a_seat_is_away_waits_for_that_player(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(fp, "new_contribution", lambda: CONTRIBUTION)
-    secret = _secret_where_the_host_wins_its_first_turn(fp.joint_seed({0: CONTRIBUTION, 1: CONTRIBUTION}))
+    monkeypatch.setattr(beacon, "Chain", _FixedChain)
+    _chains_where_the_host_wins_its_first_turn()
     away = asyncio.Event()
 
     async def host_seat(view: State[Any, Any], seat: int) -> Any:
@@ -61,7 +80,7 @@ async def test_a_game_that_ends_while_a_seat_is_away_waits_for_that_player(
         return _greedy(view, seat)
 
     host = TableHost(GAME, Identity.generate(), name="t", seats=["host", "open"], bind="127.0.0.1", chooser=host_seat)
-    host.dealer = fp.CommittedDealer(secret)
+    host.dealer = fp.CommittedDealer(SECRET)
     host.end_grace = 30.0  # bounds the test if the table did not wait as it should
     host.subscribe(lambda e: away.set() if isinstance(e, PresenceChanged) and e.away else None)
     port = await host.listen()

@@ -18,7 +18,8 @@ async def main(name: str, seconds: float) -> int:
 
     def changed(listings: list[Listing]) -> None:
         nonlocal seen_it
-        print(json.dumps([[t.table, t.game, t.open_seats, t.v] for t in listings]), flush=True)
+        rows = [[t.table, t.game, t.open_seats, t.v, t.watchers, t.running, t.watchable] for t in listings]
+        print(json.dumps(rows), flush=True)
         here = any(t.table == name for t in listings)
         seen_it = seen_it or here
         if seen_it and not here:

@@ -27,8 +27,9 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 def no_fsync(monkeypatch: pytest.MonkeyPatch) -> None:
     """The table fsyncs its save after every action (durability for people); a
     whole game in a test makes about a thousand of them, which only costs time
-    here, so the app tests skip the disk flush. Saving itself still happens."""
-    monkeypatch.setattr("coldwater.net.table.os.fsync", lambda fd: None)
+    here, so the app tests skip the disk flush. Saving itself still happens, and
+    tests/test_table.py checks the flush itself."""
+    monkeypatch.setattr("coldwater.net.files.os.fsync", lambda fd: None)
 
 
 def toy_catalog() -> Catalog:

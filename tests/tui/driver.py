@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from textual import events
 from textual.pilot import Pilot
 from textual.widget import Widget
+from textual.widgets import Input
 
+from coldwater.core.state import State
 from coldwater.tui.screens.handover import HandOverScreen
 from coldwater.tui.screens.newgame import NewGameScreen
 from coldwater.tui.screens.score import ScoreScreen
@@ -33,13 +36,50 @@ async def key(pilot: Pilot[Any], name: str) -> None:
     await pilot._wait_for_screen()
 
 
+async def settle(pilot: Pilot[Any]) -> None:
+    """Every message queued on the screen handled and the screen laid out and drawn now,
+    so its text can be read: what ``pilot.pause()`` ensures, without its wait for the
+    whole process to go idle (20 ms at the least each time, up to a second on a busy
+    machine; a whole game by keys reads the screen a thousand times)."""
+    for _ in range(2):  # the first layout may queue work (scrolls, after-refresh calls)
+        await pilot._wait_for_screen()
+        pilot.app.screen._on_timer_update()
+    await pilot._wait_for_screen()
+
+
+async def key_until(pilot: Pilot[Any], name: str, done: Callable[[], bool], limit: float = 10.0) -> None:
+    """Press one key (:func:`key`) and wait until `done()` says it was handled: cheaper than
+    ``pilot.press``, which waits twice for the whole process to go idle (20 ms at least)."""
+    await key(pilot, name)
+    loop = asyncio.get_running_loop()
+    end = loop.time() + limit
+    while not done():
+        if loop.time() > end:
+            raise AssertionError(f"key {name!r} had no effect")
+        await asyncio.sleep(0.001)
+
+
+async def page_down(pilot: Pilot[Any], screen: TableScreen) -> bool:
+    """PgDn on the board or the open pane, and wait until its scroll (animated) has
+    landed and been drawn; False, pressing nothing, when it is already at the end."""
+    scroller: Any = screen._scroller()
+    if scroller.scroll_y >= scroller.max_scroll_y:
+        return False
+    target = scroller.scroll_target_y
+    await key_until(pilot, "pagedown", lambda: scroller.scroll_target_y != target)
+    await pilot.wait_for_animation()
+    await settle(pilot)
+    return True
+
+
 async def focus(pilot: Pilot[Any], selector: str | Widget, limit: int = 40) -> None:
     """Press Tab until the widget (or the one matching `selector`) has focus."""
     target = pilot.app.screen.query_one(selector) if isinstance(selector, str) else selector
     for _ in range(limit):
         if pilot.app.focused is target:
             return
-        await pilot.press("tab")
+        before = pilot.app.focused
+        await key_until(pilot, "tab", lambda: pilot.app.focused is not before)
     raise AssertionError(f"could not reach {selector} with Tab")
 
 
@@ -49,8 +89,20 @@ async def set_cycler(pilot: Pilot[Any], selector: str | Cycler, value: Any) -> N
     for _ in range(len(cycler.choices) + 1):
         if cycler.value == value:
             return
-        await pilot.press("right")
+        before = cycler.value
+        await key_until(pilot, "right", lambda: cycler.value != before)
     raise AssertionError(f"{selector} never showed {value!r}")
+
+
+async def type_text(pilot: Pilot[Any], selector: str, text: str) -> None:
+    """Type `text` into the focused input `selector`, a key per character."""
+    box = pilot.app.screen.query_one(selector, Input)
+    for ch in text:
+        if ch.isalnum():
+            before = box.value
+            await key_until(pilot, ch, lambda: box.value != before)
+        else:  # a key with a name of its own ("slash"): pilot.press knows them
+            await pilot.press(ch)
 
 
 async def start_game(
@@ -83,7 +135,7 @@ async def start_game(
         await focus(pilot, "#content-path")
         await pilot.press(*content)
     await focus(pilot, "#seed")
-    await pilot.press(*seed)
+    await type_text(pilot, "#seed", seed)
     await focus(pilot, "#start")
     await pilot.press("enter")
     await pilot.pause()
@@ -135,3 +187,66 @@ async def play(
         await asyncio.sleep(0.002)
         await pilot._wait_for_screen()
     raise AssertionError(f"stuck on {pilot.app.screen!r}")
+
+
+Pick = Callable[[State[Any, Any], list[Any], int], Any]
+"""A policy for :func:`by_table`: (the person's view, its legal actions, decisions made so far) -> the action."""
+
+
+async def by_table(screen: TableScreen, pick: Pick, made: int, upto: int) -> int:
+    """Make the person's decisions number `made` .. `upto` - 1 straight on the table the
+    screen drives (``submit``, then ``step`` until a person is asked again), with no key
+    and no repaint in between; then hand the table back to the screen (``drive``), which
+    draws the position reached (or finishes the game). Returns the decisions made.
+
+    The second whole game of a title goes through here between the decisions it checks
+    on the screen: a key costs a repaint of the whole table, and the first game already
+    pressed one for every decision.
+    """
+    t = screen.table
+    assert screen.my_turn() and not screen.busy, "take the table only while the screen waits for the person"
+    while made < upto and t.waiting_for_person:
+        view = t.view(t.current)
+        action = pick(view, view.legal(), made)
+        # The log describes each move from the position before it, as choose() and drive() do.
+        screen._describe_view = screen.seen_by(screen.log_seat)
+        t.submit(action)
+        made += 1
+        while True:  # bots and chance, until a person is asked or the game ends
+            screen._describe_view = screen.seen_by(screen.log_seat)
+            if not await t.step():
+                break
+    screen.drive()
+    return made
+
+
+def rotating(view: State[Any, Any], legal: list[Any], made: int) -> Any:
+    """:func:`play`'s rotation through the choices, for :func:`by_table`."""
+    return legal[(made * 7 + 3) % len(legal)]
+
+
+async def play_sampled(
+    pilot: Pilot[Any], *, keys_first: int = 20, sample_every: int = 10, pick: Pick = rotating
+) -> int:
+    """:func:`play` for the first `keys_first` decisions, then every `sample_every`-th by
+    key and the others straight on the table the screen drives (:func:`by_table`, which a
+    LAN host's table takes too), until the score screen. Returns the decisions made.
+
+    (A joined peer's table is not driven this way yet: tried in test_lan_join.py, some
+    move submitted this way was never applied nor refused, and ``step`` waited on it to
+    the test's timeout; cause not yet found, so that test plays by keys.)"""
+    made = await play(pilot, stop_after=keys_first)
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 300
+    while not isinstance(pilot.app.screen, ScoreScreen):
+        assert loop.time() < end, f"stuck on {pilot.app.screen!r} after {made} decisions"
+        screen = pilot.app.screen
+        if isinstance(screen, TableScreen) and screen.my_turn() and not screen.busy:
+            if made % sample_every:
+                made = await by_table(screen, pick, made, made + sample_every - made % sample_every)
+            else:
+                made += await play(pilot, stop_after=1)
+            continue
+        await asyncio.sleep(0.002)
+        await pilot._wait_for_screen()
+    return made

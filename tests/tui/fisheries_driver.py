@@ -20,7 +20,7 @@ from coldwater.tui.screens.handover import HandOverScreen
 from coldwater.tui.screens.score import ScoreScreen
 from coldwater.tui.widgets.choices import ChoiceList
 
-from .driver import key
+from .driver import Pick, by_table, key, settle
 from .screen_text import screen_text
 
 
@@ -137,6 +137,27 @@ def check_parts(pilot: Pilot[Any], screen: FisheriesTableScreen) -> None:
     ), "lobster highlighted"
 
 
+TABLE_PREFERENCE = ("preserve", "fish", "chart", "btile", "bship", "sail", "keep", "pass", "done", "end")
+
+
+def table_pick(st: Stats, per_day: int) -> Pick:
+    """The keyboard policy's preferences for :func:`by_table`, on the actions themselves."""
+
+    def pick(view: Any, legal: list[Any], made: int) -> Any:
+        d = view.data
+        today = (d.turn, d.day)
+        rank = {t: n for n, t in enumerate(TABLE_PREFERENCE)}
+        if st.per_day.get(today, 0) >= per_day and any(tag_of(a) == "end" for a in legal):
+            rank["end"] = -1
+        if d.phase == "turn":
+            st.per_day[today] = st.per_day.get(today, 0) + 1
+        value = min(legal, key=lambda a: rank.get(tag_of(a), len(rank)))
+        st.tags[tag_of(value)] = st.tags.get(tag_of(value), 0) + 1
+        return value
+
+    return pick
+
+
 async def play_fisheries(
     pilot: Pilot[Any],
     stats: Stats | None = None,
@@ -146,10 +167,15 @@ async def play_fisheries(
     per_day: int = 4,
     check: bool = True,
     max_days: int = 99,
+    table_after: int | None = None,
+    sample_every: int = 10,
 ) -> Stats:
     """Play by keyboard until the score screen: at most `per_day` actions a day, then end it.
     Tiles go down with the cursor every `cursor_every`-th time (by hotkey otherwise); with
-    `check`, the rendered screen is checked at every decision (:func:`check_parts`)."""
+    `check`, the rendered screen is checked at every decision (:func:`check_parts`).
+    From decision `table_after` on, only every `sample_every`-th decision is made (and
+    checked) on the screen; the others go straight to the table (:func:`by_table`, with
+    the same preferences, the first legal spot for a tile, the first square to sail to)."""
     st = stats or Stats()
     for _ in range(max_choices * 40):
         screen = pilot.app.screen
@@ -169,9 +195,16 @@ async def play_fisheries(
             await asyncio.sleep(0.002)
             await pilot._wait_for_screen()
             continue
+        n = st.choices
+        if table_after is not None and n >= table_after and (n - table_after) % sample_every and screen.mode is None:
+            st.choices = await by_table(
+                screen, table_pick(st, per_day), n, n + sample_every - (n - table_after) % sample_every
+            )
+            assert st.choices <= max_choices, "the game did not end"
+            continue
         if check:
             for attempt in range(5):  # a board that changed layout lands a frame or two later
-                await pilot.pause()
+                await (settle(pilot) if attempt == 0 else pilot.pause())
                 try:
                     check_parts(pilot, screen)
                     break

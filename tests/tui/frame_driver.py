@@ -9,6 +9,8 @@ from textual.pilot import Pilot
 
 from coldwater.tui.screens.table import TableScreen
 
+from .driver import settle
+
 
 def screen_text(pilot: Pilot[Any]) -> str:
     """What the terminal shows now, as plain text (one line per row)."""
@@ -21,10 +23,10 @@ async def my_turn(pilot: Pilot[Any], limit: float = 60.0) -> TableScreen:
     loop = asyncio.get_running_loop()
     end = loop.time() + limit
     while loop.time() < end:
-        await pilot.pause()
+        await settle(pilot)
         screen = pilot.app.screen
         if isinstance(screen, TableScreen) and screen.my_turn() and not screen.busy:
-            await pilot.pause()
+            await settle(pilot)
             return screen
-        await asyncio.sleep(0.01)
+        await asyncio.sleep(0.002)
     raise AssertionError(f"no turn for the person; on {pilot.app.screen!r}")

@@ -1,8 +1,16 @@
-"""Whole Aquatica games: one by keyboard at 80×24 and one at 160×50, asserting at
-every decision on the rendered screen that each part of the table is on screen or
-behind its pane key; the other set-ups (5 seats, hotseat, base solo, Tribes Solo)
-are driven through the table screen's ``choose`` (no key presses), which is what
-a key ends up calling, to keep the suite quick.
+"""Whole Aquatica games through the real app.
+
+One whole game by keyboard (80×24, three seats, Goals with the advanced kings)
+asserts at every decision on the rendered screen that each part of the table is
+on screen or behind its pane key, opening the panes every twelfth decision. The
+160×50 Tribes game plays its first decisions the same way, then makes most of
+the rest straight on the table the screen drives (``Table.submit``), handing
+every tenth decision back to the screen, which must show the same position and
+every part again and take the choice by its key; so each size is still checked
+all through a game, at a fraction of the keys. The five-seat game checks the
+five-seat layout (every board in the Players pane) on the screen, then plays the
+same way. The other set-ups (hotseat, base solo, Tribes Solo) are driven through
+the table screen's ``choose`` (no key presses), which is what a key ends up calling.
 
 Choices come from a purposeful player (`sensible`: claim, recruit, scout, buy and
 score when offered, skip extras) so games end in a few dozen turns, with every
@@ -28,7 +36,7 @@ from coldwater.tui.screens.handover import HandOverScreen
 from coldwater.tui.screens.score import ScoreScreen
 from coldwater.tui.widgets.choices import ChoiceList
 
-from .driver import key, start_game
+from .driver import by_table, key, key_until, page_down, settle, start_game
 from .screen_text import screen_text
 
 RANK: dict[type, int] = {
@@ -63,9 +71,11 @@ DRIVE_OPS = ("scout", "recruit", "free_recruit", "buy", "conquer")
 
 def sensible(screen: AquaticaTableScreen) -> Any:
     """The choice a purposeful player would make (first of the best kind)."""
-    values = screen.query_one("#decision", ChoiceList).values
-    d = screen.current_view().data
-    deck = screen.deck
+    return sensible_of(screen.query_one("#decision", ChoiceList).values, screen.current_view().data, screen.deck)
+
+
+def sensible_of(values: list[Any], d: Any, deck: Any) -> Any:
+    """:func:`sensible` from the choices themselves (`values`), the view's data and the deck."""
 
     def rank(n: int) -> tuple[int, int]:
         a = values[n]
@@ -82,7 +92,10 @@ def sensible(screen: AquaticaTableScreen) -> Any:
 
 def wandering(screen: AquaticaTableScreen, made: int) -> Any:
     """Any legal choice in rotation, extras and skips included."""
-    values = screen.query_one("#decision", ChoiceList).values
+    return wandering_of(screen.query_one("#decision", ChoiceList).values, made)
+
+
+def wandering_of(values: list[Any], made: int) -> Any:
     return values[(made * 7 + 3) % len(values)]
 
 
@@ -125,30 +138,38 @@ async def check_parts(pilot: Pilot[Any], screen: AquaticaTableScreen, open_panes
     if not open_panes:
         return
     for pane, letter in PANE_KEYS.items():
-        await key(pilot, letter)
-        await pilot.pause()  # the pane's layout lands on the next refresh
+        await key_until(pilot, letter, lambda: screen.pane != "")
+        await settle(pilot)  # the pane's layout lands on the next refresh
         shown = screen_text(pilot.app)
-        for _ in range(3):  # a long pane scrolls: PgDn shows the rest
-            await key(pilot, "pagedown")
-            await pilot.pause()
+        for _ in range(10):  # a long pane scrolls: PgDn shows the rest, to its end
+            if not await page_down(pilot, screen):
+                break
             shown += screen_text(pilot.app)
         for part, (marker, where) in parts.items():
             if where == pane:
                 assert marker in shown, f"{part} is not in the {pane} pane:\n{shown}"
-        await key(pilot, letter)
-        await pilot.pause()
-        assert screen.pane == "", (pane, screen.pane, pilot.app.focused)
+        await key_until(pilot, letter, lambda: screen.pane == "")
+        await settle(pilot)
 
 
 async def play_game(
-    pilot: Pilot[Any], *, by_keys: bool = True, wander_every: int = 5, check_every: int = 0, max_choices: int = 3000
+    pilot: Pilot[Any],
+    *,
+    by_keys: bool = True,
+    wander_every: int = 5,
+    check_every: int = 0,
+    max_choices: int = 3000,
+    table_after: int | None = None,
+    sample_every: int = 10,
 ) -> dict[str, Any]:
     """Choose until the score screen; check at every decision what the screen offers.
 
     By keys (`by_keys`) each choice is its key press and the rendered screen is checked
     for every part of the table (panes opened every `check_every` decisions); else
-    each choice goes straight to ``screen.choose``. Returns what was seen: choices
-    made, hand-overs (and that the board behind each showed nobody's hand), kinds.
+    each choice goes straight to ``screen.choose``. From decision `table_after` on,
+    only every `sample_every`-th decision is made on the screen; the others go
+    straight to the table (:func:`by_table`). Returns what was seen: choices made,
+    hand-overs (and that the board behind each showed nobody's hand), kinds.
     """
     seen: dict[str, Any] = {"made": 0, "handovers": [], "kinds": set()}
     deadline = time.monotonic() + 400
@@ -181,6 +202,18 @@ async def play_game(
             assert screen.viewer == view.current
             seen["kinds"] |= {type(a).__name__ for a in offered}
             made = seen["made"]
+            if table_after is not None and made >= table_after and (made - table_after) % sample_every:
+                deck = screen.deck
+
+                def pick(view: Any, legal: list[Any], n: int) -> Any:
+                    seen["kinds"].update(type(a).__name__ for a in legal)
+                    wander = wander_every and n % wander_every == wander_every - 1
+                    return wandering_of(legal, n) if wander else sensible_of(legal, view.data, deck)
+
+                upto = made + sample_every - (made - table_after) % sample_every
+                seen["made"] = await by_table(screen, pick, made, upto)
+                assert seen["made"] < max_choices, "the game did not end"
+                continue
             wander = wander_every and made % wander_every == wander_every - 1
             value = wandering(screen, made) if wander else sensible(screen)
             generation = choices.generation
@@ -209,23 +242,29 @@ def finished_well(score: Any, names: list[str], options: dict[str, Any]) -> None
 
 
 KEYBOARD_GAMES = [
+    # The whole game by keys: every decision checked on the screen.
     pytest.param(
-        (80, 24), ["person", "bot:random", "bot:random"], {"module": "goals", "kings": "advanced"}, id="80x24-3-goals"
+        (80, 24),
+        ["person", "bot:random", "bot:random"],
+        {"module": "goals", "kings": "advanced"},
+        None,
+        id="80x24-3-goals",
     ),
-    pytest.param((160, 50), ["person", "bot:random"], {"module": "tribes"}, id="160x50-2-tribes"),
+    # The first 30 decisions by keys, then every tenth (the rest straight on the table).
+    pytest.param((160, 50), ["person", "bot:random"], {"module": "tribes"}, 30, id="160x50-2-tribes"),
 ]
 
 
-@pytest.mark.parametrize("size,seats,options", KEYBOARD_GAMES)
+@pytest.mark.parametrize("size,seats,options,table_after", KEYBOARD_GAMES)
 async def test_whole_game_by_keyboard(
-    make_app, home: Path, size: tuple[int, int], seats: list[str], options: dict[str, Any]
+    make_app, home: Path, size: tuple[int, int], seats: list[str], options: dict[str, Any], table_after: int | None
 ) -> None:
     app = make_app()
     async with app.run_test(size=size) as pilot:
         await start_game(pilot, mode_key="s", game="aquatica", seats=seats, seed="21", options=options)
         assert isinstance(app.screen, AquaticaTableScreen)
         names = [s.name for s in app.screen.table.seats]
-        seen = await play_game(pilot, check_every=12)
+        seen = await play_game(pilot, check_every=12, table_after=table_after)
         finished_well(app.screen, names, options)
         assert "Play" in seen["kinds"] and "End" in seen["kinds"]
         await pilot.press("enter")
@@ -233,6 +272,9 @@ async def test_whole_game_by_keyboard(
 
 
 async def test_five_seats_through_the_screen(make_app) -> None:
+    """Five seats at 80×24: the first decision by key with every pane opened, so each of
+    the five boards is found in the Players pane; then the game plays on the table itself,
+    the screen checking every 20th decision and finishing the game."""
     app = make_app()
     options = {"module": "tribes"}
     async with app.run_test(size=(80, 24)) as pilot:
@@ -245,8 +287,11 @@ async def test_five_seats_through_the_screen(make_app) -> None:
             seats=["bot:random", "bot:random", "person", "bot:random", "bot:random"],
         )
         names = [s.name for s in app.screen.table.seats]
-        await play_game(pilot, by_keys=False)
+        assert len(names) == 5
+        # check_every: the panes are opened at decision 0 only (the five-seat layout)
+        seen = await play_game(pilot, check_every=10_000, table_after=1, sample_every=20)
         finished_well(app.screen, names, options)
+        assert seen["made"] > 40
 
 
 async def test_hotseat_two_people_hide_their_hands(make_app) -> None:

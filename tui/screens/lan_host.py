@@ -15,7 +15,7 @@ from textual.widgets import Button, Footer, Input, Static
 from textual.worker import Worker
 
 from coldwater.core.errors import ContentError
-from coldwater.tui import keymap
+from coldwater.tui import keymap, servetables
 from coldwater.tui import settings as settings_mod
 from coldwater.tui.screens.base import FormScreen
 from coldwater.tui.screens.newgame import (
@@ -29,6 +29,8 @@ from coldwater.tui.settings import FormMemory
 from coldwater.tui.widgets.form import Cycler, Field, FormScroll
 
 MAX_SEATS = 4
+WATCH_CHOICES = [("anyone (up to 16)", 16), ("up to 4", 4), ("nobody", 0)]
+"""Who may watch the game (the public view only); the value is the most watchers at once."""
 SEAT_KINDS = [("open (anyone may join)", "open"), ("bot", "bot"), ("reserved for a key", "reserved")]
 
 
@@ -40,13 +42,18 @@ def lan_settings(app: Any) -> dict[str, Any]:
 class LanHostScreen(FormScreen):
     BINDINGS = keymap.bindings("back", "nav", "form")
     HELP = """\
-**Host a LAN table.** Choose the game and how many play; you sit at seat 1. Every other
+**Host a LAN table.** (Over SSH the server hosts it for you and you sit at seat 1, so it
+stays open if your connection drops; come back with the same key to sit down again.
+A seat may be reserved for an SSH key fingerprint, as shown under the main menu.)
+Choose the game and how many play; you sit at seat 1. Every other
 seat is *open* (the first person who joins takes it), a *bot* played on this computer,
 or *reserved* for one person's key fingerprint (they read it off their own Join screen).
 
 Give the table a name people will recognise in their list. A passphrase keeps strangers
 out: tell it to the players aloud (it is never saved; the rest of the form is remembered).
-*Card data* plays with your own printed card values; joiners need the same file, and
+*Watchers* may see the game as it is played (the board, the log and the scores, never
+anyone's hidden cards or fish); choose *nobody* to keep it to the players. *Card data*
+plays with your own printed card values; joiners need the same file, and
 the join screen tells them its hash. Press Enter on **Open table** (or Ctrl+S): you go to
 the lobby, where you start the game once every seat is filled and ready.
 """
@@ -104,6 +111,13 @@ the lobby, where you start the game once every seat is filled and ready.
                     max_length=64,
                     hint="Optional: only people who know it can sit down. It is never saved",
                 )
+            yield Cycler(
+                "Watchers",
+                WATCH_CHOICES,
+                WATCH_CHOICES[0][1],
+                id="watchers",
+                hint="Who may watch the game: the public view only, never a player's secrets",
+            )
             with Horizontal(classes="content-row", id="content-row"):
                 yield Static("Card data", classes="seed-label")
                 yield Field(placeholder="empty: the packaged stand-in", id="content-path", hint=CONTENT_HINT)
@@ -117,6 +131,8 @@ the lobby, where you start the game once every seat is filled and ready.
         return self.cw.settings.forms.get("host") or FormMemory()
 
     def on_mount(self) -> None:
+        if servetables.link() is not None:
+            self.query_one(".page-title", Static).update("Host a table on this server (LAN players may join)")
         self.games = self.cw.catalog.available()
         if not self.games:
             self.query_one("#form-error", Static).update("No game engine is installed in this build.")
@@ -159,6 +175,7 @@ the lobby, where you start the game once every seat is filled and ready.
             if name in mem.options:
                 c.select(next((v for _, v in c.choices if plain(v) == mem.options[name]), mem.options[name]))
         self.query_one("#content-path", Input).value = mem.content
+        self.query_one("#watchers", Cycler).select(mem.watchers)
         self._show_seats()
 
     def _remember(self) -> None:
@@ -172,6 +189,7 @@ the lobby, where you start the game once every seat is filled and ready.
             content=self.query_one("#content-path", Input).value.strip(),
             table=self.query_one("#table-name", Input).value.strip(),
             me=self.query_one("#host-name", Input).value.strip(),
+            watchers=self.query_one("#watchers", Cycler).value,
         )
         try:
             settings_mod.save(self.cw.settings)
@@ -230,11 +248,14 @@ the lobby, where you start the game once every seat is filled and ready.
             error.update(f"Card data: {e}")
             self.query_one("#content-path", Input).focus()
             return
+        served = servetables.link()
+        if served is not None and self.query_one("#content-path", Input).value.strip():
+            error.update("Tables on this server play the packaged card data; empty Card data to open one.")
+            return
         self.opening = True
         error.update("Opening the table…")
-        worker: Worker[None] = self.run_worker(
-            partial(self._open, game, kinds, name), name="open-table", exclusive=True
-        )
+        work = partial(self._open_served, served, kinds, name) if served else partial(self._open, game, kinds, name)
+        worker: Worker[None] = self.run_worker(work, name="open-table", exclusive=True)
         del worker  # named only so mypy infers the worker's result type (None)
 
     async def _open(self, game: Any, kinds: list[str], name: str) -> None:
@@ -256,6 +277,7 @@ the lobby, where you start the game once every seat is filled and ready.
                 advertise=lan.get("advertise", True),
                 identity=lan.get("identity"),
                 save_dir=lan.get("save_dir"),
+                watchers=self.query_one("#watchers", Cycler).value,
             )
         except Exception as e:  # a port in use, no network, bad options: said plainly
             self.opening = False
@@ -264,3 +286,39 @@ the lobby, where you start the game once every seat is filled and ready.
         self.opening = False
         self._remember()
         self.app.switch_screen(LobbyScreen(host, is_host=True))
+
+    async def _open_served(self, served: servetables.ServeLink, kinds: list[str], name: str) -> None:
+        """Inside `coldwater serve`: the server hosts the table; this app sits at seat 1 as a LAN peer.
+
+        So the table outlives this session (a dropped connection, a quit app), and
+        SSH and LAN players meet at it through the same protocol.
+        """
+        from coldwater import net
+        from coldwater.tui.screens.lobby import LobbyScreen
+
+        error = self.query_one("#form-error", Static)
+        passphrase = self.query_one("#passphrase", Input).value or None
+        request = servetables.OpenTable(
+            game=self.game_name,
+            name=name,
+            seats=kinds,
+            options={k: plain(v) for k, v in self.options().items()},
+            passphrase=passphrase,
+        )
+        try:
+            table = await served.open_table(request)
+            peer = await net.join_table(
+                servetables.listing(table),
+                name=self.query_one("#host-name", Input).value.strip() or "Host",
+                passphrase=passphrase,
+                game=self.game,
+                bind="127.0.0.1",  # a served app takes over nothing: the server keeps the table
+                fingerprint=table.fingerprint,
+            )
+        except Exception as e:  # the server said no, or the table did: said plainly
+            self.opening = False
+            error.update(f"Cannot open the table: {e}")
+            return
+        self.opening = False
+        self._remember()
+        self.app.switch_screen(LobbyScreen(peer, is_host=False, served_table=table.name))

@@ -1,8 +1,11 @@
-"""Join a LAN table: the tables announced on the network as they come and go, or an address.
+"""Join or watch a LAN table: the tables announced on the network as they come and go, or an address.
 
 The list follows a :class:`coldwater.net.TableBrowser` live. Where multicast does
-not reach, type ``HOST:PORT``. Whatever goes wrong (wrong passphrase, another
-version, a full table, nobody there) is said in a sentence; the screen stays.
+not reach, type ``HOST:PORT``. *As* chooses between taking a seat and watching
+(the public view only); a table whose seats are all taken, or whose game is on,
+is watched when chosen, if it admits watchers. Whatever goes wrong (wrong
+passphrase, another version, a full table, nobody there) is said in a sentence;
+the screen stays.
 """
 
 from __future__ import annotations
@@ -17,14 +20,14 @@ from textual.widgets import Button, Footer, Input, Static
 from textual.worker import Worker
 
 from coldwater.core.errors import ContentError
-from coldwater.tui import keymap
+from coldwater.tui import keymap, servetables
 from coldwater.tui import settings as settings_mod
 from coldwater.tui.screens.base import BaseScreen
 from coldwater.tui.screens.lan_host import lan_settings
 from coldwater.tui.screens.newgame import own_content
 from coldwater.tui.settings import FormMemory
 from coldwater.tui.widgets.choices import ChoiceList, Item
-from coldwater.tui.widgets.form import Field
+from coldwater.tui.widgets.form import Cycler, Field
 
 JOIN_TIMEOUT = 5.0
 """Seconds before a join that gets no answer says so (a wrong address, a silent host)."""
@@ -42,11 +45,27 @@ def needs_passphrase(listing: Any) -> bool:
     return bool(getattr(listing, "needs_passphrase", False))
 
 
+def only_to_watch(listing: Any) -> bool:
+    """No seat to take (all taken, or the game is on), but the table admits a watcher: choosing it watches."""
+    return (listing.open_seats <= 0 or bool(getattr(listing, "running", False))) and bool(
+        getattr(listing, "watchable", False)
+    )
+
+
 def listing_label(listing: Any, titles: dict[str, str], packaged: dict[str, str] | None = None) -> str:
     game = titles.get(listing.game, listing.game)
-    seats = (
-        "full" if listing.open_seats <= 0 else f"{listing.open_seats} open seat{'s' if listing.open_seats != 1 else ''}"
-    )
+    running = bool(getattr(listing, "running", False))
+    if running:
+        seats = "playing"
+    elif listing.open_seats <= 0:
+        seats = "full"
+    else:
+        seats = f"{listing.open_seats} open seat{'s' if listing.open_seats != 1 else ''}"
+    if only_to_watch(listing):
+        seats += " · Watch"
+    watchers = int(getattr(listing, "watchers", 0))
+    if watchers > 0:
+        seats += f" · watching: {watchers}"
     marks = ""
     if needs_passphrase(listing):
         marks += " · needs a passphrase"
@@ -72,15 +91,23 @@ def content_needed(game: Any, content: str) -> str:
 class LanJoinScreen(BaseScreen):
     BINDINGS = keymap.bindings("back", "nav")
     HELP = """\
-**Join a LAN table.** Tables announced on your network appear in the list as they open
-and vanish when they close, with their game, host address and open seats. Press a
-table's key (or Enter on it) to join.
+**Join or watch a LAN table.** Tables announced on your network appear in the list as
+they open and vanish when they close, with their game, host address, open seats and
+how many are watching. Press a table's key (or Enter on it) to join.
+
+**Watch.** Set *As* to *watcher* to watch a table instead of sitting down: you see the
+board, the log and the scores as the game goes, never anyone's hidden cards or fish,
+and you can leave at any time (Esc). A table marked *playing · Watch* (its seats are
+taken) is watched when you choose it. A host may admit no watchers, or only a few.
 
 If a table does not show up (some networks block the announcements), type its address
 as `HOST:PORT` (the host's lobby shows the port) and press Enter. A table with a
 passphrase (marked *needs a passphrase*) needs it typed in *Pass* first. A table played
 with its own card data says so, with its hash: put the same file in *Card data* (you are
 told which). Your key fingerprint is shown at the top: a host can reserve a seat for it.
+
+Over SSH, the tables open on this server come first (marked *on this server*); one
+where you have a seat says *your seat*: choose it to sit back down.
 """
 
     def __init__(self, *, browse: bool = True) -> None:
@@ -88,13 +115,18 @@ told which). Your key fingerprint is shown at the top: a host can reserve a seat
         self.browse = browse
         self.browser: Any = None
         self.listings: list[Any] = []
+        self.lan_listings: list[Any] = []
+        self.served: list[Any] = []
+        """Tables hosted by the server this session runs in (`coldwater serve`), as loopback listings."""
+        self.yours: set[str] = set()
         self.joining = False
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="page", id="join"):
-            yield Static("Join a LAN table", classes="page-title")
+            yield Static("Join or watch a LAN table", classes="page-title")
             yield Static("", id="join-me")
-            yield Static("Tables on this network", classes="section")
+            served = servetables.link() is not None
+            yield Static("Tables on this server and network" if served else "Tables on this network", classes="section")
             yield Static("Looking for tables…", id="join-empty", classes="note")
             yield ChoiceList(id="tables")
             with Horizontal(classes="seed-row"):
@@ -108,6 +140,13 @@ told which). Your key fingerprint is shown at the top: a host can reserve a seat
             with Horizontal(classes="content-row"):
                 yield Static("You", classes="seed-label")
                 yield Field(value="Guest", id="my-name", max_length=16, hint="Your name at the table")
+                yield Cycler(
+                    "As",
+                    [("player", False), ("watcher", True)],
+                    False,
+                    id="as",
+                    hint="player: take a seat; watcher: see the game (public view only), leave any time",
+                )
             with Horizontal(classes="content-row"):
                 yield Static("Pass", classes="seed-label")
                 yield Field(
@@ -147,6 +186,12 @@ told which). Your key fingerprint is shown at the top: a host can reserve a seat
                 self.query_one("#my-name", Input).value = mem.me
             self.query_one("#content-path", Input).value = mem.content
         self.query_one("#tables", ChoiceList).display = False
+        if servetables.link() is not None:
+            ssh = servetables.served_key()
+            self.query_one("#join-me", Static).update(
+                f"Your key: {ident.fingerprint if ident else '?'} (SSH key {ssh})"
+            )
+            self.run_worker(self._follow_server(), name="server-tables")
         if self.browse and lan.get("browse", True):
             self.run_worker(self._start_browser(), name="browser")
         else:
@@ -174,19 +219,48 @@ told which). Your key fingerprint is shown at the top: a host can reserve a seat
             except Exception:
                 pass
 
+    async def _follow_server(self) -> None:
+        """Inside `coldwater serve`: the server's own tables, asked for every second while shown."""
+        link = servetables.link()
+        assert link is not None
+        while self.is_mounted:
+            try:
+                tables = await link.tables()
+            except servetables.ServerUnavailable as e:
+                self.query_one("#join-error", Static).update(f"Cannot list this server's tables: {e}")
+                return
+            self.served = [servetables.listing(t) for t in tables]
+            self.yours = {t.name for t in tables if t.yours}
+            self.show_listings(self.lan_listings)
+            await asyncio.sleep(1.0)
+
     def show_listings(self, listings: list[Any]) -> None:
-        """The browser's on_change: the whole list after each change."""
+        """The browser's on_change: the whole list after each change (the server's own tables first)."""
         if not self.is_mounted:
             return
-        self.listings = sorted(listings, key=lambda x: (x.table.lower(), x.host, x.port))
+        self.lan_listings = list(listings)
+        served_at = {(x.fingerprint, x.port) for x in self.served}
+        # The server's tables are advertised on the LAN too; list each once, reached on loopback.
+        lan = [x for x in listings if (x.fingerprint, x.port) not in served_at]
+        self.listings = self.served + sorted(lan, key=lambda x: (x.table.lower(), x.host, x.port))
         titles = {name: game.title for name, game in self.cw.catalog.available()}
         packaged = {name: game.content_hash for name, game in self.cw.catalog.available()}
-        items = [Item(listing_label(x, titles, packaged), i) for i, x in enumerate(self.listings)]
+        items = [Item(self._label(x, titles, packaged), i) for i, x in enumerate(self.listings)]
         lst = self.query_one("#tables", ChoiceList)
         lst.set_items(items)
         lst.display = bool(items)
         self.query_one("#join-empty", Static).update("" if items else "No tables found yet; still looking…")
         self.query_one("#join-empty", Static).display = not items
+
+    def _label(self, x: Any, titles: dict[str, str], packaged: dict[str, str]) -> str:
+        if x not in self.served:
+            return listing_label(x, titles, packaged)
+        game = titles.get(x.game, x.game)
+        if x.table in self.yours:
+            return f"{x.table} · {game} · on this server · your seat: sit back down"
+        seats = "full" if x.open_seats <= 0 else f"{x.open_seats} open"
+        lock = " · needs a passphrase" if needs_passphrase(x) else ""
+        return f"{x.table} · {game} · on this server · {seats}{lock}"
 
     def on_choice_list_chosen(self, event: ChoiceList.Chosen) -> None:
         if event.choice_list.id != "tables":
@@ -216,6 +290,10 @@ told which). Your key fingerprint is shown at the top: a host can reserve a seat
     def action_previous(self) -> None:
         self.focus_previous()
 
+    @property
+    def as_watcher(self) -> bool:
+        return bool(self.query_one("#as", Cycler).value)
+
     def join(self, target: Any) -> None:
         if self.joining:
             return
@@ -232,9 +310,13 @@ told which). Your key fingerprint is shown at the top: a host can reserve a seat
             error.update("This table needs a passphrase: type it in Pass, then choose the table again.")
             self.query_one("#passphrase", Input).focus()
             return
+        watch = self.as_watcher or (not isinstance(target, str) and only_to_watch(target))
+        if not isinstance(target, str) and not watch and target.open_seats <= 0:
+            error.update("This table has no open seat and admits no watchers.")
+            return
         self.joining = True
-        self.query_one("#join-error", Static).update("Joining…")
-        worker: Worker[None] = self.run_worker(partial(self._join, target), name="join", exclusive=True)
+        self.query_one("#join-error", Static).update("Joining as a watcher…" if watch else "Joining…")
+        worker: Worker[None] = self.run_worker(partial(self._join, target, watch), name="join", exclusive=True)
         del worker  # named only so mypy infers the worker's result type (None)
 
     async def _game_for(self, target: Any) -> Any:
@@ -262,7 +344,7 @@ told which). Your key fingerprint is shown at the top: a host can reserve a seat
             raise net.Refusal(content_needed(game, content))
         return game
 
-    async def _join(self, target: Any) -> None:
+    async def _join(self, target: Any, watch: bool = False) -> None:
         from coldwater import net
         from coldwater.tui.screens.lobby import LobbyScreen
 
@@ -272,15 +354,28 @@ told which). Your key fingerprint is shown at the top: a host can reserve a seat
             # Bounded: a wrong address or a silent host is said within seconds, not after a long wait.
             async with asyncio.timeout(JOIN_TIMEOUT):
                 game = await self._game_for(target)
-                peer = await net.join_table(
-                    target,
-                    name=self.query_one("#my-name", Input).value.strip() or "Guest",
-                    passphrase=self.query_one("#passphrase", Input).value or None,
-                    game=game,
-                    bind=lan.get("bind", "0.0.0.0"),
-                    identity=lan.get("identity"),
-                    save_dir=lan.get("save_dir"),
-                )
+                name = self.query_one("#my-name", Input).value.strip() or "Guest"
+                passphrase = self.query_one("#passphrase", Input).value or None
+                peer: Any
+                if watch:
+                    peer = await net.watch_table(
+                        target,
+                        name=name,
+                        passphrase=passphrase,
+                        game=game,
+                        identity=lan.get("identity"),
+                        save_dir=lan.get("save_dir"),
+                    )
+                else:
+                    peer = await net.join_table(
+                        target,
+                        name=name,
+                        passphrase=passphrase,
+                        game=game,
+                        bind=lan.get("bind", "0.0.0.0"),
+                        identity=lan.get("identity"),
+                        save_dir=lan.get("save_dir"),
+                    )
         except net.Refusal as e:
             self.joining = False
             if "passphrase" in str(e).lower() and not self.query_one("#passphrase", Input).value:

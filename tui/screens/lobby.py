@@ -5,6 +5,9 @@ peer's ``run()`` task, shows notices for the whole game (a peer away or back, a
 problem the net layer reports), and when the game starts it opens the game's
 ordinary table screen over a :class:`~coldwater.tui.lantable.LanTable`.
 Leaving the lobby (Esc) closes the table or leaves it.
+
+A watcher (a :class:`~coldwater.net.session.TableWatcher`) sees the same lobby
+without Ready or chat, and the table screen in read-only mode: no seat is its own.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from textual.widgets import Button, Footer, Input, Static
 
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen
+from coldwater.tui.servetables import served_key
 
 
 def seat_line(s: Any, me: int) -> str:
@@ -36,6 +40,14 @@ def seat_line(s: Any, me: int) -> str:
     mark = "away" if s.away else ("ready" if s.ready else "not ready")
     fp = s.fingerprint or ""
     return f"{n}  {name}  {fp}  {mark}"
+
+
+def watchers_line(watchers: list[Any]) -> str:
+    """Who is watching, for the lobby ("" when nobody is)."""
+    if not watchers:
+        return ""
+    names = ", ".join(f"{w.name} ({w.fingerprint})" if w.fingerprint else w.name for w in watchers)
+    return f"Watching ({len(watchers)}): {names}"
 
 
 class LanSession:
@@ -88,21 +100,33 @@ they are ready.
 - Type in the chat line and press Enter to talk to the table.
 - A joining player presses **Ready** (Ctrl+R) when ready.
 - The host presses **Start** (Ctrl+S) once every seat is filled and ready.
-- Esc leaves the table (the host's Esc closes it).
+- Esc leaves the table (the host's Esc closes it; over SSH, so does the Esc of the
+  person who opened the table on the server, before the game starts).
 
 The game then opens on the same table screen as local play.
+
+Anyone watching is listed under the seats. A watcher sees this lobby without Ready or
+chat, then the table as it is played (read-only); Esc leaves at any time.
 """
 
-    def __init__(self, party: Any, *, is_host: bool) -> None:
+    def __init__(self, party: Any, *, is_host: bool, served_table: str | None = None) -> None:
         super().__init__()
+        self.served_table = served_table
+        """The name of the table this app opened on its `coldwater serve` server (Esc closes it)."""
         self.session = LanSession(party, is_host=is_host)
         self.party = party
         self.is_host = is_host
+        from coldwater.net.session import TableWatcher
+
+        self.watching = isinstance(party, TableWatcher)
+        """We only watch this table: no seat, no Ready, no chat."""
         self.chat_lines: list[str] = []
         self.ready = False
         self.started = False
         self.finished = False
         self._unsub: Any = None
+        self._table_screen: Any = None
+        self._watcher_keys: set[tuple[str, str]] = set()
 
     @property
     def my_seat(self) -> int:
@@ -111,20 +135,27 @@ The game then opens on the same table screen as local play.
     def compose(self) -> ComposeResult:
         p = self.party
         info = p.info
-        title = f"Lobby — {info.name} · {p.game.title} · {info.players} players"
+        title = f"{'Watching' if self.watching else 'Lobby'} — {info.name} · {p.game.title} · {info.players} players"
         with Vertical(classes="page", id="lobby"):
             yield Static(title, classes="page-title")
             where = f"listening on port {p.port}" if self.is_host else f"at {p.host_addr}:{p.host_port}"
-            yield Static(f"Your key: {p.identity.fingerprint} · {where}", id="lobby-me")
+            me = f"Your key: {p.identity.fingerprint}"
+            if ssh := served_key():
+                me += f" · SSH key {ssh}"
+                if self.served_table is not None or p.host_addr == "127.0.0.1":
+                    where = "on this server"
+            yield Static(f"{me} · {where}", id="lobby-me")
             yield Static("", id="lobby-seats", markup=False)
+            yield Static("", id="lobby-watchers", markup=False)
             yield Static("Chat", classes="section")
             yield Static("", id="lobby-chat", markup=False)
-            yield Input(placeholder="say something; Enter sends", id="chat-input", max_length=200)
+            if not self.watching:
+                yield Input(placeholder="say something; Enter sends", id="chat-input", max_length=200)
             yield Static("", id="lobby-status", classes="note")
             with Horizontal(id="lobby-buttons"):
                 if self.is_host:
                     yield Button("Start", id="start", variant="primary", disabled=True)
-                else:
+                elif not self.watching:
                     yield Button("Ready", id="ready", variant="primary")
         yield Footer()
 
@@ -133,7 +164,17 @@ The game then opens on the same table screen as local play.
         self.session.start(self._run_done)
         seats = self.party.lobby() if self.is_host else self.party.seats
         self._show_seats(seats)
-        self.query_one("#chat-input", Input).focus()
+        self._show_watchers(self.party.watch.infos() if self.is_host else self.party.watchers)
+        if not self.watching:
+            self.query_one("#chat-input", Input).focus()
+        if not self.is_host:
+            # A peer that sits back down in a game under way gets no GameStarted (its save
+            # or the host's resync gives it the game): open the table once it has one.
+            self.set_interval(0.3, self._game_under_way)
+
+    def _game_under_way(self) -> None:
+        if not self.started and getattr(self.party, "state", None) is not None:
+            self._open_table()
 
     async def on_unmount(self) -> None:
         if self._unsub is not None:
@@ -147,6 +188,8 @@ The game then opens on the same table screen as local play.
         if isinstance(event, s.LobbyChanged):
             if self.is_mounted:
                 self._show_seats(event.seats)
+                self._show_watchers(event.watchers)
+            self._watchers_came_and_went(event.watchers)
         elif isinstance(event, s.ChatReceived):
             self.chat_lines.append(f"{event.name}: {event.text}")
             if self.is_mounted:
@@ -169,7 +212,10 @@ The game then opens on the same table screen as local play.
             self._open_table()
         elif isinstance(event, s.Finished):
             self.finished = True
-            if not event.result.audit_ok:
+            if self.watching:
+                if not event.result.audit_ok:
+                    self.app.notify(f"Watching ended: {event.result.outcome}", severity="warning", timeout=30)
+            elif not event.result.audit_ok:
                 self.app.notify(
                     "The end-of-game audit failed: " + "; ".join(event.result.problems), severity="error", timeout=60
                 )
@@ -193,7 +239,9 @@ The game then opens on the same table screen as local play.
         self.query_one("#lobby-seats", Static).update("\n".join(lines) or "(no seats yet)")
         filled = bool(seats) and all(s.kind != "open" and not s.away and (s.ready or s.kind != "remote") for s in seats)
         status = self.query_one("#lobby-status", Static)
-        if self.is_host:
+        if self.watching:
+            status.update("You are watching: the game shows here when the host starts it. Esc leaves.")
+        elif self.is_host:
             self.query_one("#start", Button).disabled = not filled
             status.update(
                 "Every seat is filled and ready: press Start."
@@ -202,6 +250,23 @@ The game then opens on the same table screen as local play.
             )
         else:
             status.update("Waiting for the host to start…" if self.ready else "Press Ready when you are.")
+
+    def _watchers_came_and_went(self, watchers: list[Any]) -> None:
+        """During the game the lobby is hidden: say who starts or stops watching."""
+        now = {(w.name, w.fingerprint) for w in watchers}
+        before, self._watcher_keys = self._watcher_keys, now
+        if not self.started or self.finished:
+            return
+        for name, _ in sorted(now - before):
+            self.app.notify(f"{name} is watching the table")
+        for name, _ in sorted(before - now):
+            self.app.notify(f"{name} stopped watching")
+
+    def _show_watchers(self, watchers: list[Any]) -> None:
+        line = watchers_line(watchers)
+        box = self.query_one("#lobby-watchers", Static)
+        box.update(line)
+        box.display = bool(line)
 
     def _show_chat(self) -> None:
         self.query_one("#lobby-chat", Static).update("\n".join(self.chat_lines[-6:]))
@@ -214,12 +279,15 @@ The game then opens on the same table screen as local play.
 
         table = LanTable(self.party)
         screen_cls = self.cw.catalog.table_screen(self.party.game.name)
-        self.app.push_screen(screen_cls(table))
+        self._table_screen = screen_cls(table)
+        self.app.push_screen(self._table_screen)
 
     def on_screen_resume(self) -> None:
         super().on_screen_resume()
-        if self.started:
+        if self.started and self._table_screen not in self.app.screen_stack:
             # Back from the table (left it, or closed the score screen): the table is over for us.
+            # (Not this screen's own first resume, which comes after the table when a watcher
+            # joins a game in progress: its game starts the moment it arrives.)
             self.app.call_later(self._leave)
 
     async def _leave(self) -> None:
@@ -232,7 +300,7 @@ The game then opens on the same table screen as local play.
         if action == "start":
             return self.is_host
         if action == "ready":
-            return not self.is_host
+            return not self.is_host and not self.watching
         return True
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -258,7 +326,7 @@ The game then opens on the same table screen as local play.
         self.query_one("#lobby-status", Static).update("Starting: agreeing on a fair shuffle…")
 
     def action_ready(self) -> None:
-        if self.is_host:
+        if self.is_host or self.watching:
             return
         self.ready = not self.ready
         self.party.set_ready(self.ready)
@@ -268,4 +336,24 @@ The game then opens on the same table screen as local play.
         )
 
     def action_back(self) -> None:
+        if self.served_table is not None and not self.started:
+            self.app.call_later(self._close_served)
         self.app.call_later(self._leave)
+
+    async def _close_served(self) -> None:
+        """The opener leaves its server table's lobby on purpose: the server closes the table.
+
+        (A dropped connection or a quit app leaves it open, for the same key to come back.)
+        """
+        from coldwater.tui import servetables
+
+        link = servetables.link()
+        if link is None or self.served_table is None:
+            return
+        try:
+            reply = await link.ask(servetables.CloseTable(self.served_table))
+        except servetables.ServerUnavailable as e:
+            self.app.notify(f"The server did not close the table: {e}", severity="warning")
+            return
+        if isinstance(reply, servetables.Failed):
+            self.app.notify(f"The table stays open: {reply.reason}", severity="warning")

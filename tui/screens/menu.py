@@ -8,6 +8,7 @@ from textual.widgets import Static
 
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen
+from coldwater.tui.servetables import served_key
 from coldwater.tui.widgets.choices import ChoiceList, Item
 
 BANNER = "≈≈≈  c o l d w a t e r  ≈≈≈"
@@ -37,6 +38,10 @@ class MenuScreen(BaseScreen):
 - *Resume* lists games that were left unfinished: every move is saved as it is made.
 - *Replays* steps through finished and saved games.
 - *Rules* explains each game.
+
+Over SSH (`coldwater serve`) the line under the menu shows the fingerprint of the key
+you connected with: that key is who you are here, and a host can reserve a seat for it.
+A table you host is kept by the server, so it stays open if your connection drops.
 """
 
     def compose(self) -> ComposeResult:
@@ -48,6 +53,10 @@ class MenuScreen(BaseScreen):
                     [Item(label, value, key=key) for key, label, value in ENTRIES], auto_keys=False, id="menu"
                 )
             yield Static("Press ? for help on any screen · q quits", id="menu-hint")
+            key = served_key()
+            if key:
+                # Who the server thinks this is: the same fingerprint a host can reserve a seat for.
+                yield Static(f"Over SSH with key {key}", id="menu-key")
         # No footer here: every entry shows its key already, and the footer is
         # the single most expensive widget of the first frame (cold start).
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import enum
 import typing
 from pathlib import Path
-from typing import Any, Literal, get_args, get_origin
+from typing import TYPE_CHECKING, Any, Literal, get_args, get_origin
 
 import msgspec
 from textual.app import ComposeResult
@@ -20,12 +20,16 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Footer, Input, Static
 
 from coldwater.core.errors import ContentError
+from coldwater.core.state import Game
 from coldwater.net.table import ContentRef, Seat, SeatKind, Table
 from coldwater.tui import keymap
 from coldwater.tui import settings as settings_mod
 from coldwater.tui.screens.base import FormScreen
 from coldwater.tui.settings import FormMemory
 from coldwater.tui.widgets.form import Cycler, Field, FormScroll
+
+if TYPE_CHECKING:
+    from coldwater.tui.screens.table import TableScreen
 
 MAX_SEATS = 6
 
@@ -58,7 +62,7 @@ def plain(value: Any) -> Any:
     return value.value if isinstance(value, enum.Enum) else value
 
 
-def has_own_content(game: Any) -> bool:
+def has_own_content(game: Game[Any, Any]) -> bool:
     """The game can be played with a person's own card data (``game.with_content``)."""
     return callable(getattr(game, "with_content", None))
 
@@ -100,7 +104,9 @@ def option_fields(
     return out
 
 
-def show_options(form: FormScreen, game: Any, screen_cls: Any) -> tuple[list[str], list[Cycler]]:
+def show_options(
+    form: FormScreen, game: Game[Any, Any], screen_cls: type[TableScreen[Any, Any, Any]]
+) -> tuple[list[str], list[Cycler]]:
     """Fill the form's ``#options`` box with one field per option of `game` (any number:
     the box grows and the form scrolls); returns the option names and their fields."""
     opts = option_fields(game.options_type, getattr(screen_cls, "OPTION_CHOICES", None))
@@ -139,7 +145,7 @@ bottom explains the field you are on. The form remembers your last choices.
     def __init__(self, mode: str = "solo", game: str | None = None) -> None:
         super().__init__()
         self.mode = mode
-        self.games: list[tuple[str, Any]] = []  # read from the app's catalog on mount
+        self.games: list[tuple[str, Game[Any, Any]]] = []  # read from the app's catalog on mount
         self.game_name = game or ""
         self.option_names: list[str] = []
         self.option_cyclers: list[Cycler] = []
@@ -200,7 +206,7 @@ bottom explains the field you are on. The form remembers your last choices.
         self.query_one("#game", Cycler).focus()
 
     @property
-    def game(self) -> Any:
+    def game(self) -> Game[Any, Any]:
         return dict(self.games)[self.game_name]
 
     def _setup_game(self) -> None:
@@ -306,7 +312,7 @@ bottom explains the field you are on. The form remembers your last choices.
     def options(self) -> dict[str, Any]:
         return {name: c.value for name, c in zip(self.option_names, self.option_cyclers)}
 
-    def content(self) -> tuple[Any, ContentRef | None]:
+    def content(self) -> tuple[Game[Any, Any], ContentRef | None]:
         """The game with the card data the form names (ContentError if it does not load)."""
         return own_content(self.game, self.query_one("#content-path", Input).value.strip())
 
@@ -342,7 +348,7 @@ bottom explains the field you are on. The form remembers your last choices.
         self.app.switch_screen(screen_cls(table))
 
 
-def own_content(game: Any, text: str) -> tuple[Any, ContentRef | None]:
+def own_content(game: Game[Any, Any], text: str) -> tuple[Game[Any, Any], ContentRef | None]:
     """`game` with the card data at path `text` (empty: the packaged content, no ref).
 
     ContentError or OSError if it does not load. The same values as the packaged

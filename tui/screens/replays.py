@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
 from textual.containers import Container, Horizontal, Vertical, VerticalScroll
@@ -18,7 +18,7 @@ from textual.widgets import Footer, Input, Static
 
 from coldwater.core import record as record_mod
 from coldwater.core.errors import RecordError
-from coldwater.core.state import CHANCE, State
+from coldwater.core.state import CHANCE, Game, State
 from coldwater.net import paths, records
 from coldwater.net.table import ContentRef, SaveError, count_turns, load_content, read_save, record_content
 from coldwater.tui import keymap
@@ -29,6 +29,9 @@ from coldwater.tui.widgets.board import BoardView
 from coldwater.tui.widgets.choices import ChoiceList, Item
 from coldwater.tui.widgets.form import Field
 from coldwater.tui.widgets.log import GameLog
+
+if TYPE_CHECKING:
+    from coldwater.tui.app import ColdwaterApp
 
 
 def _records() -> list[tuple[str, Path, bool]]:
@@ -54,7 +57,7 @@ def load_with_content(path: Path, finished: bool) -> tuple[record_mod.GameRecord
     return save.record, save.content
 
 
-def game_for(game: Any, rec: record_mod.GameRecord, content: ContentRef | None) -> Any:
+def game_for(game: Game[Any, Any], rec: record_mod.GameRecord, content: ContentRef | None) -> Game[Any, Any]:
     """`game` with the card data the record was played with; RecordError if it is gone or changed."""
     if content is None or game.content_hash == rec.content_hash:
         return game
@@ -88,7 +91,7 @@ class ReplaysScreen(BaseScreen):
         yield Footer()
 
     def on_mount(self) -> None:
-        items = []
+        items: list[Item[tuple[Path, bool] | None]] = []
         for _, path, finished in _records():
             try:
                 rec, _ = load_with_content(path, finished)
@@ -131,7 +134,7 @@ class ReplaysScreen(BaseScreen):
         self.app.push_screen(screen)
 
 
-def open_replay(app: Any, path: Path, finished: bool) -> ReplayScreen:
+def open_replay(app: ColdwaterApp, path: Path, finished: bool) -> ReplayScreen:
     """The replay screen for a record or save (RecordError and friends if it cannot be)."""
     rec, content = load_with_content(path, finished)
     game = game_for(app.catalog.get(rec.game), rec, content)
@@ -182,7 +185,7 @@ The log on the right runs up to the position shown; at the end the final scores
 appear above it.
 """
 
-    def __init__(self, rec: record_mod.GameRecord, game: Any, board: type[BoardView]) -> None:
+    def __init__(self, rec: record_mod.GameRecord, game: Game[Any, Any], board: type[BoardView[Any]]) -> None:
         super().__init__()
         self.rec = rec
         self.game = game

@@ -14,6 +14,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Footer, Static
 
+from coldwater.core.state import Game
 from coldwater.net.table import SaveError, SaveInfo, delete, list_saves, resume
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen, ConfirmScreen
@@ -123,7 +124,7 @@ and try again.
     def on_choice_list_chosen(self, event: ChoiceList.Chosen) -> None:
         info: SaveInfo = event.value
         message = self.query_one("#resume-message", Static)
-        game: Any = None
+        game: Game[Any, Any] | None = None
         if info.problem is None:
             try:
                 game = self.cw.catalog.get(info.game)

@@ -9,12 +9,11 @@ options and card data, with a new seed.
 
 from __future__ import annotations
 
-from typing import Any
-
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Footer, Static
 
+from coldwater.core.record import GameRecord
 from coldwater.core.state import Scores
 from coldwater.net.tablelike import TableLike
 from coldwater.tui import keymap
@@ -55,7 +54,7 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         ]
 
     @property
-    def record(self) -> Any:
+    def record(self) -> GameRecord | None:
         rec = getattr(self.table, "record", None)
         if rec is None:  # a LAN host: the net layer's own table keeps the record
             rec = getattr(getattr(getattr(self.table, "party", None), "table", None), "record", None)

@@ -29,17 +29,21 @@ from __future__ import annotations
 import asyncio
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 import msgspec
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Container, Horizontal, Vertical, VerticalScroll
-from textual.widgets import Input, Static
+from textual.widget import Widget
+from textual.widgets import Input, OptionList, Static
 from textual.worker import Worker, WorkerState
 
 from coldwater.core.errors import IllegalAction
+from coldwater.core.notation import Action
 from coldwater.core.state import CHANCE, State
 from coldwater.net import paths, records
 from coldwater.net.table import Applied, GameOver, SeatKind, Table, Undone, seat_label
@@ -79,7 +83,27 @@ def records_dir() -> Path:
     return p
 
 
-class TableScreen(BaseScreen):
+S = TypeVar("S", bound=State[Any, Any])
+"""The game's State subclass (``CrownState``): every view a hook is given."""
+A = TypeVar("A", bound=Action)
+"""The game's action type (``CrownAction``): every action a hook is given."""
+C = TypeVar("C")
+"""The screen's own choices that are not actions (Fisheries' "place a tile"
+opens a cursor before any action is chosen); ``Never`` for a screen without."""
+
+
+class TableScreen(BaseScreen, Generic[S, A, C]):
+    """The frame, generic in the game's State and action types.
+
+    A game's screen names them (``CrownTableScreen(TableScreen[CrownState,
+    CrownAction, Never])``), so mypy checks every hook it overrides against its
+    own game's types. The choice hooks (labels, groups, done, costly, preview,
+    ``choose``) take ``A | C``: an action or one of the screen's own commands;
+    the log hooks take ``A``. The frame itself only moves views and actions
+    between the table and the hooks; the generic screen of a game without its
+    own is ``TableScreen[Any, Any, Never]``.
+    """
+
     BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("table")
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide"), (180, "-xwide")]
     HELP_KEYS = (
@@ -128,7 +152,7 @@ leaving and resuming later loses nothing, the log included.
         self.hotseat = len(persons) > 1
         self.viewer: int | None = persons[0] if len(persons) == 1 else None
         self._unsubscribe = table.subscribe(self._on_event)
-        self._describe_view: State[Any, Any] | None = None
+        self._describe_view: S | None = None
         self._finished = False
         self._handing_over = False
         self._chance_lines: list[str] = []
@@ -144,7 +168,7 @@ leaving and resuming later loses nothing, the log included.
         self._composed = False
         self._answering = False
 
-    BOARD: ClassVar[type[BoardView]] = BoardView
+    BOARD: ClassVar[type[BoardView[Any]]] = BoardView
     """The game's board widget; the replay screen draws positions with it too."""
 
     OWN_CONTENT: ClassVar[bool] = False
@@ -164,67 +188,67 @@ leaving and resuming later loses nothing, the log included.
     def compose_board(self) -> ComposeResult:
         yield self.BOARD(self.table.game, id="board")
 
-    def update_board(self, view: State[Any, Any]) -> None:
+    def update_board(self, view: S) -> None:
         self.query_one("#board", BoardView).show(view, [s.name for s in self.table.seats], self.viewer)
 
     def compose_pane(self, pane_id: str) -> ComposeResult:
         """The widgets of one of the game's :attr:`PANES` (inside ``#pane-<id>``, which scrolls)."""
         yield Static(id=f"pane-{pane_id}-body")
 
-    def update_pane(self, pane_id: str, view: State[Any, Any]) -> None:
+    def update_pane(self, pane_id: str, view: S) -> None:
         """Redraw pane `pane_id` from `view`; called when it opens and on every repaint while open."""
 
-    def standings(self, view: State[Any, Any]) -> str:
+    def standings(self, view: S) -> str:
         """One line shown at every size (e.g. "PP: Ann 12 · Bot 9"); "" hides nothing but says nothing."""
         return ""
 
     # ---- hooks: the decision -----------------------------------------------
-    def choice_items(self, view: State[Any, Any], legal: list[Any]) -> tuple[list[Item], int | None]:
+    def choice_items(self, view: S, legal: list[A]) -> tuple[list[Item[A | C]], int | None]:
         """The legal actions as list items (grouped) and the one to pre-select.
 
         The frame then makes the pre-selection safe (never costly, never done) and
         gives the done action its fixed key."""
         return [Item(self.label(view, a), a, group=self.group(view, a)) for a in legal], None
 
-    def group(self, view: State[Any, Any], action: Any) -> str:
+    def group(self, view: S, action: A | C) -> str:
         return ""
 
-    def label(self, view: State[Any, Any], action: Any) -> str:
+    def label(self, view: S, action: A | C) -> str:
         try:
             return view.describe(action)
         except Exception:  # an engine's describe should not take the table down
             return str(action)
 
-    def prompt(self, view: State[Any, Any]) -> str:
+    def prompt(self, view: S) -> str:
         return "Your choice"
 
-    def step_note(self, view: State[Any, Any]) -> str:
+    def step_note(self, view: S) -> str:
         """Where a multi-step action stands, e.g. "1 of 2"; shown after the prompt."""
         return ""
 
-    def is_done(self, view: State[Any, Any], action: Any) -> bool:
+    def is_done(self, view: S, action: A | C) -> bool:
         """True for the action that ends the turn / passes / says done (it gets the fixed key)."""
         return str(action).split(" ", 1)[0] in DONE_TAGS
 
-    def is_costly(self, view: State[Any, Any], action: Any) -> bool:
+    def is_costly(self, view: S, action: A | C) -> bool:
         """True for an action that spends a resource or discards; never highlighted by default."""
         return False
 
-    def reveals(self, view: State[Any, Any], action: Any) -> bool:
+    def reveals(self, view: S, action: A | C) -> bool:
         """True for an action that shows something hidden (a draw, a look): never answered
         automatically, even when it is the only one."""
         return False
 
-    def repeat_key(self, view: State[Any, Any]) -> str | None:
+    def repeat_key(self, view: S) -> str | None:
         """A name for a question that comes back again and again (the lobster prompt);
         such a question can be answered once for the game with "!". None: not one."""
         return None
 
-    def preview(self, view: State[Any, Any], action: Any) -> str:
+    def preview(self, view: S, action: A | C) -> str:
         """What the highlighted choice will do, when that is knowable ("" for nothing)."""
         return ""
 
-    def status(self, view: State[Any, Any]) -> str:
+    def status(self, view: S) -> str:
         cur = self.table.current
         if cur is None:
             return f"{self.table.game.title} — game over"
@@ -232,16 +256,16 @@ leaving and resuming later loses nothing, the log included.
         return f"{self.table.game.title} — {who} to play"
 
     # ---- hooks: the log ----------------------------------------------------
-    def round_of(self, view: State[Any, Any]) -> int | None:
+    def round_of(self, view: S) -> int | None:
         """The round `view` is in, for the log's headings (None: the game has none)."""
         r = getattr(view.data, "round", None)
         return r if isinstance(r, int) and not isinstance(r, bool) else None
 
-    def actor_name(self, view: State[Any, Any], seat: int, action: Any) -> str:
+    def actor_name(self, view: S, seat: int, action: A) -> str:
         """Who made `action` in words: the seat's name, or "Silent player", "The rival"..."""
         return seat_label(self.table.seats, seat)
 
-    def announcements(self, before: State[Any, Any], after: State[Any, Any], seat: int, action: Any) -> list[str]:
+    def announcements(self, before: S, after: S, seat: int, action: A) -> list[str]:
         """Lines worth a ★ in the log after `action` (trophies, completions, goals, the end)."""
         return []
 
@@ -283,6 +307,9 @@ leaving and resuming later loses nothing, the log included.
             self.table.think_pause = self.cw.think_gate.pause_for(self)
         if self.table.content is not None:
             self.log_entry("note", self.content_note())  # say so once, up front
+        opening = getattr(self.table, "opening_note", "")
+        if opening:  # e.g. a watcher who came in mid-game: where its log starts
+            self.log_entry("note", opening)
         self.rebuild_log()
         self.refresh_view()
         self.query_one("#decision", ChoiceList).focus()
@@ -302,8 +329,18 @@ leaving and resuming later loses nothing, the log included.
     def log_seat(self) -> int | None:
         return None if self.hotseat else self.viewer
 
-    def current_view(self) -> State[Any, Any]:
-        return self.table.view(self.viewer)
+    def seen_by(self, seat: int | None) -> S:
+        """The table's view for `seat`, as this screen's game's State."""
+        return self.as_view(self.table.view(seat))
+
+    def as_view(self, state: State[Any, Any]) -> S:
+        # The one place the table's "State of some game" becomes this screen's S:
+        # the catalog opens each game's tables with that game's own screen, so a
+        # table of this screen only ever holds positions of its game.
+        return cast(S, state)
+
+    def current_view(self) -> S:
+        return self.seen_by(self.viewer)
 
     def my_turn(self) -> bool:
         t = self.table
@@ -365,17 +402,17 @@ leaving and resuming later loses nothing, the log included.
             box.update(text, layout=selector not in self.ONE_ROW)
         return box
 
-    def _standings(self, view: State[Any, Any]) -> str:
+    def _standings(self, view: S) -> str:
         try:
             return with_names(self.standings(view), [s.name for s in self.table.seats])
         except Exception:  # a courtesy line must not stop the game
             return ""
 
-    def make_safe(self, view: State[Any, Any], items: list[Item], pre: int | None) -> tuple[list[Item], int]:
+    def make_safe(self, view: S, items: list[Item[A | C]], pre: int | None) -> tuple[list[Item[A | C]], int]:
         """Give the done action its fixed key and pre-select the game's choice only if it is
         safe, else the first safe one; -1 (nothing highlighted) when none is."""
         safe: list[bool] = []
-        out: list[Item] = []
+        out: list[Item[A | C]] = []
         for item in items:
             done = self._try(self.is_done, view, item.value)
             costly = self._try(self.is_costly, view, item.value)
@@ -392,14 +429,13 @@ leaving and resuming later loses nothing, the log included.
             return out, pre
         return out, next((n for n, ok in enumerate(safe) if ok), -1)
 
-    @staticmethod
-    def _try(hook: Any, view: State[Any, Any], value: Any) -> bool:
+    def _try(self, hook: Callable[[S, A | C], object], view: S, value: A | C) -> bool:
         try:
             return bool(hook(view, value))
         except Exception:  # a hook that fails on a frame-made value (a UI command) says no
             return False
 
-    def answer_alone(self, view: State[Any, Any], legal: list[Any]) -> bool:
+    def answer_alone(self, view: S, legal: list[A]) -> bool:
         """Answer a question nobody needs to be asked; True when it did (the move is on its way).
 
         One legal answer (unless Settings turn this off, it is the done action, or it
@@ -407,7 +443,7 @@ leaving and resuming later loses nothing, the log included.
         ply = self.table.state.ply
         if ply == self._auto_ply or self.busy:
             return False
-        action: Any = None
+        action: A | C | None = None
         why = ""
         key = self._try_key(view)
         if key is not None and key in self._always:
@@ -425,7 +461,7 @@ leaving and resuming later loses nothing, the log included.
         self.call_later(self._answer, action, ply)
         return True
 
-    def _answer(self, action: Any, ply: int) -> None:
+    def _answer(self, action: A | C, ply: int) -> None:
         self._answering = False
         if self.table.state.ply != ply or not self.my_turn() or not self.is_mounted:
             return
@@ -436,7 +472,7 @@ leaving and resuming later loses nothing, the log included.
             return
         self.choose(action)
 
-    def _try_key(self, view: State[Any, Any]) -> str | None:
+    def _try_key(self, view: S) -> str | None:
         try:
             return self.repeat_key(view)
         except Exception:  # see _try
@@ -463,11 +499,11 @@ leaving and resuming later loses nothing, the log included.
             self._side_height = want
             side.styles.height = want
 
-    def on_resize(self, event: Any) -> None:
+    def on_resize(self, event: events.Resize) -> None:
         if self.is_mounted:
             self.fit_side(self.query_one("#decision", ChoiceList).shown_count)
 
-    def _show_preview(self, view: State[Any, Any] | None = None) -> None:
+    def _show_preview(self, view: S | None = None) -> None:
         decision = self.query_one("#decision", ChoiceList)
         text = ""
         value = decision.highlighted_value
@@ -480,8 +516,8 @@ leaving and resuming later loses nothing, the log included.
         if box.display != bool(text):
             box.display = bool(text)
 
-    def on_option_list_option_highlighted(self, event: Any) -> None:
-        if getattr(event, "option_list", None) is not None and event.option_list.id == "decision":
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option_list.id == "decision":
             self._show_preview()
 
     # ---- the log -------------------------------------------------------------
@@ -492,10 +528,10 @@ leaving and resuming later loses nothing, the log included.
             self.query_one("#log-pane", LogPane).show_entry(entry)
         return entry
 
-    def describe_applied(self, before: State[Any, Any] | None, seat: int, notation: str) -> tuple[str, Any]:
+    def describe_applied(self, before: S | None, seat: int, notation: str) -> tuple[str, A | None]:
         """The log text of an applied action and the action itself (None if unparsable)."""
         text = notation.split()[0] if notation else "(sealed)"
-        action: Any = None
+        action: A
         try:
             action = self.table.game.parse_action(notation)
         except Exception:  # a sealed or foreign notation: the tag alone cannot leak a secret
@@ -507,7 +543,7 @@ leaving and resuming later loses nothing, the log included.
                 pass
         return with_names(text, [s.name for s in self.table.seats]), action
 
-    def record_applied(self, before: State[Any, Any] | None, after: State[Any, Any], seat: int, notation: str) -> None:
+    def record_applied(self, before: S | None, after: S, seat: int, notation: str) -> None:
         """Log one applied action: the move (or chance line), then its announcements."""
         names = [s.name for s in self.table.seats]
         text, action = self.describe_applied(before, seat, notation)
@@ -533,7 +569,7 @@ leaving and resuming later loses nothing, the log included.
             for line in lines:
                 self.log_entry("announce", with_names(line, names), "", rnd)
 
-    def _round(self, view: State[Any, Any]) -> int | None:
+    def _round(self, view: S) -> int | None:
         try:
             return self.round_of(view)
         except Exception:  # see _try
@@ -561,12 +597,12 @@ leaving and resuming later loses nothing, the log included.
         seat_view = self.log_seat
         game = self.table.game
         for entry in rec.entries:
-            before = state.view(seat_view)
+            before = self.as_view(state.view(seat_view))
             try:
                 state.apply(game.parse_action(entry.action))
             except Exception:  # cannot happen for a verified record; stop rather than guess
                 break
-            self.record_applied(before, state.view(seat_view), entry.seat, entry.action)
+            self.record_applied(before, self.as_view(state.view(seat_view)), entry.seat, entry.action)
         self.flush_chance(live=False)
         over = self.table.state.is_over
         if over:
@@ -578,8 +614,8 @@ leaving and resuming later loses nothing, the log included.
             self.query_one("#log-pane", LogPane).show_all(self.logbook.entries)
 
     def _on_event(self, event: Applied | GameOver | Undone) -> None:
-        if not self.is_mounted:
-            return
+        if not self.is_mounted or self not in self.app.screen_stack:
+            return  # (left: a LAN table's steps keep coming until the screen is gone)
         if isinstance(event, Undone):
             return  # the undoing screen rebuilds the log itself
         if isinstance(event, GameOver):
@@ -588,7 +624,7 @@ leaving and resuming later loses nothing, the log included.
                 "outcome", with_names(event.outcome or "The game is over.", [s.name for s in self.table.seats])
             )
             return
-        self.record_applied(self._describe_view, self.table.view(self.log_seat), event.seat, event.action)
+        self.record_applied(self._describe_view, self.seen_by(self.log_seat), event.seat, event.action)
 
     def flush_chance(self, *, live: bool = True) -> None:
         """Write the chance lines gathered since the last move, summarised."""
@@ -633,10 +669,14 @@ leaving and resuming later loses nothing, the log included.
         if not event.stale:
             self.choose(event.value)
 
-    def choose(self, action: Any) -> None:
+    def choose(self, action: A | C) -> None:
+        """Play `action`. A screen with its own commands (C) handles them before this."""
         if not self.my_turn() or self.busy:
             return
-        self._describe_view = self.table.view(self.log_seat)
+        if not isinstance(action, Action):
+            self.notify(f"{action!r} is not a move of this game", severity="error")
+            return
+        self._describe_view = self.seen_by(self.log_seat)
         try:
             self.table.submit(action)
         except IllegalAction as e:
@@ -667,12 +707,14 @@ leaving and resuming later loses nothing, the log included.
             if cur != CHANCE and cur != waiting_on:
                 self.show_waiting(cur)
                 waiting_on = cur
-            self._describe_view = t.view(self.log_seat)
+            self._describe_view = self.seen_by(self.log_seat)
             if not await t.step():
                 break
             if cur != CHANCE and t.seats[cur].kind is SeatKind.BOT and self.cw.bot_delay > 0:
                 self.refresh_view()
                 await asyncio.sleep(self.cw.bot_delay)
+            elif cur != CHANCE and self.read_only and self in self.app.screen_stack:
+                self.refresh_view()  # watching: no turn of ours ends this loop, so draw each move
         self._after_drive()
 
     def show_waiting(self, seat: int) -> None:
@@ -724,7 +766,7 @@ leaving and resuming later loses nothing, the log included.
         self.viewer = None  # nothing private stays on screen behind the hand-over
         self.refresh_view()
 
-        def ready(_: Any) -> None:
+        def ready(_: object) -> None:
             self._handing_over = False
             self.viewer = seat
             self.refresh_view()
@@ -751,7 +793,14 @@ leaving and resuming later loses nothing, the log included.
         self.app.switch_screen(ScoreScreen(t.game.title, t.state.scores(), [s.name for s in t.seats]))
 
     # ---- keys --------------------------------------------------------------
+    @property
+    def read_only(self) -> bool:
+        """Nobody at this screen plays a seat (watching a LAN table)."""
+        return not self.table.person_seats()
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("done", "dont_ask", "filter") and self.read_only:
+            return False  # a watcher has no choices to make
         if action == "undo":
             return self.can_undo_here  # not shown at all at a LAN table
         if action == "done":
@@ -783,7 +832,7 @@ leaving and resuming later loses nothing, the log included.
 
         self.app.push_screen(PauseScreen(self.content_note()), chosen)
 
-    def _scroller(self) -> Any:
+    def _scroller(self) -> Widget:
         if self.pane == "log":
             return self.query_one("#log-pane", LogPane)
         if self.pane and self.pane != "board":
@@ -831,12 +880,13 @@ leaving and resuming later loses nothing, the log included.
     def action_choose(self) -> None:
         self.query_one("#decision", ChoiceList).action_select()
 
-    def _done_action(self) -> Any:
+    def _done_action(self) -> A | C | None:
         if not self.my_turn():
             return None
         decision = self.query_one("#decision", ChoiceList)
         if decision.has_key(keymap.DONE_KEY):
-            return decision.value_for_key(keymap.DONE_KEY)
+            done: A | C = decision.value_for_key(keymap.DONE_KEY)  # the list holds this screen's choices
+            return done
         return None
 
     def action_done(self) -> None:
@@ -895,7 +945,7 @@ leaving and resuming later loses nothing, the log included.
             if value is not None:
                 self.choose(value)
 
-    def on_key(self, event: Any) -> None:
+    def on_key(self, event: events.Key) -> None:
         box = self.query_one("#decision-filter", Input)
         decision = self.query_one("#decision", ChoiceList)
         if self.focused is box and event.key in ("up", "down"):

@@ -24,7 +24,7 @@ import msgspec
 
 from coldwater.core import record as record_mod
 from coldwater.core.errors import RecordError
-from coldwater.core.state import CHANCE, State
+from coldwater.core.state import CHANCE, Game, State
 from coldwater.net.table import turn_starts
 
 
@@ -36,7 +36,7 @@ class Milestone(msgspec.Struct, frozen=True):
 
 
 class Timeline:
-    def __init__(self, rec: record_mod.GameRecord, game: Any) -> None:
+    def __init__(self, rec: record_mod.GameRecord, game: Game[Any, Any]) -> None:
         self.rec = rec
         self.game = game
         self.states: list[State[Any, Any]] = []

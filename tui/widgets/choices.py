@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import msgspec
 from rich.text import Text
@@ -27,10 +27,13 @@ from textual.widgets.option_list import Option
 
 from coldwater.tui.keymap import CHOICE_KEYS
 
+V = TypeVar("V", covariant=True)
+"""What choosing an item gives: an action at the table, a name in a menu."""
 
-class Item(msgspec.Struct, frozen=True):
+
+class Item(msgspec.Struct, Generic[V], frozen=True):
     label: str
-    value: Any
+    value: V
     group: str = ""
     key: str = ""
     """Hotkey; empty: assigned from CHOICE_KEYS in order."""
@@ -75,14 +78,19 @@ class ChoiceList(OptionList):
             return self.choice_list
 
     def __init__(
-        self, items: Sequence[Item] = (), *, auto_keys: bool = True, id: str | None = None, classes: str | None = None
+        self,
+        items: Sequence[Item[object]] = (),
+        *,
+        auto_keys: bool = True,
+        id: str | None = None,
+        classes: str | None = None,
     ) -> None:
         super().__init__(id=id, classes=classes)
         self.auto_keys = auto_keys
         self.generation = 0
         self._values: dict[str, Any] = {}
         self._keys: dict[str, str] = {}
-        self._items: list[tuple[Item, str]] = []
+        self._items: list[tuple[Item[object], str]] = []
         """Every item with its hotkey, in order (the filter chooses which are shown)."""
         self._highlight: int | None = None
         self.filter_text = ""
@@ -97,7 +105,7 @@ class ChoiceList(OptionList):
             if at is not None and at < self.option_count:
                 self.highlighted = at
 
-    def set_items(self, items: Sequence[Item], highlight: int | None = None) -> None:
+    def set_items(self, items: Sequence[Item[object]], highlight: int | None = None) -> None:
         """Replace the choices; `highlight` is the index (in `items`) to pre-select:
         None, the first; a negative number, none at all (Enter then chooses nothing,
         which is how the table avoids a default that spends or ends anything)."""

@@ -15,8 +15,10 @@ from typing import Any
 from rich.text import Text
 from textual.widget import Widget
 
+from coldwater.core.aquatica.content import Deck
 from coldwater.core.aquatica.model import AqData
-from coldwater.core.state import State
+from coldwater.core.aquatica.state import AqState
+from coldwater.core.state import Game
 from coldwater.tui.games.aquatica.draw import TWO_COLUMNS, Sheet, frame_text, layout, pool_text, seat_names
 from coldwater.tui.widgets.board import BoardView
 
@@ -25,13 +27,16 @@ __all__ = ["AquaticaBoard", "frame_text", "pool_text"]
 ALL_PARTS = ("turn", "hand", "me", "ocean", "goals", "others")
 
 
-class AquaticaBoard(BoardView):
+class AquaticaBoard(BoardView[AqState]):
     """The whole table for one viewer (None: the public view, e.g. behind a hand-over)."""
 
-    def __init__(self, game: Any, *, id: str | None = None) -> None:
+    def __init__(self, game: Game[Any, Any], *, id: str | None = None) -> None:
         super().__init__(game, id=id)
-        self.deck = game.deck
-        self._last: tuple[State[Any, Any], Sequence[str], int | None, tuple[str, ...]] | None = None
+        deck = getattr(game, "deck", None)
+        if not isinstance(deck, Deck):
+            raise TypeError(f"{game!r} is not an Aquatica game")
+        self.deck = deck
+        self._last: tuple[AqState, Sequence[str], int | None, tuple[str, ...]] | None = None
         self._lines = -1
         self._width = 0
         self.plain = ""
@@ -46,9 +51,7 @@ class AquaticaBoard(BoardView):
         if self._last is not None and self.width_now != self._width:
             self.show(*self._last)  # re-flow the columns; a change of height alone needs nothing
 
-    def show(
-        self, view: State[Any, Any], names: Sequence[str], viewer: int | None, parts: tuple[str, ...] = ALL_PARTS
-    ) -> None:
+    def show(self, view: AqState, names: Sequence[str], viewer: int | None, parts: tuple[str, ...] = ALL_PARTS) -> None:
         self._last = (view, names, viewer, parts)
         d: AqData = view.data
         me = viewer if viewer is not None and 0 <= viewer < d.players else None

@@ -8,12 +8,20 @@ hard-coded per card, so a person's own content file reads correctly too.
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.text import Text
 
 from coldwater.core.aquatica.content import Deck
-from coldwater.core.aquatica.model import HIDDEN, HIDDEN_KING, KING_BASE, LOC_TYPES, OCEAN_BASE, Eff, Loc, Manta
+from coldwater.core.aquatica.model import (
+    HIDDEN,
+    HIDDEN_KING,
+    KING_BASE,
+    LOC_TYPES,
+    OCEAN_BASE,
+    Eff,
+    Loc,
+    Manta,
+    TribeSpec,
+)
 
 TYPE_NAMES: dict[str, str] = {
     "shark": "Shark Bay",
@@ -281,7 +289,7 @@ def manta_name(k: Deck, m: Manta, i: int) -> str:
     return f"{kind} Manta {i + 1} ({eff_text(manta_effect(k, m), short=True)}, {state})"
 
 
-def tribe_spec(k: Deck, t: int) -> Any:
+def tribe_spec(k: Deck, t: int) -> TribeSpec:
     return k.content.tribes.tribes[t]
 
 
@@ -296,10 +304,10 @@ _PER: dict[str, str] = {
 }
 
 
-def tribe_pp_text(sp: Any) -> str:
-    if sp.tier == 1:
-        return f"{sp.pp} PP"
+def tribe_pp_text(sp: TribeSpec) -> str:
     per = sp.pp_per
+    if per is None:  # type I (content validation: exactly the Tribes without pp_per)
+        return f"{sp.pp} PP"
     what = _PER.get(per.what) or (
         f"{TYPE_NAMES[per.what[5:]]} in your Scoring Pile" if per.what.startswith("type:") else per.what
     )
@@ -312,8 +320,8 @@ def tribe_pp_text(sp: Any) -> str:
     return f"{per.pp} PP{every}{cap}"
 
 
-def tribe_bonus(sp: Any, short: bool = False) -> str:
-    if sp.tier == 1:
+def tribe_bonus(sp: TribeSpec, short: bool = False) -> str:
+    if sp.ongoing is not None:  # type I (content validation: exactly the Tribes with one)
         return ("ongoing " if short else "Ongoing, once in each of your turns: ") + eff_text(sp.ongoing, short)
     return ("instant " if short else "Instant, when recruited: ") + effs_text(sp.instant, short)
 

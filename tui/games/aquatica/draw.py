@@ -16,6 +16,7 @@ from typing import Any
 from rich.text import Text
 
 from coldwater.core.aquatica import payment
+from coldwater.core.aquatica.content import Deck
 from coldwater.core.aquatica.model import BOARD_SLOTS, LOC_TYPES, RIVAL, AqData
 from coldwater.tui.games.aquatica import cards
 
@@ -67,7 +68,7 @@ def pool_text(d: AqData) -> Text:
     return t
 
 
-def frame_text(k: Any, d: AqData) -> Text | None:
+def frame_text(k: Deck, d: AqData) -> Text | None:
     """The effects of the top frame: done ones ticked, the current one marked."""
     if not d.stack:
         return None
@@ -97,7 +98,7 @@ def frame_text(k: Any, d: AqData) -> Text | None:
     return t
 
 
-def pays_for(k: Any, d: AqData) -> list[Text]:
+def pays_for(k: Deck, d: AqData) -> list[Text]:
     """What the gathered coins and power pay for now, and with every source."""
     offered = d.loc_top + d.loc_bottom
     out: list[Text] = []
@@ -139,7 +140,7 @@ def pays_for(k: Any, d: AqData) -> list[Text]:
 class Sheet:
     """The parts of the table as lists of lines, for a board `width` columns wide."""
 
-    def __init__(self, deck: Any, width: int) -> None:
+    def __init__(self, deck: Deck, width: int) -> None:
         self.deck = deck
         self.width = width
 

@@ -16,7 +16,7 @@ import re
 import time
 from importlib import resources
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Never, assert_never
 
 import msgspec
 from rich.text import Text
@@ -24,12 +24,14 @@ from textual.app import ComposeResult
 
 from coldwater.core.aquatica import actions as A
 from coldwater.core.aquatica import payment, tribes
+from coldwater.core.aquatica.actions import AqAction
 from coldwater.core.aquatica.content import Deck
 from coldwater.core.aquatica.game import AquaticaGame
 from coldwater.core.aquatica.model import LOC_TYPES, AqData
 from coldwater.core.aquatica.solo import TITLES
+from coldwater.core.aquatica.state import AqState
 from coldwater.core.aquatica.tribes_solo import LEVELS
-from coldwater.core.state import Scores, State
+from coldwater.core.state import Scores
 from coldwater.net import records
 from coldwater.net.table import seat_label
 from coldwater.tui.games.aquatica import cards, words
@@ -73,8 +75,8 @@ def _stylesheet() -> str:
     return str(resources.files("coldwater.themes").joinpath("aquatica.tcss"))
 
 
-class AquaticaTableScreen(TableScreen):
-    BOARD: ClassVar[type[BoardView]] = AquaticaBoard
+class AquaticaTableScreen(TableScreen[AqState, AqAction, Never]):
+    BOARD: ClassVar[type[BoardView[Any]]] = AquaticaBoard
     OWN_CONTENT: ClassVar[bool] = True  # every card is drawn from the loaded deck
     CSS_PATH = _stylesheet()
     OPTION_CHOICES: ClassVar[dict[str, list[tuple[str, Any]]]] = {
@@ -133,8 +135,9 @@ then *Rules*.
     _board_key: tuple[int, int | None, bool] | None = None
 
     def on_mount(self) -> None:
+        # Textual calls every class's on_mount in turn (this one first), so the frame's
+        # runs after this by itself: calling it here too would mount the table twice.
         self.drawing_errors = []
-        super().on_mount()
 
     # ---- panes: the Ocean and the players, one key away at any size -----------------------
     PANES: ClassVar[tuple[Pane, ...]] = (
@@ -158,7 +161,7 @@ then *Rules*.
             box.scroll_home(animate=False, immediate=True)
             self.call_after_refresh(box.scroll_home, animate=False)
 
-    def update_pane(self, pane_id: str, view: State[Any, Any]) -> None:
+    def update_pane(self, pane_id: str, view: AqState) -> None:
         board = self.query_one(f"#aq-pane-{pane_id}", AquaticaBoard)
         board.show(view, self.player_names(), self.viewer, self.PANE_PARTS.get(pane_id, ()))
 
@@ -170,7 +173,7 @@ then *Rules*.
         self._drawn = now
         super().refresh_view()
 
-    def update_board(self, view: State[Any, Any]) -> None:
+    def update_board(self, view: AqState) -> None:
         key = (self.table.state.ply, self.viewer, self._handing_over)
         if key == self._board_key:
             return  # the same position for the same eyes: already on screen
@@ -200,7 +203,7 @@ then *Rules*.
         return SEAT_RE.sub(lambda m: self.seat_name(int(m.group(1)) - 1), text).replace("You takes ", "You take ")
 
     # ---- the decision -----------------------------------------------------------------------
-    def choice_items(self, view: State[Any, Any], legal: list[Any]) -> tuple[list[Item], int | None]:
+    def choice_items(self, view: AqState, legal: list[AqAction]) -> tuple[list[Item[AqAction]], int | None]:
         order = {t: n for n, t in enumerate(GROUP_ORDER)}
         d: AqData = view.data
         ranked = sorted(enumerate(legal), key=lambda ia: (order.get(type(ia[1]), len(order)), ia[0]))
@@ -213,7 +216,7 @@ then *Rules*.
         self._aq_items = items
         return items, pre
 
-    def group(self, view: State[Any, Any], a: Any) -> str:
+    def group(self, view: AqState, a: AqAction) -> str:
         d: AqData = view.data
         if d.pay is not None and isinstance(a, (A.Flip, A.Exploit, A.UseTribe, A.Spend)):
             return f"Pay with · {'coins' if d.pay.res == 'c' else 'power'}"
@@ -233,107 +236,114 @@ then *Rules*.
             return "Your turn"
         return ""
 
-    def label(self, view: State[Any, Any], a: Any) -> str:
+    def label(self, view: AqState, a: AqAction) -> str:
         try:
             return self._label(view.data, a)
         except (AttributeError, IndexError, KeyError, TypeError, ValueError, AssertionError):
             return self.words(super().label(view, a))  # a new action still gets a readable label
 
-    def _label(self, d: AqData, a: Any) -> str:
+    def _label(self, d: AqData, a: AqAction) -> str:
         k = self.deck
         seat = d.turn
         p = d.ps[seat]
-        if isinstance(a, A.PickKing):
-            return cards.char_line(k, k.king_id(a.number))
-        if isinstance(a, A.Play):
-            return cards.char_line(k, a.card)
-        if isinstance(a, A.End):
-            return "End your turn"
-        if isinstance(a, A.Skip):
-            if d.stack and d.stack[-1].effs:
-                e = d.stack[-1].effs[0]
-                if e.op == "raise" and d.stack[-1].left >= 0:
-                    return f"Stop raising ({d.stack[-1].left} left unused)"
-                return f"Skip: {cards.eff_text(e)}"
-            return "Skip"
-        if isinstance(a, A.Flip):
-            m = p.mantas[a.manta]
-            kind = "Wild" if m.wild >= 0 else "Trained"
-            return f"{kind} Manta {a.manta + 1}: {cards.eff_text(cards.manta_effect(k, m))}"
-        if isinstance(a, A.Exploit):
-            loc = next(x for x in p.board if x.id == a.loc)
-            depths = k.loc_depths[a.loc]
-            left = len(depths) - loc.pos - 1
-            plural = "s" if left != 1 else ""
-            return f"{k.loc_name[a.loc]}: {cards.eff_text(depths[loc.pos])} ({left} Depth{plural} left after)"
-        if isinstance(a, A.UseTribe):
-            sp = cards.tribe_spec(k, a.tribe)
-            return f"{sp.name}: {cards.eff_text(sp.ongoing)}"
-        if isinstance(a, A.Spend):
-            v = payment.spend_value(d, k, a.loc)
-            return f"Discard {k.loc_name[a.loc]} from your Scoring Pile: +{v} coins (lost for good)"
-        if isinstance(a, A.ClaimGoal):
-            g = d.goals[a.goal]
-            spot = len(d.tracks[a.goal])
-            pp = k.spots[spot] if spot < len(k.spots) else 0
-            m = p.mantas[a.manta]
-            return (
-                f"{cards.goal_name(k, g)} ({pp} PP) with Trained Manta {a.manta + 1} "
-                f"({cards.eff_text(cards.manta_effect(k, m), True)})"
-            )
-        if isinstance(a, A.Rival):
-            return f"Rival's Manta on: {cards.goal_name(k, d.goals[a.goal])}"
-        if isinstance(a, A.Recruit):
-            free = bool(d.stack and d.stack[-1].effs and d.stack[-1].effs[0].op == "free_recruit")
-            price = "free" if free else f"{a.slot}{cards.COIN}"
-            return f"{price} {cards.char_line(k, d.char_row[a.slot])}"
-        if isinstance(a, A.RecruitTribe):
-            sp = cards.tribe_spec(k, a.tribe)
-            cost = tribes.cost(d, k, a.tribe, seat)
-            return f"Tribe {sp.name} {cost}{cards.COIN}: {cards.tribe_bonus(sp, True)} · {cards.tribe_pp_text(sp)}"
-        if isinstance(a, A.Place):
-            if a.manta < 0:
-                return "Flip the Tribe card instead (no bonus, keeps your Mantas)"
-            return f"Place {cards.manta_name(k, p.mantas[a.manta], a.manta)}"
-        if isinstance(a, (A.Buy, A.Conquer)):
-            on_top = a.loc in d.loc_top
-            if isinstance(a, A.Buy):
-                price = f"{k.loc_coins[a.loc]}{cards.COIN}"
-            else:
-                price = f"{max(0, k.loc_power[a.loc] - (1 if on_top else 0))} power"
-            t = cards.loc_type(k, a.loc)
-            extra = f" {cards.WILD_ICON}" if k.loc_manta[a.loc] else ""
-            return (
-                f"{k.loc_name[a.loc]} for {price} ({cards.TYPE_SHORT[t]}, {k.loc_pp[a.loc]} PP, "
-                f"{len(k.loc_depths[a.loc])} Depths{extra}){' top row' if on_top else ''}"
-            )
-        if isinstance(a, A.Raise):
-            loc = next(x for x in p.board if x.id == a.loc)
-            left = len(k.loc_depths[a.loc]) - loc.pos - a.by
-            end = "fully risen" if left <= 0 else f"{left} left"
-            return f"Raise {k.loc_name[a.loc]} by {a.by} ({end})"
-        if isinstance(a, A.Rise):
-            return f"Fully raise {k.loc_name[a.loc]}"
-        if isinstance(a, A.Score):
-            return f"Score {k.loc_name[a.loc]} ({k.loc_pp[a.loc]} PP)"
-        if isinstance(a, A.Scout):
-            return "Scout: top row out, up to 4 of the bottom row up, 6 new"
-        if isinstance(a, A.Cut):
-            return f"Discard {k.loc_name[a.loc]} ({cards.TYPE_SHORT[cards.loc_type(k, a.loc)]}, {k.loc_pp[a.loc]} PP)"
-        if isinstance(a, A.TakeBack):
-            return f"Take back {cards.char_line(k, a.card)}"
-        if isinstance(a, A.Copy):
-            return f"Copy {k.loc_name[a.loc]}: {cards.eff_text(k.loc_depths[a.loc][a.depth])}"
-        if isinstance(a, A.Replay):
-            return f"Replay {cards.char_line(k, a.card)}"
-        if isinstance(a, A.OppFlip):
-            m = d.ps[d.opp_seats[0]].mantas[a.manta]
-            return f"Flip your {cards.manta_name(k, m, a.manta)}"
-        if isinstance(a, A.OppDiscard):
-            return f"Discard {cards.char_line(k, a.card)}"
-        return self.words(str(a))
+        match a:
+            case A.PickKing():
+                return cards.char_line(k, k.king_id(a.number))
+            case A.Play():
+                return cards.char_line(k, a.card)
+            case A.End():
+                return "End your turn"
+            case A.Skip():
+                if d.stack and d.stack[-1].effs:
+                    e = d.stack[-1].effs[0]
+                    if e.op == "raise" and d.stack[-1].left >= 0:
+                        return f"Stop raising ({d.stack[-1].left} left unused)"
+                    return f"Skip: {cards.eff_text(e)}"
+                return "Skip"
+            case A.Flip():
+                m = p.mantas[a.manta]
+                kind = "Wild" if m.wild >= 0 else "Trained"
+                return f"{kind} Manta {a.manta + 1}: {cards.eff_text(cards.manta_effect(k, m))}"
+            case A.Exploit():
+                loc = next(x for x in p.board if x.id == a.loc)
+                depths = k.loc_depths[a.loc]
+                left = len(depths) - loc.pos - 1
+                plural = "s" if left != 1 else ""
+                return f"{k.loc_name[a.loc]}: {cards.eff_text(depths[loc.pos])} ({left} Depth{plural} left after)"
+            case A.UseTribe():
+                sp = cards.tribe_spec(k, a.tribe)
+                assert sp.ongoing is not None  # only a type I Tribe is used, and each has its bonus
+                return f"{sp.name}: {cards.eff_text(sp.ongoing)}"
+            case A.Spend():
+                v = payment.spend_value(d, k, a.loc)
+                return f"Discard {k.loc_name[a.loc]} from your Scoring Pile: +{v} coins (lost for good)"
+            case A.ClaimGoal():
+                g = d.goals[a.goal]
+                spot = len(d.tracks[a.goal])
+                pp = k.spots[spot] if spot < len(k.spots) else 0
+                m = p.mantas[a.manta]
+                return (
+                    f"{cards.goal_name(k, g)} ({pp} PP) with Trained Manta {a.manta + 1} "
+                    f"({cards.eff_text(cards.manta_effect(k, m), True)})"
+                )
+            case A.Rival():
+                return f"Rival's Manta on: {cards.goal_name(k, d.goals[a.goal])}"
+            case A.Recruit():
+                free = bool(d.stack and d.stack[-1].effs and d.stack[-1].effs[0].op == "free_recruit")
+                price = "free" if free else f"{a.slot}{cards.COIN}"
+                return f"{price} {cards.char_line(k, d.char_row[a.slot])}"
+            case A.RecruitTribe():
+                sp = cards.tribe_spec(k, a.tribe)
+                cost = tribes.cost(d, k, a.tribe, seat)
+                return f"Tribe {sp.name} {cost}{cards.COIN}: {cards.tribe_bonus(sp, True)} · {cards.tribe_pp_text(sp)}"
+            case A.Place():
+                if a.manta < 0:
+                    return "Flip the Tribe card instead (no bonus, keeps your Mantas)"
+                return f"Place {cards.manta_name(k, p.mantas[a.manta], a.manta)}"
+            case A.Buy() | A.Conquer():
+                on_top = a.loc in d.loc_top
+                if isinstance(a, A.Buy):
+                    price = f"{k.loc_coins[a.loc]}{cards.COIN}"
+                else:
+                    price = f"{max(0, k.loc_power[a.loc] - (1 if on_top else 0))} power"
+                t = cards.loc_type(k, a.loc)
+                extra = f" {cards.WILD_ICON}" if k.loc_manta[a.loc] else ""
+                return (
+                    f"{k.loc_name[a.loc]} for {price} ({cards.TYPE_SHORT[t]}, {k.loc_pp[a.loc]} PP, "
+                    f"{len(k.loc_depths[a.loc])} Depths{extra}){' top row' if on_top else ''}"
+                )
+            case A.Raise():
+                loc = next(x for x in p.board if x.id == a.loc)
+                left = len(k.loc_depths[a.loc]) - loc.pos - a.by
+                end = "fully risen" if left <= 0 else f"{left} left"
+                return f"Raise {k.loc_name[a.loc]} by {a.by} ({end})"
+            case A.Rise():
+                return f"Fully raise {k.loc_name[a.loc]}"
+            case A.Score():
+                return f"Score {k.loc_name[a.loc]} ({k.loc_pp[a.loc]} PP)"
+            case A.Scout():
+                return "Scout: top row out, up to 4 of the bottom row up, 6 new"
+            case A.Cut():
+                return (
+                    f"Discard {k.loc_name[a.loc]} ({cards.TYPE_SHORT[cards.loc_type(k, a.loc)]}, {k.loc_pp[a.loc]} PP)"
+                )
+            case A.TakeBack():
+                return f"Take back {cards.char_line(k, a.card)}"
+            case A.Copy():
+                return f"Copy {k.loc_name[a.loc]}: {cards.eff_text(k.loc_depths[a.loc][a.depth])}"
+            case A.Replay():
+                return f"Replay {cards.char_line(k, a.card)}"
+            case A.OppFlip():
+                m = d.ps[d.opp_seats[0]].mantas[a.manta]
+                return f"Flip your {cards.manta_name(k, m, a.manta)}"
+            case A.OppDiscard():
+                return f"Discard {cards.char_line(k, a.card)}"
+            case A.Deal():  # chance: never a person's choice
+                return self.words(str(a))
+            case _:
+                assert_never(a)
 
-    def prompt(self, view: State[Any, Any]) -> str:
+    def prompt(self, view: AqState) -> str:
         d: AqData = view.data
         k = self.deck
         if d.phase == "kings":
@@ -361,7 +371,7 @@ then *Rules*.
             return "Extras, or end your turn"
         return "Your choice"
 
-    def status(self, view: State[Any, Any]) -> str:
+    def status(self, view: AqState) -> str:
         base = super().status(view)
         d: AqData = view.data
         extra: list[str] = []
@@ -376,27 +386,27 @@ then *Rules*.
         return base + (f" · {' · '.join(extra)}" if extra else "")
 
     # ---- the card behind the highlighted choice ------------------------------------------------
-    def preview(self, view: State[Any, Any], action: Any) -> str:
+    def preview(self, view: AqState, action: AqAction) -> str:
         text = self.details(view.data, action)
         return text.plain if isinstance(text, Text) else text
 
     # ---- frame hooks: standings, safe defaults, announcements ------------------------------------
-    def standings(self, view: State[Any, Any]) -> str:
+    def standings(self, view: AqState) -> str:
         return words.standings(view.data, view.scores().totals)
 
-    def is_done(self, view: State[Any, Any], action: Any) -> bool:
+    def is_done(self, view: AqState, action: AqAction) -> bool:
         return isinstance(action, (A.End, A.Skip))
 
-    def is_costly(self, view: State[Any, Any], action: Any) -> bool:
+    def is_costly(self, view: AqState, action: AqAction) -> bool:
         return words.is_costly(action)
 
-    def step_note(self, view: State[Any, Any]) -> str:
+    def step_note(self, view: AqState) -> str:
         return words.step_note(self.deck, view.data)
 
-    def announcements(self, before: State[Any, Any], after: State[Any, Any], seat: int, action: Any) -> list[str]:
+    def announcements(self, before: AqState, after: AqState, seat: int, action: AqAction) -> list[str]:
         return words.announcements(self.deck, before.data, after.data)
 
-    def details(self, d: AqData, a: Any) -> Text | str:
+    def details(self, d: AqData, a: AqAction) -> Text | str:
         k = self.deck
         p = d.ps[d.turn]
         if isinstance(a, (A.Play, A.TakeBack, A.Replay, A.OppDiscard)):

@@ -9,9 +9,10 @@ compiled deck, so it is unit-tested from a position. Seats are written
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from coldwater.core.aquatica import actions as A
+from coldwater.core.aquatica.actions import AqAction
+from coldwater.core.aquatica.content import Deck
 from coldwater.core.aquatica.model import RIVAL, AqData
 from coldwater.tui.games.aquatica import cards
 
@@ -34,7 +35,7 @@ COSTLY: tuple[type, ...] = (
 Tribe, or discard: never the highlighted default."""
 
 
-def is_costly(action: Any) -> bool:
+def is_costly(action: AqAction) -> bool:
     return isinstance(action, COSTLY)
 
 
@@ -47,7 +48,7 @@ def standings(d: AqData, totals: Sequence[int]) -> str:
     return line
 
 
-def step_note(k: Any, d: AqData) -> str:
+def step_note(k: Deck, d: AqData) -> str:
     """ "effect 2 of 3" while the played Character's effects resolve one at a time."""
     if not d.stack or d.pay is not None or d.playing < 0:
         return ""
@@ -62,7 +63,7 @@ def step_note(k: Any, d: AqData) -> str:
     return f"effect {total - len(fr.effs) + 1} of {total}"
 
 
-def announcements(k: Any, before: AqData, after: AqData) -> list[str]:
+def announcements(k: Deck, before: AqData, after: AqData) -> list[str]:
     """★ lines: Goals claimed (and the rival's Mantas), Tribes recruited, the end triggered."""
     out: list[str] = []
     for pos, track in enumerate(after.tracks):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Never
 
 from rich.console import RenderableType
 from rich.text import Text
@@ -19,9 +19,11 @@ from textual.geometry import Size
 from textual.widget import Widget
 
 from coldwater import themes
+from coldwater.core.crown.actions import Bait, CrownAction
 from coldwater.core.crown.content import Tables
 from coldwater.core.crown.model import COLOUR_INDEX, CrownData
-from coldwater.core.state import CHANCE, State
+from coldwater.core.crown.state import CrownState
+from coldwater.core.state import CHANCE, Game
 from coldwater.tui.screens.table import TableScreen
 from coldwater.tui.widgets.board import BoardView
 from coldwater.tui.widgets.choices import Item
@@ -30,7 +32,7 @@ from . import board as draw
 from . import wording
 
 
-def tables_of(game: Any) -> Tables:
+def tables_of(game: object) -> Tables:
     """The engine's content tables (weights, tags, spots) for `game`."""
     t = getattr(game, "tables", None)
     if isinstance(t, Tables):
@@ -40,7 +42,7 @@ def tables_of(game: Any) -> Tables:
     return load_default()
 
 
-class CrownBoard(BoardView):
+class CrownBoard(BoardView[CrownState]):
     """The whole table: shared board and players, laid out for the width it has.
 
     Below ``board.WIDE`` columns the parts are stacked (your board first, then
@@ -57,15 +59,15 @@ class CrownBoard(BoardView):
     }
     """
 
-    def __init__(self, game: Any, *, id: str | None = None) -> None:
+    def __init__(self, game: Game[Any, Any], *, id: str | None = None) -> None:
         super().__init__(game, id=id)
         self.tables = tables_of(game)
-        self._last: tuple[State[Any, Any], list[str], int | None] | None = None
+        self._last: tuple[CrownState, list[str], int | None] | None = None
         self._cache: tuple[tuple[int, int, bool], RenderableType, int] | None = None
         self.parts: list[draw.Part] = []
         self.full = False
 
-    def show(self, view: State[Any, Any], names: Sequence[str], viewer: int | None) -> None:
+    def show(self, view: CrownState, names: Sequence[str], viewer: int | None) -> None:
         self._last = (view, list(names), viewer)
         old_rows = self._cache[2] if self._cache is not None else -1
         self._cache = None
@@ -128,8 +130,8 @@ class CrownBoard(BoardView):
         return draw.text_of(self.parts)
 
 
-class CrownTableScreen(TableScreen):
-    BOARD: ClassVar[type[BoardView]] = CrownBoard
+class CrownTableScreen(TableScreen[CrownState, CrownAction, Never]):
+    BOARD: ClassVar[type[BoardView[Any]]] = CrownBoard
     HELP: ClassVar[str] = (
         TableScreen.HELP
         + """
@@ -173,53 +175,53 @@ answer single choices). The full rules: Esc, then *Rules*.
         board._cache = None
         board.refresh(layout=True)
 
-    def standings(self, view: State[Any, Any]) -> str:
+    def standings(self, view: CrownState) -> str:
         return wording.standings(view.data, self.tables, self.names(), self.viewer)
 
     # ---- the log -------------------------------------------------------------
     def summarize_chance(self, lines: list[str]) -> list[str]:
         return wording.summarize_chance(lines)
 
-    def announcements(self, before: State[Any, Any], after: State[Any, Any], seat: int, action: Any) -> list[str]:
+    def announcements(self, before: CrownState, after: CrownState, seat: int, action: CrownAction) -> list[str]:
         d0: CrownData = before.data
         d1: CrownData = after.data
         out: list[str] = []
-        if seat == CHANCE and d0.tasks and d0.tasks[0].kind == "silent" and wording.tag_of(action) == "bait":
+        if seat == CHANCE and d0.tasks and d0.tasks[0].kind == "silent" and isinstance(action, Bait):
             out.append(wording.silent_turn(d0, d1, self.tables, COLOUR_INDEX.get(action.colour, 6)))
         return out + wording.announcements(d0, d1, self.tables, self.names())
 
     # ---- the decision --------------------------------------------------------
-    def choice_items(self, view: State[Any, Any], legal: list[Any]) -> tuple[list[Item], int | None]:
+    def choice_items(self, view: CrownState, legal: list[CrownAction]) -> tuple[list[Item[CrownAction]], int | None]:
         d: CrownData = view.data
         ordered = wording.order(legal)
         items = [Item(self.label(view, a), a, group=wording.group(d, self.tables, a)) for a in ordered]
         return items, wording.preferred(d, self.tables, ordered)
 
-    def label(self, view: State[Any, Any], action: Any) -> str:
+    def label(self, view: CrownState, action: CrownAction) -> str:
         try:
             return wording.label(view.data, self.tables, action, self.viewer)
         except (AttributeError, IndexError, KeyError, TypeError, ValueError, StopIteration):
             return super().label(view, action)  # an engine change should not hide a legal choice
 
-    def prompt(self, view: State[Any, Any]) -> str:
+    def prompt(self, view: CrownState) -> str:
         return wording.prompt(view.data, self.tables, view.legal())
 
-    def step_note(self, view: State[Any, Any]) -> str:
+    def step_note(self, view: CrownState) -> str:
         return wording.step_note(view.data, view.legal())
 
-    def is_costly(self, view: State[Any, Any], action: Any) -> bool:
+    def is_costly(self, view: CrownState, action: CrownAction) -> bool:
         return wording.spends(view.data, action) and wording.tag_of(action) not in wording.DONE_TAGS
 
-    def reveals(self, view: State[Any, Any], action: Any) -> bool:
+    def reveals(self, view: CrownState, action: CrownAction) -> bool:
         return wording.tag_of(action) in wording.REVEALS
 
-    def repeat_key(self, view: State[Any, Any]) -> str | None:
+    def repeat_key(self, view: CrownState) -> str | None:
         return wording.repeat_key(view.data, view.legal())
 
-    def preview(self, view: State[Any, Any], action: Any) -> str:
+    def preview(self, view: CrownState, action: CrownAction) -> str:
         return wording.preview(view.data, self.tables, action)
 
-    def answer_alone(self, view: State[Any, Any], legal: list[Any]) -> bool:
+    def answer_alone(self, view: CrownState, legal: list[CrownAction]) -> bool:
         """The frame answers single-choice questions; Crown also answers a question with
         one sensible answer (a cast bait with one Master Angler card it fits)."""
         if super().answer_alone(view, legal):
@@ -235,7 +237,7 @@ answer single choices). The full rules: Esc, then *Rules*.
         self.call_later(self.choose, action)
         return True
 
-    def status(self, view: State[Any, Any]) -> str:
+    def status(self, view: CrownState) -> str:
         d: CrownData = view.data
         title = self.table.game.title
         cur = self.table.current

@@ -19,8 +19,35 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import assert_never
 
+from coldwater.core.crown.actions import (
+    Bait,
+    Catch,
+    CrownAction,
+    Discard,
+    EndTurn,
+    Fill,
+    Lose,
+    Lure,
+    MAFlip,
+    MWFlip,
+    Place,
+    Reel,
+    Remove,
+    Reveal,
+    Route,
+    SilentDraws,
+    Skip,
+    Submit,
+    TackleDraw,
+    TagTile,
+    Take,
+    TakeTackle,
+    TakeTop,
+    WhiteOption,
+    Zone6,
+)
 from coldwater.core.crown.content import Tables
 from coldwater.core.crown.model import (
     COLOUR_LOCATION,
@@ -103,7 +130,7 @@ REVEALS: frozenset[str] = frozenset({"fill", "taketop", "tackle"})
 """Choices that draw something unseen (bait, a card, a tackle piece): never answered for you."""
 
 
-def tag_of(action: Any) -> str:
+def tag_of(action: CrownAction) -> str:
     return str(action).split()[0]
 
 
@@ -200,21 +227,20 @@ def space_preview(d: CrownData, T: Tables, seat: int, space: str, side: int) -> 
     return cast_preview(d, T, seat, colour, side)
 
 
-def preview(d: CrownData, T: Tables, action: Any) -> str:
+def preview(d: CrownData, T: Tables, action: CrownAction) -> str:
     """What `action` will do, in words, where that is knowable before it is made ("" if not)."""
     seat = d.turn
-    tag = tag_of(action)
     try:
-        if tag == "place":
+        if isinstance(action, Place):
             return space_preview(d, T, seat, action.space, d.parties[seat].token)
-        if tag == "remove":
+        if isinstance(action, Remove):
             return space_preview(d, T, seat, action.space, d.tokens[SPACES.index(action.space)])
-        if tag == "fill":
+        if isinstance(action, Fill):
             have = sum(d.parties[seat].zones[action.zone - 3])
             return f"draws {action.zone - have} bait from the bag into Zone {action.zone}"
-        if tag == "take":
+        if isinstance(action, Take):
             return take_words(T, action.card)
-        if tag == "route":
+        if isinstance(action, Route):
             m = next(m for m in d.parties[seat].ma if m.card == action.card)
             left = len(T.ma_spots[action.card]) - len(m.filled) - 1
             return (
@@ -222,9 +248,9 @@ def preview(d: CrownData, T: Tables, action: Any) -> str:
                 if left == 0
                 else f"{left} spot{'s' if left != 1 else ''} left after this"
             )
-        if tag == "discard":
+        if isinstance(action, Discard):
             return "the bait goes to the discard pile"
-        if tag == "reel":
+        if isinstance(action, Reel):
             p = d.parties[seat]
             ci = COLOURS.index(action.colour)
             emptied = []
@@ -236,11 +262,11 @@ def preview(d: CrownData, T: Tables, action: Any) -> str:
             if emptied:
                 return base + "; empties " + ", ".join(catch_words(d, T, ci, emptied))
             return base
-        if tag == "lure":
+        if isinstance(action, Lure):
             return "uses your Lure: the two bait change Zones"
-        if tag == "end":
+        if isinstance(action, EndTurn):
             return "ends your turn; the removed token is flipped for your next turn"
-        if tag == "catch":
+        if isinstance(action, Catch):
             uses = tackle_used(d, action)
             li = LOCATIONS.index(action.loc)
             fish = d.zones[li][action.at - 3]
@@ -248,22 +274,22 @@ def preview(d: CrownData, T: Tables, action: Any) -> str:
             if d.mw_top is not None and not d.mw_claimed:
                 what += f" (a {d.mw_top} lb one wins the Mystery Weight)"
             return what + (f"; uses your {' and '.join(uses)}" if uses else "")
-        if tag == "zone6":
+        if isinstance(action, Zone6):
             return "you catch the top card of the deck; the fish in Zone 6 stays"
-        if tag == "taketop":
+        if isinstance(action, TakeTop):
             return "an unseen card from the top of the Master Angler deck"
-        if tag == "tackle":
+        if isinstance(action, TakeTackle):
             return (
                 "draws the top tackle piece; you can play it from your next Step"
                 if action.take
                 else "no tackle this time"
             )
-        if tag == "submit":
+        if isinstance(action, Submit):
             cards = my_fish(d, T, d.cur if d.cur is not None else -1, action.species)
             if 1 <= action.rank <= len(cards):
                 rest = "the other one is" if len(cards) == 2 else f"the other {len(cards) - 1} are"
                 return f"counts {T.weight[cards[action.rank - 1]]} lb; {rest} thrown back"
-        if tag == "silent":
+        if isinstance(action, SilentDraws):
             return (
                 "one draw: fewer chances for the silent player to catch"
                 if action.n == 1
@@ -281,7 +307,7 @@ def port_total(d: CrownData) -> int:
     return max(d.removed, d.port_left)
 
 
-def step_note(d: CrownData, legal: Sequence[Any]) -> str:
+def step_note(d: CrownData, legal: Sequence[CrownAction]) -> str:
     """ "1 of 2" on a Port visit with two actions."""
     if not any(tag_of(a) in ("fill", "take", "taketop", "skip") for a in legal):
         return ""
@@ -289,7 +315,7 @@ def step_note(d: CrownData, legal: Sequence[Any]) -> str:
     return f"{total - d.port_left + 1} of {total}" if total > 1 else ""
 
 
-def repeat_key(d: CrownData, legal: Sequence[Any]) -> str | None:
+def repeat_key(d: CrownData, legal: Sequence[CrownAction]) -> str | None:
     """Where each cast bait goes is asked again and again: "!" can answer it for the game."""
     tags = {tag_of(a) for a in legal}
     return f"route {COLOURS[d.colour]}" if tags == {"route", "discard"} else None
@@ -302,7 +328,7 @@ def take_words(T: Tables, card: int) -> str:
 # ---- the choice list -----------------------------------------------------------------
 
 
-def group(d: CrownData, T: Tables, action: Any) -> str:
+def group(d: CrownData, T: Tables, action: CrownAction) -> str:
     tag = tag_of(action)
     if tag in ("place", "remove"):
         return "Angler spaces"
@@ -312,88 +338,92 @@ def group(d: CrownData, T: Tables, action: Any) -> str:
         return f"Cast {COLOURS[d.colour]} bait · {d.route_left} to place"
     if tag in ("catch", "zone6", "lose"):
         return "Catch a fish"
-    if tag == "tackle":
+    if isinstance(action, TakeTackle):
         return "Zone 5 bonus"
-    if tag == "reel":
+    if isinstance(action, Reel):
         return "Play your Reel"
-    if tag == "lure":
+    if isinstance(action, Lure):
         return "Play your Lure"
-    if tag == "submit":
+    if isinstance(action, Submit):
         return f"Contest · which {fish_name(T, action.species)}?"
     if tag in ("silent", "white"):
         return "For the silent player"
-    if tag == "end":
+    if isinstance(action, EndTurn):
         return "Step 3"
     return ""
 
 
-def label(d: CrownData, T: Tables, action: Any, seat: int | None) -> str:
+def label(d: CrownData, T: Tables, action: CrownAction, seat: int | None) -> str:
     """One choice in words. Raises on an action it does not know (the caller falls back)."""
     tag = tag_of(action)
-    if tag in ("place", "remove"):
-        i = SPACES.index(action.space)
-        side = d.parties[d.turn].token if tag == "place" else d.tokens[i]
-        if action.space == "port":
-            return f"Port [{side}]: {'one Port action' if side == 1 else 'two Port actions'}"
-        amount = "one" if side == 1 else "all"
-        return f"{action.space.capitalize()} [{side}]: cast {amount} {action.space}"
-    if tag == "fill":
-        have = sum(d.parties[d.turn].zones[action.zone - 3])
-        return f"Fill Zone {action.zone} (draw {action.zone - have})"
-    if tag == "take":
-        return f"Take the {ma_name(T, action.card)} Master Angler card ({spots_letters(T, action.card)})"
-    if tag == "taketop":
-        return "Take the top Master Angler card, unseen"
-    if tag == "skip":
-        return "No Port action is possible: go on"
-    if tag == "route":
-        m = next(m for m in d.parties[d.turn].ma if m.card == action.card)
-        open_ = len(T.ma_spots[action.card]) - len(m.filled)
-        return f"Onto your {ma_name(T, action.card)} ({open_} open spot{'s' if open_ != 1 else ''})"
-    if tag == "discard":
-        return "To the discard pile"
-    if tag == "catch":
-        li = LOCATIONS.index(action.loc)
-        fish = d.zones[li][action.at - 3]
-        name = fish_name(T, fish.species) if fish is not None else "nothing"
-        uses = tackle_used(d, action)
-        use = f", plays your {' and '.join(uses)}" if uses else ""
-        where = f"{LOCATION_TITLES[li]} Zone {action.at}"
-        return f"The {name} ({where}) for your Zone {action.zone}{use}"
-    if tag == "zone6":
-        pend = next(p for p in d.pending if p.zone == 6)
-        home = COLOUR_LOCATION[pend.colour]
-        top = d.tops[home]
-        name = fish_name(T, top.species) if top is not None else "fish"
-        return f"Zone 6 bonus: the {name} on top of the {LOCATION_TITLES[home]} deck instead"
-    if tag == "lose":
-        return f"Nothing for Zone {action.zone}: that Zone on the board is empty"
-    if tag == "tackle":
-        return "Take the top tackle piece" if action.take else "Leave the tackle"
-    if tag == "reel":
-        if action.a == action.b:
-            return f"Reel: two {action.colour} from Zone {action.a}"
-        return f"Reel: one {action.colour} from Zone {action.a} and one from Zone {action.b}"
-    if tag == "lure":
-        return f"Lure: {action.ca} in Zone {action.a} ⇄ {action.cb} in Zone {action.b}"
-    if tag == "submit":
-        cards = my_fish(d, T, d.cur if d.cur is not None and d.cur >= 0 else -1, action.species)
-        if 1 <= action.rank <= len(cards):
-            c = cards[action.rank - 1]
-            return f"{fish_name(T, action.species)} {T.weight[c]} lb ({T.tag[c]} tag, {clock(T.time[c])})"
-        return f"{fish_name(T, action.species)}, number {action.rank} by weight"
-    if tag == "silent":
-        return f"The silent player draws {action.n} bait" + (" (you have fewer fish)" if action.n == 1 else "")
-    if tag == "white":
-        if action.choice == "card":
-            return "Give the silent player a second Master Angler card"
-        return "Draw 7 bait from the bag onto the discard pile"
-    if tag == "end":
-        return "End your turn"
-    raise KeyError(tag)
+    match action:
+        case Place() | Remove():
+            i = SPACES.index(action.space)
+            side = d.parties[d.turn].token if tag == "place" else d.tokens[i]
+            if action.space == "port":
+                return f"Port [{side}]: {'one Port action' if side == 1 else 'two Port actions'}"
+            amount = "one" if side == 1 else "all"
+            return f"{action.space.capitalize()} [{side}]: cast {amount} {action.space}"
+        case Fill():
+            have = sum(d.parties[d.turn].zones[action.zone - 3])
+            return f"Fill Zone {action.zone} (draw {action.zone - have})"
+        case Take():
+            return f"Take the {ma_name(T, action.card)} Master Angler card ({spots_letters(T, action.card)})"
+        case TakeTop():
+            return "Take the top Master Angler card, unseen"
+        case Skip():
+            return "No Port action is possible: go on"
+        case Route():
+            m = next(m for m in d.parties[d.turn].ma if m.card == action.card)
+            open_ = len(T.ma_spots[action.card]) - len(m.filled)
+            return f"Onto your {ma_name(T, action.card)} ({open_} open spot{'s' if open_ != 1 else ''})"
+        case Discard():
+            return "To the discard pile"
+        case Catch():
+            li = LOCATIONS.index(action.loc)
+            fish = d.zones[li][action.at - 3]
+            name = fish_name(T, fish.species) if fish is not None else "nothing"
+            uses = tackle_used(d, action)
+            use = f", plays your {' and '.join(uses)}" if uses else ""
+            where = f"{LOCATION_TITLES[li]} Zone {action.at}"
+            return f"The {name} ({where}) for your Zone {action.zone}{use}"
+        case Zone6():
+            pend = next(p for p in d.pending if p.zone == 6)
+            home = COLOUR_LOCATION[pend.colour]
+            top = d.tops[home]
+            name = fish_name(T, top.species) if top is not None else "fish"
+            return f"Zone 6 bonus: the {name} on top of the {LOCATION_TITLES[home]} deck instead"
+        case Lose():
+            return f"Nothing for Zone {action.zone}: that Zone on the board is empty"
+        case TakeTackle():
+            return "Take the top tackle piece" if action.take else "Leave the tackle"
+        case Reel():
+            if action.a == action.b:
+                return f"Reel: two {action.colour} from Zone {action.a}"
+            return f"Reel: one {action.colour} from Zone {action.a} and one from Zone {action.b}"
+        case Lure():
+            return f"Lure: {action.ca} in Zone {action.a} ⇄ {action.cb} in Zone {action.b}"
+        case Submit():
+            cards = my_fish(d, T, d.cur if d.cur is not None and d.cur >= 0 else -1, action.species)
+            if 1 <= action.rank <= len(cards):
+                c = cards[action.rank - 1]
+                return f"{fish_name(T, action.species)} {T.weight[c]} lb ({T.tag[c]} tag, {clock(T.time[c])})"
+            return f"{fish_name(T, action.species)}, number {action.rank} by weight"
+        case SilentDraws():
+            return f"The silent player draws {action.n} bait" + (" (you have fewer fish)" if action.n == 1 else "")
+        case WhiteOption():
+            if action.choice == "card":
+                return "Give the silent player a second Master Angler card"
+            return "Draw 7 bait from the bag onto the discard pile"
+        case EndTurn():
+            return "End your turn"
+        case Bait() | Reveal() | MAFlip() | MWFlip() | TackleDraw() | TagTile():
+            raise KeyError(tag)  # chance: never a person's choice (the caller falls back)
+        case _:
+            assert_never(action)
 
 
-def tackle_used(d: CrownData, action: Any) -> list[str]:
+def tackle_used(d: CrownData, action: Catch) -> list[str]:
     """Which tackle a catch plays: a Rod for another location, a Line for another Zone."""
     out = []
     pend = next((p for p in d.pending if p.zone == action.zone), None)
@@ -412,24 +442,24 @@ def my_fish(d: CrownData, T: Tables, seat: int, species: str) -> list[int]:
     return sorted(cards, key=lambda c: (-T.weight[c], T.time[c], c))
 
 
-def spends(d: CrownData, action: Any) -> bool:
+def spends(d: CrownData, action: CrownAction) -> bool:
     """True if choosing `action` uses up tackle or bait, or ends the turn (never a default)."""
     tag = tag_of(action)
     if tag in SPENDS:
         return True
-    if tag == "catch":
+    if isinstance(action, Catch):
         return bool(tackle_used(d, action))
-    if tag == "tackle":
+    if isinstance(action, TakeTackle):
         return not action.take
     return False
 
 
-def order(actions: Sequence[Any]) -> list[Any]:
+def order(actions: Sequence[CrownAction]) -> list[CrownAction]:
     rank = {g: n for n, g in enumerate(GROUP_ORDER)}
     return [a for _, a in sorted(enumerate(actions), key=lambda ia: (rank.get(tag_of(ia[1]), len(rank)), ia[0]))]
 
 
-def preferred(d: CrownData, T: Tables, ordered: Sequence[Any]) -> int | None:
+def preferred(d: CrownData, T: Tables, ordered: Sequence[CrownAction]) -> int | None:
     """Index of the choice to highlight, or None (nothing is safe to pre-select).
 
     In a contest, the heaviest fish; when bait is cast, the Master Angler card
@@ -438,13 +468,12 @@ def preferred(d: CrownData, T: Tables, ordered: Sequence[Any]) -> int | None:
     best: tuple[int, int] | None = None
     seat = d.cur if d.cur is not None else -1
     for n, a in enumerate(ordered):
-        tag = tag_of(a)
-        if tag == "submit":
+        if isinstance(a, Submit):
             cards = my_fish(d, T, seat, a.species)
             w = T.weight[cards[a.rank - 1]] if 1 <= a.rank <= len(cards) else -1
             if best is None or w > best[0]:
                 best = (w, n)
-        elif tag == "route":
+        elif isinstance(a, Route):
             m = next((m for m in d.parties[d.turn].ma if m.card == a.card), None)
             left = len(T.ma_spots[a.card]) - len(m.filled) if m is not None else 99
             if best is None or -left > best[0]:
@@ -457,7 +486,7 @@ def preferred(d: CrownData, T: Tables, ordered: Sequence[Any]) -> int | None:
     return None
 
 
-def sensible(d: CrownData, T: Tables, legal: Sequence[Any]) -> Any | None:
+def sensible(d: CrownData, T: Tables, legal: Sequence[CrownAction]) -> CrownAction | None:
     """The only answer worth giving, or None when the question is a real one.
 
     A cast bait with exactly one Master Angler card it can go on goes there:
@@ -472,7 +501,7 @@ def sensible(d: CrownData, T: Tables, legal: Sequence[Any]) -> Any | None:
     return None
 
 
-def prompt(d: CrownData, T: Tables, legal: Sequence[Any]) -> str:
+def prompt(d: CrownData, T: Tables, legal: Sequence[CrownAction]) -> str:
     tags = {tag_of(a) for a in legal}
     if "place" in tags:
         return "Step 1: place your Angler token"

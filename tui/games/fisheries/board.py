@@ -25,7 +25,9 @@ from textual import events
 from textual.message import Message
 from textual.widget import Widget
 
-from coldwater.core.state import State
+from coldwater.core.fisheries.model import Data
+from coldwater.core.fisheries.state import FisheriesState
+from coldwater.core.state import Game
 from coldwater.tui import keymap
 from coldwater.tui.games.fisheries import info, words
 from coldwater.tui.games.fisheries.cursor import Overlay
@@ -44,7 +46,7 @@ def _line(text: Text) -> Text:
     return text
 
 
-class FisheriesBoard(BoardView):
+class FisheriesBoard(BoardView[FisheriesState]):
     """Grid, player boards and cards. Focusable only while the screen has a cursor out."""
 
     BINDINGS = keymap.bindings("fisheries")
@@ -62,11 +64,11 @@ class FisheriesBoard(BoardView):
             super().__init__()
             self.key = key
 
-    def __init__(self, game: Any, *, id: str | None = None) -> None:
+    def __init__(self, game: Game[Any, Any], *, id: str | None = None) -> None:
         super().__init__(game, id=id)
         self.ctx = info.ctx_of(game)
         self.overlay = Overlay()
-        self._view: State[Any, Any] | None = None
+        self._view: FisheriesState | None = None
         self._names: list[str] = []
         self._viewer: int | None = None
         self._origin: tuple[int, int, int] = (0, 0, NARROW_CELL)
@@ -74,7 +76,7 @@ class FisheriesBoard(BoardView):
         self._layout = "side"
 
     # ---- drawing --------------------------------------------------------------
-    def show(self, view: State[Any, Any], names: Sequence[str], viewer: int | None) -> None:
+    def show(self, view: FisheriesState, names: Sequence[str], viewer: int | None) -> None:
         self._view = view
         self._names = list(names)
         self._viewer = viewer
@@ -196,7 +198,7 @@ class FisheriesBoard(BoardView):
         return self._names[seat] if seat < len(self._names) else f"Seat {seat + 1}"
 
     # ---- the grid ---------------------------------------------------------------
-    def base(self, d: Any, i: int, ships: dict[int, int]) -> tuple[str, str]:
+    def base(self, d: Data, i: int, ships: dict[int, int]) -> tuple[str, str]:
         """(up to 3 characters, style) for cell `i` without overlays."""
         ctx = self.ctx
         t = d.terrain[i]
@@ -222,7 +224,7 @@ class FisheriesBoard(BoardView):
             return t, info.START_STYLE
         return "·", info.CALM_STYLE
 
-    def grid(self, d: Any, w: int) -> list[Text]:
+    def grid(self, d: Data, w: int) -> list[Text]:
         ctx = self.ctx
         ov = self.overlay
         ships = {c: seat for seat, cs in enumerate(d.ships) for c in cs if c >= 0}
@@ -315,7 +317,7 @@ class FisheriesBoard(BoardView):
         return _line(Text(ov.message, style="bold red" if ov.bad else "bold"))
 
     # ---- the day, the players, the cards ----------------------------------------------
-    def day_line(self, d: Any, *, long: bool) -> Text:
+    def day_line(self, d: Data, *, long: bool) -> Text:
         ctx = self.ctx
         days = ctx.content.days
         t = Text()
@@ -333,7 +335,7 @@ class FisheriesBoard(BoardView):
                 t.append(" · chart " + " + ".join(info.shape_short(s) for s in tiles))
         return _line(t)
 
-    def initiative_line(self, d: Any, *, long: bool) -> Text:
+    def initiative_line(self, d: Data, *, long: bool) -> Text:
         t = Text("Initiative card: " if long else "Initiative: ", style="")
         holder = d.initiative
         if holder >= 0:
@@ -350,7 +352,7 @@ class FisheriesBoard(BoardView):
             t.append("in the supply" if long else "supply", style="dim")
         return _line(t)
 
-    def _head(self, d: Any, seat: int, name_width: int) -> Text:
+    def _head(self, d: Data, seat: int, name_width: int) -> Text:
         view = self._view
         current = view.current if view is not None else None
         tmax = self.ctx.content.time_max
@@ -365,7 +367,7 @@ class FisheriesBoard(BoardView):
         head.append("·" * max(0, tmax - hours), style="dim")
         return head
 
-    def _fish(self, d: Any, seat: int, sep: str) -> Text:
+    def _fish(self, d: Data, seat: int, sep: str) -> Text:
         t = Text()
         for k, colour in enumerate(self.ctx.colours):
             n = d.catch[seat][k]
@@ -374,7 +376,7 @@ class FisheriesBoard(BoardView):
         t.append("lobster" if d.lobster[seat] else "no lobster", style="bold" if d.lobster[seat] else "dim")
         return t
 
-    def party_line(self, d: Any, seat: int) -> Text:
+    def party_line(self, d: Data, seat: int) -> Text:
         """One player in one row (80×24): hours, fish, lobster, tiles, points."""
         ctx = self.ctx
         t = self._head(d, seat, 11)
@@ -391,7 +393,7 @@ class FisheriesBoard(BoardView):
             t.append(" ✓", style="italic")
         return _line(t)
 
-    def party(self, d: Any, seat: int, *, long: bool = True, cards: bool = False) -> list[Text]:
+    def party(self, d: Data, seat: int, *, long: bool = True, cards: bool = False) -> list[Text]:
         """One player's board spelt out (from 120×40); with `cards`, each card earned
         on a row of its own (only where the height allows, 200×60)."""
         ctx = self.ctx
@@ -429,7 +431,7 @@ class FisheriesBoard(BoardView):
             out.append(fleet)
         return [_line(t) for t in out]
 
-    def cards(self, d: Any, *, long: bool, medium: bool = False) -> list[Text]:
+    def cards(self, d: Data, *, long: bool, medium: bool = False) -> list[Text]:
         """The preservation stacks (or the market row): what each top card takes and does."""
         ctx = self.ctx
         if d.market:

@@ -12,9 +12,11 @@ from typing import Any
 
 import msgspec
 
+from coldwater.core.fisheries.actions import BonusSail, BonusTile, Chart, FAction, Fish, Put, Sail
 from coldwater.core.fisheries.model import Ctx
+from coldwater.core.fisheries.state import FisheriesState
 from coldwater.tui.games.fisheries import info, words
-from coldwater.tui.games.fisheries.words import Choice, UiCmd, tag_of
+from coldwater.tui.games.fisheries.words import Choice, UiCmd, Value
 
 
 class Overlay(msgspec.Struct):
@@ -46,12 +48,13 @@ class Mode(msgspec.Struct):
     title: str
     shape: str = ""
     frm: int = -1
-    placements: dict[tuple[int, ...], Any] = msgspec.field(default_factory=dict)
-    targets: dict[int, Any] = msgspec.field(default_factory=dict)
+    placements: dict[tuple[int, ...], FAction] = msgspec.field(default_factory=dict)
+    targets: dict[int, FAction] = msgspec.field(default_factory=dict)
     costs: dict[int, int] = msgspec.field(default_factory=dict)
     paths: dict[int, tuple[int, ...]] = msgspec.field(default_factory=dict)
     order: list[Any] = msgspec.field(default_factory=list)
-    """The legal spots in list order (placement tuples or cells)."""
+    """The legal spots in list order: placement tuples ("place") or cells ("pick"),
+    the keys of :attr:`placements` or :attr:`targets` (Any: which one depends on `kind`)."""
     orient: int = 0
     cursor: tuple[int, int] = (0, 0)
     refused: bool = False
@@ -72,7 +75,7 @@ class Mode(msgspec.Struct):
         cell = info.cell_at(ctx, *self.cursor)
         return self.order.index(cell) if cell in self.targets else None
 
-    def action(self, ctx: Ctx) -> Any | None:
+    def action(self, ctx: Ctx) -> FAction | None:
         """The legal action under the cursor, or None."""
         n = self.index(ctx)
         if n is None:
@@ -104,7 +107,7 @@ class Mode(msgspec.Struct):
         at = self.index(ctx)
         self.goto(ctx, (at + by) % len(self.order) if at is not None else (0 if by > 0 else len(self.order) - 1))
 
-    def goto_action(self, ctx: Ctx, action: Any) -> None:
+    def goto_action(self, ctx: Ctx, action: Value) -> None:
         """Put the cursor on the spot of `action` (a list entry was highlighted)."""
         spots = self.placements if self.kind == "place" else self.targets
         for n, spot in enumerate(self.order):
@@ -113,12 +116,14 @@ class Mode(msgspec.Struct):
                 return
 
 
-def open_mode(ctx: Ctx, view: Any, cmd: UiCmd, ply: int) -> Mode | None:
+def open_mode(ctx: Ctx, view: FisheriesState, cmd: UiCmd, ply: int) -> Mode | None:
     """The cursor for a first-step choice, on the first legal spot (None: nothing legal)."""
     legal = view.legal()
     if cmd.kind == "place":
-        charts = [a for a in legal if (tag_of(a) == "chart" and a.shape == cmd.arg) or tag_of(a) == "btile"]
-        placements = {tuple(sorted(info.cell_of(ctx, c) for c in a.cells)): a for a in charts}
+        charts = [a for a in legal if (isinstance(a, Chart) and a.shape == cmd.arg) or isinstance(a, BonusTile)]
+        placements: dict[tuple[int, ...], FAction] = {
+            tuple(sorted(info.cell_of(ctx, c) for c in a.cells)): a for a in charts
+        }
         if not placements:
             return None
         spots = list(placements)
@@ -134,8 +139,10 @@ def open_mode(ctx: Ctx, view: Any, cmd: UiCmd, ply: int) -> Mode | None:
             cursor=(r, c),
         )
     if cmd.kind == "sail":
-        tag = "bsail" if view.data.phase == "bonus" else "sail"
-        acts = {info.cell_of(ctx, a.to): a for a in legal if tag_of(a) == tag and a.frm == cmd.arg}
+        kind = BonusSail if view.data.phase == "bonus" else Sail
+        acts: dict[int, FAction] = {
+            info.cell_of(ctx, a.to): a for a in legal if isinstance(a, kind) and a.frm == cmd.arg
+        }
         if not acts:
             return None
         opts = view.sail_options(cmd.arg)
@@ -157,7 +164,7 @@ def open_mode(ctx: Ctx, view: Any, cmd: UiCmd, ply: int) -> Mode | None:
             cursor=info.rc(ctx, order[0]),
         )
     if cmd.kind == "put":
-        acts = {info.cell_of(ctx, a.cell): a for a in legal if tag_of(a) == "put" and a.piece == cmd.arg}
+        acts = {info.cell_of(ctx, a.cell): a for a in legal if isinstance(a, Put) and a.piece == cmd.arg}
         if not acts:
             return None
         order = sorted(acts)
@@ -173,7 +180,7 @@ def open_mode(ctx: Ctx, view: Any, cmd: UiCmd, ply: int) -> Mode | None:
     return None
 
 
-def mode_choices(ctx: Ctx, view: Any, m: Mode) -> list[Choice]:
+def mode_choices(ctx: Ctx, view: FisheriesState, m: Mode) -> list[Choice]:
     """The legal spots as list entries (the cursor and the list move together)."""
     d = view.data
     if m.kind == "place":
@@ -187,7 +194,7 @@ def mode_choices(ctx: Ctx, view: Any, m: Mode) -> list[Choice]:
     return out
 
 
-def why(view: Any, action: Any, fallback: str) -> str:
+def why(view: FisheriesState, action: FAction, fallback: str) -> str:
     """The engine's reason an action is refused, capitalised (a courtesy: never fails)."""
     try:
         text = str(view.why_illegal(action))
@@ -196,7 +203,9 @@ def why(view: Any, action: Any, fallback: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def overlay(ctx: Ctx, view: Any, m: Mode | None, focus: set[int] | None = None, message: str = "") -> Overlay:
+def overlay(
+    ctx: Ctx, view: FisheriesState, m: Mode | None, focus: set[int] | None = None, message: str = ""
+) -> Overlay:
     """What the board draws: the cursor and its preview, or the highlighted choice's squares."""
     if m is None:
         return Overlay(focus=set(focus or ()), message=message)
@@ -232,7 +241,7 @@ def overlay(ctx: Ctx, view: Any, m: Mode | None, focus: set[int] | None = None, 
     )
 
 
-def pick_message(ctx: Ctx, view: Any, m: Mode, cell: int, ok: bool) -> str:
+def pick_message(ctx: Ctx, view: FisheriesState, m: Mode, cell: int, ok: bool) -> str:
     if cell < 0:
         return ""
     d = view.data
@@ -256,10 +265,10 @@ def pick_message(ctx: Ctx, view: Any, m: Mode, cell: int, ok: bool) -> str:
     return "✗ " + why(view, Put(m.shape, where), "that square is not free")
 
 
-def focus_cells(ctx: Ctx, value: Any) -> set[int]:
+def focus_cells(ctx: Ctx, value: Value | None) -> set[int]:
     """The squares a highlighted first-step choice is about (a ship, a fish)."""
     if isinstance(value, UiCmd) and value.kind == "sail":
         return {info.cell_of(ctx, value.arg)}
-    if value is not None and tag_of(value) == "fish":
+    if isinstance(value, Fish):
         return {info.cell_of(ctx, value.cell)}
     return set()

@@ -8,11 +8,9 @@ so an engine change lands here once. Everything here is pure: no widgets.
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.text import Text
 
-from coldwater.core.fisheries.model import Ctx
+from coldwater.core.fisheries.model import Ctx, Data
 
 # Rich's 16 basic colour names: they follow the terminal palette in the ANSI theme
 # and stay distinct when reduced to 256 colours. Every square also differs by its
@@ -40,13 +38,14 @@ START_STYLE = "dim"
 SHAPE_SHORT: dict[str, str] = {"1sq": "1□", "2sq": "2□", "I3": "I3", "L3": "L3"}
 
 
-def ctx_of(game: Any) -> Any:
+def ctx_of(game: object) -> Ctx:
     """The engine's fixed geometry and content tables (``core.fisheries.model.Ctx``)."""
     ctx = getattr(game, "ctx", None)
-    if ctx is not None:
-        return ctx
-    state_type = getattr(game, "state_type", None)
-    return getattr(state_type, "CTX", None)
+    if ctx is None:
+        ctx = getattr(getattr(game, "state_type", None), "CTX", None)
+    if not isinstance(ctx, Ctx):
+        raise TypeError(f"{game!r} is not a Fisheries game")
+    return ctx
 
 
 def letter(colour: str) -> str:
@@ -69,7 +68,7 @@ def card_vp(ctx: Ctx, card: str) -> int:
     return int(ctx.cards[card].vp)
 
 
-def points(ctx: Ctx, d: Any, seat: int) -> tuple[int, int, int]:
+def points(ctx: Ctx, d: Data, seat: int) -> tuple[int, int, int]:
     """(card values, helm icons on cards, island helms), exactly as the engine scores them."""
     from coldwater.core.fisheries.scoring import breakdown
 

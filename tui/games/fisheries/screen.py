@@ -18,13 +18,15 @@ from typing import Any, ClassVar
 
 from textual.widgets import OptionList
 
-from coldwater.core.state import State
+from coldwater.core.fisheries.actions import FAction
+from coldwater.core.fisheries.model import Ctx
+from coldwater.core.fisheries.state import FisheriesState
 from coldwater.net.tablelike import TableLike
 from coldwater.tui import keymap
 from coldwater.tui.games.fisheries import cursor, info, words
 from coldwater.tui.games.fisheries.board import FisheriesBoard
 from coldwater.tui.games.fisheries.cursor import Mode, Overlay
-from coldwater.tui.games.fisheries.words import UiCmd, tag_of
+from coldwater.tui.games.fisheries.words import FChoice, UiCmd, Value, tag_of
 from coldwater.tui.screens.table import TableScreen
 from coldwater.tui.widgets.board import BoardView
 from coldwater.tui.widgets.choices import ChoiceList, Item
@@ -38,8 +40,8 @@ NO_KEY = "\u00a0"
 """A key label no key press produces, for list entries beyond the hotkeys."""
 
 
-class FisheriesTableScreen(TableScreen):
-    BOARD: ClassVar[type[BoardView]] = FisheriesBoard
+class FisheriesTableScreen(TableScreen[FisheriesState, FAction, FChoice]):
+    BOARD: ClassVar[type[BoardView[Any]]] = FisheriesBoard
     CSS_PATH = info.stylesheet()
     HELP_KEYS = TableScreen.HELP_KEYS + (
         "\n| ← ↑ ↓ → | Move the cursor on the grid (placing a tile, sailing) |"
@@ -90,7 +92,7 @@ Overnight you keep one tile. The final scores are broken down by cards, helms an
         self._focus_cells: set[int] = set()
 
     @property
-    def ctx(self) -> Any:
+    def ctx(self) -> Ctx:
         return info.ctx_of(self.table.game)
 
     @property
@@ -98,7 +100,9 @@ Overnight you keep one tile. The final scores are broken down by cards, helms an
         return self.query_one("#board", FisheriesBoard)
 
     # ---- the decision list -------------------------------------------------------
-    def choice_items(self, view: State[Any, Any], legal: list[Any]) -> tuple[list[Item], int | None]:
+    def choice_items(
+        self, view: FisheriesState, legal: list[FAction]
+    ) -> tuple[list[Item[FAction | FChoice]], int | None]:
         ctx = self.ctx
         if self.mode is not None:
             keys = iter(MODE_KEYS)
@@ -118,45 +122,45 @@ Overnight you keep one tile. The final scores are broken down by cards, helms an
         ]
         return items, words.default_index(view.data, choices)
 
-    def is_done(self, view: State[Any, Any], action: Any) -> bool:
+    def is_done(self, view: FisheriesState, action: FAction | FChoice) -> bool:
         if view.data.phase == "lobster":
             return False  # keeping the lobster carries the done key but stays the highlighted answer
         return super().is_done(view, action)
 
-    def label(self, view: State[Any, Any], a: Any) -> str:
+    def label(self, view: FisheriesState, a: FAction | FChoice) -> str:
         return words.label(self.ctx, view.data, a) or super().label(view, a)
 
-    def prompt(self, view: State[Any, Any]) -> str:
+    def prompt(self, view: FisheriesState) -> str:
         return self.mode.title if self.mode is not None else words.prompt(self.ctx, view.data)
 
-    def step_note(self, view: State[Any, Any]) -> str:
+    def step_note(self, view: FisheriesState) -> str:
         return "" if self.mode is not None else words.step_note(self.ctx, view.data)
 
-    def status(self, view: State[Any, Any]) -> str:
+    def status(self, view: FisheriesState) -> str:
         base = super().status(view)
         d = view.data
         if d.day and d.phase != "over":
             base += f" · day {d.day} of {self.ctx.content.days}"
         return base
 
-    def standings(self, view: State[Any, Any]) -> str:
+    def standings(self, view: FisheriesState) -> str:
         return words.standings(self.ctx, view.data)
 
-    def is_costly(self, view: State[Any, Any], action: Any) -> bool:
+    def is_costly(self, view: FisheriesState, action: FAction | FChoice) -> bool:
         # While the cursor is out the person has already chosen to spend (a tile, hours):
         # its list follows the cursor, which only Enter on the board commits.
         return self.mode is None and words.is_costly(view.data, action)
 
-    def repeat_key(self, view: State[Any, Any]) -> str | None:
+    def repeat_key(self, view: FisheriesState) -> str | None:
         return "lobster" if view.data.phase == "lobster" else None
 
-    def preview(self, view: State[Any, Any], action: Any) -> str:
+    def preview(self, view: FisheriesState, action: FAction | FChoice) -> str:
         return "" if self.mode is not None else words.explain(self.ctx, view.data, action)
 
-    def announcements(self, before: State[Any, Any], after: State[Any, Any], seat: int, action: Any) -> list[str]:
+    def announcements(self, before: FisheriesState, after: FisheriesState, seat: int, action: FAction) -> list[str]:
         return words.announcements(self.ctx, before.data, after.data)
 
-    def answer_alone(self, view: State[Any, Any], legal: list[Any]) -> bool:
+    def answer_alone(self, view: FisheriesState, legal: list[FAction]) -> bool:
         """Besides the frame's cases, the lobster question answers "keep it" by itself
         when the person said so with "!" or a second action would buy nothing (no tile,
         hours, fish or card to use). The frame declines while its drive worker is
@@ -179,7 +183,7 @@ Overnight you keep one tile. The final scores are broken down by cards, helms an
         self._answer_when_free(Pass(), ply)
         return True
 
-    def _answer_when_free(self, action: Any, ply: int) -> None:
+    def _answer_when_free(self, action: FAction, ply: int) -> None:
         if not self.is_mounted or self.table.state.ply != ply:
             return
         if self.busy:
@@ -188,7 +192,7 @@ Overnight you keep one tile. The final scores are broken down by cards, helms an
         self.choose(action)
 
     # ---- the board -----------------------------------------------------------------
-    def update_board(self, view: State[Any, Any]) -> None:
+    def update_board(self, view: FisheriesState) -> None:
         board = self.board
         board.overlay = self.overlay()
         board.show(view, [s.name for s in self.table.seats], self.viewer)
@@ -197,7 +201,7 @@ Overnight you keep one tile. The final scores are broken down by cards, helms an
         return cursor.overlay(self.ctx, self.current_view(), self.mode, self._focus_cells)
 
     # ---- modes -------------------------------------------------------------------------
-    def choose(self, action: Any) -> None:
+    def choose(self, action: FAction | FChoice) -> None:
         if isinstance(action, UiCmd):
             if self.my_turn() and not self.busy:
                 self.mode = cursor.open_mode(self.ctx, self.current_view(), action, self.table.state.ply)
@@ -333,7 +337,7 @@ Overnight you keep one tile. The final scores are broken down by cards, helms an
             return
         self._show_focus(value)
 
-    def _show_focus(self, value: Any) -> None:
+    def _show_focus(self, value: Value | None) -> None:
         """Mark the squares the highlighted first-step choice is about (a ship, a fish);
         what it does is said by the frame's preview under the list."""
         cells = cursor.focus_cells(self.ctx, value)

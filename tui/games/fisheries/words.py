@@ -7,9 +7,23 @@ one colour → sail 2, 2 VP"); their ids (``P07``) never reach the screen.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Literal, NamedTuple
 
-from coldwater.core.fisheries.model import Ctx
+from coldwater.core.fisheries.actions import (
+    BonusSail,
+    BonusTile,
+    Chart,
+    EndDay,
+    FAction,
+    Fish,
+    Keep,
+    Lobster,
+    Preserve,
+    Put,
+    Sail,
+)
+from coldwater.core.fisheries.model import Ctx, Data
+from coldwater.core.fisheries.state import FisheriesState
 from coldwater.tui.games.fisheries import info
 
 
@@ -20,15 +34,22 @@ class UiCmd(NamedTuple):
     arg: str = ""
 
 
+FChoice = UiCmd | Literal["back"]
+"""The screen's own choices besides actions: open the cursor, or put it away (Esc)."""
+
+Value = FAction | FChoice
+"""Anything the decision list offers."""
+
+
 class Choice(NamedTuple):
     """One entry of the decision list, before Textual sees it."""
 
     label: str
-    value: Any
+    value: Value
     group: str = ""
 
 
-def tag_of(action: Any) -> str:
+def tag_of(action: Value) -> str:
     if isinstance(action, UiCmd):
         return f"ui:{action.kind}"
     return str(action).split()[0]
@@ -101,12 +122,12 @@ def piece_name(ctx: Ctx, piece: str) -> str:
     return {"rough": "Rough water", "fish": "Fish space"}.get(piece, piece)
 
 
-def fish_next_to(ctx: Ctx, d: Any, cell: int, exclude: int = -1) -> list[str]:
+def fish_next_to(ctx: Ctx, d: Data, cell: int, exclude: int = -1) -> list[str]:
     """Fish a ship on `cell` could catch: ``red e4`` (orthogonal neighbours only)."""
     return [f"{d.fish[n]} {info.name(ctx, n)}" for n in ctx.neighbours[cell] if d.fish[n] and n != exclude]
 
 
-def route_words(ctx: Ctx, d: Any, cost: int, path: tuple[int, ...]) -> str:
+def route_words(ctx: Ctx, d: Data, cost: int, path: tuple[int, ...]) -> str:
     """``3 hours (b2 +2 passing a ship, c2 +1)``."""
     ships = {c for cs in d.ships for c in cs if c >= 0}
     steps = []
@@ -124,7 +145,7 @@ def route_words(ctx: Ctx, d: Any, cost: int, path: tuple[int, ...]) -> str:
     return f"{amount} ({', '.join(steps)})"
 
 
-def destination_label(ctx: Ctx, d: Any, cell: int, cost: int, frm: int) -> str:
+def destination_label(ctx: Ctx, d: Data, cell: int, cost: int, frm: int) -> str:
     """A sail destination in the list: ``d4 — 3h, fish: red e4, blue d5``."""
     unit = " power" if d.phase == "bonus" else "h"
     fish = fish_next_to(ctx, d, cell)
@@ -132,7 +153,7 @@ def destination_label(ctx: Ctx, d: Any, cell: int, cost: int, frm: int) -> str:
 
 
 # ---- the decision list -------------------------------------------------------------
-def step_note(ctx: Ctx, d: Any) -> str:
+def step_note(ctx: Ctx, d: Data) -> str:
     """Where a multi-step action stands: "step 2 of 3" during a card's icons, the lobster's action."""
     if d.phase == "bonus":
         card = d.earned[d.turn][-1] if d.earned[d.turn] else ""
@@ -144,7 +165,7 @@ def step_note(ctx: Ctx, d: Any) -> str:
     return ""
 
 
-def prompt(ctx: Ctx, d: Any) -> str:
+def prompt(ctx: Ctx, d: Data) -> str:
     ph = d.phase
     if ph == "fishing":
         text = f"Catch another fish (1 hour, {d.time[d.turn]} left), or stop"
@@ -160,20 +181,20 @@ def prompt(ctx: Ctx, d: Any) -> str:
     return text
 
 
-def standings(ctx: Ctx, d: Any) -> str:
+def standings(ctx: Ctx, d: Data) -> str:
     """Points so far, as the engine scores them: ``Seat 1 12 pt · Seat 2 9 pt``."""
     return " · ".join(f"Seat {seat + 1} {sum(info.points(ctx, d, seat))} pt" for seat in (0, 1))
 
 
-def is_costly(d: Any, a: Any) -> bool:
+def is_costly(d: Data, a: Value) -> bool:
     """Spends hours, fish, tiles or the lobster (never the highlighted default)."""
     tag = tag_of(a)
-    if tag == "keep":
-        return bool(a.shape is None)  # keeping no tile gives every tile back
+    if isinstance(a, Keep):
+        return a.shape is None  # keeping no tile gives every tile back
     return tag in ("fish", "preserve", "lobster", "chart", "sail", "btile", "bsail")
 
 
-def announcements(ctx: Ctx, before: Any, after: Any) -> list[str]:
+def announcements(ctx: Ctx, before: Data, after: Data) -> list[str]:
     """★ lines for the log: the last day begins, a player ends the day, the game ends."""
     out: list[str] = []
     days = ctx.content.days
@@ -189,10 +210,10 @@ def announcements(ctx: Ctx, before: Any, after: Any) -> list[str]:
     return out
 
 
-def label(ctx: Ctx, d: Any, a: Any) -> str | None:
+def label(ctx: Ctx, d: Data, a: Value) -> str | None:
     """Words for the actions listed as they are (None: the engine's describe will do)."""
     tag = tag_of(a)
-    if tag == "end":
+    if isinstance(a, EndDay):
         if a.go == "first":
             return f"End the day; go first tomorrow (+{ctx.content.time_first} hours)"
         if a.go == "second":
@@ -204,18 +225,18 @@ def label(ctx: Ctx, d: Any, a: Any) -> str | None:
         return "Keep your lobster" if d.phase == "lobster" else "Give up the extra action"
     if tag == "done":
         return "Stop fishing" if d.phase == "fishing" else "Skip the rest of the card's action"
-    if tag == "keep":
+    if isinstance(a, Keep):
         return "Keep no tile" if a.shape is None else f"Keep a {info.shape_name(ctx, a.shape)} tile"
-    if tag == "fish":
+    if isinstance(a, Fish):
         c = info.cell_of(ctx, a.cell)
         colour = d.fish[c] if c >= 0 else "?"
         return f"{colour.capitalize()} fish on {a.cell} (1 hour)"
-    if tag == "preserve":
+    if isinstance(a, Preserve):
         return f"{card_long(ctx, a.card)} — pay {', '.join(a.fish)}"
     return None
 
 
-def end_group(d: Any, a: Any) -> str:
+def end_group(d: Data, a: Value) -> str:
     return {
         "end": "End the day",
         "lobster": "Double turn",
@@ -229,7 +250,7 @@ FINISHING = ("end", "done", "pass")
 """Tags that close a turn, an action or a question: never the highlighted default."""
 
 
-def top_choices(ctx: Ctx, view: Any, legal: list[Any]) -> list[Choice]:
+def top_choices(ctx: Ctx, view: FisheriesState, legal: list[FAction]) -> list[Choice]:
     """The first-step list: tile shapes, ships, fish, cards, ending the day. Tiles,
     ships and B-side pieces open the cursor (a :class:`UiCmd`) instead of listing
     every placement."""
@@ -240,23 +261,23 @@ def top_choices(ctx: Ctx, view: Any, legal: list[Any]) -> list[Choice]:
     bonus_ships: dict[str, int] = {}
     bonus_tiles = 0
     puts: dict[str, int] = {}
-    singles: list[Any] = []
+    singles: list[FAction] = []
     for a in legal:
-        tag = tag_of(a)
-        if tag == "chart":
+        if isinstance(a, Chart):
             shapes[a.shape] = shapes.get(a.shape, 0) + 1
-        elif tag == "sail":
+        elif isinstance(a, Sail):
             ships[a.frm] = ships.get(a.frm, 0) + 1
-        elif tag == "bsail":
+        elif isinstance(a, BonusSail):
             bonus_ships[a.frm] = bonus_ships.get(a.frm, 0) + 1
-        elif tag == "btile":
+        elif isinstance(a, BonusTile):
             bonus_tiles += 1
-        elif tag == "put":
+        elif isinstance(a, Put):
             puts[a.piece] = puts.get(a.piece, 0) + 1
         else:
             singles.append(a)
     out: list[Choice] = []
     held = d.supply[seat] if seat is not None and 0 <= seat < 2 else []
+    left = d.time[seat] if seat is not None and 0 <= seat < 2 else 0  # hours the seat has left
     for shape in ctx.shapes:
         if shape in shapes:
             n = held[ctx.shape_index[shape]] if held else 0
@@ -274,7 +295,7 @@ def top_choices(ctx: Ctx, view: Any, legal: list[Any]) -> list[Choice]:
             Choice(
                 f"Ship on {frm} — {plural(n, 'place')}, {cheapest}h+",
                 UiCmd("sail", frm),
-                f"Sail · {d.time[seat]} hours left",
+                f"Sail · {left} hours left",
             )
         )
     for frm, n in bonus_ships.items():
@@ -304,14 +325,14 @@ def top_choices(ctx: Ctx, view: Any, legal: list[Any]) -> list[Choice]:
     order = {"fish": 0, "preserve": 1, "keep": 2, "lobster": 3, "pass": 4, "end": 5, "done": 6}
     for a in sorted(singles, key=lambda a: order.get(tag_of(a), 9)):
         tag = tag_of(a)
-        group = {"fish": f"Fish · 1 hour each, {d.time[seat]} left", "preserve": "Preserve (once a day)"}.get(
-            tag
-        ) or end_group(d, a)
+        group = {"fish": f"Fish · 1 hour each, {left} left", "preserve": "Preserve (once a day)"}.get(tag) or end_group(
+            d, a
+        )
         out.append(Choice(label(ctx, d, a) or view.describe(a), a, group))
     return out
 
 
-def default_index(d: Any, choices: list[Choice]) -> int | None:
+def default_index(d: Data, choices: list[Choice]) -> int | None:
     """The entry to highlight: never one that spends, discards or ends.
 
     The lobster question highlights keeping it; elsewhere the first entry that
@@ -325,12 +346,12 @@ def default_index(d: Any, choices: list[Choice]) -> int | None:
         if isinstance(c.value, UiCmd):
             return n
     for n, c in enumerate(choices):
-        if tag_of(c.value) == "keep" and c.value.shape is not None:
+        if isinstance(c.value, Keep) and c.value.shape is not None:
             return n  # keeping a tile overnight spends nothing
     return None
 
 
-def lobster_buys_something(view: Any) -> bool:
+def lobster_buys_something(view: FisheriesState) -> bool:
     """Whether discarding the lobster now would give an action worth having: some
     legal action besides giving it back (a tile, a sail, a fish or a card)."""
     from coldwater.core.fisheries.actions import Lobster
@@ -340,7 +361,7 @@ def lobster_buys_something(view: Any) -> bool:
     return any(tag_of(a) != "pass" for a in trial.legal())
 
 
-def explain(ctx: Ctx, d: Any, value: Any) -> str:
+def explain(ctx: Ctx, d: Data, value: Value | None) -> str:
     """One line under the grid about the highlighted choice (the list's labels are short)."""
     if value is None:
         return ""
@@ -352,17 +373,16 @@ def explain(ctx: Ctx, d: Any, value: Any) -> str:
         if value.kind == "put":
             return f"{piece_name(ctx, value.arg)}: Enter, then pick its square"
         return ""
-    tag = tag_of(value)
-    if tag == "preserve":
+    if isinstance(value, Preserve):
         steps = card_bonus_steps(ctx, value.card)
         return f"Pay {', '.join(value.fish)}" + (
             f"; then its icons ({steps - 1} more steps)" if steps > 2 else "; then move a ship" if steps == 2 else ""
         )
-    if tag == "fish":
+    if isinstance(value, Fish):
         return "Catch it for 1 hour; then another, or stop"
-    if tag == "end" and value.go:
+    if isinstance(value, EndDay) and value.go:
         hours = ctx.content.time_first if value.go == "first" else ctx.content.time_second
         return f"Initiative card: {value.go} tomorrow (+{hours} hours)"
-    if tag == "lobster":
+    if isinstance(value, Lobster):
         return "The lobster is gone for the game; you take a second action now"
     return ""

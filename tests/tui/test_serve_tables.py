@@ -1,0 +1,443 @@
+"""Tables hosted by `coldwater serve`: opened from a session, shared by SSH and LAN players.
+
+The sessions are driven through asyncssh and read through pyte at 80×24, as in
+test_serve.py; the server's tables listen on loopback and are not announced
+(the network-namespace test below puts a LAN player on another address).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ctypes
+import json
+import os
+import re
+import socket
+import subprocess
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import asyncssh
+import pytest
+
+from coldwater.tui import serve
+from tests.net.netlab import NetLab, why_not
+from tests.tui.terminal import RESEND
+from tests.tui.test_serve import DEADLINE, MENU, Screen, connect, open_app
+from tests.tui.test_tmux import STEP_3, first_key, question
+
+LOBBY = "Lobby — "
+
+
+@pytest.fixture
+def keys() -> list[asyncssh.SSHKey]:
+    return [asyncssh.generate_private_key("ssh-ed25519") for _ in range(3)]
+
+
+@pytest.fixture
+async def server(
+    tmp_path: Path, keys: list[asyncssh.SSHKey], request: pytest.FixtureRequest
+) -> AsyncIterator[serve.Server]:
+    allowed = tmp_path / "allowed_keys"
+    allowed.write_bytes(b"".join(k.export_public_key() for k in keys))
+    extra = getattr(request, "param", {})
+    cfg = serve.ServeConfig(
+        port=0,
+        bind="127.0.0.1",
+        host_key=tmp_path / "host_key",
+        allow=allowed,
+        table_bind="127.0.0.1",
+        advertise=False,
+        **extra,
+    )
+    s = serve.Server(cfg, root=tmp_path / "data", log=lambda line: None)
+    s.port = await s.start()  # type: ignore[attr-defined]
+    try:
+        yield s
+    finally:
+        await s.close()
+
+
+async def menu(server: serve.Server, key: asyncssh.SSHKey) -> tuple[asyncssh.SSHClientConnection, Screen]:
+    conn = await connect(server, key)
+    app = await open_app(conn)
+    await app.until(lambda s: MENU in s, "the main menu")
+    return conn, app
+
+
+async def host_table(app: Screen, reserve: str = "") -> str:
+    """From the menu: Host a LAN table with the form's defaults (2 seats), seat 2 reserved for `reserve`."""
+    app.proc.stdin.write(b"o")
+    await app.until(lambda s: "Host a table on this server" in s and "Open table" in s, "the host form")
+    if reserve:
+        app.proc.stdin.write(b"\x1b[B\x1b[B")  # down to Seat 2
+        await asyncio.sleep(0.3)
+        app.proc.stdin.write(b"\x1b[C\x1b[C")  # open → bot → reserved
+        await app.until(lambda s: "reserved for a key" in s, "seat 2 reserved")
+        app.proc.stdin.write(b"\t")
+        await asyncio.sleep(0.3)
+        app.proc.stdin.write(reserve.encode())
+        await app.until(lambda s: reserve in s, "the fingerprint typed")
+    app.proc.stdin.write(b"\x13")  # Ctrl+S opens the table
+    return await app.until(lambda s: LOBBY in s and "Seat 1" in s, "the lobby of the server's table")
+
+
+async def join_served(app: Screen, what: str = "on this server") -> str:
+    """From the menu: Join, then the first table of this server."""
+    app.proc.stdin.write(b"j")
+    await app.until(lambda s: what in s, f"a table {what!r} in the join list")
+    app.proc.stdin.write(b"\x1b[A")  # up from the address field to the list
+    await asyncio.sleep(0.3)
+    app.proc.stdin.write(b"\r")
+    return await app.until(lambda s: LOBBY in s or "Refused" in s, "the lobby or a refusal")
+
+
+async def test_a_table_opened_over_ssh_is_hosted_by_the_server(
+    server: serve.Server, keys: list[asyncssh.SSHKey]
+) -> None:
+    conn, app = await menu(server, keys[0])
+    me = serve.key_fingerprint(keys[0].public_data)
+    assert f"Over SSH with key {me}" in app.text
+    shown = await host_table(app)
+    assert f"SSH key {me}" in shown
+    assert list(server.tables.tables) == ["Coldwater table"]
+    assert "on this server" in shown
+    # Leaving the lobby on purpose (Esc) closes the table the key opened; a drop would not.
+    app.proc.stdin.write(b"\x1b")
+    await app.until(lambda s: MENU in s, "the menu again")
+    for _ in range(100):
+        if not server.tables.tables:
+            break
+        await asyncio.sleep(0.05)
+    assert not server.tables.tables
+    conn.close()
+
+
+def seat_row(shown: str, seat: int) -> str:
+    return next((line for line in shown.splitlines() if line.strip().startswith(f"Seat {seat}")), "")
+
+
+async def test_two_keys_share_a_table_that_outlives_its_hosts_app(
+    server: serve.Server, keys: list[asyncssh.SSHKey]
+) -> None:
+    a_conn, a = await menu(server, keys[0])
+    await host_table(a)
+    b_conn, b = await menu(server, keys[1])
+    shown = await join_served(b)
+    assert LOBBY in shown, shown
+    shown = await b.until(lambda s: "(you)" in seat_row(s, 2), "the joiner at seat 2")
+    b_lan = server.tables.lan_identity(keys[1].public_data).fingerprint
+    assert b_lan in seat_row(shown, 2)
+    await a.until(lambda s: b_lan in seat_row(s, 2), "the joiner in the host's lobby")
+
+    # The host's app goes away altogether (not just the connection): the table stays,
+    # its seat 1 kept for the host's key, and the other player is still seated.
+    pid = server.app_of(keys[0].public_data).child.pid  # type: ignore[union-attr]
+    import os
+    import signal
+
+    os.kill(pid, signal.SIGKILL)
+    await asyncio.wait_for(a.proc.wait_closed(), DEADLINE)
+    a_conn.close()
+    me = serve.key_fingerprint(keys[0].public_data)
+    shown = await b.until(lambda s: f"reserved for SSH key {me}" in seat_row(s, 1), "seat 1 kept for the host's key")
+    assert list(server.tables.tables) == ["Coldwater table"]
+
+    # The same key comes back in a new connection (a new app) and sits back down.
+    a_conn, a = await menu(server, keys[0])
+    shown = await join_served(a, "your seat: sit back down")
+    shown = await a.until(lambda s: "(you)" in seat_row(s, 1), "the host back at seat 1")
+    await b.until(lambda s: "reserved for" not in seat_row(s, 1) and seat_row(s, 1), "the host back in the other lobby")
+    a_conn.close()
+    b_conn.close()
+
+
+async def test_a_seat_reserved_for_an_ssh_key_refuses_other_keys(
+    server: serve.Server, keys: list[asyncssh.SSHKey]
+) -> None:
+    friend = serve.key_fingerprint(keys[1].public_data)
+    a_conn, a = await menu(server, keys[0])
+    shown = await host_table(a, reserve=friend)
+    assert f"reserved for SSH key {friend}" in seat_row(shown, 2)
+    c_conn, c = await menu(server, keys[2])
+    shown = await join_served(c)
+    assert "the free seats are reserved for other keys" in " ".join(shown.split()), shown
+    b_conn, b = await menu(server, keys[1])
+    await join_served(b)
+    await b.until(lambda s: "(you)" in seat_row(s, 2), "the friend at the seat kept for them")
+    for conn in (a_conn, b_conn, c_conn):
+        conn.close()
+
+
+# Whole games by keys ---------------------------------------------------------------
+
+QUIET = 0.1
+"""A screen unchanged this long is settled. Short, as answers are safe to resend: `answer` sends
+its key again if the screen does not change, and a key taken by the next question is still a
+legal choice (the first one, or e). 0.3 s made the three-seat game 6 minutes, 0.1 s about 2.5."""
+
+
+async def settled(app: Screen, ok: Callable[[str], bool], what: str) -> str:
+    """The screen once `ok` accepts it and it stays the same for QUIET seconds (see tests/tui/terminal.py)."""
+    while True:
+        shown = await app.until(ok, what)
+        await asyncio.sleep(QUIET)
+        if app.text == shown:
+            return shown
+
+
+def over(shown: str) -> bool:
+    return "final scores" in shown
+
+
+async def answer(app: Screen, shown: str) -> None:
+    """Take the first choice of the question on screen (or end the turn), as a person would."""
+    key = "e" if question(shown) == STEP_3 else first_key(shown)
+    for _ in range(6):  # a key that arrives while the table is busy is dropped: send it again
+        app.proc.stdin.write(key.encode())
+        try:
+            await asyncio.wait_for(app.until(lambda s: s != shown, "a change"), RESEND)
+            return
+        except (AssertionError, TimeoutError):
+            continue
+    raise AssertionError(f"the screen did not answer {key!r}:\n{shown}")
+
+
+def home_for(server: serve.Server, key: asyncssh.SSHKey) -> Path:
+    """The key's data folder, made before it connects; bots there move without a pause."""
+    home = serve.player_home(server.root, key.public_data)
+    (home / "settings.json").write_text('{"bot_delay": 0.0}')
+    return home
+
+
+@pytest.mark.slow
+async def test_a_whole_solo_game_over_ssh_with_a_resize(server: serve.Server, keys: list[asyncssh.SSHKey]) -> None:
+    """Slow (a whole Crown game against one bot, by keys, a few minutes)."""
+    home_for(server, keys[0])
+    conn, app = await menu(server, keys[0])
+    app.proc.stdin.write(b"s")
+    await app.until(lambda s: "Solo game against bots" in s, "the new-game form")
+    app.proc.stdin.write(b"\x13")
+    answered = 0
+    sizes = {20: (100, 30), 60: (80, 24)}  # wider mid-game, then back to 80×24
+    while True:
+        shown = await settled(app, lambda s: question(s) is not None or over(s), "a question or the end")
+        if over(shown):
+            break
+        await answer(app, shown)
+        answered += 1
+        if answered in sizes:
+            cols, rows = sizes[answered]
+            app.resize(cols, rows)
+            shown = await app.until(
+                lambda s: len(s.splitlines()) == rows and "esc" in s.splitlines()[-1], f"the table at {cols}×{rows}"
+            )
+        assert answered < 2000, "the game did not end"
+    assert "Coldwater Crown — final scores" in shown
+    assert answered > 60
+    app.proc.stdin.write(b"\r")  # back to the menu
+    await app.until(lambda s: MENU in s, "the menu after the game")
+    conn.close()
+
+
+# SSH and LAN players at one table, across network namespaces -------------------------
+
+
+def ns_socket(ns: str, port: int) -> socket.socket:
+    """A TCP connection to 127.0.0.1:`port` inside the network namespace `ns`.
+
+    The test's own loop stays in the root namespace: only a short-lived thread
+    enters `ns` (setns changes the calling thread only), and the socket it
+    connects keeps belonging to `ns` after the thread is gone.
+    """
+
+    def work() -> socket.socket:
+        libc = ctypes.CDLL(None, use_errno=True)
+        fd = os.open(f"/var/run/netns/{ns}", os.O_RDONLY)
+        try:
+            if libc.setns(fd, 0x40000000) != 0:  # CLONE_NEWNET
+                raise OSError(ctypes.get_errno(), f"setns into {ns}")
+        finally:
+            os.close(fd)
+        return socket.create_connection(("127.0.0.1", port), 10)
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(work).result()
+
+
+async def ns_menu(ns: str, port: int, key: asyncssh.SSHKey) -> tuple[asyncssh.SSHClientConnection, Screen]:
+    conn = await asyncssh.connect(
+        sock=ns_socket(ns, port),
+        username="play",
+        known_hosts=None,
+        client_keys=[key],
+        agent_path=None,
+    )
+    app = await open_app(conn)
+    await app.until(lambda s: MENU in s, "the main menu")
+    return conn, app
+
+
+async def play_to_the_end(apps: list[Screen], lan: subprocess.Popen[str]) -> list[str]:
+    """Answer whichever session has a question until every session shows the final scores."""
+    done: dict[int, str] = {}
+    answered = 0
+    while len(done) < len(apps):
+        for i, app in enumerate(apps):
+            if i in done:
+                continue
+            shown = app.text
+            if over(shown):
+                done[i] = shown
+            elif question(shown) is not None:
+                await asyncio.sleep(QUIET)
+                if app.text == shown:
+                    await answer(app, shown)
+                    answered += 1
+        assert lan.poll() in (None, 0), f"the LAN player stopped (rc {lan.returncode})"
+        assert answered < 4000, "the game did not end"
+        await asyncio.sleep(0.05)
+    return [done[i] for i in range(len(apps))]
+
+
+@pytest.mark.slow
+@pytest.mark.netns
+@pytest.mark.skipif(why_not() is not None, reason=why_not() or "")
+async def test_two_ssh_players_and_a_lan_player_finish_one_game(tmp_path: Path, keys: list[asyncssh.SSHKey]) -> None:
+    """Slow (a whole three-seat Crown game). The server and its sessions in one namespace, a LAN player in another."""
+    lab = NetLab(2, tmp_path)
+    conns: list[asyncssh.SSHClientConnection] = []
+    try:
+        allowed = tmp_path / "allowed_keys"
+        allowed.write_bytes(b"".join(k.export_public_key() for k in keys))
+        root = lab.home("server")
+        for k in keys[:2]:
+            (serve.player_home(root, k.public_data) / "settings.json").write_text('{"bot_delay": 0.0}')
+        server = lab.start(
+            0,
+            ["-m", "coldwater.tui.cli", "serve", "--port", "2222", "--allow", str(allowed)],
+            "server",
+        )
+        assert server.stdout is not None
+        first = await asyncio.to_thread(server.stdout.readline)
+        assert first.startswith("coldwater serve: listening"), (first, lab.stderr("server"))
+
+        a_conn, a = await ns_menu(lab.names[0], 2222, keys[0])
+        b_conn, b = await ns_menu(lab.names[0], 2222, keys[1])
+        conns += [a_conn, b_conn]
+        a.proc.stdin.write(b"o")
+        await a.until(lambda s: "Host a table on this server" in s and "Open table" in s, "the host form")
+        a.proc.stdin.write(b"\x1b[B")  # Game → Players
+        await asyncio.sleep(QUIET)
+        a.proc.stdin.write(b"\x1b[C")  # 2 → 3
+        await a.until(lambda s: "◀ 3 ▶" in s, "three players on the form")
+        a.proc.stdin.write(b"\x13")
+        await a.until(lambda s: LOBBY in s and "Seat 3" in s, "the lobby of the server's table")
+        await join_served(b)
+        # The LAN player finds the table by its zeroconf advertisement, from another namespace.
+        lan = lab.start(
+            1,
+            ["-m", "coldwater.net.cli", "join", "Coldwater table", "--headless", "--bot", "--timeout", "900"],
+            "lan",
+        )
+        for app in (a, b):
+            await app.until(lambda s: "Seat 3" in s and "open" not in seat_row(s, 2) + seat_row(s, 3), "a full table")
+            app.proc.stdin.write(b"\x12")  # Ctrl+R: ready
+        # A spectator in a third namespace watches the whole game from the lobby on: the
+        # public view only (the watcher refuses, and reports, any sealed value or private view).
+        watcher = lab.start(
+            lab.add_node(),
+            ["-m", "coldwater.net.cli", "join", "Coldwater table", "--watch", "--headless", "--timeout", "900"],
+            "watcher",
+        )
+        screens = await play_to_the_end([a, b], lan)
+        for shown in screens:
+            assert "Coldwater Crown — final scores" in shown
+            assert "audit failed" not in shown.lower()
+        out, _ = await asyncio.to_thread(lan.communicate, timeout=120)
+        result = json.loads(out.strip().splitlines()[-1])
+        assert result["audit"] == "ok", result
+        seen, _ = await asyncio.to_thread(watcher.communicate, timeout=120)
+        watched = json.loads(seen.strip().splitlines()[-1])
+        assert watched["role"] == "watcher" and watched["audit"] == "ok", (watched, lab.stderr("watcher"))
+        assert (watched["plies"], watched["scores"], watched["outcome"]) == (
+            result["plies"],
+            result["scores"],
+            result["outcome"],
+        ), (watched, result)
+
+        def ended() -> str:
+            return next((ln for ln in lab.stderr("server").splitlines() if "ended:" in ln), "")
+
+        for _ in range(600):
+            if ended():
+                break
+            await asyncio.sleep(0.1)
+        line = ended()
+        signed = re.findall(r"seat (\d) ([0-9a-f]{64})", line)
+        # Every seat's own digest, signed by that seat: the two SSH players' apps and the LAN player.
+        assert sorted(s for s, _ in signed) == ["1", "2", "3"], line
+        assert {d for _, d in signed} == {result["digest"]}, line
+    finally:
+        for conn in conns:
+            conn.close()
+        for p in lab.procs[:1]:
+            p.terminate()  # the server stops its apps (lab.close kills process groups; apps have their own)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                await asyncio.to_thread(p.wait, 15)
+        lab.close()
+
+
+async def answer_some(apps: list[Screen], count: int) -> None:
+    """Answer `count` questions in whichever session is asked one."""
+    answered = 0
+    while answered < count:
+        for app in apps:
+            shown = app.text
+            if question(shown) is not None and not over(shown):
+                await asyncio.sleep(QUIET)
+                if app.text == shown:
+                    await answer(app, shown)
+                    answered += 1
+        await asyncio.sleep(0.05)
+
+
+async def test_the_opener_sits_back_down_in_the_middle_of_a_game(
+    server: serve.Server, keys: list[asyncssh.SSHKey]
+) -> None:
+    for k in keys[:2]:
+        home_for(server, k)
+    a_conn, a = await menu(server, keys[0])
+    await host_table(a)
+    b_conn, b = await menu(server, keys[1])
+    await join_served(b)
+    for app in (a, b):
+        await app.until(lambda s: "(you)" in s and "open" not in seat_row(s, 2), "a full table")
+        app.proc.stdin.write(b"\x12")  # Ctrl+R: ready; the server's table starts when both are
+    for app in (a, b):
+        await app.until(lambda s: "Coldwater Crown" in s and LOBBY not in s, "the game")
+    await answer_some([a, b], 4)
+    hosted = server.tables.tables["Coldwater table"]
+    ply = hosted.host.table.state.ply  # type: ignore[union-attr]
+
+    # The opener's app dies mid-game; the game waits for seat 1, on the server.
+    pid = server.app_of(keys[0].public_data).child.pid  # type: ignore[union-attr]
+    os.kill(pid, 9)
+    await asyncio.wait_for(a.proc.wait_closed(), DEADLINE)
+    a_conn.close()
+    for _ in range(100):
+        if not hosted.host.remotes[0].present:
+            break
+        await asyncio.sleep(0.05)
+    assert not hosted.host.remotes[0].present and server.tables.tables["Coldwater table"] is hosted
+
+    a_conn, a = await menu(server, keys[0])
+    await join_served(a, "your seat: sit back down")
+    await a.until(lambda s: "Coldwater Crown" in s and LOBBY not in s, "the game again, at seat 1")
+    assert hosted.host.remotes[0].present
+    await answer_some([a, b], 4)
+    assert hosted.host.table.state.ply > ply  # type: ignore[union-attr]
+    a_conn.close()
+    b_conn.close()

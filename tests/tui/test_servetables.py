@@ -1,0 +1,157 @@
+"""The control path between a served app and `coldwater serve`, without SSH in the way.
+
+Each test builds the server's table keeper with throwaway folders and talks to
+it over a socket pair, exactly as a served app does; the key a request counts
+as is the one the pair was attached with, whatever the request says.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import struct
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from coldwater.tui import serve, servetables
+from coldwater.tui.servetables import CloseTable, Done, Failed, ListTables, Opened, OpenTable, Tables
+
+ALICE, BOB, CAROL = b"alice-key", b"bob-key", b"carol-key"
+
+
+@pytest.fixture
+async def keeper(tmp_path: Path) -> AsyncIterator[servetables.ServerTables]:
+    root = tmp_path / "data"
+    t = servetables.ServerTables(
+        root,
+        home_of=lambda blob: serve.player_home(root, blob),
+        known_keys=lambda: {ALICE, BOB} | serve.known_keys(root),
+        fingerprint_of=serve.key_fingerprint,
+        bind="127.0.0.1",
+        advertise=False,
+        max_tables=3,
+        say=lambda line: None,
+    )
+    try:
+        yield t
+    finally:
+        await t.close()
+
+
+def link_for(keeper: servetables.ServerTables, blob: bytes) -> servetables.ServeLink:
+    ours, theirs = socket.socketpair()
+    keeper.attach(blob, ours)
+    return servetables.ServeLink(theirs.detach())
+
+
+def crown(name: str = "Pond", seats: list[str] | None = None, **kw: object) -> OpenTable:
+    return OpenTable(game="crown", name=name, seats=seats or ["host", "open"], **kw)  # type: ignore[arg-type]
+
+
+async def test_a_table_is_opened_for_the_key_of_the_channel(keeper: servetables.ServerTables) -> None:
+    alice, bob = link_for(keeper, ALICE), link_for(keeper, BOB)
+    table = await alice.open_table(crown())
+    assert table.owner == serve.key_fingerprint(ALICE) and table.yours and table.port > 0
+    hosted = keeper.tables["Pond"]
+    # Seat 1 is kept for the LAN identity of Alice's sessions, made by the server in her folder.
+    assert hosted.host.reserved == {0: keeper.lan_identity(ALICE).fingerprint}
+    assert hosted.host.identity.fingerprint == table.fingerprint
+    # Bob sees it, as not his; only Alice may close it.
+    (seen,) = await bob.tables()
+    assert seen.name == "Pond" and not seen.yours and seen.open_seats == 2
+    assert await bob.ask(CloseTable("Pond")) == Failed("only the key that opened a table may close it")
+    assert await alice.ask(CloseTable("Pond")) == Done()
+    assert await bob.ask(ListTables()) == Tables([])
+
+
+async def test_a_seat_reserved_for_an_ssh_key_is_kept_for_its_lan_identity(keeper: servetables.ServerTables) -> None:
+    alice = link_for(keeper, ALICE)
+    bob_fp = serve.key_fingerprint(BOB)
+    lan_fp = "0123-4567-89ab-cdef"
+    await alice.open_table(crown(seats=["host", f"reserved:{bob_fp.upper()}", f"reserved:{lan_fp}"]))
+    host = keeper.tables["Pond"].host
+    assert host.reserved[1] == keeper.lan_identity(BOB).fingerprint
+    assert host.reserved[2] == lan_fp  # not an SSH key the server knows: a LAN player's fingerprint
+    lobby = host.lobby()
+    assert lobby[1].reserved == f"SSH key {bob_fp}" and lobby[2].reserved == lan_fp
+    assert lobby[0].reserved == f"SSH key {serve.key_fingerprint(ALICE)}"
+
+
+@pytest.mark.parametrize(
+    ("request_", "why"),
+    [
+        (crown(name=" "), "give the table a name"),
+        (crown(name="x" * 41), "give the table a name"),
+        (OpenTable(game="chess", name="Pond", seats=["host", "open"]), "no game 'chess'"),
+        (crown(seats=["open", "host"]), "the first seat is yours"),
+        (crown(seats=["host", "host"]), "the first seat is yours"),
+        (crown(seats=["host", "robot"]), "seat 2: 'robot' is not open, bot or reserved"),
+        (crown(seats=["host", "reserved:"]), "seat 2: 'reserved:' is not open"),
+        (crown(seats=["host", "reserved:bob"]), "seat 2: 'bob' is not a key fingerprint"),
+        (crown(seats=["host"] + ["open"] * 6), "cannot open the table: Coldwater Crown is for"),
+        (crown(options={"nonsense": 1}), "cannot open the table: bad Coldwater Crown options"),
+    ],
+)
+async def test_a_bad_request_is_refused_with_a_reason_and_opens_nothing(
+    keeper: servetables.ServerTables, request_: OpenTable, why: str
+) -> None:
+    reply = await link_for(keeper, ALICE).ask(request_)
+    assert isinstance(reply, Failed) and why in reply.reason, reply
+    assert not keeper.tables
+
+
+async def test_names_and_limits(keeper: servetables.ServerTables) -> None:
+    alice, bob, carol = link_for(keeper, ALICE), link_for(keeper, BOB), link_for(keeper, CAROL)
+    assert isinstance(await alice.ask(crown("One")), Opened)
+    reply = await bob.ask(crown("One"))
+    assert isinstance(reply, Failed) and "already open" in reply.reason
+    assert isinstance(await alice.ask(crown("Two")), Opened)
+    reply = await alice.ask(crown("Three"))
+    assert isinstance(reply, Failed) and f"{servetables.TABLES_PER_KEY} tables open" in reply.reason
+    assert isinstance(await bob.ask(crown("Three")), Opened)
+    reply = await carol.ask(crown("Four"))
+    assert isinstance(reply, Failed) and "hosts 3 tables already" in reply.reason
+    assert isinstance(await carol.ask(CloseTable("Nope")), Failed)
+
+
+async def test_garbage_on_the_channel_is_answered_and_the_server_lives(keeper: servetables.ServerTables) -> None:
+    ours, theirs = socket.socketpair()
+    keeper.attach(ALICE, ours)
+    reader, writer = await asyncio.open_unix_connection(sock=theirs)
+    writer.write(struct.pack(">I", 3) + b"\xc1\xc1\xc1")  # not MessagePack
+    await writer.drain()
+    (size,) = struct.unpack(">I", await reader.readexactly(4))
+    assert b"not a request" in await reader.readexactly(size)
+    writer.write(struct.pack(">I", servetables.MAX_FRAME + 1))  # too big: answered, then hung up
+    await writer.drain()
+    (size,) = struct.unpack(">I", await reader.readexactly(4))
+    assert b"control frame" in await reader.readexactly(size)
+    assert await reader.read() == b""
+    writer.close()
+    # Another app's channel is untouched.
+    assert await link_for(keeper, BOB).ask(ListTables()) == Tables([])
+
+
+async def test_an_empty_lobby_is_closed_after_a_while(keeper: servetables.ServerTables) -> None:
+    await link_for(keeper, ALICE).open_table(crown())
+    keeper.reap(now=1000.0)
+    keeper.reap(now=1000.0 + keeper.keep_empty - 1)
+    assert "Pond" in keeper.tables
+    keeper.reap(now=1000.0 + keeper.keep_empty)
+    await asyncio.sleep(0.1)
+    assert not keeper.tables
+
+
+def test_outside_serve_there_is_no_link(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(servetables.FD_ENV, raising=False)
+    monkeypatch.delenv(servetables.KEY_ENV, raising=False)
+    assert servetables.link() is None and servetables.served_key() == ""
+
+
+def test_where_the_servers_tables_listen_is_an_option() -> None:
+    cfg = serve.parse_args(["--guests", "--table-bind", "127.0.0.1", "--no-advertise"])
+    assert cfg.table_bind == "127.0.0.1" and not cfg.advertise
+    cfg = serve.parse_args(["--guests"])
+    assert cfg.table_bind == "0.0.0.0" and cfg.advertise

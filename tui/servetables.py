@@ -1,0 +1,558 @@
+"""Tables hosted by `coldwater serve` itself, and the control path a session's app uses to open them.
+
+A table opened from inside an SSH session must outlive that session's app (the
+person may drop, or quit, and come back with the same key), so the app does not
+host it: it asks the server process to, and then sits at the table as an
+ordinary LAN peer over loopback. SSH players and LAN players therefore meet at
+one table through one protocol, and the table is advertised on the LAN like any
+other.
+
+The control path is a socket pair per app, made by the server when it starts
+the app; one end is inherited by the app (its descriptor number is in
+``COLDWATER_SERVE_FD``), the other stays with the server. Nothing is on disk,
+nothing can be connected to from outside, and the server knows which key a
+request comes from because it knows which app holds that end: the app never
+says who it is. Frames are a 4-byte big-endian length and a msgspec MessagePack
+message; each request gets one reply, in order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import socket
+import struct
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+if TYPE_CHECKING:
+    from coldwater.net.identity import Identity
+    from coldwater.net.session import TableHost
+
+log = logging.getLogger("coldwater.serve")
+
+FD_ENV = "COLDWATER_SERVE_FD"
+"""The descriptor of the app's end of its control socket (set only in served sessions)."""
+KEY_ENV = "COLDWATER_SSH_KEY"
+"""The fingerprint of the SSH key the session connected with (set only in served sessions)."""
+MAX_FRAME = 64 * 1024
+TABLES_PER_KEY = 2
+"""Open tables one key may have on the server at once (a table is a listening port and a task)."""
+REPLY_TIMEOUT = 10.0
+
+
+# ---- messages ---------------------------------------------------------------------------
+
+
+class OpenTable(msgspec.Struct, tag="open", frozen=True, kw_only=True):
+    """Host a table in the server. `seats` as the host form names them, ``host`` being the asker's."""
+
+    game: str
+    name: str
+    seats: list[str]
+    options: dict[str, Any] = {}
+    passphrase: str | None = None
+
+
+class ListTables(msgspec.Struct, tag="list", frozen=True):
+    """The tables open on this server."""
+
+
+class CloseTable(msgspec.Struct, tag="close", frozen=True):
+    """Close a table that has not started (only the key that opened it may)."""
+
+    name: str
+
+
+class ServedTable(msgspec.Struct, frozen=True, kw_only=True):
+    name: str
+    game: str
+    port: int
+    players: int
+    open_seats: int
+    fingerprint: str
+    """The LAN key the table proves in its handshake (joiners pin it)."""
+    content: str
+    owner: str
+    """The SSH key fingerprint of whoever opened it."""
+    needs_passphrase: bool = False
+    started: bool = False
+    yours: bool = False
+    """The asker's key has a seat here (taken, or reserved for it): they can sit back down."""
+
+
+class Opened(msgspec.Struct, tag="opened", frozen=True):
+    table: ServedTable
+
+
+class Tables(msgspec.Struct, tag="tables", frozen=True):
+    tables: list[ServedTable]
+
+
+class Done(msgspec.Struct, tag="done", frozen=True):
+    pass
+
+
+class Failed(msgspec.Struct, tag="failed", frozen=True):
+    reason: str
+
+
+Request = OpenTable | ListTables | CloseTable
+Reply = Opened | Tables | Done | Failed
+
+_req_decoder = msgspec.msgpack.Decoder(Request)
+_reply_decoder = msgspec.msgpack.Decoder(Reply)
+_encoder = msgspec.msgpack.Encoder()
+
+
+async def _read_frame(reader: asyncio.StreamReader) -> bytes | None:
+    try:
+        head = await reader.readexactly(4)
+    except (asyncio.IncompleteReadError, ConnectionError):
+        return None
+    (size,) = struct.unpack(">I", head)
+    if size > MAX_FRAME:
+        raise ValueError(f"a control frame of {size} bytes (at most {MAX_FRAME})")
+    try:
+        return await reader.readexactly(size)
+    except (asyncio.IncompleteReadError, ConnectionError):
+        return None
+
+
+def _frame(msg: Any) -> bytes:
+    body = _encoder.encode(msg)
+    return struct.pack(">I", len(body)) + body
+
+
+# ---- the app's side -----------------------------------------------------------------------
+
+
+def served_key() -> str:
+    """The SSH key fingerprint this app was started for, or "" outside `coldwater serve`."""
+    return os.environ.get(KEY_ENV, "")
+
+
+def die_with_server() -> None:
+    """In a served app: end when the server process ends, however it ends.
+
+    The server stops its apps when it is stopped politely; this covers SIGKILL
+    and crashes, after which an orphaned app would keep its key's data folder
+    locked and the key could not play on a restarted server. Linux only
+    (prctl); elsewhere the polite stop is all there is.
+    """
+    if not os.environ.get(FD_ENV):
+        return
+    import ctypes
+    import signal
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGHUP))  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() == 1:  # the server was already gone before the line above
+        raise SystemExit("coldwater: the server that started this app is gone")
+
+
+class ServerUnavailable(Exception):
+    """The control path to the server is missing or broken; the message says so for a person."""
+
+
+class ServeLink:
+    """The app's end of its control socket: one request at a time, one reply each."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self._streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    def from_env(cls) -> ServeLink | None:
+        raw = os.environ.get(FD_ENV, "")
+        return cls(int(raw)) if raw.isdigit() else None
+
+    async def ask(self, request: Request) -> Reply:
+        async with self._lock:
+            try:
+                if self._streams is None:
+                    sock = socket.socket(fileno=self.fd)
+                    self._streams = await asyncio.open_unix_connection(sock=sock)
+                reader, writer = self._streams
+                writer.write(_frame(request))
+                await writer.drain()
+                data = await asyncio.wait_for(_read_frame(reader), REPLY_TIMEOUT)
+            except (OSError, TimeoutError, ValueError) as e:
+                raise ServerUnavailable(f"the server does not answer ({str(e) or type(e).__name__})") from None
+            if data is None:
+                raise ServerUnavailable("the server closed the control connection")
+            try:
+                return _reply_decoder.decode(data)
+            except msgspec.DecodeError as e:
+                raise ServerUnavailable(f"the server's reply is garbled ({e})") from None
+
+    async def open_table(self, request: OpenTable) -> ServedTable:
+        reply = await self.ask(request)
+        if isinstance(reply, Opened):
+            return reply.table
+        raise ServerUnavailable(reply.reason if isinstance(reply, Failed) else "unexpected reply")
+
+    async def tables(self) -> list[ServedTable]:
+        reply = await self.ask(ListTables())
+        if isinstance(reply, Tables):
+            return reply.tables
+        raise ServerUnavailable(reply.reason if isinstance(reply, Failed) else "unexpected reply")
+
+
+_links: dict[int, ServeLink] = {}
+
+
+def link() -> ServeLink | None:
+    """This process's link to its server (one per inherited descriptor), or None when not served."""
+    found = ServeLink.from_env()
+    if found is None:
+        return None
+    return _links.setdefault(found.fd, found)
+
+
+def listing(t: ServedTable) -> Any:
+    """A server table as a LAN :class:`~coldwater.net.discovery.Listing` on loopback, for the Join screen."""
+    from coldwater.net.discovery import Listing
+    from coldwater.net.messages import PROTOCOL
+
+    return Listing(
+        service=f"served:{t.name}",
+        table=t.name,
+        game=t.game,
+        host="127.0.0.1",
+        port=t.port,
+        open_seats=t.open_seats,
+        v=PROTOCOL,
+        content=t.content,
+        fingerprint=t.fingerprint,
+        needs_passphrase=t.needs_passphrase,
+    )
+
+
+# ---- the server's side --------------------------------------------------------------------
+
+
+def lan_identity_path(home: Path) -> Path:
+    from coldwater.net.identity import KEY_FILE
+
+    return home / KEY_FILE
+
+
+class Hosted:
+    """One table the server hosts, and whose key opened it."""
+
+    def __init__(self, host: TableHost, owner: bytes, seat_keys: dict[int, str], *, locked: bool) -> None:
+        self.host = host
+        self.owner = owner
+        self.locked = locked
+        """The table asks for a passphrase."""
+        self.ssh_seats = seat_keys
+        """Seat → SSH key fingerprint, for seats reserved for an SSH key (shown in the lobby)."""
+        self.task: asyncio.Task[Any] | None = None
+        self.empty_since: float | None = None
+
+
+class ServerTables:
+    """The tables hosted by the server process, and the per-app control channels that open them.
+
+    `home_of(blob)` is the data folder of the key (its LAN identity is there, made
+    by the server before the app first starts), and `known_keys()` every SSH key
+    the server can name: the allowed ones and those that have connected.
+    """
+
+    def __init__(
+        self,
+        root: Path,
+        *,
+        home_of: Callable[[bytes], Path],
+        known_keys: Callable[[], set[bytes]],
+        fingerprint_of: Callable[[bytes], str],
+        bind: str = "0.0.0.0",
+        advertise: bool = True,
+        max_tables: int = 32,
+        keep_empty: float = 15 * 60.0,
+        say: Callable[[str], None] | None = None,
+    ) -> None:
+        self.root = root
+        self.home_of = home_of
+        self.known_keys = known_keys
+        self.fingerprint_of = fingerprint_of
+        self.bind = bind
+        self.advertise = advertise
+        self.max_tables = max_tables
+        self.keep_empty = keep_empty
+        self.say = say or log.info
+        """The server's log (a line per table opened, ended or closed)."""
+        self.tables: dict[str, Hosted] = {}
+        self._identity: Identity | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._opening = asyncio.Lock()
+
+    # ---- who is who ----------------------------------------------------------------
+    @property
+    def identity(self) -> Identity:
+        """The LAN identity every server table proves (made once, kept beside the host key)."""
+        if self._identity is None:
+            from coldwater.net.identity import load_or_create
+
+            self._identity = load_or_create(self.root / "ssh" / "tables.key")
+        return self._identity
+
+    def lan_identity(self, blob: bytes) -> Identity:
+        """The LAN identity the app of this SSH key uses (made here if the key never played yet)."""
+        from coldwater.net.identity import load_or_create
+
+        return load_or_create(lan_identity_path(self.home_of(blob)))
+
+    def key_by_fingerprint(self, fp: str) -> bytes | None:
+        fp = fp.strip().lower()
+        return next((b for b in self.known_keys() if self.fingerprint_of(b) == fp), None)
+
+    # ---- control channels ------------------------------------------------------------
+    def attach(self, blob: bytes, sock: socket.socket) -> None:
+        """Serve the control socket of one app, whose key is `blob` (known from who started the app)."""
+        self._spawn(self._serve(blob, sock))
+
+    async def _serve(self, blob: bytes, sock: socket.socket) -> None:
+        reader, writer = await asyncio.open_unix_connection(sock=sock)
+        try:
+            while True:
+                try:
+                    data = await _read_frame(reader)
+                except ValueError as e:
+                    writer.write(_frame(Failed(str(e))))
+                    break
+                if data is None:
+                    break
+                try:
+                    request = _req_decoder.decode(data)
+                except msgspec.DecodeError as e:
+                    reply: Reply = Failed(f"not a request: {e}")
+                else:
+                    try:
+                        reply = await self.handle(blob, request)
+                    except Exception as e:  # nothing an app asks may stop the server
+                        log.exception("control request %s", type(request).__name__)
+                        reply = Failed(f"the server could not do that: {e}")
+                writer.write(_frame(reply))
+                await writer.drain()
+        except ConnectionError:
+            pass
+        finally:
+            writer.close()
+
+    async def handle(self, blob: bytes, request: Request) -> Reply:
+        """One request from the app of the key `blob`."""
+        if isinstance(request, ListTables):
+            return Tables(self.listing(blob))
+        if isinstance(request, CloseTable):
+            return await self.close_table(blob, request.name)
+        async with self._opening:
+            return await self.open_table(blob, request)
+
+    def listing(self, blob: bytes) -> list[ServedTable]:
+        me = self.lan_identity(blob)
+        mine, mine_fp = me.public, me.fingerprint
+        out = []
+        for h in sorted(self.tables.values(), key=lambda h: h.host.name.lower()):
+            t = h.host
+            if t.phase.value == "ended":
+                continue
+            seated = any(r.key == mine for r in t.remotes.values()) or mine_fp in t.reserved.values()
+            if t.started and not seated:
+                continue  # full and playing: nothing to join (spectators come later)
+            out.append(self._describe(h, yours=seated))
+        return out
+
+    def _describe(self, h: Hosted, *, yours: bool) -> ServedTable:
+        t = h.host
+        return ServedTable(
+            name=t.name,
+            game=t.game.name,
+            port=t.port,
+            players=t.info.players,
+            open_seats=t.open_seats,
+            fingerprint=t.identity.fingerprint,
+            content=t.game.content_hash,
+            owner=self.fingerprint_of(h.owner),
+            needs_passphrase=h.locked,
+            started=t.started,
+            yours=yours,
+        )
+
+    def _seats(self, blob: bytes, asked: list[str]) -> tuple[list[str], dict[int, str]] | str:
+        """The form's seats as the LAN host names them, or why they cannot be."""
+        from coldwater.net.known_hosts import normalise_fingerprint
+
+        if asked.count("host") != 1 or asked[0] != "host":
+            return "the first seat is yours (and only the first)"
+        out = ["reserved:" + self.lan_identity(blob).fingerprint]
+        ssh_seats: dict[int, str] = {0: self.fingerprint_of(blob)}
+        for i, kind in enumerate(asked[1:], start=1):
+            if kind in ("open", "bot"):
+                out.append(kind)
+                continue
+            if not kind.startswith("reserved:") or not kind.split(":", 1)[1].strip():
+                return f"seat {i + 1}: {kind!r} is not open, bot or reserved:FINGERPRINT"
+            text = kind.split(":", 1)[1].strip()
+            try:
+                fp = normalise_fingerprint(text)
+            except ValueError:
+                return f"seat {i + 1}: {text!r} is not a key fingerprint (16 hex digits, e.g. ab12-cd34-ef56-7890)"
+            key = self.key_by_fingerprint(fp)
+            if key is not None:
+                # An SSH key the server knows: the seat is for the LAN identity its sessions use.
+                out.append("reserved:" + self.lan_identity(key).fingerprint)
+                ssh_seats[i] = fp
+            else:
+                out.append("reserved:" + fp)  # a LAN player's key fingerprint
+        return out, ssh_seats
+
+    async def open_table(self, blob: bytes, req: OpenTable) -> Reply:
+        from coldwater.core import games
+
+        name = req.name.strip()
+        if not name or len(name) > 40:
+            return Failed("give the table a name of at most 40 characters")
+        if name in self.tables:
+            return Failed(f"a table named {name!r} is already open on this server; choose another name")
+        if len(self.tables) >= self.max_tables:
+            return Failed(f"this server hosts {self.max_tables} tables already; try again later")
+        if sum(1 for h in self.tables.values() if h.owner == blob) >= TABLES_PER_KEY:
+            return Failed(f"you have {TABLES_PER_KEY} tables open on this server already; close one first")
+        try:
+            game = games.get(req.game)
+        except KeyError:
+            return Failed(f"this server has no game {req.game!r}")
+        seats = self._seats(blob, req.seats)
+        if isinstance(seats, str):
+            return Failed(seats)
+        kinds, ssh_seats = seats
+        host = await self._host(game, name, kinds, req, ssh_seats)
+        if isinstance(host, str):
+            return Failed(host)
+        hosted = Hosted(host, blob, ssh_seats, locked=bool(req.passphrase))
+        self.tables[name] = hosted
+        hosted.task = self._spawn(self._run(hosted))
+        self.say(f"table {name!r} ({game.name}) opened by {self.fingerprint_of(blob)} on port {host.port}")
+        return Opened(self._describe(hosted, yours=True))
+
+    async def _host(
+        self, game: Any, name: str, kinds: list[str], req: OpenTable, ssh_seats: dict[int, str]
+    ) -> TableHost | str:
+        from coldwater import net
+
+        try:
+            host: TableHost = await net.open_table(
+                game,
+                name=name,
+                seats=kinds,
+                identity=self.identity,
+                passphrase=req.passphrase or None,
+                options=req.options or None,
+                host_name="server",
+                bind=self.bind,
+                advertise=self.advertise,
+                auto_start=True,  # no one sits at the host's seat: the game starts when every seat is ready
+                save_dir=self.root / "ssh" / "tables",
+            )
+        except Exception as e:  # bad options, a port: said plainly to the asker
+            return f"cannot open the table: {e}"
+        _label_ssh_seats(host, ssh_seats)
+        return host
+
+    async def _run(self, hosted: Hosted) -> None:
+        name = hosted.host.name
+        try:
+            result = await hosted.host.run()
+            self.say(f"table {name!r} ended: {result.outcome}; {finals_line(hosted.host, result.digest)}")
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:
+            self.say(f"table {name!r} stopped: {e}")
+        finally:
+            if self.tables.get(name) is hosted:
+                del self.tables[name]
+
+    async def close_table(self, blob: bytes, name: str) -> Reply:
+        hosted = self.tables.get(name)
+        if hosted is None:
+            return Failed(f"no table named {name!r} is open on this server")
+        if hosted.owner != blob:
+            return Failed("only the key that opened a table may close it")
+        if hosted.host.started:
+            return Failed("the game has started; it ends when it is played out")
+        await self._stop(hosted)
+        return Done()
+
+    async def _stop(self, hosted: Hosted) -> None:
+        if self.tables.get(hosted.host.name) is hosted:
+            del self.tables[hosted.host.name]
+        if hosted.task is not None:
+            hosted.task.cancel()
+        with contextlib.suppress(Exception):
+            await hosted.host.close()
+
+    def reap(self, now: float | None = None) -> None:
+        """Close lobby tables nobody has sat at for `keep_empty` seconds (a game keeps its table)."""
+        now = time.monotonic() if now is None else now
+        for hosted in list(self.tables.values()):
+            t = hosted.host
+            if t.started or any(r.present for r in t.remotes.values()):
+                hosted.empty_since = None
+            elif hosted.empty_since is None:
+                hosted.empty_since = now
+            elif now - hosted.empty_since >= self.keep_empty:
+                self.say(f"table {t.name!r} closed: nobody sat at it for {self.keep_empty:.0f} s")
+                self._spawn(self._stop(hosted))
+
+    async def close(self) -> None:
+        for hosted in list(self.tables.values()):
+            await self._stop(hosted)
+        for task in list(self._tasks):
+            task.cancel()
+
+    def _spawn(self, work: Any) -> asyncio.Task[Any]:
+        task: asyncio.Task[Any] = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+
+def finals_line(host: TableHost, digest: str) -> str:
+    """The table's final digest and each seat's own, signed by that seat (what every peer computed itself)."""
+    seats = ", ".join(
+        f"seat {f.seat + 1} {f.digest.hex()}" for f in sorted(host._finals.values(), key=lambda f: f.seat)
+    )
+    return f"digest {digest}; signed by the seats: {seats or 'none'}"
+
+
+def _label_ssh_seats(host: TableHost, ssh_seats: dict[int, str]) -> None:
+    """Show seats reserved for an SSH key by that key's fingerprint in everyone's lobby.
+
+    The host matches the LAN identity behind the key; people only know the SSH
+    fingerprint their own session shows them, so that is what the lobby names.
+    """
+    if not ssh_seats:
+        return
+    plain = host.lobby
+
+    def lobby() -> list[Any]:
+        out = []
+        for s in plain():
+            if s.kind == "open" and s.reserved and s.seat in ssh_seats:
+                s = msgspec.structs.replace(s, reserved=f"SSH key {ssh_seats[s.seat]}")
+            out.append(s)
+        return out
+
+    host.lobby = lobby  # type: ignore[method-assign]
