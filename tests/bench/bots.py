@@ -92,6 +92,7 @@ def job(args: tuple[str, str, str, list[str], dict[str, Any] | None]) -> tuple[s
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--first", type=int, default=0, help="index of the first seed (to extend an earlier run)")
     ap.add_argument("--levels", default="easy,normal,hard")
     ap.add_argument("--only", default="pond,solo,tribes,h2h")
     ap.add_argument("--jobs", type=int, default=1)
@@ -115,7 +116,7 @@ def main() -> None:
     jobs: list[tuple[str, str, str, list[str], dict[str, Any] | None]] = []
     # Game i of every line before game i + 1 of any: a run stopped early (see
     # --report) still has about as many games on each line.
-    for i in range(n):
+    for i in range(args.first, args.first + n):
         for lv in levels:
             if "pond" in only:
                 jobs.append(("pond", f"{lv}/{i}", "crown", [lv], None))
