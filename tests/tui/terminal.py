@@ -27,7 +27,7 @@ DEADLINE = 90.0
 """Seconds one wait may take before the test fails; generous for a loaded CI machine."""
 POLL = 0.05
 """Seconds between two captures of the screen."""
-QUIET = 0.3
+QUIET = 0.15
 """A screen counts as settled when two captures this far apart are the same."""
 RESEND = 10.0
 """Seconds an unchanged screen may show after a key before the key is sent again (see :meth:`Terminal.answer`)."""

@@ -310,8 +310,11 @@ where you have a seat says *your seat*: choose it to sit back down.
             error.update("This table needs a passphrase: type it in Pass, then choose the table again.")
             self.query_one("#passphrase", Input).focus()
             return
-        watch = self.as_watcher or (not isinstance(target, str) and only_to_watch(target))
-        if not isinstance(target, str) and not watch and target.open_seats <= 0:
+        # A table on this server where this key already has a seat: sit back down (it is
+        # running, or full, which would otherwise make it a table only to watch).
+        mine = not isinstance(target, str) and target in self.served and target.table in self.yours
+        watch = self.as_watcher or (not isinstance(target, str) and not mine and only_to_watch(target))
+        if not isinstance(target, str) and not watch and not mine and target.open_seats <= 0:
             error.update("This table has no open seat and admits no watchers.")
             return
         self.joining = True
