@@ -125,6 +125,12 @@ class SearchBot:
         candidate), so a decision stays under about 3 s on a slow or busy machine."""
         self.last_iterations = 0
         """Iterations the last decision ran (below the budget only if the clock cap hit)."""
+        self.pause: Callable[[], None] | None = None
+        """Called before every iteration, so a host that runs the search in a thread
+        beside its UI can hold it there while a key is handled (Python runs one thread
+        at a time; a search sharing the interpreter would halve the UI's speed).
+        Time spent paused does not count against `max_seconds`, and the budget is in
+        iterations, so pausing never changes the choice."""
 
     # ---- the contract ------------------------------------------------------
     def choose(self, view: State[Any, Any], rng: Rng) -> Action:
@@ -151,6 +157,10 @@ class SearchBot:
             it = rng.fork(j)
             world = self.game.determinize(view, it.fork("world"))
             for i, a in enumerate(cands):
+                if self.pause is not None:
+                    t = time.perf_counter()
+                    self.pause()
+                    deadline += time.perf_counter() - t
                 st = world.clone() if i < len(cands) - 1 else world
                 results[i].append(self._iterate(root, st, FastRng(it.fork("playout")), me, a))
                 n += 1

@@ -26,6 +26,7 @@ from coldwater.core import games, record
 from coldwater.core.errors import ContentError, IllegalAction, RecordError
 from coldwater.core.notation import Action
 from coldwater.core.rng import Rng
+from coldwater.core.search import SearchBot
 from coldwater.core.state import CHANCE, Bot, Game, State
 
 from . import paths
@@ -177,6 +178,10 @@ class Table:
         self._remote = remote
         self._events: Emitter[Event] = Emitter(contain=False)
         self._bots = bots
+        self.think_pause: Callable[[], None] | None = None
+        """Handed to a searching bot, which calls it between playouts from its worker
+        thread (see ``SearchBot.pause``): the app holds the search there while it
+        handles a key."""
 
     # ---- construction ------------------------------------------------------
     @classmethod
@@ -280,6 +285,8 @@ class Table:
         if kind is SeatKind.BOT:
             view = self.state.view(cur)
             bot = self._bots[cur]
+            if isinstance(bot, SearchBot):
+                bot.pause = self.think_pause
             # Bots think in a worker thread so the UI's event loop never freezes.
             action = await asyncio.to_thread(bot.choose, view, self.bot_rng(cur))
             self.apply(cur, action)

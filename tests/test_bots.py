@@ -178,3 +178,34 @@ def test_fisheries_built_sort_keys_are_the_notation(options: dict[str, Any] | No
             legal = s.legal()
             assert [str(a) for a in legal] == sorted(str(a) for a in legal)
             s.apply(s.sample_chance(r) if cur == CHANCE else r.choice(legal))
+
+
+def test_a_paused_search_plays_the_same_move() -> None:
+    """The host's pause hook runs before every iteration and changes nothing chosen."""
+    g = games.get("crown")
+    s = mid_game("crown", 2, "pause/crown")
+    view = s.view(s.current)
+    plain = small(g).choose(view, Rng("p"))
+    calls: list[int] = []
+    bot = small(g)
+    bot.pause = lambda: calls.append(1)
+    assert bot.choose(view, Rng("p")) == plain
+    assert len(calls) == bot.last_iterations > 0
+
+
+def test_practice_pond_greedy_keeps_bait_from_the_silent_players_piles() -> None:
+    """The silent player catches when its draw makes a colour's discard pile 3 to 6:
+    casting into a pile of 2 to 5 feeds it, pushing one past 5 starves it; with
+    real rivals there is no silent player to feed."""
+    from coldwater.core.crown.bot import GreedyBot
+
+    g = games.get("crown")
+    solo, duo = g.new(1, seed="feed").data, g.new(2, seed="feed").data
+    for d in (solo, duo):
+        d.discard[0] = 1
+    assert GreedyBot.feeds_silent(solo, 0, 1) == 1.0  # 1 -> 2: one silent draw from a fish
+    assert GreedyBot.feeds_silent(solo, 0, 0) == 0.0
+    solo.discard[0] = 4
+    assert GreedyBot.feeds_silent(solo, 0, 1) == 0.0  # 4 -> 5: still in range
+    assert GreedyBot.feeds_silent(solo, 0, 2) == -1.0  # 4 -> 6: out of its reach
+    assert GreedyBot.feeds_silent(duo, 0, 1) == 0.0

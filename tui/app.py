@@ -11,6 +11,7 @@ import os
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from textual import events
 from textual.app import App
 from textual.events import Resize
 from textual.screen import Screen
@@ -19,6 +20,7 @@ from coldwater import themes
 from coldwater.tui import keymap
 from coldwater.tui import settings as settings_mod
 from coldwater.tui.catalog import Catalog
+from coldwater.tui.thinking import ThinkGate
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 
@@ -50,11 +52,20 @@ class ColdwaterApp(App[None]):
             settings, self.settings_problem = settings_mod.load_reporting()
         self.settings = settings
         self.bot_delay = self.settings.bot_delay if bot_delay is None else bot_delay
+        self.think_gate = ThinkGate()
+        """Holds a bot's search while a key is handled (see tui/thinking.py)."""
         for t in themes.THEMES.values():
             self.register_theme(t)
         self.theme = themes.resolve(theme or self.settings.theme, no_color="NO_COLOR" in os.environ)
         if self.settings.keys:
             self.set_keymap(dict(self.settings.keys))
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            # A key comes first: hold any search until the screen has repainted.
+            self.think_gate.hold()
+            self.call_after_refresh(self.think_gate.release)
+        await super().on_event(event)
 
     def on_mount(self) -> None:
         from coldwater.tui.screens.menu import MenuScreen

@@ -1,7 +1,10 @@
-"""Self-play balance check: greedy bots, win rate by seat, cards in winners' hands.
+"""Self-play balance check: bots on every seat, win rate by seat, cards in winners' hands.
 
     .venv/bin/python tests/bench/balance_aquatica.py [--games N] [--module goals|tribes]
-        [--kings basic|advanced] [--players 2,3,4,5] [--content PATH] [--jobs J]
+        [--kings basic|advanced] [--players 2,3,4,5] [--content PATH] [--jobs J] [--bot greedy|hard|...]
+
+The greedy bot by default (thousands of games a minute); ``--bot hard`` plays the
+search level on every seat, about a thousand times slower, for a small sample.
 
 For each player count it prints the win rate by seat, how far the furthest seat is
 from a fair share (1/N), average PP by seat and the cards most often in the winner's
@@ -13,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import math
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -28,11 +32,15 @@ def _load(content: str | None) -> AquaticaGame:
     return GAME.with_content(content) if content else GAME
 
 
-def one(args: tuple[int, str, int, str, str | None]) -> tuple[int, list[int], list[str], str]:
-    players, module, i, kings, content = args
+def one(args: tuple[int, str, int, str, str | None, str]) -> tuple[int, list[int], list[str], str]:
+    players, module, i, kings, content, bot = args
     g = _load(content)
     s = g.new(players, seed=f"bal/{players}/{module}/{kings}/{i}", options={"module": module, "kings": kings})
-    play_out(s, [g.bot("greedy") for _ in range(players)], Rng(i))
+    bots = [g.bot(bot) for _ in range(players)]
+    for b in bots:
+        if hasattr(b, "max_seconds"):
+            b.max_seconds = math.inf  # the budget alone decides: repeatable figures
+    play_out(s, bots, Rng(i))
     sc = s.scores()
     w = sc.ranking[0]
     k = g.deck
@@ -72,12 +80,14 @@ def main() -> None:
     ap.add_argument("--players", default="2,3,4,5")
     ap.add_argument("--content", default=None, help="a folder or file of your own card data")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--bot", default="greedy", help="the bot on every seat (greedy, easy, normal, hard, random)")
     a = ap.parse_args()
-    label = f"{a.module}, kings {a.kings}" + (f", content {a.content}" if a.content else "")
+    label = f"{a.bot} bots, {a.module}, kings {a.kings}" + (f", content {a.content}" if a.content else "")
     devs: list[float] = []
     with ProcessPoolExecutor(a.jobs) as ex:
         for players in [int(x) for x in a.players.split(",")]:
-            res = list(ex.map(one, [(players, a.module, i, a.kings, a.content) for i in range(a.games)], chunksize=25))
+            jobs = [(players, a.module, i, a.kings, a.content, a.bot) for i in range(a.games)]
+            res = list(ex.map(one, jobs, chunksize=25 if a.bot == "greedy" else 1))
             dev = report(players, res, label)
             if players > 1:
                 devs.append(dev)

@@ -12,6 +12,9 @@ Run: ``python tests/bench/bench_tui.py [--runs N]``
   log pane (F3), and making a choice (the board, the list and the log are
   redrawn; only choices after which it is still the person's turn are timed,
   so no bot thinking is counted);
+- keypress to repaint while a hard bot thinks (the bot searches in a worker
+  thread; the key must not wait for the search): opening and closing the full
+  log pane (F3) and scrolling the board, timed only while the bot is mid-search;
 - peak memory (RSS) of a process that opens the app and plays a whole Crown game
   by keyboard against a bot.
 
@@ -223,6 +226,98 @@ async def keypress(samples: int, size: tuple[int, int]) -> None:
             )
 
 
+async def keypress_while_thinking(samples: int, size: tuple[int, int], gate: bool = True) -> None:
+    """F3 and PgDn/PgUp pressed while a hard bot searches, each timed to its repaint.
+
+    Besides wall time, the CPU time of the event loop's thread alone (the bot's
+    thread excluded): on an idle 2-core machine the wall time comes close to it;
+    on a busy one, other processes stretch the wall time. With ``gate=False`` the
+    search is not held while a key is handled (for comparison)."""
+    os.environ["COLDWATER_HOME"] = tempfile.mkdtemp(prefix="coldwater-bench-")
+    sys.path.insert(0, str(ROOT))
+    from textual import events
+
+    from coldwater.net.table import Seat, SeatKind, Table
+    from coldwater.tui.app import ColdwaterApp
+    from coldwater.tui.catalog import Catalog
+    from coldwater.tui.screens.table import TableScreen
+    from coldwater.tui.settings import Settings
+    from coldwater.tui.widgets.choices import ChoiceList
+
+    app = ColdwaterApp(catalog=Catalog(names=("crown",)), settings=Settings(bot_delay=0.0))
+    took: dict[str, list[float]] = {"f3": [], "pagedown": []}
+    cpus: list[float] = []
+    async with app.run_test(size=size) as pilot:
+        # The hard bot sits first, so the table opens on its search.
+        seats = [Seat(SeatKind.BOT, "Gil", bot="hard"), Seat(SeatKind.PERSON, "Ada")]
+        screen = app.catalog.table_screen("crown")(Table.new("crown", seats, seed="bench-think"))
+        await app.push_screen(screen)
+        assert isinstance(screen, TableScreen)
+        table = screen.table
+        if not gate:
+            assert isinstance(table, Table)
+            table.think_pause = None
+
+        def thinking() -> bool:
+            cur = table.current
+            return screen.busy and cur is not None and cur >= 0 and table.seats[cur].kind is SeatKind.BOT
+
+        async def settle() -> None:
+            for _ in range(400):
+                await pilot._wait_for_screen()
+                screen._on_timer_update()
+                if not screen._callbacks and not screen._layout_required:
+                    await pilot._wait_for_screen()
+                    if not screen._callbacks and not screen._dirty_widgets and not screen._repaint_required:
+                        return
+                await asyncio.sleep(0)
+
+        keys = ("f3", "f3", "pagedown", "pageup")
+        k = 0
+        rounds = 0
+        while min(len(v) for v in took.values()) < samples and rounds < samples * 50 and not table.state.is_over:
+            rounds += 1
+            if screen.my_turn() and not screen.busy:
+                decision = screen.query_one("#decision", ChoiceList)
+                await pilot.press("1" if decision.has_key("1") else "e")
+                await asyncio.sleep(0.01)
+                continue
+            if not thinking():
+                await asyncio.sleep(0.005)
+                continue
+            key = keys[k % len(keys)]
+            await settle()
+            if not thinking():
+                continue
+            event = events.Key(key, None)
+            event.set_sender(app)
+            t0, c0 = time.perf_counter(), time.thread_time()
+            assert app._driver is not None
+            app._driver.send_message(event)
+            await settle()
+            dt = time.perf_counter() - t0
+            k += 1
+            if thinking():  # the bot was still searching when the repaint was done
+                took.setdefault(key, []).append(dt)
+                cpus.append(time.thread_time() - c0)
+            await asyncio.sleep(0.05)  # let the search run between keys, as a person would
+        if screen.pane:
+            screen.action_pane(screen.pane)
+    w, h = size
+    for key, label in (("f3", "open/close the log pane (F3)"), ("pagedown", "scroll the board (PgDn/PgUp)")):
+        xs = sorted(took.get(key, []) + (took.get("pageup", []) if key == "pagedown" else []))
+        if xs:
+            print(
+                f"keypress to repaint while a hard bot thinks{'' if gate else ' (search not held)'}, "
+                f"Crown table {w}×{h}, {label}: median {statistics.median(xs) * 1000:.1f} ms, "
+                f"p90 {xs[int(len(xs) * 0.9)] * 1000:.1f} ms, max {xs[-1] * 1000:.1f} ms ({len(xs)} keys; "
+                f"event-loop thread CPU median {statistics.median(cpus) * 1000:.1f} ms; "
+                f"load average {os.getloadavg()[0]:.1f})  [aim ≤ 50 ms]"
+            )
+        else:
+            print(f"keypress while a hard bot thinks, {label}: no key landed mid-search")
+
+
 def peak_memory() -> None:
     out = subprocess.run(
         [sys.executable, "-c", PEAK.format(root=str(ROOT))], capture_output=True, text=True, env=env(), timeout=600
@@ -239,13 +334,19 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=5, help="cold starts to time")
     ap.add_argument("--keys", type=int, default=40, help="keypresses of each kind to time")
+    ap.add_argument("--only-thinking", action="store_true", help="only the keys pressed while a hard bot thinks")
     args = ap.parse_args()
+    if args.only_thinking:
+        asyncio.run(keypress_while_thinking(args.keys, (80, 24)))
+        asyncio.run(keypress_while_thinking(args.keys, (80, 24), gate=False))
+        return
     # The same measurement for a bare Textual "hello" app, for scale on this machine.
     cold_start(args.runs, BARE, "for scale, a bare Textual app")
     cold_start(args.runs)
     print(f"(machine load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")
     for size in ((80, 24), (200, 60)):
         asyncio.run(keypress(args.keys, size))
+    asyncio.run(keypress_while_thinking(args.keys, (80, 24)))
     peak_memory()
 
 

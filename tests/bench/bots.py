@@ -2,6 +2,7 @@
 
     .venv/bin/python tests/bench/bots.py [--games N] [--levels easy,normal,hard]
         [--only pond,solo,tribes,h2h] [--tribes-levels 1,...,6] [--titles crown,...] [--jobs J]
+    .venv/bin/python tests/bench/bots.py --report FILE [--levels ...]
 
 Prints, for each level, over a fixed list of seeds (``--games`` per line):
 
@@ -14,6 +15,10 @@ Prints, for each level, over a fixed list of seeds (``--games`` per line):
   CPU time (what the budget sets; independent of other load on the machine)
   and of wall time.
 
+Each game also writes one JSON line to stderr as it ends; ``--report FILE``
+prints the figures from a file of such lines (a long run stopped early, or
+several runs' lines put together).
+
 The wall-clock safety cap is lifted here, so every decision runs its whole
 iteration budget and the figures repeat exactly for the same seeds. Figures
 only; nothing here fails on time.
@@ -22,6 +27,7 @@ only; nothing here fails on time.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import statistics
 import sys
@@ -65,7 +71,6 @@ def job(args: tuple[str, str, str, list[str], dict[str, Any] | None]) -> tuple[s
     section, key, game_name, levels, options = args[0], args[1], args[2], args[3], args[4]
     seed = f"bots/{section}/{key}"
     sc, d, times = play(game_name, seed, levels, options)
-    print(f"  {section} {key} {','.join(levels)}: {sc.outcome}", file=sys.stderr, flush=True)
     if section == "pond":
         res: Any = sc.ranking[0] == 0
     elif section == "solo":
@@ -74,24 +79,45 @@ def job(args: tuple[str, str, str, list[str], dict[str, Any] | None]) -> tuple[s
         res = all(t in d.ps[0].tribes for t in d.tribes)
     else:
         res = sc.ranking[0]
+    # One JSON line per game on stderr as it ends: `--report FILE` rebuilds the
+    # figures from such lines, so a long run cut short still counts.
+    print(
+        json.dumps({"section": section, "key": key, "res": res, "levels": levels, "times": times}),
+        file=sys.stderr,
+        flush=True,
+    )
     return section, key, res, levels, times
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--first", type=int, default=0, help="index of the first seed (to extend an earlier run)")
     ap.add_argument("--levels", default="easy,normal,hard")
     ap.add_argument("--only", default="pond,solo,tribes,h2h")
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--tribes-levels", default="1,2,3,4,5,6", help="Tribes Solo levels to play")
     ap.add_argument("--titles", default=",".join(games.names()), help="games for the head-to-head lines")
+    ap.add_argument("--report", metavar="FILE", help="print the figures from the game lines a run wrote to stderr")
     args = ap.parse_args()
     levels = args.levels.split(",")
+    if args.report:
+        with open(args.report) as f:
+            # Keyed by section and game: the same game from two runs (same seed, same
+            # budget, so the same result) counts once.
+            rows = list(
+                {(r["section"], r["key"]): r for r in map(json.loads, filter(lambda x: x.startswith("{"), f))}.values()
+            )
+        done = [(r["section"], r["key"], r["res"], r["levels"], [tuple(t) for t in r["times"]]) for r in rows]
+        report(done, levels, None)
+        return
     only = set(args.only.split(","))
     n = args.games
     jobs: list[tuple[str, str, str, list[str], dict[str, Any] | None]] = []
-    for lv in levels:
-        for i in range(n):
+    # Game i of every line before game i + 1 of any: a run stopped early (see
+    # --report) still has about as many games on each line.
+    for i in range(args.first, args.first + n):
+        for lv in levels:
             if "pond" in only:
                 jobs.append(("pond", f"{lv}/{i}", "crown", [lv], None))
             if "solo" in only:
@@ -101,10 +127,9 @@ def main() -> None:
                     jobs.append(
                         ("tribes", f"{lv}/{level}/{i}", "aquatica", [lv], {"module": "tribes", "solo_level": level})
                     )
-    if "h2h" in only:
-        for lo, hi in zip(levels, levels[1:]):
-            for name in args.titles.split(","):
-                for i in range(n):
+        if "h2h" in only:
+            for lo, hi in zip(levels, levels[1:]):
+                for name in args.titles.split(","):
                     seats = [hi, lo] if i % 2 == 0 else [lo, hi]
                     jobs.append(("h2h", f"{name}/{hi}-{lo}/{i}", name, seats, None))
     t0 = time.perf_counter()
@@ -118,7 +143,7 @@ def main() -> None:
     print(f"({len(jobs)} games in {time.perf_counter() - t0:.0f} s)")
 
 
-def report(results: list[tuple[str, str, Any, list[str], Timing]], levels: list[str], n: int) -> None:
+def report(results: list[tuple[str, str, Any, list[str], Timing]], levels: list[str], n: int | None) -> None:
     by: dict[tuple[str, str], list[Any]] = {}
     timing: dict[str, Timing] = {lv: [] for lv in levels}
     for section, key, res, seats, times in results:
@@ -133,7 +158,7 @@ def report(results: list[tuple[str, str, Any, list[str], Timing]], levels: list[
             by.setdefault((section, f"{game}/{pair}"), []).append(seats[res] == hi)
         for lv, cpu, wall in times:
             timing[lv].append((lv, cpu, wall))
-    print(f"Bot levels, {n} games per line (fixed seeds)")
+    print(f"Bot levels, {n if n is not None else 'the'} games per line (fixed seeds)")
     for lv in levels:
         if ("pond", lv) in by:
             r = by[("pond", lv)]
@@ -142,13 +167,13 @@ def report(results: list[tuple[str, str, Any, list[str], Timing]], levels: list[
         if ("solo", lv) in by:
             c = Counter(by[("solo", lv)])
             dist = ", ".join(f"{t} {k}" for t, k in sorted(c.items(), key=lambda x: -x[1]))
-            print(f"  Aquatica base solo    {lv:6}  {dist}")
+            print(f"  Aquatica base solo    {lv:6}  {dist} (of {sum(c.values())})")
     for lv in levels:
         cells = []
         for level in range(1, 7):
             r = by.get(("tribes", f"{lv}/{level}"))
             if r:
-                cells.append(f"L{level} {100 * sum(r) / len(r):3.0f}%")
+                cells.append(f"L{level} {sum(r)}/{len(r)}")
         if cells:
             print(f"  Aquatica Tribes Solo  {lv:6}  " + "  ".join(cells))
     for name in games.names():

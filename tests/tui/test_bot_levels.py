@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
+from coldwater.core.bots import EasyBot
 from coldwater.core.search import SearchBot
 from coldwater.tui.screens.table import TableScreen
 
@@ -33,3 +36,20 @@ async def test_a_seat_plays_at_the_level_picked(make_app) -> None:
             await asyncio.sleep(0.05)
         assert screen.my_turn(), "the normal bot never finished its turn"
         assert table.state.ply > 0 and table.current == 1
+
+
+@pytest.mark.parametrize("level", ["easy", "hard"])
+async def test_each_level_can_be_picked_for_a_seat(make_app, level: str) -> None:
+    """The form offers every level; the table seats the bot picked (normal plays above)."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_game(pilot, mode_key="s", game="aquatica", seats=["person", f"bot:{level}"], seed="7")
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        table = screen.table
+        assert table.seats[1].bot == level
+        bot = table._bots[1]
+        assert bot.name == level
+        assert isinstance(bot, SearchBot) == (level == "hard")
+        if level == "easy":
+            assert isinstance(bot, EasyBot)

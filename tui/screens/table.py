@@ -46,10 +46,11 @@ from coldwater.core.errors import IllegalAction
 from coldwater.core.notation import Action
 from coldwater.core.state import CHANCE, State
 from coldwater.net import paths, records
-from coldwater.net.table import Applied, GameOver, SeatKind, Undone, seat_label
+from coldwater.net.table import Applied, GameOver, SeatKind, Table, Undone, seat_label
 from coldwater.net.tablelike import TableLike
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen
+from coldwater.tui.thinking import ThinkingStopped
 from coldwater.tui.widgets.board import BoardView
 from coldwater.tui.widgets.choices import ChoiceList, Item
 from coldwater.tui.widgets.footer import SteadyFooter
@@ -302,6 +303,8 @@ leaving and resuming later loses nothing, the log included.
         self.query_one("#log-pane").display = False
         for pane in self.PANES:
             self.query_one(f"#pane-{pane.id}").display = False
+        if isinstance(self.table, Table):
+            self.table.think_pause = self.cw.think_gate.pause_for(self)
         if self.table.content is not None:
             self.log_entry("note", self.content_note())  # say so once, up front
         opening = getattr(self.table, "opening_note", "")
@@ -315,6 +318,11 @@ leaving and resuming later loses nothing, the log included.
 
     def on_unmount(self) -> None:
         self._unsubscribe()
+        if isinstance(self.table, Table):
+            # A bot still searching stops at its next playout instead of finishing a
+            # move nobody will apply: leaving or quitting does not wait for it. The
+            # table was saved after the last move, so the bot thinks again on resume.
+            self.cw.think_gate.stop(self)
 
     # ---- seeing ------------------------------------------------------------
     @property
@@ -732,6 +740,8 @@ leaving and resuming later loses nothing, the log included.
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.name == "drive" and event.state is WorkerState.ERROR:
+            if isinstance(event.worker.error, ThinkingStopped):
+                return  # the table is closing; nothing was lost
             self.notify(f"The game stopped: {event.worker.error}", severity="error", timeout=30)
 
     def _after_drive(self) -> None:

@@ -1,0 +1,85 @@
+"""Holding a bot's search while the app handles a key.
+
+A bot thinks in a worker thread, but Python runs one thread at a time: a search
+beside the event loop would take half of every key's time. The app holds the
+gate from a key's arrival until the screen has repainted; the search waits at
+the gate between playouts (``SearchBot.pause``), so the key is handled at full
+speed and the search loses only that moment. The search's budget is counted in
+playouts, so a hold never changes what the bot plays.
+
+The same hook ends a search whose table has gone (left, or the app quit): it
+raises :class:`ThinkingStopped` in the bot's thread, so nobody waits for a move
+that would not be applied.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+HOLD_AT_MOST = 0.25
+"""Seconds after the last key that a held gate holds: a key whose repaint never
+reports back (or a key held down) cannot stall a bot for longer."""
+
+
+class ThinkingStopped(Exception):
+    """Raised inside a bot's search when its table has closed."""
+
+
+class ThinkGate:
+    """Open unless a key is being handled; one per app, shared by its tables."""
+
+    def __init__(self, hold_at_most: float = HOLD_AT_MOST) -> None:
+        self.hold_at_most = hold_at_most
+        self._open = threading.Event()
+        self._open.set()
+        self._holds = 0
+        self._lock = threading.Lock()
+        self._since = 0.0
+        self._stopped: set[int] = set()
+        """id() of the owners (table screens) that are gone."""
+
+    def hold(self) -> None:
+        """A key arrived (event loop thread)."""
+        with self._lock:
+            self._holds += 1
+            self._since = time.monotonic()
+            self._open.clear()
+
+    def release(self) -> None:
+        """Its repaint is done (event loop thread); the gate opens when no key is left."""
+        with self._lock:
+            self._holds = max(0, self._holds - 1)
+            if not self._holds:
+                self._open.set()
+
+    @property
+    def held(self) -> bool:
+        return not self._open.is_set()
+
+    def wait(self) -> None:
+        """Called by a searching bot between playouts (worker thread)."""
+        if self._open.is_set():
+            return
+        left = self._since + self.hold_at_most - time.monotonic()
+        if left > 0:
+            self._open.wait(left)
+
+    def pause_for(self, owner: object) -> Callable[[], None]:
+        """The pause hook for a search run on behalf of `owner` (a table screen)."""
+        key = id(owner)
+        with self._lock:
+            self._stopped.discard(key)
+
+        def pause() -> None:
+            if key in self._stopped:
+                raise ThinkingStopped("the table was closed")
+            self.wait()
+
+        return pause
+
+    def stop(self, owner: object) -> None:
+        """`owner` is gone: its searches stop at their next pause."""
+        with self._lock:
+            self._stopped.add(id(owner))
