@@ -564,7 +564,7 @@ def test_a_reformed_tackle_stack_is_a_fresh_deck_every_seat_shuffles() -> None:
     audits = table.play()
     assert all(a.ok for a in audits), [a.problems for a in audits]
     tackle = [d for d in table.seats[0].order if d.startswith("crown/tackle")]
-    assert len(tackle) >= 3, tackle  # reformed at least twice
+    assert len(tackle) >= 2, tackle  # reformed at least once
     assert all(len(table.seats[0].decks[d].passes) == 3 for d in tackle)
     assert any(w[0] == tackle[-1] for f in table.seats for w in f.known), "a piece of a reformed stack was dealt"
 
