@@ -86,8 +86,12 @@ async def focus(pilot: Pilot[Any], selector: str | Widget, limit: int = 40) -> N
 async def set_cycler(pilot: Pilot[Any], selector: str | Cycler, value: Any) -> None:
     await focus(pilot, selector)
     cycler = pilot.app.screen.query_one(selector, Cycler) if isinstance(selector, str) else selector
-    for _ in range(len(cycler.choices) + 1):
+    for turn in range(len(cycler.choices) + 1):
         if cycler.value == value:
+            if turn:
+                # A change rebuilds parts of the form (a game's options, a reserved seat's
+                # fingerprint field) in handlers of its own: let them run before going on.
+                await pilot.pause()
             return
         before = cycler.value
         await key_until(pilot, "right", lambda: cycler.value != before)

@@ -347,8 +347,8 @@ leaving and resuming later loses nothing, the log included.
         return t.waiting_for_person and t.current == self.viewer and not self._handing_over
 
     def refresh_view(self) -> None:
-        if not self.is_mounted or self._finished:
-            return  # a worker can finish after the person left the table
+        if not self.is_mounted or self._finished or not self.query("#status"):
+            return  # a worker can finish after the person left the table (or while it is taken down)
         self.flush_chance()
         view = self.current_view()
         self.say("#status", self.status(view))
