@@ -347,8 +347,8 @@ leaving and resuming later loses nothing, the log included.
         return t.waiting_for_person and t.current == self.viewer and not self._handing_over
 
     def refresh_view(self) -> None:
-        if not self.is_mounted or self._finished or not self.query("#status"):
-            return  # a worker can finish after the person left the table (or while it is taken down)
+        if not self._drawable():
+            return
         self.flush_chance()
         view = self.current_view()
         self.say("#status", self.status(view))
@@ -717,9 +717,14 @@ leaving and resuming later loses nothing, the log included.
                 self.refresh_view()  # watching: no turn of ours ends this loop, so draw each move
         self._after_drive()
 
+    def _drawable(self) -> bool:
+        """Whether the frame's rows are there to draw on: a worker can go on after the person
+        left the table, or while the screen is being taken down (its rows already gone)."""
+        return self.is_mounted and not self._finished and bool(self.query("#status"))
+
     def show_waiting(self, seat: int) -> None:
         """A bot (or a remote player) is thinking: say who, in the decision title and status."""
-        if not self.is_mounted:
+        if not self._drawable():
             return
         who = seat_label(self.table.seats, seat)
         self._thinking = (seat, time.monotonic())
