@@ -19,6 +19,7 @@ LONGEST: tuple[str, ...] = (
     "tests/tui/test_serve_tables.py::test_two_ssh_players_and_a_lan_player_finish_one_game",
     "tests/tui/test_tmux.py::test_whole_solo_game_against_two_bots_with_the_panes",
     "tests/tui/test_serve_tables.py::test_a_whole_solo_game_over_ssh_with_a_resize",
+    "tests/tui/test_serve.py::test_the_openssh_client_finishes_a_solo_game",
     "tests/tui/test_fisheries_play.py::test_whole_game_against_the_greedy_bot",
     "tests/tui/test_crown_play.py::test_a_whole_game_by_keyboard_with_the_table_in_view",
     "tests/tui/test_aquatica_play.py::test_whole_game_by_keyboard",

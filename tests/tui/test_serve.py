@@ -395,3 +395,39 @@ def test_the_openssh_client_plays_in_a_real_terminal(served: tuple[int, Path], t
         term.wait_until(lambda s: term.exited() is not None, "ssh ending when the app quits")
     finally:
         term.close()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(TMUX is None or shutil.which("ssh") is None, reason="needs tmux and the OpenSSH client")
+def test_the_openssh_client_finishes_a_solo_game(
+    served: tuple[int, Path], tmp_path: Path, player_key: asyncssh.SSHKey
+) -> None:
+    """Slow (a whole Crown game against one bot, by keys, through the real `ssh` in tmux at 80×24)."""
+    from tests.tui.test_tmux import STEP_1, play_turn, question
+
+    port, key = served
+    home = serve.player_home(tmp_path / "data", player_key.public_data)
+    (home / "settings.json").write_text('{"bot_delay": 0.0}')  # the bot answers at once
+    ssh = ["ssh", "-p", str(port), "-i", str(key), "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes"]
+    ssh += ["-o", "StrictHostKeyChecking=no", "-o", f"UserKnownHostsFile={tmp_path / 'known_hosts'}"]
+    ssh += ["-o", "LogLevel=ERROR", "-F", "/dev/null", "play@127.0.0.1"]
+    term = Terminal(ssh, env={"TERM": "xterm-256color"}, config_dir=tmp_path)
+    try:
+        shown = term.wait_for(MENU)
+        term.answer("s", shown)
+        shown = term.settled(lambda s: "Solo game against bots" in s, "the new-game form")
+        term.answer("C-s", shown)
+        for turn in range(80):
+            shown = term.settled(lambda s: question(s) == STEP_1 or "final scores" in s, "a turn or the end")
+            if "final scores" in shown:
+                break
+            play_turn(term)
+        else:
+            raise term.fail("the game did not end in 80 turns")
+        assert "Coldwater Crown — final scores" in shown and turn > 5
+        term.answer("Enter", shown)
+        shown = term.settled(lambda s: MENU in s, "the menu after the game")
+        term.press("C-q")
+        term.wait_until(lambda s: term.exited() is not None, "ssh ending when the app quits")
+    finally:
+        term.close()
