@@ -101,6 +101,7 @@ class Budget(TypedDict):
     confidence: NotRequired[float]
     expand_after: NotRequired[int]
     max_seconds: NotRequired[float]
+    max_plies: NotRequired[int]
 
 
 class SearchSpec:

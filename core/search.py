@@ -101,9 +101,10 @@ class SearchBot:
         confidence: float = 1.0,
         expand_after: int = 8,
         max_seconds: float = 2.0,
+        max_plies: int | None = None,
     ) -> None:
-        if iterations < 1 or width < 1 or horizon < 0:
-            raise ValueError("a search needs at least one iteration, one candidate and a horizon >= 0")
+        if iterations < 1 or width < 1 or horizon < 0 or (max_plies is not None and max_plies < 1):
+            raise ValueError("a search needs at least one iteration, one candidate, a horizon >= 0 and plies >= 1")
         self.name = name
         self.game = game
         self.policy = policy
@@ -120,6 +121,13 @@ class SearchBot:
         self.confidence = confidence
         self.expand_after = expand_after
         """Standard errors by which a candidate must beat the prior's first to be played."""
+        self.max_plies = max_plies
+        """A second budget, in plies played (tree and playouts) by the whole decision,
+        checked between rounds: early in a game a playout is several times longer than
+        late, so a budget in plies keeps the time per decision about even while the
+        iterations stay a cap; it is counted, not timed, so the choice stays repeatable."""
+        self.last_plies = 0
+        """Plies the last decision played in its iterations."""
         self.max_seconds = max_seconds
         """Wall-clock safety net, checked between rounds (a round is one playout per
         candidate), so a decision stays under about 3 s on a slow or busy machine."""
@@ -151,8 +159,10 @@ class SearchBot:
         results: list[list[float]] = [[] for _ in cands]
         rounds = max(1, self.iterations // len(cands))
         n = 0
+        start = view.ply
+        plies = 0
         for j in range(rounds):
-            if j and time.perf_counter() > deadline:
+            if j and (time.perf_counter() > deadline or (self.max_plies is not None and plies >= self.max_plies)):
                 break
             it = rng.fork(j)
             world = self.game.determinize(view, it.fork("world"))
@@ -163,8 +173,10 @@ class SearchBot:
                     deadline += time.perf_counter() - t
                 st = world.clone() if i < len(cands) - 1 else world
                 results[i].append(self._iterate(root, st, FastRng(it.fork("playout")), me, a))
+                plies += st.ply - start
                 n += 1
         self.last_iterations = n
+        self.last_plies = plies
         return cands[self._pick(results)]
 
     def _pick(self, results: list[list[float]]) -> int:

@@ -11,7 +11,6 @@ bot is deterministic given its Rng.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,7 +19,7 @@ from coldwater.core.notation import Action
 from coldwater.core.search import score_values
 from coldwater.core.state import State
 
-from . import payment
+from . import payment, solo
 from .actions import (
     Buy,
     ClaimGoal,
@@ -94,20 +93,31 @@ class GreedyBot(GreedyBase):
 def evaluate(state: State[Any, Any], anchor: tuple[int, ...]) -> list[float]:
     """Worth of a position to each seat, for the search.
 
-    Tribes Solo is won by recruiting every Tribe, so there the share of Tribes
-    recruited counts most; base solo is scored by title (more PP is better than
-    where the search began); with rivals, the win and the margin in PP.
+    Solo games are scored on a fixed scale, so the worth is measured on it, not
+    around where the search began (a sigmoid around the root's few PP saturated:
+    every whole-game playout ended 40+ PP above it and looked alike). Base solo:
+    PP, with a step at each title (the player's goal is the next title, the Kraken
+    at 91). Tribes Solo is won by recruiting every Tribe, so the win and the share
+    of Tribes recruited count most, then PP (level 6 also counts PP). With rivals,
+    the win and the margin in PP.
     """
     d: AqData = state.data
     sc = state.scores()
     if d.players == 1:
         pp = sc.totals[0]
-        by_pp = 1.0 / (1.0 + math.exp(-(pp - anchor[0]) / 6.0))
+        by_pp = min(1.0, max(0.0, pp / SOLO_PP_SCALE))
         if d.module == "tribes" and d.solo_level:
             share = sum(1 for t in d.tribes if t in d.ps[0].tribes) / max(1, len(d.tribes))
-            return [0.85 * share + 0.15 * by_pp]
-        return [by_pp]
+            won = 1.0 if share >= 1.0 else 0.0
+            return [0.3 * won + 0.55 * share + 0.15 * by_pp]
+        titles = sum(1 for top, _ in solo.TITLES if pp > top)
+        return [0.8 * by_pp + 0.2 * titles / len(solo.TITLES)]
     return score_values(sc, d.players, scale=5.0)
+
+
+SOLO_PP_SCALE = 130.0
+"""PP that count as a full solo reward: well above the Kraken's 91, so the best games
+still differ."""
 
 
 class _Eval:
@@ -215,7 +225,7 @@ class _Eval:
             elif op == "recruit":
                 n = min(len(d.char_row) - 1, coins)
                 if d.module == "tribes" and self._tribe_affordable(coins):
-                    v += 5.0 if d.solo_level and d.solo_level < 6 else 3.5
+                    v += 5.0 if d.solo_level else 3.5
                 elif n >= 0:
                     v += 2.5 - 0.1 * n + self.tempo
             elif op == "free_recruit":
@@ -276,7 +286,7 @@ class _Eval:
 
         d, k = self.d, self.k
         sp = spec(k, t)
-        if d.solo_level and d.solo_level < 6:
+        if d.solo_level:
             return 20.0 - cost(d, k, t, self.seat)
         base = sp.pp + 2.5 if sp.tier == 1 else 4.0
         return base + 1.0 - 0.3 * cost(d, k, t, self.seat)

@@ -112,7 +112,10 @@ class AquaticaGame(GameBase[AqState, AqAction]):
         from .bot import GreedyBot, evaluate
 
         spec = SearchSpec(
-            GreedyBot, evaluate, normal={"iterations": 16, "width": 3}, hard={"iterations": 64, "width": 4}
+            GreedyBot,
+            evaluate,
+            normal={"iterations": 16, "width": 3},
+            hard={"iterations": 240, "width": 4, "max_plies": 8000},
         )
         return make_bot(self, name, GreedyBot, spec)
 
