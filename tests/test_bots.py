@@ -209,3 +209,44 @@ def test_practice_pond_greedy_keeps_bait_from_the_silent_players_piles() -> None
     assert GreedyBot.feeds_silent(solo, 0, 1) == 0.0  # 4 -> 5: still in range
     assert GreedyBot.feeds_silent(solo, 0, 2) == -1.0  # 4 -> 6: out of its reach
     assert GreedyBot.feeds_silent(duo, 0, 1) == 0.0
+
+
+def test_a_ply_budget_stops_the_search_between_rounds_and_repeats() -> None:
+    """`max_plies` counts the plies a decision plays: it ends the search after the
+    round that reaches it (never inside one), and the same seed gives the same move."""
+    from coldwater.core.aquatica.bot import GreedyBot
+
+    g = games.get("aquatica")
+    s = mid_game("aquatica", 2, "plies/aquatica")
+    view = s.view(s.current)
+    bot = small(g, iterations=400, horizon=10_000)
+    bot.max_plies = 300
+    first = bot.choose(view, Rng("b"))
+    assert 0 < bot.last_iterations < 400
+    assert bot.last_plies >= 300
+    again = small(g, iterations=400, horizon=10_000)
+    again.max_plies = 300
+    assert again.choose(view, Rng("b")) == first and again.last_plies == bot.last_plies
+    with pytest.raises(ValueError, match="plies"):
+        SearchBot(g, GreedyBot(), lambda st, a: [0.0], name="x", iterations=1, max_plies=0)
+
+
+def test_aquatica_solo_worth_is_on_the_pp_scale_not_around_the_root() -> None:
+    """A whole solo game's worth grows with its PP, whatever PP the search began at,
+    and stays inside (0, 1) so games of 40 and 80 PP are told apart."""
+    from coldwater.core.aquatica.bot import evaluate
+
+    g = games.get("aquatica")
+    ends = []
+    for seed in ("worth/1", "worth/2", "worth/3"):
+        s = g.new(1, seed=seed)
+        greedy = g.bot("greedy")
+        r = Rng(seed)
+        while (cur := s.current) is not None:
+            s.apply(s.sample_chance() if cur == CHANCE else greedy.choose(s.view(cur), r.fork(s.ply)))
+        ends.append((s.scores().totals[0], evaluate(s, (0,))[0], evaluate(s, (30,))[0]))
+    for pp, w0, w30 in ends:
+        assert w0 == w30 and 0.05 < w0 < 0.95, (pp, w0)
+    by_pp = sorted(ends)
+    assert all(a[1] <= b[1] for a, b in zip(by_pp, by_pp[1:]))
+    assert len({pp for pp, _, _ in ends}) > 1
