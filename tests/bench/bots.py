@@ -95,12 +95,16 @@ def main() -> None:
     ap.add_argument("--first", type=int, default=0, help="index of the first seed (to extend an earlier run)")
     ap.add_argument("--levels", default="easy,normal,hard")
     ap.add_argument("--only", default="pond,solo,tribes,h2h")
+    ap.add_argument(
+        "--solo-levels", help="levels for the one-player lines (Practice Pond, solos), when not all of --levels"
+    )
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--tribes-levels", default="1,2,3,4,5,6", help="Tribes Solo levels to play")
     ap.add_argument("--titles", default=",".join(games.names()), help="games for the head-to-head lines")
     ap.add_argument("--report", metavar="FILE", help="print the figures from the game lines a run wrote to stderr")
     args = ap.parse_args()
     levels = args.levels.split(",")
+    solo_levels = args.solo_levels.split(",") if args.solo_levels else levels
     if args.report:
         with open(args.report) as f:
             # Keyed by section and game: the same game from two runs (same seed, same
@@ -117,7 +121,7 @@ def main() -> None:
     # Game i of every line before game i + 1 of any: a run stopped early (see
     # --report) still has about as many games on each line.
     for i in range(args.first, args.first + n):
-        for lv in levels:
+        for lv in solo_levels:
             if "pond" in only:
                 jobs.append(("pond", f"{lv}/{i}", "crown", [lv], None))
             if "solo" in only:
