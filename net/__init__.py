@@ -22,6 +22,7 @@ _EXPORTS = {
     "join_table": "lan",
     "watch_table": "lan",
     "lan_dir": "lan",
+    "default_dealer": "lan",
     "TableBrowser": "discovery",
     "Listing": "discovery",
     "browse": "discovery",

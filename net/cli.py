@@ -60,10 +60,11 @@ def _host_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--dealer",
-        choices=("committed", "fair"),
-        default="committed",
-        help="who deals sealed values: the host's committed dealer (default), or the fair dealer nobody sees "
-        "through (Coldwater Crown only; no bot seats or failover yet)",
+        choices=("fair", "committed"),
+        default=None,
+        help="who deals hidden values: fair (the default where it is wired, Coldwater Crown: nobody, the host "
+        "included, sees a hidden value; bot seats run on the host, which sees their hands) or committed (the "
+        "host's program deals; the audit catches changes, not peeking). Fisheries hides nothing: public draws",
     )
     p.add_argument(
         "--turn-timer",

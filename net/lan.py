@@ -17,6 +17,7 @@ from coldwater.core.state import Game
 
 from . import paths
 from .discovery import Advertiser, Listing, TableBrowser
+from .fairdeal.seat import WIRED
 from .identity import Identity, fingerprint, load_or_create
 from .known_hosts import FILE as KNOWN_HOSTS_FILE
 from .known_hosts import KnownHosts, KnownHostsError, normalise_fingerprint
@@ -36,6 +37,14 @@ SAVED_HOST_TIMEOUT = 3.0
 """Seconds to wait for the host in our save before looking for the table by name."""
 SETTLE = 0.6
 """Seconds to keep listening after the first table of a name answers, to hear a second one."""
+
+
+def default_dealer(game: Game[Any, Any] | str) -> str:
+    """The dealer a new table of `game` gets unless told otherwise: the fair dealer wherever it is
+    wired (nobody, the host included, sees a hidden value), else the committed one (for Fisheries,
+    which hides nothing, that is public beacon draws only)."""
+    name = game if isinstance(game, str) else game.name
+    return "fair" if name in WIRED else "committed"
 
 
 def lan_dir() -> Path:
@@ -59,14 +68,15 @@ async def open_table(
     auto_start: bool | None = None,
     save_dir: Path | None = None,
     watchers: int = WATCHERS,
-    dealer: str = "committed",
+    dealer: str | None = None,
 ) -> TableHost:
     """A listening (and, unless `advertise` is False, advertised) table; then ``await host.run()``.
 
     `seats` as for TableHost: ``["host", "open", "bot", ...]``. With `chooser` None the
     host's own seat is a person (``host.submit``) and the game starts on ``host.start_game()``.
     `watchers` is the most people who may watch at once (0: nobody may). `dealer` is
-    ``"committed"`` or ``"fair"`` (TableHost says where the fair dealer can deal).
+    ``"committed"`` or ``"fair"`` (TableHost says where the fair dealer can deal); None
+    (the default) gives the game its :func:`default_dealer`.
     """
     if isinstance(game, str):
         game = games.get(game)
@@ -84,7 +94,7 @@ async def open_table(
         save_dir=save_dir or lan_dir(),
         auto_start=chooser is not None if auto_start is None else auto_start,
         watchers=watchers,
-        dealer=dealer,
+        dealer=dealer if dealer is not None else default_dealer(game),
     )
     await host.listen()
     if advertise:
@@ -96,6 +106,7 @@ async def open_table(
             fingerprint=host.identity.fingerprint,
             needs_passphrase=bool(passphrase),
             addresses=None if bind in ("0.0.0.0", "") else [bind],
+            dealer=host.info.dealer,
         )
         host.on_seats_changed(adv.update_soon)
         advertise_watchers(host, adv)

@@ -100,7 +100,8 @@ class FairDriver:
         """Per private deal, seconds from this process reaching it to taking it (benchmarks)."""
         self._deal_at: tuple[int, float] | None = None
         self._digest_at: tuple[int, bytes] = (-1, b"")
-        seat.take_tips(tips)
+        if seat.book is None:  # a seat restored from its save took the tips already
+            seat.take_tips(tips)
 
     # ---- messages -----------------------------------------------------------------------
     def _send(self, kind: str, ply: int, body: bytes, ref: str = "") -> None:
@@ -125,6 +126,19 @@ class FairDriver:
     def own_messages(self) -> list[m.Fair]:
         """Every message this seat sent, in no particular order (to send again after a reconnect)."""
         return [box[self.fs.seat] for box in self.inbox.values() if self.fs.seat in box]
+
+    def restore_sent(self, msgs: list[m.Fair]) -> None:
+        """After a restart: what this seat sent before (from its save), so no round is sent twice
+        with a different body (a fresh shuffle or proof would contradict the one the others hold)."""
+        for msg in msgs:
+            if msg.seat != self.fs.seat:
+                raise FairDealError(f"the save holds a message of seat {msg.seat + 1} as this seat's own")
+            signed = fair_message(self.fs.joint, msg.kind, msg.ply, msg.ref, msg.seat, msg.body, msg.digest)
+            if not verify(self.identity.public, msg.sig, signed):
+                raise FairDealError(f"the save holds a {msg.kind} message for ply {msg.ply} this seat did not sign")
+            key = (msg.kind, msg.ply, msg.ref)
+            self.sent.add(key)
+            self.inbox.setdefault(key, {})[msg.seat] = msg
 
     def _digest(self) -> bytes:
         """This process's public digest of its view now (cached per ply)."""

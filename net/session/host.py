@@ -193,11 +193,16 @@ class TableHost(Emitter[Event]):
         super().__init__()
         if dealer not in ("committed", "fair"):
             raise ValueError(f"the dealer is 'committed' or 'fair', not {dealer!r}")
-        if dealer == "fair" and (game.name not in WIRED or "bot" in seats or "host" not in seats):
-            # Not yet for bot seats (a bot's layer would be the host's): docs/fairplay.md says what is left.
+        if dealer == "fair" and game.name not in WIRED:
             raise ValueError(
-                f"the fair dealer deals {', '.join(sorted(WIRED))} tables with a seat for the host "
-                "and no bot seats; use the committed dealer"
+                f"the fair dealer deals {', '.join(sorted(WIRED))} tables only ({game.title} keeps the committed "
+                "dealer for now)"
+            )
+        if dealer == "fair" and "host" not in seats and "bot" not in seats:
+            # The host relays and keeps the table's public record from a seat's view in its own process.
+            raise ValueError(
+                "a fair-dealer table needs a seat played in the host's process (the host's own or a bot's); "
+                "use the committed dealer for a host with no seat"
             )
         if not 0 <= watchers <= MAX_WATCHERS:
             raise ValueError(f"a table admits from 0 to {MAX_WATCHERS} watchers, not {watchers}")
@@ -305,7 +310,12 @@ class TableHost(Emitter[Event]):
         self._public_at = (-1, False)
         self._link_named: set[int] = set()
         self.fair: FairDriver | None = None
-        """At a fair-dealer table: this host's own seat's rounds (it holds only its own view)."""
+        """At a fair-dealer table: this host's own seat's rounds (it holds only its own view); None without one."""
+        self.fair_bots: dict[int, FairDriver] = {}
+        """At a fair-dealer table: each bot seat's rounds, a seat of its own (its key, chain and view) run in
+        this process. The host's person-seat code reads only :attr:`fair`, never these."""
+        self.bot_chains: dict[int, beacon.Chain] = {}
+        """At a fair-dealer table: each bot seat's beacon chain (its tip goes into the seed round)."""
         self._person: asyncio.Future[Any] | None = None
         """At a fair-dealer table: the move asked of the person at the host's seat."""
         self._fair_log: list[m.Fair] = []
@@ -369,6 +379,18 @@ class TableHost(Emitter[Event]):
                         ready=True,
                     )
                 )
+            elif self.info.dealer == "fair":
+                # A bot seat with its own layer, run (and signed for) by the host's process: said in its name.
+                out.append(
+                    m.SeatInfo(
+                        seat=i,
+                        kind="bot",
+                        name=f"{self.game.bots[0]} bot (run by the host)",
+                        fingerprint=self.identity.fingerprint,
+                        key=self.identity.public,
+                        ready=True,
+                    )
+                )
             else:
                 out.append(m.SeatInfo(seat=i, kind="bot", name=f"{self.game.bots[0]} bot", ready=True))
         return out
@@ -396,7 +418,9 @@ class TableHost(Emitter[Event]):
 
     def submit(self, action: Action) -> None:
         """A move by the person at this host's own seat (IllegalAction if not allowed)."""
-        if self.fair is not None:  # a fair-dealer table: the host's own view, like a peer's
+        if self.fair_record is not None:  # a fair-dealer table: the host's own view, like a peer's
+            if self.fair is None:
+                raise IllegalAction("this host has no seat of its own at the table")
             view = self.fair.fs.view
             if view.current != self.host_seat:
                 raise IllegalAction("it is not your turn")
@@ -424,7 +448,7 @@ class TableHost(Emitter[Event]):
         try:
             if self._gather is None:
                 await self._lobby_and_round()
-                if self.fair is not None:
+                if self.fair_record is not None:
                     return await self._fair_run()
             else:
                 await self._resume_after_failover()
@@ -794,7 +818,12 @@ class TableHost(Emitter[Event]):
         own = self.host_seat if self.host_seat >= 0 else -1
         self.chain = beacon.Chain(own)  # a fresh chain each round: its tip is part of this round's contribution
         self.beacon_id = own
-        rnd = SeedRound(sorted(s for s, r in self.remotes.items() if not r.by_bot) + [own], own, self.chain.tip)
+        # At a fair table each bot seat is a seat of the protocol: its own chain, committed by this host for it.
+        self.bot_chains = (
+            {i: beacon.Chain(i) for i, k in enumerate(self.kinds) if k == "bot"} if self.info.dealer == "fair" else {}
+        )
+        seats = sorted([s for s, r in self.remotes.items() if not r.by_bot] + [own, *self.bot_chains])
+        rnd = SeedRound(seats, own, self.chain.tip, {i: c.tip for i, c in self.bot_chains.items()})
         self._round = rnd
         self.phase = HostPhase.SEEDING
         try:
@@ -920,7 +949,7 @@ class TableHost(Emitter[Event]):
 
     def _sync(self, r: Remote, from_ply: int, *, fair: bool = False) -> None:
         """Send a peer its view now and every public step since `from_ply` (resume, repair)."""
-        if self.fair is not None and r.conn is not None:
+        if self.fair_record is not None and r.conn is not None:
             # A fair table has no view to send: the seat's process kept its own, and gets again
             # every message it may have missed (it drops those it has).
             for msg in self._fair_log:
@@ -1278,10 +1307,11 @@ class TableHost(Emitter[Event]):
 
     def _on_final(self, r: Remote, conn: Connection, msg: m.Final) -> None:
         t = self.table
-        if self.phase is not HostPhase.ENDED or (t is None and self.fair is None):
+        rec = self.fair_record
+        if self.phase is not HostPhase.ENDED or (t is None and rec is None):
             self._refuse(conn, "final", "the game has not ended")
             return
-        ply = t.state.ply if t is not None else self.fair.fs.view.ply if self.fair is not None else 0
+        ply = t.state.ply if t is not None else rec.fs.view.ply if rec is not None else 0
         key = self.seat_keys.get(r.seat, r.key)
         if msg.seat != r.seat or not verify(key, msg.sig, fp.final_message(self.joint, ply, msg.digest)):
             self._refuse(conn, "final", "not this seat's signed final digest")
@@ -1292,53 +1322,96 @@ class TableHost(Emitter[Event]):
             conn.send_nowait(m.Finals(finals=list(self._finals.values())))
 
     # ---- a fair-dealer table (fairtable.py): this host holds only its own seat's view ------------
+    @property
+    def fair_record(self) -> FairDriver | None:
+        """The driver whose view this host keeps the table's public record from: its own seat's, or
+        (a host with no seat) its first bot seat's. Only the public part of that view is used."""
+        if self.fair is not None:
+            return self.fair
+        return self.fair_bots[min(self.fair_bots)] if self.fair_bots else None
+
+    def _local_drivers(self) -> list[FairDriver]:
+        """Every seat this process plays at a fair table: the host's own and each bot's."""
+        return ([self.fair] if self.fair is not None else []) + [self.fair_bots[s] for s in sorted(self.fair_bots)]
+
     def _fair_begin(self, seats_info: list[m.SeatInfo], reveals: dict[int, bytes]) -> None:
-        assert self.chain is not None and self.host_seat >= 0
-        seat = FairSeat(self.game, self.info.players, self.host_seat, self.joint, self.options, chain=self.chain)
-        chooser = self.chooser
+        keys = {s.seat: s.key for s in seats_info if s.key}
+        tips = {s: t for s, t in fp.tips(reveals).items() if 0 <= s < self.info.players}
+        if self.host_seat >= 0:
+            assert self.chain is not None
+            seat = FairSeat(self.game, self.info.players, self.host_seat, self.joint, self.options, chain=self.chain)
+            chooser = self.chooser
 
-        async def choose(view: State[Any, Any]) -> Any:
-            if chooser is not None:
-                return await chooser(view, self.host_seat)
-            self._person = asyncio.get_running_loop().create_future()  # the person at the host: submit()
-            return await self._person
+            async def choose(view: State[Any, Any]) -> Any:
+                if chooser is not None:
+                    return await chooser(view, self.host_seat)
+                self._person = asyncio.get_running_loop().create_future()  # the person at the host: submit()
+                return await self._person
 
-        self.fair = FairDriver(
-            seat,
-            identity=self.identity,
-            keys={s.seat: s.key for s in seats_info if s.key},
-            tips=fp.tips(reveals),
-            send=self._fair_send,
-            choose=choose,
-            stepped=self._fair_stepped,
-        )
+            self.fair = FairDriver(
+                seat,
+                identity=self.identity,
+                keys=keys,
+                tips=tips,
+                send=self._fair_send,
+                choose=choose,
+                stepped=self._fair_stepped,
+            )
+        for i, chain in sorted(self.bot_chains.items()):
+            # A seat of its own: its key, its chain and its view live in this object only. The bot
+            # plays from that view (as a peer's bot does), never from another seat's.
+            bot_seat = FairSeat(self.game, self.info.players, i, self.joint, self.options, chain=chain)
+            bot = self.game.bot(self.game.bots[0])
+
+            async def bot_choose(view: State[Any, Any], bot: Any = bot) -> Any:
+                return await asyncio.to_thread(bot.choose, view, Rng(os.urandom(16)))
+
+            self.fair_bots[i] = FairDriver(
+                bot_seat,
+                identity=self.identity,  # the host signs for the bots it runs (their SeatInfo carries its key)
+                keys=keys,
+                tips=tips,
+                send=self._fair_send,
+                choose=bot_choose,
+                stepped=self._fair_stepped if self.fair is None and i == min(self.bot_chains) else lambda: None,
+            )
         self.phase = HostPhase.PLAYING
         self.emit(GameStarted(self.host_seat))
 
     def _fair_send(self, msg: m.Fair) -> None:
+        """A message of a seat played here (the host's or a bot's), or one relayed: to every other seat."""
         self._fair_log.append(msg)
         for r in self.remotes.values():
             if r.present and r.seat != msg.seat:
                 assert r.conn is not None
                 r.conn.send_nowait(msg)
+        # The other seats in this process take it on the next turn of the loop, not inside the
+        # sender's round (a driver is never re-entered while it takes one).
+        loop = asyncio.get_running_loop()
+        for drv in self._local_drivers():
+            if drv.fs.seat != msg.seat:
+                loop.call_soon(drv.receive, msg)
 
     def public_source(self) -> State[Any, Any] | None:
         """The position whose public view watchers are shown: the table's, or at a fair table this
         host's own seat's view (its public part is everyone's)."""
-        if self.fair is not None:
-            return self.fair.fs.view  # type: ignore[no-any-return]
+        rec = self.fair_record
+        if rec is not None:
+            return rec.fs.view  # type: ignore[no-any-return]
         return self.table.state if self.table is not None else None
 
     def _fair_stepped(self) -> None:
-        assert self.fair is not None
-        fs = self.fair.fs
+        rec = self.fair_record
+        assert rec is not None
+        fs = rec.fs
         # The public record, for watchers: each step as everyone knows it (a drawn piece is "draw").
         self.steps.append(m.Step(ply=fs.view.ply, seat=fs.last[0], digest=fs.public_digest(), action=fs.last_public))
-        self.emit(StepApplied(fs.view.ply, fs.last[0], fs.last[1]))
+        # The host's person sees its own seat's steps as it knows them; a bot's view stays the bot's.
+        self.emit(StepApplied(fs.view.ply, fs.last[0], fs.last[1] if rec is self.fair else fs.last_public))
 
     def _on_fair(self, r: Remote, conn: Connection, msg: m.Fair) -> None:
         """A seat's message: its own and genuine (else refused), relayed unchanged to the others, then taken here."""
-        drv = self.fair
+        drv = self.fair_record
         if drv is None or self.phase is not HostPhase.PLAYING:
             self._refuse(conn, "fair", "this table is not dealing with the fair dealer now")
             return
@@ -1349,33 +1422,50 @@ class TableHost(Emitter[Event]):
         if drv.known(msg):
             return  # sent again after a reconnect: the others have it
         self._fair_send(msg)
-        drv.receive(msg)
+
+    def _fair_stalled(self) -> FairDealError | None:
+        """The error that ends a round stalled past the timer at any seat played here (None: none is)."""
+        for drv in self._local_drivers():
+            w = drv.waiting
+            if w is None or not w[1]:
+                continue
+            # A person may think as long as they like; a program's message is due at once,
+            # and so is a move from a seat whose player is gone.
+            gone = all(s in self.remotes and not self.remotes[s].present for s in w[1])
+            if w[0][0] != "act" or gone:
+                (kind, ply, _), late = w
+                return FairDealError(
+                    f"seat(s) {', '.join(str(s + 1) for s in late)} did not send their {kind} for ply {ply} "
+                    f"within {self.strip_timeout:.0f} s: no one else holds their layer, so the game "
+                    "cannot go on without them and ends",
+                    late,
+                )
+        return None
 
     async def _fair_run(self) -> Result:
         """The game's rounds until the end, the host's timer on every round but a person's move, then the audit."""
-        drv = self.fair
+        drv = self.fair_record
         assert drv is not None
-        drv.pump()
+        local = self._local_drivers()
+        for d in local:
+            d.changed = drv.changed  # any seat played here that moves on wakes the timer below
+        for d in local:
+            d.pump()
         while not drv.over.done():
+            # A seat played here that failed on its own (it checks every message too) ends the game for all.
+            failed = next((d for d in local if d.over.done() and not d.over.cancelled() and d.over.exception()), None)
+            if failed is not None:
+                e = failed.over.exception()
+                drv.fail(e if isinstance(e, FairDealError) else FairDealError(str(e)))
+                break
             drv.changed.clear()
             try:
                 async with asyncio.timeout(self.strip_timeout):
                     await drv.changed.wait()
             except TimeoutError:
-                w = drv.waiting
-                # A person may think as long as they like; a program's message is due at once,
-                # and so is a move from a seat whose player is gone.
-                gone = w is not None and all(s in self.remotes and not self.remotes[s].present for s in w[1])
-                if w is not None and w[1] and (w[0][0] != "act" or gone):
-                    (kind, ply, _), late = w
-                    drv.fail(
-                        FairDealError(
-                            f"seat(s) {', '.join(str(s + 1) for s in late)} did not send their {kind} for ply {ply} "
-                            f"within {self.strip_timeout:.0f} s: no one else holds their layer, so the game "
-                            "cannot go on without them and ends",
-                            late,
-                        )
-                    )
+                stalled = self._fair_stalled()
+                if stalled is not None:
+                    drv.fail(stalled)
         self.phase = HostPhase.ENDED  # peers' signed finals may come while this host still audits
         problems = list(self.problems)
         scores: dict[str, int] = {}
@@ -1399,7 +1489,10 @@ class TableHost(Emitter[Event]):
             await self._wait(lambda: all(r.seat in self._finals or not r.present for r in waiting), FINALS_WAIT)
             self._finals_sent = True
             self._broadcast(m.Finals(finals=list(self._finals.values())))
-        drv.close()
+        for d in local:
+            if d.over.done() and not d.over.cancelled():
+                d.over.exception()  # retrieved: a bot seat's copy of the same error is not news
+            d.close()
         self.result = Result(
             game=self.game.name,
             table=self.name,
@@ -1420,11 +1513,17 @@ class TableHost(Emitter[Event]):
 
     def _fair_abort(self, text: str) -> None:
         """Tell every seat, signed, why the game ends (they name the same seats)."""
-        drv = self.fair
+        drv = self.fair_record
         assert drv is not None
         body = text.encode()
-        sig = self.identity.sign(fair_message(self.joint, "abort", drv.fs.view.ply, "", self.host_seat, body))
-        self._fair_send(m.Fair(kind="abort", ply=drv.fs.view.ply, seat=self.host_seat, body=body, sig=sig))
+        # Signed as the host's seat, or (a host with no seat) as the first bot seat it runs: same key.
+        by = self.host_seat if self.host_seat >= 0 else drv.fs.seat
+        sig = self.identity.sign(fair_message(self.joint, "abort", drv.fs.view.ply, "", by, body))
+        msg = m.Fair(kind="abort", ply=drv.fs.view.ply, seat=by, body=body, sig=sig)
+        self._fair_log.append(msg)
+        for r in self.remotes.values():
+            if r.present and r.conn is not None:
+                r.conn.send_nowait(msg)
         self._broadcast(m.Notice(text=text))
         self.emit(Problem(text))
 

@@ -60,7 +60,20 @@ from .failover import candidates
 from .fairtable import FairDriver
 from .host import FINALS_WAIT, HEARTBEAT, JOIN_TIMEOUT, MAX_ROUNDS, TableHost, fp_pass_key
 from .host import _scores as _scores_of
-from .persist import PeerSave, SavedSeat, Saver, decode_view, load_peer_save, public_step, safe_name, unpack_view
+from .persist import (
+    FairPeerSave,
+    PeerSave,
+    SaveDamaged,
+    SavedSeat,
+    Saver,
+    decode_view,
+    fair_save,
+    load_fair,
+    load_peer_save,
+    public_step,
+    safe_name,
+    unpack_view,
+)
 from .spectators import advertise_watchers
 
 log = logging.getLogger("coldwater.net")
@@ -251,8 +264,19 @@ class TablePeer(Emitter[Event]):
         self.host_addr, self.host_port = host, port
         self.host_fingerprint = conn.fingerprint
         if resume is not None:
-            self._restore(resume)
+            try:
+                self._restore(resume)
+            except SaveDamaged as e:
+                self.save, self.fair, self.state = None, None, None  # nothing of it is used, nothing written over it
+                await conn.close()
+                where = f" ({self.save_path})" if self.save_path is not None else ""
+                raise Refusal(
+                    f"our save of the fair-dealer table {resume.table.name!r} is damaged: {e}. It is left as it "
+                    f"is{where}; without it this seat's key is lost, so the seat cannot go on"
+                ) from None
         await self._hello(conn, resume_ply=len(self.steps) if resume is not None else -1)
+        if self.fair is not None and self._fair_task is None:
+            self._fair_resume()
 
     async def run(self) -> Result:
         """Play until the game ends (reconnecting and failing over as needed)."""
@@ -569,25 +593,39 @@ class TablePeer(Emitter[Event]):
             self.game, self.info.players, self.seat, self.joint, self.info.options or None, chain=self.chain
         )
         conn = self.conn
-
-        def send(out: m.Fair) -> None:
-            if self.conn is not None:
-                self.conn.send_nowait(out)
-
         self.fair = FairDriver(
             seat,
             identity=self.identity,
             keys={s.seat: s.key for s in msg.seats if s.key},
-            tips=fp.tips(self.reveals),
-            send=send,
+            tips={s: t for s, t in fp.tips(self.reveals).items() if 0 <= s < self.info.players},
+            send=self._fair_send,
             choose=self._fair_choose,
             stepped=self._fair_stepped,
         )
         self.state = seat.view
         self.phase = PeerPhase.PLAYING
+        self._make_save()
+        self._persist()
         self.emit(GameStarted(self.seat))
         self._fair_task = asyncio.ensure_future(self._fair_end(conn))
         self.fair.pump()
+
+    def _fair_send(self, out: m.Fair) -> None:
+        self._persist()  # what this seat signs is in its save, so after a restart it sends the same again
+        if self.conn is not None:
+            self.conn.send_nowait(out)
+
+    def _fair_resume(self) -> None:
+        """A seat restored from its save, connected again: send what it sent (the host drops copies), go on."""
+        drv = self.fair
+        assert drv is not None
+        if self.conn is not None:
+            for out in drv.own_messages():
+                self.conn.send_nowait(out)
+        self.phase = PeerPhase.PLAYING
+        self.emit(GameStarted(self.seat))
+        self._fair_task = asyncio.ensure_future(self._fair_end(self.conn))
+        drv.pump()
 
     async def _fair_choose(self, view: State[Any, Any]) -> Any:
         if self.chooser is not None:
@@ -599,6 +637,9 @@ class TablePeer(Emitter[Event]):
         assert self.fair is not None
         fs = self.fair.fs
         self.state = fs.view
+        # The public record, as at the host (a drawn piece is "draw"): its length is the ply to resume from.
+        self.steps.append(m.Step(ply=fs.view.ply, seat=fs.last[0], digest=fs.public_digest(), action=fs.last_public))
+        self._persist()
         self.emit(StepApplied(fs.view.ply, fs.last[0], fs.last[1]))
 
     def _on_fair(self, msg: m.Fair) -> None:
@@ -606,7 +647,7 @@ class TablePeer(Emitter[Event]):
         if drv is None:
             self._problem("refused a fair-dealer message: this table does not deal with it")
             return
-        if msg.kind == "abort" and msg.seat == self.host_seat:
+        if msg.kind == "abort" and (msg.seat == self.host_seat or (self.host_seat < 0 and self._host_runs(msg.seat))):
             if drv.check(msg) is None:  # signed by the host: its word on why the game ends
                 drv.fail(FairDealError(msg.body.decode("utf-8", "replace")))
             return
@@ -617,6 +658,10 @@ class TablePeer(Emitter[Event]):
             self._problem(self.evidence[-1])
             return
         drv.receive(msg)
+
+    def _host_runs(self, seat: int) -> bool:
+        """Whether `seat` is a bot the host's process runs (its messages are signed with the host's key)."""
+        return any(s.seat == seat and s.kind == "bot" for s in self.seats)
 
     async def _fair_end(self, conn: Connection | None) -> None:
         """Every seat's key reveal, our own audit and replay, then our signed final digest."""
@@ -1095,7 +1140,19 @@ class TablePeer(Emitter[Event]):
         if p is None:
             return
         save = self.save
-        self._saver.save(p, lambda: msgspec.json.encode(save))
+        drv = self.fair
+        if drv is None:
+            self._saver.save(p, lambda: msgspec.json.encode(save))
+            return
+
+        def make() -> bytes:
+            # Taken on the loop when the write is due (coalesced), so seat, log and sent agree.
+            save.fair, save.fair_sum = fair_save(
+                FairPeerSave(seat=drv.fs.save(), sent=drv.own_messages(), keys=dict(drv.keys))
+            )
+            return msgspec.json.encode(save)
+
+        self._saver.save(p, make)
 
     def _restore(self, sv: PeerSave) -> None:
         self.save = sv
@@ -1118,10 +1175,39 @@ class TablePeer(Emitter[Event]):
             )
             for s in sv.seats
         ]
+        if sv.table.dealer == "fair" and sv.fair:
+            self._restore_fair(sv)
+            return
         ply = sv.steps[-1].ply if sv.steps else 0
         self.state = decode_view(self.game, sv.view, ply) if sv.view else None
         if self.state is not None:
             self.phase = PeerPhase.PLAYING
+
+    def _restore_fair(self, sv: PeerSave) -> None:
+        """This seat at a fair table as its save left it: every message it took replayed with every check
+        (SaveDamaged when one fails: a damaged or edited save), and what it sent, to send the same again."""
+        fsv = load_fair(sv)
+        if fsv.seat.seat != sv.seat or fsv.seat.joint != sv.joint or fsv.seat.game != self.game.name:
+            raise SaveDamaged("its fair-dealer part is another seat's or another game's")
+        try:
+            seat = FairSeat.restore(self.game, fsv.seat)
+            if fsv.keys.get(sv.seat) != self.identity.public:
+                raise FairDealError("it was made under another identity than this one")
+            self.fair = FairDriver(
+                seat,
+                identity=self.identity,
+                keys=fsv.keys,
+                tips={},
+                send=self._fair_send,
+                choose=self._fair_choose,
+                stepped=self._fair_stepped,
+            )
+            self.fair.restore_sent(fsv.sent)
+        except (FairDealError, IllegalAction, NotationError, ValueError, KeyError, IndexError) as e:
+            self.fair = None
+            raise SaveDamaged(f"its fair-dealer part does not replay: {e}") from None
+        self.chain = seat.chain
+        self.state = seat.view
 
     # ---- faults ------------------------------------------------------------------
     async def _recover(self) -> None:

@@ -9,6 +9,7 @@ over as host.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import time
 import zlib
 from collections.abc import Callable
@@ -21,6 +22,7 @@ import msgspec
 from coldwater.core.state import Game, State
 
 from .. import messages as m
+from ..fairdeal.seat import FairSave
 from ..files import write_atomic
 from ..table import SaveFile, Table
 
@@ -124,9 +126,49 @@ class PeerSave(msgspec.Struct, kw_only=True):
     """(first ply, host seat) for each host that dealt part of the game, to blame the right one."""
     chain: bytes = b""
     """The end value of this seat's beacon chain (secret: its links are revealed one per public draw)."""
+    fair: bytes = b""
+    """At a fair-dealer table: this seat's :class:`FairPeerSave`, msgpack (its key and every message it
+    took and sent; see :func:`fair_save` and :func:`load_fair`). Empty at a committed table."""
+    fair_sum: bytes = b""
+    """SHA-256 of `fair`, so a damaged one is told apart from an old save at once."""
 
     def key_for(self, seat: int) -> bytes:
         return self.keys.get(seat, b"")
+
+
+class FairPeerSave(msgspec.Struct, kw_only=True):
+    """A seat's side of a fair-dealer table: enough to carry on after its process restarts.
+
+    `seat` is :meth:`FairSeat.save` (this seat's key, chain end and pass secrets, and the
+    public transcript it took); `sent` is every message it signed, so that after a restart
+    it sends the same ones again rather than new ones (a fresh shuffle or proof for a round
+    already sent would contradict the one the others hold); `keys` is every seat's identity
+    key, which signs its messages. Nothing in it is another seat's sealed value.
+    """
+
+    seat: FairSave
+    sent: list[m.Fair]
+    keys: dict[int, bytes]
+
+
+class SaveDamaged(Exception):
+    """A save that cannot be used as it is; the file is left untouched."""
+
+
+def fair_save(sv: FairPeerSave) -> tuple[bytes, bytes]:
+    """The bytes of a fair seat's save for :attr:`PeerSave.fair`, and their digest."""
+    data = msgspec.msgpack.encode(sv)
+    return data, hashlib.sha256(data).digest()
+
+
+def load_fair(save: PeerSave) -> FairPeerSave:
+    """The fair seat's save inside `save` (SaveDamaged, with a reason, when it is damaged)."""
+    if hashlib.sha256(save.fair).digest() != save.fair_sum:
+        raise SaveDamaged("its fair-dealer part does not match its checksum (the file was damaged or edited)")
+    try:
+        return msgspec.msgpack.decode(save.fair, type=FairPeerSave)
+    except (msgspec.DecodeError, msgspec.ValidationError) as e:
+        raise SaveDamaged(f"its fair-dealer part does not read: {e}") from None
 
 
 def load_peer_save(path: Path) -> PeerSave | None:
