@@ -2,7 +2,8 @@
 and a fair-dealer Crown table's setup time and private-deal latency.
 
 Run ``.venv/bin/python tests/bench/bench_lan.py [GAMES]`` (``... fair [GAMES]``: the fair dealer
-only). As root it runs four processes in network namespaces joined by veth pairs and a bridge (real
+only; ``... committed [GAMES]``: the committed dealer's round trips and bytes only). As root it
+runs four processes in network namespaces joined by veth pairs and a bridge (real
 sockets, real multicast discovery); otherwise four sessions in one process on
 loopback. Prints figures; never asserts on time.
 """
@@ -40,7 +41,10 @@ def _pct(xs: list[float], q: float) -> float:
 def _report(
     where: str, game: str, games: int, rtts: list[float], seated: list[float], bytes_total: int, plies: int, moves: int
 ) -> None:
-    print(f"LAN benchmark ({where}), game {game}, 4 peers, {games} game(s), {plies} plies, {moves} peer moves")
+    print(
+        f"LAN benchmark ({where}), committed dealer, game {game}, 4 peers, {games} game(s), {plies} plies, "
+        f"{moves} peer moves"
+    )
     print(
         f"  move round-trip  p50 {_pct(rtts, 0.5):7.2f} ms   p99 {_pct(rtts, 0.99):7.2f} ms   "
         f"max {max(rtts) if rtts else float('nan'):7.2f} ms   (n={len(rtts)})"
@@ -60,7 +64,9 @@ def bench_netns(games: int) -> None:
 
     game = _game_name()
     extra = ["--game-module", "tests.toygame"] if game == "toy" else []
+    # The committed dealer's figures (Crown's tables get the fair dealer by default; bench_fair_* measure it).
     common = [*extra, "--headless", "--bot", "--stats", "--timeout", "300"]
+    dealer = ["--dealer", "committed"]
     rtts: list[float] = []
     seated: list[float] = []
     total_bytes = plies = 0
@@ -70,7 +76,9 @@ def bench_netns(games: int) -> None:
             for g in range(games):
                 name = f"Bench{g}"
                 host = lab.start(
-                    0, ["-m", "coldwater.net.cli", "host", game, "--name", name, "--players", "4", *common], f"host{g}"
+                    0,
+                    ["-m", "coldwater.net.cli", "host", game, "--name", name, "--players", "4", *dealer, *common],
+                    f"host{g}",
                 )
                 peers = [
                     lab.start(i, ["-m", "coldwater.net.cli", "join", name, *common], f"peer{i}-{g}") for i in (1, 2, 3)
@@ -240,8 +248,15 @@ def main() -> None:
         bench_fair_table(n)
         bench_fair_lan(n)
         return
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 3
     from tests.net.netlab import why_not
+
+    if len(sys.argv) > 1 and sys.argv[1] == "committed":
+        n = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+        if why_not() is None:
+            bench_netns(n)
+        bench_loopback(n)
+        return
+    games = int(sys.argv[1]) if len(sys.argv) > 1 else 3
 
     t0 = time.perf_counter()
     if why_not() is None:

@@ -67,6 +67,11 @@ def listing_label(listing: Any, titles: dict[str, str], packaged: dict[str, str]
     if watchers > 0:
         seats += f" · watching: {watchers}"
     marks = ""
+    dealer = getattr(listing, "dealer", "")
+    if dealer == "fair":
+        marks += " · fair dealer"
+    elif dealer == "committed":
+        marks += " · host deals"
     if needs_passphrase(listing):
         marks += " · needs a passphrase"
     if (
@@ -93,7 +98,10 @@ class LanJoinScreen(BaseScreen):
     HELP = """\
 **Join or watch a LAN table.** Tables announced on your network appear in the list as
 they open and vanish when they close, with their game, host address, open seats and
-how many are watching. Press a table's key (or Enter on it) to join.
+how many are watching. Press a table's key (or Enter on it) to join. Each says who deals
+what is hidden: *fair dealer* (no computer, the host's included, sees a hidden card; bots
+are run by the host, whose computer sees a bot's hand, never yours) or *host deals* (the
+host's computer deals; the audit at the end catches changes, not peeking).
 
 **Watch.** Set *As* to *watcher* to watch a table instead of sitting down: you see the
 board, the log and the scores as the game goes, never anyone's hidden cards or fish,

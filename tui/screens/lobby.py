@@ -42,6 +42,21 @@ def seat_line(s: Any, me: int) -> str:
     return f"{n}  {name}  {fp}  {mark}"
 
 
+def dealer_line(dealer: str, game: Any, seats: list[Any]) -> str:
+    """Who deals what is hidden at this table, said before anyone sits down (docs/fairplay.md)."""
+    if dealer == "fair":
+        line = "Fair dealer: no computer, the host's included, sees a hidden card."
+        bots = [str(s.seat + 1) for s in seats if s.kind == "bot"]
+        if len(bots) == 1:
+            line += f"\nSeat {bots[0]} is a bot run by the host: its computer sees that bot's hand only."
+        elif bots:
+            line += f"\nSeats {', '.join(bots)} are bots run by the host: its computer sees their hands only."
+        return line
+    if not getattr(game, "sealed_values", True):
+        return "Public draws: this game hides nothing; every seat takes part in each draw."
+    return "Committed dealer: the host's computer deals; the audit catches changes, not peeking."
+
+
 def watchers_line(watchers: list[Any]) -> str:
     """Who is watching, for the lobby ("" when nobody is)."""
     if not watchers:
@@ -145,6 +160,7 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
                 if self.served_table is not None or p.host_addr == "127.0.0.1":
                     where = "on this server"
             yield Static(f"{me} · {where}", id="lobby-me")
+            yield Static(dealer_line(info.dealer, p.game, []), id="lobby-dealer", classes="note", markup=False)
             yield Static("", id="lobby-seats", markup=False)
             yield Static("", id="lobby-watchers", markup=False)
             yield Static("Chat", classes="section")
@@ -236,6 +252,7 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
     def _show_seats(self, seats: list[Any]) -> None:
         me = self.my_seat
         lines = [seat_line(s, me) for s in seats]
+        self.query_one("#lobby-dealer", Static).update(dealer_line(self.party.info.dealer, self.party.game, seats))
         self.query_one("#lobby-seats", Static).update("\n".join(lines) or "(no seats yet)")
         filled = bool(seats) and all(s.kind != "open" and not s.away and (s.ready or s.kind != "remote") for s in seats)
         status = self.query_one("#lobby-status", Static)
