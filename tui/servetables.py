@@ -465,6 +465,9 @@ class ServerTables:
                 advertise=self.advertise,
                 auto_start=True,  # no one sits at the host's seat: the game starts when every seat is ready
                 save_dir=self.root / "ssh" / "tables",
+                # The server has no seat of its own; the fair dealer needs one in its process to keep
+                # the table's record from (a bot's at most), so served tables keep the committed dealer.
+                dealer="committed",
             )
         except Exception as e:  # bad options, a port: said plainly to the asker
             return f"cannot open the table: {e}"

@@ -769,3 +769,35 @@ async def test_a_peer_whose_process_restarts_resumes_from_its_save_and_a_damaged
     assert all(r.audit_ok for r in results), [(r.problems) for r in results]
     assert len({r.digest for r in results}) == 1 and results[0].plies > 100
     assert not path.exists(), "a finished game's save is deleted"
+
+
+async def test_crown_tables_get_the_fair_dealer_by_default_and_the_advert_says_which(tmp_path: Path) -> None:
+    from coldwater import net
+    from coldwater.net.cli import _host_parser
+    from coldwater.net.discovery import Advertiser
+    from coldwater.net.fairdeal.seat import WIRED
+
+    assert _host_parser().parse_args(["--name", "t"]).dealer is None  # the game's default, not a fixed one
+    aquatica = games.get("aquatica")
+    cases = [
+        (CROWN, None, "fair"),
+        (games.get("fisheries"), None, "committed"),  # nothing hidden: public draws only
+        (aquatica, None, "fair" if "aquatica" in WIRED else "committed"),
+        (CROWN, "committed", "committed"),  # still there when asked for
+    ]
+    for game, asked, want in cases:
+        h = await net.open_table(
+            game,
+            name="d",
+            seats=["host", "bot"],
+            bind="127.0.0.1",
+            advertise=False,
+            identity=Identity.generate(),
+            chooser=bot_chooser(game),
+            save_dir=tmp_path,
+            dealer=asked,
+        )
+        assert h.info.dealer == want, (game.name, asked)
+        await h.close()
+    adv = Advertiser(table="t", game="crown", content="c", port=1, addresses=["127.0.0.1"], dealer="fair")
+    assert adv._make_info(1).properties[b"d"] == b"fair"

@@ -149,6 +149,7 @@ the lobby, where you start the game once every seat is filled and ready.
     def on_mount(self) -> None:
         if servetables.link() is not None:
             self.query_one(".page-title", Static).update("Host a table on this server (LAN players may join)")
+            self.query_one("#dealer", Cycler).display = False  # the server's tables keep the committed dealer
         self.games = self.cw.catalog.available()
         if not self.games:
             self.query_one("#form-error", Static).update("No game engine is installed in this build.")
