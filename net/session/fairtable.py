@@ -36,6 +36,10 @@ KINDS: Final = frozenset({"key", "pass", "link", "deal", "act", "astrips", "word
 """The rounds a seat sends messages for (the host's own "abort" only comes from the host)."""
 MAX_STRIPS: Final = 64
 """No round asks one seat for more strips (the most: every thrown-back fish at the end)."""
+AHEAD: Final = 64
+"""How many plies ahead of this process a message may be. A seat's own moves need no one else's
+message, so a seat runs ahead of a slower process by up to a turn of moves (and the rounds they open);
+the bound keeps what a flood can park here small."""
 STRIP_TIMEOUT: Final = 10.0
 """Seconds the host waits for a seat's message in a round (sent by the program, not the player)."""
 
@@ -151,8 +155,7 @@ class FairDriver:
         """Why `msg` is not a genuine message of its seat at this table, now (None: it is)."""
         if msg.kind not in KINDS and msg.kind != "abort":
             return f"a message of no round ({msg.kind!r})"
-        if msg.ply > self.fs.view.ply + 2:
-            # No process is more than a round ahead of another: the host relays each round as it goes.
+        if msg.ply > self.fs.view.ply + AHEAD:
             return f"a {msg.kind} message for ply {msg.ply}, far ahead of this table's ply {self.fs.view.ply}"
         key = self.keys.get(msg.seat)
         if msg.seat == self.fs.seat or key is None:
