@@ -58,6 +58,11 @@ class Saver:
         self._pending = None
         self._pool.submit(write_atomic, path, make(), durable=False)
 
+    def save_now(self, path: Path, make: Callable[[], bytes]) -> None:
+        """Write now and wait for it (after any earlier write): a secret must be on disk before it is used."""
+        self._pending = None
+        self._pool.submit(write_atomic, path, make(), durable=False).result()
+
     def close(self, *, delete: Path | None = None) -> None:
         """Write what is pending (then delete `delete`), and wait for the writes."""
         self.flush()
@@ -124,6 +129,9 @@ class PeerSave(msgspec.Struct, kw_only=True):
     """(first ply, host seat) for each host that dealt part of the game, to blame the right one."""
     chain: bytes = b""
     """The end value of this seat's beacon chain (secret: its links are revealed one per public draw)."""
+    fair: bytes = b""
+    """At a fair-dealer table: this seat's ``FairSave`` (msgpack): its own key, chain and pass secrets
+    and the table's public transcript; no other seat's sealed value (docs/fairplay.md)."""
 
     def key_for(self, seat: int) -> bytes:
         return self.keys.get(seat, b"")
