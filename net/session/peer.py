@@ -634,7 +634,7 @@ class TablePeer(Emitter[Event]):
         drv = self.fair
         assert drv is not None and self.info is not None
         try:
-            reveals = await drv.over
+            reveals = await asyncio.shield(drv.over)  # a takeover cancels this task, not the game
         except FairDealError as e:
             text = str(e) if str(e).startswith("the game ends") else f"the game ends: {e}"
             self._problem(text)
