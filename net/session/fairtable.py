@@ -31,6 +31,7 @@ from ..fairdeal.deck import FairDealError
 from ..fairdeal.seat import FairAudit, FairSeat, Word
 from ..fairdeal.wire import KeyReveal, KeyShare, ShuffledDeck, Strip
 from ..identity import Identity, verify
+from . import probe
 
 KINDS: Final = frozenset({"key", "pass", "link", "deal", "act", "astrips", "word", "keyreveal"})
 """The rounds a seat sends messages for (the host's own "abort" only comes from the host)."""
@@ -115,6 +116,8 @@ class FairDriver:
         """Genuine messages for rounds further ahead than :meth:`check` admits (see MAX_LATER)."""
         if tips is not None:  # a restored seat has its tips (and its book of links) from its save
             seat.take_tips(tips)
+        self.probe = probe.attach(self)
+        """The memory probe (probe.py), only when ``COLDWATER_PROBE`` is set: else None, at no cost."""
 
     # ---- messages -----------------------------------------------------------------------
     def _send(self, kind: str, ply: int, body: bytes, ref: str = "") -> None:
@@ -337,7 +340,7 @@ class FairDriver:
             if box is None:
                 return False
             fs.take_public({s: box[s].body for s in everyone})
-            self.stepped()
+            self._stepped()
             return True
         if isinstance(node, mapping.FromDeck):
             # Only the seats that strip a part send (a part opened to one seat: every seat but that one).
@@ -352,7 +355,7 @@ class FairDriver:
             fs.take_deal(self._strips_of(box))
             if self._deal_at[0] == ply and any(to >= 0 for to in node.opens):
                 self.deal_s.append(time.perf_counter() - self._deal_at[1])
-            self.stepped()
+            self._stepped()
             return True
         actor = node
         box = self._box("act", ply, [actor])
@@ -395,8 +398,13 @@ class FairDriver:
             return False
         words = {n: _decode(Word, wbox[n].body, n, "word") for n in told.namers}
         fs.take_act(action, words)
-        self.stepped()
+        self._stepped()
         return True
+
+    def _stepped(self) -> None:
+        if self.probe is not None:
+            self.probe.look()
+        self.stepped()
 
     def _strips_of(self, box: Mapping[int, m.Fair]) -> list[Strip]:
         out: list[Strip] = []
