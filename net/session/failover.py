@@ -30,6 +30,10 @@ from .persist import PeerSave, SavedSeat, public_step
 if TYPE_CHECKING:
     from .fairtable import FairDriver
 
+FAIR_SAVE_EVERY: Final = 0.25
+"""Seconds between writes of a fair seat's save as the game goes (its secrets are written at once): a seat
+restarted from an older save catches up from the messages the host relays, so a write per step would
+only cost time (the whole transcript, a few hundred KB by the end)."""
 FAIR_RETURN_WAIT: Final = 120.0
 """Seconds a fair table waits for an away seat to come back (its process restarted from its save,
 the old host's after a failover) before the game ends naming it: no one else holds its layer."""

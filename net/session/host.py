@@ -48,7 +48,7 @@ from .events import (
     Result,
     StepApplied,
 )
-from .failover import FAIR_RETURN_WAIT, FailoverGather, fair_peer_save, kinds_for_new_host
+from .failover import FAIR_RETURN_WAIT, FAIR_SAVE_EVERY, FailoverGather, fair_peer_save, kinds_for_new_host
 from .fairtable import STRIP_TIMEOUT, FairDriver, fair_message
 from .persist import LanTable, PeerSave, Saver, pack_view, public_step, safe_name
 from .seedround import SeedRound
@@ -1336,7 +1336,7 @@ class TableHost(Emitter[Event]):
         if path is None or drv is None:
             return
         if self._fair_saver is None:
-            self._fair_saver = Saver()
+            self._fair_saver = Saver(every=FAIR_SAVE_EVERY)
 
         def make() -> bytes:
             assert drv is not None

@@ -56,7 +56,7 @@ from .events import (
     Result,
     StepApplied,
 )
-from .failover import candidates
+from .failover import FAIR_SAVE_EVERY, candidates
 from .fairtable import FairDriver
 from .host import FINALS_WAIT, HEARTBEAT, JOIN_TIMEOUT, MAX_ROUNDS, TableHost, fp_pass_key
 from .host import _scores as _scores_of
@@ -598,6 +598,7 @@ class TablePeer(Emitter[Event]):
         self.chain = seat.chain
         self.state = seat.view
         self.phase = PeerPhase.PLAYING
+        self._saver.every = FAIR_SAVE_EVERY
         self._fair_task = asyncio.ensure_future(self._fair_end(self.conn))
 
     async def _fair_choose(self, view: State[Any, Any]) -> Any:

@@ -35,10 +35,13 @@ class Saver:
     holds the public record and an escrow share (docs/lan.md).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, every: float = 0.0) -> None:
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="coldwater-save")
         self._pending: tuple[Path, Callable[[], bytes]] | None = None
         self._scheduled = False
+        self.every = every
+        """At most one write per this many seconds (the latest snapshot wins; 0: one per loop turn)."""
+        self._last = 0.0
 
     def save(self, path: Path, make: Callable[[], bytes]) -> None:
         self._pending = (path, make)
@@ -46,12 +49,19 @@ class Saver:
             return
         self._scheduled = True
         try:
-            asyncio.get_running_loop().call_soon(self.flush)
+            loop = asyncio.get_running_loop()
         except RuntimeError:  # no loop (tools, tests): write now
             self.flush()
+            return
+        wait = self._last + self.every - time.monotonic()
+        if wait > 0:
+            loop.call_later(wait, self.flush)
+        else:
+            loop.call_soon(self.flush)
 
     def flush(self) -> None:
         self._scheduled = False
+        self._last = time.monotonic()
         if self._pending is None:
             return
         path, make = self._pending

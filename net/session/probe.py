@@ -48,7 +48,7 @@ import msgspec
 
 from .. import fairplay as fp
 from ..fairdeal.group import Point, Scalar
-from ..fairdeal.seat import FairSave, FairSeat, _Act, _crown_objects, crown_outcome
+from ..fairdeal.seat import Entry, FairSeat, _Act, _crown_objects, crown_outcome
 
 if TYPE_CHECKING:
     from ..fairdeal.wire import KeyReveal
@@ -58,6 +58,17 @@ PROBE_ENV: Final = "COLDWATER_PROBE"
 PLANT_ENV: Final = "COLDWATER_PROBE_PLANT"
 
 Token = tuple[Any, ...]
+
+
+class _OnDisk(msgspec.Struct):
+    """The parts of a saved seat that could hold a sealed value (the rest is keys, seats and commitments)."""
+
+    view: bytes = b""
+    fair: bytes = b""
+
+
+class _Transcript(msgspec.Struct):
+    log: list[msgspec.Raw] = []
 
 
 @dataclass(frozen=True)
@@ -155,6 +166,7 @@ class Probe:
     plies: int = 0
     walked: int = 0
     seconds: float = 0.0
+    disk_seconds: float = 0.0
     planted: list[object] = field(default_factory=list)
     _read: dict[Path, tuple[float, int, int]] = field(default_factory=dict)
     report: dict[str, Any] | None = None
@@ -197,8 +209,10 @@ class Probe:
                 if tok is not None:
                     found.add(tok)
         n = len(objs) + len(refs)
+        t1 = time.perf_counter()
         for folder in self.saves:
             self._disk(folder, st_type, found)
+        self.disk_seconds += time.perf_counter() - t1
         for tok in found:
             self.first.setdefault(tok, ply)
         self.plies += 1
@@ -218,9 +232,8 @@ class Probe:
                     found.add(tok)
 
     def _disk(self, folder: Path, st_type: type, found: set[Token]) -> None:
-        """This process's saves: a view in one (none at a fair table) and every action in its transcript."""
-        from .persist import PeerSave
-
+        """This process's saves: a view in one (none at a fair table) and every action in its transcript
+        (which only grows: the entries read at an earlier ply are not decoded again)."""
         for path in folder.glob("*.json") if folder.exists() else []:
             try:
                 stat = path.stat()
@@ -228,7 +241,7 @@ class Probe:
                 seen = self._read.get(path)
                 if seen is not None and seen[:2] == key:
                     continue
-                sv = msgspec.json.decode(path.read_bytes(), type=PeerSave)
+                sv = msgspec.json.decode(path.read_bytes(), type=_OnDisk)
             except (OSError, msgspec.DecodeError, msgspec.ValidationError):
                 continue
             done = seen[2] if seen is not None else 0
@@ -239,13 +252,18 @@ class Probe:
                     self._data(decode_view(self.fs.game, sv.view, 0).data, st_type, found)
                 except Exception:
                     found.add(("undecodable view", str(path)))
-            log: list[Any] = []
+            log: list[msgspec.Raw] = []
             if sv.fair:
                 try:
-                    log = msgspec.msgpack.decode(sv.fair, type=FairSave).log
+                    log = msgspec.msgpack.decode(sv.fair, type=_Transcript).log
                 except (msgspec.DecodeError, msgspec.ValidationError):
-                    log = []
-            for e in log[done:] if len(log) >= done else log:
+                    found.add(("undecodable transcript", str(path)))
+            for raw in log[done:] if len(log) >= done else log:
+                try:
+                    e = msgspec.msgpack.decode(raw, type=Entry)
+                except (msgspec.DecodeError, msgspec.ValidationError):
+                    found.add(("undecodable entry", str(path)))
+                    continue
                 if isinstance(e, _Act):
                     a = self.fs.game.parse_action(e.action)
                     f = self.spec.loose.get(type(a))
@@ -307,6 +325,7 @@ class Probe:
             "objects_per_ply": self.walked // max(self.plies, 1),
             "tokens": len(self.first),
             "ms_per_ply": round(1000 * self.seconds / max(self.plies, 1), 2),
+            "disk_ms_per_ply": round(1000 * self.disk_seconds / max(self.plies, 1), 2),
             "planted": bool(self.planted),
             "leaks": leaks,
         }

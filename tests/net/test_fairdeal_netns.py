@@ -131,7 +131,7 @@ def test_no_process_holds_another_seats_sealed_value_in_a_whole_fair_game(
     for r in reports:
         print(
             f"seat {r['seat']}: {r['plies']} plies probed, {r['objects_per_ply']} objects a ply, "
-            f"{r['tokens']} sealed values seen, {r['ms_per_ply']} ms a ply"
+            f"{r['tokens']} sealed values seen, {r['ms_per_ply']} ms a ply ({r['disk_ms_per_ply']} on disk)"
         )
         assert r["plies"] > 100 and r["tokens"] > 5, r
         assert r["leaks"] == [], (r["seat"], r["leaks"][:5])
