@@ -39,9 +39,10 @@ MAX_STRIPS: Final = 64
 """No round asks one seat for more strips (the most: every thrown-back fish at the end)."""
 STRIP_TIMEOUT: Final = 10.0
 """Seconds the host waits for a seat's message in a round (sent by the program, not the player)."""
-MAX_LATER: Final = 4096
+MAX_LATER: Final = 16384
 """Genuine messages kept for rounds this process has not reached yet (a seat restored from its save
-catching up from the relay log); past this, the oldest are dropped and asked for again on reconnect."""
+catching up from the relay log; its save is at most a fraction of a second old, so a few hundred).
+Past this, later ones are dropped: the seat then stalls its round and is named, as any stalled seat."""
 
 _enc = msgspec.msgpack.Encoder()
 _strips = msgspec.msgpack.Decoder(list[Strip])
@@ -178,8 +179,8 @@ class FairDriver:
             self.receive(msg)
             return None
         if msg.ply > self.fs.view.ply + 2 and self.check(msg, ahead=True) is None:
-            self.later.append(msg)
-            del self.later[:-MAX_LATER]
+            if len(self.later) < MAX_LATER:
+                self.later.append(msg)
             return None
         return why
 

@@ -1454,8 +1454,9 @@ class TableHost(Emitter[Event]):
             self._broadcast(m.Finals(finals=list(self._finals.values())))
         drv.close()
         if self._fair_saver is not None:
-            # The game is over (or ended): nothing to come back to.
-            delete = self.fair_save_path if final is not None or self.cheaters else None
+            # A game played to its end leaves nothing to come back to; one that ended early keeps the
+            # seat's save (a frozen host that wakes to find the table gone must not delete its seat).
+            delete = self.fair_save_path if final is not None else None
             await asyncio.to_thread(self._fair_saver.close, delete=delete)
             self._fair_saver = None
         self.result = Result(
