@@ -35,6 +35,7 @@ from ..fairdeal.seat import WIRED, FairSeat
 from ..identity import Identity, fingerprint, verify
 from ..table import Applied, Seat, SeatKind, Table
 from ..transport import SAME_KEY, Connection, Guard, Listener, accept, listen
+from . import probe
 from .events import (
     ChatReceived,
     Chooser,
@@ -1302,6 +1303,7 @@ class TableHost(Emitter[Event]):
     # ---- a fair-dealer table (fairtable.py): this host holds only its own seat's view ------------
     def _fair_begin(self, seats_info: list[m.SeatInfo], reveals: dict[int, bytes]) -> None:
         assert self.chain is not None and self.host_seat >= 0
+        probe.prepare()
         seat = FairSeat(self.game, self.info.players, self.host_seat, self.joint, self.options, chain=self.chain)
         chooser = self.chooser
 

@@ -42,6 +42,7 @@ from ..transport import (
     expect_key,
     listen,
 )
+from . import probe
 from .events import (
     ChatReceived,
     Chooser,
@@ -234,6 +235,7 @@ class TablePeer(Emitter[Event]):
         restored: FairSeat | None = None
         if resume is not None and resume.fair:
             # Replaying a fair seat's transcript checks every proof in it: off the loop, before connecting.
+            probe.prepare()
             try:
                 restored = await asyncio.to_thread(_restore_fair, self.game, resume)
             except (FairDealError, msgspec.DecodeError, msgspec.ValidationError, ValueError) as e:
@@ -569,6 +571,7 @@ class TablePeer(Emitter[Event]):
         if self.chain is None or self.info.game not in WIRED:
             self._problem(f"this table's fair dealer cannot deal {self.info.game} here")
             return
+        probe.prepare()
         seat = FairSeat(
             self.game, self.info.players, self.seat, self.joint, self.info.options or None, chain=self.chain
         )

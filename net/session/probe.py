@@ -145,12 +145,19 @@ def attach(drv: FairDriver) -> Probe | None:
     saves = [Path(home) / "lan"] if home else []
     plant = os.environ.get(PLANT_ENV)
     p = Probe(drv.fs, make(), out=Path(folder), saves=saves, plant_at=int(plant) if plant else None)
-    # What exists before the game (modules, classes, the content tables) is frozen out of the walk, which
-    # then costs milliseconds, not tens: anything made since — every view, copy, message, record — is walked.
-    gc.collect()
-    gc.freeze()
     p.hook(drv)
     return p
+
+
+def prepare() -> None:
+    """Called just before a fair seat is made (a no-op without ``COLDWATER_PROBE``): what exists then —
+    modules, classes, content tables, the session's own objects — is frozen out of the walk, which then
+    costs milliseconds, not tens. Everything the game makes from here — the seat, every view, copy,
+    record — is walked. (Not before a seat is made and not after: an object frozen is never walked
+    again, however it changes, and nothing made before the seat holds a card.)"""
+    if os.environ.get(PROBE_ENV):
+        gc.collect()
+        gc.freeze()
 
 
 @dataclass
