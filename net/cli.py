@@ -153,6 +153,16 @@ def _interactive() -> int:
     return 2
 
 
+def _fair_stats(drv: Any) -> dict[str, Any]:
+    """A fair-dealer table's figures for benchmarks: setup time and each private deal's latency here."""
+    if drv is None:
+        return {}
+    return {
+        "setup_ms": round((drv.setup_s or 0.0) * 1000, 3),
+        "deal_ms": [round(x * 1000, 3) for x in drv.deal_s],
+    }
+
+
 async def _host(game: Any, ns: argparse.Namespace) -> int:
     try:
         others = parse_seats(ns.seats, ns.players)
@@ -203,6 +213,7 @@ async def _host(game: Any, ns: argparse.Namespace) -> int:
         extra["stats"] = {
             "bytes_out": sum(r.bytes_out for r in host.traffic),
             "bytes_in": sum(r.bytes_in for r in host.traffic),
+            **_fair_stats(host.fair),
         }
     _print_result(res, extra)
     return 0
@@ -240,6 +251,7 @@ async def _join(ns: argparse.Namespace, target: str) -> int:
         extra["stats"] = {
             "rtts_ms": [round(x * 1000, 3) for x in peer.rtts],
             "seated_ms": round(((peer.seated_at or 0) - (peer.joined_at or 0)) * 1000, 3),
+            **_fair_stats(peer.fair),
         }
     _print_result(res, extra)
     return 0 if res.audit_ok else 1

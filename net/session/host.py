@@ -35,6 +35,7 @@ from ..fairdeal.seat import WIRED, FairSeat
 from ..identity import Identity, fingerprint, verify
 from ..table import Applied, Seat, SeatKind, Table
 from ..transport import SAME_KEY, Connection, Guard, Listener, accept, listen
+from . import probe
 from .events import (
     ChatReceived,
     Chooser,
@@ -48,9 +49,9 @@ from .events import (
     Result,
     StepApplied,
 )
-from .failover import FailoverGather, kinds_for_new_host
+from .failover import FAIR_RETURN_WAIT, FAIR_SAVE_EVERY, FailoverGather, fair_peer_save, kinds_for_new_host
 from .fairtable import STRIP_TIMEOUT, FairDriver, fair_message
-from .persist import LanTable, PeerSave, pack_view, public_step, safe_name
+from .persist import LanTable, PeerSave, Saver, pack_view, public_step, safe_name
 from .seedround import SeedRound
 from .spectators import MAX_WATCHERS, WATCHERS, Spectators
 
@@ -229,7 +230,8 @@ class TableHost(Emitter[Event]):
             content=game.content_hash,
             options=self.options,
             turn=turn_timer,
-            failover=remote_count >= (fp.MIN_HOLDERS if fp.has_sealed_values(game) else 1) and dealer != "fair",
+            # A fair table needs no escrow (no one holds the deal): one remote seat can take over.
+            failover=remote_count >= (fp.MIN_HOLDERS if fp.has_sealed_values(game) and dealer != "fair" else 1),
             watch=watchers,
             dealer="fair" if dealer == "fair" else "committed",
         )
@@ -321,6 +323,11 @@ class TableHost(Emitter[Event]):
         self._fair_log: list[m.Fair] = []
         """Every fair-table message this host sent or relayed (for a seat that reconnects)."""
         self.strip_timeout = STRIP_TIMEOUT
+        self.return_wait = FAIR_RETURN_WAIT
+        """At a fair table: seconds an away seat has to come back before a round waiting on it ends the game."""
+        self._fair_saver: Saver | None = None
+        self._fair_resume = False
+        """A peer took this fair table over: no lobby, no round; its rounds go on (take_over_fair)."""
         self._dealer_ok = True
         """False after a failover with no escrow (a game with no sealed values): no one holds the dealer's secret."""
         self.watch = Spectators(self)
@@ -446,6 +453,8 @@ class TableHost(Emitter[Event]):
         if not self.info.failover:
             log.info("failover is off at this table: fewer than two remote seats to hold escrow shares")
         try:
+            if self._fair_resume:
+                return await self._fair_run()
             if self._gather is None:
                 await self._lobby_and_round()
                 if self.fair_record is not None:
@@ -952,9 +961,9 @@ class TableHost(Emitter[Event]):
         if self.fair_record is not None and r.conn is not None:
             # A fair table has no view to send: the seat's process kept its own, and gets again
             # every message it may have missed (it drops those it has).
-            for msg in self._fair_log:
-                if msg.seat != r.seat:
-                    r.conn.send_nowait(msg)
+            for msg in self._fair_log:  # its own too: a seat restarted from its save adopts them
+                r.conn.send_nowait(msg)
+            r.conn.send_nowait(m.Sync(ply=self.fair.fs.view.ply, view=b""))  # that was all
             return
         if self.table is None or r.conn is None:
             return
@@ -1337,6 +1346,7 @@ class TableHost(Emitter[Event]):
     def _fair_begin(self, seats_info: list[m.SeatInfo], reveals: dict[int, bytes]) -> None:
         keys = {s.seat: s.key for s in seats_info if s.key}
         tips = {s: t for s, t in fp.tips(reveals).items() if 0 <= s < self.info.players}
+        probe.prepare()
         if self.host_seat >= 0:
             assert self.chain is not None
             seat = FairSeat(self.game, self.info.players, self.host_seat, self.joint, self.options, chain=self.chain)
@@ -1356,10 +1366,13 @@ class TableHost(Emitter[Event]):
                 send=self._fair_send,
                 choose=choose,
                 stepped=self._fair_stepped,
+                secret_sent=lambda: self._fair_save(now=True),
             )
+            self._fair_save(now=True)  # the seat's key is on disk before its share leaves
         for i, chain in sorted(self.bot_chains.items()):
             # A seat of its own: its key, its chain and its view live in this object only. The bot
-            # plays from that view (as a peer's bot does), never from another seat's.
+            # plays from that view (as a peer's bot does), never from another seat's. It keeps no
+            # save: its key lives and dies with this process (docs/fairplay.md, "Bot seats").
             bot_seat = FairSeat(self.game, self.info.players, i, self.joint, self.options, chain=chain)
             bot = self.game.bot(self.game.bots[0])
 
@@ -1377,6 +1390,37 @@ class TableHost(Emitter[Event]):
             )
         self.phase = HostPhase.PLAYING
         self.emit(GameStarted(self.host_seat))
+
+    @property
+    def fair_save_path(self) -> Path | None:
+        """Where this host's own seat at a fair table is saved: as a peer's save, so that the process,
+        restarted after a failover, comes back to its seat with ``coldwater join TABLE``."""
+        return self.save_dir / f"lan-peer-{safe_name(self.name)}.json" if self.save_dir is not None else None
+
+    def _fair_save(self, *, now: bool = False) -> None:
+        path, drv = self.fair_save_path, self.fair
+        if path is None or drv is None:
+            return
+        if self._fair_saver is None:
+            self._fair_saver = Saver(every=FAIR_SAVE_EVERY)
+
+        def make() -> bytes:
+            assert drv is not None
+            save = fair_peer_save(
+                self.info,
+                drv,
+                host_seat=self.host_seat,
+                seats=self.lobby(),
+                reveals=self._reveals,
+                commits=self._commits,
+                listen_port=self.port,
+            )
+            return msgspec.json.encode(save)
+
+        if now:
+            self._fair_saver.save_now(path, make)
+        else:
+            self._fair_saver.save(path, make)
 
     def _fair_send(self, msg: m.Fair) -> None:
         """A message of a seat played here (the host's or a bot's), or one relayed: to every other seat."""
@@ -1406,6 +1450,7 @@ class TableHost(Emitter[Event]):
         fs = rec.fs
         # The public record, for watchers: each step as everyone knows it (a drawn piece is "draw").
         self.steps.append(m.Step(ply=fs.view.ply, seat=fs.last[0], digest=fs.public_digest(), action=fs.last_public))
+        self._fair_save()
         # The host's person sees its own seat's steps as it knows them; a bot's view stays the bot's.
         self.emit(StepApplied(fs.view.ply, fs.last[0], fs.last[1] if rec is self.fair else fs.last_public))
 
@@ -1421,6 +1466,12 @@ class TableHost(Emitter[Event]):
             return
         if drv.known(msg):
             return  # sent again after a reconnect: the others have it
+        old = drv.inbox.get((msg.kind, msg.ply, msg.ref), {}).get(msg.seat)
+        if old is not None:
+            # A second, different message for a round (the seat restarted and made it anew): the table
+            # keeps the first, which the others may hold already, and sends it back to be adopted.
+            conn.send_nowait(old)
+            return
         self._fair_send(msg)
 
     def _fair_stalled(self) -> FairDealError | None:
@@ -1430,9 +1481,10 @@ class TableHost(Emitter[Event]):
             if w is None or not w[1]:
                 continue
             # A person may think as long as they like; a program's message is due at once,
-            # and so is a move from a seat whose player is gone.
+            # and so is a move from a seat whose player is gone (once it had time to come back).
             gone = all(s in self.remotes and not self.remotes[s].present for s in w[1])
-            if w[0][0] != "act" or gone:
+            back_soon = gone and time.monotonic() - min(self.remotes[s].heard for s in w[1]) < self.return_wait
+            if (w[0][0] != "act" or gone) and not back_soon:
                 (kind, ply, _), late = w
                 return FairDealError(
                     f"seat(s) {', '.join(str(s + 1) for s in late)} did not send their {kind} for ply {ply} "
@@ -1493,6 +1545,12 @@ class TableHost(Emitter[Event]):
             if d.over.done() and not d.over.cancelled():
                 d.over.exception()  # retrieved: a bot seat's copy of the same error is not news
             d.close()
+        if self._fair_saver is not None:
+            # A game played to its end leaves nothing to come back to; one that ended early keeps the
+            # seat's save (a frozen host that wakes to find the table gone must not delete its seat).
+            delete = self.fair_save_path if final is not None else None
+            await asyncio.to_thread(self._fair_saver.close, delete=delete)
+            self._fair_saver = None
         self.result = Result(
             game=self.game.name,
             table=self.name,
@@ -1573,6 +1631,56 @@ class TableHost(Emitter[Event]):
         host.seat_keys = dict(save.keys)
         host._gather = FailoverGather(save, save.seat, share, list(steps), host._changed.set)
         host.chain, host.beacon_id = chain, save.seat
+        return host
+
+    @classmethod
+    def take_over_fair(
+        cls,
+        game: Game[Any, Any],
+        identity: Identity,
+        save: PeerSave,
+        drv: FairDriver,
+        *,
+        host_name: str,
+        bind: str,
+        port: int,
+        save_dir: Path | None,
+        pass_key: bytes,
+    ) -> TableHost:
+        """A fair table taken over by the peer at `save.seat`: it keeps its own seat's rounds (`drv`) and
+        relays every message it holds; every other seat, the old host's included, is a remote seat that
+        comes back with its own key and view (nothing to gather: no one holds the deal)."""
+        host = cls(
+            game,
+            identity,
+            name=save.table.name,
+            seats=["host" if s.seat == save.seat else "open" for s in save.seats],
+            options=save.table.options,
+            host_name=host_name,
+            bind=bind,
+            port=port,
+            save_dir=save_dir,
+            pass_key=pass_key,
+            watchers=save.table.watch,
+            dealer="fair",
+        )
+        host.info = save.table
+        host.joint = save.joint
+        host._commits, host._reveals = dict(save.commits), dict(save.reveals)
+        host.host_seat = save.seat
+        host.seat_keys = dict(drv.keys)
+        for r in host.remotes.values():
+            r.key = drv.keys.get(r.seat, b"")
+            r.name = next((s.name for s in save.seats if s.seat == r.seat), f"Seat {r.seat + 1}")
+            r.ready = True
+        host.chain, host.beacon_id = drv.fs.chain, save.seat
+        host.fair = drv
+        host._fair_log = drv.messages()
+        drv.send = host._fair_send
+        drv.secret_sent = lambda: host._fair_save(now=True)
+        host.failover_ply = drv.fs.view.ply
+        host.phase = HostPhase.PLAYING
+        host._fair_resume = True
         return host
 
     async def _resume_after_failover(self) -> None:

@@ -27,7 +27,7 @@ from .. import beacon
 from .. import fairplay as fp
 from .. import messages as m
 from ..fairdeal.deck import FairDealError
-from ..fairdeal.seat import WIRED, FairSeat
+from ..fairdeal.seat import WIRED, FairSave, FairSeat
 from ..identity import Identity, fingerprint, verify
 from ..transport import (
     SAME_KEY,
@@ -42,6 +42,7 @@ from ..transport import (
     expect_key,
     listen,
 )
+from . import probe
 from .events import (
     ChatReceived,
     Chooser,
@@ -56,23 +57,21 @@ from .events import (
     Result,
     StepApplied,
 )
-from .failover import candidates
+from .failover import FAIR_SAVE_EVERY, candidates
 from .fairtable import FairDriver
 from .host import FINALS_WAIT, HEARTBEAT, JOIN_TIMEOUT, MAX_ROUNDS, TableHost, fp_pass_key
 from .host import _scores as _scores_of
 from .persist import (
-    FairPeerSave,
     PeerSave,
-    SaveDamaged,
     SavedSeat,
     Saver,
     decode_view,
-    fair_save,
-    load_fair,
+    fair_damage,
     load_peer_save,
     public_step,
     safe_name,
     unpack_view,
+    with_fair,
 )
 from .spectators import advertise_watchers
 
@@ -244,6 +243,18 @@ class TablePeer(Emitter[Event]):
         With `table`, only at the table of that name (:class:`WrongTable` otherwise).
         """
         await self._ensure_listener(resume.listen_port if resume else 0)
+        restored: FairSeat | None = None
+        if resume is not None and resume.fair:
+            # Replaying a fair seat's transcript checks every proof in it: off the loop, before connecting.
+            probe.prepare()
+            try:
+                restored = await asyncio.to_thread(_restore_fair, self.game, resume)
+            except (FairDealError, msgspec.DecodeError, msgspec.ValidationError, ValueError) as e:
+                # Nothing is written over it: the file stays as it is for a person to look at.
+                raise Refusal(
+                    f"our saved seat at {resume.table.name!r} is damaged and does not restore ({e}); the save "
+                    "is left as it is, and without it this seat's key is lost, so the seat cannot go on"
+                ) from None
         self.joined_at = time.perf_counter()
         conn, answered = await connect(
             host,
@@ -264,19 +275,8 @@ class TablePeer(Emitter[Event]):
         self.host_addr, self.host_port = host, port
         self.host_fingerprint = conn.fingerprint
         if resume is not None:
-            try:
-                self._restore(resume)
-            except SaveDamaged as e:
-                self.save, self.fair, self.state = None, None, None  # nothing of it is used, nothing written over it
-                await conn.close()
-                where = f" ({self.save_path})" if self.save_path is not None else ""
-                raise Refusal(
-                    f"our save of the fair-dealer table {resume.table.name!r} is damaged: {e}. It is left as it "
-                    f"is{where}; without it this seat's key is lost, so the seat cannot go on"
-                ) from None
+            self._restore(resume, restored)
         await self._hello(conn, resume_ply=len(self.steps) if resume is not None else -1)
-        if self.fair is not None and self._fair_task is None:
-            self._fair_resume()
 
     async def run(self) -> Result:
         """Play until the game ends (reconnecting and failing over as needed)."""
@@ -564,9 +564,6 @@ class TablePeer(Emitter[Event]):
         self.keys = {s.seat: s.key for s in msg.seats if s.key and s.kind != "host"}
         self.dealt_by = [(1, self.host_seat)]
         if self.info.dealer == "fair":
-            self._problem(
-                "failover is off at a fair-dealer table (not wired yet): if the host goes away, the game ends"
-            )
             self._fair_begin(msg)
             return
         if not self.info.failover or (not self.share and fp.has_sealed_values(self.game)):
@@ -589,43 +586,39 @@ class TablePeer(Emitter[Event]):
         if self.chain is None or self.info.game not in WIRED:
             self._problem(f"this table's fair dealer cannot deal {self.info.game} here")
             return
+        probe.prepare()
         seat = FairSeat(
             self.game, self.info.players, self.seat, self.joint, self.info.options or None, chain=self.chain
         )
-        conn = self.conn
+        self.keys = {s.seat: s.key for s in msg.seats if s.key}  # every seat signs its messages here
+        # Seats' tips only (a host with no seat of its own commits one too, under seat -1).
+        self._fair_drive(seat, {s: t for s, t in fp.tips(self.reveals).items() if 0 <= s < self.info.players})
+        self._make_save()
+        self._persist(now=True)  # our key is on disk before its share leaves
+        self.emit(GameStarted(self.seat))
+        self.fair.pump()  # type: ignore[union-attr]
+
+    def _fair_drive(self, seat: FairSeat, tips: dict[int, bytes] | None, *, paused: bool = False) -> None:
+        def send(out: m.Fair) -> None:
+            if self.conn is not None:
+                self.conn.send_nowait(out)
+
         self.fair = FairDriver(
             seat,
             identity=self.identity,
-            keys={s.seat: s.key for s in msg.seats if s.key},
-            tips={s: t for s, t in fp.tips(self.reveals).items() if 0 <= s < self.info.players},
-            send=self._fair_send,
+            keys=self.keys,
+            tips=tips,
+            send=send,
             choose=self._fair_choose,
             stepped=self._fair_stepped,
+            secret_sent=lambda: self._persist(now=True),
+            paused=paused,
         )
+        self.chain = seat.chain
         self.state = seat.view
         self.phase = PeerPhase.PLAYING
-        self._make_save()
-        self._persist()
-        self.emit(GameStarted(self.seat))
-        self._fair_task = asyncio.ensure_future(self._fair_end(conn))
-        self.fair.pump()
-
-    def _fair_send(self, out: m.Fair) -> None:
-        self._persist()  # what this seat signs is in its save, so after a restart it sends the same again
-        if self.conn is not None:
-            self.conn.send_nowait(out)
-
-    def _fair_resume(self) -> None:
-        """A seat restored from its save, connected again: send what it sent (the host drops copies), go on."""
-        drv = self.fair
-        assert drv is not None
-        if self.conn is not None:
-            for out in drv.own_messages():
-                self.conn.send_nowait(out)
-        self.phase = PeerPhase.PLAYING
-        self.emit(GameStarted(self.seat))
+        self._saver.every = FAIR_SAVE_EVERY
         self._fair_task = asyncio.ensure_future(self._fair_end(self.conn))
-        drv.pump()
 
     async def _fair_choose(self, view: State[Any, Any]) -> Any:
         if self.chooser is not None:
@@ -637,7 +630,7 @@ class TablePeer(Emitter[Event]):
         assert self.fair is not None
         fs = self.fair.fs
         self.state = fs.view
-        # The public record, as at the host (a drawn piece is "draw"): its length is the ply to resume from.
+        # The public record, as at the host (a drawn piece is "draw"): its length is the ply we are at.
         self.steps.append(m.Step(ply=fs.view.ply, seat=fs.last[0], digest=fs.public_digest(), action=fs.last_public))
         self._persist()
         self.emit(StepApplied(fs.view.ply, fs.last[0], fs.last[1]))
@@ -651,13 +644,12 @@ class TablePeer(Emitter[Event]):
             if drv.check(msg) is None:  # signed by the host: its word on why the game ends
                 drv.fail(FairDealError(msg.body.decode("utf-8", "replace")))
             return
-        why = drv.check(msg)
+        # Our own earlier message, sent back: we restarted from our save (or made a round's anew).
+        why = drv.adopt(msg) if msg.seat == self.seat else drv.offer(msg)
         if why is not None:
             # Every seat signs its own: a message that does not check was altered on the host's watch.
             self.evidence.append(f"the host relayed {why}")
             self._problem(self.evidence[-1])
-            return
-        drv.receive(msg)
 
     def _host_runs(self, seat: int) -> bool:
         """Whether `seat` is a bot the host's process runs (its messages are signed with the host's key)."""
@@ -668,7 +660,7 @@ class TablePeer(Emitter[Event]):
         drv = self.fair
         assert drv is not None and self.info is not None
         try:
-            reveals = await drv.over
+            reveals = await asyncio.shield(drv.over)  # a takeover cancels this task, not the game
         except FairDealError as e:
             text = str(e) if str(e).startswith("the game ends") else f"the game ends: {e}"
             self._problem(text)
@@ -940,6 +932,9 @@ class TablePeer(Emitter[Event]):
         conn.send_nowait(m.Mismatch(ply=st.ply, digest=fp.public_digest(st)))
 
     def _on_sync(self, msg: m.Sync) -> None:
+        if self.fair is not None:
+            self.fair.resume()  # a fair table's host has sent every message it relayed
+            return
         if self.phase is PeerPhase.RESYNCING:
             self.phase = PeerPhase.PLAYING
         if self.info is None:
@@ -1131,30 +1126,29 @@ class TablePeer(Emitter[Event]):
         self._sent = (view.ply, text, sig)
         self.conn.send_nowait(m.Act(ply=view.ply, action=text, sig=sig))
 
-    def _persist(self) -> None:
-        if self.save is None or self.state is None:
+    def _persist(self, *, now: bool = False) -> None:
+        if self.save is None or self.state is None or self.takeover is not None:
             return
         self.save.steps = self.steps
-        self.save.view = self.state.encode()
+        drv = self.fair
+        if drv is None:
+            self.save.view = self.state.encode()
         p = self.save_path
         if p is None:
             return
         save = self.save
-        drv = self.fair
-        if drv is None:
-            self._saver.save(p, lambda: msgspec.json.encode(save))
-            return
 
         def make() -> bytes:
-            # Taken on the loop when the write is due (coalesced), so seat, log and sent agree.
-            save.fair, save.fair_sum = fair_save(
-                FairPeerSave(seat=drv.fs.save(), sent=drv.own_messages(), keys=dict(drv.keys))
-            )
+            if drv is not None:  # a fair seat keeps its transcript, not its view (the restore replays it)
+                with_fair(save, msgspec.msgpack.encode(drv.fs.save()))
             return msgspec.json.encode(save)
 
-        self._saver.save(p, make)
+        if now:
+            self._saver.save_now(p, make)
+        else:
+            self._saver.save(p, make)
 
-    def _restore(self, sv: PeerSave) -> None:
+    def _restore(self, sv: PeerSave, fair: FairSeat | None = None) -> None:
         self.save = sv
         self.info, self.seat = sv.table, sv.seat
         self.joint, self.dealer_commit, self.share = sv.joint, sv.dealer_commit, sv.share
@@ -1175,39 +1169,14 @@ class TablePeer(Emitter[Event]):
             )
             for s in sv.seats
         ]
-        if sv.table.dealer == "fair" and sv.fair:
-            self._restore_fair(sv)
+        if fair is not None:
+            # Paused until the host has sent what it relayed: our own earlier messages are our word.
+            self._fair_drive(fair, None, paused=True)
             return
         ply = sv.steps[-1].ply if sv.steps else 0
         self.state = decode_view(self.game, sv.view, ply) if sv.view else None
         if self.state is not None:
             self.phase = PeerPhase.PLAYING
-
-    def _restore_fair(self, sv: PeerSave) -> None:
-        """This seat at a fair table as its save left it: every message it took replayed with every check
-        (SaveDamaged when one fails: a damaged or edited save), and what it sent, to send the same again."""
-        fsv = load_fair(sv)
-        if fsv.seat.seat != sv.seat or fsv.seat.joint != sv.joint or fsv.seat.game != self.game.name:
-            raise SaveDamaged("its fair-dealer part is another seat's or another game's")
-        try:
-            seat = FairSeat.restore(self.game, fsv.seat)
-            if fsv.keys.get(sv.seat) != self.identity.public:
-                raise FairDealError("it was made under another identity than this one")
-            self.fair = FairDriver(
-                seat,
-                identity=self.identity,
-                keys=fsv.keys,
-                tips={},
-                send=self._fair_send,
-                choose=self._fair_choose,
-                stepped=self._fair_stepped,
-            )
-            self.fair.restore_sent(fsv.sent)
-        except (FairDealError, IllegalAction, NotationError, ValueError, KeyError, IndexError) as e:
-            self.fair = None
-            raise SaveDamaged(f"its fair-dealer part does not replay: {e}") from None
-        self.chain = seat.chain
-        self.state = seat.view
 
     # ---- faults ------------------------------------------------------------------
     async def _recover(self) -> None:
@@ -1245,7 +1214,10 @@ class TablePeer(Emitter[Event]):
             except (TimeoutError, Refusal, OSError) as e:
                 last = str(e)
             await backoff.sleep()
-        if self.info is not None and (not self.info.failover or (not self.share and fp.has_sealed_values(self.game))):
+        escrow = self.info is not None and self.info.dealer != "fair"  # a fair table has no secret to gather
+        if self.info is not None and (
+            not self.info.failover or (escrow and not self.share and fp.has_sealed_values(self.game))
+        ):
             raise Refusal(
                 f"the host is gone ({last}); failover is off at this table (fewer than two remote "
                 "seats hold escrow shares), so the game ends here"
@@ -1283,6 +1255,9 @@ class TablePeer(Emitter[Event]):
                         check_host=expect_key(c.fingerprint) if c.fingerprint else None,
                     )
                     await self._hello(conn, resume_ply=len(self.steps), failover=True)
+                    if self.fair is not None:
+                        for out in self.fair.own_messages():  # the new host may lack some of ours
+                            conn.send_nowait(out)
                     self.host_addr, self.host_port, self.host_seat = c.addr, c.port, c.seat
                     self.dealt_by.append((len(self.steps) + 1, c.seat))
                     if self.save is not None:
@@ -1317,6 +1292,9 @@ class TablePeer(Emitter[Event]):
 
     def _become_host(self) -> None:
         assert self.save is not None
+        if self.fair is not None:
+            self._become_fair_host(self.fair)
+            return
         self.save.steps = list(self.steps)
         # The old host's seat (and any seat played by its bots) is played by a bot from now on.
         self.save.seats = [msgspec.structs.replace(s, by_bot=s.seat == self.save.host_seat) for s in self.save.seats]
@@ -1340,6 +1318,44 @@ class TablePeer(Emitter[Event]):
             self.takeover.guard = self._listener.guard  # one count of unfinished handshakes per socket
         self.dealt_by.append((len(self.steps) + 1, self.seat))
         self.phase = PeerPhase.HOSTING
+
+    def _become_fair_host(self, drv: FairDriver) -> None:
+        """Host a fair table from here: our own rounds go on as they were; we relay every seat's."""
+        assert self.save is not None
+        self._update_save_seats()
+        host = TableHost.take_over_fair(
+            self.game,
+            self.identity,
+            self.save,
+            drv,
+            host_name=self.name,
+            bind=self.bind,
+            port=self.listen_port,
+            save_dir=self.save_dir,
+            pass_key=self.pass_key,
+        )
+        if self._fair_task is not None:
+            self._fair_task.cancel()  # the host's run audits and ends the game now
+            self._fair_task = None
+
+        def stepped() -> None:
+            self.state = drv.fs.view
+            host._fair_stepped()
+
+        drv.stepped = stepped
+        self.takeover = host
+        host.external_listener = True
+        if self._listener is not None and self._listener.guard is not None:
+            host.guard = self._listener.guard
+        self.phase = PeerPhase.HOSTING
+
+
+def _restore_fair(game: Game[Any, Any], sv: PeerSave) -> FairSeat:
+    """A fair seat from its save, every message in it taken again with every check."""
+    why = fair_damage(sv)
+    if why is not None:
+        raise ValueError(why)
+    return FairSeat.restore(game, msgspec.msgpack.decode(sv.fair, type=FairSave))
 
 
 def _proved_host(

@@ -22,7 +22,6 @@ import msgspec
 from coldwater.core.state import Game, State
 
 from .. import messages as m
-from ..fairdeal.seat import FairSave
 from ..files import write_atomic
 from ..table import SaveFile, Table
 
@@ -37,10 +36,13 @@ class Saver:
     holds the public record and an escrow share (docs/lan.md).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, every: float = 0.0) -> None:
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="coldwater-save")
         self._pending: tuple[Path, Callable[[], bytes]] | None = None
         self._scheduled = False
+        self.every = every
+        """At most one write per this many seconds (the latest snapshot wins; 0: one per loop turn)."""
+        self._last = 0.0
 
     def save(self, path: Path, make: Callable[[], bytes]) -> None:
         self._pending = (path, make)
@@ -48,17 +50,29 @@ class Saver:
             return
         self._scheduled = True
         try:
-            asyncio.get_running_loop().call_soon(self.flush)
+            loop = asyncio.get_running_loop()
         except RuntimeError:  # no loop (tools, tests): write now
             self.flush()
+            return
+        wait = self._last + self.every - time.monotonic()
+        if wait > 0:
+            loop.call_later(wait, self.flush)
+        else:
+            loop.call_soon(self.flush)
 
     def flush(self) -> None:
         self._scheduled = False
+        self._last = time.monotonic()
         if self._pending is None:
             return
         path, make = self._pending
         self._pending = None
         self._pool.submit(write_atomic, path, make(), durable=False)
+
+    def save_now(self, path: Path, make: Callable[[], bytes]) -> None:
+        """Write now and wait for it (after any earlier write): a secret must be on disk before it is used."""
+        self._pending = None
+        self._pool.submit(write_atomic, path, make(), durable=False).result()
 
     def close(self, *, delete: Path | None = None) -> None:
         """Write what is pending (then delete `delete`), and wait for the writes."""
@@ -127,48 +141,27 @@ class PeerSave(msgspec.Struct, kw_only=True):
     chain: bytes = b""
     """The end value of this seat's beacon chain (secret: its links are revealed one per public draw)."""
     fair: bytes = b""
-    """At a fair-dealer table: this seat's :class:`FairPeerSave`, msgpack (its key and every message it
-    took and sent; see :func:`fair_save` and :func:`load_fair`). Empty at a committed table."""
+    """At a fair-dealer table: this seat's ``FairSave`` (msgpack): its own key, chain and pass secrets
+    and the table's public transcript; no other seat's sealed value (docs/fairplay.md)."""
     fair_sum: bytes = b""
-    """SHA-256 of `fair`, so a damaged one is told apart from an old save at once."""
+    """SHA-256 of `fair` (:func:`with_fair`): a damaged save is refused at once, not found out at the
+    end (a flipped byte in a pass secret would pass every check of the replay, then fail the audit)."""
 
     def key_for(self, seat: int) -> bytes:
         return self.keys.get(seat, b"")
 
 
-class FairPeerSave(msgspec.Struct, kw_only=True):
-    """A seat's side of a fair-dealer table: enough to carry on after its process restarts.
-
-    `seat` is :meth:`FairSeat.save` (this seat's key, chain end and pass secrets, and the
-    public transcript it took); `sent` is every message it signed, so that after a restart
-    it sends the same ones again rather than new ones (a fresh shuffle or proof for a round
-    already sent would contradict the one the others hold); `keys` is every seat's identity
-    key, which signs its messages. Nothing in it is another seat's sealed value.
-    """
-
-    seat: FairSave
-    sent: list[m.Fair]
-    keys: dict[int, bytes]
+def with_fair(save: PeerSave, fair: bytes) -> PeerSave:
+    """`save` holding the fair seat's save `fair`, with its checksum."""
+    save.fair, save.fair_sum = fair, hashlib.sha256(fair).digest()
+    return save
 
 
-class SaveDamaged(Exception):
-    """A save that cannot be used as it is; the file is left untouched."""
-
-
-def fair_save(sv: FairPeerSave) -> tuple[bytes, bytes]:
-    """The bytes of a fair seat's save for :attr:`PeerSave.fair`, and their digest."""
-    data = msgspec.msgpack.encode(sv)
-    return data, hashlib.sha256(data).digest()
-
-
-def load_fair(save: PeerSave) -> FairPeerSave:
-    """The fair seat's save inside `save` (SaveDamaged, with a reason, when it is damaged)."""
+def fair_damage(save: PeerSave) -> str | None:
+    """Why the fair seat's save in `save` is damaged (None: its checksum holds)."""
     if hashlib.sha256(save.fair).digest() != save.fair_sum:
-        raise SaveDamaged("its fair-dealer part does not match its checksum (the file was damaged or edited)")
-    try:
-        return msgspec.msgpack.decode(save.fair, type=FairPeerSave)
-    except (msgspec.DecodeError, msgspec.ValidationError) as e:
-        raise SaveDamaged(f"its fair-dealer part does not read: {e}") from None
+        return "its fair-dealer part does not match its checksum (the file was damaged or edited)"
+    return None
 
 
 def load_peer_save(path: Path) -> PeerSave | None:
