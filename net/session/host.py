@@ -319,6 +319,8 @@ class TableHost(Emitter[Event]):
         self.bot_chains: dict[int, beacon.Chain] = {}
         """At a fair-dealer table: each bot seat's beacon chain (its tip goes into the seed round)."""
         self._person: asyncio.Future[Any] | None = None
+        self._person_early: tuple[int, Any] | None = None
+        """A move the person at the host submitted before its seat's driver asked for it (ply, action)."""
         """At a fair-dealer table: the move asked of the person at the host's seat."""
         self._fair_log: list[m.Fair] = []
         """Every fair-table message this host sent or relayed (for a seat that reconnects)."""
@@ -435,6 +437,9 @@ class TableHost(Emitter[Event]):
                 raise IllegalAction(view.why_illegal(action))
             if self._person is not None and not self._person.done():
                 self._person.set_result(action)
+            else:
+                # The screen saw the turn before the driver asked for the move: kept for that ply.
+                self._person_early = (view.ply, action)
             return
         if self.table is None:
             raise IllegalAction("the game has not started")
@@ -1355,6 +1360,9 @@ class TableHost(Emitter[Event]):
             async def choose(view: State[Any, Any]) -> Any:
                 if chooser is not None:
                     return await chooser(view, self.host_seat)
+                early, self._person_early = self._person_early, None
+                if early is not None and early[0] == view.ply:
+                    return early[1]
                 self._person = asyncio.get_running_loop().create_future()  # the person at the host: submit()
                 return await self._person
 

@@ -158,6 +158,7 @@ class TablePeer(Emitter[Event]):
         self._contribution = b""
         self._move_task: asyncio.Task[Any] | None = None
         self._person: asyncio.Future[Any] | None = None
+        self._person_early: tuple[int, Any] | None = None
         self._listener: Listener | None = None
         self.check_host: HostCheck | None = None
         """Checks the key the table proves on join (lan.join_table: advertised, pinned, known hosts)."""
@@ -228,6 +229,17 @@ class TablePeer(Emitter[Event]):
             raise IllegalAction(self.state.why_illegal(action))
         if self._person is not None and not self._person.done():
             self._person.set_result(action)
+        else:
+            # The screen saw our turn before the move was asked for: kept for that ply.
+            self._person_early = (self.state.ply, action)
+
+    async def _ask_person(self, view: State[Any, Any]) -> Any:
+        """The person's move for `view` (one submitted early for this very ply counts)."""
+        early, self._person_early = self._person_early, None
+        if early is not None and early[0] == view.ply:
+            return early[1]
+        self._person = asyncio.get_running_loop().create_future()
+        return await self._person
 
     def send_chat(self, text: str) -> None:
         if self.conn is not None:
@@ -623,8 +635,7 @@ class TablePeer(Emitter[Event]):
     async def _fair_choose(self, view: State[Any, Any]) -> Any:
         if self.chooser is not None:
             return await self.chooser(view, self.seat)
-        self._person = asyncio.get_running_loop().create_future()
-        return await self._person
+        return await self._ask_person(view)
 
     def _fair_stepped(self) -> None:
         assert self.fair is not None
@@ -1116,8 +1127,7 @@ class TablePeer(Emitter[Event]):
         if self.chooser is not None:
             action = await self.chooser(view, self.seat)
         else:
-            self._person = asyncio.get_running_loop().create_future()
-            action = await self._person
+            action = await self._ask_person(view)
         if self.conn is None or self.state is None or self.state.ply != view.ply:
             return  # the position moved on (resync) while we thought
         self._sent_at = time.perf_counter()
