@@ -88,8 +88,10 @@ class LocalTable:
         self.stats.setup_s = time.perf_counter() - t0
 
     def _shuffle(self) -> None:
-        """Every deck still to shuffle, each seat's pass in seat order, checked by every other seat."""
-        for deck in self.seats[0].pending_decks():
+        """Every deck still to shuffle, each seat's pass in seat order, checked by every other seat
+        (a deck merged from what others left is formed once they are shuffled, and shuffled too)."""
+        while pending := self.seats[0].pending_decks():
+            deck = pending[0]
             for s in self.seats:
                 msg = self._out("pass", s.seat, s.make_pass(deck))
                 if msg is None:
@@ -143,7 +145,15 @@ class LocalTable:
                 if w is not None:
                     words[s.seat] = self._send(w, Word)
             for s in self.seats:
-                s.take_act(self.game.parse_action(text), words)
+                s.take_words(words)
+            # A word that handed cards over (an Aquatica King passed on): every seat but the receiver strips it.
+            owed = self.seats[0].owed()
+            passed = self._strips("pass-on", [s.pass_strips() for s in self.seats])
+            if owed or passed:
+                self.seats[0].check_strips(passed)
+                self._withheld(owed, passed)
+            for s in self.seats:
+                s.take_act(self.game.parse_action(text), words, passed)
         self._shuffle()  # a reformed tackle stack
         digests = [s.public_digest() for s in self.seats]
         wrong = [i for i, d in enumerate(digests) if d != digests[0]]
