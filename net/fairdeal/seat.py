@@ -735,6 +735,10 @@ class FairSeat:
             )
         self._kept = kept[0]
 
+    def pass_owing(self) -> list[int]:
+        """The seats that strip the cards the words just taken handed over (every seat but each receiver)."""
+        return sorted({s for _, to, _ in self._passing for s in range(self.players) if s != to})
+
     def pass_strips(self) -> list[Strip]:
         """This seat's strips of the cards just handed over to another seat (the action's third round)."""
         if not self._words_taken:

@@ -10,6 +10,7 @@ by nobody until the end, and Kings handed over in the advanced draft.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
@@ -24,6 +25,8 @@ from coldwater.net.fairdeal import mapping as mp
 from coldwater.net.fairdeal.relay import LocalTable, Tamper
 from coldwater.net.fairdeal.seat import FairSave, FairSeat, Named, Where, Word
 from coldwater.net.fairdeal.wire import Ct
+from coldwater.net.identity import Identity
+from coldwater.net.session import TableHost, TablePeer, bot_chooser
 
 AQ = games.get("aquatica")
 ADVANCED = {"kings": "advanced"}
@@ -274,3 +277,81 @@ def test_a_seat_saved_mid_draft_comes_back_from_its_save() -> None:
         pass
     audits = table.finish()
     assert all(a.ok for a in audits) and len({a.full.digest() for a in audits}) == 1
+
+
+# ---- over the LAN session, on loopback (net/session/fairtable.py) ---------------------------------
+@pytest.mark.parametrize(("players", "options"), [(3, ADVANCED), (4, {"module": "tribes"})])
+async def test_whole_aquatica_games_over_the_lan_session_with_the_fair_dealer(players: int, options: Any) -> None:
+    """Every process (the host's included) against the referee after each of its steps: its view
+    is the referee's view of its seat, and every card it has read is one its seat has been shown."""
+    snaps: dict[int, list[tuple[int, bytes, dict[Where, str], int]]] = {}
+
+    def begin_hook(proc: Any) -> None:
+        orig = proc._fair_begin
+
+        def begin(*a: Any) -> None:
+            orig(*a)
+            drv = proc.fair
+            if drv is None:
+                return
+            inner = drv.stepped
+
+            def stepped() -> None:
+                fs = drv.fs
+                private = {w: lab for w, lab in fs.known.items() if len(fs.layers.get(w, {})) < fs.players}
+                snaps.setdefault(fs.seat, []).append((fs.view.ply, fs.view.digest(), private, len(fs.record)))
+                inner()
+
+            drv.stepped = stepped
+
+        proc._fair_begin = begin
+
+    host = TableHost(
+        AQ,
+        Identity.generate(),
+        name="fair",
+        seats=["host"] + ["open"] * (players - 1),
+        bind="127.0.0.1",
+        chooser=bot_chooser(AQ),
+        dealer="fair",
+        watchers=0,
+        options=options,
+    )
+    port = await host.listen()
+    peers = [
+        TablePeer(AQ, Identity.generate(), name=f"p{i}", bind="127.0.0.1", chooser=bot_chooser(AQ))
+        for i in range(players - 1)
+    ]
+    for proc in (host, *peers):
+        begin_hook(proc)
+    task = asyncio.ensure_future(host.run())
+    for p in peers:
+        await p.join("127.0.0.1", port)
+    await asyncio.wait_for(asyncio.gather(task, *(p.run() for p in peers), return_exceptions=True), 240)
+    assert host.result is not None and host.result.audit_ok, host.result
+    assert host.table is None, "the host never holds the full state"
+    for p in peers:
+        assert p.result is not None and p.result.audit_ok, (p.result, p.problems)
+        assert p.result.digest == host.result.digest and p.result.scores == host.result.scores
+    seats = sorted((d.fs for d in [host.fair, *(p.fair for p in peers)] if d is not None), key=lambda f: f.seat)
+    assert len(seats) == players
+    table = LocalTable(AQ, players, seats[0].joint, seats=seats, options=options)
+    ref = Referee(table, options)
+    full = ref.full
+    want: dict[tuple[int, int], bytes] = {}
+    shown_by: list[list[set[int]]] = [[] for _ in seats]
+    for kind, what in seats[0].record:
+        full.apply(Deal(int(ref.true_label(table, *what))) if kind == "deal" else what)
+        for f in seats:
+            want[(full.ply, f.seat)] = full.view(f.seat).digest()
+            shown_by[f.seat].append(shown(full.view(f.seat).data))
+    for f in seats:
+        assert len(snaps[f.seat]) > 100
+        for ply, digest, private, n in snaps[f.seat]:
+            assert digest == want[(ply, f.seat)], f"seat {f.seat}'s view differs from the referee's at ply {ply}"
+            allowed = set().union(*shown_by[f.seat][:n])
+            for w, label in private.items():
+                assert w[0] == mp.KINGS and int(label) in allowed, f"seat {f.seat} held {w} at ply {ply}"
+    if options.get("kings") == "advanced":
+        assert len(seats[0].decks[mp.KINGS].handovers) == sum(range(2, players + 1))
+        assert any(private for f in seats for _, _, private, _ in snaps[f.seat]), "the check bites"
