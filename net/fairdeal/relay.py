@@ -33,6 +33,8 @@ _enc = msgspec.msgpack.Encoder()
 @dataclass
 class Stats:
     setup_s: float = 0.0
+    shuffles_s: float = 0.0
+    """The setup and every shuffle after it (Aquatica's merged decks, a reformed tackle stack)."""
     private_deals_s: list[float] = field(default_factory=list)
     bytes: int = 0
     plies: int = 0
@@ -86,10 +88,12 @@ class LocalTable:
             s.take_tips(tips)
         self._shuffle()
         self.stats.setup_s = time.perf_counter() - t0
+        self.stats.shuffles_s = self.stats.setup_s  # the setup's shuffles, and its key round
 
     def _shuffle(self) -> None:
         """Every deck still to shuffle, each seat's pass in seat order, checked by every other seat
         (a deck merged from what others left is formed once they are shuffled, and shuffled too)."""
+        t0 = time.perf_counter()
         while pending := self.seats[0].pending_decks():
             deck = pending[0]
             for s in self.seats:
@@ -100,6 +104,7 @@ class LocalTable:
                 for o in self.seats:
                     if o is not s:
                         o.take_pass(got)
+        self.stats.shuffles_s += time.perf_counter() - t0
 
     def ply(self) -> bool:
         """One ply of the game through every seat; False once it is over."""

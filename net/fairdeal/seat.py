@@ -15,19 +15,24 @@ the bench) is not this module's concern:
 1. keys: :meth:`key_share`, then :meth:`take_keys` with every seat's;
 2. setup: for each deck in :meth:`pending_decks`, in seat order,
    :meth:`make_pass` by the seat whose pass is due, :meth:`take_pass` at the
-   others (a reformed tackle stack adds a deck mid-game, same round);
+   others (a reformed tackle stack, or an Aquatica deck merged from what the box
+   discards left, adds a deck mid-game, same round);
 3. each ply, by :meth:`node`:
    - a beacon draw: :meth:`take_public` with the outcome;
    - a deck draw: :meth:`deal_strips`, then :meth:`take_deal` with every
      seat's strips (each peer builds the outcome as it may know it);
    - a player's action: :meth:`act_strips` (the public openings), then
-     :meth:`named` (a namer's word), then :meth:`take_act` with both;
+     :meth:`word` (a namer's word), :meth:`take_words`; if a word handed cards
+     over (an Aquatica King passed on), :meth:`pass_strips` from every seat but
+     the receiver; then :meth:`take_act` with them all;
 4. at the end: :meth:`key_reveal`, then :meth:`audit` with every seat's.
 
 **The slot map** (`CrownOrigins`): which deck position each sealed object on the
 table came from, kept from public steps alone: a step is played on a copy of the
 view and objects are followed by identity (the rules move fish and pieces, never
 copy them), the way ``core/crown/sealing.opens`` finds what an action opens.
+Aquatica's (`AqOrigins`) is a public shadow of the table, since every card that
+reaches a hand does so by a public step (docs/fairplay.md, the Aquatica mapping).
 """
 
 from __future__ import annotations
@@ -705,6 +710,7 @@ class FairSeat:
             or not isinstance(self._action, PickKing)
             or len(d.draft_order) < 2
             or d.draft_order[0] != namer
+            or len(slot) != 2
             or slot[0] != "draft"
         ):
             raise FairDealError(f"seat {namer + 1} hands over {slot}, which this action passes to nobody", [namer])
