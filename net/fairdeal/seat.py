@@ -284,7 +284,7 @@ class AqOrigins:
 
     def card(self, slot: Slot) -> int:
         """The card a hand slot holds, as the public record tells it."""
-        if not (isinstance(slot, tuple) and len(slot) == 3 and slot[0] == "hand"):
+        if len(slot) != 3 or slot[0] != "hand":
             raise FairDealError(f"{slot} is not a hand")
         v = aq_sealing.sealed_value(self.shadow.data, slot)
         if not isinstance(v, int):

@@ -1,10 +1,11 @@
 """LAN benchmark: move round-trip p50/p99 with 4 peers, bytes on the wire per move, join → seated;
-and a fair-dealer Crown table's setup time and private-deal latency.
+and a fair-dealer Crown (or Aquatica) table's setup time and private-deal latency.
 
 Run ``.venv/bin/python tests/bench/bench_lan.py [GAMES]`` (``... fair [GAMES] [crown|aquatica]``:
-the fair dealer only, for one game; Aquatica is 4 seats with the advanced King draft). As root it runs four processes in network namespaces joined by veth pairs and a bridge (real
-sockets, real multicast discovery); otherwise four sessions in one process on
-loopback. Prints figures; never asserts on time.
+the fair dealer only, for one game; Aquatica is 4 seats with the advanced King draft). As root
+it runs four processes in network namespaces joined by veth pairs and a bridge (real sockets,
+real multicast discovery); otherwise four sessions in one process on loopback. Prints figures;
+never asserts on time.
 """
 
 from __future__ import annotations
