@@ -154,11 +154,12 @@ def _stale_pass_on(seat: int) -> Tamper:
 
 
 def _receiver_strips(seat: int) -> Tamper:
-    """The seat sends, besides its own, a strip in the name of the seat the King is handed to."""
+    """A pass-on strip from the wrong seat: the receiver's own (seat 1, receiving at the second pick),
+    which would let it be read by everyone else; no round asks the receiver to strip."""
 
     def t(round_: str, ply: int, msg: Any) -> Any:
         if round_ == "pass-on" and isinstance(msg, Strip) and msg.seat == seat:
-            return Strip(msg.deck, msg.position, msg.part, 0, msg.share, msg.proof)  # seat 1 receives the 2nd pick
+            return Strip(msg.deck, msg.position, msg.part, 0, msg.share, msg.proof)
         return msg
 
     return t
@@ -195,7 +196,7 @@ def _keeps_two(seat: int) -> Tamper:
     ("attack", "culprit", "why"),
     [
         (_stale_pass_on, 0, "is wrong|again"),  # an old strip opens nothing after the hand-over
-        (_receiver_strips, 0, "does not ask of it"),  # seat 1 receives: it strips for nobody
+        (_receiver_strips, 0, "does not ask of it"),  # (over the LAN its signature names its sender too)
         (_forged_handover, 2, "changes the card"),  # seat 3 drafts first (last in turn order)
         (_keeps_two, 2, "handed on 2 of the 4"),
     ],
@@ -355,3 +356,43 @@ async def test_whole_aquatica_games_over_the_lan_session_with_the_fair_dealer(pl
     if options.get("kings") == "advanced":
         assert len(seats[0].decks[mp.KINGS].handovers) == sum(range(2, players + 1))
         assert any(private for f in seats for _, _, private, _ in snaps[f.seat]), "the check bites"
+
+
+def test_a_malformed_hand_over_is_refused_naming_the_picker() -> None:
+    table = LocalTable(AQ, 3, joint("j"), options=ADVANCED)
+    table.setup()
+    while not isinstance(table.seats[0].node(), int):
+        table.ply()
+    picker = table.seats[0].node()
+    assert picker == 2 and table.seats[2].view.data.draft_order[0] == 2  # the first pick of the draft
+    action = table.bots[2].choose(table.seats[2].view, table.rng.fork(0))
+    mine = table.seats[2]
+    mine._open_action(action)
+    real = mine.word(action)
+    assert real is not None and all(n.handover is not None for n in real.named)
+    h = real.named[0].handover
+    assert h is not None
+    other = FairSeat.restore(AQ, table.seats[0].save())  # a fresh copy of seat 1's process for each case
+    ply = other.view.ply
+    bad: list[tuple[tuple[Named, ...], str]] = [
+        ((Named(2, ("draft", 99), None, h),), "holds no King"),
+        ((Named(2, (), None, h),), "passes to nobody"),
+        ((Named(2, ("hand", 2, 0), None, h),), "passes to nobody"),
+        ((Named(2, real.named[1].slot, None, h),), "not of the card there"),  # another slot's hand-over
+        ((real.named[0], real.named[0]), "twice"),
+        (real.named[1:], "handed on 2 of the 4"),
+    ]
+    for named, why in bad:
+        fresh = FairSeat.restore(AQ, table.seats[0].save())
+        fresh._open_action(action)
+        fresh.take_act_strips([])
+        before = fresh.view.digest()
+        with pytest.raises(FairDealError, match=why) as e:
+            fresh.take_words({2: Word(2, ply, named)})
+        assert list(e.value.culprits) == [2], e.value
+        assert fresh.view.digest() == before
+    # A word from a seat that names nothing this action opens is not taken at all.
+    other._open_action(action)
+    other.take_act_strips([])
+    with pytest.raises(FairDealError, match="did not say"):
+        other.take_words({1: Word(1, ply, real.named)})
