@@ -154,8 +154,8 @@ def _stale_pass_on(seat: int) -> Tamper:
 
 
 def _receiver_strips(seat: int) -> Tamper:
-    """A pass-on strip from the wrong seat: the receiver's own (seat 1, receiving at the second pick),
-    which would let it be read by everyone else; no round asks the receiver to strip."""
+    """A pass-on strip from the wrong seat: one in the receiver's name (index 0 receives at the
+    second pick), which would let everyone else read the card; no round asks the receiver to strip."""
 
     def t(round_: str, ply: int, msg: Any) -> Any:
         if round_ == "pass-on" and isinstance(msg, Strip) and msg.seat == seat:
