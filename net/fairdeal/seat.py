@@ -245,8 +245,8 @@ class AqOrigins:
     `shadow` is the table as the public record tells it: every card that reaches a
     hand does so by a public step (a recruit from the face-up row, a King picked by
     number, a card taken back from the discard), so every hand is known there, while
-    decks, box and draft stay blank. `opened` maps each card opened to everyone when it
-    was dealt to its deck position; `draft` lists the King draft's deck positions in
+    decks, box and draft stay blank. `opened` maps each Character opened to everyone when
+    it was dealt to the row to its deck position; `draft` lists the King draft's deck positions in
     order; `king_of` the position(s) a seat's drafted King may be (two for the last pick).
     """
 
@@ -264,8 +264,8 @@ class AqOrigins:
         if sh.current == CHANCE:
             if drawn is not None and drawn[0] == mapping.KINGS:
                 self.draft.append(drawn[1])
-            if drawn is not None and card is not None:
-                self.opened[card] = drawn
+            if drawn is not None and card is not None and drawn[0] == mapping.CHARACTERS:
+                self.opened[card] = drawn  # (Characters only: Location ids are another numbering)
             act = aq_sealing.prepare_deal(d, sh.DECK, action, None)
             self.shadow = type(sh)(d, ply=sh.ply)  # legal outcomes computed afresh, with the card written in
             self.shadow.apply(act)

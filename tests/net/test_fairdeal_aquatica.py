@@ -97,6 +97,11 @@ class Referee:
             hidden = sh.char_deck + sh.char_box + sh.loc_deck + sh.loc_box + sh.draft + sh.king_pool + sh.king_box
             assert all(c < 0 for c in hidden)
             assert sh.ps == self.full.data.ps  # every hand as the public record tells it: the truth
+            # And the map's deck positions hold the cards it says (a Character's, a drafted King's).
+            assert all(self.true_label(table, *w) == str(c) for c, w in s.aq.opened.items())
+            for seat, where in s.aq.king_of.items():
+                number = self.full.data.ps[seat].king
+                assert any(self.true_label(table, mp.KINGS, p) == str(59 + number) for p in where)
         self.handed = max(self.handed, len(table.seats[0].decks[mp.KINGS].handovers))
 
 
