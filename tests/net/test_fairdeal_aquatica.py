@@ -286,7 +286,9 @@ def test_a_seat_saved_mid_draft_comes_back_from_its_save() -> None:
 
 
 # ---- over the LAN session, on loopback (net/session/fairtable.py) ---------------------------------
-@pytest.mark.parametrize(("players", "options"), [(3, ADVANCED), (4, {"module": "tribes"})])
+@pytest.mark.parametrize(
+    ("players", "options"), [(2, ADVANCED), (3, ADVANCED), (4, {"module": "tribes"}), (5, ADVANCED)]
+)
 async def test_whole_aquatica_games_over_the_lan_session_with_the_fair_dealer(players: int, options: Any) -> None:
     """Every process (the host's included) against the referee after each of its steps: its view
     is the referee's view of its seat, and every card it has read is one its seat has been shown."""
