@@ -62,7 +62,7 @@ def _host_parser() -> argparse.ArgumentParser:
         "--dealer",
         choices=("fair", "committed"),
         default=None,
-        help="who deals hidden values: fair (the default where it is wired, Coldwater Crown: nobody, the host "
+        help="who deals hidden values: fair (the default where it is wired, Crown and Aquatica: nobody, the host "
         "included, sees a hidden value; bot seats run on the host, which sees their hands) or committed (the "
         "host's program deals; the audit catches changes, not peeking). Fisheries hides nothing: public draws",
     )
