@@ -963,12 +963,13 @@ class TableHost(Emitter[Event]):
 
     def _sync(self, r: Remote, from_ply: int, *, fair: bool = False) -> None:
         """Send a peer its view now and every public step since `from_ply` (resume, repair)."""
-        if self.fair_record is not None and r.conn is not None:
+        rec = self.fair_record
+        if rec is not None and r.conn is not None:
             # A fair table has no view to send: the seat's process kept its own, and gets again
             # every message it may have missed (it drops those it has).
             for msg in self._fair_log:  # its own too: a seat restarted from its save adopts them
                 r.conn.send_nowait(msg)
-            r.conn.send_nowait(m.Sync(ply=self.fair.fs.view.ply, view=b""))  # that was all
+            r.conn.send_nowait(m.Sync(ply=rec.fs.view.ply, view=b""))  # that was all
             return
         if self.table is None or r.conn is None:
             return

@@ -613,7 +613,8 @@ def test_a_reformed_tackle_stack_is_a_fresh_deck_every_seat_shuffles() -> None:
     assert any(w[0] == tackle[-1] for f in table.seats for w in f.known), "a piece of a reformed stack was dealt"
 
 
-async def test_a_peer_whose_connection_drops_comes_back_and_the_game_goes_on() -> None:
+@pytest.mark.parametrize("seats", [None, ["bot", "open", "open"]], ids=["host-seat", "seatless-host"])
+async def test_a_peer_whose_connection_drops_comes_back_and_the_game_goes_on(seats: list[str] | None) -> None:
     """Its process keeps its own view and key: it reconnects, each side sends what the other may have missed."""
     dropped = False
     tasks: list[asyncio.Future[None]] = []
@@ -631,7 +632,7 @@ async def test_a_peer_whose_connection_drops_comes_back_and_the_game_goes_on() -
 
         tasks.append(asyncio.ensure_future(later()))
 
-    host, peers = await _lan_game(3, tamper=cut)
+    host, peers = await _lan_game(3, tamper=cut, seats=seats)
     assert dropped
     assert host.result is not None and host.result.audit_ok, host.result
     for p in peers:
