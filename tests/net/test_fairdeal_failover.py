@@ -24,6 +24,7 @@ from coldwater.net.session import TableHost, TablePeer, bot_chooser
 from coldwater.net.session.persist import load_peer_save
 
 CROWN = games.get("crown")
+AQUATICA = games.get("aquatica")
 KILL_AT = 60
 """The ply after which the host dies (mid-game: setup done, fish and tackle dealt)."""
 
@@ -44,15 +45,18 @@ def _die(host: TableHost, task: asyncio.Future[Any]) -> None:
     task.cancel()
 
 
-async def _failover_game(tmp_path: Path, players: int, when: str) -> tuple[list[Any], dict[str, Any]]:
+async def _failover_game(
+    tmp_path: Path, players: int, when: str, game: Any = CROWN, options: Any = None
+) -> tuple[list[Any], dict[str, Any]]:
     ident = Identity.generate()
     host = TableHost(
-        CROWN,
+        game,
         ident,
         name="fair-fo",
         seats=["host"] + ["open"] * (players - 1),
+        options=options,
         bind="127.0.0.1",
-        chooser=bot_chooser(CROWN),
+        chooser=bot_chooser(game),
         dealer="fair",
         watchers=0,
         save_dir=tmp_path / "host",
@@ -61,11 +65,11 @@ async def _failover_game(tmp_path: Path, players: int, when: str) -> tuple[list[
     port = await host.listen()
     peers = [
         TablePeer(
-            CROWN,
+            game,
             Identity.generate(),
             name=f"p{i}",
             bind="127.0.0.1",
-            chooser=bot_chooser(CROWN),
+            chooser=bot_chooser(game),
             save_dir=tmp_path / f"peer{i}",
             reconnect_for=15.0,
         )
@@ -127,7 +131,7 @@ async def _failover_game(tmp_path: Path, players: int, when: str) -> tuple[list[
     sv = load_peer_save(save_path)
     assert sv is not None and sv.fair and sv.seat == 0
     back = TablePeer(
-        CROWN, ident, name="old-host", bind="127.0.0.1", chooser=bot_chooser(CROWN), save_dir=tmp_path / "host"
+        game, ident, name="old-host", bind="127.0.0.1", chooser=bot_chooser(game), save_dir=tmp_path / "host"
     )
     await back.join("127.0.0.1", peers[0].listen_port, resume=sv)
     assert back.fair is not None and back.fair.fs.seat == 0
@@ -138,11 +142,19 @@ async def _failover_game(tmp_path: Path, players: int, when: str) -> tuple[list[
     return [*peers, back], seen
 
 
-@pytest.mark.parametrize(("players", "when"), [(3, "mid-deal"), (2, "between")])
+@pytest.mark.parametrize(
+    ("game", "players", "when", "options"),
+    [
+        (CROWN, 3, "mid-deal", None),
+        (CROWN, 2, "between", None),
+        (AQUATICA, 3, "mid-deal", {"kings": "advanced"}),
+    ],
+    ids=["crown-3-mid-deal", "crown-2-between", "aquatica-3-mid-deal"],
+)
 async def test_the_host_dies_and_the_fair_game_finishes_under_a_new_host(
-    tmp_path: Path, players: int, when: str
+    tmp_path: Path, game: Any, players: int, when: str, options: Any
 ) -> None:
-    procs, seen = await _failover_game(tmp_path, players, when)
+    procs, seen = await _failover_game(tmp_path, players, when, game, options)
     results = [p.result for p in procs]
     for p in procs:
         assert p.result is not None and p.result.audit_ok, (p.result, p.problems)
