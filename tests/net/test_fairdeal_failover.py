@@ -168,3 +168,48 @@ async def test_the_host_dies_and_the_fair_game_finishes_under_a_new_host(
         assert seen["kind"] == "deal"
     # Nothing to come back to: every save of the finished game is gone.
     assert not list(tmp_path.glob("*/lan-peer-*.json")), list(tmp_path.glob("*/lan-peer-*.json"))
+
+
+async def test_a_peer_process_that_dies_comes_back_from_its_save_and_the_game_finishes(tmp_path: Path) -> None:
+    """Not the host this time: a peer's process dies mid-game and is started again from its save."""
+    host = TableHost(
+        CROWN,
+        Identity.generate(),
+        name="fair-back",
+        seats=["host", "open", "open"],
+        bind="127.0.0.1",
+        chooser=bot_chooser(CROWN),
+        dealer="fair",
+        watchers=0,
+    )
+    port = await host.listen()
+    ident = Identity.generate()
+    peers = [
+        TablePeer(CROWN, i, name=f"p{n}", bind="127.0.0.1", chooser=bot_chooser(CROWN), save_dir=tmp_path / f"p{n}")
+        for n, i in enumerate([ident, Identity.generate()])
+    ]
+    task = asyncio.ensure_future(host.run())
+    for p in peers:
+        await p.join("127.0.0.1", port)
+    runs = [asyncio.ensure_future(p.run()) for p in peers]
+    victim = peers[0]
+    while victim.fair is None or victim.fair.fs.view.ply < KILL_AT:
+        await asyncio.sleep(0.01)
+    died_at = victim.fair.fs.view.ply
+    assert victim.conn is not None and victim.save_path is not None
+    victim._saver.flush()  # what the kernel had when it died (the save is at most 0.25 s old anyway)
+    victim.conn.writer.transport.abort()
+    victim.fair.send = lambda msg: None
+    victim.fair.close()
+    runs[0].cancel()
+    await asyncio.sleep(0.3)
+    sv = load_peer_save(victim.save_path)
+    assert sv is not None and sv.fair and not sv.view, "a fair seat saves its transcript, never its view"
+    back = TablePeer(CROWN, ident, name="p0", bind="127.0.0.1", chooser=bot_chooser(CROWN), save_dir=tmp_path / "p0")
+    await back.join("127.0.0.1", port, resume=sv)
+    assert back.fair is not None and back.fair.fs.view.ply <= died_at
+    await asyncio.wait_for(asyncio.gather(task, runs[1], back.run(), return_exceptions=True), 240)
+    assert host.result is not None and host.result.audit_ok, host.result
+    for p in (peers[1], back):
+        assert p.result is not None and p.result.audit_ok and p.result.digest == host.result.digest, p.problems
+    assert back.result is not None and back.result.seat == victim.seat
