@@ -204,6 +204,8 @@ async def _host(game: Any, ns: argparse.Namespace) -> int:
         f"{host.info.turn} s" if host.info.turn else "off",
     )
     res = await host.run()
+    if host.replaced_by >= 0:
+        return await _rejoin(game, ns, host)
     extra: dict[str, Any] = {
         "role": "host",
         "refused": len(host.refusals),
@@ -217,6 +219,34 @@ async def _host(game: Any, ns: argparse.Namespace) -> int:
         }
     _print_result(res, extra)
     return 0
+
+
+async def _rejoin(game: Any, ns: argparse.Namespace, host: Any) -> int:
+    """A fair table's host that woke to find another seat hosting (failover): its seat rejoins as a peer,
+    from its save (the same identity, the same data folder); the result printed is that seat's."""
+    log.warning("the table moved to seat %d; our seat rejoins it from its save", host.replaced_by + 1)
+    try:
+        peer = await join_table(
+            host.name,
+            identity=host.identity,
+            name=ns.player_name or "host",
+            passphrase=ns.passphrase,
+            game=game,
+            bind=ns.bind,
+            chooser=lambda g: bot_chooser(g, ns.bot or None, think=ns.think),
+            save_dir=host.save_dir,
+        )
+        res = await peer.run()
+    except Refusal as e:
+        print(f"coldwater: {e}", file=sys.stderr)
+        return 1
+    extra: dict[str, Any] = {
+        "role": "peer",
+        "host_changes": peer.host_changes + 1,
+        "host_fingerprint": peer.host_fingerprint,
+    }
+    _print_result(res, extra)
+    return 0 if res.audit_ok else 1
 
 
 async def _join(ns: argparse.Namespace, target: str) -> int:

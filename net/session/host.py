@@ -34,7 +34,7 @@ from ..fairdeal.deck import FairDealError
 from ..fairdeal.seat import WIRED, FairSeat
 from ..identity import Identity, fingerprint, verify
 from ..table import Applied, Seat, SeatKind, Table
-from ..transport import SAME_KEY, Connection, Guard, Listener, accept, listen
+from ..transport import SAME_KEY, Connection, Guard, Listener, Refusal, accept, listen, probe_table
 from . import probe
 from .events import (
     ChatReceived,
@@ -330,6 +330,9 @@ class TableHost(Emitter[Event]):
         self._fair_saver: Saver | None = None
         self._fair_resume = False
         """A peer took this fair table over: no lobby, no round; its rounds go on (take_over_fair)."""
+        self.replaced_by = -1
+        """At a fair table: the seat that hosts it now, found when this host woke from a freeze with every
+        peer gone (its own seat then goes on as a peer, from its save: :attr:`fair_save_path`)."""
         self._dealer_ok = True
         """False after a failover with no escrow (a game with no sealed values): no one holds the dealer's secret."""
         self.watch = Spectators(self)
@@ -1524,9 +1527,14 @@ class TableHost(Emitter[Event]):
                 async with asyncio.timeout(self.strip_timeout):
                     await drv.changed.wait()
             except TimeoutError:
+                await asyncio.sleep(0.5)  # after a freeze: let the closed connections be seen first
+                if await self._fair_replaced():
+                    break
                 stalled = self._fair_stalled()
                 if stalled is not None:
                     drv.fail(stalled)
+        if self.replaced_by >= 0:
+            return await self._fair_stand_down()
         self.phase = HostPhase.ENDED  # peers' signed finals may come while this host still audits
         problems = list(self.problems)
         scores: dict[str, int] = {}
@@ -1576,6 +1584,51 @@ class TableHost(Emitter[Event]):
             if r.conn is not None:
                 await r.conn.drain()
         await self._wait(lambda: all(not r.present for r in self.remotes.values()), 5.0)
+        return self.result
+
+    async def _fair_replaced(self) -> bool:
+        """Every peer left at once and the first of them answers as a table of this game: the peers chose
+        a new host while this one was frozen or cut off (failover). Its seat must go on there."""
+        if not self.remotes or any(r.present for r in self.remotes.values()):
+            return False
+        for r in sorted(self.remotes.values(), key=lambda x: x.seat):
+            if not r.addr or not r.port:
+                continue
+            try:
+                game, _, _, _ = await probe_table(r.addr, r.port, timeout=2.0)
+            except Refusal:
+                return False  # not hosting (a peer's listener hangs up when it is not the host)
+            if game == self.game.name:
+                self.replaced_by = r.seat
+                return True
+            return False
+        return False
+
+    async def _fair_stand_down(self) -> Result:
+        """The table has a new host: stop here, keeping this seat's save, for this seat to rejoin it.
+        (Bot seats run here have no save: their layers end with this process.)"""
+        drv = self.fair_record
+        assert drv is not None
+        for d in self._local_drivers():
+            d.close()
+        self._fair_save(now=True)  # the seat goes on from its save: it must be the latest
+        if self._fair_saver is not None:
+            await asyncio.to_thread(self._fair_saver.close)
+            self._fair_saver = None
+        text = f"seat {self.replaced_by + 1} hosts this table now (failover while this host was away)"
+        log.warning("%s; our seat goes on from its save", text)
+        self.result = Result(
+            game=self.game.name,
+            table=self.name,
+            seat=self.host_seat,
+            scores={},
+            digest="",
+            plies=drv.fs.view.ply,
+            outcome="replaced: " + text,
+            audit_ok=False,
+            problems=[text],
+        )
+        self.emit(Finished(self.result))
         return self.result
 
     def _fair_abort(self, text: str) -> None:

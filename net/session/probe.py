@@ -26,11 +26,18 @@ lists them. The probe can fail: ``COLDWATER_PROBE_PLANT=<ply>`` makes it plant,
 at that ply, a fish of every card (most are another seat's or still face down),
 which the report must show as leaks.
 
-Games: :data:`SPECS` maps a game to its :class:`SealedSpec` (Crown's is here);
-Aquatica needs one entry (its data type, slot lister, token groups and outcome).
+Games: :data:`SPECS` maps a game to its :class:`SealedSpec` (Crown's is here:
+its data type, its tokens, loose carriers, labels, deck outcomes, a plant).
 With search bots a determinized guess can equal a hidden value by chance, so a
-probed game uses bots that do not determinize (``random``, the default
-headless bot).
+probed game uses bots that do not determinize (``random``, the default headless
+bot).
+
+Aquatica (now dealt fair too) is one entry away, with one thing to settle first:
+its views blank other seats' hands, yet every card reaches a hand by a public
+step (docs/fairplay.md), so the slot map's public shadow knows them; "shown" for
+Aquatica must be the view *and* what the public record tells, or every process
+would be named for holding the shadow (a first spec tried, with cards in hands,
+the draft and the box as tokens, did exactly that).
 """
 
 from __future__ import annotations
@@ -39,7 +46,7 @@ import gc
 import json
 import os
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -76,13 +83,10 @@ class SealedSpec:
     """What the probe needs of one game to find its sealed values in memory and on disk."""
 
     data_type: type
-    """The engine's state data: every copy in memory is read through ``sealed_value``."""
-    slots: Callable[[Any], Sequence[tuple[Any, object]]]
-    """Every sealed slot of a data object, with the object that holds it."""
-    value: Callable[[Any, Any, object], object]
-    """The sealed value at a slot, through the engine's ``State.sealed_value`` (state, slot, holder)."""
-    token: Callable[[Any, object], Token | None]
-    """A slot and its (non-None) sealed value as a token."""
+    """The engine's state data: every copy in memory is read, as a state of the game."""
+    tokens: Callable[[Any], Iterable[Token]]
+    """Every value a state holds that may be sealed, as tokens (through ``sealed_value`` where the engine
+    names the place a slot; a deck's order, which no view holds, read from the data)."""
     loose: dict[type, Callable[[Any], Token | None]]
     """Objects outside a data object that may carry a sealed value (a token, or None)."""
     label: Callable[[str, int, str], Token | None]
@@ -93,16 +97,15 @@ class SealedSpec:
     """Objects holding every possible sealed value (the planted test)."""
 
 
-def _crown_token(slot: Any, value: object) -> Token | None:
-    if slot[0] == "tackle":
-        return ("tackle", slot[1], value)
-    return ("fish", value)
-
-
-def _crown_value(st: Any, slot: Any, obj: object) -> object:
-    if slot[0] == "submitted":  # a fish in a running contest: not a core slot, read from the fish itself
-        return getattr(obj, "card", None)
-    return st.sealed_value(slot)
+def _crown_tokens(st: Any) -> Iterable[Token]:
+    """A fish's card (unique: its place does not matter) and a held piece's kind (with its holder)."""
+    for slot, obj in _crown_objects(st.data):
+        if slot[0] == "submitted":  # a fish in a running contest: not a core slot, read from the fish itself
+            v = getattr(obj, "card", None)
+        else:
+            v = st.sealed_value(slot)
+        if v is not None:
+            yield ("tackle", slot[1], v) if slot[0] == "tackle" else ("fish", v)
 
 
 def _crown_spec() -> SealedSpec:
@@ -116,9 +119,7 @@ def _crown_spec() -> SealedSpec:
 
     return SealedSpec(
         data_type=CrownData,
-        slots=_crown_objects,
-        value=_crown_value,
-        token=_crown_token,
+        tokens=_crown_tokens,
         loose={
             Fish: lambda f: ("fish", f.card) if f.card is not None else None,
             Reveal: lambda a: ("fish", a.card) if a.card is not None else None,
@@ -227,16 +228,10 @@ class Probe:
         self.seconds += time.perf_counter() - t0
 
     def _data(self, d: Any, st_type: type, found: set[Token]) -> None:
-        st = st_type(d)
-        for slot, obj in self.spec.slots(d):
-            try:
-                v = self.spec.value(st, slot, obj)
-            except Exception:  # a half-built copy (a step being applied): its objects are walked loose
-                continue
-            if v is not None:
-                tok = self.spec.token(slot, v)
-                if tok is not None:
-                    found.add(tok)
+        try:
+            found.update(self.spec.tokens(st_type(d)))
+        except Exception:  # a half-built copy (a step being applied): its objects are walked loose
+            return
 
     def _disk(self, folder: Path, st_type: type, found: set[Token]) -> None:
         """This process's saves: a view in one (none at a fair table) and every action in its transcript

@@ -311,7 +311,7 @@ def main() -> None:
             sys.exit(f"the fair dealer deals {' or '.join(FAIR_OPTIONS)}, not {name!r}")
         if why_not() is None and name == "crown":
             bench_fair_netns(n)
-        elif why_not() is not None:
+        elif name == "crown":
             print(f"(no namespaces: {why_not()}; the fair dealer on loopback only)")
         if sys.argv[1] == "fair":
             bench_fair_table(n, name)

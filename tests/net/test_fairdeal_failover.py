@@ -24,6 +24,7 @@ from coldwater.net.session import TableHost, TablePeer, bot_chooser
 from coldwater.net.session.persist import load_peer_save
 
 CROWN = games.get("crown")
+AQUATICA = games.get("aquatica")
 KILL_AT = 60
 """The ply after which the host dies (mid-game: setup done, fish and tackle dealt)."""
 
@@ -44,15 +45,18 @@ def _die(host: TableHost, task: asyncio.Future[Any]) -> None:
     task.cancel()
 
 
-async def _failover_game(tmp_path: Path, players: int, when: str) -> tuple[list[Any], dict[str, Any]]:
+async def _failover_game(
+    tmp_path: Path, players: int, when: str, game: Any = CROWN, options: Any = None
+) -> tuple[list[Any], dict[str, Any]]:
     ident = Identity.generate()
     host = TableHost(
-        CROWN,
+        game,
         ident,
         name="fair-fo",
         seats=["host"] + ["open"] * (players - 1),
+        options=options,
         bind="127.0.0.1",
-        chooser=bot_chooser(CROWN),
+        chooser=bot_chooser(game),
         dealer="fair",
         watchers=0,
         save_dir=tmp_path / "host",
@@ -61,11 +65,11 @@ async def _failover_game(tmp_path: Path, players: int, when: str) -> tuple[list[
     port = await host.listen()
     peers = [
         TablePeer(
-            CROWN,
+            game,
             Identity.generate(),
             name=f"p{i}",
             bind="127.0.0.1",
-            chooser=bot_chooser(CROWN),
+            chooser=bot_chooser(game),
             save_dir=tmp_path / f"peer{i}",
             reconnect_for=15.0,
         )
@@ -127,7 +131,7 @@ async def _failover_game(tmp_path: Path, players: int, when: str) -> tuple[list[
     sv = load_peer_save(save_path)
     assert sv is not None and sv.fair and sv.seat == 0
     back = TablePeer(
-        CROWN, ident, name="old-host", bind="127.0.0.1", chooser=bot_chooser(CROWN), save_dir=tmp_path / "host"
+        game, ident, name="old-host", bind="127.0.0.1", chooser=bot_chooser(game), save_dir=tmp_path / "host"
     )
     await back.join("127.0.0.1", peers[0].listen_port, resume=sv)
     assert back.fair is not None and back.fair.fs.seat == 0
@@ -138,11 +142,19 @@ async def _failover_game(tmp_path: Path, players: int, when: str) -> tuple[list[
     return [*peers, back], seen
 
 
-@pytest.mark.parametrize(("players", "when"), [(3, "mid-deal"), (2, "between")])
+@pytest.mark.parametrize(
+    ("game", "players", "when", "options"),
+    [
+        (CROWN, 3, "mid-deal", None),
+        (CROWN, 2, "between", None),
+        (AQUATICA, 3, "mid-deal", {"kings": "advanced"}),
+    ],
+    ids=["crown-3-mid-deal", "crown-2-between", "aquatica-3-mid-deal"],
+)
 async def test_the_host_dies_and_the_fair_game_finishes_under_a_new_host(
-    tmp_path: Path, players: int, when: str
+    tmp_path: Path, game: Any, players: int, when: str, options: Any
 ) -> None:
-    procs, seen = await _failover_game(tmp_path, players, when)
+    procs, seen = await _failover_game(tmp_path, players, when, game, options)
     results = [p.result for p in procs]
     for p in procs:
         assert p.result is not None and p.result.audit_ok, (p.result, p.problems)
@@ -156,3 +168,48 @@ async def test_the_host_dies_and_the_fair_game_finishes_under_a_new_host(
         assert seen["kind"] == "deal"
     # Nothing to come back to: every save of the finished game is gone.
     assert not list(tmp_path.glob("*/lan-peer-*.json")), list(tmp_path.glob("*/lan-peer-*.json"))
+
+
+async def test_a_peer_process_that_dies_comes_back_from_its_save_and_the_game_finishes(tmp_path: Path) -> None:
+    """Not the host this time: a peer's process dies mid-game and is started again from its save."""
+    host = TableHost(
+        CROWN,
+        Identity.generate(),
+        name="fair-back",
+        seats=["host", "open", "open"],
+        bind="127.0.0.1",
+        chooser=bot_chooser(CROWN),
+        dealer="fair",
+        watchers=0,
+    )
+    port = await host.listen()
+    ident = Identity.generate()
+    peers = [
+        TablePeer(CROWN, i, name=f"p{n}", bind="127.0.0.1", chooser=bot_chooser(CROWN), save_dir=tmp_path / f"p{n}")
+        for n, i in enumerate([ident, Identity.generate()])
+    ]
+    task = asyncio.ensure_future(host.run())
+    for p in peers:
+        await p.join("127.0.0.1", port)
+    runs = [asyncio.ensure_future(p.run()) for p in peers]
+    victim = peers[0]
+    while victim.fair is None or victim.fair.fs.view.ply < KILL_AT:
+        await asyncio.sleep(0.01)
+    died_at = victim.fair.fs.view.ply
+    assert victim.conn is not None and victim.save_path is not None
+    victim._saver.flush()  # what the kernel had when it died (the save is at most 0.25 s old anyway)
+    victim.conn.writer.transport.abort()
+    victim.fair.send = lambda msg: None
+    victim.fair.close()
+    runs[0].cancel()
+    await asyncio.sleep(0.3)
+    sv = load_peer_save(victim.save_path)
+    assert sv is not None and sv.fair and not sv.view, "a fair seat saves its transcript, never its view"
+    back = TablePeer(CROWN, ident, name="p0", bind="127.0.0.1", chooser=bot_chooser(CROWN), save_dir=tmp_path / "p0")
+    await back.join("127.0.0.1", port, resume=sv)
+    assert back.fair is not None and back.fair.fs.view.ply <= died_at
+    await asyncio.wait_for(asyncio.gather(task, runs[1], back.run(), return_exceptions=True), 240)
+    assert host.result is not None and host.result.audit_ok, host.result
+    for p in (peers[1], back):
+        assert p.result is not None and p.result.audit_ok and p.result.digest == host.result.digest, p.problems
+    assert back.result is not None and back.result.seat == victim.seat

@@ -7,9 +7,10 @@ too — runs in its own network namespace with the probe on, and each must repor
 none. The probe can fail: in one process that holds every seat it names the other
 seats' cards, and values planted in a seat's process are named.
 
-Then the host of a fair table is killed (SIGKILL, and frozen with SIGSTOP first): a
-peer takes over, the old host's seat is started again and comes back from its save,
-and every seat finishes with the same final digest and a clean audit.
+Then the host of a fair table is killed (SIGKILL): a peer takes over, the old host's
+seat is started again and comes back from its save; or frozen (SIGSTOP) until a peer
+has taken over, then woken: it stands down and its seat rejoins from its save. Every
+seat finishes with the same final digest and a clean audit.
 """
 
 from __future__ import annotations
@@ -157,23 +158,32 @@ def _wait(what: str, cond: Any, timeout: float = 60) -> float:
 
 @NETNS
 @pytest.mark.netns
-@pytest.mark.parametrize("how", ["kill", "freeze"])
+@pytest.mark.parametrize("how", ["kill", "wake"])
 def test_the_fair_host_dies_a_peer_takes_over_and_its_seat_comes_back_from_its_save(lab_factory: Any, how: str) -> None:
     lab: NetLab = lab_factory(3)
     host = _fair_host(lab, 3)
     peers = [_fair_join(lab, i) for i in (1, 2)]
     # Mid-game: the host's own seat has saved a transcript some way in (every step rewrites it).
     _wait("the game to get going", lambda: len(_saved(lab, "host").get("fair", "")) > 60_000)
-    if how == "freeze":
+    if how == "wake":
         os.killpg(host.pid, signal.SIGSTOP)  # alive, holding its sockets, silent
         took = _wait("a peer to take over", lambda: "choosing a new host" in lab.stderr("peer2"), 30)
         print(f"the frozen host was given up after {took:.1f} s")
-    lab.kill(host)
-    # The old host's seat, started again on its machine: it finds the table by name and resumes its save.
-    back = _fair_join(lab, 0, home="host", log="host-again")
-    results = [_result(p, lab, f"peer{i}") for i, p in enumerate(peers, 1)] + [_result(back, lab, "host-again")]
+        # The frozen host wakes: it finds its peers gone and seat 2 hosting, and its seat rejoins there.
+        _wait("the new host to listen", lambda: "choosing a new host" in lab.stderr("peer1"), 30)
+        time.sleep(1.0)
+        os.killpg(host.pid, signal.SIGCONT)
+        back, log = host, "host"
+    else:
+        lab.kill(host)
+        # The old host's seat, started again on its machine: it finds the table by name and resumes its save.
+        back, log = _fair_join(lab, 0, home="host", log="host-again"), "host-again"
+    results = [_result(p, lab, f"peer{i}") for i, p in enumerate(peers, 1)] + [_result(back, lab, log)]
     assert len({r["digest"] for r in results}) == 1, results
     assert all(r["audit"] == "ok" for r in results), results
     assert sorted(r["seat"] for r in results) == [0, 1, 2]
     assert all(r["host_changes"] for r in results[:2]), results
-    assert "resuming our saved game" in lab.stderr("host-again"), lab.stderr("host-again")[-2000:]
+    if how == "wake":
+        assert "our seat rejoins it from its save" in lab.stderr("host"), lab.stderr("host")[-2000:]
+    else:
+        assert "resuming our saved game" in lab.stderr("host-again"), lab.stderr("host-again")[-2000:]
