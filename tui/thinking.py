@@ -1,6 +1,8 @@
-"""Holding a bot's search while the app handles a key.
+"""Holding a bot's search while the app handles a key, when it thinks in a thread.
 
-A bot thinks in a worker thread, but Python runs one thread at a time: a search
+A search bot thinks in a worker process (net/thinker.py), which shares nothing
+with the app's event loop. When that process is unavailable it thinks in a
+thread instead, but Python runs one thread at a time: a search
 beside the event loop would take half of every key's time. The app holds the
 gate from a key's arrival until the screen has repainted; the search waits at
 the gate between playouts (``SearchBot.pause``), so the key is handled at full
@@ -18,13 +20,13 @@ import threading
 import time
 from collections.abc import Callable
 
+from coldwater.net.thinker import ThinkingStopped
+
+__all__ = ["HOLD_AT_MOST", "ThinkGate", "ThinkingStopped"]
+
 HOLD_AT_MOST = 0.25
 """Seconds after the last key that a held gate holds: a key whose repaint never
 reports back (or a key held down) cannot stall a bot for longer."""
-
-
-class ThinkingStopped(Exception):
-    """Raised inside a bot's search when its table has closed."""
 
 
 class ThinkGate:

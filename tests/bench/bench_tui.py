@@ -12,9 +12,11 @@ Run: ``python tests/bench/bench_tui.py [--runs N]``
   log pane (F3), and making a choice (the board, the list and the log are
   redrawn; only choices after which it is still the person's turn are timed,
   so no bot thinking is counted);
-- keypress to repaint while a hard bot thinks (the bot searches in a worker
-  thread; the key must not wait for the search): opening and closing the full
-  log pane (F3) and scrolling the board, timed only while the bot is mid-search;
+- keypress to repaint while a hard bot thinks (the key must not wait for the
+  search): opening and closing the full log pane (F3) and scrolling the board,
+  timed only while the bot is mid-search; with the search in the app's worker
+  process (as shipped), and for comparison in a thread of the app (held while a
+  key is handled, and not held);
 - peak memory (RSS) of a process that opens the app and plays a whole Crown game
   by keyboard against a bot.
 
@@ -226,13 +228,21 @@ async def keypress(samples: int, size: tuple[int, int]) -> None:
             )
 
 
-async def keypress_while_thinking(samples: int, size: tuple[int, int], gate: bool = True) -> None:
+THINK_MODES = {
+    "process": "search in the worker process",
+    "thread": "search in a thread, held while a key is handled",
+    "thread-unheld": "search in a thread, not held",
+}
+
+
+async def keypress_while_thinking(samples: int, size: tuple[int, int], mode: str = "process") -> None:
     """F3 and PgDn/PgUp pressed while a hard bot searches, each timed to its repaint.
 
     Besides wall time, the CPU time of the event loop's thread alone (the bot's
     thread excluded): on an idle 2-core machine the wall time comes close to it;
-    on a busy one, other processes stretch the wall time. With ``gate=False`` the
-    search is not held while a key is handled (for comparison)."""
+    on a busy one, other processes stretch the wall time. `mode` is where the
+    search runs (THINK_MODES): the worker process as shipped, or a thread of the
+    app as before, held while a key is handled or not (for comparison)."""
     os.environ["COLDWATER_HOME"] = tempfile.mkdtemp(prefix="coldwater-bench-")
     sys.path.insert(0, str(ROOT))
     from textual import events
@@ -244,7 +254,9 @@ async def keypress_while_thinking(samples: int, size: tuple[int, int], gate: boo
     from coldwater.tui.settings import Settings
     from coldwater.tui.widgets.choices import ChoiceList
 
-    app = ColdwaterApp(catalog=Catalog(names=("crown",)), settings=Settings(bot_delay=0.0))
+    app = ColdwaterApp(
+        catalog=Catalog(names=("crown",)), settings=Settings(bot_delay=0.0), bot_process=mode == "process"
+    )
     took: dict[str, list[float]] = {"f3": [], "pagedown": []}
     cpus: list[float] = []
     async with app.run_test(size=size) as pilot:
@@ -254,7 +266,7 @@ async def keypress_while_thinking(samples: int, size: tuple[int, int], gate: boo
         await app.push_screen(screen)
         assert isinstance(screen, TableScreen)
         table = screen.table
-        if not gate:
+        if mode == "thread-unheld":
             assert isinstance(table, Table)
             table.think_pause = None
 
@@ -303,12 +315,16 @@ async def keypress_while_thinking(samples: int, size: tuple[int, int], gate: boo
             await asyncio.sleep(0.05)  # let the search run between keys, as a person would
         if screen.pane:
             screen.action_pane(screen.pane)
+        thinker = app.thinker
+        if thinker is not None:
+            ups = ", ".join(f"{x * 1000:.0f}" for x in thinker.startups)
+            print(f"worker process: started in {ups} ms; {thinker.remote_moves} moves thought there", flush=True)
     w, h = size
     for key, label in (("f3", "open/close the log pane (F3)"), ("pagedown", "scroll the board (PgDn/PgUp)")):
         xs = sorted(took.get(key, []) + (took.get("pageup", []) if key == "pagedown" else []))
         if xs:
             print(
-                f"keypress to repaint while a hard bot thinks{'' if gate else ' (search not held)'}, "
+                f"keypress to repaint while a hard bot thinks ({THINK_MODES[mode]}), "
                 f"Crown table {w}×{h}, {label}: median {statistics.median(xs) * 1000:.1f} ms, "
                 f"p90 {xs[int(len(xs) * 0.9)] * 1000:.1f} ms, max {xs[-1] * 1000:.1f} ms ({len(xs)} keys; "
                 f"event-loop thread CPU median {statistics.median(cpus) * 1000:.1f} ms; "
@@ -337,8 +353,8 @@ def main() -> None:
     ap.add_argument("--only-thinking", action="store_true", help="only the keys pressed while a hard bot thinks")
     args = ap.parse_args()
     if args.only_thinking:
-        asyncio.run(keypress_while_thinking(args.keys, (80, 24)))
-        asyncio.run(keypress_while_thinking(args.keys, (80, 24), gate=False))
+        for mode in THINK_MODES:
+            asyncio.run(keypress_while_thinking(args.keys, (80, 24), mode))
         return
     # The same measurement for a bare Textual "hello" app, for scale on this machine.
     cold_start(args.runs, BARE, "for scale, a bare Textual app")

@@ -305,6 +305,10 @@ leaving and resuming later loses nothing, the log included.
             self.query_one(f"#pane-{pane.id}").display = False
         if isinstance(self.table, Table):
             self.table.think_pause = self.cw.think_gate.pause_for(self)
+            thinker = self.cw.thinker
+            self.table.thinker = thinker
+            if thinker is not None and self.table.has_search_bot:
+                thinker.warm()  # its start-up is paid now, not on the bot's first move
         if self.table.content is not None:
             self.log_entry("note", self.content_note())  # say so once, up front
         opening = getattr(self.table, "opening_note", "")
@@ -323,6 +327,7 @@ leaving and resuming later loses nothing, the log included.
             # move nobody will apply: leaving or quitting does not wait for it. The
             # table was saved after the last move, so the bot thinks again on resume.
             self.cw.think_gate.stop(self)
+            self.table.stop_thinking()
 
     # ---- seeing ------------------------------------------------------------
     @property
