@@ -259,6 +259,8 @@ async def keypress_while_thinking(samples: int, size: tuple[int, int], mode: str
     )
     took: dict[str, list[float]] = {"f3": [], "pagedown": []}
     cpus: dict[str, list[float]] = {}
+    idle: dict[str, list[float]] = {"f3": [], "pagedown": []}
+    idle_cpus: dict[str, list[float]] = {}
     async with app.run_test(size=size) as pilot:
         # The hard bot sits first, so the table opens on its search.
         seats = [Seat(SeatKind.BOT, "Gil", bot="hard"), Seat(SeatKind.PERSON, "Ada")]
@@ -287,9 +289,28 @@ async def keypress_while_thinking(samples: int, size: tuple[int, int], mode: str
         keys = ("f3", "f3", "pagedown", "pageup")
         k = 0
         rounds = 0
+
+        async def timed(key: str) -> tuple[float, float]:
+            await settle()
+            event = events.Key(key, None)
+            event.set_sender(app)
+            t0, c0 = time.perf_counter(), time.thread_time()
+            assert app._driver is not None
+            app._driver.send_message(event)
+            await settle()
+            return time.perf_counter() - t0, time.thread_time() - c0
+
         while min(len(v) for v in took.values()) < samples and rounds < samples * 50 and not table.state.is_over:
             rounds += 1
             if screen.my_turn() and not screen.busy:
+                # The same keys with nothing thinking, at the same point of the game and
+                # the same machine load: the baseline the keys below are measured against.
+                if min(len(v) for v in idle.values()) < samples:
+                    for key in keys:
+                        dt, cpu = await timed(key)
+                        kind = "f3" if key == "f3" else "pagedown"
+                        idle[kind].append(dt)
+                        idle_cpus.setdefault(kind, []).append(cpu)
                 decision = screen.query_one("#decision", ChoiceList)
                 await pilot.press("1" if decision.has_key("1") else "e")
                 await asyncio.sleep(0.01)
@@ -301,17 +322,11 @@ async def keypress_while_thinking(samples: int, size: tuple[int, int], mode: str
             await settle()
             if not thinking():
                 continue
-            event = events.Key(key, None)
-            event.set_sender(app)
-            t0, c0 = time.perf_counter(), time.thread_time()
-            assert app._driver is not None
-            app._driver.send_message(event)
-            await settle()
-            dt = time.perf_counter() - t0
+            dt, cpu = await timed(key)
             k += 1
             if thinking():  # the bot was still searching when the repaint was done
                 took.setdefault(key, []).append(dt)
-                cpus.setdefault("f3" if key == "f3" else "pagedown", []).append(time.thread_time() - c0)
+                cpus.setdefault("f3" if key == "f3" else "pagedown", []).append(cpu)
             await asyncio.sleep(0.05)  # let the search run between keys, as a person would
         if screen.pane:
             screen.action_pane(screen.pane)
@@ -332,6 +347,13 @@ async def keypress_while_thinking(samples: int, size: tuple[int, int], mode: str
             )
         else:
             print(f"keypress while a hard bot thinks, {label}: no key landed mid-search")
+        ys = sorted(idle[key])
+        if ys:
+            print(
+                f"  the same key on the person's turn (nothing thinking), same run: median "
+                f"{statistics.median(ys) * 1000:.1f} ms, p90 {ys[int(len(ys) * 0.9)] * 1000:.1f} ms ({len(ys)} keys; "
+                f"event-loop thread CPU median {statistics.median(idle_cpus[key]) * 1000:.1f} ms)"
+            )
 
 
 def peak_memory() -> None:

@@ -401,3 +401,47 @@ async def test_leaving_mid_thought_saves_every_move_and_the_worker_stays(make_ap
         assert app.thinker.pid == pid and len(app.thinker.startups) == 1
         await pilot.press("q")
     assert until_gone(pid, 5.0)
+
+
+async def test_a_game_with_its_own_card_data_thinks_in_the_worker_with_that_data(tmp_path: Path) -> None:
+    """The worker loads the person's card data from its path, and checks its hash."""
+    import json
+    from importlib import resources
+
+    from coldwater.core.aquatica.game import GAME as AQ
+    from coldwater.net.table import ContentRef
+
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    raw = json.loads(resources.files("coldwater.core.aquatica").joinpath("data", "kings.json").read_text())
+    raw["kings"][0]["effects"][0]["n"] = 7
+    (folder / "kings.json").write_text(json.dumps(raw))
+    mine = AQ.with_content(folder)
+    assert mine.content_hash != AQ.content_hash
+
+    def table(name: str) -> Table:
+        t = Table.new(
+            mine,
+            [Seat(SeatKind.BOT, "Nat", bot="normal"), Seat(SeatKind.BOT, "Hal", bot="hard")],
+            seed="own",
+            save_path=tmp_path / f"{name}.json",
+            content=ContentRef(str(folder), mine.content_hash),
+        )
+        for bot in t._bots.values():
+            assert isinstance(bot, SearchBot)
+            bot.iterations = 12
+            bot.max_seconds = math.inf
+        return t
+
+    there, here = table("there"), table("here")
+    thinker = Thinker()
+    there.thinker = thinker
+    try:
+        for _ in range(400):  # the deal, then some moves of both bots
+            assert await there.step() and await here.step()
+            if thinker.remote_moves >= 6:
+                break
+        assert there.record.entries == here.record.entries
+        assert thinker.remote_moves >= 6 and not thinker.notices
+    finally:
+        await thinker.close()
