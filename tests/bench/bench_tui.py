@@ -261,6 +261,10 @@ async def keypress_while_thinking(samples: int, size: tuple[int, int], mode: str
     cpus: dict[str, list[float]] = {}
     idle: dict[str, list[float]] = {"f3": [], "pagedown": []}
     idle_cpus: dict[str, list[float]] = {}
+    unqueued: dict[str, list[float]] = {}
+    """Wall time less the time the event loop's thread sat in the run queue waiting for a
+    CPU (Linux schedstat): what a busy machine adds is taken out, while waiting for the
+    search's thread to let go of the interpreter (a sleep, not a queue) stays in."""
     async with app.run_test(size=size) as pilot:
         # The hard bot sits first, so the table opens on its search.
         seats = [Seat(SeatKind.BOT, "Gil", bot="hard"), Seat(SeatKind.PERSON, "Ada")]
@@ -290,15 +294,17 @@ async def keypress_while_thinking(samples: int, size: tuple[int, int], mode: str
         k = 0
         rounds = 0
 
-        async def timed(key: str) -> tuple[float, float]:
+        async def timed(key: str, cat: str) -> tuple[float, float]:
             await settle()
             event = events.Key(key, None)
             event.set_sender(app)
-            t0, c0 = time.perf_counter(), time.thread_time()
+            t0, c0, q0 = time.perf_counter(), time.thread_time(), queued()
             assert app._driver is not None
             app._driver.send_message(event)
             await settle()
-            return time.perf_counter() - t0, time.thread_time() - c0
+            wall = time.perf_counter() - t0
+            unqueued.setdefault(f"{cat} {key}", []).append(wall - (queued() - q0))
+            return wall, time.thread_time() - c0
 
         while min(len(v) for v in took.values()) < samples and rounds < samples * 50 and not table.state.is_over:
             rounds += 1
@@ -307,7 +313,7 @@ async def keypress_while_thinking(samples: int, size: tuple[int, int], mode: str
                 # the same machine load: the baseline the keys below are measured against.
                 if min(len(v) for v in idle.values()) < samples:
                     for key in keys:
-                        dt, cpu = await timed(key)
+                        dt, cpu = await timed(key, "idle")
                         kind = "f3" if key == "f3" else "pagedown"
                         idle[kind].append(dt)
                         idle_cpus.setdefault(kind, []).append(cpu)
@@ -322,11 +328,13 @@ async def keypress_while_thinking(samples: int, size: tuple[int, int], mode: str
             await settle()
             if not thinking():
                 continue
-            dt, cpu = await timed(key)
+            dt, cpu = await timed(key, "think")
             k += 1
             if thinking():  # the bot was still searching when the repaint was done
                 took.setdefault(key, []).append(dt)
                 cpus.setdefault("f3" if key == "f3" else "pagedown", []).append(cpu)
+            else:
+                unqueued[f"think {key}"].pop()  # (it ended mid-key: not counted)
             await asyncio.sleep(0.05)  # let the search run between keys, as a person would
         if screen.pane:
             screen.action_pane(screen.pane)
@@ -347,6 +355,12 @@ async def keypress_while_thinking(samples: int, size: tuple[int, int], mode: str
             )
         else:
             print(f"keypress while a hard bot thinks, {label}: no key landed mid-search")
+        qs = unqueued.get(f"think {key}", []) + (unqueued.get("think pageup", []) if key == "pagedown" else [])
+        if qs:
+            print(
+                f"  less the time it waited in the machine's run queue (what the machine's load adds): "
+                f"median {statistics.median(qs) * 1000:.1f} ms"
+            )
         ys = sorted(idle[key])
         if ys:
             print(
@@ -354,6 +368,17 @@ async def keypress_while_thinking(samples: int, size: tuple[int, int], mode: str
                 f"{statistics.median(ys) * 1000:.1f} ms, p90 {ys[int(len(ys) * 0.9)] * 1000:.1f} ms ({len(ys)} keys; "
                 f"event-loop thread CPU median {statistics.median(idle_cpus[key]) * 1000:.1f} ms)"
             )
+            qs = unqueued.get(f"idle {key}", []) + (unqueued.get("idle pageup", []) if key == "pagedown" else [])
+            print(f"    less its run-queue wait: median {statistics.median(qs) * 1000:.1f} ms")
+
+
+def queued() -> float:
+    """Seconds this thread has waited in the run queue for a CPU (0 where Linux does not say)."""
+    try:
+        with open("/proc/thread-self/schedstat") as f:
+            return int(f.read().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return 0.0
 
 
 def peak_memory() -> None:
