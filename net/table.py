@@ -281,6 +281,12 @@ class Table:
     def bot_rng(self, seat: int) -> Rng:
         return self.bot_rng_path(seat).rng()
 
+    def think_with(self, thinker: Thinker | None) -> None:
+        """Think in `thinker`'s worker from now on (None: in a thread); a screen that
+        opens this table calls it, which also undoes an earlier :meth:`stop_thinking`."""
+        self.thinker = thinker
+        self._stopping = False
+
     def stop_thinking(self) -> None:
         """The table is closing: a bot's move being thought in the worker is abandoned,
         and :meth:`step` raises ThinkingStopped (a thread's search stops through

@@ -21,6 +21,11 @@ and the worker's stdin doubles as its lifeline: when the app closes it, or dies
 in any way (even SIGKILL), the worker reads end-of-file and exits at once,
 mid-search or not. So no worker outlives its app.
 
+On a busy machine the worker still competes with the app for a CPU, so it is held
+like a thread's search was: the app sends Hold when a key arrives and Go when its
+repaint is done, and the search waits between iterations (never changing its move:
+the budget is in iterations, and held time does not count against its clock cap).
+
 Faults never cost a move or hang a table: a worker that cannot start, dies,
 answers nonsense or overruns its budget's clock cap by a wide margin is killed,
 the move is thought here in a thread instead (the old way, same choice), and
@@ -51,7 +56,7 @@ from coldwater.core.rng import Rng
 from coldwater.core.search import SearchBot
 from coldwater.core.state import Bot, Game, State
 
-PROTOCOL = 1
+PROTOCOL = 2
 """Bumped when a message changes; a worker of another protocol is refused."""
 
 MAX_FRAME = 16 << 20
@@ -147,6 +152,18 @@ class Cancel(msgspec.Struct, tag="cancel"):
     id: int
 
 
+class Hold(msgspec.Struct, tag="hold"):
+    """A key is being handled: wait before the next iteration, until Go (or HOLD_AT_MOST)."""
+
+
+class Go(msgspec.Struct, tag="go"):
+    """The key's repaint is done: search on."""
+
+
+HOLD_AT_MOST = 0.25
+"""Seconds a Hold holds at most without its Go (a key whose repaint never reports back)."""
+
+
 class Ready(msgspec.Struct, tag="ready"):
     protocol: int
     pid: int
@@ -168,7 +185,7 @@ class Failed(msgspec.Struct, tag="failed"):
     error: str
 
 
-ToWorker = Think | Cancel
+ToWorker = Think | Cancel | Hold | Go
 FromWorker = Ready | Chose | Stopped | Failed
 
 _encoder = msgspec.msgpack.Encoder()
@@ -237,6 +254,8 @@ class Thinker:
         self._pending: dict[int, asyncio.Future[FromWorker]] = {}
         self._next_id = 1
         self._lock: asyncio.Lock | None = None
+        self._held = False
+        """A Hold was sent and its Go not yet."""
         self._stderr: collections.deque[str] = collections.deque(maxlen=8)
         """The worker's last lines on stderr, for a notice when it dies."""
 
@@ -255,6 +274,20 @@ class Thinker:
 
     def _usable(self) -> bool:
         return not self.closed and self.disabled is None
+
+    # ---- holding while a key is handled ----------------------------------------
+    def hold(self, held: bool) -> None:
+        """A key arrived (True) or its repaint is done (False): hold a running search
+        meanwhile, so the app has the machine to itself. Cheap when nothing searches."""
+        if held == self._held:
+            return
+        proc = self._proc
+        if held and (proc is None or not self._pending):
+            return  # nothing is searching: nothing to hold
+        self._held = held
+        if proc is not None:
+            with contextlib.suppress(Exception):
+                self._send(proc, Hold() if held else Go())
 
     # ---- choosing ------------------------------------------------------------
     async def choose(
@@ -539,6 +572,8 @@ __all__ = [
     "Chose",
     "Failed",
     "FromWorker",
+    "Go",
+    "Hold",
     "Ready",
     "RngPath",
     "SearchBudget",

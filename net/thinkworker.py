@@ -3,7 +3,8 @@
 It reads requests on stdin and answers on stdout (see net/thinker.py for the
 messages). Two threads: the main one searches, one request at a time; a reader
 takes every message as it arrives, so a cancel reaches a search that is running
-(it stops at its next iteration, through ``SearchBot.pause``), and end of file
+(it stops at its next iteration, through ``SearchBot.pause``), so does a hold
+while the app handles a key (the search waits there until Go), and end of file
 (the app closed the pipe, or died) ends the process at once, mid-search or not.
 """
 
@@ -23,11 +24,14 @@ from coldwater.core import games
 from coldwater.core.search import SearchBot
 from coldwater.core.state import Game, State
 from coldwater.net.thinker import (
+    HOLD_AT_MOST,
     PROTOCOL,
     Cancel,
     Chose,
     Failed,
     FromWorker,
+    Go,
+    Hold,
     Ready,
     Stopped,
     Think,
@@ -54,6 +58,10 @@ class Worker:
         """Ids come in rising order: a cancel for one at or below this is late, and dropped."""
         self.games: dict[tuple[str, str | None, str], Game[Any, Any]] = {}
         self.decoder = msgspec.msgpack.Decoder(ToWorker)
+        self.go = threading.Event()
+        """Clear while the app handles a key (Hold, until Go)."""
+        self.go.set()
+        self.held_since = 0.0
 
     # ---- the reader thread ----------------------------------------------------
     def read(self, inp: IO[bytes]) -> None:
@@ -67,6 +75,11 @@ class Worker:
                     with self.lock:
                         if msg.id > self.finished:
                             self.cancelled.add(msg.id)
+                elif isinstance(msg, Hold):
+                    self.held_since = time.monotonic()
+                    self.go.clear()
+                elif isinstance(msg, Go):
+                    self.go.set()
                 else:
                     self.jobs.put(msg)
         except Exception as e:  # a message the app should never send: say so, and go
@@ -112,6 +125,10 @@ class Worker:
         t0 = time.perf_counter()
 
         def pause() -> None:
+            if not self.go.is_set():  # the app is handling a key: let it have the machine
+                left = self.held_since + HOLD_AT_MOST - time.monotonic()
+                if left > 0:
+                    self.go.wait(left)
             if job.id in self.cancelled:  # (a set lookup; the reader only adds)
                 raise _Cancelled
 

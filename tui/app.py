@@ -54,11 +54,11 @@ class ColdwaterApp(App[None]):
             settings, self.settings_problem = settings_mod.load_reporting()
         self.settings = settings
         self.bot_delay = self.settings.bot_delay if bot_delay is None else bot_delay
-        self.think_gate = ThinkGate()
-        """Holds a bot's search while a key is handled, when it thinks in a thread (see tui/thinking.py)."""
         self.thinker: Thinker | None = Thinker(notify=self._thinker_notice) if bot_process else None
         """The search bots' worker process, started when a table first needs it and
         ended with the app (net/thinker.py). None: they think in a thread here."""
+        self.think_gate = ThinkGate(on_change=self.thinker.hold if self.thinker is not None else None)
+        """Holds a bot's search while a key is handled, in a thread or in the worker (see tui/thinking.py)."""
         for t in themes.THEMES.values():
             self.register_theme(t)
         self.theme = themes.resolve(theme or self.settings.theme, no_color="NO_COLOR" in os.environ)

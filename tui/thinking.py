@@ -32,8 +32,11 @@ reports back (or a key held down) cannot stall a bot for longer."""
 class ThinkGate:
     """Open unless a key is being handled; one per app, shared by its tables."""
 
-    def __init__(self, hold_at_most: float = HOLD_AT_MOST) -> None:
+    def __init__(self, hold_at_most: float = HOLD_AT_MOST, on_change: Callable[[bool], None] | None = None) -> None:
         self.hold_at_most = hold_at_most
+        self.on_change = on_change
+        """Told True when the gate closes and False when it opens again (event loop
+        thread): the app holds its worker process's search the same way."""
         self._open = threading.Event()
         self._open.set()
         self._holds = 0
@@ -45,16 +48,22 @@ class ThinkGate:
     def hold(self) -> None:
         """A key arrived (event loop thread)."""
         with self._lock:
+            first = not self._holds
             self._holds += 1
             self._since = time.monotonic()
             self._open.clear()
+        if first and self.on_change is not None:
+            self.on_change(True)
 
     def release(self) -> None:
         """Its repaint is done (event loop thread); the gate opens when no key is left."""
         with self._lock:
+            was = self._holds
             self._holds = max(0, self._holds - 1)
             if not self._holds:
                 self._open.set()
+        if was == 1 and self.on_change is not None:
+            self.on_change(False)
 
     @property
     def held(self) -> bool:

@@ -26,6 +26,7 @@ from coldwater.net.thinker import Chose, Failed, RngPath, SearchBudget, Stopped,
 from coldwater.net.thinkworker import Worker
 from coldwater.tui.catalog import Catalog
 from coldwater.tui.screens.table import TableScreen
+from coldwater.tui.thinking import ThinkGate
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -445,3 +446,57 @@ async def test_a_game_with_its_own_card_data_thinks_in_the_worker_with_that_data
         assert thinker.remote_moves >= 6 and not thinker.notices
     finally:
         await thinker.close()
+
+
+def cpu_ticks(pid: int) -> int:
+    """User plus system clock ticks `pid` has run."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
+
+
+async def test_a_key_holds_the_workers_search_until_its_repaint() -> None:
+    """On a busy machine the worker competes with the app for a CPU: a key holds it."""
+    thinker = Thinker()
+    game = games.get("crown")
+    st = position("crown", 2, "hold")
+    task = asyncio.ensure_future(thinker.choose(game, None, slow_bot(game), st.view(st.current), RngPath("h")))
+    try:
+        pid = await until_worker(thinker)
+        await asyncio.sleep(0.5)  # searching now
+        held = []
+        for _ in range(3):
+            thinker.hold(True)
+            await asyncio.sleep(0.04)  # the playout under way ends
+            t0 = cpu_ticks(pid)
+            await asyncio.sleep(0.15)
+            held.append(cpu_ticks(pid) - t0)
+            thinker.hold(False)
+            await asyncio.sleep(0.3)
+        t0 = cpu_ticks(pid)
+        await asyncio.sleep(0.5)
+        running = cpu_ticks(pid) - t0
+        assert min(held) <= 2 < running, (held, running)
+        # A hold never outlasts HOLD_AT_MOST, even with no Go: the search goes on.
+        thinker.hold(True)
+        await asyncio.sleep(0.4)
+        t0 = cpu_ticks(pid)
+        await asyncio.sleep(0.5)
+        assert cpu_ticks(pid) - t0 > 2
+        thinker.hold(False)
+        assert not task.done()
+    finally:
+        task.cancel()
+        await thinker.close()
+
+
+def test_the_gate_tells_the_app_when_it_closes_and_opens() -> None:
+    seen: list[bool] = []
+    gate = ThinkGate(on_change=seen.append)
+    gate.hold()
+    gate.hold()
+    gate.release()
+    assert seen == [True]
+    gate.release()
+    gate.release()  # one too many: no second "open"
+    assert seen == [True, False]

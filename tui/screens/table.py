@@ -306,7 +306,7 @@ leaving and resuming later loses nothing, the log included.
         if isinstance(self.table, Table):
             self.table.think_pause = self.cw.think_gate.pause_for(self)
             thinker = self.cw.thinker
-            self.table.thinker = thinker
+            self.table.think_with(thinker)
             if thinker is not None and self.table.has_search_bot:
                 thinker.warm()  # its start-up is paid now, not on the bot's first move
         if self.table.content is not None:
