@@ -1,13 +1,15 @@
-"""Holding a bot's search while the app handles a key, when it thinks in a thread.
+"""Holding a bot's search while the app handles a key.
 
-A search bot thinks in a worker process (net/thinker.py), which shares nothing
-with the app's event loop. When that process is unavailable it thinks in a
-thread instead, but Python runs one thread at a time: a search
-beside the event loop would take half of every key's time. The app holds the
-gate from a key's arrival until the screen has repainted; the search waits at
-the gate between playouts (``SearchBot.pause``), so the key is handled at full
-speed and the search loses only that moment. The search's budget is counted in
-playouts, so a hold never changes what the bot plays.
+A search bot thinks in a worker process (net/thinker.py), which shares no
+interpreter with the app's event loop but, on a busy machine, still competes
+with it for a CPU; when that process is unavailable it thinks in a thread,
+where Python runs one thread at a time and a search beside the event loop would
+take half of every key's time. So the app holds the gate from a key's arrival
+until the screen has repainted: a thread's search waits at the gate between
+playouts (``SearchBot.pause``), and the worker's is told Hold and Go through
+`on_change`. The key is handled at full speed and the search loses only that
+moment. The search's budget is counted in playouts, so a hold never changes
+what the bot plays.
 
 The same hook ends a search whose table has gone (left, or the app quit): it
 raises :class:`ThinkingStopped` in the bot's thread, so nobody waits for a move
