@@ -315,16 +315,26 @@ ORPHAN = textwrap.dedent(
 )
 
 
-def test_a_worker_never_outlives_its_app_even_when_the_app_is_killed() -> None:
+@pytest.mark.parametrize("how", ["sigkill-the-app", "hangup-the-session"])
+def test_a_worker_never_outlives_its_app_even_when_the_app_is_killed(how: str) -> None:
+    """Killed outright, or as `coldwater serve` ends an SSH session (SIGHUP to the
+    session's process group, the app's worker included)."""
     parent = subprocess.Popen(
-        [sys.executable, "-c", ORPHAN.format(root=str(ROOT))], stdout=subprocess.PIPE, text=True, cwd=ROOT
+        [sys.executable, "-c", ORPHAN.format(root=str(ROOT))],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        start_new_session=True,
     )
     try:
         assert parent.stdout is not None
         pid = int(parent.stdout.readline())
         time.sleep(0.5)
         assert alive(pid)
-        parent.send_signal(signal.SIGKILL)  # no clean-up of any kind
+        if how == "sigkill-the-app":
+            parent.send_signal(signal.SIGKILL)  # no clean-up of any kind
+        else:
+            os.killpg(parent.pid, signal.SIGHUP)
         parent.wait(10)
         assert until_gone(pid, 10.0), "the worker outlived its app"
     finally:
