@@ -41,6 +41,8 @@ class LanTable:
         self.game = party.game
         self.save_path: str | None = None  # the net layer keeps its own records
         self.record: GameRecord | None = None
+        self.seat_record: GameRecord | None = None
+        """A seat's record of the whole game, rebuilt at the end by the score screen (TablePeer.full_record)."""
         self.content: ContentRef | None = None  # a LAN game plays the packaged card data
         self._events: Emitter[Event] = Emitter(contain=False)  # as a local table: the screen is the listener
         self._changed = asyncio.Event()

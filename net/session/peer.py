@@ -19,8 +19,10 @@ from typing import Any
 
 import msgspec
 
+from coldwater.core import record
 from coldwater.core.errors import IllegalAction, NotationError
 from coldwater.core.notation import Action
+from coldwater.core.record import GameRecord
 from coldwater.core.state import CHANCE, Game, State
 
 from .. import beacon
@@ -531,6 +533,36 @@ class TablePeer(Emitter[Event]):
         else:
             self.rematch_port = msg.port
             self.emit(RematchOffered(msg.port))
+
+    def full_record(self, meta: dict[str, str] | None = None) -> GameRecord | None:
+        """The whole game, every sealed value in it, as a record the replay viewer and the end
+        screen read: rebuilt from our public record and the dealer's secret the End revealed.
+
+        None before the End, at a fair-dealer table (no public record of steps), or when
+        the rebuild fails (the audit has already said why).
+        """
+        if self.info is None or self.result is None or not self.steps or not self.dealer_secret:
+            return None
+        first = self.game.new(self.info.players, seed=fp.game_seed(self.joint), options=self.info.options)
+        rec = record.start(self.game, first, self.info.options, meta)
+
+        def add(seat: int, action: Any, after: State[Any, Any]) -> None:
+            record.append(rec, seat, action, after)
+
+        try:
+            fp.rebuild(
+                self.game,
+                self.info.players,
+                self.info.options,
+                self.joint,
+                self.dealer_secret,
+                self.steps,
+                on_apply=add,
+                book=beacon.Book(fp.tips(self.reveals)),
+            )
+        except (fp.FairPlayError, IllegalAction, NotationError):
+            return None
+        return rec
 
     def answer_rematch(self, accept: bool) -> None:
         """Tell the host whether we take our seat at its rematch (then, to take it: ``lan.join_rematch``)."""

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from coldwater.core import record
 from coldwater.net import lan
 from coldwater.net import messages as m
 from coldwater.net.identity import Identity
@@ -63,6 +64,11 @@ async def test_the_host_offers_a_rematch_and_both_peers_sit_where_they_sat(tmp_p
     await _play_once(host, [bob, cat])
     assert host.result is not None and host.result.audit_ok
     first_digest = host.result.digest
+    # A peer's end screen reads the whole game: rebuilt from its public record and the dealer's secret.
+    rec = bob.full_record({"table": "Pike Pond"})
+    assert rec is not None and rec.meta == {"table": "Pike Pond"}
+    assert record.replay(rec, GAME).digest() == first_digest
+    assert host.table is not None and [e.action for e in rec.entries] == [e.action for e in host.table.record.entries]
     seats = {bob.seat, cat.seat}
     assert seats == {0, 3}
     # Lingering: the seats are still connected after the end, the table no longer listens.

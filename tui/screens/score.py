@@ -5,9 +5,18 @@ The table screen opens it with the final scores; given the table too (or found
 underneath, the table screen it replaces), it reads the game's record for the
 chart and the milestones, and can start a rematch: the same game, seats,
 options and card data, with a new seed.
+
+At a LAN table the host offers the rematch (``net.open_rematch``: the same table
+again, each seat kept for its player's key) and goes on to its lobby; a seat
+sees the offer here and accepts (``net.join_rematch``: its own seat, its own key)
+or declines (the host frees the seat). A seat's record is rebuilt from its public
+record and the dealer's secret revealed at the end, so it gets the same chart,
+milestones and replay as the host.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
@@ -21,6 +30,9 @@ from coldwater.tui.screens.base import BaseScreen
 from coldwater.tui.screens.table import with_names
 from coldwater.tui.widgets.chart import ScoreChart, ScoreOverTime
 
+RECORD_WAIT = 30.0
+"""Seconds a LAN seat's end screen waits for the end of the game's audit (its record) before giving up on the chart."""
+
 
 class ScoreScreen(BaseScreen):
     BINDINGS = keymap.bindings("score")
@@ -29,7 +41,9 @@ class ScoreScreen(BaseScreen):
 best first, and the bars draw the same numbers. Below: each player's score at the end
 of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
 
-- **r**: a rematch — the same game, seats, options and card data, with a new seed;
+- **r**: a rematch — the same game, seats, options and card data, with a new seed.
+  At a LAN table the host offers it and every player still here is asked: **r**
+  accepts (you sit where you sat), **d** declines (your seat is opened to anyone);
 - **p**: open the replay of this game;
 - Enter or Esc: back to the main menu. The game is kept under *Replays*.
 """
@@ -48,16 +62,30 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
             except Exception:  # no app yet (a test building the screen on its own)
                 table = None
         self.table = table
+        self._offer = False
+        """A LAN seat: the host offered a rematch, not yet answered."""
+        self._answer = ""
+        self._busy = False
+        """A rematch is being set up (opening or joining the new table)."""
+        self._waited = 0.0
+        self._unsub: Any = None
         # Engines label rows "Seat N"; show the names people chose.
         self.labels = [
             names[i] if i < len(names) and lab.startswith("Seat ") else lab for i, lab in enumerate(scores.labels)
         ]
 
     @property
+    def lan_party(self) -> Any:
+        """The LAN host or seat under this table (None at a local table)."""
+        return getattr(self.table, "party", None)
+
+    @property
     def record(self) -> GameRecord | None:
         rec = getattr(self.table, "record", None)
         if rec is None:  # a LAN host: the net layer's own table keeps the record
             rec = getattr(getattr(getattr(self.table, "party", None), "table", None), "record", None)
+        if rec is None:  # a LAN seat, once it has rebuilt the whole game (_seat_record)
+            rec = getattr(self.table, "seat_record", None)
         return rec
 
     def compose(self) -> ComposeResult:
@@ -86,8 +114,15 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
 
     def actions_line(self) -> str:
         parts = []
-        if self.can_rematch():
-            parts.append("r  rematch (same seats and options, new seed)")
+        if self._busy:
+            parts.append("Setting up the rematch…")
+        elif self._offer:
+            parts.append("The host offers a rematch: r  accept (your seat, a new seed)   ·   d  decline")
+        elif self._answer:
+            parts.append(self._answer)
+        elif self.can_rematch():
+            lan = self.lan_party is not None
+            parts.append(f"r  {'offer a ' if lan else ''}rematch (same seats and options, new seed)")
         if self.record is not None:
             parts.append("p  open the replay")
         parts.append("Enter  back to the menu")
@@ -96,6 +131,32 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
     def on_mount(self) -> None:
         self.query_one("#score-box", VerticalScroll).focus()
         self.call_after_refresh(self._timeline)
+        party = self.lan_party
+        if party is not None and not self._is_lan_host():
+            self._offer = bool(getattr(party, "rematch_port", 0)) and not getattr(party, "_rematch_answered", True)
+            self._unsub = party.subscribe(self._on_lan_event)
+            self._show_actions()
+
+    def on_unmount(self) -> None:
+        if self._unsub is not None:
+            self._unsub()
+
+    def _on_lan_event(self, event: Any) -> None:
+        from coldwater.net import session as s
+
+        if isinstance(event, s.RematchOffered) and self.is_mounted:
+            self._offer = True
+            self._show_actions()
+            self.notify("The host offers a rematch: r accepts, d declines", timeout=15)
+
+    def _show_actions(self) -> None:
+        self.query_one("#score-actions", Static).update(self.actions_line())
+        self.refresh_bindings()
+
+    def _is_lan_host(self) -> bool:
+        from coldwater.net.session import TableHost
+
+        return isinstance(self.lan_party, TableHost)
 
     def _timeline(self) -> None:
         """Replay the record once for the chart and the milestones."""
@@ -104,6 +165,18 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         note = self.query_one("#over-time-note", Static)
         rec = self.record
         game = getattr(self.table, "game", None)
+        party = self.lan_party
+        if rec is None and game is not None and callable(getattr(party, "full_record", None)):
+            # A LAN seat: the whole game is known once the End's audit is done (a moment after
+            # the last move); until then, and a while longer if the host is slow, wait for it.
+            if getattr(party, "result", None) is None and self._waited < RECORD_WAIT:
+                self._waited += 0.5
+                self.set_timer(0.5, self._timeline)
+                return
+            rec = self._seat_record()
+            if rec is not None:
+                self.refresh_bindings()  # the replay key now has something to open
+                self._show_actions()
         if rec is None or game is None:
             note.update("The record of this game is not at hand here, so there is no chart.")
             self.query_one("#milestones-title").display = False
@@ -127,6 +200,19 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         else:
             milestones.update("This game has no trophies or goals to win along the way.")
 
+    def _seat_record(self) -> GameRecord | None:
+        """A LAN seat's record of the whole game (kept on its table, so it is rebuilt once)."""
+        from coldwater.tui.lantable import LanTable
+
+        t = self.table
+        if not isinstance(t, LanTable):
+            return None
+        if t.seat_record is None:
+            names = {f"seat{i + 1}": n for i, n in enumerate(self.labels)}
+            meta = {"table": str(getattr(t.party.info, "name", "")), "mode": "lan", **names}
+            t.seat_record = t.party.full_record(meta)
+        return t.seat_record
+
     def _table(self) -> DataTable[str]:
         # Categories down, players across (best first): long category names need
         # the room, and four players fit across even 80 columns.
@@ -144,14 +230,34 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
 
     # ---- actions -------------------------------------------------------------
     def can_rematch(self) -> bool:
-        """A rematch needs a local table (seats, options); a LAN table is hosted anew instead."""
+        """A local table; the host of a LAN table it can open again; a LAN seat the host offered one."""
         from coldwater.net.table import Table
 
-        return isinstance(self.table, Table)
+        if isinstance(self.table, Table):
+            return True
+        party = self.lan_party
+        if party is None or self._busy:
+            return False
+        if self._is_lan_host():
+            # Not after a failover (that host is a seat's process) and only once per table.
+            return bool(getattr(party, "linger", False)) and not party.rematch and self._lobby() is not None
+        return self._offer and self._lobby() is not None
+
+    def _lobby(self) -> Any:
+        """The lobby this LAN game was played from (it owns the session), if it is still there."""
+        from coldwater.tui.screens.lobby import LobbyScreen
+
+        party = self.lan_party
+        for screen in reversed(self.app.screen_stack):
+            if isinstance(screen, LobbyScreen) and screen.party is party:
+                return screen
+        return None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "rematch":
             return self.can_rematch()
+        if action == "decline":
+            return self._offer and not self._busy
         if action == "replay":
             return self.record is not None
         return True
@@ -159,10 +265,47 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
     def action_done(self) -> None:
         self.dismiss(None)
 
+    def action_decline(self) -> None:
+        party = self.lan_party
+        if not self._offer or party is None:
+            return
+        self._offer = False
+        try:
+            party.answer_rematch(False)
+        except RuntimeError as e:  # already answered: say so, change nothing
+            self.notify(str(e), severity="warning")
+        self._answer = "You declined the rematch; your seat there is open to anyone."
+        self._show_actions()
+
+    async def _lan_rematch(self) -> None:
+        from coldwater import net
+        from coldwater.net.transport import Refusal
+
+        lobby = self._lobby()
+        party = self.lan_party
+        if lobby is None or party is None:
+            return
+        host = self._is_lan_host()
+        self._busy = True
+        self._show_actions()
+        try:
+            new = await (net.open_rematch(party) if host else net.join_rematch(party))
+        except (Refusal, OSError, ValueError, RuntimeError) as e:
+            self._busy = False
+            self._offer = False
+            self._answer = f"No rematch: {e}"
+            self._show_actions()
+            self.notify(f"Cannot start the rematch: {e}", severity="error", timeout=15)
+            return
+        lobby.rematch(new, is_host=host)
+
     def action_rematch(self) -> None:
         from coldwater.net.table import Table
 
         t = self.table
+        if self.lan_party is not None and self.can_rematch():
+            self.run_worker(self._lan_rematch(), exclusive=True)
+            return
         if not isinstance(t, Table):
             return
         try:
