@@ -208,3 +208,46 @@ async def test_a_seat_accepts_and_the_second_game_starts_in_its_seat(home: Path)
             await host.close()
         if new is not None:
             await new.close()
+
+
+async def test_a_watcher_gets_the_chart_milestones_and_replay_of_what_it_saw(home: Path) -> None:
+    host = TableHost(
+        GAME,
+        Identity.generate(),
+        name="Pike Pond",
+        seats=["host", "bot", "bot"],
+        options={"target": 8},
+        chooser=bot_chooser(GAME, think=0.01),
+        auto_start=False,
+        bind="127.0.0.1",
+        host_name="Ann",
+        save_dir=home / "host",
+    )
+    await host.listen()
+    htask = asyncio.ensure_future(host.run())
+    try:
+        async with _app().run_test(size=(80, 24)) as pilot:
+            w = await net.watch_table(f"127.0.0.1:{host.port}", game=GAME, name="Kim", save_dir=home / "w")
+            pilot.app.push_screen(LobbyScreen(w, is_host=False))
+            await until(lambda: host.watch.count == 1, 10, "the watcher seated nowhere")
+            host.start_game()
+            await until(lambda: isinstance(pilot.app.screen, ScoreScreen), 60, "the end screen")
+            score = pilot.app.screen
+            assert isinstance(score, ScoreScreen)
+            await until(lambda: bool(score.query("#score-over-time")), 10, "the score chart")
+            assert "As the table saw them" in _text(score, "#over-time-note")
+            assert "p  open the replay" in _text(score, "#score-actions")
+            assert "rematch" not in _text(score, "#score-actions")  # a watcher has no seat to keep
+            result = await asyncio.wait_for(htask, 20)
+            public = score._public
+            assert public is not None and public.over and public.states[-1].ply == result.plies
+            assert public.states[0].ply == 0  # it came before the start: every position
+            assert public.states[-1].digest() == w.state.digest()  # type: ignore[union-attr]
+            await pilot.press("p")
+            await until(lambda: type(pilot.app.screen).__name__ == "ReplayScreen", 10, "the replay")
+            replay = pilot.app.screen
+            await pilot.press("right", "right")
+            assert replay.pos > 0 and "Cannot replay" not in _text(replay, "#status")  # type: ignore[attr-defined]
+    finally:
+        htask.cancel()
+        await host.close()

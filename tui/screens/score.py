@@ -16,7 +16,9 @@ milestones and replay as the host.
 
 from __future__ import annotations
 
-from typing import Any
+import os
+import time
+from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
@@ -29,6 +31,9 @@ from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen
 from coldwater.tui.screens.table import with_names
 from coldwater.tui.widgets.chart import ScoreChart, ScoreOverTime
+
+if TYPE_CHECKING:
+    from coldwater.tui.screens.timeline import Timeline
 
 RECORD_WAIT = 30.0
 """Seconds a LAN seat's end screen waits for the end of the game's audit (its record) before giving up on the chart."""
@@ -69,6 +74,9 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         """A rematch is being set up (opening or joining the new table)."""
         self._waited = 0.0
         self._unsub: Any = None
+        self._public: Timeline | None = None
+        """A watcher's game, laid out from the public views it saw (no record replays them)."""
+        self._kept = False
         # Engines label rows "Seat N"; show the names people chose.
         self.labels = [
             names[i] if i < len(names) and lab.startswith("Seat ") else lab for i, lab in enumerate(scores.labels)
@@ -123,7 +131,7 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         elif self.can_rematch():
             lan = self.lan_party is not None
             parts.append(f"r  {'offer a ' if lan else ''}rematch (same seats and options, new seed)")
-        if self.record is not None:
+        if self.record is not None or self._public is not None:
             parts.append("p  open the replay")
         parts.append("Enter  back to the menu")
         return "   ·   ".join(parts)
@@ -177,15 +185,32 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
             if rec is not None:
                 self.refresh_bindings()  # the replay key now has something to open
                 self._show_actions()
+        if rec is not None and party is not None:
+            self._keep(rec)
+        tl: Timeline | None = None
+        if rec is None and game is not None:
+            tl = self._public_timeline()
+            if tl is not None:
+                rec = tl.rec
+                self.refresh_bindings()
+                self._show_actions()
         if rec is None or game is None:
             note.update("The record of this game is not at hand here, so there is no chart.")
             self.query_one("#milestones-title").display = False
             return
-        tl = Timeline(rec, game)
+        if tl is None:
+            tl = Timeline(rec, game)
+            note.display = False
+        else:
+            start = tl.states[0].ply
+            note.update(
+                "As the table saw them"
+                + (f", from move {start} when you came to watch" if start else "")
+                + ": a value still hidden then counts once it is revealed."
+            )
         labels, rounds, series = tl.score_series()
         names = [self.labels[i] if i < len(self.labels) else lab for i, lab in enumerate(labels)]
         unit = "PP" if getattr(game, "name", "") == "aquatica" else "points"
-        note.display = False
         self.query_one("#score-box", VerticalScroll).mount(
             ScoreOverTime(names, rounds, series, unit=unit, id="score-over-time"), after=note
         )
@@ -200,6 +225,41 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         else:
             milestones.update("This game has no trophies or goals to win along the way.")
 
+    def _public_timeline(self) -> Timeline | None:
+        """A watcher's end screen: the public views it saw, laid out for the chart, milestones and replay."""
+        from coldwater.core.record import Entry
+        from coldwater.tui.lantable import LanTable
+        from coldwater.tui.screens.timeline import Timeline
+
+        t = self.table
+        if self._public is not None or not isinstance(t, LanTable) or len(t.public_history) < 2:
+            return self._public
+        states = [st for _, _, st in t.public_history]
+        rec = GameRecord(
+            game=t.game.name,
+            players=states[0].players,
+            content_hash=t.game.content_hash,
+            start_digest=states[0].digest(),
+            entries=[Entry(seat, action, st.digest()) for seat, action, st in t.public_history[1:]],
+            meta={"seats": ", ".join(seat.name for seat in t.seats), "mode": "watched"},
+        )
+        self._public = Timeline(rec, t.game, states)
+        return self._public
+
+    def _keep(self, rec: GameRecord) -> None:
+        """A LAN game's record goes under Replays too, as a local game's does."""
+        from coldwater.net import records
+        from coldwater.tui.screens.table import records_dir
+
+        if self._kept:
+            return
+        self._kept = True
+        name = f"{rec.game}-lan-{time.strftime('%Y%m%d-%H%M%S')}-{os.urandom(3).hex()}.json"
+        try:
+            records.save(rec, records_dir() / name)
+        except OSError as e:
+            self.notify(f"Could not keep the record under Replays: {e}", severity="warning")
+
     def _seat_record(self) -> GameRecord | None:
         """A LAN seat's record of the whole game (kept on its table, so it is rebuilt once)."""
         from coldwater.tui.lantable import LanTable
@@ -208,8 +268,8 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         if not isinstance(t, LanTable):
             return None
         if t.seat_record is None:
-            names = {f"seat{i + 1}": n for i, n in enumerate(self.labels)}
-            meta = {"table": str(getattr(t.party.info, "name", "")), "mode": "lan", **names}
+            seats = ", ".join(seat.name for seat in t.seats)
+            meta = {"seats": seats, "table": str(getattr(t.party.info, "name", "")), "mode": "lan"}
             t.seat_record = t.party.full_record(meta)
         return t.seat_record
 
@@ -259,7 +319,7 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         if action == "decline":
             return self._offer and not self._busy
         if action == "replay":
-            return self.record is not None
+            return self.record is not None or self._public is not None
         return True
 
     def action_done(self) -> None:
@@ -326,6 +386,10 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         from coldwater.tui.screens.replays import ReplayScreen
 
         rec, game = self.record, getattr(self.table, "game", None)
-        if rec is None or game is None:
+        board = self.cw.catalog.table_screen(game.name).BOARD if game is not None else None
+        if game is None or board is None:
             return
-        self.app.push_screen(ReplayScreen(rec, game, self.cw.catalog.table_screen(game.name).BOARD))
+        if rec is None and self._public is not None:
+            self.app.push_screen(ReplayScreen(self._public.rec, game, board, timeline=self._public))
+        elif rec is not None:
+            self.app.push_screen(ReplayScreen(rec, game, board))
