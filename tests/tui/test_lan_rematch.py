@@ -168,11 +168,11 @@ async def test_a_seat_gets_the_chart_and_replay_then_declines_the_rematch(home: 
             answers: list[RematchAnswered] = []
             host.subscribe(lambda e: answers.append(e) if isinstance(e, RematchAnswered) else None)
             new = await net.open_rematch(host, advertise=False)
-            await until(lambda: "offers a rematch" in _text(score, "#score-actions"), 10, "the offer")
+            await until(lambda: "offers a rematch" in _text(score, "#rematch-line"), 10, "the offer")
             await pilot.press("d")
             await until(lambda: bool(answers), 10, "the host told")
             assert not answers[0].accept and not answers[0].left
-            assert "You declined" in _text(score, "#score-actions")
+            assert "You declined" in _text(score, "#rematch-line")
             await pilot.press("r")  # nothing to accept any more
             assert pilot.app.screen is score
     finally:
@@ -193,7 +193,7 @@ async def test_a_seat_accepts_and_the_second_game_starts_in_its_seat(home: Path)
             assert new.auto_start  # a bot host starts once every seat is ready
             ntask = asyncio.ensure_future(new.run())
             score = pilot.app.screen
-            await until(lambda: "offers a rematch" in _text(score, "#score-actions"), 10, "the offer")
+            await until(lambda: "offers a rematch" in _text(score, "#rematch-line"), 10, "the offer")
             await pilot.press("r")
             # Accepting is being ready: the new table starts by itself, Bob in his seat.
             await until(lambda: isinstance(pilot.app.screen, TableScreen), 20, "the second game")

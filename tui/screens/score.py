@@ -102,6 +102,8 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         with VerticalScroll(id="score-box"):
             yield Static(f"{self.game_title} — final scores", classes="page-title")
             yield Static(with_names(s.outcome, self.labels) if s.outcome else f"{winner} wins", id="outcome")
+            # A rematch offer goes at the top, where an 80x24 screen shows it without scrolling.
+            yield Static("", id="rematch-line", markup=False)
             yield self._table()
             order = list(s.ranking) or list(range(len(s.labels)))
             yield ScoreChart(
@@ -122,12 +124,10 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
 
     def actions_line(self) -> str:
         parts = []
-        if self._busy:
-            parts.append("Setting up the rematch…")
-        elif self._offer:
-            parts.append("The host offers a rematch: r  accept (your seat, a new seed)   ·   d  decline")
-        elif self._answer:
-            parts.append(self._answer)
+        if self._offer:
+            parts.append("r  accept the rematch   ·   d  decline")
+        elif self._busy or self._answer:
+            pass  # said under the outcome
         elif self.can_rematch():
             lan = self.lan_party is not None
             parts.append(f"r  {'offer a ' if lan else ''}rematch (same seats and options, new seed)")
@@ -138,6 +138,7 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
 
     def on_mount(self) -> None:
         self.query_one("#score-box", VerticalScroll).focus()
+        self.query_one("#rematch-line").display = False
         self.call_after_refresh(self._timeline)
         party = self.lan_party
         if party is not None and not self._is_lan_host():
@@ -159,7 +160,21 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
 
     def _show_actions(self) -> None:
         self.query_one("#score-actions", Static).update(self.actions_line())
+        line = self.query_one("#rematch-line", Static)
+        text = self.rematch_line()
+        line.update(text)
+        line.display = bool(text)
         self.refresh_bindings()
+
+    def rematch_line(self) -> str:
+        """The rematch, in a line under the outcome ("" when there is none to speak of)."""
+        if self._busy:
+            return "Setting up the rematch…"
+        if self._offer:
+            party = self.lan_party
+            host = next((s.name for s in getattr(party, "seats", []) if s.kind == "host" and s.name), "The host")
+            return f"{host} offers a rematch: r  accept (your seat, a new seed)   ·   d  decline"
+        return self._answer
 
     def _is_lan_host(self) -> bool:
         from coldwater.net.session import TableHost
