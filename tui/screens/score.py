@@ -103,7 +103,9 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
             yield Static(f"{self.game_title} — final scores", classes="page-title")
             yield Static(with_names(s.outcome, self.labels) if s.outcome else f"{winner} wins", id="outcome")
             # A rematch offer goes at the top, where an 80x24 screen shows it without scrolling.
-            yield Static("", id="rematch-line", markup=False)
+            line = Static("", id="rematch-line", markup=False)
+            line.display = False
+            yield line
             yield self._table()
             order = list(s.ranking) or list(range(len(s.labels)))
             yield ScoreChart(
@@ -138,7 +140,6 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
 
     def on_mount(self) -> None:
         self.query_one("#score-box", VerticalScroll).focus()
-        self.query_one("#rematch-line").display = False
         self.call_after_refresh(self._timeline)
         party = self.lan_party
         if party is not None and not self._is_lan_host():
