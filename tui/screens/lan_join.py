@@ -249,6 +249,13 @@ where you have a seat says *your seat*: choose it to sit back down.
         lst = self.query_one("#tables", ChoiceList)
         lst.set_items(items)
         lst.display = bool(items)
+        # The list's keys (1, 2, …) pick a table only while it has the focus: hand it over while
+        # nothing is typed in the address, and give it back when the list empties.
+        address = self.query_one("#address", Input)
+        if items and self.focused is address and not address.value:
+            lst.focus()
+        elif not items and self.focused is lst:
+            address.focus()
         self.query_one("#join-empty", Static).update("" if items else "No tables found yet; still looking…")
         self.query_one("#join-empty", Static).display = not items
 
