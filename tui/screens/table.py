@@ -317,6 +317,7 @@ leaving and resuming later loses nothing, the log included.
         self.drive()
 
     def on_unmount(self) -> None:
+        self._composed = False
         self._unsubscribe()
         if isinstance(self.table, Table):
             # A bot still searching stops at its next playout instead of finishing a
@@ -705,6 +706,9 @@ leaving and resuming later loses nothing, the log included.
         while t.current is not None and not t.waiting_for_person:
             cur = t.current
             if cur != CHANCE and cur != waiting_on:
+                # The position the seat thinks over, chance steps included (a remote player may think
+                # for minutes: the board must not stay as it was before the setup's draws).
+                self.refresh_view()
                 self.show_waiting(cur)
                 waiting_on = cur
             self._describe_view = self.seen_by(self.log_seat)
@@ -720,7 +724,9 @@ leaving and resuming later loses nothing, the log included.
     def _drawable(self) -> bool:
         """Whether the frame's rows are there to draw on: a worker can go on after the person
         left the table, or while the screen is being taken down (its rows already gone)."""
-        return self.is_mounted and not self._finished and bool(self.query("#status"))
+        # `_composed`, not only is_mounted: on_mount's first draw comes before is_mounted is set,
+        # and a seat whose opponent moves first would see no board until that move.
+        return (self.is_mounted or self._composed) and not self._finished and bool(self.query("#status"))
 
     def show_waiting(self, seat: int) -> None:
         """A bot (or a remote player) is thinking: say who, in the decision title and status."""
