@@ -101,7 +101,7 @@ and you can leave at any time (Esc). A table marked *playing · Watch* (its seat
 taken) is watched when you choose it. A host may admit no watchers, or only a few.
 
 If a table does not show up (some networks block the announcements), type its address
-as `HOST:PORT` (the host's lobby shows the port) and press Enter. A table with a
+as `HOST:PORT` (the host's lobby shows both) and press Enter. A table with a
 passphrase (marked *needs a passphrase*) needs it typed in *Pass* first. A table played
 with its own card data says so, with its hash: put the same file in *Card data* (you are
 told which). Your key fingerprint is shown at the top: a host can reserve a seat for it.

@@ -45,6 +45,21 @@ def seat_line(s: Any, me: int, kept: dict[str, str] | None = None) -> str:
     return f"{n}  {name}  {fp}  {mark}"
 
 
+def host_address(bind: str) -> str:
+    """The address to tell joiners (the lobby shows it with the port, for a join by address)."""
+    if bind not in ("", "0.0.0.0", "::"):
+        return bind
+    import ipaddress
+
+    from coldwater.net.discovery import local_addresses
+
+    try:
+        found = [a for a in local_addresses() if not ipaddress.ip_address(a).is_loopback]
+    except Exception:  # no adapters to list: the port alone still helps
+        found = []
+    return found[0] if found else "this machine"
+
+
 def watchers_line(watchers: list[Any]) -> str:
     """Who is watching, for the lobby ("" when nobody is)."""
     if not watchers:
@@ -158,7 +173,9 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
         title = f"{'Watching' if self.watching else 'Lobby'} — {info.name} · {p.game.title} · {info.players} players"
         with Vertical(classes="page", id="lobby"):
             yield Static(title, classes="page-title")
-            where = f"listening on port {p.port}" if self.is_host else f"at {p.host_addr}:{p.host_port}"
+            where = (
+                f"others join at {host_address(p.bind)}:{p.port}" if self.is_host else f"at {p.host_addr}:{p.host_port}"
+            )
             me = f"Your key: {p.identity.fingerprint}"
             if ssh := served_key():
                 me += f" · SSH key {ssh}"
