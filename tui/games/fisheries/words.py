@@ -215,9 +215,10 @@ def label(ctx: Ctx, d: Data, a: Value) -> str | None:
     tag = tag_of(a)
     if isinstance(a, EndDay):
         if a.go == "first":
-            return f"End the day; go first tomorrow (+{ctx.content.time_first} hours)"
+            # Short enough for the choice column at 80x24 ("(+6 hours)" was cut off there).
+            return f"End the day; first tomorrow (+{ctx.content.time_first}h)"
         if a.go == "second":
-            return f"End the day; go second tomorrow (+{ctx.content.time_second} hours)"
+            return f"End the day; second tomorrow (+{ctx.content.time_second}h)"
         return "End the day"
     if tag == "lobster":
         return "Discard the lobster: act again now"
