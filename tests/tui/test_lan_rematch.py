@@ -102,6 +102,7 @@ async def test_the_host_offers_a_rematch_and_the_seat_sits_where_it_sat(home: Pa
             await until(lambda: not second.query_one("#start").disabled, 10, "Start enabled again")
             await pilot.press("ctrl+s")
             await until(lambda: isinstance(pilot.app.screen, TableScreen), 15, "the second game")
+            assert pilot.app.screen.lan_role() == "host"  # type: ignore[attr-defined]  # one remote seat: no failover
             assert [s.kind for s in new.lobby()] == ["remote", "host"]
             assert new.lobby()[0].fingerprint == bob.identity.fingerprint
             assert new.joint and new.joint != host.joint  # a new seed round
@@ -199,6 +200,12 @@ async def test_a_seat_accepts_and_the_second_game_starts_in_its_seat(home: Path)
             await until(lambda: isinstance(pilot.app.screen, TableScreen), 20, "the second game")
             table = pilot.app.screen.table  # type: ignore[attr-defined]
             assert table.party is not bob and table.party.seat == bob.seat == 1
+            # The table menu says what leaving a LAN seat means (not "the game is saved").
+            await pilot.press("escape")
+            await until(lambda: type(pilot.app.screen).__name__ == "PauseScreen", 10, "the table menu")
+            assert pilot.app.screen.leave_words()[0] == "Leave the table (join again to sit back down)"  # type: ignore[attr-defined]
+            await pilot.press("b")
+            await until(lambda: isinstance(pilot.app.screen, TableScreen), 10, "back at the table")
             assert new.lobby()[1].fingerprint == bob.identity.fingerprint
             await asyncio.wait_for(play(pilot), 60)
             result = await asyncio.wait_for(ntask, 20)

@@ -717,8 +717,14 @@ leaving and resuming later loses nothing, the log included.
             if cur != CHANCE and t.seats[cur].kind is SeatKind.BOT and self.cw.bot_delay > 0:
                 self.refresh_view()
                 await asyncio.sleep(self.cw.bot_delay)
-            elif cur != CHANCE and self.read_only and self in self.app.screen_stack:
-                self.refresh_view()  # watching: no turn of ours ends this loop, so draw each move
+            elif (
+                cur != CHANCE
+                and (self.read_only or t.seats[cur].kind is SeatKind.REMOTE)
+                and self in self.app.screen_stack
+            ):
+                # Watching (no turn of ours ends this loop), or another person at a LAN table
+                # making the several decisions of one turn: draw each, as it is in the log.
+                self.refresh_view()
         self._after_drive()
 
     def _drawable(self) -> bool:
@@ -841,7 +847,16 @@ leaving and resuming later loses nothing, the log included.
             elif what == "quit":
                 self.app.exit()
 
-        self.app.push_screen(PauseScreen(self.content_note()), chosen)
+        self.app.push_screen(PauseScreen(self.content_note(), lan=self.lan_role()), chosen)
+
+    def lan_role(self) -> str:
+        """Whose LAN table this is: "host" / "host-failover", "seat" or "watcher" ("" at a local table)."""
+        if isinstance(self.table, Table):
+            return ""
+        if getattr(self.table, "is_host", False):
+            info = getattr(getattr(self.table, "party", None), "info", None)
+            return "host-failover" if getattr(info, "failover", False) else "host"
+        return "watcher" if self.read_only else "seat"
 
     def _scroller(self) -> Widget:
         if self.pane == "log":
