@@ -274,14 +274,17 @@ async def open_rematch(old: TableHost, *, advertise: bool | None = None) -> Tabl
     """
     if old.fair is None and old.table is None:
         raise Refusal("the game has not started, so there is nothing to play again")
-    if old.result is None:
+
+    async def finished() -> None:
         # The host's screen shows the end as soon as the last move is applied; the seats'
         # final digests come a few seconds later, and the offer must follow them.
-        deadline = asyncio.get_running_loop().time() + REMATCH_WAIT
-        while old.result is None and asyncio.get_running_loop().time() < deadline:
+        while old.result is None:
             await asyncio.sleep(0.1)
-        if old.result is None:
-            raise Refusal("the game has not finished yet (the seats' final digests are still due)")
+
+    try:
+        await asyncio.wait_for(finished(), REMATCH_WAIT)
+    except TimeoutError:
+        raise Refusal("the game has not finished yet (the seats' final digests are still due)") from None
     if advertise is None:
         advertise = old.advertiser is not None
     await old._stop_listening()
@@ -319,7 +322,7 @@ async def join_rematch(old: TablePeer) -> TablePeer:
     """
     if not old.rematch_port or old.info is None:
         raise Refusal("the host has not offered a rematch")
-    if not old._rematch_answered:
+    if not old.rematch_answered:
         old.answer_rematch(True)
     peer = TablePeer(
         old.game,

@@ -564,6 +564,11 @@ class TablePeer(Emitter[Event]):
             return None
         return rec
 
+    @property
+    def rematch_answered(self) -> bool:
+        """We told the host whether we take our seat at its rematch."""
+        return self._rematch_answered
+
     def answer_rematch(self, accept: bool) -> None:
         """Tell the host whether we take our seat at its rematch (then, to take it: ``lan.join_rematch``)."""
         if not self.rematch_port:

@@ -143,7 +143,7 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         self.call_after_refresh(self._timeline)
         party = self.lan_party
         if party is not None and not self._is_lan_host():
-            self._offer = bool(getattr(party, "rematch_port", 0)) and not getattr(party, "_rematch_answered", True)
+            self._offer = bool(getattr(party, "rematch_port", 0)) and not getattr(party, "rematch_answered", True)
             self._unsub = party.subscribe(self._on_lan_event)
             self._show_actions()
 
