@@ -63,6 +63,7 @@ async def test_the_host_offers_a_rematch_and_the_seat_sits_where_it_sat(home: Pa
     peers = [bob]
     try:
         async with _app().run_test(size=(80, 24)) as pilot:
+            await until(lambda: type(pilot.app.screen).__name__ == "MenuScreen", 10, "the menu")
             pilot.app.push_screen(LobbyScreen(host, is_host=True))
             await pilot.pause()
             assert host.linger
@@ -71,7 +72,9 @@ async def test_the_host_offers_a_rematch_and_the_seat_sits_where_it_sat(home: Pa
             lobby = pilot.app.screen
             await until(lambda: not lobby.query_one("#start").disabled, 10, "Start enabled")
             await pilot.press("ctrl+s")
-            await until(lambda: isinstance(pilot.app.screen, TableScreen), 15, "the table")
+            await until(
+                lambda: isinstance(pilot.app.screen, TableScreen) and pilot.app.screen.is_mounted, 15, "the table"
+            )
             await asyncio.wait_for(play(pilot), 60)
             score = pilot.app.screen
             assert isinstance(score, ScoreScreen)
@@ -101,7 +104,9 @@ async def test_the_host_offers_a_rematch_and_the_seat_sits_where_it_sat(home: Pa
             await until(lambda: "Bob" in _text(second, "#lobby-seats"), 10, "Bob in the new lobby")
             await until(lambda: not second.query_one("#start").disabled, 10, "Start enabled again")
             await pilot.press("ctrl+s")
-            await until(lambda: isinstance(pilot.app.screen, TableScreen), 15, "the second game")
+            await until(
+                lambda: isinstance(pilot.app.screen, TableScreen) and pilot.app.screen.is_mounted, 15, "the second game"
+            )
             assert pilot.app.screen.lan_role() == "host"  # type: ignore[attr-defined]  # one remote seat: no failover
             assert [s.kind for s in new.lobby()] == ["remote", "host"]
             assert new.lobby()[0].fingerprint == bob.identity.fingerprint
@@ -139,13 +144,14 @@ async def _seat_to_the_end(pilot: Any, home: Path) -> tuple[TableHost, TablePeer
     htask = asyncio.ensure_future(host.run())
     bob = TablePeer(GAME, Identity.generate(), name="Bob", bind="127.0.0.1", save_dir=home / "bob")
     await bob.join("127.0.0.1", host.port)
+    await until(lambda: type(pilot.app.screen).__name__ == "MenuScreen", 10, "the menu")
     lobby = LobbyScreen(bob, is_host=False)
     pilot.app.push_screen(lobby)
     await until(lambda: pilot.app.screen is lobby and lobby.is_mounted, 10, "the lobby")
     await until(lambda: "Bob (you)" in _text(lobby, "#lobby-seats"), 10, "Bob seated in the lobby")
     await pilot.press("ctrl+r")
     await until(lambda: host.lobby()[1].ready or host.started, 10, "Bob ready at the host")
-    await until(lambda: isinstance(pilot.app.screen, TableScreen), 15, "the table")
+    await until(lambda: isinstance(pilot.app.screen, TableScreen) and pilot.app.screen.is_mounted, 15, "the table")
     await asyncio.wait_for(play(pilot), 60)
     assert isinstance(pilot.app.screen, ScoreScreen)
     return host, bob, htask
@@ -261,3 +267,86 @@ async def test_a_watcher_gets_the_chart_milestones_and_replay_of_what_it_saw(hom
     finally:
         htask.cancel()
         await host.close()
+
+
+async def test_the_opener_of_a_table_served_over_ssh_asks_for_the_rematch(
+    home: Path, tmp_path: Path, monkeypatch: Any
+) -> None:
+    """`coldwater serve` hosts the table; its opener sits at it as a seat and asks the server."""
+    import socket
+
+    from coldwater.core import games
+    from coldwater.tui import serve, servetables
+
+    real_get = games.get
+    monkeypatch.setattr(games, "get", lambda name: GAME if name == "toy" else real_get(name))
+    root = tmp_path / "server"
+    keeper = servetables.ServerTables(
+        root,
+        home_of=lambda blob: serve.player_home(root, blob),
+        known_keys=lambda: {b"alice-key"},
+        fingerprint_of=serve.key_fingerprint,
+        bind="127.0.0.1",
+        advertise=False,
+        say=lambda line: None,
+    )
+    ours, theirs = socket.socketpair()
+    keeper.attach(b"alice-key", ours)
+    link = servetables.ServeLink(theirs.detach())
+    monkeypatch.setattr(servetables, "link", lambda: link)
+    peers: list[TablePeer] = []
+    try:
+        table = await link.open_table(
+            servetables.OpenTable(game="toy", name="Pond", seats=["host", "open"], options={"target": 8})
+        )
+        alice = TablePeer(GAME, keeper.lan_identity(b"alice-key"), name="Alice", bind="127.0.0.1", save_dir=home / "a")
+        bob = TablePeer(
+            GAME, Identity.generate(), name="Bob", chooser=bot_chooser(GAME), bind="127.0.0.1", save_dir=home / "b"
+        )
+        bob.linger = True
+        peers += [alice, bob]
+        async with _app().run_test(size=(80, 24)) as pilot:
+            await alice.join("127.0.0.1", table.port)
+            await until(lambda: type(pilot.app.screen).__name__ == "MenuScreen", 10, "the menu")
+            lobby = LobbyScreen(alice, is_host=False, served_table="Pond")
+            pilot.app.push_screen(lobby)
+            await until(lambda: pilot.app.screen is lobby and lobby.is_mounted, 10, "the lobby")
+            await until(lambda: "Alice (you)" in _text(lobby, "#lobby-seats"), 10, "Alice seated")
+            await bob.join("127.0.0.1", table.port)
+            btask = asyncio.ensure_future(bob.run())
+            await pilot.press("ctrl+r")
+            await until(
+                lambda: isinstance(pilot.app.screen, TableScreen) and pilot.app.screen.is_mounted, 15, "the table"
+            )
+            await asyncio.wait_for(play(pilot), 60)
+            score = pilot.app.screen
+            assert isinstance(score, ScoreScreen)
+            await asyncio.wait_for(btask, 20)
+            await until(lambda: "Pond" in keeper.ended, 10, "the server's game over")
+            assert "r  offer a rematch" in _text(score, "#score-actions")
+            await pilot.press("r")
+            await until(lambda: bob.rematch_port > 0, 10, "the offer at Bob's end")
+            # The offer reached Alice too, and her app took her seat at once (she asked).
+            await until(
+                lambda: isinstance(pilot.app.screen, LobbyScreen) and pilot.app.screen.party is not alice,
+                15,
+                "Alice's rematch lobby",
+            )
+            second = pilot.app.screen
+            assert isinstance(second, LobbyScreen) and second.served_table == "Pond"
+            assert second.party.seat == 0
+            bob2 = await net.join_rematch(bob)
+            peers.append(bob2)
+            peers.append(second.party)
+            assert bob2.seat == 1
+            tasks = [asyncio.ensure_future(bob2.run())]
+            await until(
+                lambda: isinstance(pilot.app.screen, TableScreen) and pilot.app.screen.is_mounted, 15, "the second game"
+            )
+            await asyncio.wait_for(play(pilot), 60)
+            result = await asyncio.wait_for(tasks[0], 20)
+            assert result.audit_ok
+    finally:
+        for p in peers:
+            await p.close()
+        await keeper.close()

@@ -312,8 +312,8 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
     def _run_done(self, session: LanSession) -> None:
         if session.error is not None:
             self.app.notify(f"The table stopped: {session.error}", severity="error", timeout=30)
-            if self.is_mounted:
-                self.query_one("#lobby-status", Static).update(f"The table stopped: {session.error}. Esc goes back.")
+            for status in self.query("#lobby-status").results(Static):  # (none while being taken down)
+                status.update(f"The table stopped: {session.error}. Esc goes back.")
 
     def _show_seats(self, seats: list[Any]) -> None:
         me = self.my_seat

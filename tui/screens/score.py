@@ -73,6 +73,8 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         self._busy = False
         """A rematch is being set up (opening or joining the new table)."""
         self._waited = 0.0
+        self._asked = False
+        """The opener of a table served by `coldwater serve` asked the server for its rematch."""
         self._unsub: Any = None
         self._public: Timeline | None = None
         """A watcher's game, laid out from the public views it saw (no record replays them)."""
@@ -156,6 +158,9 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
 
         if isinstance(event, s.RematchOffered) and self.is_mounted:
             self._offer = True
+            if self._asked:  # our own rematch, from the server that hosts our table: take our seat
+                self.run_worker(self._lan_rematch(), exclusive=True)
+                return
             self._show_actions()
             self.notify("The host offers a rematch: r accepts, d declines", timeout=15)
 
@@ -317,7 +322,15 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         if self._is_lan_host():
             # Not after a failover (that host is a seat's process) and only once per table.
             return bool(getattr(party, "linger", False)) and not party.rematch and self._lobby() is not None
+        if self._served_name() is not None and not self._asked and not getattr(party, "rematch_port", 0):
+            return True  # we opened this table on our SSH server: we ask the server for the rematch
         return self._offer and self._lobby() is not None
+
+    def _served_name(self) -> str | None:
+        """The table's name when this app opened it on its `coldwater serve` server (None otherwise)."""
+        lobby = self._lobby()
+        name = getattr(lobby, "served_table", None)
+        return name if isinstance(name, str) else None
 
     def _lobby(self) -> Any:
         """The lobby this LAN game was played from (it owns the session), if it is still there."""
@@ -364,6 +377,10 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         host = self._is_lan_host()
         self._busy = True
         self._show_actions()
+        served = self._served_name()
+        if not host and not self._offer and served is not None:
+            await self._ask_server(served)
+            return
         try:
             new = await (net.open_rematch(party) if host else net.join_rematch(party))
         except (Refusal, OSError, ValueError, RuntimeError) as e:
@@ -374,6 +391,32 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
             self.notify(f"Cannot start the rematch: {e}", severity="error", timeout=15)
             return
         lobby.rematch(new, is_host=host)
+
+    async def _ask_server(self, name: str) -> None:
+        """Ask our SSH server to open its table again; its offer then reaches us like any seat."""
+        from coldwater.tui import servetables
+
+        link = servetables.link()
+        reason = ""
+        if link is None:
+            reason = "this app is not connected to its server any more"
+        else:
+            try:
+                reply = await link.ask(servetables.RematchTable(name))
+            except servetables.ServerUnavailable as e:
+                reason = str(e)
+            else:
+                if isinstance(reply, servetables.Failed):
+                    reason = reply.reason
+        if reason:
+            self._busy = False
+            self._answer = f"No rematch: {reason}"
+            self._show_actions()
+            self.notify(f"Cannot start the rematch: {reason}", severity="error", timeout=15)
+            return
+        self._asked = True  # the offer follows over the table's connection (_on_lan_event)
+        if getattr(self.lan_party, "rematch_port", 0):
+            await self._lan_rematch()
 
     def action_rematch(self) -> None:
         from coldwater.net.table import Table
