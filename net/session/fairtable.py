@@ -32,7 +32,7 @@ from ..fairdeal.seat import FairAudit, FairSeat, Word
 from ..fairdeal.wire import KeyReveal, KeyShare, ShuffledDeck, Strip
 from ..identity import Identity, verify
 
-KINDS: Final = frozenset({"key", "pass", "link", "deal", "act", "astrips", "word", "keyreveal"})
+KINDS: Final = frozenset({"key", "pass", "link", "deal", "act", "astrips", "word", "pstrips", "keyreveal"})
 """The rounds a seat sends messages for (the host's own "abort" only comes from the host)."""
 MAX_STRIPS: Final = 64
 """No round asks one seat for more strips (the most: every thrown-back fish at the end)."""
@@ -91,6 +91,8 @@ class FairDriver:
         self._act_taken = -1
         self._opened = -1
         self._owing: list[int] = []
+        self._words_at = -1
+        self._pass_owing: list[int] = []
         self._moving = -1
         self._tasks: set[asyncio.Task[Any]] = set()
         self.started = time.perf_counter()
@@ -325,7 +327,20 @@ class FairDriver:
         if wbox is None:
             return False
         words = {n: _decode(Word, wbox[n].body, n, "word") for n in told.namers}
-        fs.take_act(action, words)
+        if self._words_at != ply:
+            # A word may hand cards over (an Aquatica King passed on): every seat but the receiver strips it.
+            fs.take_words(words)
+            self._words_at = ply
+            self._pass_owing = fs.pass_owing()
+            if fs.seat in self._pass_owing:
+                self._send("pstrips", ply, _enc.encode(fs.pass_strips()))
+        passed: list[Strip] = []
+        if self._pass_owing:
+            pbox = self._box("pstrips", ply, self._pass_owing)
+            if pbox is None:
+                return False
+            passed = self._strips_of(pbox)
+        fs.take_act(action, words, passed)
         self.stepped()
         return True
 

@@ -1,10 +1,11 @@
 """LAN benchmark: move round-trip p50/p99 with 4 peers, bytes on the wire per move, join → seated;
-and a fair-dealer Crown table's setup time and private-deal latency.
+and a fair-dealer Crown (or Aquatica) table's setup time and private-deal latency.
 
-Run ``.venv/bin/python tests/bench/bench_lan.py [GAMES]`` (``... fair [GAMES]``: the fair dealer
-only). As root it runs four processes in network namespaces joined by veth pairs and a bridge (real
-sockets, real multicast discovery); otherwise four sessions in one process on
-loopback. Prints figures; never asserts on time.
+Run ``.venv/bin/python tests/bench/bench_lan.py [GAMES]`` (``... fair [GAMES] [crown|aquatica]``:
+the fair dealer only, for one game; Aquatica is 4 seats with the advanced King draft). As root
+it runs four processes in network namespaces joined by veth pairs and a bridge (real sockets,
+real multicast discovery); otherwise four sessions in one process on loopback. Prints figures;
+never asserts on time.
 """
 
 from __future__ import annotations
@@ -145,30 +146,40 @@ def bench_loopback(games: int) -> None:
     _report("loopback, one process", name, games, rtts, seated, total, plies, len(rtts))
 
 
-def bench_fair_table(games: int) -> None:
-    """A 4-seat Crown table dealt by the fair dealer (net/fairdeal/relay.py: every seat's process in this
+FAIR_OPTIONS: dict[str, Any] = {"crown": None, "aquatica": {"kings": "advanced"}}
+
+
+def bench_fair_table(games: int, name: str = "crown") -> None:
+    """A 4-seat table dealt by the fair dealer (net/fairdeal/relay.py: every seat's process in this
     one, messages relayed as bytes). Everything runs serially here, so each figure is the sum of what the
     four processes would do in parallel on a LAN: an upper bound on their critical path, before the network."""
     from coldwater.core import games as registry
     from coldwater.net.fairdeal.relay import LocalTable
 
-    game = registry.get("crown")
+    game = registry.get(name)
     setups: list[float] = []
+    shuffles: list[float] = []
     deals: list[float] = []
     sent = plies = 0
     for g in range(games):
-        table = LocalTable(game, 4, (f"fair-bench-{g}".encode() * 4)[:32])
+        table = LocalTable(game, 4, (f"fair-bench-{g}".encode() * 4)[:32], options=FAIR_OPTIONS[name])
         audits = table.play()
         assert all(a.ok for a in audits)
         setups.append(table.stats.setup_s)
+        shuffles.append(table.stats.shuffles_s)
         deals += table.stats.private_deals_s
         sent += table.stats.bytes
         plies += table.stats.plies
-    print(f"Fair dealer (loopback, one process, serial), crown, 4 seats, {games} game(s), {plies} plies")
+    print(f"Fair dealer (loopback, one process, serial), {name}, 4 seats, {games} game(s), {plies} plies")
     print(
         f"  setup (keys + every deck shuffled by every seat, each pass checked by the others)  "
         f"median {statistics.median(setups) * 1000:7.0f} ms   max {max(setups) * 1000:7.0f} ms"
     )
+    if name == "aquatica":  # its Character and Location decks are merged and shuffled again after the box discards
+        print(
+            f"  setup + the merged decks' shuffles (Characters, Locations)  "
+            f"median {statistics.median(shuffles) * 1000:7.0f} ms   max {max(shuffles) * 1000:7.0f} ms"
+        )
     print(
         f"  private deal (3 strips made, 4 processes check them, the drawer reads)  "
         f"p50 {_pct(deals, 0.5) * 1000:6.2f} ms   p99 {_pct(deals, 0.99) * 1000:6.2f} ms   (n={len(deals)})"
@@ -176,7 +187,7 @@ def bench_fair_table(games: int) -> None:
     print(f"  protocol bytes per game (msgpack, before framing)  {sent / max(games, 1):9.0f} B")
 
 
-async def _fair_lan_once(game: Any, tag: str) -> tuple[float, list[float], int, int]:
+async def _fair_lan_once(game: Any, tag: str, options: Any = None) -> tuple[float, list[float], int, int]:
     from coldwater.net.identity import Identity
     from coldwater.net.session import TableHost, TablePeer, bot_chooser
 
@@ -189,6 +200,7 @@ async def _fair_lan_once(game: Any, tag: str) -> tuple[float, list[float], int, 
         chooser=bot_chooser(game),
         dealer="fair",
         watchers=0,
+        options=options,
     )
     port = await host.listen()
     peers = [
@@ -207,22 +219,22 @@ async def _fair_lan_once(game: Any, tag: str) -> tuple[float, list[float], int, 
     return setup, deals, total, host.result.plies
 
 
-def bench_fair_lan(games: int) -> None:
+def bench_fair_lan(games: int, name: str = "crown") -> None:
     """The same table over the LAN session on loopback: four processes' work interleaved on one
     event loop (so still no parallelism), real sockets, the host relaying every message."""
     from coldwater.core import games as registry
 
-    game = registry.get("crown")
+    game = registry.get(name)
     setups: list[float] = []
     deals: list[float] = []
     sent = plies = 0
     for g in range(games):
-        s, d, b, p = asyncio.run(_fair_lan_once(game, f"fairlan{g}"))
+        s, d, b, p = asyncio.run(_fair_lan_once(game, f"fairlan{g}", FAIR_OPTIONS[name]))
         setups.append(s)
         deals += d
         sent += b
         plies += p
-    print(f"Fair dealer over the LAN session (loopback, one process), crown, 4 seats, {games} game(s), {plies} plies")
+    print(f"Fair dealer over the LAN session (loopback, one process), {name}, 4 seats, {games} game(s), {plies} plies")
     print(
         f"  setup, seed round done → every deck shuffled, at the slowest process  "
         f"median {statistics.median(setups) * 1000:7.0f} ms   max {max(setups) * 1000:7.0f} ms"
@@ -237,8 +249,11 @@ def bench_fair_lan(games: int) -> None:
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "fair":
         n = int(sys.argv[2]) if len(sys.argv) > 2 else 3
-        bench_fair_table(n)
-        bench_fair_lan(n)
+        name = sys.argv[3] if len(sys.argv) > 3 else "crown"
+        if name not in FAIR_OPTIONS:
+            sys.exit(f"the fair dealer deals {' or '.join(FAIR_OPTIONS)}, not {name!r}")
+        bench_fair_table(n, name)
+        bench_fair_lan(n, name)
         return
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 3
     from tests.net.netlab import why_not
