@@ -168,6 +168,9 @@ async def test_a_seat_gets_the_chart_and_replay_then_declines_the_rematch(home: 
             # The chart and the milestones from the whole game, rebuilt from Bob's own record.
             await until(lambda: bool(score.query("#score-over-time")), 20, "the score chart")
             assert score.record is not None and score.record.meta["table"] == "Pike Pond"
+            # Kept under Replays, with the winner for the list.
+            kept = list((home / "records").glob("toy-lan-*.json"))
+            assert len(kept) == 1 and score.record.meta["winner"] in ("Ann", "Bob")
             assert "p  open the replay" in _text(score, "#score-actions")
             assert "not at hand" not in _text(score, "#over-time-note")
             await pilot.press("p")

@@ -275,6 +275,11 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         if self._kept:
             return
         self._kept = True
+        # The Replays list names the winner (a seat's rebuilt record has no word of its own on it).
+        if self.scores.ranking and "winner" not in rec.meta:
+            rec.meta["winner"] = self.labels[self.scores.ranking[0]]
+        if self.scores.outcome and "outcome" not in rec.meta:
+            rec.meta["outcome"] = with_names(self.scores.outcome, self.labels)
         name = f"{rec.game}-lan-{time.strftime('%Y%m%d-%H%M%S')}-{os.urandom(3).hex()}.json"
         try:
             records.save(rec, records_dir() / name)
