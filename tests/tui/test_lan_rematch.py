@@ -94,6 +94,7 @@ async def test_the_host_offers_a_rematch_and_the_seat_sits_where_it_sat(home: Pa
             assert new.reserved == {0: bob.identity.fingerprint} and new.host_seat == 1
             # The seat is kept for Bob by name in the new lobby, until he sits down.
             assert "kept for Bob" in _text(second, "#lobby-seats")
+            assert "Waiting for Bob to take the rematch" in _text(second, "#lobby-status")
             await until(lambda: bob.rematch_port == new.port, 10, "the offer at Bob's end")
             bob2 = await net.join_rematch(bob)
             peers.append(bob2)

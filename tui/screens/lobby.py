@@ -325,9 +325,12 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
             status.update("You are watching: the game shows here when the host starts it. Esc leaves.")
         elif self.is_host:
             self.query_one("#start", Button).disabled = not filled
+            awaited = [self.kept[s.reserved] for s in seats if s.kind == "open" and s.reserved in self.kept]
             status.update(
                 "Every seat is filled and ready: press Start."
                 if filled
+                else f"Waiting for {', '.join(awaited)} to take the rematch…"
+                if awaited
                 else "Waiting for players to join and be ready…"
             )
         else:
