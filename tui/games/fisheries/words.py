@@ -215,10 +215,11 @@ def label(ctx: Ctx, d: Data, a: Value) -> str | None:
     tag = tag_of(a)
     if isinstance(a, EndDay):
         if a.go == "first":
-            # Short enough for the choice column at 80x24 ("(+6 hours)" was cut off there).
-            return f"End the day; first tomorrow (+{ctx.content.time_first}h)"
+            # Under the "End the day" heading; short enough for the choice column at 80x24
+            # ("End the day; go first tomorrow (+6 hours)" was cut off there).
+            return f"Go first tomorrow (+{ctx.content.time_first} hours)"
         if a.go == "second":
-            return f"End the day; second tomorrow (+{ctx.content.time_second}h)"
+            return f"Go second tomorrow (+{ctx.content.time_second} hours)"
         return "End the day"
     if tag == "lobster":
         return "Discard the lobster: act again now"
