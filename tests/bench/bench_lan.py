@@ -2,10 +2,11 @@
 and a fair-dealer Crown (or Aquatica) table's setup time and private-deal latency.
 
 Run ``.venv/bin/python tests/bench/bench_lan.py [GAMES]`` (``... fair [GAMES] [crown|aquatica]``:
-the fair dealer only, for one game; Aquatica is 4 seats with the advanced King draft). As root
-it runs four processes in network namespaces joined by veth pairs and a bridge (real sockets,
-real multicast discovery); otherwise four sessions in one process on loopback. Prints figures;
-never asserts on time.
+the fair dealer only, for one game; Aquatica is 4 seats with the advanced King draft;
+``... fair-netns [GAMES]``: only a fair Crown table across network namespaces, veth). As root it
+runs four processes in network namespaces joined by veth pairs and a bridge (real sockets, real
+multicast discovery), for the committed and the fair dealer; otherwise four sessions in one
+process on loopback. Prints figures; never asserts on time.
 """
 
 from __future__ import annotations
@@ -219,6 +220,53 @@ async def _fair_lan_once(game: Any, tag: str, options: Any = None) -> tuple[floa
     return setup, deals, total, host.result.plies
 
 
+def bench_fair_netns(games: int) -> None:
+    """A 4-seat Crown table dealt by the fair dealer across network namespaces: four processes, veth pairs
+    and a bridge, real sockets; each seat's process measures every private deal from reaching it to taking it
+    (the strips of the other three seats cross the host's relay over veth)."""
+    from tests.net.netlab import NetLab
+
+    common = ["--headless", "--bot", "--stats", "--timeout", "300", "--dealer", "fair"]
+    setups: list[float] = []
+    deals: list[float] = []
+    total_bytes = plies = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        lab = NetLab(4, Path(tmp))
+        try:
+            for g in range(games):
+                name = f"FairBench{g}"
+                host = lab.start(
+                    0, ["-m", "coldwater.net.cli", "host", "crown", "--name", name, "--players", "4", *common], f"h{g}"
+                )
+                join = [c for c in common if c != "--dealer" and c != "fair"]
+                peers = [lab.start(i, ["-m", "coldwater.net.cli", "join", name, *join], f"p{i}-{g}") for i in (1, 2, 3)]
+                results = []
+                for p in [host, *peers]:
+                    out, _ = p.communicate(timeout=320)
+                    results.append(json.loads(out.strip().splitlines()[-1]))
+                assert len({r["digest"] for r in results}) == 1 and all(r["audit"] == "ok" for r in results)
+                hs = results[0]["stats"]
+                total_bytes += hs["bytes_in"] + hs["bytes_out"]
+                plies += results[0]["plies"]
+                setups.append(max(r["stats"]["setup_ms"] for r in results) / 1000)
+                deals += [x / 1000 for r in results for x in r["stats"]["deal_ms"]]
+        finally:
+            lab.close()
+    print(f"Fair dealer across network namespaces (veth + bridge, 4 processes), crown, 4 seats, {games} game(s)")
+    print(
+        f"  setup, seed round done → every deck shuffled, at the slowest process  "
+        f"median {statistics.median(setups) * 1000:7.0f} ms   max {max(setups) * 1000:7.0f} ms"
+    )
+    print(
+        f"  private deal, a process reaching it → taking it  "
+        f"p50 {_pct(deals, 0.5) * 1000:6.2f} ms   p99 {_pct(deals, 0.99) * 1000:6.2f} ms   (n={len(deals)})"
+    )
+    print(
+        f"  bytes on the wire per game (all 3 links, both ways)  {total_bytes / max(games, 1):9.0f} B   "
+        f"({total_bytes / max(plies, 1):6.0f} B per ply, {plies / max(games, 1):.0f} plies a game)"
+    )
+
+
 def bench_fair_lan(games: int, name: str = "crown") -> None:
     """The same table over the LAN session on loopback: four processes' work interleaved on one
     event loop (so still no parallelism), real sockets, the host relaying every message."""
@@ -247,16 +295,22 @@ def bench_fair_lan(games: int, name: str = "crown") -> None:
 
 
 def main() -> None:
-    if len(sys.argv) > 1 and sys.argv[1] == "fair":
+    from tests.net.netlab import why_not
+
+    if len(sys.argv) > 1 and sys.argv[1] in ("fair", "fair-netns"):
         n = int(sys.argv[2]) if len(sys.argv) > 2 else 3
         name = sys.argv[3] if len(sys.argv) > 3 else "crown"
         if name not in FAIR_OPTIONS:
             sys.exit(f"the fair dealer deals {' or '.join(FAIR_OPTIONS)}, not {name!r}")
-        bench_fair_table(n, name)
-        bench_fair_lan(n, name)
+        if why_not() is None and name == "crown":
+            bench_fair_netns(n)
+        elif name == "crown":
+            print(f"(no namespaces: {why_not()}; the fair dealer on loopback only)")
+        if sys.argv[1] == "fair":
+            bench_fair_table(n, name)
+            bench_fair_lan(n, name)
         return
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 3
-    from tests.net.netlab import why_not
 
     t0 = time.perf_counter()
     if why_not() is None:
@@ -264,6 +318,8 @@ def main() -> None:
     else:
         print(f"(no namespaces: {why_not()}; measuring on loopback)")
     bench_loopback(games)
+    if why_not() is None:
+        bench_fair_netns(games)
     bench_fair_table(games)
     bench_fair_lan(games)
     print(f"  ({time.perf_counter() - t0:.1f} s in all)")
