@@ -46,6 +46,7 @@ from .events import (
     LobbyChanged,
     PresenceChanged,
     Problem,
+    RematchAnswered,
     Result,
     StepApplied,
 )
@@ -337,6 +338,11 @@ class TableHost(Emitter[Event]):
         """False after a failover with no escrow (a game with no sealed values): no one holds the dealer's secret."""
         self.watch = Spectators(self)
         """The people watching (spectators.py): the public view only, never a seat's secrets."""
+        self.linger = False
+        """Keep the seats' connections open after the end (the app: chat, a rematch offer) until close()."""
+        self._stopped = False
+        self.rematch: dict[int, bool | None] = {}
+        """After :meth:`offer_rematch`: each offered seat's answer (None: not yet)."""
 
     # ---- public API ------------------------------------------------------------
     @property
@@ -472,7 +478,10 @@ class TableHost(Emitter[Event]):
             await self._play()
             return await self._finish()
         finally:
-            await self.close()
+            if self.linger and self.result is not None:
+                await self._stop_listening()  # the seats stay connected until close()
+            else:
+                await self.close()
 
     async def _heartbeat(self) -> None:
         """Ping quiet peers so they know the host lives; drop peers that stopped answering."""
@@ -496,6 +505,18 @@ class TableHost(Emitter[Event]):
         # Closing connections one by one must not tell the others that those peers are
         # away: they would then choose different new hosts.
         self._closing = True
+        await self._stop_listening()
+        for r in self.remotes.values():
+            if r.conn is not None:
+                await r.conn.close()
+        for t in list(self._tasks):
+            t.cancel()
+
+    async def _stop_listening(self) -> None:
+        """Withdraw the advert, stop accepting, let the watchers go; the seats' connections stay."""
+        if self._stopped:
+            return
+        self._stopped = True
         if self.advertiser is not None:
             adv, self.advertiser = self.advertiser, None
             try:
@@ -508,11 +529,6 @@ class TableHost(Emitter[Event]):
         await self.watch.close()
         if isinstance(self.table, LanTable):
             await self.table.close_saver()
-        for r in self.remotes.values():
-            if r.conn is not None:
-                await r.conn.close()
-        for t in list(self._tasks):
-            t.cancel()
 
     # ---- connections and the lobby ------------------------------------------------
     def _spawn(self, coro: Awaitable[Any]) -> None:
@@ -718,6 +734,9 @@ class TableHost(Emitter[Event]):
                 self._broadcast(m.Presence(seat=r.seat, away=True))
                 self.emit(PresenceChanged(r.seat, True))
                 self._lobby_changed()
+                if self.rematch.get(r.seat, False) is None:
+                    self.rematch[r.seat] = False  # gone without answering the offer: a no
+                    self.emit(RematchAnswered(r.seat, r.name, False, left=True))
 
     def _handle(self, r: Remote, conn: Connection, msg: m.Message) -> None:
         if isinstance(msg, m.Ready):
@@ -745,6 +764,8 @@ class TableHost(Emitter[Event]):
             self._on_mismatch(r, conn, msg)
         elif isinstance(msg, m.Final):
             self._on_final(r, conn, msg)
+        elif isinstance(msg, m.RematchReply):
+            self._on_rematch_reply(r, conn, msg)
         elif isinstance(msg, m.Ping):
             if not r.pings.take():
                 self._refuse(conn, "ping", "too many pings")
@@ -1320,7 +1341,8 @@ class TableHost(Emitter[Event]):
         if not all(r.told_end for r in owed):
             log.info("the game is over; waiting up to %.0f s for away seats to collect the result", self.end_grace)
             await self._wait(lambda: all(r.told_end for r in owed), self.end_grace)
-        await self._wait(lambda: all(not r.present for r in self.remotes.values()), 5.0)
+        if not self.linger:
+            await self._wait(lambda: all(not r.present for r in self.remotes.values()), 5.0)
         return self.result
 
     def _on_final(self, r: Remote, conn: Connection, msg: m.Final) -> None:
@@ -1338,6 +1360,62 @@ class TableHost(Emitter[Event]):
         self._changed.set()
         if self._finals_sent:  # a seat that came back after the end
             conn.send_nowait(m.Finals(finals=list(self._finals.values())))
+
+    # ---- after the end: a rematch ---------------------------------------------------------------
+    def rematch_seats(self) -> list[str]:
+        """The seat list for the same table again: the host and bots where they were, and each
+        remote seat kept for the key that played it (``reserved:FP``), so everyone sits where they sat.
+
+        A seat whose player was sent away (played by a bot for good) is open: it is not kept for them.
+        """
+        out: list[str] = []
+        for i, kind in enumerate(self.kinds):
+            r = self.remotes.get(i)
+            if r is None:
+                out.append(kind)
+            elif r.key and not r.by_bot:
+                out.append(f"reserved:{_fp(r.key)}")
+            else:
+                out.append("open")
+        return out
+
+    def open_seat(self, seat: int) -> None:
+        """Free a seat kept for a key (its player declined a rematch): anyone may sit there now."""
+        if self.started or seat not in self.remotes or seat not in self.reserved:
+            return
+        del self.reserved[seat]
+        self._lobby_changed()
+
+    def offer_rematch(self, port: int) -> list[int]:
+        """Tell every seat still connected after the end that the same table listens again at `port`.
+
+        Returns the seats told. Their answers come as :class:`RematchAnswered` events (a seat
+        whose connection closes before it answers counts as a no). Only once the game is over
+        and its final digests are out; only once per table.
+        """
+        if self.result is None or self.phase is not HostPhase.ENDED:
+            raise RuntimeError("a rematch is offered once the game is over and its final digests are out")
+        if self.rematch:
+            raise RuntimeError("a rematch was already offered at this table")
+        if not 0 < port < 65536:
+            raise ValueError(f"no such port: {port}")
+        told = [r.seat for r in self.remotes.values() if r.present and r.key and not r.by_bot]
+        for seat in told:
+            self.rematch[seat] = None
+            conn = self.remotes[seat].conn
+            assert conn is not None
+            conn.send_nowait(m.Rematch(port=port))
+        return told
+
+    def _on_rematch_reply(self, r: Remote, conn: Connection, msg: m.RematchReply) -> None:
+        if r.seat not in self.rematch:
+            self._refuse(conn, "rematch reply", "no rematch was offered to this seat")
+            return
+        if self.rematch[r.seat] is not None:
+            self._refuse(conn, "rematch reply", "this seat has already answered the rematch offer")
+            return
+        self.rematch[r.seat] = msg.accept
+        self.emit(RematchAnswered(r.seat, r.name, msg.accept))
 
     # ---- a fair-dealer table (fairtable.py): this host holds only its own seat's view ------------
     @property
@@ -1583,7 +1661,8 @@ class TableHost(Emitter[Event]):
         for r in self.remotes.values():
             if r.conn is not None:
                 await r.conn.drain()
-        await self._wait(lambda: all(not r.present for r in self.remotes.values()), 5.0)
+        if not self.linger:
+            await self._wait(lambda: all(not r.present for r in self.remotes.values()), 5.0)
         return self.result
 
     async def _fair_replaced(self) -> bool:

@@ -19,8 +19,10 @@ from typing import Any
 
 import msgspec
 
+from coldwater.core import record
 from coldwater.core.errors import IllegalAction, NotationError
 from coldwater.core.notation import Action
+from coldwater.core.record import GameRecord
 from coldwater.core.state import CHANCE, Game, State
 
 from .. import beacon
@@ -54,6 +56,7 @@ from .events import (
     LobbyChanged,
     PresenceChanged,
     Problem,
+    RematchOffered,
     Result,
     StepApplied,
 )
@@ -204,6 +207,15 @@ class TablePeer(Emitter[Event]):
         self.fair: FairDriver | None = None
         """At a fair-dealer table: this seat's rounds (fairtable.py); `state` is its own view."""
         self._fair_task: asyncio.Task[Any] | None = None
+        self.linger = False
+        """Stay connected after the end (the app: chat, a rematch offer) until close()."""
+        self._after: asyncio.Task[Any] | None = None
+        """After the end, with `linger`: reading the host's messages (chat, a rematch offer)."""
+        self.rematch_port = 0
+        """The port of the rematch the host offered (0: none yet)."""
+        self._rematch_answered = False
+        self.dealer_secret = b""
+        """The dealer's secret from the End (with the public record it replays the whole game)."""
 
     # ---- public API ------------------------------------------------------------
     @property
@@ -319,9 +331,15 @@ class TablePeer(Emitter[Event]):
             self.emit(Finished(self.result))
             return self.result
         finally:
-            await self.close()
+            await self._close(keep_link=self._after is not None)
 
     async def close(self) -> None:
+        await self._close(keep_link=False)
+
+    async def _close(self, *, keep_link: bool) -> None:
+        """Everything but, with `keep_link`, the host's connection and the task reading it (after the end)."""
+        if not keep_link and self._after is not None:
+            self._after.cancel()
         if self._move_task is not None:
             self._move_task.cancel()
         if self.fair is not None:
@@ -332,7 +350,7 @@ class TablePeer(Emitter[Event]):
         delete = self.save_path if self.phase is PeerPhase.FINISHED else None
         await asyncio.to_thread(self._saver.close, delete=delete)
         self._saver = Saver()
-        if self.conn is not None:
+        if self.conn is not None and not keep_link:
             await self.conn.close()
         if self._listener is not None:
             self._listener.close()
@@ -431,7 +449,10 @@ class TablePeer(Emitter[Event]):
             if self.evidence and self.result is None and self._pending is None and self.state is not None:
                 self._leave_on_evidence()
             if self.result is not None:
-                await conn.close()
+                if self.linger and self.result.audit_ok and not conn.closed and self._after is None:
+                    self._after = asyncio.ensure_future(self._after_end(conn))
+                else:
+                    await conn.close()
                 return
 
     def _leave_on_evidence(self) -> None:
@@ -520,8 +541,79 @@ class TablePeer(Emitter[Event]):
             conn.send_nowait(m.Pong(t=msg.t))
         elif isinstance(msg, m.Pong):
             pass
+        elif isinstance(msg, m.Rematch):
+            self._on_rematch(msg)
         else:
             self._problem(f"refused {type(msg).__name__} from the table: not a host message")
+
+    # ---- after the end ----------------------------------------------------------------
+    async def _after_end(self, conn: Connection) -> None:
+        """Keep reading the host after the end (`linger`): chat, pings, a rematch offer; until either side leaves."""
+        while True:
+            msg = await conn.recv()
+            if msg is None:
+                return
+            try:
+                await self._handle(conn, msg)
+            except Exception as e:  # a hostile or buggy host must not crash us
+                log.exception("handling %s after the end", type(msg).__name__)
+                self._problem(f"refused {type(msg).__name__} from the table: {e}")
+
+    def _on_rematch(self, msg: m.Rematch) -> None:
+        if self.result is None or not self.linger:
+            self._problem("refused a rematch offer from the table: the game is not over")
+        elif self.rematch_port:
+            self._problem("refused a second rematch offer from the table")
+        elif not 0 < msg.port < 65536:
+            self._problem(f"refused a rematch offer from the table: {msg.port} is not a port")
+        else:
+            self.rematch_port = msg.port
+            self.emit(RematchOffered(msg.port))
+
+    def full_record(self, meta: dict[str, str] | None = None) -> GameRecord | None:
+        """The whole game, every sealed value in it, as a record the replay viewer and the end
+        screen read: rebuilt from our public record and the dealer's secret the End revealed.
+
+        None before the End, at a fair-dealer table (no public record of steps), or when
+        the rebuild fails (the audit has already said why).
+        """
+        if self.info is None or self.result is None or not self.steps or not self.dealer_secret:
+            return None
+        first = self.game.new(self.info.players, seed=fp.game_seed(self.joint), options=self.info.options)
+        rec = record.start(self.game, first, self.info.options, meta)
+
+        def add(seat: int, action: Any, after: State[Any, Any]) -> None:
+            record.append(rec, seat, action, after)
+
+        try:
+            fp.rebuild(
+                self.game,
+                self.info.players,
+                self.info.options,
+                self.joint,
+                self.dealer_secret,
+                self.steps,
+                on_apply=add,
+                book=beacon.Book(fp.tips(self.reveals)),
+            )
+        except (fp.FairPlayError, IllegalAction, NotationError):
+            return None
+        return rec
+
+    @property
+    def rematch_answered(self) -> bool:
+        """We told the host whether we take our seat at its rematch."""
+        return self._rematch_answered
+
+    def answer_rematch(self, accept: bool) -> None:
+        """Tell the host whether we take our seat at its rematch (then, to take it: ``lan.join_rematch``)."""
+        if not self.rematch_port:
+            raise RuntimeError("the host has not offered a rematch")
+        if self._rematch_answered:
+            raise RuntimeError("the rematch offer was already answered")
+        self._rematch_answered = True
+        if self.conn is not None and not self.conn.closed:
+            self.conn.send_nowait(m.RematchReply(accept=accept))
 
     async def _on_commit_request(self, conn: Connection, msg: m.CommitRequest) -> None:
         """A (new) seed round: every restart is counted, explained and checked, and capped."""
@@ -1030,6 +1122,7 @@ class TablePeer(Emitter[Event]):
 
     async def _audit(self, msg: m.End) -> fp.AuditReport:
         assert self.info is not None
+        self.dealer_secret = msg.dealer_secret
         return await asyncio.to_thread(
             fp.audit,
             self.game,

@@ -56,6 +56,7 @@ async def test_tables_appear_and_vanish(home: Path) -> None:
         screen.show_listings([listing("Pike Pond", 4000, 2)])
         await pilot.pause()
         assert tables.display and tables.option_count == 1
+        assert screen.focused is tables  # so that its keys (1, 2, …) pick a table, as the help says
         assert "Pike Pond" in str(tables.get_option_at_index(0).prompt)
         assert "2 open seats" in str(tables.get_option_at_index(0).prompt)
         screen.show_listings([listing("Pike Pond", 4000, 2), listing("Carp Lake", 4001, 0)])
@@ -67,6 +68,7 @@ async def test_tables_appear_and_vanish(home: Path) -> None:
         screen.show_listings([])
         await pilot.pause()
         assert not tables.display
+        assert screen.focused is screen.query_one("#address")
 
 
 async def _host(home: Path, **kw: Any) -> Any:

@@ -109,7 +109,7 @@ and you can leave at any time (Esc). A table marked *playing · Watch* (its seat
 taken) is watched when you choose it. A host may admit no watchers, or only a few.
 
 If a table does not show up (some networks block the announcements), type its address
-as `HOST:PORT` (the host's lobby shows the port) and press Enter. A table with a
+as `HOST:PORT` (the host's lobby shows both) and press Enter. A table with a
 passphrase (marked *needs a passphrase*) needs it typed in *Pass* first. A table played
 with its own card data says so, with its hash: put the same file in *Card data* (you are
 told which). Your key fingerprint is shown at the top: a host can reserve a seat for it.
@@ -257,6 +257,13 @@ where you have a seat says *your seat*: choose it to sit back down.
         lst = self.query_one("#tables", ChoiceList)
         lst.set_items(items)
         lst.display = bool(items)
+        # The list's keys (1, 2, …) pick a table only while it has the focus: hand it over while
+        # nothing is typed in the address, and give it back when the list empties.
+        address = self.query_one("#address", Input)
+        if items and self.focused is address and not address.value:
+            lst.focus()
+        elif not items and self.focused is lst:
+            address.focus()
         self.query_one("#join-empty", Static).update("" if items else "No tables found yet; still looking…")
         self.query_one("#join-empty", Static).display = not items
 
