@@ -6,6 +6,7 @@ The public API (documented in docs/lan.md) is small:
 - ``TableBrowser`` (live list of :class:`Listing`) and ``browse(seconds)`` (one-shot);
 - ``join_table(name | "HOST:PORT" | listing, ...)`` → a seated :class:`TablePeer`;
 - ``watch_table(name | "HOST:PORT" | listing, ...)`` → a :class:`TableWatcher` (public view only);
+- ``open_rematch(host)`` / ``join_rematch(peer)`` → the same table again after the end;
 - the events both publish (``subscribe(listener)``) and :class:`Result`;
 - :class:`Refusal`, raised with a reason for a person.
 
@@ -21,7 +22,10 @@ _EXPORTS = {
     "open_table": "lan",
     "join_table": "lan",
     "watch_table": "lan",
+    "open_rematch": "lan",
+    "join_rematch": "lan",
     "lan_dir": "lan",
+    "default_dealer": "lan",
     "TableBrowser": "discovery",
     "Listing": "discovery",
     "browse": "discovery",
@@ -38,6 +42,8 @@ _EXPORTS = {
     "Problem": "session",
     "HostChanged": "session",
     "Finished": "session",
+    "RematchOffered": "session",
+    "RematchAnswered": "session",
     "Event": "session",
     "Refusal": "transport",
     "Identity": "identity",

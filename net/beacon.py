@@ -36,14 +36,17 @@ contributing seat's link sorted by seat)``. Since it needs every link, nobody â€
 the host included â€” knows the draw before the last link is in; one honest seat
 makes it unpredictable.
 
-**Which draws.** A chance node is a *public draw* (:func:`is_public_draw`) when no
-outcome is sealed (``fairplay.classify``: the public view tells every outcome
-apart) and the public view lists exactly the outcomes and weights of the full
-state, so every peer can draw it itself. Others (sealed values, and draws from
-a deck whose remaining cards are partly hidden) stay with the dealer. A peer
-cannot tell the two apart from its view, so it sends its link at every chance
-node whose public view lists outcomes (:func:`link_due`); the host uses it or
-drops it.
+**Which draws.** One decision, in one place: a chance node is a *public draw*
+(:func:`is_public_draw`) when ``fairdeal.mapping.plan`` calls it a ``Beacon``. The plan
+reads only what every view shows, so the host, the audit and every peer decide alike
+from what each holds, and a peer sends its link exactly when one is due
+(:func:`link_due`, the same test): never at a deck draw. Others (sealed values, and
+draws from a deck whose remaining cards are partly hidden) are the dealer's. The
+mapping's beacon draws are exactly those that hide nothing (:func:`hides_nothing`:
+no outcome sealed, the public view lists the full state's outcomes and weights),
+checked node by node over random games (tests/net/test_beacon.py). A game the
+mapping does not know (the tests' toy) is decided by :func:`hides_nothing` on the
+full state, and its peers send a link wherever their public view lists outcomes.
 """
 
 from __future__ import annotations
@@ -186,16 +189,40 @@ def draw(state: State[Any, Any], joint: bytes, links: Mapping[int, bytes]) -> An
     return state.view(None).sample_chance(Rng(draw_key(joint, state.ply, links)))
 
 
+def _planned(state: State[Any, Any]) -> bool | None:
+    """Whether the deal mapping calls the pending chance node a beacon draw (None: a game it does not know)."""
+    # Imported here: the mapping's package imports fairplay, which imports this module.
+    from .fairdeal import mapping
+
+    if state.GAME not in mapping.MAPPED:
+        return None
+    return isinstance(mapping.plan(state.GAME, state), mapping.Beacon)
+
+
 def link_due(view: State[Any, Any]) -> bool:
-    """Whether a seat sends its link now: a chance node whose public view lists its outcomes."""
+    """Whether a seat sends its link now: a public draw, as its own view tells (see the module text)."""
     if view.current != CHANCE or index_of(view.ply) > CHAIN_LENGTH:
         return False
-    return bool(view.view(None).chance_outcomes())
+    planned = _planned(view)
+    if planned is not None:
+        return planned
+    return bool(view.view(None).chance_outcomes())  # a game with no mapping: wherever the public view can draw
 
 
 def is_public_draw(state: State[Any, Any]) -> bool:
-    """Whether the chance node pending in the full `state` is drawn by the beacon (see the module text)."""
+    """Whether the chance node pending in `state` is drawn by the beacon (see the module text)."""
     if state.current != CHANCE or index_of(state.ply) > CHAIN_LENGTH:
+        return False
+    planned = _planned(state)
+    if planned is not None:
+        return planned
+    return hides_nothing(state)
+
+
+def hides_nothing(state: State[Any, Any]) -> bool:
+    """Whether the chance node pending in the full `state` could be drawn in public: no outcome sealed,
+    and the public view lists the full state's outcomes and weights (so every peer can draw it)."""
+    if state.current != CHANCE:
         return False
     full = state.chance_outcomes()
     if len(full) < 1 or state.view(None).chance_outcomes() != full:

@@ -60,6 +60,9 @@ class Listing(msgspec.Struct, frozen=True):
     """The table admits watchers (and has room for one more)."""
     running: bool = False
     """The game has started (so its seats are taken for good)."""
+    dealer: str = ""
+    """Who deals hidden values: "fair" (nobody sees through it), "committed" (the host's dealer), or ""
+    when the advert does not say (an older version)."""
 
     @property
     def compatible(self) -> bool:
@@ -104,6 +107,7 @@ class Advertiser:
         addresses: list[str] | None = None,
         needs_passphrase: bool = False,
         watch: int = 0,
+        dealer: str = "",
     ) -> None:
         self.table = table
         self.needs_passphrase = needs_passphrase
@@ -111,6 +115,7 @@ class Advertiser:
         self.content = content
         self.port = port
         self.fingerprint = fingerprint
+        self.dealer = dealer
         addrs = addresses or [a for a in local_addresses() if not ipaddress.ip_address(a).is_loopback] or ["127.0.0.1"]
         self.addresses = addrs
         self.name = _instance(table)
@@ -141,6 +146,7 @@ class Advertiser:
             "w": str(self._watchers),
             "wa": "1" if self._watchers < self.watch else "0",
             "run": "1" if self._running else "0",
+            "d": self.dealer,
         }
         server = f"coldwater-{self.name.split('[')[-1][:4]}.local."
         return AsyncServiceInfo(
@@ -258,6 +264,7 @@ class TableBrowser:
                 watchers=max(0, int(props.get("w", "0"))),
                 watchable=props.get("wa", "0") == "1",
                 running=props.get("run", "0") == "1",
+                dealer=props.get("d", "") if props.get("d", "") in ("fair", "committed") else "",
             )
         except ValueError:
             log.warning("ignoring a malformed table advertisement %r", name)

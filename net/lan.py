@@ -7,6 +7,7 @@ and the events they publish. See docs/lan.md for the whole picture.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -17,13 +18,14 @@ from coldwater.core.state import Game
 
 from . import paths
 from .discovery import Advertiser, Listing, TableBrowser
+from .fairdeal.seat import WIRED
 from .identity import Identity, fingerprint, load_or_create
 from .known_hosts import FILE as KNOWN_HOSTS_FILE
 from .known_hosts import KnownHosts, KnownHostsError, normalise_fingerprint
 from .session import Chooser, PeerSave, TableHost, TablePeer, WrongTable, _safe
 from .session.spectators import WATCHERS, advertise_watchers
 from .session.watcher import TableWatcher
-from .transport import HostCheck, HostKeyMismatch, PassphraseNeeded, Refusal, probe
+from .transport import HostCheck, HostKeyMismatch, PassphraseNeeded, Refusal, expect_key, probe
 
 if TYPE_CHECKING:
     # Annotations only (they are not evaluated at run time), so no runtime dependency.
@@ -36,6 +38,14 @@ SAVED_HOST_TIMEOUT = 3.0
 """Seconds to wait for the host in our save before looking for the table by name."""
 SETTLE = 0.6
 """Seconds to keep listening after the first table of a name answers, to hear a second one."""
+
+
+def default_dealer(game: Game[Any, Any] | str) -> str:
+    """The dealer a new table of `game` gets unless told otherwise: the fair dealer wherever it is
+    wired (nobody, the host included, sees a hidden value), else the committed one (for Fisheries,
+    which hides nothing, that is public beacon draws only)."""
+    name = game if isinstance(game, str) else game.name
+    return "fair" if name in WIRED else "committed"
 
 
 def lan_dir() -> Path:
@@ -59,14 +69,15 @@ async def open_table(
     auto_start: bool | None = None,
     save_dir: Path | None = None,
     watchers: int = WATCHERS,
-    dealer: str = "committed",
+    dealer: str | None = None,
 ) -> TableHost:
     """A listening (and, unless `advertise` is False, advertised) table; then ``await host.run()``.
 
     `seats` as for TableHost: ``["host", "open", "bot", ...]``. With `chooser` None the
     host's own seat is a person (``host.submit``) and the game starts on ``host.start_game()``.
     `watchers` is the most people who may watch at once (0: nobody may). `dealer` is
-    ``"committed"`` or ``"fair"`` (TableHost says where the fair dealer can deal).
+    ``"committed"`` or ``"fair"`` (TableHost says where the fair dealer can deal); None
+    (the default) gives the game its :func:`default_dealer`.
     """
     if isinstance(game, str):
         game = games.get(game)
@@ -84,7 +95,7 @@ async def open_table(
         save_dir=save_dir or lan_dir(),
         auto_start=chooser is not None if auto_start is None else auto_start,
         watchers=watchers,
-        dealer=dealer,
+        dealer=dealer if dealer is not None else default_dealer(game),
     )
     await host.listen()
     if advertise:
@@ -96,6 +107,7 @@ async def open_table(
             fingerprint=host.identity.fingerprint,
             needs_passphrase=bool(passphrase),
             addresses=None if bind in ("0.0.0.0", "") else [bind],
+            dealer=host.info.dealer,
         )
         host.on_seats_changed(adv.update_soon)
         advertise_watchers(host, adv)
@@ -254,6 +266,89 @@ async def watch_table(
     await watcher.join(host, port, table=table_name)
     known.remember(watcher.info.name if watcher.info is not None else table_name, watcher.host_fingerprint)
     return watcher
+
+
+REMATCH_WAIT = 15.0
+"""Seconds a rematch waits for the finished game's last word (the seats' final digests)."""
+
+
+async def open_rematch(old: TableHost, *, advertise: bool | None = None) -> TableHost:
+    """Host the table `old` just finished again, and offer it to the seats still connected.
+
+    The same game, name, options, passphrase, turn timer, watchers and dealer; the
+    host and the bots where they sat, each remote seat kept for the key that played it
+    (so each player sits where they sat, by the same identity); a new seed round. The
+    new table takes the old one's port when it can (the old one stops listening first).
+    `old` must have been run with ``linger`` set, so its seats are still connected to be
+    told; their answers come from `old` as ``RematchAnswered`` events (a no frees the seat:
+    ``new.open_seat(seat)``). Raises :class:`Refusal` when the old game has not ended.
+    """
+    if old.fair is None and old.table is None:
+        raise Refusal("the game has not started, so there is nothing to play again")
+
+    async def finished() -> None:
+        # The host's screen shows the end as soon as the last move is applied; the seats'
+        # final digests come a few seconds later, and the offer must follow them.
+        while old.result is None:
+            await asyncio.sleep(0.1)
+
+    try:
+        await asyncio.wait_for(finished(), REMATCH_WAIT)
+    except TimeoutError:
+        raise Refusal("the game has not finished yet (the seats' final digests are still due)") from None
+    if advertise is None:
+        advertise = old.advertiser is not None
+    await old._stop_listening()
+    info = old.info
+    kwargs: dict[str, Any] = dict(
+        name=old.name,
+        seats=old.rematch_seats(),
+        identity=old.identity,
+        passphrase=old._pass_key.decode() or None,
+        options=info.options,
+        chooser=old.chooser,
+        host_name=old.host_name,
+        bind=old.bind,
+        advertise=advertise,
+        auto_start=old.auto_start,
+        save_dir=old.save_dir,
+        watchers=info.watch,
+        dealer=info.dealer,
+    )
+    try:
+        new = await open_table(old.game, port=old.port, **kwargs)
+    except OSError:
+        new = await open_table(old.game, port=0, **kwargs)  # the old port is taken after all: any port
+    new.set_turn_timer(info.turn)
+    old.offer_rematch(new.port)
+    return new
+
+
+async def join_rematch(old: TablePeer) -> TablePeer:
+    """Take our seat at the rematch `old`'s host offered (``RematchOffered``): the same host key,
+    address and table name, the same identity, name and passphrase; a new game.
+
+    Tells the old host yes first (``old.answer_rematch(True)``) unless that was done.
+    Raises :class:`Refusal` when the new table cannot be joined.
+    """
+    if not old.rematch_port or old.info is None:
+        raise Refusal("the host has not offered a rematch")
+    if not old.rematch_answered:
+        old.answer_rematch(True)
+    peer = TablePeer(
+        old.game,
+        old.identity,
+        name=old.name,
+        passphrase=old.passphrase,
+        chooser=old.chooser,
+        save_dir=old.save_dir,
+        bind=old.bind,
+        advertise_on_takeover=old.advertise_on_takeover,
+    )
+    # Only the key that hosted the game we just played: an offer is no reason to trust another.
+    peer.check_host = expect_key(old.host_fingerprint)
+    await peer.join(old.host_addr, old.rematch_port, table=old.info.name)
+    return peer
 
 
 def _seated_keys(save: PeerSave | None) -> set[str]:

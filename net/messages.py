@@ -373,6 +373,22 @@ class Over(_App, tag=42):  # "over"
     outcome: str
 
 
+# ---- after the end: a rematch (tags from 48, apart from the seats' and watchers' ranges) -------
+# No protocol bump: a peer of v6 without these never lingers after the end, so it is never
+# offered one, and a stray one it gets anyway is refused as malformed, changing nothing.
+class Rematch(_App, tag=48):  # "rematch"
+    """Host → seat, after the Finals: the same table again (same seats, each kept for its key,
+    same options, a new seed round) listens at `port` on the host's address."""
+
+    port: int
+
+
+class RematchReply(_App, tag=49):  # "rematch-reply"
+    """Seat → host, after a Rematch: whether this seat takes its place at the new table."""
+
+    accept: bool
+
+
 class Ping(_App, tag=21):  # "ping"
     t: float = 0.0
 
@@ -409,6 +425,8 @@ Message = Union[
     Watch,
     Watching,
     Over,
+    Rematch,
+    RematchReply,
 ]
 
 _enc = msgspec.msgpack.Encoder()

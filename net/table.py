@@ -32,6 +32,7 @@ from coldwater.core.state import CHANCE, Bot, Game, State
 from . import paths
 from .emitter import Emitter
 from .files import write_atomic
+from .thinker import RngPath, Thinker, ThinkingStopped
 
 SAVE_FORMAT = 1
 
@@ -181,7 +182,11 @@ class Table:
         self.think_pause: Callable[[], None] | None = None
         """Handed to a searching bot, which calls it between playouts from its worker
         thread (see ``SearchBot.pause``): the app holds the search there while it
-        handles a key."""
+        handles a key (when it thinks in a thread: no `thinker`, or it failed)."""
+        self.thinker: Thinker | None = None
+        """Runs search bots in a worker process (see net/thinker.py); None: in a thread here."""
+        self._thought: asyncio.Future[Action] | None = None
+        self._stopping = False
 
     # ---- construction ------------------------------------------------------
     @classmethod
@@ -233,6 +238,11 @@ class Table:
         cur = self.state.current
         return cur is not None and cur >= 0 and self.seats[cur].kind is SeatKind.PERSON
 
+    @property
+    def has_search_bot(self) -> bool:
+        """Whether a seat is played by a bot that searches (it takes a while to move)."""
+        return any(isinstance(b, SearchBot) for b in self._bots.values())
+
     def person_seats(self) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s.kind is SeatKind.PERSON]
 
@@ -264,8 +274,47 @@ class Table:
             raise IllegalAction("it is not a local player's turn")
         self.apply(cur, action)
 
+    def bot_rng_path(self, seat: int) -> RngPath:
+        """The Rng `seat`'s bot draws from now, as data a worker process can rebuild."""
+        return RngPath(self.record.seed or "no-seed", (f"bot{seat}", self.state.ply))
+
     def bot_rng(self, seat: int) -> Rng:
-        return Rng(self.record.seed or "no-seed").fork(f"bot{seat}").fork(self.state.ply)
+        return self.bot_rng_path(seat).rng()
+
+    def think_with(self, thinker: Thinker | None) -> None:
+        """Think in `thinker`'s worker from now on (None: in a thread); a screen that
+        opens this table calls it, which also undoes an earlier :meth:`stop_thinking`."""
+        self.thinker = thinker
+        self._stopping = False
+
+    def stop_thinking(self) -> None:
+        """The table is closing: a bot's move being thought in the worker is abandoned,
+        and :meth:`step` raises ThinkingStopped (a thread's search stops through
+        `think_pause`). Nothing is lost: the table was saved after the last move."""
+        self._stopping = True
+        if self._thought is not None:
+            self._thought.cancel()
+
+    async def _think(self, seat: int, bot: Bot, view: State[Any, Any]) -> Action:
+        if self.thinker is None:
+            # A thread keeps the event loop free; the app holds it while it handles a key.
+            action: Action = await asyncio.to_thread(bot.choose, view, self.bot_rng(seat))
+            return action
+        if self._stopping:
+            raise ThinkingStopped("the table was closed")
+        content = self.content.path if self.content is not None else None
+        self._thought = asyncio.ensure_future(
+            self.thinker.choose(self.game, content, bot, view, self.bot_rng_path(seat))
+        )
+        try:
+            return await self._thought
+        except asyncio.CancelledError:
+            me = asyncio.current_task()
+            if self._stopping and (me is None or not me.cancelling()):
+                raise ThinkingStopped("the table was closed") from None
+            raise  # this very step is being cancelled
+        finally:
+            self._thought = None
 
     async def next_chance(self) -> Action:
         if self._chance is not None:
@@ -287,8 +336,8 @@ class Table:
             bot = self._bots[cur]
             if isinstance(bot, SearchBot):
                 bot.pause = self.think_pause
-            # Bots think in a worker thread so the UI's event loop never freezes.
-            action = await asyncio.to_thread(bot.choose, view, self.bot_rng(cur))
+            # Off the event loop: in the worker process, or a thread (see _think).
+            action = await self._think(cur, bot, view)
             self.apply(cur, action)
             return True
         if kind is SeatKind.REMOTE:

@@ -17,6 +17,7 @@ from textual.events import Resize
 from textual.screen import Screen
 
 from coldwater import themes
+from coldwater.net.thinker import Thinker
 from coldwater.tui import keymap
 from coldwater.tui import settings as settings_mod
 from coldwater.tui.catalog import Catalog
@@ -39,6 +40,7 @@ class ColdwaterApp(App[None]):
         settings: settings_mod.Settings | None = None,
         bot_delay: float | None = None,
         lan_start: Callable[[], Awaitable[tuple[Any, bool]]] | None = None,
+        bot_process: bool = True,
     ) -> None:
         super().__init__()
         self.lan_start = lan_start
@@ -52,8 +54,11 @@ class ColdwaterApp(App[None]):
             settings, self.settings_problem = settings_mod.load_reporting()
         self.settings = settings
         self.bot_delay = self.settings.bot_delay if bot_delay is None else bot_delay
-        self.think_gate = ThinkGate()
-        """Holds a bot's search while a key is handled (see tui/thinking.py)."""
+        self.thinker: Thinker | None = Thinker(notify=self._thinker_notice) if bot_process else None
+        """The search bots' worker process, started when a table first needs it and
+        ended with the app (net/thinker.py). None: they think in a thread here."""
+        self.think_gate = ThinkGate(on_change=self.thinker.hold if self.thinker is not None else None)
+        """Holds a bot's search while a key is handled, in a thread or in the worker (see tui/thinking.py)."""
         for t in themes.THEMES.values():
             self.register_theme(t)
         self.theme = themes.resolve(theme or self.settings.theme, no_color="NO_COLOR" in os.environ)
@@ -66,6 +71,14 @@ class ColdwaterApp(App[None]):
             self.think_gate.hold()
             self.call_after_refresh(self.think_gate.release)
         await super().on_event(event)
+
+    def _thinker_notice(self, text: str) -> None:
+        self.notify(text, title="Bots", severity="warning", timeout=15)
+
+    async def on_unmount(self) -> None:
+        # The app is closing: the worker abandons any search and exits (and is reaped).
+        if self.thinker is not None:
+            await self.thinker.close()
 
     def on_mount(self) -> None:
         from coldwater.tui.screens.menu import MenuScreen

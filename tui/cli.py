@@ -208,7 +208,7 @@ def lan_app(args: argparse.Namespace) -> int:
         if ns.watch:
             watcher = await net.watch_table(
                 args.target,
-                name=ns.player_name,
+                name=ns.player_name or "Guest",
                 passphrase=ns.passphrase,
                 find_timeout=ns.find_timeout,
                 fingerprint=ns.fingerprint,
@@ -216,7 +216,7 @@ def lan_app(args: argparse.Namespace) -> int:
             return watcher, False
         peer = await net.join_table(
             args.target,
-            name=ns.player_name,
+            name=ns.player_name or "Guest",  # as the app's Join form says (not the net layer's "peer-ab12")
             passphrase=ns.passphrase,
             bind=ns.bind,
             find_timeout=ns.find_timeout,

@@ -71,6 +71,7 @@ DEFAULT: tuple[Key, ...] = (
     Key("replay", "goto", "g", "Go to move…"),
     Key("replay", "seat", "v", "Whose view"),
     Key("score", "rematch", "r", "Rematch"),
+    Key("score", "decline", "d", "Decline the rematch"),
     Key("score", "replay", "p", "Open the replay"),
     Key("rules", "scroll(1)", "pagedown,space", "Scroll down", priority=True),
     Key("rules", "scroll(-1)", "pageup,b", "Scroll up", priority=True),

@@ -22,7 +22,7 @@ from typing import Any
 
 from coldwater.core.notation import Action
 from coldwater.core.record import GameRecord
-from coldwater.core.state import State
+from coldwater.core.state import CHANCE, State
 from coldwater.net.emitter import Emitter
 from coldwater.net.table import Applied, ContentRef, Event, GameOver, Seat, SeatKind
 from coldwater.net.table import Listener as TableListener
@@ -41,6 +41,8 @@ class LanTable:
         self.game = party.game
         self.save_path: str | None = None  # the net layer keeps its own records
         self.record: GameRecord | None = None
+        self.seat_record: GameRecord | None = None
+        """A seat's record of the whole game, rebuilt at the end by the score screen (TablePeer.full_record)."""
         self.content: ContentRef | None = None  # a LAN game plays the packaged card data
         self._events: Emitter[Event] = Emitter(contain=False)  # as a local table: the screen is the listener
         self._changed = asyncio.Event()
@@ -77,6 +79,11 @@ class LanTable:
             ]
             self._step_type = StepApplied
             self._unsub = party.subscribe(self._on_peer_event)
+        self.public_history: list[tuple[int, str, State[Any, Any]]] = []
+        """A watcher's public views as it saw them: (seat, action, view after), from the first it held
+        (ply 0 for one who came before the start); the end screen lays them out (no record replays them)."""
+        if self.my_seat < 0 and not self.is_host:
+            self.public_history.append((CHANCE, "", self.state.clone()))
         self.opening_note = ""
         """A line for the top of the log (a watcher who came in mid-game: the moves before are not in it)."""
         if self.my_seat < 0 and not self.is_host and self.state.ply > 0:
@@ -156,6 +163,10 @@ class LanTable:
             return
         self._changed.set()
         action = event.action or "(sealed)"
+        st = self.state
+        if self.public_history and event.ply == st.ply > self.public_history[-1][2].ply:
+            # (A resync replays events for steps its view already holds: those are not new positions.)
+            self.public_history.append((event.seat, action, st.clone()))
         self._events.emit(Applied(event.seat, action, "", event.ply))
         if self.state.is_over and not self._over_sent:
             self._over_sent = True

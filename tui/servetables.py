@@ -44,6 +44,8 @@ KEY_ENV = "COLDWATER_SSH_KEY"
 MAX_FRAME = 64 * 1024
 TABLES_PER_KEY = 2
 """Open tables one key may have on the server at once (a table is a listening port and a task)."""
+KEEP_ENDED = 300.0
+"""Seconds a finished table (its seats still connected) waits for its opener to offer a rematch."""
 REPLY_TIMEOUT = 10.0
 
 
@@ -66,6 +68,16 @@ class ListTables(msgspec.Struct, tag="list", frozen=True):
 
 class CloseTable(msgspec.Struct, tag="close", frozen=True):
     """Close a table that has not started (only the key that opened it may)."""
+
+    name: str
+
+
+class RematchTable(msgspec.Struct, tag="rematch", frozen=True):
+    """Open a finished table again (only the key that opened it may): the same seats, a new seed.
+
+    The server offers it to every seat still at the finished table (``net.open_rematch``);
+    the asker's app takes its own seat when the offer reaches it.
+    """
 
     name: str
 
@@ -103,7 +115,7 @@ class Failed(msgspec.Struct, tag="failed", frozen=True):
     reason: str
 
 
-Request = OpenTable | ListTables | CloseTable
+Request = OpenTable | ListTables | CloseTable | RematchTable
 Reply = Opened | Tables | Done | Failed
 
 _req_decoder = msgspec.msgpack.Decoder(Request)
@@ -294,6 +306,9 @@ class ServerTables:
         self.say = say or log.info
         """The server's log (a line per table opened, ended or closed)."""
         self.tables: dict[str, Hosted] = {}
+        self.ended: dict[str, tuple[Hosted, float]] = {}
+        """Finished tables whose seats are still connected, kept a while for a rematch (and when they ended)."""
+        self.keep_ended = KEEP_ENDED
         self._identity: Identity | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._opening = asyncio.Lock()
@@ -357,6 +372,9 @@ class ServerTables:
             return Tables(self.listing(blob))
         if isinstance(request, CloseTable):
             return await self.close_table(blob, request.name)
+        if isinstance(request, RematchTable):
+            async with self._opening:
+                return await self.rematch(blob, request.name)
         async with self._opening:
             return await self.open_table(blob, request)
 
@@ -465,10 +483,14 @@ class ServerTables:
                 advertise=self.advertise,
                 auto_start=True,  # no one sits at the host's seat: the game starts when every seat is ready
                 save_dir=self.root / "ssh" / "tables",
+                # The server has no seat of its own; the fair dealer needs one in its process to keep
+                # the table's record from (a bot's at most), so served tables keep the committed dealer.
+                dealer="committed",
             )
         except Exception as e:  # bad options, a port: said plainly to the asker
             return f"cannot open the table: {e}"
         _label_ssh_seats(host, ssh_seats)
+        host.linger = True  # the seats stay connected after the end, to be offered a rematch
         return host
 
     async def _run(self, hosted: Hosted) -> None:
@@ -476,6 +498,10 @@ class ServerTables:
         try:
             result = await hosted.host.run()
             self.say(f"table {name!r} ended: {result.outcome}; {finals_line(hosted.host, result.digest)}")
+            if self.tables.get(name) is hosted and any(r.present for r in hosted.host.remotes.values()):
+                self.ended[name] = (hosted, time.monotonic())  # for a rematch, a while
+            else:
+                await hosted.host.close()
         except asyncio.CancelledError:
             raise
         except Exception as e:
@@ -483,6 +509,52 @@ class ServerTables:
         finally:
             if self.tables.get(name) is hosted:
                 del self.tables[name]
+
+    async def rematch(self, blob: bytes, name: str) -> Reply:
+        """The finished table `name` again, offered to its seats (``net.open_rematch``)."""
+        from coldwater import net
+        from coldwater.net.session import HostPhase, RematchAnswered
+
+        kept = self.ended.get(name)
+        hosted = kept[0] if kept is not None else None
+        live = self.tables.get(name)
+        if hosted is None and live is not None and live.host.phase is HostPhase.ENDED:
+            hosted = live  # its last word (the seats' final digests) is still coming: open_rematch waits
+        elif live is not None:
+            return Failed(f"the table {name!r} on this server has not finished its game")
+        if hosted is None:
+            return Failed(f"no finished game at a table named {name!r} is waiting for a rematch")
+        if hosted.owner != blob:
+            return Failed("only the key that opened a table may offer its rematch")
+        old = hosted.host
+        try:
+            new = await net.open_rematch(old, advertise=self.advertise)
+        except (net.Refusal, OSError, ValueError, RuntimeError) as e:
+            return Failed(f"cannot open the rematch: {e}")
+        self.ended.pop(name, None)
+        _label_ssh_seats(new, hosted.ssh_seats)
+        new.linger = True
+        again = Hosted(new, blob, hosted.ssh_seats, locked=hosted.locked)
+        self.tables[name] = again
+        again.task = self._spawn(self._run(again))
+
+        def answered(ev: Any) -> None:
+            if isinstance(ev, RematchAnswered) and not ev.accept:
+                new.open_seat(ev.seat)  # nobody sits at the host's seat here to free it by hand
+
+        old.subscribe(answered)
+        self._spawn(self._retire(old, new))
+        self.say(f"table {name!r} opened again for a rematch on port {new.port}")
+        return Opened(self._describe(again, yours=True))
+
+    async def _retire(self, old: TableHost, new: TableHost) -> None:
+        """Close a finished table once its rematch has started (its seats' answers are in by then)."""
+        with contextlib.suppress(asyncio.CancelledError):
+            for _ in range(int(self.keep_ended)):
+                if new.started or all(not r.present for r in old.remotes.values()):
+                    break
+                await asyncio.sleep(1.0)
+        await old.close()
 
     async def close_table(self, blob: bytes, name: str) -> Reply:
         hosted = self.tables.get(name)
@@ -504,8 +576,13 @@ class ServerTables:
             await hosted.host.close()
 
     def reap(self, now: float | None = None) -> None:
-        """Close lobby tables nobody has sat at for `keep_empty` seconds (a game keeps its table)."""
+        """Close lobby tables nobody has sat at for `keep_empty` seconds (a game keeps its table),
+        and finished tables kept for a rematch that nobody asked for within `keep_ended`."""
         now = time.monotonic() if now is None else now
+        for name, (hosted, ended_at) in list(self.ended.items()):
+            if now - ended_at >= self.keep_ended or not any(r.present for r in hosted.host.remotes.values()):
+                del self.ended[name]
+                self._spawn(hosted.host.close())
         for hosted in list(self.tables.values()):
             t = hosted.host
             if t.started or any(r.present for r in t.remotes.values()):
@@ -519,6 +596,10 @@ class ServerTables:
     async def close(self) -> None:
         for hosted in list(self.tables.values()):
             await self._stop(hosted)
+        for hosted, _ in list(self.ended.values()):
+            with contextlib.suppress(Exception):
+                await hosted.host.close()
+        self.ended.clear()
         for task in list(self._tasks):
             task.cancel()
 

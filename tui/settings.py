@@ -32,6 +32,8 @@ class FormMemory(msgspec.Struct, kw_only=True):
     fingerprints: list[str] = []
     watchers: int = 16
     """LAN host: the most people who may watch (0: nobody)."""
+    dealer: str = ""
+    """LAN host: "fair" or "committed" ("": the game's default)."""
 
 
 class Settings(msgspec.Struct, kw_only=True):

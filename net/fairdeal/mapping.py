@@ -48,6 +48,9 @@ DIAMOND_DECK: Final = "aquatica/characters/diamond"
 LOCATIONS: Final = "aquatica/locations"
 KINGS: Final = "aquatica/kings"
 
+MAPPED: Final = frozenset({"crown", "aquatica", "fisheries"})
+"""The games :func:`plan` knows (the beacon decides by it for these: net/beacon.py)."""
+
 _CROWN_LOCS: Final = ("shore", "river", "lake")
 _AQ_TYPES: Final = ("shark", "ships", "civ", "volcano", "frosty")
 

@@ -67,6 +67,22 @@ class Finished(msgspec.Struct, frozen=True):
     result: Result
 
 
+class RematchOffered(msgspec.Struct, frozen=True):
+    """A peer, after the end: the host opened the same table again (`TablePeer.answer_rematch`)."""
+
+    port: int
+
+
+class RematchAnswered(msgspec.Struct, frozen=True):
+    """The host, after offering a rematch: a seat accepted or declined (or left without answering)."""
+
+    seat: int
+    name: str
+    accept: bool
+    left: bool = False
+    """The seat's connection closed before it answered (counted as a no)."""
+
+
 class Result(msgspec.Struct, frozen=True):
     game: str
     table: str
@@ -80,7 +96,18 @@ class Result(msgspec.Struct, frozen=True):
     problems: list[str] = []
 
 
-Event = LobbyChanged | ChatReceived | PresenceChanged | GameStarted | StepApplied | Problem | HostChanged | Finished
+Event = (
+    LobbyChanged
+    | ChatReceived
+    | PresenceChanged
+    | GameStarted
+    | StepApplied
+    | Problem
+    | HostChanged
+    | Finished
+    | RematchOffered
+    | RematchAnswered
+)
 Listener = Callable[[Event], None]
 Chooser = Callable[[State[Any, Any], int], Awaitable[Action]]
 """Plays a seat: given that seat's view and the seat, returns the chosen action."""

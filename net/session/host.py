@@ -34,7 +34,8 @@ from ..fairdeal.deck import FairDealError
 from ..fairdeal.seat import WIRED, FairSeat
 from ..identity import Identity, fingerprint, verify
 from ..table import Applied, Seat, SeatKind, Table
-from ..transport import SAME_KEY, Connection, Guard, Listener, accept, listen
+from ..transport import SAME_KEY, Connection, Guard, Listener, Refusal, accept, listen, probe_table
+from . import probe
 from .events import (
     ChatReceived,
     Chooser,
@@ -45,12 +46,13 @@ from .events import (
     LobbyChanged,
     PresenceChanged,
     Problem,
+    RematchAnswered,
     Result,
     StepApplied,
 )
-from .failover import FailoverGather, kinds_for_new_host
+from .failover import FAIR_RETURN_WAIT, FAIR_SAVE_EVERY, FailoverGather, fair_peer_save, kinds_for_new_host
 from .fairtable import STRIP_TIMEOUT, FairDriver, fair_message
-from .persist import LanTable, PeerSave, pack_view, public_step, safe_name
+from .persist import LanTable, PeerSave, Saver, pack_view, public_step, safe_name
 from .seedround import SeedRound
 from .spectators import MAX_WATCHERS, WATCHERS, Spectators
 
@@ -193,11 +195,16 @@ class TableHost(Emitter[Event]):
         super().__init__()
         if dealer not in ("committed", "fair"):
             raise ValueError(f"the dealer is 'committed' or 'fair', not {dealer!r}")
-        if dealer == "fair" and (game.name not in WIRED or "bot" in seats or "host" not in seats):
-            # Not yet for bot seats (a bot's layer would be the host's): docs/fairplay.md says what is left.
+        if dealer == "fair" and game.name not in WIRED:
             raise ValueError(
-                f"the fair dealer deals {', '.join(sorted(WIRED))} tables with a seat for the host "
-                "and no bot seats; use the committed dealer"
+                f"the fair dealer deals {', '.join(sorted(WIRED))} tables only ({game.title} keeps the committed "
+                "dealer for now)"
+            )
+        if dealer == "fair" and "host" not in seats and "bot" not in seats:
+            # The host relays and keeps the table's public record from a seat's view in its own process.
+            raise ValueError(
+                "a fair-dealer table needs a seat played in the host's process (the host's own or a bot's); "
+                "use the committed dealer for a host with no seat"
             )
         if not 0 <= watchers <= MAX_WATCHERS:
             raise ValueError(f"a table admits from 0 to {MAX_WATCHERS} watchers, not {watchers}")
@@ -224,7 +231,8 @@ class TableHost(Emitter[Event]):
             content=game.content_hash,
             options=self.options,
             turn=turn_timer,
-            failover=remote_count >= (fp.MIN_HOLDERS if fp.has_sealed_values(game) else 1) and dealer != "fair",
+            # A fair table needs no escrow (no one holds the deal): one remote seat can take over.
+            failover=remote_count >= (fp.MIN_HOLDERS if fp.has_sealed_values(game) and dealer != "fair" else 1),
             watch=watchers,
             dealer="fair" if dealer == "fair" else "committed",
         )
@@ -305,16 +313,36 @@ class TableHost(Emitter[Event]):
         self._public_at = (-1, False)
         self._link_named: set[int] = set()
         self.fair: FairDriver | None = None
-        """At a fair-dealer table: this host's own seat's rounds (it holds only its own view)."""
+        """At a fair-dealer table: this host's own seat's rounds (it holds only its own view); None without one."""
+        self.fair_bots: dict[int, FairDriver] = {}
+        """At a fair-dealer table: each bot seat's rounds, a seat of its own (its key, chain and view) run in
+        this process. The host's person-seat code reads only :attr:`fair`, never these."""
+        self.bot_chains: dict[int, beacon.Chain] = {}
+        """At a fair-dealer table: each bot seat's beacon chain (its tip goes into the seed round)."""
         self._person: asyncio.Future[Any] | None = None
+        self._person_early: tuple[int, Any] | None = None
+        """A move the person at the host submitted before its seat's driver asked for it (ply, action)."""
         """At a fair-dealer table: the move asked of the person at the host's seat."""
         self._fair_log: list[m.Fair] = []
         """Every fair-table message this host sent or relayed (for a seat that reconnects)."""
         self.strip_timeout = STRIP_TIMEOUT
+        self.return_wait = FAIR_RETURN_WAIT
+        """At a fair table: seconds an away seat has to come back before a round waiting on it ends the game."""
+        self._fair_saver: Saver | None = None
+        self._fair_resume = False
+        """A peer took this fair table over: no lobby, no round; its rounds go on (take_over_fair)."""
+        self.replaced_by = -1
+        """At a fair table: the seat that hosts it now, found when this host woke from a freeze with every
+        peer gone (its own seat then goes on as a peer, from its save: :attr:`fair_save_path`)."""
         self._dealer_ok = True
         """False after a failover with no escrow (a game with no sealed values): no one holds the dealer's secret."""
         self.watch = Spectators(self)
         """The people watching (spectators.py): the public view only, never a seat's secrets."""
+        self.linger = False
+        """Keep the seats' connections open after the end (the app: chat, a rematch offer) until close()."""
+        self._stopped = False
+        self.rematch: dict[int, bool | None] = {}
+        """After :meth:`offer_rematch`: each offered seat's answer (None: not yet)."""
 
     # ---- public API ------------------------------------------------------------
     @property
@@ -369,6 +397,18 @@ class TableHost(Emitter[Event]):
                         ready=True,
                     )
                 )
+            elif self.info.dealer == "fair":
+                # A bot seat with its own layer, run (and signed for) by the host's process: said in its name.
+                out.append(
+                    m.SeatInfo(
+                        seat=i,
+                        kind="bot",
+                        name=f"{self.game.bots[0]} bot (run by the host)",
+                        fingerprint=self.identity.fingerprint,
+                        key=self.identity.public,
+                        ready=True,
+                    )
+                )
             else:
                 out.append(m.SeatInfo(seat=i, kind="bot", name=f"{self.game.bots[0]} bot", ready=True))
         return out
@@ -396,7 +436,9 @@ class TableHost(Emitter[Event]):
 
     def submit(self, action: Action) -> None:
         """A move by the person at this host's own seat (IllegalAction if not allowed)."""
-        if self.fair is not None:  # a fair-dealer table: the host's own view, like a peer's
+        if self.fair_record is not None:  # a fair-dealer table: the host's own view, like a peer's
+            if self.fair is None:
+                raise IllegalAction("this host has no seat of its own at the table")
             view = self.fair.fs.view
             if view.current != self.host_seat:
                 raise IllegalAction("it is not your turn")
@@ -404,6 +446,9 @@ class TableHost(Emitter[Event]):
                 raise IllegalAction(view.why_illegal(action))
             if self._person is not None and not self._person.done():
                 self._person.set_result(action)
+            else:
+                # The screen saw the turn before the driver asked for the move: kept for that ply.
+                self._person_early = (view.ply, action)
             return
         if self.table is None:
             raise IllegalAction("the game has not started")
@@ -422,16 +467,21 @@ class TableHost(Emitter[Event]):
         if not self.info.failover:
             log.info("failover is off at this table: fewer than two remote seats to hold escrow shares")
         try:
+            if self._fair_resume:
+                return await self._fair_run()
             if self._gather is None:
                 await self._lobby_and_round()
-                if self.fair is not None:
+                if self.fair_record is not None:
                     return await self._fair_run()
             else:
                 await self._resume_after_failover()
             await self._play()
             return await self._finish()
         finally:
-            await self.close()
+            if self.linger and self.result is not None:
+                await self._stop_listening()  # the seats stay connected until close()
+            else:
+                await self.close()
 
     async def _heartbeat(self) -> None:
         """Ping quiet peers so they know the host lives; drop peers that stopped answering."""
@@ -455,6 +505,18 @@ class TableHost(Emitter[Event]):
         # Closing connections one by one must not tell the others that those peers are
         # away: they would then choose different new hosts.
         self._closing = True
+        await self._stop_listening()
+        for r in self.remotes.values():
+            if r.conn is not None:
+                await r.conn.close()
+        for t in list(self._tasks):
+            t.cancel()
+
+    async def _stop_listening(self) -> None:
+        """Withdraw the advert, stop accepting, let the watchers go; the seats' connections stay."""
+        if self._stopped:
+            return
+        self._stopped = True
         if self.advertiser is not None:
             adv, self.advertiser = self.advertiser, None
             try:
@@ -467,11 +529,6 @@ class TableHost(Emitter[Event]):
         await self.watch.close()
         if isinstance(self.table, LanTable):
             await self.table.close_saver()
-        for r in self.remotes.values():
-            if r.conn is not None:
-                await r.conn.close()
-        for t in list(self._tasks):
-            t.cancel()
 
     # ---- connections and the lobby ------------------------------------------------
     def _spawn(self, coro: Awaitable[Any]) -> None:
@@ -677,6 +734,9 @@ class TableHost(Emitter[Event]):
                 self._broadcast(m.Presence(seat=r.seat, away=True))
                 self.emit(PresenceChanged(r.seat, True))
                 self._lobby_changed()
+                if self.rematch.get(r.seat, False) is None:
+                    self.rematch[r.seat] = False  # gone without answering the offer: a no
+                    self.emit(RematchAnswered(r.seat, r.name, False, left=True))
 
     def _handle(self, r: Remote, conn: Connection, msg: m.Message) -> None:
         if isinstance(msg, m.Ready):
@@ -704,6 +764,8 @@ class TableHost(Emitter[Event]):
             self._on_mismatch(r, conn, msg)
         elif isinstance(msg, m.Final):
             self._on_final(r, conn, msg)
+        elif isinstance(msg, m.RematchReply):
+            self._on_rematch_reply(r, conn, msg)
         elif isinstance(msg, m.Ping):
             if not r.pings.take():
                 self._refuse(conn, "ping", "too many pings")
@@ -794,7 +856,12 @@ class TableHost(Emitter[Event]):
         own = self.host_seat if self.host_seat >= 0 else -1
         self.chain = beacon.Chain(own)  # a fresh chain each round: its tip is part of this round's contribution
         self.beacon_id = own
-        rnd = SeedRound(sorted(s for s, r in self.remotes.items() if not r.by_bot) + [own], own, self.chain.tip)
+        # At a fair table each bot seat is a seat of the protocol: its own chain, committed by this host for it.
+        self.bot_chains = (
+            {i: beacon.Chain(i) for i, k in enumerate(self.kinds) if k == "bot"} if self.info.dealer == "fair" else {}
+        )
+        seats = sorted([s for s, r in self.remotes.items() if not r.by_bot] + [own, *self.bot_chains])
+        rnd = SeedRound(seats, own, self.chain.tip, {i: c.tip for i, c in self.bot_chains.items()})
         self._round = rnd
         self.phase = HostPhase.SEEDING
         try:
@@ -920,12 +987,13 @@ class TableHost(Emitter[Event]):
 
     def _sync(self, r: Remote, from_ply: int, *, fair: bool = False) -> None:
         """Send a peer its view now and every public step since `from_ply` (resume, repair)."""
-        if self.fair is not None and r.conn is not None:
+        rec = self.fair_record
+        if rec is not None and r.conn is not None:
             # A fair table has no view to send: the seat's process kept its own, and gets again
             # every message it may have missed (it drops those it has).
-            for msg in self._fair_log:
-                if msg.seat != r.seat:
-                    r.conn.send_nowait(msg)
+            for msg in self._fair_log:  # its own too: a seat restarted from its save adopts them
+                r.conn.send_nowait(msg)
+            r.conn.send_nowait(m.Sync(ply=rec.fs.view.ply, view=b""))  # that was all
             return
         if self.table is None or r.conn is None:
             return
@@ -1273,15 +1341,17 @@ class TableHost(Emitter[Event]):
         if not all(r.told_end for r in owed):
             log.info("the game is over; waiting up to %.0f s for away seats to collect the result", self.end_grace)
             await self._wait(lambda: all(r.told_end for r in owed), self.end_grace)
-        await self._wait(lambda: all(not r.present for r in self.remotes.values()), 5.0)
+        if not self.linger:
+            await self._wait(lambda: all(not r.present for r in self.remotes.values()), 5.0)
         return self.result
 
     def _on_final(self, r: Remote, conn: Connection, msg: m.Final) -> None:
         t = self.table
-        if self.phase is not HostPhase.ENDED or (t is None and self.fair is None):
+        rec = self.fair_record
+        if self.phase is not HostPhase.ENDED or (t is None and rec is None):
             self._refuse(conn, "final", "the game has not ended")
             return
-        ply = t.state.ply if t is not None else self.fair.fs.view.ply if self.fair is not None else 0
+        ply = t.state.ply if t is not None else rec.fs.view.ply if rec is not None else 0
         key = self.seat_keys.get(r.seat, r.key)
         if msg.seat != r.seat or not verify(key, msg.sig, fp.final_message(self.joint, ply, msg.digest)):
             self._refuse(conn, "final", "not this seat's signed final digest")
@@ -1291,54 +1361,192 @@ class TableHost(Emitter[Event]):
         if self._finals_sent:  # a seat that came back after the end
             conn.send_nowait(m.Finals(finals=list(self._finals.values())))
 
+    # ---- after the end: a rematch ---------------------------------------------------------------
+    def rematch_seats(self) -> list[str]:
+        """The seat list for the same table again: the host and bots where they were, and each
+        remote seat kept for the key that played it (``reserved:FP``), so everyone sits where they sat.
+
+        A seat whose player was sent away (played by a bot for good) is open: it is not kept for them.
+        """
+        out: list[str] = []
+        for i, kind in enumerate(self.kinds):
+            r = self.remotes.get(i)
+            if r is None:
+                out.append(kind)
+            elif r.key and not r.by_bot:
+                out.append(f"reserved:{_fp(r.key)}")
+            else:
+                out.append("open")
+        return out
+
+    def open_seat(self, seat: int) -> None:
+        """Free a seat kept for a key (its player declined a rematch): anyone may sit there now."""
+        if self.started or seat not in self.remotes or seat not in self.reserved:
+            return
+        del self.reserved[seat]
+        self._lobby_changed()
+
+    def offer_rematch(self, port: int) -> list[int]:
+        """Tell every seat still connected after the end that the same table listens again at `port`.
+
+        Returns the seats told. Their answers come as :class:`RematchAnswered` events (a seat
+        whose connection closes before it answers counts as a no). Only once the game is over
+        and its final digests are out; only once per table.
+        """
+        if self.result is None or self.phase is not HostPhase.ENDED:
+            raise RuntimeError("a rematch is offered once the game is over and its final digests are out")
+        if self.rematch:
+            raise RuntimeError("a rematch was already offered at this table")
+        if not 0 < port < 65536:
+            raise ValueError(f"no such port: {port}")
+        told = [r.seat for r in self.remotes.values() if r.present and r.key and not r.by_bot]
+        for seat in told:
+            self.rematch[seat] = None
+            conn = self.remotes[seat].conn
+            assert conn is not None
+            conn.send_nowait(m.Rematch(port=port))
+        return told
+
+    def _on_rematch_reply(self, r: Remote, conn: Connection, msg: m.RematchReply) -> None:
+        if r.seat not in self.rematch:
+            self._refuse(conn, "rematch reply", "no rematch was offered to this seat")
+            return
+        if self.rematch[r.seat] is not None:
+            self._refuse(conn, "rematch reply", "this seat has already answered the rematch offer")
+            return
+        self.rematch[r.seat] = msg.accept
+        self.emit(RematchAnswered(r.seat, r.name, msg.accept))
+
     # ---- a fair-dealer table (fairtable.py): this host holds only its own seat's view ------------
+    @property
+    def fair_record(self) -> FairDriver | None:
+        """The driver whose view this host keeps the table's public record from: its own seat's, or
+        (a host with no seat) its first bot seat's. Only the public part of that view is used."""
+        if self.fair is not None:
+            return self.fair
+        return self.fair_bots[min(self.fair_bots)] if self.fair_bots else None
+
+    def _local_drivers(self) -> list[FairDriver]:
+        """Every seat this process plays at a fair table: the host's own and each bot's."""
+        return ([self.fair] if self.fair is not None else []) + [self.fair_bots[s] for s in sorted(self.fair_bots)]
+
     def _fair_begin(self, seats_info: list[m.SeatInfo], reveals: dict[int, bytes]) -> None:
-        assert self.chain is not None and self.host_seat >= 0
-        seat = FairSeat(self.game, self.info.players, self.host_seat, self.joint, self.options, chain=self.chain)
-        chooser = self.chooser
+        keys = {s.seat: s.key for s in seats_info if s.key}
+        tips = {s: t for s, t in fp.tips(reveals).items() if 0 <= s < self.info.players}
+        probe.prepare()
+        if self.host_seat >= 0:
+            assert self.chain is not None
+            seat = FairSeat(self.game, self.info.players, self.host_seat, self.joint, self.options, chain=self.chain)
+            chooser = self.chooser
 
-        async def choose(view: State[Any, Any]) -> Any:
-            if chooser is not None:
-                return await chooser(view, self.host_seat)
-            self._person = asyncio.get_running_loop().create_future()  # the person at the host: submit()
-            return await self._person
+            async def choose(view: State[Any, Any]) -> Any:
+                if chooser is not None:
+                    return await chooser(view, self.host_seat)
+                early, self._person_early = self._person_early, None
+                if early is not None and early[0] == view.ply:
+                    return early[1]
+                self._person = asyncio.get_running_loop().create_future()  # the person at the host: submit()
+                return await self._person
 
-        self.fair = FairDriver(
-            seat,
-            identity=self.identity,
-            keys={s.seat: s.key for s in seats_info if s.key},
-            tips=fp.tips(reveals),
-            send=self._fair_send,
-            choose=choose,
-            stepped=self._fair_stepped,
-        )
+            self.fair = FairDriver(
+                seat,
+                identity=self.identity,
+                keys=keys,
+                tips=tips,
+                send=self._fair_send,
+                choose=choose,
+                stepped=self._fair_stepped,
+                secret_sent=lambda: self._fair_save(now=True),
+            )
+            self._fair_save(now=True)  # the seat's key is on disk before its share leaves
+        for i, chain in sorted(self.bot_chains.items()):
+            # A seat of its own: its key, its chain and its view live in this object only. The bot
+            # plays from that view (as a peer's bot does), never from another seat's. It keeps no
+            # save: its key lives and dies with this process (docs/fairplay.md, "Bot seats").
+            bot_seat = FairSeat(self.game, self.info.players, i, self.joint, self.options, chain=chain)
+            bot = self.game.bot(self.game.bots[0])
+
+            async def bot_choose(view: State[Any, Any], bot: Any = bot) -> Any:
+                return await asyncio.to_thread(bot.choose, view, Rng(os.urandom(16)))
+
+            self.fair_bots[i] = FairDriver(
+                bot_seat,
+                identity=self.identity,  # the host signs for the bots it runs (their SeatInfo carries its key)
+                keys=keys,
+                tips=tips,
+                send=self._fair_send,
+                choose=bot_choose,
+                stepped=self._fair_stepped if self.fair is None and i == min(self.bot_chains) else lambda: None,
+            )
         self.phase = HostPhase.PLAYING
         self.emit(GameStarted(self.host_seat))
 
+    @property
+    def fair_save_path(self) -> Path | None:
+        """Where this host's own seat at a fair table is saved: as a peer's save, so that the process,
+        restarted after a failover, comes back to its seat with ``coldwater join TABLE``."""
+        return self.save_dir / f"lan-peer-{safe_name(self.name)}.json" if self.save_dir is not None else None
+
+    def _fair_save(self, *, now: bool = False) -> None:
+        path, drv = self.fair_save_path, self.fair
+        if path is None or drv is None:
+            return
+        if self._fair_saver is None:
+            self._fair_saver = Saver(every=FAIR_SAVE_EVERY)
+
+        def make() -> bytes:
+            assert drv is not None
+            save = fair_peer_save(
+                self.info,
+                drv,
+                host_seat=self.host_seat,
+                seats=self.lobby(),
+                reveals=self._reveals,
+                commits=self._commits,
+                listen_port=self.port,
+            )
+            return msgspec.json.encode(save)
+
+        if now:
+            self._fair_saver.save_now(path, make)
+        else:
+            self._fair_saver.save(path, make)
+
     def _fair_send(self, msg: m.Fair) -> None:
+        """A message of a seat played here (the host's or a bot's), or one relayed: to every other seat."""
         self._fair_log.append(msg)
         for r in self.remotes.values():
             if r.present and r.seat != msg.seat:
                 assert r.conn is not None
                 r.conn.send_nowait(msg)
+        # The other seats in this process take it on the next turn of the loop, not inside the
+        # sender's round (a driver is never re-entered while it takes one).
+        loop = asyncio.get_running_loop()
+        for drv in self._local_drivers():
+            if drv.fs.seat != msg.seat:
+                loop.call_soon(drv.receive, msg)
 
     def public_source(self) -> State[Any, Any] | None:
         """The position whose public view watchers are shown: the table's, or at a fair table this
         host's own seat's view (its public part is everyone's)."""
-        if self.fair is not None:
-            return self.fair.fs.view  # type: ignore[no-any-return]
+        rec = self.fair_record
+        if rec is not None:
+            return rec.fs.view  # type: ignore[no-any-return]
         return self.table.state if self.table is not None else None
 
     def _fair_stepped(self) -> None:
-        assert self.fair is not None
-        fs = self.fair.fs
+        rec = self.fair_record
+        assert rec is not None
+        fs = rec.fs
         # The public record, for watchers: each step as everyone knows it (a drawn piece is "draw").
         self.steps.append(m.Step(ply=fs.view.ply, seat=fs.last[0], digest=fs.public_digest(), action=fs.last_public))
-        self.emit(StepApplied(fs.view.ply, fs.last[0], fs.last[1]))
+        self._fair_save()
+        # The host's person sees its own seat's steps as it knows them; a bot's view stays the bot's.
+        self.emit(StepApplied(fs.view.ply, fs.last[0], fs.last[1] if rec is self.fair else fs.last_public))
 
     def _on_fair(self, r: Remote, conn: Connection, msg: m.Fair) -> None:
         """A seat's message: its own and genuine (else refused), relayed unchanged to the others, then taken here."""
-        drv = self.fair
+        drv = self.fair_record
         if drv is None or self.phase is not HostPhase.PLAYING:
             self._refuse(conn, "fair", "this table is not dealing with the fair dealer now")
             return
@@ -1348,34 +1556,63 @@ class TableHost(Emitter[Event]):
             return
         if drv.known(msg):
             return  # sent again after a reconnect: the others have it
+        old = drv.inbox.get((msg.kind, msg.ply, msg.ref), {}).get(msg.seat)
+        if old is not None:
+            # A second, different message for a round (the seat restarted and made it anew): the table
+            # keeps the first, which the others may hold already, and sends it back to be adopted.
+            conn.send_nowait(old)
+            return
         self._fair_send(msg)
-        drv.receive(msg)
+
+    def _fair_stalled(self) -> FairDealError | None:
+        """The error that ends a round stalled past the timer at any seat played here (None: none is)."""
+        for drv in self._local_drivers():
+            w = drv.waiting
+            if w is None or not w[1]:
+                continue
+            # A person may think as long as they like; a program's message is due at once,
+            # and so is a move from a seat whose player is gone (once it had time to come back).
+            gone = all(s in self.remotes and not self.remotes[s].present for s in w[1])
+            back_soon = gone and time.monotonic() - min(self.remotes[s].heard for s in w[1]) < self.return_wait
+            if (w[0][0] != "act" or gone) and not back_soon:
+                (kind, ply, _), late = w
+                return FairDealError(
+                    f"seat(s) {', '.join(str(s + 1) for s in late)} did not send their {kind} for ply {ply} "
+                    f"within {self.strip_timeout:.0f} s: no one else holds their layer, so the game "
+                    "cannot go on without them and ends",
+                    late,
+                )
+        return None
 
     async def _fair_run(self) -> Result:
         """The game's rounds until the end, the host's timer on every round but a person's move, then the audit."""
-        drv = self.fair
+        drv = self.fair_record
         assert drv is not None
-        drv.pump()
+        local = self._local_drivers()
+        for d in local:
+            d.changed = drv.changed  # any seat played here that moves on wakes the timer below
+        for d in local:
+            d.pump()
         while not drv.over.done():
+            # A seat played here that failed on its own (it checks every message too) ends the game for all.
+            failed = next((d for d in local if d.over.done() and not d.over.cancelled() and d.over.exception()), None)
+            if failed is not None:
+                e = failed.over.exception()
+                drv.fail(e if isinstance(e, FairDealError) else FairDealError(str(e)))
+                break
             drv.changed.clear()
             try:
                 async with asyncio.timeout(self.strip_timeout):
                     await drv.changed.wait()
             except TimeoutError:
-                w = drv.waiting
-                # A person may think as long as they like; a program's message is due at once,
-                # and so is a move from a seat whose player is gone.
-                gone = w is not None and all(s in self.remotes and not self.remotes[s].present for s in w[1])
-                if w is not None and w[1] and (w[0][0] != "act" or gone):
-                    (kind, ply, _), late = w
-                    drv.fail(
-                        FairDealError(
-                            f"seat(s) {', '.join(str(s + 1) for s in late)} did not send their {kind} for ply {ply} "
-                            f"within {self.strip_timeout:.0f} s: no one else holds their layer, so the game "
-                            "cannot go on without them and ends",
-                            late,
-                        )
-                    )
+                await asyncio.sleep(0.5)  # after a freeze: let the closed connections be seen first
+                if await self._fair_replaced():
+                    break
+                stalled = self._fair_stalled()
+                if stalled is not None:
+                    drv.fail(stalled)
+        if self.replaced_by >= 0:
+            return await self._fair_stand_down()
         self.phase = HostPhase.ENDED  # peers' signed finals may come while this host still audits
         problems = list(self.problems)
         scores: dict[str, int] = {}
@@ -1399,7 +1636,16 @@ class TableHost(Emitter[Event]):
             await self._wait(lambda: all(r.seat in self._finals or not r.present for r in waiting), FINALS_WAIT)
             self._finals_sent = True
             self._broadcast(m.Finals(finals=list(self._finals.values())))
-        drv.close()
+        for d in local:
+            if d.over.done() and not d.over.cancelled():
+                d.over.exception()  # retrieved: a bot seat's copy of the same error is not news
+            d.close()
+        if self._fair_saver is not None:
+            # A game played to its end leaves nothing to come back to; one that ended early keeps the
+            # seat's save (a frozen host that wakes to find the table gone must not delete its seat).
+            delete = self.fair_save_path if final is not None else None
+            await asyncio.to_thread(self._fair_saver.close, delete=delete)
+            self._fair_saver = None
         self.result = Result(
             game=self.game.name,
             table=self.name,
@@ -1415,16 +1661,68 @@ class TableHost(Emitter[Event]):
         for r in self.remotes.values():
             if r.conn is not None:
                 await r.conn.drain()
-        await self._wait(lambda: all(not r.present for r in self.remotes.values()), 5.0)
+        if not self.linger:
+            await self._wait(lambda: all(not r.present for r in self.remotes.values()), 5.0)
+        return self.result
+
+    async def _fair_replaced(self) -> bool:
+        """Every peer left at once and the first of them answers as a table of this game: the peers chose
+        a new host while this one was frozen or cut off (failover). Its seat must go on there."""
+        if not self.remotes or any(r.present for r in self.remotes.values()):
+            return False
+        for r in sorted(self.remotes.values(), key=lambda x: x.seat):
+            if not r.addr or not r.port:
+                continue
+            try:
+                game, _, _, _ = await probe_table(r.addr, r.port, timeout=2.0)
+            except Refusal:
+                return False  # not hosting (a peer's listener hangs up when it is not the host)
+            if game == self.game.name:
+                self.replaced_by = r.seat
+                return True
+            return False
+        return False
+
+    async def _fair_stand_down(self) -> Result:
+        """The table has a new host: stop here, keeping this seat's save, for this seat to rejoin it.
+        (Bot seats run here have no save: their layers end with this process.)"""
+        drv = self.fair_record
+        assert drv is not None
+        for d in self._local_drivers():
+            d.close()
+        self._fair_save(now=True)  # the seat goes on from its save: it must be the latest
+        if self._fair_saver is not None:
+            await asyncio.to_thread(self._fair_saver.close)
+            self._fair_saver = None
+        text = f"seat {self.replaced_by + 1} hosts this table now (failover while this host was away)"
+        log.warning("%s; our seat goes on from its save", text)
+        self.result = Result(
+            game=self.game.name,
+            table=self.name,
+            seat=self.host_seat,
+            scores={},
+            digest="",
+            plies=drv.fs.view.ply,
+            outcome="replaced: " + text,
+            audit_ok=False,
+            problems=[text],
+        )
+        self.emit(Finished(self.result))
         return self.result
 
     def _fair_abort(self, text: str) -> None:
         """Tell every seat, signed, why the game ends (they name the same seats)."""
-        drv = self.fair
+        drv = self.fair_record
         assert drv is not None
         body = text.encode()
-        sig = self.identity.sign(fair_message(self.joint, "abort", drv.fs.view.ply, "", self.host_seat, body))
-        self._fair_send(m.Fair(kind="abort", ply=drv.fs.view.ply, seat=self.host_seat, body=body, sig=sig))
+        # Signed as the host's seat, or (a host with no seat) as the first bot seat it runs: same key.
+        by = self.host_seat if self.host_seat >= 0 else drv.fs.seat
+        sig = self.identity.sign(fair_message(self.joint, "abort", drv.fs.view.ply, "", by, body))
+        msg = m.Fair(kind="abort", ply=drv.fs.view.ply, seat=by, body=body, sig=sig)
+        self._fair_log.append(msg)
+        for r in self.remotes.values():
+            if r.present and r.conn is not None:
+                r.conn.send_nowait(msg)
         self._broadcast(m.Notice(text=text))
         self.emit(Problem(text))
 
@@ -1474,6 +1772,56 @@ class TableHost(Emitter[Event]):
         host.seat_keys = dict(save.keys)
         host._gather = FailoverGather(save, save.seat, share, list(steps), host._changed.set)
         host.chain, host.beacon_id = chain, save.seat
+        return host
+
+    @classmethod
+    def take_over_fair(
+        cls,
+        game: Game[Any, Any],
+        identity: Identity,
+        save: PeerSave,
+        drv: FairDriver,
+        *,
+        host_name: str,
+        bind: str,
+        port: int,
+        save_dir: Path | None,
+        pass_key: bytes,
+    ) -> TableHost:
+        """A fair table taken over by the peer at `save.seat`: it keeps its own seat's rounds (`drv`) and
+        relays every message it holds; every other seat, the old host's included, is a remote seat that
+        comes back with its own key and view (nothing to gather: no one holds the deal)."""
+        host = cls(
+            game,
+            identity,
+            name=save.table.name,
+            seats=["host" if s.seat == save.seat else "open" for s in save.seats],
+            options=save.table.options,
+            host_name=host_name,
+            bind=bind,
+            port=port,
+            save_dir=save_dir,
+            pass_key=pass_key,
+            watchers=save.table.watch,
+            dealer="fair",
+        )
+        host.info = save.table
+        host.joint = save.joint
+        host._commits, host._reveals = dict(save.commits), dict(save.reveals)
+        host.host_seat = save.seat
+        host.seat_keys = dict(drv.keys)
+        for r in host.remotes.values():
+            r.key = drv.keys.get(r.seat, b"")
+            r.name = next((s.name for s in save.seats if s.seat == r.seat), f"Seat {r.seat + 1}")
+            r.ready = True
+        host.chain, host.beacon_id = drv.fs.chain, save.seat
+        host.fair = drv
+        host._fair_log = drv.messages()
+        drv.send = host._fair_send
+        drv.secret_sent = lambda: host._fair_save(now=True)
+        host.failover_ply = drv.fs.view.ply
+        host.phase = HostPhase.PLAYING
+        host._fair_resume = True
         return host
 
     async def _resume_after_failover(self) -> None:

@@ -19,15 +19,17 @@ from typing import Any
 
 import msgspec
 
+from coldwater.core import record
 from coldwater.core.errors import IllegalAction, NotationError
 from coldwater.core.notation import Action
+from coldwater.core.record import GameRecord
 from coldwater.core.state import CHANCE, Game, State
 
 from .. import beacon
 from .. import fairplay as fp
 from .. import messages as m
 from ..fairdeal.deck import FairDealError
-from ..fairdeal.seat import WIRED, FairSeat
+from ..fairdeal.seat import WIRED, FairSave, FairSeat
 from ..identity import Identity, fingerprint, verify
 from ..transport import (
     SAME_KEY,
@@ -42,6 +44,7 @@ from ..transport import (
     expect_key,
     listen,
 )
+from . import probe
 from .events import (
     ChatReceived,
     Chooser,
@@ -53,14 +56,26 @@ from .events import (
     LobbyChanged,
     PresenceChanged,
     Problem,
+    RematchOffered,
     Result,
     StepApplied,
 )
-from .failover import candidates
+from .failover import FAIR_SAVE_EVERY, candidates
 from .fairtable import FairDriver
 from .host import FINALS_WAIT, HEARTBEAT, JOIN_TIMEOUT, MAX_ROUNDS, TableHost, fp_pass_key
 from .host import _scores as _scores_of
-from .persist import PeerSave, SavedSeat, Saver, decode_view, load_peer_save, public_step, safe_name, unpack_view
+from .persist import (
+    PeerSave,
+    SavedSeat,
+    Saver,
+    decode_view,
+    fair_damage,
+    load_peer_save,
+    public_step,
+    safe_name,
+    unpack_view,
+    with_fair,
+)
 from .spectators import advertise_watchers
 
 log = logging.getLogger("coldwater.net")
@@ -146,6 +161,7 @@ class TablePeer(Emitter[Event]):
         self._contribution = b""
         self._move_task: asyncio.Task[Any] | None = None
         self._person: asyncio.Future[Any] | None = None
+        self._person_early: tuple[int, Any] | None = None
         self._listener: Listener | None = None
         self.check_host: HostCheck | None = None
         """Checks the key the table proves on join (lan.join_table: advertised, pinned, known hosts)."""
@@ -191,6 +207,15 @@ class TablePeer(Emitter[Event]):
         self.fair: FairDriver | None = None
         """At a fair-dealer table: this seat's rounds (fairtable.py); `state` is its own view."""
         self._fair_task: asyncio.Task[Any] | None = None
+        self.linger = False
+        """Stay connected after the end (the app: chat, a rematch offer) until close()."""
+        self._after: asyncio.Task[Any] | None = None
+        """After the end, with `linger`: reading the host's messages (chat, a rematch offer)."""
+        self.rematch_port = 0
+        """The port of the rematch the host offered (0: none yet)."""
+        self._rematch_answered = False
+        self.dealer_secret = b""
+        """The dealer's secret from the End (with the public record it replays the whole game)."""
 
     # ---- public API ------------------------------------------------------------
     @property
@@ -216,6 +241,17 @@ class TablePeer(Emitter[Event]):
             raise IllegalAction(self.state.why_illegal(action))
         if self._person is not None and not self._person.done():
             self._person.set_result(action)
+        else:
+            # The screen saw our turn before the move was asked for: kept for that ply.
+            self._person_early = (self.state.ply, action)
+
+    async def _ask_person(self, view: State[Any, Any]) -> Any:
+        """The person's move for `view` (one submitted early for this very ply counts)."""
+        early, self._person_early = self._person_early, None
+        if early is not None and early[0] == view.ply:
+            return early[1]
+        self._person = asyncio.get_running_loop().create_future()
+        return await self._person
 
     def send_chat(self, text: str) -> None:
         if self.conn is not None:
@@ -231,6 +267,18 @@ class TablePeer(Emitter[Event]):
         With `table`, only at the table of that name (:class:`WrongTable` otherwise).
         """
         await self._ensure_listener(resume.listen_port if resume else 0)
+        restored: FairSeat | None = None
+        if resume is not None and resume.fair:
+            # Replaying a fair seat's transcript checks every proof in it: off the loop, before connecting.
+            probe.prepare()
+            try:
+                restored = await asyncio.to_thread(_restore_fair, self.game, resume)
+            except (FairDealError, msgspec.DecodeError, msgspec.ValidationError, ValueError) as e:
+                # Nothing is written over it: the file stays as it is for a person to look at.
+                raise Refusal(
+                    f"our saved seat at {resume.table.name!r} is damaged and does not restore ({e}); the save "
+                    "is left as it is, and without it this seat's key is lost, so the seat cannot go on"
+                ) from None
         self.joined_at = time.perf_counter()
         conn, answered = await connect(
             host,
@@ -251,7 +299,7 @@ class TablePeer(Emitter[Event]):
         self.host_addr, self.host_port = host, port
         self.host_fingerprint = conn.fingerprint
         if resume is not None:
-            self._restore(resume)
+            self._restore(resume, restored)
         await self._hello(conn, resume_ply=len(self.steps) if resume is not None else -1)
 
     async def run(self) -> Result:
@@ -283,9 +331,15 @@ class TablePeer(Emitter[Event]):
             self.emit(Finished(self.result))
             return self.result
         finally:
-            await self.close()
+            await self._close(keep_link=self._after is not None)
 
     async def close(self) -> None:
+        await self._close(keep_link=False)
+
+    async def _close(self, *, keep_link: bool) -> None:
+        """Everything but, with `keep_link`, the host's connection and the task reading it (after the end)."""
+        if not keep_link and self._after is not None:
+            self._after.cancel()
         if self._move_task is not None:
             self._move_task.cancel()
         if self.fair is not None:
@@ -296,7 +350,7 @@ class TablePeer(Emitter[Event]):
         delete = self.save_path if self.phase is PeerPhase.FINISHED else None
         await asyncio.to_thread(self._saver.close, delete=delete)
         self._saver = Saver()
-        if self.conn is not None:
+        if self.conn is not None and not keep_link:
             await self.conn.close()
         if self._listener is not None:
             self._listener.close()
@@ -395,7 +449,10 @@ class TablePeer(Emitter[Event]):
             if self.evidence and self.result is None and self._pending is None and self.state is not None:
                 self._leave_on_evidence()
             if self.result is not None:
-                await conn.close()
+                if self.linger and self.result.audit_ok and not conn.closed and self._after is None:
+                    self._after = asyncio.ensure_future(self._after_end(conn))
+                else:
+                    await conn.close()
                 return
 
     def _leave_on_evidence(self) -> None:
@@ -484,8 +541,79 @@ class TablePeer(Emitter[Event]):
             conn.send_nowait(m.Pong(t=msg.t))
         elif isinstance(msg, m.Pong):
             pass
+        elif isinstance(msg, m.Rematch):
+            self._on_rematch(msg)
         else:
             self._problem(f"refused {type(msg).__name__} from the table: not a host message")
+
+    # ---- after the end ----------------------------------------------------------------
+    async def _after_end(self, conn: Connection) -> None:
+        """Keep reading the host after the end (`linger`): chat, pings, a rematch offer; until either side leaves."""
+        while True:
+            msg = await conn.recv()
+            if msg is None:
+                return
+            try:
+                await self._handle(conn, msg)
+            except Exception as e:  # a hostile or buggy host must not crash us
+                log.exception("handling %s after the end", type(msg).__name__)
+                self._problem(f"refused {type(msg).__name__} from the table: {e}")
+
+    def _on_rematch(self, msg: m.Rematch) -> None:
+        if self.result is None or not self.linger:
+            self._problem("refused a rematch offer from the table: the game is not over")
+        elif self.rematch_port:
+            self._problem("refused a second rematch offer from the table")
+        elif not 0 < msg.port < 65536:
+            self._problem(f"refused a rematch offer from the table: {msg.port} is not a port")
+        else:
+            self.rematch_port = msg.port
+            self.emit(RematchOffered(msg.port))
+
+    def full_record(self, meta: dict[str, str] | None = None) -> GameRecord | None:
+        """The whole game, every sealed value in it, as a record the replay viewer and the end
+        screen read: rebuilt from our public record and the dealer's secret the End revealed.
+
+        None before the End, at a fair-dealer table (no public record of steps), or when
+        the rebuild fails (the audit has already said why).
+        """
+        if self.info is None or self.result is None or not self.steps or not self.dealer_secret:
+            return None
+        first = self.game.new(self.info.players, seed=fp.game_seed(self.joint), options=self.info.options)
+        rec = record.start(self.game, first, self.info.options, meta)
+
+        def add(seat: int, action: Any, after: State[Any, Any]) -> None:
+            record.append(rec, seat, action, after)
+
+        try:
+            fp.rebuild(
+                self.game,
+                self.info.players,
+                self.info.options,
+                self.joint,
+                self.dealer_secret,
+                self.steps,
+                on_apply=add,
+                book=beacon.Book(fp.tips(self.reveals)),
+            )
+        except (fp.FairPlayError, IllegalAction, NotationError):
+            return None
+        return rec
+
+    @property
+    def rematch_answered(self) -> bool:
+        """We told the host whether we take our seat at its rematch."""
+        return self._rematch_answered
+
+    def answer_rematch(self, accept: bool) -> None:
+        """Tell the host whether we take our seat at its rematch (then, to take it: ``lan.join_rematch``)."""
+        if not self.rematch_port:
+            raise RuntimeError("the host has not offered a rematch")
+        if self._rematch_answered:
+            raise RuntimeError("the rematch offer was already answered")
+        self._rematch_answered = True
+        if self.conn is not None and not self.conn.closed:
+            self.conn.send_nowait(m.RematchReply(accept=accept))
 
     async def _on_commit_request(self, conn: Connection, msg: m.CommitRequest) -> None:
         """A (new) seed round: every restart is counted, explained and checked, and capped."""
@@ -540,9 +668,6 @@ class TablePeer(Emitter[Event]):
         self.keys = {s.seat: s.key for s in msg.seats if s.key and s.kind != "host"}
         self.dealt_by = [(1, self.host_seat)]
         if self.info.dealer == "fair":
-            self._problem(
-                "failover is off at a fair-dealer table (not wired yet): if the host goes away, the game ends"
-            )
             self._fair_begin(msg)
             return
         if not self.info.failover or (not self.share and fp.has_sealed_values(self.game)):
@@ -565,11 +690,19 @@ class TablePeer(Emitter[Event]):
         if self.chain is None or self.info.game not in WIRED:
             self._problem(f"this table's fair dealer cannot deal {self.info.game} here")
             return
+        probe.prepare()
         seat = FairSeat(
             self.game, self.info.players, self.seat, self.joint, self.info.options or None, chain=self.chain
         )
-        conn = self.conn
+        self.keys = {s.seat: s.key for s in msg.seats if s.key}  # every seat signs its messages here
+        # Seats' tips only (a host with no seat of its own commits one too, under seat -1).
+        self._fair_drive(seat, {s: t for s, t in fp.tips(self.reveals).items() if 0 <= s < self.info.players})
+        self._make_save()
+        self._persist(now=True)  # our key is on disk before its share leaves
+        self.emit(GameStarted(self.seat))
+        self.fair.pump()  # type: ignore[union-attr]
 
+    def _fair_drive(self, seat: FairSeat, tips: dict[int, bytes] | None, *, paused: bool = False) -> None:
         def send(out: m.Fair) -> None:
             if self.conn is not None:
                 self.conn.send_nowait(out)
@@ -577,28 +710,32 @@ class TablePeer(Emitter[Event]):
         self.fair = FairDriver(
             seat,
             identity=self.identity,
-            keys={s.seat: s.key for s in msg.seats if s.key},
-            tips=fp.tips(self.reveals),
+            keys=self.keys,
+            tips=tips,
             send=send,
             choose=self._fair_choose,
             stepped=self._fair_stepped,
+            secret_sent=lambda: self._persist(now=True),
+            paused=paused,
         )
+        self.chain = seat.chain
         self.state = seat.view
         self.phase = PeerPhase.PLAYING
-        self.emit(GameStarted(self.seat))
-        self._fair_task = asyncio.ensure_future(self._fair_end(conn))
-        self.fair.pump()
+        self._saver.every = FAIR_SAVE_EVERY
+        self._fair_task = asyncio.ensure_future(self._fair_end(self.conn))
 
     async def _fair_choose(self, view: State[Any, Any]) -> Any:
         if self.chooser is not None:
             return await self.chooser(view, self.seat)
-        self._person = asyncio.get_running_loop().create_future()
-        return await self._person
+        return await self._ask_person(view)
 
     def _fair_stepped(self) -> None:
         assert self.fair is not None
         fs = self.fair.fs
         self.state = fs.view
+        # The public record, as at the host (a drawn piece is "draw"): its length is the ply we are at.
+        self.steps.append(m.Step(ply=fs.view.ply, seat=fs.last[0], digest=fs.public_digest(), action=fs.last_public))
+        self._persist()
         self.emit(StepApplied(fs.view.ply, fs.last[0], fs.last[1]))
 
     def _on_fair(self, msg: m.Fair) -> None:
@@ -606,24 +743,27 @@ class TablePeer(Emitter[Event]):
         if drv is None:
             self._problem("refused a fair-dealer message: this table does not deal with it")
             return
-        if msg.kind == "abort" and msg.seat == self.host_seat:
+        if msg.kind == "abort" and (msg.seat == self.host_seat or (self.host_seat < 0 and self._host_runs(msg.seat))):
             if drv.check(msg) is None:  # signed by the host: its word on why the game ends
                 drv.fail(FairDealError(msg.body.decode("utf-8", "replace")))
             return
-        why = drv.check(msg)
+        # Our own earlier message, sent back: we restarted from our save (or made a round's anew).
+        why = drv.adopt(msg) if msg.seat == self.seat else drv.offer(msg)
         if why is not None:
             # Every seat signs its own: a message that does not check was altered on the host's watch.
             self.evidence.append(f"the host relayed {why}")
             self._problem(self.evidence[-1])
-            return
-        drv.receive(msg)
+
+    def _host_runs(self, seat: int) -> bool:
+        """Whether `seat` is a bot the host's process runs (its messages are signed with the host's key)."""
+        return any(s.seat == seat and s.kind == "bot" for s in self.seats)
 
     async def _fair_end(self, conn: Connection | None) -> None:
         """Every seat's key reveal, our own audit and replay, then our signed final digest."""
         drv = self.fair
         assert drv is not None and self.info is not None
         try:
-            reveals = await drv.over
+            reveals = await asyncio.shield(drv.over)  # a takeover cancels this task, not the game
         except FairDealError as e:
             text = str(e) if str(e).startswith("the game ends") else f"the game ends: {e}"
             self._problem(text)
@@ -895,6 +1035,9 @@ class TablePeer(Emitter[Event]):
         conn.send_nowait(m.Mismatch(ply=st.ply, digest=fp.public_digest(st)))
 
     def _on_sync(self, msg: m.Sync) -> None:
+        if self.fair is not None:
+            self.fair.resume()  # a fair table's host has sent every message it relayed
+            return
         if self.phase is PeerPhase.RESYNCING:
             self.phase = PeerPhase.PLAYING
         if self.info is None:
@@ -979,6 +1122,7 @@ class TablePeer(Emitter[Event]):
 
     async def _audit(self, msg: m.End) -> fp.AuditReport:
         assert self.info is not None
+        self.dealer_secret = msg.dealer_secret
         return await asyncio.to_thread(
             fp.audit,
             self.game,
@@ -1076,8 +1220,7 @@ class TablePeer(Emitter[Event]):
         if self.chooser is not None:
             action = await self.chooser(view, self.seat)
         else:
-            self._person = asyncio.get_running_loop().create_future()
-            action = await self._person
+            action = await self._ask_person(view)
         if self.conn is None or self.state is None or self.state.ply != view.ply:
             return  # the position moved on (resync) while we thought
         self._sent_at = time.perf_counter()
@@ -1086,18 +1229,29 @@ class TablePeer(Emitter[Event]):
         self._sent = (view.ply, text, sig)
         self.conn.send_nowait(m.Act(ply=view.ply, action=text, sig=sig))
 
-    def _persist(self) -> None:
-        if self.save is None or self.state is None:
+    def _persist(self, *, now: bool = False) -> None:
+        if self.save is None or self.state is None or self.takeover is not None:
             return
         self.save.steps = self.steps
-        self.save.view = self.state.encode()
+        drv = self.fair
+        if drv is None:
+            self.save.view = self.state.encode()
         p = self.save_path
         if p is None:
             return
         save = self.save
-        self._saver.save(p, lambda: msgspec.json.encode(save))
 
-    def _restore(self, sv: PeerSave) -> None:
+        def make() -> bytes:
+            if drv is not None:  # a fair seat keeps its transcript, not its view (the restore replays it)
+                with_fair(save, msgspec.msgpack.encode(drv.fs.save()))
+            return msgspec.json.encode(save)
+
+        if now:
+            self._saver.save_now(p, make)
+        else:
+            self._saver.save(p, make)
+
+    def _restore(self, sv: PeerSave, fair: FairSeat | None = None) -> None:
         self.save = sv
         self.info, self.seat = sv.table, sv.seat
         self.joint, self.dealer_commit, self.share = sv.joint, sv.dealer_commit, sv.share
@@ -1118,6 +1272,10 @@ class TablePeer(Emitter[Event]):
             )
             for s in sv.seats
         ]
+        if fair is not None:
+            # Paused until the host has sent what it relayed: our own earlier messages are our word.
+            self._fair_drive(fair, None, paused=True)
+            return
         ply = sv.steps[-1].ply if sv.steps else 0
         self.state = decode_view(self.game, sv.view, ply) if sv.view else None
         if self.state is not None:
@@ -1159,7 +1317,10 @@ class TablePeer(Emitter[Event]):
             except (TimeoutError, Refusal, OSError) as e:
                 last = str(e)
             await backoff.sleep()
-        if self.info is not None and (not self.info.failover or (not self.share and fp.has_sealed_values(self.game))):
+        escrow = self.info is not None and self.info.dealer != "fair"  # a fair table has no secret to gather
+        if self.info is not None and (
+            not self.info.failover or (escrow and not self.share and fp.has_sealed_values(self.game))
+        ):
             raise Refusal(
                 f"the host is gone ({last}); failover is off at this table (fewer than two remote "
                 "seats hold escrow shares), so the game ends here"
@@ -1197,6 +1358,9 @@ class TablePeer(Emitter[Event]):
                         check_host=expect_key(c.fingerprint) if c.fingerprint else None,
                     )
                     await self._hello(conn, resume_ply=len(self.steps), failover=True)
+                    if self.fair is not None:
+                        for out in self.fair.own_messages():  # the new host may lack some of ours
+                            conn.send_nowait(out)
                     self.host_addr, self.host_port, self.host_seat = c.addr, c.port, c.seat
                     self.dealt_by.append((len(self.steps) + 1, c.seat))
                     if self.save is not None:
@@ -1231,6 +1395,9 @@ class TablePeer(Emitter[Event]):
 
     def _become_host(self) -> None:
         assert self.save is not None
+        if self.fair is not None:
+            self._become_fair_host(self.fair)
+            return
         self.save.steps = list(self.steps)
         # The old host's seat (and any seat played by its bots) is played by a bot from now on.
         self.save.seats = [msgspec.structs.replace(s, by_bot=s.seat == self.save.host_seat) for s in self.save.seats]
@@ -1254,6 +1421,44 @@ class TablePeer(Emitter[Event]):
             self.takeover.guard = self._listener.guard  # one count of unfinished handshakes per socket
         self.dealt_by.append((len(self.steps) + 1, self.seat))
         self.phase = PeerPhase.HOSTING
+
+    def _become_fair_host(self, drv: FairDriver) -> None:
+        """Host a fair table from here: our own rounds go on as they were; we relay every seat's."""
+        assert self.save is not None
+        self._update_save_seats()
+        host = TableHost.take_over_fair(
+            self.game,
+            self.identity,
+            self.save,
+            drv,
+            host_name=self.name,
+            bind=self.bind,
+            port=self.listen_port,
+            save_dir=self.save_dir,
+            pass_key=self.pass_key,
+        )
+        if self._fair_task is not None:
+            self._fair_task.cancel()  # the host's run audits and ends the game now
+            self._fair_task = None
+
+        def stepped() -> None:
+            self.state = drv.fs.view
+            host._fair_stepped()
+
+        drv.stepped = stepped
+        self.takeover = host
+        host.external_listener = True
+        if self._listener is not None and self._listener.guard is not None:
+            host.guard = self._listener.guard
+        self.phase = PeerPhase.HOSTING
+
+
+def _restore_fair(game: Game[Any, Any], sv: PeerSave) -> FairSeat:
+    """A fair seat from its save, every message in it taken again with every check."""
+    why = fair_damage(sv)
+    if why is not None:
+        raise ValueError(why)
+    return FairSeat.restore(game, msgspec.msgpack.decode(sv.fair, type=FairSave))
 
 
 def _proved_host(

@@ -10,19 +10,27 @@ carries the messages and waits.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from .. import fairplay as fp
 
 
 class SeedRound:
-    """One commit-reveal round among `seats`; `own` is the host's seat (or -1 without one)."""
+    """One commit-reveal round among `seats`; `own` is the host's seat (or -1 without one).
 
-    def __init__(self, seats: Iterable[int], own: int, tip: bytes) -> None:
+    `bots` maps each seat a bot plays in the host's process at a fair-dealer table
+    to its own chain's tip: the host commits and reveals for it as for its own seat
+    (such a bot is a seat with its own layer and chain, run by the host's program).
+    """
+
+    def __init__(self, seats: Iterable[int], own: int, tip: bytes, bots: Mapping[int, bytes] | None = None) -> None:
         self.round = fp.CommitReveal(seats)
         self.own = own
-        self._mine = fp.contribution(fp.new_contribution(), tip)
-        self.round.commit(own, fp.seed_commitment(own, self._mine))
+        self._mine = {own: fp.contribution(fp.new_contribution(), tip)}
+        for seat, bot_tip in (bots or {}).items():
+            self._mine[seat] = fp.contribution(fp.new_contribution(), bot_tip)
+        for seat, value in self._mine.items():
+            self.round.commit(seat, fp.seed_commitment(seat, value))
 
     @property
     def all_committed(self) -> bool:
@@ -51,7 +59,8 @@ class SeedRound:
         return None
 
     def reveal_own(self) -> None:
-        self.round.reveal(self.own, self._mine)
+        for seat, value in self._mine.items():
+            self.round.reveal(seat, value)
 
     def reveal_due(self, seat: int) -> bool:
         return self.round.all_committed and seat not in self.round.reveals

@@ -258,7 +258,7 @@ class Spectators:
     def _over(self, w: Spectator) -> None:
         st = self.host.public_source()
         assert st is not None
-        sc = st.view(None).scores() if self.host.fair is not None else st.scores()
+        sc = st.view(None).scores() if self.host.fair_record is not None else st.scores()
         w.conn.send_nowait(
             m.Over(digest=fp.public_digest(st), scores=dict(zip(sc.labels, sc.totals)), outcome=sc.outcome)
         )

@@ -12,9 +12,11 @@ Run: ``python tests/bench/bench_tui.py [--runs N]``
   log pane (F3), and making a choice (the board, the list and the log are
   redrawn; only choices after which it is still the person's turn are timed,
   so no bot thinking is counted);
-- keypress to repaint while a hard bot thinks (the bot searches in a worker
-  thread; the key must not wait for the search): opening and closing the full
-  log pane (F3) and scrolling the board, timed only while the bot is mid-search;
+- keypress to repaint while a hard bot thinks (the key must not wait for the
+  search): opening and closing the full log pane (F3) and scrolling the board,
+  timed only while the bot is mid-search; with the search in the app's worker
+  process (as shipped), and for comparison in a thread of the app (held while a
+  key is handled, and not held);
 - peak memory (RSS) of a process that opens the app and plays a whole Crown game
   by keyboard against a bot.
 
@@ -226,13 +228,21 @@ async def keypress(samples: int, size: tuple[int, int]) -> None:
             )
 
 
-async def keypress_while_thinking(samples: int, size: tuple[int, int], gate: bool = True) -> None:
+THINK_MODES = {
+    "process": "search in the worker process",
+    "thread": "search in a thread, held while a key is handled",
+    "thread-unheld": "search in a thread, not held",
+}
+
+
+async def keypress_while_thinking(samples: int, size: tuple[int, int], mode: str = "process") -> None:
     """F3 and PgDn/PgUp pressed while a hard bot searches, each timed to its repaint.
 
     Besides wall time, the CPU time of the event loop's thread alone (the bot's
     thread excluded): on an idle 2-core machine the wall time comes close to it;
-    on a busy one, other processes stretch the wall time. With ``gate=False`` the
-    search is not held while a key is handled (for comparison)."""
+    on a busy one, other processes stretch the wall time. `mode` is where the
+    search runs (THINK_MODES): the worker process as shipped, or a thread of the
+    app as before, held while a key is handled or not (for comparison)."""
     os.environ["COLDWATER_HOME"] = tempfile.mkdtemp(prefix="coldwater-bench-")
     sys.path.insert(0, str(ROOT))
     from textual import events
@@ -244,9 +254,17 @@ async def keypress_while_thinking(samples: int, size: tuple[int, int], gate: boo
     from coldwater.tui.settings import Settings
     from coldwater.tui.widgets.choices import ChoiceList
 
-    app = ColdwaterApp(catalog=Catalog(names=("crown",)), settings=Settings(bot_delay=0.0))
+    app = ColdwaterApp(
+        catalog=Catalog(names=("crown",)), settings=Settings(bot_delay=0.0), bot_process=mode == "process"
+    )
     took: dict[str, list[float]] = {"f3": [], "pagedown": []}
-    cpus: list[float] = []
+    cpus: dict[str, list[float]] = {}
+    idle: dict[str, list[float]] = {"f3": [], "pagedown": []}
+    idle_cpus: dict[str, list[float]] = {}
+    unqueued: dict[str, list[float]] = {}
+    """Wall time less the time the event loop's thread sat in the run queue waiting for a
+    CPU (Linux schedstat): what a busy machine adds is taken out, while waiting for the
+    search's thread to let go of the interpreter (a sleep, not a queue) stays in."""
     async with app.run_test(size=size) as pilot:
         # The hard bot sits first, so the table opens on its search.
         seats = [Seat(SeatKind.BOT, "Gil", bot="hard"), Seat(SeatKind.PERSON, "Ada")]
@@ -254,7 +272,7 @@ async def keypress_while_thinking(samples: int, size: tuple[int, int], gate: boo
         await app.push_screen(screen)
         assert isinstance(screen, TableScreen)
         table = screen.table
-        if not gate:
+        if mode == "thread-unheld":
             assert isinstance(table, Table)
             table.think_pause = None
 
@@ -275,9 +293,30 @@ async def keypress_while_thinking(samples: int, size: tuple[int, int], gate: boo
         keys = ("f3", "f3", "pagedown", "pageup")
         k = 0
         rounds = 0
+
+        async def timed(key: str, cat: str) -> tuple[float, float]:
+            await settle()
+            event = events.Key(key, None)
+            event.set_sender(app)
+            t0, c0, q0 = time.perf_counter(), time.thread_time(), queued()
+            assert app._driver is not None
+            app._driver.send_message(event)
+            await settle()
+            wall = time.perf_counter() - t0
+            unqueued.setdefault(f"{cat} {key}", []).append(wall - (queued() - q0))
+            return wall, time.thread_time() - c0
+
         while min(len(v) for v in took.values()) < samples and rounds < samples * 50 and not table.state.is_over:
             rounds += 1
             if screen.my_turn() and not screen.busy:
+                # The same keys with nothing thinking, at the same point of the game and
+                # the same machine load: the baseline the keys below are measured against.
+                if min(len(v) for v in idle.values()) < samples:
+                    for key in keys:
+                        dt, cpu = await timed(key, "idle")
+                        kind = "f3" if key == "f3" else "pagedown"
+                        idle[kind].append(dt)
+                        idle_cpus.setdefault(kind, []).append(cpu)
                 decision = screen.query_one("#decision", ChoiceList)
                 await pilot.press("1" if decision.has_key("1") else "e")
                 await asyncio.sleep(0.01)
@@ -289,33 +328,57 @@ async def keypress_while_thinking(samples: int, size: tuple[int, int], gate: boo
             await settle()
             if not thinking():
                 continue
-            event = events.Key(key, None)
-            event.set_sender(app)
-            t0, c0 = time.perf_counter(), time.thread_time()
-            assert app._driver is not None
-            app._driver.send_message(event)
-            await settle()
-            dt = time.perf_counter() - t0
+            dt, cpu = await timed(key, "think")
             k += 1
             if thinking():  # the bot was still searching when the repaint was done
                 took.setdefault(key, []).append(dt)
-                cpus.append(time.thread_time() - c0)
+                cpus.setdefault("f3" if key == "f3" else "pagedown", []).append(cpu)
+            else:
+                unqueued[f"think {key}"].pop()  # (it ended mid-key: not counted)
             await asyncio.sleep(0.05)  # let the search run between keys, as a person would
         if screen.pane:
             screen.action_pane(screen.pane)
+        thinker = app.thinker
+        if thinker is not None:
+            ups = ", ".join(f"{x * 1000:.0f}" for x in thinker.startups)
+            print(f"worker process: started in {ups} ms; {thinker.remote_moves} moves thought there", flush=True)
     w, h = size
     for key, label in (("f3", "open/close the log pane (F3)"), ("pagedown", "scroll the board (PgDn/PgUp)")):
         xs = sorted(took.get(key, []) + (took.get("pageup", []) if key == "pagedown" else []))
         if xs:
             print(
-                f"keypress to repaint while a hard bot thinks{'' if gate else ' (search not held)'}, "
+                f"keypress to repaint while a hard bot thinks ({THINK_MODES[mode]}), "
                 f"Crown table {w}×{h}, {label}: median {statistics.median(xs) * 1000:.1f} ms, "
                 f"p90 {xs[int(len(xs) * 0.9)] * 1000:.1f} ms, max {xs[-1] * 1000:.1f} ms ({len(xs)} keys; "
-                f"event-loop thread CPU median {statistics.median(cpus) * 1000:.1f} ms; "
+                f"event-loop thread CPU median {statistics.median(cpus[key]) * 1000:.1f} ms; "
                 f"load average {os.getloadavg()[0]:.1f})  [aim ≤ 50 ms]"
             )
         else:
             print(f"keypress while a hard bot thinks, {label}: no key landed mid-search")
+        qs = unqueued.get(f"think {key}", []) + (unqueued.get("think pageup", []) if key == "pagedown" else [])
+        if qs:
+            print(
+                f"  less the time it waited in the machine's run queue (what the machine's load adds): "
+                f"median {statistics.median(qs) * 1000:.1f} ms"
+            )
+        ys = sorted(idle[key])
+        if ys:
+            print(
+                f"  the same key on the person's turn (nothing thinking), same run: median "
+                f"{statistics.median(ys) * 1000:.1f} ms, p90 {ys[int(len(ys) * 0.9)] * 1000:.1f} ms ({len(ys)} keys; "
+                f"event-loop thread CPU median {statistics.median(idle_cpus[key]) * 1000:.1f} ms)"
+            )
+            qs = unqueued.get(f"idle {key}", []) + (unqueued.get("idle pageup", []) if key == "pagedown" else [])
+            print(f"    less its run-queue wait: median {statistics.median(qs) * 1000:.1f} ms")
+
+
+def queued() -> float:
+    """Seconds this thread has waited in the run queue for a CPU (0 where Linux does not say)."""
+    try:
+        with open("/proc/thread-self/schedstat") as f:
+            return int(f.read().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return 0.0
 
 
 def peak_memory() -> None:
@@ -337,8 +400,8 @@ def main() -> None:
     ap.add_argument("--only-thinking", action="store_true", help="only the keys pressed while a hard bot thinks")
     args = ap.parse_args()
     if args.only_thinking:
-        asyncio.run(keypress_while_thinking(args.keys, (80, 24)))
-        asyncio.run(keypress_while_thinking(args.keys, (80, 24), gate=False))
+        for mode in THINK_MODES:
+            asyncio.run(keypress_while_thinking(args.keys, (80, 24), mode))
         return
     # The same measurement for a bare Textual "hello" app, for scale on this machine.
     cold_start(args.runs, BARE, "for scale, a bare Textual app")

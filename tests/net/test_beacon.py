@@ -123,7 +123,11 @@ def test_the_beacon_draws_exactly_what_the_deal_mapping_calls_beacon_draws(name:
     seen = 0
     while s.current is not None and s.ply < 400:
         if s.current == CHANCE:
-            assert beacon.is_public_draw(s) == isinstance(mapping.plan(name, s), mapping.Beacon), s.ply
+            # The beacon decides by the mapping; the mapping's beacon draws are exactly those that hide nothing.
+            is_beacon = isinstance(mapping.plan(name, s), mapping.Beacon)
+            assert beacon.is_public_draw(s) == is_beacon == beacon.hides_nothing(s), s.ply
+            # Every seat's view says the same, so a link is sent exactly at a beacon draw.
+            assert all(beacon.link_due(s.view(seat)) == is_beacon for seat in range(2)), s.ply
             seen += 1
             s.apply(s.sample_chance(rng.fork(s.ply)))
         else:

@@ -10,6 +10,7 @@ is checked at every ply.
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -28,6 +29,7 @@ from coldwater.net.fairdeal.relay import LocalTable, Tamper
 from coldwater.net.fairdeal.seat import FairSave, FairSeat, Named, Where, _crown_objects, crown_outcome
 from coldwater.net.identity import Identity
 from coldwater.net.session import TableHost, TablePeer, bot_chooser
+from coldwater.net.transport import Refusal
 
 CROWN = games.get("crown")
 
@@ -296,13 +298,14 @@ def test_a_seat_saved_mid_game_comes_back_from_its_save_and_the_save_holds_no_ot
 
 # ---- over the LAN session, on loopback (net/session/fairtable.py) ---------------------------------
 async def _lan_game(
-    players: int, *, tamper: Any = None, strip_timeout: float | None = None
+    players: int, *, tamper: Any = None, strip_timeout: float | None = None, seats: list[str] | None = None
 ) -> tuple[TableHost, list[TablePeer]]:
+    seats = seats if seats is not None else ["host"] + ["open"] * (players - 1)
     host = TableHost(
         CROWN,
         Identity.generate(),
         name="fair",
-        seats=["host"] + ["open"] * (players - 1),
+        seats=seats,
         bind="127.0.0.1",
         chooser=bot_chooser(CROWN),
         dealer="fair",
@@ -313,7 +316,7 @@ async def _lan_game(
     port = await host.listen()
     peers = [
         TablePeer(CROWN, Identity.generate(), name=f"p{i}", bind="127.0.0.1", chooser=bot_chooser(CROWN))
-        for i in range(players - 1)
+        for i in range(seats.count("open"))
     ]
     if tamper is not None:
         tamper(host, peers)
@@ -337,9 +340,12 @@ def _snapshots(snaps: Snaps) -> Any:
 
             def begin(*a: Any) -> None:
                 orig(*a)
-                drv = proc.fair
-                if drv is None:
-                    return
+                # The seat's own driver, and at a host each bot seat it runs (a seat of its own).
+                for drv in [proc.fair, *getattr(proc, "fair_bots", {}).values()]:
+                    if drv is not None:
+                        hook(drv)
+
+            def hook(drv: Any) -> None:
                 inner = drv.stepped
 
                 def stepped() -> None:
@@ -372,14 +378,19 @@ async def test_whole_crown_games_over_the_lan_session_with_the_fair_dealer(playe
     host, peers = await _lan_game(players, tamper=_snapshots(snaps))
     assert host.result is not None and host.result.audit_ok, host.result
     assert host.table is None, "the host never holds the full state"
-    assert host.info.dealer == "fair" and not host.info.failover
+    assert host.info.dealer == "fair" and host.info.failover  # no escrow needed: no one holds the deal
     for p in peers:
         assert p.result is not None and p.result.audit_ok, (p.result, p.problems)
         assert p.result.digest == host.result.digest and p.result.scores == host.result.scores
     assert host.result.plies > 100
-    # Instrumented: what every process (the host's included) held after each of its steps,
-    # against a referee replaying the game with every key (which only the test has).
-    seats = sorted((d.fs for d in [host.fair, *(p.fair for p in peers)] if d is not None), key=lambda f: f.seat)
+    _check_snapshots(host, peers, snaps, players)
+
+
+def _check_snapshots(host: TableHost, peers: list[TablePeer], snaps: Snaps, players: int) -> None:
+    """What every seat object (the host's, each bot's it runs, each peer's) held after each of its steps,
+    against a referee replaying the game with every key (which only the test has)."""
+    drivers = [host.fair, *host.fair_bots.values(), *(p.fair for p in peers)]
+    seats = sorted((d.fs for d in drivers if d is not None), key=lambda f: f.seat)
     assert len(seats) == players and all(len(snaps[f.seat]) > 100 for f in seats)
     table = LocalTable(CROWN, players, seats[0].joint, seats=seats)
     ref = Referee(table)
@@ -409,6 +420,38 @@ async def test_whole_crown_games_over_the_lan_session_with_the_fair_dealer(playe
             leaked = held - allowed
             assert not leaked, f"seat {f.seat} held {leaked} at ply {ply}, before the rules showed it"
         assert any(snap[2] for snap in snaps[f.seat]), "each seat held private values of its own (the check bites)"
+
+
+@pytest.mark.parametrize(
+    "seats",
+    [
+        ["host", "bot", "open"],  # one bot seat
+        ["host", "open", "bot", "bot"],  # two bot seats, one person at a peer
+        ["bot", "open", "open"],  # a host with no seat of its own: it runs a bot and relays
+    ],
+)
+async def test_bot_seats_at_a_fair_table_are_seats_of_their_own_run_in_the_host_process(seats: list[str]) -> None:
+    snaps: Snaps = {}
+    host, peers = await _lan_game(len(seats), tamper=_snapshots(snaps), seats=seats)
+    assert host.result is not None and host.result.audit_ok, host.result
+    assert host.table is None, "the host never holds the full state"
+    bots = [i for i, k in enumerate(seats) if k == "bot"]
+    assert sorted(host.fair_bots) == bots
+    assert (host.fair is None) == ("host" not in seats)
+    for p in peers:
+        assert p.result is not None and p.result.audit_ok, (p.result, p.problems)
+        assert p.result.digest == host.result.digest and p.result.scores == host.result.scores
+        # The lobby told them which seats are bots run by the host, and with the host's key.
+        for b in bots:
+            info = next(x for x in p.seats if x.seat == b)
+            assert info.kind == "bot" and "run by the host" in info.name and info.key == host.identity.public
+    # Each seat object holds only its own: the host's person seat never reads a bot's card, a bot
+    # never a person's, and no peer anything of another seat (checked against the referee).
+    own = [d.fs for d in [host.fair, *host.fair_bots.values()] if d is not None]
+    assert len({id(f) for f in own}) == len(own) and len({f.key.public for f in own}) == len(own)
+    # The host process as a whole therefore held no sealed value of a person at a peer.
+    _check_snapshots(host, peers, snaps, len(seats))
+    assert host.result.plies > 100
 
 
 async def test_a_seat_that_withholds_its_strips_on_the_lan_is_named_and_the_game_ends() -> None:
@@ -443,10 +486,11 @@ def test_a_fair_table_is_refused_where_it_cannot_deal_yet() -> None:
     ident = Identity.generate()
     ok = {"name": "t", "bind": "127.0.0.1", "chooser": bot_chooser(CROWN), "watchers": 0, "dealer": "fair"}
     TableHost(CROWN, ident, seats=["host", "open"], **ok)  # type: ignore[arg-type]
+    TableHost(CROWN, ident, seats=["host", "bot", "open"], **ok)  # type: ignore[arg-type]
+    TableHost(CROWN, ident, seats=["bot", "open"], **ok)  # type: ignore[arg-type]
     for game, seats, change in [
         (games.get("fisheries"), ["host", "open"], {}),
-        (CROWN, ["host", "bot", "open"], {}),
-        (CROWN, ["open", "open"], {}),
+        (CROWN, ["open", "open"], {}),  # no seat in the host's process to keep the record from
         (CROWN, ["host", "open"], {"dealer": "nobody"}),
     ]:
         with pytest.raises(ValueError, match="dealer"):
@@ -569,7 +613,8 @@ def test_a_reformed_tackle_stack_is_a_fresh_deck_every_seat_shuffles() -> None:
     assert any(w[0] == tackle[-1] for f in table.seats for w in f.known), "a piece of a reformed stack was dealt"
 
 
-async def test_a_peer_whose_connection_drops_comes_back_and_the_game_goes_on() -> None:
+@pytest.mark.parametrize("seats", [None, ["bot", "open", "open"]], ids=["host-seat", "seatless-host"])
+async def test_a_peer_whose_connection_drops_comes_back_and_the_game_goes_on(seats: list[str] | None) -> None:
     """Its process keeps its own view and key: it reconnects, each side sends what the other may have missed."""
     dropped = False
     tasks: list[asyncio.Future[None]] = []
@@ -587,7 +632,7 @@ async def test_a_peer_whose_connection_drops_comes_back_and_the_game_goes_on() -
 
         tasks.append(asyncio.ensure_future(later()))
 
-    host, peers = await _lan_game(3, tamper=cut)
+    host, peers = await _lan_game(3, tamper=cut, seats=seats)
     assert dropped
     assert host.result is not None and host.result.audit_ok, host.result
     for p in peers:
@@ -655,3 +700,133 @@ async def test_a_watcher_at_a_fair_table_sees_the_public_game_and_nothing_sealed
             assert not msg.action.startswith("draw ") and not (
                 msg.action.startswith("reveal ") and msg.action.split()[-1].isdigit()
             ), msg.action
+
+
+async def test_a_peer_whose_process_restarts_resumes_from_its_save_and_a_damaged_save_is_refused(
+    tmp_path: Path,
+) -> None:
+    """A fair seat's save on disk: its key, what it took and what it sent; a restart carries on from it."""
+    from coldwater.net.session.persist import PeerSave, load_peer_save, with_fair
+
+    host = TableHost(
+        CROWN,
+        Identity.generate(),
+        name="restart",
+        seats=["host", "open", "open"],
+        bind="127.0.0.1",
+        chooser=bot_chooser(CROWN),
+        dealer="fair",
+        watchers=0,
+    )
+    port = await host.listen()
+    me = Identity.generate()
+    folder = tmp_path / "p1"
+
+    def peer(ident: Identity, where: Path) -> TablePeer:
+        return TablePeer(CROWN, ident, name="p", bind="127.0.0.1", chooser=bot_chooser(CROWN), save_dir=where)
+
+    first, other = peer(me, folder), peer(Identity.generate(), tmp_path / "p2")
+    task = asyncio.ensure_future(host.run())
+    await first.join("127.0.0.1", port)
+    await other.join("127.0.0.1", port)
+    runs = [asyncio.ensure_future(first.run()), asyncio.ensure_future(other.run())]
+    while first.fair is None or first.fair.fs.view.ply < 80:
+        await asyncio.sleep(0.005)
+    before = first.fair.fs.view.digest()
+    runs[0].cancel()  # the process stops; what survives is its save on disk
+    await asyncio.gather(runs[0], return_exceptions=True)
+    path = folder / "lan-peer-restart.json"
+    raw = path.read_bytes()
+    sv = load_peer_save(path)
+    assert sv is not None and sv.fair and sv.steps and sv.table.dealer == "fair"
+    fsv = msgspec.msgpack.decode(sv.fair, type=FairSave)
+    assert fsv.seat == first.seat and sv.fair_sum and sv.keys[first.seat] == me.public
+    # Besides its own key, chain end and pass secrets, only the public transcript (as FairSave's test shows).
+    assert fsv.secret == first.fair.fs.key.secret.raw
+
+    # Damaged (a flipped byte), or edited with the checksum made to match (a strip changed): refused,
+    # saying so, and the file is left as it was.
+    damaged = msgspec.structs.replace(sv, fair=sv.fair[:100] + bytes([sv.fair[100] ^ 1]) + sv.fair[101:])
+    log = fsv.log
+    at = next(i for i, e in enumerate(log) if getattr(e, "strips", None))
+    st = log[at].strips[0]  # type: ignore[union-attr]
+    bad = Strip(st.deck, st.position, st.part, st.seat, (Point(st.share) + Point.BASE).raw, st.proof)
+    log2 = list(log)
+    log2[at] = msgspec.structs.replace(log[at], strips=[bad, *log[at].strips[1:]])  # type: ignore[union-attr]
+    edited = with_fair(msgspec.structs.replace(sv), msgspec.msgpack.encode(msgspec.structs.replace(fsv, log=log2)))
+    for broken, why in ((damaged, "checksum"), (edited, "wrong")):
+        p = peer(me, folder)
+        with pytest.raises(Refusal, match="is damaged") as e:
+            await p.join("127.0.0.1", port, resume=msgspec.json.decode(msgspec.json.encode(broken), type=PeerSave))
+        assert why in str(e.value) and "left as it is" in str(e.value)
+        await p.close()
+        assert path.read_bytes() == raw, "a refused save is not written over"
+
+    again = peer(me, folder)
+    await again.join("127.0.0.1", port, resume=sv)
+    assert again.fair is not None and again.fair.fs.view.digest() == before
+    results = await asyncio.wait_for(asyncio.gather(task, again.run(), runs[1]), 240)
+    assert all(r.audit_ok for r in results), [(r.problems) for r in results]
+    assert len({r.digest for r in results}) == 1 and results[0].plies > 100
+    assert not path.exists(), "a finished game's save is deleted"
+
+
+async def test_crown_tables_get_the_fair_dealer_by_default_and_the_advert_says_which(tmp_path: Path) -> None:
+    from coldwater import net
+    from coldwater.net.cli import _host_parser
+    from coldwater.net.discovery import Advertiser
+    from coldwater.net.fairdeal.seat import WIRED
+
+    assert _host_parser().parse_args(["--name", "t"]).dealer is None  # the game's default, not a fixed one
+    aquatica = games.get("aquatica")
+    cases = [
+        (CROWN, None, "fair"),
+        (games.get("fisheries"), None, "committed"),  # nothing hidden: public draws only
+        (aquatica, None, "fair" if "aquatica" in WIRED else "committed"),
+        (CROWN, "committed", "committed"),  # still there when asked for
+    ]
+    for game, asked, want in cases:
+        h = await net.open_table(
+            game,
+            name="d",
+            seats=["host", "bot"],
+            bind="127.0.0.1",
+            advertise=False,
+            identity=Identity.generate(),
+            chooser=bot_chooser(game),
+            save_dir=tmp_path,
+            dealer=asked,
+        )
+        assert h.info.dealer == want, (game.name, asked)
+        await h.close()
+    adv = Advertiser(table="t", game="crown", content="c", port=1, addresses=["127.0.0.1"], dealer="fair")
+    assert adv._make_info(1).properties[b"d"] == b"fair"
+
+
+async def test_a_bot_seat_at_a_fair_aquatica_table_and_a_host_with_no_seat() -> None:
+    """The same bot seats deal Aquatica (its own referee tests are in test_fairdeal_aquatica.py)."""
+    game = games.get("aquatica")
+    for seats in (["host", "bot", "open"], ["bot", "open", "open"]):
+        host = TableHost(
+            game,
+            Identity.generate(),
+            name="aq",
+            seats=seats,
+            bind="127.0.0.1",
+            chooser=bot_chooser(game),
+            dealer="fair",
+            watchers=0,
+        )
+        port = await host.listen()
+        peers = [
+            TablePeer(game, Identity.generate(), name=f"p{i}", bind="127.0.0.1", chooser=bot_chooser(game))
+            for i in range(seats.count("open"))
+        ]
+        task = asyncio.ensure_future(host.run())
+        for p in peers:
+            await p.join("127.0.0.1", port)
+        await asyncio.wait_for(asyncio.gather(task, *(p.run() for p in peers)), 400)
+        assert host.result is not None and host.result.audit_ok and host.result.plies > 100, host.result
+        assert sorted(host.fair_bots) == [seats.index("bot")] and host.table is None
+        for p in peers:
+            assert p.result is not None and p.result.audit_ok and p.result.digest == host.result.digest

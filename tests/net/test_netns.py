@@ -27,6 +27,8 @@ PROC_TIMEOUT = 120
 GAMES = ["toy", *registered()]
 THINK = {"toy": 0.03}
 """Seconds each bot move takes at least in the fault tests, so there is a middle of the game to kill."""
+COMMITTED = ("--dealer", "committed")
+"""Crown's tables get the fair dealer by default; tests of the committed dealer's own behaviour ask for it."""
 
 
 def _common(game: str, think: float = 0.0) -> list[str]:
@@ -160,7 +162,8 @@ def test_the_host_killed_and_the_game_finishes_under_a_new_host(lab_factory, gam
     n = seats_for(game, 3) or 2
     lab = lab_factory(n)
     t = THINK.get(game, 0.002)
-    host = _host(lab, game, n, think=t)
+    # Escrow failover is the committed dealer's (the fair dealer's failover is tested on its own).
+    host = _host(lab, game, n, think=t, extra=COMMITTED)
     peers = [_join(lab, i, game, think=t) for i in range(1, n)]
     _wait_plies(lab, "peer1", 8)
     lab.kill(host)
@@ -185,7 +188,8 @@ def test_a_hostile_peer_is_refused_while_the_game_goes_on(lab_factory, game: str
     for _attempt in range(3):  # a game may end before the hostile seat's first move; then play another
         lab = lab_factory(n)
         # A slow host seat makes "out of turn" deterministic (the hostile sends it during the host's turn).
-        host = _host(lab, game, n, think=0.3 if game == "toy" else 0.02)
+        # The hostile peer sends the committed dealer's messages (moves, reveals) forged every way.
+        host = _host(lab, game, n, think=0.3 if game == "toy" else 0.02, extra=COMMITTED)
         honest = [_join(lab, i, game) for i in range(1, n - 1)]
         module = ["--game-module", "tests.toygame"] if game == "toy" else []
         bad = lab.start(n - 1, ["-m", "tests.net.hostile", f"{lab.addrs[0]}:47100", *module], "hostile")

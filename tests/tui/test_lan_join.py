@@ -12,6 +12,8 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from coldwater import net
 from coldwater.core import games
 from coldwater.net.discovery import Listing
@@ -54,6 +56,7 @@ async def test_tables_appear_and_vanish(home: Path) -> None:
         screen.show_listings([listing("Pike Pond", 4000, 2)])
         await pilot.pause()
         assert tables.display and tables.option_count == 1
+        assert screen.focused is tables  # so that its keys (1, 2, …) pick a table, as the help says
         assert "Pike Pond" in str(tables.get_option_at_index(0).prompt)
         assert "2 open seats" in str(tables.get_option_at_index(0).prompt)
         screen.show_listings([listing("Pike Pond", 4000, 2), listing("Carp Lake", 4001, 0)])
@@ -65,6 +68,7 @@ async def test_tables_appear_and_vanish(home: Path) -> None:
         screen.show_listings([])
         await pilot.pause()
         assert not tables.display
+        assert screen.focused is screen.query_one("#address")
 
 
 async def _host(home: Path, **kw: Any) -> Any:
@@ -153,7 +157,8 @@ async def test_peer_plays_its_seat_by_keyboard_to_the_end(home: Path) -> None:
             await until(lambda: isinstance(pilot.app.screen, LobbyScreen), 10, "the lobby")
             await pilot.press("ctrl+r")
             await until(lambda: isinstance(pilot.app.screen, TableScreen), 15, "the table")
-            made = await asyncio.wait_for(play(pilot), 90)
+            # Crown's default, the fair dealer: every process shuffles and strips, so a ply takes longer.
+            made = await asyncio.wait_for(play(pilot), 180)
             assert made > 5
             assert isinstance(pilot.app.screen, ScoreScreen)
             result = await asyncio.wait_for(task, 20)
@@ -161,3 +166,25 @@ async def test_peer_plays_its_seat_by_keyboard_to_the_end(home: Path) -> None:
     finally:
         task.cancel()
         await host.close()
+
+
+def test_the_list_and_the_lobby_say_who_deals_and_which_bots_the_host_runs() -> None:
+    from coldwater.tui.screens.lan_join import listing_label
+    from coldwater.tui.screens.lobby import dealer_line
+
+    base = listing("Pike Pond", 4000)
+    titles = {"crown": "Coldwater Crown"}
+    assert "fair dealer" in listing_label(msgspec.structs.replace(base, dealer="fair"), titles)
+    assert "host deals" in listing_label(msgspec.structs.replace(base, dealer="committed"), titles)
+    said = listing_label(base, titles)  # an advert that does not say (an older version)
+    assert "fair dealer" not in said and "host deals" not in said
+    seats = [
+        net.SeatInfo(seat=0, kind="host", name="Ann"),
+        net.SeatInfo(seat=1, kind="bot", name="random bot (run by the host)"),
+        net.SeatInfo(seat=2, kind="remote", name="Bob"),
+    ]
+    fair = dealer_line("fair", CROWN, seats)
+    assert "no computer, the host's included" in fair and "Seat 2 is a bot run by the host" in fair
+    assert "bot" not in dealer_line("fair", CROWN, seats[::2])
+    assert dealer_line("committed", CROWN, seats).startswith("Committed dealer")
+    assert dealer_line("committed", games.get("fisheries"), []).startswith("Public draws")

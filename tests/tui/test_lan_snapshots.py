@@ -78,7 +78,8 @@ def test_lobby(snap_compare: Any, home: Path) -> None:
         peers.append(peer)
         await until(lambda: "Bob" in str(lobby.query_one("#lobby-seats").render()), 10, "Bob")
         lobby.party.send_chat("welcome, Bob")
-        await pilot.pause()
+        # The line comes back through the table's event stream: wait for it, not one pause.
+        await until(lambda: "welcome, Bob" in str(lobby.query_one("#lobby-chat").render()), 10, "the chat line")
         lobby.query_one("#chat-input").focus()
         await pilot.pause()
 

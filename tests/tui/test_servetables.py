@@ -155,3 +155,64 @@ def test_where_the_servers_tables_listen_is_an_option() -> None:
     assert cfg.table_bind == "127.0.0.1" and not cfg.advertise
     cfg = serve.parse_args(["--guests"])
     assert cfg.table_bind == "0.0.0.0" and cfg.advertise
+
+
+async def test_the_opener_asks_for_a_rematch_and_the_server_offers_it_to_every_seat(
+    keeper: servetables.ServerTables, tmp_path: Path
+) -> None:
+    from coldwater import net
+    from coldwater.core import games
+    from coldwater.net.identity import Identity
+    from coldwater.net.session import TablePeer, bot_chooser
+
+    alice, bob = link_for(keeper, ALICE), link_for(keeper, BOB)
+    game = games.get("crown")
+    table = await alice.open_table(crown(seats=["host", "open"]))
+    # Alice's app sits at her seat with her LAN identity; Bob is a LAN player. Both linger, as apps do.
+    seats = [
+        TablePeer(game, keeper.lan_identity(ALICE), name="Alice", chooser=bot_chooser(game), bind="127.0.0.1"),
+        TablePeer(game, Identity.generate(), name="Bob", chooser=bot_chooser(game), bind="127.0.0.1"),
+    ]
+    new_seats: list[TablePeer] = []
+    try:
+        for p in seats:
+            p.linger = True
+            p.save_dir = tmp_path / p.name
+            await p.join("127.0.0.1", table.port)
+        results = await asyncio.wait_for(asyncio.gather(*(p.run() for p in seats)), 120)
+        assert all(r.audit_ok for r in results)
+        for _ in range(200):  # the server's host returns from run() a moment after the seats
+            if "Pond" in keeper.ended:
+                break
+            await asyncio.sleep(0.05)
+        assert "Pond" in keeper.ended and "Pond" not in keeper.tables
+        assert await alice.ask(ListTables()) == Tables([])  # a finished table is not listed to join
+        # Only the opener may ask, and only for a finished table of that name.
+        assert await bob.ask(servetables.RematchTable("Pond")) == Failed(
+            "only the key that opened a table may offer its rematch"
+        )
+        reply = await alice.ask(servetables.RematchTable("Carp"))
+        assert isinstance(reply, Failed) and "no finished game" in reply.reason
+        reply = await alice.ask(servetables.RematchTable("Pond"))
+        assert isinstance(reply, Opened) and reply.table.name == "Pond" and reply.table.yours
+        new = keeper.tables["Pond"].host
+        assert new.reserved == {0: keeper.lan_identity(ALICE).fingerprint, 1: seats[1].identity.fingerprint}
+        for _ in range(200):
+            if all(p.rematch_port == new.port for p in seats):
+                break
+            await asyncio.sleep(0.05)
+        assert all(p.rematch_port == new.port for p in seats)
+        # Bob says no: nobody is at the host's seat to free his, so the server does.
+        seats[1].answer_rematch(False)
+        for _ in range(200):
+            if 1 not in new.reserved:
+                break
+            await asyncio.sleep(0.05)
+        assert new.reserved == {0: keeper.lan_identity(ALICE).fingerprint}
+        new_seats.append(await net.join_rematch(seats[0]))
+        assert new_seats[0].seat == 0
+        again = await alice.ask(servetables.RematchTable("Pond"))
+        assert isinstance(again, Failed) and "has not finished" in again.reason
+    finally:
+        for p in seats + new_seats:
+            await p.close()

@@ -32,6 +32,11 @@ MAX_SEATS = 4
 WATCH_CHOICES = [("anyone (up to 16)", 16), ("up to 4", 4), ("nobody", 0)]
 """Who may watch the game (the public view only); the value is the most watchers at once."""
 SEAT_KINDS = [("open (anyone may join)", "open"), ("bot", "bot"), ("reserved for a key", "reserved")]
+FAIR = ("fair: nobody, you included, can see a hidden card", "fair")
+COMMITTED = ("committed: this computer deals, the audit checks it", "committed")
+PUBLIC = ("public draws: this game hides nothing", "committed")
+"""The Dealer choices: fair where the fair dealer is wired, else the committed dealer (public draws only
+for a game with nothing hidden)."""
 
 
 def lan_settings(app: Any) -> dict[str, Any]:
@@ -51,7 +56,11 @@ or *reserved* for one person's key fingerprint (they read it off their own Join 
 
 Give the table a name people will recognise in their list. A passphrase keeps strangers
 out: tell it to the players aloud (it is never saved; the rest of the form is remembered).
-*Watchers* may see the game as it is played (the board, the log and the scores, never
+The *dealer* deals what is hidden: *fair* (the default where a game has it) means no
+computer, yours included, can see a card or a fish before the rules show it; a bot seat is
+then run on your computer, which sees that bot's hand (never a person's), and the lobby
+says so. *Committed* lets your computer deal: the audit at the end catches any change,
+but not peeking. *Watchers* may see the game as it is played (the board, the log and the scores, never
 anyone's hidden cards or fish); choose *nobody* to keep it to the players. *Card data*
 plays with your own printed card values; joiners need the same file, and
 the join screen tells them its hash. Press Enter on **Open table** (or Ctrl+S): you go to
@@ -112,6 +121,13 @@ the lobby, where you start the game once every seat is filled and ready.
                     hint="Optional: only people who know it can sit down. It is never saved",
                 )
             yield Cycler(
+                "Dealer",
+                [FAIR, COMMITTED],
+                "fair",
+                id="dealer",
+                hint="fair: no computer sees a hidden card; committed: yours deals them, audited",
+            )
+            yield Cycler(
                 "Watchers",
                 WATCH_CHOICES,
                 WATCH_CHOICES[0][1],
@@ -133,6 +149,7 @@ the lobby, where you start the game once every seat is filled and ready.
     def on_mount(self) -> None:
         if servetables.link() is not None:
             self.query_one(".page-title", Static).update("Host a table on this server (LAN players may join)")
+            self.query_one("#dealer", Cycler).display = False  # the server's tables keep the committed dealer
         self.games = self.cw.catalog.available()
         if not self.games:
             self.query_one("#form-error", Static).update("No game engine is installed in this build.")
@@ -160,7 +177,19 @@ the lobby, where you start the game once every seat is filled and ready.
         screen_cls = self.cw.catalog.table_screen(self.game_name)
         self.option_names, self.option_cyclers = show_options(self, g, screen_cls)
         self.query_one("#content-row").display = has_own_content(g)
+        self._set_dealers()
         self._show_seats()
+
+    def _set_dealers(self) -> None:
+        from coldwater.net.lan import default_dealer
+
+        g = self.game
+        if default_dealer(g) == "fair":
+            self.query_one("#dealer", Cycler).set_choices([FAIR, COMMITTED], "fair")
+        elif getattr(g, "sealed_values", True):
+            self.query_one("#dealer", Cycler).set_choices([COMMITTED], "committed")
+        else:
+            self.query_one("#dealer", Cycler).set_choices([PUBLIC], "committed")
 
     def _recall(self) -> None:
         mem = self.memory
@@ -176,6 +205,8 @@ the lobby, where you start the game once every seat is filled and ready.
                 c.select(next((v for _, v in c.choices if plain(v) == mem.options[name]), mem.options[name]))
         self.query_one("#content-path", Input).value = mem.content
         self.query_one("#watchers", Cycler).select(mem.watchers)
+        if mem.dealer:
+            self.query_one("#dealer", Cycler).select(mem.dealer)
         self._show_seats()
 
     def _remember(self) -> None:
@@ -190,6 +221,7 @@ the lobby, where you start the game once every seat is filled and ready.
             table=self.query_one("#table-name", Input).value.strip(),
             me=self.query_one("#host-name", Input).value.strip(),
             watchers=self.query_one("#watchers", Cycler).value,
+            dealer=self.query_one("#dealer", Cycler).value,
         )
         try:
             settings_mod.save(self.cw.settings)
@@ -278,6 +310,7 @@ the lobby, where you start the game once every seat is filled and ready.
                 identity=lan.get("identity"),
                 save_dir=lan.get("save_dir"),
                 watchers=self.query_one("#watchers", Cycler).value,
+                dealer=self.query_one("#dealer", Cycler).value,
             )
         except Exception as e:  # a port in use, no network, bad options: said plainly
             self.opening = False

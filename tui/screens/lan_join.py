@@ -67,6 +67,11 @@ def listing_label(listing: Any, titles: dict[str, str], packaged: dict[str, str]
     if watchers > 0:
         seats += f" · watching: {watchers}"
     marks = ""
+    dealer = getattr(listing, "dealer", "")
+    if dealer == "fair":
+        marks += " · fair dealer"
+    elif dealer == "committed":
+        marks += " · host deals"
     if needs_passphrase(listing):
         marks += " · needs a passphrase"
     if (
@@ -93,7 +98,10 @@ class LanJoinScreen(BaseScreen):
     HELP = """\
 **Join or watch a LAN table.** Tables announced on your network appear in the list as
 they open and vanish when they close, with their game, host address, open seats and
-how many are watching. Press a table's key (or Enter on it) to join.
+how many are watching. Press a table's key (or Enter on it) to join. Each says who deals
+what is hidden: *fair dealer* (no computer, the host's included, sees a hidden card; bots
+are run by the host, whose computer sees a bot's hand, never yours) or *host deals* (the
+host's computer deals; the audit at the end catches changes, not peeking).
 
 **Watch.** Set *As* to *watcher* to watch a table instead of sitting down: you see the
 board, the log and the scores as the game goes, never anyone's hidden cards or fish,
@@ -101,7 +109,7 @@ and you can leave at any time (Esc). A table marked *playing · Watch* (its seat
 taken) is watched when you choose it. A host may admit no watchers, or only a few.
 
 If a table does not show up (some networks block the announcements), type its address
-as `HOST:PORT` (the host's lobby shows the port) and press Enter. A table with a
+as `HOST:PORT` (the host's lobby shows both) and press Enter. A table with a
 passphrase (marked *needs a passphrase*) needs it typed in *Pass* first. A table played
 with its own card data says so, with its hash: put the same file in *Card data* (you are
 told which). Your key fingerprint is shown at the top: a host can reserve a seat for it.
@@ -249,6 +257,13 @@ where you have a seat says *your seat*: choose it to sit back down.
         lst = self.query_one("#tables", ChoiceList)
         lst.set_items(items)
         lst.display = bool(items)
+        # The list's keys (1, 2, …) pick a table only while it has the focus: hand it over while
+        # nothing is typed in the address, and give it back when the list empties.
+        address = self.query_one("#address", Input)
+        if items and self.focused is address and not address.value:
+            lst.focus()
+        elif not items and self.focused is lst:
+            address.focus()
         self.query_one("#join-empty", Static).update("" if items else "No tables found yet; still looking…")
         self.query_one("#join-empty", Static).display = not items
 

@@ -24,11 +24,14 @@ from coldwater.tui.screens.base import BaseScreen
 from coldwater.tui.servetables import served_key
 
 
-def seat_line(s: Any, me: int) -> str:
-    """One lobby row: seat, who, fingerprint, ready/away."""
+def seat_line(s: Any, me: int, kept: dict[str, str] | None = None) -> str:
+    """One lobby row: seat, who, fingerprint, ready/away. `kept`: names of the keys a rematch keeps seats for."""
     n = f"Seat {s.seat + 1}"
     if s.kind == "open":
-        who = f"open — reserved for {s.reserved}" if s.reserved else "open — waiting for a player"
+        if s.reserved and kept and s.reserved in kept:
+            who = f"kept for {kept[s.reserved]} ({s.reserved}) — the rematch was offered"
+        else:
+            who = f"open — reserved for {s.reserved}" if s.reserved else "open — waiting for a player"
         return f"{n}  {who}"
     name = s.name or "?"
     if s.seat == me:
@@ -40,6 +43,36 @@ def seat_line(s: Any, me: int) -> str:
     mark = "away" if s.away else ("ready" if s.ready else "not ready")
     fp = s.fingerprint or ""
     return f"{n}  {name}  {fp}  {mark}"
+
+
+def dealer_line(dealer: str, game: Any, seats: list[Any]) -> str:
+    """Who deals what is hidden at this table, said before anyone sits down (docs/fairplay.md)."""
+    if dealer == "fair":
+        line = "Fair dealer: no computer, the host's included, sees a hidden card."
+        bots = [str(s.seat + 1) for s in seats if s.kind == "bot"]
+        if len(bots) == 1:
+            line += f"\nSeat {bots[0]} is a bot run by the host: its computer sees that bot's hand only."
+        elif bots:
+            line += f"\nSeats {', '.join(bots)} are bots run by the host: its computer sees their hands only."
+        return line
+    if not getattr(game, "sealed_values", True):
+        return "Public draws: this game hides nothing; every seat takes part in each draw."
+    return "Committed dealer: the host's computer deals; the audit catches changes, not peeking."
+
+
+def host_address(bind: str) -> str:
+    """The address to tell joiners (the lobby shows it with the port, for a join by address)."""
+    if bind not in ("", "0.0.0.0", "::"):
+        return bind
+    import ipaddress
+
+    from coldwater.net.discovery import local_addresses
+
+    try:
+        found = [a for a in local_addresses() if not ipaddress.ip_address(a).is_loopback]
+    except Exception:  # no adapters to list: the port alone still helps
+        found = []
+    return found[0] if found else "this machine"
 
 
 def watchers_line(watchers: list[Any]) -> str:
@@ -109,15 +142,32 @@ Anyone watching is listed under the seats. A watcher sees this lobby without Rea
 chat, then the table as it is played (read-only); Esc leaves at any time.
 """
 
-    def __init__(self, party: Any, *, is_host: bool, served_table: str | None = None) -> None:
+    def __init__(
+        self,
+        party: Any,
+        *,
+        is_host: bool,
+        served_table: str | None = None,
+        previous: LanSession | None = None,
+        kept: dict[str, str] | None = None,
+    ) -> None:
         super().__init__()
+        from coldwater.net.session import TableWatcher
+
+        if not isinstance(party, TableWatcher):
+            party.linger = True  # after the end, stay connected: chat, and a rematch offer
+        self.previous = previous
+        """A rematch: the finished table's session, kept until this game starts (the seats' answers)."""
+        self.kept = dict(kept or {})
+        """Fingerprint → name of each player a rematch keeps a seat for."""
+        self.handed_on = False
+        """A rematch took this lobby's session on to a new lobby: leaving this one closes nothing."""
+        self._prev_unsub: Any = None
         self.served_table = served_table
         """The name of the table this app opened on its `coldwater serve` server (Esc closes it)."""
         self.session = LanSession(party, is_host=is_host)
         self.party = party
         self.is_host = is_host
-        from coldwater.net.session import TableWatcher
-
         self.watching = isinstance(party, TableWatcher)
         """We only watch this table: no seat, no Ready, no chat."""
         self.chat_lines: list[str] = []
@@ -138,13 +188,16 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
         title = f"{'Watching' if self.watching else 'Lobby'} — {info.name} · {p.game.title} · {info.players} players"
         with Vertical(classes="page", id="lobby"):
             yield Static(title, classes="page-title")
-            where = f"listening on port {p.port}" if self.is_host else f"at {p.host_addr}:{p.host_port}"
+            where = (
+                f"others join at {host_address(p.bind)}:{p.port}" if self.is_host else f"at {p.host_addr}:{p.host_port}"
+            )
             me = f"Your key: {p.identity.fingerprint}"
             if ssh := served_key():
                 me += f" · SSH key {ssh}"
                 if self.served_table is not None or p.host_addr == "127.0.0.1":
                     where = "on this server"
             yield Static(f"{me} · {where}", id="lobby-me")
+            yield Static(dealer_line(info.dealer, p.game, []), id="lobby-dealer", classes="note", markup=False)
             yield Static("", id="lobby-seats", markup=False)
             yield Static("", id="lobby-watchers", markup=False)
             yield Static("Chat", classes="section")
@@ -171,6 +224,48 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
             # A peer that sits back down in a game under way gets no GameStarted (its save
             # or the host's resync gives it the game): open the table once it has one.
             self.set_interval(0.3, self._game_under_way)
+        if self.previous is not None:
+            if self.is_host:
+                self._prev_unsub = self.previous.party.subscribe(self._on_answer)
+            else:
+                # We accepted (join_rematch told the old host so): the old table has no more to say,
+                # and saying yes to a rematch is being ready for it.
+                self.app.call_later(self._close_previous)
+                self.action_ready()
+
+    def _on_answer(self, event: Any) -> None:
+        """At a rematch's lobby: a seat of the finished game answered the offer."""
+        from coldwater.net import session as s
+
+        if not isinstance(event, s.RematchAnswered):
+            return
+        who = event.name or f"Seat {event.seat + 1}"
+        if event.accept:
+            self.app.notify(f"{who} accepts the rematch")
+            return
+        self.party.open_seat(event.seat)
+        why = "left without answering" if event.left else "declined"
+        self.app.notify(f"{who} {why} the rematch: seat {event.seat + 1} is open to anyone now", timeout=10)
+
+    async def _close_previous(self) -> None:
+        prev, self.previous = self.previous, None
+        if self._prev_unsub is not None:
+            self._prev_unsub()
+            self._prev_unsub = None
+        if prev is not None:
+            await prev.close()
+
+    def rematch(self, party: Any, *, is_host: bool) -> None:
+        """Go on to the rematch `party` (a new table host or peer): a new lobby over this one.
+
+        This lobby's session stays open under the new one (a host still hears the seats'
+        answers); this screen then closes nothing and leaves when the new lobby does.
+        """
+        self.handed_on = True
+        seats = self.party.lobby() if self.is_host else self.party.seats
+        kept = {str(s.fingerprint): str(s.name) for s in seats if s.kind == "remote" and s.fingerprint}
+        nxt = LobbyScreen(party, is_host=is_host, served_table=self.served_table, previous=self.session, kept=kept)
+        self.app.switch_screen(nxt)  # replaces the score screen on top of this lobby
 
     def _game_under_way(self) -> None:
         if not self.started and getattr(self.party, "state", None) is not None:
@@ -179,7 +274,9 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
     async def on_unmount(self) -> None:
         if self._unsub is not None:
             self._unsub()
-        await self.session.close()  # the app quit with the table open: leave it cleanly
+        await self._close_previous()
+        if not self.handed_on:
+            await self.session.close()  # the app quit with the table open: leave it cleanly
 
     # ---- events from the net layer ---------------------------------------------
     def _on_event(self, event: Any) -> None:
@@ -210,6 +307,7 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
             self.app.notify(f"The host went away; {self._seat_name(event.seat)} hosts the table now.")
         elif isinstance(event, s.GameStarted):
             self._open_table()
+            self.app.call_later(self._close_previous)  # the rematch is on: the old table is done
         elif isinstance(event, s.Finished):
             self.finished = True
             if self.watching:
@@ -230,12 +328,13 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
     def _run_done(self, session: LanSession) -> None:
         if session.error is not None:
             self.app.notify(f"The table stopped: {session.error}", severity="error", timeout=30)
-            if self.is_mounted:
-                self.query_one("#lobby-status", Static).update(f"The table stopped: {session.error}. Esc goes back.")
+            for status in self.query("#lobby-status").results(Static):  # (none while being taken down)
+                status.update(f"The table stopped: {session.error}. Esc goes back.")
 
     def _show_seats(self, seats: list[Any]) -> None:
         me = self.my_seat
-        lines = [seat_line(s, me) for s in seats]
+        lines = [seat_line(s, me, self.kept) for s in seats]
+        self.query_one("#lobby-dealer", Static).update(dealer_line(self.party.info.dealer, self.party.game, seats))
         self.query_one("#lobby-seats", Static).update("\n".join(lines) or "(no seats yet)")
         filled = bool(seats) and all(s.kind != "open" and not s.away and (s.ready or s.kind != "remote") for s in seats)
         status = self.query_one("#lobby-status", Static)
@@ -243,9 +342,12 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
             status.update("You are watching: the game shows here when the host starts it. Esc leaves.")
         elif self.is_host:
             self.query_one("#start", Button).disabled = not filled
+            awaited = [self.kept[s.reserved] for s in seats if s.kind == "open" and s.reserved in self.kept]
             status.update(
                 "Every seat is filled and ready: press Start."
                 if filled
+                else f"Waiting for {', '.join(awaited)} to take the rematch…"
+                if awaited
                 else "Waiting for players to join and be ready…"
             )
         else:
@@ -284,14 +386,18 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
 
     def on_screen_resume(self) -> None:
         super().on_screen_resume()
-        if self.started and self._table_screen not in self.app.screen_stack:
+        if self.handed_on:
+            # Back from the rematch's lobby: this table was done before it began.
+            self.app.call_later(self._leave)
+        elif self.started and self._table_screen not in self.app.screen_stack:
             # Back from the table (left it, or closed the score screen): the table is over for us.
             # (Not this screen's own first resume, which comes after the table when a watcher
             # joins a game in progress: its game starts the moment it arrives.)
             self.app.call_later(self._leave)
 
     async def _leave(self) -> None:
-        await self.session.close()
+        if not self.handed_on:
+            await self.session.close()
         if self.is_mounted and self.app.screen is self:
             self.dismiss(None)
 

@@ -185,8 +185,17 @@ The log on the right runs up to the position shown; at the end the final scores
 appear above it.
 """
 
-    def __init__(self, rec: record_mod.GameRecord, game: Game[Any, Any], board: type[BoardView[Any]]) -> None:
+    def __init__(
+        self,
+        rec: record_mod.GameRecord,
+        game: Game[Any, Any],
+        board: type[BoardView[Any]],
+        *,
+        timeline: Timeline | None = None,
+    ) -> None:
+        """`timeline`: positions laid out already (a watcher's public views, which `rec` cannot replay)."""
         super().__init__()
+        self.given = timeline
         self.rec = rec
         self.game = game
         self.board_cls = board
@@ -207,7 +216,7 @@ appear above it.
         return self.timeline.error if self.timeline is not None else ""
 
     def _build(self) -> None:
-        self.timeline = tl = Timeline(self.rec, self.game)
+        self.timeline = tl = self.given if self.given is not None else Timeline(self.rec, self.game)
         for i, entry in enumerate(tl.entries):
             public = tl.states[i].view(None)
             try:

@@ -5,9 +5,20 @@ The table screen opens it with the final scores; given the table too (or found
 underneath, the table screen it replaces), it reads the game's record for the
 chart and the milestones, and can start a rematch: the same game, seats,
 options and card data, with a new seed.
+
+At a LAN table the host offers the rematch (``net.open_rematch``: the same table
+again, each seat kept for its player's key) and goes on to its lobby; a seat
+sees the offer here and accepts (``net.join_rematch``: its own seat, its own key)
+or declines (the host frees the seat). A seat's record is rebuilt from its public
+record and the dealer's secret revealed at the end, so it gets the same chart,
+milestones and replay as the host.
 """
 
 from __future__ import annotations
+
+import os
+import time
+from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
@@ -21,6 +32,12 @@ from coldwater.tui.screens.base import BaseScreen
 from coldwater.tui.screens.table import with_names
 from coldwater.tui.widgets.chart import ScoreChart, ScoreOverTime
 
+if TYPE_CHECKING:
+    from coldwater.tui.screens.timeline import Timeline
+
+RECORD_WAIT = 30.0
+"""Seconds a LAN seat's end screen waits for the end of the game's audit (its record) before giving up on the chart."""
+
 
 class ScoreScreen(BaseScreen):
     BINDINGS = keymap.bindings("score")
@@ -29,7 +46,9 @@ class ScoreScreen(BaseScreen):
 best first, and the bars draw the same numbers. Below: each player's score at the end
 of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
 
-- **r**: a rematch — the same game, seats, options and card data, with a new seed;
+- **r**: a rematch — the same game, seats, options and card data, with a new seed.
+  At a LAN table the host offers it and every player still here is asked: **r**
+  accepts (you sit where you sat), **d** declines (your seat is opened to anyone);
 - **p**: open the replay of this game;
 - Enter or Esc: back to the main menu. The game is kept under *Replays*.
 """
@@ -48,16 +67,35 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
             except Exception:  # no app yet (a test building the screen on its own)
                 table = None
         self.table = table
+        self._offer = False
+        """A LAN seat: the host offered a rematch, not yet answered."""
+        self._answer = ""
+        self._busy = False
+        """A rematch is being set up (opening or joining the new table)."""
+        self._waited = 0.0
+        self._asked = False
+        """The opener of a table served by `coldwater serve` asked the server for its rematch."""
+        self._unsub: Any = None
+        self._public: Timeline | None = None
+        """A watcher's game, laid out from the public views it saw (no record replays them)."""
+        self._kept = False
         # Engines label rows "Seat N"; show the names people chose.
         self.labels = [
             names[i] if i < len(names) and lab.startswith("Seat ") else lab for i, lab in enumerate(scores.labels)
         ]
 
     @property
+    def lan_party(self) -> Any:
+        """The LAN host or seat under this table (None at a local table)."""
+        return getattr(self.table, "party", None)
+
+    @property
     def record(self) -> GameRecord | None:
         rec = getattr(self.table, "record", None)
         if rec is None:  # a LAN host: the net layer's own table keeps the record
             rec = getattr(getattr(getattr(self.table, "party", None), "table", None), "record", None)
+        if rec is None:  # a LAN seat, once it has rebuilt the whole game (_seat_record)
+            rec = getattr(self.table, "seat_record", None)
         return rec
 
     def compose(self) -> ComposeResult:
@@ -66,6 +104,10 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         with VerticalScroll(id="score-box"):
             yield Static(f"{self.game_title} — final scores", classes="page-title")
             yield Static(with_names(s.outcome, self.labels) if s.outcome else f"{winner} wins", id="outcome")
+            # A rematch offer goes at the top, where an 80x24 screen shows it without scrolling.
+            line = Static("", id="rematch-line", markup=False)
+            line.display = False
+            yield line
             yield self._table()
             order = list(s.ranking) or list(range(len(s.labels)))
             yield ScoreChart(
@@ -86,9 +128,14 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
 
     def actions_line(self) -> str:
         parts = []
-        if self.can_rematch():
-            parts.append("r  rematch (same seats and options, new seed)")
-        if self.record is not None:
+        if self._offer:
+            parts.append("r  accept the rematch   ·   d  decline")
+        elif self._busy or self._answer:
+            pass  # said under the outcome
+        elif self.can_rematch():
+            lan = self.lan_party is not None
+            parts.append(f"r  {'offer a ' if lan else ''}rematch (same seats and options, new seed)")
+        if self.record is not None or self._public is not None:
             parts.append("p  open the replay")
         parts.append("Enter  back to the menu")
         return "   ·   ".join(parts)
@@ -96,6 +143,49 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
     def on_mount(self) -> None:
         self.query_one("#score-box", VerticalScroll).focus()
         self.call_after_refresh(self._timeline)
+        party = self.lan_party
+        if party is not None and not self._is_lan_host():
+            self._offer = bool(getattr(party, "rematch_port", 0)) and not getattr(party, "rematch_answered", True)
+            self._unsub = party.subscribe(self._on_lan_event)
+            self._show_actions()
+
+    def on_unmount(self) -> None:
+        if self._unsub is not None:
+            self._unsub()
+
+    def _on_lan_event(self, event: Any) -> None:
+        from coldwater.net import session as s
+
+        if isinstance(event, s.RematchOffered) and self.is_mounted:
+            self._offer = True
+            if self._asked:  # our own rematch, from the server that hosts our table: take our seat
+                self.run_worker(self._lan_rematch(), exclusive=True)
+                return
+            self._show_actions()
+            self.notify("The host offers a rematch: r accepts, d declines", timeout=15)
+
+    def _show_actions(self) -> None:
+        self.query_one("#score-actions", Static).update(self.actions_line())
+        line = self.query_one("#rematch-line", Static)
+        text = self.rematch_line()
+        line.update(text)
+        line.display = bool(text)
+        self.refresh_bindings()
+
+    def rematch_line(self) -> str:
+        """The rematch, in a line under the outcome ("" when there is none to speak of)."""
+        if self._busy:
+            return "Setting up the rematch…"
+        if self._offer:
+            party = self.lan_party
+            host = next((s.name for s in getattr(party, "seats", []) if s.kind == "host" and s.name), "The host")
+            return f"{host} offers a rematch: r  accept (your seat, a new seed)   ·   d  decline"
+        return self._answer
+
+    def _is_lan_host(self) -> bool:
+        from coldwater.net.session import TableHost
+
+        return isinstance(self.lan_party, TableHost)
 
     def _timeline(self) -> None:
         """Replay the record once for the chart and the milestones."""
@@ -104,15 +194,44 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         note = self.query_one("#over-time-note", Static)
         rec = self.record
         game = getattr(self.table, "game", None)
+        party = self.lan_party
+        if rec is None and game is not None and callable(getattr(party, "full_record", None)):
+            # A LAN seat: the whole game is known once the End's audit is done (a moment after
+            # the last move); until then, and a while longer if the host is slow, wait for it.
+            if getattr(party, "result", None) is None and self._waited < RECORD_WAIT:
+                self._waited += 0.5
+                self.set_timer(0.5, self._timeline)
+                return
+            rec = self._seat_record()
+            if rec is not None:
+                self.refresh_bindings()  # the replay key now has something to open
+                self._show_actions()
+        if rec is not None and party is not None:
+            self._keep(rec)
+        tl: Timeline | None = None
+        if rec is None and game is not None:
+            tl = self._public_timeline()
+            if tl is not None:
+                rec = tl.rec
+                self.refresh_bindings()
+                self._show_actions()
         if rec is None or game is None:
             note.update("The record of this game is not at hand here, so there is no chart.")
             self.query_one("#milestones-title").display = False
             return
-        tl = Timeline(rec, game)
+        if tl is None:
+            tl = Timeline(rec, game)
+            note.display = False
+        else:
+            start = tl.states[0].ply
+            note.update(
+                "As the table saw them"
+                + (f", from move {start} when you came to watch" if start else "")
+                + ": a value still hidden then counts once it is revealed."
+            )
         labels, rounds, series = tl.score_series()
         names = [self.labels[i] if i < len(self.labels) else lab for i, lab in enumerate(labels)]
         unit = "PP" if getattr(game, "name", "") == "aquatica" else "points"
-        note.display = False
         self.query_one("#score-box", VerticalScroll).mount(
             ScoreOverTime(names, rounds, series, unit=unit, id="score-over-time"), after=note
         )
@@ -126,6 +245,59 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
             milestones.update("\n".join(lines))
         else:
             milestones.update("This game has no trophies or goals to win along the way.")
+
+    def _public_timeline(self) -> Timeline | None:
+        """A watcher's end screen: the public views it saw, laid out for the chart, milestones and replay."""
+        from coldwater.core.record import Entry
+        from coldwater.tui.lantable import LanTable
+        from coldwater.tui.screens.timeline import Timeline
+
+        t = self.table
+        if self._public is not None or not isinstance(t, LanTable) or len(t.public_history) < 2:
+            return self._public
+        states = [st for _, _, st in t.public_history]
+        rec = GameRecord(
+            game=t.game.name,
+            players=states[0].players,
+            content_hash=t.game.content_hash,
+            start_digest=states[0].digest(),
+            entries=[Entry(seat, action, st.digest()) for seat, action, st in t.public_history[1:]],
+            meta={"seats": ", ".join(seat.name for seat in t.seats), "mode": "watched"},
+        )
+        self._public = Timeline(rec, t.game, states)
+        return self._public
+
+    def _keep(self, rec: GameRecord) -> None:
+        """A LAN game's record goes under Replays too, as a local game's does."""
+        from coldwater.net import records
+        from coldwater.tui.screens.table import records_dir
+
+        if self._kept:
+            return
+        self._kept = True
+        # The Replays list names the winner (a seat's rebuilt record has no word of its own on it).
+        if self.scores.ranking and "winner" not in rec.meta:
+            rec.meta["winner"] = self.labels[self.scores.ranking[0]]
+        if self.scores.outcome and "outcome" not in rec.meta:
+            rec.meta["outcome"] = with_names(self.scores.outcome, self.labels)
+        name = f"{rec.game}-lan-{time.strftime('%Y%m%d-%H%M%S')}-{os.urandom(3).hex()}.json"
+        try:
+            records.save(rec, records_dir() / name)
+        except OSError as e:
+            self.notify(f"Could not keep the record under Replays: {e}", severity="warning")
+
+    def _seat_record(self) -> GameRecord | None:
+        """A LAN seat's record of the whole game (kept on its table, so it is rebuilt once)."""
+        from coldwater.tui.lantable import LanTable
+
+        t = self.table
+        if not isinstance(t, LanTable):
+            return None
+        if t.seat_record is None:
+            seats = ", ".join(seat.name for seat in t.seats)
+            meta = {"seats": seats, "table": str(getattr(t.party.info, "name", "")), "mode": "lan"}
+            t.seat_record = t.party.full_record(meta)
+        return t.seat_record
 
     def _table(self) -> DataTable[str]:
         # Categories down, players across (best first): long category names need
@@ -144,25 +316,120 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
 
     # ---- actions -------------------------------------------------------------
     def can_rematch(self) -> bool:
-        """A rematch needs a local table (seats, options); a LAN table is hosted anew instead."""
+        """A local table; the host of a LAN table it can open again; a LAN seat the host offered one."""
         from coldwater.net.table import Table
 
-        return isinstance(self.table, Table)
+        if isinstance(self.table, Table):
+            return True
+        party = self.lan_party
+        if party is None or self._busy:
+            return False
+        if self._is_lan_host():
+            # Not after a failover (that host is a seat's process) and only once per table.
+            return bool(getattr(party, "linger", False)) and not party.rematch and self._lobby() is not None
+        if self._served_name() is not None and not self._asked and not getattr(party, "rematch_port", 0):
+            return True  # we opened this table on our SSH server: we ask the server for the rematch
+        return self._offer and self._lobby() is not None
+
+    def _served_name(self) -> str | None:
+        """The table's name when this app opened it on its `coldwater serve` server (None otherwise)."""
+        lobby = self._lobby()
+        name = getattr(lobby, "served_table", None)
+        return name if isinstance(name, str) else None
+
+    def _lobby(self) -> Any:
+        """The lobby this LAN game was played from (it owns the session), if it is still there."""
+        from coldwater.tui.screens.lobby import LobbyScreen
+
+        party = self.lan_party
+        for screen in reversed(self.app.screen_stack):
+            if isinstance(screen, LobbyScreen) and screen.party is party:
+                return screen
+        return None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "rematch":
             return self.can_rematch()
+        if action == "decline":
+            return self._offer and not self._busy
         if action == "replay":
-            return self.record is not None
+            return self.record is not None or self._public is not None
         return True
 
     def action_done(self) -> None:
         self.dismiss(None)
 
+    def action_decline(self) -> None:
+        party = self.lan_party
+        if not self._offer or party is None:
+            return
+        self._offer = False
+        try:
+            party.answer_rematch(False)
+        except RuntimeError as e:  # already answered: say so, change nothing
+            self.notify(str(e), severity="warning")
+        self._answer = "You declined the rematch; your seat there is open to anyone."
+        self._show_actions()
+
+    async def _lan_rematch(self) -> None:
+        from coldwater import net
+        from coldwater.net.transport import Refusal
+
+        lobby = self._lobby()
+        party = self.lan_party
+        if lobby is None or party is None:
+            return
+        host = self._is_lan_host()
+        self._busy = True
+        self._show_actions()
+        served = self._served_name()
+        if not host and not self._offer and served is not None:
+            await self._ask_server(served)
+            return
+        try:
+            new = await (net.open_rematch(party) if host else net.join_rematch(party))
+        except (Refusal, OSError, ValueError, RuntimeError) as e:
+            self._busy = False
+            self._offer = False
+            self._answer = f"No rematch: {e}"
+            self._show_actions()
+            self.notify(f"Cannot start the rematch: {e}", severity="error", timeout=15)
+            return
+        lobby.rematch(new, is_host=host)
+
+    async def _ask_server(self, name: str) -> None:
+        """Ask our SSH server to open its table again; its offer then reaches us like any seat."""
+        from coldwater.tui import servetables
+
+        link = servetables.link()
+        reason = ""
+        if link is None:
+            reason = "this app is not connected to its server any more"
+        else:
+            try:
+                reply = await link.ask(servetables.RematchTable(name))
+            except servetables.ServerUnavailable as e:
+                reason = str(e)
+            else:
+                if isinstance(reply, servetables.Failed):
+                    reason = reply.reason
+        if reason:
+            self._busy = False
+            self._answer = f"No rematch: {reason}"
+            self._show_actions()
+            self.notify(f"Cannot start the rematch: {reason}", severity="error", timeout=15)
+            return
+        self._asked = True  # the offer follows over the table's connection (_on_lan_event)
+        if getattr(self.lan_party, "rematch_port", 0):
+            await self._lan_rematch()
+
     def action_rematch(self) -> None:
         from coldwater.net.table import Table
 
         t = self.table
+        if self.lan_party is not None and self.can_rematch():
+            self.run_worker(self._lan_rematch(), exclusive=True)
+            return
         if not isinstance(t, Table):
             return
         try:
@@ -183,6 +450,10 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         from coldwater.tui.screens.replays import ReplayScreen
 
         rec, game = self.record, getattr(self.table, "game", None)
-        if rec is None or game is None:
+        board = self.cw.catalog.table_screen(game.name).BOARD if game is not None else None
+        if game is None or board is None:
             return
-        self.app.push_screen(ReplayScreen(rec, game, self.cw.catalog.table_screen(game.name).BOARD))
+        if rec is None and self._public is not None:
+            self.app.push_screen(ReplayScreen(self._public.rec, game, board, timeline=self._public))
+        elif rec is not None:
+            self.app.push_screen(ReplayScreen(rec, game, board))

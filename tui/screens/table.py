@@ -305,6 +305,10 @@ leaving and resuming later loses nothing, the log included.
             self.query_one(f"#pane-{pane.id}").display = False
         if isinstance(self.table, Table):
             self.table.think_pause = self.cw.think_gate.pause_for(self)
+            thinker = self.cw.thinker
+            self.table.think_with(thinker)
+            if thinker is not None and self.table.has_search_bot:
+                thinker.warm()  # its start-up is paid now, not on the bot's first move
         if self.table.content is not None:
             self.log_entry("note", self.content_note())  # say so once, up front
         opening = getattr(self.table, "opening_note", "")
@@ -317,12 +321,14 @@ leaving and resuming later loses nothing, the log included.
         self.drive()
 
     def on_unmount(self) -> None:
+        self._composed = False
         self._unsubscribe()
         if isinstance(self.table, Table):
             # A bot still searching stops at its next playout instead of finishing a
             # move nobody will apply: leaving or quitting does not wait for it. The
             # table was saved after the last move, so the bot thinks again on resume.
             self.cw.think_gate.stop(self)
+            self.table.stop_thinking()
 
     # ---- seeing ------------------------------------------------------------
     @property
@@ -705,6 +711,9 @@ leaving and resuming later loses nothing, the log included.
         while t.current is not None and not t.waiting_for_person:
             cur = t.current
             if cur != CHANCE and cur != waiting_on:
+                # The position the seat thinks over, chance steps included (a remote player may think
+                # for minutes: the board must not stay as it was before the setup's draws).
+                self.refresh_view()
                 self.show_waiting(cur)
                 waiting_on = cur
             self._describe_view = self.seen_by(self.log_seat)
@@ -713,14 +722,22 @@ leaving and resuming later loses nothing, the log included.
             if cur != CHANCE and t.seats[cur].kind is SeatKind.BOT and self.cw.bot_delay > 0:
                 self.refresh_view()
                 await asyncio.sleep(self.cw.bot_delay)
-            elif cur != CHANCE and self.read_only and self in self.app.screen_stack:
-                self.refresh_view()  # watching: no turn of ours ends this loop, so draw each move
+            elif (
+                cur != CHANCE
+                and (self.read_only or t.seats[cur].kind is SeatKind.REMOTE)
+                and self in self.app.screen_stack
+            ):
+                # Watching (no turn of ours ends this loop), or another person at a LAN table
+                # making the several decisions of one turn: draw each, as it is in the log.
+                self.refresh_view()
         self._after_drive()
 
     def _drawable(self) -> bool:
         """Whether the frame's rows are there to draw on: a worker can go on after the person
         left the table, or while the screen is being taken down (its rows already gone)."""
-        return self.is_mounted and not self._finished and bool(self.query("#status"))
+        # `_composed`, not only is_mounted: on_mount's first draw comes before is_mounted is set,
+        # and a seat whose opponent moves first would see no board until that move.
+        return (self.is_mounted or self._composed) and not self._finished and bool(self.query("#status"))
 
     def show_waiting(self, seat: int) -> None:
         """A bot (or a remote player) is thinking: say who, in the decision title and status."""
@@ -835,7 +852,16 @@ leaving and resuming later loses nothing, the log included.
             elif what == "quit":
                 self.app.exit()
 
-        self.app.push_screen(PauseScreen(self.content_note()), chosen)
+        self.app.push_screen(PauseScreen(self.content_note(), lan=self.lan_role()), chosen)
+
+    def lan_role(self) -> str:
+        """Whose LAN table this is: "host" / "host-failover", "seat" or "watcher" ("" at a local table)."""
+        if isinstance(self.table, Table):
+            return ""
+        if getattr(self.table, "is_host", False):
+            info = getattr(getattr(self.table, "party", None), "info", None)
+            return "host-failover" if getattr(info, "failover", False) else "host"
+        return "watcher" if self.read_only else "seat"
 
     def _scroller(self) -> Widget:
         if self.pane == "log":

@@ -36,19 +36,26 @@ class Milestone(msgspec.Struct, frozen=True):
 
 
 class Timeline:
-    def __init__(self, rec: record_mod.GameRecord, game: Game[Any, Any]) -> None:
+    def __init__(
+        self, rec: record_mod.GameRecord, game: Game[Any, Any], states: Sequence[State[Any, Any]] | None = None
+    ) -> None:
+        """With `states` (one per position, ``len(rec.entries) + 1``), lay those out instead of
+        replaying the record: a watcher's public views, which no record can replay."""
         self.rec = rec
         self.game = game
         self.states: list[State[Any, Any]] = []
         """Full states: ``states[p]`` is the position after ``p`` entries."""
         self.error = ""
-        try:
-            _, state = record_mod.initial_state(rec, game)
-            self.states.append(state.clone())
-            for _, _, after in record_mod.replay_iter(rec, game):
-                self.states.append(after.clone())
-        except RecordError as e:
-            self.error = str(e)
+        if states is not None:
+            self.states = list(states)[: len(rec.entries) + 1]
+        else:
+            try:
+                _, state = record_mod.initial_state(rec, game)
+                self.states.append(state.clone())
+                for _, _, after in record_mod.replay_iter(rec, game):
+                    self.states.append(after.clone())
+            except RecordError as e:
+                self.error = str(e)
         entries = rec.entries[: max(0, len(self.states) - 1)]
         self.entries = entries
         # decision_pos[k]: the position just before decision k (someone is asked).

@@ -158,12 +158,10 @@ class ScoreOverTime(Widget):
             lines.append(line)
         lines.append(Text(" " * axis_w + "└" + "─" * width, style="dim", no_wrap=True))
         first, last = self.rounds[0], self.rounds[-1]
-        tail = f"round {last}"
-        lines.append(
-            Text(
-                " " * (axis_w + 1) + f"round {first}".ljust(max(0, width - len(tail))) + tail, style="dim", no_wrap=True
-            )
-        )
+        head, tail = f"round {first}", f"round {last}"
+        if len(head) + 1 + len(tail) > width:  # a short game: the two labels would run together
+            head, tail = (f"rounds {first}–{last}" if last != first else head), ""
+        lines.append(Text(" " * (axis_w + 1) + head.ljust(max(0, width - len(tail))) + tail, style="dim", no_wrap=True))
         legend = Text(f"{self.unit} at the end of each round: ", style="dim")
         for p, label in enumerate(self.labels):
             legend.append(f"{str(p + 1)[-1]} {label}", style=f"bold {LINE_STYLES[p % len(LINE_STYLES)]}")

@@ -215,9 +215,11 @@ def label(ctx: Ctx, d: Data, a: Value) -> str | None:
     tag = tag_of(a)
     if isinstance(a, EndDay):
         if a.go == "first":
-            return f"End the day; go first tomorrow (+{ctx.content.time_first} hours)"
+            # Under the "End the day" heading; short enough for the choice column at 80x24
+            # ("End the day; go first tomorrow (+6 hours)" was cut off there).
+            return f"Go first tomorrow (+{ctx.content.time_first} hours)"
         if a.go == "second":
-            return f"End the day; go second tomorrow (+{ctx.content.time_second} hours)"
+            return f"Go second tomorrow (+{ctx.content.time_second} hours)"
         return "End the day"
     if tag == "lobster":
         return "Discard the lobster: act again now"

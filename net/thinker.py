@@ -1,0 +1,589 @@
+"""A search bot thinks in a process of its own, so the app's event loop never waits for it.
+
+Python runs one thread at a time: a search in a thread beside the app takes the
+interpreter from every key the app handles (a full repaint then waits for the
+search's next check). A :class:`Thinker` keeps one worker process per app
+(``python -m coldwater.net.thinkworker``), started the first time a search bot is
+about to think (or when a table with one opens, :meth:`Thinker.warm`) and reused
+for every move after, so its start-up cost is paid once.
+
+What crosses the pipe is data: the game's name and card data (path and content
+hash), the bot's level and budget, the seat's view as its canonical MessagePack
+encoding with its digest, and the Rng's seed and fork labels. The worker builds
+the same bot, decodes the same view (and checks the digest), draws from the same
+Rng, and answers the action's notation, so its choice is the one the bot would
+have made here, for every seed and budget.
+
+A fresh process (not ``fork``: the app has threads) with its own pipes, rather
+than ``multiprocessing``: the app owns the terminal, and the worker's stdio is
+ours to point away from it; nothing from the app's ``__main__`` is re-imported;
+and the worker's stdin doubles as its lifeline: when the app closes it, or dies
+in any way (even SIGKILL), the worker reads end-of-file and exits at once,
+mid-search or not. So no worker outlives its app.
+
+On a busy machine the worker still competes with the app for a CPU, so it is held
+like a thread's search was: the app sends Hold when a key arrives and Go when its
+repaint is done, and the search waits between iterations (never changing its move:
+the budget is in iterations, and held time does not count against its clock cap).
+
+Faults never cost a move or hang a table: a worker that cannot start, dies,
+answers nonsense or overruns its budget's clock cap by a wide margin is killed,
+the move is thought here in a thread instead (the old way, same choice), and
+the next move starts a fresh worker. After `restarts` faults the app stops
+trying and thinks here for good. Each fault is reported through `notify`.
+
+Framing on both pipes: a 4-byte big-endian length, then a MessagePack message
+(see :data:`ToWorker` and :data:`FromWorker`), at most :data:`MAX_FRAME` bytes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import math
+import struct
+import sys
+import time
+from collections.abc import Callable, Sequence
+from typing import IO, Any
+
+import msgspec
+
+from coldwater.core import games
+from coldwater.core.notation import Action
+from coldwater.core.rng import Rng
+from coldwater.core.search import SearchBot
+from coldwater.core.state import Bot, Game, State
+
+PROTOCOL = 2
+"""Bumped when a message changes; a worker of another protocol is refused."""
+
+MAX_FRAME = 16 << 20
+"""Largest message either side accepts (a view is a few kilobytes)."""
+
+HEADER = struct.Struct(">I")
+
+START_TIMEOUT = 30.0
+"""Seconds a new worker has to say it is ready (imports on a busy machine)."""
+
+OVERRUN_GRACE = 30.0
+"""Seconds past a budget's own clock cap before a silent worker counts as hung."""
+
+RESTARTS = 2
+"""Faults after which the app stops starting workers and thinks in a thread."""
+
+
+class ThinkingStopped(Exception):
+    """Raised where a bot's move was awaited when its table has closed."""
+
+
+# ---- what crosses the pipe ----------------------------------------------------
+class RngPath(msgspec.Struct, frozen=True, array_like=True):
+    """An Rng as its seed and fork labels: ``Rng(seed).fork(l1).fork(l2)...``."""
+
+    seed: str
+    forks: tuple[int | str, ...] = ()
+
+    def rng(self) -> Rng:
+        r = Rng(self.seed)
+        for label in self.forks:
+            r = r.fork(label)
+        return r
+
+
+class SearchBudget(msgspec.Struct, frozen=True, kw_only=True):
+    """A :class:`SearchBot`'s settings, as the table's bot has them (tests change them)."""
+
+    iterations: int
+    width: int
+    horizon: int
+    explore: float
+    noise: float
+    confidence: float
+    expand_after: int
+    max_seconds: float
+
+    @classmethod
+    def of(cls, bot: SearchBot) -> SearchBudget:
+        return cls(
+            iterations=bot.iterations,
+            width=bot.width,
+            horizon=bot.horizon,
+            explore=bot.explore,
+            noise=bot.noise,
+            confidence=bot.confidence,
+            expand_after=bot.expand_after,
+            max_seconds=bot.max_seconds,
+        )
+
+    def give(self, bot: SearchBot) -> None:
+        bot.iterations = self.iterations
+        bot.width = self.width
+        bot.horizon = self.horizon
+        bot.explore = self.explore
+        bot.noise = self.noise
+        bot.confidence = self.confidence
+        bot.expand_after = self.expand_after
+        bot.max_seconds = self.max_seconds
+
+
+class Think(msgspec.Struct, tag="think", kw_only=True):
+    """Choose a move for `bot` (a level in ``game.bots``) in the position `view`."""
+
+    id: int
+    game: str
+    content: str | None
+    """The person's own card data file the game was loaded with; None: the packaged data."""
+    content_hash: str
+    bot: str
+    budget: SearchBudget | None
+    ply: int
+    view: bytes
+    """``view.encode()``: the seat's view, canonical MessagePack."""
+    digest: str
+    """``view.digest()``: the worker checks it decoded the very same position."""
+    rng: RngPath
+
+
+class Cancel(msgspec.Struct, tag="cancel"):
+    """Stop request `id` at its next iteration (its table closed)."""
+
+    id: int
+
+
+class Hold(msgspec.Struct, tag="hold"):
+    """A key is being handled: wait before the next iteration, until Go (or HOLD_AT_MOST)."""
+
+
+class Go(msgspec.Struct, tag="go"):
+    """The key's repaint is done: search on."""
+
+
+HOLD_AT_MOST = 0.25
+"""Seconds a Hold holds at most without its Go (a key whose repaint never reports back)."""
+
+
+class Ready(msgspec.Struct, tag="ready"):
+    protocol: int
+    pid: int
+
+
+class Chose(msgspec.Struct, tag="chose"):
+    id: int
+    action: str
+    iterations: int
+    seconds: float
+
+
+class Stopped(msgspec.Struct, tag="stopped"):
+    id: int
+
+
+class Failed(msgspec.Struct, tag="failed"):
+    id: int
+    error: str
+
+
+ToWorker = Think | Cancel | Hold | Go
+FromWorker = Ready | Chose | Stopped | Failed
+
+_encoder = msgspec.msgpack.Encoder()
+_from_worker = msgspec.msgpack.Decoder(FromWorker)
+
+
+def frame(msg: msgspec.Struct) -> bytes:
+    body = _encoder.encode(msg)
+    return HEADER.pack(len(body)) + body
+
+
+def read_frame(f: IO[bytes]) -> bytes | None:
+    """One message body from a blocking pipe; None at end of file."""
+    head = f.read(HEADER.size)
+    if len(head) < HEADER.size:
+        return None
+    (n,) = HEADER.unpack(head)
+    if n > MAX_FRAME:
+        raise ValueError(f"a message of {n} bytes is over the {MAX_FRAME}-byte limit")
+    body = f.read(n)
+    return body if len(body) == n else None
+
+
+class WorkerTrouble(Exception):
+    """The worker could not start, died, or answered what it should not have."""
+
+
+# ---- the app's side -------------------------------------------------------------
+class Thinker:
+    """One worker process for an app's search bots; see the module docstring.
+
+    Drive it from one event loop. Searches take turns: a second table's bot
+    waits for the first's move (an app shows one table at a time).
+    """
+
+    def __init__(
+        self,
+        *,
+        notify: Callable[[str], None] | None = None,
+        command: Sequence[str] | None = None,
+        restarts: int = RESTARTS,
+        start_timeout: float = START_TIMEOUT,
+        grace: float = OVERRUN_GRACE,
+    ) -> None:
+        self.notify = notify
+        self.command = tuple(command) if command is not None else worker_command()
+        self.restarts = restarts
+        self.start_timeout = start_timeout
+        self.grace = grace
+        self.notices: collections.deque[str] = collections.deque(maxlen=20)
+        """What went wrong, newest last (also handed to `notify`)."""
+        self.faults = 0
+        self.disabled: str | None = None
+        """Why the app thinks in a thread for good (too many faults), or None."""
+        self.startups: list[float] = []
+        """Seconds from spawning each worker to its first word (one per start)."""
+        self.remote_moves = 0
+        """Moves the worker chose (tests and benchmarks)."""
+        self.closed = False
+        self._proc: asyncio.subprocess.Process | None = None
+        self._starting: asyncio.Task[asyncio.subprocess.Process] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        """The current worker's listener and stderr reader."""
+        self._reaping: set[asyncio.Task[None]] = set()
+        """Workers let go after a fault, being killed and waited for."""
+        self._pending: dict[int, asyncio.Future[FromWorker]] = {}
+        self._next_id = 1
+        self._lock: asyncio.Lock | None = None
+        self._held = False
+        """A Hold was sent and its Go not yet."""
+        self._stderr: collections.deque[str] = collections.deque(maxlen=8)
+        """The worker's last lines on stderr, for a notice when it dies."""
+
+    # ---- state -----------------------------------------------------------
+    @property
+    def pid(self) -> int | None:
+        """The worker's process id while one runs."""
+        p = self._proc
+        return p.pid if p is not None and p.returncode is None else None
+
+    def warm(self) -> None:
+        """Start the worker now, in the background (a table with a search bot opened)."""
+        if self._usable() and self._proc is None and self._starting is None:
+            self._starting = asyncio.ensure_future(self._start())
+            self._starting.add_done_callback(_quiet)
+
+    def _usable(self) -> bool:
+        return not self.closed and self.disabled is None
+
+    # ---- holding while a key is handled ----------------------------------------
+    def hold(self, held: bool) -> None:
+        """A key arrived (True) or its repaint is done (False): hold a running search
+        meanwhile, so the app has the machine to itself. Cheap when nothing searches."""
+        if held == self._held:
+            return
+        proc = self._proc
+        if held and (proc is None or not self._pending):
+            return  # nothing is searching: nothing to hold
+        self._held = held
+        if proc is not None:
+            with contextlib.suppress(Exception):
+                self._send(proc, Hold() if held else Go())
+
+    # ---- choosing ------------------------------------------------------------
+    async def choose(
+        self, game: Game[Any, Any], content: str | None, bot: Bot, view: State[Any, Any], rng: RngPath
+    ) -> Action:
+        """`bot`'s move in `view` with the Rng `rng`: thought in the worker when `bot`
+        searches, here in a thread otherwise or when the worker fails."""
+        if not isinstance(bot, SearchBot) or not self._usable() or not _rebuildable(game, content):
+            return await self.here(bot, view, rng)
+        if self._lock is None:
+            self._lock = asyncio.Lock()
+        async with self._lock:
+            try:
+                action = await self._remote(game, content, bot, view, rng)
+            except WorkerTrouble as e:
+                self._fault(str(e))
+                action = None
+        if action is None:
+            return await self.here(bot, view, rng)
+        self.remote_moves += 1
+        return action
+
+    @staticmethod
+    async def here(bot: Bot, view: State[Any, Any], rng: RngPath) -> Action:
+        """The old way: a thread of this process (the table's pause hook still applies)."""
+        return await asyncio.to_thread(bot.choose, view, rng.rng())
+
+    async def _remote(
+        self, game: Game[Any, Any], content: str | None, bot: SearchBot, view: State[Any, Any], rng: RngPath
+    ) -> Action:
+        proc = await self._ensure()
+        rid = self._next_id
+        self._next_id += 1
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[FromWorker] = loop.create_future()
+        self._pending[rid] = fut
+        job = Think(
+            id=rid,
+            game=game.name,
+            content=content,
+            content_hash=game.content_hash,
+            bot=bot.name,
+            budget=SearchBudget.of(bot),
+            ply=view.ply,
+            view=view.encode(),
+            digest=view.digest(),
+            rng=rng,
+        )
+        timeout = None if math.isinf(bot.max_seconds) else bot.max_seconds + self.grace
+        try:
+            self._send(proc, job)
+            reply = await asyncio.wait_for(asyncio.shield(fut), timeout)
+        except asyncio.CancelledError:
+            # The table closed (or the app quits): the worker drops the search at its
+            # next iteration and stays for the next table.
+            with contextlib.suppress(Exception):
+                self._send(proc, Cancel(rid))
+            raise
+        except TimeoutError:
+            raise WorkerTrouble(f"it did not answer within {timeout:.0f} s") from None
+        finally:
+            self._pending.pop(rid, None)
+        if isinstance(reply, Failed):
+            raise WorkerTrouble(f"it could not think: {reply.error}")
+        if not isinstance(reply, Chose):
+            raise WorkerTrouble(f"it answered {type(reply).__name__} to a search")
+        try:
+            action: Action = game.parse_action(reply.action)
+        except Exception as e:
+            raise WorkerTrouble(f"it chose {reply.action!r}, which does not parse: {e}") from None
+        if not view.is_legal(action):
+            raise WorkerTrouble(f"it chose {reply.action!r}, which is not legal here")
+        bot.last_iterations = reply.iterations
+        return action
+
+    # ---- the process -----------------------------------------------------------
+    async def _ensure(self) -> asyncio.subprocess.Process:
+        if self._proc is not None and self._proc.returncode is None:
+            return self._proc
+        if self._starting is None:
+            self._starting = asyncio.ensure_future(self._start())
+            self._starting.add_done_callback(_quiet)
+        try:
+            return await asyncio.shield(self._starting)
+        finally:
+            if self._starting.done():
+                self._starting = None
+
+    async def _start(self) -> asyncio.subprocess.Process:
+        await self._stop_process()  # a dead or hung predecessor, if any
+        t0 = time.perf_counter()
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                *self.command,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+            )
+        except OSError as e:
+            raise WorkerTrouble(f"it could not start: {e}") from None
+        assert proc.stdout is not None and proc.stderr is not None
+        self._stderr.clear()
+        self._tasks.append(asyncio.ensure_future(self._drain_stderr(proc.stderr)))
+        try:
+            hello = await asyncio.wait_for(self._read(proc.stdout), self.start_timeout)
+        except (TimeoutError, WorkerTrouble) as e:
+            _kill(proc)
+            await proc.wait()
+            raise WorkerTrouble(f"it did not start: {self._why(e)}") from None
+        if not isinstance(hello, Ready) or hello.protocol != PROTOCOL:
+            _kill(proc)
+            await proc.wait()
+            raise WorkerTrouble(f"it does not speak protocol {PROTOCOL} ({hello!r})")
+        self.startups.append(time.perf_counter() - t0)
+        if self.closed:  # the app quit while the worker started
+            _kill(proc)
+            await proc.wait()
+            raise WorkerTrouble("the app is closing")
+        self._proc = proc
+        self._tasks.append(asyncio.ensure_future(self._listen(proc)))
+        return proc
+
+    def _why(self, e: BaseException) -> str:
+        text = str(e) or type(e).__name__
+        if isinstance(e, TimeoutError):
+            text = f"no word within {self.start_timeout:.0f} s"
+        if self._stderr:
+            text += f"; it said: {self._stderr[-1]}"
+        return text
+
+    @staticmethod
+    async def _read(stream: asyncio.StreamReader) -> FromWorker:
+        try:
+            head = await stream.readexactly(HEADER.size)
+            (n,) = HEADER.unpack(head)
+            if n > MAX_FRAME:
+                raise WorkerTrouble(f"it sent a message of {n} bytes")
+            body = await stream.readexactly(n)
+        except asyncio.IncompleteReadError:
+            raise WorkerTrouble("it exited") from None
+        try:
+            return _from_worker.decode(body)
+        except msgspec.DecodeError as e:
+            raise WorkerTrouble(f"it sent a message that does not decode: {e}") from None
+
+    async def _listen(self, proc: asyncio.subprocess.Process) -> None:
+        assert proc.stdout is not None
+        why = "it exited"
+        try:
+            while True:
+                msg = await self._read(proc.stdout)
+                if isinstance(msg, Ready):
+                    continue
+                fut = self._pending.get(msg.id)
+                if fut is not None and not fut.done():
+                    fut.set_result(msg)
+                # else: the answer to a request that was cancelled meanwhile
+        except WorkerTrouble as e:
+            why = str(e)
+        code = await proc.wait() if why == "it exited" else None
+        if code is not None:
+            why = f"it exited (status {code})"
+        if self._stderr and not self.closed:
+            why += f"; it said: {self._stderr[-1]}"
+        if self._proc is not proc:
+            return  # let go on purpose (a fault, or closing)
+        waiting = [f for f in self._pending.values() if not f.done()]
+        for fut in waiting:
+            fut.set_exception(WorkerTrouble(why))  # the search's caller reports it
+        if not waiting:
+            self._fault(why)  # died between moves: say so, and start afresh next time
+
+    async def _drain_stderr(self, stream: asyncio.StreamReader) -> None:
+        # Read to the end so the worker never blocks on a full pipe; keep the last lines.
+        with contextlib.suppress(Exception):
+            async for line in stream:
+                text = line.decode(errors="replace").strip()
+                if text:
+                    self._stderr.append(text[:300])
+
+    def _send(self, proc: asyncio.subprocess.Process, msg: msgspec.Struct) -> None:
+        if proc.stdin is None or proc.returncode is not None or proc.stdin.is_closing():
+            raise WorkerTrouble("it is not running")
+        proc.stdin.write(frame(msg))
+
+    def _fault(self, why: str) -> None:
+        self.faults += 1
+        if self.closed:
+            return
+        if self.faults > self.restarts:
+            self.disabled = why
+            text = f"The bots' thinking process failed again ({why}); bots think inside the app from now on."
+        else:
+            text = (
+                f"The bots' thinking process failed ({why}); this move is thought inside the app, "
+                "the next in a fresh process."
+            )
+        self._let_go()
+        self.notices.append(text)
+        if self.notify is not None:
+            self.notify(text)
+
+    def _let_go(self) -> None:
+        """Kill the current worker (hung, dead or confused) and reap it in the background."""
+        proc, self._proc = self._proc, None
+        tasks, self._tasks = self._tasks, []
+        if proc is None:
+            return
+        _kill(proc)
+
+        async def reap() -> None:
+            await proc.wait()
+            for t in tasks:
+                t.cancel()
+            for t in tasks:
+                with contextlib.suppress(BaseException):
+                    await t
+
+        task = asyncio.ensure_future(reap())
+        self._reaping.add(task)
+        task.add_done_callback(self._reaping.discard)
+
+    async def _stop_process(self, patience: float = 2.0) -> None:
+        proc, self._proc = self._proc, None
+        tasks, self._tasks = self._tasks, []
+        if proc is not None:
+            if proc.returncode is None and proc.stdin is not None:
+                # End of file on its stdin: the worker exits at once, mid-search or not.
+                with contextlib.suppress(Exception):
+                    proc.stdin.close()
+                try:
+                    await asyncio.wait_for(proc.wait(), patience)
+                except TimeoutError:
+                    _kill(proc)
+            await proc.wait()
+        for t in tasks:
+            t.cancel()
+        for t in tasks:
+            with contextlib.suppress(BaseException):
+                await t
+
+    async def close(self) -> None:
+        """The app is done: the worker exits (any search is abandoned) and is reaped."""
+        self.closed = True
+        starting, self._starting = self._starting, None
+        if starting is not None:
+            with contextlib.suppress(BaseException):
+                await starting
+        await self._stop_process()
+        for task in list(self._reaping):
+            with contextlib.suppress(BaseException):
+                await task
+
+
+def _rebuildable(game: Game[Any, Any], content: str | None) -> bool:
+    """Whether a worker can load `game` as it is here: a registered game, with its
+    packaged card data or a person's file (a test's own game object cannot be)."""
+    if game.name not in games.names():
+        return False
+    return content is not None or game.content_hash == games.get(game.name).content_hash
+
+
+def _kill(proc: asyncio.subprocess.Process) -> None:
+    if proc.returncode is None:
+        with contextlib.suppress(ProcessLookupError):
+            proc.kill()
+
+
+def _quiet(task: asyncio.Future[Any]) -> None:
+    """A background start's failure is reported by whoever awaits it next."""
+    if not task.cancelled():
+        task.exception()
+
+
+def worker_command() -> tuple[str, ...]:
+    """How the app starts a worker (this Python, the installed package)."""
+    return (sys.executable, "-m", "coldwater.net.thinkworker")
+
+
+__all__ = [
+    "Cancel",
+    "Chose",
+    "Failed",
+    "FromWorker",
+    "Go",
+    "Hold",
+    "Ready",
+    "RngPath",
+    "SearchBudget",
+    "Stopped",
+    "Think",
+    "Thinker",
+    "ThinkingStopped",
+    "ToWorker",
+    "WorkerTrouble",
+    "frame",
+    "read_frame",
+    "worker_command",
+]

@@ -1,0 +1,171 @@
+"""The worker process behind :class:`coldwater.net.thinker.Thinker`: ``python -m coldwater.net.thinkworker``.
+
+It reads requests on stdin and answers on stdout (see net/thinker.py for the
+messages). Two threads: the main one searches, one request at a time; a reader
+takes every message as it arrives, so a cancel reaches a search that is running
+(it stops at its next iteration, through ``SearchBot.pause``), so does a hold
+while the app handles a key (the search waits there until Go), and end of file
+(the app closed the pipe, or died) ends the process at once, mid-search or not.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import signal
+import sys
+import threading
+import time
+from typing import IO, Any
+
+import msgspec
+
+from coldwater.core import games
+from coldwater.core.search import SearchBot
+from coldwater.core.state import Game, State
+from coldwater.net.thinker import (
+    HOLD_AT_MOST,
+    PROTOCOL,
+    Cancel,
+    Chose,
+    Failed,
+    FromWorker,
+    Go,
+    Hold,
+    Ready,
+    Stopped,
+    Think,
+    ToWorker,
+    frame,
+    read_frame,
+)
+
+GAMES_KEPT = 8
+"""Loaded games (packaged or a person's card data) kept between requests."""
+
+
+class _Cancelled(Exception):
+    pass
+
+
+class Worker:
+    def __init__(self, out: IO[bytes]) -> None:
+        self.out = out
+        self.jobs: queue.SimpleQueue[Think] = queue.SimpleQueue()
+        self.lock = threading.Lock()
+        self.cancelled: set[int] = set()
+        self.finished = 0
+        """Ids come in rising order: a cancel for one at or below this is late, and dropped."""
+        self.games: dict[tuple[str, str | None, str], Game[Any, Any]] = {}
+        self.decoder = msgspec.msgpack.Decoder(ToWorker)
+        self.go = threading.Event()
+        """Clear while the app handles a key (Hold, until Go)."""
+        self.go.set()
+        self.held_since = 0.0
+
+    # ---- the reader thread ----------------------------------------------------
+    def read(self, inp: IO[bytes]) -> None:
+        try:
+            while True:
+                body = read_frame(inp)
+                if body is None:
+                    break
+                msg = self.decoder.decode(body)
+                if isinstance(msg, Cancel):
+                    with self.lock:
+                        if msg.id > self.finished:
+                            self.cancelled.add(msg.id)
+                elif isinstance(msg, Hold):
+                    self.held_since = time.monotonic()
+                    self.go.clear()
+                elif isinstance(msg, Go):
+                    self.go.set()
+                else:
+                    self.jobs.put(msg)
+        except Exception as e:  # a message the app should never send: say so, and go
+            print(f"thinkworker: bad message from the app: {e}", file=sys.stderr, flush=True)
+        # The app is gone or done with us. Nothing here is worth finishing.
+        os._exit(0)
+
+    # ---- the main thread ----------------------------------------------------------
+    def send(self, msg: FromWorker) -> None:
+        try:
+            self.out.write(frame(msg))
+            self.out.flush()
+        except OSError:  # the app closed its end: it no longer wants an answer
+            os._exit(0)
+
+    def serve(self) -> None:
+        self.send(Ready(PROTOCOL, os.getpid()))
+        while True:
+            job = self.jobs.get()
+            reply = self.think(job)
+            with self.lock:
+                self.cancelled.discard(job.id)
+                self.finished = max(self.finished, job.id)
+            self.send(reply)
+
+    def game(self, job: Think) -> Game[Any, Any]:
+        key = (job.game, job.content, job.content_hash)
+        game = self.games.get(key)
+        if game is None:
+            game = games.get(job.game)
+            if job.content is not None:
+                game = game.with_content(job.content)
+            if game.content_hash != job.content_hash:
+                raise ValueError(
+                    f"the card data here hashes to {game.content_hash[:12]}, the app's to {job.content_hash[:12]}"
+                )
+            if len(self.games) >= GAMES_KEPT:
+                self.games.clear()
+            self.games[key] = game
+        return game
+
+    def think(self, job: Think) -> Chose | Stopped | Failed:
+        t0 = time.perf_counter()
+
+        def pause() -> None:
+            if not self.go.is_set():  # the app is handling a key: let it have the machine
+                left = self.held_since + HOLD_AT_MOST - time.monotonic()
+                if left > 0:
+                    self.go.wait(left)
+            if job.id in self.cancelled:  # (a set lookup; the reader only adds)
+                raise _Cancelled
+
+        try:
+            pause()
+            game = self.game(job)
+            st = game.state_type
+            view: State[Any, Any] = st(msgspec.msgpack.decode(job.view, type=st.DATA), seed=None, ply=job.ply)
+            if view.digest() != job.digest:
+                raise ValueError("the view decoded here is not the app's position")
+            bot = game.bot(job.bot)
+            if job.budget is not None:
+                if not isinstance(bot, SearchBot):
+                    raise ValueError(f"{job.bot!r} is not a search bot")
+                job.budget.give(bot)
+                bot.pause = pause
+            action = bot.choose(view, job.rng.rng())
+            iterations = bot.last_iterations if isinstance(bot, SearchBot) else 0
+            return Chose(job.id, str(action), iterations, time.perf_counter() - t0)
+        except _Cancelled:
+            return Stopped(job.id)
+        except Exception as e:
+            return Failed(job.id, f"{type(e).__name__}: {e}")
+
+
+def main() -> None:
+    # A Ctrl-C in the app's terminal reaches its whole process group; the app decides
+    # what it means, and closes our stdin if it means quitting.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # The protocol owns fd 1: anything else that prints goes to stderr instead.
+    out = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    inp = sys.stdin.buffer
+    worker = Worker(out)
+    threading.Thread(target=worker.read, args=(inp,), name="thinkworker-reader", daemon=True).start()
+    worker.serve()
+
+
+if __name__ == "__main__":
+    main()
