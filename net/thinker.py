@@ -103,6 +103,7 @@ class SearchBudget(msgspec.Struct, frozen=True, kw_only=True):
     confidence: float
     expand_after: int
     max_seconds: float
+    max_plies: int | None = None
 
     @classmethod
     def of(cls, bot: SearchBot) -> SearchBudget:
@@ -115,6 +116,7 @@ class SearchBudget(msgspec.Struct, frozen=True, kw_only=True):
             confidence=bot.confidence,
             expand_after=bot.expand_after,
             max_seconds=bot.max_seconds,
+            max_plies=bot.max_plies,
         )
 
     def give(self, bot: SearchBot) -> None:
@@ -126,6 +128,7 @@ class SearchBudget(msgspec.Struct, frozen=True, kw_only=True):
         bot.confidence = self.confidence
         bot.expand_after = self.expand_after
         bot.max_seconds = self.max_seconds
+        bot.max_plies = self.max_plies
 
 
 class Think(msgspec.Struct, tag="think", kw_only=True):
