@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from coldwater.core import games
@@ -44,7 +46,9 @@ def test_a_resync_that_extends_what_we_hold_is_taken() -> None:
     ],
     ids=["malformed", "a gap", "before the start", "wrong last digest"],
 )
-def test_a_resync_that_does_not_fit_is_refused_with_the_reason(sync, held, why) -> None:  # type: ignore[no-untyped-def]
+def test_a_resync_that_does_not_fit_is_refused_with_the_reason(
+    sync: Callable[[list[m.Step], bytes], m.Sync], held: int, why: str
+) -> None:
     steps, view = _public_game(6)
     with pytest.raises(SyncRefused, match=why):
         read_sync(CROWN, sync(steps, view), held)
