@@ -152,6 +152,16 @@ def _interactive() -> int:
     return 2
 
 
+def _fair_stats(drv: Any) -> dict[str, Any]:
+    """A fair-dealer table's figures for benchmarks: setup time and each private deal's latency here."""
+    if drv is None:
+        return {}
+    return {
+        "setup_ms": round((drv.setup_s or 0.0) * 1000, 3),
+        "deal_ms": [round(x * 1000, 3) for x in drv.deal_s],
+    }
+
+
 async def _host(game: Any, ns: argparse.Namespace) -> int:
     try:
         others = parse_seats(ns.seats, ns.players)
@@ -193,6 +203,8 @@ async def _host(game: Any, ns: argparse.Namespace) -> int:
         f"{host.info.turn} s" if host.info.turn else "off",
     )
     res = await host.run()
+    if host.replaced_by >= 0:
+        return await _rejoin(game, ns, host)
     extra: dict[str, Any] = {
         "role": "host",
         "refused": len(host.refusals),
@@ -202,9 +214,38 @@ async def _host(game: Any, ns: argparse.Namespace) -> int:
         extra["stats"] = {
             "bytes_out": sum(r.bytes_out for r in host.traffic),
             "bytes_in": sum(r.bytes_in for r in host.traffic),
+            **_fair_stats(host.fair),
         }
     _print_result(res, extra)
     return 0
+
+
+async def _rejoin(game: Any, ns: argparse.Namespace, host: Any) -> int:
+    """A fair table's host that woke to find another seat hosting (failover): its seat rejoins as a peer,
+    from its save (the same identity, the same data folder); the result printed is that seat's."""
+    log.warning("the table moved to seat %d; our seat rejoins it from its save", host.replaced_by + 1)
+    try:
+        peer = await join_table(
+            host.name,
+            identity=host.identity,
+            name=ns.player_name or "host",
+            passphrase=ns.passphrase,
+            game=game,
+            bind=ns.bind,
+            chooser=lambda g: bot_chooser(g, ns.bot or None, think=ns.think),
+            save_dir=host.save_dir,
+        )
+        res = await peer.run()
+    except Refusal as e:
+        print(f"coldwater: {e}", file=sys.stderr)
+        return 1
+    extra: dict[str, Any] = {
+        "role": "peer",
+        "host_changes": peer.host_changes + 1,
+        "host_fingerprint": peer.host_fingerprint,
+    }
+    _print_result(res, extra)
+    return 0 if res.audit_ok else 1
 
 
 async def _join(ns: argparse.Namespace, target: str) -> int:
@@ -239,6 +280,7 @@ async def _join(ns: argparse.Namespace, target: str) -> int:
         extra["stats"] = {
             "rtts_ms": [round(x * 1000, 3) for x in peer.rtts],
             "seated_ms": round(((peer.seated_at or 0) - (peer.joined_at or 0)) * 1000, 3),
+            **_fair_stats(peer.fair),
         }
     _print_result(res, extra)
     return 0 if res.audit_ok else 1

@@ -7,7 +7,7 @@
 - :mod:`.verify`: the end-of-game audit of a deck, naming the seat at fault;
 - :mod:`.wire`: the Structs that cross the wire, with their size limits;
 - :mod:`.mapping`: each game's chance nodes as beacon draws or deck positions;
-- :mod:`.seat`: one process's side of a dealt table (Crown): its own view only, the slot map,
+- :mod:`.seat`: one process's side of a dealt table (Crown, Aquatica): its own view only, the slot map,
   the rounds, the end-of-game audit and replay, a save;
 - :mod:`.relay`: such a table in one process (tests, benchmarks); the LAN session's is
   ``net/session/fairtable.py``.

@@ -33,6 +33,8 @@ _enc = msgspec.msgpack.Encoder()
 @dataclass
 class Stats:
     setup_s: float = 0.0
+    shuffles_s: float = 0.0
+    """The setup and every shuffle after it (Aquatica's merged decks, a reformed tackle stack)."""
     private_deals_s: list[float] = field(default_factory=list)
     bytes: int = 0
     plies: int = 0
@@ -86,10 +88,14 @@ class LocalTable:
             s.take_tips(tips)
         self._shuffle()
         self.stats.setup_s = time.perf_counter() - t0
+        self.stats.shuffles_s = self.stats.setup_s  # the setup's shuffles, and its key round
 
     def _shuffle(self) -> None:
-        """Every deck still to shuffle, each seat's pass in seat order, checked by every other seat."""
-        for deck in self.seats[0].pending_decks():
+        """Every deck still to shuffle, each seat's pass in seat order, checked by every other seat
+        (a deck merged from what others left is formed once they are shuffled, and shuffled too)."""
+        t0 = time.perf_counter()
+        while pending := self.seats[0].pending_decks():
+            deck = pending[0]
             for s in self.seats:
                 msg = self._out("pass", s.seat, s.make_pass(deck))
                 if msg is None:
@@ -98,6 +104,7 @@ class LocalTable:
                 for o in self.seats:
                     if o is not s:
                         o.take_pass(got)
+        self.stats.shuffles_s += time.perf_counter() - t0
 
     def ply(self) -> bool:
         """One ply of the game through every seat; False once it is over."""
@@ -143,7 +150,15 @@ class LocalTable:
                 if w is not None:
                     words[s.seat] = self._send(w, Word)
             for s in self.seats:
-                s.take_act(self.game.parse_action(text), words)
+                s.take_words(words)
+            # A word that handed cards over (an Aquatica King passed on): every seat but the receiver strips it.
+            owed = self.seats[0].owed()
+            passed = self._strips("pass-on", [s.pass_strips() for s in self.seats])
+            if owed or passed:
+                self.seats[0].check_strips(passed)
+                self._withheld(owed, passed)
+            for s in self.seats:
+                s.take_act(self.game.parse_action(text), words, passed)
         self._shuffle()  # a reformed tackle stack
         digests = [s.public_digest() for s in self.seats]
         wrong = [i for i, d in enumerate(digests) if d != digests[0]]

@@ -15,19 +15,24 @@ the bench) is not this module's concern:
 1. keys: :meth:`key_share`, then :meth:`take_keys` with every seat's;
 2. setup: for each deck in :meth:`pending_decks`, in seat order,
    :meth:`make_pass` by the seat whose pass is due, :meth:`take_pass` at the
-   others (a reformed tackle stack adds a deck mid-game, same round);
+   others (a reformed tackle stack, or an Aquatica deck merged from what the box
+   discards left, adds a deck mid-game, same round);
 3. each ply, by :meth:`node`:
    - a beacon draw: :meth:`take_public` with the outcome;
    - a deck draw: :meth:`deal_strips`, then :meth:`take_deal` with every
      seat's strips (each peer builds the outcome as it may know it);
    - a player's action: :meth:`act_strips` (the public openings), then
-     :meth:`named` (a namer's word), then :meth:`take_act` with both;
+     :meth:`word` (a namer's word), :meth:`take_words`; if a word handed cards
+     over (an Aquatica King passed on), :meth:`pass_strips` from every seat but
+     the receiver; then :meth:`take_act` with them all;
 4. at the end: :meth:`key_reveal`, then :meth:`audit` with every seat's.
 
 **The slot map** (`CrownOrigins`): which deck position each sealed object on the
 table came from, kept from public steps alone: a step is played on a copy of the
 view and objects are followed by identity (the rules move fish and pieces, never
 copy them), the way ``core/crown/sealing.opens`` finds what an action opens.
+Aquatica's (`AqOrigins`) is a public shadow of the table, since every card that
+reaches a hand does so by a public step (docs/fairplay.md, the Aquatica mapping).
 """
 
 from __future__ import annotations
@@ -38,22 +43,26 @@ from typing import Any, Final
 
 import msgspec
 
+from coldwater.core.aquatica import sealing as aq_sealing
+from coldwater.core.aquatica.actions import Deal, PickKing
+from coldwater.core.aquatica.model import HIDDEN, HIDDEN_KING, KING_BASE
 from coldwater.core.crown import sealing as crown_sealing
 from coldwater.core.crown.actions import CrownAction, Reveal, TackleDraw
 from coldwater.core.crown.model import CrownData
 from coldwater.core.crown.views import copy as crown_copy
 from coldwater.core.errors import IllegalAction
+from coldwater.core.rng import Rng
 from coldwater.core.state import CHANCE, EVERYONE, Openings, Slot
 
 from .. import beacon
 from .. import fairplay as fp
 from . import mapping
-from .deck import Deck, DeckSpec, FairDealError, SeatKey, TableKeys, check_strip, strip
+from .deck import Deck, DeckSpec, FairDealError, SeatKey, TableKeys, check_strip, handover, strip
 from .group import Point, Scalar
 from .verify import Claim, DeckAudit, audit_deck
-from .wire import KeyReveal, KeyShare, PassSecrets, ShuffledDeck, Strip
+from .wire import Handover, KeyReveal, KeyShare, PassSecrets, ShuffledDeck, Strip
 
-WIRED: Final = frozenset({"crown"})
+WIRED: Final = frozenset({"crown", "aquatica"})
 """Games whose LAN tables this dealer can deal (the others keep the committed dealer)."""
 
 Position = tuple[str, int]
@@ -66,12 +75,15 @@ class Named(msgspec.Struct, frozen=True, array_like=True):
     """A namer's word after a player's action: the slot it opens to everyone, with its own strip.
 
     The strip is absent when the value is open to everyone already (a fish shown
-    for the Mystery Weight, then submitted): naming the slot is then enough.
+    for the Mystery Weight, then submitted): naming the slot is then enough. A slot
+    opened to one other seat (an Aquatica King passed on in the draft) carries the
+    namer's `handover` of the card instead: the seats but the receiver then strip it.
     """
 
     seat: int
     slot: tuple[str | int, ...]
     strip: Strip | None = None
+    handover: Handover | None = None
 
 
 class Word(msgspec.Struct, frozen=True, array_like=True):
@@ -107,6 +119,7 @@ class _Act(msgspec.Struct, tag="act", array_like=True):
     action: str
     strips: list[Strip]
     words: list[Word]
+    passed: list[Strip] = []
 
 
 Entry = _Keys | _Tips | _Pass | _Public | _Deal | _Act
@@ -211,6 +224,97 @@ def crown_value(slot: Slot, label: str) -> object:
     return label if slot[0] == "tackle" else int(label)
 
 
+# ---- the slot map (Aquatica) ---------------------------------------------------------------------
+def aq_shadow(start: Any) -> Any:
+    """The opening position as everyone knows it: decks, box and draft blank; every hand as dealt
+    (starting Characters and basic Kings are dealt in the open); the Tribe and Goal token pools
+    whole, since nothing leaves them face down (views blank them, but a beacon draws from them)."""
+    public = start.view(None)
+    for p, q in zip(public.data.ps, start.data.ps):
+        p.hand = list(q.hand)
+        p.king = q.king
+    public.data.tribe_pool = list(start.data.tribe_pool)
+    public.data.goal_pool = list(start.data.goal_pool)
+    return type(public)(public.data, ply=public.ply)
+
+
+@dataclass
+class AqOrigins:
+    """Where each card an Aquatica namer may name came from, kept from public steps alone (docs/fairplay.md).
+
+    `shadow` is the table as the public record tells it: every card that reaches a
+    hand does so by a public step (a recruit from the face-up row, a King picked by
+    number, a card taken back from the discard), so every hand is known there, while
+    decks, box and draft stay blank. `opened` maps each Character opened to everyone when
+    it was dealt to the row to its deck position; `draft` lists the King draft's deck positions in
+    order; `king_of` the position(s) a seat's drafted King may be (two for the last pick).
+    """
+
+    shadow: Any
+    opened: dict[int, Position] = field(default_factory=dict)
+    draft: list[int] = field(default_factory=list)
+    king_of: dict[int, tuple[int, ...]] = field(default_factory=dict)
+
+    def step(self, action: Any, drawn: Position | None, card: int | None, kept: int | None) -> None:
+        """Follow one public step: `action` as everyone knows it; a deck draw's position `drawn`
+        (and its `card` when opened to everyone); for a King picked with others still to draft,
+        the draft index the picker `kept` (the one slot its word did not pass on)."""
+        sh = self.shadow
+        d = sh.data
+        if sh.current == CHANCE:
+            if drawn is not None and drawn[0] == mapping.KINGS:
+                self.draft.append(drawn[1])
+            if drawn is not None and card is not None and drawn[0] == mapping.CHARACTERS:
+                self.opened[card] = drawn  # (Characters only: Location ids are another numbering)
+            act = aq_sealing.prepare_deal(d, sh.DECK, action, None)
+            self.shadow = type(sh)(d, ply=sh.ply)  # legal outcomes computed afresh, with the card written in
+            self.shadow.apply(act)
+            return
+        if isinstance(action, PickKing):
+            actor = d.draft_order[0]
+            if kept is not None:
+                self.king_of[actor] = (self.draft.pop(kept),)
+            else:  # the last pick: the King left goes to the box, and which is which is sealed
+                self.king_of[actor] = tuple(self.draft)
+                self.draft = []
+        if not sh.is_legal(action):
+            aq_sealing.prepare_move(d, sh.DECK, action)  # a King picked: into a blank of the draft
+            sh = self.shadow = type(sh)(d, ply=sh.ply)  # (its legal moves are computed afresh)
+        sh.apply(action)
+
+    def card(self, slot: Slot) -> int:
+        """The card a hand slot holds, as the public record tells it."""
+        if len(slot) != 3 or slot[0] != "hand":
+            raise FairDealError(f"{slot} is not a hand")
+        v = aq_sealing.sealed_value(self.shadow.data, slot)
+        if not isinstance(v, int):
+            raise FairDealError(f"the public record does not say what is at {slot}")
+        return v
+
+    def candidates(self, slot: Slot) -> tuple[Position, ...] | int:
+        """The deck position(s) the card at `slot` may have come from, or the card itself if it
+        came from no deck (a basic King, dealt in the open)."""
+        if slot and slot[0] == "draft":
+            i = slot[1] if len(slot) == 2 else None
+            if type(i) is not int or not 0 <= i < len(self.draft):
+                raise FairDealError(f"no King {i!r} in the draft")
+            return ((mapping.KINGS, self.draft[i]),)
+        c = self.card(slot)
+        if c in self.opened:
+            return (self.opened[c],)
+        seat = slot[1]
+        if c >= KING_BASE and isinstance(seat, int) and seat in self.king_of:
+            return tuple((mapping.KINGS, p) for p in self.king_of[seat])
+        return c
+
+
+def aq_outcome(label: str | None, deck: str) -> Deal:
+    """The Aquatica chance outcome a deck position gives, as far as it is known (None: sealed)."""
+    if label is not None:
+        return Deal(int(label))
+    return Deal(HIDDEN_KING if deck == mapping.KINGS else HIDDEN)
+
+
 # ---- one process at the table --------------------------------------------------------------------
 class FairSeat:
     """One seat's process at a fair-dealer table: its key, its decks, its own view (see the module doc)."""
@@ -238,6 +342,11 @@ class FairSeat:
         start = game.new(players, seed=fp.game_seed(joint), options=options)
         self._specs: list[DeckSpec] = mapping.decks(self.name, start)
         self.view: Any = start.view(seat)
+        # Aquatica merges decks mid-game from the opening's card lists, which are public
+        # (nothing is shuffled at setup); Crown needs nothing more of the opening.
+        self._opening: Any = start if self.name == "aquatica" else None
+        self.aq: AqOrigins | None = AqOrigins(aq_shadow(start)) if self.name == "aquatica" else None
+        """Aquatica's slot map (Crown's is `origins`)."""
         del start
         self.key = key if key is not None else SeatKey()
         self.chain = chain if chain is not None else beacon.Chain(seat)
@@ -265,6 +374,14 @@ class FairSeat:
         self.log: list[Entry] = []
         """Every message this seat took, in order (its save)."""
         self._act_strips_in: list[Strip] = []
+        self._merged: set[str] = set()
+        """Decks formed mid-game from what others left (audited from the ciphertexts they started with)."""
+        self._action: Any = None
+        self._words_taken = False
+        self._passing: list[tuple[Where, int, Slot]] = []
+        """Cards handed over by the action in progress: (where, receiving seat, slot)."""
+        self._passed_in: list[Strip] | None = None
+        self._kept: int | None = None
 
     # ---- keys and setup --------------------------------------------------------------------
     def key_share(self) -> KeyShare:
@@ -298,6 +415,7 @@ class FairSeat:
         msg, sec = self.decks[deck].my_pass(self.seat)
         self.secrets.append(sec)
         self.log.append(_Pass(msg))
+        self._maybe_merge()
         return msg
 
     def take_pass(self, msg: ShuffledDeck) -> None:
@@ -306,6 +424,23 @@ class FairSeat:
             raise FairDealError(f"seat {msg.seat + 1} shuffled {msg.deck}, which is no deck here", [msg.seat])
         d.receive_pass(msg)
         self.log.append(_Pass(msg))
+        self._maybe_merge()
+
+    def _maybe_merge(self) -> None:
+        """Form the deck the next draw needs from what the cut decks left (Aquatica's Characters
+        and Locations, after the face-down discards), once every deck is shuffled; every seat then
+        shuffles it again. Only public facts decide it: the plan and how many positions each dealt."""
+        if self._opening is None or self.keys is None or self.pending_decks():
+            return
+        p = self.node()
+        if not isinstance(p, mapping.FromDeck) or p.deck in self.decks:
+            return
+        left = {k: self.decks[k].undealt(self.dealt[k]) for k in self.order}
+        spec, start = mapping.merged(self.name, p.deck, self._opening, self.keys.table_key, left)
+        self.decks[spec.id] = Deck(spec, self.keys, start=start)
+        self.order.append(spec.id)
+        self.dealt[spec.id] = 0
+        self._merged.add(spec.id)
 
     # ---- the next ply --------------------------------------------------------------------------
     def node(self) -> mapping.Plan | int | None:
@@ -345,7 +480,10 @@ class FairSeat:
             self.book.accept(self.view.ply, links)
         except beacon.BeaconError as e:
             raise FairDealError(str(e), [e.seat]) from None
-        outcome = beacon.draw(self.view, self.joint, links)
+        if self.aq is not None:  # the pools a beacon draws from are whole in the public shadow only
+            outcome = self.aq.shadow.sample_chance(Rng(beacon.draw_key(self.joint, self.view.ply, links)))
+        else:
+            outcome = beacon.draw(self.view, self.joint, links)
         self._advance(outcome, None)
         self.record.append(("public", outcome))
         self.log.append(_Public(dict(links)))
@@ -371,6 +509,11 @@ class FairSeat:
     def owed(self) -> set[tuple[int, str, int, int]]:
         """(seat, deck, position, part) of every strip the round in progress awaits (the host's timer uses it)."""
         out: set[tuple[int, str, int, int]] = set()
+        if self._told is not None and self._words_taken:
+            for w, to, _ in self._passing:
+                have = self.layers.get(w, {})
+                out |= {(s, *w) for s in range(self.players) if s != to and s not in have}
+            return out
         if self._told is not None:
             for o in self._told.public:
                 deck, pos, part = self._where(o.slot)
@@ -388,7 +531,9 @@ class FairSeat:
 
     def check_strips(self, strips: Sequence[Strip]) -> None:
         """Check strips for the round in progress as they arrive, recording nothing (the host does this)."""
-        if self._told is not None:
+        if self._told is not None and self._words_taken:
+            self._check_passed(strips, record=False)
+        elif self._told is not None:
             self._act_strips(strips, record=False)
         else:
             self._deal_strips(strips, record=False)
@@ -410,7 +555,12 @@ class FairSeat:
             labels.append(self._read(p.deck, pos, part) if to in (mapping.ALL, self.seat) else None)
         self.dealt[p.deck] = pos + 1
         seen_by_all = [label if to == mapping.ALL else None for label, to in zip(labels, p.opens)]
-        self._advance(self._outcome(p.deck, labels), (p.deck, pos), crown_outcome(p.deck, seen_by_all))
+        if self.aq is not None:
+            public = aq_outcome(seen_by_all[0], p.deck)
+            card = public.card if public.card >= 0 else None
+            self._advance(aq_outcome(labels[0], p.deck), (p.deck, pos), public, card=card)
+        else:
+            self._advance(self._outcome(p.deck, labels), (p.deck, pos), crown_outcome(p.deck, seen_by_all))
         self.record.append(("deal", (p.deck, pos)))
         self.log.append(_Deal(list(strips)))
 
@@ -435,6 +585,11 @@ class FairSeat:
             raise FairDealError(f"no player's action is due at ply {self.view.ply}")
         told: Openings = self.view.opens(action, self.seat)
         self._told = told
+        self._action = action
+        self._words_taken = False
+        self._passing = []
+        self._passed_in = None
+        self._kept = None
         return told
 
     def take_act_strips(self, strips: Sequence[Strip]) -> None:
@@ -444,7 +599,7 @@ class FairSeat:
         for o in told.public:
             if o.to in (EVERYONE, self.seat):
                 deck, pos, part = self._where(o.slot)
-                self.view.reveal(o.slot, crown_value(o.slot, self._read(deck, pos, part)))
+                self.view.reveal(o.slot, self._value(o.slot, self._read(deck, pos, part)))
 
     def _act_strips(self, strips: Sequence[Strip], *, record: bool) -> Openings:
         told = self._told_now()
@@ -467,6 +622,9 @@ class FairSeat:
         mine = self.view.opens(action, self.seat).named
         out: list[Named] = []
         for o in mine:
+            if self.aq is not None:
+                out.append(self._aq_named(o.slot, o.to))
+                continue
             if o.to != EVERYONE:
                 raise FairDealError(f"{self.name} names {o} to one seat, which needs a hand-over (not wired)")
             deck, pos, part = self._where(o.slot)
@@ -476,23 +634,168 @@ class FairSeat:
                 out.append(Named(self.seat, tuple(o.slot), self._my_strip(deck, pos, part)))
         return Word(self.seat, self.view.ply, tuple(out))
 
-    def take_act(self, action: Any, words: Mapping[int, Word]) -> None:
-        """Every namer's word (checked: a wrong strip or a slot not its own names it), then the action itself."""
+    def take_words(self, words: Mapping[int, Word]) -> None:
+        """Every namer's word, checked (a wrong strip, a slot not its own or a bad hand-over names it).
+
+        A word that hands cards over (an Aquatica King passed on in the draft) leaves
+        a third round to the action: :meth:`pass_strips` at every seat, then :meth:`take_act`
+        with them. Taking the same words again changes nothing."""
         told = self._told_now()
+        if self._words_taken:
+            return
         for namer in told.namers:
             w = words.get(namer)
             if w is None or w.seat != namer or w.ply != self.view.ply:
                 raise FairDealError(f"seat {namer + 1} did not say what its action opens", [namer])
             for n in w.named:
-                self._take_named(namer, n)
+                if n.handover is not None:
+                    self._take_handover(namer, n)
+                else:
+                    self._take_named(namer, n)
+        self._check_passed_on()
+        self._words_taken = True
+
+    def take_act(self, action: Any, words: Mapping[int, Word], passed: Sequence[Strip] = ()) -> None:
+        """Every namer's word (:meth:`take_words`), the strips of what it handed over, then the action itself."""
+        told = self._told_now()
+        self.take_words(words)
+        if self._passed_in is None:
+            self.take_passed(passed)
         self._told = None
-        self._advance(action, None)
+        self._advance(action, None, kept=self._kept)
         self.record.append(("act", action))
-        self.log.append(_Act(str(action), self._act_strips_in, [words[n] for n in told.namers]))
+        self.log.append(
+            _Act(str(action), self._act_strips_in, [words[n] for n in told.namers], list(self._passed_in or ()))
+        )
         self._act_strips_in = []
+        self._passing = []
+        self._passed_in = None
+        self._words_taken = False
+        self._action = None
+
+    # ---- hand-overs (an Aquatica King passed on in the draft) ---------------------------------
+    def _aq_named(self, slot: Slot, to: int) -> Named:
+        """This seat's word for one slot its view names (Aquatica): a strip, a hand-over, or the slot alone."""
+        aq = self._aq()
+        cands = aq.candidates(slot)
+        if to != EVERYONE:  # a King passed on: re-randomized, so the strips already public cannot open it
+            if isinstance(cands, int) or len(cands) != 1:
+                raise FairDealError(f"{slot} is not one dealt King to hand over")
+            deck, pos = cands[0]
+            h = handover(self._keys(), self.key, self.seat, deck, pos, 0, self.decks[deck].ct(pos, 0))
+            return Named(self.seat, tuple(slot), None, h)
+        if isinstance(cands, int):
+            return Named(self.seat, tuple(slot))  # dealt in the open (a basic King): nothing to strip
+        card = str(aq.card(slot))
+        held = [w for w in cands if self.known.get((w[0], w[1], 0)) == card]
+        if not held:
+            raise FairDealError(f"this seat never read the card at {slot}")
+        deck, pos = held[0]
+        if self._open_to_all(deck, pos, 0):
+            return Named(self.seat, tuple(slot))
+        return Named(self.seat, tuple(slot), self._my_strip(deck, pos, 0))
+
+    def _aq(self) -> AqOrigins:
+        if self.aq is None:
+            raise FairDealError(f"{self.name} hands nothing over")
+        return self.aq
+
+    def _take_handover(self, namer: int, n: Named) -> None:
+        slot: Slot = tuple(n.slot)
+        h = n.handover
+        d = self.view.data
+        if (
+            self.aq is None
+            or h is None
+            or not isinstance(self._action, PickKing)
+            or len(d.draft_order) < 2
+            or d.draft_order[0] != namer
+            or len(slot) != 2
+            or slot[0] != "draft"
+        ):
+            raise FairDealError(f"seat {namer + 1} hands over {slot}, which this action passes to nobody", [namer])
+        try:
+            ((deck, pos),) = self.aq.candidates(slot)  # type: ignore[misc]
+        except (FairDealError, TypeError, ValueError) as e:
+            raise FairDealError(f"seat {namer + 1} hands over {slot}, which holds no King: {e}", [namer]) from None
+        if any(p[2] == slot for p in self._passing):
+            raise FairDealError(f"seat {namer + 1} hands over {slot} twice", [namer])
+        if h.seat != namer or (h.deck, h.position, h.part) != (deck, pos, 0):
+            raise FairDealError(f"seat {namer + 1}'s hand-over of {slot} is not of the card there", [namer])
+        self.decks[deck].receive_handover(h)  # its proof: the same card, re-randomized (else names the seat)
+        self.layers.pop((deck, pos, 0), None)  # the old ciphertext's layers open nothing now
+        self._passing.append(((deck, pos, 0), d.draft_order[1], slot))
+
+    def _check_passed_on(self) -> None:
+        """A King picked with others still to draft: every King but the one kept is handed on."""
+        d = self.view.data
+        if self.aq is None or not isinstance(self._action, PickKing) or len(d.draft_order) < 2:
+            return
+        picker = d.draft_order[0]
+        passed = {p[2][1] for p in self._passing}
+        kept = [i for i in range(len(self.aq.draft)) if i not in passed]
+        if len(kept) != 1:
+            raise FairDealError(
+                f"seat {picker + 1} picked a King but handed on {len(passed)} of the {len(self.aq.draft)} drafted",
+                [picker],
+            )
+        self._kept = kept[0]
+
+    def pass_owing(self) -> list[int]:
+        """The seats that strip the cards the words just taken handed over (every seat but each receiver)."""
+        return sorted({s for _, to, _ in self._passing for s in range(self.players) if s != to})
+
+    def pass_strips(self) -> list[Strip]:
+        """This seat's strips of the cards just handed over to another seat (the action's third round)."""
+        if not self._words_taken:
+            raise FairDealError("no word has handed anything over yet")
+        return [self._my_strip(*w) for w, to, _ in self._passing if to != self.seat]
+
+    def _check_passed(self, strips: Sequence[Strip], *, record: bool) -> None:
+        want = {w: to for w, to, _ in self._passing}
+        by_card: dict[Position, list[Strip]] = {}
+        for st in strips:
+            to = want.get((st.deck, st.position, st.part))
+            if to is None or to == st.seat:
+                raise FairDealError(f"seat {st.seat + 1} sent a strip this hand-over does not ask of it", [st.seat])
+            by_card.setdefault((st.deck, st.position), []).append(st)
+        for (deck, pos), group in by_card.items():
+            self._take_strips(deck, pos, group, record=record)
+
+    def take_passed(self, strips: Sequence[Strip]) -> None:
+        """The strips of the cards handed over, checked; the receiver reads them into its view."""
+        if not self._words_taken:
+            raise FairDealError("no word has handed anything over yet")
+        self._check_passed(strips, record=True)
+        late = sorted(
+            {
+                s
+                for w, to, _ in self._passing
+                for s in range(self.players)
+                if s != to and s not in self.layers.get(w, {})
+            }
+        )
+        if late:
+            who = ", ".join(str(s + 1) for s in late)
+            raise FairDealError(f"seat(s) {who} withheld a strip of a card handed over", late)
+        for w, to, slot in self._passing:
+            if to != self.seat:
+                continue
+            card = int(self._read(*w))
+            picker = self.view.data.draft_order[0]
+            if isinstance(self._action, PickKing) and card == self.view.DECK.king_id(self._action.number):
+                raise FairDealError(f"seat {picker + 1} handed on the King it picked", [picker])
+            try:
+                self.view.reveal(slot, card)
+            except IllegalAction as e:
+                raise FairDealError(f"seat {picker + 1} handed over {slot}: {e}", [picker]) from None
+        self._passed_in = list(strips)
 
     def _take_named(self, namer: int, n: Named) -> None:
         slot: Slot = tuple(n.slot)
+        if self.aq is not None:
+            self._take_named_aq(namer, n, self.aq)
+            return
         try:
             deck, pos, part = self._where(slot)
         except (FairDealError, IllegalAction, IndexError, TypeError) as e:
@@ -508,6 +811,39 @@ class FairSeat:
         except IllegalAction as e:
             raise FairDealError(f"seat {namer + 1} names {slot}: {e}", [namer]) from None
 
+    def _take_named_aq(self, namer: int, n: Named, aq: AqOrigins) -> None:
+        """An Aquatica namer opens a card of its own hand to everyone: the card the public record
+        puts there, from a deck position its seat may hold, opened by its strip or open already."""
+        slot: Slot = tuple(n.slot)
+
+        def bad(why: str) -> FairDealError:
+            return FairDealError(f"seat {namer + 1} names {slot}: {why}", [namer])
+
+        if len(slot) != 3 or slot[0] != "hand" or slot[1] != namer:
+            raise bad("a namer opens only cards of its own hand")
+        try:
+            card = aq.card(slot)
+            cands = aq.candidates(slot)
+        except (FairDealError, IllegalAction) as e:
+            raise bad(str(e)) from None
+        if isinstance(cands, int):
+            if n.strip is not None:
+                raise bad("it was dealt in the open, there is nothing to strip")
+        elif n.strip is not None:
+            if n.strip.seat != namer:
+                raise bad(f"seat {n.strip.seat + 1}'s strip sent as its own")
+            if (n.strip.deck, n.strip.position) not in cands or n.strip.part != 0:
+                raise bad(f"its strip is of {n.strip.deck} position {n.strip.position}, no card its seat holds")
+            self._take_strips(n.strip.deck, n.strip.position, [n.strip])
+            if self._read(n.strip.deck, n.strip.position, 0) != str(card):
+                raise bad("its strip opens another card than the one its hand holds")
+        elif not any(self._open_to_all(deck, pos, 0) and self._read(deck, pos, 0) == str(card) for deck, pos in cands):
+            raise bad("it is not open to everyone and comes without a strip")
+        try:
+            self.view.reveal(slot, card)
+        except IllegalAction as e:
+            raise bad(str(e)) from None
+
     def _told_now(self) -> Openings:
         if self._told is None:
             raise FairDealError("no action is being opened")
@@ -515,8 +851,16 @@ class FairSeat:
 
     # ---- strips and reading ------------------------------------------------------------------------
     def _where(self, slot: Slot) -> Where:
+        if self.aq is not None:  # (Aquatica's actions open nothing publicly: only namers, below)
+            cands = self.aq.candidates(slot)
+            if isinstance(cands, int) or len(cands) != 1:
+                raise FairDealError(f"no single dealt card at {slot}")
+            return (*cands[0], 0)
         deck, pos = self.origins.origin(slot)
         return deck, pos, crown_part(slot)
+
+    def _value(self, slot: Slot, label: str) -> object:
+        return int(label) if self.aq is not None else crown_value(slot, label)
 
     def _open_to_all(self, deck: str, pos: int, part: int) -> bool:
         return len(self.layers.get((deck, pos, part), {})) == self.players
@@ -575,13 +919,26 @@ class FairSeat:
         return label
 
     # ---- advancing the view ----------------------------------------------------------------------------
-    def _advance(self, action: Any, drawn: Position | None, public: Any = None) -> None:
+    def _advance(
+        self,
+        action: Any,
+        drawn: Position | None,
+        public: Any = None,
+        *,
+        card: int | None = None,
+        kept: int | None = None,
+    ) -> None:
         who = self.view.current
+        kinds: list[str] = []
         try:
-            kinds = self.origins.step(self.view, action, self.seat, drawn)
+            if self.aq is not None:
+                self.aq.step(public if public is not None else action, drawn, card, kept)
+            else:
+                kinds = self.origins.step(self.view, action, self.seat, drawn)
             self.view.apply_seen(action, self.seat)
         except IllegalAction as e:
             raise FairDealError(f"'{action}' cannot be applied at ply {self.view.ply}: {e}") from None
+        self._maybe_merge()
         self.last = (who, str(action))
         self.last_public = str(public if public is not None else action)
         if kinds:  # the tackle stack was reformed from its (public) discard: a fresh deck, shuffled by all
@@ -630,7 +987,7 @@ class FairSeat:
                 action = game.parse_action(e.action)
                 seat._open_action(action)
                 seat.take_act_strips(e.strips)
-                seat.take_act(action, {w.seat: w for w in e.words})
+                seat.take_act(action, {w.seat: w for w in e.words}, e.passed)
         return seat
 
     # ---- the end ---------------------------------------------------------------------------------------------
@@ -652,8 +1009,9 @@ class FairSeat:
         for deck_id in self.order:
             d = self.decks[deck_id]
             claims = [Claim(self.seat, w[0], w[1], w[2], label) for w, label in self.known.items() if w[0] == deck_id]
+            start = d.start if deck_id in self._merged else None  # a merged deck starts from ciphertexts
             rep: DeckAudit = audit_deck(
-                d.spec, keys, d.passes, reveals, start=None, strips=d.strips, handovers=d.handovers, claims=claims
+                d.spec, keys, d.passes, reveals, start=start, strips=d.strips, handovers=d.handovers, claims=claims
             )
             problems += [f"{deck_id}: {p}" for p in rep.problems]
             culprits += [c for c in rep.culprits if c not in culprits]
@@ -665,7 +1023,8 @@ class FairSeat:
             for kind, what in self.record:
                 if kind == "deal":
                     deck_id, pos = what
-                    full.apply(crown_outcome(deck_id, list(cards[deck_id][pos])))
+                    labels = list(cards[deck_id][pos])
+                    full.apply(Deal(int(labels[0])) if self.aq is not None else crown_outcome(deck_id, labels))
                 else:
                     full.apply(what)
         except IllegalAction as e:

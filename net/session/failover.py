@@ -7,14 +7,36 @@ save; the others join it with their escrow shares and records, which a
 :class:`FailoverGather` collects until the dealer's secret can be rebuilt (a
 game with no sealed values has no secret: the new host waits a moment for the
 records and goes on drawing in public with its own beacon chain).
+
+**At a fair-dealer table** (docs/fairplay.md) there is no secret to gather: the new
+host keeps its own :class:`~.fairtable.FairDriver` and relays every message it holds
+(:meth:`~.host.TableHost.take_over_fair`). Every seat's layer is still needed for
+every card, the old host's included, so the old host's seat must come back: its
+process writes its seat's save (:func:`fair_peer_save`, the secrets before they are
+used) and, restarted, joins the new host as a peer (``coldwater join TABLE``). The
+new host waits for it (``FAIR_RETURN_WAIT``) as for any away seat.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Final
+
+import msgspec
 
 from .. import messages as m
-from .persist import PeerSave, public_step
+from .persist import PeerSave, SavedSeat, public_step
+
+if TYPE_CHECKING:
+    from .fairtable import FairDriver
+
+FAIR_SAVE_EVERY: Final = 0.25
+"""Seconds between writes of a fair seat's save as the game goes (its secrets are written at once): a seat
+restarted from an older save catches up from the messages the host relays, so a write per step would
+only cost time (the whole transcript, a few hundred KB by the end)."""
+FAIR_RETURN_WAIT: Final = 120.0
+"""Seconds a fair table waits for an away seat to come back (its process restarted from its save,
+the old host's after a failover) before the game ends naming it: no one else holds its layer."""
 
 
 class FailoverGather:
@@ -70,3 +92,37 @@ def kinds_for_new_host(save: PeerSave, me: int) -> list[str]:
         else:
             kinds.append("bot")
     return kinds
+
+
+def fair_peer_save(
+    info: m.TableInfo,
+    drv: FairDriver,
+    *,
+    host_seat: int,
+    seats: list[m.SeatInfo],
+    reveals: dict[int, bytes],
+    commits: dict[int, bytes],
+    listen_port: int,
+    host_addr: str = "",
+    host_port: int = 0,
+) -> PeerSave:
+    """A fair-dealer seat's save: its ``FairSave`` and what it needs to rejoin or host (no view: the
+    restore replays the transcript). The host's own seat writes one too, to come back as a peer."""
+    fs = drv.fs
+    return PeerSave(
+        table=info,
+        seat=fs.seat,
+        host_addr=host_addr,
+        host_port=host_port,
+        host_seat=host_seat,
+        joint=fs.joint,
+        dealer_commit=b"",
+        share=b"",
+        seats=[SavedSeat(seat=s.seat, kind=s.kind, name=s.name, addr=s.addr, port=s.port, away=s.away) for s in seats],
+        keys=dict(drv.keys),
+        commits=dict(commits),
+        reveals=dict(reveals),
+        listen_port=listen_port,
+        chain=fs.chain.end,
+        fair=msgspec.msgpack.encode(fs.save()),
+    )

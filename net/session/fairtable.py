@@ -31,13 +31,18 @@ from ..fairdeal.deck import FairDealError
 from ..fairdeal.seat import FairAudit, FairSeat, Word
 from ..fairdeal.wire import KeyReveal, KeyShare, ShuffledDeck, Strip
 from ..identity import Identity, verify
+from . import probe
 
-KINDS: Final = frozenset({"key", "pass", "link", "deal", "act", "astrips", "word", "keyreveal"})
+KINDS: Final = frozenset({"key", "pass", "link", "deal", "act", "astrips", "word", "pstrips", "keyreveal"})
 """The rounds a seat sends messages for (the host's own "abort" only comes from the host)."""
 MAX_STRIPS: Final = 64
 """No round asks one seat for more strips (the most: every thrown-back fish at the end)."""
 STRIP_TIMEOUT: Final = 10.0
 """Seconds the host waits for a seat's message in a round (sent by the program, not the player)."""
+MAX_LATER: Final = 16384
+"""Genuine messages kept for rounds this process has not reached yet (a seat restored from its save
+catching up from the relay log; its save is at most a fraction of a second old, so a few hundred).
+Past this, later ones are dropped: the seat then stalls its round and is named, as any stalled seat."""
 
 _enc = msgspec.msgpack.Encoder()
 _strips = msgspec.msgpack.Decoder(list[Strip])
@@ -69,10 +74,12 @@ class FairDriver:
         *,
         identity: Identity,
         keys: Mapping[int, bytes],
-        tips: Mapping[int, bytes],
+        tips: Mapping[int, bytes] | None,
         send: Callable[[m.Fair], None],
         choose: Callable[[Any], Awaitable[Any]],
         stepped: Callable[[], None] = lambda: None,
+        secret_sent: Callable[[], None] = lambda: None,
+        paused: bool = False,
     ) -> None:
         self.fs = seat
         self.identity = identity
@@ -91,6 +98,8 @@ class FairDriver:
         self._act_taken = -1
         self._opened = -1
         self._owing: list[int] = []
+        self._words_at = -1
+        self._pass_owing: list[int] = []
         self._moving = -1
         self._tasks: set[asyncio.Task[Any]] = set()
         self.started = time.perf_counter()
@@ -100,7 +109,18 @@ class FairDriver:
         """Per private deal, seconds from this process reaching it to taking it (benchmarks)."""
         self._deal_at: tuple[int, float] | None = None
         self._digest_at: tuple[int, bytes] = (-1, b"")
-        seat.take_tips(tips)
+        self.secret_sent = secret_sent
+        """Called just before a message whose secret the seat must keep (its key, a pass) leaves: the
+        seat's save must hold that secret first, or a restart could not reveal it at the end."""
+        self.paused = paused
+        """A seat restored from its save takes no round until the host has sent it every message it
+        relayed (its own earlier ones among them, which it adopts rather than making new ones)."""
+        self.later: list[m.Fair] = []
+        """Genuine messages for rounds further ahead than :meth:`check` admits (see MAX_LATER)."""
+        if tips is not None:  # a restored seat has its tips (and its book of links) from its save
+            seat.take_tips(tips)
+        self.probe = probe.attach(self)
+        """The memory probe (probe.py), only when ``COLDWATER_PROBE`` is set: else None, at no cost."""
 
     # ---- messages -----------------------------------------------------------------------
     def _send(self, kind: str, ply: int, body: bytes, ref: str = "") -> None:
@@ -108,6 +128,8 @@ class FairDriver:
         if key in self.sent:
             return
         self.sent.add(key)
+        if kind in ("key", "pass"):
+            self.secret_sent()
         s = self.fs.seat
         d = self._digest()
         msg = m.Fair(
@@ -126,6 +148,44 @@ class FairDriver:
         """Every message this seat sent, in no particular order (to send again after a reconnect)."""
         return [box[self.fs.seat] for box in self.inbox.values() if self.fs.seat in box]
 
+    def messages(self) -> list[m.Fair]:
+        """Every message here, every seat's and this one's, by ply (what a new host relays after a failover)."""
+        return sorted((msg for box in self.inbox.values() for msg in box.values()), key=lambda x: x.ply)
+
+    def adopt(self, msg: m.Fair) -> str | None:
+        """One of this seat's own earlier messages, sent back by the host (this process restarted from
+        its save, or sent a second, different message for a round the host already has): the table
+        holds that one, so it is this seat's word for the round. Why not, or None once adopted."""
+        if msg.seat != self.fs.seat:
+            return f"a message of seat {msg.seat + 1} offered as this seat's own"
+        signed = fair_message(self.fs.joint, msg.kind, msg.ply, msg.ref, msg.seat, msg.body, msg.digest)
+        if not verify(self.identity.public, msg.sig, signed):
+            return f"a {msg.kind} message for ply {msg.ply} that this seat did not sign"
+        key = (msg.kind, msg.ply, msg.ref)
+        if msg.ply < self.fs.view.ply - 2 and key not in self.inbox:
+            return None  # a round long taken
+        self.sent.add(key)
+        self.inbox.setdefault(key, {})[msg.seat] = msg
+        self.pump()
+        return None
+
+    def resume(self) -> None:
+        """The host has sent everything it relayed: take the rounds that can go (see `paused`)."""
+        self.paused = False
+        self.pump()
+
+    def offer(self, msg: m.Fair) -> str | None:
+        """A message from another seat, checked; one for a round far ahead is kept for later if genuine."""
+        why = self.check(msg)
+        if why is None:
+            self.receive(msg)
+            return None
+        if msg.ply > self.fs.view.ply + 2 and self.check(msg, ahead=True) is None:
+            if len(self.later) < MAX_LATER:
+                self.later.append(msg)
+            return None
+        return why
+
     def _digest(self) -> bytes:
         """This process's public digest of its view now (cached per ply)."""
         ply = self.fs.view.ply
@@ -133,11 +193,13 @@ class FairDriver:
             self._digest_at = (ply, self.fs.public_digest())
         return self._digest_at[1]
 
-    def check(self, msg: m.Fair) -> str | None:
-        """Why `msg` is not a genuine message of its seat at this table, now (None: it is)."""
+    def check(self, msg: m.Fair, *, ahead: bool = False) -> str | None:
+        """Why `msg` is not a genuine message of its seat at this table, now (None: it is).
+
+        With `ahead`, a message for a round far ahead passes (a restored seat catching up keeps it)."""
         if msg.kind not in KINDS and msg.kind != "abort":
             return f"a message of no round ({msg.kind!r})"
-        if msg.ply > self.fs.view.ply + 2:
+        if msg.ply > self.fs.view.ply + 2 and not ahead:
             # No process is more than a round ahead of another: the host relays each round as it goes.
             return f"a {msg.kind} message for ply {msg.ply}, far ahead of this table's ply {self.fs.view.ply}"
         key = self.keys.get(msg.seat)
@@ -182,11 +244,14 @@ class FairDriver:
     # ---- rounds -------------------------------------------------------------------------
     def pump(self) -> None:
         """Take every round whose messages are all in, sending this seat's part of each as it comes due."""
-        if self.over.done():
+        if self.over.done() or self.paused:
             return
         try:
+            if self.later:
+                self._catch_up()
             while self._one():
-                pass
+                if self.later:
+                    self._catch_up()
         except FairDealError as e:
             self.fail(e)
         except (IllegalAction, ValueError, KeyError, IndexError) as e:
@@ -194,6 +259,16 @@ class FairDriver:
             # paired parts wrongly, caught at the end) or a bug: the game cannot go on either way.
             self.fail(FairDealError(f"the game cannot go on at ply {self.fs.view.ply}: {e}"))
         self.changed.set()
+
+    def _catch_up(self) -> None:
+        """Messages kept for later whose round is now near: into their boxes (they were checked)."""
+        near = self.fs.view.ply + 2
+        now = [x for x in self.later if x.ply <= near]
+        if now:
+            self.later = [x for x in self.later if x.ply > near]
+            for x in now:
+                if not self.known(x):
+                    self.inbox.setdefault((x.kind, x.ply, x.ref), {}).setdefault(x.seat, x)
 
     def _box(self, kind: str, ply: int, seats: list[int], ref: str = "") -> dict[int, m.Fair] | None:
         """The round's messages once every seat in `seats` has sent one (None until then)."""
@@ -268,7 +343,7 @@ class FairDriver:
             if box is None:
                 return False
             fs.take_public({s: box[s].body for s in everyone})
-            self.stepped()
+            self._stepped()
             return True
         if isinstance(node, mapping.FromDeck):
             # Only the seats that strip a part send (a part opened to one seat: every seat but that one).
@@ -283,7 +358,7 @@ class FairDriver:
             fs.take_deal(self._strips_of(box))
             if self._deal_at[0] == ply and any(to >= 0 for to in node.opens):
                 self.deal_s.append(time.perf_counter() - self._deal_at[1])
-            self.stepped()
+            self._stepped()
             return True
         actor = node
         box = self._box("act", ply, [actor])
@@ -325,9 +400,27 @@ class FairDriver:
         if wbox is None:
             return False
         words = {n: _decode(Word, wbox[n].body, n, "word") for n in told.namers}
-        fs.take_act(action, words)
-        self.stepped()
+        if self._words_at != ply:
+            # A word may hand cards over (an Aquatica King passed on): every seat but the receiver strips it.
+            fs.take_words(words)
+            self._words_at = ply
+            self._pass_owing = fs.pass_owing()
+            if fs.seat in self._pass_owing:
+                self._send("pstrips", ply, _enc.encode(fs.pass_strips()))
+        passed: list[Strip] = []
+        if self._pass_owing:
+            pbox = self._box("pstrips", ply, self._pass_owing)
+            if pbox is None:
+                return False
+            passed = self._strips_of(pbox)
+        fs.take_act(action, words, passed)
+        self._stepped()
         return True
+
+    def _stepped(self) -> None:
+        if self.probe is not None:
+            self.probe.look()
+        self.stepped()
 
     def _strips_of(self, box: Mapping[int, m.Fair]) -> list[Strip]:
         out: list[Strip] = []

@@ -34,7 +34,8 @@ from ..fairdeal.deck import FairDealError
 from ..fairdeal.seat import WIRED, FairSeat
 from ..identity import Identity, fingerprint, verify
 from ..table import Applied, Seat, SeatKind, Table
-from ..transport import SAME_KEY, Connection, Guard, Listener, accept, listen
+from ..transport import SAME_KEY, Connection, Guard, Listener, Refusal, accept, listen, probe_table
+from . import probe
 from .events import (
     ChatReceived,
     Chooser,
@@ -48,9 +49,9 @@ from .events import (
     Result,
     StepApplied,
 )
-from .failover import FailoverGather, kinds_for_new_host
+from .failover import FAIR_RETURN_WAIT, FAIR_SAVE_EVERY, FailoverGather, fair_peer_save, kinds_for_new_host
 from .fairtable import STRIP_TIMEOUT, FairDriver, fair_message
-from .persist import LanTable, PeerSave, pack_view, public_step, safe_name
+from .persist import LanTable, PeerSave, Saver, pack_view, public_step, safe_name
 from .seedround import SeedRound
 from .spectators import MAX_WATCHERS, WATCHERS, Spectators
 
@@ -224,7 +225,8 @@ class TableHost(Emitter[Event]):
             content=game.content_hash,
             options=self.options,
             turn=turn_timer,
-            failover=remote_count >= (fp.MIN_HOLDERS if fp.has_sealed_values(game) else 1) and dealer != "fair",
+            # A fair table needs no escrow (no one holds the deal): one remote seat can take over.
+            failover=remote_count >= (fp.MIN_HOLDERS if fp.has_sealed_values(game) and dealer != "fair" else 1),
             watch=watchers,
             dealer="fair" if dealer == "fair" else "committed",
         )
@@ -311,6 +313,14 @@ class TableHost(Emitter[Event]):
         self._fair_log: list[m.Fair] = []
         """Every fair-table message this host sent or relayed (for a seat that reconnects)."""
         self.strip_timeout = STRIP_TIMEOUT
+        self.return_wait = FAIR_RETURN_WAIT
+        """At a fair table: seconds an away seat has to come back before a round waiting on it ends the game."""
+        self._fair_saver: Saver | None = None
+        self._fair_resume = False
+        """A peer took this fair table over: no lobby, no round; its rounds go on (take_over_fair)."""
+        self.replaced_by = -1
+        """At a fair table: the seat that hosts it now, found when this host woke from a freeze with every
+        peer gone (its own seat then goes on as a peer, from its save: :attr:`fair_save_path`)."""
         self._dealer_ok = True
         """False after a failover with no escrow (a game with no sealed values): no one holds the dealer's secret."""
         self.watch = Spectators(self)
@@ -422,6 +432,8 @@ class TableHost(Emitter[Event]):
         if not self.info.failover:
             log.info("failover is off at this table: fewer than two remote seats to hold escrow shares")
         try:
+            if self._fair_resume:
+                return await self._fair_run()
             if self._gather is None:
                 await self._lobby_and_round()
                 if self.fair is not None:
@@ -923,9 +935,9 @@ class TableHost(Emitter[Event]):
         if self.fair is not None and r.conn is not None:
             # A fair table has no view to send: the seat's process kept its own, and gets again
             # every message it may have missed (it drops those it has).
-            for msg in self._fair_log:
-                if msg.seat != r.seat:
-                    r.conn.send_nowait(msg)
+            for msg in self._fair_log:  # its own too: a seat restarted from its save adopts them
+                r.conn.send_nowait(msg)
+            r.conn.send_nowait(m.Sync(ply=self.fair.fs.view.ply, view=b""))  # that was all
             return
         if self.table is None or r.conn is None:
             return
@@ -1294,6 +1306,7 @@ class TableHost(Emitter[Event]):
     # ---- a fair-dealer table (fairtable.py): this host holds only its own seat's view ------------
     def _fair_begin(self, seats_info: list[m.SeatInfo], reveals: dict[int, bytes]) -> None:
         assert self.chain is not None and self.host_seat >= 0
+        probe.prepare()
         seat = FairSeat(self.game, self.info.players, self.host_seat, self.joint, self.options, chain=self.chain)
         chooser = self.chooser
 
@@ -1311,9 +1324,42 @@ class TableHost(Emitter[Event]):
             send=self._fair_send,
             choose=choose,
             stepped=self._fair_stepped,
+            secret_sent=lambda: self._fair_save(now=True),
         )
+        self._fair_save(now=True)  # the seat's key is on disk before its share leaves
         self.phase = HostPhase.PLAYING
         self.emit(GameStarted(self.host_seat))
+
+    @property
+    def fair_save_path(self) -> Path | None:
+        """Where this host's own seat at a fair table is saved: as a peer's save, so that the process,
+        restarted after a failover, comes back to its seat with ``coldwater join TABLE``."""
+        return self.save_dir / f"lan-peer-{safe_name(self.name)}.json" if self.save_dir is not None else None
+
+    def _fair_save(self, *, now: bool = False) -> None:
+        path, drv = self.fair_save_path, self.fair
+        if path is None or drv is None:
+            return
+        if self._fair_saver is None:
+            self._fair_saver = Saver(every=FAIR_SAVE_EVERY)
+
+        def make() -> bytes:
+            assert drv is not None
+            save = fair_peer_save(
+                self.info,
+                drv,
+                host_seat=self.host_seat,
+                seats=self.lobby(),
+                reveals=self._reveals,
+                commits=self._commits,
+                listen_port=self.port,
+            )
+            return msgspec.json.encode(save)
+
+        if now:
+            self._fair_saver.save_now(path, make)
+        else:
+            self._fair_saver.save(path, make)
 
     def _fair_send(self, msg: m.Fair) -> None:
         self._fair_log.append(msg)
@@ -1334,6 +1380,7 @@ class TableHost(Emitter[Event]):
         fs = self.fair.fs
         # The public record, for watchers: each step as everyone knows it (a drawn piece is "draw").
         self.steps.append(m.Step(ply=fs.view.ply, seat=fs.last[0], digest=fs.public_digest(), action=fs.last_public))
+        self._fair_save()
         self.emit(StepApplied(fs.view.ply, fs.last[0], fs.last[1]))
 
     def _on_fair(self, r: Remote, conn: Connection, msg: m.Fair) -> None:
@@ -1348,6 +1395,12 @@ class TableHost(Emitter[Event]):
             return
         if drv.known(msg):
             return  # sent again after a reconnect: the others have it
+        old = drv.inbox.get((msg.kind, msg.ply, msg.ref), {}).get(msg.seat)
+        if old is not None:
+            # A second, different message for a round (the seat restarted and made it anew): the table
+            # keeps the first, which the others may hold already, and sends it back to be adopted.
+            conn.send_nowait(old)
+            return
         self._fair_send(msg)
         drv.receive(msg)
 
@@ -1362,11 +1415,19 @@ class TableHost(Emitter[Event]):
                 async with asyncio.timeout(self.strip_timeout):
                     await drv.changed.wait()
             except TimeoutError:
+                await asyncio.sleep(0.5)  # after a freeze: let the closed connections be seen first
+                if await self._fair_replaced():
+                    break
                 w = drv.waiting
                 # A person may think as long as they like; a program's message is due at once,
-                # and so is a move from a seat whose player is gone.
+                # and so is a move from a seat whose player is gone (once it had time to come back).
                 gone = w is not None and all(s in self.remotes and not self.remotes[s].present for s in w[1])
-                if w is not None and w[1] and (w[0][0] != "act" or gone):
+                back_soon = (
+                    gone
+                    and w is not None
+                    and time.monotonic() - min(self.remotes[s].heard for s in w[1]) < self.return_wait
+                )
+                if w is not None and w[1] and (w[0][0] != "act" or gone) and not back_soon:
                     (kind, ply, _), late = w
                     drv.fail(
                         FairDealError(
@@ -1376,6 +1437,8 @@ class TableHost(Emitter[Event]):
                             late,
                         )
                     )
+        if self.replaced_by >= 0:
+            return await self._fair_stand_down()
         self.phase = HostPhase.ENDED  # peers' signed finals may come while this host still audits
         problems = list(self.problems)
         scores: dict[str, int] = {}
@@ -1400,6 +1463,12 @@ class TableHost(Emitter[Event]):
             self._finals_sent = True
             self._broadcast(m.Finals(finals=list(self._finals.values())))
         drv.close()
+        if self._fair_saver is not None:
+            # A game played to its end leaves nothing to come back to; one that ended early keeps the
+            # seat's save (a frozen host that wakes to find the table gone must not delete its seat).
+            delete = self.fair_save_path if final is not None else None
+            await asyncio.to_thread(self._fair_saver.close, delete=delete)
+            self._fair_saver = None
         self.result = Result(
             game=self.game.name,
             table=self.name,
@@ -1416,6 +1485,49 @@ class TableHost(Emitter[Event]):
             if r.conn is not None:
                 await r.conn.drain()
         await self._wait(lambda: all(not r.present for r in self.remotes.values()), 5.0)
+        return self.result
+
+    async def _fair_replaced(self) -> bool:
+        """Every peer left at once and the first of them answers as a table of this game: the peers chose
+        a new host while this one was frozen or cut off (failover). Its seat must go on there."""
+        if not self.remotes or any(r.present for r in self.remotes.values()):
+            return False
+        for r in sorted(self.remotes.values(), key=lambda x: x.seat):
+            if not r.addr or not r.port:
+                continue
+            try:
+                game, _, _, _ = await probe_table(r.addr, r.port, timeout=2.0)
+            except Refusal:
+                return False  # not hosting (a peer's listener hangs up when it is not the host)
+            if game == self.game.name:
+                self.replaced_by = r.seat
+                return True
+            return False
+        return False
+
+    async def _fair_stand_down(self) -> Result:
+        """The table has a new host: stop here, keeping this seat's save, for this seat to rejoin it."""
+        drv = self.fair
+        assert drv is not None
+        drv.close()
+        self._fair_save(now=True)  # the seat goes on from its save: it must be the latest
+        if self._fair_saver is not None:
+            await asyncio.to_thread(self._fair_saver.close)
+            self._fair_saver = None
+        text = f"seat {self.replaced_by + 1} hosts this table now (failover while this host was away)"
+        log.warning("%s; our seat goes on from its save", text)
+        self.result = Result(
+            game=self.game.name,
+            table=self.name,
+            seat=self.host_seat,
+            scores={},
+            digest="",
+            plies=drv.fs.view.ply,
+            outcome="replaced: " + text,
+            audit_ok=False,
+            problems=[text],
+        )
+        self.emit(Finished(self.result))
         return self.result
 
     def _fair_abort(self, text: str) -> None:
@@ -1474,6 +1586,56 @@ class TableHost(Emitter[Event]):
         host.seat_keys = dict(save.keys)
         host._gather = FailoverGather(save, save.seat, share, list(steps), host._changed.set)
         host.chain, host.beacon_id = chain, save.seat
+        return host
+
+    @classmethod
+    def take_over_fair(
+        cls,
+        game: Game[Any, Any],
+        identity: Identity,
+        save: PeerSave,
+        drv: FairDriver,
+        *,
+        host_name: str,
+        bind: str,
+        port: int,
+        save_dir: Path | None,
+        pass_key: bytes,
+    ) -> TableHost:
+        """A fair table taken over by the peer at `save.seat`: it keeps its own seat's rounds (`drv`) and
+        relays every message it holds; every other seat, the old host's included, is a remote seat that
+        comes back with its own key and view (nothing to gather: no one holds the deal)."""
+        host = cls(
+            game,
+            identity,
+            name=save.table.name,
+            seats=["host" if s.seat == save.seat else "open" for s in save.seats],
+            options=save.table.options,
+            host_name=host_name,
+            bind=bind,
+            port=port,
+            save_dir=save_dir,
+            pass_key=pass_key,
+            watchers=save.table.watch,
+            dealer="fair",
+        )
+        host.info = save.table
+        host.joint = save.joint
+        host._commits, host._reveals = dict(save.commits), dict(save.reveals)
+        host.host_seat = save.seat
+        host.seat_keys = dict(drv.keys)
+        for r in host.remotes.values():
+            r.key = drv.keys.get(r.seat, b"")
+            r.name = next((s.name for s in save.seats if s.seat == r.seat), f"Seat {r.seat + 1}")
+            r.ready = True
+        host.chain, host.beacon_id = drv.fs.chain, save.seat
+        host.fair = drv
+        host._fair_log = drv.messages()
+        drv.send = host._fair_send
+        drv.secret_sent = lambda: host._fair_save(now=True)
+        host.failover_ply = drv.fs.view.ply
+        host.phase = HostPhase.PLAYING
+        host._fair_resume = True
         return host
 
     async def _resume_after_failover(self) -> None:

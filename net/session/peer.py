@@ -27,7 +27,7 @@ from .. import beacon
 from .. import fairplay as fp
 from .. import messages as m
 from ..fairdeal.deck import FairDealError
-from ..fairdeal.seat import WIRED, FairSeat
+from ..fairdeal.seat import WIRED, FairSave, FairSeat
 from ..identity import Identity, fingerprint, verify
 from ..transport import (
     SAME_KEY,
@@ -42,6 +42,7 @@ from ..transport import (
     expect_key,
     listen,
 )
+from . import probe
 from .events import (
     ChatReceived,
     Chooser,
@@ -56,7 +57,7 @@ from .events import (
     Result,
     StepApplied,
 )
-from .failover import candidates
+from .failover import FAIR_SAVE_EVERY, candidates
 from .fairtable import FairDriver
 from .host import FINALS_WAIT, HEARTBEAT, JOIN_TIMEOUT, MAX_ROUNDS, TableHost, fp_pass_key
 from .host import _scores as _scores_of
@@ -232,6 +233,14 @@ class TablePeer(Emitter[Event]):
         With `table`, only at the table of that name (:class:`WrongTable` otherwise).
         """
         await self._ensure_listener(resume.listen_port if resume else 0)
+        restored: FairSeat | None = None
+        if resume is not None and resume.fair:
+            # Replaying a fair seat's transcript checks every proof in it: off the loop, before connecting.
+            probe.prepare()
+            try:
+                restored = await asyncio.to_thread(_restore_fair, self.game, resume)
+            except (FairDealError, msgspec.DecodeError, msgspec.ValidationError, ValueError) as e:
+                raise Refusal(f"our saved seat at {resume.table.name!r} does not restore: {e}") from None
         self.joined_at = time.perf_counter()
         conn, answered = await connect_to_table(
             host,
@@ -250,7 +259,7 @@ class TablePeer(Emitter[Event]):
         self.host_addr, self.host_port = host, port
         self.host_fingerprint = conn.fingerprint
         if resume is not None:
-            self._restore(resume)
+            self._restore(resume, restored)
         await self._hello(conn, resume_ply=len(self.steps) if resume is not None else -1)
 
     async def run(self) -> Result:
@@ -539,9 +548,6 @@ class TablePeer(Emitter[Event]):
         self.keys = {s.seat: s.key for s in msg.seats if s.key and s.kind != "host"}
         self.dealt_by = [(1, self.host_seat)]
         if self.info.dealer == "fair":
-            self._problem(
-                "failover is off at a fair-dealer table (not wired yet): if the host goes away, the game ends"
-            )
             self._fair_begin(msg)
             return
         if not self.info.failover or (not self.share and fp.has_sealed_values(self.game)):
@@ -564,11 +570,18 @@ class TablePeer(Emitter[Event]):
         if self.chain is None or self.info.game not in WIRED:
             self._problem(f"this table's fair dealer cannot deal {self.info.game} here")
             return
+        probe.prepare()
         seat = FairSeat(
             self.game, self.info.players, self.seat, self.joint, self.info.options or None, chain=self.chain
         )
-        conn = self.conn
+        self.keys = {s.seat: s.key for s in msg.seats if s.key}  # every seat signs its messages here
+        self._fair_drive(seat, fp.tips(self.reveals))
+        self._make_save()
+        self._persist(now=True)  # our key is on disk before its share leaves
+        self.emit(GameStarted(self.seat))
+        self.fair.pump()  # type: ignore[union-attr]
 
+    def _fair_drive(self, seat: FairSeat, tips: dict[int, bytes] | None, *, paused: bool = False) -> None:
         def send(out: m.Fair) -> None:
             if self.conn is not None:
                 self.conn.send_nowait(out)
@@ -576,17 +589,19 @@ class TablePeer(Emitter[Event]):
         self.fair = FairDriver(
             seat,
             identity=self.identity,
-            keys={s.seat: s.key for s in msg.seats if s.key},
-            tips=fp.tips(self.reveals),
+            keys=self.keys,
+            tips=tips,
             send=send,
             choose=self._fair_choose,
             stepped=self._fair_stepped,
+            secret_sent=lambda: self._persist(now=True),
+            paused=paused,
         )
+        self.chain = seat.chain
         self.state = seat.view
         self.phase = PeerPhase.PLAYING
-        self.emit(GameStarted(self.seat))
-        self._fair_task = asyncio.ensure_future(self._fair_end(conn))
-        self.fair.pump()
+        self._saver.every = FAIR_SAVE_EVERY
+        self._fair_task = asyncio.ensure_future(self._fair_end(self.conn))
 
     async def _fair_choose(self, view: State[Any, Any]) -> Any:
         if self.chooser is not None:
@@ -598,6 +613,7 @@ class TablePeer(Emitter[Event]):
         assert self.fair is not None
         fs = self.fair.fs
         self.state = fs.view
+        self._persist()
         self.emit(StepApplied(fs.view.ply, fs.last[0], fs.last[1]))
 
     def _on_fair(self, msg: m.Fair) -> None:
@@ -609,20 +625,19 @@ class TablePeer(Emitter[Event]):
             if drv.check(msg) is None:  # signed by the host: its word on why the game ends
                 drv.fail(FairDealError(msg.body.decode("utf-8", "replace")))
             return
-        why = drv.check(msg)
+        # Our own earlier message, sent back: we restarted from our save (or made a round's anew).
+        why = drv.adopt(msg) if msg.seat == self.seat else drv.offer(msg)
         if why is not None:
             # Every seat signs its own: a message that does not check was altered on the host's watch.
             self.evidence.append(f"the host relayed {why}")
             self._problem(self.evidence[-1])
-            return
-        drv.receive(msg)
 
     async def _fair_end(self, conn: Connection | None) -> None:
         """Every seat's key reveal, our own audit and replay, then our signed final digest."""
         drv = self.fair
         assert drv is not None and self.info is not None
         try:
-            reveals = await drv.over
+            reveals = await asyncio.shield(drv.over)  # a takeover cancels this task, not the game
         except FairDealError as e:
             text = str(e) if str(e).startswith("the game ends") else f"the game ends: {e}"
             self._problem(text)
@@ -894,6 +909,9 @@ class TablePeer(Emitter[Event]):
         conn.send_nowait(m.Mismatch(ply=st.ply, digest=fp.public_digest(st)))
 
     def _on_sync(self, msg: m.Sync) -> None:
+        if self.fair is not None:
+            self.fair.resume()  # a fair table's host has sent every message it relayed
+            return
         if self.phase is PeerPhase.RESYNCING:
             self.phase = PeerPhase.PLAYING
         if self.info is None:
@@ -1078,18 +1096,29 @@ class TablePeer(Emitter[Event]):
         self._sent = (view.ply, text, sig)
         self.conn.send_nowait(m.Act(ply=view.ply, action=text, sig=sig))
 
-    def _persist(self) -> None:
-        if self.save is None or self.state is None:
+    def _persist(self, *, now: bool = False) -> None:
+        if self.save is None or self.state is None or self.takeover is not None:
             return
         self.save.steps = self.steps
-        self.save.view = self.state.encode()
+        drv = self.fair
+        if drv is None:
+            self.save.view = self.state.encode()
         p = self.save_path
         if p is None:
             return
         save = self.save
-        self._saver.save(p, lambda: msgspec.json.encode(save))
 
-    def _restore(self, sv: PeerSave) -> None:
+        def make() -> bytes:
+            if drv is not None:  # a fair seat keeps its transcript, not its view (the restore replays it)
+                save.fair = msgspec.msgpack.encode(drv.fs.save())
+            return msgspec.json.encode(save)
+
+        if now:
+            self._saver.save_now(p, make)
+        else:
+            self._saver.save(p, make)
+
+    def _restore(self, sv: PeerSave, fair: FairSeat | None = None) -> None:
         self.save = sv
         self.info, self.seat = sv.table, sv.seat
         self.joint, self.dealer_commit, self.share = sv.joint, sv.dealer_commit, sv.share
@@ -1110,6 +1139,10 @@ class TablePeer(Emitter[Event]):
             )
             for s in sv.seats
         ]
+        if fair is not None:
+            # Paused until the host has sent what it relayed: our own earlier messages are our word.
+            self._fair_drive(fair, None, paused=True)
+            return
         ply = sv.steps[-1].ply if sv.steps else 0
         self.state = decode_view(self.game, sv.view, ply) if sv.view else None
         if self.state is not None:
@@ -1151,7 +1184,10 @@ class TablePeer(Emitter[Event]):
             except (TimeoutError, Refusal, OSError) as e:
                 last = str(e)
             await backoff.sleep()
-        if self.info is not None and (not self.info.failover or (not self.share and fp.has_sealed_values(self.game))):
+        escrow = self.info is not None and self.info.dealer != "fair"  # a fair table has no secret to gather
+        if self.info is not None and (
+            not self.info.failover or (escrow and not self.share and fp.has_sealed_values(self.game))
+        ):
             raise Refusal(
                 f"the host is gone ({last}); failover is off at this table (fewer than two remote "
                 "seats hold escrow shares), so the game ends here"
@@ -1189,6 +1225,9 @@ class TablePeer(Emitter[Event]):
                         check_host=expect_key(c.fingerprint) if c.fingerprint else None,
                     )
                     await self._hello(conn, resume_ply=len(self.steps), failover=True)
+                    if self.fair is not None:
+                        for out in self.fair.own_messages():  # the new host may lack some of ours
+                            conn.send_nowait(out)
                     self.host_addr, self.host_port, self.host_seat = c.addr, c.port, c.seat
                     self.dealt_by.append((len(self.steps) + 1, c.seat))
                     if self.save is not None:
@@ -1223,6 +1262,9 @@ class TablePeer(Emitter[Event]):
 
     def _become_host(self) -> None:
         assert self.save is not None
+        if self.fair is not None:
+            self._become_fair_host(self.fair)
+            return
         self.save.steps = list(self.steps)
         # The old host's seat (and any seat played by its bots) is played by a bot from now on.
         self.save.seats = [msgspec.structs.replace(s, by_bot=s.seat == self.save.host_seat) for s in self.save.seats]
@@ -1246,6 +1288,41 @@ class TablePeer(Emitter[Event]):
             self.takeover.guard = self._listener.guard  # one count of unfinished handshakes per socket
         self.dealt_by.append((len(self.steps) + 1, self.seat))
         self.phase = PeerPhase.HOSTING
+
+    def _become_fair_host(self, drv: FairDriver) -> None:
+        """Host a fair table from here: our own rounds go on as they were; we relay every seat's."""
+        assert self.save is not None
+        self._update_save_seats()
+        host = TableHost.take_over_fair(
+            self.game,
+            self.identity,
+            self.save,
+            drv,
+            host_name=self.name,
+            bind=self.bind,
+            port=self.listen_port,
+            save_dir=self.save_dir,
+            pass_key=self.pass_key,
+        )
+        if self._fair_task is not None:
+            self._fair_task.cancel()  # the host's run audits and ends the game now
+            self._fair_task = None
+
+        def stepped() -> None:
+            self.state = drv.fs.view
+            host._fair_stepped()
+
+        drv.stepped = stepped
+        self.takeover = host
+        host.external_listener = True
+        if self._listener is not None and self._listener.guard is not None:
+            host.guard = self._listener.guard
+        self.phase = PeerPhase.HOSTING
+
+
+def _restore_fair(game: Game[Any, Any], sv: PeerSave) -> FairSeat:
+    """A fair seat from its save, every message in it taken again with every check."""
+    return FairSeat.restore(game, msgspec.msgpack.decode(sv.fair, type=FairSave))
 
 
 def _proved_host(

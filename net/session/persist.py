@@ -35,10 +35,13 @@ class Saver:
     holds the public record and an escrow share (docs/lan.md).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, every: float = 0.0) -> None:
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="coldwater-save")
         self._pending: tuple[Path, Callable[[], bytes]] | None = None
         self._scheduled = False
+        self.every = every
+        """At most one write per this many seconds (the latest snapshot wins; 0: one per loop turn)."""
+        self._last = 0.0
 
     def save(self, path: Path, make: Callable[[], bytes]) -> None:
         self._pending = (path, make)
@@ -46,17 +49,29 @@ class Saver:
             return
         self._scheduled = True
         try:
-            asyncio.get_running_loop().call_soon(self.flush)
+            loop = asyncio.get_running_loop()
         except RuntimeError:  # no loop (tools, tests): write now
             self.flush()
+            return
+        wait = self._last + self.every - time.monotonic()
+        if wait > 0:
+            loop.call_later(wait, self.flush)
+        else:
+            loop.call_soon(self.flush)
 
     def flush(self) -> None:
         self._scheduled = False
+        self._last = time.monotonic()
         if self._pending is None:
             return
         path, make = self._pending
         self._pending = None
         self._pool.submit(write_atomic, path, make(), durable=False)
+
+    def save_now(self, path: Path, make: Callable[[], bytes]) -> None:
+        """Write now and wait for it (after any earlier write): a secret must be on disk before it is used."""
+        self._pending = None
+        self._pool.submit(write_atomic, path, make(), durable=False).result()
 
     def close(self, *, delete: Path | None = None) -> None:
         """Write what is pending (then delete `delete`), and wait for the writes."""
@@ -124,6 +139,9 @@ class PeerSave(msgspec.Struct, kw_only=True):
     """(first ply, host seat) for each host that dealt part of the game, to blame the right one."""
     chain: bytes = b""
     """The end value of this seat's beacon chain (secret: its links are revealed one per public draw)."""
+    fair: bytes = b""
+    """At a fair-dealer table: this seat's ``FairSave`` (msgpack): its own key, chain and pass secrets
+    and the table's public transcript; no other seat's sealed value (docs/fairplay.md)."""
 
     def key_for(self, seat: int) -> bytes:
         return self.keys.get(seat, b"")

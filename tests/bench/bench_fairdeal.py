@@ -1,4 +1,5 @@
-"""Private deals (net/fairdeal) for a Coldwater Crown table: setup, one deal, the audit, bytes.
+"""Private deals (net/fairdeal) for a Coldwater Crown table: setup, one deal, the audit, bytes
+(and, from the same operation times, an Aquatica table's setup with its merged decks).
 
     .venv/bin/python tests/bench/bench_fairdeal.py [--seats 4] [--deals 200]
 
@@ -28,6 +29,8 @@ from typing import TypeVar
 
 import msgspec
 
+from coldwater.core.aquatica.game import GAME as AQUATICA
+from coldwater.core.aquatica.setup import CHAR_DISCARDS, DIAMOND, LOC_DISCARDS
 from coldwater.core.crown.game import GAME
 from coldwater.net.fairdeal import (
     Deck,
@@ -92,6 +95,18 @@ def main() -> None:
         f"at the fastest op times seen ({fast_var * 1e6:.0f} / {fast_base * 1e6:.0f} / {fast_valid * 1e6:.0f} µs): "
         f"setup critical path ≈ {est_setup:.3f} s checked first, {n * points * (fast_var + fast_base):.3f} s "
         f"pipelined; a private deal ≈ {est_deal * 1000:.1f} ms of compute"
+    )
+    # Aquatica (advanced Kings): its decks at setup, then the two it merges after the box discards.
+    opening = AQUATICA.new(n, seed="bench-fairdeal", options={"kings": "advanced"})
+    aq_points = sum(len(s.cards) * s.parts for s in mapping.decks("aquatica", opening))
+    circle = sum(1 for c in opening.data.char_deck if c < DIAMOND)
+    merged = circle + (len(opening.data.char_deck) - circle - CHAR_DISCARDS[n]) + len(opening.data.loc_deck)
+    merged -= 5 * LOC_DISCARDS[n]
+    per = n * (fast_var + fast_base + 2 * fast_valid)
+    print(
+        f"Aquatica, {n} seats, King draft: {aq_points} ciphertexts at setup, {merged} more in the merged "
+        f"Character and Location decks: setup ≈ {aq_points * per:.3f} s, merges ≈ {merged * per:.3f} s "
+        "(checked first, at those op times)"
     )
 
     keys = {s: SeatKey() for s in range(n)}

@@ -1,10 +1,12 @@
 """LAN benchmark: move round-trip p50/p99 with 4 peers, bytes on the wire per move, join → seated;
-and a fair-dealer Crown table's setup time and private-deal latency.
+and a fair-dealer Crown (or Aquatica) table's setup time and private-deal latency.
 
-Run ``.venv/bin/python tests/bench/bench_lan.py [GAMES]`` (``... fair [GAMES]``: the fair dealer
-only). As root it runs four processes in network namespaces joined by veth pairs and a bridge (real
-sockets, real multicast discovery); otherwise four sessions in one process on
-loopback. Prints figures; never asserts on time.
+Run ``.venv/bin/python tests/bench/bench_lan.py [GAMES]`` (``... fair [GAMES] [crown|aquatica]``:
+the fair dealer only, for one game; Aquatica is 4 seats with the advanced King draft;
+``... fair-netns [GAMES]``: only a fair Crown table across network namespaces, veth). As root it
+runs four processes in network namespaces joined by veth pairs and a bridge (real sockets, real
+multicast discovery), for the committed and the fair dealer; otherwise four sessions in one
+process on loopback. Prints figures; never asserts on time.
 """
 
 from __future__ import annotations
@@ -145,30 +147,40 @@ def bench_loopback(games: int) -> None:
     _report("loopback, one process", name, games, rtts, seated, total, plies, len(rtts))
 
 
-def bench_fair_table(games: int) -> None:
-    """A 4-seat Crown table dealt by the fair dealer (net/fairdeal/relay.py: every seat's process in this
+FAIR_OPTIONS: dict[str, Any] = {"crown": None, "aquatica": {"kings": "advanced"}}
+
+
+def bench_fair_table(games: int, name: str = "crown") -> None:
+    """A 4-seat table dealt by the fair dealer (net/fairdeal/relay.py: every seat's process in this
     one, messages relayed as bytes). Everything runs serially here, so each figure is the sum of what the
     four processes would do in parallel on a LAN: an upper bound on their critical path, before the network."""
     from coldwater.core import games as registry
     from coldwater.net.fairdeal.relay import LocalTable
 
-    game = registry.get("crown")
+    game = registry.get(name)
     setups: list[float] = []
+    shuffles: list[float] = []
     deals: list[float] = []
     sent = plies = 0
     for g in range(games):
-        table = LocalTable(game, 4, (f"fair-bench-{g}".encode() * 4)[:32])
+        table = LocalTable(game, 4, (f"fair-bench-{g}".encode() * 4)[:32], options=FAIR_OPTIONS[name])
         audits = table.play()
         assert all(a.ok for a in audits)
         setups.append(table.stats.setup_s)
+        shuffles.append(table.stats.shuffles_s)
         deals += table.stats.private_deals_s
         sent += table.stats.bytes
         plies += table.stats.plies
-    print(f"Fair dealer (loopback, one process, serial), crown, 4 seats, {games} game(s), {plies} plies")
+    print(f"Fair dealer (loopback, one process, serial), {name}, 4 seats, {games} game(s), {plies} plies")
     print(
         f"  setup (keys + every deck shuffled by every seat, each pass checked by the others)  "
         f"median {statistics.median(setups) * 1000:7.0f} ms   max {max(setups) * 1000:7.0f} ms"
     )
+    if name == "aquatica":  # its Character and Location decks are merged and shuffled again after the box discards
+        print(
+            f"  setup + the merged decks' shuffles (Characters, Locations)  "
+            f"median {statistics.median(shuffles) * 1000:7.0f} ms   max {max(shuffles) * 1000:7.0f} ms"
+        )
     print(
         f"  private deal (3 strips made, 4 processes check them, the drawer reads)  "
         f"p50 {_pct(deals, 0.5) * 1000:6.2f} ms   p99 {_pct(deals, 0.99) * 1000:6.2f} ms   (n={len(deals)})"
@@ -176,7 +188,7 @@ def bench_fair_table(games: int) -> None:
     print(f"  protocol bytes per game (msgpack, before framing)  {sent / max(games, 1):9.0f} B")
 
 
-async def _fair_lan_once(game: Any, tag: str) -> tuple[float, list[float], int, int]:
+async def _fair_lan_once(game: Any, tag: str, options: Any = None) -> tuple[float, list[float], int, int]:
     from coldwater.net.identity import Identity
     from coldwater.net.session import TableHost, TablePeer, bot_chooser
 
@@ -189,6 +201,7 @@ async def _fair_lan_once(game: Any, tag: str) -> tuple[float, list[float], int, 
         chooser=bot_chooser(game),
         dealer="fair",
         watchers=0,
+        options=options,
     )
     port = await host.listen()
     peers = [
@@ -207,22 +220,69 @@ async def _fair_lan_once(game: Any, tag: str) -> tuple[float, list[float], int, 
     return setup, deals, total, host.result.plies
 
 
-def bench_fair_lan(games: int) -> None:
+def bench_fair_netns(games: int) -> None:
+    """A 4-seat Crown table dealt by the fair dealer across network namespaces: four processes, veth pairs
+    and a bridge, real sockets; each seat's process measures every private deal from reaching it to taking it
+    (the strips of the other three seats cross the host's relay over veth)."""
+    from tests.net.netlab import NetLab
+
+    common = ["--headless", "--bot", "--stats", "--timeout", "300", "--dealer", "fair"]
+    setups: list[float] = []
+    deals: list[float] = []
+    total_bytes = plies = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        lab = NetLab(4, Path(tmp))
+        try:
+            for g in range(games):
+                name = f"FairBench{g}"
+                host = lab.start(
+                    0, ["-m", "coldwater.net.cli", "host", "crown", "--name", name, "--players", "4", *common], f"h{g}"
+                )
+                join = [c for c in common if c != "--dealer" and c != "fair"]
+                peers = [lab.start(i, ["-m", "coldwater.net.cli", "join", name, *join], f"p{i}-{g}") for i in (1, 2, 3)]
+                results = []
+                for p in [host, *peers]:
+                    out, _ = p.communicate(timeout=320)
+                    results.append(json.loads(out.strip().splitlines()[-1]))
+                assert len({r["digest"] for r in results}) == 1 and all(r["audit"] == "ok" for r in results)
+                hs = results[0]["stats"]
+                total_bytes += hs["bytes_in"] + hs["bytes_out"]
+                plies += results[0]["plies"]
+                setups.append(max(r["stats"]["setup_ms"] for r in results) / 1000)
+                deals += [x / 1000 for r in results for x in r["stats"]["deal_ms"]]
+        finally:
+            lab.close()
+    print(f"Fair dealer across network namespaces (veth + bridge, 4 processes), crown, 4 seats, {games} game(s)")
+    print(
+        f"  setup, seed round done → every deck shuffled, at the slowest process  "
+        f"median {statistics.median(setups) * 1000:7.0f} ms   max {max(setups) * 1000:7.0f} ms"
+    )
+    print(
+        f"  private deal, a process reaching it → taking it  "
+        f"p50 {_pct(deals, 0.5) * 1000:6.2f} ms   p99 {_pct(deals, 0.99) * 1000:6.2f} ms   (n={len(deals)})"
+    )
+    print(
+        f"  bytes on the wire per game (all 3 links, both ways)  {total_bytes / max(games, 1):9.0f} B   "
+        f"({total_bytes / max(plies, 1):6.0f} B per ply, {plies / max(games, 1):.0f} plies a game)"
+    )
+
+
+def bench_fair_lan(games: int, name: str = "crown") -> None:
     """The same table over the LAN session on loopback: four processes' work interleaved on one
     event loop (so still no parallelism), real sockets, the host relaying every message."""
     from coldwater.core import games as registry
 
-    game = registry.get("crown")
+    game = registry.get(name)
     setups: list[float] = []
     deals: list[float] = []
     sent = plies = 0
     for g in range(games):
-        s, d, b, p = asyncio.run(_fair_lan_once(game, f"fairlan{g}"))
+        s, d, b, p = asyncio.run(_fair_lan_once(game, f"fairlan{g}", FAIR_OPTIONS[name]))
         setups.append(s)
         deals += d
         sent += b
         plies += p
-    print(f"Fair dealer over the LAN session (loopback, one process), crown, 4 seats, {games} game(s), {plies} plies")
+    print(f"Fair dealer over the LAN session (loopback, one process), {name}, 4 seats, {games} game(s), {plies} plies")
     print(
         f"  setup, seed round done → every deck shuffled, at the slowest process  "
         f"median {statistics.median(setups) * 1000:7.0f} ms   max {max(setups) * 1000:7.0f} ms"
@@ -235,13 +295,22 @@ def bench_fair_lan(games: int) -> None:
 
 
 def main() -> None:
-    if len(sys.argv) > 1 and sys.argv[1] == "fair":
+    from tests.net.netlab import why_not
+
+    if len(sys.argv) > 1 and sys.argv[1] in ("fair", "fair-netns"):
         n = int(sys.argv[2]) if len(sys.argv) > 2 else 3
-        bench_fair_table(n)
-        bench_fair_lan(n)
+        name = sys.argv[3] if len(sys.argv) > 3 else "crown"
+        if name not in FAIR_OPTIONS:
+            sys.exit(f"the fair dealer deals {' or '.join(FAIR_OPTIONS)}, not {name!r}")
+        if why_not() is None and name == "crown":
+            bench_fair_netns(n)
+        elif name == "crown":
+            print(f"(no namespaces: {why_not()}; the fair dealer on loopback only)")
+        if sys.argv[1] == "fair":
+            bench_fair_table(n, name)
+            bench_fair_lan(n, name)
         return
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 3
-    from tests.net.netlab import why_not
 
     t0 = time.perf_counter()
     if why_not() is None:
@@ -249,6 +318,8 @@ def main() -> None:
     else:
         print(f"(no namespaces: {why_not()}; measuring on loopback)")
     bench_loopback(games)
+    if why_not() is None:
+        bench_fair_netns(games)
     bench_fair_table(games)
     bench_fair_lan(games)
     print(f"  ({time.perf_counter() - t0:.1f} s in all)")
