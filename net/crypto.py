@@ -51,7 +51,6 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
-from spake2 import SPAKE2_A, SPAKE2_B
 
 from . import messages as m
 from .identity import Identity, fingerprint, verify
@@ -137,6 +136,11 @@ class _Pake:
     """One side of SPAKE2 with a typed face (the package has no type hints)."""
 
     def __init__(self, password: bytes, side: str) -> None:
+        # Imported here: building its group costs every LAN process (the headless peers
+        # of the tests start a hundred) about a tenth of its start-up, and only a
+        # table with a passphrase uses it.
+        from spake2 import SPAKE2_A, SPAKE2_B
+
         cls = SPAKE2_A if side == "A" else SPAKE2_B
         self._s: Any = cls(password, idA=_PAKE_ID_A, idB=_PAKE_ID_B)
         self.message: bytes = bytes(self._s.start())

@@ -10,6 +10,7 @@
 | `failover.py` | choosing a new host and what it gathers before play resumes |
 | `spectators.py` | the host's watchers: what they are sent (the public view only), what they may send |
 | `watcher.py` | `TableWatcher`: watching a table, checking every public step |
+| `joining.py` | what a peer and a watcher share: reaching a named table, checking a resync |
 
 The full protocol, fault handling and what a cheating host can and cannot do
 are in docs/lan.md. Nothing here prints.

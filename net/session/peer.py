@@ -64,6 +64,7 @@ from .failover import FAIR_SAVE_EVERY, candidates
 from .fairtable import FairDriver
 from .host import FINALS_WAIT, HEARTBEAT, JOIN_TIMEOUT, MAX_ROUNDS, TableHost, fp_pass_key
 from .host import _scores as _scores_of
+from .joining import SyncRefused, connect_to_table, read_sync
 from .persist import (
     PeerSave,
     SavedSeat,
@@ -280,18 +281,16 @@ class TablePeer(Emitter[Event]):
                     "is left as it is, and without it this seat's key is lost, so the seat cannot go on"
                 ) from None
         self.joined_at = time.perf_counter()
-        conn, answered = await connect(
+        conn, answered = await connect_to_table(
             host,
             port,
             self.identity,
-            self.game.name,
-            self.game.content_hash,
+            self.game,
             passphrase=self.passphrase,
             check_host=self.check_host,
+            table=table,
+            wrong=WrongTable,
         )
-        if table and answered != table:
-            await conn.close()
-            raise WrongTable(f"{host}:{port} hosts the table {answered!r}, not {table!r}")
         if resume is not None and answered != resume.table.name:
             # A save belongs to one table; another table now at that address is another game.
             log.warning("%s:%d hosts %r now; not resuming our game at %r", host, port, answered, resume.table.name)
@@ -1043,16 +1042,9 @@ class TablePeer(Emitter[Event]):
         if self.info is None:
             return
         try:
-            view = unpack_view(self.game, msg.view, msg.ply)
-        except (msgspec.DecodeError, msgspec.ValidationError) as e:
-            self._problem(f"refused a malformed resync: {e}")
-            return
-        start = msg.ply - len(msg.steps)
-        if start < 0 or start > len(self.steps):
-            self._problem("refused a resync that does not join our record")
-            return
-        if msg.steps and msg.steps[-1].digest != fp.public_digest(view):
-            self._problem("refused a resync whose view does not match its last step")
+            view, start = read_sync(self.game, msg, len(self.steps))
+        except SyncRefused as e:
+            self._problem(str(e))
             return
         # A resync may add to our record, never rewrite it: what we already hold is evidence.
         for s in msg.steps:

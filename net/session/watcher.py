@@ -46,6 +46,7 @@ from .events import (
     StepApplied,
 )
 from .host import HEARTBEAT, JOIN_TIMEOUT, fp_pass_key
+from .joining import SyncRefused, connect_to_table, read_sync
 from .persist import public_step, unpack_view
 
 log = logging.getLogger("coldwater.net")
@@ -126,18 +127,9 @@ class TableWatcher(Emitter[Event]):
 
     async def join(self, host: str, port: int, *, table: str = "") -> None:
         """Connect and ask to watch (Refusal says why not: no watchers here, too many, a passphrase...)."""
-        conn, answered = await connect(
-            host,
-            port,
-            self.identity,
-            self.game.name,
-            self.game.content_hash,
-            passphrase=self.passphrase,
-            check_host=self.check_host,
+        conn, _ = await connect_to_table(
+            host, port, self.identity, self.game, passphrase=self.passphrase, check_host=self.check_host, table=table
         )
-        if table and answered != table:
-            await conn.close()
-            raise Refusal(f"{host}:{port} hosts the table {answered!r}, not {table!r}")
         self.host_addr, self.host_port = host, port
         self.host_fingerprint = conn.fingerprint
         await self._hello(conn)
@@ -288,16 +280,9 @@ class TableWatcher(Emitter[Event]):
 
     def _on_sync(self, msg: m.Sync) -> None:
         try:
-            view = unpack_view(self.game, msg.view, msg.ply)
-        except (msgspec.DecodeError, msgspec.ValidationError) as e:
-            self._problem(f"refused a malformed resync: {e}")
-            return
-        start = msg.ply - len(msg.steps)
-        if start < 0 or start > len(self.steps):
-            self._problem("refused a resync that does not join what we have")
-            return
-        if msg.steps and msg.steps[-1].digest != fp.public_digest(view):
-            self._problem("refused a resync whose view does not match its last step")
+            view, start = read_sync(self.game, msg, len(self.steps))
+        except SyncRefused as e:
+            self._problem(str(e))
             return
         if view.view(None).digest() != view.digest():
             self._problem("refused a resync that is not the public view")
