@@ -57,7 +57,7 @@ LONGEST: tuple[tuple[str, float], ...] = (
     ("tests/net/test_attacks_netns.py::", 5),
     ("tests/tui/test_serve_tables.py::", 6),
     ("tests/net/test_fairdeal_session.py::test_a_peer_whose_connection_drops_comes_back", 6),
-    ("tests/net/test_fairdeal_session.py::test_a_reformed_tackle_stack", 5),
+    ("tests/net/test_fairdeal_session.py::test_a_reformed_tackle_stack", 15),
     ("tests/net/test_loopback.py::test_every_registered_game_plays_whole_games_over_the_lan", 5),
     ("tests/tui/test_app.py::test_every_theme_loads_every_stylesheet", 4),
     ("tests/net/test_fairdeal.py::test_any_deck_round_trips", 5),

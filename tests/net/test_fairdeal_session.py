@@ -610,7 +610,9 @@ def test_a_reformed_tackle_stack_is_a_fresh_deck_every_seat_shuffles() -> None:
     tackle = [d for d in table.seats[0].order if d.startswith("crown/tackle")]
     assert len(tackle) >= 2, tackle  # reformed at least once
     assert all(len(table.seats[0].decks[d].passes) == 3 for d in tackle)
-    assert any(w[0] == tackle[-1] for f in table.seats for w in f.known), "a piece of a reformed stack was dealt"
+    # Some reformed stack was dealt from (the last one may be formed just before the game ends:
+    # the shuffles' secrets are fresh each run, so how far the game goes after a reform varies).
+    assert any(w[0] in tackle[1:] for f in table.seats for w in f.known), "a piece of a reformed stack was dealt"
 
 
 @pytest.mark.parametrize("seats", [None, ["bot", "open", "open"]], ids=["host-seat", "seatless-host"])

@@ -87,7 +87,8 @@ async def host_table(app: Screen, reserve: str = "") -> str:
 async def join_served(app: Screen, what: str = "on this server") -> str:
     """From the menu: Join, then the first table of this server."""
     app.proc.stdin.write(b"j")
-    await app.until(lambda s: what in s, f"a table {what!r} in the join list")
+    # The list wraps a long line at 80 columns: compare with the words joined by single spaces.
+    await app.until(lambda s: what in " ".join(s.split()), f"a table {what!r} in the join list")
     app.proc.stdin.write(b"\x1b[A")  # up from the address field to the list
     await asyncio.sleep(0.3)
     app.proc.stdin.write(b"\r")
