@@ -440,11 +440,7 @@ class TablePeer(Emitter[Event]):
             msg = await conn.recv()
             if msg is None:
                 return
-            try:
-                await self._handle(conn, msg)
-            except Exception as e:  # a hostile or buggy host must not crash us
-                log.exception("handling %s", type(msg).__name__)
-                self._problem(f"refused {type(msg).__name__} from the table: {e}")
+            await self._handle_safely(conn, msg)
             if self.evidence and self.result is None and self._pending is None and self.state is not None:
                 self._leave_on_evidence()
             if self.result is not None:
@@ -552,11 +548,15 @@ class TablePeer(Emitter[Event]):
             msg = await conn.recv()
             if msg is None:
                 return
-            try:
-                await self._handle(conn, msg)
-            except Exception as e:  # a hostile or buggy host must not crash us
-                log.exception("handling %s after the end", type(msg).__name__)
-                self._problem(f"refused {type(msg).__name__} from the table: {e}")
+            await self._handle_safely(conn, msg)
+
+    async def _handle_safely(self, conn: Connection, msg: m.Message) -> None:
+        """One message from the host, during play or after the end: what breaks our handling is refused."""
+        try:
+            await self._handle(conn, msg)
+        except Exception as e:  # a hostile or buggy host must not crash us
+            log.exception("handling %s", type(msg).__name__)
+            self._problem(f"refused {type(msg).__name__} from the table: {e}")
 
     def _on_rematch(self, msg: m.Rematch) -> None:
         if self.result is None or not self.linger:
