@@ -265,7 +265,8 @@ async def _join(ns: argparse.Namespace, target: str) -> int:
             fingerprint=ns.fingerprint,
         )
         if peer.save is not None:
-            log.warning("resuming our saved game at %s (ply %d)", peer.info.name if peer.info else "?", len(peer.steps))
+            ply = peer.state.ply if peer.state is not None else len(peer.steps)  # a fair seat keeps no steps
+            log.warning("resuming our saved game at %s (ply %d)", peer.info.name if peer.info else "?", ply)
         res = await peer.run()
     except Refusal as e:
         print(f"coldwater: {e}", file=sys.stderr)

@@ -124,5 +124,6 @@ def fair_peer_save(
         reveals=dict(reveals),
         listen_port=listen_port,
         chain=fs.chain.end,
+        fair_sent=drv.recent_own(),
     )
     return with_fair(save, msgspec.msgpack.encode(fs.save()))

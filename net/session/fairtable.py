@@ -152,6 +152,25 @@ class FairDriver:
         """Every message this seat sent, in no particular order (to send again after a reconnect)."""
         return [box[self.fs.seat] for box in self.inbox.values() if self.fs.seat in box]
 
+    def recent_own(self) -> list[m.Fair]:
+        """This seat's messages for the rounds another seat may not have taken yet (for its save).
+
+        No seat is more than AHEAD plies behind a round this one took (that round needed its message
+        or was this seat's own move), so older ones are in every transcript."""
+        since = self.fs.view.ply - AHEAD
+        return [msg for msg in self.own_messages() if msg.ply >= since]
+
+    def keep_own(self, msgs: list[m.Fair]) -> None:
+        """This seat's own messages from its save, as sent: each round's word stays the one sent (a
+        restored seat makes no second, different one). Ones not signed by this seat are ignored."""
+        for msg in msgs:
+            signed = fair_message(self.fs.joint, msg.kind, msg.ply, msg.ref, msg.seat, msg.body, msg.digest)
+            if msg.seat != self.fs.seat or not verify(self.identity.public, msg.sig, signed):
+                continue
+            key = (msg.kind, msg.ply, msg.ref)
+            self.sent.add(key)
+            self.inbox.setdefault(key, {})[msg.seat] = msg
+
     def messages(self) -> list[m.Fair]:
         """Every message here, every seat's and this one's, by ply (what a new host relays after a failover)."""
         return sorted((msg for box in self.inbox.values() for msg in box.values()), key=lambda x: x.ply)

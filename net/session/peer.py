@@ -300,6 +300,10 @@ class TablePeer(Emitter[Event]):
         if resume is not None:
             self._restore(resume, restored)
         await self._hello(conn, resume_ply=len(self.steps) if resume is not None else -1)
+        if restored is not None and resume is not None and self.fair is not None:
+            # What we sent last may never have reached the table (a host that froze, then stood down).
+            for out in self.fair.own_messages():
+                conn.send_nowait(out)
 
     async def run(self) -> Result:
         """Play until the game ends (reconnecting and failing over as needed)."""
@@ -1236,6 +1240,7 @@ class TablePeer(Emitter[Event]):
         def make() -> bytes:
             if drv is not None:  # a fair seat keeps its transcript, not its view (the restore replays it)
                 with_fair(save, msgspec.msgpack.encode(drv.fs.save()))
+                save.fair_sent = drv.recent_own()
             return msgspec.json.encode(save)
 
         if now:
@@ -1267,6 +1272,8 @@ class TablePeer(Emitter[Event]):
         if fair is not None:
             # Paused until the host has sent what it relayed: our own earlier messages are our word.
             self._fair_drive(fair, None, paused=True)
+            assert self.fair is not None
+            self.fair.keep_own(sv.fair_sent)
             return
         ply = sv.steps[-1].ply if sv.steps else 0
         self.state = decode_view(self.game, sv.view, ply) if sv.view else None

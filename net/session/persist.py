@@ -146,6 +146,10 @@ class PeerSave(msgspec.Struct, kw_only=True):
     fair_sum: bytes = b""
     """SHA-256 of `fair` (:func:`with_fair`): a damaged save is refused at once, not found out at the
     end (a flipped byte in a pass secret would pass every check of the replay, then fail the audit)."""
+    fair_sent: list[m.Fair] = []
+    """This seat's own signed messages of its latest rounds, as sent: its transcript holds only what
+    it took, and a round it took (a host that froze after taking it) may never have reached the
+    others. A restored seat sends them again; the table drops the ones it has."""
 
     def key_for(self, seat: int) -> bytes:
         return self.keys.get(seat, b"")
