@@ -89,9 +89,10 @@ async def join_served(app: Screen, what: str = "on this server") -> str:
     app.proc.stdin.write(b"j")
     # The list wraps a long line at 80 columns: compare with the words joined by single spaces.
     await app.until(lambda s: what in " ".join(s.split()), f"a table {what!r} in the join list")
-    app.proc.stdin.write(b"\x1b[A")  # up from the address field to the list
+    # The list has the focus once it shows a table; this server's tables come first, so key 1 picks
+    # it (Up + Enter picked the last row when other tests' LAN tables were listed too).
     await asyncio.sleep(0.3)
-    app.proc.stdin.write(b"\r")
+    app.proc.stdin.write(b"1")
     return await app.until(lambda s: LOBBY in s or "Refused" in s, "the lobby or a refusal")
 
 
