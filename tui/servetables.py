@@ -163,6 +163,10 @@ def die_with_server() -> None:
     import ctypes
     import signal
 
+    # The server ends a session with SIGHUP, and SIGHUP is how a dead server is noticed; a server
+    # started under `nohup` would hand its apps SIGHUP ignored (exec keeps SIG_IGN), and then an
+    # app whose server is gone reads a closed terminal forever.
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, int(signal.SIGHUP))  # PR_SET_PDEATHSIG

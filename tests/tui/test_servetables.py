@@ -8,8 +8,13 @@ as is the one the pair was attached with, whatever the request says.
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import socket
 import struct
+import subprocess
+import sys
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -216,3 +221,34 @@ async def test_the_opener_asks_for_a_rematch_and_the_server_offers_it_to_every_s
     finally:
         for p in seats + new_seats:
             await p.close()
+
+
+ORPHAN_APP = """
+import os, signal, subprocess, sys, time
+signal.signal(signal.SIGHUP, signal.SIG_IGN)  # as under `nohup coldwater serve`: exec keeps it ignored
+child = subprocess.Popen([sys.executable, "-c", "from coldwater.tui.servetables import die_with_server\\n"
+                          "die_with_server()\\nimport time\\nprint('up', flush=True)\\ntime.sleep(60)"],
+                         env={**os.environ, "%s": "99"}, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+child.stdout.readline()
+print(child.pid, flush=True)
+os._exit(0)  # the server dies without stopping its app
+"""
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the parent-death signal is Linux's prctl")
+def test_a_served_app_ends_with_its_server_even_if_sighup_was_ignored() -> None:
+    """An orphaned app would hold its key's data folder (and read a closed terminal) for ever."""
+    out = subprocess.run(
+        [sys.executable, "-c", ORPHAN_APP % servetables.FD_ENV], capture_output=True, text=True, timeout=30, check=True
+    )
+    pid = int(out.stdout.split()[-1])
+    stat = Path(f"/proc/{pid}/stat")
+    for _ in range(100):
+        try:
+            if stat.read_text().rsplit(")", 1)[1].split()[0] in ("Z", "X"):
+                return  # dead, not yet reaped by whoever adopted it
+        except (FileNotFoundError, ProcessLookupError):
+            return
+        time.sleep(0.05)
+    os.kill(pid, signal.SIGKILL)
+    pytest.fail("the served app outlived its server")
