@@ -73,7 +73,8 @@ async def test_watch_a_game_from_the_join_screen_at_80x24(home: Path) -> None:
             assert drawn == sorted(drawn) and drawn[-1] > 0
             assert any(e.who == "Ann" for e in table.logbook.entries)  # the seats by name
             assert not table.query_one("#decision").option_count  # nothing to choose: read-only
-            assert "is thinking" in _text(table, "#decision-title")
+            # "…" while a chance outcome is on its way; then whose turn it is.
+            await until(lambda: "is thinking" in _text(table, "#decision-title"), 10, "a player thinking")
             assert table.check_action("done", ()) is False  # no End-turn key (nor any choice key) to show
             await pilot.press("e")
             assert not host.refusals  # nothing was sent for it
