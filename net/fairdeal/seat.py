@@ -43,6 +43,7 @@ from typing import Any, Final
 
 import msgspec
 
+from coldwater.core import record as records
 from coldwater.core.aquatica import sealing as aq_sealing
 from coldwater.core.aquatica.actions import Deal, PickKing
 from coldwater.core.aquatica.model import HIDDEN, HIDDEN_KING, KING_BASE
@@ -51,6 +52,7 @@ from coldwater.core.crown.actions import CrownAction, Reveal, TackleDraw
 from coldwater.core.crown.model import CrownData
 from coldwater.core.crown.views import copy as crown_copy
 from coldwater.core.errors import IllegalAction
+from coldwater.core.record import GameRecord
 from coldwater.core.rng import Rng
 from coldwater.core.state import CHANCE, EVERYONE, Openings, Slot
 
@@ -1019,19 +1021,24 @@ class FairSeat:
         if problems:
             return FairAudit(False, problems, culprits, None)
         full = self.game.new(self.players, seed=fp.game_seed(self.joint), options=self.options)
+        # The whole game as a record, every card in it, for the end screen and Replays: once every
+        # key is out, what each seat held is no longer anyone's secret.
+        whole = records.start(self.game, full, self.options)
         try:
             for kind, what in self.record:
+                action = what
                 if kind == "deal":
                     deck_id, pos = what
                     labels = list(cards[deck_id][pos])
-                    full.apply(Deal(int(labels[0])) if self.aq is not None else crown_outcome(deck_id, labels))
-                else:
-                    full.apply(what)
+                    action = Deal(int(labels[0])) if self.aq is not None else crown_outcome(deck_id, labels)
+                seat = full.current
+                full.apply(action)
+                records.append(whole, CHANCE if seat is None else seat, action, full)
         except IllegalAction as e:
             return FairAudit(False, [f"the record does not replay with the cards dealt: {e}"], [], None)
         if full.view(self.seat).digest() != self.view.digest():
             return FairAudit(False, ["this seat's own view is not the replay's view of it"], [], None)
-        return FairAudit(True, [], [], full)
+        return FairAudit(True, [], [], full, whole)
 
 
 @dataclass
@@ -1041,3 +1048,5 @@ class FairAudit:
     culprits: list[int]
     full: Any
     """The full state replayed from the record and the cards every deck dealt (None when not ok)."""
+    record: GameRecord | None = None
+    """The whole game replayed, as a record the replay viewer reads (None when not ok)."""

@@ -24,6 +24,7 @@ from typing import Any, Final
 import msgspec
 
 from coldwater.core.errors import IllegalAction
+from coldwater.core.record import GameRecord
 
 from .. import messages as m
 from ..fairdeal import mapping
@@ -119,6 +120,8 @@ class FairDriver:
         self.paused = paused
         """A seat restored from its save takes no round until the host has sent it every message it
         relayed (its own earlier ones among them, which it adopts rather than making new ones)."""
+        self.whole: GameRecord | None = None
+        """The whole game, every card in it, once the audit at the end has replayed it."""
         self.later: list[m.Fair] = []
         """Genuine messages for rounds further ahead than :meth:`check` admits (see MAX_LATER)."""
         if tips is not None:  # a restored seat has its tips (and its book of links) from its save
@@ -473,4 +476,13 @@ class FairDriver:
 
     async def audit(self, reveals: Mapping[int, KeyReveal]) -> FairAudit:
         """Every deck audited and the game replayed in full (in a worker thread: it decrypts every card)."""
-        return await asyncio.to_thread(self.fs.audit, reveals)
+        rep = await asyncio.to_thread(self.fs.audit, reveals)
+        self.whole = rep.record
+        return rep
+
+
+def fair_record(drv: FairDriver, meta: dict[str, str] | None = None) -> GameRecord | None:
+    """A copy of the whole game `drv`'s audit replayed, with `meta` (None before a clean audit)."""
+    if drv.whole is None:
+        return None
+    return msgspec.structs.replace(drv.whole, meta={**drv.whole.meta, **(meta or {})})

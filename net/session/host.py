@@ -51,7 +51,7 @@ from .events import (
     StepApplied,
 )
 from .failover import FAIR_RETURN_WAIT, FAIR_SAVE_EVERY, FailoverGather, fair_peer_save, kinds_for_new_host
-from .fairtable import STRIP_TIMEOUT, FairDriver, fair_message
+from .fairtable import STRIP_TIMEOUT, FairDriver, fair_message, fair_record
 from .persist import LanTable, PeerSave, Saver, pack_view, public_step, safe_name
 from .seedround import SeedRound
 from .spectators import MAX_WATCHERS, WATCHERS, Spectators
@@ -1525,6 +1525,12 @@ class TableHost(Emitter[Event]):
         for drv in self._local_drivers():
             if drv.fs.seat != msg.seat:
                 loop.call_soon(drv.receive, msg)
+
+    def full_record(self, meta: dict[str, str] | None = None) -> record.GameRecord | None:
+        """At a fair-dealer table, the whole game as this host's seat's audit replayed it, once
+        every key is out (None before then; a committed table's record is ``self.table.record``)."""
+        drv = self.fair_record
+        return fair_record(drv, meta) if drv is not None else None
 
     def public_source(self) -> State[Any, Any] | None:
         """The position whose public view watchers are shown: the table's, or at a fair table this

@@ -61,7 +61,7 @@ from .events import (
     StepApplied,
 )
 from .failover import FAIR_SAVE_EVERY, candidates
-from .fairtable import FairDriver
+from .fairtable import FairDriver, fair_record
 from .host import FINALS_WAIT, HEARTBEAT, JOIN_TIMEOUT, MAX_ROUNDS, TableHost, fp_pass_key
 from .host import _scores as _scores_of
 from .joining import SyncRefused, connect_to_table, read_sync
@@ -577,9 +577,11 @@ class TablePeer(Emitter[Event]):
         """The whole game, every sealed value in it, as a record the replay viewer and the end
         screen read: rebuilt from our public record and the dealer's secret the End revealed.
 
-        None before the End, at a fair-dealer table (no public record of steps), or when
-        the rebuild fails (the audit has already said why).
+        At a fair-dealer table it is the audit's replay (every key revealed at the end). None
+        before the End, or when the rebuild fails (the audit has already said why).
         """
+        if self.fair is not None:
+            return fair_record(self.fair, meta)
         if self.info is None or self.result is None or not self.steps or not self.dealer_secret:
             return None
         first = self.game.new(self.info.players, seed=fp.game_seed(self.joint), options=self.info.options)

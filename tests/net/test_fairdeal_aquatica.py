@@ -17,7 +17,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from coldwater.core import games
+from coldwater.core import games, record
 from coldwater.core.aquatica.actions import Deal
 from coldwater.core.aquatica.model import KING_BASE, AqData
 from coldwater.net.fairdeal import FairDealError, Handover, Point, ShuffledDeck, Strip
@@ -371,6 +371,9 @@ async def test_whole_aquatica_games_over_the_lan_session_with_the_fair_dealer(pl
     if options.get("kings") == "advanced":
         assert len(seats[0].decks[mp.KINGS].handovers) == sum(range(2, players + 1))
         assert any(private for f in seats for _, _, private, _ in snaps[f.seat]), "the check bites"
+    # The whole game for the end screen and Replays: the referee's, entry by entry.
+    rec = peers[-1].full_record()
+    assert rec is not None and record.replay(rec, AQ).digest() == full.digest() == host.result.digest
 
 
 def test_a_malformed_hand_over_is_refused_naming_the_picker() -> None:

@@ -16,7 +16,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from coldwater.core import games
+from coldwater.core import games, record
 from coldwater.core.crown.actions import TackleDraw
 from coldwater.core.crown.model import Fish, Tackle
 from coldwater.core.errors import IllegalAction
@@ -384,6 +384,12 @@ async def test_whole_crown_games_over_the_lan_session_with_the_fair_dealer(playe
         assert p.result.digest == host.result.digest and p.result.scores == host.result.scores
     assert host.result.plies > 100
     _check_snapshots(host, peers, snaps, players)
+    # Once every key is out, each seat's end screen and Replays get the whole game, every card in it.
+    for party in (host, *peers):
+        rec = party.full_record({"table": "lake"})
+        assert rec is not None and rec.meta["table"] == "lake"
+        assert record.replay(rec, CROWN).digest() == host.result.digest  # every entry's digest checked
+        assert any(e.action.startswith("reveal ") and e.action.split()[-1].isdigit() for e in rec.entries)
 
 
 def _check_snapshots(host: TableHost, peers: list[TablePeer], snaps: Snaps, players: int) -> None:

@@ -160,9 +160,15 @@ async def test_peer_plays_its_seat_by_keyboard_to_the_end(home: Path) -> None:
             # Crown's default, the fair dealer: every process shuffles and strips, so a ply takes longer.
             made = await asyncio.wait_for(play(pilot), 180)
             assert made > 5
-            assert isinstance(pilot.app.screen, ScoreScreen)
+            score = pilot.app.screen
+            assert isinstance(score, ScoreScreen)
             result = await asyncio.wait_for(task, 20)
             assert result.plies > 0
+            # Every key is out at the end: the whole game, every fish in it, is this seat's to replay.
+            await until(lambda: score.record is not None, 20, "the whole game's record")
+            assert score.record is not None and len(score.record.entries) == result.plies
+            assert len(list((home / "records").glob("crown-lan-*.json"))) == 1, "kept under Replays"
+            await until(lambda: "p  open the replay" in str(score.query_one("#score-actions").render()), 10, "p")
     finally:
         task.cancel()
         await host.close()

@@ -100,6 +100,11 @@ async def test_host_from_app_peer_joins_play_to_the_end(home: Path) -> None:
             assert result.audit_ok, result.problems
             await until(lambda: host.result is not None, 10, "the host's result")
             assert host.result.digest == result.digest
+            # The fair dealer (Crown's default): the host's seat gets the whole game once every key is out.
+            assert host.info.dealer == "fair" and host.table is None
+            score = pilot.app.screen
+            await until(lambda: score.record is not None, 20, "the whole game's record")
+            assert len(list((home / "records").glob("crown-lan-*.json"))) == 1, "kept under Replays"
             await pilot.press("enter")  # score screen → lobby closes → menu
             await until(lambda: type(pilot.app.screen).__name__ == "MenuScreen", 10, "the menu")
     finally:
