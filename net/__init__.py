@@ -41,6 +41,7 @@ _EXPORTS = {
     "StepApplied": "session",
     "Problem": "session",
     "HostChanged": "session",
+    "HostLeft": "session",
     "Finished": "session",
     "RematchOffered": "session",
     "RematchAnswered": "session",

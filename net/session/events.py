@@ -73,6 +73,11 @@ class RematchOffered(msgspec.Struct, frozen=True):
     port: int
 
 
+class HostLeft(msgspec.Struct, frozen=True):
+    """A peer, after the end: the host's connection closed. No rematch offer can come now (one
+    already offered stands: it is another table)."""
+
+
 class RematchAnswered(msgspec.Struct, frozen=True):
     """The host, after offering a rematch: a seat accepted or declined (or left without answering)."""
 
@@ -107,6 +112,7 @@ Event = (
     | Finished
     | RematchOffered
     | RematchAnswered
+    | HostLeft
 )
 Listener = Callable[[Event], None]
 Chooser = Callable[[State[Any, Any], int], Awaitable[Action]]

@@ -53,6 +53,7 @@ from .events import (
     Finished,
     GameStarted,
     HostChanged,
+    HostLeft,
     LobbyChanged,
     PresenceChanged,
     Problem,
@@ -551,6 +552,7 @@ class TablePeer(Emitter[Event]):
         while True:
             msg = await conn.recv()
             if msg is None:
+                self.emit(HostLeft())  # our own close cancels this task first: this is the host's
                 return
             await self._handle_safely(conn, msg)
 

@@ -354,3 +354,22 @@ async def test_the_opener_of_a_table_served_over_ssh_asks_for_the_rematch(
         for p in peers:
             await p.close()
         await keeper.close()
+
+
+async def test_a_seat_is_told_when_the_host_leaves_without_a_rematch(home: Path) -> None:
+    host: TableHost | None = None
+    try:
+        async with _app().run_test(size=(80, 24)) as pilot:
+            host, bob, htask = await _seat_to_the_end(pilot, home)
+            score = pilot.app.screen
+            assert isinstance(score, ScoreScreen)
+            await asyncio.wait_for(htask, 20)
+            assert not _text(score, "#rematch-line")
+            await host.close()  # the host's person goes back to the menu: no rematch
+            await until(lambda: "Ann left the table" in _text(score, "#rematch-line"), 10, "the seat told")
+            assert "no rematch" in _text(score, "#rematch-line")
+            await pilot.press("r")  # nothing to accept
+            assert pilot.app.screen is score
+    finally:
+        if host is not None:
+            await host.close()

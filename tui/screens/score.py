@@ -163,6 +163,11 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
                 return
             self._show_actions()
             self.notify("The host offers a rematch: r accepts, d declines", timeout=15)
+        elif isinstance(event, s.HostLeft) and self.is_mounted and not (self._offer or self._busy or self._asked):
+            # Nothing to wait for: say so, rather than leave the seat looking for an offer.
+            if not self._answer:
+                self._answer = f"{self._host_name()} left the table: there will be no rematch."
+            self._show_actions()
 
     def _show_actions(self) -> None:
         self.query_one("#score-actions", Static).update(self.actions_line())
@@ -177,10 +182,12 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         if self._busy:
             return "Setting up the rematch…"
         if self._offer:
-            party = self.lan_party
-            host = next((s.name for s in getattr(party, "seats", []) if s.kind == "host" and s.name), "The host")
-            return f"{host} offers a rematch: r  accept (your seat, a new seed)   ·   d  decline"
+            return f"{self._host_name()} offers a rematch: r  accept (your seat, a new seed)   ·   d  decline"
         return self._answer
+
+    def _host_name(self) -> str:
+        party = self.lan_party
+        return next((s.name for s in getattr(party, "seats", []) if s.kind == "host" and s.name), "The host")
 
     def _is_lan_host(self) -> bool:
         from coldwater.net.session import TableHost
