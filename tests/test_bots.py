@@ -211,6 +211,74 @@ def test_practice_pond_greedy_keeps_bait_from_the_silent_players_piles() -> None
     assert GreedyBot.feeds_silent(duo, 0, 1) == 0.0
 
 
+def _turn_start(players: int, seed: str) -> State[Any, Any]:
+    """A Crown position where seat 0 places its Angler token (Step 1)."""
+    from coldwater.core.crown.actions import Place
+
+    g = games.get("crown")
+    s = g.new(players, seed=seed)
+    greedy = g.bot("greedy")
+    r = Rng(seed)
+    while not (s.current == 0 and any(isinstance(a, Place) for a in s.legal())):
+        cur = s.current
+        s.apply(s.sample_chance() if cur == CHANCE else greedy.choose(s.view(cur), r.fork(s.ply)))
+    return s
+
+
+def test_practice_pond_greedy_stays_a_fish_behind_the_silent_player() -> None:
+    """While you have fewer fish than the silent player it draws one bait a turn, not two:
+    a cast that would catch you level with it is passed over (another move is taken),
+    unless you would still be behind, or the game's end has come anyway."""
+    from coldwater.core.crown.actions import Place, Space
+    from coldwater.core.crown.bot import GreedyBot
+    from coldwater.core.crown.model import COLOUR_INDEX, SPACE_INDEX, Fish
+
+    s = _turn_start(1, "level")
+    d = s.data
+    you, silent = d.parties[0], d.parties[1]
+    fishing: tuple[Space, ...] = ("red", "blue", "green", "yellow", "black", "purple")
+    space = next(sp for sp in fishing if not d.tokens[SPACE_INDEX[sp]])
+    you.zones = [[0] * 6 for _ in range(4)]
+    you.zones[0][COLOUR_INDEX[space]] = 1  # placing on `space` empties Zone 3: a fish
+    you.fish = [Fish("pike")]
+    silent.fish = [Fish("pike"), Fish("perch")]
+    bot = GreedyBot(games.get("crown").tables)
+    catch = Place(space)
+    assert bot.choose(s.view(0), Rng("a")) != catch  # 1 fish to 2: level with the silent player
+    silent.fish.append(Fish("roach"))
+    assert bot.choose(s.view(0), Rng("a")) == catch  # 2 fish to 3: still behind
+    silent.fish.pop()
+    d.end_triggered = True
+    assert bot.choose(s.view(0), Rng("a")) == catch  # the last turn: catch everything
+
+
+def test_practice_pond_greedy_takes_master_angler_cards_toward_the_trophies() -> None:
+    """Of two cards with the same spots, the one of a new species (Four Different) or the
+    third of a species (Three Same) is taken, while that trophy is still open; with
+    real rivals the bonus is off."""
+    from coldwater.core.crown.actions import Take
+    from coldwater.core.crown.bot import GreedyBot
+    from coldwater.core.crown.model import Trophy
+
+    g = games.get("crown")
+    bot = GreedyBot(g.tables)
+    crab, dogfish = Take(3), Take(19)  # the same spots (red, black, yellow)
+    assert g.tables.ma_species[3] == "crab" and g.tables.ma_species[19] == "dogfish"
+    solo = g.new(1, seed="sets").data
+    you = solo.parties[0]
+    you.ma, you.ma_done = [], [1, 7]  # a crab and a conger eel caught
+    assert bot.value(solo, you, dogfish) > bot.value(solo, you, crab)  # a third species
+    you.ma_done = [1, 2]  # two crabs
+    you.trophies = [Trophy("four_different", 2)]
+    assert bot.value(solo, you, crab) > bot.value(solo, you, dogfish)  # the third crab
+    you.trophies.append(Trophy("three_same", 2))
+    assert bot.value(solo, you, crab) == bot.value(solo, you, dogfish)  # both trophies won
+    duo = g.new(2, seed="sets").data
+    rival = duo.parties[0]
+    rival.ma, rival.ma_done = [], [1, 7]
+    assert bot.value(duo, rival, dogfish) == bot.value(duo, rival, crab)
+
+
 def test_a_ply_budget_stops_the_search_between_rounds_and_repeats() -> None:
     """`max_plies` counts the plies a decision plays: it ends the search after the
     round that reaches it (never inside one), and the same seed gives the same move."""

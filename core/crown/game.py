@@ -68,7 +68,7 @@ class CrownGame(GameBase[CrownState, CrownAction]):
             lambda: GreedyBot(self.tables),
             evaluate,
             normal={"iterations": 16, "width": 3},
-            hard={"iterations": 96, "width": 4},
+            hard={"iterations": 256, "width": 4},
         )
         return make_bot(self, name, lambda: GreedyBot(self.tables), spec)
 
