@@ -6,7 +6,8 @@ The public API (documented in docs/lan.md) is small:
 - ``TableBrowser`` (live list of :class:`Listing`) and ``browse(seconds)`` (one-shot);
 - ``join_table(name | "HOST:PORT" | listing, ...)`` → a seated :class:`TablePeer`;
 - ``watch_table(name | "HOST:PORT" | listing, ...)`` → a :class:`TableWatcher` (public view only);
-- ``open_rematch(host)`` / ``join_rematch(peer)`` → the same table again after the end;
+- ``open_rematch(host)`` / ``join_rematch(peer)`` / ``watch_rematch(watcher)`` → the same
+  table again after the end;
 - the events both publish (``subscribe(listener)``) and :class:`Result`;
 - :class:`Refusal`, raised with a reason for a person.
 
@@ -24,6 +25,7 @@ _EXPORTS = {
     "watch_table": "lan",
     "open_rematch": "lan",
     "join_rematch": "lan",
+    "watch_rematch": "lan",
     "lan_dir": "lan",
     "default_dealer": "lan",
     "TableBrowser": "discovery",

@@ -54,10 +54,13 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeVar
 
+from coldwater.core.notation import Action
 from coldwater.core.rng import Rng
 from coldwater.core.state import CHANCE, State
+
+A = TypeVar("A", bound=Action)
 
 LINK_BYTES = 16
 CHAIN_LENGTH = 8192
@@ -184,7 +187,7 @@ def draw_key(joint: bytes, ply: int, links: Mapping[int, bytes]) -> bytes:
     return h.digest()
 
 
-def draw(state: State[Any, Any], joint: bytes, links: Mapping[int, bytes]) -> Any:
+def draw(state: State[A, Any], joint: bytes, links: Mapping[int, bytes]) -> A:
     """The outcome of the public draw pending in `state` (a full state or any view of it)."""
     return state.view(None).sample_chance(Rng(draw_key(joint, state.ply, links)))
 

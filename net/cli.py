@@ -25,12 +25,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from coldwater.core import games
+from coldwater.core.state import Game, State
 
 from .cliargs import UsageError, fail, parse_options, parse_seats
 from .known_hosts import normalise_fingerprint
 from .lan import join_table, open_table, watch_table
 from .paths import DataFolderBusy, DataLock
-from .session import Result, bot_chooser
+from .session import Event, Result, TableHost, bot_chooser
+from .session.fairtable import FairDriver
 from .session.spectators import MAX_WATCHERS, WATCHERS
 from .transport import Refusal
 
@@ -44,6 +46,12 @@ def _host_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--seats",
         help="the other seats after yours: open, bot or reserved:FINGERPRINT, comma-separated (default: all open)",
+    )
+    p.add_argument(
+        "--no-seat",
+        action="store_true",
+        help="with --headless: host without a seat of your own (a table server): --players and --seats "
+        "then name every seat, and the game starts once they are all taken and ready",
     )
     p.add_argument("--passphrase", help="only peers who know it can join")
     p.add_argument("--port", type=int, default=0, help="TCP port (default: any free port)")
@@ -117,9 +125,9 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--log-level", default="WARNING")
 
 
-def _game(name: str, module: str | None) -> Any:
+def _game(name: str, module: str | None) -> Game[Any, Any]:
     if module:
-        game = importlib.import_module(module).GAME
+        game: Game[Any, Any] = importlib.import_module(module).GAME
         if game.name != name:
             raise SystemExit(f"coldwater: {module} plays {game.name!r}, not {name!r}")
         return game
@@ -153,7 +161,7 @@ def _interactive() -> int:
     return 2
 
 
-def _fair_stats(drv: Any) -> dict[str, Any]:
+def _fair_stats(drv: FairDriver | None) -> dict[str, Any]:
     """A fair-dealer table's figures for benchmarks: setup time and each private deal's latency here."""
     if drv is None:
         return {}
@@ -163,9 +171,18 @@ def _fair_stats(drv: Any) -> dict[str, Any]:
     }
 
 
-async def _host(game: Any, ns: argparse.Namespace) -> int:
+async def _host(game: Game[Any, Any], ns: argparse.Namespace) -> int:
     try:
-        others = parse_seats(ns.seats, ns.players)
+        if ns.no_seat:
+            if ns.bot is not None:
+                raise UsageError("--bot plays the host's seat; with --no-seat there is none")
+            # Every seat is named by --players / --seats: one more than "the seats after yours".
+            players = ns.players if ns.players is not None else (None if ns.seats else 2)
+            if players is not None and players < 1:
+                raise UsageError(f"--players must be at least 1, got {players}")
+            seats = parse_seats(ns.seats, players + 1 if players is not None else None)
+        else:
+            seats = ["host", *parse_seats(ns.seats, ns.players)]
         options = parse_options(ns.option)
     except UsageError as e:
         return fail(e)
@@ -176,10 +193,11 @@ async def _host(game: Any, ns: argparse.Namespace) -> int:
         host = await open_table(
             game,
             name=ns.name,
-            seats=["host", *others],
+            seats=seats,
             options=options,
             passphrase=ns.passphrase,
-            chooser=bot_chooser(game, ns.bot or None, think=ns.think),
+            chooser=None if ns.no_seat else bot_chooser(game, ns.bot or None, think=ns.think),
+            auto_start=True,  # once every seat is taken and ready (nobody at this terminal presses Start)
             host_name=ns.player_name or "host",
             port=ns.port,
             bind=ns.bind,
@@ -204,7 +222,7 @@ async def _host(game: Any, ns: argparse.Namespace) -> int:
         f"{host.info.turn} s" if host.info.turn else "off",
     )
     res = await host.run()
-    if host.replaced_by >= 0:
+    if host.replaced_by >= 0 and not ns.no_seat:
         return await _rejoin(game, ns, host)
     extra: dict[str, Any] = {
         "role": "host",
@@ -221,7 +239,7 @@ async def _host(game: Any, ns: argparse.Namespace) -> int:
     return 0
 
 
-async def _rejoin(game: Any, ns: argparse.Namespace, host: Any) -> int:
+async def _rejoin(game: Game[Any, Any], ns: argparse.Namespace, host: TableHost) -> int:
     """A fair table's host that woke to find another seat hosting (failover): its seat rejoins as a peer,
     from its save (the same identity, the same data folder); the result printed is that seat's."""
     log.warning("the table moved to seat %d; our seat rejoins it from its save", host.replaced_by + 1)
@@ -310,7 +328,7 @@ async def _watch(ns: argparse.Namespace, target: str) -> int:
     assert info is not None
     print(f"watching {info.name!r} ({watcher.game.title}, {info.players} players)", flush=True)
     names: dict[int, str] = {}
-    before: list[Any] = [None]
+    before: list[State[Any, Any] | None] = [None]
     """The public view before the step being printed (to describe it in words)."""
 
     def say(text: str) -> None:
@@ -320,7 +338,7 @@ async def _watch(ns: argparse.Namespace, target: str) -> int:
     def who(seat: int) -> str:
         return "chance" if seat == CHANCE else f"{names.get(seat) or f'Seat {seat + 1}'}"
 
-    def on(ev: Any) -> None:
+    def on(ev: Event) -> None:
         from .session import ChatReceived, GameStarted, LobbyChanged, PresenceChanged, StepApplied
 
         if isinstance(ev, LobbyChanged):
@@ -372,7 +390,8 @@ def main(args: argparse.Namespace) -> int:
         format="%(asctime)s %(levelname)s %(message)s",
     )
     watching = args.command == "join" and ns.watch
-    if not ns.headless or (ns.bot is None and not watching):
+    seatless = args.command == "host" and ns.no_seat  # nobody to play for: nothing is asked here
+    if not ns.headless or (ns.bot is None and not watching and not seatless):
         return _interactive()
     if watching and ns.bot is not None:
         print("coldwater: --watch and --bot do not go together (a watcher has no seat to play)", file=sys.stderr)

@@ -42,16 +42,19 @@ import hashlib
 import hmac
 import os
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import msgspec
 
 from coldwater.core.errors import IllegalAction, NotationError
+from coldwater.core.notation import Action
 from coldwater.core.rng import Rng
-from coldwater.core.state import CHANCE, State
+from coldwater.core.state import CHANCE, Game, State
 
 from . import beacon
 from .identity import fingerprint, verify
+
+A = TypeVar("A", bound=Action)
 
 
 class FairPlayError(Exception):
@@ -86,7 +89,7 @@ def tips(reveals: dict[int, bytes]) -> dict[int, bytes]:
     return {s: v[CONTRIBUTION_BYTES:] for s, v in reveals.items() if len(v) == size}
 
 
-def has_sealed_values(game: Any) -> bool:
+def has_sealed_values(game: Game[Any, Any]) -> bool:
     """False for a game in which no seat ever holds a value others cannot see (Fisheries):
     every chance outcome is a public draw, so a table needs no dealer secret and no escrow."""
     return bool(getattr(game, "sealed_values", True))
@@ -263,7 +266,7 @@ def classify(state: State[Any, Any], outcome: Any) -> Classified:
 class Draw(msgspec.Struct, frozen=True):
     """One chance outcome from a dealer, with what each peer may be told about it."""
 
-    action: Any
+    action: Action
     sealed: bool
     owners: tuple[int, ...] = ()
     commit: bytes | None = None
@@ -299,7 +302,7 @@ class CommittedDealer:
     def start(self, joint: bytes) -> None:
         self._key = chance_key(joint, self._secret)
 
-    def outcome(self, state: State[Any, Any]) -> Any:
+    def outcome(self, state: State[A, Any]) -> A:
         if self._key is None:
             raise FairPlayError("the dealer has not been given the joint seed")
         return state.sample_chance(Rng(self._key).fork(state.ply))
@@ -344,12 +347,12 @@ class AuditReport(msgspec.Struct):
 
 
 def check_chance(
-    state: State[Any, Any],
+    state: State[A, Any],
     st: PublicStep,
     joint: bytes,
     book: beacon.Book,
     secret: bytes | None,
-) -> tuple[Any, str | None]:
+) -> tuple[A | None, str | None]:
     """The outcome a chance step must have had, and why the step is wrong (None: it is right).
 
     A public draw must carry good links and the outcome they draw (the links are
@@ -381,9 +384,9 @@ def check_chance(
 
 
 def audit(
-    game: Any,
+    game: Game[Any, Any],
     players: int,
-    options: Any,
+    options: object,
     joint: bytes,
     dealer_commit: bytes,
     secret: bytes,
@@ -456,13 +459,13 @@ def audit(
 
 
 def rebuild(
-    game: Any,
+    game: Game[Any, Any],
     players: int,
-    options: Any,
+    options: object,
     joint: bytes,
     secret: bytes | None,
     steps: Sequence[PublicStep],
-    on_apply: Callable[[int, Any, State[Any, Any]], None] | None = None,
+    on_apply: Callable[[int, Action, State[Any, Any]], None] | None = None,
     keys: dict[int, bytes] | None = None,
     book: beacon.Book | None = None,
 ) -> State[Any, Any]:
@@ -483,9 +486,11 @@ def rebuild(
                 if state.current != CHANCE:
                     raise FairPlayError(f"ply {st.ply}: a chance outcome when {state.current} was to act", ["dealer"])
                 # The old host's statements are checked as the audit would.
-                action, why = check_chance(state, st, joint, book, secret)
+                outcome, why = check_chance(state, st, joint, book, secret)
                 if why is not None:
                     raise FairPlayError(f"ply {st.ply}: {why}", ["dealer"])
+                assert outcome is not None  # check_chance gives a reason whenever it gives no outcome
+                action = outcome
             else:
                 if st.action is None:
                     raise FairPlayError(f"ply {st.ply}: a seat's action without notation")

@@ -129,7 +129,7 @@ async def join_table(
     identity: Identity | None = None,
     name: str = "",
     passphrase: str | None = None,
-    chooser: Chooser | Callable[[Any], Chooser] | None = None,
+    chooser: Chooser | Callable[[Game[Any, Any]], Chooser] | None = None,
     find_timeout: float = 10.0,
     game: Game[Any, Any] | None = None,
     bind: str = "0.0.0.0",
@@ -222,7 +222,7 @@ async def watch_table(
     name: str = "",
     passphrase: str | None = None,
     find_timeout: float = 10.0,
-    game: Any = None,
+    game: Game[Any, Any] | None = None,
     fingerprint: str | None = None,
     known_hosts: KnownHosts | None = None,
     save_dir: Path | None = None,
@@ -283,7 +283,7 @@ async def open_rematch(old: TableHost, *, advertise: bool | None = None) -> Tabl
     told; their answers come from `old` as ``RematchAnswered`` events (a no frees the seat:
     ``new.open_seat(seat)``). Raises :class:`Refusal` when the old game has not ended.
     """
-    if old.fair is None and old.table is None:
+    if old.fair_record is None and old.table is None:  # (a fair table's host may have no seat of its own)
         raise Refusal("the game has not started, so there is nothing to play again")
 
     async def finished() -> None:
@@ -298,7 +298,7 @@ async def open_rematch(old: TableHost, *, advertise: bool | None = None) -> Tabl
         raise Refusal("the game has not finished yet (the seats' final digests are still due)") from None
     if advertise is None:
         advertise = old.advertiser is not None
-    await old._stop_listening()
+    await old._stop_listening(keep_watchers=True)  # they are told where the rematch listens
     info = old.info
     kwargs: dict[str, Any] = dict(
         name=old.name,
@@ -349,6 +349,20 @@ async def join_rematch(old: TablePeer) -> TablePeer:
     peer.check_host = expect_key(old.host_fingerprint)
     await peer.join(old.host_addr, old.rematch_port, table=old.info.name)
     return peer
+
+
+async def watch_rematch(old: TableWatcher) -> TableWatcher:
+    """Watch the rematch the host of the table `old` watched opened (``RematchOffered``): the same
+    host key, address and table name, the same identity, name and passphrase. Raises
+    :class:`Refusal` when it cannot be watched (it admits no more watchers, ...)."""
+    if not old.rematch_port or old.info is None:
+        raise Refusal("the host has not opened a rematch")
+    watcher = TableWatcher(old.game, old.identity, name=old.name, passphrase=old.passphrase)
+    # Only the key that hosted the game we watched: an offer is no reason to trust another.
+    watcher.check_host = expect_key(old.host_fingerprint)
+    watcher.linger = old.linger
+    await watcher.join(old.host_addr, old.rematch_port, table=old.info.name)
+    return watcher
 
 
 def _seated_keys(save: PeerSave | None) -> set[str]:
@@ -444,7 +458,7 @@ def find_save(folder: Path, table_name: str, host: str, port: int) -> PeerSave |
     return None
 
 
-def _is_chooser(fn: Chooser | Callable[[Any], Chooser]) -> TypeIs[Chooser]:
+def _is_chooser(fn: Chooser | Callable[[Game[Any, Any]], Chooser]) -> TypeIs[Chooser]:
     """A Chooser takes (view, seat); a chooser factory takes the game."""
     import inspect
 

@@ -20,7 +20,8 @@ import msgspec
 # v4: watchers (Watch, Watching, Over; Lobby lists watchers; TableInfo.watch).
 # v5: public draws from the seats' hash-chain beacons (Link, Step.links, a chain tip in each seed reveal).
 # v6: fair-dealer tables (TableInfo.dealer, Fair).
-PROTOCOL = 6
+# v7: the turn timer at fair-dealer tables (AutoPlay: a seat's own process says its bot plays the seat).
+PROTOCOL = 7
 SERVICE = "_coldwater._tcp.local."
 
 
@@ -344,6 +345,21 @@ class Fair(_App, tag=24):  # "fair"
     every other's with its own as it takes a round, so a diverging story shows at once."""
 
 
+class AutoPlay(_App, tag=25):  # "autoplay"
+    """Seat → host at a fair-dealer table: this seat's own process plays it with its bot from `ply` on
+    (`on`: its person did not move within the table's turn timer), or its person is back (`on` false).
+
+    No other process can play a seat whose view only its own process holds, so only the seat says so.
+    `sig` is the seat's identity signature (``fairtable.fair_message``, kind "autoplay", body
+    ``b"\x01"`` or ``b"\x00"``); the host takes it only about the sender's own seat, then tells
+    everyone with a :class:`Notice` and a :class:`Presence` (``by_bot``) as for a timed-out seat."""
+
+    seat: int
+    ply: int
+    on: bool
+    sig: bytes
+
+
 # ---- watching (see session/spectators.py and session/watcher.py) ----------------------
 # (Tags from 40: the low numbers are the seats' protocol, which grows on other branches.)
 class Watch(_App, tag=40):  # "watch"
@@ -422,6 +438,7 @@ Message = Union[
     Pong,
     Link,
     Fair,
+    AutoPlay,
     Watch,
     Watching,
     Over,

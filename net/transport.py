@@ -413,7 +413,7 @@ class Connection:
     def fingerprint(self) -> str:
         return self.channel.peer_fingerprint
 
-    def send_nowait(self, msg: Any) -> None:
+    def send_nowait(self, msg: m.Message) -> None:
         """Queue `msg` on the socket without waiting (order is kept: one writer per connection)."""
         if self.closed:
             return
@@ -434,7 +434,7 @@ class Connection:
             self.closed = True
             self.writer.transport.abort()
 
-    async def send(self, msg: Any) -> None:
+    async def send(self, msg: m.Message) -> None:
         self.send_nowait(msg)
         await self.drain()
 

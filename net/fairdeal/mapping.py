@@ -17,15 +17,19 @@ random games (tests/net/test_fairdeal.py).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 import msgspec
 
 from coldwater.core.aquatica.setup import DIAMOND
+from coldwater.core.state import State
 
 from .deck import DeckSpec, starting_deck
 from .group import Point
 from .wire import Card
+
+if TYPE_CHECKING:
+    from coldwater.core.aquatica.state import AqState  # annotations only: not imported at run time
 
 ALL: Final = -1
 NOBODY: Final = -2
@@ -55,7 +59,7 @@ _CROWN_LOCS: Final = ("shore", "river", "lake")
 _AQ_TYPES: Final = ("shark", "ships", "civ", "volcano", "frosty")
 
 
-def plan(game: str, view: Any) -> Plan:
+def plan(game: str, view: State[Any, Any]) -> Plan:
     """What the pending chance node of `view` (any seat's view, or the full state) needs at a LAN table."""
     d = view.data
     if game == "crown":
@@ -88,7 +92,7 @@ def plan(game: str, view: Any) -> Plan:
     raise ValueError(f"no chance mapping for game {game!r}")
 
 
-def decks(game: str, start: Any) -> list[DeckSpec]:
+def decks(game: str, start: State[Any, Any]) -> list[DeckSpec]:
     """The decks `game` seals, from its opening position `start` (labels are card ids as text)."""
     d = start.data
     if game == "crown":
@@ -100,7 +104,7 @@ def decks(game: str, start: Any) -> list[DeckSpec]:
         specs.append(DeckSpec("crown/tackle", tuple((str(k),) for k in d.tackle_stack)))
         return specs
     if game == "aquatica":
-        k = start.DECK
+        k = cast("AqState", start).DECK  # the game is Aquatica
         specs = []
         diamond = [c for c in d.char_deck if c >= DIAMOND]
         if diamond:
@@ -119,7 +123,7 @@ def decks(game: str, start: Any) -> list[DeckSpec]:
 
 
 def merged(
-    game: str, deck: str, start: Any, table_key: Point, left: Mapping[str, Sequence[Card]]
+    game: str, deck: str, start: State[Any, Any], table_key: Point, left: Mapping[str, Sequence[Card]]
 ) -> tuple[DeckSpec, tuple[Card, ...]]:
     """A deck formed from what is `left` of others (their undealt ciphertexts), for every seat to reshuffle.
 

@@ -3,7 +3,8 @@
 This is the host's relay with the sockets left out: each round, every seat's
 messages are encoded, handed to the others and decoded there, in the order the
 LAN session would relay them, and after every ply the seats' public digests are
-compared (as the host compares its own with each peer's). Tests and
+compared (as the host compares its own with each peer's). With `observe`, an
+observer (a seatless host's :class:`FairSeat`, no key) takes every message too. Tests and
 ``tests/bench/bench_lan.py`` drive whole games through it; `tamper` lets a test
 play a dishonest seat by rewriting what it sends.
 """
@@ -13,11 +14,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
 from coldwater.core.rng import Rng
+from coldwater.core.state import Game
 
 from . import mapping
 from .deck import FairDealError
@@ -28,6 +30,8 @@ Tamper = Callable[[str, int, Any], Any]
 """(round, ply, message) → the message a dishonest seat sends instead (None: it withholds)."""
 
 _enc = msgspec.msgpack.Encoder()
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -43,14 +47,15 @@ class Stats:
 class LocalTable:
     def __init__(
         self,
-        game: Any,
+        game: Game[Any, Any],
         players: int,
         joint: bytes,
         *,
         bots: Sequence[str] = ("greedy", "random"),
         tamper: dict[int, Tamper] | None = None,
-        options: Any = None,
+        options: object = None,
         seats: Sequence[FairSeat] | None = None,
+        observe: bool = False,
     ) -> None:
         """A new table, or (`seats`) a new relay for the processes of a table under way: the relay
         holds no secret (no key, no card), so any process can take the role over."""
@@ -58,17 +63,24 @@ class LocalTable:
         self.seats = (
             list(seats) if seats is not None else [FairSeat(game, players, s, joint, options) for s in range(players)]
         )
+        self.observer = FairSeat(game, players, None, joint, options) if observe else None
+        """A process with no seat that follows the table (a seatless host's): it takes, never sends."""
         self.bots = [game.bot(bots[s % len(bots)]) for s in range(players)]
         self.rng = Rng(b"local-table/" + joint)
         self.tamper = tamper or {}
         self.stats = Stats()
         self.after_ply: Callable[[LocalTable], None] | None = None
 
+    @property
+    def takers(self) -> list[FairSeat]:
+        """Every process that takes the rounds' messages: the seats, and the observer if any."""
+        return [*self.seats, *([self.observer] if self.observer is not None else [])]
+
     def _out(self, round_: str, seat: int, msg: Any) -> Any:
         t = self.tamper.get(seat)
         return t(round_, self.seats[0].view.ply, msg) if t is not None else msg
 
-    def _send(self, msg: Any, kind: Any) -> Any:
+    def _send(self, msg: object, kind: type[T]) -> T:
         data = _enc.encode(msg)
         self.stats.bytes += len(data)
         return msgspec.msgpack.decode(data, type=kind)
@@ -78,13 +90,13 @@ class LocalTable:
         t0 = time.perf_counter()
         shares = []
         for s in self.seats:
-            share = self._out("key", s.seat, s.key_share())
+            share = self._out("key", s.own_seat, s.key_share())
             if share is not None:
                 shares.append(self._send(share, KeyShare))
-        for s in self.seats:
+        for s in self.takers:
             s.take_keys(shares)
-        tips = {s.seat: s.chain.tip for s in self.seats}  # committed in the seed round at a LAN table
-        for s in self.seats:
+        tips = {s.own_seat: s._chain().tip for s in self.seats}  # committed in the seed round at a LAN table
+        for s in self.takers:
             s.take_tips(tips)
         self._shuffle()
         self.stats.setup_s = time.perf_counter() - t0
@@ -97,18 +109,19 @@ class LocalTable:
         while pending := self.seats[0].pending_decks():
             deck = pending[0]
             for s in self.seats:
-                msg = self._out("pass", s.seat, s.make_pass(deck))
+                seat = s.own_seat
+                msg = self._out("pass", seat, s.make_pass(deck))
                 if msg is None:
-                    raise FairDealError(f"seat {s.seat + 1} withheld its pass of {deck}", [s.seat])
+                    raise FairDealError(f"seat {seat + 1} withheld its pass of {deck}", [seat])
                 got = self._send(msg, ShuffledDeck)
-                for o in self.seats:
+                for o in self.takers:
                     if o is not s:
                         o.take_pass(got)
         self.stats.shuffles_s += time.perf_counter() - t0
 
     def ply(self) -> bool:
         """One ply of the game through every seat; False once it is over."""
-        nodes = [s.node() for s in self.seats]
+        nodes = [s.node() for s in self.takers]
         if any(n != nodes[0] for n in nodes):
             raise FairDealError(f"the seats disagree on what ply {self.seats[0].view.ply} needs: {nodes}")
         node = nodes[0]
@@ -117,10 +130,10 @@ class LocalTable:
         if isinstance(node, mapping.Beacon):
             links: dict[int, bytes] = {}
             for s in self.seats:
-                link = self._out("link", s.seat, s.link())
+                link = self._out("link", s.own_seat, s.link())
                 if link is not None:
-                    links[s.seat] = self._send(link, bytes)
-            for s in self.seats:
+                    links[s.own_seat] = self._send(link, bytes)
+            for s in self.takers:
                 s.take_public(links)
         elif isinstance(node, mapping.FromDeck):
             t0 = time.perf_counter()
@@ -128,7 +141,7 @@ class LocalTable:
             strips = self._strips("deal", [s.deal_strips() for s in self.seats])
             self.seats[0].check_strips(strips)  # the host checks each strip as it arrives
             self._withheld(owed, strips)
-            for s in self.seats:
+            for s in self.takers:
                 s.take_deal(strips)
             if any(to >= 0 for to in node.opens):
                 self.stats.private_deals_s.append(time.perf_counter() - t0)
@@ -137,19 +150,21 @@ class LocalTable:
             action = self.bots[node].choose(actor.view, self.rng.fork(actor.view.ply))
             text = str(action)
             per_seat = [s.act_strips(self.game.parse_action(text)) for s in self.seats]
+            if self.observer is not None:
+                assert not self.observer.act_strips(self.game.parse_action(text))  # it opens the action, strips none
             owed = self.seats[0].owed()
             strips = self._strips("act", per_seat)
             self.seats[0].check_strips(strips)
             self._withheld(owed, strips)
-            for s in self.seats:
+            for s in self.takers:
                 s.take_act_strips(strips)
             words: dict[int, Word] = {}
             for s in self.seats:
                 w = s.word(self.game.parse_action(text))
-                w = self._out("word", s.seat, w) if w is not None else None
+                w = self._out("word", s.own_seat, w) if w is not None else None
                 if w is not None:
-                    words[s.seat] = self._send(w, Word)
-            for s in self.seats:
+                    words[s.own_seat] = self._send(w, Word)
+            for s in self.takers:
                 s.take_words(words)
             # A word that handed cards over (an Aquatica King passed on): every seat but the receiver strips it.
             owed = self.seats[0].owed()
@@ -157,10 +172,10 @@ class LocalTable:
             if owed or passed:
                 self.seats[0].check_strips(passed)
                 self._withheld(owed, passed)
-            for s in self.seats:
+            for s in self.takers:
                 s.take_act(self.game.parse_action(text), words, passed)
         self._shuffle()  # a reformed tackle stack
-        digests = [s.public_digest() for s in self.seats]
+        digests = [s.public_digest() for s in self.takers]
         wrong = [i for i, d in enumerate(digests) if d != digests[0]]
         if wrong:
             raise FairDealError(f"public digests differ from the host's at ply {self.seats[0].view.ply}", wrong)
@@ -198,10 +213,11 @@ class LocalTable:
     def finish(self) -> list[FairAudit]:
         reveals: dict[int, KeyReveal] = {}
         for s in self.seats:
-            r = self._out("reveal", s.seat, s.key_reveal())
+            r = self._out("reveal", s.own_seat, s.key_reveal())
             if r is not None:
-                reveals[s.seat] = self._send(r, KeyReveal)
-        return [s.audit(reveals) for s in self.seats]
+                reveals[s.own_seat] = self._send(r, KeyReveal)
+        # (The observer's audit, if any, comes last: the seats' are indexed by seat.)
+        return [s.audit(reveals) for s in self.takers]
 
     def play(self, max_plies: int = 100_000) -> list[FairAudit]:
         self.setup()

@@ -6,6 +6,12 @@ own view**, which it advances itself (``apply_seen``). It never holds another
 seat's sealed value before the rules show it: a value reaches it only as strips
 that open a deck position to it (or to everyone).
 
+An **observer** (``seat=None``: a host with no seat and no bot in its process) is
+the same object with no seat: no key, no layer, no chain. It sends nothing and no
+round waits for it; it takes every seat's messages, checks them as a seat does,
+and advances the public view (``view(None)``). Having no layer, it can read only
+what every seat has stripped, that is, what is open to everyone.
+
 The table proceeds in rounds; each method below is one process's part of one
 round and returns the messages it sends (every message of this protocol may be
 broadcast, docs/fairplay.md), or takes what the others sent. Who relays the
@@ -39,22 +45,23 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 import msgspec
 
 from coldwater.core import record as records
 from coldwater.core.aquatica import sealing as aq_sealing
-from coldwater.core.aquatica.actions import Deal, PickKing
+from coldwater.core.aquatica.actions import AqAction, Deal, PickKing
 from coldwater.core.aquatica.model import HIDDEN, HIDDEN_KING, KING_BASE
 from coldwater.core.crown import sealing as crown_sealing
 from coldwater.core.crown.actions import CrownAction, Reveal, TackleDraw
 from coldwater.core.crown.model import CrownData
 from coldwater.core.crown.views import copy as crown_copy
 from coldwater.core.errors import IllegalAction
+from coldwater.core.notation import Action
 from coldwater.core.record import GameRecord
 from coldwater.core.rng import Rng
-from coldwater.core.state import CHANCE, EVERYONE, Openings, Slot
+from coldwater.core.state import CHANCE, EVERYONE, Game, Openings, Slot, State
 
 from .. import beacon
 from .. import fairplay as fp
@@ -63,6 +70,9 @@ from .deck import Deck, DeckSpec, FairDealError, SeatKey, TableKeys, check_strip
 from .group import Point, Scalar
 from .verify import Claim, DeckAudit, audit_deck
 from .wire import Handover, KeyReveal, KeyShare, PassSecrets, ShuffledDeck, Strip
+
+if TYPE_CHECKING:
+    from coldwater.core.aquatica.state import AqState  # annotations only: not imported at run time
 
 WIRED: Final = frozenset({"crown", "aquatica"})
 """Games whose LAN tables this dealer can deal (the others keep the committed dealer)."""
@@ -173,7 +183,9 @@ class CrownOrigins:
 
     by_slot: dict[Slot, Position] = field(default_factory=dict)
 
-    def step(self, view: Any, action: Any, seat: int, drawn: Position | None) -> list[str]:
+    def step(
+        self, view: State[CrownAction, CrownData], action: CrownAction, seat: int | None, drawn: Position | None
+    ) -> list[str]:
         """Follow `action` (as `seat`'s view applies it) on a copy of `view`; a deck draw's new object is `drawn`.
 
         Returns the kinds of a reformed tackle stack ([] if it was not reformed).
@@ -227,7 +239,7 @@ def crown_value(slot: Slot, label: str) -> object:
 
 
 # ---- the slot map (Aquatica) ---------------------------------------------------------------------
-def aq_shadow(start: Any) -> Any:
+def aq_shadow(start: AqState) -> AqState:
     """The opening position as everyone knows it: decks, box and draft blank; every hand as dealt
     (starting Characters and basic Kings are dealt in the open); the Tribe and Goal token pools
     whole, since nothing leaves them face down (views blank them, but a beacon draws from them)."""
@@ -252,12 +264,12 @@ class AqOrigins:
     order; `king_of` the position(s) a seat's drafted King may be (two for the last pick).
     """
 
-    shadow: Any
+    shadow: AqState
     opened: dict[int, Position] = field(default_factory=dict)
     draft: list[int] = field(default_factory=list)
     king_of: dict[int, tuple[int, ...]] = field(default_factory=dict)
 
-    def step(self, action: Any, drawn: Position | None, card: int | None, kept: int | None) -> None:
+    def step(self, action: AqAction, drawn: Position | None, card: int | None, kept: int | None) -> None:
         """Follow one public step: `action` as everyone knows it; a deck draw's position `drawn`
         (and its `card` when opened to everyone); for a King picked with others still to draft,
         the draft index the picker `kept` (the one slot its word did not pass on)."""
@@ -323,35 +335,39 @@ class FairSeat:
 
     def __init__(
         self,
-        game: Any,
+        game: Game[Any, Any],
         players: int,
-        seat: int,
+        seat: int | None,
         joint: bytes,
-        options: Any = None,
+        options: object = None,
         *,
         key: SeatKey | None = None,
         chain: beacon.Chain | None = None,
     ) -> None:
+        """A seat's process, or with `seat` None an observer (no key, no chain: see the module doc)."""
         if game.name not in WIRED:
             raise ValueError(f"the fair dealer is not wired for {game.name} yet (it keeps the committed dealer)")
         self.game = game
         self.name: str = game.name
         self.players = players
         self.seat = seat
+        """This process's seat, or None for an observer (it contributes nothing, reads only what all open)."""
         self.joint = joint
         self.options = options
         # Decks are not shuffled at setup: the opening position is public, computed by everyone.
         start = game.new(players, seed=fp.game_seed(joint), options=options)
         self._specs: list[DeckSpec] = mapping.decks(self.name, start)
-        self.view: Any = start.view(seat)
+        self.view: State[Any, Any] = start.view(seat)
         # Aquatica merges decks mid-game from the opening's card lists, which are public
         # (nothing is shuffled at setup); Crown needs nothing more of the opening.
-        self._opening: Any = start if self.name == "aquatica" else None
+        self._opening: State[Any, Any] | None = start if self.name == "aquatica" else None
         self.aq: AqOrigins | None = AqOrigins(aq_shadow(start)) if self.name == "aquatica" else None
         """Aquatica's slot map (Crown's is `origins`)."""
         del start
-        self.key = key if key is not None else SeatKey()
-        self.chain = chain if chain is not None else beacon.Chain(seat)
+        if seat is None and (key is not None or chain is not None):
+            raise ValueError("an observer holds no key and no chain")
+        self.key: SeatKey | None = None if seat is None else key if key is not None else SeatKey()
+        self.chain: beacon.Chain | None = None if seat is None else chain if chain is not None else beacon.Chain(seat)
         self.book: beacon.Book | None = None
         self.keys: TableKeys | None = None
         self.decks: dict[str, Deck] = {}
@@ -378,20 +394,46 @@ class FairSeat:
         self._act_strips_in: list[Strip] = []
         self._merged: set[str] = set()
         """Decks formed mid-game from what others left (audited from the ciphertexts they started with)."""
-        self._action: Any = None
+        self._action: Action | None = None
         self._words_taken = False
         self._passing: list[tuple[Where, int, Slot]] = []
         """Cards handed over by the action in progress: (where, receiving seat, slot)."""
         self._passed_in: list[Strip] | None = None
         self._kept: int | None = None
+        self._checked: dict[tuple[str, int, int, int, bytes, bytes, bytes, bytes], Point] = {}
+        """Strips of the round in progress whose proofs checked as they arrived (:meth:`check_strips`),
+        keyed by everything the check read (the ciphertext too: a hand-over replaces it), so that taking
+        the round checks each strip once. Emptied at every step."""
 
     # ---- keys and setup --------------------------------------------------------------------
+    @property
+    def observer(self) -> bool:
+        return self.seat is None
+
+    @property
+    def own_seat(self) -> int:
+        """This seat's number (an observer has none: FairDealError)."""
+        return self._own()[0]
+
+    def _own(self) -> tuple[int, SeatKey]:
+        """This seat and its key, for what it contributes (an observer contributes nothing)."""
+        if self.seat is None or self.key is None:
+            raise FairDealError("an observer of the table holds no key: it sends nothing")
+        return self.seat, self.key
+
+    def _chain(self) -> beacon.Chain:
+        if self.chain is None:
+            raise FairDealError("an observer of the table holds no beacon chain")
+        return self.chain
+
     def key_share(self) -> KeyShare:
-        return self.key.share(self.joint, self.seat)
+        seat, key = self._own()
+        return key.share(self.joint, seat)
 
     def take_keys(self, shares: Sequence[KeyShare]) -> None:
         keys = TableKeys.from_shares(self.joint, shares)
-        if keys.seats != tuple(range(self.players)) or keys.keys[self.seat] != self.key.public:
+        mine = self.key is None or (self.seat is not None and keys.keys.get(self.seat) == self.key.public)
+        if keys.seats != tuple(range(self.players)) or not mine:
             raise FairDealError("the key round does not hold one key from every seat (this seat's own included)")
         self.keys = keys
         self.log.append(_Keys(list(shares)))
@@ -414,7 +456,7 @@ class FairSeat:
         return [d for d in self.order if not self.decks[d].ready]
 
     def make_pass(self, deck: str) -> ShuffledDeck:
-        msg, sec = self.decks[deck].my_pass(self.seat)
+        msg, sec = self.decks[deck].my_pass(self._own()[0])
         self.secrets.append(sec)
         self.log.append(_Pass(msg))
         self._maybe_merge()
@@ -449,7 +491,7 @@ class FairSeat:
         """What the next ply needs: a chance plan, the seat to act, or None when the game is over."""
         cur = self.view.current
         if cur is None or cur != CHANCE:
-            return cur  # type: ignore[no-any-return]
+            return cur
         p = mapping.plan(self.name, self.view)
         if isinstance(p, mapping.FromDeck) and p.deck == "crown/tackle":
             p = mapping.FromDeck(self.tackle, p.opens)
@@ -459,11 +501,12 @@ class FairSeat:
         """This seat's hash-chain link for the public draw due (docs/fairplay.md, beacons)."""
         if not isinstance(self.node(), mapping.Beacon):
             raise FairDealError(f"no public draw is due at ply {self.view.ply}")
-        return self.chain.link(beacon.index_of(self.view.ply))
+        return self._chain().link(beacon.index_of(self.view.ply))
 
     def take_tips(self, tips: Mapping[int, bytes]) -> None:
         """Every seat's committed chain tip (from the seed round), for checking their links."""
-        if set(tips) != set(range(self.players)) or tips[self.seat] != self.chain.tip:
+        mine = self.chain is None or (self.seat is not None and tips.get(self.seat) == self.chain.tip)
+        if set(tips) != set(range(self.players)) or not mine:
             raise FairDealError("the beacon needs every seat's chain tip, this seat's own included")
         self.book = beacon.Book(tips)
         self.log.append(_Tips(dict(tips)))
@@ -532,7 +575,8 @@ class FairSeat:
         return out
 
     def check_strips(self, strips: Sequence[Strip]) -> None:
-        """Check strips for the round in progress as they arrive, recording nothing (the host does this)."""
+        """Check strips for the round in progress as they arrive, recording nothing; those that check are
+        not checked again when the round is taken (so only the last to arrive is checked after it)."""
         if self._told is not None and self._words_taken:
             self._check_passed(strips, record=False)
         elif self._told is not None:
@@ -572,17 +616,19 @@ class FairSeat:
         return crown_outcome(deck, labels)
 
     # ---- a player's action ---------------------------------------------------------------------
-    def act_strips(self, action: Any) -> list[Strip]:
+    def act_strips(self, action: Action) -> list[Strip]:
         """The public openings `action` makes (the same from every view): this seat's strips for them."""
         told = self._open_action(action)
         out: list[Strip] = []
+        if self.observer:
+            return out  # it follows the openings, and strips none
         for o in told.public:
             deck, pos, part = self._where(o.slot)
             if o.to != self.seat and self.seat not in self.layers.get((deck, pos, part), {}):
                 out.append(self._my_strip(deck, pos, part))
         return out
 
-    def _open_action(self, action: Any) -> Openings:
+    def _open_action(self, action: Action) -> Openings:
         if self.view.current in (None, CHANCE):
             raise FairDealError(f"no player's action is due at ply {self.view.ply}")
         told: Openings = self.view.opens(action, self.seat)
@@ -616,12 +662,13 @@ class FairSeat:
             self._take_strips(deck, pos, group, record=record)
         return told
 
-    def word(self, action: Any) -> Word | None:
+    def word(self, action: Action) -> Word | None:
         """A namer's word: what its own view says `action` opens besides (None if this seat names nothing)."""
         told = self._told_now()
-        if self.seat not in told.namers:
+        seat = self.seat
+        if seat is None or seat not in told.namers:
             return None
-        mine = self.view.opens(action, self.seat).named
+        mine = self.view.opens(action, seat).named
         out: list[Named] = []
         for o in mine:
             if self.aq is not None:
@@ -630,11 +677,11 @@ class FairSeat:
             if o.to != EVERYONE:
                 raise FairDealError(f"{self.name} names {o} to one seat, which needs a hand-over (not wired)")
             deck, pos, part = self._where(o.slot)
-            if self.seat in self.layers.get((deck, pos, part), {}) or self._open_to_all(deck, pos, part):
-                out.append(Named(self.seat, tuple(o.slot)))
+            if seat in self.layers.get((deck, pos, part), {}) or self._open_to_all(deck, pos, part):
+                out.append(Named(seat, tuple(o.slot)))
             else:
-                out.append(Named(self.seat, tuple(o.slot), self._my_strip(deck, pos, part)))
-        return Word(self.seat, self.view.ply, tuple(out))
+                out.append(Named(seat, tuple(o.slot), self._my_strip(deck, pos, part)))
+        return Word(seat, self.view.ply, tuple(out))
 
     def take_words(self, words: Mapping[int, Word]) -> None:
         """Every namer's word, checked (a wrong strip, a slot not its own or a bad hand-over names it).
@@ -657,7 +704,7 @@ class FairSeat:
         self._check_passed_on()
         self._words_taken = True
 
-    def take_act(self, action: Any, words: Mapping[int, Word], passed: Sequence[Strip] = ()) -> None:
+    def take_act(self, action: Action, words: Mapping[int, Word], passed: Sequence[Strip] = ()) -> None:
         """Every namer's word (:meth:`take_words`), the strips of what it handed over, then the action itself."""
         told = self._told_now()
         self.take_words(words)
@@ -680,22 +727,23 @@ class FairSeat:
         """This seat's word for one slot its view names (Aquatica): a strip, a hand-over, or the slot alone."""
         aq = self._aq()
         cands = aq.candidates(slot)
+        seat, key = self._own()
         if to != EVERYONE:  # a King passed on: re-randomized, so the strips already public cannot open it
             if isinstance(cands, int) or len(cands) != 1:
                 raise FairDealError(f"{slot} is not one dealt King to hand over")
             deck, pos = cands[0]
-            h = handover(self._keys(), self.key, self.seat, deck, pos, 0, self.decks[deck].ct(pos, 0))
-            return Named(self.seat, tuple(slot), None, h)
+            h = handover(self._keys(), key, seat, deck, pos, 0, self.decks[deck].ct(pos, 0))
+            return Named(seat, tuple(slot), None, h)
         if isinstance(cands, int):
-            return Named(self.seat, tuple(slot))  # dealt in the open (a basic King): nothing to strip
+            return Named(seat, tuple(slot))  # dealt in the open (a basic King): nothing to strip
         card = str(aq.card(slot))
         held = [w for w in cands if self.known.get((w[0], w[1], 0)) == card]
         if not held:
             raise FairDealError(f"this seat never read the card at {slot}")
         deck, pos = held[0]
         if self._open_to_all(deck, pos, 0):
-            return Named(self.seat, tuple(slot))
-        return Named(self.seat, tuple(slot), self._my_strip(deck, pos, 0))
+            return Named(seat, tuple(slot))
+        return Named(seat, tuple(slot), self._my_strip(deck, pos, 0))
 
     def _aq(self) -> AqOrigins:
         if self.aq is None:
@@ -785,7 +833,9 @@ class FairSeat:
                 continue
             card = int(self._read(*w))
             picker = self.view.data.draft_order[0]
-            if isinstance(self._action, PickKing) and card == self.view.DECK.king_id(self._action.number):
+            if isinstance(self._action, PickKing) and card == cast("AqState", self.view).DECK.king_id(
+                self._action.number
+            ):
                 raise FairDealError(f"seat {picker + 1} handed on the King it picked", [picker])
             try:
                 self.view.reveal(slot, card)
@@ -869,10 +919,11 @@ class FairSeat:
 
     def _my_strip(self, deck: str, pos: int, part: int) -> Strip:
         """This seat's strip of a position, recorded as given (its relayed copy is then skipped)."""
+        seat, key = self._own()
         d = self.decks[deck]
         ct = d.ct(pos, part)
-        s = strip(self._keys(), self.key, self.seat, deck, pos, part, ct)
-        self.layers.setdefault((deck, pos, part), {})[self.seat] = Point(s.share)
+        s = strip(self._keys(), key, seat, deck, pos, part, ct)
+        self.layers.setdefault((deck, pos, part), {})[seat] = Point(s.share)
         d.strips.append((ct, s))
         return s
 
@@ -888,7 +939,14 @@ class FairSeat:
                 continue  # this seat's own strip, relayed back to it
             if s.seat in have or (s.part, s.seat) in new:
                 raise FairDealError(f"seat {s.seat + 1} stripped {deck} position {pos} again (a replay)", [s.seat])
-            new[(s.part, s.seat)] = check_strip(self._keys(), deck, pos, s.part, d.ct(pos, s.part), s)
+            ct = d.ct(pos, s.part)
+            seen = (deck, pos, s.part, s.seat, ct.c1, s.share, s.proof.c, s.proof.z)
+            layer = self._checked.get(seen)
+            if layer is None:
+                layer = check_strip(self._keys(), deck, pos, s.part, ct, s)
+                if not record:
+                    self._checked[seen] = layer
+            new[(s.part, s.seat)] = layer
         if d is None or not record:
             return
         for s in strips:
@@ -904,8 +962,8 @@ class FairSeat:
         d = self.decks[deck]
         ct = d.ct(pos, part)
         have = dict(self.layers.get((deck, pos, part), {}))
-        if self.seat not in have:
-            have[self.seat] = Point(ct.c1) * self.key.secret
+        if self.seat is not None and self.key is not None and self.seat not in have:
+            have[self.seat] = Point(ct.c1) * self.key.secret  # (an observer has no layer: all must be in)
         missing = [s for s in range(self.players) if s not in have]
         if missing:
             raise FairDealError(
@@ -923,24 +981,27 @@ class FairSeat:
     # ---- advancing the view ----------------------------------------------------------------------------
     def _advance(
         self,
-        action: Any,
+        action: Action,
         drawn: Position | None,
-        public: Any = None,
+        public: Action | None = None,
         *,
         card: int | None = None,
         kept: int | None = None,
     ) -> None:
         who = self.view.current
         kinds: list[str] = []
+        self._checked.clear()
         try:
+            # The seat's game is Aquatica exactly when `aq` is set (Crown otherwise): its actions are that game's.
             if self.aq is not None:
-                self.aq.step(public if public is not None else action, drawn, card, kept)
+                self.aq.step(cast(AqAction, public if public is not None else action), drawn, card, kept)
             else:
-                kinds = self.origins.step(self.view, action, self.seat, drawn)
+                kinds = self.origins.step(self.view, cast(CrownAction, action), self.seat, drawn)
             self.view.apply_seen(action, self.seat)
         except IllegalAction as e:
             raise FairDealError(f"'{action}' cannot be applied at ply {self.view.ply}: {e}") from None
         self._maybe_merge()
+        assert who is not None  # the action just applied was someone's (a finished game takes none)
         self.last = (who, str(action))
         self.last_public = str(public if public is not None else action)
         if kinds:  # the tackle stack was reformed from its (public) discard: a fresh deck, shuffled by all
@@ -953,21 +1014,22 @@ class FairSeat:
 
     # ---- saving and coming back -----------------------------------------------------------------
     def save(self) -> FairSave:
+        seat, key = self._own()  # (an observer keeps no save: it has nothing to come back to)
         opts = msgspec.to_builtins(self.options) if self.options is not None else None
         return FairSave(
             game=self.name,
             players=self.players,
-            seat=self.seat,
+            seat=seat,
             joint=self.joint,
             options=opts,
-            secret=self.key.secret.raw,
-            chain_end=self.chain.end,
+            secret=key.secret.raw,
+            chain_end=self._chain().end,
             secrets=list(self.secrets),
             log=list(self.log),
         )
 
     @classmethod
-    def restore(cls, game: Any, sv: FairSave) -> FairSeat:
+    def restore(cls, game: Game[Any, Any], sv: FairSave) -> FairSeat:
         """The seat as it was when saved: every message in the save taken again, with every check."""
         if sv.game != game.name:
             raise FairDealError(f"this save is of a {sv.game} table, not {game.name}")
@@ -996,13 +1058,16 @@ class FairSeat:
     def key_reveal(self) -> KeyReveal:
         if self.view.current is not None:
             raise FairDealError("keys are revealed only once the game is over")
-        return KeyReveal(self.seat, self.key.secret.raw, tuple(self.secrets))
+        seat, key = self._own()
+        return KeyReveal(seat, key.secret.raw, tuple(self.secrets))
 
     def audit(self, reveals: Mapping[int, KeyReveal]) -> FairAudit:
         """Every deck audited from every seat's revealed key and passes; the game replayed in full from them.
 
         The replay's view for this seat must equal the view this seat advanced
-        itself, and its public digest the table's; the scores come from it.
+        itself, and its public digest the table's; the scores come from it. An
+        observer's view is the public one (it claims no card: it read only what
+        every seat stripped, and the replay's public view checks those).
         """
         keys = self._keys()
         problems: list[str] = []
@@ -1010,7 +1075,8 @@ class FairSeat:
         cards: dict[str, list[tuple[str, ...]]] = {}
         for deck_id in self.order:
             d = self.decks[deck_id]
-            claims = [Claim(self.seat, w[0], w[1], w[2], label) for w, label in self.known.items() if w[0] == deck_id]
+            me = self.seat
+            claims = [] if me is None else [Claim(me, *w, label) for w, label in self.known.items() if w[0] == deck_id]
             start = d.start if deck_id in self._merged else None  # a merged deck starts from ciphertexts
             rep: DeckAudit = audit_deck(
                 d.spec, keys, d.passes, reveals, start=start, strips=d.strips, handovers=d.handovers, claims=claims
@@ -1046,7 +1112,7 @@ class FairAudit:
     ok: bool
     problems: list[str]
     culprits: list[int]
-    full: Any
+    full: State[Any, Any] | None
     """The full state replayed from the record and the cards every deck dealt (None when not ok)."""
     record: GameRecord | None = None
     """The whole game replayed, as a record the replay viewer reads (None when not ok)."""

@@ -43,6 +43,9 @@ from .persist import PeerSave, SavedSeat, safe_name
 from .spectators import WATCHERS, Spectators
 from .watcher import NotAdmitted, TableWatcher
 
+Party = TableHost | TablePeer | TableWatcher
+"""One process's side of a LAN table: its host, a seat's peer or a watcher (the lobby and table screens take any)."""
+
 _safe = safe_name
 """The old private name, still imported by lan.py."""
 
@@ -63,6 +66,7 @@ __all__ = [
     "Listener",
     "LobbyChanged",
     "NotAdmitted",
+    "Party",
     "PeerPhase",
     "PeerSave",
     "PresenceChanged",

@@ -68,13 +68,14 @@ class Finished(msgspec.Struct, frozen=True):
 
 
 class RematchOffered(msgspec.Struct, frozen=True):
-    """A peer, after the end: the host opened the same table again (`TablePeer.answer_rematch`)."""
+    """A peer or a watcher, after the end: the host opened the same table again
+    (a peer answers with `TablePeer.answer_rematch`; a watcher may follow it, `lan.watch_rematch`)."""
 
     port: int
 
 
 class HostLeft(msgspec.Struct, frozen=True):
-    """A peer, after the end: the host's connection closed. No rematch offer can come now (one
+    """A peer or a watcher, after the end: the host's connection closed. No rematch offer can come now (one
     already offered stands: it is another table)."""
 
 

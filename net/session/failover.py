@@ -109,9 +109,10 @@ def fair_peer_save(
     """A fair-dealer seat's save: its ``FairSave`` and what it needs to rejoin or host (no view: the
     restore replays the transcript). The host's own seat writes one too, to come back as a peer."""
     fs = drv.fs
+    fair = fs.save()  # (a seat's: an observer keeps none)
     save = PeerSave(
         table=info,
-        seat=fs.seat,
+        seat=fair.seat,
         host_addr=host_addr,
         host_port=host_port,
         host_seat=host_seat,
@@ -123,7 +124,7 @@ def fair_peer_save(
         commits=dict(commits),
         reveals=dict(reveals),
         listen_port=listen_port,
-        chain=fs.chain.end,
+        chain=fair.chain_end,
         fair_sent=drv.recent_own(),
     )
-    return with_fair(save, msgspec.msgpack.encode(fs.save()))
+    return with_fair(save, msgspec.msgpack.encode(fair))

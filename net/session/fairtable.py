@@ -1,7 +1,9 @@
 """A LAN table dealt by the fair dealer: one process's rounds over the session (docs/fairplay.md).
 
 The host and every peer run a :class:`FairDriver` around their own
-:class:`~coldwater.net.fairdeal.seat.FairSeat` (only their own seat's view). Each
+:class:`~coldwater.net.fairdeal.seat.FairSeat` (only their own seat's view); a host
+with no seat in its process runs one around an observer (``seat=None``: no key, the
+public view), which sends nothing and which no round waits for. Each
 process sends its messages for a round as soon as its view reaches it, signed by
 its identity; the host relays every seat's message to the others unchanged (it
 cannot alter one: the signature covers it) and its own to all. A process takes a
@@ -16,15 +18,18 @@ no one else holds their layer, so the game cannot go on without them, and it end
 from __future__ import annotations
 
 import asyncio
+import gc
 import hashlib
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import msgspec
 
 from coldwater.core.errors import IllegalAction
+from coldwater.core.notation import Action
 from coldwater.core.record import GameRecord
+from coldwater.core.state import State
 
 from .. import messages as m
 from ..fairdeal import mapping
@@ -34,8 +39,12 @@ from ..fairdeal.wire import KeyReveal, KeyShare, ShuffledDeck, Strip
 from ..identity import Identity, verify
 from . import probe
 
+T = TypeVar("T")
+
 KINDS: Final = frozenset({"key", "pass", "link", "deal", "act", "astrips", "word", "pstrips", "keyreveal"})
 """The rounds a seat sends messages for (the host's own "abort" only comes from the host)."""
+STRIP_KINDS: Final = frozenset({"deal", "astrips", "pstrips"})
+"""The rounds whose messages are strips (checked as they arrive: :meth:`FairDriver._precheck`)."""
 MAX_STRIPS: Final = 64
 """No round asks one seat for more strips (the most: every thrown-back fish at the end)."""
 AHEAD: Final = 64
@@ -54,16 +63,24 @@ _strips = msgspec.msgpack.Decoder(list[Strip])
 Key = tuple[str, int, str]
 
 
+def autoplay_message(joint: bytes, ply: int, seat: int, on: bool) -> bytes:
+    """What a seat signs for an :class:`~coldwater.net.messages.AutoPlay`: its bot plays it from `ply` (on),
+    or its person is back (the seat signs it, the host checks it: one encoding for both)."""
+    return fair_message(joint, "autoplay", ply, "", seat, b"\x01" if on else b"\x00")
+
+
 def fair_message(joint: bytes, kind: str, ply: int, ref: str, seat: int, body: bytes, digest: bytes = b"") -> bytes:
     """What a seat signs for a :class:`~coldwater.net.messages.Fair` message (bound to this table)."""
     h = hashlib.sha256(b"cw-fair1\x00" + joint)
-    for part in (kind.encode(), ply.to_bytes(8, "big", signed=True), ref.encode(), seat.to_bytes(2, "big"), digest):
+    # (A seat is signed as two bytes, -1 the host with no seat: the same bytes as unsigned for every seat.)
+    seat_b = seat.to_bytes(2, "big", signed=True)
+    for part in (kind.encode(), ply.to_bytes(8, "big", signed=True), ref.encode(), seat_b, digest):
         h.update(len(part).to_bytes(2, "big") + part)
     h.update(body)
     return h.digest()
 
 
-def _decode(kind: Any, body: bytes, seat: int, what: str) -> Any:
+def _decode(kind: type[T], body: bytes, seat: int, what: str) -> T:
     try:
         return msgspec.msgpack.decode(body, type=kind)
     except (msgspec.DecodeError, msgspec.ValidationError) as e:
@@ -81,7 +98,7 @@ class FairDriver:
         keys: Mapping[int, bytes],
         tips: Mapping[int, bytes] | None,
         send: Callable[[m.Fair], None],
-        choose: Callable[[Any], Awaitable[Any]],
+        choose: Callable[[State[Any, Any]], Awaitable[Action]],
         stepped: Callable[[], None] = lambda: None,
         secret_sent: Callable[[], None] = lambda: None,
         paused: bool = False,
@@ -128,17 +145,21 @@ class FairDriver:
             seat.take_tips(tips)
         self.probe = probe.attach(self)
         """The memory probe (probe.py), only when ``COLDWATER_PROBE`` is set: else None, at no cost."""
+        self._frozen = False
+        """This driver froze the collector (:meth:`_freeze`) and has not thawed it yet."""
 
     # ---- messages -----------------------------------------------------------------------
     def _send(self, kind: str, ply: int, body: bytes, ref: str = "") -> None:
+        s = self.fs.seat
+        if s is None:
+            raise FairDealError("an observer of the table sends nothing")
         key = (kind, ply, ref)
         if key in self.sent:
             return
         self.sent.add(key)
         if kind in ("key", "pass"):
             self.secret_sent()
-        s = self.fs.seat
-        d = self._digest()
+        d = self.digest()
         msg = m.Fair(
             kind=kind,
             ply=ply,
@@ -153,7 +174,8 @@ class FairDriver:
 
     def own_messages(self) -> list[m.Fair]:
         """Every message this seat sent, in no particular order (to send again after a reconnect)."""
-        return [box[self.fs.seat] for box in self.inbox.values() if self.fs.seat in box]
+        s = self.fs.seat
+        return [box[s] for box in self.inbox.values() if s is not None and s in box]
 
     def recent_own(self) -> list[m.Fair]:
         """This seat's messages for the rounds another seat may not have taken yet (for its save).
@@ -212,8 +234,9 @@ class FairDriver:
             return None
         return why
 
-    def _digest(self) -> bytes:
-        """This process's public digest of its view now (cached per ply)."""
+    def digest(self) -> bytes:
+        """This process's public digest of its view now, as its messages at this ply carry it (computed
+        once a ply: the session's public record takes it too)."""
         ply = self.fs.view.ply
         if self._digest_at[0] != ply:
             self._digest_at = (ply, self.fs.public_digest())
@@ -254,10 +277,24 @@ class FairDriver:
             return
         box[msg.seat] = msg
         self.pump()
+        if msg.kind in STRIP_KINDS and self.waiting is not None and self.waiting[0] == (msg.kind, msg.ply, msg.ref):
+            self._precheck(msg)
+
+    def _precheck(self, msg: m.Fair) -> None:
+        """Check the strips of a round still waiting for others' as they arrive, so that the last
+        one's check alone remains once it is in. A strip that fails is left for the round to refuse
+        when it is taken, naming its seat, as if it had not been checked early."""
+        if self.over.done() or self.paused:
+            return
+        try:
+            self.fs.check_strips(self._strips_of({msg.seat: msg}))
+        except (FairDealError, IllegalAction, ValueError, KeyError, IndexError):
+            pass
 
     def fail(self, e: FairDealError) -> None:
         if not self.over.done():
             self.over.set_exception(e)
+        self._thaw()
         self.changed.set()
 
     def close(self) -> None:
@@ -265,6 +302,23 @@ class FairDriver:
             t.cancel()
         if not self.over.done():
             self.over.cancel()
+        self._thaw()
+
+    def _freeze(self) -> None:
+        """Setup is over: what exists now (modules, the shuffled decks, the session) lives all game, so it
+        is moved out of the collector's sight. A full collection walked all of it (90–130 ms, seen landing
+        in a deal); now it walks what the game made since. The collector is the interpreter's, so this is
+        process-wide, undone by :meth:`_thaw` at the game's end. Not with the memory probe, whose walk
+        must see everything made since the seat was (``probe.prepare``)."""
+        if self.probe is None and not self._frozen:
+            self._frozen = True
+            gc.freeze()
+
+    def _thaw(self) -> None:
+        """The game is over: frozen objects may be collected again (a process may play many games)."""
+        if self._frozen:
+            self._frozen = False
+            gc.unfreeze()
 
     # ---- rounds -------------------------------------------------------------------------
     def pump(self) -> None:
@@ -302,7 +356,7 @@ class FairDriver:
         self.waiting = ((kind, ply, ref), missing) if missing else None
         if missing:
             return None
-        mine = self._digest()
+        mine = self.digest()
         for s in seats:
             if box[s].digest != mine:
                 raise FairDealError(
@@ -315,8 +369,10 @@ class FairDriver:
         """Take one round if it can be taken; False when this process must wait."""
         fs = self.fs
         everyone = list(range(fs.players))
+        seated = not fs.observer  # an observer sends nothing: the rounds below wait on seats only
         if fs.keys is None:
-            self._send("key", 0, _enc.encode(fs.key_share()))
+            if seated:
+                self._send("key", 0, _enc.encode(fs.key_share()))
             box = self._box("key", 0, everyone)
             if box is None:
                 return False
@@ -349,8 +405,10 @@ class FairDriver:
         node = fs.node()
         if self.setup_s is None:
             self.setup_s = time.perf_counter() - self.started
+            self._freeze()
         if node is None:
-            self._send("keyreveal", ply, _enc.encode(fs.key_reveal()))
+            if seated:
+                self._send("keyreveal", ply, _enc.encode(fs.key_reveal()))
             box = self._box("keyreveal", ply, everyone)
             if box is None:
                 return False
@@ -360,9 +418,10 @@ class FairDriver:
                 raise FairDealError("a key reveal under another seat's number", bad)
             if not self.over.done():
                 self.over.set_result(reveals)
+                self._thaw()
             return False
         if isinstance(node, mapping.Beacon):
-            if ("link", ply, "") not in self.sent:
+            if seated and ("link", ply, "") not in self.sent:
                 self._send("link", ply, fs.link())
             box = self._box("link", ply, everyone)
             if box is None:

@@ -17,7 +17,7 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -25,7 +25,7 @@ from coldwater.core import record
 from coldwater.core.errors import IllegalAction, NotationError
 from coldwater.core.notation import Action
 from coldwater.core.rng import Rng
-from coldwater.core.state import CHANCE, Game, State
+from coldwater.core.state import CHANCE, Bot, Game, State
 
 from .. import beacon
 from .. import fairplay as fp
@@ -34,6 +34,7 @@ from ..fairdeal.deck import FairDealError
 from ..fairdeal.seat import WIRED, FairSeat
 from ..identity import Identity, fingerprint, verify
 from ..table import Applied, Seat, SeatKind, Table
+from ..table import Event as TableEvent
 from ..transport import SAME_KEY, Connection, Guard, Listener, Refusal, accept, listen, probe_table
 from . import probe
 from .events import (
@@ -51,10 +52,14 @@ from .events import (
     StepApplied,
 )
 from .failover import FAIR_RETURN_WAIT, FAIR_SAVE_EVERY, FailoverGather, fair_peer_save, kinds_for_new_host
-from .fairtable import STRIP_TIMEOUT, FairDriver, fair_message, fair_record
+from .fairtable import AHEAD, STRIP_TIMEOUT, FairDriver, autoplay_message, fair_message, fair_record
 from .persist import LanTable, PeerSave, Saver, pack_view, public_step, safe_name
 from .seedround import SeedRound
 from .spectators import MAX_WATCHERS, WATCHERS, Spectators
+from .standin import StandIn
+
+if TYPE_CHECKING:
+    from ..discovery import Advertiser
 
 log = logging.getLogger("coldwater.net")
 
@@ -145,6 +150,8 @@ class Remote:
         """The seat is played by a bot here for good (its player withheld a reveal or kept cheating)."""
         self.timed_out = False
         """The seat ran out of time: a bot plays it until its player acts or reconnects."""
+        self.back_asked = False
+        """Its person said "I am back" (a committed table, AutoPlay off): the next move is asked of them."""
         self.told_end = False
         """The game's End went out on this seat's connection."""
         self.heard = time.monotonic()
@@ -156,6 +163,7 @@ class Remote:
         self.chat = Bucket(2.0, 5.0)
         self.pings = Bucket(5.0, 10.0)
         self.resyncs = Bucket(1.0, 3.0)
+        self.autoplays = Bucket(0.5, 4.0)
 
     @property
     def present(self) -> bool:
@@ -199,12 +207,6 @@ class TableHost(Emitter[Event]):
             raise ValueError(
                 f"the fair dealer deals {', '.join(sorted(WIRED))} tables only ({game.title} keeps the committed "
                 "dealer for now)"
-            )
-        if dealer == "fair" and "host" not in seats and "bot" not in seats:
-            # The host relays and keeps the table's public record from a seat's view in its own process.
-            raise ValueError(
-                "a fair-dealer table needs a seat played in the host's process (the host's own or a bot's); "
-                "use the committed dealer for a host with no seat"
             )
         if not 0 <= watchers <= MAX_WATCHERS:
             raise ValueError(f"a table admits from 0 to {MAX_WATCHERS} watchers, not {watchers}")
@@ -250,7 +252,7 @@ class TableHost(Emitter[Event]):
         self.server: Listener | None = None
         self.guard = Guard()
         """Caps unfinished handshakes and throttles passphrase guesses (transport.Guard)."""
-        self.advertiser: Any = None
+        self.advertiser: Advertiser | None = None
         """A discovery.Advertiser to withdraw when the table closes (set by lan.open_table)."""
         self.external_listener = False
         self.phase = HostPhase.LOBBY
@@ -265,8 +267,8 @@ class TableHost(Emitter[Event]):
         self._reveals: dict[int, bytes] = {}
         self._views: dict[int, State[Any, Any]] = {}
         """Each remote seat's view as that peer holds it (to know when a step must carry the view)."""
-        self._act_waiters: dict[int, asyncio.Future[Any]] = {}
-        self._early: dict[int, tuple[int, Any]] = {}
+        self._act_waiters: dict[int, asyncio.Future[Action | None]] = {}
+        self._early: dict[int, tuple[int, Action]] = {}
         self._changed = asyncio.Event()
         self._person_moved = asyncio.Event()
         self._round: SeedRound | None = None
@@ -317,12 +319,16 @@ class TableHost(Emitter[Event]):
         self.fair_bots: dict[int, FairDriver] = {}
         """At a fair-dealer table: each bot seat's rounds, a seat of its own (its key, chain and view) run in
         this process. The host's person-seat code reads only :attr:`fair`, never these."""
+        self.fair_watch: FairDriver | None = None
+        """At a fair-dealer table with no seat in this process (no host seat, no bot): an observer's rounds
+        (no key, no layer, the public view), which this host keeps the table's public record from."""
         self.bot_chains: dict[int, beacon.Chain] = {}
         """At a fair-dealer table: each bot seat's beacon chain (its tip goes into the seed round)."""
-        self._person: asyncio.Future[Any] | None = None
-        self._person_early: tuple[int, Any] | None = None
-        """A move the person at the host submitted before its seat's driver asked for it (ply, action)."""
-        """At a fair-dealer table: the move asked of the person at the host's seat."""
+        self.stand_in: StandIn | None = None
+        """At a fair-dealer table with a person in the host's seat: that seat's turn timer, kept here (the
+        only process that holds its view), which hands it to this process's bot when the person is slow."""
+        self.host_by_bot = False
+        """At a fair-dealer table: the host's own seat is played by its process's bot (told to everyone)."""
         self._fair_log: list[m.Fair] = []
         """Every fair-table message this host sent or relayed (for a seat that reconnects)."""
         self.strip_timeout = STRIP_TIMEOUT
@@ -395,6 +401,7 @@ class TableHost(Emitter[Event]):
                         fingerprint=self.identity.fingerprint,
                         key=self.identity.public,
                         ready=True,
+                        bot=self.host_by_bot,
                     )
                 )
             elif self.info.dealer == "fair":
@@ -434,21 +441,35 @@ class TableHost(Emitter[Event]):
         self._broadcast(m.Chat(text=text[:500], seat=self.host_seat))
         self.emit(ChatReceived(self.host_seat, self.host_name, text[:500]))
 
+    @property
+    def awaiting_person(self) -> bool:
+        """At a fair-dealer table: a move is asked of the person at this host's seat (:meth:`submit`)."""
+        return self.stand_in is not None and self.stand_in.awaiting
+
+    @property
+    def bot_plays(self) -> bool:
+        """At a fair-dealer table: the person at this host's seat did not move in time, so this process's
+        bot plays the seat until they come back (:meth:`submit` or :meth:`take_back`)."""
+        return self.stand_in is not None and self.stand_in.playing
+
+    def take_back(self) -> bool:
+        """The person at this host's seat takes it back from the bot (False: the bot did not have it)."""
+        return self.stand_in is not None and self.stand_in.take_back()
+
     def submit(self, action: Action) -> None:
         """A move by the person at this host's own seat (IllegalAction if not allowed)."""
         if self.fair_record is not None:  # a fair-dealer table: the host's own view, like a peer's
             if self.fair is None:
                 raise IllegalAction("this host has no seat of its own at the table")
+            if self.stand_in is None:
+                raise IllegalAction("a bot plays this host's seat")
             view = self.fair.fs.view
             if view.current != self.host_seat:
                 raise IllegalAction("it is not your turn")
             if not view.is_legal(action):
                 raise IllegalAction(view.why_illegal(action))
-            if self._person is not None and not self._person.done():
-                self._person.set_result(action)
-            else:
-                # The screen saw the turn before the driver asked for the move: kept for that ply.
-                self._person_early = (view.ply, action)
+            # (One submitted before the driver asked for it is kept for that ply; the person is back.)
+            self.stand_in.submit(view.ply, action)
             return
         if self.table is None:
             raise IllegalAction("the game has not started")
@@ -479,7 +500,8 @@ class TableHost(Emitter[Event]):
             return await self._finish()
         finally:
             if self.linger and self.result is not None:
-                await self._stop_listening()  # the seats stay connected until close()
+                # The seats stay connected until close(), and the watchers: a rematch offer reaches them too.
+                await self._stop_listening(keep_watchers=True)
             else:
                 await self.close()
 
@@ -506,14 +528,16 @@ class TableHost(Emitter[Event]):
         # away: they would then choose different new hosts.
         self._closing = True
         await self._stop_listening()
+        await self.watch.close()  # (kept after the end by a lingering host, for a rematch offer)
         for r in self.remotes.values():
             if r.conn is not None:
                 await r.conn.close()
         for t in list(self._tasks):
             t.cancel()
 
-    async def _stop_listening(self) -> None:
-        """Withdraw the advert, stop accepting, let the watchers go; the seats' connections stay."""
+    async def _stop_listening(self, *, keep_watchers: bool = False) -> None:
+        """Withdraw the advert, stop accepting, let the watchers go (unless `keep_watchers`: a
+        rematch tells them where it listens, then lets them go); the seats' connections stay."""
         if self._stopped:
             return
         self._stopped = True
@@ -526,7 +550,8 @@ class TableHost(Emitter[Event]):
         if self.server is not None:
             self.server.close()
             self.server = None
-        await self.watch.close()
+        if not keep_watchers:
+            await self.watch.close()
         if isinstance(self.table, LanTable):
             await self.table.close_saver()
 
@@ -536,7 +561,7 @@ class TableHost(Emitter[Event]):
         self._tasks.add(t)
         t.add_done_callback(self._tasks.discard)
 
-    def _broadcast(self, msg: Any, *, exclude: int | None = None) -> None:
+    def _broadcast(self, msg: m.Message, *, exclude: int | None = None) -> None:
         for r in self.remotes.values():
             if r.present and r.seat != exclude:
                 assert r.conn is not None
@@ -674,7 +699,8 @@ class TableHost(Emitter[Event]):
                 self._gather.offer(seat, first)
             else:
                 self._sync(r, max(first.resume_ply, 0), fair=True)
-            if r.timed_out:
+            if r.timed_out and self.info.dealer != "fair":
+                # (At a fair table only the seat's own process knows: it says so again on joining.)
                 self._back_from_bot(r)
             if self._end is not None:
                 # The game ended while this seat was away: it gets the end now and audits it itself.
@@ -760,6 +786,8 @@ class TableHost(Emitter[Event]):
             self._on_link(r, conn, msg)
         elif isinstance(msg, m.Fair):
             self._on_fair(r, conn, msg)
+        elif isinstance(msg, m.AutoPlay):
+            self._on_autoplay(r, conn, msg)
         elif isinstance(msg, m.Mismatch):
             self._on_mismatch(r, conn, msg)
         elif isinstance(msg, m.Final):
@@ -957,10 +985,15 @@ class TableHost(Emitter[Event]):
         if why is not None:
             self._refuse(conn, "act", f"{'forged' if msg.sig else 'unsigned'} move: {why}")
             return
-        if r.timed_out:
-            self._back_from_bot(r)
-        self._sigs[r.seat] = msg.sig
         fut = self._act_waiters.get(r.seat)
+        if r.timed_out:
+            if fut is not None and not fut.done():
+                self._back_from_bot(r)  # the bot is racing the person for this move: the person's wins
+            else:
+                # The bot is making this move already (its Step must go out while the seat is botted,
+                # or every peer would take it for the host's cheating): the person has the next one.
+                r.back_asked = True
+        self._sigs[r.seat] = msg.sig
         if fut is None or fut.done():
             # A valid move for this very position that arrived before the table asked
             # for it (just after a resync or a failover): keep it for when it does.
@@ -969,7 +1002,7 @@ class TableHost(Emitter[Event]):
         fut.set_result(action)
 
     def _back_from_bot(self, r: Remote) -> None:
-        r.timed_out = False
+        r.timed_out = r.back_asked = False
         self._broadcast(m.Presence(seat=r.seat, away=not r.present, by_bot=False))
         self._lobby_changed()
         self.emit(Problem(f"{r.name} (seat {r.seat + 1}) is back; the bot stops playing the seat"))
@@ -1038,7 +1071,7 @@ class TableHost(Emitter[Event]):
         self.table.subscribe(self._on_applied)
         self.emit(GameStarted(self.host_seat))
 
-    async def _chance(self, state: State[Any, Any]) -> Any:
+    async def _chance(self, state: State[Any, Any]) -> Action:
         if self._public_draw(state):
             links = await self._gather_links(state)
             self._links = links
@@ -1146,17 +1179,19 @@ class TableHost(Emitter[Event]):
             box[r.seat] = msg.link
             self._changed.set()
 
-    async def _remote(self, seat: int, view: State[Any, Any]) -> Any:
+    async def _remote(self, seat: int, view: State[Any, Any]) -> Action:
         if seat == self.host_seat and self.chooser is not None:
             return await self.chooser(view, seat)
         r = self.remotes.get(seat)
+        if r is not None and r.timed_out and r.back_asked and not r.by_bot:
+            self._back_from_bot(r)  # before this move is asked: told to everyone, then the person plays
         if r is not None and (r.by_bot or r.timed_out):
             return await self._bot_plays(view)
         early = self._early.pop(seat, None)
         if early is not None and early[0] == view.ply:
             return early[1]
         loop = asyncio.get_running_loop()
-        fut: asyncio.Future[Any] = loop.create_future()
+        fut: asyncio.Future[Action | None] = loop.create_future()
         self._act_waiters[seat] = fut
         try:
             timer = self.info.turn or None
@@ -1172,10 +1207,11 @@ class TableHost(Emitter[Event]):
             # Timed out, or the seat was given to a bot meanwhile. A move the player still
             # sends while the bot thinks wins: it is their seat.
             bot = asyncio.ensure_future(asyncio.to_thread(self._bot.choose, view, Rng(os.urandom(16))))
-            await asyncio.wait({fut, bot}, return_when=asyncio.FIRST_COMPLETED)
-            if fut.done() and fut.result() is not None:
+            both: set[asyncio.Future[Action | None] | asyncio.Future[Action]] = {fut, bot}
+            await asyncio.wait(both, return_when=asyncio.FIRST_COMPLETED)
+            if fut.done() and (moved := fut.result()) is not None:
                 bot.cancel()
-                return fut.result()
+                return moved
             self._bot_move = True
             return await bot
         finally:
@@ -1197,7 +1233,7 @@ class TableHost(Emitter[Event]):
         self._bot_move = True
         return await asyncio.to_thread(self._bot.choose, view, Rng(os.urandom(16)))
 
-    def _on_applied(self, ev: Any) -> None:
+    def _on_applied(self, ev: TableEvent) -> None:
         if not isinstance(ev, Applied):
             return
         t = self.table
@@ -1405,6 +1441,9 @@ class TableHost(Emitter[Event]):
             conn = self.remotes[seat].conn
             assert conn is not None
             conn.send_nowait(m.Rematch(port=port))
+        # The watchers too (they may follow the table there), and then they go with the old table.
+        self.watch.offer_rematch(port)
+        self._spawn(self.watch.close())
         return told
 
     def _on_rematch_reply(self, r: Remote, conn: Connection, msg: m.RematchReply) -> None:
@@ -1421,14 +1460,16 @@ class TableHost(Emitter[Event]):
     @property
     def fair_record(self) -> FairDriver | None:
         """The driver whose view this host keeps the table's public record from: its own seat's, or
-        (a host with no seat) its first bot seat's. Only the public part of that view is used."""
+        (a host with no seat) its first bot seat's, or with no bot either its observer's. Only the
+        public part of that view is used."""
         if self.fair is not None:
             return self.fair
-        return self.fair_bots[min(self.fair_bots)] if self.fair_bots else None
+        return self.fair_bots[min(self.fair_bots)] if self.fair_bots else self.fair_watch
 
     def _local_drivers(self) -> list[FairDriver]:
-        """Every seat this process plays at a fair table: the host's own and each bot's."""
-        return ([self.fair] if self.fair is not None else []) + [self.fair_bots[s] for s in sorted(self.fair_bots)]
+        """Every driver in this process at a fair table: the host's own seat and each bot's, or its observer."""
+        own = [d for d in (self.fair, self.fair_watch) if d is not None]
+        return own + [self.fair_bots[s] for s in sorted(self.fair_bots)]
 
     def _fair_begin(self, seats_info: list[m.SeatInfo], reveals: dict[int, bytes]) -> None:
         keys = {s.seat: s.key for s in seats_info if s.key}
@@ -1438,15 +1479,19 @@ class TableHost(Emitter[Event]):
             assert self.chain is not None
             seat = FairSeat(self.game, self.info.players, self.host_seat, self.joint, self.options, chain=self.chain)
             chooser = self.chooser
+            if chooser is None:
+                # The person at the host (submit()), on the table's turn timer: only this process can play
+                # the seat for them, from its own view (standin.py).
+                self.stand_in = StandIn(
+                    self.game, self.info.turn, lambda on, ply: self.seat_autoplay(self.host_seat, on)
+                )
+            stand_in = self.stand_in
 
-            async def choose(view: State[Any, Any]) -> Any:
+            async def choose(view: State[Any, Any]) -> Action:
                 if chooser is not None:
                     return await chooser(view, self.host_seat)
-                early, self._person_early = self._person_early, None
-                if early is not None and early[0] == view.ply:
-                    return early[1]
-                self._person = asyncio.get_running_loop().create_future()  # the person at the host: submit()
-                return await self._person
+                assert stand_in is not None
+                return await stand_in.choose(view)
 
             self.fair = FairDriver(
                 seat,
@@ -1466,7 +1511,7 @@ class TableHost(Emitter[Event]):
             bot_seat = FairSeat(self.game, self.info.players, i, self.joint, self.options, chain=chain)
             bot = self.game.bot(self.game.bots[0])
 
-            async def bot_choose(view: State[Any, Any], bot: Any = bot) -> Any:
+            async def bot_choose(view: State[Any, Any], bot: Bot = bot) -> Action:
                 return await asyncio.to_thread(bot.choose, view, Rng(os.urandom(16)))
 
             self.fair_bots[i] = FairDriver(
@@ -1477,6 +1522,24 @@ class TableHost(Emitter[Event]):
                 send=self._fair_send,
                 choose=bot_choose,
                 stepped=self._fair_stepped if self.fair is None and i == min(self.bot_chains) else lambda: None,
+            )
+        if self.fair is None and not self.fair_bots:
+            # No seat here: an observer follows the table from every seat's messages (which this host
+            # relays anyway), checks them as a seat does and keeps the public view. It holds no key and
+            # no layer, so it can read only what every seat opened to everyone; it sends nothing, and
+            # no round waits for it.
+
+            async def no_move(view: State[Any, Any]) -> Any:
+                raise FairDealError("an observer has no move to make")
+
+            self.fair_watch = FairDriver(
+                FairSeat(self.game, self.info.players, None, self.joint, self.options),
+                identity=self.identity,
+                keys=keys,
+                tips=tips,
+                send=self._fair_send,
+                choose=no_move,
+                stepped=self._fair_stepped,
             )
         self.phase = HostPhase.PLAYING
         self.emit(GameStarted(self.host_seat))
@@ -1537,7 +1600,7 @@ class TableHost(Emitter[Event]):
         host's own seat's view (its public part is everyone's)."""
         rec = self.fair_record
         if rec is not None:
-            return rec.fs.view  # type: ignore[no-any-return]
+            return rec.fs.view
         return self.table.state if self.table is not None else None
 
     def _fair_stepped(self) -> None:
@@ -1545,7 +1608,7 @@ class TableHost(Emitter[Event]):
         assert rec is not None
         fs = rec.fs
         # The public record, for watchers: each step as everyone knows it (a drawn piece is "draw").
-        self.steps.append(m.Step(ply=fs.view.ply, seat=fs.last[0], digest=fs.public_digest(), action=fs.last_public))
+        self.steps.append(m.Step(ply=fs.view.ply, seat=fs.last[0], digest=rec.digest(), action=fs.last_public))
         self._fair_save()
         # The host's person sees its own seat's steps as it knows them; a bot's view stays the bot's.
         self.emit(StepApplied(fs.view.ply, fs.last[0], fs.last[1] if rec is self.fair else fs.last_public))
@@ -1569,6 +1632,70 @@ class TableHost(Emitter[Event]):
             conn.send_nowait(old)
             return
         self._fair_send(msg)
+
+    def _on_autoplay(self, r: Remote, conn: Connection, msg: m.AutoPlay) -> None:
+        """A seat's own word that its process's bot plays it now (or that its person is back): about itself
+        only, signed by it; at a fair table with a turn timer told to everyone, at a committed one (only
+        "back" is the seat's to say) honoured at the seat's next move."""
+        drv = self.fair_record
+        state = drv.fs.view if drv is not None else self.table.state if self.table is not None else None
+        if state is None or self.phase is not HostPhase.PLAYING:
+            self._refuse(conn, "autoplay", "no game is being played at this table now")
+            return
+        committed = drv is None
+        if msg.seat != r.seat:
+            self._refuse(conn, "autoplay", f"seat {r.seat + 1} spoke for seat {msg.seat + 1}: a seat speaks for itself")
+            return
+        if not verify(r.key, msg.sig, autoplay_message(self.joint, msg.ply, msg.seat, msg.on)):
+            self._refuse(conn, "autoplay", f"not signed by seat {r.seat + 1}")
+            return
+        if msg.on and committed:
+            self._refuse(conn, "autoplay", "at this table the host plays a seat that runs out of time")
+            return
+        if msg.on and not self.info.turn:
+            self._refuse(conn, "autoplay", "this table has no turn timer: no seat runs out of time")
+            return
+        if abs(msg.ply - state.ply) > AHEAD:
+            self._refuse(conn, "autoplay", f"for ply {msg.ply}, far from this table's ply {state.ply}")
+            return
+        if committed:
+            # The host's bot plays a timed-out seat here; its person says "I am back" (Ctrl+T in the
+            # app): the seat's next move is asked of them again. (A move of theirs does it too, but the
+            # bot answers at once, so a move seldom gets the chance.) Not at once: a move the bot is
+            # making now still goes out as the bot's, and every peer must see it while the seat is botted.
+            if r.timed_out and r.autoplays.take():
+                r.back_asked = True
+            return
+        if msg.on == r.timed_out:
+            return  # said again after a reconnect: nothing new
+        if not r.autoplays.take():
+            self._refuse(conn, "autoplay", "too many turn-timer messages; slow down")
+            return
+        self.seat_autoplay(r.seat, msg.on)
+
+    def seat_autoplay(self, seat: int, on: bool) -> None:
+        """At a fair table: `seat`'s own process plays it with its bot now (`on`: its person did not move
+        within the turn timer), or its person is back. Told to everyone, as for a timed-out seat."""
+        r = self.remotes.get(seat)
+        if r is not None:
+            r.timed_out = on
+            name, away = r.name, not r.present
+        else:
+            self.host_by_bot = on
+            name, away = self.host_name, False
+        if on:
+            text = (
+                f"{name} (seat {seat + 1}) did not move within {self.info.turn} s; "
+                "their own app plays the seat until they return"
+            )
+            self.problems.append(text)
+        else:
+            text = f"{name} (seat {seat + 1}) is back; their own app's bot stops playing the seat"
+        log.warning("%s", text)
+        self._broadcast(m.Notice(text=text), exclude=seat)  # the seat's own process said it to its person
+        self._broadcast(m.Presence(seat=seat, away=away, by_bot=on))
+        self.emit(Problem(text))
+        self._lobby_changed()
 
     def _fair_stalled(self) -> FairDealError | None:
         """The error that ends a round stalled past the timer at any seat played here (None: none is)."""
@@ -1629,6 +1756,7 @@ class TableHost(Emitter[Event]):
                 problems.append("AUDIT FAILED: " + "; ".join(rep.problems))
             else:
                 final = rep.full
+                assert final is not None  # an audit that passed replayed the whole game
                 scores, outcome = _scores(final)
                 digest, plies = final.digest(), final.ply
         except FairDealError as e:
@@ -1721,8 +1849,9 @@ class TableHost(Emitter[Event]):
         drv = self.fair_record
         assert drv is not None
         body = text.encode()
-        # Signed as the host's seat, or (a host with no seat) as the first bot seat it runs: same key.
-        by = self.host_seat if self.host_seat >= 0 else drv.fs.seat
+        # Signed as the host's seat, or (a host with no seat) as the first bot seat it runs: same key;
+        # with no seat in this process at all, as the host (seat -1), whose key its channel proved.
+        by = drv.fs.seat if self.host_seat < 0 and drv.fs.seat is not None else self.host_seat
         sig = self.identity.sign(fair_message(self.joint, "abort", drv.fs.view.ply, "", by, body))
         msg = m.Fair(kind="abort", ply=drv.fs.view.ply, seat=by, body=body, sig=sig)
         self._fair_log.append(msg)

@@ -69,3 +69,17 @@ def read_sync(game: Game[Any, Any], msg: m.Sync, held: int) -> tuple[State[Any, 
     if msg.steps and msg.steps[-1].digest != fp.public_digest(view):
         raise SyncRefused("refused a resync whose view does not match its last step")
     return view, start
+
+
+def rematch_refusal(over: bool, offered: int, port: int) -> str | None:
+    """Why a seat or a watcher refuses a `Rematch(port)` from its table (None: it takes it).
+
+    `over`: its game has ended and it stayed to hear of a rematch; `offered`: the port of
+    an offer it already took (0: none)."""
+    if not over:
+        return "refused a rematch offer from the table: the game is not over"
+    if offered:
+        return "refused a second rematch offer from the table"
+    if not 0 < port < 65536:
+        return f"refused a rematch offer from the table: {port} is not a port"
+    return None

@@ -62,10 +62,10 @@ from .events import (
     StepApplied,
 )
 from .failover import FAIR_SAVE_EVERY, candidates
-from .fairtable import FairDriver, fair_record
+from .fairtable import FairDriver, autoplay_message, fair_message, fair_record
 from .host import FINALS_WAIT, HEARTBEAT, JOIN_TIMEOUT, MAX_ROUNDS, TableHost, fp_pass_key
 from .host import _scores as _scores_of
-from .joining import SyncRefused, connect_to_table, read_sync
+from .joining import SyncRefused, connect_to_table, read_sync, rematch_refusal
 from .persist import (
     PeerSave,
     SavedSeat,
@@ -79,6 +79,7 @@ from .persist import (
     with_fair,
 )
 from .spectators import advertise_watchers
+from .standin import StandIn
 
 log = logging.getLogger("coldwater.net")
 
@@ -162,8 +163,10 @@ class TablePeer(Emitter[Event]):
         self.host_port = 0
         self._contribution = b""
         self._move_task: asyncio.Task[Any] | None = None
-        self._person: asyncio.Future[Any] | None = None
-        self._person_early: tuple[int, Any] | None = None
+        self._person: asyncio.Future[Action] | None = None
+        self._person_early: tuple[int, Action] | None = None
+        self.stand_in: StandIn | None = None
+        """At a fair-dealer table with a person in this seat: its turn timer, kept here (standin.py)."""
         self._listener: Listener | None = None
         self.check_host: HostCheck | None = None
         """Checks the key the table proves on join (lan.join_table: advertised, pinned, known hosts)."""
@@ -215,6 +218,8 @@ class TablePeer(Emitter[Event]):
         """After the end, with `linger`: reading the host's messages (chat, a rematch offer)."""
         self.rematch_port = 0
         """The port of the rematch the host offered (0: none yet)."""
+        self.host_left = False
+        """The host closed our lingering connection after the end (kept for a screen mounted after HostLeft)."""
         self._rematch_answered = False
         self.dealer_secret = b""
         """The dealer's secret from the End (with the public record it replays the whole game)."""
@@ -233,7 +238,27 @@ class TablePeer(Emitter[Event]):
     @property
     def awaiting_person(self) -> bool:
         """A person's move is asked for (the person API: :meth:`submit`)."""
+        if self.stand_in is not None:
+            return self.stand_in.awaiting
         return self._person is not None and not self._person.done()
+
+    @property
+    def bot_plays(self) -> bool:
+        """Our person did not move in time, so a bot plays our seat until they come back: at a fair
+        table this process's own (:meth:`submit` or :meth:`take_back`), at a committed one the host's."""
+        if self.stand_in is not None:
+            return self.stand_in.playing
+        return self.seat in self.botted and self.fair is None
+
+    def take_back(self) -> bool:
+        """Our person takes the seat back from the bot (False: no bot had it). At a committed table the
+        host's bot has it: the host is told (a signed AutoPlay "off") and asks our next move of us."""
+        if self.stand_in is not None:
+            return self.stand_in.take_back()
+        if not self.bot_plays or self.conn is None or self.state is None:
+            return False
+        self.conn.send_nowait(self._autoplay(False, self.state.ply))
+        return True
 
     def submit(self, action: Action) -> None:
         """A move by the person at this seat (IllegalAction if not allowed now)."""
@@ -241,13 +266,16 @@ class TablePeer(Emitter[Event]):
             raise IllegalAction("it is not your turn")
         if not self.state.is_legal(action):
             raise IllegalAction(self.state.why_illegal(action))
+        if self.stand_in is not None:
+            self.stand_in.submit(self.state.ply, action)  # our person is back, if the bot had the seat
+            return
         if self._person is not None and not self._person.done():
             self._person.set_result(action)
         else:
             # The screen saw our turn before the move was asked for: kept for that ply.
             self._person_early = (self.state.ply, action)
 
-    async def _ask_person(self, view: State[Any, Any]) -> Any:
+    async def _ask_person(self, view: State[Any, Any]) -> Action:
         """The person's move for `view` (one submitted early for this very ply counts)."""
         early, self._person_early = self._person_early, None
         if early is not None and early[0] == view.ply:
@@ -303,8 +331,7 @@ class TablePeer(Emitter[Event]):
         await self._hello(conn, resume_ply=len(self.steps) if resume is not None else -1)
         if restored is not None and resume is not None and self.fair is not None:
             # What we sent last may never have reached the table (a host that froze, then stood down).
-            for out in self.fair.own_messages():
-                conn.send_nowait(out)
+            self._send_own(conn)
 
     async def run(self) -> Result:
         """Play until the game ends (reconnecting and failing over as needed)."""
@@ -352,8 +379,10 @@ class TablePeer(Emitter[Event]):
             self._fair_task.cancel()
         # A finished game's save is deleted once the writes before it are done.
         delete = self.save_path if self.phase is PeerPhase.FINISHED else None
-        await asyncio.to_thread(self._saver.close, delete=delete)
-        self._saver = Saver()
+        # Swapped before it is closed off the loop: a close() while run() is closing (the app
+        # leaving as the game ends) must not reach a saver that is shutting down.
+        saver, self._saver = self._saver, Saver(every=self._saver.every)
+        await asyncio.to_thread(saver.close, delete=delete)
         if self.conn is not None and not keep_link:
             await self.conn.close()
         if self._listener is not None:
@@ -518,7 +547,9 @@ class TablePeer(Emitter[Event]):
                     self.seats[i] = msgspec.structs.replace(s, away=msg.away)
             if msg.by_bot:
                 self.botted.add(msg.seat)
-                self._problem(f"seat {msg.seat + 1} is played by the host's bot now")
+                if self.fair is None:
+                    self._problem(f"seat {msg.seat + 1} is played by the host's bot now")
+                # (At a fair table only the seat's own process can play it: the host's Notice says so.)
             else:
                 self.botted.discard(msg.seat)
             self._update_save_seats()
@@ -552,6 +583,7 @@ class TablePeer(Emitter[Event]):
         while True:
             msg = await conn.recv()
             if msg is None:
+                self.host_left = True
                 self.emit(HostLeft())  # our own close cancels this task first: this is the host's
                 return
             await self._handle_safely(conn, msg)
@@ -565,12 +597,9 @@ class TablePeer(Emitter[Event]):
             self._problem(f"refused {type(msg).__name__} from the table: {e}")
 
     def _on_rematch(self, msg: m.Rematch) -> None:
-        if self.result is None or not self.linger:
-            self._problem("refused a rematch offer from the table: the game is not over")
-        elif self.rematch_port:
-            self._problem("refused a second rematch offer from the table")
-        elif not 0 < msg.port < 65536:
-            self._problem(f"refused a rematch offer from the table: {msg.port} is not a port")
+        why = rematch_refusal(self.result is not None and self.linger, self.rematch_port, msg.port)
+        if why is not None:
+            self._problem(why)
         else:
             self.rematch_port = msg.port
             self.emit(RematchOffered(msg.port))
@@ -589,7 +618,7 @@ class TablePeer(Emitter[Event]):
         first = self.game.new(self.info.players, seed=fp.game_seed(self.joint), options=self.info.options)
         rec = record.start(self.game, first, self.info.options, meta)
 
-        def add(seat: int, action: Any, after: State[Any, Any]) -> None:
+        def add(seat: int, action: Action, after: State[Any, Any]) -> None:
             record.append(rec, seat, action, after)
 
         try:
@@ -714,6 +743,9 @@ class TablePeer(Emitter[Event]):
             if self.conn is not None:
                 self.conn.send_nowait(out)
 
+        if self.chooser is None and self.stand_in is None:
+            turn = self.info.turn if self.info is not None else 0
+            self.stand_in = StandIn(self.game, turn, self._stand_in_told)
         self.fair = FairDriver(
             seat,
             identity=self.identity,
@@ -731,17 +763,45 @@ class TablePeer(Emitter[Event]):
         self._saver.every = FAIR_SAVE_EVERY
         self._fair_task = asyncio.ensure_future(self._fair_end(self.conn))
 
-    async def _fair_choose(self, view: State[Any, Any]) -> Any:
+    async def _fair_choose(self, view: State[Any, Any]) -> Action:
         if self.chooser is not None:
             return await self.chooser(view, self.seat)
-        return await self._ask_person(view)
+        assert self.stand_in is not None
+        return await self.stand_in.choose(view)
+
+    def _autoplay(self, on: bool, ply: int) -> m.AutoPlay:
+        """Our signed word to the table that our own bot plays our seat from `ply` (on) or we are back."""
+        sig = self.identity.sign(autoplay_message(self.joint, ply, self.seat, on))
+        return m.AutoPlay(seat=self.seat, ply=ply, on=on, sig=sig)
+
+    def _stand_in_told(self, on: bool, ply: int) -> None:
+        """Our stand-in took our seat (our person was slow) or gave it back: the table is told."""
+        turn = self.info.turn if self.info is not None else 0
+        self._problem(
+            f"you did not move within {turn} s: your own app's bot plays your seat until you take it back"
+            if on
+            else "you are back: your seat is yours again"
+        )
+        if self.takeover is not None:  # we host the table now (failover): we tell everyone ourselves
+            self.takeover.seat_autoplay(self.seat, on)
+        elif self.conn is not None:
+            self.conn.send_nowait(self._autoplay(on, ply))
+
+    def _send_own(self, conn: Connection) -> None:
+        """After a reconnect or a restart: every message we sent (the host drops copies), and whether our
+        bot plays our seat now (the host may have missed it, or a restarted process's person is back)."""
+        assert self.fair is not None
+        for out in self.fair.own_messages():
+            conn.send_nowait(out)
+        if self.stand_in is not None:
+            conn.send_nowait(self._autoplay(self.stand_in.playing, self.fair.fs.view.ply))
 
     def _fair_stepped(self) -> None:
         assert self.fair is not None
         fs = self.fair.fs
         self.state = fs.view
         # The public record, as at the host (a drawn piece is "draw"): its length is the ply we are at.
-        self.steps.append(m.Step(ply=fs.view.ply, seat=fs.last[0], digest=fs.public_digest(), action=fs.last_public))
+        self.steps.append(m.Step(ply=fs.view.ply, seat=fs.last[0], digest=self.fair.digest(), action=fs.last_public))
         self._persist()
         self.emit(StepApplied(fs.view.ply, fs.last[0], fs.last[1]))
 
@@ -751,7 +811,12 @@ class TablePeer(Emitter[Event]):
             self._problem("refused a fair-dealer message: this table does not deal with it")
             return
         if msg.kind == "abort" and (msg.seat == self.host_seat or (self.host_seat < 0 and self._host_runs(msg.seat))):
-            if drv.check(msg) is None:  # signed by the host: its word on why the game ends
+            if msg.seat >= 0:
+                ok = drv.check(msg) is None  # signed by the host's seat (or a bot seat it runs)
+            else:  # a host with no seat in its process signs as itself, with the key its channel proved
+                signed = fair_message(self.joint, msg.kind, msg.ply, msg.ref, msg.seat, msg.body, msg.digest)
+                ok = self.conn is not None and verify(self.conn.peer_key, msg.sig, signed)
+            if ok:  # the host's word on why the game ends
                 drv.fail(FairDealError(msg.body.decode("utf-8", "replace")))
             return
         # Our own earlier message, sent back: we restarted from our save (or made a round's anew).
@@ -1310,8 +1375,7 @@ class TablePeer(Emitter[Event]):
                 await self._hello(conn, resume_ply=len(self.steps))
                 if self.fair is not None:
                     # What we sent while cut off may be lost: send it all again (the host drops copies).
-                    for out in self.fair.own_messages():
-                        conn.send_nowait(out)
+                    self._send_own(conn)
                 return
             except SentAway:
                 raise  # the host is there and does not want us back: no failover
@@ -1362,8 +1426,7 @@ class TablePeer(Emitter[Event]):
                     )
                     await self._hello(conn, resume_ply=len(self.steps), failover=True)
                     if self.fair is not None:
-                        for out in self.fair.own_messages():  # the new host may lack some of ours
-                            conn.send_nowait(out)
+                        self._send_own(conn)  # the new host may lack some of ours
                     self.host_addr, self.host_port, self.host_seat = c.addr, c.port, c.seat
                     self.dealt_by.append((len(self.steps) + 1, c.seat))
                     if self.save is not None:

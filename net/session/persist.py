@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import threading
 import time
 import zlib
 from collections.abc import Callable
@@ -43,6 +44,8 @@ class Saver:
         self.every = every
         """At most one write per this many seconds (the latest snapshot wins; 0: one per loop turn)."""
         self._last = 0.0
+        self._closed = False
+        self._closing = threading.Lock()
 
     def save(self, path: Path, make: Callable[[], bytes]) -> None:
         self._pending = (path, make)
@@ -63,8 +66,8 @@ class Saver:
     def flush(self) -> None:
         self._scheduled = False
         self._last = time.monotonic()
-        if self._pending is None:
-            return
+        if self._pending is None or self._closed:
+            return  # (closed: its last write went out with close(); a timer firing late has nothing to do)
         path, make = self._pending
         self._pending = None
         self._pool.submit(write_atomic, path, make(), durable=False)
@@ -75,11 +78,16 @@ class Saver:
         self._pool.submit(write_atomic, path, make(), durable=False).result()
 
     def close(self, *, delete: Path | None = None) -> None:
-        """Write what is pending (then delete `delete`), and wait for the writes."""
-        self.flush()
-        if delete is not None:
-            self._pool.submit(delete.unlink, missing_ok=True)
-        self._pool.shutdown(wait=True)
+        """Write what is pending (then delete `delete`), and wait for the writes. A second close
+        waits for the first's writes and does nothing more."""
+        with self._closing:  # (closes may come from two threads: one at a time)
+            if self._closed:
+                return
+            self.flush()
+            self._closed = True
+            if delete is not None:
+                self._pool.submit(delete.unlink, missing_ok=True)
+            self._pool.shutdown(wait=True)
 
 
 class LanTable(Table):

@@ -16,28 +16,48 @@ every sealed slot's value through ``State.sealed_value`` (``SEALED`` games
 only); plus the few loose objects that carry one (a Crown ``Fish`` with its card,
 a ``Reveal`` outcome with a card) and every label the seat's ``FairSeat`` has
 read. A value is a **token**: ``("fish", card)`` for a Crown fish card (unique,
-so its place does not matter), ``("tackle", holder, kind)`` for a held piece.
+so its place does not matter), ``("tackle", holder, kind)`` for a held piece;
+Aquatica's below.
 
 **At the end**, once every key is revealed, the probe decrypts every dealt card
 itself, replays the whole game and computes, per ply, every token its seat's
-view showed so far. A token first seen at ply *p* that the seat's view had not
+view showed so far, and (:attr:`SealedSpec.public`) what the public record told
+everyone by then. A token first seen at ply *p* that the seat's knowledge had not
 shown by *p* is a leak; the report (``probe-seat<N>-<pid>.json`` in the folder)
-lists them. The probe can fail: ``COLDWATER_PROBE_PLANT=<ply>`` makes it plant,
-at that ply, a fish of every card (most are another seat's or still face down),
+lists them, with how many tokens of each kind it saw. The probe can fail:
+``COLDWATER_PROBE_PLANT=<ply>`` makes it plant, at that ply, every possible value
+(Crown: a fish of every card; Aquatica: a table with every card in every place),
 which the report must show as leaks.
 
-Games: :data:`SPECS` maps a game to its :class:`SealedSpec` (Crown's is here:
-its data type, its tokens, loose carriers, labels, deck outcomes, a plant).
-With search bots a determinized guess can equal a hidden value by chance, so a
-probed game uses bots that do not determinize (``random``, the default headless
-bot).
+Games: :data:`SPECS` maps a game to its :class:`SealedSpec` (its data type, its
+tokens, loose carriers, labels, deck outcomes, a plant, and what its public
+record tells). With search bots a determinized guess can equal a hidden value by
+chance, so a probed game uses bots that do not determinize (``random``, the
+default headless bot).
 
-Aquatica (now dealt fair too) is one entry away, with one thing to settle first:
-its views blank other seats' hands, yet every card reaches a hand by a public
-step (docs/fairplay.md), so the slot map's public shadow knows them; "shown" for
-Aquatica must be the view *and* what the public record tells, or every process
-would be named for holding the shadow (a first spec tried, with cards in hands,
-the draft and the box as tokens, did exactly that).
+**Aquatica.** Card ids are public (every card of the content exists), so a token
+is *where* a card is, for the places a view may blank or a draw fills:
+``("hand", seat, card)``, ``("draft", king)`` (a King drawn into the advanced
+draft), ``("cbox", card)``, ``("lbox", location)``, ``("kbox", king)`` (face down
+in the box: no view holds them) and ``("row", card)``, ``("lrow", location)``
+(dealt face up: a label read before its deal would be a deck's next card). A
+label read off a deck is the place that deck feeds: the ◇ and Location-type decks
+the boxes (opened to nobody), the King deck the draft, the merged decks the rows.
+Views blank other seats' hands, yet every card reaches a hand by a public step, so
+the seat's slot map (``seat.AqOrigins``) holds every hand: what a seat knows by
+ply *p* is its view's tokens so far **and** the public record's — the public shadow
+replayed from the opening with each outcome as everyone sees it (every hand, the
+rows; decks, boxes and draft blank), every King a ``king N`` names (it was in the
+draft), and the boxed King once the seat saw it in the draft (every other drafted
+King is named by a pick, so each drafter knows it by elimination). Judged on the
+view alone, every process would be named for its shadow's hands. A deck's or the
+box's contents by elimination are not counted, and no process holds them. Not
+tokens: the King pool (the draft's and the box's tokens say what it would), the
+Tribe and Goal pools (public: nothing leaves them face down), a bare ``Deal(n)``
+(a number alone does not say which deck it came off: Location 62 or King 62).
+So what a process can hold early is the draft (a seat that has not drafted yet),
+the boxes and a deck's next card; in a game of five with basic Kings nothing is
+sealed but the decks' order.
 """
 
 from __future__ import annotations
@@ -46,18 +66,27 @@ import gc
 import json
 import os
 import time
-from collections.abc import Callable, Iterable
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
+from itertools import compress
+from operator import is_
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Protocol, cast
 
 import msgspec
 
 from .. import fairplay as fp
 from ..fairdeal.group import Point, Scalar
-from ..fairdeal.seat import Entry, FairSeat, _Act, _crown_objects, crown_outcome
+from ..fairdeal.seat import AqOrigins, Entry, FairSeat, _Act, _crown_objects, aq_outcome, aq_shadow, crown_outcome
 
 if TYPE_CHECKING:
+    from coldwater.core.aquatica.actions import AqAction
+    from coldwater.core.aquatica.state import AqState
+    from coldwater.core.notation import Action
+    from coldwater.core.state import State
+
     from ..fairdeal.wire import KeyReveal
     from .fairtable import FairDriver
 
@@ -78,26 +107,40 @@ class _Transcript(msgspec.Struct):
     log: list[msgspec.Raw] = []
 
 
+class PublicRecord(Protocol):
+    """What the public record tells everyone beyond a seat's view, followed step by step from the opening
+    (for the end-of-game replay: what a seat legitimately knew by each ply)."""
+
+    def step(self, full: State[Any, Any], action: Action) -> None:
+        """Follow one step of the game: `action` as the full state `full` is about to take it."""
+
+    def tokens(self, full: State[Any, Any], allowed: Mapping[Token, int]) -> Iterable[Token]:
+        """What the record has told by now (`full` just stepped; `allowed`: what the seat knew before)."""
+
+
 @dataclass(frozen=True)
 class SealedSpec:
     """What the probe needs of one game to find its sealed values in memory and on disk."""
 
     data_type: type
     """The engine's state data: every copy in memory is read, as a state of the game."""
-    tokens: Callable[[Any], Iterable[Token]]
+    tokens: Callable[[State[Any, Any]], Iterable[Token]]
     """Every value a state holds that may be sealed, as tokens (through ``sealed_value`` where the engine
     names the place a slot; a deck's order, which no view holds, read from the data)."""
     loose: dict[type, Callable[[Any], Token | None]]
     """Objects outside a data object that may carry a sealed value (a token, or None)."""
     label: Callable[[str, int, str], Token | None]
     """A label the seat read at (deck, part, label), as a token (None: not a sealed value)."""
-    outcome: Callable[[str, list[str | None]], Any]
+    outcome: Callable[[str, list[str | None]], Action]
     """The chance outcome a deck position gives (for the end-of-game replay)."""
     plant: Callable[[], list[object]]
     """Objects holding every possible sealed value (the planted test)."""
+    public: Callable[[State[Any, Any]], PublicRecord] | None = None
+    """What the public record tells beyond the seat's view, from the opening's full state (None: nothing
+    more than the view, as in Crown, whose views show everything public)."""
 
 
-def _crown_tokens(st: Any) -> Iterable[Token]:
+def _crown_tokens(st: State[Any, Any]) -> Iterable[Token]:
     """A fish's card (unique: its place does not matter) and a held piece's kind (with its holder)."""
     for slot, obj in _crown_objects(st.data):
         if slot[0] == "submitted":  # a fish in a running contest: not a core slot, read from the fish itself
@@ -130,7 +173,107 @@ def _crown_spec() -> SealedSpec:
     )
 
 
-SPECS: Final[dict[str, Callable[[], SealedSpec]]] = {"crown": _crown_spec}
+def _aq_tokens(st: State[Any, Any]) -> Iterable[Token]:
+    """Where a card is, for the places a view may blank or a draw makes: a hand, the draft and the
+    rows through ``sealed_value``/the data, the three boxes (which no view holds) from the data."""
+    d = st.data
+    for s, p in enumerate(d.ps):
+        for i in range(len(p.hand)):
+            v = st.sealed_value(("hand", s, i))
+            if v is not None:
+                yield ("hand", s, v)
+    for i in range(len(d.draft)):
+        v = st.sealed_value(("draft", i))
+        if v is not None:
+            yield ("draft", v)
+    for kind, xs in (
+        ("cbox", d.char_box),
+        ("lbox", d.loc_box),
+        ("kbox", d.king_box),
+        ("row", d.char_row),
+        ("lrow", d.loc_bottom),
+    ):
+        for x in xs:
+            if x >= 0:
+                yield (kind, x)
+
+
+def _aq_label(deck: str, part: int, label: str) -> Token | None:
+    """A label read off an Aquatica deck, as the place its deck feeds: the ◇ and Location-type decks
+    only the boxes (opened to nobody), the King deck the draft, the merged decks the face-up rows."""
+    from ..fairdeal import mapping
+
+    if deck == mapping.DIAMOND_DECK:
+        return ("cbox", int(label))
+    if deck.startswith(mapping.LOCATIONS + "/"):
+        return ("lbox", int(label))
+    if deck == mapping.KINGS:
+        return ("draft", int(label))
+    if deck == mapping.CHARACTERS:
+        return ("row", int(label))
+    if deck == mapping.LOCATIONS:
+        return ("lrow", int(label))
+    return None
+
+
+class _AqPublic:
+    """Aquatica's public record, as every process may follow it: the public shadow of the table
+    (``seat.aq_shadow``/``AqOrigins``, fed only outcomes as everyone sees them, so every hand is
+    known and decks, boxes and draft stay blank), every King a ``king N`` names (it was in the
+    draft), and the boxed King once the seat saw it in the draft (the others were all named)."""
+
+    def __init__(self, start: State[Any, Any]) -> None:
+        self.shadow = AqOrigins(aq_shadow(cast("AqState", start)))  # (this spec is Aquatica's)
+        self.named: set[Token] = set()
+
+    def step(self, full: State[Any, Any], action: Action) -> None:
+        from coldwater.core.aquatica.actions import PickKing
+        from coldwater.core.aquatica.game import GAME
+        from coldwater.core.state import CHANCE
+
+        if full.current == CHANCE:
+            action = full.seen_outcome(action, None)
+        elif isinstance(action, PickKing):
+            self.named.add(("draft", GAME.deck.king_id(action.number)))
+        self.shadow.step(cast("AqAction", action), None, None, None)  # (no deck positions: the tokens need none)
+
+    def tokens(self, full: State[Any, Any], allowed: Mapping[Token, int]) -> Iterable[Token]:
+        yield from _aq_tokens(self.shadow.shadow)
+        yield from self.named
+        for k in full.data.king_box:
+            if ("draft", k) in allowed:
+                yield ("kbox", k)
+
+
+def _aquatica_spec() -> SealedSpec:
+    from coldwater.core.aquatica.game import GAME, AqOptions
+    from coldwater.core.aquatica.model import AqData
+
+    def plant() -> list[object]:
+        """A table of five with every card in every sealed place (and every hand, every row)."""
+        k = GAME.deck
+        d = GAME.new(5, seed="probe-plant", options=AqOptions(kings="advanced")).data
+        chars = list(range(k.n_chars))
+        kings = [k.king_id(n) for n in range(1, 12)]
+        locs = list(range(len(k.loc_name)))
+        d.char_box, d.loc_box, d.king_box, d.draft = list(chars), list(locs), list(kings), list(kings)
+        d.char_row, d.loc_bottom = list(chars), list(locs)
+        for p in d.ps:
+            p.hand = list(chars)
+        return [d]
+
+    return SealedSpec(
+        data_type=AqData,
+        tokens=_aq_tokens,
+        loose={},
+        label=_aq_label,
+        outcome=lambda deck, labels: aq_outcome(labels[0], deck),
+        plant=plant,
+        public=_AqPublic,
+    )
+
+
+SPECS: Final[dict[str, Callable[[], SealedSpec]]] = {"crown": _crown_spec, "aquatica": _aquatica_spec}
 """Each fair-dealt game's spec (one entry per game)."""
 
 
@@ -177,6 +320,7 @@ class Probe:
     disk_seconds: float = 0.0
     planted: list[object] = field(default_factory=list)
     _read: dict[Path, tuple[float, int, int]] = field(default_factory=dict)
+    _labels: dict[tuple[tuple[str, int, int], str], Token | None] = field(default_factory=dict)
     report: dict[str, Any] | None = None
 
     def hook(self, drv: FairDriver) -> None:
@@ -198,21 +342,23 @@ class Probe:
         spec, st_type = self.spec, type(self.fs.view)
         loose, data_type = spec.loose, spec.data_type
         objs = list(self.objects())
-        for o in objs:
-            t = type(o)
-            if t is data_type:
-                self._data(o, st_type, found)
-            elif t is FairSeat:
-                for (deck, _pos, part), label in o.known.items():  # type: ignore[attr-defined]
-                    tok = spec.label(deck, part, label)
-                    if tok is not None:
-                        found.add(tok)
+        # Tens of thousands of objects a ply: they are picked by type in C (map, compress), not in a
+        # Python loop; the same objects are read as before, only faster (this walk was most of a test's CPU).
+        kinds = list(map(type, objs))
+        for o in compress(objs, map(partial(is_, data_type), kinds)):
+            self._data(o, st_type, found)
+        for seat in compress(objs, map(partial(is_, FairSeat), kinds)):
+            for where, label in cast(FairSeat, seat).known.items():
+                tok = self._label(where, label)
+                if tok is not None:
+                    found.add(tok)
         # Small immutable objects (a Fish, an outcome) are not tracked by the collector: they are
         # found through whatever holds them (a list, a dict, a struct, an instance's attributes).
-        refs = gc.get_referents(*objs)
-        for o in refs:
-            f = loose.get(type(o))
-            if f is not None:
+        # A game with no loose carriers (Aquatica) has nothing to find there.
+        refs = gc.get_referents(*objs) if loose else []
+        ref_kinds = list(map(type, refs))
+        for t, f in loose.items():
+            for o in compress(refs, map(partial(is_, t), ref_kinds)):
                 tok = f(o)
                 if tok is not None:
                     found.add(tok)
@@ -226,6 +372,15 @@ class Probe:
         self.plies += 1
         self.walked += n
         self.seconds += time.perf_counter() - t0
+
+    def _label(self, where: tuple[str, int, int], label: str) -> Token | None:
+        """The token of a label the seat read at `where` (deck, position, part); the same label always
+        gives the same token, so each is worked out once (a seat's labels are read again every ply)."""
+        key = (where, label)
+        if key not in self._labels:
+            deck, _pos, part = where
+            self._labels[key] = self.spec.label(deck, part, label)
+        return self._labels[key]
 
     def _data(self, d: Any, st_type: type, found: set[Token]) -> None:
         try:
@@ -297,19 +452,26 @@ class Probe:
         allowed: dict[Token, int] = {}
         st_type = type(fs.view)
 
+        public = self.spec.public(full) if self.spec.public is not None else None
+
         def note() -> None:
             got: set[Token] = set()
             self._data(full.view(fs.seat).data, st_type, got)
             for tok in got:
                 allowed.setdefault(tok, full.ply)
+            if public is not None:
+                for tok in list(public.tokens(full, allowed)):
+                    allowed.setdefault(tok, full.ply)
 
         note()
         for kind, what in fs.record:
+            action = what
             if kind == "deal":
                 deck_id, pos = what
-                full.apply(self.spec.outcome(deck_id, cards[deck_id][pos]))
-            else:
-                full.apply(what)
+                action = self.spec.outcome(deck_id, cards[deck_id][pos])
+            if public is not None:
+                public.step(full, action)
+            full.apply(action)
             note()
         return allowed
 
@@ -326,6 +488,7 @@ class Probe:
             "plies": self.plies,
             "objects_per_ply": self.walked // max(self.plies, 1),
             "tokens": len(self.first),
+            "kinds": dict(Counter(str(tok[0]) for tok in self.first)),
             "ms_per_ply": round(1000 * self.seconds / max(self.plies, 1), 2),
             "disk_ms_per_ply": round(1000 * self.disk_seconds / max(self.plies, 1), 2),
             "planted": bool(self.planted),

@@ -40,6 +40,7 @@ from .events import ChatReceived, Event, GameStarted, LobbyChanged, Problem, Ste
 from .persist import pack_view
 
 if TYPE_CHECKING:
+    from ..discovery import Advertiser
     from .host import TableHost
 
 log = logging.getLogger("coldwater.net")
@@ -282,7 +283,7 @@ class Spectators:
             for w in self._present():
                 w.conn.send_nowait(m.Chat(text=ev.text, seat=ev.seat))
 
-    def announce(self, msg: Any) -> None:
+    def announce(self, msg: m.Message) -> None:
         """What the host tells every seat and a watcher may hear too: presence and public notices.
 
         Everything else the host broadcasts (the seed round, the end with its dealer secret,
@@ -344,6 +345,15 @@ class Spectators:
                     w.conn.send_nowait(m.Ping(t=now))
                 w.sent_mark = w.conn.bytes_out
 
+    def offer_rematch(self, port: int) -> int:
+        """Tell every watcher still here that the table listens again at `port` (they may watch it
+        there); returns how many were told. The host closes them afterwards, with the old table."""
+        told = 0
+        for w in self._present():
+            w.conn.send_nowait(m.Rematch(port=port))
+            told += 1
+        return told
+
     async def close(self) -> None:
         self._closed = True
         if self._beat is not None:
@@ -353,8 +363,8 @@ class Spectators:
             await w.conn.close()
 
 
-def advertise_watchers(host: TableHost, adv: Any) -> None:
-    """Keep `adv` (a :class:`~coldwater.net.discovery.Advertiser`) told who may watch, how many do,
+def advertise_watchers(host: TableHost, adv: Advertiser) -> None:
+    """Keep `adv` told who may watch, how many do,
     and whether the game is on, so that listings offer Watch on a running table."""
     adv.watch = host.watch.cap
 

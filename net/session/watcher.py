@@ -27,7 +27,8 @@ from typing import Any
 import msgspec
 
 from coldwater.core.errors import IllegalAction, NotationError
-from coldwater.core.state import State
+from coldwater.core.notation import Action
+from coldwater.core.state import Game, State
 
 from .. import fairplay as fp
 from .. import messages as m
@@ -39,14 +40,16 @@ from .events import (
     Event,
     Finished,
     GameStarted,
+    HostLeft,
     LobbyChanged,
     PresenceChanged,
     Problem,
+    RematchOffered,
     Result,
     StepApplied,
 )
 from .host import HEARTBEAT, JOIN_TIMEOUT, fp_pass_key
-from .joining import SyncRefused, connect_to_table, read_sync
+from .joining import SyncRefused, connect_to_table, read_sync, rematch_refusal
 from .persist import public_step, unpack_view
 
 log = logging.getLogger("coldwater.net")
@@ -77,7 +80,7 @@ class TableWatcher(Emitter[Event]):
 
     def __init__(
         self,
-        game: Any,
+        game: Game[Any, Any],
         identity: Identity,
         *,
         name: str = "watcher",
@@ -115,9 +118,16 @@ class TableWatcher(Emitter[Event]):
         self.keep_received = False
         self._over: m.Over | None = None
         self._left = False
+        self.linger = False
+        """Stay connected after the end (the app) to hear of a rematch, until close() or the host goes."""
+        self._after: asyncio.Task[None] | None = None
+        self.rematch_port = 0
+        """Where the host opened the same table again after the end (0: it has not)."""
+        self.host_left = False
+        """The host closed our lingering connection after the end (kept for a screen mounted after HostLeft)."""
 
     # ---- public API ------------------------------------------------------------
-    def submit(self, action: Any) -> None:
+    def submit(self, action: Action) -> None:
         """Watchers cannot move; the table screen gets this sentence if it ever asks."""
         raise IllegalAction("you are watching this table: watchers cannot move")
 
@@ -151,11 +161,14 @@ class TableWatcher(Emitter[Event]):
             self.emit(Finished(res))
             return res
         finally:
-            await self.close()
+            if self._after is None:  # (lingering after the end: close() ends that)
+                await self.close()
 
     async def close(self) -> None:
         """Leave the table (any time: nobody waits for a watcher)."""
         self._left = True
+        if self._after is not None:
+            self._after.cancel()
         if self.conn is not None:
             await self.conn.close()
 
@@ -230,17 +243,34 @@ class TableWatcher(Emitter[Event]):
                 msg = await conn.recv()
                 if msg is None:
                     return
-                if self.keep_received:
-                    self.received.append(msg)
-                try:
-                    self._handle(conn, msg)
-                except Exception as e:  # a hostile or buggy host must not crash a watcher
-                    log.exception("handling %s", type(msg).__name__)
-                    self._problem(f"refused {type(msg).__name__} from the table: {e}")
+                self._take(conn, msg)
         finally:
             beat.cancel()
             if self.result is not None:
-                await conn.close()
+                if self.linger and not self._left and not conn.closed and self._after is None:
+                    self._after = asyncio.ensure_future(self._after_end(conn))
+                else:
+                    await conn.close()
+
+    async def _after_end(self, conn: Connection) -> None:
+        """Keep the connection after the end (`linger`): answer pings and hear of a rematch, until a side leaves."""
+        while True:
+            msg = await conn.recv()
+            if msg is None:
+                self.host_left = True
+                self.emit(HostLeft())  # our own close() cancels this task first: this is the host's
+                return
+            self._take(conn, msg)
+
+    def _take(self, conn: Connection, msg: m.Message) -> None:
+        """One message from the host, during the game or after the end: what breaks our handling is refused."""
+        if self.keep_received:
+            self.received.append(msg)
+        try:
+            self._handle(conn, msg)
+        except Exception as e:  # a hostile or buggy host must not crash a watcher
+            log.exception("handling %s", type(msg).__name__)
+            self._problem(f"refused {type(msg).__name__} from the table: {e}")
 
     def _problem(self, text: str) -> None:
         self.problems.append(text)
@@ -275,8 +305,18 @@ class TableWatcher(Emitter[Event]):
             conn.send_nowait(m.Pong(t=msg.t))
         elif isinstance(msg, m.Pong):
             pass
+        elif isinstance(msg, m.Rematch):
+            self._on_rematch(msg)
         else:
             self._problem(f"refused {type(msg).__name__} from the table: not for a watcher")
+
+    def _on_rematch(self, msg: m.Rematch) -> None:
+        why = rematch_refusal(self.result is not None, self.rematch_port, msg.port)
+        if why is not None:
+            self._problem(why)
+        else:
+            self.rematch_port = msg.port
+            self.emit(RematchOffered(msg.port))
 
     def _on_sync(self, msg: m.Sync) -> None:
         try:

@@ -128,7 +128,7 @@ async def test_1500_idle_connections_neither_pin_the_host_nor_delay_an_honest_jo
     """Attack 12: the flood is turned away or dropped at once; the honest joiner gets in within a second."""
     before = _fds()
     socks = await _idle_flood(table.port, 1500, addresses=60)
-    deadline = time.monotonic() + 15  # let the table accept and turn away what it will (a busy machine is slow)
+    deadline = time.monotonic() + 45  # let the table accept and turn away what it will (a busy machine is slow)
     while table.guard.turned_away + table.guard.evicted < 1500 - table.guard.total and time.monotonic() < deadline:
         await asyncio.sleep(0.05)
     held = _fds() - before - len(socks)
@@ -186,7 +186,9 @@ async def test_accept_failures_are_logged_once_and_the_table_recovers(
             s.connect_ex(("127.0.0.1", table.port))
             socks.append(s)
         resource.setrlimit(resource.RLIMIT_NOFILE, (_fds() + 2, hard))
-        await asyncio.sleep(1.5)
+        deadline = time.monotonic() + 15  # a few failed tries; a busy machine takes longer to make them
+        while (table.listener is None or table.listener.accept_errors < 3) and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
         assert table.listener is not None and table.listener.accept_errors >= 3
     finally:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))

@@ -120,8 +120,18 @@ def test_1500_idle_connections_do_not_pin_a_real_host_or_slow_an_honest_join(lab
     assert flood.stdout is not None
     ready, _, _ = select.select([flood.stdout], [], [], 60)
     assert ready and flood.stdout.readline().startswith("flooding")
-    fds = len(list(Path(f"/proc/{host.pid}/fd").iterdir()))
-    assert fds < 150, f"the host holds {fds} descriptors under the flood"
+    # The host accepts in bursts and hangs up what it turns away on its loop's next turns, so a
+    # busy machine can catch it mid-burst; what matters is that it settles to a few, not 1,500.
+    seen: list[int] = []
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        seen.append(len(list(Path(f"/proc/{host.pid}/fd").iterdir())))
+        if seen[-1] < 150:
+            break
+        time.sleep(0.1)
+    assert seen[-1] < 150 and max(seen) < 600, (
+        f"the host holds {seen[-1]} descriptors under the flood (most: {max(seen)})"
+    )
     joiner = lab.start(2, ["-m", "coldwater.net.cli", "join", f"{lab.addrs[0]}:47300", "--stats", *TOY], "honest")
     rc, out = _finish(joiner, lab, "honest joiner")
     assert rc == 0 and out, lab.stderr("honest")[-2000:]

@@ -143,6 +143,37 @@ def test_whole_aquatica_games_no_process_holds_a_sealed_card_before_it_shows(
         assert ref.private_reads > players
 
 
+@pytest.mark.parametrize(("players", "tag", "options"), [(3, "o", ADVANCED), (4, "p", {"module": "tribes"})])
+def test_an_observer_with_no_key_follows_a_whole_game_on_the_public_view(players: int, tag: str, options: Any) -> None:
+    """A seatless host's process (relay.py `observe`): no key, no layer. Its view is the referee's public
+    view at every ply (the draft's hand-overs included), its public shadow the table as the record tells
+    it, and it reads only cards opened to everyone; its audit replays the game as the seats' do."""
+    table = LocalTable(AQ, players, joint(tag), options=options, observe=True)
+    ref = Referee(table, options)
+    obs = table.observer
+    assert obs is not None and obs.seat is None and obs.key is None and obs.chain is None
+    read = 0
+
+    def after(t: LocalTable) -> None:
+        nonlocal read
+        ref(t)
+        assert obs.record == t.seats[0].record and obs.aq is not None
+        assert obs.view.digest() == ref.full.view(None).digest(), f"the observer's view at ply {obs.view.ply}"
+        assert obs.aq.shadow.data.ps == ref.full.data.ps
+        for w, label in obs.known.items():
+            assert label == ref.true_label(t, w[0], w[1]), f"the observer read {w} wrong"
+            assert len(obs.layers.get(w, {})) == players, f"the observer read {w}, which is not open to everyone"
+        read = len(obs.known)
+
+    table.after_ply = after
+    audits = table.play()
+    assert len(audits) == players + 1 and all(a.ok for a in audits), [a.problems for a in audits]
+    assert {a.full.digest() for a in audits} == {ref.full.digest()} and audits[-1].record is not None
+    assert read > 10, "Characters and Locations opened to everyone were read (the check bites)"
+    if options.get("kings") == "advanced":
+        assert ref.handed == sum(range(2, players + 1)), "the observer followed every hand-over"
+
+
 def _stale_pass_on(seat: int) -> Tamper:
     """In the pass-on round, the seat's strip of the King's *old* ciphertext (public since the deal)."""
     old: dict[tuple[str, int], Strip] = {}
@@ -295,19 +326,24 @@ def test_a_seat_saved_mid_draft_comes_back_from_its_save() -> None:
 
 # ---- over the LAN session, on loopback (net/session/fairtable.py) ---------------------------------
 @pytest.mark.parametrize(
-    ("players", "options"), [(2, ADVANCED), (3, ADVANCED), (4, {"module": "tribes"}), (5, ADVANCED)]
+    ("players", "options", "seatless"),
+    [(2, ADVANCED, False), (3, ADVANCED, False), (4, {"module": "tribes"}, False), (5, ADVANCED, False)]
+    + [(3, ADVANCED, True)],  # no seat in the host's process (`coldwater serve`): it runs an observer
 )
-async def test_whole_aquatica_games_over_the_lan_session_with_the_fair_dealer(players: int, options: Any) -> None:
+async def test_whole_aquatica_games_over_the_lan_session_with_the_fair_dealer(
+    players: int, options: Any, seatless: bool
+) -> None:
     """Every process (the host's included) against the referee after each of its steps: its view
-    is the referee's view of its seat, and every card it has read is one its seat has been shown."""
-    snaps: dict[int, list[tuple[int, bytes, dict[Where, str], int]]] = {}
+    is the referee's view of its seat (a seatless host's observer: the public view), and every card
+    it has read is one its seat has been shown (the observer: none but those open to everyone)."""
+    snaps: dict[int | None, list[tuple[int, bytes, dict[Where, str], int]]] = {}
 
     def begin_hook(proc: Any) -> None:
         orig = proc._fair_begin
 
         def begin(*a: Any) -> None:
             orig(*a)
-            drv = proc.fair
+            drv = proc.fair or getattr(proc, "fair_watch", None)
             if drv is None:
                 return
             inner = drv.stepped
@@ -326,7 +362,7 @@ async def test_whole_aquatica_games_over_the_lan_session_with_the_fair_dealer(pl
         AQ,
         Identity.generate(),
         name="fair",
-        seats=["host"] + ["open"] * (players - 1),
+        seats=["open"] * players if seatless else ["host"] + ["open"] * (players - 1),
         bind="127.0.0.1",
         chooser=bot_chooser(AQ),
         dealer="fair",
@@ -336,7 +372,7 @@ async def test_whole_aquatica_games_over_the_lan_session_with_the_fair_dealer(pl
     port = await host.listen()
     peers = [
         TablePeer(AQ, Identity.generate(), name=f"p{i}", bind="127.0.0.1", chooser=bot_chooser(AQ))
-        for i in range(players - 1)
+        for i in range(players - (0 if seatless else 1))
     ]
     for proc in (host, *peers):
         begin_hook(proc)
@@ -354,13 +390,21 @@ async def test_whole_aquatica_games_over_the_lan_session_with_the_fair_dealer(pl
     table = LocalTable(AQ, players, seats[0].joint, seats=seats, options=options)
     ref = Referee(table, options)
     full = ref.full
-    want: dict[tuple[int, int], bytes] = {}
+    want: dict[tuple[int, int | None], bytes] = {}
     shown_by: list[list[set[int]]] = [[] for _ in seats]
     for kind, what in seats[0].record:
         full.apply(Deal(int(ref.true_label(table, *what))) if kind == "deal" else what)
+        want[(full.ply, None)] = full.view(None).digest()
         for f in seats:
             want[(full.ply, f.seat)] = full.view(f.seat).digest()
             shown_by[f.seat].append(shown(full.view(f.seat).data))
+    assert (None in snaps) == seatless and (host.fair_watch is not None) == seatless
+    for ply, digest, private, _ in snaps.get(None, []):
+        assert digest == want[(ply, None)], f"the host's observer's view is not the public view at ply {ply}"
+        assert not private, f"the host's observer held {private} at ply {ply}"
+    if seatless:
+        assert len(snaps[None]) > 100 and host.fair_watch is not None and host.fair_watch.fs.known
+        assert host.fair_watch.fs.key is None and host.fair_watch.sent == set()
     for f in seats:
         assert len(snaps[f.seat]) > 100
         for ply, digest, private, n in snaps[f.seat]:
@@ -372,8 +416,9 @@ async def test_whole_aquatica_games_over_the_lan_session_with_the_fair_dealer(pl
         assert len(seats[0].decks[mp.KINGS].handovers) == sum(range(2, players + 1))
         assert any(private for f in seats for _, _, private, _ in snaps[f.seat]), "the check bites"
     # The whole game for the end screen and Replays: the referee's, entry by entry.
-    rec = peers[-1].full_record()
-    assert rec is not None and record.replay(rec, AQ).digest() == full.digest() == host.result.digest
+    for party in (host, peers[-1]):
+        rec = party.full_record()
+        assert rec is not None and record.replay(rec, AQ).digest() == full.digest() == host.result.digest
 
 
 def test_a_malformed_hand_over_is_refused_naming_the_picker() -> None:

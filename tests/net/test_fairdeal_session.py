@@ -122,6 +122,37 @@ def test_whole_crown_games_no_process_holds_a_sealed_value_before_it_shows(playe
     assert table.stats.plies == s0.view.ply
 
 
+@pytest.mark.parametrize(("players", "tag"), [(2, "o"), (4, "p")])
+def test_an_observer_with_no_key_follows_a_whole_game_on_the_public_view(players: int, tag: str) -> None:
+    """A seatless host's process (relay.py `observe`): no key, no chain, no layer. It takes every seat's
+    messages and checks them; its view is the referee's public view at every ply, and it reads only
+    what every seat opened to everyone. Its audit replays the game as the seats' do."""
+    table = LocalTable(CROWN, players, joint(tag), observe=True)
+    ref = Referee(table)
+    obs = table.observer
+    assert obs is not None and obs.seat is None and obs.key is None and obs.chain is None
+    read = 0
+
+    def after(t: LocalTable) -> None:
+        nonlocal read
+        ref(t)
+        assert obs.record == t.seats[0].record
+        assert obs.view.digest() == ref.full.view(None).digest(), f"the observer's view at ply {obs.view.ply}"
+        for w, label in obs.known.items():
+            assert label == ref.true_label(t, *w), f"the observer read {w} wrong"
+            assert len(obs.layers.get(w, {})) == players, f"the observer read {w}, which is not open to everyone"
+        read = len(obs.known)
+
+    table.after_ply = after
+    audits = table.play()
+    assert len(audits) == players + 1 and all(a.ok for a in audits), [a.problems for a in audits]
+    assert {a.full.digest() for a in audits} == {ref.full.digest()} and audits[-1].record is not None
+    assert read > 10, "fish cards opened to everyone were read (the check bites)"
+    for contribution in (obs.key_share, obs.key_reveal, obs.save):
+        with pytest.raises(FairDealError, match="observer"):
+            contribution()
+
+
 def _wrong_share(seat: int) -> Tamper:
     def t(round_: str, ply: int, msg: Any) -> Any:
         if round_ == "deal" and isinstance(msg, Strip) and msg.seat == seat:
@@ -327,8 +358,9 @@ async def _lan_game(
     return host, peers
 
 
-Snaps = dict[int, list[tuple[int, str, set[Where], dict[Slot, tuple[str, int]]]]]
-"""Per seat, after each of its steps: ply, its view's digest, the private values it holds, its slot map."""
+Snaps = dict[int | None, list[tuple[int, str, set[Where], dict[Slot, tuple[str, int]]]]]
+"""Per seat (None: a seatless host's observer), after each of its steps: ply, its view's digest, the
+private values it holds, its slot map."""
 
 
 def _snapshots(snaps: Snaps) -> Any:
@@ -340,8 +372,9 @@ def _snapshots(snaps: Snaps) -> Any:
 
             def begin(*a: Any) -> None:
                 orig(*a)
-                # The seat's own driver, and at a host each bot seat it runs (a seat of its own).
-                for drv in [proc.fair, *getattr(proc, "fair_bots", {}).values()]:
+                # The seat's own driver, and at a host each bot seat it runs (a seat of its own), or
+                # the observer it runs with no seat in its process.
+                for drv in [proc.fair, *getattr(proc, "fair_bots", {}).values(), getattr(proc, "fair_watch", None)]:
                     if drv is not None:
                         hook(drv)
 
@@ -400,8 +433,9 @@ def _check_snapshots(host: TableHost, peers: list[TablePeer], snaps: Snaps, play
     assert len(seats) == players and all(len(snaps[f.seat]) > 100 for f in seats)
     table = LocalTable(CROWN, players, seats[0].joint, seats=seats)
     ref = Referee(table)
-    want: dict[tuple[int, int], tuple[str, set[Slot]]] = {}
+    want: dict[tuple[int, int | None], tuple[str, set[Slot]]] = {}
     full = ref.full
+    public = {0: full.view(None).digest()}
     for kind, what in seats[0].record:
         if kind == "deal":
             deck, pos = what
@@ -417,6 +451,16 @@ def _check_snapshots(host: TableHost, peers: list[TablePeer], snaps: Snaps, play
                 if (obj.kind if isinstance(obj, Tackle) else obj.card if isinstance(obj, Fish) else None) is not None
             }
             want[(full.ply, f.seat)] = (v.digest(), shown)
+        public[full.ply] = full.view(None).digest()
+    # A seatless host's observer: the public view at every step, and nothing read that is not open to all.
+    watch = host.fair_watch
+    assert (None in snaps) == (watch is not None)
+    for ply, digest, held, _ in snaps.get(None, []):
+        assert digest == public[ply], f"the host's observer's view is not the public view at ply {ply}"
+        assert not held, f"the host's observer held {held} at ply {ply}"
+    if watch is not None:
+        assert len(snaps[None]) > 100 and watch.fs.key is None and watch.fs.chain is None
+        assert watch.fs.known and all(len(watch.fs.layers[w]) == players for w in watch.fs.known)
     for f in seats:
         allowed: set[tuple[str, int, int]] = set()
         for ply, digest, held, by_slot in snaps[f.seat]:
@@ -460,7 +504,30 @@ async def test_bot_seats_at_a_fair_table_are_seats_of_their_own_run_in_the_host_
     assert host.result.plies > 100
 
 
-async def test_a_seat_that_withholds_its_strips_on_the_lan_is_named_and_the_game_ends() -> None:
+@pytest.mark.parametrize("players", [2, 3])
+async def test_a_host_with_no_seat_and_no_bot_deals_fair_from_an_observer(players: int) -> None:
+    """`coldwater serve`'s tables: every seat remote. The host runs an observer (no key, no layer) that
+    keeps the public record from the seats' messages; no round waits for it; the audit and the whole
+    record at the end are as at any fair table."""
+    snaps: Snaps = {}
+    host, peers = await _lan_game(players, tamper=_snapshots(snaps), seats=["open"] * players)
+    assert host.result is not None and host.result.audit_ok, host.result
+    assert host.info.dealer == "fair" and host.table is None, "the host never holds the full state"
+    assert host.fair is None and not host.fair_bots and host.fair_watch is host.fair_record
+    assert host.fair_watch is not None and host.fair_watch.sent == set(), "the observer sent nothing"
+    for p in peers:
+        assert p.result is not None and p.result.audit_ok, (p.result, p.problems)
+        assert p.result.digest == host.result.digest and p.result.scores == host.result.scores
+    assert host.result.plies > 100 and len(host.steps) == host.result.plies
+    _check_snapshots(host, peers, snaps, players)
+    rec = host.full_record({"table": "served"})
+    assert rec is not None and record.replay(rec, CROWN).digest() == host.result.digest
+
+
+@pytest.mark.parametrize(("seats", "victim"), [(None, 2), (["open"] * 3, 1)], ids=["host-seat", "seatless-host"])
+async def test_a_seat_that_withholds_its_strips_on_the_lan_is_named_and_the_game_ends(
+    seats: list[str] | None, victim: int
+) -> None:
     def mute(host: TableHost, peers: list[TablePeer]) -> None:
         victim = peers[0]
         orig = victim._fair_begin
@@ -480,12 +547,13 @@ async def test_a_seat_that_withholds_its_strips_on_the_lan_is_named_and_the_game
 
         victim._fair_begin = begin  # type: ignore[method-assign]
 
-    host, peers = await _lan_game(3, tamper=mute, strip_timeout=1.0)
+    host, peers = await _lan_game(3, tamper=mute, strip_timeout=1.0, seats=seats)
     assert host.result is not None and not host.result.audit_ok
-    assert any("seat(s) 2 did not send their deal" in p for p in host.result.problems), host.result.problems
-    for p in peers[1:]:
+    why = f"seat(s) {victim} did not send their deal"
+    assert any(why in p for p in host.result.problems), host.result.problems
+    for p in peers[1:]:  # told by the host, signed (a host with no seat signs as itself)
         assert p.result is not None and not p.result.audit_ok
-        assert any("seat(s) 2" in q for q in p.result.problems), p.result.problems
+        assert any(f"seat(s) {victim}" in q for q in p.result.problems), p.result.problems
 
 
 def test_a_fair_table_is_refused_where_it_cannot_deal_yet() -> None:
@@ -494,9 +562,11 @@ def test_a_fair_table_is_refused_where_it_cannot_deal_yet() -> None:
     TableHost(CROWN, ident, seats=["host", "open"], **ok)  # type: ignore[arg-type]
     TableHost(CROWN, ident, seats=["host", "bot", "open"], **ok)  # type: ignore[arg-type]
     TableHost(CROWN, ident, seats=["bot", "open"], **ok)  # type: ignore[arg-type]
+    # No seat in the host's process: an observer keeps the record (`coldwater serve`'s tables).
+    TableHost(CROWN, ident, seats=["open", "open"], **ok)  # type: ignore[arg-type]
     for game, seats, change in [
         (games.get("fisheries"), ["host", "open"], {}),
-        (CROWN, ["open", "open"], {}),  # no seat in the host's process to keep the record from
+        (games.get("fisheries"), ["open", "open"], {}),
         (CROWN, ["host", "open"], {"dealer": "nobody"}),
     ]:
         with pytest.raises(ValueError, match="dealer"):
@@ -543,8 +613,8 @@ async def test_a_seat_whose_public_position_diverges_is_named_as_the_next_round_
             orig(msg)
             drv = victim.fair
             assert drv is not None
-            honest = drv._digest
-            drv._digest = lambda: honest() if drv.fs.view.ply < 40 else bytes(32)  # type: ignore[method-assign]
+            honest = drv.digest
+            drv.digest = lambda: honest() if drv.fs.view.ply < 40 else bytes(32)  # type: ignore[method-assign]
 
         victim._fair_begin = begin  # type: ignore[method-assign]
 
@@ -574,7 +644,7 @@ async def test_the_person_at_a_fair_host_plays_through_submit_on_its_own_view() 
         nonlocal moves
         while host.result is None:
             drv = host.fair
-            if drv is not None and host._person is not None and not host._person.done():
+            if drv is not None and host.awaiting_person:
                 view = drv.fs.view
                 with pytest.raises(IllegalAction):
                     host.submit(object())  # type: ignore[arg-type]

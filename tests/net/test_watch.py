@@ -28,9 +28,23 @@ from coldwater.net.transport import connect
 from ..toygame import GAME, Roll
 from .games_available import get, registered
 
-ALLOWED = (m.Watching, m.Lobby, m.Sync, m.Step, m.Over, m.Presence, m.Chat, m.Notice, m.Ping, m.Pong, m.Refuse)
-"""Everything a host may ever send a watcher. Begin (escrow shares), End (the dealer's
-secret), the seed round and Welcome (a seat) are not among them."""
+ALLOWED = (
+    m.Watching,
+    m.Lobby,
+    m.Sync,
+    m.Step,
+    m.Over,
+    m.Presence,
+    m.Chat,
+    m.Notice,
+    m.Ping,
+    m.Pong,
+    m.Refuse,
+    m.Rematch,
+)
+"""Everything a host may ever send a watcher (a Rematch only after the end: where the table
+listens again). Begin (escrow shares), End (the dealer's secret), the seed round and
+Welcome (a seat) are not among them."""
 
 
 def _host(game: Any, seats: list[str], tmp: Path, **kw: Any) -> TableHost:
@@ -435,3 +449,101 @@ async def test_a_watcher_refuses_a_sealed_value_or_a_private_view_from_the_table
         Conn(), m.Step(ply=1, seat=-1, digest=fp.public_digest(full), commit=b"c" * 32, view=pack_view(full.view(None)))
     )  # type: ignore[arg-type]
     assert w.state.ply == 1 and w.state.digest() == full.view(None).digest()
+
+
+async def test_a_lingering_watcher_is_told_of_the_rematch_and_watches_it(tmp_path: Path) -> None:
+    """After the end the watcher stays (as the app runs it), hears where the host opened the table
+    again, and watches the rematch at the same host key; the old table lets it go."""
+    from coldwater import net
+
+    host = _host(GAME, ["host", "open"], tmp_path, options={"target": 8})
+    host.linger = True
+    port = await host.listen()
+    bob = _peer(GAME, tmp_path, "bob")
+    bob.linger = True
+    w = _watcher(GAME, "w")
+    w.linger = True
+    offers: list[int] = []
+    w.subscribe(lambda e: offers.append(e.port) if isinstance(e, net.RematchOffered) else None)
+    new: TableHost | None = None
+    seen: TableWatcher | None = None
+    try:
+        htask = asyncio.ensure_future(host.run())
+        await w.join("127.0.0.1", port)
+        wtask = asyncio.ensure_future(w.run())
+        await bob.join("127.0.0.1", port)
+        btask = asyncio.ensure_future(bob.run())
+        await asyncio.wait_for(asyncio.gather(htask, wtask, btask), 60)
+        assert w.result is not None and w.result.audit_ok, w.problems
+        # Still connected after the end: a host lingering for a rematch keeps its watchers.
+        await asyncio.sleep(0.3)
+        assert w.conn is not None and not w.conn.closed and host.watch.count == 1
+        new = await net.open_rematch(host)
+        await _until(lambda: bool(offers), 10)
+        assert offers == [new.port] and w.rematch_port == new.port
+        assert any(isinstance(x, m.Rematch) for x in w.received)
+        await _until(lambda: w.conn is None or w.conn.closed, 10)  # the old table let it go
+        seen = await net.watch_rematch(w)
+        assert seen.host_fingerprint == w.host_fingerprint and seen.linger
+        await _until(lambda: new.watch.count == 1, 10)
+    finally:
+        for x in (w, seen, bob):
+            if x is not None:
+                await x.close()
+        if new is not None:
+            await new.close()
+        await host.close()
+
+
+async def test_a_rematch_offer_pointing_at_another_table_is_not_watched(tmp_path: Path) -> None:
+    """A hostile host "offers" a port where another table (another key) listens: the watcher follows
+    only the key that hosted the game it watched, so it refuses to watch there."""
+    from coldwater import net
+    from coldwater.net.transport import HostKeyMismatch
+
+    host = _host(GAME, ["host", "open"], tmp_path / "a", options={"target": 8})
+    host.linger = True
+    port = await host.listen()
+    other = _host(GAME, ["host", "open"], tmp_path / "b", auto_start=False)
+    other_port = await other.listen()
+    bob = _peer(GAME, tmp_path, "bob")
+    w = _watcher(GAME, "w")
+    w.linger = True
+    try:
+        htask = asyncio.ensure_future(host.run())
+        await w.join("127.0.0.1", port)
+        wtask = asyncio.ensure_future(w.run())
+        await bob.join("127.0.0.1", port)
+        await asyncio.wait_for(asyncio.gather(htask, wtask, bob.run()), 60)
+        await asyncio.sleep(0.3)
+        assert host.watch.offer_rematch(other_port) == 1  # the other table's port, not a rematch of ours
+        await _until(lambda: w.rematch_port == other_port, 10)
+        with pytest.raises(HostKeyMismatch):
+            await net.watch_rematch(w)
+        assert other.watch.count == 0
+    finally:
+        await w.close()
+        await bob.close()
+        await other.close()
+        await host.close()
+
+
+async def test_a_watcher_refuses_a_rematch_offer_before_the_end_or_twice() -> None:
+    w = _watcher(GAME)
+    offers: list[object] = []
+    w.subscribe(offers.append)
+    w._on_rematch(m.Rematch(port=4000))  # the game is not over
+    assert w.rematch_port == 0 and "not over" in w.problems[-1]
+    w.result = net_result()
+    w._on_rematch(m.Rematch(port=0))
+    assert w.rematch_port == 0 and "not a port" in w.problems[-1]
+    w._on_rematch(m.Rematch(port=4001))
+    w._on_rematch(m.Rematch(port=4002))
+    assert w.rematch_port == 4001 and "second" in w.problems[-1]
+    assert [type(e).__name__ for e in offers].count("RematchOffered") == 1
+
+
+def net_result() -> Any:
+    from coldwater.net.session import Result
+
+    return Result(game="toy", table="pond", seat=-1, scores={}, digest="", plies=0, outcome="", audit_ok=True)

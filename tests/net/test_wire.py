@@ -249,13 +249,13 @@ def test_version_and_content_mismatch_name_both_sides() -> None:
         _pair(content="a" * 64, host_content="b" * 64)
     assert "aaaaaaaaaaaa" in e.value.reason and "bbbbbbbbbbbb" in e.value.reason
     # The joining side shows the host's refusal text, naming both versions too.
-    c = ClientHandshake(Identity.generate(), "toy", "c", version=7)
+    c = ClientHandshake(Identity.generate(), "toy", "c", version=m.PROTOCOL + 1)
     s = ServerHandshake(Identity.generate(), "toy", "c")
     with pytest.raises(HandshakeError) as e2:
         s.receive_hello(c.hello())
     with pytest.raises(HandshakeError) as e3:
         c.receive(e2.value.reply or b"")
-    assert "v7" in e3.value.reason and f"v{m.PROTOCOL}" in e3.value.reason
+    assert f"v{m.PROTOCOL + 1}" in e3.value.reason and f"v{m.PROTOCOL}" in e3.value.reason
 
 
 def test_forged_hello_is_refused() -> None:

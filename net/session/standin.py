@@ -1,0 +1,107 @@
+"""The turn timer at a fair-dealer table, kept by the seat's own process (docs/fairplay.md, "The turn timer").
+
+At a committed-dealer table the host plays a seat that ran out of time with its bot. At a
+fair-dealer table no process but the seat's own holds its view, so only that process can: a
+person's seat (a joined peer's, or the host's own) asks its person through a :class:`StandIn`,
+which hands the decision to the game's first bot once the person has not moved within the
+table's turn timer, and goes on giving it every later decision at once until the person comes
+back (:meth:`StandIn.submit` or :meth:`StandIn.take_back`). The bot plays from the seat's own
+view, so nothing is revealed. `told(on, ply)` is how the process tells the table (the peer sends
+a signed :class:`~coldwater.net.messages.AutoPlay`; the host announces its own seat itself).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Callable
+from typing import Any
+
+from coldwater.core.notation import Action
+from coldwater.core.rng import Rng
+from coldwater.core.state import Game, State
+
+
+class StandIn:
+    """A person's seat at a fair table: the person's moves, or its own process's bot when they are slow."""
+
+    def __init__(self, game: Game[Any, Any], seconds: int, told: Callable[[bool, int], None]) -> None:
+        self.bot = game.bot(game.bots[0])
+        self.seconds = seconds
+        """The table's turn timer (0: none, the seat waits for its person however long)."""
+        self.told = told
+        self.playing = False
+        """The bot has the seat (its person did not move in time and has not come back)."""
+        self.person: asyncio.Future[Action] | None = None
+        """The move asked of the person now (None or done: none is)."""
+        self._early: tuple[int, Action] | None = None
+        self._back: asyncio.Future[None] | None = None
+        self._ply = -1
+
+    @property
+    def awaiting(self) -> bool:
+        """A move is asked of the person (it is the seat's turn and it has not been made)."""
+        return self.person is not None and not self.person.done()
+
+    def submit(self, ply: int, action: Action) -> None:
+        """The person's move for the position at `ply` (checked legal by the caller): they are back."""
+        self.take_back()
+        if self.person is not None and not self.person.done():
+            self.person.set_result(action)
+        else:
+            self._early = (ply, action)  # the screen saw the turn before the move was asked for
+
+    def take_back(self) -> bool:
+        """The person takes the seat back from the bot (False: the bot did not have it)."""
+        if not self.playing:
+            return False
+        self.playing = False
+        if self._back is not None and not self._back.done():
+            self._back.set_result(None)  # a decision the bot is thinking over is the person's again
+        self.told(False, self._ply)
+        return True
+
+    async def choose(self, view: State[Any, Any]) -> Action:
+        """The seat's move for `view` (its own view): the person's, or the bot's once the timer ran out."""
+        self._ply = view.ply
+        early, self._early = self._early, None
+        if early is not None and early[0] == view.ply:
+            return early[1]
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[Action] = loop.create_future()
+        self.person = fut
+        try:
+            return await self._decide(view, fut)
+        finally:
+            if self.person is fut:
+                self.person = None  # nothing is asked of the person now (the bot may have answered)
+
+    async def _decide(self, view: State[Any, Any], fut: asyncio.Future[Action]) -> Action:
+        loop = asyncio.get_running_loop()
+        while True:
+            if not self.playing:
+                try:
+                    return await asyncio.wait_for(asyncio.shield(fut), self.seconds or None)
+                except TimeoutError:
+                    if fut.done():
+                        return fut.result()
+                    self.playing = True
+                    self.told(True, view.ply)
+            back: asyncio.Future[None] = loop.create_future()
+            self._back = back
+            # Off the loop, on a copy: the seat's view stays this process's alone, and nothing waits on it.
+            bot: asyncio.Future[Action] = asyncio.ensure_future(
+                asyncio.to_thread(self.bot.choose, view.clone(), Rng(os.urandom(16)))
+            )
+            racing: set[asyncio.Future[Any]] = {fut, bot, back}
+            try:
+                await asyncio.wait(racing, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                if not bot.done():
+                    bot.cancel()
+            if fut.done():  # a move the person made while the bot thought wins: it is their seat
+                return fut.result()
+            if not back.done():
+                result: Action = bot.result()
+                return result
+            # Taken back while the bot thought: this decision is the person's, on the timer again.
