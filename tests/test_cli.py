@@ -124,3 +124,21 @@ def test_host_exits_2_on_bad_seats_or_options(
     assert main(["host", "crown", *headless, "--name", "t", "--no-advertise", *args]) == 2
     err = capsys.readouterr().err
     assert err.startswith("coldwater: ") and why in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("args", "why"),
+    [
+        (["--no-seat"], "--no-seat hosts with nobody at this terminal: add --headless"),
+        (["--no-seat", "--headless", "--bot"], "--bot plays the host's seat; with --no-seat there is none"),
+        (["--no-seat", "--headless", "--players", "0"], "--players must be at least 1, got 0"),
+        (["--no-seat", "--headless", "--players", "5"], "Coldwater Crown is for 1 to 4 players, not 5"),
+    ],
+)
+def test_a_host_with_no_seat_is_refused_what_makes_no_sense(
+    args: list[str], why: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("COLDWATER_HOME", str(tmp_path))
+    assert main(["host", "crown", "--name", "t", "--no-advertise", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("coldwater: ") and why in err and "Traceback" not in err

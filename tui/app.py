@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import events
 from textual.app import App
@@ -22,6 +22,9 @@ from coldwater.tui import keymap
 from coldwater.tui import settings as settings_mod
 from coldwater.tui.catalog import Catalog
 from coldwater.tui.thinking import ThinkGate
+
+if TYPE_CHECKING:
+    from coldwater.net.session import Party
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 
@@ -39,7 +42,7 @@ class ColdwaterApp(App[None]):
         catalog: Catalog | None = None,
         settings: settings_mod.Settings | None = None,
         bot_delay: float | None = None,
-        lan_start: Callable[[], Awaitable[tuple[Any, bool]]] | None = None,
+        lan_start: Callable[[], Awaitable[tuple[Party, bool]]] | None = None,
         bot_process: bool = True,
     ) -> None:
         super().__init__()
@@ -90,7 +93,7 @@ class ColdwaterApp(App[None]):
         if self.lan_start is not None:
             self.run_worker(self._open_lan(self.lan_start), name="lan-start")
 
-    async def _open_lan(self, start: Callable[[], Awaitable[tuple[Any, bool]]]) -> None:
+    async def _open_lan(self, start: Callable[[], Awaitable[tuple[Party, bool]]]) -> None:
         from coldwater.tui.screens.lobby import LobbyScreen
 
         try:

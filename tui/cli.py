@@ -14,9 +14,12 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from coldwater.net.cliargs import UsageError, fail, parse_options, parse_seats
+
+if TYPE_CHECKING:
+    from coldwater.net.session import Party
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -183,12 +186,16 @@ def lan_app(args: argparse.Namespace) -> int:
     options: dict[str, Any] = {}
     if args.command == "host":
         try:  # before the app opens, so a typo is a message here, not an app that fails to start
+            if ns.no_seat:  # the app is where a person plays: a table server runs headless
+                raise UsageError("--no-seat hosts with nobody at this terminal: add --headless")
             others = parse_seats(ns.seats, ns.players)
             options = parse_options(ns.option)
+            if ns.turn_timer is not None and ns.turn_timer < 0:
+                raise UsageError("the turn timer is a number of seconds, 0 for none")
         except UsageError as e:
             return fail(e)
 
-    async def start() -> tuple[Any, bool]:
+    async def start() -> tuple[Party, bool]:
         if args.command == "host":
             game = games.get(args.game)
             host = await net.open_table(
@@ -204,6 +211,8 @@ def lan_app(args: argparse.Namespace) -> int:
                 watchers=0 if ns.no_watchers else ns.max_watchers,
                 dealer=ns.dealer,
             )
+            if ns.turn_timer is not None:
+                host.set_turn_timer(ns.turn_timer)  # (as --headless does: it travels in the table info)
             return host, True
         if ns.watch:
             watcher = await net.watch_table(

@@ -32,6 +32,7 @@ DEFAULT: tuple[Key, ...] = (
     Key("nav", "next", "down,tab", "Next field", show=False),
     Key("nav", "previous", "up,shift+tab", "Previous field", show=False),
     Key("form", "start", "ctrl+s", "Start"),
+    Key("hostform", "start", "ctrl+s", "Open table"),  # the host form's button says the same
     Key("lobby", "start", "ctrl+s", "Start"),
     Key("lobby", "ready", "ctrl+r", "Ready"),
     Key("table", "pause", "escape", "Menu"),
@@ -43,6 +44,8 @@ DEFAULT: tuple[Key, ...] = (
     Key("table", "undo", "ctrl+z", "Undo"),
     Key("table", "filter", "slash", "Filter", show=False),
     Key("table", "dont_ask", "exclamation_mark", "Always this", show=False),
+    # Only while this process's bot plays the seat (a LAN fair table's turn timer ran out): the status says so.
+    Key("table", "take_back", "ctrl+t", "Take my seat back", show=False),
     Key("table", "pane('board')", "f2,B", "Board"),
     Key("table", "pane('log')", "f3,L", "Log"),
     # The Fisheries grid cursor (bound on its board while a tile or ship is being placed).
@@ -82,6 +85,7 @@ DEFAULT: tuple[Key, ...] = (
 SCREEN_SCOPES: tuple[tuple[str, ...], ...] = (
     ("menu",),
     ("back", "nav", "form"),
+    ("back", "nav", "hostform"),
     ("back", "lobby"),
     ("back", "nav", "settings"),
     ("table", "fisheries"),

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from coldwater.core.notation import Action
 from coldwater.core.record import GameRecord
@@ -26,6 +26,9 @@ from coldwater.core.state import CHANCE, State
 from coldwater.net.emitter import Emitter
 from coldwater.net.table import Applied, ContentRef, Event, GameOver, Seat, SeatKind
 from coldwater.net.table import Listener as TableListener
+
+if TYPE_CHECKING:
+    from coldwater.net.session import Event as SessionEvent
 
 
 class LanTable:
@@ -108,6 +111,23 @@ class LanTable:
             return False  # a watcher (seat -1 is also the chance marker: never "our" turn)
         return self.current is not None and self.current == self.my_seat and self.state.ply != self._sent_ply
 
+    @property
+    def bot_plays(self) -> bool:
+        """This seat's person did not move within the turn timer, so its own process's bot plays it
+        (a fair-dealer table: net/session/standin.py) until the person takes it back."""
+        return bool(getattr(self.party, "bot_plays", False))
+
+    @property
+    def turn_timer(self) -> int:
+        """The table's turn timer in seconds (0: none)."""
+        info = getattr(self.party, "info", None)
+        return int(getattr(info, "turn", 0) or 0)
+
+    def take_back(self) -> bool:
+        """The person takes the seat back from the bot (False: the bot did not have it)."""
+        take = getattr(self.party, "take_back", None)
+        return bool(take()) if callable(take) else False
+
     def person_seats(self) -> list[int]:
         return [self.my_seat] if self.my_seat >= 0 else []
 
@@ -158,7 +178,7 @@ class LanTable:
         self._changed.set()
         self._events.emit(event)
 
-    def _on_peer_event(self, event: Any) -> None:
+    def _on_peer_event(self, event: SessionEvent) -> None:
         if not isinstance(event, self._step_type):
             return
         self._changed.set()

@@ -32,8 +32,11 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 if TYPE_CHECKING:
+    from coldwater.core.state import Game
+    from coldwater.net.discovery import Listing
     from coldwater.net.identity import Identity
-    from coldwater.net.session import TableHost
+    from coldwater.net.messages import SeatInfo
+    from coldwater.net.session import Event, TableHost
 
 log = logging.getLogger("coldwater.serve")
 
@@ -60,6 +63,10 @@ class OpenTable(msgspec.Struct, tag="open", frozen=True, kw_only=True):
     seats: list[str]
     options: dict[str, Any] = {}
     passphrase: str | None = None
+    watchers: int = 16  # the LAN host's default (net's WATCHERS; not imported here, to keep start-up light)
+    dealer: str = ""
+    """``fair`` or ``committed`` as the host form's Dealer field ("": the game's default)."""
+    """The most people who may watch at once (0: nobody), as the host form's Watchers field."""
 
 
 class ListTables(msgspec.Struct, tag="list", frozen=True):
@@ -137,7 +144,7 @@ async def _read_frame(reader: asyncio.StreamReader) -> bytes | None:
         return None
 
 
-def _frame(msg: Any) -> bytes:
+def _frame(msg: Request | Reply) -> bytes:
     body = _encoder.encode(msg)
     return struct.pack(">I", len(body)) + body
 
@@ -236,7 +243,7 @@ def link() -> ServeLink | None:
     return _links.setdefault(found.fd, found)
 
 
-def listing(t: ServedTable) -> Any:
+def listing(t: ServedTable) -> Listing:
     """A server table as a LAN :class:`~coldwater.net.discovery.Listing` on loopback, for the Join screen."""
     from coldwater.net.discovery import Listing
     from coldwater.net.messages import PROTOCOL
@@ -470,7 +477,7 @@ class ServerTables:
         return Opened(self._describe(hosted, yours=True))
 
     async def _host(
-        self, game: Any, name: str, kinds: list[str], req: OpenTable, ssh_seats: dict[int, str]
+        self, game: Game[Any, Any], name: str, kinds: list[str], req: OpenTable, ssh_seats: dict[int, str]
     ) -> TableHost | str:
         from coldwater import net
 
@@ -487,9 +494,10 @@ class ServerTables:
                 advertise=self.advertise,
                 auto_start=True,  # no one sits at the host's seat: the game starts when every seat is ready
                 save_dir=self.root / "ssh" / "tables",
-                # The server has no seat of its own; the fair dealer needs one in its process to keep
-                # the table's record from (a bot's at most), so served tables keep the committed dealer.
-                dealer="committed",
+                watchers=req.watchers,
+                # The opener's choice, else the game's default: the fair dealer where it is wired (the server
+                # has no seat; it keeps the record from a bot seat's view, or an observer's with no bot).
+                dealer=req.dealer or net.default_dealer(game),
             )
         except Exception as e:  # bad options, a port: said plainly to the asker
             return f"cannot open the table: {e}"
@@ -542,7 +550,7 @@ class ServerTables:
         self.tables[name] = again
         again.task = self._spawn(self._run(again))
 
-        def answered(ev: Any) -> None:
+        def answered(ev: Event) -> None:
             if isinstance(ev, RematchAnswered) and not ev.accept:
                 new.open_seat(ev.seat)  # nobody sits at the host's seat here to free it by hand
 
@@ -632,7 +640,7 @@ def _label_ssh_seats(host: TableHost, ssh_seats: dict[int, str]) -> None:
         return
     plain = host.lobby
 
-    def lobby() -> list[Any]:
+    def lobby() -> list[SeatInfo]:
         out = []
         for s in plain():
             if s.kind == "open" and s.reserved and s.seat in ssh_seats:

@@ -234,11 +234,8 @@ async def play_sampled(
 ) -> int:
     """:func:`play` for the first `keys_first` decisions, then every `sample_every`-th by
     key and the others straight on the table the screen drives (:func:`by_table`, which a
-    LAN host's table takes too), until the score screen. Returns the decisions made.
-
-    (A joined peer's table is not driven this way yet: tried in test_lan_join.py, some
-    move submitted this way was never applied nor refused, and ``step`` waited on it to
-    the test's timeout; cause not yet found, so that test plays by keys.)"""
+    LAN host's and a joined peer's tables take too), until the score screen. Returns the
+    decisions made."""
     made = await play(pilot, stop_after=keys_first)
     loop = asyncio.get_running_loop()
     end = loop.time() + 300

@@ -141,11 +141,11 @@ async def test_join_errors_are_sentences(home: Path) -> None:
         await host.close()
 
 
-async def test_peer_plays_its_seat_by_keyboard_to_the_end(home: Path) -> None:
+async def test_peer_plays_its_seat_by_keys_to_the_end(home: Path) -> None:
     from coldwater.tui.screens.score import ScoreScreen
     from coldwater.tui.screens.table import TableScreen
 
-    from .driver import play
+    from .driver import play_sampled
 
     host = await _host(home)
     task = asyncio.ensure_future(host.run())
@@ -158,7 +158,9 @@ async def test_peer_plays_its_seat_by_keyboard_to_the_end(home: Path) -> None:
             await pilot.press("ctrl+r")
             await until(lambda: isinstance(pilot.app.screen, TableScreen), 15, "the table")
             # Crown's default, the fair dealer: every process shuffles and strips, so a ply takes longer.
-            made = await asyncio.wait_for(play(pilot), 180)
+            # The first decisions by keys, then every tenth (the others straight on the peer's table):
+            # test_crown_play.py plays a whole Crown game by keys.
+            made = await asyncio.wait_for(play_sampled(pilot), 180)
             assert made > 5
             score = pilot.app.screen
             assert isinstance(score, ScoreScreen)
@@ -194,3 +196,35 @@ def test_the_list_and_the_lobby_say_who_deals_and_which_bots_the_host_runs() -> 
     assert "bot" not in dealer_line("fair", CROWN, seats[::2])
     assert dealer_line("committed", CROWN, seats).startswith("Committed dealer")
     assert dealer_line("committed", games.get("fisheries"), []).startswith("Public draws")
+
+
+async def test_the_lobby_says_who_left_and_came_back_but_not_a_bot_taking_a_seat(home: Path) -> None:
+    """Presence also tells when a bot starts or stops playing a seat (the turn timer): that is no news
+    of anyone leaving or coming back, so it is not announced as "... is back"."""
+    from coldwater.net.session import PresenceChanged
+
+    host = await _host(home)
+    task = asyncio.ensure_future(host.run())
+    try:
+        async with lan_app(home).run_test(size=(80, 24)) as pilot:
+            await open_join(pilot)
+            await pilot.press(*f"127.0.0.1:{host.port}")
+            await pilot.press("enter")
+            await until(lambda: isinstance(pilot.app.screen, LobbyScreen), 10, "the lobby")
+            lobby = pilot.app.screen
+            assert isinstance(lobby, LobbyScreen)
+
+            def said() -> list[str]:
+                return [str(n.message) for n in pilot.app._notifications if "Ann" in str(n.message)]
+
+            lobby._on_event(PresenceChanged(0, False))  # a bot stops playing Ann's seat: she never left
+            await pilot.pause()
+            assert said() == []
+            lobby._on_event(PresenceChanged(0, True))
+            lobby._on_event(PresenceChanged(0, True))  # (said again, with a bot now playing the seat)
+            lobby._on_event(PresenceChanged(0, False))
+            await pilot.pause()
+            assert said() == ["Ann is away; the table waits", "Ann is back"], list(pilot.app._notifications)
+    finally:
+        task.cancel()
+        await host.close()

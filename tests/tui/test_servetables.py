@@ -71,6 +71,22 @@ async def test_a_table_is_opened_for_the_key_of_the_channel(keeper: servetables.
     assert await bob.ask(ListTables()) == Tables([])
 
 
+async def test_served_tables_get_the_fair_dealer_wherever_it_deals(keeper: servetables.ServerTables) -> None:
+    """The server has no seat at its tables: it keeps the record from an observer, so no hidden value is
+    ever in its process; a game the fair dealer does not deal keeps the committed dealer."""
+    from coldwater.net.fairdeal.seat import WIRED
+
+    alice = link_for(keeper, ALICE)
+    await alice.open_table(crown("Fair"))
+    assert keeper.tables["Fair"].host.info.dealer == "fair"
+    await alice.open_table(OpenTable(game="fisheries", name="Nets", seats=["host", "open"]))
+    assert "fisheries" not in WIRED and keeper.tables["Nets"].host.info.dealer == "committed"
+    # The opener may choose the committed dealer (the host form's Dealer field), as any host may.
+    await alice.ask(CloseTable("Nets"))
+    await alice.open_table(crown("Dealt", dealer="committed"))
+    assert keeper.tables["Dealt"].host.info.dealer == "committed"
+
+
 async def test_a_seat_reserved_for_an_ssh_key_is_kept_for_its_lan_identity(keeper: servetables.ServerTables) -> None:
     alice = link_for(keeper, ALICE)
     bob_fp = serve.key_fingerprint(BOB)
@@ -97,6 +113,13 @@ async def test_a_seat_reserved_for_an_ssh_key_is_kept_for_its_lan_identity(keepe
         (crown(seats=["host", "reserved:bob"]), "seat 2: 'bob' is not a key fingerprint"),
         (crown(seats=["host"] + ["open"] * 6), "cannot open the table: Coldwater Crown is for"),
         (crown(options={"nonsense": 1}), "cannot open the table: bad Coldwater Crown options"),
+        (crown(watchers=-1), "cannot open the table: a table admits from 0 to 64 watchers"),
+        (crown(watchers=65), "cannot open the table: a table admits from 0 to 64 watchers"),
+        (crown(dealer="host"), "cannot open the table: the dealer is 'committed' or 'fair', not 'host'"),
+        (
+            OpenTable(game="fisheries", name="Pond", seats=["host", "open"], dealer="fair"),
+            "cannot open the table: the fair dealer deals",
+        ),
     ],
 )
 async def test_a_bad_request_is_refused_with_a_reason_and_opens_nothing(
@@ -105,6 +128,20 @@ async def test_a_bad_request_is_refused_with_a_reason_and_opens_nothing(
     reply = await link_for(keeper, ALICE).ask(request_)
     assert isinstance(reply, Failed) and why in reply.reason, reply
     assert not keeper.tables
+
+
+async def test_the_opener_says_who_may_watch(keeper: servetables.ServerTables, tmp_path: Path) -> None:
+    """The host form's Watchers field holds for a table the server hosts, as for one an app hosts."""
+    from coldwater import net
+    from coldwater.net.session.watcher import NotAdmitted
+
+    alice = link_for(keeper, ALICE)
+    closed = await alice.open_table(crown("Closed", watchers=0))
+    assert keeper.tables["Closed"].host.info.watch == 0
+    with pytest.raises(NotAdmitted, match="does not admit watchers"):
+        await net.watch_table(f"127.0.0.1:{closed.port}", fingerprint=closed.fingerprint, save_dir=tmp_path / "guest")
+    await alice.open_table(crown("Open"))  # unsaid: as many as a LAN table admits
+    assert keeper.tables["Open"].host.info.watch == 16
 
 
 async def test_names_and_limits(keeper: servetables.ServerTables) -> None:

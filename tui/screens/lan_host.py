@@ -15,6 +15,7 @@ from textual.widgets import Button, Footer, Input, Static
 from textual.worker import Worker
 
 from coldwater.core.errors import ContentError
+from coldwater.core.state import Game
 from coldwater.tui import keymap, servetables
 from coldwater.tui import settings as settings_mod
 from coldwater.tui.screens.base import FormScreen
@@ -35,6 +36,8 @@ SEAT_KINDS = [("open (anyone may join)", "open"), ("bot", "bot"), ("reserved for
 FAIR = ("fair: nobody, you included, can see a hidden card", "fair")
 COMMITTED = ("committed: this computer deals, the audit checks it", "committed")
 PUBLIC = ("public draws: this game hides nothing", "committed")
+SERVED_FAIR = ("fair: nobody, the server included, can see a hidden card", "fair")
+SERVED_COMMITTED = ("committed: the server deals, the audit checks it", "committed")
 """The Dealer choices: fair where the fair dealer is wired, else the committed dealer (public draws only
 for a game with nothing hidden)."""
 
@@ -45,7 +48,7 @@ def lan_settings(app: Any) -> dict[str, Any]:
 
 
 class LanHostScreen(FormScreen):
-    BINDINGS = keymap.bindings("back", "nav", "form")
+    BINDINGS = keymap.bindings("back", "nav", "hostform")
     HELP = """\
 **Host a LAN table.** (Over SSH the server hosts it for you and you sit at seat 1, so it
 stays open if your connection drops; come back with the same key to sit down again.
@@ -69,7 +72,7 @@ the lobby, where you start the game once every seat is filled and ready.
 
     def __init__(self) -> None:
         super().__init__()
-        self.games: list[tuple[str, Any]] = []
+        self.games: list[tuple[str, Game[Any, Any]]] = []
         self.game_name = ""
         self.opening = False
         self.option_names: list[str] = []
@@ -149,7 +152,6 @@ the lobby, where you start the game once every seat is filled and ready.
     def on_mount(self) -> None:
         if servetables.link() is not None:
             self.query_one(".page-title", Static).update("Host a table on this server (LAN players may join)")
-            self.query_one("#dealer", Cycler).display = False  # the server's tables keep the committed dealer
         self.games = self.cw.catalog.available()
         if not self.games:
             self.query_one("#form-error", Static).update("No game engine is installed in this build.")
@@ -167,7 +169,7 @@ the lobby, where you start the game once every seat is filled and ready.
         self.query_one("#game", Cycler).focus()
 
     @property
-    def game(self) -> Any:
+    def game(self) -> Game[Any, Any]:
         return dict(self.games)[self.game_name]
 
     def _setup_game(self) -> None:
@@ -184,10 +186,12 @@ the lobby, where you start the game once every seat is filled and ready.
         from coldwater.net.lan import default_dealer
 
         g = self.game
+        served = servetables.link() is not None  # the server hosts the table: it is the computer that deals
+        fair, committed = (SERVED_FAIR, SERVED_COMMITTED) if served else (FAIR, COMMITTED)
         if default_dealer(g) == "fair":
-            self.query_one("#dealer", Cycler).set_choices([FAIR, COMMITTED], "fair")
+            self.query_one("#dealer", Cycler).set_choices([fair, committed], "fair")
         elif getattr(g, "sealed_values", True):
-            self.query_one("#dealer", Cycler).set_choices([COMMITTED], "committed")
+            self.query_one("#dealer", Cycler).set_choices([committed], "committed")
         else:
             self.query_one("#dealer", Cycler).set_choices([PUBLIC], "committed")
 
@@ -290,7 +294,7 @@ the lobby, where you start the game once every seat is filled and ready.
         worker: Worker[None] = self.run_worker(work, name="open-table", exclusive=True)
         del worker  # named only so mypy infers the worker's result type (None)
 
-    async def _open(self, game: Any, kinds: list[str], name: str) -> None:
+    async def _open(self, game: Game[Any, Any], kinds: list[str], name: str) -> None:
         from coldwater import net
         from coldwater.tui.screens.lobby import LobbyScreen
 
@@ -337,6 +341,8 @@ the lobby, where you start the game once every seat is filled and ready.
             seats=kinds,
             options={k: plain(v) for k, v in self.options().items()},
             passphrase=passphrase,
+            watchers=self.query_one("#watchers", Cycler).value,
+            dealer=self.query_one("#dealer", Cycler).value,
         )
         try:
             table = await served.open_table(request)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -29,6 +29,11 @@ from coldwater.tui.settings import FormMemory
 from coldwater.tui.widgets.choices import ChoiceList, Item
 from coldwater.tui.widgets.form import Cycler, Field
 
+if TYPE_CHECKING:
+    from coldwater.core.state import Game
+    from coldwater.net.discovery import Listing, TableBrowser
+    from coldwater.net.session import TablePeer, TableWatcher
+
 JOIN_TIMEOUT = 5.0
 """Seconds before a join that gets no answer says so (a wrong address, a silent host)."""
 
@@ -40,19 +45,19 @@ CONTENT_FILES: dict[str, str] = {
 """What a game's own card data consists of, to tell a joiner which file to bring."""
 
 
-def needs_passphrase(listing: Any) -> bool:
+def needs_passphrase(listing: Listing) -> bool:
     """Whether the table says it needs a passphrase (older listings do not say)."""
     return bool(getattr(listing, "needs_passphrase", False))
 
 
-def only_to_watch(listing: Any) -> bool:
+def only_to_watch(listing: Listing) -> bool:
     """No seat to take (all taken, or the game is on), but the table admits a watcher: choosing it watches."""
     return (listing.open_seats <= 0 or bool(getattr(listing, "running", False))) and bool(
         getattr(listing, "watchable", False)
     )
 
 
-def listing_label(listing: Any, titles: dict[str, str], packaged: dict[str, str] | None = None) -> str:
+def listing_label(listing: Listing, titles: dict[str, str], packaged: dict[str, str] | None = None) -> str:
     game = titles.get(listing.game, listing.game)
     running = bool(getattr(listing, "running", False))
     if running:
@@ -84,7 +89,7 @@ def listing_label(listing: Any, titles: dict[str, str], packaged: dict[str, str]
     return f"{listing.table} · {game} · {listing.host}:{listing.port} · {seats}{marks}"
 
 
-def content_needed(game: Any, content: str) -> str:
+def content_needed(game: Game[Any, Any], content: str) -> str:
     """The sentence for a joiner whose card data differs from the table's."""
     files = CONTENT_FILES.get(game.name, "its card data file")
     return (
@@ -121,10 +126,10 @@ where you have a seat says *your seat*: choose it to sit back down.
     def __init__(self, *, browse: bool = True) -> None:
         super().__init__()
         self.browse = browse
-        self.browser: Any = None
-        self.listings: list[Any] = []
-        self.lan_listings: list[Any] = []
-        self.served: list[Any] = []
+        self.browser: TableBrowser | None = None
+        self.listings: list[Listing] = []
+        self.lan_listings: list[Listing] = []
+        self.served: list[Listing] = []
         """Tables hosted by the server this session runs in (`coldwater serve`), as loopback listings."""
         self.yours: set[str] = set()
         self.joining = False
@@ -242,7 +247,7 @@ where you have a seat says *your seat*: choose it to sit back down.
             self.show_listings(self.lan_listings)
             await asyncio.sleep(1.0)
 
-    def show_listings(self, listings: list[Any]) -> None:
+    def show_listings(self, listings: list[Listing]) -> None:
         """The browser's on_change: the whole list after each change (the server's own tables first)."""
         if not self.is_mounted:
             return
@@ -267,7 +272,7 @@ where you have a seat says *your seat*: choose it to sit back down.
         self.query_one("#join-empty", Static).update("" if items else "No tables found yet; still looking…")
         self.query_one("#join-empty", Static).display = not items
 
-    def _label(self, x: Any, titles: dict[str, str], packaged: dict[str, str]) -> str:
+    def _label(self, x: Listing, titles: dict[str, str], packaged: dict[str, str]) -> str:
         if x not in self.served:
             return listing_label(x, titles, packaged)
         game = titles.get(x.game, x.game)
@@ -309,7 +314,7 @@ where you have a seat says *your seat*: choose it to sit back down.
     def as_watcher(self) -> bool:
         return bool(self.query_one("#as", Cycler).value)
 
-    def join(self, target: Any) -> None:
+    def join(self, target: str | Listing) -> None:
         if self.joining:
             return
         error = self.query_one("#join-error", Static)
@@ -337,7 +342,7 @@ where you have a seat says *your seat*: choose it to sit back down.
         worker: Worker[None] = self.run_worker(partial(self._join, target, watch), name="join", exclusive=True)
         del worker  # named only so mypy infers the worker's result type (None)
 
-    async def _game_for(self, target: Any) -> Any:
+    async def _game_for(self, target: str | Listing) -> Game[Any, Any]:
         """The game (with the card data it needs) for `target`; Refusal with a sentence if we lack it."""
         from coldwater import net
         from coldwater.net.transport import probe
@@ -362,7 +367,7 @@ where you have a seat says *your seat*: choose it to sit back down.
             raise net.Refusal(content_needed(game, content))
         return game
 
-    async def _join(self, target: Any, watch: bool = False) -> None:
+    async def _join(self, target: str | Listing, watch: bool = False) -> None:
         from coldwater import net
         from coldwater.tui.screens.lobby import LobbyScreen
 
@@ -374,7 +379,7 @@ where you have a seat says *your seat*: choose it to sit back down.
                 game = await self._game_for(target)
                 name = self.query_one("#my-name", Input).value.strip() or "Guest"
                 passphrase = self.query_one("#passphrase", Input).value or None
-                peer: Any
+                peer: TablePeer | TableWatcher
                 if watch:
                     peer = await net.watch_table(
                         target,

@@ -13,7 +13,8 @@ without Ready or chat, and the table screen in read-only mode: no seat is its ow
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -23,8 +24,14 @@ from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen
 from coldwater.tui.servetables import served_key
 
+if TYPE_CHECKING:
+    from coldwater.core.state import Game
+    from coldwater.net.messages import SeatInfo, WatcherInfo
+    from coldwater.net.session import Event, Result
+    from coldwater.tui.screens.table import TableScreen
 
-def seat_line(s: Any, me: int, kept: dict[str, str] | None = None) -> str:
+
+def seat_line(s: SeatInfo, me: int, kept: dict[str, str] | None = None) -> str:
     """One lobby row: seat, who, fingerprint, ready/away. `kept`: names of the keys a rematch keeps seats for."""
     n = f"Seat {s.seat + 1}"
     if s.kind == "open":
@@ -45,7 +52,7 @@ def seat_line(s: Any, me: int, kept: dict[str, str] | None = None) -> str:
     return f"{n}  {name}  {fp}  {mark}"
 
 
-def dealer_line(dealer: str, game: Any, seats: list[Any]) -> str:
+def dealer_line(dealer: str, game: Game[Any, Any], seats: list[SeatInfo]) -> str:
     """Who deals what is hidden at this table, said before anyone sits down (docs/fairplay.md)."""
     if dealer == "fair":
         line = "Fair dealer: no computer, the host's included, sees a hidden card."
@@ -75,7 +82,7 @@ def host_address(bind: str) -> str:
     return found[0] if found else "this machine"
 
 
-def watchers_line(watchers: list[Any]) -> str:
+def watchers_line(watchers: list[WatcherInfo]) -> str:
     """Who is watching, for the lobby ("" when nobody is)."""
     if not watchers:
         return ""
@@ -89,12 +96,12 @@ class LanSession:
     def __init__(self, party: Any, *, is_host: bool) -> None:
         self.party = party
         self.is_host = is_host
-        self.task: asyncio.Task[Any] | None = None
-        self.result: Any = None
+        self.task: asyncio.Task[None] | None = None
+        self.result: Result | None = None
         self.error: str | None = None
         self.closed = False
 
-    def start(self, on_done: Any) -> None:
+    def start(self, on_done: Callable[[LanSession], None]) -> None:
         async def run() -> None:
             try:
                 self.result = await self.party.run()
@@ -154,15 +161,14 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
         super().__init__()
         from coldwater.net.session import TableWatcher
 
-        if not isinstance(party, TableWatcher):
-            party.linger = True  # after the end, stay connected: chat, and a rematch offer
+        party.linger = True  # after the end, stay connected: chat, and a rematch offer (watchers too)
         self.previous = previous
         """A rematch: the finished table's session, kept until this game starts (the seats' answers)."""
         self.kept = dict(kept or {})
         """Fingerprint → name of each player a rematch keeps a seat for."""
         self.handed_on = False
         """A rematch took this lobby's session on to a new lobby: leaving this one closes nothing."""
-        self._prev_unsub: Any = None
+        self._prev_unsub: Callable[[], None] | None = None
         self.served_table = served_table
         """The name of the table this app opened on its `coldwater serve` server (Esc closes it)."""
         self.session = LanSession(party, is_host=is_host)
@@ -171,11 +177,14 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
         self.watching = isinstance(party, TableWatcher)
         """We only watch this table: no seat, no Ready, no chat."""
         self.chat_lines: list[str] = []
+        self._away: dict[int, bool] = {}
+        """Each seat's last said presence: a Presence that only says a bot plays the seat now (or no
+        longer) is no news of anyone leaving or coming back."""
         self.ready = False
         self.started = False
         self.finished = False
-        self._unsub: Any = None
-        self._table_screen: Any = None
+        self._unsub: Callable[[], None] | None = None
+        self._table_screen: TableScreen[Any, Any, Any] | None = None
         self._watcher_keys: set[tuple[str, str]] = set()
 
     @property
@@ -233,7 +242,7 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
                 self.app.call_later(self._close_previous)
                 self.action_ready()
 
-    def _on_answer(self, event: Any) -> None:
+    def _on_answer(self, event: Event) -> None:
         """At a rematch's lobby: a seat of the finished game answered the offer."""
         from coldwater.net import session as s
 
@@ -279,7 +288,7 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
             await self.session.close()  # the app quit with the table open: leave it cleanly
 
     # ---- events from the net layer ---------------------------------------------
-    def _on_event(self, event: Any) -> None:
+    def _on_event(self, event: Event) -> None:
         from coldwater.net import session as s
 
         if isinstance(event, s.LobbyChanged):
@@ -296,6 +305,9 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
         elif isinstance(event, s.PresenceChanged):
             if self.finished:
                 return  # everyone leaves at the end; that is not news
+            if self._away.get(event.seat, False) == event.away:
+                return
+            self._away[event.seat] = event.away
             who = self._seat_name(event.seat)
             self.app.notify(
                 f"{who} is away; the table waits" if event.away else f"{who} is back",
@@ -331,7 +343,7 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
             for status in self.query("#lobby-status").results(Static):  # (none while being taken down)
                 status.update(f"The table stopped: {session.error}. Esc goes back.")
 
-    def _show_seats(self, seats: list[Any]) -> None:
+    def _show_seats(self, seats: list[SeatInfo]) -> None:
         me = self.my_seat
         lines = [seat_line(s, me, self.kept) for s in seats]
         self.query_one("#lobby-dealer", Static).update(dealer_line(self.party.info.dealer, self.party.game, seats))
@@ -353,7 +365,7 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
         else:
             status.update("Waiting for the host to start…" if self.ready else "Press Ready when you are.")
 
-    def _watchers_came_and_went(self, watchers: list[Any]) -> None:
+    def _watchers_came_and_went(self, watchers: list[WatcherInfo]) -> None:
         """During the game the lobby is hidden: say who starts or stops watching."""
         now = {(w.name, w.fingerprint) for w in watchers}
         before, self._watcher_keys = self._watcher_keys, now
@@ -364,7 +376,7 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
         for name, _ in sorted(before - now):
             self.app.notify(f"{name} stopped watching")
 
-    def _show_watchers(self, watchers: list[Any]) -> None:
+    def _show_watchers(self, watchers: list[WatcherInfo]) -> None:
         line = watchers_line(watchers)
         box = self.query_one("#lobby-watchers", Static)
         box.update(line)

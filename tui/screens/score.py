@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import os
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
@@ -33,6 +34,8 @@ from coldwater.tui.screens.table import with_names
 from coldwater.tui.widgets.chart import ScoreChart, ScoreOverTime
 
 if TYPE_CHECKING:
+    from coldwater.net.session import Event, Party
+    from coldwater.tui.screens.lobby import LobbyScreen
     from coldwater.tui.screens.timeline import Timeline
 
 RECORD_WAIT = 30.0
@@ -75,7 +78,7 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         self._waited = 0.0
         self._asked = False
         """The opener of a table served by `coldwater serve` asked the server for its rematch."""
-        self._unsub: Any = None
+        self._unsub: Callable[[], None] | None = None
         self._public: Timeline | None = None
         """A watcher's game, laid out from the public views it saw (no record replays them)."""
         self._kept = False
@@ -85,7 +88,7 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         ]
 
     @property
-    def lan_party(self) -> Any:
+    def lan_party(self) -> Party | None:
         """The LAN host or seat under this table (None at a local table)."""
         return getattr(self.table, "party", None)
 
@@ -128,7 +131,9 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
 
     def actions_line(self) -> str:
         parts = []
-        if self._offer:
+        if self._offer and self._watching():
+            parts.append("r  watch the rematch")
+        elif self._offer:
             parts.append("r  accept the rematch   ·   d  decline")
         elif self._busy or self._answer:
             pass  # said under the outcome
@@ -145,15 +150,19 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         self.call_after_refresh(self._timeline)
         party = self.lan_party
         if party is not None and not self._is_lan_host():
-            self._offer = bool(getattr(party, "rematch_port", 0)) and not getattr(party, "rematch_answered", True)
+            # (A watcher follows the table to its rematch, or not: it has nothing to answer.)
+            answered = not self._watching() and getattr(party, "rematch_answered", True)
+            self._offer = bool(getattr(party, "rematch_port", 0)) and not answered
             self._unsub = party.subscribe(self._on_lan_event)
+            if getattr(party, "host_left", False):
+                self._host_gone()  # it left before this screen was up to hear it
             self._show_actions()
 
     def on_unmount(self) -> None:
         if self._unsub is not None:
             self._unsub()
 
-    def _on_lan_event(self, event: Any) -> None:
+    def _on_lan_event(self, event: Event) -> None:
         from coldwater.net import session as s
 
         if isinstance(event, s.RematchOffered) and self.is_mounted:
@@ -162,12 +171,18 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
                 self.run_worker(self._lan_rematch(), exclusive=True)
                 return
             self._show_actions()
-            self.notify("The host offers a rematch: r accepts, d declines", timeout=15)
-        elif isinstance(event, s.HostLeft) and self.is_mounted and not (self._offer or self._busy or self._asked):
-            # Nothing to wait for: say so, rather than leave the seat looking for an offer.
-            if not self._answer:
-                self._answer = f"{self._host_name()} left the table: there will be no rematch."
+            if self._watching():
+                self.notify("The host opened a rematch: r watches it", timeout=15)
+            else:
+                self.notify("The host offers a rematch: r accepts, d declines", timeout=15)
+        elif isinstance(event, s.HostLeft) and self.is_mounted:
+            self._host_gone()
             self._show_actions()
+
+    def _host_gone(self) -> None:
+        """Nothing to wait for: say so, rather than leave the seat looking for an offer."""
+        if not (self._offer or self._busy or self._asked or self._answer):
+            self._answer = f"{self._host_name()} left the table: there will be no rematch."
 
     def _show_actions(self) -> None:
         self.query_one("#score-actions", Static).update(self.actions_line())
@@ -181,6 +196,8 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         """The rematch, in a line under the outcome ("" when there is none to speak of)."""
         if self._busy:
             return "Setting up the rematch…"
+        if self._offer and self._watching():
+            return f"{self._host_name()} opened a rematch: r  watch it"
         if self._offer:
             return f"{self._host_name()} offers a rematch: r  accept (your seat, a new seed)   ·   d  decline"
         return self._answer
@@ -188,6 +205,11 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
     def _host_name(self) -> str:
         party = self.lan_party
         return next((s.name for s in getattr(party, "seats", []) if s.kind == "host" and s.name), "The host")
+
+    def _watching(self) -> bool:
+        from coldwater.net.session import TableWatcher
+
+        return isinstance(self.lan_party, TableWatcher)
 
     def _is_lan_host(self) -> bool:
         from coldwater.net.session import TableHost
@@ -324,6 +346,7 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
     # ---- actions -------------------------------------------------------------
     def can_rematch(self) -> bool:
         """A local table; the host of a LAN table it can open again; a LAN seat the host offered one."""
+        from coldwater.net.session import TableHost
         from coldwater.net.table import Table
 
         if isinstance(self.table, Table):
@@ -331,7 +354,7 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         party = self.lan_party
         if party is None or self._busy:
             return False
-        if self._is_lan_host():
+        if isinstance(party, TableHost):  # (as _is_lan_host, which mypy cannot see through)
             # Not after a failover (that host is a seat's process) and only once per table.
             return bool(getattr(party, "linger", False)) and not party.rematch and self._lobby() is not None
         if self._served_name() is not None and not self._asked and not getattr(party, "rematch_port", 0):
@@ -344,7 +367,7 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         name = getattr(lobby, "served_table", None)
         return name if isinstance(name, str) else None
 
-    def _lobby(self) -> Any:
+    def _lobby(self) -> LobbyScreen | None:
         """The lobby this LAN game was played from (it owns the session), if it is still there."""
         from coldwater.tui.screens.lobby import LobbyScreen
 
@@ -358,7 +381,7 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         if action == "rematch":
             return self.can_rematch()
         if action == "decline":
-            return self._offer and not self._busy
+            return self._offer and not self._busy and not self._watching()
         if action == "replay":
             return self.record is not None or self._public is not None
         return True
@@ -367,8 +390,10 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         self.dismiss(None)
 
     def action_decline(self) -> None:
+        from coldwater.net.session import TablePeer
+
         party = self.lan_party
-        if not self._offer or party is None:
+        if not self._offer or not isinstance(party, TablePeer):  # only a seat's peer is offered a rematch
             return
         self._offer = False
         try:
@@ -394,7 +419,10 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
             await self._ask_server(served)
             return
         try:
-            new = await (net.open_rematch(party) if host else net.join_rematch(party))
+            if self._watching():
+                new = await net.watch_rematch(party)
+            else:
+                new = await (net.open_rematch(party) if host else net.join_rematch(party))
         except (Refusal, OSError, ValueError, RuntimeError) as e:
             self._busy = False
             self._offer = False

@@ -167,6 +167,8 @@ leaving and resuming later loses nothing, the log included.
         self._thinking: tuple[int, float] = (-1, 0.0)
         self._composed = False
         self._answering = False
+        self._bot_shown = False
+        """The line saying a bot plays this seat is on screen (a LAN fair table's turn timer ran out)."""
 
     BOARD: ClassVar[type[BoardView[Any]]] = BoardView
     """The game's board widget; the replay screen draws positions with it too."""
@@ -352,6 +354,17 @@ leaving and resuming later loses nothing, the log included.
         t = self.table
         return t.waiting_for_person and t.current == self.viewer and not self._handing_over
 
+    def bot_plays(self) -> bool:
+        """This seat's own process's bot plays it now (a LAN table whose turn timer ran out)."""
+        return bool(getattr(self.table, "bot_plays", False))
+
+    def bot_plays_line(self) -> str:
+        """What the person is told while a bot plays their seat, with the key that takes it back."""
+        key = next(k for k in keymap.DEFAULT if keymap.binding_id(k) == "table.take_back")
+        keys = keymap.describe_keys(self.cw.settings.keys.get("table.take_back", key.keys))
+        turn = int(getattr(self.table, "turn_timer", 0))
+        return f"You did not move within {turn} s: a bot plays your seat. {keys} takes it back."
+
     def refresh_view(self) -> None:
         if not self._drawable():
             return
@@ -393,8 +406,19 @@ leaving and resuming later loses nothing, the log included.
                 self.say("#decision-title", f"{seat_label(self.table.seats, cur)} is thinking…")
             decision.set_items([])
             self.say("#decision-preview", "")
+        self._bot_line()
         self._close_filter(refocus=False)
         self.fit_side(decision.shown_count)
+
+    def _bot_line(self) -> None:
+        """While a bot plays this seat, the status line says so (one row at every size, 80 columns
+        included); a move chosen here takes the seat back too."""
+        shown = self.bot_plays()
+        if shown:
+            self.say("#status", self.bot_plays_line())
+        if shown != self._bot_shown:
+            self._bot_shown = shown
+            self.refresh_bindings()  # the take-back key shows only now
 
     ONE_ROW: ClassVar[frozenset[str]] = frozenset({"#status", "#standings"})
     """Text lines one row high whatever they say (see themes/table.tcss)."""
@@ -447,7 +471,9 @@ leaving and resuming later loses nothing, the log included.
         One legal answer (unless Settings turn this off, it is the done action, or it
         reveals something), or a repeated question answered with "!" earlier."""
         ply = self.table.state.ply
-        if ply == self._auto_ply or self.busy:
+        if ply == self._auto_ply or self.busy or self.bot_plays():
+            # (While a bot plays this seat it answers; an answer made here would take the seat back
+            # for a person who is not there.)
             return False
         action: A | C | None = None
         why = ""
@@ -469,7 +495,7 @@ leaving and resuming later loses nothing, the log included.
 
     def _answer(self, action: A | C, ply: int) -> None:
         self._answering = False
-        if self.table.state.ply != ply or not self.my_turn() or not self.is_mounted:
+        if self.table.state.ply != ply or not self.my_turn() or not self.is_mounted or self.bot_plays():
             return
         if self.busy:
             # The worker that painted this question is still finishing: answer just after it.
@@ -631,6 +657,8 @@ leaving and resuming later loses nothing, the log included.
             )
             return
         self.record_applied(self._describe_view, self.seen_by(self.log_seat), event.seat, event.action)
+        if event.seat == self.viewer and self.bot_plays() and not self.busy:
+            self.drive()  # the bot moved for this seat: nobody's keys made it, so the screen follows on its own
 
     def flush_chance(self, *, live: bool = True) -> None:
         """Write the chance lines gathered since the last move, summarised."""
@@ -748,10 +776,13 @@ leaving and resuming later loses nothing, the log included.
         self.say("#decision-title", f"{who} is thinking…")
         self.say("#status", f"{self.table.game.title} — {who} is thinking…")
         self.query_one("#decision", ChoiceList).set_items([])
+        self._bot_line()
 
     def _tick_thinking(self) -> None:
         """Once a second while a bot (or a remote player) is still on the same move:
         how long it has been, so a slow search never looks like a frozen table."""
+        if self.bot_plays() != self._bot_shown and self._drawable():
+            self.refresh_view()  # the turn timer ran out (or the seat was taken back)
         seat, since = self._thinking
         if seat < 0 or self.table.current != seat or not self.busy:
             return
@@ -825,6 +856,8 @@ leaving and resuming later loses nothing, the log included.
             return False  # a watcher has no choices to make
         if action == "undo":
             return self.can_undo_here  # not shown at all at a LAN table
+        if action == "take_back":
+            return self.bot_plays()  # shown only while a bot plays this seat
         if action == "done":
             return True if self._done_action() is not None else None  # shown, dimmed, when not now
         return True
@@ -919,6 +952,13 @@ leaving and resuming later loses nothing, the log included.
             done: A | C = decision.value_for_key(keymap.DONE_KEY)  # the list holds this screen's choices
             return done
         return None
+
+    def action_take_back(self) -> None:
+        """Take this seat back from the bot that plays it since its turn timer ran out."""
+        take = getattr(self.table, "take_back", None)
+        if callable(take) and take():
+            self.notify("Your seat is yours again: the next move is yours to make.", timeout=5)
+        self.refresh_view()
 
     def action_done(self) -> None:
         """End the turn / pass / done: the same key on every turn of every game."""
