@@ -133,6 +133,24 @@ class Terminal:
         """Send keys in tmux's names (``s``, ``C-s``, ``Enter``)."""
         self.tmux("send-keys", "-t", "test", *keys)
 
+    def type_into_field(self, text: str, timeout: float = DEADLINE) -> str:
+        """Clear the focused text field (Ctrl+U) and type `text` into it; return the screen showing it.
+
+        Clearing and typing again gives the same field however often it is done, so,
+        as with :meth:`answer`, the keys are sent again when the text has not shown
+        up RESEND seconds later (once, in a loaded CI run, it never appeared).
+        """
+        end = time.monotonic() + timeout
+        while True:
+            self.press("C-u")
+            self.press("-l", text)  # tmux send-keys -l: the literal text, key by key
+            wait = min(RESEND, max(end - time.monotonic(), 0.0))
+            try:
+                return self.settled(lambda s: text in s, f"{text!r} typed into the field", wait)
+            except AssertionError:
+                if time.monotonic() > end:
+                    raise
+
     def answer(self, key: str, shown: str, timeout: float = DEADLINE) -> str:
         """Press `key` on the screen `shown` (a question, settled); return the first different screen.
 

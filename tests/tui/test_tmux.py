@@ -171,9 +171,7 @@ def test_host_a_table_from_the_form_with_a_typed_name(term: Terminal) -> None:
         shown = term.answer("Down", shown)
         shown = term.settled(lambda s: "Open table" in s, "the next field")
     assert TABLE_HINT in shown, shown
-    term.press("C-u")
-    term.press("-l", "Frosty Pike")  # typed as keys: tmux send-keys -l sends the literal text
-    shown = term.settled(lambda s: "Frosty Pike" in s, "the typed name on the form")
+    shown = term.type_into_field("Frosty Pike")
     assert "Coldwater table" not in shown
     term.answer("C-s", shown)
     shown = term.settled(lambda s: "Lobby" in s, "the lobby")
