@@ -120,12 +120,6 @@ def evaluate(state: State[Any, Any], anchor: tuple[int, ...]) -> list[float]:
     return score_values(sc, d.players, scale=5.0)
 
 
-SOLO_MATRONA_COST = 3.0
-"""In base solo each Matrona moves the virtual rival a Manta toward the game's end (its
-fourth ends it, and it ends most greedy games, not the Character deck): played later,
-the game lasts longer. 500 greedy games (seeds greedy/solo/1000-1499): 48.5 PP at 0,
-54.3 at 2, 55.0 at 3, 53.3 at 4 (on seeds 0-299)."""
-
 SOLO_PP_SCALE = 130.0
 """PP that count as a full solo reward: well above the Kraken's 91, so the best games
 still differ."""
@@ -271,10 +265,7 @@ class _Eval:
             elif op == "matrona":
                 back = len(p.discard)
                 tired = sum(1 for m in p.mantas if not m.ready and not m.placed)
-                if self.last_turn:
-                    v += 2.0 * back
-                else:
-                    v += 0.75 * back + 0.5 * tired - 1.5 - (SOLO_MATRONA_COST if solo.active(d) else 0.0)
+                v += 2.0 * back if self.last_turn else 0.75 * back + 0.5 * tired - 1.5
             elif op in ("opp_flip", "opp_discard"):
                 v += 0.3 * (d.players - 1)
             elif op == "replay":
