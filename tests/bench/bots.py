@@ -44,7 +44,7 @@ Timing = list[tuple[str, float, float]]
 """(level, CPU seconds, wall seconds) of each searched decision."""
 
 
-BUDGET: dict[str, dict[str, int]] = {}
+BUDGET: dict[str, dict[str, float]] = {}
 """Per level, search attributes to override (``--budget``): a budget is measured here
 before it is written into a game's bot spec."""
 
@@ -125,14 +125,14 @@ def main() -> None:
         action="append",
         default=[],
         metavar="LEVEL:KEY=N,...",
-        help="override a search level's budget in every game, e.g. hard:iterations=720,max_plies=24000",
+        help="override a search level's budget in every game, e.g. hard:iterations=720,max_plies=24000,confidence=0.5",
     )
     ap.add_argument("--report", metavar="FILE", help="print the figures from the game lines a run wrote to stderr")
     args = ap.parse_args()
     levels = args.levels.split(",")
     for spec in args.budget:
         lv, _, kvs = spec.partition(":")
-        BUDGET[lv] = {k: int(v) for k, v in (kv.split("=", 1) for kv in kvs.split(","))}
+        BUDGET[lv] = {k: float(v) if "." in v else int(v) for k, v in (kv.split("=", 1) for kv in kvs.split(","))}
     solo_levels = args.solo_levels.split(",") if args.solo_levels else levels
     if args.report:
         with open(args.report) as f:
