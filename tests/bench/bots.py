@@ -2,6 +2,7 @@
 
     .venv/bin/python tests/bench/bots.py [--games N] [--levels easy,normal,hard]
         [--only pond,solo,tribes,h2h] [--tribes-levels 1,...,6] [--titles crown,...] [--jobs J]
+        [--budget hard:iterations=720,max_plies=24000]
     .venv/bin/python tests/bench/bots.py --report FILE [--levels ...]
 
 Prints, for each level, over a fixed list of seeds (``--games`` per line):
