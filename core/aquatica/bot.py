@@ -48,10 +48,15 @@ from .actions import (
     UseTribe,
 )
 from .content import Deck
+from .delayed import pending
+from .depths import resource_of as depth_resource
 from .depths import top
 from .mantas import effect as manta_effect
+from .mantas import resource_of as manta_resource
 from .model import LOC_TYPES, AqData, Eff
 from .raise_ import find, remaining
+from .tribes import cost as tribe_cost
+from .tribes import place_options, spec
 
 # Rough worth of one effect on a card played many times: read from the content so a
 # person's own Kings are drafted by what they do, not by their number.
@@ -128,6 +133,10 @@ class _Eval:
         self.tempo = ply / 600  # unbounded: in the end it beats every other estimate
         self.p = d.ps[seat]
         self.last_turn = d.final_left > 0 or d.trigger
+        # Every Play in one pass over legal() asks the same questions of the same
+        # position: asked once, the greedy policy (most of a playout's time) runs ~2x faster.
+        self._pots: dict[str, int] = {}
+        self._pending: list[Eff] | None = None
 
     # ---- values of things ---------------------------------------------------
     def loc_value(self, x: int) -> float:
@@ -170,19 +179,19 @@ class _Eval:
         return payment.achievable(self.d, self.k, res) if self.d.phase == "main" else self._pot(res)
 
     def _pot(self, res: str) -> int:
-        from .depths import resource_of as dres
-        from .mantas import resource_of as mres
-
-        k = self.k
-        return sum(mres(k, m, res, -1) for m in self.p.mantas) + sum(
-            dres(k, loc, res, -1) for loc in self.p.board if not loc.risen
-        )
+        v = self._pots.get(res)
+        if v is None:
+            k = self.k
+            v = self._pots[res] = sum(manta_resource(k, m, res, -1) for m in self.p.mantas) + sum(
+                depth_resource(k, loc, res, -1) for loc in self.p.board if not loc.risen
+            )
+        return v
 
     def play_value(self, c: int) -> float:
         d, k, p = self.d, self.k, self.p
-        from .delayed import pending
-
-        effs = list(pending(d, k, self.seat)) + list(k.char_effs[c])
+        if self._pending is None:
+            self._pending = list(pending(d, k, self.seat))
+        effs = self._pending + list(k.char_effs[c])
         coins = self._pot("c")
         power = self._pot("p")
         free = 5 - len(p.board)
@@ -273,23 +282,19 @@ class _Eval:
         return v
 
     def _tribe_affordable(self, coins: int) -> bool:
-        from .tribes import cost, place_options
-
         d = self.d
         if not place_options(d, self.seat):
             return False
         have = coins + (sum(payment.spend_value(d, self.k, x) for x in self.p.scored) if payment.can_spend(d) else 0)
-        return any(t not in self.p.tribes and cost(d, self.k, t, self.seat) <= have for t in d.tribes)
+        return any(t not in self.p.tribes and tribe_cost(d, self.k, t, self.seat) <= have for t in d.tribes)
 
     def tribe_value(self, t: int) -> float:
-        from .tribes import cost, spec
-
         d, k = self.d, self.k
         sp = spec(k, t)
         if d.solo_level:
-            return 20.0 - cost(d, k, t, self.seat)
+            return 20.0 - tribe_cost(d, k, t, self.seat)
         base = sp.pp + 2.5 if sp.tier == 1 else 4.0
-        return base + 1.0 - 0.3 * cost(d, k, t, self.seat)
+        return base + 1.0 - 0.3 * tribe_cost(d, k, t, self.seat)
 
     # ---- the action ---------------------------------------------------------
     def value(self, a: Action) -> float:
@@ -365,8 +370,6 @@ class _Eval:
             xe = top(k, loc) if loc else None
             return (self.eff_value(xe, a.loc) if xe else 0.0) + 0.5
         if isinstance(a, UseTribe):
-            from .tribes import spec
-
             te = spec(k, a.tribe).ongoing
             return self.eff_value(te) if te else 0.0
         return 0.0

@@ -2,6 +2,7 @@
 
     .venv/bin/python tests/bench/bots.py [--games N] [--levels easy,normal,hard]
         [--only pond,solo,tribes,h2h] [--tribes-levels 1,...,6] [--titles crown,...] [--jobs J]
+        [--budget hard:iterations=720,max_plies=24000]
     .venv/bin/python tests/bench/bots.py --report FILE [--levels ...]
 
 Prints, for each level, over a fixed list of seeds (``--games`` per line):
@@ -44,13 +45,22 @@ Timing = list[tuple[str, float, float]]
 """(level, CPU seconds, wall seconds) of each searched decision."""
 
 
+BUDGET: dict[str, dict[str, float]] = {}
+"""Per level, search attributes to override (``--budget``): a budget is measured here
+before it is written into a game's bot spec."""
+
+
 def play(game_name: str, seed: str, levels: list[str], options: dict[str, Any] | None) -> tuple[Any, Any, Timing]:
     """One whole game: seat i played by level levels[i]. Returns (scores, data, timings)."""
     g = games.get(game_name)
     bots = [g.bot(lv) for lv in levels]
-    for b in bots:
+    for lv, b in zip(levels, bots):
         if hasattr(b, "max_seconds"):
             b.max_seconds = math.inf  # the budget alone decides: exact, repeatable figures
+        for key, val in BUDGET.get(lv, {}).items():
+            if not hasattr(b, key):
+                raise SystemExit(f"--budget: {lv} has no {key!r}")
+            setattr(b, key, val)
     s = g.new(len(levels), seed=seed, options=options)
     rng = Rng(seed).fork("bots")
     times: Timing = []
@@ -82,7 +92,17 @@ def job(args: tuple[str, str, str, list[str], dict[str, Any] | None]) -> tuple[s
     # One JSON line per game on stderr as it ends: `--report FILE` rebuilds the
     # figures from such lines, so a long run cut short still counts.
     print(
-        json.dumps({"section": section, "key": key, "res": res, "levels": levels, "times": times}),
+        json.dumps(
+            {
+                "section": section,
+                "key": key,
+                "res": res,
+                "totals": list(sc.totals),
+                "levels": levels,
+                "times": times,
+                "budget": BUDGET,
+            }
+        ),
         file=sys.stderr,
         flush=True,
     )
@@ -101,9 +121,19 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--tribes-levels", default="1,2,3,4,5,6", help="Tribes Solo levels to play")
     ap.add_argument("--titles", default=",".join(games.names()), help="games for the head-to-head lines")
+    ap.add_argument(
+        "--budget",
+        action="append",
+        default=[],
+        metavar="LEVEL:KEY=N,...",
+        help="override a search level's budget in every game, e.g. hard:iterations=720,max_plies=24000,confidence=0.5",
+    )
     ap.add_argument("--report", metavar="FILE", help="print the figures from the game lines a run wrote to stderr")
     args = ap.parse_args()
     levels = args.levels.split(",")
+    for spec in args.budget:
+        lv, _, kvs = spec.partition(":")
+        BUDGET[lv] = {k: float(v) if "." in v else int(v) for k, v in (kv.split("=", 1) for kv in kvs.split(","))}
     solo_levels = args.solo_levels.split(",") if args.solo_levels else levels
     if args.report:
         with open(args.report) as f:
