@@ -115,7 +115,7 @@ class AquaticaGame(GameBase[AqState, AqAction]):
             GreedyBot,
             evaluate,
             normal={"iterations": 16, "width": 3},
-            hard={"iterations": 240, "width": 4, "max_plies": 8000},
+            hard={"iterations": 720, "width": 4, "max_plies": 24000},  # 3x: 25/28 vs normal (docs/bots.md)
         )
         return make_bot(self, name, GreedyBot, spec)
 
