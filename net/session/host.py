@@ -16,6 +16,7 @@ import os
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -1474,6 +1475,8 @@ class TableHost(Emitter[Event]):
     def _fair_begin(self, seats_info: list[m.SeatInfo], reveals: dict[int, bytes]) -> None:
         keys = {s.seat: s.key for s in seats_info if s.key}
         tips = {s: t for s, t in fp.tips(reveals).items() if 0 <= s < self.info.players}
+        # Every driver here signs as this host and sends through it; they differ in seat and moves.
+        driver = partial(FairDriver, identity=self.identity, keys=keys, tips=tips, send=self._fair_send)
         probe.prepare()
         if self.host_seat >= 0:
             assert self.chain is not None
@@ -1493,12 +1496,8 @@ class TableHost(Emitter[Event]):
                 assert stand_in is not None
                 return await stand_in.choose(view)
 
-            self.fair = FairDriver(
+            self.fair = driver(
                 seat,
-                identity=self.identity,
-                keys=keys,
-                tips=tips,
-                send=self._fair_send,
                 choose=choose,
                 stepped=self._fair_stepped,
                 secret_sent=lambda: self._fair_save(now=True),
@@ -1514,12 +1513,8 @@ class TableHost(Emitter[Event]):
             async def bot_choose(view: State[Any, Any], bot: Bot = bot) -> Action:
                 return await asyncio.to_thread(bot.choose, view, Rng(os.urandom(16)))
 
-            self.fair_bots[i] = FairDriver(
+            self.fair_bots[i] = driver(  # signed by the host for its bots (their SeatInfo carries its key)
                 bot_seat,
-                identity=self.identity,  # the host signs for the bots it runs (their SeatInfo carries its key)
-                keys=keys,
-                tips=tips,
-                send=self._fair_send,
                 choose=bot_choose,
                 stepped=self._fair_stepped if self.fair is None and i == min(self.bot_chains) else lambda: None,
             )
@@ -1532,12 +1527,8 @@ class TableHost(Emitter[Event]):
             async def no_move(view: State[Any, Any]) -> Any:
                 raise FairDealError("an observer has no move to make")
 
-            self.fair_watch = FairDriver(
+            self.fair_watch = driver(
                 FairSeat(self.game, self.info.players, None, self.joint, self.options),
-                identity=self.identity,
-                keys=keys,
-                tips=tips,
-                send=self._fair_send,
                 choose=no_move,
                 stepped=self._fair_stepped,
             )
