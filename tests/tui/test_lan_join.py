@@ -48,6 +48,14 @@ async def open_join(pilot: Any) -> LanJoinScreen:
     return screen
 
 
+async def join_by_address(pilot: Any, port: int) -> None:
+    """From the menu: the Join screen, the host's address typed by keys, Enter, and its lobby."""
+    await open_join(pilot)
+    await pilot.press(*f"127.0.0.1:{port}")
+    await pilot.press("enter")
+    await until(lambda: isinstance(pilot.app.screen, LobbyScreen), 10, "the lobby")
+
+
 async def test_tables_appear_and_vanish(home: Path) -> None:
     async with lan_app(home).run_test(size=(80, 24)) as pilot:
         screen = await open_join(pilot)
@@ -151,10 +159,7 @@ async def test_peer_plays_its_seat_by_keys_to_the_end(home: Path) -> None:
     task = asyncio.ensure_future(host.run())
     try:
         async with lan_app(home).run_test(size=(100, 36)) as pilot:
-            await open_join(pilot)
-            await pilot.press(*f"127.0.0.1:{host.port}")
-            await pilot.press("enter")
-            await until(lambda: isinstance(pilot.app.screen, LobbyScreen), 10, "the lobby")
+            await join_by_address(pilot, host.port)
             await pilot.press("ctrl+r")
             await until(lambda: isinstance(pilot.app.screen, TableScreen), 15, "the table")
             # Crown's default, the fair dealer: every process shuffles and strips, so a ply takes longer.
@@ -207,10 +212,7 @@ async def test_the_lobby_says_who_left_and_came_back_but_not_a_bot_taking_a_seat
     task = asyncio.ensure_future(host.run())
     try:
         async with lan_app(home).run_test(size=(80, 24)) as pilot:
-            await open_join(pilot)
-            await pilot.press(*f"127.0.0.1:{host.port}")
-            await pilot.press("enter")
-            await until(lambda: isinstance(pilot.app.screen, LobbyScreen), 10, "the lobby")
+            await join_by_address(pilot, host.port)
             lobby = pilot.app.screen
             assert isinstance(lobby, LobbyScreen)
 
