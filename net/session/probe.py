@@ -69,9 +69,6 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import partial
-from itertools import compress
-from operator import is_
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, Protocol, cast
 
@@ -342,13 +339,15 @@ class Probe:
         spec, st_type = self.spec, type(self.fs.view)
         loose, data_type = spec.loose, spec.data_type
         objs = list(self.objects())
-        # Tens of thousands of objects a ply: they are picked by type in C (map, compress), not in a
-        # Python loop; the same objects are read as before, only faster (this walk was most of a test's CPU).
-        kinds = list(map(type, objs))
-        for o in compress(objs, map(partial(is_, data_type), kinds)):
-            self._data(o, st_type, found)
-        for seat in compress(objs, map(partial(is_, FairSeat), kinds)):
-            for where, label in cast(FairSeat, seat).known.items():
+        # Tens of thousands of objects a ply (and five times as many referents): each list is picked
+        # by type in one comprehension (measured a third faster on Python 3.11 than map/compress, and
+        # several times faster than one test an object); this walk is most of a probed game's CPU.
+        wanted = {data_type, FairSeat}
+        for o in [o for o in objs if type(o) in wanted]:
+            if type(o) is data_type:
+                self._data(o, st_type, found)
+                continue
+            for where, label in cast(FairSeat, o).known.items():
                 tok = self._label(where, label)
                 if tok is not None:
                     found.add(tok)
@@ -356,12 +355,10 @@ class Probe:
         # found through whatever holds them (a list, a dict, a struct, an instance's attributes).
         # A game with no loose carriers (Aquatica) has nothing to find there.
         refs = gc.get_referents(*objs) if loose else []
-        ref_kinds = list(map(type, refs))
-        for t, f in loose.items():
-            for o in compress(refs, map(partial(is_, t), ref_kinds)):
-                tok = f(o)
-                if tok is not None:
-                    found.add(tok)
+        for o in [o for o in refs if type(o) in loose]:
+            tok = loose[type(o)](o)
+            if tok is not None:
+                found.add(tok)
         n = len(objs) + len(refs)
         t1 = time.perf_counter()
         for folder in self.saves:
