@@ -22,13 +22,28 @@ about 12 CPU-minutes, each of the 4 workers busy all but its start; the fair-dea
 the loopback fair sessions and the netns games are the largest parts, and each worker spends
 about 8 CPU-s collecting (assertion rewriting is redone in every worker where
 PYTHONDONTWRITEBYTECODE is set). A shorter wall time needs less CPU, not a different order.
+
+Bytecode. Where PYTHONDONTWRITEBYTECODE is set, nothing writes the project's ``.pyc`` files, so
+every process the suite starts — each worker, and the hundreds of LAN peers, SSH servers, apps in
+tmux and bot workers — compiled every module it imported from source: about a tenth of a headless
+peer's CPU. The controller compiles them once before any worker starts (:func:`pytest_configure`);
+the variable still keeps the processes from writing, and they read what is there. Test modules are
+left out: pytest rewrites their asserts and caches that on its own terms.
 """
 
 from __future__ import annotations
 
+import compileall
 import os
+import re
+from pathlib import Path
 
 import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("core", "net", "tui", "themes", "tests")
+"""The folders whose modules processes import (tests/ holds the toy game, the hostile peer and
+other helpers that tests start as processes)."""
 
 LONGEST: tuple[tuple[str, float], ...] = (
     # Node id prefixes (the first that matches counts) with seconds on a quiet core, measured
@@ -193,6 +208,16 @@ LONGEST: tuple[tuple[str, float], ...] = (
     ("tests/net/test_fairdeal_session.py::", 1.6),
     ("tests/net/test_fairdeal_aquatica.py::", 1.5),
 )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if hasattr(config, "workerinput"):
+        return  # a worker: the controller compiled before starting it
+    skip = re.compile(r"[/\\](test_[^/\\]*|conftest)\.py$")  # pytest compiles these itself
+    for folder in PACKAGES:
+        # Writes only what is missing or older than its source; quiet unless a module fails to
+        # compile, which its importing test then reports.
+        compileall.compile_dir(ROOT / folder, rx=skip, quiet=2, workers=1)
 
 
 def _cores() -> int:
