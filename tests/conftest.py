@@ -25,8 +25,8 @@ PYTHONDONTWRITEBYTECODE is set). A shorter wall time needs less CPU, not a diffe
 
 Bytecode. Where PYTHONDONTWRITEBYTECODE is set, nothing writes the project's ``.pyc`` files, so
 every process the suite starts — each worker, and the hundreds of LAN peers, SSH servers, apps in
-tmux and bot workers — compiled every module it imported from source: about a tenth of a headless
-peer's CPU. The controller compiles them once before any worker starts (:func:`pytest_configure`);
+tmux and bot workers — compiled every module it imported from source: about an eighth of a LAN
+test's CPU. The controller compiles them once before any worker starts (:func:`pytest_configure`);
 the variable still keeps the processes from writing, and they read what is there. Test modules are
 left out: pytest rewrites their asserts and caches that on its own terms.
 """
@@ -36,14 +36,21 @@ from __future__ import annotations
 import compileall
 import os
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("core", "net", "tui", "themes", "tests")
-"""The folders whose modules processes import (tests/ holds the toy game, the hostile peer and
-other helpers that tests start as processes)."""
+
+
+def _folders() -> list[str]:
+    """The folders whose modules processes import: the package's, as pyproject.toml maps them, and
+    tests/ (the toy game, the hostile peer and other helpers that tests start as processes)."""
+    with open(ROOT / "pyproject.toml", "rb") as f:
+        mapped = tomllib.load(f)["tool"]["setuptools"]["package-dir"]
+    return [*mapped.values(), "tests"]
+
 
 LONGEST: tuple[tuple[str, float], ...] = (
     # Node id prefixes (the first that matches counts) with seconds on a quiet core, measured
@@ -214,9 +221,9 @@ def pytest_configure(config: pytest.Config) -> None:
     if hasattr(config, "workerinput"):
         return  # a worker: the controller compiled before starting it
     skip = re.compile(r"[/\\](test_[^/\\]*|conftest)\.py$")  # pytest compiles these itself
-    for folder in PACKAGES:
-        # Writes only what is missing or older than its source; quiet unless a module fails to
-        # compile, which its importing test then reports.
+    for folder in _folders():
+        # Writes only what is missing or older than its source, silently: a module that does not
+        # compile is reported by the test that imports it.
         compileall.compile_dir(ROOT / folder, rx=skip, quiet=2, workers=1)
 
 
