@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from coldwater import __version__
+
 from .errors import IllegalAction, NotationError, RecordError
 from .notation import Action
 from .state import State
@@ -42,7 +44,8 @@ class GameRecord(msgspec.Struct, kw_only=True):
     start_digest: str
     entries: list[Entry] = []
     meta: dict[str, str] = {}
-    """Free text for people: seat names, date, table name."""
+    """Free text for people: seat names, date, table name, and ``app``, the build that began it
+    (``coldwater 0.1.0``), so a bug report's record says which version made it."""
 
 
 _enc = msgspec.json.Encoder()
@@ -60,7 +63,7 @@ def start(
         content_hash=game.content_hash,
         seed=state.seed,
         start_digest=state.digest(),
-        meta=dict(meta or {}),
+        meta={"app": f"coldwater {__version__}", **(meta or {})},
     )
 
 

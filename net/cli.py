@@ -24,9 +24,11 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from coldwater import __version__
 from coldwater.core import games
 from coldwater.core.state import Game, State
 
+from . import messages as m
 from .cliargs import UsageError, fail, parse_options, parse_seats
 from .known_hosts import normalise_fingerprint
 from .lan import join_table, open_table, watch_table
@@ -147,6 +149,7 @@ def _print_result(res: Result, extra: dict[str, Any]) -> None:
         "plies": res.plies,
         "outcome": res.outcome,
         "audit": "ok" if res.audit_ok else res.problems,
+        "app": f"coldwater {__version__}",
         **extra,
     }
     print(json.dumps(line, sort_keys=True), flush=True)
@@ -216,10 +219,11 @@ async def _host(game: Game[Any, Any], ns: argparse.Namespace) -> int:
             await host.close()
             return 2
     log.info(
-        "table %r listening on port %d (turn timer %s)",
+        "table %r listening on port %d (turn timer %s; %s)",
         host.name,
         host.port,
         f"{host.info.turn} s" if host.info.turn else "off",
+        m.build_label(),
     )
     res = await host.run()
     if host.replaced_by >= 0 and not ns.no_seat:

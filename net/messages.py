@@ -16,6 +16,8 @@ from typing import Any, Literal, Union
 
 import msgspec
 
+from coldwater import __version__
+
 # v3: no per-frame signature, varint frame counters (the channel's AEAD authenticates the peer).
 # v4: watchers (Watch, Watching, Over; Lobby lists watchers; TableInfo.watch).
 # v5: public draws from the seats' hash-chain beacons (Link, Step.links, a chain tip in each seed reveal).
@@ -23,6 +25,11 @@ import msgspec
 # v7: the turn timer at fair-dealer tables (AutoPlay: a seat's own process says its bot plays the seat).
 PROTOCOL = 7
 SERVICE = "_coldwater._tcp.local."
+
+
+def build_label() -> str:
+    """This build and the protocol it speaks, as the LAN log lines name it."""
+    return f"coldwater {__version__}, LAN protocol v{PROTOCOL}"
 
 
 class _Msg(msgspec.Struct, tag_field="k", forbid_unknown_fields=True, omit_defaults=True):

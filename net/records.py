@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import msgspec
+
 from coldwater.core.errors import RecordError
 from coldwater.core.record import GameRecord, dumps, loads
 
@@ -25,4 +27,19 @@ def load(path: str | Path) -> GameRecord:
         raw = p.read_bytes()
     except OSError as e:
         raise RecordError(f"{p}: cannot read ({e.strerror or e})") from None
-    return loads(raw)
+    try:
+        return loads(raw)
+    except RecordError as e:
+        # A save (solo, hotseat or LAN) holds its game's record under "record": read that one,
+        # so `coldwater replay` takes any file the app keeps a game in.
+        try:
+            inner = msgspec.json.decode(raw, type=_Saved).record
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            raise e from None
+        return loads(inner)
+
+
+class _Saved(msgspec.Struct):
+    """The one field of a save file this module reads: the record inside it."""
+
+    record: msgspec.Raw

@@ -676,7 +676,7 @@ async def accept(
             text = f"dropped a connection from {addr} before the handshake finished: {reason}"
             quiet.warn(f"drop:{addr}", text, logging.INFO) if quiet else log.info("%s", text)
         else:
-            text = f"refused connection from {addr}: {reason}"
+            text = f"refused connection from {addr}: {reason} (we are {m.build_label()})"
             quiet.warn(f"refuse:{addr}:{e.code or reason[:40]}", text) if quiet else log.warning("%s", text)
             if refused is not None:
                 refused.append(f"handshake: {reason}")

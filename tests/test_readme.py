@@ -20,6 +20,8 @@ def test_readme_starts_with_play_then_test_command() -> None:
     assert text[:first_code].strip() == "# coldwater"
     play, test = _blocks()[:2]
     assert play.endswith(".venv/bin/coldwater") and "pip install" in play
+    # Players get the built wheel (tests/test_wheel.py checks it), not an editable link to the checkout.
+    assert " -e " not in play
     assert "'.[test]'" in test and "pytest" in test
 
 

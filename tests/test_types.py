@@ -1,7 +1,7 @@
 """The package type-checks: mypy, configured by ``[tool.mypy]`` in pyproject.toml.
 
 The folders core/, net/, tui/ and themes/ are installed as ``coldwater.core`` and
-so on (pyproject's package-dir). mypy finds modules by their place on disk and
+so on (setup.py's package_dir). mypy finds modules by their place on disk and
 cannot follow the import hook of an editable install, so checking ``core/``
 directly would name its modules ``core.*`` while the code imports
 ``coldwater.core.*``. Instead the test lays out ``coldwater/<sub>`` as symlinks
@@ -14,28 +14,31 @@ from __future__ import annotations
 
 import re
 import shutil
-import tomllib
 from pathlib import Path
 
 import pytest
 from mypy import api as mypy_api
 
+from tests.packaging import package_dirs
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def _package_dirs() -> dict[str, str]:
-    """``coldwater.<sub>`` -> folder, exactly as pyproject installs them."""
-    with open(ROOT / "pyproject.toml", "rb") as f:
-        pyproject = tomllib.load(f)
-    dirs: dict[str, str] = pyproject["tool"]["setuptools"]["package-dir"]
-    return dirs
+    """``coldwater.<sub>`` -> folder, exactly as setup.py installs them (without the root)."""
+    return {name: folder for name, folder in package_dirs().items() if name != "coldwater"}
 
 
 def _link_tree(base: Path) -> dict[str, str]:
-    """Builds ``base/coldwater/<sub>`` -> the real folder; returns shown path -> repo path."""
+    """Builds ``base/coldwater/<sub>`` -> the real folder, and the root package's modules in
+    ``base/coldwater`` itself; returns shown path -> repo path."""
     top = base / "coldwater"
     top.mkdir()
     shown: dict[str, str] = {}
+    root = package_dirs()["coldwater"]
+    for module in sorted((ROOT / root).glob("*.py")):
+        (top / module.name).symlink_to(module)
+        shown[f"coldwater/{module.name}"] = f"{root}/{module.name}"
     for name, folder in _package_dirs().items():
         parent, _, sub = name.partition(".")
         assert parent == "coldwater" and sub and "." not in sub, name

@@ -16,6 +16,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from coldwater import __version__
 from coldwater.net.cliargs import UsageError, fail, parse_options, parse_seats
 
 if TYPE_CHECKING:
@@ -26,6 +27,7 @@ def _parser() -> argparse.ArgumentParser:
     from coldwater.core import games
 
     p = argparse.ArgumentParser(prog="coldwater", description="Cold-water board games in the terminal.")
+    p.add_argument("--version", action="version", version=f"coldwater {__version__}")
     p.add_argument("--theme", help="colour theme: dark, light or ansi (NO_COLOR is honoured)")
     sub = p.add_subparsers(dest="command")
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from coldwater import __version__
 from coldwater.core import record
 from coldwater.net import lan
 from coldwater.net import messages as m
@@ -66,7 +67,7 @@ async def test_the_host_offers_a_rematch_and_both_peers_sit_where_they_sat(tmp_p
     first_digest = host.result.digest
     # A peer's end screen reads the whole game: rebuilt from its public record and the dealer's secret.
     rec = bob.full_record({"table": "Pike Pond"})
-    assert rec is not None and rec.meta == {"table": "Pike Pond"}
+    assert rec is not None and rec.meta == {"app": f"coldwater {__version__}", "table": "Pike Pond"}
     assert record.replay(rec, GAME).digest() == first_digest
     assert host.table is not None and [e.action for e in rec.entries] == [e.action for e in host.table.record.entries]
     seats = {bob.seat, cat.seat}

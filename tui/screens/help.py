@@ -10,6 +10,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Markdown, Static
 
+from coldwater import __version__
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseModal
 
@@ -43,7 +44,8 @@ class HelpScreen(BaseModal):
     def compose(self) -> ComposeResult:
         text = getattr(self.under, "HELP", "") or "No help for this screen."
         with VerticalScroll(id="help-box"):
-            yield Static("Help", classes="page-title")
+            # The version, so a bug report can say which build it came from.
+            yield Static(f"Help · coldwater {__version__}", classes="page-title")
             yield Markdown(text + "\n\n### Keys\n\n" + keys_table(self.under, self.cw.settings.keys))
         yield Footer()
 
