@@ -4,9 +4,9 @@ Three themes: ``dark`` (default), ``light`` and ``ansi``. The ANSI theme uses th
 terminal's own 16 colours, so it follows whatever palette a person has chosen and
 survives any colour depth. The dark and light themes use hex colours chosen to stay
 distinct after Textual reduces them to the 256-colour palette (SSH sessions do not
-forward COLORTERM, so truecolor is never assumed). NO_COLOR is honoured by Textual
-itself (a monochrome filter); we also pick the ANSI theme then, because its colour
-names degrade to plain text attributes most gracefully.
+forward COLORTERM, so truecolor is never assumed). Under NO_COLOR the app strips every
+colour (``tui/app.py``) but keeps bold, underline and reverse, which then mark what
+colour marked; on a terminal of fewer than 256 colours the ANSI theme is used.
 
 Stylesheets are split by concern and listed in :data:`STYLESHEETS` in load order.
 
@@ -15,7 +15,9 @@ named colours: Textual maps "red" and "magenta" through its own palette, and in
 256 colours both became 197. :data:`GAME_STYLES` gives each theme explicit
 styles, chosen so that within each group (six bait, five tags, four fish) no two
 coincide in truecolor, in the 256-colour palette or in the 16 basic colours
-(``tests/tui/test_colours.py`` checks every theme at every depth). Under NO_COLOR
+(``tests/tui/test_colours.py`` checks every theme at every depth). The ANSI ones
+draw no letter in white, bright green or yellow on the terminal's own background,
+which may be white (``tests/tui/test_terminal_colours.py``). Under NO_COLOR
 they are told apart by bold, underline and reverse, never by dimness. A widget
 asks :func:`game_style` with the app's theme name; the letter (B, R, P, K, G, Y)
 is always drawn too, so colour is never the only clue.
@@ -143,12 +145,12 @@ GAME_STYLES: dict[str, dict[str, str]] = {
         "bait.red": "bold bright_red",
         "bait.purple": "bold bright_magenta",
         "bait.black": "bold black on white",
-        "bait.green": "bold bright_green",
-        "bait.yellow": "bold bright_yellow",
-        "bait.white": "bold bright_white",
+        "bait.green": "bold green",
+        "bait.yellow": "bold black on bright_yellow",
+        "bait.white": "bold reverse",
         "tag.red": "bold red",
-        "tag.orange": "bold yellow",
-        "tag.yellow": "bold bright_yellow",
+        "tag.orange": "bold black on yellow",
+        "tag.yellow": "bold black on bright_yellow",
         "tag.green": "bold green",
         "tag.blue": "bold bright_blue",
         "fish.silver": "bold black on white",
@@ -198,8 +200,12 @@ def stylesheet_paths() -> list[Path]:
     return [Path(str(root.joinpath(name))) for name in STYLESHEETS]
 
 
-def resolve(name: str | None, *, no_color: bool) -> str:
-    """The Textual theme name for a short name; unknown names fall back to dark."""
-    if no_color and name is None:
+def resolve(name: str | None, *, no_color: bool = False, low_colour: bool = False) -> str:
+    """The Textual theme name for a short name; unknown names fall back to dark.
+
+    No name under NO_COLOR, or any name on a terminal of fewer than 256 colours, gives
+    the ANSI theme: the hex themes reduced to 16 colours lose their contrast (muted
+    text came out grey on grey), while the ANSI one is drawn in the terminal's own."""
+    if low_colour or (no_color and name is None):
         return ANSI.name
     return THEMES.get(name or "dark", DARK).name

@@ -14,11 +14,12 @@ from typing import TYPE_CHECKING, Any
 from textual import events
 from textual.app import App
 from textual.events import Resize
+from textual.filter import Monochrome, NoColor
 from textual.screen import Screen
 
 from coldwater import themes
 from coldwater.net.thinker import Thinker
-from coldwater.tui import keymap
+from coldwater.tui import keymap, termcaps
 from coldwater.tui import settings as settings_mod
 from coldwater.tui.catalog import Catalog
 from coldwater.tui.thinking import ThinkGate
@@ -46,6 +47,7 @@ class ColdwaterApp(App[None]):
         bot_process: bool = True,
     ) -> None:
         super().__init__()
+        self._colour_filter(termcaps.no_color(os.environ))
         self.lan_start = lan_start
         """Open straight into a LAN lobby: returns (TableHost or TablePeer, is_host)."""
         self.lan_options: dict[str, Any] = {}
@@ -64,9 +66,35 @@ class ColdwaterApp(App[None]):
         """Holds a bot's search while a key is handled, in a thread or in the worker (see tui/thinking.py)."""
         for t in themes.THEMES.values():
             self.register_theme(t)
-        self.theme = themes.resolve(theme or self.settings.theme, no_color="NO_COLOR" in os.environ)
+        self.low_colour = not self.no_color and termcaps.low_colour(os.environ.get("TERM"), os.environ)
+        """Fewer than 256 colours: the ANSI theme whatever was chosen (themes.resolve)."""
+        chosen = theme or self.settings.theme
+        self.theme = themes.resolve(chosen, no_color=self.no_color, low_colour=self.low_colour)
+        self.theme_notice = self._low_colour_notice(chosen)
         if self.settings.keys:
             self.set_keymap(dict(self.settings.keys))
+
+    def _low_colour_notice(self, chosen: str | None) -> str | None:
+        if not self.low_colour or chosen in (None, "ansi"):
+            return None
+        term = os.environ.get("TERM") or "not set"
+        return (
+            f"This terminal reports fewer than 256 colours (TERM={term}), so the ANSI theme is used "
+            f"instead of {chosen}. If it can show more, set TERM=xterm-256color or COLORTERM=truecolor."
+        )
+
+    def _colour_filter(self, no_color: bool) -> None:
+        """Under NO_COLOR, strip colour and leave the terminal's own foreground and background.
+
+        Textual decides at construction, before our theme is set, and then picks its
+        Monochrome filter, which turns the ANSI theme's "default" colours into black on
+        black; it also counts an empty NO_COLOR, which no-color.org does not. So the
+        choice is made again here, with NoColor (attributes such as bold and reverse
+        stay, and Textual's own ``:nocolor`` rules lean on them)."""
+        self.no_color = no_color
+        self._filters = [f for f in self._filters if not isinstance(f, Monochrome | NoColor)]
+        if no_color:
+            self._filters.append(NoColor())
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key) and not event.is_forwarded:
@@ -90,6 +118,8 @@ class ColdwaterApp(App[None]):
         self.check_size()
         if self.settings_problem:
             self.notify(self.settings_problem, title="Settings", severity="warning", timeout=30)
+        if self.theme_notice:
+            self.notify(self.theme_notice, title="Colours", timeout=15)
         if self.lan_start is not None:
             self.run_worker(self._open_lan(self.lan_start), name="lan-start")
 
@@ -129,9 +159,11 @@ class ColdwaterApp(App[None]):
 
     def set_theme_name(self, short: str) -> None:
         """Switch theme now and remember it."""
-        self.theme = themes.resolve(short, no_color=False)
+        self.theme = themes.resolve(short, no_color=self.no_color, low_colour=self.low_colour)
         self.settings.theme = short
         settings_mod.save(self.settings)
+        if notice := self._low_colour_notice(short):
+            self.notify(notice, title="Colours", timeout=15)
 
     def show(self, screen: Screen[Any]) -> None:
         self.push_screen(screen)

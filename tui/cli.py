@@ -263,6 +263,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return net_cli.main(args)  # takes the data-folder lock itself
     from coldwater.net.paths import DataFolderBusy, DataLock
     from coldwater.tui.servetables import die_with_server
+    from coldwater.tui.termcaps import cannot_run
+
+    if (problem := cannot_run(os.environ)) is not None:
+        print(problem, file=sys.stderr)
+        return 1
 
     die_with_server()  # a no-op outside `coldwater serve`
     try:

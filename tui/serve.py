@@ -139,13 +139,6 @@ def load_allowed(path: Path) -> set[bytes]:
     return blobs
 
 
-def low_colour(term: str | None, env: dict[str, str]) -> bool:
-    """True when the client's terminal reports fewer than 256 colours (then the ANSI theme suits)."""
-    if env.get("COLORTERM", "").lower() in ("truecolor", "24bit"):
-        return False
-    return not term or ("256color" not in term and "direct" not in term)
-
-
 def _set_winsize(fd: int, cols: int, rows: int) -> None:
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", max(rows, 1), max(cols, 1), 0, 0))
 
@@ -337,9 +330,9 @@ class Server:
         folder, locked by the app), so a key has at most one."""
         return next((a for a in self.apps if a.key_blob == blob and a.running), None)
 
-    def command(self, theme_ansi: bool) -> list[str]:
-        cmd = list(self.config.command) or [sys.executable, "-m", "coldwater.tui.cli"]
-        return [*cmd, "--theme", "ansi"] if theme_ansi else cmd
+    def command(self) -> list[str]:
+        # The app reads the client's TERM, COLORTERM and NO_COLOR itself (tui/termcaps.py).
+        return list(self.config.command) or [sys.executable, "-m", "coldwater.tui.cli"]
 
     async def launch(self, blob: bytes, term: str, size: tuple[int, int], client_env: Mapping[str, str]) -> AppProcess:
         """Start the app for this key in a new pty (raises OSError if it cannot start)."""
@@ -363,7 +356,7 @@ class Server:
             _set_winsize(master, *size)
             os.set_blocking(master, False)
             child = await asyncio.create_subprocess_exec(
-                *self.command(low_colour(term, dict(client_env))),
+                *self.command(),
                 stdin=slave,
                 stdout=slave,
                 stderr=slave,

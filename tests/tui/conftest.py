@@ -16,10 +16,13 @@ from tests import toygame
 
 @pytest.fixture(autouse=True)
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """Every test writes under its own COLDWATER_HOME, never the real data dir."""
+    """Every test writes under its own COLDWATER_HOME, never the real data dir, and sees
+    a 256-colour terminal with colour on (the app picks its theme from TERM and NO_COLOR;
+    a test that wants another terminal says so)."""
     root = tmp_path / "home"
     monkeypatch.setenv("COLDWATER_HOME", str(root))
     monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm-256color")
     yield root
 
 

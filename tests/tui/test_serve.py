@@ -20,7 +20,7 @@ import asyncssh
 import pyte
 import pytest
 
-from coldwater.tui import serve
+from coldwater.tui import serve, termcaps
 from tests.tui.terminal import TMUX, Terminal
 
 DEADLINE = 60.0  # a session starts a whole Python app; the machine may be busy
@@ -315,10 +315,10 @@ def test_serve_refuses_to_start_when_nobody_could_connect(capsys: pytest.Capture
 
 
 def test_a_terminal_with_few_colours_gets_the_ansi_theme() -> None:
-    assert serve.low_colour("xterm", {})
-    assert serve.low_colour("vt100", {})
-    assert not serve.low_colour("xterm-256color", {})
-    assert not serve.low_colour("xterm", {"COLORTERM": "truecolor"})
+    assert termcaps.low_colour("xterm", {})
+    assert termcaps.low_colour("vt100", {})
+    assert not termcaps.low_colour("xterm-256color", {})
+    assert not termcaps.low_colour("xterm", {"COLORTERM": "truecolor"})
 
 
 # The real OpenSSH client ----------------------------------------------------------

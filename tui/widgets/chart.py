@@ -75,13 +75,15 @@ class ScoreChart(Widget):
         return Group(*lines)
 
 
+# Lines are drawn on the terminal's own background, dark or light: the bright
+# colours vanish on a white one, so lines use the basic ones.
 LINE_STYLES: tuple[str, ...] = (
-    "bright_cyan",
-    "bright_yellow",
-    "bright_magenta",
-    "bright_green",
-    "bright_red",
-    "bright_blue",
+    "bold cyan",
+    "bold magenta",
+    "bold blue",
+    "bold red",
+    "bold green",
+    "bold yellow",
 )
 
 

@@ -8,7 +8,6 @@ hooks (docs/tui.md, "Table screen hooks").
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from typing import Any, ClassVar, Never
 
@@ -123,7 +122,7 @@ class CrownBoard(BoardView[CrownState]):
         """The game colours of the app's theme (bold/underline/reverse under NO_COLOR)."""
         if not self.is_mounted:
             return draw.FALLBACK
-        return themes.game_palette(self.app.theme, no_color="NO_COLOR" in os.environ)
+        return themes.game_palette(self.app.theme, no_color=self.app.no_color)
 
     def text(self) -> str:
         """What is drawn, as plain text (tests)."""

@@ -250,7 +250,7 @@ class FisheriesBoard(BoardView[FisheriesState]):
                         glyph = "≈+≈" if w < WIDE_CELL else "≈ + ≈"
                     elif plain and glyph != "▒▒▒▒▒":
                         glyph = "+"
-                    style = f"{style} bold underline" if "on " in style else "bold bright_green"
+                    style = f"{style} bold underline" if "on " in style else "bold green"
                 if i in ov.costs:
                     sub, sub_style = f"{ov.costs[i]}h", "bold"
                 if i in path:

@@ -18,7 +18,7 @@ from coldwater.core.fisheries.model import Ctx, Data
 SEAT_SHIP: tuple[str, ...] = ("X", "O")
 SEAT_COLOUR: tuple[str, ...] = ("yellow", "green")
 SEAT_STYLE: tuple[str, ...] = ("bold black on yellow", "bold black on bright_green")
-SEAT_TEXT: tuple[str, ...] = ("bold yellow", "bold bright_green")
+SEAT_TEXT: tuple[str, ...] = ("bold yellow", "bold green")
 
 FISH_LETTER: dict[str, str] = {"silver": "S", "blue": "B", "black": "K", "red": "R"}
 FISH_STYLE: dict[str, str] = {
