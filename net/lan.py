@@ -298,7 +298,7 @@ async def open_rematch(old: TableHost, *, advertise: bool | None = None) -> Tabl
         raise Refusal("the game has not finished yet (the seats' final digests are still due)") from None
     if advertise is None:
         advertise = old.advertiser is not None
-    await old._stop_listening(keep_watchers=True)  # they are told where the rematch listens
+    await old.stop_listening(keep_watchers=True)  # they are told where the rematch listens
     info = old.info
     kwargs: dict[str, Any] = dict(
         name=old.name,

@@ -37,7 +37,8 @@ from .events import (
     StepApplied,
     bot_chooser,
 )
-from .host import END_GRACE, JOIN_TIMEOUT, ROUND_TIMEOUT, HostPhase, Remote, TableHost, fp_pass_key
+from .host import END_GRACE, JOIN_TIMEOUT, ROUND_TIMEOUT, TableHost, fp_pass_key
+from .hostcore import HostPhase, Remote
 from .peer import PeerPhase, SentAway, TablePeer, WrongTable
 from .persist import PeerSave, SavedSeat, safe_name
 from .spectators import WATCHERS, Spectators

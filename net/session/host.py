@@ -10,13 +10,11 @@ or, for a peer that takes over, gathering → playing → ended.
 from __future__ import annotations
 
 import asyncio
-import enum
 import logging
 import os
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -26,18 +24,16 @@ from coldwater.core import record
 from coldwater.core.errors import IllegalAction, NotationError
 from coldwater.core.notation import Action
 from coldwater.core.rng import Rng
-from coldwater.core.state import CHANCE, Bot, Game, State
+from coldwater.core.state import CHANCE, Game, State
 
 from .. import beacon
 from .. import fairplay as fp
 from .. import messages as m
-from ..fairdeal.deck import FairDealError
-from ..fairdeal.seat import WIRED, FairSeat
-from ..identity import Identity, fingerprint, verify
+from ..fairdeal.seat import WIRED
+from ..identity import Identity, verify
 from ..table import Applied, Seat, SeatKind, Table
 from ..table import Event as TableEvent
-from ..transport import SAME_KEY, Connection, Guard, Listener, Refusal, accept, listen, probe_table
-from . import probe
+from ..transport import SAME_KEY, Connection, Guard, Listener, accept, listen
 from .events import (
     ChatReceived,
     Chooser,
@@ -52,9 +48,11 @@ from .events import (
     Result,
     StepApplied,
 )
-from .failover import FAIR_RETURN_WAIT, FAIR_SAVE_EVERY, FailoverGather, fair_peer_save, kinds_for_new_host
-from .fairtable import AHEAD, STRIP_TIMEOUT, FairDriver, autoplay_message, fair_message, fair_record
-from .persist import LanTable, PeerSave, Saver, pack_view, public_step, safe_name
+from .failover import FailoverGather, kinds_for_new_host
+from .fairhost import FairHost
+from .fairtable import AHEAD, FairDriver, autoplay_message, fair_record
+from .hostcore import FINALS_WAIT, HostPhase, Remote, fp_text, scores_of
+from .persist import LanTable, PeerSave, pack_view, public_step, safe_name
 from .seedround import SeedRound
 from .spectators import MAX_WATCHERS, WATCHERS, Spectators
 from .standin import StandIn
@@ -76,8 +74,6 @@ HEARTBEAT = 1.0
 """Seconds between pings on a quiet connection (both sides)."""
 PEER_SILENCE = 10.0
 """A peer not heard from for this long is treated as gone (marked away until it reconnects)."""
-FINALS_WAIT = 5.0
-"""Seconds the host waits for every present seat's signed final digest before relaying them."""
 STRIKES = 50
 """Refused messages one identity may send in a game, across reconnects, before it loses its seat."""
 REFUSALS_KEPT = 500
@@ -90,85 +86,10 @@ GATHER_GRACE = 8.0
 """Seconds a new host with no escrow to rebuild waits for the other peers' records before play resumes."""
 
 
-class Bucket:
-    """A token bucket: `rate` per second, bursts of `burst` (chat, pings, resync requests)."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens = burst
-        self.at = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
-
-
-class HostPhase(enum.Enum):
-    LOBBY = "lobby"
-    """Seats are filling; a peer that leaves frees its seat."""
-    SEEDING = "seeding"
-    """The commit-reveal round is running."""
-    GATHERING = "gathering"
-    """A new host after a failover, collecting escrow shares and records."""
-    PLAYING = "playing"
-    ENDED = "ended"
-    """The End went out; away seats may still come back for it."""
-
-
 def fp_pass_key(passphrase: str | None) -> bytes:
     from ..crypto import passphrase_key
 
     return passphrase_key(passphrase)
-
-
-def _fp(key: bytes) -> str:
-    return fingerprint(key) if key else ""
-
-
-def _scores(state: State[Any, Any]) -> tuple[dict[str, int], str]:
-    sc = state.scores()
-    return dict(zip(sc.labels, sc.totals)), sc.outcome
-
-
-class Remote:
-    """A remote seat at the host: who sits there and how to reach them."""
-
-    def __init__(self, seat: int) -> None:
-        self.seat = seat
-        self.key: bytes = b""
-        self.name = ""
-        self.conn: Connection | None = None
-        self.ready = False
-        self.addr = ""
-        self.port = 0
-        self.share = b""
-        self.by_bot = False
-        """The seat is played by a bot here for good (its player withheld a reveal or kept cheating)."""
-        self.timed_out = False
-        """The seat ran out of time: a bot plays it until its player acts or reconnects."""
-        self.back_asked = False
-        """Its person said "I am back" (a committed table, AutoPlay off): the next move is asked of them."""
-        self.told_end = False
-        """The game's End went out on this seat's connection."""
-        self.heard = time.monotonic()
-        self.linkless = False
-        """The peer came back without its beacon chain (it lost its save): it contributes no links."""
-        self.silent_draws = 0
-        """Public draws this seat missed while silent (the first is forgiven as a network fault)."""
-        self.sent_mark = -1
-        self.chat = Bucket(2.0, 5.0)
-        self.pings = Bucket(5.0, 10.0)
-        self.resyncs = Bucket(1.0, 3.0)
-        self.autoplays = Bucket(0.5, 4.0)
-
-    @property
-    def present(self) -> bool:
-        return self.conn is not None and not self.conn.closed
 
 
 class TableHost(Emitter[Event]):
@@ -264,8 +185,8 @@ class TableHost(Emitter[Event]):
         self.joint = b""
         self.steps: list[m.Step] = []
         self._draw: fp.Draw | None = None
-        self._commits: dict[int, bytes] = {}
-        self._reveals: dict[int, bytes] = {}
+        self.commits: dict[int, bytes] = {}
+        self.reveals: dict[int, bytes] = {}
         self._views: dict[int, State[Any, Any]] = {}
         """Each remote seat's view as that peer holds it (to know when a step must carry the view)."""
         self._act_waiters: dict[int, asyncio.Future[Action | None]] = {}
@@ -315,34 +236,10 @@ class TableHost(Emitter[Event]):
         self._links: dict[int, bytes] | None = None
         self._public_at = (-1, False)
         self._link_named: set[int] = set()
-        self.fair: FairDriver | None = None
-        """At a fair-dealer table: this host's own seat's rounds (it holds only its own view); None without one."""
-        self.fair_bots: dict[int, FairDriver] = {}
-        """At a fair-dealer table: each bot seat's rounds, a seat of its own (its key, chain and view) run in
-        this process. The host's person-seat code reads only :attr:`fair`, never these."""
-        self.fair_watch: FairDriver | None = None
-        """At a fair-dealer table with no seat in this process (no host seat, no bot): an observer's rounds
-        (no key, no layer, the public view), which this host keeps the table's public record from."""
-        self.bot_chains: dict[int, beacon.Chain] = {}
-        """At a fair-dealer table: each bot seat's beacon chain (its tip goes into the seed round)."""
-        self.stand_in: StandIn | None = None
-        """At a fair-dealer table with a person in the host's seat: that seat's turn timer, kept here (the
-        only process that holds its view), which hands it to this process's bot when the person is slow."""
-        self.host_by_bot = False
-        """At a fair-dealer table: the host's own seat is played by its process's bot (told to everyone)."""
-        self._fair_log: list[m.Fair] = []
-        """Every fair-table message this host sent or relayed (for a seat that reconnects)."""
-        self.strip_timeout = STRIP_TIMEOUT
-        self.return_wait = FAIR_RETURN_WAIT
-        """At a fair table: seconds an away seat has to come back before a round waiting on it ends the game."""
-        self._fair_saver: Saver | None = None
-        self._fair_resume = False
-        """A peer took this fair table over: no lobby, no round; its rounds go on (take_over_fair)."""
-        self.replaced_by = -1
-        """At a fair table: the seat that hosts it now, found when this host woke from a freeze with every
-        peer gone (its own seat then goes on as a peer, from its save: :attr:`fair_save_path`)."""
         self._dealer_ok = True
         """False after a failover with no escrow (a game with no sealed values): no one holds the dealer's secret."""
+        self.fair_host = FairHost(self)
+        """At a fair-dealer table, its rounds (fairhost.py): idle at a committed table."""
         self.watch = Spectators(self)
         """The people watching (spectators.py): the public view only, never a seat's secrets."""
         self.linger = False
@@ -356,6 +253,61 @@ class TableHost(Emitter[Event]):
     def started(self) -> bool:
         """The joint seed is set (or this host took over a game in progress)."""
         return self.phase in (HostPhase.GATHERING, HostPhase.PLAYING, HostPhase.ENDED)
+
+    @property
+    def closing(self) -> bool:
+        """close() has begun: connections ending now are teardown, not peers going away."""
+        return self._closing
+
+    @property
+    def finals(self) -> dict[int, m.Final]:
+        """Each seat's signed final digest, as received (the host's own too), by seat."""
+        return dict(self._finals)
+
+    # ---- a fair-dealer table: its rounds are the fair host's (fairhost.py) ------------------
+    @property
+    def fair(self) -> FairDriver | None:
+        """At a fair-dealer table: this host's own seat's rounds (it holds only its own view); None without one."""
+        return self.fair_host.fair
+
+    @property
+    def fair_bots(self) -> dict[int, FairDriver]:
+        """At a fair-dealer table: each bot seat's rounds, run in this process."""
+        return self.fair_host.fair_bots
+
+    @property
+    def fair_watch(self) -> FairDriver | None:
+        """At a fair-dealer table with no seat in this process: an observer's rounds."""
+        return self.fair_host.fair_watch
+
+    @property
+    def fair_record(self) -> FairDriver | None:
+        """The driver whose view this host keeps the table's public record from (None: a committed table)."""
+        return self.fair_host.record
+
+    @property
+    def fair_save_path(self) -> Path | None:
+        """Where this host's own seat at a fair table is saved (as a peer's save)."""
+        return self.fair_host.save_path
+
+    @property
+    def stand_in(self) -> StandIn | None:
+        """At a fair-dealer table with a person in the host's seat: that seat's turn timer."""
+        return self.fair_host.stand_in
+
+    @property
+    def host_by_bot(self) -> bool:
+        """At a fair-dealer table: the host's own seat is played by its process's bot (told to everyone)."""
+        return self.fair_host.host_by_bot
+
+    @property
+    def replaced_by(self) -> int:
+        """At a fair table: the seat that hosts it now after a freeze of this host (-1: none)."""
+        return self.fair_host.replaced_by
+
+    def seat_autoplay(self, seat: int, on: bool) -> None:
+        """At a fair table: `seat`'s own process plays it with its bot now, or its person is back."""
+        self.fair_host.seat_autoplay(seat, on)
 
     @property
     def open_seats(self) -> int:
@@ -375,7 +327,12 @@ class TableHost(Emitter[Event]):
                 elif r.by_bot:
                     out.append(
                         m.SeatInfo(
-                            seat=i, kind="bot", name=f"{r.name} (bot)", fingerprint=_fp(r.key), key=r.key, ready=True
+                            seat=i,
+                            kind="bot",
+                            name=f"{r.name} (bot)",
+                            fingerprint=fp_text(r.key),
+                            key=r.key,
+                            ready=True,
                         )
                     )
                 else:
@@ -384,7 +341,7 @@ class TableHost(Emitter[Event]):
                             seat=i,
                             kind="remote",
                             name=r.name,
-                            fingerprint=_fp(r.key),
+                            fingerprint=fp_text(r.key),
                             key=r.key,
                             ready=r.ready,
                             bot=r.timed_out,
@@ -439,7 +396,7 @@ class TableHost(Emitter[Event]):
         self._changed.set()
 
     def send_chat(self, text: str) -> None:
-        self._broadcast(m.Chat(text=text[:500], seat=self.host_seat))
+        self.broadcast(m.Chat(text=text[:500], seat=self.host_seat))
         self.emit(ChatReceived(self.host_seat, self.host_name, text[:500]))
 
     @property
@@ -485,16 +442,16 @@ class TableHost(Emitter[Event]):
             r = self._listener_ready(self)
             if r is not None:
                 await r
-        self._spawn(self._heartbeat())
+        self.spawn(self._heartbeat())
         if not self.info.failover:
             log.info("failover is off at this table: fewer than two remote seats to hold escrow shares")
         try:
-            if self._fair_resume:
-                return await self._fair_run()
+            if self.fair_host.resuming:
+                return await self.fair_host.run()
             if self._gather is None:
                 await self._lobby_and_round()
                 if self.fair_record is not None:
-                    return await self._fair_run()
+                    return await self.fair_host.run()
             else:
                 await self._resume_after_failover()
             await self._play()
@@ -502,7 +459,7 @@ class TableHost(Emitter[Event]):
         finally:
             if self.linger and self.result is not None:
                 # The seats stay connected until close(), and the watchers: a rematch offer reaches them too.
-                await self._stop_listening(keep_watchers=True)
+                await self.stop_listening(keep_watchers=True)
             else:
                 await self.close()
 
@@ -519,7 +476,7 @@ class TableHost(Emitter[Event]):
                     log.warning(
                         "seat %d (%s) silent for %.0f s; dropping its connection", r.seat + 1, r.name, now - r.heard
                     )
-                    self._spawn(r.conn.close())
+                    self.spawn(r.conn.close())
                 elif r.conn.bytes_out == r.sent_mark:
                     r.conn.send_nowait(m.Ping(t=now))  # only on a quiet connection: steps are heartbeats too
                 r.sent_mark = r.conn.bytes_out
@@ -528,7 +485,7 @@ class TableHost(Emitter[Event]):
         # Closing connections one by one must not tell the others that those peers are
         # away: they would then choose different new hosts.
         self._closing = True
-        await self._stop_listening()
+        await self.stop_listening()
         await self.watch.close()  # (kept after the end by a lingering host, for a rematch offer)
         for r in self.remotes.values():
             if r.conn is not None:
@@ -536,7 +493,7 @@ class TableHost(Emitter[Event]):
         for t in list(self._tasks):
             t.cancel()
 
-    async def _stop_listening(self, *, keep_watchers: bool = False) -> None:
+    async def stop_listening(self, *, keep_watchers: bool = False) -> None:
         """Withdraw the advert, stop accepting, let the watchers go (unless `keep_watchers`: a
         rematch tells them where it listens, then lets them go); the seats' connections stay."""
         if self._stopped:
@@ -557,28 +514,28 @@ class TableHost(Emitter[Event]):
             await self.table.close_saver()
 
     # ---- connections and the lobby ------------------------------------------------
-    def _spawn(self, coro: Awaitable[Any]) -> None:
+    def spawn(self, coro: Awaitable[Any]) -> None:
         t = asyncio.ensure_future(coro)
         self._tasks.add(t)
         t.add_done_callback(self._tasks.discard)
 
-    def _broadcast(self, msg: m.Message, *, exclude: int | None = None) -> None:
+    def broadcast(self, msg: m.Message, *, exclude: int | None = None) -> None:
         for r in self.remotes.values():
             if r.present and r.seat != exclude:
                 assert r.conn is not None
                 r.conn.send_nowait(msg)
         self.watch.announce(msg)  # the public announcements (who is away, who was named) reach watchers
 
-    def _lobby_changed(self) -> None:
+    def lobby_changed(self) -> None:
         seats = self.lobby()
         watchers = self.watch.infos()
-        self._broadcast(m.Lobby(seats=seats, started=self.started, host_seat=self.host_seat, watchers=watchers))
+        self.broadcast(m.Lobby(seats=seats, started=self.started, host_seat=self.host_seat, watchers=watchers))
         self.emit(LobbyChanged(seats, self.started, watchers))
         for fn in self._seats_listener:
             fn(self.open_seats)
         self._changed.set()
 
-    def _refuse(self, conn: Connection | None, what: str, reason: str) -> None:
+    def refuse(self, conn: Connection | None, what: str, reason: str) -> None:
         who = conn.label if conn else "?"
         text = f"refused {what} from {who}: {reason}"
         self.refusals.append(text)
@@ -610,14 +567,14 @@ class TableHost(Emitter[Event]):
             self._give_to_bot(r)
         else:
             self.banned.add(conn.peer_key)
-        self._spawn(conn.close())
+        self.spawn(conn.close())
 
     def _name(self, text: str) -> None:
         """Tell everyone who broke the rules (the cheaters list, every peer, the log)."""
         self.cheaters.append(text)
         self.problems.append(text)
         log.warning("%s", text)
-        self._broadcast(m.Notice(text=text))
+        self.broadcast(m.Notice(text=text))
         self.emit(Problem(text))
 
     def _give_to_bot(self, r: Remote) -> None:
@@ -625,11 +582,11 @@ class TableHost(Emitter[Event]):
         self.extra_bots.add(r.seat)
         if self.table is not None:
             self.table.seats[r.seat] = Seat(SeatKind.REMOTE, f"{r.name} (bot)")
-        self._broadcast(m.Presence(seat=r.seat, away=False, by_bot=True))
+        self.broadcast(m.Presence(seat=r.seat, away=False, by_bot=True))
         fut = self._act_waiters.get(r.seat)
         if fut is not None and not fut.done():
             fut.set_result(None)  # the waiting turn is played by the bot now
-        self._lobby_changed()
+        self.lobby_changed()
 
     async def handle_connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         """Serve one incoming connection: handshake, join, then its messages until it closes."""
@@ -664,9 +621,9 @@ class TableHost(Emitter[Event]):
             return
         if not isinstance(first, m.Join):
             if isinstance(first, m.Link):
-                self._refuse(conn, "link", f"a beacon link from {conn.fingerprint}, who is not seated at this table")
+                self.refuse(conn, "link", f"a beacon link from {conn.fingerprint}, who is not seated at this table")
             elif first is not None:
-                self._refuse(conn, type(first).__name__, "the first message must be a join")
+                self.refuse(conn, type(first).__name__, "the first message must be a join")
                 await conn.drain()
             await conn.close()
             return
@@ -707,22 +664,22 @@ class TableHost(Emitter[Event]):
                 # The game ended while this seat was away: it gets the end now and audits it itself.
                 conn.send_nowait(self._end)
                 r.told_end = True
-            self._broadcast(m.Presence(seat=seat, away=False))
+            self.broadcast(m.Presence(seat=seat, away=False))
             self.emit(PresenceChanged(seat, False))
-        self._lobby_changed()
+        self.lobby_changed()
         await self._serve(r, conn)
 
     def _seat_for(self, conn: Connection, join: m.Join) -> int | None:
         for r in self.remotes.values():
             if r.key == conn.peer_key:
                 if r.by_bot:
-                    self._refuse(conn, "join", "your seat is now played by a bot")
+                    self.refuse(conn, "join", "your seat is now played by a bot")
                     conn.send_nowait(m.Refuse(reason="your seat is now played by a bot"))
                     return None
                 return r.seat
         if self.started:
             conn.send_nowait(m.Refuse(reason="the game has started and every seat is taken"))
-            self._refuse(conn, "join", "the game has started")
+            self.refuse(conn, "join", "the game has started")
             return None
         mine = conn.fingerprint.lower()
         free = [r.seat for r in self.remotes.values() if not r.key]
@@ -735,7 +692,7 @@ class TableHost(Emitter[Event]):
         # Say why when seats are free but kept for others, so nobody thinks they typed something wrong.
         why = f"the free seats are reserved for other keys (yours is {mine})" if free else "the table is full"
         conn.send_nowait(m.Refuse(reason=why))
-        self._refuse(conn, "join", why)
+        self.refuse(conn, "join", why)
         return None
 
     async def _serve(self, r: Remote, conn: Connection) -> None:
@@ -748,7 +705,7 @@ class TableHost(Emitter[Event]):
                 self._handle(r, conn, msg)
             except Exception as e:  # nothing a peer sends may crash the table
                 log.exception("handling %s", type(msg).__name__)
-                self._refuse(conn, type(msg).__name__, f"internal error: {e}")
+                self.refuse(conn, type(msg).__name__, f"internal error: {e}")
         for kind, reason in conn.refused:
             self.refusals.append(f"{kind}: {reason}")
         if r.conn is conn and not self._closing:
@@ -756,11 +713,11 @@ class TableHost(Emitter[Event]):
             if not self.started:
                 # Leaving the lobby frees the seat.
                 r.key, r.name, r.ready = b"", "", False
-                self._lobby_changed()
+                self.lobby_changed()
             else:
-                self._broadcast(m.Presence(seat=r.seat, away=True))
+                self.broadcast(m.Presence(seat=r.seat, away=True))
                 self.emit(PresenceChanged(r.seat, True))
-                self._lobby_changed()
+                self.lobby_changed()
                 if self.rematch.get(r.seat, False) is None:
                     self.rematch[r.seat] = False  # gone without answering the offer: a no
                     self.emit(RematchAnswered(r.seat, r.name, False, left=True))
@@ -769,13 +726,13 @@ class TableHost(Emitter[Event]):
         if isinstance(msg, m.Ready):
             if not self.started:
                 r.ready = msg.ready
-                self._lobby_changed()
+                self.lobby_changed()
         elif isinstance(msg, m.Chat):
             if not r.chat.take():
-                self._refuse(conn, "chat", "too many chat messages; slow down")
+                self.refuse(conn, "chat", "too many chat messages; slow down")
                 return
             text = msg.text[:500]
-            self._broadcast(m.Chat(text=text, seat=r.seat))
+            self.broadcast(m.Chat(text=text, seat=r.seat))
             self.emit(ChatReceived(r.seat, r.name, text))
         elif isinstance(msg, m.Commit):
             self._on_commit(r, conn, msg)
@@ -786,7 +743,7 @@ class TableHost(Emitter[Event]):
         elif isinstance(msg, m.Link):
             self._on_link(r, conn, msg)
         elif isinstance(msg, m.Fair):
-            self._on_fair(r, conn, msg)
+            self.fair_host.on_fair(r, conn, msg)
         elif isinstance(msg, m.AutoPlay):
             self._on_autoplay(r, conn, msg)
         elif isinstance(msg, m.Mismatch):
@@ -797,43 +754,43 @@ class TableHost(Emitter[Event]):
             self._on_rematch_reply(r, conn, msg)
         elif isinstance(msg, m.Ping):
             if not r.pings.take():
-                self._refuse(conn, "ping", "too many pings")
+                self.refuse(conn, "ping", "too many pings")
                 return
             conn.send_nowait(m.Pong(t=msg.t))
         elif isinstance(msg, m.Pong | m.Notice):
             pass
         else:
-            self._refuse(conn, type(msg).__name__, "peers may not send this message")
+            self.refuse(conn, type(msg).__name__, "peers may not send this message")
 
     # ---- the fair-play round ----------------------------------------------------------
     def _on_commit(self, r: Remote, conn: Connection, msg: m.Commit) -> None:
         if self._round is None:
-            self._refuse(conn, "commit", "no commitment is due from this seat now")
+            self.refuse(conn, "commit", "no commitment is due from this seat now")
             return
         why = self._round.commit(r.seat, msg.digest)
         if why is not None:
-            self._refuse(conn, "commit", why)
+            self.refuse(conn, "commit", why)
         self._changed.set()
 
     def _on_reveal(self, r: Remote, conn: Connection, msg: m.Reveal) -> None:
         if self._round is None or not self._round.reveal_due(r.seat):
-            self._refuse(conn, "reveal", "no reveal is due from this seat now")
+            self.refuse(conn, "reveal", "no reveal is due from this seat now")
             return
         try:
             self._round.reveal(r.seat, msg.value)
         except fp.FairPlayError as e:
             # Named to everyone, and sent away: this peer changed its contribution after
             # seeing others'. The round starts again when the seat is filled.
-            text = f"{r.name} (seat {r.seat + 1}, {_fp(r.key)}) cheated: {e}"
-            self._refuse(conn, "reveal", str(e))
-            self._broadcast(m.Notice(text=text))
+            text = f"{r.name} (seat {r.seat + 1}, {fp_text(r.key)}) cheated: {e}"
+            self.refuse(conn, "reveal", str(e))
+            self.broadcast(m.Notice(text=text))
             self.emit(Problem(text))
             self.cheaters.append(text)
             conn.send_nowait(m.Refuse(reason="your seed reveal does not match your commitment"))
-            self._spawn(conn.close())
+            self.spawn(conn.close())
         self._changed.set()
 
-    async def _wait(self, cond: Callable[[], bool], timeout: float | None = None) -> bool:
+    async def wait(self, cond: Callable[[], bool], timeout: float | None = None) -> bool:
         # asyncio.timeout, not wait_for: on 3.11 wait_for can swallow a cancellation that
         # lands as the wait completes, and the host waits here at every public draw.
         try:
@@ -857,7 +814,7 @@ class TableHost(Emitter[Event]):
         """
         why, blamed, reveals = "", list[int](), dict[int, bytes]()
         for n in range(1, MAX_ROUNDS + 1):
-            await self._wait(lambda: self._filled() and (self.auto_start or self._start_requested.is_set()))
+            await self.wait(lambda: self._filled() and (self.auto_start or self._start_requested.is_set()))
             rnd = await self._commit_reveal(n, why, blamed, reveals)
             if rnd is None:
                 return
@@ -867,10 +824,12 @@ class TableHost(Emitter[Event]):
             for s in blamed:
                 r = self.remotes[s]
                 what = "reveal its seed contribution" if s in rnd.round.commits else "commit to a seed contribution"
-                self._name(f"{r.name} (seat {s + 1}, {_fp(r.key)}) did not {what} in time; a bot plays seat {s + 1}")
+                self._name(
+                    f"{r.name} (seat {s + 1}, {fp_text(r.key)}) did not {what} in time; a bot plays seat {s + 1}"
+                )
                 if r.conn is not None:
                     r.conn.send_nowait(m.Refuse(reason=f"you did not {what} in time; a bot plays your seat"))
-                    self._spawn(r.conn.close())
+                    self.spawn(r.conn.close())
                 self._give_to_bot(r)
             why = (
                 "seat(s) " + ", ".join(str(s + 1) for s in blamed) + " withheld"
@@ -894,14 +853,14 @@ class TableHost(Emitter[Event]):
         self._round = rnd
         self.phase = HostPhase.SEEDING
         try:
-            self._broadcast(m.CommitRequest(round=n, why=why, blamed=blamed, reveals=last))
-            ok = await self._wait(lambda: rnd.all_committed or not self._filled(), self.round_timeout)
+            self.broadcast(m.CommitRequest(round=n, why=why, blamed=blamed, reveals=last))
+            ok = await self.wait(lambda: rnd.all_committed or not self._filled(), self.round_timeout)
             if not ok or not rnd.all_committed:
                 return rnd
             # Every commitment (and the dealer's) is published before anyone reveals.
-            self._broadcast(m.Commits(commits=rnd.commits, dealer=self.dealer.commitment))
+            self.broadcast(m.Commits(commits=rnd.commits, dealer=self.dealer.commitment))
             rnd.reveal_own()
-            ok = await self._wait(lambda: rnd.done or not self._filled(), self.round_timeout)
+            ok = await self.wait(lambda: rnd.done or not self._filled(), self.round_timeout)
             if not ok or not rnd.done:
                 return rnd
         finally:
@@ -924,17 +883,17 @@ class TableHost(Emitter[Event]):
         for r in self.remotes.values():
             if r.conn is not None:
                 r.conn.send_nowait(m.Begin(reveals=rnd.reveals, seats=seats_info, share=r.share))
-        self._commits = rnd.commits
-        self._reveals = rnd.reveals
+        self.commits = rnd.commits
+        self.reveals = rnd.reveals
         self.book = beacon.Book(fp.tips(rnd.reveals))
         if self.info.dealer == "fair":
-            self._fair_begin(seats_info, rnd.reveals)
-            self._lobby_changed()
+            self.fair_host.begin(seats_info, rnd.reveals)
+            self.lobby_changed()
             return None
         state = self.game.new(self.info.players, seed=fp.game_seed(self.joint), options=self.options)
         rec = record.start(self.game, state, self.options, meta={"table": self.name})
         self._make_table(state, rec)
-        self._lobby_changed()
+        self.lobby_changed()
         return None
 
     def _split_escrow(self) -> None:
@@ -966,25 +925,25 @@ class TableHost(Emitter[Event]):
     def _on_act(self, r: Remote, conn: Connection, msg: m.Act) -> None:
         t = self.table
         if t is None:
-            self._refuse(conn, "act", "the game has not started")
+            self.refuse(conn, "act", "the game has not started")
             return
         if t.state.current != r.seat:
-            self._refuse(conn, "act", f"out of turn: it is not seat {r.seat + 1}'s turn")
+            self.refuse(conn, "act", f"out of turn: it is not seat {r.seat + 1}'s turn")
             return
         if msg.ply != t.state.ply:
-            self._refuse(conn, "act", f"stale move for ply {msg.ply}; the table is at ply {t.state.ply}")
+            self.refuse(conn, "act", f"stale move for ply {msg.ply}; the table is at ply {t.state.ply}")
             return
         try:
             action = self.game.parse_action(msg.action)
         except NotationError as e:
-            self._refuse(conn, "act", f"not a move: {e}")
+            self.refuse(conn, "act", f"not a move: {e}")
             return
         if not t.state.is_legal(action):
-            self._refuse(conn, "act", f"illegal: {t.state.why_illegal(action)}")
+            self.refuse(conn, "act", f"illegal: {t.state.why_illegal(action)}")
             return
         why = fp.check_act(self.seat_keys, self.joint, msg.ply, r.seat, msg.action, msg.sig)
         if why is not None:
-            self._refuse(conn, "act", f"{'forged' if msg.sig else 'unsigned'} move: {why}")
+            self.refuse(conn, "act", f"{'forged' if msg.sig else 'unsigned'} move: {why}")
             return
         fut = self._act_waiters.get(r.seat)
         if r.timed_out:
@@ -1004,17 +963,17 @@ class TableHost(Emitter[Event]):
 
     def _back_from_bot(self, r: Remote) -> None:
         r.timed_out = r.back_asked = False
-        self._broadcast(m.Presence(seat=r.seat, away=not r.present, by_bot=False))
-        self._lobby_changed()
+        self.broadcast(m.Presence(seat=r.seat, away=not r.present, by_bot=False))
+        self.lobby_changed()
         self.emit(Problem(f"{r.name} (seat {r.seat + 1}) is back; the bot stops playing the seat"))
 
     def _on_mismatch(self, r: Remote, conn: Connection, msg: m.Mismatch) -> None:
         """A peer reports a digest it does not share: one resync in flight, from the ply the peer has."""
         if not r.resyncs.take():
-            self._refuse(conn, "mismatch", "too many resync requests")
+            self.refuse(conn, "mismatch", "too many resync requests")
             return
         if conn.writer.transport.get_write_buffer_size() > 0:
-            self._refuse(conn, "mismatch", "a resync is already on its way; read it first")
+            self.refuse(conn, "mismatch", "a resync is already on its way; read it first")
             return
         self.emit(Problem(f"seat {r.seat + 1} reports a digest mismatch after ply {msg.ply}; resyncing it"))
         self._sync(r, msg.ply)
@@ -1025,7 +984,7 @@ class TableHost(Emitter[Event]):
         if rec is not None and r.conn is not None:
             # A fair table has no view to send: the seat's process kept its own, and gets again
             # every message it may have missed (it drops those it has).
-            for msg in self._fair_log:  # its own too: a seat restarted from its save adopts them
+            for msg in self.fair_host.fair_log:  # its own too: a seat restarted from its save adopts them
                 r.conn.send_nowait(msg)
             r.conn.send_nowait(m.Sync(ply=rec.fs.view.ply, view=b""))  # that was all
             return
@@ -1036,13 +995,13 @@ class TableHost(Emitter[Event]):
         self._views[r.seat] = st.view(r.seat)
         fs = (
             m.FairState(
-                commits=self._commits,
-                reveals=self._reveals,
+                commits=self.commits,
+                reveals=self.reveals,
                 dealer=self.dealer.commitment,
                 share=r.share,
                 keys=self.seat_keys,
             )
-            if fair and self._reveals
+            if fair and self.reveals
             else None
         )
         r.conn.send_nowait(m.Sync(ply=st.ply, view=pack_view(st.view(r.seat)), steps=self.steps[from_ply:], fair=fs))
@@ -1109,7 +1068,7 @@ class TableHost(Emitter[Event]):
         ply = state.ply
         box = self._box(ply)
         box[self.beacon_id] = self.chain.link(beacon.index_of(ply))
-        await self._wait(lambda: not self._owed(box), self.link_timeout)
+        await self.wait(lambda: not self._owed(box), self.link_timeout)
         now = time.monotonic()
         for r in self._owed(box):
             if now - r.heard > LINK_SILENCE and r.silent_draws == 0 and r.conn is not None:
@@ -1122,9 +1081,9 @@ class TableHost(Emitter[Event]):
                 )
                 self.problems.append(text)
                 log.warning("%s", text)
-                self._broadcast(m.Notice(text=text))
+                self.broadcast(m.Notice(text=text))
                 self.emit(Problem(text))
-                self._spawn(r.conn.close())
+                self.spawn(r.conn.close())
             else:
                 self._withheld(r, ply)
         links = dict(box)
@@ -1134,26 +1093,26 @@ class TableHost(Emitter[Event]):
     def _withheld(self, r: Remote, ply: int) -> None:
         """The table's rule for a seat that holds back its link: named, its seat to a bot, the draw goes on."""
         self._name(
-            f"{r.name} (seat {r.seat + 1}, {_fp(r.key)}) did not send its beacon link for the draw at ply {ply} "
+            f"{r.name} (seat {r.seat + 1}, {fp_text(r.key)}) did not send its beacon link for the draw at ply {ply} "
             f"within {self.link_timeout:.0f} s; a bot plays seat {r.seat + 1} "
             "and the draw goes on with the others' links"
         )
         if r.conn is not None:
             r.conn.send_nowait(m.Refuse(reason="you did not send your beacon link in time; a bot plays your seat"))
-            self._spawn(r.conn.close())
+            self.spawn(r.conn.close())
         self._give_to_bot(r)
 
     def _bad_link(self, r: Remote, conn: Connection, why: str) -> None:
         """Refused (a strike), and the first bad link of a seat is named to everyone."""
-        self._refuse(conn, "link", why)
+        self.refuse(conn, "link", why)
         if r.seat not in self._link_named:
             self._link_named.add(r.seat)
-            self._name(f"{r.name} (seat {r.seat + 1}, {_fp(r.key)}) sent a bad beacon link: {why}")
+            self._name(f"{r.name} (seat {r.seat + 1}, {fp_text(r.key)}) sent a bad beacon link: {why}")
 
     def _on_link(self, r: Remote, conn: Connection, msg: m.Link) -> None:
         t = self.table
         if t is None or self.phase is not HostPhase.PLAYING:
-            self._refuse(conn, "link", "no draw is pending: the game is not being played")
+            self.refuse(conn, "link", "no draw is pending: the game is not being played")
             return
         if r.by_bot or r.seat not in self.book.last:
             self._bad_link(r, conn, f"seat {r.seat + 1} is not part of this table's beacon")
@@ -1220,15 +1179,15 @@ class TableHost(Emitter[Event]):
 
     def _name_slow(self, r: Remote) -> None:
         text = (
-            f"{r.name} (seat {r.seat + 1}, {_fp(r.key)}) did not move within {self.info.turn} s; "
+            f"{r.name} (seat {r.seat + 1}, {fp_text(r.key)}) did not move within {self.info.turn} s; "
             "a bot plays the seat until they return"
         )
         self.problems.append(text)
         log.warning("%s", text)
-        self._broadcast(m.Notice(text=text))
-        self._broadcast(m.Presence(seat=r.seat, away=not r.present, by_bot=True))
+        self.broadcast(m.Notice(text=text))
+        self.broadcast(m.Presence(seat=r.seat, away=not r.present, by_bot=True))
         self.emit(Problem(text))
-        self._lobby_changed()
+        self.lobby_changed()
 
     async def _bot_plays(self, view: State[Any, Any]) -> Action:
         self._bot_move = True
@@ -1319,11 +1278,11 @@ class TableHost(Emitter[Event]):
         t = self.table
         assert t is not None
         st = t.state
-        scores, outcome = _scores(st)
+        scores, outcome = scores_of(st)
         end = m.End(dealer_secret=self.dealer.secret(), digest=fp.full_digest(st))
         self._end = end
         self.phase = HostPhase.ENDED
-        self._broadcast(end)
+        self.broadcast(end)
         for r in self.remotes.values():
             r.told_end = r.told_end or r.present
         problems = list(self.problems)
@@ -1338,7 +1297,7 @@ class TableHost(Emitter[Event]):
                 self.dealer.commitment,
                 self.dealer.secret(),
                 self.steps,
-                tips=fp.tips(self._reveals),
+                tips=fp.tips(self.reveals),
                 final=st,
                 keys=self.seat_keys,
             )
@@ -1351,10 +1310,7 @@ class TableHost(Emitter[Event]):
                 seat=self.host_seat, digest=d, sig=self.identity.sign(fp.final_message(self.joint, st.ply, d))
             )
         # Every present seat's signed final digest, relayed to all, so peers compare their stories.
-        waiting = [r for r in self.remotes.values() if r.present and not r.by_bot]
-        await self._wait(lambda: all(r.seat in self._finals or not r.present for r in waiting), FINALS_WAIT)
-        self._finals_sent = True
-        self._broadcast(m.Finals(finals=list(self._finals.values())))
+        await self.relay_finals([r for r in self.remotes.values() if r.present and not r.by_bot])
         self.result = Result(
             game=self.game.name,
             table=self.name,
@@ -1377,21 +1333,27 @@ class TableHost(Emitter[Event]):
         owed = [r for r in self.remotes.values() if r.key and not r.by_bot]
         if not all(r.told_end for r in owed):
             log.info("the game is over; waiting up to %.0f s for away seats to collect the result", self.end_grace)
-            await self._wait(lambda: all(r.told_end for r in owed), self.end_grace)
+            await self.wait(lambda: all(r.told_end for r in owed), self.end_grace)
         if not self.linger:
-            await self._wait(lambda: all(not r.present for r in self.remotes.values()), 5.0)
+            await self.wait(lambda: all(not r.present for r in self.remotes.values()), 5.0)
         return self.result
+
+    async def relay_finals(self, waiting: list[Remote]) -> None:
+        """Wait a while for the signed final digest of every seat in `waiting` still present, then send them all."""
+        await self.wait(lambda: all(r.seat in self._finals or not r.present for r in waiting), FINALS_WAIT)
+        self._finals_sent = True
+        self.broadcast(m.Finals(finals=list(self._finals.values())))
 
     def _on_final(self, r: Remote, conn: Connection, msg: m.Final) -> None:
         t = self.table
         rec = self.fair_record
         if self.phase is not HostPhase.ENDED or (t is None and rec is None):
-            self._refuse(conn, "final", "the game has not ended")
+            self.refuse(conn, "final", "the game has not ended")
             return
         ply = t.state.ply if t is not None else rec.fs.view.ply if rec is not None else 0
         key = self.seat_keys.get(r.seat, r.key)
         if msg.seat != r.seat or not verify(key, msg.sig, fp.final_message(self.joint, ply, msg.digest)):
-            self._refuse(conn, "final", "not this seat's signed final digest")
+            self.refuse(conn, "final", "not this seat's signed final digest")
             return
         self._finals[r.seat] = msg
         self._changed.set()
@@ -1411,7 +1373,7 @@ class TableHost(Emitter[Event]):
             if r is None:
                 out.append(kind)
             elif r.key and not r.by_bot:
-                out.append(f"reserved:{_fp(r.key)}")
+                out.append(f"reserved:{fp_text(r.key)}")
             else:
                 out.append("open")
         return out
@@ -1421,7 +1383,7 @@ class TableHost(Emitter[Event]):
         if self.started or seat not in self.remotes or seat not in self.reserved:
             return
         del self.reserved[seat]
-        self._lobby_changed()
+        self.lobby_changed()
 
     def offer_rematch(self, port: int) -> list[int]:
         """Tell every seat still connected after the end that the same table listens again at `port`.
@@ -1444,142 +1406,20 @@ class TableHost(Emitter[Event]):
             conn.send_nowait(m.Rematch(port=port))
         # The watchers too (they may follow the table there), and then they go with the old table.
         self.watch.offer_rematch(port)
-        self._spawn(self.watch.close())
+        self.spawn(self.watch.close())
         return told
 
     def _on_rematch_reply(self, r: Remote, conn: Connection, msg: m.RematchReply) -> None:
         if r.seat not in self.rematch:
-            self._refuse(conn, "rematch reply", "no rematch was offered to this seat")
+            self.refuse(conn, "rematch reply", "no rematch was offered to this seat")
             return
         if self.rematch[r.seat] is not None:
-            self._refuse(conn, "rematch reply", "this seat has already answered the rematch offer")
+            self.refuse(conn, "rematch reply", "this seat has already answered the rematch offer")
             return
         self.rematch[r.seat] = msg.accept
         self.emit(RematchAnswered(r.seat, r.name, msg.accept))
 
     # ---- a fair-dealer table (fairtable.py): this host holds only its own seat's view ------------
-    @property
-    def fair_record(self) -> FairDriver | None:
-        """The driver whose view this host keeps the table's public record from: its own seat's, or
-        (a host with no seat) its first bot seat's, or with no bot either its observer's. Only the
-        public part of that view is used."""
-        if self.fair is not None:
-            return self.fair
-        return self.fair_bots[min(self.fair_bots)] if self.fair_bots else self.fair_watch
-
-    def _local_drivers(self) -> list[FairDriver]:
-        """Every driver in this process at a fair table: the host's own seat and each bot's, or its observer."""
-        own = [d for d in (self.fair, self.fair_watch) if d is not None]
-        return own + [self.fair_bots[s] for s in sorted(self.fair_bots)]
-
-    def _fair_begin(self, seats_info: list[m.SeatInfo], reveals: dict[int, bytes]) -> None:
-        keys = {s.seat: s.key for s in seats_info if s.key}
-        tips = {s: t for s, t in fp.tips(reveals).items() if 0 <= s < self.info.players}
-        # Every driver here signs as this host and sends through it; they differ in seat and moves.
-        driver = partial(FairDriver, identity=self.identity, keys=keys, tips=tips, send=self._fair_send)
-        probe.prepare()
-        if self.host_seat >= 0:
-            assert self.chain is not None
-            seat = FairSeat(self.game, self.info.players, self.host_seat, self.joint, self.options, chain=self.chain)
-            chooser = self.chooser
-            if chooser is None:
-                # The person at the host (submit()), on the table's turn timer: only this process can play
-                # the seat for them, from its own view (standin.py).
-                self.stand_in = StandIn(
-                    self.game, self.info.turn, lambda on, ply: self.seat_autoplay(self.host_seat, on)
-                )
-            stand_in = self.stand_in
-
-            async def choose(view: State[Any, Any]) -> Action:
-                if chooser is not None:
-                    return await chooser(view, self.host_seat)
-                assert stand_in is not None
-                return await stand_in.choose(view)
-
-            self.fair = driver(
-                seat,
-                choose=choose,
-                stepped=self._fair_stepped,
-                secret_sent=lambda: self._fair_save(now=True),
-            )
-            self._fair_save(now=True)  # the seat's key is on disk before its share leaves
-        for i, chain in sorted(self.bot_chains.items()):
-            # A seat of its own: its key, its chain and its view live in this object only. The bot
-            # plays from that view (as a peer's bot does), never from another seat's. It keeps no
-            # save: its key lives and dies with this process (docs/fairplay.md, "Bot seats").
-            bot_seat = FairSeat(self.game, self.info.players, i, self.joint, self.options, chain=chain)
-            bot = self.game.bot(self.game.bots[0])
-
-            async def bot_choose(view: State[Any, Any], bot: Bot = bot) -> Action:
-                return await asyncio.to_thread(bot.choose, view, Rng(os.urandom(16)))
-
-            self.fair_bots[i] = driver(  # signed by the host for its bots (their SeatInfo carries its key)
-                bot_seat,
-                choose=bot_choose,
-                stepped=self._fair_stepped if self.fair is None and i == min(self.bot_chains) else lambda: None,
-            )
-        if self.fair is None and not self.fair_bots:
-            # No seat here: an observer follows the table from every seat's messages (which this host
-            # relays anyway), checks them as a seat does and keeps the public view. It holds no key and
-            # no layer, so it can read only what every seat opened to everyone; it sends nothing, and
-            # no round waits for it.
-
-            async def no_move(view: State[Any, Any]) -> Any:
-                raise FairDealError("an observer has no move to make")
-
-            self.fair_watch = driver(
-                FairSeat(self.game, self.info.players, None, self.joint, self.options),
-                choose=no_move,
-                stepped=self._fair_stepped,
-            )
-        self.phase = HostPhase.PLAYING
-        self.emit(GameStarted(self.host_seat))
-
-    @property
-    def fair_save_path(self) -> Path | None:
-        """Where this host's own seat at a fair table is saved: as a peer's save, so that the process,
-        restarted after a failover, comes back to its seat with ``coldwater join TABLE``."""
-        return self.save_dir / f"lan-peer-{safe_name(self.name)}.json" if self.save_dir is not None else None
-
-    def _fair_save(self, *, now: bool = False) -> None:
-        path, drv = self.fair_save_path, self.fair
-        if path is None or drv is None:
-            return
-        if self._fair_saver is None:
-            self._fair_saver = Saver(every=FAIR_SAVE_EVERY)
-
-        def make() -> bytes:
-            assert drv is not None
-            save = fair_peer_save(
-                self.info,
-                drv,
-                host_seat=self.host_seat,
-                seats=self.lobby(),
-                reveals=self._reveals,
-                commits=self._commits,
-                listen_port=self.port,
-            )
-            return msgspec.json.encode(save)
-
-        if now:
-            self._fair_saver.save_now(path, make)
-        else:
-            self._fair_saver.save(path, make)
-
-    def _fair_send(self, msg: m.Fair) -> None:
-        """A message of a seat played here (the host's or a bot's), or one relayed: to every other seat."""
-        self._fair_log.append(msg)
-        for r in self.remotes.values():
-            if r.present and r.seat != msg.seat:
-                assert r.conn is not None
-                r.conn.send_nowait(msg)
-        # The other seats in this process take it on the next turn of the loop, not inside the
-        # sender's round (a driver is never re-entered while it takes one).
-        loop = asyncio.get_running_loop()
-        for drv in self._local_drivers():
-            if drv.fs.seat != msg.seat:
-                loop.call_soon(drv.receive, msg)
-
     def full_record(self, meta: dict[str, str] | None = None) -> record.GameRecord | None:
         """At a fair-dealer table, the whole game as this host's seat's audit replayed it, once
         every key is out (None before then; a committed table's record is ``self.table.record``)."""
@@ -1594,36 +1434,6 @@ class TableHost(Emitter[Event]):
             return rec.fs.view
         return self.table.state if self.table is not None else None
 
-    def _fair_stepped(self) -> None:
-        rec = self.fair_record
-        assert rec is not None
-        fs = rec.fs
-        # The public record, for watchers: each step as everyone knows it (a drawn piece is "draw").
-        self.steps.append(m.Step(ply=fs.view.ply, seat=fs.last[0], digest=rec.digest(), action=fs.last_public))
-        self._fair_save()
-        # The host's person sees its own seat's steps as it knows them; a bot's view stays the bot's.
-        self.emit(StepApplied(fs.view.ply, fs.last[0], fs.last[1] if rec is self.fair else fs.last_public))
-
-    def _on_fair(self, r: Remote, conn: Connection, msg: m.Fair) -> None:
-        """A seat's message: its own and genuine (else refused), relayed unchanged to the others, then taken here."""
-        drv = self.fair_record
-        if drv is None or self.phase is not HostPhase.PLAYING:
-            self._refuse(conn, "fair", "this table is not dealing with the fair dealer now")
-            return
-        why = drv.check(msg) if msg.seat == r.seat else f"seat {r.seat + 1} sent a message as seat {msg.seat + 1}"
-        if why is not None:
-            self._refuse(conn, "fair", why)
-            return
-        if drv.known(msg):
-            return  # sent again after a reconnect: the others have it
-        old = drv.inbox.get((msg.kind, msg.ply, msg.ref), {}).get(msg.seat)
-        if old is not None:
-            # A second, different message for a round (the seat restarted and made it anew): the table
-            # keeps the first, which the others may hold already, and sends it back to be adopted.
-            conn.send_nowait(old)
-            return
-        self._fair_send(msg)
-
     def _on_autoplay(self, r: Remote, conn: Connection, msg: m.AutoPlay) -> None:
         """A seat's own word that its process's bot plays it now (or that its person is back): about itself
         only, signed by it; at a fair table with a turn timer told to everyone, at a committed one (only
@@ -1631,23 +1441,23 @@ class TableHost(Emitter[Event]):
         drv = self.fair_record
         state = drv.fs.view if drv is not None else self.table.state if self.table is not None else None
         if state is None or self.phase is not HostPhase.PLAYING:
-            self._refuse(conn, "autoplay", "no game is being played at this table now")
+            self.refuse(conn, "autoplay", "no game is being played at this table now")
             return
         committed = drv is None
         if msg.seat != r.seat:
-            self._refuse(conn, "autoplay", f"seat {r.seat + 1} spoke for seat {msg.seat + 1}: a seat speaks for itself")
+            self.refuse(conn, "autoplay", f"seat {r.seat + 1} spoke for seat {msg.seat + 1}: a seat speaks for itself")
             return
         if not verify(r.key, msg.sig, autoplay_message(self.joint, msg.ply, msg.seat, msg.on)):
-            self._refuse(conn, "autoplay", f"not signed by seat {r.seat + 1}")
+            self.refuse(conn, "autoplay", f"not signed by seat {r.seat + 1}")
             return
         if msg.on and committed:
-            self._refuse(conn, "autoplay", "at this table the host plays a seat that runs out of time")
+            self.refuse(conn, "autoplay", "at this table the host plays a seat that runs out of time")
             return
         if msg.on and not self.info.turn:
-            self._refuse(conn, "autoplay", "this table has no turn timer: no seat runs out of time")
+            self.refuse(conn, "autoplay", "this table has no turn timer: no seat runs out of time")
             return
         if abs(msg.ply - state.ply) > AHEAD:
-            self._refuse(conn, "autoplay", f"for ply {msg.ply}, far from this table's ply {state.ply}")
+            self.refuse(conn, "autoplay", f"for ply {msg.ply}, far from this table's ply {state.ply}")
             return
         if committed:
             # The host's bot plays a timed-out seat here; its person says "I am back" (Ctrl+T in the
@@ -1660,197 +1470,9 @@ class TableHost(Emitter[Event]):
         if msg.on == r.timed_out:
             return  # said again after a reconnect: nothing new
         if not r.autoplays.take():
-            self._refuse(conn, "autoplay", "too many turn-timer messages; slow down")
+            self.refuse(conn, "autoplay", "too many turn-timer messages; slow down")
             return
         self.seat_autoplay(r.seat, msg.on)
-
-    def seat_autoplay(self, seat: int, on: bool) -> None:
-        """At a fair table: `seat`'s own process plays it with its bot now (`on`: its person did not move
-        within the turn timer), or its person is back. Told to everyone, as for a timed-out seat."""
-        r = self.remotes.get(seat)
-        if r is not None:
-            r.timed_out = on
-            name, away = r.name, not r.present
-        else:
-            self.host_by_bot = on
-            name, away = self.host_name, False
-        if on:
-            text = (
-                f"{name} (seat {seat + 1}) did not move within {self.info.turn} s; "
-                "their own app plays the seat until they return"
-            )
-            self.problems.append(text)
-        else:
-            text = f"{name} (seat {seat + 1}) is back; their own app's bot stops playing the seat"
-        log.warning("%s", text)
-        self._broadcast(m.Notice(text=text), exclude=seat)  # the seat's own process said it to its person
-        self._broadcast(m.Presence(seat=seat, away=away, by_bot=on))
-        self.emit(Problem(text))
-        self._lobby_changed()
-
-    def _fair_stalled(self) -> FairDealError | None:
-        """The error that ends a round stalled past the timer at any seat played here (None: none is)."""
-        for drv in self._local_drivers():
-            w = drv.waiting
-            if w is None or not w[1]:
-                continue
-            # A person may think as long as they like; a program's message is due at once,
-            # and so is a move from a seat whose player is gone (once it had time to come back).
-            gone = all(s in self.remotes and not self.remotes[s].present for s in w[1])
-            back_soon = gone and time.monotonic() - min(self.remotes[s].heard for s in w[1]) < self.return_wait
-            if (w[0][0] != "act" or gone) and not back_soon:
-                (kind, ply, _), late = w
-                return FairDealError(
-                    f"seat(s) {', '.join(str(s + 1) for s in late)} did not send their {kind} for ply {ply} "
-                    f"within {self.strip_timeout:.0f} s: no one else holds their layer, so the game "
-                    "cannot go on without them and ends",
-                    late,
-                )
-        return None
-
-    async def _fair_run(self) -> Result:
-        """The game's rounds until the end, the host's timer on every round but a person's move, then the audit."""
-        drv = self.fair_record
-        assert drv is not None
-        local = self._local_drivers()
-        for d in local:
-            d.changed = drv.changed  # any seat played here that moves on wakes the timer below
-        for d in local:
-            d.pump()
-        while not drv.over.done():
-            # A seat played here that failed on its own (it checks every message too) ends the game for all.
-            failed = next((d for d in local if d.over.done() and not d.over.cancelled() and d.over.exception()), None)
-            if failed is not None:
-                e = failed.over.exception()
-                drv.fail(e if isinstance(e, FairDealError) else FairDealError(str(e)))
-                break
-            drv.changed.clear()
-            try:
-                async with asyncio.timeout(self.strip_timeout):
-                    await drv.changed.wait()
-            except TimeoutError:
-                await asyncio.sleep(0.5)  # after a freeze: let the closed connections be seen first
-                if await self._fair_replaced():
-                    break
-                stalled = self._fair_stalled()
-                if stalled is not None:
-                    drv.fail(stalled)
-        if self.replaced_by >= 0:
-            return await self._fair_stand_down()
-        self.phase = HostPhase.ENDED  # peers' signed finals may come while this host still audits
-        problems = list(self.problems)
-        scores: dict[str, int] = {}
-        outcome, digest, plies, final = "", "", drv.fs.view.ply, None
-        try:
-            rep = await drv.audit(drv.over.result())
-            if not rep.ok:
-                problems.append("AUDIT FAILED: " + "; ".join(rep.problems))
-            else:
-                final = rep.full
-                assert final is not None  # an audit that passed replayed the whole game
-                scores, outcome = _scores(final)
-                digest, plies = final.digest(), final.ply
-        except FairDealError as e:
-            text = f"the game ends: {e}"
-            problems.append(text)
-            self.cheaters.append(text)
-            self._fair_abort(text)
-            outcome = "ended: " + str(e)
-        if final is not None:
-            waiting = [r for r in self.remotes.values() if r.present]
-            await self._wait(lambda: all(r.seat in self._finals or not r.present for r in waiting), FINALS_WAIT)
-            self._finals_sent = True
-            self._broadcast(m.Finals(finals=list(self._finals.values())))
-        for d in local:
-            if d.over.done() and not d.over.cancelled():
-                d.over.exception()  # retrieved: a bot seat's copy of the same error is not news
-            d.close()
-        if self._fair_saver is not None:
-            # A game played to its end leaves nothing to come back to; one that ended early keeps the
-            # seat's save (a frozen host that wakes to find the table gone must not delete its seat).
-            delete = self.fair_save_path if final is not None else None
-            await asyncio.to_thread(self._fair_saver.close, delete=delete)
-            self._fair_saver = None
-        self.result = Result(
-            game=self.game.name,
-            table=self.name,
-            seat=self.host_seat,
-            scores=scores,
-            digest=digest,
-            plies=plies,
-            outcome=outcome,
-            audit_ok=final is not None and not any(p.startswith("AUDIT FAILED") for p in problems),
-            problems=problems,
-        )
-        self.emit(Finished(self.result))
-        for r in self.remotes.values():
-            if r.conn is not None:
-                await r.conn.drain()
-        if not self.linger:
-            await self._wait(lambda: all(not r.present for r in self.remotes.values()), 5.0)
-        return self.result
-
-    async def _fair_replaced(self) -> bool:
-        """Every peer left at once and the first of them answers as a table of this game: the peers chose
-        a new host while this one was frozen or cut off (failover). Its seat must go on there."""
-        if not self.remotes or any(r.present for r in self.remotes.values()):
-            return False
-        for r in sorted(self.remotes.values(), key=lambda x: x.seat):
-            if not r.addr or not r.port:
-                continue
-            try:
-                game, _, _, _ = await probe_table(r.addr, r.port, timeout=2.0)
-            except Refusal:
-                return False  # not hosting (a peer's listener hangs up when it is not the host)
-            if game == self.game.name:
-                self.replaced_by = r.seat
-                return True
-            return False
-        return False
-
-    async def _fair_stand_down(self) -> Result:
-        """The table has a new host: stop here, keeping this seat's save, for this seat to rejoin it.
-        (Bot seats run here have no save: their layers end with this process.)"""
-        drv = self.fair_record
-        assert drv is not None
-        for d in self._local_drivers():
-            d.close()
-        self._fair_save(now=True)  # the seat goes on from its save: it must be the latest
-        if self._fair_saver is not None:
-            await asyncio.to_thread(self._fair_saver.close)
-            self._fair_saver = None
-        text = f"seat {self.replaced_by + 1} hosts this table now (failover while this host was away)"
-        log.warning("%s; our seat goes on from its save", text)
-        self.result = Result(
-            game=self.game.name,
-            table=self.name,
-            seat=self.host_seat,
-            scores={},
-            digest="",
-            plies=drv.fs.view.ply,
-            outcome="replaced: " + text,
-            audit_ok=False,
-            problems=[text],
-        )
-        self.emit(Finished(self.result))
-        return self.result
-
-    def _fair_abort(self, text: str) -> None:
-        """Tell every seat, signed, why the game ends (they name the same seats)."""
-        drv = self.fair_record
-        assert drv is not None
-        body = text.encode()
-        # Signed as the host's seat, or (a host with no seat) as the first bot seat it runs: same key;
-        # with no seat in this process at all, as the host (seat -1), whose key its channel proved.
-        by = drv.fs.seat if self.host_seat < 0 and drv.fs.seat is not None else self.host_seat
-        sig = self.identity.sign(fair_message(self.joint, "abort", drv.fs.view.ply, "", by, body))
-        msg = m.Fair(kind="abort", ply=drv.fs.view.ply, seat=by, body=body, sig=sig)
-        self._fair_log.append(msg)
-        for r in self.remotes.values():
-            if r.present and r.conn is not None:
-                r.conn.send_nowait(msg)
-        self._broadcast(m.Notice(text=text))
-        self.emit(Problem(text))
 
     # ---- failover: this peer becomes the host -----------------------------------
     @classmethod
@@ -1886,7 +1508,7 @@ class TableHost(Emitter[Event]):
             watchers=save.table.watch,
         )
         host.joint = save.joint
-        host._commits, host._reveals = dict(save.commits), dict(save.reveals)
+        host.commits, host.reveals = dict(save.commits), dict(save.reveals)
         host.phase = HostPhase.GATHERING
         host.host_seat = save.seat
         for s in save.seats:
@@ -1933,7 +1555,7 @@ class TableHost(Emitter[Event]):
         )
         host.info = save.table
         host.joint = save.joint
-        host._commits, host._reveals = dict(save.commits), dict(save.reveals)
+        host.commits, host.reveals = dict(save.commits), dict(save.reveals)
         host.host_seat = save.seat
         host.seat_keys = dict(drv.keys)
         for r in host.remotes.values():
@@ -1941,13 +1563,13 @@ class TableHost(Emitter[Event]):
             r.name = next((s.name for s in save.seats if s.seat == r.seat), f"Seat {r.seat + 1}")
             r.ready = True
         host.chain, host.beacon_id = drv.fs.chain, save.seat
-        host.fair = drv
-        host._fair_log = drv.messages()
-        drv.send = host._fair_send
-        drv.secret_sent = lambda: host._fair_save(now=True)
+        host.fair_host.fair = drv
+        host.fair_host.fair_log = drv.messages()
+        drv.send = host.fair_host.send
+        drv.secret_sent = lambda: host.fair_host.save(now=True)
         host.failover_ply = drv.fs.view.ply
         host.phase = HostPhase.PLAYING
-        host._fair_resume = True
+        host.fair_host.resuming = True
         return host
 
     async def _resume_after_failover(self) -> None:
@@ -1955,19 +1577,19 @@ class TableHost(Emitter[Event]):
         assert fo is not None
         secret: bytes | None = None
         if fp.has_sealed_values(self.game):
-            await self._wait(lambda: fo.ready(), None)
+            await self.wait(lambda: fo.ready(), None)
             secret = fp.combine_shares(fo.shares.values())
             if fp.dealer_commitment(secret) != fo.save.dealer_commit:
                 raise fp.FairPlayError("the escrow shares do not rebuild the dealer's committed secret", ["dealer"])
             self.dealer = fp.CommittedDealer(secret)
         else:
             # Every draw is public: no secret to rebuild, only the peers' records to wait for a while.
-            await self._wait(lambda: fo.all_offered(), GATHER_GRACE)
+            await self.wait(lambda: fo.all_offered(), GATHER_GRACE)
             self._dealer_ok = False
         self.dealer.start(self.joint)
         if self.chain is None:
             raise fp.FairPlayError("this peer's save holds no beacon chain: it cannot draw in public as the host")
-        book = beacon.Book(fp.tips(self._reveals))
+        book = beacon.Book(fp.tips(self.reveals))
         steps = fo.best_steps()
         state0 = self.game.new(self.info.players, seed=fp.game_seed(self.joint), options=self.options)
         rec = record.start(self.game, state0, self.options, meta={"table": self.name})
@@ -1997,4 +1619,4 @@ class TableHost(Emitter[Event]):
         for r in self.remotes.values():
             if r.present:
                 self._sync(r, 0, fair=True)
-        self._lobby_changed()
+        self.lobby_changed()

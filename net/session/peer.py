@@ -63,8 +63,8 @@ from .events import (
 )
 from .failover import FAIR_SAVE_EVERY, candidates
 from .fairtable import FairDriver, autoplay_message, fair_message, fair_record
-from .host import FINALS_WAIT, HEARTBEAT, JOIN_TIMEOUT, MAX_ROUNDS, TableHost, fp_pass_key
-from .host import _scores as _scores_of
+from .host import HEARTBEAT, JOIN_TIMEOUT, MAX_ROUNDS, TableHost, fp_pass_key
+from .hostcore import FINALS_WAIT, scores_of
 from .joining import SyncRefused, connect_to_table, read_sync, rematch_refusal
 from .persist import (
     PeerSave,
@@ -862,7 +862,7 @@ class TablePeer(Emitter[Event]):
             self._problem(p)
         problems += self.evidence
         full = rep.full
-        scores, outcome = ({}, "") if full is None else _scores_of(full)
+        scores, outcome = ({}, "") if full is None else scores_of(full)
         self._pending = Result(
             game=self.game.name,
             table=self.info.name,
@@ -1509,7 +1509,7 @@ class TablePeer(Emitter[Event]):
 
         def stepped() -> None:
             self.state = drv.fs.view
-            host._fair_stepped()
+            host.fair_host.stepped()
 
         drv.stepped = stepped
         self.takeover = host

@@ -190,12 +190,12 @@ class Spectators:
         finally:
             if self.watching.get(conn.peer_key) is w:
                 del self.watching[conn.peer_key]
-                if not self._closed and not self.host._closing:
+                if not self._closed and not self.host.closing:
                     self._changed()
 
     def _changed(self) -> None:
         # The seats and everyone watching hear of it (Lobby), and so does the advert.
-        self.host._lobby_changed()
+        self.host.lobby_changed()
         for fn in list(self._listeners):
             fn(self.count)
 
@@ -210,30 +210,28 @@ class Spectators:
                 self._handle(w, msg)
             except Exception as e:  # nothing a watcher sends may crash the table
                 log.exception("handling %s from a watcher", type(msg).__name__)
-                self.host._refuse(conn, type(msg).__name__, f"internal error: {e}")
+                self.host.refuse(conn, type(msg).__name__, f"internal error: {e}")
 
     def _handle(self, w: Spectator, msg: m.Message) -> None:
         conn = w.conn
         if isinstance(msg, m.Ping):
             if not w.pings.take():
-                self.host._refuse(conn, "ping", "too many pings")
+                self.host.refuse(conn, "ping", "too many pings")
                 return
             conn.send_nowait(m.Pong(t=msg.t))
         elif isinstance(msg, m.Pong | m.Notice):
             pass
         elif isinstance(msg, m.Mismatch):
             if self.host.public_source() is None:
-                self.host._refuse(conn, "mismatch", "the game has not started")
+                self.host.refuse(conn, "mismatch", "the game has not started")
             elif not w.resyncs.take():
-                self.host._refuse(conn, "mismatch", "too many resync requests")
+                self.host.refuse(conn, "mismatch", "too many resync requests")
             else:
                 self.host.emit(Problem(f"watcher {w.name} reports a digest mismatch after ply {msg.ply}; resyncing it"))
                 self._sync(w, msg.ply)
         else:
             kind = type(msg).__name__.lower()
-            self.host._refuse(
-                conn, kind, "a watcher only watches: it may not move, sit, chat or take part in fair play"
-            )
+            self.host.refuse(conn, kind, "a watcher only watches: it may not move, sit, chat or take part in fair play")
 
     # ---- what watchers are sent ----------------------------------------------------
     def _present(self) -> list[Spectator]:

@@ -15,7 +15,7 @@ import msgspec
 from coldwater.net import beacon
 from coldwater.net import messages as m
 from coldwater.net.session import TableHost
-from coldwater.net.session.host import Remote
+from coldwater.net.session.hostcore import Remote
 from coldwater.net.session.persist import pack_view, unpack_view
 from coldwater.net.session.seedround import SeedRound
 from coldwater.net.transport import Connection
@@ -52,15 +52,15 @@ class HostileHost(TableHost):
         # Run whole rounds and, having seen every reveal, throw the seed away and start
         # again, silently (always "round 1"), as a host grinding for a deal it likes would.
         while True:
-            await self._wait(lambda: self._filled())
+            await self.wait(lambda: self._filled())
             rnd = SeedRound(sorted(self.remotes) + [self.host_seat], self.host_seat, beacon.Chain(self.host_seat).tip)
             self._round = rnd
-            self._broadcast(m.CommitRequest())
-            if not await self._wait(lambda: rnd.all_committed or not self._filled(), 5):
+            self.broadcast(m.CommitRequest())
+            if not await self.wait(lambda: rnd.all_committed or not self._filled(), 5):
                 raise RuntimeError("the peer stopped committing")
-            self._broadcast(m.Commits(commits=rnd.commits, dealer=self.dealer.commitment))
+            self.broadcast(m.Commits(commits=rnd.commits, dealer=self.dealer.commitment))
             rnd.reveal_own()
-            if not await self._wait(lambda: rnd.done or not self._filled(), 5):
+            if not await self.wait(lambda: rnd.done or not self._filled(), 5):
                 raise RuntimeError("the peer stopped revealing")
             self._round = None
             self.done += 1

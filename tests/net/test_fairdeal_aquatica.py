@@ -338,8 +338,8 @@ async def test_whole_aquatica_games_over_the_lan_session_with_the_fair_dealer(
     it has read is one its seat has been shown (the observer: none but those open to everyone)."""
     snaps: dict[int | None, list[tuple[int, bytes, dict[Where, str], int]]] = {}
 
-    def begin_hook(proc: Any) -> None:
-        orig = proc._fair_begin
+    def begin_hook(proc: Any, attr: str) -> None:
+        orig = getattr(proc, attr)
 
         def begin(*a: Any) -> None:
             orig(*a)
@@ -356,7 +356,7 @@ async def test_whole_aquatica_games_over_the_lan_session_with_the_fair_dealer(
 
             drv.stepped = stepped
 
-        proc._fair_begin = begin
+        setattr(proc, attr, begin)
 
     host = TableHost(
         AQ,
@@ -374,8 +374,9 @@ async def test_whole_aquatica_games_over_the_lan_session_with_the_fair_dealer(
         TablePeer(AQ, Identity.generate(), name=f"p{i}", bind="127.0.0.1", chooser=bot_chooser(AQ))
         for i in range(players - (0 if seatless else 1))
     ]
-    for proc in (host, *peers):
-        begin_hook(proc)
+    begin_hook(host.fair_host, "begin")  # the host's fair rounds are its FairHost's (fairhost.py)
+    for proc in peers:
+        begin_hook(proc, "_fair_begin")
     task = asyncio.ensure_future(host.run())
     for p in peers:
         await p.join("127.0.0.1", port)

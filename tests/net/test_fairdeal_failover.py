@@ -31,7 +31,7 @@ KILL_AT = 60
 
 def _die(host: TableHost, task: asyncio.Future[Any]) -> None:
     """The host process is gone at once: every socket reset, nothing more sent, nothing more written."""
-    host._fair_send = lambda msg: None  # type: ignore[method-assign]
+    host.fair_host.send = lambda msg: None  # type: ignore[method-assign]
     if host.fair is not None:
         host.fair.send = lambda msg: None
         host.fair.secret_sent = lambda: None
@@ -77,7 +77,7 @@ async def _failover_game(
     ]
     task = asyncio.ensure_future(host.run())
     seen: dict[str, Any] = {}
-    original = host._on_fair
+    original = host.fair_host.on_fair
 
     def on_fair(r: Any, conn: Any, msg: m.Fair) -> None:
         drv = host.fair
@@ -101,8 +101,8 @@ async def _failover_game(
             seen.update(killed=drv.fs.view.ply)
             _die(host, task)
 
-    host._on_fair = on_fair  # type: ignore[method-assign]
-    begin = host._fair_begin
+    host.fair_host.on_fair = on_fair  # type: ignore[method-assign]
+    begin = host.fair_host.begin
 
     def fair_begin(*a: Any) -> None:
         nonlocal inner
@@ -112,7 +112,7 @@ async def _failover_game(
         host.fair.stepped = stepped_then_die
 
     inner: Any = None
-    host._fair_begin = fair_begin  # type: ignore[method-assign]
+    host.fair_host.begin = fair_begin  # type: ignore[method-assign]
     for p in peers:
         await p.join("127.0.0.1", port)
     runs = [asyncio.ensure_future(p.run()) for p in peers]

@@ -89,7 +89,7 @@ async def test_the_collector_is_frozen_while_a_fair_game_is_played_and_thawed_af
     port = await host.listen()
     peer = TablePeer(CROWN, Identity.generate(), name="p", bind="127.0.0.1", chooser=bot_chooser(CROWN))
     frozen: list[int] = []
-    orig = host._fair_stepped
+    orig = host.fair_host.stepped
 
     def stepped() -> None:
         # gc.get_freeze_count() walks the whole frozen heap (24 ms in a full xdist worker): look at a few plies.
@@ -97,7 +97,7 @@ async def test_the_collector_is_frozen_while_a_fair_game_is_played_and_thawed_af
             frozen.append(gc.get_freeze_count())
         orig()
 
-    host._fair_stepped = stepped  # type: ignore[method-assign]
+    host.fair_host.stepped = stepped  # type: ignore[method-assign]
     task = asyncio.ensure_future(host.run())
     await peer.join("127.0.0.1", port)
     await asyncio.wait_for(asyncio.gather(task, peer.run()), 240)

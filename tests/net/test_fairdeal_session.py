@@ -343,7 +343,7 @@ async def _lan_game(
         watchers=0,
     )
     if strip_timeout is not None:
-        host.strip_timeout = strip_timeout
+        host.fair_host.strip_timeout = strip_timeout
     port = await host.listen()
     peers = [
         TablePeer(CROWN, Identity.generate(), name=f"p{i}", bind="127.0.0.1", chooser=bot_chooser(CROWN))
@@ -398,7 +398,7 @@ def _snapshots(snaps: Snaps) -> Any:
 
             setattr(proc, attr, begin)
 
-        watch(host, "_fair_begin")
+        watch(host.fair_host, "begin")  # the host's fair rounds are its FairHost's (fairhost.py)
         for p in peers:
             watch(p, "_fair_begin")
 

@@ -1,0 +1,421 @@
+"""The host's side of a fair-dealer table: its seats' rounds, the relay of every seat's messages, the end.
+
+At a fair-dealer table (docs/fairplay.md, fairtable.py) the host holds only its own
+seat's view: each seat played in this process (the host's own, each bot seat, or with
+neither an observer) is a :class:`~.fairtable.FairDriver`, and :class:`FairHost` runs
+them, relays every seat's :class:`~messages.Fair` messages to the others, keeps the
+public record and the host seat's save, times the rounds, and audits the game at its end.
+It reaches the rest of the table through :class:`~.hostcore.HostCore`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import time
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from coldwater.core.notation import Action
+from coldwater.core.rng import Rng
+from coldwater.core.state import Bot, State
+
+from .. import fairplay as fp
+from .. import messages as m
+from ..fairdeal.deck import FairDealError
+from ..fairdeal.seat import FairSeat
+from ..transport import Connection, Refusal, probe_table
+from . import probe
+from .events import Finished, GameStarted, Problem, Result, StepApplied
+from .failover import FAIR_RETURN_WAIT, FAIR_SAVE_EVERY, fair_peer_save
+from .fairtable import STRIP_TIMEOUT, FairDriver, fair_message
+from .hostcore import HostCore, HostPhase, Remote, scores_of
+from .persist import Saver, safe_name
+from .standin import StandIn
+
+log = logging.getLogger("coldwater.net")
+
+
+class FairHost:
+    """The fair-dealer rounds of one host (``TableHost.fair_host``); idle at a committed table."""
+
+    def __init__(self, host: HostCore) -> None:
+        self.host = host
+        self.fair: FairDriver | None = None
+        """At a fair-dealer table: this host's own seat's rounds (it holds only its own view); None without one."""
+        self.fair_bots: dict[int, FairDriver] = {}
+        """At a fair-dealer table: each bot seat's rounds, a seat of its own (its key, chain and view) run in
+        this process. The host's person-seat code reads only :attr:`fair`, never these."""
+        self.fair_watch: FairDriver | None = None
+        """At a fair-dealer table with no seat in this process (no host seat, no bot): an observer's rounds
+        (no key, no layer, the public view), which this host keeps the table's public record from."""
+        self.stand_in: StandIn | None = None
+        """At a fair-dealer table with a person in the host's seat: that seat's turn timer, kept here (the
+        only process that holds its view), which hands it to this process's bot when the person is slow."""
+        self.host_by_bot = False
+        """At a fair-dealer table: the host's own seat is played by its process's bot (told to everyone)."""
+        self.fair_log: list[m.Fair] = []
+        """Every fair-table message this host sent or relayed (for a seat that reconnects)."""
+        self.strip_timeout = STRIP_TIMEOUT
+        self.return_wait = FAIR_RETURN_WAIT
+        """At a fair table: seconds an away seat has to come back before a round waiting on it ends the game."""
+        self._saver: Saver | None = None
+        self.resuming = False
+        """A peer took this fair table over: no lobby, no round; its rounds go on (take_over_fair)."""
+        self.replaced_by = -1
+        """At a fair table: the seat that hosts it now, found when this host woke from a freeze with every
+        peer gone (its own seat then goes on as a peer, from its save: :attr:`save_path`)."""
+
+    @property
+    def record(self) -> FairDriver | None:
+        """The driver whose view this host keeps the table's public record from: its own seat's, or
+        (a host with no seat) its first bot seat's, or with no bot either its observer's. Only the
+        public part of that view is used."""
+        if self.fair is not None:
+            return self.fair
+        return self.fair_bots[min(self.fair_bots)] if self.fair_bots else self.fair_watch
+
+    def local_drivers(self) -> list[FairDriver]:
+        """Every driver in this process at a fair table: the host's own seat and each bot's, or its observer."""
+        own = [d for d in (self.fair, self.fair_watch) if d is not None]
+        return own + [self.fair_bots[s] for s in sorted(self.fair_bots)]
+
+    def begin(self, seats_info: list[m.SeatInfo], reveals: dict[int, bytes]) -> None:
+        keys = {s.seat: s.key for s in seats_info if s.key}
+        tips = {s: t for s, t in fp.tips(reveals).items() if 0 <= s < self.host.info.players}
+        # Every driver here signs as this host and sends through it; they differ in seat and moves.
+        driver = partial(FairDriver, identity=self.host.identity, keys=keys, tips=tips, send=self.send)
+        probe.prepare()
+        if self.host.host_seat >= 0:
+            assert self.host.chain is not None
+            seat = FairSeat(
+                self.host.game,
+                self.host.info.players,
+                self.host.host_seat,
+                self.host.joint,
+                self.host.options,
+                chain=self.host.chain,
+            )
+            chooser = self.host.chooser
+            if chooser is None:
+                # The person at the host (submit()), on the table's turn timer: only this process can play
+                # the seat for them, from its own view (standin.py).
+                self.stand_in = StandIn(
+                    self.host.game, self.host.info.turn, lambda on, ply: self.seat_autoplay(self.host.host_seat, on)
+                )
+            stand_in = self.stand_in
+
+            async def choose(view: State[Any, Any]) -> Action:
+                if chooser is not None:
+                    return await chooser(view, self.host.host_seat)
+                assert stand_in is not None
+                return await stand_in.choose(view)
+
+            self.fair = driver(
+                seat,
+                choose=choose,
+                stepped=self.stepped,
+                secret_sent=lambda: self.save(now=True),
+            )
+            self.save(now=True)  # the seat's key is on disk before its share leaves
+        for i, chain in sorted(self.host.bot_chains.items()):
+            # A seat of its own: its key, its chain and its view live in this object only. The bot
+            # plays from that view (as a peer's bot does), never from another seat's. It keeps no
+            # save: its key lives and dies with this process (docs/fairplay.md, "Bot seats").
+            bot_seat = FairSeat(
+                self.host.game, self.host.info.players, i, self.host.joint, self.host.options, chain=chain
+            )
+            bot = self.host.game.bot(self.host.game.bots[0])
+
+            async def bot_choose(view: State[Any, Any], bot: Bot = bot) -> Action:
+                return await asyncio.to_thread(bot.choose, view, Rng(os.urandom(16)))
+
+            self.fair_bots[i] = driver(  # signed by the host for its bots (their SeatInfo carries its key)
+                bot_seat,
+                choose=bot_choose,
+                stepped=self.stepped if self.fair is None and i == min(self.host.bot_chains) else lambda: None,
+            )
+        if self.fair is None and not self.fair_bots:
+            # No seat here: an observer follows the table from every seat's messages (which this host
+            # relays anyway), checks them as a seat does and keeps the public view. It holds no key and
+            # no layer, so it can read only what every seat opened to everyone; it sends nothing, and
+            # no round waits for it.
+
+            async def no_move(view: State[Any, Any]) -> Any:
+                raise FairDealError("an observer has no move to make")
+
+            self.fair_watch = driver(
+                FairSeat(self.host.game, self.host.info.players, None, self.host.joint, self.host.options),
+                choose=no_move,
+                stepped=self.stepped,
+            )
+        self.host.phase = HostPhase.PLAYING
+        self.host.emit(GameStarted(self.host.host_seat))
+
+    @property
+    def save_path(self) -> Path | None:
+        """Where this host's own seat at a fair table is saved: as a peer's save, so that the process,
+        restarted after a failover, comes back to its seat with ``coldwater join TABLE``."""
+        return (
+            self.host.save_dir / f"lan-peer-{safe_name(self.host.name)}.json"
+            if self.host.save_dir is not None
+            else None
+        )
+
+    def save(self, *, now: bool = False) -> None:
+        path, drv = self.save_path, self.fair
+        if path is None or drv is None:
+            return
+        if self._saver is None:
+            self._saver = Saver(every=FAIR_SAVE_EVERY)
+
+        def make() -> bytes:
+            assert drv is not None
+            save = fair_peer_save(
+                self.host.info,
+                drv,
+                host_seat=self.host.host_seat,
+                seats=self.host.lobby(),
+                reveals=self.host.reveals,
+                commits=self.host.commits,
+                listen_port=self.host.port,
+            )
+            return msgspec.json.encode(save)
+
+        if now:
+            self._saver.save_now(path, make)
+        else:
+            self._saver.save(path, make)
+
+    def send(self, msg: m.Fair) -> None:
+        """A message of a seat played here (the host's or a bot's), or one relayed: to every other seat."""
+        self.fair_log.append(msg)
+        for r in self.host.remotes.values():
+            if r.present and r.seat != msg.seat:
+                assert r.conn is not None
+                r.conn.send_nowait(msg)
+        # The other seats in this process take it on the next turn of the loop, not inside the
+        # sender's round (a driver is never re-entered while it takes one).
+        loop = asyncio.get_running_loop()
+        for drv in self.local_drivers():
+            if drv.fs.seat != msg.seat:
+                loop.call_soon(drv.receive, msg)
+
+    def stepped(self) -> None:
+        rec = self.record
+        assert rec is not None
+        fs = rec.fs
+        # The public record, for watchers: each step as everyone knows it (a drawn piece is "draw").
+        self.host.steps.append(m.Step(ply=fs.view.ply, seat=fs.last[0], digest=rec.digest(), action=fs.last_public))
+        self.save()
+        # The host's person sees its own seat's steps as it knows them; a bot's view stays the bot's.
+        self.host.emit(StepApplied(fs.view.ply, fs.last[0], fs.last[1] if rec is self.fair else fs.last_public))
+
+    def on_fair(self, r: Remote, conn: Connection, msg: m.Fair) -> None:
+        """A seat's message: its own and genuine (else refused), relayed unchanged to the others, then taken here."""
+        drv = self.record
+        if drv is None or self.host.phase is not HostPhase.PLAYING:
+            self.host.refuse(conn, "fair", "this table is not dealing with the fair dealer now")
+            return
+        why = drv.check(msg) if msg.seat == r.seat else f"seat {r.seat + 1} sent a message as seat {msg.seat + 1}"
+        if why is not None:
+            self.host.refuse(conn, "fair", why)
+            return
+        if drv.known(msg):
+            return  # sent again after a reconnect: the others have it
+        old = drv.inbox.get((msg.kind, msg.ply, msg.ref), {}).get(msg.seat)
+        if old is not None:
+            # A second, different message for a round (the seat restarted and made it anew): the table
+            # keeps the first, which the others may hold already, and sends it back to be adopted.
+            conn.send_nowait(old)
+            return
+        self.send(msg)
+
+    def seat_autoplay(self, seat: int, on: bool) -> None:
+        """At a fair table: `seat`'s own process plays it with its bot now (`on`: its person did not move
+        within the turn timer), or its person is back. Told to everyone, as for a timed-out seat."""
+        r = self.host.remotes.get(seat)
+        if r is not None:
+            r.timed_out = on
+            name, away = r.name, not r.present
+        else:
+            self.host_by_bot = on
+            name, away = self.host.host_name, False
+        if on:
+            text = (
+                f"{name} (seat {seat + 1}) did not move within {self.host.info.turn} s; "
+                "their own app plays the seat until they return"
+            )
+            self.host.problems.append(text)
+        else:
+            text = f"{name} (seat {seat + 1}) is back; their own app's bot stops playing the seat"
+        log.warning("%s", text)
+        self.host.broadcast(m.Notice(text=text), exclude=seat)  # the seat's own process said it to its person
+        self.host.broadcast(m.Presence(seat=seat, away=away, by_bot=on))
+        self.host.emit(Problem(text))
+        self.host.lobby_changed()
+
+    def stalled(self) -> FairDealError | None:
+        """The error that ends a round stalled past the timer at any seat played here (None: none is)."""
+        for drv in self.local_drivers():
+            w = drv.waiting
+            if w is None or not w[1]:
+                continue
+            # A person may think as long as they like; a program's message is due at once,
+            # and so is a move from a seat whose player is gone (once it had time to come back).
+            gone = all(s in self.host.remotes and not self.host.remotes[s].present for s in w[1])
+            back_soon = gone and time.monotonic() - min(self.host.remotes[s].heard for s in w[1]) < self.return_wait
+            if (w[0][0] != "act" or gone) and not back_soon:
+                (kind, ply, _), late = w
+                return FairDealError(
+                    f"seat(s) {', '.join(str(s + 1) for s in late)} did not send their {kind} for ply {ply} "
+                    f"within {self.strip_timeout:.0f} s: no one else holds their layer, so the game "
+                    "cannot go on without them and ends",
+                    late,
+                )
+        return None
+
+    async def run(self) -> Result:
+        """The game's rounds until the end, the host's timer on every round but a person's move, then the audit."""
+        drv = self.record
+        assert drv is not None
+        local = self.local_drivers()
+        for d in local:
+            d.changed = drv.changed  # any seat played here that moves on wakes the timer below
+        for d in local:
+            d.pump()
+        while not drv.over.done():
+            # A seat played here that failed on its own (it checks every message too) ends the game for all.
+            failed = next((d for d in local if d.over.done() and not d.over.cancelled() and d.over.exception()), None)
+            if failed is not None:
+                e = failed.over.exception()
+                drv.fail(e if isinstance(e, FairDealError) else FairDealError(str(e)))
+                break
+            drv.changed.clear()
+            try:
+                async with asyncio.timeout(self.strip_timeout):
+                    await drv.changed.wait()
+            except TimeoutError:
+                await asyncio.sleep(0.5)  # after a freeze: let the closed connections be seen first
+                if await self._replaced():
+                    break
+                stalled = self.stalled()
+                if stalled is not None:
+                    drv.fail(stalled)
+        if self.replaced_by >= 0:
+            return await self._stand_down()
+        self.host.phase = HostPhase.ENDED  # peers' signed finals may come while this host still audits
+        problems = list(self.host.problems)
+        scores: dict[str, int] = {}
+        outcome, digest, plies, final = "", "", drv.fs.view.ply, None
+        try:
+            rep = await drv.audit(drv.over.result())
+            if not rep.ok:
+                problems.append("AUDIT FAILED: " + "; ".join(rep.problems))
+            else:
+                final = rep.full
+                assert final is not None  # an audit that passed replayed the whole game
+                scores, outcome = scores_of(final)
+                digest, plies = final.digest(), final.ply
+        except FairDealError as e:
+            text = f"the game ends: {e}"
+            problems.append(text)
+            self.host.cheaters.append(text)
+            self.abort(text)
+            outcome = "ended: " + str(e)
+        if final is not None:
+            await self.host.relay_finals([r for r in self.host.remotes.values() if r.present])
+        for d in local:
+            if d.over.done() and not d.over.cancelled():
+                d.over.exception()  # retrieved: a bot seat's copy of the same error is not news
+            d.close()
+        if self._saver is not None:
+            # A game played to its end leaves nothing to come back to; one that ended early keeps the
+            # seat's save (a frozen host that wakes to find the table gone must not delete its seat).
+            delete = self.save_path if final is not None else None
+            await asyncio.to_thread(self._saver.close, delete=delete)
+            self._saver = None
+        self.host.result = Result(
+            game=self.host.game.name,
+            table=self.host.name,
+            seat=self.host.host_seat,
+            scores=scores,
+            digest=digest,
+            plies=plies,
+            outcome=outcome,
+            audit_ok=final is not None and not any(p.startswith("AUDIT FAILED") for p in problems),
+            problems=problems,
+        )
+        self.host.emit(Finished(self.host.result))
+        for r in self.host.remotes.values():
+            if r.conn is not None:
+                await r.conn.drain()
+        if not self.host.linger:
+            await self.host.wait(lambda: all(not r.present for r in self.host.remotes.values()), 5.0)
+        return self.host.result
+
+    async def _replaced(self) -> bool:
+        """Every peer left at once and the first of them answers as a table of this game: the peers chose
+        a new host while this one was frozen or cut off (failover). Its seat must go on there."""
+        if not self.host.remotes or any(r.present for r in self.host.remotes.values()):
+            return False
+        for r in sorted(self.host.remotes.values(), key=lambda x: x.seat):
+            if not r.addr or not r.port:
+                continue
+            try:
+                game, _, _, _ = await probe_table(r.addr, r.port, timeout=2.0)
+            except Refusal:
+                return False  # not hosting (a peer's listener hangs up when it is not the host)
+            if game == self.host.game.name:
+                self.replaced_by = r.seat
+                return True
+            return False
+        return False
+
+    async def _stand_down(self) -> Result:
+        """The table has a new host: stop here, keeping this seat's save, for this seat to rejoin it.
+        (Bot seats run here have no save: their layers end with this process.)"""
+        drv = self.record
+        assert drv is not None
+        for d in self.local_drivers():
+            d.close()
+        self.save(now=True)  # the seat goes on from its save: it must be the latest
+        if self._saver is not None:
+            await asyncio.to_thread(self._saver.close)
+            self._saver = None
+        text = f"seat {self.replaced_by + 1} hosts this table now (failover while this host was away)"
+        log.warning("%s; our seat goes on from its save", text)
+        self.host.result = Result(
+            game=self.host.game.name,
+            table=self.host.name,
+            seat=self.host.host_seat,
+            scores={},
+            digest="",
+            plies=drv.fs.view.ply,
+            outcome="replaced: " + text,
+            audit_ok=False,
+            problems=[text],
+        )
+        self.host.emit(Finished(self.host.result))
+        return self.host.result
+
+    def abort(self, text: str) -> None:
+        """Tell every seat, signed, why the game ends (they name the same seats)."""
+        drv = self.record
+        assert drv is not None
+        body = text.encode()
+        # Signed as the host's seat, or (a host with no seat) as the first bot seat it runs: same key;
+        # with no seat in this process at all, as the host (seat -1), whose key its channel proved.
+        by = drv.fs.seat if self.host.host_seat < 0 and drv.fs.seat is not None else self.host.host_seat
+        sig = self.host.identity.sign(fair_message(self.host.joint, "abort", drv.fs.view.ply, "", by, body))
+        msg = m.Fair(kind="abort", ply=drv.fs.view.ply, seat=by, body=body, sig=sig)
+        self.fair_log.append(msg)
+        for r in self.host.remotes.values():
+            if r.present and r.conn is not None:
+                r.conn.send_nowait(msg)
+        self.host.broadcast(m.Notice(text=text))
+        self.host.emit(Problem(text))

@@ -1,0 +1,160 @@
+"""What the pieces of a LAN host share: its phases, a remote seat, and the narrow view of the host they use.
+
+:class:`~.host.TableHost` is the host; the phases of its protocol live in modules
+of their own (``fairhost.py``, ``relay.py``, ``beacons.py``, ``rematch.py``, …), each
+a class that owns its state and reaches the rest of the table only through
+:class:`HostCore` (the attributes and methods listed there, nothing private).
+"""
+
+from __future__ import annotations
+
+import enum
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from coldwater.core.state import State
+
+from .. import beacon
+from .. import messages as m
+from ..identity import fingerprint
+from ..transport import Connection
+
+if TYPE_CHECKING:
+    from coldwater.core.state import Game
+
+    from ..identity import Identity
+    from .events import Chooser, Event, Result
+
+FINALS_WAIT = 5.0
+"""Seconds the host waits for every present seat's signed final digest before relaying them."""
+
+
+class Bucket:
+    """A token bucket: `rate` per second, bursts of `burst` (chat, pings, resync requests)."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = burst
+        self.at = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class HostPhase(enum.Enum):
+    LOBBY = "lobby"
+    """Seats are filling; a peer that leaves frees its seat."""
+    SEEDING = "seeding"
+    """The commit-reveal round is running."""
+    GATHERING = "gathering"
+    """A new host after a failover, collecting escrow shares and records."""
+    PLAYING = "playing"
+    ENDED = "ended"
+    """The End went out; away seats may still come back for it."""
+
+
+def fp_text(key: bytes) -> str:
+    """A key's fingerprint, or "" for no key."""
+    return fingerprint(key) if key else ""
+
+
+def scores_of(state: State[Any, Any]) -> tuple[dict[str, int], str]:
+    sc = state.scores()
+    return dict(zip(sc.labels, sc.totals)), sc.outcome
+
+
+class Remote:
+    """A remote seat at the host: who sits there and how to reach them."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.key: bytes = b""
+        self.name = ""
+        self.conn: Connection | None = None
+        self.ready = False
+        self.addr = ""
+        self.port = 0
+        self.share = b""
+        self.by_bot = False
+        """The seat is played by a bot here for good (its player withheld a reveal or kept cheating)."""
+        self.timed_out = False
+        """The seat ran out of time: a bot plays it until its player acts or reconnects."""
+        self.back_asked = False
+        """Its person said "I am back" (a committed table, AutoPlay off): the next move is asked of them."""
+        self.told_end = False
+        """The game's End went out on this seat's connection."""
+        self.heard = time.monotonic()
+        self.linkless = False
+        """The peer came back without its beacon chain (it lost its save): it contributes no links."""
+        self.silent_draws = 0
+        """Public draws this seat missed while silent (the first is forgiven as a network fault)."""
+        self.sent_mark = -1
+        self.chat = Bucket(2.0, 5.0)
+        self.pings = Bucket(5.0, 10.0)
+        self.resyncs = Bucket(1.0, 3.0)
+        self.autoplays = Bucket(0.5, 4.0)
+
+    @property
+    def present(self) -> bool:
+        return self.conn is not None and not self.conn.closed
+
+
+class HostCore(Protocol):
+    """The part of :class:`~.host.TableHost` the phase modules use (mypy checks the host has it)."""
+
+    game: Game[Any, Any]
+    identity: Identity
+    info: m.TableInfo
+    name: str
+    host_seat: int
+    host_name: str
+    chooser: Chooser | None
+    save_dir: Path | None
+    port: int
+    linger: bool
+    phase: HostPhase
+    options: Any
+    """The table's options, as plain data."""
+    joint: bytes
+    commits: dict[int, bytes]
+    """Every seat's seed-round commitment (as published)."""
+    reveals: dict[int, bytes]
+    """Every seat's seed-round reveal (its beacon chain's tip rides in it)."""
+    remotes: dict[int, Remote]
+    seat_keys: dict[int, bytes]
+    steps: list[m.Step]
+    chain: beacon.Chain | None
+    bot_chains: dict[int, beacon.Chain]
+    problems: list[str]
+    cheaters: list[str]
+    result: Result | None
+
+    @property
+    def started(self) -> bool: ...
+
+    @property
+    def closing(self) -> bool: ...
+
+    def lobby(self) -> list[m.SeatInfo]: ...
+
+    def emit(self, event: Event) -> None: ...
+
+    def broadcast(self, msg: m.Message, *, exclude: int | None = None) -> None: ...
+
+    def refuse(self, conn: Connection | None, what: str, reason: str) -> None: ...
+
+    def lobby_changed(self) -> None: ...
+
+    def spawn(self, coro: Awaitable[Any]) -> None: ...
+
+    async def wait(self, cond: Callable[[], bool], timeout: float | None = None) -> bool: ...
+
+    async def relay_finals(self, waiting: list[Remote]) -> None: ...
