@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
 import msgspec
+from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import BindingType
@@ -55,6 +56,7 @@ from coldwater.tui.widgets.board import BoardView
 from coldwater.tui.widgets.choices import ChoiceList, Item
 from coldwater.tui.widgets.footer import SteadyFooter
 from coldwater.tui.widgets.log import GameLog, Kind, LogBook, LogEntry, LogPane
+from coldwater.tui.widgets.rows import break_row
 
 
 def with_names(text: str, names: list[str]) -> str:
@@ -371,10 +373,7 @@ leaving and resuming later loses nothing, the log included.
         self.flush_chance()
         view = self.current_view()
         self.say("#status", self.status(view))
-        line = self._standings(view)
-        standings = self.say("#standings", line)
-        if standings.display != bool(line):
-            standings.display = bool(line)  # a game without standings keeps the row for its board
+        self._show_standings(view)
         self.update_board(view)
         if self.pane and self.pane not in ("board", "log"):
             self.update_pane(self.pane, view)
@@ -419,6 +418,24 @@ leaving and resuming later loses nothing, the log included.
         if shown != self._bot_shown:
             self._bot_shown = shown
             self.refresh_bindings()  # the take-back key shows only now
+
+    def _show_standings(self, view: S) -> None:
+        """The standings line, broken between its items onto a second row (or more)
+        where it is wider than the screen: every seat's score stays on the table."""
+        line = self._standings(view)
+        standings = self.query_one("#standings", Static)
+        rows = break_row(Text(line), max(20, self.size.width - 2)) if line else []
+        text = "\n".join(r.plain for r in rows)
+        height = max(1, len(rows))
+        grows = standings.styles.height is None or standings.styles.height.value != height
+        if grows:
+            standings.styles.height = height
+        if standings.content != text or grows:
+            standings.update(text, layout=grows)
+        if grows:
+            self.refresh(layout=True)  # the rows under it move: lay the screen out again
+        if standings.display != bool(line):
+            standings.display = bool(line)  # a game without standings keeps the row for its board
 
     ONE_ROW: ClassVar[frozenset[str]] = frozenset({"#status", "#standings"})
     """Text lines one row high whatever they say (see themes/table.tcss)."""
@@ -534,6 +551,8 @@ leaving and resuming later loses nothing, the log included.
     def on_resize(self, event: events.Resize) -> None:
         if self.is_mounted:
             self.fit_side(self.query_one("#decision", ChoiceList).shown_count)
+            if self._drawable():
+                self._show_standings(self.current_view())
 
     def _show_preview(self, view: S | None = None) -> None:
         decision = self.query_one("#decision", ChoiceList)
@@ -928,6 +947,7 @@ leaving and resuming later loses nothing, the log included.
         board.can_focus = self.pane == "board"
         if self.pane == "board":
             board.focus()
+            board.scroll_home(animate=False, immediate=True)  # the whole board opens at its top
         elif self.pane == "log":
             self.query_one("#log-pane", LogPane).catch_up()
             self.query_one("#log-pane").focus()

@@ -35,8 +35,8 @@ from coldwater.core.aquatica.tribes_solo import LEVELS
 from coldwater.core.state import Scores
 from coldwater.net import records
 from coldwater.net.table import seat_label
-from coldwater.tui.games.aquatica import cards, words
-from coldwater.tui.games.aquatica.board import ALL_PARTS, COMPACT, AquaticaBoard, frame_text, pool_text
+from coldwater.tui.games.aquatica import cards, compact, words
+from coldwater.tui.games.aquatica.board import ALL_PARTS, COMPACT, AquaticaBoard, frame_text
 from coldwater.tui.screens.table import Pane, TableScreen, records_dir
 from coldwater.tui.widgets.board import BoardView
 from coldwater.tui.widgets.choices import Item
@@ -399,7 +399,7 @@ then *Rules*.
         d: AqData = view.data
         extra: list[str] = []
         if d.phase == "main":
-            extra.append(pool_text(d).plain)
+            extra.append(compact.pool(d).plain)
         if d.solo_level:
             extra.append(f"Tribes Solo {d.solo_level}")
         elif d.players == 1 and d.module == "goals":
