@@ -43,6 +43,7 @@ from textual.widget import Widget
 from textual.widgets import Input, OptionList, Static
 from textual.worker import Worker, WorkerState
 
+from coldwater.core.clock import START, Clock, advance
 from coldwater.core.errors import IllegalAction
 from coldwater.core.notation import Action
 from coldwater.core.state import CHANCE, State
@@ -53,7 +54,7 @@ from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen
 from coldwater.tui.thinking import ThinkingStopped
 from coldwater.tui.widgets.board import BoardView
-from coldwater.tui.widgets.choices import ChoiceList, Item
+from coldwater.tui.widgets.choices import ChoiceList, FilterBox, Item
 from coldwater.tui.widgets.footer import SteadyFooter
 from coldwater.tui.widgets.log import GameLog, Kind, LogBook, LogEntry, LogPane
 from coldwater.tui.widgets.rows import break_row
@@ -158,6 +159,10 @@ leaving and resuming later loses nothing, the log included.
         self._finished = False
         self._handing_over = False
         self._chance_lines: list[str] = []
+        self._clock: Clock = START
+        """Round and turn of the last position logged (see `clock`)."""
+        self._chance_clock: Clock = START
+        """The turn the chance lines waiting in `_chance_lines` happened in."""
         self.logbook = LogBook()
         self.pane = ""
         """The open full-screen pane ("" for the table itself)."""
@@ -259,11 +264,32 @@ leaving and resuming later loses nothing, the log included.
         who = seat_label(self.table.seats, cur)
         return f"{self.table.game.title} — {who} to play"
 
+    def clock_text(self, view: S, clock: Clock) -> str:
+        """The round and turn in the title ("round 3 · turn 5"); a game may name its rounds."""
+        return "setting up" if clock.setup else clock.text()
+
+    def clock(self) -> Clock:
+        """Round and turn now: the record's own count where this table keeps one, else
+        counted from the positions this screen has seen (a LAN table)."""
+        rec = getattr(self.table, "record", None)
+        last = rec.entries[-1].clock if rec is not None and rec.entries else None
+        return last if last is not None else self._clock
+
+    def status_line(self, view: S, status: str) -> str:
+        """`status` with the round and turn after its first part (who is to play)."""
+        if self.table.current is None:
+            return status
+        head, sep, rest = status.partition(" · ")
+        try:
+            when = self.clock_text(view, self.clock())
+        except Exception:  # a courtesy: the title must not stop the game
+            when = ""
+        return head + (f" · {when}" if when else "") + (f" · {rest}" if sep else "")
+
     # ---- hooks: the log ----------------------------------------------------
-    def round_of(self, view: S) -> int | None:
-        """The round `view` is in, for the log's headings (None: the game has none)."""
-        r = getattr(view.data, "round", None)
-        return r if isinstance(r, int) and not isinstance(r, bool) else None
+    def party_name(self, party: int) -> str:
+        """Whose turn `party`'s is, in words (a party numbered from the seats: "Silent player")."""
+        return seat_label(self.table.seats, party)
 
     def actor_name(self, view: S, seat: int, action: A) -> str:
         """Who made `action` in words: the seat's name, or "Silent player", "The rival"..."""
@@ -287,7 +313,7 @@ leaving and resuming later loses nothing, the log included.
             with Container(id="side"):
                 with Vertical(id="decision-box"):
                     yield Static(id="decision-title")
-                    yield Input(placeholder="filter the choices (Esc: clear)", id="decision-filter")
+                    yield FilterBox("decision", placeholder="filter the choices (Esc: clear)", id="decision-filter")
                     yield ChoiceList(id="decision")
                     yield Static(id="decision-preview")
                 yield GameLog(id="log")
@@ -372,7 +398,7 @@ leaving and resuming later loses nothing, the log included.
             return
         self.flush_chance()
         view = self.current_view()
-        self.say("#status", self.status(view))
+        self.say("#status", self.status_line(view, self.status(view)))
         self._show_standings(view)
         self.update_board(view)
         if self.pane and self.pane not in ("board", "log"):
@@ -572,8 +598,8 @@ leaving and resuming later loses nothing, the log included.
             self._show_preview()
 
     # ---- the log -------------------------------------------------------------
-    def log_entry(self, kind: Kind, text: str, who: str = "", round: int | None = None) -> LogEntry:
-        entry = self.logbook.add(kind, text, who, round)
+    def log_entry(self, kind: Kind, text: str, who: str = "", clock: Clock | None = None) -> LogEntry:
+        entry = self._add(kind, text, who, clock)
         if self._composed:
             self.query_one("#log", GameLog).show_entry(entry)
             self.query_one("#log-pane", LogPane).show_entry(entry)
@@ -594,12 +620,29 @@ leaving and resuming later loses nothing, the log included.
                 pass
         return with_names(text, [s.name for s in self.table.seats]), action
 
+    def _add(self, kind: Kind, text: str, who: str, clock: Clock | None) -> LogEntry:
+        if clock is None:
+            return self.logbook.add(kind, text, who)
+        try:
+            party = self.party_name(clock.party) if not clock.setup else ""
+        except Exception:  # a name is a courtesy
+            party = ""
+        return self.logbook.add(kind, text, who, clock.round, turn=clock.turn, party=party)
+
     def record_applied(self, before: S | None, after: S, seat: int, notation: str) -> None:
-        """Log one applied action: the move (or chance line), then its announcements."""
+        """Log one applied action: the move (or chance line), then its announcements,
+        under the round and turn it was made in."""
         names = [s.name for s in self.table.seats]
         text, action = self.describe_applied(before, seat, notation)
-        rnd = self._round(after)
+        rnd = self._clock
+        try:
+            self._clock = advance(rnd, after)
+        except Exception:  # see _try
+            pass
         if seat == CHANCE:
+            if self._chance_lines and self._chance_clock.turn != rnd.turn:
+                self.flush_chance()  # a new turn's draws get its own heading
+            self._chance_clock = rnd
             self._chance_lines.append(text)  # written together, before the next move
         else:
             self.flush_chance()
@@ -620,12 +663,6 @@ leaving and resuming later loses nothing, the log included.
             for line in lines:
                 self.log_entry("announce", with_names(line, names), "", rnd)
 
-    def _round(self, view: S) -> int | None:
-        try:
-            return self.round_of(view)
-        except Exception:  # see _try
-            return None
-
     def rebuild_log(self) -> None:
         """Write the log again from the game record (Resume, Undo), so it is never empty.
 
@@ -643,6 +680,7 @@ leaving and resuming later loses nothing, the log included.
         notes = [e for e in self.logbook.entries if e.kind == "note" and not e.text.startswith("(")]
         self.logbook.clear()
         self._chance_lines = []
+        self._clock = self._chance_clock = START
         for note in notes:
             self.logbook.add("note", note.text)
         seat_view = self.log_seat
@@ -686,9 +724,9 @@ leaving and resuming later loses nothing, the log included.
         lines, self._chance_lines = self._chance_lines, []
         for line in self.summarize_chance(lines):
             if live and self._composed:
-                self.log_entry("chance", line)
+                self.log_entry("chance", line, "", self._chance_clock)
             else:
-                self.logbook.add("chance", line)
+                self._add("chance", line, "", self._chance_clock)
 
     def since_your_turn(self) -> None:
         """At the start of a person's turn: one line of what everyone else did since."""
@@ -793,7 +831,7 @@ leaving and resuming later loses nothing, the log included.
         who = seat_label(self.table.seats, seat)
         self._thinking = (seat, time.monotonic())
         self.say("#decision-title", f"{who} is thinking…")
-        self.say("#status", f"{self.table.game.title} — {who} is thinking…")
+        self.say("#status", self.status_line(self.current_view(), f"{self.table.game.title} — {who} is thinking…"))
         self.query_one("#decision", ChoiceList).set_items([])
         self._bot_line()
 
