@@ -24,6 +24,7 @@ from coldwater.core.notation import Action
 from coldwater.core.record import GameRecord
 from coldwater.core.state import CHANCE, State
 from coldwater.net.emitter import Emitter
+from coldwater.net.names import shown_player
 from coldwater.net.table import Applied, ContentRef, Event, GameOver, Seat, SeatKind
 from coldwater.net.table import Listener as TableListener
 
@@ -59,7 +60,7 @@ class LanTable:
         self.seats: list[Seat]
         if fair:
             self.my_seat = party.host_seat
-            names = {s.seat: s.name for s in party.lobby()}
+            names = {s.seat: shown_player(s.name) for s in party.lobby()}
             n = self.state.players
             self.seats = [
                 Seat(SeatKind.PERSON if i == self.my_seat else SeatKind.REMOTE, names.get(i) or f"Seat {i + 1}")
@@ -74,7 +75,7 @@ class LanTable:
             self._unsub = party.table.subscribe(self._on_table_event)
         else:
             self.my_seat = party.seat
-            names = {s.seat: s.name for s in party.seats}
+            names = {s.seat: shown_player(s.name) for s in party.seats}  # from the host: escaped
             n = party.state.players
             self.seats = [
                 Seat(SeatKind.PERSON if i == self.my_seat else SeatKind.REMOTE, names.get(i) or f"Seat {i + 1}")
