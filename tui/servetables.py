@@ -449,10 +449,12 @@ class ServerTables:
 
     async def open_table(self, blob: bytes, req: OpenTable) -> Reply:
         from coldwater.core import games
+        from coldwater.net.names import BadName, check_name
 
-        name = req.name.strip()
-        if not name or len(name) > 40:
-            return Failed("give the table a name of at most 40 characters")
+        try:  # the one name rule (net/names.py), as the form and `coldwater host` check it
+            name = check_name(req.name)
+        except BadName as e:
+            return Failed(str(e))
         if name in self.tables:
             return Failed(f"a table named {name!r} is already open on this server; choose another name")
         if len(self.tables) >= self.max_tables:

@@ -34,6 +34,7 @@ from .. import messages as m
 from ..fairdeal.deck import FairDealError
 from ..fairdeal.seat import WIRED, FairSeat
 from ..identity import Identity, fingerprint, verify
+from ..names import shown_player
 from ..table import Applied, Seat, SeatKind, Table
 from ..table import Event as TableEvent
 from ..transport import SAME_KEY, Connection, Guard, Listener, Refusal, accept, listen, probe_table
@@ -685,7 +686,7 @@ class TableHost(Emitter[Event]):
                 await conn.close()
                 return
             await r.conn.close()  # a reconnect replaces a half-dead old connection
-        r.conn, r.key, r.name = conn, conn.peer_key, first.name[:40] or f"Seat {seat + 1}"
+        r.conn, r.key, r.name = conn, conn.peer_key, shown_player(first.name.strip()) or f"Seat {seat + 1}"
         r.addr, r.port = conn.peer_addr, first.port
         r.heard = time.monotonic()
         if first.share:

@@ -713,7 +713,11 @@ leaving and resuming later loses nothing, the log included.
                 "outcome", with_names(event.outcome or "The game is over.", [s.name for s in self.table.seats])
             )
             return
-        self.record_applied(self._describe_view, self.seen_by(self.log_seat), event.seat, event.action)
+        # A LAN table says which view the step was made from (steps may come in a burst);
+        # a local table applies one step per drive, from the view taken just before it.
+        exact = getattr(self.table, "before_step", None)
+        before = self.as_view(exact) if exact is not None else self._describe_view
+        self.record_applied(before, self.seen_by(self.log_seat), event.seat, event.action)
         if event.seat == self.viewer and self.bot_plays() and not self.busy:
             self.drive()  # the bot moved for this seat: nobody's keys made it, so the screen follows on its own
 
