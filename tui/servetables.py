@@ -44,6 +44,8 @@ FD_ENV = "COLDWATER_SERVE_FD"
 """The descriptor of the app's end of its control socket (set only in served sessions)."""
 KEY_ENV = "COLDWATER_SSH_KEY"
 """The fingerprint of the SSH key the session connected with (set only in served sessions)."""
+OPENSSH_KEY_ENV = "COLDWATER_SSH_KEY_SHA256"
+"""The same key's fingerprint as OpenSSH writes it (``SHA256:`` + unpadded base64), for the person to compare."""
 MAX_FRAME = 64 * 1024
 TABLES_PER_KEY = 2
 """Open tables one key may have on the server at once (a table is a listening port and a task)."""
@@ -155,6 +157,11 @@ def _frame(msg: Request | Reply) -> bytes:
 def served_key() -> str:
     """The SSH key fingerprint this app was started for, or "" outside `coldwater serve`."""
     return os.environ.get(KEY_ENV, "")
+
+
+def served_openssh_key() -> str:
+    """The same key as `ssh-keygen -l` prints it (``SHA256:…``), or "" outside `coldwater serve`."""
+    return os.environ.get(OPENSSH_KEY_ENV, "")
 
 
 def die_with_server() -> None:
