@@ -17,6 +17,7 @@ import msgspec
 
 from coldwater import __version__
 
+from .clock import START, Clock, advance
 from .errors import IllegalAction, NotationError, RecordError
 from .notation import Action
 from .state import State
@@ -31,6 +32,9 @@ class Entry(msgspec.Struct, array_like=True, frozen=True):
     seat: int
     action: str
     digest: str
+    clock: Clock | None = None
+    """Round and turn of the position after it; None in records written before clocks
+    were kept (resuming such a save fills them in)."""
 
 
 class GameRecord(msgspec.Struct, kw_only=True):
@@ -68,7 +72,9 @@ def start(
 
 
 def append(record: GameRecord, seat: int, action: Action, after: State[Any, Any]) -> None:
-    record.entries.append(Entry(seat, str(action), after.digest()))
+    prev = record.entries[-1].clock if record.entries else START
+    clock = advance(prev, after) if prev is not None else None
+    record.entries.append(Entry(seat, str(action), after.digest(), clock))
 
 
 def dumps(record: GameRecord) -> bytes:

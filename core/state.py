@@ -86,6 +86,27 @@ class Scores(msgspec.Struct, frozen=True):
         }
 
 
+SETUP: Final[int] = -1
+"""`Turn.party` while the game is being set up, before the first turn."""
+
+
+class Turn(msgspec.Struct, frozen=True):
+    """Whose turn a position is in, as people count turns and rounds (``State.turn``).
+
+    :mod:`coldwater.core.clock` counts turns and rounds from these, the same way for
+    every game and from public data alone, so a view counts as the full state does.
+    """
+
+    party: int
+    """A seat, or a party that is no seat (Practice Pond's silent player) numbered
+    from ``players``; SETUP before the first turn."""
+    stage: int = 0
+    """How far into the turn: it never drops within one turn, so a drop begins the
+    next turn even when the same party plays it (a solo game's turns are all one seat's)."""
+    round: int | None = None
+    """The game's own round count where it keeps one (Fisheries' day)."""
+
+
 class Opening(msgspec.Struct, frozen=True, array_like=True):
     """A sealed value an action makes visible: the value in `slot` is opened `to` a seat (or EVERYONE)."""
 
@@ -180,6 +201,14 @@ class State(Generic[A, D]):
     @property
     def players(self) -> int:
         raise NotImplementedError
+
+    def turn(self) -> Turn | None:
+        """Whose turn this position is in (see :class:`Turn`), read off public data.
+
+        None where the engine does not say (the default, or a moment nobody's turn
+        owns, such as contests all seats answer): each run of one seat's decisions
+        then counts as that seat's turn."""
+        return None
 
     # ---- a view that advances itself (no process holds the full state) ----
     # At a table whose dealer nobody sees through (docs/fairplay.md), each seat keeps

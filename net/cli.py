@@ -32,6 +32,7 @@ from . import messages as m
 from .cliargs import UsageError, fail, parse_options, parse_seats
 from .known_hosts import normalise_fingerprint
 from .lan import join_table, open_table, watch_table
+from .names import PLAYER_NAME_BYTES, BadName, check_name
 from .paths import DataFolderBusy, DataLock
 from .session import Event, Result, TableHost, bot_chooser
 from .session.fairtable import FairDriver
@@ -164,6 +165,18 @@ def _interactive() -> int:
     return 2
 
 
+def name_rule(ns: argparse.Namespace) -> None:
+    """`coldwater host`'s --name and --player-name against the name rule (net/names.py); UsageError if not."""
+    for flag, text, what, limit in (
+        ("--name", ns.name, "table name", None),
+        ("--player-name", ns.player_name or "host", "player name", PLAYER_NAME_BYTES),
+    ):
+        try:
+            check_name(text, what=what) if limit is None else check_name(text, what=what, limit=limit)
+        except BadName as e:
+            raise UsageError(f"{flag}: {e}") from None
+
+
 def _fair_stats(drv: FairDriver | None) -> dict[str, Any]:
     """A fair-dealer table's figures for benchmarks: setup time and each private deal's latency here."""
     if drv is None:
@@ -187,6 +200,7 @@ async def _host(game: Game[Any, Any], ns: argparse.Namespace) -> int:
         else:
             seats = ["host", *parse_seats(ns.seats, ns.players)]
         options = parse_options(ns.option)
+        name_rule(ns)
     except UsageError as e:
         return fail(e)
     if ns.bot not in (None, "") and ns.bot not in game.bots:

@@ -4,7 +4,8 @@ A host advertises ``<table name> [<id>]._coldwater._tcp.local.`` with TXT
 records ``game``, ``table``, ``open`` (open seats), ``v`` (protocol version),
 ``content`` (content hash), ``fp`` (the host's fingerprint) and ``pw`` ("1" when
 the table needs a passphrase), ``w`` (people watching), ``wa`` ("1" when the table
-admits watchers) and ``run`` ("1" once the game is on); it updates the record when
+admits watchers), ``run`` ("1" once the game is on), ``n`` (seats in all) and ``app`` (the
+app's version); it updates the record when
 seats or watchers change and withdraws it when the table closes. A :class:`TableBrowser` keeps the list of
 tables as they appear, change and vanish. Where multicast does not reach, people
 join by ``HOST:PORT``.
@@ -12,7 +13,9 @@ join by ``HOST:PORT``.
 Nothing in an advert is proof: anyone can announce any name and fingerprint.
 The joiner checks the advertised fingerprint against the key the table proves in
 the handshake (see lan.join_table), and listings mark names that more than one
-table uses (``duplicate``), so a person sees that one of them is not theirs.
+table uses (``duplicate``), so a person sees that one of them is not theirs. A table
+name that breaks the name rule (net/names.py: control or direction characters, too
+long) is not listed at all, and the other text fields are escaped before they are kept.
 """
 
 from __future__ import annotations
@@ -30,7 +33,10 @@ import msgspec
 from zeroconf import IPVersion, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
+from coldwater import __version__
+
 from .messages import PROTOCOL, SERVICE
+from .names import TABLE_NAME_BYTES, check_name, is_good, shown
 
 log = logging.getLogger("coldwater.net")
 
@@ -63,6 +69,10 @@ class Listing(msgspec.Struct, frozen=True):
     dealer: str = ""
     """Who deals hidden values: "fair" (nobody sees through it), "committed" (the host's dealer), or ""
     when the advert does not say (an older version)."""
+    seats: int = 0
+    """Seats at the table in all (0: the advert does not say)."""
+    version: str = ""
+    """The host's app version (coldwater.__version__), escaped; "" when the advert does not say."""
 
     @property
     def compatible(self) -> bool:
@@ -88,8 +98,9 @@ def local_addresses() -> list[str]:
 
 
 def _instance(table: str) -> str:
-    # DNS labels are at most 63 bytes; a short random id keeps two tables of one name apart.
-    base = "".join(c for c in table if c.isprintable() and c != ".")[:40] or "table"
+    # DNS labels are at most 63 bytes: the name rule keeps a table name to TABLE_NAME_BYTES, which
+    # leaves room for the short random id that keeps two tables of one name apart (and zeroconf's -N).
+    base = "".join(c for c in table if c != ".").encode()[:TABLE_NAME_BYTES].decode(errors="ignore") or "table"
     return f"{base} [{os.urandom(2).hex()}].{SERVICE}"
 
 
@@ -108,8 +119,10 @@ class Advertiser:
         needs_passphrase: bool = False,
         watch: int = 0,
         dealer: str = "",
+        seats: int = 0,
     ) -> None:
-        self.table = table
+        self.table = check_name(table)  # BadName (a ValueError) before anything goes on the air
+        self.seats = seats
         self.needs_passphrase = needs_passphrase
         self.game = game
         self.content = content
@@ -147,6 +160,8 @@ class Advertiser:
             "wa": "1" if self._watchers < self.watch else "0",
             "run": "1" if self._running else "0",
             "d": self.dealer,
+            "n": str(self.seats),
+            "app": __version__,
         }
         server = f"coldwater-{self.name.split('[')[-1][:4]}.local."
         return AsyncServiceInfo(
@@ -244,7 +259,12 @@ class TableBrowser:
         info = AsyncServiceInfo(SERVICE, name)
         if not await info.async_request(self._zc.zeroconf, 3000):
             return
-        props = {k.decode(): (v or b"").decode(errors="replace") for k, v in info.properties.items()}
+        props = {k.decode(errors="replace"): (v or b"").decode(errors="replace") for k, v in info.properties.items()}
+        if not is_good(props.get("table", "")):
+            # Anyone can announce anything: a name with ESC or bidi characters would reach every
+            # Join screen on the LAN, so such a table is not listed (and the log line is escaped).
+            log.warning("ignoring a table advertised with a bad name: %s", shown(props.get("table", "")))
+            return
         addrs = tuple(info.parsed_addresses(IPVersion.V4Only))
         if not addrs or info.port is None:
             return
@@ -252,22 +272,24 @@ class TableBrowser:
             listing = Listing(
                 service=name,
                 table=props.get("table", ""),
-                game=props.get("game", ""),
+                game=shown(props.get("game", ""), limit=32),
                 host=addrs[0],
                 port=int(info.port),
                 open_seats=int(props.get("open", "0")),
                 v=int(props.get("v", "0")),
-                content=props.get("content", ""),
-                fingerprint=props.get("fp", ""),
+                content=shown(props.get("content", ""), limit=128),
+                fingerprint=shown(props.get("fp", ""), limit=32),
                 addresses=addrs,
                 needs_passphrase=props.get("pw", "0") == "1",
                 watchers=max(0, int(props.get("w", "0"))),
                 watchable=props.get("wa", "0") == "1",
                 running=props.get("run", "0") == "1",
                 dealer=props.get("d", "") if props.get("d", "") in ("fair", "committed") else "",
+                seats=max(0, min(int(props.get("n", "0")), 99)),
+                version=shown(props.get("app", ""), limit=24),
             )
         except ValueError:
-            log.warning("ignoring a malformed table advertisement %r", name)
+            log.warning("ignoring a malformed table advertisement %s", shown(name, limit=255))
             return
         self.tables[name] = listing
         self._notify()

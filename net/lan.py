@@ -22,6 +22,7 @@ from .fairdeal.seat import WIRED
 from .identity import Identity, fingerprint, load_or_create
 from .known_hosts import FILE as KNOWN_HOSTS_FILE
 from .known_hosts import KnownHosts, KnownHostsError, normalise_fingerprint
+from .names import PLAYER_NAME_BYTES, check_name
 from .session import Chooser, PeerSave, TableHost, TablePeer, WrongTable, _safe
 from .session.spectators import WATCHERS, advertise_watchers
 from .session.watcher import TableWatcher
@@ -77,8 +78,11 @@ async def open_table(
     host's own seat is a person (``host.submit``) and the game starts on ``host.start_game()``.
     `watchers` is the most people who may watch at once (0: nobody may). `dealer` is
     ``"committed"`` or ``"fair"`` (TableHost says where the fair dealer can deal); None
-    (the default) gives the game its :func:`default_dealer`.
+    (the default) gives the game its :func:`default_dealer`. A `name` or `host_name` that breaks
+    the name rule (net/names.py) raises :class:`~coldwater.net.names.BadName` before anything listens.
     """
+    name = check_name(name)
+    host_name = check_name(host_name, what="player name", limit=PLAYER_NAME_BYTES)
     if isinstance(game, str):
         game = games.get(game)
     host = TableHost(
@@ -108,6 +112,7 @@ async def open_table(
             needs_passphrase=bool(passphrase),
             addresses=None if bind in ("0.0.0.0", "") else [bind],
             dealer=host.info.dealer,
+            seats=host.info.players,
         )
         host.on_seats_changed(adv.update_soon)
         advertise_watchers(host, adv)

@@ -23,6 +23,7 @@ from typing import Any
 import msgspec
 
 from coldwater.core import games, record
+from coldwater.core.clock import START, advance
 from coldwater.core.errors import ContentError, IllegalAction, RecordError
 from coldwater.core.notation import Action
 from coldwater.core.rng import Rng
@@ -214,6 +215,9 @@ class Table:
             seed = os.urandom(8).hex()
         state = game.new(len(seats), seed=seed, options=options)
         m = {"seats": ", ".join(s.name for s in seats), **(meta or {})}
+        people = [str(i) for i, s in enumerate(seats) if s.kind is SeatKind.PERSON]
+        if people:  # whose own view a replay of the finished game opens on
+            m.setdefault("people", ",".join(people))
         if content is not None:
             m[CONTENT_META] = content.path
         rec = record.start(game, state, options, meta=m)
@@ -485,8 +489,13 @@ def resume(path: Path, *, set_aside: bool = True, game: Game[Any, Any] | None = 
                     ) from None
         try:
             game, state = record.initial_state(save.record, game)
+            clock, clocks = START, []
             for _, _, after in record.replay_iter(save.record, game):
                 state = after
+                clock = advance(clock, after)
+                clocks.append(clock)
+            if any(e.clock is None for e in save.record.entries):  # saved before clocks were kept
+                save.record.entries = [msgspec.structs.replace(e, clock=c) for e, c in zip(save.record.entries, clocks)]
         except RecordError as e:
             raise SaveError(f"{path.name} cannot be replayed: {e}") from None
         if len(save.seats) != state.players:
@@ -540,7 +549,10 @@ def turn_starts(entries: list[record.Entry]) -> list[int]:
 
 
 def count_turns(entries: list[record.Entry]) -> int:
-    return len(turn_starts(entries))
+    """Turns played: the record's own count (see coldwater.core.clock), or for a record
+    written before it kept one, the runs of one seat's decisions."""
+    last = entries[-1].clock if entries else None
+    return last.turn if last is not None else len(turn_starts(entries))
 
 
 def list_saves(folder: Path | None = None) -> list[SaveInfo]:

@@ -180,6 +180,7 @@ def lan_app(args: argparse.Namespace) -> int:
     from coldwater import net
     from coldwater.core import games
     from coldwater.net import cli as net_cli
+    from coldwater.net.cli import name_rule
     from coldwater.tui.app import ColdwaterApp
 
     parser = net_cli._host_parser() if args.command == "host" else net_cli._join_parser()
@@ -192,6 +193,7 @@ def lan_app(args: argparse.Namespace) -> int:
                 raise UsageError("--no-seat hosts with nobody at this terminal: add --headless")
             others = parse_seats(ns.seats, ns.players)
             options = parse_options(ns.option)
+            name_rule(ns)  # a message here, never a traceback from zeroconf
             if ns.turn_timer is not None and ns.turn_timer < 0:
                 raise UsageError("the turn timer is a number of seconds, 0 for none")
         except UsageError as e:

@@ -24,6 +24,7 @@ from coldwater.core.notation import Action
 from coldwater.core.record import GameRecord
 from coldwater.core.state import CHANCE, State
 from coldwater.net.emitter import Emitter
+from coldwater.net.names import shown_player
 from coldwater.net.table import Applied, ContentRef, Event, GameOver, Seat, SeatKind
 from coldwater.net.table import Listener as TableListener
 
@@ -59,7 +60,7 @@ class LanTable:
         self.seats: list[Seat]
         if fair:
             self.my_seat = party.host_seat
-            names = {s.seat: s.name for s in party.lobby()}
+            names = {s.seat: shown_player(s.name) for s in party.lobby()}
             n = self.state.players
             self.seats = [
                 Seat(SeatKind.PERSON if i == self.my_seat else SeatKind.REMOTE, names.get(i) or f"Seat {i + 1}")
@@ -74,7 +75,7 @@ class LanTable:
             self._unsub = party.table.subscribe(self._on_table_event)
         else:
             self.my_seat = party.seat
-            names = {s.seat: s.name for s in party.seats}
+            names = {s.seat: shown_player(s.name) for s in party.seats}  # from the host: escaped
             n = party.state.players
             self.seats = [
                 Seat(SeatKind.PERSON if i == self.my_seat else SeatKind.REMOTE, names.get(i) or f"Seat {i + 1}")
@@ -87,6 +88,10 @@ class LanTable:
         (ply 0 for one who came before the start); the end screen lays them out (no record replays them)."""
         if self.my_seat < 0 and not self.is_host:
             self.public_history.append((CHANCE, "", self.state.clone()))
+        self._last: State[Any, Any] | None = self.view(self.my_seat)
+        """This seat's view after the last step it heard of: the view the next step is described from."""
+        self.before_step: State[Any, Any] | None = None
+        """While an Applied is emitted: the view before that step (None: not known, e.g. after a resync)."""
         self.opening_note = ""
         """A line for the top of the log (a watcher who came in mid-game: the moves before are not in it)."""
         if self.my_seat < 0 and not self.is_host and self.state.ply > 0:
@@ -132,10 +137,12 @@ class LanTable:
         return [self.my_seat] if self.my_seat >= 0 else []
 
     def view(self, seat: int | None) -> State[Any, Any]:
-        # Whatever the screen asks, it only ever sees what this seat may see.
+        # Whatever the screen asks, it only ever sees what this seat may see. A copy, as a local
+        # Table's view is: a seat's state at a fair table is changed in place by each step, and the
+        # log describes a step from the view taken before it (the live object would be the after).
         if self.is_host and not self._fair:
             return self.state.view(self.my_seat if self.my_seat >= 0 else None)
-        return self.state
+        return self.state.clone()
 
     def subscribe(self, listener: TableListener) -> Callable[[], None]:
         return self._events.subscribe(listener)
@@ -176,7 +183,22 @@ class LanTable:
     # ---- events ------------------------------------------------------------------
     def _on_table_event(self, event: Event) -> None:
         self._changed.set()
-        self._events.emit(event)
+        if isinstance(event, Applied):
+            self._emit_step(event, self.view(self.my_seat))
+        else:
+            self._events.emit(event)
+
+    def _emit_step(self, event: Applied, after: State[Any, Any]) -> None:
+        # Steps can come in a burst (a bot's turn, the draws after it) before the screen's drive
+        # loop wakes: each is described from the view just before it, never one taken earlier.
+        prev = self._last
+        fits = prev is not None and after.ply == event.ply and prev.ply == event.ply - 1
+        self.before_step = prev if fits else None
+        self._last = after
+        try:
+            self._events.emit(event)
+        finally:
+            self.before_step = None
 
     def _on_peer_event(self, event: SessionEvent) -> None:
         if not isinstance(event, self._step_type):
@@ -187,7 +209,7 @@ class LanTable:
         if self.public_history and event.ply == st.ply > self.public_history[-1][2].ply:
             # (A resync replays events for steps its view already holds: those are not new positions.)
             self.public_history.append((event.seat, action, st.clone()))
-        self._events.emit(Applied(event.seat, action, "", event.ply))
+        self._emit_step(Applied(event.seat, action, "", event.ply), st.clone())
         if self.state.is_over and not self._over_sent:
             self._over_sent = True
             self._events.emit(GameOver(self.state.scores().outcome))

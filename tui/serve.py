@@ -35,10 +35,21 @@ import msgspec
 
 from coldwater.net import paths
 from coldwater.net.files import write_atomic
+from coldwater.net.names import shown
 from coldwater.tui import servetables
 
 DEFAULT_PORT = 2222
 NEEDS_TERMINAL = "coldwater needs a terminal: connect with `ssh -t` (a plain `ssh HOST` asks for one).\r\n"
+TERMINAL_SETUP = b"\x1b[?1049h\x1b[?25l\x1b[?1000h\x1b[?1003h\x1b[?1015h\x1b[?1006h\x1b[?2004h\x1b[?1004h"
+"""What the app (Textual) asks of a terminal when it starts: the alternate screen, no cursor, mouse
+reporting, bracketed paste, focus events. A terminal that takes up a running app never saw it, so the
+server sends it on every attach before the app redraws."""
+TERMINAL_RESTORE = (
+    b"\x1b[<u\x1b[?1000l\x1b[?1003l\x1b[?1015l\x1b[?1006l\x1b[?1016l\x1b[?2004l\x1b[?1004l\x1b[?1049l\x1b[?25h"
+)
+"""The undoing of it all (as the app does when it quits), sent before the server closes a session itself."""
+NO_SESSION_PER_KEY = 4
+"""Connections of one key with no session (``ssh -N``, or a session not asked for yet) at once; more are closed."""
 
 
 class ServeConfig(msgspec.Struct, frozen=True, kw_only=True):
@@ -158,9 +169,13 @@ class AppProcess:
         self.child = child
         self.master = master
         self.session: _Session | None = None
+        self.attached_before = False
         self.last_input = time.monotonic()
         self.detached_at: float | None = None
         self._reading = False
+        self.last_output = time.monotonic()
+        self.closed_why = ""
+        """Why the server ended this app (idle, nobody came back), told to the terminal showing it."""
 
     @property
     def who(self) -> str:
@@ -176,6 +191,9 @@ class AppProcess:
             old.taken_over()
         self.detached_at = None
         self.last_input = time.monotonic()
+        if old is not None or self.attached_before:
+            self._send(TERMINAL_SETUP)  # a new terminal: set it up as the app did its first
+        self.attached_before = True
         self._read(True)
         cols, rows = session.size
         # A returning terminal is blank: a size change makes the app draw everything again.
@@ -231,6 +249,8 @@ class AppProcess:
         self._send(data)
 
     def _send(self, data: bytes) -> None:
+        if data:
+            self.last_output = time.monotonic()
         if data and self.session is not None and self.session.chan is not None:
             with contextlib.suppress(Exception):  # the connection may be closing under us
                 self.session.chan.write(data)
@@ -254,6 +274,8 @@ class AppProcess:
         self.server.log(f"app for {self.who} ended ({status})")
         session = self.session
         if session is not None and session.chan is not None:
+            if self.closed_why:  # the server ended it: give the terminal back, and say why
+                self._send(TERMINAL_RESTORE + f"[coldwater: {self.closed_why}]\r\n".encode())
             with contextlib.suppress(Exception):
                 session.chan.exit(max(status, 0))
 
@@ -261,9 +283,10 @@ class AppProcess:
         ready, _, _ = select.select([self.master], [], [], 0)
         return bool(ready)
 
-    def stop(self) -> None:
+    def stop(self, why: str = "") -> None:
         if not self.running:
             return
+        self.closed_why = self.closed_why or why
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.child.pid, signal.SIGHUP)
         child = self.child
@@ -292,6 +315,8 @@ class Server:
         self._acceptor: asyncssh.SSHAcceptor | None = None
         self._reaper: asyncio.Task[None] | None = None
         self.apps: list[AppProcess] = []
+        self.no_session: dict[bytes, list[Any]] = {}
+        """Per key, its connections that asked for no session yet (capped: NO_SESSION_PER_KEY)."""
         self._tasks: set[asyncio.Task[None]] = set()
         self.starting = asyncio.Lock()  # starting a process takes milliseconds; one at a time is fine
         self.tables = servetables.ServerTables(
@@ -305,6 +330,15 @@ class Server:
             keep_empty=config.keep_detached,
             say=lambda line: self.log(line),
         )
+
+    def no_session_gone(self, conn: Any) -> None:
+        """`conn` asked for a session, or closed: it no longer counts against its key's cap."""
+        key: bytes | None = getattr(conn, "key_blob", None)
+        if key is None or conn not in self.no_session.get(key, []):
+            return
+        self.no_session[key].remove(conn)
+        if not self.no_session[key]:
+            del self.no_session[key]
 
     def spawn(self, work: Coroutine[Any, Any, None]) -> None:
         """Run `work` as a task the server holds on to (the loop keeps only weak references)."""
@@ -348,6 +382,7 @@ class Server:
             "TERM": term,
             "COLDWATER_HOME": str(home),
             servetables.KEY_ENV: key_fingerprint(blob),
+            servetables.OPENSSH_KEY_ENV: openssh_fingerprint(blob),
             servetables.FD_ENV: str(theirs.fileno()),
             **{k: v for k, v in client_env.items() if k in ("COLORTERM", "NO_COLOR")},
         }
@@ -387,9 +422,12 @@ class Server:
             await asyncio.sleep(min(idle, keep, 5.0))
             now = time.monotonic()
             for app in list(self.apps):
-                if app.session is not None and now - app.last_input >= idle:
+                # Idle: no key pressed and nothing drawn. A watcher (or a player waiting on the
+                # others) presses nothing for a long time, but the moves keep its screen drawing.
+                quiet = now - max(app.last_input, app.last_output)
+                if app.session is not None and quiet >= idle:
                     self.log(f"app for {app.who} closed after {idle:.0f} s without a key")
-                    app.stop()
+                    app.stop(f"closed after {idle / 60:g} minutes with no key pressed and nothing new to show")
                 elif app.detached_at is not None and now - app.detached_at >= keep:
                     self.log(f"app for {app.who} closed: nobody came back for {keep:.0f} s")
                     app.stop()
@@ -402,6 +440,27 @@ class Server:
         class _Conn(asyncssh.SSHServer):
             def __init__(self) -> None:
                 self.key_blob: bytes | None = None
+                self.conn: asyncssh.SSHServerConnection | None = None
+
+            def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+                self.conn = conn
+
+            def connection_lost(self, exc: Exception | None) -> None:
+                server.no_session_gone(self)
+
+            def auth_completed(self) -> None:
+                # `ssh -N` (or a client that never asks for a session) holds a connection and a
+                # task here for nothing: a few per key at once, and a further one is closed.
+                assert self.key_blob is not None and self.conn is not None
+                bare = server.no_session.setdefault(self.key_blob, [])
+                if len(bare) >= NO_SESSION_PER_KEY:
+                    server.log(
+                        f"closed a connection of {key_fingerprint(self.key_blob)}: "
+                        f"{len(bare)} of its connections already have no session"
+                    )
+                    self.conn.close()
+                    return
+                bare.append(self)
 
             def begin_auth(self, username: str) -> bool:
                 return True  # every connection must authenticate with a key
@@ -425,6 +484,7 @@ class Server:
 
             def session_requested(self) -> asyncssh.SSHServerSession[bytes]:
                 assert self.key_blob is not None  # sessions come only after authentication
+                server.no_session_gone(self)
                 return _Session(server, self.key_blob)
 
         self._acceptor = await asyncssh.create_server(
@@ -490,7 +550,15 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         return False
 
     def session_started(self) -> None:
-        self.server.spawn(self._start())
+        # A session that is refused outright is answered here, before any other callback can run.
+        assert self.chan is not None
+        if self.term is None:
+            self._finish(NEEDS_TERMINAL, 1)
+        elif self.command:
+            asked = shown(self.command, limit=200)  # (echoed: escaped, as any text from elsewhere)
+            self._finish(f"coldwater serves only its app; `{asked}` is not a command here.\r\n", 1)
+        else:
+            self.server.spawn(self._start())
 
     def data_received(self, data: bytes, datatype: int | None) -> None:
         if self.app is not None:
@@ -502,7 +570,9 @@ class _Session(asyncssh.SSHServerSession[bytes]):
             self.app.resize(width, height)
 
     def eof_received(self) -> bool:
-        return False
+        # Stay half open: `ssh host cmd </dev/null` sends EOF at once, and closing then raced the
+        # refusal (its text and exit status were lost, and the client waited). The app ends the channel.
+        return True
 
     def break_received(self, msec: int) -> bool:
         return False
@@ -532,21 +602,19 @@ class _Session(asyncssh.SSHServerSession[bytes]):
         assert self.chan is not None
         with contextlib.suppress(Exception):
             self.chan.write(text.encode())
+            self.chan.write_eof()
+        with contextlib.suppress(Exception):
             self.chan.exit(status)
 
     def taken_over(self) -> None:
         """Another connection with this key took the app: say so here and close."""
         self.app = None
-        self._finish("\r\n[coldwater: your game was taken up by a newer connection with your key]\r\n", 0)
+        self._finish(
+            TERMINAL_RESTORE.decode() + "[coldwater: your game was taken up by a newer connection with your key]\r\n", 0
+        )
 
     async def _start(self) -> None:
-        assert self.chan is not None
-        if self.term is None:
-            self._finish(NEEDS_TERMINAL, 1)
-            return
-        if self.command:
-            self._finish(f"coldwater serves only its app; `{self.command}` is not a command here.\r\n", 1)
-            return
+        assert self.chan is not None and self.term is not None  # (refusals were answered at the start)
         async with self.server.starting:  # two connections of one key must not start two apps
             app = self.server.app_of(self.key_blob)
             if app is None:

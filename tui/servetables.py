@@ -44,6 +44,8 @@ FD_ENV = "COLDWATER_SERVE_FD"
 """The descriptor of the app's end of its control socket (set only in served sessions)."""
 KEY_ENV = "COLDWATER_SSH_KEY"
 """The fingerprint of the SSH key the session connected with (set only in served sessions)."""
+OPENSSH_KEY_ENV = "COLDWATER_SSH_KEY_SHA256"
+"""The same key's fingerprint as OpenSSH writes it (``SHA256:`` + unpadded base64), for the person to compare."""
 MAX_FRAME = 64 * 1024
 TABLES_PER_KEY = 2
 """Open tables one key may have on the server at once (a table is a listening port and a task)."""
@@ -155,6 +157,11 @@ def _frame(msg: Request | Reply) -> bytes:
 def served_key() -> str:
     """The SSH key fingerprint this app was started for, or "" outside `coldwater serve`."""
     return os.environ.get(KEY_ENV, "")
+
+
+def served_openssh_key() -> str:
+    """The same key as `ssh-keygen -l` prints it (``SHA256:…``), or "" outside `coldwater serve`."""
+    return os.environ.get(OPENSSH_KEY_ENV, "")
 
 
 def die_with_server() -> None:
@@ -449,10 +456,12 @@ class ServerTables:
 
     async def open_table(self, blob: bytes, req: OpenTable) -> Reply:
         from coldwater.core import games
+        from coldwater.net.names import BadName, check_name
 
-        name = req.name.strip()
-        if not name or len(name) > 40:
-            return Failed("give the table a name of at most 40 characters")
+        try:  # the one name rule (net/names.py), as the form and `coldwater host` check it
+            name = check_name(req.name)
+        except BadName as e:
+            return Failed(str(e))
         if name in self.tables:
             return Failed(f"a table named {name!r} is already open on this server; choose another name")
         if len(self.tables) >= self.max_tables:

@@ -7,7 +7,7 @@ from typing import ClassVar, assert_never
 import msgspec
 
 from coldwater.core.errors import IllegalAction
-from coldwater.core.state import CHANCE, Openings, Scores, Slot, State
+from coldwater.core.state import CHANCE, SETUP, Openings, Scores, Slot, State, Turn
 
 from . import main_action, scoring, sealing, setup, why
 from .actions import (
@@ -48,6 +48,8 @@ from .raise_ import find
 
 _enc = msgspec.msgpack.Encoder()
 _dec = msgspec.msgpack.Decoder(AqData)
+_STAGE = {"pre": 0, "main": 1, "post": 2}
+"""A turn's stages (see AqState.turn)."""
 TYPE_NAMES = {
     "shark": "Shark Bay",
     "ships": "Sunken Ships",
@@ -73,6 +75,15 @@ class AqState(State[AqAction, AqData]):
 
     def _current(self) -> int | None:
         return main_action.current(self.data)
+
+    def turn(self) -> Turn | None:
+        d = self.data
+        if d.phase in ("setup", "kings"):
+            return Turn(SETUP)  # the Kings draft is part of the setup
+        # pre → main → post, then End: the stage drops, so a solo game's turns
+        # (all seat 0's) still count one by one. Answers to another seat's
+        # Character and the rival's Mantas belong to the turn they interrupt.
+        return Turn(d.turn, _STAGE.get(d.phase, 0))
 
     def _legal_actions(self) -> list[AqAction]:
         return main_action.legal(self.data, self.DECK)

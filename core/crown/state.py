@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar, assert_never
 
 from coldwater.core.errors import IllegalAction
-from coldwater.core.state import CHANCE, Openings, Scores, Slot, State
+from coldwater.core.state import CHANCE, SETUP, Openings, Scores, Slot, State, Turn
 
 from . import anglers, casting, catching, contests, explain, port, practice_pond, sealing, tackle, turns
 from .actions import (
@@ -58,6 +58,16 @@ class CrownState(State[CrownAction, CrownData]):
 
     def _current(self) -> int | None:
         return self.data.cur
+
+    def turn(self) -> Turn | None:
+        d = self.data
+        if d.step == 0 or d.phase in ("setup", "wait"):
+            return Turn(SETUP)
+        if d.step >= 4:
+            return None  # the contests: every seat answers in turn order
+        # d.turn counts the silent player too (the party after the seats), so
+        # Practice Pond's round is your turn and then the silent player's.
+        return Turn(d.turn, d.step)
 
     def _legal_actions(self) -> list[CrownAction]:
         d = self.data

@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from coldwater.core.state import CHANCE, Scores, State, notation_key
+from coldwater.core.state import CHANCE, SETUP, Scores, State, Turn, notation_key
 
 from . import chart_a_course, end_of_day, fish, fleet, lobster, market, preserve, sail, scoring, setup, variant_setup
 from .actions import (
@@ -74,6 +74,12 @@ class FisheriesState(State[FAction, Data]):
     @property
     def players(self) -> int:
         return 2
+
+    def turn(self) -> Turn | None:
+        d = self.data
+        if d.day == 0:
+            return Turn(SETUP)
+        return Turn(d.turn, round=d.day)  # each day is a round
 
     # ---- helpers ------------------------------------------------------------
     def _cell(self, name: str) -> int:

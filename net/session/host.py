@@ -31,6 +31,7 @@ from .. import fairplay as fp
 from .. import messages as m
 from ..fairdeal.seat import WIRED
 from ..identity import Identity, verify
+from ..names import shown_player
 from ..table import Applied, Seat, SeatKind, Table
 from ..table import Event as TableEvent
 from ..transport import SAME_KEY, Connection, Guard, Listener, accept, listen
@@ -642,7 +643,7 @@ class TableHost(Emitter[Event]):
                 await conn.close()
                 return
             await r.conn.close()  # a reconnect replaces a half-dead old connection
-        r.conn, r.key, r.name = conn, conn.peer_key, first.name[:40] or f"Seat {seat + 1}"
+        r.conn, r.key, r.name = conn, conn.peer_key, shown_player(first.name.strip()) or f"Seat {seat + 1}"
         r.addr, r.port = conn.peer_addr, first.port
         r.heard = time.monotonic()
         if first.share:

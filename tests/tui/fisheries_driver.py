@@ -14,6 +14,7 @@ from typing import Any
 
 from textual.pilot import Pilot
 
+from coldwater.core.fisheries.actions import Pass
 from coldwater.tui.games.fisheries import info
 from coldwater.tui.games.fisheries.screen import FisheriesTableScreen, UiCmd
 from coldwater.tui.screens.handover import HandOverScreen
@@ -243,9 +244,22 @@ async def play_fisheries(
         if d.phase == "lobster":
             st.lobster_questions += 1
             choices = screen.query_one("#decision", ChoiceList)
-            assert tag_of(choices.highlighted_value) == "pass", "keeping the lobster is the highlighted answer"
+            # Keeping it ends the turn and discarding it spends it: neither is the default.
+            assert choices.highlighted_value is None, "the lobster question has a highlighted default"
+            assert choices.key_for(Pass()) == "e", "keeping the lobster is not on e (it ends the turn)"
             if st.lobster_questions == 1:
                 st.tags["pass"] = st.tags.get("pass", 0) + 1
+                await settle(pilot)
+                for _ in range(len(choices.values)):  # highlight "Keep" with the arrows
+                    await key(pilot, "down")
+                    await settle(pilot)
+                    if tag_of(choices.highlighted_value) == "pass":
+                        break
+                assert tag_of(choices.highlighted_value) == "pass", (
+                    choices.highlighted,
+                    choices.values,
+                    pilot.app.focused,
+                )
                 await choose(pilot, screen, "exclamation_mark")  # keep it, and do not ask again this game
                 assert screen._always, "! did not stick"
                 continue

@@ -58,7 +58,9 @@ async def test_own_card_data_is_used_named_saved_and_checked_on_resume(make_app,
         assert screen.table.game.content_hash == mine.content_hash
         king = screen.deck.king_id(1)
         assert screen.deck.char_name[king] == "King Testwater"
+        await pilot.press("f2")  # the whole sheet: the hand with every card's effects
         assert cards.char_line(screen.deck, king) in screen.query_one("#board", AquaticaBoard).plain
+        await pilot.press("f2")
         assert "+5" in cards.char_line(screen.deck, king)
         log = screen.query_one("#log", GameLog).plain.splitlines()
         # once: the frame's on_mount runs once for the Aquatica screen (it used to run twice)

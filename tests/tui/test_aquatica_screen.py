@@ -73,8 +73,15 @@ async def test_playing_a_card_walks_through_its_effects_with_details(make_app) -
         await start_game(pilot, mode_key="s", game="aquatica", seats=["person", "bot:random"], seed="5")
         screen = await ready(pilot)
         board = screen.query_one("#board", AquaticaBoard)
+        # At 80×24 the table is the compact form: the Ocean's rows, your board, the Goals.
+        for row in ("Recruit 0¢", "Top row", "Bottom", "Board ", "Mantas", "Goals"):
+            assert row in board.plain, row
+        assert "Your hand (7)" not in board.plain  # the choices list the hand: not twice
+        await pilot.press("f2")  # the whole sheet, one key away
         assert "Your hand (7)" in board.plain and "The Ocean" in board.plain
         assert "Character row" in board.plain and "Goals (spots score" in board.plain
+        await pilot.press("f2")
+        assert "Recruit 0¢" in board.plain
         # the pre-selected choice is a Character to play; the preview shows the whole card
         assert "Effects in order" in details(screen)
         # Sea Horse: scout, +1 power, conquer, one decision at a time

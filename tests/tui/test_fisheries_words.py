@@ -55,12 +55,14 @@ def test_first_step_choices_group_and_open_the_cursor() -> None:
     assert "hours" in ends[0].label
 
 
-def test_the_lobster_question_defaults_to_keeping_it() -> None:
+def test_the_lobster_question_has_no_default() -> None:
+    """Keeping the lobster ends the turn (it is the done action, on e) and discarding it
+    spends it: neither is highlighted, so Enter alone does neither (issue #30)."""
     s = after_a_tile()
     assert s.data.phase == "lobster"
     choices = words.top_choices(CTX, s, s.legal())
-    n = words.default_index(s.data, choices)
-    assert n is not None and choices[n].value == Pass() and choices[n].label == "Keep your lobster"
+    assert words.default_index(s.data, choices) is None
+    assert any(c.value == Pass() and c.label == "Keep your lobster" for c in choices)
     assert words.is_costly(s.data, Lobster()) and not words.is_costly(s.data, Pass())
     assert words.lobster_buys_something(s)  # tiles and hours are left: the question matters
     assert "lobster" in words.prompt(CTX, s.data)

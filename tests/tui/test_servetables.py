@@ -103,8 +103,11 @@ async def test_a_seat_reserved_for_an_ssh_key_is_kept_for_its_lan_identity(keepe
 @pytest.mark.parametrize(
     ("request_", "why"),
     [
-        (crown(name=" "), "give the table a name"),
-        (crown(name="x" * 41), "give the table a name"),
+        (crown(name=" "), "the table name is empty"),
+        (crown(name="x" * 51), "the table name is 51 bytes long; at most 50 bytes"),
+        (crown(name="🐟" * 20), "the table name is 80 bytes long; at most 50 bytes"),
+        (crown(name="Pond\x1b]0;owned\x07"), "control or direction characters (\\x07 \\x1b)"),
+        (crown(name="Pond\u202e"), "control or direction characters (\\u202e)"),
         (OpenTable(game="chess", name="Pond", seats=["host", "open"]), "no game 'chess'"),
         (crown(seats=["open", "host"]), "the first seat is yours"),
         (crown(seats=["host", "host"]), "the first seat is yours"),

@@ -16,6 +16,7 @@ from textual.worker import Worker
 
 from coldwater.core.errors import ContentError
 from coldwater.core.state import Game
+from coldwater.net.names import PLAYER_NAME_BYTES, TABLE_NAME_BYTES, BadName, check_name
 from coldwater.tui import keymap, servetables
 from coldwater.tui import settings as settings_mod
 from coldwater.tui.screens.base import FormScreen
@@ -108,7 +109,7 @@ the lobby, where you start the game once every seat is filled and ready.
                 yield Field(
                     value="Coldwater table",
                     id="table-name",
-                    max_length=40,
+                    max_length=TABLE_NAME_BYTES,  # characters; open_table checks the bytes
                     hint="The name people see in their list of tables",
                 )
             with Horizontal(classes="content-row"):
@@ -266,6 +267,9 @@ the lobby, where you start the game once every seat is filled and ready.
     def options(self) -> dict[str, Any]:
         return {name: c.value for name, c in zip(self.option_names, self.option_cyclers)}
 
+    def host_name(self) -> str:
+        return self.query_one("#host-name", Input).value.strip() or "Host"
+
     def open_table(self) -> None:
         if not self.games or self.opening:
             return
@@ -274,9 +278,11 @@ the lobby, where you start the game once every seat is filled and ready.
         if any(k == "reserved:" for k in kinds):
             error.update("A reserved seat needs the fingerprint of the person it is for.")
             return
-        name = self.query_one("#table-name", Input).value.strip()
-        if not name:
-            error.update("Give the table a name.")
+        try:  # the one name rule (net/names.py), the same as `coldwater host` and the server's
+            name = check_name(self.query_one("#table-name", Input).value)
+            check_name(self.host_name(), what="player name", limit=PLAYER_NAME_BYTES)
+        except BadName as e:
+            error.update(f"{str(e)[0].upper()}{str(e)[1:]}.")
             return
         try:
             game, _ = own_content(self.game, self.query_one("#content-path", Input).value.strip())
@@ -307,7 +313,7 @@ the lobby, where you start the game once every seat is filled and ready.
                 seats=kinds,
                 options=self.options(),
                 passphrase=self.query_one("#passphrase", Input).value or None,
-                host_name=self.query_one("#host-name", Input).value.strip() or "Host",
+                host_name=self.host_name(),
                 bind=lan.get("bind", "0.0.0.0"),
                 port=lan.get("port", 0),
                 advertise=lan.get("advertise", True),
@@ -348,7 +354,7 @@ the lobby, where you start the game once every seat is filled and ready.
             table = await served.open_table(request)
             peer = await net.join_table(
                 servetables.listing(table),
-                name=self.query_one("#host-name", Input).value.strip() or "Host",
+                name=self.host_name(),
                 passphrase=passphrase,
                 game=self.game,
                 bind="127.0.0.1",  # a served app takes over nothing: the server keeps the table

@@ -19,7 +19,9 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Footer, Input, Static
 from textual.worker import Worker
 
+from coldwater import __version__
 from coldwater.core.errors import ContentError
+from coldwater.net.names import shown
 from coldwater.tui import keymap, servetables
 from coldwater.tui import settings as settings_mod
 from coldwater.tui.screens.base import BaseScreen
@@ -58,7 +60,8 @@ def only_to_watch(listing: Listing) -> bool:
 
 
 def listing_label(listing: Listing, titles: dict[str, str], packaged: dict[str, str] | None = None) -> str:
-    game = titles.get(listing.game, listing.game)
+    # Every text field came from the network: escaped (net/names.py), though discovery drops bad names.
+    game = titles.get(listing.game) or shown(listing.game, limit=32)
     running = bool(getattr(listing, "running", False))
     if running:
         seats = "playing"
@@ -85,8 +88,14 @@ def listing_label(listing: Listing, titles: dict[str, str], packaged: dict[str, 
         and listing.content
         and listing.content != packaged[listing.game]
     ):
-        marks += f" · own card data {listing.content[:12]}"
-    return f"{listing.table} · {game} · {listing.host}:{listing.port} · {seats}{marks}"
+        marks += f" · own card data {shown(listing.content[:12])}"
+    total = int(getattr(listing, "seats", 0))
+    if total > 0:
+        seats = f"{total} seats · {seats}"
+    version = str(getattr(listing, "version", ""))
+    if version and version != __version__:
+        marks += f" · app {shown(version, limit=24)}"
+    return f"{shown(listing.table)} · {game} · {listing.host}:{listing.port} · {seats}{marks}"
 
 
 def content_needed(game: Game[Any, Any], content: str) -> str:
@@ -275,12 +284,12 @@ where you have a seat says *your seat*: choose it to sit back down.
     def _label(self, x: Listing, titles: dict[str, str], packaged: dict[str, str]) -> str:
         if x not in self.served:
             return listing_label(x, titles, packaged)
-        game = titles.get(x.game, x.game)
+        game = titles.get(x.game) or shown(x.game, limit=32)
         if x.table in self.yours:
-            return f"{x.table} · {game} · on this server · your seat: sit back down"
+            return f"{shown(x.table)} · {game} · on this server · your seat: sit back down"
         seats = "full" if x.open_seats <= 0 else f"{x.open_seats} open"
         lock = " · needs a passphrase" if needs_passphrase(x) else ""
-        return f"{x.table} · {game} · on this server · {seats}{lock}"
+        return f"{shown(x.table)} · {game} · on this server · {seats}{lock}"
 
     def on_choice_list_chosen(self, event: ChoiceList.Chosen) -> None:
         if event.choice_list.id != "tables":
@@ -404,21 +413,21 @@ where you have a seat says *your seat*: choose it to sit back down.
             if "passphrase" in str(e).lower() and not self.query_one("#passphrase", Input).value:
                 error.update("Refused: this table needs a passphrase. Type it in Pass and join again.")
             else:
-                error.update(f"Refused: {e}")
+                error.update(f"Refused: {shown(str(e), limit=1000)}")  # a host's reason: network text
             return
         except (OSError, TimeoutError) as e:
             self.joining = False
             # TimeoutError is an OSError (3.11+), so ask about it first.
             error.update(
-                f"No answer from {getattr(target, 'table', target)} within {JOIN_TIMEOUT:.0f} s: "
+                f"No answer from {shown(str(getattr(target, 'table', target)))} within {JOIN_TIMEOUT:.0f} s: "
                 "check the address, and that the table is still open."
                 if isinstance(e, TimeoutError)
-                else f"Cannot reach {getattr(target, 'table', target)}: {e.strerror or e}"
+                else f"Cannot reach {shown(str(getattr(target, 'table', target)))}: {e.strerror or e}"
             )
             return
         except Exception as e:  # anything else: a sentence, never a crash
             self.joining = False
-            error.update(f"Cannot join: {e}")
+            error.update(f"Cannot join: {shown(str(e), limit=1000)}")
             return
         self.joining = False
         self.cw.settings.forms["join"] = FormMemory(

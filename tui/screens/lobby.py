@@ -20,6 +20,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Footer, Input, Static
 
+from coldwater.net.names import shown, shown_player
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen
 from coldwater.tui.servetables import served_key
@@ -40,7 +41,7 @@ def seat_line(s: SeatInfo, me: int, kept: dict[str, str] | None = None) -> str:
         else:
             who = f"open — reserved for {s.reserved}" if s.reserved else "open — waiting for a player"
         return f"{n}  {who}"
-    name = s.name or "?"
+    name = shown_player(s.name) or "?"  # from the network: escaped, never drawn raw (net/names.py)
     if s.seat == me:
         name += " (you)"
     if s.kind == "host":
@@ -48,7 +49,7 @@ def seat_line(s: SeatInfo, me: int, kept: dict[str, str] | None = None) -> str:
     elif s.kind == "bot":
         return f"{n}  {name}  ready"
     mark = "away" if s.away else ("ready" if s.ready else "not ready")
-    fp = s.fingerprint or ""
+    fp = shown(s.fingerprint or "", limit=32)
     return f"{n}  {name}  {fp}  {mark}"
 
 
@@ -86,7 +87,10 @@ def watchers_line(watchers: list[WatcherInfo]) -> str:
     """Who is watching, for the lobby ("" when nobody is)."""
     if not watchers:
         return ""
-    names = ", ".join(f"{w.name} ({w.fingerprint})" if w.fingerprint else w.name for w in watchers)
+    names = ", ".join(
+        f"{shown_player(w.name)} ({shown(w.fingerprint, limit=32)})" if w.fingerprint else shown_player(w.name)
+        for w in watchers
+    )
     return f"Watching ({len(watchers)}): {names}"
 
 
@@ -194,7 +198,8 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
     def compose(self) -> ComposeResult:
         p = self.party
         info = p.info
-        title = f"{'Watching' if self.watching else 'Lobby'} — {info.name} · {p.game.title} · {info.players} players"
+        what = "Watching" if self.watching else "Lobby"
+        title = f"{what} — {shown(info.name)} · {p.game.title} · {info.players} players"
         with Vertical(classes="page", id="lobby"):
             yield Static(title, classes="page-title")
             where = (
@@ -248,7 +253,7 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
 
         if not isinstance(event, s.RematchAnswered):
             return
-        who = event.name or f"Seat {event.seat + 1}"
+        who = shown_player(event.name) or f"Seat {event.seat + 1}"
         if event.accept:
             self.app.notify(f"{who} accepts the rematch")
             return
@@ -297,11 +302,12 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
                 self._show_watchers(event.watchers)
             self._watchers_came_and_went(event.watchers)
         elif isinstance(event, s.ChatReceived):
-            self.chat_lines.append(f"{event.name}: {event.text}")
+            line = f"{shown_player(event.name)}: {shown(event.text, limit=2000)}"
+            self.chat_lines.append(line)
             if self.is_mounted:
                 self._show_chat()
             if self.started:
-                self.app.notify(f"{event.name}: {event.text}", title="Chat")
+                self.app.notify(line, title="Chat")
         elif isinstance(event, s.PresenceChanged):
             if self.finished:
                 return  # everyone leaves at the end; that is not news
@@ -334,7 +340,7 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
         seats = self.party.lobby() if self.is_host else self.party.seats
         for s in seats:
             if s.seat == seat and s.name:
-                return str(s.name)
+                return shown_player(str(s.name))
         return f"Seat {seat + 1}"
 
     def _run_done(self, session: LanSession) -> None:

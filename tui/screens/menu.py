@@ -8,7 +8,7 @@ from textual.widgets import Static
 
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen
-from coldwater.tui.servetables import served_key
+from coldwater.tui.servetables import served_key, served_openssh_key
 from coldwater.tui.widgets.choices import ChoiceList, Item
 
 BANNER = "≈≈≈  c o l d w a t e r  ≈≈≈"
@@ -41,6 +41,7 @@ class MenuScreen(BaseScreen):
 
 Over SSH (`coldwater serve`) the line under the menu shows the fingerprint of the key
 you connected with: that key is who you are here, and a host can reserve a seat for it.
+Below it, the same key as `ssh-keygen -l` prints it (`SHA256:…`), to check it is yours.
 A table you host is kept by the server, so it stays open if your connection drops.
 """
 
@@ -56,7 +57,10 @@ A table you host is kept by the server, so it stays open if your connection drop
             key = served_key()
             if key:
                 # Who the server thinks this is: the same fingerprint a host can reserve a seat for.
-                yield Static(f"Over SSH with key {key}", id="menu-key")
+                line = f"Over SSH with key {key}"
+                if openssh := served_openssh_key():  # what `ssh-keygen -l` prints for the same key
+                    line += f"\n{openssh}"
+                yield Static(line, id="menu-key")
         # No footer here: every entry shows its key already, and the footer is
         # the single most expensive widget of the first frame (cold start).
 

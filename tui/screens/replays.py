@@ -3,7 +3,9 @@
 Positions are drawn from the public view unless the person picks a seat (v):
 before the end a seat's view is still the public one, drawn from that seat, so a
 saved hotseat game never shows one player's hidden cards to another; once the
-game is over each seat's own view and everything may be seen.
+game is over each seat's own view and everything may be seen, and a game played
+at this keyboard opens on its player's own view (their fish weights, their tackle).
+The points line under the title gives the running scores of the view shown.
 """
 
 from __future__ import annotations
@@ -102,13 +104,11 @@ class ReplaysScreen(BaseScreen):
             if finished:
                 result = f"won by {rec.meta['winner']}" if rec.meta.get("winner") else "finished"
             else:
-                result = f"{count_turns(rec.entries)} turns so far"
+                turns = count_turns(rec.entries)
+                result = f"in progress, {turns} turn{'' if turns == 1 else 's'} so far"
+            # One list, newest first: whether a game is finished is said on its own line.
             items.append(
-                Item(
-                    f"{record_when(path, rec)} · {self._title(rec.game)} · {seats} · {result}",
-                    (path, finished),
-                    group="Finished games" if finished else "In progress",
-                )
+                Item(f"{record_when(path, rec)} · {self._title(rec.game)} · {seats} · {result}", (path, finished))
             )
         self.query_one("#records", ChoiceList).set_items(items)
         if not items:
@@ -132,6 +132,13 @@ class ReplaysScreen(BaseScreen):
             message.update(f"Cannot replay {path.name}: {e}")
             return
         self.app.push_screen(screen)
+
+
+def own_seat(rec: record_mod.GameRecord) -> int | None:
+    """The seat played at this keyboard, from the record's ``people`` (seat numbers, the
+    first of them in a hotseat game); None when it does not say (watched, or older)."""
+    first = rec.meta.get("people", "").split(",")[0].strip()
+    return int(first) if first.isdigit() else None
 
 
 def open_replay(app: ColdwaterApp, path: Path, finished: bool) -> ReplayScreen:
@@ -206,6 +213,8 @@ appear above it.
         self.pos = 0
         self.view_index = 0
         """0: spectator; 1..n: seat n-1; n+1: everything (finished games only)."""
+        self.own = own_seat(rec)
+        """The seat played at this keyboard (the record says so), or None."""
 
     @property
     def states(self) -> list[State[Any, Any]]:
@@ -217,6 +226,8 @@ appear above it.
 
     def _build(self) -> None:
         self.timeline = tl = self.given if self.given is not None else Timeline(self.rec, self.game)
+        if tl.over and self.own is not None and self.own < len(self.names):
+            self.view_index = self.own + 1  # your own game, over: your own secrets, not a spectator's view
         for i, entry in enumerate(tl.entries):
             public = tl.states[i].view(None)
             try:
@@ -229,6 +240,7 @@ appear above it.
 
     def compose(self) -> ComposeResult:
         yield Static(id="status", markup=False)
+        yield Static(id="standings", markup=False)
         with Horizontal(id="table-main"):
             with VerticalScroll(id="board-scroll", can_focus=False):
                 yield self.board_cls(self.game, id="board")
@@ -278,14 +290,13 @@ appear above it.
         self._show_others(everything)
         decisions = len(tl.decision_pos)
         done = tl.decisions_before(self.pos) if self.pos < tl.end else decisions
-        where = (
-            "setup" if tl.round_of[self.pos] == 0 else f"round {tl.round_of[self.pos]} · turn {tl.turn_at(self.pos)}"
-        )
+        where = tl.clocks[self.pos].text() if self.pos < len(tl.clocks) else ""
         rest = f"{where} · move {done} of {decisions} · {self.view_names()[self.view_index]}"
         line = f"{self.game.title} replay · {rest}"
         if len(line) >= max(self.size.width, 80):  # the game's name gives way first
             line = f"Replay · {rest}"
         status.update(line + (f" (stops early: {self.error})" if self.error else ""))
+        self.query_one("#standings", Static).update(self.points(state))
         title = self.lines[self.pos - 1] if self.pos > 0 else "The start of the game"
         if self.pos == tl.end and tl.over:
             title = "The end of the game\n\n" + self.final_scores()
@@ -316,11 +327,25 @@ appear above it.
             if everything:
                 board.show(self.states[self.pos].view(seat), self.names, seat)
 
+    def labels(self, labels: tuple[str, ...]) -> list[str]:
+        """Score rows named as people named the seats (the silent player keeps its own name)."""
+        return [
+            self.names[i] if i < len(self.names) and lab.startswith("Seat ") else lab for i, lab in enumerate(labels)
+        ]
+
+    def points(self, state: State[Any, Any]) -> str:
+        """The running score at this position, as the view shown can count it."""
+        try:
+            sc = state.scores()
+        except Exception:  # provisional scores mid-game are a courtesy of the engine
+            return ""
+        unit = "PP" if self.game.name == "aquatica" else "Points"
+        parts = [f"{name} {total}" for name, total in zip(self.labels(sc.labels), sc.totals)]
+        return f"{unit}: " + " · ".join(parts) + ("" if sc.final else " (so far)")
+
     def final_scores(self) -> str:
         sc = self.states[-1].scores()
-        labels = [
-            self.names[i] if i < len(self.names) and lab.startswith("Seat ") else lab for i, lab in enumerate(sc.labels)
-        ]
+        labels = self.labels(sc.labels)
         lines = [with_names(sc.outcome, labels)] if sc.outcome else []
         for place, i in enumerate(sc.ranking or range(len(labels)), start=1):
             lines.append(f"{place}. {labels[i]}  {sc.totals[i]}")

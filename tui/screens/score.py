@@ -264,9 +264,10 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         self.query_one("#score-box", VerticalScroll).mount(
             ScoreOverTime(names, rounds, series, unit=unit, id="score-over-time"), after=note
         )
-        seat_names = [self.labels[i] if i < len(self.labels) else f"Seat {i + 1}" for i in range(rec.players)]
+        # Every party by name: the score rows name the silent player too (it is no seat).
+        names = self.labels
         lines = [
-            f"{tl.when(m.pos):<20} {seat_names[m.seat] if m.seat < len(seat_names) else m.seat}: {m.text}"
+            f"{tl.won_when(m):<20} {names[m.seat] if m.seat < len(names) else f'Player {m.seat + 1}'}: {m.text}"
             for m in tl.milestones()
         ]
         milestones = self.query_one("#milestones", Static)
@@ -309,6 +310,9 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
             rec.meta["winner"] = self.labels[self.scores.ranking[0]]
         if self.scores.outcome and "outcome" not in rec.meta:
             rec.meta["outcome"] = with_names(self.scores.outcome, self.labels)
+        people = self.table.person_seats() if self.table is not None else []
+        if people and "people" not in rec.meta:  # the replay opens on this seat's own view
+            rec.meta["people"] = ",".join(map(str, people))
         name = f"{rec.game}-lan-{time.strftime('%Y%m%d-%H%M%S')}-{os.urandom(3).hex()}.json"
         try:
             records.save(rec, records_dir() / name)

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
 import msgspec
+from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import BindingType
@@ -42,6 +43,7 @@ from textual.widget import Widget
 from textual.widgets import Input, OptionList, Static
 from textual.worker import Worker, WorkerState
 
+from coldwater.core.clock import START, Clock, advance
 from coldwater.core.errors import IllegalAction
 from coldwater.core.notation import Action
 from coldwater.core.state import CHANCE, State
@@ -52,9 +54,10 @@ from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen
 from coldwater.tui.thinking import ThinkingStopped
 from coldwater.tui.widgets.board import BoardView
-from coldwater.tui.widgets.choices import ChoiceList, Item
+from coldwater.tui.widgets.choices import ChoiceList, FilterBox, Item
 from coldwater.tui.widgets.footer import SteadyFooter
 from coldwater.tui.widgets.log import GameLog, Kind, LogBook, LogEntry, LogPane
+from coldwater.tui.widgets.rows import break_row
 
 
 def with_names(text: str, names: list[str]) -> str:
@@ -156,6 +159,10 @@ leaving and resuming later loses nothing, the log included.
         self._finished = False
         self._handing_over = False
         self._chance_lines: list[str] = []
+        self._clock: Clock = START
+        """Round and turn of the last position logged (see `clock`)."""
+        self._chance_clock: Clock = START
+        """The turn the chance lines waiting in `_chance_lines` happened in."""
         self.logbook = LogBook()
         self.pane = ""
         """The open full-screen pane ("" for the table itself)."""
@@ -257,11 +264,32 @@ leaving and resuming later loses nothing, the log included.
         who = seat_label(self.table.seats, cur)
         return f"{self.table.game.title} — {who} to play"
 
+    def clock_text(self, view: S, clock: Clock) -> str:
+        """The round and turn in the title ("round 3 · turn 5"); a game may name its rounds."""
+        return "setting up" if clock.setup else clock.text()
+
+    def clock(self) -> Clock:
+        """Round and turn now: the record's own count where this table keeps one, else
+        counted from the positions this screen has seen (a LAN table)."""
+        rec = getattr(self.table, "record", None)
+        last = rec.entries[-1].clock if rec is not None and rec.entries else None
+        return last if last is not None else self._clock
+
+    def status_line(self, view: S, status: str) -> str:
+        """`status` with the round and turn after its first part (who is to play)."""
+        if self.table.current is None:
+            return status
+        head, sep, rest = status.partition(" · ")
+        try:
+            when = self.clock_text(view, self.clock())
+        except Exception:  # a courtesy: the title must not stop the game
+            when = ""
+        return head + (f" · {when}" if when else "") + (f" · {rest}" if sep else "")
+
     # ---- hooks: the log ----------------------------------------------------
-    def round_of(self, view: S) -> int | None:
-        """The round `view` is in, for the log's headings (None: the game has none)."""
-        r = getattr(view.data, "round", None)
-        return r if isinstance(r, int) and not isinstance(r, bool) else None
+    def party_name(self, party: int) -> str:
+        """Whose turn `party`'s is, in words (a party numbered from the seats: "Silent player")."""
+        return seat_label(self.table.seats, party)
 
     def actor_name(self, view: S, seat: int, action: A) -> str:
         """Who made `action` in words: the seat's name, or "Silent player", "The rival"..."""
@@ -285,7 +313,7 @@ leaving and resuming later loses nothing, the log included.
             with Container(id="side"):
                 with Vertical(id="decision-box"):
                     yield Static(id="decision-title")
-                    yield Input(placeholder="filter the choices (Esc: clear)", id="decision-filter")
+                    yield FilterBox("decision", placeholder="filter the choices (Esc: clear)", id="decision-filter")
                     yield ChoiceList(id="decision")
                     yield Static(id="decision-preview")
                 yield GameLog(id="log")
@@ -370,11 +398,8 @@ leaving and resuming later loses nothing, the log included.
             return
         self.flush_chance()
         view = self.current_view()
-        self.say("#status", self.status(view))
-        line = self._standings(view)
-        standings = self.say("#standings", line)
-        if standings.display != bool(line):
-            standings.display = bool(line)  # a game without standings keeps the row for its board
+        self.say("#status", self.status_line(view, self.status(view)))
+        self._show_standings(view)
         self.update_board(view)
         if self.pane and self.pane not in ("board", "log"):
             self.update_pane(self.pane, view)
@@ -419,6 +444,24 @@ leaving and resuming later loses nothing, the log included.
         if shown != self._bot_shown:
             self._bot_shown = shown
             self.refresh_bindings()  # the take-back key shows only now
+
+    def _show_standings(self, view: S) -> None:
+        """The standings line, broken between its items onto a second row (or more)
+        where it is wider than the screen: every seat's score stays on the table."""
+        line = self._standings(view)
+        standings = self.query_one("#standings", Static)
+        rows = break_row(Text(line), max(20, self.size.width - 2)) if line else []
+        text = "\n".join(r.plain for r in rows)
+        height = max(1, len(rows))
+        grows = standings.styles.height is None or standings.styles.height.value != height
+        if grows:
+            standings.styles.height = height
+        if standings.content != text or grows:
+            standings.update(text, layout=grows)
+        if grows:
+            self.refresh(layout=True)  # the rows under it move: lay the screen out again
+        if standings.display != bool(line):
+            standings.display = bool(line)  # a game without standings keeps the row for its board
 
     ONE_ROW: ClassVar[frozenset[str]] = frozenset({"#status", "#standings"})
     """Text lines one row high whatever they say (see themes/table.tcss)."""
@@ -534,6 +577,8 @@ leaving and resuming later loses nothing, the log included.
     def on_resize(self, event: events.Resize) -> None:
         if self.is_mounted:
             self.fit_side(self.query_one("#decision", ChoiceList).shown_count)
+            if self._drawable():
+                self._show_standings(self.current_view())
 
     def _show_preview(self, view: S | None = None) -> None:
         decision = self.query_one("#decision", ChoiceList)
@@ -553,8 +598,8 @@ leaving and resuming later loses nothing, the log included.
             self._show_preview()
 
     # ---- the log -------------------------------------------------------------
-    def log_entry(self, kind: Kind, text: str, who: str = "", round: int | None = None) -> LogEntry:
-        entry = self.logbook.add(kind, text, who, round)
+    def log_entry(self, kind: Kind, text: str, who: str = "", clock: Clock | None = None) -> LogEntry:
+        entry = self._add(kind, text, who, clock)
         if self._composed:
             self.query_one("#log", GameLog).show_entry(entry)
             self.query_one("#log-pane", LogPane).show_entry(entry)
@@ -575,12 +620,29 @@ leaving and resuming later loses nothing, the log included.
                 pass
         return with_names(text, [s.name for s in self.table.seats]), action
 
+    def _add(self, kind: Kind, text: str, who: str, clock: Clock | None) -> LogEntry:
+        if clock is None:
+            return self.logbook.add(kind, text, who)
+        try:
+            party = self.party_name(clock.party) if not clock.setup else ""
+        except Exception:  # a name is a courtesy
+            party = ""
+        return self.logbook.add(kind, text, who, clock.round, turn=clock.turn, party=party)
+
     def record_applied(self, before: S | None, after: S, seat: int, notation: str) -> None:
-        """Log one applied action: the move (or chance line), then its announcements."""
+        """Log one applied action: the move (or chance line), then its announcements,
+        under the round and turn it was made in."""
         names = [s.name for s in self.table.seats]
         text, action = self.describe_applied(before, seat, notation)
-        rnd = self._round(after)
+        rnd = self._clock
+        try:
+            self._clock = advance(rnd, after)
+        except Exception:  # see _try
+            pass
         if seat == CHANCE:
+            if self._chance_lines and self._chance_clock.turn != rnd.turn:
+                self.flush_chance()  # a new turn's draws get its own heading
+            self._chance_clock = rnd
             self._chance_lines.append(text)  # written together, before the next move
         else:
             self.flush_chance()
@@ -601,12 +663,6 @@ leaving and resuming later loses nothing, the log included.
             for line in lines:
                 self.log_entry("announce", with_names(line, names), "", rnd)
 
-    def _round(self, view: S) -> int | None:
-        try:
-            return self.round_of(view)
-        except Exception:  # see _try
-            return None
-
     def rebuild_log(self) -> None:
         """Write the log again from the game record (Resume, Undo), so it is never empty.
 
@@ -624,6 +680,7 @@ leaving and resuming later loses nothing, the log included.
         notes = [e for e in self.logbook.entries if e.kind == "note" and not e.text.startswith("(")]
         self.logbook.clear()
         self._chance_lines = []
+        self._clock = self._chance_clock = START
         for note in notes:
             self.logbook.add("note", note.text)
         seat_view = self.log_seat
@@ -656,7 +713,11 @@ leaving and resuming later loses nothing, the log included.
                 "outcome", with_names(event.outcome or "The game is over.", [s.name for s in self.table.seats])
             )
             return
-        self.record_applied(self._describe_view, self.seen_by(self.log_seat), event.seat, event.action)
+        # A LAN table says which view the step was made from (steps may come in a burst);
+        # a local table applies one step per drive, from the view taken just before it.
+        exact = getattr(self.table, "before_step", None)
+        before = self.as_view(exact) if exact is not None else self._describe_view
+        self.record_applied(before, self.seen_by(self.log_seat), event.seat, event.action)
         if event.seat == self.viewer and self.bot_plays() and not self.busy:
             self.drive()  # the bot moved for this seat: nobody's keys made it, so the screen follows on its own
 
@@ -667,9 +728,9 @@ leaving and resuming later loses nothing, the log included.
         lines, self._chance_lines = self._chance_lines, []
         for line in self.summarize_chance(lines):
             if live and self._composed:
-                self.log_entry("chance", line)
+                self.log_entry("chance", line, "", self._chance_clock)
             else:
-                self.logbook.add("chance", line)
+                self._add("chance", line, "", self._chance_clock)
 
     def since_your_turn(self) -> None:
         """At the start of a person's turn: one line of what everyone else did since."""
@@ -774,7 +835,7 @@ leaving and resuming later loses nothing, the log included.
         who = seat_label(self.table.seats, seat)
         self._thinking = (seat, time.monotonic())
         self.say("#decision-title", f"{who} is thinking…")
-        self.say("#status", f"{self.table.game.title} — {who} is thinking…")
+        self.say("#status", self.status_line(self.current_view(), f"{self.table.game.title} — {who} is thinking…"))
         self.query_one("#decision", ChoiceList).set_items([])
         self._bot_line()
 
@@ -928,6 +989,7 @@ leaving and resuming later loses nothing, the log included.
         board.can_focus = self.pane == "board"
         if self.pane == "board":
             board.focus()
+            board.scroll_home(animate=False, immediate=True)  # the whole board opens at its top
         elif self.pane == "log":
             self.query_one("#log-pane", LogPane).catch_up()
             self.query_one("#log-pane").focus()

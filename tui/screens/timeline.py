@@ -5,14 +5,15 @@ Used by the replay viewer (stepping by decision, turn or round) and by the end
 of game screen (the score-over-time chart, "when was each trophy won"). Built
 from a record by replaying it once; nothing here draws.
 
-Terms, the same for every game:
+Terms, the same for every game (:mod:`coldwater.core.clock` counts them):
 
 - a *decision* is a record entry made by a seat (chance outcomes are not);
-- a *turn* is a run of decisions by one seat (chance in between belongs to it),
-  as :func:`coldwater.net.table.turn_starts` counts them for Resume;
+- a *turn* is a party's turn as the game counts it (Practice Pond's silent player
+  has turns, and a solo game's turns are counted one by one); where the game does
+  not say, a run of decisions by one seat;
 - a *round* is the game's own count where it has one (Fisheries' day), else it
-  begins each time the turn passes back to a seat that already played (the
-  turn order wraps). Setup, before the first turn, is round 0.
+  begins each time the party that began the round plays again. Setup, before the
+  first turn, is round 0.
 """
 
 from __future__ import annotations
@@ -23,9 +24,9 @@ from typing import Any
 import msgspec
 
 from coldwater.core import record as record_mod
+from coldwater.core.clock import START, Clock, advance
 from coldwater.core.errors import RecordError
 from coldwater.core.state import CHANCE, Game, State
-from coldwater.net.table import turn_starts
 
 
 class Milestone(msgspec.Struct, frozen=True):
@@ -60,8 +61,15 @@ class Timeline:
         self.entries = entries
         # decision_pos[k]: the position just before decision k (someone is asked).
         self.decision_pos = [i for i, e in enumerate(entries) if e.seat != CHANCE]
-        self.turn_pos = turn_starts(entries)
-        self.round_of = self._rounds()
+        self.clocks: list[Clock] = []
+        """``clocks[p]``: round and turn at position ``p`` (as the record counts them)."""
+        c = START
+        for p, st in enumerate(self.states):
+            c = advance(c, st) if p else START
+            self.clocks.append(c)
+        self.turn_pos = [p for p in range(1, len(self.clocks)) if self.clocks[p].turn != self.clocks[p - 1].turn]
+        """Positions where a turn begins (its first decision or draw is next)."""
+        self.round_of = [c.round for c in self.clocks]
 
     @property
     def end(self) -> int:
@@ -78,32 +86,7 @@ class Timeline:
 
     def turn_at(self, pos: int) -> int:
         """The turn (1-based) under way at `pos` (about to begin if `pos` starts one); 0 before any."""
-        return sum(1 for p in self.turn_pos if p <= pos) if pos < self.end else len(self.turn_pos)
-
-    def _rounds(self) -> list[int]:
-        """Round number per position (see the module docstring).
-
-        Position p is the state before entry p, so a round's first position is
-        the one where its first decision is about to be made.
-        """
-        days = [getattr(st.data, "day", None) for st in self.states]
-        if self.states and all(isinstance(d, int) for d in days):
-            return [int(d) for d in days]  # type: ignore[arg-type]
-        starts: list[int] = []
-        seen: set[int] = set()
-        for i in self.turn_pos:
-            seat = self.entries[i].seat
-            if not starts or seat in seen:
-                starts.append(i)
-                seen = set()
-            seen.add(seat)
-        out = []
-        k = 0
-        for p in range(len(self.states)):
-            while k < len(starts) and starts[k] <= p:
-                k += 1
-            out.append(k)
-        return out
+        return self.clocks[pos].turn if 0 <= pos < len(self.clocks) else 0
 
     # ---- moving -----------------------------------------------------------------
     def stops(self, unit: str) -> list[int]:
@@ -190,5 +173,9 @@ class Timeline:
 
     def when(self, pos: int) -> str:
         """'round 3, turn 12' for a position."""
-        rnd, turn = self.round_of[pos], self.turn_at(pos)
-        return "setup" if rnd == 0 else f"round {rnd}, turn {turn}"
+        return self.clocks[pos].text(", ")
+
+    def won_when(self, m: Milestone) -> str:
+        """When a milestone was won: the turn of the move that won it (the position
+        right after may already be the next party's turn)."""
+        return self.when(max(0, m.pos - 1))

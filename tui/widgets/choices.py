@@ -22,7 +22,7 @@ import msgspec
 from rich.text import Text
 from textual import events
 from textual.message import Message
-from textual.widgets import OptionList
+from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
 
 from coldwater.tui.keymap import CHOICE_KEYS
@@ -176,6 +176,10 @@ class ChoiceList(OptionList):
     def has_key(self, key: str) -> bool:
         return key in self._keys
 
+    def shows_key(self, key: str) -> bool:
+        """Whether the item with hotkey `key` is shown (not filtered out)."""
+        return self._keys.get(key) in self._values
+
     def choose_key(self, key: str) -> bool:
         """Choose the item with hotkey `key`; False if there is none."""
         oid = self._keys.get(key)
@@ -210,3 +214,28 @@ class ChoiceList(OptionList):
     @property
     def values(self) -> list[Any]:
         return [item.value for item, _ in self._items]
+
+
+class FilterBox(Input):
+    """The text box that narrows a :class:`ChoiceList` (the table's ``/``).
+
+    Letters narrow the list; a digit is the hotkey of a shown choice and picks it,
+    as it does with the filter closed (a digit typed into the filter would leave
+    "a65" in it and pick nothing). A digit no shown choice carries only rings the bell.
+    """
+
+    def __init__(self, choices: str, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.choices = choices
+        """The id of the list this box filters."""
+
+    async def _on_key(self, event: events.Key) -> None:
+        char = event.character
+        if char is not None and char.isdigit():
+            event.stop()
+            event.prevent_default()
+            target = self.screen.query_one(f"#{self.choices}", ChoiceList)
+            if not (target.shows_key(char) and target.choose_key(char)):
+                self.app.bell()
+            return
+        await super()._on_key(event)

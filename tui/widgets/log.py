@@ -33,9 +33,12 @@ class LogEntry(msgspec.Struct, frozen=True):
     who: str = ""
     """Who acted, in words (a name, "Silent player", "The rival"); "" for the table itself."""
     turn: int = 0
-    """Turns are numbered as the acting player changes; chance joins the turn it happens in."""
+    """The turn it happened in (see coldwater.core.clock); chance joins the turn it happens in."""
     round: int | None = None
-    """The game's round (see ``TableScreen.round_of``); None where it has none."""
+    """The round it happened in, 0 for the setup; None where the table does not say."""
+    party: str = ""
+    """Whose turn it was, in words (not always who acted: answers to another's card, the
+    silent player's draws)."""
 
 
 class LogBook:
@@ -46,11 +49,24 @@ class LogBook:
         self._turn = 0
         self._turn_who: str | None = None
 
-    def add(self, kind: Kind, text: str, who: str = "", round: int | None = None) -> LogEntry:
-        if kind == "move" and who != self._turn_who:
+    def add(
+        self,
+        kind: Kind,
+        text: str,
+        who: str = "",
+        round: int | None = None,
+        *,
+        turn: int | None = None,
+        party: str = "",
+    ) -> LogEntry:
+        """Add an entry to `turn` (None: count a turn each time the one who moves changes)."""
+        if turn is not None:
+            self._turn = turn
+            self._turn_who = party or who
+        elif kind == "move" and who != self._turn_who:
             self._turn += 1
             self._turn_who = who
-        entry = LogEntry(kind, text, who, self._turn, round)
+        entry = LogEntry(kind, text, who, self._turn, round, party)
         self.entries.append(entry)
         del self.entries[:-MAX_LINES]
         return entry
@@ -221,15 +237,16 @@ class LogPane(_Rewrapping):
         self._turn = -1
 
     def show_entry(self, entry: LogEntry) -> None:
-        if entry.round is not None and entry.round != self._round:
-            self._round = entry.round
-            self.put(Text(f"── Round {entry.round} ──", style="bold underline"))
-        if entry.kind == "move" and entry.turn != self._turn:
-            self._turn = entry.turn
-            self.put(Text(entry.who or "—", style="bold"))
         if entry.kind in ("summary", "outcome", "note"):
             self.put(line_of(entry))
             return
+        if entry.round is not None and entry.round != self._round:
+            self._round = entry.round
+            self.put(Text(f"── Round {entry.round} ──" if entry.round else "── Setup ──", style="bold underline"))
+        heading = entry.party or (entry.who if entry.kind == "move" else "")
+        if heading and entry.turn != self._turn:
+            self._turn = entry.turn
+            self.put(Text(f"{heading} · turn {entry.turn}" if entry.party else heading, style="bold"))
         self.put(line_of(entry, with_who=entry.kind == "announce"), indent=2)
 
     def show_all(self, entries: Iterable[LogEntry]) -> None:

@@ -1,9 +1,11 @@
 """The Aquatica board widget: the parts drawn by :mod:`.draw` (pure), shown for one viewer.
 
-At 80×24 the board column holds your turn, hand and board first, then the Ocean,
-the Goals or Tribes and the other players (it scrolls; F2 shows it full-screen),
-and the screen's panes show the Ocean and the players on their own. From 110
-columns of board the Ocean and the Goals or Tribes sit beside your own things.
+Below 110 columns of board, where the whole sheet would not fit the board's
+height, the table shows the compact form (:mod:`.compact`: the Ocean, your
+board, the Goals or Tribes and the others, a line each), and F2 the whole sheet
+in one column; the screen's panes show the Ocean and the players
+on their own. From 110 columns the whole sheet is drawn in two columns, the Ocean
+and the Goals or Tribes beside your own things.
 Everything comes from ``table.view(seat)``: other hands are a count, never a card.
 """
 
@@ -19,12 +21,15 @@ from coldwater.core.aquatica.content import Deck
 from coldwater.core.aquatica.model import AqData
 from coldwater.core.aquatica.state import AqState
 from coldwater.core.state import Game
-from coldwater.tui.games.aquatica.draw import TWO_COLUMNS, Sheet, frame_text, layout, pool_text, seat_names
+from coldwater.tui.games.aquatica import compact
+from coldwater.tui.games.aquatica.draw import TWO_COLUMNS, Sheet, fit, frame_text, layout, pool_text, seat_names
 from coldwater.tui.widgets.board import BoardView
 
-__all__ = ["AquaticaBoard", "frame_text", "pool_text"]
+__all__ = ["ALL_PARTS", "COMPACT", "AquaticaBoard", "frame_text", "pool_text"]
 
 ALL_PARTS = ("turn", "hand", "me", "ocean", "goals", "others")
+COMPACT = ("compact",)
+"""The table's own board: the compact form where the board is narrow, else ALL_PARTS."""
 
 
 class AquaticaBoard(BoardView[AqState]):
@@ -49,7 +54,13 @@ class AquaticaBoard(BoardView[AqState]):
 
     def on_resize(self) -> None:
         if self._last is not None and self.width_now != self._width:
-            self.show(*self._last)  # re-flow the columns; a change of height alone needs nothing
+            # Re-flow the columns (a change of height alone needs nothing), after this
+            # layout pass: a new height asked for inside it was not applied.
+            self.call_after_refresh(self._reflow)
+
+    def _reflow(self) -> None:
+        if self._last is not None and self.width_now != self._width:
+            self.show(*self._last)
 
     def show(self, view: AqState, names: Sequence[str], viewer: int | None, parts: tuple[str, ...] = ALL_PARTS) -> None:
         self._last = (view, names, viewer, parts)
@@ -57,8 +68,18 @@ class AquaticaBoard(BoardView[AqState]):
         me = viewer if viewer is not None and 0 <= viewer < d.players else None
         width = self._width = self.width_now
         column = (width - 2) // 2 if width >= TWO_COLUMNS else width
+        labels = seat_names(names, d.players)
         sheet = Sheet(self.deck, column)
-        lines = layout(sheet.parts(d, seat_names(names, d.players), me), width, parts)
+        lines = layout(sheet.parts(d, labels, me), width, ALL_PARTS if parts == COMPACT else parts)
+        room = self.parent.size.height if isinstance(self.parent, Widget) else 0
+        if parts == COMPACT and width < TWO_COLUMNS and len(lines) > room:
+            # The whole sheet would scroll: the compact form, which shows it all at once.
+            sheet_scores = view.scores()
+            hand = d.turn != me  # on your turn the choices list the cards you can play from it
+            rows = compact.lines(
+                self.deck, d, labels, me, width - 2, (sheet_scores.categories, sheet_scores.rows), hand
+            )
+            lines = fit(rows, width)
         # Rows are cut to the width here and not by Textual (text-wrap: nowrap in the
         # stylesheet), so the height is known: an update that keeps it skips a layout pass.
         text = Text("\n").join(lines)

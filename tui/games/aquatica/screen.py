@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Never, assert_never
 
 import msgspec
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 
 from coldwater.core.aquatica import actions as A
@@ -34,8 +35,8 @@ from coldwater.core.aquatica.tribes_solo import LEVELS
 from coldwater.core.state import Scores
 from coldwater.net import records
 from coldwater.net.table import seat_label
-from coldwater.tui.games.aquatica import cards, words
-from coldwater.tui.games.aquatica.board import AquaticaBoard, frame_text, pool_text
+from coldwater.tui.games.aquatica import cards, compact, words
+from coldwater.tui.games.aquatica.board import ALL_PARTS, COMPACT, AquaticaBoard, frame_text
 from coldwater.tui.screens.table import Pane, TableScreen, records_dir
 from coldwater.tui.widgets.board import BoardView
 from coldwater.tui.widgets.choices import Item
@@ -121,9 +122,14 @@ board Location, ▸ is the visible Depth and "N left" the Depths still to exploi
 exploit effect Depths and use Tribes, as often as they allow. Then play one
 Character: its effects come one at a time; *skip* declines one. When a price is
 more than you gathered, add sources one by one (Mantas, resource Depths, Tribes).
-After it, the extras again, then *end your turn* (**e**, as every pass or skip).
-The highlighted choice never spends anything: extras and purchases are yours to
-pick. Under the choices: the full card of the highlighted one. The log announces
+After it, the extras again, then *end your turn* (**e**, and only that; a skip is a
+choice with its digit). The highlighted choice never spends anything and is never
+Matrona: extras, purchases and Matrona are yours to pick. Above the choices, at
+80×24: the Character row with prices, both Location rows (Sh Shark, Sp Ships,
+Ci Civ, Vo Volcano, Fr Frosty; coins/power, PP, ✦ a Wild Manta), your board with
+each Location's visible Depth (▸) and how many are left, your Mantas and your PP
+by category, the Goals (PP of the next spot, ⚑ who is on it) or Tribes, and the
+others; **F2** shows the whole sheet. Under the choices: the full card of the highlighted one. The log announces
 Goals claimed, Tribes recruited and the end being triggered. The rules: Esc,
 then *Rules*.
 """
@@ -132,7 +138,7 @@ then *Rules*.
     # ---- layout -----------------------------------------------------------------------------
     _drawn: float = 0.0
     drawing_errors: list[str]
-    _board_key: tuple[int, int | None, bool] | None = None
+    _board_key: tuple[int, int | None, bool, bool] | None = None
 
     def on_mount(self) -> None:
         # Textual calls every class's on_mount in turn (this one first), so the frame's
@@ -155,11 +161,24 @@ then *Rules*.
         yield AquaticaBoard(self.table.game, id=f"aq-pane-{pane_id}")
 
     def action_pane(self, pane_id: str) -> None:
+        was_board = self.pane == "board"
         super().action_pane(pane_id)
+        if was_board != (self.pane == "board"):  # F2 shows the whole sheet, the table the compact form
+            self.update_board(self.current_view())
         if self.pane in self.PANE_PARTS:  # a pane opens at its top, wherever it was left
             box = self.query_one(f"#pane-{self.pane}")
             box.scroll_home(animate=False, immediate=True)
             self.call_after_refresh(box.scroll_home, animate=False)
+
+    def on_resize(self, event: events.Resize) -> None:
+        # (Textual calls the frame's on_resize too, as it walks the MRO.) A new height
+        # may make the whole sheet fit, or no longer fit: draw it again.
+        self._board_key = None
+        self.call_after_refresh(self._redraw_board)
+
+    def _redraw_board(self) -> None:
+        if self.is_mounted:
+            self.update_board(self.current_view())
 
     def update_pane(self, pane_id: str, view: AqState) -> None:
         board = self.query_one(f"#aq-pane-{pane_id}", AquaticaBoard)
@@ -174,12 +193,14 @@ then *Rules*.
         super().refresh_view()
 
     def update_board(self, view: AqState) -> None:
-        key = (self.table.state.ply, self.viewer, self._handing_over)
+        whole = self.pane == "board"
+        key = (self.table.state.ply, self.viewer, self._handing_over, whole)
         if key == self._board_key:
             return  # the same position for the same eyes: already on screen
         self._board_key = key
         try:
-            super().update_board(view)
+            board = self.query_one("#board", AquaticaBoard)
+            board.show(view, self.player_names(), self.viewer, ALL_PARTS if whole else COMPACT)
         except Exception as e:  # a drawing bug must not end a game: say so, keep playing
             self.drawing_errors.append(repr(e))
             self.notify(f"The board could not be drawn ({type(e).__name__}); the game goes on.", severity="error")
@@ -210,7 +231,9 @@ then *Rules*.
         items = [Item(self.label(view, a), a, group=self.group(view, a)) for _, a in ranked]
         pre: int | None = None
         for n, (_, a) in enumerate(ranked):
-            if (d.phase == "pre" and isinstance(a, A.Play)) or (d.phase == "post" and isinstance(a, A.End)):
+            if (d.phase == "pre" and isinstance(a, A.Play) and not self.is_matrona(a)) or (
+                d.phase == "post" and isinstance(a, A.End)
+            ):
                 pre = n
                 break
         self._aq_items = items
@@ -376,7 +399,7 @@ then *Rules*.
         d: AqData = view.data
         extra: list[str] = []
         if d.phase == "main":
-            extra.append(pool_text(d).plain)
+            extra.append(compact.pool(d).plain)
         if d.solo_level:
             extra.append(f"Tribes Solo {d.solo_level}")
         elif d.players == 1 and d.module == "goals":
@@ -395,7 +418,13 @@ then *Rules*.
         return words.standings(view.data, view.scores().totals)
 
     def is_done(self, view: AqState, action: AqAction) -> bool:
-        return isinstance(action, (A.End, A.Skip))
+        # Only ending the turn gets **e**: a Skip declines one effect, and is listed with a digit.
+        return isinstance(action, A.End)
+
+    def is_matrona(self, action: AqAction) -> bool:
+        """Matrona takes back the discard pile and, solo, moves the virtual rival (which
+        shortens the game): never the highlighted default, though listed first."""
+        return isinstance(action, A.Play) and any(e.op == "matrona" for e in self.deck.char_effs[action.card])
 
     def is_costly(self, view: AqState, action: AqAction) -> bool:
         return words.is_costly(action)

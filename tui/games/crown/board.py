@@ -22,6 +22,7 @@ from rich.text import Text
 
 from coldwater.core.crown.content import Tables
 from coldwater.core.crown.model import COLOURS, LOCATION_TITLES, SPACES, CrownData, MAProgress, Party
+from coldwater.tui.widgets.rows import break_rows
 
 from . import wording
 from .wording import BAIT_LETTERS
@@ -62,16 +63,6 @@ def zone_bait(counts: Sequence[int], pal: Palette = FALLBACK) -> Text:
     if not out.plain:
         out.append("—", style="dim")
     return out
-
-
-def fit(line: Text, width: int) -> Text:
-    """Cut `line` to `width` cells with an ellipsis: board rows never wrap."""
-    line.no_wrap = True
-    line.overflow = "ellipsis"
-    if line.cell_len > width:
-        line.truncate(max(1, width - 1))
-        line.append("…", style="dim")
-    return line
 
 
 # ---- the shared board ------------------------------------------------------------------
@@ -498,7 +489,7 @@ def parts(
     out.append(Part("extras", "Mystery Weight, Tag", extras(d, wide, pal)))
     out.append(Part("trophies", "Trophies left", trophies_left(d, wide)))
     for part in out:
-        part.lines = [fit(line, width) for line in part.lines]
+        part.lines = break_rows(part.lines, width)  # a long row goes on, it is never cut
     return out
 
 
@@ -537,10 +528,9 @@ def render(
                 + fish_detail(T, d.parties[viewer], pal),
             )
             labels = wording.names_of(names, len(d.parties))
-            ps[0].lines = [
-                fit(line, width)
-                for line in player_board(d, T, labels, viewer, viewer, current, width, True, pal, with_fish=False)
-            ]
+            ps[0].lines = break_rows(
+                player_board(d, T, labels, viewer, viewer, current, width, True, pal, with_fish=False), width
+            )
             ps.insert(1, fish)  # the fish one per line instead of the list
         lines: list[Text] = []
         for p in ps:

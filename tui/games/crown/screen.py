@@ -30,6 +30,9 @@ from coldwater.tui.widgets.choices import Item
 from . import board as draw
 from . import wording
 
+_STEP_PART = {"port": ": Port actions", "route": ": casting", "catch": ": catching", "silent": ""}
+"""What a Step is doing, in the title: a Port action is taken in Step 1 or Step 2."""
+
 
 def tables_of(game: object) -> Tables:
     """The engine's content tables (weights, tags, spots) for `game`."""
@@ -236,6 +239,9 @@ answer single choices). The full rules: Esc, then *Rules*.
         self.call_later(self.choose, action)
         return True
 
+    def party_name(self, party: int) -> str:
+        return wording.names_of(self.names(), party + 1)[party]
+
     def status(self, view: CrownState) -> str:
         d: CrownData = view.data
         title = self.table.game.title
@@ -252,7 +258,7 @@ answer single choices). The full rules: Esc, then *Rules*.
             base = f"{title} — {whose}'s turn"
         extra = []
         if 1 <= d.step <= 3:
-            extra.append(f"Step {d.step}")
+            extra.append(f"Step {d.step} of 3" + _STEP_PART.get(d.phase, ""))
         if d.end_triggered and d.step < 4:
             extra.append("final round")
         if d.step == 4:

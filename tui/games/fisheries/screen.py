@@ -18,11 +18,11 @@ from typing import Any, ClassVar
 
 from textual.widgets import OptionList
 
+from coldwater.core.clock import Clock
 from coldwater.core.fisheries.actions import FAction
 from coldwater.core.fisheries.model import Ctx
 from coldwater.core.fisheries.state import FisheriesState
 from coldwater.net.tablelike import TableLike
-from coldwater.tui import keymap
 from coldwater.tui.games.fisheries import cursor, info, words
 from coldwater.tui.games.fisheries.board import FisheriesBoard
 from coldwater.tui.games.fisheries.cursor import Mode, Overlay
@@ -79,9 +79,10 @@ three colours; "·N under" counts the cards beneath).
 - *End the day*: the first to end takes the initiative card and says whether
   they go first (6 hours) or second (7 hours) tomorrow.
 
-After an action you may discard your lobster to act again at once. Keeping it is
-the highlighted answer (**e**); **!** keeps it and stops the question for the
-rest of the game, and it answers itself when a second action would buy nothing.
+After an action you may discard your lobster to act again at once, or keep it
+with **e**, which ends your turn; neither is highlighted, so Enter alone does
+neither. Highlight one (↑ ↓) and press **!** to give that answer for the rest of
+the game; the question answers itself when a second action would buy nothing.
 Overnight you keep one tile. The final scores are broken down by cards, helms and islands.
 """
     )
@@ -113,19 +114,10 @@ Overnight you keep one tile. The final scores are broken down by cards, helms an
             items.append(Item("Back (Esc)", "back", group="", key=next(keys, NO_KEY)))
             return items, self.mode.index(ctx)
         choices = words.top_choices(ctx, view, legal)
-        lobster = view.data.phase == "lobster"
-        # Keeping the lobster is the safe answer: highlighted, so "!" makes it the answer
-        # for the rest of the game, and on the done key like every pass.
-        items = [
-            Item(c.label, c.value, group=c.group, key=keymap.DONE_KEY if lobster and tag_of(c.value) == "pass" else "")
-            for c in choices
-        ]
+        # Keeping the lobster ends the turn, so it is the done action (e) like every pass;
+        # discarding it spends it: neither is highlighted (see words.default_index).
+        items = [Item(c.label, c.value, group=c.group) for c in choices]
         return items, words.default_index(view.data, choices)
-
-    def is_done(self, view: FisheriesState, action: FAction | FChoice) -> bool:
-        if view.data.phase == "lobster":
-            return False  # keeping the lobster carries the done key but stays the highlighted answer
-        return super().is_done(view, action)
 
     def label(self, view: FisheriesState, a: FAction | FChoice) -> str:
         return words.label(self.ctx, view.data, a) or super().label(view, a)
@@ -136,12 +128,11 @@ Overnight you keep one tile. The final scores are broken down by cards, helms an
     def step_note(self, view: FisheriesState) -> str:
         return "" if self.mode is not None else words.step_note(self.ctx, view.data)
 
-    def status(self, view: FisheriesState) -> str:
-        base = super().status(view)
-        d = view.data
-        if d.day and d.phase != "over":
-            base += f" · day {d.day} of {self.ctx.content.days}"
-        return base
+    def clock_text(self, view: FisheriesState, clock: Clock) -> str:
+        # A day is Fisheries' round (the board's day line names it): say how many there are.
+        if clock.setup:
+            return "setting up"
+        return f"round {clock.round} of {self.ctx.content.days} · turn {clock.turn}"
 
     def standings(self, view: FisheriesState) -> str:
         return words.standings(self.ctx, view.data)

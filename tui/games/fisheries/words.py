@@ -337,13 +337,10 @@ def top_choices(ctx: Ctx, view: FisheriesState, legal: list[FAction]) -> list[Ch
 def default_index(d: Data, choices: list[Choice]) -> int | None:
     """The entry to highlight: never one that spends, discards or ends.
 
-    The lobster question highlights keeping it; elsewhere the first entry that
-    only opens the cursor (choosing where costs nothing yet); else nothing safe,
-    so the first entry that does not finish anything.
+    The first entry that only opens the cursor (choosing where costs nothing yet),
+    or keeping a tile overnight; else none. The lobster question has none: keeping
+    it ends the turn (e) and discarding it spends it.
     """
-    for n, c in enumerate(choices):
-        if d.phase == "lobster" and tag_of(c.value) == "pass":
-            return n
     for n, c in enumerate(choices):
         if isinstance(c.value, UiCmd):
             return n
