@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -21,10 +20,9 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from coldwater.core import record
-from coldwater.core.errors import IllegalAction, NotationError
+from coldwater.core.errors import IllegalAction
 from coldwater.core.notation import Action
-from coldwater.core.rng import Rng
-from coldwater.core.state import CHANCE, Game, State
+from coldwater.core.state import Game, State
 
 from .. import beacon
 from .. import fairplay as fp
@@ -32,9 +30,9 @@ from .. import messages as m
 from ..fairdeal.seat import WIRED
 from ..identity import Identity, verify
 from ..names import shown_player
-from ..table import Applied, Seat, SeatKind, Table
-from ..table import Event as TableEvent
+from ..table import Seat, SeatKind, Table
 from ..transport import SAME_KEY, Connection, Guard, Listener, accept, listen
+from .beacons import Beacons
 from .events import (
     ChatReceived,
     Chooser,
@@ -45,15 +43,15 @@ from .events import (
     LobbyChanged,
     PresenceChanged,
     Problem,
-    RematchAnswered,
     Result,
-    StepApplied,
 )
 from .failover import FailoverGather, kinds_for_new_host
 from .fairhost import FairHost
-from .fairtable import AHEAD, FairDriver, autoplay_message, fair_record
+from .fairtable import FairDriver, fair_record
 from .hostcore import FINALS_WAIT, HostPhase, Remote, fp_text, scores_of
-from .persist import LanTable, PeerSave, pack_view, public_step, safe_name
+from .persist import LanTable, PeerSave, public_step, safe_name
+from .relay import Relay
+from .rematch import RematchOffer
 from .seedround import SeedRound
 from .spectators import MAX_WATCHERS, WATCHERS, Spectators
 from .standin import StandIn
@@ -78,11 +76,6 @@ PEER_SILENCE = 10.0
 STRIKES = 50
 """Refused messages one identity may send in a game, across reconnects, before it loses its seat."""
 REFUSALS_KEPT = 500
-LINK_TIMEOUT = 10.0
-"""Seconds the host waits at a public draw for a present seat's beacon link (links are sent unasked)."""
-LINK_SILENCE = 4.0
-"""A seat not heard from for this long when its link is due is taken for a frozen link, not a withholder
-(live peers ping every second): the first time, its connection is dropped and the draw goes on without it."""
 GATHER_GRACE = 8.0
 """Seconds a new host with no escrow to rebuild waits for the other peers' records before play resumes."""
 
@@ -185,13 +178,8 @@ class TableHost(Emitter[Event]):
         self.dealer: fp.CommittedDealer = fp.CommittedDealer()
         self.joint = b""
         self.steps: list[m.Step] = []
-        self._draw: fp.Draw | None = None
         self.commits: dict[int, bytes] = {}
         self.reveals: dict[int, bytes] = {}
-        self._views: dict[int, State[Any, Any]] = {}
-        """Each remote seat's view as that peer holds it (to know when a step must carry the view)."""
-        self._act_waiters: dict[int, asyncio.Future[Action | None]] = {}
-        self._early: dict[int, tuple[int, Action]] = {}
         self._changed = asyncio.Event()
         self._person_moved = asyncio.Event()
         self._round: SeedRound | None = None
@@ -215,10 +203,6 @@ class TableHost(Emitter[Event]):
         """Identities sent away from this table's lobby (too many strikes)."""
         self.seat_keys: dict[int, bytes] = {}
         """Every seat whose moves are signed (the host's own and the remote seats), fixed when the game starts."""
-        self._sigs: dict[int, bytes] = {}
-        """The signature of the move each remote seat sent for the position now being played."""
-        self._bot_move = False
-        self._bot = game.bot(game.bots[0])
         self._finals: dict[int, m.Final] = {}
         self._finals_sent = False
         self.failover_ply = 0
@@ -231,14 +215,14 @@ class TableHost(Emitter[Event]):
         """The seat this host's links are filed under (-1 for a host with no seat)."""
         self.book = beacon.Book({})
         """Every seat's chain tip and latest link, as applied."""
-        self.link_timeout = LINK_TIMEOUT
-        self._link_box: dict[int, bytes] = {}
-        self._link_ply = -1
-        self._links: dict[int, bytes] | None = None
-        self._public_at = (-1, False)
-        self._link_named: set[int] = set()
-        self._dealer_ok = True
+        self.dealer_ok = True
         """False after a failover with no escrow (a game with no sealed values): no one holds the dealer's secret."""
+        self.relay = Relay(self)
+        """Moves and chance in ply order, each step broadcast; resyncs (relay.py)."""
+        self.beacons = Beacons(self)
+        """The seats' links for public draws (beacons.py)."""
+        self.rematch_offer = RematchOffer(self)
+        """After the end: the same table offered again, and the seats' answers (rematch.py)."""
         self.fair_host = FairHost(self)
         """At a fair-dealer table, its rounds (fairhost.py): idle at a committed table."""
         self.watch = Spectators(self)
@@ -246,8 +230,6 @@ class TableHost(Emitter[Event]):
         self.linger = False
         """Keep the seats' connections open after the end (the app: chat, a rematch offer) until close()."""
         self._stopped = False
-        self.rematch: dict[int, bool | None] = {}
-        """After :meth:`offer_rematch`: each offered seat's answer (None: not yet)."""
 
     # ---- public API ------------------------------------------------------------
     @property
@@ -309,6 +291,25 @@ class TableHost(Emitter[Event]):
     def seat_autoplay(self, seat: int, on: bool) -> None:
         """At a fair table: `seat`'s own process plays it with its bot now, or its person is back."""
         self.fair_host.seat_autoplay(seat, on)
+
+    # ---- after the end: a rematch (rematch.py) ------------------------------------------
+    @property
+    def rematch(self) -> dict[int, bool | None]:
+        """After :meth:`offer_rematch`: each offered seat's answer (None: not yet)."""
+        return self.rematch_offer.answers
+
+    def rematch_seats(self) -> list[str]:
+        """The seat list for the same table again, each remote seat kept for the key that played it."""
+        return self.rematch_offer.seats()
+
+    def open_seat(self, seat: int) -> None:
+        """Free a seat kept for a key (its player declined a rematch): anyone may sit there now."""
+        self.rematch_offer.open_seat(seat)
+
+    def offer_rematch(self, port: int) -> list[int]:
+        """Tell every seat still connected after the end that the same table listens again at `port`
+        (see :meth:`RematchOffer.offer`); returns the seats told."""
+        return self.rematch_offer.offer(port)
 
     @property
     def open_seats(self) -> int:
@@ -527,6 +528,10 @@ class TableHost(Emitter[Event]):
                 r.conn.send_nowait(msg)
         self.watch.announce(msg)  # the public announcements (who is away, who was named) reach watchers
 
+    def wake(self) -> None:
+        """Something a waiting phase may be waiting for changed (a commitment, a link, a final digest)."""
+        self._changed.set()
+
     def lobby_changed(self) -> None:
         seats = self.lobby()
         watchers = self.watch.infos()
@@ -562,15 +567,15 @@ class TableHost(Emitter[Event]):
             f"{r.name if r else conn.fingerprint} (seat {r.seat + 1 if r else '?'}, {conn.fingerprint}) "
             f"sent {STRIKES} refused messages and is sent away"
         )
-        self._name(text)
+        self.blame(text)
         conn.send_nowait(m.Refuse(reason=f"{STRIKES} refused messages; you are sent away from this table"))
         if r is not None and self.started:
-            self._give_to_bot(r)
+            self.give_to_bot(r)
         else:
             self.banned.add(conn.peer_key)
         self.spawn(conn.close())
 
-    def _name(self, text: str) -> None:
+    def blame(self, text: str) -> None:
         """Tell everyone who broke the rules (the cheaters list, every peer, the log)."""
         self.cheaters.append(text)
         self.problems.append(text)
@@ -578,15 +583,13 @@ class TableHost(Emitter[Event]):
         self.broadcast(m.Notice(text=text))
         self.emit(Problem(text))
 
-    def _give_to_bot(self, r: Remote) -> None:
+    def give_to_bot(self, r: Remote) -> None:
         r.by_bot = True
         self.extra_bots.add(r.seat)
         if self.table is not None:
             self.table.seats[r.seat] = Seat(SeatKind.REMOTE, f"{r.name} (bot)")
         self.broadcast(m.Presence(seat=r.seat, away=False, by_bot=True))
-        fut = self._act_waiters.get(r.seat)
-        if fut is not None and not fut.done():
-            fut.set_result(None)  # the waiting turn is played by the bot now
+        self.relay.release(r.seat)  # the waiting turn is played by the bot now
         self.lobby_changed()
 
     async def handle_connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -657,10 +660,10 @@ class TableHost(Emitter[Event]):
                 assert self._gather is not None
                 self._gather.offer(seat, first)
             else:
-                self._sync(r, max(first.resume_ply, 0), fair=True)
+                self.relay.sync(r, max(first.resume_ply, 0), fair=True)
             if r.timed_out and self.info.dealer != "fair":
                 # (At a fair table only the seat's own process knows: it says so again on joining.)
-                self._back_from_bot(r)
+                self.relay.back_from_bot(r)
             if self._end is not None:
                 # The game ended while this seat was away: it gets the end now and audits it itself.
                 conn.send_nowait(self._end)
@@ -719,9 +722,7 @@ class TableHost(Emitter[Event]):
                 self.broadcast(m.Presence(seat=r.seat, away=True))
                 self.emit(PresenceChanged(r.seat, True))
                 self.lobby_changed()
-                if self.rematch.get(r.seat, False) is None:
-                    self.rematch[r.seat] = False  # gone without answering the offer: a no
-                    self.emit(RematchAnswered(r.seat, r.name, False, left=True))
+                self.rematch_offer.seat_left(r)
 
     def _handle(self, r: Remote, conn: Connection, msg: m.Message) -> None:
         if isinstance(msg, m.Ready):
@@ -740,19 +741,19 @@ class TableHost(Emitter[Event]):
         elif isinstance(msg, m.Reveal):
             self._on_reveal(r, conn, msg)
         elif isinstance(msg, m.Act):
-            self._on_act(r, conn, msg)
+            self.relay.on_act(r, conn, msg)
         elif isinstance(msg, m.Link):
-            self._on_link(r, conn, msg)
+            self.beacons.on_link(r, conn, msg)
         elif isinstance(msg, m.Fair):
             self.fair_host.on_fair(r, conn, msg)
         elif isinstance(msg, m.AutoPlay):
-            self._on_autoplay(r, conn, msg)
+            self.relay.on_autoplay(r, conn, msg)
         elif isinstance(msg, m.Mismatch):
-            self._on_mismatch(r, conn, msg)
+            self.relay.on_mismatch(r, conn, msg)
         elif isinstance(msg, m.Final):
             self._on_final(r, conn, msg)
         elif isinstance(msg, m.RematchReply):
-            self._on_rematch_reply(r, conn, msg)
+            self.rematch_offer.on_reply(r, conn, msg)
         elif isinstance(msg, m.Ping):
             if not r.pings.take():
                 self.refuse(conn, "ping", "too many pings")
@@ -825,13 +826,13 @@ class TableHost(Emitter[Event]):
             for s in blamed:
                 r = self.remotes[s]
                 what = "reveal its seed contribution" if s in rnd.round.commits else "commit to a seed contribution"
-                self._name(
+                self.blame(
                     f"{r.name} (seat {s + 1}, {fp_text(r.key)}) did not {what} in time; a bot plays seat {s + 1}"
                 )
                 if r.conn is not None:
                     r.conn.send_nowait(m.Refuse(reason=f"you did not {what} in time; a bot plays your seat"))
                     self.spawn(r.conn.close())
-                self._give_to_bot(r)
+                self.give_to_bot(r)
             why = (
                 "seat(s) " + ", ".join(str(s + 1) for s in blamed) + " withheld"
                 if blamed
@@ -923,90 +924,6 @@ class TableHost(Emitter[Event]):
             self.emit(Problem(text))  # said plainly to the host's person too
 
     # ---- the game -----------------------------------------------------------------
-    def _on_act(self, r: Remote, conn: Connection, msg: m.Act) -> None:
-        t = self.table
-        if t is None:
-            self.refuse(conn, "act", "the game has not started")
-            return
-        if t.state.current != r.seat:
-            self.refuse(conn, "act", f"out of turn: it is not seat {r.seat + 1}'s turn")
-            return
-        if msg.ply != t.state.ply:
-            self.refuse(conn, "act", f"stale move for ply {msg.ply}; the table is at ply {t.state.ply}")
-            return
-        try:
-            action = self.game.parse_action(msg.action)
-        except NotationError as e:
-            self.refuse(conn, "act", f"not a move: {e}")
-            return
-        if not t.state.is_legal(action):
-            self.refuse(conn, "act", f"illegal: {t.state.why_illegal(action)}")
-            return
-        why = fp.check_act(self.seat_keys, self.joint, msg.ply, r.seat, msg.action, msg.sig)
-        if why is not None:
-            self.refuse(conn, "act", f"{'forged' if msg.sig else 'unsigned'} move: {why}")
-            return
-        fut = self._act_waiters.get(r.seat)
-        if r.timed_out:
-            if fut is not None and not fut.done():
-                self._back_from_bot(r)  # the bot is racing the person for this move: the person's wins
-            else:
-                # The bot is making this move already (its Step must go out while the seat is botted,
-                # or every peer would take it for the host's cheating): the person has the next one.
-                r.back_asked = True
-        self._sigs[r.seat] = msg.sig
-        if fut is None or fut.done():
-            # A valid move for this very position that arrived before the table asked
-            # for it (just after a resync or a failover): keep it for when it does.
-            self._early[r.seat] = (t.state.ply, action)
-            return
-        fut.set_result(action)
-
-    def _back_from_bot(self, r: Remote) -> None:
-        r.timed_out = r.back_asked = False
-        self.broadcast(m.Presence(seat=r.seat, away=not r.present, by_bot=False))
-        self.lobby_changed()
-        self.emit(Problem(f"{r.name} (seat {r.seat + 1}) is back; the bot stops playing the seat"))
-
-    def _on_mismatch(self, r: Remote, conn: Connection, msg: m.Mismatch) -> None:
-        """A peer reports a digest it does not share: one resync in flight, from the ply the peer has."""
-        if not r.resyncs.take():
-            self.refuse(conn, "mismatch", "too many resync requests")
-            return
-        if conn.writer.transport.get_write_buffer_size() > 0:
-            self.refuse(conn, "mismatch", "a resync is already on its way; read it first")
-            return
-        self.emit(Problem(f"seat {r.seat + 1} reports a digest mismatch after ply {msg.ply}; resyncing it"))
-        self._sync(r, msg.ply)
-
-    def _sync(self, r: Remote, from_ply: int, *, fair: bool = False) -> None:
-        """Send a peer its view now and every public step since `from_ply` (resume, repair)."""
-        rec = self.fair_record
-        if rec is not None and r.conn is not None:
-            # A fair table has no view to send: the seat's process kept its own, and gets again
-            # every message it may have missed (it drops those it has).
-            for msg in self.fair_host.fair_log:  # its own too: a seat restarted from its save adopts them
-                r.conn.send_nowait(msg)
-            r.conn.send_nowait(m.Sync(ply=rec.fs.view.ply, view=b""))  # that was all
-            return
-        if self.table is None or r.conn is None:
-            return
-        from_ply = min(max(from_ply, 0), len(self.steps))
-        st = self.table.state
-        self._views[r.seat] = st.view(r.seat)
-        fs = (
-            m.FairState(
-                commits=self.commits,
-                reveals=self.reveals,
-                dealer=self.dealer.commitment,
-                share=r.share,
-                keys=self.seat_keys,
-            )
-            if fair and self.reveals
-            else None
-        )
-        r.conn.send_nowait(m.Sync(ply=st.ply, view=pack_view(st.view(r.seat)), steps=self.steps[from_ply:], fair=fs))
-
     def _seat_objects(self) -> list[Seat]:
         bot = self.game.bots[0]
         out: list[Seat] = []
@@ -1026,243 +943,19 @@ class TableHost(Emitter[Event]):
         if self.save_dir is not None:
             save = self.save_dir / f"lan-host-{safe_name(self.name)}.json"
         self.table = LanTable(
-            self.game, state, self._seat_objects(), rec, save_path=save, chance=self._chance, remote=self._remote
+            self.game,
+            state,
+            self._seat_objects(),
+            rec,
+            save_path=save,
+            chance=self.relay.chance,
+            remote=self.relay.remote,
         )
-        self._views = {seat: state.view(seat) for seat in self.remotes}
-        self.table.subscribe(self._on_applied)
+        self.relay.reset_views(state)
+        self.table.subscribe(self.relay.on_applied)
         self.emit(GameStarted(self.host_seat))
 
-    async def _chance(self, state: State[Any, Any]) -> Action:
-        if self._public_draw(state):
-            links = await self._gather_links(state)
-            self._links = links
-            self._draw = fp.Draw(beacon.draw(state, self.joint, links), False)
-            return self._draw.action
-        if not self._dealer_ok:
-            raise fp.FairPlayError("this draw needs the dealer's secret, which no one holds after the failover")
-        self._draw = self.dealer.draw(state)
-        return self._draw.action
-
     # ---- public draws: the seats' hash-chain beacons ----------------------------------
-    def _public_draw(self, state: State[Any, Any]) -> bool:
-        if self._public_at[0] != state.ply:
-            self._public_at = (state.ply, beacon.is_public_draw(state))
-        return self._public_at[1]
-
-    def _box(self, ply: int) -> dict[int, bytes]:
-        """The links gathered for the draw at `ply` (links for an earlier ply are dropped)."""
-        if self._link_ply != ply:
-            self._link_ply, self._link_box = ply, {}
-        return self._link_box
-
-    def _owed(self, box: dict[int, bytes]) -> list[Remote]:
-        """Present seats of the beacon whose link for this draw is not in yet (away seats are not waited for)."""
-        return [
-            r
-            for r in self.remotes.values()
-            if r.seat in self.book.last and not r.by_bot and not r.linkless and r.present and r.seat not in box
-        ]
-
-    async def _gather_links(self, state: State[Any, Any]) -> dict[int, bytes]:
-        """Our link and every present seat's, or the others' once the deadline passes (the late are named)."""
-        assert self.chain is not None
-        ply = state.ply
-        box = self._box(ply)
-        box[self.beacon_id] = self.chain.link(beacon.index_of(ply))
-        await self.wait(lambda: not self._owed(box), self.link_timeout)
-        now = time.monotonic()
-        for r in self._owed(box):
-            if now - r.heard > LINK_SILENCE and r.silent_draws == 0 and r.conn is not None:
-                # Not a word from it (not even a ping): a frozen process or a dead link, which the
-                # heartbeat would drop anyway. Once, that is not withholding: it is away and may come back.
-                r.silent_draws += 1
-                text = (
-                    f"{r.name} (seat {r.seat + 1}) was silent when its beacon link for the draw at ply {ply} "
-                    "was due; the draw goes on without it and its connection is dropped (it may come back)"
-                )
-                self.problems.append(text)
-                log.warning("%s", text)
-                self.broadcast(m.Notice(text=text))
-                self.emit(Problem(text))
-                self.spawn(r.conn.close())
-            else:
-                self._withheld(r, ply)
-        links = dict(box)
-        self._link_box = {}
-        return links
-
-    def _withheld(self, r: Remote, ply: int) -> None:
-        """The table's rule for a seat that holds back its link: named, its seat to a bot, the draw goes on."""
-        self._name(
-            f"{r.name} (seat {r.seat + 1}, {fp_text(r.key)}) did not send its beacon link for the draw at ply {ply} "
-            f"within {self.link_timeout:.0f} s; a bot plays seat {r.seat + 1} "
-            "and the draw goes on with the others' links"
-        )
-        if r.conn is not None:
-            r.conn.send_nowait(m.Refuse(reason="you did not send your beacon link in time; a bot plays your seat"))
-            self.spawn(r.conn.close())
-        self._give_to_bot(r)
-
-    def _bad_link(self, r: Remote, conn: Connection, why: str) -> None:
-        """Refused (a strike), and the first bad link of a seat is named to everyone."""
-        self.refuse(conn, "link", why)
-        if r.seat not in self._link_named:
-            self._link_named.add(r.seat)
-            self._name(f"{r.name} (seat {r.seat + 1}, {fp_text(r.key)}) sent a bad beacon link: {why}")
-
-    def _on_link(self, r: Remote, conn: Connection, msg: m.Link) -> None:
-        t = self.table
-        if t is None or self.phase is not HostPhase.PLAYING:
-            self.refuse(conn, "link", "no draw is pending: the game is not being played")
-            return
-        if r.by_bot or r.seat not in self.book.last:
-            self._bad_link(r, conn, f"seat {r.seat + 1} is not part of this table's beacon")
-            return
-        st = t.state
-        if msg.ply > st.ply or (msg.ply == st.ply and st.current != CHANCE):
-            self._bad_link(
-                r, conn, f"a link for ply {msg.ply}, which is no pending draw (the table is at ply {st.ply})"
-            )
-            return
-        why = self.book.why_not(r.seat, msg.ply, msg.link)
-        if msg.ply < st.ply:
-            if why is None and msg.ply < len(self.steps) and not self.steps[msg.ply].links:
-                return  # a good link for a draw the dealer made before it arrived: nothing to use it for
-            self._bad_link(r, conn, why or f"a link for ply {msg.ply}, whose draw is over (the table is at {st.ply})")
-            return
-        if why is not None:
-            self._bad_link(r, conn, why)
-            return
-        if not self._public_draw(st):
-            return  # the dealer's draw (the peer cannot tell from its view): unused
-        box = self._box(msg.ply)
-        if r.seat not in box:  # a second copy (after a reconnect) is the same link: the chain fixes it
-            box[r.seat] = msg.link
-            self._changed.set()
-
-    async def _remote(self, seat: int, view: State[Any, Any]) -> Action:
-        if seat == self.host_seat and self.chooser is not None:
-            return await self.chooser(view, seat)
-        r = self.remotes.get(seat)
-        if r is not None and r.timed_out and r.back_asked and not r.by_bot:
-            self._back_from_bot(r)  # before this move is asked: told to everyone, then the person plays
-        if r is not None and (r.by_bot or r.timed_out):
-            return await self._bot_plays(view)
-        early = self._early.pop(seat, None)
-        if early is not None and early[0] == view.ply:
-            return early[1]
-        loop = asyncio.get_running_loop()
-        fut: asyncio.Future[Action | None] = loop.create_future()
-        self._act_waiters[seat] = fut
-        try:
-            timer = self.info.turn or None
-            try:
-                action = await asyncio.wait_for(asyncio.shield(fut), timer)
-            except TimeoutError:
-                action = None
-                if r is not None and not fut.done():
-                    r.timed_out = True
-                    self._name_slow(r)
-            if action is not None:
-                return action
-            # Timed out, or the seat was given to a bot meanwhile. A move the player still
-            # sends while the bot thinks wins: it is their seat.
-            bot = asyncio.ensure_future(asyncio.to_thread(self._bot.choose, view, Rng(os.urandom(16))))
-            both: set[asyncio.Future[Action | None] | asyncio.Future[Action]] = {fut, bot}
-            await asyncio.wait(both, return_when=asyncio.FIRST_COMPLETED)
-            if fut.done() and (moved := fut.result()) is not None:
-                bot.cancel()
-                return moved
-            self._bot_move = True
-            return await bot
-        finally:
-            self._act_waiters.pop(seat, None)
-
-    def _name_slow(self, r: Remote) -> None:
-        text = (
-            f"{r.name} (seat {r.seat + 1}, {fp_text(r.key)}) did not move within {self.info.turn} s; "
-            "a bot plays the seat until they return"
-        )
-        self.problems.append(text)
-        log.warning("%s", text)
-        self.broadcast(m.Notice(text=text))
-        self.broadcast(m.Presence(seat=r.seat, away=not r.present, by_bot=True))
-        self.emit(Problem(text))
-        self.lobby_changed()
-
-    async def _bot_plays(self, view: State[Any, Any]) -> Action:
-        self._bot_move = True
-        return await asyncio.to_thread(self._bot.choose, view, Rng(os.urandom(16)))
-
-    def _on_applied(self, ev: TableEvent) -> None:
-        if not isinstance(ev, Applied):
-            return
-        t = self.table
-        assert t is not None
-        st = t.state
-        digest = fp.public_digest(st)
-        draw, self._draw = self._draw, None
-        links, self._links = self._links, None
-        bot, self._bot_move = self._bot_move, False
-        sealed = ev.seat == CHANCE and draw is not None and draw.sealed
-        if sealed:
-            assert draw is not None
-            step = m.Step(ply=st.ply, seat=CHANCE, digest=digest, commit=draw.commit)
-        elif ev.seat in self.seat_keys:
-            # A signed seat: its own signature, the host's for the host's seat, or marked as a bot's move.
-            if ev.seat == self.host_seat:
-                sig = self.identity.sign(fp.act_message(self.joint, st.ply - 1, ev.seat, ev.action))
-                step = m.Step(ply=st.ply, seat=ev.seat, digest=digest, action=ev.action, sig=sig)
-            else:
-                sig = self._sigs.pop(ev.seat, b"")
-                r = self.remotes.get(ev.seat)
-                if bot or r is None or r.by_bot or ev.seat in self.extra_bots:
-                    step = m.Step(ply=st.ply, seat=ev.seat, digest=digest, action=ev.action, bot=True)
-                else:
-                    step = m.Step(ply=st.ply, seat=ev.seat, digest=digest, action=ev.action, sig=sig)
-        elif ev.seat == CHANCE and links is not None:
-            step = m.Step(ply=st.ply, seat=CHANCE, digest=digest, action=ev.action, links=links)
-            self.book.accept(st.ply - 1, links)
-        else:
-            step = m.Step(ply=st.ply, seat=ev.seat, digest=digest, action=ev.action)
-        self.steps.append(step)
-        for r in self.remotes.values():
-            truth = st.view(r.seat)
-            before = self._views.get(r.seat)
-            self._views[r.seat] = truth
-            if not r.present:
-                continue  # it gets a Sync when it is back
-            assert r.conn is not None
-            out = step
-            if step.sig and r.seat == ev.seat and r.seat != self.host_seat:
-                out = msgspec.structs.replace(step, sig=b"")  # the mover has its own signature
-            elif step.links and r.seat in step.links:
-                # The peer has its own link (it puts it back; a draw made without it would not be the links' draw).
-                out = msgspec.structs.replace(step, links={s: x for s, x in step.links.items() if s != r.seat})
-            if sealed:
-                assert draw is not None
-                reveal = (
-                    m.SealedReveal(action=str(draw.action), salt=draw.salt or b"") if r.seat in draw.owners else None
-                )
-                out = msgspec.structs.replace(step, view=pack_view(truth), reveal=reveal)
-            elif not self._peer_can_follow(before, ev.action, truth):
-                # The step reveals something the peer's view cannot derive (e.g. the end of the
-                # game uncovers every secret): send the peer its new view with it.
-                out = msgspec.structs.replace(step, view=pack_view(truth))
-            r.conn.send_nowait(out)
-        self.emit(StepApplied(st.ply, ev.seat, None if sealed else ev.action))
-
-    def _peer_can_follow(self, before: State[Any, Any] | None, action: str, truth: State[Any, Any]) -> bool:
-        """Whether a peer applying `action` to its view reaches exactly its true new view."""
-        if before is None or before.ply + 1 != truth.ply:
-            return False
-        try:
-            nxt = before.clone()
-            nxt.apply(self.game.parse_action(action))
-        except (IllegalAction, NotationError):
-            return False
-        return nxt.digest() == truth.digest()
-
     async def _play(self) -> None:
         t = self.table
         assert t is not None
@@ -1362,64 +1055,6 @@ class TableHost(Emitter[Event]):
             conn.send_nowait(m.Finals(finals=list(self._finals.values())))
 
     # ---- after the end: a rematch ---------------------------------------------------------------
-    def rematch_seats(self) -> list[str]:
-        """The seat list for the same table again: the host and bots where they were, and each
-        remote seat kept for the key that played it (``reserved:FP``), so everyone sits where they sat.
-
-        A seat whose player was sent away (played by a bot for good) is open: it is not kept for them.
-        """
-        out: list[str] = []
-        for i, kind in enumerate(self.kinds):
-            r = self.remotes.get(i)
-            if r is None:
-                out.append(kind)
-            elif r.key and not r.by_bot:
-                out.append(f"reserved:{fp_text(r.key)}")
-            else:
-                out.append("open")
-        return out
-
-    def open_seat(self, seat: int) -> None:
-        """Free a seat kept for a key (its player declined a rematch): anyone may sit there now."""
-        if self.started or seat not in self.remotes or seat not in self.reserved:
-            return
-        del self.reserved[seat]
-        self.lobby_changed()
-
-    def offer_rematch(self, port: int) -> list[int]:
-        """Tell every seat still connected after the end that the same table listens again at `port`.
-
-        Returns the seats told. Their answers come as :class:`RematchAnswered` events (a seat
-        whose connection closes before it answers counts as a no). Only once the game is over
-        and its final digests are out; only once per table.
-        """
-        if self.result is None or self.phase is not HostPhase.ENDED:
-            raise RuntimeError("a rematch is offered once the game is over and its final digests are out")
-        if self.rematch:
-            raise RuntimeError("a rematch was already offered at this table")
-        if not 0 < port < 65536:
-            raise ValueError(f"no such port: {port}")
-        told = [r.seat for r in self.remotes.values() if r.present and r.key and not r.by_bot]
-        for seat in told:
-            self.rematch[seat] = None
-            conn = self.remotes[seat].conn
-            assert conn is not None
-            conn.send_nowait(m.Rematch(port=port))
-        # The watchers too (they may follow the table there), and then they go with the old table.
-        self.watch.offer_rematch(port)
-        self.spawn(self.watch.close())
-        return told
-
-    def _on_rematch_reply(self, r: Remote, conn: Connection, msg: m.RematchReply) -> None:
-        if r.seat not in self.rematch:
-            self.refuse(conn, "rematch reply", "no rematch was offered to this seat")
-            return
-        if self.rematch[r.seat] is not None:
-            self.refuse(conn, "rematch reply", "this seat has already answered the rematch offer")
-            return
-        self.rematch[r.seat] = msg.accept
-        self.emit(RematchAnswered(r.seat, r.name, msg.accept))
-
     # ---- a fair-dealer table (fairtable.py): this host holds only its own seat's view ------------
     def full_record(self, meta: dict[str, str] | None = None) -> record.GameRecord | None:
         """At a fair-dealer table, the whole game as this host's seat's audit replayed it, once
@@ -1434,46 +1069,6 @@ class TableHost(Emitter[Event]):
         if rec is not None:
             return rec.fs.view
         return self.table.state if self.table is not None else None
-
-    def _on_autoplay(self, r: Remote, conn: Connection, msg: m.AutoPlay) -> None:
-        """A seat's own word that its process's bot plays it now (or that its person is back): about itself
-        only, signed by it; at a fair table with a turn timer told to everyone, at a committed one (only
-        "back" is the seat's to say) honoured at the seat's next move."""
-        drv = self.fair_record
-        state = drv.fs.view if drv is not None else self.table.state if self.table is not None else None
-        if state is None or self.phase is not HostPhase.PLAYING:
-            self.refuse(conn, "autoplay", "no game is being played at this table now")
-            return
-        committed = drv is None
-        if msg.seat != r.seat:
-            self.refuse(conn, "autoplay", f"seat {r.seat + 1} spoke for seat {msg.seat + 1}: a seat speaks for itself")
-            return
-        if not verify(r.key, msg.sig, autoplay_message(self.joint, msg.ply, msg.seat, msg.on)):
-            self.refuse(conn, "autoplay", f"not signed by seat {r.seat + 1}")
-            return
-        if msg.on and committed:
-            self.refuse(conn, "autoplay", "at this table the host plays a seat that runs out of time")
-            return
-        if msg.on and not self.info.turn:
-            self.refuse(conn, "autoplay", "this table has no turn timer: no seat runs out of time")
-            return
-        if abs(msg.ply - state.ply) > AHEAD:
-            self.refuse(conn, "autoplay", f"for ply {msg.ply}, far from this table's ply {state.ply}")
-            return
-        if committed:
-            # The host's bot plays a timed-out seat here; its person says "I am back" (Ctrl+T in the
-            # app): the seat's next move is asked of them again. (A move of theirs does it too, but the
-            # bot answers at once, so a move seldom gets the chance.) Not at once: a move the bot is
-            # making now still goes out as the bot's, and every peer must see it while the seat is botted.
-            if r.timed_out and r.autoplays.take():
-                r.back_asked = True
-            return
-        if msg.on == r.timed_out:
-            return  # said again after a reconnect: nothing new
-        if not r.autoplays.take():
-            self.refuse(conn, "autoplay", "too many turn-timer messages; slow down")
-            return
-        self.seat_autoplay(r.seat, msg.on)
 
     # ---- failover: this peer becomes the host -----------------------------------
     @classmethod
@@ -1586,7 +1181,7 @@ class TableHost(Emitter[Event]):
         else:
             # Every draw is public: no secret to rebuild, only the peers' records to wait for a while.
             await self.wait(lambda: fo.all_offered(), GATHER_GRACE)
-            self._dealer_ok = False
+            self.dealer_ok = False
         self.dealer.start(self.joint)
         if self.chain is None:
             raise fp.FairPlayError("this peer's save holds no beacon chain: it cannot draw in public as the host")
@@ -1619,5 +1214,5 @@ class TableHost(Emitter[Event]):
         self._split_escrow()
         for r in self.remotes.values():
             if r.present:
-                self._sync(r, 0, fair=True)
+                self.relay.sync(r, 0, fair=True)
         self.lobby_changed()

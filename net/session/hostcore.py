@@ -24,8 +24,14 @@ from ..transport import Connection
 if TYPE_CHECKING:
     from coldwater.core.state import Game
 
+    from .. import fairplay as fp
     from ..identity import Identity
+    from ..table import Table
+    from .beacons import Beacons
     from .events import Chooser, Event, Result
+    from .fairhost import FairHost
+    from .fairtable import FairDriver
+    from .spectators import Spectators
 
 FINALS_WAIT = 5.0
 """Seconds the host waits for every present seat's signed final digest before relaying them."""
@@ -133,9 +139,23 @@ class HostCore(Protocol):
     steps: list[m.Step]
     chain: beacon.Chain | None
     bot_chains: dict[int, beacon.Chain]
+    kinds: list[str]
+    """Every seat's kind as the table was opened ("host", "bot", "open")."""
+    reserved: dict[int, str]
+    """Seats kept for one key's fingerprint."""
+    extra_bots: set[int]
+    table: Table | None
+    """The committed game's table (None before it starts and at a fair table)."""
+    dealer: fp.CommittedDealer
+    dealer_ok: bool
+    book: beacon.Book
+    beacon_id: int
     problems: list[str]
     cheaters: list[str]
     result: Result | None
+    watch: Spectators
+    beacons: Beacons
+    fair_host: FairHost
 
     @property
     def started(self) -> bool: ...
@@ -143,7 +163,18 @@ class HostCore(Protocol):
     @property
     def closing(self) -> bool: ...
 
+    @property
+    def fair_record(self) -> FairDriver | None: ...
+
     def lobby(self) -> list[m.SeatInfo]: ...
+
+    def seat_autoplay(self, seat: int, on: bool) -> None: ...
+
+    def wake(self) -> None: ...
+
+    def blame(self, text: str) -> None: ...
+
+    def give_to_bot(self, r: Remote) -> None: ...
 
     def emit(self, event: Event) -> None: ...
 

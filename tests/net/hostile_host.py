@@ -31,13 +31,16 @@ class HostileHost(TableHost):
         self.victim = victim
         self.done = 0
         """How many times the attack was carried out."""
+        # The table asks the host's relay for a remote seat's move (relay.py): the attack stands in front of it.
+        self._honest_remote = self.relay.remote
+        self.relay.remote = self._remote  # type: ignore[method-assign]
 
     # ---- moves -------------------------------------------------------------------
     async def _remote(self, seat: int, view: Any) -> Any:
         if seat == self.victim and self.attack == "play-for" and self.done < 1:
             self.done += 1
             return view.legal()[-1]  # the host's own choice, sent as if the seat had played it
-        action = await super()._remote(seat, view)
+        action = await self._honest_remote(seat, view)
         if seat == self.victim and self.attack == "swap" and self.done < 1:
             others = [a for a in view.legal() if a != action]
             if others:

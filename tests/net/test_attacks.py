@@ -373,7 +373,7 @@ async def test_16_a_withheld_link_names_the_seat_gives_it_to_a_bot_and_the_draw_
             pass  # keeps its links to itself
 
     host = _honest(["host", "open", "open"])
-    host.link_timeout = 1.0
+    host.beacons.link_timeout = 1.0
     good, w = _peer("good"), _peer("w", Withholder)
     await _play(host, [good, w])
     assert any(f"(seat {w.seat + 1}," in c and "did not send its beacon link" in c for c in host.cheaters)
@@ -456,13 +456,16 @@ async def test_16_a_two_player_fisheries_table_fails_over_with_no_escrow() -> No
 
 
 async def test_16_a_host_that_quietly_drops_a_seats_link_is_caught_by_that_seat() -> None:
-    class Dropper(TableHost):
-        async def _gather_links(self, state: Any) -> dict[int, bytes]:
-            links = await super()._gather_links(state)
+    from coldwater.net.session.beacons import Beacons
+
+    class Dropper(Beacons):  # the host's public draws gather their links here (beacons.py)
+        async def gather_links(self, state: Any) -> dict[int, bytes]:
+            links = await super().gather_links(state)
             links.pop(1, None)  # redraw without seat 2's link, as a host that disliked the outcome would
             return links
 
-    host = Dropper(GAME, Identity.generate(), name="t", seats=["host", "open", "open"], bind="127.0.0.1")
+    host = TableHost(GAME, Identity.generate(), name="t", seats=["host", "open", "open"], bind="127.0.0.1")
+    host.beacons = Dropper(host)
     host.chooser = cautious
     host.set_turn_timer(1)
     host.end_grace = 1.0
@@ -499,7 +502,7 @@ async def test_16_a_seat_silent_at_a_draw_is_dropped_once_not_named_and_comes_ba
             await super()._hello(conn, **kw)
 
     host = _honest(["host", "open", "open"])
-    host.link_timeout = 5.0
+    host.beacons.link_timeout = 5.0
     good, f = _peer("good"), _peer("f", Frozen, reconnect_for=10)
     await _play(host, [good, f], timeout=60)
     assert f.froze and not host.remotes[f.seat].by_bot, host.problems  # type: ignore[attr-defined]

@@ -241,18 +241,20 @@ async def test_a_peer_that_lost_its_save_comes_back_by_identity_alone() -> None:
 async def test_a_host_that_steers_the_dice_is_caught_by_the_peer_at_once() -> None:
     from coldwater.net import fairplay as fp
     from coldwater.net.session.host import TableHost
+    from coldwater.net.session.relay import Relay
 
     from ..toygame import Die
 
-    class LoadedDice(TableHost):
-        async def _chance(self, state: Any) -> Any:
-            action = await super()._chance(state)
+    class LoadedDice(Relay):  # the host's draws are its relay's (relay.py)
+        async def chance(self, state: Any) -> Any:
+            action = await super().chance(state)
             if isinstance(action, Die):  # legal, and the host's digests follow it; the links say otherwise
                 self._draw = fp.Draw(Die(6), False)
                 return Die(6)
             return action
 
-    host = LoadedDice(GAME, Identity.generate(), name="t", seats=["host", "open"], bind="127.0.0.1", chooser=cautious)
+    host = TableHost(GAME, Identity.generate(), name="t", seats=["host", "open"], bind="127.0.0.1", chooser=cautious)
+    host.relay = LoadedDice(host)
     host.set_turn_timer(1)
     port = await host.listen()
     peer = _peer()
