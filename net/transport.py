@@ -151,6 +151,12 @@ class Guard:
     ``per_address`` / ``total`` cap connections still in the handshake. Passphrase
     attempts cost a token from a per-address bucket of ``burst`` tokens that refills
     one token every ``refill`` seconds; a successful attempt gives its token back.
+
+    A guesser with many addresses meets a second bucket, the table's own: ``table_burst``
+    attempts, then one per ``table_refill`` seconds, the wait doubling each time the
+    bucket runs dry again (up to ``table_refill_max``) until it has filled up once more.
+    Each time it runs dry, ``notice`` is told (the host shows it): someone is guessing.
+    An honest joiner may then wait too; that is the price of a short passphrase.
     """
 
     def __init__(
@@ -161,6 +167,10 @@ class Guard:
         burst: int = 5,
         refill: float = 2.0,
         addresses: int = 4096,
+        table_burst: int = 20,
+        table_refill: float = 2.0,
+        table_refill_max: float = 60.0,
+        notice: Callable[[str], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.per_address = per_address
@@ -175,6 +185,15 @@ class Guard:
         self.quiet = Quiet()
         self.turned_away = 0
         self.evicted = 0
+        self.table_burst = table_burst
+        self.table_refill_base = table_refill
+        self.table_refill_max = table_refill_max
+        self.table_refill = table_refill
+        """The table bucket's current refill interval (doubles per dry spell)."""
+        self.notice = notice
+        self._table = (float(table_burst), clock())
+        self._dry = False
+        """An attempt was refused for want of a table token since the last one was used."""
 
     # ---- connections in the handshake ------------------------------------------------
     @property
@@ -219,6 +238,13 @@ class Guard:
         tokens, at = self._buckets.get(addr, (float(self.burst), now))
         return min(float(self.burst), tokens + (now - at) / self.refill)
 
+    def _table_tokens(self, now: float) -> float:
+        tokens, at = self._table
+        tokens = min(float(self.table_burst), tokens + (now - at) / self.table_refill)
+        if tokens >= self.table_burst:
+            self.table_refill = self.table_refill_base  # quiet long enough to fill up: the first pace again
+        return tokens
+
     def try_passphrase(self, addr: str) -> str | None:
         """Take a token for one passphrase attempt; the refusal text when there is none left."""
         now = self._clock()
@@ -227,6 +253,26 @@ class Guard:
             wait = (1.0 - tokens) * self.refill
             self.quiet.warn(f"throttle:{addr}", f"throttling passphrase attempts from {addr}")
             return f"too many passphrase attempts from your address; try again in {wait:.0f} s"
+        table = self._table_tokens(now)
+        if table < 1.0:
+            if not self._dry:  # dry again since the last token was used: the wait doubles
+                self._dry = True
+                slower = min(self.table_refill * 2, self.table_refill_max)
+                if slower != self.table_refill:
+                    # Keep the tokens earned so far: only the pace from here on changes.
+                    self.table_refill = slower
+                    self._table = (table, now)
+                    text = (
+                        "many wrong passphrases from several addresses: someone may be guessing; "
+                        f"attempts now one per {slower:.0f} s"
+                    )
+                    self.quiet.warn("throttle:table", text)
+                    if self.notice is not None:
+                        self.notice(text)
+            wait = (1.0 - table) * self.table_refill
+            return f"too many passphrase attempts at this table; try again in {wait:.0f} s"
+        self._table = (table - 1.0, now)
+        self._dry = False
         self._buckets.pop(addr, None)  # re-insert: the dict stays in least-recently-used order
         self._buckets[addr] = (tokens - 1.0, now)
         if len(self._buckets) > self._addresses:
@@ -239,9 +285,10 @@ class Guard:
 
     def passphrase_ok(self, addr: str) -> None:
         """A right passphrase: give the token back (a person who knows it is never throttled by typos)."""
+        now = self._clock()
         if addr in self._buckets:
-            now = self._clock()
             self._buckets[addr] = (min(float(self.burst), self._tokens(addr, now) + 1.0), now)
+        self._table = (min(float(self.table_burst), self._table_tokens(now) + 1.0), now)
 
 
 class Listener:

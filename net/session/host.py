@@ -166,7 +166,7 @@ class TableHost(Emitter[Event]):
         self.extra_bots: set[int] = set()
         """Seats that were remote (or the old host's) and are now played by a bot here."""
         self.server: Listener | None = None
-        self.guard = Guard()
+        self.guard = Guard(notice=lambda text: self.emit(Problem(text)))
         """Caps unfinished handshakes and throttles passphrase guesses (transport.Guard)."""
         self.advertiser: Advertiser | None = None
         """A discovery.Advertiser to withdraw when the table closes (set by lan.open_table)."""

@@ -264,6 +264,51 @@ async def test_passphrase_guessing_is_throttled_per_address() -> None:
         await t.listener.wait_closed()
 
 
+async def test_guessing_from_many_addresses_is_throttled_per_table() -> None:
+    """#29: 200 addresses took 61 answered guesses/s; the table's own bucket holds them all."""
+    now = [0.0]
+    notices: list[str] = []
+    guard = Guard(burst=3, refill=10.0, table_burst=6, table_refill=2.0, notice=notices.append, clock=lambda: now[0])
+    t = Table("herring", guard)
+    t.listener = await listen(t.handler, "127.0.0.1", 0, guard=t.guard)
+    try:
+        for i in range(6):  # each from an address of its own: the per-address bucket never bites
+            with pytest.raises(WrongPassphrase):
+                await t.join("cod", src=f"127.0.1.{i + 1}")
+        with pytest.raises(Throttled, match="at this table; try again in 4 s"):
+            await t.join("herring", src="127.0.1.50")  # the right one waits too, told why and how long
+        assert notices and "someone may be guessing" in notices[0]
+        now[0] += 4.0
+        ok = await t.join("herring", src="127.0.1.50")
+        await ok.close()  # a right passphrase gives its token back
+    finally:
+        t.listener.close()
+        await t.listener.wait_closed()
+
+
+def test_table_wide_guess_rate_across_200_addresses() -> None:
+    """The figure in docs/lan.md: answered guesses from 200 addresses, each guessing as fast as it may."""
+    now = [0.0]
+    g = Guard(clock=lambda: now[0])
+    answered = {60: 0, 180: 0, 3600: 0}
+    step = 0.05
+    for tick in range(int(3600 / step)):
+        now[0] = tick * step
+        addr = f"10.0.{tick % 200 // 256}.{tick % 200}"
+        if g.try_passphrase(addr) is None:
+            for bound in answered:
+                if now[0] < bound:
+                    answered[bound] += 1
+    # Defaults: 20 at once, then one per 2 s doubling per dry spell up to one a minute.
+    assert answered[60] <= 30, answered
+    assert answered[3600] <= 20 + 3600 / 60 + 10, answered
+    assert g.table_refill == 60.0
+    # A quiet spell long enough to fill the bucket again brings back the first pace.
+    now[0] += 20 * 60.0 + 1
+    assert g.try_passphrase("10.0.0.1") is None
+    assert g.table_refill == 2.0
+
+
 def test_guard_caps_per_address_and_drops_the_oldest_overall() -> None:
     class W:
         def __init__(self) -> None:
