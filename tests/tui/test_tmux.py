@@ -77,7 +77,7 @@ def play_turn(term: Terminal) -> list[str]:
     turn is ended.
     """
     shown = term.settled(lambda s: question(s) == STEP_1, f"the question {STEP_1!r}")
-    assert "Player 1" in shown  # (the board may have scrolled its first row away)
+    assert "your turn" in shown.splitlines()[0]  # the title says whose turn it is (the board may have scrolled)
     seen: list[str] = []
     while True:
         asked = question(shown)
