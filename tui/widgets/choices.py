@@ -95,6 +95,8 @@ class ChoiceList(OptionList):
         self._highlight: int | None = None
         self.filter_text = ""
         self._wrapped_at = 0
+        self._shown_rows = 0
+        """Rows the shown items take, wrapped (see `shown_count`)."""
         if items:
             self.set_items(items)
 
@@ -104,6 +106,14 @@ class ChoiceList(OptionList):
             self._render_items()
             if at is not None and at < self.option_count:
                 self.highlighted = at
+        # A list that got shorter (a preview or a longer title appeared above or below it)
+        # would otherwise keep the scroll it had and leave the highlight under its bottom edge.
+        self.call_after_refresh(self.keep_in_view)
+
+    def keep_in_view(self) -> None:
+        """Scroll the highlighted item into view (all of it where it fits)."""
+        if self.is_mounted and self.highlighted is not None:
+            self.scroll_to_highlight()
 
     def set_items(self, items: Sequence[Item[object]], highlight: int | None = None) -> None:
         """Replace the choices; `highlight` is the index (in `items`) to pre-select:
@@ -146,21 +156,26 @@ class ChoiceList(OptionList):
             group = item.group
             oid = f"c{n}"
             self._values[oid] = item.value
-            options.append(Option(hanging(key, item.label, width), id=oid))
+            prompt = hanging(key, item.label, width)
+            options.append(Option(prompt, id=oid))
             if self._highlight == n or (needle and first_of is None):
                 first_of = len(options) - 1
         self.add_options(options)
+        self._shown_rows = sum(len(o.prompt.plain.split("\n")) if isinstance(o.prompt, Text) else 1 for o in options)
         if first_of is not None:
             self.highlighted = first_of
         elif self._highlight is None and options:
             self.action_first()
         else:
             self.highlighted = None
+        # Setting the highlight scrolled to it at the list's old height; the new items may
+        # change the rows around the list (title, preview), so look again once laid out.
+        self.call_after_refresh(self.keep_in_view)
 
     @property
     def shown_count(self) -> int:
-        """Rows the list would like (items and headings), for the table's layout."""
-        return self.option_count
+        """Rows the list would like (items, wrapped, and headings), for the table's layout."""
+        return self._shown_rows
 
     def value_for_key(self, key: str) -> Any:
         oid = self._keys[key]
