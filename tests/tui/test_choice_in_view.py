@@ -113,3 +113,59 @@ async def test_aquatica_solo_king_pick_shows_every_king(make_app, home: Path) ->
             await key_until(pilot, "down", lambda: choices.highlighted != before)
             await in_view(pilot, screen)
         assert choices.highlighted == 2
+
+
+def toward_fish(view: Any, legal: list[Any], made: int) -> Any:
+    """Preserve, fish, sail where a fish or a card can be had next, else chart, keep the
+    lobster, rotate."""
+    from coldwater.tui.games.fisheries.words import tag_of
+
+    for a in legal:
+        if tag_of(a) in ("preserve", "fish"):
+            return a
+    for a in legal:
+        if tag_of(a) == "sail":
+            after = view.clone()
+            after.apply(a)
+            if any(tag_of(b) in ("fish", "preserve") for b in after.legal()):
+                return a
+    for tag in ("chart", "pass"):
+        for a in legal:
+            if tag_of(a) == tag:
+                return a
+    return legal[(made * 7 + 3) % len(legal)]
+
+
+async def test_fisheries_fish_and_preserve_by_arrows(make_app, home: Path) -> None:
+    """Every Fish and Preserve choice is reached with ↓ alone (each one in view as it is
+    highlighted) and carries a hotkey, with the list focused or with nothing focused."""
+    from coldwater.tui.games.fisheries.screen import FisheriesTableScreen
+    from coldwater.tui.games.fisheries.words import tag_of
+
+    app = make_app(Catalog(names=("fisheries",)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        seats = [Seat(SeatKind.PERSON, "Ada"), Seat(SeatKind.BOT, "Bot", bot="greedy")]
+        table = Table.new("fisheries", seats, seed="f", save_path=home / "saves" / "f.json")
+        screen = FisheriesTableScreen(table)
+        await app.push_screen(screen)
+        made, met = 0, set()
+        while met != {"fish", "preserve"}:
+            await my_turn(pilot)
+            choices = screen.query_one("#decision", ChoiceList)
+            wanted = [v for v in choices.values if tag_of(v) in ("fish", "preserve")]
+            if wanted:
+                if len(met) % 2:
+                    screen.set_focus(None)  # the arrows work with nothing focused too
+                await settle(pilot)
+                for value in wanted:
+                    assert choices.key_for(value), f"{value} has no hotkey"
+                    for _ in range(len(choices.values) + 1):
+                        if choices.highlighted_value == value:
+                            break
+                        before = choices.highlighted
+                        await key_until(pilot, "down", lambda: choices.highlighted != before)
+                        await in_view(pilot, screen)
+                    assert choices.highlighted_value == value, f"↓ never reached {value}"
+                    met.add(tag_of(value))
+            assert made < 120, f"met only {met}"
+            made = await by_table(screen, toward_fish, made, made + 1)

@@ -1086,6 +1086,15 @@ leaving and resuming later loses nothing, the log included.
             event.stop()
             (decision.action_cursor_up if event.key == "up" else decision.action_cursor_down)()
             return
+        if not self.pane and self.focused is None and event.key in ("up", "down", "home", "end"):
+            # Nothing has the keyboard (a click on the board, a screen on top that closed):
+            # the arrows still go through the choices, as they do when the list has focus.
+            event.stop()
+            decision.focus()
+            {"up": decision.action_cursor_up, "down": decision.action_cursor_down}.get(
+                event.key, decision.action_first if event.key == "home" else decision.action_last
+            )()
+            return
         # A choice key that reached the screen, not the list: typed just as a pane closed,
         # before focus came back to the list. The table is showing, so it means that choice.
         char = event.character
