@@ -99,7 +99,8 @@ class Turn(msgspec.Struct, frozen=True):
 
     party: int
     """A seat, or a party that is no seat (Practice Pond's silent player) numbered
-    from ``players``; SETUP before the first turn."""
+    from ``players``; SETUP before the first turn, and for a part of the game that is
+    nobody's turn (Crown's contests after the last turn: the clock stays where it was)."""
     stage: int = 0
     """How far into the turn: it never drops within one turn, so a drop begins the
     next turn even when the same party plays it (a solo game's turns are all one seat's)."""

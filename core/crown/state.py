@@ -64,7 +64,10 @@ class CrownState(State[CrownAction, CrownData]):
         if d.step == 0 or d.phase in ("setup", "wait"):
             return Turn(SETUP)
         if d.step >= 4:
-            return None  # the contests: every seat answers in turn order
+            # The contests come after the last turn: every seat answers in turn order, but
+            # an answer is nobody's turn (counted as turns they made up to two rounds that
+            # were never played), so they belong to the last turn, as chance does.
+            return Turn(SETUP)
         # d.turn counts the silent player too (the party after the seats), so
         # Practice Pond's round is your turn and then the silent player's.
         return Turn(d.turn, d.step)

@@ -152,7 +152,7 @@ def ma_row(d: CrownData, T: Tables, pal: Palette = FALLBACK) -> Text:
     for item in ma_items(d, T, pal):
         out.append_text(item)
         out.append("  ")
-    out.append(f"· {len(d.ma_deck)} in the deck", style="dim")
+    out.append(f"deck {len(d.ma_deck)}", style="dim")  # as the fishing grounds say it: one row at 80 columns
     return out
 
 
@@ -481,13 +481,17 @@ def parts(
     out.append(Part("ring", "Angler spaces", ring_drawing(d, pal) if wide else [ring_line(d, width >= 72, pal)]))
     out.append(Part("grounds", "Fishing grounds", grid(d, T, wide or width < 72, pal, width)))
     out.append(Part("masters", "Master Angler", ma_row_lines(d, T, width, pal) if wide else [ma_row(d, T, pal)]))
-    # Opponents before the counts: at 80×24 the board shows about nine rows while a
-    # long choice list is up, and who holds what matters more than the bag's size.
+    if not wide:
+        # At 80×24 the board shows about twelve rows: the trophies each stack gives next
+        # (what a move is played for) come with the shared board, before the opponents,
+        # and the counts (bag, discard, tackle) last.
+        out.append(Part("trophies", "Trophies left", trophies_left(d, wide)))
     for i in range(len(d.parties)):
         if i != viewer:
             out.append(Part(f"party{i}", labels[i], player_board(d, T, labels, i, viewer, current, width, wide, pal)))
     out.append(Part("extras", "Mystery Weight, Tag", extras(d, wide, pal)))
-    out.append(Part("trophies", "Trophies left", trophies_left(d, wide)))
+    if wide:
+        out.append(Part("trophies", "Trophies left", trophies_left(d, wide)))
     for part in out:
         part.lines = break_rows(part.lines, width)  # a long row goes on, it is never cut
     return out
