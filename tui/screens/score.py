@@ -31,7 +31,7 @@ from coldwater.net.tablelike import TableLike
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen
 from coldwater.tui.screens.table import with_names
-from coldwater.tui.widgets.chart import ScoreChart, ScoreOverTime
+from coldwater.tui.widgets.chart import ScoreChart, ScoreOverTime, is_tiebreak, tiebreak_name
 
 if TYPE_CHECKING:
     from coldwater.net.session import Event, Party
@@ -267,14 +267,20 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         # Every party by name: the score rows name the silent player too (it is no seat).
         names = self.labels
         lines = [
-            f"{tl.won_when(m):<20} {names[m.seat] if m.seat < len(names) else f'Player {m.seat + 1}'}: {m.text}"
+            f"{tl.won_when(m):<20} "
+            f"{m.who or (names[m.seat] if 0 <= m.seat < len(names) else f'Player {m.seat + 1}')}: {m.text}"
             for m in tl.milestones()
         ]
+        rival = tl.rival_result()
+        if rival:
+            lines.append(rival)
         milestones = self.query_one("#milestones", Static)
         if lines:
             milestones.update("\n".join(lines))
-        else:
+        elif game.name == "fisheries":
             milestones.update("This game has no trophies or goals to win along the way.")
+        else:
+            milestones.update("Nothing was won along the way: no trophy, Goal or Tribe.")
 
     def _public_timeline(self) -> Timeline | None:
         """A watcher's end screen: the public views it saw, laid out for the chart, milestones and replay."""
@@ -342,9 +348,14 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         t.add_column("Category")
         for i in order:
             t.add_column(self.labels[i])
+        tiebreaks = [c for c, cat in enumerate(s.categories) if is_tiebreak(cat)]
         for c, cat in enumerate(s.categories):
-            t.add_row(cat, *(str(s.rows[i][c]) for i in order))
+            if c not in tiebreaks:
+                t.add_row(cat, *(str(s.rows[i][c]) for i in order))
         t.add_row("Total", *(str(s.totals[i]) for i in order))
+        # A tie-break counts no points: under the total, where it cannot be read as one more score.
+        for c in tiebreaks:
+            t.add_row(f"Tie-break: {tiebreak_name(s.categories[c])}", *(str(s.rows[i][c]) for i in order))
         return t
 
     # ---- actions -------------------------------------------------------------

@@ -34,6 +34,12 @@ class Milestone(msgspec.Struct, frozen=True):
     """Position (state index) right after it was won."""
     seat: int
     text: str
+    who: str = ""
+    """Who won it when that is no seat (Aquatica solo's virtual rival); "" for `seat`."""
+
+
+RIVAL_NAME = "Virtual rival"
+"""Aquatica solo's rival, as the end screen names it."""
 
 
 class Timeline:
@@ -141,21 +147,49 @@ class Timeline:
         return labels, rounds, series
 
     def milestones(self) -> list[Milestone]:
-        """When each trophy (Crown) or goal (Aquatica) was won, in order."""
+        """When each trophy (Crown), Goal or Tribe (Aquatica) was won, in order; Aquatica
+        solo's virtual rival's Mantas on the Goal tracks too."""
         out: list[Milestone] = []
         for p in range(1, len(self.states)):
             before, after = self.states[p - 1].data, self.states[p].data
             parties_b = getattr(before, "parties", None) or getattr(before, "ps", None) or []
             parties_a = getattr(after, "parties", None) or getattr(after, "ps", None) or []
             for seat, (b, a) in enumerate(zip(parties_b, parties_a)):
-                for field in ("trophies", "goals"):
+                for field in ("trophies", "goals", "tribes"):
                     old: Sequence[Any] = getattr(b, field, None) or []
                     new: Sequence[Any] = getattr(a, field, None) or []
                     for item in new[len(old) :]:
-                        out.append(Milestone(p, seat, self._title(field, item)))
+                        out.append(Milestone(p, seat, self._title(field, item, after)))
+            out += self._rival(p, before, after)
         return out
 
-    def _title(self, field: str, item: Any) -> str:
+    def _rival(self, p: int, before: Any, after: Any) -> list[Milestone]:
+        """The virtual rival's Manta placed on a Goal track between two positions."""
+        from coldwater.core.aquatica.model import RIVAL
+
+        old: Sequence[Sequence[int]] = getattr(before, "tracks", None) or []
+        new: Sequence[Sequence[int]] = getattr(after, "tracks", None) or []
+        out = []
+        for pos, (b, a) in enumerate(zip(old, new)):
+            if RIVAL in a and RIVAL not in b:
+                spot = list(a).index(RIVAL) + 1
+                goal = self._title("goals", pos, after)
+                out.append(Milestone(p, -1, f"{goal}, spot {spot}", who=RIVAL_NAME))
+        return out
+
+    def rival_result(self) -> str:
+        """Aquatica solo: where the virtual rival's Mantas ended up ("" in any other game)."""
+        if not self.states:
+            return ""
+        d = self.states[-1].data
+        tracks = getattr(d, "tracks", None)
+        if getattr(d, "players", 0) != 1 or getattr(d, "module", "") != "goals" or tracks is None:
+            return ""
+        placed = getattr(d, "rival_placed", 0)
+        text = f"{RIVAL_NAME}: {placed} of 4 Mantas placed on the Goal tracks"
+        return text + ("; its 4th ended the game" if placed >= 4 else "")
+
+    def _title(self, field: str, item: Any, data: Any = None) -> str:
         if field == "trophies":
             try:
                 from coldwater.core.crown.model import TROPHY_TITLES
@@ -166,9 +200,18 @@ class Timeline:
             points = getattr(item, "points", None)
             return f"{title} ({points} point{'' if points == 1 else 's'})" if points is not None else title
         deck = getattr(self.game, "deck", None)
+        content = getattr(deck, "content", None)
+        if field == "tribes":
+            tribes = getattr(getattr(content, "tribes", None), "tribes", None)
+            if isinstance(item, int) and tribes is not None and 0 <= item < len(tribes):
+                return f"Tribe: {tribes[item].name}"
+            return f"Tribe {item}"
         goals = getattr(deck, "goals", None)
-        if isinstance(item, int) and goals is not None and 0 <= item < len(goals):
-            return f"Goal: {goals[item].name}"
+        # A player's Goal is a place on the table's row of Goals, not the Goal itself.
+        shown: Sequence[int] = getattr(data, "goals", None) or []
+        goal = shown[item] if isinstance(item, int) and 0 <= item < len(shown) else item
+        if isinstance(goal, int) and goals is not None and 0 <= goal < len(goals):
+            return f"Goal: {goals[goal].name}"
         return f"Goal {item}"
 
     def when(self, pos: int) -> str:

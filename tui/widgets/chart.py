@@ -1,4 +1,5 @@
-"""A horizontal stacked bar chart of scores: one bar per player, one segment per category."""
+"""A horizontal stacked bar chart of scores: one bar per player, one segment per category,
+over a scale of points. Categories that are tie-breaks, not points, are not drawn."""
 
 from __future__ import annotations
 
@@ -25,6 +26,36 @@ SEGMENT_STYLES: tuple[str, ...] = (
 SEGMENT_MARKS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
+def is_tiebreak(category: str) -> bool:
+    """A category that breaks ties and counts no points (Fisheries' fish left): the engines
+    say so in its name, "(tie-break, not points)"."""
+    return "tie-break" in category
+
+
+def tiebreak_name(category: str) -> str:
+    """The name without its note: "fish left (tie-break, not points)" → "fish left"."""
+    return category.split(" (tie-break", 1)[0]
+
+
+def scale_lines(indent: int, top: int, scale: float) -> list[Text]:
+    """An axis under the bars: a tick every few points, the points under the ticks."""
+    width = round(top * scale)
+    step = next((s for s in (1, 2, 5, 10, 20, 25, 50, 100, 200, 500) if top / s <= 8 and s * scale >= 4), 1000)
+    ticks = list(range(0, top + 1, step))
+    if ticks[-1] != top and round((top - ticks[-1]) * scale) >= 4:
+        ticks.append(top)
+    axis = ["─"] * (width + 1)
+    labels = [" "] * (width + 8)
+    for v in ticks:
+        at = round(v * scale)
+        axis[at] = "└" if v == 0 else "┴"
+        for n, ch in enumerate(str(v)):
+            if at + n < len(labels):
+                labels[at + n] = ch
+    pad = " " * indent
+    return [Text(pad + "".join(axis), style="dim"), Text(pad + "".join(labels).rstrip(), style="dim")]
+
+
 class ScoreChart(Widget):
     DEFAULT_CSS = "ScoreChart { height: auto; }"
 
@@ -46,14 +77,16 @@ class ScoreChart(Widget):
     def render(self) -> RenderableType:
         name_w = min(16, max((len(lab) for lab in self.labels), default=4))
         room = max(10, self.size.width - name_w - 8)
-        top = max([1] + [sum(max(0, v) for v in r) for r in self.rows])
+        points = [c for c, cat in enumerate(self.categories) if not is_tiebreak(cat)]
+        top = max([1] + [sum(max(0, r[c]) for c in points if c < len(r)) for r in self.rows])
         scale = min(2.0, room / top)  # at most two cells per point, so small scores stay readable
         lines: list[RenderableType] = []
         for label, row, total in zip(self.labels, self.rows, self.totals):
             line = Text(f"{label[:name_w]:<{name_w}} ", no_wrap=True)
             used = 0.0
             drawn = 0
-            for c, value in enumerate(row):
+            for c in points:
+                value = row[c] if c < len(row) else 0
                 if value <= 0:
                     continue
                 used += value * scale
@@ -63,13 +96,14 @@ class ScoreChart(Widget):
                 line.append(mark * cells, style=f"bold black on {SEGMENT_STYLES[c % len(SEGMENT_STYLES)]}")
             line.append(f" {total}", style="bold")
             lines.append(line)
+        lines += scale_lines(name_w + 1, top, scale)
         legend = Text("", no_wrap=False)
-        for c, cat in enumerate(self.categories):
+        for c in points:
             legend.append(
                 f" {SEGMENT_MARKS[c % len(SEGMENT_MARKS)]} ",
                 style=f"bold black on {SEGMENT_STYLES[c % len(SEGMENT_STYLES)]}",
             )
-            legend.append(f" {cat}  ")
+            legend.append(f" {self.categories[c]}  ")
         lines.append(Text(""))
         lines.append(legend)
         return Group(*lines)
