@@ -549,11 +549,26 @@ def render(
     side_by_side = width >= 170 and others > 1
     col_w = (right_w - 2 * (others - 1)) // others if side_by_side else right_w
     mine = [p for p in parts(d, T, names, viewer, current, right_w, True, pal) if p.key == "you"]
+    if (full if detail is None else detail) and mine and viewer is not None and d.parties[viewer].fish:
+        # Your fish one per line (weight, tag, time) where the room allows: what the board pane adds.
+        labels = wording.names_of(names, len(d.parties))
+        mine[0].lines = break_rows(
+            player_board(d, T, labels, viewer, viewer, current, right_w, True, pal, with_fish=False), right_w
+        )
+        count = len(d.parties[viewer].fish)
+        mine.append(
+            Part(
+                "fish",
+                "Your fish",
+                [Text(f"  Your fish ({count}): weight, tag, time", style="bold")]
+                + fish_detail(T, d.parties[viewer], pal),
+            )
+        )
     theirs = [p for p in parts(d, T, names, viewer, current, col_w, True, pal) if p.key.startswith("party")]
     right: list[RenderableType] = []
     right_rows = 0
     for p in mine:
-        right += p.lines + [Text("")]
+        right += p.lines + ([Text("")] if p.key == mine[-1].key else [])
     right_rows = len(right)
     if side_by_side:
         row = RichTable.grid(padding=(0, 2))
