@@ -32,6 +32,7 @@ from coldwater.tui import keymap
 from coldwater.tui.games.fisheries import info, words
 from coldwater.tui.games.fisheries.cursor import Overlay
 from coldwater.tui.widgets.board import BoardView
+from coldwater.tui.widgets.rows import break_row
 
 NARROW_CELL = 3
 WIDE_CELL = 5
@@ -192,7 +193,7 @@ class FisheriesBoard(BoardView[FisheriesState]):
         outer.add_column(width=SIDE_COLUMN, no_wrap=True, overflow="ellipsis")
         outer.add_row(Group(*grid), Group(*right))
         hint = [self.hint()] if self.overlay.message else []  # no blank row when there is nothing to say
-        return Group(outer, *hint, self.party_line(d, 0), self.party_line(d, 1))
+        return Group(outer, *hint, *self.party_line(d, 0), *self.party_line(d, 1))
 
     def label(self, seat: int) -> str:
         return self._names[seat] if seat < len(self._names) else f"Seat {seat + 1}"
@@ -376,8 +377,9 @@ class FisheriesBoard(BoardView[FisheriesState]):
         t.append("lobster" if d.lobster[seat] else "no lobster", style="bold" if d.lobster[seat] else "dim")
         return t
 
-    def party_line(self, d: Data, seat: int) -> Text:
-        """One player in one row (80×24): hours, fish, lobster, tiles, points."""
+    def party_line(self, d: Data, seat: int) -> list[Text]:
+        """One player in one row (80×24): hours, fish, lobster, tiles, points; broken
+        between its items onto a second row where they do not fit, never cut."""
         ctx = self.ctx
         t = self._head(d, seat, 11)
         t.append(" ")
@@ -391,7 +393,8 @@ class FisheriesBoard(BoardView[FisheriesState]):
         t.append(f"  {cards_vp + helm + islands}pt", style="bold")
         if d.preserved[seat] and d.phase != "over":
             t.append(" ✓", style="italic")
-        return _line(t)
+        width = self.room()[0]
+        return break_row(t, width if width >= 40 else 77, indent=6)  # (not laid out yet: 80 columns)
 
     def party(self, d: Data, seat: int, *, long: bool = True, cards: bool = False) -> list[Text]:
         """One player's board spelt out (from 120×40); with `cards`, each card earned
