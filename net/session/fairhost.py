@@ -32,7 +32,7 @@ from ..transport import Connection, Refusal, probe_table
 from . import probe
 from .events import Finished, GameStarted, Problem, Result, StepApplied
 from .failover import FAIR_RETURN_WAIT, FAIR_SAVE_EVERY, fair_peer_save
-from .fairtable import STRIP_TIMEOUT, FairDriver, fair_message
+from .fairtable import STRIP_TIMEOUT, Allowance, FairDriver, fair_message
 from .hostcore import HostCore, HostPhase, Remote, scores_of
 from .persist import Saver, safe_name
 from .standin import StandIn
@@ -59,7 +59,13 @@ class FairHost:
         self.host_by_bot = False
         """At a fair-dealer table: the host's own seat is played by its process's bot (told to everyone)."""
         self.fair_log: list[m.Fair] = []
-        """Every fair-table message this host sent or relayed (for a seat that reconnects)."""
+        """Every fair-table message this host sent or relayed (for a seat that reconnects). Bounded: each
+        seat's part by :attr:`relayed`, the host's own and its bots' by the game."""
+        self.sent_back: set[tuple[str, int, str, int]] = set()
+        """Rounds whose first message went back to its seat (a second, different one came; see on_fair)."""
+        self.relayed = Allowance()
+        """How much of each remote seat's messages the relay log holds (fairtable.SEAT_BYTES): counted as
+        each is relayed, before the drivers here take it on the next turn of the loop."""
         self.strip_timeout = STRIP_TIMEOUT
         self.return_wait = FAIR_RETURN_WAIT
         """At a fair table: seconds an away seat has to come back before a round waiting on it ends the game."""
@@ -222,6 +228,8 @@ class FairHost:
             self.host.refuse(conn, "fair", "this table is not dealing with the fair dealer now")
             return
         why = drv.check(msg) if msg.seat == r.seat else f"seat {r.seat + 1} sent a message as seat {msg.seat + 1}"
+        if why is None and not drv.known(msg):
+            why = self.relayed.why_not(msg)
         if why is not None:
             self.host.refuse(conn, "fair", why)
             return
@@ -230,9 +238,16 @@ class FairHost:
         old = drv.inbox.get((msg.kind, msg.ply, msg.ref), {}).get(msg.seat)
         if old is not None:
             # A second, different message for a round (the seat restarted and made it anew): the table
-            # keeps the first, which the others may hold already, and sends it back to be adopted.
+            # keeps the first, which the others may hold already, and sends it back to be adopted. A
+            # restarted seat does so once a round; more is a seat making messages to be sent back.
+            key = (msg.kind, msg.ply, msg.ref, msg.seat)
+            if key in self.sent_back:
+                self.host.refuse(conn, "fair", f"a third {msg.kind} message for ply {msg.ply}")
+                return
+            self.sent_back.add(key)
             conn.send_nowait(old)
             return
+        self.relayed.keep(msg)
         self.send(msg)
 
     def seat_autoplay(self, seat: int, on: bool) -> None:

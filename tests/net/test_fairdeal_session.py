@@ -929,3 +929,50 @@ async def test_a_bot_seat_at_a_fair_aquatica_table_and_a_host_with_no_seat() -> 
         assert sorted(host.fair_bots) == [seats.index("bot")] and host.table is None
         for p in peers:
             assert p.result is not None and p.result.audit_ok and p.result.digest == host.result.digest
+
+
+@pytest.mark.parametrize("mode", ["refs", "bodies", "sent-back"])
+async def test_a_seat_flooding_signed_messages_is_refused_within_its_allowance_and_struck(mode: str) -> None:
+    """Issue 29, item 2: a seat signs its own messages (each a fresh reference, a huge body, or a
+    round's message made anew again and again); the host keeps at most one game's worth of them
+    in its relay log, refuses the rest and strikes the seat out."""
+    from coldwater.net.session.fairtable import MAX_BODY, SEAT_BYTES, fair_message
+
+    sent = [0]
+    tasks: list[asyncio.Future[None]] = []
+
+    def flood(host: TableHost, peers: list[TablePeer]) -> None:
+        p = peers[0]  # seat 2
+        host.fair_host.return_wait = 1.0  # once struck out, the seat is gone for good at once
+
+        async def later() -> None:
+            while p.fair is None or p.fair.fs.view.ply < 20 or p.conn is None:
+                await asyncio.sleep(0.005)
+            conn, fs, seat = p.conn, p.fair.fs, 1
+            for i in range(30_000):
+                if conn.closed:
+                    return
+                ply = fs.view.ply + i % 60
+                if mode == "refs":
+                    kind, ref, body = "pass", f"deck/{i}", b"\x00" * 2048
+                elif mode == "bodies":
+                    kind, ref, body = "word", "", b"\x00" * (MAX_BODY["word"] + 1)
+                else:
+                    kind, ref, body = "link", "", i.to_bytes(8, "big")
+                    ply = 5  # a round every seat took long ago... at the host's ply it is one still kept
+                d = p.fair.digest()
+                sig = p.identity.sign(fair_message(fs.joint, kind, ply, ref, seat, body, d))
+                conn.send_nowait(m.Fair(kind=kind, ply=ply, seat=seat, body=body, sig=sig, ref=ref, digest=d))
+                sent[0] += 1
+                if i % 100 == 0:
+                    await asyncio.sleep(0)
+
+        tasks.append(asyncio.ensure_future(later()))
+
+    host, peers = await _lan_game(3, tamper=flood, strip_timeout=1.0)
+    held_n, held_bytes = host.fair_host.relayed.held(1)
+    assert held_bytes <= SEAT_BYTES, held_bytes
+    log_bytes = sum(len(x.body) for x in host.fair_host.fair_log)
+    assert log_bytes <= 3 * SEAT_BYTES, log_bytes
+    assert sent[0] > 50
+    assert any("sent 50 refused messages and is sent away" in x for x in host.problems), host.problems[-5:]
