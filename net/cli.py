@@ -140,6 +140,14 @@ def _game(name: str, module: str | None) -> Game[Any, Any]:
         raise SystemExit(f"coldwater: {e.args[0]}") from None
 
 
+def _status(res: Result) -> int:
+    """The exit status of a seat's run: 0 a game played to its audited end, 2 a game ended by a forfeit
+    that the other seats signed (the standings are the result), 1 anything else."""
+    if res.audit_ok:
+        return 0
+    return 2 if res.forfeit and res.signed_by else 1
+
+
 def _print_result(res: Result, extra: dict[str, Any]) -> None:
     line = {
         "game": res.game,
@@ -151,6 +159,7 @@ def _print_result(res: Result, extra: dict[str, Any]) -> None:
         "outcome": res.outcome,
         "audit": "ok" if res.audit_ok else res.problems,
         "app": f"coldwater {__version__}",
+        **({"forfeit": res.forfeit, "verdict": res.verdict, "signed_by": res.signed_by} if res.forfeit else {}),
         **extra,
     }
     print(json.dumps(line, sort_keys=True), flush=True)
@@ -282,7 +291,7 @@ async def _rejoin(game: Game[Any, Any], ns: argparse.Namespace, host: TableHost)
         "host_fingerprint": peer.host_fingerprint,
     }
     _print_result(res, extra)
-    return 0 if res.audit_ok else 1
+    return _status(res)
 
 
 async def _join(ns: argparse.Namespace, target: str) -> int:
@@ -321,7 +330,7 @@ async def _join(ns: argparse.Namespace, target: str) -> int:
             **_fair_stats(peer.fair),
         }
     _print_result(res, extra)
-    return 0 if res.audit_ok else 1
+    return _status(res)
 
 
 async def _watch(ns: argparse.Namespace, target: str) -> int:

@@ -43,6 +43,8 @@ T = TypeVar("T")
 
 KINDS: Final = frozenset({"key", "pass", "link", "deal", "act", "astrips", "word", "pstrips", "keyreveal"})
 """The rounds a seat sends messages for (the host's own "abort" only comes from the host)."""
+ANSWERS: Final = frozenset({"forfeit", "verdict", "dispute"})
+"""The end by forfeit (forfeit.py): the host's proposal, and each seat's signature over it or its answer."""
 STRIP_KINDS: Final = frozenset({"deal", "astrips", "pstrips"})
 """The rounds whose messages are strips (checked as they arrive: :meth:`FairDriver._precheck`)."""
 MAX_STRIPS: Final = 64
@@ -69,6 +71,9 @@ MAX_BODY: Final = {
     "pstrips": 16 << 10,
     "keyreveal": 64 << 10,
     "abort": 4 << 10,
+    "forfeit": 4 << 10,
+    "verdict": 4 << 10,
+    "dispute": 1 << 10,
 }
 """The largest body each round's message may carry. Whole 4-seat games send at most: a pass 4.2 KB,
 a key reveal 6.7 KB, a round's strips 250 bytes, a word 0.8 KB, a move 21 bytes (measured; the
@@ -304,7 +309,7 @@ class FairDriver:
         """Why `msg` is not a genuine message of its seat at this table, now (None: it is).
 
         With `ahead`, a message for a round far ahead passes (a restored seat catching up keeps it)."""
-        if msg.kind not in KINDS and msg.kind != "abort":
+        if msg.kind not in KINDS and msg.kind not in ANSWERS and msg.kind != "abort":
             return f"a message of no round ({msg.kind!r})"
         if msg.ply > self.fs.view.ply + AHEAD and not ahead:
             return f"a {msg.kind} message for ply {msg.ply}, far ahead of this table's ply {self.fs.view.ply}"

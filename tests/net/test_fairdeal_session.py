@@ -554,6 +554,21 @@ async def test_a_seat_that_withholds_its_strips_on_the_lan_is_named_and_the_game
     for p in peers[1:]:  # told by the host, signed (a host with no seat signs as itself)
         assert p.result is not None and not p.result.audit_ok
         assert any(f"seat(s) {victim}" in q for q in p.result.problems), p.result.problems
+    # Issue 29: the game ends in a verdict every other seat signed, the silent seat last.
+    _assert_verdict(host, peers, [victim - 1])
+
+
+def _assert_verdict(host: TableHost, peers: list[TablePeer], lost: list[int]) -> None:
+    players = len(host.lobby())
+    honest = [s for s in range(players) if s not in lost]
+    results = [host.result] + [p.result for p in peers if p.seat not in lost]
+    for res in results:
+        assert res is not None
+        assert res.forfeit == lost, res
+        assert res.signed_by == honest, (res.signed_by, res.problems)
+        assert len(res.scores) == players and res.verdict.count("(forfeits)") == len(lost), res.verdict
+        assert res.verdict.rsplit(", ", len(lost))[-1].find("(forfeits)") >= 0, res.verdict  # last
+    assert len({(r.verdict, tuple(r.scores.items())) for r in results if r is not None}) == 1
 
 
 def test_a_fair_table_is_refused_where_it_cannot_deal_yet() -> None:
@@ -602,6 +617,7 @@ async def test_a_wrong_strip_on_the_lan_names_its_seat_at_every_process_and_ends
     assert host.result is not None and not host.result.audit_ok
     assert any("seat 3's strip" in p and "wrong" in p for p in host.result.problems), host.result.problems
     assert peers[0].result is not None and any("seat 3" in q for q in peers[0].result.problems)
+    _assert_verdict(host, peers, [2])  # its own signed strip is the evidence each seat checked itself
 
 
 async def test_a_seat_whose_public_position_diverges_is_named_as_the_next_round_is_taken() -> None:
@@ -976,3 +992,49 @@ async def test_a_seat_flooding_signed_messages_is_refused_within_its_allowance_a
     assert log_bytes <= 3 * SEAT_BYTES, log_bytes
     assert sent[0] > 50
     assert any("sent 50 refused messages and is sent away" in x for x in host.problems), host.problems[-5:]
+    _assert_verdict(host, peers, [1])
+
+
+async def test_a_seat_that_never_moves_forfeits_past_the_timer_and_the_others_sign_the_standings() -> None:
+    """Issue 29, item 1: a peer that plays every protocol round but never moves (its own stand-in
+    never plays either) forfeits once the turn timer and the grace are over."""
+
+    def stall(host: TableHost, peers: list[TablePeer]) -> None:
+        host.set_turn_timer(1)
+        host.fair_host.act_grace = 1.0
+        victim = peers[0]  # seat 2
+        never: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+
+        async def choose(view: Any, seat: int) -> Any:
+            if view.ply > 20:
+                return await never  # a modified client: no move, and no word that its bot plays
+            return await bot_chooser(CROWN)(view, seat)
+
+        victim.chooser = choose
+
+    host, peers = await _lan_game(3, tamper=stall, strip_timeout=1.0)
+    assert host.result is not None
+    assert "did not move within the turn timer (1 s)" in host.result.outcome, host.result
+    _assert_verdict(host, peers, [1])
+
+
+async def test_a_seat_gone_for_good_forfeits_and_the_others_sign_the_standings() -> None:
+    closing: list[asyncio.Future[None]] = []
+
+    def leave(host: TableHost, peers: list[TablePeer]) -> None:
+        host.fair_host.return_wait = 1.0
+        victim = peers[1]  # seat 3
+
+        def stepped(orig: Any = victim._fair_stepped) -> None:
+            orig()
+            assert victim.fair is not None
+            if victim.fair.fs.view.ply == 30 and victim.conn is not None:
+                victim.fair.close()
+                victim.fair.send = lambda out: None  # the process is gone: it sends nothing more
+                closing.append(asyncio.ensure_future(victim.conn.close()))
+
+        victim._fair_stepped = stepped  # type: ignore[method-assign]
+
+    host, peers = await _lan_game(3, tamper=leave, strip_timeout=1.0)
+    assert host.result is not None
+    _assert_verdict(host, peers, [2])
