@@ -1038,3 +1038,28 @@ async def test_a_seat_gone_for_good_forfeits_and_the_others_sign_the_standings()
     host, peers = await _lan_game(3, tamper=leave, strip_timeout=1.0)
     assert host.result is not None
     _assert_verdict(host, peers, [2])
+
+
+async def test_a_hosts_blame_without_evidence_is_recorded_as_its_claim_not_a_verdict() -> None:
+    """Issue 29, item 4: the host signs an abort blaming an honest seat. No seat's own checks back
+    it, so every seat records it as the host's claim, the accused's included."""
+
+    def blame(host: TableHost, peers: list[TablePeer]) -> None:
+        fh = host.fair_host
+        fh.return_wait = 1.0  # the seats leave on the abort; the host need not wait for them
+        orig = fh.stepped
+
+        def stepped() -> None:
+            orig()
+            rec = fh.record
+            if rec is not None and rec.fs.view.ply == 30:
+                fh.abort("seat 2 cheats")
+
+        fh.stepped = stepped  # type: ignore[method-assign]
+
+    host, peers = await _lan_game(3, tamper=blame, strip_timeout=1.0)
+    for p in peers:
+        assert p.result is not None and not p.result.audit_ok
+        text = " ".join([p.result.outcome, *p.result.problems])
+        assert "seat 2 cheats (the host's claim; this seat's own checks found nothing)" in text, p.result
+        assert not p.result.forfeit
