@@ -56,7 +56,10 @@ def _host_parser() -> argparse.ArgumentParser:
         help="with --headless: host without a seat of your own (a table server): --players and --seats "
         "then name every seat, and the game starts once they are all taken and ready",
     )
-    p.add_argument("--passphrase", help="only peers who know it can join")
+    p.add_argument(
+        "--passphrase",
+        help="only peers who know it can join; 'generate' makes one of four plain words and prints it",
+    )
     p.add_argument("--port", type=int, default=0, help="TCP port (default: any free port)")
     p.add_argument("--bind", default="0.0.0.0", help="address to listen on")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option (repeatable)")
@@ -215,6 +218,11 @@ async def _host(game: Game[Any, Any], ns: argparse.Namespace) -> int:
     if ns.bot not in (None, "") and ns.bot not in game.bots:
         print(f"coldwater: unknown bot {ns.bot!r}; {game.title} has {', '.join(game.bots)}", file=sys.stderr)
         return 2
+    if ns.passphrase == "generate":
+        from .passphrase import generate
+
+        ns.passphrase = generate()
+        print(f"coldwater: the table's passphrase is: {ns.passphrase}", file=sys.stderr, flush=True)
     try:
         host = await open_table(
             game,
