@@ -56,7 +56,10 @@ def _host_parser() -> argparse.ArgumentParser:
         help="with --headless: host without a seat of your own (a table server): --players and --seats "
         "then name every seat, and the game starts once they are all taken and ready",
     )
-    p.add_argument("--passphrase", help="only peers who know it can join")
+    p.add_argument(
+        "--passphrase",
+        help="only peers who know it can join; 'generate' makes one of four plain words and prints it",
+    )
     p.add_argument("--port", type=int, default=0, help="TCP port (default: any free port)")
     p.add_argument("--bind", default="0.0.0.0", help="address to listen on")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option (repeatable)")
@@ -140,6 +143,14 @@ def _game(name: str, module: str | None) -> Game[Any, Any]:
         raise SystemExit(f"coldwater: {e.args[0]}") from None
 
 
+def _status(res: Result) -> int:
+    """The exit status of a seat's run: 0 a game played to its audited end, 2 a game ended by a forfeit
+    that the other seats signed (the standings are the result), 1 anything else."""
+    if res.audit_ok:
+        return 0
+    return 2 if res.forfeit and res.signed_by else 1
+
+
 def _print_result(res: Result, extra: dict[str, Any]) -> None:
     line = {
         "game": res.game,
@@ -151,6 +162,7 @@ def _print_result(res: Result, extra: dict[str, Any]) -> None:
         "outcome": res.outcome,
         "audit": "ok" if res.audit_ok else res.problems,
         "app": f"coldwater {__version__}",
+        **({"forfeit": res.forfeit, "verdict": res.verdict, "signed_by": res.signed_by} if res.forfeit else {}),
         **extra,
     }
     print(json.dumps(line, sort_keys=True), flush=True)
@@ -206,6 +218,11 @@ async def _host(game: Game[Any, Any], ns: argparse.Namespace) -> int:
     if ns.bot not in (None, "") and ns.bot not in game.bots:
         print(f"coldwater: unknown bot {ns.bot!r}; {game.title} has {', '.join(game.bots)}", file=sys.stderr)
         return 2
+    if ns.passphrase == "generate":
+        from .passphrase import generate
+
+        ns.passphrase = generate()
+        print(f"coldwater: the table's passphrase is: {ns.passphrase}", file=sys.stderr, flush=True)
     try:
         host = await open_table(
             game,
@@ -282,7 +299,7 @@ async def _rejoin(game: Game[Any, Any], ns: argparse.Namespace, host: TableHost)
         "host_fingerprint": peer.host_fingerprint,
     }
     _print_result(res, extra)
-    return 0 if res.audit_ok else 1
+    return _status(res)
 
 
 async def _join(ns: argparse.Namespace, target: str) -> int:
@@ -321,7 +338,7 @@ async def _join(ns: argparse.Namespace, target: str) -> int:
             **_fair_stats(peer.fair),
         }
     _print_result(res, extra)
-    return 0 if res.audit_ok else 1
+    return _status(res)
 
 
 async def _watch(ns: argparse.Namespace, target: str) -> int:

@@ -24,6 +24,7 @@ from .known_hosts import FILE as KNOWN_HOSTS_FILE
 from .known_hosts import KnownHosts, KnownHostsError, normalise_fingerprint
 from .names import PLAYER_NAME_BYTES, check_name
 from .session import Chooser, PeerSave, TableHost, TablePeer, WrongTable, _safe
+from .session.host import TURN_TIMER
 from .session.spectators import WATCHERS, advertise_watchers
 from .session.watcher import TableWatcher
 from .transport import HostCheck, HostKeyMismatch, PassphraseNeeded, Refusal, expect_key, probe
@@ -71,6 +72,7 @@ async def open_table(
     save_dir: Path | None = None,
     watchers: int = WATCHERS,
     dealer: str | None = None,
+    turn_timer: int = TURN_TIMER,
 ) -> TableHost:
     """A listening (and, unless `advertise` is False, advertised) table; then ``await host.run()``.
 
@@ -78,11 +80,14 @@ async def open_table(
     host's own seat is a person (``host.submit``) and the game starts on ``host.start_game()``.
     `watchers` is the most people who may watch at once (0: nobody may). `dealer` is
     ``"committed"`` or ``"fair"`` (TableHost says where the fair dealer can deal); None
-    (the default) gives the game its :func:`default_dealer`. A `name` or `host_name` that breaks
+    (the default) gives the game its :func:`default_dealer`. `turn_timer`: seconds a seat has for
+    each move before its bot plays it (0: no clock). A `name` or `host_name` that breaks
     the name rule (net/names.py) raises :class:`~coldwater.net.names.BadName` before anything listens.
     """
     name = check_name(name)
     host_name = check_name(host_name, what="player name", limit=PLAYER_NAME_BYTES)
+    if not 0 <= turn_timer <= 3600:
+        raise ValueError(f"the turn timer is 0 (no clock) to 3600 seconds, not {turn_timer}")
     if isinstance(game, str):
         game = games.get(game)
     host = TableHost(
@@ -100,6 +105,7 @@ async def open_table(
         auto_start=chooser is not None if auto_start is None else auto_start,
         watchers=watchers,
         dealer=dealer if dealer is not None else default_dealer(game),
+        turn_timer=turn_timer,
     )
     await host.listen()
     if advertise:

@@ -33,6 +33,7 @@ DEFAULT: tuple[Key, ...] = (
     Key("nav", "previous", "up,shift+tab", "Previous field", show=False),
     Key("form", "start", "ctrl+s", "Start"),
     Key("hostform", "start", "ctrl+s", "Open table"),  # the host form's button says the same
+    Key("hostform", "passphrase", "ctrl+g", "Make a passphrase"),
     Key("lobby", "start", "ctrl+s", "Start"),
     Key("lobby", "ready", "ctrl+r", "Ready"),
     Key("table", "pause", "escape", "Menu"),

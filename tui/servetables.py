@@ -68,6 +68,8 @@ class OpenTable(msgspec.Struct, tag="open", frozen=True, kw_only=True):
     watchers: int = 16  # the LAN host's default (net's WATCHERS; not imported here, to keep start-up light)
     dealer: str = ""
     """``fair`` or ``committed`` as the host form's Dealer field ("": the game's default)."""
+    turn: int = 180
+    """Seconds a seat has for each move (0: no clock), as the host form's Turn timer field."""
     """The most people who may watch at once (0: nobody), as the host form's Watchers field."""
 
 
@@ -507,6 +509,7 @@ class ServerTables:
                 # The opener's choice, else the game's default: the fair dealer where it is wired (the server
                 # has no seat; it keeps the record from a bot seat's view, or an observer's with no bot).
                 dealer=req.dealer or net.default_dealer(game),
+                turn_timer=req.turn,
             )
         except Exception as e:  # bad options, a port: said plainly to the asker
             return f"cannot open the table: {e}"

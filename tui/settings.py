@@ -31,6 +31,8 @@ class FormMemory(msgspec.Struct, kw_only=True):
     me: str = ""
     fingerprints: list[str] = []
     watchers: int = 16
+    turn: int = 180
+    """The host form's turn timer (seconds a move, 0: no clock)."""
     """LAN host: the most people who may watch (0: nobody)."""
     dealer: str = ""
     """LAN host: "fair" or "committed" ("": the game's default)."""

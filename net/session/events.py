@@ -100,6 +100,12 @@ class Result(msgspec.Struct, frozen=True):
     outcome: str
     audit_ok: bool
     problems: list[str] = []
+    forfeit: list[int] = []
+    """Seats that forfeited (0-based): the game ended early and `scores` are the standings then."""
+    verdict: str = ""
+    """The standings of a forfeit as the seats signed them, best first, forfeiters last."""
+    signed_by: list[int] = []
+    """The seats whose signatures over the forfeit this process holds and checked."""
 
 
 Event = (

@@ -35,6 +35,9 @@ FAIR_SAVE_EVERY: Final = 0.25
 restarted from an older save catches up from the messages the host relays, so a write per step would
 only cost time (the whole transcript, a few hundred KB by the end)."""
 FAIR_RETURN_WAIT: Final = 120.0
+EX_HOST_WAIT: Final = 15.0
+"""After a failover, seconds the old host's seat has to come back before a round waiting on it ends the
+game by its forfeit: it was silent long enough already to be replaced (frozen, or cut off for good)."""
 """Seconds a fair table waits for an away seat to come back (its process restarted from its save,
 the old host's after a failover) before the game ends naming it: no one else holds its layer."""
 

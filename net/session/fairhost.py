@@ -29,15 +29,20 @@ from .. import messages as m
 from ..fairdeal.deck import FairDealError
 from ..fairdeal.seat import FairSeat
 from ..transport import Connection, Refusal, probe_table
+from . import forfeit as ff
 from . import probe
 from .events import Finished, GameStarted, Problem, Result, StepApplied
-from .failover import FAIR_RETURN_WAIT, FAIR_SAVE_EVERY, fair_peer_save
-from .fairtable import STRIP_TIMEOUT, FairDriver, fair_message
+from .failover import EX_HOST_WAIT, FAIR_RETURN_WAIT, FAIR_SAVE_EVERY, fair_peer_save
+from .fairtable import STRIP_TIMEOUT, Allowance, FairDriver, fair_message
 from .hostcore import HostCore, HostPhase, Remote, scores_of
 from .persist import Saver, safe_name
 from .standin import StandIn
 
 log = logging.getLogger("coldwater.net")
+
+ACT_GRACE = 30.0
+"""Seconds past the turn timer a connected seat's move may take at a fair table before the seat forfeits:
+its own app plays it with its bot once its person's time is up, so only a seat that plays no move stalls."""
 
 
 class FairHost:
@@ -59,10 +64,27 @@ class FairHost:
         self.host_by_bot = False
         """At a fair-dealer table: the host's own seat is played by its process's bot (told to everyone)."""
         self.fair_log: list[m.Fair] = []
-        """Every fair-table message this host sent or relayed (for a seat that reconnects)."""
+        """Every fair-table message this host sent or relayed (for a seat that reconnects). Bounded: each
+        seat's part by :attr:`relayed`, the host's own and its bots' by the game."""
+        self.sent_back: set[tuple[str, int, str, int]] = set()
+        """Rounds whose first message went back to its seat (a second, different one came; see on_fair)."""
+        self.relayed = Allowance()
+        """How much of each remote seat's messages the relay log holds (fairtable.SEAT_BYTES): counted as
+        each is relayed, before the drivers here take it on the next turn of the loop."""
         self.strip_timeout = STRIP_TIMEOUT
+        self.act_grace = ACT_GRACE
         self.return_wait = FAIR_RETURN_WAIT
         """At a fair table: seconds an away seat has to come back before a round waiting on it ends the game."""
+        self.ex_host = -1
+        """After a failover: the seat of the host this one replaced (it has EX_HOST_WAIT to come back)."""
+        self.forfeiting: dict[int, str] = {}
+        """Seats that forfeit as soon as a round waits on them (struck out), and why."""
+        self.forfeit: ff.Forfeit | None = None
+        """The forfeit this host proposed (the game's end once the other seats sign it)."""
+        self.verdicts: list[m.Fair] = []
+        """Each seat's signature over :attr:`forfeit` (this process's seats' among them)."""
+        self.disputes: list[str] = []
+        """Seats that answered the forfeit with why they cannot sign it."""
         self._saver: Saver | None = None
         self.resuming = False
         """A peer took this fair table over: no lobby, no round; its rounds go on (take_over_fair)."""
@@ -222,6 +244,11 @@ class FairHost:
             self.host.refuse(conn, "fair", "this table is not dealing with the fair dealer now")
             return
         why = drv.check(msg) if msg.seat == r.seat else f"seat {r.seat + 1} sent a message as seat {msg.seat + 1}"
+        if why is None and msg.kind in ("verdict", "dispute"):
+            self._answer(r, conn, msg)
+            return
+        if why is None and not drv.known(msg):
+            why = self.relayed.why_not(msg)
         if why is not None:
             self.host.refuse(conn, "fair", why)
             return
@@ -230,10 +257,45 @@ class FairHost:
         old = drv.inbox.get((msg.kind, msg.ply, msg.ref), {}).get(msg.seat)
         if old is not None:
             # A second, different message for a round (the seat restarted and made it anew): the table
-            # keeps the first, which the others may hold already, and sends it back to be adopted.
+            # keeps the first, which the others may hold already, and sends it back to be adopted. A
+            # restarted seat does so once a round; more is a seat making messages to be sent back.
+            key = (msg.kind, msg.ply, msg.ref, msg.seat)
+            if key in self.sent_back:
+                self.host.refuse(conn, "fair", f"a third {msg.kind} message for ply {msg.ply}")
+                return
+            self.sent_back.add(key)
             conn.send_nowait(old)
             return
+        self.relayed.keep(msg)
         self.send(msg)
+
+    def _answer(self, r: Remote, conn: Connection, msg: m.Fair) -> None:
+        """A seat's answer to the forfeit proposed: its signature over it, or why it cannot sign it."""
+        f = self.forfeit
+        if f is None or any(v.seat == msg.seat for v in self.verdicts) or (msg.kind == "verdict" and r.seat in f.seats):
+            self.host.refuse(conn, "fair", f"a {msg.kind} with no forfeit to answer (or a second one)")
+            return
+        if msg.kind == "verdict" and msg.body != ff.encode(f):
+            self.host.refuse(conn, "fair", "a verdict over another forfeit than the one proposed")
+            return
+        self.verdicts.append(msg)
+        if msg.kind == "dispute":
+            text = f"{r.name} (seat {r.seat + 1}) does not sign the forfeit: {msg.body.decode('utf-8', 'replace')}"
+            self.disputes.append(text)
+            self.host.emit(Problem(text))
+        for other in self.host.remotes.values():
+            if other.present and other.seat != msg.seat and other.conn is not None:
+                other.conn.send_nowait(msg)
+        rec = self.record
+        if rec is not None:
+            rec.changed.set()
+
+    def strike(self, seat: int, why: str) -> None:
+        """`seat` was struck out: it forfeits as soon as a round waits on it (no one can play its layer)."""
+        self.forfeiting.setdefault(seat, why)
+        rec = self.record
+        if rec is not None:
+            rec.changed.set()
 
     def seat_autoplay(self, seat: int, on: bool) -> None:
         """At a fair table: `seat`'s own process plays it with its bot now (`on`: its person did not move
@@ -259,8 +321,9 @@ class FairHost:
         self.host.emit(Problem(text))
         self.host.lobby_changed()
 
-    def stalled(self) -> FairDealError | None:
-        """The error that ends a round stalled past the timer at any seat played here (None: none is)."""
+    def stalled(self, quiet: float = 0.0) -> FairDealError | None:
+        """The error that ends a round stalled past the timer at any seat played here (None: none is).
+        `quiet`: seconds since the table last moved on."""
         for drv in self.local_drivers():
             w = drv.waiting
             if w is None or not w[1]:
@@ -268,7 +331,16 @@ class FairHost:
             # A person may think as long as they like; a program's message is due at once,
             # and so is a move from a seat whose player is gone (once it had time to come back).
             gone = all(s in self.host.remotes and not self.host.remotes[s].present for s in w[1])
-            back_soon = gone and time.monotonic() - min(self.host.remotes[s].heard for s in w[1]) < self.return_wait
+            wait = min(self.return_wait, EX_HOST_WAIT) if self.ex_host in w[1] else self.return_wait
+            back_soon = gone and time.monotonic() - min(self.host.remotes[s].heard for s in w[1]) < wait
+            turn = self.host.info.turn
+            if w[0][0] == "act" and not gone and turn > 0 and quiet >= turn + self.act_grace:
+                # The seat's own app plays it once its person runs out of time; this one did not.
+                return FairDealError(
+                    f"seat(s) {', '.join(str(s + 1) for s in w[1])} did not move within the turn timer "
+                    f"({turn} s) and {self.act_grace:.0f} s more",
+                    w[1],
+                )
             if (w[0][0] != "act" or gone) and not back_soon:
                 (kind, ply, _), late = w
                 return FairDealError(
@@ -288,26 +360,53 @@ class FairHost:
             d.changed = drv.changed  # any seat played here that moves on wakes the timer below
         for d in local:
             d.pump()
+        quiet_since = time.monotonic()
         while not drv.over.done():
-            # A seat played here that failed on its own (it checks every message too) ends the game for all.
+            # A seat played here that failed on its own (it checks every message too) ends the game for all:
+            # the seats its own message names forfeit (every process checks that message itself).
             failed = next((d for d in local if d.over.done() and not d.over.cancelled() and d.over.exception()), None)
             if failed is not None:
                 e = failed.over.exception()
-                drv.fail(e if isinstance(e, FairDealError) else FairDealError(str(e)))
+                err = e if isinstance(e, FairDealError) else FairDealError(str(e))
+                named = [s for s in err.culprits if isinstance(s, int) and s in self.host.remotes]
+                if named:
+                    await self.declare(named, str(err))
+                else:
+                    drv.fail(err)
+                break
+            late = self._waits_on_forfeiting(drv)
+            if late:
+                # Its messages relayed before the strike reach the drivers here on later turns of the loop.
+                await asyncio.sleep(0.5)
+                late = self._waits_on_forfeiting(drv)
+            if late:
+                await self.declare(late, "; ".join(self.forfeiting[s] for s in late))
                 break
             drv.changed.clear()
             try:
-                async with asyncio.timeout(self.strip_timeout):
+                async with asyncio.timeout(1.0):  # short ticks: a stall is measured from the last change
                     await drv.changed.wait()
+                quiet_since = time.monotonic()
+                continue
             except TimeoutError:
-                await asyncio.sleep(0.5)  # after a freeze: let the closed connections be seen first
-                if await self._replaced():
-                    break
-                stalled = self.stalled()
-                if stalled is not None:
-                    drv.fail(stalled)
+                if time.monotonic() - quiet_since < self.strip_timeout:
+                    continue
+            await asyncio.sleep(0.5)  # after a freeze: let the closed connections be seen first
+            if await self._replaced():
+                break
+            stalled = self.stalled(time.monotonic() - quiet_since)
+            if stalled is not None:
+                await self.declare([s for s in stalled.culprits if isinstance(s, int)], str(stalled))
+                break
         if self.replaced_by >= 0:
             return await self._stand_down()
+        if self.forfeit is None and drv.over.done() and not drv.over.cancelled():
+            e = drv.over.exception()
+            named = [s for s in getattr(e, "culprits", ()) if isinstance(s, int) and s in self.host.remotes]
+            if named:  # a seat's own signed message failed the check here (and at every other seat)
+                await self.declare(named, str(e))
+        if self.forfeit is not None:
+            return await self._end_by_verdict(local)
         self.host.phase = HostPhase.ENDED  # peers' signed finals may come while this host still audits
         problems = list(self.host.problems)
         scores: dict[str, int] = {}
@@ -349,6 +448,90 @@ class FairHost:
             outcome=outcome,
             audit_ok=final is not None and not any(p.startswith("AUDIT FAILED") for p in problems),
             problems=problems,
+        )
+        self.host.emit(Finished(self.host.result))
+        for r in self.host.remotes.values():
+            if r.conn is not None:
+                await r.conn.drain()
+        if not self.host.linger:
+            await self.host.wait(lambda: all(not r.present for r in self.host.remotes.values()), 5.0)
+        return self.host.result
+
+    def _waits_on_forfeiting(self, drv: FairDriver) -> list[int]:
+        w = drv.waiting
+        return sorted(s for s in (w[1] if w is not None else []) if s in self.forfeiting)
+
+    async def declare(self, seats: list[int], reason: str) -> None:
+        """Propose that `seats` forfeit (signed, to every seat), sign it for this process's own seats, and
+        wait a while for every other seat's verdict or dispute."""
+        drv = self.record
+        assert drv is not None
+        f = ff.propose(drv.fs.view, seats, reason)
+        self.forfeit = f
+        body, ply, digest = ff.encode(f), f.ply, drv.digest()
+        by = drv.fs.seat if self.host.host_seat < 0 and drv.fs.seat is not None else self.host.host_seat
+        sig = self.host.identity.sign(fair_message(self.host.joint, "forfeit", ply, "", by, body, digest))
+        proposal = m.Fair(kind="forfeit", ply=ply, seat=by, body=body, sig=sig, digest=digest)
+        self.fair_log.append(proposal)
+        text = f"the game ends: {ff.outcome(f)}"
+        log.warning("%s", text)
+        self.host.problems.append(text)
+        self.host.emit(Problem(text))
+        mine = [d.fs.seat for d in self.local_drivers() if d.fs.seat is not None and d.fs.seat not in f.seats]
+        for seat in mine:
+            vsig = self.host.identity.sign(fair_message(self.host.joint, "verdict", ply, "", seat, body, digest))
+            self.verdicts.append(m.Fair(kind="verdict", ply=ply, seat=seat, body=body, sig=vsig, digest=digest))
+        for r in self.host.remotes.values():
+            if r.present and r.conn is not None:
+                r.conn.send_nowait(proposal)
+                for v in self.verdicts:
+                    r.conn.send_nowait(v)
+        others = [s for s in self.host.remotes if s not in f.seats]
+
+        def answered() -> bool:
+            return all(any(v.seat == s for v in self.verdicts) or not self.host.remotes[s].present for s in others)
+
+        deadline = time.monotonic() + ff.VERDICT_WAIT
+        while not answered() and time.monotonic() < deadline:
+            drv.changed.clear()
+            try:
+                async with asyncio.timeout(0.25):
+                    await drv.changed.wait()
+            except TimeoutError:
+                pass
+
+    async def _end_by_verdict(self, local: list[FairDriver]) -> Result:
+        """The game's end by a forfeit: the standings the honest seats signed (no audit: the forfeiting
+        seats' keys are not revealed, so the hidden values stay hidden)."""
+        f = self.forfeit
+        assert f is not None
+        self.host.phase = HostPhase.ENDED
+        keys = self.record.keys if self.record is not None else {}
+        signers = ff.signed_by(f, [v for v in self.verdicts if v.kind == "verdict"], self.host.joint, keys)
+        names = {s.seat: s.name for s in self.host.lobby()}
+        verdict = ff.standings_text(f, names)
+        problems = [*self.host.problems, *self.disputes]
+        for d in local:
+            d.fail(FairDealError(ff.outcome(f), f.seats))
+            if d.over.done() and not d.over.cancelled():
+                d.over.exception()
+            d.close()
+        if self._saver is not None:
+            await asyncio.to_thread(self._saver.close, delete=self.save_path)
+            self._saver = None
+        self.host.result = Result(
+            game=self.host.game.name,
+            table=self.host.name,
+            seat=self.host.host_seat,
+            scores=ff.scores(f),
+            digest="",
+            plies=f.ply,
+            outcome=ff.outcome(f),
+            audit_ok=False,
+            problems=problems,
+            forfeit=list(f.seats),
+            verdict=verdict,
+            signed_by=signers,
         )
         self.host.emit(Finished(self.host.result))
         for r in self.host.remotes.values():

@@ -43,6 +43,8 @@ T = TypeVar("T")
 
 KINDS: Final = frozenset({"key", "pass", "link", "deal", "act", "astrips", "word", "pstrips", "keyreveal"})
 """The rounds a seat sends messages for (the host's own "abort" only comes from the host)."""
+ANSWERS: Final = frozenset({"forfeit", "verdict", "dispute"})
+"""The end by forfeit (forfeit.py): the host's proposal, and each seat's signature over it or its answer."""
 STRIP_KINDS: Final = frozenset({"deal", "astrips", "pstrips"})
 """The rounds whose messages are strips (checked as they arrive: :meth:`FairDriver._precheck`)."""
 MAX_STRIPS: Final = 64
@@ -58,9 +60,67 @@ MAX_LATER: Final = 16384
 catching up from the relay log; its save is at most a fraction of a second old, so a few hundred).
 Past this, later ones are dropped: the seat then stalls its round and is named, as any stalled seat."""
 
+MAX_BODY: Final = {
+    "key": 1 << 10,
+    "pass": 64 << 10,
+    "link": 256,
+    "deal": 16 << 10,
+    "act": 1 << 10,
+    "astrips": 16 << 10,
+    "word": 8 << 10,
+    "pstrips": 16 << 10,
+    "keyreveal": 64 << 10,
+    "abort": 4 << 10,
+    "forfeit": 4 << 10,
+    "verdict": 4 << 10,
+    "dispute": 1 << 10,
+}
+"""The largest body each round's message may carry. Whole 4-seat games send at most: a pass 4.2 KB,
+a key reveal 6.7 KB, a round's strips 250 bytes, a word 0.8 KB, a move 21 bytes (measured; the
+limits leave room for bigger content files). A frame may be 1 MB; a round's message may not."""
+MAX_REF: Final = 64
+"""A pass names its deck (``crown/fish/lake``); no other round has a ref."""
+MAX_DIGEST: Final = 32
+SEAT_BYTES: Final = 4 << 20
+SEAT_MESSAGES: Final = 20_000
+"""What one seat's messages may hold in another process over a whole game. A 4-seat Crown game,
+the longest, keeps ~30 KB and ~600 messages of each seat; a seat past either limit is refused
+(at the host, each refusal is a strike) so no seat's signed flood grows anyone's memory."""
+_OVERHEAD: Final = 256
+"""Bytes counted per kept message beside its fields (the Struct, its dict entry)."""
+
 _enc = msgspec.msgpack.Encoder()
 _strips = msgspec.msgpack.Decoder(list[Strip])
 Key = tuple[str, int, str]
+
+
+def _size(msg: m.Fair) -> int:
+    return len(msg.body) + len(msg.ref) + len(msg.digest) + len(msg.sig) + _OVERHEAD
+
+
+class Allowance:
+    """What each seat's messages may hold in one place (a driver's rounds, the host's relay log)."""
+
+    def __init__(self) -> None:
+        self._held: dict[int, tuple[int, int]] = {}
+
+    def why_not(self, msg: m.Fair) -> str | None:
+        """Why keeping `msg` would take its seat past one game's messages (None: it fits)."""
+        n, size = self._held.get(msg.seat, (0, 0))
+        if n < SEAT_MESSAGES and size + _size(msg) <= SEAT_BYTES:
+            return None
+        return (
+            f"seat {msg.seat + 1} has sent more than one game's messages "
+            f"({n} kept, {size >> 10} KB; at most {SEAT_MESSAGES}, {SEAT_BYTES >> 20} MB)"
+        )
+
+    def keep(self, msg: m.Fair) -> None:
+        n, size = self._held.get(msg.seat, (0, 0))
+        self._held[msg.seat] = (n + 1, size + _size(msg))
+
+    def held(self, seat: int) -> tuple[int, int]:
+        """How many of `seat`'s messages are kept, and their bytes."""
+        return self._held.get(seat, (0, 0))
 
 
 def autoplay_message(joint: bytes, ply: int, seat: int, on: bool) -> bytes:
@@ -139,6 +199,8 @@ class FairDriver:
         relayed (its own earlier ones among them, which it adopts rather than making new ones)."""
         self.whole: GameRecord | None = None
         """The whole game, every card in it, once the audit at the end has replayed it."""
+        self.allowance = Allowance()
+        """How much of each other seat's messages this process keeps (SEAT_BYTES, SEAT_MESSAGES)."""
         self.later: list[m.Fair] = []
         """Genuine messages for rounds further ahead than :meth:`check` admits (see MAX_LATER)."""
         if tips is not None:  # a restored seat has its tips (and its book of links) from its save
@@ -231,6 +293,7 @@ class FairDriver:
         if msg.ply > self.fs.view.ply + AHEAD and self.check(msg, ahead=True) is None:
             if len(self.later) < MAX_LATER:
                 self.later.append(msg)
+                self.allowance.keep(msg)
             return None
         return why
 
@@ -246,13 +309,22 @@ class FairDriver:
         """Why `msg` is not a genuine message of its seat at this table, now (None: it is).
 
         With `ahead`, a message for a round far ahead passes (a restored seat catching up keeps it)."""
-        if msg.kind not in KINDS and msg.kind != "abort":
+        if msg.kind not in KINDS and msg.kind not in ANSWERS and msg.kind != "abort":
             return f"a message of no round ({msg.kind!r})"
         if msg.ply > self.fs.view.ply + AHEAD and not ahead:
             return f"a {msg.kind} message for ply {msg.ply}, far ahead of this table's ply {self.fs.view.ply}"
+        if len(msg.body) > MAX_BODY[msg.kind]:
+            return f"a {msg.kind} message of {len(msg.body)} bytes (at most {MAX_BODY[msg.kind]})"
+        if (msg.ref != "") != (msg.kind == "pass") or len(msg.ref.encode()) > MAX_REF:
+            return f"a {msg.kind} message with a reference no round of it has ({msg.ref[:MAX_REF]!r})"
+        if len(msg.digest) > MAX_DIGEST or len(msg.sig) != 64:
+            return f"a {msg.kind} message whose digest or signature is not one"
         key = self.keys.get(msg.seat)
         if msg.seat == self.fs.seat or key is None:
             return f"a message signed as seat {msg.seat + 1}, which is not another seat at this table"
+        over = self.allowance.why_not(msg)
+        if over is not None:
+            return over
         signed = fair_message(self.fs.joint, msg.kind, msg.ply, msg.ref, msg.seat, msg.body, msg.digest)
         if not verify(key, msg.sig, signed):
             return f"a {msg.kind} message not signed by seat {msg.seat + 1}"
@@ -276,6 +348,7 @@ class FairDriver:
                 self.fail(FairDealError(f"seat {msg.seat + 1} sent two different {msg.kind} messages", [msg.seat]))
             return
         box[msg.seat] = msg
+        self.allowance.keep(msg)
         self.pump()
         if msg.kind in STRIP_KINDS and self.waiting is not None and self.waiting[0] == (msg.kind, msg.ply, msg.ref):
             self._precheck(msg)

@@ -569,7 +569,11 @@ class TableHost(Emitter[Event]):
         )
         self.blame(text)
         conn.send_nowait(m.Refuse(reason=f"{STRIKES} refused messages; you are sent away from this table"))
-        if r is not None and self.started:
+        if r is not None and self.started and self.info.dealer == "fair":
+            # No one else holds the seat's layer: it forfeits as a round waits on it, and stays away.
+            self.banned.add(conn.peer_key)
+            self.fair_host.strike(r.seat, f"{r.name} (seat {r.seat + 1}) was struck out ({STRIKES} refused messages)")
+        elif r is not None and self.started:
             self.give_to_bot(r)
         else:
             self.banned.add(conn.peer_key)
@@ -1166,6 +1170,7 @@ class TableHost(Emitter[Event]):
         host.failover_ply = drv.fs.view.ply
         host.phase = HostPhase.PLAYING
         host.fair_host.resuming = True
+        host.fair_host.ex_host = save.host_seat
         return host
 
     async def _resume_after_failover(self) -> None:

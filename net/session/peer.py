@@ -44,6 +44,7 @@ from ..transport import (
     expect_key,
     listen,
 )
+from . import forfeit as ff
 from . import probe
 from .events import (
     ChatReceived,
@@ -109,6 +110,12 @@ class PeerPhase(enum.Enum):
     """The End arrived and was audited; the save is deleted on close."""
     HOSTING = "hosting"
     """The host went away and this peer hosts the table now."""
+
+
+async def _until(done: Callable[[], bool], seconds: float) -> None:
+    end = asyncio.get_running_loop().time() + seconds
+    while not done() and asyncio.get_running_loop().time() < end:
+        await asyncio.sleep(0.05)
 
 
 class TablePeer(Emitter[Event]):
@@ -188,6 +195,12 @@ class TablePeer(Emitter[Event]):
         """Ply → digest of each private view the host sent us (the audit checks them)."""
         self.dealt_by: list[tuple[int, int]] = []
         """(first ply, host seat) for each host that dealt part of this game."""
+        self._forfeit: tuple[ff.Forfeit, m.Fair] | None = None
+        """The forfeit the host proposed, and its signed message (forfeit.py)."""
+        self._answers: list[m.Fair] = []
+        """Every seat's verdict or dispute over it, ours among them."""
+        self._answered = False
+        self._verdict_done = False
         self.evidence: list[str] = []
         """What the host did that an honest host cannot do, naming who signed what (fails the audit)."""
         self.rounds = 0
@@ -810,14 +823,36 @@ class TablePeer(Emitter[Event]):
         if drv is None:
             self._problem("refused a fair-dealer message: this table does not deal with it")
             return
-        if msg.kind == "abort" and (msg.seat == self.host_seat or (self.host_seat < 0 and self._host_runs(msg.seat))):
+        if msg.kind in ("verdict", "dispute"):
+            if drv.check(msg) is None:
+                self._answers.append(msg)
+                if msg.kind == "dispute":
+                    self._problem(
+                        f"seat {msg.seat + 1} does not sign the forfeit: {msg.body.decode('utf-8', 'replace')}"
+                    )
+                self._verdict_check()
+            return
+        if msg.kind in ("abort", "forfeit") and (
+            msg.seat == self.host_seat or (self.host_seat < 0 and self._host_runs(msg.seat))
+        ):
             if msg.seat >= 0:
                 ok = drv.check(msg) is None  # signed by the host's seat (or a bot seat it runs)
             else:  # a host with no seat in its process signs as itself, with the key its channel proved
                 signed = fair_message(self.joint, msg.kind, msg.ply, msg.ref, msg.seat, msg.body, msg.digest)
                 ok = self.conn is not None and verify(self.conn.peer_key, msg.sig, signed)
-            if ok:  # the host's word on why the game ends
-                drv.fail(FairDealError(msg.body.decode("utf-8", "replace")))
+            if ok and msg.kind == "forfeit":
+                f = ff.decode(msg.body)
+                if f is not None and self._forfeit is None:
+                    self._forfeit = (f, msg)
+                    self._problem(f"the host proposes: {ff.outcome(f)}")
+                    loop = asyncio.get_running_loop()
+                    loop.call_later(ff.VERDICT_WAIT, self._verdict_late)
+                    self._verdict_check()
+            elif ok:  # the host's word on why the game ends: a claim, unless our own checks agree
+                text = msg.body.decode("utf-8", "replace")
+                if not (drv.over.done() and not drv.over.cancelled() and drv.over.exception() is not None):
+                    text = f"the host ended the game: {text} (the host's claim; this seat's own checks found nothing)"
+                drv.fail(FairDealError(text))
             return
         # Our own earlier message, sent back: we restarted from our save (or made a round's anew).
         why = drv.adopt(msg) if msg.seat == self.seat else drv.offer(msg)
@@ -825,6 +860,49 @@ class TablePeer(Emitter[Event]):
             # Every seat signs its own: a message that does not check was altered on the host's watch.
             self.evidence.append(f"the host relayed {why}")
             self._problem(self.evidence[-1])
+
+    def _verdict_check(self, *, late: bool = False) -> None:
+        """The host proposed a forfeit: sign it once our own process agrees (same public position, our own
+        rounds waiting on the seats named or our own check failed on theirs), else say why not; end the
+        game once every other seat has answered."""
+        drv = self.fair
+        if drv is None or self._forfeit is None:
+            return
+        f, proposal = self._forfeit
+        if not self._answered:
+            evidence = list(drv.waiting[1]) if drv.waiting is not None else []
+            if drv.over.done() and not drv.over.cancelled():
+                e = drv.over.exception()
+                if isinstance(e, FairDealError):
+                    evidence += [s for s in e.culprits if isinstance(s, int)]
+            why = ff.disagreement(f, drv.fs.view, evidence)
+            if why is None and proposal.digest != drv.digest():
+                why = "the host's public position at that ply is not this seat's"
+            if self.seat in f.seats:  # the accused's answer, recorded beside the claim
+                waits = ", ".join(str(s + 1) for s in evidence) or "no one"
+                why = (
+                    f"seat {self.seat + 1} answers: it sent what its rounds asked; "
+                    f"at ply {drv.fs.view.ply} it waits on {waits}"
+                )
+            if why is None or late or f.ply < drv.fs.view.ply or self.seat in f.seats:
+                kind = "verdict" if why is None else "dispute"
+                body = ff.encode(f) if why is None else (why or "").encode()[:500]
+                self._answered = True
+                if why is not None:
+                    self._problem(f"this seat does not sign the forfeit: {why}")
+                if self.conn is not None:
+                    d = drv.digest()
+                    sig = self.identity.sign(fair_message(self.joint, kind, f.ply, "", self.seat, body, d))
+                    out = m.Fair(kind=kind, ply=f.ply, seat=self.seat, body=body, sig=sig, digest=d)
+                    self._answers.append(out)
+                    self.conn.send_nowait(out)
+        others = [s for s in range(len(f.totals)) if s not in f.seats]
+        if late or all(any(a.seat == s for a in self._answers) for s in others):
+            self._verdict_done = True
+            drv.fail(FairDealError(ff.outcome(f), f.seats))
+
+    def _verdict_late(self) -> None:
+        self._verdict_check(late=True)
 
     def _host_runs(self, seat: int) -> bool:
         """Whether `seat` is a bot the host's process runs (its messages are signed with the host's key)."""
@@ -837,6 +915,15 @@ class TablePeer(Emitter[Event]):
         try:
             reveals = await asyncio.shield(drv.over)  # a takeover cancels this task, not the game
         except FairDealError as e:
+            if self._forfeit is None and any(isinstance(s, int) and s != self.seat for s in e.culprits):
+                # A seat's own message failed here: the host, which checks it too, proposes its forfeit.
+                await _until(lambda: self._forfeit is not None, ff.VERDICT_WAIT)
+            if self._forfeit is not None:
+                await _until(lambda: self._verdict_done, ff.VERDICT_WAIT + 2)
+                self._end_by_verdict()
+                if self.conn is not None:
+                    await self.conn.close()
+                return
             text = str(e) if str(e).startswith("the game ends") else f"the game ends: {e}"
             self._problem(text)
             self.phase = PeerPhase.FINISHED
@@ -881,6 +968,29 @@ class TablePeer(Emitter[Event]):
                 m.Final(seat=self.seat, digest=d, sig=self.identity.sign(fp.final_message(self.joint, full.ply, d)))
             )
             self._finals_timer = asyncio.get_running_loop().call_later(FINALS_WAIT * 2, self._finals_late, self.conn)
+
+    def _end_by_verdict(self) -> None:
+        """Our result of a game ended by forfeit: the standings, and the seats whose signatures we hold."""
+        assert self._forfeit is not None and self.info is not None
+        f, _ = self._forfeit
+        verdicts = [a for a in self._answers if a.kind == "verdict"]
+        signers = ff.signed_by(f, verdicts, self.joint, self.keys)
+        names = {s.seat: s.name for s in self.seats}
+        self.phase = PeerPhase.FINISHED
+        self.result = Result(
+            game=self.game.name,
+            table=self.info.name,
+            seat=self.seat,
+            scores=ff.scores(f),
+            digest="",
+            plies=f.ply,
+            outcome=("you forfeit: " if self.seat in f.seats else "") + ff.outcome(f),
+            audit_ok=False,
+            problems=[p for p in self.problems if "forfeit" in p] + self.evidence,
+            forfeit=list(f.seats),
+            verdict=ff.standings_text(f, names),
+            signed_by=signers,
+        )
 
     def _make_save(self) -> None:
         assert self.info is not None

@@ -2,7 +2,8 @@
 
 ``python -m tests.net.flood HOST:PORT MODE SECONDS [--game-module M]``; MODE is
 ``mismatch`` (resync requests, each of which used to cost the host a full Sync),
-``junk`` (moves that are not moves) or ``chat``. Prints one JSON line: what it
+``junk`` (moves that are not moves), ``chat``, or at a fair-dealer table ``signed`` (its own
+seat's messages, genuinely signed, each with a fresh reference). Prints one JSON line: what it
 sent and whether the host sent it away.
 """
 
@@ -17,6 +18,7 @@ from typing import Any
 
 from coldwater.net import messages as m
 from coldwater.net.session import TablePeer, bot_chooser
+from coldwater.net.session.fairtable import fair_message
 from coldwater.net.transport import Connection, Refusal
 
 
@@ -28,6 +30,14 @@ class Flooder(TablePeer):
         """The host closed our connection before the flood was over."""
 
     def _one(self) -> m.Message:
+        if self.mode == "signed":
+            # At a fair-dealer table: a message of our own seat, genuinely signed, each with a fresh
+            # reference (a pass of a deck that does not exist), as a modified client could send.
+            assert self.fair is not None
+            fs, self.n = self.fair.fs, getattr(self, "n", 0) + 1
+            ref, body, d = f"deck/{self.n}", b"\x00" * 2048, self.fair.digest()
+            sig = self.identity.sign(fair_message(fs.joint, "pass", fs.view.ply, ref, self.seat, body, d))
+            return m.Fair(kind="pass", ply=fs.view.ply, seat=self.seat, body=body, sig=sig, ref=ref, digest=d)
         if self.mode == "mismatch":
             return m.Mismatch(ply=0, digest=b"\x00" * 32)
         if self.mode == "junk":

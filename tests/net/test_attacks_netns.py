@@ -85,3 +85,33 @@ def test_13_a_frozen_host_is_replaced_within_10_s_and_the_game_finishes(lab_fact
     assert took <= 10, f"the frozen host was replaced after {took:.1f} s"
     assert len({r["digest"] for r in results}) == 1, results
     assert all(r["audit"] == "ok" and r["host_changes"] for r in results), results
+
+
+def test_29_a_seat_flooding_signed_fair_messages_cannot_grow_the_host_past_100_mb(lab_factory) -> None:
+    """Issue 29, item 2: at a fair-dealer Crown table a seat floods messages it signs itself, each with
+    a fresh reference. The host stays under 100 MB, strikes the seat out, and the honest seats end
+    with the standings they signed, the flooder last."""
+    lab: NetLab = lab_factory(3)
+    host = lab.start(
+        0,
+        ["-m", "coldwater.net.cli", "host", "crown", "--name", "Weir", "--players", "3", "--port", "47100"]
+        + ["--dealer", "fair", "--headless", "--bot", "--timeout", "150", "--think", "0"],
+        "host",
+    )
+    honest = lab.start(1, ["-m", "coldwater.net.cli", "join", "Weir", "--headless", "--bot", "--think", "0"], "peer1")
+    flood = lab.start(2, ["-m", "tests.net.flood", f"{lab.addrs[0]}:47100", "signed", "10"], "flood")
+    peak = 0.0
+    while host.poll() is None:
+        peak = max(peak, _rss_mb(host.pid))
+        time.sleep(0.1)
+    out, _ = honest.communicate(timeout=120)
+    res = json.loads(out.strip().splitlines()[-1])
+    fl_out, _ = flood.communicate(timeout=120)
+    fl = json.loads(fl_out.strip().splitlines()[-1])
+    print(f"host peaked at {peak:.0f} MB under a signed fair flood of {fl['sent']} messages")
+    assert 0 < peak <= RSS_LIMIT_MB, f"host peaked at {peak:.0f} MB under a signed flood"
+    assert fl["sent"] > 1000 and fl["closed_by_host"], fl
+    assert "sent 50 refused messages and is sent away" in lab.stderr("host")
+    lost = res["forfeit"]
+    assert len(lost) == 1 and lost[0] not in (0, res["seat"]), res  # the flooder's seat, never the host's
+    assert res["signed_by"] == sorted({0, 1, 2} - set(lost)), res

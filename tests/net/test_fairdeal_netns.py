@@ -356,3 +356,32 @@ def test_the_fair_host_dies_a_peer_takes_over_and_its_seat_comes_back_from_its_s
         assert "our seat rejoins it from its save" in lab.stderr("host"), lab.stderr("host")[-2000:]
     else:
         assert "resuming our saved game" in lab.stderr("host-again"), lab.stderr("host-again")[-2000:]
+
+
+@NETNS
+@pytest.mark.netns
+def test_a_fair_host_frozen_for_good_ends_in_a_signed_verdict_within_30_s(lab_factory: Any) -> None:
+    """Issue 29, item 1: the host freezes (SIGSTOP) and never wakes. The peers replace it, no one can
+    strip for its seat, and within 30 s the table ends in standings both other seats signed."""
+    lab: NetLab = lab_factory(3)
+    host = _fair_host(lab, 3)
+    peers = [_fair_join(lab, i) for i in (1, 2)]
+    _wait("the game to get going", lambda: len(_saved(lab, "host").get("fair", "")) > 60_000)
+    os.killpg(host.pid, signal.SIGSTOP)
+    t0 = time.monotonic()
+    try:
+        outs = []
+        for i, p in enumerate(peers, 1):
+            out, _ = p.communicate(timeout=60)
+            outs.append((p.returncode, out, i))
+        took = time.monotonic() - t0
+    finally:
+        lab.kill(host)
+    print(f"from the host's freeze to every seat's verdict: {took:.1f} s")
+    for rc, out, i in outs:
+        lines = [ln for ln in out.splitlines() if ln.strip()]
+        assert lines, f"peer{i}: no result; stderr:\n{lab.stderr(f'peer{i}')[-3000:]}"
+        res = json.loads(lines[-1])
+        assert rc == 2 and res["forfeit"] == [0] and res["signed_by"] == [1, 2], (rc, res)
+        assert "(forfeits)" in res["verdict"] and len(res["scores"]) == 3, res
+    assert took <= 30, f"the table ended {took:.1f} s after its host froze"

@@ -554,6 +554,21 @@ async def test_a_seat_that_withholds_its_strips_on_the_lan_is_named_and_the_game
     for p in peers[1:]:  # told by the host, signed (a host with no seat signs as itself)
         assert p.result is not None and not p.result.audit_ok
         assert any(f"seat(s) {victim}" in q for q in p.result.problems), p.result.problems
+    # Issue 29: the game ends in a verdict every other seat signed, the silent seat last.
+    _assert_verdict(host, peers, [victim - 1])
+
+
+def _assert_verdict(host: TableHost, peers: list[TablePeer], lost: list[int]) -> None:
+    players = len(host.lobby())
+    honest = [s for s in range(players) if s not in lost]
+    results = [host.result] + [p.result for p in peers if p.seat not in lost]
+    for res in results:
+        assert res is not None
+        assert res.forfeit == lost, res
+        assert res.signed_by == honest, (res.signed_by, res.problems)
+        assert len(res.scores) == players and res.verdict.count("(forfeits)") == len(lost), res.verdict
+        assert res.verdict.rsplit(", ", len(lost))[-1].find("(forfeits)") >= 0, res.verdict  # last
+    assert len({(r.verdict, tuple(r.scores.items())) for r in results if r is not None}) == 1
 
 
 def test_a_fair_table_is_refused_where_it_cannot_deal_yet() -> None:
@@ -602,6 +617,7 @@ async def test_a_wrong_strip_on_the_lan_names_its_seat_at_every_process_and_ends
     assert host.result is not None and not host.result.audit_ok
     assert any("seat 3's strip" in p and "wrong" in p for p in host.result.problems), host.result.problems
     assert peers[0].result is not None and any("seat 3" in q for q in peers[0].result.problems)
+    _assert_verdict(host, peers, [2])  # its own signed strip is the evidence each seat checked itself
 
 
 async def test_a_seat_whose_public_position_diverges_is_named_as_the_next_round_is_taken() -> None:
@@ -929,3 +945,121 @@ async def test_a_bot_seat_at_a_fair_aquatica_table_and_a_host_with_no_seat() -> 
         assert sorted(host.fair_bots) == [seats.index("bot")] and host.table is None
         for p in peers:
             assert p.result is not None and p.result.audit_ok and p.result.digest == host.result.digest
+
+
+@pytest.mark.parametrize("mode", ["refs", "bodies", "sent-back"])
+async def test_a_seat_flooding_signed_messages_is_refused_within_its_allowance_and_struck(mode: str) -> None:
+    """Issue 29, item 2: a seat signs its own messages (each a fresh reference, a huge body, or a
+    round's message made anew again and again); the host keeps at most one game's worth of them
+    in its relay log, refuses the rest and strikes the seat out."""
+    from coldwater.net.session.fairtable import MAX_BODY, SEAT_BYTES, fair_message
+
+    sent = [0]
+    tasks: list[asyncio.Future[None]] = []
+
+    def flood(host: TableHost, peers: list[TablePeer]) -> None:
+        p = peers[0]  # seat 2
+        host.fair_host.return_wait = 1.0  # once struck out, the seat is gone for good at once
+
+        async def later() -> None:
+            while p.fair is None or p.fair.fs.view.ply < 20 or p.conn is None:
+                await asyncio.sleep(0.005)
+            conn, fs, seat = p.conn, p.fair.fs, 1
+            for i in range(30_000):
+                if conn.closed:
+                    return
+                ply = fs.view.ply + i % 60
+                if mode == "refs":
+                    kind, ref, body = "pass", f"deck/{i}", b"\x00" * 2048
+                elif mode == "bodies":
+                    kind, ref, body = "word", "", b"\x00" * (MAX_BODY["word"] + 1)
+                else:
+                    kind, ref, body = "link", "", i.to_bytes(8, "big")
+                    ply = 5  # a round every seat took long ago... at the host's ply it is one still kept
+                d = p.fair.digest()
+                sig = p.identity.sign(fair_message(fs.joint, kind, ply, ref, seat, body, d))
+                conn.send_nowait(m.Fair(kind=kind, ply=ply, seat=seat, body=body, sig=sig, ref=ref, digest=d))
+                sent[0] += 1
+                if i % 100 == 0:
+                    await asyncio.sleep(0)
+
+        tasks.append(asyncio.ensure_future(later()))
+
+    host, peers = await _lan_game(3, tamper=flood, strip_timeout=1.0)
+    held_n, held_bytes = host.fair_host.relayed.held(1)
+    assert held_bytes <= SEAT_BYTES, held_bytes
+    log_bytes = sum(len(x.body) for x in host.fair_host.fair_log)
+    assert log_bytes <= 3 * SEAT_BYTES, log_bytes
+    assert sent[0] > 50
+    assert any("sent 50 refused messages and is sent away" in x for x in host.problems), host.problems[-5:]
+    _assert_verdict(host, peers, [1])
+
+
+async def test_a_seat_that_never_moves_forfeits_past_the_timer_and_the_others_sign_the_standings() -> None:
+    """Issue 29, item 1: a peer that plays every protocol round but never moves (its own stand-in
+    never plays either) forfeits once the turn timer and the grace are over."""
+
+    def stall(host: TableHost, peers: list[TablePeer]) -> None:
+        host.set_turn_timer(1)
+        host.fair_host.act_grace = 1.0
+        victim = peers[0]  # seat 2
+        never: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+
+        async def choose(view: Any, seat: int) -> Any:
+            if view.ply > 20:
+                return await never  # a modified client: no move, and no word that its bot plays
+            return await bot_chooser(CROWN)(view, seat)
+
+        victim.chooser = choose
+
+    host, peers = await _lan_game(3, tamper=stall, strip_timeout=1.0)
+    assert host.result is not None
+    assert "did not move within the turn timer (1 s)" in host.result.outcome, host.result
+    _assert_verdict(host, peers, [1])
+
+
+async def test_a_seat_gone_for_good_forfeits_and_the_others_sign_the_standings() -> None:
+    closing: list[asyncio.Future[None]] = []
+
+    def leave(host: TableHost, peers: list[TablePeer]) -> None:
+        host.fair_host.return_wait = 1.0
+        victim = peers[1]  # seat 3
+
+        def stepped(orig: Any = victim._fair_stepped) -> None:
+            orig()
+            assert victim.fair is not None
+            if victim.fair.fs.view.ply == 30 and victim.conn is not None:
+                victim.fair.close()
+                victim.fair.send = lambda out: None  # the process is gone: it sends nothing more
+                closing.append(asyncio.ensure_future(victim.conn.close()))
+
+        victim._fair_stepped = stepped  # type: ignore[method-assign]
+
+    host, peers = await _lan_game(3, tamper=leave, strip_timeout=1.0)
+    assert host.result is not None
+    _assert_verdict(host, peers, [2])
+
+
+async def test_a_hosts_blame_without_evidence_is_recorded_as_its_claim_not_a_verdict() -> None:
+    """Issue 29, item 4: the host signs an abort blaming an honest seat. No seat's own checks back
+    it, so every seat records it as the host's claim, the accused's included."""
+
+    def blame(host: TableHost, peers: list[TablePeer]) -> None:
+        fh = host.fair_host
+        fh.return_wait = 1.0  # the seats leave on the abort; the host need not wait for them
+        orig = fh.stepped
+
+        def stepped() -> None:
+            orig()
+            rec = fh.record
+            if rec is not None and rec.fs.view.ply == 30:
+                fh.abort("seat 2 cheats")
+
+        fh.stepped = stepped  # type: ignore[method-assign]
+
+    host, peers = await _lan_game(3, tamper=blame, strip_timeout=1.0)
+    for p in peers:
+        assert p.result is not None and not p.result.audit_ok
+        text = " ".join([p.result.outcome, *p.result.problems])
+        assert "seat 2 cheats (the host's claim; this seat's own checks found nothing)" in text, p.result
+        assert not p.result.forfeit

@@ -57,3 +57,24 @@ def test_a_hostile_listing_is_drawn_escaped_with_its_seats_and_version() -> None
     assert "\x1b" not in label and "\u202e" not in label and "\x07" not in label
     assert label.startswith("Pond\\x1b]0;owned\\x07\\u202e · toy\\x1b[2J · 10.0.0.9:1 · 4 seats · 1 open seat")
     assert "app 0.0.1\\x1b" in label
+
+
+async def test_ctrl_g_on_the_host_form_makes_a_passphrase_of_plain_words_shown_to_the_host(home: Path) -> None:
+    from coldwater.net.passphrase import WORDS
+
+    app = lan_app(home)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("o")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, LanHostScreen)
+        field = screen.query_one("#passphrase", Input)
+        assert field.password and not field.value
+        await pilot.press("ctrl+g")
+        await pilot.pause()
+        first = field.value.split(" ")
+        assert len(first) == 4 and all(w in WORDS for w in first), field.value
+        assert not field.password  # shown, so the host can read it out
+        await pilot.press("ctrl+g")
+        await pilot.pause()
+        assert field.value.split(" ") != first  # a new one each time (2^-32 to fail by chance)

@@ -119,6 +119,7 @@ async def test_a_seat_reserved_for_an_ssh_key_is_kept_for_its_lan_identity(keepe
         (crown(watchers=-1), "cannot open the table: a table admits from 0 to 64 watchers"),
         (crown(watchers=65), "cannot open the table: a table admits from 0 to 64 watchers"),
         (crown(dealer="host"), "cannot open the table: the dealer is 'committed' or 'fair', not 'host'"),
+        (crown(turn=-5), "cannot open the table: the turn timer is 0 (no clock) to 3600 seconds, not -5"),
         (
             OpenTable(game="fisheries", name="Pond", seats=["host", "open"], dealer="fair"),
             "cannot open the table: the fair dealer deals",
@@ -145,6 +146,15 @@ async def test_the_opener_says_who_may_watch(keeper: servetables.ServerTables, t
         await net.watch_table(f"127.0.0.1:{closed.port}", fingerprint=closed.fingerprint, save_dir=tmp_path / "guest")
     await alice.open_table(crown("Open"))  # unsaid: as many as a LAN table admits
     assert keeper.tables["Open"].host.info.watch == 16
+
+
+async def test_the_opener_sets_the_turn_timer(keeper: servetables.ServerTables) -> None:
+    """Issue 29, item 6: the SSH host form's Turn timer reaches the table the server hosts."""
+    alice, bob = link_for(keeper, ALICE), link_for(keeper, BOB)
+    await alice.open_table(crown("Slow", turn=600))
+    await alice.open_table(crown("Free", turn=0))
+    await bob.open_table(crown("Usual"))
+    assert [keeper.tables[n].host.info.turn for n in ("Slow", "Free", "Usual")] == [600, 0, 180]
 
 
 async def test_names_and_limits(keeper: servetables.ServerTables) -> None:

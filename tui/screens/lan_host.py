@@ -31,6 +31,8 @@ from coldwater.tui.settings import FormMemory
 from coldwater.tui.widgets.form import Cycler, Field, FormScroll
 
 MAX_SEATS = 4
+TURN_CHOICES = [("3 minutes a move", 180), ("1 minute", 60), ("5 minutes", 300), ("10 minutes", 600), ("no clock", 0)]
+"""Seconds a seat has for each move before its bot plays it (its player takes it back with a key)."""
 WATCH_CHOICES = [("anyone (up to 16)", 16), ("up to 4", 4), ("nobody", 0)]
 """Who may watch the game (the public view only); the value is the most watchers at once."""
 SEAT_KINDS = [("open (anyone may join)", "open"), ("bot", "bot"), ("reserved for a key", "reserved")]
@@ -122,7 +124,7 @@ the lobby, where you start the game once every seat is filled and ready.
                     id="passphrase",
                     password=True,
                     max_length=64,
-                    hint="Optional: only people who know it can sit down. It is never saved",
+                    hint="Optional: only people who know it can sit down. Ctrl+G makes one. Never saved",
                 )
             yield Cycler(
                 "Dealer",
@@ -130,6 +132,13 @@ the lobby, where you start the game once every seat is filled and ready.
                 "fair",
                 id="dealer",
                 hint="fair: no computer sees a hidden card; committed: yours deals them, audited",
+            )
+            yield Cycler(
+                "Turn timer",
+                TURN_CHOICES,
+                TURN_CHOICES[0][1],
+                id="turn-timer",
+                hint="How long a move may take before the seat's bot plays it (no clock: no limit)",
             )
             yield Cycler(
                 "Watchers",
@@ -145,6 +154,15 @@ the lobby, where you start the game once every seat is filled and ready.
             yield Button("Open table", id="start", variant="primary")
         yield self.hint_line()
         yield Footer()
+
+    def action_passphrase(self) -> None:
+        """Fill the passphrase with four plain words, shown so the host can read them out."""
+        from coldwater.net.passphrase import generate
+
+        field = self.query_one("#passphrase", Input)
+        field.value = generate()
+        field.password = False
+        field.focus()
 
     @property
     def memory(self) -> FormMemory:
@@ -210,6 +228,7 @@ the lobby, where you start the game once every seat is filled and ready.
                 c.select(next((v for _, v in c.choices if plain(v) == mem.options[name]), mem.options[name]))
         self.query_one("#content-path", Input).value = mem.content
         self.query_one("#watchers", Cycler).select(mem.watchers)
+        self.query_one("#turn-timer", Cycler).select(mem.turn)
         if mem.dealer:
             self.query_one("#dealer", Cycler).select(mem.dealer)
         self._show_seats()
@@ -227,6 +246,7 @@ the lobby, where you start the game once every seat is filled and ready.
             me=self.query_one("#host-name", Input).value.strip(),
             watchers=self.query_one("#watchers", Cycler).value,
             dealer=self.query_one("#dealer", Cycler).value,
+            turn=self.query_one("#turn-timer", Cycler).value,
         )
         try:
             settings_mod.save(self.cw.settings)
@@ -321,6 +341,7 @@ the lobby, where you start the game once every seat is filled and ready.
                 save_dir=lan.get("save_dir"),
                 watchers=self.query_one("#watchers", Cycler).value,
                 dealer=self.query_one("#dealer", Cycler).value,
+                turn_timer=self.query_one("#turn-timer", Cycler).value,
             )
         except Exception as e:  # a port in use, no network, bad options: said plainly
             self.opening = False
@@ -349,6 +370,7 @@ the lobby, where you start the game once every seat is filled and ready.
             passphrase=passphrase,
             watchers=self.query_one("#watchers", Cycler).value,
             dealer=self.query_one("#dealer", Cycler).value,
+            turn=self.query_one("#turn-timer", Cycler).value,
         )
         try:
             table = await served.open_table(request)

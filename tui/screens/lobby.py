@@ -331,6 +331,15 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
             if self.watching:
                 if not event.result.audit_ok:
                     self.app.notify(f"Watching ended: {event.result.outcome}", severity="warning", timeout=30)
+            elif event.result.forfeit:
+                res = event.result
+                signed = ", ".join(str(x + 1) for x in res.signed_by) or "none"
+                self.app.notify(
+                    f"The game ended: {res.outcome}. Standings: {res.verdict} (signed by seat(s) {signed}).",
+                    title="Forfeit",
+                    severity="warning",
+                    timeout=120,
+                )
             elif not event.result.audit_ok:
                 self.app.notify(
                     "The end-of-game audit failed: " + "; ".join(event.result.problems), severity="error", timeout=60
