@@ -601,8 +601,11 @@ leaving and resuming later loses nothing, the log included.
     def log_entry(self, kind: Kind, text: str, who: str = "", clock: Clock | None = None) -> LogEntry:
         entry = self._add(kind, text, who, clock)
         if self._composed:
-            self.query_one("#log", GameLog).show_entry(entry)
-            self.query_one("#log-pane", LogPane).show_entry(entry)
+            # (query, not query_one: a worker's step may land while the screen is being taken down)
+            for log in self.query("#log").results(GameLog):
+                log.show_entry(entry)
+            for pane in self.query("#log-pane").results(LogPane):
+                pane.show_entry(entry)
         return entry
 
     def describe_applied(self, before: S | None, seat: int, notation: str) -> tuple[str, A | None]:
@@ -699,8 +702,10 @@ leaving and resuming later loses nothing, the log included.
                 "outcome", with_names(self.table.state.scores().outcome, [s.name for s in self.table.seats])
             )
         if self._composed:
-            self.query_one("#log", GameLog).show_all(self.logbook.entries)
-            self.query_one("#log-pane", LogPane).show_all(self.logbook.entries)
+            for log in self.query("#log").results(GameLog):
+                log.show_all(self.logbook.entries)
+            for pane in self.query("#log-pane").results(LogPane):
+                pane.show_all(self.logbook.entries)
 
     def _on_event(self, event: Applied | GameOver | Undone) -> None:
         if not self.is_mounted or self not in self.app.screen_stack:
