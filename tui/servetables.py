@@ -66,11 +66,11 @@ class OpenTable(msgspec.Struct, tag="open", frozen=True, kw_only=True):
     options: dict[str, Any] = {}
     passphrase: str | None = None
     watchers: int = 16  # the LAN host's default (net's WATCHERS; not imported here, to keep start-up light)
+    """The most people who may watch at once (0: nobody), as the host form's Watchers field."""
     dealer: str = ""
     """``fair`` or ``committed`` as the host form's Dealer field ("": the game's default)."""
     turn: int = 180
     """Seconds a seat has for each move (0: no clock), as the host form's Turn timer field."""
-    """The most people who may watch at once (0: nobody), as the host form's Watchers field."""
 
 
 class ListTables(msgspec.Struct, tag="list", frozen=True):

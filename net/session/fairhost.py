@@ -286,9 +286,7 @@ class FairHost:
         for other in self.host.remotes.values():
             if other.present and other.seat != msg.seat and other.conn is not None:
                 other.conn.send_nowait(msg)
-        rec = self.record
-        if rec is not None:
-            rec.changed.set()
+        self.host.wake()
 
     def strike(self, seat: int, why: str) -> None:
         """`seat` was struck out: it forfeits as soon as a round waits on it (no one can play its layer)."""
@@ -362,17 +360,12 @@ class FairHost:
             d.pump()
         quiet_since = time.monotonic()
         while not drv.over.done():
-            # A seat played here that failed on its own (it checks every message too) ends the game for all:
-            # the seats its own message names forfeit (every process checks that message itself).
+            # A seat played here that failed on its own (it checks every message too) ends the game for all
+            # (below: the seats its error names forfeit).
             failed = next((d for d in local if d.over.done() and not d.over.cancelled() and d.over.exception()), None)
             if failed is not None:
                 e = failed.over.exception()
-                err = e if isinstance(e, FairDealError) else FairDealError(str(e))
-                named = [s for s in err.culprits if isinstance(s, int) and s in self.host.remotes]
-                if named:
-                    await self.declare(named, str(err))
-                else:
-                    drv.fail(err)
+                drv.fail(e if isinstance(e, FairDealError) else FairDealError(str(e)))
                 break
             late = self._waits_on_forfeiting(drv)
             if late:
@@ -428,10 +421,7 @@ class FairHost:
             outcome = "ended: " + str(e)
         if final is not None:
             await self.host.relay_finals([r for r in self.host.remotes.values() if r.present])
-        for d in local:
-            if d.over.done() and not d.over.cancelled():
-                d.over.exception()  # retrieved: a bot seat's copy of the same error is not news
-            d.close()
+        self._close_drivers(local)
         if self._saver is not None:
             # A game played to its end leaves nothing to come back to; one that ended early keeps the
             # seat's save (a frozen host that wakes to find the table gone must not delete its seat).
@@ -449,6 +439,18 @@ class FairHost:
             audit_ok=final is not None and not any(p.startswith("AUDIT FAILED") for p in problems),
             problems=problems,
         )
+        return await self._publish()
+
+    @staticmethod
+    def _close_drivers(local: list[FairDriver]) -> None:
+        for d in local:
+            if d.over.done() and not d.over.cancelled():
+                d.over.exception()  # retrieved: a bot seat's copy of the same error is not news
+            d.close()
+
+    async def _publish(self) -> Result:
+        """The game's result (host.result) to the app, then the last messages out, and the seats a while to go."""
+        assert self.host.result is not None
         self.host.emit(Finished(self.host.result))
         for r in self.host.remotes.values():
             if r.conn is not None:
@@ -491,14 +493,7 @@ class FairHost:
         def answered() -> bool:
             return all(any(v.seat == s for v in self.verdicts) or not self.host.remotes[s].present for s in others)
 
-        deadline = time.monotonic() + ff.VERDICT_WAIT
-        while not answered() and time.monotonic() < deadline:
-            drv.changed.clear()
-            try:
-                async with asyncio.timeout(0.25):
-                    await drv.changed.wait()
-            except TimeoutError:
-                pass
+        await self.host.wait(answered, ff.VERDICT_WAIT)  # each answer wakes it, and so does a seat leaving
 
     async def _end_by_verdict(self, local: list[FairDriver]) -> Result:
         """The game's end by a forfeit: the standings the honest seats signed (no audit: the forfeiting
@@ -513,9 +508,7 @@ class FairHost:
         problems = [*self.host.problems, *self.disputes]
         for d in local:
             d.fail(FairDealError(ff.outcome(f), f.seats))
-            if d.over.done() and not d.over.cancelled():
-                d.over.exception()
-            d.close()
+        self._close_drivers(local)
         if self._saver is not None:
             await asyncio.to_thread(self._saver.close, delete=self.save_path)
             self._saver = None
@@ -533,13 +526,7 @@ class FairHost:
             verdict=verdict,
             signed_by=signers,
         )
-        self.host.emit(Finished(self.host.result))
-        for r in self.host.remotes.values():
-            if r.conn is not None:
-                await r.conn.drain()
-        if not self.host.linger:
-            await self.host.wait(lambda: all(not r.present for r in self.host.remotes.values()), 5.0)
-        return self.host.result
+        return await self._publish()
 
     async def _replaced(self) -> bool:
         """Every peer left at once and the first of them answers as a table of this game: the peers chose

@@ -886,7 +886,7 @@ class TablePeer(Emitter[Event]):
                 )
             if why is None or late or f.ply < drv.fs.view.ply or self.seat in f.seats:
                 kind = "verdict" if why is None else "dispute"
-                body = ff.encode(f) if why is None else (why or "").encode()[:500]
+                body = ff.encode(f) if why is None else why.encode()[:500]
                 self._answered = True
                 if why is not None:
                     self._problem(f"this seat does not sign the forfeit: {why}")
