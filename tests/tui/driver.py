@@ -47,6 +47,21 @@ async def settle(pilot: Pilot[Any]) -> None:
     await pilot._wait_for_screen()
 
 
+async def press_choice(pilot: Pilot[Any], screen: TableScreen[Any, Any], name: str, *, must: bool = True) -> bool:
+    """A key that makes a choice: wait until the choice list is replaced (pressing again before that
+    would answer the old list). False if it never was (with `must`, that fails the test)."""
+    choices = screen.query_one("#decision", ChoiceList)
+    generation = choices.generation
+    await key(pilot, name)
+    for _ in range(5000):
+        if choices.generation != generation or pilot.app.screen is not screen:
+            return True
+        await asyncio.sleep(0.001)
+    if must:
+        raise AssertionError(f"key {name!r} did not make a choice")
+    return False
+
+
 async def key_until(pilot: Pilot[Any], name: str, done: Callable[[], bool], limit: float = 10.0) -> None:
     """Press one key (:func:`key`) and wait until `done()` says it was handled: cheaper than
     ``pilot.press``, which waits twice for the whole process to go idle (20 ms at least)."""
@@ -172,16 +187,7 @@ async def play(
             keys = [k for k in "1234567890abcdefghijklmnopqrstuvwxyz" if choices.has_key(k)]
             assert keys, "a person's turn with no choices"
             pick = keys[(made * 7 + 3) % len(keys)] if len(keys) > 1 else keys[0]
-            generation = choices.generation
-            await key(pilot, pick)
-            # The choice is made once the list has been replaced; pressing again
-            # before that would answer the old list.
-            for _ in range(5000):
-                if choices.generation != generation or pilot.app.screen is not screen:
-                    break
-                await asyncio.sleep(0.001)
-            else:
-                raise AssertionError(f"key {pick!r} did not make a choice")
+            await press_choice(pilot, screen, pick)
             made += 1
             if stop_after is not None and made >= stop_after:
                 return made

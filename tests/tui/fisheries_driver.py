@@ -21,7 +21,7 @@ from coldwater.tui.screens.handover import HandOverScreen
 from coldwater.tui.screens.score import ScoreScreen
 from coldwater.tui.widgets.choices import ChoiceList
 
-from .driver import Pick, by_table, key, settle
+from .driver import Pick, by_table, key, press_choice, settle
 from .screen_text import screen_text
 
 
@@ -32,14 +32,7 @@ async def press(pilot: Pilot[Any], name: str) -> None:
 
 async def choose(pilot: Pilot[Any], screen: FisheriesTableScreen, name: str) -> None:
     """A key that makes a choice or opens the cursor: wait until the list is replaced."""
-    choices = screen.query_one("#decision", ChoiceList)
-    generation = choices.generation
-    await key(pilot, name)
-    for _ in range(5000):
-        if choices.generation != generation or pilot.app.screen is not screen:
-            return
-        await asyncio.sleep(0.001)
-    raise AssertionError(f"key {name!r} did not make a choice")
+    await press_choice(pilot, screen, name)
 
 
 def tag_of(value: Any) -> str:
