@@ -116,3 +116,16 @@ def test_step_note_counts_a_characters_effects() -> None:
     s = to_person(s)
     note = words.step_note(DECK, s.data)
     assert note.startswith("effect 1 of ")
+
+
+def test_a_spent_frame_draws_no_empty_label() -> None:
+    """A Location's Depth whose effect is spent while another seat answers it (an opponent's
+    flip) drew 'Depth of Narwhal Channel:' with nothing after it; it now draws nothing."""
+    from coldwater.core.aquatica.model import Eff, Frame
+
+    d = first_turn().data
+    d.stack = [Frame([], src=0, label="Depth of Somewhere")]
+    assert draw.frame_text(DECK, d) is None
+    d.stack = [Frame([Eff("power", 1)], src=0, label="Depth of Somewhere")]
+    text = draw.frame_text(DECK, d)
+    assert text is not None and text.plain.startswith("Depth of Somewhere: ▸")

@@ -599,6 +599,31 @@ async def test_replays_list_and_step_by_decision_turn_and_round(make_app, home: 
         assert others[2] == [True] and others[3] == [False]
 
 
+async def test_the_replay_title_fits_80_columns_in_every_view(make_app, home: Path) -> None:
+    """Long names, four seats and a late move: the status line gives way word by word, never cut."""
+    names = ["Greedy bot 1", "Greedy bot 2", "Greedy bot 3", "Greedy bot 4"]
+    t = await play_out(Table.new(CROWN, [Seat(SeatKind.BOT, n, bot="greedy") for n in names], seed="s4"))
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("p")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayScreen)
+        seen = []
+        for keys in (("right",), ("end", "left")):
+            await pilot.press(*keys)
+            for _ in range(len(names) + 2):
+                line = status(app)
+                assert "move" in line and len(line) <= SIZE[0] - 2, line
+                seen.append(line.rsplit("·", 1)[1].strip())
+                await pilot.press("v")
+        # Every view was named, the long forms where they fit and the short ones where not.
+        assert any(v in seen for v in ("as Greedy bot 4", "Greedy bot 4's view"))
+        assert any(v in seen for v in ("everything", "everything (the game is over)"))
+    assert t.state.is_over
+
+
 async def test_a_game_in_progress_shows_seats_only_in_public(make_app, home: Path) -> None:
     t = Table.new(CROWN, [Seat(SeatKind.PERSON, "Ann"), Seat(SeatKind.PERSON, "Bob")], seed=5)
     await t.advance()

@@ -263,6 +263,13 @@ appear above it.
             out.append("everything (the game is over)")
         return out
 
+    def short_view_name(self) -> str:
+        """The view's name in a few words, for a status line that has no room for the long one."""
+        n = len(self.names)
+        if 1 <= self.view_index <= n:
+            return f"as {self.names[self.view_index - 1]}"
+        return "everything" if self.view_index == n + 1 else "spectator"
+
     def board_state(self) -> tuple[State[Any, Any], int | None]:
         full = self.states[self.pos]
         n = len(self.names)
@@ -291,10 +298,13 @@ appear above it.
         decisions = len(tl.decision_pos)
         done = tl.decisions_before(self.pos) if self.pos < tl.end else decisions
         where = tl.clocks[self.pos].text() if self.pos < len(tl.clocks) else ""
-        rest = f"{where} · move {done} of {decisions} · {self.view_names()[self.view_index]}"
-        line = f"{self.game.title} replay · {rest}"
-        if len(line) >= max(self.size.width, 80):  # the game's name gives way first
-            line = f"Replay · {rest}"
+        room = max(self.size.width, 80) - 2  # the status line's padding
+        view = self.view_names()[self.view_index]
+        line = f"{self.game.title} replay · {where} · move {done} of {decisions} · {view}"
+        if len(line) > room:  # the game's name gives way first, then the words around the view's name
+            line = f"Replay · {where} · move {done} of {decisions} · {view}"
+        if len(line) > room:
+            line = f"Replay · {where} · move {done}/{decisions} · {self.short_view_name()}"
         status.update(line + (f" (stops early: {self.error})" if self.error else ""))
         self.query_one("#standings", Static).update(self.points(state))
         title = self.lines[self.pos - 1] if self.pos > 0 else "The start of the game"

@@ -73,14 +73,18 @@ def frame_text(k: Deck, d: AqData) -> Text | None:
     if not d.stack:
         return None
     fr = d.stack[-1]
-    t = Text()
-    t.append(f"{fr.label or 'Effect'}: ", style="bold")
     done: list[Any] = []
     if fr.main and d.playing >= 0:
         pile = d.ps[d.turn].discard
         delayed = k.char_delayed[pile[-1]] if pile and pile[-1] >= 0 else ()
         full = list(delayed) + list(k.char_effs[d.playing])
         done = full[: max(0, len(full) - len(fr.effs))]
+    if not done and not fr.effs:
+        # A spent frame waiting on another seat's answer (an opponent's flip): a label with
+        # nothing after it reads as a cut line, and the choice title already says what is asked.
+        return None
+    t = Text()
+    t.append(f"{fr.label or 'Effect'}: ", style="bold")
     for i, e in enumerate(done):
         if i:
             t.append(" · ")
