@@ -78,3 +78,18 @@ async def test_aquatica_solo_end_screen_has_goals_and_the_rival(make_app, home: 
         rival = [line for line in won.split("\n") if "Virtual rival:" in line]
         assert len([r for r in rival if ", spot " in r]) == d.rival_placed
         assert f"Virtual rival: {d.rival_placed} of 4 Mantas placed" in won, won
+
+
+async def test_practice_pond_lists_the_silent_players_setup_trophy() -> None:
+    """Practice Pond's setup gives the silent player the 5-point Small Species trophy: the
+    end screen's "Trophies and goals" lists it at "setup" instead of leaving it out."""
+    from coldwater.tui.screens.timeline import Timeline
+
+    t = Table.new("crown", [Seat(SeatKind.BOT, "Ann", bot="greedy")], seed="pond")
+    await t.advance()
+    assert t.state.is_over
+    tl = Timeline(t.record, t.game)
+    first = tl.milestones()[0]
+    assert first.pos == 0 and "Small Species" in first.text and tl.won_when(first) == "setup", first
+    # Nothing held at the start is counted twice later on.
+    assert sum("Small Species" in m.text and "5" in m.text for m in tl.milestones()) == 1

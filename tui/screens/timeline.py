@@ -150,17 +150,21 @@ class Timeline:
         """When each trophy (Crown), Goal or Tribe (Aquatica) was won, in order; Aquatica
         solo's virtual rival's Mantas on the Goal tracks too."""
         out: list[Milestone] = []
-        for p in range(1, len(self.states)):
-            before, after = self.states[p - 1].data, self.states[p].data
-            parties_b = getattr(before, "parties", None) or getattr(before, "ps", None) or []
+        for p in range(len(self.states)):
+            # Position 0 counts against nothing: what a party holds from the setup (Practice
+            # Pond gives the silent player the 5-point Small Species trophy) is won at "setup".
+            before = self.states[p - 1].data if p else None
+            after = self.states[p].data
             parties_a = getattr(after, "parties", None) or getattr(after, "ps", None) or []
+            parties_b = (getattr(before, "parties", None) or getattr(before, "ps", None) or []) if p else [None] * len(parties_a)
             for seat, (b, a) in enumerate(zip(parties_b, parties_a)):
                 for field in ("trophies", "goals", "tribes"):
                     old: Sequence[Any] = getattr(b, field, None) or []
                     new: Sequence[Any] = getattr(a, field, None) or []
                     for item in new[len(old) :]:
                         out.append(Milestone(p, seat, self._title(field, item, after)))
-            out += self._rival(p, before, after)
+            if p:
+                out += self._rival(p, before, after)
         return out
 
     def _rival(self, p: int, before: Any, after: Any) -> list[Milestone]:
