@@ -1,6 +1,8 @@
 """Length-prefixed frames: a 4-byte big-endian length, then that many bytes.
 
-Every byte that crosses a socket goes through here. The cap is checked on the
+Every byte that crosses a socket or a pipe goes through here: the LAN transport, the
+bots' worker process (a blocking pipe on its side, `read_frame_blocking`) and the
+control socket of `coldwater serve`. The cap is checked on the
 length prefix *before* reading the body, so a peer cannot make us buffer an
 arbitrarily large frame. A stream that breaks mid-frame or announces an
 oversized frame cannot be resynchronised, so both end the connection cleanly.
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import struct
+from typing import IO
 
 MAX_FRAME = 1 << 20
 """1 MiB: far above any real message (a whole position is a few KiB)."""
@@ -51,6 +54,22 @@ async def read_frame(reader: asyncio.StreamReader, max_size: int = MAX_FRAME) ->
         return await reader.readexactly(size)
     except asyncio.IncompleteReadError as e:
         raise FrameTruncated(f"stream ended inside a frame ({len(e.partial)} of {size} bytes)") from None
+
+
+def read_frame_blocking(f: IO[bytes], max_size: int = MAX_FRAME) -> bytes | None:
+    """`read_frame` for a blocking file (a pipe): the payload, or None at a clean end of file."""
+    head = f.read(HEADER)
+    if not head:
+        return None
+    if len(head) < HEADER:
+        raise FrameTruncated(f"stream ended inside a frame header ({len(head)} of {HEADER} bytes)")
+    (size,) = _LEN.unpack(head)
+    if size > max_size:
+        raise FrameTooLarge(f"peer announced a {size}-byte frame; the cap is {max_size}")
+    body = f.read(size)
+    if len(body) < size:
+        raise FrameTruncated(f"stream ended inside a frame ({len(body)} of {size} bytes)")
+    return body
 
 
 class FrameBuffer:

@@ -42,7 +42,6 @@ import asyncio
 import collections
 import contextlib
 import math
-import struct
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -55,14 +54,13 @@ from coldwater.core.notation import Action
 from coldwater.core.rng import Rng
 from coldwater.core.search import SearchBot
 from coldwater.core.state import Bot, Game, State
+from coldwater.net import framing
 
 PROTOCOL = 2
 """Bumped when a message changes; a worker of another protocol is refused."""
 
 MAX_FRAME = 16 << 20
 """Largest message either side accepts (a view is a few kilobytes)."""
-
-HEADER = struct.Struct(">I")
 
 START_TIMEOUT = 30.0
 """Seconds a new worker has to say it is ready (imports on a busy machine)."""
@@ -196,20 +194,16 @@ _from_worker = msgspec.msgpack.Decoder(FromWorker)
 
 
 def frame(msg: msgspec.Struct) -> bytes:
-    body = _encoder.encode(msg)
-    return HEADER.pack(len(body)) + body
+    return framing.encode_frame(_encoder.encode(msg), MAX_FRAME)
 
 
 def read_frame(f: IO[bytes]) -> bytes | None:
-    """One message body from a blocking pipe; None at end of file."""
-    head = f.read(HEADER.size)
-    if len(head) < HEADER.size:
+    """One message body from a blocking pipe; None at end of file, or where the other
+    end died mid-message (the same thing to the reader: nobody is left to answer)."""
+    try:
+        return framing.read_frame_blocking(f, MAX_FRAME)
+    except framing.FrameTruncated:
         return None
-    (n,) = HEADER.unpack(head)
-    if n > MAX_FRAME:
-        raise ValueError(f"a message of {n} bytes is over the {MAX_FRAME}-byte limit")
-    body = f.read(n)
-    return body if len(body) == n else None
 
 
 class WorkerTrouble(Exception):
@@ -424,13 +418,13 @@ class Thinker:
     @staticmethod
     async def _read(stream: asyncio.StreamReader) -> FromWorker:
         try:
-            head = await stream.readexactly(HEADER.size)
-            (n,) = HEADER.unpack(head)
-            if n > MAX_FRAME:
-                raise WorkerTrouble(f"it sent a message of {n} bytes")
-            body = await stream.readexactly(n)
-        except asyncio.IncompleteReadError:
-            raise WorkerTrouble("it exited") from None
+            body = await framing.read_frame(stream, MAX_FRAME)
+        except framing.FrameTooLarge as e:
+            raise WorkerTrouble(f"it sent too large a message ({e})") from None
+        except framing.FrameTruncated:
+            body = None
+        if body is None:
+            raise WorkerTrouble("it exited")
         try:
             return _from_worker.decode(body)
         except msgspec.DecodeError as e:

@@ -23,13 +23,14 @@ import contextlib
 import logging
 import os
 import socket
-import struct
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import msgspec
+
+from coldwater.net import framing
 
 if TYPE_CHECKING:
     from coldwater.core.state import Game
@@ -135,22 +136,17 @@ _encoder = msgspec.msgpack.Encoder()
 
 
 async def _read_frame(reader: asyncio.StreamReader) -> bytes | None:
+    """The next control frame, or None once the other end has gone (mid-frame too)."""
     try:
-        head = await reader.readexactly(4)
-    except (asyncio.IncompleteReadError, ConnectionError):
-        return None
-    (size,) = struct.unpack(">I", head)
-    if size > MAX_FRAME:
-        raise ValueError(f"a control frame of {size} bytes (at most {MAX_FRAME})")
-    try:
-        return await reader.readexactly(size)
-    except (asyncio.IncompleteReadError, ConnectionError):
+        return await framing.read_frame(reader, MAX_FRAME)
+    except framing.FrameTooLarge as e:
+        raise ValueError(f"a control frame over {MAX_FRAME} bytes ({e})") from None
+    except (framing.FrameTruncated, ConnectionError):
         return None
 
 
 def _frame(msg: Request | Reply) -> bytes:
-    body = _encoder.encode(msg)
-    return struct.pack(">I", len(body)) + body
+    return framing.encode_frame(_encoder.encode(msg), MAX_FRAME)
 
 
 # ---- the app's side -----------------------------------------------------------------------

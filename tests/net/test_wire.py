@@ -279,3 +279,20 @@ def test_messages_refuse_malformed_bytes() -> None:
     ):
         with pytest.raises(m.BadMessage):
             m.decode(junk)
+
+
+def test_a_blocking_pipe_reads_the_same_frames(tmp_path) -> None:
+    """The bots' worker reads its pipe with `read_frame_blocking`: the same frames, the same
+    errors as the socket reader, and None only at a clean end."""
+    import io
+
+    from coldwater.net.framing import read_frame_blocking
+
+    pipe = io.BytesIO(encode_frame(b"one") + encode_frame(b"") + encode_frame(b"three"))
+    assert [read_frame_blocking(pipe) for _ in range(4)] == [b"one", b"", b"three", None]
+    with pytest.raises(FrameTruncated):
+        read_frame_blocking(io.BytesIO(encode_frame(b"hello")[:-1]))
+    with pytest.raises(FrameTruncated):
+        read_frame_blocking(io.BytesIO(b"\x00\x00"))
+    with pytest.raises(FrameTooLarge):
+        read_frame_blocking(io.BytesIO((5000).to_bytes(4, "big") + b"x" * 10), max_size=100)

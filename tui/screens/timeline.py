@@ -42,6 +42,11 @@ RIVAL_NAME = "Virtual rival"
 """Aquatica solo's rival, as the end screen names it."""
 
 
+def _parties(data: Any) -> Sequence[Any]:
+    """Each party's part of a position (Crown's `parties`, Aquatica's `ps`)."""
+    return getattr(data, "parties", None) or getattr(data, "ps", None) or []
+
+
 class Timeline:
     def __init__(
         self, rec: record_mod.GameRecord, game: Game[Any, Any], states: Sequence[State[Any, Any]] | None = None
@@ -155,8 +160,8 @@ class Timeline:
             # Pond gives the silent player the 5-point Small Species trophy) is won at "setup".
             before = self.states[p - 1].data if p else None
             after = self.states[p].data
-            parties_a = getattr(after, "parties", None) or getattr(after, "ps", None) or []
-            parties_b = (getattr(before, "parties", None) or getattr(before, "ps", None) or []) if p else [None] * len(parties_a)
+            parties_a = _parties(after)
+            parties_b = _parties(before) if p else [None] * len(parties_a)
             for seat, (b, a) in enumerate(zip(parties_b, parties_a)):
                 for field in ("trophies", "goals", "tribes"):
                     old: Sequence[Any] = getattr(b, field, None) or []
