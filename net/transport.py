@@ -37,6 +37,7 @@ from . import messages as m
 from .crypto import Channel, ChannelError, ClientHandshake, HandshakeError, ServerHandshake
 from .framing import MAX_FRAME, FrameError, encode_frame, read_frame
 from .identity import Identity, fingerprint
+from .ratelimit import TokenBucket
 
 log = logging.getLogger("coldwater.net")
 
@@ -181,17 +182,16 @@ class Guard:
         self._clock = clock
         self._pending: collections.OrderedDict[int, tuple[str, asyncio.StreamWriter]] = collections.OrderedDict()
         self._per: dict[str, int] = {}
-        self._buckets: dict[str, tuple[float, float]] = {}
+        self._buckets: dict[str, TokenBucket] = {}
+        """Per address, least recently tried first (an address is moved to the end when it tries)."""
         self.quiet = Quiet()
         self.turned_away = 0
         self.evicted = 0
         self.table_burst = table_burst
         self.table_refill_base = table_refill
         self.table_refill_max = table_refill_max
-        self.table_refill = table_refill
-        """The table bucket's current refill interval (doubles per dry spell)."""
         self.notice = notice
-        self._table = (float(table_burst), clock())
+        self._table = TokenBucket(1.0 / table_refill, table_burst, clock=clock)
         self._dry = False
         """An attempt was refused for want of a table token since the last one was used."""
 
@@ -234,34 +234,29 @@ class Guard:
             self._per.pop(addr, None)
 
     # ---- passphrase attempts ------------------------------------------------------
-    def _tokens(self, addr: str, now: float) -> float:
-        tokens, at = self._buckets.get(addr, (float(self.burst), now))
-        return min(float(self.burst), tokens + (now - at) / self.refill)
+    @property
+    def table_refill(self) -> float:
+        """The table bucket's current refill interval in seconds (doubles per dry spell)."""
+        return 1.0 / self._table.rate
 
-    def _table_tokens(self, now: float) -> float:
-        tokens, at = self._table
-        tokens = min(float(self.table_burst), tokens + (now - at) / self.table_refill)
+    def _table_level(self) -> float:
+        tokens = self._table.level()
         if tokens >= self.table_burst:
-            self.table_refill = self.table_refill_base  # quiet long enough to fill up: the first pace again
+            self._table.set_rate(1.0 / self.table_refill_base)  # quiet long enough to fill up: the first pace again
         return tokens
 
     def try_passphrase(self, addr: str) -> str | None:
         """Take a token for one passphrase attempt; the refusal text when there is none left."""
-        now = self._clock()
-        tokens = self._tokens(addr, now)
-        if tokens < 1.0:
-            wait = (1.0 - tokens) * self.refill
+        mine = self._buckets.get(addr) or TokenBucket(1.0 / self.refill, self.burst, clock=self._clock)
+        if mine.level() < 1.0:
             self.quiet.warn(f"throttle:{addr}", f"throttling passphrase attempts from {addr}")
-            return f"too many passphrase attempts from your address; try again in {wait:.0f} s"
-        table = self._table_tokens(now)
-        if table < 1.0:
+            return f"too many passphrase attempts from your address; try again in {mine.wait():.0f} s"
+        if self._table_level() < 1.0:
             if not self._dry:  # dry again since the last token was used: the wait doubles
                 self._dry = True
                 slower = min(self.table_refill * 2, self.table_refill_max)
                 if slower != self.table_refill:
-                    # Keep the tokens earned so far: only the pace from here on changes.
-                    self.table_refill = slower
-                    self._table = (table, now)
+                    self._table.set_rate(1.0 / slower)  # the tokens earned so far are kept
                     text = (
                         "many wrong passphrases from several addresses: someone may be guessing; "
                         f"attempts now one per {slower:.0f} s"
@@ -269,14 +264,15 @@ class Guard:
                     self.quiet.warn("throttle:table", text)
                     if self.notice is not None:
                         self.notice(text)
-            wait = (1.0 - table) * self.table_refill
-            return f"too many passphrase attempts at this table; try again in {wait:.0f} s"
-        self._table = (table - 1.0, now)
+            return f"too many passphrase attempts at this table; try again in {self._table.wait():.0f} s"
+        self._table.take()
         self._dry = False
-        self._buckets.pop(addr, None)  # re-insert: the dict stays in least-recently-used order
-        self._buckets[addr] = (tokens - 1.0, now)
+        mine.take()
+        # Kept only once it has paid a token, (re-)inserted last: the dict stays in least-recently-used order.
+        self._buckets.pop(addr, None)
+        self._buckets[addr] = mine
         if len(self._buckets) > self._addresses:
-            for a in [a for a in self._buckets if self._tokens(a, now) >= self.burst]:
+            for a in [a for a, b in self._buckets.items() if b.full()]:
                 del self._buckets[a]
             # Then the least recently tried, down to 3/4 so that pruning is rare (not once per attempt).
             while len(self._buckets) > self._addresses * 3 // 4:
@@ -285,10 +281,11 @@ class Guard:
 
     def passphrase_ok(self, addr: str) -> None:
         """A right passphrase: give the token back (a person who knows it is never throttled by typos)."""
-        now = self._clock()
-        if addr in self._buckets:
-            self._buckets[addr] = (min(float(self.burst), self._tokens(addr, now) + 1.0), now)
-        self._table = (min(float(self.table_burst), self._table_tokens(now) + 1.0), now)
+        mine = self._buckets.get(addr)
+        if mine is not None:
+            mine.give_back()
+        self._table_level()
+        self._table.give_back()
 
 
 class Listener:

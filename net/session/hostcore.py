@@ -19,6 +19,7 @@ from coldwater.core.state import State
 from .. import beacon
 from .. import messages as m
 from ..identity import fingerprint
+from ..ratelimit import TokenBucket
 from ..transport import Connection
 
 if TYPE_CHECKING:
@@ -35,24 +36,6 @@ if TYPE_CHECKING:
 
 FINALS_WAIT = 5.0
 """Seconds the host waits for every present seat's signed final digest before relaying them."""
-
-
-class Bucket:
-    """A token bucket: `rate` per second, bursts of `burst` (chat, pings, resync requests)."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens = burst
-        self.at = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
 
 
 class HostPhase(enum.Enum):
@@ -103,10 +86,10 @@ class Remote:
         self.silent_draws = 0
         """Public draws this seat missed while silent (the first is forgiven as a network fault)."""
         self.sent_mark = -1
-        self.chat = Bucket(2.0, 5.0)
-        self.pings = Bucket(5.0, 10.0)
-        self.resyncs = Bucket(1.0, 3.0)
-        self.autoplays = Bucket(0.5, 4.0)
+        self.chat = TokenBucket(2.0, 5.0)
+        self.pings = TokenBucket(5.0, 10.0)
+        self.resyncs = TokenBucket(1.0, 3.0)
+        self.autoplays = TokenBucket(0.5, 4.0)
 
     @property
     def present(self) -> bool:

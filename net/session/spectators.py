@@ -35,6 +35,7 @@ from coldwater.core.state import State
 
 from .. import fairplay as fp
 from .. import messages as m
+from ..ratelimit import TokenBucket
 from ..transport import Connection
 from .events import ChatReceived, Event, GameStarted, LobbyChanged, Problem, StepApplied
 from .persist import pack_view
@@ -79,20 +80,6 @@ def _public_seat(s: m.SeatInfo) -> m.SeatInfo:
     return msgspec.structs.replace(s, addr="", port=0)
 
 
-class _Bucket:
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst, self.tokens, self.at = rate, burst, burst, time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
-
-
 class Spectator:
     """One watcher's connection at the host."""
 
@@ -102,8 +89,8 @@ class Spectator:
         self.heard = time.monotonic()
         self.sent_mark = -1
         self.told_over = False
-        self.pings = _Bucket(5.0, 10.0)
-        self.resyncs = _Bucket(1.0, 3.0)
+        self.pings = TokenBucket(5.0, 10.0)
+        self.resyncs = TokenBucket(1.0, 3.0)
 
     @property
     def info(self) -> m.WatcherInfo:
