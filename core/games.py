@@ -56,5 +56,11 @@ def get(name: str) -> Game[Any, Any]:
         module = _MODULES[name]
     except KeyError:
         raise KeyError(f"unknown game {name!r}; known games: {', '.join(_MODULES)}") from None
+    return from_module(module)
+
+
+def from_module(module: str) -> Game[Any, Any]:
+    """The `GAME` a module declares: each registered game's, or a test's own game handed to the
+    LAN tools by module path (``--game-module``)."""
     game: Game[Any, Any] = importlib.import_module(module).GAME
     return game

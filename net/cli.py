@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib
 import json
 import logging
 import sys
@@ -133,7 +132,7 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 def _game(name: str, module: str | None) -> Game[Any, Any]:
     if module:
-        game: Game[Any, Any] = importlib.import_module(module).GAME
+        game = games.from_module(module)
         if game.name != name:
             raise SystemExit(f"coldwater: {module} plays {game.name!r}, not {name!r}")
         return game
@@ -305,7 +304,7 @@ async def _rejoin(game: Game[Any, Any], ns: argparse.Namespace, host: TableHost)
 async def _join(ns: argparse.Namespace, target: str) -> int:
     game = None
     if ns.game_module:
-        game = importlib.import_module(ns.game_module).GAME
+        game = games.from_module(ns.game_module)
     try:
         peer = await join_table(
             target,
@@ -346,7 +345,7 @@ async def _watch(ns: argparse.Namespace, target: str) -> int:
 
     game = None
     if ns.game_module:
-        game = importlib.import_module(ns.game_module).GAME
+        game = games.from_module(ns.game_module)
     try:
         watcher = await watch_table(
             target,

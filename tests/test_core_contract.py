@@ -94,3 +94,13 @@ def test_play_out_is_deterministic() -> None:
     a = play_out(GAME.new(3, seed=5), [RandomBot()] * 3, Rng(1))
     b = play_out(GAME.new(3, seed=5), [RandomBot()] * 3, Rng(1))
     assert a.digest() == b.digest() and a.is_over
+
+
+def test_a_game_from_its_module_path_is_the_registered_one() -> None:
+    """`--game-module` (the LAN tools' test hook) and the registry load a game the same way."""
+    from coldwater.core import games
+
+    for name in games.names():
+        assert games.from_module(type(games.get(name)).__module__) is games.get(name)
+    with pytest.raises(ModuleNotFoundError):
+        games.from_module("coldwater.core.no_such_game")
