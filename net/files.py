@@ -1,4 +1,5 @@
-"""The one atomic file writer: saves, records, settings and the identity key.
+"""The one atomic file writer (saves, records, settings and the identity key), and the one
+way a file that cannot be read is moved out of the way.
 
 A reader (or a crash) sees either the old file or the whole new one, never a
 part: the bytes go to a fresh temporary file beside the target, which then
@@ -34,3 +35,14 @@ def write_atomic(path: str | Path, data: bytes, *, durable: bool = True) -> None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def set_aside(path: str | Path, why: str) -> Path:
+    """Move `path` out of the way, untouched, as ``NAME.WHY`` (then ``NAME.WHY-1``, ``-2`` ...
+    so that an earlier one is never overwritten); the new path. Raises OSError if it cannot."""
+    p = Path(path)
+    n = 0
+    while (target := p.with_name(f"{p.name}.{why}{'' if n == 0 else f'-{n}'}")).exists():
+        n += 1
+    os.replace(p, target)
+    return target

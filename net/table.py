@@ -30,7 +30,7 @@ from coldwater.core.rng import Rng
 from coldwater.core.search import SearchBot
 from coldwater.core.state import CHANCE, Bot, Game, State
 
-from . import paths
+from . import files, paths
 from .emitter import Emitter
 from .files import write_atomic
 from .thinker import RngPath, Thinker, ThinkingStopped
@@ -431,18 +431,6 @@ def note_result(rec: record.GameRecord, state: State[Any, Any], names: list[str]
     rec.meta["ended"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
 
 
-def _set_aside(path: Path) -> Path:
-    """Move a bad save out of the way, untouched, under a name that says why."""
-    n = 0
-    while True:
-        target = path.with_name(f"{path.name}.unreadable{'' if n == 0 else f'-{n}'}")
-        if not target.exists():
-            break
-        n += 1
-    os.replace(path, target)
-    return target
-
-
 def read_save(path: Path) -> SaveFile:
     try:
         raw = Path(path).read_bytes()
@@ -508,7 +496,7 @@ def resume(path: Path, *, set_aside: bool = True, game: Game[Any, Any] | None = 
             raise SaveError(f"{path.name}: {e}") from None
     except SaveError as err:
         if set_aside and path.exists() and not isinstance(err, ContentUnavailable):
-            moved = _set_aside(path)
+            moved = files.set_aside(path, "unreadable")
             raise SaveError(f"{err} — kept aside as {moved.name}") from None
         raise
 

@@ -7,14 +7,13 @@ shows that sentence, so a hand-edited file with a typo is not silently lost.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
 from coldwater.net import paths
-from coldwater.net.files import write_atomic
+from coldwater.net.files import set_aside, write_atomic
 
 
 class FormMemory(msgspec.Struct, kw_only=True):
@@ -71,14 +70,8 @@ def load_reporting() -> tuple[Settings, str | None]:
     try:
         return msgspec.json.decode(raw, type=Settings), None
     except (msgspec.DecodeError, msgspec.ValidationError) as e:
-        n = 0
-        while True:
-            target = path.with_name(f"{path.name}.broken{'' if n == 0 else f'-{n}'}")
-            if not target.exists():
-                break
-            n += 1
         try:
-            os.replace(path, target)
+            target = set_aside(path, "broken")
         except OSError as err:
             return Settings(), f"{path.name} is broken ({e}) and cannot be moved aside ({err}); using the defaults."
         return Settings(), f"{path.name} was broken ({e}); it is kept as {target.name} and the defaults are in use."
