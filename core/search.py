@@ -23,7 +23,6 @@ safety net for a slow or busy machine; when it binds the choice is still sound.
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
@@ -130,7 +129,13 @@ class SearchBot:
         """Plies the last decision played in its iterations."""
         self.max_seconds = max_seconds
         """Wall-clock safety net, checked between rounds (a round is one playout per
-        candidate), so a decision stays under about 3 s on a slow or busy machine."""
+        candidate), so a decision stays under about 3 s on a slow or busy machine.
+        It needs a `clock`."""
+        self.clock: Callable[[], float] | None = None
+        """The wall clock behind `max_seconds`, handed in by whoever runs the search for a
+        person who is waiting (net's tables and the bots' worker: `net.thinker.timed`).
+        Without one the budget alone decides: core reads no clock, and a simulation, a
+        review or a test gets the same choice on every machine."""
         self.last_iterations = 0
         """Iterations the last decision ran (below the budget only if the clock cap hit)."""
         self.pause: Callable[[], None] | None = None
@@ -151,7 +156,8 @@ class SearchBot:
         me = view.current
         assert me is not None  # legal() was not empty
         root = _Node()
-        deadline = time.perf_counter() + self.max_seconds
+        clock = self.clock
+        deadline = clock() + self.max_seconds if clock is not None else math.inf
         # The root is searched in rounds: each round draws one world and plays every
         # candidate in it with the same playout seed (common random numbers), so the
         # candidates are compared on the same luck; below the root the tree is
@@ -162,15 +168,17 @@ class SearchBot:
         start = view.ply
         plies = 0
         for j in range(rounds):
-            if j and (time.perf_counter() > deadline or (self.max_plies is not None and plies >= self.max_plies)):
+            over_time = clock is not None and clock() > deadline
+            if j and (over_time or (self.max_plies is not None and plies >= self.max_plies)):
                 break
             it = rng.fork(j)
             world = self.game.determinize(view, it.fork("world"))
             for i, a in enumerate(cands):
                 if self.pause is not None:
-                    t = time.perf_counter()
+                    t = clock() if clock is not None else 0.0
                     self.pause()
-                    deadline += time.perf_counter() - t
+                    if clock is not None:
+                        deadline += clock() - t
                 st = world.clone() if i < len(cands) - 1 else world
                 results[i].append(self._iterate(root, st, FastRng(it.fork("playout")), me, a))
                 plies += st.ply - start

@@ -33,7 +33,7 @@ from coldwater.core.state import CHANCE, Bot, Game, State
 from . import files, paths
 from .emitter import Emitter
 from .files import write_atomic
-from .thinker import RngPath, Thinker, ThinkingStopped
+from .thinker import RngPath, Thinker, ThinkingStopped, timed
 
 SAVE_FORMAT = 1
 
@@ -167,7 +167,7 @@ class Table:
                 continue
             if s.bot is None or s.bot not in game.bots:
                 raise ValueError(f"unknown bot {s.bot!r}; {game.title} has {', '.join(game.bots)}")
-            bots[i] = game.bot(s.bot)
+            bots[i] = timed(game.bot(s.bot))
         self.game = game
         self.state = state
         self.seats = list(seats)

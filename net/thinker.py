@@ -72,6 +72,15 @@ RESTARTS = 2
 """Faults after which the app stops starting workers and thinks in a thread."""
 
 
+def timed(bot: Bot) -> Bot:
+    """`bot`, with the wall clock behind a search bot's safety cap (`SearchBot.max_seconds`):
+    every bot that plays for a person who is waiting goes through here, since core reads no
+    clock. Other bots answer at once and are returned as they are."""
+    if isinstance(bot, SearchBot):
+        bot.clock = time.perf_counter
+    return bot
+
+
 class ThinkingStopped(Exception):
     """Raised where a bot's move was awaited when its table has closed."""
 

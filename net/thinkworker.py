@@ -38,6 +38,7 @@ from coldwater.net.thinker import (
     ToWorker,
     frame,
     read_frame,
+    timed,
 )
 
 GAMES_KEPT = 8
@@ -139,7 +140,7 @@ class Worker:
             view: State[Any, Any] = st(msgspec.msgpack.decode(job.view, type=st.DATA), seed=None, ply=job.ply)
             if view.digest() != job.digest:
                 raise ValueError("the view decoded here is not the app's position")
-            bot = game.bot(job.bot)
+            bot = timed(game.bot(job.bot))
             if job.budget is not None:
                 if not isinstance(bot, SearchBot):
                     raise ValueError(f"{job.bot!r} is not a search bot")

@@ -318,3 +318,31 @@ def test_aquatica_solo_worth_is_on_the_pp_scale_not_around_the_root() -> None:
     by_pp = sorted(ends)
     assert all(a[1] <= b[1] for a, b in zip(by_pp, by_pp[1:]))
     assert len({pp for pp, _, _ in ends}) > 1
+
+
+def test_the_clock_cap_needs_a_clock_handed_in() -> None:
+    """Core reads no clock: a search bot's wall-clock cap works only with the clock that
+    net hands it (`net.thinker.timed`); without one the budget alone decides."""
+    from coldwater.net.thinker import timed
+
+    view = mid_game("crown", 2, "clock")
+    view = view.view(view.current)
+    bare = small(games.get("crown"), iterations=12)
+    bare.max_seconds = 0.0
+    assert bare.clock is None
+    bare.choose(view, Rng("c"))
+    assert bare.last_iterations == (12 // bare.width) * bare.width  # no cap without a clock
+
+    ticks = [0.0]
+
+    def clock() -> float:
+        ticks[0] += 1.0  # every look at the clock is a second later
+        return ticks[0]
+
+    capped = small(games.get("crown"), iterations=12)
+    capped.max_seconds = 0.5
+    capped.clock = clock
+    capped.choose(view, Rng("c"))
+    assert capped.last_iterations == capped.width  # the first round always runs, then time is up
+    assert timed(games.get("crown").bot("hard")).clock is not None  # type: ignore[attr-defined]
+    assert not hasattr(timed(games.get("crown").bot("greedy")), "clock")

@@ -19,6 +19,7 @@ from coldwater.core.state import Game, State
 
 from .. import messages as m
 from ..emitter import Emitter as Emitter  # the session's events go out through the one emitter
+from ..thinker import timed
 
 
 class LobbyChanged(msgspec.Struct, frozen=True):
@@ -128,7 +129,7 @@ Chooser = Callable[[State[Any, Any], int], Awaitable[Action]]
 
 def bot_chooser(game: Game[Any, Any], bot: str | None = None, *, think: float = 0.0) -> Chooser:
     """A Chooser that lets the game's bot play, thinking in a worker thread (at least `think` seconds)."""
-    b = game.bot(bot or game.bots[0])
+    b = timed(game.bot(bot or game.bots[0]))
 
     async def choose(view: State[Any, Any], seat: int) -> Action:
         rng = Rng(os.urandom(16))
