@@ -533,6 +533,16 @@ def status(app: ColdwaterApp) -> str:
     return str(app.screen.query_one("#status").render())
 
 
+async def open_first_replay(pilot: Any, app: ColdwaterApp) -> ReplayScreen:
+    """From the menu: Replays, then the newest game."""
+    await pilot.press("p")
+    await pilot.pause()
+    await pilot.press("enter")
+    await pilot.pause()
+    assert isinstance(app.screen, ReplayScreen)
+    return app.screen
+
+
 def move_number(app: ColdwaterApp) -> int:
     m = re.search(r"move (\d+) of (\d+)", status(app))
     assert m, status(app)
@@ -605,11 +615,7 @@ async def test_the_replay_title_fits_80_columns_in_every_view(make_app, home: Pa
     t = await play_out(Table.new(CROWN, [Seat(SeatKind.BOT, n, bot="greedy") for n in names], seed="s4"))
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("p")
-        await pilot.pause()
-        await pilot.press("enter")
-        await pilot.pause()
-        assert isinstance(app.screen, ReplayScreen)
+        await open_first_replay(pilot, app)
         seen = []
         for keys in (("right",), ("end", "left")):
             await pilot.press(*keys)
@@ -634,12 +640,7 @@ async def test_a_game_in_progress_shows_seats_only_in_public(make_app, home: Pat
         await t.advance()
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("p")
-        await pilot.pause()
-        await pilot.press("enter")
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, ReplayScreen)
+        screen = await open_first_replay(pilot, app)
         await pilot.press("end", "v")
         assert "Ann's seat, public view" in status(app)
         state, viewer = screen.board_state()
