@@ -38,6 +38,10 @@ kept from public steps alone. What it is, like the decks and which draws are
 public, is the game's own declaration (``Game.dealing``: a
 :class:`~coldwater.core.dealing.SlotMap` from core/dealing.py), so this module
 knows no game: it does the cryptography and checks every seat's word against it.
+
+One piece (about 900 lines) because :class:`FairSeat` is one state machine: every round
+reads and writes the same layers, decks and view, and its save is replayed through the
+same methods, so splitting it would pass that state between modules.
 """
 
 from __future__ import annotations
