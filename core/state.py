@@ -24,13 +24,16 @@ import hashlib
 import operator
 from abc import ABC, abstractmethod
 from pathlib import Path
-from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, Protocol, TypeVar, cast
 
 import msgspec
 
 from .errors import IllegalAction, RecordError
 from .notation import Action, Codec
 from .rng import Rng
+
+if TYPE_CHECKING:
+    from .dealing import Dealing  # (core/dealing.py describes States: imported for annotations only)
 
 CHANCE: Final[int] = -1
 """`State.current` while a random outcome is pending."""
@@ -458,6 +461,11 @@ class Game(Protocol[S, A]):
     @property
     def content_hash(self) -> str: ...
 
+    @property
+    def dealing(self) -> Dealing | None:
+        """What a LAN table's dealer needs of this game (core/dealing.py); None: the game declares
+        nothing, and the LAN layer's generic rules decide which draws are public."""
+
     def new(self, players: int, seed: int | str | bytes | None = None, options: object = None) -> S: ...
 
     def determinize(self, view: S, rng: Rng) -> S: ...
@@ -493,6 +501,8 @@ class GameBase(ABC, Generic[S, A]):
     sealed_values: bool = True
     """False when no seat ever holds a value another cannot see (every view is the whole
     position): a LAN table then draws every chance outcome in public and needs no dealer."""
+    dealing: Dealing | None = None
+    """This game's declaration for a LAN table's dealer (core/dealing.py); None declares nothing."""
 
     @property
     def codec(self) -> Codec[A]:

@@ -17,8 +17,8 @@ count of public draws: every peer knows the ply from its own view, even after a
 resync or a restart, so nobody has to agree on how many public draws came
 before. A ply that was not a public draw simply skips its link (a check hashes
 across the gap). Hence the chain length :data:`CHAIN_LENGTH` (8,192) bounds the
-plies of a game rather than its draws: Crown at four seats, the longest, plays
-about 1,300 plies. Past it the draw is the dealer's again (every peer and the
+plies of a game rather than its draws: the longest bundled game (four seats)
+plays about 1,300 plies. Past it the draw is the dealer's again (every peer and the
 audit apply the same rule).
 
 **Cost.** Making a chain is :data:`CHAIN_LENGTH` hashes (about 30 ms, once per
@@ -37,15 +37,16 @@ the host included — knows the draw before the last link is in; one honest seat
 makes it unpredictable.
 
 **Which draws.** One decision, in one place: a chance node is a *public draw*
-(:func:`is_public_draw`) when ``fairdeal.mapping.plan`` calls it a ``Beacon``. The plan
+(:func:`is_public_draw`) when the game's declared plan (``Game.dealing``, core/dealing.py,
+through ``fairdeal.mapping.plan``) calls it a ``Beacon``. The plan
 reads only what every view shows, so the host, the audit and every peer decide alike
 from what each holds, and a peer sends its link exactly when one is due
 (:func:`link_due`, the same test): never at a deck draw. Others (sealed values, and
 draws from a deck whose remaining cards are partly hidden) are the dealer's. The
 mapping's beacon draws are exactly those that hide nothing (:func:`hides_nothing`:
 no outcome sealed, the public view lists the full state's outcomes and weights),
-checked node by node over random games (tests/net/test_beacon.py). A game the
-mapping does not know (the tests' toy) is decided by :func:`hides_nothing` on the
+checked node by node over random games (tests/net/test_beacon.py). A game that
+declares no plan (the tests' toy) is decided by :func:`hides_nothing` on the
 full state, and its peers send a link wherever their public view lists outcomes.
 """
 
@@ -193,13 +194,14 @@ def draw(state: State[A, Any], joint: bytes, links: Mapping[int, bytes]) -> A:
 
 
 def _planned(state: State[Any, Any]) -> bool | None:
-    """Whether the deal mapping calls the pending chance node a beacon draw (None: a game it does not know)."""
+    """Whether the game's declared plan calls the pending chance node a beacon draw (None: it declares none)."""
     # Imported here: the mapping's package imports fairplay, which imports this module.
     from .fairdeal import mapping
 
-    if state.GAME not in mapping.MAPPED:
+    dealing = mapping.dealing(state.GAME)
+    if dealing is None:
         return None
-    return isinstance(mapping.plan(state.GAME, state), mapping.Beacon)
+    return isinstance(dealing.plan(state), mapping.Beacon)
 
 
 def link_due(view: State[Any, Any]) -> bool:

@@ -20,7 +20,7 @@ import asyncio
 import json
 import logging
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from coldwater import __version__
@@ -29,6 +29,8 @@ from coldwater.core.state import Game, State
 
 from . import messages as m
 from .cliargs import UsageError, fail, parse_options, parse_seats
+from .fairdeal.seat import WIRED
+from .fairplay import has_sealed_values
 from .known_hosts import normalise_fingerprint
 from .lan import join_table, open_table, watch_table
 from .names import PLAYER_NAME_BYTES, BadName, check_name
@@ -39,6 +41,16 @@ from .session.spectators import MAX_WATCHERS, WATCHERS
 from .transport import Refusal
 
 log = logging.getLogger("coldwater.net")
+
+
+def _titles(names: Iterable[str]) -> str:
+    """Games by title, in menu order (the registry's)."""
+    return " and ".join(games.get(n).title for n in games.names() if n in set(names))
+
+
+def _public_only() -> list[str]:
+    """Games with no hidden values: every draw at their tables is public."""
+    return [n for n in games.names() if not has_sealed_values(games.get(n))]
 
 
 def _host_parser() -> argparse.ArgumentParser:
@@ -75,9 +87,10 @@ def _host_parser() -> argparse.ArgumentParser:
         "--dealer",
         choices=("fair", "committed"),
         default=None,
-        help="who deals hidden values: fair (the default where it is wired, Crown and Aquatica: nobody, the host "
+        help=f"who deals hidden values: fair (the default where it is wired, {_titles(WIRED)}: nobody, the host "
         "included, sees a hidden value; bot seats run on the host, which sees their hands) or committed (the "
-        "host's program deals; the audit catches changes, not peeking). Fisheries hides nothing: public draws",
+        f"host's program deals; the audit catches changes, not peeking). {_titles(_public_only())} hides "
+        "nothing: public draws",
     )
     p.add_argument(
         "--turn-timer",

@@ -90,8 +90,9 @@ def tips(reveals: dict[int, bytes]) -> dict[int, bytes]:
 
 
 def has_sealed_values(game: Game[Any, Any]) -> bool:
-    """False for a game in which no seat ever holds a value others cannot see (Fisheries):
-    every chance outcome is a public draw, so a table needs no dealer secret and no escrow."""
+    """False for a game in which no seat ever holds a value others cannot see (``sealed_values``
+    False; its dealer declaration is ``core.dealing.PUBLIC_DRAWS``): every chance outcome is a
+    public draw, so a table needs no dealer secret and no escrow."""
     return bool(getattr(game, "sealed_values", True))
 
 

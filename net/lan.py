@@ -44,8 +44,8 @@ SETTLE = 0.6
 
 def default_dealer(game: Game[Any, Any] | str) -> str:
     """The dealer a new table of `game` gets unless told otherwise: the fair dealer wherever it is
-    wired (nobody, the host included, sees a hidden value), else the committed one (for Fisheries,
-    which hides nothing, that is public beacon draws only)."""
+    wired (nobody, the host included, sees a hidden value), else the committed one (for a game
+    that hides nothing, that is public beacon draws only)."""
     name = game if isinstance(game, str) else game.name
     return "fair" if name in WIRED else "committed"
 

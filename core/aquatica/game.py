@@ -14,6 +14,7 @@ from coldwater.core.state import Bot, GameBase, bind_state, seed_text
 from . import main_action
 from .actions import AqAction
 from .content import Deck, compile_content, load_packaged, load_path
+from .dealing import DEALING
 from .model import HIDDEN, HIDDEN_KING, KING_BASE, OCEAN_BASE
 from .setup import new_data
 from .state import AqState
@@ -34,6 +35,7 @@ class AquaticaGame(GameBase[AqState, AqAction]):
     max_players = 5
     options_type = AqOptions
     bots = BOT_NAMES
+    dealing = DEALING  # its decks and slot map for a LAN table's dealer: dealing.py
 
     def __init__(self, deck: Deck) -> None:
         self.deck = deck

@@ -10,6 +10,7 @@ from coldwater.core.state import Bot, GameBase, bind_state, seed_text
 
 from .actions import CrownAction
 from .content import Tables, load_default, load_path
+from .dealing import DEALING
 from .model import CrownOptions
 from .rulings import RULINGS, Ruling
 from .setup import new_data
@@ -25,6 +26,7 @@ class CrownGame(GameBase[CrownState, CrownAction]):
     max_players = 4
     options_type = CrownOptions
     bots = BOT_NAMES
+    dealing = DEALING  # its decks and slot map for a LAN table's dealer: dealing.py
 
     def __init__(self, tables: Tables) -> None:
         self.tables = tables

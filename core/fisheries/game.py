@@ -14,6 +14,7 @@ import msgspec
 
 from coldwater.core import content as core_content
 from coldwater.core.bots import BOT_NAMES
+from coldwater.core.dealing import PUBLIC_DRAWS
 from coldwater.core.rng import Rng
 from coldwater.core.state import Bot, GameBase, bind_state, seed_text
 
@@ -37,6 +38,7 @@ class FisheriesGame(GameBase[FisheriesState, FAction]):
     options_type = FisheriesOptions
     bots = BOT_NAMES
     sealed_values = False  # no hidden information: every card and tile is face up
+    dealing = PUBLIC_DRAWS  # every draw public: nothing for a dealer to seal
 
     def __init__(self, content: Content) -> None:
         self.content = content

@@ -6,9 +6,10 @@
   shuffle passes, strips, openings, hand-overs, and :class:`Deck` (one deck at one peer);
 - :mod:`.verify`: the end-of-game audit of a deck, naming the seat at fault;
 - :mod:`.wire`: the Structs that cross the wire, with their size limits;
-- :mod:`.mapping`: each game's chance nodes as beacon draws or deck positions;
-- :mod:`.seat`: one process's side of a dealt table (Crown, Aquatica): its own view only, the slot map,
-  the rounds, the end-of-game audit and replay, a save;
+- :mod:`.mapping`: a game's chance nodes as beacon draws or deck positions, from its declaration
+  (``Game.dealing``, core/dealing.py);
+- :mod:`.seat`: one process's side of a dealt table (a game that declares sealed decks): its own view
+  only, the slot map, the rounds, the end-of-game audit and replay, a save;
 - :mod:`.relay`: such a table in one process (tests, benchmarks); the LAN session's is
   ``net/session/fairtable.py``.
 """

@@ -37,11 +37,11 @@ class DeckSpec:
     """A deck's id and, for each card, one label per part (``("pike", "17")``: species, card id).
 
     The id must be unique at the table (a reshuffle gets a new id), since proofs
-    are bound to it. Labels may repeat (every pike's public part is ``"pike"``, and
-    Crown's tackle stack holds six ``"lure"``): ElGamal encrypts equal cards to
+    are bound to it. Labels may repeat (a species shown on the back of a card
+    is every such card's public part; a stack of six alike pieces): ElGamal encrypts equal cards to
     unrelated ciphertexts, so repeats leak nothing. Cards are encoded under their
     `family` (default: the id), so decks cut from one another and merged again
-    (Aquatica's ◇ Characters, discarded from, then shuffled with the ○ ones) share
+    (a deck cut at setup, discarded from, then shuffled with cards public till then) share
     one encoding.
     """
 

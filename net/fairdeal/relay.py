@@ -38,7 +38,7 @@ T = TypeVar("T")
 class Stats:
     setup_s: float = 0.0
     shuffles_s: float = 0.0
-    """The setup and every shuffle after it (Aquatica's merged decks, a reformed tackle stack)."""
+    """The setup and every shuffle after it (a deck merged from others, a deck formed again from a discard)."""
     private_deals_s: list[float] = field(default_factory=list)
     bytes: int = 0
     plies: int = 0
@@ -166,7 +166,7 @@ class LocalTable:
                     words[s.own_seat] = self._send(w, Word)
             for s in self.takers:
                 s.take_words(words)
-            # A word that handed cards over (an Aquatica King passed on): every seat but the receiver strips it.
+            # A word that handed cards over (passed on to one seat): every seat but the receiver strips it.
             owed = self.seats[0].owed()
             passed = self._strips("pass-on", [s.pass_strips() for s in self.seats])
             if owed or passed:

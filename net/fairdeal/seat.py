@@ -21,42 +21,41 @@ the bench) is not this module's concern:
 1. keys: :meth:`key_share`, then :meth:`take_keys` with every seat's;
 2. setup: for each deck in :meth:`pending_decks`, in seat order,
    :meth:`make_pass` by the seat whose pass is due, :meth:`take_pass` at the
-   others (a reformed tackle stack, or an Aquatica deck merged from what the box
-   discards left, adds a deck mid-game, same round);
+   others (a deck formed again from a public discard, or merged from what
+   others left, adds a deck mid-game, same round);
 3. each ply, by :meth:`node`:
    - a beacon draw: :meth:`take_public` with the outcome;
    - a deck draw: :meth:`deal_strips`, then :meth:`take_deal` with every
      seat's strips (each peer builds the outcome as it may know it);
    - a player's action: :meth:`act_strips` (the public openings), then
      :meth:`word` (a namer's word), :meth:`take_words`; if a word handed cards
-     over (an Aquatica King passed on), :meth:`pass_strips` from every seat but
+     over (a card passed on to one seat), :meth:`pass_strips` from every seat but
      the receiver; then :meth:`take_act` with them all;
 4. at the end: :meth:`key_reveal`, then :meth:`audit` with every seat's.
 
-**The slot map** (`CrownOrigins`): which deck position each sealed object on the
-table came from, kept from public steps alone: a step is played on a copy of the
-view and objects are followed by identity (the rules move fish and pieces, never
-copy them), the way ``core/crown/sealing.opens`` finds what an action opens.
-Aquatica's (`AqOrigins`) is a public shadow of the table, since every card that
-reaches a hand does so by a public step (docs/fairplay.md, the Aquatica mapping).
+**The slot map**: which deck position each sealed value on the table came from,
+kept from public steps alone. What it is, like the decks and which draws are
+public, is the game's own declaration (``Game.dealing``: a
+:class:`~coldwater.core.dealing.SlotMap` from core/dealing.py), so this module
+knows no game: it does the cryptography and checks every seat's word against it.
+
+One piece (about 900 lines) because :class:`FairSeat` is one state machine: every round
+reads and writes the same layers, decks and view, and its save is replayed through the
+same methods, so splitting it would pass that state between modules.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final, cast
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Final
 
 import msgspec
 
+from coldwater.core import games
 from coldwater.core import record as records
-from coldwater.core.aquatica import sealing as aq_sealing
-from coldwater.core.aquatica.actions import AqAction, Deal, PickKing
-from coldwater.core.aquatica.model import HIDDEN, HIDDEN_KING, KING_BASE
-from coldwater.core.crown import sealing as crown_sealing
-from coldwater.core.crown.actions import CrownAction, Reveal, TackleDraw
-from coldwater.core.crown.model import CrownData
-from coldwater.core.crown.views import copy as crown_copy
+from coldwater.core.dealing import DealError, Dealing, Position, SlotMap, Where
 from coldwater.core.errors import IllegalAction
 from coldwater.core.notation import Action
 from coldwater.core.record import GameRecord
@@ -71,24 +70,23 @@ from .group import Point, Scalar
 from .verify import Claim, DeckAudit, audit_deck
 from .wire import Handover, KeyReveal, KeyShare, PassSecrets, ShuffledDeck, Strip
 
-if TYPE_CHECKING:
-    from coldwater.core.aquatica.state import AqState  # annotations only: not imported at run time
 
-WIRED: Final = frozenset({"crown", "aquatica"})
-"""Games whose LAN tables this dealer can deal (the others keep the committed dealer)."""
+def _private(name: str) -> bool:
+    got = mapping.dealing(name)
+    return got is not None and got.private
 
-Position = tuple[str, int]
-"""(deck id, position in the dealt deck)."""
-Where = tuple[str, int, int]
-"""(deck id, position, part)."""
+
+WIRED: Final = frozenset(n for n in games.names() if _private(n))
+"""Games whose LAN tables this dealer can deal: those that declare sealed decks (the others keep
+the committed dealer)."""
 
 
 class Named(msgspec.Struct, frozen=True, array_like=True):
     """A namer's word after a player's action: the slot it opens to everyone, with its own strip.
 
-    The strip is absent when the value is open to everyone already (a fish shown
-    for the Mystery Weight, then submitted): naming the slot is then enough. A slot
-    opened to one other seat (an Aquatica King passed on in the draft) carries the
+    The strip is absent when the value is open to everyone already (opened by an
+    earlier word, then named again): naming the slot is then enough. A slot
+    opened to one other seat (a card passed on, see ``SlotMap.receiver``) carries the
     namer's `handover` of the card instead: the seats but the receiver then strip it.
     """
 
@@ -157,176 +155,13 @@ class FairSave(msgspec.Struct, kw_only=True):
     log: list[Entry]
 
 
-# ---- the slot map (Crown) ------------------------------------------------------------------------
-def _crown_objects(d: CrownData) -> list[tuple[Slot, object]]:
-    """Every object that can hold a sealed value, by slot (a submitted fish under its own name)."""
-    out: list[tuple[Slot, object]] = []
-    for li, row in enumerate(d.zones):
-        out += [(("zones", li, zi), f) for zi, f in enumerate(row) if f is not None]
-    out += [(("tops", li), f) for li, f in enumerate(d.tops) if f is not None]
-    out += [(("thrown", i), f) for i, f in enumerate(d.thrown)]
-    for s, p in enumerate(d.parties):
-        out += [(("fish", s, i), f) for i, f in enumerate(p.fish)]
-        out += [(("submitted", s, i), f) for i, f in enumerate(p.submitted)]
-        out += [(("tackle", s, i), t) for i, t in enumerate(p.tackle)]
-    return out
-
-
-def crown_slot(slot: Slot) -> Slot:
-    """The map's name for a slot `opens` names (a fish submitted is still a held fish until resolved)."""
-    return ("fish", *slot[1:]) if slot and slot[0] == "submit" else slot
-
-
-@dataclass
-class CrownOrigins:
-    """Slot → (deck, position) for every dealt object a Crown view shows, from public steps alone."""
-
-    by_slot: dict[Slot, Position] = field(default_factory=dict)
-
-    def step(
-        self, view: State[CrownAction, CrownData], action: CrownAction, seat: int | None, drawn: Position | None
-    ) -> list[str]:
-        """Follow `action` (as `seat`'s view applies it) on a copy of `view`; a deck draw's new object is `drawn`.
-
-        Returns the kinds of a reformed tackle stack ([] if it was not reformed).
-        """
-        c: CrownData = crown_copy(view.data)
-        ids = {id(obj): self.by_slot[slot] for slot, obj in _crown_objects(c) if slot in self.by_slot}
-        st = type(view)(c, ply=view.ply)
-        if c.cur == CHANCE:
-            blank = crown_sealing.check_seen(c, action, seat)
-            st.apply(blank if blank is not None else action)
-        else:
-            st.apply(crown_sealing.heard(c, action))
-        new: dict[Slot, Position] = {}
-        fresh = 0
-        for slot, obj in _crown_objects(c):
-            if id(obj) in ids:
-                new[slot] = ids[id(obj)]
-            elif drawn is not None and not fresh:
-                new[slot] = drawn
-                fresh += 1
-            else:
-                raise FairDealError(f"the slot map lost track at {slot} (a step that makes a sealed object)")
-        if drawn is not None and not fresh:
-            raise FairDealError(f"{drawn[0]} position {drawn[1]} was dealt but lands nowhere")
-        self.by_slot = new
-        kinds = [k for k in c.tackle_stack if k is not None]  # a view's stack is blank unless just reformed
-        return kinds
-
-    def origin(self, slot: Slot) -> Position:
-        got = self.by_slot.get(crown_slot(slot))
-        if got is None:
-            raise FairDealError(f"no dealt object at {slot}")
-        return got
-
-
-def crown_outcome(deck: str, labels: Sequence[str | None]) -> CrownAction:
-    """The chance outcome a Crown deck position gives, with what is known of it (None: sealed)."""
-    if deck.startswith("crown/fish/"):
-        card = int(labels[1]) if labels[1] is not None else None
-        return msgspec.convert({"loc": deck.rsplit("/", 1)[1], "species": labels[0], "card": card}, Reveal)
-    return msgspec.convert({"kind": labels[0]}, TackleDraw)
-
-
-def crown_part(slot: Slot) -> int:
-    """Which part of its card a slot's value is: a fish's card (1), a tackle piece's kind (0)."""
-    return 0 if slot[0] == "tackle" else 1
-
-
-def crown_value(slot: Slot, label: str) -> object:
-    return label if slot[0] == "tackle" else int(label)
-
-
-# ---- the slot map (Aquatica) ---------------------------------------------------------------------
-def aq_shadow(start: AqState) -> AqState:
-    """The opening position as everyone knows it: decks, box and draft blank; every hand as dealt
-    (starting Characters and basic Kings are dealt in the open); the Tribe and Goal token pools
-    whole, since nothing leaves them face down (views blank them, but a beacon draws from them)."""
-    public = start.view(None)
-    for p, q in zip(public.data.ps, start.data.ps):
-        p.hand = list(q.hand)
-        p.king = q.king
-    public.data.tribe_pool = list(start.data.tribe_pool)
-    public.data.goal_pool = list(start.data.goal_pool)
-    return type(public)(public.data, ply=public.ply)
-
-
-@dataclass
-class AqOrigins:
-    """Where each card an Aquatica namer may name came from, kept from public steps alone (docs/fairplay.md).
-
-    `shadow` is the table as the public record tells it: every card that reaches a
-    hand does so by a public step (a recruit from the face-up row, a King picked by
-    number, a card taken back from the discard), so every hand is known there, while
-    decks, box and draft stay blank. `opened` maps each Character opened to everyone when
-    it was dealt to the row to its deck position; `draft` lists the King draft's deck positions in
-    order; `king_of` the position(s) a seat's drafted King may be (two for the last pick).
-    """
-
-    shadow: AqState
-    opened: dict[int, Position] = field(default_factory=dict)
-    draft: list[int] = field(default_factory=list)
-    king_of: dict[int, tuple[int, ...]] = field(default_factory=dict)
-
-    def step(self, action: AqAction, drawn: Position | None, card: int | None, kept: int | None) -> None:
-        """Follow one public step: `action` as everyone knows it; a deck draw's position `drawn`
-        (and its `card` when opened to everyone); for a King picked with others still to draft,
-        the draft index the picker `kept` (the one slot its word did not pass on)."""
-        sh = self.shadow
-        d = sh.data
-        if sh.current == CHANCE:
-            if drawn is not None and drawn[0] == mapping.KINGS:
-                self.draft.append(drawn[1])
-            if drawn is not None and card is not None and drawn[0] == mapping.CHARACTERS:
-                self.opened[card] = drawn  # (Characters only: Location ids are another numbering)
-            act = aq_sealing.prepare_deal(d, sh.DECK, action, None)
-            self.shadow = type(sh)(d, ply=sh.ply)  # legal outcomes computed afresh, with the card written in
-            self.shadow.apply(act)
-            return
-        if isinstance(action, PickKing):
-            actor = d.draft_order[0]
-            if kept is not None:
-                self.king_of[actor] = (self.draft.pop(kept),)
-            else:  # the last pick: the King left goes to the box, and which is which is sealed
-                self.king_of[actor] = tuple(self.draft)
-                self.draft = []
-        if not sh.is_legal(action):
-            aq_sealing.prepare_move(d, sh.DECK, action)  # a King picked: into a blank of the draft
-            sh = self.shadow = type(sh)(d, ply=sh.ply)  # (its legal moves are computed afresh)
-        sh.apply(action)
-
-    def card(self, slot: Slot) -> int:
-        """The card a hand slot holds, as the public record tells it."""
-        if len(slot) != 3 or slot[0] != "hand":
-            raise FairDealError(f"{slot} is not a hand")
-        v = aq_sealing.sealed_value(self.shadow.data, slot)
-        if not isinstance(v, int):
-            raise FairDealError(f"the public record does not say what is at {slot}")
-        return v
-
-    def candidates(self, slot: Slot) -> tuple[Position, ...] | int:
-        """The deck position(s) the card at `slot` may have come from, or the card itself if it
-        came from no deck (a basic King, dealt in the open)."""
-        if slot and slot[0] == "draft":
-            i = slot[1] if len(slot) == 2 else None
-            if type(i) is not int or not 0 <= i < len(self.draft):
-                raise FairDealError(f"no King {i!r} in the draft")
-            return ((mapping.KINGS, self.draft[i]),)
-        c = self.card(slot)
-        if c in self.opened:
-            return (self.opened[c],)
-        seat = slot[1]
-        if c >= KING_BASE and isinstance(seat, int) and seat in self.king_of:
-            return tuple((mapping.KINGS, p) for p in self.king_of[seat])
-        return c
-
-
-def aq_outcome(label: str | None, deck: str) -> Deal:
-    """The Aquatica chance outcome a deck position gives, as far as it is known (None: sealed)."""
-    if label is not None:
-        return Deal(int(label))
-    return Deal(HIDDEN_KING if deck == mapping.KINGS else HIDDEN)
+@contextmanager
+def _checked_by_the_game() -> Iterator[None]:
+    """A slot map's refusal (core/dealing.py) as this dealer's, naming the same seats."""
+    try:
+        yield
+    except DealError as e:
+        raise FairDealError(str(e), e.culprits) from None
 
 
 # ---- one process at the table --------------------------------------------------------------------
@@ -345,9 +180,11 @@ class FairSeat:
         chain: beacon.Chain | None = None,
     ) -> None:
         """A seat's process, or with `seat` None an observer (no key, no chain: see the module doc)."""
-        if game.name not in WIRED:
+        dealing = game.dealing
+        if dealing is None or not dealing.private:
             raise ValueError(f"the fair dealer is not wired for {game.name} yet (it keeps the committed dealer)")
         self.game = game
+        self.dealing: Dealing = dealing
         self.name: str = game.name
         self.players = players
         self.seat = seat
@@ -356,13 +193,13 @@ class FairSeat:
         self.options = options
         # Decks are not shuffled at setup: the opening position is public, computed by everyone.
         start = game.new(players, seed=fp.game_seed(joint), options=options)
-        self._specs: list[DeckSpec] = mapping.decks(self.name, start)
+        self._specs: list[DeckSpec] = [mapping.spec(c) for c in dealing.decks(start)]
         self.view: State[Any, Any] = start.view(seat)
-        # Aquatica merges decks mid-game from the opening's card lists, which are public
-        # (nothing is shuffled at setup); Crown needs nothing more of the opening.
-        self._opening: State[Any, Any] | None = start if self.name == "aquatica" else None
-        self.aq: AqOrigins | None = AqOrigins(aq_shadow(start)) if self.name == "aquatica" else None
-        """Aquatica's slot map (Crown's is `origins`)."""
+        # A game that merges decks mid-game does so from the opening's card lists, which are
+        # public (nothing is shuffled at setup); any other needs nothing more of the opening.
+        self._opening: State[Any, Any] | None = start if dealing.merged else None
+        self.slots: SlotMap = dealing.slot_map(start)
+        """The game's slot map: where each dealt value this view shows came from."""
         del start
         if seat is None and (key is not None or chain is not None):
             raise ValueError("an observer holds no key and no chain")
@@ -375,8 +212,8 @@ class FairSeat:
         """Deck ids in the order they were formed (the audit and the reveals follow it)."""
         self.secrets: list[PassSecrets] = []
         self.dealt: dict[str, int] = {}
-        self.origins = CrownOrigins()
-        self.tackle = "crown/tackle"
+        self.reformed: dict[str, str] = {}
+        """A deck family formed again mid-game → the id of its latest deck (plans name the family)."""
         self.layers: dict[Where, dict[int, Point]] = {}
         """Checked layers received per (deck, position, part), by seat."""
         self.known: dict[Where, str] = {}
@@ -396,8 +233,8 @@ class FairSeat:
         """Decks formed mid-game from what others left (audited from the ciphertexts they started with)."""
         self._action: Action | None = None
         self._words_taken = False
-        self._passing: list[tuple[Where, int, Slot]] = []
-        """Cards handed over by the action in progress: (where, receiving seat, slot)."""
+        self._passing: list[tuple[Where, int, Slot, int]] = []
+        """Cards handed over by the action in progress: (where, receiving seat, slot, the seat handing it)."""
         self._passed_in: list[Strip] | None = None
         self._kept: int | None = None
         self._checked: dict[tuple[str, int, int, int, bytes, bytes, bytes, bytes], Point] = {}
@@ -471,9 +308,9 @@ class FairSeat:
         self._maybe_merge()
 
     def _maybe_merge(self) -> None:
-        """Form the deck the next draw needs from what the cut decks left (Aquatica's Characters
-        and Locations, after the face-down discards), once every deck is shuffled; every seat then
-        shuffles it again. Only public facts decide it: the plan and how many positions each dealt."""
+        """Form the deck the next draw needs from what the cut decks left (after their face-down
+        discards), once every deck is shuffled; every seat then shuffles it again. Only public
+        facts decide it: the plan and how many positions each dealt."""
         if self._opening is None or self.keys is None or self.pending_decks():
             return
         p = self.node()
@@ -492,9 +329,9 @@ class FairSeat:
         cur = self.view.current
         if cur is None or cur != CHANCE:
             return cur
-        p = mapping.plan(self.name, self.view)
-        if isinstance(p, mapping.FromDeck) and p.deck == "crown/tackle":
-            p = mapping.FromDeck(self.tackle, p.opens)
+        p = self.dealing.plan(self.view)
+        if isinstance(p, mapping.FromDeck) and p.deck in self.reformed:
+            p = mapping.FromDeck(self.reformed[p.deck], p.opens)
         return p
 
     def link(self) -> bytes:
@@ -525,10 +362,9 @@ class FairSeat:
             self.book.accept(self.view.ply, links)
         except beacon.BeaconError as e:
             raise FairDealError(str(e), [e.seat]) from None
-        if self.aq is not None:  # the pools a beacon draws from are whole in the public shadow only
-            outcome = self.aq.shadow.sample_chance(Rng(beacon.draw_key(self.joint, self.view.ply, links)))
-        else:
-            outcome = beacon.draw(self.view, self.joint, links)
+        # Drawn from what every seat knows as the slot map keeps it (a view may blank a pool drawn from).
+        key = Rng(beacon.draw_key(self.joint, self.view.ply, links))
+        outcome = self.slots.public_state(self.view).sample_chance(key)
         self._advance(outcome, None)
         self.record.append(("public", outcome))
         self.log.append(_Public(dict(links)))
@@ -555,7 +391,7 @@ class FairSeat:
         """(seat, deck, position, part) of every strip the round in progress awaits (the host's timer uses it)."""
         out: set[tuple[int, str, int, int]] = set()
         if self._told is not None and self._words_taken:
-            for w, to, _ in self._passing:
+            for w, to, _, _ in self._passing:
                 have = self.layers.get(w, {})
                 out |= {(s, *w) for s in range(self.players) if s != to and s not in have}
             return out
@@ -601,19 +437,11 @@ class FairSeat:
             labels.append(self._read(p.deck, pos, part) if to in (mapping.ALL, self.seat) else None)
         self.dealt[p.deck] = pos + 1
         seen_by_all = [label if to == mapping.ALL else None for label, to in zip(labels, p.opens)]
-        if self.aq is not None:
-            public = aq_outcome(seen_by_all[0], p.deck)
-            card = public.card if public.card >= 0 else None
-            self._advance(aq_outcome(labels[0], p.deck), (p.deck, pos), public, card=card)
-        else:
-            self._advance(self._outcome(p.deck, labels), (p.deck, pos), crown_outcome(p.deck, seen_by_all))
+        with _checked_by_the_game():
+            mine, public = self.dealing.outcome(p.deck, labels), self.dealing.outcome(p.deck, seen_by_all)
+        self._advance(mine, (p.deck, pos), public)
         self.record.append(("deal", (p.deck, pos)))
         self.log.append(_Deal(list(strips)))
-
-    def _outcome(self, deck: str, labels: list[str | None]) -> CrownAction:
-        if deck.startswith("crown/fish/") and labels[0] is None:
-            raise FairDealError(f"{deck}: the species did not open")
-        return crown_outcome(deck, labels)
 
     # ---- a player's action ---------------------------------------------------------------------
     def act_strips(self, action: Action) -> list[Strip]:
@@ -669,24 +497,12 @@ class FairSeat:
         if seat is None or seat not in told.namers:
             return None
         mine = self.view.opens(action, seat).named
-        out: list[Named] = []
-        for o in mine:
-            if self.aq is not None:
-                out.append(self._aq_named(o.slot, o.to))
-                continue
-            if o.to != EVERYONE:
-                raise FairDealError(f"{self.name} names {o} to one seat, which needs a hand-over (not wired)")
-            deck, pos, part = self._where(o.slot)
-            if seat in self.layers.get((deck, pos, part), {}) or self._open_to_all(deck, pos, part):
-                out.append(Named(seat, tuple(o.slot)))
-            else:
-                out.append(Named(seat, tuple(o.slot), self._my_strip(deck, pos, part)))
-        return Word(seat, self.view.ply, tuple(out))
+        return Word(seat, self.view.ply, tuple(self._named(o.slot, o.to) for o in mine))
 
     def take_words(self, words: Mapping[int, Word]) -> None:
         """Every namer's word, checked (a wrong strip, a slot not its own or a bad hand-over names it).
 
-        A word that hands cards over (an Aquatica King passed on in the draft) leaves
+        A word that hands cards over (to one other seat: ``SlotMap.receiver``) leaves
         a third round to the action: :meth:`pass_strips` at every seat, then :meth:`take_act`
         with them. Taking the same words again changes nothing."""
         told = self._told_now()
@@ -722,87 +538,74 @@ class FairSeat:
         self._words_taken = False
         self._action = None
 
-    # ---- hand-overs (an Aquatica King passed on in the draft) ---------------------------------
-    def _aq_named(self, slot: Slot, to: int) -> Named:
-        """This seat's word for one slot its view names (Aquatica): a strip, a hand-over, or the slot alone."""
-        aq = self._aq()
-        cands = aq.candidates(slot)
+    # ---- naming and hand-overs --------------------------------------------------------------------
+    def _named(self, slot: Slot, to: int) -> Named:
+        """This seat's word for one slot its view names: a strip, a hand-over, or the slot alone."""
         seat, key = self._own()
-        if to != EVERYONE:  # a King passed on: re-randomized, so the strips already public cannot open it
-            if isinstance(cands, int) or len(cands) != 1:
-                raise FairDealError(f"{slot} is not one dealt King to hand over")
-            deck, pos = cands[0]
-            h = handover(self._keys(), key, seat, deck, pos, 0, self.decks[deck].ct(pos, 0))
+        with _checked_by_the_game():
+            srcs = self.slots.sources(slot)
+        if to != EVERYONE:  # passed on to one seat: re-randomized, so the strips already public cannot open it
+            if not self.slots.hands_over:
+                raise FairDealError(f"{self.name} names {slot} to one seat, which needs a hand-over (not wired)")
+            if srcs is None or len(srcs) != 1:
+                raise FairDealError(f"{slot} is not one dealt {self.slots.handed} to hand over")
+            deck, pos, part = srcs[0]
+            h = handover(self._keys(), key, seat, deck, pos, part, self.decks[deck].ct(pos, part))
             return Named(seat, tuple(slot), None, h)
-        if isinstance(cands, int):
-            return Named(seat, tuple(slot))  # dealt in the open (a basic King): nothing to strip
-        card = str(aq.card(slot))
-        held = [w for w in cands if self.known.get((w[0], w[1], 0)) == card]
+        if srcs is None:
+            return Named(seat, tuple(slot))  # dealt in the open: nothing to strip
+        with _checked_by_the_game():
+            label = self.slots.expected(slot)
+        held = [w for w in srcs if label is None or self.known.get(w) == label]
         if not held:
             raise FairDealError(f"this seat never read the card at {slot}")
-        deck, pos = held[0]
-        if self._open_to_all(deck, pos, 0):
+        w = held[0]
+        if seat in self.layers.get(w, {}) or self._open_to_all(*w):
             return Named(seat, tuple(slot))
-        return Named(seat, tuple(slot), self._my_strip(deck, pos, 0))
-
-    def _aq(self) -> AqOrigins:
-        if self.aq is None:
-            raise FairDealError(f"{self.name} hands nothing over")
-        return self.aq
+        return Named(seat, tuple(slot), self._my_strip(*w))
 
     def _take_handover(self, namer: int, n: Named) -> None:
         slot: Slot = tuple(n.slot)
         h = n.handover
-        d = self.view.data
-        if (
-            self.aq is None
-            or h is None
-            or not isinstance(self._action, PickKing)
-            or len(d.draft_order) < 2
-            or d.draft_order[0] != namer
-            or len(slot) != 2
-            or slot[0] != "draft"
-        ):
+        to = None
+        if h is not None and self._action is not None and self.slots.hands_over:
+            to = self.slots.receiver(self.view, self._action, namer, slot)
+        if h is None or to is None:
             raise FairDealError(f"seat {namer + 1} hands over {slot}, which this action passes to nobody", [namer])
         try:
-            ((deck, pos),) = self.aq.candidates(slot)  # type: ignore[misc]
-        except (FairDealError, TypeError, ValueError) as e:
-            raise FairDealError(f"seat {namer + 1} hands over {slot}, which holds no King: {e}", [namer]) from None
+            srcs = self.slots.sources(slot)
+            ((deck, pos, part),) = srcs or ()
+        except (DealError, TypeError, ValueError) as e:
+            raise FairDealError(
+                f"seat {namer + 1} hands over {slot}, which holds no {self.slots.handed}: {e}", [namer]
+            ) from None
         if any(p[2] == slot for p in self._passing):
             raise FairDealError(f"seat {namer + 1} hands over {slot} twice", [namer])
-        if h.seat != namer or (h.deck, h.position, h.part) != (deck, pos, 0):
+        if h.seat != namer or (h.deck, h.position, h.part) != (deck, pos, part):
             raise FairDealError(f"seat {namer + 1}'s hand-over of {slot} is not of the card there", [namer])
         self.decks[deck].receive_handover(h)  # its proof: the same card, re-randomized (else names the seat)
-        self.layers.pop((deck, pos, 0), None)  # the old ciphertext's layers open nothing now
-        self._passing.append(((deck, pos, 0), d.draft_order[1], slot))
+        self.layers.pop((deck, pos, part), None)  # the old ciphertext's layers open nothing now
+        self._passing.append(((deck, pos, part), to, slot, namer))
 
     def _check_passed_on(self) -> None:
-        """A King picked with others still to draft: every King but the one kept is handed on."""
-        d = self.view.data
-        if self.aq is None or not isinstance(self._action, PickKing) or len(d.draft_order) < 2:
+        """What the actor kept, from what it handed over (the slot map checks that it handed on the rest)."""
+        if self._action is None or not self.slots.hands_over:
             return
-        picker = d.draft_order[0]
-        passed = {p[2][1] for p in self._passing}
-        kept = [i for i in range(len(self.aq.draft)) if i not in passed]
-        if len(kept) != 1:
-            raise FairDealError(
-                f"seat {picker + 1} picked a King but handed on {len(passed)} of the {len(self.aq.draft)} drafted",
-                [picker],
-            )
-        self._kept = kept[0]
+        with _checked_by_the_game():
+            self._kept = self.slots.kept(self.view, self._action, [p[2] for p in self._passing])
 
     def pass_owing(self) -> list[int]:
         """The seats that strip the cards the words just taken handed over (every seat but each receiver)."""
-        return sorted({s for _, to, _ in self._passing for s in range(self.players) if s != to})
+        return sorted({s for _, to, _, _ in self._passing for s in range(self.players) if s != to})
 
     def pass_strips(self) -> list[Strip]:
         """This seat's strips of the cards just handed over to another seat (the action's third round)."""
         if not self._words_taken:
             raise FairDealError("no word has handed anything over yet")
-        return [self._my_strip(*w) for w, to, _ in self._passing if to != self.seat]
+        return [self._my_strip(*w) for w, to, _, _ in self._passing if to != self.seat]
 
     def _check_passed(self, strips: Sequence[Strip], *, record: bool) -> None:
-        want = {w: to for w, to, _ in self._passing}
+        want = {w: to for w, to, _, _ in self._passing}
         by_card: dict[Position, list[Strip]] = {}
         for st in strips:
             to = want.get((st.deck, st.position, st.part))
@@ -820,7 +623,7 @@ class FairSeat:
         late = sorted(
             {
                 s
-                for w, to, _ in self._passing
+                for w, to, _, _ in self._passing
                 for s in range(self.players)
                 if s != to and s not in self.layers.get(w, {})
             }
@@ -828,71 +631,66 @@ class FairSeat:
         if late:
             who = ", ".join(str(s + 1) for s in late)
             raise FairDealError(f"seat(s) {who} withheld a strip of a card handed over", late)
-        for w, to, slot in self._passing:
-            if to != self.seat:
+        for w, to, slot, giver in self._passing:
+            if to != self.seat or self._action is None:
                 continue
-            card = int(self._read(*w))
-            picker = self.view.data.draft_order[0]
-            if isinstance(self._action, PickKing) and card == cast("AqState", self.view).DECK.king_id(
-                self._action.number
-            ):
-                raise FairDealError(f"seat {picker + 1} handed on the King it picked", [picker])
+            label = self._read(*w)
+            with _checked_by_the_game():
+                self.slots.check_received(self.view, self._action, label)
             try:
-                self.view.reveal(slot, card)
+                self.view.reveal(slot, self.slots.value(slot, label))
             except IllegalAction as e:
-                raise FairDealError(f"seat {picker + 1} handed over {slot}: {e}", [picker]) from None
+                raise FairDealError(f"seat {giver + 1} handed over {slot}: {e}", [giver]) from None
         self._passed_in = list(strips)
 
     def _take_named(self, namer: int, n: Named) -> None:
-        slot: Slot = tuple(n.slot)
-        if self.aq is not None:
-            self._take_named_aq(namer, n, self.aq)
-            return
-        try:
-            deck, pos, part = self._where(slot)
-        except (FairDealError, IllegalAction, IndexError, TypeError) as e:
-            raise FairDealError(f"seat {namer + 1} names {slot}, which holds no dealt card: {e}", [namer]) from None
-        if n.strip is not None:
-            if n.strip.seat != namer:
-                raise FairDealError(f"seat {namer + 1} sent seat {n.strip.seat + 1}'s strip as its own", [namer])
-            self._take_strips(deck, pos, [n.strip])
-        if len(self.layers.get((deck, pos, part), {})) < self.players and (deck, pos, part) not in self.known:
-            raise FairDealError(f"seat {namer + 1} names {slot} without opening it", [namer])
-        try:
-            self.view.reveal(slot, crown_value(slot, self._read(deck, pos, part)))
-        except IllegalAction as e:
-            raise FairDealError(f"seat {namer + 1} names {slot}: {e}", [namer]) from None
-
-    def _take_named_aq(self, namer: int, n: Named, aq: AqOrigins) -> None:
-        """An Aquatica namer opens a card of its own hand to everyone: the card the public record
-        puts there, from a deck position its seat may hold, opened by its strip or open already."""
+        """A namer opens a value its seat holds to everyone: from a deck position the slot map says it
+        may hold (the card the public record puts there, where it says), opened by its strip or
+        open already."""
         slot: Slot = tuple(n.slot)
 
         def bad(why: str) -> FairDealError:
             return FairDealError(f"seat {namer + 1} names {slot}: {why}", [namer])
 
-        if len(slot) != 3 or slot[0] != "hand" or slot[1] != namer:
-            raise bad("a namer opens only cards of its own hand")
+        why = self.slots.may_name(slot, namer)
+        if why is not None:
+            raise bad(why)
         try:
-            card = aq.card(slot)
-            cands = aq.candidates(slot)
-        except (FairDealError, IllegalAction) as e:
-            raise bad(str(e)) from None
-        if isinstance(cands, int):
+            srcs = self.slots.sources(slot)
+            expected = self.slots.expected(slot)
+        except (DealError, IllegalAction, IndexError, TypeError) as e:
+            raise FairDealError(f"seat {namer + 1} names {slot}, which holds no dealt card: {e}", [namer]) from None
+        if srcs is None:  # dealt in the open: the public record says what it is
             if n.strip is not None:
                 raise bad("it was dealt in the open, there is nothing to strip")
-        elif n.strip is not None:
-            if n.strip.seat != namer:
-                raise bad(f"seat {n.strip.seat + 1}'s strip sent as its own")
-            if (n.strip.deck, n.strip.position) not in cands or n.strip.part != 0:
-                raise bad(f"its strip is of {n.strip.deck} position {n.strip.position}, no card its seat holds")
-            self._take_strips(n.strip.deck, n.strip.position, [n.strip])
-            if self._read(n.strip.deck, n.strip.position, 0) != str(card):
+            if expected is None:
+                raise bad("nobody can tell what it is")
+            label = expected
+        else:
+            cands = srcs
+            if n.strip is not None:
+                if n.strip.seat != namer:
+                    raise FairDealError(f"seat {namer + 1} sent seat {n.strip.seat + 1}'s strip as its own", [namer])
+                w = (n.strip.deck, n.strip.position, n.strip.part)
+                if w not in srcs:
+                    raise bad(f"its strip is of {w[0]} position {w[1]}, no card its seat holds")
+                self._take_strips(w[0], w[1], [n.strip])
+                cands = (w,)
+            opened = [w for w in cands if self._open_to_all(*w)]
+            if not opened:
+                if n.strip is None:
+                    raise bad("it is not open to everyone and comes without a strip")
+                raise FairDealError(f"seat {namer + 1} names {slot} without opening it", [namer])
+            if expected is None:
+                label = self._read(*opened[0])
+            elif any(self._read(*w) == expected for w in opened):
+                label = expected
+            elif n.strip is not None:
                 raise bad("its strip opens another card than the one its hand holds")
-        elif not any(self._open_to_all(deck, pos, 0) and self._read(deck, pos, 0) == str(card) for deck, pos in cands):
-            raise bad("it is not open to everyone and comes without a strip")
+            else:
+                raise bad("it is not open to everyone and comes without a strip")
         try:
-            self.view.reveal(slot, card)
+            self.view.reveal(slot, self.slots.value(slot, label))
         except IllegalAction as e:
             raise bad(str(e)) from None
 
@@ -903,16 +701,15 @@ class FairSeat:
 
     # ---- strips and reading ------------------------------------------------------------------------
     def _where(self, slot: Slot) -> Where:
-        if self.aq is not None:  # (Aquatica's actions open nothing publicly: only namers, below)
-            cands = self.aq.candidates(slot)
-            if isinstance(cands, int) or len(cands) != 1:
-                raise FairDealError(f"no single dealt card at {slot}")
-            return (*cands[0], 0)
-        deck, pos = self.origins.origin(slot)
-        return deck, pos, crown_part(slot)
+        """The one deck part a slot's value came from (a public opening names no other)."""
+        with _checked_by_the_game():
+            srcs = self.slots.sources(slot)
+        if srcs is None or len(srcs) != 1:
+            raise FairDealError(f"no single dealt card at {slot}")
+        return srcs[0]
 
     def _value(self, slot: Slot, label: str) -> object:
-        return int(label) if self.aq is not None else crown_value(slot, label)
+        return self.slots.value(slot, label)
 
     def _open_to_all(self, deck: str, pos: int, part: int) -> bool:
         return len(self.layers.get((deck, pos, part), {})) == self.players
@@ -980,34 +777,26 @@ class FairSeat:
 
     # ---- advancing the view ----------------------------------------------------------------------------
     def _advance(
-        self,
-        action: Action,
-        drawn: Position | None,
-        public: Action | None = None,
-        *,
-        card: int | None = None,
-        kept: int | None = None,
+        self, action: Action, drawn: Position | None, public: Action | None = None, *, kept: int | None = None
     ) -> None:
+        """Take one step: `action` as this seat knows it, `public` as everyone does (the same if None)."""
         who = self.view.current
-        kinds: list[str] = []
+        seen = public if public is not None else action
         self._checked.clear()
         try:
-            # The seat's game is Aquatica exactly when `aq` is set (Crown otherwise): its actions are that game's.
-            if self.aq is not None:
-                self.aq.step(cast(AqAction, public if public is not None else action), drawn, card, kept)
-            else:
-                kinds = self.origins.step(self.view, cast(CrownAction, action), self.seat, drawn)
+            with _checked_by_the_game():
+                reform = self.slots.step(self.view, action, seen, self.seat, drawn, kept)
             self.view.apply_seen(action, self.seat)
         except IllegalAction as e:
             raise FairDealError(f"'{action}' cannot be applied at ply {self.view.ply}: {e}") from None
         self._maybe_merge()
         assert who is not None  # the action just applied was someone's (a finished game takes none)
         self.last = (who, str(action))
-        self.last_public = str(public if public is not None else action)
-        if kinds:  # the tackle stack was reformed from its (public) discard: a fresh deck, shuffled by all
-            n = sum(1 for d in self.order if d.startswith("crown/tackle"))
-            self.tackle = f"crown/tackle/{n}"
-            self._add_deck(DeckSpec(self.tackle, tuple((k,) for k in kinds), "crown/tackle"))
+        self.last_public = str(seen)
+        if reform is not None:  # a deck formed again from a public discard: a fresh deck, shuffled by all
+            n = sum(1 for d in self.order if d.startswith(reform.family))
+            self.reformed[reform.family] = f"{reform.family}/{n}"
+            self._add_deck(DeckSpec(self.reformed[reform.family], reform.cards, reform.family))
 
     def public_digest(self) -> bytes:
         return fp.public_digest(self.view)
@@ -1096,7 +885,8 @@ class FairSeat:
                 if kind == "deal":
                     deck_id, pos = what
                     labels = list(cards[deck_id][pos])
-                    action = Deal(int(labels[0])) if self.aq is not None else crown_outcome(deck_id, labels)
+                    with _checked_by_the_game():
+                        action = self.dealing.outcome(deck_id, labels)
                 seat = full.current
                 full.apply(action)
                 records.append(whole, CHANCE if seat is None else seat, action, full)

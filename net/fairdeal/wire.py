@@ -15,7 +15,7 @@ import msgspec
 
 MAX_SEATS: Final = 8
 MAX_CARDS: Final = 256
-"""A deck never has more cards (Crown's largest has 20, Aquatica's fewer than 100)."""
+"""A deck never has more cards (the bundled games' largest has fewer than 100)."""
 MAX_PARTS: Final = 2
 MAX_PASSES: Final = 64
 """Passes one seat may reveal at the end (every deck, every reshuffle)."""

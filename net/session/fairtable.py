@@ -79,12 +79,12 @@ MAX_BODY: Final = {
 a key reveal 6.7 KB, a round's strips 250 bytes, a word 0.8 KB, a move 21 bytes (measured; the
 limits leave room for bigger content files). A frame may be 1 MB; a round's message may not."""
 MAX_REF: Final = 64
-"""A pass names its deck (``crown/fish/lake``); no other round has a ref."""
+"""A pass names its deck (a deck id the game declares); no other round has a ref."""
 MAX_DIGEST: Final = 32
 SEAT_BYTES: Final = 4 << 20
 SEAT_MESSAGES: Final = 20_000
-"""What one seat's messages may hold in another process over a whole game. A 4-seat Crown game,
-the longest, keeps ~30 KB and ~600 messages of each seat; a seat past either limit is refused
+"""What one seat's messages may hold in another process over a whole game. The longest game the
+bundled games play (four seats), keeps ~30 KB and ~600 messages of each seat; a seat past either limit is refused
 (at the host, each refusal is a strike) so no seat's signed flood grows anyone's memory."""
 _OVERHEAD: Final = 256
 """Bytes counted per kept message beside its fields (the Struct, its dict entry)."""
@@ -558,7 +558,7 @@ class FairDriver:
             return False
         words = {n: _decode(Word, wbox[n].body, n, "word") for n in told.namers}
         if self._words_at != ply:
-            # A word may hand cards over (an Aquatica King passed on): every seat but the receiver strips it.
+            # A word may hand cards over (passed on to one seat): every seat but the receiver strips it.
             fs.take_words(words)
             self._words_at = ply
             self._pass_owing = fs.pass_owing()

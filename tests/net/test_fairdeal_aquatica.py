@@ -18,18 +18,26 @@ import msgspec
 import pytest
 
 from coldwater.core import games, record
+from coldwater.core.aquatica import dealing as mp
 from coldwater.core.aquatica.actions import Deal
+from coldwater.core.aquatica.dealing import AqSlots
 from coldwater.core.aquatica.model import KING_BASE, AqData
+from coldwater.core.dealing import Where
 from coldwater.net.fairdeal import FairDealError, Handover, Point, ShuffledDeck, Strip
-from coldwater.net.fairdeal import mapping as mp
 from coldwater.net.fairdeal.relay import LocalTable, Tamper
-from coldwater.net.fairdeal.seat import FairSave, FairSeat, Named, Where, Word
+from coldwater.net.fairdeal.seat import FairSave, FairSeat, Named, Word
 from coldwater.net.fairdeal.wire import Ct
 from coldwater.net.identity import Identity
 from coldwater.net.session import TableHost, TablePeer, bot_chooser
 
 AQ = games.get("aquatica")
 ADVANCED = {"kings": "advanced"}
+
+
+def _slots(s: FairSeat) -> AqSlots:
+    """An Aquatica seat's slot map (the public shadow, the Characters opened, the King draft)."""
+    assert isinstance(s.slots, AqSlots)
+    return s.slots
 
 
 def joint(tag: str) -> bytes:
@@ -92,14 +100,14 @@ class Referee:
                     )
                     self.private_reads += 1
             # The public shadow of the slot map holds nothing a deck, the box or the draft hides.
-            sh = s.aq.shadow.data if s.aq is not None else None
+            sh = _slots(s).shadow.data
             assert sh is not None
             hidden = sh.char_deck + sh.char_box + sh.loc_deck + sh.loc_box + sh.draft + sh.king_pool + sh.king_box
             assert all(c < 0 for c in hidden)
             assert sh.ps == self.full.data.ps  # every hand as the public record tells it: the truth
             # And the map's deck positions hold the cards it says (a Character's, a drafted King's).
-            assert all(self.true_label(table, *w) == str(c) for c, w in s.aq.opened.items())
-            for seat, where in s.aq.king_of.items():
+            assert all(self.true_label(table, *w) == str(c) for c, w in _slots(s).opened.items())
+            for seat, where in _slots(s).king_of.items():
                 number = self.full.data.ps[seat].king
                 assert any(self.true_label(table, mp.KINGS, p) == str(59 + number) for p in where)
         self.handed = max(self.handed, len(table.seats[0].decks[mp.KINGS].handovers))
@@ -157,9 +165,9 @@ def test_an_observer_with_no_key_follows_a_whole_game_on_the_public_view(players
     def after(t: LocalTable) -> None:
         nonlocal read
         ref(t)
-        assert obs.record == t.seats[0].record and obs.aq is not None
+        assert obs.record == t.seats[0].record and isinstance(obs.slots, AqSlots)
         assert obs.view.digest() == ref.full.view(None).digest(), f"the observer's view at ply {obs.view.ply}"
-        assert obs.aq.shadow.data.ps == ref.full.data.ps
+        assert _slots(obs).shadow.data.ps == ref.full.data.ps
         for w, label in obs.known.items():
             assert label == ref.true_label(t, w[0], w[1]), f"the observer read {w} wrong"
             assert len(obs.layers.get(w, {})) == players, f"the observer read {w}, which is not open to everyone"
@@ -278,7 +286,7 @@ def test_a_namer_cannot_open_a_card_of_another_hand_or_a_king_it_does_not_hold()
     for attempt in range(20):
         table = LocalTable(AQ, 3, joint(f"n{attempt}"), options=ADVANCED)
         table.setup()
-        while table.seats[0].aq is not None and len(table.seats[0].aq.king_of) < 3:
+        while len(_slots(table.seats[0]).king_of) < 3:
             table.ply()
         if all(any(c >= KING_BASE for c in table.seats[s].view.data.ps[s].hand) for s in (1, 2)):
             break
@@ -296,7 +304,7 @@ def test_a_namer_cannot_open_a_card_of_another_hand_or_a_king_it_does_not_hold()
         other._take_named(1, Named(1, ("hand", 1, king)))
     assert list(e.value.culprits) == [1]
     # Seat 2 opens its King with seat 3's strip of it (seat 3's layer, under seat 2's name).
-    stolen = table.seats[2]._aq_named(("hand", 2, len(table.seats[2].view.data.ps[2].hand) - 1), -1).strip
+    stolen = table.seats[2]._named(("hand", 2, len(table.seats[2].view.data.ps[2].hand) - 1), -1).strip
     assert stolen is not None
     with pytest.raises(FairDealError) as e:
         other._take_named(1, Named(1, ("hand", 1, king), stolen))
@@ -309,13 +317,13 @@ def test_a_seat_saved_mid_draft_comes_back_from_its_save() -> None:
     ref = Referee(table, ADVANCED)
     table.after_ply = ref
     table.setup()
-    while table.seats[0].aq is not None and len(table.seats[0].aq.king_of) < 2:
+    while len(_slots(table.seats[0]).king_of) < 2:
         table.ply()
     old = table.seats[2]
     sv = msgspec.msgpack.decode(msgspec.msgpack.encode(old.save()), type=FairSave)
     back = FairSeat.restore(AQ, sv)
     assert back.view.digest() == old.view.digest() and back.known == old.known
-    assert back.aq is not None and old.aq is not None and back.aq.draft == old.aq.draft
+    assert _slots(back).draft == _slots(old).draft
     assert len({msgspec.msgpack.encode(s.save().log) for s in table.seats}) == 1  # the public transcript
     table.seats[2] = back
     while table.ply():

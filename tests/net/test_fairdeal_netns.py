@@ -32,8 +32,9 @@ from typing import Any
 import pytest
 
 from coldwater.core import games
+from coldwater.core.dealing import Probing
 from coldwater.net.fairdeal.relay import LocalTable
-from coldwater.net.session.probe import SPECS, Probe
+from coldwater.net.session.probe import Probe, spec_of
 
 from .netlab import NetLab, why_not
 from .test_netns import PROC_TIMEOUT, _result, lab_factory  # noqa: F401 - a fixture
@@ -41,6 +42,13 @@ from .test_netns import PROC_TIMEOUT, _result, lab_factory  # noqa: F401 - a fix
 CROWN = games.get("crown")
 AQ = games.get("aquatica")
 NETNS = pytest.mark.skipif(why_not() is not None, reason=why_not() or "")
+
+
+def _spec(game: str) -> Probing:
+    """What the probe looks for in a game: the game's own declaration (core/<game>/dealing.py)."""
+    spec = spec_of(game)
+    assert spec is not None, game
+    return spec
 
 
 # ---- the probe itself, in one process --------------------------------------------------------
@@ -79,7 +87,7 @@ def _table(tag: str) -> LocalTable:
 def test_the_probe_names_what_a_process_holding_every_seat_holds() -> None:
     """One process playing all three seats holds every seat's cards: the probe on seat 0 must say so."""
     table = _table("p")
-    probe = Probe(table.seats[0], SPECS["crown"](), objects=lambda: _reachable(table, _rules_and_decks(table)))
+    probe = Probe(table.seats[0], _spec("crown"), objects=lambda: _reachable(table, _rules_and_decks(table)))
     while table.ply():
         if table.stats.plies % 150 == 0:
             probe.look()
@@ -94,7 +102,7 @@ def test_the_probe_finds_nothing_in_one_seat_and_finds_what_is_planted_there(pla
     table = _table("q" if plant is None else "r")
     fs = table.seats[0]
     skip = {id(fs.game), id(fs.decks)}  # the rules and the ciphertexts: no sealed value in either
-    probe = Probe(fs, SPECS["crown"](), objects=lambda: _reachable(fs, skip), plant_at=plant)
+    probe = Probe(fs, _spec("crown"), objects=lambda: _reachable(fs, skip), plant_at=plant)
     fs.probe_planted = probe.planted  # type: ignore[attr-defined]  # what a seat's process would hold
     looks = 0
     while table.ply():
@@ -133,7 +141,7 @@ def test_the_probe_names_the_kings_a_process_holding_every_seat_holds_in_the_dra
     table = _aq_table("p")
     # Everything the table reaches (every seat's objects), not the whole process: a test worker that
     # has run hundreds of tests holds millions of objects, and the draft is looked at every ply.
-    probe = Probe(table.seats[0], SPECS["aquatica"](), objects=lambda: _reachable(table, _rules_and_decks(table)))
+    probe = Probe(table.seats[0], _spec("aquatica"), objects=lambda: _reachable(table, _rules_and_decks(table)))
     while table.ply():
         if _drafting(table) or table.stats.plies % 150 == 0:
             probe.look()
@@ -157,7 +165,7 @@ def test_the_probe_finds_nothing_in_one_aquatica_seat_and_finds_what_is_planted_
     table = _aq_table(f"{'q' if plant is None else 'r'}{players}", players)
     fs = table.seats[0]
     skip = {id(fs.game), id(fs.decks)}  # the rules and the ciphertexts: no card in either
-    spec = SPECS["aquatica"]()
+    spec = _spec("aquatica")
     probe = Probe(fs, spec, objects=lambda: _reachable(fs, skip), plant_at=plant)
     fs.probe_planted = probe.planted  # type: ignore[attr-defined]  # what a seat's process would hold
     while table.ply():

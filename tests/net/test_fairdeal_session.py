@@ -18,7 +18,10 @@ import pytest
 
 from coldwater.core import games, record
 from coldwater.core.crown.actions import TackleDraw
+from coldwater.core.crown.dealing import CrownSlots, objects
+from coldwater.core.crown.dealing import outcome as crown_outcome
 from coldwater.core.crown.model import Fish, Tackle
+from coldwater.core.dealing import Position, Where
 from coldwater.core.errors import IllegalAction
 from coldwater.core.rng import Rng
 from coldwater.core.state import Slot
@@ -26,12 +29,18 @@ from coldwater.net import messages as m
 from coldwater.net.fairdeal import FairDealError, Point, ShuffledDeck, Strip
 from coldwater.net.fairdeal.mapping import Beacon, FromDeck
 from coldwater.net.fairdeal.relay import LocalTable, Tamper
-from coldwater.net.fairdeal.seat import FairSave, FairSeat, Named, Where, _crown_objects, crown_outcome
+from coldwater.net.fairdeal.seat import FairSave, FairSeat, Named
 from coldwater.net.identity import Identity
 from coldwater.net.session import TableHost, TablePeer, bot_chooser
 from coldwater.net.transport import Refusal
 
 CROWN = games.get("crown")
+
+
+def _by_slot(s: FairSeat) -> dict[Slot, Position]:
+    """A Crown seat's slot map: each dealt object it shows, by deck position."""
+    assert isinstance(s.slots, CrownSlots)
+    return s.slots.by_slot
 
 
 def joint(tag: str) -> bytes:
@@ -81,10 +90,10 @@ class Referee:
             assert s.record == rec, "every process keeps the same public record"
             assert s.view.digest() == ref.digest(), f"seat {s.seat}'s own view is not the referee's at {ref.ply}"
             # What the referee's view of this seat shows, by deck position (the seat's own slot map).
-            for slot, obj in _crown_objects(ref.data):
+            for slot, obj in objects(ref.data):
                 value = obj.kind if isinstance(obj, Tackle) else obj.card if isinstance(obj, Fish) else None
-                if value is not None and slot in s.origins.by_slot:
-                    deck, pos = s.origins.by_slot[slot]
+                if value is not None and slot in _by_slot(s):
+                    deck, pos = _by_slot(s)[slot]
                     self.allowed[s.seat].add((deck, pos, 0 if slot[0] == "tackle" else 1))
             # Everything this process has read: never a sealed value its seat may not see yet.
             for w, label in s.known.items():
@@ -245,9 +254,9 @@ def test_a_seat_that_names_a_slot_not_its_own_is_named() -> None:
     table.setup()
     seat = table.seats[1]
     # Find a fish on the board, then have seat 2 "name" it with no strip: nobody can read it.
-    while not any(k[0] == "zones" for k in seat.origins.by_slot):
+    while not any(k[0] == "zones" for k in _by_slot(seat)):
         table.ply()
-    slot: Slot = next(k for k in seat.origins.by_slot if k[0] == "zones")
+    slot: Slot = next(k for k in _by_slot(seat) if k[0] == "zones")
     other = table.seats[0]
     with pytest.raises(FairDealError) as e:
         other._take_named(1, Named(1, tuple(slot)))
@@ -304,7 +313,7 @@ def test_a_seat_saved_mid_game_comes_back_from_its_save_and_the_save_holds_no_ot
     sv = msgspec.msgpack.decode(data, type=FairSave)
     back = FairSeat.restore(CROWN, sv)
     assert back.view.digest() == old.view.digest() and back.known == old.known
-    assert back.origins.by_slot == old.origins.by_slot and back.key.public == old.key.public
+    assert _by_slot(back) == _by_slot(old) and back.key.public == old.key.public
     # Besides its own key, chain end and pass secrets, a save is the table's public transcript:
     # every seat's is the same, so none holds anything sealed to another seat (or to it).
     logs = {msgspec.msgpack.encode(s.save().log) for s in table.seats}
@@ -389,9 +398,7 @@ def _snapshots(snaps: Snaps) -> Any:
                         for w in fs.known
                         if private(w) and len(fs.layers.get(w, {})) < players  # not opened to everyone
                     }
-                    snaps.setdefault(fs.seat, []).append(
-                        (fs.view.ply, fs.view.digest(), held, dict(fs.origins.by_slot))
-                    )
+                    snaps.setdefault(fs.seat, []).append((fs.view.ply, fs.view.digest(), held, dict(_by_slot(fs))))
                     inner()
 
                 drv.stepped = stepped
@@ -447,7 +454,7 @@ def _check_snapshots(host: TableHost, peers: list[TablePeer], snaps: Snaps, play
             v = full.view(f.seat)
             shown = {
                 slot
-                for slot, obj in _crown_objects(v.data)
+                for slot, obj in objects(v.data)
                 if (obj.kind if isinstance(obj, Tackle) else obj.card if isinstance(obj, Fish) else None) is not None
             }
             want[(full.ply, f.seat)] = (v.digest(), shown)
