@@ -6,6 +6,10 @@ and why; a person who owns the game can load their own file with the same
 schema (``coldwater simulate|replay --content FILE``, or ``GAME.with_content``)
 and no code changes. Peers compare the
 content hash before they sit down together.
+
+Core reads no file of the person's: the caller reads their file or folder into a
+:class:`ContentFiles` (``coldwater.net.files.read_content``) and the game decodes it.
+The packaged stand-ins are the package's own data, read through ``importlib.resources``.
 """
 
 from __future__ import annotations
@@ -13,7 +17,6 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from importlib import resources
-from pathlib import Path
 from typing import TypeVar
 
 import msgspec
@@ -54,11 +57,29 @@ def load_packaged(package: str, filename: str, schema: type[T], check: Callable[
     return decode(raw, schema, source=f"{package}/data/{filename}", check=check)
 
 
-def load_file(path: str | Path, schema: type[T], check: Callable[[T], None] | None = None) -> T:
-    """Load a person's own content file; a missing or unreadable file is a ContentError."""
-    p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except OSError as e:
-        raise ContentError(f"{p}: cannot read ({e.strerror or e})") from None
-    return decode(raw, schema, source=str(p), check=check)
+class ContentFiles(msgspec.Struct, frozen=True):
+    """A person's own card data as the caller read it: file name → bytes.
+
+    `source` is what the person named (a file or a folder), for errors; `folder` says
+    which, since a game that takes a folder of parts (Aquatica) reads each name as a part.
+    """
+
+    source: str
+    files: dict[str, bytes]
+    folder: bool = False
+
+
+def pick(given: ContentFiles, name: str) -> bytes:
+    """The one file a single-file game (Crown, Fisheries) reads: the file given, or `name`
+    inside the folder given."""
+    if not given.folder and len(given.files) == 1:
+        return next(iter(given.files.values()))
+    if name in given.files:
+        return given.files[name]
+    raise ContentError(f"{given.source}: no {name} in this folder")
+
+
+def load_given(given: ContentFiles, name: str, schema: type[T], check: Callable[[T], None] | None = None) -> T:
+    """Load a person's own content file (see :func:`pick`); errors name where it came from."""
+    source = given.source if not given.folder else f"{given.source}/{name}"
+    return decode(pick(given, name), schema, source=source, check=check)

@@ -23,11 +23,11 @@ import functools
 import hashlib
 import operator
 from abc import ABC, abstractmethod
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, Protocol, TypeVar, cast
 
 import msgspec
 
+from .content import ContentFiles
 from .errors import IllegalAction, RecordError
 from .notation import Action, Codec
 from .rng import Rng
@@ -472,7 +472,7 @@ class Game(Protocol[S, A]):
 
     def bot(self, name: str) -> Bot: ...
 
-    def with_content(self, path: str | Path) -> Game[S, A]: ...
+    def with_content(self, given: ContentFiles) -> Game[S, A]: ...
 
     def parse_action(self, text: str) -> A: ...
 
@@ -527,8 +527,8 @@ class GameBase(ABC, Generic[S, A]):
         """A new bot by name (one of `bots`)."""
 
     @abstractmethod
-    def with_content(self, path: str | Path) -> GameBase[S, A]:
-        """This game with a person's own content file (see docs/content.md)."""
+    def with_content(self, given: ContentFiles) -> GameBase[S, A]:
+        """This game with a person's own content, as the caller read it (see docs/content.md)."""
 
     def parse_action(self, text: str) -> A:
         return self.codec.parse(text)

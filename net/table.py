@@ -52,7 +52,7 @@ class Seat(msgspec.Struct, frozen=True):
 
 
 class ContentRef(msgspec.Struct, frozen=True):
-    """A person's own card data a game is played with (``game.with_content(path)``).
+    """A person's own card data a game is played with (``game.with_content(files.read_content(path))``).
 
     The hash is kept beside the path so that a file edited since is noticed
     before a single move is replayed against it.
@@ -91,7 +91,7 @@ def load_content(game: Game[Any, Any], ref: ContentRef) -> Game[Any, Any]:
     if not p.exists():
         raise ContentUnavailable(f"its card data {ref.path} is gone")
     try:
-        mine = game.with_content(p)
+        mine = game.with_content(files.read_content(p))
     except (ContentError, OSError) as e:
         raise ContentUnavailable(f"its card data no longer loads: {e}") from None
     if mine.content_hash != ref.hash:
@@ -206,7 +206,7 @@ class Table:
         """Start a game. With no seed a fresh one is taken from the OS.
 
         `content` names the person's own card data that `game` was loaded with
-        (``game.with_content(content.path)``); it is saved so resuming loads it again.
+        (``game.with_content(files.read_content(content.path))``); it is saved so resuming loads it again.
         """
         game = games.get(game_name) if isinstance(game_name, str) else game_name
         if content is not None and content.hash != game.content_hash:

@@ -23,6 +23,7 @@ import msgspec
 from coldwater.core import games
 from coldwater.core.search import SearchBot
 from coldwater.core.state import Game, State
+from coldwater.net.files import read_content
 from coldwater.net.thinker import (
     HOLD_AT_MOST,
     PROTOCOL,
@@ -112,7 +113,7 @@ class Worker:
         if game is None:
             game = games.get(job.game)
             if job.content is not None:
-                game = game.with_content(job.content)
+                game = game.with_content(read_content(job.content))
             if game.content_hash != job.content_hash:
                 raise ValueError(
                     f"the card data here hashes to {game.content_hash[:12]}, the app's to {job.content_hash[:12]}"

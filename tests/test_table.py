@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from coldwater.core.errors import IllegalAction
+from coldwater.net.files import read_content
 from coldwater.net.table import Applied, GameOver, SaveError, Seat, SeatKind, Table, list_saves, resume
 
 from .toygame import GAME, Hold, Roll
@@ -97,7 +98,7 @@ def _own_kings(folder: Path, coins: int = 5) -> Path:
     raw = json.loads(resources.files("coldwater.core.aquatica").joinpath("data", "kings.json").read_text())
     raw["kings"][0]["effects"][0]["n"] = coins
     (folder / "kings.json").write_text(json.dumps(raw))
-    assert AQ.with_content(folder).content_hash != AQ.content_hash
+    assert AQ.with_content(read_content(folder)).content_hash != AQ.content_hash
     return folder
 
 
@@ -106,7 +107,7 @@ def _aq_table(tmp_path: Path) -> tuple[Table, Path, Path]:
     from coldwater.net.table import ContentRef
 
     folder = _own_kings(tmp_path / "mine")
-    mine = AQ.with_content(folder)
+    mine = AQ.with_content(read_content(folder))
     path = tmp_path / "saves" / "aq.json"
     t = Table.new(
         mine,

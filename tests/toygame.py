@@ -152,7 +152,7 @@ class ToyGame(GameBase[ToyState, ToyAction]):
 
         return RandomBot()
 
-    def with_content(self, path: Any) -> ToyGame:
+    def with_content(self, given: Any) -> ToyGame:
         raise ValueError("the toy game has no content files")
 
 

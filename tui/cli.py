@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from coldwater import __version__
 from coldwater.net.cliargs import UsageError, fail, parse_options, parse_seats
+from coldwater.net.files import read_content
 
 if TYPE_CHECKING:
     from coldwater.net.session import Party
@@ -87,7 +88,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     game = games.get(args.game)
     if args.content:
         try:
-            game = game.with_content(args.content)
+            game = game.with_content(read_content(args.content))
         except ContentError as e:
             print(f"coldwater: {e}", file=sys.stderr)
             return 2
@@ -160,7 +161,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         rec = records.load(args.file)
         game = None
         if args.content:
-            game = games.get(rec.game).with_content(args.content)
+            game = games.get(rec.game).with_content(read_content(args.content))
         final = record.replay(rec, game)
     except (RecordError, ContentError, KeyError) as e:
         print(f"coldwater: {args.file}: {e}", file=sys.stderr)

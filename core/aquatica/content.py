@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import PurePath
 from typing import Any
 
 from coldwater.core import content as core_content
@@ -225,27 +225,25 @@ def load_packaged() -> Content:
     return Content(**parts)
 
 
-def load_path(path: str | Path) -> Content:
+def load_given(given: core_content.ContentFiles) -> Content:
     """A person's own content: a folder of the six files (missing ones fall back
     to the packaged stand-ins) or one file named after the part it replaces."""
-    p = Path(path)
-    if not p.exists():
-        raise ContentError(f"{p}: no such file or folder")
     base = load_packaged()
     parts = {k: getattr(base, k) for k in FILES}
-    if p.is_dir():
-        if not any((p / f"{k}.json").exists() for k in FILES):
+    names = ", ".join(f"{n}.json" for n in FILES)
+    if given.folder:
+        if not any(f"{k}.json" in given.files for k in FILES):
             # Almost always the wrong folder: say so rather than quietly play the stand-in.
-            raise ContentError(f"{p}: none of {', '.join(f'{n}.json' for n in FILES)} is in this folder")
+            raise ContentError(f"{given.source}: none of {names} is in this folder")
         for k, schema in FILES.items():
-            f = p / f"{k}.json"
-            if f.exists():
-                parts[k] = core_content.load_file(f, schema, CHECKS[k])
+            if f"{k}.json" in given.files:
+                parts[k] = core_content.load_given(given, f"{k}.json", schema, CHECKS[k])
     else:
-        k = p.stem
+        (name,) = given.files
+        k = PurePath(name).stem
         if k not in FILES:
-            raise ContentError(f"{p}: the file name must be one of {', '.join(f'{n}.json' for n in FILES)}")
-        parts[k] = core_content.load_file(p, FILES[k], CHECKS[k])
+            raise ContentError(f"{given.source}: the file name must be one of {names}")
+        parts[k] = core_content.load_given(given, name, FILES[k], CHECKS[k])
     return Content(**parts)
 
 

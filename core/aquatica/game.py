@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Literal
 
 import msgspec
 
 from coldwater.core.bots import BOT_NAMES
+from coldwater.core.content import ContentFiles
 from coldwater.core.rng import Rng
 from coldwater.core.state import Bot, GameBase, bind_state, seed_text
 
 from . import main_action
 from .actions import AqAction
-from .content import Deck, compile_content, load_packaged, load_path
+from .content import Deck, compile_content, load_given, load_packaged
 from .dealing import DEALING
 from .model import HIDDEN, HIDDEN_KING, KING_BASE, OCEAN_BASE
 from .setup import new_data
@@ -45,9 +45,9 @@ class AquaticaGame(GameBase[AqState, AqAction]):
     def content_hash(self) -> str:
         return self.deck.hash
 
-    def with_content(self, path: str | Path) -> AquaticaGame:
+    def with_content(self, given: ContentFiles) -> AquaticaGame:
         """This game with a person's own content (a folder of files, or one file)."""
-        return AquaticaGame(compile_content(load_path(path)))
+        return AquaticaGame(compile_content(load_given(given)))
 
     def new(self, players: int, seed: int | str | bytes | None = None, options: object = None) -> AqState:
         self.check_players(players)

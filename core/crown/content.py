@@ -8,7 +8,6 @@ and the field.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Literal
 
 import msgspec
@@ -230,8 +229,9 @@ def load_default() -> Tables:
     return Tables(core_content.load_packaged("coldwater.core.crown", "crown.json", CrownContent, check))
 
 
-def load_path(path: str | Path) -> Tables:
-    return Tables(core_content.load_file(path, CrownContent, check))
+def load_given(given: core_content.ContentFiles) -> Tables:
+    """A person's own card file (or ``crown.json`` in the folder they named)."""
+    return Tables(core_content.load_given(given, "crown.json", CrownContent, check))
 
 
 assert set(SMALL_SPECIES) <= set(RULEBOOK_SPECIES)

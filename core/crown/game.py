@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from coldwater.core.bots import BOT_NAMES
+from coldwater.core.content import ContentFiles
 from coldwater.core.rng import Rng
 from coldwater.core.state import Bot, GameBase, bind_state, seed_text
 
 from .actions import CrownAction
-from .content import Tables, load_default, load_path
+from .content import Tables, load_default, load_given
 from .dealing import DEALING
 from .model import CrownOptions
 from .rulings import RULINGS, Ruling
@@ -46,9 +45,9 @@ class CrownGame(GameBase[CrownState, CrownAction]):
         """Where the rulebook is silent: what this engine does (for the rules help)."""
         return RULINGS
 
-    def with_content(self, path: str | Path) -> CrownGame:
+    def with_content(self, given: ContentFiles) -> CrownGame:
         """A game that uses a person's own card file (see docs/content.md)."""
-        return CrownGame(load_path(path))
+        return CrownGame(load_given(given))
 
     def new(self, players: int, seed: int | str | bytes | None = None, options: object = None) -> CrownState:
         self.check_players(players)

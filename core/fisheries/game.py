@@ -7,7 +7,6 @@ variant; see market.py).
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Literal
 
 import msgspec
@@ -51,9 +50,9 @@ class FisheriesGame(GameBase[FisheriesState, FAction]):
     def content_hash(self) -> str:
         return self._hash
 
-    def with_content(self, path: str | Path) -> FisheriesGame:
+    def with_content(self, given: core_content.ContentFiles) -> FisheriesGame:
         """This game with a person's own content file (same schema as data/fisheries.json)."""
-        return FisheriesGame(core_content.load_file(path, Content, check))
+        return FisheriesGame(core_content.load_given(given, "fisheries.json", Content, check))
 
     def new(self, players: int = 2, seed: int | str | bytes | None = None, options: object = None) -> FisheriesState:
         self.check_players(players)

@@ -10,6 +10,7 @@ import pytest
 
 from coldwater.core.aquatica.game import GAME
 from coldwater.core.errors import ContentError
+from coldwater.net.files import read_content
 
 DATA = resources.files("coldwater.core.aquatica").joinpath("data")
 
@@ -40,7 +41,7 @@ def test_packaged_content_counts_and_marks() -> None:
 
 def test_content_hash_is_stable_and_sha256() -> None:
     assert len(GAME.content_hash) == 64
-    assert GAME.with_content(Path(str(DATA))).content_hash == GAME.content_hash
+    assert GAME.with_content(read_content(Path(str(DATA)))).content_hash == GAME.content_hash
 
 
 def test_schema_error_names_file_card_and_field(tmp_path: Path) -> None:
@@ -49,7 +50,7 @@ def test_schema_error_names_file_card_and_field(tmp_path: Path) -> None:
     f = tmp_path / "locations.json"
     f.write_text(json.dumps(raw))
     with pytest.raises(ContentError) as e:
-        GAME.with_content(f)
+        GAME.with_content(read_content(f))
     msg = str(e.value)
     assert "locations.json" in msg and "locations[12]" in msg and "pp" in msg
 
@@ -59,7 +60,7 @@ def test_cross_field_error_names_file_card_and_field(tmp_path: Path) -> None:
     raw["ocean"][3]["effects"].append({"op": "teleport"})
     (tmp_path / "characters.json").write_text(json.dumps(raw))
     with pytest.raises(ContentError) as e:
-        GAME.with_content(tmp_path)
+        GAME.with_content(read_content(tmp_path))
     msg = str(e.value)
     assert "characters.json" in msg and "'Meg'" in msg and "effects" in msg and "teleport" in msg
 
@@ -79,29 +80,29 @@ def test_more_malformed_locations(tmp_path: Path, edit, words: str) -> None:
     f = tmp_path / "locations.json"
     f.write_text(json.dumps(raw))
     with pytest.raises(ContentError, match=words):
-        GAME.with_content(f)
+        GAME.with_content(read_content(f))
 
 
 def test_a_file_with_an_unknown_name_is_refused(tmp_path: Path) -> None:
     f = tmp_path / "cards.json"
     f.write_text("{}")
     with pytest.raises(ContentError, match="file name"):
-        GAME.with_content(f)
+        GAME.with_content(read_content(f))
 
 
 def test_a_missing_path_or_an_empty_folder_is_refused(tmp_path: Path) -> None:
     # A typo in a path must not quietly play the stand-in.
     with pytest.raises(ContentError, match="no such file or folder"):
-        GAME.with_content(tmp_path / "nowhere")
+        GAME.with_content(read_content(tmp_path / "nowhere"))
     with pytest.raises(ContentError, match="none of characters.json"):
-        GAME.with_content(tmp_path)
+        GAME.with_content(read_content(tmp_path))
 
 
 def test_own_content_changes_the_hash_and_plays(tmp_path: Path) -> None:
     raw = _raw("kings")
     raw["kings"][0]["effects"] = [{"op": "coins", "n": 4}, {"op": "buy"}]
     (tmp_path / "kings.json").write_text(json.dumps(raw))
-    g = GAME.with_content(tmp_path)
+    g = GAME.with_content(read_content(tmp_path))
     assert g.content_hash != GAME.content_hash
     s = g.new(2, seed=3)
     assert g.deck.char_effs[g.deck.king_id(1)][0].n == 4

@@ -24,12 +24,13 @@ from typing import Any
 from coldwater.core.aquatica.game import GAME, AquaticaGame
 from coldwater.core.rng import Rng
 from coldwater.core.simulate import play_out
+from coldwater.net.files import read_content
 
 
 @functools.cache
 def _load(content: str | None) -> AquaticaGame:
     """The game with this content, compiled once per worker process."""
-    return GAME.with_content(content) if content else GAME
+    return GAME.with_content(read_content(content)) if content else GAME
 
 
 def one(args: tuple[int, str, int, str, str | None, str]) -> tuple[int, list[int], list[str], str]:

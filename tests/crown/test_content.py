@@ -12,6 +12,7 @@ import pytest
 
 from coldwater.core.crown.game import GAME
 from coldwater.core.errors import ContentError
+from coldwater.net.files import read_content
 
 
 def _raw() -> dict[str, Any]:
@@ -61,13 +62,13 @@ def test_with_content_loads_a_persons_file(tmp_path: Path) -> None:
     doc["stand_in"] = False
     doc["source"] = "my printed copy"
     doc["fish"][0]["time"] = "6:01"
-    g = GAME.with_content(_write(tmp_path, doc))
+    g = GAME.with_content(read_content(_write(tmp_path, doc)))
     assert g.content_hash != GAME.content_hash and not g.stand_in
     s = g.new(2, seed=1)
     assert type(s).TABLES.time[1] == 361 and type(GAME.new(2, seed=1)).TABLES.time[1] != 361
     assert type(s.clone()) is type(s) and type(g.from_text(s.to_text())) is type(s)
     # The same file gives the same hash.
-    assert GAME.with_content(_write(tmp_path, doc)).content_hash == g.content_hash
+    assert GAME.with_content(read_content(_write(tmp_path, doc))).content_hash == g.content_hash
 
 
 @pytest.mark.parametrize(
@@ -97,24 +98,24 @@ def test_errors_name_file_card_and_field(tmp_path: Path, path: tuple[Any, ...], 
     target[path[-1]] = value
     f = _write(tmp_path, doc)
     with pytest.raises(ContentError, match=message) as e:
-        GAME.with_content(f)
+        GAME.with_content(read_content(f))
     assert str(f) in str(e.value)
 
 
 def test_missing_file_is_a_content_error(tmp_path: Path) -> None:
     with pytest.raises(ContentError, match="cannot read"):
-        GAME.with_content(tmp_path / "nope.json")
+        GAME.with_content(read_content(tmp_path / "nope.json"))
 
 
 def test_unknown_field_and_bad_json_are_refused(tmp_path: Path) -> None:
     doc = _raw()
     doc["fish"][0]["colour"] = "red"
     with pytest.raises(ContentError, match="colour"):
-        GAME.with_content(_write(tmp_path, doc))
+        GAME.with_content(read_content(_write(tmp_path, doc)))
     bad = tmp_path / "bad.json"
     bad.write_text("{")
     with pytest.raises(ContentError, match="not valid JSON"):
-        GAME.with_content(bad)
+        GAME.with_content(read_content(bad))
 
 
 def test_wrong_card_counts_are_refused(tmp_path: Path) -> None:
@@ -122,4 +123,4 @@ def test_wrong_card_counts_are_refused(tmp_path: Path) -> None:
     doc["fish"][59]["species"] = "perch"
     doc["fish"][59]["weight"] = 1
     with pytest.raises(ContentError, match="5 perch cards, the file has 6"):
-        GAME.with_content(_write(tmp_path, doc))
+        GAME.with_content(read_content(_write(tmp_path, doc)))

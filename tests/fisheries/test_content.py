@@ -12,6 +12,7 @@ from coldwater.core import games
 from coldwater.core.content import content_hash
 from coldwater.core.errors import ContentError
 from coldwater.core.fisheries.game import GAME, load_default
+from coldwater.net.files import read_content
 
 
 def _raw() -> dict:
@@ -44,11 +45,11 @@ def test_counts_match_the_rulebook_components() -> None:
 
 def test_content_hash_is_stable_and_own_files_load(tmp_path: Path) -> None:
     assert GAME.content_hash == content_hash(load_default())
-    same = GAME.with_content(_write(tmp_path, _raw()))
+    same = GAME.with_content(read_content(_write(tmp_path, _raw())))
     assert same.content_hash == GAME.content_hash
     data = _raw()
     data["stacks"][3]["cards"][0]["vp"] = 9
-    mine = GAME.with_content(_write(tmp_path, data))
+    mine = GAME.with_content(read_content(_write(tmp_path, data)))
     assert mine.content_hash != GAME.content_hash
     assert mine.ctx.cards["P09"].vp == 9 and GAME.ctx.cards["P09"].vp == 4
     s = mine.new(2, seed=1)
@@ -78,14 +79,14 @@ def test_bad_content_names_file_item_and_field(tmp_path: Path, edit, message: st
     edit(data)
     path = _write(tmp_path, data)
     with pytest.raises(ContentError) as e:
-        GAME.with_content(path)
+        GAME.with_content(read_content(path))
     assert str(path) in str(e.value) and message in str(e.value)
 
 
 def test_missing_or_broken_file(tmp_path: Path) -> None:
     with pytest.raises(ContentError, match="cannot read"):
-        GAME.with_content(tmp_path / "nope.json")
+        GAME.with_content(read_content(tmp_path / "nope.json"))
     p = tmp_path / "broken.json"
     p.write_text("{")
     with pytest.raises(ContentError, match="not valid JSON"):
-        GAME.with_content(p)
+        GAME.with_content(read_content(p))

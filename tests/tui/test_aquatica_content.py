@@ -12,6 +12,7 @@ from typing import Any
 
 from coldwater.core.aquatica.game import GAME
 from coldwater.net import records
+from coldwater.net.files import read_content
 from coldwater.net.table import ContentRef, Seat, SeatKind, Table
 from coldwater.tui.games.aquatica import cards
 from coldwater.tui.games.aquatica.board import AquaticaBoard
@@ -47,7 +48,7 @@ def saves(home: Path) -> list[Path]:
 
 async def test_own_card_data_is_used_named_saved_and_checked_on_resume(make_app, home: Path, tmp_path: Path) -> None:
     folder = own_content(tmp_path / "my-aquatica")
-    mine = GAME.with_content(folder)
+    mine = GAME.with_content(read_content(folder))
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await start_game(
@@ -137,7 +138,7 @@ async def test_the_field_is_offered_for_every_game(make_app) -> None:
 
 async def test_replays_load_the_card_data_a_record_was_made_with(make_app, home: Path, tmp_path: Path) -> None:
     folder = own_content(tmp_path / "my-aquatica")
-    mine = GAME.with_content(folder)
+    mine = GAME.with_content(read_content(folder))
     t = Table.new(
         mine,
         [Seat(SeatKind.PERSON, "Ada"), Seat(SeatKind.BOT, "Bot", bot="random")],

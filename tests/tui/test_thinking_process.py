@@ -21,6 +21,7 @@ from coldwater.core import games
 from coldwater.core.rng import Rng
 from coldwater.core.search import SearchBot
 from coldwater.core.state import CHANCE, Game, State
+from coldwater.net.files import read_content
 from coldwater.net.table import Seat, SeatKind, Table, list_saves, resume
 from coldwater.net.thinker import Chose, Failed, RngPath, SearchBudget, Stopped, Think, Thinker
 from coldwater.net.thinkworker import Worker
@@ -427,7 +428,7 @@ async def test_a_game_with_its_own_card_data_thinks_in_the_worker_with_that_data
     raw = json.loads(resources.files("coldwater.core.aquatica").joinpath("data", "kings.json").read_text())
     raw["kings"][0]["effects"][0]["n"] = 7
     (folder / "kings.json").write_text(json.dumps(raw))
-    mine = AQ.with_content(folder)
+    mine = AQ.with_content(read_content(folder))
     assert mine.content_hash != AQ.content_hash
 
     def table(name: str) -> Table:

@@ -21,6 +21,7 @@ from textual.widgets import Button, Footer, Input, Static
 
 from coldwater.core.errors import ContentError
 from coldwater.core.state import Game
+from coldwater.net.files import read_content
 from coldwater.net.table import ContentRef, Seat, SeatKind, Table
 from coldwater.tui import keymap
 from coldwater.tui import settings as settings_mod
@@ -358,7 +359,7 @@ def own_content(game: Game[Any, Any], text: str) -> tuple[Game[Any, Any], Conten
         return game, None
     # Absolute, so resuming does not depend on the folder coldwater was started in.
     path = Path(text).expanduser().resolve()
-    mine = game.with_content(path)
+    mine = game.with_content(read_content(path))
     if mine.content_hash == game.content_hash:
         return game, None
     return mine, ContentRef(str(path), mine.content_hash)
