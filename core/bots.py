@@ -18,7 +18,7 @@ The levels are what a person picks for a seat; ``greedy`` stays for old saves.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Final, NotRequired, TypedDict
+from typing import Any, Final, NotRequired, Protocol, TypedDict
 
 from .errors import ColdwaterError
 from .notation import Action
@@ -104,23 +104,28 @@ class Budget(TypedDict):
     max_plies: NotRequired[int]
 
 
-class SearchSpec:
-    """What a game gives the search: its greedy policy, evaluation and budgets per level."""
+class GreedyPolicy(Policy, Bot, Protocol):
+    """A game's greedy bot, which is also the search's prior and playout policy."""
 
-    def __init__(self, policy: Callable[[], Policy], evaluate: Evaluate, *, normal: Budget, hard: Budget) -> None:
+
+class SearchSpec:
+    """What a game gives its bots: its greedy bot (also the search's prior and playout
+    policy), its evaluation and the search's budget per level."""
+
+    def __init__(self, policy: Callable[[], GreedyPolicy], evaluate: Evaluate, *, normal: Budget, hard: Budget) -> None:
         self.policy = policy
         self.evaluate = evaluate
         self.levels = {"normal": normal, "hard": hard}
 
 
-def make_bot(game: Game[Any, Any], name: str, greedy: Callable[[], Bot], search: SearchSpec | None = None) -> Bot:
+def make_bot(game: Game[Any, Any], name: str, spec: SearchSpec) -> Bot:
     """The bot called `name` for `game`; raises BotError naming the known ones."""
     if name == "random":
         return RandomBot()
     if name == "greedy":
-        return greedy()
+        return spec.policy()
     if name == "easy":
-        return EasyBot(greedy())
-    if name in ("normal", "hard") and search is not None:
-        return SearchBot(game, search.policy(), search.evaluate, name=name, **search.levels[name])
+        return EasyBot(spec.policy())
+    if name in spec.levels:
+        return SearchBot(game, spec.policy(), spec.evaluate, name=name, **spec.levels[name])
     raise BotError(f"unknown bot {name!r}; {game.title} has: {', '.join(game.bots)}")

@@ -33,6 +33,7 @@ from .notation import Action, Codec
 from .rng import Rng
 
 if TYPE_CHECKING:
+    from .bots import SearchSpec  # (core/bots.py builds on States: imported for annotations only)
     from .dealing import Dealing  # (core/dealing.py describes States: imported for annotations only)
 
 CHANCE: Final[int] = -1
@@ -522,9 +523,16 @@ class GameBase(ABC, Generic[S, A]):
     def determinize(self, view: S, rng: Rng) -> S:
         """A full state consistent with `view`: every blank filled from what is unseen."""
 
-    @abstractmethod
     def bot(self, name: str) -> Bot:
-        """A new bot by name (one of `bots`)."""
+        """A new bot by name (one of `bots`): the one factory (core/bots.py) with this game's
+        :meth:`bot_spec`."""
+        from .bots import make_bot
+
+        return make_bot(self, name, self.bot_spec())
+
+    def bot_spec(self) -> SearchSpec:
+        """The game's greedy bot, evaluation and search budgets per level (core/bots.py)."""
+        raise NotImplementedError(f"{self.title} declares no bots; override bot() or bot_spec()")
 
     @abstractmethod
     def with_content(self, given: ContentFiles) -> GameBase[S, A]:

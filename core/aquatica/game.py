@@ -6,10 +6,10 @@ from typing import Literal
 
 import msgspec
 
-from coldwater.core.bots import BOT_NAMES
+from coldwater.core.bots import BOT_NAMES, SearchSpec
 from coldwater.core.content import ContentFiles
 from coldwater.core.rng import Rng
-from coldwater.core.state import Bot, GameBase, bind_state, seed_text
+from coldwater.core.state import GameBase, bind_state, seed_text
 
 from . import main_action
 from .actions import AqAction
@@ -108,18 +108,15 @@ class AquaticaGame(GameBase[AqState, AqAction]):
             d.goal_pool = tokens
         return s
 
-    def bot(self, name: str) -> Bot:
-        from coldwater.core.bots import SearchSpec, make_bot
-
+    def bot_spec(self) -> SearchSpec:
         from .bot import GreedyBot, evaluate
 
-        spec = SearchSpec(
+        return SearchSpec(
             GreedyBot,
             evaluate,
             normal={"iterations": 16, "width": 3},
-            hard={"iterations": 720, "width": 4, "max_plies": 24000},  # 3x: 25/28 vs normal (docs/bots.md)
+            hard={"iterations": 720, "width": 4, "max_plies": 24000},  # 3x: 25/28 vs normal (docs/benchmarks.md)
         )
-        return make_bot(self, name, GreedyBot, spec)
 
 
 GAME = AquaticaGame(compile_content(load_packaged()))

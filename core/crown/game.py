@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from coldwater.core.bots import BOT_NAMES
+from coldwater.core.bots import BOT_NAMES, SearchSpec
 from coldwater.core.content import ContentFiles
 from coldwater.core.rng import Rng
-from coldwater.core.state import Bot, GameBase, bind_state, seed_text
+from coldwater.core.state import GameBase, bind_state, seed_text
 
 from .actions import CrownAction
 from .content import Tables, load_default, load_given
@@ -60,18 +60,15 @@ class CrownGame(GameBase[CrownState, CrownAction]):
     def determinize(self, view: CrownState, rng: Rng) -> CrownState:
         return self.state_type(determinize(view.data, self.tables, rng), seed=None, ply=view.ply)
 
-    def bot(self, name: str) -> Bot:
-        from coldwater.core.bots import SearchSpec, make_bot
-
+    def bot_spec(self) -> SearchSpec:
         from .bot import GreedyBot, evaluate
 
-        spec = SearchSpec(
+        return SearchSpec(
             lambda: GreedyBot(self.tables),
             evaluate,
             normal={"iterations": 16, "width": 3},
             hard={"iterations": 256, "width": 4},
         )
-        return make_bot(self, name, lambda: GreedyBot(self.tables), spec)
 
 
 GAME = CrownGame(load_default())

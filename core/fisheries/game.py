@@ -12,10 +12,10 @@ from typing import Literal
 import msgspec
 
 from coldwater.core import content as core_content
-from coldwater.core.bots import BOT_NAMES
+from coldwater.core.bots import BOT_NAMES, SearchSpec
 from coldwater.core.dealing import PUBLIC_DRAWS
 from coldwater.core.rng import Rng
-from coldwater.core.state import Bot, GameBase, bind_state, seed_text
+from coldwater.core.state import GameBase, bind_state, seed_text
 
 from .actions import FAction
 from .content import Content, check
@@ -64,18 +64,15 @@ class FisheriesGame(GameBase[FisheriesState, FAction]):
         # Nothing is hidden: the view is already the full position.
         return view.clone()
 
-    def bot(self, name: str) -> Bot:
-        from coldwater.core.bots import SearchSpec, make_bot
-
+    def bot_spec(self) -> SearchSpec:
         from .bot import GreedyBot, evaluate
 
-        spec = SearchSpec(
+        return SearchSpec(
             GreedyBot,
             evaluate,
             normal={"iterations": 16, "width": 3, "horizon": 30},
             hard={"iterations": 48, "width": 5, "horizon": 30},
         )
-        return make_bot(self, name, GreedyBot, spec)
 
 
 def load_default() -> Content:
