@@ -66,9 +66,7 @@ class AquaticaGame(GameBase[AqState, AqAction]):
 
     def determinize(self, view: AqState, rng: Rng) -> AqState:
         """A full state consistent with `view`: sealed cards drawn from the unseen ones."""
-        s = self.state_type(
-            msgspec.msgpack.decode(msgspec.msgpack.encode(view.data), type=AqState.DATA), seed=None, ply=view.ply
-        )
+        s = self.state_type(view.copy_data(view.data), seed=None, ply=view.ply)
         d = s.data
         k = self.deck
         seen: set[int] = set(d.char_row) | set(d.char_discard) | set(d.draft)

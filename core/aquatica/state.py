@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import ClassVar, assert_never
 
-import msgspec
-
 from coldwater.core.errors import IllegalAction
 from coldwater.core.state import CHANCE, SETUP, Openings, Scores, Slot, State, Turn
 
@@ -46,8 +44,6 @@ from .mantas import effect as manta_effect
 from .model import HIDDEN, HIDDEN_KING, LOC_TYPES, AqData
 from .raise_ import find
 
-_enc = msgspec.msgpack.Encoder()
-_dec = msgspec.msgpack.Decoder(AqData)
 _STAGE = {"pre": 0, "main": 1, "post": 2}
 """A turn's stages (see AqState.turn)."""
 TYPE_NAMES = {
@@ -98,7 +94,7 @@ class AqState(State[AqAction, AqData]):
         return scoring.scores(self.data, self.DECK)
 
     def _redact(self, seat: int | None) -> AqData:
-        d = _dec.decode(_enc.encode(self.data))
+        d = self.copy_data(self.data)
         k = self.DECK
         for s, p in enumerate(d.ps):
             if s != seat:
@@ -239,7 +235,7 @@ class AqState(State[AqAction, AqData]):
 
     def apply_seen(self, action: AqAction, seat: int | None) -> None:
         kept = self.data
-        self.data = _dec.decode(_enc.encode(kept))
+        self.data = self.copy_data(kept)
         self._legal = self._legal_set = None
         try:
             if self.current == CHANCE:
@@ -262,7 +258,7 @@ class AqState(State[AqAction, AqData]):
         def legal() -> bool:
             if self.is_legal(action):
                 return True
-            probe = type(self)(_dec.decode(_enc.encode(self.data)), ply=self.ply)
+            probe = type(self)(self.copy_data(self.data), ply=self.ply)
             try:
                 return sealing.prepare_move(probe.data, self.DECK, action) and probe.is_legal(action)
             except IllegalAction:

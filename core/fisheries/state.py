@@ -11,8 +11,6 @@ import operator
 from functools import reduce
 from typing import Any, ClassVar
 
-import msgspec
-
 from coldwater.core.state import CHANCE, SETUP, Scores, State, Turn, notation_key
 
 from . import chart_a_course, end_of_day, fish, fleet, lobster, market, preserve, sail, scoring, setup, variant_setup
@@ -402,7 +400,7 @@ class FisheriesState(State[FAction, Data]):
 
     def _redact(self, seat: int | None) -> Data:
         # Nothing is hidden: future chart cards and reveals are chance, not state.
-        return msgspec.msgpack.decode(msgspec.msgpack.encode(self.data), type=Data)
+        return self.copy_data(self.data)
 
     def _scores(self) -> Scores:
         return scoring.scores(self.CTX, self.data)
