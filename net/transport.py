@@ -1,21 +1,13 @@
-"""asyncio TCP connections carrying sealed, framed messages, and the limits around them.
+"""asyncio TCP connections carrying sealed, framed messages: the joiner's side.
 
-:func:`connect` and :func:`accept` run the handshake; a :class:`Connection`
+:func:`connect` runs the joiner's side of the handshake; a :class:`Connection`
 then sends and receives :data:`messages.Message` values. A frame that fails
 any check (authentication, signature, sequence, shape) is refused with a logged
 reason and counted; the connection survives, unless a peer keeps sending junk
-(``max_strikes``) or breaks the framing itself, when it closes cleanly.
+(``max_strikes``) or breaks the framing itself, when it closes cleanly. The
+table's side (listening, the limits on strangers, :func:`~.admission.accept`) is
+in ``admission.py``.
 
-Limits, so that a stranger on the LAN cannot pin a table:
-
-- :func:`listen` runs its own accept loop: a failing ``accept()`` (out of file
-  descriptors, say) is logged once per minute with a count, never a traceback per
-  attempt, and the loop backs off instead of spinning.
-- A :class:`Guard` admits a bounded number of connections that have not finished
-  the handshake, per address and overall; past the overall cap the oldest waiting
-  one is dropped, so a flood of idle connections cannot keep an honest joiner out.
-  The table's side of the handshake must finish within :data:`ACCEPT_TIMEOUT`.
-- Passphrase attempts are throttled per address (a token bucket in the Guard).
 - Every connection has TCP keepalive and ``TCP_USER_TIMEOUT`` (:func:`tune_socket`),
   so a vanished link is noticed without any message being sent.
 - A connection whose unsent bytes pass ``max_buffer`` (a peer that stops reading)
@@ -25,19 +17,17 @@ Limits, so that a stranger on the LAN cannot pin a table:
 from __future__ import annotations
 
 import asyncio
-import collections
 import logging
 import os
 import socket
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 from . import messages as m
-from .crypto import Channel, ChannelError, ClientHandshake, HandshakeError, ServerHandshake
+from .crypto import Channel, ChannelError, ClientHandshake, HandshakeError
 from .framing import MAX_FRAME, FrameError, encode_frame, read_frame
 from .identity import Identity, fingerprint
-from .ratelimit import TokenBucket
 
 log = logging.getLogger("coldwater.net")
 
@@ -112,286 +102,6 @@ def tune_socket(sock: Any) -> None:
                 sock.setsockopt(socket.IPPROTO_TCP, opt, value)
     except OSError as e:  # a socket already reset by the other side
         log.debug("could not set TCP options: %s", e)
-
-
-class Quiet:
-    """Logs a kind of event once, then at most once per `every` seconds with a count of the rest.
-
-    For events a stranger can cause at will (failed accepts, dropped connections):
-    a flood must not become a flood of log lines. Holds at most `kinds` keys.
-    """
-
-    def __init__(self, every: float = 60.0, *, kinds: int = 256, clock: Callable[[], float] = time.monotonic) -> None:
-        self.every = every
-        self._kinds = kinds
-        self._clock = clock
-        self._last: dict[str, float] = {}
-        self._held: dict[str, int] = {}
-        self.logged = 0
-        """Lines actually written (tests)."""
-
-    def warn(self, kind: str, text: str, level: int = logging.WARNING) -> None:
-        now = self._clock()
-        last = self._last.get(kind)
-        if last is not None and now - last < self.every:
-            self._held[kind] = self._held.get(kind, 0) + 1
-            return
-        if len(self._last) >= self._kinds and kind not in self._last:
-            self._last.clear()
-            self._held.clear()
-        held = self._held.pop(kind, 0)
-        self._last[kind] = now
-        self.logged += 1
-        more = f" ({held} more like it since)" if held else ""
-        log.log(level, "%s%s", text, more)
-
-
-class Guard:
-    """What a listening table admits before the handshake is done, and how often it lets a passphrase be tried.
-
-    ``per_address`` / ``total`` cap connections still in the handshake. Passphrase
-    attempts cost a token from a per-address bucket of ``burst`` tokens that refills
-    one token every ``refill`` seconds; a successful attempt gives its token back.
-
-    A guesser with many addresses meets a second bucket, the table's own: ``table_burst``
-    attempts, then one per ``table_refill`` seconds, the wait doubling each time the
-    bucket runs dry again (up to ``table_refill_max``) until it has filled up once more.
-    Each time it runs dry, ``notice`` is told (the host shows it): someone is guessing.
-    An honest joiner may then wait too; that is the price of a short passphrase.
-    """
-
-    def __init__(
-        self,
-        *,
-        per_address: int = 8,
-        total: int = 64,
-        burst: int = 5,
-        refill: float = 2.0,
-        addresses: int = 4096,
-        table_burst: int = 20,
-        table_refill: float = 2.0,
-        table_refill_max: float = 60.0,
-        notice: Callable[[str], None] | None = None,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        self.per_address = per_address
-        self.total = total
-        self.burst = burst
-        self.refill = refill
-        self._addresses = addresses
-        self._clock = clock
-        self._pending: collections.OrderedDict[int, tuple[str, asyncio.StreamWriter]] = collections.OrderedDict()
-        self._per: dict[str, int] = {}
-        self._buckets: dict[str, TokenBucket] = {}
-        """Per address, least recently tried first (an address is moved to the end when it tries)."""
-        self.quiet = Quiet()
-        self.turned_away = 0
-        self.evicted = 0
-        self.table_burst = table_burst
-        self.table_refill_base = table_refill
-        self.table_refill_max = table_refill_max
-        self.notice = notice
-        self._table = TokenBucket(1.0 / table_refill, table_burst, clock=clock)
-        self._dry = False
-        """An attempt was refused for want of a table token since the last one was used."""
-
-    # ---- connections in the handshake ------------------------------------------------
-    @property
-    def pending(self) -> int:
-        return len(self._pending)
-
-    def enter(self, addr: str, writer: asyncio.StreamWriter) -> bool:
-        """Admit a new connection from `addr` into the handshake, or say no (the caller hangs up)."""
-        if self._per.get(addr, 0) >= self.per_address:
-            self.turned_away += 1
-            self.quiet.warn(
-                f"busy:{addr}", f"turning away connections from {addr}: {self.per_address} already in the handshake"
-            )
-            return False
-        while len(self._pending) >= self.total:
-            # Drop the connection that has waited longest: idle floods age out first,
-            # and an honest joiner (who finishes in milliseconds) always gets a place.
-            _, (old_addr, old) = self._pending.popitem(last=False)
-            self._dec(old_addr)
-            self.evicted += 1
-            self.quiet.warn("evict", f"too many unfinished handshakes; dropping the oldest (from {old_addr})")
-            old.transport.abort()
-        self._pending[id(writer)] = (addr, writer)
-        self._per[addr] = self._per.get(addr, 0) + 1
-        return True
-
-    def leave(self, writer: asyncio.StreamWriter) -> None:
-        """The handshake on `writer` is over (either way); idempotent."""
-        entry = self._pending.pop(id(writer), None)
-        if entry is not None:
-            self._dec(entry[0])
-
-    def _dec(self, addr: str) -> None:
-        n = self._per.get(addr, 0) - 1
-        if n > 0:
-            self._per[addr] = n
-        else:
-            self._per.pop(addr, None)
-
-    # ---- passphrase attempts ------------------------------------------------------
-    @property
-    def table_refill(self) -> float:
-        """The table bucket's current refill interval in seconds (doubles per dry spell)."""
-        return 1.0 / self._table.rate
-
-    def _table_level(self) -> float:
-        tokens = self._table.level()
-        if tokens >= self.table_burst:
-            self._table.set_rate(1.0 / self.table_refill_base)  # quiet long enough to fill up: the first pace again
-        return tokens
-
-    def try_passphrase(self, addr: str) -> str | None:
-        """Take a token for one passphrase attempt; the refusal text when there is none left."""
-        mine = self._buckets.get(addr) or TokenBucket(1.0 / self.refill, self.burst, clock=self._clock)
-        if mine.level() < 1.0:
-            self.quiet.warn(f"throttle:{addr}", f"throttling passphrase attempts from {addr}")
-            return f"too many passphrase attempts from your address; try again in {mine.wait():.0f} s"
-        if self._table_level() < 1.0:
-            if not self._dry:  # dry again since the last token was used: the wait doubles
-                self._dry = True
-                slower = min(self.table_refill * 2, self.table_refill_max)
-                if slower != self.table_refill:
-                    self._table.set_rate(1.0 / slower)  # the tokens earned so far are kept
-                    text = (
-                        "many wrong passphrases from several addresses: someone may be guessing; "
-                        f"attempts now one per {slower:.0f} s"
-                    )
-                    self.quiet.warn("throttle:table", text)
-                    if self.notice is not None:
-                        self.notice(text)
-            return f"too many passphrase attempts at this table; try again in {self._table.wait():.0f} s"
-        self._table.take()
-        self._dry = False
-        mine.take()
-        # Kept only once it has paid a token, (re-)inserted last: the dict stays in least-recently-used order.
-        self._buckets.pop(addr, None)
-        self._buckets[addr] = mine
-        if len(self._buckets) > self._addresses:
-            for a in [a for a, b in self._buckets.items() if b.full()]:
-                del self._buckets[a]
-            # Then the least recently tried, down to 3/4 so that pruning is rare (not once per attempt).
-            while len(self._buckets) > self._addresses * 3 // 4:
-                del self._buckets[next(iter(self._buckets))]
-        return None
-
-    def passphrase_ok(self, addr: str) -> None:
-        """A right passphrase: give the token back (a person who knows it is never throttled by typos)."""
-        mine = self._buckets.get(addr)
-        if mine is not None:
-            mine.give_back()
-        self._table_level()
-        self._table.give_back()
-
-
-class Listener:
-    """A listening TCP socket with its own accept loop (see the module text); made by :func:`listen`."""
-
-    def __init__(
-        self,
-        sock: socket.socket,
-        handler: Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]],
-        guard: Guard | None,
-    ) -> None:
-        self._sock = sock
-        self._handler = handler
-        self.guard = guard
-        self.quiet = guard.quiet if guard is not None else Quiet()
-        self.accept_errors = 0
-        self._tasks: set[asyncio.Task[None]] = set()
-        self._loop_task: asyncio.Task[None] | None = None
-
-    @property
-    def sockets(self) -> list[socket.socket]:
-        return [self._sock]
-
-    @property
-    def port(self) -> int:
-        return int(self._sock.getsockname()[1])
-
-    def start(self) -> None:
-        self._loop_task = asyncio.ensure_future(self._accept_loop())
-
-    async def _accept_loop(self) -> None:
-        loop = asyncio.get_running_loop()
-        pause = 0.05
-        while True:
-            try:
-                sock, addr = await loop.sock_accept(self._sock)
-            except OSError as e:
-                # EMFILE and friends: say so once a minute, wait, try again (never spin).
-                self.accept_errors += 1
-                self.quiet.warn("accept", f"cannot accept connections: {e}", logging.ERROR)
-                await asyncio.sleep(pause)
-                pause = min(pause * 2, 1.0)
-                continue
-            pause = 0.05
-            task = asyncio.ensure_future(self._serve(sock, str(addr[0])))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
-
-    async def _serve(self, sock: socket.socket, addr: str) -> None:
-        loop = asyncio.get_running_loop()
-        try:
-            tune_socket(sock)
-            reader = asyncio.StreamReader(limit=MAX_FRAME + 64)
-            protocol = asyncio.StreamReaderProtocol(reader)
-            transport, _ = await loop.connect_accepted_socket(lambda: protocol, sock)
-        except OSError as e:
-            sock.close()
-            self.quiet.warn("setup", f"could not set up a connection from {addr}: {e}")
-            return
-        writer = asyncio.StreamWriter(transport, protocol, reader, loop)
-        if self.guard is not None and not self.guard.enter(addr, writer):
-            transport.abort()
-            return
-        try:
-            await self._handler(reader, writer)
-        except Exception as e:  # one connection's failure must not reach the loop's handler, once per attempt
-            self.quiet.warn(f"handler:{type(e).__name__}", f"connection from {addr} failed: {type(e).__name__}: {e}")
-            transport.abort()
-        finally:
-            if self.guard is not None:
-                self.guard.leave(writer)
-
-    def close(self) -> None:
-        if self._loop_task is not None:
-            self._loop_task.cancel()
-            self._loop_task = None
-        self._sock.close()
-
-    async def wait_closed(self) -> None:
-        for t in list(self._tasks):
-            t.cancel()
-        if self._tasks:
-            await asyncio.gather(*self._tasks, return_exceptions=True)
-
-
-async def listen(
-    handler: Callable[[asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]],
-    bind: str,
-    port: int,
-    *,
-    guard: Guard | None = None,
-    backlog: int = 128,
-) -> Listener:
-    """Listen on (bind, port) (port 0: any free port); `handler` runs for each admitted connection."""
-    sock = socket.socket(socket.AF_INET6 if ":" in bind else socket.AF_INET, socket.SOCK_STREAM)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((bind or "0.0.0.0", port))
-        sock.listen(backlog)
-        sock.setblocking(False)
-    except OSError:
-        sock.close()
-        raise
-    lst = Listener(sock, handler, guard)
-    lst.start()
-    return lst
 
 
 class Backoff:
@@ -561,7 +271,7 @@ class Connection:
             pass
 
 
-async def _read(reader: asyncio.StreamReader) -> bytes:
+async def read_handshake_frame(reader: asyncio.StreamReader) -> bytes:
     data = await read_frame(reader, 64 * 1024)
     if data is None:
         # An OSError, like a reset: hanging up is not a refusal of anything we said.
@@ -569,12 +279,12 @@ async def _read(reader: asyncio.StreamReader) -> bytes:
     return data
 
 
-def _refusal_reason(e: BaseException) -> str:
+def refusal_reason(e: BaseException) -> str:
     """Why a handshake failed, in words for the log and the person."""
     return e.reason if isinstance(e, HandshakeError) else f"handshake failed: {str(e) or 'timed out'}"
 
 
-async def _close_refused(writer: asyncio.StreamWriter, e: BaseException) -> None:
+async def close_refused(writer: asyncio.StreamWriter, e: BaseException) -> None:
     """Tell the other side why (when the handshake has a reply for it), then hang up."""
     if isinstance(e, HandshakeError) and e.reply:
         try:
@@ -630,17 +340,17 @@ async def connect(
     try:
         async with asyncio.timeout(timeout):
             writer.write(encode_frame(hs.hello()))
-            fin = hs.receive(await _read(reader))
+            fin = hs.receive(await read_handshake_frame(reader))
             if check_host is not None:
                 check_host(hs.table_name, hs.peer)
             writer.write(encode_frame(fin))
-            channel = hs.confirm(await _read(reader))
+            channel = hs.confirm(await read_handshake_frame(reader))
     except Refusal:
         writer.close()
         raise
     except (TimeoutError, HandshakeError, FrameError, OSError) as e:
-        reason = _refusal_reason(e)
-        await _close_refused(writer, e)
+        reason = refusal_reason(e)
+        await close_refused(writer, e)
         cls = _BY_CODE.get(e.code, Refusal) if isinstance(e, HandshakeError) else Refusal
         raise cls(reason) from None
     return Connection(reader, writer, channel), hs.table_name
@@ -666,7 +376,7 @@ async def probe_table(host: str, port: int, *, timeout: float = HANDSHAKE_TIMEOU
         async with asyncio.timeout(timeout):
             hs = ClientHandshake(Identity.generate(), "", "")
             writer.write(encode_frame(hs.hello()))
-            reply = m.decode_handshake(await _read(reader))
+            reply = m.decode_handshake(await read_handshake_frame(reader))
     except (TimeoutError, HandshakeError, FrameError, OSError, m.BadMessage) as e:
         raise Refusal(f"{host}:{port} is not a coldwater table ({str(e) or 'timed out'})") from None
     finally:
@@ -676,65 +386,3 @@ async def probe_table(host: str, port: int, *, timeout: float = HANDSHAKE_TIMEOU
     if isinstance(reply, m.HelloBack):
         return reply.game, reply.content, reply.v, bool(reply.pake)
     raise Refusal(f"{host}:{port} is not a coldwater table")
-
-
-async def accept(
-    reader: asyncio.StreamReader,
-    writer: asyncio.StreamWriter,
-    identity: Identity,
-    game: str,
-    content: str,
-    *,
-    pass_key: bytes = b"",
-    table: str = "",
-    timeout: float = ACCEPT_TIMEOUT,
-    refused: list[str] | None = None,
-    guard: Guard | None = None,
-    keep_slot: bool = False,
-) -> Connection | None:
-    """The table's side of a new connection; None (logged, closed, reason added to `refused`) when refused.
-
-    With a `guard`, passphrase attempts are throttled per address and the
-    connection leaves the guard's count of unfinished handshakes when this returns,
-    or, with `keep_slot`, only when the caller says (``guard.leave(conn.writer)``)
-    that it has done what a stranger might not (the table's join), so a flood of
-    handshakes that never join is capped as well.
-    """
-    peer = writer.get_extra_info("peername")
-    addr = str(peer[0]) if peer else ""
-    admit = (lambda: guard.try_passphrase(addr)) if guard is not None else None
-    hs = ServerHandshake(identity, game, content, table=table, pass_key=pass_key, admit=admit)
-    try:
-        async with asyncio.timeout(timeout):
-            writer.write(encode_frame(hs.receive_hello(await _read(reader))))
-            fin, channel = hs.receive_finish(await _read(reader))
-            writer.write(encode_frame(fin))
-            await writer.drain()
-    except (TimeoutError, HandshakeError, FrameError, OSError) as e:
-        reason = _refusal_reason(e)
-        quiet = guard.quiet if guard is not None else None
-        if reason == "probe":
-            log.info("answered a probe from %s", addr)
-        elif not isinstance(e, HandshakeError):
-            # Timeouts and hang-ups are what idle floods look like: log them sparingly, keep no record.
-            text = f"dropped a connection from {addr} before the handshake finished: {reason}"
-            quiet.warn(f"drop:{addr}", text, logging.INFO) if quiet else log.info("%s", text)
-        else:
-            text = f"refused connection from {addr}: {reason} (we are {m.build_label()})"
-            quiet.warn(f"refuse:{addr}:{e.code or reason[:40]}", text) if quiet else log.warning("%s", text)
-            if refused is not None:
-                refused.append(f"handshake: {reason}")
-        await _close_refused(writer, e)
-        if guard is not None:
-            guard.leave(writer)
-        return None
-    except BaseException:
-        if guard is not None:
-            guard.leave(writer)
-        raise
-    if guard is not None and not keep_slot:
-        guard.leave(writer)
-    if guard is not None and hs.attempted_passphrase:
-        guard.passphrase_ok(addr)
-    tune_socket(writer.get_extra_info("socket"))
-    return Connection(reader, writer, channel)

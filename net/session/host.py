@@ -27,11 +27,12 @@ from coldwater.core.state import Game, State
 from .. import beacon
 from .. import fairplay as fp
 from .. import messages as m
+from ..admission import Guard, Listener, accept, listen
 from ..fairdeal.seat import WIRED
 from ..identity import Identity, verify
 from ..names import shown_player
 from ..table import Seat, SeatKind, Table
-from ..transport import SAME_KEY, Connection, Guard, Listener, accept, listen
+from ..transport import SAME_KEY, Connection
 from .beacons import Beacons
 from .events import (
     ChatReceived,
@@ -167,7 +168,7 @@ class TableHost(Emitter[Event]):
         """Seats that were remote (or the old host's) and are now played by a bot here."""
         self.server: Listener | None = None
         self.guard = Guard(notice=lambda text: self.emit(Problem(text)))
-        """Caps unfinished handshakes and throttles passphrase guesses (transport.Guard)."""
+        """Caps unfinished handshakes and throttles passphrase guesses (admission.Guard)."""
         self.advertiser: Advertiser | None = None
         """A discovery.Advertiser to withdraw when the table closes (set by lan.open_table)."""
         self.external_listener = False

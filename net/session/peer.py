@@ -28,6 +28,7 @@ from coldwater.core.state import CHANCE, Game, State
 from .. import beacon
 from .. import fairplay as fp
 from .. import messages as m
+from ..admission import Guard, Listener, listen
 from ..fairdeal.deck import FairDealError
 from ..fairdeal.seat import WIRED, FairSave, FairSeat
 from ..identity import Identity, fingerprint, verify
@@ -36,13 +37,10 @@ from ..transport import (
     AlreadySeated,
     Backoff,
     Connection,
-    Guard,
     HostCheck,
-    Listener,
     Refusal,
     connect,
     expect_key,
-    listen,
 )
 from . import forfeit as ff
 from . import probe

@@ -7,8 +7,9 @@ import asyncio
 import sys
 import time
 
+from coldwater.net.admission import Guard, accept, listen
 from coldwater.net.identity import Identity
-from coldwater.net.transport import Connection, Guard, accept, connect, listen
+from coldwater.net.transport import Connection, connect
 
 
 async def serve(port: int) -> None:

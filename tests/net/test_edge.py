@@ -18,22 +18,18 @@ from typing import Any
 import pytest
 
 from coldwater.net import messages as m
+from coldwater.net.admission import Guard, Listener, Quiet, accept, listen
 from coldwater.net.identity import Identity
 from coldwater.net.transport import (
     USER_TIMEOUT_MS,
     Backoff,
     Connection,
-    Guard,
     HostKeyMismatch,
-    Listener,
     PassphraseNeeded,
-    Quiet,
     Throttled,
     WrongPassphrase,
-    accept,
     connect,
     expect_key,
-    listen,
 )
 
 GAME, CONTENT = "toy", "c" * 64
