@@ -13,6 +13,11 @@ order; a message that fails a check names its seat (:class:`FairDealError`).
 The host's timer (``STRIP_TIMEOUT``) names the seats a stalled round waits for:
 no one else holds their layer, so the game cannot go on without them, and it ends
 (docs/fairplay.md, "Seats lost for good").
+
+Why one module of ~600 lines: :class:`FairDriver` is one state machine per process (the
+rounds waiting, the messages held for them, each seat's allowance, the seat's view), and
+every method reads and writes that state; the few functions beside it are the message
+formats it signs and checks.
 """
 
 from __future__ import annotations
