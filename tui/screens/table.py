@@ -44,14 +44,15 @@ from textual.widgets import Input, OptionList, Static
 from textual.worker import Worker, WorkerState
 
 from coldwater.core.clock import START, Clock, advance
-from coldwater.core.errors import IllegalAction
+from coldwater.core.errors import IllegalAction, NotationError
 from coldwater.core.notation import Action
-from coldwater.core.state import CHANCE, State
+from coldwater.core.state import CHANCE, Game, State
 from coldwater.net import paths, records
 from coldwater.net.table import Applied, GameOver, SeatKind, Table, Undone, seat_label
 from coldwater.net.tablelike import TableLike
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen
+from coldwater.tui.screens.guard import HookGuard
 from coldwater.tui.thinking import ThinkingStopped
 from coldwater.tui.widgets.board import BoardView
 from coldwater.tui.widgets.choices import ChoiceList, FilterBox, Item
@@ -78,6 +79,12 @@ class Pane(msgspec.Struct, frozen=True):
     """Shown in the footer beside its key, and as the pane's heading."""
     letter: str = ""
     """A capital letter that opens it too (beside F4, F5, F6 by position)."""
+
+
+def _replay(state: State[Any, Any], game: Game[Any, Any], notation: str) -> bool:
+    """Apply one record entry to `state` (the log's replay); True when applied."""
+    state.apply(game.parse_action(notation))
+    return True
 
 
 def records_dir() -> Path:
@@ -176,6 +183,15 @@ leaving and resuming later loses nothing, the log included.
         self._answering = False
         self._bot_shown = False
         """The line saying a bot plays this seat is on screen (a LAN fair table's turn timer ran out)."""
+        self._guard: HookGuard | None = None
+
+    @property
+    def guard(self) -> HookGuard:
+        """Runs this game's hooks: a failure is logged and the frame's fallback shown, or, in an
+        app made ``strict`` (the tests), raised (tui/screens/guard.py)."""
+        if self._guard is None:
+            self._guard = HookGuard(self.table.game.name, strict=self.cw.strict)
+        return self._guard
 
     BOARD: ClassVar[type[BoardView[Any]]] = BoardView
     """The game's board widget; the replay screen draws positions with it too."""
@@ -217,16 +233,22 @@ leaving and resuming later loses nothing, the log included.
 
         The frame then makes the pre-selection safe (never costly, never done) and
         gives the done action its fixed key."""
-        return [Item(self.label(view, a), a, group=self.group(view, a)) for a in legal], None
+        return [Item(self.label_of(view, a), a, group=self.group(view, a)) for a in legal], None
 
     def group(self, view: S, action: A | C) -> str:
         return ""
 
     def label(self, view: S, action: A | C) -> str:
-        try:
-            return view.describe(action)
-        except Exception:  # an engine's describe should not take the table down
-            return str(action)
+        return view.describe(action)
+
+    def plain_label(self, view: S, action: A | C) -> str:
+        """The words shown when :meth:`label` fails: the engine's own, else the notation."""
+        return self.guard.call(str(action), view.describe, action)
+
+    def label_of(self, view: S, action: A | C) -> str:
+        """:meth:`label` through the guard (:meth:`plain_label` if it fails): what the frame
+        and a game's ``choice_items`` show, so a wording bug never hides a legal choice."""
+        return self.guard.either(self.label, self.plain_label, view, action)
 
     def prompt(self, view: S) -> str:
         return "Your choice"
@@ -271,7 +293,7 @@ leaving and resuming later loses nothing, the log included.
     def clock(self) -> Clock:
         """Round and turn now: the record's own count where this table keeps one, else
         counted from the positions this screen has seen (a LAN table)."""
-        rec = getattr(self.table, "record", None)
+        rec = self.table.record
         last = rec.entries[-1].clock if rec is not None and rec.entries else None
         return last if last is not None else self._clock
 
@@ -280,10 +302,7 @@ leaving and resuming later loses nothing, the log included.
         if self.table.current is None:
             return status
         head, sep, rest = status.partition(" · ")
-        try:
-            when = self.clock_text(view, self.clock())
-        except Exception:  # a courtesy: the title must not stop the game
-            when = ""
+        when = self.guard.call("", self.clock_text, view, self.clock())  # a courtesy: never stops the game
         return head + (f" · {when}" if when else "") + (f" · {rest}" if sep else "")
 
     # ---- hooks: the log ----------------------------------------------------
@@ -341,7 +360,7 @@ leaving and resuming later loses nothing, the log included.
                 thinker.warm()  # its start-up is paid now, not on the bot's first move
         if self.table.content is not None:
             self.log_entry("note", self.content_note())  # say so once, up front
-        opening = getattr(self.table, "opening_note", "")
+        opening = self.table.opening_note
         if opening:  # e.g. a watcher who came in mid-game: where its log starts
             self.log_entry("note", opening)
         self.rebuild_log()
@@ -384,13 +403,13 @@ leaving and resuming later loses nothing, the log included.
 
     def bot_plays(self) -> bool:
         """This seat's own process's bot plays it now (a LAN table whose turn timer ran out)."""
-        return bool(getattr(self.table, "bot_plays", False))
+        return self.table.bot_plays
 
     def bot_plays_line(self) -> str:
         """What the person is told while a bot plays their seat, with the key that takes it back."""
         key = next(k for k in keymap.DEFAULT if keymap.binding_id(k) == "table.take_back")
         keys = keymap.describe_keys(self.cw.settings.keys.get("table.take_back", key.keys))
-        turn = int(getattr(self.table, "turn_timer", 0))
+        turn = self.table.turn_timer
         return f"You did not move within {turn} s: a bot plays your seat. {keys} takes it back."
 
     def refresh_view(self) -> None:
@@ -476,10 +495,7 @@ leaving and resuming later loses nothing, the log included.
         return box
 
     def _standings(self, view: S) -> str:
-        try:
-            return with_names(self.standings(view), [s.name for s in self.table.seats])
-        except Exception:  # a courtesy line must not stop the game
-            return ""
+        return with_names(self.guard.call("", self.standings, view), [s.name for s in self.table.seats])
 
     def make_safe(self, view: S, items: list[Item[A | C]], pre: int | None) -> tuple[list[Item[A | C]], int]:
         """Give the done action its fixed key and pre-select the game's choice only if it is
@@ -503,10 +519,7 @@ leaving and resuming later loses nothing, the log included.
         return out, next((n for n, ok in enumerate(safe) if ok), -1)
 
     def _try(self, hook: Callable[[S, A | C], object], view: S, value: A | C) -> bool:
-        try:
-            return bool(hook(view, value))
-        except Exception:  # a hook that fails on a frame-made value (a UI command) says no
-            return False
+        return bool(self.guard.call(False, hook, view, value))  # a hook that fails says no
 
     def answer_alone(self, view: S, legal: list[A]) -> bool:
         """Answer a question nobody needs to be asked; True when it did (the move is on its way).
@@ -531,7 +544,7 @@ leaving and resuming later loses nothing, the log included.
         if action is None:
             return False
         self._auto_ply = ply
-        self.log_entry("note", f"({why}) {self.label(view, action)}")
+        self.log_entry("note", f"({why}) {self.label_of(view, action)}")
         self._answering = True  # busy until the answer is in: no key may slip in between
         self.call_later(self._answer, action, ply)
         return True
@@ -548,15 +561,11 @@ leaving and resuming later loses nothing, the log included.
         self.choose(action)
 
     def _try_key(self, view: S) -> str | None:
-        try:
-            return self.repeat_key(view)
-        except Exception:  # see _try
-            return None
+        return self.guard.call(None, self.repeat_key, view)
 
     @property
     def auto_single(self) -> bool:
-        settings = getattr(self.app, "settings", None)
-        return bool(getattr(settings, "auto_single", True))
+        return self.cw.settings.auto_single
 
     def fit_side(self, rows: int) -> None:
         """Below 120 columns the choices and the short log share a strip under the board:
@@ -585,10 +594,7 @@ leaving and resuming later loses nothing, the log included.
         text = ""
         value = decision.highlighted_value
         if value is not None and self.my_turn():
-            try:
-                text = self.preview(view or self.current_view(), value)
-            except Exception:  # a preview is a courtesy
-                text = ""
+            text = self.guard.call("", self.preview, view or self.current_view(), value)  # a courtesy
         box = self.say("#decision-preview", text)
         if box.display != bool(text):
             box.display = bool(text)
@@ -614,22 +620,16 @@ leaving and resuming later loses nothing, the log included.
         action: A
         try:
             action = self.table.game.parse_action(notation)
-        except Exception:  # a sealed or foreign notation: the tag alone cannot leak a secret
+        except NotationError:  # a sealed or foreign notation: the tag alone cannot leak a secret
             return text, None
         if before is not None:
-            try:
-                text = before.describe(action)
-            except Exception:  # a description is a courtesy
-                pass
+            text = self.guard.call(text, before.describe, action)  # a description is a courtesy
         return with_names(text, [s.name for s in self.table.seats]), action
 
     def _add(self, kind: Kind, text: str, who: str, clock: Clock | None) -> LogEntry:
         if clock is None:
             return self.logbook.add(kind, text, who)
-        try:
-            party = self.party_name(clock.party) if not clock.setup else ""
-        except Exception:  # a name is a courtesy
-            party = ""
+        party = self.guard.call("", self.party_name, clock.party) if not clock.setup else ""
         return self.logbook.add(kind, text, who, clock.round, turn=clock.turn, party=party)
 
     def record_applied(self, before: S | None, after: S, seat: int, notation: str) -> None:
@@ -638,10 +638,7 @@ leaving and resuming later loses nothing, the log included.
         names = [s.name for s in self.table.seats]
         text, action = self.describe_applied(before, seat, notation)
         rnd = self._clock
-        try:
-            self._clock = advance(rnd, after)
-        except Exception:  # see _try
-            pass
+        self._clock = self.guard.call(rnd, advance, rnd, after)
         if seat == CHANCE:
             if self._chance_lines and self._chance_clock.turn != rnd.turn:
                 self.flush_chance()  # a new turn's draws get its own heading
@@ -651,16 +648,10 @@ leaving and resuming later loses nothing, the log included.
             self.flush_chance()
             who = seat_label(self.table.seats, seat)
             if before is not None and action is not None:
-                try:
-                    who = self.actor_name(before, seat, action)
-                except Exception:  # fall back to the seat's name
-                    pass
+                who = self.guard.call(who, self.actor_name, before, seat, action)
             self.log_entry("move", text, who, rnd)
         if before is not None and action is not None:
-            try:
-                lines = self.announcements(before, after, seat, action)
-            except Exception:  # an announcement is a courtesy
-                lines = []
+            lines = self.guard.call([], self.announcements, before, after, seat, action)  # a courtesy
             if lines:
                 self.flush_chance()
             for line in lines:
@@ -676,10 +667,12 @@ leaving and resuming later loses nothing, the log included.
             return
         from coldwater.core import record as rec_mod
 
-        try:
-            _, state = rec_mod.initial_state(rec, self.table.game)
-        except Exception:  # the table replayed it already; a log is not worth a crash
+        # The table replayed this record already, so neither step below can fail; if one does,
+        # the log stops there (a log is not worth a crash) and the guard says why.
+        start = self.guard.call(None, rec_mod.initial_state, rec, self.table.game)
+        if start is None:
             return
+        state = start[1]
         notes = [e for e in self.logbook.entries if e.kind == "note" and not e.text.startswith("(")]
         self.logbook.clear()
         self._chance_lines = []
@@ -690,9 +683,7 @@ leaving and resuming later loses nothing, the log included.
         game = self.table.game
         for entry in rec.entries:
             before = self.as_view(state.view(seat_view))
-            try:
-                state.apply(game.parse_action(entry.action))
-            except Exception:  # cannot happen for a verified record; stop rather than guess
+            if not self.guard.call(False, _replay, state, game, entry.action):
                 break
             self.record_applied(before, self.as_view(state.view(seat_view)), entry.seat, entry.action)
         self.flush_chance(live=False)
@@ -720,7 +711,7 @@ leaving and resuming later loses nothing, the log included.
             return
         # A LAN table says which view the step was made from (steps may come in a burst);
         # a local table applies one step per drive, from the view taken just before it.
-        exact = getattr(self.table, "before_step", None)
+        exact = self.table.before_step
         before = self.as_view(exact) if exact is not None else self._describe_view
         self.record_applied(before, self.seen_by(self.log_seat), event.seat, event.action)
         if event.seat == self.viewer and self.bot_plays() and not self.busy:
@@ -930,7 +921,7 @@ leaving and resuming later loses nothing, the log included.
 
     @property
     def can_undo_here(self) -> bool:
-        return callable(getattr(self.table, "undo", None))
+        return self.table.can_undo
 
     def action_pause(self) -> None:
         if self.query_one("#decision-filter").display:
@@ -955,12 +946,7 @@ leaving and resuming later loses nothing, the log included.
 
     def lan_role(self) -> str:
         """Whose LAN table this is: "host" / "host-failover", "seat" or "watcher" ("" at a local table)."""
-        if isinstance(self.table, Table):
-            return ""
-        if getattr(self.table, "is_host", False):
-            info = getattr(getattr(self.table, "party", None), "info", None)
-            return "host-failover" if getattr(info, "failover", False) else "host"
-        return "watcher" if self.read_only else "seat"
+        return self.table.lan_role
 
     def _scroller(self) -> Widget:
         if self.pane == "log":
@@ -1022,8 +1008,7 @@ leaving and resuming later loses nothing, the log included.
 
     def action_take_back(self) -> None:
         """Take this seat back from the bot that plays it since its turn timer ran out."""
-        take = getattr(self.table, "take_back", None)
-        if callable(take) and take():
+        if self.table.take_back():
             self.notify("Your seat is yours again: the next move is yours to make.", timeout=5)
         self.refresh_view()
 
@@ -1046,7 +1031,7 @@ leaving and resuming later loses nothing, the log included.
             self.notify("This question is not one that repeats.", timeout=3)
             return
         self._always[key] = str(value)
-        self.log_entry("note", f"(from now on this game: {self.label(view, value)})")
+        self.log_entry("note", f"(from now on this game: {self.label_of(view, value)})")
         self.choose(value)
 
     def action_filter(self) -> None:
@@ -1109,14 +1094,13 @@ leaving and resuming later loses nothing, the log included.
 
     def action_undo(self) -> None:
         """Take back this person's last decision (solo and hotseat only)."""
-        undo = getattr(self.table, "undo", None)
-        if undo is None:
+        if not self.table.can_undo:
             return
         if self.busy or not self.my_turn():
             self.notify("You can undo on your own turn.", timeout=3)
             return
         try:
-            undo()
+            self.table.undo()
         except IllegalAction as e:
             self.notify(str(e), severity="warning", timeout=5)
             return

@@ -201,7 +201,8 @@ then *Rules*.
         try:
             board = self.query_one("#board", AquaticaBoard)
             board.show(view, self.player_names(), self.viewer, ALL_PARTS if whole else COMPACT)
-        except Exception as e:  # a drawing bug must not end a game: say so, keep playing
+        except Exception as e:  # a drawing bug must not end a game: say so, keep playing (tests: raise)
+            self.guard.failed("the board", e)
             self.drawing_errors.append(repr(e))
             self.notify(f"The board could not be drawn ({type(e).__name__}); the game goes on.", severity="error")
 
@@ -228,7 +229,7 @@ then *Rules*.
         order = {t: n for n, t in enumerate(GROUP_ORDER)}
         d: AqData = view.data
         ranked = sorted(enumerate(legal), key=lambda ia: (order.get(type(ia[1]), len(order)), ia[0]))
-        items = [Item(self.label(view, a), a, group=self.group(view, a)) for _, a in ranked]
+        items = [Item(self.label_of(view, a), a, group=self.group(view, a)) for _, a in ranked]
         pre: int | None = None
         for n, (_, a) in enumerate(ranked):
             if (d.phase == "pre" and isinstance(a, A.Play) and not self.is_matrona(a)) or (
@@ -260,10 +261,11 @@ then *Rules*.
         return ""
 
     def label(self, view: AqState, a: AqAction) -> str:
-        try:
-            return self._label(view.data, a)
-        except (AttributeError, IndexError, KeyError, TypeError, ValueError, AssertionError):
-            return self.words(super().label(view, a))  # a new action still gets a readable label
+        # (The frame calls it through its guard, with plain_label when it fails.)
+        return self._label(view.data, a)
+
+    def plain_label(self, view: AqState, a: AqAction) -> str:
+        return self.words(super().plain_label(view, a))  # a new action still gets a readable label
 
     def _label(self, d: AqData, a: AqAction) -> str:
         k = self.deck

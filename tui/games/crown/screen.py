@@ -201,14 +201,12 @@ answer single choices). The full rules: Esc, then *Rules*.
     def choice_items(self, view: CrownState, legal: list[CrownAction]) -> tuple[list[Item[CrownAction]], int | None]:
         d: CrownData = view.data
         ordered = wording.order(legal)
-        items = [Item(self.label(view, a), a, group=wording.group(d, self.tables, a)) for a in ordered]
+        items = [Item(self.label_of(view, a), a, group=wording.group(d, self.tables, a)) for a in ordered]
         return items, wording.preferred(d, self.tables, ordered)
 
     def label(self, view: CrownState, action: CrownAction) -> str:
-        try:
-            return wording.label(view.data, self.tables, action, self.viewer)
-        except (AttributeError, IndexError, KeyError, TypeError, ValueError, StopIteration):
-            return super().label(view, action)  # an engine change should not hide a legal choice
+        # (The frame calls it through its guard: an engine change never hides a legal choice.)
+        return wording.label(view.data, self.tables, action, self.viewer)
 
     def prompt(self, view: CrownState) -> str:
         return wording.prompt(view.data, self.tables, view.legal())
@@ -240,7 +238,7 @@ answer single choices). The full rules: Esc, then *Rules*.
         if action is None:
             return False
         self._auto_ply = ply
-        self.log_entry("note", f"(the only sensible choice) {self.label(view, action)}")
+        self.log_entry("note", f"(the only sensible choice) {self.label_of(view, action)}")
         self.call_later(self.choose, action)
         return True
 
