@@ -1,7 +1,7 @@
 """The Coldwater Crown table screen: the shared table frame with Crown's board,
 and choices written for people (grouped, named, previewed, safely pre-selected).
 
-The words and the choice logic are in ``wording.py`` and the drawing in
+The words and the choice logic are in ``words.py`` and the drawing in
 ``board.py``, both free of Textual; this module only wires them to the frame's
 hooks (docs/tui.md, "Table screen hooks").
 """
@@ -28,7 +28,7 @@ from coldwater.tui.widgets.board import BoardView
 from coldwater.tui.widgets.choices import Item
 
 from . import board as draw
-from . import wording
+from . import words
 
 _STEP_PART = {"port": ": Port actions", "route": ": casting", "catch": ": catching", "silent": ""}
 """What a Step is doing, in the title: a Port action is taken in Step 1 or Step 2."""
@@ -183,48 +183,48 @@ answer single choices). The full rules: Esc, then *Rules*.
         board.refresh(layout=True)
 
     def standings(self, view: CrownState) -> str:
-        return wording.standings(view.data, self.tables, self.names(), self.viewer)
+        return words.standings(view.data, self.tables, self.names(), self.viewer)
 
     # ---- the log -------------------------------------------------------------
     def summarize_chance(self, lines: list[str]) -> list[str]:
-        return wording.summarize_chance(lines)
+        return words.summarize_chance(lines)
 
     def announcements(self, before: CrownState, after: CrownState, seat: int, action: CrownAction) -> list[str]:
         d0: CrownData = before.data
         d1: CrownData = after.data
         out: list[str] = []
         if seat == CHANCE and d0.tasks and d0.tasks[0].kind == "silent" and isinstance(action, Bait):
-            out.append(wording.silent_turn(d0, d1, self.tables, COLOUR_INDEX.get(action.colour, 6)))
-        return out + wording.announcements(d0, d1, self.tables, self.names())
+            out.append(words.silent_turn(d0, d1, self.tables, COLOUR_INDEX.get(action.colour, 6)))
+        return out + words.announcements(d0, d1, self.tables, self.names())
 
     # ---- the decision --------------------------------------------------------
     def choice_items(self, view: CrownState, legal: list[CrownAction]) -> tuple[list[Item[CrownAction]], int | None]:
         d: CrownData = view.data
-        ordered = wording.order(legal)
-        items = [Item(self.label_of(view, a), a, group=wording.group(d, self.tables, a)) for a in ordered]
-        return items, wording.preferred(d, self.tables, ordered)
+        ordered = words.order(legal)
+        items = [Item(self.label_of(view, a), a, group=words.group(d, self.tables, a)) for a in ordered]
+        return items, words.preferred(d, self.tables, ordered)
 
     def label(self, view: CrownState, action: CrownAction) -> str:
         # (The frame calls it through its guard: an engine change never hides a legal choice.)
-        return wording.label(view.data, self.tables, action, self.viewer)
+        return words.label(view.data, self.tables, action, self.viewer)
 
     def prompt(self, view: CrownState) -> str:
-        return wording.prompt(view.data, self.tables, view.legal())
+        return words.prompt(view.data, self.tables, view.legal())
 
     def step_note(self, view: CrownState) -> str:
-        return wording.step_note(view.data, view.legal())
+        return words.step_note(view.data, view.legal())
 
     def is_costly(self, view: CrownState, action: CrownAction) -> bool:
-        return wording.spends(view.data, action) and wording.tag_of(action) not in wording.DONE_TAGS
+        return words.spends(view.data, action) and words.tag_of(action) not in words.DONE_TAGS
 
     def reveals(self, view: CrownState, action: CrownAction) -> bool:
-        return wording.tag_of(action) in wording.REVEALS
+        return words.tag_of(action) in words.REVEALS
 
     def repeat_key(self, view: CrownState) -> str | None:
-        return wording.repeat_key(view.data, view.legal())
+        return words.repeat_key(view.data, view.legal())
 
     def preview(self, view: CrownState, action: CrownAction) -> str:
-        return wording.preview(view.data, self.tables, action)
+        return words.preview(view.data, self.tables, action)
 
     def answer_alone(self, view: CrownState, legal: list[CrownAction]) -> bool:
         """The frame answers single-choice questions; Crown also answers a question with
@@ -234,7 +234,7 @@ answer single choices). The full rules: Esc, then *Rules*.
         ply = self.table.state.ply
         if not self.auto_single or ply == self._auto_ply or self.busy:
             return False
-        action = wording.sensible(view.data, self.tables, legal)
+        action = words.sensible(view.data, self.tables, legal)
         if action is None:
             return False
         self._auto_ply = ply
@@ -243,7 +243,7 @@ answer single choices). The full rules: Esc, then *Rules*.
         return True
 
     def party_name(self, party: int) -> str:
-        return wording.names_of(self.names(), party + 1)[party]
+        return words.names_of(self.names(), party + 1)[party]
 
     def status(self, view: CrownState) -> str:
         d: CrownData = view.data
@@ -251,7 +251,7 @@ answer single choices). The full rules: Esc, then *Rules*.
         cur = self.table.current
         if cur is None:
             return f"{title} — game over"
-        names = wording.names_of(self.names(), len(d.parties))
+        names = words.names_of(self.names(), len(d.parties))
         if cur == self.viewer:
             base = f"{title} — your turn"
         elif d.step == 4 and cur != CHANCE:

@@ -13,6 +13,11 @@ small decisions, so it can be unit-tested without running the app:
 * :func:`standings`: the contest weights you would submit now and trophies held;
 * :func:`announcements`: trophies, Master Angler catches, the end trigger and the
   silent player's turn, found by comparing the position before and after a step.
+
+One module of about 700 lines, on purpose: every function words the same position
+with the same names (fish, cards, spaces, trophies), and a reader who looks up how
+one choice is worded finds its neighbours and those names beside it. The same file
+name in every game's folder (``words.py``) holds that game's words.
 """
 
 from __future__ import annotations
