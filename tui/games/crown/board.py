@@ -217,9 +217,7 @@ def trophies_left(d: CrownData, wide: bool) -> list[Text]:
         out = Text("Next:", style="bold")
         for kind in words.STACKS_SHOWN[:5]:
             values: list[int] = getattr(st, kind, [])
-            out.append(
-                f" {words.TROPHY_SHORT[kind]} " if kind == "first_to_12" else f" · {words.TROPHY_SHORT[kind]} "
-            )
+            out.append(f" {words.TROPHY_SHORT[kind]} " if kind == "first_to_12" else f" · {words.TROPHY_SHORT[kind]} ")
             out.append(str(values[0]) if values else "—", style="bold" if values else "dim")
         contests = st.shore or st.lake or st.river
         out.append(" · Contests ")
