@@ -11,8 +11,8 @@ import pytest
 
 from coldwater.net.table import Seat, SeatKind, Table
 from coldwater.tui.app import ColdwaterApp
-from coldwater.tui.screens.guard import HookError, HookGuard
 from coldwater.tui.screens.table import TableScreen
+from coldwater.tui.screens.table.guard import HookError, HookGuard
 from coldwater.tui.settings import Settings
 from coldwater.tui.widgets.choices import ChoiceList
 from tests import toygame

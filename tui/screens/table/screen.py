@@ -20,15 +20,20 @@ looking: in solo the one local person, in hotseat the person whose turn it is
 same view in solo and from the public view in hotseat, so an old line never
 shows one player's secret to the next.
 
-Bots and chance run in a Textual worker through ``Table.step()``; bot thinking
-happens in a thread (``asyncio.to_thread``), so the screen keeps repainting.
+Bots and chance are played by the :class:`~.driver.Driver` in a Textual worker; the
+log is written by the :class:`~.logwriter.TableLog`; every game hook is called
+through the :class:`~.guard.HookGuard`.
+
+Why this module is still one piece of about 950 lines: it is one Textual screen,
+and what is left here is what Textual dispatches to the screen by name (its
+``action_*`` keys, ``on_*`` handlers, ``check_action``, ``compose``) or what the
+per-game screens override as hooks. The parts that are not screen code (the log,
+the driver, the guard) live beside it. The hooks are the next to leave: they
+become a pure per-game words object passed in (docs/tui.md, "Table screen hooks").
 """
 
 from __future__ import annotations
 
-import asyncio
-import re
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar, cast
@@ -43,16 +48,15 @@ from textual.widget import Widget
 from textual.widgets import Input, OptionList, Static
 from textual.worker import Worker, WorkerState
 
-from coldwater.core.clock import START, Clock, advance
-from coldwater.core.errors import IllegalAction, NotationError
+from coldwater.core.clock import Clock
+from coldwater.core.errors import IllegalAction
 from coldwater.core.notation import Action
-from coldwater.core.state import CHANCE, Game, State
-from coldwater.net import paths, records
-from coldwater.net.table import Applied, GameOver, SeatKind, Table, Undone, seat_label
+from coldwater.core.state import CHANCE, State
+from coldwater.net import records
+from coldwater.net.table import Applied, GameOver, Table, Undone, seat_label
 from coldwater.net.tablelike import TableLike
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen
-from coldwater.tui.screens.guard import HookGuard
 from coldwater.tui.thinking import ThinkingStopped
 from coldwater.tui.widgets.board import BoardView
 from coldwater.tui.widgets.choices import ChoiceList, FilterBox, Item
@@ -60,11 +64,9 @@ from coldwater.tui.widgets.footer import SteadyFooter
 from coldwater.tui.widgets.log import GameLog, Kind, LogBook, LogEntry, LogPane
 from coldwater.tui.widgets.rows import break_row
 
-
-def with_names(text: str, names: list[str]) -> str:
-    """Engines say "Seat 2"; people like to read the name they chose."""
-    return re.sub(r"\bSeat (\d+)\b", lambda m: names[int(m[1]) - 1] if 0 < int(m[1]) <= len(names) else m[0], text)
-
+from .driver import Driver
+from .guard import HookGuard
+from .logwriter import TableLog, records_dir, with_names
 
 DONE_TAGS: frozenset[str] = frozenset({"end", "pass", "done", "stop"})
 """Notation tags the default :meth:`TableScreen.is_done` takes for "end your turn"/pass."""
@@ -79,18 +81,6 @@ class Pane(msgspec.Struct, frozen=True):
     """Shown in the footer beside its key, and as the pane's heading."""
     letter: str = ""
     """A capital letter that opens it too (beside F4, F5, F6 by position)."""
-
-
-def _replay(state: State[Any, Any], game: Game[Any, Any], notation: str) -> bool:
-    """Apply one record entry to `state` (the log's replay); True when applied."""
-    state.apply(game.parse_action(notation))
-    return True
-
-
-def records_dir() -> Path:
-    p = paths.data_dir() / "records"
-    p.mkdir(parents=True, exist_ok=True)
-    return p
 
 
 S = TypeVar("S", bound=State[Any, Any])
@@ -165,33 +155,22 @@ leaving and resuming later loses nothing, the log included.
         self._describe_view: S | None = None
         self._finished = False
         self._handing_over = False
-        self._chance_lines: list[str] = []
-        self._clock: Clock = START
-        """Round and turn of the last position logged (see `clock`)."""
-        self._chance_clock: Clock = START
-        """The turn the chance lines waiting in `_chance_lines` happened in."""
-        self.logbook = LogBook()
+        self.guard = HookGuard(table.game.name, strict=lambda: self.cw.strict)
+        """Runs this game's hooks: a failure is logged and the frame's fallback shown, or, in an
+        app made ``strict`` (the tests), raised (guard.py)."""
+        self.log_writer: TableLog[S, A] = TableLog(table, self, self.guard, self)
         self.pane = ""
         """The open full-screen pane ("" for the table itself)."""
         self._always: dict[str, str] = {}
         """Repeated questions answered with "!" this game: question key -> action notation."""
         self._auto_ply = -1
-        self._summary_ply = -1
         self._side_height: int | None = -1
-        self._thinking: tuple[int, float] = (-1, 0.0)
+        self.driver = Driver(table, self)
+        """Plays chance, bots and remote seats in the "drive" worker (driver.py)."""
         self._composed = False
         self._answering = False
         self._bot_shown = False
         """The line saying a bot plays this seat is on screen (a LAN fair table's turn timer ran out)."""
-        self._guard: HookGuard | None = None
-
-    @property
-    def guard(self) -> HookGuard:
-        """Runs this game's hooks: a failure is logged and the frame's fallback shown, or, in an
-        app made ``strict`` (the tests), raised (tui/screens/guard.py)."""
-        if self._guard is None:
-            self._guard = HookGuard(self.table.game.name, strict=self.cw.strict)
-        return self._guard
 
     BOARD: ClassVar[type[BoardView[Any]]] = BoardView
     """The game's board widget; the replay screen draws positions with it too."""
@@ -295,7 +274,7 @@ leaving and resuming later loses nothing, the log included.
         counted from the positions this screen has seen (a LAN table)."""
         rec = self.table.record
         last = rec.entries[-1].clock if rec is not None and rec.entries else None
-        return last if last is not None else self._clock
+        return last if last is not None else self.log_writer.clock
 
     def status_line(self, view: S, status: str) -> str:
         """`status` with the round and turn after its first part (who is to play)."""
@@ -603,100 +582,43 @@ leaving and resuming later loses nothing, the log included.
         if event.option_list.id == "decision":
             self._show_preview()
 
-    # ---- the log -------------------------------------------------------------
+    # ---- the log (written by TableLog, logwriter.py) ------------------------------
+    @property
+    def logbook(self) -> LogBook:
+        return self.log_writer.book
+
     def log_entry(self, kind: Kind, text: str, who: str = "", clock: Clock | None = None) -> LogEntry:
-        entry = self._add(kind, text, who, clock)
-        if self._composed:
-            # (query, not query_one: a worker's step may land while the screen is being taken down)
-            for log in self.query("#log").results(GameLog):
-                log.show_entry(entry)
-            for pane in self.query("#log-pane").results(LogPane):
-                pane.show_entry(entry)
-        return entry
-
-    def describe_applied(self, before: S | None, seat: int, notation: str) -> tuple[str, A | None]:
-        """The log text of an applied action and the action itself (None if unparsable)."""
-        text = notation.split()[0] if notation else "(sealed)"
-        action: A
-        try:
-            action = self.table.game.parse_action(notation)
-        except NotationError:  # a sealed or foreign notation: the tag alone cannot leak a secret
-            return text, None
-        if before is not None:
-            text = self.guard.call(text, before.describe, action)  # a description is a courtesy
-        return with_names(text, [s.name for s in self.table.seats]), action
-
-    def _add(self, kind: Kind, text: str, who: str, clock: Clock | None) -> LogEntry:
-        if clock is None:
-            return self.logbook.add(kind, text, who)
-        party = self.guard.call("", self.party_name, clock.party) if not clock.setup else ""
-        return self.logbook.add(kind, text, who, clock.round, turn=clock.turn, party=party)
+        return self.log_writer.entry(kind, text, who, clock)
 
     def record_applied(self, before: S | None, after: S, seat: int, notation: str) -> None:
-        """Log one applied action: the move (or chance line), then its announcements,
-        under the round and turn it was made in."""
-        names = [s.name for s in self.table.seats]
-        text, action = self.describe_applied(before, seat, notation)
-        rnd = self._clock
-        self._clock = self.guard.call(rnd, advance, rnd, after)
-        if seat == CHANCE:
-            if self._chance_lines and self._chance_clock.turn != rnd.turn:
-                self.flush_chance()  # a new turn's draws get its own heading
-            self._chance_clock = rnd
-            self._chance_lines.append(text)  # written together, before the next move
-        else:
-            self.flush_chance()
-            who = seat_label(self.table.seats, seat)
-            if before is not None and action is not None:
-                who = self.guard.call(who, self.actor_name, before, seat, action)
-            self.log_entry("move", text, who, rnd)
-        if before is not None and action is not None:
-            lines = self.guard.call([], self.announcements, before, after, seat, action)  # a courtesy
-            if lines:
-                self.flush_chance()
-            for line in lines:
-                self.log_entry("announce", with_names(line, names), "", rnd)
+        self.log_writer.record_applied(before, after, seat, notation)
 
     def rebuild_log(self) -> None:
-        """Write the log again from the game record (Resume, Undo), so it is never empty.
+        """Write the log again from the record (Resume, Undo), from the view the live log uses."""
+        self.log_writer.rebuild(self.log_seat, self.as_view)
 
-        Each step is described from the same view the live log uses, so it shows no
-        more than the live log would have. A LAN table keeps no record here."""
-        rec = self.table.record
-        if rec is None or not rec.entries:
-            return
-        from coldwater.core import record as rec_mod
+    def flush_chance(self, *, live: bool = True) -> None:
+        self.log_writer.flush_chance(live=live)
 
-        # The table replayed this record already, so neither step below can fail; if one does,
-        # the log stops there (a log is not worth a crash) and the guard says why.
-        start = self.guard.call(None, rec_mod.initial_state, rec, self.table.game)
-        if start is None:
-            return
-        state = start[1]
-        notes = [e for e in self.logbook.entries if e.kind == "note" and not e.text.startswith("(")]
-        self.logbook.clear()
-        self._chance_lines = []
-        self._clock = self._chance_clock = START
-        for note in notes:
-            self.logbook.add("note", note.text)
-        seat_view = self.log_seat
-        game = self.table.game
-        for entry in rec.entries:
-            before = self.as_view(state.view(seat_view))
-            if not self.guard.call(False, _replay, state, game, entry.action):
-                break
-            self.record_applied(before, self.as_view(state.view(seat_view)), entry.seat, entry.action)
-        self.flush_chance(live=False)
-        over = self.table.state.is_over
-        if over:
-            self.logbook.add(
-                "outcome", with_names(self.table.state.scores().outcome, [s.name for s in self.table.seats])
-            )
-        if self._composed:
-            for log in self.query("#log").results(GameLog):
-                log.show_all(self.logbook.entries)
-            for pane in self.query("#log-pane").results(LogPane):
-                pane.show_all(self.logbook.entries)
+    def since_your_turn(self) -> None:
+        self.log_writer.since_your_turn(self.viewer)
+
+    # (the LogSink the writer shows its entries through)
+    def log_live(self) -> bool:
+        return self._composed
+
+    def show_log_entry(self, entry: LogEntry) -> None:
+        # (query, not query_one: a worker's step may land while the screen is being taken down)
+        for log in self.query("#log").results(GameLog):
+            log.show_entry(entry)
+        for pane in self.query("#log-pane").results(LogPane):
+            pane.show_entry(entry)
+
+    def show_log(self, entries: list[LogEntry]) -> None:
+        for log in self.query("#log").results(GameLog):
+            log.show_all(entries)
+        for pane in self.query("#log-pane").results(LogPane):
+            pane.show_all(entries)
 
     def _on_event(self, event: Applied | GameOver | Undone) -> None:
         if not self.is_mounted or self not in self.app.screen_stack:
@@ -704,10 +626,7 @@ leaving and resuming later loses nothing, the log included.
         if isinstance(event, Undone):
             return  # the undoing screen rebuilds the log itself
         if isinstance(event, GameOver):
-            self.flush_chance()
-            self.log_entry(
-                "outcome", with_names(event.outcome or "The game is over.", [s.name for s in self.table.seats])
-            )
+            self.log_writer.game_over(event.outcome)
             return
         # A LAN table says which view the step was made from (steps may come in a burst);
         # a local table applies one step per drive, from the view taken just before it.
@@ -716,41 +635,6 @@ leaving and resuming later loses nothing, the log included.
         self.record_applied(before, self.seen_by(self.log_seat), event.seat, event.action)
         if event.seat == self.viewer and self.bot_plays() and not self.busy:
             self.drive()  # the bot moved for this seat: nobody's keys made it, so the screen follows on its own
-
-    def flush_chance(self, *, live: bool = True) -> None:
-        """Write the chance lines gathered since the last move, summarised."""
-        if not self._chance_lines:
-            return
-        lines, self._chance_lines = self._chance_lines, []
-        for line in self.summarize_chance(lines):
-            if live and self._composed:
-                self.log_entry("chance", line, "", self._chance_clock)
-            else:
-                self._add("chance", line, "", self._chance_clock)
-
-    def since_your_turn(self) -> None:
-        """At the start of a person's turn: one line of what everyone else did since."""
-        ply = self.table.state.ply
-        if self.viewer is None or ply == self._summary_ply:
-            return
-        self._summary_ply = ply
-        me = seat_label(self.table.seats, self.viewer)
-        last = self.logbook.entries[-1] if self.logbook.entries else None
-        if last is not None and last.kind == "move" and last.who == me:
-            return  # still my turn: nothing new to tell
-        others = self.logbook.since_last(me)
-        if not any(e.kind == "move" for e in others):
-            return
-        parts: list[str] = []
-        for entry in others:
-            text = entry.text if entry.kind == "move" else f"★ {entry.text}"
-            if entry.kind == "move" and entry.who and text.startswith(entry.who + " "):
-                text = text[len(entry.who) + 1 :]  # "Bot: charts a course", not "Bot: Bot charts…"
-            if parts and entry.kind == "move" and parts[-1].startswith(entry.who + ": "):
-                parts[-1] += f"; {text}"
-            else:
-                parts.append(f"{entry.who}: {text}" if entry.kind == "move" else text)
-        self.log_entry("summary", "Since your last turn — " + " · ".join(parts))
 
     # ---- acting ------------------------------------------------------------
     def on_choice_list_chosen(self, event: ChoiceList.Chosen) -> None:
@@ -784,38 +668,18 @@ leaving and resuming later loses nothing, the log included.
     def drive(self) -> None:
         # Pass the function, not a coroutine: an exclusive worker that replaces one
         # before it starts would otherwise leave a coroutine that is never awaited.
-        worker: Worker[None] = self.run_worker(self._drive, name="drive", group="drive", exclusive=True)
+        worker: Worker[None] = self.run_worker(self.driver.run, name="drive", group="drive", exclusive=True)
         del worker  # named only so mypy infers the worker's result type (None)
 
-    async def _drive(self) -> None:
-        # Repaint only where a person can see a difference: once when a bot starts
-        # thinking, after each bot move when moves are paced, and at the end. Chance
-        # steps (a fill draws up to six bait) do not each need a frame.
-        t = self.table
-        waiting_on: int | None = None
-        while t.current is not None and not t.waiting_for_person:
-            cur = t.current
-            if cur != CHANCE and cur != waiting_on:
-                # The position the seat thinks over, chance steps included (a remote player may think
-                # for minutes: the board must not stay as it was before the setup's draws).
-                self.refresh_view()
-                self.show_waiting(cur)
-                waiting_on = cur
-            self._describe_view = self.seen_by(self.log_seat)
-            if not await t.step():
-                break
-            if cur != CHANCE and t.seats[cur].kind is SeatKind.BOT and self.cw.bot_delay > 0:
-                self.refresh_view()
-                await asyncio.sleep(self.cw.bot_delay)
-            elif (
-                cur != CHANCE
-                and (self.read_only or t.seats[cur].kind is SeatKind.REMOTE)
-                and self in self.app.screen_stack
-            ):
-                # Watching (no turn of ours ends this loop), or another person at a LAN table
-                # making the several decisions of one turn: draw each, as it is in the log.
-                self.refresh_view()
-        self._after_drive()
+    # (the Stage the driver plays for)
+    def before_step(self) -> None:
+        self._describe_view = self.seen_by(self.log_seat)
+
+    def pace(self) -> float:
+        return self.cw.bot_delay
+
+    def on_screen(self) -> bool:
+        return self in self.app.screen_stack
 
     def _drawable(self) -> bool:
         """Whether the frame's rows are there to draw on: a worker can go on after the person
@@ -829,7 +693,7 @@ leaving and resuming later loses nothing, the log included.
         if not self._drawable():
             return
         who = seat_label(self.table.seats, seat)
-        self._thinking = (seat, time.monotonic())
+        self.driver.waiting_on(seat)
         self.say("#decision-title", f"{who} is thinking…")
         self.say("#status", self.status_line(self.current_view(), f"{self.table.game.title} — {who} is thinking…"))
         self.query_one("#decision", ChoiceList).set_items([])
@@ -840,10 +704,9 @@ leaving and resuming later loses nothing, the log included.
         how long it has been, so a slow search never looks like a frozen table."""
         if self.bot_plays() != self._bot_shown and self._drawable():
             self.refresh_view()  # the turn timer ran out (or the seat was taken back)
-        seat, since = self._thinking
-        if seat < 0 or self.table.current != seat or not self.busy:
+        seat, took = self.driver.thought_for()
+        if seat < 0 or not self.busy:
             return
-        took = int(time.monotonic() - since)
         if took >= 2:
             who = seat_label(self.table.seats, seat)
             self.say("#decision-title", f"{who} is thinking… {took} s")
@@ -854,7 +717,7 @@ leaving and resuming later loses nothing, the log included.
                 return  # the table is closing; nothing was lost
             self.notify(f"The game stopped: {event.worker.error}", severity="error", timeout=30)
 
-    def _after_drive(self) -> None:
+    def after_drive(self) -> None:
         if not self.is_mounted:
             return
         t = self.table
@@ -1105,7 +968,7 @@ leaving and resuming later loses nothing, the log included.
             self.notify(str(e), severity="warning", timeout=5)
             return
         self._auto_ply = self.table.state.ply  # do not answer the question we just went back to
-        self._summary_ply = self.table.state.ply
+        self.log_writer.summary_ply = self.table.state.ply
         self.rebuild_log()
         self.log_entry("note", "(undone)")
         self.refresh_view()

@@ -29,11 +29,16 @@ class HookError(RuntimeError):
 class HookGuard:
     """Runs a game's hooks for one table screen: log and fall back, or (strict) raise."""
 
-    def __init__(self, game: str, *, strict: bool) -> None:
+    def __init__(self, game: str, *, strict: bool | Callable[[], bool]) -> None:
         self.game = game
-        self.strict = strict
+        self._strict = strict
         self.failures = 0
         """How many hooks failed and fell back (a player's session keeps going; the log has each)."""
+
+    @property
+    def strict(self) -> bool:
+        """Raise instead of falling back (asked when a hook fails: a screen's app is known only then)."""
+        return self._strict() if callable(self._strict) else self._strict
 
     def call(self, fallback: T, hook: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
         """`hook(*args, **kwargs)`, or `fallback` if it raises (see :meth:`failed`)."""
