@@ -534,8 +534,3 @@ then *Rules*.
         from coldwater.tui.screens.score import ScoreScreen
 
         self.app.switch_screen(ScoreScreen(t.game.title, self.final_scores(), self.player_names()))
-
-
-# Textual merges BINDINGS when the class is created, before TableScreen.__init_subclass__
-# adds the pane keys; merge again so F4/O and F5/P work (reported to the frame's owner).
-AquaticaTableScreen._merged_bindings = AquaticaTableScreen._merge_bindings()

@@ -139,11 +139,12 @@ leaving and resuming later loses nothing, the log included.
     """The game's own full-screen panes, in key order (F4, F5, F6); see :meth:`compose_pane`."""
 
     def __init_subclass__(cls, **kw: Any) -> None:
-        super().__init_subclass__(**kw)
         if "PANES" in cls.__dict__ and cls.PANES:
-            # Textual merges BINDINGS along the class hierarchy; a game's panes add theirs.
+            # A game's panes add their keys. Before Textual's own __init_subclass__, which merges
+            # BINDINGS along the class hierarchy as the class is made.
             own = list(cls.__dict__.get("BINDINGS", []))
             cls.BINDINGS = own + keymap.pane_bindings([(p.id, p.title, p.letter) for p in cls.PANES])
+        super().__init_subclass__(**kw)
 
     def __init__(self, table: TableLike) -> None:
         super().__init__()
