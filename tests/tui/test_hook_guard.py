@@ -11,6 +11,7 @@ import pytest
 
 from coldwater.net.table import Seat, SeatKind, Table
 from coldwater.tui.app import ColdwaterApp
+from coldwater.tui.games.words import TableWords
 from coldwater.tui.screens.table import TableScreen
 from coldwater.tui.screens.table.guard import HookError, HookGuard
 from coldwater.tui.settings import Settings
@@ -18,14 +19,18 @@ from coldwater.tui.widgets.choices import ChoiceList
 from tests import toygame
 
 
-class BrokenWords(TableScreen[Any, Any, Never]):
-    """The toy game's table with a standings line and labels that always fail."""
+class BrokenWords(TableWords[Any, Any, Never]):
+    """Words for the toy game whose standings line and labels always fail."""
 
-    def standings(self, view: Any) -> str:
+    def standings(self, view: Any, viewer: int | None) -> str:
         raise KeyError("no such seat")
 
-    def label(self, view: Any, action: Any) -> str:
+    def label(self, view: Any, action: Any, viewer: int | None) -> str:
         raise IndexError("an action nobody worded")
+
+
+class BrokenScreen(TableScreen[Any, Any, Never]):
+    WORDS = BrokenWords
 
 
 def toy_table(home: Path) -> Table:
@@ -38,7 +43,7 @@ async def test_a_failing_hook_is_logged_and_the_game_goes_on(home: Path, caplog:
     app = ColdwaterApp(settings=Settings(bot_delay=0.0), bot_process=False)  # as a player runs it
     caplog.set_level(logging.ERROR, logger="coldwater.tui")
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = BrokenWords(toy_table(home))
+        screen = BrokenScreen(toy_table(home))
         app.push_screen(screen)
         for _ in range(50):
             await pilot.pause()
@@ -46,7 +51,7 @@ async def test_a_failing_hook_is_logged_and_the_game_goes_on(home: Path, caplog:
                 break
         values = screen.query_one("#decision", ChoiceList).values
         assert [str(v) for v in values] == ["hold", "roll"]  # every legal choice is still offered
-        labels = [screen.plain_label(screen.current_view(), v) for v in values]
+        labels = [screen.words.plain_label(screen.current_view(), v) for v in values]
         assert all(labels), labels  # ... under the engine's own words
         assert screen.guard.failures >= 3  # the standings line and both labels
     said = [r for r in caplog.records if r.name == "coldwater.tui"]
@@ -59,7 +64,7 @@ async def test_a_failing_hook_fails_the_test_in_a_strict_app(home: Path) -> None
     app = ColdwaterApp(settings=Settings(bot_delay=0.0), bot_process=False, strict=True)
     with pytest.raises(HookError, match="toy table: .*failed"):
         async with app.run_test(size=(80, 24)) as pilot:
-            app.push_screen(BrokenWords(toy_table(home)))
+            app.push_screen(BrokenScreen(toy_table(home)))
             for _ in range(50):
                 await pilot.pause()
 

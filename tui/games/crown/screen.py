@@ -18,30 +18,17 @@ from textual.geometry import Size
 from textual.widget import Widget
 
 from coldwater import themes
-from coldwater.core.crown.actions import Bait, CrownAction
+from coldwater.core.crown.actions import CrownAction
 from coldwater.core.crown.content import Tables
-from coldwater.core.crown.model import COLOUR_INDEX, CrownData
 from coldwater.core.crown.state import CrownState
-from coldwater.core.state import CHANCE, Game
+from coldwater.core.state import Game
+from coldwater.tui.games.words import TableWords
 from coldwater.tui.screens.table import TableScreen
 from coldwater.tui.widgets.board import BoardView
-from coldwater.tui.widgets.choices import Item
 
 from . import board as draw
 from . import words
-
-_STEP_PART = {"port": ": Port actions", "route": ": casting", "catch": ": catching", "silent": ""}
-"""What a Step is doing, in the title: a Port action is taken in Step 1 or Step 2."""
-
-
-def tables_of(game: object) -> Tables:
-    """The engine's content tables (weights, tags, spots) for `game`."""
-    t = getattr(game, "tables", None)
-    if isinstance(t, Tables):
-        return t
-    from coldwater.core.crown.content import load_default
-
-    return load_default()
+from .words import CrownWords, tables_of
 
 
 class CrownBoard(BoardView[CrownState]):
@@ -158,12 +145,12 @@ answer single choices). The full rules: Esc, then *Rules*.
 """
     )
 
+    words: CrownWords
+    WORDS: ClassVar[type[TableWords[Any, Any, Any]]] = CrownWords
+
     @property
     def tables(self) -> Tables:
-        return self.query_one("#board", CrownBoard).tables
-
-    def names(self) -> list[str]:
-        return [s.name for s in self.table.seats]
+        return self.words.tables
 
     # ---- board and panes -----------------------------------------------------
     def action_pane(self, pane_id: str) -> None:
@@ -182,50 +169,7 @@ answer single choices). The full rules: Esc, then *Rules*.
         board._cache = None
         board.refresh(layout=True)
 
-    def standings(self, view: CrownState) -> str:
-        return words.standings(view.data, self.tables, self.names(), self.viewer)
-
-    # ---- the log -------------------------------------------------------------
-    def summarize_chance(self, lines: list[str]) -> list[str]:
-        return words.summarize_chance(lines)
-
-    def announcements(self, before: CrownState, after: CrownState, seat: int, action: CrownAction) -> list[str]:
-        d0: CrownData = before.data
-        d1: CrownData = after.data
-        out: list[str] = []
-        if seat == CHANCE and d0.tasks and d0.tasks[0].kind == "silent" and isinstance(action, Bait):
-            out.append(words.silent_turn(d0, d1, self.tables, COLOUR_INDEX.get(action.colour, 6)))
-        return out + words.announcements(d0, d1, self.tables, self.names())
-
     # ---- the decision --------------------------------------------------------
-    def choice_items(self, view: CrownState, legal: list[CrownAction]) -> tuple[list[Item[CrownAction]], int | None]:
-        d: CrownData = view.data
-        ordered = words.order(legal)
-        items = [Item(self.label_of(view, a), a, group=words.group(d, self.tables, a)) for a in ordered]
-        return items, words.preferred(d, self.tables, ordered)
-
-    def label(self, view: CrownState, action: CrownAction) -> str:
-        # (The frame calls it through its guard: an engine change never hides a legal choice.)
-        return words.label(view.data, self.tables, action, self.viewer)
-
-    def prompt(self, view: CrownState) -> str:
-        return words.prompt(view.data, self.tables, view.legal())
-
-    def step_note(self, view: CrownState) -> str:
-        return words.step_note(view.data, view.legal())
-
-    def is_costly(self, view: CrownState, action: CrownAction) -> bool:
-        return words.spends(view.data, action) and words.tag_of(action) not in words.DONE_TAGS
-
-    def reveals(self, view: CrownState, action: CrownAction) -> bool:
-        return words.tag_of(action) in words.REVEALS
-
-    def repeat_key(self, view: CrownState) -> str | None:
-        return words.repeat_key(view.data, view.legal())
-
-    def preview(self, view: CrownState, action: CrownAction) -> str:
-        return words.preview(view.data, self.tables, action)
-
     def answer_alone(self, view: CrownState, legal: list[CrownAction]) -> bool:
         """The frame answers single-choice questions; Crown also answers a question with
         one sensible answer (a cast bait with one Master Angler card it fits)."""
@@ -241,29 +185,3 @@ answer single choices). The full rules: Esc, then *Rules*.
         self.log_entry("note", f"(the only sensible choice) {self.label_of(view, action)}")
         self.call_later(self.choose, action)
         return True
-
-    def party_name(self, party: int) -> str:
-        return words.names_of(self.names(), party + 1)[party]
-
-    def status(self, view: CrownState) -> str:
-        d: CrownData = view.data
-        title = self.table.game.title
-        cur = self.table.current
-        if cur is None:
-            return f"{title} — game over"
-        names = words.names_of(self.names(), len(d.parties))
-        if cur == self.viewer:
-            base = f"{title} — your turn"
-        elif d.step == 4 and cur != CHANCE:
-            base = f"{title} — {names[cur]} is choosing"
-        else:
-            whose = names[d.turn] if 0 <= d.turn < len(names) else "?"
-            base = f"{title} — {whose}'s turn"
-        extra = []
-        if 1 <= d.step <= 3:
-            extra.append(f"Step {d.step} of 3" + _STEP_PART.get(d.phase, ""))
-        if d.end_triggered and d.step < 4:
-            extra.append("final round")
-        if d.step == 4:
-            extra.append("the contests")
-        return base + (f" · {' · '.join(extra)}" if extra else "")

@@ -14,8 +14,20 @@ live beside it in ``words.py`` and ``board.py``, free of Textual.
 
 from __future__ import annotations
 
+from coldwater.tui.games.words import DONE_TAGS, TableWords
+
 from .guard import HookError, HookGuard
 from .logwriter import TableLog, records_dir, with_names
-from .screen import DONE_TAGS, Pane, TableScreen
+from .screen import Pane, TableScreen
 
-__all__ = ["DONE_TAGS", "HookError", "HookGuard", "Pane", "TableLog", "TableScreen", "records_dir", "with_names"]
+__all__ = [
+    "DONE_TAGS",
+    "HookError",
+    "HookGuard",
+    "Pane",
+    "TableLog",
+    "TableScreen",
+    "TableWords",
+    "records_dir",
+    "with_names",
+]

@@ -56,6 +56,7 @@ from coldwater.net import records
 from coldwater.net.table import Applied, GameOver, Table, Undone, seat_label
 from coldwater.net.tablelike import TableLike
 from coldwater.tui import keymap
+from coldwater.tui.games.words import TableWords
 from coldwater.tui.screens.base import BaseScreen
 from coldwater.tui.thinking import ThinkingStopped
 from coldwater.tui.widgets.board import BoardView
@@ -67,9 +68,6 @@ from coldwater.tui.widgets.rows import break_row
 from .driver import Driver
 from .guard import HookGuard
 from .logwriter import TableLog, records_dir, with_names
-
-DONE_TAGS: frozenset[str] = frozenset({"end", "pass", "done", "stop"})
-"""Notation tags the default :meth:`TableScreen.is_done` takes for "end your turn"/pass."""
 
 
 class Pane(msgspec.Struct, frozen=True):
@@ -159,7 +157,9 @@ leaving and resuming later loses nothing, the log included.
         self.guard = HookGuard(table.game.name, strict=lambda: self.cw.strict)
         """Runs this game's hooks: a failure is logged and the frame's fallback shown, or, in an
         app made ``strict`` (the tests), raised (guard.py)."""
-        self.log_writer: TableLog[S, A] = TableLog(table, self, self.guard, self)
+        self.words: TableWords[S, A, C] = self.WORDS(table.game, [s.name for s in table.seats])
+        """The game's words, pure (words.py); made from the screen's WORDS and the table."""
+        self.log_writer: TableLog[S, A] = TableLog(table, self.words, self.guard, self)
         self.pane = ""
         """The open full-screen pane ("" for the table itself)."""
         self._always: dict[str, str] = {}
@@ -172,6 +172,9 @@ leaving and resuming later loses nothing, the log included.
         self._answering = False
         self._bot_shown = False
         """The line saying a bot plays this seat is on screen (a LAN fair table's turn timer ran out)."""
+
+    WORDS: ClassVar[type[TableWords[Any, Any, Any]]] = TableWords
+    """The game's words (a pure TableWords subclass in ``tui/games/<game>/words.py``)."""
 
     BOARD: ClassVar[type[BoardView[Any]]] = BoardView
     """The game's board widget; the replay screen draws positions with it too."""
@@ -203,72 +206,34 @@ leaving and resuming later loses nothing, the log included.
     def update_pane(self, pane_id: str, view: S) -> None:
         """Redraw pane `pane_id` from `view`; called when it opens and on every repaint while open."""
 
-    def standings(self, view: S) -> str:
-        """One line shown at every size (e.g. "PP: Ann 12 · Bot 9"); "" hides nothing but says nothing."""
-        return ""
-
-    # ---- hooks: the decision -----------------------------------------------
+    # ---- the decision: the screen's list, worded by its words -------------------------
+    # A screen whose own state changes what the list offers (Fisheries' cursor) overrides
+    # these; every other word comes from `self.words` alone.
     def choice_items(self, view: S, legal: list[A]) -> tuple[list[Item[A | C]], int | None]:
-        """The legal actions as list items (grouped) and the one to pre-select.
-
-        The frame then makes the pre-selection safe (never costly, never done) and
-        gives the done action its fixed key."""
-        return [Item(self.label_of(view, a), a, group=self.group(view, a)) for a in legal], None
-
-    def group(self, view: S, action: A | C) -> str:
-        return ""
-
-    def label(self, view: S, action: A | C) -> str:
-        return view.describe(action)
-
-    def plain_label(self, view: S, action: A | C) -> str:
-        """The words shown when :meth:`label` fails: the engine's own, else the notation."""
-        return self.guard.call(str(action), view.describe, action)
-
-    def label_of(self, view: S, action: A | C) -> str:
-        """:meth:`label` through the guard (:meth:`plain_label` if it fails): what the frame
-        and a game's ``choice_items`` show, so a wording bug never hides a legal choice."""
-        return self.guard.either(self.label, self.plain_label, view, action)
+        """The list's items (grouped) and the game's preferred highlight; the frame then makes
+        the highlight safe and gives the done action its fixed key."""
+        choices, pre = self.words.choice_items(view, legal, self.label_of)
+        return [Item(c.label, c.value, group=c.group) for c in choices], pre
 
     def prompt(self, view: S) -> str:
-        return "Your choice"
+        return self.words.prompt(view)
 
     def step_note(self, view: S) -> str:
-        """Where a multi-step action stands, e.g. "1 of 2"; shown after the prompt."""
-        return ""
-
-    def is_done(self, view: S, action: A | C) -> bool:
-        """True for the action that ends the turn / passes / says done (it gets the fixed key)."""
-        return str(action).split(" ", 1)[0] in DONE_TAGS
+        return self.words.step_note(view)
 
     def is_costly(self, view: S, action: A | C) -> bool:
-        """True for an action that spends a resource or discards; never highlighted by default."""
-        return False
-
-    def reveals(self, view: S, action: A | C) -> bool:
-        """True for an action that shows something hidden (a draw, a look): never answered
-        automatically, even when it is the only one."""
-        return False
-
-    def repeat_key(self, view: S) -> str | None:
-        """A name for a question that comes back again and again (the lobster prompt);
-        such a question can be answered once for the game with "!". None: not one."""
-        return None
+        return self.words.is_costly(view, action)
 
     def preview(self, view: S, action: A | C) -> str:
-        """What the highlighted choice will do, when that is knowable ("" for nothing)."""
-        return ""
+        return self.words.preview(view, action)
 
-    def status(self, view: S) -> str:
-        cur = self.table.current
-        if cur is None:
-            return f"{self.table.game.title} — game over"
-        who = seat_label(self.table.seats, cur)
-        return f"{self.table.game.title} — {who} to play"
+    def label_of(self, view: S, action: A | C) -> str:
+        """The words' label through the guard (their plain label, then the notation, if it
+        fails): what the list shows, so a wording bug never hides a legal choice."""
+        return self.guard.either(self.words.label, self._plain_label, view, action, self.viewer)
 
-    def clock_text(self, view: S, clock: Clock) -> str:
-        """The round and turn in the title ("round 3 · turn 5"); a game may name its rounds."""
-        return "setting up" if clock.setup else clock.text()
+    def _plain_label(self, view: S, action: A | C, viewer: int | None) -> str:
+        return self.guard.call(str(action), self.words.plain_label, view, action)
 
     def clock(self) -> Clock:
         """Round and turn now: the record's own count where this table keeps one, else
@@ -282,25 +247,8 @@ leaving and resuming later loses nothing, the log included.
         if self.table.current is None:
             return status
         head, sep, rest = status.partition(" · ")
-        when = self.guard.call("", self.clock_text, view, self.clock())  # a courtesy: never stops the game
+        when = self.guard.call("", self.words.clock_text, view, self.clock())  # a courtesy: never stops the game
         return head + (f" · {when}" if when else "") + (f" · {rest}" if sep else "")
-
-    # ---- hooks: the log ----------------------------------------------------
-    def party_name(self, party: int) -> str:
-        """Whose turn `party`'s is, in words (a party numbered from the seats: "Silent player")."""
-        return seat_label(self.table.seats, party)
-
-    def actor_name(self, view: S, seat: int, action: A) -> str:
-        """Who made `action` in words: the seat's name, or "Silent player", "The rival"..."""
-        return seat_label(self.table.seats, seat)
-
-    def announcements(self, before: S, after: S, seat: int, action: A) -> list[str]:
-        """Lines worth a ★ in the log after `action` (trophies, completions, goals, the end)."""
-        return []
-
-    def summarize_chance(self, lines: list[str]) -> list[str]:
-        """Several chance lines in fewer words (default: as they are)."""
-        return lines
 
     # ---- layout ------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -397,7 +345,7 @@ leaving and resuming later loses nothing, the log included.
             return
         self.flush_chance()
         view = self.current_view()
-        self.say("#status", self.status_line(view, self.status(view)))
+        self.say("#status", self.status_line(view, self.words.status(view, self.viewer)))
         self._show_standings(view)
         self.update_board(view)
         if self.pane and self.pane not in ("board", "log"):
@@ -414,7 +362,7 @@ leaving and resuming later loses nothing, the log included.
             items, pre = self.make_safe(view, items, pre)
             note = self.step_note(view)
             head = self.prompt(view) + (f" ({note})" if note else "")
-            if self.repeat_key(view) is not None:
+            if self.words.repeat_key(view) is not None:
                 head += "  [! = always this answer]"
             self.say("#decision-title", head)
             decision.set_items(items, highlight=pre)
@@ -475,7 +423,9 @@ leaving and resuming later loses nothing, the log included.
         return box
 
     def _standings(self, view: S) -> str:
-        return with_names(self.guard.call("", self.standings, view), [s.name for s in self.table.seats])
+        return with_names(
+            self.guard.call("", self.words.standings, view, self.viewer), [s.name for s in self.table.seats]
+        )
 
     def make_safe(self, view: S, items: list[Item[A | C]], pre: int | None) -> tuple[list[Item[A | C]], int]:
         """Give the done action its fixed key and pre-select the game's choice only if it is
@@ -483,7 +433,7 @@ leaving and resuming later loses nothing, the log included.
         safe: list[bool] = []
         out: list[Item[A | C]] = []
         for item in items:
-            done = self._try(self.is_done, view, item.value)
+            done = self._try(self.words.is_done, view, item.value)
             costly = self._try(self.is_costly, view, item.value)
             safe.append(not done and not costly)
             out.append(msgspec.structs.replace(item, key=keymap.DONE_KEY) if done and not item.key else item)
@@ -519,7 +469,7 @@ leaving and resuming later loses nothing, the log included.
             why = "as you asked this game"
         if action is None and len(legal) == 1 and self.auto_single:
             only = legal[0]
-            if not self._try(self.is_done, view, only) and not self._try(self.reveals, view, only):
+            if not self._try(self.words.is_done, view, only) and not self._try(self.words.reveals, view, only):
                 action, why = only, "the only choice"
         if action is None:
             return False
@@ -541,7 +491,7 @@ leaving and resuming later loses nothing, the log included.
         self.choose(action)
 
     def _try_key(self, view: S) -> str | None:
-        return self.guard.call(None, self.repeat_key, view)
+        return self.guard.call(None, self.words.repeat_key, view)
 
     @property
     def auto_single(self) -> bool:
