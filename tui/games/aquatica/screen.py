@@ -7,7 +7,9 @@ offered exactly when the engine allows them, the Main Action plays a Character
 whose effects come one at a time (the prompt shows the whole card, the one now
 resolving marked), and paying adds one source at a time. Choices are grouped
 and labelled from the card data; the details pane under the choices shows the
-full card (effect text, Depths, Tribe bonus) of the highlighted choice.
+full card (effect text, Depths, Tribe bonus) of the highlighted choice. All of
+that wording is ``AqWords`` (``words.py``, pure); this module holds the screen:
+its panes, the board's forms, and the end's score sheet in the players' names.
 """
 
 from __future__ import annotations

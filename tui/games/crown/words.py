@@ -16,7 +16,7 @@ small decisions, so it can be unit-tested without running the app:
 * :class:`CrownWords`: all of it for one table's seats, the object the table screen
   is given (``tui/games/words.py``).
 
-One module of about 700 lines, on purpose: every function words the same position
+One module of about 800 lines, on purpose: every function words the same position
 with the same names (fish, cards, spaces, trophies), and a reader who looks up how
 one choice is worded finds its neighbours and those names beside it. The same file
 name in every game's folder (``words.py``) holds that game's words.

@@ -1,14 +1,13 @@
 """The table screen: the board, the current decision and the log — the frame
 shared by every game.
 
-This generic screen plays any game through the core contract; a game with its
-own board widgets subclasses it (see ``catalog.TABLE_SCREENS``) and overrides
-the hooks listed under "Table screen hooks" in ``docs/tui.md``: the board
-(:meth:`compose_board`, :meth:`update_board`), its own full-screen panes
-(:attr:`PANES`, :meth:`compose_pane`, :meth:`update_pane`), the standings line,
-the choices (labels, groups, which action is the done/pass one, which ones cost
-something, which ones reveal something, repeated questions, "1 of 2"), and the
-log (round numbers, who acted, announcements).
+This screen plays any game through the core contract. It is given the game's
+words as an object (``WORDS``: a :class:`~coldwater.tui.games.words.TableWords`,
+pure; ``tui/games/<game>/words.py``) and its board widget (``BOARD``); a game's
+own screen (see ``catalog.TABLE_SCREENS``) names them and adds only what a screen
+does: its panes (:attr:`PANES`, :meth:`compose_pane`, :meth:`update_pane`), the
+board's form, a list of its own while a cursor is out (docs/tui.md, "Table screen
+hooks").
 
 Panes: the table view (board, choices, short log) is the home; ``F2`` shows the
 board alone, ``F3`` the full log, ``F4``... the game's own panes; the same key or
@@ -21,15 +20,15 @@ same view in solo and from the public view in hotseat, so an old line never
 shows one player's secret to the next.
 
 Bots and chance are played by the :class:`~.driver.Driver` in a Textual worker; the
-log is written by the :class:`~.logwriter.TableLog`; every game hook is called
-through the :class:`~.guard.HookGuard`.
+log is written by the :class:`~.logwriter.TableLog`; the words are called through
+the :class:`~.guard.HookGuard`.
 
-Why this module is still one piece of about 950 lines: it is one Textual screen,
+Why this module is still one piece of about 900 lines: it is one Textual screen,
 and what is left here is what Textual dispatches to the screen by name (its
-``action_*`` keys, ``on_*`` handlers, ``check_action``, ``compose``) or what the
-per-game screens override as hooks. The parts that are not screen code (the log,
-the driver, the guard) live beside it. The hooks are the next to leave: they
-become a pure per-game words object passed in (docs/tui.md, "Table screen hooks").
+``action_*`` keys, ``on_*`` handlers, ``check_action``, ``compose``) and the flow
+those share (the decision list, safe highlights, answering the obvious, the
+filter, panes, hand-over, the end). What is not screen code lives beside it (the
+log writer, the driver, the guard) or in the game's words.
 """
 
 from __future__ import annotations
