@@ -412,6 +412,17 @@ class Table:
         if self.save_path is not None:
             Path(self.save_path).unlink(missing_ok=True)
 
+    # ---- what a LAN table has and a local one does not (net/tablelike.py) ----
+    can_undo = True
+    lan_role = ""
+    before_step: State[Any, Any] | None = None  # one step per drive: the screen's own view before it serves
+    opening_note = ""
+    bot_plays = False  # a local seat's person is at the keyboard: no turn timer here
+    turn_timer = 0
+
+    def take_back(self) -> bool:
+        return False
+
 
 RESULT_META = ("winner", "outcome", "ended")
 """Record ``meta`` keys a finished game gets, so lists show the winner without replaying."""

@@ -58,3 +58,35 @@ class TableLike(Protocol):
     async def step(self) -> bool: ...
 
     def delete_save(self) -> None: ...
+
+    # ---- what differs between a local table and a LAN one, asked, never probed ----
+    @property
+    def can_undo(self) -> bool:
+        """Whether :meth:`undo` exists here at all (solo and hotseat; never at a LAN table)."""
+
+    def undo(self) -> None:
+        """Take back the current person's last decision; IllegalAction says why not."""
+
+    @property
+    def lan_role(self) -> str:
+        """Whose LAN table this is: "host" / "host-failover", "seat" or "watcher" ("" at a local table)."""
+
+    @property
+    def before_step(self) -> State[Any, Any] | None:
+        """While a step's Applied is emitted, the view just before it, where the table knows it
+        (a LAN table's steps may come in a burst); None: the screen's own view taken before it."""
+
+    @property
+    def opening_note(self) -> str:
+        """A line for the top of the log ("" for none): a watcher who came in mid-game."""
+
+    @property
+    def bot_plays(self) -> bool:
+        """This seat's own process's bot plays it now (its turn timer ran out at a LAN table)."""
+
+    @property
+    def turn_timer(self) -> int:
+        """Seconds a seat has for each move before a bot plays it (0: no limit)."""
+
+    def take_back(self) -> bool:
+        """The person takes the seat back from the bot (False: the bot did not have it)."""

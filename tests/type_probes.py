@@ -15,21 +15,31 @@ from coldwater.core.crown.actions import CrownAction
 from coldwater.core.crown.state import CrownState
 from coldwater.core.fisheries.actions import CODEC as FISHERIES_CODEC
 from coldwater.core.fisheries.state import FisheriesState
+from coldwater.tui.games.words import Choice, TableWords
 from coldwater.tui.screens.table import TableScreen
 from coldwater.tui.widgets.choices import Item
 
 NotActions = tuple[list[Item[str]], int | None]
+NotChoices = tuple[list[Choice[str]], int | None]
 
 
 class WrongHooks(TableScreen[CrownState, CrownAction, Never]):
-    def label(self, view: FisheriesState, action: CrownAction) -> str:  # error: override
-        return ""
-
     def is_costly(self, view: CrownState, action: CrownAction) -> str:  # error: override
         return ""
 
     def choice_items(self, view: CrownState, legal: list[CrownAction]) -> NotActions:  # error: override
         return [Item("x", "y")], None
+
+
+class WrongWords(TableWords[CrownState, CrownAction, Never]):
+    def label(self, view: FisheriesState, action: CrownAction, viewer: int | None) -> str:  # error: override
+        return ""
+
+    def is_costly(self, view: CrownState, action: CrownAction) -> str:  # error: override
+        return ""
+
+    def choice_items(self, view: CrownState, legal: list[CrownAction], label: object) -> NotChoices:  # error: override
+        return [Choice("x", "y")], None
 
 
 def wrong_action_types() -> None:

@@ -45,8 +45,12 @@ class ColdwaterApp(App[None]):
         bot_delay: float | None = None,
         lan_start: Callable[[], Awaitable[tuple[Party, bool]]] | None = None,
         bot_process: bool = True,
+        strict: bool = False,
     ) -> None:
         super().__init__()
+        self.strict = strict
+        """A game's table hook that fails raises instead of being logged and replaced by its fallback
+        (tui/screens/guard.py): the test harness sets it, so a wording bug fails the test that meets it."""
         self._colour_filter(termcaps.no_color(os.environ))
         self.lan_start = lan_start
         """Open straight into a LAN lobby: returns (TableHost or TablePeer, is_host)."""

@@ -20,28 +20,35 @@ import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from coldwater.core.errors import IllegalAction
 from coldwater.core.notation import Action
 from coldwater.core.record import GameRecord
 from coldwater.core.state import CHANCE, State
 from coldwater.net.emitter import Emitter
 from coldwater.net.names import shown_player
+from coldwater.net.party import Party
 from coldwater.net.table import Applied, ContentRef, Event, GameOver, Seat, SeatKind
 from coldwater.net.table import Listener as TableListener
 
 if TYPE_CHECKING:
     from coldwater.net.session import Event as SessionEvent
+    from coldwater.net.session import TableHost, TablePeer, TableWatcher
 
 
 class LanTable:
     """A Table-shaped view of a LAN game for :class:`~coldwater.tui.screens.table.TableScreen`."""
 
-    def __init__(self, party: Any) -> None:
-        # Any: a TableHost, a TablePeer or a TableWatcher, told apart by `is_host`
-        # and the seat; the properties below return typed values.
-        from coldwater.net.session import StepApplied, TableHost
+    def __init__(self, party: Party) -> None:
+        # A TableHost, a TablePeer or a TableWatcher: what only one of them has is reached
+        # through `host` or `seated` (None for the others), so mypy checks every use.
+        from coldwater.net.session import StepApplied, TableHost, TablePeer, TableWatcher
 
         self.party = party
-        self.is_host = isinstance(party, TableHost)
+        self.host: TableHost | None = party if isinstance(party, TableHost) else None
+        self.seated: TablePeer | TableWatcher | None = party if isinstance(party, TablePeer | TableWatcher) else None
+        self.player: TableHost | TablePeer | None = party if isinstance(party, TableHost | TablePeer) else None
+        """The host or the seat's peer: one that plays a seat (a watcher plays none)."""
+        self.is_host = self.host is not None
         self.game = party.game
         self.save_path: str | None = None  # the net layer keeps its own records
         self.record: GameRecord | None = None
@@ -54,13 +61,14 @@ class LanTable:
         self._sent_ply = -1
         """The ply at which this seat sent its move (a peer waits for the table to apply it)."""
         # A fair-dealer table: the host holds only its own seat's view, like a peer (net/session/fairtable.py).
-        fair = self.is_host and party.fair is not None
+        host, seated = self.host, self.seated
+        fair = host is not None and host.fair is not None
         self._fair = fair
         self.my_seat: int
         self.seats: list[Seat]
-        if fair:
-            self.my_seat = party.host_seat
-            names = {s.seat: shown_player(s.name) for s in party.lobby()}
+        if host is not None and fair:
+            self.my_seat = host.host_seat
+            names = {s.seat: shown_player(s.name) for s in host.lobby()}
             n = self.state.players
             self.seats = [
                 Seat(SeatKind.PERSON if i == self.my_seat else SeatKind.REMOTE, names.get(i) or f"Seat {i + 1}")
@@ -68,15 +76,16 @@ class LanTable:
             ]
             self._step_type = StepApplied
             self._unsub = party.subscribe(self._on_peer_event)
-        elif self.is_host:
-            assert party.table is not None, "the host's game has not started"
-            self.my_seat = party.host_seat
-            self.seats = list(party.table.seats)
-            self._unsub = party.table.subscribe(self._on_table_event)
+        elif host is not None:
+            assert host.table is not None, "the host's game has not started"
+            self.my_seat = host.host_seat
+            self.seats = list(host.table.seats)
+            self._unsub = host.table.subscribe(self._on_table_event)
         else:
-            self.my_seat = party.seat
-            names = {s.seat: shown_player(s.name) for s in party.seats}  # from the host: escaped
-            n = party.state.players
+            assert seated is not None  # a Party is one of the three
+            self.my_seat = seated.seat
+            names = {s.seat: shown_player(s.name) for s in seated.seats}  # from the host: escaped
+            n = self.state.players
             self.seats = [
                 Seat(SeatKind.PERSON if i == self.my_seat else SeatKind.REMOTE, names.get(i) or f"Seat {i + 1}")
                 for i in range(n)
@@ -92,19 +101,20 @@ class LanTable:
         """This seat's view after the last step it heard of: the view the next step is described from."""
         self.before_step: State[Any, Any] | None = None
         """While an Applied is emitted: the view before that step (None: not known, e.g. after a resync)."""
-        self.opening_note = ""
-        """A line for the top of the log (a watcher who came in mid-game: the moves before are not in it)."""
         if self.my_seat < 0 and not self.is_host and self.state.ply > 0:
             self.opening_note = f"You are watching from move {self.state.ply}: the log starts here."
 
     # ---- what the table screen reads ---------------------------------------------
     @property
     def state(self) -> State[Any, Any]:
-        if self.is_host and self.party.fair is not None:
-            return self.party.fair.fs.view  # type: ignore[no-any-return]
-        if self.is_host:
-            return self.party.table.state  # type: ignore[no-any-return]
-        return self.party.state  # type: ignore[no-any-return]
+        host = self.host
+        if host is not None:
+            if host.fair is not None:
+                return host.fair.fs.view
+            assert host.table is not None, "the host's game has not started"
+            return host.table.state
+        assert self.seated is not None and self.seated.state is not None, "the game has not started"
+        return self.seated.state
 
     @property
     def current(self) -> int | None:
@@ -120,18 +130,36 @@ class LanTable:
     def bot_plays(self) -> bool:
         """This seat's person did not move within the turn timer, so its own process's bot plays it
         (a fair-dealer table: net/session/standin.py) until the person takes it back."""
-        return bool(getattr(self.party, "bot_plays", False))
+        return self.player is not None and self.player.bot_plays
 
     @property
     def turn_timer(self) -> int:
         """The table's turn timer in seconds (0: none)."""
-        info = getattr(self.party, "info", None)
-        return int(getattr(info, "turn", 0) or 0)
+        info = self.party.info
+        return info.turn if info is not None else 0
 
     def take_back(self) -> bool:
         """The person takes the seat back from the bot (False: the bot did not have it)."""
-        take = getattr(self.party, "take_back", None)
-        return bool(take()) if callable(take) else False
+        return self.player is not None and self.player.take_back()
+
+    def full_record(self, meta: dict[str, str] | None = None) -> GameRecord | None:
+        """The whole game's record once the end's audit is done (host and seat); a watcher has none."""
+        return self.player.full_record(meta) if self.player is not None else None
+
+    # ---- what a local table has and a LAN one does not ------------------------------
+    can_undo = False
+    opening_note = ""
+    """A line for the top of the log (a watcher who came in mid-game: the moves before are not in it)."""
+
+    def undo(self) -> None:
+        raise IllegalAction("There is no undo at a LAN table.")
+
+    @property
+    def lan_role(self) -> str:
+        """ "host" (or "host-failover": another seat hosts on if this one leaves), "seat" or "watcher"."""
+        if self.host is not None:
+            return "host-failover" if self.host.info.failover else "host"
+        return "seat" if self.my_seat >= 0 else "watcher"
 
     def person_seats(self) -> list[int]:
         return [self.my_seat] if self.my_seat >= 0 else []

@@ -47,6 +47,6 @@ def _missing(name: str) -> Any:
 @pytest.fixture
 def make_app() -> Callable[..., ColdwaterApp]:
     def make(catalog: Catalog | None = None, **kw: Any) -> ColdwaterApp:
-        return ColdwaterApp(catalog=catalog, settings=Settings(bot_delay=0.0), **kw)
+        return ColdwaterApp(strict=True, catalog=catalog, settings=Settings(bot_delay=0.0), **kw)
 
     return make

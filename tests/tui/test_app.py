@@ -28,7 +28,7 @@ from coldwater.tui.widgets.choices import ChoiceList
 
 def test_no_color_picks_the_ansi_theme(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NO_COLOR", "1")
-    assert ColdwaterApp(settings=Settings()).theme == "coldwater-ansi"
+    assert ColdwaterApp(strict=True, settings=Settings()).theme == "coldwater-ansi"
 
 
 @pytest.mark.parametrize(
@@ -36,7 +36,7 @@ def test_no_color_picks_the_ansi_theme(monkeypatch: pytest.MonkeyPatch) -> None:
     [("dark", "coldwater-dark"), ("light", "coldwater-light"), ("ansi", "coldwater-ansi"), (None, "coldwater-dark")],
 )
 def test_theme_names(short: str | None, full: str) -> None:
-    assert ColdwaterApp(theme=short, settings=Settings()).theme == full
+    assert ColdwaterApp(strict=True, theme=short, settings=Settings()).theme == full
 
 
 async def test_theme_change_is_kept(make_app, home: Path) -> None:
@@ -177,7 +177,7 @@ async def test_contest_preselects_the_heaviest_fish(make_app, home: Path) -> Non
 async def test_every_theme_loads_every_stylesheet(monkeypatch: pytest.MonkeyPatch, theme: str, no_color: bool) -> None:
     if no_color:
         monkeypatch.setenv("NO_COLOR", "1")
-    app = ColdwaterApp(theme=theme, catalog=Catalog(names=("crown",)), settings=Settings(bot_delay=0.0))
+    app = ColdwaterApp(strict=True, theme=theme, catalog=Catalog(names=("crown",)), settings=Settings(bot_delay=0.0))
     async with app.run_test(size=(80, 24)) as pilot:
         for key in ("s", "escape", "u", "escape", "t", "escape", "question_mark", "escape"):
             await pilot.press(key)

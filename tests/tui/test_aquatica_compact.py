@@ -109,11 +109,11 @@ async def test_e_only_ends_the_turn_and_matrona_is_never_the_default(make_app) -
                     assert decision.key_for(v).isdigit(), "a skip has its own digit"
             if screen.current_view().data.phase == "pre":
                 default = decision.highlighted_value
-                assert isinstance(default, A.Play) and not screen.is_matrona(default), default
+                assert isinstance(default, A.Play) and not screen.words.is_matrona(default), default
             # Play on: a Character that is not Matrona, then skip its effects and end the turn.
             legal = screen.table.state.legal()
             pick = next(
-                (a for a in legal if isinstance(a, A.Play) and not screen.is_matrona(a)),
+                (a for a in legal if isinstance(a, A.Play) and not screen.words.is_matrona(a)),
                 next((a for a in legal if isinstance(a, (A.Skip, A.End))), legal[0]),
             )
             screen.choose(pick)

@@ -122,7 +122,7 @@ async def test_help_and_rules_for_the_screen(make_app) -> None:
 
 
 def _app() -> ColdwaterApp:
-    return ColdwaterApp(settings=Settings(bot_delay=0.0, theme="dark"))
+    return ColdwaterApp(strict=True, settings=Settings(bot_delay=0.0, theme="dark"))
 
 
 async def _mid_game(pilot: Pilot[Any]) -> None:

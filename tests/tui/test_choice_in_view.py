@@ -13,7 +13,7 @@ from coldwater.core.crown.state import CrownState
 from coldwater.net.table import Seat, SeatKind, Table
 from coldwater.tui.catalog import Catalog
 from coldwater.tui.games.aquatica.screen import AquaticaTableScreen
-from coldwater.tui.games.crown import wording
+from coldwater.tui.games.crown import words
 from coldwater.tui.games.crown.screen import CrownTableScreen
 from coldwater.tui.screens.table import TableScreen
 from coldwater.tui.widgets.choices import ChoiceList
@@ -26,7 +26,7 @@ from .table_checks import highlight_problem
 def tackle_first(view: Any, legal: list[Any], made: int) -> Any:
     """Take every tackle piece offered (so Rods and Lines make long catch lists), else rotate."""
     for a in legal:
-        if wording.tag_of(a) == "tackle" and getattr(a, "take", False):
+        if words.tag_of(a) == "tackle" and getattr(a, "take", False):
             return a
     return legal[(made * 7 + 3) % len(legal)]
 
@@ -37,9 +37,9 @@ def catch_below(screen: CrownTableScreen) -> bool:
     view = screen.current_view()
     assert isinstance(view, CrownState)
     legal = view.legal()
-    if not {wording.tag_of(a) for a in legal} & {"catch", "zone6", "lose"}:
+    if not {words.tag_of(a) for a in legal} & {"catch", "zone6", "lose"}:
         return False
-    pre = wording.preferred(view.data, screen.tables, wording.order(legal))
+    pre = words.preferred(view.data, screen.tables, words.order(legal))
     return pre is not None and pre >= 2
 
 

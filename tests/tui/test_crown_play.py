@@ -108,7 +108,7 @@ def crown_pick(screen: TableScreen) -> Pick:
     (or when that is all there is), else rotate through the others."""
 
     def pick(view: Any, legal: list[Any], made: int) -> Any:
-        done = [a for a in legal if screen.is_done(view, a)]
+        done = [a for a in legal if screen.words.is_done(view, a)]
         others = [a for a in legal if a not in done]
         if done and (made % 3 == 0 or not others):
             return done[0]
@@ -155,7 +155,7 @@ async def test_a_whole_game_by_keyboard_with_the_table_in_view(
             view = screen.current_view()
             value = choices.highlighted_value
             if value is not None:
-                assert not screen.is_costly(view, value) and not screen.is_done(view, value), value
+                assert not screen.is_costly(view, value) and not screen.words.is_done(view, value), value
             keys = [k for k in "1234567890abcdfghijklmnopqrstuvwxyz" if choices.has_key(k)]
             if choices.has_key("e") and (made % 3 == 0 or not keys):
                 pick = "e"  # the fixed done key ends the turn

@@ -53,7 +53,7 @@ async def settle(pilot: Pilot[Any]) -> None:
 @pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 60)], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_crown_table(snap_compare: Any, home: Path, size: tuple[int, int]) -> None:
     (home / "saves").mkdir(parents=True, exist_ok=True)
-    app = ColdwaterApp(catalog=Catalog(names=("crown",)), settings=Settings(bot_delay=0.0))
+    app = ColdwaterApp(strict=True, catalog=Catalog(names=("crown",)), settings=Settings(bot_delay=0.0))
 
     async def run_before(pilot: Pilot[Any]) -> None:
         cls = pilot.app.catalog.table_screen("crown")
@@ -65,7 +65,7 @@ def test_crown_table(snap_compare: Any, home: Path, size: tuple[int, int]) -> No
 
 def test_crown_board_pane(snap_compare: Any, home: Path) -> None:
     (home / "saves").mkdir(parents=True, exist_ok=True)
-    app = ColdwaterApp(catalog=Catalog(names=("crown",)), settings=Settings(bot_delay=0.0))
+    app = ColdwaterApp(strict=True, catalog=Catalog(names=("crown",)), settings=Settings(bot_delay=0.0))
 
     async def run_before(pilot: Pilot[Any]) -> None:
         cls = pilot.app.catalog.table_screen("crown")

@@ -114,7 +114,7 @@ async def test_done_key_safe_highlight_and_filter(make_app) -> None:
         choices = screen.query_one("#decision", ChoiceList)
         assert not choices.has_key("e")  # no done action in Step 1
         view = screen.current_view()
-        assert not screen.is_done(view, choices.highlighted_value)
+        assert not screen.words.is_done(view, choices.highlighted_value)
         # / filters by text; the keys stay with their choices.
         first = choices.values[0]
         key = choices.key_for(first)
@@ -135,7 +135,7 @@ async def test_done_key_safe_highlight_and_filter(make_app) -> None:
             await pilot.press(keys[0])
         else:
             raise AssertionError("never reached the end of a turn")
-        assert screen.is_done(screen.current_view(), choices.value_for_key("e"))
+        assert screen.words.is_done(screen.current_view(), choices.value_for_key("e"))
         assert choices.highlighted_value != choices.value_for_key("e")  # never the default
         ply = screen.table.state.ply
         await pilot.press("e")

@@ -24,7 +24,7 @@ from .driver import focus, play_sampled, set_cycler
 
 
 def lan_app(home: Path, **lan: Any) -> ColdwaterApp:
-    a = ColdwaterApp(catalog=Catalog(names=("crown",)), settings=Settings(bot_delay=0.0))
+    a = ColdwaterApp(strict=True, catalog=Catalog(names=("crown",)), settings=Settings(bot_delay=0.0))
     a.lan_options = {
         "bind": "127.0.0.1",
         "advertise": False,
@@ -148,7 +148,9 @@ async def test_lobby_failure_to_open_is_a_notice(home: Path) -> None:
     async def start() -> tuple[Any, bool]:
         raise net.Refusal("no table named 'Nowhere' found on the LAN (try HOST:PORT)")
 
-    app = ColdwaterApp(catalog=Catalog(names=("crown",)), settings=Settings(bot_delay=0.0), lan_start=start)
+    app = ColdwaterApp(
+        strict=True, catalog=Catalog(names=("crown",)), settings=Settings(bot_delay=0.0), lan_start=start
+    )
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await pilot.pause()

@@ -34,7 +34,7 @@ async def until(cond: Any, seconds: float = 20.0, what: str = "condition") -> No
 
 
 def _app() -> ColdwaterApp:
-    return ColdwaterApp(catalog=toy_catalog(), settings=Settings(bot_delay=0.0))
+    return ColdwaterApp(strict=True, catalog=toy_catalog(), settings=Settings(bot_delay=0.0))
 
 
 def at_table(pilot: Any, after: Any = None) -> bool:

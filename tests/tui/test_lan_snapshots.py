@@ -28,7 +28,7 @@ PORT = 47391
 
 
 def app(home: Path) -> ColdwaterApp:
-    a = ColdwaterApp(catalog=Catalog(names=("crown",)), settings=Settings(bot_delay=0.0))
+    a = ColdwaterApp(strict=True, catalog=Catalog(names=("crown",)), settings=Settings(bot_delay=0.0))
     a.lan_options = {
         "bind": "127.0.0.1",
         "port": PORT,

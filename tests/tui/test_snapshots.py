@@ -47,7 +47,7 @@ SEATS = [Seat(SeatKind.PERSON, "Ada"), Seat(SeatKind.BOT, "Greedy Gil", bot="gre
 
 
 def app() -> ColdwaterApp:
-    return ColdwaterApp(catalog=Catalog(names=("crown",)), settings=Settings(bot_delay=0.0))
+    return ColdwaterApp(strict=True, catalog=Catalog(names=("crown",)), settings=Settings(bot_delay=0.0))
 
 
 async def settle(pilot: Pilot[Any]) -> None:
@@ -270,7 +270,7 @@ def test_screen(snap_compare: Any, home: Path, name: str, size: tuple[int, int])
 @pytest.mark.parametrize("theme", ["light", "ansi"])
 def test_table_in_other_themes(snap_compare: Any, home: Path, theme: str) -> None:
     (home / "saves").mkdir(parents=True, exist_ok=True)
-    themed = ColdwaterApp(theme=theme, catalog=Catalog(names=("crown",)), settings=Settings(bot_delay=0.0))
+    themed = ColdwaterApp(strict=True, theme=theme, catalog=Catalog(names=("crown",)), settings=Settings(bot_delay=0.0))
 
     async def run_before(pilot: Pilot[Any]) -> None:
         await _table(pilot, home)

@@ -28,7 +28,8 @@ from coldwater.tui.servetables import served_key
 if TYPE_CHECKING:
     from coldwater.core.state import Game
     from coldwater.net.messages import SeatInfo, WatcherInfo
-    from coldwater.net.session import Event, Result
+    from coldwater.net.party import Party
+    from coldwater.net.session import Event, Result, TableHost, TablePeer, TableWatcher
     from coldwater.tui.screens.table import TableScreen
 
 
@@ -97,7 +98,7 @@ def watchers_line(watchers: list[WatcherInfo]) -> str:
 class LanSession:
     """One host or peer with its run() task, kept by the app while the table lasts."""
 
-    def __init__(self, party: Any, *, is_host: bool) -> None:
+    def __init__(self, party: Party, *, is_host: bool) -> None:
         self.party = party
         self.is_host = is_host
         self.task: asyncio.Task[None] | None = None
@@ -155,7 +156,7 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
 
     def __init__(
         self,
-        party: Any,
+        party: Party,
         *,
         is_host: bool,
         served_table: str | None = None,
@@ -163,7 +164,7 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
         kept: dict[str, str] | None = None,
     ) -> None:
         super().__init__()
-        from coldwater.net.session import TableWatcher
+        from coldwater.net.session import TableHost, TablePeer, TableWatcher
 
         party.linger = True  # after the end, stay connected: chat, and a rematch offer (watchers too)
         self.previous = previous
@@ -178,6 +179,11 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
         self.session = LanSession(party, is_host=is_host)
         self.party = party
         self.is_host = is_host
+        # What only one role has is reached through these (None for the other roles), so mypy
+        # checks each use: the host's seats and Start, a seat's Ready, anyone's place at the table.
+        self.host: TableHost | None = party if isinstance(party, TableHost) else None
+        self.seated: TablePeer | TableWatcher | None = party if isinstance(party, TablePeer | TableWatcher) else None
+        self.peer: TablePeer | None = party if isinstance(party, TablePeer) else None
         self.watching = isinstance(party, TableWatcher)
         """We only watch this table: no seat, no Ready, no chat."""
         self.chat_lines: list[str] = []
@@ -193,22 +199,34 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
 
     @property
     def my_seat(self) -> int:
-        return int(self.party.host_seat if self.is_host else self.party.seat)
+        return self.host.host_seat if self.host is not None else self._seated.seat
+
+    @property
+    def _seated(self) -> TablePeer | TableWatcher:
+        assert self.seated is not None, "a LAN party is a host, a peer or a watcher"
+        return self.seated
+
+    def _seats(self) -> list[SeatInfo]:
+        """The seats as this lobby knows them: the host's own list, or the one the host last sent."""
+        return self.host.lobby() if self.host is not None else self._seated.seats
 
     def compose(self) -> ComposeResult:
         p = self.party
         info = p.info
+        assert info is not None, "the lobby opens once the table's terms are known"
         what = "Watching" if self.watching else "Lobby"
         title = f"{what} — {shown(info.name)} · {p.game.title} · {info.players} players"
         with Vertical(classes="page", id="lobby"):
             yield Static(title, classes="page-title")
-            where = (
-                f"others join at {host_address(p.bind)}:{p.port}" if self.is_host else f"at {p.host_addr}:{p.host_port}"
-            )
-            me = f"Your key: {p.identity.fingerprint}"
+            host, seated = self.host, self.seated
+            if host is not None:
+                where = f"others join at {host_address(host.bind)}:{host.port}"
+            else:
+                where = f"at {self._seated.host_addr}:{self._seated.host_port}"
+            me = f"Your key: {(host or self._seated).identity.fingerprint}"
             if ssh := served_key():
                 me += f" · SSH key {ssh}"
-                if self.served_table is not None or p.host_addr == "127.0.0.1":
+                if self.served_table is not None or (seated is not None and seated.host_addr == "127.0.0.1"):
                     where = "on this server"
             yield Static(f"{me} · {where}", id="lobby-me")
             yield Static(dealer_line(info.dealer, p.game, []), id="lobby-dealer", classes="note", markup=False)
@@ -229,9 +247,8 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
     def on_mount(self) -> None:
         self._unsub = self.party.subscribe(self._on_event)
         self.session.start(self._run_done)
-        seats = self.party.lobby() if self.is_host else self.party.seats
-        self._show_seats(seats)
-        self._show_watchers(self.party.watch.infos() if self.is_host else self.party.watchers)
+        self._show_seats(self._seats())
+        self._show_watchers(self.host.watch.infos() if self.host is not None else self._seated.watchers)
         if not self.watching:
             self.query_one("#chat-input", Input).focus()
         if not self.is_host:
@@ -239,7 +256,7 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
             # or the host's resync gives it the game): open the table once it has one.
             self.set_interval(0.3, self._game_under_way)
         if self.previous is not None:
-            if self.is_host:
+            if self.host is not None:
                 self._prev_unsub = self.previous.party.subscribe(self._on_answer)
             else:
                 # We accepted (join_rematch told the old host so): the old table has no more to say,
@@ -257,7 +274,8 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
         if event.accept:
             self.app.notify(f"{who} accepts the rematch")
             return
-        self.party.open_seat(event.seat)
+        if self.host is not None:
+            self.host.open_seat(event.seat)
         why = "left without answering" if event.left else "declined"
         self.app.notify(f"{who} {why} the rematch: seat {event.seat + 1} is open to anyone now", timeout=10)
 
@@ -269,20 +287,20 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
         if prev is not None:
             await prev.close()
 
-    def rematch(self, party: Any, *, is_host: bool) -> None:
+    def rematch(self, party: Party, *, is_host: bool) -> None:
         """Go on to the rematch `party` (a new table host or peer): a new lobby over this one.
 
         This lobby's session stays open under the new one (a host still hears the seats'
         answers); this screen then closes nothing and leaves when the new lobby does.
         """
         self.handed_on = True
-        seats = self.party.lobby() if self.is_host else self.party.seats
+        seats = self._seats()
         kept = {str(s.fingerprint): str(s.name) for s in seats if s.kind == "remote" and s.fingerprint}
         nxt = LobbyScreen(party, is_host=is_host, served_table=self.served_table, previous=self.session, kept=kept)
         self.app.switch_screen(nxt)  # replaces the score screen on top of this lobby
 
     def _game_under_way(self) -> None:
-        if not self.started and getattr(self.party, "state", None) is not None:
+        if not self.started and self.seated is not None and self.seated.state is not None:
             self._open_table()
 
     async def on_unmount(self) -> None:
@@ -346,7 +364,7 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
                 )
 
     def _seat_name(self, seat: int) -> str:
-        seats = self.party.lobby() if self.is_host else self.party.seats
+        seats = self._seats()
         for s in seats:
             if s.seat == seat and s.name:
                 return shown_player(str(s.name))
@@ -361,7 +379,9 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
     def _show_seats(self, seats: list[SeatInfo]) -> None:
         me = self.my_seat
         lines = [seat_line(s, me, self.kept) for s in seats]
-        self.query_one("#lobby-dealer", Static).update(dealer_line(self.party.info.dealer, self.party.game, seats))
+        info = self.party.info
+        if info is not None:
+            self.query_one("#lobby-dealer", Static).update(dealer_line(info.dealer, self.party.game, seats))
         self.query_one("#lobby-seats", Static).update("\n".join(lines) or "(no seats yet)")
         filled = bool(seats) and all(s.kind != "open" and not s.away and (s.ready or s.kind != "remote") for s in seats)
         status = self.query_one("#lobby-status", Static)
@@ -441,8 +461,9 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
             return
         text = event.value.strip()
         event.input.value = ""
-        if text:
-            self.party.send_chat(text)
+        talker = self.host or self.peer  # (a watcher has no chat box)
+        if text and talker is not None:
+            talker.send_chat(text)
             if not self.is_host:
                 pass  # the host echoes our line back to everyone, us included
 
@@ -453,16 +474,16 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
             self.action_ready()
 
     def action_start(self) -> None:
-        if not self.is_host or self.query_one("#start", Button).disabled:
+        if self.host is None or self.query_one("#start", Button).disabled:
             return
-        self.party.start_game()
+        self.host.start_game()
         self.query_one("#lobby-status", Static).update("Starting: agreeing on a fair shuffle…")
 
     def action_ready(self) -> None:
-        if self.is_host or self.watching:
-            return
+        if self.peer is None:
+            return  # the host starts the game; a watcher has no seat to be ready in
         self.ready = not self.ready
-        self.party.set_ready(self.ready)
+        self.peer.set_ready(self.ready)
         self.query_one("#ready", Button).label = "Not ready" if self.ready else "Ready"
         self.query_one("#lobby-status", Static).update(
             "Waiting for the host to start…" if self.ready else "Press Ready when you are."

@@ -335,7 +335,7 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         if t.seat_record is None:
             seats = ", ".join(seat.name for seat in t.seats)
             meta = {"seats": seats, "table": str(getattr(t.party.info, "name", "")), "mode": "lan"}
-            t.seat_record = t.party.full_record(meta)
+            t.seat_record = t.full_record(meta)
         return t.seat_record
 
     def _table(self) -> DataTable[str]:
@@ -433,11 +433,16 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         if not host and not self._offer and served is not None:
             await self._ask_server(served)
             return
+        from coldwater.net.session import TableHost, TableWatcher
+
         try:
-            if self._watching():
+            new: Party
+            if isinstance(party, TableWatcher):
                 new = await net.watch_rematch(party)
+            elif isinstance(party, TableHost):
+                new = await net.open_rematch(party)
             else:
-                new = await (net.open_rematch(party) if host else net.join_rematch(party))
+                new = await net.join_rematch(party)
         except (Refusal, OSError, ValueError, RuntimeError) as e:
             self._busy = False
             self._offer = False

@@ -24,8 +24,8 @@ from coldwater.core.crown.content import Tables
 from coldwater.core.crown.model import COLOURS, LOCATION_TITLES, SPACES, CrownData, MAProgress, Party
 from coldwater.tui.widgets.rows import break_rows
 
-from . import wording
-from .wording import BAIT_LETTERS
+from . import words
+from .words import BAIT_LETTERS
 
 Palette = Mapping[str, str]
 """Game colour role (``bait.red``, ``tag.orange``) -> Rich style: ``themes.game_palette``
@@ -126,7 +126,7 @@ def grid(d: CrownData, T: Tables, wide: bool, pal: Palette = FALLBACK, width: in
         zones = d.zones[loc] if loc < len(d.zones) else []
         for zi in range(4):
             fish = zones[zi] if zi < len(zones) else None
-            name = wording.fish_name(T, fish.species) if fish is not None else "—"
+            name = words.fish_name(T, fish.species) if fish is not None else "—"
             if not wide:
                 row.append(f"{zi + 3}", style="dim")
                 row.append(f" {name[:9]:<10}", style="" if fish is not None else "dim")
@@ -138,9 +138,9 @@ def grid(d: CrownData, T: Tables, wide: bool, pal: Palette = FALLBACK, width: in
         row.append(f"{left:>2}" if wide else f"deck {left}")
         if top is not None:
             row.append(
-                (" top " if width >= 72 else " ") + wording.fish_name(T, top.species)
+                (" top " if width >= 72 else " ") + words.fish_name(T, top.species)
                 if wide
-                else f": {wording.fish_name(T, top.species)}",
+                else f": {words.fish_name(T, top.species)}",
                 style="italic",
             )
         out.append(row)
@@ -159,7 +159,7 @@ def ma_row(d: CrownData, T: Tables, pal: Palette = FALLBACK) -> Text:
 def ma_items(d: CrownData, T: Tables, pal: Palette = FALLBACK) -> list[Text]:
     out = []
     for card in d.ma_row:
-        item = Text(wording.ma_name(T, card) + " ")
+        item = Text(words.ma_name(T, card) + " ")
         for c in T.ma_spots[card]:
             item.append_text(bait(c, None, pal))
         out.append(item)
@@ -215,21 +215,19 @@ def trophies_left(d: CrownData, wide: bool) -> list[Text]:
     st = d.stacks
     if not wide:
         out = Text("Next:", style="bold")
-        for kind in wording.STACKS_SHOWN[:5]:
+        for kind in words.STACKS_SHOWN[:5]:
             values: list[int] = getattr(st, kind, [])
-            out.append(
-                f" {wording.TROPHY_SHORT[kind]} " if kind == "first_to_12" else f" · {wording.TROPHY_SHORT[kind]} "
-            )
+            out.append(f" {words.TROPHY_SHORT[kind]} " if kind == "first_to_12" else f" · {words.TROPHY_SHORT[kind]} ")
             out.append(str(values[0]) if values else "—", style="bold" if values else "dim")
         contests = st.shore or st.lake or st.river
         out.append(" · Contests ")
         out.append(str(contests[0]) if contests else "—", style="bold")
         return [out]
     lines = [Text("Trophies left ", style="bold"), Text("  Master Angler "), Text("  Contests ")]
-    for n, kind in enumerate(wording.STACKS_SHOWN):
+    for n, kind in enumerate(words.STACKS_SHOWN):
         target = lines[0 if n < 3 else 1 if n < 5 else 2]
         values = getattr(st, kind, [])
-        target.append(f"{wording.TROPHY_SHORT[kind]} ", style="")
+        target.append(f"{words.TROPHY_SHORT[kind]} ", style="")
         target.append(stack_text(values), style="bold" if values else "dim")
         target.append("  ")
     return lines
@@ -249,7 +247,7 @@ def zones_text(p: Party, pal: Palette = FALLBACK) -> Text:
 
 def ma_progress(T: Tables, prog: MAProgress, pal: Palette = FALLBACK) -> Text:
     """A card being attempted: its fish, filled spots in colour with ✓, open ones dim."""
-    out = Text(wording.ma_name(T, prog.card) + " ")
+    out = Text(words.ma_name(T, prog.card) + " ")
     filled = list(prog.filled)
     for c in T.ma_spots[prog.card]:
         if c in filled:
@@ -265,7 +263,7 @@ def ma_progress(T: Tables, prog: MAProgress, pal: Palette = FALLBACK) -> Text:
 def caught_ma(T: Tables, p: Party) -> Text:
     counts: dict[str, int] = {}
     for card in p.ma_done:
-        n = wording.ma_name(T, card)
+        n = words.ma_name(T, card)
         counts[n] = counts.get(n, 0) + 1
     out = Text("caught ", style="bold")
     out.append(", ".join(f"{k}×{v}" if v > 1 else k for k, v in counts.items()))
@@ -299,7 +297,7 @@ def fish_items(T: Tables, p: Party, secret: bool, pal: Palette = FALLBACK) -> li
     if secret:
         out = []
         for f in sorted(p.fish, key=lambda f: (f.species, -(T.weight[f.card] if f.card is not None else 0))):
-            item = Text(wording.fish_name(T, f.species))
+            item = Text(words.fish_name(T, f.species))
             if f.card is not None:
                 item.append(f" {T.weight[f.card]}")
                 item.append("●", style=pal.get(f"tag.{T.tag[f.card]}", "bold"))
@@ -307,7 +305,7 @@ def fish_items(T: Tables, p: Party, secret: bool, pal: Palette = FALLBACK) -> li
         return out
     counts: dict[str, int] = {}
     for f in p.fish:
-        n = wording.fish_name(T, f.species)
+        n = words.fish_name(T, f.species)
         counts[n] = counts.get(n, 0) + 1
     items = [Text(f"{k}×{v}" if v > 1 else k) for k, v in sorted(counts.items())]
     shown = [f for f in p.fish if f.shown and f.card is not None]
@@ -316,7 +314,7 @@ def fish_items(T: Tables, p: Party, secret: bool, pal: Palette = FALLBACK) -> li
             Text(
                 "shown "
                 + ", ".join(
-                    f"{wording.fish_name(T, f.species)} {T.weight[f.card]} lb" for f in shown if f.card is not None
+                    f"{words.fish_name(T, f.species)} {T.weight[f.card]} lb" for f in shown if f.card is not None
                 ),
                 style="italic",
             )
@@ -349,12 +347,12 @@ def fish_detail(T: Tables, p: Party, pal: Palette = FALLBACK) -> list[Text]:
     """The owner's fish one per line: weight, tag colour, timestamp (for the pane)."""
     out = []
     for f in sorted(p.fish, key=lambda f: (f.species, -(T.weight[f.card] if f.card is not None else 0))):
-        line = Text(f"    {wording.fish_name(T, f.species):<10}")
+        line = Text(f"    {words.fish_name(T, f.species):<10}")
         if f.card is not None:
             line.append(f"{T.weight[f.card]:>3} lb  ")
             tag = T.tag[f.card]
             line.append(f"●{tag:<7}", style=pal.get(f"tag.{tag}", "bold"))
-            line.append(wording.clock(T.time[f.card]))
+            line.append(words.clock(T.time[f.card]))
         out.append(line)
     return out
 
@@ -392,7 +390,7 @@ def party_head(
     if i != viewer and p.ma_done:
         out.append(f" · MA caught {len(p.ma_done)}")
     if p.trophies:
-        out.append(" · won " + wording.trophy_list(p))
+        out.append(" · won " + words.trophy_list(p))
     return out
 
 
@@ -400,7 +398,7 @@ def submitted_line(T: Tables, p: Party) -> Text:
     return Text(
         "  Submitted "
         + ", ".join(
-            wording.fish_name(T, f.species) + (f" {T.weight[f.card]} lb" if f.card is not None else "")
+            words.fish_name(T, f.species) + (f" {T.weight[f.card]} lb" if f.card is not None else "")
             for f in p.submitted
         )
     )
@@ -437,7 +435,7 @@ def player_board(
     if not p.silent:
         lines.append(Text("  Zones ") + zones_text(p, pal))
     if p.trophies:
-        lines.append(Text("  Won " + wording.trophy_list(p)))
+        lines.append(Text("  Won " + words.trophy_list(p)))
     lines += attempting_lines(T, p, width, pal)
     if with_fish:
         fish_head = Text(f"  Fish {len(p.fish)} ", style="bold")
@@ -472,7 +470,7 @@ def parts(
     Compact (narrow): a one-line ring and a line per opponent. Wide: the ring
     drawn as a ring, full stacks of trophies, every player's whole board.
     """
-    labels = wording.names_of(names, len(d.parties))
+    labels = words.names_of(names, len(d.parties))
     if wide is None:
         wide = width >= WIDE
     out: list[Part] = []
@@ -531,7 +529,7 @@ def render(
                 [Text(f"  Your fish ({len(d.parties[viewer].fish)}): weight, tag, time", style="bold")]
                 + fish_detail(T, d.parties[viewer], pal),
             )
-            labels = wording.names_of(names, len(d.parties))
+            labels = words.names_of(names, len(d.parties))
             ps[0].lines = break_rows(
                 player_board(d, T, labels, viewer, viewer, current, width, True, pal, with_fish=False), width
             )
@@ -551,7 +549,7 @@ def render(
     mine = [p for p in parts(d, T, names, viewer, current, right_w, True, pal) if p.key == "you"]
     if (full if detail is None else detail) and mine and viewer is not None and d.parties[viewer].fish:
         # Your fish one per line (weight, tag, time) where the room allows: what the board pane adds.
-        labels = wording.names_of(names, len(d.parties))
+        labels = words.names_of(names, len(d.parties))
         mine[0].lines = break_rows(
             player_board(d, T, labels, viewer, viewer, current, right_w, True, pal, with_fish=False), right_w
         )

@@ -1,7 +1,7 @@
 """The Coldwater Crown table screen: the shared table frame with Crown's board,
 and choices written for people (grouped, named, previewed, safely pre-selected).
 
-The words and the choice logic are in ``wording.py`` and the drawing in
+The words and the choice logic are in ``words.py`` and the drawing in
 ``board.py``, both free of Textual; this module only wires them to the frame's
 hooks (docs/tui.md, "Table screen hooks").
 """
@@ -18,30 +18,17 @@ from textual.geometry import Size
 from textual.widget import Widget
 
 from coldwater import themes
-from coldwater.core.crown.actions import Bait, CrownAction
+from coldwater.core.crown.actions import CrownAction
 from coldwater.core.crown.content import Tables
-from coldwater.core.crown.model import COLOUR_INDEX, CrownData
 from coldwater.core.crown.state import CrownState
-from coldwater.core.state import CHANCE, Game
+from coldwater.core.state import Game
+from coldwater.tui.games.words import TableWords
 from coldwater.tui.screens.table import TableScreen
 from coldwater.tui.widgets.board import BoardView
-from coldwater.tui.widgets.choices import Item
 
 from . import board as draw
-from . import wording
-
-_STEP_PART = {"port": ": Port actions", "route": ": casting", "catch": ": catching", "silent": ""}
-"""What a Step is doing, in the title: a Port action is taken in Step 1 or Step 2."""
-
-
-def tables_of(game: object) -> Tables:
-    """The engine's content tables (weights, tags, spots) for `game`."""
-    t = getattr(game, "tables", None)
-    if isinstance(t, Tables):
-        return t
-    from coldwater.core.crown.content import load_default
-
-    return load_default()
+from . import words
+from .words import CrownWords, tables_of
 
 
 class CrownBoard(BoardView[CrownState]):
@@ -158,12 +145,12 @@ answer single choices). The full rules: Esc, then *Rules*.
 """
     )
 
+    words: CrownWords
+    WORDS: ClassVar[type[TableWords[Any, Any, Any]]] = CrownWords
+
     @property
     def tables(self) -> Tables:
-        return self.query_one("#board", CrownBoard).tables
-
-    def names(self) -> list[str]:
-        return [s.name for s in self.table.seats]
+        return self.words.tables
 
     # ---- board and panes -----------------------------------------------------
     def action_pane(self, pane_id: str) -> None:
@@ -182,52 +169,7 @@ answer single choices). The full rules: Esc, then *Rules*.
         board._cache = None
         board.refresh(layout=True)
 
-    def standings(self, view: CrownState) -> str:
-        return wording.standings(view.data, self.tables, self.names(), self.viewer)
-
-    # ---- the log -------------------------------------------------------------
-    def summarize_chance(self, lines: list[str]) -> list[str]:
-        return wording.summarize_chance(lines)
-
-    def announcements(self, before: CrownState, after: CrownState, seat: int, action: CrownAction) -> list[str]:
-        d0: CrownData = before.data
-        d1: CrownData = after.data
-        out: list[str] = []
-        if seat == CHANCE and d0.tasks and d0.tasks[0].kind == "silent" and isinstance(action, Bait):
-            out.append(wording.silent_turn(d0, d1, self.tables, COLOUR_INDEX.get(action.colour, 6)))
-        return out + wording.announcements(d0, d1, self.tables, self.names())
-
     # ---- the decision --------------------------------------------------------
-    def choice_items(self, view: CrownState, legal: list[CrownAction]) -> tuple[list[Item[CrownAction]], int | None]:
-        d: CrownData = view.data
-        ordered = wording.order(legal)
-        items = [Item(self.label(view, a), a, group=wording.group(d, self.tables, a)) for a in ordered]
-        return items, wording.preferred(d, self.tables, ordered)
-
-    def label(self, view: CrownState, action: CrownAction) -> str:
-        try:
-            return wording.label(view.data, self.tables, action, self.viewer)
-        except (AttributeError, IndexError, KeyError, TypeError, ValueError, StopIteration):
-            return super().label(view, action)  # an engine change should not hide a legal choice
-
-    def prompt(self, view: CrownState) -> str:
-        return wording.prompt(view.data, self.tables, view.legal())
-
-    def step_note(self, view: CrownState) -> str:
-        return wording.step_note(view.data, view.legal())
-
-    def is_costly(self, view: CrownState, action: CrownAction) -> bool:
-        return wording.spends(view.data, action) and wording.tag_of(action) not in wording.DONE_TAGS
-
-    def reveals(self, view: CrownState, action: CrownAction) -> bool:
-        return wording.tag_of(action) in wording.REVEALS
-
-    def repeat_key(self, view: CrownState) -> str | None:
-        return wording.repeat_key(view.data, view.legal())
-
-    def preview(self, view: CrownState, action: CrownAction) -> str:
-        return wording.preview(view.data, self.tables, action)
-
     def answer_alone(self, view: CrownState, legal: list[CrownAction]) -> bool:
         """The frame answers single-choice questions; Crown also answers a question with
         one sensible answer (a cast bait with one Master Angler card it fits)."""
@@ -236,36 +178,10 @@ answer single choices). The full rules: Esc, then *Rules*.
         ply = self.table.state.ply
         if not self.auto_single or ply == self._auto_ply or self.busy:
             return False
-        action = wording.sensible(view.data, self.tables, legal)
+        action = words.sensible(view.data, self.tables, legal)
         if action is None:
             return False
         self._auto_ply = ply
-        self.log_entry("note", f"(the only sensible choice) {self.label(view, action)}")
+        self.log_entry("note", f"(the only sensible choice) {self.label_of(view, action)}")
         self.call_later(self.choose, action)
         return True
-
-    def party_name(self, party: int) -> str:
-        return wording.names_of(self.names(), party + 1)[party]
-
-    def status(self, view: CrownState) -> str:
-        d: CrownData = view.data
-        title = self.table.game.title
-        cur = self.table.current
-        if cur is None:
-            return f"{title} — game over"
-        names = wording.names_of(self.names(), len(d.parties))
-        if cur == self.viewer:
-            base = f"{title} — your turn"
-        elif d.step == 4 and cur != CHANCE:
-            base = f"{title} — {names[cur]} is choosing"
-        else:
-            whose = names[d.turn] if 0 <= d.turn < len(names) else "?"
-            base = f"{title} — {whose}'s turn"
-        extra = []
-        if 1 <= d.step <= 3:
-            extra.append(f"Step {d.step} of 3" + _STEP_PART.get(d.phase, ""))
-        if d.end_triggered and d.step < 4:
-            extra.append("final round")
-        if d.step == 4:
-            extra.append("the contests")
-        return base + (f" · {' · '.join(extra)}" if extra else "")

@@ -18,7 +18,6 @@ from typing import Any, ClassVar
 
 from textual.widgets import OptionList
 
-from coldwater.core.clock import Clock
 from coldwater.core.fisheries.actions import FAction
 from coldwater.core.fisheries.model import Ctx
 from coldwater.core.fisheries.state import FisheriesState
@@ -26,7 +25,8 @@ from coldwater.net.tablelike import TableLike
 from coldwater.tui.games.fisheries import cursor, info, words
 from coldwater.tui.games.fisheries.board import FisheriesBoard
 from coldwater.tui.games.fisheries.cursor import Mode, Overlay
-from coldwater.tui.games.fisheries.words import FChoice, UiCmd, Value, tag_of
+from coldwater.tui.games.fisheries.words import FChoice, FisheriesWords, UiCmd, Value, tag_of
+from coldwater.tui.games.words import TableWords
 from coldwater.tui.screens.table import TableScreen
 from coldwater.tui.widgets.board import BoardView
 from coldwater.tui.widgets.choices import ChoiceList, Item
@@ -41,6 +41,8 @@ NO_KEY = "\u00a0"
 
 
 class FisheriesTableScreen(TableScreen[FisheriesState, FAction, FChoice]):
+    words: FisheriesWords
+    WORDS: ClassVar[type[TableWords[Any, Any, Any]]] = FisheriesWords
     BOARD: ClassVar[type[BoardView[Any]]] = FisheriesBoard
     CSS_PATH = info.stylesheet()
     HELP_KEYS = TableScreen.HELP_KEYS + (
@@ -94,62 +96,40 @@ Overnight you keep one tile. The final scores are broken down by cards, helms an
 
     @property
     def ctx(self) -> Ctx:
-        return info.ctx_of(self.table.game)
+        return self.words.ctx
 
     @property
     def board(self) -> FisheriesBoard:
         return self.query_one("#board", FisheriesBoard)
 
-    # ---- the decision list -------------------------------------------------------
+    # ---- the decision list: the cursor's own while it is out, else the words' -----------
     def choice_items(
         self, view: FisheriesState, legal: list[FAction]
     ) -> tuple[list[Item[FAction | FChoice]], int | None]:
+        if self.mode is None:
+            return super().choice_items(view, legal)
         ctx = self.ctx
-        if self.mode is not None:
-            keys = iter(MODE_KEYS)
-            items = [
-                Item(c.label, c.value, group=c.group, key=next(keys, NO_KEY))
-                for c in cursor.mode_choices(ctx, view, self.mode)
-            ]
-            items.append(Item("Back (Esc)", "back", group="", key=next(keys, NO_KEY)))
-            return items, self.mode.index(ctx)
-        choices = words.top_choices(ctx, view, legal)
-        # Keeping the lobster ends the turn, so it is the done action (e) like every pass;
-        # discarding it spends it: neither is highlighted (see words.default_index).
-        items = [Item(c.label, c.value, group=c.group) for c in choices]
-        return items, words.default_index(view.data, choices)
-
-    def label(self, view: FisheriesState, a: FAction | FChoice) -> str:
-        return words.label(self.ctx, view.data, a) or super().label(view, a)
+        keys = iter(MODE_KEYS)
+        items: list[Item[FAction | FChoice]] = [
+            Item(c.label, c.value, group=c.group, key=next(keys, NO_KEY))
+            for c in cursor.mode_choices(ctx, view, self.mode)
+        ]
+        items.append(Item("Back (Esc)", "back", group="", key=next(keys, NO_KEY)))
+        return items, self.mode.index(ctx)
 
     def prompt(self, view: FisheriesState) -> str:
-        return self.mode.title if self.mode is not None else words.prompt(self.ctx, view.data)
+        return self.mode.title if self.mode is not None else super().prompt(view)
 
     def step_note(self, view: FisheriesState) -> str:
-        return "" if self.mode is not None else words.step_note(self.ctx, view.data)
-
-    def clock_text(self, view: FisheriesState, clock: Clock) -> str:
-        # A day is Fisheries' round (the board's day line names it): say how many there are.
-        if clock.setup:
-            return "setting up"
-        return f"round {clock.round} of {self.ctx.content.days} · turn {clock.turn}"
-
-    def standings(self, view: FisheriesState) -> str:
-        return words.standings(self.ctx, view.data)
+        return "" if self.mode is not None else super().step_note(view)
 
     def is_costly(self, view: FisheriesState, action: FAction | FChoice) -> bool:
         # While the cursor is out the person has already chosen to spend (a tile, hours):
         # its list follows the cursor, which only Enter on the board commits.
-        return self.mode is None and words.is_costly(view.data, action)
-
-    def repeat_key(self, view: FisheriesState) -> str | None:
-        return "lobster" if view.data.phase == "lobster" else None
+        return self.mode is None and super().is_costly(view, action)
 
     def preview(self, view: FisheriesState, action: FAction | FChoice) -> str:
-        return "" if self.mode is not None else words.explain(self.ctx, view.data, action)
-
-    def announcements(self, before: FisheriesState, after: FisheriesState, seat: int, action: FAction) -> list[str]:
-        return words.announcements(self.ctx, before.data, after.data)
+        return "" if self.mode is not None else super().preview(view, action)
 
     def answer_alone(self, view: FisheriesState, legal: list[FAction]) -> bool:
         """Besides the frame's cases, the lobster question answers "keep it" by itself

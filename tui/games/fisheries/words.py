@@ -7,8 +7,10 @@ one colour → sail 2, 2 VP"); their ids (``P07``) never reach the screen.
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from collections.abc import Callable
+from typing import Any, Literal, NamedTuple
 
+from coldwater.core.clock import Clock
 from coldwater.core.fisheries.actions import (
     BonusSail,
     BonusTile,
@@ -24,7 +26,10 @@ from coldwater.core.fisheries.actions import (
 )
 from coldwater.core.fisheries.model import Ctx, Data
 from coldwater.core.fisheries.state import FisheriesState
+from coldwater.core.state import Game
 from coldwater.tui.games.fisheries import info
+from coldwater.tui.games.words import Choice as ListChoice
+from coldwater.tui.games.words import TableWords
 
 
 class UiCmd(NamedTuple):
@@ -385,3 +390,50 @@ def explain(ctx: Ctx, d: Data, value: Value | None) -> str:
     if isinstance(value, Lobster):
         return "The lobster is gone for the game; you take a second action now"
     return ""
+
+
+class FisheriesWords(TableWords[FisheriesState, FAction, FChoice]):
+    """Fisheries of Gloucester's table in words: the functions above for one table. (The cursor's
+    own list, prompt and preview, while it is out, are the screen's: see screen.py.)"""
+
+    def __init__(self, game: Game[Any, Any], names: list[str]) -> None:
+        super().__init__(game, names)
+        self.ctx = info.ctx_of(game)
+
+    def choice_items(
+        self, view: FisheriesState, legal: list[FAction], label: Callable[[FisheriesState, Value], str]
+    ) -> tuple[list[ListChoice[Value]], int | None]:
+        # Keeping the lobster ends the turn, so it is the done action (e) like every pass;
+        # discarding it spends it: neither is highlighted (see default_index).
+        choices = top_choices(self.ctx, view, legal)
+        return [ListChoice(c.label, c.value, group=c.group) for c in choices], default_index(view.data, choices)
+
+    def label(self, view: FisheriesState, action: Value, viewer: int | None) -> str:
+        return label(self.ctx, view.data, action) or super().label(view, action, viewer)
+
+    def prompt(self, view: FisheriesState) -> str:
+        return prompt(self.ctx, view.data)
+
+    def step_note(self, view: FisheriesState) -> str:
+        return step_note(self.ctx, view.data)
+
+    def clock_text(self, view: FisheriesState, clock: Clock) -> str:
+        # A day is Fisheries' round (the board's day line names it): say how many there are.
+        if clock.setup:
+            return "setting up"
+        return f"round {clock.round} of {self.ctx.content.days} · turn {clock.turn}"
+
+    def standings(self, view: FisheriesState, viewer: int | None) -> str:
+        return standings(self.ctx, view.data)
+
+    def is_costly(self, view: FisheriesState, action: Value) -> bool:
+        return is_costly(view.data, action)
+
+    def repeat_key(self, view: FisheriesState) -> str | None:
+        return "lobster" if view.data.phase == "lobster" else None
+
+    def preview(self, view: FisheriesState, action: Value) -> str:
+        return explain(self.ctx, view.data, action)
+
+    def announcements(self, before: FisheriesState, after: FisheriesState, seat: int, action: FAction) -> list[str]:
+        return announcements(self.ctx, before.data, after.data)

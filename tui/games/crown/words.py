@@ -12,14 +12,21 @@ small decisions, so it can be unit-tested without running the app:
 * :func:`preview`: what a choice will do, where that is knowable now;
 * :func:`standings`: the contest weights you would submit now and trophies held;
 * :func:`announcements`: trophies, Master Angler catches, the end trigger and the
-  silent player's turn, found by comparing the position before and after a step.
+  silent player's turn, found by comparing the position before and after a step;
+* :class:`CrownWords`: all of it for one table's seats, the object the table screen
+  is given (``tui/games/words.py``).
+
+One module of about 800 lines, on purpose: every function words the same position
+with the same names (fish, cards, spaces, trophies), and a reader who looks up how
+one choice is worded finds its neighbours and those names beside it. The same file
+name in every game's folder (``words.py``) holds that game's words.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from typing import assert_never
+from collections.abc import Callable, Sequence
+from typing import Any, Never, assert_never
 
 from coldwater.core.crown.actions import (
     Bait,
@@ -50,6 +57,7 @@ from coldwater.core.crown.actions import (
 )
 from coldwater.core.crown.content import Tables
 from coldwater.core.crown.model import (
+    COLOUR_INDEX,
     COLOUR_LOCATION,
     COLOURS,
     CONTEST_ORDER,
@@ -60,6 +68,9 @@ from coldwater.core.crown.model import (
     Fish,
     Party,
 )
+from coldwater.core.crown.state import CrownState
+from coldwater.core.state import CHANCE, Game
+from coldwater.tui.games.words import Choice, TableWords
 
 BAIT_LETTERS: tuple[str, ...] = ("B", "R", "P", "K", "G", "Y", "W")
 """One letter per bait colour (K is black, as in printing); W the clear-white bait."""
@@ -701,3 +712,97 @@ def summarize_chance(lines: Sequence[str]) -> list[str]:
         run.append(item)
     flush()
     return out
+
+
+def tables_of(game: object) -> Tables:
+    """The engine's content tables (weights, tags, spots) for `game`."""
+    t = getattr(game, "tables", None)
+    if isinstance(t, Tables):
+        return t
+    from coldwater.core.crown.content import load_default
+
+    return load_default()
+
+
+_STEP_PART = {"port": ": Port actions", "route": ": casting", "catch": ": catching", "silent": ""}
+"""What a Step is doing, in the title: a Port action is taken in Step 1 or Step 2."""
+
+
+class CrownWords(TableWords[CrownState, CrownAction, Never]):
+    """Coldwater Crown's table in words: the functions above, for one table's seats."""
+
+    def __init__(self, game: Game[Any, Any], names: list[str]) -> None:
+        super().__init__(game, names)
+        self.tables = tables_of(game)
+
+    # ---- the decision ----------------------------------------------------------------
+    def choice_items(
+        self, view: CrownState, legal: list[CrownAction], label: Callable[[CrownState, CrownAction], str]
+    ) -> tuple[list[Choice[CrownAction]], int | None]:
+        d: CrownData = view.data
+        ordered = order(legal)
+        items = [Choice(label(view, a), a, group=group(d, self.tables, a)) for a in ordered]
+        return items, preferred(d, self.tables, ordered)
+
+    def label(self, view: CrownState, action: CrownAction, viewer: int | None) -> str:
+        return label(view.data, self.tables, action, viewer)
+
+    def prompt(self, view: CrownState) -> str:
+        return prompt(view.data, self.tables, view.legal())
+
+    def step_note(self, view: CrownState) -> str:
+        return step_note(view.data, view.legal())
+
+    def is_costly(self, view: CrownState, action: CrownAction) -> bool:
+        return spends(view.data, action) and tag_of(action) not in DONE_TAGS
+
+    def reveals(self, view: CrownState, action: CrownAction) -> bool:
+        return tag_of(action) in REVEALS
+
+    def repeat_key(self, view: CrownState) -> str | None:
+        return repeat_key(view.data, view.legal())
+
+    def preview(self, view: CrownState, action: CrownAction) -> str:
+        return preview(view.data, self.tables, action)
+
+    # ---- the lines above the board ------------------------------------------------------
+    def standings(self, view: CrownState, viewer: int | None) -> str:
+        return standings(view.data, self.tables, self.names, viewer)
+
+    def status(self, view: CrownState, viewer: int | None) -> str:
+        d: CrownData = view.data
+        title = self.game.title
+        cur = view.current
+        if cur is None:
+            return f"{title} — game over"
+        names = names_of(self.names, len(d.parties))
+        if cur == viewer:
+            base = f"{title} — your turn"
+        elif d.step == 4 and cur != CHANCE:
+            base = f"{title} — {names[cur]} is choosing"
+        else:
+            whose = names[d.turn] if 0 <= d.turn < len(names) else "?"
+            base = f"{title} — {whose}'s turn"
+        extra = []
+        if 1 <= d.step <= 3:
+            extra.append(f"Step {d.step} of 3" + _STEP_PART.get(d.phase, ""))
+        if d.end_triggered and d.step < 4:
+            extra.append("final round")
+        if d.step == 4:
+            extra.append("the contests")
+        return base + (f" · {' · '.join(extra)}" if extra else "")
+
+    # ---- the log ----------------------------------------------------------------------------
+    def party_name(self, party: int) -> str:
+        return names_of(self.names, party + 1)[party]
+
+    def summarize_chance(self, lines: list[str]) -> list[str]:
+        return summarize_chance(lines)
+
+    def announcements(self, before: CrownState, after: CrownState, seat: int, action: CrownAction) -> list[str]:
+        d0: CrownData = before.data
+        d1: CrownData = after.data
+        out: list[str] = []
+        if seat == CHANCE and d0.tasks and d0.tasks[0].kind == "silent" and isinstance(action, Bait):
+            out.append(silent_turn(d0, d1, self.tables, COLOUR_INDEX.get(action.colour, 6)))
+        return out + announcements(d0, d1, self.tables, self.names)

@@ -1,6 +1,6 @@
 """The Crown table's words, defaults, previews and board drawing, without a terminal.
 
-``tui/games/crown/wording.py`` and ``board.py`` are pure functions of a view, so
+``tui/games/crown/words.py`` and ``board.py`` are pure functions of a view, so
 these tests build positions with the engine's test helpers (or play random games
 from the core) and check the results directly: no ``run_test()``.
 """
@@ -20,7 +20,7 @@ from coldwater.core.crown.model import CrownData, MAProgress, Pending, Tackle
 from coldwater.core.rng import Rng
 from coldwater.core.state import CHANCE
 from coldwater.tui.games.crown import board as draw
-from coldwater.tui.games.crown import wording
+from coldwater.tui.games.crown import words
 from tests.crown.helpers import board, card, refresh, set_zones, started
 
 T = GAME.tables
@@ -66,43 +66,43 @@ def owed_catch(line: bool = False, rod: bool = False) -> Any:
 def test_the_highlighted_catch_never_plays_tackle() -> None:
     s = owed_catch(line=True, rod=True)
     legal = s.legal()
-    assert any(wording.tackle_used(s.data, a) for a in legal if isinstance(a, Catch)), "the test needs tackle choices"
-    ordered = wording.order(legal)
-    pre = wording.preferred(s.data, T, ordered)
+    assert any(words.tackle_used(s.data, a) for a in legal if isinstance(a, Catch)), "the test needs tackle choices"
+    ordered = words.order(legal)
+    pre = words.preferred(s.data, T, ordered)
     assert pre is not None
     chosen = ordered[pre]
     assert chosen == Catch(4, "lake", 4)
-    assert not wording.spends(s.data, chosen)
-    assert wording.label(s.data, T, chosen, 0) == "The Perch (Lake Zone 4) for your Zone 4"
+    assert not words.spends(s.data, chosen)
+    assert words.label(s.data, T, chosen, 0) == "The Perch (Lake Zone 4) for your Zone 4"
     line_catch = next(a for a in legal if isinstance(a, Catch) and a.at != a.zone and a.loc == "lake")
-    assert wording.spends(s.data, line_catch)
-    assert "plays your Line" in wording.label(s.data, T, line_catch, 0)
+    assert words.spends(s.data, line_catch)
+    assert "plays your Line" in words.label(s.data, T, line_catch, 0)
 
 
 def test_a_catch_previews_the_fish_and_the_tackle_it_uses() -> None:
     s = owed_catch(line=True)
     d: CrownData = s.data
-    text = wording.preview(d, T, Catch(4, "lake", 4))
+    text = words.preview(d, T, Catch(4, "lake", 4))
     assert text.startswith("you catch the Perch") and "uses" not in text
     line_catch = next(a for a in s.legal() if isinstance(a, Catch) and a.at != a.zone)
-    assert wording.preview(d, T, line_catch).endswith("uses your Line")
+    assert words.preview(d, T, line_catch).endswith("uses your Line")
 
 
 def test_the_zone5_bonus_highlights_taking_the_tackle() -> None:
     s = owed_catch()
     s.data.offer_tackle = True
     refresh(s)
-    ordered = wording.order(s.legal())
-    pre = wording.preferred(s.data, T, ordered)
+    ordered = words.order(s.legal())
+    pre = words.preferred(s.data, T, ordered)
     assert pre is not None and ordered[pre] == TakeTackle(True)
-    assert wording.spends(s.data, TakeTackle(False))
+    assert words.spends(s.data, TakeTackle(False))
 
 
 def test_ending_the_turn_and_tackle_plays_are_never_highlighted() -> None:
     s = started(2, seed="wording")
     d: CrownData = s.data
-    ordered = wording.order([EndTurn(), Lure(3, "red", 4, "blue")])
-    assert wording.preferred(d, T, ordered) is None
+    ordered = words.order([EndTurn(), Lure(3, "red", 4, "blue")])
+    assert words.preferred(d, T, ordered) is None
     assert ordered[-1] == EndTurn()  # the done action comes last, the frame gives it its key
 
 
@@ -137,8 +137,8 @@ def test_one_card_for_a_cast_bait_is_the_only_sensible_answer() -> None:
     s = route_position([(c, [])])
     legal = s.legal()
     assert set(legal) == {Route(c), Discard()}
-    assert wording.sensible(s.data, T, legal) == Route(c)
-    assert wording.repeat_key(s.data, legal) == "route red"
+    assert words.sensible(s.data, T, legal) == Route(c)
+    assert words.repeat_key(s.data, legal) == "route red"
 
 
 def test_with_two_cards_the_closer_one_is_highlighted_and_nothing_is_discarded() -> None:
@@ -146,11 +146,11 @@ def test_with_two_cards_the_closer_one_is_highlighted_and_nothing_is_discarded()
     other = next(x for x in T.ma_spots[b] if x != 1)
     s = route_position([(a, []), (b, [other])])
     legal = s.legal()
-    assert wording.sensible(s.data, T, legal) is None
-    ordered = wording.order(legal)
-    pre = wording.preferred(s.data, T, ordered)
+    assert words.sensible(s.data, T, legal) is None
+    ordered = words.order(legal)
+    pre = words.preferred(s.data, T, ordered)
     assert pre is not None and ordered[pre] == Route(b)
-    assert wording.label(s.data, T, Route(b), 0).startswith(f"Onto your {wording.ma_name(T, b)}")
+    assert words.label(s.data, T, Route(b), 0).startswith(f"Onto your {words.ma_name(T, b)}")
 
 
 # ---- words, not ids ------------------------------------------------------------------
@@ -165,13 +165,13 @@ def test_every_choice_of_a_game_is_named_in_words(players: int, seed: str) -> No
         if seat == CHANCE:
             continue
         d: CrownData = before.data
-        text = wording.label(d, T, action, 0)
+        text = words.label(d, T, action, 0)
         assert text and not ID_LIKE.search(text), text
         assert text != str(action)
-        assert wording.group(d, T, action) or wording.tag_of(action) == "end"
-        prompt = wording.prompt(d, T, before.legal())
+        assert words.group(d, T, action) or words.tag_of(action) == "end"
+        prompt = words.prompt(d, T, before.legal())
         assert prompt != "Your choice", action
-        seen.add(wording.tag_of(action))
+        seen.add(words.tag_of(action))
     assert {"place", "remove", "end"} <= seen
 
 
@@ -195,10 +195,10 @@ def test_placing_previews_which_fish_an_emptied_zone_catches() -> None:
     d.parties[0].token = 1
     refresh(s)
     assert Place("red") in s.legal() or d.tokens[4], "red must be open for this test"
-    text = wording.space_preview(d, T, 0, "red", 1)
+    text = words.space_preview(d, T, 0, "red", 1)
     assert text == "casts 1 red; empties Zone 4 → the Perch"
-    assert wording.space_preview(d, T, 0, "yellow", 2) == "casts nothing: you have no yellow bait"
-    assert wording.space_preview(d, T, 0, "port", 2) == "two Port actions"
+    assert words.space_preview(d, T, 0, "yellow", 2) == "casts nothing: you have no yellow bait"
+    assert words.space_preview(d, T, 0, "port", 2) == "two Port actions"
 
 
 def test_standings_give_your_contest_weights_and_everyones_points() -> None:
@@ -207,11 +207,11 @@ def test_standings_give_your_contest_weights_and_everyones_points() -> None:
 
     give_fish(s, 0, [card("perch", 3), card("pike", 8), card("roach", 5)])
     refresh(s)
-    line = wording.standings(s.data, T, ["Ada", "Bo"], 0)
+    line = words.standings(s.data, T, ["Ada", "Bo"], 0)
     assert "Weights now: Shore 0 · Lake 11 · River 5" in line
     assert "you: 0 · Bo: 0" in line
     # The public view (behind a hotseat hand-over) has no weights to give.
-    public = wording.standings(s.view(None).data, T, ["Ada", "Bo"], None)
+    public = words.standings(s.view(None).data, T, ["Ada", "Bo"], None)
     assert "Weights" not in public and "Ada: 0 · Bo: 0" in public
 
 
@@ -223,25 +223,25 @@ def test_every_trophy_master_angler_catch_and_the_end_are_announced(players: int
     lines: list[str] = []
     final: Any = None
     for before, after, seat, action in steps(players, seed):
-        lines += wording.announcements(before.data, after.data, T, NAMES[:players])
+        lines += words.announcements(before.data, after.data, T, NAMES[:players])
         if (
             seat == CHANCE
             and before.data.tasks
             and before.data.tasks[0].kind == "silent"
             and str(action).startswith("bait")
         ):
-            said = wording.silent_turn(
+            said = words.silent_turn(
                 before.data,
                 after.data,
                 T,
-                wording.BAIT_LETTERS.index("W")
+                words.BAIT_LETTERS.index("W")
                 if action.colour == "white"
                 else ["blue", "red", "purple", "black", "green", "yellow"].index(action.colour),
             )
             assert said.startswith("Silent player draws")
         final = after
     d: CrownData = final.data
-    labels = wording.names_of(NAMES[:players], len(d.parties))
+    labels = words.names_of(NAMES[:players], len(d.parties))
     text = "\n".join(lines)
     for i, p in enumerate(d.parties):
         for t in p.trophies:
@@ -253,14 +253,14 @@ def test_every_trophy_master_angler_catch_and_the_end_are_announced(players: int
             elif t.kind == "mystery_weight":
                 assert f"{labels[i]} wins the Mystery Weight trophy" in text
             elif not (p.silent and t.kind == "small_species"):  # the silent player starts with it
-                assert f"{labels[i]} wins the {wording.TROPHY_NAMES[t.kind]} trophy" in text
+                assert f"{labels[i]} wins the {words.TROPHY_NAMES[t.kind]} trophy" in text
         caught = sum(1 for line in lines if line.startswith(f"{labels[i]} catches the"))
         assert caught == len(p.ma_done) or p.silent
     assert sum("The end is triggered" in line for line in lines) == 1
 
 
 def test_chance_lines_are_gathered() -> None:
-    out = wording.summarize_chance(
+    out = words.summarize_chance(
         [
             "the Lake deck now shows a Pike",
             "the Shore deck now shows a Wrasse",
@@ -338,4 +338,4 @@ def test_other_players_fish_weights_stay_hidden() -> None:
 
 def test_notation_of_routes_round_trips_for_labels() -> None:
     # A guard for the label fallback: every decision's label comes from wording, not notation.
-    assert wording.tag_of(CODEC.parse("route 3")) == "route"
+    assert words.tag_of(CODEC.parse("route 3")) == "route"

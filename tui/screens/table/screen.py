@@ -1,14 +1,13 @@
 """The table screen: the board, the current decision and the log — the frame
 shared by every game.
 
-This generic screen plays any game through the core contract; a game with its
-own board widgets subclasses it (see ``catalog.TABLE_SCREENS``) and overrides
-the hooks listed under "Table screen hooks" in ``docs/tui.md``: the board
-(:meth:`compose_board`, :meth:`update_board`), its own full-screen panes
-(:attr:`PANES`, :meth:`compose_pane`, :meth:`update_pane`), the standings line,
-the choices (labels, groups, which action is the done/pass one, which ones cost
-something, which ones reveal something, repeated questions, "1 of 2"), and the
-log (round numbers, who acted, announcements).
+This screen plays any game through the core contract. It is given the game's
+words as an object (``WORDS``: a :class:`~coldwater.tui.games.words.TableWords`,
+pure; ``tui/games/<game>/words.py``) and its board widget (``BOARD``); a game's
+own screen (see ``catalog.TABLE_SCREENS``) names them and adds only what a screen
+does: its panes (:attr:`PANES`, :meth:`compose_pane`, :meth:`update_pane`), the
+board's form, a list of its own while a cursor is out (docs/tui.md, "Table screen
+hooks").
 
 Panes: the table view (board, choices, short log) is the home; ``F2`` shows the
 board alone, ``F3`` the full log, ``F4``... the game's own panes; the same key or
@@ -20,15 +19,20 @@ looking: in solo the one local person, in hotseat the person whose turn it is
 same view in solo and from the public view in hotseat, so an old line never
 shows one player's secret to the next.
 
-Bots and chance run in a Textual worker through ``Table.step()``; bot thinking
-happens in a thread (``asyncio.to_thread``), so the screen keeps repainting.
+Bots and chance are played by the :class:`~.driver.Driver` in a Textual worker; the
+log is written by the :class:`~.logwriter.TableLog`; the words are called through
+the :class:`~.guard.HookGuard`.
+
+Why this module is still one piece of about 900 lines: it is one Textual screen,
+and what is left here is what Textual dispatches to the screen by name (its
+``action_*`` keys, ``on_*`` handlers, ``check_action``, ``compose``) and the flow
+those share (the decision list, safe highlights, answering the obvious, the
+filter, panes, hand-over, the end). What is not screen code lives beside it (the
+log writer, the driver, the guard) or in the game's words.
 """
 
 from __future__ import annotations
 
-import asyncio
-import re
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar, Generic, TypeVar, cast
@@ -43,14 +47,15 @@ from textual.widget import Widget
 from textual.widgets import Input, OptionList, Static
 from textual.worker import Worker, WorkerState
 
-from coldwater.core.clock import START, Clock, advance
+from coldwater.core.clock import Clock
 from coldwater.core.errors import IllegalAction
 from coldwater.core.notation import Action
 from coldwater.core.state import CHANCE, State
-from coldwater.net import paths, records
-from coldwater.net.table import Applied, GameOver, SeatKind, Table, Undone, seat_label
+from coldwater.net import records
+from coldwater.net.table import Applied, GameOver, Table, Undone, seat_label
 from coldwater.net.tablelike import TableLike
 from coldwater.tui import keymap
+from coldwater.tui.games.words import TableWords
 from coldwater.tui.screens.base import BaseScreen
 from coldwater.tui.thinking import ThinkingStopped
 from coldwater.tui.widgets.board import BoardView
@@ -59,14 +64,9 @@ from coldwater.tui.widgets.footer import SteadyFooter
 from coldwater.tui.widgets.log import GameLog, Kind, LogBook, LogEntry, LogPane
 from coldwater.tui.widgets.rows import break_row
 
-
-def with_names(text: str, names: list[str]) -> str:
-    """Engines say "Seat 2"; people like to read the name they chose."""
-    return re.sub(r"\bSeat (\d+)\b", lambda m: names[int(m[1]) - 1] if 0 < int(m[1]) <= len(names) else m[0], text)
-
-
-DONE_TAGS: frozenset[str] = frozenset({"end", "pass", "done", "stop"})
-"""Notation tags the default :meth:`TableScreen.is_done` takes for "end your turn"/pass."""
+from .driver import Driver
+from .guard import HookGuard
+from .logwriter import TableLog, records_dir, with_names
 
 
 class Pane(msgspec.Struct, frozen=True):
@@ -78,12 +78,6 @@ class Pane(msgspec.Struct, frozen=True):
     """Shown in the footer beside its key, and as the pane's heading."""
     letter: str = ""
     """A capital letter that opens it too (beside F4, F5, F6 by position)."""
-
-
-def records_dir() -> Path:
-    p = paths.data_dir() / "records"
-    p.mkdir(parents=True, exist_ok=True)
-    return p
 
 
 S = TypeVar("S", bound=State[Any, Any])
@@ -142,11 +136,12 @@ leaving and resuming later loses nothing, the log included.
     """The game's own full-screen panes, in key order (F4, F5, F6); see :meth:`compose_pane`."""
 
     def __init_subclass__(cls, **kw: Any) -> None:
-        super().__init_subclass__(**kw)
         if "PANES" in cls.__dict__ and cls.PANES:
-            # Textual merges BINDINGS along the class hierarchy; a game's panes add theirs.
+            # A game's panes add their keys. Before Textual's own __init_subclass__, which merges
+            # BINDINGS along the class hierarchy as the class is made.
             own = list(cls.__dict__.get("BINDINGS", []))
             cls.BINDINGS = own + keymap.pane_bindings([(p.id, p.title, p.letter) for p in cls.PANES])
+        super().__init_subclass__(**kw)
 
     def __init__(self, table: TableLike) -> None:
         super().__init__()
@@ -158,24 +153,27 @@ leaving and resuming later loses nothing, the log included.
         self._describe_view: S | None = None
         self._finished = False
         self._handing_over = False
-        self._chance_lines: list[str] = []
-        self._clock: Clock = START
-        """Round and turn of the last position logged (see `clock`)."""
-        self._chance_clock: Clock = START
-        """The turn the chance lines waiting in `_chance_lines` happened in."""
-        self.logbook = LogBook()
+        self.guard = HookGuard(table.game.name, strict=lambda: self.cw.strict)
+        """Runs this game's hooks: a failure is logged and the frame's fallback shown, or, in an
+        app made ``strict`` (the tests), raised (guard.py)."""
+        self.words: TableWords[S, A, C] = self.WORDS(table.game, [s.name for s in table.seats])
+        """The game's words, pure (words.py); made from the screen's WORDS and the table."""
+        self.log_writer: TableLog[S, A] = TableLog(table, self.words, self.guard, self)
         self.pane = ""
         """The open full-screen pane ("" for the table itself)."""
         self._always: dict[str, str] = {}
         """Repeated questions answered with "!" this game: question key -> action notation."""
         self._auto_ply = -1
-        self._summary_ply = -1
         self._side_height: int | None = -1
-        self._thinking: tuple[int, float] = (-1, 0.0)
+        self.driver = Driver(table, self)
+        """Plays chance, bots and remote seats in the "drive" worker (driver.py)."""
         self._composed = False
         self._answering = False
         self._bot_shown = False
         """The line saying a bot plays this seat is on screen (a LAN fair table's turn timer ran out)."""
+
+    WORDS: ClassVar[type[TableWords[Any, Any, Any]]] = TableWords
+    """The game's words (a pure TableWords subclass in ``tui/games/<game>/words.py``)."""
 
     BOARD: ClassVar[type[BoardView[Any]]] = BoardView
     """The game's board widget; the replay screen draws positions with it too."""
@@ -207,101 +205,49 @@ leaving and resuming later loses nothing, the log included.
     def update_pane(self, pane_id: str, view: S) -> None:
         """Redraw pane `pane_id` from `view`; called when it opens and on every repaint while open."""
 
-    def standings(self, view: S) -> str:
-        """One line shown at every size (e.g. "PP: Ann 12 · Bot 9"); "" hides nothing but says nothing."""
-        return ""
-
-    # ---- hooks: the decision -----------------------------------------------
+    # ---- the decision: the screen's list, worded by its words -------------------------
+    # A screen whose own state changes what the list offers (Fisheries' cursor) overrides
+    # these; every other word comes from `self.words` alone.
     def choice_items(self, view: S, legal: list[A]) -> tuple[list[Item[A | C]], int | None]:
-        """The legal actions as list items (grouped) and the one to pre-select.
-
-        The frame then makes the pre-selection safe (never costly, never done) and
-        gives the done action its fixed key."""
-        return [Item(self.label(view, a), a, group=self.group(view, a)) for a in legal], None
-
-    def group(self, view: S, action: A | C) -> str:
-        return ""
-
-    def label(self, view: S, action: A | C) -> str:
-        try:
-            return view.describe(action)
-        except Exception:  # an engine's describe should not take the table down
-            return str(action)
+        """The list's items (grouped) and the game's preferred highlight; the frame then makes
+        the highlight safe and gives the done action its fixed key."""
+        choices, pre = self.words.choice_items(view, legal, self.label_of)
+        return [Item(c.label, c.value, group=c.group) for c in choices], pre
 
     def prompt(self, view: S) -> str:
-        return "Your choice"
+        return self.words.prompt(view)
 
     def step_note(self, view: S) -> str:
-        """Where a multi-step action stands, e.g. "1 of 2"; shown after the prompt."""
-        return ""
-
-    def is_done(self, view: S, action: A | C) -> bool:
-        """True for the action that ends the turn / passes / says done (it gets the fixed key)."""
-        return str(action).split(" ", 1)[0] in DONE_TAGS
+        return self.words.step_note(view)
 
     def is_costly(self, view: S, action: A | C) -> bool:
-        """True for an action that spends a resource or discards; never highlighted by default."""
-        return False
-
-    def reveals(self, view: S, action: A | C) -> bool:
-        """True for an action that shows something hidden (a draw, a look): never answered
-        automatically, even when it is the only one."""
-        return False
-
-    def repeat_key(self, view: S) -> str | None:
-        """A name for a question that comes back again and again (the lobster prompt);
-        such a question can be answered once for the game with "!". None: not one."""
-        return None
+        return self.words.is_costly(view, action)
 
     def preview(self, view: S, action: A | C) -> str:
-        """What the highlighted choice will do, when that is knowable ("" for nothing)."""
-        return ""
+        return self.words.preview(view, action)
 
-    def status(self, view: S) -> str:
-        cur = self.table.current
-        if cur is None:
-            return f"{self.table.game.title} — game over"
-        who = seat_label(self.table.seats, cur)
-        return f"{self.table.game.title} — {who} to play"
+    def label_of(self, view: S, action: A | C) -> str:
+        """The words' label through the guard (their plain label, then the notation, if it
+        fails): what the list shows, so a wording bug never hides a legal choice."""
+        return self.guard.either(self.words.label, self._plain_label, view, action, self.viewer)
 
-    def clock_text(self, view: S, clock: Clock) -> str:
-        """The round and turn in the title ("round 3 · turn 5"); a game may name its rounds."""
-        return "setting up" if clock.setup else clock.text()
+    def _plain_label(self, view: S, action: A | C, viewer: int | None) -> str:
+        return self.guard.call(str(action), self.words.plain_label, view, action)
 
     def clock(self) -> Clock:
         """Round and turn now: the record's own count where this table keeps one, else
         counted from the positions this screen has seen (a LAN table)."""
-        rec = getattr(self.table, "record", None)
+        rec = self.table.record
         last = rec.entries[-1].clock if rec is not None and rec.entries else None
-        return last if last is not None else self._clock
+        return last if last is not None else self.log_writer.clock
 
     def status_line(self, view: S, status: str) -> str:
         """`status` with the round and turn after its first part (who is to play)."""
         if self.table.current is None:
             return status
         head, sep, rest = status.partition(" · ")
-        try:
-            when = self.clock_text(view, self.clock())
-        except Exception:  # a courtesy: the title must not stop the game
-            when = ""
+        when = self.guard.call("", self.words.clock_text, view, self.clock())  # a courtesy: never stops the game
         return head + (f" · {when}" if when else "") + (f" · {rest}" if sep else "")
-
-    # ---- hooks: the log ----------------------------------------------------
-    def party_name(self, party: int) -> str:
-        """Whose turn `party`'s is, in words (a party numbered from the seats: "Silent player")."""
-        return seat_label(self.table.seats, party)
-
-    def actor_name(self, view: S, seat: int, action: A) -> str:
-        """Who made `action` in words: the seat's name, or "Silent player", "The rival"..."""
-        return seat_label(self.table.seats, seat)
-
-    def announcements(self, before: S, after: S, seat: int, action: A) -> list[str]:
-        """Lines worth a ★ in the log after `action` (trophies, completions, goals, the end)."""
-        return []
-
-    def summarize_chance(self, lines: list[str]) -> list[str]:
-        """Several chance lines in fewer words (default: as they are)."""
-        return lines
 
     # ---- layout ------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -341,7 +287,7 @@ leaving and resuming later loses nothing, the log included.
                 thinker.warm()  # its start-up is paid now, not on the bot's first move
         if self.table.content is not None:
             self.log_entry("note", self.content_note())  # say so once, up front
-        opening = getattr(self.table, "opening_note", "")
+        opening = self.table.opening_note
         if opening:  # e.g. a watcher who came in mid-game: where its log starts
             self.log_entry("note", opening)
         self.rebuild_log()
@@ -384,13 +330,13 @@ leaving and resuming later loses nothing, the log included.
 
     def bot_plays(self) -> bool:
         """This seat's own process's bot plays it now (a LAN table whose turn timer ran out)."""
-        return bool(getattr(self.table, "bot_plays", False))
+        return self.table.bot_plays
 
     def bot_plays_line(self) -> str:
         """What the person is told while a bot plays their seat, with the key that takes it back."""
         key = next(k for k in keymap.DEFAULT if keymap.binding_id(k) == "table.take_back")
         keys = keymap.describe_keys(self.cw.settings.keys.get("table.take_back", key.keys))
-        turn = int(getattr(self.table, "turn_timer", 0))
+        turn = self.table.turn_timer
         return f"You did not move within {turn} s: a bot plays your seat. {keys} takes it back."
 
     def refresh_view(self) -> None:
@@ -398,7 +344,7 @@ leaving and resuming later loses nothing, the log included.
             return
         self.flush_chance()
         view = self.current_view()
-        self.say("#status", self.status_line(view, self.status(view)))
+        self.say("#status", self.status_line(view, self.words.status(view, self.viewer)))
         self._show_standings(view)
         self.update_board(view)
         if self.pane and self.pane not in ("board", "log"):
@@ -415,7 +361,7 @@ leaving and resuming later loses nothing, the log included.
             items, pre = self.make_safe(view, items, pre)
             note = self.step_note(view)
             head = self.prompt(view) + (f" ({note})" if note else "")
-            if self.repeat_key(view) is not None:
+            if self.words.repeat_key(view) is not None:
                 head += "  [! = always this answer]"
             self.say("#decision-title", head)
             decision.set_items(items, highlight=pre)
@@ -476,10 +422,9 @@ leaving and resuming later loses nothing, the log included.
         return box
 
     def _standings(self, view: S) -> str:
-        try:
-            return with_names(self.standings(view), [s.name for s in self.table.seats])
-        except Exception:  # a courtesy line must not stop the game
-            return ""
+        return with_names(
+            self.guard.call("", self.words.standings, view, self.viewer), [s.name for s in self.table.seats]
+        )
 
     def make_safe(self, view: S, items: list[Item[A | C]], pre: int | None) -> tuple[list[Item[A | C]], int]:
         """Give the done action its fixed key and pre-select the game's choice only if it is
@@ -487,7 +432,7 @@ leaving and resuming later loses nothing, the log included.
         safe: list[bool] = []
         out: list[Item[A | C]] = []
         for item in items:
-            done = self._try(self.is_done, view, item.value)
+            done = self._try(self.words.is_done, view, item.value)
             costly = self._try(self.is_costly, view, item.value)
             safe.append(not done and not costly)
             out.append(msgspec.structs.replace(item, key=keymap.DONE_KEY) if done and not item.key else item)
@@ -503,10 +448,7 @@ leaving and resuming later loses nothing, the log included.
         return out, next((n for n, ok in enumerate(safe) if ok), -1)
 
     def _try(self, hook: Callable[[S, A | C], object], view: S, value: A | C) -> bool:
-        try:
-            return bool(hook(view, value))
-        except Exception:  # a hook that fails on a frame-made value (a UI command) says no
-            return False
+        return bool(self.guard.call(False, hook, view, value))  # a hook that fails says no
 
     def answer_alone(self, view: S, legal: list[A]) -> bool:
         """Answer a question nobody needs to be asked; True when it did (the move is on its way).
@@ -526,12 +468,12 @@ leaving and resuming later loses nothing, the log included.
             why = "as you asked this game"
         if action is None and len(legal) == 1 and self.auto_single:
             only = legal[0]
-            if not self._try(self.is_done, view, only) and not self._try(self.reveals, view, only):
+            if not self._try(self.words.is_done, view, only) and not self._try(self.words.reveals, view, only):
                 action, why = only, "the only choice"
         if action is None:
             return False
         self._auto_ply = ply
-        self.log_entry("note", f"({why}) {self.label(view, action)}")
+        self.log_entry("note", f"({why}) {self.label_of(view, action)}")
         self._answering = True  # busy until the answer is in: no key may slip in between
         self.call_later(self._answer, action, ply)
         return True
@@ -548,15 +490,11 @@ leaving and resuming later loses nothing, the log included.
         self.choose(action)
 
     def _try_key(self, view: S) -> str | None:
-        try:
-            return self.repeat_key(view)
-        except Exception:  # see _try
-            return None
+        return self.guard.call(None, self.words.repeat_key, view)
 
     @property
     def auto_single(self) -> bool:
-        settings = getattr(self.app, "settings", None)
-        return bool(getattr(settings, "auto_single", True))
+        return self.cw.settings.auto_single
 
     def fit_side(self, rows: int) -> None:
         """Below 120 columns the choices and the short log share a strip under the board:
@@ -585,10 +523,7 @@ leaving and resuming later loses nothing, the log included.
         text = ""
         value = decision.highlighted_value
         if value is not None and self.my_turn():
-            try:
-                text = self.preview(view or self.current_view(), value)
-            except Exception:  # a preview is a courtesy
-                text = ""
+            text = self.guard.call("", self.preview, view or self.current_view(), value)  # a courtesy
         box = self.say("#decision-preview", text)
         if box.display != bool(text):
             box.display = bool(text)
@@ -597,115 +532,43 @@ leaving and resuming later loses nothing, the log included.
         if event.option_list.id == "decision":
             self._show_preview()
 
-    # ---- the log -------------------------------------------------------------
+    # ---- the log (written by TableLog, logwriter.py) ------------------------------
+    @property
+    def logbook(self) -> LogBook:
+        return self.log_writer.book
+
     def log_entry(self, kind: Kind, text: str, who: str = "", clock: Clock | None = None) -> LogEntry:
-        entry = self._add(kind, text, who, clock)
-        if self._composed:
-            # (query, not query_one: a worker's step may land while the screen is being taken down)
-            for log in self.query("#log").results(GameLog):
-                log.show_entry(entry)
-            for pane in self.query("#log-pane").results(LogPane):
-                pane.show_entry(entry)
-        return entry
-
-    def describe_applied(self, before: S | None, seat: int, notation: str) -> tuple[str, A | None]:
-        """The log text of an applied action and the action itself (None if unparsable)."""
-        text = notation.split()[0] if notation else "(sealed)"
-        action: A
-        try:
-            action = self.table.game.parse_action(notation)
-        except Exception:  # a sealed or foreign notation: the tag alone cannot leak a secret
-            return text, None
-        if before is not None:
-            try:
-                text = before.describe(action)
-            except Exception:  # a description is a courtesy
-                pass
-        return with_names(text, [s.name for s in self.table.seats]), action
-
-    def _add(self, kind: Kind, text: str, who: str, clock: Clock | None) -> LogEntry:
-        if clock is None:
-            return self.logbook.add(kind, text, who)
-        try:
-            party = self.party_name(clock.party) if not clock.setup else ""
-        except Exception:  # a name is a courtesy
-            party = ""
-        return self.logbook.add(kind, text, who, clock.round, turn=clock.turn, party=party)
+        return self.log_writer.entry(kind, text, who, clock)
 
     def record_applied(self, before: S | None, after: S, seat: int, notation: str) -> None:
-        """Log one applied action: the move (or chance line), then its announcements,
-        under the round and turn it was made in."""
-        names = [s.name for s in self.table.seats]
-        text, action = self.describe_applied(before, seat, notation)
-        rnd = self._clock
-        try:
-            self._clock = advance(rnd, after)
-        except Exception:  # see _try
-            pass
-        if seat == CHANCE:
-            if self._chance_lines and self._chance_clock.turn != rnd.turn:
-                self.flush_chance()  # a new turn's draws get its own heading
-            self._chance_clock = rnd
-            self._chance_lines.append(text)  # written together, before the next move
-        else:
-            self.flush_chance()
-            who = seat_label(self.table.seats, seat)
-            if before is not None and action is not None:
-                try:
-                    who = self.actor_name(before, seat, action)
-                except Exception:  # fall back to the seat's name
-                    pass
-            self.log_entry("move", text, who, rnd)
-        if before is not None and action is not None:
-            try:
-                lines = self.announcements(before, after, seat, action)
-            except Exception:  # an announcement is a courtesy
-                lines = []
-            if lines:
-                self.flush_chance()
-            for line in lines:
-                self.log_entry("announce", with_names(line, names), "", rnd)
+        self.log_writer.record_applied(before, after, seat, notation)
 
     def rebuild_log(self) -> None:
-        """Write the log again from the game record (Resume, Undo), so it is never empty.
+        """Write the log again from the record (Resume, Undo), from the view the live log uses."""
+        self.log_writer.rebuild(self.log_seat, self.as_view)
 
-        Each step is described from the same view the live log uses, so it shows no
-        more than the live log would have. A LAN table keeps no record here."""
-        rec = self.table.record
-        if rec is None or not rec.entries:
-            return
-        from coldwater.core import record as rec_mod
+    def flush_chance(self, *, live: bool = True) -> None:
+        self.log_writer.flush_chance(live=live)
 
-        try:
-            _, state = rec_mod.initial_state(rec, self.table.game)
-        except Exception:  # the table replayed it already; a log is not worth a crash
-            return
-        notes = [e for e in self.logbook.entries if e.kind == "note" and not e.text.startswith("(")]
-        self.logbook.clear()
-        self._chance_lines = []
-        self._clock = self._chance_clock = START
-        for note in notes:
-            self.logbook.add("note", note.text)
-        seat_view = self.log_seat
-        game = self.table.game
-        for entry in rec.entries:
-            before = self.as_view(state.view(seat_view))
-            try:
-                state.apply(game.parse_action(entry.action))
-            except Exception:  # cannot happen for a verified record; stop rather than guess
-                break
-            self.record_applied(before, self.as_view(state.view(seat_view)), entry.seat, entry.action)
-        self.flush_chance(live=False)
-        over = self.table.state.is_over
-        if over:
-            self.logbook.add(
-                "outcome", with_names(self.table.state.scores().outcome, [s.name for s in self.table.seats])
-            )
-        if self._composed:
-            for log in self.query("#log").results(GameLog):
-                log.show_all(self.logbook.entries)
-            for pane in self.query("#log-pane").results(LogPane):
-                pane.show_all(self.logbook.entries)
+    def since_your_turn(self) -> None:
+        self.log_writer.since_your_turn(self.viewer)
+
+    # (the LogSink the writer shows its entries through)
+    def log_live(self) -> bool:
+        return self._composed
+
+    def show_log_entry(self, entry: LogEntry) -> None:
+        # (query, not query_one: a worker's step may land while the screen is being taken down)
+        for log in self.query("#log").results(GameLog):
+            log.show_entry(entry)
+        for pane in self.query("#log-pane").results(LogPane):
+            pane.show_entry(entry)
+
+    def show_log(self, entries: list[LogEntry]) -> None:
+        for log in self.query("#log").results(GameLog):
+            log.show_all(entries)
+        for pane in self.query("#log-pane").results(LogPane):
+            pane.show_all(entries)
 
     def _on_event(self, event: Applied | GameOver | Undone) -> None:
         if not self.is_mounted or self not in self.app.screen_stack:
@@ -713,53 +576,15 @@ leaving and resuming later loses nothing, the log included.
         if isinstance(event, Undone):
             return  # the undoing screen rebuilds the log itself
         if isinstance(event, GameOver):
-            self.flush_chance()
-            self.log_entry(
-                "outcome", with_names(event.outcome or "The game is over.", [s.name for s in self.table.seats])
-            )
+            self.log_writer.game_over(event.outcome)
             return
         # A LAN table says which view the step was made from (steps may come in a burst);
         # a local table applies one step per drive, from the view taken just before it.
-        exact = getattr(self.table, "before_step", None)
+        exact = self.table.before_step
         before = self.as_view(exact) if exact is not None else self._describe_view
         self.record_applied(before, self.seen_by(self.log_seat), event.seat, event.action)
         if event.seat == self.viewer and self.bot_plays() and not self.busy:
             self.drive()  # the bot moved for this seat: nobody's keys made it, so the screen follows on its own
-
-    def flush_chance(self, *, live: bool = True) -> None:
-        """Write the chance lines gathered since the last move, summarised."""
-        if not self._chance_lines:
-            return
-        lines, self._chance_lines = self._chance_lines, []
-        for line in self.summarize_chance(lines):
-            if live and self._composed:
-                self.log_entry("chance", line, "", self._chance_clock)
-            else:
-                self._add("chance", line, "", self._chance_clock)
-
-    def since_your_turn(self) -> None:
-        """At the start of a person's turn: one line of what everyone else did since."""
-        ply = self.table.state.ply
-        if self.viewer is None or ply == self._summary_ply:
-            return
-        self._summary_ply = ply
-        me = seat_label(self.table.seats, self.viewer)
-        last = self.logbook.entries[-1] if self.logbook.entries else None
-        if last is not None and last.kind == "move" and last.who == me:
-            return  # still my turn: nothing new to tell
-        others = self.logbook.since_last(me)
-        if not any(e.kind == "move" for e in others):
-            return
-        parts: list[str] = []
-        for entry in others:
-            text = entry.text if entry.kind == "move" else f"★ {entry.text}"
-            if entry.kind == "move" and entry.who and text.startswith(entry.who + " "):
-                text = text[len(entry.who) + 1 :]  # "Bot: charts a course", not "Bot: Bot charts…"
-            if parts and entry.kind == "move" and parts[-1].startswith(entry.who + ": "):
-                parts[-1] += f"; {text}"
-            else:
-                parts.append(f"{entry.who}: {text}" if entry.kind == "move" else text)
-        self.log_entry("summary", "Since your last turn — " + " · ".join(parts))
 
     # ---- acting ------------------------------------------------------------
     def on_choice_list_chosen(self, event: ChoiceList.Chosen) -> None:
@@ -793,38 +618,18 @@ leaving and resuming later loses nothing, the log included.
     def drive(self) -> None:
         # Pass the function, not a coroutine: an exclusive worker that replaces one
         # before it starts would otherwise leave a coroutine that is never awaited.
-        worker: Worker[None] = self.run_worker(self._drive, name="drive", group="drive", exclusive=True)
+        worker: Worker[None] = self.run_worker(self.driver.run, name="drive", group="drive", exclusive=True)
         del worker  # named only so mypy infers the worker's result type (None)
 
-    async def _drive(self) -> None:
-        # Repaint only where a person can see a difference: once when a bot starts
-        # thinking, after each bot move when moves are paced, and at the end. Chance
-        # steps (a fill draws up to six bait) do not each need a frame.
-        t = self.table
-        waiting_on: int | None = None
-        while t.current is not None and not t.waiting_for_person:
-            cur = t.current
-            if cur != CHANCE and cur != waiting_on:
-                # The position the seat thinks over, chance steps included (a remote player may think
-                # for minutes: the board must not stay as it was before the setup's draws).
-                self.refresh_view()
-                self.show_waiting(cur)
-                waiting_on = cur
-            self._describe_view = self.seen_by(self.log_seat)
-            if not await t.step():
-                break
-            if cur != CHANCE and t.seats[cur].kind is SeatKind.BOT and self.cw.bot_delay > 0:
-                self.refresh_view()
-                await asyncio.sleep(self.cw.bot_delay)
-            elif (
-                cur != CHANCE
-                and (self.read_only or t.seats[cur].kind is SeatKind.REMOTE)
-                and self in self.app.screen_stack
-            ):
-                # Watching (no turn of ours ends this loop), or another person at a LAN table
-                # making the several decisions of one turn: draw each, as it is in the log.
-                self.refresh_view()
-        self._after_drive()
+    # (the Stage the driver plays for)
+    def before_step(self) -> None:
+        self._describe_view = self.seen_by(self.log_seat)
+
+    def pace(self) -> float:
+        return self.cw.bot_delay
+
+    def on_screen(self) -> bool:
+        return self in self.app.screen_stack
 
     def _drawable(self) -> bool:
         """Whether the frame's rows are there to draw on: a worker can go on after the person
@@ -838,7 +643,7 @@ leaving and resuming later loses nothing, the log included.
         if not self._drawable():
             return
         who = seat_label(self.table.seats, seat)
-        self._thinking = (seat, time.monotonic())
+        self.driver.waiting_on(seat)
         self.say("#decision-title", f"{who} is thinking…")
         self.say("#status", self.status_line(self.current_view(), f"{self.table.game.title} — {who} is thinking…"))
         self.query_one("#decision", ChoiceList).set_items([])
@@ -849,10 +654,9 @@ leaving and resuming later loses nothing, the log included.
         how long it has been, so a slow search never looks like a frozen table."""
         if self.bot_plays() != self._bot_shown and self._drawable():
             self.refresh_view()  # the turn timer ran out (or the seat was taken back)
-        seat, since = self._thinking
-        if seat < 0 or self.table.current != seat or not self.busy:
+        seat, took = self.driver.thought_for()
+        if seat < 0 or not self.busy:
             return
-        took = int(time.monotonic() - since)
         if took >= 2:
             who = seat_label(self.table.seats, seat)
             self.say("#decision-title", f"{who} is thinking… {took} s")
@@ -863,7 +667,7 @@ leaving and resuming later loses nothing, the log included.
                 return  # the table is closing; nothing was lost
             self.notify(f"The game stopped: {event.worker.error}", severity="error", timeout=30)
 
-    def _after_drive(self) -> None:
+    def after_drive(self) -> None:
         if not self.is_mounted:
             return
         t = self.table
@@ -930,7 +734,7 @@ leaving and resuming later loses nothing, the log included.
 
     @property
     def can_undo_here(self) -> bool:
-        return callable(getattr(self.table, "undo", None))
+        return self.table.can_undo
 
     def action_pause(self) -> None:
         if self.query_one("#decision-filter").display:
@@ -955,12 +759,7 @@ leaving and resuming later loses nothing, the log included.
 
     def lan_role(self) -> str:
         """Whose LAN table this is: "host" / "host-failover", "seat" or "watcher" ("" at a local table)."""
-        if isinstance(self.table, Table):
-            return ""
-        if getattr(self.table, "is_host", False):
-            info = getattr(getattr(self.table, "party", None), "info", None)
-            return "host-failover" if getattr(info, "failover", False) else "host"
-        return "watcher" if self.read_only else "seat"
+        return self.table.lan_role
 
     def _scroller(self) -> Widget:
         if self.pane == "log":
@@ -1022,8 +821,7 @@ leaving and resuming later loses nothing, the log included.
 
     def action_take_back(self) -> None:
         """Take this seat back from the bot that plays it since its turn timer ran out."""
-        take = getattr(self.table, "take_back", None)
-        if callable(take) and take():
+        if self.table.take_back():
             self.notify("Your seat is yours again: the next move is yours to make.", timeout=5)
         self.refresh_view()
 
@@ -1046,7 +844,7 @@ leaving and resuming later loses nothing, the log included.
             self.notify("This question is not one that repeats.", timeout=3)
             return
         self._always[key] = str(value)
-        self.log_entry("note", f"(from now on this game: {self.label(view, value)})")
+        self.log_entry("note", f"(from now on this game: {self.label_of(view, value)})")
         self.choose(value)
 
     def action_filter(self) -> None:
@@ -1109,19 +907,18 @@ leaving and resuming later loses nothing, the log included.
 
     def action_undo(self) -> None:
         """Take back this person's last decision (solo and hotseat only)."""
-        undo = getattr(self.table, "undo", None)
-        if undo is None:
+        if not self.table.can_undo:
             return
         if self.busy or not self.my_turn():
             self.notify("You can undo on your own turn.", timeout=3)
             return
         try:
-            undo()
+            self.table.undo()
         except IllegalAction as e:
             self.notify(str(e), severity="warning", timeout=5)
             return
         self._auto_ply = self.table.state.ply  # do not answer the question we just went back to
-        self._summary_ply = self.table.state.ply
+        self.log_writer.summary_ply = self.table.state.ply
         self.rebuild_log()
         self.log_entry("note", "(undone)")
         self.refresh_view()

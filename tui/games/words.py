@@ -1,0 +1,151 @@
+"""A game's words for its table: the pure object a table screen is given.
+
+(Here, beside the games' folders and outside ``tui/screens/table/``, so that a
+game's ``words.py`` imports no Textual: the frame's package imports its screen.)
+
+:class:`TableWords` says everything the frame shows in words, from a position
+(``view``: the state as the person looking may see it) and the seats' names: the
+choices' labels and groups, which choice is the done one, which cost something or
+reveal something, the prompt and "1 of 2", the preview of a choice, the
+standings and status lines, the round and turn, and the log's words (who acted,
+★ announcements, chance lines in fewer words). It holds no Textual object and no
+screen state, so a game's words are unit-tested from positions alone. The
+defaults word any game through the core contract (``State.describe``); a game's
+own (``tui/games/<game>/words.py``) subclasses it and is named by the game's
+screen (``TableScreen.WORDS``). The frame calls every method through its guard
+(guard.py), so a method that raises never stops a game.
+
+What the screen itself decides (which choices the list offers right now, say
+while Fisheries' cursor is out) stays with the screen, which asks its words for
+the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+import msgspec
+
+from coldwater.core.clock import Clock
+from coldwater.core.notation import Action
+from coldwater.core.state import CHANCE, Game, State
+
+S = TypeVar("S", bound=State[Any, Any])
+"""The game's State subclass (``CrownState``): every view a method is given."""
+A = TypeVar("A", bound=Action)
+"""The game's action type (``CrownAction``): every action a method is given."""
+C = TypeVar("C")
+"""The screen's own choices that are not actions (Fisheries' "place a tile" opens a cursor
+before any action is chosen); ``Never`` for a game without."""
+
+V = TypeVar("V")
+
+
+class Choice(msgspec.Struct, Generic[V], frozen=True):
+    """One entry of the decision list, before Textual sees it (the screen makes it a list item)."""
+
+    label: str
+    value: V
+    group: str = ""
+
+
+DONE_TAGS: frozenset[str] = frozenset({"end", "pass", "done", "stop"})
+"""Notation tags the default :meth:`TableWords.is_done` takes for "end your turn"/pass."""
+
+
+class TableWords(Generic[S, A, C]):
+    """Any game's table in words, through the core contract (see the module docstring)."""
+
+    def __init__(self, game: Game[Any, Any], names: list[str]) -> None:
+        self.game = game
+        self.names = list(names)
+        """The seats' names, in seat order (the engines say "Seat 2")."""
+
+    def seat_name(self, seat: int) -> str:
+        """A seat in words: its name ("Chance" for the chance marker)."""
+        if seat == CHANCE:
+            return "Chance"
+        return self.names[seat] if 0 <= seat < len(self.names) else f"Seat {seat + 1}"
+
+    # ---- the decision -------------------------------------------------------------
+    def choice_items(
+        self, view: S, legal: list[A], label: Callable[[S, A | C], str]
+    ) -> tuple[list[Choice[A | C]], int | None]:
+        """The legal actions as list items (grouped) and the one to pre-select, each worded by
+        `label` (the frame's: :meth:`label` for the person looking, through its guard).
+
+        The frame then makes the pre-selection safe (never costly, never done) and
+        gives the done action its fixed key."""
+        return [Choice(label(view, a), a, group=self.group(view, a)) for a in legal], None
+
+    def label(self, view: S, action: A | C, viewer: int | None) -> str:
+        return view.describe(action)
+
+    def plain_label(self, view: S, action: A | C) -> str:
+        """The words shown when :meth:`label` fails (the frame falls back to the notation after)."""
+        return view.describe(action)
+
+    def group(self, view: S, action: A | C) -> str:
+        return ""
+
+    def prompt(self, view: S) -> str:
+        return "Your choice"
+
+    def step_note(self, view: S) -> str:
+        """Where a multi-step action stands, e.g. "1 of 2"; shown after the prompt."""
+        return ""
+
+    def is_done(self, view: S, action: A | C) -> bool:
+        """True for the action that ends the turn / passes / says done (it gets the fixed key)."""
+        return str(action).split(" ", 1)[0] in DONE_TAGS
+
+    def is_costly(self, view: S, action: A | C) -> bool:
+        """True for an action that spends a resource or discards; never highlighted by default."""
+        return False
+
+    def reveals(self, view: S, action: A | C) -> bool:
+        """True for an action that shows something hidden (a draw, a look): never answered
+        automatically, even when it is the only one."""
+        return False
+
+    def repeat_key(self, view: S) -> str | None:
+        """A name for a question that comes back again and again (the lobster prompt);
+        such a question can be answered once for the game with "!". None: not one."""
+        return None
+
+    def preview(self, view: S, action: A | C) -> str:
+        """What the highlighted choice will do, when that is knowable ("" for nothing)."""
+        return ""
+
+    # ---- the lines above the board ---------------------------------------------------
+    def standings(self, view: S, viewer: int | None) -> str:
+        """One line shown at every size (e.g. "PP: Ann 12 · Bot 9"); "" says nothing."""
+        return ""
+
+    def status(self, view: S, viewer: int | None) -> str:
+        title = self.game.title
+        if view.current is None:
+            return f"{title} — game over"
+        return f"{title} — {self.seat_name(view.current)} to play"
+
+    def clock_text(self, view: S, clock: Clock) -> str:
+        """The round and turn in the title ("round 3 · turn 5"); a game may name its rounds."""
+        return "setting up" if clock.setup else clock.text()
+
+    # ---- the log ------------------------------------------------------------------------
+    def party_name(self, party: int) -> str:
+        """Whose turn `party`'s is, in words (a party numbered from the seats: "Silent player")."""
+        return self.seat_name(party)
+
+    def actor_name(self, view: S, seat: int, action: A) -> str:
+        """Who made `action` in words: the seat's name, or "Silent player", "The rival"..."""
+        return self.seat_name(seat)
+
+    def announcements(self, before: S, after: S, seat: int, action: A) -> list[str]:
+        """Lines worth a ★ in the log after `action` (trophies, completions, goals, the end)."""
+        return []
+
+    def summarize_chance(self, lines: list[str]) -> list[str]:
+        """Several chance lines in fewer words (default: as they are)."""
+        return lines
