@@ -29,7 +29,7 @@ give the same review on every machine. Progress comes from iterating
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import msgspec
@@ -199,12 +199,15 @@ def rank_choices(
     *,
     policy: Policy | None = None,
     include: Action | None = None,
+    pause: Callable[[], None] | None = None,
 ) -> list[ChoiceValue]:
     """The top choices at `view` (its seat to act) with their expected final margins.
 
     `include` is evaluated whatever the policy thinks of it and comes first; `gain`
     and `error` of every entry are its paired difference from the first entry.
     Reads nothing but `view`: each world is ``game.determinize(view, ...)``.
+    `pause` is called before each world (a worker holds or cancels there, as
+    ``SearchBot.pause``); it never changes the result.
     """
     me = view.current
     if me is None or me == CHANCE:
@@ -213,6 +216,8 @@ def rank_choices(
     cands = candidates(view, pol, budget.width, include)
     results: list[list[float]] = [[] for _ in cands]
     for j in range(max(1, budget.worlds)):
+        if pause is not None:
+            pause()
         it = rng.fork(j)
         world = game.determinize(view, it.fork("world"))
         seed = it.fork("playout")
@@ -233,10 +238,15 @@ def rank_choices(
 
 
 def review_decision(
-    game: Game[Any, Any], d: Decision, rng: Rng, budget: ReviewBudget, policy: Policy | None = None
+    game: Game[Any, Any],
+    d: Decision,
+    rng: Rng,
+    budget: ReviewBudget,
+    policy: Policy | None = None,
+    pause: Callable[[], None] | None = None,
 ) -> DecisionReview:
     """What the choice made at `d` cost, against the clearly better alternatives."""
-    choices = rank_choices(game, d.view, rng.fork(d.ply), budget, policy=policy, include=d.chosen)
+    choices = rank_choices(game, d.view, rng.fork(d.ply), budget, policy=policy, include=d.chosen, pause=pause)
     best, loss = choices[0], 0.0
     for c in choices[1:]:
         if c.gain > budget.confidence * c.error and c.gain > loss:
@@ -265,6 +275,7 @@ def review_seat(
     *,
     budget: ReviewBudget | None = None,
     seed: int | str = 0,
+    pause: Callable[[], None] | None = None,
 ) -> Iterator[tuple[int, int, DecisionReview]]:
     """Review `seat`'s decisions one by one: yields (done, of, the decision's review).
 
@@ -276,7 +287,7 @@ def review_seat(
     todo = list(decisions(record, game, seat))
     rng = Rng(f"review/{seed}")
     for k, d in enumerate(todo, start=1):
-        yield k, len(todo), review_decision(game, d, rng, bud, policy)
+        yield k, len(todo), review_decision(game, d, rng, bud, policy, pause)
 
 
 def summarize(game: str, seat: int, reviewed: Sequence[DecisionReview], worst: int = 10) -> SeatReview:
