@@ -147,3 +147,27 @@ def test_review_screen_snapshot(snap_compare: Any, home: Path, name: str) -> Non
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+
+
+async def test_the_end_screen_reviews_the_seat_played_here(make_app: Any, home: Path) -> None:
+    from coldwater.net.table import Seat, SeatKind, Table
+    from coldwater.tui.screens.score import ScoreScreen
+
+    # Two bot seats play the game out; the record says seat 2 was played at this keyboard.
+    seats = [Seat(SeatKind.BOT, "Ann", bot="greedy"), Seat(SeatKind.BOT, "Bea", bot="random")]
+    table = Table.new("fisheries", seats, seed="end", save_path=home / "saves" / "f.json", meta={"people": "1"})
+    await table.advance()
+    assert table.state.is_over and table.record is not None
+    app = make_app(Catalog(names=("fisheries",)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        end = ScoreScreen(table.game.title, table.state.scores(), ["Ann", "Bea"], table=table)
+        await app.push_screen(end)
+        await pilot.pause()
+        assert "v  review" in str(end.query_one("#score-actions").render())
+        await pilot.press("v")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen) and screen.seat == 1 and screen.rec is table.record
+        await pilot.press("escape")  # stops it at once
+        await pilot.pause()
+        assert app.screen is end
