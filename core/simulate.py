@@ -12,7 +12,9 @@ from typing import Any
 
 import msgspec
 
+from . import record as record_mod
 from .bots import BotError
+from .record import GameRecord
 from .rng import Rng
 from .state import CHANCE, Bot, Game, S, Scores
 
@@ -30,13 +32,19 @@ class GameResult(msgspec.Struct, frozen=True):
     digest: str
     categories: tuple[str, ...] = ()
     rows: tuple[tuple[int, ...], ...] = ()
+    record: GameRecord | None = None
+    """The game's record, as a table keeps it (``simulate(..., records=True)``), so it can be
+    replayed and reviewed."""
 
 
-def play_out(state: S, bots: Sequence[Bot], rng: Rng, *, max_plies: int = 100_000) -> S:
+def play_out(
+    state: S, bots: Sequence[Bot], rng: Rng, *, max_plies: int = 100_000, record: GameRecord | None = None
+) -> S:
     """Play `state` to the end in place: chance from its seed, seats by `bots`.
 
     Chance comes from ``state.sample_chance()`` (the seed forked by ply), the
     same source a local table uses, so a seeded game is the same everywhere.
+    Each step is appended to `record` if one is given.
     """
     bot_rng = rng.fork("bots")
     while True:
@@ -50,6 +58,8 @@ def play_out(state: S, bots: Sequence[Bot], rng: Rng, *, max_plies: int = 100_00
         else:
             action = bots[cur].choose(state.view(cur), bot_rng.fork(state.ply))
         state.apply(action)
+        if record is not None:
+            record_mod.append(record, cur, action, state)
 
 
 def seat_bots(game: Game[Any, Any], spec: str, players: int) -> list[str]:
@@ -69,18 +79,27 @@ def seat_bots(game: Game[Any, Any], spec: str, players: int) -> list[str]:
 
 
 def simulate(
-    game: Game[Any, Any], players: int, games: int, seed: int | str, *, bot: str = "random", options: object = None
+    game: Game[Any, Any],
+    players: int,
+    games: int,
+    seed: int | str,
+    *,
+    bot: str = "random",
+    options: object = None,
+    records: bool = False,
 ) -> Iterator[GameResult]:
     """Play `games` whole games and yield each one's result as it finishes.
 
-    `bot` is one bot name for every seat or a comma-separated name per seat.
+    `bot` is one bot name for every seat or a comma-separated name per seat. With
+    `records`, each result carries the game's record (seat names are the bots').
     """
     names = seat_bots(game, bot, players)
     for i in range(games):
         game_seed = f"{seed}/{i}"
         state = game.new(players, seed=game_seed, options=options)
         bots = [game.bot(n) for n in names]
-        play_out(state, bots, Rng(game_seed))
+        rec = record_mod.start(game, state, options, meta={"seats": ", ".join(names)}) if records else None
+        play_out(state, bots, Rng(game_seed), record=rec)
         sc: Scores = state.scores()
         yield GameResult(
             game=game.name,
@@ -95,4 +114,5 @@ def simulate(
             digest=state.digest(),
             categories=sc.categories,
             rows=sc.rows,
+            record=rec,
         )

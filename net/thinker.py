@@ -43,6 +43,7 @@ import collections
 import contextlib
 import math
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import IO, Any
@@ -50,13 +51,16 @@ from typing import IO, Any
 import msgspec
 
 from coldwater.core import games
+from coldwater.core import record as record_mod
 from coldwater.core.notation import Action
+from coldwater.core.record import GameRecord
+from coldwater.core.review import SeatReview, default_budget, review_seat, summarize
 from coldwater.core.rng import Rng
 from coldwater.core.search import SearchBot
 from coldwater.core.state import Bot, Game, State
 from coldwater.net import framing
 
-PROTOCOL = 2
+PROTOCOL = 3
 """Bumped when a message changes; a worker of another protocol is refused."""
 
 MAX_FRAME = 16 << 20
@@ -156,6 +160,21 @@ class Think(msgspec.Struct, tag="think", kw_only=True):
     rng: RngPath
 
 
+class Review(msgspec.Struct, tag="review", kw_only=True):
+    """Review `seat`'s decisions in a game record (``core.review``); answered by Progress
+    after each decision, then Reviewed."""
+
+    id: int
+    game: str
+    content: str | None
+    content_hash: str
+    record: bytes
+    """``core.record.dumps(record)``: the worker replays and checks it itself."""
+    seat: int
+    depth: int = 1
+    seed: str = "0"
+
+
 class Cancel(msgspec.Struct, tag="cancel"):
     """Stop request `id` at its next iteration (its table closed)."""
 
@@ -186,6 +205,20 @@ class Chose(msgspec.Struct, tag="chose"):
     seconds: float
 
 
+class Progress(msgspec.Struct, tag="progress"):
+    """`done` of `of` decisions of a Review are reviewed."""
+
+    id: int
+    done: int
+    of: int
+
+
+class Reviewed(msgspec.Struct, tag="reviewed"):
+    id: int
+    review: bytes
+    """The ``core.review.SeatReview``, MessagePack."""
+
+
 class Stopped(msgspec.Struct, tag="stopped"):
     id: int
 
@@ -195,8 +228,8 @@ class Failed(msgspec.Struct, tag="failed"):
     error: str
 
 
-ToWorker = Think | Cancel | Hold | Go
-FromWorker = Ready | Chose | Stopped | Failed
+ToWorker = Think | Review | Cancel | Hold | Go
+FromWorker = Ready | Chose | Progress | Reviewed | Stopped | Failed
 
 _encoder = msgspec.msgpack.Encoder()
 _from_worker = msgspec.msgpack.Decoder(FromWorker)
@@ -258,6 +291,8 @@ class Thinker:
         self._reaping: set[asyncio.Task[None]] = set()
         """Workers let go after a fault, being killed and waited for."""
         self._pending: dict[int, asyncio.Future[FromWorker]] = {}
+        self._progress: dict[int, Callable[[int, int], None]] = {}
+        """A running review's progress callback, by request id."""
         self._next_id = 1
         self._lock: asyncio.Lock | None = None
         self._held = False
@@ -369,6 +404,78 @@ class Thinker:
         bot.last_iterations = reply.iterations
         return action
 
+    # ---- reviewing a game --------------------------------------------------------
+    async def review(
+        self,
+        game: Game[Any, Any],
+        content: str | None,
+        rec: GameRecord,
+        seat: int,
+        *,
+        depth: int = 1,
+        seed: str = "0",
+        progress: Callable[[int, int], None] | None = None,
+    ) -> SeatReview:
+        """`seat`'s review of `rec` (``core.review``), in the worker, or in a thread when the
+        worker cannot (the same review: it is deterministic for the seed and depth).
+        `progress(done, of)` is called on this loop after each decision; cancelling the
+        awaiting task stops the review at its next world."""
+        tell = progress or (lambda done, of: None)
+        if self._usable() and _rebuildable(game, content):
+            if self._lock is None:
+                self._lock = asyncio.Lock()
+            async with self._lock:
+                try:
+                    return await self._remote_review(game, content, rec, seat, depth, seed, tell)
+                except WorkerTrouble as e:
+                    self._fault(str(e))
+        return await review_here(game, rec, seat, depth=depth, seed=seed, progress=tell)
+
+    async def _remote_review(
+        self,
+        game: Game[Any, Any],
+        content: str | None,
+        rec: GameRecord,
+        seat: int,
+        depth: int,
+        seed: str,
+        tell: Callable[[int, int], None],
+    ) -> SeatReview:
+        proc = await self._ensure()
+        rid = self._next_id
+        self._next_id += 1
+        fut: asyncio.Future[FromWorker] = asyncio.get_running_loop().create_future()
+        self._pending[rid] = fut
+        self._progress[rid] = tell
+        job = Review(
+            id=rid,
+            game=game.name,
+            content=content,
+            content_hash=game.content_hash,
+            record=record_mod.dumps(rec),
+            seat=seat,
+            depth=depth,
+            seed=seed,
+        )
+        try:
+            self._send(proc, job)
+            reply = await asyncio.shield(fut)  # no clock: a review's length is its record's
+        except asyncio.CancelledError:
+            with contextlib.suppress(Exception):
+                self._send(proc, Cancel(rid))
+            raise
+        finally:
+            self._pending.pop(rid, None)
+            self._progress.pop(rid, None)
+        if isinstance(reply, Failed):
+            raise WorkerTrouble(f"it could not review: {reply.error}")
+        if not isinstance(reply, Reviewed):
+            raise WorkerTrouble(f"it answered {type(reply).__name__} to a review")
+        try:
+            return msgspec.msgpack.decode(reply.review, type=SeatReview)
+        except (msgspec.DecodeError, msgspec.ValidationError) as e:
+            raise WorkerTrouble(f"its review does not decode: {e}") from None
+
     # ---- the process -----------------------------------------------------------
     async def _ensure(self) -> asyncio.subprocess.Process:
         if self._proc is not None and self._proc.returncode is None:
@@ -446,6 +553,11 @@ class Thinker:
             while True:
                 msg = await self._read(proc.stdout)
                 if isinstance(msg, Ready):
+                    continue
+                if isinstance(msg, Progress):
+                    tell = self._progress.get(msg.id)
+                    if tell is not None:
+                        tell(msg.done, msg.of)
                     continue
                 fut = self._pending.get(msg.id)
                 if fut is not None and not fut.done():
@@ -548,6 +660,38 @@ class Thinker:
                 await task
 
 
+async def review_here(
+    game: Game[Any, Any],
+    rec: GameRecord,
+    seat: int,
+    *,
+    depth: int = 1,
+    seed: str = "0",
+    progress: Callable[[int, int], None] | None = None,
+) -> SeatReview:
+    """A review in a thread of this process (the fallback); cancelling stops it at its next world."""
+    loop = asyncio.get_running_loop()
+    stop = threading.Event()
+
+    def pause() -> None:
+        if stop.is_set():
+            raise ThinkingStopped
+
+    def run() -> SeatReview:
+        done = []
+        for k, n, r in review_seat(rec, game, seat, budget=default_budget(game).deeper(depth), seed=seed, pause=pause):
+            done.append(r)
+            if progress is not None:
+                loop.call_soon_threadsafe(progress, k, n)
+        return summarize(game.name, seat, done)
+
+    try:
+        return await asyncio.to_thread(run)
+    except asyncio.CancelledError:
+        stop.set()
+        raise
+
+
 def _rebuildable(game: Game[Any, Any], content: str | None) -> bool:
     """Whether a worker can load `game` as it is here: a registered game, with its
     packaged card data or a person's file (a test's own game object cannot be)."""
@@ -580,7 +724,10 @@ __all__ = [
     "FromWorker",
     "Go",
     "Hold",
+    "Progress",
     "Ready",
+    "Review",
+    "Reviewed",
     "RngPath",
     "SearchBudget",
     "Stopped",
@@ -591,5 +738,6 @@ __all__ = [
     "WorkerTrouble",
     "frame",
     "read_frame",
+    "review_here",
     "worker_command",
 ]

@@ -16,11 +16,13 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from typing import IO, Any
 
 import msgspec
 
-from coldwater.core import games
+from coldwater.core import games, record
+from coldwater.core.review import default_budget, review_seat, summarize
 from coldwater.core.search import SearchBot
 from coldwater.core.state import Game, State
 from coldwater.net.files import read_content
@@ -33,7 +35,10 @@ from coldwater.net.thinker import (
     FromWorker,
     Go,
     Hold,
+    Progress,
     Ready,
+    Review,
+    Reviewed,
     Stopped,
     Think,
     ToWorker,
@@ -53,7 +58,7 @@ class _Cancelled(Exception):
 class Worker:
     def __init__(self, out: IO[bytes]) -> None:
         self.out = out
-        self.jobs: queue.SimpleQueue[Think] = queue.SimpleQueue()
+        self.jobs: queue.SimpleQueue[Think | Review] = queue.SimpleQueue()
         self.lock = threading.Lock()
         self.cancelled: set[int] = set()
         self.finished = 0
@@ -101,13 +106,13 @@ class Worker:
         self.send(Ready(PROTOCOL, os.getpid()))
         while True:
             job = self.jobs.get()
-            reply = self.think(job)
+            reply = self.think(job) if isinstance(job, Think) else self.review(job)
             with self.lock:
                 self.cancelled.discard(job.id)
                 self.finished = max(self.finished, job.id)
             self.send(reply)
 
-    def game(self, job: Think) -> Game[Any, Any]:
+    def game(self, job: Think | Review) -> Game[Any, Any]:
         key = (job.game, job.content, job.content_hash)
         game = self.games.get(key)
         if game is None:
@@ -123,8 +128,9 @@ class Worker:
             self.games[key] = game
         return game
 
-    def think(self, job: Think) -> Chose | Stopped | Failed:
-        t0 = time.perf_counter()
+    def pauser(self, job: Think | Review) -> Callable[[], None]:
+        """Called between a search's iterations (a review's worlds): wait while the app
+        handles a key, stop if the job was cancelled."""
 
         def pause() -> None:
             if not self.go.is_set():  # the app is handling a key: let it have the machine
@@ -133,6 +139,29 @@ class Worker:
                     self.go.wait(left)
             if job.id in self.cancelled:  # (a set lookup; the reader only adds)
                 raise _Cancelled
+
+        return pause
+
+    def review(self, job: Review) -> Reviewed | Stopped | Failed:
+        pause = self.pauser(job)
+        try:
+            pause()
+            game = self.game(job)
+            rec = record.loads(job.record)
+            budget = default_budget(game).deeper(job.depth)
+            done = []
+            for k, n, r in review_seat(rec, game, job.seat, budget=budget, seed=job.seed, pause=pause):
+                done.append(r)
+                self.send(Progress(job.id, k, n))
+            return Reviewed(job.id, msgspec.msgpack.encode(summarize(game.name, job.seat, done)))
+        except _Cancelled:
+            return Stopped(job.id)
+        except Exception as e:
+            return Failed(job.id, f"{type(e).__name__}: {e}")
+
+    def think(self, job: Think) -> Chose | Stopped | Failed:
+        t0 = time.perf_counter()
+        pause = self.pauser(job)
 
         try:
             pause()

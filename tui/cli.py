@@ -3,6 +3,7 @@
 - ``coldwater``                      open the app
 - ``coldwater simulate GAME ...``    bots play whole games; scores and digests
 - ``coldwater replay FILE``          verify a game record
+- ``coldwater review FILE``          the costliest decisions of a game (see docs/coach.md)
 - ``coldwater host GAME ...`` / ``coldwater join NAME|HOST:PORT``   LAN play
 - ``coldwater serve ...``            the app over SSH (see :mod:`coldwater.tui.serve`)
 """
@@ -53,10 +54,25 @@ def _parser() -> argparse.ArgumentParser:
     sim.add_argument("--solo-level", type=int, help="Aquatica Tribes Solo level 1-6")
     sim.add_argument("--json", action="store_true", help="one JSON object per game")
     sim.add_argument("--content", metavar="PATH", help="your own content file (the printed card values)")
+    sim.add_argument("--records", metavar="DIR", help="write each game's record into DIR (Replays reads them)")
 
     rep = sub.add_parser("replay", help="replay a game record and check every entry")
     rep.add_argument("file")
     rep.add_argument("--content", metavar="PATH", help="the content file the record was made with")
+
+    rev = sub.add_parser(
+        "review",
+        help="review a game record: the costliest decisions of each seat, from that seat's view",
+        description="Review a game record: for each decision of a seat, what the choice made cost "
+        "against the best alternatives the search finds, from what that seat knew then.",
+    )
+    rev.add_argument("file")
+    rev.add_argument("--seat", type=int, help="the seat to review, 1-based (default: every seat)")
+    rev.add_argument("--json", action="store_true", help="one JSON object per reviewed seat")
+    rev.add_argument("--depth", type=int, default=1, help="1 is the default budget; D is D times the worlds and time")
+    rev.add_argument("--seed", default="0", help="the review's own seed (the same seed and depth give the same review)")
+    rev.add_argument("--worst", type=int, default=10, help="how many of the costliest decisions to list")
+    rev.add_argument("--content", metavar="PATH", help="the content file the record was made with")
 
     host = sub.add_parser(
         "host", help="host a LAN table", description="Host a LAN table. `coldwater host GAME --help` lists its options."
@@ -109,7 +125,19 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         print("coldwater: --games must be at least 1", file=sys.stderr)
         return 2
 
-    results = simulate(game, args.players, args.games, args.seed, bot=args.bot, options=options)
+    out_dir = None
+    if args.records:
+        from pathlib import Path
+
+        out_dir = Path(args.records)
+        try:
+            out_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            print(f"coldwater: {out_dir}: cannot make the folder ({e.strerror or e})", file=sys.stderr)
+            return 2
+    results = simulate(
+        game, args.players, args.games, args.seed, bot=args.bot, options=options, records=out_dir is not None
+    )
     progress = None
     if sys.stderr.isatty() and args.games > 1:
         from rich.progress import Progress
@@ -119,6 +147,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         task = progress.add_task(f"{game.title}", total=args.games)
     try:
         for r in results:
+            if out_dir is not None and r.record is not None:
+                _write_record(out_dir, r.record, r.seed)
             if args.json:
                 print(
                     json.dumps(
@@ -150,6 +180,101 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         if progress is not None:
             progress.stop()
     return 0
+
+
+def _write_record(folder: Any, rec: Any, seed: str) -> None:
+    from coldwater.core import record
+    from coldwater.net import records
+    from coldwater.net.table import note_result
+
+    final = record.replay(rec)
+    note_result(rec, final, [s.strip() for s in rec.meta.get("seats", "").split(",")])
+    safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in seed)
+    records.save(rec, folder / f"{rec.game}-sim-{safe}.json")
+
+
+def cmd_review(args: argparse.Namespace) -> int:
+    from coldwater.core import games, record
+    from coldwater.core.errors import ContentError, RecordError
+    from coldwater.core.review import ReviewError, default_budget, review_seat, summarize
+    from coldwater.net import records
+
+    try:
+        rec = records.load(args.file)
+        game = games.get(rec.game) if rec.game in games.names() else None
+        if game is None:
+            raise RecordError(f"unknown game {rec.game!r}; this version has: {', '.join(games.names())}")
+        if args.content:
+            game = game.with_content(args.content)
+        record.initial_state(rec, game)  # the content and the start, checked before any work
+        budget = default_budget(game).deeper(args.depth)
+        seats = list(range(rec.players)) if args.seat is None else [args.seat - 1]
+        if args.worst < 0:
+            raise ReviewError("--worst is a number of decisions, 0 or more")
+        for s in seats:
+            if not 0 <= s < rec.players:
+                raise ReviewError(f"seat {s + 1} is not in this game (seats 1 to {rec.players})")
+    except (RecordError, ContentError, ReviewError) as e:
+        print(f"coldwater: {args.file}: {e}", file=sys.stderr)
+        return 1
+    names = [n.strip() for n in rec.meta.get("seats", "").split(",")]
+    progress = None
+    if sys.stderr.isatty() and not args.json:
+        from rich.progress import Progress
+
+        progress = Progress(transient=True)
+        progress.start()
+    try:
+        for s in seats:
+            task = progress.add_task(f"seat {s + 1}", total=None) if progress is not None else None
+            done = []
+            try:
+                for k, n, r in review_seat(rec, game, s, budget=budget, seed=args.seed):
+                    done.append(r)
+                    if progress is not None and task is not None:
+                        progress.update(task, completed=k, total=n)
+            except (RecordError, ReviewError) as e:
+                print(f"coldwater: {args.file}: {e}", file=sys.stderr)
+                return 1
+            sr = summarize(game.name, s, done, args.worst)
+            name = names[s] if s < len(names) and names[s] else f"Seat {s + 1}"
+            if args.json:
+                print(json.dumps(_review_json(sr, name), sort_keys=True), flush=True)
+            else:
+                _print_review(sr, name)
+    finally:
+        if progress is not None:
+            progress.stop()
+    return 0
+
+
+def _review_json(sr: Any, name: str) -> dict[str, Any]:
+    import msgspec
+
+    worst = [{k: v for k, v in msgspec.to_builtins(d).items() if k != "choices"} for d in sr.worst]
+    return {
+        "game": sr.game,
+        "seat": sr.seat + 1,
+        "name": name,
+        "decisions": sr.decisions,
+        "total_loss": round(sr.total_loss, 2),
+        "mean_loss": round(sr.mean_loss, 3),
+        "worst": [{**w, "loss": round(w["loss"], 2)} for w in worst],
+    }
+
+
+def _print_review(sr: Any, name: str) -> None:
+    print(
+        f"Seat {sr.seat + 1} ({name}): {sr.decisions} decisions, ~{sr.total_loss:.1f} points lost in all, "
+        f"{sr.mean_loss:.2f} a decision"
+    )
+    if not sr.worst:
+        print("  no decision where another choice was clearly better")
+    for d in sr.worst:
+        print(
+            f"  round {d.round}, turn {d.turn} (ply {d.ply}): {d.chosen_text}; "
+            f"{d.best_text} was worth ~{d.loss:.1f} points more"
+        )
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -260,6 +385,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
     if args.command == "replay":
         return cmd_replay(args)
+    if args.command == "review":
+        try:
+            return cmd_review(args)
+        except BrokenPipeError:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 0
     if args.command in ("host", "join") and "--headless" in args.rest:
         from coldwater.net import cli as net_cli
 

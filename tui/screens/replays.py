@@ -22,7 +22,15 @@ from coldwater.core import record as record_mod
 from coldwater.core.errors import RecordError
 from coldwater.core.state import CHANCE, Game, State
 from coldwater.net import paths, records
-from coldwater.net.table import ContentRef, SaveError, count_turns, load_content, read_save, record_content
+from coldwater.net.table import (
+    CONTENT_META,
+    ContentRef,
+    SaveError,
+    count_turns,
+    load_content,
+    read_save,
+    record_content,
+)
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseModal, BaseScreen
 from coldwater.tui.screens.table import with_names
@@ -186,7 +194,9 @@ class ReplayScreen(BaseScreen):
 - ↓ / ↑ (or j / k): the next or previous *turn*; PgDn / PgUp (or n / b): *round*;
 - Home / End: the start and the end; **g**: go to a move (decision) number;
 - **v**: whose view of the board: a spectator's, each seat's (their own secrets only
-  once the game is over), and for a finished game everything.
+  once the game is over), and for a finished game everything;
+- **r**: review the game: the costliest decisions of the seat played at this
+  keyboard (or of the seat whose view is shown), each a key that comes back here.
 
 The log on the right runs up to the position shown; at the end the final scores
 appear above it.
@@ -199,9 +209,13 @@ appear above it.
         board: type[BoardView[Any]],
         *,
         timeline: Timeline | None = None,
+        coach: tuple[int, int, str] | None = None,
     ) -> None:
-        """`timeline`: positions laid out already (a watcher's public views, which `rec` cannot replay)."""
+        """`timeline`: positions laid out already (a watcher's public views, which `rec` cannot replay).
+        `coach`: (ply, seat, note) from the Review screen: open at that position, from that
+        seat's view, with the note (the choice made and the better one) shown there."""
         super().__init__()
+        self.coach = coach
         self.given = timeline
         self.rec = rec
         self.game = game
@@ -252,6 +266,10 @@ appear above it.
 
     def on_mount(self) -> None:
         self._build()
+        if self.coach is not None and self.states:
+            ply, seat, _ = self.coach
+            self.view_index = seat + 1
+            self.pos = max(0, min(len(self.states) - 1, ply))
         self.show()
 
     def view_names(self) -> list[str]:
@@ -310,6 +328,8 @@ appear above it.
         title = self.lines[self.pos - 1] if self.pos > 0 else "The start of the game"
         if self.pos == tl.end and tl.over:
             title = "The end of the game\n\n" + self.final_scores()
+        if self.coach is not None and self.pos == self.coach[0]:
+            title = self.coach[2] + ("\n\n" + title if self.pos > 0 else "")
         self.query_one("#decision-title", Static).update(title)
         log = self.query_one("#log", GameLog)
         log.clear_all()
@@ -392,6 +412,18 @@ appear above it.
                 self.move_to(tl.decision_position(n))
 
         self.app.push_screen(GoToScreen(len(tl.decision_pos)), chosen)
+
+    def action_review(self) -> None:
+        from coldwater.tui.screens.review import ReviewScreen
+
+        tl = self.timeline
+        if self.given is not None or tl is None or not self.states:
+            self.notify("Only a game's whole record can be reviewed; this one is a watcher's view.")
+            return
+        n = len(self.names)
+        seat = self.view_index - 1 if 1 <= self.view_index <= n else (self.own if self.own is not None else 0)
+        content = self.rec.meta.get(CONTENT_META)  # the own card data it was played with, if any
+        self.app.push_screen(ReviewScreen(self.rec, self.game, self.board_cls, seat, content=content))
 
     def action_seat(self) -> None:
         self.view_index = (self.view_index + 1) % len(self.view_names())

@@ -53,6 +53,7 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
   At a LAN table the host offers it and every player still here is asked: **r**
   accepts (you sit where you sat), **d** declines (your seat is opened to anyone);
 - **p**: open the replay of this game;
+- **v**: review your decisions: the costliest ones, each with the better choice;
 - Enter or Esc: back to the main menu. The game is kept under *Replays*.
 """
 
@@ -142,6 +143,8 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
             parts.append(f"r  {'offer a ' if lan else ''}rematch (same seats and options, new seed)")
         if self.record is not None or self._public is not None:
             parts.append("p  open the replay")
+        if self.record is not None:
+            parts.append("v  review")
         parts.append("Enter  back to the menu")
         return "   ·   ".join(parts)
 
@@ -399,6 +402,8 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
             return self._offer and not self._busy and not self._watching()
         if action == "replay":
             return self.record is not None or self._public is not None
+        if action == "review":
+            return self.record is not None
         return True
 
     def action_done(self) -> None:
@@ -500,6 +505,18 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
             self.notify(f"Cannot start a rematch: {e}", severity="error")
             return
         self.app.switch_screen(self.cw.catalog.table_screen(t.game.name)(new))
+
+    def action_review(self) -> None:
+        from coldwater.tui.screens.replays import own_seat
+        from coldwater.tui.screens.review import ReviewScreen
+
+        rec, game = self.record, getattr(self.table, "game", None)
+        if rec is None or game is None:
+            return
+        board = self.cw.catalog.table_screen(game.name).BOARD
+        content = getattr(getattr(self.table, "content", None), "path", None)
+        seat = own_seat(rec)
+        self.app.push_screen(ReviewScreen(rec, game, board, seat if seat is not None else 0, content=content))
 
     def action_replay(self) -> None:
         from coldwater.tui.screens.replays import ReplayScreen

@@ -1,0 +1,318 @@
+"""The coach's engine: what each decision of a finished game cost, from the seat's own view.
+
+For every *real* decision of one seat (more than one legal choice) the review asks
+:func:`rank_choices` -- the one "evaluate the top choices from one seat's view"
+function, which hints will reuse -- for the expected final margin of the choice made
+and of the greedy policy's best few alternatives:
+
+- **Only the view.** The position is ``state.view(seat)`` at that moment; each world
+  is ``game.determinize(view, rng)``, so hidden values the record holds (another
+  seat's fish weights, hands, deck order) are drawn, never read.
+  ``tests/test_review.py`` poisons them and checks the output is unchanged.
+- **Common random numbers.** Every candidate is played in the *same* worlds with
+  the same playout seed, and chance inside a playout is keyed by the ply, so the
+  difference between two candidates is the choice, not the luck. Loss is measured
+  on the paired differences.
+- **To the end, in points.** Each playout is the greedy policy for every seat to
+  the end of the game; its worth is the seat's total minus the best rival row (a
+  solo game with one row: the seat's own total), in the game's own points.
+- **Only clear losses.** An alternative counts as better only when it beats the
+  choice made by more than ``confidence`` standard errors of the paired difference:
+  the best of a few noisy means is always a little above the rest, and without
+  this every good move would show a small "loss" made of noise.
+
+Pure: no I/O, no clock; the budget is a number of worlds, so a seed and a budget
+give the same review on every machine. Progress comes from iterating
+:func:`review_seat`, one decision at a time, so a caller can show it and stop.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+import msgspec
+
+from .clock import START, Clock, advance
+from .errors import ColdwaterError
+from .notation import Action
+from .record import GameRecord, initial_state, replay_iter
+from .rng import Rng
+from .search import FastRng, Policy, SearchBot, _draw, argmax
+from .state import CHANCE, Game, State
+
+
+class ReviewError(ColdwaterError, ValueError):
+    """A review that cannot be made (a seat out of range, a game without a search)."""
+
+
+class ReviewBudget(msgspec.Struct, frozen=True, kw_only=True):
+    worlds: int = 16
+    """Determinized worlds per decision; every candidate is played out in each."""
+    width: int = 4
+    """The greedy policy's best few alternatives evaluated beside the choice made."""
+    confidence: float = 2.0
+    """Standard errors of the paired difference an alternative must win by to count: at
+    one, about one decision in three of a greedy seat showed a "loss" made of noise
+    (one Crown game: greedy 0.89 points a decision, random 1.21; at two, 0.21 and 0.77)."""
+    max_plies: int = 100_000
+    """A playout that has not ended by then is scored where it stands (a safety net)."""
+
+    def deeper(self, depth: int) -> ReviewBudget:
+        """`depth` times the worlds (``--depth``): a finer estimate, `depth` times the time."""
+        if depth < 1:
+            raise ReviewError("the depth is a whole number from 1 up")
+        return msgspec.structs.replace(self, worlds=self.worlds * depth)
+
+
+DEFAULT_BUDGET: dict[str, ReviewBudget] = {
+    # Worlds per decision so that a whole 2-player game reviews within a minute on
+    # one core of a 2-core machine (tests/bench/coach.py measures it, docs/benchmarks.md).
+    "crown": ReviewBudget(worlds=24),
+    "fisheries": ReviewBudget(worlds=8),
+    "aquatica": ReviewBudget(worlds=24),
+}
+
+
+def default_budget(game: Game[Any, Any]) -> ReviewBudget:
+    return DEFAULT_BUDGET.get(game.name, ReviewBudget())
+
+
+class ChoiceValue(msgspec.Struct, frozen=True):
+    action: str
+    """Notation (``cast red y``); the screens word it with the game's own labels."""
+    value: float
+    """Expected final margin in points (own total minus the best rival row)."""
+    gain: float
+    """Mean paired difference from the first choice of the list it is in."""
+    error: float
+    """Standard error of `gain` (0 for the first, or with a single world)."""
+
+
+class DecisionReview(msgspec.Struct, frozen=True, kw_only=True):
+    ply: int
+    """Entries played before the decision: the replay opens at this position."""
+    round: int
+    turn: int
+    chosen: str
+    best: str
+    """The choice made, unless an alternative beat it clearly (then that one)."""
+    chosen_text: str
+    best_text: str
+    """Both in the engine's words (``State.describe``), for people reading the CLI."""
+    loss: float
+    """Expected points the choice made gave up against `best` (0 when none was clearly better)."""
+    choices: tuple[ChoiceValue, ...]
+    """Every candidate evaluated, the choice made first, `gain` measured from it."""
+
+
+class SeatReview(msgspec.Struct, frozen=True, kw_only=True):
+    game: str
+    seat: int
+    """0-based (screens and JSON show it 1-based)."""
+    decisions: int
+    total_loss: float
+    mean_loss: float
+    worst: tuple[DecisionReview, ...]
+    """The costliest decisions with a loss, costliest first."""
+    reviewed: tuple[DecisionReview, ...]
+    """Every real decision, in order."""
+
+
+class Decision(msgspec.Struct, frozen=True):
+    """One real decision of a seat: the position it saw and what it did."""
+
+    ply: int
+    clock: Clock
+    view: Any
+    """``State.view(seat)`` before the choice (a State; Any because msgspec cannot type it)."""
+    chosen: Action
+
+
+def search_policy(game: Game[Any, Any]) -> Policy:
+    """The game's greedy policy, as its hard bot searches with it."""
+    bot = game.bot("hard")
+    if not isinstance(bot, SearchBot):
+        raise ReviewError(f"{game.title} has no search to review with")
+    return bot.policy
+
+
+def decisions(record: GameRecord, game: Game[Any, Any], seat: int) -> Iterator[Decision]:
+    """Each real decision of `seat` in a verified replay of `record`, as that seat saw it.
+
+    The full position is used only to take the seat's view and is dropped at once.
+    Round and turn are the record's clock of the position (counted afresh if the
+    record predates clocks).
+    """
+    if not 0 <= seat < record.players:
+        raise ReviewError(f"seat {seat + 1} is not in this game (it has {record.players} seat(s))")
+    _, state = initial_state(record, game)
+    clock = START
+    for i, entry, after in replay_iter(record, game):
+        if entry.seat == seat and len(state.legal()) > 1:
+            view = state.view(seat)
+            yield Decision(i - 1, clock, view, game.parse_action(entry.action))
+        clock = entry.clock if entry.clock is not None else advance(clock, after)
+        state = after.clone()
+
+
+def margin(totals: Sequence[float], seat: int) -> float:
+    """The seat's total minus the best rival row; with one row, its own total."""
+    others = [t for j, t in enumerate(totals) if j != seat]
+    return float(totals[seat] - max(others)) if others else float(totals[seat])
+
+
+def _playout(st: State[Any, Any], policy: Policy, rng: FastRng, max_plies: int) -> None:
+    """The greedy policy for every seat to the end; chance keyed by the ply."""
+    limit = st.ply + max_plies
+    while st.ply < limit:
+        cur = st.current
+        if cur is None:
+            return
+        if cur == CHANCE:
+            st.apply_legal(_draw(st, rng))
+            continue
+        legal = st.legal()
+        st.apply_legal(legal[0] if len(legal) == 1 else argmax(legal, policy.values(st, legal), rng))
+
+
+def candidates(view: State[Any, Any], policy: Policy, width: int, include: Action | None = None) -> list[Action]:
+    """`include` (if given) first, then the greedy policy's best `width` others."""
+    legal: list[Action] = view.legal()
+    vals = policy.values(view, legal)
+    order = sorted(range(len(legal)), key=lambda i: (-vals[i], i))
+    out = [include] if include is not None else []
+    for i in order:
+        if len(out) >= width + (include is not None):
+            break
+        if legal[i] != include:
+            out.append(legal[i])
+    return out
+
+
+def rank_choices(
+    game: Game[Any, Any],
+    view: State[Any, Any],
+    rng: Rng,
+    budget: ReviewBudget,
+    *,
+    policy: Policy | None = None,
+    include: Action | None = None,
+    pause: Callable[[], None] | None = None,
+) -> list[ChoiceValue]:
+    """The top choices at `view` (its seat to act) with their expected final margins.
+
+    `include` is evaluated whatever the policy thinks of it and comes first; `gain`
+    and `error` of every entry are its paired difference from the first entry.
+    Reads nothing but `view`: each world is ``game.determinize(view, ...)``.
+    `pause` is called before each world (a worker holds or cancels there, as
+    ``SearchBot.pause``); it never changes the result.
+    """
+    me = view.current
+    if me is None or me == CHANCE:
+        raise ReviewError("nobody is choosing at this position")
+    pol = policy if policy is not None else search_policy(game)
+    cands = candidates(view, pol, budget.width, include)
+    results: list[list[float]] = [[] for _ in cands]
+    for j in range(max(1, budget.worlds)):
+        if pause is not None:
+            pause()
+        it = rng.fork(j)
+        world = game.determinize(view, it.fork("world"))
+        seed = it.fork("playout")
+        for i, a in enumerate(cands):
+            st = world.clone() if i < len(cands) - 1 else world
+            st.apply(a)  # checked: a choice from the view must be legal in every world
+            _playout(st, pol, FastRng(seed), budget.max_plies)
+            results[i].append(margin(st.scores().totals, me))
+    base = results[0]
+    n = len(base)
+    out = []
+    for a, res in zip(cands, results):
+        diffs = [x - y for x, y in zip(res, base)]
+        gain = sum(diffs) / n
+        err = math.sqrt(sum((d - gain) ** 2 for d in diffs) / (n - 1) / n) if n > 1 else 0.0
+        out.append(ChoiceValue(str(a), sum(res) / n, gain, err))
+    return out
+
+
+def review_decision(
+    game: Game[Any, Any],
+    d: Decision,
+    rng: Rng,
+    budget: ReviewBudget,
+    policy: Policy | None = None,
+    pause: Callable[[], None] | None = None,
+) -> DecisionReview:
+    """What the choice made at `d` cost, against the clearly better alternatives."""
+    choices = rank_choices(game, d.view, rng.fork(d.ply), budget, policy=policy, include=d.chosen, pause=pause)
+    best, loss = choices[0], 0.0
+    for c in choices[1:]:
+        if c.gain > budget.confidence * c.error and c.gain > loss:
+            best, loss = c, c.gain
+    return DecisionReview(
+        ply=d.ply,
+        round=d.clock.round,
+        turn=d.clock.turn,
+        chosen=choices[0].action,
+        best=best.action,
+        chosen_text=_said(d.view, game, choices[0].action),
+        best_text=_said(d.view, game, best.action),
+        loss=round(loss, 6),
+        choices=tuple(choices),
+    )
+
+
+def _said(view: State[Any, Any], game: Game[Any, Any], text: str) -> str:
+    return str(view.describe(game.parse_action(text)))
+
+
+def review_seat(
+    record: GameRecord,
+    game: Game[Any, Any],
+    seat: int,
+    *,
+    budget: ReviewBudget | None = None,
+    seed: int | str = 0,
+    pause: Callable[[], None] | None = None,
+) -> Iterator[tuple[int, int, DecisionReview]]:
+    """Review `seat`'s decisions one by one: yields (done, of, the decision's review).
+
+    Iterate it to the end and pass the reviews to :func:`summarize`; stop iterating
+    to cancel. The Rng is the review's own (`seed`), never the game's seed.
+    """
+    bud = budget if budget is not None else default_budget(game)
+    policy = search_policy(game)
+    todo = list(decisions(record, game, seat))
+    rng = Rng(f"review/{seed}")
+    for k, d in enumerate(todo, start=1):
+        yield k, len(todo), review_decision(game, d, rng, bud, policy, pause)
+
+
+def summarize(game: str, seat: int, reviewed: Sequence[DecisionReview], worst: int = 10) -> SeatReview:
+    total = sum(r.loss for r in reviewed)
+    costly = sorted((r for r in reviewed if r.loss > 0), key=lambda r: (-r.loss, r.ply))
+    return SeatReview(
+        game=game,
+        seat=seat,
+        decisions=len(reviewed),
+        total_loss=round(total, 6),
+        mean_loss=round(total / len(reviewed), 6) if reviewed else 0.0,
+        worst=tuple(costly[:worst]),
+        reviewed=tuple(reviewed),
+    )
+
+
+def review(
+    record: GameRecord,
+    game: Game[Any, Any],
+    seat: int,
+    *,
+    budget: ReviewBudget | None = None,
+    seed: int | str = 0,
+    worst: int = 10,
+) -> SeatReview:
+    """The whole review of one seat (see :func:`review_seat` to follow progress)."""
+    done = [r for _, _, r in review_seat(record, game, seat, budget=budget, seed=seed)]
+    return summarize(game.name, seat, done, worst)

@@ -1,0 +1,254 @@
+"""The review (core/review.py, `coldwater review`): views only, repeatable, a clear error for bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from coldwater.core import games, record
+from coldwater.core.errors import RecordError
+from coldwater.core.record import GameRecord
+from coldwater.core.review import (
+    ReviewBudget,
+    ReviewError,
+    decisions,
+    rank_choices,
+    review,
+    search_policy,
+)
+from coldwater.core.rng import Rng
+from coldwater.core.simulate import simulate
+from coldwater.core.state import CHANCE, Game
+from coldwater.net import records
+from coldwater.tui.cli import main
+
+SMALL = ReviewBudget(worlds=3, width=2)
+
+
+def _record(name: str, bots: str = "greedy", seed: str = "rv", entries: int | None = 80) -> GameRecord:
+    """A simulated game's record, cut to its first `entries` (a game in progress reviews too)."""
+    res = next(simulate(games.get(name), 2, 1, seed, bot=bots, records=True))
+    assert res.record is not None
+    rec = res.record
+    if entries is not None:
+        rec.entries = rec.entries[:entries]
+    return rec
+
+
+def _views(rec: GameRecord, game: Game[Any, Any], seat: int) -> list[bytes]:
+    return [d.view.encode() for d in decisions(rec, game, seat)]
+
+
+def _poisoned(rec: GameRecord, game: Game[Any, Any], seat: int) -> tuple[GameRecord, int]:
+    """The same game with chance outcomes `seat` never saw replaced by others it cannot tell apart.
+
+    Each substitution is kept only if every later action stays legal and every view
+    `seat` had at its decisions stays the same, so the seat knew exactly what it knew;
+    the full positions (what the record holds beyond the views) differ.
+    """
+    actions = [(e.seat, e.action) for e in rec.entries]
+    want = _views(rec, game, seat)
+    changed = 0
+    _, st = record.initial_state(rec, game)
+    for i, (who, text) in enumerate(actions):
+        if who == CHANCE and changed < 6:
+            a = game.parse_action(text)
+            seen = st.seen_outcome(a, seat)
+            for alt, _ in st.chance_outcomes():
+                if alt == a or st.seen_outcome(alt, seat) != seen:
+                    continue
+                trial = [*actions[:i], (CHANCE, str(alt)), *actions[i + 1 :]]
+                cand = _rebuild(rec, game, trial)
+                if cand is not None and _views(cand, game, seat) == want:
+                    actions, changed = trial, changed + 1
+                    break
+        st.apply(game.parse_action(actions[i][1]))
+    out = _rebuild(rec, game, actions)
+    assert out is not None
+    return out, changed
+
+
+def _rebuild(rec: GameRecord, game: Game[Any, Any], actions: list[tuple[int, str]]) -> GameRecord | None:
+    _, st = record.initial_state(rec, game)
+    new = record.start(game, st, rec.options, meta=dict(rec.meta))
+    for who, text in actions:
+        if st.current != who:
+            return None
+        a = game.parse_action(text)
+        if not st.is_legal(a):
+            return None
+        st.apply(a)
+        record.append(new, who, a, st)
+    return new
+
+
+@pytest.mark.parametrize("name", ["crown", "aquatica"])
+def test_poisoned_hidden_values_change_nothing(name: str) -> None:
+    game = games.get(name)
+    rec = _record(name, entries=70)
+    bad, changed = _poisoned(rec, game, 0)
+    assert changed >= 1, "the test must really change a hidden value"
+    full_a = record.replay(rec, game)
+    full_b = record.replay(bad, game)
+    assert full_a.digest() != full_b.digest()  # the record's hidden values differ...
+    assert full_a.view(0) == full_b.view(0)  # ...and seat 1 cannot tell
+    assert review(bad, game, 0, budget=SMALL) == review(rec, game, 0, budget=SMALL)
+
+
+def test_fisheries_has_nothing_hidden_to_poison() -> None:
+    # Fisheries is a game of open information: a seat's view is the full position,
+    # so there is no hidden value a review could read; its views are checked as equal.
+    game = games.get("fisheries")
+    _, st = record.initial_state(_record("fisheries", entries=5), game)
+    assert st.view(0) == st
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_deterministic_for_a_seed_and_budget(name: str) -> None:
+    game = games.get(name)
+    rec = _record(name, bots="random,greedy", entries=90)
+    a = review(rec, game, 0, budget=SMALL, seed=7)
+    assert a == review(rec, game, 0, budget=SMALL, seed=7)
+    assert a.decisions == len(list(decisions(rec, game, 0))) > 0
+    for d in a.reviewed:
+        assert d.choices[0].action == d.chosen and d.loss >= 0
+        if d.loss:
+            gain = next(c.gain for c in d.choices if c.action == d.best)
+            assert d.best != d.chosen and gain == pytest.approx(d.loss, abs=1e-5)
+        else:
+            assert d.best == d.chosen
+    assert a.total_loss == pytest.approx(sum(d.loss for d in a.reviewed), abs=1e-4)
+    assert list(a.worst) == sorted(a.worst, key=lambda d: -d.loss)
+
+
+def test_only_real_decisions_are_counted() -> None:
+    game = games.get("aquatica")
+    rec = _record("aquatica", entries=None)
+    _, st = record.initial_state(rec, game)
+    real = 0
+    for e in rec.entries:
+        if e.seat == 1 and len(st.legal()) > 1:
+            real += 1
+        st.apply(game.parse_action(e.action))
+    forced = sum(1 for e in rec.entries if e.seat == 1) - real
+    assert forced > 0  # the record has forced steps the review must skip
+    assert len(list(decisions(rec, game, 1))) == real
+
+
+def test_rank_choices_reads_the_view_and_puts_include_first() -> None:
+    game = games.get("aquatica")
+    rec = _record("aquatica", entries=90)
+    d = next(decisions(rec, game, 0))
+    top = rank_choices(game, d.view, Rng(1), SMALL)
+    assert len(top) == min(SMALL.width, len(d.view.legal())) and top[0].gain == 0.0
+    legal = [str(a) for a in d.view.legal()]
+    last = legal[-1] if legal[-1] != top[0].action else legal[0]
+    with_it = rank_choices(game, d.view, Rng(1), SMALL, include=game.parse_action(last))
+    assert with_it[0].action == last
+    policy = search_policy(game)
+    assert rank_choices(game, d.view, Rng(1), SMALL, policy=policy) == top
+
+
+def test_a_clearly_bad_choice_costs_more_than_the_greedy_one() -> None:
+    # Crown's first decisions: a random seat's choices against the greedy policy's,
+    # over the same opening, with a budget fine enough to tell them apart.
+    game = games.get("crown")
+    budget = ReviewBudget(worlds=10, width=3)
+    rnd = review(_record("crown", bots="random,greedy", seed="bad", entries=120), game, 0, budget=budget)
+    good = review(_record("crown", bots="greedy", seed="bad", entries=120), game, 0, budget=budget)
+    assert rnd.mean_loss > good.mean_loss
+
+
+def test_errors_are_clear() -> None:
+    game = games.get("crown")
+    rec = _record("crown", entries=10)
+    with pytest.raises(ReviewError, match="seat 3 is not in this game"):
+        list(decisions(rec, game, 2))
+    with pytest.raises(ReviewError, match="depth"):
+        SMALL.deeper(0)
+    other = _record("crown", entries=10)
+    other.entries[3] = record.Entry(other.entries[3].seat, other.entries[3].action, "0" * 64)
+    with pytest.raises(RecordError, match="entry 4"):
+        review(other, game, 0, budget=SMALL)
+
+
+# ---- the command line -------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def short_record(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("rec") / "game.json"
+    records.save(_record("fisheries", bots="random,greedy", entries=38), path)
+    return path
+
+
+def test_cli_json_has_the_promised_shape(short_record: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["review", str(short_record), "--json"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2  # one object per seat
+    for n, line in enumerate(lines, start=1):
+        obj = json.loads(line)
+        assert obj["seat"] == n
+        assert isinstance(obj["decisions"], int) and obj["decisions"] > 0
+        assert obj["total_loss"] >= 0
+        assert obj["mean_loss"] == pytest.approx(obj["total_loss"] / obj["decisions"], abs=0.01)
+        for w in obj["worst"]:
+            assert {"ply", "round", "turn", "chosen", "best", "loss"} <= set(w)
+            assert w["loss"] > 0 and w["chosen"] != w["best"]
+    assert main(["review", str(short_record), "--json", "--seat", "2"]) == 0
+    again = capsys.readouterr().out.splitlines()
+    assert again == [lines[1]]  # the same seed and depth: the same figures
+
+
+def test_cli_text(short_record: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["review", str(short_record), "--seat", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Seat 1 (random): ") and "decisions" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--seat", "3"], "seat 3 is not in this game"),
+        (["--seat", "0"], "seat 0 is not in this game"),
+        (["--depth", "0"], "depth"),
+    ],
+)
+def test_cli_refuses_bad_arguments(
+    short_record: Path, args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["review", str(short_record), *args]) == 1
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_cli_refuses_corrupt_and_unknown_records(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{ not a record")
+    assert main(["review", str(bad)]) == 1
+    assert "not a coldwater record" in capsys.readouterr().err
+    rec = _record("crown", entries=4)
+    rec.game = "chess"
+    odd = tmp_path / "odd.json"
+    records.save(rec, odd)
+    assert main(["review", str(odd)]) == 1
+    assert "unknown game 'chess'" in capsys.readouterr().err
+    assert main(["review", str(tmp_path / "missing.json")]) == 1
+    assert "cannot read" in capsys.readouterr().err
+
+
+def test_simulate_writes_records_replays_reads(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "recs"
+    assert main(["simulate", "fisheries", "--games", "2", "--seed", "s", "--bot", "random", "--records", str(out)]) == 0
+    files = sorted(out.glob("*.json"))
+    assert len(files) == 2
+    printed = capsys.readouterr().out.splitlines()
+    for f, line in zip(files, printed):
+        rec = records.load(f)
+        final = record.replay(rec)
+        assert final.is_over and final.digest()[:16] in line
+        assert rec.meta["seats"] == "random, random" and rec.meta.get("winner")
+    assert main(["replay", str(files[0])]) == 0

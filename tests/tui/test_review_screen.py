@@ -1,0 +1,173 @@
+"""The Review screen: the review runs in the bots' worker, keys stay answered, Esc stops it,
+and each listed decision opens the replay there with the better choice shown."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from coldwater.core import games
+from coldwater.core.record import GameRecord
+from coldwater.core.review import default_budget, review
+from coldwater.core.simulate import simulate
+from coldwater.net.thinker import Thinker
+from coldwater.tui.catalog import Catalog
+from coldwater.tui.screens.replays import ReplayScreen
+from coldwater.tui.screens.review import ReviewScreen, entry_text
+
+
+def game_record(name: str, entries: int | None, seed: str = "scr", bots: str = "random,greedy") -> GameRecord:
+    res = next(simulate(games.get(name), 2, 1, seed, bot=bots, records=True))
+    assert res.record is not None
+    if entries is not None:
+        res.record.entries = res.record.entries[:entries]
+    return res.record
+
+
+async def until(cond: Any, within: float = 120.0) -> None:
+    end = time.monotonic() + within
+    while time.monotonic() < end:
+        if cond():
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("waited too long")
+
+
+async def test_the_worker_reviews_as_the_core_does() -> None:
+    game = games.get("crown")
+    rec = game_record("crown", 40)
+    seen: list[tuple[int, int]] = []
+    thinker = Thinker()
+    try:
+        got = await thinker.review(game, None, rec, 0, progress=lambda d, n: seen.append((d, n)))
+        assert thinker.pid is not None and not thinker.notices  # it was the worker, not a thread
+    finally:
+        await thinker.close()
+    want = review(rec, game, 0, budget=default_budget(game), worst=10)
+    assert got == want
+    assert seen and seen[-1] == (want.decisions, want.decisions)
+    assert [d for d, _ in seen] == list(range(1, want.decisions + 1))
+
+
+async def test_review_screen_lists_and_opens_the_replay_there(make_app: Any, home: Path) -> None:
+    game = games.get("crown")
+    rec = game_record("crown", 150)
+    app = make_app(Catalog(names=("crown",)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        board = app.catalog.table_screen("crown").BOARD
+        screen = ReviewScreen(rec, game, board, 0)
+        await app.push_screen(screen)
+        await until(lambda: screen.result is not None or screen.error)
+        assert not screen.error
+        r = screen.result
+        assert r is not None and r.worst, "this random seat's opening has costly decisions"
+        await pilot.pause()
+        summary = str(screen.query_one("#review-summary").render())
+        assert f"{r.decisions} decisions reviewed" in summary
+        worst = r.worst[0]
+        text = entry_text(worst, ["random", "greedy"], "crown", 0)
+        assert text.startswith(f"round {worst.round}, turn {worst.turn}: random ") and ". Better: " in text
+        await pilot.press("1")
+        await pilot.pause()
+        replay = app.screen
+        assert isinstance(replay, ReplayScreen)
+        assert replay.pos == worst.ply and replay.view_index == 1
+        title = str(replay.query_one("#decision-title").render())
+        assert "Better:" in title and f"~{worst.loss:.1f} points more" in title
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen
+
+
+async def test_keys_stay_answered_while_it_runs_and_escape_stops_it(make_app: Any, home: Path) -> None:
+    game = games.get("crown")
+    rec = game_record("crown", None, bots="greedy")  # a whole game: well over a few seconds
+    app = make_app(Catalog(names=("crown",)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = ReviewScreen(rec, game, None, 1)
+        await app.push_screen(screen)
+        thinker = app.thinker
+        assert thinker is not None
+        await until(lambda: screen.query_one("#review-progress").progress >= 1)  # type: ignore[attr-defined]
+        for _ in range(3):  # Help opens and closes meanwhile: the UI thread is not the review's
+            await pilot.press("question_mark")
+            await pilot.pause()
+            assert app.screen is not screen
+            await pilot.press("escape")
+            await pilot.pause()
+            assert app.screen is screen
+        done = screen.query_one("#review-progress").progress  # type: ignore[attr-defined]
+        assert screen.result is None and done < screen.query_one("#review-progress").total  # type: ignore[attr-defined]
+        pid = thinker.pid
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is not screen
+        await until(lambda: not thinker._pending, within=30)  # the worker answered Stopped
+        assert thinker.pid == pid and not thinker.notices  # and stays, without a fault
+        again = await thinker.review(game, None, game_record("crown", 30), 0)
+        assert again.decisions >= 0 and thinker.pid == pid
+
+
+async def test_a_bad_record_is_said_on_screen(make_app: Any, home: Path) -> None:
+    from coldwater.core.record import Entry
+
+    game = games.get("crown")
+    rec = game_record("crown", 20)
+    rec.entries[5] = Entry(rec.entries[5].seat, rec.entries[5].action, "0" * 64)
+    app = make_app(Catalog(names=("crown",)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = ReviewScreen(rec, game, None, 0)
+        await app.push_screen(screen)
+        await until(lambda: bool(screen.error))
+        await pilot.pause()
+        assert "entry 6" in str(screen.query_one("#review-status").render())
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is not screen
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_review_screen_snapshot(snap_compare: Any, home: Path, name: str) -> None:
+    from coldwater.tui.app import ColdwaterApp
+    from coldwater.tui.settings import Settings
+
+    game = games.get(name)
+    rec = game_record(name, {"crown": 60, "fisheries": 44, "aquatica": 100}[name])
+    app = ColdwaterApp(catalog=Catalog(names=(name,)), settings=Settings(bot_delay=0.0))
+
+    async def run_before(pilot: Any) -> None:
+        board = app.catalog.table_screen(name).BOARD
+        screen = ReviewScreen(rec, game, board, 0)
+        await app.push_screen(screen)
+        await until(lambda: screen.result is not None or screen.error)
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+
+
+async def test_the_end_screen_reviews_the_seat_played_here(make_app: Any, home: Path) -> None:
+    from coldwater.net.table import Seat, SeatKind, Table
+    from coldwater.tui.screens.score import ScoreScreen
+
+    # Two bot seats play the game out; the record says seat 2 was played at this keyboard.
+    seats = [Seat(SeatKind.BOT, "Ann", bot="greedy"), Seat(SeatKind.BOT, "Bea", bot="random")]
+    table = Table.new("fisheries", seats, seed="end", save_path=home / "saves" / "f.json", meta={"people": "1"})
+    await table.advance()
+    assert table.state.is_over and table.record is not None
+    app = make_app(Catalog(names=("fisheries",)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        end = ScoreScreen(table.game.title, table.state.scores(), ["Ann", "Bea"], table=table)
+        await app.push_screen(end)
+        await pilot.pause()
+        assert "v  review" in str(end.query_one("#score-actions").render())
+        await pilot.press("v")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen) and screen.seat == 1 and screen.rec is table.record
+        await pilot.press("escape")  # stops it at once
+        await pilot.pause()
+        assert app.screen is end
