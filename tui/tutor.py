@@ -33,7 +33,7 @@ from coldwater.core.state import Game, State
 
 LOOKS: Final[dict[str, str]] = {
     "board": "the board",
-    "player": "your player board (on the board)",
+    "player": "your player board",
     "choices": "the choice list",
     "log": "the log",
     "standings": "the standings line (top)",
