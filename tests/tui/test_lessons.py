@@ -187,3 +187,57 @@ def test_the_greedy_ranking_gives_a_word_for_its_worst_choice_and_none_for_its_b
         assert (word is not None) == (top - low >= bk.GENTLE_LOSS)
         spoke = spoke or word is not None
     assert spoke, "no decision of the whole game had a clearly weak choice"
+
+
+@GAMES
+def test_the_coach_keeps_what_was_shown_in_the_meta_and_a_new_coach_does_not_repeat_it(name: str) -> None:
+    from coldwater.tui.coach import OFF_META, SHOWN_META, Coach
+
+    g = games.get(name)
+    state = g.new(2, seed=tutor.LEARN_SEED[name], options=OPTIONS[name])
+    bots = [g.bot("greedy"), g.bot("easy")]  # the learner plays well: few words
+    worst = g.bot("random")
+    rng = Rng("coach")
+    meta: dict[str, str] = {}
+    saves: list[str] = []
+    coach = Coach(name, meta, lambda: saves.append(meta.get(SHOWN_META, "")))
+    shown: list[str] = []
+    words = 0
+    decisions = 0
+    while state.current is not None and decisions < 60:
+        cur = state.current
+        if cur == CHANCE:
+            state.apply(state.sample_chance())
+            continue
+        view = state.view(cur)
+        if cur == 0:
+            decisions += 1
+            if decisions == 30:  # leave and come back: a new coach from the saved meta
+                meta = dict(meta)
+                coach = Coach(name, meta, None)
+                assert coach.taught == set(shown) - {"word"}
+            coach.see(view, 0, view.legal())
+            while coach.shown is not None:  # read every lesson: "got it"
+                shown.extend(coach.shown.keys)
+                words += coach.shown.key == "word"
+                coach.dismiss()
+            # Every other choice random: weak ones earn a gentle word.
+            bot = worst if decisions % 2 else bots[0]
+            action = bot.choose(view, rng.fork(state.ply))
+            coach.chose(g, view, action, str)
+            while coach.shown is not None:
+                shown.extend(coach.shown.keys)
+                words += coach.shown.key == "word"
+                coach.dismiss()
+        else:
+            action = bots[1].choose(view, rng.fork(state.ply))
+        state.apply(action)
+    lessons = [k for k in shown if k != "word"]
+    assert len(lessons) == len(set(lessons)) and lessons
+    assert saves and set(meta[SHOWN_META].split(",")) == set(lessons)
+    coach.skip_all()
+    assert coach.off and meta[OFF_META] == "1" and coach.shown is None
+    coach.see(state.view(0), 0, state.view(0).legal())
+    assert coach.shown is None and Coach(name, dict(meta)).off
+    if name != "fisheries":  # Fisheries' random choices are rarely far enough below its pick in 30 tries
+        assert words > 0
