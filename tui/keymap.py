@@ -48,6 +48,11 @@ DEFAULT: tuple[Key, ...] = (
     # Only while this process's bot plays the seat (a LAN fair table's turn timer ran out): the status says so.
     Key("table", "take_back", "ctrl+t", "Take my seat back", show=False),
     Key("table", "pane('board')", "f2,B", "Board"),
+    # Learn to play: the lesson panel beside the table (tui/widgets/coach.py); capitals, so
+    # they never take a choice's hotkey.
+    Key("coach", "coach('next')", "G", "Got it"),
+    Key("coach", "coach('again')", "T", "Lesson again", show=False),
+    Key("coach", "coach('skip')", "X", "No more lessons", show=False),
     Key("table", "pane('log')", "f3,L", "Log"),
     # The Fisheries grid cursor (bound on its board while a tile or ship is being placed).
     Key("fisheries", "up", "up", "Move", show=False),
@@ -93,7 +98,7 @@ SCREEN_SCOPES: tuple[tuple[str, ...], ...] = (
     ("back", "nav", "hostform"),
     ("back", "lobby"),
     ("back", "nav", "settings"),
-    ("table", "fisheries"),
+    ("table", "fisheries", "coach"),
     ("replay",),
     ("handover",),
     ("score",),

@@ -16,6 +16,7 @@ BANNER = "≈≈≈  c o l d w a t e r  ≈≈≈"
 ENTRIES: tuple[tuple[str, str, str], ...] = (
     ("s", "Solo against bots", "solo"),
     ("h", "Hotseat (several people, one keyboard)", "hotseat"),
+    ("l", "Learn to play (a first game with a coach)", "learn"),
     ("o", "Host a LAN table", "host"),
     ("j", "Join a LAN table", "join"),
     ("r", "Resume a saved game", "resume"),
@@ -35,6 +36,8 @@ class MenuScreen(BaseScreen):
   turns at this keyboard; a hand-over screen hides each one's secrets from the next).
 - *Host a LAN table* opens a table others on your network join; *Join* lists the
   tables announced nearby (or joins one by address). Both lead to a lobby with chat.
+- *Learn to play* starts a first game of the game you pick against an easy bot, with
+  a coach beside the table that explains each new kind of decision as it comes.
 - *Resume* lists games that were left unfinished: every move is saved as it is made.
 - *Replays* steps through finished and saved games.
 - *Rules* explains each game.
@@ -77,6 +80,10 @@ A table you host is kept by the server, so it stays open if your connection drop
             from coldwater.tui.screens.newgame import NewGameScreen
 
             self.app.push_screen(NewGameScreen(mode=what))
+        elif what == "learn":
+            from coldwater.tui.screens.learn import LearnScreen
+
+            self.app.push_screen(LearnScreen())
         elif what == "host":
             from coldwater.tui.screens.lan_host import LanHostScreen
 

@@ -138,4 +138,7 @@ and try again.
             message.update(str(e))
             self.reload()
             return
-        self.app.switch_screen(self.cw.catalog.table_screen(info.game)(table))
+        from coldwater.tui.widgets.coach import screen_for
+
+        # A Learn to play game comes back with its coach (its record's meta says so).
+        self.app.switch_screen(screen_for(self.cw.catalog.table_screen(info.game), table.record.meta)(table))

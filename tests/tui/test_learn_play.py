@@ -1,0 +1,110 @@
+"""Learn to play in the app, by keys: from the menu into a first game of each title, the
+first lesson on screen, a few decisions, leave, resume, and no lesson comes twice."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from coldwater.net.table import list_saves
+from coldwater.tui.coach import LESSON_META, SHOWN_META
+from coldwater.tui.screens.learn import LearnScreen
+from coldwater.tui.screens.table import TableScreen
+from coldwater.tui.widgets.choices import ChoiceList
+from coldwater.tui.widgets.coach import CoachedTable, CoachPanel
+from tests.tui.screen_text import screen_text
+from tests.tui.test_crown_play import decision
+
+KEYS = {"crown": "c", "fisheries": "f", "aquatica": "a"}
+FIRST = {
+    "crown": "Coldwater Crown: how a turn goes",
+    "fisheries": "Fisheries: how a day goes",
+    "aquatica": "Aquatica: how a turn goes",
+}
+
+
+async def choose_by_key(pilot: Any, screen: TableScreen, n: int) -> None:
+    """Make `n` decisions with the first choice's hotkey, waiting for each to be asked."""
+    for _ in range(n):
+        ply = screen.table.state.ply
+        for _attempt in range(3):  # a key that lands while the list is being refilled is ignored (stale)
+            assert await decision(pilot, screen)
+            values = screen.query_one("#decision", ChoiceList).values
+            only_done = len(values) == 1 and screen.is_done(screen.current_view(), values[0])
+            await pilot.press("e" if only_done else "1")  # the done choice's key is always e
+            for _ in range(2000):
+                if screen.table.state.ply != ply:
+                    break
+                await asyncio.sleep(0.001)
+            if screen.table.state.ply != ply:
+                break
+        assert screen.table.state.ply != ply, "the hotkey made no move:\n" + screen_text(pilot.app)
+
+
+@pytest.mark.parametrize("game", ["crown", "fisheries", "aquatica"])
+async def test_learn_to_play_from_the_menu_leave_and_resume(make_app, home: Path, game: str) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("l")
+        assert isinstance(app.screen, LearnScreen)
+        await pilot.press(KEYS[game])
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, TableScreen) and isinstance(screen, CoachedTable)
+        assert await decision(pilot, screen)
+        panel = screen.query_one(CoachPanel)
+        assert panel.display and panel.lesson is not None and panel.lesson.title == FIRST[game]
+        assert FIRST[game] in screen_text(pilot.app)
+        assert not screen.query_one("#log").display  # the panel has the log's place
+        # G pages through the lesson, then brings the next one; nothing is moved meanwhile.
+        ply = screen.table.state.ply
+        for _ in range(6):
+            if panel.lesson is None or panel.lesson.title != FIRST[game] or not panel.display:
+                break
+            await pilot.press("G")
+            await pilot.pause()
+        assert not panel.display or panel.lesson is None or panel.lesson.title != FIRST[game]
+        assert screen.table.state.ply == ply
+        await choose_by_key(pilot, screen, 4)
+        taught = set(screen.coach.taught)
+        assert any(k.startswith("flow.") for k in taught) and len(taught) >= 2
+        meta = screen.table.record.meta
+        assert meta[LESSON_META] == game and set(meta[SHOWN_META].split(",")) == taught
+        await pilot.press("escape", "q")  # leave mid-game: the app quits, the game is saved
+    (save,) = list_saves()
+    assert save.game == game
+
+    app2 = make_app()
+    async with app2.run_test(size=(80, 24)) as pilot:
+        await pilot.press("r")
+        await pilot.press("1")
+        await pilot.pause()
+        resumed = app2.screen
+        assert isinstance(resumed, CoachedTable) and isinstance(resumed, TableScreen)
+        assert resumed.coach.taught == taught
+        assert await decision(pilot, resumed)
+        assert FIRST[game] not in screen_text(pilot.app)
+        await choose_by_key(pilot, resumed, 3)
+        # Every lesson shown after the resume is a new one.
+        new = resumed.coach.taught - taught
+        shown = resumed.coach.last
+        assert shown is None or shown.key == "word" or set(shown.keys) <= new
+
+
+async def test_x_turns_the_lessons_off_and_the_table_plays_on(make_app, home: Path) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("l", "c")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, CoachedTable) and isinstance(screen, TableScreen)
+        assert await decision(pilot, screen)
+        await pilot.press("X")
+        await pilot.pause()
+        assert not screen.query_one(CoachPanel).display and screen.query_one("#log").display
+        await choose_by_key(pilot, screen, 3)
+        assert not screen.query_one(CoachPanel).display
+        assert screen.table.record.meta.get("lessons_off") == "1"

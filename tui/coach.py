@@ -1,0 +1,152 @@
+"""The coach of a *Learn to play* game: which lesson is on screen, what was shown, and the save.
+
+Pure (no Textual): the table screen (through ``tui/widgets/coach.py``) tells it
+what the person sees after each refresh and what they chose; it answers with the
+lesson to show. What was shown, and whether the person skipped the lessons, is
+kept in the game record's ``meta`` (``lessons_shown``, ``lessons_off``), which the
+table saves with every move, so a resumed lesson game never repeats a lesson.
+``meta["lesson"]`` names the game the lessons are for: it is what makes a saved
+game a lesson game (Resume opens it with the coach again).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Final
+
+from coldwater.core.notation import Action
+from coldwater.core.state import Game, State
+from coldwater.net.table import Seat, SeatKind, Table
+from coldwater.tui import tutor
+from coldwater.tui.tutor import Lesson
+
+LESSON_META: Final = "lesson"
+SHOWN_META: Final = "lessons_shown"
+OFF_META: Final = "lessons_off"
+
+OPPONENT: Final = "easy"
+"""The learner's opponent: the greedy bot with a slip now and then, beatable in a first game."""
+
+OPTIONS: Final[dict[str, dict[str, Any]]] = {"crown": {}, "fisheries": {}, "aquatica": {"module": "goals"}}
+"""Each first game's options: the base rules (Aquatica's Goals module, as the base game plays)."""
+
+
+def is_lesson(meta: dict[str, str]) -> bool:
+    return meta.get(LESSON_META, "") in tutor.GAMES
+
+
+def new_table(game: Game[Any, Any], name: str = "You") -> Table:
+    """A first game of `game`: the person against the easy bot, 2 players, the fixed seed.
+
+    Two players, never Practice Pond: a first Crown game should meet the turn a real
+    opponent plays (tokens left on the board, contests), not the silent player's rules."""
+    seats = [Seat(SeatKind.PERSON, name), Seat(SeatKind.BOT, "Easy bot", bot=OPPONENT)]
+    meta = {"mode": "learn", LESSON_META: game.name}
+    return Table.new(game, seats, seed=tutor.LEARN_SEED[game.name], options=OPTIONS[game.name], meta=meta)
+
+
+class Coach:
+    """The lessons of one game in progress. `meta` is the record's meta (kept up to date);
+    `save` writes it out (the table's save) when a lesson was shown between two moves."""
+
+    def __init__(self, game: str, meta: dict[str, str], save: Callable[[], None] | None = None) -> None:
+        self.book = tutor.book(game)
+        self.meta = meta
+        self._save = save
+        meta[LESSON_META] = game
+        self.taught: set[str] = {k for k in meta.get(SHOWN_META, "").split(",") if k}
+        self.off = meta.get(OFF_META) == "1"
+        self.queue: list[Lesson] = []
+        self.shown: Lesson | None = None
+        """The lesson on screen now (None: the panel is hidden)."""
+        self.last: Lesson | None = None
+        """The latest lesson shown, for "again"."""
+
+    # ---- what the table tells it -----------------------------------------------
+    def see(self, view: State[Any, Any], seat: int, legal: Sequence[Action]) -> None:
+        """The person is asked to choose among `legal` in `view`: queue what is due."""
+        if self.off:
+            return
+        # A lesson about a decision that is no longer asked waits for its next time
+        # (it was never shown, so it is still due then); flow lessons and words stay.
+        now = {tutor.tag(a) for a in legal}
+        self.queue = [
+            lesson
+            for lesson in self.queue
+            if lesson.key == "word" or lesson.key.startswith("flow.") or now & set(lesson.keys)
+        ]
+        queued = {k for lesson in self.queue for k in lesson.keys}
+        if self.shown is not None:
+            queued.update(self.shown.keys)
+        self.queue += tutor.due(self.book, view, seat, legal, self.taught | queued)
+        self._advance()
+
+    def chose(
+        self, game: Game[Any, Any], view: State[Any, Any], action: Action, label: Callable[[Action], str]
+    ) -> None:
+        """The person chose `action` in `view`: a gentle word first if it was clearly weak.
+
+        The lesson on screen is done with: choosing is the best "got it"."""
+        if self.off:
+            return
+        legal = view.legal()
+        word = tutor.gentle_word(
+            action, tutor.greedy_ranking(game, view, legal), label, threshold=self.book.GENTLE_LOSS
+        )
+        self.shown = None
+        if word is not None:
+            self.queue.insert(0, Lesson("word", "A gentle word", word, "choices"))
+        self._advance()
+
+    def game_over(self, view: State[Any, Any], seat: int) -> Lesson | None:
+        """The closing lesson (None if the lessons were skipped); shown once."""
+        if self.off:
+            return None
+        lesson = self.book.closing(view, seat)
+        self._mark(lesson)
+        return lesson
+
+    # ---- what the person does --------------------------------------------------
+    def dismiss(self) -> None:
+        """Got it: the next lesson waiting, or none."""
+        self.shown = None
+        self._advance()
+
+    def again(self) -> None:
+        """Show the latest lesson again (it stays taught)."""
+        if not self.off and self.last is not None:
+            if self.shown is not None:
+                self.queue.insert(0, self.shown)
+            self.shown = self.last
+
+    def skip_all(self) -> None:
+        """No more lessons this game (saved: a resume keeps them off)."""
+        self.off = True
+        self.queue.clear()
+        self.shown = None
+        self.meta[OFF_META] = "1"
+        self._write()
+
+    @property
+    def waiting(self) -> int:
+        return len(self.queue)
+
+    # ---- inside ------------------------------------------------------------------
+    def _advance(self) -> None:
+        if self.shown is None and self.queue:
+            self.shown = self.queue.pop(0)
+            self.last = self.shown
+            self._mark(self.shown)
+
+    def _mark(self, lesson: Lesson) -> None:
+        if lesson.key == "word":
+            return  # a word about one choice is not a lesson learnt
+        new = [k for k in lesson.keys if k not in self.taught]
+        if new:
+            self.taught.update(new)
+            self.meta[SHOWN_META] = ",".join(sorted(self.taught))
+            self._write()
+
+    def _write(self) -> None:
+        if self._save is not None:
+            self._save()

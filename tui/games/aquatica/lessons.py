@@ -1,0 +1,281 @@
+"""Learn to play Aquatica (Cold Waters): a lesson for each kind of decision and for the flow.
+
+Written from the rulebook's turn (extras, one Main Action, extras), Characters
+and the Character row, Locations (buy with coins, conquer with power; raise,
+exploit Depths, score), Mantas, the Goals module, the expansion's Tribes,
+Delayed Effects, Frosty Depths and game end. The learner's game uses the Goals
+module; the Tribes and solo kinds have lessons too. See ``coldwater.tui.tutor``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from coldwater.core.aquatica.actions import CODEC, Deal, Recruit
+from coldwater.core.aquatica.model import AqData
+from coldwater.core.notation import Action
+from coldwater.core.state import State
+from coldwater.tui.tutor import Lesson, decision_kinds, plural
+
+GAME: Final = "aquatica"
+KINDS: Final = decision_kinds(CODEC.types, (Deal,))
+FLOW: Final = ("flow.turn", "flow.goals", "flow.end")
+GENTLE_LOSS: Final = 5.0
+"""A gentle word only this far below the best: the greedy values are rough estimates in
+prosperity points (a Location, a Goal spot), and 5 is more than a typical Location is worth."""
+SAME: Final[dict[str, str]] = {}
+
+
+def _d(view: State[Any, Any]) -> AqData:
+    d: AqData = view.data
+    return d
+
+
+def _seat(view: State[Any, Any]) -> int:
+    cur = view.current
+    return cur if cur is not None and cur >= 0 else 0
+
+
+def _l(kind: str, title: str, text: str, look: str = "choices", **facts: int | str) -> Lesson:
+    return Lesson(kind, title, text, look, dict(facts))
+
+
+def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
+    d = _d(view)
+    p = d.ps[_seat(view)]
+    ready = sum(1 for m in p.mantas if m.ready and not m.placed)
+    if kind == "play":
+        return _l(
+            kind,
+            "Main Action: play a Character",
+            f"Once a turn, play one of the {len(p.hand)} Characters in your hand: its effects run in printed "
+            "order (coins, power, recruit, buy, conquer, raise, score…). It then lies on your discard pile "
+            "until an effect takes it back.",
+            hand=len(p.hand),
+        )
+    if kind == "end":
+        return _l(
+            kind,
+            "End your turn",
+            "Your Main Action is done. Use what is still ready (Mantas, Depths, Goals), then press e to end the turn.",
+        )
+    if kind == "skip":
+        return _l(
+            kind,
+            "Skip an effect",
+            "Effects are optional: Skip passes over the rest of this one (say, a scout you do not want).",
+        )
+    if kind == "flip":
+        return _l(
+            kind,
+            "Flip a Manta",
+            f"You have {plural(ready, 'ready Manta')}. Flip one for its effect (before or after the Main "
+            "Action) or for its resource while you pay. A flipped Manta is spent until something readies it.",
+            "board",
+            ready=ready,
+        )
+    if kind == "expl":
+        return _l(
+            kind,
+            "Exploit a Depth",
+            f"The top visible Depth of each Location on your board ({len(p.board)} there) can be exploited "
+            "once: take its effect or resource. Raising a Location shows its next Depth.",
+            "board",
+            locations=len(p.board),
+        )
+    if kind == "tribe":
+        return _l(
+            kind,
+            "Use a Tribe",
+            "A dark blue (type I) Tribe you recruited gives its ongoing bonus once in each of your turns.",
+        )
+    if kind == "spend":
+        return _l(
+            kind,
+            "Pay with a scored Location",
+            "To pay for a Tribe you may discard a Location from your Scoring Pile: it gives coins equal to its points.",
+        )
+    if kind == "goal":
+        return _l(
+            kind,
+            "Claim a Goal",
+            f"You meet a Goal's requirement: place one of your Trained Mantas on its track ({len(p.goals)} "
+            "claimed so far). Earlier spots are worth more; that Manta is retired for good.",
+            "board",
+            claimed=len(p.goals),
+        )
+    if kind == "rival":
+        return _l(kind, "Solo: the rival's Goal", "Choose the Goal track where the virtual rival places a Manta.")
+    if kind == "rc":
+        prices = sorted({a.slot for a in acts if isinstance(a, Recruit)})
+        cheap = prices[0] if prices else 0
+        return _l(
+            kind,
+            "Recruit a Character",
+            f"A Character in the row costs its slot's price in coins (0 at the left); "
+            f"you have {plural(d.coins, 'coin')}. "
+            f"The cheapest you can take costs {cheap}. It joins your hand: more choices later.",
+            coins=d.coins,
+            cheapest=cheap,
+        )
+    if kind == "rt":
+        return _l(
+            kind,
+            "Recruit a Tribe",
+            "Pay a Tribe's cost (plus 1 per rival's Manta on it) and place a Trained Manta on it.",
+        )
+    if kind == "place":
+        return _l(
+            kind,
+            "Place a Manta on the Tribe",
+            "Choose which Trained Manta goes on the Tribe you paid for; it stays there.",
+        )
+    if kind == "buy":
+        return _l(
+            kind,
+            "Buy a Location",
+            f"Pay a Location's price in coins (you have {d.coins}). It goes onto your player board; raise it "
+            "to reveal Depths and, once fully raised, score it.",
+            "board",
+            coins=d.coins,
+        )
+    if kind == "conq":
+        return _l(
+            kind,
+            "Conquer a Location",
+            f"Pay a Location's price in power (you have {d.power}; power toward a type counts for that type "
+            "only). It goes onto your player board, like a bought one.",
+            "board",
+            power=d.power,
+        )
+    if kind == "raise":
+        return _l(
+            kind,
+            "Raise a Location",
+            f"Raise one of your {len(p.board)} Locations: it shows its next Depth to exploit. A fully raised "
+            "Location can be scored into your Scoring Pile for its points.",
+            "board",
+            locations=len(p.board),
+        )
+    if kind == "score":
+        return _l(
+            kind,
+            "Score a Location",
+            f"Move a fully raised Location into your Scoring Pile ({len(p.scored)} there): its points count at "
+            "the end, and its board slot is free again.",
+            "board",
+            scored=len(p.scored),
+        )
+    if kind == "scout":
+        return _l(
+            kind,
+            "Scout",
+            "Scouting slides the bottom Location row up and deals new Locations: fresh choices to buy or conquer.",
+            "board",
+        )
+    if kind == "cut":
+        return _l(
+            kind,
+            "Scouting: discard a Location",
+            "More than 4 Locations are in the bottom row: discard down to 4 before they slide up.",
+            "board",
+        )
+    if kind == "back":
+        return _l(
+            kind,
+            "Take a Character back",
+            f"Take a played Character from your discard pile ({len(p.discard)} there) back into your hand.",
+            discard=len(p.discard),
+        )
+    if kind == "rise":
+        return _l(
+            kind, "Fully raise a Location", "Raise this Location all the way at once: it can be scored now.", "board"
+        )
+    if kind == "copy":
+        return _l(
+            kind,
+            "Copy a Depth",
+            "Copy the effect of a visible Depth of another of your Locations (effects only, not resources).",
+            "board",
+        )
+    if kind == "replay":
+        return _l(kind, "Replay a Character", "Play the effects of a Character on your discard pile once more.")
+    if kind == "oflip":
+        return _l(
+            kind,
+            "A rival's effect: flip a Manta",
+            "A rival's effect makes you flip one of your ready Mantas, with no effect for you: choose which.",
+        )
+    if kind == "odisc":
+        return _l(
+            kind,
+            "A rival's effect: discard",
+            f"A rival's effect makes you discard a Character from your hand ({len(p.hand)} there).",
+            hand=len(p.hand),
+        )
+    if kind == "king":
+        return _l(
+            kind, "Choose a King", "Take one King into your hand: a strong Character, and at the end a tie-break."
+        )
+    raise KeyError(f"no Aquatica lesson for {kind!r}")
+
+
+def flow_due(view: State[Any, Any], seat: int) -> list[str]:
+    d = _d(view)
+    out = []
+    if d.phase in ("pre", "main", "post"):
+        out.append("flow.turn")
+        if d.module == "goals" and d.phase == "post":
+            out.append("flow.goals")  # after your first Main Action: one thing at a time
+    if d.trigger or d.final_left >= 0:
+        out.append("flow.end")
+    return out
+
+
+def flow(key: str, view: State[Any, Any], seat: int) -> Lesson:
+    d = _d(view)
+    if key == "flow.turn":
+        return _l(
+            key,
+            "Aquatica: how a turn goes",
+            f"{d.players} players. A turn: any extras (flip Mantas, exploit Depths, claim Goals), one Main "
+            "Action (play a Character), more extras, end. Locations on your board give Depths; scored ones "
+            "give points. Characters left in hand score 1 point each at the end.",
+            "board",
+            players=d.players,
+        )
+    if key == "flow.goals":
+        return _l(
+            key,
+            "The Goal tracks",
+            f"{len(d.goals)} Goals lie on the tracks. Meet one (say, Locations of some kind on your board) "
+            "and place a Trained Manta on its track: the first spot pays most. Claiming all 4 ends the game.",
+            "board",
+            goals=len(d.goals),
+        )
+    if key == "flow.end":
+        return _l(
+            key,
+            "The end is coming",
+            "A player claimed every Goal, or a deck ran out: the turn finishes and everyone plays one more "
+            "turn. Then: Goals' points, the Scoring Pile's points, 1 per Character in hand.",
+            "status",
+        )
+    raise KeyError(f"no Aquatica lesson for {key!r}")
+
+
+def closing(view: State[Any, Any], seat: int) -> Lesson:
+    sc = view.scores()
+    mine = sc.totals[seat] if seat < len(sc.totals) else 0
+    best = max(sc.totals) if sc.totals else 0
+    how = "you won" if sc.ranking and sc.ranking[0] == seat else f"the winner had {best}"
+    return _l(
+        "flow.closing",
+        "Your first game of Aquatica",
+        f"You scored {mine} prosperity points; {how}. Scored Locations and early Goals decide most games. "
+        "Next: Solo against a normal bot, or try the Tribes module.",
+        "standings",
+        points=mine,
+        best=best,
+    )

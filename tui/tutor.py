@@ -1,0 +1,198 @@
+"""The tutor of *Learn to play*: which lesson to show now, and a gentle word after a weak choice.
+
+Pure (no Textual, no I/O), so it is tested by playing whole games without a
+terminal. Each game has a lessons module, ``tui/games/<game>/lessons.py``, with
+the same shape (:class:`Book`): the kinds of decision it can ask (one per
+decision action type, derived from the engine's action list, so a test can
+enumerate them), a lesson for each, the flow lessons (how a round goes, how the
+game ends, how it scores) with the moment each is due, and a closing lesson for
+the end screen. A lesson quotes the numbers of the position where that helps,
+and records them in ``facts`` so a test checks them against the position.
+
+The tutor teaches each key once: ``taught`` is the set of keys shown so far,
+kept by the caller (the coach saves it in the game's record meta, so a resumed
+lesson game does not repeat itself).
+
+The gentle word reads a ranking of (action, estimated value) pairs. Today the
+ranking is the game's greedy bot's ``values`` (:func:`greedy_ranking`); the
+review engine's hint ranking can be passed instead without changing anything
+here.
+"""
+
+from __future__ import annotations
+
+import importlib
+import textwrap
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Final, Protocol, cast
+
+import msgspec
+
+from coldwater.core.notation import Action
+from coldwater.core.state import Game, State
+
+LOOKS: Final[dict[str, str]] = {
+    "board": "the board",
+    "player": "your player board",
+    "choices": "the choice list",
+    "log": "the log",
+    "standings": "the standings line (top)",
+    "status": "the status line (top)",
+}
+"""Regions of the table a lesson can point at: the name the screen highlights, and its words."""
+
+WIDTH: Final = 76
+"""Columns a lesson's text is wrapped to: an 80-column panel, less its border and padding."""
+MAX_LINES: Final = 5
+"""At most this many lines at WIDTH: with its title and key line the panel stays under half of 24 rows."""
+TITLE_MAX: Final = 60
+
+LEARN_SEED: Final[dict[str, str]] = {
+    "crown": "learn-crown",
+    "fisheries": "learn-fisheries",
+    "aquatica": "learn-aquatica",
+}
+"""The fixed seed of each game's first game: every learner meets the same, tested, position."""
+
+GAMES: Final = ("crown", "fisheries", "aquatica")
+
+
+class Lesson(msgspec.Struct, frozen=True):
+    """One thing to teach: shown in the coach panel beside the table."""
+
+    key: str
+    """A decision kind (an action tag such as ``place``) or ``flow.<moment>``."""
+    title: str
+    text: str
+    look: str = "board"
+    """Which region of the table to look at (a key of LOOKS)."""
+    facts: dict[str, int | str] = {}
+    """The numbers and names of the position the text quotes."""
+    also: tuple[str, ...] = ()
+    """Other kinds this lesson teaches too (see ``Book.SAME``)."""
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """Every key this lesson teaches: what the caller adds to its ``taught`` set."""
+        return (self.key, *self.also)
+
+    def lines(self, width: int = WIDTH) -> list[str]:
+        return textwrap.wrap(self.text, width)
+
+
+class Book(Protocol):
+    """What a game's lessons module offers (``tui/games/<game>/lessons.py``)."""
+
+    GAME: str
+    KINDS: tuple[str, ...]
+    """Every kind of decision the game can ask: the tags of its decision action types."""
+    FLOW: tuple[str, ...]
+    """The flow lessons' keys (``flow.…``), the closing lesson excluded."""
+    GENTLE_LOSS: float
+    """How far below the best, on this game's greedy ranking, a choice earns a gentle word."""
+    SAME: dict[str, str]
+    """Kinds taught by another kind's lesson (Crown's ``taketop`` by ``take``): one lesson, both taught."""
+
+    def teach(self, kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
+        """The lesson of `kind`; `acts` are the legal actions of that kind now (may be empty)."""
+        ...
+
+    def flow_due(self, view: State[Any, Any], seat: int) -> list[str]:
+        """The flow lessons whose moment has come in `view` (taught or not)."""
+        ...
+
+    def flow(self, key: str, view: State[Any, Any], seat: int) -> Lesson: ...
+
+    def closing(self, view: State[Any, Any], seat: int) -> Lesson: ...
+
+
+def book(game: str) -> Book:
+    """The lessons of `game` ("crown", "fisheries", "aquatica"); KeyError for another name."""
+    if game not in GAMES:
+        raise KeyError(f"no lessons for {game!r}; there are lessons for {', '.join(GAMES)}")
+    # A module with the Book's names is a Book; tests/tui/test_lessons.py checks each has them.
+    return cast(Book, importlib.import_module(f"coldwater.tui.games.{game}.lessons"))
+
+
+def tag(action: Action) -> str:
+    """The kind of decision an action answers: its notation tag (``place``, ``catch``…)."""
+    return type_tag(type(action))
+
+
+def type_tag(cls: type) -> str:
+    config = getattr(cls, "__struct_config__", None)
+    t = getattr(config, "tag", None)
+    return t if isinstance(t, str) else cls.__name__.lower()
+
+
+def decision_kinds(types: Iterable[type], chance: Iterable[type]) -> tuple[str, ...]:
+    """The tags of the decision action types: every type that is not a chance outcome."""
+    skip = set(chance)
+    return tuple(type_tag(t) for t in types if t not in skip)
+
+
+def due(bk: Book, view: State[Any, Any], seat: int, legal: Sequence[Action], taught: Iterable[str]) -> list[Lesson]:
+    """The lessons to show now, in order: flow lessons whose moment has come, then
+    each kind of decision among `legal` not taught yet (in the order of the list).
+    The caller adds each lesson's ``keys`` to `taught` once it is shown."""
+    done = set(taught)
+    out: list[Lesson] = []
+    for key in bk.flow_due(view, seat):
+        if key not in done:
+            done.add(key)
+            out.append(bk.flow(key, view, seat))
+    by_kind: dict[str, list[Action]] = {}
+    for a in legal:
+        by_kind.setdefault(tag(a), []).append(a)
+    for kind in list(by_kind):
+        if kind in bk.KINDS and kind not in done:
+            lead = bk.SAME.get(kind, kind)
+            group = [k for k in bk.KINDS if bk.SAME.get(k, k) == lead]
+            done.update(group)
+            acts = [a for k in group for a in by_kind.get(k, [])]
+            lesson = bk.teach(lead, view, acts)
+            out.append(msgspec.structs.replace(lesson, also=tuple(k for k in group if k != lesson.key)))
+    return out
+
+
+def plural(n: int, word: str, many: str = "") -> str:
+    """``1 fish``, ``2 ways``: a count with its noun."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+Ranking = Sequence[tuple[Action, float]]
+
+GENTLE_LOSS: Final = 1.5
+"""The default of how much worse than the best (on the ranking's scale) a choice must be
+to earn a word; each game's book sets its own ``GENTLE_LOSS`` for its greedy bot's scale."""
+
+
+def gentle_word(
+    chosen: Action, ranked: Ranking, label: Callable[[Action], str] = str, *, threshold: float = GENTLE_LOSS
+) -> str | None:
+    """A short kind sentence when `chosen` was at least `threshold` below the best of
+    `ranked`, else None. `ranked` holds (action, estimated value) for the legal choices."""
+    if len(ranked) < 2:
+        return None
+    best, top = max(ranked, key=lambda av: av[1])
+    mine = next((v for a, v in ranked if a == chosen), None)
+    if mine is None or best == chosen:
+        return None
+    loss = top - mine
+    if loss < threshold:
+        return None
+    return f"Not bad to try, but {label(best)} looked stronger there (by about {loss:.1f} on a quick estimate)."
+
+
+def greedy_ranking(game: Game[Any, Any], view: State[Any, Any], legal: Sequence[Action]) -> list[tuple[Action, float]]:
+    """A stand-in hint ranking: the greedy bot's value of each legal action (empty if it has none)."""
+    bot = game.bot("greedy")
+    values = getattr(bot, "values", None)
+    if values is None or not legal:
+        return []
+    return list(zip(legal, values(view, list(legal)), strict=True))
+
+
+def fits(lesson: Lesson) -> bool:
+    """The lesson fits the panel: a short title and at most MAX_LINES lines at WIDTH columns."""
+    return 0 < len(lesson.title) <= TITLE_MAX and 0 < len(lesson.lines()) <= MAX_LINES and lesson.look in LOOKS
