@@ -33,7 +33,7 @@ async def choose_by_key(pilot: Any, screen: TableScreen, n: int) -> None:
         for _attempt in range(3):  # a key that lands while the list is being refilled is ignored (stale)
             assert await decision(pilot, screen)
             values = screen.query_one("#decision", ChoiceList).values
-            only_done = len(values) == 1 and screen.is_done(screen.current_view(), values[0])
+            only_done = len(values) == 1 and screen.words.is_done(screen.current_view(), values[0])
             await pilot.press("e" if only_done else "1")  # the done choice's key is always e
             for _ in range(2000):
                 if screen.table.state.ply != ply:

@@ -128,7 +128,7 @@ class CoachedTable:
     def choose(self: Any, action: Any) -> None:
         if isinstance(action, Action) and self.my_turn() and not self.busy:
             view = self.current_view()
-            self.coach.chose(self.table.game, view, action, lambda a: self.label(view, a))
+            self.coach.chose(self.table.game, view, action, lambda a: self.label_of(view, a))
         super().choose(action)  # type: ignore[misc]
         self.show_lesson()
 
