@@ -39,7 +39,7 @@ from .errors import ColdwaterError
 from .notation import Action
 from .record import GameRecord, initial_state, replay_iter
 from .rng import Rng
-from .search import FastRng, Policy, SearchBot, _draw, argmax
+from .search import FastRng, Policy, SearchBot, argmax, draw_chance
 from .state import CHANCE, Game, State
 
 
@@ -171,7 +171,7 @@ def _playout(st: State[Any, Any], policy: Policy, rng: FastRng, max_plies: int) 
         if cur is None:
             return
         if cur == CHANCE:
-            st.apply_legal(_draw(st, rng))
+            st.apply_legal(draw_chance(st, rng))
             continue
         legal = st.legal()
         st.apply_legal(legal[0] if len(legal) == 1 else argmax(legal, policy.values(st, legal), rng))

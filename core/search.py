@@ -234,7 +234,7 @@ class SearchBot:
             if cur is None:
                 break
             if cur == CHANCE:
-                st.apply_legal(_draw(st, rng))
+                st.apply_legal(draw_chance(st, rng))
                 continue
             cands = self._candidates(st, st.legal())
             fresh = None
@@ -276,7 +276,7 @@ class SearchBot:
             if cur is None:
                 return
             if cur == CHANCE:
-                st.apply_legal(_draw(st, rng))
+                st.apply_legal(draw_chance(st, rng))
                 continue
             legal = st.legal()
             if len(legal) == 1:
@@ -289,7 +289,7 @@ class SearchBot:
             steps += 1
 
 
-def _draw(st: State[Any, Any], rng: FastRng) -> Action:
+def draw_chance(st: State[Any, Any], rng: FastRng) -> Action:
     """A chance outcome keyed by the ply, not by how many draws came before: two
     lines of play compared in one world then see the same luck at the same ply."""
     outcomes: list[tuple[Action, int]] = st.chance_weights()
