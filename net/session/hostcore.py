@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from .fairhost import FairHost
     from .fairtable import FairDriver
     from .spectators import Spectators
+    from .turnclock import TurnClock
 
 FINALS_WAIT = 5.0
 """Seconds the host waits for every present seat's signed final digest before relaying them."""
@@ -107,6 +108,7 @@ class Remote:
         self.pings = Bucket(5.0, 10.0)
         self.resyncs = Bucket(1.0, 3.0)
         self.autoplays = Bucket(0.5, 4.0)
+        self.handovers = Bucket(0.5, 4.0)
 
     @property
     def present(self) -> bool:
@@ -156,6 +158,8 @@ class HostCore(Protocol):
     watch: Spectators
     beacons: Beacons
     fair_host: FairHost
+    clock: TurnClock
+    """The seat to move's time and every seat's bank, as this host measures them."""
 
     @property
     def started(self) -> bool: ...

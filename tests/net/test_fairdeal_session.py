@@ -1000,7 +1000,7 @@ async def test_a_seat_that_never_moves_forfeits_past_the_timer_and_the_others_si
     never plays either) forfeits once the turn timer and the grace are over."""
 
     def stall(host: TableHost, peers: list[TablePeer]) -> None:
-        host.set_turn_timer(1)
+        host.set_turn_timer(1, bank=0, strict=True)  # (a strict clock: the bot is due at once)
         host.fair_host.act_grace = 1.0
         victim = peers[0]  # seat 2
         never: asyncio.Future[Any] = asyncio.get_running_loop().create_future()

@@ -38,7 +38,19 @@ async def test_the_table_screen_says_a_bot_plays_the_seat_and_ctrl_t_takes_it_ba
 
     opened: list[ColdwaterApp] = []
     monkeypatch.setattr(ColdwaterApp, "run", lambda self: opened.append(self))
-    argv = ["host", "crown", "--name", "Slow Pond", "--seats", "bot", "--turn-timer", "1"]
+    argv = [
+        "host",
+        "crown",
+        "--name",
+        "Slow Pond",
+        "--seats",
+        "bot",
+        "--turn-timer",
+        "1",
+        "--time-bank",
+        "0",
+        "--strict-clock",
+    ]
     assert cli.main([*argv, "--bind", "127.0.0.1", "--no-advertise"]) == 0
     app = opened[0]
     stuck: _StuckBot | None = None
