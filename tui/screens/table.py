@@ -284,6 +284,9 @@ leaving and resuming later loses nothing, the log included.
             when = self.clock_text(view, self.clock())
         except Exception:  # a courtesy: the title must not stop the game
             when = ""
+        tick = getattr(self.table, "countdown", None)  # a LAN table's turn clock, right by whose turn it is
+        left = tick() if callable(tick) else ""
+        head += f" ({left})" if left else ""
         return head + (f" · {when}" if when else "") + (f" · {rest}" if sep else "")
 
     # ---- hooks: the log ----------------------------------------------------
@@ -844,11 +847,26 @@ leaving and resuming later loses nothing, the log included.
         self.query_one("#decision", ChoiceList).set_items([])
         self._bot_line()
 
+    def _tick_countdown(self) -> None:
+        """Once a second at a LAN table with a clock: the title's countdown, and the hand-over key shown
+        exactly while another seat is out of time."""
+        tick = getattr(self.table, "countdown", None)
+        if not callable(tick) or not self._drawable():
+            return
+        if tick() and not self.bot_plays():
+            view = self.current_view()
+            self.say("#status", self.status_line(view, self.status(view)))
+        can = bool(getattr(self.table, "can_hand_over", False))
+        if can != getattr(self, "_hand_shown", False):
+            self._hand_shown = can
+            self.refresh_bindings()
+
     def _tick_thinking(self) -> None:
         """Once a second while a bot (or a remote player) is still on the same move:
         how long it has been, so a slow search never looks like a frozen table."""
         if self.bot_plays() != self._bot_shown and self._drawable():
             self.refresh_view()  # the turn timer ran out (or the seat was taken back)
+        self._tick_countdown()
         seat, since = self._thinking
         if seat < 0 or self.table.current != seat or not self.busy:
             return
@@ -924,6 +942,8 @@ leaving and resuming later loses nothing, the log included.
             return self.can_undo_here  # not shown at all at a LAN table
         if action == "take_back":
             return self.bot_plays()  # shown only while a bot plays this seat
+        if action == "hand_over":
+            return bool(getattr(self.table, "can_hand_over", False))  # another seat out of time (LAN)
         if action == "done":
             return True if self._done_action() is not None else None  # shown, dimmed, when not now
         return True
@@ -1019,6 +1039,12 @@ leaving and resuming later loses nothing, the log included.
             done: A | C = decision.value_for_key(keymap.DONE_KEY)  # the list holds this screen's choices
             return done
         return None
+
+    def action_hand_over(self) -> None:
+        """Hand the seat to move, out of time, to a bot (a LAN table with a normal clock)."""
+        hand = getattr(self.table, "hand_over", None)
+        why = hand() if callable(hand) else "there is no turn clock at this table"
+        self.notify(why or "Asked: the seat out of time goes to a bot.", timeout=5)
 
     def action_take_back(self) -> None:
         """Take this seat back from the bot that plays it since its turn timer ran out."""
