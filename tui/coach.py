@@ -35,7 +35,7 @@ def is_lesson(meta: dict[str, str]) -> bool:
     return meta.get(LESSON_META, "") in tutor.GAMES
 
 
-def new_table(game: Game[Any, Any], name: str = "You") -> Table:
+def new_table(game: Game[Any, Any], name: str = "Player 1") -> Table:
     """A first game of `game`: the person against the easy bot, 2 players, the fixed seed.
 
     Two players, never Practice Pond: a first Crown game should meet the turn a real
