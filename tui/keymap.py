@@ -81,7 +81,7 @@ DEFAULT: tuple[Key, ...] = (
     Key("replay", "round(-1)", "pageup,b", "Back one round", show=False),
     Key("replay", "goto", "g", "Go to"),
     Key("replay", "seat", "v", "View"),
-    Key("replay", "review", "r", "Review"),
+    Key("replay", "review", "r", "Review", show=False),  # in ? Help: the footer has no room at 80 columns
     Key("score", "rematch", "r", "Rematch"),
     Key("score", "decline", "d", "Decline the rematch"),
     Key("score", "replay", "p", "Open the replay"),
