@@ -97,11 +97,29 @@ def _host_parser() -> argparse.ArgumentParser:
         type=int,
         default=None,
         metavar="S",
-        help="seconds a seat has for each move before a bot plays it until its player returns "
-        "(default 180, 0 for none)",
+        help="seconds a seat has for each move before its time bank drains (default 180, 0 for no clock); "
+        "a seat out of time is played by a bot if its player is gone, else the others may hand it to one",
+    )
+    p.add_argument(
+        "--time-bank",
+        type=int,
+        default=None,
+        metavar="S",
+        help="seconds each seat may spend past the turn timer over the whole game (default 300)",
+    )
+    p.add_argument(
+        "--strict-clock",
+        action="store_true",
+        help="a bot plays a seat as soon as its time is out, even while its player is connected",
     )
     _common(p)
     return p
+
+
+def set_clock(host: TableHost, ns: argparse.Namespace) -> None:
+    """The table's clock as `--turn-timer`, `--time-bank` and `--strict-clock` say (ValueError if wrong)."""
+    turn = host.info.turn if ns.turn_timer is None else ns.turn_timer
+    host.set_turn_timer(turn, bank=ns.time_bank, strict=True if ns.strict_clock else None)
 
 
 def _join_parser() -> argparse.ArgumentParser:
@@ -254,9 +272,9 @@ async def _host(game: Game[Any, Any], ns: argparse.Namespace) -> int:
     except (ValueError, OSError) as e:
         print(f"coldwater: {e}", file=sys.stderr)
         return 2
-    if ns.turn_timer is not None:
+    if ns.turn_timer is not None or ns.time_bank is not None or ns.strict_clock:
         try:
-            host.set_turn_timer(ns.turn_timer)
+            set_clock(host, ns)
         except ValueError as e:
             print(f"coldwater: {e}", file=sys.stderr)
             await host.close()
@@ -265,7 +283,9 @@ async def _host(game: Game[Any, Any], ns: argparse.Namespace) -> int:
         "table %r listening on port %d (turn timer %s; %s)",
         host.name,
         host.port,
-        f"{host.info.turn} s" if host.info.turn else "off",
+        f"{host.info.turn} s, bank {host.info.bank} s{', strict' if host.info.strict else ''}"
+        if host.info.turn
+        else "off",
         m.build_label(),
     )
     res = await host.run()

@@ -26,6 +26,7 @@ from .names import PLAYER_NAME_BYTES, check_name
 from .session import Chooser, PeerSave, TableHost, TablePeer, WrongTable, _safe
 from .session.host import TURN_TIMER
 from .session.spectators import WATCHERS, advertise_watchers
+from .session.turnclock import TIME_BANK
 from .session.watcher import TableWatcher
 from .transport import HostCheck, HostKeyMismatch, PassphraseNeeded, Refusal, expect_key, probe
 
@@ -73,6 +74,8 @@ async def open_table(
     watchers: int = WATCHERS,
     dealer: str | None = None,
     turn_timer: int = TURN_TIMER,
+    time_bank: int = TIME_BANK,
+    strict_clock: bool = False,
 ) -> TableHost:
     """A listening (and, unless `advertise` is False, advertised) table; then ``await host.run()``.
 
@@ -81,13 +84,17 @@ async def open_table(
     `watchers` is the most people who may watch at once (0: nobody may). `dealer` is
     ``"committed"`` or ``"fair"`` (TableHost says where the fair dealer can deal); None
     (the default) gives the game its :func:`default_dealer`. `turn_timer`: seconds a seat has for
-    each move before its bot plays it (0: no clock). A `name` or `host_name` that breaks
+    each move before its `time_bank` (seconds for the game) drains (0: no clock); `strict_clock`:
+    a bot plays a seat out of time at once, else only an absent one's (docs/lan.md, "The turn
+    clock"). A `name` or `host_name` that breaks
     the name rule (net/names.py) raises :class:`~coldwater.net.names.BadName` before anything listens.
     """
     name = check_name(name)
     host_name = check_name(host_name, what="player name", limit=PLAYER_NAME_BYTES)
     if not 0 <= turn_timer <= 3600:
         raise ValueError(f"the turn timer is 0 (no clock) to 3600 seconds, not {turn_timer}")
+    if not 0 <= time_bank <= 36000:
+        raise ValueError(f"the time bank is 0 to 36000 seconds, not {time_bank}")
     if isinstance(game, str):
         game = games.get(game)
     host = TableHost(
@@ -106,6 +113,8 @@ async def open_table(
         watchers=watchers,
         dealer=dealer if dealer is not None else default_dealer(game),
         turn_timer=turn_timer,
+        time_bank=time_bank,
+        strict_clock=strict_clock,
     )
     await host.listen()
     if advertise:
@@ -330,7 +339,7 @@ async def open_rematch(old: TableHost, *, advertise: bool | None = None) -> Tabl
         new = await open_table(old.game, port=old.port, **kwargs)
     except OSError:
         new = await open_table(old.game, port=0, **kwargs)  # the old port is taken after all: any port
-    new.set_turn_timer(info.turn)
+    new.set_turn_timer(info.turn, bank=info.bank, strict=info.strict)
     old.offer_rematch(new.port)
     return new
 

@@ -23,7 +23,8 @@ from coldwater import __version__
 # v5: public draws from the seats' hash-chain beacons (Link, Step.links, a chain tip in each seed reveal).
 # v6: fair-dealer tables (TableInfo.dealer, Fair).
 # v7: the turn timer at fair-dealer tables (AutoPlay: a seat's own process says its bot plays the seat).
-PROTOCOL = 7
+# v8: a time bank and a strict clock (TableInfo.bank, .strict; HandOver: a seat out of time goes to a bot).
+PROTOCOL = 8
 SERVICE = "_coldwater._tcp.local."
 
 
@@ -123,7 +124,12 @@ class TableInfo(msgspec.Struct, omit_defaults=True):
     options: dict[str, Any] = {}
     v: int = PROTOCOL
     turn: int = 0
-    """Seconds a seat has for each move before a bot plays it until it returns (0: no limit)."""
+    """Seconds a seat has for each move before its time bank starts to drain (0: no clock)."""
+    bank: int = 0
+    """Seconds each seat may spend past `turn` over the whole game (net/session/turnclock.py)."""
+    strict: bool = False
+    """A strict clock: a bot plays a seat at once when its time is out, present or not. Otherwise only
+    an absent seat's is; a present one is announced out of time and the others may hand it to a bot."""
     failover: bool = True
     """False when a lost host ends the game: fewer than two remote seats could hold escrow shares of
     the dealer's secret (a game with no sealed values needs no escrow, only another remote seat)."""
@@ -367,6 +373,17 @@ class AutoPlay(_App, tag=25):  # "autoplay"
     sig: bytes
 
 
+class HandOver(_App, tag=26):  # "handover"
+    """Peer → host: hand `seat`, out of time at `ply`, to a bot (any seated player may ask; the host
+    checks the seat is out of time by its own clock). Host → the seat's own process at a fair-dealer
+    table, where only that process can play it: its bot takes the seat if its own clock agrees."""
+
+    seat: int
+    ply: int
+    by: int = -1
+    """Host → seat: the seat that asked (-1: the host's person)."""
+
+
 # ---- watching (see session/spectators.py and session/watcher.py) ----------------------
 # (Tags from 40: the low numbers are the seats' protocol, which grows on other branches.)
 class Watch(_App, tag=40):  # "watch"
@@ -446,6 +463,7 @@ Message = Union[
     Link,
     Fair,
     AutoPlay,
+    HandOver,
     Watch,
     Watching,
     Over,

@@ -420,8 +420,16 @@ class Table:
     bot_plays = False  # a local seat's person is at the keyboard: no turn timer here
     turn_timer = 0
 
+    can_hand_over = False  # no turn clock at a local table
+
     def take_back(self) -> bool:
         return False
+
+    def countdown(self) -> str:
+        return ""
+
+    def hand_over(self) -> str | None:
+        return "a local table has no turn clock"
 
 
 RESULT_META = ("winner", "outcome", "ended")

@@ -90,3 +90,13 @@ class TableLike(Protocol):
 
     def take_back(self) -> bool:
         """The person takes the seat back from the bot (False: the bot did not have it)."""
+
+    def countdown(self) -> str:
+        """The seat to move's clock for the title ("0:42", "bank 3:12", "out of time"; "" with none)."""
+
+    @property
+    def can_hand_over(self) -> bool:
+        """Another seat's move is out of time at a normal clock, and this seat may hand it to a bot."""
+
+    def hand_over(self) -> str | None:
+        """Hand the seat to move, out of time, to a bot; why not, or None (docs/lan.md, "The turn clock")."""

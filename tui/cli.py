@@ -205,7 +205,7 @@ def cmd_review(args: argparse.Namespace) -> int:
         if game is None:
             raise RecordError(f"unknown game {rec.game!r}; this version has: {', '.join(games.names())}")
         if args.content:
-            game = game.with_content(args.content)
+            game = game.with_content(read_content(args.content))
         record.initial_state(rec, game)  # the content and the start, checked before any work
         budget = default_budget(game).deeper(args.depth)
         seats = list(range(rec.players)) if args.seat is None else [args.seat - 1]
@@ -320,8 +320,8 @@ def lan_app(args: argparse.Namespace) -> int:
             others = parse_seats(ns.seats, ns.players)
             options = parse_options(ns.option)
             name_rule(ns)  # a message here, never a traceback from zeroconf
-            if ns.turn_timer is not None and ns.turn_timer < 0:
-                raise UsageError("the turn timer is a number of seconds, 0 for none")
+            if (ns.turn_timer is not None and ns.turn_timer < 0) or (ns.time_bank is not None and ns.time_bank < 0):
+                raise UsageError("the turn timer and the time bank are numbers of seconds, 0 for none")
         except UsageError as e:
             return fail(e)
 
@@ -341,8 +341,7 @@ def lan_app(args: argparse.Namespace) -> int:
                 watchers=0 if ns.no_watchers else ns.max_watchers,
                 dealer=ns.dealer,
             )
-            if ns.turn_timer is not None:
-                host.set_turn_timer(ns.turn_timer)  # (as --headless does: it travels in the table info)
+            net_cli.set_clock(host, ns)  # (as --headless does: it travels in the table info)
             return host, True
         if ns.watch:
             watcher = await net.watch_table(

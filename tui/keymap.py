@@ -47,6 +47,8 @@ DEFAULT: tuple[Key, ...] = (
     Key("table", "dont_ask", "exclamation_mark", "Always this", show=False),
     # Only while this process's bot plays the seat (a LAN fair table's turn timer ran out): the status says so.
     Key("table", "take_back", "ctrl+t", "Take my seat back", show=False),
+    # Only while another seat is out of time at a LAN table with a normal clock (the title says so).
+    Key("table", "hand_over", "ctrl+o", "Hand to a bot"),
     Key("table", "pane('board')", "f2,B", "Board"),
     # Learn to play: the lesson panel beside the table (tui/widgets/coach.py); capitals, so
     # they never take a choice's hotkey.

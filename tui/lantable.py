@@ -17,6 +17,7 @@ view: no seat is a person's here, so the screen is read-only.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -137,6 +138,32 @@ class LanTable:
         """The table's turn timer in seconds (0: none)."""
         info = self.party.info
         return info.turn if info is not None else 0
+
+    def countdown(self) -> str:
+        """The seat to move's clock as this process measures it ('0:42', 'bank 3:12', 'out of time';
+        '' with no clock or no seat's move timed): every seat sees it in the title (docs/tui.md)."""
+        clock = getattr(self.party, "clock", None)  # (a watcher keeps none)
+        return str(clock.text(time.monotonic())) if clock is not None else ""
+
+    @property
+    def can_hand_over(self) -> bool:
+        """Another seat's move is out of time at a normal table, and this seat may hand it to a bot."""
+        clock = getattr(self.party, "clock", None)
+        info = getattr(self.party, "info", None)
+        if clock is None or info is None or info.strict or self.my_seat < 0 or clock.seat == self.my_seat:
+            return False
+        return bool(clock.out(time.monotonic()))
+
+    def hand_over(self) -> str | None:
+        """Hand the seat to move, out of time, to a bot (docs/lan.md, "The turn clock"). Why not, or None."""
+        clock = getattr(self.party, "clock", None)
+        if clock is None or not clock.running or self.my_seat < 0:
+            return "no seat's move is being timed here"
+        if self.is_host:
+            why: str | None = self.party.hand_over(clock.seat, by=self.my_seat)
+        else:
+            why = self.party.hand_over(clock.seat)
+        return why
 
     def take_back(self) -> bool:
         """The person takes the seat back from the bot (False: the bot did not have it)."""

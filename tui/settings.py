@@ -32,6 +32,8 @@ class FormMemory(msgspec.Struct, kw_only=True):
     watchers: int = 16
     turn: int = 180
     """The host form's turn timer (seconds a move, 0: no clock)."""
+    strict: bool = False
+    """The host form's strict clock (a bot plays a seat out of time at once)."""
     """LAN host: the most people who may watch (0: nobody)."""
     dealer: str = ""
     """LAN host: "fair" or "committed" ("": the game's default)."""

@@ -37,12 +37,14 @@ from .fairtable import STRIP_TIMEOUT, Allowance, FairDriver, fair_message
 from .hostcore import HostCore, HostPhase, Remote, scores_of
 from .persist import Saver, safe_name
 from .standin import StandIn
+from .turnclock import out_of_time_text
 
 log = logging.getLogger("coldwater.net")
 
 ACT_GRACE = 30.0
-"""Seconds past the turn timer a connected seat's move may take at a fair table before the seat forfeits:
-its own app plays it with its bot once its person's time is up, so only a seat that plays no move stalls."""
+"""Seconds a connected seat's move may take at a fair table, once its bot is due to play it, before the
+seat forfeits: past its move's time and its bank at a strict table, past another player's hand-over at a
+normal one (turnclock.py). Its own app's bot plays it then, so only a seat that plays no move stalls."""
 
 
 class FairHost:
@@ -77,6 +79,11 @@ class FairHost:
         """At a fair table: seconds an away seat has to come back before a round waiting on it ends the game."""
         self.ex_host = -1
         """After a failover: the seat of the host this one replaced (it has EX_HOST_WAIT to come back)."""
+        self.handed: dict[int, tuple[int, float]] = {}
+        """Seats another player handed to a bot, out of time: (ply, when). Past ACT_GRACE with no move
+        from the seat's own process, a normal table's seat forfeits (stalled)."""
+        self._told_out = -1
+        """The ply at which a remote seat was last announced out of time (once a move)."""
         self.forfeiting: dict[int, str] = {}
         """Seats that forfeit as soon as a round waits on them (struck out), and why."""
         self.forfeit: ff.Forfeit | None = None
@@ -127,7 +134,12 @@ class FairHost:
                 # The person at the host (submit()), on the table's turn timer: only this process can play
                 # the seat for them, from its own view (standin.py).
                 self.stand_in = StandIn(
-                    self.host.game, self.host.info.turn, lambda on, ply: self.seat_autoplay(self.host.host_seat, on)
+                    self.host.game,
+                    self.host.info.turn,
+                    lambda on, ply: self.seat_autoplay(self.host.host_seat, on),
+                    clock=self.host.clock,
+                    strict=self.host.info.strict,
+                    out_of_time=lambda ply: self.out_of_time(self.host.host_seat),
                 )
             stand_in = self.stand_in
 
@@ -231,6 +243,7 @@ class FairHost:
         rec = self.record
         assert rec is not None
         fs = rec.fs
+        self.host.clock.at(fs.view.ply, fs.view.current, time.monotonic())
         # The public record, for watchers: each step as everyone knows it (a drawn piece is "draw").
         self.host.steps.append(m.Step(ply=fs.view.ply, seat=fs.last[0], digest=rec.digest(), action=fs.last_public))
         self.save()
@@ -295,6 +308,28 @@ class FairHost:
         if rec is not None:
             rec.changed.set()
 
+    def out_of_time(self, seat: int) -> None:
+        """At a normal table: the host's own person is out of time and keeps the seat; the others are told."""
+        text = out_of_time_text(self.host.host_name, seat, self.host.info.turn)
+        log.warning("%s", text)
+        self.host.broadcast(m.Notice(text=text))
+        self.host.emit(Problem(text))
+
+    def _tell_out_of_time(self) -> None:
+        """A present remote seat ran out of time at a normal table: everyone is told, once a move, by this
+        host's clock (the seat's own process tells its person by its own)."""
+        clock, now = self.host.clock, time.monotonic()
+        if self.host.info.strict or not clock.out(now) or self._told_out == clock.ply:
+            return
+        r = self.host.remotes.get(clock.seat)
+        if r is None or not r.present or r.timed_out or r.by_bot:
+            return
+        self._told_out = clock.ply
+        text = out_of_time_text(r.name, r.seat, self.host.info.turn)
+        log.warning("%s", text)
+        self.host.broadcast(m.Notice(text=text), exclude=r.seat)
+        self.host.emit(Problem(text))
+
     def seat_autoplay(self, seat: int, on: bool) -> None:
         """At a fair table: `seat`'s own process plays it with its bot now (`on`: its person did not move
         within the turn timer), or its person is back. Told to everyone, as for a timed-out seat."""
@@ -332,13 +367,9 @@ class FairHost:
             wait = min(self.return_wait, EX_HOST_WAIT) if self.ex_host in w[1] else self.return_wait
             back_soon = gone and time.monotonic() - min(self.host.remotes[s].heard for s in w[1]) < wait
             turn = self.host.info.turn
-            if w[0][0] == "act" and not gone and turn > 0 and quiet >= turn + self.act_grace:
-                # The seat's own app plays it once its person runs out of time; this one did not.
-                return FairDealError(
-                    f"seat(s) {', '.join(str(s + 1) for s in w[1])} did not move within the turn timer "
-                    f"({turn} s) and {self.act_grace:.0f} s more",
-                    w[1],
-                )
+            if w[0][0] == "act" and not gone and turn > 0 and (why := self._act_due(w[1], quiet)):
+                # The seat's own app plays it once its bot is due to; this one did not.
+                return FairDealError(f"seat(s) {', '.join(str(s + 1) for s in w[1])} {why}", w[1])
             if (w[0][0] != "act" or gone) and not back_soon:
                 (kind, ply, _), late = w
                 return FairDealError(
@@ -348,6 +379,29 @@ class FairHost:
                     late,
                 )
         return None
+
+    def _act_due(self, seats: list[int], quiet: float) -> str:
+        """Why the move awaited from `seats` (present) is overdue past every allowance ('' while it is not).
+        A strict table: the move's time, the seat's bank and ACT_GRACE. A normal one: ACT_GRACE after
+        another player handed the seat, out of time, to a bot; until then its person may think on."""
+        clock, now, turn = self.host.clock, time.monotonic(), self.host.info.turn
+        if self.host.info.strict:
+            if clock.seat in seats:
+                over = clock.over_by(now)
+            else:  # (the clock has not seen this move start: counted from the table's last change)
+                over = quiet - turn - max(clock.bank_left(now, s) for s in seats)
+            if over < self.act_grace:
+                return ""
+            return (
+                f"did not move within the turn timer ({turn} s), the time bank ({self.host.info.bank} s) and "
+                f"{self.act_grace:.0f} s more"
+            )
+        handed = [s for s in seats if s in self.handed and self.handed[s][0] == clock.ply]
+        if not handed or now - min(self.handed[s][1] for s in handed) < self.act_grace:
+            return ""
+        return (
+            f"ran out of time, was handed to a bot by another player and played no move within {self.act_grace:.0f} s"
+        )
 
     async def run(self) -> Result:
         """The game's rounds until the end, the host's timer on every round but a person's move, then the audit."""
@@ -359,6 +413,7 @@ class FairHost:
         for d in local:
             d.pump()
         quiet_since = time.monotonic()
+        self.host.clock.at(drv.fs.view.ply, drv.fs.view.current, quiet_since)
         while not drv.over.done():
             # A seat played here that failed on its own (it checks every message too) ends the game for all
             # (below: the seats its error names forfeit).
@@ -375,6 +430,7 @@ class FairHost:
             if late:
                 await self.declare(late, "; ".join(self.forfeiting[s] for s in late))
                 break
+            self._tell_out_of_time()
             drv.changed.clear()
             try:
                 async with asyncio.timeout(1.0):  # short ticks: a stall is measured from the last change

@@ -56,6 +56,7 @@ from .rematch import RematchOffer
 from .seedround import SeedRound
 from .spectators import MAX_WATCHERS, WATCHERS, Spectators
 from .standin import StandIn
+from .turnclock import TIME_BANK, TurnClock, fmt
 
 if TYPE_CHECKING:
     from ..discovery import Advertiser
@@ -116,6 +117,8 @@ class TableHost(Emitter[Event]):
         turn_timer: int = TURN_TIMER,
         watchers: int = WATCHERS,
         dealer: str = "committed",
+        time_bank: int = TIME_BANK,
+        strict_clock: bool = False,
     ) -> None:
         super().__init__()
         if dealer not in ("committed", "fair"):
@@ -150,12 +153,16 @@ class TableHost(Emitter[Event]):
             content=game.content_hash,
             options=self.options,
             turn=turn_timer,
+            bank=time_bank,
+            strict=strict_clock,
             # A fair table needs no escrow (no one holds the deal): one remote seat can take over.
             failover=remote_count >= (fp.MIN_HOLDERS if fp.has_sealed_values(game) and dealer != "fair" else 1),
             watch=watchers,
             dealer="fair" if dealer == "fair" else "committed",
         )
         self.host_seat = seats.index("host") if "host" in seats else -1
+        self.clock = TurnClock(turn_timer, time_bank, len(seats))
+        """The seat to move's time and every seat's bank, as this host measures them (turnclock.py)."""
         self.host_name = host_name
         self.chooser = chooser
         self.bind = bind
@@ -387,11 +394,61 @@ class TableHost(Emitter[Event]):
         self.port = self.server.port
         return self.port
 
-    def set_turn_timer(self, seconds: int) -> None:
-        """Seconds a seat has for each move before a bot plays it (0: no limit); before the lobby fills."""
-        if seconds < 0:
-            raise ValueError("the turn timer is a number of seconds, 0 for none")
-        self.info = msgspec.structs.replace(self.info, turn=seconds)
+    def set_turn_timer(self, seconds: int, *, bank: int | None = None, strict: bool | None = None) -> None:
+        """Seconds a seat has for each move (0: no clock), its time bank for the game and whether the clock
+        is strict (None: unchanged); before the game starts (it travels in the table info)."""
+        if seconds < 0 or (bank is not None and bank < 0):
+            raise ValueError("the turn timer and the time bank are numbers of seconds, 0 for none")
+        self.info = msgspec.structs.replace(
+            self.info,
+            turn=seconds,
+            bank=self.info.bank if bank is None else bank,
+            strict=self.info.strict if strict is None else strict,
+        )
+        self.clock = TurnClock(self.info.turn, self.info.bank, self.info.players)
+
+    def hand_over(self, seat: int, by: int = -1, conn: Connection | None = None) -> str | None:
+        """Hand `seat`, out of time, to a bot: asked by seat `by` (-1: the host's person; `conn` its
+        connection). Only a seat whose move runs and whose time and bank are spent by this host's clock,
+        and only by another seat. Returns why not (None: handed over, told to everyone)."""
+        if self.phase is not HostPhase.PLAYING or not self.clock.running:
+            return "no seat's move is being timed now"
+        if seat != self.clock.seat:
+            return f"it is not seat {seat + 1}'s move"
+        if seat == by or (by < 0 and seat == self.host_seat):
+            return "a seat out of time is handed to a bot by the others (its own person takes it back)"
+        now = time.monotonic()
+        if not self.clock.out(now):
+            return f"seat {seat + 1} is not out of time: it has {fmt(self.clock.left(now))} left"
+        who = self.host_name if by < 0 or by == self.host_seat else self.remotes[by].name if by in self.remotes else ""
+        r = self.remotes.get(seat)
+        if r is None and not (seat == self.host_seat and self.stand_in is not None):
+            return f"seat {seat + 1} is played by a program, which is never out of time"
+        if (r is not None and (r.timed_out or r.by_bot)) or (r is None and self.host_by_bot):
+            return f"seat {seat + 1} is played by a bot already"
+        name = r.name if r is not None else self.host_name
+        text = f"{name} (seat {seat + 1}) is out of time; {who or 'the host'} hands the seat to a bot until they return"
+        self.problems.append(text)
+        log.warning("%s", text)
+        self.emit(Problem(text))
+        if self.info.dealer != "fair":
+            assert r is not None
+            r.timed_out = True  # the host's bot plays it until its person acts or says they are back
+            self.broadcast(m.Notice(text=text))
+            self.broadcast(m.Presence(seat=seat, away=not r.present, by_bot=True))
+            self.relay.release(seat)
+            self.lobby_changed()
+            return None
+        # At a fair table only the seat's own process can play it: it is asked to (its own clock must
+        # agree), and forfeits past a grace if it plays nothing (fairhost.stalled).
+        self.broadcast(m.Notice(text=text), exclude=seat)
+        self.fair_host.handed[seat] = (self.clock.ply, now)
+        if r is not None:
+            if r.conn is not None:
+                r.conn.send_nowait(m.HandOver(seat=seat, ply=self.clock.ply, by=by))
+        elif self.stand_in is not None:
+            self.stand_in.hand_over()
+        return None
 
     def start_game(self) -> None:
         """The host person presses Start (headless tables start by themselves)."""
@@ -724,10 +781,25 @@ class TableHost(Emitter[Event]):
                 r.key, r.name, r.ready = b"", "", False
                 self.lobby_changed()
             else:
-                self.broadcast(m.Presence(seat=r.seat, away=True))
+                # (A seat a bot plays stays so: a Presence without by_bot would tell the peers it is not,
+                # and the bot's next step would look like the host's cheating.)
+                self.broadcast(m.Presence(seat=r.seat, away=True, by_bot=r.timed_out or r.by_bot))
                 self.emit(PresenceChanged(r.seat, True))
                 self.lobby_changed()
                 self.rematch_offer.seat_left(r)
+
+    def _on_hand_over(self, r: Remote, conn: Connection, msg: m.HandOver) -> None:
+        """A seated player asks for a seat out of time to go to a bot. Asked a little early (its clock runs
+        a network delay behind this one) it is only told so; a flood is refused."""
+        if not r.handovers.take():
+            self.refuse(conn, "handover", "too many hand-over requests; slow down")
+            return
+        if abs(msg.ply - self.clock.ply) > 1 or msg.seat not in range(self.info.players):
+            self.refuse(conn, "handover", f"seat {msg.seat + 1} at ply {msg.ply} is not the move being timed")
+            return
+        why = self.hand_over(msg.seat, by=r.seat, conn=conn)
+        if why is not None:
+            conn.send_nowait(m.Notice(text=f"not handed to a bot: {why}"))
 
     def _handle(self, r: Remote, conn: Connection, msg: m.Message) -> None:
         if isinstance(msg, m.Ready):
@@ -753,6 +825,8 @@ class TableHost(Emitter[Event]):
             self.fair_host.on_fair(r, conn, msg)
         elif isinstance(msg, m.AutoPlay):
             self.relay.on_autoplay(r, conn, msg)
+        elif isinstance(msg, m.HandOver):
+            self._on_hand_over(r, conn, msg)
         elif isinstance(msg, m.Mismatch):
             self.relay.on_mismatch(r, conn, msg)
         elif isinstance(msg, m.Final):

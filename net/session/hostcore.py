@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from .fairhost import FairHost
     from .fairtable import FairDriver
     from .spectators import Spectators
+    from .turnclock import TurnClock
 
 FINALS_WAIT = 5.0
 """Seconds the host waits for every present seat's signed final digest before relaying them."""
@@ -90,6 +91,7 @@ class Remote:
         self.pings = TokenBucket(5.0, 10.0)
         self.resyncs = TokenBucket(1.0, 3.0)
         self.autoplays = TokenBucket(0.5, 4.0)
+        self.handovers = TokenBucket(0.5, 4.0)
 
     @property
     def present(self) -> bool:
@@ -139,6 +141,8 @@ class HostCore(Protocol):
     watch: Spectators
     beacons: Beacons
     fair_host: FairHost
+    clock: TurnClock
+    """The seat to move's time and every seat's bank, as this host measures them."""
 
     @property
     def started(self) -> bool: ...

@@ -79,6 +79,7 @@ from .persist import (
 )
 from .spectators import advertise_watchers
 from .standin import StandIn
+from .turnclock import SLACK, TurnClock, fmt
 
 log = logging.getLogger("coldwater.net")
 
@@ -172,6 +173,9 @@ class TablePeer(Emitter[Event]):
         self._person_early: tuple[int, Action] | None = None
         self.stand_in: StandIn | None = None
         """At a fair-dealer table with a person in this seat: its turn timer, kept here (standin.py)."""
+        self.clock = TurnClock(0, 0, 1)
+        """The seat to move's time and every seat's bank, as this process measures them (turnclock.py);
+        the table's clock from the game's start."""
         self._listener: Listener | None = None
         self.check_host: HostCheck | None = None
         """Checks the key the table proves on join (lan.join_table: advertised, pinned, known hosts)."""
@@ -260,6 +264,39 @@ class TablePeer(Emitter[Event]):
         if self.stand_in is not None:
             return self.stand_in.playing
         return self.seat in self.botted and self.fair is None
+
+    def hand_over(self, seat: int) -> str | None:
+        """Ask the table to hand `seat`, out of time by our clock, to a bot (the host checks its own).
+        Returns why not (None: asked)."""
+        if self.conn is None or self.state is None or self.phase is not PeerPhase.PLAYING:
+            return "no game is being played here now"
+        if seat == self.seat:
+            return "your own seat is handed over by the other players"
+        now = time.monotonic()
+        if not self.clock.running or self.clock.seat != seat:
+            return f"seat {seat + 1}'s move is not being timed"
+        if not self.clock.out(now):
+            return f"seat {seat + 1} still has {fmt(self.clock.left(now))}"
+        self.conn.send_nowait(m.HandOver(seat=seat, ply=self.clock.ply))
+        return None
+
+    def _on_hand_over(self, msg: m.HandOver) -> None:
+        """The host says another player handed our seat, out of time, to a bot: our own bot takes it if
+        our own clock agrees (a fair table; at a committed one the host's bot plays and Presence says so)."""
+        st = self.stand_in
+        if msg.seat != self.seat or st is None:
+            self._problem(f"refused a hand-over of seat {msg.seat + 1} from the table: not ours to play")
+            return
+        left = self.clock.left(time.monotonic()) if self.clock.seat == self.seat else 0.0
+        if left > SLACK:
+            self._problem(
+                f"the table hands our seat to a bot, but our clock shows {fmt(left)} left: we keep it (the "
+                "host's haste is the host's)"
+            )
+            return
+        who = next((s.name for s in self.seats if s.seat == msg.by), "the host") if msg.by >= 0 else "the host"
+        if st.hand_over():
+            self._problem(f"you were out of time and {who} handed your seat to a bot")
 
     def take_back(self) -> bool:
         """Our person takes the seat back from the bot (False: no bot had it). At a committed table the
@@ -560,11 +597,19 @@ class TablePeer(Emitter[Event]):
                 self.botted.add(msg.seat)
                 if self.fair is None:
                     self._problem(f"seat {msg.seat + 1} is played by the host's bot now")
+                    now = time.monotonic()
+                    if msg.seat == self.seat and self.clock.seat == self.seat and self.clock.left(now) > SLACK:
+                        # Our own clock is the authority on our time: not evidence (clocks differ), but seen.
+                        self._problem(
+                            f"the host gave our seat to its bot with {fmt(self.clock.left(now))} left on our clock"
+                        )
                 # (At a fair table only the seat's own process can play it: the host's Notice says so.)
             else:
                 self.botted.discard(msg.seat)
             self._update_save_seats()
             self.emit(PresenceChanged(msg.seat, msg.away))
+        elif isinstance(msg, m.HandOver):
+            self._on_hand_over(msg)
         elif isinstance(msg, m.End):
             await self._on_end(conn, msg)
         elif isinstance(msg, m.Finals):
@@ -714,6 +759,7 @@ class TablePeer(Emitter[Event]):
         self.seats = msg.seats
         self.keys = {s.seat: s.key for s in msg.seats if s.key and s.kind != "host"}
         self.dealt_by = [(1, self.host_seat)]
+        self.clock = TurnClock(self.info.turn, self.info.bank, self.info.players)
         if self.info.dealer == "fair":
             self._fair_begin(msg)
             return
@@ -724,6 +770,7 @@ class TablePeer(Emitter[Event]):
             )
         full = self.game.new(self.info.players, seed=fp.game_seed(self.joint), options=self.info.options)
         self.state = full.view(self.seat)
+        self.clock.at(self.state.ply, self.state.current, time.monotonic())
         self.phase = PeerPhase.PLAYING
         self._make_save()
         self._persist()
@@ -746,6 +793,7 @@ class TablePeer(Emitter[Event]):
         self._fair_drive(seat, {s: t for s, t in fp.tips(self.reveals).items() if 0 <= s < self.info.players})
         self._make_save()
         self._persist(now=True)  # our key is on disk before its share leaves
+        self.clock.at(seat.view.ply, seat.view.current, time.monotonic())
         self.emit(GameStarted(self.seat))
         self.fair.pump()  # type: ignore[union-attr]
 
@@ -756,7 +804,18 @@ class TablePeer(Emitter[Event]):
 
         if self.chooser is None and self.stand_in is None:
             turn = self.info.turn if self.info is not None else 0
-            self.stand_in = StandIn(self.game, turn, self._stand_in_told)
+            self.stand_in = StandIn(
+                self.game,
+                turn,
+                self._stand_in_told,
+                clock=self.clock,
+                strict=self.info is not None and self.info.strict,
+                present=lambda: self.conn is not None,  # (cut off: the table cannot wait on us)
+                out_of_time=lambda ply: self._problem(
+                    "you are out of time (the move's time and your time bank): the other players may hand "
+                    "your seat to a bot"
+                ),
+            )
         self.fair = FairDriver(
             seat,
             identity=self.identity,
@@ -811,6 +870,7 @@ class TablePeer(Emitter[Event]):
         assert self.fair is not None
         fs = self.fair.fs
         self.state = fs.view
+        self.clock.at(fs.view.ply, fs.view.current, time.monotonic())
         # The public record, as at the host (a drawn piece is "draw"): its length is the ply we are at.
         self.steps.append(m.Step(ply=fs.view.ply, seat=fs.last[0], digest=self.fair.digest(), action=fs.last_public))
         self._persist()
@@ -874,6 +934,18 @@ class TablePeer(Emitter[Event]):
                 if isinstance(e, FairDealError):
                     evidence += [s for s in e.culprits if isinstance(s, int)]
             why = ff.disagreement(f, drv.fs.view, evidence)
+            now = time.monotonic()
+            waits_act = drv.waiting is not None and drv.waiting[0][0] == "act"
+            if (
+                why is None
+                and waits_act
+                and self.clock.running
+                and self.clock.seat in f.seats
+                and self.clock.left(now) > SLACK
+            ):
+                # A move is not late before its seat is out of time, by this seat's own clock.
+                left = fmt(self.clock.left(now))
+                why = f"by this seat's clock seat {self.clock.seat + 1} still has {left} to move"
             if why is None and proposal.digest != drv.digest():
                 why = "the host's public position at that ply is not this seat's"
             if self.seat in f.seats:  # the accused's answer, recorded beside the claim
@@ -1082,6 +1154,7 @@ class TablePeer(Emitter[Event]):
         if step.links:
             self.book.accept(st.ply, step.links)
         self.state = nxt
+        self.clock.at(nxt.ply, nxt.current, time.monotonic())
         if (
             step.seat == self.seat
             and not step.sig

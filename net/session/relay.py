@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import time
 from typing import Any
 
 import msgspec
@@ -33,6 +34,7 @@ from .events import Problem, StepApplied
 from .fairtable import AHEAD, autoplay_message
 from .hostcore import HostCore, HostPhase, Remote, fp_text
 from .persist import pack_view
+from .turnclock import out_of_time_text
 
 log = logging.getLogger("coldwater.net")
 
@@ -175,14 +177,7 @@ class Relay:
         fut: asyncio.Future[Action | None] = loop.create_future()
         self._act_waiters[seat] = fut
         try:
-            timer = self.host.info.turn or None
-            try:
-                action = await asyncio.wait_for(asyncio.shield(fut), timer)
-            except TimeoutError:
-                action = None
-                if r is not None and not fut.done():
-                    r.timed_out = True
-                    self._name_slow(r)
+            action = await self._person_or_time(seat, view, r, fut)
             if action is not None:
                 return action
             # Timed out, or the seat was given to a bot meanwhile. A move the player still
@@ -198,11 +193,57 @@ class Relay:
         finally:
             self._act_waiters.pop(seat, None)
 
+    async def _person_or_time(
+        self, seat: int, view: State[Any, Any], r: Remote | None, fut: asyncio.Future[Action | None]
+    ) -> Action | None:
+        """The person's move, or None once a bot is to play it (docs/lan.md, "The turn clock"): an absent
+        seat after its move's time, a present one at a strict table after its move's time and its bank.
+        A present seat out of time at a normal table keeps thinking, announced once, until it moves,
+        drops, or another player hands it to a bot (TableHost.hand_over releases `fut`)."""
+        clock = self.host.clock
+        clock.at(view.ply, seat, time.monotonic())
+        announced = False
+        while True:
+            if not clock.running:
+                return await fut  # no clock: the person thinks as long as they like
+            now = time.monotonic()
+            present = r is not None and r.present
+            # An absent seat is not thinking: its bank is for a person at the table.
+            left = clock.left(now) if present else clock.move_left(now)
+            if left > 0:
+                wait = min(left, 1.0)  # (presence may change meanwhile)
+                try:
+                    return await asyncio.wait_for(asyncio.shield(fut), wait)
+                except TimeoutError:
+                    continue
+            if fut.done():
+                return fut.result()
+            if r is None or self.host.info.strict or not present:
+                if r is not None:
+                    r.timed_out = True
+                    self._name_slow(r)
+                return None
+            if not announced:
+                announced = True
+                self._name_out_of_time(r)
+            try:
+                return await asyncio.wait_for(asyncio.shield(fut), 1.0)
+            except TimeoutError:
+                continue
+
+    def _name_out_of_time(self, r: Remote) -> None:
+        text = out_of_time_text(r.name, r.seat, self.host.info.turn)
+        log.warning("%s", text)
+        self.host.broadcast(m.Notice(text=text), exclude=r.seat)
+        if r.conn is not None:
+            r.conn.send_nowait(m.Notice(text="you are out of time: the other players may hand your seat to a bot"))
+        self.host.emit(Problem(text))
+
     def _name_slow(self, r: Remote) -> None:
-        text = (
-            f"{r.name} (seat {r.seat + 1}, {fp_text(r.key)}) did not move within {self.host.info.turn} s; "
-            "a bot plays the seat until they return"
-        )
+        why = f"did not move within {self.host.info.turn} s"
+        if r.present and self.host.info.bank:  # (an absent seat gets no bank: it is not thinking)
+            why += " and spent its time bank"
+        text = f"{r.name} (seat {r.seat + 1}, {fp_text(r.key)}) {why}; a bot plays the seat until they return"
         self.host.problems.append(text)
         log.warning("%s", text)
         self.host.broadcast(m.Notice(text=text))
@@ -220,6 +261,7 @@ class Relay:
         t = self.host.table
         assert t is not None
         st = t.state
+        self.host.clock.at(st.ply, st.current, time.monotonic())  # the move made is charged, the next starts
         digest = fp.public_digest(st)
         draw, self._draw = self._draw, None
         links, self._links = self._links, None

@@ -127,7 +127,7 @@ async def test_3_a_false_end_is_named_and_scores_come_from_each_peers_replay() -
 # ---- 4. a false private view; a history rewritten by a resync ----------------------------
 async def test_4_a_view_that_does_not_hold_the_sealed_value_revealed_is_evidence() -> None:
     host = _hostile("false-view", ["host", "open", "open"], victim=1)
-    host.set_turn_timer(1)  # the victim leaves; the others play on with a bot in its seat
+    host.set_turn_timer(1, bank=0, strict=True)  # the victim leaves; the others play on with a bot in its seat
     host.end_grace = 1.0
     a, b = _peer("a"), _peer("b")
     await _play(host, [a, b], timeout=60)
@@ -138,7 +138,7 @@ async def test_4_a_view_that_does_not_hold_the_sealed_value_revealed_is_evidence
 
 async def test_4_a_resync_that_rewrites_a_peers_record_is_evidence() -> None:
     host = _hostile("rewrite", ["host", "open", "open"], victim=1)
-    host.set_turn_timer(1)  # the victim leaves; the others play on with a bot in its seat
+    host.set_turn_timer(1, bank=0, strict=True)  # the victim leaves; the others play on with a bot in its seat
     host.end_grace = 1.0
     a, b = _peer("a"), _peer("b")
     await _play(host, [a, b], timeout=60)
@@ -308,7 +308,7 @@ async def test_9_a_seat_that_never_moves_is_named_and_played_by_a_bot() -> None:
         await asyncio.Event().wait()
 
     host = _honest(["host", "open", "open"])
-    host.set_turn_timer(1)
+    host.set_turn_timer(1, bank=0, strict=True)
     good, stuck = _peer("good"), _peer("stuck", chooser=never)
     await _play(host, [good, stuck], timeout=60)
     assert any("did not move within 1 s" in p for p in host.problems)
@@ -467,7 +467,7 @@ async def test_16_a_host_that_quietly_drops_a_seats_link_is_caught_by_that_seat(
     host = TableHost(GAME, Identity.generate(), name="t", seats=["host", "open", "open"], bind="127.0.0.1")
     host.beacons = Dropper(host)
     host.chooser = cautious
-    host.set_turn_timer(1)
+    host.set_turn_timer(1, bank=0, strict=True)
     host.end_grace = 1.0
     a, b = _peer("a"), _peer("b")
     await _play(host, [a, b], timeout=60, host_must_finish=False)

@@ -10,6 +10,7 @@ is checked at every ply.
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 from typing import Any
 
@@ -1007,7 +1008,7 @@ async def test_a_seat_that_never_moves_forfeits_past_the_timer_and_the_others_si
     never plays either) forfeits once the turn timer and the grace are over."""
 
     def stall(host: TableHost, peers: list[TablePeer]) -> None:
-        host.set_turn_timer(1)
+        host.set_turn_timer(1, bank=0, strict=True)  # (a strict clock: the bot is due at once)
         host.fair_host.act_grace = 1.0
         victim = peers[0]  # seat 2
         never: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
@@ -1023,6 +1024,80 @@ async def test_a_seat_that_never_moves_forfeits_past_the_timer_and_the_others_si
     assert host.result is not None
     assert "did not move within the turn timer (1 s)" in host.result.outcome, host.result
     _assert_verdict(host, peers, [1])
+
+
+async def test_at_a_normal_clock_a_stalled_present_seat_forfeits_only_after_another_hands_it_over() -> None:
+    """Issue 29, break 6: at a table with a normal clock a connected seat out of time may think on; the
+    act-stall forfeit waits for another player to hand the seat to a bot, then the grace, and only then
+    (a modified client that plays no move even then)."""
+    seen: dict[str, Any] = {}
+
+    def stall(host: TableHost, peers: list[TablePeer]) -> None:
+        host.set_turn_timer(1, bank=1)
+        host.fair_host.act_grace = 1.0
+        victim, other = peers[0], peers[1]  # seats 2 and 3
+        never: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+
+        async def choose(view: Any, seat: int) -> Any:
+            if view.ply > 20:
+                return await never  # a modified client: no move, and no word that its bot plays
+            return await bot_chooser(CROWN)(view, seat)
+
+        victim.chooser = choose
+
+        async def hand_over_late() -> None:
+            # Out of time by the other seat's clock for longer than every allowance of a strict table
+            # (1 s a move, 1 s of bank, 1 s of grace), and nobody forfeited.
+            while not (other.clock.seat == 1 and other.clock.over_by(time.monotonic()) >= 4.0):
+                await asyncio.sleep(0.05)
+            seen["forfeit before"] = host.fair_host.forfeit
+            seen["asked"] = other.hand_over(1)
+
+        seen["task"] = asyncio.ensure_future(hand_over_late())
+
+    host, peers = await _lan_game(3, tamper=stall, strip_timeout=1.0)
+    assert seen["forfeit before"] is None and seen["asked"] is None, seen
+    assert host.result is not None
+    assert "ran out of time, was handed to a bot by another player" in host.result.outcome, host.result
+    assert any("p0 (seat 2) is out of time; p1 hands the seat to a bot" in t for t in host.problems), host.problems
+    _assert_verdict(host, peers, [1])
+
+
+async def test_a_hosts_forfeit_of_a_seat_that_sends_its_messages_is_disputed_and_no_verdict() -> None:
+    """Issue 29, item 4: a hostile host proposes the forfeit of an honest seat that still sends every
+    message its rounds owe. No other seat waits on it, so each disputes (forfeit.disagreement: "waits on
+    no message"), and no process records the host's proposal as a verdict the seats signed."""
+
+    def accuse(host: TableHost, peers: list[TablePeer]) -> None:
+        fh = host.fair_host
+        fh.return_wait = 1.0
+        never: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        bot = bot_chooser(CROWN)
+
+        async def choose(view: Any, seat: int) -> Any:
+            if view.ply >= 30:
+                # The host's own move is due, so every seat settles at this ply waiting on the host;
+                # meanwhile the host claims seat 2 stalls.
+                fh.forfeiting[1] = "seat 2 stalls (the host says)"
+                return await never
+            return await bot(view, seat)
+
+        host.chooser = choose
+        fh._waits_on_forfeiting = lambda drv: sorted(fh.forfeiting)  # type: ignore[method-assign]
+
+    host, peers = await _lan_game(3, tamper=accuse, strip_timeout=1.0)
+    assert host.result is not None and host.result.forfeit == [1], host.result
+    assert host.result.signed_by == [0], host.result  # its own signature, and no other seat's
+    for p in peers:
+        res = p.result
+        assert res is not None and res.forfeit == [1], (res, p.problems)
+        assert res.signed_by == [0], res  # the host's alone: not a verdict the honest seats signed
+        assert not res.audit_ok
+    accused = next(p for p in peers if p.seat == 1)
+    witness = next(p for p in peers if p.seat == 2)
+    assert any("waits on no message of seat(s) 2" in t for t in witness.problems), witness.problems
+    assert any("seat 2 answers: it sent what its rounds asked" in t for t in accused.problems), accused.problems
+    assert any("does not sign the forfeit" in t for t in host.fair_host.disputes), host.fair_host.disputes
 
 
 async def test_a_seat_gone_for_good_forfeits_and_the_others_sign_the_standings() -> None:

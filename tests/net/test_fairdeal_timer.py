@@ -38,6 +38,8 @@ def _host(seats: list[str], *, turn: int, person: bool = False) -> TableHost:
         dealer="fair",
         watchers=0,
         turn_timer=turn,
+        time_bank=0,
+        strict_clock=True,  # the bot plays as soon as the move's time is out (test_turnclock.py: a normal clock)
         auto_start=True,
     )
 
@@ -275,6 +277,8 @@ async def test_at_a_committed_table_a_slow_seat_takes_itself_back_from_the_hosts
         dealer="committed",
         watchers=0,
         turn_timer=1,
+        time_bank=0,
+        strict_clock=True,
         auto_start=True,
     )
     await host.listen()

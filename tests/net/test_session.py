@@ -255,7 +255,7 @@ async def test_a_host_that_steers_the_dice_is_caught_by_the_peer_at_once() -> No
 
     host = TableHost(GAME, Identity.generate(), name="t", seats=["host", "open"], bind="127.0.0.1", chooser=cautious)
     host.relay = LoadedDice(host)
-    host.set_turn_timer(1)
+    host.set_turn_timer(1, bank=0, strict=True)
     port = await host.listen()
     peer = _peer()
     ht = asyncio.ensure_future(host.run())

@@ -4,6 +4,7 @@ seat back, and that key does (net/session/standin.py; tests/net/test_fairdeal_ti
 
 from __future__ import annotations
 
+import re
 import threading
 from pathlib import Path
 from typing import Any
@@ -38,7 +39,19 @@ async def test_the_table_screen_says_a_bot_plays_the_seat_and_ctrl_t_takes_it_ba
 
     opened: list[ColdwaterApp] = []
     monkeypatch.setattr(ColdwaterApp, "run", lambda self: opened.append(self))
-    argv = ["host", "crown", "--name", "Slow Pond", "--seats", "bot", "--turn-timer", "1"]
+    argv = [
+        "host",
+        "crown",
+        "--name",
+        "Slow Pond",
+        "--seats",
+        "bot",
+        "--turn-timer",
+        "1",
+        "--time-bank",
+        "0",
+        "--strict-clock",
+    ]
     assert cli.main([*argv, "--bind", "127.0.0.1", "--no-advertise"]) == 0
     app = opened[0]
     stuck: _StuckBot | None = None
@@ -80,3 +93,41 @@ async def test_the_table_screen_says_a_bot_plays_the_seat_and_ctrl_t_takes_it_ba
     finally:
         if stuck is not None:
             stuck.release.set()
+
+
+async def test_the_title_counts_down_the_seat_to_moves_time_at_80_columns(home: Path, monkeypatch: Any) -> None:
+    """Issue 29, break 6: the seat to move's clock is in the title, no key away, within 80 columns; at a
+    normal table a person out of time keeps the seat (the title says so, no bot plays it)."""
+    from coldwater.tui import cli
+
+    opened: list[ColdwaterApp] = []
+    monkeypatch.setattr(ColdwaterApp, "run", lambda self: opened.append(self))
+    argv = ["host", "crown", "--name", "Clock Pond", "--seats", "bot", "--turn-timer", "3", "--time-bank", "2"]
+    assert cli.main([*argv, "--bind", "127.0.0.1", "--no-advertise"]) == 0
+    app = opened[0]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(lambda: isinstance(pilot.app.screen, LobbyScreen), 10, "the lobby")
+        host = pilot.app.screen.party
+        assert host.info.turn == 3 and host.info.bank == 2 and not host.info.strict
+        await pilot.press("ctrl+s")
+        await until(lambda: isinstance(pilot.app.screen, TableScreen), 20, "the table screen")
+        screen = pilot.app.screen
+        await until(lambda: host.awaiting_person, 20, "the host's turn")
+
+        def title() -> str:
+            return str(screen.query_one("#status").render())
+
+        def shown() -> str:
+            # What the 80-column title row shows (a longer title is cut at the right edge).
+            return title()[: screen.query_one("#status").size.width]
+
+        await until(lambda: re.search(r"\(0:0[1-3]\)", shown()) is not None, 5, "the move's countdown")
+        await until(lambda: "(bank 0:0" in shown(), 6, "the bank draining")
+        await until(lambda: "(out of time)" in shown(), 6, "out of time")
+        assert screen.query_one("#status").size.width <= 80
+        await pilot.pause(1.5)
+        # A normal clock: the person thinking past their time keeps the seat; their own app's bot waits.
+        assert host.awaiting_person and not host.bot_plays and "(out of time)" in shown()
+        assert not screen.check_action("hand_over", ())  # (one's own seat is the others' to hand over)
+        notes = [str(n.message) for n in app._notifications]
+        assert not any("their own app plays the seat" in t for t in notes), notes

@@ -33,6 +33,9 @@ from coldwater.tui.widgets.form import Cycler, Field, FormScroll
 MAX_SEATS = 4
 TURN_CHOICES = [("3 minutes a move", 180), ("1 minute", 60), ("5 minutes", 300), ("10 minutes", 600), ("no clock", 0)]
 """Seconds a seat has for each move before its bot plays it (its player takes it back with a key)."""
+CLOCK_CHOICES = [("the others may hand the seat to a bot", False), ("strict: a bot plays at once", True)]
+"""When a seat is out of time (its move's time and its bank spent) and its player is still there
+(docs/lan.md, "The turn clock"); an absent player's seat goes to a bot either way."""
 WATCH_CHOICES = [("anyone (up to 16)", 16), ("up to 4", 4), ("nobody", 0)]
 """Who may watch the game (the public view only); the value is the most watchers at once."""
 SEAT_KINDS = [("open (anyone may join)", "open"), ("bot", "bot"), ("reserved for a key", "reserved")]
@@ -138,7 +141,14 @@ the lobby, where you start the game once every seat is filled and ready.
                 TURN_CHOICES,
                 TURN_CHOICES[0][1],
                 id="turn-timer",
-                hint="How long a move may take before the seat's bot plays it (no clock: no limit)",
+                hint="Each move's time; then a 5-minute bank for the game drains (no clock: no limit)",
+            )
+            yield Cycler(
+                "Out of time",
+                CLOCK_CHOICES,
+                False,
+                id="strict-clock",
+                hint="A player still there who is out of time: a bot plays at once only on a strict clock",
             )
             yield Cycler(
                 "Watchers",
@@ -229,6 +239,7 @@ the lobby, where you start the game once every seat is filled and ready.
         self.query_one("#content-path", Input).value = mem.content
         self.query_one("#watchers", Cycler).select(mem.watchers)
         self.query_one("#turn-timer", Cycler).select(mem.turn)
+        self.query_one("#strict-clock", Cycler).select(mem.strict)
         if mem.dealer:
             self.query_one("#dealer", Cycler).select(mem.dealer)
         self._show_seats()
@@ -247,6 +258,7 @@ the lobby, where you start the game once every seat is filled and ready.
             watchers=self.query_one("#watchers", Cycler).value,
             dealer=self.query_one("#dealer", Cycler).value,
             turn=self.query_one("#turn-timer", Cycler).value,
+            strict=self.query_one("#strict-clock", Cycler).value,
         )
         try:
             settings_mod.save(self.cw.settings)
@@ -342,6 +354,7 @@ the lobby, where you start the game once every seat is filled and ready.
                 watchers=self.query_one("#watchers", Cycler).value,
                 dealer=self.query_one("#dealer", Cycler).value,
                 turn_timer=self.query_one("#turn-timer", Cycler).value,
+                strict_clock=self.query_one("#strict-clock", Cycler).value,
             )
         except Exception as e:  # a port in use, no network, bad options: said plainly
             self.opening = False
@@ -371,6 +384,7 @@ the lobby, where you start the game once every seat is filled and ready.
             watchers=self.query_one("#watchers", Cycler).value,
             dealer=self.query_one("#dealer", Cycler).value,
             turn=self.query_one("#turn-timer", Cycler).value,
+            strict=self.query_one("#strict-clock", Cycler).value,
         )
         try:
             table = await served.open_table(request)

@@ -21,6 +21,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Footer, Input, Static
 
 from coldwater.net.names import shown, shown_player
+from coldwater.net.session.turnclock import fmt
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen
 from coldwater.tui.servetables import served_key
@@ -52,6 +53,18 @@ def seat_line(s: SeatInfo, me: int, kept: dict[str, str] | None = None) -> str:
     mark = "away" if s.away else ("ready" if s.ready else "not ready")
     fp = shown(s.fingerprint or "", limit=32)
     return f"{n}  {name}  {fp}  {mark}"
+
+
+def clock_line(info: Any) -> str:
+    """The table's turn clock, said before the game starts (docs/lan.md, "The turn clock")."""
+    turn, bank = int(getattr(info, "turn", 0) or 0), int(getattr(info, "bank", 0) or 0)
+    if not turn:
+        return "No clock: every player may think as long as they like."
+    # One row at 80 columns.
+    line = f"Clock: {fmt(turn)} a move + {fmt(bank)} bank; "
+    if getattr(info, "strict", False):
+        return line + "strict: out of time, a bot plays."
+    return line + "out of time, others may hand it to a bot."
 
 
 def dealer_line(dealer: str, game: Game[Any, Any], seats: list[SeatInfo]) -> str:
@@ -229,7 +242,12 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
                 if self.served_table is not None or (seated is not None and seated.host_addr == "127.0.0.1"):
                     where = "on this server"
             yield Static(f"{me} · {where}", id="lobby-me")
-            yield Static(dealer_line(info.dealer, p.game, []), id="lobby-dealer", classes="note", markup=False)
+            yield Static(
+                dealer_line(info.dealer, p.game, []) + "\n" + clock_line(info),
+                id="lobby-dealer",
+                classes="note",
+                markup=False,
+            )
             yield Static("", id="lobby-seats", markup=False)
             yield Static("", id="lobby-watchers", markup=False)
             yield Static("Chat", classes="section")
@@ -381,7 +399,9 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
         lines = [seat_line(s, me, self.kept) for s in seats]
         info = self.party.info
         if info is not None:
-            self.query_one("#lobby-dealer", Static).update(dealer_line(info.dealer, self.party.game, seats))
+            self.query_one("#lobby-dealer", Static).update(
+                dealer_line(info.dealer, self.party.game, seats) + "\n" + clock_line(info)
+            )
         self.query_one("#lobby-seats", Static).update("\n".join(lines) or "(no seats yet)")
         filled = bool(seats) and all(s.kind != "open" and not s.away and (s.ready or s.kind != "remote") for s in seats)
         status = self.query_one("#lobby-status", Static)

@@ -247,6 +247,8 @@ leaving and resuming later loses nothing, the log included.
             return status
         head, sep, rest = status.partition(" · ")
         when = self.guard.call("", self.words.clock_text, view, self.clock())  # a courtesy: never stops the game
+        left = self.table.countdown()  # a LAN table's turn clock, right by whose turn it is
+        head += f" ({left})" if left else ""
         return head + (f" · {when}" if when else "") + (f" · {rest}" if sep else "")
 
     # ---- layout ------------------------------------------------------------
@@ -649,11 +651,25 @@ leaving and resuming later loses nothing, the log included.
         self.query_one("#decision", ChoiceList).set_items([])
         self._bot_line()
 
+    def _tick_countdown(self) -> None:
+        """Once a second at a LAN table with a clock: the title's countdown, and the hand-over key shown
+        exactly while another seat is out of time."""
+        if not self._drawable():
+            return
+        if self.table.countdown() and not self.bot_plays():
+            view = self.current_view()
+            self.say("#status", self.status_line(view, self.status(view)))
+        can = self.table.can_hand_over
+        if can != getattr(self, "_hand_shown", False):
+            self._hand_shown = can
+            self.refresh_bindings()
+
     def _tick_thinking(self) -> None:
         """Once a second while a bot (or a remote player) is still on the same move:
         how long it has been, so a slow search never looks like a frozen table."""
         if self.bot_plays() != self._bot_shown and self._drawable():
             self.refresh_view()  # the turn timer ran out (or the seat was taken back)
+        self._tick_countdown()
         seat, took = self.driver.thought_for()
         if seat < 0 or not self.busy:
             return
@@ -728,6 +744,8 @@ leaving and resuming later loses nothing, the log included.
             return self.can_undo_here  # not shown at all at a LAN table
         if action == "take_back":
             return self.bot_plays()  # shown only while a bot plays this seat
+        if action == "hand_over":
+            return self.table.can_hand_over  # another seat out of time (LAN)
         if action == "done":
             return True if self._done_action() is not None else None  # shown, dimmed, when not now
         return True
@@ -818,6 +836,11 @@ leaving and resuming later loses nothing, the log included.
             done: A | C = decision.value_for_key(keymap.DONE_KEY)  # the list holds this screen's choices
             return done
         return None
+
+    def action_hand_over(self) -> None:
+        """Hand the seat to move, out of time, to a bot (a LAN table with a normal clock)."""
+        why = self.table.hand_over()
+        self.notify(why or "Asked: the seat out of time goes to a bot.", timeout=5)
 
     def action_take_back(self) -> None:
         """Take this seat back from the bot that plays it since its turn timer ran out."""

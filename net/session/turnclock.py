@@ -1,0 +1,124 @@
+"""Every seat's turn clock at a LAN table: a time per move and a bank per game (docs/lan.md, "The turn clock").
+
+Board Game Arena's model, which people who play online expect: a seat has the table's turn timer
+(`TableInfo.turn`) for each decision; past it, its time bank (`TableInfo.bank`, for the whole game)
+drains; when both are spent the seat is *out of time*. Only time past the per-move timer comes out
+of the bank, so a seat that always moves in time keeps all of it.
+
+Every process keeps its own clock, from the positions it sees: a seat's move starts when the
+position reaches this process (the host orders the steps, so that is a network delay after the host
+started it), and ends when the next position does. So every process shows the same figures to within
+that delay, and none trusts another's clock: the seat's own process is the authority on its own time
+(a host that calls a seat out of time early is contradicted by the seat's own clock, see ``SLACK``).
+No I/O and no clock reads here: the caller passes ``now`` (``time.monotonic()``), so tests need no sleep.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Final
+
+TIME_BANK: Final = 300
+"""Seconds of time bank each seat gets per game by default (five minutes: a few long thinks)."""
+
+SLACK: Final = 3.0
+"""Seconds a seat's own clock may still show when the table says it is out of time: the delay between
+the host seeing the position and the seat seeing it, and a second of rounding. More is the host's haste."""
+
+
+def fmt(seconds: float) -> str:
+    """'1:05' for 64.2 s (rounded up: a clock that shows 0:00 is out)."""
+    s = max(0, math.ceil(seconds))
+    return f"{s // 60}:{s % 60:02d}"
+
+
+def out_of_time_text(name: str, seat: int, turn: int) -> str:
+    """What everyone is told when a present seat runs out of time at a normal table (the same words at
+    every kind of table)."""
+    return (
+        f"{name} (seat {seat + 1}) is out of time ({turn} s a move and the time bank spent); "
+        "the other players may hand the seat to a bot"
+    )
+
+
+class TurnClock:
+    """The seat to move's time at one table, and every seat's bank, as this process measures them."""
+
+    def __init__(self, turn: int, bank: int, players: int) -> None:
+        if turn < 0 or bank < 0 or players < 1:
+            raise ValueError(f"a clock needs a turn timer and a bank of 0 s or more, not {turn} s and {bank} s")
+        self.turn = turn
+        """Seconds per move (0: no clock at all; then nobody is ever out of time)."""
+        self.banks: list[float] = [float(bank)] * players
+        """Each seat's bank left, as of the start of its move now running (charged when the move ends)."""
+        self.seat = -1
+        """The seat whose move runs (-1: none, a draw or the end)."""
+        self.ply = -1
+        self.since = 0.0
+
+    @property
+    def running(self) -> bool:
+        """A seat's move is being timed."""
+        return self.turn > 0 and self.seat >= 0
+
+    def at(self, ply: int, seat: int | None, now: float) -> None:
+        """The position at `ply` reached this process at `now`, `seat` to move (None or below 0: no seat's
+        move). The same ply again changes nothing, so every caller may say it."""
+        if ply == self.ply:
+            return
+        self._charge(now)
+        self.ply = ply
+        self.seat = seat if seat is not None and 0 <= seat < len(self.banks) else -1
+        self.since = now
+
+    def stop(self, now: float) -> None:
+        """The game ended (or this clock stops being told): the move running is charged."""
+        self._charge(now)
+        self.seat = -1
+
+    def _charge(self, now: float) -> None:
+        if self.running:
+            over = max(0.0, now - self.since - self.turn)
+            self.banks[self.seat] = max(0.0, self.banks[self.seat] - over)
+
+    def elapsed(self, now: float) -> float:
+        return max(0.0, now - self.since) if self.running else 0.0
+
+    def move_left(self, now: float) -> float:
+        """Seconds left of the per-move timer (0 once the bank drains)."""
+        return max(0.0, self.turn - self.elapsed(now)) if self.running else 0.0
+
+    def bank_left(self, now: float, seat: int | None = None) -> float:
+        """Seconds left in `seat`'s bank (the seat to move's by default), what this move took included."""
+        s = self.seat if seat is None else seat
+        if not 0 <= s < len(self.banks):
+            return 0.0
+        over = max(0.0, self.elapsed(now) - self.turn) if s == self.seat else 0.0
+        return max(0.0, self.banks[s] - over)
+
+    def left(self, now: float) -> float:
+        """Seconds until the seat to move is out of time (inf with no move timed)."""
+        if not self.running:
+            return math.inf
+        return max(0.0, self.turn + self.banks[self.seat] - self.elapsed(now))
+
+    def out(self, now: float) -> bool:
+        """The seat to move has spent its move's time and its bank."""
+        return self.running and self.left(now) <= 0.0
+
+    def over_by(self, now: float) -> float:
+        """Seconds the seat to move has been out of time (0 while it is not)."""
+        if not self.running:
+            return 0.0
+        return max(0.0, self.elapsed(now) - self.turn - self.banks[self.seat])
+
+    def text(self, now: float) -> str:
+        """The seat to move's countdown, short enough for a title at 80 columns: '0:42' while the move's
+        own time runs, 'bank 3:12' while the bank drains, 'out of time' after; '' with nothing timed."""
+        if not self.running:
+            return ""
+        if self.move_left(now) > 0:
+            return fmt(self.move_left(now))
+        if self.bank_left(now) > 0:
+            return f"bank {fmt(self.bank_left(now))}"
+        return "out of time"
