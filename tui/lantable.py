@@ -159,11 +159,10 @@ class LanTable:
         clock = getattr(self.party, "clock", None)
         if clock is None or not clock.running or self.my_seat < 0:
             return "no seat's move is being timed here"
-        if self.is_host:
-            why: str | None = self.party.hand_over(clock.seat, by=self.my_seat)
-        else:
-            why = self.party.hand_over(clock.seat)
-        return why
+        if self.host is not None:
+            return self.host.hand_over(clock.seat, by=self.my_seat)
+        peer = self.player
+        return peer.hand_over(clock.seat) if peer is not None else "a watcher holds no seat"
 
     def take_back(self) -> bool:
         """The person takes the seat back from the bot (False: the bot did not have it)."""

@@ -658,7 +658,7 @@ leaving and resuming later loses nothing, the log included.
             return
         if self.table.countdown() and not self.bot_plays():
             view = self.current_view()
-            self.say("#status", self.status_line(view, self.status(view)))
+            self.say("#status", self.status_line(view, self.words.status(view, self.viewer)))
         can = self.table.can_hand_over
         if can != getattr(self, "_hand_shown", False):
             self._hand_shown = can
