@@ -153,6 +153,8 @@ class TablePeer(Emitter[Event]):
         self.seats: list[m.SeatInfo] = []
         self.watchers: list[m.WatcherInfo] = []
         self.host_seat = 0
+        self.gone_hosts: set[int] = set()
+        """Seats whose host this process replaced (failover): gone for good, so no bank keeps their move."""
         self.state: State[Any, Any] | None = None
         """This seat's view of the game."""
         self.steps: list[m.Step] = []
@@ -941,9 +943,11 @@ class TablePeer(Emitter[Event]):
                 and waits_act
                 and self.clock.running
                 and self.clock.seat in f.seats
+                and self.clock.seat not in self.gone_hosts
                 and self.clock.left(now) > SLACK
             ):
-                # A move is not late before its seat is out of time, by this seat's own clock.
+                # A move is not late before its seat is out of time, by this seat's own clock; a host this
+                # seat replaced is gone for good, and its bank keeps no one waiting.
                 left = fmt(self.clock.left(now))
                 why = f"by this seat's clock seat {self.clock.seat + 1} still has {left} to move"
             if why is None and proposal.digest != drv.digest():
@@ -1577,6 +1581,7 @@ class TablePeer(Emitter[Event]):
         await self._failover()
 
     async def _failover(self) -> None:
+        self.gone_hosts.add(self.host_seat)
         tried: set[int] = set()
         deadline = time.monotonic() + self.reconnect_for
         while time.monotonic() < deadline:
