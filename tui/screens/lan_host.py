@@ -196,6 +196,9 @@ the lobby, where you start the game once every seat is filled and ready.
             self.query_one("#host-name", Input).value = mem.me
         self._recall()
         self.query_one("#game", Cycler).focus()
+        # Focus scrolls only as far as the field; the page opens at its top so its title shows at 80×24.
+        form = self.query_one("#form", FormScroll)
+        self.call_after_refresh(form.scroll_home, animate=False)
 
     @property
     def game(self) -> Game[Any, Any]:
