@@ -73,6 +73,10 @@ class Listing(msgspec.Struct, frozen=True):
     """Seats at the table in all (0: the advert does not say)."""
     version: str = ""
     """The host's app version (coldwater.__version__), escaped; "" when the advert does not say."""
+    turn: int = -1
+    """Seconds a seat has for each move (0: no clock; -1: the advert does not say)."""
+    strict: bool = False
+    """A strict clock: a bot plays a seat out of time at once, its player there or not."""
 
     @property
     def compatible(self) -> bool:
@@ -120,9 +124,12 @@ class Advertiser:
         watch: int = 0,
         dealer: str = "",
         seats: int = 0,
+        turn: int = -1,
+        strict: bool = False,
     ) -> None:
         self.table = check_name(table)  # BadName (a ValueError) before anything goes on the air
         self.seats = seats
+        self.turn, self.strict = turn, strict
         self.needs_passphrase = needs_passphrase
         self.game = game
         self.content = content
@@ -140,12 +147,12 @@ class Advertiser:
         """The most watchers the table admits (0: none)."""
         self._watchers = 0
         self._running = False
-        self._advertised: tuple[int, int, bool] | None = None
+        self._advertised: tuple[int, int, bool, int, bool] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
 
     @property
-    def _now(self) -> tuple[int, int, bool]:
-        return self._open, self._watchers, self._running
+    def _now(self) -> tuple[int, int, bool, int, bool]:
+        return self._open, self._watchers, self._running, self.turn, self.strict
 
     def _make_info(self, open_seats: int) -> AsyncServiceInfo:
         props = {
@@ -163,6 +170,8 @@ class Advertiser:
             "n": str(self.seats),
             "app": __version__,
         }
+        if self.turn >= 0:  # the turn clock, so a joiner knows it before sitting down
+            props |= {"t": str(self.turn), "st": "1" if self.strict else "0"}
         server = f"coldwater-{self.name.split('[')[-1][:4]}.local."
         return AsyncServiceInfo(
             SERVICE,
@@ -206,6 +215,11 @@ class Advertiser:
     def update_watch_soon(self, watchers: int, running: bool) -> None:
         """Record how many watch and whether the game is on, and announce it soon."""
         self._watchers, self._running = watchers, running
+        self._push_soon()
+
+    def set_clock_soon(self, turn: int, strict: bool) -> None:
+        """The table's turn timer and whether its clock is strict changed (before the game): announce it."""
+        self.turn, self.strict = turn, strict
         self._push_soon()
 
     def _push_soon(self) -> None:
@@ -287,6 +301,8 @@ class TableBrowser:
                 dealer=props.get("d", "") if props.get("d", "") in ("fair", "committed") else "",
                 seats=max(0, min(int(props.get("n", "0")), 99)),
                 version=shown(props.get("app", ""), limit=24),
+                turn=max(-1, min(int(props.get("t", "-1")), 3600)),
+                strict=props.get("st", "0") == "1",
             )
         except ValueError:
             log.warning("ignoring a malformed table advertisement %s", shown(name, limit=255))

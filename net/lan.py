@@ -128,6 +128,8 @@ async def open_table(
             addresses=None if bind in ("0.0.0.0", "") else [bind],
             dealer=host.info.dealer,
             seats=host.info.players,
+            turn=host.info.turn,
+            strict=host.info.strict,
         )
         host.on_seats_changed(adv.update_soon)
         advertise_watchers(host, adv)

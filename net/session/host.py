@@ -406,6 +406,8 @@ class TableHost(Emitter[Event]):
             strict=self.info.strict if strict is None else strict,
         )
         self.clock = TurnClock(self.info.turn, self.info.bank, self.info.players)
+        if self.advertiser is not None:
+            self.advertiser.set_clock_soon(self.info.turn, self.info.strict)
 
     def hand_over(self, seat: int, by: int = -1, conn: Connection | None = None) -> str | None:
         """Hand `seat`, out of time, to a bot: asked by seat `by` (-1: the host's person; `conn` its

@@ -1639,6 +1639,10 @@ class TablePeer(Emitter[Event]):
             fingerprint=self.identity.fingerprint,
             needs_passphrase=bool(self.pass_key),
             addresses=None if self.bind in ("0.0.0.0", "") else [self.bind],
+            dealer=self.info.dealer,
+            seats=self.info.players,
+            turn=self.info.turn,
+            strict=self.info.strict,
         )
         self.takeover.advertiser = adv
         self.takeover.on_seats_changed(adv.update_soon)

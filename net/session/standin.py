@@ -168,5 +168,5 @@ class StandIn:
             hand: asyncio.Future[None] = loop.create_future()
             self._hand = hand
             both: set[asyncio.Future[Any]] = {fut, hand}
-            await asyncio.wait(both, timeout=min(left, 1.0) if left > 0 else 1.0)
+            await asyncio.wait(both, timeout=min(left, 1.0) if left > 0 else 1.0, return_when=asyncio.FIRST_COMPLETED)
         return False

@@ -26,7 +26,9 @@ HOSTILE = "Pond\x1b]0;owned\x07\u202egnp.exe"
 async def announce(kind: str) -> None:
     addr = next(a for a in local_addresses() if not a.startswith("127."))
     if kind == "honest":
-        adv = Advertiser(table="Honest pond", game="toy", content="c", port=47001, addresses=[addr], seats=3)
+        adv = Advertiser(
+            table="Honest pond", game="toy", content="c", port=47001, addresses=[addr], seats=3, turn=60, strict=True
+        )
         await adv.start(2)
     else:
         zc = AsyncZeroconf(ip_version=IPVersion.V4Only)

@@ -103,6 +103,10 @@ def test_listings_offer_watch_on_a_running_table_and_count_watchers() -> None:
     assert listing_label(watchable, titles).endswith("· playing · Watch · watching: 2")
     lobby = msgspec.structs.replace(listing("Carp Lake", 4001, 2), watchable=True, watchers=1)
     assert not only_to_watch(lobby) and listing_label(lobby, titles).endswith("· 2 open seats · watching: 1")
+    # The clock shows where it surprises: strict (a bot plays at once) or none at all.
+    assert listing_label(msgspec.structs.replace(lobby, turn=60, strict=True), titles).endswith("· strict clock")
+    assert listing_label(msgspec.structs.replace(lobby, turn=0), titles).endswith("· no clock")
+    assert listing_label(msgspec.structs.replace(lobby, turn=180), titles) == listing_label(lobby, titles)
 
 
 async def test_a_running_table_in_the_list_is_watched_when_chosen(home: Path) -> None:

@@ -16,6 +16,7 @@ import re
 import socket
 import subprocess
 from collections.abc import AsyncIterator, Callable
+from typing import Any
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -448,5 +449,59 @@ async def test_the_opener_sits_back_down_in_the_middle_of_a_game(
     assert hosted.host.remotes[0].present
     await answer_some([a, b], 4)
     assert hosted.host.public_source().ply > ply  # type: ignore[union-attr]
+    a_conn.close()
+    b_conn.close()
+
+
+async def test_two_idle_ssh_players_keep_their_seats_until_the_other_hands_one_over(
+    server: serve.Server, keys: list[asyncssh.SSHKey], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 29, break 6: two players over SSH, both idle past the turn timer and the bank. No bot plays
+    a connected seat by itself at a normal table; the mover sees 'out of time' counting in the title, the
+    other is told and gets Ctrl+O, and only that hands the seat to a bot."""
+    from coldwater import net
+
+    real = net.open_table
+
+    async def short_clock(*args: Any, **kw: Any) -> Any:
+        # The form's shortest timer is a minute and the bank five: the same clock, in seconds.
+        return await real(*args, **{**kw, "turn_timer": 1, "time_bank": 2})
+
+    monkeypatch.setattr(net, "open_table", short_clock)
+    for k in keys[:2]:
+        home_for(server, k)
+    a_conn, a = await menu(server, keys[0])
+    await host_table(a)
+    b_conn, b = await menu(server, keys[1])
+    await join_served(b)
+    for app in (a, b):
+        await app.until(lambda s: "(you)" in s and "open" not in seat_row(s, 2), "a full table")
+        app.proc.stdin.write(b"\x12")  # Ctrl+R: ready
+    for app in (a, b):
+        await app.until(lambda s: "Coldwater Crown" in s and LOBBY not in s, "the game")
+    hosted = server.tables.tables["Coldwater table"]
+    assert (hosted.host.info.turn, hosted.host.info.bank, hosted.host.info.strict) == (1, 2, False)
+    for _ in range(600):
+        if question(a.text) is not None or question(b.text) is not None:
+            break
+        await asyncio.sleep(0.1)
+    mover, other = (a, b) if question(a.text) is not None else (b, a)
+    await mover.until(lambda s: question(s) is not None, "the mover's question")
+    ply = hosted.host.public_source().ply  # type: ignore[union-attr]
+
+    # Both idle well past 1 s a move and the 2 s bank: the seat is out of time and still its player's.
+    await mover.until(lambda s: "out of time" in s.splitlines()[0], "'out of time' in the mover's title")
+    shown = await other.until(lambda s: "^o" in s.splitlines()[-1], "the hand-over key in the other's footer")
+    await asyncio.sleep(4)
+    assert hosted.host.public_source().ply == ply, "a bot played a connected player's seat by itself"  # type: ignore[union-attr]
+    assert question(mover.text) is not None, mover.text
+
+    # The other player hands the seat over: now (and only now) a bot plays it.
+    other.proc.stdin.write(b"\x0f")  # Ctrl+O
+    for _ in range(200):
+        if hosted.host.public_source().ply > ply:  # type: ignore[union-attr]
+            break
+        await asyncio.sleep(0.1)
+    assert hosted.host.public_source().ply > ply, f"no move after the hand-over; the other saw:\n{shown}"  # type: ignore[union-attr]
     a_conn.close()
     b_conn.close()

@@ -80,6 +80,10 @@ def listing_label(listing: Listing, titles: dict[str, str], packaged: dict[str, 
         marks += " · fair dealer"
     elif dealer == "committed":
         marks += " · host deals"
+    if listing.strict:
+        marks += " · strict clock"
+    elif listing.turn == 0:
+        marks += " · no clock"
     if needs_passphrase(listing):
         marks += " · needs a passphrase"
     if (
