@@ -1,6 +1,6 @@
 """The host of a LAN table: lobby, the fair-play round, ordering moves, broadcasting steps, the end.
 
-The host runs the game on a :class:`~coldwater.net.table.Table` whose remote
+The host runs the game on a :class:`~coldwater.net.play.table.Table` whose remote
 seats wait for the peers' moves and whose chance source is the fair-play
 dealer. Every applied action goes out as a :class:`~messages.Step` in ply
 order. Its life is a :class:`HostPhase`: lobby → seeding → playing → ended,
@@ -31,7 +31,7 @@ from ..admission import Guard, Listener, accept, listen
 from ..fairdeal.seat import WIRED
 from ..identity import Identity, verify
 from ..names import shown_player
-from ..table import Seat, SeatKind, Table
+from ..play.table import Seat, SeatKind, Table
 from ..transport import SAME_KEY, Connection
 from .beacons import Beacons
 from .events import (
