@@ -50,7 +50,7 @@ from .failover import FailoverGather, kinds_for_new_host
 from .fairhost import FairHost
 from .fairtable import FairDriver, fair_record
 from .hostcore import FINALS_WAIT, HostPhase, Remote, fp_text, scores_of
-from .persist import LanTable, PeerSave, public_step, safe_name
+from .persist import HostTable, PeerSave, public_step, safe_name
 from .relay import Relay
 from .rematch import RematchOffer
 from .seedround import SeedRound
@@ -513,7 +513,7 @@ class TableHost(Emitter[Event]):
             self.server = None
         if not keep_watchers:
             await self.watch.close()
-        if isinstance(self.table, LanTable):
+        if isinstance(self.table, HostTable):
             await self.table.close_saver()
 
     # ---- connections and the lobby ------------------------------------------------
@@ -947,7 +947,7 @@ class TableHost(Emitter[Event]):
         save = None
         if self.save_dir is not None:
             save = self.save_dir / f"lan-host-{safe_name(self.name)}.json"
-        self.table = LanTable(
+        self.table = HostTable(
             self.game,
             state,
             self._seat_objects(),
