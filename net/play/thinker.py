@@ -58,7 +58,7 @@ from coldwater.core.review import SeatReview, default_budget, review_seat, summa
 from coldwater.core.rng import Rng
 from coldwater.core.search import SearchBot
 from coldwater.core.state import Bot, Game, State
-from coldwater.net import framing
+from coldwater.net.play import framing
 
 PROTOCOL = 3
 """Bumped when a message changes; a worker of another protocol is refused."""

@@ -17,8 +17,8 @@ from typing import Any
 
 from coldwater.net import fairplay as fp
 from coldwater.net import messages as m
-from coldwater.net.framing import MAX_FRAME
 from coldwater.net.identity import Identity
+from coldwater.net.play.framing import MAX_FRAME
 from coldwater.net.session import TablePeer, bot_chooser
 
 KINDS = (
