@@ -8,7 +8,7 @@ and no code changes. Peers compare the
 content hash before they sit down together.
 
 Core reads no file of the person's: the caller reads their file or folder into a
-:class:`ContentFiles` (``coldwater.net.files.read_content``) and the game decodes it.
+:class:`ContentFiles` (``coldwater.net.play.files.read_content``) and the game decodes it.
 The packaged stand-ins are the package's own data, read through ``importlib.resources``.
 """
 

@@ -4,7 +4,7 @@ A record is JSON so that a bug report can be read and edited by a person.
 Each entry keeps the seat that acted, the action's notation and the digest of
 the position after it, so replaying proves the record was not altered: the
 first entry whose action is not legal, or whose digest differs, is named.
-Reading and writing record files is the net layer's (``coldwater.net.records``):
+Reading and writing record files is the net layer's (``coldwater.net.play.records``):
 core does no I/O.
 """
 

@@ -133,7 +133,7 @@ class SearchBot:
         It needs a `clock`."""
         self.clock: Callable[[], float] | None = None
         """The wall clock behind `max_seconds`, handed in by whoever runs the search for a
-        person who is waiting (net's tables and the bots' worker: `net.thinker.timed`).
+        person who is waiting (net's tables and the bots' worker: `net.play.thinker.timed`).
         Without one the budget alone decides: core reads no clock, and a simulation, a
         review or a test gets the same choice on every machine."""
         self.last_iterations = 0

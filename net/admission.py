@@ -25,8 +25,8 @@ from collections.abc import Awaitable, Callable
 
 from . import messages as m
 from .crypto import HandshakeError, ServerHandshake
-from .framing import MAX_FRAME, FrameError, encode_frame
 from .identity import Identity
+from .play.framing import MAX_FRAME, FrameError, encode_frame
 from .ratelimit import TokenBucket
 from .transport import (
     ACCEPT_TIMEOUT,

@@ -28,13 +28,13 @@ from coldwater.core import games
 from coldwater.core.state import Game, State
 
 from . import messages as m
-from .cliargs import UsageError, fail, parse_options, parse_seats
 from .fairdeal.seat import WIRED
 from .fairplay import has_sealed_values
 from .known_hosts import normalise_fingerprint
 from .lan import join_table, open_table, watch_table
 from .names import PLAYER_NAME_BYTES, BadName, check_name
-from .paths import DataFolderBusy, DataLock
+from .play.cliargs import UsageError, fail, parse_options, parse_seats
+from .play.paths import DataFolderBusy, DataLock
 from .session import Event, Result, TableHost, bot_chooser
 from .session.fairtable import FairDriver
 from .session.spectators import MAX_WATCHERS, WATCHERS

@@ -15,8 +15,8 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat, PublicFormat
 
-from . import paths
-from .files import write_atomic
+from .play import paths
+from .play.files import write_atomic
 
 KEY_FILE = "identity.key"
 

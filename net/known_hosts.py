@@ -16,8 +16,8 @@ from pathlib import Path
 
 import msgspec
 
-from . import paths
-from .files import write_atomic
+from .play import paths
+from .play.files import write_atomic
 from .transport import HostKeyMismatch
 
 log = logging.getLogger("coldwater.net")

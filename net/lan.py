@@ -16,13 +16,13 @@ from typing import TYPE_CHECKING, Any
 from coldwater.core import games
 from coldwater.core.state import Game
 
-from . import paths
 from .discovery import Advertiser, Listing, TableBrowser
 from .fairdeal.seat import WIRED
 from .identity import Identity, fingerprint, load_or_create
 from .known_hosts import FILE as KNOWN_HOSTS_FILE
 from .known_hosts import KnownHosts, KnownHostsError, normalise_fingerprint
 from .names import PLAYER_NAME_BYTES, check_name
+from .play import paths
 from .session import Chooser, PeerSave, TableHost, TablePeer, WrongTable, _safe
 from .session.host import TURN_TIMER
 from .session.spectators import WATCHERS, advertise_watchers

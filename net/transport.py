@@ -26,8 +26,8 @@ from typing import Any
 
 from . import messages as m
 from .crypto import Channel, ChannelError, ClientHandshake, HandshakeError
-from .framing import MAX_FRAME, FrameError, encode_frame, read_frame
 from .identity import Identity, fingerprint
+from .play.framing import MAX_FRAME, FrameError, encode_frame, read_frame
 
 log = logging.getLogger("coldwater.net")
 

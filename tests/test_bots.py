@@ -150,7 +150,7 @@ def test_argmax_breaks_exact_ties_by_the_rng_only() -> None:
 
 
 def test_a_table_seat_can_name_a_level(tmp_path: Any) -> None:
-    from coldwater.net.table import Seat, SeatKind, Table
+    from coldwater.net.play.table import Seat, SeatKind, Table
 
     t = Table.new(
         "crown",
@@ -322,8 +322,8 @@ def test_aquatica_solo_worth_is_on_the_pp_scale_not_around_the_root() -> None:
 
 def test_the_clock_cap_needs_a_clock_handed_in() -> None:
     """Core reads no clock: a search bot's wall-clock cap works only with the clock that
-    net hands it (`net.thinker.timed`); without one the budget alone decides."""
-    from coldwater.net.thinker import timed
+    net hands it (`net.play.thinker.timed`); without one the budget alone decides."""
+    from coldwater.net.play.thinker import timed
 
     view = mid_game("crown", 2, "clock")
     view = view.view(view.current)

@@ -60,7 +60,7 @@ def test_simulate_with_a_persons_own_content_file(tmp_path: Path, capsys: pytest
 
 # ---- --option KEY=VALUE and --seats: one parser for every command -----------------
 def test_options_read_json_values_and_keep_text() -> None:
-    from coldwater.net.cliargs import parse_options
+    from coldwater.net.play.cliargs import parse_options
 
     got = parse_options(["no_tags=true", "module=tribes", "solo_level=3", "note=a=b"])
     assert got == {"no_tags": True, "module": "tribes", "solo_level": 3, "note": "a=b"}
@@ -68,14 +68,14 @@ def test_options_read_json_values_and_keep_text() -> None:
 
 @pytest.mark.parametrize("bad", ["no_tags", "=true", " =3"])
 def test_options_refuse_a_pair_without_a_key(bad: str) -> None:
-    from coldwater.net.cliargs import UsageError, parse_options
+    from coldwater.net.play.cliargs import UsageError, parse_options
 
     with pytest.raises(UsageError, match="--option"):
         parse_options([bad])
 
 
 def test_seats_default_and_count() -> None:
-    from coldwater.net.cliargs import parse_seats
+    from coldwater.net.play.cliargs import parse_seats
 
     assert parse_seats(None, None) == ["open"]
     assert parse_seats(None, 4) == ["open"] * 3
@@ -95,7 +95,7 @@ def test_seats_default_and_count() -> None:
     ],
 )
 def test_seats_refuse_bad_lists(seats: str | None, players: int | None, why: str) -> None:
-    from coldwater.net.cliargs import UsageError, parse_seats
+    from coldwater.net.play.cliargs import UsageError, parse_seats
 
     with pytest.raises(UsageError, match=why):
         parse_seats(seats, players)

@@ -12,7 +12,7 @@ from coldwater.core.notation import Action, Codec
 from coldwater.core.rng import Rng
 from coldwater.core.simulate import play_out
 from coldwater.core.state import CHANCE
-from coldwater.net import records
+from coldwater.net.play import records
 
 from .toygame import GAME, Deal, Die, Hold, Roll
 

@@ -6,7 +6,7 @@ import logging
 
 import pytest
 
-from coldwater.net.emitter import Emitter
+from coldwater.net.play.emitter import Emitter
 
 
 def test_listeners_hear_every_event_in_order_until_they_unsubscribe() -> None:

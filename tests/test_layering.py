@@ -4,8 +4,10 @@ Read from the source with ``ast`` (every ``import`` and ``from ... import``, rel
 ones resolved, those under ``if TYPE_CHECKING:`` too: an annotation is a dependency
 a reader follows), not from what happens to be imported at run time:
 
-- the layers run one way, in the order the page gives (``tui → net → core``): no
-  module imports from a layer above its own;
+- the layers run one way, in the order the page gives (``tui → net → net/play → core``):
+  no module imports from a layer above its own. A layer is a folder; a module belongs to
+  the deepest layer folder it sits in (``net/play/table.py`` to ``net/play``, every other
+  module of ``net/`` to ``net``, the LAN);
 - ``net`` reaches a game only through the contract: it imports no per-game core
   package (``coldwater.core.<game>`` for a name the registry lists) and its source,
   comments and docstrings included, names no game.
@@ -26,25 +28,42 @@ DOC = REPO / "docs" / "architecture.md"
 
 
 def _layers() -> list[str]:
-    """The layers, top first, as the architecture page states them."""
-    m = re.search(r"`(\w+) → (\w+) → (\w+)`", DOC.read_text())
+    """The layers (folders), top first, as the architecture page states them."""
+    m = re.search(r"`(\w+(?:/\w+)*(?: → \w+(?:/\w+)*)+)`", DOC.read_text())
     assert m is not None, "docs/architecture.md states the layers as `a → b → c`"
-    return list(m.groups())
+    return m.group(1).split(" → ")
+
+
+def _package(layer: str) -> str:
+    """A layer folder's package: ``net/play`` -> ``coldwater.net.play``."""
+    return "coldwater." + layer.replace("/", ".")
 
 
 def _modules(layer: str) -> dict[str, Path]:
-    """Every module of one layer by its installed name (``coldwater.net.fairdeal.seat``)."""
-    folder = REPO / package_dirs()[f"coldwater.{layer}"]
+    """Every module of one layer by its installed name (``coldwater.net.fairdeal.seat``).
+
+    Modules of a deeper layer inside this one's folder (``net/play`` in ``net``) are not this layer's.
+    """
+    top, _, sub = layer.partition("/")
+    folder = REPO / package_dirs()[f"coldwater.{top}"] / sub
+    deeper = [_package(x) for x in _layers() if x.startswith(f"{layer}/")]
     out: dict[str, Path] = {}
     for path in sorted(folder.rglob("*.py")):
         parts = path.relative_to(folder).with_suffix("").parts
-        name = ".".join(("coldwater", layer, *parts))
-        out[name.removesuffix(".__init__")] = path
+        name = ".".join((_package(layer), *parts)).removesuffix(".__init__")
+        if not any(name == d or name.startswith(f"{d}.") for d in deeper):
+            out[name] = path
     return out
 
 
-def _imports(name: str, path: Path) -> set[str]:
-    """The modules `name` (at `path`) imports, absolute, each with its every parent package."""
+def _layer_of(module: str) -> str | None:
+    """The deepest layer whose package holds `module` (None: outside every layer, e.g. ``coldwater``)."""
+    held = [x for x in _layers() if module == _package(x) or module.startswith(f"{_package(x)}.")]
+    return max(held, key=len, default=None)
+
+
+def _direct_imports(name: str, path: Path) -> set[str]:
+    """What `name` (at `path`) imports, absolute: each module, or each name in a module, its statements name."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(), str(path))):
@@ -59,24 +78,36 @@ def _imports(name: str, path: Path) -> set[str]:
                 stem = node.module or ""
             found.add(stem)
             found.update(f"{stem}.{a.name}" for a in node.names if a.name != "*")  # (a submodule, or a name in it)
+    return found
+
+
+def _imports(name: str, path: Path) -> set[str]:
+    """The modules `name` (at `path`) imports, absolute, each with its every parent package."""
+    found = _direct_imports(name, path)
     return {".".join(m.split(".")[:i]) for m in found for i in range(1, len(m.split(".")) + 1)}
 
 
 def test_the_page_states_the_rules_this_test_checks() -> None:
     text = DOC.read_text()
-    assert _layers() == ["tui", "net", "core"]
+    assert _layers() == ["tui", "net", "net/play", "core"]
     assert "net` knows no game by name" in text, "the page says what the last test checks"
 
 
-@pytest.mark.parametrize("layer", ["core", "net", "tui"])
+LAYERS = ["tui", "net", "net/play", "core"]
+
+
+@pytest.mark.parametrize("layer", LAYERS)
 def test_no_module_imports_from_a_layer_above_its_own(layer: str) -> None:
+    """Read from what the import statements name, not their parents: importing ``coldwater.net.play.table``
+    runs ``coldwater/net/__init__.py`` (lazy, importing nothing), but ``from coldwater import net`` is a use
+    of the LAN's exports, and ``from coldwater.net import lan`` of a LAN module."""
     order = _layers()
-    above = [f"coldwater.{x}" for x in order[: order.index(layer)]]
+    above = set(order[: order.index(layer)])
     wrong = sorted(
         f"{name} imports {dep}"
         for name, path in _modules(layer).items()
-        for dep in _imports(name, path)
-        if dep in above
+        for dep in _direct_imports(name, path)
+        if _layer_of(dep) in above
     )
     assert not wrong, "\n".join(wrong)
 
@@ -110,3 +141,16 @@ def test_the_checks_can_fail() -> None:
     got = _imports(name, path)
     assert {"coldwater.net.fairdeal.deck", "coldwater.net.beacon", "coldwater.core.dealing"} <= got
     assert "coldwater.core" in got and "coldwater" in got
+
+
+def test_the_layers_are_told_apart() -> None:
+    """A module is in the deepest layer folder it sits in, so a local-play module reaching the LAN is seen."""
+    assert _layer_of("coldwater.net.play.table") == "net/play"
+    assert _layer_of("coldwater.net.session.host") == _layer_of("coldwater.net") == "net"
+    assert _layer_of("coldwater.tui.app") == "tui" and _layer_of("coldwater") is None
+    play, lan = _modules("net/play"), _modules("net")
+    assert "coldwater.net.play.table" in play and "coldwater.net.play.table" not in lan
+    assert "coldwater.net.lan" in lan and not set(play) & set(lan)
+    # `from coldwater import net` names the LAN's exports, which are above local play
+    # `from coldwater import net` names the LAN's exports (a use of the layer `net`), not only a parent package
+    assert "coldwater.net" in _direct_imports("coldwater.tui.cli", REPO / "tui" / "cli.py")

@@ -22,7 +22,7 @@ from coldwater.core.review import (
 from coldwater.core.rng import Rng
 from coldwater.core.simulate import simulate
 from coldwater.core.state import CHANCE, Game
-from coldwater.net import records
+from coldwater.net.play import records
 from coldwater.tui.cli import main
 
 SMALL = ReviewBudget(worlds=3, width=2)

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from coldwater.core.errors import IllegalAction
-from coldwater.net.files import read_content
-from coldwater.net.table import Applied, GameOver, SaveError, Seat, SeatKind, Table, list_saves, resume
+from coldwater.net.play.files import read_content
+from coldwater.net.play.table import Applied, GameOver, SaveError, Seat, SeatKind, Table, list_saves, resume
 
 from .toygame import GAME, Hold, Roll
 
@@ -104,7 +104,7 @@ def _own_kings(folder: Path, coins: int = 5) -> Path:
 
 def _aq_table(tmp_path: Path) -> tuple[Table, Path, Path]:
     from coldwater.core.aquatica.game import GAME as AQ
-    from coldwater.net.table import ContentRef
+    from coldwater.net.play.table import ContentRef
 
     folder = _own_kings(tmp_path / "mine")
     mine = AQ.with_content(read_content(folder))
@@ -137,7 +137,7 @@ def test_own_content_is_saved_and_loaded_again_on_resume(tmp_path: Path) -> None
 
 @pytest.mark.parametrize("change", ["gone", "edited", "broken"])
 def test_resume_refuses_missing_or_changed_content_and_keeps_the_save(tmp_path: Path, change: str) -> None:
-    from coldwater.net.table import ContentUnavailable
+    from coldwater.net.play.table import ContentUnavailable
 
     t, path, folder = _aq_table(tmp_path)
     kings = folder / "kings.json"
@@ -173,7 +173,7 @@ async def test_each_save_reaches_the_disk_before_it_replaces_the_last(
     save is flushed with fsync while it is still the temporary file, then renamed."""
     import os
 
-    from coldwater.net import files
+    from coldwater.net.play import files
 
     events: list[str] = []
     real_fsync, real_replace = os.fsync, os.replace

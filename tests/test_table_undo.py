@@ -17,7 +17,7 @@ from coldwater.core import record
 from coldwater.core.errors import IllegalAction
 from coldwater.core.rng import Rng
 from coldwater.core.state import CHANCE
-from coldwater.net.table import Seat, SeatKind, Table, Undone, resume
+from coldwater.net.play.table import Seat, SeatKind, Table, Undone, resume
 
 PLAYERS = {"crown": 2, "fisheries": 2, "aquatica": 2}
 PLIES = 160

@@ -18,7 +18,7 @@ from textual.filter import Monochrome, NoColor
 from textual.screen import Screen
 
 from coldwater import themes
-from coldwater.net.thinker import Thinker
+from coldwater.net.play.thinker import Thinker
 from coldwater.tui import keymap, termcaps
 from coldwater.tui import settings as settings_mod
 from coldwater.tui.catalog import Catalog
@@ -65,7 +65,7 @@ class ColdwaterApp(App[None]):
         self.bot_delay = self.settings.bot_delay if bot_delay is None else bot_delay
         self.thinker: Thinker | None = Thinker(notify=self._thinker_notice) if bot_process else None
         """The search bots' worker process, started when a table first needs it and
-        ended with the app (net/thinker.py). None: they think in a thread here."""
+        ended with the app (net/play/thinker.py). None: they think in a thread here."""
         self.think_gate = ThinkGate(on_change=self.thinker.hold if self.thinker is not None else None)
         """Holds a bot's search while a key is handled, in a thread or in the worker (see tui/thinking.py)."""
         for t in themes.THEMES.values():

@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from coldwater import __version__
-from coldwater.net.cliargs import UsageError, fail, parse_options, parse_seats
-from coldwater.net.files import read_content
+from coldwater.net.play.cliargs import UsageError, fail, parse_options, parse_seats
+from coldwater.net.play.files import read_content
 
 if TYPE_CHECKING:
     from coldwater.net.session import Party
@@ -184,8 +184,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def _write_record(folder: Any, rec: Any, seed: str) -> None:
     from coldwater.core import record
-    from coldwater.net import records
-    from coldwater.net.table import note_result
+    from coldwater.net.play import records
+    from coldwater.net.play.table import note_result
 
     final = record.replay(rec)
     note_result(rec, final, [s.strip() for s in rec.meta.get("seats", "").split(",")])
@@ -197,7 +197,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     from coldwater.core import games, record
     from coldwater.core.errors import ContentError, RecordError
     from coldwater.core.review import ReviewError, default_budget, review_seat, summarize
-    from coldwater.net import records
+    from coldwater.net.play import records
 
     try:
         rec = records.load(args.file)
@@ -280,7 +280,7 @@ def _print_review(sr: Any, name: str) -> None:
 def cmd_replay(args: argparse.Namespace) -> int:
     from coldwater.core import games, record
     from coldwater.core.errors import ContentError, RecordError
-    from coldwater.net import records
+    from coldwater.net.play import records
 
     try:
         rec = records.load(args.file)
@@ -394,7 +394,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from coldwater.net import cli as net_cli
 
         return net_cli.main(args)  # takes the data-folder lock itself
-    from coldwater.net.paths import DataFolderBusy, DataLock
+    from coldwater.net.play.paths import DataFolderBusy, DataLock
     from coldwater.tui.servetables import die_with_server
     from coldwater.tui.termcaps import cannot_run
 

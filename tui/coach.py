@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from coldwater.core.notation import Action
 from coldwater.core.state import Game, State
-from coldwater.net.table import Seat, SeatKind, Table
+from coldwater.net.play.table import Seat, SeatKind, Table
 from coldwater.tui import tutor
 from coldwater.tui.tutor import Lesson
 

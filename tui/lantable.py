@@ -1,6 +1,6 @@
 """Drive the ordinary table screens for a LAN seat.
 
-The table screen talks to a :class:`coldwater.net.table.Table`: ``state``,
+The table screen talks to a :class:`coldwater.net.play.table.Table`: ``state``,
 ``view(seat)``, ``current``, ``seats``, ``waiting_for_person``,
 ``person_seats()``, ``subscribe``, ``submit`` and ``step()``. At a LAN table the
 game is driven by the net layer (the host's ``run()`` or the peer's connection),
@@ -25,11 +25,11 @@ from coldwater.core.errors import IllegalAction
 from coldwater.core.notation import Action
 from coldwater.core.record import GameRecord
 from coldwater.core.state import CHANCE, State
-from coldwater.net.emitter import Emitter
 from coldwater.net.names import shown_player
 from coldwater.net.party import Party
-from coldwater.net.table import Applied, ContentRef, Event, GameOver, Seat, SeatKind
-from coldwater.net.table import Listener as TableListener
+from coldwater.net.play.emitter import Emitter
+from coldwater.net.play.table import Applied, ContentRef, Event, GameOver, Seat, SeatKind
+from coldwater.net.play.table import Listener as TableListener
 
 if TYPE_CHECKING:
     from coldwater.net.session import Event as SessionEvent

@@ -38,9 +38,9 @@ from typing import Any
 import asyncssh
 import msgspec
 
-from coldwater.net import paths
-from coldwater.net.files import write_atomic
 from coldwater.net.names import shown
+from coldwater.net.play import paths
+from coldwater.net.play.files import write_atomic
 from coldwater.tui import servetables
 
 DEFAULT_PORT = 2222

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from coldwater.net import framing
+from coldwater.net.play import framing
 
 if TYPE_CHECKING:
     from coldwater.core.state import Game

@@ -12,8 +12,8 @@ from typing import Any
 
 import msgspec
 
-from coldwater.net import paths
-from coldwater.net.files import set_aside, write_atomic
+from coldwater.net.play import paths
+from coldwater.net.play.files import set_aside, write_atomic
 
 
 class FormMemory(msgspec.Struct, kw_only=True):

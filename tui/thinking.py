@@ -1,6 +1,6 @@
 """Holding a bot's search while the app handles a key.
 
-A search bot thinks in a worker process (net/thinker.py), which shares no
+A search bot thinks in a worker process (net/play/thinker.py), which shares no
 interpreter with the app's event loop but, on a busy machine, still competes
 with it for a CPU; when that process is unavailable it thinks in a thread,
 where Python runs one thread at a time and a search beside the event loop would
@@ -22,7 +22,7 @@ import threading
 import time
 from collections.abc import Callable
 
-from coldwater.net.thinker import ThinkingStopped
+from coldwater.net.play.thinker import ThinkingStopped
 
 __all__ = ["HOLD_AT_MOST", "ThinkGate", "ThinkingStopped"]
 

@@ -3,7 +3,7 @@
 | module | holds |
 |---|---|
 | `events.py` | the events listeners receive, `Result`, the one `Emitter`, `bot_chooser` |
-| `persist.py` | the atomic writer, the off-loop `Saver`, `LanTable`, a peer's `PeerSave` |
+| `persist.py` | the atomic writer, the off-loop `Saver`, `HostTable`, a peer's `PeerSave` |
 | `seedround.py` | the host's side of the commit-reveal round |
 | `host.py` | `TableHost`: lobby, round, ordering and broadcasting steps, the end |
 | `peer.py` | `TablePeer`: verifying steps, playing its seat, reconnecting |

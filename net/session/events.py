@@ -1,7 +1,7 @@
 """What a LAN table tells its listeners (the TUI's lobby and table screens, the headless CLI).
 
 Both :class:`~.host.TableHost` and :class:`~.peer.TablePeer` are an
-:class:`~coldwater.net.emitter.Emitter` of these :data:`Event` values; nothing in the session prints.
+:class:`~coldwater.net.play.emitter.Emitter` of these :data:`Event` values; nothing in the session prints.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from coldwater.core.rng import Rng
 from coldwater.core.state import Game, State
 
 from .. import messages as m
-from ..emitter import Emitter as Emitter  # the session's events go out through the one emitter
-from ..thinker import timed
+from ..play.emitter import Emitter as Emitter  # the session's events go out through the one emitter
+from ..play.thinker import timed
 
 
 class LobbyChanged(msgspec.Struct, frozen=True):

@@ -1,6 +1,6 @@
 """The host of a LAN table: lobby, the fair-play round, ordering moves, broadcasting steps, the end.
 
-The host runs the game on a :class:`~coldwater.net.table.Table` whose remote
+The host runs the game on a :class:`~coldwater.net.play.table.Table` whose remote
 seats wait for the peers' moves and whose chance source is the fair-play
 dealer. Every applied action goes out as a :class:`~messages.Step` in ply
 order. Its life is a :class:`HostPhase`: lobby → seeding → playing → ended,
@@ -31,7 +31,7 @@ from ..admission import Guard, Listener, accept, listen
 from ..fairdeal.seat import WIRED
 from ..identity import Identity, verify
 from ..names import shown_player
-from ..table import Seat, SeatKind, Table
+from ..play.table import Seat, SeatKind, Table
 from ..transport import SAME_KEY, Connection
 from .beacons import Beacons
 from .events import (
@@ -50,7 +50,7 @@ from .failover import FailoverGather, kinds_for_new_host
 from .fairhost import FairHost
 from .fairtable import FairDriver, fair_record
 from .hostcore import FINALS_WAIT, HostPhase, Remote, fp_text, scores_of
-from .persist import LanTable, PeerSave, public_step, safe_name
+from .persist import HostTable, PeerSave, public_step, safe_name
 from .relay import Relay
 from .rematch import RematchOffer
 from .seedround import SeedRound
@@ -572,7 +572,7 @@ class TableHost(Emitter[Event]):
             self.server = None
         if not keep_watchers:
             await self.watch.close()
-        if isinstance(self.table, LanTable):
+        if isinstance(self.table, HostTable):
             await self.table.close_saver()
 
     # ---- connections and the lobby ------------------------------------------------
@@ -1023,7 +1023,7 @@ class TableHost(Emitter[Event]):
         save = None
         if self.save_dir is not None:
             save = self.save_dir / f"lan-host-{safe_name(self.name)}.json"
-        self.table = LanTable(
+        self.table = HostTable(
             self.game,
             state,
             self._seat_objects(),

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
     from .. import fairplay as fp
     from ..identity import Identity
-    from ..table import Table
+    from ..play.table import Table
     from .beacons import Beacons
     from .events import Chooser, Event, Result
     from .fairhost import FairHost

@@ -1,7 +1,7 @@
 """What a LAN session keeps on disk, and the one way it writes it: atomically, off the event loop.
 
-The host's record is a :class:`~coldwater.net.table.SaveFile` written by
-:class:`LanTable`; a peer's is a :class:`PeerSave` (its public record, view,
+The host's record is a :class:`~coldwater.net.play.table.SaveFile` written by
+:class:`HostTable`; a peer's is a :class:`PeerSave` (its public record, view,
 escrow share and fair-play data), enough to resume after a restart or to take
 over as host.
 """
@@ -23,8 +23,8 @@ import msgspec
 from coldwater.core.state import Game, State
 
 from .. import messages as m
-from ..files import write_atomic
-from ..table import SaveFile, Table
+from ..play.files import write_atomic
+from ..play.table import SaveFile, Table
 
 
 class Saver:
@@ -90,7 +90,7 @@ class Saver:
             self._pool.shutdown(wait=True)
 
 
-class LanTable(Table):
+class HostTable(Table):
     """A Table whose autosave runs off the event loop (see :class:`Saver`)."""
 
     saver: Saver | None = None

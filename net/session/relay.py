@@ -1,6 +1,6 @@
 """The host's relay of a committed LAN game: moves asked and checked, chance drawn, every step broadcast.
 
-The host's :class:`~coldwater.net.table.Table` asks :meth:`Relay.remote` for a remote
+The host's :class:`~coldwater.net.play.table.Table` asks :meth:`Relay.remote` for a remote
 seat's move (the seat's signed :class:`~messages.Act`, or its bot once the turn timer
 runs out) and :meth:`Relay.chance` for a draw (the dealer's, or a public draw from the
 seats' beacon links). Each applied action goes out as a :class:`~messages.Step` that
@@ -27,8 +27,8 @@ from .. import beacon
 from .. import fairplay as fp
 from .. import messages as m
 from ..identity import verify
-from ..table import Applied
-from ..table import Event as TableEvent
+from ..play.table import Applied
+from ..play.table import Event as TableEvent
 from ..transport import Connection
 from .events import Problem, StepApplied
 from .fairtable import AHEAD, autoplay_message

@@ -10,7 +10,7 @@ import pytest
 
 from coldwater.core.aquatica.game import GAME
 from coldwater.core.errors import ContentError
-from coldwater.net.files import read_content
+from coldwater.net.play.files import read_content
 
 DATA = resources.files("coldwater.core.aquatica").joinpath("data")
 

@@ -24,7 +24,7 @@ from typing import Any
 from coldwater.core.aquatica.game import GAME, AquaticaGame
 from coldwater.core.rng import Rng
 from coldwater.core.simulate import play_out
-from coldwater.net.files import read_content
+from coldwater.net.play.files import read_content
 
 
 @functools.cache

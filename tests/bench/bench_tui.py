@@ -120,7 +120,7 @@ async def keypress(samples: int, size: tuple[int, int]) -> None:
     sys.path.insert(0, str(ROOT))
     from textual import events
 
-    from coldwater.net.table import Seat, SeatKind, Table
+    from coldwater.net.play.table import Seat, SeatKind, Table
     from coldwater.tui.app import ColdwaterApp
     from coldwater.tui.catalog import Catalog
     from coldwater.tui.screens.table import TableScreen
@@ -247,7 +247,7 @@ async def keypress_while_thinking(samples: int, size: tuple[int, int], mode: str
     sys.path.insert(0, str(ROOT))
     from textual import events
 
-    from coldwater.net.table import Seat, SeatKind, Table
+    from coldwater.net.play.table import Seat, SeatKind, Table
     from coldwater.tui.app import ColdwaterApp
     from coldwater.tui.catalog import Catalog
     from coldwater.tui.screens.table import TableScreen

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-from coldwater.net.table import Seat, SeatKind, Table
+from coldwater.net.play.table import Seat, SeatKind, Table
 
 
 def test_contest_answers_are_not_turns() -> None:

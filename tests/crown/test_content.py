@@ -12,7 +12,7 @@ import pytest
 
 from coldwater.core.crown.game import GAME
 from coldwater.core.errors import ContentError
-from coldwater.net.files import read_content
+from coldwater.net.play.files import read_content
 
 
 def _raw() -> dict[str, Any]:

@@ -10,7 +10,7 @@ from coldwater.core.crown.game import GAME
 from coldwater.core.errors import IllegalAction, NotationError
 from coldwater.core.rng import Rng
 from coldwater.core.state import CHANCE
-from coldwater.net import records
+from coldwater.net.play import records
 
 from .helpers import started
 

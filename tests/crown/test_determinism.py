@@ -39,7 +39,7 @@ def test_record_replayed_in_another_process_gives_the_same_digest(tmp_path) -> N
     from coldwater.core import record
     from coldwater.core.rng import Rng
     from coldwater.core.state import CHANCE
-    from coldwater.net import records
+    from coldwater.net.play import records
 
     s = GAME.new(3, seed="replay")
     rec = record.start(GAME, s)

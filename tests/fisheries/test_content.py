@@ -12,7 +12,7 @@ from coldwater.core import games
 from coldwater.core.content import content_hash
 from coldwater.core.errors import ContentError
 from coldwater.core.fisheries.game import GAME, load_default
-from coldwater.net.files import read_content
+from coldwater.net.play.files import read_content
 
 
 def _raw() -> dict:

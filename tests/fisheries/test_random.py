@@ -12,7 +12,7 @@ from coldwater.core import record
 from coldwater.core.rng import Rng
 from coldwater.core.simulate import play_out, simulate
 from coldwater.core.state import CHANCE
-from coldwater.net import records
+from coldwater.net.play import records
 
 from .helpers import G
 

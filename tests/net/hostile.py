@@ -17,8 +17,8 @@ from typing import Any
 
 from coldwater.net import fairplay as fp
 from coldwater.net import messages as m
-from coldwater.net.framing import MAX_FRAME
 from coldwater.net.identity import Identity
+from coldwater.net.play.framing import MAX_FRAME
 from coldwater.net.session import TablePeer, bot_chooser
 
 KINDS = (
@@ -138,8 +138,8 @@ async def _main(argv: list[str]) -> int:
     else:
         raise SystemExit("hostile: no table at " + target)
     game = importlib.import_module(module).GAME if module else games.get(game_name)
-    from coldwater.net import paths
     from coldwater.net.identity import load_or_create
+    from coldwater.net.play import paths
 
     peer = HostilePeer(game, load_or_create(), name="hostile", save_dir=paths.data_dir() / "lan")
     await peer.join(host, int(port))

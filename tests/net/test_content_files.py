@@ -1,4 +1,4 @@
-"""A person's own card data is read by net (`net.files.read_content`) and decoded by core,
+"""A person's own card data is read by net (`net.play.files.read_content`) and decoded by core,
 which reads no file itself: bounds, folders and the errors that name the path."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import pytest
 from coldwater.core import games
 from coldwater.core.content import ContentFiles
 from coldwater.core.errors import ContentError
-from coldwater.net import files
-from coldwater.net.files import read_content
+from coldwater.net.play import files
+from coldwater.net.play.files import read_content
 
 CROWN = games.get("crown")
 

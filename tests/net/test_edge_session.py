@@ -18,7 +18,7 @@ from coldwater.net.discovery import Advertiser, Listing, mark_duplicates
 from coldwater.net.identity import Identity
 from coldwater.net.known_hosts import KnownHosts, KnownHostsError, normalise_fingerprint
 from coldwater.net.lan import join_table
-from coldwater.net.paths import DataFolderBusy, DataLock
+from coldwater.net.play.paths import DataFolderBusy, DataLock
 from coldwater.net.session import TableHost, TablePeer, bot_chooser
 from coldwater.net.transport import AlreadySeated, HostKeyMismatch, PassphraseNeeded
 

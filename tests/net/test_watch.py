@@ -345,7 +345,7 @@ async def test_coldwater_join_watch_headless_prints_the_moves_and_the_scores(tmp
     host = _host(GAME, ["host", "bot"], tmp_path, auto_start=False, host_name="Ann")
     port = await host.listen()
     htask = asyncio.ensure_future(host.run())
-    from coldwater.net.paths import DataLock
+    from coldwater.net.play.paths import DataLock
 
     env = {**os.environ, "COLDWATER_HOME": str(tmp_path / "home")}
     lock = DataLock(tmp_path / "home")  # the app plays elsewhere with this data folder: watching still works

@@ -9,8 +9,8 @@ import pytest
 
 from coldwater.net import messages as m
 from coldwater.net.crypto import Channel, ChannelError, ClientHandshake, HandshakeError, ServerHandshake
-from coldwater.net.framing import FrameBuffer, FrameTooLarge, FrameTruncated, encode_frame, read_frame
 from coldwater.net.identity import Identity, fingerprint, load_or_create, verify
+from coldwater.net.play.framing import FrameBuffer, FrameTooLarge, FrameTruncated, encode_frame, read_frame
 
 
 def test_frames_round_trip_in_pieces() -> None:
@@ -286,7 +286,7 @@ def test_a_blocking_pipe_reads_the_same_frames(tmp_path) -> None:
     errors as the socket reader, and None only at a clean end."""
     import io
 
-    from coldwater.net.framing import read_frame_blocking
+    from coldwater.net.play.framing import read_frame_blocking
 
     pipe = io.BytesIO(encode_frame(b"one") + encode_frame(b"") + encode_frame(b"three"))
     assert [read_frame_blocking(pipe) for _ in range(4)] == [b"one", b"", b"three", None]

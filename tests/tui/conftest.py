@@ -32,7 +32,7 @@ def no_fsync(monkeypatch: pytest.MonkeyPatch) -> None:
     whole game in a test makes about a thousand of them, which only costs time
     here, so the app tests skip the disk flush. Saving itself still happens, and
     tests/test_table.py checks the flush itself."""
-    monkeypatch.setattr("coldwater.net.files.os.fsync", lambda fd: None)
+    monkeypatch.setattr("coldwater.net.play.files.os.fsync", lambda fd: None)
 
 
 def toy_catalog() -> Catalog:

@@ -12,7 +12,7 @@ import pytest
 
 from coldwater.core import games
 from coldwater.core.rng import Rng
-from coldwater.net.table import Seat, SeatKind, Table
+from coldwater.net.play.table import Seat, SeatKind, Table
 from coldwater.tui.app import ColdwaterApp
 from coldwater.tui.catalog import Catalog
 from coldwater.tui.screens.handover import HandOverScreen

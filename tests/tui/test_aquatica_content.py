@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from coldwater.core.aquatica.game import GAME
-from coldwater.net import records
-from coldwater.net.files import read_content
-from coldwater.net.table import ContentRef, Seat, SeatKind, Table
+from coldwater.net.play import records
+from coldwater.net.play.files import read_content
+from coldwater.net.play.table import ContentRef, Seat, SeatKind, Table
 from coldwater.tui.games.aquatica import cards
 from coldwater.tui.games.aquatica.board import AquaticaBoard
 from coldwater.tui.screens.newgame import NewGameScreen

@@ -24,11 +24,11 @@ from textual.widgets import Input
 
 from coldwater import net
 from coldwater.core import games
-from coldwater.net import records
 from coldwater.net.discovery import Listing
-from coldwater.net.files import read_content
 from coldwater.net.identity import Identity
-from coldwater.net.table import Seat, SeatKind, Table, list_saves
+from coldwater.net.play import records
+from coldwater.net.play.files import read_content
+from coldwater.net.play.table import Seat, SeatKind, Table, list_saves
 from coldwater.tui.app import ColdwaterApp
 from coldwater.tui.catalog import Catalog
 from coldwater.tui.screens.help import HelpScreen

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from coldwater.core.search import SearchBot
-from coldwater.net.table import Seat, SeatKind, Table, list_saves
+from coldwater.net.play.table import Seat, SeatKind, Table, list_saves
 from coldwater.tui.catalog import Catalog
 from coldwater.tui.screens.table import TableScreen
 

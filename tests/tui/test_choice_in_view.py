@@ -10,7 +10,7 @@ from typing import Any
 from textual.pilot import Pilot
 
 from coldwater.core.crown.state import CrownState
-from coldwater.net.table import Seat, SeatKind, Table
+from coldwater.net.play.table import Seat, SeatKind, Table
 from coldwater.tui.catalog import Catalog
 from coldwater.tui.games.aquatica.screen import AquaticaTableScreen
 from coldwater.tui.games.crown import words

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from coldwater.net.table import Seat, SeatKind, Table, list_saves
+from coldwater.net.play.table import Seat, SeatKind, Table, list_saves
 from coldwater.tui.catalog import Catalog
 from coldwater.tui.games.crown.screen import CrownBoard, CrownTableScreen
 from coldwater.tui.screens.handover import HandOverScreen

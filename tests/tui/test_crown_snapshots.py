@@ -17,7 +17,7 @@ import pytest
 from textual.pilot import Pilot
 
 from coldwater.core.rng import Rng
-from coldwater.net.table import Seat, SeatKind, Table
+from coldwater.net.play.table import Seat, SeatKind, Table
 from coldwater.tui.app import ColdwaterApp
 from coldwater.tui.catalog import Catalog
 from coldwater.tui.screens.table import TableScreen

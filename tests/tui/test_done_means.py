@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
-from coldwater.net.table import Seat, SeatKind, Table
+from coldwater.net.play.table import Seat, SeatKind, Table
 from coldwater.tui.catalog import Catalog
 from coldwater.tui.screens.handover import HandOverScreen
 from coldwater.tui.screens.score import ScoreScreen

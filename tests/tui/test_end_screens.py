@@ -8,7 +8,7 @@ import asyncio
 from pathlib import Path
 
 from coldwater.core.state import Scores
-from coldwater.net.table import Seat, SeatKind, Table
+from coldwater.net.play.table import Seat, SeatKind, Table
 from coldwater.tui.catalog import Catalog
 from coldwater.tui.games.aquatica.screen import AquaticaTableScreen
 from coldwater.tui.screens.score import ScoreScreen

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from coldwater.net.table import list_saves
+from coldwater.net.play.table import list_saves
 from coldwater.tui.games.fisheries.board import FisheriesBoard
 from coldwater.tui.games.fisheries.screen import FisheriesTableScreen
 from coldwater.tui.screens.handover import HandOverScreen

@@ -9,7 +9,7 @@ from typing import Any, Never
 
 import pytest
 
-from coldwater.net.table import Seat, SeatKind, Table
+from coldwater.net.play.table import Seat, SeatKind, Table
 from coldwater.tui.app import ColdwaterApp
 from coldwater.tui.games.words import TableWords
 from coldwater.tui.screens.table import TableScreen

@@ -19,7 +19,7 @@ from coldwater import net
 from coldwater.core import games
 from coldwater.core.state import CHANCE
 from coldwater.net.identity import Identity
-from coldwater.net.table import Applied
+from coldwater.net.play.table import Applied
 from coldwater.tui.lantable import LanTable
 from coldwater.tui.screens.table import with_names
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from coldwater.net.table import list_saves
+from coldwater.net.play.table import list_saves
 from coldwater.tui.coach import LESSON_META, SHOWN_META
 from coldwater.tui.screens.learn import LearnScreen
 from coldwater.tui.screens.table import TableScreen

@@ -14,7 +14,7 @@ from coldwater.core import games
 from coldwater.core.record import GameRecord
 from coldwater.core.review import default_budget, review
 from coldwater.core.simulate import simulate
-from coldwater.net.thinker import Thinker
+from coldwater.net.play.thinker import Thinker
 from coldwater.tui.catalog import Catalog
 from coldwater.tui.screens.replays import ReplayScreen
 from coldwater.tui.screens.review import ReviewScreen, entry_text
@@ -155,7 +155,7 @@ def test_review_screen_snapshot(snap_compare: Any, home: Path, name: str) -> Non
 
 
 async def test_the_end_screen_reviews_the_seat_played_here(make_app: Any, home: Path) -> None:
-    from coldwater.net.table import Seat, SeatKind, Table
+    from coldwater.net.play.table import Seat, SeatKind, Table
     from coldwater.tui.screens.score import ScoreScreen
 
     # Two bot seats play the game out; the record says seat 2 was played at this keyboard.

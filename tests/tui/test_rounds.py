@@ -14,8 +14,8 @@ from textual.pilot import Pilot
 
 from coldwater.core import games, record
 from coldwater.core.clock import clocks
-from coldwater.net import records
-from coldwater.net.table import Seat, SeatKind, Table, count_turns, list_saves
+from coldwater.net.play import records
+from coldwater.net.play.table import Seat, SeatKind, Table, count_turns, list_saves
 from coldwater.tui.catalog import Catalog
 from coldwater.tui.games.crown.screen import CrownTableScreen
 from coldwater.tui.screens.replays import ReplayScreen

@@ -19,8 +19,8 @@ import pytest
 from textual.pilot import Pilot
 
 from coldwater.core import games, record
-from coldwater.net import records
-from coldwater.net.table import SaveFile, Seat, SeatKind, Table
+from coldwater.net.play import records
+from coldwater.net.play.table import SaveFile, Seat, SeatKind, Table
 from coldwater.tui.app import ColdwaterApp
 from coldwater.tui.catalog import Catalog
 from coldwater.tui.screens.handover import HandOverScreen

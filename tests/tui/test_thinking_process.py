@@ -21,10 +21,10 @@ from coldwater.core import games
 from coldwater.core.rng import Rng
 from coldwater.core.search import SearchBot
 from coldwater.core.state import CHANCE, Game, State
-from coldwater.net.files import read_content
-from coldwater.net.table import Seat, SeatKind, Table, list_saves, resume
-from coldwater.net.thinker import Chose, Failed, RngPath, SearchBudget, Stopped, Think, Thinker
-from coldwater.net.thinkworker import Worker
+from coldwater.net.play.files import read_content
+from coldwater.net.play.table import Seat, SeatKind, Table, list_saves, resume
+from coldwater.net.play.thinker import Chose, Failed, RngPath, SearchBudget, Stopped, Think, Thinker
+from coldwater.net.play.thinkworker import Worker
 from coldwater.tui.catalog import Catalog
 from coldwater.tui.screens.table import TableScreen
 from coldwater.tui.thinking import ThinkGate
@@ -298,7 +298,7 @@ ORPHAN = textwrap.dedent(
     import asyncio, math, sys
     sys.path.insert(0, {root!r})
     from coldwater.core import games
-    from coldwater.net.thinker import RngPath, Thinker
+    from coldwater.net.play.thinker import RngPath, Thinker
     from tests.tui.test_thinking_process import position, slow_bot
 
     async def main():
@@ -421,7 +421,7 @@ async def test_a_game_with_its_own_card_data_thinks_in_the_worker_with_that_data
     from importlib import resources
 
     from coldwater.core.aquatica.game import GAME as AQ
-    from coldwater.net.table import ContentRef
+    from coldwater.net.play.table import ContentRef
 
     folder = tmp_path / "mine"
     folder.mkdir()

@@ -21,8 +21,8 @@ from textual.widgets import Button, Footer, Input, Static
 
 from coldwater.core.errors import ContentError
 from coldwater.core.state import Game
-from coldwater.net.files import read_content
-from coldwater.net.table import ContentRef, Seat, SeatKind, Table
+from coldwater.net.play.files import read_content
+from coldwater.net.play.table import ContentRef, Seat, SeatKind, Table
 from coldwater.tui import keymap
 from coldwater.tui import settings as settings_mod
 from coldwater.tui.screens.base import FormScreen

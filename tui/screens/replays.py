@@ -21,8 +21,8 @@ from textual.widgets import Footer, Input, Static
 from coldwater.core import record as record_mod
 from coldwater.core.errors import RecordError
 from coldwater.core.state import CHANCE, Game, State
-from coldwater.net import paths, records
-from coldwater.net.table import (
+from coldwater.net.play import paths, records
+from coldwater.net.play.table import (
     CONTENT_META,
     ContentRef,
     SaveError,

@@ -15,7 +15,7 @@ from textual.containers import Vertical
 from textual.widgets import Footer, Static
 
 from coldwater.core.state import Game
-from coldwater.net.table import SaveError, SaveInfo, delete, list_saves, resume
+from coldwater.net.play.table import SaveError, SaveInfo, delete, list_saves, resume
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen, ConfirmScreen
 from coldwater.tui.widgets.choices import ChoiceList, Item

@@ -20,7 +20,7 @@ from textual.worker import Worker
 from coldwater.core.record import GameRecord
 from coldwater.core.review import DecisionReview, SeatReview
 from coldwater.core.state import Game
-from coldwater.net.thinker import review_here
+from coldwater.net.play.thinker import review_here
 from coldwater.tui import coachfigures, keymap
 from coldwater.tui.screens.base import BaseScreen
 from coldwater.tui.screens.table import with_names

@@ -27,7 +27,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from coldwater.core.record import GameRecord
 from coldwater.core.state import Scores
-from coldwater.net.tablelike import TableLike
+from coldwater.net.play.tablelike import TableLike
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen
 from coldwater.tui.screens.table import with_names
@@ -308,7 +308,7 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
 
     def _keep(self, rec: GameRecord) -> None:
         """A LAN game's record goes under Replays too, as a local game's does."""
-        from coldwater.net import records
+        from coldwater.net.play import records
         from coldwater.tui.screens.table import records_dir
 
         if self._kept:
@@ -364,8 +364,8 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
     # ---- actions -------------------------------------------------------------
     def can_rematch(self) -> bool:
         """A local table; the host of a LAN table it can open again; a LAN seat the host offered one."""
+        from coldwater.net.play.table import Table
         from coldwater.net.session import TableHost
-        from coldwater.net.table import Table
 
         if isinstance(self.table, Table):
             return True
@@ -484,7 +484,7 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
             await self._lan_rematch()
 
     def action_rematch(self) -> None:
-        from coldwater.net.table import Table
+        from coldwater.net.play.table import Table
 
         t = self.table
         if self.lan_party is not None and self.can_rematch():

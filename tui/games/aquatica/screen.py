@@ -30,7 +30,7 @@ from coldwater.core.aquatica.solo import TITLES
 from coldwater.core.aquatica.state import AqState
 from coldwater.core.aquatica.tribes_solo import LEVELS
 from coldwater.core.state import Scores
-from coldwater.net import records
+from coldwater.net.play import records
 from coldwater.tui.games.aquatica.board import ALL_PARTS, COMPACT, AquaticaBoard
 from coldwater.tui.games.aquatica.words import AqWords
 from coldwater.tui.games.words import TableWords

@@ -21,7 +21,7 @@ from textual.widgets import OptionList
 from coldwater.core.fisheries.actions import FAction
 from coldwater.core.fisheries.model import Ctx
 from coldwater.core.fisheries.state import FisheriesState
-from coldwater.net.tablelike import TableLike
+from coldwater.net.play.tablelike import TableLike
 from coldwater.tui.games.fisheries import cursor, info, words
 from coldwater.tui.games.fisheries.board import FisheriesBoard
 from coldwater.tui.games.fisheries.cursor import Mode, Overlay

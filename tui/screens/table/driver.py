@@ -16,8 +16,8 @@ import time
 from typing import Protocol
 
 from coldwater.core.state import CHANCE
-from coldwater.net.table import SeatKind
-from coldwater.net.tablelike import TableLike
+from coldwater.net.play.table import SeatKind
+from coldwater.net.play.tablelike import TableLike
 
 
 class Stage(Protocol):

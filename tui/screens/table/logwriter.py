@@ -22,9 +22,9 @@ from coldwater.core.clock import START, Clock, advance
 from coldwater.core.errors import NotationError
 from coldwater.core.notation import Action
 from coldwater.core.state import CHANCE, Game, State
-from coldwater.net import paths
-from coldwater.net.table import seat_label
-from coldwater.net.tablelike import TableLike
+from coldwater.net.play import paths
+from coldwater.net.play.table import seat_label
+from coldwater.net.play.tablelike import TableLike
 from coldwater.tui.widgets.log import Kind, LogBook, LogEntry
 
 from .guard import HookGuard

@@ -51,9 +51,9 @@ from coldwater.core.clock import Clock
 from coldwater.core.errors import IllegalAction
 from coldwater.core.notation import Action
 from coldwater.core.state import CHANCE, State
-from coldwater.net import records
-from coldwater.net.table import Applied, GameOver, Table, Undone, seat_label
-from coldwater.net.tablelike import TableLike
+from coldwater.net.play import records
+from coldwater.net.play.table import Applied, GameOver, Table, Undone, seat_label
+from coldwater.net.play.tablelike import TableLike
 from coldwater.tui import keymap
 from coldwater.tui.games.words import TableWords
 from coldwater.tui.screens.base import BaseScreen

@@ -1,6 +1,6 @@
 """The one event fan-out in coldwater: listeners subscribe, the owner emits.
 
-A local :class:`~coldwater.net.table.Table`, the LAN session's host and peer, and
+A local :class:`~coldwater.net.play.table.Table`, the LAN session's host and peer, and
 the TUI's LAN table view all publish their events through an :class:`Emitter`.
 """
 

@@ -3,7 +3,7 @@
 Python runs one thread at a time: a search in a thread beside the app takes the
 interpreter from every key the app handles (a full repaint then waits for the
 search's next check). A :class:`Thinker` keeps one worker process per app
-(``python -m coldwater.net.thinkworker``), started the first time a search bot is
+(``python -m coldwater.net.play.thinkworker``), started the first time a search bot is
 about to think (or when a table with one opens, :meth:`Thinker.warm`) and reused
 for every move after, so its start-up cost is paid once.
 
@@ -58,7 +58,7 @@ from coldwater.core.review import SeatReview, default_budget, review_seat, summa
 from coldwater.core.rng import Rng
 from coldwater.core.search import SearchBot
 from coldwater.core.state import Bot, Game, State
-from coldwater.net import framing
+from coldwater.net.play import framing
 
 PROTOCOL = 3
 """Bumped when a message changes; a worker of another protocol is refused."""
@@ -714,7 +714,7 @@ def _quiet(task: asyncio.Future[Any]) -> None:
 
 def worker_command() -> tuple[str, ...]:
     """How the app starts a worker (this Python, the installed package)."""
-    return (sys.executable, "-m", "coldwater.net.thinkworker")
+    return (sys.executable, "-m", "coldwater.net.play.thinkworker")
 
 
 __all__ = [

@@ -1,6 +1,6 @@
 """What a table screen needs of a table, whoever drives the game.
 
-:class:`coldwater.net.table.Table` (solo, hotseat, and the LAN host's own table)
+:class:`coldwater.net.play.table.Table` (solo, hotseat, and the LAN host's own table)
 and the TUI's ``LanTable`` (a LAN seat seen through the host or a peer) both
 satisfy :class:`TableLike`, so the screens are written, and type-checked, once.
 Members are read-only properties so an implementation may keep a plain

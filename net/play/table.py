@@ -185,7 +185,7 @@ class Table:
         thread (see ``SearchBot.pause``): the app holds the search there while it
         handles a key (when it thinks in a thread: no `thinker`, or it failed)."""
         self.thinker: Thinker | None = None
-        """Runs search bots in a worker process (see net/thinker.py); None: in a thread here."""
+        """Runs search bots in a worker process (see net/play/thinker.py); None: in a thread here."""
         self._thought: asyncio.Future[Action] | None = None
         self._stopping = False
 
@@ -412,7 +412,7 @@ class Table:
         if self.save_path is not None:
             Path(self.save_path).unlink(missing_ok=True)
 
-    # ---- what a LAN table has and a local one does not (net/tablelike.py) ----
+    # ---- what a LAN table has and a local one does not (net/play/tablelike.py) ----
     can_undo = True
     lan_role = ""
     before_step: State[Any, Any] | None = None  # one step per drive: the screen's own view before it serves
