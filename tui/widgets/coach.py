@@ -10,7 +10,7 @@ lesson never blocks a move (choosing is itself "got it"). Its keys are capitals
 
 The hook is a subclass rather than code in the table screen because the table
 screen is being restructured: the four overrides below (mount, refresh, choose,
-finish) are the whole seam.
+end_screen) are the whole seam.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from textual.widgets import Static
 from coldwater.core.notation import Action
 from coldwater.tui import keymap
 from coldwater.tui.coach import Coach, is_lesson
+from coldwater.tui.screens.score import ScoreScreen
 from coldwater.tui.screens.table import TableScreen
 from coldwater.tui.tutor import LOOKS, Lesson
 
@@ -132,13 +133,13 @@ class CoachedTable:
         super().choose(action)  # type: ignore[misc]
         self.show_lesson()
 
-    def finish(self: Any) -> None:
-        was = self._finished
-        super().finish()  # type: ignore[misc]
-        if self._finished and not was and self.viewer is not None:
-            lesson = self.coach.game_over(self.table.state.view(self.viewer), self.viewer)
-            if lesson is not None:  # on the end screen, which the table just switched to
-                self.app.notify(lesson.text, title=lesson.title, timeout=30)
+    def end_screen(self: Any) -> ScoreScreen:
+        """The score sheet, with the closing lesson at its top (once: the coach marks it taught)."""
+        screen: ScoreScreen = super().end_screen()  # type: ignore[misc]
+        if self.viewer is not None:
+            view = self.table.state.view(self.viewer)
+            screen.closing = self.coach.game_over(view, self.viewer)
+        return screen
 
     def show_lesson(self: Any) -> None:
         panel = self.coach_panel()
