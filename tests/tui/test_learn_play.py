@@ -143,3 +143,24 @@ async def test_the_closing_lesson_is_on_the_end_screen(make_app, home: Path, gam
         text = screen_text(pilot.app)
         assert f"Your first game of {TITLES[game]}" in text and f"You scored {points}" in text
         assert "flow.closing" in screen.coach.taught
+
+
+async def test_the_panel_explains_the_step_asked_not_the_one_before(make_app, home: Path) -> None:
+    """Crown's first turn at 80x24: choosing step 1 while the first lesson is up does not bring
+    step 1's lesson up under step 2's question (it did); step 2's own lesson comes instead."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("l", "c")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, CoachedTable) and isinstance(screen, TableScreen)
+        assert await decision(pilot, screen)
+        assert screen.query_one(CoachPanel).lesson is not None
+        await choose_by_key(pilot, screen, 1)  # step 1 chosen with "how a turn goes" up
+        assert await decision(pilot, screen)
+        assert "Step 2" in str(screen.query_one("#decision-title", Static).content)
+        text = screen_text(pilot.app)
+        assert "Step 1: place your Angler token" not in text
+        panel = screen.query_one(CoachPanel)
+        assert panel.display and panel.lesson is not None and panel.lesson.key == "remove"
+        assert panel.border_title == "Step 2: remove another token"

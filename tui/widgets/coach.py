@@ -9,8 +9,8 @@ lesson never blocks a move (choosing is itself "got it"). Its keys are capitals
 (G a page more or got it, T again, X no more lessons), which are never choice hotkeys.
 
 The hook is a subclass rather than code in the table screen because the table
-screen is being restructured: the four overrides below (mount, refresh, choose,
-end_screen) are the whole seam.
+screen is being restructured: the overrides below (mount, refresh, choose, the
+table's own answer, end_screen) are the whole seam.
 """
 
 from __future__ import annotations
@@ -105,6 +105,8 @@ class CoachedTable:
 
     coach: Coach
     _looking: Widget | None = None
+    _alone = False
+    """The table is answering a question alone (see _answer)."""
 
     def coach_panel(self: Any) -> CoachPanel:
         panel: CoachPanel = self.query_one(CoachPanel)
@@ -121,17 +123,27 @@ class CoachedTable:
         super().refresh_view()  # type: ignore[misc]
         if not self._composed or not self.query(CoachPanel):
             return
-        if self.my_turn() and self.viewer is not None:
+        if self.my_turn() and self.viewer is not None and not self._answering:
+            # (A question the table answers alone is never on screen: nothing to teach.)
             view = self.current_view()
             self.coach.see(view, self.viewer, view.legal())
         self.show_lesson()
 
     def choose(self: Any, action: Any) -> None:
-        if isinstance(action, Action) and self.my_turn() and not self.busy:
+        if isinstance(action, Action) and self.my_turn() and not self.busy and not self._alone:
             view = self.current_view()
             self.coach.chose(self.table.game, view, action, lambda a: self.label_of(view, a))
         super().choose(action)  # type: ignore[misc]
         self.show_lesson()
+
+    def _answer(self: Any, action: Any, ply: int) -> None:
+        # The table answers a question alone (one choice, or "always this answer"): not the
+        # person's choice, so no gentle word, and the lesson on the panel stays.
+        self._alone = True
+        try:
+            super()._answer(action, ply)  # type: ignore[misc]
+        finally:
+            self._alone = False
 
     def end_screen(self: Any) -> ScoreScreen:
         """The score sheet, with the closing lesson at its top (once: the coach marks it taught)."""
