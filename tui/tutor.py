@@ -155,6 +155,39 @@ def due(bk: Book, view: State[Any, Any], seat: int, legal: Sequence[Action], tau
     return out
 
 
+def seat_to_move(view: State[Any, Any]) -> int:
+    """The seat a decision's lesson speaks to: the one to move (seat 0 while chance or nobody is)."""
+    cur = view.current
+    return cur if cur is not None and cur >= 0 else 0
+
+
+class Ending(msgspec.Struct, frozen=True):
+    """The end of a game for one seat, as a closing lesson says it."""
+
+    points: int
+    best: int
+    how: str
+    """``you won`` or ``the winner had N``."""
+
+    @property
+    def facts(self) -> dict[str, int | str]:
+        return {"points": self.points, "best": self.best}
+
+
+def ending(view: State[Any, Any], seat: int) -> Ending:
+    """`seat`'s total, the best total, and who won, from the view's final scores."""
+    sc = view.scores()
+    mine = sc.totals[seat] if seat < len(sc.totals) else 0
+    best = max(sc.totals) if sc.totals else 0
+    how = "you won" if sc.ranking and sc.ranking[0] == seat else f"the winner had {best}"
+    return Ending(mine, best, how)
+
+
+def lesson(key: str, title: str, text: str, look: str = "choices", **facts: int | str) -> Lesson:
+    """A lesson with the position's numbers it quotes given by name (``hours=5``)."""
+    return Lesson(key, title, text, look, dict(facts))
+
+
 def plural(n: int, word: str, many: str = "") -> str:
     """``1 fish``, ``2 ways``: a count with its noun."""
     return f"{n} {word if n == 1 else (many or word + 's')}"

@@ -16,7 +16,7 @@ from coldwater.core.aquatica.actions import CODEC, Deal, Recruit
 from coldwater.core.aquatica.model import AqData
 from coldwater.core.notation import Action
 from coldwater.core.state import State
-from coldwater.tui.tutor import Lesson, decision_kinds, plural
+from coldwater.tui.tutor import Lesson, decision_kinds, ending, lesson, plural, seat_to_move
 
 GAME: Final = "aquatica"
 KINDS: Final = decision_kinds(CODEC.types, (Deal,))
@@ -32,21 +32,12 @@ def _d(view: State[Any, Any]) -> AqData:
     return d
 
 
-def _seat(view: State[Any, Any]) -> int:
-    cur = view.current
-    return cur if cur is not None and cur >= 0 else 0
-
-
-def _l(kind: str, title: str, text: str, look: str = "choices", **facts: int | str) -> Lesson:
-    return Lesson(kind, title, text, look, dict(facts))
-
-
 def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
     d = _d(view)
-    p = d.ps[_seat(view)]
+    p = d.ps[seat_to_move(view)]
     ready = sum(1 for m in p.mantas if m.ready and not m.placed)
     if kind == "play":
-        return _l(
+        return lesson(
             kind,
             "Main Action: play a Character",
             f"Once a turn, play one of the {len(p.hand)} Characters in your hand: its effects run in printed "
@@ -55,19 +46,19 @@ def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
             hand=len(p.hand),
         )
     if kind == "end":
-        return _l(
+        return lesson(
             kind,
             "End your turn",
             "Your Main Action is done. Use what is still ready (Mantas, Depths, Goals), then press e to end the turn.",
         )
     if kind == "skip":
-        return _l(
+        return lesson(
             kind,
             "Skip an effect",
             "Effects are optional: Skip passes over the rest of this one (say, a scout you do not want).",
         )
     if kind == "flip":
-        return _l(
+        return lesson(
             kind,
             "Flip a Manta",
             f"You have {plural(ready, 'ready Manta')}. Flip one for its effect (before or after the Main "
@@ -76,7 +67,7 @@ def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
             ready=ready,
         )
     if kind == "expl":
-        return _l(
+        return lesson(
             kind,
             "Exploit a Depth",
             f"The top visible Depth of each Location on your board ({len(p.board)} there) can be exploited "
@@ -85,19 +76,19 @@ def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
             locations=len(p.board),
         )
     if kind == "tribe":
-        return _l(
+        return lesson(
             kind,
             "Use a Tribe",
             "A dark blue (type I) Tribe you recruited gives its ongoing bonus once in each of your turns.",
         )
     if kind == "spend":
-        return _l(
+        return lesson(
             kind,
             "Pay with a scored Location",
             "To pay for a Tribe you may discard a Location from your Scoring Pile: it gives coins equal to its points.",
         )
     if kind == "goal":
-        return _l(
+        return lesson(
             kind,
             "Claim a Goal",
             f"You meet a Goal's requirement: place one of your Trained Mantas on its track ({len(p.goals)} "
@@ -106,11 +97,11 @@ def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
             claimed=len(p.goals),
         )
     if kind == "rival":
-        return _l(kind, "Solo: the rival's Goal", "Choose the Goal track where the virtual rival places a Manta.")
+        return lesson(kind, "Solo: the rival's Goal", "Choose the Goal track where the virtual rival places a Manta.")
     if kind == "rc":
         prices = sorted({a.slot for a in acts if isinstance(a, Recruit)})
         cheap = prices[0] if prices else 0
-        return _l(
+        return lesson(
             kind,
             "Recruit a Character",
             f"A Character in the row costs its slot's price in coins (0 at the left); "
@@ -120,19 +111,19 @@ def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
             cheapest=cheap,
         )
     if kind == "rt":
-        return _l(
+        return lesson(
             kind,
             "Recruit a Tribe",
             "Pay a Tribe's cost (plus 1 per rival's Manta on it) and place a Trained Manta on it.",
         )
     if kind == "place":
-        return _l(
+        return lesson(
             kind,
             "Place a Manta on the Tribe",
             "Choose which Trained Manta goes on the Tribe you paid for; it stays there.",
         )
     if kind == "buy":
-        return _l(
+        return lesson(
             kind,
             "Buy a Location",
             f"Pay a Location's price in coins (you have {d.coins}). It goes onto your player board; raise it "
@@ -141,7 +132,7 @@ def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
             coins=d.coins,
         )
     if kind == "conq":
-        return _l(
+        return lesson(
             kind,
             "Conquer a Location",
             f"Pay a Location's price in power (you have {d.power}; power toward a type counts for that type "
@@ -150,7 +141,7 @@ def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
             power=d.power,
         )
     if kind == "raise":
-        return _l(
+        return lesson(
             kind,
             "Raise a Location",
             f"Raise one of your {len(p.board)} Locations: it shows its next Depth to exploit. A fully raised "
@@ -159,7 +150,7 @@ def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
             locations=len(p.board),
         )
     if kind == "score":
-        return _l(
+        return lesson(
             kind,
             "Score a Location",
             f"Move a fully raised Location into your Scoring Pile ({len(p.scored)} there): its points count at "
@@ -168,54 +159,54 @@ def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
             scored=len(p.scored),
         )
     if kind == "scout":
-        return _l(
+        return lesson(
             kind,
             "Scout",
             "Scouting slides the bottom Location row up and deals new Locations: fresh choices to buy or conquer.",
             "board",
         )
     if kind == "cut":
-        return _l(
+        return lesson(
             kind,
             "Scouting: discard a Location",
             "More than 4 Locations are in the bottom row: discard down to 4 before they slide up.",
             "board",
         )
     if kind == "back":
-        return _l(
+        return lesson(
             kind,
             "Take a Character back",
             f"Take a played Character from your discard pile ({len(p.discard)} there) back into your hand.",
             discard=len(p.discard),
         )
     if kind == "rise":
-        return _l(
+        return lesson(
             kind, "Fully raise a Location", "Raise this Location all the way at once: it can be scored now.", "board"
         )
     if kind == "copy":
-        return _l(
+        return lesson(
             kind,
             "Copy a Depth",
             "Copy the effect of a visible Depth of another of your Locations (effects only, not resources).",
             "board",
         )
     if kind == "replay":
-        return _l(kind, "Replay a Character", "Play the effects of a Character on your discard pile once more.")
+        return lesson(kind, "Replay a Character", "Play the effects of a Character on your discard pile once more.")
     if kind == "oflip":
-        return _l(
+        return lesson(
             kind,
             "A rival's effect: flip a Manta",
             "A rival's effect makes you flip one of your ready Mantas, with no effect for you: choose which.",
         )
     if kind == "odisc":
-        return _l(
+        return lesson(
             kind,
             "A rival's effect: discard",
             f"A rival's effect makes you discard a Character from your hand ({len(p.hand)} there).",
             hand=len(p.hand),
         )
     if kind == "king":
-        return _l(
+        return lesson(
             kind, "Choose a King", "Take one King into your hand: a strong Character, and at the end a tie-break."
         )
     raise KeyError(f"no Aquatica lesson for {kind!r}")
@@ -236,7 +227,7 @@ def flow_due(view: State[Any, Any], seat: int) -> list[str]:
 def flow(key: str, view: State[Any, Any], seat: int) -> Lesson:
     d = _d(view)
     if key == "flow.turn":
-        return _l(
+        return lesson(
             key,
             "Aquatica: how a turn goes",
             f"{d.players} players. A turn: any extras (flip Mantas, exploit Depths, claim Goals), one Main "
@@ -246,7 +237,7 @@ def flow(key: str, view: State[Any, Any], seat: int) -> Lesson:
             players=d.players,
         )
     if key == "flow.goals":
-        return _l(
+        return lesson(
             key,
             "The Goal tracks",
             f"{len(d.goals)} Goals lie on the tracks. Meet one (say, Locations of some kind on your board) "
@@ -255,7 +246,7 @@ def flow(key: str, view: State[Any, Any], seat: int) -> Lesson:
             goals=len(d.goals),
         )
     if key == "flow.end":
-        return _l(
+        return lesson(
             key,
             "The end is coming",
             "A player claimed every Goal, or a deck ran out: the turn finishes and everyone plays one more "
@@ -266,16 +257,12 @@ def flow(key: str, view: State[Any, Any], seat: int) -> Lesson:
 
 
 def closing(view: State[Any, Any], seat: int) -> Lesson:
-    sc = view.scores()
-    mine = sc.totals[seat] if seat < len(sc.totals) else 0
-    best = max(sc.totals) if sc.totals else 0
-    how = "you won" if sc.ranking and sc.ranking[0] == seat else f"the winner had {best}"
-    return _l(
+    end = ending(view, seat)
+    return Lesson(
         "flow.closing",
         "Your first game of Aquatica",
-        f"You scored {mine} prosperity points; {how}. Scored Locations and early Goals decide most games. "
-        "Next: Solo against a normal bot, or try the Tribes module.",
+        f"You scored {end.points} prosperity points; {end.how}. Scored Locations and early Goals decide most "
+        "games. Next: Solo against a normal bot, or try the Tribes module.",
         "standings",
-        points=mine,
-        best=best,
+        end.facts,
     )

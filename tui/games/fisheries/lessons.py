@@ -15,7 +15,7 @@ from coldwater.core.fisheries.actions import CODEC, Flip, Reveal, Start, Stock
 from coldwater.core.fisheries.model import Data
 from coldwater.core.notation import Action
 from coldwater.core.state import State
-from coldwater.tui.tutor import Lesson, decision_kinds, plural
+from coldwater.tui.tutor import Lesson, decision_kinds, ending, plural, seat_to_move
 
 GAME: Final = "fisheries"
 KINDS: Final = decision_kinds(CODEC.types, (Start, Stock, Reveal, Flip))
@@ -33,14 +33,9 @@ def _d(view: State[Any, Any]) -> Data:
     return d
 
 
-def _seat(view: State[Any, Any]) -> int:
-    cur = view.current
-    return cur if cur is not None and cur >= 0 else 0
-
-
 def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
     d = _d(view)
-    s = _seat(view)
+    s = seat_to_move(view)
     hours = d.time[s]
     if kind == "chart":
         tiles = sum(d.supply[s])
@@ -191,15 +186,12 @@ def flow(key: str, view: State[Any, Any], seat: int) -> Lesson:
 
 
 def closing(view: State[Any, Any], seat: int) -> Lesson:
-    sc = view.scores()
-    mine = sc.totals[seat] if seat < len(sc.totals) else 0
-    best = max(sc.totals) if sc.totals else 0
-    how = "you won" if sc.ranking and sc.ranking[0] == seat else f"the winner had {best}"
+    end = ending(view, seat)
     return Lesson(
         "flow.closing",
         "Your first game of Fisheries of Gloucester",
-        f"You scored {mine} points; {how}. Islands with many helms and the big preservation cards win "
-        "games: chart toward them early. Next: Solo against a normal bot, or the Replays.",
+        f"You scored {end.points} points; {end.how}. Islands with many helms and the big preservation cards "
+        "win games: chart toward them early. Next: Solo against a normal bot, or the Replays.",
         "standings",
-        {"points": mine, "best": best},
+        end.facts,
     )
