@@ -41,8 +41,8 @@ def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
             kind,
             "Main Action: play a Character",
             f"Once a turn, play one of the {len(p.hand)} Characters in your hand: its effects run in printed "
-            "order (coins, power, recruit, buy, conquer, raise, score…). It then lies on your discard pile "
-            "until an effect takes it back.",
+            "order, each as far as it can. It then lies on your discard pile until an effect takes it back; "
+            "Matrona instead stays in hand, takes your discard pile back and readies your Mantas.",
             hand=len(p.hand),
         )
     if kind == "end":
@@ -55,7 +55,8 @@ def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
         return lesson(
             kind,
             "Skip an effect",
-            "Effects are optional: Skip passes over the rest of this one (say, a scout you do not want).",
+            "Skip passes over the rest of the effect being resolved (say, a Scout, which is optional since "
+            "Cold Waters): the effects after it still come.",
         )
     if kind == "flip":
         return lesson(
@@ -70,8 +71,9 @@ def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
         return lesson(
             kind,
             "Exploit a Depth",
-            f"The top visible Depth of each Location on your board ({len(p.board)} there) can be exploited "
-            "once: take its effect or resource. Raising a Location shows its next Depth.",
+            f"Exploit the visible Depth of a Location on your board ({len(p.board)} there): take its icon, "
+            "and the Location slides up one Depth. Coins and power only while paying in your Main Action "
+            "(one per Location); effects only before or after it.",
             "board",
             locations=len(p.board),
         )
@@ -85,14 +87,16 @@ def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
         return lesson(
             kind,
             "Pay with a scored Location",
-            "To pay for a Tribe you may discard a Location from your Scoring Pile: it gives coins equal to its points.",
+            "To pay for a Tribe you may discard a Location from your Scoring Pile: it gives coins equal to its "
+            "points, and is lost for good (it no longer scores).",
         )
     if kind == "goal":
         return lesson(
             kind,
             "Claim a Goal",
-            f"You meet a Goal's requirement: place one of your Trained Mantas on its track ({len(p.goals)} "
-            "claimed so far). Earlier spots are worth more; that Manta is retired for good.",
+            f"You meet a Goal's requirement: place one of your Trained Mantas, ready or flipped, on its track "
+            f"({len(p.goals)} claimed so far; once per Goal). Earlier spots are worth more; that Manta stays "
+            "there for good.",
             "board",
             claimed=len(p.goals),
         )
@@ -106,7 +110,7 @@ def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
             "Recruit a Character",
             f"A Character in the row costs its slot's price in coins (0 at the left); "
             f"you have {plural(d.coins, 'coin')}. "
-            f"The cheapest you can take costs {cheap}. It joins your hand: more choices later.",
+            f"The cheapest you can take costs {cheap}. It joins your hand, and the row slides left and refills.",
             coins=d.coins,
             cheapest=cheap,
         )
@@ -114,7 +118,8 @@ def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
         return lesson(
             kind,
             "Recruit a Tribe",
-            "Pay a Tribe's cost (plus 1 per rival's Manta on it) and place a Trained Manta on it.",
+            "Pay a Tribe's cost (plus 1 per rival's Manta on it) and place a Trained Manta on it. This uses the "
+            "Recruit: no Character is recruited with it this turn.",
         )
     if kind == "place":
         return lesson(
@@ -126,8 +131,8 @@ def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
         return lesson(
             kind,
             "Buy a Location",
-            f"Pay a Location's price in coins (you have {d.coins}). It goes onto your player board; raise it "
-            "to reveal Depths and, once fully raised, score it.",
+            f"Pay a Location's price in coins (you have {d.coins}). It goes into an empty slot of your board, "
+            "first Depth showing; exploiting and raising slide it up until it is fully risen, ready to score.",
             "board",
             coins=d.coins,
         )
@@ -136,7 +141,7 @@ def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
             kind,
             "Conquer a Location",
             f"Pay a Location's price in power (you have {d.power}; power toward a type counts for that type "
-            "only). It goes onto your player board, like a bought one.",
+            "only; the top row costs 1 less). It goes onto your player board, like a bought one.",
             "board",
             power=d.power,
         )
@@ -144,8 +149,9 @@ def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
         return lesson(
             kind,
             "Raise a Location",
-            f"Raise one of your {len(p.board)} Locations: it shows its next Depth to exploit. A fully raised "
-            "Location can be scored into your Scoring Pile for its points.",
+            f"Raise one of your {len(p.board)} Locations: it slides up, and the Depths it passes are lost "
+            "unexploited. Fully risen, it can be scored into your Scoring Pile, and a Wild Manta it shows "
+            "joins you.",
             "board",
             locations=len(p.board),
         )
@@ -162,7 +168,8 @@ def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
         return lesson(
             kind,
             "Scout",
-            "Scouting slides the bottom Location row up and deals new Locations: fresh choices to buy or conquer.",
+            "Scouting (optional) discards the top Location row, slides the bottom row up (at most 4) and deals "
+            "6 new Locations below: fresh choices to buy or conquer.",
             "board",
         )
     if kind == "cut":
@@ -181,7 +188,10 @@ def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
         )
     if kind == "rise":
         return lesson(
-            kind, "Fully raise a Location", "Raise this Location all the way at once: it can be scored now.", "board"
+            kind,
+            "Fully raise a Location",
+            "Raise one of your Locations all the way at once (its Depths are lost): it can be scored now.",
+            "board",
         )
     if kind == "copy":
         return lesson(
@@ -241,7 +251,8 @@ def flow(key: str, view: State[Any, Any], seat: int) -> Lesson:
             key,
             "The Goal tracks",
             f"{len(d.goals)} Goals lie on the tracks. Meet one (say, Locations of some kind on your board) "
-            "and place a Trained Manta on its track: the first spot pays most. Claiming all 4 ends the game.",
+            "and place a Trained Manta on its track: the first spot pays most. A player who claims all 4 "
+            "starts the end.",
             "board",
             goals=len(d.goals),
         )
@@ -249,8 +260,9 @@ def flow(key: str, view: State[Any, Any], seat: int) -> Lesson:
         return lesson(
             key,
             "The end is coming",
-            "A player claimed every Goal, or a deck ran out: the turn finishes and everyone plays one more "
-            "turn. Then: Goals' points, the Scoring Pile's points, 1 per Character in hand.",
+            "A player claimed every Goal, or a deck ran out: the turn finishes and everyone, that player too, "
+            "plays one more turn. Then: Goals' points, the Scoring Pile's, 1 per Character in hand; Locations "
+            "still on boards score nothing.",
             "status",
         )
     raise KeyError(f"no Aquatica lesson for {key!r}")
