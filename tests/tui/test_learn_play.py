@@ -164,3 +164,25 @@ async def test_the_panel_explains_the_step_asked_not_the_one_before(make_app, ho
         panel = screen.query_one(CoachPanel)
         assert panel.display and panel.lesson is not None and panel.lesson.key == "remove"
         assert panel.border_title == "Step 2: remove another token"
+
+
+@pytest.mark.parametrize("game", ["crown", "fisheries", "aquatica"])
+async def test_at_80x24_the_panel_leaves_the_prompt_the_choices_and_the_help_key_in_view(
+    make_app, home: Path, game: str
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("l", KEYS[game])
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, CoachedTable) and isinstance(screen, TableScreen)
+        assert await decision(pilot, screen)
+        panel = screen.query_one(CoachPanel)
+        assert panel.display
+        title = screen.query_one("#decision-title", Static)
+        choices = screen.query_one("#decision", ChoiceList)
+        for widget in (title, choices, screen.query_one("#status"), screen.query_one("#board-scroll")):
+            assert not panel.region.overlaps(widget.region), widget
+            assert widget.region.height > 0, widget
+        text = screen_text(pilot.app)
+        assert FIRST[game] in text and "? Help" in text.splitlines()[-1]
