@@ -167,20 +167,41 @@ class Ending(msgspec.Struct, frozen=True):
     points: int
     best: int
     how: str
-    """``you won`` or ``the winner had N``."""
+    """``you won``, ``the winner had N`` (``… too, and won the tie-break``)."""
+    where: str = ""
+    """The score sheet's line that says most: where the winner was furthest ahead of you, or
+    (you won) where you scored most. Empty when the sheet has no categories."""
 
     @property
     def facts(self) -> dict[str, int | str]:
-        return {"points": self.points, "best": self.best}
+        facts: dict[str, int | str] = {"points": self.points, "best": self.best}
+        if self.where:
+            facts["where"] = self.where
+        return facts
+
+    def said(self, unit: str = "points") -> str:
+        """'You scored 14 points; the winner had 36 (Goals: 4 against 20).'"""
+        return f"You scored {self.points} {unit}; {self.how}{f' ({self.where})' if self.where else ''}."
 
 
 def ending(view: State[Any, Any], seat: int) -> Ending:
-    """`seat`'s total, the best total, and who won, from the view's final scores."""
+    """`seat`'s total, the best total, who won, and the category that made the difference,
+    from the view's final scores."""
     sc = view.scores()
     mine = sc.totals[seat] if seat < len(sc.totals) else 0
     best = max(sc.totals) if sc.totals else 0
-    how = "you won" if sc.ranking and sc.ranking[0] == seat else f"the winner had {best}"
-    return Ending(mine, best, how)
+    won = bool(sc.ranking) and sc.ranking[0] == seat
+    how = "you won" if won else f"the winner had {best}" + (" too, and won the tie-break" if mine == best else "")
+    where = ""
+    if sc.categories and seat < len(sc.rows) and sc.ranking:
+        me, top = sc.rows[seat], sc.rows[sc.ranking[0]]
+        if won:
+            c = max(range(len(me)), key=lambda i: me[i])
+            where = f"most from {sc.categories[c]}: {me[c]}" if me[c] > 0 else ""
+        else:
+            c = max(range(len(me)), key=lambda i: top[i] - me[i])
+            where = f"{sc.categories[c]}: {me[c]} against {top[c]}" if top[c] > me[c] else ""
+    return Ending(mine, best, how, where)
 
 
 def lesson(key: str, title: str, text: str, look: str = "choices", **facts: int | str) -> Lesson:

@@ -321,3 +321,19 @@ def test_an_undo_back_past_a_decision_takes_its_lesson_off_and_it_comes_again() 
     while coach.shown is not None and coach.shown.key != "remove":
         coach.dismiss()
     assert coach.shown is not None and coach.shown.key == "remove"
+
+
+@GAMES
+def test_the_closing_lesson_names_the_line_of_the_score_sheet_that_made_the_difference(name: str) -> None:
+    view, _legal, lessons = play(name)[-1]
+    (closing,) = lessons
+    sc = view.scores()
+    winner = sc.ranking[0]
+    if winner == 0:
+        c = max(range(len(sc.categories)), key=lambda i: sc.rows[0][i])
+        assert f"most from {sc.categories[c]}: {sc.rows[0][c]}" in closing.text
+    else:
+        gaps = [sc.rows[winner][i] - sc.rows[0][i] for i in range(len(sc.categories))]
+        c = gaps.index(max(gaps))
+        assert f"{sc.categories[c]}: {sc.rows[0][c]} against {sc.rows[winner][c]}" in closing.text
+    assert closing.facts["where"] in closing.text and tutor.fits(closing)

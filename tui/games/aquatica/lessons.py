@@ -273,7 +273,7 @@ def closing(view: State[Any, Any], seat: int) -> Lesson:
     return Lesson(
         "flow.closing",
         "Your first game of Aquatica",
-        f"You scored {end.points} prosperity points; {end.how}. Scored Locations and early Goals decide most "
+        f"{end.said('prosperity points')} Scored Locations and early Goals decide most "
         "games. Next: Solo against a normal bot, or try the Tribes module.",
         "standings",
         end.facts,

@@ -298,7 +298,7 @@ def closing(view: State[Any, Any], seat: int) -> Lesson:
     return Lesson(
         "flow.closing",
         "Your first game of Coldwater Crown",
-        f"You scored {end.points} points; {end.how}. Next: a Solo game against a normal bot, and the Replays to "
+        f"{end.said()} Next: a Solo game against a normal bot, and the Replays to "
         "see when your fish came in. Trophies and contests decide most games: plan for them early.",
         "standings",
         end.facts,

@@ -199,7 +199,7 @@ def closing(view: State[Any, Any], seat: int) -> Lesson:
     return Lesson(
         "flow.closing",
         "Your first game of Fisheries of Gloucester",
-        f"You scored {end.points} points; {end.how}. Islands with many helms and the big preservation cards "
+        f"{end.said()} Islands with many helms and the big preservation cards "
         "win games: chart toward them early. Next: Solo against a normal bot, or the Replays.",
         "standings",
         end.facts,
