@@ -165,19 +165,25 @@ def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
             scored=len(p.scored),
         )
     if kind == "scout":
+        top, bottom = len(d.loc_top), len(d.loc_bottom)
         return lesson(
             kind,
             "Scout",
-            "Scouting (optional) discards the top Location row, slides the bottom row up (at most 4) and deals "
-            "6 new Locations below: fresh choices to buy or conquer.",
+            f"Scouting (optional) discards the top Location row ({top} now), slides the bottom row ({bottom}) "
+            "up, at most 4 of it, and deals 6 new Locations below: fresh choices to buy or conquer.",
             "board",
+            top=top,
+            bottom=bottom,
         )
     if kind == "cut":
+        bottom = len(d.loc_bottom)
         return lesson(
             kind,
             "Scouting: discard a Location",
-            "More than 4 Locations are in the bottom row: discard down to 4 before they slide up.",
+            f"The bottom row holds {bottom} Locations, more than 4: discard the ones you choose down to 4 "
+            "before they slide up.",
             "board",
+            bottom=bottom,
         )
     if kind == "back":
         return lesson(
