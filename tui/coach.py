@@ -61,20 +61,28 @@ class Coach:
         """The lesson on screen now (None: the panel is hidden)."""
         self.last: Lesson | None = None
         """The latest lesson shown, for "again"."""
+        self._again: Lesson | None = None
+        """The lesson on the panel because the person asked for it again (T)."""
+        self.now: set[str] | None = None
+        """The kinds of the decision on screen (None between a choice and the next question):
+        a decision's lesson shows only while its decision is asked."""
 
     # ---- what the table tells it -----------------------------------------------
     def see(self, view: State[Any, Any], seat: int, legal: Sequence[Action]) -> None:
         """The person is asked to choose among `legal` in `view`: queue what is due."""
         if self.off:
             return
+        self.now = {tutor.tag(a) for a in legal}
         # A lesson about a decision that is no longer asked waits for its next time
         # (it was never shown, so it is still due then); flow lessons and words stay.
-        now = {tutor.tag(a) for a in legal}
-        self.queue = [
-            lesson
-            for lesson in self.queue
-            if lesson.key == "word" or lesson.key.startswith("flow.") or now & set(lesson.keys)
-        ]
+        self.queue = [lesson for lesson in self.queue if self._applies(lesson)]
+        if self.shown is not None and not self._applies(self.shown):
+            # On the panel, but about another decision than the one on screen (an undo went
+            # back past it, or T brought it back): off the panel. Unless the person asked for
+            # it again, it was not read at its decision, so it is due again when that comes.
+            if self.shown is not self._again:
+                self._unmark(self.shown)
+            self.shown = None
         queued = {k for lesson in self.queue for k in lesson.keys}
         if self.shown is not None:
             queued.update(self.shown.keys)
@@ -86,7 +94,9 @@ class Coach:
     ) -> None:
         """The person chose `action` in `view`: a gentle word first if it was clearly weak.
 
-        The lesson on screen is done with: choosing is the best "got it"."""
+        The lesson on screen is done with: choosing is the best "got it". What comes next
+        is not known until the table asks again (:meth:`see`), so only a lesson that fits
+        any decision (a word, a flow lesson) may take the panel now."""
         if self.off:
             return
         legal = view.legal()
@@ -94,6 +104,7 @@ class Coach:
             action, tutor.greedy_ranking(game, view, legal), label, threshold=self.book.GENTLE_LOSS
         )
         self.shown = None
+        self.now = None
         if word is not None:
             self.queue.insert(0, Lesson("word", "A gentle word", word, "choices"))
         self._advance()
@@ -115,9 +126,9 @@ class Coach:
     def again(self) -> None:
         """Show the latest lesson again (it stays taught)."""
         if not self.off and self.last is not None:
-            if self.shown is not None:
+            if self.shown is not None and self.shown is not self.last:
                 self.queue.insert(0, self.shown)
-            self.shown = self.last
+            self.shown = self._again = self.last
 
     def skip_all(self) -> None:
         """No more lessons this game (saved: a resume keeps them off)."""
@@ -132,10 +143,21 @@ class Coach:
         return len(self.queue)
 
     # ---- inside ------------------------------------------------------------------
+    def _applies(self, lesson: Lesson) -> bool:
+        """`lesson` fits the decision on screen: a word or a flow lesson fits any; a decision's
+        lesson only that decision (none while the next decision is not known yet)."""
+        if lesson.key == "word" or lesson.key.startswith("flow."):
+            return True
+        return self.now is not None and bool(self.now & set(lesson.keys))
+
     def _advance(self) -> None:
-        if self.shown is None and self.queue:
-            self.shown = self.queue.pop(0)
-            self.last = self.shown
+        """Put the first waiting lesson that fits the decision on screen on the panel."""
+        if self.shown is not None:
+            return
+        n = next((n for n, lesson in enumerate(self.queue) if self._applies(lesson)), None)
+        if n is not None:
+            self.shown = self.last = self.queue.pop(n)
+            self._again = None
             self._mark(self.shown)
 
     def _mark(self, lesson: Lesson) -> None:
@@ -144,6 +166,13 @@ class Coach:
         new = [k for k in lesson.keys if k not in self.taught]
         if new:
             self.taught.update(new)
+            self.meta[SHOWN_META] = ",".join(sorted(self.taught))
+            self._write()
+
+    def _unmark(self, lesson: Lesson) -> None:
+        gone = self.taught & set(lesson.keys)
+        if gone:
+            self.taught -= gone
             self.meta[SHOWN_META] = ",".join(sorted(self.taught))
             self._write()
 

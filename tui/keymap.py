@@ -51,8 +51,10 @@ DEFAULT: tuple[Key, ...] = (
     Key("table", "hand_over", "ctrl+o", "Hand to a bot"),
     Key("table", "pane('board')", "f2,B", "Board"),
     # Learn to play: the lesson panel beside the table (tui/widgets/coach.py); capitals, so
-    # they never take a choice's hotkey.
-    Key("coach", "coach('next')", "G", "Got it"),
+    # they never take a choice's hotkey. None in the footer: the panel's border says what each
+    # does now (G is "more" while the lesson goes on), and at 80 columns Aquatica's footer
+    # would lose "? Help" to it.
+    Key("coach", "coach('next')", "G", "Got it", show=False),
     Key("coach", "coach('again')", "T", "Lesson again", show=False),
     Key("coach", "coach('skip')", "X", "No more lessons", show=False),
     Key("table", "pane('log')", "f3,L", "Log"),

@@ -155,6 +155,60 @@ def due(bk: Book, view: State[Any, Any], seat: int, legal: Sequence[Action], tau
     return out
 
 
+def seat_to_move(view: State[Any, Any]) -> int:
+    """The seat a decision's lesson speaks to: the one to move (seat 0 while chance or nobody is)."""
+    cur = view.current
+    return cur if cur is not None and cur >= 0 else 0
+
+
+class Ending(msgspec.Struct, frozen=True):
+    """The end of a game for one seat, as a closing lesson says it."""
+
+    points: int
+    best: int
+    how: str
+    """``you won``, ``the winner had N`` (``… too, and won the tie-break``)."""
+    where: str = ""
+    """The score sheet's line that says most: where the winner was furthest ahead of you, or
+    (you won) where you scored most. Empty when the sheet has no categories."""
+
+    @property
+    def facts(self) -> dict[str, int | str]:
+        facts: dict[str, int | str] = {"points": self.points, "best": self.best}
+        if self.where:
+            facts["where"] = self.where
+        return facts
+
+    def said(self, unit: str = "points") -> str:
+        """'You scored 14 points; the winner had 36 (Goals: 4 against 20).'"""
+        return f"You scored {self.points} {unit}; {self.how}{f' ({self.where})' if self.where else ''}."
+
+
+def ending(view: State[Any, Any], seat: int) -> Ending:
+    """`seat`'s total, the best total, who won, and the category that made the difference,
+    from the view's final scores."""
+    sc = view.scores()
+    mine = sc.totals[seat] if seat < len(sc.totals) else 0
+    best = max(sc.totals) if sc.totals else 0
+    won = bool(sc.ranking) and sc.ranking[0] == seat
+    how = "you won" if won else f"the winner had {best}" + (" too, and won the tie-break" if mine == best else "")
+    where = ""
+    if sc.categories and seat < len(sc.rows) and sc.ranking:
+        me, top = sc.rows[seat], sc.rows[sc.ranking[0]]
+        if won:
+            c = max(range(len(me)), key=lambda i: me[i])
+            where = f"most from {sc.categories[c]}: {me[c]}" if me[c] > 0 else ""
+        else:
+            c = max(range(len(me)), key=lambda i: top[i] - me[i])
+            where = f"{sc.categories[c]}: {me[c]} against {top[c]}" if top[c] > me[c] else ""
+    return Ending(mine, best, how, where)
+
+
+def lesson(key: str, title: str, text: str, look: str = "choices", **facts: int | str) -> Lesson:
+    """A lesson with the position's numbers it quotes given by name (``hours=5``)."""
+    return Lesson(key, title, text, look, dict(facts))
+
+
 def plural(n: int, word: str, many: str = "") -> str:
     """``1 fish``, ``2 ways``: a count with its noun."""
     return f"{n} {word if n == 1 else (many or word + 's')}"

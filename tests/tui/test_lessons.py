@@ -241,3 +241,99 @@ def test_the_coach_keeps_what_was_shown_in_the_meta_and_a_new_coach_does_not_rep
     assert coach.shown is None and Coach(name, dict(meta)).off
     if name != "fisheries":  # Fisheries' random choices are rarely far enough below its pick in 30 tries
         assert words > 0
+
+
+def _applies(lesson: tutor.Lesson | None, legal: list[Action]) -> bool:
+    """A lesson on the panel fits the decision asked: a word or a flow lesson fits any."""
+    if lesson is None or lesson.key == "word" or lesson.key.startswith("flow."):
+        return True
+    return bool({tutor.tag(a) for a in legal} & set(lesson.keys))
+
+
+@GAMES
+@pytest.mark.parametrize("reader", ["hasty", "reads some"])
+def test_the_lesson_on_the_panel_is_about_the_decision_on_screen(name: str, reader: str) -> None:
+    """A learner who chooses while a lesson is up (choosing is "got it"), or reads one lesson
+    and then chooses: the panel never explains a step that is not the one asked (it did: the
+    lesson queued for Crown's step 1 came up while step 2 was asked)."""
+    from coldwater.tui.coach import Coach
+
+    g = games.get(name)
+    state = g.new(2, seed=tutor.LEARN_SEED[name], options=OPTIONS[name])
+    bot = g.bot("easy")
+    rng = Rng("panel")
+    coach = Coach(name, {})
+    decisions = 0
+    seen_kinds: list[str] = []
+    while state.current is not None and decisions < 120:
+        cur = state.current
+        if cur == CHANCE:
+            state.apply(state.sample_chance())
+            continue
+        view = state.view(cur)
+        action = bot.choose(view, rng.fork(state.ply))
+        if cur == 0:
+            decisions += 1
+            legal = view.legal()
+            coach.see(view, 0, legal)
+            assert _applies(coach.shown, legal), (decisions, coach.shown, [tutor.tag(a) for a in legal])
+            if reader == "reads some" and coach.shown is not None:
+                coach.dismiss()  # one G: the next lesson waiting, if it fits
+                assert _applies(coach.shown, legal), (decisions, coach.shown, [tutor.tag(a) for a in legal])
+            if coach.shown is not None and not coach.shown.key.startswith(("flow.", "word")):
+                seen_kinds.append(coach.shown.key)
+            coach.chose(g, view, action, str)
+            assert coach.shown is None or coach.shown.key == "word" or coach.shown.key.startswith("flow.")
+        state.apply(action)
+    # Decisions' lessons still come, each at its own decision.
+    assert len(seen_kinds) >= 2 and len(seen_kinds) == len(set(seen_kinds))
+
+
+def test_an_undo_back_past_a_decision_takes_its_lesson_off_and_it_comes_again() -> None:
+    """Crown: at step 2 the remove lesson is up; undo goes back to step 1. The panel does not
+    explain step 2 while step 1 is asked, and the remove lesson comes again at step 2."""
+    from coldwater.tui.coach import Coach
+
+    g = games.get("crown")
+    state = g.new(2, seed=tutor.LEARN_SEED["crown"])
+    while state.current == CHANCE:
+        state.apply(state.sample_chance())
+    meta: dict[str, str] = {}
+    coach = Coach("crown", meta)
+    step1 = state.view(0)
+    coach.see(step1, 0, step1.legal())
+    while coach.shown is not None and coach.shown.key != "place":
+        coach.dismiss()
+    assert coach.shown is not None and coach.shown.key == "place"
+    place = next(a for a in step1.legal() if tutor.tag(a) == "place")
+    coach.chose(g, step1, place, str)
+    state.apply(place)
+    while state.current == CHANCE:
+        state.apply(state.sample_chance())
+    step2 = state.view(0)
+    assert "remove" in {tutor.tag(a) for a in step2.legal()}
+    coach.see(step2, 0, step2.legal())
+    assert coach.shown is not None and coach.shown.key == "remove" and "remove" in coach.taught
+    coach.see(step1, 0, step1.legal())  # undone: step 1 is asked again
+    assert coach.shown is None or coach.shown.key != "remove"
+    assert "remove" not in coach.taught and "remove" not in meta.get("lessons_shown", "")
+    coach.see(step2, 0, step2.legal())
+    while coach.shown is not None and coach.shown.key != "remove":
+        coach.dismiss()
+    assert coach.shown is not None and coach.shown.key == "remove"
+
+
+@GAMES
+def test_the_closing_lesson_names_the_line_of_the_score_sheet_that_made_the_difference(name: str) -> None:
+    view, _legal, lessons = play(name)[-1]
+    (closing,) = lessons
+    sc = view.scores()
+    winner = sc.ranking[0]
+    if winner == 0:
+        c = max(range(len(sc.categories)), key=lambda i: sc.rows[0][i])
+        assert f"most from {sc.categories[c]}: {sc.rows[0][c]}" in closing.text
+    else:
+        gaps = [sc.rows[winner][i] - sc.rows[0][i] for i in range(len(sc.categories))]
+        c = gaps.index(max(gaps))
+        assert f"{sc.categories[c]}: {sc.rows[0][c]} against {sc.rows[winner][c]}" in closing.text
+    assert closing.facts["where"] in closing.text and tutor.fits(closing)

@@ -31,6 +31,7 @@ from coldwater.net.play.tablelike import TableLike
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen
 from coldwater.tui.screens.table import with_names
+from coldwater.tui.tutor import Lesson
 from coldwater.tui.widgets.chart import ScoreChart, ScoreOverTime, is_tiebreak, tiebreak_name
 
 if TYPE_CHECKING:
@@ -58,11 +59,19 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
 """
 
     def __init__(
-        self, title: str, scores: Scores, names: list[str] | None = None, *, table: TableLike | None = None
+        self,
+        title: str,
+        scores: Scores,
+        names: list[str] | None = None,
+        *,
+        table: TableLike | None = None,
+        closing: Lesson | None = None,
     ) -> None:
         super().__init__()
         self.game_title = title
         self.scores = scores
+        self.closing = closing
+        """A Learn to play game's closing lesson, shown under the outcome (tui/coach.py)."""
         names = names or []
         if table is None:
             # The table screen switches to this one; while it is still on top, its table is ours.
@@ -108,6 +117,11 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         with VerticalScroll(id="score-box"):
             yield Static(f"{self.game_title} — final scores", classes="page-title")
             yield Static(with_names(s.outcome, self.labels) if s.outcome else f"{winner} wins", id="outcome")
+            if self.closing is not None:
+                # First thing under the outcome: at 80x24 it is read before anything is scrolled.
+                lesson = Static(self.closing.text, id="closing-lesson", markup=False)
+                lesson.border_title = self.closing.title
+                yield lesson
             # A rematch offer goes at the top, where an 80x24 screen shows it without scrolling.
             line = Static("", id="rematch-line", markup=False)
             line.display = False

@@ -9,8 +9,8 @@ lesson never blocks a move (choosing is itself "got it"). Its keys are capitals
 (G a page more or got it, T again, X no more lessons), which are never choice hotkeys.
 
 The hook is a subclass rather than code in the table screen because the table
-screen is being restructured: the four overrides below (mount, refresh, choose,
-finish) are the whole seam.
+screen is being restructured: the overrides below (mount, refresh, choose, the
+table's own answer, end_screen) are the whole seam.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from textual.widgets import Static
 from coldwater.core.notation import Action
 from coldwater.tui import keymap
 from coldwater.tui.coach import Coach, is_lesson
+from coldwater.tui.screens.score import ScoreScreen
 from coldwater.tui.screens.table import TableScreen
 from coldwater.tui.tutor import LOOKS, Lesson
 
@@ -104,6 +105,8 @@ class CoachedTable:
 
     coach: Coach
     _looking: Widget | None = None
+    _alone = False
+    """The table is answering a question alone (see _answer)."""
 
     def coach_panel(self: Any) -> CoachPanel:
         panel: CoachPanel = self.query_one(CoachPanel)
@@ -120,25 +123,35 @@ class CoachedTable:
         super().refresh_view()  # type: ignore[misc]
         if not self._composed or not self.query(CoachPanel):
             return
-        if self.my_turn() and self.viewer is not None:
+        if self.my_turn() and self.viewer is not None and not self._answering:
+            # (A question the table answers alone is never on screen: nothing to teach.)
             view = self.current_view()
             self.coach.see(view, self.viewer, view.legal())
         self.show_lesson()
 
     def choose(self: Any, action: Any) -> None:
-        if isinstance(action, Action) and self.my_turn() and not self.busy:
+        if isinstance(action, Action) and self.my_turn() and not self.busy and not self._alone:
             view = self.current_view()
             self.coach.chose(self.table.game, view, action, lambda a: self.label_of(view, a))
         super().choose(action)  # type: ignore[misc]
         self.show_lesson()
 
-    def finish(self: Any) -> None:
-        was = self._finished
-        super().finish()  # type: ignore[misc]
-        if self._finished and not was and self.viewer is not None:
-            lesson = self.coach.game_over(self.table.state.view(self.viewer), self.viewer)
-            if lesson is not None:  # on the end screen, which the table just switched to
-                self.app.notify(lesson.text, title=lesson.title, timeout=30)
+    def _answer(self: Any, action: Any, ply: int) -> None:
+        # The table answers a question alone (one choice, or "always this answer"): not the
+        # person's choice, so no gentle word, and the lesson on the panel stays.
+        self._alone = True
+        try:
+            super()._answer(action, ply)  # type: ignore[misc]
+        finally:
+            self._alone = False
+
+    def end_screen(self: Any) -> ScoreScreen:
+        """The score sheet, with the closing lesson at its top (once: the coach marks it taught)."""
+        screen: ScoreScreen = super().end_screen()  # type: ignore[misc]
+        if self.viewer is not None:
+            view = self.table.state.view(self.viewer)
+            screen.closing = self.coach.game_over(view, self.viewer)
+        return screen
 
     def show_lesson(self: Any) -> None:
         panel = self.coach_panel()

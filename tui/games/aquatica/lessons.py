@@ -16,7 +16,7 @@ from coldwater.core.aquatica.actions import CODEC, Deal, Recruit
 from coldwater.core.aquatica.model import AqData
 from coldwater.core.notation import Action
 from coldwater.core.state import State
-from coldwater.tui.tutor import Lesson, decision_kinds, plural
+from coldwater.tui.tutor import Lesson, decision_kinds, ending, lesson, plural, seat_to_move
 
 GAME: Final = "aquatica"
 KINDS: Final = decision_kinds(CODEC.types, (Deal,))
@@ -32,42 +32,34 @@ def _d(view: State[Any, Any]) -> AqData:
     return d
 
 
-def _seat(view: State[Any, Any]) -> int:
-    cur = view.current
-    return cur if cur is not None and cur >= 0 else 0
-
-
-def _l(kind: str, title: str, text: str, look: str = "choices", **facts: int | str) -> Lesson:
-    return Lesson(kind, title, text, look, dict(facts))
-
-
 def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
     d = _d(view)
-    p = d.ps[_seat(view)]
+    p = d.ps[seat_to_move(view)]
     ready = sum(1 for m in p.mantas if m.ready and not m.placed)
     if kind == "play":
-        return _l(
+        return lesson(
             kind,
             "Main Action: play a Character",
             f"Once a turn, play one of the {len(p.hand)} Characters in your hand: its effects run in printed "
-            "order (coins, power, recruit, buy, conquer, raise, score…). It then lies on your discard pile "
-            "until an effect takes it back.",
+            "order, each as far as it can. It then lies on your discard pile until an effect takes it back; "
+            "Matrona instead stays in hand, takes your discard pile back and readies your Mantas.",
             hand=len(p.hand),
         )
     if kind == "end":
-        return _l(
+        return lesson(
             kind,
             "End your turn",
             "Your Main Action is done. Use what is still ready (Mantas, Depths, Goals), then press e to end the turn.",
         )
     if kind == "skip":
-        return _l(
+        return lesson(
             kind,
             "Skip an effect",
-            "Effects are optional: Skip passes over the rest of this one (say, a scout you do not want).",
+            "Skip passes over the rest of the effect being resolved (say, a Scout, which is optional since "
+            "Cold Waters): the effects after it still come.",
         )
     if kind == "flip":
-        return _l(
+        return lesson(
             kind,
             "Flip a Manta",
             f"You have {plural(ready, 'ready Manta')}. Flip one for its effect (before or after the Main "
@@ -76,90 +68,95 @@ def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
             ready=ready,
         )
     if kind == "expl":
-        return _l(
+        return lesson(
             kind,
             "Exploit a Depth",
-            f"The top visible Depth of each Location on your board ({len(p.board)} there) can be exploited "
-            "once: take its effect or resource. Raising a Location shows its next Depth.",
+            f"Exploit the visible Depth of a Location on your board ({len(p.board)} there): take its icon, "
+            "and the Location slides up one Depth. Coins and power only while paying in your Main Action "
+            "(one per Location); effects only before or after it.",
             "board",
             locations=len(p.board),
         )
     if kind == "tribe":
-        return _l(
+        return lesson(
             kind,
             "Use a Tribe",
             "A dark blue (type I) Tribe you recruited gives its ongoing bonus once in each of your turns.",
         )
     if kind == "spend":
-        return _l(
+        return lesson(
             kind,
             "Pay with a scored Location",
-            "To pay for a Tribe you may discard a Location from your Scoring Pile: it gives coins equal to its points.",
+            "To pay for a Tribe you may discard a Location from your Scoring Pile: it gives coins equal to its "
+            "points, and is lost for good (it no longer scores).",
         )
     if kind == "goal":
-        return _l(
+        return lesson(
             kind,
             "Claim a Goal",
-            f"You meet a Goal's requirement: place one of your Trained Mantas on its track ({len(p.goals)} "
-            "claimed so far). Earlier spots are worth more; that Manta is retired for good.",
+            f"You meet a Goal's requirement: place one of your Trained Mantas, ready or flipped, on its track "
+            f"({len(p.goals)} claimed so far; once per Goal). Earlier spots are worth more; that Manta stays "
+            "there for good.",
             "board",
             claimed=len(p.goals),
         )
     if kind == "rival":
-        return _l(kind, "Solo: the rival's Goal", "Choose the Goal track where the virtual rival places a Manta.")
+        return lesson(kind, "Solo: the rival's Goal", "Choose the Goal track where the virtual rival places a Manta.")
     if kind == "rc":
         prices = sorted({a.slot for a in acts if isinstance(a, Recruit)})
         cheap = prices[0] if prices else 0
-        return _l(
+        return lesson(
             kind,
             "Recruit a Character",
             f"A Character in the row costs its slot's price in coins (0 at the left); "
             f"you have {plural(d.coins, 'coin')}. "
-            f"The cheapest you can take costs {cheap}. It joins your hand: more choices later.",
+            f"The cheapest you can take costs {cheap}. It joins your hand, and the row slides left and refills.",
             coins=d.coins,
             cheapest=cheap,
         )
     if kind == "rt":
-        return _l(
+        return lesson(
             kind,
             "Recruit a Tribe",
-            "Pay a Tribe's cost (plus 1 per rival's Manta on it) and place a Trained Manta on it.",
+            "Pay a Tribe's cost (plus 1 per rival's Manta on it) and place a Trained Manta on it. This uses the "
+            "Recruit: no Character is recruited with it this turn.",
         )
     if kind == "place":
-        return _l(
+        return lesson(
             kind,
             "Place a Manta on the Tribe",
             "Choose which Trained Manta goes on the Tribe you paid for; it stays there.",
         )
     if kind == "buy":
-        return _l(
+        return lesson(
             kind,
             "Buy a Location",
-            f"Pay a Location's price in coins (you have {d.coins}). It goes onto your player board; raise it "
-            "to reveal Depths and, once fully raised, score it.",
+            f"Pay a Location's price in coins (you have {d.coins}). It goes into an empty slot of your board, "
+            "first Depth showing; exploiting and raising slide it up until it is fully risen, ready to score.",
             "board",
             coins=d.coins,
         )
     if kind == "conq":
-        return _l(
+        return lesson(
             kind,
             "Conquer a Location",
             f"Pay a Location's price in power (you have {d.power}; power toward a type counts for that type "
-            "only). It goes onto your player board, like a bought one.",
+            "only; the top row costs 1 less). It goes onto your player board, like a bought one.",
             "board",
             power=d.power,
         )
     if kind == "raise":
-        return _l(
+        return lesson(
             kind,
             "Raise a Location",
-            f"Raise one of your {len(p.board)} Locations: it shows its next Depth to exploit. A fully raised "
-            "Location can be scored into your Scoring Pile for its points.",
+            f"Raise one of your {len(p.board)} Locations: it slides up, and the Depths it passes are lost "
+            "unexploited. Fully risen, it can be scored into your Scoring Pile, and a Wild Manta it shows "
+            "joins you.",
             "board",
             locations=len(p.board),
         )
     if kind == "score":
-        return _l(
+        return lesson(
             kind,
             "Score a Location",
             f"Move a fully raised Location into your Scoring Pile ({len(p.scored)} there): its points count at "
@@ -168,54 +165,64 @@ def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
             scored=len(p.scored),
         )
     if kind == "scout":
-        return _l(
+        top, bottom = len(d.loc_top), len(d.loc_bottom)
+        return lesson(
             kind,
             "Scout",
-            "Scouting slides the bottom Location row up and deals new Locations: fresh choices to buy or conquer.",
+            f"Scouting (optional) discards the top Location row ({top} now), slides the bottom row ({bottom}) "
+            "up, at most 4 of it, and deals 6 new Locations below: fresh choices to buy or conquer.",
             "board",
+            top=top,
+            bottom=bottom,
         )
     if kind == "cut":
-        return _l(
+        bottom = len(d.loc_bottom)
+        return lesson(
             kind,
             "Scouting: discard a Location",
-            "More than 4 Locations are in the bottom row: discard down to 4 before they slide up.",
+            f"The bottom row holds {bottom} Locations, more than 4: discard the ones you choose down to 4 "
+            "before they slide up.",
             "board",
+            bottom=bottom,
         )
     if kind == "back":
-        return _l(
+        return lesson(
             kind,
             "Take a Character back",
             f"Take a played Character from your discard pile ({len(p.discard)} there) back into your hand.",
             discard=len(p.discard),
         )
     if kind == "rise":
-        return _l(
-            kind, "Fully raise a Location", "Raise this Location all the way at once: it can be scored now.", "board"
+        return lesson(
+            kind,
+            "Fully raise a Location",
+            "Raise one of your Locations all the way at once (its Depths are lost): it can be scored now.",
+            "board",
         )
     if kind == "copy":
-        return _l(
+        return lesson(
             kind,
             "Copy a Depth",
             "Copy the effect of a visible Depth of another of your Locations (effects only, not resources).",
             "board",
         )
     if kind == "replay":
-        return _l(kind, "Replay a Character", "Play the effects of a Character on your discard pile once more.")
+        return lesson(kind, "Replay a Character", "Play the effects of a Character on your discard pile once more.")
     if kind == "oflip":
-        return _l(
+        return lesson(
             kind,
             "A rival's effect: flip a Manta",
             "A rival's effect makes you flip one of your ready Mantas, with no effect for you: choose which.",
         )
     if kind == "odisc":
-        return _l(
+        return lesson(
             kind,
             "A rival's effect: discard",
             f"A rival's effect makes you discard a Character from your hand ({len(p.hand)} there).",
             hand=len(p.hand),
         )
     if kind == "king":
-        return _l(
+        return lesson(
             kind, "Choose a King", "Take one King into your hand: a strong Character, and at the end a tie-break."
         )
     raise KeyError(f"no Aquatica lesson for {kind!r}")
@@ -236,7 +243,7 @@ def flow_due(view: State[Any, Any], seat: int) -> list[str]:
 def flow(key: str, view: State[Any, Any], seat: int) -> Lesson:
     d = _d(view)
     if key == "flow.turn":
-        return _l(
+        return lesson(
             key,
             "Aquatica: how a turn goes",
             f"{d.players} players. A turn: any extras (flip Mantas, exploit Depths, claim Goals), one Main "
@@ -246,36 +253,34 @@ def flow(key: str, view: State[Any, Any], seat: int) -> Lesson:
             players=d.players,
         )
     if key == "flow.goals":
-        return _l(
+        return lesson(
             key,
             "The Goal tracks",
             f"{len(d.goals)} Goals lie on the tracks. Meet one (say, Locations of some kind on your board) "
-            "and place a Trained Manta on its track: the first spot pays most. Claiming all 4 ends the game.",
+            "and place a Trained Manta on its track: the first spot pays most. A player who claims all 4 "
+            "starts the end.",
             "board",
             goals=len(d.goals),
         )
     if key == "flow.end":
-        return _l(
+        return lesson(
             key,
             "The end is coming",
-            "A player claimed every Goal, or a deck ran out: the turn finishes and everyone plays one more "
-            "turn. Then: Goals' points, the Scoring Pile's points, 1 per Character in hand.",
+            "A player claimed every Goal, or a deck ran out: the turn finishes and everyone, that player too, "
+            "plays one more turn. Then: Goals' points, the Scoring Pile's, 1 per Character in hand; Locations "
+            "still on boards score nothing.",
             "status",
         )
     raise KeyError(f"no Aquatica lesson for {key!r}")
 
 
 def closing(view: State[Any, Any], seat: int) -> Lesson:
-    sc = view.scores()
-    mine = sc.totals[seat] if seat < len(sc.totals) else 0
-    best = max(sc.totals) if sc.totals else 0
-    how = "you won" if sc.ranking and sc.ranking[0] == seat else f"the winner had {best}"
-    return _l(
+    end = ending(view, seat)
+    return Lesson(
         "flow.closing",
         "Your first game of Aquatica",
-        f"You scored {mine} prosperity points; {how}. Scored Locations and early Goals decide most games. "
-        "Next: Solo against a normal bot, or try the Tribes module.",
+        f"{end.said('prosperity points')} Scored Locations and early Goals decide most "
+        "games. Next: Solo against a normal bot, or try the Tribes module.",
         "standings",
-        points=mine,
-        best=best,
+        end.facts,
     )

@@ -16,8 +16,7 @@ from __future__ import annotations
 
 import time
 from importlib import resources
-from pathlib import Path
-from typing import Any, ClassVar, Never
+from typing import TYPE_CHECKING, Any, ClassVar, Never
 
 import msgspec
 from textual import events
@@ -30,12 +29,14 @@ from coldwater.core.aquatica.solo import TITLES
 from coldwater.core.aquatica.state import AqState
 from coldwater.core.aquatica.tribes_solo import LEVELS
 from coldwater.core.state import Scores
-from coldwater.net.play import records
 from coldwater.tui.games.aquatica.board import ALL_PARTS, COMPACT, AquaticaBoard
 from coldwater.tui.games.aquatica.words import AqWords
 from coldwater.tui.games.words import TableWords
-from coldwater.tui.screens.table import Pane, TableScreen, records_dir
+from coldwater.tui.screens.table import Pane, TableScreen
 from coldwater.tui.widgets.board import BoardView
+
+if TYPE_CHECKING:
+    from coldwater.tui.screens.score import ScoreScreen
 
 
 def _stylesheet() -> str:
@@ -207,14 +208,7 @@ then *Rules*.
             notes=tuple(notes),
         )
 
-    def finish(self) -> None:
-        if self._finished or self.app.screen is not self:
-            return  # the generic table finishes once this screen is back on top
-        self._finished = True
-        t = self.table
-        if t.save_path is not None and t.record is not None:
-            records.save(t.record, records_dir() / Path(t.save_path).name)
-            t.delete_save()
+    def end_screen(self) -> ScoreScreen:
         from coldwater.tui.screens.score import ScoreScreen
 
-        self.app.switch_screen(ScoreScreen(t.game.title, self.final_scores(), self.player_names()))
+        return ScoreScreen(self.table.game.title, self.final_scores(), self.player_names())

@@ -22,7 +22,7 @@ from coldwater.core.crown.model import (
 )
 from coldwater.core.notation import Action
 from coldwater.core.state import State
-from coldwater.tui.tutor import Lesson, decision_kinds, plural
+from coldwater.tui.tutor import Lesson, decision_kinds, ending, plural, seat_to_move
 
 GAME: Final = "crown"
 KINDS: Final = decision_kinds(ACTION_TYPES, CHANCE_TYPES)
@@ -40,18 +40,13 @@ def _d(view: State[Any, Any]) -> CrownData:
     return d
 
 
-def _seat(view: State[Any, Any]) -> int:
-    cur = view.current
-    return cur if cur is not None and cur >= 0 else 0
-
-
 def _species(name: str) -> str:
     return name.replace("_", " ").title()
 
 
 def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
     d = _d(view)
-    p = d.parties[_seat(view)]
+    p = d.parties[seat_to_move(view)]
     if kind == "place":
         n = len(acts)
         return Lesson(
@@ -68,9 +63,9 @@ def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
         return Lesson(
             kind,
             "Step 2: remove another token",
-            f"Take one of the {plural(n, 'other token')} off the board and take its space's action again, "
-            "with the side it shows. You keep that token flipped for your next turn: a 1 becomes a 2, a 2 a 1. "
-            "So removing a 1 now gives you a strong 2 next turn.",
+            f"Take one of the {plural(n, 'other token')} off the board (not the one you just placed) and take "
+            "its space's action with the side that token shows. You keep it, flipped, for your next turn: "
+            "a 1 becomes a 2, a 2 a 1. So removing a 1 now gives you a strong 2 next turn.",
             "board",
             {"tokens": n},
         )
@@ -90,7 +85,8 @@ def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
             kind,
             "Port: fill a Zone with bait",
             f"Filling draws bait from the bag until Zone N holds N bait. Your Zones hold {have}. "
-            f"You can fill Zone {', '.join(map(str, fills)) or '-'} now. Fewer colours in a Zone empty faster.",
+            f"You can fill Zone {', '.join(map(str, fills)) or '-'} now. If the clear-white bait comes out, "
+            "the discard pile goes back into the bag first.",
             "player",
             {"zone3": zones[0], "zone4": zones[1], "zone5": zones[2], "zone6": zones[3]},
         )
@@ -98,10 +94,10 @@ def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
         return Lesson(
             kind,
             "Port: take a Master Angler card",
-            f"You attempt {plural(len(p.ma), 'Master Angler card')}; {len(d.ma_row)} lie face up. "
-            "Cast bait can go on a card's spots of its colour instead of the discard. A full card is "
-            "caught: 1 point, and it counts toward Three Same and Four Different (2 points each). "
-            "The top of the deck is a surprise.",
+            f"You attempt {plural(len(p.ma), 'Master Angler card')} (at most 3, never given up); "
+            f"{len(d.ma_row)} lie face up, or take the deck's top. Cast bait can go on a card's spots of its "
+            "colour instead of the discard. A full card is caught: 1 point, and it counts toward Three Same "
+            "and Four Different (2 points each).",
             "board",
             {"attempting": len(p.ma), "row": len(d.ma_row)},
         )
@@ -120,7 +116,7 @@ def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
             "Where does the cast bait go?",
             f"You cast a {colour} bait: it goes on an open {colour} spot of a Master Angler card you attempt, or "
             f"to the discard pile. Your cards with an open {colour} spot: {len(spots)}. "
-            "Bait on a card is progress; bait on the discard is gone.",
+            "Bait on a card stays there until the card is full.",
             "choices",
             {"colour": colour, "cards": len(spots)},
         )
@@ -160,7 +156,8 @@ def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
             kind,
             "Zone 6 bonus",
             f"You emptied Zone 6: instead of the fish in Zone 6 you may catch the top card of the "
-            f"{LOCATION_TITLES[loc]} deck ({what}). Handy when Zone 6 holds a species you already have.",
+            f"{LOCATION_TITLES[loc]} deck ({what}), the deck of your bait's colour. Handy when Zone 6 holds a "
+            "species you already have.",
             "board",
             {"location": LOCATION_TITLES[loc]},
         )
@@ -211,20 +208,24 @@ def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
         return Lesson(
             kind,
             "Practice Pond: clear-white bait",
-            "The silent player drew the clear-white bait: it takes a second card, or 7 bait go to the discard pile.",
+            "The silent player drew the clear-white bait and took the top Master Angler card. Choose: it takes a "
+            "second card, or 7 bait go from the bag to the discard pile.",
             "choices",
         )
     if kind == "submit":
-        where = LOCATION_TITLES[CONTEST_ORDER[d.contest]] if d.contest < 3 else "Shore"
+        loc = CONTEST_ORDER[d.contest] if d.contest < 3 else 0
+        where = LOCATION_TITLES[loc]
         species = sorted({a.species for a in acts if isinstance(a, Submit)})
+        stack = (d.stacks.shore, d.stacks.river, d.stacks.lake)[loc]
+        prizes = ", ".join(map(str, stack)) or "none left"
         return Lesson(
             kind,
             f"The {where} contest",
             f"Submit one fish of each {where} species you caught ({len(species)} here). The heaviest total "
-            "takes 5 points, the next 3, then 2; ties go to the earliest timestamp. Fish not submitted are "
-            "thrown back. The heaviest of each is highlighted.",
+            f"takes the top trophy, the next the next (points: {prizes}); a tie goes to the earliest timestamp. "
+            "Submit nothing, win nothing. Fish not submitted are thrown back.",
             "choices",
-            {"location": where, "species": len(species)},
+            {"location": where, "species": len(species), "trophies": prizes},
         )
     raise KeyError(f"no Coldwater Crown lesson for {kind!r}")
 
@@ -252,27 +253,30 @@ def flow(key: str, view: State[Any, Any], seat: int) -> Lesson:
             "Coldwater Crown: how a turn goes",
             f"{d.players} players take turns. Each turn: place your Angler token, remove another, end. Each "
             "token you place or remove casts bait from your player board or takes Port actions. Empty a Zone "
-            "to catch a fish. Points come from trophies, contests and Master Angler cards.",
+            "to catch a fish. Points come from trophies, contests, Master Angler cards and tagged fish.",
             "board",
             {"players": d.players},
         )
     if key == "flow.catch":
         mw = f"the top tile says {d.mw_top} lbs" if d.mw_top is not None else "no tile is showing"
+        small = str(d.stacks.small_species[0]) if d.stacks.small_species else "all taken"
+        fast = str(d.stacks.fastest_to_8[0]) if d.stacks.fastest_to_8 else "all taken"
         return Lesson(
             key,
             "Trophies while you fish",
-            f"You have {len(p.fish)} fish. A fish of exactly the Mystery Weight wins its tile ({mw}). "
-            "A Roach, a Perch and a Flounder win Small Species; 8 species, Fastest to 8; 12 fish, First to 12, "
-            "which also ends the game.",
+            f"You have {len(p.fish)} fish. A fish of exactly the Mystery Weight wins its 1-point tile ({mw}). "
+            f"A Roach, a Perch and a Flounder win Small Species ({small}); 8 species, Fastest to 8 ({fast}); "
+            "12 fish, First to 12 (2), which starts the end.",
             "standings",
-            {"fish": len(p.fish)},
+            {"fish": len(p.fish), "small": small, "fastest": fast},
         )
     if key == "flow.end":
         return Lesson(
             key,
             "The end is coming",
             "Someone has 12 fish, or a location could not be restocked: every other player has one final turn. "
-            "Then the Shore, Lake and River contests weigh each player's best fish of each species.",
+            "Then the Shore, Lake and River contests, in that order, weigh the one fish of each species each "
+            "player submits.",
             "status",
         )
     if key == "flow.scoring":
@@ -281,7 +285,8 @@ def flow(key: str, view: State[Any, Any], seat: int) -> Lesson:
             key,
             "How Coldwater Crown scores",
             "Trophies count their face value, each caught Master Angler card 1 point, and each submitted fish "
-            f"whose tag matches the Tag tile 1 point (the tile is {tag}). Unfinished cards score nothing.",
+            f"whose tag matches the Tag tile 1 point (the tile is {tag}). Unfinished cards score nothing. "
+            "A tie goes to the earliest timestamp submitted.",
             "standings",
             {"tag": tag},
         )
@@ -289,15 +294,12 @@ def flow(key: str, view: State[Any, Any], seat: int) -> Lesson:
 
 
 def closing(view: State[Any, Any], seat: int) -> Lesson:
-    sc = view.scores()
-    mine = sc.totals[seat] if seat < len(sc.totals) else 0
-    best = max(sc.totals) if sc.totals else 0
-    how = "you won" if sc.ranking and sc.ranking[0] == seat else f"the winner had {best}"
+    end = ending(view, seat)
     return Lesson(
         "flow.closing",
         "Your first game of Coldwater Crown",
-        f"You scored {mine} points; {how}. Next: a Solo game against a normal bot, and the Replays to see "
-        "when your fish came in. Trophies and contests decide most games: plan for them early.",
+        f"{end.said()} Next: a Solo game against a normal bot, and the Replays to "
+        "see when your fish came in. Trophies and contests decide most games: plan for them early.",
         "standings",
-        {"points": mine, "best": best},
+        end.facts,
     )

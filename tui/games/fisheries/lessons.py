@@ -15,7 +15,7 @@ from coldwater.core.fisheries.actions import CODEC, Flip, Reveal, Start, Stock
 from coldwater.core.fisheries.model import Data
 from coldwater.core.notation import Action
 from coldwater.core.state import State
-from coldwater.tui.tutor import Lesson, decision_kinds, plural
+from coldwater.tui.tutor import Lesson, decision_kinds, ending, plural, seat_to_move
 
 GAME: Final = "fisheries"
 KINDS: Final = decision_kinds(CODEC.types, (Start, Stock, Reveal, Flip))
@@ -33,23 +33,18 @@ def _d(view: State[Any, Any]) -> Data:
     return d
 
 
-def _seat(view: State[Any, Any]) -> int:
-    cur = view.current
-    return cur if cur is not None and cur >= 0 else 0
-
-
 def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
     d = _d(view)
-    s = _seat(view)
+    s = seat_to_move(view)
     hours = d.time[s]
     if kind == "chart":
         tiles = sum(d.supply[s])
         return Lesson(
             kind,
             "Chart a Course (free)",
-            f"Place one ocean tile from your supply ({tiles} tiles) on calm water next to any ship, yours or "
-            "your rival's; never over fish, islands, ships or rough water. Ships sail only on tiles, so "
-            "charting builds the sea lanes. It costs no hours.",
+            f"Place one ocean tile from your supply ({tiles} tiles) on calm water next to any ship (not "
+            "diagonally), yours or your rival's; never over fish, islands, shore, ships or rough water. Ships "
+            "never sail on calm water, so charting builds the sea lanes. One tile a turn, no hours.",
             "board",
             {"tiles": tiles},
         )
@@ -58,8 +53,8 @@ def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
             kind,
             "Sail (1+ hours)",
             f"You have {plural(hours, 'hour')}. Move one ship along tiles: 1 hour a space, 2 to enter rough "
-            "water or pass a ship. Docking on an island scores its helms at the end, and the ship stays "
-            "there. No ship may be more than 3 columns ahead of your leftmost one.",
+            "water or to pass through a ship. An island costs 1 hour; the ship stays there and scores its helms "
+            "at the end. No ship may go more than 3 columns past your leftmost one.",
             "board",
             {"hours": hours},
         )
@@ -78,8 +73,9 @@ def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
         return Lesson(
             kind,
             "Preserve fish (once a day, free)",
-            f"Discard fish from your board ({have} now) to take a preservation card: its points count at the "
-            f"end, and its icons may give hours, a sail or a tile now. Ways open now: {len(acts)}.",
+            f"Discard fish from your board ({have} now) as a card asks (N of one kind, N different, or one of "
+            "a colour) to take it: its points count at the end, and its icons may give hours, a sail or a tile "
+            f"now. Ways open now: {len(acts)}.",
             "choices",
             {"fish": have, "ways": len(acts)},
         )
@@ -88,7 +84,7 @@ def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
             kind,
             "The card's ship icon",
             f"Move one of your ships up to {plural(d.bonus_move, 'space')}, following the sailing rules, "
-            "free. You need not move.",
+            "free; hours cannot make it go further. You need not move.",
             "board",
             {"move": d.bonus_move},
         )
@@ -96,7 +92,8 @@ def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
         return Lesson(
             kind,
             "The card's tile icon",
-            "Place the card's ocean tile from the general supply, by the charting rules. You may skip it.",
+            "Place the card's ocean tile from the general supply, by the charting rules, before or after the "
+            "ship's move. You may skip it.",
             "board",
         )
     if kind == "done":
@@ -116,15 +113,20 @@ def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
         return Lesson(kind, "Keep the lobster", "Pass keeps your lobster for a better moment.", "choices")
     if kind == "end":
         first = not any(d.ended)
-        why = (
-            "You would end first: you take the initiative and choose to go first tomorrow (6 hours) or second (7)."
-            if first
-            else "Your rival has ended; you may go on acting until you end too."
-        )
+        if d.day >= DAYS:
+            why = "It is the last day: once you both end it, the game is scored."
+        elif first:
+            why = (
+                "You would end first: you take the initiative and choose to go first tomorrow (+6 hours) "
+                "or second (+7)."
+            )
+        else:
+            why = "Your rival has ended; you may go on acting until you end too."
         return Lesson(
             kind,
             "End the day",
-            f"Day {d.day} of {DAYS}; you have {plural(hours, 'hour')}, and at most 12 carry to tomorrow. {why}",
+            f"Day {d.day} of {DAYS}; you have {plural(hours, 'hour')}. Unspent hours carry over, but no more "
+            f"than 12 after tomorrow's are added. {why}",
             "status",
             {"day": d.day, "hours": hours},
         )
@@ -166,7 +168,8 @@ def flow(key: str, view: State[Any, Any], seat: int) -> Lesson:
             key,
             "Fisheries: how a day goes",
             f"{DAYS} days. Each day a chart card gives both of you ocean tiles, and time is added (6 hours to "
-            f"who goes first, 7 to the other; you have {d.time[seat]}). Then you take turns, one action each: "
+            f"who goes first, 7 to the other, 12 at most; you have {d.time[seat]}). Then you take turns, one "
+            "action each: "
             "chart, sail, fish or preserve, until both end the day.",
             "status",
             {"days": DAYS, "hours": d.time[seat]},
@@ -183,23 +186,21 @@ def flow(key: str, view: State[Any, Any], seat: int) -> Lesson:
         return Lesson(
             key,
             "The last day: how it scores",
-            "This is the last day. At the end, add your preservation cards' points and 1 point per helm on "
-            "each island your ships reached. Ties: most fish on your board.",
+            "This is the last day. At the end, add your preservation cards' points, their helm icons, and "
+            "1 point per helm on each island your ships reached. Ties: most fish left on your board, then who "
+            "took the initiative today.",
             "standings",
         )
     raise KeyError(f"no Fisheries of Gloucester lesson for {key!r}")
 
 
 def closing(view: State[Any, Any], seat: int) -> Lesson:
-    sc = view.scores()
-    mine = sc.totals[seat] if seat < len(sc.totals) else 0
-    best = max(sc.totals) if sc.totals else 0
-    how = "you won" if sc.ranking and sc.ranking[0] == seat else f"the winner had {best}"
+    end = ending(view, seat)
     return Lesson(
         "flow.closing",
         "Your first game of Fisheries of Gloucester",
-        f"You scored {mine} points; {how}. Islands with many helms and the big preservation cards win "
-        "games: chart toward them early. Next: Solo against a normal bot, or the Replays.",
+        f"{end.said()} Islands with many helms and the big preservation cards "
+        "win games: chart toward them early. Next: Solo against a normal bot, or the Replays.",
         "standings",
-        {"points": mine, "best": best},
+        end.facts,
     )

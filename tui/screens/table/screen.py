@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
 
 import msgspec
 from rich.text import Text
@@ -63,6 +63,9 @@ from coldwater.tui.widgets.choices import ChoiceList, FilterBox, Item
 from coldwater.tui.widgets.footer import SteadyFooter
 from coldwater.tui.widgets.log import GameLog, Kind, LogBook, LogEntry, LogPane
 from coldwater.tui.widgets.rows import break_row
+
+if TYPE_CHECKING:
+    from coldwater.tui.screens.score import ScoreScreen
 
 from .driver import Driver
 from .guard import HookGuard
@@ -727,9 +730,16 @@ leaving and resuming later loses nothing, the log included.
         if t.save_path is not None and t.record is not None:
             records.save(t.record, records_dir() / Path(t.save_path).name)
             t.delete_save()
+        self.app.switch_screen(self.end_screen())
+
+    def end_screen(self) -> ScoreScreen:
+        """The screen the finished game goes on to: the score sheet of its final scores.
+        A game with its own scores (Aquatica's names and notes) or a lesson game (its
+        closing lesson) makes it here, so :meth:`finish` stays one piece."""
         from coldwater.tui.screens.score import ScoreScreen
 
-        self.app.switch_screen(ScoreScreen(t.game.title, t.state.scores(), [s.name for s in t.seats]))
+        t = self.table
+        return ScoreScreen(t.game.title, t.state.scores(), [s.name for s in t.seats])
 
     # ---- keys --------------------------------------------------------------
     @property
