@@ -138,6 +138,12 @@ class LanTable:
         info = self.party.info
         return info.turn if info is not None else 0
 
+    @property
+    def hints_on(self) -> bool:
+        """The host turned hints on for everyone at this table (its announced TableInfo)."""
+        info = self.party.info
+        return info.hints if info is not None else False
+
     def take_back(self) -> bool:
         """The person takes the seat back from the bot (False: the bot did not have it)."""
         return self.player is not None and self.player.take_back()
