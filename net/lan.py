@@ -73,6 +73,7 @@ async def open_table(
     watchers: int = WATCHERS,
     dealer: str | None = None,
     turn_timer: int = TURN_TIMER,
+    hints: bool = False,
 ) -> TableHost:
     """A listening (and, unless `advertise` is False, advertised) table; then ``await host.run()``.
 
@@ -81,8 +82,10 @@ async def open_table(
     `watchers` is the most people who may watch at once (0: nobody may). `dealer` is
     ``"committed"`` or ``"fair"`` (TableHost says where the fair dealer can deal); None
     (the default) gives the game its :func:`default_dealer`. `turn_timer`: seconds a seat has for
-    each move before its bot plays it (0: no clock). A `name` or `host_name` that breaks
-    the name rule (net/names.py) raises :class:`~coldwater.net.names.BadName` before anything listens.
+    each move before its bot plays it (0: no clock). `hints`: every seat may ask for the
+    coach's hint (announced in the table's info, so the lobby and the record say so). A
+    `name` or `host_name` that breaks the name rule (net/names.py) raises
+    :class:`~coldwater.net.names.BadName` before anything listens.
     """
     name = check_name(name)
     host_name = check_name(host_name, what="player name", limit=PLAYER_NAME_BYTES)
@@ -107,6 +110,7 @@ async def open_table(
         dealer=dealer if dealer is not None else default_dealer(game),
         turn_timer=turn_timer,
     )
+    host.info.hints = hints  # (set here, not in TableHost: it is only announced, the host enforces nothing)
     await host.listen()
     if advertise:
         adv = Advertiser(
@@ -325,6 +329,7 @@ async def open_rematch(old: TableHost, *, advertise: bool | None = None) -> Tabl
         save_dir=old.save_dir,
         watchers=info.watch,
         dealer=info.dealer,
+        hints=info.hints,
     )
     try:
         new = await open_table(old.game, port=old.port, **kwargs)

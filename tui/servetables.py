@@ -72,6 +72,8 @@ class OpenTable(msgspec.Struct, tag="open", frozen=True, kw_only=True):
     """``fair`` or ``committed`` as the host form's Dealer field ("": the game's default)."""
     turn: int = 180
     """Seconds a seat has for each move (0: no clock), as the host form's Turn timer field."""
+    hints: bool = False
+    """Every seat may ask for hints, as the host form's Hints field."""
 
 
 class ListTables(msgspec.Struct, tag="list", frozen=True):
@@ -506,6 +508,7 @@ class ServerTables:
                 # has no seat; it keeps the record from a bot seat's view, or an observer's with no bot).
                 dealer=req.dealer or net.default_dealer(game),
                 turn_timer=req.turn,
+                hints=req.hints,
             )
         except Exception as e:  # bad options, a port: said plainly to the asker
             return f"cannot open the table: {e}"

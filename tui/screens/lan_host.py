@@ -35,6 +35,8 @@ TURN_CHOICES = [("3 minutes a move", 180), ("1 minute", 60), ("5 minutes", 300),
 """Seconds a seat has for each move before its bot plays it (its player takes it back with a key)."""
 WATCH_CHOICES = [("anyone (up to 16)", 16), ("up to 4", 4), ("nobody", 0)]
 """Who may watch the game (the public view only); the value is the most watchers at once."""
+HINT_CHOICES = [("off", False), ("on for everyone", True)]
+"""Whether every seat may ask for the coach's hint (h) at this table; the lobby and the record say so."""
 SEAT_KINDS = [("open (anyone may join)", "open"), ("bot", "bot"), ("reserved for a key", "reserved")]
 FAIR = ("fair: nobody, you included, can see a hidden card", "fair")
 COMMITTED = ("committed: this computer deals, the audit checks it", "committed")
@@ -147,6 +149,13 @@ the lobby, where you start the game once every seat is filled and ready.
                 id="watchers",
                 hint="Who may watch the game: the public view only, never a player's secrets",
             )
+            yield Cycler(
+                "Hints",
+                HINT_CHOICES,
+                False,
+                id="hints",
+                hint="on: every seat may press h for the hard bot's best choices; the lobby and the record say so",
+            )
             with Horizontal(classes="content-row", id="content-row"):
                 yield Static("Card data", classes="seed-label")
                 yield Field(placeholder="empty: the packaged stand-in", id="content-path", hint=CONTENT_HINT)
@@ -228,6 +237,7 @@ the lobby, where you start the game once every seat is filled and ready.
                 c.select(next((v for _, v in c.choices if plain(v) == mem.options[name]), mem.options[name]))
         self.query_one("#content-path", Input).value = mem.content
         self.query_one("#watchers", Cycler).select(mem.watchers)
+        self.query_one("#hints", Cycler).select(mem.hints)
         self.query_one("#turn-timer", Cycler).select(mem.turn)
         if mem.dealer:
             self.query_one("#dealer", Cycler).select(mem.dealer)
@@ -247,6 +257,7 @@ the lobby, where you start the game once every seat is filled and ready.
             watchers=self.query_one("#watchers", Cycler).value,
             dealer=self.query_one("#dealer", Cycler).value,
             turn=self.query_one("#turn-timer", Cycler).value,
+            hints=self.query_one("#hints", Cycler).value,
         )
         try:
             settings_mod.save(self.cw.settings)
@@ -342,6 +353,7 @@ the lobby, where you start the game once every seat is filled and ready.
                 watchers=self.query_one("#watchers", Cycler).value,
                 dealer=self.query_one("#dealer", Cycler).value,
                 turn_timer=self.query_one("#turn-timer", Cycler).value,
+                hints=self.query_one("#hints", Cycler).value,
             )
         except Exception as e:  # a port in use, no network, bad options: said plainly
             self.opening = False
@@ -371,6 +383,7 @@ the lobby, where you start the game once every seat is filled and ready.
             watchers=self.query_one("#watchers", Cycler).value,
             dealer=self.query_one("#dealer", Cycler).value,
             turn=self.query_one("#turn-timer", Cycler).value,
+            hints=self.query_one("#hints", Cycler).value,
         )
         try:
             table = await served.open_table(request)
