@@ -322,6 +322,7 @@ def hint(
     seed: int | str = 0,
     pause: Callable[[], None] | None = None,
     shown: int = HINT_SHOWN,
+    include: Action | None = None,
 ) -> Hint:
     """The hard bot's policy's best choices at `view`, ranked by playouts to the end.
 
@@ -330,16 +331,20 @@ def hint(
     Rng is keyed by the position's digest and `seed`: the same position gives the
     same hint. Besides the margins, each choice carries the seat's expected points
     per score category and the best rival's expected total, so the table can say in
-    the game's words what it gains.
+    the game's words what it gains. `include` (a choice just made, for Learn to play's
+    gentle word) is evaluated too and always listed, wherever it ranks.
     """
     me = _chooser(view)
     bud = budget if budget is not None else hint_budget(game)
     pol = search_policy(game)
-    cands = candidates(view, pol, bud.width)
+    cands = candidates(view, pol, bud.width, include)
     digest = view.digest()
     sheets = _play_out(game, view, Rng(f"hint/{seed}/{digest}"), bud, pol, cands, pause)
     margins = [[margin(s.totals, me) for s in column] for column in sheets]
-    order = sorted(range(len(cands)), key=lambda i: (-_mean(margins[i]), i))[: max(1, shown)]
+    ranked = sorted(range(len(cands)), key=lambda i: (-_mean(margins[i]), i))
+    order = ranked[: max(1, shown)]
+    if include is not None and 0 not in order:  # (the included choice is candidate 0)
+        order.append(0)
     best = margins[order[0]]
     first = sheets[order[0]][0]
     rivals = {_rival_row(s.totals, me) for column in sheets for s in column}

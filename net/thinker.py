@@ -189,6 +189,8 @@ class HintAsk(msgspec.Struct, tag="hint", kw_only=True):
     seed: str = "0"
     depth: int = 1
     """The hint's worlds times this (as a review's ``--depth``)."""
+    include: str = ""
+    """A choice to evaluate and list whatever its rank (notation; "" for none)."""
 
 
 class Cancel(msgspec.Struct, tag="cancel"):
@@ -503,21 +505,32 @@ class Thinker:
             raise WorkerTrouble(f"its review does not decode: {e}") from None
 
     # ---- a hint at the table ------------------------------------------------------
-    async def hint(self, game: Game[Any, Any], content: str | None, view: State[Any, Any], *, depth: int = 1) -> Hint:
+    async def hint(
+        self,
+        game: Game[Any, Any],
+        content: str | None,
+        view: State[Any, Any],
+        *,
+        depth: int = 1,
+        include: Action | None = None,
+    ) -> Hint:
         """The best few choices at `view` (``core.review.hint``), in the worker, or in a thread
         when the worker cannot (the same hint: it is deterministic for the position).
+        `include` is evaluated and listed too (Learn to play's gentle word on a choice made).
         Cancelling the awaiting task stops it at its next world."""
         if self._usable() and _rebuildable(game, content):
             if self._lock is None:
                 self._lock = asyncio.Lock()
             async with self._lock:
                 try:
-                    return await self._remote_hint(game, content, view, depth)
+                    return await self._remote_hint(game, content, view, depth, include)
                 except WorkerTrouble as e:
                     self._fault(str(e))
-        return await hint_here(game, view, depth=depth)
+        return await hint_here(game, view, depth=depth, include=include)
 
-    async def _remote_hint(self, game: Game[Any, Any], content: str | None, view: State[Any, Any], depth: int) -> Hint:
+    async def _remote_hint(
+        self, game: Game[Any, Any], content: str | None, view: State[Any, Any], depth: int, include: Action | None
+    ) -> Hint:
         proc = await self._ensure()
         rid = self._next_id
         self._next_id += 1
@@ -533,6 +546,7 @@ class Thinker:
             view=view.encode(),
             digest=view.digest(),
             depth=depth,
+            include="" if include is None else str(include),
         )
         try:
             self._send(proc, job)
@@ -772,7 +786,9 @@ async def review_here(
         raise
 
 
-async def hint_here(game: Game[Any, Any], view: State[Any, Any], *, depth: int = 1) -> Hint:
+async def hint_here(
+    game: Game[Any, Any], view: State[Any, Any], *, depth: int = 1, include: Action | None = None
+) -> Hint:
     """A hint in a thread of this process (the fallback); cancelling stops it at its next world."""
     stop = threading.Event()
 
@@ -781,7 +797,8 @@ async def hint_here(game: Game[Any, Any], view: State[Any, Any], *, depth: int =
             raise ThinkingStopped
 
     try:
-        return await asyncio.to_thread(hint, game, view, budget=hint_budget(game).deeper(depth), pause=pause)
+        budget = hint_budget(game).deeper(depth)
+        return await asyncio.to_thread(hint, game, view, budget=budget, pause=pause, include=include)
     except asyncio.CancelledError:
         stop.set()
         raise

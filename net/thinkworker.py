@@ -173,7 +173,9 @@ class Worker:
             pause()
             game = self.game(job)
             view = self.view(game, job.view, job.ply, job.digest)
-            found = hint(game, view, budget=hint_budget(game).deeper(job.depth), seed=job.seed, pause=pause)
+            include = game.parse_action(job.include) if job.include else None
+            budget = hint_budget(game).deeper(job.depth)
+            found = hint(game, view, budget=budget, seed=job.seed, pause=pause, include=include)
             return Hinted(job.id, msgspec.msgpack.encode(found))
         except _Cancelled:
             return Stopped(job.id)

@@ -14,7 +14,7 @@ import pytest
 from coldwater.core.review import hint
 from coldwater.net.table import Seat, SeatKind, Table
 from coldwater.tui.catalog import Catalog
-from coldwater.tui.screens.table import with_names
+from coldwater.tui.screens.table import TableScreen, with_names
 from coldwater.tui.widgets.hint import HintPanel
 from tests.tui.test_crown_play import decision
 
@@ -141,3 +141,40 @@ async def test_hotseat_gives_the_player_to_move_a_hint_from_their_view(make_app:
         await until(lambda: screen.hints.shown is not None)
         h = screen.hints.shown
         assert h is not None and h.seat == screen.viewer and h == hint(table.game, view)
+
+
+async def test_learn_to_play_gives_its_gentle_word_from_the_hint_engine_without_blocking(
+    make_app: Any, home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from coldwater.tui import tutor
+    from coldwater.tui.coach import new_table
+    from coldwater.tui.widgets.choices import ChoiceList
+    from coldwater.tui.widgets.coach import CoachedTable, coached
+
+    # Any choice the hint engine ranks below its best earns the word here (the measured
+    # threshold is for people); which choice is weak is still the engine's to say.
+    monkeypatch.setattr(tutor, "HINT_GENTLE_LOSS", {"crown": -1e9})
+    monkeypatch.setattr(tutor, "CONFIDENCE", -1e9)
+    app = make_app(Catalog(names=("crown",)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        game = app.catalog.get("crown")
+        screen = coached(app.catalog.table_screen("crown"))(new_table(game))
+        await app.push_screen(screen)
+        assert isinstance(screen, CoachedTable) and isinstance(screen, TableScreen)
+        while True:  # past the lessons' first decisions to one with a choice the engine ranks below its best
+            assert await decision(pilot, screen)
+            view = screen.current_view()
+            best = hint(game, view).choices[0].action
+            lst = screen.query_one("#decision", ChoiceList)
+            weak = [v for v in lst.values if str(v) != best and lst.key_for(v) and not screen.words.is_done(view, v)]
+            if weak:
+                break
+            await pilot.press("1" if lst.values else "e")
+        ply = screen.table.state.ply
+        await pilot.press(lst.key_for(weak[0]))
+        await until(lambda: screen.table.state.ply > ply)  # the move is made at once, the word comes after
+        await until(lambda: screen.gentle_words > 0)
+        await pilot.pause()
+        shown = screen.coach.shown
+        assert shown is not None and shown.key == "word" and "looked stronger" in shown.text
+        assert screen.query_one("#coach").display

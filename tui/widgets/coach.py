@@ -25,9 +25,10 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from coldwater.core.notation import Action
-from coldwater.tui import keymap
+from coldwater.net.thinker import hint_here
+from coldwater.tui import keymap, tutor
 from coldwater.tui.coach import Coach, is_lesson
-from coldwater.tui.screens.table import TableScreen
+from coldwater.tui.screens.table import TableScreen, with_names
 from coldwater.tui.tutor import LOOKS, Lesson
 
 REGIONS: dict[str, str] = {
@@ -104,6 +105,10 @@ class CoachedTable:
 
     coach: Coach
     _looking: Widget | None = None
+    _chosen = 0
+    """The learner's choices made at this screen: a gentle word is shown only for the latest."""
+    gentle_words = 0
+    """Gentle words shown (tests)."""
 
     def coach_panel(self: Any) -> CoachPanel:
         panel: CoachPanel = self.query_one(CoachPanel)
@@ -129,8 +134,29 @@ class CoachedTable:
         if isinstance(action, Action) and self.my_turn() and not self.busy:
             view = self.current_view()
             self.coach.chose(self.table.game, view, action, lambda a: self.label_of(view, a))
+            if not self.coach.off:
+                self._chosen += 1
+                # The gentle word comes from the hint engine's playouts, which take a second or
+                # so: off the UI thread (the bots' worker process), never blocking the next key.
+                self.run_worker(self._gentle(view, action, self._chosen), group="gentle", exit_on_error=False)
         super().choose(action)  # type: ignore[misc]
         self.show_lesson()
+
+    async def _gentle(self: Any, view: Any, action: Action, nth: int) -> None:
+        t = self.table
+        thinker = self.cw.thinker
+        content = t.content.path if t.content is not None else None
+        if thinker is not None:
+            found = await thinker.hint(t.game, content, view, include=action)
+        else:
+            found = await hint_here(t.game, view, include=action)
+        if nth != self._chosen or not self.is_mounted:
+            return  # the learner has chosen again since: a word on an older choice would confuse
+        ranked = tutor.hint_ranking(found, action, t.game.parse_action)
+        names = [s.name for s in t.seats]
+        if self.coach.word(t.game.name, action, ranked, lambda a: with_names(self.label_of(view, a), names)):
+            self.gentle_words += 1
+            self.show_lesson()
 
     def finish(self: Any) -> None:
         was = self._finished
