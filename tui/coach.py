@@ -92,12 +92,23 @@ class Coach:
         self.shown = None
         self._advance()
 
-    def word(self, game: str, action: Action, ranked: tutor.Ranking, label: Callable[[Action], str]) -> bool:
+    def word(
+        self,
+        game: str,
+        action: Action,
+        ranked: tutor.Ranking,
+        label: Callable[[Action], str],
+        *,
+        threshold: float | None = None,
+    ) -> bool:
         """A gentle word on `action` first, if `ranked` (the hint engine's, see
-        :func:`tutor.hint_ranking`) says it was clearly weak; True when one was queued."""
+        :func:`tutor.hint_ranking`) says it was clearly weak; True when one was shown.
+        `threshold` is for another ranking's scale (default: the hint engine's)."""
         if self.off:
             return False
-        text = tutor.gentle_word(action, ranked, label, threshold=tutor.HINT_GENTLE_LOSS.get(game, tutor.GENTLE_LOSS))
+        if threshold is None:
+            threshold = tutor.HINT_GENTLE_LOSS.get(game, tutor.GENTLE_LOSS)
+        text = tutor.gentle_word(action, ranked, label, threshold=threshold)
         if text is None:
             return False
         # Shown at once, while the choice is fresh: a lesson on screen waits, first in the queue.

@@ -18,7 +18,8 @@ engine's (:func:`hint_ranking`, from ``core.review.hint`` with the choice made
 included, run off the UI thread by the coached table), in expected points at the
 end of the game; :data:`HINT_GENTLE_LOSS` says how far below the best earns a word.
 The game's greedy bot's ``values`` (:func:`greedy_ranking`, on each book's own
-``GENTLE_LOSS`` scale) are the instant stand-in where no search can run.
+``GENTLE_LOSS`` scale) stand in where the hint cannot be had (the coached table
+falls back to them).
 """
 
 from __future__ import annotations

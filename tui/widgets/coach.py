@@ -146,15 +146,24 @@ class CoachedTable:
         t = self.table
         thinker = self.cw.thinker
         content = t.content.path if t.content is not None else None
-        if thinker is not None:
-            found = await thinker.hint(t.game, content, view, include=action)
-        else:
-            found = await hint_here(t.game, view, include=action)
+        threshold: float | None = None
+        try:
+            if thinker is not None:
+                found = await thinker.hint(t.game, content, view, include=action)
+            else:
+                found = await hint_here(t.game, view, include=action)
+            ranked = tutor.hint_ranking(found, action, t.game.parse_action)
+        except Exception:  # no search for this position: the greedy bot's values, on their own scale
+            ranked = tutor.greedy_ranking(t.game, view, view.legal())
+            threshold = self.coach.book.GENTLE_LOSS
         if nth != self._chosen or not self.is_mounted:
             return  # the learner has chosen again since: a word on an older choice would confuse
-        ranked = tutor.hint_ranking(found, action, t.game.parse_action)
         names = [s.name for s in t.seats]
-        if self.coach.word(t.game.name, action, ranked, lambda a: with_names(self.label_of(view, a), names)):
+
+        def label(a: Action) -> str:
+            return with_names(self.label_of(view, a), names)
+
+        if self.coach.word(t.game.name, action, ranked, label, threshold=threshold):
             self.gentle_words += 1
             self.show_lesson()
 
