@@ -182,7 +182,7 @@ async def _hints(titles: list[str], seeds: list[str], n: int) -> None:
         for title in titles:
             game = games.get(title)
             took: list[float] = []
-            gentle: dict[str, list[bool]] = {"greedy": [], "random": []}
+            losses: dict[str, list[float]] = {"greedy": [], "random": []}
             threshold = tutor.HINT_GENTLE_LOSS[title]
             for seed in seeds:
                 for level in ("greedy", "random"):
@@ -193,18 +193,20 @@ async def _hints(titles: list[str], seeds: list[str], n: int) -> None:
                         # The gentle word's question: how far below the best was the choice made?
                         h = await thinker.hint(game, None, d.view, include=d.chosen)
                         ranked = tutor.hint_ranking(h, d.chosen, game.parse_action)
-                        gentle[level].append(tutor.gentle_word(d.chosen, ranked, threshold=threshold) is not None)
+                        losses[level].append(max(v for _, v in ranked) - ranked[-1][1] if ranked else 0.0)
             took.sort()
             b = hint_budget(game)
             print(
                 f"{title}: hint latency over {len(took)} positions ({b.worlds} worlds, {b.width} candidates): "
                 f"median {statistics.median(took):.2f} s, max {took[-1]:.2f} s"
             )
-            for level, said in gentle.items():
-                share = sum(said) / max(1, len(said))
+            unit = "PP" if title == "aquatica" else "points"
+            for level, lost in losses.items():
+                share = sum(x >= threshold for x in lost) / max(1, len(lost))
+                cuts = ", ".join(f">= {t}: {sum(x >= t for x in lost) / max(1, len(lost)):.0%}" for t in (2, 3, 4, 5))
                 print(
-                    f"  gentle word (>= {threshold} {'PP' if title == 'aquatica' else 'points'}) "
-                    f"after {share:.0%} of a {level} seat's {len(said)} decisions"
+                    f"  gentle word (>= {threshold} {unit}) after {share:.0%} of a {level} seat's "
+                    f"{len(lost)} decisions (clear losses {cuts})"
                 )
     finally:
         await thinker.close()

@@ -66,7 +66,13 @@ async def test_h_shows_the_best_choices_with_reasons_in_the_games_words(make_app
             assert reason and f"  {reason}" in text and c.action not in reason
             named += any(t in reason for t in terms)
         assert named >= 1, text  # at least one reason names what it gains, in the game's words
-        assert f"({h.worlds} playouts each)" in text
+        assert panel.border_title == f"Hint · {h.worlds} playouts a choice"
+        if panel.more_below:  # at 80x24 a hint is longer than the panel: h again shows the rest
+            assert panel.border_subtitle == "h more · Esc closes"
+            y = panel.scroll_y
+            await pilot.press("h")
+            await pilot.pause()
+            assert panel.scroll_y > y and screen.hints.shown is h  # paged, not asked again
         await pilot.press("escape")
         await pilot.pause()
         assert not panel.display and screen.query_one("#log").display

@@ -79,7 +79,9 @@ class TableHints:
         view = s.current_view()
         digest = view.digest()
         if digest == self.digest:
-            return  # this position's hint is on screen or on its way
+            if self.shown is not None:
+                self.panel().page()  # h again: the rest of a hint longer than the panel
+            return  # (or it is on its way)
         self.drop()
         self.digest = digest
         self.shown = None
@@ -109,14 +111,14 @@ class TableHints:
             return  # the position moved on meanwhile: this hint is for a position gone
         self.shown = found
         self.lines = self.words_for(found, view)
-        self.panel().show(self.lines)
+        self.panel().show(self.lines, f"Hint · {found.worlds} playouts a choice")
 
     def words_for(self, h: Hint, view: State[Any, Any]) -> list[str]:
         """The panel's lines: each choice with its key, how far behind the best, and why."""
         s = self.screen
         words = s.words
         unit = words.HINT_UNIT
-        out = [f"The hard bot's picks ({h.worlds} playouts each):"]
+        out: list[str] = []
         decision = s.query_one("#decision", ChoiceList)
         names = [seat.name for seat in s.table.seats]
         for n, c in enumerate(h.choices):
@@ -130,7 +132,7 @@ class TableHints:
             else:
                 how = f"~{c.behind:.1f} {unit} less"
             reason = s.guard.call("", words.hint_reason, h, n)
-            out.append(f"{f'[{key}] ' if key else ''}{label}: {how}")
+            out.append(f"{f'[{key}] ' if key else ''}{label} — {how}")
             if reason:
                 out.append(f"  {reason}")
         return out
@@ -161,6 +163,8 @@ class TableHints:
         lesson = bool(coach) and bool(coach.first().display)
         for log in s.query("#log"):
             log.display = not on and not lesson
+        if s.is_mounted:
+            s.fit_side(s.query_one("#decision", ChoiceList).shown_count)  # a hint wants the taller strip
 
 
 def _parsed(screen: TableScreen[Any, Any, Any], text: str) -> Any:

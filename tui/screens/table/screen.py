@@ -521,7 +521,8 @@ leaving and resuming later loses nothing, the log included.
             base = max(9, height // 3)
             # The board keeps at least half of what is left under the status lines.
             # Two heights only (short list / long list), so most choices cost no relayout.
-            want = base if rows + 3 <= base else max(base, (height - 4) // 2)
+            tall = rows + 3 > base or self.hints.active  # a long list, or a hint beside it
+            want = max(base, (height - 4) // 2) if tall else base
         if want != self._side_height:  # a new height costs a relayout: only when it changes
             self._side_height = want
             side.styles.height = want
