@@ -188,12 +188,13 @@ def gentle_word(
     return f"Not bad to try, but {label(best)} looked stronger there (by about {loss:.1f} on a quick estimate)."
 
 
-HINT_GENTLE_LOSS: Final[dict[str, float]] = {"crown": 3.0, "fisheries": 2.5, "aquatica": 4.0}
+HINT_GENTLE_LOSS: Final[dict[str, float]] = {"crown": 3.0, "fisheries": 4.0, "aquatica": 3.0}
 """Expected points (PP in Aquatica) below the hint engine's best that earn a gentle word.
-Measured by the review over two games a title against the easy bot (docs/coach.md): about
-one decision in ten of a greedy player's (Crown 11%, Fisheries ~9%, Aquatica ~12%) gives up
-this much, and more of a random player's (15%, ~18%, ~28%): the word marks the clear slips,
-not every small difference. ``tests/bench/coach.py --hints`` prints the shares at the hint's budget."""
+Measured with ``tests/bench/coach.py --hints 24 --seeds 0-3`` (docs/benchmarks.md): about
+one decision in ten of a greedy player's, or fewer, clearly gives up this much (Crown 11%,
+Fisheries 10%, Aquatica 8%), so the word marks the clear slips, not every small difference.
+(A random player's: 9%, 7%, 36%. In Crown and Fisheries the greedy bot's slips are as
+costly as random's, as the review found.)"""
 
 CONFIDENCE: Final = 2.0
 """Standard errors the best must beat the choice made by (as the review's): no word from noise."""
