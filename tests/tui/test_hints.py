@@ -184,3 +184,17 @@ async def test_learn_to_play_gives_its_gentle_word_from_the_hint_engine_without_
         shown = screen.coach.shown
         assert shown is not None and shown.key == "word" and "looked stronger" in shown.text
         assert screen.query_one("#coach").display
+
+
+async def test_h_typed_in_the_filter_box_filters_and_asks_nothing(make_app: Any, home: Path) -> None:
+    from textual.widgets import Input
+
+    app = make_app(Catalog(names=("crown",)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.catalog.table_screen("crown")(solo(home, "crown"))
+        await app.push_screen(screen)
+        assert await decision(pilot, screen)
+        await pilot.press("slash", "h")
+        await pilot.pause()
+        assert screen.query_one("#decision-filter", Input).value == "h"
+        assert not screen.hints.active and not screen.query_one("#hint-panel").display
