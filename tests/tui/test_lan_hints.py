@@ -110,3 +110,24 @@ async def test_hints_on_the_lobby_says_so_h_answers_and_the_record_keeps_it(home
             task.cancel()
         if peer is not None:
             await peer.close()
+
+
+async def test_the_net_layer_and_the_command_line_announce_hints(tmp_path: Path) -> None:
+    import msgspec
+
+    from coldwater.net import messages as m
+    from coldwater.net.cli import _host_parser
+
+    assert _host_parser().parse_args(["--name", "t", "--hints"]).hints is True
+    assert _host_parser().parse_args(["--name", "t"]).hints is False
+    host = await net.open_table(
+        "crown", name="t", seats=["host", "open"], bind="127.0.0.1", advertise=False, save_dir=tmp_path, hints=True
+    )
+    try:
+        assert host.info.hints
+        wire = msgspec.msgpack.decode(msgspec.msgpack.encode(host.info), type=m.TableInfo)
+        assert wire.hints  # what a joining seat is told
+    finally:
+        await host.close()
+    off = m.TableInfo(game="crown", name="t", players=2, content="x")
+    assert b"hints" not in msgspec.msgpack.encode(off)  # off is the default, left off the wire as before
