@@ -198,3 +198,24 @@ async def test_h_typed_in_the_filter_box_filters_and_asks_nothing(make_app: Any,
         await pilot.pause()
         assert screen.query_one("#decision-filter", Input).value == "h"
         assert not screen.hints.active and not screen.query_one("#hint-panel").display
+
+
+async def test_a_hint_at_a_learn_to_play_table_keeps_its_place_beside_the_lessons(make_app: Any, home: Path) -> None:
+    from coldwater.tui.coach import new_table
+    from coldwater.tui.widgets.coach import coached
+
+    app = make_app(Catalog(names=("fisheries",)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        game = app.catalog.get("fisheries")
+        screen = coached(app.catalog.table_screen("fisheries"))(new_table(game))
+        await app.push_screen(screen)
+        assert await decision(pilot, screen)
+        await pilot.press("X")  # lessons off: the coach panel goes, the log would come back
+        await pilot.press("h")
+        await until(lambda: screen.hints.shown is not None)
+        screen.refresh_view()
+        await pilot.pause()
+        assert screen.query_one("#hint-panel").display and not screen.query_one("#log").display
+        await pilot.press("escape")
+        await pilot.pause()
+        assert screen.query_one("#log").display and not screen.query_one("#hint-panel").display

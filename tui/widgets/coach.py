@@ -181,7 +181,7 @@ class CoachedTable:
         log = self.query_one("#log")
         if lesson is None:
             panel.display = False
-            log.display = True
+            log.display = not self.hints.active  # a hint on screen keeps the log's place
             self.look_at(None)
             return
         panel.show(lesson, self.coach.waiting)
