@@ -219,3 +219,31 @@ async def test_a_hint_at_a_learn_to_play_table_keeps_its_place_beside_the_lesson
         await pilot.press("escape")
         await pilot.pause()
         assert screen.query_one("#log").display and not screen.query_one("#hint-panel").display
+
+
+def test_the_reason_names_what_differs_most_in_the_games_words() -> None:
+    from coldwater.core import games
+    from coldwater.core.review import Hint, HintChoice
+    from coldwater.tui.games.fisheries.words import FisheriesWords
+
+    cats = ("preservation cards", "helm icons", "islands", "fish left (tie-break, not points)")
+    h = Hint(
+        game="fisheries",
+        seat=0,
+        ply=9,
+        digest="d",
+        categories=cats,
+        rival="Seat 2",
+        worlds=16,
+        choices=(
+            HintChoice("a", 5.0, 0.0, 0.0, (10.0, 2.0, 3.0, 9.0), 10.0),
+            HintChoice("b", 2.0, 3.0, 0.5, (8.0, 2.1, 3.0, 0.0), 11.0),
+            HintChoice("c", 4.9, 0.1, 0.4, (10.0, 2.0, 3.1, 9.0), 10.0),
+        ),
+    )
+    words = FisheriesWords(games.get("fisheries"), ["Ann", "Gil"])
+    assert words.hint_reason(h, 0) == "+2.0 points from preservation cards; Gil ends 1.0 lower"
+    assert words.hint_reason(h, 1) == "\u22122.0 points from preservation cards"
+    assert words.hint_reason(h, 2) == "close to the best"  # nothing differs by 0.3 or more
+    assert "fish left" not in words.hint_reason(h, 1)  # a tie-break count is never a reason
+    assert words.hint_reason(h, 5) == ""
