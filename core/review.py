@@ -2,7 +2,7 @@
 
 For every *real* decision of one seat (more than one legal choice) the review asks
 :func:`rank_choices` -- the one "evaluate the top choices from one seat's view"
-function, which hints will reuse -- for the expected final margin of the choice made
+function, which hints (:func:`hint`) use too -- for the expected final margin of the choice made
 and of the greedy policy's best few alternatives:
 
 - **Only the view.** The position is ``state.view(seat)`` at that moment; each world
@@ -40,7 +40,7 @@ from .notation import Action
 from .record import GameRecord, initial_state, replay_iter
 from .rng import Rng
 from .search import FastRng, Policy, SearchBot, argmax, draw_chance
-from .state import CHANCE, Game, State
+from .state import CHANCE, Game, Scores, State
 
 
 class ReviewError(ColdwaterError, ValueError):
@@ -209,12 +209,33 @@ def rank_choices(
     `pause` is called before each world (a worker holds or cancels there, as
     ``SearchBot.pause``); it never changes the result.
     """
+    me = _chooser(view)
+    pol = policy if policy is not None else search_policy(game)
+    cands = candidates(view, pol, budget.width, include)
+    sheets = _play_out(game, view, rng, budget, pol, cands, pause)
+    results = [[margin(s.totals, me) for s in column] for column in sheets]
+    return [ChoiceValue(str(a), _mean(res), *_paired(res, results[0])) for a, res in zip(cands, results)]
+
+
+def _chooser(view: State[Any, Any]) -> int:
     me = view.current
     if me is None or me == CHANCE:
         raise ReviewError("nobody is choosing at this position")
-    pol = policy if policy is not None else search_policy(game)
-    cands = candidates(view, pol, budget.width, include)
-    results: list[list[float]] = [[] for _ in cands]
+    return me
+
+
+def _play_out(
+    game: Game[Any, Any],
+    view: State[Any, Any],
+    rng: Rng,
+    budget: ReviewBudget,
+    pol: Policy,
+    cands: Sequence[Action],
+    pause: Callable[[], None] | None,
+) -> list[list[Scores]]:
+    """Each candidate's final score sheets, one per world: the same worlds and playout
+    seeds for every candidate (common random numbers)."""
+    sheets: list[list[Scores]] = [[] for _ in cands]
     for j in range(max(1, budget.worlds)):
         if pause is not None:
             pause()
@@ -225,16 +246,136 @@ def rank_choices(
             st = world.clone() if i < len(cands) - 1 else world
             st.apply(a)  # checked: a choice from the view must be legal in every world
             _playout(st, pol, FastRng(seed), budget.max_plies)
-            results[i].append(margin(st.scores().totals, me))
-    base = results[0]
-    n = len(base)
+            sheets[i].append(st.scores())
+    return sheets
+
+
+def _mean(xs: Sequence[float]) -> float:
+    return sum(xs) / len(xs)
+
+
+def _paired(res: Sequence[float], base: Sequence[float]) -> tuple[float, float]:
+    """Mean and standard error of the paired differences ``res - base``."""
+    diffs = [x - y for x, y in zip(res, base)]
+    n = len(diffs)
+    gain = sum(diffs) / n
+    err = math.sqrt(sum((d - gain) ** 2 for d in diffs) / (n - 1) / n) if n > 1 else 0.0
+    return gain, err
+
+
+# ---- hints at the table (issue 31 item 2) -----------------------------------------
+HINT_SHOWN = 3
+"""Choices a hint shows: the best and the two after it."""
+
+DEFAULT_HINT_BUDGET: dict[str, ReviewBudget] = {
+    # Twice the review's worlds and one candidate more to choose the three shown from: a
+    # hint is one decision, and at the review's budget it took 0.2-0.6 s; twice that
+    # still answers within about a second (tests/bench/coach.py prints its latency).
+    "crown": ReviewBudget(worlds=48, width=5),
+    "fisheries": ReviewBudget(worlds=16, width=5),
+    "aquatica": ReviewBudget(worlds=48, width=5),
+}
+
+
+def hint_budget(game: Game[Any, Any]) -> ReviewBudget:
+    return DEFAULT_HINT_BUDGET.get(game.name, ReviewBudget(worlds=32, width=5))
+
+
+class HintChoice(msgspec.Struct, frozen=True):
+    action: str
+    """Notation; the table words it with the game's own labels."""
+    value: float
+    """Expected final margin in points (own total minus the best rival row)."""
+    behind: float
+    """Expected points below the hint's best choice (paired difference; 0 for the best)."""
+    error: float
+    """Standard error of `behind` (0 for the best, or with a single world)."""
+    own: tuple[float, ...]
+    """The seat's expected final points in each of :attr:`Hint.categories`."""
+    rival: float
+    """The best rival row's expected final total (0 in a game with one row)."""
+
+
+class Hint(msgspec.Struct, frozen=True, kw_only=True):
+    """The best few choices at one position, from the choosing seat's view."""
+
+    game: str
+    seat: int
+    ply: int
+    digest: str
+    """``view.digest()`` of the position: a table shows a hint only at that position."""
+    categories: tuple[str, ...]
+    """The score sheet's categories, as the engine names them."""
+    rival: str
+    """The rival row's label when there is one (``Silent player``, ``Seat 2``); "" for
+    none, "the leader" when the best rival row differs between playouts."""
+    worlds: int
+    choices: tuple[HintChoice, ...]
+    """Best first; at most :data:`HINT_SHOWN`."""
+
+
+def hint(
+    game: Game[Any, Any],
+    view: State[Any, Any],
+    *,
+    budget: ReviewBudget | None = None,
+    seed: int | str = 0,
+    pause: Callable[[], None] | None = None,
+    shown: int = HINT_SHOWN,
+    include: Action | None = None,
+) -> Hint:
+    """The hard bot's policy's best choices at `view`, ranked by playouts to the end.
+
+    The same evaluation as the review (:func:`rank_choices`: determinized worlds,
+    common random numbers), so a hint and a review of the same position agree. The
+    Rng is keyed by the position's digest and `seed`: the same position gives the
+    same hint. Besides the margins, each choice carries the seat's expected points
+    per score category and the best rival's expected total, so the table can say in
+    the game's words what it gains. `include` (a choice just made, for Learn to play's
+    gentle word) is evaluated too and always listed, wherever it ranks.
+    """
+    me = _chooser(view)
+    bud = budget if budget is not None else hint_budget(game)
+    pol = search_policy(game)
+    cands = candidates(view, pol, bud.width, include)
+    digest = view.digest()
+    sheets = _play_out(game, view, Rng(f"hint/{seed}/{digest}"), bud, pol, cands, pause)
+    margins = [[margin(s.totals, me) for s in column] for column in sheets]
+    ranked = sorted(range(len(cands)), key=lambda i: (-_mean(margins[i]), i))
+    order = ranked[: max(1, shown)]
+    if include is not None and 0 not in order:  # (the included choice is candidate 0)
+        order.append(0)
+    best = margins[order[0]]
+    first = sheets[order[0]][0]
+    rivals = {_rival_row(s.totals, me) for column in sheets for s in column}
+    rival = "" if len(first.totals) < 2 else (first.labels[rivals.pop()] if len(rivals) == 1 else "the leader")
     out = []
-    for a, res in zip(cands, results):
-        diffs = [x - y for x, y in zip(res, base)]
-        gain = sum(diffs) / n
-        err = math.sqrt(sum((d - gain) ** 2 for d in diffs) / (n - 1) / n) if n > 1 else 0.0
-        out.append(ChoiceValue(str(a), sum(res) / n, gain, err))
-    return out
+    for i in order:
+        behind, err = _paired(best, margins[i])
+        column = sheets[i]
+        own = tuple(_mean([s.rows[me][c] for s in column]) for c in range(len(first.categories)))
+        rival_total = _mean([_rival_total(s.totals, me) for s in column])
+        out.append(HintChoice(str(cands[i]), _mean(margins[i]), behind, err, own, rival_total))
+    return Hint(
+        game=game.name,
+        seat=me,
+        ply=view.ply,
+        digest=digest,
+        categories=first.categories,
+        rival=rival,
+        worlds=max(1, bud.worlds),
+        choices=tuple(out),
+    )
+
+
+def _rival_row(totals: Sequence[float], seat: int) -> int:
+    others = [j for j in range(len(totals)) if j != seat]
+    return max(others, key=lambda j: (totals[j], -j)) if others else seat
+
+
+def _rival_total(totals: Sequence[float], seat: int) -> float:
+    j = _rival_row(totals, seat)
+    return float(totals[j]) if j != seat else 0.0
 
 
 def review_decision(

@@ -76,6 +76,7 @@ def _host_parser() -> argparse.ArgumentParser:
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option (repeatable)")
     p.add_argument("--no-advertise", action="store_true", help="do not announce the table with zeroconf")
     p.add_argument("--no-watchers", action="store_true", help="let nobody watch the game (default: anyone may)")
+    p.add_argument("--hints", action="store_true", help="every seat may ask for the coach's hint, h (default: off)")
     p.add_argument(
         "--max-watchers",
         type=int,
@@ -268,6 +269,7 @@ async def _host(game: Game[Any, Any], ns: argparse.Namespace) -> int:
             advertise=not ns.no_advertise,
             watchers=0 if ns.no_watchers else ns.max_watchers,
             dealer=ns.dealer,
+            hints=ns.hints,
         )
     except (ValueError, OSError) as e:
         print(f"coldwater: {e}", file=sys.stderr)

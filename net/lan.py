@@ -76,6 +76,7 @@ async def open_table(
     turn_timer: int = TURN_TIMER,
     time_bank: int = TIME_BANK,
     strict_clock: bool = False,
+    hints: bool = False,
 ) -> TableHost:
     """A listening (and, unless `advertise` is False, advertised) table; then ``await host.run()``.
 
@@ -86,7 +87,8 @@ async def open_table(
     (the default) gives the game its :func:`default_dealer`. `turn_timer`: seconds a seat has for
     each move before its `time_bank` (seconds for the game) drains (0: no clock); `strict_clock`:
     a bot plays a seat out of time at once, else only an absent one's (docs/lan.md, "The turn
-    clock"). A `name` or `host_name` that breaks
+    clock"). `hints`: every seat may ask for the coach's hint (announced in the table's info, so
+    the lobby and the record say so). A `name` or `host_name` that breaks
     the name rule (net/names.py) raises :class:`~coldwater.net.names.BadName` before anything listens.
     """
     name = check_name(name)
@@ -116,6 +118,7 @@ async def open_table(
         time_bank=time_bank,
         strict_clock=strict_clock,
     )
+    host.info.hints = hints  # (set here, not in TableHost: it is only announced, the host enforces nothing)
     await host.listen()
     if advertise:
         adv = Advertiser(
@@ -336,6 +339,7 @@ async def open_rematch(old: TableHost, *, advertise: bool | None = None) -> Tabl
         save_dir=old.save_dir,
         watchers=info.watch,
         dealer=info.dealer,
+        hints=info.hints,
     )
     try:
         new = await open_table(old.game, port=old.port, **kwargs)

@@ -135,6 +135,8 @@ class TableInfo(msgspec.Struct, omit_defaults=True):
     the dealer's secret (a game with no sealed values needs no escrow, only another remote seat)."""
     watch: int = 16
     """The most watchers the table admits at once (0: it admits none)."""
+    hints: bool = False
+    """The host turned hints on for everyone: each seat may ask for the coach's hint (``h``)."""
     dealer: Literal["committed", "fair"] = "committed"
     """Who deals sealed values: the host's committed dealer, or the fair dealer nobody sees through
     (net/fairdeal: every seat holds only its own view; games in ``fairdeal.seat.WIRED`` only)."""

@@ -92,22 +92,41 @@ class Coach:
     def chose(
         self, game: Game[Any, Any], view: State[Any, Any], action: Action, label: Callable[[Action], str]
     ) -> None:
-        """The person chose `action` in `view`: a gentle word first if it was clearly weak.
-
-        The lesson on screen is done with: choosing is the best "got it". What comes next
-        is not known until the table asks again (:meth:`see`), so only a lesson that fits
-        any decision (a word, a flow lesson) may take the panel now."""
+        """The person chose `action` in `view`. The lesson on screen is done with: choosing is
+        the best "got it". What comes next is not known until the table asks again (:meth:`see`),
+        so only a lesson that fits any decision (a word, a flow lesson) may take the panel now.
+        (The gentle word on the choice comes later, from the hint engine off the UI thread:
+        :meth:`word`.)"""
         if self.off:
             return
-        legal = view.legal()
-        word = tutor.gentle_word(
-            action, tutor.greedy_ranking(game, view, legal), label, threshold=self.book.GENTLE_LOSS
-        )
         self.shown = None
         self.now = None
-        if word is not None:
-            self.queue.insert(0, Lesson("word", "A gentle word", word, "choices"))
         self._advance()
+
+    def word(
+        self,
+        game: str,
+        action: Action,
+        ranked: tutor.Ranking,
+        label: Callable[[Action], str],
+        *,
+        threshold: float | None = None,
+    ) -> bool:
+        """A gentle word on `action` first, if `ranked` (the hint engine's, see
+        :func:`tutor.hint_ranking`) says it was clearly weak; True when one was shown.
+        `threshold` is for another ranking's scale (default: the hint engine's)."""
+        if self.off:
+            return False
+        if threshold is None:
+            threshold = tutor.HINT_GENTLE_LOSS.get(game, tutor.GENTLE_LOSS)
+        text = tutor.gentle_word(action, ranked, label, threshold=threshold)
+        if text is None:
+            return False
+        # Shown at once, while the choice is fresh: a lesson on screen waits, first in the queue.
+        if self.shown is not None:
+            self.queue.insert(0, self.shown)
+        self.shown = self.last = Lesson("word", "A gentle word", text, "choices")
+        return True
 
     def game_over(self, view: State[Any, Any], seat: int) -> Lesson | None:
         """The closing lesson (None if the lessons were skipped); shown once."""

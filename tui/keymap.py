@@ -42,6 +42,7 @@ DEFAULT: tuple[Key, ...] = (
     Key("table", "board_up", "pageup", "Scroll board up", show=False, priority=True),
     Key("table", "choose", "enter", "Choose", show=False),
     Key("table", "done", "e", "End turn"),
+    Key("table", "hint", "h", "Hint", show=False),  # in ? Help: Aquatica's 80-column footer has no room
     Key("table", "undo", "ctrl+z", "Undo"),
     Key("table", "filter", "slash", "Filter", show=False),
     Key("table", "dont_ask", "exclamation_mark", "Always this", show=False),
@@ -113,12 +114,15 @@ SCREEN_SCOPES: tuple[tuple[str, ...], ...] = (
 """Which scopes one screen answers to together (with ``app`` everywhere): a key may not
 mean two things on one screen, so a remap is refused when it would."""
 
+HINT_KEY: str = "h"
+"""The default key of a hint at the table (``table.hint``); never a choice hotkey either."""
+
 DONE_KEY: str = "e"
 """The fixed key of "End your turn" / done / pass (``table.done``); never a choice hotkey."""
 
-CHOICE_KEYS: str = "1234567890abcdfghijklmnopqrstuvwxyz"
-"""Hotkeys for legal choices, in order: the first 35 choices get one each (no ``e``:
-that is the done key on every turn)."""
+CHOICE_KEYS: str = "1234567890abcdfgijklmnopqrstuvwxyz"
+"""Hotkeys for legal choices, in order: the first 34 choices get one each (no ``e``:
+that is the done key on every turn; no ``h``: that asks for a hint)."""
 
 PANE_SLOTS: tuple[str, ...] = ("f4", "f5", "f6")
 """Default keys of a game's own panes (``table.pane1`` ...), in the order it declares them;

@@ -164,6 +164,12 @@ class LanTable:
         peer = self.player
         return peer.hand_over(clock.seat) if peer is not None else "a watcher holds no seat"
 
+    @property
+    def hints_on(self) -> bool:
+        """The host turned hints on for everyone at this table (its announced TableInfo)."""
+        info = self.party.info
+        return info.hints if info is not None else False
+
     def take_back(self) -> bool:
         """The person takes the seat back from the bot (False: the bot did not have it)."""
         return self.player is not None and self.player.take_back()

@@ -74,6 +74,8 @@ class OpenTable(msgspec.Struct, tag="open", frozen=True, kw_only=True):
     """Seconds a seat has for each move (0: no clock), as the host form's Turn timer field."""
     strict: bool = False
     """A strict clock (a bot plays a seat out of time at once), as the host form's Out of time field."""
+    hints: bool = False
+    """Every seat may ask for hints, as the host form's Hints field."""
 
 
 class ListTables(msgspec.Struct, tag="list", frozen=True):
@@ -509,6 +511,7 @@ class ServerTables:
                 dealer=req.dealer or net.default_dealer(game),
                 turn_timer=req.turn,
                 strict_clock=req.strict,
+                hints=req.hints,
             )
         except Exception as e:  # bad options, a port: said plainly to the asker
             return f"cannot open the table: {e}"

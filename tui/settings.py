@@ -37,6 +37,8 @@ class FormMemory(msgspec.Struct, kw_only=True):
     """LAN host: the most people who may watch (0: nobody)."""
     dealer: str = ""
     """LAN host: "fair" or "committed" ("": the game's default)."""
+    hints: bool = False
+    """LAN host: hints on for everyone at the table."""
 
 
 class Settings(msgspec.Struct, kw_only=True):

@@ -13,10 +13,13 @@ The tutor teaches each key once: ``taught`` is the set of keys shown so far,
 kept by the caller (the coach saves it in the game's record meta, so a resumed
 lesson game does not repeat itself).
 
-The gentle word reads a ranking of (action, estimated value) pairs. Today the
-ranking is the game's greedy bot's ``values`` (:func:`greedy_ranking`); the
-review engine's hint ranking can be passed instead without changing anything
-here.
+The gentle word reads a ranking of (action, estimated value) pairs: the hint
+engine's (:func:`hint_ranking`, from ``core.review.hint`` with the choice made
+included, run off the UI thread by the coached table), in expected points at the
+end of the game; :data:`HINT_GENTLE_LOSS` says how far below the best earns a word.
+The game's greedy bot's ``values`` (:func:`greedy_ranking`, on each book's own
+``GENTLE_LOSS`` scale) stand in where the hint cannot be had (the coached table
+falls back to them).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from typing import Any, Final, Protocol, cast
 import msgspec
 
 from coldwater.core.notation import Action
+from coldwater.core.review import Hint
 from coldwater.core.state import Game, State
 
 LOOKS: Final[dict[str, str]] = {
@@ -236,6 +240,32 @@ def gentle_word(
     if loss < threshold:
         return None
     return f"Not bad to try, but {label(best)} looked stronger there (by about {loss:.1f} on a quick estimate)."
+
+
+HINT_GENTLE_LOSS: Final[dict[str, float]] = {"crown": 3.0, "fisheries": 4.0, "aquatica": 3.0}
+"""Expected points (PP in Aquatica) below the hint engine's best that earn a gentle word.
+Measured with ``tests/bench/coach.py --hints 24 --seeds 0-3`` (docs/benchmarks.md): about
+one decision in ten of a greedy player's, or fewer, clearly gives up this much (Crown 11%,
+Fisheries 10%, Aquatica 8%), so the word marks the clear slips, not every small difference.
+(A random player's: 9%, 7%, 36%. In Crown and Fisheries the greedy bot's slips are as
+costly as random's, as the review found.)"""
+
+CONFIDENCE: Final = 2.0
+"""Standard errors the best must beat the choice made by (as the review's): no word from noise."""
+
+
+def hint_ranking(h: Hint, chosen: Action, parse: Callable[[str], Action]) -> list[tuple[Action, float]]:
+    """The hint engine's ranking for :func:`gentle_word`: the choice made, and the hint's best
+    beside it only when it beat the choice clearly (by more than :data:`CONFIDENCE` standard
+    errors of their paired difference). `h` must include `chosen` (``hint(..., include=...)``);
+    if it does not, the ranking is empty (no guess)."""
+    mine = next((c for c in h.choices if c.action == str(chosen)), None)
+    if mine is None:
+        return []
+    best = h.choices[0]
+    if best.action == mine.action or mine.behind <= CONFIDENCE * mine.error:
+        return [(chosen, mine.value)]
+    return [(parse(best.action), best.value), (chosen, mine.value)]
 
 
 def greedy_ranking(game: Game[Any, Any], view: State[Any, Any], legal: Sequence[Action]) -> list[tuple[Action, float]]:

@@ -415,6 +415,7 @@ class Table:
     # ---- what a LAN table has and a local one does not (net/play/tablelike.py) ----
     can_undo = True
     lan_role = ""
+    hints_on = True  # solo and hotseat: the person asks, nobody else is at the table to mind
     before_step: State[Any, Any] | None = None  # one step per drive: the screen's own view before it serves
     opening_note = ""
     bot_plays = False  # a local seat's person is at the keyboard: no turn timer here

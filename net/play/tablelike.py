@@ -72,6 +72,11 @@ class TableLike(Protocol):
         """Whose LAN table this is: "host" / "host-failover", "seat" or "watcher" ("" at a local table)."""
 
     @property
+    def hints_on(self) -> bool:
+        """Whether ``h`` gives hints here: at every local table (solo, hotseat); at a LAN
+        table only where its host turned hints on for everyone (``TableInfo.hints``)."""
+
+    @property
     def before_step(self) -> State[Any, Any] | None:
         """While a step's Applied is emitted, the view just before it, where the table knows it
         (a LAN table's steps may come in a burst); None: the screen's own view taken before it."""

@@ -54,13 +54,13 @@ from coldwater.core import games
 from coldwater.core import record as record_mod
 from coldwater.core.notation import Action
 from coldwater.core.record import GameRecord
-from coldwater.core.review import SeatReview, default_budget, review_seat, summarize
+from coldwater.core.review import Hint, SeatReview, default_budget, hint, hint_budget, review_seat, summarize
 from coldwater.core.rng import Rng
 from coldwater.core.search import SearchBot
 from coldwater.core.state import Bot, Game, State
 from coldwater.net.play import framing
 
-PROTOCOL = 3
+PROTOCOL = 4
 """Bumped when a message changes; a worker of another protocol is refused."""
 
 MAX_FRAME = 16 << 20
@@ -175,6 +175,24 @@ class Review(msgspec.Struct, tag="review", kw_only=True):
     seed: str = "0"
 
 
+class HintAsk(msgspec.Struct, tag="hint", kw_only=True):
+    """The best few choices at one position (``core.review.hint``), from its seat's view
+    encoded as for Think; answered by Hinted."""
+
+    id: int
+    game: str
+    content: str | None
+    content_hash: str
+    ply: int
+    view: bytes
+    digest: str
+    seed: str = "0"
+    depth: int = 1
+    """The hint's worlds times this (as a review's ``--depth``)."""
+    include: str = ""
+    """A choice to evaluate and list whatever its rank (notation; "" for none)."""
+
+
 class Cancel(msgspec.Struct, tag="cancel"):
     """Stop request `id` at its next iteration (its table closed)."""
 
@@ -219,6 +237,12 @@ class Reviewed(msgspec.Struct, tag="reviewed"):
     """The ``core.review.SeatReview``, MessagePack."""
 
 
+class Hinted(msgspec.Struct, tag="hinted"):
+    id: int
+    hint: bytes
+    """The ``core.review.Hint``, MessagePack."""
+
+
 class Stopped(msgspec.Struct, tag="stopped"):
     id: int
 
@@ -228,8 +252,8 @@ class Failed(msgspec.Struct, tag="failed"):
     error: str
 
 
-ToWorker = Think | Review | Cancel | Hold | Go
-FromWorker = Ready | Chose | Progress | Reviewed | Stopped | Failed
+ToWorker = Think | Review | HintAsk | Cancel | Hold | Go
+FromWorker = Ready | Chose | Progress | Reviewed | Hinted | Stopped | Failed
 
 _encoder = msgspec.msgpack.Encoder()
 _from_worker = msgspec.msgpack.Decoder(FromWorker)
@@ -297,6 +321,10 @@ class Thinker:
         self._lock: asyncio.Lock | None = None
         self._held = False
         """A Hold was sent and its Go not yet."""
+        self.hints_asked: collections.deque[int] = collections.deque(maxlen=20)
+        """Request ids of the latest hints sent to the worker (tests check a cancelled one ends)."""
+        self.late: collections.deque[str] = collections.deque(maxlen=20)
+        """Kinds of the answers that came for a request nobody waited for any more (tests)."""
         self._stderr: collections.deque[str] = collections.deque(maxlen=8)
         """The worker's last lines on stderr, for a notice when it dies."""
 
@@ -476,6 +504,71 @@ class Thinker:
         except (msgspec.DecodeError, msgspec.ValidationError) as e:
             raise WorkerTrouble(f"its review does not decode: {e}") from None
 
+    # ---- a hint at the table ------------------------------------------------------
+    async def hint(
+        self,
+        game: Game[Any, Any],
+        content: str | None,
+        view: State[Any, Any],
+        *,
+        depth: int = 1,
+        include: Action | None = None,
+    ) -> Hint:
+        """The best few choices at `view` (``core.review.hint``), in the worker, or in a thread
+        when the worker cannot (the same hint: it is deterministic for the position).
+        `include` is evaluated and listed too (Learn to play's gentle word on a choice made).
+        Cancelling the awaiting task stops it at its next world."""
+        if self._usable() and _rebuildable(game, content):
+            if self._lock is None:
+                self._lock = asyncio.Lock()
+            async with self._lock:
+                try:
+                    return await self._remote_hint(game, content, view, depth, include)
+                except WorkerTrouble as e:
+                    self._fault(str(e))
+        return await hint_here(game, view, depth=depth, include=include)
+
+    async def _remote_hint(
+        self, game: Game[Any, Any], content: str | None, view: State[Any, Any], depth: int, include: Action | None
+    ) -> Hint:
+        proc = await self._ensure()
+        rid = self._next_id
+        self._next_id += 1
+        fut: asyncio.Future[FromWorker] = asyncio.get_running_loop().create_future()
+        self._pending[rid] = fut
+        self.hints_asked.append(rid)
+        job = HintAsk(
+            id=rid,
+            game=game.name,
+            content=content,
+            content_hash=game.content_hash,
+            ply=view.ply,
+            view=view.encode(),
+            digest=view.digest(),
+            depth=depth,
+            include="" if include is None else str(include),
+        )
+        try:
+            self._send(proc, job)
+            reply = await asyncio.shield(fut)  # no clock: a hint's budget is in worlds
+        except asyncio.CancelledError:
+            with contextlib.suppress(Exception):
+                self._send(proc, Cancel(rid))
+            raise
+        finally:
+            self._pending.pop(rid, None)
+        if isinstance(reply, Failed):
+            raise WorkerTrouble(f"it could not find a hint: {reply.error}")
+        if not isinstance(reply, Hinted):
+            raise WorkerTrouble(f"it answered {type(reply).__name__} to a hint")
+        try:
+            got = msgspec.msgpack.decode(reply.hint, type=Hint)
+        except (msgspec.DecodeError, msgspec.ValidationError) as e:
+            raise WorkerTrouble(f"its hint does not decode: {e}") from None
+        if got.digest != view.digest():
+            raise WorkerTrouble("its hint is for another position")
+        return got
+
     # ---- the process -----------------------------------------------------------
     async def _ensure(self) -> asyncio.subprocess.Process:
         if self._proc is not None and self._proc.returncode is None:
@@ -562,7 +655,8 @@ class Thinker:
                 fut = self._pending.get(msg.id)
                 if fut is not None and not fut.done():
                     fut.set_result(msg)
-                # else: the answer to a request that was cancelled meanwhile
+                else:  # the answer to a request that was cancelled meanwhile
+                    self.late.append(type(msg).__name__)
         except WorkerTrouble as e:
             why = str(e)
         code = await proc.wait() if why == "it exited" else None
@@ -692,6 +786,24 @@ async def review_here(
         raise
 
 
+async def hint_here(
+    game: Game[Any, Any], view: State[Any, Any], *, depth: int = 1, include: Action | None = None
+) -> Hint:
+    """A hint in a thread of this process (the fallback); cancelling stops it at its next world."""
+    stop = threading.Event()
+
+    def pause() -> None:
+        if stop.is_set():
+            raise ThinkingStopped
+
+    try:
+        budget = hint_budget(game).deeper(depth)
+        return await asyncio.to_thread(hint, game, view, budget=budget, pause=pause, include=include)
+    except asyncio.CancelledError:
+        stop.set()
+        raise
+
+
 def _rebuildable(game: Game[Any, Any], content: str | None) -> bool:
     """Whether a worker can load `game` as it is here: a registered game, with its
     packaged card data or a person's file (a test's own game object cannot be)."""
@@ -723,6 +835,8 @@ __all__ = [
     "Failed",
     "FromWorker",
     "Go",
+    "HintAsk",
+    "Hinted",
     "Hold",
     "Progress",
     "Ready",
@@ -737,6 +851,7 @@ __all__ = [
     "ToWorker",
     "WorkerTrouble",
     "frame",
+    "hint_here",
     "read_frame",
     "review_here",
     "worker_command",

@@ -22,7 +22,7 @@ from typing import IO, Any
 import msgspec
 
 from coldwater.core import games, record
-from coldwater.core.review import default_budget, review_seat, summarize
+from coldwater.core.review import default_budget, hint, hint_budget, review_seat, summarize
 from coldwater.core.search import SearchBot
 from coldwater.core.state import Game, State
 from coldwater.net.play.files import read_content
@@ -34,6 +34,8 @@ from coldwater.net.play.thinker import (
     Failed,
     FromWorker,
     Go,
+    HintAsk,
+    Hinted,
     Hold,
     Progress,
     Ready,
@@ -58,7 +60,7 @@ class _Cancelled(Exception):
 class Worker:
     def __init__(self, out: IO[bytes]) -> None:
         self.out = out
-        self.jobs: queue.SimpleQueue[Think | Review] = queue.SimpleQueue()
+        self.jobs: queue.SimpleQueue[Think | Review | HintAsk] = queue.SimpleQueue()
         self.lock = threading.Lock()
         self.cancelled: set[int] = set()
         self.finished = 0
@@ -106,13 +108,19 @@ class Worker:
         self.send(Ready(PROTOCOL, os.getpid()))
         while True:
             job = self.jobs.get()
-            reply = self.think(job) if isinstance(job, Think) else self.review(job)
+            reply: FromWorker
+            if isinstance(job, Think):
+                reply = self.think(job)
+            elif isinstance(job, HintAsk):
+                reply = self.hint(job)
+            else:
+                reply = self.review(job)
             with self.lock:
                 self.cancelled.discard(job.id)
                 self.finished = max(self.finished, job.id)
             self.send(reply)
 
-    def game(self, job: Think | Review) -> Game[Any, Any]:
+    def game(self, job: Think | Review | HintAsk) -> Game[Any, Any]:
         key = (job.game, job.content, job.content_hash)
         game = self.games.get(key)
         if game is None:
@@ -128,7 +136,7 @@ class Worker:
             self.games[key] = game
         return game
 
-    def pauser(self, job: Think | Review) -> Callable[[], None]:
+    def pauser(self, job: Think | Review | HintAsk) -> Callable[[], None]:
         """Called between a search's iterations (a review's worlds): wait while the app
         handles a key, stop if the job was cancelled."""
 
@@ -159,6 +167,30 @@ class Worker:
         except Exception as e:
             return Failed(job.id, f"{type(e).__name__}: {e}")
 
+    def hint(self, job: HintAsk) -> Hinted | Stopped | Failed:
+        pause = self.pauser(job)
+        try:
+            pause()
+            game = self.game(job)
+            view = self.view(game, job.view, job.ply, job.digest)
+            include = game.parse_action(job.include) if job.include else None
+            budget = hint_budget(game).deeper(job.depth)
+            found = hint(game, view, budget=budget, seed=job.seed, pause=pause, include=include)
+            return Hinted(job.id, msgspec.msgpack.encode(found))
+        except _Cancelled:
+            return Stopped(job.id)
+        except Exception as e:
+            return Failed(job.id, f"{type(e).__name__}: {e}")
+
+    @staticmethod
+    def view(game: Game[Any, Any], data: bytes, ply: int, digest: str) -> State[Any, Any]:
+        """A seat's view as the app encoded it, checked against the app's digest."""
+        st = game.state_type
+        view: State[Any, Any] = st(msgspec.msgpack.decode(data, type=st.DATA), seed=None, ply=ply)
+        if view.digest() != digest:
+            raise ValueError("the view decoded here is not the app's position")
+        return view
+
     def think(self, job: Think) -> Chose | Stopped | Failed:
         t0 = time.perf_counter()
         pause = self.pauser(job)
@@ -166,10 +198,7 @@ class Worker:
         try:
             pause()
             game = self.game(job)
-            st = game.state_type
-            view: State[Any, Any] = st(msgspec.msgpack.decode(job.view, type=st.DATA), seed=None, ply=job.ply)
-            if view.digest() != job.digest:
-                raise ValueError("the view decoded here is not the app's position")
+            view = self.view(game, job.view, job.ply, job.digest)
             bot = timed(game.bot(job.bot))
             if job.budget is not None:
                 if not isinstance(bot, SearchBot):

@@ -3,6 +3,7 @@
     .venv/bin/python tests/bench/coach.py [--titles crown,fisheries,aquatica] [--seeds 0-5]
         [--levels random,greedy,hard] [--depth 1] [--continuations 16] [--advice 3] [--jobs 2]
     .venv/bin/python tests/bench/coach.py --report FILE
+    .venv/bin/python tests/bench/coach.py --hints 12 [--titles ...] [--seeds 0-1]
 
 For each title and seed, a 2-player game is played with seat 1 by the level and seat 2
 by ``greedy`` (the same opponent for every level); seat 1's decisions are reviewed at
@@ -23,7 +24,16 @@ the default budget (``--depth``). Printed:
   per decision (what a hint at the same budget would take: median, 95th percentile).
 
 Each game writes one JSON line to stderr as it ends; ``--report FILE`` prints the
-figures from a file of such lines. Figures only; nothing here fails.
+figures from a file of such lines.
+
+``--hints N`` measures hints instead (``h`` at the table): for each title and seed, a
+greedy 2-player game's seat-1 decisions, N of them spread over the game, are asked of
+the bots' worker process (``Thinker.hint``, the app's way, round trip included) at the
+default hint budget; printed: **hint latency** per title (median, max seconds), and the
+**gentle word's** share of decisions (Learn to play: a greedy and a random seat's
+decisions whose hint-engine loss reaches ``tutor.HINT_GENTLE_LOSS``).
+
+Figures only; nothing here fails.
 """
 
 from __future__ import annotations
@@ -149,6 +159,60 @@ def report(rows: list[dict[str, Any]]) -> None:
             print(f"  per decision (a hint at this budget): median {statistics.median(per):.2f} s, p95 {p95:.2f} s")
 
 
+def _hint_positions(title: str, seed: str, level: str, n: int) -> list[Any]:
+    """`n` of seat 1's decision views, spread over a 2-player game (seat 1 by `level`, seat 2 greedy)."""
+    from coldwater.core.review import decisions
+    from coldwater.core.simulate import simulate
+
+    game = games.get(title)
+    res = next(simulate(game, 2, 1, f"hints/{seed}", bot=f"{level},greedy", records=True))
+    assert res.record is not None
+    ds = list(decisions(res.record, game, 0))
+    step = max(1, len(ds) // max(1, n))
+    return ds[::step][:n]
+
+
+async def _hints(titles: list[str], seeds: list[str], n: int) -> None:
+    from coldwater.core.review import hint_budget
+    from coldwater.net.play.thinker import Thinker
+    from coldwater.tui import tutor
+
+    thinker = Thinker()
+    try:
+        for title in titles:
+            game = games.get(title)
+            took: list[float] = []
+            losses: dict[str, list[float]] = {"greedy": [], "random": []}
+            threshold = tutor.HINT_GENTLE_LOSS[title]
+            for seed in seeds:
+                for level in ("greedy", "random"):
+                    for d in _hint_positions(title, seed, level, n):
+                        t0 = time.perf_counter()
+                        await thinker.hint(game, None, d.view)
+                        took.append(time.perf_counter() - t0)
+                        # The gentle word's question: how far below the best was the choice made?
+                        h = await thinker.hint(game, None, d.view, include=d.chosen)
+                        ranked = tutor.hint_ranking(h, d.chosen, game.parse_action)
+                        losses[level].append(max(v for _, v in ranked) - ranked[-1][1] if ranked else 0.0)
+            took.sort()
+            b = hint_budget(game)
+            print(
+                f"{title}: hint latency over {len(took)} positions ({b.worlds} worlds, {b.width} candidates): "
+                f"median {statistics.median(took):.2f} s, max {took[-1]:.2f} s"
+            )
+            unit = "PP" if title == "aquatica" else "points"
+            for level, lost in losses.items():
+                share = sum(x >= threshold for x in lost) / max(1, len(lost))
+                cuts = ", ".join(f">= {t}: {sum(x >= t for x in lost) / max(1, len(lost)):.0%}" for t in (2, 3, 4, 5))
+                print(
+                    f"  gentle word (>= {threshold} {unit}) after {share:.0%} of a {level} seat's "
+                    f"{len(lost)} decisions (clear losses {cuts})"
+                )
+    finally:
+        await thinker.close()
+        assert not thinker.notices, list(thinker.notices)
+
+
 def _seeds(text: str) -> list[str]:
     if "-" in text and text.replace("-", "").isdigit():
         a, b = text.split("-")
@@ -166,7 +230,13 @@ def main() -> None:
     p.add_argument("--continuations", type=int, default=16)
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--report")
+    p.add_argument("--hints", type=int, default=0, help="measure hints at N positions per game instead")
     a = p.parse_args()
+    if a.hints:
+        import asyncio
+
+        asyncio.run(_hints(a.titles.split(","), _seeds(a.seeds), a.hints))
+        return
     if a.report:
         with open(a.report) as f:
             report([json.loads(line) for line in f if line.startswith("{")])

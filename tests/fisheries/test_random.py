@@ -36,7 +36,7 @@ def test_replay_in_another_process_gives_identical_digests(tmp_path, options: di
     path = tmp_path / "game.json"
     records.save(rec, path)
     code = (
-        "import sys; from coldwater.core import record; from coldwater.net import records; "
+        "import sys; from coldwater.core import record; from coldwater.net.play import records; "
         "r = records.load(sys.argv[1]); print(record.replay(r).digest())"
     )
     out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True)

@@ -12,11 +12,14 @@ import pytest
 from coldwater.core import games
 from coldwater.core.crown.model import COLOUR_LOCATION, LOCATION_TITLES, CrownData
 from coldwater.core.notation import Action, _tag_of
+from coldwater.core.review import Hint, HintChoice, ReviewBudget, hint
 from coldwater.core.rng import Rng
 from coldwater.core.state import CHANCE, State
 from coldwater.tui import tutor
 
 OPTIONS: dict[str, Any] = {"crown": None, "fisheries": None, "aquatica": {"module": "goals"}}
+GENTLE_BUDGET = ReviewBudget(worlds=8, width=3)
+"""A small hint budget: 30 decisions of a whole game are evaluated here, in the test's process."""
 
 
 def play(name: str) -> list[tuple[State[Any, Any], list[Action], list[tutor.Lesson]]]:
@@ -169,6 +172,33 @@ def test_the_gentle_word_speaks_only_when_the_loss_is_clearly_large() -> None:
     assert tutor.gentle_word(b, [(a, 3.0)]) is None  # chosen not in the ranking: no guess
 
 
+def _hint(*choices: tuple[str, float, float, float]) -> Hint:
+    return Hint(
+        game="crown",
+        seat=0,
+        ply=0,
+        digest="",
+        categories=(),
+        rival="",
+        worlds=8,
+        choices=tuple(HintChoice(a, v, b, e, (), 0.0) for a, v, b, e in choices),
+    )
+
+
+def test_the_hint_ranking_keeps_the_best_only_when_it_beat_the_choice_clearly() -> None:
+    g = games.get("crown")
+    a, b = g.parse_action("end"), g.parse_action("skip")
+    clear = _hint(("end", 9.0, 0.0, 0.0), ("skip", 4.0, 5.0, 1.0))
+    assert tutor.hint_ranking(clear, b, g.parse_action) == [(a, 9.0), (b, 4.0)]
+    word = tutor.gentle_word(b, tutor.hint_ranking(clear, b, g.parse_action), threshold=3.0)
+    assert word is not None and "5.0" in word
+    noisy = _hint(("end", 9.0, 0.0, 0.0), ("skip", 4.0, 5.0, 3.0))  # 5 points behind, but within 2 errors
+    assert tutor.hint_ranking(noisy, b, g.parse_action) == [(b, 4.0)]
+    assert tutor.gentle_word(b, tutor.hint_ranking(noisy, b, g.parse_action), threshold=3.0) is None
+    assert tutor.hint_ranking(clear, a, g.parse_action) == [(a, 9.0)]  # the best itself: no word
+    assert tutor.hint_ranking(clear, g.parse_action("taketop"), g.parse_action) == []  # not evaluated: no guess
+
+
 @GAMES
 def test_the_greedy_ranking_gives_a_word_for_its_worst_choice_and_none_for_its_best(name: str) -> None:
     g = games.get(name)
@@ -225,6 +255,9 @@ def test_the_coach_keeps_what_was_shown_in_the_meta_and_a_new_coach_does_not_rep
             bot = worst if decisions % 2 else bots[0]
             action = bot.choose(view, rng.fork(state.ply))
             coach.chose(g, view, action, str)
+            # The word comes from the hint engine (the coached table runs it off the UI thread).
+            found = hint(g, view, budget=GENTLE_BUDGET, include=action)
+            coach.word(name, action, tutor.hint_ranking(found, action, g.parse_action), str)
             while coach.shown is not None:
                 shown.extend(coach.shown.keys)
                 words += coach.shown.key == "word"

@@ -16,9 +16,9 @@ import re
 import socket
 import subprocess
 from collections.abc import AsyncIterator, Callable
-from typing import Any
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import asyncssh
 import pytest

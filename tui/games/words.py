@@ -22,13 +22,15 @@ the rest.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 import msgspec
 
 from coldwater.core.clock import Clock
 from coldwater.core.notation import Action
+from coldwater.core.review import Hint
 from coldwater.core.state import CHANCE, Game, State
 
 S = TypeVar("S", bound=State[Any, Any])
@@ -48,6 +50,11 @@ class Choice(msgspec.Struct, Generic[V], frozen=True):
     label: str
     value: V
     group: str = ""
+
+
+HINT_NOTABLE = 0.3
+"""Expected points a score category must differ by to be named in a hint's reason: below
+that, the playouts' noise (a few tenths at the hint's budget) would be the reason."""
 
 
 DONE_TAGS: frozenset[str] = frozenset({"end", "pass", "done", "stop"})
@@ -149,3 +156,51 @@ class TableWords(Generic[S, A, C]):
     def summarize_chance(self, lines: list[str]) -> list[str]:
         """Several chance lines in fewer words (default: as they are)."""
         return lines
+
+    # ---- hints (issue 31; the frame's hint panel) -------------------------------------
+    HINT_UNIT: ClassVar[str] = "points"
+    """What the game's margins are counted in ("PP" in Aquatica)."""
+
+    HINT_TERMS: ClassVar[dict[str, str]] = {}
+    """The engine's score categories in the game's words for a hint's reason; a category
+    mapped to "" is never a reason (a tie-break count). Unlisted ones are used as named."""
+
+    def hint_term(self, category: str) -> str:
+        return self.HINT_TERMS.get(category, category)
+
+    def hint_rival(self, label: str) -> str:
+        """The rival row of a hint in words: a seat's name, "the Silent player", "the leader"."""
+        m = re.fullmatch(r"Seat (\d+)", label)
+        if m:
+            return self.seat_name(int(m[1]) - 1)
+        return label if label.startswith("the ") else f"the {label}"
+
+    def hint_reason(self, hint: Hint, n: int) -> str:
+        """One line saying what choice `n` of `hint` gains, in the game's words.
+
+        The best is compared with the runner-up, each other choice with the best: the
+        score categories (and the rival's total) that differ most between the two, by at
+        least :data:`HINT_NOTABLE` ("+2.1 points from the Lake contest; Ann ends 1.5 lower")."""
+        if not 0 <= n < len(hint.choices):
+            return ""
+        if len(hint.choices) < 2:
+            return "the only choice worth a look"
+        me, ref = hint.choices[n], hint.choices[1 if n == 0 else 0]
+        unit = self.HINT_UNIT
+        terms: list[tuple[float, str, str]] = []
+        """(difference, how it reads as a gain, how it reads as a loss)."""
+        for c, category in enumerate(hint.categories):
+            term = self.hint_term(category)
+            if term and c < len(me.own) and c < len(ref.own):
+                d = me.own[c] - ref.own[c]
+                terms.append((d, f"+{d:.1f} {unit} from {term}", f"\u2212{-d:.1f} {unit} from {term}"))
+        if hint.rival:
+            rival = self.hint_rival(hint.rival)
+            d = ref.rival - me.rival  # the rival ending lower is a gain
+            terms.append((d, f"{rival} ends {d:.1f} lower", f"{rival} ends {-d:.1f} higher"))
+        gains = [g for d, g, _ in sorted(terms, key=lambda t: -t[0]) if d >= HINT_NOTABLE]
+        losses = [lo for d, _, lo in sorted(terms, key=lambda t: t[0]) if d <= -HINT_NOTABLE]
+        if n == 0:
+            return "; ".join(gains[:2]) if gains else "small gains all over, no single one"
+        said = losses[:1] + gains[:1]
+        return "; ".join(said) if said else "close to the best"

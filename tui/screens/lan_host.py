@@ -38,6 +38,8 @@ CLOCK_CHOICES = [("the others may hand the seat to a bot", False), ("strict: a b
 (docs/lan.md, "The turn clock"); an absent player's seat goes to a bot either way."""
 WATCH_CHOICES = [("anyone (up to 16)", 16), ("up to 4", 4), ("nobody", 0)]
 """Who may watch the game (the public view only); the value is the most watchers at once."""
+HINT_CHOICES = [("off", False), ("on for everyone", True)]
+"""Whether every seat may ask for the coach's hint (h) at this table; the lobby and the record say so."""
 SEAT_KINDS = [("open (anyone may join)", "open"), ("bot", "bot"), ("reserved for a key", "reserved")]
 FAIR = ("fair: nobody, you included, can see a hidden card", "fair")
 COMMITTED = ("committed: this computer deals, the audit checks it", "committed")
@@ -157,6 +159,13 @@ the lobby, where you start the game once every seat is filled and ready.
                 id="watchers",
                 hint="Who may watch the game: the public view only, never a player's secrets",
             )
+            yield Cycler(
+                "Hints",
+                HINT_CHOICES,
+                False,
+                id="hints",
+                hint="on: every seat may press h for the hard bot's best choices; the lobby and the record say so",
+            )
             with Horizontal(classes="content-row", id="content-row"):
                 yield Static("Card data", classes="seed-label")
                 yield Field(placeholder="empty: the packaged stand-in", id="content-path", hint=CONTENT_HINT)
@@ -241,6 +250,7 @@ the lobby, where you start the game once every seat is filled and ready.
                 c.select(next((v for _, v in c.choices if plain(v) == mem.options[name]), mem.options[name]))
         self.query_one("#content-path", Input).value = mem.content
         self.query_one("#watchers", Cycler).select(mem.watchers)
+        self.query_one("#hints", Cycler).select(mem.hints)
         self.query_one("#turn-timer", Cycler).select(mem.turn)
         self.query_one("#strict-clock", Cycler).select(mem.strict)
         if mem.dealer:
@@ -262,6 +272,7 @@ the lobby, where you start the game once every seat is filled and ready.
             dealer=self.query_one("#dealer", Cycler).value,
             turn=self.query_one("#turn-timer", Cycler).value,
             strict=self.query_one("#strict-clock", Cycler).value,
+            hints=self.query_one("#hints", Cycler).value,
         )
         try:
             settings_mod.save(self.cw.settings)
@@ -358,6 +369,7 @@ the lobby, where you start the game once every seat is filled and ready.
                 dealer=self.query_one("#dealer", Cycler).value,
                 turn_timer=self.query_one("#turn-timer", Cycler).value,
                 strict_clock=self.query_one("#strict-clock", Cycler).value,
+                hints=self.query_one("#hints", Cycler).value,
             )
         except Exception as e:  # a port in use, no network, bad options: said plainly
             self.opening = False
@@ -388,6 +400,7 @@ the lobby, where you start the game once every seat is filled and ready.
             dealer=self.query_one("#dealer", Cycler).value,
             turn=self.query_one("#turn-timer", Cycler).value,
             strict=self.query_one("#strict-clock", Cycler).value,
+            hints=self.query_one("#hints", Cycler).value,
         )
         try:
             table = await served.open_table(request)

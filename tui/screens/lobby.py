@@ -97,6 +97,9 @@ def host_address(bind: str) -> str:
     return found[0] if found else "this machine"
 
 
+HINTS_ON = "Hints on: every seat may press h at the table for the hard bot's best choices."
+
+
 def watchers_line(watchers: list[WatcherInfo]) -> str:
     """Who is watching, for the lobby ("" when nobody is)."""
     if not watchers:
@@ -248,6 +251,8 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
                 classes="note",
                 markup=False,
             )
+            if info.hints:
+                yield Static(HINTS_ON, id="lobby-hints", classes="note", markup=False)
             yield Static("", id="lobby-seats", markup=False)
             yield Static("", id="lobby-watchers", markup=False)
             yield Static("Chat", classes="section")

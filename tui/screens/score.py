@@ -352,6 +352,7 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         if t.seat_record is None:
             seats = ", ".join(seat.name for seat in t.seats)
             meta = {"seats": seats, "table": str(getattr(t.party.info, "name", "")), "mode": "lan"}
+            meta["hints"] = "on" if t.hints_on else "off"  # the record says whether hints were given
             t.seat_record = t.full_record(meta)
         return t.seat_record
 

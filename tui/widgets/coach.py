@@ -25,10 +25,11 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from coldwater.core.notation import Action
-from coldwater.tui import keymap
+from coldwater.net.play.thinker import hint_here
+from coldwater.tui import keymap, tutor
 from coldwater.tui.coach import Coach, is_lesson
 from coldwater.tui.screens.score import ScoreScreen
-from coldwater.tui.screens.table import TableScreen
+from coldwater.tui.screens.table import TableScreen, with_names
 from coldwater.tui.tutor import LOOKS, Lesson
 
 REGIONS: dict[str, str] = {
@@ -107,6 +108,10 @@ class CoachedTable:
     _looking: Widget | None = None
     _alone = False
     """The table is answering a question alone (see _answer)."""
+    _chosen = 0
+    """The learner's choices made at this screen: a gentle word is shown only for the latest."""
+    gentle_words = 0
+    """Gentle words shown (tests)."""
 
     def coach_panel(self: Any) -> CoachPanel:
         panel: CoachPanel = self.query_one(CoachPanel)
@@ -133,6 +138,11 @@ class CoachedTable:
         if isinstance(action, Action) and self.my_turn() and not self.busy and not self._alone:
             view = self.current_view()
             self.coach.chose(self.table.game, view, action, lambda a: self.label_of(view, a))
+            if not self.coach.off:
+                self._chosen += 1
+                # The gentle word comes from the hint engine's playouts, which take a second or
+                # so: off the UI thread (the bots' worker process), never blocking the next key.
+                self.run_worker(self._gentle(view, action, self._chosen), group="gentle", exit_on_error=False)
         super().choose(action)  # type: ignore[misc]
         self.show_lesson()
 
@@ -153,13 +163,38 @@ class CoachedTable:
             screen.closing = self.coach.game_over(view, self.viewer)
         return screen
 
+    async def _gentle(self: Any, view: Any, action: Action, nth: int) -> None:
+        t = self.table
+        thinker = self.cw.thinker
+        content = t.content.path if t.content is not None else None
+        threshold: float | None = None
+        try:
+            if thinker is not None:
+                found = await thinker.hint(t.game, content, view, include=action)
+            else:
+                found = await hint_here(t.game, view, include=action)
+            ranked = tutor.hint_ranking(found, action, t.game.parse_action)
+        except Exception:  # no search for this position: the greedy bot's values, on their own scale
+            ranked = tutor.greedy_ranking(t.game, view, view.legal())
+            threshold = self.coach.book.GENTLE_LOSS
+        if nth != self._chosen or not self.is_mounted:
+            return  # the learner has chosen again since: a word on an older choice would confuse
+        names = [s.name for s in t.seats]
+
+        def label(a: Action) -> str:
+            return with_names(self.label_of(view, a), names)
+
+        if self.coach.word(t.game.name, action, ranked, label, threshold=threshold):
+            self.gentle_words += 1
+            self.show_lesson()
+
     def show_lesson(self: Any) -> None:
         panel = self.coach_panel()
         lesson = self.coach.shown
         log = self.query_one("#log")
         if lesson is None:
             panel.display = False
-            log.display = True
+            log.display = not self.hints.active  # a hint on screen keeps the log's place
             self.look_at(None)
             return
         panel.show(lesson, self.coach.waiting)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Any, Never, assert_never
+from typing import Any, ClassVar, Never, assert_never
 
 from rich.text import Text
 
@@ -135,6 +135,14 @@ DEALT = re.compile(r"(.+) goes to (the Character row|the bottom Location row|the
 class AqWords(TableWords[AqState, AqAction, Never]):
     """Aquatica's table in words: labels from the card data, prompts, the card behind a choice,
     the status and standings lines, the log's announcements and deals, in the players' names."""
+
+    HINT_UNIT: ClassVar[str] = "PP"
+    HINT_TERMS: ClassVar[dict[str, str]] = {
+        "Characters": "characters",
+        "Goals": "goals",
+        "Scoring Pile": "the scoring pile",
+        "Tribes": "tribes",
+    }
 
     def __init__(self, game: Game[Any, Any], names: list[str]) -> None:
         super().__init__(game, names)

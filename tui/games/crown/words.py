@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Any, Never, assert_never
+from typing import Any, ClassVar, Never, assert_never
 
 from coldwater.core.crown.actions import (
     Bait,
@@ -730,6 +730,20 @@ _STEP_PART = {"port": ": Port actions", "route": ": casting", "catch": ": catchi
 
 class CrownWords(TableWords[CrownState, CrownAction, Never]):
     """Coldwater Crown's table in words: the functions above, for one table's seats."""
+
+    HINT_TERMS: ClassVar[dict[str, str]] = {
+        "First to 12 Fish Challenge": "the 12-fish challenge",
+        "Mystery Weight Challenge": "the Mystery Weight challenge",
+        "Master Angler: Three Same": "Master Angler sets of three alike",
+        "Master Angler: Four Different": "Master Angler sets of four species",
+        "Small Species Challenge": "the Small Species challenge",
+        "Fastest to 8 Species Challenge": "the race to 8 species",
+        "Shore Contest": "the Shore contest",
+        "Lake Contest": "the Lake contest",
+        "River Contest": "the River contest",
+        "Master Angler cards": "Master Angler cards",
+        "Tagged fish": "tagged fish",
+    }
 
     def __init__(self, game: Game[Any, Any], names: list[str]) -> None:
         super().__init__(game, names)

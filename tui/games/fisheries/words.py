@@ -8,7 +8,7 @@ one colour → sail 2, 2 VP"); their ids (``P07``) never reach the screen.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal, NamedTuple
+from typing import Any, ClassVar, Literal, NamedTuple
 
 from coldwater.core.clock import Clock
 from coldwater.core.fisheries.actions import (
@@ -395,6 +395,13 @@ def explain(ctx: Ctx, d: Data, value: Value | None) -> str:
 class FisheriesWords(TableWords[FisheriesState, FAction, FChoice]):
     """Fisheries of Gloucester's table in words: the functions above for one table. (The cursor's
     own list, prompt and preview, while it is out, are the screen's: see screen.py.)"""
+
+    HINT_TERMS: ClassVar[dict[str, str]] = {
+        "preservation cards": "preservation cards",
+        "helm icons": "helm icons",
+        "islands": "islands",
+        "fish left (tie-break, not points)": "",  # a tie-break, never a reason
+    }
 
     def __init__(self, game: Game[Any, Any], names: list[str]) -> None:
         super().__init__(game, names)

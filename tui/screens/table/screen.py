@@ -61,6 +61,7 @@ from coldwater.tui.thinking import ThinkingStopped
 from coldwater.tui.widgets.board import BoardView
 from coldwater.tui.widgets.choices import ChoiceList, FilterBox, Item
 from coldwater.tui.widgets.footer import SteadyFooter
+from coldwater.tui.widgets.hint import HintPanel
 from coldwater.tui.widgets.log import GameLog, Kind, LogBook, LogEntry, LogPane
 from coldwater.tui.widgets.rows import break_row
 
@@ -69,6 +70,7 @@ if TYPE_CHECKING:
 
 from .driver import Driver
 from .guard import HookGuard
+from .hints import TableHints
 from .logwriter import TableLog, records_dir, with_names
 
 
@@ -107,7 +109,8 @@ class TableScreen(BaseScreen, Generic[S, A, C]):
     BINDINGS: ClassVar[list[BindingType]] = keymap.bindings("table")
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide"), (180, "-xwide")]
     HELP_KEYS = (
-        "| 1–9 0 a–z | Make the choice with that key (never e: that is End turn) |\n| ↑ ↓ | Move through the choices |"
+        "| 1–9 0 a–z | Make the choice with that key (never e: End turn; never h: Hint) |\n"
+        "| ↑ ↓ | Move through the choices |"
     )
     HELP: ClassVar[str] = """\
 **The table.** The board is on the left (or on top in a small terminal), your
@@ -126,6 +129,12 @@ past a draw or anything revealed, and never a bot's move). A question with one
 possible answer answers itself (Settings can turn that off). **/** filters a long
 list of choices by text; **!** chooses the highlighted answer and gives it again
 whenever the same question comes back this game.
+
+**Hints.** **h** asks the hard bot for its best few choices here: each with how
+many points it is behind the best and what it gains (a score category, or the
+rival kept down), from what you can see. It thinks beside the table, so you can
+still choose meanwhile (that drops the hint); Esc stops it or closes it. Solo and
+hotseat tables give hints; a LAN table only when its host turned hints on.
 
 At the start of your turn the log says what the others did since your last turn.
 Esc opens the table menu (rules, leave). Every move is saved as it is made:
@@ -170,6 +179,8 @@ leaving and resuming later loses nothing, the log included.
         self._side_height: int | None = -1
         self.driver = Driver(table, self)
         """Plays chance, bots and remote seats in the "drive" worker (driver.py)."""
+        self.hints = TableHints(self)
+        """The hint panel's flow (``h``; hints.py)."""
         self._composed = False
         self._answering = False
         self._bot_shown = False
@@ -267,6 +278,7 @@ leaving and resuming later loses nothing, the log included.
                     yield FilterBox("decision", placeholder="filter the choices (Esc: clear)", id="decision-filter")
                     yield ChoiceList(id="decision")
                     yield Static(id="decision-preview")
+                yield HintPanel(id="hint-panel")
                 yield GameLog(id="log")
         yield LogPane(id="log-pane")
         for pane in self.PANES:
@@ -282,6 +294,7 @@ leaving and resuming later loses nothing, the log included.
         box.display = False
         box.can_focus = False  # only while it is open (see action_filter)
         self.query_one("#log-pane").display = False
+        self.query_one("#hint-panel").display = False
         for pane in self.PANES:
             self.query_one(f"#pane-{pane.id}").display = False
         if isinstance(self.table, Table):
@@ -349,6 +362,7 @@ leaving and resuming later loses nothing, the log included.
             return
         self.flush_chance()
         view = self.current_view()
+        self.hints.follow(view)
         self.say("#status", self.status_line(view, self.words.status(view, self.viewer)))
         self._show_standings(view)
         self.update_board(view)
@@ -512,7 +526,8 @@ leaving and resuming later loses nothing, the log included.
             base = max(9, height // 3)
             # The board keeps at least half of what is left under the status lines.
             # Two heights only (short list / long list), so most choices cost no relayout.
-            want = base if rows + 3 <= base else max(base, (height - 4) // 2)
+            tall = rows + 3 > base or self.hints.active  # a long list, or a hint beside it
+            want = max(base, (height - 4) // 2) if tall else base
         if want != self._side_height:  # a new height costs a relayout: only when it changes
             self._side_height = want
             side.styles.height = want
@@ -606,6 +621,7 @@ leaving and resuming later loses nothing, the log included.
         if not isinstance(action, Action):
             self.notify(f"{action!r} is not a move of this game", severity="error")
             return
+        self.hints.drop()  # a move made while a hint thinks: the hint is for a position gone
         self._describe_view = self.seen_by(self.log_seat)
         try:
             self.table.submit(action)
@@ -748,7 +764,7 @@ leaving and resuming later loses nothing, the log included.
         return not self.table.person_seats()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("done", "dont_ask", "filter") and self.read_only:
+        if action in ("done", "dont_ask", "filter", "hint") and self.read_only:
             return False  # a watcher has no choices to make
         if action == "undo":
             return self.can_undo_here  # not shown at all at a LAN table
@@ -765,6 +781,9 @@ leaving and resuming later loses nothing, the log included.
         return self.table.can_undo
 
     def action_pause(self) -> None:
+        if self.hints.active:  # Esc stops a hint's thinking, or closes it
+            self.hints.drop()
+            return
         if self.query_one("#decision-filter").display:
             self._close_filter()
             return
@@ -851,6 +870,10 @@ leaving and resuming later loses nothing, the log included.
         """Hand the seat to move, out of time, to a bot (a LAN table with a normal clock)."""
         why = self.table.hand_over()
         self.notify(why or "Asked: the seat out of time goes to a bot.", timeout=5)
+
+    def action_hint(self) -> None:
+        """The hard bot's best few choices here, with what each gains (hints.py)."""
+        self.hints.ask()
 
     def action_take_back(self) -> None:
         """Take this seat back from the bot that plays it since its turn timer ran out."""
