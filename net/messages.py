@@ -12,7 +12,7 @@ different versions refuse each other in the handshake, naming both versions.
 
 from __future__ import annotations
 
-from typing import Any, Literal, Union
+from typing import Annotated, Any, Literal, Union
 
 import msgspec
 
@@ -119,13 +119,14 @@ class SeatInfo(msgspec.Struct, omit_defaults=True):
 class TableInfo(msgspec.Struct, omit_defaults=True):
     game: str
     name: str
-    players: int
+    players: Annotated[int, msgspec.Meta(ge=1, le=99)]
     content: str
     options: dict[str, Any] = {}
     v: int = PROTOCOL
-    turn: int = 0
+    # Bounded on the wire: every process builds its turn clock from them (a hostile host's -1 is refused).
+    turn: Annotated[int, msgspec.Meta(ge=0, le=3600)] = 0
     """Seconds a seat has for each move before its time bank starts to drain (0: no clock)."""
-    bank: int = 0
+    bank: Annotated[int, msgspec.Meta(ge=0, le=36000)] = 0
     """Seconds each seat may spend past `turn` over the whole game (net/session/turnclock.py)."""
     strict: bool = False
     """A strict clock: a bot plays a seat at once when its time is out, present or not. Otherwise only

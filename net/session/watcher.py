@@ -51,6 +51,7 @@ from .events import (
 from .host import HEARTBEAT, JOIN_TIMEOUT, fp_pass_key
 from .joining import SyncRefused, connect_to_table, read_sync, rematch_refusal
 from .persist import public_step, unpack_view
+from .turnclock import TurnClock
 
 log = logging.getLogger("coldwater.net")
 
@@ -103,6 +104,9 @@ class TableWatcher(Emitter[Event]):
         self.started = False
         self.state: State[Any, Any] | None = None
         """The public view of the game (``view(None)``): all a watcher ever holds."""
+        self.clock = TurnClock(0, 0, 1)
+        """The seat to move's time as this watcher measures it, from the positions it sees (turnclock.py):
+        the countdown a watcher's title shows, like every seat's."""
         self.steps: list[m.Step] = []
         """Every step, in public form, as the log shows them."""
         self.result: Result | None = None
@@ -189,6 +193,8 @@ class TableWatcher(Emitter[Event]):
             await conn.close()
             raise Refusal(f"the table plays {msg.table.game} with content {msg.table.content[:12]}")
         self.info, self.started, self.conn = msg.table, msg.started, conn
+        if self.clock.turn != msg.table.turn or len(self.clock.banks) != msg.table.players:
+            self.clock = TurnClock(msg.table.turn, msg.table.bank, msg.table.players)
         if self.phase is WatchPhase.RESYNCING:
             self.phase = WatchPhase.WATCHING  # a new connection brings a Sync anyway
 
@@ -331,6 +337,7 @@ class TableWatcher(Emitter[Event]):
         old = len(self.steps)
         self.steps = self.steps[:start] + [public_step(s) for s in msg.steps]
         self.state = view
+        self.clock.at(view.ply, view.current, time.monotonic())
         self.phase = WatchPhase.WATCHING if self.phase is not WatchPhase.OVER else self.phase
         if first:
             self.started = True
@@ -375,6 +382,7 @@ class TableWatcher(Emitter[Event]):
             self._ask_resync(conn, st)
             return
         self.state = nxt
+        self.clock.at(nxt.ply, nxt.current, time.monotonic())
         self.steps.append(public_step(step))
         self.emit(StepApplied(step.ply, step.seat, step.action))
 

@@ -98,7 +98,7 @@ def test_fmt() -> None:
 # both idle past the turn timer and their banks.
 
 
-def _seatless(dealer: str, *, strict: bool) -> TableHost:
+def _seatless(dealer: str, *, strict: bool, watchers: int = 0) -> TableHost:
     return TableHost(
         CROWN,
         Identity.generate(),
@@ -106,7 +106,7 @@ def _seatless(dealer: str, *, strict: bool) -> TableHost:
         seats=["open", "open"],
         bind="127.0.0.1",
         dealer=dealer,
-        watchers=0,
+        watchers=watchers,
         turn_timer=1,
         time_bank=1,
         strict_clock=strict,
@@ -219,3 +219,47 @@ async def test_6_a_hand_over_before_the_time_is_out_is_refused_and_changes_nothi
         assert not host.remotes[mover.seat].timed_out
     finally:
         await _leave(host, people, running)
+
+
+def test_a_table_info_with_a_clock_no_process_could_keep_is_refused_on_the_wire() -> None:
+    """Every seat and watcher builds its clock from the host's TableInfo: a negative timer or bank (or a
+    table of no seats) fails to decode as a malformed message, before any clock is made of it."""
+    import msgspec
+
+    from coldwater.net import messages as m
+
+    good = m.TableInfo(game="crown", name="t", players=2, content="c", turn=60, bank=300)
+    assert msgspec.msgpack.decode(msgspec.msgpack.encode(good), type=m.TableInfo) == good
+    for bad in ({"turn": -1}, {"bank": -5}, {"players": 0}, {"turn": 10**9}):
+        raw = msgspec.msgpack.encode({**msgspec.structs.asdict(good), **bad})
+        with pytest.raises(msgspec.ValidationError):
+            msgspec.msgpack.decode(raw, type=m.TableInfo)
+
+
+async def test_6_a_watcher_sees_the_same_countdown_as_the_seats() -> None:
+    """A watcher's title counts down too: its own clock, from the public positions it sees."""
+    from coldwater.net.session import TableWatcher
+
+    host = _seatless("committed", strict=False, watchers=1)
+    await host.listen()
+    w = TableWatcher(CROWN, Identity.generate(), name="Kim")
+    await w.join("127.0.0.1", host.port)
+    wrun = asyncio.ensure_future(w.run())
+    await _until(lambda: host.watch.count == 1, 10)
+    task = asyncio.ensure_future(host.run())
+    people = [TablePeer(CROWN, Identity.generate(), name=n, bind="127.0.0.1") for n in ("Ann", "Bo")]
+    for p in people:
+        await p.join("127.0.0.1", port=host.port)
+        p.set_ready()
+    runs = [asyncio.ensure_future(p.run()) for p in people]
+    try:
+        await _until(lambda: any(p.awaiting_person for p in people))
+        mover = next(p for p in people if p.awaiting_person)
+        await _until(lambda: w.clock.running and w.clock.seat == mover.seat, 10)
+        assert (w.clock.turn, w.clock.banks) == (1, [1.0, 1.0])
+        await _until(lambda: mover.clock.out(time.monotonic()), 10)
+        await _until(lambda: w.clock.text(time.monotonic()) == "out of time", 5)
+    finally:
+        await w.close()
+        wrun.cancel()
+        await _leave(host, people, [task, *runs])
