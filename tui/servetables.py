@@ -14,6 +14,9 @@ nothing can be connected to from outside, and the server knows which key a
 request comes from because it knows which app holds that end: the app never
 says who it is. Frames are a 4-byte big-endian length and a msgspec MessagePack
 message; each request gets one reply, in order.
+
+One module (~650 lines): the request messages, the app's side of the control path and the
+server's side that answers them are one protocol, read together when either changes.
 """
 
 from __future__ import annotations
@@ -36,7 +39,6 @@ if TYPE_CHECKING:
     from coldwater.core.state import Game
     from coldwater.net.discovery import Listing
     from coldwater.net.identity import Identity
-    from coldwater.net.messages import SeatInfo
     from coldwater.net.session import Event, TableHost
 
 log = logging.getLogger("coldwater.serve")
@@ -638,9 +640,7 @@ class ServerTables:
 
 def finals_line(host: TableHost, digest: str) -> str:
     """The table's final digest and each seat's own, signed by that seat (what every peer computed itself)."""
-    seats = ", ".join(
-        f"seat {f.seat + 1} {f.digest.hex()}" for f in sorted(host._finals.values(), key=lambda f: f.seat)
-    )
+    seats = ", ".join(f"seat {f.seat + 1} {f.digest.hex()}" for f in sorted(host.finals.values(), key=lambda f: f.seat))
     return f"digest {digest}; signed by the seats: {seats or 'none'}"
 
 
@@ -650,16 +650,4 @@ def _label_ssh_seats(host: TableHost, ssh_seats: dict[int, str]) -> None:
     The host matches the LAN identity behind the key; people only know the SSH
     fingerprint their own session shows them, so that is what the lobby names.
     """
-    if not ssh_seats:
-        return
-    plain = host.lobby
-
-    def lobby() -> list[SeatInfo]:
-        out = []
-        for s in plain():
-            if s.kind == "open" and s.reserved and s.seat in ssh_seats:
-                s = msgspec.structs.replace(s, reserved=f"SSH key {ssh_seats[s.seat]}")
-            out.append(s)
-        return out
-
-    host.lobby = lobby  # type: ignore[method-assign]
+    host.reserved_labels = {seat: f"SSH key {fp}" for seat, fp in ssh_seats.items()}

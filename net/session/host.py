@@ -139,6 +139,9 @@ class TableHost(Emitter[Event]):
         self.reserved: dict[int, str] = {
             i: k.split(":", 1)[1].strip().lower() for i, k in enumerate(seats) if k.startswith("reserved:")
         }
+        self.reserved_labels: dict[int, str] = {}
+        """What the lobby says a reserved seat is for, where the fingerprint is not what people know it by
+        (`coldwater serve`: the SSH key behind the LAN identity); the fingerprint elsewhere."""
         seats = ["open" if k.startswith("reserved:") else k for k in seats]
         self.game = game
         self.identity = identity
@@ -333,7 +336,9 @@ class TableHost(Emitter[Event]):
             if i in self.remotes:
                 r = self.remotes[i]
                 if not r.key:
-                    out.append(m.SeatInfo(seat=i, kind="open", reserved=self.reserved.get(i, "")))
+                    held = self.reserved.get(i, "")
+                    held = self.reserved_labels.get(i, held) if held else ""
+                    out.append(m.SeatInfo(seat=i, kind="open", reserved=held))
                 elif r.by_bot:
                     out.append(
                         m.SeatInfo(
