@@ -1483,6 +1483,8 @@ class TablePeer(Emitter[Event]):
         if self.save is None or self.state is None or self.takeover is not None:
             return
         self.save.steps = self.steps
+        at = time.monotonic()
+        self.save.banks = [round(self.clock.bank_left(at, s), 1) for s in range(len(self.clock.banks))]
         drv = self.fair
         if drv is None:
             self.save.view = self.state.encode()
@@ -1510,6 +1512,10 @@ class TablePeer(Emitter[Event]):
         self.host_seat = sv.host_seat
         self.keys, self.views, self.dealt_by = dict(sv.keys), dict(sv.views), list(sv.dealt_by)
         self.steps = list(sv.steps)
+        # The table's clock again, with the banks as they were: a restart is no way to a fresh bank.
+        self.clock = TurnClock(sv.table.turn, sv.table.bank, sv.table.players)
+        if len(sv.banks) == len(self.clock.banks):
+            self.clock.banks = [min(max(0.0, b), float(sv.table.bank)) for b in sv.banks]
         self.chain = beacon.Chain(sv.seat, sv.chain) if len(sv.chain) == beacon.LINK_BYTES else None
         self._rebook()
         self.seats = [

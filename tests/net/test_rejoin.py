@@ -189,3 +189,39 @@ async def test_a_saved_host_now_hosting_another_table_is_not_rejoined(
         assert other.open_seats == 1  # not seated at a table we did not ask for
     finally:
         await other.close()
+
+
+async def test_a_restarted_peer_keeps_its_clock_and_the_banks_it_had(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 29, break 6: a seat that restarts comes back to the table's turn clock with the time banks as
+    its save had them (a restart is no way to a fresh bank), not to no clock at all."""
+    import msgspec
+
+    monkeypatch.setattr(lan, "TableBrowser", _NothingHeard)
+    host = TableHost(GAME, Identity.generate(), name="Pond", seats=["host", "open"], bind="127.0.0.1", chooser=cautious)
+    host.set_turn_timer(30, bank=120)
+    port = await host.listen()
+    me = Identity.generate()
+    slow = bot_chooser(GAME, think=0.01)
+    ht = asyncio.ensure_future(host.run())
+    a = await lan.join_table(
+        f"127.0.0.1:{port}", identity=me, name="a", chooser=slow, game=GAME, bind="127.0.0.1", save_dir=tmp_path
+    )
+    at = asyncio.ensure_future(a.run())
+    await crash_at_ply(a, at, 6)
+    (path,) = [p for p in tmp_path.rglob("*.json") if TablePeer.load_save(p) is not None]
+    save = TablePeer.load_save(path)
+    assert save is not None and len(save.banks) == 2 and all(0 <= b <= 120 for b in save.banks), save.banks
+    path.write_bytes(msgspec.json.encode(msgspec.structs.replace(save, banks=[55.5, 7.0])))  # time spent before
+    a2 = await lan.join_table(
+        "Pond", identity=me, name="a", chooser=slow, game=GAME, bind="127.0.0.1", save_dir=tmp_path, find_timeout=0.1
+    )
+    try:
+        assert a2.save is not None and a2.seat == a.seat
+        assert a2.clock.turn == 30 and a2.clock.banks == [55.5, 7.0]
+    finally:
+        await a2.close()
+        ht.cancel()
+        await asyncio.gather(ht, return_exceptions=True)
+        await host.close()
