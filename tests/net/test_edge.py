@@ -283,7 +283,7 @@ async def test_guessing_from_many_addresses_is_throttled_per_table() -> None:
 
 
 def test_table_wide_guess_rate_across_200_addresses() -> None:
-    """The figure in docs/lan.md: answered guesses from 200 addresses, each guessing as fast as it may."""
+    """The figure in docs/benchmarks.md: answered guesses from 200 addresses, each guessing as fast as it may."""
     now = [0.0]
     g = Guard(clock=lambda: now[0])
     answered = {60: 0, 180: 0, 3600: 0}
