@@ -46,7 +46,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 import msgspec
 
@@ -277,6 +277,10 @@ class WorkerTrouble(Exception):
 
 
 # ---- the app's side -------------------------------------------------------------
+_Answer = TypeVar("_Answer", Reviewed, Hinted)
+"""A job's one answer (:meth:`Thinker._answered`)."""
+
+
 class Thinker:
     """One worker process for an app's search bots; see the module docstring.
 
@@ -485,24 +489,38 @@ class Thinker:
             depth=depth,
             seed=seed,
         )
-        try:
-            self._send(proc, job)
-            reply = await asyncio.shield(fut)  # no clock: a review's length is its record's
-        except asyncio.CancelledError:
-            with contextlib.suppress(Exception):
-                self._send(proc, Cancel(rid))
-            raise
-        finally:
-            self._pending.pop(rid, None)
-            self._progress.pop(rid, None)
-        if isinstance(reply, Failed):
-            raise WorkerTrouble(f"it could not review: {reply.error}")
-        if not isinstance(reply, Reviewed):
-            raise WorkerTrouble(f"it answered {type(reply).__name__} to a review")
+        # No clock: a review's length is its record's.
+        reply = await self._answered(proc, job, fut, Reviewed, "review")
         try:
             return msgspec.msgpack.decode(reply.review, type=SeatReview)
         except (msgspec.DecodeError, msgspec.ValidationError) as e:
             raise WorkerTrouble(f"its review does not decode: {e}") from None
+
+    async def _answered(
+        self,
+        proc: asyncio.subprocess.Process,
+        job: Review | HintAsk,
+        fut: asyncio.Future[FromWorker],
+        kind: type[_Answer],
+        what: str,
+    ) -> _Answer:
+        """Send `job` and wait for its one answer of type `kind`; cancelling tells the worker to stop.
+        A failure or another answer is WorkerTrouble (the caller falls back to this process)."""
+        try:
+            self._send(proc, job)
+            reply = await asyncio.shield(fut)
+        except asyncio.CancelledError:
+            with contextlib.suppress(Exception):
+                self._send(proc, Cancel(job.id))
+            raise
+        finally:
+            self._pending.pop(job.id, None)
+            self._progress.pop(job.id, None)
+        if isinstance(reply, Failed):
+            raise WorkerTrouble(f"its {what} failed: {reply.error}")
+        if not isinstance(reply, kind):
+            raise WorkerTrouble(f"it answered {type(reply).__name__} to a {what}")
+        return reply
 
     # ---- a hint at the table ------------------------------------------------------
     async def hint(
@@ -548,19 +566,7 @@ class Thinker:
             depth=depth,
             include="" if include is None else str(include),
         )
-        try:
-            self._send(proc, job)
-            reply = await asyncio.shield(fut)  # no clock: a hint's budget is in worlds
-        except asyncio.CancelledError:
-            with contextlib.suppress(Exception):
-                self._send(proc, Cancel(rid))
-            raise
-        finally:
-            self._pending.pop(rid, None)
-        if isinstance(reply, Failed):
-            raise WorkerTrouble(f"it could not find a hint: {reply.error}")
-        if not isinstance(reply, Hinted):
-            raise WorkerTrouble(f"it answered {type(reply).__name__} to a hint")
+        reply = await self._answered(proc, job, fut, Hinted, "hint")  # no clock: a hint's budget is in worlds
         try:
             got = msgspec.msgpack.decode(reply.hint, type=Hint)
         except (msgspec.DecodeError, msgspec.ValidationError) as e:
