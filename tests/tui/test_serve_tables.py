@@ -13,6 +13,7 @@ import ctypes
 import json
 import os
 import re
+import shutil
 import socket
 import subprocess
 from collections.abc import AsyncIterator, Callable
@@ -25,8 +26,9 @@ import pytest
 
 from coldwater.tui import serve
 from tests.net.netlab import NetLab, why_not
-from tests.tui.terminal import RESEND
-from tests.tui.test_serve import DEADLINE, MENU, Screen, connect, open_app
+from tests.tui.terminal import RESEND, TMUX, Terminal
+from tests.tui.test_serve import DEADLINE, MENU, Screen, connect, open_app, write_key
+from tests.tui.test_serve_edges import ssh_argv
 from tests.tui.test_tmux import STEP_3, first_key, question
 
 LOBBY = "Lobby — "
@@ -453,12 +455,13 @@ async def test_the_opener_sits_back_down_in_the_middle_of_a_game(
     b_conn.close()
 
 
-async def test_two_idle_ssh_players_keep_their_seats_until_the_other_hands_one_over(
-    server: serve.Server, keys: list[asyncssh.SSHKey], monkeypatch: pytest.MonkeyPatch
+@pytest.mark.skipif(TMUX is None or shutil.which("ssh") is None, reason="needs tmux and the OpenSSH client")
+async def test_two_idle_openssh_players_keep_their_seats_until_the_other_hands_one_over(
+    server: serve.Server, keys: list[asyncssh.SSHKey], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """Issue 29, break 6: two players over SSH, both idle past the turn timer and the bank. No bot plays
-    a connected seat by itself at a normal table; the mover sees 'out of time' counting in the title, the
-    other is told and gets Ctrl+O, and only that hands the seat to a bot."""
+    """Issue 29, break 6, with the OpenSSH client in two real terminals (tmux): both players idle past the
+    turn timer and the bank. No bot plays a connected seat by itself at a normal table; the mover sees
+    'out of time' in the title, the other is told and gets Ctrl+O, and only that hands the seat over."""
     from coldwater import net
 
     real = net.open_table
@@ -468,40 +471,54 @@ async def test_two_idle_ssh_players_keep_their_seats_until_the_other_hands_one_o
         return await real(*args, **{**kw, "turn_timer": 1, "time_bank": 2})
 
     monkeypatch.setattr(net, "open_table", short_clock)
-    for k in keys[:2]:
+    terms: list[Terminal] = []
+    for i, k in enumerate(keys[:2]):
         home_for(server, k)
-    a_conn, a = await menu(server, keys[0])
-    await host_table(a)
-    b_conn, b = await menu(server, keys[1])
-    await join_served(b)
-    for app in (a, b):
-        await app.until(lambda s: "(you)" in s and "open" not in seat_row(s, 2), "a full table")
-        app.proc.stdin.write(b"\x12")  # Ctrl+R: ready
-    for app in (a, b):
-        await app.until(lambda s: "Coldwater Crown" in s and LOBBY not in s, "the game")
-    hosted = server.tables.tables["Coldwater table"]
-    assert (hosted.host.info.turn, hosted.host.info.bank, hosted.host.info.strict) == (1, 2, False)
-    for _ in range(600):
-        if question(a.text) is not None or question(b.text) is not None:
-            break
-        await asyncio.sleep(0.1)
-    mover, other = (a, b) if question(a.text) is not None else (b, a)
-    await mover.until(lambda s: question(s) is not None, "the mover's question")
-    ply = hosted.host.public_source().ply  # type: ignore[union-attr]
+        d = tmp_path / f"t{i}"
+        d.mkdir()
+        argv = ssh_argv(server.port, write_key(d / "id_ed25519", k), d)
+        terms.append(Terminal(argv, env={"TERM": "xterm-256color"}, config_dir=d))
+    a, b = terms
 
-    # Both idle well past 1 s a move and the 2 s bank: the seat is out of time and still its player's.
-    await mover.until(lambda s: "out of time" in s.splitlines()[0], "'out of time' in the mover's title")
-    shown = await other.until(lambda s: "^o" in s.splitlines()[-1], "the hand-over key in the other's footer")
-    await asyncio.sleep(4)
-    assert hosted.host.public_source().ply == ply, "a bot played a connected player's seat by itself"  # type: ignore[union-attr]
-    assert question(mover.text) is not None, mover.text
+    async def on(t: Terminal, ok: Callable[[str], bool], what: str) -> str:
+        return await asyncio.to_thread(t.settled, ok, what)
 
-    # The other player hands the seat over: now (and only now) a bot plays it.
-    other.proc.stdin.write(b"\x0f")  # Ctrl+O
-    for _ in range(200):
-        if hosted.host.public_source().ply > ply:  # type: ignore[union-attr]
-            break
-        await asyncio.sleep(0.1)
-    assert hosted.host.public_source().ply > ply, f"no move after the hand-over; the other saw:\n{shown}"  # type: ignore[union-attr]
-    a_conn.close()
-    b_conn.close()
+    try:
+        await on(a, lambda s: MENU in s, "a's menu")
+        a.press("o")
+        await on(a, lambda s: "Open table" in s, "the host form")
+        a.press("C-s")
+        await on(a, lambda s: LOBBY in s, "a's lobby")
+        await on(b, lambda s: MENU in s, "b's menu")
+        b.press("j")
+        await on(b, lambda s: "on this server" in " ".join(s.split()), "the table in b's join list")
+        b.press("1")
+        for t in (a, b):
+            await on(t, lambda s: "(you)" in s and "open" not in seat_row(s, 2), "a full table")
+            t.press("C-r")  # ready
+        hosted = server.tables.tables["Coldwater table"]
+        assert (hosted.host.info.turn, hosted.host.info.bank, hosted.host.info.strict) == (1, 2, False)
+        for _ in range(600):
+            if any(question(t.screen()) is not None for t in terms):
+                break
+            await asyncio.sleep(0.1)
+        mover, other = (a, b) if question(a.screen()) is not None else (b, a)
+        ply = hosted.host.public_source().ply  # type: ignore[union-attr]
+
+        # Both idle well past 1 s a move and the 2 s bank: the seat is out of time and still its player's.
+        await on(mover, lambda s: "out of time" in s.splitlines()[0], "'out of time' in the mover's title")
+        await on(other, lambda s: "^o" in s.splitlines()[-1], "the hand-over key in the other's footer")
+        await asyncio.sleep(4)
+        assert hosted.host.public_source().ply == ply, "a bot played a connected player's seat by itself"  # type: ignore[union-attr]
+        assert question(mover.screen()) is not None, mover.screen()
+
+        # The other player hands the seat over: now (and only now) a bot plays it.
+        other.press("C-o")
+        for _ in range(200):
+            if hosted.host.public_source().ply > ply:  # type: ignore[union-attr]
+                break
+            await asyncio.sleep(0.1)
+        assert hosted.host.public_source().ply > ply, f"no move after the hand-over:\n{other.screen()}"  # type: ignore[union-attr]
+    finally:
+        for t in terms:
+            t.close()
