@@ -35,12 +35,9 @@ from ..identity import Identity, fingerprint, verify
 from ..transport import (
     SAME_KEY,
     AlreadySeated,
-    Backoff,
     Connection,
     HostCheck,
     Refusal,
-    connect,
-    expect_key,
 )
 from . import forfeit as ff
 from . import probe
@@ -64,6 +61,7 @@ from .failover import FAIR_SAVE_EVERY, candidates
 from .fairtable import FairDriver, autoplay_message, fair_message, fair_record
 from .host import HEARTBEAT, JOIN_TIMEOUT, MAX_ROUNDS, TableHost, fp_pass_key
 from .hostcore import FINALS_WAIT, scores_of
+from .hostlink import HostLink
 from .joining import SyncRefused, connect_to_table, read_sync, rematch_refusal
 from .persist import (
     PeerSave,
@@ -1545,36 +1543,29 @@ class TablePeer(Emitter[Event]):
         """The host connection broke mid-game: reconnect, or fail over to a new host."""
         self.conn = None
         # A silent host is frozen or cut off: a short try only, so that failover comes within ~10 s.
-        deadline = time.monotonic() + min(self.reconnect_for, 1.0 if self._host_silent else 3.0)
+        within = min(self.reconnect_for, 1.0 if self._host_silent else 3.0)
         self._host_silent = False
-        last = "no answer"
-        backoff = Backoff(cap=1.0)
+
+        async def rejoin(conn: Connection) -> None:
+            await self._hello(conn, resume_ply=len(self.steps))
+            if self.fair is not None:
+                # What we sent while cut off may be lost: send it all again (the host drops copies).
+                self._send_own(conn)
+
         # The host we rejoin must prove the key it proved before (an impostor at its address gets nothing).
-        same_host = expect_key(self.host_fingerprint) if self.host_fingerprint else None
-        while time.monotonic() < deadline:
-            try:
-                conn, _ = await connect(
-                    self.host_addr,
-                    self.host_port,
-                    self.identity,
-                    self.game.name,
-                    self.game.content_hash,
-                    passphrase=self.passphrase,
-                    timeout=2.0,
-                    check_host=same_host,
-                )
-                await self._hello(conn, resume_ply=len(self.steps))
-                if self.fair is not None:
-                    # What we sent while cut off may be lost: send it all again (the host drops copies).
-                    self._send_own(conn)
-                return
-            except SentAway:
-                raise  # the host is there and does not want us back: no failover
-            except AlreadySeated:
-                raise  # another process plays this seat with our key: retrying would only fight it
-            except (TimeoutError, Refusal, OSError) as e:
-                last = str(e)
-            await backoff.sleep()
+        # SentAway: the host is there and does not want us back (no failover); AlreadySeated: another
+        # process plays this seat with our key, and retrying would only fight it.
+        link = HostLink(self.game, self.identity, self.passphrase)
+        last = await link.reach_again(
+            self.host_addr,
+            self.host_port,
+            self.host_fingerprint,
+            rejoin,
+            within=within,
+            fatal=(SentAway, AlreadySeated),
+        )
+        if last is None:
+            return
         escrow = self.info is not None and self.info.dealer != "fair"  # a fair table has no secret to gather
         if self.info is not None and (
             not self.info.failover or (escrow and not self.share and fp.has_sealed_values(self.game))
@@ -1601,34 +1592,25 @@ class TablePeer(Emitter[Event]):
                 self.emit(HostChanged(self.seat, "", self.listen_port))
                 return
             self.emit(HostChanged(c.seat, c.addr, c.port))
-            inner = time.monotonic() + 8.0
-            backoff = Backoff(cap=1.0)
-            while time.monotonic() < min(inner, deadline):
-                try:
-                    # The new host must be the peer that sat in that seat, not whoever answers there.
-                    conn, _ = await connect(
-                        c.addr,
-                        c.port,
-                        self.identity,
-                        self.game.name,
-                        self.game.content_hash,
-                        passphrase=self.passphrase,
-                        timeout=2.0,
-                        check_host=expect_key(c.fingerprint) if c.fingerprint else None,
-                    )
-                    await self._hello(conn, resume_ply=len(self.steps), failover=True)
-                    if self.fair is not None:
-                        self._send_own(conn)  # the new host may lack some of ours
-                    self.host_addr, self.host_port, self.host_seat = c.addr, c.port, c.seat
-                    self.dealt_by.append((len(self.steps) + 1, c.seat))
-                    if self.save is not None:
-                        self.save.host_addr, self.save.host_port, self.save.host_seat = c.addr, c.port, c.seat
-                    self.host_fingerprint = conn.fingerprint
-                    return
-                except AlreadySeated:
-                    raise
-                except (TimeoutError, Refusal, OSError):
-                    await backoff.sleep()
+
+            async def seat_at(conn: Connection, c: m.SeatInfo = c) -> None:
+                await self._hello(conn, resume_ply=len(self.steps), failover=True)
+                if self.fair is not None:
+                    self._send_own(conn)  # the new host may lack some of ours
+                self.host_addr, self.host_port, self.host_seat = c.addr, c.port, c.seat
+                self.dealt_by.append((len(self.steps) + 1, c.seat))
+                if self.save is not None:
+                    self.save.host_addr, self.save.host_port, self.save.host_seat = c.addr, c.port, c.seat
+                self.host_fingerprint = conn.fingerprint
+
+            # The new host must be the peer that sat in that seat, not whoever answers there.
+            link = HostLink(self.game, self.identity, self.passphrase)
+            within = min(8.0, deadline - time.monotonic())
+            if (
+                await link.reach_again(c.addr, c.port, c.fingerprint, seat_at, within=within, fatal=(AlreadySeated,))
+                is None
+            ):
+                return
             tried.add(c.seat)
         raise Refusal("the host went away and no other peer could take over")
 

@@ -33,7 +33,7 @@ from coldwater.core.state import Game, State
 from .. import fairplay as fp
 from .. import messages as m
 from ..identity import Identity
-from ..transport import Backoff, Connection, HostCheck, Refusal, connect, expect_key
+from ..transport import Connection, HostCheck, Refusal
 from .events import (
     ChatReceived,
     Emitter,
@@ -49,6 +49,7 @@ from .events import (
     StepApplied,
 )
 from .host import HEARTBEAT, JOIN_TIMEOUT, fp_pass_key
+from .hostlink import HostLink
 from .joining import SyncRefused, connect_to_table, read_sync, rematch_refusal
 from .persist import public_step, unpack_view
 from .turnclock import TurnClock
@@ -200,30 +201,17 @@ class TableWatcher(Emitter[Event]):
 
     async def _reconnect(self) -> None:
         self.conn = None
-        deadline = time.monotonic() + self.reconnect_for
-        backoff = Backoff(cap=1.0)
-        last = "no answer"
-        same_host = expect_key(self.host_fingerprint) if self.host_fingerprint else None
-        while time.monotonic() < deadline:
-            try:
-                conn, _ = await connect(
-                    self.host_addr,
-                    self.host_port,
-                    self.identity,
-                    self.game.name,
-                    self.game.content_hash,
-                    passphrase=self.passphrase,
-                    timeout=2.0,
-                    check_host=same_host,
-                )
-                await self._hello(conn)
-                return
-            except NotAdmitted:
-                raise
-            except (TimeoutError, Refusal, OSError) as e:
-                last = str(e)
-            await backoff.sleep()
-        raise Refusal(f"the table went away ({last}); stopped watching")
+        link = HostLink(self.game, self.identity, self.passphrase)
+        last = await link.reach_again(
+            self.host_addr,
+            self.host_port,
+            self.host_fingerprint,
+            self._hello,
+            within=self.reconnect_for,
+            fatal=(NotAdmitted,),
+        )
+        if last is not None:
+            raise Refusal(f"the table went away ({last}); stopped watching")
 
     async def _serve(self, conn: Connection) -> None:
         seen_in, seen_out, quiet_since = conn.bytes_in, conn.bytes_out, time.monotonic()
