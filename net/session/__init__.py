@@ -11,7 +11,7 @@
 | `spectators.py` | the host's watchers: what they are sent (the public view only), what they may send |
 | `watcher.py` | `TableWatcher`: watching a table, checking every public step |
 | `joining.py` | what a peer and a watcher share: reaching a named table, checking a resync |
-| `hostlink.py` | reaching the same host again (backoff, its proved key pinned): a peer's reconnect and failover, a watcher's |
+| `hostlink.py` | reaching the host again (backoff, its key pinned): reconnect, failover, a watcher |
 
 The full protocol, fault handling and what a cheating host can and cannot do
 are in docs/lan.md. Nothing here prints.
