@@ -21,6 +21,7 @@ from coldwater.core.state import Game
 if TYPE_CHECKING:
     from coldwater.net.messages import TableInfo
     from coldwater.net.session.events import Event, Result
+    from coldwater.net.session.turnclock import TurnClock
 
 
 class Party(Protocol):
@@ -38,6 +39,12 @@ class Party(Protocol):
 
     linger: bool
     """Stay connected after the end (chat, a rematch offer): the lobby sets it."""
+
+    clock: TurnClock
+    """The seat to move's time as this process measures it (every process keeps its own, docs/lan.md)."""
+
+    result: Result | None
+    """How the game ended, once it has (after the end's audit for a seat or a watcher)."""
 
     def subscribe(self, listener: Callable[[Event], None]) -> Callable[[], None]: ...
 

@@ -142,22 +142,20 @@ class LanTable:
     def countdown(self) -> str:
         """The seat to move's clock as this process measures it ('0:42', 'bank 3:12', 'out of time';
         '' with no clock or no seat's move timed): every seat sees it in the title (docs/tui.md)."""
-        clock = getattr(self.party, "clock", None)  # (a watcher keeps none)
-        return str(clock.text(time.monotonic())) if clock is not None else ""
+        return self.party.clock.text(time.monotonic())
 
     @property
     def can_hand_over(self) -> bool:
         """Another seat's move is out of time at a normal table, and this seat may hand it to a bot."""
-        clock = getattr(self.party, "clock", None)
-        info = getattr(self.party, "info", None)
-        if clock is None or info is None or info.strict or self.my_seat < 0 or clock.seat == self.my_seat:
+        clock, info = self.party.clock, self.party.info
+        if info is None or info.strict or self.my_seat < 0 or clock.seat == self.my_seat:
             return False
         return bool(clock.out(time.monotonic()))
 
     def hand_over(self) -> str | None:
         """Hand the seat to move, out of time, to a bot (docs/lan.md, "The turn clock"). Why not, or None."""
-        clock = getattr(self.party, "clock", None)
-        if clock is None or not clock.running or self.my_seat < 0:
+        clock = self.party.clock
+        if not clock.running or self.my_seat < 0:
             return "no seat's move is being timed here"
         if self.host is not None:
             return self.host.hand_over(clock.seat, by=self.my_seat)

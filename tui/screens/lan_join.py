@@ -49,20 +49,18 @@ CONTENT_FILES: dict[str, str] = {
 
 def needs_passphrase(listing: Listing) -> bool:
     """Whether the table says it needs a passphrase (older listings do not say)."""
-    return bool(getattr(listing, "needs_passphrase", False))
+    return listing.needs_passphrase
 
 
 def only_to_watch(listing: Listing) -> bool:
     """No seat to take (all taken, or the game is on), but the table admits a watcher: choosing it watches."""
-    return (listing.open_seats <= 0 or bool(getattr(listing, "running", False))) and bool(
-        getattr(listing, "watchable", False)
-    )
+    return (listing.open_seats <= 0 or listing.running) and listing.watchable
 
 
 def listing_label(listing: Listing, titles: dict[str, str], packaged: dict[str, str] | None = None) -> str:
     # Every text field came from the network: escaped (net/names.py), though discovery drops bad names.
     game = titles.get(listing.game) or shown(listing.game, limit=32)
-    running = bool(getattr(listing, "running", False))
+    running = listing.running
     if running:
         seats = "playing"
     elif listing.open_seats <= 0:
@@ -71,11 +69,11 @@ def listing_label(listing: Listing, titles: dict[str, str], packaged: dict[str, 
         seats = f"{listing.open_seats} open seat{'s' if listing.open_seats != 1 else ''}"
     if only_to_watch(listing):
         seats += " · Watch"
-    watchers = int(getattr(listing, "watchers", 0))
+    watchers = listing.watchers
     if watchers > 0:
         seats += f" · watching: {watchers}"
     marks = ""
-    dealer = getattr(listing, "dealer", "")
+    dealer = listing.dealer
     if dealer == "fair":
         marks += " · fair dealer"
     elif dealer == "committed":
@@ -93,10 +91,10 @@ def listing_label(listing: Listing, titles: dict[str, str], packaged: dict[str, 
         and listing.content != packaged[listing.game]
     ):
         marks += f" · own card data {shown(listing.content[:12])}"
-    total = int(getattr(listing, "seats", 0))
+    total = listing.seats
     if total > 0:
         seats = f"{total} seats · {seats}"
-    version = str(getattr(listing, "version", ""))
+    version = listing.version
     if version and version != __version__:
         marks += f" · app {shown(version, limit=24)}"
     return f"{shown(listing.table)} · {game} · {listing.host}:{listing.port} · {seats}{marks}"

@@ -19,14 +19,15 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from textual._context import NoActiveAppError
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Footer, Static
 
 from coldwater.core.record import GameRecord
-from coldwater.core.state import Scores
+from coldwater.core.state import Game, Scores
 from coldwater.net.play.tablelike import TableLike
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen
@@ -35,7 +36,9 @@ from coldwater.tui.tutor import Lesson
 from coldwater.tui.widgets.chart import ScoreChart, ScoreOverTime, is_tiebreak, tiebreak_name
 
 if TYPE_CHECKING:
-    from coldwater.net.session import Event, Party
+    from coldwater.net.party import Party
+    from coldwater.net.session import Event
+    from coldwater.tui.lantable import LanTable
     from coldwater.tui.screens.lobby import LobbyScreen
     from coldwater.tui.screens.timeline import Timeline
 
@@ -74,11 +77,7 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         """A Learn to play game's closing lesson, shown under the outcome (tui/coach.py)."""
         names = names or []
         if table is None:
-            # The table screen switches to this one; while it is still on top, its table is ours.
-            try:
-                table = getattr(self.app.screen, "table", None)
-            except Exception:  # no app yet (a test building the screen on its own)
-                table = None
+            table = self._table_underneath()
         self.table = table
         self._offer = False
         """A LAN seat: the host offered a rematch, not yet answered."""
@@ -97,19 +96,41 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
             names[i] if i < len(names) and lab.startswith("Seat ") else lab for i, lab in enumerate(scores.labels)
         ]
 
+    def _table_underneath(self) -> TableLike | None:
+        """The table screen switches to this one; while it is still on top, its table is ours."""
+        from coldwater.tui.screens.table import TableScreen
+
+        try:
+            screen = self.app.screen
+        except NoActiveAppError:  # no app yet (a test building the screen on its own)
+            return None
+        return screen.table if isinstance(screen, TableScreen) else None
+
+    @property
+    def lan_table(self) -> LanTable | None:
+        """The LAN table this game was played at (None at a local table)."""
+        from coldwater.tui.lantable import LanTable
+
+        return self.table if isinstance(self.table, LanTable) else None
+
     @property
     def lan_party(self) -> Party | None:
-        """The LAN host or seat under this table (None at a local table)."""
-        return getattr(self.table, "party", None)
+        """The LAN host, seat or watcher under this table (None at a local table)."""
+        t = self.lan_table
+        return t.party if t is not None else None
+
+    @property
+    def game(self) -> Game[Any, Any] | None:
+        return self.table.game if self.table is not None else None
 
     @property
     def record(self) -> GameRecord | None:
-        rec = getattr(self.table, "record", None)
-        if rec is None:  # a LAN host: the net layer's own table keeps the record
-            rec = getattr(getattr(getattr(self.table, "party", None), "table", None), "record", None)
-        if rec is None:  # a LAN seat, once it has rebuilt the whole game (_seat_record)
-            rec = getattr(self.table, "seat_record", None)
-        return rec
+        t = self.lan_table
+        if t is None:
+            return self.table.record if self.table is not None else None
+        if t.host is not None and t.host.table is not None:  # a LAN host: the net layer's own table keeps it
+            return t.host.table.record
+        return t.seat_record  # a LAN seat, once it has rebuilt the whole game (_seat_record)
 
     def compose(self) -> ComposeResult:
         s = self.scores
@@ -163,15 +184,17 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         return "   ·   ".join(parts)
 
     def on_mount(self) -> None:
+        from coldwater.net.session import TablePeer, TableWatcher
+
         self.query_one("#score-box", VerticalScroll).focus()
         self.call_after_refresh(self._timeline)
         party = self.lan_party
         if party is not None and not self._is_lan_host():
             # (A watcher follows the table to its rematch, or not: it has nothing to answer.)
-            answered = not self._watching() and getattr(party, "rematch_answered", True)
-            self._offer = bool(getattr(party, "rematch_port", 0)) and not answered
+            answered = party.rematch_answered if isinstance(party, TablePeer) else not self._watching()
+            self._offer = bool(self._rematch_port()) and not answered
             self._unsub = party.subscribe(self._on_lan_event)
-            if getattr(party, "host_left", False):
+            if isinstance(party, TablePeer | TableWatcher) and party.host_left:
                 self._host_gone()  # it left before this screen was up to hear it
             self._show_actions()
 
@@ -220,8 +243,18 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         return self._answer
 
     def _host_name(self) -> str:
+        from coldwater.net.session import TablePeer, TableWatcher
+
         party = self.lan_party
-        return next((s.name for s in getattr(party, "seats", []) if s.kind == "host" and s.name), "The host")
+        seats = party.seats if isinstance(party, TablePeer | TableWatcher) else []
+        return next((s.name for s in seats if s.kind == "host" and s.name), "The host")
+
+    def _rematch_port(self) -> int:
+        """The port of the rematch the host opened (0: none yet; a host offers, it is not offered one)."""
+        from coldwater.net.session import TablePeer, TableWatcher
+
+        party = self.lan_party
+        return party.rematch_port if isinstance(party, TablePeer | TableWatcher) else 0
 
     def _watching(self) -> bool:
         from coldwater.net.session import TableWatcher
@@ -235,16 +268,17 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
 
     def _timeline(self) -> None:
         """Replay the record once for the chart and the milestones."""
+        from coldwater.net.session import TableHost, TablePeer
         from coldwater.tui.screens.timeline import Timeline
 
         note = self.query_one("#over-time-note", Static)
         rec = self.record
-        game = getattr(self.table, "game", None)
+        game = self.game
         party = self.lan_party
-        if rec is None and game is not None and callable(getattr(party, "full_record", None)):
+        if rec is None and game is not None and isinstance(party, TableHost | TablePeer):
             # A LAN seat: the whole game is known once the End's audit is done (a moment after
             # the last move); until then, and a while longer if the host is slow, wait for it.
-            if getattr(party, "result", None) is None and self._waited < RECORD_WAIT:
+            if party.result is None and self._waited < RECORD_WAIT:
                 self._waited += 0.5
                 self.set_timer(0.5, self._timeline)
                 return
@@ -277,7 +311,7 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
             )
         labels, rounds, series = tl.score_series()
         names = [self.labels[i] if i < len(self.labels) else lab for i, lab in enumerate(labels)]
-        unit = "PP" if getattr(game, "name", "") == "aquatica" else "points"
+        unit = "PP" if game.name == "aquatica" else "points"
         self.query_one("#score-box", VerticalScroll).mount(
             ScoreOverTime(names, rounds, series, unit=unit, id="score-over-time"), after=note
         )
@@ -351,7 +385,8 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
             return None
         if t.seat_record is None:
             seats = ", ".join(seat.name for seat in t.seats)
-            meta = {"seats": seats, "table": str(getattr(t.party.info, "name", "")), "mode": "lan"}
+            info = t.party.info
+            meta = {"seats": seats, "table": info.name if info is not None else "", "mode": "lan"}
             meta["hints"] = "on" if t.hints_on else "off"  # the record says whether hints were given
             t.seat_record = t.full_record(meta)
         return t.seat_record
@@ -389,16 +424,15 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
             return False
         if isinstance(party, TableHost):  # (as _is_lan_host, which mypy cannot see through)
             # Not after a failover (that host is a seat's process) and only once per table.
-            return bool(getattr(party, "linger", False)) and not party.rematch and self._lobby() is not None
-        if self._served_name() is not None and not self._asked and not getattr(party, "rematch_port", 0):
+            return party.linger and not party.rematch and self._lobby() is not None
+        if self._served_name() is not None and not self._asked and not self._rematch_port():
             return True  # we opened this table on our SSH server: we ask the server for the rematch
         return self._offer and self._lobby() is not None
 
     def _served_name(self) -> str | None:
         """The table's name when this app opened it on its `coldwater serve` server (None otherwise)."""
         lobby = self._lobby()
-        name = getattr(lobby, "served_table", None)
-        return name if isinstance(name, str) else None
+        return lobby.served_table if lobby is not None else None
 
     def _lobby(self) -> LobbyScreen | None:
         """The lobby this LAN game was played from (it owns the session), if it is still there."""
@@ -453,7 +487,7 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         if not host and not self._offer and served is not None:
             await self._ask_server(served)
             return
-        from coldwater.net.session import TableHost, TableWatcher
+        from coldwater.net.session import TableHost, TablePeer, TableWatcher
 
         try:
             new: Party
@@ -462,6 +496,7 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
             elif isinstance(party, TableHost):
                 new = await net.open_rematch(party)
             else:
+                assert isinstance(party, TablePeer)  # a Party is one of the three
                 new = await net.join_rematch(party)
         except (Refusal, OSError, ValueError, RuntimeError) as e:
             self._busy = False
@@ -495,7 +530,7 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
             self.notify(f"Cannot start the rematch: {reason}", severity="error", timeout=15)
             return
         self._asked = True  # the offer follows over the table's connection (_on_lan_event)
-        if getattr(self.lan_party, "rematch_port", 0):
+        if self._rematch_port():
             await self._lan_rematch()
 
     def action_rematch(self) -> None:
@@ -525,18 +560,18 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         from coldwater.tui.screens.replays import own_seat
         from coldwater.tui.screens.review import ReviewScreen
 
-        rec, game = self.record, getattr(self.table, "game", None)
-        if rec is None or game is None:
+        rec, game = self.record, self.game
+        if rec is None or game is None or self.table is None:
             return
         board = self.cw.catalog.table_screen(game.name).BOARD
-        content = getattr(getattr(self.table, "content", None), "path", None)
+        content = self.table.content.path if self.table.content is not None else None
         seat = own_seat(rec)
         self.app.push_screen(ReviewScreen(rec, game, board, seat if seat is not None else 0, content=content))
 
     def action_replay(self) -> None:
         from coldwater.tui.screens.replays import ReplayScreen
 
-        rec, game = self.record, getattr(self.table, "game", None)
+        rec, game = self.record, self.game
         board = self.cw.catalog.table_screen(game.name).BOARD if game is not None else None
         if game is None or board is None:
             return
