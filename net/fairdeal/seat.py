@@ -1,5 +1,9 @@
 """One process's side of a table dealt by the fair dealer (docs/fairplay.md "The session").
 
+One module of ~920 lines, on purpose: :class:`FairSeat` is one state machine. Every round
+reads and writes the same layers, decks and view, and its save is replayed through the
+same methods, so splitting it would pass that state between modules.
+
 A :class:`FairSeat` is what every process at such a table runs, the host's
 included: it holds its seat's key, every deck as it follows it, and **only its
 own view**, which it advances itself (``apply_seen``). It never holds another
@@ -38,10 +42,6 @@ kept from public steps alone. What it is, like the decks and which draws are
 public, is the game's own declaration (``Game.dealing``: a
 :class:`~coldwater.core.dealing.SlotMap` from core/dealing.py), so this module
 knows no game: it does the cryptography and checks every seat's word against it.
-
-One piece (about 900 lines) because :class:`FairSeat` is one state machine: every round
-reads and writes the same layers, decks and view, and its save is replayed through the
-same methods, so splitting it would pass that state between modules.
 """
 
 from __future__ import annotations
