@@ -12,8 +12,9 @@ a reader follows), not from what happens to be imported at run time:
   package (``coldwater.core.<game>`` for a name the registry lists) and its source,
   comments and docstrings included, names no game.
 
-Beside it, read the same way, the maintainers' checks of the source's shape: no module
-reaches into another module's object's private (``_name``) members.
+Beside it, read the same way, the maintainers' checks of the source's shape: a module over
+600 lines says in its docstring why it is one module, and no module reaches into another
+module's object's private (``_name``) members.
 """
 
 from __future__ import annotations
@@ -159,15 +160,33 @@ def test_the_layers_are_told_apart() -> None:
     assert "coldwater.net" in _direct_imports("coldwater.tui.cli", REPO / "tui" / "cli.py")
 
 
-# ---- the maintainers' checks: no private access across modules ----
+# ---- the maintainers' checks: a long module says why, no private access across modules ----
 SOURCE_FOLDERS = ("core", "net", "tui", "themes")
 """The package's own source folders (tests are not held to these checks)."""
+
+LONG = 600
+"""Lines past which a module says at its top why it is one piece."""
 
 
 def _sources() -> list[Path]:
     """Every module of the package's source folders."""
     dirs = package_dirs()
     return sorted(p for top in SOURCE_FOLDERS for p in (REPO / dirs[f"coldwater.{top}"]).rglob("*.py"))
+
+
+def test_a_long_module_says_why_it_is_one_piece() -> None:
+    """A module over LONG lines was kept whole on purpose, and its docstring says why ("One module of ~N
+    lines, on purpose: ..."), so a reader knows it is one piece and not one nobody got round to splitting."""
+    unsaid = []
+    for path in _sources():
+        text = path.read_text()
+        lines = len(text.splitlines())
+        doc = ast.get_docstring(ast.parse(text, str(path))) or ""
+        if lines > LONG and "one module" not in doc.lower():
+            unsaid.append(
+                f"{path.relative_to(REPO)}: {lines} lines, and its docstring does not say why it is one module"
+            )
+    assert not unsaid, "\n".join(unsaid)
 
 
 def _own_private_names(tree: ast.Module) -> set[str]:
