@@ -53,7 +53,8 @@ def _public_only() -> list[str]:
     return [n for n in games.names() if not has_sealed_values(games.get(n))]
 
 
-def _host_parser() -> argparse.ArgumentParser:
+def host_parser() -> argparse.ArgumentParser:
+    """The options of ``coldwater host``; the app's lobby reads the same ones (tui/cli.py)."""
     p = argparse.ArgumentParser(prog="coldwater host", description="Host a LAN table.")
     p.add_argument("--name", required=True, help="the table's name, as others see it")
     p.add_argument("--players", type=int, help="number of seats (default: 1 + the --seats given, else 2)")
@@ -123,7 +124,8 @@ def set_clock(host: TableHost, ns: argparse.Namespace) -> None:
     host.set_turn_timer(turn, bank=ns.time_bank, strict=True if ns.strict_clock else None)
 
 
-def _join_parser() -> argparse.ArgumentParser:
+def join_parser() -> argparse.ArgumentParser:
+    """The options of ``coldwater join``; the app's lobby reads the same ones (tui/cli.py)."""
     p = argparse.ArgumentParser(prog="coldwater join", description="Join a LAN table by name or HOST:PORT.")
     p.add_argument("--passphrase", help="the table's passphrase, if it has one")
     p.add_argument("--bind", default="0.0.0.0", help="address to listen on (to take over if the host leaves)")
@@ -450,9 +452,9 @@ async def _watch(ns: argparse.Namespace, target: str) -> int:
 def main(args: argparse.Namespace) -> int:
     """Entry from ``coldwater host|join`` (tui/cli.py): args has .command, .game or .target, and .rest."""
     if args.command == "host":
-        ns = _host_parser().parse_args(args.rest)
+        ns = host_parser().parse_args(args.rest)
     else:
-        ns = _join_parser().parse_args(args.rest)
+        ns = join_parser().parse_args(args.rest)
     logging.basicConfig(
         level=getattr(logging, str(ns.log_level).upper(), logging.WARNING),
         stream=sys.stderr,

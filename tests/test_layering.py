@@ -11,6 +11,10 @@ a reader follows), not from what happens to be imported at run time:
 - ``net`` reaches a game only through the contract: it imports no per-game core
   package (``coldwater.core.<game>`` for a name the registry lists) and its source,
   comments and docstrings included, names no game.
+
+Beside it, read the same way, the maintainers' checks of the source's shape: a module over
+600 lines says in its docstring why it is one module, and no module reaches into another
+module's object's private (``_name``) members.
 """
 
 from __future__ import annotations
@@ -154,3 +158,111 @@ def test_the_layers_are_told_apart() -> None:
     # `from coldwater import net` names the LAN's exports, which are above local play
     # `from coldwater import net` names the LAN's exports (a use of the layer `net`), not only a parent package
     assert "coldwater.net" in _direct_imports("coldwater.tui.cli", REPO / "tui" / "cli.py")
+
+
+# ---- the maintainers' checks: a long module says why, no private access across modules ----
+SOURCE_FOLDERS = ("core", "net", "tui", "themes")
+"""The package's own source folders (tests are not held to these checks)."""
+
+LONG = 600
+"""Lines past which a module says at its top why it is one piece."""
+
+
+def _sources() -> list[Path]:
+    """Every module of the package's source folders."""
+    dirs = package_dirs()
+    return sorted(p for top in SOURCE_FOLDERS for p in (REPO / dirs[f"coldwater.{top}"]).rglob("*.py"))
+
+
+def test_a_long_module_says_why_it_is_one_piece() -> None:
+    """A module over LONG lines was kept whole on purpose, and its docstring says why ("One module of ~N
+    lines, on purpose: ..."), so a reader knows it is one piece and not one nobody got round to splitting."""
+    unsaid = []
+    for path in _sources():
+        text = path.read_text()
+        lines = len(text.splitlines())
+        doc = ast.get_docstring(ast.parse(text, str(path))) or ""
+        if lines > LONG and "one module" not in doc.lower():
+            unsaid.append(
+                f"{path.relative_to(REPO)}: {lines} lines, and its docstring does not say why it is one module"
+            )
+    assert not unsaid, "\n".join(unsaid)
+
+
+def _own_private_names(tree: ast.Module) -> set[str]:
+    """The private names a module's own classes have: defined in a class body (a method, class attribute or
+    field), assigned as ``self._x`` / ``cls._x``, or used on ``self`` (inherited from a base elsewhere)."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                    names.add(item.name)
+                elif isinstance(item, ast.Assign):
+                    names.update(t.id for t in item.targets if isinstance(t, ast.Name))
+                elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+                    names.add(item.target.id)
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+            names.add(node.attr)
+    return names
+
+
+def _library_modules(tree: ast.Module) -> set[str]:
+    """Names bound by ``import x`` of a module not ours: ``os._exit`` is the standard library's own
+    documented name, not another object's member."""
+    return {
+        a.asname or a.name.partition(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import)
+        for a in node.names
+        if a.name.partition(".")[0] != "coldwater"
+    }
+
+
+def _private_reaches(source: str, filename: str = "<source>") -> list[str]:
+    """Each ``x._name`` (not a dunder) in `source` where ``x`` is not ``self``, ``cls`` or ``super()`` and
+    ``_name`` is not one of the module's own: a reach into another module's object's private member."""
+    tree = ast.parse(source, filename)
+    own = _own_private_names(tree)
+    libraries = _library_modules(tree)
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute):
+            continue
+        name, of = node.attr, node.value
+        if not name.startswith("_") or name.startswith("__") or name in own:
+            continue
+        if isinstance(of, ast.Name) and (of.id in ("self", "cls") or of.id in libraries):
+            continue
+        if isinstance(of, ast.Call) and isinstance(of.func, ast.Name) and of.func.id == "super":
+            continue
+        found.append(f"{filename}:{node.lineno}: {ast.unparse(node)}")
+    return sorted(found)
+
+
+def test_no_module_reaches_into_another_modules_private_members() -> None:
+    """A ``_name`` is its module's own: another module uses a public, documented name its owner offers
+    (a method or property), so the owner can change its insides without breaking a reader elsewhere."""
+    found = [hit for path in _sources() for hit in _private_reaches(path.read_text(), str(path.relative_to(REPO)))]
+    assert not found, "\n".join(found)
+
+
+def test_the_private_check_can_fail() -> None:
+    """It sees a reach into another module's object, and lets a module's own names, ``self``, ``super()``
+    and a library's module through."""
+    source = (
+        "import os\n"
+        "class A(Base):\n"
+        "    _kept = 1\n"
+        "    def __init__(self) -> None:\n"
+        "        self._mine = 0\n"
+        "    def _helper(self) -> None:\n"
+        "        super()._setup()\n"
+        "        self._inherited()\n"
+        "    def same(self, other: A) -> None:\n"
+        "        other._mine, other._kept, other._helper(), other._inherited()\n"
+        "        os._exit(0)\n"
+        "    def across(self, seat: Seat) -> None:\n"
+        "        seat._told, self.seat._chain(), seat.__class__\n"
+    )
+    assert _private_reaches(source, "m.py") == ["m.py:13: seat._told", "m.py:13: self.seat._chain"]

@@ -309,7 +309,7 @@ def lan_app(args: argparse.Namespace) -> int:
     from coldwater.net.cli import name_rule
     from coldwater.tui.app import ColdwaterApp
 
-    parser = net_cli._host_parser() if args.command == "host" else net_cli._join_parser()
+    parser = net_cli.host_parser() if args.command == "host" else net_cli.join_parser()
     ns = parser.parse_args(args.rest)
     others: list[str] = []
     options: dict[str, Any] = {}

@@ -208,6 +208,15 @@ def ending(view: State[Any, Any], seat: int) -> Ending:
     return Ending(mine, best, how, where)
 
 
+def closing_lesson(view: State[Any, Any], seat: int, game_title: str, advice: str, unit: str = "points") -> Lesson:
+    """A book's closing lesson: "Your first game of <game_title>", how `seat` ended (:meth:`Ending.said`, in
+    `unit`), then the game's `advice` for what to try next; on the standings, with the ending's facts."""
+    end = ending(view, seat)
+    return Lesson(
+        "flow.closing", f"Your first game of {game_title}", f"{end.said(unit)} {advice}", "standings", end.facts
+    )
+
+
 def lesson(key: str, title: str, text: str, look: str = "choices", **facts: int | str) -> Lesson:
     """A lesson with the position's numbers it quotes given by name (``hours=5``)."""
     return Lesson(key, title, text, look, dict(facts))

@@ -70,10 +70,11 @@ def start(d: AqData, pay: Pay) -> None:
 def options(d: AqData, k: Deck) -> list[AqAction]:
     pay = d.pay
     assert pay is not None
-    return [a for a, _ in sources(d, k, pay.res, _ltype(pay), pay.what == "tribe")]
+    return [a for a, _ in sources(d, k, pay.res, ltype_index(pay), pay.what == "tribe")]
 
 
-def _ltype(pay: Pay) -> int:
+def ltype_index(pay: Pay) -> int:
+    """The location type `pay` is limited to as its index in LOC_TYPES, as `pool` and `sources` take it; -1: any."""
     return LOC_TYPES.index(pay.ltype) if pay.ltype else -1
 
 
@@ -115,7 +116,7 @@ def _gain(d: AqData, op: str, n: int, t: int) -> None:
 def settled(d: AqData) -> bool:
     pay = d.pay
     assert pay is not None
-    return pool(d, pay.res, _ltype(pay)) >= pay.cost
+    return pool(d, pay.res, ltype_index(pay)) >= pay.cost
 
 
 def deduct(d: AqData) -> Pay:
@@ -124,7 +125,7 @@ def deduct(d: AqData) -> Pay:
     pay = d.pay
     assert pay is not None
     d.pay = None
-    lt = _ltype(pay)
+    lt = ltype_index(pay)
     if pay.res == "c":
         d.coins -= pay.cost
     else:

@@ -56,7 +56,7 @@ def _waiting(s: AqState) -> str:
     if d.rival_pending:
         return "choose the goal track for the virtual rival's Manta first"
     if d.pay is not None:
-        owed = d.pay.cost - payment.pool(d, d.pay.res, payment._ltype(d.pay))
+        owed = d.pay.cost - payment.pool(d, d.pay.res, payment.ltype_index(d.pay))
         res = "coins" if d.pay.res == "c" else "power"
         return f"finish paying first: {owed} more {res} (flip a Manta, exploit a resource Depth, use a Tribe)"
     if d.placing >= 0:

@@ -95,7 +95,7 @@ class LocalTable:
                 shares.append(self._send(share, KeyShare))
         for s in self.takers:
             s.take_keys(shares)
-        tips = {s.own_seat: s._chain().tip for s in self.seats}  # committed in the seed round at a LAN table
+        tips = {s.own_seat: s.own_chain.tip for s in self.seats}  # committed in the seed round at a LAN table
         for s in self.takers:
             s.take_tips(tips)
         self._shuffle()

@@ -1,5 +1,9 @@
 """One process's side of a table dealt by the fair dealer (docs/fairplay.md "The session").
 
+One module of ~920 lines, on purpose: :class:`FairSeat` is one state machine. Every round
+reads and writes the same layers, decks and view, and its save is replayed through the
+same methods, so splitting it would pass that state between modules.
+
 A :class:`FairSeat` is what every process at such a table runs, the host's
 included: it holds its seat's key, every deck as it follows it, and **only its
 own view**, which it advances itself (``apply_seen``). It never holds another
@@ -38,10 +42,6 @@ kept from public steps alone. What it is, like the decks and which draws are
 public, is the game's own declaration (``Game.dealing``: a
 :class:`~coldwater.core.dealing.SlotMap` from core/dealing.py), so this module
 knows no game: it does the cryptography and checks every seat's word against it.
-
-One piece (about 900 lines) because :class:`FairSeat` is one state machine: every round
-reads and writes the same layers, decks and view, and its save is replayed through the
-same methods, so splitting it would pass that state between modules.
 """
 
 from __future__ import annotations
@@ -258,7 +258,10 @@ class FairSeat:
             raise FairDealError("an observer of the table holds no key: it sends nothing")
         return self.seat, self.key
 
-    def _chain(self) -> beacon.Chain:
+    @property
+    def own_chain(self) -> beacon.Chain:
+        """This seat's beacon hash chain, whose tip it committed in the seed round (an observer has
+        none: FairDealError)."""
         if self.chain is None:
             raise FairDealError("an observer of the table holds no beacon chain")
         return self.chain
@@ -338,7 +341,7 @@ class FairSeat:
         """This seat's hash-chain link for the public draw due (docs/fairplay.md, beacons)."""
         if not isinstance(self.node(), mapping.Beacon):
             raise FairDealError(f"no public draw is due at ply {self.view.ply}")
-        return self._chain().link(beacon.index_of(self.view.ply))
+        return self.own_chain.link(beacon.index_of(self.view.ply))
 
     def take_tips(self, tips: Mapping[int, bytes]) -> None:
         """Every seat's committed chain tip (from the seed round), for checking their links."""
@@ -694,6 +697,12 @@ class FairSeat:
         except IllegalAction as e:
             raise bad(str(e)) from None
 
+    @property
+    def told(self) -> Openings | None:
+        """The openings of the player's action being opened (from :meth:`act_strips` or
+        :meth:`take_act_strips` until :meth:`take_act`): which seats strip, which name; None between actions."""
+        return self._told
+
     def _told_now(self) -> Openings:
         if self._told is None:
             raise FairDealError("no action is being opened")
@@ -812,7 +821,7 @@ class FairSeat:
             joint=self.joint,
             options=opts,
             secret=key.secret.raw,
-            chain_end=self._chain().end,
+            chain_end=self.own_chain.end,
             secrets=list(self.secrets),
             log=list(self.log),
         )

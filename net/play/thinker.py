@@ -7,12 +7,13 @@ search's next check). A :class:`Thinker` keeps one worker process per app
 about to think (or when a table with one opens, :meth:`Thinker.warm`) and reused
 for every move after, so its start-up cost is paid once.
 
-What crosses the pipe is data: the game's name and card data (path and content
-hash), the bot's level and budget, the seat's view as its canonical MessagePack
-encoding with its digest, and the Rng's seed and fork labels. The worker builds
-the same bot, decodes the same view (and checks the digest), draws from the same
-Rng, and answers the action's notation, so its choice is the one the bot would
-have made here, for every seed and budget.
+One module of ~610 lines, on purpose: it is the :class:`Thinker`, one state machine (the
+worker process, its requests in flight, its faults) whose methods all share that state;
+the messages are in thinkwire.py and the thinking in this process in thinkhere.py.
+
+What crosses the pipe is data (thinkwire.py: the messages and their framing): the
+worker rebuilds the same bot, position and Rng, and answers the action's notation, so
+its choice is the one the bot would have made here, for every seed and budget.
 
 A fresh process (not ``fork``: the app has threads) with its own pipes, rather
 than ``multiprocessing``: the app owns the terminal, and the worker's stdio is
@@ -30,10 +31,9 @@ Faults never cost a move or hang a table: a worker that cannot start, dies,
 answers nonsense or overruns its budget's clock cap by a wide margin is killed,
 the move is thought here in a thread instead (the old way, same choice), and
 the next move starts a fresh worker. After `restarts` faults the app stops
-trying and thinks here for good. Each fault is reported through `notify`.
-
-Framing on both pipes: a 4-byte big-endian length, then a MessagePack message
-(see :data:`ToWorker` and :data:`FromWorker`), at most :data:`MAX_FRAME` bytes.
+trying and thinks here for good. Each fault is reported through `notify`. Thinking
+here (the fallback, and a search bot's clock) is thinkhere.py; its names are
+re-exported, as the app imports everything for thinking from this module.
 """
 
 from __future__ import annotations
@@ -43,10 +43,9 @@ import collections
 import contextlib
 import math
 import sys
-import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import IO, Any, TypeVar
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -54,17 +53,33 @@ from coldwater.core import games
 from coldwater.core import record as record_mod
 from coldwater.core.notation import Action
 from coldwater.core.record import GameRecord
-from coldwater.core.review import Hint, SeatReview, default_budget, hint, hint_budget, review_seat, summarize
-from coldwater.core.rng import Rng
+from coldwater.core.review import Hint, SeatReview
 from coldwater.core.search import SearchBot
 from coldwater.core.state import Bot, Game, State
 from coldwater.net.play import framing
 
-PROTOCOL = 4
-"""Bumped when a message changes; a worker of another protocol is refused."""
-
-MAX_FRAME = 16 << 20
-"""Largest message either side accepts (a view is a few kilobytes)."""
+from .thinkhere import ThinkingStopped, hint_here, review_here, timed
+from .thinkwire import (
+    MAX_FRAME,
+    PROTOCOL,
+    Cancel,
+    Chose,
+    Failed,
+    FromWorker,
+    Go,
+    HintAsk,
+    Hinted,
+    Hold,
+    Progress,
+    Ready,
+    Review,
+    Reviewed,
+    RngPath,
+    SearchBudget,
+    Think,
+    decode_from_worker,
+    frame,
+)
 
 START_TIMEOUT = 30.0
 """Seconds a new worker has to say it is ready (imports on a busy machine)."""
@@ -74,202 +89,6 @@ OVERRUN_GRACE = 30.0
 
 RESTARTS = 2
 """Faults after which the app stops starting workers and thinks in a thread."""
-
-
-def timed(bot: Bot) -> Bot:
-    """`bot`, with the wall clock behind a search bot's safety cap (`SearchBot.max_seconds`):
-    every bot that plays for a person who is waiting goes through here, since core reads no
-    clock. Other bots answer at once and are returned as they are."""
-    if isinstance(bot, SearchBot):
-        bot.clock = time.perf_counter
-    return bot
-
-
-class ThinkingStopped(Exception):
-    """Raised where a bot's move was awaited when its table has closed."""
-
-
-# ---- what crosses the pipe ----------------------------------------------------
-class RngPath(msgspec.Struct, frozen=True, array_like=True):
-    """An Rng as its seed and fork labels: ``Rng(seed).fork(l1).fork(l2)...``."""
-
-    seed: str
-    forks: tuple[int | str, ...] = ()
-
-    def rng(self) -> Rng:
-        r = Rng(self.seed)
-        for label in self.forks:
-            r = r.fork(label)
-        return r
-
-
-class SearchBudget(msgspec.Struct, frozen=True, kw_only=True):
-    """A :class:`SearchBot`'s settings, as the table's bot has them (tests change them)."""
-
-    iterations: int
-    width: int
-    horizon: int
-    explore: float
-    noise: float
-    confidence: float
-    expand_after: int
-    max_seconds: float
-    max_plies: int | None = None
-
-    @classmethod
-    def of(cls, bot: SearchBot) -> SearchBudget:
-        return cls(
-            iterations=bot.iterations,
-            width=bot.width,
-            horizon=bot.horizon,
-            explore=bot.explore,
-            noise=bot.noise,
-            confidence=bot.confidence,
-            expand_after=bot.expand_after,
-            max_seconds=bot.max_seconds,
-            max_plies=bot.max_plies,
-        )
-
-    def give(self, bot: SearchBot) -> None:
-        bot.iterations = self.iterations
-        bot.width = self.width
-        bot.horizon = self.horizon
-        bot.explore = self.explore
-        bot.noise = self.noise
-        bot.confidence = self.confidence
-        bot.expand_after = self.expand_after
-        bot.max_seconds = self.max_seconds
-        bot.max_plies = self.max_plies
-
-
-class Think(msgspec.Struct, tag="think", kw_only=True):
-    """Choose a move for `bot` (a level in ``game.bots``) in the position `view`."""
-
-    id: int
-    game: str
-    content: str | None
-    """The person's own card data file the game was loaded with; None: the packaged data."""
-    content_hash: str
-    bot: str
-    budget: SearchBudget | None
-    ply: int
-    view: bytes
-    """``view.encode()``: the seat's view, canonical MessagePack."""
-    digest: str
-    """``view.digest()``: the worker checks it decoded the very same position."""
-    rng: RngPath
-
-
-class Review(msgspec.Struct, tag="review", kw_only=True):
-    """Review `seat`'s decisions in a game record (``core.review``); answered by Progress
-    after each decision, then Reviewed."""
-
-    id: int
-    game: str
-    content: str | None
-    content_hash: str
-    record: bytes
-    """``core.record.dumps(record)``: the worker replays and checks it itself."""
-    seat: int
-    depth: int = 1
-    seed: str = "0"
-
-
-class HintAsk(msgspec.Struct, tag="hint", kw_only=True):
-    """The best few choices at one position (``core.review.hint``), from its seat's view
-    encoded as for Think; answered by Hinted."""
-
-    id: int
-    game: str
-    content: str | None
-    content_hash: str
-    ply: int
-    view: bytes
-    digest: str
-    seed: str = "0"
-    depth: int = 1
-    """The hint's worlds times this (as a review's ``--depth``)."""
-    include: str = ""
-    """A choice to evaluate and list whatever its rank (notation; "" for none)."""
-
-
-class Cancel(msgspec.Struct, tag="cancel"):
-    """Stop request `id` at its next iteration (its table closed)."""
-
-    id: int
-
-
-class Hold(msgspec.Struct, tag="hold"):
-    """A key is being handled: wait before the next iteration, until Go (or HOLD_AT_MOST)."""
-
-
-class Go(msgspec.Struct, tag="go"):
-    """The key's repaint is done: search on."""
-
-
-HOLD_AT_MOST = 0.25
-"""Seconds a Hold holds at most without its Go (a key whose repaint never reports back)."""
-
-
-class Ready(msgspec.Struct, tag="ready"):
-    protocol: int
-    pid: int
-
-
-class Chose(msgspec.Struct, tag="chose"):
-    id: int
-    action: str
-    iterations: int
-    seconds: float
-
-
-class Progress(msgspec.Struct, tag="progress"):
-    """`done` of `of` decisions of a Review are reviewed."""
-
-    id: int
-    done: int
-    of: int
-
-
-class Reviewed(msgspec.Struct, tag="reviewed"):
-    id: int
-    review: bytes
-    """The ``core.review.SeatReview``, MessagePack."""
-
-
-class Hinted(msgspec.Struct, tag="hinted"):
-    id: int
-    hint: bytes
-    """The ``core.review.Hint``, MessagePack."""
-
-
-class Stopped(msgspec.Struct, tag="stopped"):
-    id: int
-
-
-class Failed(msgspec.Struct, tag="failed"):
-    id: int
-    error: str
-
-
-ToWorker = Think | Review | HintAsk | Cancel | Hold | Go
-FromWorker = Ready | Chose | Progress | Reviewed | Hinted | Stopped | Failed
-
-_encoder = msgspec.msgpack.Encoder()
-_from_worker = msgspec.msgpack.Decoder(FromWorker)
-
-
-def frame(msg: msgspec.Struct) -> bytes:
-    return framing.encode_frame(_encoder.encode(msg), MAX_FRAME)
-
-
-def read_frame(f: IO[bytes]) -> bytes | None:
-    """One message body from a blocking pipe; None at end of file, or where the other
-    end died mid-message (the same thing to the reader: nobody is left to answer)."""
-    try:
-        return framing.read_frame_blocking(f, MAX_FRAME)
-    except framing.FrameTruncated:
-        return None
 
 
 class WorkerTrouble(Exception):
@@ -641,7 +460,7 @@ class Thinker:
         if body is None:
             raise WorkerTrouble("it exited")
         try:
-            return _from_worker.decode(body)
+            return decode_from_worker(body)
         except msgspec.DecodeError as e:
             raise WorkerTrouble(f"it sent a message that does not decode: {e}") from None
 
@@ -760,56 +579,6 @@ class Thinker:
                 await task
 
 
-async def review_here(
-    game: Game[Any, Any],
-    rec: GameRecord,
-    seat: int,
-    *,
-    depth: int = 1,
-    seed: str = "0",
-    progress: Callable[[int, int], None] | None = None,
-) -> SeatReview:
-    """A review in a thread of this process (the fallback); cancelling stops it at its next world."""
-    loop = asyncio.get_running_loop()
-    stop = threading.Event()
-
-    def pause() -> None:
-        if stop.is_set():
-            raise ThinkingStopped
-
-    def run() -> SeatReview:
-        done = []
-        for k, n, r in review_seat(rec, game, seat, budget=default_budget(game).deeper(depth), seed=seed, pause=pause):
-            done.append(r)
-            if progress is not None:
-                loop.call_soon_threadsafe(progress, k, n)
-        return summarize(game.name, seat, done)
-
-    try:
-        return await asyncio.to_thread(run)
-    except asyncio.CancelledError:
-        stop.set()
-        raise
-
-
-async def hint_here(
-    game: Game[Any, Any], view: State[Any, Any], *, depth: int = 1, include: Action | None = None
-) -> Hint:
-    """A hint in a thread of this process (the fallback); cancelling stops it at its next world."""
-    stop = threading.Event()
-
-    def pause() -> None:
-        if stop.is_set():
-            raise ThinkingStopped
-
-    try:
-        budget = hint_budget(game).deeper(depth)
-        return await asyncio.to_thread(hint, game, view, budget=budget, pause=pause, include=include)
-    except asyncio.CancelledError:
-        stop.set()
-        raise
-
-
 def _rebuildable(game: Game[Any, Any], content: str | None) -> bool:
     """Whether a worker can load `game` as it is here: a registered game, with its
     packaged card data or a person's file (a test's own game object cannot be)."""
@@ -836,29 +605,12 @@ def worker_command() -> tuple[str, ...]:
 
 
 __all__ = [
-    "Cancel",
-    "Chose",
-    "Failed",
-    "FromWorker",
-    "Go",
-    "HintAsk",
-    "Hinted",
-    "Hold",
-    "Progress",
-    "Ready",
-    "Review",
-    "Reviewed",
     "RngPath",
-    "SearchBudget",
-    "Stopped",
-    "Think",
     "Thinker",
     "ThinkingStopped",
-    "ToWorker",
     "WorkerTrouble",
-    "frame",
     "hint_here",
-    "read_frame",
     "review_here",
+    "timed",
     "worker_command",
 ]

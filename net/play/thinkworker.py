@@ -1,6 +1,6 @@
 """The worker process behind :class:`coldwater.net.play.thinker.Thinker`: ``python -m coldwater.net.play.thinkworker``.
 
-It reads requests on stdin and answers on stdout (see net/play/thinker.py for the
+It reads requests on stdin and answers on stdout (see net/play/thinkwire.py for the
 messages). Two threads: the main one searches, one request at a time; a reader
 takes every message as it arrives, so a cancel reaches a search that is running
 (it stops at its next iteration, through ``SearchBot.pause``), so does a hold
@@ -26,7 +26,8 @@ from coldwater.core.review import default_budget, hint, hint_budget, review_seat
 from coldwater.core.search import SearchBot
 from coldwater.core.state import Game, State
 from coldwater.net.play.files import read_content
-from coldwater.net.play.thinker import (
+from coldwater.net.play.thinkhere import timed
+from coldwater.net.play.thinkwire import (
     HOLD_AT_MOST,
     PROTOCOL,
     Cancel,
@@ -46,7 +47,6 @@ from coldwater.net.play.thinker import (
     ToWorker,
     frame,
     read_frame,
-    timed,
 )
 
 GAMES_KEPT = 8

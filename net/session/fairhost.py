@@ -6,6 +6,11 @@ neither an observer) is a :class:`~.fairtable.FairDriver`, and :class:`FairHost`
 them, relays every seat's :class:`~messages.Fair` messages to the others, keeps the
 public record and the host seat's save, times the rounds, and audits the game at its end.
 It reaches the rest of the table through :class:`~.hostcore.HostCore`.
+
+One module of ~650 lines, on purpose: :class:`FairHost` is one state machine per host (the
+drivers of the seats it runs, the relay, the rounds' timing, the forfeits and the end), and
+each of its methods reads and writes that state; the round's own logic is in fairtable.py and
+the cryptography in fairdeal/.
 """
 
 from __future__ import annotations

@@ -541,7 +541,7 @@ class FairDriver:
             except Exception as e:  # IllegalAction: not a move any view can follow
                 raise FairDealError(f"seat {actor + 1}'s move '{action}' is not legal: {e}", [actor]) from None
             self._opened = ply
-            told = fs._told
+            told = fs.told
             assert told is not None
             # Every view lists the same public openings, so all know who strips (most moves open nothing).
             self._owing = sorted({s for o in told.public for s in everyone if s != o.to})
@@ -556,7 +556,7 @@ class FairDriver:
             word = fs.word(action)
             if word is not None:
                 self._send("word", ply, _enc.encode(word))
-        told = fs._told
+        told = fs.told
         assert told is not None
         wbox = self._box("word", ply, list(told.namers))
         if wbox is None:

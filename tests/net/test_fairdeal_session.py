@@ -896,11 +896,11 @@ async def test_a_peer_whose_process_restarts_resumes_from_its_save_and_a_damaged
 
 async def test_crown_tables_get_the_fair_dealer_by_default_and_the_advert_says_which(tmp_path: Path) -> None:
     from coldwater import net
-    from coldwater.net.cli import _host_parser
+    from coldwater.net.cli import host_parser
     from coldwater.net.discovery import Advertiser
     from coldwater.net.fairdeal.seat import WIRED
 
-    assert _host_parser().parse_args(["--name", "t"]).dealer is None  # the game's default, not a fixed one
+    assert host_parser().parse_args(["--name", "t"]).dealer is None  # the game's default, not a fixed one
     aquatica = games.get("aquatica")
     cases = [
         (CROWN, None, "fair"),

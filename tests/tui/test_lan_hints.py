@@ -116,10 +116,10 @@ async def test_the_net_layer_and_the_command_line_announce_hints(tmp_path: Path)
     import msgspec
 
     from coldwater.net import messages as m
-    from coldwater.net.cli import _host_parser
+    from coldwater.net.cli import host_parser
 
-    assert _host_parser().parse_args(["--name", "t", "--hints"]).hints is True
-    assert _host_parser().parse_args(["--name", "t"]).hints is False
+    assert host_parser().parse_args(["--name", "t", "--hints"]).hints is True
+    assert host_parser().parse_args(["--name", "t"]).hints is False
     host = await net.open_table(
         "crown", name="t", seats=["host", "open"], bind="127.0.0.1", advertise=False, save_dir=tmp_path, hints=True
     )

@@ -23,7 +23,8 @@ from coldwater.core.search import SearchBot
 from coldwater.core.state import CHANCE, Game, State
 from coldwater.net.play.files import read_content
 from coldwater.net.play.table import Seat, SeatKind, Table, list_saves, resume
-from coldwater.net.play.thinker import Chose, Failed, RngPath, SearchBudget, Stopped, Think, Thinker
+from coldwater.net.play.thinker import Thinker
+from coldwater.net.play.thinkwire import Chose, Failed, RngPath, SearchBudget, Stopped, Think
 from coldwater.net.play.thinkworker import Worker
 from coldwater.tui.catalog import Catalog
 from coldwater.tui.screens.table import TableScreen

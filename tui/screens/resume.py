@@ -97,7 +97,7 @@ and try again.
         lst = self.query_one("#saves", ChoiceList)
         if lst.highlighted is None:
             return None
-        value: Any = lst._values.get(lst.get_option_at_index(lst.highlighted).id or "")
+        value: Any = lst.highlighted_value
         return value if isinstance(value, SaveInfo) else None
 
     def action_delete(self) -> None:

@@ -136,8 +136,7 @@ setting; changes are kept at once.
         lst = self.query_one("#keys", KeyList)
         if not lst.has_focus or lst.highlighted is None:
             return None
-        option = lst.get_option_at_index(lst.highlighted)
-        value: Any = lst._values.get(option.id or "")
+        value: Any = lst.highlighted_value
         return value if isinstance(value, str) else None
 
     def action_reset(self) -> None:

@@ -211,8 +211,12 @@ class ChoiceList(OptionList):
         """The value of the highlighted item (None when nothing is highlighted)."""
         if self.highlighted is None:
             return None
-        oid = self.get_option_at_index(self.highlighted).id
-        return self._values.get(oid) if oid is not None else None
+        return self.value_of(self.get_option_at_index(self.highlighted).id)
+
+    def value_of(self, option_id: str | None) -> Any:
+        """The value of the shown item whose option has the id `option_id` (None if no shown item has it),
+        for a handler given an option by an OptionList event."""
+        return self._values.get(option_id) if option_id is not None else None
 
     def on_key(self, event: events.Key) -> None:
         if event.character and event.character in self._keys and event.character.isprintable():

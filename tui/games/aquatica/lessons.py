@@ -16,7 +16,7 @@ from coldwater.core.aquatica.actions import CODEC, Deal, Recruit
 from coldwater.core.aquatica.model import AqData
 from coldwater.core.notation import Action
 from coldwater.core.state import State
-from coldwater.tui.tutor import Lesson, decision_kinds, ending, lesson, plural, seat_to_move
+from coldwater.tui.tutor import Lesson, closing_lesson, decision_kinds, lesson, plural, seat_to_move
 
 GAME: Final = "aquatica"
 KINDS: Final = decision_kinds(CODEC.types, (Deal,))
@@ -275,12 +275,11 @@ def flow(key: str, view: State[Any, Any], seat: int) -> Lesson:
 
 
 def closing(view: State[Any, Any], seat: int) -> Lesson:
-    end = ending(view, seat)
-    return Lesson(
-        "flow.closing",
-        "Your first game of Aquatica",
-        f"{end.said('prosperity points')} Scored Locations and early Goals decide most "
-        "games. Next: Solo against a normal bot, or try the Tribes module.",
-        "standings",
-        end.facts,
+    return closing_lesson(
+        view,
+        seat,
+        "Aquatica",
+        "Scored Locations and early Goals decide most games. Next: Solo against a normal bot, or try the "
+        "Tribes module.",
+        unit="prosperity points",
     )

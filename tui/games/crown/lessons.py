@@ -22,7 +22,7 @@ from coldwater.core.crown.model import (
 )
 from coldwater.core.notation import Action
 from coldwater.core.state import State
-from coldwater.tui.tutor import Lesson, decision_kinds, ending, plural, seat_to_move
+from coldwater.tui.tutor import Lesson, closing_lesson, decision_kinds, plural, seat_to_move
 
 GAME: Final = "crown"
 KINDS: Final = decision_kinds(ACTION_TYPES, CHANCE_TYPES)
@@ -294,12 +294,10 @@ def flow(key: str, view: State[Any, Any], seat: int) -> Lesson:
 
 
 def closing(view: State[Any, Any], seat: int) -> Lesson:
-    end = ending(view, seat)
-    return Lesson(
-        "flow.closing",
-        "Your first game of Coldwater Crown",
-        f"{end.said()} Next: a Solo game against a normal bot, and the Replays to "
-        "see when your fish came in. Trophies and contests decide most games: plan for them early.",
-        "standings",
-        end.facts,
+    return closing_lesson(
+        view,
+        seat,
+        "Coldwater Crown",
+        "Next: a Solo game against a normal bot, and the Replays to see when your fish came in. Trophies and "
+        "contests decide most games: plan for them early.",
     )

@@ -63,6 +63,12 @@ class CrownBoard(BoardView[CrownState]):
         _, rows = self.layout_for(self.width_for_drawing())  # so `shown` and `parts` are current at once
         self.refresh(layout=rows != old_rows)  # a relayout only when the height changes
 
+    def redraw(self) -> None:
+        """Draw the board afresh at its next layout: its form (`full`) or its room changed, which the
+        drawing kept for the last width does not know."""
+        self._cache = None
+        self.refresh(layout=True)
+
     def width_for_drawing(self) -> int:
         w = self.content_region.width if self.is_mounted else 0
         return w if w >= 20 else 78
@@ -159,15 +165,12 @@ answer single choices). The full rules: Esc, then *Rules*.
         full = self.pane == "board"
         if board.full != full:
             board.full = full
-            board._cache = None
-            board.refresh(layout=True)
+            board.redraw()
 
     def on_resize(self, event: events.Resize) -> None:
         super().on_resize(event)
         # The board's form depends on the room it has, which the side strip changes.
-        board = self.query_one("#board", CrownBoard)
-        board._cache = None
-        board.refresh(layout=True)
+        self.query_one("#board", CrownBoard).redraw()
 
     # ---- the decision --------------------------------------------------------
     def answer_alone(self, view: CrownState, legal: list[CrownAction]) -> bool:

@@ -15,7 +15,7 @@ from coldwater.core.fisheries.actions import CODEC, Flip, Reveal, Start, Stock
 from coldwater.core.fisheries.model import Data
 from coldwater.core.notation import Action
 from coldwater.core.state import State
-from coldwater.tui.tutor import Lesson, decision_kinds, ending, plural, seat_to_move
+from coldwater.tui.tutor import Lesson, closing_lesson, decision_kinds, plural, seat_to_move
 
 GAME: Final = "fisheries"
 KINDS: Final = decision_kinds(CODEC.types, (Start, Stock, Reveal, Flip))
@@ -195,12 +195,10 @@ def flow(key: str, view: State[Any, Any], seat: int) -> Lesson:
 
 
 def closing(view: State[Any, Any], seat: int) -> Lesson:
-    end = ending(view, seat)
-    return Lesson(
-        "flow.closing",
-        "Your first game of Fisheries of Gloucester",
-        f"{end.said()} Islands with many helms and the big preservation cards "
-        "win games: chart toward them early. Next: Solo against a normal bot, or the Replays.",
-        "standings",
-        end.facts,
+    return closing_lesson(
+        view,
+        seat,
+        "Fisheries of Gloucester",
+        "Islands with many helms and the big preservation cards win games: chart toward them early. Next: "
+        "Solo against a normal bot, or the Replays.",
     )

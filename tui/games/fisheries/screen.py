@@ -202,7 +202,7 @@ Overnight you keep one tile. The final scores are broken down by cards, helms an
             at = decision.highlighted
             if at is not None and 0 <= at < decision.option_count:
                 oid = decision.get_option_at_index(at).id
-                self._show_focus(decision._values.get(oid) if oid else None)
+                self._show_focus(decision.value_of(oid) if oid else None)
 
     def _sync_focus(self) -> None:
         try:
@@ -297,7 +297,7 @@ Overnight you keep one tile. The final scores are broken down by cards, helms an
             return
         oid = event.option.id
         decision = self.query_one("#decision", ChoiceList)
-        value = decision._values.get(oid) if oid else None
+        value = decision.value_of(oid) if oid else None
         m = self.mode
         if m is not None:
             if value is not None and value != "back":

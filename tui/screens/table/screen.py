@@ -1,6 +1,13 @@
 """The table screen: the board, the current decision and the log — the frame
 shared by every game.
 
+One module of ~980 lines, on purpose: it is one Textual screen, and what is left here
+is what Textual dispatches to the screen by name (its ``action_*`` keys, ``on_*``
+handlers, ``check_action``, ``compose``) and the flow those share (the decision list,
+safe highlights, answering the obvious, the filter, panes, hand-over, the end). What
+is not screen code lives beside it (the log writer, the driver, the guard, the hints)
+or in the game's words.
+
 This screen plays any game through the core contract. It is given the game's
 words as an object (``WORDS``: a :class:`~coldwater.tui.games.words.TableWords`,
 pure; ``tui/games/<game>/words.py``) and its board widget (``BOARD``); a game's
@@ -22,13 +29,6 @@ shows one player's secret to the next.
 Bots and chance are played by the :class:`~.driver.Driver` in a Textual worker; the
 log is written by the :class:`~.logwriter.TableLog`; the words are called through
 the :class:`~.guard.HookGuard`.
-
-Why this module is still one piece of about 900 lines: it is one Textual screen,
-and what is left here is what Textual dispatches to the screen by name (its
-``action_*`` keys, ``on_*`` handlers, ``check_action``, ``compose``) and the flow
-those share (the decision list, safe highlights, answering the obvious, the
-filter, panes, hand-over, the end). What is not screen code lives beside it (the
-log writer, the driver, the guard) or in the game's words.
 """
 
 from __future__ import annotations
