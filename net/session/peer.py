@@ -59,9 +59,9 @@ from .events import (
 )
 from .failover import FAIR_SAVE_EVERY, candidates
 from .fairtable import FairDriver, autoplay_message, fair_message, fair_record
-from .host import HEARTBEAT, JOIN_TIMEOUT, MAX_ROUNDS, TableHost, fp_pass_key
+from .host import JOIN_TIMEOUT, MAX_ROUNDS, TableHost, fp_pass_key
 from .hostcore import FINALS_WAIT, scores_of
-from .hostlink import HostLink
+from .hostlink import HostLink, heartbeat
 from .joining import SyncRefused, connect_to_table, read_sync, rematch_refusal
 from .persist import (
     PeerSave,
@@ -492,30 +492,26 @@ class TablePeer(Emitter[Event]):
         if self.chooser is not None and self.state is None:
             conn.send_nowait(m.Ready(ready=True))
 
-    async def _watch(self, conn: Connection) -> None:
-        """Ping a quiet host; close a connection whose host has gone silent (frozen, cut off)."""
-        seen_in, seen_out, quiet_since = conn.bytes_in, conn.bytes_out, time.monotonic()
-        while not conn.closed:
-            await asyncio.sleep(HEARTBEAT)
-            now = time.monotonic()
-            if conn.bytes_out == seen_out:
-                conn.send_nowait(m.Ping(t=now))
-            seen_out = conn.bytes_out
-            if conn.bytes_in != seen_in or self._auditing:
-                # While we audit, we read nothing: the host's answers wait unread, not missing.
-                seen_in, quiet_since = conn.bytes_in, now
-            elif now - quiet_since > HOST_SILENCE and self.phase is not PeerPhase.LOBBY:
-                self._problem(f"the host has been silent for {now - quiet_since:.0f} s; treating it as gone")
-                self._host_silent = True
-                await conn.close()
-                return
-
     async def _serve(self, conn: Connection) -> None:
-        watch = asyncio.ensure_future(self._watch(conn))
+        watch = asyncio.ensure_future(
+            heartbeat(
+                conn,
+                HOST_SILENCE,
+                self._host_gone,
+                # While we audit, we read nothing: the host's answers wait unread, not missing.
+                excused=lambda: self._auditing,
+                counts=lambda: self.phase is not PeerPhase.LOBBY,
+            )
+        )
         try:
             await self._serve_messages(conn)
         finally:
             watch.cancel()
+
+    def _host_gone(self, quiet: float) -> None:
+        """The host has been silent too long (frozen, cut off): its connection is closed next."""
+        self._problem(f"the host has been silent for {quiet:.0f} s; treating it as gone")
+        self._host_silent = True
 
     async def _serve_messages(self, conn: Connection) -> None:
         while True:
