@@ -11,7 +11,7 @@ only through :class:`~.peercore.PeerCore`: the seed round (peerseed.py), checkin
 step (verify.py), a fair-dealer table's rounds (fairpeer.py), the audit at the end
 (audit.py) and the save (peersave.py). The heartbeat to the host is hostlink.py's.
 
-One module of ~870 lines, on purpose: what stays here is the seat itself. Its record (view,
+One module of ~890 lines, on purpose: what stays here is the seat itself. Its record (view,
 steps, seeds, keys, beacon book), which every phase reads and writes, the public API the app
 calls, the connection loop that dispatches each message to its phase, playing our own seat,
 and the failover block at the end (``_recover`` to ``_become_fair_host``, ~190 lines), which
