@@ -6,12 +6,18 @@
 | `persist.py` | the atomic writer, the off-loop `Saver`, `HostTable`, a peer's `PeerSave` |
 | `seedround.py` | the host's side of the commit-reveal round |
 | `host.py` | `TableHost`: lobby, round, ordering and broadcasting steps, the end |
-| `peer.py` | `TablePeer`: verifying steps, playing its seat, reconnecting |
+| `peer.py` | `TablePeer`: joining, the connection and its dispatch, playing its seat, reconnecting |
+| `peercore.py` | `PeerPhase` and `PeerCore`, the narrow view of a peer its phase modules use |
+| `peerseed.py` | a peer's side of the commit-reveal round and the game's start |
+| `verify.py` | a peer's check of every step and resync on its own core (evidence) |
+| `fairpeer.py` | a peer's side of a fair-dealer table: its rounds, a forfeit's verdict, its end |
+| `audit.py` | a peer's audit of a committed game at the end, and every seat's final digest |
+| `peersave.py` | a peer's save of its seat: made, kept, restored |
 | `failover.py` | choosing a new host and what it gathers before play resumes |
 | `spectators.py` | the host's watchers: what they are sent (the public view only), what they may send |
 | `watcher.py` | `TableWatcher`: watching a table, checking every public step |
 | `joining.py` | what a peer and a watcher share: reaching a named table, checking a resync |
-| `hostlink.py` | reaching the host again (backoff, its key pinned): reconnect, failover, a watcher |
+| `hostlink.py` | the heartbeat to a host, and reaching it again (its key pinned): peer, failover, watcher |
 
 The full protocol, fault handling and what a cheating host can and cannot do
 are in docs/lan.md. Nothing here prints.

@@ -48,8 +48,8 @@ from .events import (
     Result,
     StepApplied,
 )
-from .host import HEARTBEAT, JOIN_TIMEOUT, fp_pass_key
-from .hostlink import HostLink
+from .host import JOIN_TIMEOUT, fp_pass_key
+from .hostlink import HostLink, heartbeat
 from .joining import SyncRefused, connect_to_table, read_sync, rematch_refusal
 from .persist import public_step, unpack_view
 from .turnclock import TurnClock
@@ -214,24 +214,10 @@ class TableWatcher(Emitter[Event]):
             raise Refusal(f"the table went away ({last}); stopped watching")
 
     async def _serve(self, conn: Connection) -> None:
-        seen_in, seen_out, quiet_since = conn.bytes_in, conn.bytes_out, time.monotonic()
+        def gone(quiet: float) -> None:
+            self._problem(f"the host has been silent for {quiet:.0f} s")
 
-        async def watch_host() -> None:
-            nonlocal seen_in, seen_out, quiet_since
-            while not conn.closed:
-                await asyncio.sleep(HEARTBEAT)
-                now = time.monotonic()
-                if conn.bytes_out == seen_out:
-                    conn.send_nowait(m.Ping(t=now))
-                seen_out = conn.bytes_out
-                if conn.bytes_in != seen_in:
-                    seen_in, quiet_since = conn.bytes_in, now
-                elif now - quiet_since > HOST_SILENCE:
-                    self._problem(f"the host has been silent for {now - quiet_since:.0f} s")
-                    await conn.close()
-                    return
-
-        beat = asyncio.ensure_future(watch_host())
+        beat = asyncio.ensure_future(heartbeat(conn, HOST_SILENCE, gone))
         try:
             while self.result is None:
                 msg = await conn.recv()

@@ -47,8 +47,10 @@ class HostilePeer(TablePeer):
         self.on_barrage: Any = None
         """Test hook: awaited before and after each barrage (to check the host's state)."""
 
-    def _on_step(self, conn: Any, step: m.Step) -> None:
-        super()._on_step(conn, step)
+    async def _handle(self, conn: Any, msg: m.Message) -> None:
+        await super()._handle(conn, msg)
+        if not isinstance(msg, m.Step):
+            return
         st = self.state
         if st is None:
             return

@@ -176,7 +176,10 @@ async def test_5_a_forged_final_digest_relay_is_named() -> None:
 
 async def test_5_a_peer_with_another_story_is_named_and_the_honest_seats_agree() -> None:
     class Liar(TablePeer):
-        async def _on_end(self, conn: Any, msg: Any) -> None:
+        async def _handle(self, conn: Any, msg: Any) -> None:
+            if not isinstance(msg, m.End):
+                await super()._handle(conn, msg)
+                return
             send = conn.send_nowait
 
             def lie(x: Any) -> None:
@@ -188,7 +191,7 @@ async def test_5_a_peer_with_another_story_is_named_and_the_honest_seats_agree()
                 send(x)
 
             conn.send_nowait = lie
-            await super()._on_end(conn, msg)
+            await super()._handle(conn, msg)
 
     host = _honest(["host", "open", "open"])
     a, liar = _peer("a"), _peer("liar", Liar)
@@ -326,20 +329,20 @@ class _BadLinker(TablePeer):
         super().__init__(*a, **kw)
         self.sent_bad = False
 
-    def _maybe_link(self) -> None:
+    def maybe_link(self) -> None:
         st, conn = self.state, self.conn
         if (
             not self.sent_bad
             and st is not None
             and conn is not None
-            and self._linked != st.ply
+            and self.linked != st.ply
             and beacon.link_due(st)
             and self.book.last.get(self.seat, (0, b""))[0] > 0
         ):
             self.sent_bad = True
             bad = b"\x55" * 16 if self.mode == "wrong" else self.book.last[self.seat][1]
             conn.send_nowait(m.Link(ply=st.ply, link=bad))
-        super()._maybe_link()
+        super().maybe_link()
 
 
 class _Replayer(_BadLinker):
@@ -369,7 +372,7 @@ async def test_16_a_wrong_or_replayed_link_is_refused_and_its_seat_named(cls: ty
 
 async def test_16_a_withheld_link_names_the_seat_gives_it_to_a_bot_and_the_draw_goes_on() -> None:
     class Withholder(TablePeer):
-        def _maybe_link(self) -> None:
+        def maybe_link(self) -> None:
             pass  # keeps its links to itself
 
     host = _honest(["host", "open", "open"])
@@ -483,7 +486,7 @@ async def test_16_a_seat_silent_at_a_draw_is_dropped_once_not_named_and_comes_ba
         frozen = False
         froze = False
 
-        def _maybe_link(self) -> None:
+        def maybe_link(self) -> None:
             st, conn = self.state, self.conn
             started = self.book.last.get(self.seat, (0,))[0] > 0  # after its first good link
             if not self.froze and started and st is not None and conn is not None and beacon.link_due(st):
@@ -491,7 +494,7 @@ async def test_16_a_seat_silent_at_a_draw_is_dropped_once_not_named_and_comes_ba
                 send = conn.send_nowait
                 conn.send_nowait = lambda msg: None if self.frozen else send(msg)  # type: ignore[method-assign]
                 return
-            super()._maybe_link()
+            super().maybe_link()
 
         async def _handle(self, conn: Any, msg: Any) -> None:
             if not self.frozen:

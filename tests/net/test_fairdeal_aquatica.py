@@ -384,7 +384,7 @@ async def test_whole_aquatica_games_over_the_lan_session_with_the_fair_dealer(
     ]
     begin_hook(host.fair_host, "begin")  # the host's fair rounds are its FairHost's (fairhost.py)
     for proc in peers:
-        begin_hook(proc, "_fair_begin")
+        begin_hook(proc.fair_peer, "begin")  # a peer's are its FairPeer's (fairpeer.py)
     task = asyncio.ensure_future(host.run())
     for p in peers:
         await p.join("127.0.0.1", port)

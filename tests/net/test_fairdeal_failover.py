@@ -197,7 +197,7 @@ async def test_a_peer_process_that_dies_comes_back_from_its_save_and_the_game_fi
         await asyncio.sleep(0.01)
     died_at = victim.fair.fs.view.ply
     assert victim.conn is not None and victim.save_path is not None
-    victim._saver.flush()  # what the kernel had when it died (the save is at most 0.25 s old anyway)
+    victim.saves.saver.flush()  # what the kernel had when it died (the save is at most 0.25 s old anyway)
     victim.conn.writer.transport.abort()
     victim.fair.send = lambda msg: None
     victim.fair.close()

@@ -408,7 +408,7 @@ def _snapshots(snaps: Snaps) -> Any:
 
         watch(host.fair_host, "begin")  # the host's fair rounds are its FairHost's (fairhost.py)
         for p in peers:
-            watch(p, "_fair_begin")
+            watch(p.fair_peer, "begin")  # a peer's are its FairPeer's (fairpeer.py)
 
     return tamper
 
@@ -538,7 +538,7 @@ async def test_a_seat_that_withholds_its_strips_on_the_lan_is_named_and_the_game
 ) -> None:
     def mute(host: TableHost, peers: list[TablePeer]) -> None:
         victim = peers[0]
-        orig = victim._fair_begin
+        orig = victim.fair_peer.begin
 
         def begin(msg: Any) -> None:
             orig(msg)
@@ -553,7 +553,7 @@ async def test_a_seat_that_withholds_its_strips_on_the_lan_is_named_and_the_game
 
             drv.send = quiet
 
-        victim._fair_begin = begin  # type: ignore[method-assign]
+        victim.fair_peer.begin = begin  # type: ignore[method-assign]
 
     host, peers = await _lan_game(3, tamper=mute, strip_timeout=1.0, seats=seats)
     assert host.result is not None and not host.result.audit_ok
@@ -599,7 +599,7 @@ def test_a_fair_table_is_refused_where_it_cannot_deal_yet() -> None:
 async def test_a_wrong_strip_on_the_lan_names_its_seat_at_every_process_and_ends_the_game() -> None:
     def lie(host: TableHost, peers: list[TablePeer]) -> None:
         victim = peers[1]  # seat 3
-        orig = victim._fair_begin
+        orig = victim.fair_peer.begin
 
         def begin(msg: Any) -> None:
             orig(msg)
@@ -619,7 +619,7 @@ async def test_a_wrong_strip_on_the_lan_names_its_seat_at_every_process_and_ends
 
             fs.deal_strips = wrong  # type: ignore[method-assign]
 
-        victim._fair_begin = begin  # type: ignore[method-assign]
+        victim.fair_peer.begin = begin  # type: ignore[method-assign]
 
     host, peers = await _lan_game(3, tamper=lie)
     assert host.result is not None and not host.result.audit_ok
@@ -631,7 +631,7 @@ async def test_a_wrong_strip_on_the_lan_names_its_seat_at_every_process_and_ends
 async def test_a_seat_whose_public_position_diverges_is_named_as_the_next_round_is_taken() -> None:
     def drift(host: TableHost, peers: list[TablePeer]) -> None:
         victim = peers[0]  # seat 2
-        orig = victim._fair_begin
+        orig = victim.fair_peer.begin
 
         def begin(msg: Any) -> None:
             orig(msg)
@@ -640,7 +640,7 @@ async def test_a_seat_whose_public_position_diverges_is_named_as_the_next_round_
             honest = drv.digest
             drv.digest = lambda: honest() if drv.fs.view.ply < 40 else bytes(32)  # type: ignore[method-assign]
 
-        victim._fair_begin = begin  # type: ignore[method-assign]
+        victim.fair_peer.begin = begin  # type: ignore[method-assign]
 
     host, peers = await _lan_game(3, tamper=drift, strip_timeout=2.0)
     assert host.result is not None and not host.result.audit_ok
@@ -853,7 +853,7 @@ async def test_a_peer_whose_process_restarts_resumes_from_its_save_and_a_damaged
     at_stop = first.fair.fs.view.ply
     runs[0].cancel()  # the process stops; what survives is its save on disk
     await asyncio.gather(runs[0], return_exceptions=True)
-    await asyncio.to_thread(first._saver.close)  # a write the process had begun reaches the disk whole
+    await asyncio.to_thread(first.saves.saver.close)  # a write the process had begun reaches the disk whole
     path = folder / "lan-peer-restart.json"
     raw = path.read_bytes()
     sv = load_peer_save(path)
@@ -1107,7 +1107,7 @@ async def test_a_seat_gone_for_good_forfeits_and_the_others_sign_the_standings()
         host.fair_host.return_wait = 1.0
         victim = peers[1]  # seat 3
 
-        def stepped(orig: Any = victim._fair_stepped) -> None:
+        def stepped(orig: Any = victim.fair_peer.stepped) -> None:
             orig()
             assert victim.fair is not None
             if victim.fair.fs.view.ply == 30 and victim.conn is not None:
@@ -1115,7 +1115,7 @@ async def test_a_seat_gone_for_good_forfeits_and_the_others_sign_the_standings()
                 victim.fair.send = lambda out: None  # the process is gone: it sends nothing more
                 closing.append(asyncio.ensure_future(victim.conn.close()))
 
-        victim._fair_stepped = stepped  # type: ignore[method-assign]
+        victim.fair_peer.stepped = stepped  # type: ignore[method-assign]
 
     host, peers = await _lan_game(3, tamper=leave, strip_timeout=1.0)
     assert host.result is not None

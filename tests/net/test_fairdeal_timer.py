@@ -289,7 +289,7 @@ async def test_at_a_committed_table_a_slow_seat_takes_itself_back_from_the_hosts
     async def person() -> None:
         await _until(lambda: slow.bot_plays)  # the host's Presence: its bot has our seat
         assert slow.conn is not None and slow.state is not None
-        slow.conn.send_nowait(slow._autoplay(True, slow.state.ply))  # not ours to say here
+        slow.conn.send_nowait(slow.autoplay(True, slow.state.ply))  # not ours to say here
         assert slow.take_back()
         await _until(lambda: not slow.bot_plays and not host.remotes[1].timed_out)
         for _ in range(3):  # (a decision the host had already given its bot may still be played by it)

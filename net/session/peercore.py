@@ -1,0 +1,109 @@
+"""What the pieces of a LAN peer share: its phases and the narrow view of the peer they use.
+
+:class:`~.peer.TablePeer` is the peer; the phases of its side of the protocol live in
+modules of their own (``peerseed.py``, ``verify.py``, ``fairpeer.py``, ``audit.py``,
+``peersave.py``), each a class that owns its state and reaches the rest of the seat only
+through :class:`PeerCore` (the attributes and methods listed there, nothing private),
+as the host's phases reach the host through :class:`~.hostcore.HostCore`.
+"""
+
+from __future__ import annotations
+
+import enum
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from coldwater.core.state import Game, State
+
+    from .. import beacon
+    from .. import messages as m
+    from ..identity import Identity
+    from ..transport import Connection
+    from .audit import PeerAudit
+    from .events import Chooser, Event, Result
+    from .fairpeer import FairPeer
+    from .fairtable import FairDriver
+    from .host import TableHost
+    from .peersave import PeerSaves
+    from .standin import StandIn
+    from .turnclock import TurnClock
+    from .verify import StepCheck
+
+
+class PeerPhase(enum.Enum):
+    LOBBY = "lobby"
+    """Seated (or joining); no game yet."""
+    PLAYING = "playing"
+    RESYNCING = "resyncing"
+    """We reported a mismatch or a gap; steps are ignored until the host's Sync arrives."""
+    FINISHED = "finished"
+    """The End arrived and was audited; the save is deleted on close."""
+    HOSTING = "hosting"
+    """The host went away and this peer hosts the table now."""
+
+
+class PeerCore(Protocol):
+    """The part of :class:`~.peer.TablePeer` the phase modules use (mypy checks the peer has it)."""
+
+    game: Game[Any, Any]
+    identity: Identity
+    chooser: Chooser | None
+    info: m.TableInfo | None
+    seat: int
+    seats: list[m.SeatInfo]
+    host_seat: int
+    host_addr: str
+    host_port: int
+    listen_port: int
+    conn: Connection | None
+    phase: PeerPhase
+    state: State[Any, Any] | None
+    """This seat's view of the game."""
+    steps: list[m.Step]
+    """The public record, as this seat applied it."""
+    commits: dict[int, bytes]
+    reveals: dict[int, bytes]
+    dealer_commit: bytes
+    joint: bytes
+    share: bytes
+    keys: dict[int, bytes]
+    """Seat → identity key of every seat whose moves must be signed."""
+    views: dict[int, bytes]
+    dealt_by: list[tuple[int, int]]
+    evidence: list[str]
+    """What the host did that an honest host cannot do (fails the audit)."""
+    problems: list[str]
+    result: Result | None
+    dealer_secret: bytes
+    chain: beacon.Chain | None
+    book: beacon.Book
+    linked: int
+    """The ply whose beacon link we sent on this connection (-1: none yet)."""
+    clock: TurnClock
+    stand_in: StandIn | None
+    takeover: TableHost | None
+    gone_hosts: set[int]
+    botted: set[int]
+    resyncs: int
+    rtts: list[float]
+    saves: PeerSaves
+    checker: StepCheck
+    fair_peer: FairPeer
+    audit: PeerAudit
+
+    @property
+    def fair(self) -> FairDriver | None: ...
+
+    @property
+    def save_path(self) -> Path | None: ...
+
+    def problem(self, text: str) -> None: ...
+
+    def emit(self, event: Event) -> None: ...
+
+    def maybe_move(self, *, force: bool = False) -> None: ...
+
+    def maybe_link(self) -> None: ...
+
+    def autoplay(self, on: bool, ply: int) -> m.AutoPlay: ...
