@@ -7,7 +7,7 @@
 | `seedround.py` | the host's side of the commit-reveal round |
 | `host.py` | `TableHost`: lobby, round, ordering and broadcasting steps, the end |
 | `peer.py` | `TablePeer`: verifying steps, playing its seat, reconnecting |
-| `failover.py` | choosing a new host and what it gathers before play resumes |
+| `failover.py` | choosing a new host, a peer's `Handover`, the new host's gathering and rebuild (`Takeover`) |
 | `spectators.py` | the host's watchers: what they are sent (the public view only), what they may send |
 | `watcher.py` | `TableWatcher`: watching a table, checking every public step |
 | `joining.py` | what a peer and a watcher share: reaching a named table, checking a resync |

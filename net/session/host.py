@@ -46,11 +46,11 @@ from .events import (
     Problem,
     Result,
 )
-from .failover import FailoverGather, kinds_for_new_host
+from .failover import Handover, Takeover
 from .fairhost import FairHost
 from .fairtable import FairDriver, fair_record
 from .hostcore import FINALS_WAIT, HostPhase, Remote, fp_text, scores_of
-from .persist import HostTable, PeerSave, public_step, safe_name
+from .persist import HostTable, safe_name
 from .relay import Relay
 from .rematch import RematchOffer
 from .seedround import SeedRound
@@ -78,8 +78,6 @@ PEER_SILENCE = 10.0
 STRIKES = 50
 """Refused messages one identity may send in a game, across reconnects, before it loses its seat."""
 REFUSALS_KEPT = 500
-GATHER_GRACE = 8.0
-"""Seconds a new host with no escrow to rebuild waits for the other peers' records before play resumes."""
 
 
 def fp_pass_key(passphrase: str | None) -> bytes:
@@ -119,7 +117,10 @@ class TableHost(Emitter[Event]):
         dealer: str = "committed",
         time_bank: int = TIME_BANK,
         strict_clock: bool = False,
+        handover: Handover | None = None,
     ) -> None:
+        """`handover`: this host is a peer's that takes over after the old host went away
+        (:meth:`from_handover` builds it); each piece of the host takes its part of it here."""
         super().__init__()
         if dealer not in ("committed", "fair"):
             raise ValueError(f"the dealer is 'committed' or 'fair', not {dealer!r}")
@@ -177,11 +178,17 @@ class TableHost(Emitter[Event]):
         self.extra_bots: set[int] = set()
         """Seats that were remote (or the old host's) and are now played by a bot here."""
         self.server: Listener | None = None
-        self.guard = Guard(notice=lambda text: self.emit(Problem(text)))
-        """Caps unfinished handshakes and throttles passphrase guesses (admission.Guard)."""
+        self.guard = (
+            handover.guard
+            if handover is not None and handover.guard is not None
+            else Guard(notice=lambda text: self.emit(Problem(text)))
+        )
+        """Caps unfinished handshakes and throttles passphrase guesses (admission.Guard); after a failover,
+        the guard of the listener that hands connections to this host."""
         self.advertiser: Advertiser | None = None
         """A discovery.Advertiser to withdraw when the table closes (set by lan.open_table)."""
-        self.external_listener = False
+        self.external_listener = handover is not None
+        """Connections come from a listener already bound elsewhere (a peer's, after a failover): no listen()."""
         self.phase = HostPhase.LOBBY
         self._closing = False
         """close() has begun: connections ending now are teardown, not peers going away."""
@@ -219,7 +226,6 @@ class TableHost(Emitter[Event]):
         self.failover_ply = 0
         """After a failover: the last ply the old host dealt (blame for earlier plies is the old host's)."""
         self.problems: list[str] = []
-        self._gather: FailoverGather | None = None
         self.chain: beacon.Chain | None = None
         """This host's own beacon chain (its contribution to every public draw)."""
         self.beacon_id = self.host_seat
@@ -234,13 +240,82 @@ class TableHost(Emitter[Event]):
         """The seats' links for public draws (beacons.py)."""
         self.rematch_offer = RematchOffer(self)
         """After the end: the same table offered again, and the seats' answers (rematch.py)."""
-        self.fair_host = FairHost(self)
+        if handover is not None:
+            self._take(handover)
+        self.fair_host = FairHost(self, handover)
         """At a fair-dealer table, its rounds (fairhost.py): idle at a committed table."""
         self.watch = Spectators(self)
         """The people watching (spectators.py): the public view only, never a seat's secrets."""
         self.linger = False
         """Keep the seats' connections open after the end (the app: chat, a rematch offer) until close()."""
         self._stopped = False
+        self.took_over = Takeover(self, handover) if handover is not None else None
+        """After a failover: what this host gathers and rebuilds (failover.py); None for the table's first host."""
+
+    def _take(self, handover: Handover) -> None:
+        """This host's own part of a handover: the seed round's outcome, the seats and their keys, the
+        beacon chain; the old host's seat (and any seat its bots played) is a bot here from now on."""
+        save = handover.save
+        self.joint = save.joint
+        self.commits, self.reveals = dict(save.commits), dict(save.reveals)
+        self.host_seat = self.beacon_id = save.seat
+        drv = handover.fair
+        if drv is None:
+            self.phase = HostPhase.GATHERING
+            for s in save.seats:
+                if s.seat == save.host_seat or (s.kind == "remote" and s.by_bot):
+                    self.extra_bots.add(s.seat)
+                if s.seat in self.remotes:
+                    r = self.remotes[s.seat]
+                    r.name, r.key = s.name, save.key_for(s.seat)
+            self.seat_keys = dict(save.keys)
+            self.chain = handover.chain
+            return
+        # A fair table: nothing to gather (no one holds the deal); every other seat comes back with its
+        # own key and view, and the rounds go on from the last ply this peer took.
+        self.info = save.table
+        self.seat_keys = dict(drv.keys)
+        for r in self.remotes.values():
+            r.key = drv.keys.get(r.seat, b"")
+            r.name = next((s.name for s in save.seats if s.seat == r.seat), f"Seat {r.seat + 1}")
+            r.ready = True
+        self.chain = drv.fs.chain
+        self.failover_ply = drv.fs.view.ply
+        self.phase = HostPhase.PLAYING
+
+    @classmethod
+    def from_handover(
+        cls,
+        game: Game[Any, Any],
+        identity: Identity,
+        handover: Handover,
+        *,
+        chooser: Chooser | None = None,
+        host_name: str,
+        bind: str,
+        port: int,
+        save_dir: Path | None,
+        pass_key: bytes,
+    ) -> TableHost:
+        """The host a peer becomes after the old host went away (its seat is the host's), from what it
+        hands over: its save, share, record and chain, or at a fair table its own seat's rounds."""
+        table = handover.save.table
+        return cls(
+            game,
+            identity,
+            name=table.name,
+            seats=handover.seat_kinds(),
+            options=table.options,
+            chooser=chooser,
+            host_name=host_name,
+            bind=bind,
+            port=port,
+            save_dir=save_dir,
+            pass_key=pass_key,
+            watchers=table.watch,
+            dealer="fair" if handover.fair is not None else "committed",
+            handover=handover,
+        )
 
     # ---- public API ------------------------------------------------------------
     @property
@@ -515,12 +590,12 @@ class TableHost(Emitter[Event]):
         try:
             if self.fair_host.resuming:
                 return await self.fair_host.run()
-            if self._gather is None:
+            if self.took_over is None:
                 await self._lobby_and_round()
                 if self.fair_record is not None:
                     return await self.fair_host.run()
             else:
-                await self._resume_after_failover()
+                await self.took_over.resume()
             await self._play()
             return await self._finish()
         finally:
@@ -726,8 +801,8 @@ class TableHost(Emitter[Event]):
         if self.started:
             r.ready = True
             if self.phase is HostPhase.GATHERING:
-                assert self._gather is not None
-                self._gather.offer(seat, first)
+                assert self.took_over is not None
+                self.took_over.offer(seat, first)
             else:
                 self.relay.sync(r, max(first.resume_ply, 0), fair=True)
             if r.timed_out and self.info.dealer != "fair":
@@ -967,7 +1042,7 @@ class TableHost(Emitter[Event]):
             for r in self.remotes.values():
                 r.share = b""
         else:
-            self._split_escrow()
+            self.split_escrow()
         for r in self.remotes.values():
             if r.conn is not None:
                 r.conn.send_nowait(m.Begin(reveals=rnd.reveals, seats=seats_info, share=r.share))
@@ -980,11 +1055,11 @@ class TableHost(Emitter[Event]):
             return None
         state = self.game.new(self.info.players, seed=fp.game_seed(self.joint), options=self.options)
         rec = record.start(self.game, state, self.options, meta={"table": self.name})
-        self._make_table(state, rec)
+        self.make_table(state, rec)
         self.lobby_changed()
         return None
 
-    def _split_escrow(self) -> None:
+    def split_escrow(self) -> None:
         """Shares of the dealer's secret for the remote seats still played by their people.
 
         Never fewer than two holders: one holder's share would be the secret itself.
@@ -1024,7 +1099,7 @@ class TableHost(Emitter[Event]):
                 out.append(Seat(SeatKind.REMOTE, self.remotes[i].name or f"Seat {i + 1}"))
         return out
 
-    def _make_table(self, state: State[Any, Any], rec: record.GameRecord) -> None:
+    def make_table(self, state: State[Any, Any], rec: record.GameRecord) -> None:
         save = None
         if self.save_dir is not None:
             save = self.save_dir / f"lan-host-{safe_name(self.name)}.json"
@@ -1155,151 +1230,3 @@ class TableHost(Emitter[Event]):
         if rec is not None:
             return rec.fs.view
         return self.table.state if self.table is not None else None
-
-    # ---- failover: this peer becomes the host -----------------------------------
-    @classmethod
-    def take_over(
-        cls,
-        game: Game[Any, Any],
-        identity: Identity,
-        save: PeerSave,
-        *,
-        share: bytes,
-        steps: list[m.Step],
-        chain: beacon.Chain | None,
-        chooser: Chooser | None,
-        host_name: str,
-        bind: str,
-        port: int,
-        save_dir: Path | None,
-        pass_key: bytes,
-    ) -> TableHost:
-        """A host built from a peer's save after the old host went away (the peer's seat is the host's)."""
-        host = cls(
-            game,
-            identity,
-            name=save.table.name,
-            seats=kinds_for_new_host(save, save.seat),
-            options=save.table.options,
-            chooser=chooser,
-            host_name=host_name,
-            bind=bind,
-            port=port,
-            save_dir=save_dir,
-            pass_key=pass_key,
-            watchers=save.table.watch,
-        )
-        host.joint = save.joint
-        host.commits, host.reveals = dict(save.commits), dict(save.reveals)
-        host.phase = HostPhase.GATHERING
-        host.host_seat = save.seat
-        for s in save.seats:
-            if s.seat == save.host_seat or (s.kind == "remote" and s.by_bot):
-                host.extra_bots.add(s.seat)
-            if s.seat in host.remotes:
-                r = host.remotes[s.seat]
-                r.name, r.key = s.name, save.key_for(s.seat)
-        host.seat_keys = dict(save.keys)
-        host._gather = FailoverGather(save, save.seat, share, list(steps), host._changed.set)
-        host.chain, host.beacon_id = chain, save.seat
-        return host
-
-    @classmethod
-    def take_over_fair(
-        cls,
-        game: Game[Any, Any],
-        identity: Identity,
-        save: PeerSave,
-        drv: FairDriver,
-        *,
-        host_name: str,
-        bind: str,
-        port: int,
-        save_dir: Path | None,
-        pass_key: bytes,
-    ) -> TableHost:
-        """A fair table taken over by the peer at `save.seat`: it keeps its own seat's rounds (`drv`) and
-        relays every message it holds; every other seat, the old host's included, is a remote seat that
-        comes back with its own key and view (nothing to gather: no one holds the deal)."""
-        host = cls(
-            game,
-            identity,
-            name=save.table.name,
-            seats=["host" if s.seat == save.seat else "open" for s in save.seats],
-            options=save.table.options,
-            host_name=host_name,
-            bind=bind,
-            port=port,
-            save_dir=save_dir,
-            pass_key=pass_key,
-            watchers=save.table.watch,
-            dealer="fair",
-        )
-        host.info = save.table
-        host.joint = save.joint
-        host.commits, host.reveals = dict(save.commits), dict(save.reveals)
-        host.host_seat = save.seat
-        host.seat_keys = dict(drv.keys)
-        for r in host.remotes.values():
-            r.key = drv.keys.get(r.seat, b"")
-            r.name = next((s.name for s in save.seats if s.seat == r.seat), f"Seat {r.seat + 1}")
-            r.ready = True
-        host.chain, host.beacon_id = drv.fs.chain, save.seat
-        host.fair_host.fair = drv
-        host.fair_host.fair_log = drv.messages()
-        drv.send = host.fair_host.send
-        drv.secret_sent = lambda: host.fair_host.save(now=True)
-        host.failover_ply = drv.fs.view.ply
-        host.phase = HostPhase.PLAYING
-        host.fair_host.resuming = True
-        host.fair_host.ex_host = save.host_seat
-        return host
-
-    async def _resume_after_failover(self) -> None:
-        fo = self._gather
-        assert fo is not None
-        secret: bytes | None = None
-        if fp.has_sealed_values(self.game):
-            await self.wait(lambda: fo.ready(), None)
-            secret = fp.combine_shares(fo.shares.values())
-            if fp.dealer_commitment(secret) != fo.save.dealer_commit:
-                raise fp.FairPlayError("the escrow shares do not rebuild the dealer's committed secret", ["dealer"])
-            self.dealer = fp.CommittedDealer(secret)
-        else:
-            # Every draw is public: no secret to rebuild, only the peers' records to wait for a while.
-            await self.wait(lambda: fo.all_offered(), GATHER_GRACE)
-            self.dealer_ok = False
-        self.dealer.start(self.joint)
-        if self.chain is None:
-            raise fp.FairPlayError("this peer's save holds no beacon chain: it cannot draw in public as the host")
-        book = beacon.Book(fp.tips(self.reveals))
-        steps = fo.best_steps()
-        state0 = self.game.new(self.info.players, seed=fp.game_seed(self.joint), options=self.options)
-        rec = record.start(self.game, state0, self.options, meta={"table": self.name})
-        try:
-            state = fp.rebuild(
-                self.game,
-                self.info.players,
-                self.options,
-                self.joint,
-                secret,
-                steps,
-                on_apply=lambda seat, a, s: record.append(rec, seat, a, s),
-                keys=self.seat_keys,
-                book=book,
-            )
-        except fp.FairPlayError as e:
-            # The record was dealt by the old host: a record that does not rebuild is its doing.
-            raise fp.FairPlayError(f"the old host's record does not check out: {e}", ["dealer"]) from None
-        self.book = book
-        self.steps = [public_step(s) for s in steps]
-        self.failover_ply = len(self.steps)
-        self._make_table(state, rec)
-        self.phase = HostPhase.PLAYING
-        # Fresh escrow shares of the same secret for the peers now at this table, so the
-        # game survives this host going away too.
-        self._split_escrow()
-        for r in self.remotes.values():
-            if r.present:
-                self.relay.sync(r, 0, fair=True)
-        self.lobby_changed()

@@ -23,6 +23,7 @@ from ..ratelimit import TokenBucket
 from ..transport import Connection
 
 if TYPE_CHECKING:
+    from coldwater.core import record
     from coldwater.core.state import Game
 
     from .. import fairplay as fp
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from .events import Chooser, Event, Result
     from .fairhost import FairHost
     from .fairtable import FairDriver
+    from .relay import Relay
     from .spectators import Spectators
     from .turnclock import TurnClock
 
@@ -139,6 +141,9 @@ class HostCore(Protocol):
     cheaters: list[str]
     result: Result | None
     watch: Spectators
+    failover_ply: int
+    """After a failover: the last ply the old host dealt (0: none)."""
+    relay: Relay
     beacons: Beacons
     fair_host: FairHost
     clock: TurnClock
@@ -162,6 +167,10 @@ class HostCore(Protocol):
     def blame(self, text: str) -> None: ...
 
     def give_to_bot(self, r: Remote) -> None: ...
+
+    def make_table(self, state: State[Any, Any], rec: record.GameRecord) -> None: ...
+
+    def split_escrow(self) -> None: ...
 
     def emit(self, event: Event) -> None: ...
 
