@@ -29,17 +29,17 @@ from .. import fairplay as fp
 from .. import messages as m
 from ..admission import Guard, Listener, accept, listen
 from ..fairdeal.seat import WIRED
-from ..identity import Identity, verify
+from ..identity import Identity
 from ..names import shown_player
 from ..play.table import Seat, SeatKind, Table
 from ..transport import SAME_KEY, Connection
 from .beacons import Beacons
+from .ending import Ending
 from .events import (
     ChatReceived,
     Chooser,
     Emitter,
     Event,
-    Finished,
     GameStarted,
     LobbyChanged,
     PresenceChanged,
@@ -48,8 +48,8 @@ from .events import (
 )
 from .failover import Handover, Takeover
 from .fairhost import FairHost
-from .fairtable import FairDriver, fair_record
-from .hostcore import FINALS_WAIT, HostPhase, Remote, fp_text, scores_of
+from .fairtable import FairDriver
+from .hostcore import HostPhase, Remote, fp_text
 from .persist import HostTable, safe_name
 from .relay import Relay
 from .rematch import RematchOffer
@@ -212,7 +212,6 @@ class TableHost(Emitter[Event]):
         """Peers named for breaking the fair-play protocol."""
         self.round_timeout = ROUND_TIMEOUT
         self.end_grace = END_GRACE
-        self._end: m.End | None = None
         self.refusals: deque[str] = deque(maxlen=REFUSALS_KEPT)
         """The latest refused messages and connections, with the reason (tests, the log pane)."""
         self.strikes: dict[bytes, int] = {}
@@ -221,8 +220,6 @@ class TableHost(Emitter[Event]):
         """Identities sent away from this table's lobby (too many strikes)."""
         self.seat_keys: dict[int, bytes] = {}
         """Every seat whose moves are signed (the host's own and the remote seats), fixed when the game starts."""
-        self._finals: dict[int, m.Final] = {}
-        self._finals_sent = False
         self.failover_ply = 0
         """After a failover: the last ply the old host dealt (blame for earlier plies is the old host's)."""
         self.problems: list[str] = []
@@ -244,6 +241,8 @@ class TableHost(Emitter[Event]):
             self._take(handover)
         self.fair_host = FairHost(self, handover)
         """At a fair-dealer table, its rounds (fairhost.py): idle at a committed table."""
+        self.ending = Ending(self)
+        """The end of a committed game: the End, the audit after a takeover, the seats' signed finals (ending.py)."""
         self.watch = Spectators(self)
         """The people watching (spectators.py): the public view only, never a seat's secrets."""
         self.linger = False
@@ -331,7 +330,7 @@ class TableHost(Emitter[Event]):
     @property
     def finals(self) -> dict[int, m.Final]:
         """Each seat's signed final digest, as received (the host's own too), by seat."""
-        return dict(self._finals)
+        return dict(self.ending.finals)
 
     # ---- a fair-dealer table: its rounds are the fair host's (fairhost.py) ------------------
     @property
@@ -597,7 +596,7 @@ class TableHost(Emitter[Event]):
             else:
                 await self.took_over.resume()
             await self._play()
-            return await self._finish()
+            return await self.ending.finish()
         finally:
             if self.linger and self.result is not None:
                 # The seats stay connected until close(), and the watchers: a rematch offer reaches them too.
@@ -808,9 +807,9 @@ class TableHost(Emitter[Event]):
             if r.timed_out and self.info.dealer != "fair":
                 # (At a fair table only the seat's own process knows: it says so again on joining.)
                 self.relay.back_from_bot(r)
-            if self._end is not None:
+            if self.ending.end is not None:
                 # The game ended while this seat was away: it gets the end now and audits it itself.
-                conn.send_nowait(self._end)
+                conn.send_nowait(self.ending.end)
                 r.told_end = True
             self.broadcast(m.Presence(seat=seat, away=False))
             self.emit(PresenceChanged(seat, False))
@@ -912,7 +911,7 @@ class TableHost(Emitter[Event]):
         elif isinstance(msg, m.Mismatch):
             self.relay.on_mismatch(r, conn, msg)
         elif isinstance(msg, m.Final):
-            self._on_final(r, conn, msg)
+            self.ending.on_final(r, conn, msg)
         elif isinstance(msg, m.RematchReply):
             self.rematch_offer.on_reply(r, conn, msg)
         elif isinstance(msg, m.Ping):
@@ -1129,99 +1128,15 @@ class TableHost(Emitter[Event]):
             if r.conn is not None:
                 await r.conn.drain()
 
-    async def _finish(self) -> Result:
-        t = self.table
-        assert t is not None
-        st = t.state
-        scores, outcome = scores_of(st)
-        end = m.End(dealer_secret=self.dealer.secret(), digest=fp.full_digest(st))
-        self._end = end
-        self.phase = HostPhase.ENDED
-        self.broadcast(end)
-        for r in self.remotes.values():
-            r.told_end = r.told_end or r.present
-        problems = list(self.problems)
-        if self.failover_ply:
-            # A new host audits the whole game as every peer does: the old host dealt its first part.
-            rep = await asyncio.to_thread(
-                fp.audit,
-                self.game,
-                self.info.players,
-                self.options,
-                self.joint,
-                self.dealer.commitment,
-                self.dealer.secret(),
-                self.steps,
-                tips=fp.tips(self.reveals),
-                final=st,
-                keys=self.seat_keys,
-            )
-            if not rep.ok:
-                who = "the old host" if 0 <= rep.bad_ply <= self.failover_ply else "this host"
-                problems.append(f"AUDIT FAILED, {who} cheated or erred: " + "; ".join(rep.problems))
-        if self.host_seat >= 0 and self.host_seat in self.seat_keys:
-            d = fp.full_digest(st)
-            self._finals[self.host_seat] = m.Final(
-                seat=self.host_seat, digest=d, sig=self.identity.sign(fp.final_message(self.joint, st.ply, d))
-            )
-        # Every present seat's signed final digest, relayed to all, so peers compare their stories.
-        await self.relay_finals([r for r in self.remotes.values() if r.present and not r.by_bot])
-        self.result = Result(
-            game=self.game.name,
-            table=self.name,
-            seat=self.host_seat,
-            scores=scores,
-            digest=st.digest(),
-            plies=st.ply,
-            outcome=outcome,
-            audit_ok=not any(p.startswith("AUDIT FAILED") for p in problems),
-            problems=problems,
-        )
-        self.emit(Finished(self.result))
-        # Give every present peer a moment to read the end before the sockets close.
-        for r in self.remotes.values():
-            if r.conn is not None:
-                await r.conn.drain()
-        # A seat away at the end (a crash, a restart) is still held for its player: the
-        # table stays up and advertised a while so they come back to the result, with
-        # the dealer's secret to audit it, rather than to "no such table".
-        owed = [r for r in self.remotes.values() if r.key and not r.by_bot]
-        if not all(r.told_end for r in owed):
-            log.info("the game is over; waiting up to %.0f s for away seats to collect the result", self.end_grace)
-            await self.wait(lambda: all(r.told_end for r in owed), self.end_grace)
-        if not self.linger:
-            await self.wait(lambda: all(not r.present for r in self.remotes.values()), 5.0)
-        return self.result
-
     async def relay_finals(self, waiting: list[Remote]) -> None:
-        """Wait a while for the signed final digest of every seat in `waiting` still present, then send them all."""
-        await self.wait(lambda: all(r.seat in self._finals or not r.present for r in waiting), FINALS_WAIT)
-        self._finals_sent = True
-        self.broadcast(m.Finals(finals=list(self._finals.values())))
+        """Wait a while for the signed final digest of every seat in `waiting` still present, then send them all
+        (ending.py)."""
+        await self.ending.relay_finals(waiting)
 
-    def _on_final(self, r: Remote, conn: Connection, msg: m.Final) -> None:
-        t = self.table
-        rec = self.fair_record
-        if self.phase is not HostPhase.ENDED or (t is None and rec is None):
-            self.refuse(conn, "final", "the game has not ended")
-            return
-        ply = t.state.ply if t is not None else rec.fs.view.ply if rec is not None else 0
-        key = self.seat_keys.get(r.seat, r.key)
-        if msg.seat != r.seat or not verify(key, msg.sig, fp.final_message(self.joint, ply, msg.digest)):
-            self.refuse(conn, "final", "not this seat's signed final digest")
-            return
-        self._finals[r.seat] = msg
-        self._changed.set()
-        if self._finals_sent:  # a seat that came back after the end
-            conn.send_nowait(m.Finals(finals=list(self._finals.values())))
-
-    # ---- after the end: a rematch ---------------------------------------------------------------
-    # ---- a fair-dealer table (fairtable.py): this host holds only its own seat's view ------------
     def full_record(self, meta: dict[str, str] | None = None) -> record.GameRecord | None:
         """At a fair-dealer table, the whole game as this host's seat's audit replayed it, once
         every key is out (None before then; a committed table's record is ``self.table.record``)."""
-        drv = self.fair_record
-        return fair_record(drv, meta) if drv is not None else None
+        return self.ending.full_record(meta)
 
     def public_source(self) -> State[Any, Any] | None:
         """The position whose public view watchers are shown: the table's, or at a fair table this

@@ -140,6 +140,8 @@ class HostCore(Protocol):
     problems: list[str]
     cheaters: list[str]
     result: Result | None
+    end_grace: float
+    """Seconds a finished table stays up for seats that were away at the end."""
     watch: Spectators
     failover_ply: int
     """After a failover: the last ply the old host dealt (0: none)."""
