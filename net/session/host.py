@@ -27,12 +27,11 @@ from coldwater.core.state import Game, State
 from .. import beacon
 from .. import fairplay as fp
 from .. import messages as m
-from ..admission import Guard, Listener, accept, listen
+from ..admission import Guard, Listener, listen
 from ..fairdeal.seat import WIRED
 from ..identity import Identity
-from ..names import shown_player
 from ..play.table import Seat, SeatKind, Table
-from ..transport import SAME_KEY, Connection
+from ..transport import Connection
 from .beacons import Beacons
 from .ending import Ending
 from .events import (
@@ -42,7 +41,6 @@ from .events import (
     Event,
     GameStarted,
     LobbyChanged,
-    PresenceChanged,
     Problem,
     Result,
 )
@@ -53,17 +51,18 @@ from .hostcore import HostPhase, Remote, fp_text
 from .persist import HostTable, safe_name
 from .relay import Relay
 from .rematch import RematchOffer
+from .seating import JOIN_TIMEOUT as JOIN_TIMEOUT
+from .seating import Seating
 from .seedround import SeedRound
 from .spectators import MAX_WATCHERS, WATCHERS, Spectators
 from .standin import StandIn
-from .turnclock import TIME_BANK, TurnClock, fmt
+from .turnclock import TIME_BANK, TurnClock
 
 if TYPE_CHECKING:
     from ..discovery import Advertiser
 
 log = logging.getLogger("coldwater.net")
 
-JOIN_TIMEOUT = 10.0
 ROUND_TIMEOUT = 30.0
 END_GRACE = 60.0
 """Seconds a finished table stays up (and advertised) for seats that were away at the end."""
@@ -173,7 +172,6 @@ class TableHost(Emitter[Event]):
         self.port = port
         self.auto_start = auto_start
         self.save_dir = save_dir
-        self._pass_key = pass_key if pass_key is not None else fp_pass_key(passphrase)
         self.remotes: dict[int, Remote] = {i: Remote(i) for i, k in enumerate(seats) if k == "open"}
         self.extra_bots: set[int] = set()
         """Seats that were remote (or the old host's) and are now played by a bot here."""
@@ -235,6 +233,8 @@ class TableHost(Emitter[Event]):
         """Moves and chance in ply order, each step broadcast; resyncs (relay.py)."""
         self.beacons = Beacons(self)
         """The seats' links for public draws (beacons.py)."""
+        self.seating = Seating(self, pass_key if pass_key is not None else fp_pass_key(passphrase))
+        """The lobby and who sits where: admission, the seat list, a seat leaving, hand-overs (seating.py)."""
         self.rematch_offer = RematchOffer(self)
         """After the end: the same table offered again, and the seats' answers (rematch.py)."""
         if handover is not None:
@@ -398,74 +398,15 @@ class TableHost(Emitter[Event]):
 
     @property
     def open_seats(self) -> int:
-        return sum(1 for r in self.remotes.values() if not r.key)
+        return self.seating.open_seats
 
     def on_seats_changed(self, fn: Callable[[int], None]) -> None:
         """`fn(open_seats)` whenever the count changes (zeroconf TXT updates)."""
         self._seats_listener.append(fn)
 
     def lobby(self) -> list[m.SeatInfo]:
-        out: list[m.SeatInfo] = []
-        for i, kind in enumerate(self.kinds):
-            if i in self.remotes:
-                r = self.remotes[i]
-                if not r.key:
-                    held = self.reserved.get(i, "")
-                    held = self.reserved_labels.get(i, held) if held else ""
-                    out.append(m.SeatInfo(seat=i, kind="open", reserved=held))
-                elif r.by_bot:
-                    out.append(
-                        m.SeatInfo(
-                            seat=i,
-                            kind="bot",
-                            name=f"{r.name} (bot)",
-                            fingerprint=fp_text(r.key),
-                            key=r.key,
-                            ready=True,
-                        )
-                    )
-                else:
-                    out.append(
-                        m.SeatInfo(
-                            seat=i,
-                            kind="remote",
-                            name=r.name,
-                            fingerprint=fp_text(r.key),
-                            key=r.key,
-                            ready=r.ready,
-                            bot=r.timed_out,
-                            away=not r.present and not r.by_bot,
-                            addr=r.addr,
-                            port=r.port,
-                        )
-                    )
-            elif kind == "host":
-                out.append(
-                    m.SeatInfo(
-                        seat=i,
-                        kind="host",
-                        name=self.host_name,
-                        fingerprint=self.identity.fingerprint,
-                        key=self.identity.public,
-                        ready=True,
-                        bot=self.host_by_bot,
-                    )
-                )
-            elif self.info.dealer == "fair":
-                # A bot seat with its own layer, run (and signed for) by the host's process: said in its name.
-                out.append(
-                    m.SeatInfo(
-                        seat=i,
-                        kind="bot",
-                        name=f"{self.game.bots[0]} bot (run by the host)",
-                        fingerprint=self.identity.fingerprint,
-                        key=self.identity.public,
-                        ready=True,
-                    )
-                )
-            else:
-                out.append(m.SeatInfo(seat=i, kind="bot", name=f"{self.game.bots[0]} bot", ready=True))
-        return out
+        """Every seat as the peers are shown it (seating.py)."""
+        return self.seating.lobby()
 
     async def listen(self) -> int:
         """Start accepting peers; returns the port."""
@@ -489,47 +430,9 @@ class TableHost(Emitter[Event]):
             self.advertiser.set_clock_soon(self.info.turn, self.info.strict)
 
     def hand_over(self, seat: int, by: int = -1, conn: Connection | None = None) -> str | None:
-        """Hand `seat`, out of time, to a bot: asked by seat `by` (-1: the host's person; `conn` its
-        connection). Only a seat whose move runs and whose time and bank are spent by this host's clock,
-        and only by another seat. Returns why not (None: handed over, told to everyone)."""
-        if self.phase is not HostPhase.PLAYING or not self.clock.running:
-            return "no seat's move is being timed now"
-        if seat != self.clock.seat:
-            return f"it is not seat {seat + 1}'s move"
-        if seat == by or (by < 0 and seat == self.host_seat):
-            return "a seat out of time is handed to a bot by the others (its own person takes it back)"
-        now = time.monotonic()
-        if not self.clock.out(now):
-            return f"seat {seat + 1} is not out of time: it has {fmt(self.clock.left(now))} left"
-        who = self.host_name if by < 0 or by == self.host_seat else self.remotes[by].name if by in self.remotes else ""
-        r = self.remotes.get(seat)
-        if r is None and not (seat == self.host_seat and self.stand_in is not None):
-            return f"seat {seat + 1} is played by a program, which is never out of time"
-        if (r is not None and (r.timed_out or r.by_bot)) or (r is None and self.host_by_bot):
-            return f"seat {seat + 1} is played by a bot already"
-        name = r.name if r is not None else self.host_name
-        text = f"{name} (seat {seat + 1}) is out of time; {who or 'the host'} hands the seat to a bot until they return"
-        self.problems.append(text)
-        log.warning("%s", text)
-        self.emit(Problem(text))
-        if self.info.dealer != "fair":
-            assert r is not None
-            r.timed_out = True  # the host's bot plays it until its person acts or says they are back
-            self.broadcast(m.Notice(text=text))
-            self.broadcast(m.Presence(seat=seat, away=not r.present, by_bot=True))
-            self.relay.release(seat)
-            self.lobby_changed()
-            return None
-        # At a fair table only the seat's own process can play it: it is asked to (its own clock must
-        # agree), and forfeits past a grace if it plays nothing (fairhost.stalled).
-        self.broadcast(m.Notice(text=text), exclude=seat)
-        self.fair_host.handed[seat] = (self.clock.ply, now)
-        if r is not None:
-            if r.conn is not None:
-                r.conn.send_nowait(m.HandOver(seat=seat, ply=self.clock.ply, by=by))
-        elif self.stand_in is not None:
-            self.stand_in.hand_over()
-        return None
+        """Hand `seat`, out of time, to a bot, asked by seat `by` (-1: the host's person); returns why not
+        (None: handed over). See :meth:`Seating.hand_over`."""
+        return self.seating.hand_over(seat, by, conn)
 
     def start_game(self) -> None:
         """The host person presses Start (headless tables start by themselves)."""
@@ -736,113 +639,11 @@ class TableHost(Emitter[Event]):
         self.lobby_changed()
 
     async def handle_connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        """Serve one incoming connection: handshake, join, then its messages until it closes."""
-        refused: list[str] = []
-        conn = await accept(
-            reader,
-            writer,
-            self.identity,
-            self.game.name,
-            self.game.content_hash,
-            pass_key=self._pass_key,
-            table=self.name,
-            refused=refused,
-            guard=self.guard,
-            keep_slot=True,
-        )
-        self.refusals.extend(refused)
-        if conn is None:
-            return
-        if conn.peer_key in self.banned:
-            conn.send_nowait(m.Refuse(reason="you were sent away from this table"))
-            await conn.drain()
-            await conn.close()
-            return
-        try:
-            first = await asyncio.wait_for(conn.recv(), JOIN_TIMEOUT)
-        except TimeoutError:
-            first = None
-        self.guard.leave(writer)  # a join (or not) arrived: the connection no longer counts as a stranger's
-        if isinstance(first, m.Watch):
-            await self.watch.serve(conn, first)
-            return
-        if not isinstance(first, m.Join):
-            if isinstance(first, m.Link):
-                self.refuse(conn, "link", f"a beacon link from {conn.fingerprint}, who is not seated at this table")
-            elif first is not None:
-                self.refuse(conn, type(first).__name__, "the first message must be a join")
-                await conn.drain()
-            await conn.close()
-            return
-        seat = self._seat_for(conn, first)
-        if seat is None:
-            await conn.drain()
-            await conn.close()
-            return
-        r = self.remotes[seat]
-        self.traffic.append(conn)
-        if r.conn is not None and not r.conn.closed:
-            if await r.conn.answers():
-                # The same key twice, both alive: a second process, not a reconnect (attack 14).
-                conn.send_nowait(m.Refuse(reason=SAME_KEY))
-                await conn.drain()
-                await conn.close()
-                return
-            await r.conn.close()  # a reconnect replaces a half-dead old connection
-        r.conn, r.key, r.name = conn, conn.peer_key, shown_player(first.name.strip()) or f"Seat {seat + 1}"
-        r.addr, r.port = conn.peer_addr, first.port
-        r.heard = time.monotonic()
-        if first.share:
-            r.share = first.share
-        if self.started and first.linkless:
-            r.linkless = True
-        conn.send_nowait(m.Welcome(seat=seat, table=self.info))
-        if self.started:
-            r.ready = True
-            if self.phase is HostPhase.GATHERING:
-                assert self.took_over is not None
-                self.took_over.offer(seat, first)
-            else:
-                self.relay.sync(r, max(first.resume_ply, 0), fair=True)
-            if r.timed_out and self.info.dealer != "fair":
-                # (At a fair table only the seat's own process knows: it says so again on joining.)
-                self.relay.back_from_bot(r)
-            if self.ending.end is not None:
-                # The game ended while this seat was away: it gets the end now and audits it itself.
-                conn.send_nowait(self.ending.end)
-                r.told_end = True
-            self.broadcast(m.Presence(seat=seat, away=False))
-            self.emit(PresenceChanged(seat, False))
-        self.lobby_changed()
-        await self._serve(r, conn)
+        """Serve one incoming connection: handshake, join (seating.py), then its messages until it closes."""
+        await self.seating.admit(reader, writer)
 
-    def _seat_for(self, conn: Connection, join: m.Join) -> int | None:
-        for r in self.remotes.values():
-            if r.key == conn.peer_key:
-                if r.by_bot:
-                    self.refuse(conn, "join", "your seat is now played by a bot")
-                    conn.send_nowait(m.Refuse(reason="your seat is now played by a bot"))
-                    return None
-                return r.seat
-        if self.started:
-            conn.send_nowait(m.Refuse(reason="the game has started and every seat is taken"))
-            self.refuse(conn, "join", "the game has started")
-            return None
-        mine = conn.fingerprint.lower()
-        free = [r.seat for r in self.remotes.values() if not r.key]
-        for seat in free:  # a seat reserved for this peer first
-            if self.reserved.get(seat) == mine:
-                return seat
-        for seat in free:
-            if seat not in self.reserved:
-                return seat
-        # Say why when seats are free but kept for others, so nobody thinks they typed something wrong.
-        why = f"the free seats are reserved for other keys (yours is {mine})" if free else "the table is full"
-        conn.send_nowait(m.Refuse(reason=why))
-        self.refuse(conn, "join", why)
-        return None
-
-    async def _serve(self, r: Remote, conn: Connection) -> None:
+    async def serve(self, r: Remote, conn: Connection) -> None:
+        """Seat `r`'s messages on `conn`, each handled in turn, until it closes."""
         while True:
             msg = await conn.recv()
             if msg is None:
@@ -855,32 +656,7 @@ class TableHost(Emitter[Event]):
                 self.refuse(conn, type(msg).__name__, f"internal error: {e}")
         for kind, reason in conn.refused:
             self.refusals.append(f"{kind}: {reason}")
-        if r.conn is conn and not self._closing:
-            r.conn = None
-            if not self.started:
-                # Leaving the lobby frees the seat.
-                r.key, r.name, r.ready = b"", "", False
-                self.lobby_changed()
-            else:
-                # (A seat a bot plays stays so: a Presence without by_bot would tell the peers it is not,
-                # and the bot's next step would look like the host's cheating.)
-                self.broadcast(m.Presence(seat=r.seat, away=True, by_bot=r.timed_out or r.by_bot))
-                self.emit(PresenceChanged(r.seat, True))
-                self.lobby_changed()
-                self.rematch_offer.seat_left(r)
-
-    def _on_hand_over(self, r: Remote, conn: Connection, msg: m.HandOver) -> None:
-        """A seated player asks for a seat out of time to go to a bot. Asked a little early (its clock runs
-        a network delay behind this one) it is only told so; a flood is refused."""
-        if not r.handovers.take():
-            self.refuse(conn, "handover", "too many hand-over requests; slow down")
-            return
-        if abs(msg.ply - self.clock.ply) > 1 or msg.seat not in range(self.info.players):
-            self.refuse(conn, "handover", f"seat {msg.seat + 1} at ply {msg.ply} is not the move being timed")
-            return
-        why = self.hand_over(msg.seat, by=r.seat, conn=conn)
-        if why is not None:
-            conn.send_nowait(m.Notice(text=f"not handed to a bot: {why}"))
+        self.seating.left(r, conn)
 
     def _handle(self, r: Remote, conn: Connection, msg: m.Message) -> None:
         if isinstance(msg, m.Ready):
@@ -907,7 +683,7 @@ class TableHost(Emitter[Event]):
         elif isinstance(msg, m.AutoPlay):
             self.relay.on_autoplay(r, conn, msg)
         elif isinstance(msg, m.HandOver):
-            self._on_hand_over(r, conn, msg)
+            self.seating.on_hand_over(r, conn, msg)
         elif isinstance(msg, m.Mismatch):
             self.relay.on_mismatch(r, conn, msg)
         elif isinstance(msg, m.Final):
@@ -964,9 +740,6 @@ class TableHost(Emitter[Event]):
             return False
         return True
 
-    def _filled(self) -> bool:
-        return all(r.by_bot or (r.key and r.present and r.ready) for r in self.remotes.values())
-
     async def _lobby_and_round(self) -> None:
         """Seed rounds until one completes: at most MAX_ROUNDS, each restart named to every peer.
 
@@ -976,7 +749,7 @@ class TableHost(Emitter[Event]):
         """
         why, blamed, reveals = "", list[int](), dict[int, bytes]()
         for n in range(1, MAX_ROUNDS + 1):
-            await self.wait(lambda: self._filled() and (self.auto_start or self._start_requested.is_set()))
+            await self.wait(lambda: self.seating.filled() and (self.auto_start or self._start_requested.is_set()))
             rnd = await self._commit_reveal(n, why, blamed, reveals)
             if rnd is None:
                 return
@@ -1016,13 +789,13 @@ class TableHost(Emitter[Event]):
         self.phase = HostPhase.SEEDING
         try:
             self.broadcast(m.CommitRequest(round=n, why=why, blamed=blamed, reveals=last))
-            ok = await self.wait(lambda: rnd.all_committed or not self._filled(), self.round_timeout)
+            ok = await self.wait(lambda: rnd.all_committed or not self.seating.filled(), self.round_timeout)
             if not ok or not rnd.all_committed:
                 return rnd
             # Every commitment (and the dealer's) is published before anyone reveals.
             self.broadcast(m.Commits(commits=rnd.commits, dealer=self.dealer.commitment))
             rnd.reveal_own()
-            ok = await self.wait(lambda: rnd.done or not self._filled(), self.round_timeout)
+            ok = await self.wait(lambda: rnd.done or not self.seating.filled(), self.round_timeout)
             if not ok or not rnd.done:
                 return rnd
         finally:

@@ -55,21 +55,21 @@ class HostileHost(TableHost):
         # Run whole rounds and, having seen every reveal, throw the seed away and start
         # again, silently (always "round 1"), as a host grinding for a deal it likes would.
         while True:
-            await self.wait(lambda: self._filled())
+            await self.wait(lambda: self.seating.filled())
             rnd = SeedRound(sorted(self.remotes) + [self.host_seat], self.host_seat, beacon.Chain(self.host_seat).tip)
             self._round = rnd
             self.broadcast(m.CommitRequest())
-            if not await self.wait(lambda: rnd.all_committed or not self._filled(), 5):
+            if not await self.wait(lambda: rnd.all_committed or not self.seating.filled(), 5):
                 raise RuntimeError("the peer stopped committing")
             self.broadcast(m.Commits(commits=rnd.commits, dealer=self.dealer.commitment))
             rnd.reveal_own()
-            if not await self.wait(lambda: rnd.done or not self._filled(), 5):
+            if not await self.wait(lambda: rnd.done or not self.seating.filled(), 5):
                 raise RuntimeError("the peer stopped revealing")
             self._round = None
             self.done += 1
 
     # ---- what goes out -------------------------------------------------------------
-    async def _serve(self, r: Remote, conn: Connection) -> None:
+    async def serve(self, r: Remote, conn: Connection) -> None:
         send: Callable[[Any], None] = conn.send_nowait
 
         def tampered(msg: Any) -> None:
@@ -78,7 +78,7 @@ class HostileHost(TableHost):
                 send(out)
 
         conn.send_nowait = tampered  # type: ignore[method-assign]
-        await super()._serve(r, conn)
+        await super().serve(r, conn)
 
     def tamper(self, seat: int, msg: Any) -> Any:
         if self.attack == "fake-end" and isinstance(msg, m.End):
