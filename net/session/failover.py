@@ -194,7 +194,7 @@ class Takeover:
         host.phase = HostPhase.PLAYING
         # Fresh escrow shares of the same secret for the peers now at this table, so the
         # game survives this host going away too.
-        host.split_escrow()
+        host.seeding.split_escrow()
         for r in host.remotes.values():
             if r.present:
                 host.relay.sync(r, 0, fair=True)

@@ -47,13 +47,14 @@ from .events import (
 from .failover import Handover, Takeover
 from .fairhost import FairHost
 from .fairtable import FairDriver
-from .hostcore import HostPhase, Remote, fp_text
+from .hostcore import HostPhase, Remote
 from .persist import HostTable, safe_name
 from .relay import Relay
 from .rematch import RematchOffer
 from .seating import JOIN_TIMEOUT as JOIN_TIMEOUT
 from .seating import Seating
-from .seedround import SeedRound
+from .seedround import MAX_ROUNDS as MAX_ROUNDS
+from .seedround import Seeding
 from .spectators import MAX_WATCHERS, WATCHERS, Spectators
 from .standin import StandIn
 from .turnclock import TIME_BANK, TurnClock
@@ -66,8 +67,6 @@ log = logging.getLogger("coldwater.net")
 ROUND_TIMEOUT = 30.0
 END_GRACE = 60.0
 """Seconds a finished table stays up (and advertised) for seats that were away at the end."""
-MAX_ROUNDS = 3
-"""Seed rounds a table may run; peers refuse a fourth (a host restarting rounds could grind the deal)."""
 TURN_TIMER = 180
 """Default seconds a seat has for a move before a bot plays it until its player returns."""
 HEARTBEAT = 1.0
@@ -198,12 +197,10 @@ class TableHost(Emitter[Event]):
         self.reveals: dict[int, bytes] = {}
         self._changed = asyncio.Event()
         self._person_moved = asyncio.Event()
-        self._round: SeedRound | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._seats_listener: list[Callable[[int], None]] = []
         self._listener_ready = listener_ready
         self.result: Result | None = None
-        self._start_requested = asyncio.Event()
         self.traffic: list[Connection] = []
         """Every seated connection ever accepted (bytes on the wire, for benchmarks)."""
         self.cheaters: list[str] = []
@@ -224,6 +221,8 @@ class TableHost(Emitter[Event]):
         self.chain: beacon.Chain | None = None
         """This host's own beacon chain (its contribution to every public draw)."""
         self.beacon_id = self.host_seat
+        self.bot_chains: dict[int, beacon.Chain] = {}
+        """At a fair table: each bot seat's own chain, committed by this host for it (set by each seed round)."""
         """The seat this host's links are filed under (-1 for a host with no seat)."""
         self.book = beacon.Book({})
         """Every seat's chain tip and latest link, as applied."""
@@ -235,6 +234,8 @@ class TableHost(Emitter[Event]):
         """The seats' links for public draws (beacons.py)."""
         self.seating = Seating(self, pass_key if pass_key is not None else fp_pass_key(passphrase))
         """The lobby and who sits where: admission, the seat list, a seat leaving, hand-overs (seating.py)."""
+        self.seeding = Seeding(self)
+        """The seed rounds, then the game's start: the escrow shares, every seat's Begin (seedround.py)."""
         self.rematch_offer = RematchOffer(self)
         """After the end: the same table offered again, and the seats' answers (rematch.py)."""
         if handover is not None:
@@ -436,7 +437,7 @@ class TableHost(Emitter[Event]):
 
     def start_game(self) -> None:
         """The host person presses Start (headless tables start by themselves)."""
-        self._start_requested.set()
+        self.seeding.start_requested.set()
         self._changed.set()
 
     def send_chat(self, text: str) -> None:
@@ -493,7 +494,7 @@ class TableHost(Emitter[Event]):
             if self.fair_host.resuming:
                 return await self.fair_host.run()
             if self.took_over is None:
-                await self._lobby_and_round()
+                await self.seeding.run()
                 if self.fair_record is not None:
                     return await self.fair_host.run()
             else:
@@ -671,9 +672,9 @@ class TableHost(Emitter[Event]):
             self.broadcast(m.Chat(text=text, seat=r.seat))
             self.emit(ChatReceived(r.seat, r.name, text))
         elif isinstance(msg, m.Commit):
-            self._on_commit(r, conn, msg)
+            self.seeding.on_commit(r, conn, msg)
         elif isinstance(msg, m.Reveal):
-            self._on_reveal(r, conn, msg)
+            self.seeding.on_reveal(r, conn, msg)
         elif isinstance(msg, m.Act):
             self.relay.on_act(r, conn, msg)
         elif isinstance(msg, m.Link):
@@ -700,34 +701,6 @@ class TableHost(Emitter[Event]):
         else:
             self.refuse(conn, type(msg).__name__, "peers may not send this message")
 
-    # ---- the fair-play round ----------------------------------------------------------
-    def _on_commit(self, r: Remote, conn: Connection, msg: m.Commit) -> None:
-        if self._round is None:
-            self.refuse(conn, "commit", "no commitment is due from this seat now")
-            return
-        why = self._round.commit(r.seat, msg.digest)
-        if why is not None:
-            self.refuse(conn, "commit", why)
-        self._changed.set()
-
-    def _on_reveal(self, r: Remote, conn: Connection, msg: m.Reveal) -> None:
-        if self._round is None or not self._round.reveal_due(r.seat):
-            self.refuse(conn, "reveal", "no reveal is due from this seat now")
-            return
-        try:
-            self._round.reveal(r.seat, msg.value)
-        except fp.FairPlayError as e:
-            # Named to everyone, and sent away: this peer changed its contribution after
-            # seeing others'. The round starts again when the seat is filled.
-            text = f"{r.name} (seat {r.seat + 1}, {fp_text(r.key)}) cheated: {e}"
-            self.refuse(conn, "reveal", str(e))
-            self.broadcast(m.Notice(text=text))
-            self.emit(Problem(text))
-            self.cheaters.append(text)
-            conn.send_nowait(m.Refuse(reason="your seed reveal does not match your commitment"))
-            self.spawn(conn.close())
-        self._changed.set()
-
     async def wait(self, cond: Callable[[], bool], timeout: float | None = None) -> bool:
         # asyncio.timeout, not wait_for: on 3.11 wait_for can swallow a cancellation that
         # lands as the wait completes, and the host waits here at every public draw.
@@ -739,122 +712,6 @@ class TableHost(Emitter[Event]):
         except TimeoutError:
             return False
         return True
-
-    async def _lobby_and_round(self) -> None:
-        """Seed rounds until one completes: at most MAX_ROUNDS, each restart named to every peer.
-
-        A seat that did not commit or reveal in time is named and its seat is given
-        to a bot (the table's rule: a stall must not hold everyone), so the next
-        round can complete; a seat that left the lobby simply frees its seat.
-        """
-        why, blamed, reveals = "", list[int](), dict[int, bytes]()
-        for n in range(1, MAX_ROUNDS + 1):
-            await self.wait(lambda: self.seating.filled() and (self.auto_start or self._start_requested.is_set()))
-            rnd = await self._commit_reveal(n, why, blamed, reveals)
-            if rnd is None:
-                return
-            reveals = rnd.reveals
-            late = [s for s in rnd.round.seats if s not in rnd.round.reveals and s != rnd.own]
-            blamed = [s for s in late if s in self.remotes and self.remotes[s].key and self.remotes[s].present]
-            for s in blamed:
-                r = self.remotes[s]
-                what = "reveal its seed contribution" if s in rnd.round.commits else "commit to a seed contribution"
-                self.blame(
-                    f"{r.name} (seat {s + 1}, {fp_text(r.key)}) did not {what} in time; a bot plays seat {s + 1}"
-                )
-                if r.conn is not None:
-                    r.conn.send_nowait(m.Refuse(reason=f"you did not {what} in time; a bot plays your seat"))
-                    self.spawn(r.conn.close())
-                self.give_to_bot(r)
-            why = (
-                "seat(s) " + ", ".join(str(s + 1) for s in blamed) + " withheld"
-                if blamed
-                else "a seat left during the round"
-            )
-            self.emit(Problem(f"the fair-play round {n} failed ({why}); starting round {n + 1}"))
-        raise RuntimeError(f"the fair-play round failed {MAX_ROUNDS} times")
-
-    async def _commit_reveal(self, n: int, why: str, blamed: list[int], last: dict[int, bytes]) -> SeedRound | None:
-        """One round; None when it completed (the game then starts), else the failed round."""
-        own = self.host_seat if self.host_seat >= 0 else -1
-        self.chain = beacon.Chain(own)  # a fresh chain each round: its tip is part of this round's contribution
-        self.beacon_id = own
-        # At a fair table each bot seat is a seat of the protocol: its own chain, committed by this host for it.
-        self.bot_chains = (
-            {i: beacon.Chain(i) for i, k in enumerate(self.kinds) if k == "bot"} if self.info.dealer == "fair" else {}
-        )
-        seats = sorted([s for s, r in self.remotes.items() if not r.by_bot] + [own, *self.bot_chains])
-        rnd = SeedRound(seats, own, self.chain.tip, {i: c.tip for i, c in self.bot_chains.items()})
-        self._round = rnd
-        self.phase = HostPhase.SEEDING
-        try:
-            self.broadcast(m.CommitRequest(round=n, why=why, blamed=blamed, reveals=last))
-            ok = await self.wait(lambda: rnd.all_committed or not self.seating.filled(), self.round_timeout)
-            if not ok or not rnd.all_committed:
-                return rnd
-            # Every commitment (and the dealer's) is published before anyone reveals.
-            self.broadcast(m.Commits(commits=rnd.commits, dealer=self.dealer.commitment))
-            rnd.reveal_own()
-            ok = await self.wait(lambda: rnd.done or not self.seating.filled(), self.round_timeout)
-            if not ok or not rnd.done:
-                return rnd
-        finally:
-            self._round = None
-            if self.phase is HostPhase.SEEDING:
-                self.phase = HostPhase.LOBBY
-        self.joint = rnd.seed()
-        self.dealer.start(self.joint)
-        self.phase = HostPhase.PLAYING
-        seats_info = self.lobby()
-        # The remote seats sign their moves; the host's own need no signature (it deals and orders
-        # everything anyway, and its channel authenticates it), which saves 64 bytes per peer per move.
-        self.seat_keys = {s.seat: s.key for s in seats_info if s.key and s.kind != "host"}
-        if self.info.dealer == "fair":
-            # No dealer secret, so no escrow: the layers are the seats' own keys.
-            for r in self.remotes.values():
-                r.share = b""
-        else:
-            self.split_escrow()
-        for r in self.remotes.values():
-            if r.conn is not None:
-                r.conn.send_nowait(m.Begin(reveals=rnd.reveals, seats=seats_info, share=r.share))
-        self.commits = rnd.commits
-        self.reveals = rnd.reveals
-        self.book = beacon.Book(fp.tips(rnd.reveals))
-        if self.info.dealer == "fair":
-            self.fair_host.begin(seats_info, rnd.reveals)
-            self.lobby_changed()
-            return None
-        state = self.game.new(self.info.players, seed=fp.game_seed(self.joint), options=self.options)
-        rec = record.start(self.game, state, self.options, meta={"table": self.name})
-        self.make_table(state, rec)
-        self.lobby_changed()
-        return None
-
-    def split_escrow(self) -> None:
-        """Shares of the dealer's secret for the remote seats still played by their people.
-
-        Never fewer than two holders: one holder's share would be the secret itself.
-        """
-        holders = sorted((r for r in self.remotes.values() if not r.by_bot), key=lambda x: x.seat)
-        sealed = fp.has_sealed_values(self.game)
-        # A game with no sealed values draws everything in public: no secret to escrow, and
-        # any other remote seat can carry the game on.
-        shares = self.dealer.shares(len(holders)) if sealed else []
-        for r in self.remotes.values():
-            r.share = b""
-        for r, share in zip(holders, shares):
-            r.share = share
-        on = len(shares) >= fp.MIN_HOLDERS if sealed else len(holders) >= 1
-        if on != self.info.failover:
-            self.info = msgspec.structs.replace(self.info, failover=on)
-        if not on:
-            text = (
-                "failover is off at this table: fewer than two remote seats hold escrow shares, "
-                "so a lost host ends the game"
-            )
-            log.info("%s", text)
-            self.emit(Problem(text))  # said plainly to the host's person too
 
     # ---- the game -----------------------------------------------------------------
     def _seat_objects(self) -> list[Seat]:

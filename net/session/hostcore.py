@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from .relay import Relay
     from .rematch import RematchOffer
     from .seating import Seating
+    from .seedround import Seeding
     from .spectators import Spectators
     from .turnclock import TurnClock
 
@@ -119,6 +120,10 @@ class HostCore(Protocol):
     save_dir: Path | None
     port: int
     linger: bool
+    auto_start: bool
+    """The table starts by itself once every seat is filled (else when its person presses Start)."""
+    round_timeout: float
+    """Seconds each half of a seed round may take."""
     phase: HostPhase
     options: Any
     """The table's options, as plain data."""
@@ -161,6 +166,7 @@ class HostCore(Protocol):
     """After a failover: the last ply the old host dealt (0: none)."""
     relay: Relay
     seating: Seating
+    seeding: Seeding
     ending: Ending
     took_over: Takeover | None
     rematch_offer: RematchOffer
@@ -191,8 +197,6 @@ class HostCore(Protocol):
     async def serve(self, r: Remote, conn: Connection) -> None: ...
 
     def make_table(self, state: State[Any, Any], rec: record.GameRecord) -> None: ...
-
-    def split_escrow(self) -> None: ...
 
     def emit(self, event: Event) -> None: ...
 
