@@ -4,8 +4,10 @@
 |---|---|
 | `events.py` | the events listeners receive, `Result`, the one `Emitter`, `bot_chooser` |
 | `persist.py` | the atomic writer, the off-loop `Saver`, `HostTable`, a peer's `PeerSave` |
-| `seedround.py` | the host's side of the commit-reveal round |
-| `host.py` | `TableHost`: lobby, round, ordering and broadcasting steps, the end |
+| `seedround.py` | the host's seed rounds (`Seeding`) up to the game's start; one round (`SeedRound`) |
+| `host.py` | `TableHost`: the phases composed, its API, the run loop, heartbeat, broadcast, refusals |
+| `seating.py` | the host's lobby and who sits where: admission, the seat list, leaving, hand-overs |
+| `ending.py` | the end of a committed game at the host: the End, the audit, the signed finals |
 | `peer.py` | `TablePeer`: verifying steps, playing its seat, reconnecting |
 | `failover.py` | choosing a new host, a peer's `Handover`, the new host's gathering and rebuild (`Takeover`) |
 | `spectators.py` | the host's watchers: what they are sent (the public view only), what they may send |

@@ -6,6 +6,11 @@ neither an observer) is a :class:`~.fairtable.FairDriver`, and :class:`FairHost`
 them, relays every seat's :class:`~messages.Fair` messages to the others, keeps the
 public record and the host seat's save, times the rounds, and audits the game at its end.
 It reaches the rest of the table through :class:`~.hostcore.HostCore`.
+
+One module of ~670 lines, on purpose: every part of it (the drivers, the relay and its
+log, the save, the round timer, the forfeit, the audit) reads and writes the same few
+fields of one fair table's rounds, and the run loop that ties them together is short
+only because they sit beside it.
 """
 
 from __future__ import annotations

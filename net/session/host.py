@@ -1,10 +1,23 @@
-"""The host of a LAN table: lobby, the fair-play round, ordering moves, broadcasting steps, the end.
+"""The host of a LAN table (:class:`TableHost`): the composition of its protocol's phases, its API, the run loop.
 
 The host runs the game on a :class:`~coldwater.net.play.table.Table` whose remote
 seats wait for the peers' moves and whose chance source is the fair-play
 dealer. Every applied action goes out as a :class:`~messages.Step` in ply
 order. Its life is a :class:`HostPhase`: lobby → seeding → playing → ended,
-or, for a peer that takes over, gathering → playing → ended.
+or, for a peer that takes over, gathering → playing → ended. Each phase is a class
+of its own that reaches the host through :class:`~.hostcore.HostCore`: who sits
+where (seating.py), the seed rounds (seedround.py), moves and steps (relay.py),
+public draws (beacons.py), a fair-dealer table (fairhost.py), the end (ending.py),
+a rematch (rematch.py), watchers (spectators.py) and a failover (failover.py).
+
+One module of ~780 lines, on purpose: what is left is the table itself, which no
+phase owns: its construction (the seat list checked, every phase object built, a
+failover's :class:`~.failover.Handover` taken), the public API the app and the tests
+use (a good part of the module: thin properties and methods over the phase objects,
+kept here so callers need not know which piece holds what), the run loop and the
+heartbeat, and broadcast, refusals and strikes, which every phase calls. Split
+further, the one object's state and public face would be spread over modules with
+no phase of their own.
 """
 
 from __future__ import annotations
@@ -558,7 +571,7 @@ class TableHost(Emitter[Event]):
         if isinstance(self.table, HostTable):
             await self.table.close_saver()
 
-    # ---- connections and the lobby ------------------------------------------------
+    # ---- connections: broadcast, refusals and strikes, each seat's messages ----------
     def spawn(self, coro: Awaitable[Any]) -> None:
         t = asyncio.ensure_future(coro)
         self._tasks.add(t)
@@ -745,7 +758,7 @@ class TableHost(Emitter[Event]):
         self.table.subscribe(self.relay.on_applied)
         self.emit(GameStarted(self.host_seat))
 
-    # ---- public draws: the seats' hash-chain beacons ----------------------------------
+    # ---- the run loop's game ------------------------------------------------------------
     async def _play(self) -> None:
         t = self.table
         assert t is not None
