@@ -4,8 +4,10 @@
 |---|---|
 | `events.py` | the events listeners receive, `Result`, the one `Emitter`, `bot_chooser` |
 | `persist.py` | the atomic writer, the off-loop `Saver`, `HostTable`, a peer's `PeerSave` |
-| `seedround.py` | the host's side of the commit-reveal round |
-| `host.py` | `TableHost`: lobby, round, ordering and broadcasting steps, the end |
+| `seedround.py` | the host's seed rounds (`Seeding`) up to the game's start; one round (`SeedRound`) |
+| `host.py` | `TableHost`: the phases composed, its API, the run loop, heartbeat, broadcast, refusals |
+| `seating.py` | the host's lobby and who sits where: admission, the seat list, leaving, hand-overs |
+| `ending.py` | the end of a committed game at the host: the End, the audit, the signed finals |
 | `peer.py` | `TablePeer`: joining, the connection and its dispatch, playing its seat, reconnecting |
 | `peercore.py` | `PeerPhase` and `PeerCore`, the narrow view of a peer its phase modules use |
 | `peerseed.py` | a peer's side of the commit-reveal round and the game's start |
@@ -13,7 +15,7 @@
 | `fairpeer.py` | a peer's side of a fair-dealer table: its rounds, a forfeit's verdict, its end |
 | `audit.py` | a peer's audit of a committed game at the end, and every seat's final digest |
 | `peersave.py` | a peer's save of its seat: made, kept, restored |
-| `failover.py` | choosing a new host and what it gathers before play resumes |
+| `failover.py` | choosing a new host, a peer's `Handover`, the new host's gathering and rebuild (`Takeover`) |
 | `spectators.py` | the host's watchers: what they are sent (the public view only), what they may send |
 | `watcher.py` | `TableWatcher`: watching a table, checking every public step |
 | `joining.py` | what a peer and a watcher share: reaching a named table, checking a resync |

@@ -7,10 +7,10 @@ them, relays every seat's :class:`~messages.Fair` messages to the others, keeps 
 public record and the host seat's save, times the rounds, and audits the game at its end.
 It reaches the rest of the table through :class:`~.hostcore.HostCore`.
 
-One module of ~650 lines, on purpose: :class:`FairHost` is one state machine per host (the
-drivers of the seats it runs, the relay, the rounds' timing, the forfeits and the end), and
-each of its methods reads and writes that state; the round's own logic is in fairtable.py and
-the cryptography in fairdeal/.
+One module of ~670 lines, on purpose: every part of it (the drivers, the relay and its
+log, the save, the round timer, the forfeit, the audit) reads and writes the same few
+fields of one fair table's rounds, and the run loop that ties them together is short
+only because they sit beside it.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import os
 import time
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -44,6 +44,9 @@ from .persist import Saver, safe_name
 from .standin import StandIn
 from .turnclock import out_of_time_text
 
+if TYPE_CHECKING:
+    from .failover import Handover
+
 log = logging.getLogger("coldwater.net")
 
 ACT_GRACE = 30.0
@@ -55,7 +58,7 @@ normal one (turnclock.py). Its own app's bot plays it then, so only a seat that 
 class FairHost:
     """The fair-dealer rounds of one host (``TableHost.fair_host``); idle at a committed table."""
 
-    def __init__(self, host: HostCore) -> None:
+    def __init__(self, host: HostCore, handover: Handover | None = None) -> None:
         self.host = host
         self.fair: FairDriver | None = None
         """At a fair-dealer table: this host's own seat's rounds (it holds only its own view); None without one."""
@@ -99,10 +102,30 @@ class FairHost:
         """Seats that answered the forfeit with why they cannot sign it."""
         self._saver: Saver | None = None
         self.resuming = False
-        """A peer took this fair table over: no lobby, no round; its rounds go on (take_over_fair)."""
+        """A peer took this fair table over: no lobby, no round; its rounds go on (a handover's driver)."""
         self.replaced_by = -1
         """At a fair table: the seat that hosts it now, found when this host woke from a freeze with every
         peer gone (its own seat then goes on as a peer, from its save: :attr:`save_path`)."""
+        if handover is not None and handover.fair is not None:
+            self._adopt(handover, handover.fair)
+
+    def _adopt(self, handover: Handover, drv: FairDriver) -> None:
+        """A fair table taken over by the peer that hands over its own seat's rounds (`drv`): they go on as
+        they were, sending through this host's relay, which starts from every message the peer holds."""
+        self.fair = drv
+        self.fair_log = drv.messages()
+        drv.send = self.send
+        drv.secret_sent = lambda: self.save(now=True)
+        on_step = handover.on_step
+
+        def stepped() -> None:
+            if on_step is not None:
+                on_step()  # the peer's own part first (its view), as before it hosted
+            self.stepped()
+
+        drv.stepped = stepped
+        self.resuming = True
+        self.ex_host = handover.save.host_seat
 
     @property
     def record(self) -> FairDriver | None:

@@ -1,10 +1,23 @@
-"""The host of a LAN table: lobby, the fair-play round, ordering moves, broadcasting steps, the end.
+"""The host of a LAN table (:class:`TableHost`): the composition of its protocol's phases, its API, the run loop.
 
 The host runs the game on a :class:`~coldwater.net.play.table.Table` whose remote
 seats wait for the peers' moves and whose chance source is the fair-play
 dealer. Every applied action goes out as a :class:`~messages.Step` in ply
 order. Its life is a :class:`HostPhase`: lobby → seeding → playing → ended,
-or, for a peer that takes over, gathering → playing → ended.
+or, for a peer that takes over, gathering → playing → ended. Each phase is a class
+of its own that reaches the host through :class:`~.hostcore.HostCore`: who sits
+where (seating.py), the seed rounds (seedround.py), moves and steps (relay.py),
+public draws (beacons.py), a fair-dealer table (fairhost.py), the end (ending.py),
+a rematch (rematch.py), watchers (spectators.py) and a failover (failover.py).
+
+One module of ~780 lines, on purpose: what is left is the table itself, which no
+phase owns: its construction (the seat list checked, every phase object built, a
+failover's :class:`~.failover.Handover` taken), the public API the app and the tests
+use (a good part of the module: thin properties and methods over the phase objects,
+kept here so callers need not know which piece holds what), the run loop and the
+heartbeat, and broadcast, refusals and strikes, which every phase calls. Split
+further, the one object's state and public face would be spread over modules with
+no phase of their own.
 """
 
 from __future__ import annotations
@@ -27,48 +40,46 @@ from coldwater.core.state import Game, State
 from .. import beacon
 from .. import fairplay as fp
 from .. import messages as m
-from ..admission import Guard, Listener, accept, listen
+from ..admission import Guard, Listener, listen
 from ..fairdeal.seat import WIRED
-from ..identity import Identity, verify
-from ..names import shown_player
+from ..identity import Identity
 from ..play.table import Seat, SeatKind, Table
-from ..transport import SAME_KEY, Connection
+from ..transport import Connection
 from .beacons import Beacons
+from .ending import Ending
 from .events import (
     ChatReceived,
     Chooser,
     Emitter,
     Event,
-    Finished,
     GameStarted,
     LobbyChanged,
-    PresenceChanged,
     Problem,
     Result,
 )
-from .failover import FailoverGather, kinds_for_new_host
+from .failover import Handover, Takeover
 from .fairhost import FairHost
-from .fairtable import FairDriver, fair_record
-from .hostcore import FINALS_WAIT, HostPhase, Remote, fp_text, scores_of
-from .persist import HostTable, PeerSave, public_step, safe_name
+from .fairtable import FairDriver
+from .hostcore import HostPhase, Remote
+from .persist import HostTable, safe_name
 from .relay import Relay
 from .rematch import RematchOffer
-from .seedround import SeedRound
+from .seating import JOIN_TIMEOUT as JOIN_TIMEOUT
+from .seating import Seating
+from .seedround import MAX_ROUNDS as MAX_ROUNDS
+from .seedround import Seeding
 from .spectators import MAX_WATCHERS, WATCHERS, Spectators
 from .standin import StandIn
-from .turnclock import TIME_BANK, TurnClock, fmt
+from .turnclock import TIME_BANK, TurnClock
 
 if TYPE_CHECKING:
     from ..discovery import Advertiser
 
 log = logging.getLogger("coldwater.net")
 
-JOIN_TIMEOUT = 10.0
 ROUND_TIMEOUT = 30.0
 END_GRACE = 60.0
 """Seconds a finished table stays up (and advertised) for seats that were away at the end."""
-MAX_ROUNDS = 3
-"""Seed rounds a table may run; peers refuse a fourth (a host restarting rounds could grind the deal)."""
 TURN_TIMER = 180
 """Default seconds a seat has for a move before a bot plays it until its player returns."""
 HEARTBEAT = 1.0
@@ -78,8 +89,6 @@ PEER_SILENCE = 10.0
 STRIKES = 50
 """Refused messages one identity may send in a game, across reconnects, before it loses its seat."""
 REFUSALS_KEPT = 500
-GATHER_GRACE = 8.0
-"""Seconds a new host with no escrow to rebuild waits for the other peers' records before play resumes."""
 
 
 def fp_pass_key(passphrase: str | None) -> bytes:
@@ -119,7 +128,10 @@ class TableHost(Emitter[Event]):
         dealer: str = "committed",
         time_bank: int = TIME_BANK,
         strict_clock: bool = False,
+        handover: Handover | None = None,
     ) -> None:
+        """`handover`: this host is a peer's that takes over after the old host went away
+        (:meth:`from_handover` builds it); each piece of the host takes its part of it here."""
         super().__init__()
         if dealer not in ("committed", "fair"):
             raise ValueError(f"the dealer is 'committed' or 'fair', not {dealer!r}")
@@ -172,16 +184,21 @@ class TableHost(Emitter[Event]):
         self.port = port
         self.auto_start = auto_start
         self.save_dir = save_dir
-        self._pass_key = pass_key if pass_key is not None else fp_pass_key(passphrase)
         self.remotes: dict[int, Remote] = {i: Remote(i) for i, k in enumerate(seats) if k == "open"}
         self.extra_bots: set[int] = set()
         """Seats that were remote (or the old host's) and are now played by a bot here."""
         self.server: Listener | None = None
-        self.guard = Guard(notice=lambda text: self.emit(Problem(text)))
-        """Caps unfinished handshakes and throttles passphrase guesses (admission.Guard)."""
+        self.guard = (
+            handover.guard
+            if handover is not None and handover.guard is not None
+            else Guard(notice=lambda text: self.emit(Problem(text)))
+        )
+        """Caps unfinished handshakes and throttles passphrase guesses (admission.Guard); after a failover,
+        the guard of the listener that hands connections to this host."""
         self.advertiser: Advertiser | None = None
         """A discovery.Advertiser to withdraw when the table closes (set by lan.open_table)."""
-        self.external_listener = False
+        self.external_listener = handover is not None
+        """Connections come from a listener already bound elsewhere (a peer's, after a failover): no listen()."""
         self.phase = HostPhase.LOBBY
         self._closing = False
         """close() has begun: connections ending now are teardown, not peers going away."""
@@ -193,19 +210,16 @@ class TableHost(Emitter[Event]):
         self.reveals: dict[int, bytes] = {}
         self._changed = asyncio.Event()
         self._person_moved = asyncio.Event()
-        self._round: SeedRound | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._seats_listener: list[Callable[[int], None]] = []
         self._listener_ready = listener_ready
         self.result: Result | None = None
-        self._start_requested = asyncio.Event()
         self.traffic: list[Connection] = []
         """Every seated connection ever accepted (bytes on the wire, for benchmarks)."""
         self.cheaters: list[str] = []
         """Peers named for breaking the fair-play protocol."""
         self.round_timeout = ROUND_TIMEOUT
         self.end_grace = END_GRACE
-        self._end: m.End | None = None
         self.refusals: deque[str] = deque(maxlen=REFUSALS_KEPT)
         """The latest refused messages and connections, with the reason (tests, the log pane)."""
         self.strikes: dict[bytes, int] = {}
@@ -214,15 +228,14 @@ class TableHost(Emitter[Event]):
         """Identities sent away from this table's lobby (too many strikes)."""
         self.seat_keys: dict[int, bytes] = {}
         """Every seat whose moves are signed (the host's own and the remote seats), fixed when the game starts."""
-        self._finals: dict[int, m.Final] = {}
-        self._finals_sent = False
         self.failover_ply = 0
         """After a failover: the last ply the old host dealt (blame for earlier plies is the old host's)."""
         self.problems: list[str] = []
-        self._gather: FailoverGather | None = None
         self.chain: beacon.Chain | None = None
         """This host's own beacon chain (its contribution to every public draw)."""
         self.beacon_id = self.host_seat
+        self.bot_chains: dict[int, beacon.Chain] = {}
+        """At a fair table: each bot seat's own chain, committed by this host for it (set by each seed round)."""
         """The seat this host's links are filed under (-1 for a host with no seat)."""
         self.book = beacon.Book({})
         """Every seat's chain tip and latest link, as applied."""
@@ -232,15 +245,90 @@ class TableHost(Emitter[Event]):
         """Moves and chance in ply order, each step broadcast; resyncs (relay.py)."""
         self.beacons = Beacons(self)
         """The seats' links for public draws (beacons.py)."""
+        self.seating = Seating(self, pass_key if pass_key is not None else fp_pass_key(passphrase))
+        """The lobby and who sits where: admission, the seat list, a seat leaving, hand-overs (seating.py)."""
+        self.seeding = Seeding(self)
+        """The seed rounds, then the game's start: the escrow shares, every seat's Begin (seedround.py)."""
         self.rematch_offer = RematchOffer(self)
         """After the end: the same table offered again, and the seats' answers (rematch.py)."""
-        self.fair_host = FairHost(self)
+        if handover is not None:
+            self._take(handover)
+        self.fair_host = FairHost(self, handover)
         """At a fair-dealer table, its rounds (fairhost.py): idle at a committed table."""
+        self.ending = Ending(self)
+        """The end of a committed game: the End, the audit after a takeover, the seats' signed finals (ending.py)."""
         self.watch = Spectators(self)
         """The people watching (spectators.py): the public view only, never a seat's secrets."""
         self.linger = False
         """Keep the seats' connections open after the end (the app: chat, a rematch offer) until close()."""
         self._stopped = False
+        self.took_over = Takeover(self, handover) if handover is not None else None
+        """After a failover: what this host gathers and rebuilds (failover.py); None for the table's first host."""
+
+    def _take(self, handover: Handover) -> None:
+        """This host's own part of a handover: the seed round's outcome, the seats and their keys, the
+        beacon chain; the old host's seat (and any seat its bots played) is a bot here from now on."""
+        save = handover.save
+        self.joint = save.joint
+        self.commits, self.reveals = dict(save.commits), dict(save.reveals)
+        self.host_seat = self.beacon_id = save.seat
+        drv = handover.fair
+        if drv is None:
+            self.phase = HostPhase.GATHERING
+            for s in save.seats:
+                if s.seat == save.host_seat or (s.kind == "remote" and s.by_bot):
+                    self.extra_bots.add(s.seat)
+                if s.seat in self.remotes:
+                    r = self.remotes[s.seat]
+                    r.name, r.key = s.name, save.key_for(s.seat)
+            self.seat_keys = dict(save.keys)
+            self.chain = handover.chain
+            return
+        # A fair table: nothing to gather (no one holds the deal); every other seat comes back with its
+        # own key and view, and the rounds go on from the last ply this peer took.
+        self.info = save.table
+        self.seat_keys = dict(drv.keys)
+        for r in self.remotes.values():
+            r.key = drv.keys.get(r.seat, b"")
+            r.name = next((s.name for s in save.seats if s.seat == r.seat), f"Seat {r.seat + 1}")
+            r.ready = True
+        self.chain = drv.fs.chain
+        self.failover_ply = drv.fs.view.ply
+        self.phase = HostPhase.PLAYING
+
+    @classmethod
+    def from_handover(
+        cls,
+        game: Game[Any, Any],
+        identity: Identity,
+        handover: Handover,
+        *,
+        chooser: Chooser | None = None,
+        host_name: str,
+        bind: str,
+        port: int,
+        save_dir: Path | None,
+        pass_key: bytes,
+    ) -> TableHost:
+        """The host a peer becomes after the old host went away (its seat is the host's), from what it
+        hands over: its save, share, record and chain, or at a fair table its own seat's rounds."""
+        table = handover.save.table
+        return cls(
+            game,
+            identity,
+            name=table.name,
+            seats=handover.seat_kinds(),
+            options=table.options,
+            chooser=chooser,
+            host_name=host_name,
+            bind=bind,
+            port=port,
+            save_dir=save_dir,
+            pass_key=pass_key,
+            watchers=table.watch,
+            dealer="fair" if handover.fair is not None else "committed",
+            handover=handover,
+        )
 
     # ---- public API ------------------------------------------------------------
     @property
@@ -256,7 +344,7 @@ class TableHost(Emitter[Event]):
     @property
     def finals(self) -> dict[int, m.Final]:
         """Each seat's signed final digest, as received (the host's own too), by seat."""
-        return dict(self._finals)
+        return dict(self.ending.finals)
 
     # ---- a fair-dealer table: its rounds are the fair host's (fairhost.py) ------------------
     @property
@@ -324,74 +412,15 @@ class TableHost(Emitter[Event]):
 
     @property
     def open_seats(self) -> int:
-        return sum(1 for r in self.remotes.values() if not r.key)
+        return self.seating.open_seats
 
     def on_seats_changed(self, fn: Callable[[int], None]) -> None:
         """`fn(open_seats)` whenever the count changes (zeroconf TXT updates)."""
         self._seats_listener.append(fn)
 
     def lobby(self) -> list[m.SeatInfo]:
-        out: list[m.SeatInfo] = []
-        for i, kind in enumerate(self.kinds):
-            if i in self.remotes:
-                r = self.remotes[i]
-                if not r.key:
-                    held = self.reserved.get(i, "")
-                    held = self.reserved_labels.get(i, held) if held else ""
-                    out.append(m.SeatInfo(seat=i, kind="open", reserved=held))
-                elif r.by_bot:
-                    out.append(
-                        m.SeatInfo(
-                            seat=i,
-                            kind="bot",
-                            name=f"{r.name} (bot)",
-                            fingerprint=fp_text(r.key),
-                            key=r.key,
-                            ready=True,
-                        )
-                    )
-                else:
-                    out.append(
-                        m.SeatInfo(
-                            seat=i,
-                            kind="remote",
-                            name=r.name,
-                            fingerprint=fp_text(r.key),
-                            key=r.key,
-                            ready=r.ready,
-                            bot=r.timed_out,
-                            away=not r.present and not r.by_bot,
-                            addr=r.addr,
-                            port=r.port,
-                        )
-                    )
-            elif kind == "host":
-                out.append(
-                    m.SeatInfo(
-                        seat=i,
-                        kind="host",
-                        name=self.host_name,
-                        fingerprint=self.identity.fingerprint,
-                        key=self.identity.public,
-                        ready=True,
-                        bot=self.host_by_bot,
-                    )
-                )
-            elif self.info.dealer == "fair":
-                # A bot seat with its own layer, run (and signed for) by the host's process: said in its name.
-                out.append(
-                    m.SeatInfo(
-                        seat=i,
-                        kind="bot",
-                        name=f"{self.game.bots[0]} bot (run by the host)",
-                        fingerprint=self.identity.fingerprint,
-                        key=self.identity.public,
-                        ready=True,
-                    )
-                )
-            else:
-                out.append(m.SeatInfo(seat=i, kind="bot", name=f"{self.game.bots[0]} bot", ready=True))
-        return out
+        """Every seat as the peers are shown it (seating.py)."""
+        return self.seating.lobby()
 
     async def listen(self) -> int:
         """Start accepting peers; returns the port."""
@@ -415,51 +444,13 @@ class TableHost(Emitter[Event]):
             self.advertiser.set_clock_soon(self.info.turn, self.info.strict)
 
     def hand_over(self, seat: int, by: int = -1, conn: Connection | None = None) -> str | None:
-        """Hand `seat`, out of time, to a bot: asked by seat `by` (-1: the host's person; `conn` its
-        connection). Only a seat whose move runs and whose time and bank are spent by this host's clock,
-        and only by another seat. Returns why not (None: handed over, told to everyone)."""
-        if self.phase is not HostPhase.PLAYING or not self.clock.running:
-            return "no seat's move is being timed now"
-        if seat != self.clock.seat:
-            return f"it is not seat {seat + 1}'s move"
-        if seat == by or (by < 0 and seat == self.host_seat):
-            return "a seat out of time is handed to a bot by the others (its own person takes it back)"
-        now = time.monotonic()
-        if not self.clock.out(now):
-            return f"seat {seat + 1} is not out of time: it has {fmt(self.clock.left(now))} left"
-        who = self.host_name if by < 0 or by == self.host_seat else self.remotes[by].name if by in self.remotes else ""
-        r = self.remotes.get(seat)
-        if r is None and not (seat == self.host_seat and self.stand_in is not None):
-            return f"seat {seat + 1} is played by a program, which is never out of time"
-        if (r is not None and (r.timed_out or r.by_bot)) or (r is None and self.host_by_bot):
-            return f"seat {seat + 1} is played by a bot already"
-        name = r.name if r is not None else self.host_name
-        text = f"{name} (seat {seat + 1}) is out of time; {who or 'the host'} hands the seat to a bot until they return"
-        self.problems.append(text)
-        log.warning("%s", text)
-        self.emit(Problem(text))
-        if self.info.dealer != "fair":
-            assert r is not None
-            r.timed_out = True  # the host's bot plays it until its person acts or says they are back
-            self.broadcast(m.Notice(text=text))
-            self.broadcast(m.Presence(seat=seat, away=not r.present, by_bot=True))
-            self.relay.release(seat)
-            self.lobby_changed()
-            return None
-        # At a fair table only the seat's own process can play it: it is asked to (its own clock must
-        # agree), and forfeits past a grace if it plays nothing (fairhost.stalled).
-        self.broadcast(m.Notice(text=text), exclude=seat)
-        self.fair_host.handed[seat] = (self.clock.ply, now)
-        if r is not None:
-            if r.conn is not None:
-                r.conn.send_nowait(m.HandOver(seat=seat, ply=self.clock.ply, by=by))
-        elif self.stand_in is not None:
-            self.stand_in.hand_over()
-        return None
+        """Hand `seat`, out of time, to a bot, asked by seat `by` (-1: the host's person); returns why not
+        (None: handed over). See :meth:`Seating.hand_over`."""
+        return self.seating.hand_over(seat, by, conn)
 
     def start_game(self) -> None:
         """The host person presses Start (headless tables start by themselves)."""
-        self._start_requested.set()
+        self.seeding.start_requested.set()
         self._changed.set()
 
     def send_chat(self, text: str) -> None:
@@ -515,14 +506,14 @@ class TableHost(Emitter[Event]):
         try:
             if self.fair_host.resuming:
                 return await self.fair_host.run()
-            if self._gather is None:
-                await self._lobby_and_round()
+            if self.took_over is None:
+                await self.seeding.run()
                 if self.fair_record is not None:
                     return await self.fair_host.run()
             else:
-                await self._resume_after_failover()
+                await self.took_over.resume()
             await self._play()
-            return await self._finish()
+            return await self.ending.finish()
         finally:
             if self.linger and self.result is not None:
                 # The seats stay connected until close(), and the watchers: a rematch offer reaches them too.
@@ -580,7 +571,7 @@ class TableHost(Emitter[Event]):
         if isinstance(self.table, HostTable):
             await self.table.close_saver()
 
-    # ---- connections and the lobby ------------------------------------------------
+    # ---- connections: broadcast, refusals and strikes, each seat's messages ----------
     def spawn(self, coro: Awaitable[Any]) -> None:
         t = asyncio.ensure_future(coro)
         self._tasks.add(t)
@@ -662,113 +653,11 @@ class TableHost(Emitter[Event]):
         self.lobby_changed()
 
     async def handle_connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        """Serve one incoming connection: handshake, join, then its messages until it closes."""
-        refused: list[str] = []
-        conn = await accept(
-            reader,
-            writer,
-            self.identity,
-            self.game.name,
-            self.game.content_hash,
-            pass_key=self._pass_key,
-            table=self.name,
-            refused=refused,
-            guard=self.guard,
-            keep_slot=True,
-        )
-        self.refusals.extend(refused)
-        if conn is None:
-            return
-        if conn.peer_key in self.banned:
-            conn.send_nowait(m.Refuse(reason="you were sent away from this table"))
-            await conn.drain()
-            await conn.close()
-            return
-        try:
-            first = await asyncio.wait_for(conn.recv(), JOIN_TIMEOUT)
-        except TimeoutError:
-            first = None
-        self.guard.leave(writer)  # a join (or not) arrived: the connection no longer counts as a stranger's
-        if isinstance(first, m.Watch):
-            await self.watch.serve(conn, first)
-            return
-        if not isinstance(first, m.Join):
-            if isinstance(first, m.Link):
-                self.refuse(conn, "link", f"a beacon link from {conn.fingerprint}, who is not seated at this table")
-            elif first is not None:
-                self.refuse(conn, type(first).__name__, "the first message must be a join")
-                await conn.drain()
-            await conn.close()
-            return
-        seat = self._seat_for(conn, first)
-        if seat is None:
-            await conn.drain()
-            await conn.close()
-            return
-        r = self.remotes[seat]
-        self.traffic.append(conn)
-        if r.conn is not None and not r.conn.closed:
-            if await r.conn.answers():
-                # The same key twice, both alive: a second process, not a reconnect (attack 14).
-                conn.send_nowait(m.Refuse(reason=SAME_KEY))
-                await conn.drain()
-                await conn.close()
-                return
-            await r.conn.close()  # a reconnect replaces a half-dead old connection
-        r.conn, r.key, r.name = conn, conn.peer_key, shown_player(first.name.strip()) or f"Seat {seat + 1}"
-        r.addr, r.port = conn.peer_addr, first.port
-        r.heard = time.monotonic()
-        if first.share:
-            r.share = first.share
-        if self.started and first.linkless:
-            r.linkless = True
-        conn.send_nowait(m.Welcome(seat=seat, table=self.info))
-        if self.started:
-            r.ready = True
-            if self.phase is HostPhase.GATHERING:
-                assert self._gather is not None
-                self._gather.offer(seat, first)
-            else:
-                self.relay.sync(r, max(first.resume_ply, 0), fair=True)
-            if r.timed_out and self.info.dealer != "fair":
-                # (At a fair table only the seat's own process knows: it says so again on joining.)
-                self.relay.back_from_bot(r)
-            if self._end is not None:
-                # The game ended while this seat was away: it gets the end now and audits it itself.
-                conn.send_nowait(self._end)
-                r.told_end = True
-            self.broadcast(m.Presence(seat=seat, away=False))
-            self.emit(PresenceChanged(seat, False))
-        self.lobby_changed()
-        await self._serve(r, conn)
+        """Serve one incoming connection: handshake, join (seating.py), then its messages until it closes."""
+        await self.seating.admit(reader, writer)
 
-    def _seat_for(self, conn: Connection, join: m.Join) -> int | None:
-        for r in self.remotes.values():
-            if r.key == conn.peer_key:
-                if r.by_bot:
-                    self.refuse(conn, "join", "your seat is now played by a bot")
-                    conn.send_nowait(m.Refuse(reason="your seat is now played by a bot"))
-                    return None
-                return r.seat
-        if self.started:
-            conn.send_nowait(m.Refuse(reason="the game has started and every seat is taken"))
-            self.refuse(conn, "join", "the game has started")
-            return None
-        mine = conn.fingerprint.lower()
-        free = [r.seat for r in self.remotes.values() if not r.key]
-        for seat in free:  # a seat reserved for this peer first
-            if self.reserved.get(seat) == mine:
-                return seat
-        for seat in free:
-            if seat not in self.reserved:
-                return seat
-        # Say why when seats are free but kept for others, so nobody thinks they typed something wrong.
-        why = f"the free seats are reserved for other keys (yours is {mine})" if free else "the table is full"
-        conn.send_nowait(m.Refuse(reason=why))
-        self.refuse(conn, "join", why)
-        return None
-
-    async def _serve(self, r: Remote, conn: Connection) -> None:
+    async def serve(self, r: Remote, conn: Connection) -> None:
+        """Seat `r`'s messages on `conn`, each handled in turn, until it closes."""
         while True:
             msg = await conn.recv()
             if msg is None:
@@ -781,32 +670,7 @@ class TableHost(Emitter[Event]):
                 self.refuse(conn, type(msg).__name__, f"internal error: {e}")
         for kind, reason in conn.refused:
             self.refusals.append(f"{kind}: {reason}")
-        if r.conn is conn and not self._closing:
-            r.conn = None
-            if not self.started:
-                # Leaving the lobby frees the seat.
-                r.key, r.name, r.ready = b"", "", False
-                self.lobby_changed()
-            else:
-                # (A seat a bot plays stays so: a Presence without by_bot would tell the peers it is not,
-                # and the bot's next step would look like the host's cheating.)
-                self.broadcast(m.Presence(seat=r.seat, away=True, by_bot=r.timed_out or r.by_bot))
-                self.emit(PresenceChanged(r.seat, True))
-                self.lobby_changed()
-                self.rematch_offer.seat_left(r)
-
-    def _on_hand_over(self, r: Remote, conn: Connection, msg: m.HandOver) -> None:
-        """A seated player asks for a seat out of time to go to a bot. Asked a little early (its clock runs
-        a network delay behind this one) it is only told so; a flood is refused."""
-        if not r.handovers.take():
-            self.refuse(conn, "handover", "too many hand-over requests; slow down")
-            return
-        if abs(msg.ply - self.clock.ply) > 1 or msg.seat not in range(self.info.players):
-            self.refuse(conn, "handover", f"seat {msg.seat + 1} at ply {msg.ply} is not the move being timed")
-            return
-        why = self.hand_over(msg.seat, by=r.seat, conn=conn)
-        if why is not None:
-            conn.send_nowait(m.Notice(text=f"not handed to a bot: {why}"))
+        self.seating.left(r, conn)
 
     def _handle(self, r: Remote, conn: Connection, msg: m.Message) -> None:
         if isinstance(msg, m.Ready):
@@ -821,9 +685,9 @@ class TableHost(Emitter[Event]):
             self.broadcast(m.Chat(text=text, seat=r.seat))
             self.emit(ChatReceived(r.seat, r.name, text))
         elif isinstance(msg, m.Commit):
-            self._on_commit(r, conn, msg)
+            self.seeding.on_commit(r, conn, msg)
         elif isinstance(msg, m.Reveal):
-            self._on_reveal(r, conn, msg)
+            self.seeding.on_reveal(r, conn, msg)
         elif isinstance(msg, m.Act):
             self.relay.on_act(r, conn, msg)
         elif isinstance(msg, m.Link):
@@ -833,11 +697,11 @@ class TableHost(Emitter[Event]):
         elif isinstance(msg, m.AutoPlay):
             self.relay.on_autoplay(r, conn, msg)
         elif isinstance(msg, m.HandOver):
-            self._on_hand_over(r, conn, msg)
+            self.seating.on_hand_over(r, conn, msg)
         elif isinstance(msg, m.Mismatch):
             self.relay.on_mismatch(r, conn, msg)
         elif isinstance(msg, m.Final):
-            self._on_final(r, conn, msg)
+            self.ending.on_final(r, conn, msg)
         elif isinstance(msg, m.RematchReply):
             self.rematch_offer.on_reply(r, conn, msg)
         elif isinstance(msg, m.Ping):
@@ -850,34 +714,6 @@ class TableHost(Emitter[Event]):
         else:
             self.refuse(conn, type(msg).__name__, "peers may not send this message")
 
-    # ---- the fair-play round ----------------------------------------------------------
-    def _on_commit(self, r: Remote, conn: Connection, msg: m.Commit) -> None:
-        if self._round is None:
-            self.refuse(conn, "commit", "no commitment is due from this seat now")
-            return
-        why = self._round.commit(r.seat, msg.digest)
-        if why is not None:
-            self.refuse(conn, "commit", why)
-        self._changed.set()
-
-    def _on_reveal(self, r: Remote, conn: Connection, msg: m.Reveal) -> None:
-        if self._round is None or not self._round.reveal_due(r.seat):
-            self.refuse(conn, "reveal", "no reveal is due from this seat now")
-            return
-        try:
-            self._round.reveal(r.seat, msg.value)
-        except fp.FairPlayError as e:
-            # Named to everyone, and sent away: this peer changed its contribution after
-            # seeing others'. The round starts again when the seat is filled.
-            text = f"{r.name} (seat {r.seat + 1}, {fp_text(r.key)}) cheated: {e}"
-            self.refuse(conn, "reveal", str(e))
-            self.broadcast(m.Notice(text=text))
-            self.emit(Problem(text))
-            self.cheaters.append(text)
-            conn.send_nowait(m.Refuse(reason="your seed reveal does not match your commitment"))
-            self.spawn(conn.close())
-        self._changed.set()
-
     async def wait(self, cond: Callable[[], bool], timeout: float | None = None) -> bool:
         # asyncio.timeout, not wait_for: on 3.11 wait_for can swallow a cancellation that
         # lands as the wait completes, and the host waits here at every public draw.
@@ -889,125 +725,6 @@ class TableHost(Emitter[Event]):
         except TimeoutError:
             return False
         return True
-
-    def _filled(self) -> bool:
-        return all(r.by_bot or (r.key and r.present and r.ready) for r in self.remotes.values())
-
-    async def _lobby_and_round(self) -> None:
-        """Seed rounds until one completes: at most MAX_ROUNDS, each restart named to every peer.
-
-        A seat that did not commit or reveal in time is named and its seat is given
-        to a bot (the table's rule: a stall must not hold everyone), so the next
-        round can complete; a seat that left the lobby simply frees its seat.
-        """
-        why, blamed, reveals = "", list[int](), dict[int, bytes]()
-        for n in range(1, MAX_ROUNDS + 1):
-            await self.wait(lambda: self._filled() and (self.auto_start or self._start_requested.is_set()))
-            rnd = await self._commit_reveal(n, why, blamed, reveals)
-            if rnd is None:
-                return
-            reveals = rnd.reveals
-            late = [s for s in rnd.round.seats if s not in rnd.round.reveals and s != rnd.own]
-            blamed = [s for s in late if s in self.remotes and self.remotes[s].key and self.remotes[s].present]
-            for s in blamed:
-                r = self.remotes[s]
-                what = "reveal its seed contribution" if s in rnd.round.commits else "commit to a seed contribution"
-                self.blame(
-                    f"{r.name} (seat {s + 1}, {fp_text(r.key)}) did not {what} in time; a bot plays seat {s + 1}"
-                )
-                if r.conn is not None:
-                    r.conn.send_nowait(m.Refuse(reason=f"you did not {what} in time; a bot plays your seat"))
-                    self.spawn(r.conn.close())
-                self.give_to_bot(r)
-            why = (
-                "seat(s) " + ", ".join(str(s + 1) for s in blamed) + " withheld"
-                if blamed
-                else "a seat left during the round"
-            )
-            self.emit(Problem(f"the fair-play round {n} failed ({why}); starting round {n + 1}"))
-        raise RuntimeError(f"the fair-play round failed {MAX_ROUNDS} times")
-
-    async def _commit_reveal(self, n: int, why: str, blamed: list[int], last: dict[int, bytes]) -> SeedRound | None:
-        """One round; None when it completed (the game then starts), else the failed round."""
-        own = self.host_seat if self.host_seat >= 0 else -1
-        self.chain = beacon.Chain(own)  # a fresh chain each round: its tip is part of this round's contribution
-        self.beacon_id = own
-        # At a fair table each bot seat is a seat of the protocol: its own chain, committed by this host for it.
-        self.bot_chains = (
-            {i: beacon.Chain(i) for i, k in enumerate(self.kinds) if k == "bot"} if self.info.dealer == "fair" else {}
-        )
-        seats = sorted([s for s, r in self.remotes.items() if not r.by_bot] + [own, *self.bot_chains])
-        rnd = SeedRound(seats, own, self.chain.tip, {i: c.tip for i, c in self.bot_chains.items()})
-        self._round = rnd
-        self.phase = HostPhase.SEEDING
-        try:
-            self.broadcast(m.CommitRequest(round=n, why=why, blamed=blamed, reveals=last))
-            ok = await self.wait(lambda: rnd.all_committed or not self._filled(), self.round_timeout)
-            if not ok or not rnd.all_committed:
-                return rnd
-            # Every commitment (and the dealer's) is published before anyone reveals.
-            self.broadcast(m.Commits(commits=rnd.commits, dealer=self.dealer.commitment))
-            rnd.reveal_own()
-            ok = await self.wait(lambda: rnd.done or not self._filled(), self.round_timeout)
-            if not ok or not rnd.done:
-                return rnd
-        finally:
-            self._round = None
-            if self.phase is HostPhase.SEEDING:
-                self.phase = HostPhase.LOBBY
-        self.joint = rnd.seed()
-        self.dealer.start(self.joint)
-        self.phase = HostPhase.PLAYING
-        seats_info = self.lobby()
-        # The remote seats sign their moves; the host's own need no signature (it deals and orders
-        # everything anyway, and its channel authenticates it), which saves 64 bytes per peer per move.
-        self.seat_keys = {s.seat: s.key for s in seats_info if s.key and s.kind != "host"}
-        if self.info.dealer == "fair":
-            # No dealer secret, so no escrow: the layers are the seats' own keys.
-            for r in self.remotes.values():
-                r.share = b""
-        else:
-            self._split_escrow()
-        for r in self.remotes.values():
-            if r.conn is not None:
-                r.conn.send_nowait(m.Begin(reveals=rnd.reveals, seats=seats_info, share=r.share))
-        self.commits = rnd.commits
-        self.reveals = rnd.reveals
-        self.book = beacon.Book(fp.tips(rnd.reveals))
-        if self.info.dealer == "fair":
-            self.fair_host.begin(seats_info, rnd.reveals)
-            self.lobby_changed()
-            return None
-        state = self.game.new(self.info.players, seed=fp.game_seed(self.joint), options=self.options)
-        rec = record.start(self.game, state, self.options, meta={"table": self.name})
-        self._make_table(state, rec)
-        self.lobby_changed()
-        return None
-
-    def _split_escrow(self) -> None:
-        """Shares of the dealer's secret for the remote seats still played by their people.
-
-        Never fewer than two holders: one holder's share would be the secret itself.
-        """
-        holders = sorted((r for r in self.remotes.values() if not r.by_bot), key=lambda x: x.seat)
-        sealed = fp.has_sealed_values(self.game)
-        # A game with no sealed values draws everything in public: no secret to escrow, and
-        # any other remote seat can carry the game on.
-        shares = self.dealer.shares(len(holders)) if sealed else []
-        for r in self.remotes.values():
-            r.share = b""
-        for r, share in zip(holders, shares):
-            r.share = share
-        on = len(shares) >= fp.MIN_HOLDERS if sealed else len(holders) >= 1
-        if on != self.info.failover:
-            self.info = msgspec.structs.replace(self.info, failover=on)
-        if not on:
-            text = (
-                "failover is off at this table: fewer than two remote seats hold escrow shares, "
-                "so a lost host ends the game"
-            )
-            log.info("%s", text)
-            self.emit(Problem(text))  # said plainly to the host's person too
 
     # ---- the game -----------------------------------------------------------------
     def _seat_objects(self) -> list[Seat]:
@@ -1024,7 +741,7 @@ class TableHost(Emitter[Event]):
                 out.append(Seat(SeatKind.REMOTE, self.remotes[i].name or f"Seat {i + 1}"))
         return out
 
-    def _make_table(self, state: State[Any, Any], rec: record.GameRecord) -> None:
+    def make_table(self, state: State[Any, Any], rec: record.GameRecord) -> None:
         save = None
         if self.save_dir is not None:
             save = self.save_dir / f"lan-host-{safe_name(self.name)}.json"
@@ -1041,7 +758,7 @@ class TableHost(Emitter[Event]):
         self.table.subscribe(self.relay.on_applied)
         self.emit(GameStarted(self.host_seat))
 
-    # ---- public draws: the seats' hash-chain beacons ----------------------------------
+    # ---- the run loop's game ------------------------------------------------------------
     async def _play(self) -> None:
         t = self.table
         assert t is not None
@@ -1054,99 +771,15 @@ class TableHost(Emitter[Event]):
             if r.conn is not None:
                 await r.conn.drain()
 
-    async def _finish(self) -> Result:
-        t = self.table
-        assert t is not None
-        st = t.state
-        scores, outcome = scores_of(st)
-        end = m.End(dealer_secret=self.dealer.secret(), digest=fp.full_digest(st))
-        self._end = end
-        self.phase = HostPhase.ENDED
-        self.broadcast(end)
-        for r in self.remotes.values():
-            r.told_end = r.told_end or r.present
-        problems = list(self.problems)
-        if self.failover_ply:
-            # A new host audits the whole game as every peer does: the old host dealt its first part.
-            rep = await asyncio.to_thread(
-                fp.audit,
-                self.game,
-                self.info.players,
-                self.options,
-                self.joint,
-                self.dealer.commitment,
-                self.dealer.secret(),
-                self.steps,
-                tips=fp.tips(self.reveals),
-                final=st,
-                keys=self.seat_keys,
-            )
-            if not rep.ok:
-                who = "the old host" if 0 <= rep.bad_ply <= self.failover_ply else "this host"
-                problems.append(f"AUDIT FAILED, {who} cheated or erred: " + "; ".join(rep.problems))
-        if self.host_seat >= 0 and self.host_seat in self.seat_keys:
-            d = fp.full_digest(st)
-            self._finals[self.host_seat] = m.Final(
-                seat=self.host_seat, digest=d, sig=self.identity.sign(fp.final_message(self.joint, st.ply, d))
-            )
-        # Every present seat's signed final digest, relayed to all, so peers compare their stories.
-        await self.relay_finals([r for r in self.remotes.values() if r.present and not r.by_bot])
-        self.result = Result(
-            game=self.game.name,
-            table=self.name,
-            seat=self.host_seat,
-            scores=scores,
-            digest=st.digest(),
-            plies=st.ply,
-            outcome=outcome,
-            audit_ok=not any(p.startswith("AUDIT FAILED") for p in problems),
-            problems=problems,
-        )
-        self.emit(Finished(self.result))
-        # Give every present peer a moment to read the end before the sockets close.
-        for r in self.remotes.values():
-            if r.conn is not None:
-                await r.conn.drain()
-        # A seat away at the end (a crash, a restart) is still held for its player: the
-        # table stays up and advertised a while so they come back to the result, with
-        # the dealer's secret to audit it, rather than to "no such table".
-        owed = [r for r in self.remotes.values() if r.key and not r.by_bot]
-        if not all(r.told_end for r in owed):
-            log.info("the game is over; waiting up to %.0f s for away seats to collect the result", self.end_grace)
-            await self.wait(lambda: all(r.told_end for r in owed), self.end_grace)
-        if not self.linger:
-            await self.wait(lambda: all(not r.present for r in self.remotes.values()), 5.0)
-        return self.result
-
     async def relay_finals(self, waiting: list[Remote]) -> None:
-        """Wait a while for the signed final digest of every seat in `waiting` still present, then send them all."""
-        await self.wait(lambda: all(r.seat in self._finals or not r.present for r in waiting), FINALS_WAIT)
-        self._finals_sent = True
-        self.broadcast(m.Finals(finals=list(self._finals.values())))
+        """Wait a while for the signed final digest of every seat in `waiting` still present, then send them all
+        (ending.py)."""
+        await self.ending.relay_finals(waiting)
 
-    def _on_final(self, r: Remote, conn: Connection, msg: m.Final) -> None:
-        t = self.table
-        rec = self.fair_record
-        if self.phase is not HostPhase.ENDED or (t is None and rec is None):
-            self.refuse(conn, "final", "the game has not ended")
-            return
-        ply = t.state.ply if t is not None else rec.fs.view.ply if rec is not None else 0
-        key = self.seat_keys.get(r.seat, r.key)
-        if msg.seat != r.seat or not verify(key, msg.sig, fp.final_message(self.joint, ply, msg.digest)):
-            self.refuse(conn, "final", "not this seat's signed final digest")
-            return
-        self._finals[r.seat] = msg
-        self._changed.set()
-        if self._finals_sent:  # a seat that came back after the end
-            conn.send_nowait(m.Finals(finals=list(self._finals.values())))
-
-    # ---- after the end: a rematch ---------------------------------------------------------------
-    # ---- a fair-dealer table (fairtable.py): this host holds only its own seat's view ------------
     def full_record(self, meta: dict[str, str] | None = None) -> record.GameRecord | None:
         """At a fair-dealer table, the whole game as this host's seat's audit replayed it, once
         every key is out (None before then; a committed table's record is ``self.table.record``)."""
-        drv = self.fair_record
-        return fair_record(drv, meta) if drv is not None else None
+        return self.ending.full_record(meta)
 
     def public_source(self) -> State[Any, Any] | None:
         """The position whose public view watchers are shown: the table's, or at a fair table this
@@ -1155,151 +788,3 @@ class TableHost(Emitter[Event]):
         if rec is not None:
             return rec.fs.view
         return self.table.state if self.table is not None else None
-
-    # ---- failover: this peer becomes the host -----------------------------------
-    @classmethod
-    def take_over(
-        cls,
-        game: Game[Any, Any],
-        identity: Identity,
-        save: PeerSave,
-        *,
-        share: bytes,
-        steps: list[m.Step],
-        chain: beacon.Chain | None,
-        chooser: Chooser | None,
-        host_name: str,
-        bind: str,
-        port: int,
-        save_dir: Path | None,
-        pass_key: bytes,
-    ) -> TableHost:
-        """A host built from a peer's save after the old host went away (the peer's seat is the host's)."""
-        host = cls(
-            game,
-            identity,
-            name=save.table.name,
-            seats=kinds_for_new_host(save, save.seat),
-            options=save.table.options,
-            chooser=chooser,
-            host_name=host_name,
-            bind=bind,
-            port=port,
-            save_dir=save_dir,
-            pass_key=pass_key,
-            watchers=save.table.watch,
-        )
-        host.joint = save.joint
-        host.commits, host.reveals = dict(save.commits), dict(save.reveals)
-        host.phase = HostPhase.GATHERING
-        host.host_seat = save.seat
-        for s in save.seats:
-            if s.seat == save.host_seat or (s.kind == "remote" and s.by_bot):
-                host.extra_bots.add(s.seat)
-            if s.seat in host.remotes:
-                r = host.remotes[s.seat]
-                r.name, r.key = s.name, save.key_for(s.seat)
-        host.seat_keys = dict(save.keys)
-        host._gather = FailoverGather(save, save.seat, share, list(steps), host._changed.set)
-        host.chain, host.beacon_id = chain, save.seat
-        return host
-
-    @classmethod
-    def take_over_fair(
-        cls,
-        game: Game[Any, Any],
-        identity: Identity,
-        save: PeerSave,
-        drv: FairDriver,
-        *,
-        host_name: str,
-        bind: str,
-        port: int,
-        save_dir: Path | None,
-        pass_key: bytes,
-    ) -> TableHost:
-        """A fair table taken over by the peer at `save.seat`: it keeps its own seat's rounds (`drv`) and
-        relays every message it holds; every other seat, the old host's included, is a remote seat that
-        comes back with its own key and view (nothing to gather: no one holds the deal)."""
-        host = cls(
-            game,
-            identity,
-            name=save.table.name,
-            seats=["host" if s.seat == save.seat else "open" for s in save.seats],
-            options=save.table.options,
-            host_name=host_name,
-            bind=bind,
-            port=port,
-            save_dir=save_dir,
-            pass_key=pass_key,
-            watchers=save.table.watch,
-            dealer="fair",
-        )
-        host.info = save.table
-        host.joint = save.joint
-        host.commits, host.reveals = dict(save.commits), dict(save.reveals)
-        host.host_seat = save.seat
-        host.seat_keys = dict(drv.keys)
-        for r in host.remotes.values():
-            r.key = drv.keys.get(r.seat, b"")
-            r.name = next((s.name for s in save.seats if s.seat == r.seat), f"Seat {r.seat + 1}")
-            r.ready = True
-        host.chain, host.beacon_id = drv.fs.chain, save.seat
-        host.fair_host.fair = drv
-        host.fair_host.fair_log = drv.messages()
-        drv.send = host.fair_host.send
-        drv.secret_sent = lambda: host.fair_host.save(now=True)
-        host.failover_ply = drv.fs.view.ply
-        host.phase = HostPhase.PLAYING
-        host.fair_host.resuming = True
-        host.fair_host.ex_host = save.host_seat
-        return host
-
-    async def _resume_after_failover(self) -> None:
-        fo = self._gather
-        assert fo is not None
-        secret: bytes | None = None
-        if fp.has_sealed_values(self.game):
-            await self.wait(lambda: fo.ready(), None)
-            secret = fp.combine_shares(fo.shares.values())
-            if fp.dealer_commitment(secret) != fo.save.dealer_commit:
-                raise fp.FairPlayError("the escrow shares do not rebuild the dealer's committed secret", ["dealer"])
-            self.dealer = fp.CommittedDealer(secret)
-        else:
-            # Every draw is public: no secret to rebuild, only the peers' records to wait for a while.
-            await self.wait(lambda: fo.all_offered(), GATHER_GRACE)
-            self.dealer_ok = False
-        self.dealer.start(self.joint)
-        if self.chain is None:
-            raise fp.FairPlayError("this peer's save holds no beacon chain: it cannot draw in public as the host")
-        book = beacon.Book(fp.tips(self.reveals))
-        steps = fo.best_steps()
-        state0 = self.game.new(self.info.players, seed=fp.game_seed(self.joint), options=self.options)
-        rec = record.start(self.game, state0, self.options, meta={"table": self.name})
-        try:
-            state = fp.rebuild(
-                self.game,
-                self.info.players,
-                self.options,
-                self.joint,
-                secret,
-                steps,
-                on_apply=lambda seat, a, s: record.append(rec, seat, a, s),
-                keys=self.seat_keys,
-                book=book,
-            )
-        except fp.FairPlayError as e:
-            # The record was dealt by the old host: a record that does not rebuild is its doing.
-            raise fp.FairPlayError(f"the old host's record does not check out: {e}", ["dealer"]) from None
-        self.book = book
-        self.steps = [public_step(s) for s in steps]
-        self.failover_ply = len(self.steps)
-        self._make_table(state, rec)
-        self.phase = HostPhase.PLAYING
-        # Fresh escrow shares of the same secret for the peers now at this table, so the
-        # game survives this host going away too.
-        self._split_escrow()
-        for r in self.remotes.values():
-            if r.present:
-                self.relay.sync(r, 0, fair=True)
-        self.lobby_changed()

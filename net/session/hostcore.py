@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import enum
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -23,15 +24,23 @@ from ..ratelimit import TokenBucket
 from ..transport import Connection
 
 if TYPE_CHECKING:
+    from coldwater.core import record
     from coldwater.core.state import Game
 
     from .. import fairplay as fp
+    from ..admission import Guard
     from ..identity import Identity
     from ..play.table import Table
     from .beacons import Beacons
+    from .ending import Ending
     from .events import Chooser, Event, Result
+    from .failover import Takeover
     from .fairhost import FairHost
     from .fairtable import FairDriver
+    from .relay import Relay
+    from .rematch import RematchOffer
+    from .seating import Seating
+    from .seedround import Seeding
     from .spectators import Spectators
     from .turnclock import TurnClock
 
@@ -111,6 +120,10 @@ class HostCore(Protocol):
     save_dir: Path | None
     port: int
     linger: bool
+    auto_start: bool
+    """The table starts by itself once every seat is filled (else when its person presses Start)."""
+    round_timeout: float
+    """Seconds each half of a seed round may take."""
     phase: HostPhase
     options: Any
     """The table's options, as plain data."""
@@ -128,6 +141,14 @@ class HostCore(Protocol):
     """Every seat's kind as the table was opened ("host", "bot", "open")."""
     reserved: dict[int, str]
     """Seats kept for one key's fingerprint."""
+    reserved_labels: dict[int, str]
+    """What the lobby says a reserved seat is for, where not its fingerprint."""
+    guard: Guard
+    refusals: deque[str]
+    banned: set[bytes]
+    """Identities sent away from this table."""
+    traffic: list[Connection]
+    """Every seated connection ever accepted."""
     extra_bots: set[int]
     table: Table | None
     """The committed game's table (None before it starts and at a fair table)."""
@@ -138,7 +159,17 @@ class HostCore(Protocol):
     problems: list[str]
     cheaters: list[str]
     result: Result | None
+    end_grace: float
+    """Seconds a finished table stays up for seats that were away at the end."""
     watch: Spectators
+    failover_ply: int
+    """After a failover: the last ply the old host dealt (0: none)."""
+    relay: Relay
+    seating: Seating
+    seeding: Seeding
+    ending: Ending
+    took_over: Takeover | None
+    rematch_offer: RematchOffer
     beacons: Beacons
     fair_host: FairHost
     clock: TurnClock
@@ -162,6 +193,10 @@ class HostCore(Protocol):
     def blame(self, text: str) -> None: ...
 
     def give_to_bot(self, r: Remote) -> None: ...
+
+    async def serve(self, r: Remote, conn: Connection) -> None: ...
+
+    def make_table(self, state: State[Any, Any], rec: record.GameRecord) -> None: ...
 
     def emit(self, event: Event) -> None: ...
 

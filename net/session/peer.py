@@ -64,7 +64,7 @@ from .events import (
     RematchOffered,
     Result,
 )
-from .failover import candidates
+from .failover import Handover, candidates
 from .fairpeer import FairPeer, restore_fair
 from .fairtable import FairDriver, autoplay_message
 from .host import JOIN_TIMEOUT, TableHost, fp_pass_key
@@ -822,13 +822,18 @@ class TablePeer(Emitter[Event]):
         self.save.steps = list(self.steps)
         # The old host's seat (and any seat played by its bots) is played by a bot from now on.
         self.save.seats = [msgspec.structs.replace(s, by_bot=s.seat == self.save.host_seat) for s in self.save.seats]
-        self.takeover = TableHost.take_over(
-            self.game,
-            self.identity,
+        handover = Handover(
             self.save,
             share=self.share,
             steps=list(self.steps),
             chain=self.chain,
+            guard=self._listener.guard if self._listener is not None else None,  # one count of handshakes per socket
+        )
+        # The listener already bound to our advertised port hands new connections to the new host.
+        self.takeover = TableHost.from_handover(
+            self.game,
+            self.identity,
+            handover,
             chooser=self.chooser,
             host_name=self.name,
             bind=self.bind,
@@ -836,10 +841,6 @@ class TablePeer(Emitter[Event]):
             save_dir=self.save_dir,
             pass_key=self.pass_key,
         )
-        # The listener already bound to our advertised port hands new connections to the new host.
-        self.takeover.external_listener = True
-        if self._listener is not None and self._listener.guard is not None:
-            self.takeover.guard = self._listener.guard  # one count of unfinished handshakes per socket
         self.dealt_by.append((len(self.steps) + 1, self.seat))
         self.phase = PeerPhase.HOSTING
 
@@ -847,11 +848,20 @@ class TablePeer(Emitter[Event]):
         """Host a fair table from here: our own rounds go on as they were; we relay every seat's."""
         assert self.save is not None
         self._update_save_seats()
-        host = TableHost.take_over_fair(
+
+        def our_view() -> None:
+            self.state = drv.fs.view
+
+        handover = Handover(
+            self.save,
+            fair=drv,
+            on_step=our_view,
+            guard=self._listener.guard if self._listener is not None else None,
+        )
+        host = TableHost.from_handover(
             self.game,
             self.identity,
-            self.save,
-            drv,
+            handover,
             host_name=self.name,
             bind=self.bind,
             port=self.listen_port,
@@ -861,16 +871,7 @@ class TablePeer(Emitter[Event]):
         if self._fair_task is not None:
             self._fair_task.cancel()  # the host's run audits and ends the game now
             self._fair_task = None
-
-        def stepped() -> None:
-            self.state = drv.fs.view
-            host.fair_host.stepped()
-
-        drv.stepped = stepped
         self.takeover = host
-        host.external_listener = True
-        if self._listener is not None and self._listener.guard is not None:
-            host.guard = self._listener.guard
         self.phase = PeerPhase.HOSTING
 
 

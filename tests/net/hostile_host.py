@@ -17,7 +17,7 @@ from coldwater.net import messages as m
 from coldwater.net.session import TableHost
 from coldwater.net.session.hostcore import Remote
 from coldwater.net.session.persist import pack_view, unpack_view
-from coldwater.net.session.seedround import SeedRound
+from coldwater.net.session.seedround import Seeding, SeedRound
 from coldwater.net.transport import Connection
 
 ATTACKS = ("swap", "play-for", "grind", "fake-end", "false-view", "rewrite", "forge-final")
@@ -34,6 +34,8 @@ class HostileHost(TableHost):
         # The table asks the host's relay for a remote seat's move (relay.py): the attack stands in front of it.
         self._honest_remote = self.relay.remote
         self.relay.remote = self._remote  # type: ignore[method-assign]
+        if attack == "grind":
+            self.seeding = Grinding(self)
 
     # ---- moves -------------------------------------------------------------------
     async def _remote(self, seat: int, view: Any) -> Any:
@@ -48,28 +50,8 @@ class HostileHost(TableHost):
                 return others[0]  # another legal move, relayed with the seat's signature of the first
         return action
 
-    # ---- the seed ----------------------------------------------------------------
-    async def _lobby_and_round(self) -> None:
-        if self.attack != "grind":
-            return await super()._lobby_and_round()
-        # Run whole rounds and, having seen every reveal, throw the seed away and start
-        # again, silently (always "round 1"), as a host grinding for a deal it likes would.
-        while True:
-            await self.wait(lambda: self._filled())
-            rnd = SeedRound(sorted(self.remotes) + [self.host_seat], self.host_seat, beacon.Chain(self.host_seat).tip)
-            self._round = rnd
-            self.broadcast(m.CommitRequest())
-            if not await self.wait(lambda: rnd.all_committed or not self._filled(), 5):
-                raise RuntimeError("the peer stopped committing")
-            self.broadcast(m.Commits(commits=rnd.commits, dealer=self.dealer.commitment))
-            rnd.reveal_own()
-            if not await self.wait(lambda: rnd.done or not self._filled(), 5):
-                raise RuntimeError("the peer stopped revealing")
-            self._round = None
-            self.done += 1
-
     # ---- what goes out -------------------------------------------------------------
-    async def _serve(self, r: Remote, conn: Connection) -> None:
+    async def serve(self, r: Remote, conn: Connection) -> None:
         send: Callable[[Any], None] = conn.send_nowait
 
         def tampered(msg: Any) -> None:
@@ -78,7 +60,7 @@ class HostileHost(TableHost):
                 send(out)
 
         conn.send_nowait = tampered  # type: ignore[method-assign]
-        await super()._serve(r, conn)
+        await super().serve(r, conn)
 
     def tamper(self, seat: int, msg: Any) -> Any:
         if self.attack == "fake-end" and isinstance(msg, m.End):
@@ -109,3 +91,28 @@ class HostileHost(TableHost):
                 finals=[msgspec.structs.replace(f, digest=b"\x22" * 32) if f.seat != seat else f for f in msg.finals]
             )
         return msg
+
+
+class Grinding(Seeding):
+    """The seed rounds of a host grinding for a deal it likes: it runs whole rounds and, having seen every
+    reveal, throws the seed away and starts again, silently (always "round 1")."""
+
+    def __init__(self, host: HostileHost) -> None:
+        super().__init__(host)
+        self.hostile = host
+
+    async def run(self) -> None:
+        host = self.hostile
+        while True:
+            await host.wait(lambda: host.seating.filled())
+            rnd = SeedRound(sorted(host.remotes) + [host.host_seat], host.host_seat, beacon.Chain(host.host_seat).tip)
+            self.round = rnd
+            host.broadcast(m.CommitRequest())
+            if not await host.wait(lambda: rnd.all_committed or not host.seating.filled(), 5):
+                raise RuntimeError("the peer stopped committing")
+            host.broadcast(m.Commits(commits=rnd.commits, dealer=host.dealer.commitment))
+            rnd.reveal_own()
+            if not await host.wait(lambda: rnd.done or not host.seating.filled(), 5):
+                raise RuntimeError("the peer stopped revealing")
+            self.round = None
+            host.done += 1
