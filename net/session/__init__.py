@@ -15,6 +15,7 @@
 | `fairpeer.py` | a peer's side of a fair-dealer table: its rounds, a forfeit's verdict, its end |
 | `audit.py` | a peer's audit of a committed game at the end, and every seat's final digest |
 | `peersave.py` | a peer's save of its seat: made, kept, restored |
+| `peerfailover.py` | a peer losing its host: reconnecting, choosing a new host, becoming it (`Handover`) |
 | `failover.py` | choosing a new host, a peer's `Handover`, the new host's gathering and rebuild (`Takeover`) |
 | `spectators.py` | the host's watchers: what they are sent (the public view only), what they may send |
 | `watcher.py` | `TableWatcher`: watching a table, checking every public step |

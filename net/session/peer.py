@@ -9,13 +9,14 @@ away. Its life is a :class:`PeerPhase`.
 Each phase of the protocol is a class of its own that owns its state and reaches the seat
 only through :class:`~.peercore.PeerCore`: the seed round (peerseed.py), checking each
 step (verify.py), a fair-dealer table's rounds (fairpeer.py), the audit at the end
-(audit.py) and the save (peersave.py). The heartbeat to the host is hostlink.py's.
+(audit.py), the save (peersave.py) and losing the host (peerfailover.py: reconnect, a new
+host, or becoming it). The heartbeat to the host is hostlink.py's.
 
-One module of ~890 lines, on purpose: what stays here is the seat itself. Its record (view,
-steps, seeds, keys, beacon book), which every phase reads and writes, the public API the app
-calls, the connection loop that dispatches each message to its phase, playing our own seat,
-and the failover block at the end (``_recover`` to ``_become_fair_host``, ~190 lines), which
-another branch is turning into a typed handover and which is left here untouched until then.
+One module of ~720 lines, on purpose: what stays here is the seat itself, which no phase
+owns. Its record (view, steps, seeds, keys, beacon book), which every phase reads and
+writes; the public API the app calls (thin properties over the phase objects, so callers
+need not know which piece holds what); joining and the connection loop that dispatches each
+message to its phase; and playing our own seat (the person, the bot past the clock).
 """
 
 from __future__ import annotations
@@ -56,7 +57,6 @@ from .events import (
     Emitter,
     Event,
     Finished,
-    HostChanged,
     HostLeft,
     LobbyChanged,
     PresenceChanged,
@@ -64,17 +64,17 @@ from .events import (
     RematchOffered,
     Result,
 )
-from .failover import Handover, candidates
 from .fairpeer import FairPeer, restore_fair
 from .fairtable import FairDriver, autoplay_message
 from .host import JOIN_TIMEOUT, TableHost, fp_pass_key
-from .hostlink import HostLink, heartbeat
+from .hostlink import heartbeat
 from .joining import connect_to_table, rematch_refusal
 from .peercore import PeerPhase as PeerPhase  # (re-exported: its old home)
+from .peercore import SentAway as SentAway
+from .peerfailover import PeerFailover
 from .peersave import PeerSaves
 from .peerseed import PeerSeed
 from .persist import PeerSave, load_peer_save, safe_name
-from .spectators import advertise_watchers
 from .standin import StandIn
 from .turnclock import SLACK, TurnClock, fmt
 from .verify import StepCheck
@@ -87,10 +87,6 @@ HOST_SILENCE = 6.0
 
 class WrongTable(Refusal):
     """The address answered as another table than the one asked for (e.g. a stale save)."""
-
-
-class SentAway(Refusal):
-    """The table itself refused us (our seat went to a bot, we were sent away): do not retry."""
 
 
 class TablePeer(Emitter[Event]):
@@ -118,11 +114,9 @@ class TablePeer(Emitter[Event]):
         self.chooser = chooser
         self.save_dir = save_dir
         self.bind = bind
-        self.reconnect_for = reconnect_for
         self.advertise_on_takeover = advertise_on_takeover
         """Announce the table with zeroconf if this peer becomes the host."""
         self.phase = PeerPhase.LOBBY
-        self._advert_task: asyncio.Future[Any] | None = None
         self.conn: Connection | None = None
         self.info: m.TableInfo | None = None
         self.seat = -1
@@ -173,8 +167,6 @@ class TablePeer(Emitter[Event]):
         """(first ply, host seat) for each host that dealt part of this game."""
         self.evidence: list[str] = []
         """What the host did that an honest host cannot do, naming who signed what (fails the audit)."""
-        self._host_silent = False
-        """The last connection ended because the host went silent (frozen, cut off), not closed."""
         self.botted: set[int] = set()
         """Seats the host announced as played by its bot (a bot step for another signed seat is evidence)."""
         self.chain: beacon.Chain | None = None
@@ -205,6 +197,8 @@ class TablePeer(Emitter[Event]):
         """At a fair-dealer table: this seat's rounds, a forfeit's verdict, its own end (fairpeer.py)."""
         self.audit = PeerAudit(self)
         """The end of a committed game: our own audit, then every seat's final digest (audit.py)."""
+        self.failover = PeerFailover(self, reconnect_for=reconnect_for)
+        """The host lost: reconnecting, choosing a new host or becoming it (peerfailover.py)."""
 
     # ---- what the phases hold, by the names the app, the tests and the failover lines use ----
     @property
@@ -215,15 +209,6 @@ class TablePeer(Emitter[Event]):
     @fair.setter
     def fair(self, driver: FairDriver | None) -> None:
         self.fair_peer.fair = driver
-
-    @property
-    def _fair_task(self) -> asyncio.Task[Any] | None:
-        """The fair seat's wait for the end (fairpeer.py), by the name the failover lines use."""
-        return self.fair_peer.task
-
-    @_fair_task.setter
-    def _fair_task(self, task: asyncio.Task[Any] | None) -> None:
-        self.fair_peer.task = task
 
     @property
     def save(self) -> PeerSave | None:
@@ -239,13 +224,18 @@ class TablePeer(Emitter[Event]):
         """Seed rounds this peer was asked to take part in (capped: a host could grind the deal)."""
         return self.seed.rounds
 
-    def _send_own(self, conn: Connection) -> None:
-        """Every fair message we sent, again (fairpeer.py), by the name the failover lines use."""
+    def send_own(self, conn: Connection) -> None:
+        """Every fair message we sent, again (fairpeer.py): the new or same host may have lost some."""
         self.fair_peer.send_own(conn)
 
-    def _update_save_seats(self) -> None:
-        """The save's seats as they are now (peersave.py), by the name the failover lines use."""
+    def update_save_seats(self) -> None:
+        """The save's seats as they are now (peersave.py), before this seat hands them to a new host."""
         self.saves.update_seats()
+
+    @property
+    def listen_guard(self) -> Guard | None:
+        """Our listener's count of unfinished handshakes, which a new host here keeps (one per socket)."""
+        return self._listener.guard if self._listener is not None else None
 
     # ---- public API ------------------------------------------------------------
     @property
@@ -384,7 +374,7 @@ class TablePeer(Emitter[Event]):
         self.host_fingerprint = conn.fingerprint
         if resume is not None:
             self.saves.restore(resume, restored)
-        await self._hello(conn, resume_ply=len(self.steps) if resume is not None else -1)
+        await self.hello(conn, resume_ply=len(self.steps) if resume is not None else -1)
         if restored is not None and resume is not None and self.fair is not None:
             # What we sent last may never have reached the table (a host that froze, then stood down).
             self.fair_peer.send_own(conn)
@@ -395,7 +385,7 @@ class TablePeer(Emitter[Event]):
             while self.result is None:
                 if self.takeover is not None:
                     if self.advertise_on_takeover:
-                        self._spawn_advert()
+                        self.failover.spawn_advert()
                     res = await self.takeover.run()
                     self.result = msgspec.structs.replace(
                         res,
@@ -413,7 +403,7 @@ class TablePeer(Emitter[Event]):
                     break
                 if self.state is None:
                     raise Refusal("the table closed before the game started")
-                await self._recover()
+                await self.failover.recover()
             assert self.result is not None
             self.emit(Finished(self.result))
             return self.result
@@ -456,7 +446,7 @@ class TablePeer(Emitter[Event]):
             self._listener = await listen(not_hosting, self.bind, 0, guard=Guard())
         self.listen_port = self._listener.port
 
-    async def _hello(self, conn: Connection, *, resume_ply: int = -1, failover: bool = False) -> None:
+    async def hello(self, conn: Connection, *, resume_ply: int = -1, failover: bool = False) -> None:
         conn.send_nowait(
             m.Join(
                 name=self.name,
@@ -512,7 +502,7 @@ class TablePeer(Emitter[Event]):
     def _host_gone(self, quiet: float) -> None:
         """The host has been silent too long (frozen, cut off): its connection is closed next."""
         self.problem(f"the host has been silent for {quiet:.0f} s; treating it as gone")
-        self._host_silent = True
+        self.failover.host_silent = True
 
     async def _serve_messages(self, conn: Connection) -> None:
         while True:
@@ -553,7 +543,6 @@ class TablePeer(Emitter[Event]):
         log.warning("%s", text)
         self.emit(Problem(text))
 
-    _problem = problem
     """The name the failover lines below still use (branch hostsplit rewrites them as a typed handover)."""
 
     async def _handle(self, conn: Connection, msg: m.Message) -> None:
@@ -715,164 +704,7 @@ class TablePeer(Emitter[Event]):
         sig = self.identity.sign(autoplay_message(self.joint, ply, self.seat, on))
         return m.AutoPlay(seat=self.seat, ply=ply, on=on, sig=sig)
 
-    # ---- faults ------------------------------------------------------------------
-    async def _recover(self) -> None:
-        """The host connection broke mid-game: reconnect, or fail over to a new host."""
-        self.conn = None
-        # A silent host is frozen or cut off: a short try only, so that failover comes within ~10 s.
-        within = min(self.reconnect_for, 1.0 if self._host_silent else 3.0)
-        self._host_silent = False
-
-        async def rejoin(conn: Connection) -> None:
-            await self._hello(conn, resume_ply=len(self.steps))
-            if self.fair is not None:
-                # What we sent while cut off may be lost: send it all again (the host drops copies).
-                self._send_own(conn)
-
-        # The host we rejoin must prove the key it proved before (an impostor at its address gets nothing).
-        # SentAway: the host is there and does not want us back (no failover); AlreadySeated: another
-        # process plays this seat with our key, and retrying would only fight it.
-        link = HostLink(self.game, self.identity, self.passphrase)
-        last = await link.reach_again(
-            self.host_addr,
-            self.host_port,
-            self.host_fingerprint,
-            rejoin,
-            within=within,
-            fatal=(SentAway, AlreadySeated),
-        )
-        if last is None:
-            return
-        escrow = self.info is not None and self.info.dealer != "fair"  # a fair table has no secret to gather
-        if self.info is not None and (
-            not self.info.failover or (escrow and not self.share and fp.has_sealed_values(self.game))
-        ):
-            raise Refusal(
-                f"the host is gone ({last}); failover is off at this table (fewer than two remote "
-                "seats hold escrow shares), so the game ends here"
-            )
-        self._problem(f"the host is gone ({last}); choosing a new host")
-        await self._failover()
-
-    async def _failover(self) -> None:
-        self.gone_hosts.add(self.host_seat)
-        tried: set[int] = set()
-        deadline = time.monotonic() + self.reconnect_for
-        while time.monotonic() < deadline:
-            cands = [c for c in candidates(self.seats, self.host_seat) if c.seat not in tried]
-            if not cands:
-                break
-            c = cands[0]
-            self.host_changes += 1
-            if c.seat == self.seat:
-                self._become_host()
-                self.emit(HostChanged(self.seat, "", self.listen_port))
-                return
-            self.emit(HostChanged(c.seat, c.addr, c.port))
-
-            async def seat_at(conn: Connection, c: m.SeatInfo = c) -> None:
-                await self._hello(conn, resume_ply=len(self.steps), failover=True)
-                if self.fair is not None:
-                    self._send_own(conn)  # the new host may lack some of ours
-                self.host_addr, self.host_port, self.host_seat = c.addr, c.port, c.seat
-                self.dealt_by.append((len(self.steps) + 1, c.seat))
-                if self.save is not None:
-                    self.save.host_addr, self.save.host_port, self.save.host_seat = c.addr, c.port, c.seat
-                self.host_fingerprint = conn.fingerprint
-
-            # The new host must be the peer that sat in that seat, not whoever answers there.
-            link = HostLink(self.game, self.identity, self.passphrase)
-            within = min(8.0, deadline - time.monotonic())
-            if (
-                await link.reach_again(c.addr, c.port, c.fingerprint, seat_at, within=within, fatal=(AlreadySeated,))
-                is None
-            ):
-                return
-            tried.add(c.seat)
-        raise Refusal("the host went away and no other peer could take over")
-
-    def _spawn_advert(self) -> None:
-        """Announce the table again from here, so a restarted peer finds it by name."""
-        from ..discovery import Advertiser
-
-        assert self.info is not None and self.takeover is not None
-        adv = Advertiser(
-            table=self.info.name,
-            game=self.game.name,
-            content=self.game.content_hash,
-            port=self.listen_port,
-            fingerprint=self.identity.fingerprint,
-            needs_passphrase=bool(self.pass_key),
-            addresses=None if self.bind in ("0.0.0.0", "") else [self.bind],
-            dealer=self.info.dealer,
-            seats=self.info.players,
-            turn=self.info.turn,
-            strict=self.info.strict,
-        )
-        self.takeover.advertiser = adv
-        self.takeover.on_seats_changed(adv.update_soon)
-        advertise_watchers(self.takeover, adv)
-        self._advert_task = asyncio.ensure_future(adv.start(0))
-
-    def _become_host(self) -> None:
-        assert self.save is not None
-        if self.fair is not None:
-            self._become_fair_host(self.fair)
-            return
-        self.save.steps = list(self.steps)
-        # The old host's seat (and any seat played by its bots) is played by a bot from now on.
-        self.save.seats = [msgspec.structs.replace(s, by_bot=s.seat == self.save.host_seat) for s in self.save.seats]
-        handover = Handover(
-            self.save,
-            share=self.share,
-            steps=list(self.steps),
-            chain=self.chain,
-            guard=self._listener.guard if self._listener is not None else None,  # one count of handshakes per socket
-        )
-        # The listener already bound to our advertised port hands new connections to the new host.
-        self.takeover = TableHost.from_handover(
-            self.game,
-            self.identity,
-            handover,
-            chooser=self.chooser,
-            host_name=self.name,
-            bind=self.bind,
-            port=self.listen_port,
-            save_dir=self.save_dir,
-            pass_key=self.pass_key,
-        )
-        self.dealt_by.append((len(self.steps) + 1, self.seat))
-        self.phase = PeerPhase.HOSTING
-
-    def _become_fair_host(self, drv: FairDriver) -> None:
-        """Host a fair table from here: our own rounds go on as they were; we relay every seat's."""
-        assert self.save is not None
-        self._update_save_seats()
-
-        def our_view() -> None:
-            self.state = drv.fs.view
-
-        handover = Handover(
-            self.save,
-            fair=drv,
-            on_step=our_view,
-            guard=self._listener.guard if self._listener is not None else None,
-        )
-        host = TableHost.from_handover(
-            self.game,
-            self.identity,
-            handover,
-            host_name=self.name,
-            bind=self.bind,
-            port=self.listen_port,
-            save_dir=self.save_dir,
-            pass_key=self.pass_key,
-        )
-        if self._fair_task is not None:
-            self._fair_task.cancel()  # the host's run audits and ends the game now
-            self._fair_task = None
-        self.takeover = host
-        self.phase = PeerPhase.HOSTING
+    # ---- faults: the host lost (peerfailover.py) ---------------------------------
 
 
 def _proved_host(

@@ -2,7 +2,7 @@
 
 :class:`~.peer.TablePeer` is the peer; the phases of its side of the protocol live in
 modules of their own (``peerseed.py``, ``verify.py``, ``fairpeer.py``, ``audit.py``,
-``peersave.py``), each a class that owns its state and reaches the rest of the seat only
+``peersave.py``, ``peerfailover.py``), each a class that owns its state and reaches the rest of the seat only
 through :class:`PeerCore` (the attributes and methods listed there, nothing private),
 as the host's phases reach the host through :class:`~.hostcore.HostCore`.
 """
@@ -13,11 +13,14 @@ import enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ..transport import Refusal
+
 if TYPE_CHECKING:
     from coldwater.core.state import Game, State
 
     from .. import beacon
     from .. import messages as m
+    from ..admission import Guard
     from ..identity import Identity
     from ..transport import Connection
     from .audit import PeerAudit
@@ -26,9 +29,14 @@ if TYPE_CHECKING:
     from .fairtable import FairDriver
     from .host import TableHost
     from .peersave import PeerSaves
+    from .persist import PeerSave
     from .standin import StandIn
     from .turnclock import TurnClock
     from .verify import StepCheck
+
+
+class SentAway(Refusal):
+    """The table itself refused us (our seat went to a bot, we were sent away): do not retry."""
 
 
 class PeerPhase(enum.Enum):
@@ -49,6 +57,15 @@ class PeerCore(Protocol):
     game: Game[Any, Any]
     identity: Identity
     chooser: Chooser | None
+    name: str
+    """The name this seat sits under."""
+    passphrase: str | None
+    pass_key: bytes
+    bind: str
+    save_dir: Path | None
+    host_fingerprint: str
+    """The key the host proved in the handshake ("" before it)."""
+    host_changes: int
     info: m.TableInfo | None
     seat: int
     seats: list[m.SeatInfo]
@@ -97,6 +114,18 @@ class PeerCore(Protocol):
 
     @property
     def save_path(self) -> Path | None: ...
+
+    @property
+    def save(self) -> PeerSave | None: ...
+
+    @property
+    def listen_guard(self) -> Guard | None: ...
+
+    async def hello(self, conn: Connection, *, resume_ply: int = -1, failover: bool = False) -> None: ...
+
+    def send_own(self, conn: Connection) -> None: ...
+
+    def update_save_seats(self) -> None: ...
 
     def problem(self, text: str) -> None: ...
 

@@ -500,9 +500,9 @@ async def test_16_a_seat_silent_at_a_draw_is_dropped_once_not_named_and_comes_ba
             if not self.frozen:
                 await super()._handle(conn, msg)
 
-        async def _hello(self, conn: Any, **kw: Any) -> None:
+        async def hello(self, conn: Any, **kw: Any) -> None:
             self.frozen = False  # the old connection is gone: it wakes up and comes back
-            await super()._hello(conn, **kw)
+            await super().hello(conn, **kw)
 
     host = _honest(["host", "open", "open"])
     host.beacons.link_timeout = 5.0

@@ -1,0 +1,207 @@
+"""A seat's side of losing its host: reconnect, choose a new host, or become it (docs/lan.md, "Failover").
+
+When the host's connection breaks mid-game, :meth:`PeerFailover.recover` first tries the same
+host again (through :class:`~.hostlink.HostLink`, the key it proved pinned), briefly when the
+host fell silent, so that a frozen host is replaced soon. Failing that, every seat picks the
+same candidate (``failover.candidates``: the lobby's order): a seat reaches the candidate and
+proves it is the peer that sat there, or, being the candidate itself, hands what it holds to a
+new :class:`~.host.TableHost` as one typed :class:`~.failover.Handover` and hosts from here,
+announcing the table again on the LAN. The host's side (gathering the seats' records and
+shares, rebuilding the position) is ``failover.py``'s :class:`~.failover.Takeover`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import msgspec
+
+from .. import fairplay as fp
+from .. import messages as m
+from ..transport import AlreadySeated, Connection, Refusal
+from .events import HostChanged
+from .failover import Handover, candidates
+from .fairtable import FairDriver
+from .host import TableHost
+from .hostlink import HostLink
+from .peercore import PeerCore, PeerPhase, SentAway
+from .spectators import advertise_watchers
+
+
+class PeerFailover:
+    """What a seat does when its host is gone; it keeps whether the host fell silent and the new advert."""
+
+    def __init__(self, core: PeerCore, *, reconnect_for: float) -> None:
+        self.core = core
+        self.reconnect_for = reconnect_for
+        """Seconds to find a host again (the same one, or a new one) before the game ends here."""
+        self.host_silent = False
+        """The last connection ended because the host went silent (frozen, cut off), not closed."""
+        self.advert_task: asyncio.Future[Any] | None = None
+        """This seat's announcement of the table, once it hosts it."""
+
+    async def recover(self) -> None:
+        """The host connection broke mid-game: reconnect, or fail over to a new host."""
+        c = self.core
+        c.conn = None
+        # A silent host is frozen or cut off: a short try only, so that failover comes within ~10 s.
+        within = min(self.reconnect_for, 1.0 if self.host_silent else 3.0)
+        self.host_silent = False
+
+        async def rejoin(conn: Connection) -> None:
+            await c.hello(conn, resume_ply=len(c.steps))
+            if c.fair is not None:
+                # What we sent while cut off may be lost: send it all again (the host drops copies).
+                c.send_own(conn)
+
+        # The host we rejoin must prove the key it proved before (an impostor at its address gets nothing).
+        # SentAway: the host is there and does not want us back (no failover); AlreadySeated: another
+        # process plays this seat with our key, and retrying would only fight it.
+        link = HostLink(c.game, c.identity, c.passphrase)
+        last = await link.reach_again(
+            c.host_addr,
+            c.host_port,
+            c.host_fingerprint,
+            rejoin,
+            within=within,
+            fatal=(SentAway, AlreadySeated),
+        )
+        if last is None:
+            return
+        escrow = c.info is not None and c.info.dealer != "fair"  # a fair table has no secret to gather
+        if c.info is not None and (not c.info.failover or (escrow and not c.share and fp.has_sealed_values(c.game))):
+            raise Refusal(
+                f"the host is gone ({last}); failover is off at this table (fewer than two remote "
+                "seats hold escrow shares), so the game ends here"
+            )
+        c.problem(f"the host is gone ({last}); choosing a new host")
+        await self._choose_new_host()
+
+    async def _choose_new_host(self) -> None:
+        """Every seat tries the same candidates in the lobby's order; the one that is us hosts."""
+        me = self.core
+        me.gone_hosts.add(me.host_seat)
+        tried: set[int] = set()
+        deadline = time.monotonic() + self.reconnect_for
+        while time.monotonic() < deadline:
+            cands = [c for c in candidates(me.seats, me.host_seat) if c.seat not in tried]
+            if not cands:
+                break
+            c = cands[0]
+            me.host_changes += 1
+            if c.seat == me.seat:
+                self._become_host()
+                me.emit(HostChanged(me.seat, "", me.listen_port))
+                return
+            me.emit(HostChanged(c.seat, c.addr, c.port))
+
+            async def seat_at(conn: Connection, c: m.SeatInfo = c) -> None:
+                await me.hello(conn, resume_ply=len(me.steps), failover=True)
+                if me.fair is not None:
+                    me.send_own(conn)  # the new host may lack some of ours
+                me.host_addr, me.host_port, me.host_seat = c.addr, c.port, c.seat
+                me.dealt_by.append((len(me.steps) + 1, c.seat))
+                if me.save is not None:
+                    me.save.host_addr, me.save.host_port, me.save.host_seat = c.addr, c.port, c.seat
+                me.host_fingerprint = conn.fingerprint
+
+            # The new host must be the peer that sat in that seat, not whoever answers there.
+            link = HostLink(me.game, me.identity, me.passphrase)
+            within = min(8.0, deadline - time.monotonic())
+            if (
+                await link.reach_again(c.addr, c.port, c.fingerprint, seat_at, within=within, fatal=(AlreadySeated,))
+                is None
+            ):
+                return
+            tried.add(c.seat)
+        raise Refusal("the host went away and no other peer could take over")
+
+    def spawn_advert(self) -> None:
+        """Announce the table again from here, so a restarted peer finds it by name."""
+        from ..discovery import Advertiser
+
+        c = self.core
+
+        assert c.info is not None and c.takeover is not None
+        adv = Advertiser(
+            table=c.info.name,
+            game=c.game.name,
+            content=c.game.content_hash,
+            port=c.listen_port,
+            fingerprint=c.identity.fingerprint,
+            needs_passphrase=bool(c.pass_key),
+            addresses=None if c.bind in ("0.0.0.0", "") else [c.bind],
+            dealer=c.info.dealer,
+            seats=c.info.players,
+            turn=c.info.turn,
+            strict=c.info.strict,
+        )
+        c.takeover.advertiser = adv
+        c.takeover.on_seats_changed(adv.update_soon)
+        advertise_watchers(c.takeover, adv)
+        self.advert_task = asyncio.ensure_future(adv.start(0))
+
+    def _become_host(self) -> None:
+        """Host the table from here: a new TableHost takes what this seat holds, in one Handover."""
+        c = self.core
+        assert c.save is not None
+        if c.fair is not None:
+            self._become_fair_host(c.fair)
+            return
+        c.save.steps = list(c.steps)
+        # The old host's seat (and any seat played by its bots) is played by a bot from now on.
+        c.save.seats = [msgspec.structs.replace(s, by_bot=s.seat == c.save.host_seat) for s in c.save.seats]
+        handover = Handover(
+            c.save,
+            share=c.share,
+            steps=list(c.steps),
+            chain=c.chain,
+            guard=c.listen_guard,  # one count of handshakes per socket
+        )
+        # The listener already bound to our advertised port hands new connections to the new host.
+        c.takeover = TableHost.from_handover(
+            c.game,
+            c.identity,
+            handover,
+            chooser=c.chooser,
+            host_name=c.name,
+            bind=c.bind,
+            port=c.listen_port,
+            save_dir=c.save_dir,
+            pass_key=c.pass_key,
+        )
+        c.dealt_by.append((len(c.steps) + 1, c.seat))
+        c.phase = PeerPhase.HOSTING
+
+    def _become_fair_host(self, drv: FairDriver) -> None:
+        """Host a fair table from here: our own rounds go on as they were; we relay every seat's."""
+        c = self.core
+        assert c.save is not None
+        c.update_save_seats()
+
+        def our_view() -> None:
+            c.state = drv.fs.view
+
+        handover = Handover(
+            c.save,
+            fair=drv,
+            on_step=our_view,
+            guard=c.listen_guard,
+        )
+        host = TableHost.from_handover(
+            c.game,
+            c.identity,
+            handover,
+            host_name=c.name,
+            bind=c.bind,
+            port=c.listen_port,
+            save_dir=c.save_dir,
+            pass_key=c.pass_key,
+        )
+        if c.fair_peer.task is not None:
+            c.fair_peer.task.cancel()  # the host's run audits and ends the game now
+            c.fair_peer.task = None
+        c.takeover = host
+        c.phase = PeerPhase.HOSTING
