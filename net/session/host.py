@@ -269,6 +269,10 @@ class TableHost(Emitter[Event]):
         """This host's own part of a handover: the seed round's outcome, the seats and their keys, the
         beacon chain; the old host's seat (and any seat its bots played) is a bot here from now on."""
         save = handover.save
+        self.info.hints = save.table.hints  # announced to the seats that come back, as the old host did
+        # Each seat's bank as this peer last measured it: a new host is no way to a fresh bank.
+        if len(save.banks) == len(self.clock.banks):
+            self.clock.banks = [min(max(0.0, b), float(save.table.bank)) for b in save.banks]
         self.joint = save.joint
         self.commits, self.reveals = dict(save.commits), dict(save.reveals)
         self.host_seat = self.beacon_id = save.seat
@@ -327,6 +331,10 @@ class TableHost(Emitter[Event]):
             pass_key=pass_key,
             watchers=table.watch,
             dealer="fair" if handover.fair is not None else "committed",
+            # The table's terms go on as the players agreed them: its clock, not this build's defaults.
+            turn_timer=table.turn,
+            time_bank=table.bank,
+            strict_clock=table.strict,
             handover=handover,
         )
 

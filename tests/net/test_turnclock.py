@@ -263,3 +263,50 @@ async def test_6_a_watcher_sees_the_same_countdown_as_the_seats() -> None:
         await w.close()
         wrun.cancel()
         await _leave(host, people, [task, *runs])
+
+
+@pytest.mark.parametrize("dealer", ["committed", "fair"])
+async def test_a_seat_that_takes_over_keeps_the_tables_clock_hints_and_banks(dealer: str) -> None:
+    """The new host after a failover announces the terms the players agreed (turn timer, bank, strict,
+    hints), not its build's defaults, and each seat's bank as this peer last measured it."""
+    from coldwater.net.session import bot_chooser
+
+    host = TableHost(
+        CROWN,
+        Identity.generate(),
+        name="terms",
+        seats=["host", "open", "open"],
+        bind="127.0.0.1",
+        chooser=bot_chooser(CROWN),
+        dealer=dealer,
+        turn_timer=40,
+        time_bank=90,
+        strict_clock=True,
+    )
+    host.info.hints = True  # as net.lan.host_table sets it
+    await host.listen()
+    ht = asyncio.ensure_future(host.run())
+    peers = [
+        TablePeer(CROWN, Identity.generate(), name=n, bind="127.0.0.1", chooser=bot_chooser(CROWN), reconnect_for=15)
+        for n in ("Ann", "Bo")
+    ]
+    for p in peers:
+        await p.join("127.0.0.1", port=host.port)
+        p.set_ready()
+    runs = [asyncio.ensure_future(p.run()) for p in peers]
+    try:
+        await _until(lambda: all(p.state is not None and p.state.ply >= 4 for p in peers))
+        ht.cancel()  # the host goes away; seat 2 (the lowest remote) takes over
+        await asyncio.gather(ht, return_exceptions=True)
+        await _until(lambda: peers[0].takeover is not None, 30)
+        new = peers[0].takeover
+        assert new is not None
+        assert (new.info.turn, new.info.bank, new.info.strict, new.info.hints) == (40, 90, True, True)
+        assert new.clock.turn == 40 and len(new.clock.banks) == 3
+        assert all(0.0 <= b <= 90.0 for b in new.clock.banks)
+    finally:
+        for p in peers:
+            await p.close()
+        for t in runs:
+            t.cancel()
+        await asyncio.wait(runs, timeout=10)
