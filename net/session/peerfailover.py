@@ -21,7 +21,7 @@ import msgspec
 from .. import fairplay as fp
 from .. import messages as m
 from ..transport import AlreadySeated, Connection, Refusal
-from .events import HostChanged
+from .events import Chooser, HostChanged
 from .failover import Handover, candidates
 from .fairtable import FairDriver
 from .host import TableHost
@@ -161,17 +161,7 @@ class PeerFailover:
             guard=c.listen_guard,  # one count of handshakes per socket
         )
         # The listener already bound to our advertised port hands new connections to the new host.
-        c.takeover = TableHost.from_handover(
-            c.game,
-            c.identity,
-            handover,
-            chooser=c.chooser,
-            host_name=c.name,
-            bind=c.bind,
-            port=c.listen_port,
-            save_dir=c.save_dir,
-            pass_key=c.pass_key,
-        )
+        c.takeover = self._host_from(handover, chooser=c.chooser)
         c.dealt_by.append((len(c.steps) + 1, c.seat))
         c.phase = PeerPhase.HOSTING
 
@@ -190,18 +180,24 @@ class PeerFailover:
             on_step=our_view,
             guard=c.listen_guard,
         )
-        host = TableHost.from_handover(
+        host = self._host_from(handover)
+        if c.fair_peer.task is not None:
+            c.fair_peer.task.cancel()  # the host's run audits and ends the game now
+            c.fair_peer.task = None
+        c.takeover = host
+        c.phase = PeerPhase.HOSTING
+
+    def _host_from(self, handover: Handover, *, chooser: Chooser | None = None) -> TableHost:
+        """The new host, on the port this seat's listener already holds, under this seat's name and key."""
+        c = self.core
+        return TableHost.from_handover(
             c.game,
             c.identity,
             handover,
+            chooser=chooser,
             host_name=c.name,
             bind=c.bind,
             port=c.listen_port,
             save_dir=c.save_dir,
             pass_key=c.pass_key,
         )
-        if c.fair_peer.task is not None:
-            c.fair_peer.task.cancel()  # the host's run audits and ends the game now
-            c.fair_peer.task = None
-        c.takeover = host
-        c.phase = PeerPhase.HOSTING
