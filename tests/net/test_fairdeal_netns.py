@@ -155,14 +155,10 @@ def test_the_probe_names_the_kings_a_process_holding_every_seat_holds_in_the_dra
     assert all(leak["shown_at"] is not None and leak["seen_at"] < leak["shown_at"] for leak in drafted), drafted
 
 
-@pytest.mark.parametrize("players", [2, 5])
-@pytest.mark.parametrize("plant", [None, 120])
-def test_the_probe_finds_nothing_in_one_aquatica_seat_and_finds_what_is_planted_there(
-    players: int, plant: int | None
-) -> None:
-    """Every ply of a whole game (advanced Kings) in seat 0's objects: nothing early. Judged on its
-    view alone, the seat's public shadow (every hand) would be named: the public record counts."""
-    table = _aq_table(f"{'q' if plant is None else 'r'}{players}", players)
+def _probed_aquatica_game(tag: str, players: int, plant: int | None) -> tuple[Probe, dict[str, Any], set[str]]:
+    """A whole game (advanced Kings) with seat 0's objects looked at every ply: the probe, its report,
+    and the kinds a probe judging on seat 0's view alone (no public record) would name."""
+    table = _aq_table(tag, players)
     fs = table.seats[0]
     skip = {id(fs.game), id(fs.decks)}  # the rules and the ciphertexts: no card in either
     spec = _spec("aquatica")
@@ -173,22 +169,40 @@ def test_the_probe_finds_nothing_in_one_aquatica_seat_and_finds_what_is_planted_
         fs.probe_planted = probe.planted  # type: ignore[attr-defined]
     reveals = {s.seat: s.key_reveal() for s in table.seats}
     report = probe.finish(reveals)
-    seen = Counter(tok[0] for tok in probe.first)
-    # At least every starting hand, the first six of each row and the Kings this seat drafted from.
-    assert probe.plies > 100 and seen["hand"] >= 6 * players and seen["row"] >= 6 and seen["lrow"] >= 6, seen
-    assert seen["draft"] >= 2, seen
-    if plant is None:
+    blind = Probe(fs, replace(spec, public=None), first=dict(probe.first)).finish(reveals)
+    return probe, report, {leak["token"][0] for leak in blind["leaks"]}
+
+
+@pytest.mark.parametrize("players", [2, 5])
+@pytest.mark.parametrize("plant", [None, 120])
+def test_the_probe_finds_nothing_in_one_aquatica_seat_and_finds_what_is_planted_there(
+    players: int, plant: int | None
+) -> None:
+    """Every ply of a whole game (advanced Kings) in seat 0's objects: nothing early. Judged on its
+    view alone, the seat's public shadow (every hand) would be named: the public record counts."""
+    # Every seat's key and shuffle are fresh random values, so each run deals another game. In about
+    # one two-seat deal in sixty no card reaches the other hand by a public step before seat 0 would
+    # see it, and the view-alone judge has nothing to name: such a deal is played again (up to three).
+    for attempt in range(3):
+        tag = f"{'q' if plant is None else 'r'}{players}{attempt or ''}"
+        probe, report, blind_kinds = _probed_aquatica_game(tag, players, plant)
+        seen = Counter(tok[0] for tok in probe.first)
+        # At least every starting hand, the first six of each row and the Kings this seat drafted from.
+        assert probe.plies > 100 and seen["hand"] >= 6 * players and seen["row"] >= 6 and seen["lrow"] >= 6, seen
+        assert seen["draft"] >= 2, seen
+        if plant is not None:
+            # A table of five with every card in every place, planted at ply 120: every kind is named.
+            assert report["planted"] and {leak["token"][0] for leak in report["leaks"]} == AQ_KINDS, report
+            assert all(leak["seen_at"] >= plant for leak in report["leaks"])
+            assert Counter(leak["token"][0] for leak in report["leaks"])["kbox"] == 10  # the boxed one is known
+            return
         assert report["leaks"] == [], report["leaks"][:5]
         # Judged on the view alone: the shadow's hands, and a King read when its holder plays it
         # (named by its pick before), would be "held early".
-        blind = Probe(fs, replace(spec, public=None), first=dict(probe.first)).finish(reveals)
-        kinds = {leak["token"][0] for leak in blind["leaks"]}
-        assert "hand" in kinds and kinds <= {"hand", "draft"}, blind["leaks"][:5]
-    else:
-        # A table of five with every card in every place, planted at ply 120: every kind is named.
-        assert report["planted"] and {leak["token"][0] for leak in report["leaks"]} == AQ_KINDS, report
-        assert all(leak["seen_at"] >= plant for leak in report["leaks"])
-        assert Counter(leak["token"][0] for leak in report["leaks"])["kbox"] == 10  # the boxed one is known
+        assert blind_kinds <= {"hand", "draft"}, blind_kinds
+        if "hand" in blind_kinds:
+            return
+    pytest.fail("in three deals the view-alone judge never named a hand the public record had shown")
 
 
 # ---- real processes, network namespaces ----------------------------------------------------------
