@@ -77,6 +77,8 @@ class Listing(msgspec.Struct, frozen=True):
     """Seconds a seat has for each move (0: no clock; -1: the advert does not say)."""
     strict: bool = False
     """A strict clock: a bot plays a seat out of time at once, its player there or not."""
+    hints: bool = False
+    """The host turned the coach's hints on for every seat."""
 
     @property
     def compatible(self) -> bool:
@@ -126,10 +128,12 @@ class Advertiser:
         seats: int = 0,
         turn: int = -1,
         strict: bool = False,
+        hints: bool = False,
     ) -> None:
         self.table = check_name(table)  # BadName (a ValueError) before anything goes on the air
         self.seats = seats
         self.turn, self.strict = turn, strict
+        self.hints = hints
         self.needs_passphrase = needs_passphrase
         self.game = game
         self.content = content
@@ -169,6 +173,7 @@ class Advertiser:
             "d": self.dealer,
             "n": str(self.seats),
             "app": __version__,
+            "h": "1" if self.hints else "0",
         }
         if self.turn >= 0:  # the turn clock, so a joiner knows it before sitting down
             props |= {"t": str(self.turn), "st": "1" if self.strict else "0"}
@@ -303,6 +308,7 @@ class TableBrowser:
                 version=shown(props.get("app", ""), limit=24),
                 turn=max(-1, min(int(props.get("t", "-1")), 3600)),
                 strict=props.get("st", "0") == "1",
+                hints=props.get("h", "0") == "1",
             )
         except ValueError:
             log.warning("ignoring a malformed table advertisement %s", shown(name, limit=255))

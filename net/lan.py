@@ -133,6 +133,7 @@ async def open_table(
             seats=host.info.players,
             turn=host.info.turn,
             strict=host.info.strict,
+            hints=host.info.hints,
         )
         host.on_seats_changed(adv.update_soon)
         advertise_watchers(host, adv)

@@ -137,6 +137,7 @@ class PeerFailover:
             seats=c.info.players,
             turn=c.info.turn,
             strict=c.info.strict,
+            hints=c.info.hints,
         )
         c.takeover.advertiser = adv
         c.takeover.on_seats_changed(adv.update_soon)

@@ -27,7 +27,15 @@ async def announce(kind: str) -> None:
     addr = next(a for a in local_addresses() if not a.startswith("127."))
     if kind == "honest":
         adv = Advertiser(
-            table="Honest pond", game="toy", content="c", port=47001, addresses=[addr], seats=3, turn=60, strict=True
+            table="Honest pond",
+            game="toy",
+            content="c",
+            port=47001,
+            addresses=[addr],
+            seats=3,
+            turn=60,
+            strict=True,
+            hints=True,
         )
         await adv.start(2)
     else:

@@ -75,6 +75,9 @@ def test_the_advert_carries_seats_and_version() -> None:
     props = {k.decode(): (v or b"").decode() for k, v in adv._make_info(2).properties.items()}
     assert props["n"] == "4" and props["app"] == __version__
     assert "t" not in props  # no clock said: an older host's advert reads the same
+    assert props["h"] == "0"
+    on = Advertiser(table="t", game="toy", content="c", port=1, addresses=["10.0.0.1"], hints=True)
+    assert {k.decode(): (v or b"").decode() for k, v in on._make_info(2).properties.items()}["h"] == "1"
 
 
 async def test_the_advert_follows_the_hosts_clock_before_the_game() -> None:
@@ -155,6 +158,7 @@ def test_a_hostile_announcement_never_reaches_the_join_list(tmp_path: Path) -> N
         assert [t.table for t in listings] == ["Honest pond"], (out, lab.stderr("looker"))
         assert listings[0].seats == 3 and listings[0].open_seats == 2 and listings[0].version
         assert (listings[0].turn, listings[0].strict) == (60, True)  # the clock, before anyone sits down
+        assert listings[0].hints  # and whether the coach's hints are on for everyone
         assert "\x1b" not in lab.stderr("looker")  # the warning about the bad advert is escaped too
         assert "bad name" in lab.stderr("looker")
     finally:

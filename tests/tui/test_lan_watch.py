@@ -107,6 +107,9 @@ def test_listings_offer_watch_on_a_running_table_and_count_watchers() -> None:
     assert listing_label(msgspec.structs.replace(lobby, turn=60, strict=True), titles).endswith("· strict clock")
     assert listing_label(msgspec.structs.replace(lobby, turn=0), titles).endswith("· no clock")
     assert listing_label(msgspec.structs.replace(lobby, turn=180), titles) == listing_label(lobby, titles)
+    # Hints for every seat (the coach's, h) are the host's choice: said before anyone sits down.
+    assert listing_label(msgspec.structs.replace(lobby, hints=True), titles).endswith("· hints on")
+    assert "hints" not in listing_label(lobby, titles)
 
 
 async def test_a_running_table_in_the_list_is_watched_when_chosen(home: Path) -> None:

@@ -82,6 +82,8 @@ def listing_label(listing: Listing, titles: dict[str, str], packaged: dict[str, 
         marks += " · strict clock"
     elif listing.turn == 0:
         marks += " · no clock"
+    if listing.hints:
+        marks += " · hints on"
     if needs_passphrase(listing):
         marks += " · needs a passphrase"
     if (
