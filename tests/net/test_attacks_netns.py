@@ -74,8 +74,13 @@ def test_13_a_frozen_host_is_replaced_within_10_s_and_the_game_finishes(lab_fact
     os.killpg(host.pid, signal.SIGSTOP)  # alive, holding its sockets, silent
     try:
         t0 = time.monotonic()
-        # The peers that join the new host record it in their saves (the new host itself does not).
-        while time.monotonic() - t0 < 30 and not any(_saved_host_seat(lab, f"peer{i}") for i in (1, 2, 3)):
+        # The peers that join the new host record it in their saves (the new host itself does not). A
+        # game that then ends deletes them: a peer that finished was replaced-for by then, too.
+        while (
+            time.monotonic() - t0 < 30
+            and all(p.poll() is None for p in peers)
+            and not any(_saved_host_seat(lab, f"peer{i}") for i in (1, 2, 3))
+        ):
             time.sleep(0.05)
         took = time.monotonic() - t0
         results = [_result(p, lab, f"peer{i}") for i, p in enumerate(peers, 1)]
