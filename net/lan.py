@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from coldwater.core import games
 from coldwater.core.state import Game
 
-from .discovery import Advertiser, Listing, TableBrowser
+from .discovery import Listing, TableBrowser
 from .fairdeal.seat import WIRED
 from .identity import Identity, fingerprint, load_or_create
 from .known_hosts import FILE as KNOWN_HOSTS_FILE
@@ -25,7 +25,7 @@ from .names import PLAYER_NAME_BYTES, check_name
 from .play import paths
 from .session import Chooser, PeerSave, TableHost, TablePeer, WrongTable, _safe
 from .session.host import TURN_TIMER
-from .session.spectators import WATCHERS, advertise_watchers
+from .session.spectators import WATCHERS
 from .session.turnclock import TIME_BANK
 from .session.watcher import TableWatcher
 from .transport import HostCheck, HostKeyMismatch, PassphraseNeeded, Refusal, expect_key, probe
@@ -121,24 +121,7 @@ async def open_table(
     host.info.hints = hints  # (set here, not in TableHost: it is only announced, the host enforces nothing)
     await host.listen()
     if advertise:
-        adv = Advertiser(
-            table=name,
-            game=game.name,
-            content=game.content_hash,
-            port=host.port,
-            fingerprint=host.identity.fingerprint,
-            needs_passphrase=bool(passphrase),
-            addresses=None if bind in ("0.0.0.0", "") else [bind],
-            dealer=host.info.dealer,
-            seats=host.info.players,
-            turn=host.info.turn,
-            strict=host.info.strict,
-            hints=host.info.hints,
-        )
-        host.on_seats_changed(adv.update_soon)
-        advertise_watchers(host, adv)
-        host.advertiser = adv
-        await adv.start(host.open_seats)
+        await host.announcement().start(host.open_seats)
     return host
 
 

@@ -68,7 +68,7 @@ from .seating import JOIN_TIMEOUT as JOIN_TIMEOUT
 from .seating import Seating
 from .seedround import MAX_ROUNDS as MAX_ROUNDS
 from .seedround import Seeding
-from .spectators import MAX_WATCHERS, WATCHERS, Spectators
+from .spectators import MAX_WATCHERS, WATCHERS, Spectators, advertise_watchers
 from .standin import StandIn
 from .turnclock import TIME_BANK, TurnClock
 
@@ -196,7 +196,7 @@ class TableHost(Emitter[Event]):
         """Caps unfinished handshakes and throttles passphrase guesses (admission.Guard); after a failover,
         the guard of the listener that hands connections to this host."""
         self.advertiser: Advertiser | None = None
-        """A discovery.Advertiser to withdraw when the table closes (set by lan.open_table)."""
+        """A discovery.Advertiser to withdraw when the table closes (set by :meth:`announcement`)."""
         self.external_listener = handover is not None
         """Connections come from a listener already bound elsewhere (a peer's, after a failover): no listen()."""
         self.phase = HostPhase.LOBBY
@@ -425,6 +425,31 @@ class TableHost(Emitter[Event]):
     def on_seats_changed(self, fn: Callable[[int], None]) -> None:
         """`fn(open_seats)` whenever the count changes (zeroconf TXT updates)."""
         self._seats_listener.append(fn)
+
+    def announcement(self) -> Advertiser:
+        """This table's mDNS advert from its terms (the opener's, or those a failover kept), kept up to
+        date with its open seats and watchers; the caller starts it."""
+        from ..discovery import Advertiser
+
+        info = self.info
+        adv = Advertiser(
+            table=info.name,
+            game=self.game.name,
+            content=self.game.content_hash,
+            port=self.port,
+            fingerprint=self.identity.fingerprint,
+            needs_passphrase=bool(self.seating.pass_key),
+            addresses=None if self.bind in ("0.0.0.0", "") else [self.bind],
+            dealer=info.dealer,
+            seats=info.players,
+            turn=info.turn,
+            strict=info.strict,
+            hints=info.hints,
+        )
+        self.on_seats_changed(adv.update_soon)
+        advertise_watchers(self, adv)
+        self.advertiser = adv
+        return adv
 
     def lobby(self) -> list[m.SeatInfo]:
         """Every seat as the peers are shown it (seating.py)."""

@@ -27,7 +27,6 @@ from .fairtable import FairDriver
 from .host import TableHost
 from .hostlink import HostLink
 from .peercore import PeerCore, PeerPhase, SentAway
-from .spectators import advertise_watchers
 
 
 class PeerFailover:
@@ -120,29 +119,8 @@ class PeerFailover:
 
     def spawn_advert(self) -> None:
         """Announce the table again from here, so a restarted peer finds it by name."""
-        from ..discovery import Advertiser
-
-        c = self.core
-
-        assert c.info is not None and c.takeover is not None
-        adv = Advertiser(
-            table=c.info.name,
-            game=c.game.name,
-            content=c.game.content_hash,
-            port=c.listen_port,
-            fingerprint=c.identity.fingerprint,
-            needs_passphrase=bool(c.pass_key),
-            addresses=None if c.bind in ("0.0.0.0", "") else [c.bind],
-            dealer=c.info.dealer,
-            seats=c.info.players,
-            turn=c.info.turn,
-            strict=c.info.strict,
-            hints=c.info.hints,
-        )
-        c.takeover.advertiser = adv
-        c.takeover.on_seats_changed(adv.update_soon)
-        advertise_watchers(c.takeover, adv)
-        self.advert_task = asyncio.ensure_future(adv.start(0))
+        assert self.core.takeover is not None
+        self.advert_task = asyncio.ensure_future(self.core.takeover.announcement().start(0))
 
     def _become_host(self) -> None:
         """Host the table from here: a new TableHost takes what this seat holds, in one Handover."""
