@@ -37,7 +37,7 @@ from coldwater.tui.widgets.chart import ScoreChart, ScoreOverTime, is_tiebreak, 
 
 if TYPE_CHECKING:
     from coldwater.net.party import Party
-    from coldwater.net.session import Event
+    from coldwater.net.session import Event, TablePeer, TableWatcher
     from coldwater.tui.lantable import LanTable
     from coldwater.tui.screens.lobby import LobbyScreen
     from coldwater.tui.screens.timeline import Timeline
@@ -184,7 +184,7 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         return "   ·   ".join(parts)
 
     def on_mount(self) -> None:
-        from coldwater.net.session import TablePeer, TableWatcher
+        from coldwater.net.session import TablePeer
 
         self.query_one("#score-box", VerticalScroll).focus()
         self.call_after_refresh(self._timeline)
@@ -194,7 +194,8 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
             answered = party.rematch_answered if isinstance(party, TablePeer) else not self._watching()
             self._offer = bool(self._rematch_port()) and not answered
             self._unsub = party.subscribe(self._on_lan_event)
-            if isinstance(party, TablePeer | TableWatcher) and party.host_left:
+            seated = self._seated()
+            if seated is not None and seated.host_left:
                 self._host_gone()  # it left before this screen was up to hear it
             self._show_actions()
 
@@ -242,19 +243,20 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
             return f"{self._host_name()} offers a rematch: r  accept (your seat, a new seed)   ·   d  decline"
         return self._answer
 
-    def _host_name(self) -> str:
-        from coldwater.net.session import TablePeer, TableWatcher
+    def _seated(self) -> TablePeer | TableWatcher | None:
+        """A LAN seat's peer or a watcher (what the host is not): the table keeps which (LanTable.seated)."""
+        t = self.lan_table
+        return t.seated if t is not None else None
 
-        party = self.lan_party
-        seats = party.seats if isinstance(party, TablePeer | TableWatcher) else []
+    def _host_name(self) -> str:
+        seated = self._seated()
+        seats = seated.seats if seated is not None else []
         return next((s.name for s in seats if s.kind == "host" and s.name), "The host")
 
     def _rematch_port(self) -> int:
         """The port of the rematch the host opened (0: none yet; a host offers, it is not offered one)."""
-        from coldwater.net.session import TablePeer, TableWatcher
-
-        party = self.lan_party
-        return party.rematch_port if isinstance(party, TablePeer | TableWatcher) else 0
+        seated = self._seated()
+        return seated.rematch_port if seated is not None else 0
 
     def _watching(self) -> bool:
         from coldwater.net.session import TableWatcher
@@ -268,17 +270,17 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
 
     def _timeline(self) -> None:
         """Replay the record once for the chart and the milestones."""
-        from coldwater.net.session import TableHost, TablePeer
         from coldwater.tui.screens.timeline import Timeline
 
         note = self.query_one("#over-time-note", Static)
         rec = self.record
         game = self.game
         party = self.lan_party
-        if rec is None and game is not None and isinstance(party, TableHost | TablePeer):
+        player = self.lan_table.player if self.lan_table is not None else None  # the host or a seat, no watcher
+        if rec is None and game is not None and player is not None:
             # A LAN seat: the whole game is known once the End's audit is done (a moment after
             # the last move); until then, and a while longer if the host is slow, wait for it.
-            if party.result is None and self._waited < RECORD_WAIT:
+            if player.result is None and self._waited < RECORD_WAIT:
                 self._waited += 0.5
                 self.set_timer(0.5, self._timeline)
                 return
