@@ -35,9 +35,7 @@ ALLOWED = {
 
 
 def _tracked_top_level() -> set[str]:
-    out = subprocess.run(
-        ["git", "-C", str(ROOT), "ls-files", "-z"], capture_output=True, check=True, text=True
-    ).stdout
+    out = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-z"], capture_output=True, check=True, text=True).stdout
     return {path.split("/", 1)[0] for path in out.split("\0") if path}
 
 
@@ -48,4 +46,3 @@ def _tracked_top_level() -> set[str]:
 def test_the_root_holds_only_the_projects_own_files() -> None:
     extra = _tracked_top_level() - ALLOWED
     assert not extra, f"files at the repository root that belong elsewhere (or in ALLOWED): {sorted(extra)}"
-
