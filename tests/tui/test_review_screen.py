@@ -37,6 +37,20 @@ async def until(cond: Any, within: float = 120.0) -> None:
     raise AssertionError("waited too long")
 
 
+async def settled(pilot: Any, layout: Any, calm: int = 3, within: float = 60.0) -> None:
+    """Wait until ``layout()`` returns the same value over ``calm`` refreshes in a row."""
+    end = time.monotonic() + within
+    last, same = None, 0
+    while time.monotonic() < end:
+        await pilot.pause(0.05)
+        now = layout()
+        same = same + 1 if now == last else 0
+        last = now
+        if same >= calm:
+            return
+    raise AssertionError(f"the layout kept changing for {within} s")
+
+
 async def test_the_worker_reviews_as_the_core_does() -> None:
     game = games.get("crown")
     rec = game_record("crown", 40)
@@ -148,8 +162,10 @@ def test_review_screen_snapshot(snap_compare: Any, home: Path, name: str) -> Non
         await until(lambda: screen.result is not None or screen.error)
         lst = screen.query_one("#review-list")
         await until(lambda: not lst.display or (app.focused is lst and lst.highlighted is not None))  # type: ignore[attr-defined]
-        await asyncio.sleep(0.2)  # the list keeps its highlight in view after its first layout
-        await pilot.pause()
+        # The list sizes itself to its wrapped lines and scrolls its highlight into view over
+        # a few refreshes; under load that takes longer than any fixed sleep (0.2 s was not
+        # always enough), so wait until its layout has stopped changing.
+        await settled(pilot, lambda: (lst.region, lst.virtual_size, lst.scroll_offset))
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
 
