@@ -370,3 +370,44 @@ def test_the_closing_lesson_names_the_line_of_the_score_sheet_that_made_the_diff
         c = gaps.index(max(gaps))
         assert f"{sc.categories[c]}: {sc.rows[0][c]} against {sc.rows[winner][c]}" in closing.text
     assert closing.facts["where"] in closing.text and tutor.fits(closing)
+
+
+@pytest.mark.parametrize("seed", ["end-a", "end-b", "end-c"])
+def test_the_crown_end_lesson_comes_on_the_learners_last_turn_not_after_it(seed: str) -> None:
+    # Whoever triggers the end, seat 0 still has a decision of a regular turn left when the
+    # lesson first becomes due: its own turn reaching 12 fish (before it presses e), or its
+    # final turn after a rival triggered it. The old rule waited for the contests.
+    g = games.get("crown")
+    bk = tutor.book("crown")
+    state = g.new(2, seed=seed)
+    bots = [g.bot("greedy"), g.bot("greedy")]
+    rng = Rng("end-lesson")
+    first_due: CrownData | None = None
+    while state.current is not None:
+        cur = state.current
+        if cur == CHANCE:
+            state.apply(state.sample_chance())
+            continue
+        view = state.view(0)
+        if cur == 0 and first_due is None and "flow.end" in bk.flow_due(view, 0):
+            first_due = view.data
+            text = bk.flow("flow.end", view, 0).text
+            mine = not view.data.end_triggered
+            assert ("When you end this turn" in text) == mine, text
+        state.apply(bots[cur].choose(state.view(cur), rng))
+    assert first_due is not None and first_due.phase != "submit"
+
+
+def test_paying_lessons_say_mantas_and_depths_pay_the_rest_and_the_contest_lesson_gives_the_rulebooks_tip() -> None:
+    # A learner with too few coins or too little power must hear that a ready Manta or a
+    # resource Depth makes up the difference; and the Crown rulebook's own contest advice.
+    seen = set()
+    for _view, _legal, lessons in play("aquatica"):
+        for lesson in lessons:
+            if lesson.key in ("buy", "conq", "rc"):
+                assert "Mantas and" in lesson.text and "Depths pay the rest" in lesson.text, lesson.text
+                assert tutor.fits(lesson)
+                seen.add(lesson.key)
+    assert seen == {"buy", "conq", "rc"}
+    submits = [x for _v, _l, ls in play("crown") for x in ls if x.key == "submit"]
+    assert submits and all("heaviest fish of each species" in x.text and tutor.fits(x) for x in submits)

@@ -110,7 +110,8 @@ def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
             "Recruit a Character",
             f"A Character in the row costs its slot's price in coins (0 at the left); "
             f"you have {plural(d.coins, 'coin')}. "
-            f"The cheapest you can take costs {cheap}. It joins your hand, and the row slides left and refills.",
+            f"The cheapest you can take costs {cheap}. It joins your hand, and the row slides left and refills. "
+            "Short of coins? Ready Mantas and coin Depths pay the rest (one Depth per Location).",
             coins=d.coins,
             cheapest=cheap,
         )
@@ -131,8 +132,9 @@ def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
         return lesson(
             kind,
             "Buy a Location",
-            f"Pay a Location's price in coins (you have {d.coins}). It goes into an empty slot of your board, "
-            "first Depth showing; exploiting and raising slide it up until it is fully risen, ready to score.",
+            f"Pay a Location's price in coins (you have {d.coins}); ready Mantas and coin Depths pay the rest "
+            "(one Depth per Location). It goes into an empty slot of your board, first Depth showing; "
+            "exploiting and raising slide it up until it is fully risen, ready to score.",
             "board",
             coins=d.coins,
         )
@@ -141,7 +143,8 @@ def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
             kind,
             "Conquer a Location",
             f"Pay a Location's price in power (you have {d.power}; power toward a type counts for that type "
-            "only; the top row costs 1 less). It goes onto your player board, like a bought one.",
+            "only; the top row costs 1 less); ready Mantas and power Depths pay the rest (one Depth per "
+            "Location). It goes onto your player board, like a bought one.",
             "board",
             power=d.power,
         )

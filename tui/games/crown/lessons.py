@@ -223,7 +223,7 @@ def teach(kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
             f"The {where} contest",
             f"Submit one fish of each {where} species you caught ({len(species)} here). The heaviest total "
             f"takes the top trophy, the next the next (points: {prizes}); a tie goes to the earliest timestamp. "
-            "Submit nothing, win nothing. Fish not submitted are thrown back.",
+            "Submit the heaviest fish of each species, as the rulebook advises. Submit nothing, win nothing.",
             "choices",
             {"location": where, "species": len(species), "trophies": prizes},
         )
@@ -237,7 +237,11 @@ def flow_due(view: State[Any, Any], seat: int) -> list[str]:
         out.append("flow.turn")
     if d.parties[seat].fish:
         out.append("flow.catch")
-    if d.end_triggered or d.phase == "submit":
+    # The end is taught on the learner's last turn: the one after a rival triggered it, or
+    # the learner's own turn in which they reach 12 fish (or a location runs dry), while
+    # "e" is still theirs to press -- not after, once only the contests are left.
+    triggers_now = d.turn == seat and (len(d.parties[seat].fish) >= 12 or d.restock_failed)
+    if d.end_triggered or triggers_now or d.phase == "submit":
         out.append("flow.end")
     if d.phase == "submit":
         out.append("flow.scoring")
@@ -271,12 +275,19 @@ def flow(key: str, view: State[Any, Any], seat: int) -> Lesson:
             {"fish": len(p.fish), "small": small, "fastest": fast},
         )
     if key == "flow.end":
+        yours = not d.end_triggered and d.turn == seat and d.phase != "submit"
+        why = (
+            "When you end this turn the end is triggered (you have 12 fish, or a location could not be "
+            "restocked): every other player has one final turn."
+            if yours
+            else "Someone has 12 fish, or a location could not be restocked: every other player has one final "
+            "turn, so this may be your last."
+        )
         return Lesson(
             key,
             "The end is coming",
-            "Someone has 12 fish, or a location could not be restocked: every other player has one final turn. "
-            "Then the Shore, Lake and River contests, in that order, weigh the one fish of each species each "
-            "player submits.",
+            f"{why} Then the Shore, Lake and River contests, in that order, weigh the one fish of each species "
+            "each player submits.",
             "status",
         )
     if key == "flow.scoring":
