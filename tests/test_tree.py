@@ -8,6 +8,7 @@ once (``a.err``, ``h.pid``); this test keeps the next one out.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -46,3 +47,14 @@ def _tracked_top_level() -> set[str]:
 def test_the_root_holds_only_the_projects_own_files() -> None:
     extra = _tracked_top_level() - ALLOWED
     assert not extra, f"files at the repository root that belong elsewhere (or in ALLOWED): {sorted(extra)}"
+
+
+def test_the_docs_stand_on_their_own_in_a_clone() -> None:
+    # A clone has no design brief or rulebook files beside it: docs cite the rulebooks by
+    # name, never a path outside the repository.
+    outside = re.compile(r"\.\./shared|shared/(rules|components|DESIGN)")
+    pages = [ROOT / "README.md", ROOT / "CHANGELOG.md", *sorted((ROOT / "docs").glob("*.md"))]
+    hits = [
+        f"{p.name}:{n}" for p in pages for n, line in enumerate(p.read_text().splitlines(), 1) if outside.search(line)
+    ]
+    assert not hits, f"docs that point outside the repository: {hits}"
