@@ -177,11 +177,12 @@ def _game(name: str, module: str | None) -> Game[Any, Any]:
 
 
 def _status(res: Result) -> int:
-    """The exit status of a seat's run: 0 a game played to its audited end, 2 a game ended by a forfeit
-    that the other seats signed (the standings are the result), 1 anything else."""
+    """The exit status of a seat's run: 0 a game played to its audited end, 2 a game ended by an agreed
+    forfeit (every seat but the accused signed; the standings are the result), 1 anything else (a
+    contested forfeit included: the JSON line says who disputed it)."""
     if res.audit_ok:
         return 0
-    return 2 if res.forfeit and res.signed_by else 1
+    return 2 if res.forfeit and res.signed_by and not res.contested else 1
 
 
 def _print_result(res: Result, extra: dict[str, Any]) -> None:
@@ -195,6 +196,8 @@ def _print_result(res: Result, extra: dict[str, Any]) -> None:
         "outcome": res.outcome,
         "audit": "ok" if res.audit_ok else res.problems,
         "app": f"coldwater {__version__}",
+        "contested": res.contested,
+        "disputed_by": res.disputed_by,
         **({"forfeit": res.forfeit, "verdict": res.verdict, "signed_by": res.signed_by} if res.forfeit else {}),
         **extra,
     }

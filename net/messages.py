@@ -24,7 +24,9 @@ from coldwater import __version__
 # v6: fair-dealer tables (TableInfo.dealer, Fair).
 # v7: the turn timer at fair-dealer tables (AutoPlay: a seat's own process says its bot plays the seat).
 # v8: a time bank and a strict clock (TableInfo.bank, .strict; HandOver: a seat out of time goes to a bot).
-PROTOCOL = 8
+# v9: a forfeit is a verdict with both sides (forfeit.Forfeit.cause/.answer_by, a Dispute with the
+#     accused's own messages), a game clock (TableInfo.game).
+PROTOCOL = 9
 SERVICE = "_coldwater._tcp.local."
 
 

@@ -401,6 +401,8 @@ class TablePeer(Emitter[Event]):
                 if self.audit.pending is not None:
                     self.audit.conclude(None)  # the table closed before relaying the final digests
                     break
+                if await self.fair_peer.host_closed_verdict():
+                    break  # the host closed its verdict: ours is read from the answers we hold
                 if self.state is None:
                     raise Refusal("the table closed before the game started")
                 await self.failover.recover()
