@@ -1,0 +1,98 @@
+"""Issue 44: every LAN game ends in a result the honest seats sign and keep. Breaks 1-3, each with real
+processes in network namespaces (netlab.py) and one changed host or seat (verdictplay.py).
+
+1. A seat that rage-quits on its own turn forfeits by a verdict the other seats sign: a seat that left
+   has no clock claim (it used to be refused: "by this seat's clock seat 3 still has 7:52 to move").
+2. A seat that answers a proposal 8 s late (the old host's deadline) is heard: not refused, not struck,
+   its signature in the result.
+3. A host and one accomplice cannot make an honest seat's forfeit *agreed*: the accused answers with
+   its own signed word, and the verdict is contested in the accused's own record, and, when the host
+   relays the answer (its own code does), in every record.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import time
+from typing import Any
+
+import pytest
+
+from .netlab import NetLab, why_not
+from .test_netns import lab_factory  # noqa: F401 - a fixture
+
+pytestmark = [pytest.mark.netns, pytest.mark.skipif(why_not() is not None, reason=why_not() or "")]
+
+WAIT = 200
+
+
+def _last(p: subprocess.Popen[str], lab: NetLab, name: str) -> dict[str, Any]:
+    try:
+        out, _ = p.communicate(timeout=WAIT)
+    except subprocess.TimeoutExpired:
+        lab.kill(p)
+        pytest.fail(f"{name} did not finish in {WAIT} s; stderr:\n{lab.stderr(name)[-3000:]}")
+    lines = [ln for ln in out.splitlines() if ln.strip()]
+    assert lines, f"{name}: no result (rc {p.returncode}); stderr:\n{lab.stderr(name)[-3000:]}"
+    return dict(json.loads(lines[-1]))
+
+
+def _host(lab: NetLab, *extra: str) -> subprocess.Popen[str]:
+    return lab.start(0, ["-m", "tests.net.verdictplay", "host", "47100", *extra], "host")
+
+
+def _join(lab: NetLab, node: int, *extra: str) -> subprocess.Popen[str]:
+    p = lab.start(node, ["-m", "tests.net.verdictplay", "join", f"{lab.addrs[0]}:47100", *extra], f"peer{node}")
+    time.sleep(2.0)  # seats go in the order peers join: node 1 gets seat 2, node 2 seat 3
+    return p
+
+
+def test_44_1_a_rage_quit_on_its_own_turn_ends_in_a_verdict_the_others_sign(lab_factory: Any) -> None:
+    lab: NetLab = lab_factory(3)
+    host = _host(lab, "--return-wait", "5")
+    honest = _join(lab, 1)
+    quitter = _join(lab, 2, "--leave-on-turn", "20")
+    res = [_last(host, lab, "host"), _last(honest, lab, "peer1")]
+    left = _last(quitter, lab, "peer2")
+    print(f"seat 3 left at ply {left['ply']}; the host's table ended {res[0]['took']} s after it started")
+    assert left["role"] == "quitter" and left["seat"] == 2, left
+    for r in res:
+        assert r["forfeit"] == [2] and r["signed_by"] == [0, 1], r
+        assert r["contested"] is False and r["disputed_by"] == [], r
+        assert "(forfeits)" in r["verdict"].rsplit(", ", 1)[-1], r["verdict"]  # the forfeiting seat last
+    assert "still has" not in lab.stderr("peer1"), lab.stderr("peer1")[-2000:]  # no clock claim weighed
+
+
+def test_44_2_an_answer_8_s_after_the_proposal_is_taken_and_counted(lab_factory: Any) -> None:
+    lab: NetLab = lab_factory(3)
+    host = _host(lab, "--return-wait", "5")
+    slow = _join(lab, 1, "--slow-answer", "8")
+    quitter = _join(lab, 2, "--leave-on-turn", "20")
+    res = [_last(host, lab, "host"), _last(slow, lab, "peer1")]
+    _last(quitter, lab, "peer2")
+    for r in res:
+        assert r["forfeit"] == [2] and r["signed_by"] == [0, 1] and r["contested"] is False, r
+    err = lab.stderr("host")
+    assert "not dealing with the fair dealer" not in err and "refused" not in err.lower(), err[-2000:]
+
+
+@pytest.mark.parametrize("deaf", [False, True], ids=["host-relays", "host-deaf"])
+def test_44_3_a_host_and_an_accomplice_cannot_make_an_honest_seats_forfeit_agreed(
+    lab_factory: Any, deaf: bool
+) -> None:
+    lab: NetLab = lab_factory(3)
+    host = _host(lab, "--accuse", "3", *(["--deaf"] if deaf else []))
+    accomplice = _join(lab, 1, "--accomplice")
+    victim = _join(lab, 2)
+    h, a, v = _last(host, lab, "host"), _last(accomplice, lab, "peer1"), _last(victim, lab, "peer2")
+    print(f"host: {h['verdict']} contested={h['contested']}; victim: contested={v['contested']}")
+    assert v["seat"] == 2 and v["forfeit"] == [2], v
+    # 2 of 3 signed (every seat but the accused) and still not agreed: the accused's own word is on record.
+    assert v["contested"] is True and 2 in v["disputed_by"], v
+    assert any("answered with their own signed messages" in p for p in v["problems"]), v["problems"]
+    if not deaf:
+        for r in (h, a):
+            assert r["signed_by"] == [0, 1] and r["contested"] is True and r["disputed_by"] == [2], r
+    else:
+        assert h["contested"] is False and h["signed_by"] == [0, 1], h  # the host's own story
