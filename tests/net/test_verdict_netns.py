@@ -8,6 +8,8 @@ processes in network namespaces (netlab.py) and one changed host or seat (verdic
 3. A host and one accomplice cannot make an honest seat's forfeit *agreed*: the accused answers with
    its own signed word, and the verdict is contested in the accused's own record, and, when the host
    relays the answer (its own code does), in every record.
+5. Asking again and again to hand a stalled seat to a bot keeps it alive no longer: one grace per
+   out-of-time spell (it used to restart with every request: 25 hand-overs, no forfeit in 148 s).
 """
 
 from __future__ import annotations
@@ -78,9 +80,7 @@ def test_44_2_an_answer_8_s_after_the_proposal_is_taken_and_counted(lab_factory:
 
 
 @pytest.mark.parametrize("deaf", [False, True], ids=["host-relays", "host-deaf"])
-def test_44_3_a_host_and_an_accomplice_cannot_make_an_honest_seats_forfeit_agreed(
-    lab_factory: Any, deaf: bool
-) -> None:
+def test_44_3_a_host_and_an_accomplice_cannot_make_an_honest_seats_forfeit_agreed(lab_factory: Any, deaf: bool) -> None:
     lab: NetLab = lab_factory(3)
     host = _host(lab, "--accuse", "3", *(["--deaf"] if deaf else []))
     accomplice = _join(lab, 1, "--accomplice")
@@ -96,3 +96,19 @@ def test_44_3_a_host_and_an_accomplice_cannot_make_an_honest_seats_forfeit_agree
             assert r["signed_by"] == [0, 1] and r["contested"] is True and r["disputed_by"] == [2], r
     else:
         assert h["contested"] is False and h["signed_by"] == [0, 1], h  # the host's own story
+
+
+def test_44_5_asking_again_to_hand_a_stalled_seat_over_changes_nothing(lab_factory: Any) -> None:
+    lab: NetLab = lab_factory(3)
+    host = _host(lab, "--clock", "2,1,8")  # 2 s a move, 1 s of bank, 8 s of grace after a hand-over
+    presser = _join(lab, 1, "--hand-over-every", "0.5")
+    staller = _join(lab, 2, "--stall-from", "20")
+    h, p = _last(host, lab, "host"), _last(presser, lab, "peer1")
+    lab.kill(staller)  # a modified client waiting on a move it never makes: it need not end
+    accepted = lab.stderr("host").count("hands the seat to a bot until they return")
+    print(f"{p['asked']} hand-overs asked over {p['asked_for']} s; {accepted} accepted; {h['outcome']}")
+    assert h["forfeit"] == [2] and "handed to a bot by another player" in h["outcome"], h
+    assert accepted == 1, lab.stderr("host")[-3000:]  # the later requests change nothing
+    assert p["asked"] >= 10, p  # it kept asking, every half second, until the forfeit
+    # From the first request to the verdict: the grace (8 s) and the answers, never a fresh grace.
+    assert p["asked_for"] <= 8 + 6, p

@@ -9,6 +9,11 @@ hostile host or its accomplice would change it:
 - ``--accuse SEAT`` (host): from ply 30 the host's own move never comes, every seat waits on it, and the
   host proposes SEAT's forfeit (struck out, it says) although SEAT sent every message it owed.
 - ``--deaf`` (host, with --accuse): the host takes no answer but its accomplice's and ends at once.
+- ``--clock TURN,BANK,GRACE`` (host): a short turn timer, bank and hand-over grace (normal clock).
+- ``--stall-from PLY`` (join): from PLY its own moves never come (a modified client: its bot never
+  plays either).
+- ``--hand-over-every S`` (join): asks every S seconds for any seat out of time by its clock to be
+  handed to a bot (Ctrl+O held down), and counts the answers.
 - ``--return-wait S`` (host): seconds an away seat has to come back (FAIR_RETURN_WAIT, 120 s) so a
   test need not wait two minutes.
 - ``--leave-on-turn PLY`` (join): once its own move is awaited at PLY or later, the process closes its
@@ -34,6 +39,7 @@ from coldwater.net import messages as m
 from coldwater.net.lan import join_table, open_table
 from coldwater.net.session import Result, bot_chooser
 from coldwater.net.session import forfeit as ff
+from coldwater.net.transport import Refusal
 
 CROWN = games.get("crown")
 
@@ -68,6 +74,10 @@ async def _host(ns: argparse.Namespace) -> int:
         advertise=False,
     )
     fh = host.fair_host
+    if ns.clock:
+        turn, bank, grace = (int(x) for x in ns.clock.split(","))
+        host.set_turn_timer(turn, bank=bank, strict=False)
+        fh.act_grace = float(grace)
     if ns.return_wait is not None:
         fh.return_wait = ns.return_wait
     if ns.accuse is not None:
@@ -101,7 +111,16 @@ async def _host(ns: argparse.Namespace) -> int:
 
 
 async def _join(ns: argparse.Namespace) -> int:
-    peer = await join_table(ns.target, name=f"p{os.getpid() % 1000}", chooser=lambda g: bot_chooser(g), game=CROWN)
+    for _ in range(100):  # the host's process may still be starting (slow on a loaded machine)
+        try:
+            peer = await join_table(
+                ns.target, name=f"p{os.getpid() % 1000}", chooser=lambda g: bot_chooser(g), game=CROWN
+            )
+            break
+        except (Refusal, OSError):
+            await asyncio.sleep(0.3)
+    else:
+        raise SystemExit("verdictplay: no table at " + ns.target)
     fp = peer.fair_peer
     marks: dict[str, float] = {}
     if ns.accomplice:
@@ -129,8 +148,32 @@ async def _join(ns: argparse.Namespace) -> int:
             return await orig(view)
 
         fp.choose = choose  # type: ignore[method-assign]
+    if ns.stall_from is not None:
+        never: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        bot = bot_chooser(CROWN)
+
+        async def stall(view: Any, seat: int) -> Any:
+            if view.ply >= ns.stall_from:
+                return await never
+            return await bot(view, seat)
+
+        peer.chooser = stall
+    asked: list[float] = []
+    if ns.hand_over_every:
+
+        async def press() -> None:
+            while True:
+                await asyncio.sleep(ns.hand_over_every)
+                c = peer.clock
+                if c.running and c.seat != peer.seat and peer.hand_over(c.seat) is None:
+                    asked.append(time.monotonic())
+
+        presser = asyncio.ensure_future(press())
     res = await peer.run()
-    _line(res, "peer")
+    if ns.hand_over_every:
+        presser.cancel()
+    extra = {"asked": len(asked), "asked_for": round(asked[-1] - asked[0], 1) if asked else 0.0}
+    _line(res, "peer", **extra)
     return 0
 
 
@@ -142,11 +185,14 @@ def main(argv: list[str]) -> int:
     h.add_argument("--accuse", type=int)
     h.add_argument("--deaf", action="store_true")
     h.add_argument("--return-wait", type=float)
+    h.add_argument("--clock")
     j = sub.add_parser("join")
     j.add_argument("target")
     j.add_argument("--leave-on-turn", type=int)
     j.add_argument("--slow-answer", type=float, default=0.0)
     j.add_argument("--accomplice", action="store_true")
+    j.add_argument("--stall-from", type=int)
+    j.add_argument("--hand-over-every", type=float, default=0.0)
     ns = p.parse_args(argv)
 
     async def go() -> int:
