@@ -489,11 +489,39 @@ def encode(msg: msgspec.Struct) -> bytes:
     return _enc.encode(msg)
 
 
+MAX_DEPTH = 8
+"""How deep a free-form field (a table's options) may nest: a game's options are flat (a name to a number,
+a word or a short list); 5,000 levels deep is an attack on the decoder, refused with a sentence."""
+
+
+def _too_deep(value: Any) -> bool:
+    """Whether `value` nests deeper than MAX_DEPTH (walked without recursion)."""
+    todo: list[tuple[Any, int]] = [(value, 0)]
+    while todo:
+        v, depth = todo.pop()
+        if depth > MAX_DEPTH:
+            return True
+        if isinstance(v, dict):
+            todo.extend((x, depth + 1) for x in v.values())
+        elif isinstance(v, list | tuple):
+            todo.extend((x, depth + 1) for x in v)
+    return False
+
+
 def decode(data: bytes) -> Message:
+    """One application message, or :class:`BadMessage` with a sentence for the person: never another
+    exception (a message nested past the decoder's recursion limit included), so nothing a table or a
+    seat sends can crash the process that reads it."""
     try:
-        return _dec_msg.decode(data)
+        msg = _dec_msg.decode(data)
     except (msgspec.DecodeError, msgspec.ValidationError) as e:
         raise BadMessage(f"malformed message: {e}") from None
+    except RecursionError:
+        raise BadMessage("malformed message: nested too deep to read") from None
+    table = getattr(msg, "table", None)
+    if isinstance(table, TableInfo) and _too_deep(table.options):
+        raise BadMessage(f"malformed message: the table's options nest more than {MAX_DEPTH} deep")
+    return msg
 
 
 def decode_handshake(data: bytes) -> HandshakeMessage:
@@ -501,3 +529,5 @@ def decode_handshake(data: bytes) -> HandshakeMessage:
         return _dec_hs.decode(data)
     except (msgspec.DecodeError, msgspec.ValidationError) as e:
         raise BadMessage(f"malformed handshake message: {e}") from None
+    except RecursionError:
+        raise BadMessage("malformed handshake message: nested too deep to read") from None

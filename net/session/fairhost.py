@@ -49,6 +49,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("coldwater.net")
 
+RESEND_SLACK = 64
+"""Known messages a seat may send again on one connection beyond all it ever sent (a reconnect resends
+its own once, and a round's message may cross the host's copy)."""
+
 ACT_GRACE = 30.0
 """Seconds a connected seat's move may take at a fair table, once its bot is due to play it, before the
 seat forfeits: past its move's time and its bank at a strict table, past another player's hand-over at a
@@ -84,6 +88,8 @@ class FairHost:
         self.strip_timeout = STRIP_TIMEOUT
         self.act_grace = ACT_GRACE
         self.answer_by = ff.VERDICT_WAIT
+        self._resent: dict[int, tuple[Connection | None, int]] = {}
+        """Per seat: its connection and how many known messages it sent again on it (see on_fair)."""
         """Seconds a forfeit's proposal gives every seat to answer (stated in it; tests shorten it)."""
         self.return_wait = FAIR_RETURN_WAIT
         """At a fair table: seconds an away seat has to come back before a round waiting on it ends the game."""
@@ -294,6 +300,16 @@ class FairHost:
             return
         if drv is None or self.host.phase is not HostPhase.PLAYING:
             self.host.refuse(conn, "fair", "this table is not dealing with the fair dealer now")
+            return
+        if msg.seat == r.seat and drv.known(msg):
+            # Sent again (a reconnect resends everything once, and the others have it): checked before
+            # the signature, so copies cost no verification; past once what the seat ever sent on one
+            # connection, each copy is refused, a strike (a seat replaying its own messages is struck).
+            last, n = self._resent.get(r.seat, (None, 0))
+            n = n + 1 if last is conn else 1
+            self._resent[r.seat] = (conn, n)
+            if n > self.relayed.held(r.seat)[0] + RESEND_SLACK:
+                self.host.refuse(conn, "fair", f"a known {msg.kind} message sent again ({n} copies on one connection)")
             return
         why = drv.check(msg) if msg.seat == r.seat else f"seat {r.seat + 1} sent a message as seat {msg.seat + 1}"
         if why is None and msg.kind in ("verdict", "dispute"):
