@@ -42,7 +42,7 @@ from .. import fairplay as fp
 from .. import messages as m
 from ..admission import Guard, Listener, listen
 from ..fairdeal.seat import WIRED
-from ..identity import Identity
+from ..identity import Identity, fingerprint
 from ..play.table import Seat, SeatKind, Table
 from ..transport import Connection
 from .beacons import Beacons
@@ -195,6 +195,7 @@ class TableHost(Emitter[Event]):
         )
         """Caps unfinished handshakes and throttles passphrase guesses (admission.Guard); after a failover,
         the guard of the listener that hands connections to this host."""
+        self.guard.seated = self._seated_key
         self.advertiser: Advertiser | None = None
         """A discovery.Advertiser to withdraw when the table closes (set by :meth:`announcement`)."""
         self.external_listener = handover is not None
@@ -450,6 +451,13 @@ class TableHost(Emitter[Event]):
         advertise_watchers(self, adv)
         self.advertiser = adv
         return adv
+
+    def _seated_key(self, key: bytes) -> bool:
+        """Whether `key` sits at this table (a seat coming back) or a seat is reserved for it: the guessing
+        limit never refuses such a key (admission.Guard.trusted)."""
+        if any(r.key == key for r in self.remotes.values()):
+            return True
+        return fingerprint(key).lower() in {fp.lower() for fp in self.reserved.values()}
 
     def lobby(self) -> list[m.SeatInfo]:
         """Every seat as the peers are shown it (seating.py)."""
