@@ -108,6 +108,10 @@ class FairHost:
         """Each seat's signature over :attr:`forfeit` (this process's seats' among them)."""
         self.disputes: list[str] = []
         """Seats that answered the forfeit with why they cannot sign it."""
+        self.proposal: m.Fair | None = None
+        """The signed message of :attr:`forfeit`, as sent."""
+        self.verdict_record: ff.VerdictRecord | None = None
+        """The game ended by forfeit, as this host keeps it (forfeit.VerdictRecord), once it ended."""
         self._saver: Saver | None = None
         self.resuming = False
         """A peer took this fair table over: no lobby, no round; its rounds go on (a handover's driver)."""
@@ -611,6 +615,7 @@ class FairHost:
         by = drv.fs.seat if self.host.host_seat < 0 and drv.fs.seat is not None else self.host.host_seat
         sig = self.host.identity.sign(fair_message(self.host.joint, "forfeit", ply, "", by, body, digest))
         proposal = m.Fair(kind="forfeit", ply=ply, seat=by, body=body, sig=sig, digest=digest)
+        self.proposal = proposal
         self.fair_log.append(proposal)
         text = f"the game ends: {ff.outcome(f)}"
         log.warning("%s", text)
@@ -641,6 +646,21 @@ class FairHost:
         j = ff.judge(f, self.verdicts, self.host.joint, keys, self.host.info.players)
         names = {s.seat: s.name for s in self.host.lobby()}
         verdict = ff.standings_text(f, names)
+        if self.proposal is not None and self.record is not None:
+            self.verdict_record = ff.make_record(
+                game=self.host.game.name,
+                table=self.host.name,
+                players=self.host.info.players,
+                seat=self.host.host_seat,
+                joint=self.host.joint,
+                keys=keys,
+                proposer=self.host.identity.public,
+                names=names,
+                proposal=self.proposal,
+                answers=self.verdicts,
+                messages=self.record.messages(),
+                steps=self.host.steps,
+            )
         problems = [*self.host.problems, *self.disputes, f"the verdict is {ff.verdict_text(j)}"]
         for d in local:
             d.fail(FairDealError(ff.outcome(f), f.seats))

@@ -67,6 +67,10 @@ class FairPeer:
         """Every seat's verdict or dispute over it, ours among them."""
         self._answered = False
         self._verdict_done = False
+        self._proposer = b""
+        """The key that signed the proposal (the host's)."""
+        self.verdict_record: ff.VerdictRecord | None = None
+        """The game ended by forfeit, as this seat keeps it (forfeit.VerdictRecord), once it ended."""
 
     def begin(self, msg: m.Begin) -> None:
         """The seed round is done: this seat's rounds start from the joint seed."""
@@ -191,13 +195,16 @@ class FairPeer:
         ):
             if msg.seat >= 0:
                 ok = drv.check(msg) is None  # signed by the host's seat (or a bot seat it runs)
+                host_key = c.keys.get(msg.seat, b"")
             else:  # a host with no seat in its process signs as itself, with the key its channel proved
                 signed = fair_message(c.joint, msg.kind, msg.ply, msg.ref, msg.seat, msg.body, msg.digest)
                 ok = c.conn is not None and verify(c.conn.peer_key, msg.sig, signed)
+                host_key = c.conn.peer_key if c.conn is not None else b""
             if ok and msg.kind == "forfeit":
                 f = ff.decode(msg.body)
                 if f is not None and self._forfeit is None:
                     self._forfeit = (f, msg)
+                    self._proposer = host_key
                     c.problem(f"the host proposes: {ff.outcome(f)}")
                     loop = asyncio.get_running_loop()
                     # Our answer at the latest half-way to the host's stated deadline (a seat behind takes
@@ -377,6 +384,21 @@ class FairPeer:
         j = ff.judge(f, self._answers, c.joint, c.keys, c.info.players)
         c.problem(f"the verdict is {ff.verdict_text(j)}")
         names = {s.seat: s.name for s in c.seats}
+        assert self.fair is not None
+        self.verdict_record = ff.make_record(
+            game=c.game.name,
+            table=c.info.name,
+            players=c.info.players,
+            seat=c.seat,
+            joint=c.joint,
+            keys=c.keys,
+            proposer=self._proposer,
+            names=names,
+            proposal=self._forfeit[1],
+            answers=self._answers,
+            messages=self.fair.messages(),
+            steps=c.steps,
+        )
         c.phase = PeerPhase.FINISHED
         c.result = Result(
             game=c.game.name,

@@ -268,3 +268,143 @@ def verdict_text(j: Judgement) -> str:
 def scores(f: Forfeit) -> dict[str, int]:
     """The standings as a Result's scores (the forfeiting seats keep their points but rank last)."""
     return dict(zip(f.labels, f.totals, strict=False))
+
+
+# ---- the record of a game ended by forfeit ------------------------------------------------------
+RECORD_KIND: Final = "coldwater-verdict"
+
+
+class VerdictRecord(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A game ended by forfeit, as one process kept it: everything `coldwater replay` needs to check it
+    again without trusting the process that wrote it (every signature, the position up to the forfeit,
+    the verdict). The hidden values stay hidden: no key was revealed, so none is in here."""
+
+    game: str
+    table: str
+    players: int
+    seat: int
+    """The seat of the process that kept it (-1: a host with no seat)."""
+    joint: bytes
+    """The table's joint seed: every signature is over it, so none is valid at another table."""
+    keys: dict[int, bytes]
+    """Every seat's identity key, as the table's Begin gave them."""
+    proposer: bytes
+    """The key that signed the proposal (the host's)."""
+    names: dict[int, str]
+    proposal: m.Fair
+    answers: list[m.Fair]
+    messages: list[m.Fair]
+    """Every round message this process held: each seat's own signed word, up to the forfeit."""
+    steps: list[m.Step] = []
+    """The public record, a step a ply, each with the public digest after it."""
+    kind: str = RECORD_KIND
+
+
+class RecordCheck(msgspec.Struct, frozen=True):
+    """What checking a :class:`VerdictRecord` found (:func:`check_record`)."""
+
+    forfeit: Forfeit | None
+    judgement: Judgement | None
+    signatures: int
+    """Signatures checked and found genuine (proposal, answers, round messages)."""
+    problems: list[str]
+
+
+def make_record(
+    *,
+    game: str,
+    table: str,
+    players: int,
+    seat: int,
+    joint: bytes,
+    keys: dict[int, bytes],
+    proposer: bytes,
+    names: dict[int, str],
+    proposal: m.Fair,
+    answers: Sequence[m.Fair],
+    messages: Sequence[m.Fair],
+    steps: Sequence[m.Step],
+) -> VerdictRecord:
+    return VerdictRecord(
+        game=game,
+        table=table,
+        players=players,
+        seat=seat,
+        joint=joint,
+        keys=dict(keys),
+        proposer=proposer,
+        names=dict(names),
+        proposal=proposal,
+        answers=list(answers),
+        messages=[x for x in messages if x.kind in ROUND_KINDS],
+        steps=[s for s in steps if s.ply <= proposal.ply],
+    )
+
+
+def dump_record(rec: VerdictRecord) -> bytes:
+    return msgspec.json.encode(rec)
+
+
+def load_record(raw: bytes) -> VerdictRecord | None:
+    """The verdict record in `raw`, or None when it is another kind of file (a game record, a save)."""
+    try:
+        head = msgspec.json.decode(raw, type=_Kind)
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+        return None
+    if head.kind != RECORD_KIND:
+        return None
+    try:
+        return msgspec.json.decode(raw, type=VerdictRecord)
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as e:
+        raise ValueError(f"a damaged verdict record: {e}") from None
+
+
+class _Kind(msgspec.Struct):
+    kind: str = ""
+
+
+def check_record(rec: VerdictRecord) -> RecordCheck:
+    """Check every signature in `rec`, the game up to the forfeit (every seat's signed digest of each
+    ply agrees, and so does the public record's), and read the verdict from the answers."""
+    problems: list[str] = []
+    good = 0
+    p = rec.proposal
+    signed = fair_message(rec.joint, p.kind, p.ply, p.ref, p.seat, p.body, p.digest)
+    if p.kind != "forfeit" or not verify(rec.proposer, p.sig, signed):
+        problems.append("the proposal is not signed by the host's key")
+    else:
+        good += 1
+    f = decode(p.body)
+    if f is None:
+        return RecordCheck(forfeit=None, judgement=None, signatures=good, problems=[*problems, "no forfeit in it"])
+    digests: dict[int, set[bytes]] = {}
+    for x in rec.messages:
+        key = rec.keys.get(x.seat)
+        if key is None or not verify(
+            key, x.sig, fair_message(rec.joint, x.kind, x.ply, x.ref, x.seat, x.body, x.digest)
+        ):
+            problems.append(f"a {x.kind} message of seat {x.seat + 1} at ply {x.ply} is not signed by that seat")
+            continue
+        good += 1
+        if x.digest:
+            digests.setdefault(x.ply, set()).add(x.digest)
+        if x.ply > f.ply:
+            problems.append(f"a {x.kind} message of seat {x.seat + 1} at ply {x.ply}, past the forfeit's ply {f.ply}")
+    for ply, ds in sorted(digests.items()):
+        if len(ds) > 1:
+            problems.append(f"the seats signed {len(ds)} different public positions at ply {ply}")
+    if p.digest and digests.get(f.ply, {p.digest}) != {p.digest}:
+        problems.append(f"the proposal's public position at ply {f.ply} is not the one the seats signed")
+    steps = {s.ply: s.digest for s in rec.steps}
+    if steps and steps.get(f.ply, p.digest) != p.digest:
+        problems.append(f"the public record's position at ply {f.ply} is not the proposal's")
+    for s_ply, d in steps.items():
+        if s_ply in digests and digests[s_ply] != {d}:
+            problems.append(f"the public record's position at ply {s_ply} is not the one the seats signed")
+    j = judge(f, rec.answers, rec.joint, rec.keys, rec.players)
+    good += len(j.signed_by) + len(j.disputed_by)
+    for a in rec.answers:
+        key = rec.keys.get(a.seat)
+        if key is None or not verify(key, a.sig, fair_message(rec.joint, a.kind, a.ply, "", a.seat, a.body, a.digest)):
+            problems.append(f"an answer of seat {a.seat + 1} is not signed by that seat")
+    return RecordCheck(forfeit=f, judgement=j, signatures=good, problems=problems)

@@ -60,6 +60,7 @@ from .events import (
 from .failover import Handover, Takeover
 from .fairhost import FairHost
 from .fairtable import FairDriver
+from .forfeit import VerdictRecord
 from .hostcore import HostPhase, Remote
 from .persist import HostTable, safe_name
 from .relay import Relay
@@ -816,6 +817,10 @@ class TableHost(Emitter[Event]):
         """Wait a while for the signed final digest of every seat in `waiting` still present, then send them all
         (ending.py)."""
         await self.ending.relay_finals(waiting)
+
+    def verdict_record(self) -> VerdictRecord | None:
+        """A game ended by forfeit, as this host keeps it (forfeit.VerdictRecord); None otherwise."""
+        return self.fair_host.verdict_record
 
     def full_record(self, meta: dict[str, str] | None = None) -> record.GameRecord | None:
         """At a fair-dealer table, the whole game as this host's seat's audit replayed it, once

@@ -66,6 +66,7 @@ from .events import (
 )
 from .fairpeer import FairPeer, restore_fair
 from .fairtable import FairDriver, autoplay_message
+from .forfeit import VerdictRecord
 from .host import JOIN_TIMEOUT, TableHost, fp_pass_key
 from .hostlink import heartbeat
 from .joining import connect_to_table, rematch_refusal
@@ -645,6 +646,13 @@ class TablePeer(Emitter[Event]):
         else:
             self.rematch_port = msg.port
             self.emit(RematchOffered(msg.port))
+
+    def verdict_record(self) -> VerdictRecord | None:
+        """A game ended by forfeit, as this seat keeps it (forfeit.VerdictRecord); None otherwise (a seat
+        that took over as host keeps the one its host's part made)."""
+        if self.takeover is not None and self.takeover.verdict_record() is not None:
+            return self.takeover.verdict_record()
+        return self.fair_peer.verdict_record
 
     def full_record(self, meta: dict[str, str] | None = None) -> GameRecord | None:
         """The whole game, every sealed value in it, as a record the replay viewer and the end

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 import time
 from typing import Any
 
@@ -38,6 +39,13 @@ def _last(p: subprocess.Popen[str], lab: NetLab, name: str) -> dict[str, Any]:
     lines = [ln for ln in out.splitlines() if ln.strip()]
     assert lines, f"{name}: no result (rc {p.returncode}); stderr:\n{lab.stderr(name)[-3000:]}"
     return dict(json.loads(lines[-1]))
+
+
+def _replay(path: str) -> subprocess.CompletedProcess[str]:
+    assert path, "no record kept"
+    return subprocess.run(
+        [sys.executable, "-m", "coldwater", "replay", path], capture_output=True, text=True, timeout=60
+    )
 
 
 def _host(lab: NetLab, *extra: str) -> subprocess.Popen[str]:
@@ -64,6 +72,11 @@ def test_44_1_a_rage_quit_on_its_own_turn_ends_in_a_verdict_the_others_sign(lab_
         assert r["contested"] is False and r["disputed_by"] == [], r
         assert "(forfeits)" in r["verdict"].rsplit(", ", 1)[-1], r["verdict"]  # the forfeiting seat last
     assert "still has" not in lab.stderr("peer1"), lab.stderr("peer1")[-2000:]  # no clock claim weighed
+    # Each process kept the game as a record, which `coldwater replay` checks: agreed.
+    for r in res:
+        out = _replay(r["record"])
+        assert out.returncode == 0 and "verdict: agreed (signed by seat(s) 1, 2)" in out.stdout, out
+        assert "seat 3 forfeits" in out.stdout and "(gone)" in out.stdout, out.stdout
 
 
 def test_44_2_an_answer_8_s_after_the_proposal_is_taken_and_counted(lab_factory: Any) -> None:
@@ -91,6 +104,8 @@ def test_44_3_a_host_and_an_accomplice_cannot_make_an_honest_seats_forfeit_agree
     # 2 of 3 signed (every seat but the accused) and still not agreed: the accused's own word is on record.
     assert v["contested"] is True and 2 in v["disputed_by"], v
     assert any("answered with their own signed messages" in p for p in v["problems"]), v["problems"]
+    out = _replay(v["record"])  # the victim's own record, checked again: contested, whatever the host says
+    assert out.returncode == 0 and "verdict: contested" in out.stdout, out
     if not deaf:
         for r in (h, a):
             assert r["signed_by"] == [0, 1] and r["contested"] is True and r["disputed_by"] == [2], r

@@ -36,6 +36,7 @@ from typing import Any
 
 from coldwater.core import games
 from coldwater.net import messages as m
+from coldwater.net.cli import keep_record
 from coldwater.net.lan import join_table, open_table
 from coldwater.net.session import Result, bot_chooser
 from coldwater.net.session import forfeit as ff
@@ -106,7 +107,7 @@ async def _host(ns: argparse.Namespace) -> int:
             fh.answer_by = 3
     t0 = time.monotonic()
     res = await host.run()
-    _line(res, "host", took=round(time.monotonic() - t0, 1))
+    _line(res, "host", took=round(time.monotonic() - t0, 1), record=keep_record(res, host))
     return 0
 
 
@@ -173,7 +174,7 @@ async def _join(ns: argparse.Namespace) -> int:
     if ns.hand_over_every:
         presser.cancel()
     extra = {"asked": len(asked), "asked_for": round(asked[-1] - asked[0], 1) if asked else 0.0}
-    _line(res, "peer", **extra)
+    _line(res, "peer", record=keep_record(res, peer), **extra)
     return 0
 
 
