@@ -116,6 +116,14 @@ def host_parser() -> argparse.ArgumentParser:
         help="seconds each seat may spend past the turn timer over the whole game (default 300)",
     )
     p.add_argument(
+        "--game-time",
+        type=int,
+        default=None,
+        metavar="S",
+        help="seconds each seat may think over the whole game, every move counted (default 5400, 90 minutes; "
+        "0 for no such limit); spent, the seat is out of time",
+    )
+    p.add_argument(
         "--strict-clock",
         action="store_true",
         help="a bot plays a seat as soon as its time is out, even while its player is connected",
@@ -125,9 +133,10 @@ def host_parser() -> argparse.ArgumentParser:
 
 
 def set_clock(host: TableHost, ns: argparse.Namespace) -> None:
-    """The table's clock as `--turn-timer`, `--time-bank` and `--strict-clock` say (ValueError if wrong)."""
+    """The table's clock as `--turn-timer`, `--time-bank`, `--game-time` and `--strict-clock` say
+    (ValueError if wrong)."""
     turn = host.info.turn if ns.turn_timer is None else ns.turn_timer
-    host.set_turn_timer(turn, bank=ns.time_bank, strict=True if ns.strict_clock else None)
+    host.set_turn_timer(turn, bank=ns.time_bank, strict=True if ns.strict_clock else None, game_time=ns.game_time)
 
 
 def join_parser() -> argparse.ArgumentParser:
@@ -321,7 +330,7 @@ async def _host(game: Game[Any, Any], ns: argparse.Namespace) -> int:
     except (ValueError, OSError) as e:
         print(f"coldwater: {e}", file=sys.stderr)
         return 2
-    if ns.turn_timer is not None or ns.time_bank is not None or ns.strict_clock:
+    if ns.turn_timer is not None or ns.time_bank is not None or ns.strict_clock or ns.game_time is not None:
         try:
             set_clock(host, ns)
         except ValueError as e:
@@ -332,7 +341,8 @@ async def _host(game: Game[Any, Any], ns: argparse.Namespace) -> int:
         "table %r listening on port %d (turn timer %s; %s)",
         host.name,
         host.port,
-        f"{host.info.turn} s, bank {host.info.bank} s{', strict' if host.info.strict else ''}"
+        f"{host.info.turn} s, bank {host.info.bank} s, game {host.info.game_time} s"
+        f"{', strict' if host.info.strict else ''}"
         if host.info.turn
         else "off",
         m.build_label(),

@@ -26,7 +26,7 @@ from .play import paths
 from .session import Chooser, PeerSave, TableHost, TablePeer, WrongTable, _safe
 from .session.host import TURN_TIMER
 from .session.spectators import WATCHERS
-from .session.turnclock import TIME_BANK
+from .session.turnclock import GAME_TIME, TIME_BANK
 from .session.watcher import TableWatcher
 from .transport import HostCheck, HostKeyMismatch, PassphraseNeeded, Refusal, expect_key, probe
 
@@ -77,6 +77,7 @@ async def open_table(
     time_bank: int = TIME_BANK,
     strict_clock: bool = False,
     hints: bool = False,
+    game_time: int = GAME_TIME,
 ) -> TableHost:
     """A listening (and, unless `advertise` is False, advertised) table; then ``await host.run()``.
 
@@ -87,8 +88,9 @@ async def open_table(
     (the default) gives the game its :func:`default_dealer`. `turn_timer`: seconds a seat has for
     each move before its `time_bank` (seconds for the game) drains (0: no clock); `strict_clock`:
     a bot plays a seat out of time at once, else only an absent one's (docs/lan.md, "The turn
-    clock"). `hints`: every seat may ask for the coach's hint (announced in the table's info, so
-    the lobby and the record say so). A `name` or `host_name` that breaks
+    clock"); `game_time`: each seat's whole time for the game, every move counted (0: no such
+    limit; spent, the seat is out of time). `hints`: every seat may ask for the coach's hint
+    (announced in the table's info, so the lobby and the record say so). A `name` or `host_name` that breaks
     the name rule (net/names.py) raises :class:`~coldwater.net.names.BadName` before anything listens.
     """
     name = check_name(name)
@@ -97,6 +99,8 @@ async def open_table(
         raise ValueError(f"the turn timer is 0 (no clock) to 3600 seconds, not {turn_timer}")
     if not 0 <= time_bank <= 36000:
         raise ValueError(f"the time bank is 0 to 36000 seconds, not {time_bank}")
+    if not 0 <= game_time <= 7 * 86400:
+        raise ValueError(f"the game time is 0 (no limit) to {7 * 86400} seconds, not {game_time}")
     if isinstance(game, str):
         game = games.get(game)
     host = TableHost(
@@ -117,6 +121,7 @@ async def open_table(
         turn_timer=turn_timer,
         time_bank=time_bank,
         strict_clock=strict_clock,
+        game_time=game_time,
     )
     host.info.hints = hints  # (set here, not in TableHost: it is only announced, the host enforces nothing)
     await host.listen()
@@ -329,7 +334,7 @@ async def open_rematch(old: TableHost, *, advertise: bool | None = None) -> Tabl
         new = await open_table(old.game, port=old.port, **kwargs)
     except OSError:
         new = await open_table(old.game, port=0, **kwargs)  # the old port is taken after all: any port
-    new.set_turn_timer(info.turn, bank=info.bank, strict=info.strict)
+    new.set_turn_timer(info.turn, bank=info.bank, strict=info.strict, game_time=info.game_time)
     old.offer_rematch(new.port)
     return new
 

@@ -25,7 +25,7 @@ from coldwater import __version__
 # v7: the turn timer at fair-dealer tables (AutoPlay: a seat's own process says its bot plays the seat).
 # v8: a time bank and a strict clock (TableInfo.bank, .strict; HandOver: a seat out of time goes to a bot).
 # v9: a forfeit is a verdict with both sides (forfeit.Forfeit.cause/.answer_by, a Dispute with the
-#     accused's own messages), a game clock (TableInfo.game).
+#     accused's own messages), a game clock (TableInfo.game_time).
 PROTOCOL = 9
 SERVICE = "_coldwater._tcp.local."
 
@@ -130,6 +130,9 @@ class TableInfo(msgspec.Struct, omit_defaults=True):
     """Seconds a seat has for each move before its time bank starts to drain (0: no clock)."""
     bank: Annotated[int, msgspec.Meta(ge=0, le=36000)] = 0
     """Seconds each seat may spend past `turn` over the whole game (net/session/turnclock.py)."""
+    game_time: Annotated[int, msgspec.Meta(ge=0, le=7 * 86400)] = 0
+    """Seconds each seat may think over the whole game, every move counted (0: no such limit); spent,
+    the seat is out of time as when its move's time and its bank are (turnclock.py)."""
     strict: bool = False
     """A strict clock: a bot plays a seat at once when its time is out, present or not. Otherwise only
     an absent seat's is; a present one is announced out of time and the others may hand it to a bot."""

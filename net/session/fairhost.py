@@ -467,6 +467,11 @@ class FairHost:
                 over = quiet - turn - max(clock.bank_left(now, s) for s in seats)
             if over < self.act_grace:
                 return ""
+            game = self.host.info.game_time
+            if game and clock.seat in seats and clock.game_left(now) <= 0:
+                return (
+                    f"used its whole time for the game ({game} s) and did not move within {self.act_grace:.0f} s more"
+                )
             return (
                 f"did not move within the turn timer ({turn} s), the time bank ({self.host.info.bank} s) and "
                 f"{self.act_grace:.0f} s more"

@@ -71,7 +71,7 @@ from .seedround import MAX_ROUNDS as MAX_ROUNDS
 from .seedround import Seeding
 from .spectators import MAX_WATCHERS, WATCHERS, Spectators, advertise_watchers
 from .standin import StandIn
-from .turnclock import TIME_BANK, TurnClock
+from .turnclock import GAME_TIME, TIME_BANK, TurnClock
 
 if TYPE_CHECKING:
     from ..discovery import Advertiser
@@ -130,6 +130,7 @@ class TableHost(Emitter[Event]):
         time_bank: int = TIME_BANK,
         strict_clock: bool = False,
         handover: Handover | None = None,
+        game_time: int = GAME_TIME,
     ) -> None:
         """`handover`: this host is a peer's that takes over after the old host went away
         (:meth:`from_handover` builds it); each piece of the host takes its part of it here."""
@@ -170,6 +171,7 @@ class TableHost(Emitter[Event]):
             options=self.options,
             turn=turn_timer,
             bank=time_bank,
+            game_time=game_time,
             strict=strict_clock,
             # A fair table needs no escrow (no one holds the deal): one remote seat can take over.
             failover=remote_count >= (fp.MIN_HOLDERS if fp.has_sealed_values(game) and dealer != "fair" else 1),
@@ -177,7 +179,7 @@ class TableHost(Emitter[Event]):
             dealer="fair" if dealer == "fair" else "committed",
         )
         self.host_seat = seats.index("host") if "host" in seats else -1
-        self.clock = TurnClock(turn_timer, time_bank, len(seats))
+        self.clock = TurnClock(turn_timer, time_bank, len(seats), game_time)
         """The seat to move's time and every seat's bank, as this host measures them (turnclock.py)."""
         self.host_name = host_name
         self.chooser = chooser
@@ -275,6 +277,8 @@ class TableHost(Emitter[Event]):
         # Each seat's bank as this peer last measured it: a new host is no way to a fresh bank.
         if len(save.banks) == len(self.clock.banks):
             self.clock.banks = [min(max(0.0, b), float(save.table.bank)) for b in save.banks]
+        if len(save.used) == len(self.clock.used):
+            self.clock.used = [max(0.0, u) for u in save.used]
         self.joint = save.joint
         self.commits, self.reveals = dict(save.commits), dict(save.reveals)
         self.host_seat = self.beacon_id = save.seat
@@ -338,6 +342,7 @@ class TableHost(Emitter[Event]):
             time_bank=table.bank,
             strict_clock=table.strict,
             handover=handover,
+            game_time=table.game_time,
         )
 
     # ---- public API ------------------------------------------------------------
@@ -446,6 +451,7 @@ class TableHost(Emitter[Event]):
             seats=info.players,
             turn=info.turn,
             strict=info.strict,
+            game_time=info.game_time,
             hints=info.hints,
         )
         self.on_seats_changed(adv.update_soon)
@@ -470,20 +476,24 @@ class TableHost(Emitter[Event]):
         self.port = self.server.port
         return self.port
 
-    def set_turn_timer(self, seconds: int, *, bank: int | None = None, strict: bool | None = None) -> None:
-        """Seconds a seat has for each move (0: no clock), its time bank for the game and whether the clock
-        is strict (None: unchanged); before the game starts (it travels in the table info)."""
-        if seconds < 0 or (bank is not None and bank < 0):
-            raise ValueError("the turn timer and the time bank are numbers of seconds, 0 for none")
+    def set_turn_timer(
+        self, seconds: int, *, bank: int | None = None, strict: bool | None = None, game_time: int | None = None
+    ) -> None:
+        """Seconds a seat has for each move (0: no clock), its time bank for the game, whether the clock
+        is strict and each seat's whole time for the game (None: unchanged); before the game starts (it
+        travels in the table info)."""
+        if seconds < 0 or (bank is not None and bank < 0) or (game_time is not None and game_time < 0):
+            raise ValueError("the turn timer, the time bank and the game time are numbers of seconds, 0 for none")
         self.info = msgspec.structs.replace(
             self.info,
             turn=seconds,
             bank=self.info.bank if bank is None else bank,
             strict=self.info.strict if strict is None else strict,
+            game_time=self.info.game_time if game_time is None else game_time,
         )
-        self.clock = TurnClock(self.info.turn, self.info.bank, self.info.players)
+        self.clock = TurnClock(self.info.turn, self.info.bank, self.info.players, self.info.game_time)
         if self.advertiser is not None:
-            self.advertiser.set_clock_soon(self.info.turn, self.info.strict)
+            self.advertiser.set_clock_soon(self.info.turn, self.info.strict, self.info.game_time)
 
     def hand_over(self, seat: int, by: int = -1, conn: Connection | None = None) -> str | None:
         """Hand `seat`, out of time, to a bot, asked by seat `by` (-1: the host's person); returns why not

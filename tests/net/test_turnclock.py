@@ -81,6 +81,23 @@ def test_the_figures_read_the_same_at_every_process_within_the_network_delay() -
     assert host.out(70.0) and not peer.out(70.0) and peer.out(70.2)
 
 
+def test_the_game_time_counts_every_second_and_ends_a_seat_that_always_moves_in_time() -> None:
+    """Issue 44, break 6: 2:59 a move on a 3:00 timer never touches the bank, but the game clock counts it."""
+    c = TurnClock(180, 300, 3, game=600)
+    t = 0.0
+    for ply in range(0, 9, 3):  # seat 0 moves at 2:59 three times; seats 1 and 2 at once
+        c.at(ply, 0, t)
+        t += 179
+        c.at(ply + 1, 1, t)
+        c.at(ply + 2, 2, t)
+    assert c.banks[0] == 300 and c.used[0] == 3 * 179
+    c.at(9, 0, t)
+    assert c.game_left(t) == 600 - 537 and c.left(t) == 63  # the game's time, not the move's 180 s
+    assert not c.out(t + 62) and c.out(t + 63) and c.over_by(t + 70) == 7
+    assert c.text(t + 10) == "game 0:53"
+    assert TurnClock(180, 300, 3).game_left(0.0) == float("inf")  # 0: no such limit
+
+
 def test_fmt() -> None:
     assert [fmt(x) for x in (0, -3, 0.01, 59.2, 60, 61, 3600)] == [
         "0:00",

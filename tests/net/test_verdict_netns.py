@@ -8,6 +8,8 @@ processes in network namespaces (netlab.py) and one changed host or seat (verdic
 3. A host and one accomplice cannot make an honest seat's forfeit *agreed*: the accused answers with
    its own signed word, and the verdict is contested in the accused's own record, and, when the host
    relays the answer (its own code does), in every record.
+6. A slow player cannot stretch a game without limit: a seat that always moves just within the turn
+   timer spends its whole time for the game (the chess clock) and is out of time.
 5. Asking again and again to hand a stalled seat to a bot keeps it alive no longer: one grace per
    out-of-time spell (it used to restart with every request: 25 hand-overs, no forfeit in 148 s).
 """
@@ -127,3 +129,18 @@ def test_44_5_asking_again_to_hand_a_stalled_seat_over_changes_nothing(lab_facto
     assert p["asked"] >= 10, p  # it kept asking, every half second, until the forfeit
     # From the first request to the verdict: the grace (8 s) and the answers, never a fresh grace.
     assert p["asked_for"] <= 8 + 6, p
+
+
+def test_44_6_a_seat_always_moving_just_within_the_timer_runs_out_of_its_game_time(lab_factory: Any) -> None:
+    lab: NetLab = lab_factory(3)
+    # 4 s a move, no bank, 12 s for each seat's whole game, strict: out of time, the seat's own bot plays.
+    host = _host(lab, "--clock", "4,0,3", "--game-time", "12", "--strict")
+    honest = _join(lab, 1)
+    slow = _join(lab, 2, "--slow-person", "3")  # 3 s a move: never late by the turn timer alone
+    h, p, s = _last(host, lab, "host"), _last(honest, lab, "peer1"), _last(slow, lab, "peer2")
+    print(f"the slow person made {s['moved']} moves in person; the game took {h['took']} s")
+    assert not h["forfeit"] and h["audit_ok"], h
+    assert s["audit_ok"] and p["audit_ok"] and s["digest"] == p["digest"], (s, p)
+    # 12 s of thinking at 3 s a move: four moves in person, then its own app's bot plays at once.
+    assert 2 <= s["moved"] <= 5, s
+    assert "(seat 3) did not move within 4 s" in lab.stderr("host"), lab.stderr("host")[-2000:]

@@ -9,7 +9,11 @@ hostile host or its accomplice would change it:
 - ``--accuse SEAT`` (host): from ply 30 the host's own move never comes, every seat waits on it, and the
   host proposes SEAT's forfeit (struck out, it says) although SEAT sent every message it owed.
 - ``--deaf`` (host, with --accuse): the host takes no answer but its accomplice's and ends at once.
-- ``--clock TURN,BANK,GRACE`` (host): a short turn timer, bank and hand-over grace (normal clock).
+- ``--clock TURN,BANK,GRACE`` (host): a short turn timer, bank and hand-over grace (normal clock;
+  ``--strict`` a strict one; ``--game-time S`` each seat's whole time for the game).
+- ``--slow-move S`` (join): each of its moves takes S seconds (a slow player, always within the timer).
+- ``--slow-person S`` (join): a person at the seat (the app's own stand-in and clock, unchanged), who
+  makes each move S seconds after it is asked, always within the timer.
 - ``--stall-from PLY`` (join): from PLY its own moves never come (a modified client: its bot never
   plays either).
 - ``--hand-over-every S`` (join): asks every S seconds for any seat out of time by its clock to be
@@ -77,7 +81,7 @@ async def _host(ns: argparse.Namespace) -> int:
     fh = host.fair_host
     if ns.clock:
         turn, bank, grace = (int(x) for x in ns.clock.split(","))
-        host.set_turn_timer(turn, bank=bank, strict=False)
+        host.set_turn_timer(turn, bank=bank, strict=ns.strict, game_time=ns.game_time)
         fh.act_grace = float(grace)
     if ns.return_wait is not None:
         fh.return_wait = ns.return_wait
@@ -149,16 +153,41 @@ async def _join(ns: argparse.Namespace) -> int:
             return await orig(view)
 
         fp.choose = choose  # type: ignore[method-assign]
-    if ns.stall_from is not None:
+    if ns.stall_from is not None or ns.slow_move:
         never: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         bot = bot_chooser(CROWN)
 
         async def stall(view: Any, seat: int) -> Any:
-            if view.ply >= ns.stall_from:
+            if ns.stall_from is not None and view.ply >= ns.stall_from:
                 return await never
+            if ns.slow_move:
+                await asyncio.sleep(ns.slow_move)  # always within the turn timer, never quick
             return await bot(view, seat)
 
         peer.chooser = stall
+    moved = [0]
+    if ns.slow_person:
+        peer.chooser = None  # a person: the app's own stand-in times the seat (fairpeer.drive)
+
+        async def person() -> None:
+            done = -1
+            while True:
+                await asyncio.sleep(0.05)
+                st = peer.state
+                if st is None or st.current != peer.seat or st.ply == done:
+                    continue
+                ply = st.ply
+                await asyncio.sleep(ns.slow_person)
+                st = peer.state
+                if st is None or st.ply != ply or st.current != peer.seat:
+                    done = ply  # its own bot played it meanwhile (out of time)
+                    continue
+                legal = st.legal()
+                peer.submit(legal[int.from_bytes(os.urandom(2), "big") % len(legal)])
+                moved[0] += 1
+                done = ply
+
+        thinker = asyncio.ensure_future(person())
     asked: list[float] = []
     if ns.hand_over_every:
 
@@ -173,7 +202,14 @@ async def _join(ns: argparse.Namespace) -> int:
     res = await peer.run()
     if ns.hand_over_every:
         presser.cancel()
-    extra = {"asked": len(asked), "asked_for": round(asked[-1] - asked[0], 1) if asked else 0.0}
+    if ns.slow_person:
+        thinker.cancel()
+    extra = {
+        "asked": len(asked),
+        "asked_for": round(asked[-1] - asked[0], 1) if asked else 0.0,
+        "moved": moved[0],
+        "digest": res.digest,
+    }
     _line(res, "peer", record=keep_record(res, peer), **extra)
     return 0
 
@@ -187,12 +223,16 @@ def main(argv: list[str]) -> int:
     h.add_argument("--deaf", action="store_true")
     h.add_argument("--return-wait", type=float)
     h.add_argument("--clock")
+    h.add_argument("--game-time", type=int, default=0)
+    h.add_argument("--strict", action="store_true")
     j = sub.add_parser("join")
     j.add_argument("target")
     j.add_argument("--leave-on-turn", type=int)
     j.add_argument("--slow-answer", type=float, default=0.0)
     j.add_argument("--accomplice", action="store_true")
     j.add_argument("--stall-from", type=int)
+    j.add_argument("--slow-move", type=float, default=0.0)
+    j.add_argument("--slow-person", type=float, default=0.0)
     j.add_argument("--hand-over-every", type=float, default=0.0)
     ns = p.parse_args(argv)
 

@@ -61,10 +61,20 @@ def clock_line(info: Any) -> str:
     if not turn:
         return "No clock: every player may think as long as they like."
     # One row at 80 columns.
-    line = f"Clock: {fmt(turn)} a move + {fmt(bank)} bank; "
+    game = int(getattr(info, "game_time", 0) or 0)
+    whole = f", {game_text(game)} a game" if game else ""
+    line = f"Clock: {fmt(turn)} a move + {fmt(bank)} bank{whole}; "
     if getattr(info, "strict", False):
-        return line + "strict: out of time, a bot plays."
-    return line + "out of time, others may hand it to a bot."
+        return line + "strict: out, a bot plays."
+    return line + "out: others hand it to a bot."
+
+
+def game_text(seconds: int) -> str:
+    """Each seat's whole time for the game, as a person says it: '90 min', '2 h', '2 h 15 min'."""
+    h, mins = divmod(max(0, seconds) // 60, 60)
+    if not h or (mins and h < 2):
+        return f"{h * 60 + mins} min"
+    return f"{h} h" + (f" {mins} min" if mins else "")
 
 
 def dealer_line(dealer: str, game: Game[Any, Any], seats: list[SeatInfo]) -> str:
