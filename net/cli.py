@@ -20,29 +20,23 @@ import asyncio
 import json
 import logging
 import sys
-import time
 from collections.abc import Iterable, Sequence
-from typing import Any, Protocol
+from typing import Any
 
 from coldwater import __version__
 from coldwater.core import games
-from coldwater.core.record import GameRecord
 from coldwater.core.state import Game, State
 
 from . import messages as m
 from .fairdeal.seat import WIRED
 from .fairplay import has_sealed_values
 from .known_hosts import normalise_fingerprint
-from .lan import join_table, open_table, watch_table
+from .lan import join_table, keep_record, open_table, watch_table
 from .names import PLAYER_NAME_BYTES, BadName, check_name
-from .play import paths, records
 from .play.cliargs import UsageError, fail, parse_options, parse_seats
-from .play.files import write_atomic
 from .play.paths import DataFolderBusy, DataLock
 from .session import Event, Result, TableHost, bot_chooser
 from .session.fairtable import FairDriver
-from .session.forfeit import VerdictRecord, dump_record
-from .session.persist import safe_name
 from .session.spectators import MAX_WATCHERS, WATCHERS
 from .transport import Refusal
 
@@ -198,42 +192,6 @@ def _status(res: Result) -> int:
     if res.audit_ok:
         return 0
     return 2 if res.forfeit and res.signed_by and not res.contested else 1
-
-
-class _Keeper(Protocol):
-    """A host or a seat after its game: what it can keep of it."""
-
-    def full_record(self, meta: dict[str, str] | None = None) -> GameRecord | None: ...
-
-    def verdict_record(self) -> VerdictRecord | None: ...
-
-
-def keep_record(res: Result, holder: _Keeper) -> str:
-    """Keep a finished or forfeited game in the data folder's records, as the app does (Replays lists
-    them, ``coldwater replay`` checks them): the whole game after an audited end, the verdict record
-    (every signature, the proposal and every answer) after a forfeit. Returns its path, '' for none."""
-    folder = paths.data_dir() / "records"
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    name = f"lan-{safe_name(res.table)}-{stamp}-seat{res.seat + 1}.json"
-    try:
-        if res.forfeit:
-            vr = holder.verdict_record()
-            if vr is None:
-                return ""
-            folder.mkdir(parents=True, exist_ok=True)
-            write_atomic(folder / name, dump_record(vr))
-            return str(folder / name)
-        if not res.audit_ok:
-            return ""
-        rec = holder.full_record({"table": res.table})
-        if rec is None:
-            return ""
-        folder.mkdir(parents=True, exist_ok=True)
-        records.save(rec, folder / name)
-        return str(folder / name)
-    except OSError as e:
-        log.warning("could not keep the game's record in %s: %s", folder, e)
-        return ""
 
 
 def _print_result(res: Result, extra: dict[str, Any]) -> None:

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from coldwater.core import games
+from coldwater.core.record import GameRecord
 from coldwater.core.state import Game
 
 from .discovery import Listing, TableBrowser
@@ -22,9 +24,13 @@ from .identity import Identity, fingerprint, load_or_create
 from .known_hosts import FILE as KNOWN_HOSTS_FILE
 from .known_hosts import KnownHosts, KnownHostsError, normalise_fingerprint
 from .names import PLAYER_NAME_BYTES, check_name
-from .play import paths
+from .play import paths, records
+from .play.files import write_atomic
 from .session import Chooser, PeerSave, TableHost, TablePeer, WrongTable, _safe
+from .session.events import Result
+from .session.forfeit import VerdictRecord, dump_record
 from .session.host import TURN_TIMER
+from .session.persist import safe_name
 from .session.spectators import WATCHERS
 from .session.turnclock import GAME_TIME, TIME_BANK
 from .session.watcher import TableWatcher
@@ -481,3 +487,39 @@ def _is_chooser(fn: Chooser | Callable[[Game[Any, Any]], Chooser]) -> TypeIs[Cho
         return len(inspect.signature(fn).parameters) == 2
     except (TypeError, ValueError):
         return False
+
+
+class _Keeper(Protocol):
+    """A host or a seat after its game: what it can keep of it."""
+
+    def full_record(self, meta: dict[str, str] | None = None) -> GameRecord | None: ...
+
+    def verdict_record(self) -> VerdictRecord | None: ...
+
+
+def keep_record(res: Result, holder: _Keeper) -> str:
+    """Keep a finished or forfeited game in the data folder's records, as the app does (Replays lists
+    them, ``coldwater replay`` checks them): the whole game after an audited end, the verdict record
+    (every signature, the proposal and every answer) after a forfeit. Returns its path, '' for none."""
+    folder = paths.data_dir() / "records"
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    name = f"lan-{safe_name(res.table)}-{stamp}-seat{res.seat + 1}.json"
+    try:
+        if res.forfeit:
+            vr = holder.verdict_record()
+            if vr is None:
+                return ""
+            folder.mkdir(parents=True, exist_ok=True)
+            write_atomic(folder / name, dump_record(vr))
+            return str(folder / name)
+        if not res.audit_ok:
+            return ""
+        rec = holder.full_record({"table": res.table})
+        if rec is None:
+            return ""
+        folder.mkdir(parents=True, exist_ok=True)
+        records.save(rec, folder / name)
+        return str(folder / name)
+    except OSError as e:
+        log.warning("could not keep the game's record in %s: %s", folder, e)
+        return ""

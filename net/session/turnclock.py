@@ -26,7 +26,7 @@ TIME_BANK: Final = 300
 
 GAME_TIME: Final = 5400
 """Seconds each seat may think over the whole game by default (90 minutes, a chess player's classical
-clock). A normal game is nowhere near it: a 3-seat Crown game of people thinking 10 s a decision uses
+clock). A normal game is nowhere near it: a 3-seat game of people thinking 10 s a decision uses
 ~20 minutes a seat; a seat moving at 2:59 every time meets it after ~30 decisions."""
 
 SLACK: Final = 3.0

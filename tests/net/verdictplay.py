@@ -40,8 +40,7 @@ from typing import Any
 
 from coldwater.core import games
 from coldwater.net import messages as m
-from coldwater.net.cli import keep_record
-from coldwater.net.lan import join_table, open_table
+from coldwater.net.lan import join_table, keep_record, open_table
 from coldwater.net.session import Result, bot_chooser
 from coldwater.net.session import forfeit as ff
 from coldwater.net.transport import Refusal

@@ -20,6 +20,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Footer, Input, Static
 
+from coldwater.net import keep_record
 from coldwater.net.names import shown, shown_player
 from coldwater.net.session.turnclock import fmt
 from coldwater.tui import keymap
@@ -385,8 +386,15 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
             elif event.result.forfeit:
                 res = event.result
                 signed = ", ".join(str(x + 1) for x in res.signed_by) or "none"
+                holder = self.host or self.peer
+                # Kept like every finished game (the end screen keeps an audited one): under Replays,
+                # with its verdict, for `coldwater replay` to check (docs/lan.md, "The verdict").
+                path = keep_record(res, holder) if holder is not None else ""
+                word = "contested" if res.contested else "agreed"
+                kept = " Kept under Replays." if path else ""
                 self.app.notify(
-                    f"The game ended: {res.outcome}. Standings: {res.verdict} (signed by seat(s) {signed}).",
+                    f"The game ended: {res.outcome}. Standings: {res.verdict} ({word}; signed by seat(s) "
+                    f"{signed}).{kept}",
                     title="Forfeit",
                     severity="warning",
                     timeout=120,
