@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
 import pytest
 
 from coldwater.core import games
@@ -327,3 +328,16 @@ async def test_a_seat_that_takes_over_keeps_the_tables_clock_hints_and_banks(dea
         for t in runs:
             t.cancel()
         await asyncio.wait(runs, timeout=10)
+
+
+def test_the_game_time_is_in_the_advert_and_the_lobby() -> None:
+    from coldwater.net.discovery import Advertiser
+    from coldwater.tui.screens.lobby import clock_line
+
+    adv = Advertiser(table="t", game="crown", content="c", port=1, addresses=["127.0.0.1"], turn=180, game_time=5400)
+    assert adv._make_info(1).properties[b"gt"] == b"5400"
+    info = m.TableInfo(game="crown", name="t", players=3, content="c", turn=180, bank=300, game_time=5400)
+    line = clock_line(info)
+    assert "90 min a game" in line and len(line) <= 80, line
+    with pytest.raises(m.BadMessage):  # a hostile host's game time past a week is refused on the wire
+        m.decode(m.encode(m.Welcome(seat=1, table=msgspec.structs.replace(info, game_time=10**9))))
