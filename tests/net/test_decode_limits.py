@@ -4,13 +4,18 @@ messages count against it."""
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 import pytest
 
 from coldwater.net import messages as m
 
+from .netlab import NetLab, why_not
 from .test_fairdeal_session import _assert_verdict, _lan_game
+from .test_netns import lab_factory  # noqa: F401 - a fixture
+
+NETNS = pytest.mark.skipif(why_not() is not None, reason=why_not() or "")
 
 
 def _welcome_nested(depth: int) -> bytes:
@@ -55,3 +60,25 @@ async def test_a_seat_resending_its_own_known_messages_is_refused_and_struck() -
     assert any("known" in x and "sent again" in x for x in host.refusals), host.refusals[-3:]
     assert any("sent 50 refused messages and is sent away" in x for x in host.problems), host.problems[-5:]
     _assert_verdict(host, peers, [1])
+
+
+@NETNS
+@pytest.mark.netns
+def test_44_8_a_table_sending_a_welcome_5000_deep_cannot_crash_a_headless_joiner(lab_factory: Any) -> None:
+    lab: NetLab = lab_factory(2)
+    table = lab.start(0, ["-m", "tests.net.deep_table", "47100", "30"], "table")
+    time.sleep(2.0)
+    joiner = lab.start(
+        1,
+        ["-m", "coldwater.net.cli", "join", f"{lab.addrs[0]}:47100", "--headless", "--bot", "--timeout", "25"],
+        "joiner",
+    )
+    try:
+        joiner.communicate(timeout=60)
+    finally:
+        lab.kill(table)
+    err = lab.stderr("joiner")
+    print(err[-600:])
+    assert "Traceback" not in err and "RecursionError" not in err, err[-3000:]
+    assert "nested too deep" in err, err[-3000:]  # refused with a sentence, the process in one piece
+    assert joiner.returncode == 1, (joiner.returncode, err[-2000:])
