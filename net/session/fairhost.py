@@ -7,10 +7,10 @@ them, relays every seat's :class:`~messages.Fair` messages to the others, keeps 
 public record and the host seat's save, times the rounds, and audits the game at its end.
 It reaches the rest of the table through :class:`~.hostcore.HostCore`.
 
-One module of ~670 lines, on purpose: every part of it (the drivers, the relay and its
-log, the save, the round timer, the forfeit, the audit) reads and writes the same few
-fields of one fair table's rounds, and the run loop that ties them together is short
-only because they sit beside it.
+One module of ~750 lines, on purpose: every part of it (the drivers, the relay and its
+log, the save, the round timer, the forfeit and the answers it collects, the audit) reads
+and writes the same few fields of one fair table's rounds, and the run loop that ties
+them together is short only because they sit beside it.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ where (seating.py), the seed rounds (seedround.py), moves and steps (relay.py),
 public draws (beacons.py), a fair-dealer table (fairhost.py), the end (ending.py),
 a rematch (rematch.py), watchers (spectators.py) and a failover (failover.py).
 
-One module of ~780 lines, on purpose: what is left is the table itself, which no
+One module of ~850 lines, on purpose: what is left is the table itself, which no
 phase owns: its construction (the seat list checked, every phase object built, a
 failover's :class:`~.failover.Handover` taken), the public API the app and the tests
 use (a good part of the module: thin properties and methods over the phase objects,

@@ -12,7 +12,7 @@ step (verify.py), a fair-dealer table's rounds (fairpeer.py), the audit at the e
 (audit.py), the save (peersave.py) and losing the host (peerfailover.py: reconnect, a new
 host, or becoming it). The heartbeat to the host is hostlink.py's.
 
-One module of ~720 lines, on purpose: what stays here is the seat itself, which no phase
+One module of ~730 lines, on purpose: what stays here is the seat itself, which no phase
 owns. Its record (view, steps, seeds, keys, beacon book), which every phase reads and
 writes; the public API the app calls (thin properties over the phase objects, so callers
 need not know which piece holds what); joining and the connection loop that dispatches each
