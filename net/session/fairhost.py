@@ -88,7 +88,7 @@ class FairHost:
         self.strip_timeout = STRIP_TIMEOUT
         self.act_grace = ACT_GRACE
         self.answer_by = ff.VERDICT_WAIT
-        self._resent: dict[int, tuple[Connection | None, int]] = {}
+        self._resent: dict[int, tuple[Connection | None, int, int]] = {}
         """Per seat: its connection and how many known messages it sent again on it (see on_fair)."""
         """Seconds a forfeit's proposal gives every seat to answer (stated in it; tests shorten it)."""
         self.return_wait = FAIR_RETURN_WAIT
@@ -309,10 +309,14 @@ class FairHost:
             # Sent again (a reconnect resends everything once, and the others have it): checked before
             # the signature, so copies cost no verification; past once what the seat ever sent on one
             # connection, each copy is refused, a strike (a seat replaying its own messages is struck).
-            last, n = self._resent.get(r.seat, (None, 0))
-            n = n + 1 if last is conn else 1
-            self._resent[r.seat] = (conn, n)
-            if n > self.relayed.held(r.seat)[0] + RESEND_SLACK:
+            last, n, limit = self._resent.get(r.seat, (None, 0, 0))
+            if last is not conn:
+                # Once a connection: all the seat's messages this table holds (a new host after a
+                # failover, or a seat restored from its save, gets every one of them again).
+                n, limit = 0, sum(1 for x in drv.messages() if x.seat == r.seat) + RESEND_SLACK
+            n += 1
+            self._resent[r.seat] = (conn, n, limit)
+            if n > limit:
                 self.host.refuse(conn, "fair", f"a known {msg.kind} message sent again ({n} copies on one connection)")
             return
         why = drv.check(msg) if msg.seat == r.seat else f"seat {r.seat + 1} sent a message as seat {msg.seat + 1}"
