@@ -492,7 +492,7 @@ def _is_chooser(fn: Chooser | Callable[[Game[Any, Any]], Chooser]) -> TypeIs[Cho
 class _Keeper(Protocol):
     """A host or a seat after its game: what it can keep of it."""
 
-    def full_record(self, meta: dict[str, str] | None = None) -> GameRecord | None: ...
+    def kept_record(self, meta: dict[str, str] | None = None) -> GameRecord | None: ...
 
     def verdict_record(self) -> VerdictRecord | None: ...
 
@@ -514,7 +514,7 @@ def keep_record(res: Result, holder: _Keeper) -> str:
             return str(folder / name)
         if not res.audit_ok:
             return ""
-        rec = holder.full_record({"table": res.table})
+        rec = holder.kept_record({"table": res.table})
         if rec is None:
             return ""
         folder.mkdir(parents=True, exist_ok=True)

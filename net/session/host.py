@@ -828,6 +828,15 @@ class TableHost(Emitter[Event]):
         (ending.py)."""
         await self.ending.relay_finals(waiting)
 
+    def kept_record(self, meta: dict[str, str] | None = None) -> record.GameRecord | None:
+        """The whole game to keep once it is over: the fair seat's audited replay, or a committed
+        table's own record (every sealed value in it: the host dealt them)."""
+        rec = self.full_record(meta)
+        if rec is None and self.table is not None and self.result is not None and self.result.audit_ok:
+            rec = self.table.record
+            rec.meta.update(meta or {})
+        return rec
+
     def verdict_record(self) -> VerdictRecord | None:
         """A game ended by forfeit, as this host keeps it (forfeit.VerdictRecord); None otherwise."""
         return self.fair_host.verdict_record

@@ -647,6 +647,10 @@ class TablePeer(Emitter[Event]):
             self.rematch_port = msg.port
             self.emit(RematchOffered(msg.port))
 
+    def kept_record(self, meta: dict[str, str] | None = None) -> GameRecord | None:
+        """The whole game to keep once it is over (the same as :meth:`full_record` for a seat)."""
+        return self.full_record(meta)
+
     def verdict_record(self) -> VerdictRecord | None:
         """A game ended by forfeit, as this seat keeps it (forfeit.VerdictRecord); None otherwise (a seat
         that took over as host keeps the one its host's part made)."""

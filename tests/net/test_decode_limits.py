@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -82,3 +83,23 @@ def test_44_8_a_table_sending_a_welcome_5000_deep_cannot_crash_a_headless_joiner
     assert "Traceback" not in err and "RecursionError" not in err, err[-3000:]
     assert "nested too deep" in err, err[-3000:]  # refused with a sentence, the process in one piece
     assert joiner.returncode == 1, (joiner.returncode, err[-2000:])
+
+
+async def test_a_finished_committed_game_is_kept_by_host_and_seat_and_replays(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 44: headless host and join keep every finished game in the data folder's records."""
+    from coldwater.core import record
+    from coldwater.net.lan import keep_record
+    from coldwater.net.play import records
+
+    from .test_loopback import play
+
+    monkeypatch.setenv("COLDWATER_HOME", str(tmp_path / "home"))
+    host, peers = await play(1, tmp_path)
+    assert host.result is not None and peers[0].result is not None
+    for holder, res in ((host, host.result), (peers[0], peers[0].result)):
+        path = keep_record(res, holder)
+        assert path and Path(path).parent == tmp_path / "home" / "records", path
+        final = record.replay(records.load(path), host.game)
+        assert final.digest() == res.digest and final.is_over
