@@ -29,6 +29,7 @@ if TYPE_CHECKING:
         default_dealer,
         join_rematch,
         join_table,
+        keep_record,
         lan_dir,
         open_rematch,
         open_table,
@@ -61,6 +62,7 @@ if TYPE_CHECKING:
 _EXPORTS = {
     "open_table": "lan",
     "join_table": "lan",
+    "keep_record": "lan",
     "watch_table": "lan",
     "open_rematch": "lan",
     "join_rematch": "lan",
@@ -126,6 +128,7 @@ __all__ = [
     "fingerprint",
     "join_rematch",
     "join_table",
+    "keep_record",
     "lan_dir",
     "load_or_create",
     "open_rematch",

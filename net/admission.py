@@ -11,7 +11,9 @@ Limits, so that a stranger on the LAN cannot pin a table:
   The table's side of the handshake (:func:`accept`) must finish within
   :data:`~.transport.ACCEPT_TIMEOUT`.
 - Passphrase attempts are throttled per address and per table (token buckets in the
-  Guard, :mod:`.ratelimit`).
+  Guard, :mod:`.ratelimit`), except a trusted key's: one seated or reserved at the table
+  (``Guard.seated``) or one that gave the right passphrase here before, so a stranger's
+  guessing never keeps a seated player out (docs/lan.md, "Passphrases").
 """
 
 from __future__ import annotations
@@ -118,6 +120,10 @@ class Guard:
         self.table_refill_max = table_refill_max
         self.notice = notice
         self._table = TokenBucket(1.0 / table_refill, table_burst, clock=clock)
+        self.seated: Callable[[bytes], bool] | None = None
+        """The table's word on a joiner's key: seated or reserved here (the host sets it)."""
+        self._friends: collections.OrderedDict[bytes, None] = collections.OrderedDict()
+        """Keys that gave the right passphrase at this table (bounded, most recent last)."""
         self._dry = False
         """An attempt was refused for want of a table token since the last one was used."""
 
@@ -171,6 +177,12 @@ class Guard:
             self._table.set_rate(1.0 / self.table_refill_base)  # quiet long enough to fill up: the first pace again
         return tokens
 
+    def trusted(self, key: bytes) -> bool:
+        """Whether `key` (proven by the joiner's signed hello) skips the guessing limits: seated or reserved
+        at this table, or it gave the right passphrase here before. A guesser cannot sign as such a key, so
+        no wrong guess of a stranger's ever throttles it; it must still know the passphrase (the PAKE runs)."""
+        return bool(key) and (key in self._friends or (self.seated is not None and self.seated(key)))
+
     def try_passphrase(self, addr: str) -> str | None:
         """Take a token for one passphrase attempt; the refusal text when there is none left."""
         mine = self._buckets.get(addr) or TokenBucket(1.0 / self.refill, self.burst, clock=self._clock)
@@ -205,8 +217,16 @@ class Guard:
                 del self._buckets[next(iter(self._buckets))]
         return None
 
-    def passphrase_ok(self, addr: str) -> None:
-        """A right passphrase: give the token back (a person who knows it is never throttled by typos)."""
+    def passphrase_ok(self, addr: str, key: bytes = b"", *, took: bool = True) -> None:
+        """A right passphrase: give the token back (a person who knows it is never throttled by typos), and
+        trust `key` from now on. `took`: the attempt paid tokens (a trusted key's paid none)."""
+        if key:
+            self._friends.pop(key, None)
+            self._friends[key] = None
+            while len(self._friends) > 256:
+                self._friends.popitem(last=False)
+        if not took:
+            return
         mine = self._buckets.get(addr)
         if mine is not None:
             mine.give_back()
@@ -344,8 +364,18 @@ async def accept(
     """
     peer = writer.get_extra_info("peername")
     addr = str(peer[0]) if peer else ""
-    admit = (lambda: guard.try_passphrase(addr)) if guard is not None else None
-    hs = ServerHandshake(identity, game, content, table=table, pass_key=pass_key, admit=admit)
+    spared = [False]
+
+    def admit(key: bytes) -> str | None:
+        assert guard is not None
+        if guard.trusted(key):
+            spared[0] = True
+            return None
+        return guard.try_passphrase(addr)
+
+    hs = ServerHandshake(
+        identity, game, content, table=table, pass_key=pass_key, admit=admit if guard is not None else None
+    )
     try:
         async with asyncio.timeout(timeout):
             writer.write(encode_frame(hs.receive_hello(await read_handshake_frame(reader))))
@@ -377,6 +407,6 @@ async def accept(
     if guard is not None and not keep_slot:
         guard.leave(writer)
     if guard is not None and hs.attempted_passphrase:
-        guard.passphrase_ok(addr)
+        guard.passphrase_ok(addr, hs.peer, took=not spared[0])
     tune_socket(writer.get_extra_info("socket"))
     return Connection(reader, writer, channel)

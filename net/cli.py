@@ -31,7 +31,7 @@ from . import messages as m
 from .fairdeal.seat import WIRED
 from .fairplay import has_sealed_values
 from .known_hosts import normalise_fingerprint
-from .lan import join_table, open_table, watch_table
+from .lan import join_table, keep_record, open_table, watch_table
 from .names import PLAYER_NAME_BYTES, BadName, check_name
 from .play.cliargs import UsageError, fail, parse_options, parse_seats
 from .play.paths import DataFolderBusy, DataLock
@@ -110,6 +110,14 @@ def host_parser() -> argparse.ArgumentParser:
         help="seconds each seat may spend past the turn timer over the whole game (default 300)",
     )
     p.add_argument(
+        "--game-time",
+        type=int,
+        default=None,
+        metavar="S",
+        help="seconds each seat may think over the whole game, every move counted (default 5400, 90 minutes; "
+        "0 for no such limit); spent, the seat is out of time",
+    )
+    p.add_argument(
         "--strict-clock",
         action="store_true",
         help="a bot plays a seat as soon as its time is out, even while its player is connected",
@@ -119,9 +127,10 @@ def host_parser() -> argparse.ArgumentParser:
 
 
 def set_clock(host: TableHost, ns: argparse.Namespace) -> None:
-    """The table's clock as `--turn-timer`, `--time-bank` and `--strict-clock` say (ValueError if wrong)."""
+    """The table's clock as `--turn-timer`, `--time-bank`, `--game-time` and `--strict-clock` say
+    (ValueError if wrong)."""
     turn = host.info.turn if ns.turn_timer is None else ns.turn_timer
-    host.set_turn_timer(turn, bank=ns.time_bank, strict=True if ns.strict_clock else None)
+    host.set_turn_timer(turn, bank=ns.time_bank, strict=True if ns.strict_clock else None, game_time=ns.game_time)
 
 
 def join_parser() -> argparse.ArgumentParser:
@@ -177,11 +186,12 @@ def _game(name: str, module: str | None) -> Game[Any, Any]:
 
 
 def _status(res: Result) -> int:
-    """The exit status of a seat's run: 0 a game played to its audited end, 2 a game ended by a forfeit
-    that the other seats signed (the standings are the result), 1 anything else."""
+    """The exit status of a seat's run: 0 a game played to its audited end, 2 a game ended by an agreed
+    forfeit (every seat but the accused signed; the standings are the result), 1 anything else (a
+    contested forfeit included: the JSON line says who disputed it)."""
     if res.audit_ok:
         return 0
-    return 2 if res.forfeit and res.signed_by else 1
+    return 2 if res.forfeit and res.signed_by and not res.contested else 1
 
 
 def _print_result(res: Result, extra: dict[str, Any]) -> None:
@@ -195,6 +205,8 @@ def _print_result(res: Result, extra: dict[str, Any]) -> None:
         "outcome": res.outcome,
         "audit": "ok" if res.audit_ok else res.problems,
         "app": f"coldwater {__version__}",
+        "contested": res.contested,
+        "disputed_by": res.disputed_by,
         **({"forfeit": res.forfeit, "verdict": res.verdict, "signed_by": res.signed_by} if res.forfeit else {}),
         **extra,
     }
@@ -276,7 +288,7 @@ async def _host(game: Game[Any, Any], ns: argparse.Namespace) -> int:
     except (ValueError, OSError) as e:
         print(f"coldwater: {e}", file=sys.stderr)
         return 2
-    if ns.turn_timer is not None or ns.time_bank is not None or ns.strict_clock:
+    if ns.turn_timer is not None or ns.time_bank is not None or ns.strict_clock or ns.game_time is not None:
         try:
             set_clock(host, ns)
         except ValueError as e:
@@ -287,7 +299,8 @@ async def _host(game: Game[Any, Any], ns: argparse.Namespace) -> int:
         "table %r listening on port %d (turn timer %s; %s)",
         host.name,
         host.port,
-        f"{host.info.turn} s, bank {host.info.bank} s{', strict' if host.info.strict else ''}"
+        f"{host.info.turn} s, bank {host.info.bank} s, game {host.info.game_time} s"
+        f"{', strict' if host.info.strict else ''}"
         if host.info.turn
         else "off",
         m.build_label(),
@@ -299,6 +312,7 @@ async def _host(game: Game[Any, Any], ns: argparse.Namespace) -> int:
         "role": "host",
         "refused": len(host.refusals),
         "host_fingerprint": host.identity.fingerprint,
+        "record": keep_record(res, host),
     }
     if ns.stats:
         extra["stats"] = {
@@ -333,6 +347,7 @@ async def _rejoin(game: Game[Any, Any], ns: argparse.Namespace, host: TableHost)
         "role": "peer",
         "host_changes": peer.host_changes + 1,
         "host_fingerprint": peer.host_fingerprint,
+        "record": keep_record(res, peer),
     }
     _print_result(res, extra)
     return _status(res)
@@ -366,6 +381,7 @@ async def _join(ns: argparse.Namespace, target: str) -> int:
         "resyncs": peer.resyncs,
         "host_changes": peer.host_changes,
         "host_fingerprint": peer.host_fingerprint,
+        "record": keep_record(res, peer),
     }
     if ns.stats:
         extra["stats"] = {

@@ -364,8 +364,9 @@ class ClientHandshake:
 class ServerHandshake:
     """The table's side. receive_hello(Hello) → HelloBack bytes; receive_finish(Finish) → (Finish bytes, Channel).
 
-    `admit`, when given, is asked before any passphrase attempt is worked on; a
-    reason it returns refuses the attempt (per-address throttling lives there).
+    `admit`, when given, is asked before any passphrase attempt is worked on, with the
+    joiner's identity key (its hello's signature already checked); a reason it returns
+    refuses the attempt (the guessing limits live there, and so do the keys they spare).
     """
 
     def __init__(
@@ -378,7 +379,7 @@ class ServerHandshake:
         table: str = "",
         version: int = m.PROTOCOL,
         pass_key: bytes | None = None,
-        admit: Callable[[], str | None] | None = None,
+        admit: Callable[[bytes], str | None] | None = None,
     ) -> None:
         self.identity = identity
         self.game = game
@@ -420,7 +421,7 @@ class ServerHandshake:
             raise self._refuse(NO_PASSPHRASE, "no-passphrase")
         pake: _Pake | None = None
         if self._pass:
-            if self._admit is not None and (why := self._admit()) is not None:
+            if self._admit is not None and (why := self._admit(msg.ident)) is not None:
                 raise self._refuse(why, "throttled")
             self.attempted_passphrase = True
             pake = _Pake(self._pass, "B")

@@ -79,6 +79,8 @@ class Listing(msgspec.Struct, frozen=True):
     """A strict clock: a bot plays a seat out of time at once, its player there or not."""
     hints: bool = False
     """The host turned the coach's hints on for every seat."""
+    game_time: int = -1
+    """Seconds each seat may think over the whole game (0: no such limit; -1: the advert does not say)."""
 
     @property
     def compatible(self) -> bool:
@@ -129,10 +131,12 @@ class Advertiser:
         turn: int = -1,
         strict: bool = False,
         hints: bool = False,
+        game_time: int = -1,
     ) -> None:
         self.table = check_name(table)  # BadName (a ValueError) before anything goes on the air
         self.seats = seats
         self.turn, self.strict = turn, strict
+        self.game_time = game_time
         self.hints = hints
         self.needs_passphrase = needs_passphrase
         self.game = game
@@ -151,12 +155,12 @@ class Advertiser:
         """The most watchers the table admits (0: none)."""
         self._watchers = 0
         self._running = False
-        self._advertised: tuple[int, int, bool, int, bool] | None = None
+        self._advertised: tuple[int, int, bool, int, bool, int] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
 
     @property
-    def _now(self) -> tuple[int, int, bool, int, bool]:
-        return self._open, self._watchers, self._running, self.turn, self.strict
+    def _now(self) -> tuple[int, int, bool, int, bool, int]:
+        return self._open, self._watchers, self._running, self.turn, self.strict, self.game_time
 
     def _make_info(self, open_seats: int) -> AsyncServiceInfo:
         props = {
@@ -177,6 +181,8 @@ class Advertiser:
         }
         if self.turn >= 0:  # the turn clock, so a joiner knows it before sitting down
             props |= {"t": str(self.turn), "st": "1" if self.strict else "0"}
+            if self.game_time >= 0:
+                props["gt"] = str(self.game_time)
         server = f"coldwater-{self.name.split('[')[-1][:4]}.local."
         return AsyncServiceInfo(
             SERVICE,
@@ -222,9 +228,12 @@ class Advertiser:
         self._watchers, self._running = watchers, running
         self._push_soon()
 
-    def set_clock_soon(self, turn: int, strict: bool) -> None:
-        """The table's turn timer and whether its clock is strict changed (before the game): announce it."""
+    def set_clock_soon(self, turn: int, strict: bool, game_time: int = -1) -> None:
+        """The table's turn timer, whether its clock is strict and its game time changed (before the
+        game): announce it."""
         self.turn, self.strict = turn, strict
+        if game_time >= 0:
+            self.game_time = game_time
         self._push_soon()
 
     def _push_soon(self) -> None:
@@ -308,6 +317,7 @@ class TableBrowser:
                 version=shown(props.get("app", ""), limit=24),
                 turn=max(-1, min(int(props.get("t", "-1")), 3600)),
                 strict=props.get("st", "0") == "1",
+                game_time=max(-1, min(int(props.get("gt", "-1")), 7 * 86400)),
                 hints=props.get("h", "0") == "1",
             )
         except ValueError:

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from coldwater.core import games
+from coldwater.core.record import GameRecord
 from coldwater.core.state import Game
 
 from .discovery import Listing, TableBrowser
@@ -22,11 +24,15 @@ from .identity import Identity, fingerprint, load_or_create
 from .known_hosts import FILE as KNOWN_HOSTS_FILE
 from .known_hosts import KnownHosts, KnownHostsError, normalise_fingerprint
 from .names import PLAYER_NAME_BYTES, check_name
-from .play import paths
+from .play import paths, records
+from .play.files import write_atomic
 from .session import Chooser, PeerSave, TableHost, TablePeer, WrongTable, _safe
+from .session.events import Result
+from .session.forfeit import VerdictRecord, dump_record
 from .session.host import TURN_TIMER
+from .session.persist import safe_name
 from .session.spectators import WATCHERS
-from .session.turnclock import TIME_BANK
+from .session.turnclock import GAME_TIME, TIME_BANK
 from .session.watcher import TableWatcher
 from .transport import HostCheck, HostKeyMismatch, PassphraseNeeded, Refusal, expect_key, probe
 
@@ -77,6 +83,7 @@ async def open_table(
     time_bank: int = TIME_BANK,
     strict_clock: bool = False,
     hints: bool = False,
+    game_time: int = GAME_TIME,
 ) -> TableHost:
     """A listening (and, unless `advertise` is False, advertised) table; then ``await host.run()``.
 
@@ -87,8 +94,9 @@ async def open_table(
     (the default) gives the game its :func:`default_dealer`. `turn_timer`: seconds a seat has for
     each move before its `time_bank` (seconds for the game) drains (0: no clock); `strict_clock`:
     a bot plays a seat out of time at once, else only an absent one's (docs/lan.md, "The turn
-    clock"). `hints`: every seat may ask for the coach's hint (announced in the table's info, so
-    the lobby and the record say so). A `name` or `host_name` that breaks
+    clock"); `game_time`: each seat's whole time for the game, every move counted (0: no such
+    limit; spent, the seat is out of time). `hints`: every seat may ask for the coach's hint
+    (announced in the table's info, so the lobby and the record say so). A `name` or `host_name` that breaks
     the name rule (net/names.py) raises :class:`~coldwater.net.names.BadName` before anything listens.
     """
     name = check_name(name)
@@ -97,6 +105,8 @@ async def open_table(
         raise ValueError(f"the turn timer is 0 (no clock) to 3600 seconds, not {turn_timer}")
     if not 0 <= time_bank <= 36000:
         raise ValueError(f"the time bank is 0 to 36000 seconds, not {time_bank}")
+    if not 0 <= game_time <= 7 * 86400:
+        raise ValueError(f"the game time is 0 (no limit) to {7 * 86400} seconds, not {game_time}")
     if isinstance(game, str):
         game = games.get(game)
     host = TableHost(
@@ -117,6 +127,7 @@ async def open_table(
         turn_timer=turn_timer,
         time_bank=time_bank,
         strict_clock=strict_clock,
+        game_time=game_time,
     )
     host.info.hints = hints  # (set here, not in TableHost: it is only announced, the host enforces nothing)
     await host.listen()
@@ -329,7 +340,7 @@ async def open_rematch(old: TableHost, *, advertise: bool | None = None) -> Tabl
         new = await open_table(old.game, port=old.port, **kwargs)
     except OSError:
         new = await open_table(old.game, port=0, **kwargs)  # the old port is taken after all: any port
-    new.set_turn_timer(info.turn, bank=info.bank, strict=info.strict)
+    new.set_turn_timer(info.turn, bank=info.bank, strict=info.strict, game_time=info.game_time)
     old.offer_rematch(new.port)
     return new
 
@@ -476,3 +487,39 @@ def _is_chooser(fn: Chooser | Callable[[Game[Any, Any]], Chooser]) -> TypeIs[Cho
         return len(inspect.signature(fn).parameters) == 2
     except (TypeError, ValueError):
         return False
+
+
+class _Keeper(Protocol):
+    """A host or a seat after its game: what it can keep of it."""
+
+    def kept_record(self, meta: dict[str, str] | None = None) -> GameRecord | None: ...
+
+    def verdict_record(self) -> VerdictRecord | None: ...
+
+
+def keep_record(res: Result, holder: _Keeper) -> str:
+    """Keep a finished or forfeited game in the data folder's records, as the app does (Replays lists
+    them, ``coldwater replay`` checks them): the whole game after an audited end, the verdict record
+    (every signature, the proposal and every answer) after a forfeit. Returns its path, '' for none."""
+    folder = paths.data_dir() / "records"
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    name = f"lan-{safe_name(res.table)}-{stamp}-seat{res.seat + 1}.json"
+    try:
+        if res.forfeit:
+            vr = holder.verdict_record()
+            if vr is None:
+                return ""
+            folder.mkdir(parents=True, exist_ok=True)
+            write_atomic(folder / name, dump_record(vr))
+            return str(folder / name)
+        if not res.audit_ok:
+            return ""
+        rec = holder.kept_record({"table": res.table})
+        if rec is None:
+            return ""
+        folder.mkdir(parents=True, exist_ok=True)
+        records.save(rec, folder / name)
+        return str(folder / name)
+    except OSError as e:
+        log.warning("could not keep the game's record in %s: %s", folder, e)
+        return ""

@@ -24,7 +24,9 @@ from coldwater import __version__
 # v6: fair-dealer tables (TableInfo.dealer, Fair).
 # v7: the turn timer at fair-dealer tables (AutoPlay: a seat's own process says its bot plays the seat).
 # v8: a time bank and a strict clock (TableInfo.bank, .strict; HandOver: a seat out of time goes to a bot).
-PROTOCOL = 8
+# v9: a forfeit is a verdict with both sides (forfeit.Forfeit.cause/.answer_by, a Dispute with the
+#     accused's own messages), a game clock (TableInfo.game_time).
+PROTOCOL = 9
 SERVICE = "_coldwater._tcp.local."
 
 
@@ -128,6 +130,9 @@ class TableInfo(msgspec.Struct, omit_defaults=True):
     """Seconds a seat has for each move before its time bank starts to drain (0: no clock)."""
     bank: Annotated[int, msgspec.Meta(ge=0, le=36000)] = 0
     """Seconds each seat may spend past `turn` over the whole game (net/session/turnclock.py)."""
+    game_time: Annotated[int, msgspec.Meta(ge=0, le=7 * 86400)] = 0
+    """Seconds each seat may think over the whole game, every move counted (0: no such limit); spent,
+    the seat is out of time as when its move's time and its bank are (turnclock.py)."""
     strict: bool = False
     """A strict clock: a bot plays a seat at once when its time is out, present or not. Otherwise only
     an absent seat's is; a present one is announced out of time and the others may hand it to a bot."""
@@ -487,11 +492,39 @@ def encode(msg: msgspec.Struct) -> bytes:
     return _enc.encode(msg)
 
 
+MAX_DEPTH = 8
+"""How deep a free-form field (a table's options) may nest: a game's options are flat (a name to a number,
+a word or a short list); 5,000 levels deep is an attack on the decoder, refused with a sentence."""
+
+
+def _too_deep(value: Any) -> bool:
+    """Whether `value` nests deeper than MAX_DEPTH (walked without recursion)."""
+    todo: list[tuple[Any, int]] = [(value, 0)]
+    while todo:
+        v, depth = todo.pop()
+        if depth > MAX_DEPTH:
+            return True
+        if isinstance(v, dict):
+            todo.extend((x, depth + 1) for x in v.values())
+        elif isinstance(v, list | tuple):
+            todo.extend((x, depth + 1) for x in v)
+    return False
+
+
 def decode(data: bytes) -> Message:
+    """One application message, or :class:`BadMessage` with a sentence for the person: never another
+    exception (a message nested past the decoder's recursion limit included), so nothing a table or a
+    seat sends can crash the process that reads it."""
     try:
-        return _dec_msg.decode(data)
+        msg = _dec_msg.decode(data)
     except (msgspec.DecodeError, msgspec.ValidationError) as e:
         raise BadMessage(f"malformed message: {e}") from None
+    except RecursionError:
+        raise BadMessage("malformed message: nested too deep to read") from None
+    table = getattr(msg, "table", None)
+    if isinstance(table, TableInfo) and _too_deep(table.options):
+        raise BadMessage(f"malformed message: the table's options nest more than {MAX_DEPTH} deep")
+    return msg
 
 
 def decode_handshake(data: bytes) -> HandshakeMessage:
@@ -499,3 +532,5 @@ def decode_handshake(data: bytes) -> HandshakeMessage:
         return _dec_hs.decode(data)
     except (msgspec.DecodeError, msgspec.ValidationError) as e:
         raise BadMessage(f"malformed handshake message: {e}") from None
+    except RecursionError:
+        raise BadMessage("malformed handshake message: nested too deep to read") from None

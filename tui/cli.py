@@ -277,11 +277,43 @@ def _print_review(sr: Any, name: str) -> None:
         )
 
 
+def _replay_verdict(path: str) -> int | None:
+    """`coldwater replay` of a game ended by forfeit (a LAN verdict record): every signature, the game up
+    to the forfeit, the verdict and whether it is agreed or contested. None when the file is not one."""
+    from pathlib import Path
+
+    from coldwater.net.session.forfeit import check_record, load_record, standings_text, verdict_text
+
+    try:
+        raw = Path(path).read_bytes()
+        rec = load_record(raw)
+    except (OSError, ValueError) as e:
+        print(f"coldwater: {path}: {e}", file=sys.stderr)
+        return 1
+    if rec is None:
+        return None
+    chk = check_record(rec)
+    f, j = chk.forfeit, chk.judgement
+    print(f"{path}: a {rec.game} game at {rec.table!r} ended by forfeit; {chk.signatures} signatures verified")
+    if f is not None and j is not None:
+        print(f"  seat {', '.join(str(s + 1) for s in f.seats)} forfeits at ply {f.ply} ({f.cause}): {f.reason}")
+        print(f"  standings: {standings_text(f, rec.names)}")
+        print(f"  verdict: {verdict_text(j)}")
+    for p in chk.problems:
+        print(f"  PROBLEM: {p}")
+    if chk.problems or f is None or j is None:
+        return 1
+    return 0
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     from coldwater.core import games, record
     from coldwater.core.errors import ContentError, RecordError
     from coldwater.net.play import records
 
+    verdict = _replay_verdict(args.file)
+    if verdict is not None:
+        return verdict
     try:
         rec = records.load(args.file)
         game = None

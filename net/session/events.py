@@ -107,6 +107,11 @@ class Result(msgspec.Struct, frozen=True):
     """The standings of a forfeit as the seats signed them, best first, forfeiters last."""
     signed_by: list[int] = []
     """The seats whose signatures over the forfeit this process holds and checked."""
+    contested: bool = False
+    """A forfeit not agreed: the accused answered with its own signed messages, or a seat other than
+    the accused did not sign (forfeit.judge). False for a game played to its end."""
+    disputed_by: list[int] = []
+    """The seats whose signed dispute of the forfeit this process holds and checked."""
 
 
 Event = (

@@ -7,10 +7,10 @@ them, relays every seat's :class:`~messages.Fair` messages to the others, keeps 
 public record and the host seat's save, times the rounds, and audits the game at its end.
 It reaches the rest of the table through :class:`~.hostcore.HostCore`.
 
-One module of ~670 lines, on purpose: every part of it (the drivers, the relay and its
-log, the save, the round timer, the forfeit, the audit) reads and writes the same few
-fields of one fair table's rounds, and the run loop that ties them together is short
-only because they sit beside it.
+One module of ~750 lines, on purpose: every part of it (the drivers, the relay and its
+log, the save, the round timer, the forfeit and the answers it collects, the audit) reads
+and writes the same few fields of one fair table's rounds, and the run loop that ties
+them together is short only because they sit beside it.
 """
 
 from __future__ import annotations
@@ -49,6 +49,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("coldwater.net")
 
+RESEND_SLACK = 64
+"""Known messages a seat may send again on one connection beyond all it ever sent (a reconnect resends
+its own once, and a round's message may cross the host's copy)."""
+
 ACT_GRACE = 30.0
 """Seconds a connected seat's move may take at a fair table, once its bot is due to play it, before the
 seat forfeits: past its move's time and its bank at a strict table, past another player's hand-over at a
@@ -83,6 +87,10 @@ class FairHost:
         each is relayed, before the drivers here take it on the next turn of the loop."""
         self.strip_timeout = STRIP_TIMEOUT
         self.act_grace = ACT_GRACE
+        self.answer_by = ff.VERDICT_WAIT
+        self._resent: dict[int, tuple[Connection | None, int, int]] = {}
+        """Per seat: its connection and how many known messages it sent again on it (see on_fair)."""
+        """Seconds a forfeit's proposal gives every seat to answer (stated in it; tests shorten it)."""
         self.return_wait = FAIR_RETURN_WAIT
         """At a fair table: seconds an away seat has to come back before a round waiting on it ends the game."""
         self.ex_host = -1
@@ -100,6 +108,10 @@ class FairHost:
         """Each seat's signature over :attr:`forfeit` (this process's seats' among them)."""
         self.disputes: list[str] = []
         """Seats that answered the forfeit with why they cannot sign it."""
+        self.proposal: m.Fair | None = None
+        """The signed message of :attr:`forfeit`, as sent."""
+        self.verdict_record: ff.VerdictRecord | None = None
+        """The game ended by forfeit, as this host keeps it (forfeit.VerdictRecord), once it ended."""
         self._saver: Saver | None = None
         self.resuming = False
         """A peer took this fair table over: no lobby, no round; its rounds go on (a handover's driver)."""
@@ -281,12 +293,35 @@ class FairHost:
     def on_fair(self, r: Remote, conn: Connection, msg: m.Fair) -> None:
         """A seat's message: its own and genuine (else refused), relayed unchanged to the others, then taken here."""
         drv = self.record
+        if drv is not None and msg.kind in ("verdict", "dispute") and self.forfeit is not None:
+            # An answer to the forfeit is taken whenever it comes, the game's end included: an answer
+            # sent before the stated deadline is never refused (docs/lan.md, "The verdict").
+            why = drv.check(msg) if msg.seat == r.seat else f"seat {r.seat + 1} sent a message as seat {msg.seat + 1}"
+            if why is not None:
+                self.host.refuse(conn, "fair", why)
+            else:
+                self._answer(r, conn, msg)
+            return
         if drv is None or self.host.phase is not HostPhase.PLAYING:
             self.host.refuse(conn, "fair", "this table is not dealing with the fair dealer now")
             return
+        if msg.seat == r.seat and drv.known(msg):
+            # Sent again (a reconnect resends everything once, and the others have it): checked before
+            # the signature, so copies cost no verification; past once what the seat ever sent on one
+            # connection, each copy is refused, a strike (a seat replaying its own messages is struck).
+            last, n, limit = self._resent.get(r.seat, (None, 0, 0))
+            if last is not conn:
+                # Once a connection: all the seat's messages this table holds (a new host after a
+                # failover, or a seat restored from its save, gets every one of them again).
+                n, limit = 0, sum(1 for x in drv.messages() if x.seat == r.seat) + RESEND_SLACK
+            n += 1
+            self._resent[r.seat] = (conn, n, limit)
+            if n > limit:
+                self.host.refuse(conn, "fair", f"a known {msg.kind} message sent again ({n} copies on one connection)")
+            return
         why = drv.check(msg) if msg.seat == r.seat else f"seat {r.seat + 1} sent a message as seat {msg.seat + 1}"
         if why is None and msg.kind in ("verdict", "dispute"):
-            self._answer(r, conn, msg)
+            self.host.refuse(conn, "fair", f"a {msg.kind} with no forfeit to answer")
             return
         if why is None and not drv.known(msg):
             why = self.relayed.why_not(msg)
@@ -311,17 +346,33 @@ class FairHost:
         self.send(msg)
 
     def _answer(self, r: Remote, conn: Connection, msg: m.Fair) -> None:
-        """A seat's answer to the forfeit proposed: its signature over it, or why it cannot sign it."""
+        """A seat's answer to the forfeit proposed: its signature over it, or why it cannot sign it (with,
+        from the accused, its own messages for that ply). Taken before and after the deadline alike;
+        only a second answer from the same seat, or one over another forfeit, is refused."""
         f = self.forfeit
-        if f is None or any(v.seat == msg.seat for v in self.verdicts) or (msg.kind == "verdict" and r.seat in f.seats):
-            self.host.refuse(conn, "fair", f"a {msg.kind} with no forfeit to answer (or a second one)")
+        assert f is not None
+        old = next((v for v in self.verdicts if v.seat == msg.seat), None)
+        if old is not None:
+            # The same answer again is a resend (counted, as every known message sent again); another
+            # one is a seat changing its word, which the table never takes.
+            self.host.refuse(conn, "fair", f"a second {msg.kind} from seat {msg.seat + 1} (its answer is kept)")
             return
-        if msg.kind == "verdict" and msg.body != ff.encode(f):
+        if msg.kind == "verdict" and (r.seat in f.seats or msg.body != ff.encode(f) or msg.ply != f.ply):
             self.host.refuse(conn, "fair", "a verdict over another forfeit than the one proposed")
             return
+        if msg.ply != f.ply:
+            self.host.refuse(conn, "fair", f"a dispute of a forfeit at ply {msg.ply}, not the one proposed")
+            return
         self.verdicts.append(msg)
+        if self.host.phase is HostPhase.ENDED and self.host.result is not None:
+            text = f"{r.name} (seat {r.seat + 1}) answered the forfeit after this host's deadline ({msg.kind}); kept"
+            log.warning("%s", text)
         if msg.kind == "dispute":
-            text = f"{r.name} (seat {r.seat + 1}) does not sign the forfeit: {msg.body.decode('utf-8', 'replace')}"
+            d = ff.decode_dispute(msg.body)
+            keys = self.record.keys if self.record is not None else {}
+            backed = ff.genuine_evidence(f, d, msg.seat, self.host.joint, keys.get(msg.seat))
+            note = " (with its own signed messages for that ply)" if backed else ""
+            text = f"{r.name} (seat {r.seat + 1}) does not sign the forfeit{note}: {d.text}"
             self.disputes.append(text)
             self.host.emit(Problem(text))
         for other in self.host.remotes.values():
@@ -420,6 +471,11 @@ class FairHost:
                 over = quiet - turn - max(clock.bank_left(now, s) for s in seats)
             if over < self.act_grace:
                 return ""
+            game = self.host.info.game_time
+            if game and clock.seat in seats and clock.game_left(now) <= 0:
+                return (
+                    f"used its whole time for the game ({game} s) and did not move within {self.act_grace:.0f} s more"
+                )
             return (
                 f"did not move within the turn timer ({turn} s), the time bank ({self.host.info.bank} s) and "
                 f"{self.act_grace:.0f} s more"
@@ -456,7 +512,7 @@ class FairHost:
                 await asyncio.sleep(0.5)
                 late = self._waits_on_forfeiting(drv)
             if late:
-                await self.declare(late, "; ".join(self.forfeiting[s] for s in late))
+                await self.declare(late, "; ".join(self.forfeiting[s] for s in late), "struck")
                 break
             self._tell_out_of_time()
             drv.changed.clear()
@@ -473,7 +529,8 @@ class FairHost:
                 break
             stalled = self.stalled(time.monotonic() - quiet_since)
             if stalled is not None:
-                await self.declare([s for s in stalled.culprits if isinstance(s, int)], str(stalled))
+                seats = [s for s in stalled.culprits if isinstance(s, int)]
+                await self.declare(seats, str(stalled), self._cause(seats, str(stalled)))
                 break
         if self.replaced_by >= 0:
             return await self._stand_down()
@@ -481,7 +538,7 @@ class FairHost:
             e = drv.over.exception()
             named = [s for s in getattr(e, "culprits", ()) if isinstance(s, int) and s in self.host.remotes]
             if named:  # a seat's own signed message failed the check here (and at every other seat)
-                await self.declare(named, str(e))
+                await self.declare(named, str(e), "failed")
         if self.forfeit is not None:
             return await self._end_by_verdict(local)
         self.host.phase = HostPhase.ENDED  # peers' signed finals may come while this host still audits
@@ -547,17 +604,27 @@ class FairHost:
         w = drv.waiting
         return sorted(s for s in (w[1] if w is not None else []) if s in self.forfeiting)
 
-    async def declare(self, seats: list[int], reason: str) -> None:
+    def _cause(self, seats: list[int], text: str) -> str:
+        """What kind of forfeit a stalled round is (forfeit.CAUSES): gone when every seat named is away
+        from the table, clock for a move past its time, stall for a program's message withheld."""
+        if seats and all(s in self.host.remotes and not self.host.remotes[s].present for s in seats):
+            return "gone"
+        if self.ex_host in seats:
+            return "gone"  # the host this one replaced: every seat saw it go
+        return "clock" if "did not move" in text or "ran out of time" in text else "stall"
+
+    async def declare(self, seats: list[int], reason: str, cause: str = "stall") -> None:
         """Propose that `seats` forfeit (signed, to every seat), sign it for this process's own seats, and
-        wait a while for every other seat's verdict or dispute."""
+        wait for every present seat's answer (the accused's too) until the deadline it states."""
         drv = self.record
         assert drv is not None
-        f = ff.propose(drv.fs.view, seats, reason)
+        f = ff.propose(drv.fs.view, seats, reason, cause, self.answer_by)
         self.forfeit = f
         body, ply, digest = ff.encode(f), f.ply, drv.digest()
         by = drv.fs.seat if self.host.host_seat < 0 and drv.fs.seat is not None else self.host.host_seat
         sig = self.host.identity.sign(fair_message(self.host.joint, "forfeit", ply, "", by, body, digest))
         proposal = m.Fair(kind="forfeit", ply=ply, seat=by, body=body, sig=sig, digest=digest)
+        self.proposal = proposal
         self.fair_log.append(proposal)
         text = f"the game ends: {ff.outcome(f)}"
         log.warning("%s", text)
@@ -572,12 +639,11 @@ class FairHost:
                 r.conn.send_nowait(proposal)
                 for v in self.verdicts:
                     r.conn.send_nowait(v)
-        others = [s for s in self.host.remotes if s not in f.seats]
 
         def answered() -> bool:
-            return all(any(v.seat == s for v in self.verdicts) or not self.host.remotes[s].present for s in others)
+            return all(any(v.seat == s for v in self.verdicts) or not r.present for s, r in self.host.remotes.items())
 
-        await self.host.wait(answered, ff.VERDICT_WAIT)  # each answer wakes it, and so does a seat leaving
+        await self.host.wait(answered, f.answer_by)  # each answer wakes it, and so does a seat leaving
 
     async def _end_by_verdict(self, local: list[FairDriver]) -> Result:
         """The game's end by a forfeit: the standings the honest seats signed (no audit: the forfeiting
@@ -586,10 +652,25 @@ class FairHost:
         assert f is not None
         self.host.phase = HostPhase.ENDED
         keys = self.record.keys if self.record is not None else {}
-        signers = ff.signed_by(f, [v for v in self.verdicts if v.kind == "verdict"], self.host.joint, keys)
+        j = ff.judge(f, self.verdicts, self.host.joint, keys, self.host.info.players)
         names = {s.seat: s.name for s in self.host.lobby()}
         verdict = ff.standings_text(f, names)
-        problems = [*self.host.problems, *self.disputes]
+        if self.proposal is not None and self.record is not None:
+            self.verdict_record = ff.make_record(
+                game=self.host.game.name,
+                table=self.host.name,
+                players=self.host.info.players,
+                seat=self.host.host_seat,
+                joint=self.host.joint,
+                keys=keys,
+                proposer=self.host.identity.public,
+                names=names,
+                proposal=self.proposal,
+                answers=self.verdicts,
+                messages=self.record.messages(),
+                steps=self.host.steps,
+            )
+        problems = [*self.host.problems, *self.disputes, f"the verdict is {ff.verdict_text(j)}"]
         for d in local:
             d.fail(FairDealError(ff.outcome(f), f.seats))
         self._close_drivers(local)
@@ -608,7 +689,9 @@ class FairHost:
             problems=problems,
             forfeit=list(f.seats),
             verdict=verdict,
-            signed_by=signers,
+            signed_by=j.signed_by,
+            contested=j.contested,
+            disputed_by=j.disputed_by,
         )
         return await self._publish()
 

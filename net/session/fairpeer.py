@@ -67,6 +67,10 @@ class FairPeer:
         """Every seat's verdict or dispute over it, ours among them."""
         self._answered = False
         self._verdict_done = False
+        self._proposer = b""
+        """The key that signed the proposal (the host's)."""
+        self.verdict_record: ff.VerdictRecord | None = None
+        """The game ended by forfeit, as this seat keeps it (forfeit.VerdictRecord), once it ended."""
 
     def begin(self, msg: m.Begin) -> None:
         """The seed round is done: this seat's rounds start from the joint seed."""
@@ -175,10 +179,15 @@ class FairPeer:
             c.problem("refused a fair-dealer message: this table does not deal with it")
             return
         if msg.kind in ("verdict", "dispute"):
-            if drv.check(msg) is None:
+            if drv.check(msg) is None and not any(a.seat == msg.seat for a in self._answers):
                 self._answers.append(msg)
                 if msg.kind == "dispute":
-                    c.problem(f"seat {msg.seat + 1} does not sign the forfeit: {msg.body.decode('utf-8', 'replace')}")
+                    d = ff.decode_dispute(msg.body)
+                    backed = self._forfeit is not None and ff.genuine_evidence(
+                        self._forfeit[0], d, msg.seat, c.joint, c.keys.get(msg.seat)
+                    )
+                    note = " (with its own signed messages for that ply)" if backed else ""
+                    c.problem(f"seat {msg.seat + 1} does not sign the forfeit{note}: {d.text}")
                 self._verdict_check()
             return
         if msg.kind in ("abort", "forfeit") and (
@@ -186,16 +195,22 @@ class FairPeer:
         ):
             if msg.seat >= 0:
                 ok = drv.check(msg) is None  # signed by the host's seat (or a bot seat it runs)
+                host_key = c.keys.get(msg.seat, b"")
             else:  # a host with no seat in its process signs as itself, with the key its channel proved
                 signed = fair_message(c.joint, msg.kind, msg.ply, msg.ref, msg.seat, msg.body, msg.digest)
                 ok = c.conn is not None and verify(c.conn.peer_key, msg.sig, signed)
+                host_key = c.conn.peer_key if c.conn is not None else b""
             if ok and msg.kind == "forfeit":
                 f = ff.decode(msg.body)
                 if f is not None and self._forfeit is None:
                     self._forfeit = (f, msg)
+                    self._proposer = host_key
                     c.problem(f"the host proposes: {ff.outcome(f)}")
                     loop = asyncio.get_running_loop()
-                    loop.call_later(ff.VERDICT_WAIT, self._verdict_late)
+                    # Our answer at the latest half-way to the host's stated deadline (a seat behind takes
+                    # its rounds first); the verdict is read once every present seat answered, or past it.
+                    loop.call_later(f.answer_by / 2, self._verdict_late)
+                    loop.call_later(f.answer_by + 2, self._verdict_over)
                     self._verdict_check()
             elif ok:  # the host's word on why the game ends: a claim, unless our own checks agree
                 text = msg.body.decode("utf-8", "replace")
@@ -210,10 +225,17 @@ class FairPeer:
             c.evidence.append(f"the host relayed {why}")
             c.problem(c.evidence[-1])
 
-    def _verdict_check(self, *, late: bool = False) -> None:
-        """The host proposed a forfeit: sign it once our own process agrees (same public position, our own
-        rounds waiting on the seats named or our own check failed on theirs), else say why not; end the
-        game once every other seat has answered."""
+    def gone(self) -> list[int]:
+        """The seats this process saw leave: away by the host's word (Presence), or hosts it replaced."""
+        c = self.core
+        return sorted({s.seat for s in c.seats if s.away} | set(c.gone_hosts))
+
+    def _verdict_check(self, *, late: bool = False, over: bool = False) -> None:
+        """The host proposed a forfeit: sign it once our own process agrees (forfeit.disagreement: the same
+        public position, and by its cause: the seat seen to go, or our own rounds waiting on it and it out
+        of time by our clock, or our own check failed on its message), else say why not, with our own
+        messages for that ply when we are the accused. The game ends once every present seat answered
+        (`over`: the deadline passed)."""
         c = self.core
         drv = self.fair
         if drv is None or self._forfeit is None:
@@ -225,11 +247,12 @@ class FairPeer:
                 e = drv.over.exception()
                 if isinstance(e, FairDealError):
                     evidence += [s for s in e.culprits if isinstance(s, int)]
-            why = ff.disagreement(f, drv.fs.view, evidence)
+            why = ff.disagreement(f, drv.fs.view, evidence, self.gone())
             now = time.monotonic()
             waits_act = drv.waiting is not None and drv.waiting[0][0] == "act"
             if (
                 why is None
+                and f.cause not in ("gone", "struck")  # a seat that left has no clock to run out
                 and waits_act
                 and c.clock.running
                 and c.clock.seat in f.seats
@@ -242,15 +265,19 @@ class FairPeer:
                 why = f"by this seat's clock seat {c.clock.seat + 1} still has {left} to move"
             if why is None and proposal.digest != drv.digest():
                 why = "the host's public position at that ply is not this seat's"
-            if c.seat in f.seats:  # the accused's answer, recorded beside the claim
+            own: list[m.Fair] = []
+            if c.seat in f.seats:  # the accused's answer, recorded beside the claim, with its evidence
                 waits = ", ".join(str(s + 1) for s in evidence) or "no one"
+                own = ff.evidence_for(f, drv.own_messages(), c.seat)
                 why = (
-                    f"seat {c.seat + 1} answers: it sent what its rounds asked; "
-                    f"at ply {drv.fs.view.ply} it waits on {waits}"
+                    f"seat {c.seat + 1} answers: it sent what its rounds asked ({len(own)} signed message(s) "
+                    f"for ply {f.ply} attached); at ply {drv.fs.view.ply} it waits on {waits}"
                 )
-            if why is None or late or f.ply < drv.fs.view.ply or c.seat in f.seats:
+            if why is None or late or over or f.ply < drv.fs.view.ply or c.seat in f.seats:
                 kind = "verdict" if why is None else "dispute"
-                body = ff.encode(f) if why is None else why.encode()[:500]
+                waits_on = sorted(set(evidence)) if c.seat in f.seats else []
+                answer = ff.Dispute(text=why[:500], evidence=own, waits_on=waits_on) if why is not None else None
+                body = ff.encode(f) if answer is None else ff.encode_dispute(answer)
                 self._answered = True
                 if why is not None:
                     c.problem(f"this seat does not sign the forfeit: {why}")
@@ -260,13 +287,28 @@ class FairPeer:
                     out = m.Fair(kind=kind, ply=f.ply, seat=c.seat, body=body, sig=sig, digest=d)
                     self._answers.append(out)
                     c.conn.send_nowait(out)
-        others = [s for s in range(len(f.totals)) if s not in f.seats]
-        if late or all(any(a.seat == s for a in self._answers) for s in others):
+        # Every seat still at the table answers, the accused included (its dispute is its side of it).
+        gone = set(self.gone())
+        present = [s for s in range(len(f.totals)) if s not in gone]
+        if over or all(any(a.seat == s for a in self._answers) for s in present):
             self._verdict_done = True
             drv.fail(FairDealError(ff.outcome(f), f.seats))
 
     def _verdict_late(self) -> None:
         self._verdict_check(late=True)
+
+    def _verdict_over(self) -> None:
+        self._verdict_check(late=True, over=True)
+
+    async def host_closed_verdict(self) -> bool:
+        """The host's connection ended while a forfeit it proposed was being answered: it closed the
+        verdict (its deadline passed, or every seat it saw answered). Our result is read from the answers
+        this process holds, now, rather than choosing a new host for a game that has ended. True when so."""
+        if self._forfeit is None or self.task is None or (self.task.done() and self.core.result is None):
+            return False
+        self._verdict_check(late=True, over=True)
+        await asyncio.gather(self.task, return_exceptions=True)
+        return self.core.result is not None
 
     def _host_runs(self, seat: int) -> bool:
         """Whether `seat` is a bot the host's process runs (its messages are signed with the host's key)."""
@@ -284,7 +326,7 @@ class FairPeer:
                 # A seat's own message failed here: the host, which checks it too, proposes its forfeit.
                 await _until(lambda: self._forfeit is not None, ff.VERDICT_WAIT)
             if self._forfeit is not None:
-                await _until(lambda: self._verdict_done, ff.VERDICT_WAIT + 2)
+                await _until(lambda: self._verdict_done, self._forfeit[0].answer_by + 4)
                 self._end_by_verdict()
                 if c.conn is not None:
                     await c.conn.close()
@@ -339,9 +381,24 @@ class FairPeer:
         c = self.core
         assert self._forfeit is not None and c.info is not None
         f, _ = self._forfeit
-        verdicts = [a for a in self._answers if a.kind == "verdict"]
-        signers = ff.signed_by(f, verdicts, c.joint, c.keys)
+        j = ff.judge(f, self._answers, c.joint, c.keys, c.info.players)
+        c.problem(f"the verdict is {ff.verdict_text(j)}")
         names = {s.seat: s.name for s in c.seats}
+        assert self.fair is not None
+        self.verdict_record = ff.make_record(
+            game=c.game.name,
+            table=c.info.name,
+            players=c.info.players,
+            seat=c.seat,
+            joint=c.joint,
+            keys=c.keys,
+            proposer=self._proposer,
+            names=names,
+            proposal=self._forfeit[1],
+            answers=self._answers,
+            messages=self.fair.messages(),
+            steps=c.steps,
+        )
         c.phase = PeerPhase.FINISHED
         c.result = Result(
             game=c.game.name,
@@ -352,10 +409,12 @@ class FairPeer:
             plies=f.ply,
             outcome=("you forfeit: " if c.seat in f.seats else "") + ff.outcome(f),
             audit_ok=False,
-            problems=[p for p in c.problems if "forfeit" in p] + c.evidence,
+            problems=[p for p in c.problems if "forfeit" in p or p.startswith("the verdict")] + c.evidence,
             forfeit=list(f.seats),
             verdict=ff.standings_text(f, names),
-            signed_by=signers,
+            signed_by=j.signed_by,
+            contested=j.contested,
+            disputed_by=j.disputed_by,
         )
 
     def close(self) -> None:

@@ -78,11 +78,12 @@ MAX_BODY: Final = {
     "abort": 4 << 10,
     "forfeit": 4 << 10,
     "verdict": 4 << 10,
-    "dispute": 1 << 10,
+    "dispute": 48 << 10,
 }
 """The largest body each round's message may carry. Whole 4-seat games send at most: a pass 4.2 KB,
 a key reveal 6.7 KB, a round's strips 250 bytes, a word 0.8 KB, a move 21 bytes (measured; the
-limits leave room for bigger content files). A frame may be 1 MB; a round's message may not."""
+limits leave room for bigger content files). A dispute carries the accused's own messages for one ply
+(forfeit.Dispute), so it may hold a pass or strips. A frame may be 1 MB; a round's message may not."""
 MAX_REF: Final = 64
 """A pass names its deck (a deck id the game declares); no other round has a ref."""
 MAX_DIGEST: Final = 32

@@ -10,7 +10,7 @@ where (seating.py), the seed rounds (seedround.py), moves and steps (relay.py),
 public draws (beacons.py), a fair-dealer table (fairhost.py), the end (ending.py),
 a rematch (rematch.py), watchers (spectators.py) and a failover (failover.py).
 
-One module of ~780 lines, on purpose: what is left is the table itself, which no
+One module of ~850 lines, on purpose: what is left is the table itself, which no
 phase owns: its construction (the seat list checked, every phase object built, a
 failover's :class:`~.failover.Handover` taken), the public API the app and the tests
 use (a good part of the module: thin properties and methods over the phase objects,
@@ -42,7 +42,7 @@ from .. import fairplay as fp
 from .. import messages as m
 from ..admission import Guard, Listener, listen
 from ..fairdeal.seat import WIRED
-from ..identity import Identity
+from ..identity import Identity, fingerprint
 from ..play.table import Seat, SeatKind, Table
 from ..transport import Connection
 from .beacons import Beacons
@@ -60,6 +60,7 @@ from .events import (
 from .failover import Handover, Takeover
 from .fairhost import FairHost
 from .fairtable import FairDriver
+from .forfeit import VerdictRecord
 from .hostcore import HostPhase, Remote
 from .persist import HostTable, safe_name
 from .relay import Relay
@@ -70,7 +71,7 @@ from .seedround import MAX_ROUNDS as MAX_ROUNDS
 from .seedround import Seeding
 from .spectators import MAX_WATCHERS, WATCHERS, Spectators, advertise_watchers
 from .standin import StandIn
-from .turnclock import TIME_BANK, TurnClock
+from .turnclock import GAME_TIME, TIME_BANK, TurnClock
 
 if TYPE_CHECKING:
     from ..discovery import Advertiser
@@ -129,6 +130,7 @@ class TableHost(Emitter[Event]):
         time_bank: int = TIME_BANK,
         strict_clock: bool = False,
         handover: Handover | None = None,
+        game_time: int = GAME_TIME,
     ) -> None:
         """`handover`: this host is a peer's that takes over after the old host went away
         (:meth:`from_handover` builds it); each piece of the host takes its part of it here."""
@@ -169,6 +171,7 @@ class TableHost(Emitter[Event]):
             options=self.options,
             turn=turn_timer,
             bank=time_bank,
+            game_time=game_time,
             strict=strict_clock,
             # A fair table needs no escrow (no one holds the deal): one remote seat can take over.
             failover=remote_count >= (fp.MIN_HOLDERS if fp.has_sealed_values(game) and dealer != "fair" else 1),
@@ -176,7 +179,7 @@ class TableHost(Emitter[Event]):
             dealer="fair" if dealer == "fair" else "committed",
         )
         self.host_seat = seats.index("host") if "host" in seats else -1
-        self.clock = TurnClock(turn_timer, time_bank, len(seats))
+        self.clock = TurnClock(turn_timer, time_bank, len(seats), game_time)
         """The seat to move's time and every seat's bank, as this host measures them (turnclock.py)."""
         self.host_name = host_name
         self.chooser = chooser
@@ -195,6 +198,7 @@ class TableHost(Emitter[Event]):
         )
         """Caps unfinished handshakes and throttles passphrase guesses (admission.Guard); after a failover,
         the guard of the listener that hands connections to this host."""
+        self.guard.seated = self._seated_key
         self.advertiser: Advertiser | None = None
         """A discovery.Advertiser to withdraw when the table closes (set by :meth:`announcement`)."""
         self.external_listener = handover is not None
@@ -273,6 +277,8 @@ class TableHost(Emitter[Event]):
         # Each seat's bank as this peer last measured it: a new host is no way to a fresh bank.
         if len(save.banks) == len(self.clock.banks):
             self.clock.banks = [min(max(0.0, b), float(save.table.bank)) for b in save.banks]
+        if len(save.used) == len(self.clock.used):
+            self.clock.used = [max(0.0, u) for u in save.used]
         self.joint = save.joint
         self.commits, self.reveals = dict(save.commits), dict(save.reveals)
         self.host_seat = self.beacon_id = save.seat
@@ -336,6 +342,7 @@ class TableHost(Emitter[Event]):
             time_bank=table.bank,
             strict_clock=table.strict,
             handover=handover,
+            game_time=table.game_time,
         )
 
     # ---- public API ------------------------------------------------------------
@@ -444,12 +451,20 @@ class TableHost(Emitter[Event]):
             seats=info.players,
             turn=info.turn,
             strict=info.strict,
+            game_time=info.game_time,
             hints=info.hints,
         )
         self.on_seats_changed(adv.update_soon)
         advertise_watchers(self, adv)
         self.advertiser = adv
         return adv
+
+    def _seated_key(self, key: bytes) -> bool:
+        """Whether `key` sits at this table (a seat coming back) or a seat is reserved for it: the guessing
+        limit never refuses such a key (admission.Guard.trusted)."""
+        if any(r.key == key for r in self.remotes.values()):
+            return True
+        return fingerprint(key).lower() in {fp.lower() for fp in self.reserved.values()}
 
     def lobby(self) -> list[m.SeatInfo]:
         """Every seat as the peers are shown it (seating.py)."""
@@ -461,20 +476,24 @@ class TableHost(Emitter[Event]):
         self.port = self.server.port
         return self.port
 
-    def set_turn_timer(self, seconds: int, *, bank: int | None = None, strict: bool | None = None) -> None:
-        """Seconds a seat has for each move (0: no clock), its time bank for the game and whether the clock
-        is strict (None: unchanged); before the game starts (it travels in the table info)."""
-        if seconds < 0 or (bank is not None and bank < 0):
-            raise ValueError("the turn timer and the time bank are numbers of seconds, 0 for none")
+    def set_turn_timer(
+        self, seconds: int, *, bank: int | None = None, strict: bool | None = None, game_time: int | None = None
+    ) -> None:
+        """Seconds a seat has for each move (0: no clock), its time bank for the game, whether the clock
+        is strict and each seat's whole time for the game (None: unchanged); before the game starts (it
+        travels in the table info)."""
+        if seconds < 0 or (bank is not None and bank < 0) or (game_time is not None and game_time < 0):
+            raise ValueError("the turn timer, the time bank and the game time are numbers of seconds, 0 for none")
         self.info = msgspec.structs.replace(
             self.info,
             turn=seconds,
             bank=self.info.bank if bank is None else bank,
             strict=self.info.strict if strict is None else strict,
+            game_time=self.info.game_time if game_time is None else game_time,
         )
-        self.clock = TurnClock(self.info.turn, self.info.bank, self.info.players)
+        self.clock = TurnClock(self.info.turn, self.info.bank, self.info.players, self.info.game_time)
         if self.advertiser is not None:
-            self.advertiser.set_clock_soon(self.info.turn, self.info.strict)
+            self.advertiser.set_clock_soon(self.info.turn, self.info.strict, self.info.game_time)
 
     def hand_over(self, seat: int, by: int = -1, conn: Connection | None = None) -> str | None:
         """Hand `seat`, out of time, to a bot, asked by seat `by` (-1: the host's person); returns why not
@@ -808,6 +827,19 @@ class TableHost(Emitter[Event]):
         """Wait a while for the signed final digest of every seat in `waiting` still present, then send them all
         (ending.py)."""
         await self.ending.relay_finals(waiting)
+
+    def kept_record(self, meta: dict[str, str] | None = None) -> record.GameRecord | None:
+        """The whole game to keep once it is over: the fair seat's audited replay, or a committed
+        table's own record (every sealed value in it: the host dealt them)."""
+        rec = self.full_record(meta)
+        if rec is None and self.table is not None and self.result is not None and self.result.audit_ok:
+            rec = self.table.record
+            rec.meta.update(meta or {})
+        return rec
+
+    def verdict_record(self) -> VerdictRecord | None:
+        """A game ended by forfeit, as this host keeps it (forfeit.VerdictRecord); None otherwise."""
+        return self.fair_host.verdict_record
 
     def full_record(self, meta: dict[str, str] | None = None) -> record.GameRecord | None:
         """At a fair-dealer table, the whole game as this host's seat's audit replayed it, once

@@ -12,7 +12,7 @@ step (verify.py), a fair-dealer table's rounds (fairpeer.py), the audit at the e
 (audit.py), the save (peersave.py) and losing the host (peerfailover.py: reconnect, a new
 host, or becoming it). The heartbeat to the host is hostlink.py's.
 
-One module of ~720 lines, on purpose: what stays here is the seat itself, which no phase
+One module of ~730 lines, on purpose: what stays here is the seat itself, which no phase
 owns. Its record (view, steps, seeds, keys, beacon book), which every phase reads and
 writes; the public API the app calls (thin properties over the phase objects, so callers
 need not know which piece holds what); joining and the connection loop that dispatches each
@@ -66,6 +66,7 @@ from .events import (
 )
 from .fairpeer import FairPeer, restore_fair
 from .fairtable import FairDriver, autoplay_message
+from .forfeit import VerdictRecord
 from .host import JOIN_TIMEOUT, TableHost, fp_pass_key
 from .hostlink import heartbeat
 from .joining import connect_to_table, rematch_refusal
@@ -401,6 +402,8 @@ class TablePeer(Emitter[Event]):
                 if self.audit.pending is not None:
                     self.audit.conclude(None)  # the table closed before relaying the final digests
                     break
+                if await self.fair_peer.host_closed_verdict():
+                    break  # the host closed its verdict: ours is read from the answers we hold
                 if self.state is None:
                     raise Refusal("the table closed before the game started")
                 await self.failover.recover()
@@ -643,6 +646,17 @@ class TablePeer(Emitter[Event]):
         else:
             self.rematch_port = msg.port
             self.emit(RematchOffered(msg.port))
+
+    def kept_record(self, meta: dict[str, str] | None = None) -> GameRecord | None:
+        """The whole game to keep once it is over (the same as :meth:`full_record` for a seat)."""
+        return self.full_record(meta)
+
+    def verdict_record(self) -> VerdictRecord | None:
+        """A game ended by forfeit, as this seat keeps it (forfeit.VerdictRecord); None otherwise (a seat
+        that took over as host keeps the one its host's part made)."""
+        if self.takeover is not None and self.takeover.verdict_record() is not None:
+            return self.takeover.verdict_record()
+        return self.fair_peer.verdict_record
 
     def full_record(self, meta: dict[str, str] | None = None) -> GameRecord | None:
         """The whole game, every sealed value in it, as a record the replay viewer and the end

@@ -78,6 +78,7 @@ class PeerSaves:
         self.save.steps = c.steps
         at = time.monotonic()
         self.save.banks = [round(c.clock.bank_left(at, s), 1) for s in range(len(c.clock.banks))]
+        self.save.used = [round(c.clock.used_at(at, s), 1) for s in range(len(c.clock.used))]
         drv = c.fair
         if drv is None:
             self.save.view = c.state.encode()
@@ -108,9 +109,11 @@ class PeerSaves:
         c.keys, c.views, c.dealt_by = dict(sv.keys), dict(sv.views), list(sv.dealt_by)
         c.steps = list(sv.steps)
         # The table's clock again, with the banks as they were: a restart is no way to a fresh bank.
-        c.clock = TurnClock(sv.table.turn, sv.table.bank, sv.table.players)
+        c.clock = TurnClock(sv.table.turn, sv.table.bank, sv.table.players, sv.table.game_time)
         if len(sv.banks) == len(c.clock.banks):
             c.clock.banks = [min(max(0.0, b), float(sv.table.bank)) for b in sv.banks]
+        if len(sv.used) == len(c.clock.used):
+            c.clock.used = [max(0.0, u) for u in sv.used]  # a restart is no way to a fresh game clock
         c.chain = beacon.Chain(sv.seat, sv.chain) if len(sv.chain) == beacon.LINK_BYTES else None
         c.checker.rebook()
         c.seats = [

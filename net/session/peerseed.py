@@ -95,7 +95,7 @@ class PeerSeed:
         c.seats = msg.seats
         c.keys = {s.seat: s.key for s in msg.seats if s.key and s.kind != "host"}
         c.dealt_by = [(1, c.host_seat)]
-        c.clock = TurnClock(c.info.turn, c.info.bank, c.info.players)
+        c.clock = TurnClock(c.info.turn, c.info.bank, c.info.players, c.info.game_time)
         if c.info.dealer == "fair":
             c.fair_peer.begin(msg)
             return

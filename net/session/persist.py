@@ -150,6 +150,8 @@ class PeerSave(msgspec.Struct, kw_only=True):
     """The end value of this seat's beacon chain (secret: its links are revealed one per public draw)."""
     banks: list[float] = []
     """Each seat's time bank left at the last save (turnclock.py): a restarted seat keeps what it spent."""
+    used: list[float] = []
+    """Each seat's thinking time so far at the last save (the game clock, turnclock.py)."""
     fair: bytes = b""
     """At a fair-dealer table: this seat's ``FairSave`` (msgpack): its own key, chain and pass secrets
     and the table's public transcript; no other seat's sealed value (docs/fairplay.md)."""

@@ -256,6 +256,11 @@ class Seating:
             return f"seat {seat + 1} is played by a program, which is never out of time"
         if (r is not None and (r.timed_out or r.by_bot)) or (r is None and fair.host_by_bot):
             return f"seat {seat + 1} is played by a bot already"
+        if host.info.dealer == "fair" and fair.handed.get(seat, (-1, 0.0))[0] == clock.ply:
+            # One grace per out-of-time spell: asking again (Ctrl+O pressed twice, or by every player)
+            # changes nothing, so a seat that plays no move forfeits ACT_GRACE after the first hand-over.
+            since = now - fair.handed[seat][1]
+            return f"seat {seat + 1} was handed to a bot {since:.0f} s ago at this move; its grace runs from then"
         name = r.name if r is not None else host.host_name
         text = f"{name} (seat {seat + 1}) is out of time; {who or 'the host'} hands the seat to a bot until they return"
         host.problems.append(text)

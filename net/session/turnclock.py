@@ -3,7 +3,10 @@
 Board Game Arena's model, which people who play online expect: a seat has the table's turn timer
 (`TableInfo.turn`) for each decision; past it, its time bank (`TableInfo.bank`, for the whole game)
 drains; when both are spent the seat is *out of time*. Only time past the per-move timer comes out
-of the bank, so a seat that always moves in time keeps all of it.
+of the bank, so a seat that always moves in time keeps all of it. Beside both, a chess clock: each
+seat's whole time for the game (`TableInfo.game`), every second of every move counted; when it is
+spent the seat is out of time too, however much of the move's time is left (issue 44: a seat moving at
+2:59 each time could otherwise stretch a game without limit).
 
 Every process keeps its own clock, from the positions it sees: a seat's move starts when the
 position reaches this process (the host orders the steps, so that is a network delay after the host
@@ -20,6 +23,11 @@ from typing import Final
 
 TIME_BANK: Final = 300
 """Seconds of time bank each seat gets per game by default (five minutes: a few long thinks)."""
+
+GAME_TIME: Final = 5400
+"""Seconds each seat may think over the whole game by default (90 minutes, a chess player's classical
+clock). A normal game is nowhere near it: a 3-seat game of people thinking 10 s a decision uses
+~20 minutes a seat; a seat moving at 2:59 every time meets it after ~30 decisions."""
 
 SLACK: Final = 3.0
 """Seconds a seat's own clock may still show when the table says it is out of time: the delay between
@@ -44,9 +52,13 @@ def out_of_time_text(name: str, seat: int, turn: int) -> str:
 class TurnClock:
     """The seat to move's time at one table, and every seat's bank, as this process measures them."""
 
-    def __init__(self, turn: int, bank: int, players: int) -> None:
-        if turn < 0 or bank < 0 or players < 1:
+    def __init__(self, turn: int, bank: int, players: int, game: int = 0) -> None:
+        if turn < 0 or bank < 0 or players < 1 or game < 0:
             raise ValueError(f"a clock needs a turn timer and a bank of 0 s or more, not {turn} s and {bank} s")
+        self.game = game
+        """Seconds each seat may think over the whole game (0: no limit but the timer and the bank)."""
+        self.used: list[float] = [0.0] * players
+        """Each seat's thinking time so far, every second of every move (charged when the move ends)."""
         self.turn = turn
         """Seconds per move (0: no clock at all; then nobody is ever out of time)."""
         self.banks: list[float] = [float(bank)] * players
@@ -80,6 +92,21 @@ class TurnClock:
         if self.running:
             over = max(0.0, now - self.since - self.turn)
             self.banks[self.seat] = max(0.0, self.banks[self.seat] - over)
+            self.used[self.seat] += max(0.0, now - self.since)
+
+    def used_at(self, now: float, seat: int) -> float:
+        """Seconds `seat` has thought so far, the move running included (what a save keeps)."""
+        if not 0 <= seat < len(self.used):
+            return 0.0
+        return self.used[seat] + (self.elapsed(now) if seat == self.seat else 0.0)
+
+    def game_left(self, now: float, seat: int | None = None) -> float:
+        """Seconds left of `seat`'s whole time for the game (the seat to move's by default; inf without one)."""
+        s = self.seat if seat is None else seat
+        if self.game <= 0 or not 0 <= s < len(self.used):
+            return math.inf
+        running = self.elapsed(now) if s == self.seat else 0.0
+        return max(0.0, self.game - self.used[s] - running)
 
     def elapsed(self, now: float) -> float:
         return max(0.0, now - self.since) if self.running else 0.0
@@ -100,7 +127,7 @@ class TurnClock:
         """Seconds until the seat to move is out of time (inf with no move timed)."""
         if not self.running:
             return math.inf
-        return max(0.0, self.turn + self.banks[self.seat] - self.elapsed(now))
+        return min(max(0.0, self.turn + self.banks[self.seat] - self.elapsed(now)), self.game_left(now))
 
     def out(self, now: float) -> bool:
         """The seat to move has spent its move's time and its bank."""
@@ -110,13 +137,18 @@ class TurnClock:
         """Seconds the seat to move has been out of time (0 while it is not)."""
         if not self.running:
             return 0.0
-        return max(0.0, self.elapsed(now) - self.turn - self.banks[self.seat])
+        allowed = self.turn + self.banks[self.seat]
+        if self.game > 0:
+            allowed = min(allowed, self.game - self.used[self.seat])
+        return max(0.0, self.elapsed(now) - allowed)
 
     def text(self, now: float) -> str:
         """The seat to move's countdown, short enough for a title at 80 columns: '0:42' while the move's
         own time runs, 'bank 3:12' while the bank drains, 'out of time' after; '' with nothing timed."""
         if not self.running:
             return ""
+        if self.game > 0 and 0 < self.game_left(now) < self.move_left(now) + self.bank_left(now):
+            return f"game {fmt(self.game_left(now))}"  # the whole game's time runs out first
         if self.move_left(now) > 0:
             return fmt(self.move_left(now))
         if self.bank_left(now) > 0:

@@ -195,7 +195,7 @@ class TableWatcher(Emitter[Event]):
             raise Refusal(f"the table plays {msg.table.game} with content {msg.table.content[:12]}")
         self.info, self.started, self.conn = msg.table, msg.started, conn
         if self.clock.turn != msg.table.turn or len(self.clock.banks) != msg.table.players:
-            self.clock = TurnClock(msg.table.turn, msg.table.bank, msg.table.players)
+            self.clock = TurnClock(msg.table.turn, msg.table.bank, msg.table.players, msg.table.game_time)
         if self.phase is WatchPhase.RESYNCING:
             self.phase = WatchPhase.WATCHING  # a new connection brings a Sync anyway
 

@@ -1095,9 +1095,14 @@ async def test_a_hosts_forfeit_of_a_seat_that_sends_its_messages_is_disputed_and
         assert not res.audit_ok
     accused = next(p for p in peers if p.seat == 1)
     witness = next(p for p in peers if p.seat == 2)
-    assert any("waits on no message of seat(s) 2" in t for t in witness.problems), witness.problems
+    # Struck out by the host's word, yet still at the table as the witness sees it: no clock claim to
+    # weigh, and nothing seen go, so the witness does not sign.
+    assert any("seat(s) 2 did not leave the table as this seat saw it" in t for t in witness.problems), witness.problems
     assert any("seat 2 answers: it sent what its rounds asked" in t for t in accused.problems), accused.problems
     assert any("does not sign the forfeit" in t for t in host.fair_host.disputes), host.fair_host.disputes
+    # Issue 44: both sides on the record in every process: contested, the accused's dispute with its evidence.
+    for res in [host.result, *(p.result for p in peers)]:
+        assert res is not None and res.contested and res.disputed_by == [1, 2], res
 
 
 async def test_a_seat_gone_for_good_forfeits_and_the_others_sign_the_standings() -> None:

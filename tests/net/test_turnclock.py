@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
 import pytest
 
 from coldwater.core import games
@@ -79,6 +80,23 @@ def test_the_figures_read_the_same_at_every_process_within_the_network_delay() -
     for t in (11.0, 25.0, 40.0, 59.0):
         assert abs(host.left(t) - peer.left(t)) == pytest.approx(0.2)
     assert host.out(70.0) and not peer.out(70.0) and peer.out(70.2)
+
+
+def test_the_game_time_counts_every_second_and_ends_a_seat_that_always_moves_in_time() -> None:
+    """Issue 44, break 6: 2:59 a move on a 3:00 timer never touches the bank, but the game clock counts it."""
+    c = TurnClock(180, 300, 3, game=600)
+    t = 0.0
+    for ply in range(0, 9, 3):  # seat 0 moves at 2:59 three times; seats 1 and 2 at once
+        c.at(ply, 0, t)
+        t += 179
+        c.at(ply + 1, 1, t)
+        c.at(ply + 2, 2, t)
+    assert c.banks[0] == 300 and c.used[0] == 3 * 179
+    c.at(9, 0, t)
+    assert c.game_left(t) == 600 - 537 and c.left(t) == 63  # the game's time, not the move's 180 s
+    assert not c.out(t + 62) and c.out(t + 63) and c.over_by(t + 70) == 7
+    assert c.text(t + 10) == "game 0:53"
+    assert TurnClock(180, 300, 3).game_left(0.0) == float("inf")  # 0: no such limit
 
 
 def test_fmt() -> None:
@@ -310,3 +328,16 @@ async def test_a_seat_that_takes_over_keeps_the_tables_clock_hints_and_banks(dea
         for t in runs:
             t.cancel()
         await asyncio.wait(runs, timeout=10)
+
+
+def test_the_game_time_is_in_the_advert_and_the_lobby() -> None:
+    from coldwater.net.discovery import Advertiser
+    from coldwater.tui.screens.lobby import clock_line
+
+    adv = Advertiser(table="t", game="crown", content="c", port=1, addresses=["127.0.0.1"], turn=180, game_time=5400)
+    assert adv._make_info(1).properties[b"gt"] == b"5400"
+    info = m.TableInfo(game="crown", name="t", players=3, content="c", turn=180, bank=300, game_time=5400)
+    line = clock_line(info)
+    assert "90 min a game" in line and len(line) <= 80, line
+    with pytest.raises(m.BadMessage):  # a hostile host's game time past a week is refused on the wire
+        m.decode(m.encode(m.Welcome(seat=1, table=msgspec.structs.replace(info, game_time=10**9))))

@@ -225,11 +225,14 @@ def test_pake_message_is_bound_to_the_signed_hello() -> None:
 def test_throttle_hook_refuses_before_any_pake_work() -> None:
     asked: list[int] = []
 
-    def admit() -> str | None:
+    joiner = Identity.generate()
+
+    def admit(key: bytes) -> str | None:
+        assert key == joiner.public  # the limits see the key the hello proved (a seated key is spared)
         asked.append(1)
         return "too many wrong passphrases from your address; try again in 3 s"
 
-    c = ClientHandshake(Identity.generate(), "toy", "c", "pw")
+    c = ClientHandshake(joiner, "toy", "c", "pw")
     s = ServerHandshake(Identity.generate(), "toy", "c", "pw", admit=admit)
     with pytest.raises(HandshakeError, match="too many") as e:
         s.receive_hello(c.hello())

@@ -33,6 +33,15 @@ from coldwater.tui.widgets.form import Cycler, Field, FormScroll
 MAX_SEATS = 4
 TURN_CHOICES = [("3 minutes a move", 180), ("1 minute", 60), ("5 minutes", 300), ("10 minutes", 600), ("no clock", 0)]
 """Seconds a seat has for each move before its bot plays it (its player takes it back with a key)."""
+GAME_TIME_CHOICES = [
+    ("90 minutes a player", 5400),
+    ("1 hour", 3600),
+    ("2 hours", 7200),
+    ("4 hours", 14400),
+    ("no limit", 0),
+]
+"""Each player's whole time for the game, every move counted (docs/lan.md, "The turn clock"): spent, the
+player is out of time however much of the move's time is left. No normal game comes near 90 minutes."""
 CLOCK_CHOICES = [("the others may hand the seat to a bot", False), ("strict: a bot plays at once", True)]
 """When a seat is out of time (its move's time and its bank spent) and its player is still there
 (docs/lan.md, "The turn clock"); an absent player's seat goes to a bot either way."""
@@ -151,6 +160,13 @@ the lobby, where you start the game once every seat is filled and ready.
                 False,
                 id="strict-clock",
                 hint="A player still there who is out of time: a bot plays at once only on a strict clock",
+            )
+            yield Cycler(
+                "Game time",
+                GAME_TIME_CHOICES,
+                GAME_TIME_CHOICES[0][1],
+                id="game-time",
+                hint="Each player's thinking for the whole game, every move counted; spent: out of time",
             )
             yield Cycler(
                 "Watchers",
@@ -370,6 +386,7 @@ the lobby, where you start the game once every seat is filled and ready.
                 turn_timer=self.query_one("#turn-timer", Cycler).value,
                 strict_clock=self.query_one("#strict-clock", Cycler).value,
                 hints=self.query_one("#hints", Cycler).value,
+                game_time=self.query_one("#game-time", Cycler).value,
             )
         except Exception as e:  # a port in use, no network, bad options: said plainly
             self.opening = False

@@ -20,6 +20,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Footer, Input, Static
 
+from coldwater.net import keep_record
 from coldwater.net.names import shown, shown_player
 from coldwater.net.session.turnclock import fmt
 from coldwater.tui import keymap
@@ -61,10 +62,20 @@ def clock_line(info: Any) -> str:
     if not turn:
         return "No clock: every player may think as long as they like."
     # One row at 80 columns.
-    line = f"Clock: {fmt(turn)} a move + {fmt(bank)} bank; "
+    game = int(getattr(info, "game_time", 0) or 0)
+    whole = f", {game_text(game)} a game" if game else ""
+    line = f"Clock: {fmt(turn)} a move + {fmt(bank)} bank{whole}; "
     if getattr(info, "strict", False):
-        return line + "strict: out of time, a bot plays."
-    return line + "out of time, others may hand it to a bot."
+        return line + "strict: out, a bot plays."
+    return line + "out: others hand it to a bot."
+
+
+def game_text(seconds: int) -> str:
+    """Each seat's whole time for the game, as a person says it: '90 min', '2 h', '2 h 15 min'."""
+    h, mins = divmod(max(0, seconds) // 60, 60)
+    if not h or (mins and h < 2):
+        return f"{h * 60 + mins} min"
+    return f"{h} h" + (f" {mins} min" if mins else "")
 
 
 def dealer_line(dealer: str, game: Game[Any, Any], seats: list[SeatInfo]) -> str:
@@ -375,8 +386,15 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
             elif event.result.forfeit:
                 res = event.result
                 signed = ", ".join(str(x + 1) for x in res.signed_by) or "none"
+                holder = self.host or self.peer
+                # Kept like every finished game (the end screen keeps an audited one): under Replays,
+                # with its verdict, for `coldwater replay` to check (docs/lan.md, "The verdict").
+                path = keep_record(res, holder) if holder is not None else ""
+                word = "contested" if res.contested else "agreed"
+                kept = " Kept under Replays." if path else ""
                 self.app.notify(
-                    f"The game ended: {res.outcome}. Standings: {res.verdict} (signed by seat(s) {signed}).",
+                    f"The game ended: {res.outcome}. Standings: {res.verdict} ({word}; signed by seat(s) "
+                    f"{signed}).{kept}",
                     title="Forfeit",
                     severity="warning",
                     timeout=120,

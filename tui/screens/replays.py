@@ -31,6 +31,7 @@ from coldwater.net.play.table import (
     read_save,
     record_content,
 )
+from coldwater.net.session.forfeit import check_record, load_record, standings_text, verdict_text
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseModal, BaseScreen
 from coldwater.tui.screens.table import with_names
@@ -77,6 +78,40 @@ def game_for(game: Game[Any, Any], rec: record_mod.GameRecord, content: ContentR
         raise RecordError(f"{e}; restore that card data to replay it") from None
 
 
+def verdict_item(path: Path) -> tuple[str, str, str] | None:
+    """A LAN game ended by forfeit (a verdict record, net/session/forfeit.py), checked again here: its
+    game, a line for the list (players, who forfeits, agreed or contested) and what choosing it shows.
+    None for any other file."""
+    try:
+        rec = load_record(path.read_bytes())
+    except (OSError, ValueError):
+        return None
+    if rec is None:
+        return None
+    chk = check_record(rec)
+    f, j = chk.forfeit, chk.judgement
+    names = ", ".join(rec.names.get(s) or f"Seat {s + 1}" for s in range(rec.players))
+    if f is None or j is None:
+        return rec.game, f"{names} · a damaged forfeit record", "; ".join(chk.problems)
+    word = "contested" if j.contested else "agreed"
+    who = ", ".join(rec.names.get(s) or f"Seat {s + 1}" for s in f.seats)
+    summary = f"{names} · {who} forfeits · {word}"
+    text = (
+        f"{who} forfeits at ply {f.ply}: {f.reason}. Standings: {standings_text(f, rec.names)}. "
+        f"The verdict is {verdict_text(j)}; {chk.signatures} signatures checked"
+    )
+    if chk.problems:
+        text += ". PROBLEMS: " + "; ".join(chk.problems)
+    return rec.game, summary, text
+
+
+def file_when(path: Path) -> str:
+    try:
+        return time.strftime("%Y-%m-%d %H:%M", time.localtime(path.stat().st_mtime))
+    except OSError:
+        return "?"
+
+
 def record_when(path: Path, rec: record_mod.GameRecord) -> str:
     """When the game was last played, in local time (the file's time: records are written at the end)."""
     try:
@@ -102,7 +137,15 @@ class ReplaysScreen(BaseScreen):
 
     def on_mount(self) -> None:
         items: list[Item[tuple[Path, bool] | None]] = []
+        self.verdicts: dict[Path, str] = {}
+        """Games ended by forfeit (LAN verdict records): what choosing one shows, its verdict checked."""
         for _, path, finished in _records():
+            verdict = verdict_item(path) if finished else None
+            if verdict is not None:
+                game, summary, text = verdict
+                self.verdicts[path] = text
+                items.append(Item(f"{file_when(path)} · {self._title(game)} · {summary}", (path, True)))
+                continue
             try:
                 rec, _ = load_with_content(path, finished)
             except RecordError as e:
@@ -134,6 +177,11 @@ class ReplaysScreen(BaseScreen):
             return
         path, finished = event.value
         message = self.query_one("#replays-message", Static)
+        if path in self.verdicts:
+            # A forfeit: no hidden value was revealed, so there is no whole game to step through; the
+            # verdict, checked again from the file, is the record.
+            message.update(self.verdicts[path])
+            return
         try:
             screen = open_replay(self.cw, path, finished)
         except (RecordError, ImportError, AttributeError, KeyError) as e:
