@@ -31,12 +31,19 @@ import struct
 import sys
 import termios
 import time
+import warnings
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import asyncssh
 import msgspec
+
+with warnings.catch_warnings():
+    # asyncssh still names DSA (which cryptography deprecates) at import: ten lines of warnings on every
+    # start, about a key type nobody can use here (the server's key is Ed25519; DSA logins are refused
+    # by OpenSSH itself). Only that warning is silenced, and only during this import.
+    warnings.filterwarnings("ignore", message="DSA is deprecated")
+    import asyncssh
 
 from coldwater.net.names import shown
 from coldwater.net.play import paths
@@ -50,11 +57,21 @@ TERMINAL_SETUP = b"\x1b[?1049h\x1b[?25l\x1b[?1000h\x1b[?1003h\x1b[?1015h\x1b[?10
 reporting, bracketed paste, focus events. A terminal that takes up a running app never saw it, so the
 server sends it on every attach before the app redraws."""
 TERMINAL_RESTORE = (
-    b"\x1b[<u\x1b[?1000l\x1b[?1003l\x1b[?1015l\x1b[?1006l\x1b[?1016l\x1b[?2004l\x1b[?1004l\x1b[?1049l\x1b[?25h"
+    b"\x1b[<u\x1b[?1000l\x1b[?1003l\x1b[?1015l\x1b[?1006l\x1b[?1016l\x1b[?2004l\x1b[?1004l\x1b[?1049l\x1b[?25h\x1b[?7h"
 )
-"""The undoing of it all (as the app does when it quits), sent before the server closes a session itself."""
+"""The undoing of it all (as the app does when it quits), sent before the server closes a session itself.
+Line wrapping (``?7h``) too: Textual turns it off, and a shell left without it cuts every long line,
+the server's own closing reason first."""
+SHUTDOWN_REASON = "the server is shutting down; your games are kept, connect again when it is back"
+"""Told to every terminal when the server stops (SIGTERM, SIGINT, SIGHUP)."""
+SHUTDOWN_WAIT = 10.0
+"""Seconds a stopping server waits for its apps to end and for their terminals to be given back."""
 NO_SESSION_PER_KEY = 4
-"""Connections of one key with no session (``ssh -N``, or a session not asked for yet) at once; more are closed."""
+"""Connections of one key with no session (``ssh -N``) at once; more are closed."""
+SESSION_GRACE = 5.0
+"""Seconds after authentication a connection has to ask for its session before it counts as sessionless.
+OpenSSH asks within milliseconds; counting at authentication shut the key's real logins out whenever
+its ``ssh -N`` connections had filled the cap."""
 
 
 class ServeConfig(msgspec.Struct, frozen=True, kw_only=True):
@@ -181,6 +198,8 @@ class AppProcess:
         self.last_output = time.monotonic()
         self.closed_why = ""
         """Why the server ended this app (idle, nobody came back), told to the terminal showing it."""
+        self.ended = asyncio.Event()
+        """Set once the app has ended and its last output (and the server's word) went to its terminal."""
 
     @property
     def who(self) -> str:
@@ -262,6 +281,12 @@ class AppProcess:
 
     async def run(self) -> None:
         """Wait for the app to end, then end the session showing it (if any)."""
+        try:
+            await self._run()
+        finally:
+            self.ended.set()
+
+    async def _run(self) -> None:
         status = await self.child.wait()
         self._read(False)
         while self._more():  # what the app drew last still reaches the person
@@ -321,7 +346,12 @@ class Server:
         self._reaper: asyncio.Task[None] | None = None
         self.apps: list[AppProcess] = []
         self.no_session: dict[bytes, list[Any]] = {}
-        """Per key, its connections that asked for no session yet (capped: NO_SESSION_PER_KEY)."""
+        """Per key, its connections that asked for no session in SESSION_GRACE (capped: NO_SESSION_PER_KEY)."""
+        self.session_grace = SESSION_GRACE
+        self.conns: set[asyncssh.SSHServerConnection] = set()
+        """Every SSH connection open now (a stopping server waits for them to end, then closes the rest)."""
+        self.with_session: set[asyncssh.SSHServerConnection] = set()
+        """The open connections that asked for a session (a stopping server lets them end by themselves)."""
         self._tasks: set[asyncio.Task[None]] = set()
         self.starting = asyncio.Lock()  # starting a process takes milliseconds; one at a time is fine
         self.tables = servetables.ServerTables(
@@ -446,17 +476,32 @@ class Server:
             def __init__(self) -> None:
                 self.key_blob: bytes | None = None
                 self.conn: asyncssh.SSHServerConnection | None = None
+                self.has_session = False
+                self.grace: asyncio.TimerHandle | None = None
 
             def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
                 self.conn = conn
+                server.conns.add(conn)
 
             def connection_lost(self, exc: Exception | None) -> None:
+                if self.conn is not None:
+                    server.conns.discard(self.conn)
+                    server.with_session.discard(self.conn)
+                if self.grace is not None:
+                    self.grace.cancel()
                 server.no_session_gone(self)
 
             def auth_completed(self) -> None:
                 # `ssh -N` (or a client that never asks for a session) holds a connection and a
-                # task here for nothing: a few per key at once, and a further one is closed.
+                # task here for nothing: a few per key at once, and a further one is closed. It is
+                # counted only once it had its time to ask for a session (SESSION_GRACE), so a real
+                # login of a key whose cap is full is never taken for one more `ssh -N`.
+                self.grace = asyncio.get_running_loop().call_later(server.session_grace, self.count_bare)
+
+            def count_bare(self) -> None:
                 assert self.key_blob is not None and self.conn is not None
+                if self.has_session or self.conn not in server.conns:
+                    return
                 bare = server.no_session.setdefault(self.key_blob, [])
                 if len(bare) >= NO_SESSION_PER_KEY:
                     server.log(
@@ -489,6 +534,9 @@ class Server:
 
             def session_requested(self) -> asyncssh.SSHServerSession[bytes]:
                 assert self.key_blob is not None  # sessions come only after authentication
+                self.has_session = True
+                if self.conn is not None:
+                    server.with_session.add(self.conn)
                 server.no_session_gone(self)
                 return _Session(server, self.key_blob)
 
@@ -509,15 +557,34 @@ class Server:
         sockets = self._acceptor.sockets
         return int(sockets[0].getsockname()[1]) if sockets else self.config.port
 
-    async def close(self) -> None:
-        if self._reaper is not None:
-            self._reaper.cancel()
-        for app in list(self.apps):
-            app.stop()
-        await self.tables.close()
+    async def close(self, why: str = SHUTDOWN_REASON) -> None:
+        """Stop: no new connection; every app ended, its terminal given back and told `why`; then
+        every connection closed. Waits (up to SHUTDOWN_WAIT) for the apps' last words to be written and
+        for the clients to leave on their own, since closing a connection under them drops what is
+        still queued for their terminal."""
         if self._acceptor is not None:
             self._acceptor.close()
+        if self._reaper is not None:
+            self._reaper.cancel()
+        apps = list(self.apps)
+        for app in apps:
+            app.stop(why)
+        deadline = time.monotonic() + SHUTDOWN_WAIT
+        await _until(lambda: all(a.ended.is_set() for a in apps), deadline)
+        await self.tables.close()
+        # A client told its exit status closes its connection itself; `ssh -N` and the like never do.
+        await _until(lambda: not self.conns & self.with_session, deadline)
+        for conn in list(self.conns):
+            conn.close()
+        await _until(lambda: not self.conns, time.monotonic() + 2.0)
+        if self._acceptor is not None:
             await self._acceptor.wait_closed()
+
+
+async def _until(done: Callable[[], bool], deadline: float) -> None:
+    """Wait until `done()` or the deadline (`time.monotonic()`), checking often."""
+    while not done() and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
 
 
 class _Session(asyncssh.SSHServerSession[bytes]):
@@ -703,19 +770,22 @@ def parse_args(argv: Sequence[str]) -> ServeConfig:
 
 async def serve_forever(config: ServeConfig) -> None:
     server = Server(config)
-    port = await server.start()
-    where = config.bind or "every interface"
-    print(f"coldwater serve: listening on {where}, port {port}", flush=True)
-    print(f"host key fingerprint: {server.host_fingerprint} (friends see it on first connect)", flush=True)
-    print(f"connect with: ssh -p {port} play@THIS-HOST", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
+    # Before the first connection can be made: a stop from then on is a clean one (whoever read the
+    # "listening" line may stop the server at once).
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):  # SIGHUP: the terminal it ran in closed
         loop.add_signal_handler(sig, stop.set)
+    port = await server.start()
     try:
+        where = config.bind or "every interface"
+        print(f"coldwater serve: listening on {where}, port {port}", flush=True)
+        print(f"host key fingerprint: {server.host_fingerprint} (friends see it on first connect)", flush=True)
+        print(f"connect with: ssh -p {port} play@THIS-HOST", flush=True)
         await stop.wait()
     finally:
-        await server.close()
+        print("coldwater serve: stopping; every session is told so and given its terminal back", flush=True)
+        await server.close(SHUTDOWN_REASON)
 
 
 def main(argv: Sequence[str]) -> int:
