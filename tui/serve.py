@@ -48,7 +48,7 @@ with warnings.catch_warnings():
 from coldwater.net.names import shown
 from coldwater.net.play import paths
 from coldwater.net.play.files import write_atomic
-from coldwater.tui import servetables
+from coldwater.tui import servedata, servetables
 
 DEFAULT_PORT = 2222
 NEEDS_TERMINAL = "coldwater needs a terminal: connect with `ssh -t` (a plain `ssh HOST` asks for one).\r\n"
@@ -354,6 +354,8 @@ class Server:
         """The open connections that asked for a session (a stopping server lets them end by themselves)."""
         self._tasks: set[asyncio.Task[None]] = set()
         self.starting = asyncio.Lock()  # starting a process takes milliseconds; one at a time is fine
+        self.store = servedata.Store(servedata.db_path(self.root))
+        """The server's database: keys that connected, finished games (servedata.py)."""
         self.tables = servetables.ServerTables(
             self.root,
             home_of=lambda blob: player_home(self.root, blob),
@@ -364,6 +366,7 @@ class Server:
             max_tables=config.max_sessions,
             keep_empty=config.keep_detached,
             say=lambda line: self.log(line),
+            store=self.store,
         )
 
     def no_session_gone(self, conn: Any) -> None:
@@ -406,6 +409,7 @@ class Server:
     async def launch(self, blob: bytes, term: str, size: tuple[int, int], client_env: Mapping[str, str]) -> AppProcess:
         """Start the app for this key in a new pty (raises OSError if it cannot start)."""
         home = player_home(self.root, blob)
+        self.store.saw_key(key_fingerprint(blob), blob, time.time())
         # The LAN identity exists before the app does, so the server and the app never both make one.
         self.tables.lan_identity(blob)
         # The control path: one end of a socket pair for the app, the other served here for this key.
@@ -579,6 +583,7 @@ class Server:
         await _until(lambda: not self.conns, time.monotonic() + 2.0)
         if self._acceptor is not None:
             await self._acceptor.wait_closed()
+        self.store.close()
 
 
 async def _until(done: Callable[[], bool], deadline: float) -> None:
@@ -745,6 +750,12 @@ def parse_args(argv: Sequence[str]) -> ServeConfig:
         default=15.0,
         help="keep an app whose connection dropped this long for its key to return",
     )
+    p.add_argument(
+        "--backup",
+        type=Path,
+        metavar="FILE",
+        help="copy the server's database to FILE and exit (safe while the server runs; docs/ssh.md)",
+    )
     a = p.parse_args(list(argv))
     if a.allow is None and not a.guests:
         p.error("nobody could connect: name the keys that may play with --allow KEYS_FILE, or pass --guests")
@@ -788,13 +799,38 @@ async def serve_forever(config: ServeConfig) -> None:
         await server.close(SHUTDOWN_REASON)
 
 
+def backup_main(argv: Sequence[str]) -> int:
+    """`coldwater serve --backup FILE`: a consistent copy of the server's database, safe while it runs."""
+    import argparse
+
+    p = argparse.ArgumentParser(
+        prog="coldwater serve --backup",
+        description="Copy the server's database (keys, games, ratings) to FILE, safely while the server runs.",
+    )
+    p.add_argument("--backup", type=Path, required=True, metavar="FILE")
+    a = p.parse_args(list(argv))
+    source = servedata.db_path(paths.data_dir())
+    try:
+        version = servedata.backup(source, a.backup)
+    except servedata.StoreError as e:
+        print(f"coldwater serve: {e}", file=sys.stderr)
+        return 1
+    print(f"coldwater serve: backed up {source} (schema {version}) to {a.backup}")
+    return 0
+
+
 def main(argv: Sequence[str]) -> int:
+    if any(a == "--backup" or a.startswith("--backup=") for a in argv):
+        return backup_main(argv)
     try:
         config = parse_args(argv)
         asyncio.run(serve_forever(config))
     except ValueError as e:
         print(f"coldwater serve: {e}", file=sys.stderr)
         return 2
+    except servedata.StoreError as e:
+        print(f"coldwater serve: {e}", file=sys.stderr)
+        return 1
     except OSError as e:
         print(f"coldwater serve: cannot listen: {e}", file=sys.stderr)
         return 1

@@ -39,7 +39,8 @@ if TYPE_CHECKING:
     from coldwater.core.state import Game
     from coldwater.net.discovery import Listing
     from coldwater.net.identity import Identity
-    from coldwater.net.session import Event, TableHost
+    from coldwater.net.session import Event, Result, TableHost
+    from coldwater.tui.servedata import GameResult, Store
 
 log = logging.getLogger("coldwater.serve")
 
@@ -316,8 +317,13 @@ class ServerTables:
         max_tables: int = 32,
         keep_empty: float = 15 * 60.0,
         say: Callable[[str], None] | None = None,
+        store: Store | None = None,
+        wall_clock: Callable[[], float] = time.time,
     ) -> None:
         self.root = root
+        self.store = store
+        """Where finished games are kept (servedata.py; None: nowhere, as in tests of the control path)."""
+        self.wall_clock = wall_clock
         self.home_of = home_of
         self.known_keys = known_keys
         self.fingerprint_of = fingerprint_of
@@ -350,6 +356,20 @@ class ServerTables:
         from coldwater.net.identity import load_or_create
 
         return load_or_create(lan_identity_path(self.home_of(blob)))
+
+    def ssh_key_of(self, lan_public: bytes) -> str:
+        """The SSH key fingerprint whose sessions use this LAN identity ("" for none the server knows)."""
+        from coldwater.net.identity import load_or_create
+
+        if not lan_public:
+            return ""
+        for blob in self.known_keys():
+            path = lan_identity_path(self.home_of(blob))
+            if path.exists():
+                with contextlib.suppress(Exception):  # a damaged identity file names nobody
+                    if load_or_create(path).public == lan_public:
+                        return self.fingerprint_of(blob)
+        return ""
 
     def key_by_fingerprint(self, fp: str) -> bytes | None:
         fp = fp.strip().lower()
@@ -526,6 +546,7 @@ class ServerTables:
         try:
             result = await hosted.host.run()
             self.say(f"table {name!r} ended: {result.outcome}; {finals_line(hosted.host, result.digest)}")
+            self.keep_result(hosted, result)
             if self.tables.get(name) is hosted and any(r.present for r in hosted.host.remotes.values()):
                 self.ended[name] = (hosted, time.monotonic())  # for a rematch, a while
             else:
@@ -537,6 +558,19 @@ class ServerTables:
         finally:
             if self.tables.get(name) is hosted:
                 del self.tables[name]
+
+    def keep_result(self, hosted: Hosted, result: Result) -> GameResult | None:
+        """Keep a finished game in the server's database (and say so in the log if it cannot)."""
+        if self.store is None:
+            return None
+        kept = game_result(self, hosted, result)
+        try:
+            self.store.add_result(kept)
+        except Exception as e:  # (sqlite3's, the disk's) the game is over either way; the log says it is not kept
+            log.exception("keeping the result of %s", hosted.host.name)
+            self.say(f"table {hosted.host.name!r}: its result could NOT be kept in the database: {e}")
+            return None
+        return kept
 
     async def rematch(self, blob: bytes, name: str) -> Reply:
         """The finished table `name` again, offered to its seats (``net.open_rematch``)."""
@@ -636,6 +670,60 @@ class ServerTables:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return task
+
+
+def game_result(tables: ServerTables, hosted: Hosted, result: Result) -> GameResult:
+    """A finished game as the database keeps it: who sat where (SSH keys named), scores and places, the
+    record, and whether the result is agreed (what ratings count)."""
+    from coldwater.core import record
+    from coldwater.tui.servedata import GameResult, SeatResult
+
+    host = hosted.host
+    totals = [result.scores.get(f"Seat {i + 1}", 0) for i in range(host.info.players)]
+    rec = None
+    with contextlib.suppress(Exception):  # a host that kept no whole record: places from the totals
+        rec = host.full_record() or (host.table.record if host.table is not None else None)
+    order: list[int] = []
+    if rec is not None:
+        with contextlib.suppress(Exception):
+            order = [r for r in record.replay(rec).scores().ranking if r < len(totals)]
+    places = {seat: i + 1 for i, seat in enumerate(order)} if len(order) == len(totals) else {}
+    if not places:  # by the totals, ties sharing a place
+        places = {s: 1 + sum(1 for t in totals if t > totals[s]) for s in range(len(totals))}
+    seats = []
+    for info in host.lobby():
+        if info.seat >= len(totals):
+            continue
+        player = hosted.ssh_seats.get(info.seat, "") or tables.ssh_key_of(info.key)
+        seats.append(
+            SeatResult(
+                seat=info.seat,
+                name=info.name,
+                player=player if info.kind != "bot" else "",
+                bot=info.kind == "bot",
+                score=totals[info.seat],
+                place=places[info.seat],
+            )
+        )
+    why_not = ""
+    if not result.audit_ok:
+        why_not = "the audit at the end failed"
+    elif result.forfeit:
+        why_not = "a seat forfeited"
+    elif any(" did not move for " in p for p in host.problems):
+        why_not = "a bot played a person's seat for a while"
+    return GameResult(
+        table=host.name,
+        game=result.game,
+        ended=tables.wall_clock(),
+        outcome=result.outcome,
+        digest=result.digest,
+        plies=result.plies,
+        agreed=not why_not,
+        why_not=why_not,
+        seats=seats,
+        record=record.dumps(rec) if rec is not None else b"",
+    )
 
 
 def finals_line(host: TableHost, digest: str) -> str:

@@ -130,6 +130,9 @@ async def test_a_friend_reaches_the_menu_at_80x24_and_quits(server: serve.Server
     assert stat.S_IMODE(homes[0].stat().st_mode) == 0o700
     assert stat.S_IMODE((server.root / "ssh" / "players").stat().st_mode) == 0o700
     assert not server.apps
+    # The server's database knows the key from now on (one session so far).
+    ((fp, _, _, sessions),) = server.store.players()
+    assert (fp, sessions) == (serve.key_fingerprint(player_key.public_data), 1)
 
 
 async def test_the_table_follows_a_resize(server: serve.Server, player_key: asyncssh.SSHKey) -> None:
