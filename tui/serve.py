@@ -756,6 +756,7 @@ def parse_args(argv: Sequence[str]) -> ServeConfig:
         metavar="FILE",
         help="copy the server's database to FILE and exit (safe while the server runs; docs/ssh.md)",
     )
+    p.add_argument("--ratings", action="store_true", help="print every key's rating per game on this server and exit")
     a = p.parse_args(list(argv))
     if a.allow is None and not a.guests:
         p.error("nobody could connect: name the keys that may play with --allow KEYS_FILE, or pass --guests")
@@ -799,29 +800,11 @@ async def serve_forever(config: ServeConfig) -> None:
         await server.close(SHUTDOWN_REASON)
 
 
-def backup_main(argv: Sequence[str]) -> int:
-    """`coldwater serve --backup FILE`: a consistent copy of the server's database, safe while it runs."""
-    import argparse
-
-    p = argparse.ArgumentParser(
-        prog="coldwater serve --backup",
-        description="Copy the server's database (keys, games, ratings) to FILE, safely while the server runs.",
-    )
-    p.add_argument("--backup", type=Path, required=True, metavar="FILE")
-    a = p.parse_args(list(argv))
-    source = servedata.db_path(paths.data_dir())
-    try:
-        version = servedata.backup(source, a.backup)
-    except servedata.StoreError as e:
-        print(f"coldwater serve: {e}", file=sys.stderr)
-        return 1
-    print(f"coldwater serve: backed up {source} (schema {version}) to {a.backup}")
-    return 0
-
-
 def main(argv: Sequence[str]) -> int:
-    if any(a == "--backup" or a.startswith("--backup=") for a in argv):
-        return backup_main(argv)
+    from coldwater.tui import serveadmin
+
+    if (admin := serveadmin.command(argv)) is not None:
+        return admin  # --backup, --ratings: the host's commands on the server's data, no server started
     try:
         config = parse_args(argv)
         asyncio.run(serve_forever(config))

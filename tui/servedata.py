@@ -186,9 +186,17 @@ class Store:
             )
         return rid
 
-    def results(self, *, player: str = "", game: str = "", limit: int = 1000) -> list[GameResult]:
-        """The finished games, newest first; only those `player` sat at, of `game`, when given."""
-        where, args = [], []
+    def result(self, result_id: int) -> GameResult | None:
+        found = self.results(result_id=result_id, limit=1)
+        return found[0] if found else None
+
+    def results(self, *, player: str = "", game: str = "", result_id: int = 0, limit: int = 1000) -> list[GameResult]:
+        """The finished games, newest first; only those `player` sat at, of `game`, `result_id`, when given."""
+        where: list[str] = []
+        args: list[object] = []
+        if result_id:
+            where.append("id = ?")
+            args.append(result_id)
         if player:
             where.append("id IN (SELECT result_id FROM result_seats WHERE player = ?)")
             args.append(player)

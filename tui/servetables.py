@@ -101,6 +101,16 @@ class RematchTable(msgspec.Struct, tag="rematch", frozen=True):
     name: str
 
 
+class History(msgspec.Struct, tag="history", frozen=True):
+    """The asker's finished games on this server (newest first) and their ratings (docs/ssh.md)."""
+
+
+class ReplayOf(msgspec.Struct, tag="replay", frozen=True):
+    """Put the record of finished game `id` (one the asker played) in the asker's records folder."""
+
+    id: int
+
+
 class ServedTable(msgspec.Struct, frozen=True, kw_only=True):
     name: str
     game: str
@@ -130,12 +140,50 @@ class Done(msgspec.Struct, tag="done", frozen=True):
     pass
 
 
+class MyRating(msgspec.Struct, frozen=True, kw_only=True):
+    game: str
+    rating: float
+    """openskill's ordinal, as `coldwater serve --ratings` prints it (serveratings.py)."""
+    games: int
+
+
+class PlayedGame(msgspec.Struct, frozen=True, kw_only=True):
+    """One finished game of the asker's, as the history screen lists it."""
+
+    id: int
+    game: str
+    table: str
+    ended: float
+    outcome: str
+    place: int
+    seats: int
+    others: list[str]
+    """The other seats: "Bob (2nd, 41)", bots marked."""
+    score: int
+    agreed: bool
+    why_not: str = ""
+    change: tuple[float, float] | None = None
+    """The asker's rating before and after (None: the game was not rated)."""
+    replay: bool = False
+    """The server kept the game's record (ReplayOf brings it)."""
+
+
+class HistoryReply(msgspec.Struct, tag="history-reply", frozen=True):
+    ratings: list[MyRating]
+    games: list[PlayedGame]
+
+
+class Saved(msgspec.Struct, tag="saved", frozen=True):
+    path: str
+    """Where the record is now (in the asker's own data folder)."""
+
+
 class Failed(msgspec.Struct, tag="failed", frozen=True):
     reason: str
 
 
-Request = OpenTable | ListTables | CloseTable | RematchTable
-Reply = Opened | Tables | Done | Failed
+Request = OpenTable | ListTables | CloseTable | RematchTable | History | ReplayOf
+Reply = Opened | Tables | Done | Failed | HistoryReply | Saved
 
 _req_decoder = msgspec.msgpack.Decoder(Request)
 _reply_decoder = msgspec.msgpack.Decoder(Reply)
@@ -241,6 +289,18 @@ class ServeLink:
         reply = await self.ask(ListTables())
         if isinstance(reply, Tables):
             return reply.tables
+        raise ServerUnavailable(reply.reason if isinstance(reply, Failed) else "unexpected reply")
+
+    async def history(self) -> HistoryReply:
+        reply = await self.ask(History())
+        if isinstance(reply, HistoryReply):
+            return reply
+        raise ServerUnavailable(reply.reason if isinstance(reply, Failed) else "unexpected reply")
+
+    async def replay_of(self, game_id: int) -> Path:
+        reply = await self.ask(ReplayOf(game_id))
+        if isinstance(reply, Saved):
+            return Path(reply.path)
         raise ServerUnavailable(reply.reason if isinstance(reply, Failed) else "unexpected reply")
 
 
@@ -417,6 +477,10 @@ class ServerTables:
         if isinstance(request, RematchTable):
             async with self._opening:
                 return await self.rematch(blob, request.name)
+        if isinstance(request, History):
+            return self.history(blob)
+        if isinstance(request, ReplayOf):
+            return self.replay_of(blob, request.id)
         async with self._opening:
             return await self.open_table(blob, request)
 
@@ -558,6 +622,68 @@ class ServerTables:
         finally:
             if self.tables.get(name) is hosted:
                 del self.tables[name]
+
+    def history(self, blob: bytes, limit: int = 200) -> Reply:
+        """The key's finished games, newest first, with what each did to its rating."""
+        from coldwater.tui import serveratings
+
+        if self.store is None:
+            return Failed("this server keeps no history")
+        me = self.fingerprint_of(blob)
+        ratings = serveratings.rate(self.store.results(limit=1_000_000))
+        mine = ratings.by_player.get(me, {})
+        games = []
+        for r in self.store.results(player=me, limit=limit):
+            seat = next(s for s in r.seats if s.player == me)
+            others = [
+                f"{s.name or 'seat ' + str(s.seat + 1)}{' (bot)' if s.bot else ''} ({ordinal(s.place)}, {s.score})"
+                for s in r.seats
+                if s is not seat
+            ]
+            moved = ratings.changes.get(r.id, {}).get(me)
+            games.append(
+                PlayedGame(
+                    id=r.id,
+                    game=r.game,
+                    table=r.table,
+                    ended=r.ended,
+                    outcome=r.outcome,
+                    place=seat.place,
+                    seats=len(r.seats),
+                    others=others,
+                    score=seat.score,
+                    agreed=r.agreed,
+                    why_not=r.why_not,
+                    change=(moved.before, moved.after) if moved is not None else None,
+                    replay=bool(r.record),
+                )
+            )
+        rows = [MyRating(game=g, rating=x.shown, games=x.games) for g, x in sorted(mine.items())]
+        return HistoryReply(rows, games)
+
+    def replay_of(self, blob: bytes, game_id: int) -> Reply:
+        """Write the record of a game the key played into its own records folder (a record is larger than a
+        control frame, and there the Replays list finds it again)."""
+        from coldwater.core import record
+        from coldwater.net.play import records
+
+        if self.store is None:
+            return Failed("this server keeps no history")
+        me = self.fingerprint_of(blob)
+        found = self.store.result(game_id)
+        if found is None or not any(s.player == me for s in found.seats):
+            return Failed(f"you played no game {game_id} on this server")
+        if not found.record:
+            return Failed("the server kept no record of that game")
+        try:
+            rec = record.loads(found.record)
+        except Exception as e:  # a damaged row: said, nothing written
+            return Failed(f"the record of that game cannot be read: {e}")
+        folder = self.home_of(blob) / "records"
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"served-{game_id}.json"
+        records.save(rec, path)
+        return Saved(str(path))
 
     def keep_result(self, hosted: Hosted, result: Result) -> GameResult | None:
         """Keep a finished game in the server's database (and say so in the log if it cannot)."""
@@ -724,6 +850,12 @@ def game_result(tables: ServerTables, hosted: Hosted, result: Result) -> GameRes
         seats=seats,
         record=record.dumps(rec) if rec is not None else b"",
     )
+
+
+def ordinal(place: int) -> str:
+    """1st, 2nd, 3rd, 4th, 11th, 21st."""
+    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+    return f"{place}{suffix}"
 
 
 def finals_line(host: TableHost, digest: str) -> str:

@@ -25,6 +25,15 @@ ENTRIES: tuple[tuple[str, str, str], ...] = (
     ("t", "Settings", "settings"),
     ("q", "Quit", "quit"),
 )
+SERVED: tuple[tuple[str, str, str], ...] = (("g", "History and ratings on this server", "history"),)
+"""Entries only a served session has (`coldwater serve` keeps them), before Settings."""
+
+
+def entries(served: bool) -> tuple[tuple[str, str, str], ...]:
+    if not served:
+        return ENTRIES
+    at = next(i for i, e in enumerate(ENTRIES) if e[2] == "settings")
+    return ENTRIES[:at] + SERVED + ENTRIES[at:]
 
 
 class MenuScreen(BaseScreen):
@@ -46,6 +55,8 @@ Over SSH (`coldwater serve`) the line under the menu shows the fingerprint of th
 you connected with: that key is who you are here, and a host can reserve a seat for it.
 Below it, the same key as `ssh-keygen -l` prints it (`SHA256:…`), to check it is yours.
 A table you host is kept by the server, so it stays open if your connection drops.
+*History and ratings* (**g**, over SSH only) lists the games you finished at the server's
+tables and your rating in each game.
 """
 
     def compose(self) -> ComposeResult:
@@ -54,7 +65,9 @@ A table you host is kept by the server, so it stays open if your connection drop
             yield Static("Cold-water board games in the terminal", id="tagline")
             with Center():
                 yield ChoiceList(
-                    [Item(label, value, key=key) for key, label, value in ENTRIES], auto_keys=False, id="menu"
+                    [Item(label, value, key=key) for key, label, value in entries(bool(served_key()))],
+                    auto_keys=False,
+                    id="menu",
                 )
             yield Static("Press ? for help on any screen · q quits", id="menu-hint")
             key = served_key()
@@ -104,6 +117,10 @@ A table you host is kept by the server, so it stays open if your connection drop
             from coldwater.tui.screens.rules import RulesScreen
 
             self.app.push_screen(RulesScreen())
+        elif what == "history":
+            from coldwater.tui.screens.history import HistoryScreen
+
+            self.app.push_screen(HistoryScreen())
         elif what == "settings":
             from coldwater.tui.screens.settings import SettingsScreen
 
