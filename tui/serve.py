@@ -10,7 +10,7 @@ folder under the server's (saves, settings, records, LAN identity), so "resume
 my game" is per key. Passwords are never accepted; `--allow` names the keys that
 may play (authorized_keys format), and `--guests` lets any other key in too.
 
-Why one module of ~700 lines: it is the whole server, in the order a connection meets
+Why one module of ~820 lines: it is the whole server, in the order a connection meets
 it (the configuration and keys, the `Server`'s authentication and limits, an `AppProcess`
 in its pseudo-terminal, the SSH `_Session` that pipes between them); the tables the
 server hosts for its sessions are in `servetables.py`.

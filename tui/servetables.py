@@ -15,7 +15,7 @@ request comes from because it knows which app holds that end: the app never
 says who it is. Frames are a 4-byte big-endian length and a msgspec MessagePack
 message; each request gets one reply, in order.
 
-One module (~650 lines): the request messages, the app's side of the control path and the
+One module (~770 lines): the request messages, the app's side of the control path and the
 server's side that answers them are one protocol, read together when either changes.
 """
 
@@ -624,72 +624,28 @@ class ServerTables:
                 del self.tables[name]
 
     def history(self, blob: bytes, limit: int = 200) -> Reply:
-        """The key's finished games, newest first, with what each did to its rating."""
-        from coldwater.tui import serveratings
+        """The key's finished games, newest first, with what each did to its rating (servehistory.py)."""
+        from coldwater.tui import servehistory
 
         if self.store is None:
             return Failed("this server keeps no history")
-        me = self.fingerprint_of(blob)
-        ratings = serveratings.rate(self.store.results(limit=1_000_000))
-        mine = ratings.by_player.get(me, {})
-        games = []
-        for r in self.store.results(player=me, limit=limit):
-            seat = next(s for s in r.seats if s.player == me)
-            others = [
-                f"{s.name or 'seat ' + str(s.seat + 1)}{' (bot)' if s.bot else ''} ({ordinal(s.place)}, {s.score})"
-                for s in r.seats
-                if s is not seat
-            ]
-            moved = ratings.changes.get(r.id, {}).get(me)
-            games.append(
-                PlayedGame(
-                    id=r.id,
-                    game=r.game,
-                    table=r.table,
-                    ended=r.ended,
-                    outcome=r.outcome,
-                    place=seat.place,
-                    seats=len(r.seats),
-                    others=others,
-                    score=seat.score,
-                    agreed=r.agreed,
-                    why_not=r.why_not,
-                    change=(moved.before, moved.after) if moved is not None else None,
-                    replay=bool(r.record),
-                )
-            )
-        rows = [MyRating(game=g, rating=x.shown, games=x.games) for g, x in sorted(mine.items())]
-        return HistoryReply(rows, games)
+        return servehistory.history(self.store, self.fingerprint_of(blob), limit)
 
     def replay_of(self, blob: bytes, game_id: int) -> Reply:
-        """Write the record of a game the key played into its own records folder (a record is larger than a
-        control frame, and there the Replays list finds it again)."""
-        from coldwater.core import record
-        from coldwater.net.play import records
+        """Write the record of a game the key played into its own records folder (servehistory.py)."""
+        from coldwater.tui import servehistory
 
         if self.store is None:
             return Failed("this server keeps no history")
-        me = self.fingerprint_of(blob)
-        found = self.store.result(game_id)
-        if found is None or not any(s.player == me for s in found.seats):
-            return Failed(f"you played no game {game_id} on this server")
-        if not found.record:
-            return Failed("the server kept no record of that game")
-        try:
-            rec = record.loads(found.record)
-        except Exception as e:  # a damaged row: said, nothing written
-            return Failed(f"the record of that game cannot be read: {e}")
-        folder = self.home_of(blob) / "records"
-        folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"served-{game_id}.json"
-        records.save(rec, path)
-        return Saved(str(path))
+        return servehistory.replay_of(self.store, self.fingerprint_of(blob), self.home_of(blob), game_id)
 
     def keep_result(self, hosted: Hosted, result: Result) -> GameResult | None:
         """Keep a finished game in the server's database (and say so in the log if it cannot)."""
         if self.store is None:
             return None
-        kept = game_result(self, hosted, result)
+        from coldwater.tui import servehistory
+
+        kept = servehistory.game_result(self, hosted, result)
         try:
             self.store.add_result(kept)
         except Exception as e:  # (sqlite3's, the disk's) the game is over either way; the log says it is not kept
@@ -796,66 +752,6 @@ class ServerTables:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return task
-
-
-def game_result(tables: ServerTables, hosted: Hosted, result: Result) -> GameResult:
-    """A finished game as the database keeps it: who sat where (SSH keys named), scores and places, the
-    record, and whether the result is agreed (what ratings count)."""
-    from coldwater.core import record
-    from coldwater.tui.servedata import GameResult, SeatResult
-
-    host = hosted.host
-    totals = [result.scores.get(f"Seat {i + 1}", 0) for i in range(host.info.players)]
-    rec = None
-    with contextlib.suppress(Exception):  # a host that kept no whole record: places from the totals
-        rec = host.full_record() or (host.table.record if host.table is not None else None)
-    order: list[int] = []
-    if rec is not None:
-        with contextlib.suppress(Exception):
-            order = [r for r in record.replay(rec).scores().ranking if r < len(totals)]
-    places = {seat: i + 1 for i, seat in enumerate(order)} if len(order) == len(totals) else {}
-    if not places:  # by the totals, ties sharing a place
-        places = {s: 1 + sum(1 for t in totals if t > totals[s]) for s in range(len(totals))}
-    seats = []
-    for info in host.lobby():
-        if info.seat >= len(totals):
-            continue
-        player = hosted.ssh_seats.get(info.seat, "") or tables.ssh_key_of(info.key)
-        seats.append(
-            SeatResult(
-                seat=info.seat,
-                name=info.name,
-                player=player if info.kind != "bot" else "",
-                bot=info.kind == "bot",
-                score=totals[info.seat],
-                place=places[info.seat],
-            )
-        )
-    why_not = ""
-    if not result.audit_ok:
-        why_not = "the audit at the end failed"
-    elif result.forfeit:
-        why_not = "a seat forfeited"
-    elif any(" did not move for " in p for p in host.problems):
-        why_not = "a bot played a person's seat for a while"
-    return GameResult(
-        table=host.name,
-        game=result.game,
-        ended=tables.wall_clock(),
-        outcome=result.outcome,
-        digest=result.digest,
-        plies=result.plies,
-        agreed=not why_not,
-        why_not=why_not,
-        seats=seats,
-        record=record.dumps(rec) if rec is not None else b"",
-    )
-
-
-def ordinal(place: int) -> str:
-    """1st, 2nd, 3rd, 4th, 11th, 21st."""
-    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
-    return f"{place}{suffix}"
 
 
 def finals_line(host: TableHost, digest: str) -> str:

@@ -18,7 +18,8 @@ from coldwater.core.errors import RecordError
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen
 from coldwater.tui.screens.resume import when
-from coldwater.tui.servetables import HistoryReply, PlayedGame, ServerUnavailable, link, ordinal
+from coldwater.tui.servehistory import ordinal
+from coldwater.tui.servetables import HistoryReply, PlayedGame, ServerUnavailable, link
 from coldwater.tui.widgets.choices import ChoiceList, Item
 
 
