@@ -48,7 +48,7 @@ with warnings.catch_warnings():
 from coldwater.net.names import shown
 from coldwater.net.play import paths
 from coldwater.net.play.files import write_atomic
-from coldwater.tui import servedata, servetables
+from coldwater.tui import servedata, servetables, serveturns
 
 DEFAULT_PORT = 2222
 NEEDS_TERMINAL = "coldwater needs a terminal: connect with `ssh -t` (a plain `ssh HOST` asks for one).\r\n"
@@ -368,6 +368,12 @@ class Server:
             say=lambda line: self.log(line),
             store=self.store,
         )
+        self.tables.turns = serveturns.TurnTablesKeeper(
+            self.store,
+            known_keys=lambda: {key_fingerprint(b) for b in self.allowed | known_keys(self.root)},
+            wall_clock=time.time,
+            say=lambda line: self.log(line),
+        )
 
     def no_session_gone(self, conn: Any) -> None:
         """`conn` asked for a session, or closed: it no longer counts against its key's cap."""
@@ -471,6 +477,11 @@ class Server:
                     self.log(f"app for {app.who} closed: nobody came back for {keep:.0f} s")
                     app.stop()
             self.tables.reap(now)
+            if self.tables.turns is not None:
+                try:
+                    await self.tables.turns.tick()  # moves out of time: the bot plays them
+                except Exception as e:  # a bot or the disk failing must not stop the reaper
+                    self.log(f"turn-based tables: {e}")
 
     async def start(self) -> int:
         """Listen; returns the port (useful with port 0 in tests)."""
@@ -557,6 +568,8 @@ class Server:
             login_timeout=30,
             keepalive_interval=30,
         )
+        if self.tables.turns is not None:
+            await self.tables.turns.resume()  # every turn-based table as it was kept
         self._reaper = asyncio.get_running_loop().create_task(self._reap())
         sockets = self._acceptor.sockets
         return int(sockets[0].getsockname()[1]) if sockets else self.config.port

@@ -66,6 +66,46 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
         "CREATE INDEX result_seats_player ON result_seats(player)",
     ),
+    # 1 → 2: turn-based tables (serveturns.py): the terms, the seats, and every step with its digest.
+    (
+        """CREATE TABLE turn_tables (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            game TEXT NOT NULL,
+            players INTEGER NOT NULL,
+            options TEXT NOT NULL,
+            seed TEXT NOT NULL,
+            content TEXT NOT NULL,
+            per_move REAL NOT NULL,
+            window_start INTEGER,
+            window_end INTEGER,
+            opener TEXT NOT NULL,
+            created REAL NOT NULL,
+            since REAL NOT NULL,
+            ended REAL,
+            outcome TEXT NOT NULL DEFAULT '',
+            result_id INTEGER REFERENCES results(id)
+        )""",
+        """CREATE TABLE turn_seats (
+            table_id INTEGER NOT NULL REFERENCES turn_tables(id),
+            seat INTEGER NOT NULL,
+            player TEXT NOT NULL,
+            name TEXT NOT NULL,
+            bot INTEGER NOT NULL,
+            PRIMARY KEY (table_id, seat)
+        )""",
+        """CREATE TABLE turn_moves (
+            table_id INTEGER NOT NULL REFERENCES turn_tables(id),
+            ply INTEGER NOT NULL,
+            seat INTEGER NOT NULL,
+            action TEXT NOT NULL,
+            digest TEXT NOT NULL,
+            at REAL NOT NULL,
+            by_bot INTEGER NOT NULL,
+            PRIMARY KEY (table_id, ply)
+        )""",
+        "CREATE INDEX turn_seats_player ON turn_seats(player)",
+    ),
 )
 """Each entry takes the database one version up; append, never edit one that has shipped."""
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -172,18 +212,22 @@ class Store:
     def add_result(self, r: GameResult) -> int:
         """Keep a finished game; its id."""
         with self.write() as db:
-            cur = db.execute(
-                "INSERT INTO results (table_name, game, ended, outcome, digest, plies, agreed, why_not, record)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (r.table, r.game, r.ended, r.outcome, r.digest, r.plies, int(r.agreed), r.why_not, r.record or None),
-            )
-            rid = cur.lastrowid
-            assert rid is not None
-            db.executemany(
-                "INSERT INTO result_seats (result_id, seat, name, player, bot, score, place)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(rid, s.seat, s.name, s.player, int(s.bot), s.score, s.place) for s in r.seats],
-            )
+            return self.insert_result(db, r)
+
+    @staticmethod
+    def insert_result(db: sqlite3.Connection, r: GameResult) -> int:
+        """Keep a finished game inside the caller's transaction (:meth:`write`); its id."""
+        cur = db.execute(
+            "INSERT INTO results (table_name, game, ended, outcome, digest, plies, agreed, why_not, record)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (r.table, r.game, r.ended, r.outcome, r.digest, r.plies, int(r.agreed), r.why_not, r.record or None),
+        )
+        rid = cur.lastrowid
+        assert rid is not None
+        db.executemany(
+            "INSERT INTO result_seats (result_id, seat, name, player, bot, score, place) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [(rid, s.seat, s.name, s.player, int(s.bot), s.score, s.place) for s in r.seats],
+        )
         return rid
 
     def result(self, result_id: int) -> GameResult | None:

@@ -34,6 +34,16 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from coldwater.net.play import framing
+from coldwater.tui.turnwire import (
+    ListTurnTables,
+    OpenTurnTable,
+    TurnMove,
+    TurnPosition,
+    TurnReply,
+    TurnRequest,
+    TurnTables,
+    TurnView,
+)
 
 if TYPE_CHECKING:
     from coldwater.core.state import Game
@@ -41,6 +51,7 @@ if TYPE_CHECKING:
     from coldwater.net.identity import Identity
     from coldwater.net.session import Event, Result, TableHost
     from coldwater.tui.servedata import GameResult, Store
+    from coldwater.tui.serveturns import TurnTablesKeeper
 
 log = logging.getLogger("coldwater.serve")
 
@@ -182,8 +193,8 @@ class Failed(msgspec.Struct, tag="failed", frozen=True):
     reason: str
 
 
-Request = OpenTable | ListTables | CloseTable | RematchTable | History | ReplayOf
-Reply = Opened | Tables | Done | Failed | HistoryReply | Saved
+Request = OpenTable | ListTables | CloseTable | RematchTable | History | ReplayOf | TurnRequest
+Reply = Opened | Tables | Done | Failed | HistoryReply | Saved | TurnReply
 
 _req_decoder = msgspec.msgpack.Decoder(Request)
 _reply_decoder = msgspec.msgpack.Decoder(Reply)
@@ -291,6 +302,13 @@ class ServeLink:
             return reply.tables
         raise ServerUnavailable(reply.reason if isinstance(reply, Failed) else "unexpected reply")
 
+    async def turn(self, request: TurnRequest) -> TurnReply:
+        """A turn-based table request (turnwire.py); the server's refusal is raised as ServerUnavailable."""
+        reply = await self.ask(request)
+        if isinstance(reply, TurnTables | TurnPosition):
+            return reply
+        raise ServerUnavailable(reply.reason if isinstance(reply, Failed) else "unexpected reply")
+
     async def history(self) -> HistoryReply:
         reply = await self.ask(History())
         if isinstance(reply, HistoryReply):
@@ -384,6 +402,8 @@ class ServerTables:
         self.store = store
         """Where finished games are kept (servedata.py; None: nowhere, as in tests of the control path)."""
         self.wall_clock = wall_clock
+        self.turns: TurnTablesKeeper | None = None
+        """The turn-based tables (serveturns.py), when the server keeps them."""
         self.home_of = home_of
         self.known_keys = known_keys
         self.fingerprint_of = fingerprint_of
@@ -479,6 +499,8 @@ class ServerTables:
                 return await self.rematch(blob, request.name)
         if isinstance(request, History):
             return self.history(blob)
+        if isinstance(request, OpenTurnTable | ListTurnTables | TurnView | TurnMove):
+            return await self.turn(blob, request)
         if isinstance(request, ReplayOf):
             return self.replay_of(blob, request.id)
         async with self._opening:
@@ -622,6 +644,24 @@ class ServerTables:
         finally:
             if self.tables.get(name) is hosted:
                 del self.tables[name]
+
+    async def turn(self, blob: bytes, request: TurnRequest) -> Reply:
+        """A turn-based table request of the key `blob` (serveturns.py); a refusal changes nothing."""
+        from coldwater.tui.serveturns import TurnError
+
+        if self.turns is None:
+            return Failed("this server keeps no turn-based tables")
+        me = self.fingerprint_of(blob)
+        try:
+            if isinstance(request, OpenTurnTable):
+                return await self.turns.open(me, request)
+            if isinstance(request, ListTurnTables):
+                return TurnTables(self.turns.mine(me))
+            if isinstance(request, TurnView):
+                return self.turns.view(me, request.id)
+            return await self.turns.move(me, request.id, request.ply, request.action)
+        except TurnError as e:
+            return Failed(str(e))
 
     def history(self, blob: bytes, limit: int = 200) -> Reply:
         """The key's finished games, newest first, with what each did to its rating (servehistory.py)."""

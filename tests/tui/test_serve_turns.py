@@ -1,0 +1,239 @@
+"""Turn-based tables on `coldwater serve` (tui/serveturns.py): the server deals and keeps every step, a
+table outlives restarts and kill -9, each key sees its own view only, the clock hands a move out of
+time to the bot, and the end is kept as a result that ratings count."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import os
+import random
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from coldwater.core import games, record
+from coldwater.tui import serveratings, serveturns
+from coldwater.tui.servedata import Store
+from coldwater.tui.serveturns import TurnError, TurnTablesKeeper
+from coldwater.tui.turnwire import OpenTurnTable, TurnPosition
+
+ANN, BEN, CAT = "aaaa-0000-0000-0001", "bbbb-0000-0000-0002", "cccc-0000-0000-0003"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture(autouse=True)
+def quick_bot(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(serveturns, "BOT", "random")  # the tests' bots answer at once
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    s = Store(tmp_path / "serve.db")
+    yield s
+    s.close()
+
+
+def keeper(store: Store, clock: Clock | None = None, said: list[str] | None = None) -> TurnTablesKeeper:
+    return TurnTablesKeeper(
+        store,
+        known_keys=lambda: {ANN, BEN, CAT},
+        wall_clock=clock or Clock(),
+        say=(said.append if said is not None else lambda line: None),
+    )
+
+
+def crown(**kw: object) -> OpenTurnTable:
+    return OpenTurnTable(**{"game": "crown", "name": "Pond", "seats": ["me", BEN], "hours": 24.0, **kw})  # type: ignore[arg-type]
+
+
+def steps(store: Store) -> int:
+    return int(store.db.execute("SELECT COUNT(*) FROM turn_moves").fetchone()[0])
+
+
+async def play_to_the_end(k: TurnTablesKeeper, tid: int, rng: random.Random, limit: int = 5000) -> TurnPosition:
+    """Both keys move in turn, each choosing from the legal moves of its own position."""
+    pos = k.view(ANN, tid)
+    for _ in range(limit):
+        if pos.info.current < 0:
+            return pos
+        me = [ANN, BEN][pos.info.current]
+        mine = k.view(me, tid)
+        pos = await k.move(me, tid, mine.info.ply, rng.choice(mine.legal))
+    raise AssertionError("the game did not end")
+
+
+async def test_bad_terms_are_refused_and_nothing_is_kept(store: Store) -> None:
+    k = keeper(store)
+    for req, said in (
+        (crown(game="chess"), "no game 'chess'"),
+        (crown(hours=0.5), "from 1 hour"),
+        (crown(window=(20, 8)), "daily window"),
+        (crown(seats=["me", "bot", "bot", "bot", "bot"]), "1 to 4 seats"),
+        (crown(seats=["me", "me"]), r"only one\) is yours"),
+        (crown(seats=["me", "dddd-0000-0000-0004"]), "not a key this server knows"),
+        (crown(name=""), ""),
+    ):
+        with pytest.raises(TurnError, match=said):
+            await k.open(ANN, req)
+    assert store.db.execute("SELECT COUNT(*) FROM turn_tables").fetchone()[0] == 0 and not k.tables
+
+
+async def test_each_key_sees_only_its_own_view_and_moves_only_in_its_turn(store: Store) -> None:
+    k = keeper(store)
+    pos = await k.open(ANN, crown())
+    tid = pos.info.id
+    t = k.tables[tid]
+    game = games.get("crown")
+    for who, seat in ((ANN, 0), (BEN, 1)):
+        mine = k.view(who, tid)
+        assert mine.info.seat == seat
+        assert game.from_text(mine.view).digest() == t.state.view(seat).digest()
+        assert game.from_text(mine.view).seed is None  # the deal's seed stays on the server
+    assert k.view(ANN, tid).view != k.view(BEN, tid).view  # each hand is its own
+    mover = [ANN, BEN][t.state.current or 0]
+    other = BEN if mover == ANN else ANN
+    assert k.view(other, tid).legal == [] and k.view(mover, tid).legal
+    before = steps(store)
+    for who, ply, action, said in (
+        (other, t.state.ply, k.view(mover, tid).legal[0], "turn, not yours"),
+        (mover, t.state.ply - 1, k.view(mover, tid).legal[0], "moved on"),
+        (mover, t.state.ply, "nonsense 42", "not a legal move"),
+        (CAT, t.state.ply, "x", "no turn-based table"),
+    ):
+        with pytest.raises(TurnError, match=said):
+            await k.move(who, tid, ply, action)
+    assert steps(store) == before
+    assert [i.your_turn for i in k.mine(mover)] == [True] and k.waiting(mover) == 1 and k.waiting(other) == 0
+
+
+async def test_a_whole_game_across_restarts_ends_in_a_kept_result_that_ratings_count(store: Store) -> None:
+    rng = random.Random(5)
+    clock = Clock()
+    k = keeper(store, clock)
+    tid = (await k.open(ANN, crown())).info.id
+    for _ in range(30):
+        pos = k.view(ANN, tid)
+        me = [ANN, BEN][pos.info.current]
+        mine = k.view(me, tid)
+        clock.now += 3600
+        await k.move(me, tid, mine.info.ply, rng.choice(mine.legal))
+    digest = k.tables[tid].state.digest()
+    again = keeper(store, clock)  # a restart: everything from the kept steps
+    await again.resume()
+    assert again.tables[tid].state.digest() == digest
+    end = await play_to_the_end(again, tid, rng)
+    assert end.info.current == -1 and end.info.outcome
+    (kept,) = store.results()
+    assert kept.agreed and kept.table == "Pond" and {s.player for s in kept.seats} == {ANN, BEN}
+    assert record.replay(record.loads(kept.record)).digest() == again.tables[tid].state.digest() == kept.digest
+    r = serveratings.rate(store.results())
+    assert set(r.by_player) == {ANN, BEN} and r.changes[kept.id]
+    # Restarting after the end neither keeps the result twice nor reopens the game.
+    third = keeper(store, clock)
+    await third.resume()
+    assert len(store.results()) == 1 and third.tables[tid].over
+
+
+async def test_a_move_out_of_time_is_played_by_the_bot_and_the_result_says_so(store: Store) -> None:
+    clock = Clock()
+    said: list[str] = []
+    k = keeper(store, clock, said)
+    tid = (await k.open(ANN, crown(hours=2))).info.id
+    t = k.tables[tid]
+    ply, late = t.state.ply, [ANN, BEN][t.state.current or 0]
+    clock.now += 2 * 3600 - 1
+    await k.tick()
+    assert t.state.ply == ply  # not yet
+    clock.now += 2
+    await k.tick()
+    assert t.state.ply > ply and any("out of time" in s for s in said)
+    rng = random.Random(1)
+    end = await play_to_the_end(k, tid, rng)
+    name = t.names[[ANN, BEN].index(late)]
+    assert f"a bot played for {name} (out of time)" in end.info.outcome
+    (kept,) = store.results()
+    assert not kept.agreed and "bot" in kept.why_not
+    assert not serveratings.rate(store.results()).by_player  # not agreed: no rating moves
+
+
+def test_the_daily_window_counts_only_its_hours() -> None:
+    utc = dt.UTC
+    at = dt.datetime(2026, 12, 7, 20, 0, tzinfo=utc).timestamp()  # a Monday, 20:00
+    assert serveturns.deadline(at, 3600, None, utc) == at + 3600
+    # 9:00-17:00: from 20:00 the clock waits for 9:00 the next day, then runs 2 hours.
+    due = serveturns.deadline(at, 2 * 3600, (9, 17), utc)
+    assert dt.datetime.fromtimestamp(due, utc) == dt.datetime(2026, 12, 8, 11, 0, tzinfo=utc)
+    # 10 hours of clock inside 8-hour windows: 8 on Tuesday, 2 on Wednesday.
+    due = serveturns.deadline(at, 10 * 3600, (9, 17), utc)
+    assert dt.datetime.fromtimestamp(due, utc) == dt.datetime(2026, 12, 9, 11, 0, tzinfo=utc)
+    inside = dt.datetime(2026, 12, 8, 16, 30, tzinfo=utc).timestamp()
+    due = serveturns.deadline(inside, 3600, (9, 24), utc)
+    assert dt.datetime.fromtimestamp(due, utc) == dt.datetime(2026, 12, 8, 17, 30, tzinfo=utc)
+
+
+MOVER = """
+import asyncio, random, sys
+from pathlib import Path
+from coldwater.tui import serveturns
+from coldwater.tui.servedata import Store
+from tests.tui.test_serve_turns import ANN, BEN, keeper, crown
+serveturns.BOT = "random"
+async def main():
+    store = Store(Path(sys.argv[1]))
+    k = keeper(store)
+    await k.resume()
+    tid = next(iter(k.tables)) if k.tables else (await k.open(ANN, crown())).info.id
+    rng = random.Random(int(sys.argv[2]))
+    while True:
+        t = k.tables[tid]
+        me = [ANN, BEN][t.state.current]
+        pos = k.view(me, tid)
+        await k.move(me, tid, pos.info.ply, rng.choice(pos.legal))
+        print(k.tables[tid].state.ply, k.tables[tid].state.digest(), flush=True)  # acknowledged
+asyncio.run(main())
+"""
+
+
+def test_kill_9_in_the_middle_of_moves_loses_no_acknowledged_step(tmp_path: Path) -> None:
+    path = tmp_path / "serve.db"
+    root = Path(__file__).resolve().parents[2]
+    acked: dict[int, str] = {}
+    for round_ in range(3):  # three lives of the server, each killed without warning
+        proc = subprocess.Popen(
+            [sys.executable, "-c", MOVER, str(path), str(round_)], stdout=subprocess.PIPE, text=True, cwd=root
+        )
+        assert proc.stdout is not None
+        for seen, line in enumerate(proc.stdout, 1):
+            ply, digest = line.split()
+            acked[int(ply)] = digest
+            if seen >= 15:
+                break
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(30)
+    store = Store(path)
+    try:
+        k = keeper(store)
+        asyncio.run(k.resume())
+        (t,) = k.tables.values()
+        last = max(acked)
+        assert t.state.ply >= last  # every acknowledged step is there (and perhaps the one in flight)
+        assert (
+            store.db.execute(
+                "SELECT digest FROM turn_moves WHERE table_id = ? AND ply = ?", (t.id, last - 1)
+            ).fetchone()[0]
+            == acked[last]
+        )
+    finally:
+        store.close()
