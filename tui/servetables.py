@@ -272,6 +272,12 @@ class ServeLink:
         return cls(int(raw)) if raw.isdigit() else None
 
     async def ask(self, request: Request) -> Reply:
+        """The server's reply to `request`. A caller cancelled meanwhile (a screen's worker replaced) does
+        not cut the exchange short: its reply would otherwise come as the answer to the next request, or
+        the socket, half opened, be closed under the link."""
+        return await asyncio.shield(self._ask(request))
+
+    async def _ask(self, request: Request) -> Reply:
         async with self._lock:
             try:
                 if self._streams is None:

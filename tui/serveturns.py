@@ -81,7 +81,11 @@ class Turns:
         self.since = since
         """When the decision now pending began (its clock runs from then)."""
         self.moves = moves
-        """(seat, notation, by a bot) of every step so far, in order."""
+        """(seat, notation, by a bot) of every step so far, in order (the server's alone: a draw's
+        notation may name a sealed card)."""
+        self.seen: list[tuple[str, ...]] = []
+        """Per step, the step as each seat may know it (a draw sealed to others reads as it does in their
+        view), which is all the log a seat is shown."""
         self.outcome = outcome
 
     @property
@@ -132,6 +136,14 @@ def deadline(since: float, seconds: float, window: tuple[int, int] | None, tz: d
         day = day + dt.timedelta(days=1)
         day = day.replace(hour=0)  # (a change of daylight saving time keeps midnight)
     raise ValueError("no time in the window")
+
+
+def seen_by(before: State[Any, Any], step: Any, players: int) -> tuple[str, ...]:
+    """`step` from `before` as each seat may know it: a person's move is public; a draw is what
+    ``seen_outcome`` leaves of it for that seat (a card sealed to the others is a marker to them)."""
+    if before.current != CHANCE:
+        return (str(step),) * players
+    return tuple(str(before.seen_outcome(step, seat)) for seat in range(players))
 
 
 class TurnTablesKeeper:
@@ -189,16 +201,19 @@ class TurnTablesKeeper:
             "SELECT seat, player, name, bot FROM turn_seats WHERE table_id = ? ORDER BY seat", (tid,)
         ).fetchall()
         moves: list[tuple[int, str, bool]] = []
+        seen: list[tuple[str, ...]] = []
         for ply, seat, action, digest, by_bot in self.store.db.execute(
             "SELECT ply, seat, action, digest, by_bot FROM turn_moves WHERE table_id = ? ORDER BY ply", (tid,)
         ):
             if ply != state.ply:
                 raise TurnError(f"move {ply} is missing or out of order")
-            state.apply(game.parse_action(str(action)))
+            step = game.parse_action(str(action))
+            seen.append(seen_by(state, step, players))
+            state.apply(step)
             if state.digest() != digest:
                 raise TurnError(f"the position after move {ply} is not the one kept (digest differs)")
             moves.append((int(seat), str(action), bool(by_bot)))
-        return Turns(
+        rebuilt = Turns(
             tid,
             name,
             game,
@@ -211,6 +226,8 @@ class TurnTablesKeeper:
             since=0.0,
             moves=moves,
         )
+        rebuilt.seen = seen
+        return rebuilt
 
     # ---- requests ---------------------------------------------------------------------
     async def open(self, me: str, req: OpenTurnTable) -> TurnPosition:
@@ -349,7 +366,8 @@ class TurnTablesKeeper:
         view = t.state.view(seat)
         legal = [str(a) for a in view.legal()] if t.state.current == seat else []
         log = [
-            f"{t.names[s] if s >= 0 else 'draw'}: {a}{' (bot)' if b and not t.bots[s] else ''}" for s, a, b in t.moves
+            f"{t.names[s] if s >= 0 else 'draw'}: {seen[seat]}{' (bot)' if b and not t.bots[s] else ''}"
+            for (s, _, b), seen in zip(t.moves, t.seen, strict=True)
         ]
         return TurnPosition(info=t.info(seat), view=view.to_text(), legal=legal, log=log[-LOG_LINES:])
 
@@ -357,6 +375,7 @@ class TurnTablesKeeper:
         """Apply one step and keep it (one transaction) before anything else sees it."""
         after = t.state.clone()
         after.apply(action)  # (raises IllegalAction, and the position is untouched)
+        seen = seen_by(t.state, action, len(t.players))
         now = self.wall_clock()
         with self.store.write() as db:
             db.execute(
@@ -367,6 +386,7 @@ class TurnTablesKeeper:
         t.state = after
         t.since = now
         t.moves.append((seat, str(action), by_bot))
+        t.seen.append(seen)
 
     async def _bot_move(self, t: Turns, seat: int) -> None:
         bot = t.game.bot(BOT if BOT in t.game.bots else t.game.bots[0])

@@ -13,6 +13,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -116,6 +117,30 @@ async def test_each_key_sees_only_its_own_view_and_moves_only_in_its_turn(store:
             await k.move(who, tid, ply, action)
     assert steps(store) == before
     assert [i.your_turn for i in k.mine(mover)] == [True] and k.waiting(mover) == 1 and k.waiting(other) == 0
+
+
+async def test_a_seats_log_holds_no_draw_sealed_to_it(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(serveturns, "LOG_LINES", 100_000)
+    k = keeper(store)
+    tid = (await k.open(ANN, crown())).info.id
+    rng = random.Random(3)
+    t = k.tables[tid]
+    for _ in range(120):
+        me = [ANN, BEN][t.state.current or 0]
+        pos = k.view(me, tid)
+        await k.move(me, tid, pos.info.ply, rng.choice(pos.legal))
+    sealed = [i for i, seen in enumerate(t.seen) if seen[0] != seen[1]]
+    assert sealed, "no draw sealed to one seat in 120 moves"
+    for seat, who in enumerate((ANN, BEN)):
+        log = k.view(who, tid).log
+        assert len(log) == len(t.moves)
+        for i in sealed:
+            if t.seen[i][seat] != t.moves[i][1]:
+                assert t.moves[i][1] not in log[i] and t.seen[i][seat] in log[i]
+    # A restart words every step the same way.
+    again = keeper(store)
+    again.restore()
+    assert again.tables[tid].seen == t.seen
 
 
 async def test_a_whole_game_across_restarts_ends_in_a_kept_result_that_ratings_count(store: Store) -> None:
@@ -237,3 +262,78 @@ def test_kill_9_in_the_middle_of_moves_loses_no_acknowledged_step(tmp_path: Path
         )
     finally:
         store.close()
+
+
+# Over SSH: the screens ------------------------------------------------------------------------
+
+
+async def play_turn(screen: Any, t: serveturns.Turns, seat: int) -> None:
+    """Answer each decision of `seat`'s turn with the list's highlighted choice (Enter), until the turn
+    passes; each answer waits for the server to have kept it."""
+    for _ in range(200):
+        if t.state.current != seat:
+            return
+        ply = t.state.ply
+        await asyncio.sleep(0.3)  # (the list drawn for this decision)
+        screen.proc.stdin.write(b"\r")
+        for _ in range(200):
+            if t.state.ply > ply:
+                break
+            await asyncio.sleep(0.05)
+        assert t.state.ply > ply, screen.text
+    raise AssertionError("the turn never passed")
+
+
+async def test_two_keys_open_and_play_a_turn_based_table_over_ssh(tmp_path: Path) -> None:
+    import asyncssh
+
+    from coldwater.tui import serve
+    from tests.tui.test_serve import MENU, connect, open_app
+    from tests.tui.test_serve_tables import keys as _keys  # noqa: F401  (the fixture's shape, made here)
+
+    a_key, b_key = (asyncssh.generate_private_key("ssh-ed25519") for _ in range(2))
+    allowed = tmp_path / "allowed"
+    allowed.write_bytes(a_key.export_public_key() + b_key.export_public_key())
+    cfg = serve.ServeConfig(port=0, bind="127.0.0.1", host_key=tmp_path / "hk", allow=allowed, advertise=False)
+    server = serve.Server(cfg, root=tmp_path / "data", log=lambda line: None)
+    server.port = await server.start()  # type: ignore[attr-defined]
+    b_fp = serve.key_fingerprint(b_key.public_data)
+    try:
+        async with await connect(server, a_key) as conn:
+            a = await open_app(conn)
+            shown = await a.until(lambda s: MENU in s and "Turn-based tables" in s, "the menu")
+            assert "wait for you" not in shown and "Quit" in shown
+            a.proc.stdin.write(b"b")
+            await a.until(lambda s: "No turn-based tables yet" in s, "the empty list")
+            a.proc.stdin.write(b"n")
+            await a.until(lambda s: "A new turn-based table" in s, "the form")
+            for field, text in ((2, f"me, {b_fp}"),):
+                for _ in range(field):
+                    a.proc.stdin.write(b"\t")
+                    await asyncio.sleep(0.2)
+                for _ in range(len("me, bot")):  # the default rubbed out first, a key at a time
+                    a.proc.stdin.write(b"\x7f")
+                    await asyncio.sleep(0.05)
+                a.proc.stdin.write(text.encode())
+            await a.until(lambda s: f"Seats            me, {b_fp}" in s, "B's key in the seats")
+            await asyncio.sleep(0.3)
+            a.proc.stdin.write(b"\x13")  # Ctrl+S
+            shown = await a.until(lambda s: "Turn table ·" in s, "the table")
+            (t,) = server.tables.turns.tables.values()  # type: ignore[union-attr]
+            assert t.players == [serve.key_fingerprint(a_key.public_data), b_fp]
+            if t.state.current == 0:
+                await a.until(lambda s: "your turn" in s, "A's turn")
+                await play_turn(a, t, 0)
+                assert t.state.current == 1
+        async with await connect(server, b_key) as conn:
+            b = await open_app(conn)
+            await b.until(lambda s: "1 turn-based table waits for you (b)" in s, "B told its turn is waiting")
+            b.proc.stdin.write(b"b")
+            await b.until(lambda s: "your turn" in " ".join(s.split()), "the table listed as B's turn")
+            b.proc.stdin.write(b"\r")
+            await b.until(lambda s: "Turn table · your turn" in s, "B at the table")
+            await play_turn(b, t, 1)
+            assert [s for s, _, _ in t.moves if s >= 0][-1] == 1 and t.state.current == 0
+            await b.until(lambda s: "Waiting for key" in s and "to move · until" in s, "B waiting for A")
+    finally:
+        await server.close()

@@ -25,7 +25,10 @@ ENTRIES: tuple[tuple[str, str, str], ...] = (
     ("t", "Settings", "settings"),
     ("q", "Quit", "quit"),
 )
-SERVED: tuple[tuple[str, str, str], ...] = (("g", "History and ratings on this server", "history"),)
+SERVED: tuple[tuple[str, str, str], ...] = (
+    ("b", "Turn-based tables (a move every few hours)", "turns"),
+    ("g", "History and ratings on this server", "history"),
+)
 """Entries only a served session has (`coldwater serve` keeps them), before Settings."""
 
 
@@ -77,8 +80,29 @@ tables and your rating in each game.
                 if openssh := served_openssh_key():  # what `ssh-keygen -l` prints for the same key
                     line += f"\n{openssh}"
                 yield Static(line, id="menu-key")
+                yield Static("", id="menu-turns")
         # No footer here: every entry shows its key already, and the footer is
         # the single most expensive widget of the first frame (cold start).
+
+    def on_screen_resume(self) -> None:  # (also when the menu first shows)
+        if served_key():
+            self.run_worker(self.turns_waiting(), exclusive=True)
+
+    async def turns_waiting(self) -> None:
+        """'3 turn-based tables wait for you' under the key, when any do (asked of the server)."""
+        from coldwater.tui.screens.turns import waiting_line
+        from coldwater.tui.servetables import ServerUnavailable, link
+        from coldwater.tui.turnwire import ListTurnTables, TurnTables
+
+        served = link()
+        if served is None:
+            return
+        try:
+            reply = await served.turn(ListTurnTables())
+        except ServerUnavailable:
+            return  # the menu works without it
+        n = sum(1 for t in reply.tables if t.your_turn) if isinstance(reply, TurnTables) else 0
+        self.query_one("#menu-turns", Static).update(waiting_line(n) if n else "")
 
     def on_choice_list_chosen(self, event: ChoiceList.Chosen) -> None:
         self.open(event.value)
@@ -117,6 +141,10 @@ tables and your rating in each game.
             from coldwater.tui.screens.rules import RulesScreen
 
             self.app.push_screen(RulesScreen())
+        elif what == "turns":
+            from coldwater.tui.screens.turns import TurnsScreen
+
+            self.app.push_screen(TurnsScreen())
         elif what == "history":
             from coldwater.tui.screens.history import HistoryScreen
 
