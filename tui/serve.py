@@ -10,7 +10,7 @@ folder under the server's (saves, settings, records, LAN identity), so "resume
 my game" is per key. Passwords are never accepted; `--allow` names the keys that
 may play (authorized_keys format), and `--guests` lets any other key in too.
 
-Why one module of ~820 lines: it is the whole server, in the order a connection meets
+Why one module of ~880 lines: it is the whole server, in the order a connection meets
 it (the configuration and keys, the `Server`'s authentication and limits, an `AppProcess`
 in its pseudo-terminal, the SSH `_Session` that pipes between them); the tables the
 server hosts for its sessions are in `servetables.py`.
@@ -25,6 +25,8 @@ import fcntl
 import hashlib
 import os
 import select
+import shlex
+import shutil
 import signal
 import socket
 import struct
@@ -48,7 +50,7 @@ with warnings.catch_warnings():
 from coldwater.net.names import shown
 from coldwater.net.play import paths
 from coldwater.net.play.files import write_atomic
-from coldwater.tui import servedata, servetables, serveturns
+from coldwater.tui import servedata, servenotify, servetables, serveturns
 
 DEFAULT_PORT = 2222
 NEEDS_TERMINAL = "coldwater needs a terminal: connect with `ssh -t` (a plain `ssh HOST` asks for one).\r\n"
@@ -88,6 +90,7 @@ class ServeConfig(msgspec.Struct, frozen=True, kw_only=True):
     command: tuple[str, ...] = ()  # the program each session runs; default: this Python's coldwater
     table_bind: str = "0.0.0.0"  # where tables hosted by the server listen (LAN players join them there)
     advertise: bool = True  # announce the server's tables on the LAN (zeroconf)
+    notify: str = ""  # a command run when a turn-based table's turn passes to a key (servenotify.py)
 
 
 def key_fingerprint(public_blob: bytes) -> str:
@@ -198,6 +201,10 @@ class AppProcess:
         self.last_output = time.monotonic()
         self.closed_why = ""
         """Why the server ended this app (idle, nobody came back), told to the terminal showing it."""
+        self.rest = servenotify.Rest()
+        """Where the app's output stream is: a notice goes in only between two of its sequences."""
+        self.notice = b""
+        """A your-turn notice waiting for the stream to be at rest (servenotify.py)."""
         self.ended = asyncio.Event()
         """Set once the app has ended and its last output (and the server's word) went to its terminal."""
 
@@ -275,9 +282,29 @@ class AppProcess:
     def _send(self, data: bytes) -> None:
         if data:
             self.last_output = time.monotonic()
+            self.rest.feed(data)
         if data and self.session is not None and self.session.chan is not None:
             with contextlib.suppress(Exception):  # the connection may be closing under us
                 self.session.chan.write(data)
+        if self.notice and self.rest.at_rest:
+            self._tell()
+
+    def tell(self, title: str, body: str) -> bool:
+        """A desktop notice and a bell in the terminal showing this app (False: none shows it). Written
+        at once if the app's output is between two sequences, else as soon as it is."""
+        session = self.session
+        if session is None or session.chan is None:
+            return False
+        self.notice = servenotify.notice(title, body, session.term or "")
+        if self.rest.at_rest:
+            self._tell()
+        return True
+
+    def _tell(self) -> None:
+        notice, self.notice = self.notice, b""
+        if self.session is not None and self.session.chan is not None:
+            with contextlib.suppress(Exception):
+                self.session.chan.write(notice)
 
     async def run(self) -> None:
         """Wait for the app to end, then end the session showing it (if any)."""
@@ -373,7 +400,17 @@ class Server:
             known_keys=lambda: {key_fingerprint(b) for b in self.allowed | known_keys(self.root)},
             wall_clock=time.time,
             say=lambda line: self.log(line),
+            on_turn=self.turn_notice,
         )
+
+    def turn_notice(self, player: str, table: serveturns.Turns) -> None:
+        """It is now `player`'s turn at `table`: a notice in their terminal if their app is on screen, and
+        the host's hook (--notify) if there is one."""
+        app = next((a for a in self.apps if a.who == player and a.running), None)
+        if app is not None:
+            app.tell("coldwater", f"your turn at {table.name} ({table.game.title})")
+        if self.config.notify:
+            self.spawn(servenotify.run_hook(self.config.notify, player, table.name, table.game.name, self.log))
 
     def no_session_gone(self, conn: Any) -> None:
         """`conn` asked for a session, or closed: it no longer counts against its key's cap."""
@@ -769,6 +806,12 @@ def parse_args(argv: Sequence[str]) -> ServeConfig:
         metavar="FILE",
         help="copy the server's database to FILE and exit (safe while the server runs; docs/ssh.md)",
     )
+    p.add_argument(
+        "--notify",
+        default="",
+        metavar="CMD",
+        help="run CMD with a player's key fingerprint and a table's name when it becomes their turn there",
+    )
     p.add_argument("--ratings", action="store_true", help="print every key's rating per game on this server and exit")
     a = p.parse_args(list(argv))
     if a.allow is None and not a.guests:
@@ -779,6 +822,13 @@ def parse_args(argv: Sequence[str]) -> ServeConfig:
         p.error("--max-sessions must be at least 1")
     if a.idle_minutes <= 0 or a.keep_minutes <= 0:
         p.error("--idle-minutes and --keep-minutes must be more than 0")
+    if a.notify:
+        try:
+            words = shlex.split(a.notify)
+        except ValueError as e:
+            p.error(f"--notify: {e}")
+        if not words or shutil.which(words[0]) is None:
+            p.error(f"--notify: no command {words[0] if words else a.notify!r} here (give its path)")
     return ServeConfig(
         port=a.port,
         bind=a.bind,
@@ -790,6 +840,7 @@ def parse_args(argv: Sequence[str]) -> ServeConfig:
         keep_detached=a.keep_minutes * 60,
         table_bind=a.table_bind,
         advertise=not a.no_advertise,
+        notify=a.notify,
     )
 
 

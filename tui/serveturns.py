@@ -156,8 +156,11 @@ class TurnTablesKeeper:
         known_keys: Callable[[], set[str]],
         wall_clock: Callable[[], float],
         say: Callable[[str], None],
+        on_turn: Callable[[str, Turns], None] = lambda player, table: None,
     ) -> None:
         self.store = store
+        self.on_turn = on_turn
+        """Told the key whose turn it now is at a table (its turn began: a notice, a hook; servenotify.py)."""
         self.known_keys = known_keys
         """The SSH key fingerprints the server knows (a seat may be reserved only for one of them)."""
         self.wall_clock = wall_clock
@@ -309,6 +312,7 @@ class TurnTablesKeeper:
             self.tables[tid] = t
             self.say(f"turn-based table {name!r} ({game.name}) opened by {me}")
             await self._advance(t)
+            self._turn_passed(t, t.seat_of(me))
             return self.position(t, t.seat_of(me))
 
     def mine(self, me: str) -> list[TurnTableInfo]:
@@ -339,6 +343,7 @@ class TurnTablesKeeper:
             except (IllegalAction, ValueError, msgspec.ValidationError) as e:
                 raise TurnError(f"not a legal move here: {e}") from None
             await self._advance(t)
+            self._turn_passed(t, seat)
             return self.position(t, seat)
 
     async def tick(self) -> None:
@@ -354,6 +359,18 @@ class TurnTablesKeeper:
                 self.say(f"turn-based table {t.name!r}: {t.names[cur]} is out of time; the bot plays the move")
                 await self._bot_move(t, cur)
                 await self._advance(t)
+                self._turn_passed(t, cur)
+
+    def _turn_passed(self, t: Turns, before: int) -> None:
+        """Tell the person to move now, if the turn passed to them from seat `before` (a Crown turn is
+        several decisions: one notice a turn, not one a decision)."""
+        cur = t.state.current
+        if cur is None or cur < 0 or cur == before or t.bots[cur]:
+            return
+        try:
+            self.on_turn(t.players[cur], t)
+        except Exception as e:  # a notice failing never undoes a move
+            self.say(f"turn-based table {t.name!r}: telling {t.names[cur]} failed: {e}")
 
     # ---- the game ---------------------------------------------------------------------
     def _seated(self, me: str, tid: int) -> Turns:
