@@ -50,7 +50,7 @@ with warnings.catch_warnings():
 from coldwater.net.names import shown
 from coldwater.net.play import paths
 from coldwater.net.play.files import write_atomic
-from coldwater.tui import servedata, servenotify, servetables, serveturns
+from coldwater.tui import servedata, servedeals, servenotify, servetables, serveturns
 
 DEFAULT_PORT = 2222
 NEEDS_TERMINAL = "coldwater needs a terminal: connect with `ssh -t` (a plain `ssh HOST` asks for one).\r\n"
@@ -402,6 +402,9 @@ class Server:
             say=lambda line: self.log(line),
             on_turn=self.turn_notice,
         )
+        # The day's deal differs from server to server: its seed starts with a name of this host key.
+        server_id = hashlib.sha256(self.host_key.public_data).hexdigest()[:8]
+        self.tables.deals = servedeals.Deals(self.tables.turns, self.store, server_id)
 
     def turn_notice(self, player: str, table: serveturns.Turns) -> None:
         """It is now `player`'s turn at `table`: a notice in their terminal if their app is on screen, and

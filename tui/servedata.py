@@ -106,6 +106,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
         "CREATE INDEX turn_seats_player ON turn_seats(player)",
     ),
+    # 2 → 3: the deal of the day (serveturns.py): which day's deal a table and a result belong to.
+    (
+        "ALTER TABLE turn_tables ADD COLUMN deal TEXT NOT NULL DEFAULT ''",
+        "ALTER TABLE results ADD COLUMN deal TEXT NOT NULL DEFAULT ''",
+        "CREATE INDEX results_deal ON results(deal)",
+    ),
 )
 """Each entry takes the database one version up; append, never edit one that has shipped."""
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -142,6 +148,8 @@ class GameResult(msgspec.Struct, frozen=True, kw_only=True):
     seats: list[SeatResult]
     record: bytes = b""
     """The game's record (core.record.dumps), for a replay or a review; b"" when the host kept none."""
+    deal: str = ""
+    """For a deal of the day, which (``crown/solo/2026-12-06``); "" for any other game."""
     id: int = 0
 
 
@@ -218,9 +226,20 @@ class Store:
     def insert_result(db: sqlite3.Connection, r: GameResult) -> int:
         """Keep a finished game inside the caller's transaction (:meth:`write`); its id."""
         cur = db.execute(
-            "INSERT INTO results (table_name, game, ended, outcome, digest, plies, agreed, why_not, record)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (r.table, r.game, r.ended, r.outcome, r.digest, r.plies, int(r.agreed), r.why_not, r.record or None),
+            "INSERT INTO results (table_name, game, ended, outcome, digest, plies, agreed, why_not, record, deal)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                r.table,
+                r.game,
+                r.ended,
+                r.outcome,
+                r.digest,
+                r.plies,
+                int(r.agreed),
+                r.why_not,
+                r.record or None,
+                r.deal,
+            ),
         )
         rid = cur.lastrowid
         assert rid is not None
@@ -234,10 +253,16 @@ class Store:
         found = self.results(result_id=result_id, limit=1)
         return found[0] if found else None
 
-    def results(self, *, player: str = "", game: str = "", result_id: int = 0, limit: int = 1000) -> list[GameResult]:
-        """The finished games, newest first; only those `player` sat at, of `game`, `result_id`, when given."""
+    def results(
+        self, *, player: str = "", game: str = "", result_id: int = 0, deal: str = "", limit: int = 1000
+    ) -> list[GameResult]:
+        """The finished games, newest first; only those `player` sat at, of `game`, `result_id`, of the
+        day's `deal`, when given."""
         where: list[str] = []
         args: list[object] = []
+        if deal:
+            where.append("deal = ?")
+            args.append(deal)
         if result_id:
             where.append("id = ?")
             args.append(result_id)
@@ -247,12 +272,13 @@ class Store:
         if game:
             where.append("game = ?")
             args.append(game)
-        sql = "SELECT id, table_name, game, ended, outcome, digest, plies, agreed, why_not, record FROM results"
+        sql = "SELECT id, table_name, game, ended, outcome, digest, plies, agreed, why_not, record, deal FROM results"
         if where:
             sql += " WHERE " + " AND ".join(where)
         sql += " ORDER BY ended DESC, id DESC LIMIT ?"
         out = []
-        for rid, table, g, ended, outcome, digest, plies, agreed, why_not, rec in self.db.execute(sql, (*args, limit)):
+        rows = self.db.execute(sql, (*args, limit)).fetchall()
+        for rid, table, g, ended, outcome, digest, plies, agreed, why_not, rec, deal_of in rows:
             seats = [
                 SeatResult(seat=s, name=n, player=p, bot=bool(b), score=sc, place=pl)
                 for s, n, p, b, sc, pl in self.db.execute(
@@ -273,6 +299,7 @@ class Store:
                     why_not=str(why_not),
                     seats=seats,
                     record=bytes(rec or b""),
+                    deal=str(deal_of),
                 )
             )
         return out

@@ -66,9 +66,11 @@ def replay_of(store: Store, me: str, home: Path, game_id: int) -> Reply:
     record is larger than a control frame, and there the Replays list finds it again)."""
     from coldwater.core import record
     from coldwater.net.play import records
+    from coldwater.tui.servedeals import may_replay
 
     found = store.result(game_id)
-    if found is None or not any(s.player == me for s in found.seats):
+    if found is None or not (any(s.player == me for s in found.seats) or may_replay(store, me, found.deal)):
+        # (Another key's deal of the day opens once the asker has finished the same deal.)
         return Failed(f"you played no game {game_id} on this server")
     if not found.record:
         return Failed("the server kept no record of that game")

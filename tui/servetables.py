@@ -35,6 +35,9 @@ import msgspec
 
 from coldwater.net.play import framing
 from coldwater.tui.turnwire import (
+    DealBoards,
+    DealList,
+    DealPlay,
     ListTurnTables,
     OpenTurnTable,
     TurnMove,
@@ -51,6 +54,7 @@ if TYPE_CHECKING:
     from coldwater.net.identity import Identity
     from coldwater.net.session import Event, Result, TableHost
     from coldwater.tui.servedata import GameResult, Store
+    from coldwater.tui.servedeals import Deals
     from coldwater.tui.serveturns import TurnTablesKeeper
 
 log = logging.getLogger("coldwater.serve")
@@ -311,7 +315,7 @@ class ServeLink:
     async def turn(self, request: TurnRequest) -> TurnReply:
         """A turn-based table request (turnwire.py); the server's refusal is raised as ServerUnavailable."""
         reply = await self.ask(request)
-        if isinstance(reply, TurnTables | TurnPosition):
+        if isinstance(reply, TurnTables | TurnPosition | DealBoards):
             return reply
         raise ServerUnavailable(reply.reason if isinstance(reply, Failed) else "unexpected reply")
 
@@ -410,6 +414,8 @@ class ServerTables:
         self.wall_clock = wall_clock
         self.turns: TurnTablesKeeper | None = None
         """The turn-based tables (serveturns.py), when the server keeps them."""
+        self.deals: Deals | None = None
+        """The deal of the day (servedeals.py), played at turn-based tables."""
         self.home_of = home_of
         self.known_keys = known_keys
         self.fingerprint_of = fingerprint_of
@@ -505,7 +511,7 @@ class ServerTables:
                 return await self.rematch(blob, request.name)
         if isinstance(request, History):
             return self.history(blob)
-        if isinstance(request, OpenTurnTable | ListTurnTables | TurnView | TurnMove):
+        if isinstance(request, OpenTurnTable | ListTurnTables | TurnView | TurnMove | DealList | DealPlay):
             return await self.turn(blob, request)
         if isinstance(request, ReplayOf):
             return self.replay_of(blob, request.id)
@@ -665,6 +671,12 @@ class ServerTables:
                 return TurnTables(self.turns.mine(me))
             if isinstance(request, TurnView):
                 return self.turns.view(me, request.id)
+            if isinstance(request, DealList | DealPlay):
+                if self.deals is None:
+                    return Failed("this server deals no deal of the day")
+                if isinstance(request, DealList):
+                    return DealBoards(self.deals.boards(me))
+                return await self.deals.play(me, request.game)
             return await self.turns.move(me, request.id, request.ply, request.action)
         except TurnError as e:
             return Failed(str(e))

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import hashlib
 import json
 import os
 from collections.abc import Callable
@@ -87,6 +88,8 @@ class Turns:
         """Per step, the step as each seat may know it (a draw sealed to others reads as it does in their
         view), which is all the log a seat is shown."""
         self.outcome = outcome
+        self.deal = ""
+        """A deal of the day's table: which deal (its bots then play the same way for everyone)."""
 
     @property
     def over(self) -> bool:
@@ -180,10 +183,10 @@ class TurnTablesKeeper:
 
     def restore(self) -> None:
         rows = self.store.db.execute(
-            "SELECT id, name, game, players, options, seed, per_move, window_start, window_end, since, outcome"
+            "SELECT id, name, game, players, options, seed, per_move, window_start, window_end, since, outcome, deal"
             " FROM turn_tables ORDER BY id"
         ).fetchall()
-        for tid, name, game_name, players, options, seed, per_move, w0, w1, since, outcome in rows:
+        for tid, name, game_name, players, options, seed, per_move, w0, w1, since, outcome, deal in rows:
             try:
                 self.tables[int(tid)] = self._rebuild(
                     int(tid), str(name), str(game_name), int(players), str(options), str(seed)
@@ -196,6 +199,7 @@ class TurnTablesKeeper:
             t.window = (int(w0), int(w1)) if w0 is not None and w1 is not None else None
             t.since = float(since)
             t.outcome = str(outcome)
+            t.deal = str(deal)
 
     def _rebuild(self, tid: int, name: str, game_name: str, players: int, options: str, seed: str) -> Turns:
         game = games.get(game_name)
@@ -233,7 +237,9 @@ class TurnTablesKeeper:
         return rebuilt
 
     # ---- requests ---------------------------------------------------------------------
-    async def open(self, me: str, req: OpenTurnTable) -> TurnPosition:
+    async def open(self, me: str, req: OpenTurnTable, *, seed: str = "", deal: str = "") -> TurnPosition:
+        """A new table (`seed` and `deal`: a deal of the day's, servedeals.py; else the server's own
+        secret seed)."""
         from coldwater.net.names import BadName, check_name
 
         try:
@@ -270,7 +276,7 @@ class TurnTablesKeeper:
             raise TurnError("a key may sit at one seat only")
         try:
             options = msgspec.to_builtins(game.make_options(req.options or None))
-            seed = os.urandom(16).hex()  # the server deals: nobody else ever sees it
+            seed = seed or os.urandom(16).hex()  # the server deals: nobody else ever sees it
             state = game.new(players=len(players), seed=seed, options=options)
         except Exception as e:  # bad options: said, nothing kept
             raise TurnError(f"cannot open the table: {e}") from None
@@ -284,7 +290,7 @@ class TurnTablesKeeper:
             with self.store.write() as db:
                 cur = db.execute(
                     "INSERT INTO turn_tables (name, game, players, options, seed, content, per_move, window_start,"
-                    " window_end, opener, created, since) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " window_end, opener, created, since, deal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
                         name,
                         game.name,
@@ -298,6 +304,7 @@ class TurnTablesKeeper:
                         me,
                         now,
                         now,
+                        deal,
                     ),
                 )
                 tid = cur.lastrowid
@@ -309,6 +316,7 @@ class TurnTablesKeeper:
             t = Turns(
                 tid, name, game, state, players, names, bots, hours=req.hours, window=req.window, since=now, moves=[]
             )
+            t.deal = deal
             self.tables[tid] = t
             self.say(f"turn-based table {name!r} ({game.name}) opened by {me}")
             await self._advance(t)
@@ -408,7 +416,9 @@ class TurnTablesKeeper:
     async def _bot_move(self, t: Turns, seat: int) -> None:
         bot = t.game.bot(BOT if BOT in t.game.bots else t.game.bots[0])
         view = t.state.view(seat)
-        action = await asyncio.to_thread(bot.choose, view, Rng(os.urandom(16)))
+        # At a deal of the day the bots answer the same position the same way for everyone who plays it.
+        rng = Rng(hashlib.sha256(f"{t.state.seed}:{t.state.ply}".encode()).digest()) if t.deal else Rng(os.urandom(16))
+        action = await asyncio.to_thread(bot.choose, view, rng)
         self._step(t, seat, action, by_bot=True)
 
     async def _advance(self, t: Turns) -> None:
@@ -456,6 +466,7 @@ class TurnTablesKeeper:
                 for i in range(len(t.players))
             ],
             record=record.dumps(rec),
+            deal=t.deal,
         )
         with self.store.write() as db:  # the result and the table's end together, or neither
             rid = self.store.insert_result(db, result)

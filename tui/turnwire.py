@@ -80,5 +80,46 @@ class TurnPosition(msgspec.Struct, tag="turn-position", frozen=True, kw_only=Tru
     log: list[str]
 
 
-TurnRequest = OpenTurnTable | ListTurnTables | TurnView | TurnMove
-TurnReply = TurnTables | TurnPosition
+# ---- the deal of the day (servedeals.py) --------------------------------------------------------
+
+
+class DealList(msgspec.Struct, tag="deal-list", frozen=True):
+    """Today's deal of every game, with its results board."""
+
+
+class DealPlay(msgspec.Struct, tag="deal-play", frozen=True):
+    """Play today's deal of `game` (or go back to it): a one-person table on the server."""
+
+    game: str
+
+
+class DealScore(msgspec.Struct, frozen=True, kw_only=True):
+    name: str
+    player: str
+    score: int
+    rank: int
+    """1 for the best score on the deal so far (ties share)."""
+    result: int
+    """The result's id (ReplayOf opens it, once the asker has finished the same deal)."""
+
+
+class DealInfo(msgspec.Struct, frozen=True, kw_only=True):
+    game: str
+    mode: str
+    """``solo`` (the game's own solo mode) or ``vs-bot`` (one bot seat, the same bot moves for everyone)."""
+    day: str
+    seed: str
+    """Announced: the deal is the game started from this seed."""
+    table: int = 0
+    """The asker's table for it (0: not started)."""
+    mine: DealScore | None = None
+    """The asker's finished score on it."""
+    board: list[DealScore] = []
+
+
+class DealBoards(msgspec.Struct, tag="deal-boards", frozen=True):
+    deals: list[DealInfo]
+
+
+TurnRequest = OpenTurnTable | ListTurnTables | TurnView | TurnMove | DealList | DealPlay
+TurnReply = TurnTables | TurnPosition | DealBoards

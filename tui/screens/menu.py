@@ -27,6 +27,7 @@ ENTRIES: tuple[tuple[str, str, str], ...] = (
 )
 SERVED: tuple[tuple[str, str, str], ...] = (
     ("b", "Turn-based tables (a move every few hours)", "turns"),
+    ("d", "Deal of the day (one deal for everyone)", "deals"),
     ("g", "History and ratings on this server", "history"),
 )
 """Entries only a served session has (`coldwater serve` keeps them), before Settings."""
@@ -58,7 +59,8 @@ Over SSH (`coldwater serve`) the line under the menu shows the fingerprint of th
 you connected with: that key is who you are here, and a host can reserve a seat for it.
 Below it, the same key as `ssh-keygen -l` prints it (`SHA256:…`), to check it is yours.
 A table you host is kept by the server, so it stays open if your connection drops.
-*History and ratings* (**g**, over SSH only) lists the games you finished at the server's
+*Turn-based tables* (**b**) and the *Deal of the day* (**d**), over SSH only, are kept by
+the server. *History and ratings* (**g**, over SSH only) lists the games you finished at the server's
 tables and your rating in each game.
 """
 
@@ -145,6 +147,10 @@ tables and your rating in each game.
             from coldwater.tui.screens.turns import TurnsScreen
 
             self.app.push_screen(TurnsScreen())
+        elif what == "deals":
+            from coldwater.tui.screens.deals import DealsScreen
+
+            self.app.push_screen(DealsScreen())
         elif what == "history":
             from coldwater.tui.screens.history import HistoryScreen
 

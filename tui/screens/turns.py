@@ -27,6 +27,8 @@ from coldwater.tui.turnwire import (
     OpenTurnTable,
     TurnMove,
     TurnPosition,
+    TurnReply,
+    TurnRequest,
     TurnTableInfo,
     TurnTables,
     TurnView,
@@ -64,7 +66,8 @@ def waiting_line(n: int) -> str:
     return f"{n} turn-based table{'s' if n != 1 else ''} wait{'s' if n == 1 else ''} for you (b)"
 
 
-async def ask(request: Any) -> TurnTables | TurnPosition:
+async def ask(request: TurnRequest) -> TurnReply:
+    """The server's answer to a turn-based table's (or a deal's) request; a refusal raises ServerUnavailable."""
     served = link()
     if served is None:
         raise ServerUnavailable("turn-based tables are kept by `coldwater serve`; this app is not served")
