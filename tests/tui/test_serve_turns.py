@@ -6,20 +6,21 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import hashlib
 import os
 import random
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from coldwater.core import games, record
-from coldwater.tui import serveratings, serveturns
+from coldwater.tui import servedeals, serveratings, serveturns
 from coldwater.tui.servedata import Store
 from coldwater.tui.serveturns import TurnError, TurnTablesKeeper
 from coldwater.tui.turnwire import OpenTurnTable, TurnPosition
@@ -47,7 +48,7 @@ def store(tmp_path: Path) -> Iterator[Store]:
     s.close()
 
 
-def keeper(store: Store, clock: Clock | None = None, said: list[str] | None = None) -> TurnTablesKeeper:
+def keeper(store: Store, clock: Callable[[], float] | None = None, said: list[str] | None = None) -> TurnTablesKeeper:
     return TurnTablesKeeper(
         store,
         known_keys=lambda: {ANN, BEN, CAT},
@@ -355,11 +356,19 @@ def openssh_play_turn(term: Any) -> str:
     raise AssertionError(f"the turn never passed:\n{shown}")
 
 
+async def play_deal(k: TurnTablesKeeper, deals: Any, who: str, rng: random.Random) -> None:
+    """`who` plays today's Crown deal to its end, as the key's app would."""
+    tid = (await deals.play(who, "crown")).info.id
+    while (pos := k.view(who, tid)).info.current >= 0:
+        await k.move(who, tid, pos.info.ply, rng.choice(pos.legal))
+
+
 def test_two_openssh_keys_play_a_turn_based_crown_table_across_restarts_and_kill_9(tmp_path: Path) -> None:
     """Issue 47's turn-based part of 'done': two keys open a Crown table over OpenSSH, each moves and
     leaves in turn while the server is stopped (SIGTERM) and killed (kill -9) between them; each sees
     its turn on connecting; the game then ends (its remaining moves made through the same database, as
-    the keys' apps would), the result is kept, and both ratings move."""
+    the keys' apps would), the result is kept, and both ratings move. A third key then plays the day's
+    Crown deal and finds the first two on its results board."""
     import shutil
 
     import asyncssh
@@ -371,7 +380,7 @@ def test_two_openssh_keys_play_a_turn_based_crown_table_across_restarts_and_kill
 
     if TMUX is None or shutil.which("ssh") is None:
         pytest.skip("needs tmux and the OpenSSH client")
-    keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(2)]
+    keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(3)]
     fps = [serve.key_fingerprint(k.public_data) for k in keys]
     allowed = tmp_path / "allowed"
     allowed.write_bytes(b"".join(k.export_public_key() for k in keys))
@@ -380,7 +389,7 @@ def test_two_openssh_keys_play_a_turn_based_crown_table_across_restarts_and_kill
     def whose_turn() -> int:
         s = Store(db)
         try:
-            k = keeper(s)
+            k = keeper(s, time.time)  # (the server's own clock: today's deal is today's)
             k.restore()
             (t,) = k.tables.values()
             return int(t.state.current if t.state.current is not None else -1)
@@ -435,7 +444,7 @@ def test_two_openssh_keys_play_a_turn_based_crown_table_across_restarts_and_kill
     # The rest of the game, as the two apps would play it, on the same database; then a fourth life.
     s = Store(db)
     try:
-        k = keeper(s)
+        k = keeper(s, time.time)  # (the server's own clock: today's deal is today's)
         k.known_keys = lambda: set(fps)
         asyncio.run(k.resume())
         (t,) = k.tables.values()
@@ -448,8 +457,14 @@ def test_two_openssh_keys_play_a_turn_based_crown_table_across_restarts_and_kill
                 await k.move(me, t.id, pos.info.ply, rng.choice(pos.legal))
 
         asyncio.run(finish())
+        # A and B also play today's Crown deal (as their apps would).
+        server_id = hashlib.sha256(serve.load_host_key(tmp_path / "host_key").public_data).hexdigest()[:8]
+        deals = servedeals.Deals(k, s, server_id)
+        for who in fps[:2]:
+            asyncio.run(play_deal(k, deals, who, rng))
     finally:
         s.close()
+    # Life 4: B finds the game over; C, a third key, starts the day's deal, and leaves mid-game.
     with serving(tmp_path, allowed) as (proc, port):
         b = openssh(port, keys[1], tmp_path / "b4")
         try:
@@ -459,15 +474,45 @@ def test_two_openssh_keys_play_a_turn_based_crown_table_across_restarts_and_kill
             b.settled(lambda s: "over:" in s, "the finished table in B's list")
         finally:
             b.close()
+        c = openssh(port, keys[2], tmp_path / "c4")
+        try:
+            shown = c.answer("d", c.settled(lambda s: MENU in s, "C's menu"))
+            shown = c.settled(lambda s: "you: not played yet" in " ".join(s.split()), "today's deals")
+            assert "Coldwater Crown · solo" in " ".join(shown.split())
+            shown = c.answer("Enter", shown)
+            shown = c.settled(lambda s: "your turn" in s.splitlines()[0], "C at the day's deal")
+            for _ in range(3):
+                shown = c.answer("Enter", shown)
+                shown = c.settled(lambda s: "your turn" in s.splitlines()[0], "C's next decision")
+        finally:
+            c.close()
+    # C's app would play it out; then, in a fifth life, C finds the first two on the results board.
+    s = Store(db)
+    try:
+        k = keeper(s, time.time)  # (the server's own clock: today's deal is today's)
+        asyncio.run(k.resume())
+        asyncio.run(play_deal(k, servedeals.Deals(k, s, server_id), fps[2], rng))
+    finally:
+        s.close()
+    with serving(tmp_path, allowed) as (proc, port):
+        c = openssh(port, keys[2], tmp_path / "c5")
+        try:
+            c.answer("d", c.settled(lambda s: MENU in s, "C's menu"))
+            shown = c.settled(lambda s: "of 3" in " ".join(s.split()), "C's deal done, 3 on the board")
+            c.answer("Enter", shown)
+            board = c.settled(lambda s: "deal of" in s and "(you)" in s, "the results board")
+            assert f"key {fps[0][:9]}" in board and f"key {fps[1][:9]}" in board, board
+        finally:
+            c.close()
     coldwater = Path(sys.executable).with_name("coldwater")
     env = {**os.environ, "COLDWATER_HOME": str(tmp_path / "data")}
     out = subprocess.run([str(coldwater), "serve", "--ratings"], env=env, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0 and out.stdout.splitlines()[0] == "crown:", out
-    assert fps[0] in out.stdout and fps[1] in out.stdout
+    assert fps[0] in out.stdout and fps[1] in out.stdout and fps[2] not in out.stdout  # (a deal rates nobody)
     s = Store(db)
     try:
-        (kept,) = s.results()
-        assert kept.agreed and {x.player for x in kept.seats} == set(fps)
+        (kept,) = [r for r in s.results() if not r.deal]
+        assert kept.agreed and {x.player for x in kept.seats} == set(fps[:2])
         assert record.replay(record.loads(kept.record)).digest() == kept.digest
     finally:
         s.close()
