@@ -269,6 +269,8 @@ class ServeLink:
         self.fd = fd
         self._streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
         self._lock = asyncio.Lock()
+        self._owed = 0
+        """Replies the server owes for requests written on this link and not read yet."""
 
     @classmethod
     def from_env(cls) -> ServeLink | None:
@@ -276,21 +278,27 @@ class ServeLink:
         return cls(int(raw)) if raw.isdigit() else None
 
     async def ask(self, request: Request) -> Reply:
-        """The server's reply to `request`. A caller cancelled meanwhile (a screen's worker replaced) does
-        not cut the exchange short: its reply would otherwise come as the answer to the next request, or
-        the socket, half opened, be closed under the link."""
-        return await asyncio.shield(self._ask(request))
+        """The server's reply to `request`.
 
-    async def _ask(self, request: Request) -> Reply:
+        A caller may be cancelled at any await (a screen's worker replaced, the screen closed). So the
+        link works on a duplicate of the inherited descriptor (a half-opened socket dropped with its
+        task closes the copy, never the original), and counts the replies it is owed: one left unread
+        by a cancelled or timed-out request is read and dropped before the next request's own, which
+        would otherwise get it as its answer."""
         async with self._lock:
             try:
                 if self._streams is None:
-                    sock = socket.socket(fileno=self.fd)
+                    sock = socket.socket(fileno=os.dup(self.fd))
                     self._streams = await asyncio.open_unix_connection(sock=sock)
                 reader, writer = self._streams
                 writer.write(_frame(request))
+                self._owed += 1  # (written: the server answers it, read or not)
                 await writer.drain()
+                while self._owed > 1:
+                    await asyncio.wait_for(_read_frame(reader), REPLY_TIMEOUT)  # a cancelled request's
+                    self._owed -= 1
                 data = await asyncio.wait_for(_read_frame(reader), REPLY_TIMEOUT)
+                self._owed -= 1
             except (OSError, TimeoutError, ValueError) as e:
                 raise ServerUnavailable(f"the server does not answer ({str(e) or type(e).__name__})") from None
             if data is None:

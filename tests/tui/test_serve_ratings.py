@@ -146,8 +146,11 @@ async def test_the_history_screen_over_ssh_shows_the_rating_and_replays_a_game(
     server.store.add_result(played(0, {me: 1, BEN: 2}, game="fisheries", rec=a_record()))
     async with await connect(server, player_key) as conn:
         app = await open_app(conn)
-        shown = await app.until(lambda s: MENU in s and "History and ratings" in s, "the menu with History")
-        assert "Quit" in shown and "Over SSH with key" in shown  # eleven entries still fit 80×24
+        # (The whole menu, its last entry and the key under it drawn: the served entries still fit 80×24.)
+        await app.until(
+            lambda s: MENU in s and "History and ratings" in s and "Quit" in s and "Over SSH with key" in s,
+            "the whole menu with History",
+        )
         app.proc.stdin.write(b"g")
         shown = await app.until(lambda s: "Ratings:" in s and "1st of 2" in s, "the ratings and the game")
         text = " ".join(shown.split())  # (a long line wraps at 80 columns)
