@@ -134,6 +134,11 @@ class LanTable:
         return self.player is not None and self.player.bot_plays
 
     @property
+    def bot_idle(self) -> float:
+        """While :attr:`bot_plays`: seconds the person had not moved when the bot took the seat."""
+        return self.player.bot_idle if self.player is not None else 0.0
+
+    @property
     def turn_timer(self) -> int:
         """The table's turn timer in seconds (0: none)."""
         info = self.party.info

@@ -10,7 +10,7 @@ folder under the server's (saves, settings, records, LAN identity), so "resume
 my game" is per key. Passwords are never accepted; `--allow` names the keys that
 may play (authorized_keys format), and `--guests` lets any other key in too.
 
-Why one module of ~700 lines: it is the whole server, in the order a connection meets
+Why one module of ~880 lines: it is the whole server, in the order a connection meets
 it (the configuration and keys, the `Server`'s authentication and limits, an `AppProcess`
 in its pseudo-terminal, the SSH `_Session` that pipes between them); the tables the
 server hosts for its sessions are in `servetables.py`.
@@ -25,23 +25,32 @@ import fcntl
 import hashlib
 import os
 import select
+import shlex
+import shutil
 import signal
 import socket
 import struct
 import sys
 import termios
 import time
+import warnings
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import asyncssh
 import msgspec
+
+with warnings.catch_warnings():
+    # asyncssh still names DSA (which cryptography deprecates) at import: ten lines of warnings on every
+    # start, about a key type nobody can use here (the server's key is Ed25519; DSA logins are refused
+    # by OpenSSH itself). Only that warning is silenced, and only during this import.
+    warnings.filterwarnings("ignore", message="DSA is deprecated")
+    import asyncssh
 
 from coldwater.net.names import shown
 from coldwater.net.play import paths
 from coldwater.net.play.files import write_atomic
-from coldwater.tui import servetables
+from coldwater.tui import servedata, servedeals, servenotify, servetables, serveturns
 
 DEFAULT_PORT = 2222
 NEEDS_TERMINAL = "coldwater needs a terminal: connect with `ssh -t` (a plain `ssh HOST` asks for one).\r\n"
@@ -50,11 +59,21 @@ TERMINAL_SETUP = b"\x1b[?1049h\x1b[?25l\x1b[?1000h\x1b[?1003h\x1b[?1015h\x1b[?10
 reporting, bracketed paste, focus events. A terminal that takes up a running app never saw it, so the
 server sends it on every attach before the app redraws."""
 TERMINAL_RESTORE = (
-    b"\x1b[<u\x1b[?1000l\x1b[?1003l\x1b[?1015l\x1b[?1006l\x1b[?1016l\x1b[?2004l\x1b[?1004l\x1b[?1049l\x1b[?25h"
+    b"\x1b[<u\x1b[?1000l\x1b[?1003l\x1b[?1015l\x1b[?1006l\x1b[?1016l\x1b[?2004l\x1b[?1004l\x1b[?1049l\x1b[?25h\x1b[?7h"
 )
-"""The undoing of it all (as the app does when it quits), sent before the server closes a session itself."""
+"""The undoing of it all (as the app does when it quits), sent before the server closes a session itself.
+Line wrapping (``?7h``) too: Textual turns it off, and a shell left without it cuts every long line,
+the server's own closing reason first."""
+SHUTDOWN_REASON = "the server is shutting down; your games are kept, connect again when it is back"
+"""Told to every terminal when the server stops (SIGTERM, SIGINT, SIGHUP)."""
+SHUTDOWN_WAIT = 10.0
+"""Seconds a stopping server waits for its apps to end and for their terminals to be given back."""
 NO_SESSION_PER_KEY = 4
-"""Connections of one key with no session (``ssh -N``, or a session not asked for yet) at once; more are closed."""
+"""Connections of one key with no session (``ssh -N``) at once; more are closed."""
+SESSION_GRACE = 5.0
+"""Seconds after authentication a connection has to ask for its session before it counts as sessionless.
+OpenSSH asks within milliseconds; counting at authentication shut the key's real logins out whenever
+its ``ssh -N`` connections had filled the cap."""
 
 
 class ServeConfig(msgspec.Struct, frozen=True, kw_only=True):
@@ -71,6 +90,7 @@ class ServeConfig(msgspec.Struct, frozen=True, kw_only=True):
     command: tuple[str, ...] = ()  # the program each session runs; default: this Python's coldwater
     table_bind: str = "0.0.0.0"  # where tables hosted by the server listen (LAN players join them there)
     advertise: bool = True  # announce the server's tables on the LAN (zeroconf)
+    notify: str = ""  # a command run when a turn-based table's turn passes to a key (servenotify.py)
 
 
 def key_fingerprint(public_blob: bytes) -> str:
@@ -181,6 +201,12 @@ class AppProcess:
         self.last_output = time.monotonic()
         self.closed_why = ""
         """Why the server ended this app (idle, nobody came back), told to the terminal showing it."""
+        self.rest = servenotify.Rest()
+        """Where the app's output stream is: a notice goes in only between two of its sequences."""
+        self.notice = b""
+        """A your-turn notice waiting for the stream to be at rest (servenotify.py)."""
+        self.ended = asyncio.Event()
+        """Set once the app has ended and its last output (and the server's word) went to its terminal."""
 
     @property
     def who(self) -> str:
@@ -256,12 +282,38 @@ class AppProcess:
     def _send(self, data: bytes) -> None:
         if data:
             self.last_output = time.monotonic()
+            self.rest.feed(data)
         if data and self.session is not None and self.session.chan is not None:
             with contextlib.suppress(Exception):  # the connection may be closing under us
                 self.session.chan.write(data)
+        if self.notice and self.rest.at_rest:
+            self._tell()
+
+    def tell(self, title: str, body: str) -> bool:
+        """A desktop notice and a bell in the terminal showing this app (False: none shows it). Written
+        at once if the app's output is between two sequences, else as soon as it is."""
+        session = self.session
+        if session is None or session.chan is None:
+            return False
+        self.notice = servenotify.notice(title, body, session.term or "")
+        if self.rest.at_rest:
+            self._tell()
+        return True
+
+    def _tell(self) -> None:
+        notice, self.notice = self.notice, b""
+        if self.session is not None and self.session.chan is not None:
+            with contextlib.suppress(Exception):
+                self.session.chan.write(notice)
 
     async def run(self) -> None:
         """Wait for the app to end, then end the session showing it (if any)."""
+        try:
+            await self._run()
+        finally:
+            self.ended.set()
+
+    async def _run(self) -> None:
         status = await self.child.wait()
         self._read(False)
         while self._more():  # what the app drew last still reaches the person
@@ -321,9 +373,16 @@ class Server:
         self._reaper: asyncio.Task[None] | None = None
         self.apps: list[AppProcess] = []
         self.no_session: dict[bytes, list[Any]] = {}
-        """Per key, its connections that asked for no session yet (capped: NO_SESSION_PER_KEY)."""
+        """Per key, its connections that asked for no session in SESSION_GRACE (capped: NO_SESSION_PER_KEY)."""
+        self.session_grace = SESSION_GRACE
+        self.conns: set[asyncssh.SSHServerConnection] = set()
+        """Every SSH connection open now (a stopping server waits for them to end, then closes the rest)."""
+        self.with_session: set[asyncssh.SSHServerConnection] = set()
+        """The open connections that asked for a session (a stopping server lets them end by themselves)."""
         self._tasks: set[asyncio.Task[None]] = set()
         self.starting = asyncio.Lock()  # starting a process takes milliseconds; one at a time is fine
+        self.store = servedata.Store(servedata.db_path(self.root))
+        """The server's database: keys that connected, finished games (servedata.py)."""
         self.tables = servetables.ServerTables(
             self.root,
             home_of=lambda blob: player_home(self.root, blob),
@@ -334,7 +393,27 @@ class Server:
             max_tables=config.max_sessions,
             keep_empty=config.keep_detached,
             say=lambda line: self.log(line),
+            store=self.store,
         )
+        self.tables.turns = serveturns.TurnTablesKeeper(
+            self.store,
+            known_keys=lambda: {key_fingerprint(b) for b in self.allowed | known_keys(self.root)},
+            wall_clock=time.time,
+            say=lambda line: self.log(line),
+            on_turn=self.turn_notice,
+        )
+        # The day's deal differs from server to server: its seed starts with a name of this host key.
+        server_id = hashlib.sha256(self.host_key.public_data).hexdigest()[:8]
+        self.tables.deals = servedeals.Deals(self.tables.turns, self.store, server_id)
+
+    def turn_notice(self, player: str, table: serveturns.Turns) -> None:
+        """It is now `player`'s turn at `table`: a notice in their terminal if their app is on screen, and
+        the host's hook (--notify) if there is one."""
+        app = next((a for a in self.apps if a.who == player and a.running), None)
+        if app is not None:
+            app.tell("coldwater", f"your turn at {table.name} ({table.game.title})")
+        if self.config.notify:
+            self.spawn(servenotify.run_hook(self.config.notify, player, table.name, table.game.name, self.log))
 
     def no_session_gone(self, conn: Any) -> None:
         """`conn` asked for a session, or closed: it no longer counts against its key's cap."""
@@ -376,6 +455,7 @@ class Server:
     async def launch(self, blob: bytes, term: str, size: tuple[int, int], client_env: Mapping[str, str]) -> AppProcess:
         """Start the app for this key in a new pty (raises OSError if it cannot start)."""
         home = player_home(self.root, blob)
+        self.store.saw_key(key_fingerprint(blob), blob, time.time())
         # The LAN identity exists before the app does, so the server and the app never both make one.
         self.tables.lan_identity(blob)
         # The control path: one end of a socket pair for the app, the other served here for this key.
@@ -437,6 +517,11 @@ class Server:
                     self.log(f"app for {app.who} closed: nobody came back for {keep:.0f} s")
                     app.stop()
             self.tables.reap(now)
+            if self.tables.turns is not None:
+                try:
+                    await self.tables.turns.tick()  # moves out of time: the bot plays them
+                except Exception as e:  # a bot or the disk failing must not stop the reaper
+                    self.log(f"turn-based tables: {e}")
 
     async def start(self) -> int:
         """Listen; returns the port (useful with port 0 in tests)."""
@@ -446,17 +531,32 @@ class Server:
             def __init__(self) -> None:
                 self.key_blob: bytes | None = None
                 self.conn: asyncssh.SSHServerConnection | None = None
+                self.has_session = False
+                self.grace: asyncio.TimerHandle | None = None
 
             def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
                 self.conn = conn
+                server.conns.add(conn)
 
             def connection_lost(self, exc: Exception | None) -> None:
+                if self.conn is not None:
+                    server.conns.discard(self.conn)
+                    server.with_session.discard(self.conn)
+                if self.grace is not None:
+                    self.grace.cancel()
                 server.no_session_gone(self)
 
             def auth_completed(self) -> None:
                 # `ssh -N` (or a client that never asks for a session) holds a connection and a
-                # task here for nothing: a few per key at once, and a further one is closed.
+                # task here for nothing: a few per key at once, and a further one is closed. It is
+                # counted only once it had its time to ask for a session (SESSION_GRACE), so a real
+                # login of a key whose cap is full is never taken for one more `ssh -N`.
+                self.grace = asyncio.get_running_loop().call_later(server.session_grace, self.count_bare)
+
+            def count_bare(self) -> None:
                 assert self.key_blob is not None and self.conn is not None
+                if self.has_session or self.conn not in server.conns:
+                    return
                 bare = server.no_session.setdefault(self.key_blob, [])
                 if len(bare) >= NO_SESSION_PER_KEY:
                     server.log(
@@ -489,6 +589,9 @@ class Server:
 
             def session_requested(self) -> asyncssh.SSHServerSession[bytes]:
                 assert self.key_blob is not None  # sessions come only after authentication
+                self.has_session = True
+                if self.conn is not None:
+                    server.with_session.add(self.conn)
                 server.no_session_gone(self)
                 return _Session(server, self.key_blob)
 
@@ -505,19 +608,41 @@ class Server:
             login_timeout=30,
             keepalive_interval=30,
         )
+        if self.tables.turns is not None:
+            await self.tables.turns.resume()  # every turn-based table as it was kept
         self._reaper = asyncio.get_running_loop().create_task(self._reap())
         sockets = self._acceptor.sockets
         return int(sockets[0].getsockname()[1]) if sockets else self.config.port
 
-    async def close(self) -> None:
-        if self._reaper is not None:
-            self._reaper.cancel()
-        for app in list(self.apps):
-            app.stop()
-        await self.tables.close()
+    async def close(self, why: str = SHUTDOWN_REASON) -> None:
+        """Stop: no new connection; every app ended, its terminal given back and told `why`; then
+        every connection closed. Waits (up to SHUTDOWN_WAIT) for the apps' last words to be written and
+        for the clients to leave on their own, since closing a connection under them drops what is
+        still queued for their terminal."""
         if self._acceptor is not None:
             self._acceptor.close()
+        if self._reaper is not None:
+            self._reaper.cancel()
+        apps = list(self.apps)
+        for app in apps:
+            app.stop(why)
+        deadline = time.monotonic() + SHUTDOWN_WAIT
+        await _until(lambda: all(a.ended.is_set() for a in apps), deadline)
+        await self.tables.close()
+        # A client told its exit status closes its connection itself; `ssh -N` and the like never do.
+        await _until(lambda: not self.conns & self.with_session, deadline)
+        for conn in list(self.conns):
+            conn.close()
+        await _until(lambda: not self.conns, time.monotonic() + 2.0)
+        if self._acceptor is not None:
             await self._acceptor.wait_closed()
+        self.store.close()
+
+
+async def _until(done: Callable[[], bool], deadline: float) -> None:
+    """Wait until `done()` or the deadline (`time.monotonic()`), checking often."""
+    while not done() and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
 
 
 class _Session(asyncssh.SSHServerSession[bytes]):
@@ -678,6 +803,19 @@ def parse_args(argv: Sequence[str]) -> ServeConfig:
         default=15.0,
         help="keep an app whose connection dropped this long for its key to return",
     )
+    p.add_argument(
+        "--backup",
+        type=Path,
+        metavar="FILE",
+        help="copy the server's database to FILE and exit (safe while the server runs; docs/ssh.md)",
+    )
+    p.add_argument(
+        "--notify",
+        default="",
+        metavar="CMD",
+        help="run CMD with a player's key fingerprint and a table's name when it becomes their turn there",
+    )
+    p.add_argument("--ratings", action="store_true", help="print every key's rating per game on this server and exit")
     a = p.parse_args(list(argv))
     if a.allow is None and not a.guests:
         p.error("nobody could connect: name the keys that may play with --allow KEYS_FILE, or pass --guests")
@@ -687,6 +825,13 @@ def parse_args(argv: Sequence[str]) -> ServeConfig:
         p.error("--max-sessions must be at least 1")
     if a.idle_minutes <= 0 or a.keep_minutes <= 0:
         p.error("--idle-minutes and --keep-minutes must be more than 0")
+    if a.notify:
+        try:
+            words = shlex.split(a.notify)
+        except ValueError as e:
+            p.error(f"--notify: {e}")
+        if not words or shutil.which(words[0]) is None:
+            p.error(f"--notify: no command {words[0] if words else a.notify!r} here (give its path)")
     return ServeConfig(
         port=a.port,
         bind=a.bind,
@@ -698,33 +843,44 @@ def parse_args(argv: Sequence[str]) -> ServeConfig:
         keep_detached=a.keep_minutes * 60,
         table_bind=a.table_bind,
         advertise=not a.no_advertise,
+        notify=a.notify,
     )
 
 
 async def serve_forever(config: ServeConfig) -> None:
     server = Server(config)
-    port = await server.start()
-    where = config.bind or "every interface"
-    print(f"coldwater serve: listening on {where}, port {port}", flush=True)
-    print(f"host key fingerprint: {server.host_fingerprint} (friends see it on first connect)", flush=True)
-    print(f"connect with: ssh -p {port} play@THIS-HOST", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
+    # Before the first connection can be made: a stop from then on is a clean one (whoever read the
+    # "listening" line may stop the server at once).
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):  # SIGHUP: the terminal it ran in closed
         loop.add_signal_handler(sig, stop.set)
+    port = await server.start()
     try:
+        where = config.bind or "every interface"
+        print(f"coldwater serve: listening on {where}, port {port}", flush=True)
+        print(f"host key fingerprint: {server.host_fingerprint} (friends see it on first connect)", flush=True)
+        print(f"connect with: ssh -p {port} play@THIS-HOST", flush=True)
         await stop.wait()
     finally:
-        await server.close()
+        print("coldwater serve: stopping; every session is told so and given its terminal back", flush=True)
+        await server.close(SHUTDOWN_REASON)
 
 
 def main(argv: Sequence[str]) -> int:
+    from coldwater.tui import serveadmin
+
+    if (admin := serveadmin.command(argv)) is not None:
+        return admin  # --backup, --ratings: the host's commands on the server's data, no server started
     try:
         config = parse_args(argv)
         asyncio.run(serve_forever(config))
     except ValueError as e:
         print(f"coldwater serve: {e}", file=sys.stderr)
         return 2
+    except servedata.StoreError as e:
+        print(f"coldwater serve: {e}", file=sys.stderr)
+        return 1
     except OSError as e:
         print(f"coldwater serve: cannot listen: {e}", file=sys.stderr)
         return 1

@@ -15,7 +15,7 @@ request comes from because it knows which app holds that end: the app never
 says who it is. Frames are a 4-byte big-endian length and a msgspec MessagePack
 message; each request gets one reply, in order.
 
-One module (~650 lines): the request messages, the app's side of the control path and the
+One module (~770 lines): the request messages, the app's side of the control path and the
 server's side that answers them are one protocol, read together when either changes.
 """
 
@@ -34,12 +34,28 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from coldwater.net.play import framing
+from coldwater.tui.turnwire import (
+    DealBoards,
+    DealList,
+    DealPlay,
+    ListTurnTables,
+    OpenTurnTable,
+    TurnMove,
+    TurnPosition,
+    TurnReply,
+    TurnRequest,
+    TurnTables,
+    TurnView,
+)
 
 if TYPE_CHECKING:
     from coldwater.core.state import Game
     from coldwater.net.discovery import Listing
     from coldwater.net.identity import Identity
-    from coldwater.net.session import Event, TableHost
+    from coldwater.net.session import Event, Result, TableHost
+    from coldwater.tui.servedata import GameResult, Store
+    from coldwater.tui.servedeals import Deals
+    from coldwater.tui.serveturns import TurnTablesKeeper
 
 log = logging.getLogger("coldwater.serve")
 
@@ -100,6 +116,16 @@ class RematchTable(msgspec.Struct, tag="rematch", frozen=True):
     name: str
 
 
+class History(msgspec.Struct, tag="history", frozen=True):
+    """The asker's finished games on this server (newest first) and their ratings (docs/ssh.md)."""
+
+
+class ReplayOf(msgspec.Struct, tag="replay", frozen=True):
+    """Put the record of finished game `id` (one the asker played) in the asker's records folder."""
+
+    id: int
+
+
 class ServedTable(msgspec.Struct, frozen=True, kw_only=True):
     name: str
     game: str
@@ -129,12 +155,50 @@ class Done(msgspec.Struct, tag="done", frozen=True):
     pass
 
 
+class MyRating(msgspec.Struct, frozen=True, kw_only=True):
+    game: str
+    rating: float
+    """openskill's ordinal, as `coldwater serve --ratings` prints it (serveratings.py)."""
+    games: int
+
+
+class PlayedGame(msgspec.Struct, frozen=True, kw_only=True):
+    """One finished game of the asker's, as the history screen lists it."""
+
+    id: int
+    game: str
+    table: str
+    ended: float
+    outcome: str
+    place: int
+    seats: int
+    others: list[str]
+    """The other seats: "Bob (2nd, 41)", bots marked."""
+    score: int
+    agreed: bool
+    why_not: str = ""
+    change: tuple[float, float] | None = None
+    """The asker's rating before and after (None: the game was not rated)."""
+    replay: bool = False
+    """The server kept the game's record (ReplayOf brings it)."""
+
+
+class HistoryReply(msgspec.Struct, tag="history-reply", frozen=True):
+    ratings: list[MyRating]
+    games: list[PlayedGame]
+
+
+class Saved(msgspec.Struct, tag="saved", frozen=True):
+    path: str
+    """Where the record is now (in the asker's own data folder)."""
+
+
 class Failed(msgspec.Struct, tag="failed", frozen=True):
     reason: str
 
 
-Request = OpenTable | ListTables | CloseTable | RematchTable
-Reply = Opened | Tables | Done | Failed
+Request = OpenTable | ListTables | CloseTable | RematchTable | History | ReplayOf | TurnRequest
+Reply = Opened | Tables | Done | Failed | HistoryReply | Saved | TurnReply
 
 _req_decoder = msgspec.msgpack.Decoder(Request)
 _reply_decoder = msgspec.msgpack.Decoder(Reply)
@@ -205,6 +269,8 @@ class ServeLink:
         self.fd = fd
         self._streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
         self._lock = asyncio.Lock()
+        self._owed = 0
+        """Replies the server owes for requests written on this link and not read yet."""
 
     @classmethod
     def from_env(cls) -> ServeLink | None:
@@ -212,15 +278,27 @@ class ServeLink:
         return cls(int(raw)) if raw.isdigit() else None
 
     async def ask(self, request: Request) -> Reply:
+        """The server's reply to `request`.
+
+        A caller may be cancelled at any await (a screen's worker replaced, the screen closed). So the
+        link works on a duplicate of the inherited descriptor (a half-opened socket dropped with its
+        task closes the copy, never the original), and counts the replies it is owed: one left unread
+        by a cancelled or timed-out request is read and dropped before the next request's own, which
+        would otherwise get it as its answer."""
         async with self._lock:
             try:
                 if self._streams is None:
-                    sock = socket.socket(fileno=self.fd)
+                    sock = socket.socket(fileno=os.dup(self.fd))
                     self._streams = await asyncio.open_unix_connection(sock=sock)
                 reader, writer = self._streams
                 writer.write(_frame(request))
+                self._owed += 1  # (written: the server answers it, read or not)
                 await writer.drain()
+                while self._owed > 1:
+                    await asyncio.wait_for(_read_frame(reader), REPLY_TIMEOUT)  # a cancelled request's
+                    self._owed -= 1
                 data = await asyncio.wait_for(_read_frame(reader), REPLY_TIMEOUT)
+                self._owed -= 1
             except (OSError, TimeoutError, ValueError) as e:
                 raise ServerUnavailable(f"the server does not answer ({str(e) or type(e).__name__})") from None
             if data is None:
@@ -240,6 +318,25 @@ class ServeLink:
         reply = await self.ask(ListTables())
         if isinstance(reply, Tables):
             return reply.tables
+        raise ServerUnavailable(reply.reason if isinstance(reply, Failed) else "unexpected reply")
+
+    async def turn(self, request: TurnRequest) -> TurnReply:
+        """A turn-based table request (turnwire.py); the server's refusal is raised as ServerUnavailable."""
+        reply = await self.ask(request)
+        if isinstance(reply, TurnTables | TurnPosition | DealBoards):
+            return reply
+        raise ServerUnavailable(reply.reason if isinstance(reply, Failed) else "unexpected reply")
+
+    async def history(self) -> HistoryReply:
+        reply = await self.ask(History())
+        if isinstance(reply, HistoryReply):
+            return reply
+        raise ServerUnavailable(reply.reason if isinstance(reply, Failed) else "unexpected reply")
+
+    async def replay_of(self, game_id: int) -> Path:
+        reply = await self.ask(ReplayOf(game_id))
+        if isinstance(reply, Saved):
+            return Path(reply.path)
         raise ServerUnavailable(reply.reason if isinstance(reply, Failed) else "unexpected reply")
 
 
@@ -316,8 +413,17 @@ class ServerTables:
         max_tables: int = 32,
         keep_empty: float = 15 * 60.0,
         say: Callable[[str], None] | None = None,
+        store: Store | None = None,
+        wall_clock: Callable[[], float] = time.time,
     ) -> None:
         self.root = root
+        self.store = store
+        """Where finished games are kept (servedata.py; None: nowhere, as in tests of the control path)."""
+        self.wall_clock = wall_clock
+        self.turns: TurnTablesKeeper | None = None
+        """The turn-based tables (serveturns.py), when the server keeps them."""
+        self.deals: Deals | None = None
+        """The deal of the day (servedeals.py), played at turn-based tables."""
         self.home_of = home_of
         self.known_keys = known_keys
         self.fingerprint_of = fingerprint_of
@@ -350,6 +456,20 @@ class ServerTables:
         from coldwater.net.identity import load_or_create
 
         return load_or_create(lan_identity_path(self.home_of(blob)))
+
+    def ssh_key_of(self, lan_public: bytes) -> str:
+        """The SSH key fingerprint whose sessions use this LAN identity ("" for none the server knows)."""
+        from coldwater.net.identity import load_or_create
+
+        if not lan_public:
+            return ""
+        for blob in self.known_keys():
+            path = lan_identity_path(self.home_of(blob))
+            if path.exists():
+                with contextlib.suppress(Exception):  # a damaged identity file names nobody
+                    if load_or_create(path).public == lan_public:
+                        return self.fingerprint_of(blob)
+        return ""
 
     def key_by_fingerprint(self, fp: str) -> bytes | None:
         fp = fp.strip().lower()
@@ -397,6 +517,12 @@ class ServerTables:
         if isinstance(request, RematchTable):
             async with self._opening:
                 return await self.rematch(blob, request.name)
+        if isinstance(request, History):
+            return self.history(blob)
+        if isinstance(request, OpenTurnTable | ListTurnTables | TurnView | TurnMove | DealList | DealPlay):
+            return await self.turn(blob, request)
+        if isinstance(request, ReplayOf):
+            return self.replay_of(blob, request.id)
         async with self._opening:
             return await self.open_table(blob, request)
 
@@ -526,6 +652,7 @@ class ServerTables:
         try:
             result = await hosted.host.run()
             self.say(f"table {name!r} ended: {result.outcome}; {finals_line(hosted.host, result.digest)}")
+            self.keep_result(hosted, result)
             if self.tables.get(name) is hosted and any(r.present for r in hosted.host.remotes.values()):
                 self.ended[name] = (hosted, time.monotonic())  # for a rematch, a while
             else:
@@ -537,6 +664,61 @@ class ServerTables:
         finally:
             if self.tables.get(name) is hosted:
                 del self.tables[name]
+
+    async def turn(self, blob: bytes, request: TurnRequest) -> Reply:
+        """A turn-based table request of the key `blob` (serveturns.py); a refusal changes nothing."""
+        from coldwater.tui.serveturns import TurnError
+
+        if self.turns is None:
+            return Failed("this server keeps no turn-based tables")
+        me = self.fingerprint_of(blob)
+        try:
+            if isinstance(request, OpenTurnTable):
+                return await self.turns.open(me, request)
+            if isinstance(request, ListTurnTables):
+                return TurnTables(self.turns.mine(me))
+            if isinstance(request, TurnView):
+                return self.turns.view(me, request.id)
+            if isinstance(request, DealList | DealPlay):
+                if self.deals is None:
+                    return Failed("this server deals no deal of the day")
+                if isinstance(request, DealList):
+                    return DealBoards(self.deals.boards(me))
+                return await self.deals.play(me, request.game)
+            return await self.turns.move(me, request.id, request.ply, request.action)
+        except TurnError as e:
+            return Failed(str(e))
+
+    def history(self, blob: bytes, limit: int = 200) -> Reply:
+        """The key's finished games, newest first, with what each did to its rating (servehistory.py)."""
+        from coldwater.tui import servehistory
+
+        if self.store is None:
+            return Failed("this server keeps no history")
+        return servehistory.history(self.store, self.fingerprint_of(blob), limit)
+
+    def replay_of(self, blob: bytes, game_id: int) -> Reply:
+        """Write the record of a game the key played into its own records folder (servehistory.py)."""
+        from coldwater.tui import servehistory
+
+        if self.store is None:
+            return Failed("this server keeps no history")
+        return servehistory.replay_of(self.store, self.fingerprint_of(blob), self.home_of(blob), game_id)
+
+    def keep_result(self, hosted: Hosted, result: Result) -> GameResult | None:
+        """Keep a finished game in the server's database (and say so in the log if it cannot)."""
+        if self.store is None:
+            return None
+        from coldwater.tui import servehistory
+
+        kept = servehistory.game_result(self, hosted, result)
+        try:
+            self.store.add_result(kept)
+        except Exception as e:  # (sqlite3's, the disk's) the game is over either way; the log says it is not kept
+            log.exception("keeping the result of %s", hosted.host.name)
+            self.say(f"table {hosted.host.name!r}: its result could NOT be kept in the database: {e}")
+            return None
+        return kept
 
     async def rematch(self, blob: bytes, name: str) -> Reply:
         """The finished table `name` again, offered to its seats (``net.open_rematch``)."""

@@ -419,6 +419,7 @@ class Table:
     before_step: State[Any, Any] | None = None  # one step per drive: the screen's own view before it serves
     opening_note = ""
     bot_plays = False  # a local seat's person is at the keyboard: no turn timer here
+    bot_idle = 0.0
     turn_timer = 0
 
     can_hand_over = False  # no turn clock at a local table

@@ -90,6 +90,11 @@ class TableLike(Protocol):
         """This seat's own process's bot plays it now (its turn timer ran out at a LAN table)."""
 
     @property
+    def bot_idle(self) -> float:
+        """While :attr:`bot_plays`: seconds the person had not moved when the bot took the seat (the
+        move's time, and the bank, or longer: what the person is told)."""
+
+    @property
     def turn_timer(self) -> int:
         """Seconds a seat has for each move before a bot plays it (0: no limit)."""
 

@@ -42,7 +42,7 @@ from .fairtable import STRIP_TIMEOUT, Allowance, FairDriver, fair_message
 from .hostcore import HostCore, HostPhase, Remote, scores_of
 from .persist import Saver, safe_name
 from .standin import StandIn
-from .turnclock import out_of_time_text
+from .turnclock import idle_words, out_of_time_text
 
 if TYPE_CHECKING:
     from .failover import Handover
@@ -413,17 +413,18 @@ class FairHost:
         """At a fair table: `seat`'s own process plays it with its bot now (`on`: its person did not move
         within the turn timer), or its person is back. Told to everyone, as for a timed-out seat."""
         r = self.host.remotes.get(seat)
+        clock, turn = self.host.clock, self.host.info.turn
         if r is not None:
             r.timed_out = on
             name, away = r.name, not r.present
+            # This host's clock of the seat's move (the bot has not moved yet when its seat says so).
+            idle = clock.elapsed(time.monotonic()) if clock.seat == seat else float(turn)
         else:
             self.host_by_bot = on
             name, away = self.host.host_name, False
+            idle = self.stand_in.idle if self.stand_in is not None else float(turn)
         if on:
-            text = (
-                f"{name} (seat {seat + 1}) did not move within {self.host.info.turn} s; "
-                "their own app plays the seat until they return"
-            )
+            text = f"{name} (seat {seat + 1}) {idle_words(idle, turn)}; their own app plays the seat until they return"
             self.host.problems.append(text)
         else:
             text = f"{name} (seat {seat + 1}) is back; their own app's bot stops playing the seat"

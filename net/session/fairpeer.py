@@ -35,7 +35,7 @@ from .hostcore import scores_of
 from .peercore import PeerCore, PeerPhase
 from .persist import PeerSave, fair_damage
 from .standin import StandIn
-from .turnclock import SLACK, fmt
+from .turnclock import SLACK, fmt, idle_words
 
 
 async def _until(done: Callable[[], bool], seconds: float) -> None:
@@ -140,8 +140,9 @@ class FairPeer:
         """Our stand-in took our seat (our person was slow) or gave it back: the table is told."""
         c = self.core
         turn = c.info.turn if c.info is not None else 0
+        idle = c.stand_in.idle if c.stand_in is not None else float(turn)
         c.problem(
-            f"you did not move within {turn} s: your own app's bot plays your seat until you take it back"
+            f"you {idle_words(idle, turn)}: your own app's bot plays your seat until you take it back"
             if on
             else "you are back: your seat is yours again"
         )

@@ -520,6 +520,11 @@ class TableHost(Emitter[Event]):
         bot plays the seat until they come back (:meth:`submit` or :meth:`take_back`)."""
         return self.stand_in is not None and self.stand_in.playing
 
+    @property
+    def bot_idle(self) -> float:
+        """While :attr:`bot_plays`: seconds the person had not moved when the bot took the seat."""
+        return self.stand_in.idle if self.stand_in is not None else 0.0
+
     def take_back(self) -> bool:
         """The person at this host's seat takes it back from the bot (False: the bot did not have it)."""
         return self.stand_in is not None and self.stand_in.take_back()

@@ -169,6 +169,8 @@ class TablePeer(Emitter[Event]):
         self.evidence: list[str] = []
         """What the host did that an honest host cannot do, naming who signed what (fails the audit)."""
         self.botted: set[int] = set()
+        self.botted_idle = 0.0
+        """Seconds our person had not moved when the host's bot last took our seat, by our own clock."""
         """Seats the host announced as played by its bot (a bot step for another signed seat is evidence)."""
         self.chain: beacon.Chain | None = None
         """Our beacon chain (its tip is in our seed contribution); None after losing our save."""
@@ -263,6 +265,11 @@ class TablePeer(Emitter[Event]):
         if self.stand_in is not None:
             return self.stand_in.playing
         return self.seat in self.botted and self.fair is None
+
+    @property
+    def bot_idle(self) -> float:
+        """While :attr:`bot_plays`: seconds our person had not moved when the bot took the seat."""
+        return self.stand_in.idle if self.stand_in is not None else self.botted_idle
 
     def hand_over(self, seat: int) -> str | None:
         """Ask the table to hand `seat`, out of time by our clock, to a bot (the host checks its own).
@@ -585,6 +592,9 @@ class TablePeer(Emitter[Event]):
                 if self.fair is None:
                     self.problem(f"seat {msg.seat + 1} is played by the host's bot now")
                     now = time.monotonic()
+                    if msg.seat == self.seat:
+                        turn = self.clock.turn
+                        self.botted_idle = self.clock.elapsed(now) if self.clock.seat == self.seat else float(turn)
                     if msg.seat == self.seat and self.clock.seat == self.seat and self.clock.left(now) > SLACK:
                         # Our own clock is the authority on our time: not evidence (clocks differ), but seen.
                         self.problem(

@@ -34,7 +34,7 @@ from .events import Problem, StepApplied
 from .fairtable import AHEAD, autoplay_message
 from .hostcore import HostCore, HostPhase, Remote, fp_text
 from .persist import pack_view
-from .turnclock import out_of_time_text
+from .turnclock import idle_words, out_of_time_text
 
 log = logging.getLogger("coldwater.net")
 
@@ -240,9 +240,8 @@ class Relay:
         self.host.emit(Problem(text))
 
     def _name_slow(self, r: Remote) -> None:
-        why = f"did not move within {self.host.info.turn} s"
-        if r.present and self.host.info.bank:  # (an absent seat gets no bank: it is not thinking)
-            why += " and spent its time bank"
+        clock, turn = self.host.clock, self.host.info.turn
+        why = idle_words(clock.elapsed(time.monotonic()) if clock.seat == r.seat else float(turn), turn)
         text = f"{r.name} (seat {r.seat + 1}, {fp_text(r.key)}) {why}; a bot plays the seat until they return"
         self.host.problems.append(text)
         log.warning("%s", text)

@@ -57,6 +57,8 @@ class StandIn:
         self.told = told
         self.playing = False
         """The bot has the seat (its person did not move in time and has not come back)."""
+        self.idle = 0.0
+        """Seconds the person had not moved when the bot last took the seat (what they are told)."""
         self.person: asyncio.Future[Action] | None = None
         """The move asked of the person now (None or done: none is)."""
         self._early: tuple[int, Action] | None = None
@@ -128,6 +130,8 @@ class StandIn:
                 if not await self._time_out(view, fut):
                     return fut.result()
                 self.playing = True
+                now = time.monotonic()
+                self.idle = now - self._taken[1] if self._taken[0] == view.ply else self.clock.elapsed(now)
                 self.told(True, view.ply)
             back: asyncio.Future[None] = loop.create_future()
             self._back = back

@@ -49,6 +49,18 @@ def out_of_time_text(name: str, seat: int, turn: int) -> str:
     )
 
 
+def idle_words(idle: float, turn: int) -> str:
+    """How long a seat went without moving when a bot took it: 'did not move for 8:08 (3:00 a move)'. The
+    real time, not the per-move timer: with the time bank, or a seat away, it is much longer. (Rounded to
+    the nearest second, not up as a countdown is.)"""
+    return f"did not move for {idle_fmt(idle)} ({fmt(turn)} a move)"
+
+
+def idle_fmt(idle: float) -> str:
+    """'8:08' for 487.9 s of a seat's idle time: to the nearest second (a countdown rounds up instead)."""
+    return fmt(math.floor(idle + 0.5))
+
+
 class TurnClock:
     """The seat to move's time at one table, and every seat's bank, as this process measures them."""
 

@@ -9,9 +9,11 @@ about what a person would see, not about escape sequences.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shutil
 import stat
+import subprocess
 import sys
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
@@ -128,6 +130,9 @@ async def test_a_friend_reaches_the_menu_at_80x24_and_quits(server: serve.Server
     assert stat.S_IMODE(homes[0].stat().st_mode) == 0o700
     assert stat.S_IMODE((server.root / "ssh" / "players").stat().st_mode) == 0o700
     assert not server.apps
+    # The server's database knows the key from now on (one session so far).
+    ((fp, _, _, sessions),) = server.store.players()
+    assert (fp, sessions) == (serve.key_fingerprint(player_key.public_data), 1)
 
 
 async def test_the_table_follows_a_resize(server: serve.Server, player_key: asyncssh.SSHKey) -> None:
@@ -324,27 +329,17 @@ def test_a_terminal_with_few_colours_gets_the_ansi_theme() -> None:
 # The real OpenSSH client ----------------------------------------------------------
 
 
-@pytest.fixture
-def served(tmp_path: Path, allowed: Path, player_key: asyncssh.SSHKey) -> Iterator[tuple[int, Path]]:
-    """`coldwater serve` as a person starts it, in its own process; yields (port, client key)."""
-    import subprocess
-
+@contextlib.contextmanager
+def serving(tmp_path: Path, allowed: Path, *extra: str) -> Iterator[tuple[subprocess.Popen[str], int]]:
+    """`coldwater serve` as a person starts it, in its own process (stderr kept); yields it and its port."""
     coldwater = Path(sys.executable).with_name("coldwater")
+    argv = [str(coldwater), "serve", "--port", "0", "--bind", "127.0.0.1", "--allow", str(allowed)]
+    argv += ["--host-key", str(tmp_path / "host_key"), *extra]
     proc = subprocess.Popen(
-        [
-            str(coldwater),
-            "serve",
-            "--port",
-            "0",
-            "--bind",
-            "127.0.0.1",
-            "--allow",
-            str(allowed),
-            "--host-key",
-            str(tmp_path / "host_key"),
-        ],
+        argv,
         env={**os.environ, "COLDWATER_HOME": str(tmp_path / "data")},
         stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
     )
     try:
@@ -353,10 +348,21 @@ def served(tmp_path: Path, allowed: Path, player_key: asyncssh.SSHKey) -> Iterat
         assert first.startswith("coldwater serve: listening"), first
         port = int(first.rsplit("port", 1)[1])
         assert proc.stdout.readline().startswith("host key fingerprint: SHA256:")
-        yield port, write_key(tmp_path / "id_ed25519", player_key)
+        yield proc, port
     finally:
         proc.terminate()
-        proc.wait(10)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.communicate(timeout=20)
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+
+
+@pytest.fixture
+def served(tmp_path: Path, allowed: Path, player_key: asyncssh.SSHKey) -> Iterator[tuple[int, Path]]:
+    """`coldwater serve` as a person starts it, in its own process; yields (port, client key)."""
+    with serving(tmp_path, allowed) as (_, port):
+        yield port, write_key(tmp_path / "id_ed25519", player_key)
 
 
 @pytest.mark.skipif(TMUX is None or shutil.which("ssh") is None, reason="needs tmux and the OpenSSH client")

@@ -6,7 +6,9 @@ server makes, and an idle rule that keeps a watcher whose screen is still being 
 from __future__ import annotations
 
 import asyncio
+import shlex
 import shutil
+import signal
 import subprocess
 from pathlib import Path
 
@@ -14,11 +16,15 @@ import asyncssh
 import pytest
 
 from coldwater.tui import serve
-from tests.tui.test_serve import MENU, allowed, connect, open_app, player_key, served, server, write_key
+from tests.tui.terminal import TMUX, Terminal
+from tests.tui.test_serve import MENU, allowed, connect, open_app, player_key, served, server, serving, write_key
 
 __all__ = ["allowed", "player_key", "served", "server"]  # fixtures, used by name
 
 NEEDS_SSH = pytest.mark.skipif(shutil.which("ssh") is None, reason="needs the OpenSSH client")
+NEEDS_TERMINAL = pytest.mark.skipif(
+    TMUX is None or shutil.which("ssh") is None, reason="needs tmux and the OpenSSH client"
+)
 
 
 def ssh_argv(port: int, key: Path, tmp_path: Path, *extra: str) -> list[str]:
@@ -80,10 +86,11 @@ def test_refusals_arrive_with_stdin_at_eof(served: tuple[int, Path], tmp_path: P
 
 
 async def test_sessionless_connections_of_a_key_are_capped(server: serve.Server, player_key: asyncssh.SSHKey) -> None:
+    server.session_grace = 0.5
     conns = [await connect(server, player_key) for _ in range(serve.NO_SESSION_PER_KEY)]
     try:
         extra = await connect(server, player_key)
-        await asyncio.wait_for(extra.wait_closed(), 10)  # closed by the server, not by us
+        await asyncio.wait_for(extra.wait_closed(), 30)  # closed by the server, not by us
         assert len(server.no_session[player_key.public_data]) == serve.NO_SESSION_PER_KEY
         # A connection that asks for a session is no longer counted: the person can still play.
         app = await open_app(conns[0])
@@ -153,3 +160,178 @@ async def test_idle_keeps_a_screen_being_drawn_and_closes_a_still_one_saying_why
         await raw.task
     assert b"\x1b[?1049l" in raw.data and b"\x1b[?25h" in raw.data
     assert b"[coldwater: closed after" in raw.data and b"no key pressed" in raw.data
+
+
+# The terminal after ssh: what the server leaves it in (issue 47) -------------------------------------
+
+GIVEN_BACK = {
+    "alternate_on": "0",
+    "wrap_flag": "1",
+    "cursor_flag": "1",
+    "mouse_any_flag": "0",
+    "mouse_standard_flag": "0",
+    "mouse_button_flag": "0",
+    "mouse_all_flag": "0",
+    "mouse_sgr_flag": "0",
+}
+"""A terminal as a shell expects it back: the main screen, lines that wrap, a cursor, no mouse reporting
+(tmux's own record of the pane's modes, read after ssh has exited)."""
+
+
+def modes(term: Terminal) -> dict[str, str]:
+    names = list(GIVEN_BACK)
+    shown = term.tmux("display-message", "-p", "-t", "test", " ".join(f"#{{{n}}}" for n in names)).split()
+    return dict(zip(names, shown, strict=True))
+
+
+ENDED = "[ssh exited"
+
+
+def after_ssh(term: Terminal) -> str:
+    """Wait for ssh to end; the pane's text with wrapped lines joined (a line cut by a terminal that
+    does not wrap stays cut)."""
+    term.wait_for(ENDED)
+    return " ".join(term.tmux("capture-pane", "-p", "-J", "-t", "test").split())
+
+
+def in_shell(argv: list[str]) -> list[str]:
+    """`argv` run as from a shell that lives on after it (tmux marks a dead pane's cursor hidden, so the
+    pane must outlive ssh for its modes to be the ones ssh left)."""
+    return ["sh", "-c", f'{shlex.join(argv)}; echo "{ENDED} $?]"; exec sleep 3600']
+
+
+def openssh(port: int, key: asyncssh.SSHKey, where: Path, cols: int = 80, rows: int = 24) -> Terminal:
+    """The real `ssh` with `key`, from a shell in a tmux pane of its own, under `where`."""
+    where.mkdir(exist_ok=True)
+    argv = in_shell(ssh_argv(port, write_key(where / "id_ed25519", key), where))
+    return Terminal(argv, env={"TERM": "xterm-256color"}, config_dir=where, width=cols, height=rows)
+
+
+@NEEDS_TERMINAL
+async def test_a_takeover_gives_the_openssh_terminal_back_whole(
+    server: serve.Server, player_key: asyncssh.SSHKey, tmp_path: Path
+) -> None:
+    term = openssh(server.port, player_key, tmp_path / "a")
+    try:
+        await asyncio.to_thread(term.wait_for, MENU)
+        async with await connect(server, player_key) as other:
+            second = await open_app(other)
+            await second.until(lambda s: MENU in s, "the menu in the newer connection")
+            shown = await asyncio.to_thread(after_ssh, term)
+            left = modes(term)
+    finally:
+        term.close()
+    assert left == GIVEN_BACK
+    assert "[coldwater: your game was taken up by a newer connection with your key]" in shown
+
+
+@NEEDS_TERMINAL
+@pytest.mark.parametrize("server", [{"idle_timeout": 2.0}], indirect=True)
+async def test_an_idle_close_gives_the_openssh_terminal_back_with_the_whole_reason(
+    server: serve.Server, player_key: asyncssh.SSHKey, tmp_path: Path
+) -> None:
+    term = openssh(server.port, player_key, tmp_path / "a")
+    try:
+        await asyncio.to_thread(term.wait_for, MENU)
+        shown = await asyncio.to_thread(after_ssh, term)
+        left = modes(term)
+    finally:
+        term.close()
+    assert left == GIVEN_BACK
+    # Longer than the 80 columns: with wrapping left off it read "... nothing new to sh]".
+    why = f"[coldwater: closed after {2.0 / 60:g} minutes with no key pressed and nothing new to show]"
+    assert len(why) > 80 and why in shown, shown
+
+
+@NEEDS_TERMINAL
+def test_sigterm_gives_every_connected_terminal_back_with_a_reason(tmp_path: Path, allowed: Path) -> None:
+    keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(2)]
+    allowed.write_bytes(b"".join(k.export_public_key() for k in keys))
+    with serving(tmp_path, allowed) as (proc, port):
+        terms = [openssh(port, k, tmp_path / f"t{i}") for i, k in enumerate(keys)]
+        try:
+            for t in terms:
+                t.wait_for(MENU)
+            terms[1].press("s")  # one on the new-game form, one on the menu
+            terms[1].wait_for("Solo game against bots")
+            proc.send_signal(signal.SIGTERM)
+            shown = [after_ssh(t) for t in terms]
+            left = [modes(t) for t in terms]
+            _, err = proc.communicate(timeout=60)
+        finally:
+            for t in terms:
+                t.close()
+    assert proc.returncode == 0, err
+    for text, mode in zip(shown, left, strict=True):
+        assert mode == GIVEN_BACK
+        assert f"[coldwater: {serve.SHUTDOWN_REASON}]" in text, text
+
+
+@NEEDS_TERMINAL
+async def test_a_key_with_its_sessionless_cap_full_still_logs_in(
+    server: serve.Server, player_key: asyncssh.SSHKey, tmp_path: Path
+) -> None:
+    """Four `ssh -N` of one key hold its cap; the same key's real login gets its menu all the same (it was
+    counted as one more sessionless connection the moment it authenticated, and closed), and a fifth
+    `ssh -N` is still closed."""
+    server.session_grace = 1.0
+    key = write_key(tmp_path / "id_ed25519", player_key)
+    bare = [
+        subprocess.Popen(ssh_argv(server.port, key, tmp_path, "-N"), stdin=subprocess.DEVNULL)
+        for _ in range(serve.NO_SESSION_PER_KEY)
+    ]
+    term: Terminal | None = None
+    try:
+        for _ in range(600):
+            if len(server.no_session.get(player_key.public_data, [])) == serve.NO_SESSION_PER_KEY:
+                break
+            await asyncio.sleep(0.1)
+        assert len(server.no_session[player_key.public_data]) == serve.NO_SESSION_PER_KEY
+        term = openssh(server.port, player_key, tmp_path / "login")
+        await asyncio.to_thread(term.wait_for, MENU, 30.0)
+        fifth = subprocess.Popen(ssh_argv(server.port, key, tmp_path, "-N"), stdin=subprocess.DEVNULL)
+        assert await asyncio.to_thread(fifth.wait, 30) == 255  # closed by the server
+        assert all(p.poll() is None for p in bare)
+        term.press("C-q")
+        await asyncio.to_thread(after_ssh, term)
+        assert modes(term) == GIVEN_BACK
+    finally:
+        if term is not None:
+            term.close()
+        for p in bare:
+            p.terminate()
+            p.wait(10)
+
+
+@NEEDS_TERMINAL
+def test_the_too_small_notice_is_whole_at_40x10(served: tuple[int, Path], tmp_path: Path) -> None:
+    port, key = served
+    term = Terminal(
+        in_shell(ssh_argv(port, key, tmp_path)),
+        env={"TERM": "xterm-256color"},
+        config_dir=tmp_path,
+        width=40,
+        height=10,
+    )
+    try:
+        shown = term.settled(lambda s: "Ctrl+Q quits." in s, "the too-small notice")
+        text = " ".join(shown.split())
+        for words in (
+            "The terminal is too small: 40×10.",
+            "coldwater needs at least 80×24.",
+            "(or reduce the font size)",
+        ):
+            assert words in text, shown
+        term.press("C-q")
+        after_ssh(term)
+        assert modes(term) == GIVEN_BACK
+    finally:
+        term.close()
+
+
+def test_serve_starts_and_stops_without_warnings(tmp_path: Path, allowed: Path) -> None:
+    with serving(tmp_path, allowed) as (proc, _):
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0
+    assert "Warning" not in err and "DSA" not in err, err

@@ -522,3 +522,60 @@ async def test_two_idle_openssh_players_keep_their_seats_until_the_other_hands_o
     finally:
         for t in terms:
             t.close()
+
+
+@pytest.mark.skipif(TMUX is None or shutil.which("ssh") is None, reason="needs tmux and the OpenSSH client")
+async def test_the_hand_over_line_gives_the_real_idle_time_and_a_stop_gives_both_terminals_back(
+    server: serve.Server, keys: list[asyncssh.SSHKey], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Issue 47: a seat idle past its move's time and its bank was told 'You did not move within 1 s'
+    (the per-move timer). With 1 s a move and a 2 s bank at a strict table, the bot takes the seat after
+    3 s or more, and the line says so; then the server stops, and both OpenSSH terminals are given back."""
+    from coldwater import net
+    from tests.tui.test_serve_edges import GIVEN_BACK, after_ssh, modes, openssh
+
+    real = net.open_table
+
+    async def short_clock(*args: Any, **kw: Any) -> Any:
+        return await real(*args, **{**kw, "turn_timer": 1, "time_bank": 2, "strict_clock": True})
+
+    monkeypatch.setattr(net, "open_table", short_clock)
+    for k in keys[:2]:
+        home_for(server, k)
+    terms = [openssh(server.port, k, tmp_path / f"t{i}") for i, k in enumerate(keys[:2])]
+    a, b = terms
+
+    async def on(t: Terminal, ok: Callable[[str], bool], what: str) -> str:
+        return await asyncio.to_thread(t.settled, ok, what)
+
+    try:
+        await on(a, lambda s: MENU in s, "a's menu")
+        a.press("o")
+        await on(a, lambda s: "Open table" in s, "the host form")
+        a.press("C-s")
+        await on(a, lambda s: LOBBY in s, "a's lobby")
+        await on(b, lambda s: MENU in s, "b's menu")
+        b.press("j")
+        await on(b, lambda s: "on this server" in " ".join(s.split()), "the table in b's join list")
+        b.press("1")
+        for t in (a, b):
+            await on(t, lambda s: "(you)" in s and "open" not in seat_row(s, 2), "a full table")
+            t.press("C-r")  # ready
+        said = re.compile(r"You did not move for (\d+):(\d\d): a bot plays your seat\.")
+        found = None
+        for _ in range(600):
+            found = next((m for t in terms if (m := said.search(t.screen())) is not None), None)
+            if found is not None:
+                break
+            await asyncio.sleep(0.1)
+        assert found is not None, f"no hand-over line:\n{a.last}\n{b.last}"
+        idle = int(found[1]) * 60 + int(found[2])
+        assert idle >= 3, found[0]  # the move's second and the 2 s bank, at least
+        await server.close()
+        shown = [await asyncio.to_thread(after_ssh, t) for t in terms]
+        for t, text in zip(terms, shown, strict=True):
+            assert modes(t) == GIVEN_BACK
+            assert f"[coldwater: {serve.SHUTDOWN_REASON}]" in text, text
+    finally:
+        for t in terms:
+            t.close()

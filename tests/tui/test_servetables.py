@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from coldwater.tui import serve, servetables
+from coldwater.tui import serve, servedata, servetables
 from coldwater.tui.servetables import CloseTable, Done, Failed, ListTables, Opened, OpenTable, Tables
 
 ALICE, BOB, CAROL = b"alice-key", b"bob-key", b"carol-key"
@@ -29,6 +29,7 @@ ALICE, BOB, CAROL = b"alice-key", b"bob-key", b"carol-key"
 @pytest.fixture
 async def keeper(tmp_path: Path) -> AsyncIterator[servetables.ServerTables]:
     root = tmp_path / "data"
+    store = servedata.Store(servedata.db_path(root))
     t = servetables.ServerTables(
         root,
         home_of=lambda blob: serve.player_home(root, blob),
@@ -38,11 +39,13 @@ async def keeper(tmp_path: Path) -> AsyncIterator[servetables.ServerTables]:
         advertise=False,
         max_tables=3,
         say=lambda line: None,
+        store=store,
     )
     try:
         yield t
     finally:
         await t.close()
+        store.close()
 
 
 def link_for(keeper: servetables.ServerTables, blob: bytes) -> servetables.ServeLink:
@@ -241,6 +244,22 @@ async def test_the_opener_asks_for_a_rematch_and_the_server_offers_it_to_every_s
                 break
             await asyncio.sleep(0.05)
         assert "Pond" in keeper.ended and "Pond" not in keeper.tables
+        # The server's database keeps the game: Alice named by her SSH key, Bob (a LAN player) by none.
+        assert keeper.store is not None
+        (kept,) = keeper.store.results()
+        assert (kept.table, kept.game, kept.digest, kept.plies) == (
+            "Pond",
+            "crown",
+            results[0].digest,
+            results[0].plies,
+        )
+        assert [(s.seat, s.player, s.bot) for s in kept.seats] == [
+            (0, serve.key_fingerprint(ALICE), False),
+            (1, "", False),
+        ]
+        assert sorted(s.place for s in kept.seats) == [1, 2] and kept.agreed, kept
+        assert [s.score for s in kept.seats] == [results[0].scores["Seat 1"], results[0].scores["Seat 2"]]
+        assert keeper.store.results(player=serve.key_fingerprint(ALICE)) == [kept]
         assert await alice.ask(ListTables()) == Tables([])  # a finished table is not listed to join
         # Only the opener may ask, and only for a finished table of that name.
         assert await bob.ask(servetables.RematchTable("Pond")) == Failed(

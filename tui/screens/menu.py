@@ -25,6 +25,19 @@ ENTRIES: tuple[tuple[str, str, str], ...] = (
     ("t", "Settings", "settings"),
     ("q", "Quit", "quit"),
 )
+SERVED: tuple[tuple[str, str, str], ...] = (
+    ("b", "Turn-based tables (a move every few hours)", "turns"),
+    ("d", "Deal of the day (one deal for everyone)", "deals"),
+    ("g", "History and ratings on this server", "history"),
+)
+"""Entries only a served session has (`coldwater serve` keeps them), before Settings."""
+
+
+def entries(served: bool) -> tuple[tuple[str, str, str], ...]:
+    if not served:
+        return ENTRIES
+    at = next(i for i, e in enumerate(ENTRIES) if e[2] == "settings")
+    return ENTRIES[:at] + SERVED + ENTRIES[at:]
 
 
 class MenuScreen(BaseScreen):
@@ -46,6 +59,9 @@ Over SSH (`coldwater serve`) the line under the menu shows the fingerprint of th
 you connected with: that key is who you are here, and a host can reserve a seat for it.
 Below it, the same key as `ssh-keygen -l` prints it (`SHA256:…`), to check it is yours.
 A table you host is kept by the server, so it stays open if your connection drops.
+*Turn-based tables* (**b**) and the *Deal of the day* (**d**), over SSH only, are kept by
+the server. *History and ratings* (**g**, over SSH only) lists the games you finished at the server's
+tables and your rating in each game.
 """
 
     def compose(self) -> ComposeResult:
@@ -54,7 +70,9 @@ A table you host is kept by the server, so it stays open if your connection drop
             yield Static("Cold-water board games in the terminal", id="tagline")
             with Center():
                 yield ChoiceList(
-                    [Item(label, value, key=key) for key, label, value in ENTRIES], auto_keys=False, id="menu"
+                    [Item(label, value, key=key) for key, label, value in entries(bool(served_key()))],
+                    auto_keys=False,
+                    id="menu",
                 )
             yield Static("Press ? for help on any screen · q quits", id="menu-hint")
             key = served_key()
@@ -64,8 +82,29 @@ A table you host is kept by the server, so it stays open if your connection drop
                 if openssh := served_openssh_key():  # what `ssh-keygen -l` prints for the same key
                     line += f"\n{openssh}"
                 yield Static(line, id="menu-key")
+                yield Static("", id="menu-turns")
         # No footer here: every entry shows its key already, and the footer is
         # the single most expensive widget of the first frame (cold start).
+
+    def on_screen_resume(self) -> None:  # (also when the menu first shows)
+        if served_key():
+            self.run_worker(self.turns_waiting(), exclusive=True)
+
+    async def turns_waiting(self) -> None:
+        """'3 turn-based tables wait for you' under the key, when any do (asked of the server)."""
+        from coldwater.tui.screens.turns import waiting_line
+        from coldwater.tui.servetables import ServerUnavailable, link
+        from coldwater.tui.turnwire import ListTurnTables, TurnTables
+
+        served = link()
+        if served is None:
+            return
+        try:
+            reply = await served.turn(ListTurnTables())
+        except ServerUnavailable:
+            return  # the menu works without it
+        n = sum(1 for t in reply.tables if t.your_turn) if isinstance(reply, TurnTables) else 0
+        self.query_one("#menu-turns", Static).update(waiting_line(n) if n else "")
 
     def on_choice_list_chosen(self, event: ChoiceList.Chosen) -> None:
         self.open(event.value)
@@ -104,6 +143,18 @@ A table you host is kept by the server, so it stays open if your connection drop
             from coldwater.tui.screens.rules import RulesScreen
 
             self.app.push_screen(RulesScreen())
+        elif what == "turns":
+            from coldwater.tui.screens.turns import TurnsScreen
+
+            self.app.push_screen(TurnsScreen())
+        elif what == "deals":
+            from coldwater.tui.screens.deals import DealsScreen
+
+            self.app.push_screen(DealsScreen())
+        elif what == "history":
+            from coldwater.tui.screens.history import HistoryScreen
+
+            self.app.push_screen(HistoryScreen())
         elif what == "settings":
             from coldwater.tui.screens.settings import SettingsScreen
 

@@ -22,8 +22,10 @@ class TooSmallScreen(BaseModal):
 
     def _show(self) -> None:
         w, h = self.app.size
+        # Short lines, and wrapped where still too wide (themes/base.tcss): a terminal half the width it
+        # needs (40×10 over SSH) must read the whole notice, not "…reduce the font s".
         self.query_one("#too-small-text", Static).update(
             f"The terminal is too small: {w}×{h}.\n"
-            f"coldwater needs at least 80×24.\n\nEnlarge the window (or reduce the font size)\n"
-            f"and play resumes where it was.\nCtrl+Q quits."
+            f"coldwater needs at least 80×24.\n\nEnlarge the window\n(or reduce the font size):\n"
+            f"play resumes where it was.\nCtrl+Q quits."
         )

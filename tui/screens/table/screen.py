@@ -54,6 +54,7 @@ from coldwater.core.state import CHANCE, State
 from coldwater.net.play import records
 from coldwater.net.play.table import Applied, GameOver, Table, Undone, seat_label
 from coldwater.net.play.tablelike import TableLike
+from coldwater.net.session.turnclock import idle_fmt
 from coldwater.tui import keymap
 from coldwater.tui.games.words import TableWords
 from coldwater.tui.screens.base import BaseScreen
@@ -354,8 +355,9 @@ leaving and resuming later loses nothing, the log included.
         """What the person is told while a bot plays their seat, with the key that takes it back."""
         key = next(k for k in keymap.DEFAULT if keymap.binding_id(k) == "table.take_back")
         keys = keymap.describe_keys(self.cw.settings.keys.get("table.take_back", key.keys))
-        turn = self.table.turn_timer
-        return f"You did not move within {turn} s: a bot plays your seat. {keys} takes it back."
+        # The real time the person was away, not the move's timer (with the bank it is far longer; the
+        # timer is in the title). One row at 80 columns.
+        return f"You did not move for {idle_fmt(self.table.bot_idle)}: a bot plays your seat. {keys} takes it back."
 
     def refresh_view(self) -> None:
         if not self._drawable():
