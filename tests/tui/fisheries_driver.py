@@ -237,8 +237,8 @@ async def play_fisheries(
         if d.phase == "lobster":
             st.lobster_questions += 1
             choices = screen.query_one("#decision", ChoiceList)
-            # Keeping it ends the turn and discarding it spends it: neither is the default.
-            assert choices.highlighted_value is None, "the lobster question has a highlighted default"
+            # Keeping it leaves the turn as it was: the default; discarding it spends it (issue 45).
+            assert tag_of(choices.highlighted_value) == "pass", "keeping the lobster is not the default"
             assert choices.key_for(Pass()) == "e", "keeping the lobster is not on e (it ends the turn)"
             if st.lobster_questions == 1:
                 st.tags["pass"] = st.tags.get("pass", 0) + 1

@@ -61,8 +61,9 @@ setting; changes are kept at once.
 - *Theme*: dark, light, or ansi (your terminal's own 16 colours; best over SSH or
   with a custom palette). With `NO_COLOR` set, colours are turned off.
 - *Bot pace*: the pause after each bot move, so you can follow the table.
-- *Answer obvious*: a question with a single possible answer answers itself
-  (never "end your turn", never a choice that reveals something); the log says so.
+- *Answer the obvious*: a question with a single possible answer answers itself, and
+  so does one with a single sensible answer (Crown: a bait that fits one card goes
+  there); never "end your turn", never a choice that reveals something; the log says so.
 - *Keys*: Enter on a key, then press the new key. A key that already means something
   on the same screen is refused, and the message says what it means there. Backspace
   puts a key back to its default.
@@ -87,11 +88,11 @@ setting; changes are kept at once.
                 hint="← → changes the pause after each bot move, so you can follow the table",
             )
             yield Cycler(
-                "Answer obvious",
+                "Answer the obvious",
                 [("yes", True), ("no", False)],
                 s.auto_single,
                 id="auto-single",
-                hint="yes: a question with one possible answer answers itself",
+                hint="yes: a question with one possible (or one sensible) answer answers itself",
             )
             yield Static("Keys — Enter, then press the new key; Backspace restores the default", classes="section")
             yield KeyList(id="keys", auto_keys=False)

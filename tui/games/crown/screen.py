@@ -146,8 +146,8 @@ timestamps. The line under the title gives the contest weights you would submit
 now and everyone's points so far. Bait shows as letters: **B** blue, **R** red,
 **P** purple, **K** black, **G** green, **Y** yellow. The highlighted choice
 never spends tackle, discards bait or ends your turn; **e** ends the turn. A cast
-bait with only one Master Angler card to go on goes there by itself (Settings:
-answer single choices). The full rules: Esc, then *Rules*.
+bait with only one Master Angler card to go on goes there by itself (Settings →
+*Answer the obvious*). The full rules: Esc, then *Rules*.
 """
     )
 
@@ -173,18 +173,11 @@ answer single choices). The full rules: Esc, then *Rules*.
         self.query_one("#board", CrownBoard).redraw()
 
     # ---- the decision --------------------------------------------------------
-    def answer_alone(self, view: CrownState, legal: list[CrownAction]) -> bool:
-        """The frame answers single-choice questions; Crown also answers a question with
-        one sensible answer (a cast bait with one Master Angler card it fits)."""
-        if super().answer_alone(view, legal):
-            return True
-        ply = self.table.state.ply
-        if not self.auto_single or ply == self._auto_ply or self.busy:
-            return False
-        action = words.sensible(view.data, self.tables, legal)
-        if action is None:
-            return False
-        self._auto_ply = ply
-        self.log_entry("note", f"(the only sensible choice) {self.label_of(view, action)}")
-        self.call_later(self.choose, action)
-        return True
+    def alone_answer(self, view: CrownState, legal: list[CrownAction]) -> tuple[CrownAction | None, str]:
+        """The frame's answers without asking, and Crown's one sensible answer: a cast bait
+        that fits one Master Angler card goes there by itself (the rules page says so)."""
+        action, why = super().alone_answer(view, legal)
+        if action is not None or not self.auto_single:
+            return action, why
+        sensible = words.sensible(view.data, self.tables, legal)
+        return (sensible, "the only sensible choice") if sensible is not None else (None, "")

@@ -450,10 +450,11 @@ leaving and resuming later loses nothing, the log included.
         safe, else the first safe one; -1 (nothing highlighted) when none is."""
         safe: list[bool] = []
         out: list[Item[A | C]] = []
+        done_ok = bool(self.guard.call(False, self.words.done_is_default, view))
         for item in items:
             done = self._try(self.words.is_done, view, item.value)
             costly = self._try(self.is_costly, view, item.value)
-            safe.append(not done and not costly)
+            safe.append((done_ok or not done) and not costly)
             out.append(msgspec.structs.replace(item, key=keymap.DONE_KEY) if done and not item.key else item)
         # Only one item may carry the done key: the first done action.
         seen = False
@@ -472,23 +473,15 @@ leaving and resuming later loses nothing, the log included.
     def answer_alone(self, view: S, legal: list[A]) -> bool:
         """Answer a question nobody needs to be asked; True when it did (the move is on its way).
 
-        One legal answer (unless Settings turn this off, it is the done action, or it
-        reveals something), or a repeated question answered with "!" earlier."""
+        A question is painted from the drive worker as it finishes, so the worker may still
+        be running: the answer then waits for it (:meth:`_answer`), it is not declined
+        (declining left Crown's one-card bait question on screen at every cast, issue 45)."""
         ply = self.table.state.ply
-        if ply == self._auto_ply or self.busy or self.bot_plays():
+        if ply == self._auto_ply or self._answering or self.bot_plays():
             # (While a bot plays this seat it answers; an answer made here would take the seat back
             # for a person who is not there.)
             return False
-        action: A | C | None = None
-        why = ""
-        key = self._try_key(view)
-        if key is not None and key in self._always:
-            action = next((a for a in legal if str(a) == self._always[key]), None)
-            why = "as you asked this game"
-        if action is None and len(legal) == 1 and self.auto_single:
-            only = legal[0]
-            if not self._try(self.words.is_done, view, only) and not self._try(self.words.reveals, view, only):
-                action, why = only, "the only choice"
+        action, why = self.alone_answer(view, legal)
         if action is None:
             return False
         self._auto_ply = ply
@@ -496,6 +489,23 @@ leaving and resuming later loses nothing, the log included.
         self._answering = True  # busy until the answer is in: no key may slip in between
         self.call_later(self._answer, action, ply)
         return True
+
+    def alone_answer(self, view: S, legal: list[A]) -> tuple[A | C | None, str]:
+        """The answer to give without asking, and why in a few words ((None, "") to ask).
+
+        One legal answer (unless Settings turn this off, it is the done action, or it
+        reveals something), or a repeated question answered with "!" earlier. A game
+        adds its own (Crown: a bait that fits one card)."""
+        key = self._try_key(view)
+        if key is not None and key in self._always:
+            action = next((a for a in legal if str(a) == self._always[key]), None)
+            if action is not None:
+                return action, "as you asked this game"
+        if len(legal) == 1 and self.auto_single:
+            only = legal[0]
+            if not self._try(self.words.is_done, view, only) and not self._try(self.words.reveals, view, only):
+                return only, "the only choice"
+        return None, ""
 
     def _answer(self, action: A | C, ply: int) -> None:
         self._answering = False
@@ -526,11 +536,15 @@ leaving and resuming later loses nothing, the log included.
             base = max(9, height // 3)
             # The board keeps at least half of what is left under the status lines.
             # Two heights only (short list / long list), so most choices cost no relayout.
-            tall = rows + 3 > base or self.hints.active  # a long list, or a hint beside it
+            tall = rows + 3 > base or self.panel_open()  # a long list, or a panel beside it
             want = max(base, (height - 4) // 2) if tall else base
         if want != self._side_height:  # a new height costs a relayout: only when it changes
             self._side_height = want
             side.styles.height = want
+
+    def panel_open(self) -> bool:
+        """A panel (a hint; a Learn table's lesson) shares the strip with the choices."""
+        return self.hints.active
 
     def on_resize(self, event: events.Resize) -> None:
         if self.is_mounted:
@@ -896,11 +910,19 @@ leaving and resuming later loses nothing, the log included.
         view = self.current_view()
         key = self._try_key(view)
         value = self.query_one("#decision", ChoiceList).highlighted_value
-        if key is None or value is None:
+        if key is None:
             self.notify("This question is not one that repeats.", timeout=3)
             return
+        if value is None:
+            self.notify("Highlight the answer to give every time (↑ ↓), then press ! again.", timeout=4)
+            return
+        why = self.guard.call("", self.words.not_always, view, value)
+        if why:
+            self.notify(why, timeout=5)
+            return
         self._always[key] = str(value)
-        self.log_entry("note", f"(from now on this game: {self.label_of(view, value)})")
+        said = self.guard.call(self.label_of(view, value), self.words.always_label, view, value, self.viewer)
+        self.log_entry("note", f"(from now on this game: {said})")
         self.choose(value)
 
     def action_filter(self) -> None:
