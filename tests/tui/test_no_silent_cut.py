@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from coldwater.net.play.table import Seat, SeatKind, Table
+from coldwater.net.play.table import Seat, Table
 from coldwater.tui.catalog import Catalog
 from coldwater.tui.screens.score import ScoreScreen
 
