@@ -56,3 +56,23 @@ async def test_always_keeps_the_answer_in_words_without_counts(make_app: Any, ho
         await pilot.pause()
         note = next(e.text for e in reversed(screen.logbook.entries) if "from now on" in e.text)
         assert "bait onto your" in note and "open spot" not in note, note
+
+
+def test_the_done_key_goes_last_in_its_group_so_the_numbers_run_unbroken() -> None:
+    """Issue 45: Fisheries listed "e Go first tomorrow" between 1 and 2 ("numbered around e")."""
+    from coldwater.tui.screens.table.order import safe_order
+    from coldwater.tui.widgets.choices import ChoiceList, Item
+
+    items = [
+        Item("Fish", "fish", group="Act"),
+        Item("Go first", "first", group="End"),
+        Item("Go second", "second", group="End"),
+    ]
+    out, pre = safe_order(items, 0, [False, True, True], [False, False, False])
+    assert [i.value for i in out] == ["fish", "second", "first"] and out[2].key == "e" and pre == 0
+    lst = ChoiceList()
+    lst.set_items(out)
+    assert [lst.key_for(v) for v in ("fish", "second", "first")] == ["1", "2", "e"]
+    # A preferred choice follows its item when the done one moves past it.
+    out, pre = safe_order(items, 2, [False, True, False], [False, False, False])
+    assert out[pre].value == "second"

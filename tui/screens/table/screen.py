@@ -72,6 +72,7 @@ from .driver import Driver
 from .guard import HookGuard
 from .hints import TableHints
 from .logwriter import TableLog, records_dir, with_names
+from .order import safe_order
 
 
 class Pane(msgspec.Struct, frozen=True):
@@ -447,25 +448,11 @@ leaving and resuming later loses nothing, the log included.
 
     def make_safe(self, view: S, items: list[Item[A | C]], pre: int | None) -> tuple[list[Item[A | C]], int]:
         """Give the done action its fixed key and pre-select the game's choice only if it is
-        safe, else the first safe one; -1 (nothing highlighted) when none is."""
-        safe: list[bool] = []
-        out: list[Item[A | C]] = []
+        safe, else the first safe one; -1 (nothing highlighted) when none is (order.py)."""
+        done = [self._try(self.words.is_done, view, item.value) for item in items]
+        costly = [self._try(self.is_costly, view, item.value) for item in items]
         done_ok = bool(self.guard.call(False, self.words.done_is_default, view))
-        for item in items:
-            done = self._try(self.words.is_done, view, item.value)
-            costly = self._try(self.is_costly, view, item.value)
-            safe.append((done_ok or not done) and not costly)
-            out.append(msgspec.structs.replace(item, key=keymap.DONE_KEY) if done and not item.key else item)
-        # Only one item may carry the done key: the first done action.
-        seen = False
-        for n, item in enumerate(out):
-            if item.key == keymap.DONE_KEY:
-                if seen:
-                    out[n] = msgspec.structs.replace(item, key="")
-                seen = True
-        if pre is not None and 0 <= pre < len(out) and safe[pre]:
-            return out, pre
-        return out, next((n for n, ok in enumerate(safe) if ok), -1)
+        return safe_order(items, pre, done, costly, done_ok=done_ok)
 
     def _try(self, hook: Callable[[S, A | C], object], view: S, value: A | C) -> bool:
         return bool(self.guard.call(False, hook, view, value))  # a hook that fails says no
