@@ -9,8 +9,8 @@ from textual.widgets import Static
 
 from coldwater.net.play.table import Seat, SeatKind, Table
 from coldwater.tui.catalog import Catalog
-from tests.tui.test_crown_play import decision
 from tests.tui.screen_text import screen_text
+from tests.tui.test_crown_play import decision
 
 
 async def test_the_footer_says_tribes_in_a_tribes_game_and_goals_in_a_goals_game(make_app: Any, home: Path) -> None:
