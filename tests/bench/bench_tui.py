@@ -220,11 +220,13 @@ async def keypress(samples: int, size: tuple[int, int]) -> None:
     ):
         if xs:
             xs.sort()
-            cpu = statistics.median(cpus.get(kind) or [0.0])
+            cpu_all = sorted(cpus.get(kind) or [0.0])
+            cpu = statistics.median(cpu_all)
+            cpu90 = cpu_all[int(len(cpu_all) * 0.9)]
             print(
                 f"keypress to repaint, Crown table {w}×{h}, {label}: median {statistics.median(xs) * 1000:.1f} ms, "
                 f"p90 {xs[int(len(xs) * 0.9)] * 1000:.1f} ms, max {xs[-1] * 1000:.1f} ms "
-                f"({len(xs)} keys; CPU median {cpu * 1000:.1f} ms)  [aim ≤ 50 ms]"
+                f"({len(xs)} keys; CPU median {cpu * 1000:.1f} ms, p90 {cpu90 * 1000:.1f} ms)  [aim: CPU ≤ 30 ms]"
             )
 
 
@@ -398,7 +400,12 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=5, help="cold starts to time")
     ap.add_argument("--keys", type=int, default=40, help="keypresses of each kind to time")
     ap.add_argument("--only-thinking", action="store_true", help="only the keys pressed while a hard bot thinks")
+    ap.add_argument("--only-keys", action="store_true", help="only the keypresses at the table, at 80×24 and 200×60")
     args = ap.parse_args()
+    if args.only_keys:
+        for size in ((80, 24), (200, 60)):
+            asyncio.run(keypress(args.keys, size))
+        return
     if args.only_thinking:
         for mode in THINK_MODES:
             asyncio.run(keypress_while_thinking(args.keys, (80, 24), mode))

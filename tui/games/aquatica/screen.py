@@ -124,9 +124,7 @@ then *Rules*.
         every game; the bindings and the heading are this screen's own copies."""
         keys = self._bindings.key_to_bindings
         for key, bound in keys.items():
-            keys[key] = [
-                dataclasses.replace(b, description=title) if b.action == "pane('goals')" else b for b in bound
-            ]
+            keys[key] = [dataclasses.replace(b, description=title) if b.action == "pane('goals')" else b for b in bound]
         self.query_one("#pane-goals .pane-title", Static).update(title)
         self.refresh_bindings()
 

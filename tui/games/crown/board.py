@@ -542,11 +542,19 @@ def render(
         return Group(*lines), ps, len(lines)
     left_w = 78
     right_w = width - left_w - 2
-    left = [p for p in parts(d, T, names, viewer, current, left_w, True, pal) if p.key in BOARD_KEYS]
+    made: dict[int, list[Part]] = {}
+
+    def parts_at(w: int) -> list[Part]:
+        # The players' column and the opponents' are often one width: their parts are made once.
+        if w not in made:
+            made[w] = parts(d, T, names, viewer, current, w, True, pal)
+        return made[w]
+
+    left = [p for p in parts_at(left_w) if p.key in BOARD_KEYS]
     others = len(d.parties) - (1 if viewer is not None else 0)
     side_by_side = width >= 170 and others > 1
     col_w = (right_w - 2 * (others - 1)) // others if side_by_side else right_w
-    mine = [p for p in parts(d, T, names, viewer, current, right_w, True, pal) if p.key == "you"]
+    mine = [p for p in parts_at(right_w) if p.key == "you"]
     if (full if detail is None else detail) and mine and viewer is not None and d.parties[viewer].fish:
         # Your fish one per line (weight, tag, time) where the room allows: what the board pane adds.
         labels = words.names_of(names, len(d.parties))
@@ -562,7 +570,7 @@ def render(
                 + fish_detail(T, d.parties[viewer], pal),
             )
         )
-    theirs = [p for p in parts(d, T, names, viewer, current, col_w, True, pal) if p.key.startswith("party")]
+    theirs = [p for p in parts_at(col_w) if p.key.startswith("party")]
     right: list[RenderableType] = []
     right_rows = 0
     for p in mine:

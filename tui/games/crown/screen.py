@@ -88,12 +88,14 @@ class CrownBoard(BoardView[CrownState]):
         view, names, viewer = self._last
         args = (view.data, self.tables, names, viewer, view.current, width)
         pal = self.palette()
-        shown, parts, rows = draw.render(*args, self.full, pal)
-        if not self.full and width >= draw.WIDE and room > rows:
+        if not self.full and width >= draw.WIDE and room > 0:
             # A wide table with rows to spare under the board: your fish one per line there too.
-            tall, tall_parts, tall_rows = draw.render(*args, False, pal, True)
-            if tall_rows <= room:
-                shown, parts, rows = tall, tall_parts, tall_rows
+            # (Tried first: it fits nearly always, and each drawing costs a keypress time.)
+            shown, parts, rows = draw.render(*args, False, pal, True)
+            if rows > room:
+                shown, parts, rows = draw.render(*args, self.full, pal)
+        else:
+            shown, parts, rows = draw.render(*args, self.full, pal)
         if not self.full and width < draw.WIDE and room >= 20:
             # A tall terminal gets the full form (whole boards, your fish one per line)
             # where it fits without scrolling; else the compact one.
