@@ -132,6 +132,7 @@ async def keypress(samples: int, size: tuple[int, int]) -> None:
     choices: list[float] = []
     scrolls: list[float] = []
     panes: list[float] = []
+    closes: list[float] = []
     cpus: dict[str, list[float]] = {}
     """CPU time of the process per key, by kind: a figure that a busy machine disturbs less."""
     async with app.run_test(size=size) as pilot:
@@ -161,9 +162,9 @@ async def keypress(samples: int, size: tuple[int, int]) -> None:
                         return
                 await asyncio.sleep(0)
 
-        async def press(key: str, done: Callable[[], bool] = lambda: True) -> float:
+        async def press(key: str, done: Callable[[], bool] = lambda: True, kind: str = "") -> float:
             took, cpu = await timed(key, done)
-            cpus.setdefault(key if len(key) > 1 else "choice", []).append(cpu)
+            cpus.setdefault(kind or (key if len(key) > 1 else "choice"), []).append(cpu)
             return took
 
         async def timed(key: str, done: Callable[[], bool]) -> tuple[float, float]:
@@ -188,8 +189,8 @@ async def keypress(samples: int, size: tuple[int, int]) -> None:
             if len(scrolls) < samples:
                 scrolls.append(await press("pagedown"))
                 await press("pageup")
-                panes.append(await press("f3"))
-                panes.append(await press("f3"))
+                panes.append(await press("f3", kind="f3"))
+                closes.append(await press("f3", kind="f3 close"))
             decision = s.query_one("#decision", ChoiceList)
             generation, ply = decision.generation, s.table.state.ply
             cur = s.table.current
@@ -215,7 +216,8 @@ async def keypress(samples: int, size: tuple[int, int]) -> None:
     for label, xs, kind in (
         ("move the highlight (↓)", moves, "down"),
         ("scroll the board (PgDn)", scrolls, "pagedown"),
-        ("open/close the log pane (F3)", panes, "f3"),
+        ("open the log pane (F3)", panes, "f3"),
+        ("close the log pane (F3)", closes, "f3 close"),
         ("make a choice", choices, "choice"),
     ):
         if xs:

@@ -18,7 +18,7 @@ from rich.padding import Padding
 from rich.style import Style
 from rich.text import Text
 from textual import events
-from textual.geometry import Region
+from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widgets import RichLog
 
@@ -137,6 +137,8 @@ class _Rewrapping(RichLog):
         self._pending = 0
         """Kept lines at the end not yet written (the log could not be drawn, or not at `_at`)."""
         self._sync_due = False
+        self._at_screen = Size(0, 0)
+        """The terminal's size when the lines were wrapped at `_at`."""
 
     # RichLog asks for its own style (a walk up the DOM) and its region for every
     # line it draws, and each new line scrolls every visible one; the short log is
@@ -183,8 +185,8 @@ class _Rewrapping(RichLog):
             return 0
         return self.scrollable_content_region.width
 
-    def _emit(self, line: Text, indent: int, width: int) -> None:
-        self.write(self._shape(line, indent), width=width, scroll_end=True)
+    def _emit(self, line: Text, indent: int, width: int, *, scroll: bool = True) -> None:
+        self.write(self._shape(line, indent), width=width, scroll_end=scroll)
 
     def put(self, line: Text, indent: int = 0) -> None:
         self._kept.append((line, indent))
@@ -205,7 +207,16 @@ class _Rewrapping(RichLog):
             self.call_after_refresh(self._sync)
 
     def catch_up(self) -> None:
-        """Write what waits; called when the log is shown again (also done on Show and Resize)."""
+        """Write what waits; called as the log is shown again (Show and Resize do it too).
+
+        Where the terminal has kept its size since the lines were last wrapped, the log
+        comes back at that width: what waits is written now, before the first paint, so
+        opening the full log costs one repaint, not two (issue 45: F3 took 70 ms)."""
+        if self._pending and self._at and self.is_mounted and self.app.size == self._at_screen:
+            n, self._pending = self._pending, 0
+            for line, indent in self._kept[len(self._kept) - n :]:
+                self._emit(line, indent, self._at, scroll=False)  # (the opener scrolls, once)
+            return  # (a different width once laid out: on_resize wraps it again)
         self._want_sync()
 
     def _sync(self) -> None:
@@ -225,6 +236,7 @@ class _Rewrapping(RichLog):
     def _rewrap(self, width: int) -> None:
         self.clear()
         self._at = width
+        self._at_screen = self.app.size
         self._pending = 0
         for line, indent in self._kept[-self.KEEP_ON_REWRAP :]:
             self._emit(line, indent, width)

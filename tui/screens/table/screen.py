@@ -33,6 +33,7 @@ the :class:`~.guard.HookGuard`.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
@@ -52,7 +53,7 @@ from coldwater.core.errors import IllegalAction
 from coldwater.core.notation import Action
 from coldwater.core.state import CHANCE, State
 from coldwater.net.play import records
-from coldwater.net.play.table import Applied, GameOver, Table, Undone, seat_label
+from coldwater.net.play.table import Applied, GameOver, SeatKind, Table, Undone, seat_label
 from coldwater.net.play.tablelike import TableLike
 from coldwater.tui import keymap
 from coldwater.tui.games.words import TableWords
@@ -68,6 +69,7 @@ from coldwater.tui.widgets.rows import break_row
 if TYPE_CHECKING:
     from coldwater.tui.screens.score import ScoreScreen
 
+from .botwatch import watching
 from .driver import Driver
 from .guard import HookGuard
 from .hints import TableHints
@@ -184,6 +186,8 @@ leaving and resuming later loses nothing, the log included.
         """The hint panel's flow (``h``; hints.py)."""
         self._composed = False
         self._answering = False
+        self._step_at = time.monotonic()
+        """When the step being played now began (the bar of a bot's search counts from it)."""
         self._bot_shown = False
         """The line saying a bot plays this seat is on screen (a LAN fair table's turn timer ran out)."""
 
@@ -313,6 +317,7 @@ leaving and resuming later loses nothing, the log included.
         self.refresh_view()
         self.query_one("#decision", ChoiceList).focus()
         self.set_interval(1.0, self._tick_thinking)
+        self.set_interval(0.25, self._show_watch)  # the search's bar, while a bot thinks
         self.drive()
 
     def on_unmount(self) -> None:
@@ -396,7 +401,7 @@ leaving and resuming later loses nothing, the log included.
             else:
                 self.say("#decision-title", f"{seat_label(self.table.seats, cur)} is thinking…")
             decision.set_items([])
-            self.say("#decision-preview", "")
+            self._show_watch()
         self._bot_line()
         self._close_filter(refocus=False)
         self.fit_side(decision.shown_count)
@@ -646,6 +651,7 @@ leaving and resuming later loses nothing, the log included.
     # (the Stage the driver plays for)
     def before_step(self) -> None:
         self._describe_view = self.seen_by(self.log_seat)
+        self._step_at = time.monotonic()  # the bar under the list times the decision from here
 
     def pace(self) -> float:
         return self.cw.bot_delay
@@ -669,7 +675,20 @@ leaving and resuming later loses nothing, the log included.
         self.say("#decision-title", f"{who} is thinking…")
         self.say("#status", self.status_line(self.current_view(), f"{self.table.game.title} — {who} is thinking…"))
         self.query_one("#decision", ChoiceList).set_items([])
+        self._show_watch()
         self._bot_line()
+
+    def _show_watch(self) -> None:
+        """Under the empty list while a bot (or a remote player) thinks: its moves so far this
+        turn and, for a search bot, a bar of the decision it is on (botwatch.py)."""
+        seat, _ = self.driver.thought_for()
+        if seat < 0 or self.my_turn() or not self._drawable():
+            return
+        who = seat_label(self.table.seats, seat)
+        level = self.table.seats[seat].bot if self.table.seats[seat].kind is SeatKind.BOT else None
+        text = watching(who, level, self.logbook.entries, time.monotonic() - self._step_at)
+        box = self.say("#decision-preview", text)
+        box.display = True
 
     def _tick_countdown(self) -> None:
         """Once a second at a LAN table with a clock: the title's countdown, and the hand-over key shown
@@ -845,7 +864,8 @@ leaving and resuming later loses nothing, the log included.
         elif self.pane == "log":
             self.query_one("#log-pane", LogPane).catch_up()
             self.query_one("#log-pane").focus()
-            self.query_one("#log-pane", LogPane).scroll_end(animate=False)
+            # At once, from the size it had when last shown: a scroll after the repaint would repaint it all again.
+            self.query_one("#log-pane", LogPane).scroll_end(animate=False, immediate=True)
         elif self.pane:
             self.update_pane(self.pane, self.current_view())
             self.query_one(f"#pane-{self.pane}").focus()
