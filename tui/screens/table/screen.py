@@ -73,6 +73,7 @@ from .botwatch import watching
 from .driver import Driver
 from .guard import HookGuard
 from .hints import TableHints
+from .lastmove import LastMove
 from .logwriter import TableLog, records_dir, with_names
 from .order import safe_order
 
@@ -139,7 +140,8 @@ rival kept down), from what you can see. It thinks beside the table, so you can
 still choose meanwhile (that drops the hint); Esc stops it or closes it. Solo and
 hotseat tables give hints; a LAN table only when its host turned hints on.
 
-At the start of your turn the log says what the others did since your last turn.
+At the start of your turn the log says what the others did since your last turn,
+and a **•** beside the board marks each row they changed, until you move.
 Esc opens the table menu (rules, leave). Every move is saved as it is made:
 leaving and resuming later loses nothing, the log included.
 """
@@ -184,6 +186,8 @@ leaving and resuming later loses nothing, the log included.
         """Plays chance, bots and remote seats in the "drive" worker (driver.py)."""
         self.hints = TableHints(self)
         """The hint panel's flow (``h``; hints.py)."""
+        self.last_move = LastMove()
+        """The rows the others changed since this person acted, marked beside the board (lastmove.py)."""
         self._composed = False
         self._answering = False
         self._step_at = time.monotonic()
@@ -378,6 +382,7 @@ leaving and resuming later loses nothing, the log included.
         if self.my_turn():
             legal = view.legal()
             self.since_your_turn()
+            self.last_move.back_to_you(self.query_one("#board", BoardView))
             if self.answer_alone(view, legal):
                 self.say("#decision-title", "…")
                 decision.set_items([])  # no key may answer the question being answered
@@ -628,6 +633,8 @@ leaving and resuming later loses nothing, the log included.
             self.notify(f"{action!r} is not a move of this game", severity="error")
             return
         self.hints.drop()  # a move made while a hint thinks: the hint is for a position gone
+        if self._auto_ply != self.table.state.ply:  # (an answer the table gave keeps the marks in view)
+            self.last_move.acted(self.query_one("#board", BoardView))
         self._describe_view = self.seen_by(self.log_seat)
         try:
             self.table.submit(action)
@@ -672,6 +679,7 @@ leaving and resuming later loses nothing, the log included.
             return
         who = seat_label(self.table.seats, seat)
         self.driver.waiting_on(seat)
+        self.last_move.others_start(self.query_one("#board", BoardView))
         self.say("#decision-title", f"{who} is thinking…")
         self.say("#status", self.status_line(self.current_view(), f"{self.table.game.title} — {who} is thinking…"))
         self.query_one("#decision", ChoiceList).set_items([])
