@@ -54,3 +54,16 @@ def test_last_move_marks_no_color(snap_compare: Any, home: Path, monkeypatch: py
         await marked(pilot, "crown")
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+
+
+@pytest.mark.parametrize("game", ["crown", "fisheries", "aquatica"])
+def test_look_up_cursor(snap_compare: Any, home: Path, game: str) -> None:
+    """F7 and three rows down: the cursor on the board and the row's thing in full beside it."""
+    app = ColdwaterApp(strict=True, catalog=Catalog(names=(game,)), settings=Settings(bot_delay=0.0))
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await marked(pilot, game)
+        await pilot.press("f7", "down", "down", "down")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)

@@ -131,6 +131,11 @@ class TableWords(Generic[S, A, C]):
         """The answer "!" keeps, in words that stay true while it is given again (no counts)."""
         return self.label(view, action, viewer)
 
+    def look(self, view: S, row: str, viewer: int | None) -> list[str]:
+        """What a row of the board shows, in full, for the look-up cursor (F7): a card's whole
+        text, a Location's Depths... Default: the row itself, never cut."""
+        return [row.strip()]
+
     def repeat_key(self, view: S) -> str | None:
         """A name for a question that comes back again and again (the lobster prompt);
         such a question can be answered once for the game with "!". None: not one."""

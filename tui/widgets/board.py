@@ -43,6 +43,18 @@ class BoardView(Static, Generic[S]):
             self.marks = rows
             self.refresh()
 
+    LOOK = "›"
+    """Drawn in the left column of the row under the look-up cursor (table.look), which is
+    also shown reversed."""
+
+    look_row: int | None = None
+
+    def set_look(self, row: int | None) -> None:
+        """Put the look-up cursor on `row` (None: away)."""
+        if row != self.look_row:
+            self.look_row = row
+            self.refresh()
+
     def drawing(self) -> RenderableType:
         """What the board draws now, for :meth:`row_texts` (a board that renders itself says so)."""
         if type(self).render is not Static.render:
@@ -61,15 +73,19 @@ class BoardView(Static, Generic[S]):
 
     def render_lines(self, crop: Region) -> list[Strip]:
         lines = super().render_lines(crop)
-        if not self.marks or crop.x > 0:
+        if (not self.marks and self.look_row is None) or crop.x > 0:
             return lines
         out: list[Strip] = []
         for n, strip in enumerate(lines):
             y = crop.y + n - self.styles.padding.top
-            if y in self.marks and strip.cell_length:
+            sign = self.LOOK if y == self.look_row else self.MARK if y in self.marks else ""
+            if sign and strip.cell_length:
                 first = next(iter(strip), Segment(" "))
-                mark = Strip([Segment(self.MARK, (first.style or Style()) + Style(bold=True))], 1)
-                strip = Strip.join([mark, strip.crop(1)])
+                mark = Strip([Segment(sign, (first.style or Style()) + Style(bold=True))], 1)
+                rest = strip.crop(1)
+                if y == self.look_row:
+                    rest = rest.apply_style(Style(reverse=True))  # (reverse reads under NO_COLOR too)
+                strip = Strip.join([mark, rest])
             out.append(strip)
         return out
 

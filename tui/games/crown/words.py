@@ -777,6 +777,19 @@ class CrownWords(TableWords[CrownState, CrownAction, Never]):
     def repeat_key(self, view: CrownState) -> str | None:
         return repeat_key(view.data, view.legal())
 
+    def look(self, view: CrownState, row: str, viewer: int | None) -> list[str]:
+        """The Master Angler cards named on a board row (on offer, or being worked on), each
+        with its spots and what catching it takes; then the row itself, in full."""
+        d = view.data
+        T = self.tables
+        named = [c for c in dict.fromkeys([*d.ma_row, *(m.card for p in d.parties for m in p.ma)])]
+        named = [c for c in named if f"{ma_name(T, c)} " in f"{row} "]
+        squeezed = row.replace(" ", "")
+        # Two cards of one fish differ by their spots, which the row shows after the name.
+        exact = [c for c in named if spots_letters(T, c).replace(" ", "") in squeezed]
+        out = [f"{take_words(T, c)}." for c in (exact or named)]
+        return out + ([""] if out else []) + [row.strip()]
+
     def always_label(self, view: CrownState, action: CrownAction, viewer: int | None) -> str:
         # Without the open spots: "!" gives this answer again after they change.
         colour = COLOURS[view.data.colour]

@@ -75,6 +75,7 @@ from .guard import HookGuard
 from .hints import TableHints
 from .lastmove import LastMove
 from .logwriter import TableLog, records_dir, with_names
+from .look import Look, LookPanel
 from .order import safe_order
 
 
@@ -186,6 +187,8 @@ leaving and resuming later loses nothing, the log included.
         """Plays chance, bots and remote seats in the "drive" worker (driver.py)."""
         self.hints = TableHints(self)
         """The hint panel's flow (``h``; hints.py)."""
+        self.look = Look(self)
+        """The look-up cursor on the board (F7; look.py)."""
         self.last_move = LastMove()
         """The rows the others changed since this person acted, marked beside the board (lastmove.py)."""
         self._composed = False
@@ -288,6 +291,7 @@ leaving and resuming later loses nothing, the log included.
                     yield ChoiceList(id="decision")
                     yield Static(id="decision-preview")
                 yield HintPanel(id="hint-panel")
+                yield LookPanel(id="look-panel")
                 yield GameLog(id="log")
         yield LogPane(id="log-pane")
         for pane in self.PANES:
@@ -304,6 +308,7 @@ leaving and resuming later loses nothing, the log included.
         box.can_focus = False  # only while it is open (see action_filter)
         self.query_one("#log-pane").display = False
         self.query_one("#hint-panel").display = False
+        self.query_one("#look-panel").display = False
         for pane in self.PANES:
             self.query_one(f"#pane-{pane.id}").display = False
         if isinstance(self.table, Table):
@@ -794,6 +799,8 @@ leaving and resuming later loses nothing, the log included.
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("done", "dont_ask", "filter", "hint") and self.read_only:
             return False  # a watcher has no choices to make
+        if action == "look_move":
+            return self.look.active  # ↑ ↓ are the choice list's unless the cursor is out
         if action == "undo":
             return self.can_undo_here  # not shown at all at a LAN table
         if action == "take_back":
@@ -808,7 +815,17 @@ leaving and resuming later loses nothing, the log included.
     def can_undo_here(self) -> bool:
         return self.table.can_undo
 
+    def action_look(self) -> None:
+        """Put a cursor on the board and say what is under it (look.py)."""
+        self.look.toggle()
+
+    def action_look_move(self, delta: int) -> None:
+        self.look.move(delta)
+
     def action_pause(self) -> None:
+        if self.look.active:  # Esc puts the look-up cursor away
+            self.look.close()
+            return
         if self.hints.active:  # Esc stops a hint's thinking, or closes it
             self.hints.drop()
             return
