@@ -728,3 +728,20 @@ async def test_the_form_keeps_the_game_and_bot_level_when_left_with_escape(make_
         await set_cycler(pilot, "#game", "crown")
         if level in [v for _, v in screen.query_one("#seat-1", Cycler).choices]:
             assert screen.query_one("#seat-1", Cycler).value == level
+
+
+async def test_resume_says_which_aquatica_game_was_tribes_solo(make_app, home: Path) -> None:
+    """Issue 45: Resume listed a Tribes Solo game as plain "Aquatica"."""
+    from coldwater.net.play.table import Seat, SeatKind, Table
+
+    (home / "saves").mkdir(parents=True, exist_ok=True)
+    options = {"module": "tribes", "solo_level": 2}
+    table = Table.new(
+        "aquatica", [Seat(SeatKind.PERSON, "Ada")], seed="r", options=options, save_path=home / "saves" / "t.json"
+    )
+    table.save()
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("r")
+        await pilot.pause()
+        assert "(Tribes Solo, level 2)" in shown(app), shown(app)

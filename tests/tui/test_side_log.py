@@ -44,7 +44,10 @@ def assert_in_step(log: GameLog | LogPane) -> None:
 
 
 async def shown(pilot: Any) -> None:
-    await pilot.pause()
+    """Until the screen is idle: the logs' lines are written after a repaint (on Show, Resize)."""
+    for _ in range(3):
+        await pilot.pause()
+    await pilot.wait_for_scheduled_animations()
     await pilot.pause()
 
 

@@ -1,19 +1,17 @@
 """The Coldwater Crown board drawn as Rich text, from a view (no Textual here).
 
-The board is a list of named *parts* (the angler ring, the fishing grounds, the
-Master Angler row, the trophies left, your board, one per opponent, the
-standings), each a few lines that never wrap: every line is cut to the width it
-is drawn at, so nothing spills onto a line of its own. :func:`parts` builds them
-for a width; the widget in ``screen.py`` decides which fit the room it has and
-where the rest go (the board pane).
-
-Secrets: only what the view holds is drawn. Another player's fish show their
-species; their tackle only as a count.
+The board is a list of named *parts* (the angler ring, the fishing grounds, the Master
+Angler row, the trophies left, your board, one per opponent, the standings), each a few
+lines that never wrap: a long row is broken between its items (widgets/rows.py).
+:func:`parts` builds them for a width; the widget in ``screen.py`` decides which fit the
+room it has and where the rest go (the board pane). Secrets: only what the view holds is
+drawn. Another player's fish show their species; their tackle only as a count.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 
 import msgspec
 from rich.console import Group, RenderableType
@@ -542,14 +540,8 @@ def render(
         return Group(*lines), ps, len(lines)
     left_w = 78
     right_w = width - left_w - 2
-    made: dict[int, list[Part]] = {}
-
-    def parts_at(w: int) -> list[Part]:
-        # The players' column and the opponents' are often one width: their parts are made once.
-        if w not in made:
-            made[w] = parts(d, T, names, viewer, current, w, True, pal)
-        return made[w]
-
+    # The players' column and the opponents' are often one width: their parts are made once.
+    parts_at = cache(lambda w: parts(d, T, names, viewer, current, w, True, pal))
     left = [p for p in parts_at(left_w) if p.key in BOARD_KEYS]
     others = len(d.parties) - (1 if viewer is not None else 0)
     side_by_side = width >= 170 and others > 1
