@@ -1,15 +1,29 @@
-"""The order of the table's choice list: pure, on the list's items (no Textual)."""
+"""The order of the table's choice list, and the height of the strip it shares below
+120 columns: pure (no Textual widgets)."""
 
 from __future__ import annotations
 
 from typing import TypeVar
 
 import msgspec
+from textual.geometry import Size
 
 from coldwater.tui import keymap
 from coldwater.tui.widgets.choices import Item
 
 V = TypeVar("V")
+
+
+def side_height(size: Size, rows: int, panel: bool) -> int | None:
+    """The strip's height below 120 columns (None: the side column's own, from 120): 9 rows or
+    a third of the screen, and for a long list (`rows` of choices) or a panel beside it, up to
+    half of what is left under the status lines. Two heights only, so most choices cost no
+    relayout."""
+    if size.width >= 120:
+        return None
+    base = max(9, size.height // 3)
+    tall = rows + 3 > base or panel
+    return max(base, (size.height - 4) // 2) if tall else base
 
 
 def safe_order(

@@ -1,12 +1,13 @@
 """The table screen: the board, the current decision and the log — the frame
 shared by every game.
 
-One module of ~980 lines, on purpose: it is one Textual screen, and what is left here
+One module of ~1030 lines, on purpose: it is one Textual screen, and what is left here
 is what Textual dispatches to the screen by name (its ``action_*`` keys, ``on_*``
 handlers, ``check_action``, ``compose``) and the flow those share (the decision list,
 safe highlights, answering the obvious, the filter, panes, hand-over, the end). What
-is not screen code lives beside it (the log writer, the driver, the guard, the hints)
-or in the game's words.
+is not screen code lives beside it (the log writer, the driver, the guard, the hints,
+the list's order, the look-up, the last move's marks, the bot's turn so far) or in the
+game's words.
 
 This screen plays any game through the core contract. It is given the game's
 words as an object (``WORDS``: a :class:`~coldwater.tui.games.words.TableWords`,
@@ -76,7 +77,7 @@ from .hints import TableHints
 from .lastmove import LastMove
 from .logwriter import TableLog, records_dir, with_names
 from .look import Look, LookPanel
-from .order import safe_order
+from .order import safe_order, side_height
 
 
 class Pane(msgspec.Struct, frozen=True):
@@ -529,24 +530,15 @@ leaving and resuming later loses nothing, the log included.
 
     def fit_side(self, rows: int) -> None:
         """Below 120 columns the choices and the short log share a strip under the board:
-        it grows with a long list (up to half the screen) so more choices show."""
-        side = self.query_one("#side")
-        if self.size.width >= 120 or not self.is_mounted:
-            want = None
-        else:
-            height = self.size.height
-            base = max(9, height // 3)
-            # The board keeps at least half of what is left under the status lines.
-            # Two heights only (short list / long list), so most choices cost no relayout.
-            tall = rows + 3 > base or self.panel_open()  # a long list, or a panel beside it
-            want = max(base, (height - 4) // 2) if tall else base
+        it grows with a long list (up to half the screen) so more choices show (order.py)."""
+        want = side_height(self.size, rows, self.panel_open()) if self.is_mounted else None
         if want != self._side_height:  # a new height costs a relayout: only when it changes
             self._side_height = want
-            side.styles.height = want
+            self.query_one("#side").styles.height = want
 
     def panel_open(self) -> bool:
-        """A panel (a hint; a Learn table's lesson) shares the strip with the choices."""
-        return self.hints.active
+        """A panel (a hint, a look-up; a Learn table's lesson) shares the strip with the choices."""
+        return self.hints.active or self.look.active
 
     def on_resize(self, event: events.Resize) -> None:
         if self.is_mounted:
