@@ -393,13 +393,8 @@ def party_head(
 
 
 def submitted_line(T: Tables, p: Party) -> Text:
-    return Text(
-        "  Submitted "
-        + ", ".join(
-            words.fish_name(T, f.species) + (f" {T.weight[f.card]} lb" if f.card is not None else "")
-            for f in p.submitted
-        )
-    )
+    weights = [f" {T.weight[f.card]} lb" if f.card is not None else "" for f in p.submitted]
+    return Text("  Submitted " + ", ".join(words.fish_name(T, f.species) + w for f, w in zip(p.submitted, weights)))
 
 
 def player_board(
@@ -422,6 +417,8 @@ def player_board(
         second = Text("  ") + attempting(T, p, pal) if mine else Text(" · ")
         if mine:
             second.append(" │ ", style="dim")
+        elif p.ma or p.ma_done:  # which cards they work on, at 80 columns too (issue 45)
+            second.append_text(attempting(T, p, pal) + Text(" · "))
         second.append_text(fish_summary(T, p, mine, pal))
         if mine:
             return [head, second]
