@@ -114,9 +114,14 @@ def check_parts(pilot: Pilot[Any], screen: FisheriesTableScreen) -> None:
     rows = text.splitlines()
     ctx = screen.ctx
     letters = [chr(97 + c) for c in range(ctx.cols)]
-    assert any(row.split()[: ctx.cols] == letters for row in rows), "the grid's column letters are not on one row"
+    assert any(row.replace("•", " ").split()[: ctx.cols] == letters for row in rows), (
+        f"the grid's column letters are not on one row:\n{text}"
+    )
     for r in range(1, ctx.rows + 1):
-        assert any(row.lstrip().startswith(f"{r} ") and len(row.split()) >= 3 for row in rows), f"grid row {r}:\n{text}"
+        # (A row the last move changed has a • beside it, in the board's left column.)
+        assert any(row.lstrip(" •").startswith(f"{r} ") and len(row.split()) >= 3 for row in rows), (
+            f"grid row {r}:\n{text}"
+        )
     d = screen.current_view().data
     assert "Stacks (top card)" in text or "Preservation stacks" in text or "Market" in text, "no card stacks"
     names = [s.name for s in screen.table.seats]

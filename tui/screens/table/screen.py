@@ -194,6 +194,8 @@ leaving and resuming later loses nothing, the log included.
         """The rows the others changed since this person acted, marked beside the board (lastmove.py)."""
         self._composed = False
         self._answering = False
+        self._status_said = ""
+        """The title line's text, before it was broken onto rows for the screen's width."""
         self._step_at = time.monotonic()
         """When the step being played now began (the bar of a bot's search counts from it)."""
         self._bot_shown = False
@@ -446,13 +448,22 @@ leaving and resuming later loses nothing, the log included.
             standings.display = bool(line)  # a game without standings keeps the row for its board
 
     ONE_ROW: ClassVar[frozenset[str]] = frozenset({"#status", "#standings"})
-    """Text lines one row high whatever they say (see themes/table.tcss)."""
+    """Text lines whose height only the frame changes (the title's and the standings' rows),
+    so a new text costs no relayout (see themes/table.tcss)."""
 
     def say(self, selector: str, text: str) -> Static:
         """Put `text` in a text line of the frame, only if it says something else now:
         an update costs a repaint, and a relayout of the whole screen unless the line
         is one row high whatever it says."""
         box = self.query_one(selector, Static)
+        if selector == "#status":  # a title longer than the screen goes on a second row, never cut
+            self._status_said = text
+            rows = break_row(Text(text), max(20, self.size.width - 2))
+            text = "\n".join(r.plain for r in rows)
+            if box.styles.height is None or box.styles.height.value != len(rows):
+                box.styles.height = len(rows)
+                box.update(text, layout=True)
+                return box
         if box.content != text:
             box.update(text, layout=selector not in self.ONE_ROW)
         return box
@@ -545,6 +556,7 @@ leaving and resuming later loses nothing, the log included.
             self.fit_side(self.query_one("#decision", ChoiceList).shown_count)
             if self._drawable():
                 self._show_standings(self.current_view())
+                self.say("#status", self._status_said)  # broken again for the new width
 
     def _show_preview(self, view: S | None = None) -> None:
         decision = self.query_one("#decision", ChoiceList)
