@@ -43,6 +43,11 @@ DEFAULT: tuple[Key, ...] = (
     Key("table", "choose", "enter", "Choose", show=False),
     Key("table", "done", "e", "End turn"),
     Key("table", "hint", "h", "Hint", show=False),  # in ? Help: Aquatica's 80-column footer has no room
+    # Look up anything on the board (screens/table/look.py); ↑ ↓ move its cursor while it is
+    # out (priority, so the choice list does not take them; the screen allows them only then).
+    Key("table", "look", "f7,I", "Look", show=False),
+    Key("table", "look_move(-1)", "up", "Look: row above", show=False, priority=True),
+    Key("table", "look_move(1)", "down", "Look: row below", show=False, priority=True),
     Key("table", "undo", "ctrl+z", "Undo"),
     Key("table", "filter", "slash", "Filter", show=False),
     Key("table", "dont_ask", "exclamation_mark", "Always this", show=False),
@@ -51,13 +56,14 @@ DEFAULT: tuple[Key, ...] = (
     # Only while another seat is out of time at a LAN table with a normal clock (the title says so).
     Key("table", "hand_over", "ctrl+o", "Hand to a bot"),
     Key("table", "pane('board')", "f2,B", "Board"),
-    # Learn to play: the lesson panel beside the table (tui/widgets/coach.py); capitals, so
-    # they never take a choice's hotkey. None in the footer: the panel's border says what each
-    # does now (G is "more" while the lesson goes on), and at 80 columns Aquatica's footer
-    # would lose "? Help" to it.
-    Key("coach", "coach('next')", "G", "Got it", show=False),
-    Key("coach", "coach('again')", "T", "Lesson again", show=False),
-    Key("coach", "coach('skip')", "X", "No more lessons", show=False),
+    # Learn to play: the lesson panel beside the table (tui/widgets/coach.py). The lowercase
+    # letter, as the panel says, and the capital too; a Learn table's choices never take g, t
+    # or x as hotkeys (LESSON_KEYS; issue 45: a newcomer types lowercase). None in the footer:
+    # the panel's border says what each does now (g is "more" while the lesson goes on), and
+    # at 80 columns Aquatica's footer would lose "? Help" to it.
+    Key("coach", "coach('next')", "g,G", "Got it", show=False),
+    Key("coach", "coach('again')", "t,T", "Lesson again", show=False),
+    Key("coach", "coach('skip')", "x,X", "No more lessons", show=False),
     Key("table", "pane('log')", "f3,L", "Log"),
     # The Fisheries grid cursor (bound on its board while a tile or ship is being placed).
     Key("fisheries", "up", "up", "Move", show=False),
@@ -113,6 +119,9 @@ SCREEN_SCOPES: tuple[tuple[str, ...], ...] = (
 )
 """Which scopes one screen answers to together (with ``app`` everywhere): a key may not
 mean two things on one screen, so a remap is refused when it would."""
+
+LESSON_KEYS: str = "gtx"
+"""Never a choice hotkey at a Learn to play table: the lesson panel's keys (``coach.*``)."""
 
 HINT_KEY: str = "h"
 """The default key of a hint at the table (``table.hint``); never a choice hotkey either."""

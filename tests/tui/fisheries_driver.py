@@ -114,9 +114,14 @@ def check_parts(pilot: Pilot[Any], screen: FisheriesTableScreen) -> None:
     rows = text.splitlines()
     ctx = screen.ctx
     letters = [chr(97 + c) for c in range(ctx.cols)]
-    assert any(row.split()[: ctx.cols] == letters for row in rows), "the grid's column letters are not on one row"
+    assert any(row.replace("•", " ").split()[: ctx.cols] == letters for row in rows), (
+        f"the grid's column letters are not on one row:\n{text}"
+    )
     for r in range(1, ctx.rows + 1):
-        assert any(row.lstrip().startswith(f"{r} ") and len(row.split()) >= 3 for row in rows), f"grid row {r}:\n{text}"
+        # (A row the last move changed has a • beside it, in the board's left column.)
+        assert any(row.lstrip(" •").startswith(f"{r} ") and len(row.split()) >= 3 for row in rows), (
+            f"grid row {r}:\n{text}"
+        )
     d = screen.current_view().data
     assert "Stacks (top card)" in text or "Preservation stacks" in text or "Market" in text, "no card stacks"
     names = [s.name for s in screen.table.seats]
@@ -237,8 +242,8 @@ async def play_fisheries(
         if d.phase == "lobster":
             st.lobster_questions += 1
             choices = screen.query_one("#decision", ChoiceList)
-            # Keeping it ends the turn and discarding it spends it: neither is the default.
-            assert choices.highlighted_value is None, "the lobster question has a highlighted default"
+            # Keeping it leaves the turn as it was: the default; discarding it spends it (issue 45).
+            assert tag_of(choices.highlighted_value) == "pass", "keeping the lobster is not the default"
             assert choices.key_for(Pass()) == "e", "keeping the lobster is not on e (it ends the turn)"
             if st.lobster_questions == 1:
                 st.tags["pass"] = st.tags.get("pass", 0) + 1

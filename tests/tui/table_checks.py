@@ -61,3 +61,54 @@ def cut_lines(pilot: Pilot[Any], screen: TableScreen) -> list[str]:
 
 def clock_in_title(screen: TableScreen) -> bool:
     return bool(CLOCK.search(str(screen.query_one("#status").render())))
+
+
+def _lines(console: Any, renderable: Any, width: int) -> list[str]:
+    rows = console.render_lines(renderable, console.options.update_width(width), pad=False)
+    return ["".join(seg.text for seg in row).rstrip() for row in rows]
+
+
+DANGLING = (" ·", ",", " │")
+"""A row that ends on a separator was cut between its items (Crown's fish list ending in a
+comma), unless the next row goes on with the list (indented)."""
+
+
+def silent_cuts(pilot: Pilot[Any], screen: TableScreen) -> list[str]:
+    """Rows of the table cut without "…" (issue 45): the title and standings wider than the
+    screen and not ending "…", a board row the terminal crops (drawn at the board's width it
+    reads other than drawn at any width), or a row that ends on a separator."""
+    from rich.cells import cell_len
+    from rich.text import Text
+    from textual.widgets import Static
+
+    console = screen.app.console
+    rows = screen_text(pilot).split("\n")
+    out: list[str] = []
+    for sel in ("#status", "#standings"):
+        line = screen.query_one(sel, Static)
+        if not line.display or line.region.height < 1:
+            continue
+        drawn = rows[line.region.y][line.region.x : line.region.right].rstrip()
+        text = str(line.content)
+        for want in text.split("\n")[:1]:
+            if cell_len(want) > line.content_region.width and not drawn.endswith("…"):
+                out.append(f"{sel} cut without …: {drawn!r}")
+        if drawn.endswith(DANGLING):
+            out.append(f"{sel} ends on a separator: {drawn!r}")
+    board = screen.query_one("#board")
+    if board.display and board.region.width:
+        width = board.content_region.width
+        render = board.render() if type(board).render is not Static.render else board.content  # type: ignore[attr-defined]
+        if isinstance(render, str):
+            render = Text(render)
+        narrow = _lines(console, render, width)
+        wide = _lines(console, render, 1000)
+        if len(narrow) == len(wide):
+            for n, w in zip(narrow, wide, strict=True):
+                if n != w and not n.endswith("…"):
+                    out.append(f"board row cut without …: {n!r} (all of it: {w!r})")
+        for at, n in enumerate(narrow):
+            goes_on = at + 1 < len(narrow) and narrow[at + 1].startswith("  ")
+            if n.endswith(DANGLING) and not goes_on:
+                out.append(f"board row ends on a separator: {n!r}")
+    return out

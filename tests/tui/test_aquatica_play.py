@@ -127,7 +127,8 @@ async def check_parts(pilot: Pilot[Any], screen: AquaticaTableScreen, open_panes
     names = [s.name for s in screen.table.seats]
     me = screen.viewer
     parts = dict(PARTS)
-    parts["Goals or Tribes"] = ("Goals (spots score" if d.module == "goals" else "Tribe board", "Goals")
+    # (The third pane is named for what it shows: "Tribes" in a Tribes game, issue 45.)
+    parts["Goals or Tribes"] = ("Goals (spots score", "Goals") if d.module == "goals" else ("Tribe board", "Tribes")
     for s in range(d.players):
         if s != me:
             parts[f"{names[s]}'s board"] = (f" {names[s]} · ", "Players")
@@ -146,7 +147,7 @@ async def check_parts(pilot: Pilot[Any], screen: AquaticaTableScreen, open_panes
                 break
             shown += screen_text(pilot.app)
         for part, (marker, where) in parts.items():
-            if where == pane:
+            if where == pane or (where, pane) == ("Tribes", "Goals"):  # (the G pane, named Tribes there)
                 assert marker in shown, f"{part} is not in the {pane} pane:\n{shown}"
         await key_until(pilot, letter, lambda: screen.pane == "")
         await settle(pilot)

@@ -42,7 +42,7 @@ from coldwater.tui.screens.score import ScoreScreen
 from coldwater.tui.screens.settings import KeyCapture, KeyList
 from coldwater.tui.screens.table import TableScreen
 from coldwater.tui.widgets.chart import ScoreOverTime
-from coldwater.tui.widgets.form import Field
+from coldwater.tui.widgets.form import Cycler, Field
 
 from .driver import focus, set_cycler
 from .test_lan_play import lan_app, until
@@ -328,7 +328,8 @@ async def test_settings_arrows_move_and_change(make_app, home: Path) -> None:
 
 
 async def remap(pilot: Any, bid: str, key: str) -> str:
-    """Highlight `bid` in the key list, press Enter, then `key`; returns the message."""
+    """Highlight `bid` in the key list, press Enter, then `key` twice (the second confirms;
+    Esc once); returns the message."""
     screen = pilot.app.screen
     keys = screen.query_one("#keys", KeyList)
     keys.focus()
@@ -338,7 +339,28 @@ async def remap(pilot: Any, bid: str, key: str) -> str:
     assert isinstance(pilot.app.screen, KeyCapture)
     await pilot.press(key)
     await pilot.pause()
+    if key != "escape":
+        assert isinstance(pilot.app.screen, KeyCapture), "one press changed the key"
+        await pilot.press(key)
+        await pilot.pause()
     return str(screen.query_one("#keys-message").render())
+
+
+async def test_a_stray_enter_and_a_key_change_nothing_without_the_confirming_press(make_app, home: Path) -> None:
+    """Issue 45: Enter on the key list, then any key, remapped it at once."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("t")
+        await pilot.pause()
+        keys = app.screen.query_one("#keys", KeyList)
+        keys.focus()
+        keys.highlighted = keys.get_option_index(f"c{[v for v in keys.values].index('app.help')}")
+        await pilot.press("enter", "f9")
+        await pilot.pause()
+        assert isinstance(app.screen, KeyCapture) and "again" in str(app.screen.query_one("#capture-text").render())
+        await pilot.press("escape")
+        await pilot.pause()
+        assert "app.help" not in app.settings.keys
 
 
 async def test_keys_are_remapped_in_the_app_and_conflicts_refused(make_app, home: Path) -> None:
@@ -363,8 +385,8 @@ async def test_keys_are_remapped_in_the_app_and_conflicts_refused(make_app, home
         assert "table.pause" not in app.settings.keys
         said = await remap(pilot, "table.pause", "f5")  # a game pane's key, listed like the rest
         assert "Not changed" in said and "Pane 2" in said, said
-        said = await remap(pilot, "table.pane1", "f7")
-        assert "F7" in said and app.settings.keys["table.pane1"] == "f7", said
+        said = await remap(pilot, "table.pane1", "f8")
+        assert "F8" in said and app.settings.keys["table.pane1"] == "f8", said
         said = await remap(pilot, "table.pause", "f4")  # free again once pane 1 moved off it
         assert "F4" in said and app.settings.keys["table.pause"] == "f4", said
         await pilot.press("escape")  # back to the menu: F9 opens help, ? no longer does
@@ -680,3 +702,46 @@ async def test_the_end_of_a_game_charts_milestones_rematch_and_replay(make_app, 
         assert isinstance(new, Table) and new is not t
         assert [s.name for s in new.seats] == ["Ann", "Bob"] and new.record.seed != t.record.seed
         assert new.record.options == t.record.options
+
+
+async def test_the_form_keeps_the_game_and_bot_level_when_left_with_escape(make_app, home: Path) -> None:
+    """Issue 45: the new-game form forgot the game and the bot level last chosen; they are kept
+    when the form is left with Esc too, and the bot level carries over to another game."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("s")
+        await pilot.pause()
+        await set_cycler(pilot, "#game", "aquatica")
+        screen = app.screen
+        assert isinstance(screen, NewGameScreen)
+        kinds = [v for _, v in screen.query_one("#seat-1", Cycler).choices if str(v).startswith("bot:")]
+        level = kinds[0]
+        await set_cycler(pilot, "#seat-1", level)
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("s")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, NewGameScreen)
+        assert screen.game_name == "aquatica"
+        assert screen.query_one("#seat-1", Cycler).value == level
+        await set_cycler(pilot, "#game", "crown")
+        if level in [v for _, v in screen.query_one("#seat-1", Cycler).choices]:
+            assert screen.query_one("#seat-1", Cycler).value == level
+
+
+async def test_resume_says_which_aquatica_game_was_tribes_solo(make_app, home: Path) -> None:
+    """Issue 45: Resume listed a Tribes Solo game as plain "Aquatica"."""
+    from coldwater.net.play.table import Seat, SeatKind, Table
+
+    (home / "saves").mkdir(parents=True, exist_ok=True)
+    options = {"module": "tribes", "solo_level": 2}
+    table = Table.new(
+        "aquatica", [Seat(SeatKind.PERSON, "Ada")], seed="r", options=options, save_path=home / "saves" / "t.json"
+    )
+    table.save()
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("r")
+        await pilot.pause()
+        assert "(Tribes Solo, level 2)" in shown(app), shown(app)

@@ -339,3 +339,21 @@ def test_other_players_fish_weights_stay_hidden() -> None:
 def test_notation_of_routes_round_trips_for_labels() -> None:
     # A guard for the label fallback: every decision's label comes from wording, not notation.
     assert words.tag_of(CODEC.parse("route 3")) == "route"
+
+
+def test_a_master_angler_card_to_take_is_named_with_its_spots_first() -> None:
+    """Issue 45: "4 Take the Conger Eel Master Angler" (cut at 80 columns) did not say which:
+    the spots that tell two cards of one fish apart come right after its name."""
+    from coldwater.core import games as registry
+    from coldwater.core.crown.actions import Take
+
+    game = registry.get("crown")
+    T = game.tables  # type: ignore[attr-defined]
+    for before, _, _seat, _action in steps(2, "ma words"):
+        takes = [a for a in before.legal() if isinstance(a, Take)]
+        if takes:
+            text = words.label(before.data, T, takes[0], 0)
+            name = words.ma_name(T, takes[0].card)
+            assert text.startswith(f"Take the {name} ({words.spots_letters(T, takes[0].card)})"), text
+            return
+    raise AssertionError("no Master Angler card to take came")

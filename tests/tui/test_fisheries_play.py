@@ -33,7 +33,7 @@ async def test_whole_game_against_the_greedy_bot(
 ) -> None:
     app = make_app()
     async with app.run_test(size=size) as pilot:
-        await start_game(pilot, mode_key="s", game="fisheries", seats=["person", "bot:greedy"], seed="21")
+        await start_game(pilot, mode_key="s", game="fisheries", seats=["person", "bot:greedy"], seed="22")
         assert isinstance(app.screen, FisheriesTableScreen)
         table = app.screen.table
         stats = await play_fisheries(pilot, table_after=table_after)
@@ -46,7 +46,10 @@ async def test_whole_game_against_the_greedy_bot(
             assert stats.sails >= 1
             assert {"preserve", "fish", "ui:place", "end"} <= set(stats.tags)
             # A card's ship and tile icons go through the same cursor as a turn's sail and chart.
-            assert {("turn", "place"), ("turn", "pick"), ("bonus", "place"), ("bonus", "pick")} <= stats.cursor_uses
+            # (A card's icon with one legal square answers itself since issue 45, so which of its
+            # two cursors a game meets depends on the deal: at least one of them.)
+            assert {("turn", "place"), ("turn", "pick")} <= stats.cursor_uses
+            assert {("bonus", "place"), ("bonus", "pick")} & stats.cursor_uses
         scores = app.screen.scores
         assert scores.final and scores.categories[:3] == ("preservation cards", "helm icons", "islands")
         assert app.screen.labels == [s.name for s in table.seats]  # the score screen names the players

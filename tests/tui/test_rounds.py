@@ -183,7 +183,8 @@ async def my_turn_or_handover(pilot: Pilot[Any], screen: TableScreen) -> None:
     raise AssertionError("no turn came")
 
 
-async def test_digits_pick_shown_choices_while_the_filter_is_open(make_app, home: Path) -> None:
+async def test_digits_typed_in_the_filter_filter_and_choose_nothing(make_app, home: Path) -> None:
+    """Issue 45: "a4" typed in the filter chose item 4; a digit is text there (squares, prices)."""
     app = make_app(Catalog(names=("crown",)))
     async with app.run_test(size=(80, 24)) as pilot:
         seats = [Seat(SeatKind.PERSON, "Ada"), Seat(SeatKind.BOT, "Bot", "random")]
@@ -193,24 +194,21 @@ async def test_digits_pick_shown_choices_while_the_filter_is_open(make_app, home
         choices = screen.query_one("#decision", ChoiceList)
         await key_until(pilot, "slash", lambda: screen.query_one("#decision-filter").display)
         box = screen.query_one("#decision-filter")
-        letter = next(ch for ch in "aeiou" if any(ch in str(i.label).lower() for i, _ in choices._items))
-        await key_until(pilot, letter, lambda: choices.filter_text == letter)
-        shown = [k for k in "123456789" if choices.shows_key(k)]
-        assert shown, "the filter left no numbered choice"
-        want = choices.value_for_key(shown[-1])
-        ply = screen.table.state.ply
         chosen: list[Any] = []
         screen.choose = lambda value: chosen.append(value)  # type: ignore[method-assign]
-        await key(pilot, shown[-1])
+        ply = screen.table.state.ply
+        for ch in "a4":
+            await key(pilot, ch)
         await settle(pilot)
-        assert chosen == [want], (chosen, want)  # the digit picked the shown choice ...
-        assert getattr(box, "value", "") == letter  # ... and was not typed into the filter ("a65")
-        assert screen.table.state.ply == ply
+        assert chosen == [] and screen.table.state.ply == ply
+        assert getattr(box, "value", "") == "a4"
+        assert choices.filter_text == "a4"
 
 
-async def test_the_lobster_question_has_no_default_and_e_keeps_it(make_app, home: Path) -> None:
-    """Keeping the lobster ends the turn: it is on e, like every end of turn, and is not
-    highlighted; discarding it spends it, and is not highlighted either."""
+async def test_the_lobster_question_highlights_keep_and_e_keeps_it(make_app, home: Path) -> None:
+    """Keeping the lobster ends the turn: it is on e, like every end of turn, and it is the
+    highlighted answer (the turn goes on as it would have, issue 45); discarding it spends
+    it, is never highlighted, and "!" will not make it the answer for the game."""
     from coldwater.core.fisheries.actions import Pass
     from coldwater.tui.games.fisheries.screen import FisheriesTableScreen
 
@@ -232,11 +230,13 @@ async def test_the_lobster_question_has_no_default_and_e_keeps_it(make_app, home
             raise AssertionError("no lobster question came")
         await settle(pilot)
         choices = screen.query_one("#decision", ChoiceList)
-        assert choices.highlighted_value is None, choices.highlighted_value
+        assert choices.highlighted_value == Pass(), choices.highlighted_value
         assert choices.key_for(Pass()) == "e"
-        await key(pilot, "down")
-        await settle(pilot)
-        assert choices.highlighted_value is not None, (choices.highlighted, pilot.app.focused)
+        discard = next(v for v in choices.values if str(v) == "lobster")
+        choices.highlighted = choices.get_option_index(f"c{choices.values.index(discard)}")
         ply = t.state.ply
+        await key(pilot, "exclamation_mark")
+        await settle(pilot)
+        assert t.state.ply == ply and "lobster" not in screen._always  # refused, said why
         await key_until(pilot, "e", lambda: t.state.ply > ply)
         assert t.record.entries[ply].action == "pass"

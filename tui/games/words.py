@@ -116,6 +116,26 @@ class TableWords(Generic[S, A, C]):
         automatically, even when it is the only one."""
         return False
 
+    def done_is_default(self, view: S) -> bool:
+        """The done action is the harmless answer to this question, so it is highlighted
+        (Fisheries' "Keep your lobster": the turn goes on as it would have). Else the
+        highlight never ends anything."""
+        return False
+
+    def not_always(self, view: S, action: A | C) -> str:
+        """Why "!" may not make `action` the answer for the rest of the game ("" when it may):
+        a one-time choice (discarding the lobster) is made with its own key."""
+        return ""
+
+    def always_label(self, view: S, action: A | C, viewer: int | None) -> str:
+        """The answer "!" keeps, in words that stay true while it is given again (no counts)."""
+        return self.label(view, action, viewer)
+
+    def look(self, view: S, row: str, viewer: int | None) -> list[str]:
+        """What a row of the board shows, in full, for the look-up cursor (F7): a card's whole
+        text, a Location's Depths... Default: the row itself, never cut."""
+        return [row.strip()]
+
     def repeat_key(self, view: S) -> str | None:
         """A name for a question that comes back again and again (the lobster prompt);
         such a question can be answered once for the game with "!". None: not one."""

@@ -37,9 +37,9 @@ class LearnScreen(BaseScreen):
 beside the choices explains each new kind of decision the first time it comes, with
 the numbers of the position and where to look. You choose every move yourself.
 
-- **G** turns the lesson's page, then hides it (or shows the next one); choosing a
+- **g** turns the lesson's page, then hides it (or shows the next one); choosing a
   move hides it too.
-- **T** shows the last lesson again; **X** turns the lessons off for this game.
+- **t** shows the last lesson again; **x** turns the lessons off for this game.
 - After a clearly weak choice, a gentle word says what looked stronger.
 
 The game is saved after every move like any other: *Resume* brings it back with its

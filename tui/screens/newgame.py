@@ -229,9 +229,13 @@ bottom explains the field you are on. The form remembers your last choices.
         self._show_seats()
 
     def _recall(self) -> None:
-        """Put back the last choices made in this form for this game."""
+        """Put back the last choices made in this form: all of them for the same game; for
+        another game the seats (the bot level you last chose) where it has that bot."""
         mem = self.memory
         if mem.game != self.game_name:
+            for i, kind in enumerate(mem.seats[:MAX_SEATS]):
+                if kind.startswith("bot:"):
+                    self.query_one(f"#seat-{i}", Cycler).select(kind)  # (a bot this game lacks: no change)
             return
         self.query_one("#players", Cycler).select(mem.players)
         for i, kind in enumerate(mem.seats[:MAX_SEATS]):
@@ -248,9 +252,16 @@ bottom explains the field you are on. The form remembers your last choices.
             if name in options:
                 c.select(next((v for _, v in c.choices if plain(v) == options[name]), options[name]))
 
-    def _remember(self) -> None:
+    def action_back(self) -> None:
+        # Left with Esc too, not only on Start: the game and bot level chosen are what the
+        # next new game starts from (issue 45: the form forgot them).
+        if self.games and self.cw.settings.forms.get(self.mode) != self._memory_now():
+            self._remember()
+        super().action_back()
+
+    def _memory_now(self) -> FormMemory:
         n = self.query_one("#players", Cycler).value
-        self.cw.settings.forms[self.mode] = FormMemory(
+        return FormMemory(
             game=self.game_name,
             players=n,
             seats=[self.query_one(f"#seat-{i}", Cycler).value for i in range(n)],
@@ -258,6 +269,9 @@ bottom explains the field you are on. The form remembers your last choices.
             options={k: plain(v) for k, v in self.options().items()},
             content=self.query_one("#content-path", Input).value.strip(),
         )
+
+    def _remember(self) -> None:
+        self.cw.settings.forms[self.mode] = self._memory_now()
         try:
             settings_mod.save(self.cw.settings)
         except OSError as e:  # the game still starts; only the memory of the form is lost

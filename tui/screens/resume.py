@@ -15,7 +15,7 @@ from textual.containers import Vertical
 from textual.widgets import Footer, Static
 
 from coldwater.core.state import Game
-from coldwater.net.play.table import SaveError, SaveInfo, delete, list_saves, resume
+from coldwater.net.play.table import SaveError, SaveInfo, delete, list_saves, read_save, resume
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen, ConfirmScreen
 from coldwater.tui.widgets.choices import ChoiceList, Item
@@ -33,6 +33,20 @@ def who(info: SaveInfo) -> str:
     if info.people:
         return " vs ".join(info.people) if len(info.people) > 1 else info.people[0]
     return info.seats
+
+
+def variant(game: str, path: str) -> str:
+    """Which way of playing a save is, where a game has several a person tells apart: Aquatica's
+    Tribes, and Tribes Solo with its level (issue 45: Resume said only "Aquatica")."""
+    if game != "aquatica":
+        return ""
+    try:
+        rec = read_save(Path(path)).record
+    except SaveError:  # (a save that cannot be read is listed apart, with its problem)
+        return ""
+    if rec.options.get("module") != "tribes":
+        return ""
+    return f"Tribes Solo, level {rec.options.get('solo_level') or 1}" if rec.players == 1 else "Tribes"
 
 
 def save_label(title: str, info: SaveInfo) -> str:
@@ -69,11 +83,13 @@ and try again.
         self.reload()
         self.query_one("#saves", ChoiceList).focus()
 
-    def title_of(self, game: str) -> str:
+    def title_of(self, game: str, path: str = "") -> str:
         try:
-            return str(self.cw.catalog.get(game).title)
+            title = str(self.cw.catalog.get(game).title)
         except (ImportError, AttributeError, KeyError):
             return game
+        kind = variant(game, path) if path else ""
+        return f"{title} ({kind})" if kind else title
 
     def reload(self) -> None:
         saves = list_saves()
@@ -82,7 +98,9 @@ and try again.
         # Hotkeys skip the delete keys, so a long list never turns d into "open save 14".
         taken = set(self.cw.settings.keys.get("resume.delete", "d,delete").split(","))
         free = iter(k for k in keymap.CHOICE_KEYS if k not in taken)
-        items = [Item(save_label(self.title_of(s.game), s), s, group="Saved games", key=next(free, "")) for s in good]
+        items = [
+            Item(save_label(self.title_of(s.game, s.path), s), s, group="Saved games", key=next(free, "")) for s in good
+        ]
         items += [
             Item(f"{Path(s.path).name}: {s.problem}", s, group="Cannot be resumed", key=next(free, "")) for s in bad
         ]
@@ -104,7 +122,7 @@ and try again.
         info = self.highlighted()
         if info is None:
             return
-        label = save_label(self.title_of(info.game), info) if info.problem is None else Path(info.path).name
+        label = save_label(self.title_of(info.game, info.path), info) if info.problem is None else Path(info.path).name
 
         def answered(yes: bool | None) -> None:
             message = self.query_one("#resume-message", Static)

@@ -36,20 +36,34 @@ class KeyList(ChoiceList):
 
 
 class KeyCapture(BaseModal):
-    """Waits for one key press and returns its name; Esc cancels."""
+    """Waits for the new key, then for the same key again, and returns its name; Esc cancels.
+
+    The second press confirms: a stray Enter on the list and any key after it would
+    otherwise remap a key nobody meant to change (issue 45). Another key in second place
+    starts over with that key."""
 
     def __init__(self, what: str) -> None:
         super().__init__()
         self.what = what
+        self.first: str | None = None
+        """The key pressed once, waiting for its confirmation."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="capture-box"):
-            yield Static(f"Press the new key for “{self.what}”.\nEsc cancels.", id="capture-text")
+            yield Static(f"Press the new key for “{self.what}”.\nEsc cancels.", id="capture-text", markup=False)
 
     def on_key(self, event: events.Key) -> None:
         event.stop()
         event.prevent_default()
-        self.dismiss(None if event.key == "escape" else event.key)
+        if event.key == "escape":
+            self.dismiss(None)
+        elif event.key == self.first:
+            self.dismiss(event.key)
+        else:
+            self.first = event.key
+            shown = keymap.describe_keys(event.key)
+            text = f"“{self.what}” on {shown}?\nPress {shown} again to confirm; another key instead; Esc cancels."
+            self.query_one("#capture-text", Static).update(text)
 
 
 class SettingsScreen(BaseScreen):
@@ -61,9 +75,10 @@ setting; changes are kept at once.
 - *Theme*: dark, light, or ansi (your terminal's own 16 colours; best over SSH or
   with a custom palette). With `NO_COLOR` set, colours are turned off.
 - *Bot pace*: the pause after each bot move, so you can follow the table.
-- *Answer obvious*: a question with a single possible answer answers itself
-  (never "end your turn", never a choice that reveals something); the log says so.
-- *Keys*: Enter on a key, then press the new key. A key that already means something
+- *Answer the obvious*: a question with a single possible answer answers itself, and
+  so does one with a single sensible answer (Crown: a bait that fits one card goes
+  there); never "end your turn", never a choice that reveals something; the log says so.
+- *Keys*: Enter on a key, then press the new key twice (the second press confirms). A key that already means something
   on the same screen is refused, and the message says what it means there. Backspace
   puts a key back to its default.
 """
@@ -87,13 +102,13 @@ setting; changes are kept at once.
                 hint="← → changes the pause after each bot move, so you can follow the table",
             )
             yield Cycler(
-                "Answer obvious",
+                "Answer the obvious",
                 [("yes", True), ("no", False)],
                 s.auto_single,
                 id="auto-single",
-                hint="yes: a question with one possible answer answers itself",
+                hint="yes: a question with one possible (or one sensible) answer answers itself",
             )
-            yield Static("Keys — Enter, then press the new key; Backspace restores the default", classes="section")
+            yield Static("Keys — Enter, then the new key twice; Backspace restores the default", classes="section")
             yield KeyList(id="keys", auto_keys=False)
             yield Static("", id="keys-message", classes="note", markup=False)
         yield self.hint_line()
@@ -113,7 +128,7 @@ setting; changes are kept at once.
             items.append(Item(f"{key.scope:<9} {key.description:<22} {keys}{mark}", bid))
         lst = self.query_one("#keys", KeyList)
         lst.set_items(items, highlight=highlight)
-        lst.hint = "Enter, then the new key; Backspace: the default; * marks a changed key"  # type: ignore[attr-defined]
+        lst.hint = "Enter, then the new key twice; Backspace: the default; * marks a changed key"  # type: ignore[attr-defined]
 
     def on_cycler_changed(self, event: Cycler.Changed) -> None:
         if not self.is_mounted:

@@ -87,6 +87,8 @@ class ChoiceList(OptionList):
     ) -> None:
         super().__init__(id=id, classes=classes)
         self.auto_keys = auto_keys
+        self.reserved = ""
+        """Letters never given as hotkeys here (a Learn table's lesson keys, keymap.LESSON_KEYS)."""
         self.generation = 0
         self._values: dict[str, Any] = {}
         self._keys: dict[str, str] = {}
@@ -111,9 +113,17 @@ class ChoiceList(OptionList):
         self.call_after_refresh(self.keep_in_view)
 
     def keep_in_view(self) -> None:
-        """Scroll the highlighted item into view (all of it where it fits)."""
-        if self.is_mounted and self.highlighted is not None:
-            self.scroll_to_highlight()
+        """Scroll the highlighted item into view (all of it where it fits), from the top of
+        the list where that shows it: a list opens at choice 1 unless its highlight is below
+        the first screenful (issue 45: a Learn table's list opened past choice 1)."""
+        if not self.is_mounted or self.highlighted is None:
+            return
+        self._update_lines()
+        y = self._index_to_line.get(self.highlighted)
+        if y is not None and y + self._heights[self.highlighted] <= self.scrollable_content_region.height:
+            self.scroll_to(y=0, animate=False, immediate=True)
+            return
+        self.scroll_to_highlight()
 
     def set_items(self, items: Sequence[Item[object]], highlight: int | None = None) -> None:
         """Replace the choices; `highlight` is the index (in `items`) to pre-select:
@@ -122,7 +132,7 @@ class ChoiceList(OptionList):
         self.generation += 1
         self._keys.clear()
         taken = {item.key for item in items if item.key}
-        free = iter(k for k in (CHOICE_KEYS if self.auto_keys else "") if k not in taken)
+        free = iter(k for k in (CHOICE_KEYS if self.auto_keys else "") if k not in taken and k not in self.reserved)
         self._items = [(item, item.key or next(free, "")) for item in items]
         for n, (_, key) in enumerate(self._items):
             if key:
@@ -238,23 +248,13 @@ class ChoiceList(OptionList):
 class FilterBox(Input):
     """The text box that narrows a :class:`ChoiceList` (the table's ``/``).
 
-    Letters narrow the list; a digit is the hotkey of a shown choice and picks it,
-    as it does with the filter closed (a digit typed into the filter would leave
-    "a65" in it and pick nothing). A digit no shown choice carries only rings the bell.
+    Everything typed is the filter, digits included: Fisheries' squares ("a4") and
+    Aquatica's prices have digits, so a digit choosing the choice with that hotkey
+    chose things nobody meant (issue 45). ↑ ↓ move through what is shown, Enter
+    chooses the highlighted one, Esc closes the box.
     """
 
     def __init__(self, choices: str, **kw: Any) -> None:
         super().__init__(**kw)
         self.choices = choices
         """The id of the list this box filters."""
-
-    async def _on_key(self, event: events.Key) -> None:
-        char = event.character
-        if char is not None and char.isdigit():
-            event.stop()
-            event.prevent_default()
-            target = self.screen.query_one(f"#{self.choices}", ChoiceList)
-            if not (target.shows_key(char) and target.choose_key(char)):
-                self.app.bell()
-            return
-        await super()._on_key(event)

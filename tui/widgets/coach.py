@@ -6,7 +6,8 @@ for the lesson to show and puts it in a :class:`CoachPanel` in the place of the
 short log (the log comes back when the panel is dismissed). Nothing else of the
 table changes: the choices keep their keys, and the panel takes no focus, so a
 lesson never blocks a move (choosing is itself "got it"). Its keys are capitals
-(G a page more or got it, T again, X no more lessons), which are never choice hotkeys.
+(g a page more or got it, t again, x no more lessons; capitals too), which a Learn
+table never gives a choice as its hotkey.
 
 The hook is a subclass rather than code in the table screen because the table
 screen is being restructured: the overrides below (mount, refresh, choose, the
@@ -31,6 +32,7 @@ from coldwater.tui.coach import Coach, is_lesson
 from coldwater.tui.screens.score import ScoreScreen
 from coldwater.tui.screens.table import TableScreen, with_names
 from coldwater.tui.tutor import LOOKS, Lesson
+from coldwater.tui.widgets.choices import ChoiceList
 
 REGIONS: dict[str, str] = {
     "board": "#board-scroll",
@@ -47,9 +49,9 @@ LOOK_TINT = Color(255, 200, 60, 0.12)
 
 
 def key_of(action: str) -> str:
-    """The key bound to a coach action, in words (after the person's own remaps, in Settings)."""
+    """The key bound to a coach action, in words: its first key (the lowercase letter)."""
     key = next(k for k in keymap.DEFAULT if k.scope == "coach" and k.action == f"coach('{action}')")
-    return keymap.describe_keys(key.keys)
+    return keymap.describe_keys(key.keys.split(",")[0])
 
 
 class CoachPanel(VerticalScroll):
@@ -122,6 +124,7 @@ class CoachedTable:
         self.coach = Coach(t.game.name, t.record.meta, t.save)
         self.query_one("#side").mount(CoachPanel(id="coach"), before="#log")
         self.coach_panel().display = False
+        self.query_one("#decision", ChoiceList).reserved = keymap.LESSON_KEYS  # g t x: the panel's
         super().on_mount()  # type: ignore[misc]
 
     def refresh_view(self: Any) -> None:
@@ -196,11 +199,16 @@ class CoachedTable:
             panel.display = False
             log.display = not self.hints.active  # a hint on screen keeps the log's place
             self.look_at(None)
+            self.fit_side(self.query_one("#decision", ChoiceList).shown_count)
             return
         panel.show(lesson, self.coach.waiting)
         panel.display = True
         log.display = False
         self.look_at(REGIONS.get(lesson.look))
+        self.fit_side(self.query_one("#decision", ChoiceList).shown_count)  # the taller strip
+
+    def panel_open(self: Any) -> bool:
+        return bool(super().panel_open()) or bool(self.coach_panel().display)  # type: ignore[misc]
 
     def look_at(self: Any, selector: str | None) -> None:
         if self._looking is not None:

@@ -18,7 +18,7 @@ from rich.padding import Padding
 from rich.style import Style
 from rich.text import Text
 from textual import events
-from textual.geometry import Region
+from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widgets import RichLog
 
@@ -112,15 +112,33 @@ def line_of(entry: LogEntry, *, with_who: bool = True) -> Text:
 class _Rewrapping(RichLog):
     """RichLog wraps a line once, at the width it has when the line is written; the
     table's layout can still change after that (breakpoints, a resized terminal,
-    a pane opened), so the log keeps its lines and wraps them again on a new width."""
+    a pane opened, a lesson or hint panel taking the log's place), so the log keeps
+    its lines and writes them again whenever what is on screen was wrapped at
+    another width, or lines came while it could not be drawn.
+
+    The rule is one invariant: the RichLog's lines are the kept lines wrapped at
+    :attr:`_at` columns, all but the last :attr:`_pending`. A line is written at
+    once only when the log is on screen at that very width; otherwise it waits,
+    and :meth:`_sync` (on Show, on Resize, after the next refresh) writes what
+    waits, or everything again at the new width. (Issue 45: a log hidden behind a
+    lesson came back on an old turn, blank after an undo, or with lines written
+    while an ancestor was hidden wrapped at RichLog's ``min_width``, 10 columns.)
+    """
+
+    KEEP_ON_REWRAP: int = MAX_LINES * 2
+    """How many of the newest kept lines a full rewrap writes again."""
 
     def __init__(self, *, id: str | None = None) -> None:
         # min_width: RichLog's default (78) would cut lines instead of wrapping them.
         super().__init__(id=id, wrap=True, markup=False, highlight=False, max_lines=MAX_LINES * 2, min_width=10)
         self._kept: list[tuple[Text, int]] = []
-        self._width = 0
-        self._unwritten = 0
-        """Lines kept but not yet written because the log was hidden (see :meth:`catch_up`)."""
+        self._at = 0
+        """The width the RichLog's lines were wrapped at (0: nothing valid written yet)."""
+        self._pending = 0
+        """Kept lines at the end not yet written (the log could not be drawn, or not at `_at`)."""
+        self._sync_due = False
+        self._at_screen = Size(0, 0)
+        """The terminal's size when the lines were wrapped at `_at`."""
 
     # RichLog asks for its own style (a walk up the DOM) and its region for every
     # line it draws, and each new line scrolls every visible one; the short log is
@@ -159,57 +177,105 @@ class _Rewrapping(RichLog):
         # A hanging indent: wrapped lines start under the text, not at column 0.
         return Padding(line, (0, 0, 0, indent)) if indent else line
 
+    def _width_on_screen(self) -> int:
+        """The width the log is drawn at now; 0 while it is not on screen (hidden, or an
+        ancestor hidden: a pane open, the screen under another), where RichLog would wrap
+        at its minimum width."""
+        if not self.display or not self.is_mounted:
+            return 0
+        return self.scrollable_content_region.width
+
+    def _emit(self, line: Text, indent: int, width: int, *, scroll: bool = True) -> None:
+        self.write(self._shape(line, indent), width=width, scroll_end=scroll)
+
     def put(self, line: Text, indent: int = 0) -> None:
         self._kept.append((line, indent))
-        del self._kept[: -MAX_LINES * 2]
-        if not self.display or self._unwritten:
-            # Hidden (the full log pane behind its key): writing wraps and renders the
-            # line now, for nobody; it is written when the pane opens instead (and
-            # after the lines that wait already, to keep the order).
-            self._unwritten = min(self._unwritten + 1, len(self._kept))
+        if len(self._kept) > MAX_LINES * 2:
+            del self._kept[: -MAX_LINES * 2]
+        width = self._width_on_screen()
+        if not self._pending and width and width == self._at:
+            self._emit(line, indent, width)
             return
-        self.write(self._shape(line, indent))
+        # Not now: wrapped at a width nobody sees, the line would stay wrong (or cost a
+        # render for nobody, behind the full log's key). Written once the log is shown.
+        self._pending = min(self._pending + 1, len(self._kept))
+        self._want_sync()
+
+    def _want_sync(self) -> None:
+        if not self._sync_due and self.is_mounted:
+            self._sync_due = True
+            self.call_after_refresh(self._sync)
 
     def catch_up(self) -> None:
-        """Write the lines kept while hidden; call it when the log is shown again.
-        They are written after the next repaint: a log that was hidden has no width
-        yet, and a line written now would be wrapped at the narrowest."""
-        if self._unwritten:
-            self.call_after_refresh(self._write_unwritten)
+        """Write what waits; called as the log is shown again (Show and Resize do it too).
 
-    def _write_unwritten(self) -> None:
-        if not self.display or not self._unwritten:
-            return  # hidden again before it was shown: it waits for the next time
-        if not self.size.width:
-            self.call_after_refresh(self._write_unwritten)  # not laid out yet
+        Where the terminal has kept its size since the lines were last wrapped, the log
+        comes back at that width: what waits is written now, before the first paint, so
+        opening the full log costs one repaint, not two (issue 45: F3 took 70 ms)."""
+        if self._pending and self._at and self.is_mounted and self.app.size == self._at_screen:
+            n, self._pending = self._pending, 0
+            for line, indent in self._kept[len(self._kept) - n :]:
+                self._emit(line, indent, self._at, scroll=False)  # (the opener scrolls, once)
+            return  # (a different width once laid out: on_resize wraps it again)
+        self._want_sync()
+
+    def _sync(self) -> None:
+        """Make the RichLog show every kept line at the width it is drawn at now."""
+        self._sync_due = False
+        width = self._width_on_screen()
+        if not width:
+            return  # still not on screen: Show or Resize brings it back here
+        if width != self._at:
+            self._rewrap(width)
             return
-        n, self._unwritten = self._unwritten, 0
-        for line, indent in self._kept[len(self._kept) - n :]:
-            self.write(self._shape(line, indent))
+        if self._pending:
+            n, self._pending = self._pending, 0
+            for line, indent in self._kept[len(self._kept) - n :]:
+                self._emit(line, indent, width)
+
+    def _rewrap(self, width: int) -> None:
+        self.clear()
+        self._at = width
+        self._at_screen = self.app.size
+        self._pending = 0
+        for line, indent in self._kept[-self.KEEP_ON_REWRAP :]:
+            self._emit(line, indent, width)
 
     def clear_all(self) -> None:
         self._kept.clear()
-        self._unwritten = 0
+        self._pending = 0
         self.clear()
 
     def on_resize(self, event: events.Resize) -> None:
-        if event.size.width != self._width:
-            self._width = event.size.width
-            self._unwritten = 0
-            self.clear()
-            for line, indent in self._kept:
-                self.write(self._shape(line, indent))
+        if self._pending or self._width_on_screen() != self._at:
+            self._want_sync()
+
+    def on_show(self, event: events.Show) -> None:
+        self._want_sync()
 
     @property
     def plain(self) -> str:
-        """The text shown, for tests and the tmux check."""
+        """The text kept, for tests and the tmux check."""
         return "\n".join(" " * indent + line.plain for line, indent in self._kept)
+
+    @property
+    def shown_plain(self) -> str:
+        """The text the RichLog holds now, as wrapped (tests: it must be :attr:`plain`'s words)."""
+        return "\n".join(strip.text.rstrip() for strip in self.lines)
+
+    @property
+    def in_step(self) -> bool:
+        """Everything kept is written, at the width the log is drawn at (tests)."""
+        width = self._width_on_screen()
+        return not self._pending and (not width or width == self._at)
 
 
 class GameLog(_Rewrapping):
     """The short log beside the choices. Not focusable: the decision list keeps the keyboard."""
 
     can_focus = False
+    KEEP_ON_REWRAP = 300
+    """It shows a dozen lines and takes no keys: a new width rewraps only the newest (F3 has all)."""
 
     def add(self, who: str, text: str, *, quiet: bool = False) -> None:
         """Log `text`; `who` is prefixed unless the text already starts with it

@@ -14,6 +14,7 @@ its panes, the board's forms, and the end's score sheet in the players' names.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from importlib import resources
 from typing import TYPE_CHECKING, Any, ClassVar, Never
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Never
 import msgspec
 from textual import events
 from textual.app import ComposeResult
+from textual.widgets import Static
 
 from coldwater.core.aquatica.actions import AqAction
 from coldwater.core.aquatica.content import Deck
@@ -113,6 +115,18 @@ then *Rules*.
         # Textual calls every class's on_mount in turn (this one first), so the frame's
         # runs after this by itself: calling it here too would mount the table twice.
         self.drawing_errors = []
+        if self.table.state.data.module == "tribes":
+            self._name_module_pane("Tribes")
+
+    def _name_module_pane(self, title: str) -> None:
+        """The third pane shows the Tribes in a Tribes game: its footer key and heading say so
+        (issue 45: the footer said "f6 Goals" with Tribes). PANES is the class's, shared by
+        every game; the bindings and the heading are this screen's own copies."""
+        keys = self._bindings.key_to_bindings
+        for key, bound in keys.items():
+            keys[key] = [dataclasses.replace(b, description=title) if b.action == "pane('goals')" else b for b in bound]
+        self.query_one("#pane-goals .pane-title", Static).update(title)
+        self.refresh_bindings()
 
     # ---- panes: the Ocean and the players, one key away at any size -----------------------
     PANES: ClassVar[tuple[Pane, ...]] = (

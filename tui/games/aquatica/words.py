@@ -369,6 +369,29 @@ class AqWords(TableWords[AqState, AqAction, Never]):
     def announcements(self, before: AqState, after: AqState, seat: int, action: AqAction) -> list[str]:
         return announcements(self.deck, before.data, after.data)
 
+    def look(self, view: AqState, row: str, viewer: int | None) -> list[str]:
+        """The Characters, Locations (with their Depths) and Tribes named on a board row, each
+        with its whole card text; the row itself where it names none."""
+        k = self.deck
+        out: list[str] = []
+        found: list[tuple[int, str]] = []
+        for c, name in enumerate(k.char_name):
+            if name and name in row:
+                found.append((row.index(name), cards.char_details(k, c).plain))
+        for loc, name in enumerate(k.loc_name):
+            if name and name in row:
+                found.append((row.index(name), cards.loc_details(k, loc).plain))
+        for t in view.data.tribes:
+            spec = cards.tribe_spec(k, t)
+            if spec.name and spec.name in row:
+                found.append((row.index(spec.name), cards.tribe_details(k, t).plain))
+        seen: set[str] = set()
+        for _, text in sorted(found):
+            if text not in seen:  # (two copies of one card on a row: said once)
+                seen.add(text)
+                out += text.split("\n") + [""]
+        return out[:-1] if out else [row.strip()]
+
     def details(self, d: AqData, a: AqAction) -> Text | str:
         k = self.deck
         p = d.ps[d.turn]

@@ -1,19 +1,17 @@
 """The Coldwater Crown board drawn as Rich text, from a view (no Textual here).
 
-The board is a list of named *parts* (the angler ring, the fishing grounds, the
-Master Angler row, the trophies left, your board, one per opponent, the
-standings), each a few lines that never wrap: every line is cut to the width it
-is drawn at, so nothing spills onto a line of its own. :func:`parts` builds them
-for a width; the widget in ``screen.py`` decides which fit the room it has and
-where the rest go (the board pane).
-
-Secrets: only what the view holds is drawn. Another player's fish show their
-species; their tackle only as a count.
+The board is a list of named *parts* (the angler ring, the fishing grounds, the Master
+Angler row, the trophies left, your board, one per opponent, the standings), each a few
+lines that never wrap: a long row is broken between its items (widgets/rows.py).
+:func:`parts` builds them for a width; the widget in ``screen.py`` decides which fit the
+room it has and where the rest go (the board pane). Secrets: only what the view holds is
+drawn. Another player's fish show their species; their tackle only as a count.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 
 import msgspec
 from rich.console import Group, RenderableType
@@ -395,13 +393,8 @@ def party_head(
 
 
 def submitted_line(T: Tables, p: Party) -> Text:
-    return Text(
-        "  Submitted "
-        + ", ".join(
-            words.fish_name(T, f.species) + (f" {T.weight[f.card]} lb" if f.card is not None else "")
-            for f in p.submitted
-        )
-    )
+    weights = [f" {T.weight[f.card]} lb" if f.card is not None else "" for f in p.submitted]
+    return Text("  Submitted " + ", ".join(words.fish_name(T, f.species) + w for f, w in zip(p.submitted, weights)))
 
 
 def player_board(
@@ -424,6 +417,8 @@ def player_board(
         second = Text("  ") + attempting(T, p, pal) if mine else Text(" · ")
         if mine:
             second.append(" │ ", style="dim")
+        elif p.ma or p.ma_done:  # which cards they work on, at 80 columns too (issue 45)
+            second.append_text(attempting(T, p, pal) + Text(" · "))
         second.append_text(fish_summary(T, p, mine, pal))
         if mine:
             return [head, second]
@@ -542,11 +537,13 @@ def render(
         return Group(*lines), ps, len(lines)
     left_w = 78
     right_w = width - left_w - 2
-    left = [p for p in parts(d, T, names, viewer, current, left_w, True, pal) if p.key in BOARD_KEYS]
+    # The players' column and the opponents' are often one width: their parts are made once.
+    parts_at = cache(lambda w: parts(d, T, names, viewer, current, w, True, pal))
+    left = [p for p in parts_at(left_w) if p.key in BOARD_KEYS]
     others = len(d.parties) - (1 if viewer is not None else 0)
     side_by_side = width >= 170 and others > 1
     col_w = (right_w - 2 * (others - 1)) // others if side_by_side else right_w
-    mine = [p for p in parts(d, T, names, viewer, current, right_w, True, pal) if p.key == "you"]
+    mine = [p for p in parts_at(right_w) if p.key == "you"]
     if (full if detail is None else detail) and mine and viewer is not None and d.parties[viewer].fish:
         # Your fish one per line (weight, tag, time) where the room allows: what the board pane adds.
         labels = words.names_of(names, len(d.parties))
@@ -562,7 +559,7 @@ def render(
                 + fish_detail(T, d.parties[viewer], pal),
             )
         )
-    theirs = [p for p in parts(d, T, names, viewer, current, col_w, True, pal) if p.key.startswith("party")]
+    theirs = [p for p in parts_at(col_w) if p.key.startswith("party")]
     right: list[RenderableType] = []
     right_rows = 0
     for p in mine:

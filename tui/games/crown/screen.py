@@ -88,12 +88,14 @@ class CrownBoard(BoardView[CrownState]):
         view, names, viewer = self._last
         args = (view.data, self.tables, names, viewer, view.current, width)
         pal = self.palette()
-        shown, parts, rows = draw.render(*args, self.full, pal)
-        if not self.full and width >= draw.WIDE and room > rows:
+        if not self.full and width >= draw.WIDE and room > 0:
             # A wide table with rows to spare under the board: your fish one per line there too.
-            tall, tall_parts, tall_rows = draw.render(*args, False, pal, True)
-            if tall_rows <= room:
-                shown, parts, rows = tall, tall_parts, tall_rows
+            # (Tried first: it fits nearly always, and each drawing costs a keypress time.)
+            shown, parts, rows = draw.render(*args, False, pal, True)
+            if rows > room:
+                shown, parts, rows = draw.render(*args, self.full, pal)
+        else:
+            shown, parts, rows = draw.render(*args, self.full, pal)
         if not self.full and width < draw.WIDE and room >= 20:
             # A tall terminal gets the full form (whole boards, your fish one per line)
             # where it fits without scrolling; else the compact one.
@@ -146,8 +148,8 @@ timestamps. The line under the title gives the contest weights you would submit
 now and everyone's points so far. Bait shows as letters: **B** blue, **R** red,
 **P** purple, **K** black, **G** green, **Y** yellow. The highlighted choice
 never spends tackle, discards bait or ends your turn; **e** ends the turn. A cast
-bait with only one Master Angler card to go on goes there by itself (Settings:
-answer single choices). The full rules: Esc, then *Rules*.
+bait with only one Master Angler card to go on goes there by itself (Settings →
+*Answer the obvious*). The full rules: Esc, then *Rules*.
 """
     )
 
@@ -173,18 +175,11 @@ answer single choices). The full rules: Esc, then *Rules*.
         self.query_one("#board", CrownBoard).redraw()
 
     # ---- the decision --------------------------------------------------------
-    def answer_alone(self, view: CrownState, legal: list[CrownAction]) -> bool:
-        """The frame answers single-choice questions; Crown also answers a question with
-        one sensible answer (a cast bait with one Master Angler card it fits)."""
-        if super().answer_alone(view, legal):
-            return True
-        ply = self.table.state.ply
-        if not self.auto_single or ply == self._auto_ply or self.busy:
-            return False
-        action = words.sensible(view.data, self.tables, legal)
-        if action is None:
-            return False
-        self._auto_ply = ply
-        self.log_entry("note", f"(the only sensible choice) {self.label_of(view, action)}")
-        self.call_later(self.choose, action)
-        return True
+    def alone_answer(self, view: CrownState, legal: list[CrownAction]) -> tuple[CrownAction | None, str]:
+        """The frame's answers without asking, and Crown's one sensible answer: a cast bait
+        that fits one Master Angler card goes there by itself (the rules page says so)."""
+        action, why = super().alone_answer(view, legal)
+        if action is not None or not self.auto_single:
+            return action, why
+        sensible = words.sensible(view.data, self.tables, legal)
+        return (sensible, "the only sensible choice") if sensible is not None else (None, "")

@@ -379,7 +379,8 @@ def label(d: CrownData, T: Tables, action: CrownAction, seat: int | None) -> str
             have = sum(d.parties[d.turn].zones[action.zone - 3])
             return f"Fill Zone {action.zone} (draw {action.zone - have})"
         case Take():
-            return f"Take the {ma_name(T, action.card)} Master Angler card ({spots_letters(T, action.card)})"
+            # Which card first (two of one fish differ by their spots): a narrow list wraps the rest.
+            return f"Take the {ma_name(T, action.card)} ({spots_letters(T, action.card)}) Master Angler card"
         case TakeTop():
             return "Take the top Master Angler card, unseen"
         case Skip():
@@ -775,6 +776,26 @@ class CrownWords(TableWords[CrownState, CrownAction, Never]):
 
     def repeat_key(self, view: CrownState) -> str | None:
         return repeat_key(view.data, view.legal())
+
+    def look(self, view: CrownState, row: str, viewer: int | None) -> list[str]:
+        """The Master Angler cards named on a board row (on offer, or being worked on), each
+        with its spots and what catching it takes; then the row itself, in full."""
+        d = view.data
+        T = self.tables
+        named = [c for c in dict.fromkeys([*d.ma_row, *(m.card for p in d.parties for m in p.ma)])]
+        named = [c for c in named if f"{ma_name(T, c)} " in f"{row} "]
+        squeezed = row.replace(" ", "")
+        # Two cards of one fish differ by their spots, which the row shows after the name.
+        exact = [c for c in named if spots_letters(T, c).replace(" ", "") in squeezed]
+        out = [f"{take_words(T, c)}." for c in (exact or named)]
+        return out + ([""] if out else []) + [row.strip()]
+
+    def always_label(self, view: CrownState, action: CrownAction, viewer: int | None) -> str:
+        # Without the open spots: "!" gives this answer again after they change.
+        colour = COLOURS[view.data.colour]
+        if isinstance(action, Route):
+            return f"{colour} bait onto your {ma_name(self.tables, action.card)}"
+        return f"{colour} bait to the discard pile" if isinstance(action, Discard) else self.label(view, action, viewer)
 
     def preview(self, view: CrownState, action: CrownAction) -> str:
         return preview(view.data, self.tables, action)

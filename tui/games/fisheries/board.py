@@ -95,7 +95,8 @@ class FisheriesBoard(BoardView[FisheriesState]):
             w, h = parent.size if isinstance(parent, Widget) else self.screen.size
         except Exception:  # not mounted yet
             return 77, 12
-        return max(0, w - 3), h
+        # (less the board's own left column too: the last move's marks, themes/table.tcss)
+        return max(0, w - 3 - self.styles.padding.left), h
 
     def choose_layout(self) -> str:
         """The richest layout that fits the room:

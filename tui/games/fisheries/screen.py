@@ -131,36 +131,16 @@ Overnight you keep one tile. The final scores are broken down by cards, helms an
     def preview(self, view: FisheriesState, action: FAction | FChoice) -> str:
         return "" if self.mode is not None else super().preview(view, action)
 
-    def answer_alone(self, view: FisheriesState, legal: list[FAction]) -> bool:
+    def alone_answer(self, view: FisheriesState, legal: list[FAction]) -> tuple[FAction | FChoice | None, str]:
         """Besides the frame's cases, the lobster question answers "keep it" by itself
-        when the person said so with "!" or a second action would buy nothing (no tile,
-        hours, fish or card to use). The frame declines while its drive worker is
-        finishing (which is when a new question appears), so this one waits for it."""
-        if super().answer_alone(view, legal):
-            return True
-        ply = self.table.state.ply
-        if view.data.phase != "lobster" or self._auto_ply == ply:
-            return False
-        if "lobster" in self._always:
-            why = "as you asked this game"
-        elif not words.lobster_buys_something(view):
-            why = "the lobster would buy nothing now"
-        else:
-            return False
+        when a second action would buy nothing (no tile, hours, fish or card to use)."""
+        action, why = super().alone_answer(view, legal)
+        if action is not None or view.data.phase != "lobster" or words.lobster_buys_something(view):
+            return action, why
         from coldwater.core.fisheries.actions import Pass
 
-        self._auto_ply = ply
-        self.log_entry("note", f"({why}) Keep your lobster")
-        self._answer_when_free(Pass(), ply)
-        return True
-
-    def _answer_when_free(self, action: FAction, ply: int) -> None:
-        if not self.is_mounted or self.table.state.ply != ply:
-            return
-        if self.busy:
-            self.set_timer(0.01, lambda: self._answer_when_free(action, ply))
-            return
-        self.choose(action)
+        keep = Pass()
+        return (keep, "the lobster would buy nothing now") if keep in legal else (None, "")
 
     # ---- the board -----------------------------------------------------------------
     def update_board(self, view: FisheriesState) -> None:

@@ -343,8 +343,8 @@ def default_index(d: Data, choices: list[Choice]) -> int | None:
     """The entry to highlight: never one that spends, discards or ends.
 
     The first entry that only opens the cursor (choosing where costs nothing yet),
-    or keeping a tile overnight; else none. The lobster question has none: keeping
-    it ends the turn (e) and discarding it spends it.
+    or keeping a tile overnight; else none. (The lobster question: the frame
+    highlights "Keep your lobster", see FisheriesWords.done_is_default.)
     """
     for n, c in enumerate(choices):
         if isinstance(c.value, UiCmd):
@@ -435,6 +435,15 @@ class FisheriesWords(TableWords[FisheriesState, FAction, FChoice]):
 
     def is_costly(self, view: FisheriesState, action: Value) -> bool:
         return is_costly(view.data, action)
+
+    def done_is_default(self, view: FisheriesState) -> bool:
+        # "Keep your lobster" leaves the turn as it would have been: the harmless answer.
+        return view.data.phase == "lobster"
+
+    def not_always(self, view: FisheriesState, action: Value) -> str:
+        if view.data.phase == "lobster" and tag_of(action) == "lobster":
+            return "Discarding the lobster is a one-time choice: press its key. (! keeps it from now on.)"
+        return ""
 
     def repeat_key(self, view: FisheriesState) -> str | None:
         return "lobster" if view.data.phase == "lobster" else None

@@ -1,12 +1,13 @@
 """The table screen: the board, the current decision and the log — the frame
 shared by every game.
 
-One module of ~980 lines, on purpose: it is one Textual screen, and what is left here
+One module of ~1030 lines, on purpose: it is one Textual screen, and what is left here
 is what Textual dispatches to the screen by name (its ``action_*`` keys, ``on_*``
 handlers, ``check_action``, ``compose``) and the flow those share (the decision list,
 safe highlights, answering the obvious, the filter, panes, hand-over, the end). What
-is not screen code lives beside it (the log writer, the driver, the guard, the hints)
-or in the game's words.
+is not screen code lives beside it (the log writer, the driver, the guard, the hints,
+the list's order, the look-up, the last move's marks, the bot's turn so far) or in the
+game's words.
 
 This screen plays any game through the core contract. It is given the game's
 words as an object (``WORDS``: a :class:`~coldwater.tui.games.words.TableWords`,
@@ -33,6 +34,7 @@ the :class:`~.guard.HookGuard`.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, cast
@@ -52,7 +54,7 @@ from coldwater.core.errors import IllegalAction
 from coldwater.core.notation import Action
 from coldwater.core.state import CHANCE, State
 from coldwater.net.play import records
-from coldwater.net.play.table import Applied, GameOver, Table, Undone, seat_label
+from coldwater.net.play.table import Applied, GameOver, SeatKind, Table, Undone, seat_label
 from coldwater.net.play.tablelike import TableLike
 from coldwater.net.session.turnclock import idle_fmt
 from coldwater.tui import keymap
@@ -69,10 +71,14 @@ from coldwater.tui.widgets.rows import break_row
 if TYPE_CHECKING:
     from coldwater.tui.screens.score import ScoreScreen
 
+from .botwatch import watching
 from .driver import Driver
 from .guard import HookGuard
 from .hints import TableHints
+from .lastmove import LastMove
 from .logwriter import TableLog, records_dir, with_names
+from .look import Look, LookPanel
+from .order import safe_order, side_height
 
 
 class Pane(msgspec.Struct, frozen=True):
@@ -137,7 +143,8 @@ rival kept down), from what you can see. It thinks beside the table, so you can
 still choose meanwhile (that drops the hint); Esc stops it or closes it. Solo and
 hotseat tables give hints; a LAN table only when its host turned hints on.
 
-At the start of your turn the log says what the others did since your last turn.
+At the start of your turn the log says what the others did since your last turn,
+and a **•** beside the board marks each row they changed, until you move.
 Esc opens the table menu (rules, leave). Every move is saved as it is made:
 leaving and resuming later loses nothing, the log included.
 """
@@ -182,8 +189,16 @@ leaving and resuming later loses nothing, the log included.
         """Plays chance, bots and remote seats in the "drive" worker (driver.py)."""
         self.hints = TableHints(self)
         """The hint panel's flow (``h``; hints.py)."""
+        self.look = Look(self)
+        """The look-up cursor on the board (F7; look.py)."""
+        self.last_move = LastMove()
+        """The rows the others changed since this person acted, marked beside the board (lastmove.py)."""
         self._composed = False
         self._answering = False
+        self._status_said = ""
+        """The title line's text, before it was broken onto rows for the screen's width."""
+        self._step_at = time.monotonic()
+        """When the step being played now began (the bar of a bot's search counts from it)."""
         self._bot_shown = False
         """The line saying a bot plays this seat is on screen (a LAN fair table's turn timer ran out)."""
 
@@ -280,6 +295,7 @@ leaving and resuming later loses nothing, the log included.
                     yield ChoiceList(id="decision")
                     yield Static(id="decision-preview")
                 yield HintPanel(id="hint-panel")
+                yield LookPanel(id="look-panel")
                 yield GameLog(id="log")
         yield LogPane(id="log-pane")
         for pane in self.PANES:
@@ -296,6 +312,7 @@ leaving and resuming later loses nothing, the log included.
         box.can_focus = False  # only while it is open (see action_filter)
         self.query_one("#log-pane").display = False
         self.query_one("#hint-panel").display = False
+        self.query_one("#look-panel").display = False
         for pane in self.PANES:
             self.query_one(f"#pane-{pane.id}").display = False
         if isinstance(self.table, Table):
@@ -313,6 +330,7 @@ leaving and resuming later loses nothing, the log included.
         self.refresh_view()
         self.query_one("#decision", ChoiceList).focus()
         self.set_interval(1.0, self._tick_thinking)
+        self.set_interval(0.25, self._show_watch)  # the search's bar, while a bot thinks
         self.drive()
 
     def on_unmount(self) -> None:
@@ -374,6 +392,7 @@ leaving and resuming later loses nothing, the log included.
         if self.my_turn():
             legal = view.legal()
             self.since_your_turn()
+            self.last_move.back_to_you(self.query_one("#board", BoardView))
             if self.answer_alone(view, legal):
                 self.say("#decision-title", "…")
                 decision.set_items([])  # no key may answer the question being answered
@@ -397,7 +416,7 @@ leaving and resuming later loses nothing, the log included.
             else:
                 self.say("#decision-title", f"{seat_label(self.table.seats, cur)} is thinking…")
             decision.set_items([])
-            self.say("#decision-preview", "")
+            self._show_watch()
         self._bot_line()
         self._close_filter(refocus=False)
         self.fit_side(decision.shown_count)
@@ -431,13 +450,22 @@ leaving and resuming later loses nothing, the log included.
             standings.display = bool(line)  # a game without standings keeps the row for its board
 
     ONE_ROW: ClassVar[frozenset[str]] = frozenset({"#status", "#standings"})
-    """Text lines one row high whatever they say (see themes/table.tcss)."""
+    """Text lines whose height only the frame changes (the title's and the standings' rows),
+    so a new text costs no relayout (see themes/table.tcss)."""
 
     def say(self, selector: str, text: str) -> Static:
         """Put `text` in a text line of the frame, only if it says something else now:
         an update costs a repaint, and a relayout of the whole screen unless the line
         is one row high whatever it says."""
         box = self.query_one(selector, Static)
+        if selector == "#status":  # a title longer than the screen goes on a second row, never cut
+            self._status_said = text
+            rows = break_row(Text(text), max(20, self.size.width - 2))
+            text = "\n".join(r.plain for r in rows)
+            if box.styles.height is None or box.styles.height.value != len(rows):
+                box.styles.height = len(rows)
+                box.update(text, layout=True)
+                return box
         if box.content != text:
             box.update(text, layout=selector not in self.ONE_ROW)
         return box
@@ -449,24 +477,11 @@ leaving and resuming later loses nothing, the log included.
 
     def make_safe(self, view: S, items: list[Item[A | C]], pre: int | None) -> tuple[list[Item[A | C]], int]:
         """Give the done action its fixed key and pre-select the game's choice only if it is
-        safe, else the first safe one; -1 (nothing highlighted) when none is."""
-        safe: list[bool] = []
-        out: list[Item[A | C]] = []
-        for item in items:
-            done = self._try(self.words.is_done, view, item.value)
-            costly = self._try(self.is_costly, view, item.value)
-            safe.append(not done and not costly)
-            out.append(msgspec.structs.replace(item, key=keymap.DONE_KEY) if done and not item.key else item)
-        # Only one item may carry the done key: the first done action.
-        seen = False
-        for n, item in enumerate(out):
-            if item.key == keymap.DONE_KEY:
-                if seen:
-                    out[n] = msgspec.structs.replace(item, key="")
-                seen = True
-        if pre is not None and 0 <= pre < len(out) and safe[pre]:
-            return out, pre
-        return out, next((n for n, ok in enumerate(safe) if ok), -1)
+        safe, else the first safe one; -1 (nothing highlighted) when none is (order.py)."""
+        done = [self._try(self.words.is_done, view, item.value) for item in items]
+        costly = [self._try(self.is_costly, view, item.value) for item in items]
+        done_ok = bool(self.guard.call(False, self.words.done_is_default, view))
+        return safe_order(items, pre, done, costly, done_ok=done_ok)
 
     def _try(self, hook: Callable[[S, A | C], object], view: S, value: A | C) -> bool:
         return bool(self.guard.call(False, hook, view, value))  # a hook that fails says no
@@ -474,23 +489,15 @@ leaving and resuming later loses nothing, the log included.
     def answer_alone(self, view: S, legal: list[A]) -> bool:
         """Answer a question nobody needs to be asked; True when it did (the move is on its way).
 
-        One legal answer (unless Settings turn this off, it is the done action, or it
-        reveals something), or a repeated question answered with "!" earlier."""
+        A question is painted from the drive worker as it finishes, so the worker may still
+        be running: the answer then waits for it (:meth:`_answer`), it is not declined
+        (declining left Crown's one-card bait question on screen at every cast, issue 45)."""
         ply = self.table.state.ply
-        if ply == self._auto_ply or self.busy or self.bot_plays():
+        if ply == self._auto_ply or self._answering or self.bot_plays():
             # (While a bot plays this seat it answers; an answer made here would take the seat back
             # for a person who is not there.)
             return False
-        action: A | C | None = None
-        why = ""
-        key = self._try_key(view)
-        if key is not None and key in self._always:
-            action = next((a for a in legal if str(a) == self._always[key]), None)
-            why = "as you asked this game"
-        if action is None and len(legal) == 1 and self.auto_single:
-            only = legal[0]
-            if not self._try(self.words.is_done, view, only) and not self._try(self.words.reveals, view, only):
-                action, why = only, "the only choice"
+        action, why = self.alone_answer(view, legal)
         if action is None:
             return False
         self._auto_ply = ply
@@ -498,6 +505,23 @@ leaving and resuming later loses nothing, the log included.
         self._answering = True  # busy until the answer is in: no key may slip in between
         self.call_later(self._answer, action, ply)
         return True
+
+    def alone_answer(self, view: S, legal: list[A]) -> tuple[A | C | None, str]:
+        """The answer to give without asking, and why in a few words ((None, "") to ask).
+
+        One legal answer (unless Settings turn this off, it is the done action, or it
+        reveals something), or a repeated question answered with "!" earlier. A game
+        adds its own (Crown: a bait that fits one card)."""
+        key = self._try_key(view)
+        if key is not None and key in self._always:
+            action = next((a for a in legal if str(a) == self._always[key]), None)
+            if action is not None:
+                return action, "as you asked this game"
+        if len(legal) == 1 and self.auto_single:
+            only = legal[0]
+            if not self._try(self.words.is_done, view, only) and not self._try(self.words.reveals, view, only):
+                return only, "the only choice"
+        return None, ""
 
     def _answer(self, action: A | C, ply: int) -> None:
         self._answering = False
@@ -519,26 +543,22 @@ leaving and resuming later loses nothing, the log included.
 
     def fit_side(self, rows: int) -> None:
         """Below 120 columns the choices and the short log share a strip under the board:
-        it grows with a long list (up to half the screen) so more choices show."""
-        side = self.query_one("#side")
-        if self.size.width >= 120 or not self.is_mounted:
-            want = None
-        else:
-            height = self.size.height
-            base = max(9, height // 3)
-            # The board keeps at least half of what is left under the status lines.
-            # Two heights only (short list / long list), so most choices cost no relayout.
-            tall = rows + 3 > base or self.hints.active  # a long list, or a hint beside it
-            want = max(base, (height - 4) // 2) if tall else base
+        it grows with a long list (up to half the screen) so more choices show (order.py)."""
+        want = side_height(self.size, rows, self.panel_open()) if self.is_mounted else None
         if want != self._side_height:  # a new height costs a relayout: only when it changes
             self._side_height = want
-            side.styles.height = want
+            self.query_one("#side").styles.height = want
+
+    def panel_open(self) -> bool:
+        """A panel (a hint, a look-up; a Learn table's lesson) shares the strip with the choices."""
+        return self.hints.active or self.look.active
 
     def on_resize(self, event: events.Resize) -> None:
         if self.is_mounted:
             self.fit_side(self.query_one("#decision", ChoiceList).shown_count)
             if self._drawable():
                 self._show_standings(self.current_view())
+                self.say("#status", self._status_said)  # broken again for the new width
 
     def _show_preview(self, view: S | None = None) -> None:
         decision = self.query_one("#decision", ChoiceList)
@@ -624,6 +644,8 @@ leaving and resuming later loses nothing, the log included.
             self.notify(f"{action!r} is not a move of this game", severity="error")
             return
         self.hints.drop()  # a move made while a hint thinks: the hint is for a position gone
+        if self._auto_ply != self.table.state.ply:  # (an answer the table gave keeps the marks in view)
+            self.last_move.acted(self.query_one("#board", BoardView))
         self._describe_view = self.seen_by(self.log_seat)
         try:
             self.table.submit(action)
@@ -647,6 +669,7 @@ leaving and resuming later loses nothing, the log included.
     # (the Stage the driver plays for)
     def before_step(self) -> None:
         self._describe_view = self.seen_by(self.log_seat)
+        self._step_at = time.monotonic()  # the bar under the list times the decision from here
 
     def pace(self) -> float:
         return self.cw.bot_delay
@@ -667,10 +690,24 @@ leaving and resuming later loses nothing, the log included.
             return
         who = seat_label(self.table.seats, seat)
         self.driver.waiting_on(seat)
+        self.last_move.others_start(self.query_one("#board", BoardView))
         self.say("#decision-title", f"{who} is thinking…")
         self.say("#status", self.status_line(self.current_view(), f"{self.table.game.title} — {who} is thinking…"))
         self.query_one("#decision", ChoiceList).set_items([])
+        self._show_watch()
         self._bot_line()
+
+    def _show_watch(self) -> None:
+        """Under the empty list while a bot (or a remote player) thinks: its moves so far this
+        turn and, for a search bot, a bar of the decision it is on (botwatch.py)."""
+        seat, _ = self.driver.thought_for()
+        if seat < 0 or self.my_turn() or not self._drawable():
+            return
+        who = seat_label(self.table.seats, seat)
+        level = self.table.seats[seat].bot if self.table.seats[seat].kind is SeatKind.BOT else None
+        text = watching(who, level, self.logbook.entries, time.monotonic() - self._step_at)
+        box = self.say("#decision-preview", text)
+        box.display = True
 
     def _tick_countdown(self) -> None:
         """Once a second at a LAN table with a clock: the title's countdown, and the hand-over key shown
@@ -768,6 +805,8 @@ leaving and resuming later loses nothing, the log included.
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("done", "dont_ask", "filter", "hint") and self.read_only:
             return False  # a watcher has no choices to make
+        if action == "look_move":
+            return self.look.active  # ↑ ↓ are the choice list's unless the cursor is out
         if action == "undo":
             return self.can_undo_here  # not shown at all at a LAN table
         if action == "take_back":
@@ -782,7 +821,17 @@ leaving and resuming later loses nothing, the log included.
     def can_undo_here(self) -> bool:
         return self.table.can_undo
 
+    def action_look(self) -> None:
+        """Put a cursor on the board and say what is under it (look.py)."""
+        self.look.toggle()
+
+    def action_look_move(self, delta: int) -> None:
+        self.look.move(delta)
+
     def action_pause(self) -> None:
+        if self.look.active:  # Esc puts the look-up cursor away
+            self.look.close()
+            return
         if self.hints.active:  # Esc stops a hint's thinking, or closes it
             self.hints.drop()
             return
@@ -846,7 +895,8 @@ leaving and resuming later loses nothing, the log included.
         elif self.pane == "log":
             self.query_one("#log-pane", LogPane).catch_up()
             self.query_one("#log-pane").focus()
-            self.query_one("#log-pane", LogPane).scroll_end(animate=False)
+            # At once, from the size it had when last shown: a scroll after the repaint would repaint it all again.
+            self.query_one("#log-pane", LogPane).scroll_end(animate=False, immediate=True)
         elif self.pane:
             self.update_pane(self.pane, self.current_view())
             self.query_one(f"#pane-{self.pane}").focus()
@@ -898,11 +948,19 @@ leaving and resuming later loses nothing, the log included.
         view = self.current_view()
         key = self._try_key(view)
         value = self.query_one("#decision", ChoiceList).highlighted_value
-        if key is None or value is None:
+        if key is None:
             self.notify("This question is not one that repeats.", timeout=3)
             return
+        if value is None:
+            self.notify("Highlight the answer to give every time (↑ ↓), then press ! again.", timeout=4)
+            return
+        why = self.guard.call("", self.words.not_always, view, value)
+        if why:
+            self.notify(why, timeout=5)
+            return
         self._always[key] = str(value)
-        self.log_entry("note", f"(from now on this game: {self.label_of(view, value)})")
+        said = self.guard.call(self.label_of(view, value), self.words.always_label, view, value, self.viewer)
+        self.log_entry("note", f"(from now on this game: {said})")
         self.choose(value)
 
     def action_filter(self) -> None:
