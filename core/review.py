@@ -152,6 +152,9 @@ class DecisionReview(msgspec.Struct, frozen=True, kw_only=True):
     win_before: float = 0.0
     win_after: float = 0.0
     """The same two as win chances (or, alone, the chance of the mode's goal)."""
+    pooled: float = 0.0
+    """The gap over the race's and the measure's worlds together: it only chooses which
+    decisions are confirmed (more worlds, so fewer costly ones missed)."""
 
 
 class SeatReview(msgspec.Struct, frozen=True, kw_only=True):
@@ -285,13 +288,17 @@ def review_decision(
     key = evaluate.fit_key(game.name, d.view)
     if pick == 0:
         v = cols[0].mean()
-        behind, err, before, after = 0.0, 0.0, v, v
+        behind, err, before, after, pooled = 0.0, 0.0, v, v, 0.0
     else:
         best, made = evaluate.compare(
             game, d.view, here.fork("measure"), pol, cands[pick], d.chosen, budget.measure, budget.max_plies, pause
         )
         behind, err = paired(best.points, made.points)
         before, after = best.mean(), made.mean()
+        # Only to choose which decisions to confirm: the race's worlds and the measure's
+        # together (the race's favour to its pick is alike at every decision).
+        n = min(cols[pick].n, cols[0].n)
+        pooled = paired(cols[pick].points[:n] + best.points, cols[0].points[:n] + made.points)[0]
     return DecisionReview(
         ply=d.ply,
         seat=d.seat,
@@ -311,6 +318,7 @@ def review_decision(
         value_after=round(after, 6),
         win_before=round(evaluate.win_chance(key, before), 6),
         win_after=round(evaluate.win_chance(key, after), 6),
+        pooled=round(pooled, 6),
     )
 
 
@@ -318,19 +326,39 @@ def _said(view: State[Any, Any], game: Game[Any, Any], text: str) -> str:
     return str(view.describe(game.parse_action(text)))
 
 
+def _kind(notation: str) -> str:
+    return notation.split(" ", 1)[0]
+
+
 def standing(reviewed: Sequence[DecisionReview]) -> list[DecisionReview]:
-    """One seat's decisions (in order) with a standing opportunity charged once (step 3)."""
+    """One seat's decisions (in order) with a standing opportunity charged once (step 3).
+
+    What the evaluator wanted instead is an *opportunity*: a kind of action other than
+    the one made (its notation's first word: ``lure``, whichever bait it swaps), which
+    stays open until the seat plays that kind; or, when it wanted another action of the
+    same kind (another space to place on), that very action at the seat's next decision.
+    An opportunity is charged where it first appeared; later decisions that only
+    repeat it are charged 0 and name that first decision.
+    """
     out: list[DecisionReview] = []
-    since = -1
-    prev: DecisionReview | None = None
+    kinds: dict[str, int] = {}
+    """Kinds of action the evaluator wanted and the seat has not played since: where charged."""
+    prev: tuple[str, int] | None = None
+    """The exact better action of the seat's previous decision, and where it was charged."""
     for r in reviewed:
-        if r.best != r.chosen and prev is not None and prev.best == r.best and prev.best != prev.chosen:
-            since = since if since >= 0 else prev.ply
-            out.append(msgspec.structs.replace(r, charged=0.0, standing=since))
-        else:
-            since = -1
+        kinds.pop(_kind(r.chosen), None)  # played that kind: the opportunity was taken
+        if r.best == r.chosen:
             out.append(r)
-        prev = r
+            prev = None
+            continue
+        if _kind(r.best) != _kind(r.chosen):
+            since = kinds.setdefault(_kind(r.best), r.ply)
+            now = None
+        else:
+            since = prev[1] if prev is not None and prev[0] == r.best else r.ply
+            now = (r.best, since)
+        prev = now
+        out.append(r if since == r.ply else msgspec.structs.replace(r, charged=0.0, standing=since))
     return out
 
 
@@ -371,7 +399,7 @@ def review_seat(
                 yield k, of, new
         costly = sorted(
             ((d, r) for (d, _), r in zip(mine, adjusted) if r.charged > 0),
-            key=lambda dr: (-dr[1].behind, dr[1].ply),
+            key=lambda dr: (-dr[1].pooled, dr[1].ply),
         )[: max(0, bud.confirm_top)]
         for d, r in costly:
             k += 1

@@ -150,19 +150,23 @@ def _dr(ply: int, chosen: str, best: str, behind: float) -> DecisionReview:
 
 
 def test_a_standing_opportunity_is_charged_once_at_the_first() -> None:
-    # A Lure held for three decisions in a row: the same better choice each time.
+    # A Lure held over several decisions: the evaluator wants one played each time (which
+    # bait it swaps may differ), the seat never plays it until ply 30.
     seq = [
-        _dr(3, "a", "a", 0.0),
-        _dr(7, "b", "lure", 4.0),
-        _dr(9, "c", "lure", 3.5),
-        _dr(12, "d", "lure", 4.2),
-        _dr(15, "e", "f", 2.0),
-        _dr(18, "g", "lure", 3.0),  # open again after a decision that wanted something else: charged
+        _dr(3, "place red", "place red", 0.0),
+        _dr(7, "remove red", "lure a", 4.0),
+        _dr(9, "end", "lure b", 3.5),
+        _dr(12, "place blue", "place port", 2.0),  # another opportunity meanwhile
+        _dr(14, "place green", "place port", 2.5),  # ... the same one, at the next decision
+        _dr(18, "end", "lure a", 3.0),  # still the Lure it held at ply 7
+        _dr(30, "lure c", "lure c", 0.0),  # played at last
+        _dr(33, "end", "lure d", 5.0),  # a new Lure: a new opportunity
+        _dr(36, "place blue", "place port", 1.0),  # not the decision right after ply 14: charged
     ]
     out = standing(seq)
-    assert [r.charged for r in out] == [0.0, 4.0, 0.0, 0.0, 2.0, 3.0]
-    assert [r.standing for r in out] == [-1, -1, 7, 7, -1, -1]
-    assert summarize("crown", 0, out).points_behind == pytest.approx(9.0)
+    assert [r.charged for r in out] == [0.0, 4.0, 0.0, 2.0, 0.0, 0.0, 0.0, 5.0, 1.0]
+    assert [r.standing for r in out] == [-1, -1, 7, -1, 12, 7, -1, -1, -1]
+    assert summarize("crown", 0, out).points_behind == pytest.approx(12.0)
 
 
 def test_several_seats_in_one_pass_match_one_seat_at_a_time() -> None:
