@@ -43,35 +43,12 @@ import msgspec
 from . import evaluate
 from .clock import START, Clock, advance
 from .errors import ColdwaterError
-from .evaluate import Column, EvalBudget, candidates, chooser, margin, paired
+from .evaluate import Column, EvalBudget, candidates, chooser, paired
 from .notation import Action
 from .record import GameRecord, initial_state, replay_iter
 from .rng import Rng
 from .search import Policy, SearchBot
 from .state import Game, State
-
-__all__ = [
-    "DEFAULT_BUDGET",
-    "ChoiceValue",
-    "Decision",
-    "DecisionReview",
-    "Hint",
-    "HintChoice",
-    "ReviewBudget",
-    "ReviewError",
-    "SeatReview",
-    "candidates",
-    "decisions",
-    "default_budget",
-    "hint",
-    "hint_budget",
-    "margin",
-    "rank_choices",
-    "review",
-    "review_seat",
-    "search_policy",
-    "summarize",
-]
 
 
 class ReviewError(ColdwaterError, ValueError):

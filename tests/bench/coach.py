@@ -38,7 +38,7 @@ within ``STABLE`` points.
 
 ``--hints N``: N of seat 1's decisions spread over a game are asked of the bots' worker
 (``Thinker.hint``, round trip included): **hint latency** (median, max) and the gentle
-word's share. ``--agree N``: at N positions of a hard-against-hard game, is the hard
+word's share. ``--agree N``: at N positions of a greedy game, is the hard
 bot's choice the hint's first or marked "about as good"? ``--solo``: a seat that always
 follows the hint's first choice against the hard bot, in each solo mode over the seeds:
 wins (Practice Pond: beats the silent player; base solo: The Leviathan or better;
@@ -63,7 +63,6 @@ from coldwater.core import evaluate, games, record
 from coldwater.core.review import (
     decisions,
     default_budget,
-    margin,
     review,
     review_decision,
     review_seat,
@@ -130,7 +129,7 @@ def one(title: str, seed: str, level: str, depth: int, advice: int, conts: int) 
                     s = st.clone()
                     s.apply(game.parse_action(text))
                     _continue(s, bots, f"cont/{seed}/{d.ply}/{m}")
-                    out.append(margin(s.scores().totals, 0))
+                    out.append(evaluate.margin(s.scores().totals, 0))
                 diffs.append(out[0] - out[1])
             gains.append(statistics.fmean(diffs))
     return {
@@ -336,11 +335,14 @@ async def _hints(titles: list[str], seeds: list[str], n: int) -> None:
 
 
 def agree(title: str, n: int) -> None:
-    """At `n` positions of a hard-against-hard game: is hard's choice the hint's first, or 'about as good'?"""
+    """At `n` positions of a greedy-against-greedy game: is the hard bot's choice the hint's
+    first, or marked "about as good"? (The positions come from a greedy game, where the
+    hard bot is asked only at the `n` chosen ones: a whole hard game takes minutes.)"""
     from coldwater.core.review import hint
 
     game = games.get(title)
-    bots = _bots(game, ["hard", "hard"])
+    hard = _bots(game, ["hard"])[0]
+    greedy = _bots(game, ["greedy", "greedy"])
     st = game.new(2, seed="agree/0")
     rng = Rng("agree/0").fork("bots")
     views = []
@@ -349,14 +351,14 @@ def agree(title: str, n: int) -> None:
             st.apply(st.sample_chance())
             continue
         view = st.view(cur)
-        a = bots[cur].choose(view, rng.fork(st.ply))
         if len(view.legal()) > 1:
-            views.append((view, a))
-        st.apply(a)
+            views.append((view, st.ply))
+        st.apply(greedy[cur].choose(view, rng.fork(st.ply)))
     picked = views[:: max(1, len(views) // max(1, n))][:n]
     first = close = 0
     took = []
-    for view, a in picked:
+    for view, ply in picked:
+        a = hard.choose(view, Rng("agree/hard").fork(ply))
         c0 = time.process_time()
         h = hint(game, view)
         took.append(time.process_time() - c0)
@@ -369,7 +371,8 @@ def agree(title: str, n: int) -> None:
     print(
         f"{title}: hard's choice is the hint's first at {first} of {len(picked)} positions, "
         f"'about as good' at {close} more: agrees at {first + close} of {len(picked)} "
-        f"(hint CPU median {statistics.median(took):.2f} s, max {took[-1]:.2f} s)"
+        f"(hint CPU median {statistics.median(took):.2f} s, max {took[-1]:.2f} s)",
+        flush=True,
     )
 
 
