@@ -38,23 +38,39 @@ from typing import Any
 
 import msgspec
 
+from .errors import ColdwaterError
 from .evaluate_fit import WIN_FIT
 from .notation import Action
 from .rng import Rng
-from .search import FastRng, Policy, argmax, draw_chance
+from .search import FastRng, Policy, SearchBot, argmax, draw_chance
 from .state import CHANCE, Game, Scores, State
 
 __all__ = [
+    "CONFIDENCE",
     "Column",
     "EvalBudget",
+    "ReviewError",
     "compare",
     "fit_key",
     "goal",
     "margin",
+    "own_choice",
     "playout",
+    "prior_first",
     "race",
+    "search_policy",
     "win_chance",
 ]
+
+
+class ReviewError(ColdwaterError, ValueError):
+    """A review that cannot be made (a seat out of range, a game without a search)."""
+
+
+CONFIDENCE = 1.0
+"""Paired standard errors by which an alternative must beat the greedy policy's first to
+be the evaluator's choice: the hard bot's own rule (``SearchBot.confidence``), so the
+review, the hints and the hard bot choose alike."""
 
 
 class EvalBudget(msgspec.Struct, frozen=True, kw_only=True):
@@ -84,8 +100,6 @@ class EvalBudget(msgspec.Struct, frozen=True, kw_only=True):
     def deeper(self, depth: int) -> EvalBudget:
         """`depth` times the worlds (``--depth``): a finer estimate, about `depth` times the time."""
         if depth < 1:
-            from .review import ReviewError  # (the review's own error: review.py imports this module)
-
             raise ReviewError("the depth is a whole number from 1 up")
         return msgspec.structs.replace(
             self,
@@ -249,8 +263,6 @@ def _world(
 def chooser(view: State[Any, Any]) -> int:
     me = view.current
     if me is None or me == CHANCE:
-        from .review import ReviewError  # (the review's own error: review.py imports this module)
-
         raise ReviewError("nobody is choosing at this position")
     return me
 
@@ -354,3 +366,30 @@ def position(
         col.wins.append(won)
         col.sheets.append(sc)
     return col
+
+
+def search_policy(game: Game[Any, Any]) -> Policy:
+    """The game's greedy policy, as its hard bot searches with it."""
+    bot = game.bot("hard")
+    if not isinstance(bot, SearchBot):
+        raise ReviewError(f"{game.title} has no search to review with")
+    return bot.policy
+
+
+def prior_first(view: State[Any, Any], policy: Policy, cands: Sequence[Action]) -> int:
+    """The index in `cands` of the greedy policy's first choice (the hard bot's default)."""
+    vals = policy.values(view, list(cands))
+    return max(range(len(cands)), key=lambda i: (vals[i], -i))
+
+
+def own_choice(cols: Sequence[Column], first: int, confidence: float = CONFIDENCE) -> int:
+    """The evaluator's choice among raced columns: `first` (the greedy policy's), unless
+    another beats it by more than `confidence` paired standard errors; then the best of those."""
+    best, best_gain = first, 0.0
+    for i, c in enumerate(cols):
+        if i == first:
+            continue
+        gain, err = paired(c.points, cols[first].points)
+        if gain > confidence * err and gain > best_gain:
+            best, best_gain = i, gain
+    return best

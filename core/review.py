@@ -42,26 +42,22 @@ import msgspec
 
 from . import evaluate
 from .clock import START, Clock, advance
-from .errors import ColdwaterError
-from .evaluate import Column, EvalBudget, candidates, chooser, paired
+from .evaluate import CONFIDENCE as CONFIDENCE
+from .evaluate import Column, EvalBudget, candidates, own_choice, paired, prior_first
+from .evaluate import ReviewError as ReviewError
+from .evaluate import search_policy as search_policy
+from .hints import Hint as Hint
+from .hints import HintChoice as HintChoice
+from .hints import hint as hint
+from .hints import hint_budget as hint_budget
 from .notation import Action
 from .record import GameRecord, initial_state, replay_iter
 from .rng import Rng
-from .search import Policy, SearchBot
+from .search import Policy
 from .state import Game, State
-
-
-class ReviewError(ColdwaterError, ValueError):
-    """A review that cannot be made (a seat out of range, a game without a search)."""
-
 
 ReviewBudget = EvalBudget
 """The review's and the hints' budget is the evaluator's (:class:`.evaluate.EvalBudget`)."""
-
-CONFIDENCE = 1.0
-"""Paired standard errors by which an alternative must beat the greedy policy's first to
-be the evaluator's choice: the hard bot's own rule (``SearchBot.confidence``), so the
-review, the hints and the hard bot choose alike."""
 
 DEFAULT_BUDGET: dict[str, ReviewBudget] = {
     # Worlds so that a whole 2-player seat reviews in tens of seconds of one core
@@ -164,14 +160,6 @@ class Decision(msgspec.Struct, frozen=True):
     seat: int = 0
 
 
-def search_policy(game: Game[Any, Any]) -> Policy:
-    """The game's greedy policy, as its hard bot searches with it."""
-    bot = game.bot("hard")
-    if not isinstance(bot, SearchBot):
-        raise ReviewError(f"{game.title} has no search to review with")
-    return bot.policy
-
-
 def decisions(record: GameRecord, game: Game[Any, Any], seat: int | Sequence[int]) -> Iterator[Decision]:
     """Each real decision of `seat` (or of each of several seats) in one verified replay of
     `record`, as that seat saw it.
@@ -192,25 +180,6 @@ def decisions(record: GameRecord, game: Game[Any, Any], seat: int | Sequence[int
             yield Decision(i - 1, clock, view, game.parse_action(entry.action), entry.seat)
         clock = entry.clock if entry.clock is not None else advance(clock, after)
         state = after.clone()
-
-
-def _prior_first(view: State[Any, Any], policy: Policy, cands: Sequence[Action]) -> int:
-    """The index in `cands` of the greedy policy's first choice (the hard bot's default)."""
-    vals = policy.values(view, list(cands))
-    return max(range(len(cands)), key=lambda i: (vals[i], -i))
-
-
-def own_choice(cols: Sequence[Column], first: int, confidence: float = CONFIDENCE) -> int:
-    """The evaluator's choice among raced columns: `first` (the greedy policy's), unless
-    another beats it by more than `confidence` paired standard errors; then the best of those."""
-    best, best_gain = first, 0.0
-    for i, c in enumerate(cols):
-        if i == first:
-            continue
-        gain, err = paired(c.points, cols[first].points)
-        if gain > confidence * err and gain > best_gain:
-            best, best_gain = i, gain
-    return best
 
 
 def rank_choices(
@@ -261,7 +230,7 @@ def review_decision(
     cands = candidates(d.view, pol, budget.width, d.chosen)
     cols, _ = evaluate.race(game, d.view, here.fork("race"), budget, pol, cands, keep=0, pause=pause)
     choices = _values(game, d.view, cols)
-    pick = own_choice(cols, _prior_first(d.view, pol, cands))
+    pick = own_choice(cols, prior_first(d.view, pol, cands))
     key = evaluate.fit_key(game.name, d.view)
     if pick == 0:
         v = cols[0].mean()
@@ -354,20 +323,56 @@ def review_seat(
     standing opportunities with their charge: pass everything yielded to
     :func:`summarize` (per seat), which keeps the last word on each decision. Stop
     iterating to cancel. The Rng is the review's own (`seed`), never the game's seed.
+    The two steps are also :func:`review_decisions` and :func:`finish`, so a caller
+    can share the decisions out between processes (each decision's worlds are its own).
     """
     bud = budget if budget is not None else default_budget(game)
-    policy = search_policy(game)
     todo = list(decisions(record, game, seat))
-    rng = Rng(f"review/{seed}")
-    seats = sorted({d.seat for d in todo})
-    of = len(todo) + max(0, bud.confirm_top) * len(seats)
+    of = steps(todo, bud)
     done: list[tuple[Decision, DecisionReview]] = []
-    for k, d in enumerate(todo, start=1):
-        r = review_decision(game, d, rng, bud, policy, pause)
+    for k, (d, r) in enumerate(zip(todo, review_decisions(game, todo, budget=bud, seed=seed, pause=pause)), start=1):
         done.append((d, r))
         yield k, of, r
-    k = len(todo)
-    for s in seats:
+    yield from finish(game, done, budget=bud, seed=seed, pause=pause)
+
+
+def steps(todo: Sequence[Decision], budget: ReviewBudget) -> int:
+    """The progress count of a review of `todo`: each decision, then each seat's confirmations."""
+    return len(todo) + max(0, budget.confirm_top) * len({d.seat for d in todo})
+
+
+def review_decisions(
+    game: Game[Any, Any],
+    todo: Sequence[Decision],
+    *,
+    budget: ReviewBudget,
+    seed: int | str = 0,
+    pause: Callable[[], None] | None = None,
+) -> Iterator[DecisionReview]:
+    """Each decision of `todo` judged (steps 1-2), in order: any share of a review's decisions."""
+    policy = search_policy(game)
+    rng = Rng(f"review/{seed}")
+    for d in todo:
+        yield review_decision(game, d, rng, budget, policy, pause)
+
+
+def finish(
+    game: Game[Any, Any],
+    done: Sequence[tuple[Decision, DecisionReview]],
+    *,
+    budget: ReviewBudget,
+    seed: int | str = 0,
+    pause: Callable[[], None] | None = None,
+) -> Iterator[tuple[int, int, DecisionReview]]:
+    """Steps 3 and 5 on every decision judged (in order of ply): the standing opportunities,
+    then the costliest of each seat confirmed; yields (done, of, review) going on from the
+    decisions' count."""
+    policy = search_policy(game)
+    rng = Rng(f"review/{seed}")
+    done = sorted(done, key=lambda dr: dr[0].ply)
+    of = steps([d for d, _ in done], budget)
+    k = len(done)
+    for s in sorted({d.seat for d, _ in done}):
         mine = [(d, r) for d, r in done if d.seat == s]
         adjusted = standing([r for _, r in mine])
         last = adjusted[-1]
@@ -377,13 +382,13 @@ def review_seat(
         costly = sorted(
             ((d, r) for (d, _), r in zip(mine, adjusted) if r.charged > 0),
             key=lambda dr: (-dr[1].pooled, dr[1].ply),
-        )[: max(0, bud.confirm_top)]
+        )[: max(0, budget.confirm_top)]
         for d, r in costly:
             k += 1
-            last = confirm(game, d, r, rng, bud, policy, pause)
+            last = confirm(game, d, r, rng, budget, policy, pause)
             yield k, of, last
-        if len(costly) < bud.confirm_top:  # fewer to confirm than planned: the bar jumps
-            k += bud.confirm_top - len(costly)
+        if len(costly) < budget.confirm_top:  # fewer to confirm than planned: the bar jumps
+            k += budget.confirm_top - len(costly)
             yield k, of, last
 
 
@@ -448,146 +453,3 @@ def review(
     """The whole review of one seat (see :func:`review_seat` to follow progress)."""
     done = [r for _, _, r in review_seat(record, game, seat, budget=budget, seed=seed)]
     return summarize(game.name, seat, done, worst)
-
-
-# ---- hints at the table (issue 31 item 2) -----------------------------------------
-HINT_SHOWN = 3
-"""Choices a hint shows: the best and the two after it."""
-
-DEFAULT_HINT_BUDGET: dict[str, ReviewBudget] = {
-    # A hint answers while a person waits (aim: median 0.5 s, at most 1.5 s, on a
-    # quiet 2-core machine; tests/bench/coach.py --hints): the race gives close calls
-    # up to `worlds` and stops at `min_worlds` where the choice is clear.
-    "crown": ReviewBudget(worlds=24, min_worlds=8, width=4),
-    "fisheries": ReviewBudget(worlds=12, min_worlds=4, batch=2, width=4),
-    "aquatica": ReviewBudget(worlds=24, min_worlds=8, width=4),
-}
-
-CLOSE = 2.0
-"""Paired standard errors within which a choice is "about as good" as the hint's first."""
-
-
-def hint_budget(game: Game[Any, Any]) -> ReviewBudget:
-    return DEFAULT_HINT_BUDGET.get(game.name, ReviewBudget(worlds=24, width=4))
-
-
-class HintChoice(msgspec.Struct, frozen=True):
-    action: str
-    """Notation; the table words it with the game's own labels."""
-    value: float
-    """Expected final worth in points (own total minus the best rival row; alone, the mode's goal)."""
-    behind: float
-    """Expected points below the hint's first choice (paired difference; 0 for the first)."""
-    error: float
-    """Standard error of `behind` (0 for the first, or with a single world)."""
-    own: tuple[float, ...]
-    """The seat's expected final points in each of :attr:`Hint.categories`."""
-    rival: float
-    """The best rival row's expected final total (0 in a game with one row)."""
-    win: float = 0.0
-    """Chance of winning (alone: of the mode's goal) after this choice, by the fitted curve."""
-    close: bool = False
-    """Within the evaluator's noise of the first (`behind` at most :data:`CLOSE` errors):
-    "about as good". The first is close too when any other shown choice is."""
-    worlds: int = 0
-    """Worlds this choice was played out in (the race drops clearly worse ones early)."""
-
-
-class Hint(msgspec.Struct, frozen=True, kw_only=True):
-    """The best few choices at one position, from the choosing seat's view."""
-
-    game: str
-    seat: int
-    ply: int
-    digest: str
-    """``view.digest()`` of the position: a table shows a hint only at that position."""
-    categories: tuple[str, ...]
-    """The score sheet's categories, as the engine names them."""
-    rival: str
-    """The rival row's label when there is one (``Silent player``, ``Seat 2``); "" for
-    none, "the leader" when the best rival row differs between playouts."""
-    worlds: int
-    """The most worlds a choice was played out in."""
-    choices: tuple[HintChoice, ...]
-    """The evaluator's choice first (as the hard bot chooses), then by expected worth;
-    at most :data:`HINT_SHOWN` (and the included choice)."""
-    clear: bool = True
-    """The first is clearly the best (no other shown choice is "about as good"); when
-    False the table should not call it "best"."""
-
-
-def hint(
-    game: Game[Any, Any],
-    view: State[Any, Any],
-    *,
-    budget: ReviewBudget | None = None,
-    seed: int | str = 0,
-    pause: Callable[[], None] | None = None,
-    shown: int = HINT_SHOWN,
-    include: Action | None = None,
-) -> Hint:
-    """The evaluator's best choices at `view` (:mod:`.evaluate`, as the review judges).
-
-    The candidates race in determinized worlds of the view with common random
-    numbers; the first listed is the evaluator's own choice (the greedy policy's
-    first unless another beats it clearly: the hard bot's rule), then the rest by
-    expected worth; each says whether it is within noise of the first. The Rng is
-    keyed by the position's digest and `seed`: the same position gives the same
-    hint. Each choice carries the seat's expected points per score category and the
-    best rival's expected total, so the table can say in the game's words what it
-    gains. `include` (a choice just made, for Learn to play's gentle word) is
-    evaluated too and always listed, wherever it ranks.
-    """
-    me = chooser(view)
-    bud = budget if budget is not None else hint_budget(game)
-    pol = search_policy(game)
-    cands = candidates(view, pol, bud.width, include)
-    digest = view.digest()
-    cols, _ = evaluate.race(
-        game, view, Rng(f"hint/{seed}/{digest}"), bud, pol, cands, keep=0 if include is not None else None, pause=pause
-    )
-    top = own_choice(cols, _prior_first(view, pol, cands))
-    rest = sorted((i for i in range(len(cols)) if i != top), key=lambda i: (-cols[i].mean(), i))
-    order = [top, *rest][: max(1, shown)]
-    if include is not None and 0 not in order:  # (the included choice is candidate 0)
-        order.append(0)
-    best = cols[top]
-    first = best.sheets[0]
-    rivals = {_rival_row(sc.totals, me) for c in cols for sc in c.sheets}
-    rival = "" if len(first.totals) < 2 else (first.labels[rivals.pop()] if len(rivals) == 1 else "the leader")
-    key = evaluate.fit_key(game.name, view)
-    gaps = {i: paired(best.points, cols[i].points) if i != top else (0.0, 0.0) for i in order}
-    near = {i for i in order if i != top and gaps[i][0] <= CLOSE * gaps[i][1]}
-    out = []
-    for i in order:
-        c = cols[i]
-        behind, err = gaps[i]
-        own = tuple(sum(sc.rows[me][k] for sc in c.sheets) / c.n for k in range(len(first.categories)))
-        rival_total = sum(_rival_total(sc.totals, me) for sc in c.sheets) / c.n
-        close = i in near or (i == top and bool(near))
-        out.append(
-            HintChoice(
-                str(c.action), c.mean(), behind, err, own, rival_total, evaluate.win_chance(key, c.mean()), close, c.n
-            )
-        )
-    return Hint(
-        game=game.name,
-        seat=me,
-        ply=view.ply,
-        digest=digest,
-        categories=first.categories,
-        rival=rival,
-        worlds=max(c.n for c in cols),
-        choices=tuple(out),
-        clear=not near,
-    )
-
-
-def _rival_row(totals: Sequence[float], seat: int) -> int:
-    others = [j for j in range(len(totals)) if j != seat]
-    return max(others, key=lambda j: (totals[j], -j)) if others else seat
-
-
-def _rival_total(totals: Sequence[float], seat: int) -> float:
-    j = _rival_row(totals, seat)
-    return float(totals[j]) if j != seat else 0.0
