@@ -37,9 +37,12 @@ async def until(cond: Any, within: float = 120.0) -> None:
     raise AssertionError("waited too long")
 
 
-async def test_the_worker_reviews_as_the_core_does() -> None:
+@pytest.mark.parametrize("entries", [40, 110])
+async def test_the_worker_reviews_as_the_core_does(entries: int) -> None:
+    # 40 entries: a few decisions, the worker alone; 110: enough that a helper process
+    # judges every other decision (net/play/thinkshare.py) on a machine with two cores.
     game = games.get("crown")
-    rec = game_record("crown", 40)
+    rec = game_record("crown", entries)
     seen: list[tuple[int, int]] = []
     thinker = Thinker()
     try:
@@ -51,7 +54,8 @@ async def test_the_worker_reviews_as_the_core_does() -> None:
     assert got == want
     # Each decision, then the costliest confirmed: the count only rises, and ends at 100%.
     assert seen and seen[-1][0] == seen[-1][1] >= want.decisions
-    assert [d for d, _ in seen][: want.decisions] == list(range(1, want.decisions + 1))
+    # (Two at a time where a helper shares the decisions.)
+    assert want.decisions in [d for d, _ in seen] and seen[0][0] in (1, 2)
     assert [d for d, _ in seen] == sorted(d for d, _ in seen)
 
 
