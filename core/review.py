@@ -1,29 +1,35 @@
 """The coach's engine: what each decision of a finished game cost, from the seat's own view.
 
-For every *real* decision of one seat (more than one legal choice) the review asks
-:func:`rank_choices` -- the one "evaluate the top choices from one seat's view"
-function, which hints (:func:`hint`) use too -- for the expected final margin of the choice made
-and of the greedy policy's best few alternatives:
+Every judgement comes from the one evaluator (:mod:`.evaluate`: determinized worlds of
+the seat's view, common random numbers, adaptive worlds, the mode's own goal, a win
+chance); this module says what a review and a hint do with it.
 
-- **Only the view.** The position is ``state.view(seat)`` at that moment; each world
-  is ``game.determinize(view, rng)``, so hidden values the record holds (another
-  seat's fish weights, hands, deck order) are drawn, never read.
-  ``tests/test_review.py`` poisons them and checks the output is unchanged.
-- **Common random numbers.** Every candidate is played in the *same* worlds with
-  the same playout seed, and chance inside a playout is keyed by the ply, so the
-  difference between two candidates is the choice, not the luck. Loss is measured
-  on the paired differences.
-- **To the end, in points.** Each playout is the greedy policy for every seat to
-  the end of the game; its worth is the seat's total minus the best rival row (a
-  solo game with one row: the seat's own total), in the game's own points.
-- **Only clear losses.** An alternative counts as better only when it beats the
-  choice made by more than ``confidence`` standard errors of the paired difference:
-  the best of a few noisy means is always a little above the rest, and without
-  this every good move would show a small "loss" made of noise.
+For every *real* decision of a seat (more than one legal choice):
 
-Pure: no I/O, no clock; the budget is a number of worlds, so a seed and a budget
-give the same review on every machine. Progress comes from iterating
-:func:`review_seat`, one decision at a time, so a caller can show it and stop.
+1. **The evaluator's own choice.** The choice made and the greedy policy's best few
+   others race (:func:`.evaluate.race`); the evaluator chooses as the hard bot does:
+   the greedy policy's first, unless another beats it by ``confidence`` paired
+   standard errors (then the best of those). If that is the choice made, the seat is
+   0 points behind, exactly.
+2. **Measured on fresh worlds.** Otherwise the evaluator's choice and the choice made
+   are played out in ``measure`` new worlds (independent of the race, so the
+   selection's luck does not inflate the gap: no winner's curse). The decision's
+   ``behind`` is that paired mean with its standard error, signed: noise pulls it
+   both ways and the sum stays unbiased.
+3. **A standing opportunity is charged once.** When the evaluator's choice at a seat's
+   decision is the same one it already wanted at the seat's previous decision (a Lure
+   still held), the later decision is not charged again (``charged`` 0, ``standing``
+   names the first).
+4. **The headline** (:attr:`SeatReview.points_behind`) is the sum of what is charged,
+   with no threshold, and its standard error (decisions use independent worlds).
+5. **The costliest list is confirmed.** The ``confirm_top`` decisions that measured
+   costliest are played out again in ``confirm`` fresh worlds; the list is ordered by,
+   and shows, those confirmed figures (with their error).
+
+Each decision also carries its value before (the evaluator's choice) and after (the
+choice made), in points and as a win chance. Pure: no I/O, no clock; the budget is a
+number of worlds, so a seed and a budget give the same review on every machine.
+Progress comes from iterating :func:`review_seat`, so a caller can show it and stop.
 """
 
 from __future__ import annotations
@@ -34,44 +40,32 @@ from typing import Any
 
 import msgspec
 
+from . import evaluate
 from .clock import START, Clock, advance
-from .errors import ColdwaterError
+from .evaluate import CONFIDENCE as CONFIDENCE
+from .evaluate import Column, EvalBudget, candidates, own_choice, paired, prior_first
+from .evaluate import ReviewError as ReviewError
+from .evaluate import search_policy as search_policy
+from .hints import Hint as Hint
+from .hints import HintChoice as HintChoice
+from .hints import hint as hint
+from .hints import hint_budget as hint_budget
 from .notation import Action
 from .record import GameRecord, initial_state, replay_iter
 from .rng import Rng
-from .search import FastRng, Policy, SearchBot, argmax, draw_chance
-from .state import CHANCE, Game, Scores, State
+from .search import Policy
+from .state import Game, State
 
-
-class ReviewError(ColdwaterError, ValueError):
-    """A review that cannot be made (a seat out of range, a game without a search)."""
-
-
-class ReviewBudget(msgspec.Struct, frozen=True, kw_only=True):
-    worlds: int = 16
-    """Determinized worlds per decision; every candidate is played out in each."""
-    width: int = 4
-    """The greedy policy's best few alternatives evaluated beside the choice made."""
-    confidence: float = 2.0
-    """Standard errors of the paired difference an alternative must win by to count: at
-    one, about one decision in three of a greedy seat showed a "loss" made of noise
-    (one Crown game: greedy 0.89 points a decision, random 1.21; at two, 0.21 and 0.77)."""
-    max_plies: int = 100_000
-    """A playout that has not ended by then is scored where it stands (a safety net)."""
-
-    def deeper(self, depth: int) -> ReviewBudget:
-        """`depth` times the worlds (``--depth``): a finer estimate, `depth` times the time."""
-        if depth < 1:
-            raise ReviewError("the depth is a whole number from 1 up")
-        return msgspec.structs.replace(self, worlds=self.worlds * depth)
-
+ReviewBudget = EvalBudget
+"""The review's and the hints' budget is the evaluator's (:class:`.evaluate.EvalBudget`)."""
 
 DEFAULT_BUDGET: dict[str, ReviewBudget] = {
-    # Worlds per decision so that a whole 2-player game reviews within a minute on
-    # one core of a 2-core machine (tests/bench/coach.py measures it, docs/benchmarks.md).
-    "crown": ReviewBudget(worlds=24),
-    "fisheries": ReviewBudget(worlds=8),
-    "aquatica": ReviewBudget(worlds=24),
+    # Worlds so that a whole 2-player seat reviews in tens of seconds of one core
+    # (tests/bench/coach.py measures it, docs/benchmarks.md); Fisheries' differences vary
+    # least (little is random there), Crown's most (a playout's margin varies by ~8 points).
+    "crown": ReviewBudget(worlds=16, min_worlds=8, measure=16, confirm=48),
+    "fisheries": ReviewBudget(worlds=8, min_worlds=4, batch=2, measure=8, confirm=16),
+    "aquatica": ReviewBudget(worlds=16, min_worlds=8, measure=16, confirm=48),
 }
 
 
@@ -83,28 +77,57 @@ class ChoiceValue(msgspec.Struct, frozen=True):
     action: str
     """Notation (``cast red y``); the screens word it with the game's own labels."""
     value: float
-    """Expected final margin in points (own total minus the best rival row)."""
+    """Expected final worth in points (own total minus the best rival row; a solo mode's goal)."""
     gain: float
     """Mean paired difference from the first choice of the list it is in."""
     error: float
     """Standard error of `gain` (0 for the first, or with a single world)."""
+    worlds: int = 0
+    """Worlds it was played out in (a candidate dropped from the race has fewer)."""
+    win: float = 0.0
+    """Win chance of `value` (the fitted curve, :func:`.evaluate.win_chance`)."""
 
 
 class DecisionReview(msgspec.Struct, frozen=True, kw_only=True):
     ply: int
     """Entries played before the decision: the replay opens at this position."""
+    seat: int = 0
+    """The seat that decided (0-based)."""
     round: int
     turn: int
     chosen: str
     best: str
-    """The choice made, unless an alternative beat it clearly (then that one)."""
+    """The evaluator's own choice (the choice made when it agrees)."""
     chosen_text: str
     best_text: str
     """Both in the engine's words (``State.describe``), for people reading the CLI."""
     loss: float
-    """Expected points the choice made gave up against `best` (0 when none was clearly better)."""
+    """Points the choice made gave up against `best`, never below 0: the confirmed figure
+    for a decision on the costliest list, else `behind` (0 where it is negative)."""
     choices: tuple[ChoiceValue, ...]
-    """Every candidate evaluated, the choice made first, `gain` measured from it."""
+    """Every candidate raced, the choice made first, `gain` measured from it."""
+    behind: float = 0.0
+    """Points behind the evaluator's choice, measured on fresh worlds (signed; 0 exactly
+    where the evaluator chose the same)."""
+    behind_se: float = 0.0
+    charged: float = 0.0
+    """What the headline counts: `behind`, or 0 for a standing opportunity charged before."""
+    standing: int = -1
+    """Ply of the seat's earlier decision where the same better choice was charged (-1: none)."""
+    loss_se: float = 0.0
+    """Standard error of `loss`."""
+    confirmed: bool = False
+    """`loss` was confirmed on fresh worlds (the costliest list shows only these)."""
+    value_before: float = 0.0
+    """Expected final worth with the evaluator's choice, in points."""
+    value_after: float = 0.0
+    """Expected final worth with the choice made, in points."""
+    win_before: float = 0.0
+    win_after: float = 0.0
+    """The same two as win chances (or, alone, the chance of the mode's goal)."""
+    pooled: float = 0.0
+    """The gap over the race's and the measure's worlds together: it only chooses which
+    decisions are confirmed (more worlds, so fewer costly ones missed)."""
 
 
 class SeatReview(msgspec.Struct, frozen=True, kw_only=True):
@@ -113,11 +136,17 @@ class SeatReview(msgspec.Struct, frozen=True, kw_only=True):
     """0-based (screens and JSON show it 1-based)."""
     decisions: int
     total_loss: float
+    """Equal to `points_behind` (kept for readers of the older JSON)."""
     mean_loss: float
+    """`points_behind` per decision."""
     worst: tuple[DecisionReview, ...]
-    """The costliest decisions with a loss, costliest first."""
+    """The costliest decisions, confirmed on fresh worlds, costliest first."""
     reviewed: tuple[DecisionReview, ...]
     """Every real decision, in order."""
+    points_behind: float = 0.0
+    """Points behind the evaluator's own choices, summed over the decisions, no threshold."""
+    points_behind_se: float = 0.0
+    """Its standard error."""
 
 
 class Decision(msgspec.Struct, frozen=True):
@@ -128,67 +157,29 @@ class Decision(msgspec.Struct, frozen=True):
     view: Any
     """``State.view(seat)`` before the choice (a State; Any because msgspec cannot type it)."""
     chosen: Action
+    seat: int = 0
 
 
-def search_policy(game: Game[Any, Any]) -> Policy:
-    """The game's greedy policy, as its hard bot searches with it."""
-    bot = game.bot("hard")
-    if not isinstance(bot, SearchBot):
-        raise ReviewError(f"{game.title} has no search to review with")
-    return bot.policy
-
-
-def decisions(record: GameRecord, game: Game[Any, Any], seat: int) -> Iterator[Decision]:
-    """Each real decision of `seat` in a verified replay of `record`, as that seat saw it.
+def decisions(record: GameRecord, game: Game[Any, Any], seat: int | Sequence[int]) -> Iterator[Decision]:
+    """Each real decision of `seat` (or of each of several seats) in one verified replay of
+    `record`, as that seat saw it.
 
     The full position is used only to take the seat's view and is dropped at once.
     Round and turn are the record's clock of the position (counted afresh if the
     record predates clocks).
     """
-    if not 0 <= seat < record.players:
-        raise ReviewError(f"seat {seat + 1} is not in this game (it has {record.players} seat(s))")
+    seats = {seat} if isinstance(seat, int) else set(seat)
+    for s in sorted(seats):
+        if not 0 <= s < record.players:
+            raise ReviewError(f"seat {s + 1} is not in this game (it has {record.players} seat(s))")
     _, state = initial_state(record, game)
     clock = START
     for i, entry, after in replay_iter(record, game):
-        if entry.seat == seat and len(state.legal()) > 1:
-            view = state.view(seat)
-            yield Decision(i - 1, clock, view, game.parse_action(entry.action))
+        if entry.seat in seats and len(state.legal()) > 1:
+            view = state.view(entry.seat)
+            yield Decision(i - 1, clock, view, game.parse_action(entry.action), entry.seat)
         clock = entry.clock if entry.clock is not None else advance(clock, after)
         state = after.clone()
-
-
-def margin(totals: Sequence[float], seat: int) -> float:
-    """The seat's total minus the best rival row; with one row, its own total."""
-    others = [t for j, t in enumerate(totals) if j != seat]
-    return float(totals[seat] - max(others)) if others else float(totals[seat])
-
-
-def _playout(st: State[Any, Any], policy: Policy, rng: FastRng, max_plies: int) -> None:
-    """The greedy policy for every seat to the end; chance keyed by the ply."""
-    limit = st.ply + max_plies
-    while st.ply < limit:
-        cur = st.current
-        if cur is None:
-            return
-        if cur == CHANCE:
-            st.apply_legal(draw_chance(st, rng))
-            continue
-        legal = st.legal()
-        st.apply_legal(legal[0] if len(legal) == 1 else argmax(legal, policy.values(st, legal), rng))
-
-
-def candidates(view: State[Any, Any], policy: Policy, width: int, include: Action | None = None) -> list[Action]:
-    """`include` (if given) first, then the greedy policy's best `width` others."""
-    legal: list[Action] = view.legal()
-    vals = policy.values(view, legal)
-    order = sorted(range(len(legal)), key=lambda i: (-vals[i], i))
-    out = [include] if include is not None else []
-    for i in order:
-        if len(out) >= width + (include is not None):
-            break
-        if legal[i] != include:
-            out.append(legal[i])
-    return out
 
 
 def rank_choices(
@@ -201,181 +192,27 @@ def rank_choices(
     include: Action | None = None,
     pause: Callable[[], None] | None = None,
 ) -> list[ChoiceValue]:
-    """The top choices at `view` (its seat to act) with their expected final margins.
+    """The top choices at `view` (its seat to act) with their expected final worth.
 
     `include` is evaluated whatever the policy thinks of it and comes first; `gain`
-    and `error` of every entry are its paired difference from the first entry.
-    Reads nothing but `view`: each world is ``game.determinize(view, ...)``.
+    and `error` of every entry are its paired difference from the first entry (over
+    the worlds both were played in). Reads nothing but `view`.
     `pause` is called before each world (a worker holds or cancels there, as
     ``SearchBot.pause``); it never changes the result.
     """
-    me = _chooser(view)
     pol = policy if policy is not None else search_policy(game)
     cands = candidates(view, pol, budget.width, include)
-    sheets = _play_out(game, view, rng, budget, pol, cands, pause)
-    results = [[margin(s.totals, me) for s in column] for column in sheets]
-    return [ChoiceValue(str(a), _mean(res), *_paired(res, results[0])) for a, res in zip(cands, results)]
+    cols, _ = evaluate.race(game, view, rng, budget, pol, cands, keep=0 if include is not None else None, pause=pause)
+    return _values(game, view, cols)
 
 
-def _chooser(view: State[Any, Any]) -> int:
-    me = view.current
-    if me is None or me == CHANCE:
-        raise ReviewError("nobody is choosing at this position")
-    return me
-
-
-def _play_out(
-    game: Game[Any, Any],
-    view: State[Any, Any],
-    rng: Rng,
-    budget: ReviewBudget,
-    pol: Policy,
-    cands: Sequence[Action],
-    pause: Callable[[], None] | None,
-) -> list[list[Scores]]:
-    """Each candidate's final score sheets, one per world: the same worlds and playout
-    seeds for every candidate (common random numbers)."""
-    sheets: list[list[Scores]] = [[] for _ in cands]
-    for j in range(max(1, budget.worlds)):
-        if pause is not None:
-            pause()
-        it = rng.fork(j)
-        world = game.determinize(view, it.fork("world"))
-        seed = it.fork("playout")
-        for i, a in enumerate(cands):
-            st = world.clone() if i < len(cands) - 1 else world
-            st.apply(a)  # checked: a choice from the view must be legal in every world
-            _playout(st, pol, FastRng(seed), budget.max_plies)
-            sheets[i].append(st.scores())
-    return sheets
-
-
-def _mean(xs: Sequence[float]) -> float:
-    return sum(xs) / len(xs)
-
-
-def _paired(res: Sequence[float], base: Sequence[float]) -> tuple[float, float]:
-    """Mean and standard error of the paired differences ``res - base``."""
-    diffs = [x - y for x, y in zip(res, base)]
-    n = len(diffs)
-    gain = sum(diffs) / n
-    err = math.sqrt(sum((d - gain) ** 2 for d in diffs) / (n - 1) / n) if n > 1 else 0.0
-    return gain, err
-
-
-# ---- hints at the table (issue 31 item 2) -----------------------------------------
-HINT_SHOWN = 3
-"""Choices a hint shows: the best and the two after it."""
-
-DEFAULT_HINT_BUDGET: dict[str, ReviewBudget] = {
-    # Twice the review's worlds and one candidate more to choose the three shown from: a
-    # hint is one decision, and at the review's budget it took 0.2-0.6 s; twice that
-    # still answers within about a second (tests/bench/coach.py prints its latency).
-    "crown": ReviewBudget(worlds=48, width=5),
-    "fisheries": ReviewBudget(worlds=16, width=5),
-    "aquatica": ReviewBudget(worlds=48, width=5),
-}
-
-
-def hint_budget(game: Game[Any, Any]) -> ReviewBudget:
-    return DEFAULT_HINT_BUDGET.get(game.name, ReviewBudget(worlds=32, width=5))
-
-
-class HintChoice(msgspec.Struct, frozen=True):
-    action: str
-    """Notation; the table words it with the game's own labels."""
-    value: float
-    """Expected final margin in points (own total minus the best rival row)."""
-    behind: float
-    """Expected points below the hint's best choice (paired difference; 0 for the best)."""
-    error: float
-    """Standard error of `behind` (0 for the best, or with a single world)."""
-    own: tuple[float, ...]
-    """The seat's expected final points in each of :attr:`Hint.categories`."""
-    rival: float
-    """The best rival row's expected final total (0 in a game with one row)."""
-
-
-class Hint(msgspec.Struct, frozen=True, kw_only=True):
-    """The best few choices at one position, from the choosing seat's view."""
-
-    game: str
-    seat: int
-    ply: int
-    digest: str
-    """``view.digest()`` of the position: a table shows a hint only at that position."""
-    categories: tuple[str, ...]
-    """The score sheet's categories, as the engine names them."""
-    rival: str
-    """The rival row's label when there is one (``Silent player``, ``Seat 2``); "" for
-    none, "the leader" when the best rival row differs between playouts."""
-    worlds: int
-    choices: tuple[HintChoice, ...]
-    """Best first; at most :data:`HINT_SHOWN`."""
-
-
-def hint(
-    game: Game[Any, Any],
-    view: State[Any, Any],
-    *,
-    budget: ReviewBudget | None = None,
-    seed: int | str = 0,
-    pause: Callable[[], None] | None = None,
-    shown: int = HINT_SHOWN,
-    include: Action | None = None,
-) -> Hint:
-    """The hard bot's policy's best choices at `view`, ranked by playouts to the end.
-
-    The same evaluation as the review (:func:`rank_choices`: determinized worlds,
-    common random numbers), so a hint and a review of the same position agree. The
-    Rng is keyed by the position's digest and `seed`: the same position gives the
-    same hint. Besides the margins, each choice carries the seat's expected points
-    per score category and the best rival's expected total, so the table can say in
-    the game's words what it gains. `include` (a choice just made, for Learn to play's
-    gentle word) is evaluated too and always listed, wherever it ranks.
-    """
-    me = _chooser(view)
-    bud = budget if budget is not None else hint_budget(game)
-    pol = search_policy(game)
-    cands = candidates(view, pol, bud.width, include)
-    digest = view.digest()
-    sheets = _play_out(game, view, Rng(f"hint/{seed}/{digest}"), bud, pol, cands, pause)
-    margins = [[margin(s.totals, me) for s in column] for column in sheets]
-    ranked = sorted(range(len(cands)), key=lambda i: (-_mean(margins[i]), i))
-    order = ranked[: max(1, shown)]
-    if include is not None and 0 not in order:  # (the included choice is candidate 0)
-        order.append(0)
-    best = margins[order[0]]
-    first = sheets[order[0]][0]
-    rivals = {_rival_row(s.totals, me) for column in sheets for s in column}
-    rival = "" if len(first.totals) < 2 else (first.labels[rivals.pop()] if len(rivals) == 1 else "the leader")
+def _values(game: Game[Any, Any], view: State[Any, Any], cols: Sequence[Column]) -> list[ChoiceValue]:
+    key = evaluate.fit_key(game.name, view)
     out = []
-    for i in order:
-        behind, err = _paired(best, margins[i])
-        column = sheets[i]
-        own = tuple(_mean([s.rows[me][c] for s in column]) for c in range(len(first.categories)))
-        rival_total = _mean([_rival_total(s.totals, me) for s in column])
-        out.append(HintChoice(str(cands[i]), _mean(margins[i]), behind, err, own, rival_total))
-    return Hint(
-        game=game.name,
-        seat=me,
-        ply=view.ply,
-        digest=digest,
-        categories=first.categories,
-        rival=rival,
-        worlds=max(1, bud.worlds),
-        choices=tuple(out),
-    )
-
-
-def _rival_row(totals: Sequence[float], seat: int) -> int:
-    others = [j for j in range(len(totals)) if j != seat]
-    return max(others, key=lambda j: (totals[j], -j)) if others else seat
-
-
-def _rival_total(totals: Sequence[float], seat: int) -> float:
-    j = _rival_row(totals, seat)
-    return float(totals[j]) if j != seat else 0.0
+    for c in cols:
+        gain, err = paired(c.points, cols[0].points) if c is not cols[0] else (0.0, 0.0)
+        out.append(ChoiceValue(str(c.action), c.mean(), gain, err, c.n, evaluate.win_chance(key, c.mean())))
+    return out
 
 
 def review_decision(
@@ -386,22 +223,48 @@ def review_decision(
     policy: Policy | None = None,
     pause: Callable[[], None] | None = None,
 ) -> DecisionReview:
-    """What the choice made at `d` cost, against the clearly better alternatives."""
-    choices = rank_choices(game, d.view, rng.fork(d.ply), budget, policy=policy, include=d.chosen, pause=pause)
-    best, loss = choices[0], 0.0
-    for c in choices[1:]:
-        if c.gain > budget.confidence * c.error and c.gain > loss:
-            best, loss = c, c.gain
+    """What the choice made at `d` cost against the evaluator's own choice (steps 1-2 of the
+    module docstring); `rng` is the review's, forked here by the decision's ply."""
+    pol = policy if policy is not None else search_policy(game)
+    here = rng.fork(d.ply)
+    cands = candidates(d.view, pol, budget.width, d.chosen)
+    cols, _ = evaluate.race(game, d.view, here.fork("race"), budget, pol, cands, keep=0, pause=pause)
+    choices = _values(game, d.view, cols)
+    pick = own_choice(cols, prior_first(d.view, pol, cands))
+    key = evaluate.fit_key(game.name, d.view)
+    if pick == 0:
+        v = cols[0].mean()
+        behind, err, before, after, pooled = 0.0, 0.0, v, v, 0.0
+    else:
+        best, made = evaluate.compare(
+            game, d.view, here.fork("measure"), pol, cands[pick], d.chosen, budget.measure, budget.max_plies, pause
+        )
+        behind, err = paired(best.points, made.points)
+        before, after = best.mean(), made.mean()
+        # Only to choose which decisions to confirm: the race's worlds and the measure's
+        # together (the race's favour to its pick is alike at every decision).
+        n = min(cols[pick].n, cols[0].n)
+        pooled = paired(cols[pick].points[:n] + best.points, cols[0].points[:n] + made.points)[0]
     return DecisionReview(
         ply=d.ply,
+        seat=d.seat,
         round=d.clock.round,
         turn=d.clock.turn,
         chosen=choices[0].action,
-        best=best.action,
+        best=choices[pick].action,
         chosen_text=_said(d.view, game, choices[0].action),
-        best_text=_said(d.view, game, best.action),
-        loss=round(loss, 6),
+        best_text=_said(d.view, game, choices[pick].action),
+        loss=round(max(0.0, behind), 6),
+        loss_se=round(err, 6),
         choices=tuple(choices),
+        behind=round(behind, 6),
+        behind_se=round(err, 6),
+        charged=round(behind, 6),
+        value_before=round(before, 6),
+        value_after=round(after, 6),
+        win_before=round(evaluate.win_chance(key, before), 6),
+        win_after=round(evaluate.win_chance(key, after), 6),
+        pooled=round(pooled, 6),
     )
 
 
@@ -409,39 +272,172 @@ def _said(view: State[Any, Any], game: Game[Any, Any], text: str) -> str:
     return str(view.describe(game.parse_action(text)))
 
 
+def _kind(notation: str) -> str:
+    return notation.split(" ", 1)[0]
+
+
+def standing(reviewed: Sequence[DecisionReview]) -> list[DecisionReview]:
+    """One seat's decisions (in order) with a standing opportunity charged once (step 3).
+
+    What the evaluator wanted instead is an *opportunity*: a kind of action other than
+    the one made (its notation's first word: ``lure``, whichever bait it swaps), which
+    stays open until the seat plays that kind; or, when it wanted another action of the
+    same kind (another space to place on), that very action at the seat's next decision.
+    An opportunity is charged where it first appeared; later decisions that only
+    repeat it are charged 0 and name that first decision.
+    """
+    out: list[DecisionReview] = []
+    kinds: dict[str, int] = {}
+    """Kinds of action the evaluator wanted and the seat has not played since: where charged."""
+    prev: tuple[str, int] | None = None
+    """The exact better action of the seat's previous decision, and where it was charged."""
+    for r in reviewed:
+        kinds.pop(_kind(r.chosen), None)  # played that kind: the opportunity was taken
+        if r.best == r.chosen:
+            out.append(r)
+            prev = None
+            continue
+        if _kind(r.best) != _kind(r.chosen):
+            since = kinds.setdefault(_kind(r.best), r.ply)
+            now = None
+        else:
+            since = prev[1] if prev is not None and prev[0] == r.best else r.ply
+            now = (r.best, since)
+        prev = now
+        out.append(r if since == r.ply else msgspec.structs.replace(r, charged=0.0, standing=since))
+    return out
+
+
 def review_seat(
     record: GameRecord,
     game: Game[Any, Any],
-    seat: int,
+    seat: int | Sequence[int],
     *,
     budget: ReviewBudget | None = None,
     seed: int | str = 0,
     pause: Callable[[], None] | None = None,
 ) -> Iterator[tuple[int, int, DecisionReview]]:
-    """Review `seat`'s decisions one by one: yields (done, of, the decision's review).
+    """Review `seat`'s decisions (or several seats', in one pass): yields (done, of, review).
 
-    Iterate it to the end and pass the reviews to :func:`summarize`; stop iterating
-    to cancel. The Rng is the review's own (`seed`), never the game's seed.
+    First each decision in order, then the costliest ones again, confirmed, and the
+    standing opportunities with their charge: pass everything yielded to
+    :func:`summarize` (per seat), which keeps the last word on each decision. Stop
+    iterating to cancel. The Rng is the review's own (`seed`), never the game's seed.
+    The two steps are also :func:`review_decisions` and :func:`finish`, so a caller
+    can share the decisions out between processes (each decision's worlds are its own).
     """
     bud = budget if budget is not None else default_budget(game)
-    policy = search_policy(game)
     todo = list(decisions(record, game, seat))
+    of = steps(todo, bud)
+    done: list[tuple[Decision, DecisionReview]] = []
+    for k, (d, r) in enumerate(zip(todo, review_decisions(game, todo, budget=bud, seed=seed, pause=pause)), start=1):
+        done.append((d, r))
+        yield k, of, r
+    yield from finish(game, done, budget=bud, seed=seed, pause=pause)
+
+
+def steps(todo: Sequence[Decision], budget: ReviewBudget) -> int:
+    """The progress count of a review of `todo`: each decision, then each seat's confirmations."""
+    return len(todo) + max(0, budget.confirm_top) * len({d.seat for d in todo})
+
+
+def review_decisions(
+    game: Game[Any, Any],
+    todo: Sequence[Decision],
+    *,
+    budget: ReviewBudget,
+    seed: int | str = 0,
+    pause: Callable[[], None] | None = None,
+) -> Iterator[DecisionReview]:
+    """Each decision of `todo` judged (steps 1-2), in order: any share of a review's decisions."""
+    policy = search_policy(game)
     rng = Rng(f"review/{seed}")
-    for k, d in enumerate(todo, start=1):
-        yield k, len(todo), review_decision(game, d, rng, bud, policy, pause)
+    for d in todo:
+        yield review_decision(game, d, rng, budget, policy, pause)
+
+
+def finish(
+    game: Game[Any, Any],
+    done: Sequence[tuple[Decision, DecisionReview]],
+    *,
+    budget: ReviewBudget,
+    seed: int | str = 0,
+    pause: Callable[[], None] | None = None,
+) -> Iterator[tuple[int, int, DecisionReview]]:
+    """Steps 3 and 5 on every decision judged (in order of ply): the standing opportunities,
+    then the costliest of each seat confirmed; yields (done, of, review) going on from the
+    decisions' count."""
+    policy = search_policy(game)
+    rng = Rng(f"review/{seed}")
+    done = sorted(done, key=lambda dr: dr[0].ply)
+    of = steps([d for d, _ in done], budget)
+    k = len(done)
+    for s in sorted({d.seat for d, _ in done}):
+        mine = [(d, r) for d, r in done if d.seat == s]
+        adjusted = standing([r for _, r in mine])
+        last = adjusted[-1]
+        for (_, old), new in zip(mine, adjusted):
+            if new is not old:
+                yield k, of, new
+        costly = sorted(
+            ((d, r) for (d, _), r in zip(mine, adjusted) if r.charged > 0),
+            key=lambda dr: (-dr[1].pooled, dr[1].ply),
+        )[: max(0, budget.confirm_top)]
+        for d, r in costly:
+            k += 1
+            last = confirm(game, d, r, rng, budget, policy, pause)
+            yield k, of, last
+        if len(costly) < budget.confirm_top:  # fewer to confirm than planned: the bar jumps
+            k += budget.confirm_top - len(costly)
+            yield k, of, last
+
+
+def confirm(
+    game: Game[Any, Any],
+    d: Decision,
+    r: DecisionReview,
+    rng: Rng,
+    budget: ReviewBudget,
+    policy: Policy,
+    pause: Callable[[], None] | None = None,
+) -> DecisionReview:
+    """`r` with its loss confirmed on `confirm` fresh worlds (step 5)."""
+    best, made = evaluate.compare(
+        game,
+        d.view,
+        rng.fork(d.ply).fork("confirm"),
+        policy,
+        game.parse_action(r.best),
+        d.chosen,
+        budget.confirm,
+        budget.max_plies,
+        pause,
+    )
+    gain, err = paired(best.points, made.points)
+    return msgspec.structs.replace(r, loss=round(max(0.0, gain), 6), loss_se=round(err, 6), confirmed=True)
 
 
 def summarize(game: str, seat: int, reviewed: Sequence[DecisionReview], worst: int = 10) -> SeatReview:
-    total = sum(r.loss for r in reviewed)
-    costly = sorted((r for r in reviewed if r.loss > 0), key=lambda r: (-r.loss, r.ply))
+    """`seat`'s review from what :func:`review_seat` yielded (the last word on each of its plies wins;
+    another seat's decisions, from a review of several, are left out)."""
+    last: dict[int, DecisionReview] = {}
+    for r in reviewed:
+        if r.seat == seat:
+            last[r.ply] = r
+    mine = [last[p] for p in sorted(last)]
+    total = sum(r.charged for r in mine)
+    se = math.sqrt(sum(r.behind_se**2 for r in mine if r.charged))
+    costly = sorted((r for r in mine if r.confirmed and r.loss > 0), key=lambda r: (-r.loss, r.ply))
     return SeatReview(
         game=game,
         seat=seat,
-        decisions=len(reviewed),
+        decisions=len(mine),
         total_loss=round(total, 6),
-        mean_loss=round(total / len(reviewed), 6) if reviewed else 0.0,
+        mean_loss=round(total / len(mine), 6) if mine else 0.0,
         worst=tuple(costly[:worst]),
-        reviewed=tuple(reviewed),
+        reviewed=tuple(mine),
+        points_behind=round(total, 6),
+        points_behind_se=round(se, 6),
     )
 
 

@@ -12,12 +12,16 @@ from coldwater.core import games, record
 from coldwater.core.errors import RecordError
 from coldwater.core.record import GameRecord
 from coldwater.core.review import (
+    DecisionReview,
     ReviewBudget,
     ReviewError,
     decisions,
     rank_choices,
     review,
+    review_seat,
     search_policy,
+    standing,
+    summarize,
 )
 from coldwater.core.rng import Rng
 from coldwater.core.simulate import simulate
@@ -25,7 +29,7 @@ from coldwater.core.state import CHANCE, Game
 from coldwater.net.play import records
 from coldwater.tui.cli import main
 
-SMALL = ReviewBudget(worlds=3, width=2)
+SMALL = ReviewBudget(worlds=3, min_worlds=3, width=2, measure=3, confirm=4, confirm_top=3)
 
 
 def _record(name: str, bots: str = "greedy", seed: str = "rv", entries: int | None = 80) -> GameRecord:
@@ -114,14 +118,68 @@ def test_deterministic_for_a_seed_and_budget(name: str) -> None:
     assert a == review(rec, game, 0, budget=SMALL, seed=7)
     assert a.decisions == len(list(decisions(rec, game, 0))) > 0
     for d in a.reviewed:
-        assert d.choices[0].action == d.chosen and d.loss >= 0
-        if d.loss:
-            gain = next(c.gain for c in d.choices if c.action == d.best)
-            assert d.best != d.chosen and gain == pytest.approx(d.loss, abs=1e-5)
+        assert d.choices[0].action == d.chosen and d.loss >= 0 and d.seat == 0
+        if d.best == d.chosen:  # the evaluator chose the same: exactly nothing behind
+            assert d.behind == d.charged == d.loss == 0 and d.value_before == d.value_after
         else:
-            assert d.best == d.chosen
-    assert a.total_loss == pytest.approx(sum(d.loss for d in a.reviewed), abs=1e-4)
+            assert d.behind_se >= 0 and 0 <= d.win_after <= 1 and 0 <= d.win_before <= 1
+            assert d.charged in (0.0, d.behind)
+            if not d.confirmed:
+                assert d.loss == pytest.approx(max(0.0, d.behind), abs=1e-5)
+    assert a.total_loss == a.points_behind == pytest.approx(sum(d.charged for d in a.reviewed), abs=1e-4)
+    assert a.points_behind_se >= 0
+    assert all(d.confirmed and d.loss > 0 for d in a.worst)
     assert list(a.worst) == sorted(a.worst, key=lambda d: -d.loss)
+
+
+def _dr(ply: int, chosen: str, best: str, behind: float) -> DecisionReview:
+    return DecisionReview(
+        ply=ply,
+        round=1,
+        turn=1,
+        chosen=chosen,
+        best=best,
+        chosen_text=chosen,
+        best_text=best,
+        loss=max(0.0, behind),
+        choices=(),
+        behind=behind,
+        behind_se=1.0,
+        charged=behind,
+    )
+
+
+def test_a_standing_opportunity_is_charged_once_at_the_first() -> None:
+    # A Lure held over several decisions: the evaluator wants one played each time (which
+    # bait it swaps may differ), the seat never plays it until ply 30.
+    seq = [
+        _dr(3, "place red", "place red", 0.0),
+        _dr(7, "remove red", "lure a", 4.0),
+        _dr(9, "end", "lure b", 3.5),
+        _dr(12, "place blue", "place port", 2.0),  # another opportunity meanwhile
+        _dr(14, "place green", "place port", 2.5),  # ... the same one, at the next decision
+        _dr(18, "end", "lure a", 3.0),  # still the Lure it held at ply 7
+        _dr(30, "lure c", "lure c", 0.0),  # played at last
+        _dr(33, "end", "lure d", 5.0),  # a new Lure: a new opportunity
+        _dr(36, "place blue", "place port", 1.0),  # not the decision right after ply 14: charged
+    ]
+    out = standing(seq)
+    assert [r.charged for r in out] == [0.0, 4.0, 0.0, 2.0, 0.0, 0.0, 0.0, 5.0, 1.0]
+    assert [r.standing for r in out] == [-1, -1, 7, -1, 12, 7, -1, -1, -1]
+    assert summarize("crown", 0, out).points_behind == pytest.approx(12.0)
+
+
+def test_several_seats_in_one_pass_match_one_seat_at_a_time() -> None:
+    game = games.get("fisheries")
+    rec = _record("fisheries", bots="random,greedy", entries=60)
+    both = list(review_seat(rec, game, [0, 1], budget=SMALL, seed=3))
+    assert {r.seat for _, _, r in both} == {0, 1}
+    ks = [k for k, _, _ in both]
+    assert ks == sorted(ks) and both[-1][0] == both[-1][1]  # progress only rises, to 100%
+    for seat in (0, 1):
+        alone = review(rec, game, seat, budget=SMALL, seed=3)
+        assert summarize("fisheries", seat, [r for _, _, r in both]) == alone
+        assert all(d.seat == seat for d in alone.reviewed)
 
 
 def test_only_real_decisions_are_counted() -> None:
@@ -193,11 +251,11 @@ def test_cli_json_has_the_promised_shape(short_record: Path, capsys: pytest.Capt
         obj = json.loads(line)
         assert obj["seat"] == n
         assert isinstance(obj["decisions"], int) and obj["decisions"] > 0
-        assert obj["total_loss"] >= 0
         assert obj["mean_loss"] == pytest.approx(obj["total_loss"] / obj["decisions"], abs=0.01)
+        assert obj["points_behind"] == obj["total_loss"] and obj["points_behind_se"] >= 0
         for w in obj["worst"]:
-            assert {"ply", "round", "turn", "chosen", "best", "loss"} <= set(w)
-            assert w["loss"] > 0 and w["chosen"] != w["best"]
+            assert {"ply", "round", "turn", "chosen", "best", "loss", "loss_se", "win_before", "win_after"} <= set(w)
+            assert w["loss"] > 0 and w["chosen"] != w["best"] and w["confirmed"]
     assert main(["review", str(short_record), "--json", "--seat", "2"]) == 0
     again = capsys.readouterr().out.splitlines()
     assert again == [lines[1]]  # the same seed and depth: the same figures

@@ -225,17 +225,18 @@ def cmd_review(args: argparse.Namespace) -> int:
         progress = Progress(transient=True)
         progress.start()
     try:
+        # Every seat in one pass over the record (core.review.review_seat with the seats).
+        task = progress.add_task("reviewing", total=None) if progress is not None else None
+        done = []
+        try:
+            for k, n, r in review_seat(rec, game, seats, budget=budget, seed=args.seed):
+                done.append(r)
+                if progress is not None and task is not None:
+                    progress.update(task, completed=k, total=n, description=f"reviewing {100 * k // max(1, n)}%")
+        except (RecordError, ReviewError) as e:
+            print(f"coldwater: {args.file}: {e}", file=sys.stderr)
+            return 1
         for s in seats:
-            task = progress.add_task(f"seat {s + 1}", total=None) if progress is not None else None
-            done = []
-            try:
-                for k, n, r in review_seat(rec, game, s, budget=budget, seed=args.seed):
-                    done.append(r)
-                    if progress is not None and task is not None:
-                        progress.update(task, completed=k, total=n)
-            except (RecordError, ReviewError) as e:
-                print(f"coldwater: {args.file}: {e}", file=sys.stderr)
-                return 1
             sr = summarize(game.name, s, done, args.worst)
             name = names[s] if s < len(names) and names[s] else f"Seat {s + 1}"
             if args.json:
@@ -259,21 +260,25 @@ def _review_json(sr: Any, name: str) -> dict[str, Any]:
         "decisions": sr.decisions,
         "total_loss": round(sr.total_loss, 2),
         "mean_loss": round(sr.mean_loss, 3),
+        "points_behind": round(sr.points_behind, 2),
+        "points_behind_se": round(sr.points_behind_se, 2),
         "worst": [{**w, "loss": round(w["loss"], 2)} for w in worst],
     }
 
 
 def _print_review(sr: Any, name: str) -> None:
+    unit = "PP" if sr.game == "aquatica" else "points"
     print(
-        f"Seat {sr.seat + 1} ({name}): {sr.decisions} decisions, ~{sr.total_loss:.1f} points lost in all, "
-        f"{sr.mean_loss:.2f} a decision"
+        f"Seat {sr.seat + 1} ({name}): {sr.decisions} decisions, {sr.points_behind:.1f} ± {sr.points_behind_se:.1f} "
+        f"{unit} behind the evaluator's own choices in all, {sr.mean_loss:.2f} a decision"
     )
     if not sr.worst:
-        print("  no decision where another choice was clearly better")
+        print("  no decision where another choice was confirmed better")
     for d in sr.worst:
         print(
             f"  round {d.round}, turn {d.turn} (ply {d.ply}): {d.chosen_text}; "
-            f"{d.best_text} was worth ~{d.loss:.1f} points more"
+            f"{d.best_text} was worth {d.loss:.1f} ± {d.loss_se:.1f} {unit} more "
+            f"(win chance {d.win_after:.0%} -> {d.win_before:.0%})"
         )
 
 

@@ -22,9 +22,19 @@ from typing import IO, Any
 import msgspec
 
 from coldwater.core import games, record
-from coldwater.core.review import default_budget, hint, hint_budget, review_seat, summarize
+from coldwater.core.review import (
+    decisions,
+    default_budget,
+    finish,
+    hint,
+    hint_budget,
+    review_decisions,
+    steps,
+    summarize,
+)
 from coldwater.core.search import SearchBot
 from coldwater.core.state import Game, State
+from coldwater.net.play import thinkshare
 from coldwater.net.play.files import read_content
 from coldwater.net.play.thinkhere import timed
 from coldwater.net.play.thinkwire import (
@@ -157,11 +167,32 @@ class Worker:
             game = self.game(job)
             rec = record.loads(job.record)
             budget = default_budget(game).deeper(job.depth)
-            done = []
-            for k, n, r in review_seat(rec, game, job.seat, budget=budget, seed=job.seed, pause=pause):
-                done.append(r)
+            todo = list(decisions(rec, game, job.seat))
+            of = steps(todo, budget)
+            # Two cores: a helper process judges every other decision (thinkshare.py).
+            helper = None
+            if len(todo) >= thinkshare.HELP_FROM and thinkshare.cores() >= 2:
+                args = (job.game, job.content, job.record, job.seat, job.depth, job.seed, 1, 2, os.getpid())
+                helper = thinkshare.Helper(*args)
+            try:
+                mine = todo[0::2] if helper is not None else todo
+                done = []
+                step = 2 if helper is not None else 1
+                for k, r in enumerate(review_decisions(game, mine, budget=budget, seed=job.seed, pause=pause), 1):
+                    done.append(r)
+                    self.send(Progress(job.id, min(len(todo), k * step), of))
+                if helper is not None:
+                    while not helper.ready(0.2):
+                        pause()  # a cancel ends the wait (and the helper, below)
+                    done = [r for pair in zip(done, helper.reviews()) for r in pair] + done[len(todo) // 2 :]
+            finally:
+                if helper is not None:
+                    helper.close()
+            out = list(done)
+            for k, n, r in finish(game, list(zip(todo, done)), budget=budget, seed=job.seed, pause=pause):
+                out.append(r)
                 self.send(Progress(job.id, k, n))
-            return Reviewed(job.id, msgspec.msgpack.encode(summarize(game.name, job.seat, done)))
+            return Reviewed(job.id, msgspec.msgpack.encode(summarize(game.name, job.seat, out)))
         except _Cancelled:
             return Stopped(job.id)
         except Exception as e:

@@ -51,9 +51,12 @@ async def settled(pilot: Any, layout: Any, calm: int = 3, within: float = 60.0) 
     raise AssertionError(f"the layout kept changing for {within} s")
 
 
-async def test_the_worker_reviews_as_the_core_does() -> None:
+@pytest.mark.parametrize("entries", [40, 110])
+async def test_the_worker_reviews_as_the_core_does(entries: int) -> None:
+    # 40 entries: a few decisions, the worker alone; 110: enough that a helper process
+    # judges every other decision (net/play/thinkshare.py) on a machine with two cores.
     game = games.get("crown")
-    rec = game_record("crown", 40)
+    rec = game_record("crown", entries)
     seen: list[tuple[int, int]] = []
     thinker = Thinker()
     try:
@@ -63,8 +66,11 @@ async def test_the_worker_reviews_as_the_core_does() -> None:
         await thinker.close()
     want = review(rec, game, 0, budget=default_budget(game), worst=10)
     assert got == want
-    assert seen and seen[-1] == (want.decisions, want.decisions)
-    assert [d for d, _ in seen] == list(range(1, want.decisions + 1))
+    # Each decision, then the costliest confirmed: the count only rises, and ends at 100%.
+    assert seen and seen[-1][0] == seen[-1][1] >= want.decisions
+    # (Two at a time where a helper shares the decisions.)
+    assert want.decisions in [d for d, _ in seen] and seen[0][0] in (1, 2)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
 
 
 async def test_review_screen_lists_and_opens_the_replay_there(make_app: Any, home: Path) -> None:

@@ -41,7 +41,10 @@ def entry_text(d: DecisionReview, names: list[str], game: str, seat: int) -> str
     who = names[seat] + " " if 0 <= seat < len(names) else ""
     if who and best.startswith(who):  # the engine names the seat; once is enough
         best = best[len(who) :]
-    return f"round {d.round}, turn {d.turn}: {chosen}. Better: {best}, ~{d.loss:.1f} {unit(game)} more"
+    return (
+        f"round {d.round}, turn {d.turn}: {chosen}. Better: {best}, ~{d.loss:.1f} ± {d.loss_se:.1f} {unit(game)} more"
+        f" (win chance {d.win_after:.0%} → {d.win_before:.0%})"
+    )
 
 
 def summary_text(r: SeatReview, name: str) -> str:
@@ -49,11 +52,11 @@ def summary_text(r: SeatReview, name: str) -> str:
     if not r.decisions:
         return f"{name} had no decision with more than one choice to review."
     head = (
-        f"{name}: {r.decisions} decisions reviewed; about {r.total_loss:.1f} {u} given up in all, "
-        f"{r.mean_loss:.2f} a decision."
+        f"{name}: {r.decisions} decisions reviewed; {r.points_behind:.1f} ± {r.points_behind_se:.1f} {u} behind "
+        f"the evaluator's own choices in all, {r.mean_loss:.2f} a decision."
     )
     if not r.worst:
-        head += " No choice had a clearly better alternative."
+        head += " No choice had a better alternative confirmed."
     ref = coachfigures.comparison(r.game)
     return head + (f"\n{ref}" if ref else "")
 
@@ -70,8 +73,10 @@ reports the points a choice gave up against a clearly better one.
 - then: each listed decision's key opens the replay at that position, with the
   better choice shown; Esc goes back.
 
-The figures are estimates from playouts by the greedy policy: "worth ~3 points more"
-means that, played on the same way, that choice ended about 3 points better on average.
+The figures are estimates from playouts by the greedy policy, with their standard
+error (±): "~3 ± 1 points more" means that, played on the same way, that choice ended
+about 3 points better on average; the costliest list is checked again on fresh
+playouts before it is shown.
 """
 
     def __init__(
@@ -138,7 +143,8 @@ means that, played on the same way, that choice ended about 3 points better on a
         if not self.is_mounted:
             return
         self.query_one("#review-progress", ProgressBar).update(total=of, progress=done)
-        self.query_one("#review-status", Static).update(f"Reviewing decision {done} of {of}… (Esc stops)")
+        # `of` counts the decisions and then the costliest ones confirmed on fresh playouts.
+        self.query_one("#review-status", Static).update(f"Reviewing… {100 * done // max(1, of)}% (Esc stops)")
 
     def _show(self, r: SeatReview) -> None:
         self.result = r
