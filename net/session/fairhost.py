@@ -371,7 +371,7 @@ class FairHost:
             d = ff.decode_dispute(msg.body)
             keys = self.record.keys if self.record is not None else {}
             backed = ff.genuine_evidence(f, d, msg.seat, self.host.joint, keys.get(msg.seat))
-            note = " (with its own signed messages for that ply)" if backed else ""
+            note = " (with its evidence for that ply)" if backed else ""
             text = f"{r.name} (seat {r.seat + 1}) does not sign the forfeit{note}: {d.text}"
             self.disputes.append(text)
             self.host.emit(Problem(text))

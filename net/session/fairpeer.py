@@ -187,7 +187,7 @@ class FairPeer:
                     backed = self._forfeit is not None and ff.genuine_evidence(
                         self._forfeit[0], d, msg.seat, c.joint, c.keys.get(msg.seat)
                     )
-                    note = " (with its own signed messages for that ply)" if backed else ""
+                    note = " (with its evidence for that ply)" if backed else ""
                     c.problem(f"seat {msg.seat + 1} does not sign the forfeit{note}: {d.text}")
                 self._verdict_check()
             return
@@ -276,7 +276,10 @@ class FairPeer:
                 )
             if why is None or late or over or f.ply < drv.fs.view.ply or c.seat in f.seats:
                 kind = "verdict" if why is None else "dispute"
-                waits_on = sorted(set(evidence)) if c.seat in f.seats else []
+                # What our rounds wait on is evidence only at the forfeit's own ply (behind it, we have
+                # not reached the round we are said to have stalled).
+                at_ply = drv.fs.view.ply == f.ply
+                waits_on = sorted(set(evidence)) if c.seat in f.seats and at_ply else []
                 answer = ff.Dispute(text=why[:500], evidence=own, waits_on=waits_on) if why is not None else None
                 body = ff.encode(f) if answer is None else ff.encode_dispute(answer)
                 self._answered = True

@@ -261,7 +261,7 @@ def verdict_text(j: Judgement) -> str:
     if j.disputed_by:
         parts.append(f"disputed by seat(s) {seats(j.disputed_by)}")
     if j.evidence_by:
-        parts.append(f"seat(s) {seats(j.evidence_by)} answered with their own signed messages")
+        parts.append(f"seat(s) {seats(j.evidence_by)} answered with their own signed evidence for that ply")
     return "contested (" + "; ".join(parts) + ")"
 
 

@@ -467,7 +467,13 @@ class TablePeer(Emitter[Event]):
                 linkless=self.chain is None,  # the host heeds it only once the game is on
             )
         )
-        msg = await asyncio.wait_for(conn.recv(), JOIN_TIMEOUT)
+        try:
+            msg = await asyncio.wait_for(conn.recv(), JOIN_TIMEOUT)
+        except TimeoutError:
+            if conn.refused:  # it answered, with something this app cannot read: say what, not "timed out"
+                await conn.close()
+                raise Refusal(f"the table's answer was refused: {conn.refused[-1][1]}") from None
+            raise
         for _ in range(3):  # a refusal may come after the notice that explains it
             if not isinstance(msg, m.Notice):
                 break

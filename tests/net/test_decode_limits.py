@@ -83,6 +83,8 @@ def test_44_8_a_table_sending_a_welcome_5000_deep_cannot_crash_a_headless_joiner
     assert "Traceback" not in err and "RecursionError" not in err, err[-3000:]
     assert "nested too deep" in err, err[-3000:]  # refused with a sentence, the process in one piece
     assert joiner.returncode == 1, (joiner.returncode, err[-2000:])
+    # The person is told, once the join waited its 10 s, in the words of the refusal (not "gave up").
+    assert "the table's answer was refused: malformed message: nested too deep to read" in err, err[-2000:]
 
 
 async def test_a_finished_committed_game_is_kept_by_host_and_seat_and_replays(

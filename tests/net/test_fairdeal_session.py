@@ -562,11 +562,13 @@ async def test_a_seat_that_withholds_its_strips_on_the_lan_is_named_and_the_game
     for p in peers[1:]:  # told by the host, signed (a host with no seat signs as itself)
         assert p.result is not None and not p.result.audit_ok
         assert any(f"seat(s) {victim}" in q for q in p.result.problems), p.result.problems
-    # Issue 29: the game ends in a verdict every other seat signed, the silent seat last.
-    _assert_verdict(host, peers, [victim - 1])
+    # Issue 29: the game ends in a verdict every other seat signed, the silent seat last. Issue 44: the
+    # silent seat answers with the share it signed and says it sent: its word against the table's, so
+    # the verdict is contested (both sides on the record), however many signed.
+    _assert_verdict(host, peers, [victim - 1], contested=True)
 
 
-def _assert_verdict(host: TableHost, peers: list[TablePeer], lost: list[int]) -> None:
+def _assert_verdict(host: TableHost, peers: list[TablePeer], lost: list[int], *, contested: bool = False) -> None:
     players = len(host.lobby())
     honest = [s for s in range(players) if s not in lost]
     results = [host.result] + [p.result for p in peers if p.seat not in lost]
@@ -574,6 +576,8 @@ def _assert_verdict(host: TableHost, peers: list[TablePeer], lost: list[int]) ->
         assert res is not None
         assert res.forfeit == lost, res
         assert res.signed_by == honest, (res.signed_by, res.problems)
+        # Issue 44: agreed unless the accused answered with its own signed word (then both sides stand).
+        assert res.contested is contested, (res.contested, res.disputed_by, res.problems)
         assert len(res.scores) == players and res.verdict.count("(forfeits)") == len(lost), res.verdict
         assert res.verdict.rsplit(", ", len(lost))[-1].find("(forfeits)") >= 0, res.verdict  # last
     assert len({(r.verdict, tuple(r.scores.items())) for r in results if r is not None}) == 1

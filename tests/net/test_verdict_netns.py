@@ -105,7 +105,7 @@ def test_44_3_a_host_and_an_accomplice_cannot_make_an_honest_seats_forfeit_agree
     assert v["seat"] == 2 and v["forfeit"] == [2], v
     # 2 of 3 signed (every seat but the accused) and still not agreed: the accused's own word is on record.
     assert v["contested"] is True and 2 in v["disputed_by"], v
-    assert any("answered with their own signed messages" in p for p in v["problems"]), v["problems"]
+    assert any("answered with their own signed evidence" in p for p in v["problems"]), v["problems"]
     out = _replay(v["record"])  # the victim's own record, checked again: contested, whatever the host says
     assert out.returncode == 0 and "verdict: contested" in out.stdout, out
     if not deaf:
