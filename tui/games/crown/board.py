@@ -1,11 +1,10 @@
 """The Coldwater Crown board drawn as Rich text, from a view (no Textual here).
 
-The board is a list of named *parts* (the angler ring, the fishing grounds, the Master
-Angler row, the trophies left, your board, one per opponent, the standings), each a few
-lines that never wrap: a long row is broken between its items (widgets/rows.py).
-:func:`parts` builds them for a width; the widget in ``screen.py`` decides which fit the
-room it has and where the rest go (the board pane). Secrets: only what the view holds is
-drawn. Another player's fish show their species; their tackle only as a count.
+The board is a list of named *parts* (the angler ring, the fishing grounds, the Master Angler row,
+the trophies left, your board, one per opponent, the standings), each a few lines that never wrap:
+a long row is broken between its items (widgets/rows.py). :func:`parts` builds them for a width;
+the widget in ``screen.py`` decides which fit the room it has and where the rest go (the board
+pane). Secrets: only what the view holds is drawn: others' fish by species, their tackle counted.
 """
 
 from __future__ import annotations
@@ -414,15 +413,20 @@ def player_board(
     mine = i == viewer
     if not full:
         head = party_head(d, i, labels, viewer, current, pal)
-        second = Text("  ") + attempting(T, p, pal) if mine else Text(" · ")
+        second = Text("  ") + attempting(T, p, pal) + Text(" │ ", style="dim") if mine else Text(" · ")
+        fish = fish_summary(T, p, mine, pal)
         if mine:
-            second.append(" │ ", style="dim")
-        elif p.ma or p.ma_done:  # which cards they work on, at 80 columns too (issue 45)
-            second.append_text(attempting(T, p, pal) + Text(" · "))
-        second.append_text(fish_summary(T, p, mine, pal))
-        if mine:
-            return [head, second]
-        return [head + second]
+            return [head, second + fish]
+        if p.ma:  # which cards they work on, on their one row at 80 columns too (issue 45)
+            fish = Text(f"Fish {len(p.fish)}", style="bold") if p.fish else fish  # (the list: F2)
+            names = [words.ma_name(T, m.card) for m in p.ma]
+            for k in range(len(names), -1, -1):  # as many names as the row has room for, "+N" the rest
+                shown = ", ".join(names[:k]) + (f" +{len(names) - k}" if k < len(names) else "")
+                ma = f"MA {shown if k else len(names)} · "
+                if (head + second + Text(ma) + fish).cell_len <= width or k == 0:
+                    break
+            second.append(ma, style="bold")
+        return [head + second + fish]
     head = party_name(d, i, labels, viewer, current)
     if not p.silent:
         head.append_text(token_and_tackle(p, mine))
