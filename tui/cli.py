@@ -291,8 +291,11 @@ def _replay_verdict(path: str) -> int | None:
 
     try:
         raw = Path(path).read_bytes()
+    except OSError:
+        return None  # the ordinary replay reads it again and says why it cannot, in its own words
+    try:
         rec = load_record(raw)
-    except (OSError, ValueError) as e:
+    except ValueError as e:
         print(f"coldwater: {path}: {e}", file=sys.stderr)
         return 1
     if rec is None:
