@@ -1,9 +1,10 @@
 """The server's data: one SQLite database, `<data>/ssh/serve.db` (docs/ssh.md, "The server's data").
 
 `coldwater serve` is kept running by a group of friends for months, so what it learns is kept in
-one embedded database rather than in loose files: every key that connected, and every game its
-tables finished (the seats' keys, scores and places, whether the result is agreed, the record
-for a replay). The standard library's `sqlite3` is enough for a handful of writes a game.
+one embedded database rather than in loose files: every key that connected, the turn-based tables
+(serveturns.py: terms, seats, every step), and every game its tables finished (the seats' keys,
+scores and places, whether the result is agreed, the record for a replay, the day's deal it was).
+The standard library's `sqlite3` is enough for a handful of writes a game.
 
 Durability, because the server can be killed at any moment (kill -9, a power cut):
 

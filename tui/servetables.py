@@ -15,7 +15,7 @@ request comes from because it knows which app holds that end: the app never
 says who it is. Frames are a 4-byte big-endian length and a msgspec MessagePack
 message; each request gets one reply, in order.
 
-One module (~770 lines): the request messages, the app's side of the control path and the
+One module (~840 lines): the request messages, the app's side of the control path and the
 server's side that answers them are one protocol, read together when either changes.
 """
 

@@ -321,3 +321,18 @@ def test_a_served_app_ends_with_its_server_even_if_sighup_was_ignored() -> None:
         time.sleep(0.05)
     os.kill(pid, signal.SIGKILL)
     pytest.fail("the served app outlived its server")
+
+
+async def test_a_cancelled_request_neither_breaks_the_link_nor_hands_its_reply_to_the_next(
+    keeper: servetables.ServerTables,
+) -> None:
+    """A screen's worker may be cancelled at any await of a request (replaced, or its screen closed):
+    the next request still gets its own reply, at every point the cancellation can come."""
+    link = link_for(keeper, ALICE)
+    for steps in range(12):
+        pending = asyncio.ensure_future(link.ask(servetables.History()))
+        for _ in range(steps):
+            await asyncio.sleep(0)
+        pending.cancel()
+        assert isinstance(await link.ask(ListTables()), Tables), steps
+    assert isinstance(await link.ask(servetables.History()), servetables.HistoryReply)

@@ -28,7 +28,7 @@ ENTRIES: tuple[tuple[str, str, str], ...] = (
 SERVED: tuple[tuple[str, str, str], ...] = (
     ("b", "Turn-based tables (a move every few hours)", "turns"),
     ("d", "Deal of the day (one deal for everyone)", "deals"),
-    ("g", "History and ratings on this server", "history"),
+    ("g", "History and ratings (your games here)", "history"),
 )
 """Entries only a served session has (`coldwater serve` keeps them), before Settings."""
 
