@@ -42,7 +42,7 @@ from .fairtable import STRIP_TIMEOUT, Allowance, FairDriver, fair_message
 from .hostcore import HostCore, HostPhase, Remote, scores_of
 from .persist import Saver, safe_name
 from .standin import StandIn
-from .turnclock import idle_words, out_of_time_text
+from .turnclock import game_spent, idle_words, out_of_time_text
 
 if TYPE_CHECKING:
     from .failover import Handover
@@ -424,7 +424,8 @@ class FairHost:
             name, away = self.host.host_name, False
             idle = self.stand_in.idle if self.stand_in is not None else float(turn)
         if on:
-            text = f"{name} (seat {seat + 1}) {idle_words(idle, turn)}; their own app plays the seat until they return"
+            words = idle_words(idle, turn, game_spent(clock, seat, time.monotonic()))
+            text = f"{name} (seat {seat + 1}) {words}; their own app plays the seat until they return"
             self.host.problems.append(text)
         else:
             text = f"{name} (seat {seat + 1}) is back; their own app's bot stops playing the seat"

@@ -34,7 +34,7 @@ from .events import Problem, StepApplied
 from .fairtable import AHEAD, autoplay_message
 from .hostcore import HostCore, HostPhase, Remote, fp_text
 from .persist import pack_view
-from .turnclock import idle_words, out_of_time_text
+from .turnclock import game_spent, idle_words, out_of_time_text
 
 log = logging.getLogger("coldwater.net")
 
@@ -241,7 +241,10 @@ class Relay:
 
     def _name_slow(self, r: Remote) -> None:
         clock, turn = self.host.clock, self.host.info.turn
-        why = idle_words(clock.elapsed(time.monotonic()) if clock.seat == r.seat else float(turn), turn)
+        now = time.monotonic()
+        why = idle_words(
+            clock.elapsed(now) if clock.seat == r.seat else float(turn), turn, game_spent(clock, r.seat, now)
+        )
         text = f"{r.name} (seat {r.seat + 1}, {fp_text(r.key)}) {why}; a bot plays the seat until they return"
         self.host.problems.append(text)
         log.warning("%s", text)

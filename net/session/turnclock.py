@@ -49,11 +49,18 @@ def out_of_time_text(name: str, seat: int, turn: int) -> str:
     )
 
 
-def idle_words(idle: float, turn: int) -> str:
+def idle_words(idle: float, turn: int, game_spent: int = 0) -> str:
     """How long a seat went without moving when a bot took it: 'did not move for 8:08 (3:00 a move)'. The
     real time, not the per-move timer: with the time bank, or a seat away, it is much longer. (Rounded to
-    the nearest second, not up as a countdown is.)"""
-    return f"did not move for {idle_fmt(idle)} ({fmt(turn)} a move)"
+    the nearest second, not up as a countdown is.) `game_spent`, when the seat's time for the whole game
+    is what ran out, names it, or a seat moving inside every timer would read as never late."""
+    spent = f"; its {fmt(game_spent)} for the game used up" if game_spent > 0 else ""
+    return f"did not move for {idle_fmt(idle)} ({fmt(turn)} a move{spent})"
+
+
+def game_spent(clock: TurnClock, seat: int, now: float) -> int:
+    """The table's time for the whole game when `seat` has used it all, else 0 (for :func:`idle_words`)."""
+    return clock.game if clock.game > 0 and clock.game_left(now, seat) <= 0 else 0
 
 
 def idle_fmt(idle: float) -> str:
