@@ -165,7 +165,23 @@ SOURCE_FOLDERS = ("core", "net", "tui", "themes")
 """The package's own source folders (tests are not held to these checks)."""
 
 LONG = 600
-"""Lines past which a module says at its top why it is one piece."""
+"""Lines past which a module needs a budget below and says at its top why it is one piece."""
+
+BUDGET: dict[str, int] = {
+    "net/play/thinker.py": 616,
+    "net/session/fairtable.py": 626,
+    "net/session/peer.py": 750,
+    "net/session/fairhost.py": 760,
+    "tui/servetables.py": 835,
+    "tui/games/crown/words.py": 843,
+    "net/session/host.py": 860,
+    "tui/serve.py": 887,
+    "net/fairdeal/seat.py": 917,
+    "tui/screens/table/screen.py": 1040,
+}
+"""The modules allowed past LONG, each at most its size when it was last measured. A budget only
+shrinks: a module that grows past it is split (or its growth argued here, in review); one that
+drops to LONG or below leaves this list. The aim is no entry but the fair seat's state machine."""
 
 
 def _sources() -> list[Path]:
@@ -174,19 +190,30 @@ def _sources() -> list[Path]:
     return sorted(p for top in SOURCE_FOLDERS for p in (REPO / dirs[f"coldwater.{top}"]).rglob("*.py"))
 
 
-def test_a_long_module_says_why_it_is_one_piece() -> None:
-    """A module over LONG lines was kept whole on purpose, and its docstring says why ("One module of ~N
-    lines, on purpose: ..."), so a reader knows it is one piece and not one nobody got round to splitting."""
-    unsaid = []
+def test_a_long_module_keeps_to_its_budget_and_says_why_it_is_one_piece() -> None:
+    """A module over LONG lines has a line budget here that it keeps, and its docstring says why it is one
+    piece ("One module of ~N lines, on purpose: ..."); a budget for a module back under LONG is removed."""
+    wrong = []
+    seen = set()
     for path in _sources():
         text = path.read_text()
         lines = len(text.splitlines())
+        rel = path.relative_to(REPO).as_posix()
         doc = ast.get_docstring(ast.parse(text, str(path))) or ""
-        if lines > LONG and "one module" not in doc.lower():
-            unsaid.append(
-                f"{path.relative_to(REPO)}: {lines} lines, and its docstring does not say why it is one module"
-            )
-    assert not unsaid, "\n".join(unsaid)
+        if lines <= LONG:
+            if rel in BUDGET:
+                wrong.append(f"{rel}: {lines} lines now; remove its budget ({BUDGET[rel]})")
+            continue
+        seen.add(rel)
+        budget = BUDGET.get(rel)
+        if budget is None:
+            wrong.append(f"{rel}: {lines} lines, over {LONG} with no budget: split it")
+        elif lines > budget:
+            wrong.append(f"{rel}: {lines} lines, over its budget of {budget}: split it")
+        if "one module" not in doc.lower():
+            wrong.append(f"{rel}: {lines} lines, and its docstring does not say why it is one module")
+    wrong += [f"{rel}: budgeted but not found" for rel in sorted(set(BUDGET) - seen) if not (REPO / rel).exists()]
+    assert not wrong, "\n".join(wrong)
 
 
 def _own_private_names(tree: ast.Module) -> set[str]:
