@@ -154,7 +154,10 @@ def test_review_screen_snapshot(snap_compare: Any, home: Path, name: str) -> Non
         await until(lambda: screen.result is not None or screen.error)
         lst = screen.query_one("#review-list")
         await until(lambda: not lst.display or (app.focused is lst and lst.highlighted is not None))  # type: ignore[attr-defined]
-        await asyncio.sleep(0.2)  # the list keeps its highlight in view after its first layout
+        # The list keeps its highlight in view after its first layout; on a loaded machine
+        # that takes a while (Aquatica's entries wrap to three lines and the list scrolls).
+        await asyncio.sleep(0.6)
+        await pilot.pause()
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
