@@ -414,7 +414,20 @@ def confirm(
         pause,
     )
     gain, err = paired(best.points, made.points)
-    return msgspec.structs.replace(r, loss=round(max(0.0, gain), 6), loss_se=round(err, 6), confirmed=True)
+    # The values before and after, and their win chances, from the same confirming worlds,
+    # so the list's figures agree with each other.
+    key = evaluate.fit_key(game.name, d.view)
+    before, after = best.mean(), made.mean()
+    return msgspec.structs.replace(
+        r,
+        loss=round(max(0.0, gain), 6),
+        loss_se=round(err, 6),
+        confirmed=True,
+        value_before=round(before, 6),
+        value_after=round(after, 6),
+        win_before=round(evaluate.win_chance(key, before), 6),
+        win_after=round(evaluate.win_chance(key, after), 6),
+    )
 
 
 def summarize(game: str, seat: int, reviewed: Sequence[DecisionReview], worst: int = 10) -> SeatReview:

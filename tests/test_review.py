@@ -126,6 +126,9 @@ def test_deterministic_for_a_seed_and_budget(name: str) -> None:
             assert d.charged in (0.0, d.behind)
             if not d.confirmed:
                 assert d.loss == pytest.approx(max(0.0, d.behind), abs=1e-5)
+            # Before and after are measured on the same worlds as the loss shown.
+            shown = d.behind if not d.confirmed else d.loss
+            assert max(0.0, d.value_before - d.value_after) == pytest.approx(max(0.0, shown), abs=1e-4)
     assert a.total_loss == a.points_behind == pytest.approx(sum(d.charged for d in a.reviewed), abs=1e-4)
     assert a.points_behind_se >= 0
     assert all(d.confirmed and d.loss > 0 for d in a.worst)

@@ -472,6 +472,7 @@ def main() -> None:
     p.add_argument("--planted", action="store_true", help="the planted-mistake check")
     p.add_argument("--solo", action="store_true", help="follow the hint against the hard bot, alone")
     p.add_argument("--modes", default="pond,base,tribes")
+    p.add_argument("--who", default="hint,hard", help="--solo: who plays (hint: always the hint's first)")
     a = p.parse_args()
     titles = a.titles.split(",")
     if a.hints:
@@ -491,7 +492,7 @@ def main() -> None:
         report_planted(_pool(planted, [(t, s) for t in titles for s in _seeds(a.seeds)], a.jobs))
         return
     if a.solo:
-        tasks = [(m, s, w) for m in a.modes.split(",") for s in _seeds(a.seeds) for w in ("hint", "hard")]
+        tasks = [(m, s, w) for m in a.modes.split(",") for s in _seeds(a.seeds) for w in a.who.split(",")]
         report_solo(_pool(solo, tasks, a.jobs))
         return
     if a.report:

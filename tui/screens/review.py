@@ -43,7 +43,6 @@ def entry_text(d: DecisionReview, names: list[str], game: str, seat: int) -> str
         best = best[len(who) :]
     return (
         f"round {d.round}, turn {d.turn}: {chosen}. Better: {best}, ~{d.loss:.1f} ± {d.loss_se:.1f} {unit(game)} more"
-        f" (win chance {d.win_after:.0%} → {d.win_before:.0%})"
     )
 
 
@@ -169,7 +168,8 @@ playouts before it is shown.
         u = unit(self.game.name)
         note = (
             f"Review: here {with_names(d.chosen_text, self.names)}.\n"
-            f"Better: {with_names(d.best_text, self.names)} (~{d.loss:.1f} {u} more)."
+            f"Better: {with_names(d.best_text, self.names)} (~{d.loss:.1f} ± {d.loss_se:.1f} {u} more; "
+            f"win chance {d.win_after:.0%} → {d.win_before:.0%})."
         )
         self.app.push_screen(ReplayScreen(self.rec, self.game, self.board, coach=(d.ply, self.seat, note)))
 
