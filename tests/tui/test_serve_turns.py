@@ -640,3 +640,42 @@ def test_two_openssh_keys_play_a_turn_based_crown_table_across_restarts_and_kill
         assert record.replay(record.loads(kept.record)).digest() == kept.digest
     finally:
         s.close()
+
+
+async def test_the_table_screen_shows_a_seat_out_of_time_and_skips_it(
+    store: Store, make_app: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from coldwater.tui.screens import turns as screens
+    from coldwater.tui.turnwire import TurnOutOfTime, TurnView
+
+    from .driver import settle
+    from .frame_driver import screen_text
+
+    clock = Clock()
+    k, tid, late, other = await late_table(store, clock, [])
+    seat = k.tables[tid].seat_of(late)
+    asked: list[object] = []
+
+    async def ask(request: object) -> object:  # the server's keeper, in place of the control path
+        asked.append(request)
+        if isinstance(request, TurnView):
+            return k.view(other, request.id)
+        assert isinstance(request, TurnOutOfTime)
+        return await k.out_of_time(other, request.id, request.ply, request.seat, request.choice)
+
+    monkeypatch.setattr(screens, "ask", ask)
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.push_screen(screens.TurnTableScreen(tid, k.view(other, tid)))
+        await settle(pilot)
+        text = screen_text(pilot)
+        name = k.tables[tid].names[seat]
+        assert f"{name} to move · out of time" in text and f"Skip {name}'s turn" in text
+        assert f"Hand {name}'s seat to a bot" in text
+        await pilot.press("enter")  # the first choice: skip
+        for _ in range(50):
+            await settle(pilot)
+            if any(isinstance(a, TurnOutOfTime) for a in asked):
+                break
+        assert any(isinstance(a, TurnOutOfTime) and a.choice == "skip" and a.seat == seat for a in asked)
+        assert k.tables[tid].skips[seat] == 1 and k.tables[tid].state.current != seat
