@@ -113,6 +113,14 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "ALTER TABLE results ADD COLUMN deal TEXT NOT NULL DEFAULT ''",
         "CREATE INDEX results_deal ON results(deal)",
     ),
+    # 3 → 4: a seat out of time at a turn-based table (serveturns.py): what the others chose for it.
+    # handed: the bot has the seat now (until its owner opens the table); botted: it had it once;
+    # skips: how many of the seat's turns the others skipped (the bot made those moves).
+    (
+        "ALTER TABLE turn_seats ADD COLUMN handed INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE turn_seats ADD COLUMN botted INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE turn_seats ADD COLUMN skips INTEGER NOT NULL DEFAULT 0",
+    ),
 )
 """Each entry takes the database one version up; append, never edit one that has shipped."""
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -41,6 +41,7 @@ from coldwater.tui.turnwire import (
     ListTurnTables,
     OpenTurnTable,
     TurnMove,
+    TurnOutOfTime,
     TurnPosition,
     TurnReply,
     TurnRequest,
@@ -519,7 +520,9 @@ class ServerTables:
                 return await self.rematch(blob, request.name)
         if isinstance(request, History):
             return self.history(blob)
-        if isinstance(request, OpenTurnTable | ListTurnTables | TurnView | TurnMove | DealList | DealPlay):
+        if isinstance(
+            request, OpenTurnTable | ListTurnTables | TurnView | TurnMove | TurnOutOfTime | DealList | DealPlay
+        ):
             return await self.turn(blob, request)
         if isinstance(request, ReplayOf):
             return self.replay_of(blob, request.id)
@@ -679,6 +682,8 @@ class ServerTables:
                 return TurnTables(self.turns.mine(me))
             if isinstance(request, TurnView):
                 return self.turns.view(me, request.id)
+            if isinstance(request, TurnOutOfTime):
+                return await self.turns.out_of_time(me, request.id, request.ply, request.seat, request.choice)
             if isinstance(request, DealList | DealPlay):
                 if self.deals is None:
                     return Failed("this server deals no deal of the day")

@@ -14,10 +14,14 @@ kill -9 in the middle of a move) finds every table as it was acknowledged, and a
 named rather than played on.
 
 The clock: each move has ``hours`` (from 1 to 24 a day, BGA's speeds); with a daily window only the
-hours inside it count (the server's local time). A seat out of time is played by the game's bot for
-that move, and the result says which seats a bot played for; such a result is not agreed, so it
-does not move ratings. The game's end is kept as a result like a live table's (servedata.py):
-history, replays and ratings treat both alike.
+hours inside it count (the server's local time). A seat out of time waits for the others: any other
+seated person may **skip** it (the bot makes that seat's moves of the turn at hand; none of the three
+games has a pass) or **hand it to a bot** (the bot plays the seat until its owner opens the table
+again); until one of them chooses, its owner may still move. A table with no other person at it has
+nobody to ask, so there the bot plays the move at once, as before. The choice is kept in
+``turn_seats`` (handed, botted, skips), and the result says which seats a bot played for or were
+skipped; such a result is not agreed, so it does not move ratings. The game's end is kept as a
+result like a live table's (servedata.py): history, replays and ratings treat both alike.
 """
 
 from __future__ import annotations
@@ -90,6 +94,17 @@ class Turns:
         self.outcome = outcome
         self.deal = ""
         """A deal of the day's table: which deal (its bots then play the same way for everyone)."""
+        n = len(players)
+        self.handed = [False] * n
+        """Per seat: handed to the bot out of time; the bot plays it until its owner opens the table."""
+        self.botted = [False] * n
+        """Per seat: handed to the bot at some time in this game (the result says so)."""
+        self.skips = [0] * n
+        """Per seat: how many of its turns the others skipped out of time (the bot made those moves)."""
+        self.skipping = -1
+        """The seat whose turn at hand is being skipped (the bot moves for it until the turn passes)."""
+        self.late = False
+        """The seat to move is out of time and the others have been told (set by the keeper's tick)."""
 
     @property
     def over(self) -> bool:
@@ -112,10 +127,16 @@ class Turns:
             hours=self.hours,
             window=self.window,
             outcome=self.outcome,
+            late=self.late and cur is not None and cur >= 0,
+            handed=[i for i, h in enumerate(self.handed) if h],
         )
 
     def seat_of(self, player: str) -> int:
         return next((i for i, p in enumerate(self.players) if p == player), -1)
+
+    def others_seated(self, seat: int) -> bool:
+        """Whether a person other than `seat`'s sits at the table (someone who could choose for it)."""
+        return any(not b for i, b in enumerate(self.bots) if i != seat)
 
 
 def deadline(since: float, seconds: float, window: tuple[int, int] | None, tz: dt.tzinfo | None = None) -> float:
@@ -139,6 +160,16 @@ def deadline(since: float, seconds: float, window: tuple[int, int] | None, tz: d
         day = day + dt.timedelta(days=1)
         day = day.replace(hour=0)  # (a change of daylight saving time keeps midnight)
     raise ValueError("no time in the window")
+
+
+def result_words(outcome: str, botted: list[str], skipped: list[tuple[str, int]]) -> str:
+    """The game's outcome and what happened to seats out of time: which a bot played for, which the
+    others skipped (and how many turns)."""
+    if botted:
+        outcome += f"; a bot played for {', '.join(botted)} (out of time)"
+    for name, n in skipped:
+        outcome += f"; {name} was skipped out of time ({n} turn{'s' if n != 1 else ''}, moved by a bot)"
+    return outcome
 
 
 def seen_by(before: State[Any, Any], step: Any, players: int) -> tuple[str, ...]:
@@ -205,7 +236,8 @@ class TurnTablesKeeper:
         game = games.get(game_name)
         state = game.new(players=players, seed=seed, options=json.loads(options) or None)
         seats = self.store.db.execute(
-            "SELECT seat, player, name, bot FROM turn_seats WHERE table_id = ? ORDER BY seat", (tid,)
+            "SELECT seat, player, name, bot, handed, botted, skips FROM turn_seats WHERE table_id = ? ORDER BY seat",
+            (tid,),
         ).fetchall()
         moves: list[tuple[int, str, bool]] = []
         seen: list[tuple[str, ...]] = []
@@ -234,6 +266,9 @@ class TurnTablesKeeper:
             moves=moves,
         )
         rebuilt.seen = seen
+        rebuilt.handed = [bool(s[4]) for s in seats]
+        rebuilt.botted = [bool(s[5]) for s in seats]
+        rebuilt.skips = [int(s[6]) for s in seats]
         return rebuilt
 
     # ---- requests ---------------------------------------------------------------------
@@ -333,7 +368,53 @@ class TurnTablesKeeper:
 
     def view(self, me: str, tid: int) -> TurnPosition:
         t = self._seated(me, tid)
-        return self.position(t, t.seat_of(me))
+        seat = t.seat_of(me)
+        if t.handed[seat] and not t.over:  # its owner is back: the seat is theirs again
+            with self.store.write() as db:
+                db.execute("UPDATE turn_seats SET handed = 0 WHERE table_id = ? AND seat = ?", (t.id, seat))
+            t.handed[seat] = False
+            self.say(f"turn-based table {t.name!r}: {t.names[seat]} is back; the bot no longer plays the seat")
+        return self.position(t, seat)
+
+    async def out_of_time(self, me: str, tid: int, ply: int, seat: int, choice: str) -> TurnPosition:
+        """Another seated person's choice for `seat`, out of time at `ply`: ``"skip"`` (the bot makes
+        that seat's moves of the turn at hand) or ``"bot"`` (the bot plays the seat until its owner
+        opens the table again). Refused with the reason, nothing changed, unless it applies."""
+        async with self.lock:
+            t = self._seated(me, tid)
+            mine = t.seat_of(me)
+            if choice not in ("skip", "bot"):
+                raise TurnError("choose 'skip' or 'bot' for a seat out of time")
+            if t.over:
+                raise TurnError("the game is over")
+            if not 0 <= seat < len(t.players) or t.bots[seat]:
+                raise TurnError(f"seat {seat + 1} is not a person's seat at this table")
+            if seat == mine:
+                raise TurnError("it is your own seat: make your move instead")
+            if t.state.current != seat or ply != t.state.ply:
+                raise TurnError("the table has moved on since you looked; here it is again")
+            if t.deadline() > self.wall_clock():
+                raise TurnError(f"{t.names[seat]} is not out of time; nothing changed")
+            with self.store.write() as db:
+                if choice == "bot":
+                    db.execute(
+                        "UPDATE turn_seats SET handed = 1, botted = 1 WHERE table_id = ? AND seat = ?", (t.id, seat)
+                    )
+                else:
+                    db.execute("UPDATE turn_seats SET skips = skips + 1 WHERE table_id = ? AND seat = ?", (t.id, seat))
+            if choice == "bot":
+                t.handed[seat] = t.botted[seat] = True
+                self.say(f"turn-based table {t.name!r}: {t.names[mine]} handed {t.names[seat]}'s seat to the bot")
+            else:
+                t.skips[seat] += 1
+                t.skipping = seat
+                self.say(f"turn-based table {t.name!r}: {t.names[mine]} skipped {t.names[seat]}'s turn")
+            try:
+                await self._advance(t)
+            finally:
+                t.skipping = -1
+            self._turn_passed(t, seat)
+            return self.position(t, mine)
 
     async def move(self, me: str, tid: int, ply: int, action: str) -> TurnPosition:
         async with self.lock:
@@ -363,6 +444,14 @@ class TurnTablesKeeper:
             async with self.lock:
                 cur = t.state.current
                 if cur is None or cur == CHANCE or t.deadline() > self.wall_clock():
+                    continue
+                if t.others_seated(cur):  # the others choose: skip the seat or hand it to a bot
+                    if not t.late:
+                        t.late = True
+                        self.say(
+                            f"turn-based table {t.name!r}: {t.names[cur]} is out of time;"
+                            " the others may skip the seat or hand it to a bot"
+                        )
                     continue
                 self.say(f"turn-based table {t.name!r}: {t.names[cur]} is out of time; the bot plays the move")
                 await self._bot_move(t, cur)
@@ -410,6 +499,7 @@ class TurnTablesKeeper:
             db.execute("UPDATE turn_tables SET since = ? WHERE id = ?", (now, t.id))
         t.state = after
         t.since = now
+        t.late = False
         t.moves.append((seat, str(action), by_bot))
         t.seen.append(seen)
 
@@ -428,9 +518,11 @@ class TurnTablesKeeper:
             if cur is None:
                 self._finish(t)
                 return
+            if t.skipping >= 0 and cur not in (t.skipping, CHANCE):
+                t.skipping = -1  # the skipped turn has passed: the seat is its owner's again
             if cur == CHANCE:
                 self._step(t, CHANCE, t.state.sample_chance(), by_bot=False)
-            elif t.bots[cur]:
+            elif t.bots[cur] or t.handed[cur] or cur == t.skipping:
                 await self._bot_move(t, cur)
             else:
                 return
@@ -439,9 +531,16 @@ class TurnTablesKeeper:
         if t.outcome:
             return
         sc = t.state.scores()
-        botted = sorted({s for s, _, b in t.moves if s >= 0 and b and not t.bots[s]})
-        outcome = sc.outcome + (
-            f"; a bot played for {', '.join(t.names[s] for s in botted)} (out of time)" if botted else ""
+        by_bot = {s for s, _, b in t.moves if s >= 0 and b and not t.bots[s]}
+        botted = [s for s in range(len(t.players)) if t.botted[s] or (s in by_bot and not t.skips[s])]
+        skipped = [s for s in range(len(t.players)) if t.skips[s]]
+        outcome = result_words(sc.outcome, [t.names[s] for s in botted], [(t.names[s], t.skips[s]) for s in skipped])
+        why_not = (
+            "a bot played a person's seat (out of time)"
+            if botted
+            else "a seat was skipped out of time (a bot made its moves)"
+            if skipped
+            else ""
         )
         places = {seat: i + 1 for i, seat in enumerate(r for r in sc.ranking if r < len(t.players))}
         replay = t.game.new(players=len(t.players), seed=t.state.seed)
@@ -457,8 +556,8 @@ class TurnTablesKeeper:
             outcome=outcome,
             digest=t.state.digest(),
             plies=t.state.ply,
-            agreed=not botted,
-            why_not="a bot played a person's seat (out of time)" if botted else "",
+            agreed=not why_not,
+            why_not=why_not,
             seats=[
                 SeatResult(
                     seat=i, name=t.names[i], player=t.players[i], bot=t.bots[i], score=sc.totals[i], place=places[i]

@@ -43,6 +43,17 @@ class TurnMove(msgspec.Struct, tag="turn-move", frozen=True):
     action: str
 
 
+class TurnOutOfTime(msgspec.Struct, tag="turn-late", frozen=True):
+    """The asker's choice for `seat`, out of time at `ply`: ``"skip"`` (the bot makes that seat's moves of
+    this turn only) or ``"bot"`` (the bot plays the seat until its owner opens the table again). Refused,
+    nothing changed, unless that seat is to move at that ply and out of time, and the asker holds another seat."""
+
+    id: int
+    ply: int
+    seat: int
+    choice: str
+
+
 class TurnTableInfo(msgspec.Struct, frozen=True, kw_only=True):
     id: int
     name: str
@@ -59,7 +70,11 @@ class TurnTableInfo(msgspec.Struct, frozen=True, kw_only=True):
     hours: float
     window: tuple[int, int] | None = None
     outcome: str = ""
-    """Set once the game is over (and says which seats a bot played for)."""
+    """Set once the game is over (and says which seats a bot played for or were skipped)."""
+    late: bool = False
+    """The seat to move is out of time: any other seated person may skip it or hand it to a bot."""
+    handed: list[int] = []
+    """The seats the bot plays now (handed to it out of time, until their owners open the table)."""
 
     @property
     def your_turn(self) -> bool:
@@ -121,5 +136,5 @@ class DealBoards(msgspec.Struct, tag="deal-boards", frozen=True):
     deals: list[DealInfo]
 
 
-TurnRequest = OpenTurnTable | ListTurnTables | TurnView | TurnMove | DealList | DealPlay
+TurnRequest = OpenTurnTable | ListTurnTables | TurnView | TurnMove | TurnOutOfTime | DealList | DealPlay
 TurnReply = TurnTables | TurnPosition | DealBoards

@@ -80,6 +80,32 @@ def test_a_database_from_a_newer_coldwater_is_refused_and_left_alone(tmp_path: P
     assert path.read_bytes() == before
 
 
+def test_a_version_3_database_keeps_its_turn_tables_and_their_seats_start_with_nothing_chosen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """3 → 4 adds what the others chose for a seat out of time (handed, botted, skips); seats kept before
+    it have had nothing chosen for them."""
+    path = tmp_path / "serve.db"
+    with monkeypatch.context() as m:
+        m.setattr(servedata, "MIGRATIONS", servedata.MIGRATIONS[:3])
+        m.setattr(servedata, "SCHEMA_VERSION", 3)
+        old = Store(path)
+        with old.write() as db:
+            db.execute(
+                "INSERT INTO turn_tables (id, name, game, players, options, seed, content, per_move, opener, created,"
+                " since) VALUES (1, 'Pond', 'crown', 2, '{}', 'ab', 'c', 3600, 'k', 1, 1)"
+            )
+            db.execute("INSERT INTO turn_seats (table_id, seat, player, name, bot) VALUES (1, 0, 'k', 'key k', 0)")
+        old.close()
+    store = Store(path)
+    try:
+        assert store.version == servedata.SCHEMA_VERSION >= 4
+        row = store.db.execute("SELECT player, handed, botted, skips FROM turn_seats").fetchone()
+        assert row == ("k", 0, 0, 0)
+    finally:
+        store.close()
+
+
 def test_a_failed_migration_changes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "serve.db"
     bad = (*servedata.MIGRATIONS, ("CREATE TABLE extra (x INTEGER)", "this is not SQL"))

@@ -1,6 +1,6 @@
 """Turn-based tables on `coldwater serve` (tui/serveturns.py): the server deals and keeps every step, a
 table outlives restarts and kill -9, each key sees its own view only, the clock hands a move out of
-time to the bot, and the end is kept as a result that ratings count."""
+time to the others' choice (skip it, or hand it to a bot), and the end is kept as a result that ratings count."""
 
 from __future__ import annotations
 
@@ -173,13 +173,15 @@ async def test_a_whole_game_across_restarts_ends_in_a_kept_result_that_ratings_c
     assert len(store.results()) == 1 and third.tables[tid].over
 
 
-async def test_a_move_out_of_time_is_played_by_the_bot_and_the_result_says_so(store: Store) -> None:
+async def test_with_nobody_else_to_ask_a_move_out_of_time_is_played_by_the_bot_and_the_result_says_so(
+    store: Store,
+) -> None:
     clock = Clock()
     said: list[str] = []
     k = keeper(store, clock, said)
-    tid = (await k.open(ANN, crown(hours=2))).info.id
+    tid = (await k.open(ANN, crown(hours=2, seats=["me", "bot"]))).info.id
     t = k.tables[tid]
-    ply, late = t.state.ply, [ANN, BEN][t.state.current or 0]
+    ply = t.state.ply
     clock.now += 2 * 3600 - 1
     await k.tick()
     assert t.state.ply == ply  # not yet
@@ -188,11 +190,132 @@ async def test_a_move_out_of_time_is_played_by_the_bot_and_the_result_says_so(st
     assert t.state.ply > ply and any("out of time" in s for s in said)
     rng = random.Random(1)
     end = await play_to_the_end(k, tid, rng)
-    name = t.names[[ANN, BEN].index(late)]
-    assert f"a bot played for {name} (out of time)" in end.info.outcome
+    assert f"a bot played for {t.names[0]} (out of time)" in end.info.outcome
     (kept,) = store.results()
     assert not kept.agreed and "bot" in kept.why_not
     assert not serveratings.rate(store.results()).by_player  # not agreed: no rating moves
+
+
+def seat_rows(store: Store) -> list[tuple[Any, ...]]:
+    return list(store.db.execute("SELECT * FROM turn_seats ORDER BY table_id, seat"))
+
+
+async def late_table(store: Store, clock: Clock, said: list[str]) -> tuple[TurnTablesKeeper, int, str, str]:
+    """A two-key Crown table whose seat to move is out of time: (keeper, table, the late key, the other)."""
+    k = keeper(store, clock, said)
+    tid = (await k.open(ANN, crown(hours=2))).info.id
+    late = [ANN, BEN][k.tables[tid].state.current or 0]
+    other = BEN if late == ANN else ANN
+    clock.now += 2 * 3600 + 1
+    await k.tick()
+    return k, tid, late, other
+
+
+async def test_a_seat_out_of_time_waits_for_the_others_and_one_on_time_cannot_be_skipped(store: Store) -> None:
+    clock = Clock()
+    said: list[str] = []
+    k = keeper(store, clock, said)
+    tid = (await k.open(ANN, crown(hours=2))).info.id
+    t = k.tables[tid]
+    late = [ANN, BEN][t.state.current or 0]
+    other = BEN if late == ANN else ANN
+    seat, ply = t.state.current or 0, t.state.ply
+    before = (seat_rows(store), steps(store))
+    clock.now += 3600  # an hour of two: on time
+    for choice in ("skip", "bot"):
+        with pytest.raises(TurnError, match="is not out of time; nothing changed"):
+            await k.out_of_time(other, tid, ply, seat, choice)
+    with pytest.raises(TurnError, match="your own seat"):
+        await k.out_of_time(late, tid, ply, seat, "skip")
+    assert (seat_rows(store), steps(store)) == before and t.skips[seat] == 0 and not t.handed[seat]
+    # Out of time: nothing is played; the others are shown the seat as out of time.
+    clock.now += 3601
+    await k.tick()
+    await k.tick()
+    assert t.state.ply == ply and steps(store) == before[1]
+    assert k.view(other, tid).info.late and any("may skip the seat or hand it to a bot" in s for s in said)
+    assert sum("out of time" in s for s in said) == 1  # told once, not at every tick
+    with pytest.raises(TurnError, match="'skip' or 'bot'"):
+        await k.out_of_time(other, tid, ply, seat, "kick")
+    assert (seat_rows(store), steps(store)) == before
+    # Until somebody chooses, the late seat's owner may still move.
+    mine = k.view(late, tid)
+    after = await k.move(late, tid, mine.info.ply, mine.legal[0])
+    assert after.info.ply > ply and not after.info.late
+
+
+async def test_skipping_a_seat_out_of_time_plays_its_turn_only_survives_a_restart_and_the_result_says_so(
+    store: Store,
+) -> None:
+    clock = Clock()
+    said: list[str] = []
+    k, tid, late, other = await late_table(store, clock, said)
+    t = k.tables[tid]
+    seat = t.seat_of(late)
+    pos = await k.out_of_time(other, tid, t.state.ply, seat, "skip")
+    assert pos.info.current != seat and not pos.info.late and not pos.info.handed  # its turn is over
+    assert any("skipped" in s for s in said)
+    assert store.db.execute("SELECT handed, botted, skips FROM turn_seats WHERE seat = ?", (seat,)).fetchone() == (
+        0,
+        0,
+        1,
+    )
+    again = keeper(store, clock)  # a restart
+    await again.resume()
+    t2 = again.tables[tid]
+    assert t2.skips[seat] == 1 and not t2.handed[seat]
+    # The seat is its owner's again at its next turn: the other moves, and the turn comes back to it.
+    rng = random.Random(3)
+    while t2.state.current == t2.seat_of(other):
+        mine = again.view(other, tid)
+        await again.move(other, tid, mine.info.ply, rng.choice(mine.legal))
+    assert t2.state.current in (seat, None)
+    end = await play_to_the_end(again, tid, rng)
+    assert f"{t2.names[seat]} was skipped out of time (1 turn, moved by a bot)" in end.info.outcome
+    assert "a bot played for" not in end.info.outcome
+    (kept,) = store.results()
+    assert not kept.agreed and "skipped" in kept.why_not
+    assert not serveratings.rate(store.results()).by_player
+
+
+async def test_handing_a_seat_out_of_time_to_a_bot_lasts_until_its_owner_is_back_through_a_restart(
+    store: Store,
+) -> None:
+    clock = Clock()
+    said: list[str] = []
+    k, tid, late, other = await late_table(store, clock, said)
+    seat = k.tables[tid].seat_of(late)
+    pos = await k.out_of_time(other, tid, k.tables[tid].state.ply, seat, "bot")
+    assert pos.info.handed == [seat] and pos.info.current != seat
+    again = keeper(store, clock)  # a restart: the seat is still the bot's
+    await again.resume()
+    t = again.tables[tid]
+    assert t.handed[seat] and t.botted[seat]
+    rng = random.Random(4)
+    for _ in range(3):  # the other moves; the bot answers for the handed seat every time
+        if t.over:
+            break
+        mine = again.view(other, tid)
+        pos = await again.move(other, tid, mine.info.ply, rng.choice(mine.legal))
+        assert pos.info.current != seat
+    # Its owner opens the table: the seat is theirs again, and that is kept.
+    again.view(late, tid)
+    assert not t.handed[seat]
+    assert store.db.execute("SELECT handed, botted FROM turn_seats WHERE seat = ?", (seat,)).fetchone() == (0, 1)
+    end = await play_to_the_end(again, tid, rng)
+    assert f"a bot played for {t.names[seat]} (out of time)" in end.info.outcome
+    (kept,) = store.results()
+    assert not kept.agreed and "bot" in kept.why_not
+
+
+def test_the_result_words_name_the_botted_and_the_skipped() -> None:
+    words = serveturns.result_words("Ann wins 40-32", ["key bbbb"], [("key cccc", 2), ("key dddd", 1)])
+    assert words == (
+        "Ann wins 40-32; a bot played for key bbbb (out of time)"
+        "; key cccc was skipped out of time (2 turns, moved by a bot)"
+        "; key dddd was skipped out of time (1 turn, moved by a bot)"
+    )
+    assert serveturns.result_words("Ann wins", [], []) == "Ann wins"
 
 
 def test_the_daily_window_counts_only_its_hours() -> None:
@@ -517,3 +640,42 @@ def test_two_openssh_keys_play_a_turn_based_crown_table_across_restarts_and_kill
         assert record.replay(record.loads(kept.record)).digest() == kept.digest
     finally:
         s.close()
+
+
+async def test_the_table_screen_shows_a_seat_out_of_time_and_skips_it(
+    store: Store, make_app: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from coldwater.tui.screens import turns as screens
+    from coldwater.tui.turnwire import TurnOutOfTime, TurnView
+
+    from .driver import settle
+    from .frame_driver import screen_text
+
+    clock = Clock()
+    k, tid, late, other = await late_table(store, clock, [])
+    seat = k.tables[tid].seat_of(late)
+    asked: list[object] = []
+
+    async def ask(request: object) -> object:  # the server's keeper, in place of the control path
+        asked.append(request)
+        if isinstance(request, TurnView):
+            return k.view(other, request.id)
+        assert isinstance(request, TurnOutOfTime)
+        return await k.out_of_time(other, request.id, request.ply, request.seat, request.choice)
+
+    monkeypatch.setattr(screens, "ask", ask)
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.push_screen(screens.TurnTableScreen(tid, k.view(other, tid)))
+        await settle(pilot)
+        text = screen_text(pilot)
+        name = k.tables[tid].names[seat]
+        assert f"{name} to move · out of time" in text and f"Skip {name}'s turn" in text
+        assert f"Hand {name}'s seat to a bot" in text
+        await pilot.press("enter")  # the first choice: skip
+        for _ in range(50):
+            await settle(pilot)
+            if any(isinstance(a, TurnOutOfTime) for a in asked):
+                break
+        assert any(isinstance(a, TurnOutOfTime) and a.choice == "skip" and a.seat == seat for a in asked)
+        assert k.tables[tid].skips[seat] == 1 and k.tables[tid].state.current != seat

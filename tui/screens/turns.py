@@ -26,6 +26,7 @@ from coldwater.tui.turnwire import (
     ListTurnTables,
     OpenTurnTable,
     TurnMove,
+    TurnOutOfTime,
     TurnPosition,
     TurnReply,
     TurnRequest,
@@ -209,6 +210,9 @@ class TurnTableScreen(BaseScreen):
 only what your seat may know). When it is your turn, the choices are on the right: pick one
 with ↑ ↓ Enter; it is sent and kept at once, and the table moves on to the next player.
 The title says whose turn it is and how long is left; the log lists the last moves.
+When another seat is **out of time**, the choices are for it: *skip* its turn (a bot makes
+that turn's moves) or *hand it to a bot* (the bot plays it until its owner opens the table).
+Either way the result says so and the game does not count for ratings.
 """
 
     def __init__(self, table_id: int, position: TurnPosition | None = None) -> None:
@@ -217,6 +221,8 @@ The title says whose turn it is and how long is left; the log lists the last mov
         self.position = position
         self.game: Game[Any, Any] | None = None
         self.sending = False
+        self.late_at = -1
+        """The ply whose out-of-time choices are shown (a look again does not reset them)."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="status", markup=False)
@@ -270,8 +276,12 @@ The title says whose turn it is and how long is left; the log lists the last mov
             status = f"{info.name} · {title} · over: {info.outcome}"
         elif info.your_turn:
             status = f"{info.name} · your turn · {left(info.deadline, time.time())}"
+        elif info.late:
+            status = f"{info.name} · {info.names[info.current]} to move · out of time"
         else:
             status = f"{info.name} · {info.names[info.current]} to move · until {when(info.deadline)}"
+        if info.handed and info.current >= 0:
+            status += " · a bot plays for " + ", ".join(info.names[i] for i in info.handed)
         self.query_one("#status", Static).update(status)
         words = screen_cls.WORDS(game, info.names)
         decision = self.query_one("#decision", ChoiceList)
@@ -282,7 +292,22 @@ The title says whose turn it is and how long is left; the log lists the last mov
             decision.set_items([Item(c.label, str(c.value), group=c.group) for c in choices])
             decision.disabled = False
             decision.focus()
+            self.late_at = -1
+        elif info.late and info.current != info.seat:
+            late = info.names[info.current]
+            self.query_one("#decision-title", Static).update(f"{late} is out of time. Skip or hand it to a bot?")
+            if self.late_at != info.ply:
+                self.late_at = info.ply
+                decision.set_items(
+                    [
+                        Item(f"Skip {late}'s turn (a bot makes this turn's moves)", "late:skip"),
+                        Item(f"Hand {late}'s seat to a bot (until {late} is back)", "late:bot"),
+                    ]
+                )
+                decision.disabled = False
+                decision.focus()
         else:
+            self.late_at = -1
             self.query_one("#decision-title", Static).update(
                 "Game over" if info.current < 0 else f"Waiting for {info.names[info.current]}"
             )
@@ -293,7 +318,26 @@ The title says whose turn it is and how long is left; the log lists the last mov
         if isinstance(event.value, str) and self.position is not None and not self.sending:
             self.sending = True
             self.query_one("#decision", ChoiceList).disabled = True
-            self.run_worker(self.send(self.position.info.ply, event.value), exclusive=True)
+            info = self.position.info
+            if event.value.startswith("late:"):
+                late = TurnOutOfTime(self.table_id, info.ply, info.current, event.value.removeprefix("late:"))
+                self.run_worker(self.send_late(late), exclusive=True)
+            else:
+                self.run_worker(self.send(info.ply, event.value), exclusive=True)
+
+    async def send_late(self, request: TurnOutOfTime) -> None:
+        try:
+            reply = await ask(request)
+        except ServerUnavailable as e:
+            self.query_one("#decision-title", Static).update(f"Not done: {e}")
+            self.sending = False
+            self.late_at = -1
+            await self.fetch()
+            return
+        self.sending = False
+        self.late_at = -1
+        assert isinstance(reply, TurnPosition)
+        self.show(reply)
 
     async def send(self, ply: int, action: str) -> None:
         try:
