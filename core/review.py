@@ -430,6 +430,16 @@ def confirm(
     )
 
 
+LIST_CLEAR = 2.0
+"""Standard errors by which a confirmed loss must stand above zero to be on the costliest list:
+a loss of 0.6 ± 1.4 is a coin toss, and a list of mistakes must not hold one."""
+
+
+def listed(r: DecisionReview) -> bool:
+    """A decision the costliest list may show: confirmed on fresh worlds, and clearly a loss there."""
+    return r.confirmed and r.loss > 0 and r.loss > LIST_CLEAR * r.loss_se
+
+
 def summarize(game: str, seat: int, reviewed: Sequence[DecisionReview], worst: int = 10) -> SeatReview:
     """`seat`'s review from what :func:`review_seat` yielded (the last word on each of its plies wins;
     another seat's decisions, from a review of several, are left out)."""
@@ -440,7 +450,7 @@ def summarize(game: str, seat: int, reviewed: Sequence[DecisionReview], worst: i
     mine = [last[p] for p in sorted(last)]
     total = sum(r.charged for r in mine)
     se = math.sqrt(sum(r.behind_se**2 for r in mine if r.charged))
-    costly = sorted((r for r in mine if r.confirmed and r.loss > 0), key=lambda r: (-r.loss, r.ply))
+    costly = sorted((r for r in mine if listed(r)), key=lambda r: (-r.loss, r.ply))
     return SeatReview(
         game=game,
         seat=seat,

@@ -313,3 +313,31 @@ def test_simulate_writes_records_replays_reads(tmp_path: Path, capsys: pytest.Ca
         assert final.is_over and final.digest()[:16] in line
         assert rec.meta["seats"] == "random, random" and rec.meta.get("winner")
     assert main(["replay", str(files[0])]) == 0
+
+
+def test_the_costliest_list_holds_only_losses_clear_of_their_noise() -> None:
+    # A confirmed 0.6 ± 1.4 is a coin toss; 6.0 ± 1.9 is a mistake. Only the second is listed,
+    # though both count toward points behind.
+    from coldwater.core.review import DecisionReview, summarize
+
+    def d(ply: int, loss: float, se: float) -> DecisionReview:
+        return DecisionReview(
+            ply=ply,
+            round=1,
+            turn=1,
+            chosen="a",
+            best="b",
+            chosen_text="a",
+            best_text="b",
+            loss=loss,
+            loss_se=se,
+            choices=(),
+            confirmed=True,
+            behind=loss,
+            behind_se=se,
+            charged=loss,
+        )
+
+    r = summarize("aquatica", 0, [d(3, 0.6, 1.4), d(7, 6.0, 1.9), d(9, 3.9, 1.9)])
+    assert [x.ply for x in r.worst] == [7, 9]
+    assert r.points_behind == pytest.approx(10.5)
