@@ -66,6 +66,9 @@ async def test_h_shows_the_best_choices_with_reasons_in_the_games_words(make_app
             assert reason and f"  {reason}" in text and c.action not in reason
             named += any(t in reason for t in terms)
         assert named >= 1, text  # at least one reason names what it gains, in the game's words
+        # "best" only when the evaluator found the first clearly ahead; otherwise a close call.
+        assert (" — best" in text) == h.clear, text
+        assert h.clear or "close call" in text, text
         assert panel.border_title == f"Hint · {h.worlds} playouts a choice"
         if panel.more_below:  # at 80x24 a hint is longer than the panel: h again shows the rest
             assert panel.border_subtitle == "h more · Esc closes"

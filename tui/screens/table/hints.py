@@ -125,12 +125,16 @@ class TableHints:
             action = _parsed(s, c.action)
             label = with_names(s.label_of(view, action) if action is not None else c.action, names)
             key = decision.key_for(action) if action is not None else ""
+            # The evaluator's own words on its noise (HintChoice.close, Hint.clear): the first is
+            # "best" only when no other shown choice is within its error, never a coin toss.
             if n == 0:
-                how = "best"
-            elif c.behind <= max(CLOSE_CALL, 2 * c.error):
-                how = f"about as good (~{c.behind:.1f} {unit} less)"
+                how = "best" if h.clear else "about as good as the next: a close call"
+            elif c.close or c.behind <= CLOSE_CALL:
+                how = f"about as good (~{c.behind:.1f} {unit} less, ± {c.error:.1f})"
             else:
-                how = f"~{c.behind:.1f} {unit} less"
+                how = f"~{c.behind:.1f} {unit} less (± {c.error:.1f})"
+            if c.win:
+                how += f" · win {c.win:.0%}"
             reason = s.guard.call("", words.hint_reason, h, n)
             out.append(f"{f'[{key}] ' if key else ''}{label} — {how}")
             if reason:
