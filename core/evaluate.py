@@ -18,9 +18,9 @@ chance of winning, each with its standard error.
   remaining comparison is settled: clearly apart, or known to within ``settle``
   points. Close calls get the worlds, clear ones do not.
 - **The goal of the mode.** A playout's worth is :func:`goal`: the margin over the
-  best rival row (Practice Pond's silent player is that row), and in a solo game
-  with one row its own goal: Aquatica's base solo by PP (its titles are PP bands),
-  Tribes Solo by Tribes recruited (won only when all are), PP as the tie-break.
+  best rival row (a solo mode's automated rival is such a row), and in a game with
+  one row the goal that game declares on its State (``solo_goal``: a title band, a
+  condition such as recruiting every Tribe). Like net/, this module names no game.
 - **A win chance.** Points map to a chance of winning by a logistic curve fitted per
   game and player count on self-play (``WIN_FIT`` in :mod:`.evaluate_fit`, made by
   ``tests/bench/fit_evaluator.py``; docs/coach.md says how), as lichess maps
@@ -111,17 +111,6 @@ class EvalBudget(msgspec.Struct, frozen=True, kw_only=True):
 
 
 # ---- what a finished playout is worth -------------------------------------------------
-TRIBE_WORTH = 15.0
-"""Tribes Solo: a Tribe recruited, in PP, to its goal (recruit them all). About what a
-Location scores: a line that recruits one Tribe more is better unless it loses ~15 PP."""
-ALL_TRIBES_WORTH = 60.0
-"""Tribes Solo: the win itself (every Tribe recruited), in PP, on top of the Tribes."""
-LEVIATHAN = 61
-"""Aquatica's base solo: "won" means The Leviathan or better, from 61 PP (core/aquatica/solo.py).
-The Kraken (91) is out of the bots' reach (greedy scores 41-74 PP), so a chance of it would
-always read 0 and tell a player nothing; the Leviathan is the title at stake."""
-
-
 def margin(totals: Sequence[float], seat: int) -> float:
     """The seat's total minus the best rival row; with one row, its own total."""
     others = [t for j, t in enumerate(totals) if j != seat]
@@ -133,9 +122,8 @@ def goal(st: State[Any, Any], seat: int, sc: Scores | None = None) -> tuple[floa
 
     With a rival row (other seats, or Practice Pond's silent player): the margin over
     the best rival, and the win (first in the ranking, or ahead where it stands). Alone:
-    Aquatica's base solo is worth its PP and "won" at the top title; Tribes Solo is
-    worth its PP plus :data:`TRIBE_WORTH` a Tribe recruited and :data:`ALL_TRIBES_WORTH`
-    for all, won only when all are recruited.
+    the game's own solo goal (:meth:`State.solo_goal`: a title band, a condition to meet),
+    so this module names no game.
     """
     if sc is None:
         sc = st.scores()
@@ -144,21 +132,15 @@ def goal(st: State[Any, Any], seat: int, sc: Scores | None = None) -> tuple[floa
     if len(totals) > 1:
         won = (sc.ranking[0] == seat) if sc.final else m > 0
         return m, 1.0 if won else 0.0
-    d = st.data
-    tribes = getattr(d, "tribes", None)
-    if getattr(d, "module", None) == "tribes" and getattr(d, "solo_level", 0) and tribes is not None:
-        got = sum(1 for t in tribes if t in d.ps[seat].tribes)
-        every = got >= len(tribes)
-        return m + TRIBE_WORTH * got + (ALL_TRIBES_WORTH if every else 0.0), 1.0 if every else 0.0
-    return m, 1.0 if m >= LEVIATHAN else 0.0
+    worth, reached = st.solo_goal(seat, sc)
+    return worth, 1.0 if reached else 0.0
 
 
 def fit_key(game: str, st: State[Any, Any]) -> str:
-    """Which fitted curve a position's game and mode use: ``crown/2``, ``aquatica/1/tribes``."""
-    d = st.data
-    players = st.players
-    tribes = getattr(d, "module", None) == "tribes" and getattr(d, "solo_level", 0) and players == 1
-    return f"{game}/{players}" + ("/tribes" if tribes else "")
+    """Which fitted curve a position's game and mode use: ``crown/2``, ``aquatica/1/tribes``
+    (the mode from the game's own :meth:`State.fit_mode`)."""
+    mode = st.fit_mode()
+    return f"{game}/{st.players}" + (f"/{mode}" if mode else "")
 
 
 def win_chance(key: str, points: float) -> float:

@@ -1,20 +1,19 @@
 """The one contract every game engine fulfils (modelled on OpenSpiel).
 
-An engine keeps its whole position in one msgspec Struct (``state.data``) and
-subclasses :class:`State`, filling in the ``_``-prefixed hooks. The base class
-gives every game the same behaviour for free:
+An engine keeps its whole position in one msgspec Struct (``state.data``) and subclasses
+:class:`State`, filling in the ``_``-prefixed hooks. The base class gives every game the
+same behaviour for free:
 
-- ``legal()`` is computed once per position and cached; ``apply()`` refuses any
-  action not in it with :class:`IllegalAction` *before* touching the state.
-- ``clone()``, ``digest()`` and the canonical text form all come from the
-  Struct's canonical encoding, so they can never disagree with each other.
-- ``view(seat)`` is a State of the same type whose hidden values are blanked
-  (sealed), so the UI, bots and the network all see positions the same way.
+- ``legal()`` is computed once per position and cached; ``apply()`` refuses any action
+  not in it with :class:`IllegalAction` *before* touching the state.
+- ``clone()``, ``digest()`` and the canonical text form all come from the Struct's
+  canonical encoding, so they can never disagree with each other.
+- ``view(seat)`` is a State of the same type whose hidden values are blanked (sealed),
+  so the UI, bots and the network all see positions the same way.
 
-Chance is a player: while a random outcome is pending, ``current`` is
-:data:`CHANCE` and ``legal()`` lists the possible outcomes, which
-``chance_outcomes()`` weights. Alone, ``sample_chance()`` resolves them from the
-seed; at a LAN table a fair-play protocol supplies them instead.
+Chance is a player: while a random outcome is pending, ``current`` is :data:`CHANCE` and
+``legal()`` lists the possible outcomes, which ``chance_outcomes()`` weights. Alone,
+``sample_chance()`` resolves them from the seed; at a LAN table a fair-play protocol does.
 """
 
 from __future__ import annotations
@@ -148,12 +147,10 @@ class State(Generic[A, D]):
     GAME: ClassVar[str]
     DATA: ClassVar[type[msgspec.Struct]]
     CODEC: ClassVar[Codec[Any]]
-    """The game's action types and their notation. (A ClassVar cannot name the
-    type variable A; the game object's ``codec`` is the typed ``Codec[A]``.)"""
+    """The game's action types and their notation (a ClassVar cannot name A: the game's ``codec`` is ``Codec[A]``)."""
 
     _DATA_DECODER: ClassVar[msgspec.msgpack.Decoder[Any]]
     """A decoder of DATA, made once per class that sets DATA (see `copy_data`)."""
-
     __slots__ = ("_legal", "_legal_set", "data", "ply", "seed")
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -187,9 +184,8 @@ class State(Generic[A, D]):
         raise NotImplementedError
 
     def _sorted_legal(self) -> list[A]:
-        """The legal actions in notation order. An engine with many actions per
-        position may override this to build the sort keys itself, cheaper than
-        encoding; each key must equal ``str(action)`` (the contract tests check)."""
+        """The legal actions in notation order. An engine with many actions per position may override this to
+        build the sort keys itself, cheaper than encoding; each key must equal ``str(action)`` (contract tests)."""
         return sorted(self._legal_actions(), key=_notation)
 
     def _apply(self, action: A) -> None:
@@ -418,6 +414,14 @@ class State(Generic[A, D]):
     def scores(self) -> Scores:
         """The score sheet; ``final`` is False while the game goes on."""
         return self._scores()
+
+    def solo_goal(self, seat: int, sc: Scores) -> tuple[float, bool]:
+        """(worth in points, goal reached) of a one-row game, by its solo mode's own goal."""
+        return float(sc.totals[seat]), False
+
+    def fit_mode(self) -> str:
+        """A mode whose win chance is fitted apart from its player count's ("": none)."""
+        return ""
 
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and other.ply == self.ply and other.encode() == self.encode()

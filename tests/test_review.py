@@ -341,3 +341,18 @@ def test_the_costliest_list_holds_only_losses_clear_of_their_noise() -> None:
     r = summarize("aquatica", 0, [d(3, 0.6, 1.4), d(7, 6.0, 1.9), d(9, 3.9, 1.9)])
     assert [x.ply for x in r.worst] == [7, 9]
     assert r.points_behind == pytest.approx(10.5)
+
+
+def test_the_evaluator_takes_a_solo_goal_from_the_game_not_from_its_name() -> None:
+    # Tribes Solo is won only with every Tribe recruited (none in play yet is no win), the base
+    # solo at The Leviathan; core/evaluate.py asks the State (solo_goal, fit_mode) and names no game.
+    from coldwater.core import evaluate
+
+    g = games.get("aquatica")
+    tribes = g.new(1, seed="t", options={"module": "tribes", "solo_level": 2})
+    base = g.new(1, seed="t", options={"module": "goals"})
+    assert evaluate.fit_key("aquatica", tribes) == "aquatica/1/tribes"
+    assert evaluate.fit_key("aquatica", base) == "aquatica/1"
+    assert evaluate.goal(base, 0)[1] == 0.0 and evaluate.goal(tribes, 0)[1] == 0.0
+    source = (Path(evaluate.__file__)).read_text().lower()
+    assert not any(name in source.split('"""', 2)[2] for name in ("tribes solo", "leviathan", "getattr("))

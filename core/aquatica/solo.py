@@ -44,3 +44,30 @@ def place(d: AqData, pos: int) -> None:
     d.rival_placed += 1
     if d.rival_placed == 4:
         trigger(d)
+
+
+# ---- the solo modes' goals, as the evaluator weighs them (core/evaluate.py's goal) ----
+LEVIATHAN = 61
+"""The title at stake in the base solo: The Leviathan, from 61 PP. The Kraken (91) is out of
+the bots' reach (greedy scores 41-74 PP), so a chance of it would always read 0 and tell a
+player nothing."""
+TRIBE_WORTH = 15.0
+"""Tribes Solo: a Tribe recruited, in PP, toward its goal (recruit them all); about what a
+Location scores, so a line that recruits one Tribe more is better unless it loses ~15 PP."""
+ALL_TRIBES_WORTH = 60.0
+"""Tribes Solo: the win itself (every Tribe recruited), in PP, on top of the Tribes."""
+
+
+def tribes_solo(d: AqData) -> bool:
+    """A Tribes Solo game (the expansion's solo mode, won by recruiting every Tribe)."""
+    return d.players == 1 and d.module == "tribes" and bool(d.solo_level)
+
+
+def goal(d: AqData, seat: int, pp: int) -> tuple[float, bool]:
+    """(worth in PP, goal reached) of a one-player position: Tribes Solo counts its Tribes and
+    is reached only with all of them; the base solo is worth its PP and reached at LEVIATHAN."""
+    if tribes_solo(d):
+        got = sum(1 for t in d.tribes if t in d.ps[seat].tribes)
+        every = bool(d.tribes) and got >= len(d.tribes)
+        return pp + TRIBE_WORTH * got + (ALL_TRIBES_WORTH if every else 0.0), every
+    return float(pp), pp >= LEVIATHAN

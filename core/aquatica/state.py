@@ -7,7 +7,7 @@ from typing import ClassVar, assert_never
 from coldwater.core.errors import IllegalAction
 from coldwater.core.state import CHANCE, SETUP, Openings, Scores, Slot, State, Turn
 
-from . import main_action, scoring, sealing, setup, why
+from . import main_action, scoring, sealing, setup, solo, why
 from .actions import (
     CODEC,
     AqAction,
@@ -71,6 +71,14 @@ class AqState(State[AqAction, AqData]):
 
     def _current(self) -> int | None:
         return main_action.current(self.data)
+
+    def solo_goal(self, seat: int, sc: Scores) -> tuple[float, bool]:
+        """Tribes Solo is won by recruiting every Tribe; the base solo by its title (see
+        :mod:`.solo`): the evaluator weighs them so (:func:`.solo.goal`)."""
+        return solo.goal(self.data, seat, sc.totals[seat])
+
+    def fit_mode(self) -> str:
+        return "tribes" if solo.tribes_solo(self.data) else ""
 
     def turn(self) -> Turn | None:
         d = self.data
