@@ -745,3 +745,22 @@ async def test_resume_says_which_aquatica_game_was_tribes_solo(make_app, home: P
         await pilot.press("r")
         await pilot.pause()
         assert "(Tribes Solo, level 2)" in shown(app), shown(app)
+
+
+async def test_replays_say_which_aquatica_game_was_tribes_solo(make_app, home: Path) -> None:
+    """Issue 45: Replays listed a Tribes Solo game as plain "Aquatica" (Resume's words, from its function)."""
+    (home / "saves").mkdir(parents=True, exist_ok=True)
+    solo = Table.new(
+        "aquatica",
+        [Seat(SeatKind.PERSON, "Ada")],
+        seed="r",
+        options={"module": "tribes", "solo_level": 2},
+        save_path=home / "saves" / "t.json",
+    )
+    solo.save()
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("p")
+        await pilot.pause()
+        assert isinstance(app.screen, ReplaysScreen)
+        assert "Cold Waters (Tribes Solo, level 2) · Ada" in " ".join(shown(app).split()), shown(app)  # (wrapped at 80)
