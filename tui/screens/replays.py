@@ -1,6 +1,6 @@
 """Replays: finished games (and saved ones), stepped by decision, turn or round.
 
-Positions are drawn from the public view unless the person picks a seat (v):
+Positions are drawn from the public view unless the person picks a seat (w):
 before the end a seat's view is still the public one, drawn from that seat, so a
 saved hotseat game never shows one player's hidden cards to another; once the
 game is over each seat's own view and everything may be seen, and a game played
@@ -246,9 +246,9 @@ class ReplayScreen(BaseScreen):
   shown with the decision they follow);
 - ↓ / ↑ (or j / k): the next or previous *turn*; PgDn / PgUp (or n / b): *round*;
 - Home / End: the start and the end; **g**: go to a move (decision) number;
-- **v**: whose view of the board: a spectator's, each seat's (their own secrets only
+- **w**: whose view of the board: a spectator's, each seat's (their own secrets only
   once the game is over), and for a finished game everything;
-- **r**: review the game: the costliest decisions of the seat played at this
+- **v**: review the game (as **v** at the end of a game): the costliest decisions of the seat played at this
   keyboard (or of the seat whose view is shown), each a key that comes back here.
 
 The log on the right runs up to the position shown; at the end the final scores
