@@ -91,9 +91,13 @@ DEFAULT: tuple[Key, ...] = (
     Key("replay", "round(1)", "pagedown,n", "Next round"),
     Key("replay", "round(-1)", "pageup,b", "Back one round", show=False),
     Key("replay", "goto", "g", "Go to"),
-    Key("replay", "seat", "v", "View"),
-    Key("replay", "review", "r", "Review", show=False),  # in ? Help: the footer has no room at 80 columns
-    Key("score", "rematch", "r", "Rematch"),
+    # One letter, one meaning on every screen around the table (issue 45: r was Resume on the
+    # menu, Rematch at the end and Review in a replay): v reviews (here and at the end of a
+    # game), p opens replays (the menu's Replays, the end screen's replay), r resumes a save
+    # (the menu), m is the rematch; the replay's whose-view key is w.
+    Key("replay", "seat", "w", "View"),
+    Key("replay", "review", "v", "Review", show=False),  # in ? Help: the footer has no room at 80 columns
+    Key("score", "rematch", "m", "Rematch"),
     Key("score", "decline", "d", "Decline the rematch"),
     Key("score", "replay", "p", "Open the replay"),
     Key("score", "review", "v", "Review my game"),

@@ -624,7 +624,7 @@ async def test_replays_list_and_step_by_decision_turn_and_round(make_app, home: 
         names = []
         others = []
         for _ in range(4):
-            await pilot.press("v")
+            await pilot.press("w")
             names.append(status(app).rsplit("·", 1)[1].strip())
             others.append([b.display for b in screen.query(".other-board")])
         assert names == ["Ann's view", "Bob's view", "everything (the game is over)", "a spectator's view"]
@@ -646,7 +646,7 @@ async def test_the_replay_title_fits_80_columns_in_every_view(make_app, home: Pa
                 line = status(app)
                 assert "move" in line and len(line) <= SIZE[0] - 2, line
                 seen.append(line.rsplit("·", 1)[1].strip())
-                await pilot.press("v")
+                await pilot.press("w")
         # Every view was named, the long forms where they fit and the short ones where not.
         assert any(v in seen for v in ("as Greedy bot 4", "Greedy bot 4's view"))
         assert any(v in seen for v in ("everything", "everything (the game is over)"))
@@ -664,7 +664,7 @@ async def test_a_game_in_progress_shows_seats_only_in_public(make_app, home: Pat
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_first_replay(pilot, app)
-        await pilot.press("end", "v")
+        await pilot.press("end", "w")
         assert "Ann's seat, public view" in status(app)
         state, viewer = screen.board_state()
         assert viewer == 0 and state.digest() == t.state.view(None).digest()
@@ -694,7 +694,7 @@ async def test_the_end_of_a_game_charts_milestones_rematch_and_replay(make_app, 
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is screen
-        await pilot.press("r")
+        await pilot.press("m")
         # Two bots may play the whole rematch at once: wait for its end, which also keeps
         # the test from ending with a worker mid-move.
         await until(lambda: isinstance(app.screen, ScoreScreen) and app.screen is not screen, 60, "the rematch")
@@ -745,3 +745,46 @@ async def test_resume_says_which_aquatica_game_was_tribes_solo(make_app, home: P
         await pilot.press("r")
         await pilot.pause()
         assert "(Tribes Solo, level 2)" in shown(app), shown(app)
+
+
+async def test_replays_say_which_aquatica_game_was_tribes_solo(make_app, home: Path) -> None:
+    """Issue 45: Replays listed a Tribes Solo game as plain "Aquatica" (Resume's words, from its function)."""
+    (home / "saves").mkdir(parents=True, exist_ok=True)
+    solo = Table.new(
+        "aquatica",
+        [Seat(SeatKind.PERSON, "Ada")],
+        seed="r",
+        options={"module": "tribes", "solo_level": 2},
+        save_path=home / "saves" / "t.json",
+    )
+    solo.save()
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("p")
+        await pilot.pause()
+        assert isinstance(app.screen, ReplaysScreen)
+        assert "Cold Waters (Tribes Solo, level 2) · Ada" in " ".join(shown(app).split()), shown(app)  # (wrapped at 80)
+
+
+def test_a_letter_means_one_thing_around_the_table() -> None:
+    """Issue 45: r was Resume on the menu, Rematch at the end and Review in a replay, and v was
+    Review at the end but whose view in a replay. On the menu, the end screen, the replay and
+    Resume, each of these keys now means one thing: the same thing wherever it is pressed."""
+    from coldwater.tui import keymap
+    from coldwater.tui.screens.menu import ENTRIES, SERVED
+
+    same = {"menu:replays": "replays", "score.replay": "replays", "replay.review": "review", "score.review": "review"}
+    meanings: dict[str, set[str]] = {}
+    for key, _, value in ENTRIES + SERVED:
+        meanings.setdefault(key, set()).add(same.get(f"menu:{value}", f"menu:{value}"))
+    for k in keymap.DEFAULT:
+        if k.scope in ("score", "replay", "resume"):
+            for one in k.keys.split(","):
+                meanings.setdefault(one, set()).add(same.get(keymap.binding_id(k), keymap.binding_id(k)))
+    words = {"menu:resume", "replays", "review", "score.rematch"}
+    for key, what in meanings.items():
+        if what & words:
+            assert len(what) == 1, f"{key} means {sorted(what)}"
+    by_meaning = {m: k for k, what in meanings.items() for m in what}
+    assert (by_meaning["menu:resume"], by_meaning["replays"], by_meaning["review"]) == ("r", "p", "v")
+    assert by_meaning["score.rematch"] == "m" and by_meaning["replay.seat"] == "w"

@@ -91,11 +91,11 @@ async def test_the_host_offers_a_rematch_and_the_seat_sits_where_it_sat(home: Pa
             await asyncio.wait_for(play(pilot), 60)
             score = pilot.app.screen
             assert isinstance(score, ScoreScreen)
-            assert "r  offer a rematch" in _text(score, "#score-actions")
+            assert "m  offer a rematch" in _text(score, "#score-actions")
             await asyncio.wait_for(tasks[0], 20)
             answers: list[RematchAnswered] = []
             host.subscribe(lambda e: answers.append(e) if isinstance(e, RematchAnswered) else None)
-            await pilot.press("r")
+            await pilot.press("m")
             await until(
                 lambda: isinstance(pilot.app.screen, LobbyScreen) and pilot.app.screen.party is not host,
                 20,
@@ -188,7 +188,7 @@ async def test_a_seat_gets_the_chart_and_replay_then_declines_the_rematch(home: 
             await until(lambda: bool(answers), 10, "the host told")
             assert not answers[0].accept and not answers[0].left
             assert "You declined" in _text(score, "#rematch-line")
-            await pilot.press("r")  # nothing to accept any more
+            await pilot.press("m")  # nothing to accept any more
             assert pilot.app.screen is score
     finally:
         if host is not None:
@@ -209,7 +209,7 @@ async def test_a_seat_accepts_and_the_second_game_starts_in_its_seat(home: Path)
             ntask = asyncio.ensure_future(new.run())
             score = pilot.app.screen
             await until(lambda: "offers a rematch" in _text(score, "#rematch-line"), 10, "the offer")
-            await pilot.press("r")
+            await pilot.press("m")
             # Accepting is being ready: the new table starts by itself, Bob in his seat.
             try:
                 await until(lambda: isinstance(pilot.app.screen, TableScreen), 45, "the second game")
@@ -319,8 +319,8 @@ async def test_the_opener_of_a_table_served_over_ssh_asks_for_the_rematch(
             assert isinstance(score, ScoreScreen)
             await asyncio.wait_for(btask, 20)
             await until(lambda: "Pond" in keeper.ended, 10, "the server's game over")
-            assert "r  offer a rematch" in _text(score, "#score-actions")
-            await pilot.press("r")
+            assert "m  offer a rematch" in _text(score, "#score-actions")
+            await pilot.press("m")
             await until(lambda: bob.rematch_port > 0, 10, "the offer at Bob's end")
             # The offer reached Alice too, and her app took her seat at once (she asked).
             await until(
@@ -358,7 +358,7 @@ async def test_a_seat_is_told_when_the_host_leaves_without_a_rematch(home: Path)
             await host.close()  # the host's person goes back to the menu: no rematch
             await until(lambda: "Ann left the table" in _text(score, "#rematch-line"), 10, "the seat told")
             assert "no rematch" in _text(score, "#rematch-line")
-            await pilot.press("r")  # nothing to accept
+            await pilot.press("m")  # nothing to accept
             assert pilot.app.screen is score
             # On a busy machine the host can leave before the end screen has mounted: a screen
             # mounted after HostLeft (the same end, Bob's table) reads it from the seat.
@@ -374,7 +374,7 @@ async def test_a_seat_is_told_when_the_host_leaves_without_a_rematch(home: Path)
 
 
 async def test_a_watcher_follows_the_table_to_its_rematch(home: Path) -> None:
-    """A watcher's end screen hears of the rematch the host opened, and r watches it there."""
+    """A watcher's end screen hears of the rematch the host opened, and m watches it there."""
     from coldwater.net.session import TableWatcher
 
     host = ann_hosts(home, ["host", "open"], bot_chooser(GAME))
@@ -402,11 +402,11 @@ async def test_a_watcher_follows_the_table_to_its_rematch(home: Path) -> None:
             await asyncio.wait_for(asyncio.gather(htask, btask), 20)
             assert "rematch" not in _text(score, "#score-actions")  # a watcher offers no rematch of its own
             new = await net.open_rematch(host)
-            await until(lambda: "Ann opened a rematch: r  watch it" in _text(score, "#rematch-line"), 10, "the offer")
-            assert "r  watch the rematch" in _text(score, "#score-actions")
+            await until(lambda: "Ann opened a rematch: m  watch it" in _text(score, "#rematch-line"), 10, "the offer")
+            assert "m  watch the rematch" in _text(score, "#score-actions")
             await pilot.press("d")  # nothing to decline for a watcher: the offer stays
-            assert "r  watch the rematch" in _text(score, "#score-actions")
-            await pilot.press("r")
+            assert "m  watch the rematch" in _text(score, "#score-actions")
+            await pilot.press("m")
             await until(
                 lambda: isinstance(pilot.app.screen, LobbyScreen) and pilot.app.screen.party is not cat,
                 15,

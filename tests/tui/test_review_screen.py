@@ -210,3 +210,35 @@ async def test_the_end_screen_reviews_the_seat_played_here(make_app: Any, home: 
         await pilot.press("escape")  # stops it at once
         await pilot.pause()
         assert app.screen is end
+
+
+async def test_v_reviews_in_a_replay_as_at_the_end(make_app: Any, home: Path) -> None:
+    """Issue 45: a replay reviewed on r (the end screen's rematch, the menu's resume) and v changed
+    whose view; v reviews on both screens now, and w changes the view."""
+    from coldwater.net.play import records
+    from coldwater.net.play.table import Seat, SeatKind, Table
+
+    seats = [Seat(SeatKind.BOT, "Ann", bot="greedy"), Seat(SeatKind.BOT, "Bea", bot="random")]
+    table = Table.new("fisheries", seats, seed="end", meta={"people": "1"})
+    await table.advance()
+    assert table.state.is_over and table.record is not None
+    records.save(table.record, home / "records" / "f.json")
+    app = make_app(Catalog(names=("fisheries",)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("p")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        replay = app.screen
+        assert isinstance(replay, ReplayScreen)
+        view = replay.view_index
+        await pilot.press("w")
+        await pilot.pause()
+        assert replay.view_index != view
+        await pilot.press("v")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen) and screen.rec.game == "fisheries"
+        await pilot.press("escape")  # stops it at once
+        await pilot.pause()
+        assert app.screen is replay

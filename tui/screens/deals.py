@@ -96,7 +96,7 @@ class DealBoardScreen(BaseScreen):
     BINDINGS = keymap.bindings("back")
     HELP = """\
 **A deal's results board**: every score on today's deal of this game, best first (ties share a
-place). Pick one with ↑ ↓ Enter to replay that game (its **r** reviews it).
+place). Pick one with ↑ ↓ Enter to replay that game (its **v** reviews it).
 """
 
     def __init__(self, deal: DealInfo, title: str) -> None:

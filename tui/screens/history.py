@@ -4,7 +4,7 @@ Shown only in a served session (the menu's *History and ratings*): the key's rat
 (serveratings.py: openskill's ordinal, from agreed results), then every finished game, newest
 first, with the date, the game, the place, the others and what the game did to the rating; a
 game that did not count says why. Choosing a game asks the server for its record, which the
-server writes into this key's own records folder, and opens the replay there (its **r** reviews
+server writes into this key's own records folder, and opens the replay there (its **v** reviews
 it), so the game also stays in *Replays*.
 """
 
@@ -51,7 +51,7 @@ you finished at its tables, newest first.
 A rating is openskill's: it starts at 0 and rises as the server grows sure of how well you
 play. Only games with an agreed result count (the audit passed, nobody forfeited, no bot
 played a person's seat), and only against other keys: bots and LAN players without a key here
-are left out. Pick a game with ↑ ↓ Enter to replay it (**r** in the replay reviews it).
+are left out. Pick a game with ↑ ↓ Enter to replay it (**v** in the replay reviews it).
 """
 
     def compose(self) -> ComposeResult:

@@ -1,6 +1,6 @@
 """Replays: finished games (and saved ones), stepped by decision, turn or round.
 
-Positions are drawn from the public view unless the person picks a seat (v):
+Positions are drawn from the public view unless the person picks a seat (w):
 before the end a seat's view is still the public one, drawn from that seat, so a
 saved hotseat game never shows one player's hidden cards to another; once the
 game is over each seat's own view and everything may be seen, and a game played
@@ -34,6 +34,7 @@ from coldwater.net.play.table import (
 from coldwater.net.session.forfeit import check_record, load_record, standings_text, verdict_text
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseModal, BaseScreen
+from coldwater.tui.screens.resume import variant
 from coldwater.tui.screens.table import with_names
 from coldwater.tui.screens.timeline import Timeline
 from coldwater.tui.widgets.board import BoardView
@@ -159,18 +160,22 @@ class ReplaysScreen(BaseScreen):
                 result = f"in progress, {turns} turn{'' if turns == 1 else 's'} so far"
             # One list, newest first: whether a game is finished is said on its own line.
             items.append(
-                Item(f"{record_when(path, rec)} · {self._title(rec.game)} · {seats} · {result}", (path, finished))
+                Item(f"{record_when(path, rec)} · {self._title(rec.game, rec)} · {seats} · {result}", (path, finished))
             )
         self.query_one("#records", ChoiceList).set_items(items)
         if not items:
             self.query_one("#replays-message", Static).update("No games yet. Finished games appear here.")
         self.query_one("#records", ChoiceList).focus()
 
-    def _title(self, game: str) -> str:
+    def _title(self, game: str, rec: record_mod.GameRecord | None = None) -> str:
+        """The game's title, and which way it was played where a person tells them apart
+        ("Aquatica (Tribes Solo, level 2)": the words Resume uses, from its own function)."""
         try:
-            return str(self.cw.catalog.get(game).title)
+            title = str(self.cw.catalog.get(game).title)
         except (ImportError, AttributeError, KeyError):
             return game
+        kind = variant(rec) if rec is not None else ""
+        return f"{title} ({kind})" if kind else title
 
     def on_choice_list_chosen(self, event: ChoiceList.Chosen) -> None:
         if event.value is None:
@@ -241,9 +246,9 @@ class ReplayScreen(BaseScreen):
   shown with the decision they follow);
 - ↓ / ↑ (or j / k): the next or previous *turn*; PgDn / PgUp (or n / b): *round*;
 - Home / End: the start and the end; **g**: go to a move (decision) number;
-- **v**: whose view of the board: a spectator's, each seat's (their own secrets only
+- **w**: whose view of the board: a spectator's, each seat's (their own secrets only
   once the game is over), and for a finished game everything;
-- **r**: review the game: the costliest decisions of the seat played at this
+- **v**: review the game (as **v** at the end of a game): the costliest decisions of the seat played at this
   keyboard (or of the seat whose view is shown), each a key that comes back here.
 
 The log on the right runs up to the position shown; at the end the final scores

@@ -14,6 +14,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Footer, Static
 
+from coldwater.core.record import GameRecord
 from coldwater.core.state import Game
 from coldwater.net.play.table import SaveError, SaveInfo, delete, list_saves, read_save, resume
 from coldwater.tui import keymap
@@ -35,18 +36,23 @@ def who(info: SaveInfo) -> str:
     return info.seats
 
 
-def variant(game: str, path: str) -> str:
-    """Which way of playing a save is, where a game has several a person tells apart: Aquatica's
-    Tribes, and Tribes Solo with its level (issue 45: Resume said only "Aquatica")."""
-    if game != "aquatica":
-        return ""
-    try:
-        rec = read_save(Path(path)).record
-    except SaveError:  # (a save that cannot be read is listed apart, with its problem)
-        return ""
-    if rec.options.get("module") != "tribes":
+def variant(rec: GameRecord) -> str:
+    """Which way of playing a game is, where a game has several a person tells apart: Aquatica's
+    Tribes, and Tribes Solo with its level (issue 45: Resume and Replays said only "Aquatica").
+    Resume and Replays both name a game's line by it."""
+    if rec.game != "aquatica" or rec.options.get("module") != "tribes":
         return ""
     return f"Tribes Solo, level {rec.options.get('solo_level') or 1}" if rec.players == 1 else "Tribes"
+
+
+def save_variant(game: str, path: str) -> str:
+    """:func:`variant` of a save ("" when it cannot be read: such a save is listed apart, with its problem)."""
+    if game != "aquatica":
+        return ""  # (no need to read the file)
+    try:
+        return variant(read_save(Path(path)).record)
+    except SaveError:
+        return ""
 
 
 def save_label(title: str, info: SaveInfo) -> str:
@@ -88,7 +94,7 @@ and try again.
             title = str(self.cw.catalog.get(game).title)
         except (ImportError, AttributeError, KeyError):
             return game
-        kind = variant(game, path) if path else ""
+        kind = save_variant(game, path) if path else ""
         return f"{title} ({kind})" if kind else title
 
     def reload(self) -> None:

@@ -53,8 +53,8 @@ class ScoreScreen(BaseScreen):
 best first, and the bars draw the same numbers. Below: each player's score at the end
 of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
 
-- **r**: a rematch — the same game, seats, options and card data, with a new seed.
-  At a LAN table the host offers it and every player still here is asked: **r**
+- **m**: a rematch — the same game, seats, options and card data, with a new seed.
+  At a LAN table the host offers it and every player still here is asked: **m**
   accepts (you sit where you sat), **d** declines (your seat is opened to anyone);
 - **p**: open the replay of this game;
 - **v**: review your decisions: the costliest ones, each with the better choice;
@@ -168,14 +168,14 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
     def actions_line(self) -> str:
         parts = []
         if self._offer and self._watching():
-            parts.append("r  watch the rematch")
+            parts.append("m  watch the rematch")
         elif self._offer:
-            parts.append("r  accept the rematch   ·   d  decline")
+            parts.append("m  accept the rematch   ·   d  decline")
         elif self._busy or self._answer:
             pass  # said under the outcome
         elif self.can_rematch():
             lan = self.lan_party is not None
-            parts.append(f"r  {'offer a ' if lan else ''}rematch (same seats and options, new seed)")
+            parts.append(f"m  {'offer a ' if lan else ''}rematch (same seats and options, new seed)")
         if self.record is not None or self._public is not None:
             parts.append("p  open the replay")
         if self.record is not None:
@@ -213,9 +213,9 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
                 return
             self._show_actions()
             if self._watching():
-                self.notify("The host opened a rematch: r watches it", timeout=15)
+                self.notify("The host opened a rematch: m watches it", timeout=15)
             else:
-                self.notify("The host offers a rematch: r accepts, d declines", timeout=15)
+                self.notify("The host offers a rematch: m accepts, d declines", timeout=15)
         elif isinstance(event, s.HostLeft) and self.is_mounted:
             self._host_gone()
             self._show_actions()
@@ -238,9 +238,9 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         if self._busy:
             return "Setting up the rematch…"
         if self._offer and self._watching():
-            return f"{self._host_name()} opened a rematch: r  watch it"
+            return f"{self._host_name()} opened a rematch: m  watch it"
         if self._offer:
-            return f"{self._host_name()} offers a rematch: r  accept (your seat, a new seed)   ·   d  decline"
+            return f"{self._host_name()} offers a rematch: m  accept (your seat, a new seed)   ·   d  decline"
         return self._answer
 
     def _seated(self) -> TablePeer | TableWatcher | None:
