@@ -52,6 +52,14 @@ class Catalog:
     def get(self, name: str) -> Game[Any, Any]:
         return self._loader(name)
 
+    def title(self, name: str) -> str:
+        """The game's title for a list, or its name where this build cannot load it (a record or a
+        server's table of a game this app does not have): a list of old games never fails on one."""
+        try:
+            return str(self.get(name).title)
+        except (ImportError, AttributeError, KeyError):
+            return name
+
     def available(self) -> list[tuple[str, Game[Any, Any]]]:
         """(name, game) for every game on offer, in menu order.
 

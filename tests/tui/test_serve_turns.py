@@ -86,7 +86,7 @@ async def test_bad_terms_are_refused_and_nothing_is_kept(store: Store) -> None:
         (crown(seats=["me", "bot", "bot", "bot", "bot"]), "1 to 4 seats"),
         (crown(seats=["me", "me"]), r"only one\) is yours"),
         (crown(seats=["me", "dddd-0000-0000-0004"]), "not a key this server knows"),
-        (crown(name=""), ""),
+        (crown(name=""), "table name is empty"),
     ):
         with pytest.raises(TurnError, match=said):
             await k.open(ANN, req)

@@ -51,12 +51,6 @@ on the same deal, each one's replay a key away.
     def on_screen_resume(self) -> None:  # (also when it first shows)
         self.run_worker(self.load(), exclusive=True)
 
-    def title_of(self, game: str) -> str:
-        try:
-            return str(self.cw.catalog.get(game).title)
-        except (ImportError, AttributeError, KeyError):
-            return game
-
     async def load(self) -> None:
         message = self.query_one("#deals-message", Static)
         try:
@@ -66,7 +60,7 @@ on the same deal, each one's replay a key away.
             return
         assert isinstance(reply, DealBoards)
         listing = self.query_one("#deals", ChoiceList)
-        listing.set_items([Item(deal_line(d, self.title_of(d.game)), d) for d in reply.deals])
+        listing.set_items([Item(deal_line(d, self.cw.catalog.title(d.game)), d) for d in reply.deals])
         day = reply.deals[0].day if reply.deals else ""
         seeds = " · ".join(f"{d.game} {d.seed}" for d in reply.deals)
         message.update(f"Deals of {day} (seeds: {seeds}). Enter plays one, or shows its board once you finished it.")
@@ -76,7 +70,7 @@ on the same deal, each one's replay a key away.
         if isinstance(event.value, DealInfo):
             deal = event.value
             if deal.mine is not None:
-                self.app.push_screen(DealBoardScreen(deal, self.title_of(deal.game)))
+                self.app.push_screen(DealBoardScreen(deal, self.cw.catalog.title(deal.game)))
             else:
                 self.run_worker(self.play(deal), exclusive=True)
 

@@ -65,12 +65,6 @@ are left out. Pick a game with ↑ ↓ Enter to replay it (**v** in the replay r
     def on_mount(self) -> None:
         self.run_worker(self.load(), exclusive=True)
 
-    def title_of(self, game: str) -> str:
-        try:
-            return str(self.cw.catalog.get(game).title)
-        except (ImportError, AttributeError, KeyError):
-            return game
-
     async def load(self) -> None:
         served = link()
         ratings = self.query_one("#history-ratings", Static)
@@ -82,8 +76,8 @@ are left out. Pick a game with ↑ ↓ Enter to replay it (**v** in the replay r
         except ServerUnavailable as e:
             ratings.update(f"The server cannot say: {e}")
             return
-        titles = {g.game: self.title_of(g.game) for g in reply.games} | {
-            r.game: self.title_of(r.game) for r in reply.ratings
+        titles = {g.game: self.cw.catalog.title(g.game) for g in reply.games} | {
+            r.game: self.cw.catalog.title(r.game) for r in reply.ratings
         }
         ratings.update(ratings_line(reply, titles))
         games = self.query_one("#history-games", ChoiceList)

@@ -90,10 +90,9 @@ and try again.
         self.query_one("#saves", ChoiceList).focus()
 
     def title_of(self, game: str, path: str = "") -> str:
-        try:
-            title = str(self.cw.catalog.get(game).title)
-        except (ImportError, AttributeError, KeyError):
-            return game
+        title = self.cw.catalog.title(game)
+        if title == game:
+            return game  # a game this build does not have: its save is not read
         kind = save_variant(game, path) if path else ""
         return f"{title} ({kind})" if kind else title
 

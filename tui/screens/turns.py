@@ -98,12 +98,6 @@ count for ratings).
     def on_screen_resume(self) -> None:  # (also when the list first shows)
         self.run_worker(self.load(), exclusive=True)
 
-    def title_of(self, game: str) -> str:
-        try:
-            return str(self.cw.catalog.get(game).title)
-        except (ImportError, AttributeError, KeyError):
-            return game
-
     async def load(self) -> None:
         message = self.query_one("#turns-message", Static)
         try:
@@ -113,7 +107,7 @@ count for ratings).
             return
         assert isinstance(reply, TurnTables)
         now = time.time()
-        items = [Item(table_line(t, self.title_of(t.game), now), t.id) for t in reply.tables]
+        items = [Item(table_line(t, self.cw.catalog.title(t.game), now), t.id) for t in reply.tables]
         listing = self.query_one("#turn-tables", ChoiceList)
         listing.set_items(items)
         waiting = sum(1 for t in reply.tables if t.your_turn)
