@@ -160,7 +160,7 @@ then *Rules*.
         self.call_after_refresh(self._redraw_board)
 
     def _redraw_board(self) -> None:
-        if self.is_mounted:
+        if self._drawable():  # (after a refresh the screen may be on its way down)
             self.update_board(self.current_view())
 
     def update_pane(self, pane_id: str, view: AqState) -> None:

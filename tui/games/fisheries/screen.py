@@ -177,8 +177,10 @@ Overnight you keep one tile. The final scores are broken down by cards, helms an
         self._focus_cells = set()
         super().refresh_view()
         self._sync_focus()
-        if self.mode is None and self.is_mounted:
-            decision = self.query_one("#decision", ChoiceList)
+        # Not `is_mounted` alone: a drive worker can finish while the screen is taken down,
+        # its rows already gone (seen at an app's exit in CI).
+        if self.mode is None and self._drawable() and (found := list(self.query("#decision").results(ChoiceList))):
+            decision = found[0]
             at = decision.highlighted
             if at is not None and 0 <= at < decision.option_count:
                 oid = decision.get_option_at_index(at).id
