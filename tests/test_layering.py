@@ -10,7 +10,9 @@ a reader follows), not from what happens to be imported at run time:
   module of ``net/`` to ``net``, the LAN);
 - ``net`` reaches a game only through the contract: it imports no per-game core
   package (``coldwater.core.<game>`` for a name the registry lists) and its source,
-  comments and docstrings included, names no game.
+  comments and docstrings included, names no game;
+- the TUI outside its games' own folders (``tui/games/<game>/``) holds the same rule: it
+  imports neither a game's core package nor its folder, and names no game.
 
 Beside it, read the same way, the maintainers' checks of the source's shape: a module over
 600 lines says in its docstring why it is one module, and no module reaches into another
@@ -139,6 +141,70 @@ def test_net_names_no_game() -> None:
     assert not hits, "\n".join(hits)
 
 
+# ---- the TUI names no game outside its games' own folders ----
+NOT_YET: dict[str, int] = {
+    "tui/screens/review.py": 1,
+    "tui/screens/table/order.py": 1,
+    "tui/screens/table/screen.py": 9,
+    "tui/widgets/board.py": 1,
+    "tui/widgets/chart.py": 1,
+    "tui/widgets/choices.py": 2,
+}
+"""Generic modules rebuilt in parallel with this rule (issue 46, item 3 and the review screen), each
+with the lines that still name a game; a count only shrinks, and a module at 0 leaves the list."""
+
+
+def _generic_tui() -> dict[str, Path]:
+    """Every module of the app outside ``tui/games/<game>/`` (a game's own folder, found by its registry name)."""
+    own = tuple(f"coldwater.tui.games.{g}" for g in games.names())
+    return {
+        name: path
+        for name, path in _modules("tui").items()
+        if not any(name == o or name.startswith(f"{o}.") for o in own)
+    }
+
+
+def _names_games(text: str) -> list[tuple[int, str]]:
+    """Each line of `text` that names a game: its registry name or its title, any case."""
+    words = [w for g in games.names() for w in (g, games.get(g).title)]
+    named = re.compile("|".join(re.escape(w) for w in words), re.IGNORECASE)
+    return [(i, line.strip()) for i, line in enumerate(text.splitlines(), 1) if named.search(line)]
+
+
+def test_a_generic_tui_module_imports_no_game_of_its_own() -> None:
+    """The app reaches a game's own modules (core/<game>/, tui/games/<game>/) only by its name, through the
+    registry and tui/games (``words_of``, the catalog's screens, the tutor's books), never by an import."""
+    own = {f"coldwater.core.{g}" for g in games.names()} | {f"coldwater.tui.games.{g}" for g in games.names()}
+    wrong = sorted(
+        f"{name} imports {dep}" for name, path in _generic_tui().items() for dep in _imports(name, path) if dep in own
+    )
+    assert not wrong, "\n".join(wrong)
+
+
+def test_a_generic_tui_module_names_no_game() -> None:
+    """Not in code, comments or docstrings, as net: a game's facts (its units, options, milestones, lessons)
+    come from its own words and lessons objects or its engine, and a fourth game touches its own folders."""
+    wrong = []
+    for name, path in _generic_tui().items():
+        rel = path.relative_to(REPO).as_posix()
+        hits = _names_games(path.read_text())
+        if len(hits) > NOT_YET.get(rel, 0):
+            wrong += [f"{rel}:{i}: {line}" for i, line in hits]
+        elif rel in NOT_YET and len(hits) < NOT_YET[rel]:
+            wrong.append(f"{rel}: {len(hits)} lines name a game now; lower its NOT_YET count ({NOT_YET[rel]})")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_tui_checks_can_fail() -> None:
+    """A line naming a game by name or title is seen; a game's own folder is not generic."""
+    assert [i for i, _ in _names_games("x = 1\nif name == 'Crown': pass\n# Fisheries of Gloucester\n")] == [2, 3]
+    generic = _generic_tui()
+    assert "coldwater.tui.screens.newgame" in generic and "coldwater.tui.games.words" in generic
+    assert not any(n.startswith("coldwater.tui.games.crown") for n in generic)
+    imports = _imports("coldwater.tui.games.crown.words", REPO / "tui" / "games" / "crown" / "words.py")
+    assert "coldwater.core.crown" in imports
+
+
 def test_the_checks_can_fail() -> None:
     """The import reader sees relative and absolute imports alike (so a clean result means something)."""
     name, path = "coldwater.net.fairdeal.seat", _modules("net")["coldwater.net.fairdeal.seat"]
@@ -173,7 +239,7 @@ BUDGET: dict[str, int] = {
     "net/session/peer.py": 750,
     "net/session/fairhost.py": 760,
     "tui/servetables.py": 840,
-    "tui/games/crown/words.py": 843,
+    "tui/games/crown/words.py": 658,
     "net/session/host.py": 860,
     "tui/serve.py": 887,
     "net/fairdeal/seat.py": 917,
