@@ -15,6 +15,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, Markdown, Static
 
+from coldwater.core import games
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen
 from coldwater.tui.widgets.choices import ChoiceList, Item
@@ -80,8 +81,9 @@ class RulesScreen(BaseScreen):
         """Whether the text on screen has its tables written as lists (None: nothing shown yet)."""
 
     def topics(self) -> list[tuple[str, str, str]]:
-        """(key, title, topic): every game on offer, each by a letter of its title, then the keyboard."""
-        return [*self.cw.catalog.lettered(self.cw.catalog.names(), taken=KEYS_TOPIC[0]), KEYS_TOPIC]
+        """(key, title, topic): every game this version has (its rules are worth reading before a game is on
+        offer), each by a letter of its title, then the keyboard."""
+        return [*self.cw.catalog.lettered(games.names(), taken=KEYS_TOPIC[0]), KEYS_TOPIC]
 
     def compose(self) -> ComposeResult:
         self.topic = self.topic or self.topics()[0][2]
