@@ -21,7 +21,7 @@ from coldwater.core.rng import Rng
 from coldwater.core.state import CHANCE
 from coldwater.tui.games.crown import board as draw
 from coldwater.tui.games.crown import log, names, words
-from tests.crown.helpers import board, card, refresh, set_zones, started
+from tests.core.crown.helpers import board, card, refresh, set_zones, started
 
 T = GAME.tables
 NAMES = ["Ada", "Bo", "Cy", "Di"]
@@ -203,7 +203,7 @@ def test_placing_previews_which_fish_an_emptied_zone_catches() -> None:
 
 def test_standings_give_your_contest_weights_and_everyones_points() -> None:
     s = started(2, seed="wording")
-    from tests.crown.helpers import give_fish
+    from tests.core.crown.helpers import give_fish
 
     give_fish(s, 0, [card("perch", 3), card("pike", 8), card("roach", 5)])
     refresh(s)
@@ -325,7 +325,7 @@ def test_the_ring_shows_every_space_clockwise_with_its_token() -> None:
 
 def test_other_players_fish_weights_stay_hidden() -> None:
     s = started(2, seed="hidden")
-    from tests.crown.helpers import give_fish
+    from tests.core.crown.helpers import give_fish
 
     give_fish(s, 1, [card("pike", 8)])
     refresh(s)
