@@ -51,10 +51,21 @@ def test_the_root_holds_only_the_projects_own_files() -> None:
     assert not extra, f"files at the repository root that belong elsewhere (or in ALLOWED): {sorted(extra)}"
 
 
+OUTSIDE = re.compile(r"\.\./shared|\.\./\.\./|(^|[\s`(\[])(shared|components|rules)/|DESIGN\.md|/work/")
+"""A path to the design brief, the rulebooks' or the components' files beside the repository (or any
+absolute path of the machine it was built on): none of them is in a clone."""
+
+
+def test_the_outside_check_can_fail() -> None:
+    bad = ["read `../shared/DESIGN.md` first", "values from `components/aquatica.md`", "see rules/crown.txt"]
+    good = ["`net/session/shared/record.py`", "tui/components/x.py", "docs/rulings-crown.md"]
+    assert all(OUTSIDE.search(b) for b in bad) and not any(OUTSIDE.search(g) for g in good)
+
+
 def test_the_docs_stand_on_their_own_in_a_clone() -> None:
     # A clone has no design brief or rulebook files beside it: docs cite the rulebooks by
     # name, never a path outside the repository.
-    outside = re.compile(r"\.\./shared|shared/(rules|components|DESIGN)")
+    outside = OUTSIDE
     pages = [ROOT / "README.md", ROOT / "CHANGELOG.md", *sorted((ROOT / "docs").glob("*.md"))]
     hits = [
         f"{p.name}:{n}" for p in pages for n, line in enumerate(p.read_text().splitlines(), 1) if outside.search(line)
@@ -102,3 +113,10 @@ def test_tests_mirror_the_source_tree() -> None:
     moved = sorted(NOT_MOVED_YET - top)
     assert not moved, f"moved: take them out of NOT_MOVED_YET: {moved}"
     assert {"core", "net", "tui"} <= {str(f) for f in folders}
+
+
+def test_the_notebook_says_what_it_is() -> None:
+    """Dated runs go in one lab notebook, and the page says so before anything else: a reader who opens it
+    from a reference page knows its figures are measurements of a day, not promises."""
+    top = (ROOT / "docs" / "benchmarks.md").read_text().split("\n## ", 1)[0]
+    assert "one lab notebook of dated runs" in top
