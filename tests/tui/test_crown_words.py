@@ -357,3 +357,23 @@ def test_a_master_angler_card_to_take_is_named_with_its_spots_first() -> None:
             assert text.startswith(f"Take the {name} ({names.spots_letters(T, takes[0].card)})"), text
             return
     raise AssertionError("no Master Angler card to take came")
+
+
+def test_the_standings_weights_are_the_contests_own_count() -> None:
+    """The weights the standings show are what the contests count (core/crown/contests.weight), in the
+    order Shore, Lake, River: at the end, each seat's submitted fish at each location."""
+    from coldwater.core import record
+    from coldwater.core.simulate import simulate
+
+    res = next(simulate(GAME, 3, 1, "weights", bot="greedy", records=True))
+    assert res.record is not None
+    d: CrownData = record.replay(res.record).data
+    T = words.tables_of(GAME)
+    for seat in range(3):
+        fish = d.parties[seat].submitted
+        shore, river, lake = (
+            sum(T.weight[f.card] for f in fish if f.card is not None and T.species_location[f.species] == li)
+            for li in range(3)
+        )
+        assert words.contest_weights(d, T, seat) == (shore, lake, river)
+    assert any(d.parties[s].submitted for s in range(3))  # (the game reached its contests)

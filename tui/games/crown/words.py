@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Never, assert_never
 
-from coldwater.core.crown import casting
+from coldwater.core.crown import casting, contests
 from coldwater.core.crown.actions import (
     Bait,
     Catch,
@@ -463,19 +463,11 @@ def prompt(d: CrownData, T: Tables, legal: Sequence[CrownAction]) -> str:
 
 
 def contest_weights(d: CrownData, T: Tables, seat: int) -> tuple[int, int, int] | None:
-    """Shore, Lake, River weights `seat` would submit now (heaviest of each species), or None if unknown."""
-    p = d.parties[seat]
-    best: dict[str, int] = {}
-    for f in list(p.fish) + list(p.submitted):
-        if f.card is None:
-            return None
-        w = T.weight[f.card]
-        if w > best.get(f.species, -1):
-            best[f.species] = w
-    totals = [0, 0, 0]
-    for sp, w in best.items():
-        totals[T.species_location[sp]] += w
-    return totals[0], totals[2], totals[1]
+    """Shore, Lake, River weights `seat` would submit now (the engine's own count), or None if unknown."""
+    shore, river, lake = (contests.weight(T, d.parties[seat], li) for li in range(3))
+    if shore is None or lake is None or river is None:
+        return None
+    return shore, lake, river
 
 
 def trophy_points(p: Party) -> int:
