@@ -218,8 +218,10 @@ class TableWords(Generic[S, A, C]):
         return ""
 
     # ---- hints (issue 31; the frame's hint panel) -------------------------------------
-    HINT_UNIT: ClassVar[str] = "points"
-    """What the game's margins are counted in (its engine's ``Game.unit``, as the rulebook says)."""
+    @property
+    def HINT_UNIT(self) -> str:
+        """What the game's margins are counted in: its engine's ``Game.unit``, as the rulebook says."""
+        return self.game.unit
 
     HINT_TERMS: ClassVar[dict[str, str]] = {}
     """The engine's score categories in the game's words for a hint's reason; a category

@@ -139,7 +139,6 @@ class AqWords(TableWords[AqState, AqAction, Never]):
     """Aquatica's table in words: labels from the card data, prompts, the card behind a choice,
     the status and standings lines, the log's announcements and deals, in the players' names."""
 
-    HINT_UNIT: ClassVar[str] = "PP"
     HINT_TERMS: ClassVar[dict[str, str]] = {
         "Characters": "characters",
         "Goals": "goals",
