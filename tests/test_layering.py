@@ -177,7 +177,6 @@ BUDGET: dict[str, int] = {
     "net/session/host.py": 860,
     "tui/serve.py": 887,
     "net/fairdeal/seat.py": 917,
-    "tui/screens/table/screen.py": 1040,
 }
 """The modules allowed past LONG, each at most its size when it was last measured. A budget only
 shrinks: a module that grows past it is split (or its growth argued here, in review); one that

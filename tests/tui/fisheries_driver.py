@@ -189,7 +189,7 @@ async def play_fisheries(
             continue
         if (
             not (isinstance(screen, FisheriesTableScreen) and screen.my_turn() and not screen.busy)
-            or screen._auto_ply == screen.table.state.ply
+            or screen.answers.ply == screen.table.state.ply
         ):
             await asyncio.sleep(0.002)
             await pilot._wait_for_screen()
@@ -259,7 +259,7 @@ async def play_fisheries(
                     pilot.app.focused,
                 )
                 await choose(pilot, screen, "exclamation_mark")  # keep it, and do not ask again this game
-                assert screen._always, "! did not stick"
+                assert screen.answers.always, "! did not stick"
                 continue
         hotkey, value = min(entries, key=lambda kv: rank.get(tag_of(kv[1]), len(rank)))
         st.tags[tag_of(value)] = st.tags.get(tag_of(value), 0) + 1

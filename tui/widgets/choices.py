@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Sequence
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 import msgspec
 from rich.text import Text
 from textual import events
+from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
@@ -246,15 +247,72 @@ class ChoiceList(OptionList):
 
 
 class FilterBox(Input):
-    """The text box that narrows a :class:`ChoiceList` (the table's ``/``).
+    """The text box that narrows a :class:`ChoiceList` (the table's ``/``), hidden until opened.
 
     Everything typed is the filter, digits included: Fisheries' squares ("a4") and
     Aquatica's prices have digits, so a digit choosing the choice with that hotkey
     chose things nobody meant (issue 45). ↑ ↓ move through what is shown, Enter
-    chooses the highlighted one, Esc closes the box.
+    chooses the highlighted one (as Enter on the list does), Esc closes the box and
+    gives the list back the keyboard. Posts :class:`FilterBox.Closed` when it closes.
     """
 
-    def __init__(self, choices: str, **kw: Any) -> None:
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "move(-1)", show=False),
+        Binding("down", "move(1)", show=False),
+        Binding("escape", "close", "Clear the filter", show=False),
+    ]
+
+    class Closed(Message):
+        """The filter was put away: its list shows every choice again."""
+
+        def __init__(self, box: FilterBox) -> None:
+            super().__init__()
+            self.box = box
+
+        @property
+        def control(self) -> FilterBox:
+            return self.box
+
+    def __init__(self, choices: ChoiceList, **kw: Any) -> None:
         super().__init__(**kw)
         self.choices = choices
-        """The id of the list this box filters."""
+        """The list this box filters."""
+        self.display = False
+        self.can_focus = False  # only while it is open: Tab never lands in a hidden box
+
+    @property
+    def is_open(self) -> bool:
+        return bool(self.display)
+
+    def open(self) -> None:
+        self.display = True
+        self.can_focus = True
+        self.value = ""
+        self.focus()
+
+    def close(self, *, refocus: bool = True) -> None:
+        """Put the box away, the whole list shown again (and given the keyboard if `refocus`)."""
+        if not self.display:
+            return
+        self.display = False
+        self.can_focus = False
+        if self.choices.filter_text:
+            self.choices.set_filter("")
+        if refocus:
+            self.choices.focus()
+        self.post_message(self.Closed(self))
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        if self.display:
+            self.choices.set_filter(event.value)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.choices.action_select()
+
+    def action_move(self, delta: int) -> None:
+        (self.choices.action_cursor_up if delta < 0 else self.choices.action_cursor_down)()
+
+    def action_close(self) -> None:
+        self.close()

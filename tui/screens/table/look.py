@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 from textual.geometry import Region
 
 from coldwater.tui.widgets.board import BoardView
-from coldwater.tui.widgets.choices import ChoiceList
 from coldwater.tui.widgets.hint import HintPanel
 
 if TYPE_CHECKING:
@@ -99,5 +98,5 @@ class Look:
         others = s.hints.active or any(p.display for p in s.query("#coach"))
         for log in s.query("#log"):
             log.display = not on and not others
-        s.fit_side(s.query_one("#decision", ChoiceList).shown_count)  # a panel wants the taller strip
+        s.fit_side()  # a panel wants the taller strip
         return panel
