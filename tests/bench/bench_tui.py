@@ -421,10 +421,13 @@ def main() -> None:
     ap.add_argument("--only-thinking", action="store_true", help="only the keys pressed while a hard bot thinks")
     ap.add_argument("--only-keys", action="store_true", help="only the keypresses at the table, at 80×24 and 200×60")
     ap.add_argument("--profile", default="", help="with --only-keys: cProfile one kind of key (down, f3, choice, ...)")
+    ap.add_argument("--size", action="append", default=[], help="with --only-keys: only this size (WxH; repeatable)")
     args = ap.parse_args()
     if args.only_keys:
         print(f"(machine load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")
-        for size in ((80, 24), (200, 60)):
+        sizes = [tuple(int(n) for n in size.split("x")) for size in args.size] or [(80, 24), (200, 60)]
+        for w, h in sizes:
+            size = (w, h)
             asyncio.run(keypress(args.keys, size, args.profile))
         return
     if args.only_thinking:

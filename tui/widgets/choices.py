@@ -22,6 +22,7 @@ import msgspec
 from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
+from textual.geometry import Size
 from textual.message import Message
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
@@ -90,6 +91,9 @@ class ChoiceList(OptionList):
         self.auto_keys = auto_keys
         self.reserved = ""
         """Letters never given as hotkeys here (a Learn table's lesson keys, keymap.LESSON_KEYS)."""
+        self.asleep = False
+        """Its keys do nothing for now: the table's log pane covers it, and it keeps the focus
+        meanwhile (a focus change repaints the whole screen: F3 cost a second full repaint)."""
         self.generation = 0
         self._values: dict[str, Any] = {}
         self._keys: dict[str, str] = {}
@@ -98,12 +102,20 @@ class ChoiceList(OptionList):
         self._highlight: int | None = None
         self.filter_text = ""
         self._wrapped_at = 0
+        self._resized_to = Size(0, 0)
+        """The size of the last Resize handled."""
         self._shown_rows = 0
         """Rows the shown items take, wrapped (see `shown_count`)."""
         if items:
             self.set_items(items)
 
     def on_resize(self, event: events.Resize) -> None:
+        if event.size == self._resized_to:
+            # Shown again at the size it had (the table's log pane closed): its lines are as they
+            # were. OptionList's own handler would drop its caches and repaint the whole list.
+            event.prevent_default()
+            return
+        self._resized_to = event.size
         if event.size.width != self._wrapped_at and self._items:
             at = self.highlighted
             self._render_items()
@@ -122,7 +134,8 @@ class ChoiceList(OptionList):
         self._update_lines()
         y = self._index_to_line.get(self.highlighted)
         if y is not None and y + self._heights[self.highlighted] <= self.scrollable_content_region.height:
-            self.scroll_to(y=0, animate=False, immediate=True)
+            if self.scroll_offset.y:  # (a scroll to where it is repaints the whole list all the same)
+                self.scroll_to(y=0, animate=False, immediate=True)
             return
         self.scroll_to_highlight()
 
@@ -217,6 +230,20 @@ class ChoiceList(OptionList):
         self.post_message(self.Chosen(self, value))
         return True
 
+    def stray_key(self, key: str, character: str | None, *, unfocused: bool) -> bool:
+        """A key that reached the screen, not the list: the arrows (when nothing has the keyboard:
+        a click on the board, a screen on top that closed) move through the choices and take the
+        keyboard; a choice's key (typed just as a pane closed) chooses it. True when it did."""
+        if unfocused and key in ("up", "down", "home", "end"):
+            self.focus()
+            moves = {"up": self.action_cursor_up, "down": self.action_cursor_down, "home": self.action_first}
+            moves.get(key, self.action_last)()
+            return True
+        if character and character.isprintable() and self.has_key(character):
+            self.choose_key(character)
+            return True
+        return False
+
     @property
     def highlighted_value(self) -> Any:
         """The value of the highlighted item (None when nothing is highlighted)."""
@@ -229,7 +256,16 @@ class ChoiceList(OptionList):
         for a handler given an option by an OptionList event."""
         return self._values.get(option_id) if option_id is not None else None
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return False if self.asleep else super().check_action(action, parameters)
+
+    def _on_hide(self, event: events.Hide) -> None:
+        if self.asleep:
+            event.prevent_default()  # keep the focus (Textual's Widget gives it away on Hide)
+
     def on_key(self, event: events.Key) -> None:
+        if self.asleep:
+            return
         if event.character and event.character in self._keys and event.character.isprintable():
             event.stop()
             event.prevent_default()

@@ -85,6 +85,14 @@ class TextLine(Static):
     def watch_text(self, text: str) -> None:
         self.draw(text)
 
+    def _fits_as_laid_out(self) -> bool:
+        """Whether the text now takes the rows the row was laid out with (Textual's own measure)."""
+        width = self.content_region.width
+        if width <= 0 or not self.is_attached:
+            return False
+        self.clear_cached_dimensions()
+        return self.get_content_height(self.size, self.size, width) == self.content_region.height
+
     def on_resize(self) -> None:
         if self.broken and self.text:
             self.draw(self.text)  # broken again for the new width
@@ -99,7 +107,10 @@ class TextLine(Static):
                 self._rows = len(rows)
                 self.styles.height = len(rows)  # (Textual lays the screen out again for a new height)
         if self.content != shown:
-            # A broken row's height is the frame's: a new text alone costs no relayout.
-            self.update(shown, layout=not self.broken)
+            # A broken row's height is the frame's, and a wrapped one's changes only with its number
+            # of rows: a new text of the same height costs a repaint, not a relayout of the screen.
+            self.update(shown, layout=False)
+            if not self.broken and not self._fits_as_laid_out():
+                self.refresh(layout=True)
         if self.hide_empty and self.display != bool(text):
             self.display = bool(text)

@@ -26,7 +26,11 @@ still choose meanwhile (that drops the hint); Esc stops it or closes it. Solo an
 hotseat tables give hints; a LAN table only when its host turned hints on.
 
 At the start of your turn the log says what the others did since your last turn,
-and a **•** beside the board marks each row they changed, until you move.
+and the board shows what they changed until you move: a **◆** before each thing they
+touched (a space, a zone, a card, a tile's square), what changed in it underlined, and a
+**•** beside its row. **F7** (or **I**) looks anything up: a cursor on the board's things
+(← → along a row, ↑ ↓ to the next row) and, beside the choices, the thing in full (a
+card's whole text, a Location's Depths) and its row; Esc puts it away.
 Esc opens the table menu (rules, leave). Every move is saved as it is made:
 leaving and resuming later loses nothing, the log included.
 """

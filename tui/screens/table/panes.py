@@ -45,6 +45,16 @@ class Panes:
             return s.query_one(f"#pane-{s.pane}", VerticalScroll)
         return s.query_one("#board-scroll", VerticalScroll)
 
+    def scroll(self, key: str) -> bool:
+        """↑ ↓ Home End scroll the open log pane, which takes no focus; True when `key` did."""
+        if self.screen.pane != "log" or key not in ("up", "down", "home", "end"):
+            return False
+        pane = self.scroller()
+        {"up": pane.scroll_up, "down": pane.scroll_down, "home": pane.scroll_home, "end": pane.scroll_end}[key](
+            animate=False
+        )
+        return True
+
     def toggle(self, pane_id: str) -> None:
         """Open pane `pane_id` full-screen, or close it if it is open (back to the table)."""
         s = self.screen
@@ -59,6 +69,7 @@ class Panes:
         for pane in s.PANES:
             s.query_one(f"#pane-{pane.id}").display = s.pane == pane.id
         s.set_class(s.pane == "board", "-pane-board")
+        s.decision.asleep = False
         board = s.query_one("#board-scroll")
         board.can_focus = s.pane == "board"
         if s.pane == "board":
@@ -66,11 +77,13 @@ class Panes:
             board.scroll_home(animate=False, immediate=True)  # the whole board opens at its top
         elif s.pane == "log":
             log_pane.catch_up()
-            log_pane.focus()
+            # The list keeps the focus, asleep (a focus change repaints the whole screen once more,
+            # and restyles the list and the pane): the screen scrolls the log (scroll()).
+            s.decision.asleep = True
             # At once, from the size it had when last shown: a scroll after the repaint would repaint it all again.
             log_pane.scroll_end(animate=False, immediate=True)
         elif s.pane:
             s.update_pane(s.pane, s.current_view())
             s.query_one(f"#pane-{s.pane}").focus()
-        else:
+        elif s.focused is not s.decision:
             s.decision.focus()

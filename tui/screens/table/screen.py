@@ -420,7 +420,10 @@ class TableScreen(BaseScreen, Generic[S, A, C]):
         except IllegalAction as e:
             self.notify(str(e), severity="error")
             return
-        self.drive()  # repaints when it stops
+        if isinstance(self.table, Table) and self.table.waiting_for_person:
+            self.turns.after_drive()  # still a person's turn here: nothing to drive, drawn in this frame
+        else:
+            self.drive()  # repaints when it stops
 
     @property
     def busy(self) -> bool:
@@ -464,7 +467,8 @@ class TableScreen(BaseScreen, Generic[S, A, C]):
         if action in ("done", "dont_ask", "filter", "hint") and self.read_only:
             return False  # a watcher has no choices to make
         shown = {
-            "look_move": self.look.active,  # ↑ ↓ are the choice list's unless the cursor is out
+            "look_move": self.look.active,  # the arrows are the choice list's unless the cursor is out
+            "look_thing": self.look.active,
             "undo": self.table.can_undo,  # not shown at all at a LAN table
             "take_back": self.table.bot_plays,  # shown only while a bot plays this seat
             "hand_over": self.table.can_hand_over,  # another seat out of time (LAN)
@@ -481,6 +485,9 @@ class TableScreen(BaseScreen, Generic[S, A, C]):
 
     def action_look_move(self, delta: int) -> None:
         self.look.move(delta)
+
+    def action_look_thing(self, delta: int) -> None:
+        self.look.step(delta)
 
     def action_pause(self) -> None:
         if self.look.active:  # Esc puts the look-up cursor away
@@ -518,7 +525,8 @@ class TableScreen(BaseScreen, Generic[S, A, C]):
         self.decision.focus()
 
     def action_choose(self) -> None:
-        self.decision.action_select()
+        if not self.pane:
+            self.decision.action_select()
 
     def _done_action(self) -> A | C | None:
         if not self.my_turn() or not self.decision.has_key(keymap.DONE_KEY):
@@ -559,24 +567,14 @@ class TableScreen(BaseScreen, Generic[S, A, C]):
             self.filter_box.open()
 
     def on_key(self, event: events.Key) -> None:
-        decision = self.decision
-        if self.pane or self.focused is self.filter_box:
-            return
-        if self.focused is None and event.key in ("up", "down", "home", "end"):
-            # Nothing has the keyboard (a click on the board, a screen on top that closed):
-            # the arrows still go through the choices, as they do when the list has focus.
+        # A key the list did not get (nothing had the keyboard, or a pane just closed): the table
+        # is showing, so the arrows go through the choices and a choice's key means it.
+        stray = not self.pane and self.focused is not self.filter_box
+        unfocused = self.focused is None
+        if self.panes.scroll(event.key) or (
+            stray and self.decision.stray_key(event.key, event.character, unfocused=unfocused)
+        ):
             event.stop()
-            decision.focus()
-            {"up": decision.action_cursor_up, "down": decision.action_cursor_down}.get(
-                event.key, decision.action_first if event.key == "home" else decision.action_last
-            )()
-            return
-        # A choice key that reached the screen, not the list: typed just as a pane closed,
-        # before focus came back to the list. The table is showing, so it means that choice.
-        char = event.character
-        if char and char.isprintable() and decision.has_key(char):
-            event.stop()
-            decision.choose_key(char)
 
     def action_undo(self) -> None:
         """Take back this person's last decision (solo and hotseat only)."""
