@@ -224,10 +224,9 @@ class ChoiceList(OptionList):
         oid = self._keys.get(key)
         if oid is None:
             return False
-        value = self._items[int(oid[1:])][0].value
-        if oid in self._values:
-            self.highlighted = self.get_option_index(oid)
-        self.post_message(self.Chosen(self, value))
+        # (Not highlighted first: the list is replaced by the next question, and a highlight moved
+        # now cost a repaint and a preview of a choice already made.)
+        self.post_message(self.Chosen(self, self._items[int(oid[1:])][0].value))
         return True
 
     def stray_key(self, key: str, character: str | None, *, unfocused: bool) -> bool:
