@@ -114,12 +114,13 @@ def check_parts(pilot: Pilot[Any], screen: FisheriesTableScreen) -> None:
     rows = text.splitlines()
     ctx = screen.ctx
     letters = [chr(97 + c) for c in range(ctx.cols)]
-    assert any(row.replace("•", " ").split()[: ctx.cols] == letters for row in rows), (
+    assert any(row.replace("•", " ").replace("◆", " ").split()[: ctx.cols] == letters for row in rows), (
         f"the grid's column letters are not on one row:\n{text}"
     )
     for r in range(1, ctx.rows + 1):
-        # (A row the last move changed has a • beside it, in the board's left column.)
-        assert any(row.lstrip(" •").startswith(f"{r} ") and len(row.split()) >= 3 for row in rows), (
+        # (A row the last move changed has a • beside it, in the board's left column, and a ◆
+        # before each thing on it that changed.)
+        assert any(row.lstrip(" •◆").startswith(f"{r} ") and len(row.split()) >= 3 for row in rows), (
             f"grid row {r}:\n{text}"
         )
     d = screen.current_view().data

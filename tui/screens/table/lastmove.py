@@ -162,7 +162,7 @@ def changed_things(before: list[str], after: list[str]) -> dict[int, list[Mark]]
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
         if tag not in ("replace", "insert"):
             continue
-        parts = [(row, cell_len(row[:a]), row[a:b]) for row in before[i1:i2] for a, b in _panels(row)]
+        parts = [(i, cell_len(before[i][:a]), before[i][a:b]) for i in range(i1, i2) for a, b in _panels(before[i])]
         for j in range(j1, j2):
             row = after[j]
             marks: list[Mark] = []
@@ -170,9 +170,13 @@ def changed_things(before: list[str], after: list[str]) -> dict[int, list[Mark]]
                 if _plain(row[a:b]) in seen:
                     continue  # the same part stood elsewhere before: it moved, nothing in it changed
                 x = cell_len(row[:a])
-                # The old part in the same column (within a few cells) most like this one.
-                near = [text for _, ox, text in parts if abs(ox - x) <= 3] if tag == "replace" else []
-                was = _likeliest(row[a:b], near)
+                # The old part in the same column (within a few cells): where the block kept its
+                # number of rows, the one at the same place (a grid's row), else the most alike.
+                near = [(i, text) for i, ox, text in parts if abs(ox - x) <= 3] if tag == "replace" else []
+                same = i1 + j - j1 if i2 - i1 == j2 - j1 else -1
+                was = next((text for i, text in near if i == same), None)
+                if was is None:
+                    was = _likeliest(row[a:b], [text for _, text in near])
                 for t, c, d in _changed_in(was, row[a:b]):
                     if _distinctive(text := _plain(row[a + c : a + d])) and text in old_things:
                         continue  # a card or a named thing that stood elsewhere before: it moved
