@@ -24,8 +24,8 @@ NotChoices = tuple[list[Choice[str]], int | None]
 
 
 class WrongHooks(TableScreen[CrownState, CrownAction, Never]):
-    def is_costly(self, view: CrownState, action: CrownAction) -> str:  # error: override
-        return ""
+    def own_answer(self, view: FisheriesState, legal: list[CrownAction]) -> tuple[None, str]:  # error: override
+        return None, ""
 
     def choice_items(self, view: CrownState, legal: list[CrownAction]) -> NotActions:  # error: override
         return [Item("x", "y")], None

@@ -43,11 +43,13 @@ DEFAULT: tuple[Key, ...] = (
     Key("table", "choose", "enter", "Choose", show=False),
     Key("table", "done", "e", "End turn"),
     Key("table", "hint", "h", "Hint", show=False),  # in ? Help: the fullest game footer at 80 columns has no room
-    # Look up anything on the board (screens/table/look.py); ↑ ↓ move its cursor while it is
-    # out (priority, so the choice list does not take them; the screen allows them only then).
+    # Look up anything on the board (screens/table/look.py); the arrows move its cursor while it
+    # is out (priority, so the choice list does not take them; the screen allows them only then).
     Key("table", "look", "f7,I", "Look", show=False),
     Key("table", "look_move(-1)", "up", "Look: row above", show=False, priority=True),
     Key("table", "look_move(1)", "down", "Look: row below", show=False, priority=True),
+    Key("table", "look_thing(-1)", "left", "Look: thing before", show=False, priority=True),
+    Key("table", "look_thing(1)", "right", "Look: thing after", show=False, priority=True),
     Key("table", "undo", "ctrl+z", "Undo"),
     Key("table", "filter", "slash", "Filter", show=False),
     Key("table", "dont_ask", "exclamation_mark", "Always this", show=False),

@@ -21,6 +21,8 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+import msgspec
+
 from coldwater.core.errors import IllegalAction
 from coldwater.core.notation import Action
 from coldwater.core.record import GameRecord
@@ -100,8 +102,6 @@ class LanTable:
             self.public_history.append((CHANCE, "", self.state.clone()))
         self._last: State[Any, Any] | None = self.view(self.my_seat)
         """This seat's view after the last step it heard of: the view the next step is described from."""
-        self.before_step: State[Any, Any] | None = None
-        """While an Applied is emitted: the view before that step (None: not known, e.g. after a resync)."""
         if self.my_seat < 0 and not self.is_host and self.state.ply > 0:
             self.opening_note = f"You are watching from move {self.state.ply}: the log starts here."
 
@@ -256,12 +256,8 @@ class LanTable:
         # loop wakes: each is described from the view just before it, never one taken earlier.
         prev = self._last
         fits = prev is not None and after.ply == event.ply and prev.ply == event.ply - 1
-        self.before_step = prev if fits else None
         self._last = after
-        try:
-            self._events.emit(event)
-        finally:
-            self.before_step = None
+        self._events.emit(msgspec.structs.replace(event, before=prev if fits else None))
 
     def _on_peer_event(self, event: SessionEvent) -> None:
         if not isinstance(event, self._step_type):

@@ -54,9 +54,8 @@ class Seat(msgspec.Struct, frozen=True):
 class ContentRef(msgspec.Struct, frozen=True):
     """A person's own card data a game is played with (``game.with_content(files.read_content(path))``).
 
-    The hash is kept beside the path so that a file edited since is noticed
-    before a single move is replayed against it.
-    """
+    The hash is kept beside the path so that a file edited since is noticed before a single
+    move is replayed against it."""
 
     path: str
     hash: str
@@ -116,6 +115,7 @@ class Applied(msgspec.Struct, frozen=True):
     action: str
     text: str
     ply: int
+    before: State[Any, Any] | None = None  # the position it was made on (a LAN table's: its seat's view)
 
 
 class GameOver(msgspec.Struct, frozen=True):
@@ -262,12 +262,13 @@ class Table:
         if cur != seat:
             raise IllegalAction(f"it is not {seat_label(self.seats, seat)}'s turn")
         text = self.state.describe(action) if self.state.is_legal(action) else ""
+        before = self.state.clone()  # (on the event: a listener's log describes the move from it)
         self.state.apply(action)  # raises IllegalAction before changing anything
         record.append(self.record, seat, action, self.state)
         if self.state.is_over:
             note_result(self.record, self.state, [s.name for s in self.seats])
         self.save()
-        self._events.emit(Applied(seat, str(action), text, self.state.ply))
+        self._events.emit(Applied(seat, str(action), text, self.state.ply, before))
         if self.state.is_over:
             self._events.emit(GameOver(self.state.scores().outcome))
 
@@ -416,7 +417,6 @@ class Table:
     can_undo = True
     lan_role = ""
     hints_on = True  # solo and hotseat: the person asks, nobody else is at the table to mind
-    before_step: State[Any, Any] | None = None  # one step per drive: the screen's own view before it serves
     opening_note = ""
     bot_plays = False  # a local seat's person is at the keyboard: no turn timer here
     bot_idle = 0.0

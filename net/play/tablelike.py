@@ -77,11 +77,6 @@ class TableLike(Protocol):
         table only where its host turned hints on for everyone (``TableInfo.hints``)."""
 
     @property
-    def before_step(self) -> State[Any, Any] | None:
-        """While a step's Applied is emitted, the view just before it, where the table knows it
-        (a LAN table's steps may come in a burst); None: the screen's own view taken before it."""
-
-    @property
     def opening_note(self) -> str:
         """A line for the top of the log ("" for none): a watcher who came in mid-game."""
 

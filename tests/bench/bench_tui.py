@@ -27,7 +27,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import os
+import pstats
 import statistics
 import subprocess
 import sys
@@ -115,7 +117,10 @@ def cold_start(runs: int, script: str = COLD_START, what: str = "cold start to t
     )
 
 
-async def keypress(samples: int, size: tuple[int, int]) -> None:
+async def keypress(samples: int, size: tuple[int, int], profile: str = "") -> None:
+    """Keys at the Crown table at `size`, each timed to its repaint; with `profile` (a kind:
+    down, pagedown, f3, "f3 close", choice), those keys run under cProfile and the functions
+    that took the most time are printed after the figures."""
     os.environ["COLDWATER_HOME"] = tempfile.mkdtemp(prefix="coldwater-bench-")
     sys.path.insert(0, str(ROOT))
     from textual import events
@@ -135,6 +140,7 @@ async def keypress(samples: int, size: tuple[int, int]) -> None:
     closes: list[float] = []
     cpus: dict[str, list[float]] = {}
     """CPU time of the process per key, by kind: a figure that a busy machine disturbs less."""
+    profiler = cProfile.Profile()
     async with app.run_test(size=size) as pilot:
         seats = [Seat(SeatKind.PERSON, "Ada"), Seat(SeatKind.BOT, "Gil", bot="greedy")]
         screen_cls = app.catalog.table_screen("crown")
@@ -163,11 +169,14 @@ async def keypress(samples: int, size: tuple[int, int]) -> None:
                 await asyncio.sleep(0)
 
         async def press(key: str, done: Callable[[], bool] = lambda: True, kind: str = "") -> float:
-            took, cpu = await timed(key, done)
-            cpus.setdefault(kind or (key if len(key) > 1 else "choice"), []).append(cpu)
+            kind = kind or (key if len(key) > 1 else "choice")
+            took, cpu = await timed(key, done, profiler if kind == profile else None)
+            cpus.setdefault(kind, []).append(cpu)
             return took
 
-        async def timed(key: str, done: Callable[[], bool]) -> tuple[float, float]:
+        async def timed(
+            key: str, done: Callable[[], bool], prof: cProfile.Profile | None = None
+        ) -> tuple[float, float]:
             event = events.Key(key, key if len(key) == 1 else None)
             event.set_sender(app)
             # Start from a quiet screen: anything the previous key left to do is done
@@ -175,8 +184,12 @@ async def keypress(samples: int, size: tuple[int, int]) -> None:
             await settle()
             t0, c0 = time.perf_counter(), time.process_time()
             assert app._driver is not None
+            if prof is not None:
+                prof.enable()
             app._driver.send_message(event)
             await settle(done)
+            if prof is not None:
+                prof.disable()
             return time.perf_counter() - t0, time.process_time() - c0
 
         n = 0
@@ -228,8 +241,12 @@ async def keypress(samples: int, size: tuple[int, int]) -> None:
             print(
                 f"keypress to repaint, Crown table {w}×{h}, {label}: median {statistics.median(xs) * 1000:.1f} ms, "
                 f"p90 {xs[int(len(xs) * 0.9)] * 1000:.1f} ms, max {xs[-1] * 1000:.1f} ms "
-                f"({len(xs)} keys; CPU median {cpu * 1000:.1f} ms, p90 {cpu90 * 1000:.1f} ms)  [aim: CPU ≤ 30 ms]"
+                f"({len(xs)} keys; CPU median {cpu * 1000:.1f} ms, p90 {cpu90 * 1000:.1f} ms; "
+                f"load average {os.getloadavg()[0]:.1f})  [aim: CPU ≤ 30 ms]"
             )
+    if profile:
+        print(f"profile of the {profile!r} keys at {w}×{h} (cumulative, top 40):")
+        pstats.Stats(profiler).sort_stats("cumulative").print_stats(40)
 
 
 THINK_MODES = {
@@ -403,10 +420,15 @@ def main() -> None:
     ap.add_argument("--keys", type=int, default=40, help="keypresses of each kind to time")
     ap.add_argument("--only-thinking", action="store_true", help="only the keys pressed while a hard bot thinks")
     ap.add_argument("--only-keys", action="store_true", help="only the keypresses at the table, at 80×24 and 200×60")
+    ap.add_argument("--profile", default="", help="with --only-keys: cProfile one kind of key (down, f3, choice, ...)")
+    ap.add_argument("--size", action="append", default=[], help="with --only-keys: only this size (WxH; repeatable)")
     args = ap.parse_args()
     if args.only_keys:
-        for size in ((80, 24), (200, 60)):
-            asyncio.run(keypress(args.keys, size))
+        print(f"(machine load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")
+        sizes = [tuple(int(n) for n in size.split("x")) for size in args.size] or [(80, 24), (200, 60)]
+        for w, h in sizes:
+            size = (w, h)
+            asyncio.run(keypress(args.keys, size, args.profile))
         return
     if args.only_thinking:
         for mode in THINK_MODES:

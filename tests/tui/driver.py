@@ -77,7 +77,7 @@ async def key_until(pilot: Pilot[Any], name: str, done: Callable[[], bool], limi
 async def page_down(pilot: Pilot[Any], screen: TableScreen) -> bool:
     """PgDn on the board or the open pane, and wait until its scroll (animated) has
     landed and been drawn; False, pressing nothing, when it is already at the end."""
-    scroller: Any = screen._scroller()
+    scroller: Any = screen.panes.scroller()
     if scroller.scroll_y >= scroller.max_scroll_y:
         return False
     target = scroller.scroll_target_y
@@ -218,12 +218,9 @@ async def by_table(screen: TableScreen, pick: Pick, made: int, upto: int) -> int
     while made < upto and t.waiting_for_person:
         view = t.view(t.current)
         action = pick(view, view.legal(), made)
-        # The log describes each move from the position before it, as choose() and drive() do.
-        screen._describe_view = screen.seen_by(screen.log_seat)
-        t.submit(action)
+        t.submit(action)  # (the log describes it from the position before it, which its event carries)
         made += 1
         while True:  # bots and chance, until a person is asked or the game ends
-            screen._describe_view = screen.seen_by(screen.log_seat)
             if not await t.step():
                 break
     screen.drive()

@@ -114,12 +114,13 @@ def check_parts(pilot: Pilot[Any], screen: FisheriesTableScreen) -> None:
     rows = text.splitlines()
     ctx = screen.ctx
     letters = [chr(97 + c) for c in range(ctx.cols)]
-    assert any(row.replace("•", " ").split()[: ctx.cols] == letters for row in rows), (
+    assert any(row.replace("•", " ").replace("◆", " ").split()[: ctx.cols] == letters for row in rows), (
         f"the grid's column letters are not on one row:\n{text}"
     )
     for r in range(1, ctx.rows + 1):
-        # (A row the last move changed has a • beside it, in the board's left column.)
-        assert any(row.lstrip(" •").startswith(f"{r} ") and len(row.split()) >= 3 for row in rows), (
+        # (A row the last move changed has a • beside it, in the board's left column, and a ◆
+        # before each thing on it that changed.)
+        assert any(row.lstrip(" •◆").startswith(f"{r} ") and len(row.split()) >= 3 for row in rows), (
             f"grid row {r}:\n{text}"
         )
     d = screen.current_view().data
@@ -189,7 +190,7 @@ async def play_fisheries(
             continue
         if (
             not (isinstance(screen, FisheriesTableScreen) and screen.my_turn() and not screen.busy)
-            or screen._auto_ply == screen.table.state.ply
+            or screen.answers.ply == screen.table.state.ply
         ):
             await asyncio.sleep(0.002)
             await pilot._wait_for_screen()
@@ -259,7 +260,7 @@ async def play_fisheries(
                     pilot.app.focused,
                 )
                 await choose(pilot, screen, "exclamation_mark")  # keep it, and do not ask again this game
-                assert screen._always, "! did not stick"
+                assert screen.answers.always, "! did not stick"
                 continue
         hotkey, value = min(entries, key=lambda kv: rank.get(tag_of(kv[1]), len(rank)))
         st.tags[tag_of(value)] = st.tags.get(tag_of(value), 0) + 1

@@ -93,7 +93,7 @@ async def decision(pilot: Pilot[Any], screen: TableScreen, limit: float = 60.0) 
     while loop.time() < end:
         if pilot.app.screen is not screen:
             return False
-        auto_pending = screen._auto_ply == screen.table.state.ply
+        auto_pending = screen.answers.ply == screen.table.state.ply
         if screen.my_turn() and not screen.busy and not auto_pending:
             await settle(pilot)
             if screen.my_turn() and not screen.busy:
@@ -155,7 +155,9 @@ async def test_a_whole_game_by_keyboard_with_the_table_in_view(
             view = screen.current_view()
             value = choices.highlighted_value
             if value is not None:
-                assert not screen.is_costly(view, value) and not screen.words.is_done(view, value), value
+                assert not screen.decision_words().is_costly(view, value) and not screen.words.is_done(view, value), (
+                    value
+                )
             keys = [k for k in "1234567890abcdfghijklmnopqrstuvwxyz" if choices.has_key(k)]
             if choices.has_key("e") and (made % 3 == 0 or not keys):
                 pick = "e"  # the fixed done key ends the turn
@@ -257,7 +259,7 @@ async def test_resume_rebuilds_the_board_and_log(make_app, home: Path) -> None:
         text = screen_text(pilot)
         for part in ("⚓Port", "Shore PG", "Master Angler", "Mystery Weight", "Random bot 2", "(you) token"):
             assert part in text, part
-        assert any(e.kind == "move" for e in resumed.logbook.entries)
+        assert any(e.kind == "move" for e in resumed.log_writer.book.entries)
         assert await answer(pilot, resumed, 5) == 5
 
 
@@ -269,7 +271,7 @@ async def test_practice_pond_says_what_the_silent_player_did(make_app, home: Pat
         )
         await app.push_screen(screen)
         await answer(pilot, screen, 40)
-        texts = [e.text for e in screen.logbook.entries]
+        texts = [e.text for e in screen.log_writer.book.entries]
         assert any(t.startswith("Silent player draws") for t in texts), texts
         assert not any("Player 1: the silent player" in t for t in texts)
         assert "Silent player" in screen.query_one("#board", CrownBoard).text()

@@ -56,7 +56,7 @@ async def waiting(pilot: Pilot[Any]) -> TableScreen | ScoreScreen:
             continue
         if isinstance(screen, TableScreen) and screen.my_turn() and not screen.busy:
             choices = screen.query_one("#decision", ChoiceList)
-            if choices.values and screen._auto_ply != screen.table.state.ply:
+            if choices.values and screen.answers.ply != screen.table.state.ply:
                 await settle(pilot)
                 return screen
         await asyncio.sleep(0.002)
@@ -85,7 +85,8 @@ async def test_every_table_at_80x24(make_app, home: Path, mode: str) -> None:
             if problem:
                 problems.append(f"{where}: {problem}")
             # Before the first turn (Aquatica's King draft) the title says "setting up" instead.
-            if not clock_in_title(screen) and not (screen.clock().setup and "· setting up" in text.split("\n")[0]):
+            setting_up = screen.status.clock().setup and "· setting up" in text.split("\n")[0]
+            if not clock_in_title(screen) and not setting_up:
                 problems.append(f"{where}: title {text.splitlines()[0].strip()!r}")
             if problems:
                 raise AssertionError("\n".join(problems) + "\n" + text)

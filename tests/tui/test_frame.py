@@ -73,8 +73,8 @@ async def test_full_log_written_while_hidden_shows_at_its_width(make_app) -> Non
             await pilot.press("f3")
             await pilot.pause()
         assert not pane.display
-        screen.log_entry("note", "first line while hidden, long enough to need sixty columns")
-        screen.log_entry("note", "second line while hidden")
+        screen.log_writer.entry("note", "first line while hidden, long enough to need sixty columns")
+        screen.log_writer.entry("note", "second line while hidden")
         await pilot.press("f3")
         await pilot.pause()
         await pilot.pause()
@@ -152,7 +152,7 @@ async def test_log_is_rebuilt_on_resume_with_names(make_app) -> None:
             choices = screen.query_one("#decision", ChoiceList)
             await pilot.press(next(k for k in "e1234567890" if choices.has_key(k)))
         screen = await my_turn(pilot)
-        live = [e.text for e in screen.logbook.entries if e.kind == "move"]
+        live = [e.text for e in screen.log_writer.book.entries if e.kind == "move"]
         assert live
         await pilot.press("escape")
         await pilot.pause()
@@ -165,7 +165,7 @@ async def test_log_is_rebuilt_on_resume_with_names(make_app) -> None:
         assert isinstance(app.screen, ResumeScreen)
         await pilot.press("1")
         screen = await my_turn(pilot)
-        rebuilt = [e.text for e in screen.logbook.entries if e.kind == "move"]
+        rebuilt = [e.text for e in screen.log_writer.book.entries if e.kind == "move"]
         assert rebuilt == live
         log = screen.query_one("#log", GameLog).plain
         assert "Greedy bot 2" in log and "Seat 2" not in log

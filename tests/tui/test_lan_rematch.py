@@ -119,7 +119,7 @@ async def test_the_host_offers_a_rematch_and_the_seat_sits_where_it_sat(home: Pa
             await until(lambda: not second.query_one("#start").disabled, 10, "Start enabled again")
             await pilot.press("ctrl+s")
             await until(lambda: at_table(pilot, score), 15, "the second game")
-            assert second._table_screen.lan_role() == "host"  # one remote seat: no failover
+            assert second._table_screen.table.lan_role == "host"  # one remote seat: no failover
             assert [s.kind for s in new.lobby()] == ["remote", "host"]
             assert new.lobby()[0].fingerprint == bob.identity.fingerprint
             assert new.joint and new.joint != host.joint  # a new seed round

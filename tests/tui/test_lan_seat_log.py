@@ -37,9 +37,8 @@ class Log:
     def on_event(self, event: Any) -> None:
         if not isinstance(event, Applied):
             return
-        # As TableScreen._on_event: the view the step was made from, else the one kept before it.
-        exact = getattr(self.lan, "before_step", None)
-        before = exact if exact is not None else self.kept
+        # The view the step was made from, on the event (TableScreen._on_event), else the one kept before it.
+        before = event.before if event.before is not None else self.kept
         if self.kept.ply == event.ply - 1:
             self.unchanged += 1  # a view taken before the step still shows the position before it
         self.kept = self.lan.view(self.lan.my_seat)

@@ -79,7 +79,7 @@ async def test_the_table_screen_says_a_bot_plays_the_seat_and_ctrl_t_takes_it_ba
             # A question with one answer does not answer itself while the bot has the seat: that would
             # be a move "by the person", taking the seat back for somebody who is not there.
             view = screen.table.state
-            assert not screen.answer_alone(view, view.legal()[:1])
+            assert not screen.answers.try_now(view, view.legal()[:1])
             await pilot.pause()
             assert host.bot_plays
             await pilot.press("ctrl+t")

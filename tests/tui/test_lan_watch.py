@@ -66,12 +66,12 @@ async def test_watch_a_game_from_the_join_screen_at_80x24(home: Path) -> None:
             drawn: list[int] = []
             draw = table.update_board
             table.update_board = lambda view: (drawn.append(view.ply), draw(view))[1]  # type: ignore[method-assign]
-            await until(lambda: len(table.logbook.entries) >= 3, 30, "the log to fill")
-            first_log = len(table.logbook.entries)
-            await until(lambda: len(table.logbook.entries) > first_log + 3, 30, "more of the log")
+            await until(lambda: len(table.log_writer.book.entries) >= 3, 30, "the log to fill")
+            first_log = len(table.log_writer.book.entries)
+            await until(lambda: len(table.log_writer.book.entries) > first_log + 3, 30, "more of the log")
             await until(lambda: len(set(drawn)) >= 3, 30, "the board redrawn as the game goes")
             assert drawn == sorted(drawn) and drawn[-1] > 0
-            assert any(e.who == "Ann" for e in table.logbook.entries)  # the seats by name
+            assert any(e.who == "Ann" for e in table.log_writer.book.entries)  # the seats by name
             assert not table.query_one("#decision").option_count  # nothing to choose: read-only
             # "…" while a chance outcome is on its way; then whose turn it is.
             await until(lambda: "is thinking" in _text(table, "#decision-title"), 10, "a player thinking")
@@ -137,8 +137,8 @@ async def test_a_running_table_in_the_list_is_watched_when_chosen(home: Path) ->
             # first resume must not take it for the table having been left).
             await until(lambda: isinstance(pilot.app.screen, TableScreen), 15, "the table")
             table = pilot.app.screen
-            await until(lambda: len(table.logbook.entries) >= 3, 30, "the live log")
-            assert table.logbook.entries[0].text.startswith("You are watching from move ")
+            await until(lambda: len(table.log_writer.book.entries) >= 3, 30, "the live log")
+            assert table.log_writer.book.entries[0].text.startswith("You are watching from move ")
             assert isinstance(pilot.app.screen, TableScreen) and host.watch.count == 1
             lobby = next(s for s in pilot.app.screen_stack if isinstance(s, LobbyScreen))
             assert not lobby.session.closed

@@ -1,6 +1,7 @@
-"""Snapshots of the last move's marks (issue 45): each title at 80×24 and Crown at 200×60,
-and one under NO_COLOR, after the person's first move and the bot's answer (SVGs in
-``__snapshots__``; update with ``--snapshot-update`` and look at them)."""
+"""Snapshots of the last move's marks (issue 45): each title at 80×24 and 200×60, and each under
+NO_COLOR, after the person's first move and the bot's answer: a • beside each changed row, a ◆
+before each changed thing, what changed in it underlined; and the look-up cursor on a thing.
+(SVGs in ``__snapshots__``; update with ``--snapshot-update`` and look at them.)"""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from coldwater.tui.settings import Settings
 from coldwater.tui.widgets.board import BoardView
 from tests.tui.test_crown_play import decision
 
-CASES = [("crown", (80, 24)), ("crown", (200, 60)), ("fisheries", (80, 24)), ("aquatica", (80, 24))]
+CASES = [(game, size) for game in ("crown", "fisheries", "aquatica") for size in ((80, 24), (200, 60))]
 
 
 async def marked(pilot: Pilot[Any], game: str) -> None:
@@ -46,24 +47,26 @@ def test_last_move_marks(snap_compare: Any, home: Path, game: str, size: tuple[i
     assert snap_compare(app, terminal_size=size, run_before=run_before)
 
 
-def test_last_move_marks_no_color(snap_compare: Any, home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("game", ["crown", "fisheries", "aquatica"])
+def test_last_move_marks_no_color(snap_compare: Any, home: Path, monkeypatch: pytest.MonkeyPatch, game: str) -> None:
     monkeypatch.setenv("NO_COLOR", "1")
-    app = ColdwaterApp(strict=True, catalog=Catalog(names=("crown",)), settings=Settings(bot_delay=0.0))
+    app = ColdwaterApp(strict=True, catalog=Catalog(names=(game,)), settings=Settings(bot_delay=0.0))
 
     async def run_before(pilot: Pilot[Any]) -> None:
-        await marked(pilot, "crown")
+        await marked(pilot, game)
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
 
 
 @pytest.mark.parametrize("game", ["crown", "fisheries", "aquatica"])
 def test_look_up_cursor(snap_compare: Any, home: Path, game: str) -> None:
-    """F7 and three rows down: the cursor on the board and the row's thing in full beside it."""
+    """F7, three rows down and two things along: the cursor on a thing of the board, and the
+    thing in full beside it (then its row)."""
     app = ColdwaterApp(strict=True, catalog=Catalog(names=(game,)), settings=Settings(bot_delay=0.0))
 
     async def run_before(pilot: Pilot[Any]) -> None:
         await marked(pilot, game)
-        await pilot.press("f7", "down", "down", "down")
+        await pilot.press("f7", "down", "down", "down", "right", "right")
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)

@@ -10,6 +10,7 @@ import pytest
 
 from coldwater.net.play.table import Seat, SeatKind, Table
 from coldwater.tui.catalog import Catalog
+from coldwater.tui.screens.table.lastmove import things
 from coldwater.tui.widgets.board import BoardView
 from coldwater.tui.widgets.choices import ChoiceList
 from coldwater.tui.widgets.hint import HintPanel
@@ -47,6 +48,15 @@ async def test_f7_looks_along_the_board_and_esc_puts_it_away(
         rows = screen_text(app).split("\n")
         drawn = [r for r in rows if BoardView.LOOK in r]
         assert drawn, "no cursor drawn on the board"
+        # → ← go along the row's things: the reversed span moves, the panel says each thing.
+        spans = {board.look_span}
+        for _ in range(3):
+            await pilot.press("right")
+            await pilot.pause()
+            spans.add(board.look_span)
+            texts.add(panel.text)
+        assert len(spans) > 1 or len(things(board.row_texts()[board.look_row])) == 1, "→ did not move along the row"
+        assert choices.highlighted == highlighted, "→ moved the choices while looking"
         await pilot.press("escape")
         await pilot.pause()
         assert not screen.look.active and board.look_row is None and not panel.display

@@ -59,7 +59,7 @@ async def test_practice_pond_has_rounds_everywhere(make_app, home: Path) -> None
         await my_turn(pilot)
         status = str(screen.query_one("#status").render())
         assert TITLE.search(status), status
-        clock = screen.clock()
+        clock = screen.status.clock()
         assert clock.round > 1 and clock.turn == 2 * clock.round - 1, clock  # your turn, then the silent player's
         assert f"round {clock.round} · turn {clock.turn}" in status
         # Resume counts the silent player's turns too.
@@ -163,7 +163,7 @@ async def test_every_game_titles_round_and_turn(make_app, home: Path) -> None:
             await my_turn_or_handover(pilot, screen)
             status = str(screen.query_one("#status").render())
             assert TITLE.search(status), (name, options, status)
-            assert screen.clock().turn > 1, (name, status)
+            assert screen.status.clock().turn > 1, (name, status)
             app.pop_screen()
             await settle(pilot)
 
@@ -237,6 +237,6 @@ async def test_the_lobster_question_highlights_keep_and_e_keeps_it(make_app, hom
         ply = t.state.ply
         await key(pilot, "exclamation_mark")
         await settle(pilot)
-        assert t.state.ply == ply and "lobster" not in screen._always  # refused, said why
+        assert t.state.ply == ply and "lobster" not in screen.answers.always  # refused, said why
         await key_until(pilot, "e", lambda: t.state.ply > ply)
         assert t.record.entries[ply].action == "pass"

@@ -81,7 +81,7 @@ async def test_lines_written_while_a_pane_hides_the_side_keep_the_logs_width(mak
         assert await decision(pilot, screen)
         await pilot.press("f2")  # the board alone: the side column (and its log) hidden
         await shown(pilot)
-        screen.log_entry("note", "a line written while the board pane is open, long enough to wrap twice " * 2)
+        screen.log_writer.entry("note", "a line written while the board pane is open, long enough to wrap twice " * 2)
         await shown(pilot)
         await pilot.press("f2")
         await shown(pilot)
@@ -101,8 +101,8 @@ async def test_after_an_undo_behind_a_lesson_the_log_is_the_rebuilt_one(make_app
         assert await decision(pilot, screen)
         assert not screen.query_one("#log").display
         # What Ctrl+Z does to the log (an undo here may be refused, past a draw), behind the panel:
-        screen.rebuild_log()
-        screen.log_entry("note", "(undone)")
+        screen.log_writer.rebuild(screen.log_seat, screen.as_view)
+        screen.log_writer.entry("note", "(undone)")
         await pilot.press("X")
         await shown(pilot)
         log = screen.query_one("#log", GameLog)

@@ -31,7 +31,7 @@ async def test_a_bait_that_fits_one_card_goes_there_by_itself(make_app: Any, hom
                 asked.append([str(a) for a in legal])
             screen.choose(pick.choice(screen.query_one("#decision", ChoiceList).values))
         assert not asked, f"a bait that fits one card was asked about: {asked}"
-        notes = [e.text for e in screen.logbook.entries if "(the only sensible choice)" in e.text]
+        notes = [e.text for e in screen.log_writer.book.entries if "(the only sensible choice)" in e.text]
         assert notes, "no cast in 120 decisions?"
 
 
@@ -54,7 +54,7 @@ async def test_always_keeps_the_answer_in_words_without_counts(make_app: Any, ho
         choices.highlighted = choices.get_option_index(f"c{choices.values.index(route)}")
         await pilot.press("exclamation_mark")
         await pilot.pause()
-        note = next(e.text for e in reversed(screen.logbook.entries) if "from now on" in e.text)
+        note = next(e.text for e in reversed(screen.log_writer.book.entries) if "from now on" in e.text)
         assert "bait onto your" in note and "open spot" not in note, note
 
 

@@ -27,7 +27,7 @@ SEGMENT_MARKS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 def is_tiebreak(category: str) -> bool:
-    """A category that breaks ties and counts no points (Fisheries' fish left): the engines
+    """A category that breaks ties and counts no points (fish left, say): the engines
     say so in its name, "(tie-break, not points)"."""
     return "tie-break" in category
 

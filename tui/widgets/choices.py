@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Sequence
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 import msgspec
 from rich.text import Text
 from textual import events
+from textual.binding import Binding, BindingType
+from textual.geometry import Size
 from textual.message import Message
 from textual.widgets import Input, OptionList
 from textual.widgets.option_list import Option
@@ -89,6 +91,9 @@ class ChoiceList(OptionList):
         self.auto_keys = auto_keys
         self.reserved = ""
         """Letters never given as hotkeys here (a Learn table's lesson keys, keymap.LESSON_KEYS)."""
+        self.asleep = False
+        """Its keys do nothing for now: the table's log pane covers it, and it keeps the focus
+        meanwhile (a focus change repaints the whole screen: F3 cost a second full repaint)."""
         self.generation = 0
         self._values: dict[str, Any] = {}
         self._keys: dict[str, str] = {}
@@ -97,12 +102,20 @@ class ChoiceList(OptionList):
         self._highlight: int | None = None
         self.filter_text = ""
         self._wrapped_at = 0
+        self._resized_to = Size(0, 0)
+        """The size of the last Resize handled."""
         self._shown_rows = 0
         """Rows the shown items take, wrapped (see `shown_count`)."""
         if items:
             self.set_items(items)
 
     def on_resize(self, event: events.Resize) -> None:
+        if event.size == self._resized_to:
+            # Shown again at the size it had (the table's log pane closed): its lines are as they
+            # were. OptionList's own handler would drop its caches and repaint the whole list.
+            event.prevent_default()
+            return
+        self._resized_to = event.size
         if event.size.width != self._wrapped_at and self._items:
             at = self.highlighted
             self._render_items()
@@ -121,7 +134,8 @@ class ChoiceList(OptionList):
         self._update_lines()
         y = self._index_to_line.get(self.highlighted)
         if y is not None and y + self._heights[self.highlighted] <= self.scrollable_content_region.height:
-            self.scroll_to(y=0, animate=False, immediate=True)
+            if self.scroll_offset.y:  # (a scroll to where it is repaints the whole list all the same)
+                self.scroll_to(y=0, animate=False, immediate=True)
             return
         self.scroll_to_highlight()
 
@@ -210,11 +224,24 @@ class ChoiceList(OptionList):
         oid = self._keys.get(key)
         if oid is None:
             return False
-        value = self._items[int(oid[1:])][0].value
-        if oid in self._values:
-            self.highlighted = self.get_option_index(oid)
-        self.post_message(self.Chosen(self, value))
+        # (Not highlighted first: the list is replaced by the next question, and a highlight moved
+        # now cost a repaint and a preview of a choice already made.)
+        self.post_message(self.Chosen(self, self._items[int(oid[1:])][0].value))
         return True
+
+    def stray_key(self, key: str, character: str | None, *, unfocused: bool) -> bool:
+        """A key that reached the screen, not the list: the arrows (when nothing has the keyboard:
+        a click on the board, a screen on top that closed) move through the choices and take the
+        keyboard; a choice's key (typed just as a pane closed) chooses it. True when it did."""
+        if unfocused and key in ("up", "down", "home", "end"):
+            self.focus()
+            moves = {"up": self.action_cursor_up, "down": self.action_cursor_down, "home": self.action_first}
+            moves.get(key, self.action_last)()
+            return True
+        if character and character.isprintable() and self.has_key(character):
+            self.choose_key(character)
+            return True
+        return False
 
     @property
     def highlighted_value(self) -> Any:
@@ -228,7 +255,16 @@ class ChoiceList(OptionList):
         for a handler given an option by an OptionList event."""
         return self._values.get(option_id) if option_id is not None else None
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return False if self.asleep else super().check_action(action, parameters)
+
+    def _on_hide(self, event: events.Hide) -> None:
+        if self.asleep:
+            event.prevent_default()  # keep the focus (Textual's Widget gives it away on Hide)
+
     def on_key(self, event: events.Key) -> None:
+        if self.asleep:
+            return
         if event.character and event.character in self._keys and event.character.isprintable():
             event.stop()
             event.prevent_default()
@@ -246,15 +282,72 @@ class ChoiceList(OptionList):
 
 
 class FilterBox(Input):
-    """The text box that narrows a :class:`ChoiceList` (the table's ``/``).
+    """The text box that narrows a :class:`ChoiceList` (the table's ``/``), hidden until opened.
 
-    Everything typed is the filter, digits included: Fisheries' squares ("a4") and
-    Aquatica's prices have digits, so a digit choosing the choice with that hotkey
+    Everything typed is the filter, digits included: a grid's squares ("a4") and
+    a market's prices have digits, so a digit choosing the choice with that hotkey
     chose things nobody meant (issue 45). ↑ ↓ move through what is shown, Enter
-    chooses the highlighted one, Esc closes the box.
+    chooses the highlighted one (as Enter on the list does), Esc closes the box and
+    gives the list back the keyboard. Posts :class:`FilterBox.Closed` when it closes.
     """
 
-    def __init__(self, choices: str, **kw: Any) -> None:
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "move(-1)", show=False),
+        Binding("down", "move(1)", show=False),
+        Binding("escape", "close", "Clear the filter", show=False),
+    ]
+
+    class Closed(Message):
+        """The filter was put away: its list shows every choice again."""
+
+        def __init__(self, box: FilterBox) -> None:
+            super().__init__()
+            self.box = box
+
+        @property
+        def control(self) -> FilterBox:
+            return self.box
+
+    def __init__(self, choices: ChoiceList, **kw: Any) -> None:
         super().__init__(**kw)
         self.choices = choices
-        """The id of the list this box filters."""
+        """The list this box filters."""
+        self.display = False
+        self.can_focus = False  # only while it is open: Tab never lands in a hidden box
+
+    @property
+    def is_open(self) -> bool:
+        return bool(self.display)
+
+    def open(self) -> None:
+        self.display = True
+        self.can_focus = True
+        self.value = ""
+        self.focus()
+
+    def close(self, *, refocus: bool = True) -> None:
+        """Put the box away, the whole list shown again (and given the keyboard if `refocus`)."""
+        if not self.display:
+            return
+        self.display = False
+        self.can_focus = False
+        if self.choices.filter_text:
+            self.choices.set_filter("")
+        if refocus:
+            self.choices.focus()
+        self.post_message(self.Closed(self))
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        if self.display:
+            self.choices.set_filter(event.value)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.choices.action_select()
+
+    def action_move(self, delta: int) -> None:
+        (self.choices.action_cursor_up if delta < 0 else self.choices.action_cursor_down)()
+
+    def action_close(self) -> None:
+        self.close()

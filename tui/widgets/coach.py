@@ -32,7 +32,6 @@ from coldwater.tui.coach import Coach, is_lesson
 from coldwater.tui.screens.score import ScoreScreen
 from coldwater.tui.screens.table import TableScreen, with_names
 from coldwater.tui.tutor import LOOKS, Lesson
-from coldwater.tui.widgets.choices import ChoiceList
 
 REGIONS: dict[str, str] = {
     "board": "#board-scroll",
@@ -108,8 +107,6 @@ class CoachedTable:
 
     coach: Coach
     _looking: Widget | None = None
-    _alone = False
-    """The table is answering a question alone (see _answer)."""
     _chosen = 0
     """The learner's choices made at this screen: a gentle word is shown only for the latest."""
     gentle_words = 0
@@ -124,21 +121,21 @@ class CoachedTable:
         self.coach = Coach(t.game.name, t.record.meta, t.save)
         self.query_one("#side").mount(CoachPanel(id="coach"), before="#log")
         self.coach_panel().display = False
-        self.query_one("#decision", ChoiceList).reserved = keymap.LESSON_KEYS  # g t x: the panel's
+        self.decision.reserved = keymap.LESSON_KEYS  # g t x: the panel's
         super().on_mount()  # type: ignore[misc]
 
     def refresh_view(self: Any) -> None:
         super().refresh_view()  # type: ignore[misc]
         if not self._composed or not self.query(CoachPanel):
             return
-        if self.my_turn() and self.viewer is not None and not self._answering:
+        if self.my_turn() and self.viewer is not None and not self.answers.answering:
             # (A question the table answers alone is never on screen: nothing to teach.)
             view = self.current_view()
             self.coach.see(view, self.viewer, view.legal())
         self.show_lesson()
 
     def choose(self: Any, action: Any) -> None:
-        if isinstance(action, Action) and self.my_turn() and not self.busy and not self._alone:
+        if isinstance(action, Action) and self.my_turn() and not self.busy and not self.answers.giving:
             view = self.current_view()
             self.coach.chose(self.table.game, view, action, lambda a: self.label_of(view, a))
             if not self.coach.off:
@@ -148,15 +145,6 @@ class CoachedTable:
                 self.run_worker(self._gentle(view, action, self._chosen), group="gentle", exit_on_error=False)
         super().choose(action)  # type: ignore[misc]
         self.show_lesson()
-
-    def _answer(self: Any, action: Any, ply: int) -> None:
-        # The table answers a question alone (one choice, or "always this answer"): not the
-        # person's choice, so no gentle word, and the lesson on the panel stays.
-        self._alone = True
-        try:
-            super()._answer(action, ply)  # type: ignore[misc]
-        finally:
-            self._alone = False
 
     def end_screen(self: Any) -> ScoreScreen:
         """The score sheet, with the closing lesson at its top (once: the coach marks it taught)."""
@@ -199,13 +187,13 @@ class CoachedTable:
             panel.display = False
             log.display = not self.hints.active  # a hint on screen keeps the log's place
             self.look_at(None)
-            self.fit_side(self.query_one("#decision", ChoiceList).shown_count)
+            self.fit_side()
             return
         panel.show(lesson, self.coach.waiting)
         panel.display = True
         log.display = False
         self.look_at(REGIONS.get(lesson.look))
-        self.fit_side(self.query_one("#decision", ChoiceList).shown_count)  # the taller strip
+        self.fit_side()  # the taller strip
 
     def panel_open(self: Any) -> bool:
         return bool(super().panel_open()) or bool(self.coach_panel().display)  # type: ignore[misc]

@@ -4,7 +4,9 @@ Textual's :class:`~textual.widgets.Footer` recomposes (unmounts and mounts a
 widget per key, each styled afresh) whenever the screen says its bindings may
 have changed, which it says on every focus change. On the table that is every
 pane opened or closed, and the rebuild cost more than the rest of the repaint.
-This one compares what it would show with what it shows and keeps it when equal.
+This one compares what it would show with what it shows and keeps it when equal;
+when only which keys are dimmed differs (the table's **e** with nothing to end), it
+dims or lights the keys it has instead of mounting them again.
 
 It also turns compact (one space less around each key) when the keys would not fit
 roomy, so the last of them (``? Help``) is not cut at 80 columns.
@@ -18,12 +20,15 @@ from textual import events
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer
+from textual.widgets._footer import FooterKey  # (not exported; textual is pinned to 8.2)
 
 
 class SteadyFooter(Footer):
     def __init__(self) -> None:
         super().__init__()
         self._drawn: Hashable = None
+        self._made_enabled: dict[str, bool] = {}
+        """Each action's key as composed: enabled or dimmed."""
 
     def _signature(self) -> Hashable:
         """Everything of the screen's bindings that the footer draws."""
@@ -60,6 +65,9 @@ class SteadyFooter(Footer):
     def compose(self) -> ComposeResult:
         if self._bindings_ready:
             self._drawn = self._signature()
+            self._made_enabled = {}
+            for key in self._drawn[0] if isinstance(self._drawn, tuple) else ():
+                self._made_enabled.setdefault(key[3], key[4])
             self._fit()
         yield from super().compose()
 
@@ -71,6 +79,35 @@ class SteadyFooter(Footer):
             self.call_after_refresh(self._recompose_if_changed)
 
     async def _recompose_if_changed(self) -> None:
-        if not self.is_attached or self._signature() == self._drawn:
+        if not self.is_attached:
+            return
+        now = self._signature()
+        if now == self._drawn:
+            return
+        if self._relight(now):
             return
         await self.recompose()
+
+    @staticmethod
+    def _unlit(signature: Hashable) -> Hashable:
+        """A signature without which keys are enabled."""
+        if not isinstance(signature, tuple):
+            return signature
+        keys, *rest = signature
+        return (tuple(k[:4] + k[5:] for k in keys), *rest)
+
+    def _relight(self, now: Hashable) -> bool:
+        """Where the keys are the same and only which are dimmed differs, dim or light the keys shown
+        (a class on a few keys, not a mount of them all); False when they differ more, or a key made
+        dimmed must light up (a dimmed FooterKey rings the bell when clicked, whatever its class)."""
+        if self._drawn is None or self._unlit(now) != self._unlit(self._drawn) or not isinstance(now, tuple):
+            return False
+        enabled: dict[str, bool] = {}
+        for key in now[0]:
+            enabled.setdefault(key[3], key[4])  # (the footer shows an action's first key)
+        if any(on and not self._made_enabled.get(action, False) for action, on in enabled.items()):
+            return False
+        for shown in self.query(FooterKey):
+            shown.set_class(not enabled.get(shown.action, True), "-disabled")
+        self._drawn = now
+        return True

@@ -145,7 +145,7 @@ then *Rules*.
         self.call_after_refresh(self._redraw_board)
 
     def _redraw_board(self) -> None:
-        if self._drawable():  # (after a refresh the screen may be on its way down)
+        if self.drawable():  # (after a refresh the screen may be on its way down)
             self.update_board(self.current_view())
 
     def update_pane(self, pane_id: str, view: AqState) -> None:
@@ -162,7 +162,7 @@ then *Rules*.
 
     def update_board(self, view: AqState) -> None:
         whole = self.pane == "board"
-        key = (self.table.state.ply, self.viewer, self._handing_over, whole)
+        key = (self.table.state.ply, self.viewer, self.turns.handing_over, whole)
         if key == self._board_key:
             return  # the same position for the same eyes: already on screen
         self._board_key = key

@@ -175,12 +175,11 @@ bait with only one Master Angler card to go on goes there by itself (Settings â†
         self.query_one("#board", CrownBoard).redraw()
 
     # ---- the decision --------------------------------------------------------
-    def alone_answer(self, view: CrownState, legal: list[CrownAction]) -> tuple[CrownAction | None, str]:
-        """The frame's answers without asking, and Crown's one sensible answer: a cast bait
-        that fits one Master Angler card goes there by itself (the rules page says so)."""
-        action, why = super().alone_answer(view, legal)
-        if action is not None or not self.auto_single:
-            return action, why
+    def own_answer(self, view: CrownState, legal: list[CrownAction]) -> tuple[CrownAction | None, str]:
+        """Crown's one sensible answer: a cast bait that fits one Master Angler card goes there
+        by itself (the rules page says so), unless Settings turn answering the obvious off."""
+        if not self.cw.settings.auto_single:
+            return None, ""
         sensible = words.sensible(view.data, self.tables, legal)
         return (sensible, "the only sensible choice") if sensible is not None else (None, "")
 

@@ -28,8 +28,9 @@ from coldwater.tui.games.fisheries.cursor import Mode, Overlay
 from coldwater.tui.games.fisheries.words import FChoice, FisheriesWords, UiCmd, Value, tag_of
 from coldwater.tui.games.words import TableWords
 from coldwater.tui.screens.table import TableScreen
+from coldwater.tui.screens.table.answers import Asking
 from coldwater.tui.widgets.board import BoardView
-from coldwater.tui.widgets.choices import ChoiceList, Item
+from coldwater.tui.widgets.choices import Item
 
 __all__ = ["FisheriesTableScreen", "Mode", "Overlay", "UiCmd"]
 
@@ -38,6 +39,27 @@ MODE_KEYS = "123456789abcdghijklmoqstuvwxyz"
 e is the done key on every turn)."""
 NO_KEY = "\u00a0"
 """A key label no key press produces, for list entries beyond the hotkeys."""
+
+
+class CursorAsking:
+    """The question while the grid cursor is out: its own title, no step note, no preview, and
+    nothing costly (the person already chose to spend a tile or hours: the list follows the
+    cursor, which only Enter on the board commits)."""
+
+    def __init__(self, mode: Mode) -> None:
+        self.mode = mode
+
+    def prompt(self, view: FisheriesState) -> str:
+        return self.mode.title
+
+    def step_note(self, view: FisheriesState) -> str:
+        return ""
+
+    def is_costly(self, view: FisheriesState, action: FAction | FChoice) -> bool:
+        return False
+
+    def preview(self, view: FisheriesState, action: FAction | FChoice) -> str:
+        return ""
 
 
 class FisheriesTableScreen(TableScreen[FisheriesState, FAction, FChoice]):
@@ -117,26 +139,14 @@ Overnight you keep one tile. The final scores are broken down by cards, helms an
         items.append(Item("Back (Esc)", "back", group="", key=next(keys, NO_KEY)))
         return items, self.mode.index(ctx)
 
-    def prompt(self, view: FisheriesState) -> str:
-        return self.mode.title if self.mode is not None else super().prompt(view)
+    def decision_words(self) -> Asking[FisheriesState, FAction | FChoice]:
+        return self.words if self.mode is None else CursorAsking(self.mode)
 
-    def step_note(self, view: FisheriesState) -> str:
-        return "" if self.mode is not None else super().step_note(view)
-
-    def is_costly(self, view: FisheriesState, action: FAction | FChoice) -> bool:
-        # While the cursor is out the person has already chosen to spend (a tile, hours):
-        # its list follows the cursor, which only Enter on the board commits.
-        return self.mode is None and super().is_costly(view, action)
-
-    def preview(self, view: FisheriesState, action: FAction | FChoice) -> str:
-        return "" if self.mode is not None else super().preview(view, action)
-
-    def alone_answer(self, view: FisheriesState, legal: list[FAction]) -> tuple[FAction | FChoice | None, str]:
-        """Besides the frame's cases, the lobster question answers "keep it" by itself
-        when a second action would buy nothing (no tile, hours, fish or card to use)."""
-        action, why = super().alone_answer(view, legal)
-        if action is not None or view.data.phase != "lobster" or words.lobster_buys_something(view):
-            return action, why
+    def own_answer(self, view: FisheriesState, legal: list[FAction]) -> tuple[FAction | FChoice | None, str]:
+        """The lobster question answers "keep it" by itself when a second action would buy
+        nothing (no tile, hours, fish or card to use)."""
+        if view.data.phase != "lobster" or words.lobster_buys_something(view):
+            return None, ""
         from coldwater.core.fisheries.actions import Pass
 
         keep = Pass()
@@ -179,8 +189,8 @@ Overnight you keep one tile. The final scores are broken down by cards, helms an
         self._sync_focus()
         # Not `is_mounted` alone: a drive worker can finish while the screen is taken down,
         # its rows already gone (seen at an app's exit in CI).
-        if self.mode is None and self._drawable() and (found := list(self.query("#decision").results(ChoiceList))):
-            decision = found[0]
+        if self.mode is None and self.drawable():
+            decision = self.decision
             at = decision.highlighted
             if at is not None and 0 <= at < decision.option_count:
                 oid = decision.get_option_at_index(at).id
@@ -189,7 +199,7 @@ Overnight you keep one tile. The final scores are broken down by cards, helms an
     def _sync_focus(self) -> None:
         try:
             board = self.board
-            decision = self.query_one("#decision", ChoiceList)
+            decision = self.decision
         except Exception:  # not composed yet
             return
         self.refresh_bindings()
@@ -205,9 +215,8 @@ Overnight you keep one tile. The final scores are broken down by cards, helms an
     def _redraw_mode(self) -> None:
         """The cursor moved: redraw the board (the list stays as it is)."""
         self.board.set_overlay(self.overlay())
-        title = self.query_one("#decision-title")
         if self.mode is not None:
-            title.update(self.mode.title)  # type: ignore[attr-defined]
+            self.prompt_text = self.mode.title
 
     # ---- cursor keys (bound on the board while it has focus) --------------------
     def action_fish_move(self, dr: int, dc: int) -> None:
@@ -248,7 +257,7 @@ Overnight you keep one tile. The final scores are broken down by cards, helms an
     # ---- messages from the board and the list --------------------------------------
     def on_fisheries_board_key_pressed(self, event: FisheriesBoard.KeyPressed) -> None:
         event.stop()
-        self.query_one("#decision", ChoiceList).choose_key(event.key)
+        self.decision.choose_key(event.key)
 
     def on_fisheries_board_cell_clicked(self, event: FisheriesBoard.CellClicked) -> None:
         event.stop()
@@ -267,7 +276,7 @@ Overnight you keep one tile. The final scores are broken down by cards, helms an
             return
         # No cursor out: a click on a ship sails it, a click on a fish catches it.
         name = info.name(ctx, event.cell)
-        for value in self.query_one("#decision", ChoiceList).values:
+        for value in self.decision.values:
             if (isinstance(value, UiCmd) and value.kind == "sail" and value.arg == name) or (
                 tag_of(value) == "fish" and getattr(value, "cell", None) == name
             ):
@@ -278,8 +287,7 @@ Overnight you keep one tile. The final scores are broken down by cards, helms an
         if getattr(event.option_list, "id", None) != "decision":
             return
         oid = event.option.id
-        decision = self.query_one("#decision", ChoiceList)
-        value = decision.value_of(oid) if oid else None
+        value = self.decision.value_of(oid) if oid else None
         m = self.mode
         if m is not None:
             if value is not None and value != "back":

@@ -29,9 +29,6 @@ class Stage(Protocol):
     def show_waiting(self, seat: int) -> None:
         """Say that `seat` (a bot or a remote player) is thinking."""
 
-    def before_step(self) -> None:
-        """A step is about to be applied: keep the view it will be described from."""
-
     def pace(self) -> float:
         """Seconds to wait after a bot's move, so a person can follow it (0: none)."""
 
@@ -50,6 +47,8 @@ class Driver:
         self.stage = stage
         self.thinking: tuple[int, float] = (-1, 0.0)
         """The seat now thinking and since when (``time.monotonic``); seat -1: nobody."""
+        self.step_at = time.monotonic()
+        """When the step being played now began (a search bot's bar counts from it)."""
 
     def waiting_on(self, seat: int) -> None:
         """`seat` starts to think about its move now."""
@@ -76,7 +75,7 @@ class Driver:
                 stage.refresh_view()
                 stage.show_waiting(cur)
                 waiting_on = cur
-            stage.before_step()
+            self.step_at = time.monotonic()
             if not await t.step():
                 break
             if cur != CHANCE and t.seats[cur].kind is SeatKind.BOT and (pace := stage.pace()) > 0:

@@ -23,7 +23,6 @@ from textual.worker import Worker
 from coldwater.core.review import Hint
 from coldwater.core.state import State
 from coldwater.net.play.thinker import hint_here
-from coldwater.tui.widgets.choices import ChoiceList
 from coldwater.tui.widgets.hint import HintPanel
 
 from .logwriter import with_names
@@ -119,7 +118,7 @@ class TableHints:
         words = s.words
         unit = words.HINT_UNIT
         out: list[str] = []
-        decision = s.query_one("#decision", ChoiceList)
+        decision = s.decision
         names = [seat.name for seat in s.table.seats]
         for n, c in enumerate(h.choices):
             action = _parsed(s, c.action)
@@ -168,7 +167,7 @@ class TableHints:
         for log in s.query("#log"):
             log.display = not on and not lesson
         if s.is_mounted:
-            s.fit_side(s.query_one("#decision", ChoiceList).shown_count)  # a hint wants the taller strip
+            s.fit_side()  # a hint wants the taller strip
 
 
 def _parsed(screen: TableScreen[Any, Any, Any], text: str) -> Any:

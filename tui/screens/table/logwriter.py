@@ -7,7 +7,7 @@ start of a person's turn that says what the others did since, and the whole log
 again from the record on Resume and after Undo. It asks the game for words
 through :class:`LogWords` (the table screen's hooks) and the guard, and shows
 what it writes through a :class:`LogSink` (the screen's short log and log pane);
-it draws nothing itself.
+it draws nothing itself (:class:`LogWidgets` is the sink a table screen gives it).
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
+from textual.widget import Widget
+
 from coldwater.core import record as rec_mod
 from coldwater.core.clock import START, Clock, advance
 from coldwater.core.errors import NotationError
@@ -25,7 +27,7 @@ from coldwater.core.state import CHANCE, Game, State
 from coldwater.net.play import paths
 from coldwater.net.play.table import seat_label
 from coldwater.net.play.tablelike import TableLike
-from coldwater.tui.widgets.log import Kind, LogBook, LogEntry
+from coldwater.tui.widgets.log import GameLog, Kind, LogBook, LogEntry, LogPane
 
 from .guard import HookGuard
 
@@ -73,6 +75,31 @@ class LogSink(Protocol):
     def show_log_entry(self, entry: LogEntry) -> None: ...
 
     def show_log(self, entries: list[LogEntry]) -> None: ...
+
+
+class LogWidgets:
+    """The :class:`LogSink` of a table screen: its short log (``#log``) and log pane (``#log-pane``),
+    written into while `live` says they are there."""
+
+    def __init__(self, screen: Widget, live: Callable[[], bool]) -> None:
+        self.screen = screen
+        self.live = live
+
+    def log_live(self) -> bool:
+        return self.live()
+
+    def show_log_entry(self, entry: LogEntry) -> None:
+        # (query, not query_one: a worker's step may land while the screen is being taken down)
+        for log in self.screen.query("#log").results(GameLog):
+            log.show_entry(entry)
+        for pane in self.screen.query("#log-pane").results(LogPane):
+            pane.show_entry(entry)
+
+    def show_log(self, entries: list[LogEntry]) -> None:
+        for log in self.screen.query("#log").results(GameLog):
+            log.show_all(entries)
+        for pane in self.screen.query("#log-pane").results(LogPane):
+            pane.show_all(entries)
 
 
 class TableLog(Generic[S, A]):

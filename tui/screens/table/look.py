@@ -1,11 +1,13 @@
 """Look up anything on the board (issue 45): the terminal's tooltip.
 
-**F7** (or **I**) puts a cursor on a row of the board; ↑ ↓ move it, and the panel beside
-the choices (where the short log is) says what is on that row in full: a card's whole
-text, a Location's Depths, a zone's fish and deck, as the game's words have it
-(``TableWords.look``; the row itself, unwrapped and never cut, where a game has nothing
-more to say). Esc or the same key puts the cursor away. The choices keep their keys
-meanwhile, except ↑ ↓, which move the cursor while it is out.
+**F7** (or **I**) puts a cursor on a thing of the board: a card, a space, a zone, a tile's
+square, whatever a board row lists as one item (``lastmove.things``); ← → move it along the
+row, ↑ ↓ to the row above or below (to the thing nearest the same column). The thing is shown
+reversed, with a › beside its row, and the panel beside the choices (where the short log is)
+says it in full: a card's whole text, a Location's Depths, as the game's words have it
+(``TableWords.look``), then the whole row it stands on, unwrapped and never cut. Esc or the
+same key puts the cursor away. The choices keep their keys meanwhile, except the arrows,
+which move the cursor while it is out.
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ from typing import TYPE_CHECKING, Any
 from textual.geometry import Region
 
 from coldwater.tui.widgets.board import BoardView
-from coldwater.tui.widgets.choices import ChoiceList
 from coldwater.tui.widgets.hint import HintPanel
+
+from .lastmove import cells, things
 
 if TYPE_CHECKING:
     from .screen import TableScreen
@@ -26,7 +29,7 @@ class LookPanel(HintPanel):
     """The hint panel's look, with the look-up cursor's keys in its border."""
 
     def update_keys(self) -> None:
-        self.border_subtitle = "↑ ↓ another row · Esc done"
+        self.border_subtitle = "← → ↑ ↓ move · Esc done"
 
 
 class Look:
@@ -36,13 +39,15 @@ class Look:
         self.screen = screen
         self.row: int | None = None
         """The board row under the cursor; None while it is put away."""
+        self.thing = 0
+        """Which thing of the row (``lastmove.things``) the cursor is on."""
 
     @property
     def active(self) -> bool:
         return self.row is not None
 
     def board(self) -> BoardView[Any]:
-        return self.screen.query_one("#board", BoardView)
+        return self.screen.board
 
     def toggle(self) -> None:
         s = self.screen
@@ -53,15 +58,18 @@ class Look:
             s.notify("Look works on the board: close this pane first (Esc).", timeout=3)
             return
         rows = self.board().row_texts()
-        if not rows:
+        if not any(row.strip() for row in rows):
             s.notify("There is no board to look at yet.", timeout=3)
             return
-        scroll = s.query_one("#board-scroll")
-        first = int(scroll.scroll_y)  # the cursor starts on the first row in view
-        self.row = max(0, min(first, len(rows) - 1))
+        first = int(s.query_one("#board-scroll").scroll_y)  # the cursor starts on the first row in view
+        row = max(0, min(first, len(rows) - 1))
+        while not rows[row].strip():
+            row = (row + 1) % len(rows)
+        self.row, self.thing = row, 0
         self._show(rows)
 
     def move(self, delta: int) -> None:
+        """To the row above or below (blank rows skipped), on the thing nearest the same column."""
         rows = self.board().row_texts()
         if self.row is None or not rows:
             return
@@ -71,8 +79,31 @@ class Look:
         if not 0 <= row < len(rows):
             self.screen.app.bell()  # the first or last row: nothing further
             return
+        here = things(rows[self.row])
+        column = here[min(self.thing, len(here) - 1)][0] if here else 0
+        there = things(rows[row])
         self.row = row
+        self.thing = min(range(len(there)), key=lambda n: abs(there[n][0] - column)) if there else 0
         self._show(rows)
+
+    def step(self, delta: int) -> None:
+        """To the next or previous thing along the row (then on to the next or previous row)."""
+        rows = self.board().row_texts()
+        if self.row is None or not rows:
+            return
+        thing = self.thing + delta
+        if 0 <= thing < len(things(rows[self.row])):
+            self.thing = thing
+            self._show(rows)
+            return
+        before = self.row
+        self.move(delta)
+        if self.row != before and delta < 0:
+            self.thing = max(0, len(things(rows[self.row])) - 1)
+            self._show(rows)
+        elif self.row != before:
+            self.thing = 0
+            self._show(rows)
 
     def close(self) -> None:
         if self.row is None:
@@ -84,13 +115,20 @@ class Look:
     def _show(self, rows: list[str]) -> None:
         s = self.screen
         assert self.row is not None
-        board = self.board()
-        board.set_look(self.row)
+        row = rows[self.row]
+        spans = things(row) or [(0, len(row.rstrip()))]
+        self.thing = min(self.thing, len(spans) - 1)
+        span = spans[self.thing]
+        self.board().set_look(self.row, cells(row, span))
         s.query_one("#board-scroll").scroll_to_region(Region(0, self.row, 1, 1), animate=False, immediate=True)
-        text = rows[self.row]
-        lines = s.guard.call([text.strip()], s.words.look, s.current_view(), text, s.viewer)
-        panel = self._panel(True)
-        panel.show(lines or [text.strip()], f"Look · row {self.row + 1} of {len(rows)}")
+        text = row[span[0] : span[1]]
+        lines = s.guard.call([text], s.words.look, s.current_view(), text, s.viewer) or [text]
+        if len(spans) > 1:  # the row the thing stands on, in full (its neighbours, its heading)
+            lines = [*lines, "", f"On its row: {row.strip()}"]
+        where = f"row {self.row + 1} of {len(rows)}" + (
+            f", thing {self.thing + 1} of {len(spans)}" if len(spans) > 1 else ""
+        )
+        self._panel(True).show(lines, f"Look · {where}")
 
     def _panel(self, on: bool) -> LookPanel:
         s = self.screen
@@ -99,5 +137,5 @@ class Look:
         others = s.hints.active or any(p.display for p in s.query("#coach"))
         for log in s.query("#log"):
             log.display = not on and not others
-        s.fit_side(s.query_one("#decision", ChoiceList).shown_count)  # a panel wants the taller strip
+        s.fit_side()  # a panel wants the taller strip
         return panel

@@ -32,7 +32,7 @@ def safe_order(
     """The list with the done key on the first done item (moved to the end of its group), and the
     highlight: the game's choice `pre` only if it is safe, else the first safe one; -1 (nothing
     highlighted) when none is. Safe: neither costly nor done (a done item may be, `done_ok`:
-    Fisheries' "Keep your lobster"). `done` and `costly` are per item."""
+    a lobster's "Keep your lobster"). `done` and `costly` are per item."""
     safe = [(done_ok or not d) and not c for d, c in zip(done, costly, strict=True)]
     out = [
         msgspec.structs.replace(item, key=keymap.DONE_KEY) if d and not item.key else item
