@@ -24,7 +24,7 @@ from .. import beacon
 from .. import fairplay as fp
 from .. import messages as m
 from ..identity import fingerprint, verify
-from ..transport import Connection
+from ..link import Link
 from .events import Result
 from .fairtable import fair_record
 from .hostcore import FINALS_WAIT
@@ -44,7 +44,7 @@ class PeerAudit:
         self._end_after_sync: m.End | None = None
         self._closing: asyncio.Future[Any] | None = None
 
-    async def on_end(self, conn: Connection, msg: m.End) -> None:
+    async def on_end(self, conn: Link, msg: m.End) -> None:
         """Audit the whole game ourselves (in a thread: it replays every ply), then compare finals."""
         c = self.core
         assert c.info is not None
@@ -63,7 +63,7 @@ class PeerAudit:
             problems.append("the final position announced differs from the replay")
         self._after_audit(conn, msg, rep, problems)
 
-    async def after_sync(self, conn: Connection) -> None:
+    async def after_sync(self, conn: Link) -> None:
         """A resync came in: the End that waited for it is audited now (if the resync is done)."""
         if self._end_after_sync is not None and self.core.phase is not PeerPhase.RESYNCING:
             end, self._end_after_sync = self._end_after_sync, None
@@ -88,7 +88,7 @@ class PeerAudit:
             views=c.views,
         )
 
-    def _after_audit(self, conn: Connection, msg: m.End, rep: fp.AuditReport, problems: list[str]) -> None:
+    def _after_audit(self, conn: Link, msg: m.End, rep: fp.AuditReport, problems: list[str]) -> None:
         c = self.core
         assert c.info is not None
         if problems:
@@ -116,11 +116,11 @@ class PeerAudit:
             )
         self.wait_finals(conn)
 
-    def wait_finals(self, conn: Connection) -> None:
+    def wait_finals(self, conn: Link) -> None:
         """Our final digest is out: give the table time to relay every seat's, then conclude without."""
         self._finals_timer = asyncio.get_running_loop().call_later(FINALS_WAIT * 2, self._finals_late, conn)
 
-    def _finals_late(self, conn: Connection) -> None:
+    def _finals_late(self, conn: Link) -> None:
         if self.core.result is None and self.pending is not None:
             self.conclude(None)
             self._closing = asyncio.ensure_future(conn.close())  # held: the loop keeps only weak refs

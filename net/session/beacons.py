@@ -16,7 +16,7 @@ from coldwater.core.state import CHANCE, State
 
 from .. import beacon
 from .. import messages as m
-from ..transport import Connection
+from ..link import Link
 from .events import Problem
 from .hostcore import HostCore, HostPhase, Remote, fp_text
 
@@ -99,14 +99,14 @@ class Beacons:
             self.host.spawn(r.conn.close())
         self.host.give_to_bot(r)
 
-    def _bad_link(self, r: Remote, conn: Connection, why: str) -> None:
+    def _bad_link(self, r: Remote, conn: Link, why: str) -> None:
         """Refused (a strike), and the first bad link of a seat is named to everyone."""
         self.host.refuse(conn, "link", why)
         if r.seat not in self._link_named:
             self._link_named.add(r.seat)
             self.host.blame(f"{r.name} (seat {r.seat + 1}, {fp_text(r.key)}) sent a bad beacon link: {why}")
 
-    def on_link(self, r: Remote, conn: Connection, msg: m.Link) -> None:
+    def on_link(self, r: Remote, conn: Link, msg: m.Link) -> None:
         t = self.host.table
         if t is None or self.host.phase is not HostPhase.PLAYING:
             self.host.refuse(conn, "link", "no draw is pending: the game is not being played")

@@ -19,7 +19,7 @@ from coldwater.core import record
 from .. import fairplay as fp
 from .. import messages as m
 from ..identity import verify
-from ..transport import Connection
+from ..link import Link
 from .events import Finished, Result
 from .fairtable import fair_record
 from .hostcore import FINALS_WAIT, HostCore, HostPhase, Remote, scores_of
@@ -111,7 +111,7 @@ class Ending:
         self.finals_sent = True
         self.host.broadcast(m.Finals(finals=list(self.finals.values())))
 
-    def on_final(self, r: Remote, conn: Connection, msg: m.Final) -> None:
+    def on_final(self, r: Remote, conn: Link, msg: m.Final) -> None:
         """A seat's signed final digest, once the game has ended."""
         host = self.host
         t = host.table

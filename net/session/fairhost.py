@@ -33,9 +33,9 @@ from .. import fairplay as fp
 from .. import messages as m
 from ..fairdeal.deck import FairDealError
 from ..fairdeal.seat import FairSeat
-from ..transport import Connection, Refusal, probe_table
+from ..link import Link
+from ..transport import Refusal
 from . import forfeit as ff
-from . import probe
 from .events import Finished, GameStarted, Problem, Result, StepApplied
 from .failover import EX_HOST_WAIT, FAIR_RETURN_WAIT, FAIR_SAVE_EVERY, fair_peer_save
 from .fairtable import STRIP_TIMEOUT, Allowance, FairDriver, fair_message
@@ -88,7 +88,7 @@ class FairHost:
         self.strip_timeout = STRIP_TIMEOUT
         self.act_grace = ACT_GRACE
         self.answer_by = ff.VERDICT_WAIT
-        self._resent: dict[int, tuple[Connection | None, int, int]] = {}
+        self._resent: dict[int, tuple[Link | None, int, int]] = {}
         """Per seat: its connection and how many known messages it sent again on it (see on_fair)."""
         """Seconds a forfeit's proposal gives every seat to answer (stated in it; tests shorten it)."""
         self.return_wait = FAIR_RETURN_WAIT
@@ -158,7 +158,6 @@ class FairHost:
         tips = {s: t for s, t in fp.tips(reveals).items() if 0 <= s < self.host.info.players}
         # Every driver here signs as this host and sends through it; they differ in seat and moves.
         driver = partial(FairDriver, identity=self.host.identity, keys=keys, tips=tips, send=self.send)
-        probe.prepare()
         if self.host.host_seat >= 0:
             assert self.host.chain is not None
             seat = FairSeat(
@@ -290,7 +289,7 @@ class FairHost:
         # The host's person sees its own seat's steps as it knows them; a bot's view stays the bot's.
         self.host.emit(StepApplied(fs.view.ply, fs.last[0], fs.last[1] if rec is self.fair else fs.last_public))
 
-    def on_fair(self, r: Remote, conn: Connection, msg: m.Fair) -> None:
+    def on_fair(self, r: Remote, conn: Link, msg: m.Fair) -> None:
         """A seat's message: its own and genuine (else refused), relayed unchanged to the others, then taken here."""
         drv = self.record
         if drv is not None and msg.kind in ("verdict", "dispute") and self.forfeit is not None:
@@ -345,7 +344,7 @@ class FairHost:
         self.relayed.keep(msg)
         self.send(msg)
 
-    def _answer(self, r: Remote, conn: Connection, msg: m.Fair) -> None:
+    def _answer(self, r: Remote, conn: Link, msg: m.Fair) -> None:
         """A seat's answer to the forfeit proposed: its signature over it, or why it cannot sign it (with,
         from the accused, its own messages for that ply). Taken before and after the deadline alike;
         only a second answer from the same seat, or one over another forfeit, is refused."""
@@ -706,7 +705,7 @@ class FairHost:
             if not r.addr or not r.port:
                 continue
             try:
-                game, _, _, _ = await probe_table(r.addr, r.port, timeout=2.0)
+                game, _, _, _ = await self.host.network.probe_table(r.addr, r.port, timeout=2.0)
             except Refusal:
                 return False  # not hosting (a peer's listener hangs up when it is not the host)
             if game == self.host.game.name:

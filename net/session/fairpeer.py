@@ -25,9 +25,8 @@ from .. import messages as m
 from ..fairdeal.deck import FairDealError
 from ..fairdeal.seat import WIRED, FairSave, FairSeat
 from ..identity import verify
-from ..transport import Connection
+from ..link import Link
 from . import forfeit as ff
-from . import probe
 from .events import GameStarted, Result, StepApplied
 from .failover import FAIR_SAVE_EVERY
 from .fairtable import FairDriver, fair_message
@@ -79,7 +78,6 @@ class FairPeer:
         if c.chain is None or c.info.game not in WIRED:
             c.problem(f"this table's fair dealer cannot deal {c.info.game} here")
             return
-        probe.prepare()
         seat = FairSeat(c.game, c.info.players, c.seat, c.joint, c.info.options or None, chain=c.chain)
         c.keys = {s.seat: s.key for s in msg.seats if s.key}  # every seat signs its messages here
         # Seats' tips only (a host with no seat of its own commits one too, under seat -1).
@@ -151,7 +149,7 @@ class FairPeer:
         elif c.conn is not None:
             c.conn.send_nowait(c.autoplay(on, ply))
 
-    def send_own(self, conn: Connection) -> None:
+    def send_own(self, conn: Link) -> None:
         """After a reconnect or a restart: every message we sent (the host drops copies), and whether our
         bot plays our seat now (the host may have missed it, or a restarted process's person is back)."""
         c = self.core
@@ -318,7 +316,7 @@ class FairPeer:
         """Whether `seat` is a bot the host's process runs (its messages are signed with the host's key)."""
         return any(s.seat == seat and s.kind == "bot" for s in self.core.seats)
 
-    async def end(self, conn: Connection | None) -> None:
+    async def end(self, conn: Link | None) -> None:
         """Every seat's key reveal, our own audit and replay, then our signed final digest."""
         c = self.core
         drv = self.fair

@@ -42,7 +42,6 @@ from ..fairdeal.deck import FairDealError
 from ..fairdeal.seat import FairAudit, FairSeat, Word
 from ..fairdeal.wire import KeyReveal, KeyShare, ShuffledDeck, Strip
 from ..identity import Identity, verify
-from . import probe
 
 T = TypeVar("T")
 
@@ -211,8 +210,8 @@ class FairDriver:
         """Genuine messages for rounds further ahead than :meth:`check` admits (see MAX_LATER)."""
         if tips is not None:  # a restored seat has its tips (and its book of links) from its save
             seat.take_tips(tips)
-        self.probe = probe.attach(self)
-        """The memory probe (probe.py), only when ``COLDWATER_PROBE`` is set: else None, at no cost."""
+        self.looker: Callable[[], None] | None = None
+        """Called after every step by a test instrument (the memory probe, tests/net/probe.py); else None."""
         self._frozen = False
         """This driver froze the collector (:meth:`_freeze`) and has not thawed it yet."""
 
@@ -388,8 +387,8 @@ class FairDriver:
         is moved out of the collector's sight. A full collection walked all of it (90–130 ms, seen landing
         in a deal); now it walks what the game made since. The collector is the interpreter's, so this is
         process-wide, undone by :meth:`_thaw` at the game's end. Not with the memory probe, whose walk
-        must see everything made since the seat was (``probe.prepare``)."""
-        if self.probe is None and not self._frozen:
+        must see everything made since the seat was."""
+        if self.looker is None and not self._frozen:
             self._frozen = True
             gc.freeze()
 
@@ -581,8 +580,8 @@ class FairDriver:
         return True
 
     def _stepped(self) -> None:
-        if self.probe is not None:
-            self.probe.look()
+        if self.looker is not None:
+            self.looker()
         self.stepped()
 
     def _strips_of(self, box: Mapping[int, m.Fair]) -> list[Strip]:

@@ -40,11 +40,11 @@ from coldwater.core.state import Game, State
 from .. import beacon
 from .. import fairplay as fp
 from .. import messages as m
-from ..admission import Guard, Listener, listen
+from ..admission import Guard
 from ..fairdeal.seat import WIRED
 from ..identity import Identity, fingerprint
+from ..link import TCP, Link, Listening, Network
 from ..play.table import Seat, SeatKind, Table
-from ..transport import Connection
 from .beacons import Beacons
 from .ending import Ending
 from .events import (
@@ -131,6 +131,7 @@ class TableHost(Emitter[Event]):
         strict_clock: bool = False,
         handover: Handover | None = None,
         game_time: int = GAME_TIME,
+        network: Network = TCP,
     ) -> None:
         """`handover`: this host is a peer's that takes over after the old host went away
         (:meth:`from_handover` builds it); each piece of the host takes its part of it here."""
@@ -159,6 +160,7 @@ class TableHost(Emitter[Event]):
         seats = ["open" if k.startswith("reserved:") else k for k in seats]
         self.game = game
         self.identity = identity
+        self.network = network  # where the table's links come from: TCP, or in memory (link.py)
         self.name = name
         self.kinds = list(seats)
         self.options = msgspec.to_builtins(game.make_options(options))
@@ -190,7 +192,7 @@ class TableHost(Emitter[Event]):
         self.remotes: dict[int, Remote] = {i: Remote(i) for i, k in enumerate(seats) if k == "open"}
         self.extra_bots: set[int] = set()
         """Seats that were remote (or the old host's) and are now played by a bot here."""
-        self.server: Listener | None = None
+        self.server: Listening | None = None
         self.guard = (
             handover.guard
             if handover is not None and handover.guard is not None
@@ -218,7 +220,7 @@ class TableHost(Emitter[Event]):
         self._seats_listener: list[Callable[[int], None]] = []
         self._listener_ready = listener_ready
         self.result: Result | None = None
-        self.traffic: list[Connection] = []
+        self.traffic: list[Link] = []
         """Every seated connection ever accepted (bytes on the wire, for benchmarks)."""
         self.cheaters: list[str] = []
         """Peers named for breaking the fair-play protocol."""
@@ -319,6 +321,7 @@ class TableHost(Emitter[Event]):
         port: int,
         save_dir: Path | None,
         pass_key: bytes,
+        network: Network = TCP,
     ) -> TableHost:
         """The host a peer becomes after the old host went away (its seat is the host's), from what it
         hands over: its save, share, record and chain, or at a fair table its own seat's rounds."""
@@ -343,6 +346,7 @@ class TableHost(Emitter[Event]):
             strict_clock=table.strict,
             handover=handover,
             game_time=table.game_time,
+            network=network,
         )
 
     # ---- public API ------------------------------------------------------------
@@ -472,7 +476,7 @@ class TableHost(Emitter[Event]):
 
     async def listen(self) -> int:
         """Start accepting peers; returns the port."""
-        self.server = await listen(self.handle_connection, self.bind, self.port, guard=self.guard)
+        self.server = await self.network.listen(self.seating, self.bind, self.port, guard=self.guard)
         self.port = self.server.port
         return self.port
 
@@ -495,7 +499,7 @@ class TableHost(Emitter[Event]):
         if self.advertiser is not None:
             self.advertiser.set_clock_soon(self.info.turn, self.info.strict, self.info.game_time)
 
-    def hand_over(self, seat: int, by: int = -1, conn: Connection | None = None) -> str | None:
+    def hand_over(self, seat: int, by: int = -1, conn: Link | None = None) -> str | None:
         """Hand `seat`, out of time, to a bot, asked by seat `by` (-1: the host's person); returns why not
         (None: handed over). See :meth:`Seating.hand_over`."""
         return self.seating.hand_over(seat, by, conn)
@@ -654,7 +658,7 @@ class TableHost(Emitter[Event]):
             fn(self.open_seats)
         self._changed.set()
 
-    def refuse(self, conn: Connection | None, what: str, reason: str) -> None:
+    def refuse(self, conn: Link | None, what: str, reason: str) -> None:
         who = conn.label if conn else "?"
         text = f"refused {what} from {who}: {reason}"
         self.refusals.append(text)
@@ -673,7 +677,7 @@ class TableHost(Emitter[Event]):
         elif n < STRIKES:
             conn.send_nowait(m.Notice(text=f"refused {what}: {reason}"))
 
-    def _strike_out(self, conn: Connection) -> None:
+    def _strike_out(self, conn: Link) -> None:
         """An identity kept sending refused messages: named, and its seat goes to a bot (or is freed)."""
         r = next((x for x in self.remotes.values() if x.key == conn.peer_key), None)
         text = (
@@ -709,11 +713,7 @@ class TableHost(Emitter[Event]):
         self.relay.release(r.seat)  # the waiting turn is played by the bot now
         self.lobby_changed()
 
-    async def handle_connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        """Serve one incoming connection: handshake, join (seating.py), then its messages until it closes."""
-        await self.seating.admit(reader, writer)
-
-    async def serve(self, r: Remote, conn: Connection) -> None:
+    async def serve(self, r: Remote, conn: Link) -> None:
         """Seat `r`'s messages on `conn`, each handled in turn, until it closes."""
         while True:
             msg = await conn.recv()
@@ -729,7 +729,7 @@ class TableHost(Emitter[Event]):
             self.refusals.append(f"{kind}: {reason}")
         self.seating.left(r, conn)
 
-    def _handle(self, r: Remote, conn: Connection, msg: m.Message) -> None:
+    def _handle(self, r: Remote, conn: Link, msg: m.Message) -> None:
         if isinstance(msg, m.Ready):
             if not self.started:
                 r.ready = msg.ready

@@ -20,8 +20,8 @@ from coldwater.core.state import State
 from .. import beacon
 from .. import messages as m
 from ..identity import fingerprint
+from ..link import Link, Network
 from ..ratelimit import TokenBucket
-from ..transport import Connection
 
 if TYPE_CHECKING:
     from coldwater.core import record
@@ -77,7 +77,7 @@ class Remote:
         self.seat = seat
         self.key: bytes = b""
         self.name = ""
-        self.conn: Connection | None = None
+        self.conn: Link | None = None
         self.ready = False
         self.addr = ""
         self.port = 0
@@ -112,6 +112,8 @@ class HostCore(Protocol):
 
     game: Game[Any, Any]
     identity: Identity
+    network: Network
+    """Where the table's links come from (link.py: TCP, or in memory)."""
     info: m.TableInfo
     name: str
     host_seat: int
@@ -147,7 +149,7 @@ class HostCore(Protocol):
     refusals: deque[str]
     banned: set[bytes]
     """Identities sent away from this table."""
-    traffic: list[Connection]
+    traffic: list[Link]
     """Every seated connection ever accepted."""
     extra_bots: set[int]
     table: Table | None
@@ -194,7 +196,7 @@ class HostCore(Protocol):
 
     def give_to_bot(self, r: Remote) -> None: ...
 
-    async def serve(self, r: Remote, conn: Connection) -> None: ...
+    async def serve(self, r: Remote, conn: Link) -> None: ...
 
     def make_table(self, state: State[Any, Any], rec: record.GameRecord) -> None: ...
 
@@ -202,7 +204,7 @@ class HostCore(Protocol):
 
     def broadcast(self, msg: m.Message, *, exclude: int | None = None) -> None: ...
 
-    def refuse(self, conn: Connection | None, what: str, reason: str) -> None: ...
+    def refuse(self, conn: Link | None, what: str, reason: str) -> None: ...
 
     def lobby_changed(self) -> None: ...
 

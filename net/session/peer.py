@@ -38,18 +38,17 @@ from coldwater.core.state import Game, State
 from .. import beacon
 from .. import fairplay as fp
 from .. import messages as m
-from ..admission import Guard, Listener, listen
+from ..admission import Guard
 from ..fairdeal.deck import FairDealError
 from ..fairdeal.seat import FairSeat
 from ..identity import Identity
+from ..link import TCP, Link, Listening, Network
 from ..transport import (
     SAME_KEY,
     AlreadySeated,
-    Connection,
     HostCheck,
     Refusal,
 )
-from . import probe
 from .audit import PeerAudit
 from .events import (
     ChatReceived,
@@ -105,10 +104,13 @@ class TablePeer(Emitter[Event]):
         bind: str = "0.0.0.0",
         reconnect_for: float = 20.0,
         advertise_on_takeover: bool = False,
+        network: Network = TCP,
     ) -> None:
         super().__init__()
         self.game = game
         self.identity = identity
+        self.network = network
+        """Where this seat's links come from: TCP, or an in-memory network in tests (link.py)."""
         self.name = name
         self.passphrase = passphrase
         self.pass_key = fp_pass_key(passphrase)
@@ -118,7 +120,7 @@ class TablePeer(Emitter[Event]):
         self.advertise_on_takeover = advertise_on_takeover
         """Announce the table with zeroconf if this peer becomes the host."""
         self.phase = PeerPhase.LOBBY
-        self.conn: Connection | None = None
+        self.conn: Link | None = None
         self.info: m.TableInfo | None = None
         self.seat = -1
         self.seats: list[m.SeatInfo] = []
@@ -147,7 +149,7 @@ class TablePeer(Emitter[Event]):
         self.clock = TurnClock(0, 0, 1)
         """The seat to move's time and every seat's bank, as this process measures them (turnclock.py);
         the table's clock from the game's start."""
-        self._listener: Listener | None = None
+        self._listener: Listening | None = None
         self.check_host: HostCheck | None = None
         """Checks the key the table proves on join (lan.join_table: advertised, pinned, known hosts)."""
         self.host_fingerprint = ""
@@ -227,7 +229,7 @@ class TablePeer(Emitter[Event]):
         """Seed rounds this peer was asked to take part in (capped: a host could grind the deal)."""
         return self.seed.rounds
 
-    def send_own(self, conn: Connection) -> None:
+    def send_own(self, conn: Link) -> None:
         """Every fair message we sent, again (fairpeer.py): the new or same host may have lost some."""
         self.fair_peer.send_own(conn)
 
@@ -354,7 +356,6 @@ class TablePeer(Emitter[Event]):
         restored: FairSeat | None = None
         if resume is not None and resume.fair:
             # Replaying a fair seat's transcript checks every proof in it: off the loop, before connecting.
-            probe.prepare()
             try:
                 restored = await asyncio.to_thread(restore_fair, self.game, resume)
             except (FairDealError, msgspec.DecodeError, msgspec.ValidationError, ValueError) as e:
@@ -365,6 +366,7 @@ class TablePeer(Emitter[Event]):
                 ) from None
         self.joined_at = time.perf_counter()
         conn, answered = await connect_to_table(
+            self.network,
             host,
             port,
             self.identity,
@@ -444,19 +446,13 @@ class TablePeer(Emitter[Event]):
         if self._listener is not None:
             return
 
-        async def not_hosting(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-            if self.takeover is not None:
-                await self.takeover.handle_connection(reader, writer)
-                return
-            writer.close()
-
         try:
-            self._listener = await listen(not_hosting, self.bind, port, guard=Guard())
+            self._listener = await self.network.listen(self.failover, self.bind, port, guard=Guard())
         except OSError:
-            self._listener = await listen(not_hosting, self.bind, 0, guard=Guard())
+            self._listener = await self.network.listen(self.failover, self.bind, 0, guard=Guard())
         self.listen_port = self._listener.port
 
-    async def hello(self, conn: Connection, *, resume_ply: int = -1, failover: bool = False) -> None:
+    async def hello(self, conn: Link, *, resume_ply: int = -1, failover: bool = False) -> None:
         conn.send_nowait(
             m.Join(
                 name=self.name,
@@ -499,7 +495,7 @@ class TablePeer(Emitter[Event]):
         if self.chooser is not None and self.state is None:
             conn.send_nowait(m.Ready(ready=True))
 
-    async def _serve(self, conn: Connection) -> None:
+    async def _serve(self, conn: Link) -> None:
         watch = asyncio.ensure_future(
             heartbeat(
                 conn,
@@ -520,7 +516,7 @@ class TablePeer(Emitter[Event]):
         self.problem(f"the host has been silent for {quiet:.0f} s; treating it as gone")
         self.failover.host_silent = True
 
-    async def _serve_messages(self, conn: Connection) -> None:
+    async def _serve_messages(self, conn: Link) -> None:
         while True:
             msg = await conn.recv()
             if msg is None:
@@ -561,7 +557,7 @@ class TablePeer(Emitter[Event]):
 
     """The name the failover lines below still use (branch hostsplit rewrites them as a typed handover)."""
 
-    async def _handle(self, conn: Connection, msg: m.Message) -> None:
+    async def _handle(self, conn: Link, msg: m.Message) -> None:
         if isinstance(msg, m.Lobby):
             self.seats = _proved_host(
                 msg.seats,
@@ -637,7 +633,7 @@ class TablePeer(Emitter[Event]):
             self.problem(f"refused {type(msg).__name__} from the table: not a host message")
 
     # ---- after the end ----------------------------------------------------------------
-    async def _after_end(self, conn: Connection) -> None:
+    async def _after_end(self, conn: Link) -> None:
         """Keep reading the host after the end (`linger`): chat, pings, a rematch offer; until either side leaves."""
         while True:
             msg = await conn.recv()
@@ -647,7 +643,7 @@ class TablePeer(Emitter[Event]):
                 return
             await self._handle_safely(conn, msg)
 
-    async def _handle_safely(self, conn: Connection, msg: m.Message) -> None:
+    async def _handle_safely(self, conn: Link, msg: m.Message) -> None:
         """One message from the host, during play or after the end: what breaks our handling is refused."""
         try:
             await self._handle(conn, msg)

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from .. import messages as m
     from ..admission import Guard
     from ..identity import Identity
-    from ..transport import Connection
+    from ..link import Link, Network
     from .audit import PeerAudit
     from .events import Chooser, Event, Result
     from .fairpeer import FairPeer
@@ -56,6 +56,8 @@ class PeerCore(Protocol):
 
     game: Game[Any, Any]
     identity: Identity
+    network: Network
+    """Where this seat's links come from (link.py: TCP, or in memory)."""
     chooser: Chooser | None
     name: str
     """The name this seat sits under."""
@@ -73,7 +75,7 @@ class PeerCore(Protocol):
     host_addr: str
     host_port: int
     listen_port: int
-    conn: Connection | None
+    conn: Link | None
     phase: PeerPhase
     state: State[Any, Any] | None
     """This seat's view of the game."""
@@ -121,9 +123,9 @@ class PeerCore(Protocol):
     @property
     def listen_guard(self) -> Guard | None: ...
 
-    async def hello(self, conn: Connection, *, resume_ply: int = -1, failover: bool = False) -> None: ...
+    async def hello(self, conn: Link, *, resume_ply: int = -1, failover: bool = False) -> None: ...
 
-    def send_own(self, conn: Connection) -> None: ...
+    def send_own(self, conn: Link) -> None: ...
 
     def update_save_seats(self) -> None: ...
 

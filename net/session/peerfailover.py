@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
 
 from .. import fairplay as fp
 from .. import messages as m
-from ..transport import AlreadySeated, Connection, Refusal
+from ..link import Link, Terms
+from ..transport import AlreadySeated, Refusal
 from .events import Chooser, HostChanged
 from .failover import Handover, candidates
 from .fairtable import FairDriver
@@ -41,6 +43,22 @@ class PeerFailover:
         self.advert_task: asyncio.Future[Any] | None = None
         """This seat's announcement of the table, once it hosts it."""
 
+    # ---- this seat's listener (a link.Door): closed to everyone until this seat hosts the table ----
+    def terms(self) -> Terms | None:
+        host = self.core.takeover
+        return host.seating.terms() if host is not None else None
+
+    async def enter(self, link: Link, joined: Callable[[], None]) -> None:
+        host = self.core.takeover
+        if host is None:
+            await link.close()
+            return
+        await host.seating.enter(link, joined)
+
+    def refused(self, text: str) -> None:
+        if self.core.takeover is not None:
+            self.core.takeover.seating.refused(text)
+
     async def recover(self) -> None:
         """The host connection broke mid-game: reconnect, or fail over to a new host."""
         c = self.core
@@ -49,7 +67,7 @@ class PeerFailover:
         within = min(self.reconnect_for, 1.0 if self.host_silent else 3.0)
         self.host_silent = False
 
-        async def rejoin(conn: Connection) -> None:
+        async def rejoin(conn: Link) -> None:
             await c.hello(conn, resume_ply=len(c.steps))
             if c.fair is not None:
                 # What we sent while cut off may be lost: send it all again (the host drops copies).
@@ -58,7 +76,7 @@ class PeerFailover:
         # The host we rejoin must prove the key it proved before (an impostor at its address gets nothing).
         # SentAway: the host is there and does not want us back (no failover); AlreadySeated: another
         # process plays this seat with our key, and retrying would only fight it.
-        link = HostLink(c.game, c.identity, c.passphrase)
+        link = HostLink(c.network, c.game, c.identity, c.passphrase)
         last = await link.reach_again(
             c.host_addr,
             c.host_port,
@@ -96,7 +114,7 @@ class PeerFailover:
                 return
             me.emit(HostChanged(c.seat, c.addr, c.port))
 
-            async def seat_at(conn: Connection, c: m.SeatInfo = c) -> None:
+            async def seat_at(conn: Link, c: m.SeatInfo = c) -> None:
                 await me.hello(conn, resume_ply=len(me.steps), failover=True)
                 if me.fair is not None:
                     me.send_own(conn)  # the new host may lack some of ours
@@ -107,7 +125,7 @@ class PeerFailover:
                 me.host_fingerprint = conn.fingerprint
 
             # The new host must be the peer that sat in that seat, not whoever answers there.
-            link = HostLink(me.game, me.identity, me.passphrase)
+            link = HostLink(me.network, me.game, me.identity, me.passphrase)
             within = min(8.0, deadline - time.monotonic())
             if (
                 await link.reach_again(c.addr, c.port, c.fingerprint, seat_at, within=within, fatal=(AlreadySeated,))
@@ -179,4 +197,5 @@ class PeerFailover:
             port=c.listen_port,
             save_dir=c.save_dir,
             pass_key=c.pass_key,
+            network=c.network,
         )

@@ -15,7 +15,7 @@ import time
 from .. import beacon
 from .. import fairplay as fp
 from .. import messages as m
-from ..transport import Connection
+from ..link import Link
 from .events import GameStarted
 from .host import MAX_ROUNDS
 from .peercore import PeerCore, PeerPhase
@@ -31,7 +31,7 @@ class PeerSeed:
         """Seed rounds this peer was asked to take part in (capped: a host could grind the deal)."""
         self._contribution = b""
 
-    async def on_request(self, conn: Connection, msg: m.CommitRequest) -> None:
+    async def on_request(self, conn: Link, msg: m.CommitRequest) -> None:
         """A (new) seed round: every restart is counted, explained and checked, and capped."""
         c = self.core
         self.rounds += 1
@@ -68,7 +68,7 @@ class PeerSeed:
         self._contribution = fp.contribution(fp.new_contribution(), c.chain.tip)
         conn.send_nowait(m.Commit(digest=fp.seed_commitment(c.seat, self._contribution)))
 
-    def on_commits(self, conn: Connection, msg: m.Commits) -> None:
+    def on_commits(self, conn: Link, msg: m.Commits) -> None:
         """Every seat's commitment is in: ours must be as we sent it before we reveal."""
         c = self.core
         if msg.commits.get(c.seat) != fp.seed_commitment(c.seat, self._contribution):

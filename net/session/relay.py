@@ -27,9 +27,9 @@ from .. import beacon
 from .. import fairplay as fp
 from .. import messages as m
 from ..identity import verify
+from ..link import Link
 from ..play.table import Applied
 from ..play.table import Event as TableEvent
-from ..transport import Connection
 from .events import Problem, StepApplied
 from .fairtable import AHEAD, autoplay_message
 from .hostcore import HostCore, HostPhase, Remote, fp_text
@@ -65,7 +65,7 @@ class Relay:
         if fut is not None and not fut.done():
             fut.set_result(None)
 
-    def on_act(self, r: Remote, conn: Connection, msg: m.Act) -> None:
+    def on_act(self, r: Remote, conn: Link, msg: m.Act) -> None:
         t = self.host.table
         if t is None:
             self.host.refuse(conn, "act", "the game has not started")
@@ -110,12 +110,12 @@ class Relay:
         self.host.lobby_changed()
         self.host.emit(Problem(f"{r.name} (seat {r.seat + 1}) is back; the bot stops playing the seat"))
 
-    def on_mismatch(self, r: Remote, conn: Connection, msg: m.Mismatch) -> None:
+    def on_mismatch(self, r: Remote, conn: Link, msg: m.Mismatch) -> None:
         """A peer reports a digest it does not share: one resync in flight, from the ply the peer has."""
         if not r.resyncs.take():
             self.host.refuse(conn, "mismatch", "too many resync requests")
             return
-        if conn.writer.transport.get_write_buffer_size() > 0:
+        if conn.unsent() > 0:
             self.host.refuse(conn, "mismatch", "a resync is already on its way; read it first")
             return
         self.host.emit(Problem(f"seat {r.seat + 1} reports a digest mismatch after ply {msg.ply}; resyncing it"))
@@ -327,7 +327,7 @@ class Relay:
             return False
         return nxt.digest() == truth.digest()
 
-    def on_autoplay(self, r: Remote, conn: Connection, msg: m.AutoPlay) -> None:
+    def on_autoplay(self, r: Remote, conn: Link, msg: m.AutoPlay) -> None:
         """A seat's own word that its process's bot plays it now (or that its person is back): about itself
         only, signed by it; at a fair table with a turn timer told to everyone, at a committed one (only
         "back" is the seat's to say) honoured at the seat's next move."""

@@ -8,7 +8,7 @@ before it answers counts as a no.
 from __future__ import annotations
 
 from .. import messages as m
-from ..transport import Connection
+from ..link import Link
 from .events import RematchAnswered
 from .hostcore import HostCore, HostPhase, Remote, fp_text
 
@@ -69,7 +69,7 @@ class RematchOffer:
         self.host.spawn(self.host.watch.close())
         return told
 
-    def on_reply(self, r: Remote, conn: Connection, msg: m.RematchReply) -> None:
+    def on_reply(self, r: Remote, conn: Link, msg: m.RematchReply) -> None:
         if r.seat not in self.answers:
             self.host.refuse(conn, "rematch reply", "no rematch was offered to this seat")
             return

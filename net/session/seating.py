@@ -13,11 +13,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 
 from .. import messages as m
-from ..admission import accept
+from ..link import Link, Terms
 from ..names import shown_player
-from ..transport import SAME_KEY, Connection
+from ..transport import SAME_KEY
 from .events import PresenceChanged, Problem
 from .hostcore import HostCore, HostPhase, Remote, fp_text
 from .turnclock import fmt
@@ -107,25 +108,17 @@ class Seating:
                 out.append(m.SeatInfo(seat=i, kind="bot", name=f"{host.game.bots[0]} bot", ready=True))
         return out
 
-    async def admit(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        """Serve one incoming connection: handshake, join, then its messages (the host's serve) until it closes."""
+    def terms(self) -> Terms:
+        """What a joiner's handshake is checked against (this table is a link.Door)."""
         host = self.host
-        refused: list[str] = []
-        conn = await accept(
-            reader,
-            writer,
-            host.identity,
-            host.game.name,
-            host.game.content_hash,
-            pass_key=self.pass_key,
-            table=host.name,
-            refused=refused,
-            guard=host.guard,
-            keep_slot=True,
-        )
-        host.refusals.extend(refused)
-        if conn is None:
-            return
+        return Terms(host.identity, host.game.name, host.game.content_hash, host.name, self.pass_key, host.guard)
+
+    def refused(self, text: str) -> None:
+        self.host.refusals.append(text)
+
+    async def enter(self, conn: Link, joined: Callable[[], None]) -> None:
+        """Serve one link that passed the handshake: join, then its messages (the host's serve) until it closes."""
+        host = self.host
         if conn.peer_key in host.banned:
             conn.send_nowait(m.Refuse(reason="you were sent away from this table"))
             await conn.drain()
@@ -135,7 +128,7 @@ class Seating:
             first = await asyncio.wait_for(conn.recv(), JOIN_TIMEOUT)
         except TimeoutError:
             first = None
-        host.guard.leave(writer)  # a join (or not) arrived: the connection no longer counts as a stranger's
+        joined()  # a join (or not) arrived: the connection no longer counts as a stranger's
         if isinstance(first, m.Watch):
             await host.watch.serve(conn, first)
             return
@@ -190,7 +183,7 @@ class Seating:
         host.lobby_changed()
         await host.serve(r, conn)
 
-    def _seat_for(self, conn: Connection, join: m.Join) -> int | None:
+    def _seat_for(self, conn: Link, join: m.Join) -> int | None:
         host = self.host
         for r in host.remotes.values():
             if r.key == conn.peer_key:
@@ -217,7 +210,7 @@ class Seating:
         host.refuse(conn, "join", why)
         return None
 
-    def left(self, r: Remote, conn: Connection) -> None:
+    def left(self, r: Remote, conn: Link) -> None:
         """`conn`, seat `r`'s connection, ended: in the lobby the seat is free again; later the seat is away."""
         host = self.host
         if r.conn is not conn or host.closing:
@@ -235,7 +228,7 @@ class Seating:
             host.lobby_changed()
             host.rematch_offer.seat_left(r)
 
-    def hand_over(self, seat: int, by: int = -1, conn: Connection | None = None) -> str | None:
+    def hand_over(self, seat: int, by: int = -1, conn: Link | None = None) -> str | None:
         """Hand `seat`, out of time, to a bot: asked by seat `by` (-1: the host's person; `conn` its
         connection). Only a seat whose move runs and whose time and bank are spent by this host's clock,
         and only by another seat. Returns why not (None: handed over, told to everyone)."""
@@ -285,7 +278,7 @@ class Seating:
             fair.stand_in.hand_over()
         return None
 
-    def on_hand_over(self, r: Remote, conn: Connection, msg: m.HandOver) -> None:
+    def on_hand_over(self, r: Remote, conn: Link, msg: m.HandOver) -> None:
         """A seated player asks for a seat out of time to go to a bot. Asked a little early (its clock runs
         a network delay behind this one) it is only told so; a flood is refused."""
         host = self.host

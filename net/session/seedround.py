@@ -24,7 +24,7 @@ from coldwater.core import record
 from .. import beacon
 from .. import fairplay as fp
 from .. import messages as m
-from ..transport import Connection
+from ..link import Link
 from .events import Problem
 from .hostcore import HostCore, HostPhase, Remote, fp_text
 
@@ -228,7 +228,7 @@ class Seeding:
             log.info("%s", text)
             host.emit(Problem(text))  # said plainly to the host's person too
 
-    def on_commit(self, r: Remote, conn: Connection, msg: m.Commit) -> None:
+    def on_commit(self, r: Remote, conn: Link, msg: m.Commit) -> None:
         host = self.host
         if self.round is None:
             host.refuse(conn, "commit", "no commitment is due from this seat now")
@@ -238,7 +238,7 @@ class Seeding:
             host.refuse(conn, "commit", why)
         host.wake()
 
-    def on_reveal(self, r: Remote, conn: Connection, msg: m.Reveal) -> None:
+    def on_reveal(self, r: Remote, conn: Link, msg: m.Reveal) -> None:
         host = self.host
         if self.round is None or not self.round.reveal_due(r.seat):
             host.refuse(conn, "reveal", "no reveal is due from this seat now")

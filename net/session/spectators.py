@@ -35,8 +35,8 @@ from coldwater.core.state import State
 
 from .. import fairplay as fp
 from .. import messages as m
+from ..link import Link
 from ..ratelimit import TokenBucket
-from ..transport import Connection
 from .events import ChatReceived, Event, GameStarted, LobbyChanged, Problem, StepApplied
 from .persist import pack_view
 
@@ -83,7 +83,7 @@ def _public_seat(s: m.SeatInfo) -> m.SeatInfo:
 class Spectator:
     """One watcher's connection at the host."""
 
-    def __init__(self, conn: Connection, name: str) -> None:
+    def __init__(self, conn: Link, name: str) -> None:
         self.conn = conn
         self.name = name
         self.heard = time.monotonic()
@@ -134,7 +134,7 @@ class Spectators:
         self._listeners.append(fn)
 
     # ---- a watcher arrives ----------------------------------------------------------
-    def why_not(self, conn: Connection) -> str | None:
+    def why_not(self, conn: Link) -> str | None:
         """Why this connection may not watch now (None: it may)."""
         if self._closed:
             return "the table is closing"
@@ -149,7 +149,7 @@ class Spectators:
             return f"this table already has {self.cap} watcher{'s' if self.cap != 1 else ''}, the most it admits"
         return None
 
-    async def serve(self, conn: Connection, msg: m.Watch) -> None:
+    async def serve(self, conn: Link, msg: m.Watch) -> None:
         """Admit a watcher (or say why not), then read what it sends until it leaves."""
         why = self.why_not(conn)
         if why is not None:

@@ -22,7 +22,7 @@ from .. import beacon
 from .. import fairplay as fp
 from .. import messages as m
 from ..identity import fingerprint
-from ..transport import Connection
+from ..link import Link
 from .events import StepApplied
 from .joining import SyncRefused, read_sync
 from .peercore import PeerCore, PeerPhase
@@ -43,7 +43,7 @@ class StepCheck:
         self.sent_at: float | None = None
         """When that move went out (its round trip is timed for benchmarks)."""
 
-    def on_step(self, conn: Connection, step: m.Step) -> None:
+    def on_step(self, conn: Link, step: m.Step) -> None:
         c = self.core
         st = c.state
         if st is None:
@@ -226,7 +226,7 @@ class StepCheck:
                 f"{step.reveal.action!r} it revealed to us"
             )
 
-    def ask_resync(self, conn: Connection, st: State[Any, Any]) -> None:
+    def ask_resync(self, conn: Link, st: State[Any, Any]) -> None:
         self.core.phase = PeerPhase.RESYNCING
         conn.send_nowait(m.Mismatch(ply=st.ply, digest=fp.public_digest(st)))
 

@@ -3,8 +3,10 @@
 Issue 14 asks that no process — the host's included — ever holds a sealed value
 before the rules show it to its seat. A test can only believe that of a real
 process by looking inside it, so this probe does, when ``COLDWATER_PROBE`` names
-a folder (it costs nothing otherwise: :func:`attach` is one environment lookup
-per game, and nothing is wrapped).
+a folder. It is a test instrument, not part of the package: a process is probed
+when it is started as ``python -m tests.net.probed …`` (the LAN CLI with
+:func:`install` done first), which hooks every ``FairDriver`` it makes
+(``FairDriver.probe``) and freezes the collector just before its first fair seat.
 
 **At every ply** (each time the process's own view takes a step) it walks every
 object the garbage collector tracks (``gc.get_objects()``: views, their clones
@@ -49,15 +51,14 @@ from typing import TYPE_CHECKING, Any, Final, cast
 import msgspec
 
 from coldwater.core.dealing import Probing, Token
-
-from .. import fairplay as fp
-from ..fairdeal import mapping
-from ..fairdeal.group import Point, Scalar
-from ..fairdeal.seat import Entry, FairSeat, _Act
+from coldwater.net import fairplay as fp
+from coldwater.net.fairdeal import mapping
+from coldwater.net.fairdeal.group import Point, Scalar
+from coldwater.net.fairdeal.seat import Entry, FairSeat, _Act
+from coldwater.net.session.fairtable import FairDriver
 
 if TYPE_CHECKING:
-    from ..fairdeal.wire import KeyReveal
-    from .fairtable import FairDriver
+    from coldwater.net.fairdeal.wire import KeyReveal
 
 PROBE_ENV: Final = "COLDWATER_PROBE"
 PLANT_ENV: Final = "COLDWATER_PROBE_PLANT"
@@ -94,6 +95,31 @@ def attach(drv: FairDriver) -> Probe | None:
     p = Probe(drv.fs, spec, out=Path(folder), saves=saves, plant_at=int(plant) if plant else None)
     p.hook(drv)
     return p
+
+
+def install() -> None:
+    """Probe every fair seat this process makes (when ``COLDWATER_PROBE`` is set): :func:`prepare` before
+    the first ``FairSeat``, :func:`attach` to every ``FairDriver`` as it is made. Only ``probed.py``,
+    the probed CLI's entry point, calls it: it wraps the two classes for the life of that process."""
+    if not os.environ.get(PROBE_ENV):
+        return
+    seat_init = FairSeat.__init__
+    driver_init = FairDriver.__init__
+    first = [True]
+
+    def seat(self: FairSeat, *a: Any, **kw: Any) -> None:
+        if first[0]:
+            first[0] = False
+            prepare()
+        seat_init(self, *a, **kw)
+
+    def driver(self: FairDriver, *a: Any, **kw: Any) -> None:
+        driver_init(self, *a, **kw)
+        p = attach(self)
+        self.looker = p.look if p is not None else None
+
+    FairSeat.__init__ = seat  # type: ignore[method-assign]
+    FairDriver.__init__ = driver  # type: ignore[method-assign]
 
 
 def prepare() -> None:
