@@ -37,7 +37,7 @@ from .play.cliargs import UsageError, fail, parse_options, parse_seats
 from .play.paths import DataFolderBusy, DataLock
 from .session import Event, Result, TableHost, bot_chooser
 from .session.fairtable import FairDriver
-from .session.spectators import MAX_WATCHERS, WATCHERS
+from .session.host.spectators import MAX_WATCHERS, WATCHERS
 from .transport import Refusal
 
 log = logging.getLogger("coldwater.net")

@@ -22,7 +22,7 @@ from coldwater.net.play.cliargs import UsageError, fail, parse_options, parse_se
 from coldwater.net.play.files import read_content
 
 if TYPE_CHECKING:
-    from coldwater.net.session import Party
+    from coldwater.net.party import Party
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -15,8 +15,8 @@
 """
 
 from .deck import Deck, DeckSpec, FairDealError, SeatKey, TableKeys
+from .deckaudit import Claim, DeckAudit, audit_deck
 from .group import GroupError, Point, Scalar
-from .verify import Claim, DeckAudit, audit_deck
 from .wire import Handover, KeyReveal, KeyShare, PassSecrets, ShuffledDeck, Strip, WireError
 
 __all__ = [

@@ -20,7 +20,7 @@ from .. import messages as m
 from ..identity import Identity
 from ..link import Link, Network
 from ..transport import Backoff, Refusal, expect_key
-from .host import HEARTBEAT
+from .host.host import HEARTBEAT
 
 
 def _never() -> bool:

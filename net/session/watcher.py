@@ -49,7 +49,7 @@ from .events import (
     Result,
     StepApplied,
 )
-from .host import JOIN_TIMEOUT, fp_pass_key
+from .host.host import JOIN_TIMEOUT, fp_pass_key
 from .hostlink import HostLink, heartbeat
 from .joining import SyncRefused, connect_to_table, read_sync, rematch_refusal
 from .persist import public_step, unpack_view

@@ -15,9 +15,9 @@ import msgspec
 from coldwater.net import beacon
 from coldwater.net import messages as m
 from coldwater.net.session import TableHost
-from coldwater.net.session.hostcore import Remote
+from coldwater.net.session.host.hostcore import Remote
+from coldwater.net.session.host.seedround import Seeding, SeedRound
 from coldwater.net.session.persist import pack_view, unpack_view
-from coldwater.net.session.seedround import Seeding, SeedRound
 from coldwater.net.transport import Connection
 
 ATTACKS = ("swap", "play-for", "grind", "fake-end", "false-view", "rewrite", "forge-final")

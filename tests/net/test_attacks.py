@@ -286,7 +286,7 @@ def test_7_escrow_shares_never_hold_the_secret_alone() -> None:
 
 # ---- 8. a flooding peer: strikes across reconnects, bounded refusals ------------------------
 async def test_8_refusals_are_strikes_per_identity_across_reconnects() -> None:
-    from coldwater.net.session.host import STRIKES
+    from coldwater.net.session.host.host import STRIKES
 
     class Junk(TablePeer):
         async def _move(self, view: Any) -> None:
@@ -459,7 +459,7 @@ async def test_16_a_two_player_fisheries_table_fails_over_with_no_escrow() -> No
 
 
 async def test_16_a_host_that_quietly_drops_a_seats_link_is_caught_by_that_seat() -> None:
-    from coldwater.net.session.beacons import Beacons
+    from coldwater.net.session.host.beacons import Beacons
 
     class Dropper(Beacons):  # the host's public draws gather their links here (beacons.py)
         async def gather_links(self, state: Any) -> dict[int, bytes]:

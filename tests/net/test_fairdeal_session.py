@@ -816,7 +816,7 @@ async def test_a_peer_whose_process_restarts_resumes_from_its_save_and_a_damaged
     tmp_path: Path,
 ) -> None:
     """A fair seat's save on disk: its key, what it took and what it sent; a restart carries on from it."""
-    from coldwater.net.session.failover import FAIR_SAVE_EVERY
+    from coldwater.net.session.host.failover import FAIR_SAVE_EVERY
     from coldwater.net.session.persist import PeerSave, load_peer_save, with_fair
 
     host = TableHost(

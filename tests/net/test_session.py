@@ -240,8 +240,8 @@ async def test_a_peer_that_lost_its_save_comes_back_by_identity_alone() -> None:
 
 async def test_a_host_that_steers_the_dice_is_caught_by_the_peer_at_once() -> None:
     from coldwater.net import fairplay as fp
-    from coldwater.net.session.host import TableHost
-    from coldwater.net.session.relay import Relay
+    from coldwater.net.session.host.host import TableHost
+    from coldwater.net.session.host.relay import Relay
 
     from ..toygame import Die
 

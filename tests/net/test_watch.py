@@ -21,8 +21,8 @@ from coldwater.net.session import (
     TableWatcher,
     bot_chooser,
 )
+from coldwater.net.session.host.spectators import watcher_step
 from coldwater.net.session.persist import unpack_view
-from coldwater.net.session.spectators import watcher_step
 from coldwater.net.transport import connect
 
 from ..toygame import GAME, Roll

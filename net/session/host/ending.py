@@ -16,12 +16,12 @@ import logging
 
 from coldwater.core import record
 
-from .. import fairplay as fp
-from .. import messages as m
-from ..identity import verify
-from ..link import Link
-from .events import Finished, Result
-from .fairtable import fair_record
+from ... import fairplay as fp
+from ... import messages as m
+from ...identity import verify
+from ...link import Link
+from ..events import Finished, Result
+from ..fairtable import fair_record
 from .hostcore import FINALS_WAIT, HostCore, HostPhase, Remote, scores_of
 
 log = logging.getLogger("coldwater.net")

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import time
 
-from .. import beacon
-from .. import fairplay as fp
-from .. import messages as m
-from ..link import Link
-from .events import GameStarted
-from .host import MAX_ROUNDS
+from ... import beacon
+from ... import fairplay as fp
+from ... import messages as m
+from ...link import Link
+from ..events import GameStarted
+from ..host.host import MAX_ROUNDS
+from ..turnclock import TurnClock
 from .peercore import PeerCore, PeerPhase
-from .turnclock import TurnClock
 
 
 class PeerSeed:

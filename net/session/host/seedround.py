@@ -21,11 +21,11 @@ import msgspec
 
 from coldwater.core import record
 
-from .. import beacon
-from .. import fairplay as fp
-from .. import messages as m
-from ..link import Link
-from .events import Problem
+from ... import beacon
+from ... import fairplay as fp
+from ... import messages as m
+from ...link import Link
+from ..events import Problem
 from .hostcore import HostCore, HostPhase, Remote, fp_text
 
 log = logging.getLogger("coldwater.net")

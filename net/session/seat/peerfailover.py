@@ -19,15 +19,15 @@ from typing import Any
 
 import msgspec
 
-from .. import fairplay as fp
-from .. import messages as m
-from ..link import Link, Terms
-from ..transport import AlreadySeated, Refusal
-from .events import Chooser, HostChanged
-from .failover import Handover, candidates
-from .fairtable import FairDriver
-from .host import TableHost
-from .hostlink import HostLink
+from ... import fairplay as fp
+from ... import messages as m
+from ...link import Link, Terms
+from ...transport import AlreadySeated, Refusal
+from ..events import Chooser, HostChanged
+from ..fairtable import FairDriver
+from ..host.failover import Handover, candidates
+from ..host.host import TableHost
+from ..hostlink import HostLink
 from .peercore import PeerCore, PeerPhase, SentAway
 
 

@@ -15,13 +15,13 @@ import logging
 import time
 from collections.abc import Callable
 
-from .. import messages as m
-from ..link import Link, Terms
-from ..names import shown_player
-from ..transport import SAME_KEY
-from .events import PresenceChanged, Problem
+from ... import messages as m
+from ...link import Link, Terms
+from ...names import shown_player
+from ...transport import SAME_KEY
+from ..events import PresenceChanged, Problem
+from ..turnclock import fmt
 from .hostcore import HostCore, HostPhase, Remote, fp_text
-from .turnclock import fmt
 
 log = logging.getLogger("coldwater.net")
 

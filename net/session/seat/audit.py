@@ -20,14 +20,14 @@ from coldwater.core.notation import Action
 from coldwater.core.record import GameRecord
 from coldwater.core.state import State
 
-from .. import beacon
-from .. import fairplay as fp
-from .. import messages as m
-from ..identity import fingerprint, verify
-from ..link import Link
-from .events import Result
-from .fairtable import fair_record
-from .hostcore import FINALS_WAIT
+from ... import beacon
+from ... import fairplay as fp
+from ... import messages as m
+from ...identity import fingerprint, verify
+from ...link import Link
+from ..events import Result
+from ..fairtable import fair_record
+from ..host.hostcore import FINALS_WAIT
 from .peercore import PeerCore, PeerPhase
 
 

@@ -14,10 +14,10 @@ from typing import Any
 
 from coldwater.core.state import CHANCE, State
 
-from .. import beacon
-from .. import messages as m
-from ..link import Link
-from .events import Problem
+from ... import beacon
+from ... import messages as m
+from ...link import Link
+from ..events import Problem
 from .hostcore import HostCore, HostPhase, Remote, fp_text
 
 log = logging.getLogger("coldwater.net")

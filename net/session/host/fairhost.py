@@ -29,20 +29,20 @@ from coldwater.core.notation import Action
 from coldwater.core.rng import Rng
 from coldwater.core.state import Bot, State
 
-from .. import fairplay as fp
-from .. import messages as m
-from ..fairdeal.deck import FairDealError
-from ..fairdeal.seat import FairSeat
-from ..link import Link
-from ..transport import Refusal
-from . import forfeit as ff
-from .events import Finished, GameStarted, Problem, Result, StepApplied
+from ... import fairplay as fp
+from ... import messages as m
+from ...fairdeal.deck import FairDealError
+from ...fairdeal.seat import FairSeat
+from ...link import Link
+from ...transport import Refusal
+from .. import forfeit as ff
+from ..events import Finished, GameStarted, Problem, Result, StepApplied
+from ..fairtable import STRIP_TIMEOUT, Allowance, FairDriver, fair_message
+from ..persist import Saver, safe_name
+from ..standin import StandIn
+from ..turnclock import game_spent, idle_words, out_of_time_text
 from .failover import EX_HOST_WAIT, FAIR_RETURN_WAIT, FAIR_SAVE_EVERY, fair_peer_save
-from .fairtable import STRIP_TIMEOUT, Allowance, FairDriver, fair_message
 from .hostcore import HostCore, HostPhase, Remote, scores_of
-from .persist import Saver, safe_name
-from .standin import StandIn
-from .turnclock import game_spent, idle_words, out_of_time_text
 
 if TYPE_CHECKING:
     from .failover import Handover

@@ -8,7 +8,7 @@ away. Its life is a :class:`PeerPhase`.
 
 Each phase of the protocol is a class of its own that owns its state and reaches the seat
 only through :class:`~.peercore.PeerCore`: the seed round (peerseed.py), checking each
-step (verify.py), a fair-dealer table's rounds (fairpeer.py), the audit at the end
+step (stepcheck.py), a fair-dealer table's rounds (fairpeer.py), the audit at the end
 (audit.py), the save (peersave.py) and losing the host (peerfailover.py: reconnect, a new
 host, or becoming it). The heartbeat to the host is hostlink.py's.
 
@@ -35,22 +35,21 @@ from coldwater.core.notation import Action
 from coldwater.core.record import GameRecord
 from coldwater.core.state import Game, State
 
-from .. import beacon
-from .. import fairplay as fp
-from .. import messages as m
-from ..admission import Guard
-from ..fairdeal.deck import FairDealError
-from ..fairdeal.seat import FairSeat
-from ..identity import Identity
-from ..link import TCP, Link, Listening, Network
-from ..transport import (
+from ... import beacon
+from ... import fairplay as fp
+from ... import messages as m
+from ...admission import Guard
+from ...fairdeal.deck import FairDealError
+from ...fairdeal.seat import FairSeat
+from ...identity import Identity
+from ...link import TCP, Link, Listening, Network
+from ...transport import (
     SAME_KEY,
     AlreadySeated,
     HostCheck,
     Refusal,
 )
-from .audit import PeerAudit
-from .events import (
+from ..events import (
     ChatReceived,
     Chooser,
     Emitter,
@@ -63,21 +62,22 @@ from .events import (
     RematchOffered,
     Result,
 )
+from ..fairtable import FairDriver, autoplay_message
+from ..forfeit import VerdictRecord
+from ..host.host import JOIN_TIMEOUT, TableHost, fp_pass_key
+from ..hostlink import heartbeat
+from ..joining import connect_to_table, rematch_refusal
+from ..persist import PeerSave, load_peer_save, safe_name
+from ..standin import StandIn
+from ..turnclock import SLACK, TurnClock, fmt
+from .audit import PeerAudit
 from .fairpeer import FairPeer, restore_fair
-from .fairtable import FairDriver, autoplay_message
-from .forfeit import VerdictRecord
-from .host import JOIN_TIMEOUT, TableHost, fp_pass_key
-from .hostlink import heartbeat
-from .joining import connect_to_table, rematch_refusal
 from .peercore import PeerPhase as PeerPhase  # (re-exported: its old home)
 from .peercore import SentAway as SentAway
 from .peerfailover import PeerFailover
 from .peersave import PeerSaves
 from .peerseed import PeerSeed
-from .persist import PeerSave, load_peer_save, safe_name
-from .standin import StandIn
-from .turnclock import SLACK, TurnClock, fmt
-from .verify import StepCheck
+from .stepcheck import StepCheck
 
 log = logging.getLogger("coldwater.net")
 
@@ -197,7 +197,7 @@ class TablePeer(Emitter[Event]):
         self.seed = PeerSeed(self)
         """The commit-reveal seed round and the game's start (peerseed.py)."""
         self.checker = StepCheck(self)
-        """Every step and resync checked on our own core (verify.py)."""
+        """Every step and resync checked on our own core (stepcheck.py)."""
         self.fair_peer = FairPeer(self)
         """At a fair-dealer table: this seat's rounds, a forfeit's verdict, its own end (fairpeer.py)."""
         self.audit = PeerAudit(self)

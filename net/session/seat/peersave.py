@@ -13,16 +13,16 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from .. import beacon
-from .. import messages as m
+from ... import beacon
+from ... import messages as m
+from ..persist import PeerSave, SavedSeat, Saver, decode_view, with_fair
+from ..turnclock import TurnClock
 from .peercore import PeerCore, PeerPhase
-from .persist import PeerSave, SavedSeat, Saver, decode_view, with_fair
-from .turnclock import TurnClock
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from ..fairdeal.seat import FairSeat
+    from ...fairdeal.seat import FairSeat
 
 
 class PeerSaves:

@@ -33,15 +33,15 @@ import msgspec
 from coldwater.core.errors import IllegalAction, NotationError
 from coldwater.core.state import State
 
-from .. import fairplay as fp
-from .. import messages as m
-from ..link import Link
-from ..ratelimit import TokenBucket
-from .events import ChatReceived, Event, GameStarted, LobbyChanged, Problem, StepApplied
-from .persist import pack_view
+from ... import fairplay as fp
+from ... import messages as m
+from ...link import Link
+from ...ratelimit import TokenBucket
+from ..events import ChatReceived, Event, GameStarted, LobbyChanged, Problem, StepApplied
+from ..persist import pack_view
 
 if TYPE_CHECKING:
-    from ..discovery import Advertiser
+    from ...discovery import Advertiser
     from .host import TableHost
 
 log = logging.getLogger("coldwater.net")

@@ -33,15 +33,15 @@ import msgspec
 
 from coldwater.core import record
 
-from .. import beacon
-from .. import fairplay as fp
-from .. import messages as m
+from ... import beacon
+from ... import fairplay as fp
+from ... import messages as m
+from ..persist import PeerSave, SavedSeat, public_step, with_fair
 from .hostcore import HostPhase
-from .persist import PeerSave, SavedSeat, public_step, with_fair
 
 if TYPE_CHECKING:
-    from ..admission import Guard
-    from .fairtable import FairDriver
+    from ...admission import Guard
+    from ..fairtable import FairDriver
     from .hostcore import HostCore
 
 FAIR_SAVE_EVERY: Final = 0.25

@@ -1,7 +1,7 @@
 """What the pieces of a LAN peer share: its phases and the narrow view of the peer they use.
 
 :class:`~.peer.TablePeer` is the peer; the phases of its side of the protocol live in
-modules of their own (``peerseed.py``, ``verify.py``, ``fairpeer.py``, ``audit.py``,
+modules of their own (``peerseed.py``, ``stepcheck.py``, ``fairpeer.py``, ``audit.py``,
 ``peersave.py``, ``peerfailover.py``), each a class that owns its state and reaches the rest of the seat only
 through :class:`PeerCore` (the attributes and methods listed there, nothing private),
 as the host's phases reach the host through :class:`~.hostcore.HostCore`.
@@ -13,26 +13,26 @@ import enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..transport import Refusal
+from ...transport import Refusal
 
 if TYPE_CHECKING:
     from coldwater.core.state import Game, State
 
-    from .. import beacon
-    from .. import messages as m
-    from ..admission import Guard
-    from ..identity import Identity
-    from ..link import Link, Network
+    from ... import beacon
+    from ... import messages as m
+    from ...admission import Guard
+    from ...identity import Identity
+    from ...link import Link, Network
+    from ..events import Chooser, Event, Result
+    from ..fairtable import FairDriver
+    from ..host.host import TableHost
+    from ..persist import PeerSave
+    from ..standin import StandIn
+    from ..turnclock import TurnClock
     from .audit import PeerAudit
-    from .events import Chooser, Event, Result
     from .fairpeer import FairPeer
-    from .fairtable import FairDriver
-    from .host import TableHost
     from .peersave import PeerSaves
-    from .persist import PeerSave
-    from .standin import StandIn
-    from .turnclock import TurnClock
-    from .verify import StepCheck
+    from .stepcheck import StepCheck
 
 
 class SentAway(Refusal):

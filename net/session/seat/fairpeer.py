@@ -20,21 +20,21 @@ import msgspec
 from coldwater.core.notation import Action
 from coldwater.core.state import Game, State
 
-from .. import fairplay as fp
-from .. import messages as m
-from ..fairdeal.deck import FairDealError
-from ..fairdeal.seat import WIRED, FairSave, FairSeat
-from ..identity import verify
-from ..link import Link
-from . import forfeit as ff
-from .events import GameStarted, Result, StepApplied
-from .failover import FAIR_SAVE_EVERY
-from .fairtable import FairDriver, fair_message
-from .hostcore import scores_of
+from ... import fairplay as fp
+from ... import messages as m
+from ...fairdeal.deck import FairDealError
+from ...fairdeal.seat import WIRED, FairSave, FairSeat
+from ...identity import verify
+from ...link import Link
+from .. import forfeit as ff
+from ..events import GameStarted, Result, StepApplied
+from ..fairtable import FairDriver, fair_message
+from ..host.failover import FAIR_SAVE_EVERY
+from ..host.hostcore import scores_of
+from ..persist import PeerSave, fair_damage
+from ..standin import StandIn
+from ..turnclock import SLACK, fmt, idle_words
 from .peercore import PeerCore, PeerPhase
-from .persist import PeerSave, fair_damage
-from .standin import StandIn
-from .turnclock import SLACK, fmt, idle_words
 
 
 async def _until(done: Callable[[], bool], seconds: float) -> None:

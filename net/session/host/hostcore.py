@@ -17,32 +17,32 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from coldwater.core.state import State
 
-from .. import beacon
-from .. import messages as m
-from ..identity import fingerprint
-from ..link import Link, Network
-from ..ratelimit import TokenBucket
+from ... import beacon
+from ... import messages as m
+from ...identity import fingerprint
+from ...link import Link, Network
+from ...ratelimit import TokenBucket
 
 if TYPE_CHECKING:
     from coldwater.core import record
     from coldwater.core.state import Game
 
-    from .. import fairplay as fp
-    from ..admission import Guard
-    from ..identity import Identity
-    from ..play.table import Table
+    from ... import fairplay as fp
+    from ...admission import Guard
+    from ...identity import Identity
+    from ...play.table import Table
+    from ..events import Chooser, Event, Result
+    from ..fairtable import FairDriver
+    from ..turnclock import TurnClock
     from .beacons import Beacons
     from .ending import Ending
-    from .events import Chooser, Event, Result
     from .failover import Takeover
     from .fairhost import FairHost
-    from .fairtable import FairDriver
     from .relay import Relay
     from .rematch import RematchOffer
     from .seating import Seating
     from .seedround import Seeding
     from .spectators import Spectators
-    from .turnclock import TurnClock
 
 FINALS_WAIT = 5.0
 """Seconds the host waits for every present seat's signed final digest before relaying them."""

@@ -18,15 +18,15 @@ import msgspec
 from coldwater.core.errors import IllegalAction, NotationError
 from coldwater.core.state import CHANCE, State
 
-from .. import beacon
-from .. import fairplay as fp
-from .. import messages as m
-from ..identity import fingerprint
-from ..link import Link
-from .events import StepApplied
-from .joining import SyncRefused, read_sync
+from ... import beacon
+from ... import fairplay as fp
+from ... import messages as m
+from ...identity import fingerprint
+from ...link import Link
+from ..events import StepApplied
+from ..joining import SyncRefused, read_sync
+from ..persist import public_step, unpack_view
 from .peercore import PeerCore, PeerPhase
-from .persist import public_step, unpack_view
 
 
 class _Evident(IllegalAction):

@@ -7,9 +7,9 @@ before it answers counts as a no.
 
 from __future__ import annotations
 
-from .. import messages as m
-from ..link import Link
-from .events import RematchAnswered
+from ... import messages as m
+from ...link import Link
+from ..events import RematchAnswered
 from .hostcore import HostCore, HostPhase, Remote, fp_text
 
 

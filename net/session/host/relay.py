@@ -23,18 +23,18 @@ from coldwater.core.notation import Action
 from coldwater.core.rng import Rng
 from coldwater.core.state import CHANCE, State
 
-from .. import beacon
-from .. import fairplay as fp
-from .. import messages as m
-from ..identity import verify
-from ..link import Link
-from ..play.table import Applied
-from ..play.table import Event as TableEvent
-from .events import Problem, StepApplied
-from .fairtable import AHEAD, autoplay_message
+from ... import beacon
+from ... import fairplay as fp
+from ... import messages as m
+from ...identity import verify
+from ...link import Link
+from ...play.table import Applied
+from ...play.table import Event as TableEvent
+from ..events import Problem, StepApplied
+from ..fairtable import AHEAD, autoplay_message
+from ..persist import pack_view
+from ..turnclock import game_spent, idle_words, out_of_time_text
 from .hostcore import HostCore, HostPhase, Remote, fp_text
-from .persist import pack_view
-from .turnclock import game_spent, idle_words, out_of_time_text
 
 log = logging.getLogger("coldwater.net")
 

@@ -37,17 +37,15 @@ from coldwater.core.errors import IllegalAction
 from coldwater.core.notation import Action
 from coldwater.core.state import Game, State
 
-from .. import beacon
-from .. import fairplay as fp
-from .. import messages as m
-from ..admission import Guard
-from ..fairdeal.seat import WIRED
-from ..identity import Identity, fingerprint
-from ..link import TCP, Link, Listening, Network
-from ..play.table import Seat, SeatKind, Table
-from .beacons import Beacons
-from .ending import Ending
-from .events import (
+from ... import beacon
+from ... import fairplay as fp
+from ... import messages as m
+from ...admission import Guard
+from ...fairdeal.seat import WIRED
+from ...identity import Identity, fingerprint
+from ...link import TCP, Link, Listening, Network
+from ...play.table import Seat, SeatKind, Table
+from ..events import (
     ChatReceived,
     Chooser,
     Emitter,
@@ -57,12 +55,16 @@ from .events import (
     Problem,
     Result,
 )
+from ..fairtable import FairDriver
+from ..forfeit import VerdictRecord
+from ..persist import HostTable, safe_name
+from ..standin import StandIn
+from ..turnclock import GAME_TIME, TIME_BANK, TurnClock
+from .beacons import Beacons
+from .ending import Ending
 from .failover import Handover, Takeover
 from .fairhost import FairHost
-from .fairtable import FairDriver
-from .forfeit import VerdictRecord
 from .hostcore import HostPhase, Remote
-from .persist import HostTable, safe_name
 from .relay import Relay
 from .rematch import RematchOffer
 from .seating import JOIN_TIMEOUT as JOIN_TIMEOUT
@@ -70,11 +72,9 @@ from .seating import Seating
 from .seedround import MAX_ROUNDS as MAX_ROUNDS
 from .seedround import Seeding
 from .spectators import MAX_WATCHERS, WATCHERS, Spectators, advertise_watchers
-from .standin import StandIn
-from .turnclock import GAME_TIME, TIME_BANK, TurnClock
 
 if TYPE_CHECKING:
-    from ..discovery import Advertiser
+    from ...discovery import Advertiser
 
 log = logging.getLogger("coldwater.net")
 
@@ -93,7 +93,7 @@ REFUSALS_KEPT = 500
 
 
 def fp_pass_key(passphrase: str | None) -> bytes:
-    from ..crypto import passphrase_key
+    from ...crypto import passphrase_key
 
     return passphrase_key(passphrase)
 
@@ -440,7 +440,7 @@ class TableHost(Emitter[Event]):
     def announcement(self) -> Advertiser:
         """This table's mDNS advert from its terms (the opener's, or those a failover kept), kept up to
         date with its open seats and watchers; the caller starts it."""
-        from ..discovery import Advertiser
+        from ...discovery import Advertiser
 
         info = self.info
         adv = Advertiser(
