@@ -369,7 +369,7 @@ async def _join(ns: argparse.Namespace, target: str) -> int:
             fingerprint=ns.fingerprint,
         )
         if peer.save is not None:
-            ply = peer.state.ply if peer.state is not None else len(peer.steps)  # a fair seat keeps no steps
+            ply = peer.state.ply if peer.state is not None else len(peer.record.steps)  # a fair seat keeps no steps
             log.warning("resuming our saved game at %s (ply %d)", peer.info.name if peer.info else "?", ply)
         res = await peer.run()
     except Refusal as e:

@@ -8,6 +8,8 @@ share. Each folder's `__init__.py` lists its modules.
 |---|---|
 | `host/` | the host's side: `TableHost` and its phases |
 | `seat/` | a seat's side: `TablePeer` and its phases |
+| `record.py` | `TableRecord`: what one side agreed with the others, the one value its phases share |
+| `failover.py` | choosing a new host, what a seat hands the host it becomes (`Handover`), a fair seat's save |
 | `events.py` | the events listeners receive, `Result`, the one `Emitter`, `bot_chooser` |
 | `persist.py` | the atomic writer, the off-loop `Saver`, `HostTable`, a peer's `PeerSave` |
 | `fairtable.py` | a fair-dealer table's rounds as one process plays them (`FairDriver`), host or seat alike |

@@ -82,7 +82,7 @@ class HostileHost(TableHost):
         ):
             # Instead of this step, a resync nobody asked for that rewrites ply 3 of the victim's record.
             self.done += 1
-            steps = list(self.steps[2 : msg.ply])
+            steps = list(self.record.steps[2 : msg.ply])
             steps[0] = msgspec.structs.replace(steps[0], digest=b"\x11" * 32)
             return m.Sync(ply=msg.ply, view=pack_view(self.table.state.view(seat)), steps=steps)
         if self.attack == "forge-final" and isinstance(msg, m.Finals):
@@ -98,7 +98,7 @@ class Grinding(Seeding):
     reveal, throws the seed away and starts again, silently (always "round 1")."""
 
     def __init__(self, host: HostileHost) -> None:
-        super().__init__(host)
+        super().__init__(host, host.fair_host, filled=host.seating.filled)
         self.hostile = host
 
     async def run(self) -> None:

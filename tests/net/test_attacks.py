@@ -186,7 +186,9 @@ async def test_5_a_peer_with_another_story_is_named_and_the_honest_seats_agree()
                 if isinstance(x, m.Final):
                     d = b"\x33" * 32
                     x = m.Final(
-                        seat=x.seat, digest=d, sig=self.identity.sign(fp.final_message(self.joint, self.state.ply, d))
+                        seat=x.seat,
+                        digest=d,
+                        sig=self.identity.sign(fp.final_message(self.record.joint, self.state.ply, d)),
                     )
                 send(x)
 
@@ -337,10 +339,10 @@ class _BadLinker(TablePeer):
             and conn is not None
             and self.linked != st.ply
             and beacon.link_due(st)
-            and self.book.last.get(self.seat, (0, b""))[0] > 0
+            and self.record.book.last.get(self.seat, (0, b""))[0] > 0
         ):
             self.sent_bad = True
-            bad = b"\x55" * 16 if self.mode == "wrong" else self.book.last[self.seat][1]
+            bad = b"\x55" * 16 if self.mode == "wrong" else self.record.book.last[self.seat][1]
             conn.send_nowait(m.Link(ply=st.ply, link=bad))
         super().maybe_link()
 
@@ -385,7 +387,7 @@ async def test_16_a_withheld_link_names_the_seat_gives_it_to_a_bot_and_the_draw_
     assert good.result is not None and host.result is not None and good.result.audit_ok, good.problems
     assert good.result.digest == host.result.digest
     # The draws after it went on with the others' links only.
-    later = [s for s in host.steps if s.links and w.seat not in s.links]
+    later = [s for s in host.record.steps if s.links and w.seat not in s.links]
     assert later and all(good.seat in s.links and host.host_seat in s.links for s in later)
 
 
@@ -444,16 +446,23 @@ async def test_16_a_two_player_fisheries_table_fails_over_with_no_escrow() -> No
             await asyncio.sleep(0.01)
     ht.cancel()
     await asyncio.gather(ht, return_exceptions=True)
-    old = list(host.steps)
+    old = list(host.record.steps)
     res = await asyncio.wait_for(pt, 90)
     new = peer.takeover
     assert peer.share == b"" and peer.host_changes == 1 and new is not None, (peer.problems, res)
     assert res.audit_ok, res.problems
-    assert new.failover_ply >= 12 and [s.digest for s in new.steps[: len(old)]] == [s.digest for s in old]
-    assert any(s.links and peer.seat in s.links for s in new.steps[new.failover_ply :])  # it draws in public now
+    assert new.failover_ply >= 12 and [s.digest for s in new.record.steps[: len(old)]] == [s.digest for s in old]
+    assert any(s.links and peer.seat in s.links for s in new.record.steps[new.failover_ply :])  # it draws in public now
     # The new host's record, audited from scratch, ends in the digest the game ended with.
     rep = fp.audit(
-        game, 2, peer.info.options, peer.joint, peer.dealer_commit, b"", new.steps, tips=fp.tips(peer.reveals)
+        game,
+        2,
+        peer.info.options,
+        peer.record.joint,
+        peer.dealer_commit,
+        b"",
+        new.record.steps,
+        tips=fp.tips(peer.record.reveals),
     )  # type: ignore[union-attr]
     assert rep.ok and rep.final_digest == res.digest, rep.problems
 
@@ -468,7 +477,7 @@ async def test_16_a_host_that_quietly_drops_a_seats_link_is_caught_by_that_seat(
             return links
 
     host = TableHost(GAME, Identity.generate(), name="t", seats=["host", "open", "open"], bind="127.0.0.1")
-    host.beacons = Dropper(host)
+    host.beacons = host.relay.beacons = Dropper(host)  # the host takes links there; its relay draws with them
     host.chooser = cautious
     host.set_turn_timer(1, bank=0, strict=True)
     host.end_grace = 1.0
@@ -488,7 +497,7 @@ async def test_16_a_seat_silent_at_a_draw_is_dropped_once_not_named_and_comes_ba
 
         def maybe_link(self) -> None:
             st, conn = self.state, self.conn
-            started = self.book.last.get(self.seat, (0,))[0] > 0  # after its first good link
+            started = self.record.book.last.get(self.seat, (0,))[0] > 0  # after its first good link
             if not self.froze and started and st is not None and conn is not None and beacon.link_due(st):
                 self.froze = self.frozen = True
                 send = conn.send_nowait

@@ -526,7 +526,7 @@ async def test_a_host_with_no_seat_and_no_bot_deals_fair_from_an_observer(player
     for p in peers:
         assert p.result is not None and p.result.audit_ok, (p.result, p.problems)
         assert p.result.digest == host.result.digest and p.result.scores == host.result.scores
-    assert host.result.plies > 100 and len(host.steps) == host.result.plies
+    assert host.result.plies > 100 and len(host.record.steps) == host.result.plies
     _check_snapshots(host, peers, snaps, players)
     rec = host.full_record({"table": "served"})
     assert rec is not None and record.replay(rec, CROWN).digest() == host.result.digest
@@ -816,7 +816,7 @@ async def test_a_peer_whose_process_restarts_resumes_from_its_save_and_a_damaged
     tmp_path: Path,
 ) -> None:
     """A fair seat's save on disk: its key, what it took and what it sent; a restart carries on from it."""
-    from coldwater.net.session.host.failover import FAIR_SAVE_EVERY
+    from coldwater.net.session.failover import FAIR_SAVE_EVERY
     from coldwater.net.session.persist import PeerSave, load_peer_save, with_fair
 
     host = TableHost(

@@ -218,7 +218,9 @@ async def test_a_seat_speaking_for_another_seat_is_refused_and_changes_nothing()
         ply = liar.fair.fs.view.ply  # type: ignore[union-attr]
 
         def signed(seat: int, on: bool, at: int = ply) -> bytes:
-            return liar.identity.sign(fair_message(liar.joint, "autoplay", at, "", seat, b"\x01" if on else b"\x00"))
+            return liar.identity.sign(
+                fair_message(liar.record.joint, "autoplay", at, "", seat, b"\x01" if on else b"\x00")
+            )
 
         for bad in (
             m.AutoPlay(seat=2, ply=ply, on=True, sig=signed(2, True)),  # about another seat, signed by the liar
@@ -251,7 +253,7 @@ async def test_with_no_turn_timer_nobody_plays_for_the_person() -> None:
         await asyncio.sleep(1.5)
         assert slow.state.ply == ply and slow.awaiting_person and not slow.bot_plays
         # Nor may the seat claim it ran out of time: this table has no timer.
-        sig = slow.identity.sign(fair_message(slow.joint, "autoplay", ply, "", slow.seat, b"\x01"))
+        sig = slow.identity.sign(fair_message(slow.record.joint, "autoplay", ply, "", slow.seat, b"\x01"))
         slow.conn.send_nowait(m.AutoPlay(seat=slow.seat, ply=ply, on=True, sig=sig))
         await _until(lambda: any("autoplay" in x for x in host.refusals))
         other_key.append("checked")

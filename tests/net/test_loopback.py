@@ -100,6 +100,6 @@ async def test_every_registered_game_plays_whole_games_over_the_lan(name: str, t
         assert p.result is not None and p.result.audit_ok, p.problems
         assert p.result.digest == host.result.digest and p.resyncs == 0
     # Public draws came from every seat's beacon link (each peer checked them and drew them itself).
-    draws = [s for s in host.steps if s.links]
+    draws = [s for s in host.record.steps if s.links]
     assert draws and all(set(s.links) == {0, *(p.seat for p in peers)} for s in draws)
-    assert all(p.book.last == host.book.last for p in peers)
+    assert all(p.record.book.last == host.record.book.last for p in peers)

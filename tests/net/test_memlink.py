@@ -68,7 +68,7 @@ async def test_a_whole_game_with_a_watcher_over_the_in_memory_network() -> None:
     await asyncio.wait_for(go(), 60)
     assert host.result is not None and host.result.audit_ok, host.result
     assert all(p.result is not None and p.result.digest == host.result.digest for p in peers)
-    assert watcher.steps and watcher.steps[-1].digest == host.steps[-1].digest
+    assert watcher.steps and watcher.steps[-1].digest == host.record.steps[-1].digest
     assert len(net.links) == 3 and all(x.bytes_out > 0 for x in net.links)
 
 

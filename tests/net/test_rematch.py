@@ -102,7 +102,7 @@ async def test_the_host_offers_a_rematch_and_both_peers_sit_where_they_sat(tmp_p
         await asyncio.wait_for(asyncio.gather(htask, bob2.run(), cat2.run()), 30)
         assert new.result is not None and new.result.audit_ok
         assert bob2.result is not None and bob2.result.digest == new.result.digest
-        assert new.joint != host.joint  # a new seed round, so (almost surely) another game
+        assert new.record.joint != host.record.joint  # a new seed round, so (almost surely) another game
         assert new.result.digest != first_digest
         assert [s.kind for s in new.lobby()] == ["remote", "host", "bot", "remote"]
     finally:

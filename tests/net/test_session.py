@@ -57,7 +57,7 @@ async def test_a_corrupted_peer_is_detected_reported_and_resynced() -> None:
         await asyncio.gather(t, peer.run())
 
     await asyncio.wait_for(go(), 30)
-    assert corrupted and peer.resyncs >= 1, (peer.problems, peer.steps[-3:])
+    assert corrupted and peer.resyncs >= 1, (peer.problems, peer.record.steps[-3:])
     assert any("mismatch" in p for p in peer.problems)
     assert peer.result is not None and host.result is not None
     assert peer.result.digest == host.result.digest and peer.result.audit_ok
@@ -254,7 +254,8 @@ async def test_a_host_that_steers_the_dice_is_caught_by_the_peer_at_once() -> No
             return action
 
     host = TableHost(GAME, Identity.generate(), name="t", seats=["host", "open"], bind="127.0.0.1", chooser=cautious)
-    host.relay = LoadedDice(host)
+    # The seating syncs a returning seat through the same relay: both hold the loaded one.
+    host.relay = host.seating.relay = LoadedDice(host, host.beacons, host.fair_host)
     host.set_turn_timer(1, bank=0, strict=True)
     port = await host.listen()
     peer = _peer()

@@ -71,9 +71,9 @@ async def _until(cond: Any, timeout: float = 10) -> None:
 
 def _public_digests(game: Any, host: TableHost) -> dict[int, bytes]:
     """Ply → digest of the public view at that ply, from the host's own full record."""
-    start = game.new(host.info.players, seed=fp.game_seed(host.joint), options=host.options)
+    start = game.new(host.info.players, seed=fp.game_seed(host.record.joint), options=host.options)
     out = {0: fp.public_digest(start)}
-    for s in host.steps:
+    for s in host.record.steps:
         out[s.ply] = s.digest
     return out
 
@@ -141,7 +141,7 @@ async def test_a_watcher_of_a_whole_game_holds_the_public_view_only(name: str, t
     for p in peers:
         assert p.result is not None and p.result.audit_ok and p.state is not None
         assert fp.public_digest(p.state) == final  # the seats and the watchers saw one game
-    sealed = sum(1 for s in host.steps if s.action is None)
+    sealed = sum(1 for s in host.record.steps if s.action is None)
     assert name not in ("crown", "aquatica") or sealed > 0, "a game without one sealed outcome proves little"
 
 
@@ -210,7 +210,7 @@ async def test_a_watcher_that_acts_is_refused_counted_and_changes_nothing(tmp_pa
     key = w.identity.public
     await _until(lambda: host.strikes.get(key, 0) >= len(hostile))
     await asyncio.sleep(0.2)
-    assert host.table.state.digest() == before and host.table.state.ply == ply and len(host.steps) == ply
+    assert host.table.state.digest() == before and host.table.state.ply == ply and len(host.record.steps) == ply
     assert sum("a watcher only watches" in r for r in host.refusals) == len(hostile)
     assert not chats and w.result is None  # warned (Notices), still watching
     assert any("refused act" in p for p in w.problems)

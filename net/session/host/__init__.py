@@ -12,5 +12,5 @@
 | `ending.py` | the end of a committed game: the End, the audit, the signed finals |
 | `rematch.py` | the same table offered again, and the seats' answers |
 | `spectators.py` | the watchers: what they are sent (the public view only), what they may send |
-| `failover.py` | choosing a new host, a seat's `Handover`, the new host's gathering and rebuild (`Takeover`) |
+| `takeover.py` | after a failover: the shares and records gathered, the position rebuilt (`Takeover`) |
 """

@@ -56,15 +56,19 @@ class Beacons:
         return [
             r
             for r in self.host.remotes.values()
-            if r.seat in self.host.book.last and not r.by_bot and not r.linkless and r.present and r.seat not in box
+            if r.seat in self.host.record.book.last
+            and not r.by_bot
+            and not r.linkless
+            and r.present
+            and r.seat not in box
         ]
 
     async def gather_links(self, state: State[Any, Any]) -> dict[int, bytes]:
         """Our link and every present seat's, or the others' once the deadline passes (the late are named)."""
-        assert self.host.chain is not None
+        assert self.host.record.chain is not None
         ply = state.ply
         box = self._box(ply)
-        box[self.host.beacon_id] = self.host.chain.link(beacon.index_of(ply))
+        box[self.host.beacon_id] = self.host.record.chain.link(beacon.index_of(ply))
         await self.host.wait(lambda: not self._owed(box), self.link_timeout)
         now = time.monotonic()
         for r in self._owed(box):
@@ -111,7 +115,7 @@ class Beacons:
         if t is None or self.host.phase is not HostPhase.PLAYING:
             self.host.refuse(conn, "link", "no draw is pending: the game is not being played")
             return
-        if r.by_bot or r.seat not in self.host.book.last:
+        if r.by_bot or r.seat not in self.host.record.book.last:
             self._bad_link(r, conn, f"seat {r.seat + 1} is not part of this table's beacon")
             return
         st = t.state
@@ -120,9 +124,9 @@ class Beacons:
                 r, conn, f"a link for ply {msg.ply}, which is no pending draw (the table is at ply {st.ply})"
             )
             return
-        why = self.host.book.why_not(r.seat, msg.ply, msg.link)
+        why = self.host.record.book.why_not(r.seat, msg.ply, msg.link)
         if msg.ply < st.ply:
-            if why is None and msg.ply < len(self.host.steps) and not self.host.steps[msg.ply].links:
+            if why is None and msg.ply < len(self.host.record.steps) and not self.host.record.steps[msg.ply].links:
                 return  # a good link for a draw the dealer made before it arrived: nothing to use it for
             self._bad_link(r, conn, why or f"a link for ply {msg.ply}, whose draw is over (the table is at {st.ply})")
             return

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import TYPE_CHECKING
 
 from coldwater.core import record
 
@@ -24,14 +25,19 @@ from ..events import Finished, Result
 from ..fairtable import fair_record
 from .hostcore import FINALS_WAIT, HostCore, HostPhase, Remote, scores_of
 
+if TYPE_CHECKING:
+    from .fairhost import FairHost
+
 log = logging.getLogger("coldwater.net")
 
 
 class Ending:
     """The end of one table's game (``TableHost.ending``)."""
 
-    def __init__(self, host: HostCore) -> None:
+    def __init__(self, host: HostCore, fair_host: FairHost) -> None:
         self.host = host
+        self.fair_host = fair_host
+        """At a fair table: its rounds, whose audit gives the whole game."""
         self.end: m.End | None = None
         """The End as it went out (None before the end): a seat that comes back afterwards is sent it."""
         self.finals: dict[int, m.Final] = {}
@@ -60,21 +66,21 @@ class Ending:
                 host.game,
                 host.info.players,
                 host.options,
-                host.joint,
+                host.record.joint,
                 host.dealer.commitment,
                 host.dealer.secret(),
-                host.steps,
-                tips=fp.tips(host.reveals),
+                host.record.steps,
+                tips=fp.tips(host.record.reveals),
                 final=st,
-                keys=host.seat_keys,
+                keys=host.record.seat_keys,
             )
             if not rep.ok:
                 who = "the old host" if 0 <= rep.bad_ply <= host.failover_ply else "this host"
                 problems.append(f"AUDIT FAILED, {who} cheated or erred: " + "; ".join(rep.problems))
-        if host.host_seat >= 0 and host.host_seat in host.seat_keys:
+        if host.host_seat >= 0 and host.host_seat in host.record.seat_keys:
             d = fp.full_digest(st)
             self.finals[host.host_seat] = m.Final(
-                seat=host.host_seat, digest=d, sig=host.identity.sign(fp.final_message(host.joint, st.ply, d))
+                seat=host.host_seat, digest=d, sig=host.identity.sign(fp.final_message(host.record.joint, st.ply, d))
             )
         # Every present seat's signed final digest, relayed to all, so peers compare their stories.
         await self.relay_finals([r for r in host.remotes.values() if r.present and not r.by_bot])
@@ -115,13 +121,13 @@ class Ending:
         """A seat's signed final digest, once the game has ended."""
         host = self.host
         t = host.table
-        rec = host.fair_record
+        rec = self.fair_host.record
         if host.phase is not HostPhase.ENDED or (t is None and rec is None):
             host.refuse(conn, "final", "the game has not ended")
             return
         ply = t.state.ply if t is not None else rec.fs.view.ply if rec is not None else 0
-        key = host.seat_keys.get(r.seat, r.key)
-        if msg.seat != r.seat or not verify(key, msg.sig, fp.final_message(host.joint, ply, msg.digest)):
+        key = host.record.seat_keys.get(r.seat, r.key)
+        if msg.seat != r.seat or not verify(key, msg.sig, fp.final_message(host.record.joint, ply, msg.digest)):
             host.refuse(conn, "final", "not this seat's signed final digest")
             return
         self.finals[r.seat] = msg
@@ -132,5 +138,5 @@ class Ending:
     def full_record(self, meta: dict[str, str] | None = None) -> record.GameRecord | None:
         """At a fair-dealer table, the whole game as this host's seat's audit replayed it, once
         every key is out (None before then; a committed table's record is the table's)."""
-        drv = self.host.fair_record
+        drv = self.fair_host.record
         return fair_record(drv, meta) if drv is not None else None

@@ -37,15 +37,15 @@ from ...link import Link
 from ...transport import Refusal
 from .. import forfeit as ff
 from ..events import Finished, GameStarted, Problem, Result, StepApplied
+from ..failover import EX_HOST_WAIT, FAIR_RETURN_WAIT, FAIR_SAVE_EVERY, fair_peer_save
 from ..fairtable import STRIP_TIMEOUT, Allowance, FairDriver, fair_message
 from ..persist import Saver, safe_name
 from ..standin import StandIn
 from ..turnclock import game_spent, idle_words, out_of_time_text
-from .failover import EX_HOST_WAIT, FAIR_RETURN_WAIT, FAIR_SAVE_EVERY, fair_peer_save
 from .hostcore import HostCore, HostPhase, Remote, scores_of
 
 if TYPE_CHECKING:
-    from .failover import Handover
+    from ..failover import Handover
 
 log = logging.getLogger("coldwater.net")
 
@@ -159,14 +159,14 @@ class FairHost:
         # Every driver here signs as this host and sends through it; they differ in seat and moves.
         driver = partial(FairDriver, identity=self.host.identity, keys=keys, tips=tips, send=self.send)
         if self.host.host_seat >= 0:
-            assert self.host.chain is not None
+            assert self.host.record.chain is not None
             seat = FairSeat(
                 self.host.game,
                 self.host.info.players,
                 self.host.host_seat,
-                self.host.joint,
+                self.host.record.joint,
                 self.host.options,
-                chain=self.host.chain,
+                chain=self.host.record.chain,
             )
             chooser = self.host.chooser
             if chooser is None:
@@ -195,12 +195,12 @@ class FairHost:
                 secret_sent=lambda: self.save(now=True),
             )
             self.save(now=True)  # the seat's key is on disk before its share leaves
-        for i, chain in sorted(self.host.bot_chains.items()):
+        for i, chain in sorted(self.host.record.bot_chains.items()):
             # A seat of its own: its key, its chain and its view live in this object only. The bot
             # plays from that view (as a peer's bot does), never from another seat's. It keeps no
             # save: its key lives and dies with this process (docs/fairplay.md, "Bot seats").
             bot_seat = FairSeat(
-                self.host.game, self.host.info.players, i, self.host.joint, self.host.options, chain=chain
+                self.host.game, self.host.info.players, i, self.host.record.joint, self.host.options, chain=chain
             )
             bot = self.host.game.bot(self.host.game.bots[0])
 
@@ -210,7 +210,7 @@ class FairHost:
             self.fair_bots[i] = driver(  # signed by the host for its bots (their SeatInfo carries its key)
                 bot_seat,
                 choose=bot_choose,
-                stepped=self.stepped if self.fair is None and i == min(self.host.bot_chains) else lambda: None,
+                stepped=self.stepped if self.fair is None and i == min(self.host.record.bot_chains) else lambda: None,
             )
         if self.fair is None and not self.fair_bots:
             # No seat here: an observer follows the table from every seat's messages (which this host
@@ -222,7 +222,7 @@ class FairHost:
                 raise FairDealError("an observer has no move to make")
 
             self.fair_watch = driver(
-                FairSeat(self.host.game, self.host.info.players, None, self.host.joint, self.host.options),
+                FairSeat(self.host.game, self.host.info.players, None, self.host.record.joint, self.host.options),
                 choose=no_move,
                 stepped=self.stepped,
             )
@@ -253,8 +253,8 @@ class FairHost:
                 drv,
                 host_seat=self.host.host_seat,
                 seats=self.host.lobby(),
-                reveals=self.host.reveals,
-                commits=self.host.commits,
+                reveals=self.host.record.reveals,
+                commits=self.host.record.commits,
                 listen_port=self.host.port,
             )
             return msgspec.json.encode(save)
@@ -284,7 +284,9 @@ class FairHost:
         fs = rec.fs
         self.host.clock.at(fs.view.ply, fs.view.current, time.monotonic())
         # The public record, for watchers: each step as everyone knows it (a drawn piece is "draw").
-        self.host.steps.append(m.Step(ply=fs.view.ply, seat=fs.last[0], digest=rec.digest(), action=fs.last_public))
+        self.host.record.steps.append(
+            m.Step(ply=fs.view.ply, seat=fs.last[0], digest=rec.digest(), action=fs.last_public)
+        )
         self.save()
         # The host's person sees its own seat's steps as it knows them; a bot's view stays the bot's.
         self.host.emit(StepApplied(fs.view.ply, fs.last[0], fs.last[1] if rec is self.fair else fs.last_public))
@@ -369,7 +371,7 @@ class FairHost:
         if msg.kind == "dispute":
             d = ff.decode_dispute(msg.body)
             keys = self.record.keys if self.record is not None else {}
-            backed = ff.genuine_evidence(f, d, msg.seat, self.host.joint, keys.get(msg.seat))
+            backed = ff.genuine_evidence(f, d, msg.seat, self.host.record.joint, keys.get(msg.seat))
             note = " (with its evidence for that ply)" if backed else ""
             text = f"{r.name} (seat {r.seat + 1}) does not sign the forfeit{note}: {d.text}"
             self.disputes.append(text)
@@ -623,7 +625,7 @@ class FairHost:
         self.forfeit = f
         body, ply, digest = ff.encode(f), f.ply, drv.digest()
         by = drv.fs.seat if self.host.host_seat < 0 and drv.fs.seat is not None else self.host.host_seat
-        sig = self.host.identity.sign(fair_message(self.host.joint, "forfeit", ply, "", by, body, digest))
+        sig = self.host.identity.sign(fair_message(self.host.record.joint, "forfeit", ply, "", by, body, digest))
         proposal = m.Fair(kind="forfeit", ply=ply, seat=by, body=body, sig=sig, digest=digest)
         self.proposal = proposal
         self.fair_log.append(proposal)
@@ -633,7 +635,7 @@ class FairHost:
         self.host.emit(Problem(text))
         mine = [d.fs.seat for d in self.local_drivers() if d.fs.seat is not None and d.fs.seat not in f.seats]
         for seat in mine:
-            vsig = self.host.identity.sign(fair_message(self.host.joint, "verdict", ply, "", seat, body, digest))
+            vsig = self.host.identity.sign(fair_message(self.host.record.joint, "verdict", ply, "", seat, body, digest))
             self.verdicts.append(m.Fair(kind="verdict", ply=ply, seat=seat, body=body, sig=vsig, digest=digest))
         for r in self.host.remotes.values():
             if r.present and r.conn is not None:
@@ -653,7 +655,7 @@ class FairHost:
         assert f is not None
         self.host.phase = HostPhase.ENDED
         keys = self.record.keys if self.record is not None else {}
-        j = ff.judge(f, self.verdicts, self.host.joint, keys, self.host.info.players)
+        j = ff.judge(f, self.verdicts, self.host.record.joint, keys, self.host.info.players)
         names = {s.seat: s.name for s in self.host.lobby()}
         verdict = ff.standings_text(f, names)
         if self.proposal is not None and self.record is not None:
@@ -662,14 +664,14 @@ class FairHost:
                 table=self.host.name,
                 players=self.host.info.players,
                 seat=self.host.host_seat,
-                joint=self.host.joint,
+                joint=self.host.record.joint,
                 keys=keys,
                 proposer=self.host.identity.public,
                 names=names,
                 proposal=self.proposal,
                 answers=self.verdicts,
                 messages=self.record.messages(),
-                steps=self.host.steps,
+                steps=self.host.record.steps,
             )
         problems = [*self.host.problems, *self.disputes, f"the verdict is {ff.verdict_text(j)}"]
         for d in local:
@@ -749,7 +751,7 @@ class FairHost:
         # Signed as the host's seat, or (a host with no seat) as the first bot seat it runs: same key;
         # with no seat in this process at all, as the host (seat -1), whose key its channel proved.
         by = drv.fs.seat if self.host.host_seat < 0 and drv.fs.seat is not None else self.host.host_seat
-        sig = self.host.identity.sign(fair_message(self.host.joint, "abort", drv.fs.view.ply, "", by, body))
+        sig = self.host.identity.sign(fair_message(self.host.record.joint, "abort", drv.fs.view.ply, "", by, body))
         msg = m.Fair(kind="abort", ply=drv.fs.view.ply, seat=by, body=body, sig=sig)
         self.fair_log.append(msg)
         for r in self.host.remotes.values():

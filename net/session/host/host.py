@@ -37,7 +37,6 @@ from coldwater.core.errors import IllegalAction
 from coldwater.core.notation import Action
 from coldwater.core.state import Game, State
 
-from ... import beacon
 from ... import fairplay as fp
 from ... import messages as m
 from ...admission import Guard
@@ -55,14 +54,15 @@ from ..events import (
     Problem,
     Result,
 )
+from ..failover import Handover
 from ..fairtable import FairDriver
 from ..forfeit import VerdictRecord
 from ..persist import HostTable, safe_name
+from ..record import TableRecord
 from ..standin import StandIn
 from ..turnclock import GAME_TIME, TIME_BANK, TurnClock
 from .beacons import Beacons
 from .ending import Ending
-from .failover import Handover, Takeover
 from .fairhost import FairHost
 from .hostcore import HostPhase, Remote
 from .relay import Relay
@@ -72,6 +72,7 @@ from .seating import Seating
 from .seedround import MAX_ROUNDS as MAX_ROUNDS
 from .seedround import Seeding
 from .spectators import MAX_WATCHERS, WATCHERS, Spectators, advertise_watchers
+from .takeover import Takeover
 
 if TYPE_CHECKING:
     from ...discovery import Advertiser
@@ -210,10 +211,8 @@ class TableHost(Emitter[Event]):
         """close() has begun: connections ending now are teardown, not peers going away."""
         self.table: Table | None = None
         self.dealer: fp.CommittedDealer = fp.CommittedDealer()
-        self.joint = b""
-        self.steps: list[m.Step] = []
-        self.commits: dict[int, bytes] = {}
-        self.reveals: dict[int, bytes] = {}
+        self.record = TableRecord()
+        """What the table agreed: the seed round, the seats' keys, the steps, the chains (record.py)."""
         self._changed = asyncio.Event()
         self._person_moved = asyncio.Event()
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -232,44 +231,48 @@ class TableHost(Emitter[Event]):
         """Refused messages per identity, kept across reconnects."""
         self.banned: set[bytes] = set()
         """Identities sent away from this table's lobby (too many strikes)."""
-        self.seat_keys: dict[int, bytes] = {}
-        """Every seat whose moves are signed (the host's own and the remote seats), fixed when the game starts."""
         self.failover_ply = 0
         """After a failover: the last ply the old host dealt (blame for earlier plies is the old host's)."""
         self.problems: list[str] = []
-        self.chain: beacon.Chain | None = None
-        """This host's own beacon chain (its contribution to every public draw)."""
         self.beacon_id = self.host_seat
-        self.bot_chains: dict[int, beacon.Chain] = {}
-        """At a fair table: each bot seat's own chain, committed by this host for it (set by each seed round)."""
         """The seat this host's links are filed under (-1 for a host with no seat)."""
-        self.book = beacon.Book({})
-        """Every seat's chain tip and latest link, as applied."""
         self.dealer_ok = True
         """False after a failover with no escrow (a game with no sealed values): no one holds the dealer's secret."""
-        self.relay = Relay(self)
-        """Moves and chance in ply order, each step broadcast; resyncs (relay.py)."""
-        self.beacons = Beacons(self)
-        """The seats' links for public draws (beacons.py)."""
-        self.seating = Seating(self, pass_key if pass_key is not None else fp_pass_key(passphrase))
-        """The lobby and who sits where: admission, the seat list, a seat leaving, hand-overs (seating.py)."""
-        self.seeding = Seeding(self)
-        """The seed rounds, then the game's start: the escrow shares, every seat's Begin (seedround.py)."""
-        self.rematch_offer = RematchOffer(self)
-        """After the end: the same table offered again, and the seats' answers (rematch.py)."""
         if handover is not None:
             self._take(handover)
+        # The phases, each given the others it works with (its constructor says which); none reaches another
+        # through the host.
         self.fair_host = FairHost(self, handover)
         """At a fair-dealer table, its rounds (fairhost.py): idle at a committed table."""
-        self.ending = Ending(self)
+        self.beacons = Beacons(self)
+        """The seats' links for public draws (beacons.py)."""
+        self.relay = Relay(self, self.beacons, self.fair_host)
+        """Moves and chance in ply order, each step broadcast; resyncs (relay.py)."""
+        self.ending = Ending(self, self.fair_host)
         """The end of a committed game: the End, the audit after a takeover, the seats' signed finals (ending.py)."""
-        self.watch = Spectators(self)
+        self.watch = Spectators(self, self.fair_host)
         """The people watching (spectators.py): the public view only, never a seat's secrets."""
+        self.rematch_offer = RematchOffer(self, self.watch)
+        """After the end: the same table offered again, and the seats' answers (rematch.py)."""
+        self.seating: Seating  # (made below: it needs the takeover, which needs the seed rounds)
+        self.seeding = Seeding(self, self.fair_host, filled=lambda: self.seating.filled())
+        """The seed rounds, then the game's start: the escrow shares, every seat's Begin (seedround.py)."""
+        self.took_over = Takeover(self, handover, self.relay, self.seeding) if handover is not None else None
+        """After a failover: what this host gathers and rebuilds (failover.py); None for the table's first host."""
+        self.seating = Seating(
+            self,
+            pass_key if pass_key is not None else fp_pass_key(passphrase),
+            relay=self.relay,
+            ending=self.ending,
+            watch=self.watch,
+            rematch=self.rematch_offer,
+            fair_host=self.fair_host,
+            took_over=self.took_over,
+        )
+        """The lobby and who sits where: admission, the seat list, a seat leaving, hand-overs (seating.py)."""
         self.linger = False
         """Keep the seats' connections open after the end (the app: chat, a rematch offer) until close()."""
         self._stopped = False
-        self.took_over = Takeover(self, handover) if handover is not None else None
-        """After a failover: what this host gathers and rebuilds (failover.py); None for the table's first host."""
 
     def _take(self, handover: Handover) -> None:
         """This host's own part of a handover: the seed round's outcome, the seats and their keys, the
@@ -281,8 +284,8 @@ class TableHost(Emitter[Event]):
             self.clock.banks = [min(max(0.0, b), float(save.table.bank)) for b in save.banks]
         if len(save.used) == len(self.clock.used):
             self.clock.used = [max(0.0, u) for u in save.used]
-        self.joint = save.joint
-        self.commits, self.reveals = dict(save.commits), dict(save.reveals)
+        self.record.joint = save.joint
+        self.record.commits, self.record.reveals = dict(save.commits), dict(save.reveals)
         self.host_seat = self.beacon_id = save.seat
         drv = handover.fair
         if drv is None:
@@ -293,18 +296,18 @@ class TableHost(Emitter[Event]):
                 if s.seat in self.remotes:
                     r = self.remotes[s.seat]
                     r.name, r.key = s.name, save.key_for(s.seat)
-            self.seat_keys = dict(save.keys)
-            self.chain = handover.chain
+            self.record.seat_keys = dict(save.keys)
+            self.record.chain = handover.chain
             return
         # A fair table: nothing to gather (no one holds the deal); every other seat comes back with its
         # own key and view, and the rounds go on from the last ply this peer took.
         self.info = save.table
-        self.seat_keys = dict(drv.keys)
+        self.record.seat_keys = dict(drv.keys)
         for r in self.remotes.values():
             r.key = drv.keys.get(r.seat, b"")
             r.name = next((s.name for s in save.seats if s.seat == r.seat), f"Seat {r.seat + 1}")
             r.ready = True
-        self.chain = drv.fs.chain
+        self.record.chain = drv.fs.chain
         self.failover_ply = drv.fs.view.ply
         self.phase = HostPhase.PLAYING
 
@@ -459,7 +462,7 @@ class TableHost(Emitter[Event]):
             hints=info.hints,
         )
         self.on_seats_changed(adv.update_soon)
-        advertise_watchers(self, adv)
+        advertise_watchers(self.watch, self, adv)
         self.advertiser = adv
         return adv
 

@@ -17,14 +17,13 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from coldwater.core.state import State
 
-from ... import beacon
 from ... import messages as m
 from ...identity import fingerprint
 from ...link import Link, Network
 from ...ratelimit import TokenBucket
 
 if TYPE_CHECKING:
-    from coldwater.core import record
+    from coldwater.core.record import GameRecord
     from coldwater.core.state import Game
 
     from ... import fairplay as fp
@@ -33,16 +32,8 @@ if TYPE_CHECKING:
     from ...play.table import Table
     from ..events import Chooser, Event, Result
     from ..fairtable import FairDriver
+    from ..record import TableRecord
     from ..turnclock import TurnClock
-    from .beacons import Beacons
-    from .ending import Ending
-    from .failover import Takeover
-    from .fairhost import FairHost
-    from .relay import Relay
-    from .rematch import RematchOffer
-    from .seating import Seating
-    from .seedround import Seeding
-    from .spectators import Spectators
 
 FINALS_WAIT = 5.0
 """Seconds the host waits for every present seat's signed final digest before relaying them."""
@@ -129,16 +120,9 @@ class HostCore(Protocol):
     phase: HostPhase
     options: Any
     """The table's options, as plain data."""
-    joint: bytes
-    commits: dict[int, bytes]
-    """Every seat's seed-round commitment (as published)."""
-    reveals: dict[int, bytes]
-    """Every seat's seed-round reveal (its beacon chain's tip rides in it)."""
+    record: TableRecord
+    """What the table agreed: the seed round, the seats' keys, the steps, the chains (record.py)."""
     remotes: dict[int, Remote]
-    seat_keys: dict[int, bytes]
-    steps: list[m.Step]
-    chain: beacon.Chain | None
-    bot_chains: dict[int, beacon.Chain]
     kinds: list[str]
     """Every seat's kind as the table was opened ("host", "bot", "open")."""
     reserved: dict[int, str]
@@ -156,24 +140,14 @@ class HostCore(Protocol):
     """The committed game's table (None before it starts and at a fair table)."""
     dealer: fp.CommittedDealer
     dealer_ok: bool
-    book: beacon.Book
     beacon_id: int
     problems: list[str]
     cheaters: list[str]
     result: Result | None
     end_grace: float
     """Seconds a finished table stays up for seats that were away at the end."""
-    watch: Spectators
     failover_ply: int
     """After a failover: the last ply the old host dealt (0: none)."""
-    relay: Relay
-    seating: Seating
-    seeding: Seeding
-    ending: Ending
-    took_over: Takeover | None
-    rematch_offer: RematchOffer
-    beacons: Beacons
-    fair_host: FairHost
     clock: TurnClock
     """The seat to move's time and every seat's bank, as this host measures them."""
 
@@ -198,9 +172,13 @@ class HostCore(Protocol):
 
     async def serve(self, r: Remote, conn: Link) -> None: ...
 
-    def make_table(self, state: State[Any, Any], rec: record.GameRecord) -> None: ...
+    def make_table(self, state: State[Any, Any], rec: GameRecord) -> None: ...
 
     def emit(self, event: Event) -> None: ...
+
+    def subscribe(self, listener: Callable[[Event], None]) -> Callable[[], None]: ...
+
+    def public_source(self) -> State[Any, Any] | None: ...
 
     def broadcast(self, msg: m.Message, *, exclude: int | None = None) -> None: ...
 

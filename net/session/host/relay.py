@@ -14,7 +14,7 @@ import asyncio
 import logging
 import os
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -36,14 +36,22 @@ from ..persist import pack_view
 from ..turnclock import game_spent, idle_words, out_of_time_text
 from .hostcore import HostCore, HostPhase, Remote, fp_text
 
+if TYPE_CHECKING:
+    from .beacons import Beacons
+    from .fairhost import FairHost
+
 log = logging.getLogger("coldwater.net")
 
 
 class Relay:
     """The moves, draws and steps of one host's committed game (``TableHost.relay``)."""
 
-    def __init__(self, host: HostCore) -> None:
+    def __init__(self, host: HostCore, beacons: Beacons, fair_host: FairHost) -> None:
         self.host = host
+        self.beacons = beacons
+        """The public draws' links, gathered before each draw."""
+        self.fair_host = fair_host
+        """At a fair table: its rounds, whose messages a seat coming back is sent again."""
         self._draw: fp.Draw | None = None
         self._links: dict[int, bytes] | None = None
         self._views: dict[int, State[Any, Any]] = {}
@@ -84,7 +92,7 @@ class Relay:
         if not t.state.is_legal(action):
             self.host.refuse(conn, "act", f"illegal: {t.state.why_illegal(action)}")
             return
-        why = fp.check_act(self.host.seat_keys, self.host.joint, msg.ply, r.seat, msg.action, msg.sig)
+        why = fp.check_act(self.host.record.seat_keys, self.host.record.joint, msg.ply, r.seat, msg.action, msg.sig)
         if why is not None:
             self.host.refuse(conn, "act", f"{'forged' if msg.sig else 'unsigned'} move: {why}")
             return
@@ -123,39 +131,39 @@ class Relay:
 
     def sync(self, r: Remote, from_ply: int, *, fair: bool = False) -> None:
         """Send a peer its view now and every public step since `from_ply` (resume, repair)."""
-        rec = self.host.fair_record
+        rec = self.fair_host.record
         if rec is not None and r.conn is not None:
             # A fair table has no view to send: the seat's process kept its own, and gets again
             # every message it may have missed (it drops those it has).
-            for msg in self.host.fair_host.fair_log:  # its own too: a seat restarted from its save adopts them
+            for msg in self.fair_host.fair_log:  # its own too: a seat restarted from its save adopts them
                 r.conn.send_nowait(msg)
             r.conn.send_nowait(m.Sync(ply=rec.fs.view.ply, view=b""))  # that was all
             return
         if self.host.table is None or r.conn is None:
             return
-        from_ply = min(max(from_ply, 0), len(self.host.steps))
+        from_ply = min(max(from_ply, 0), len(self.host.record.steps))
         st = self.host.table.state
         self._views[r.seat] = st.view(r.seat)
         fs = (
             m.FairState(
-                commits=self.host.commits,
-                reveals=self.host.reveals,
+                commits=self.host.record.commits,
+                reveals=self.host.record.reveals,
                 dealer=self.host.dealer.commitment,
                 share=r.share,
-                keys=self.host.seat_keys,
+                keys=self.host.record.seat_keys,
             )
-            if fair and self.host.reveals
+            if fair and self.host.record.reveals
             else None
         )
         r.conn.send_nowait(
-            m.Sync(ply=st.ply, view=pack_view(st.view(r.seat)), steps=self.host.steps[from_ply:], fair=fs)
+            m.Sync(ply=st.ply, view=pack_view(st.view(r.seat)), steps=self.host.record.steps[from_ply:], fair=fs)
         )
 
     async def chance(self, state: State[Any, Any]) -> Action:
-        if self.host.beacons.is_public(state):
-            links = await self.host.beacons.gather_links(state)
+        if self.beacons.is_public(state):
+            links = await self.beacons.gather_links(state)
             self._links = links
-            self._draw = fp.Draw(beacon.draw(state, self.host.joint, links), False)
+            self._draw = fp.Draw(beacon.draw(state, self.host.record.joint, links), False)
             return self._draw.action
         if not self.host.dealer_ok:
             raise fp.FairPlayError("this draw needs the dealer's secret, which no one holds after the failover")
@@ -272,10 +280,10 @@ class Relay:
         if sealed:
             assert draw is not None
             step = m.Step(ply=st.ply, seat=CHANCE, digest=digest, commit=draw.commit)
-        elif ev.seat in self.host.seat_keys:
+        elif ev.seat in self.host.record.seat_keys:
             # A signed seat: its own signature, the host's for the host's seat, or marked as a bot's move.
             if ev.seat == self.host.host_seat:
-                sig = self.host.identity.sign(fp.act_message(self.host.joint, st.ply - 1, ev.seat, ev.action))
+                sig = self.host.identity.sign(fp.act_message(self.host.record.joint, st.ply - 1, ev.seat, ev.action))
                 step = m.Step(ply=st.ply, seat=ev.seat, digest=digest, action=ev.action, sig=sig)
             else:
                 sig = self._sigs.pop(ev.seat, b"")
@@ -286,10 +294,10 @@ class Relay:
                     step = m.Step(ply=st.ply, seat=ev.seat, digest=digest, action=ev.action, sig=sig)
         elif ev.seat == CHANCE and links is not None:
             step = m.Step(ply=st.ply, seat=CHANCE, digest=digest, action=ev.action, links=links)
-            self.host.book.accept(st.ply - 1, links)
+            self.host.record.book.accept(st.ply - 1, links)
         else:
             step = m.Step(ply=st.ply, seat=ev.seat, digest=digest, action=ev.action)
-        self.host.steps.append(step)
+        self.host.record.steps.append(step)
         for r in self.host.remotes.values():
             truth = st.view(r.seat)
             before = self._views.get(r.seat)
@@ -331,7 +339,7 @@ class Relay:
         """A seat's own word that its process's bot plays it now (or that its person is back): about itself
         only, signed by it; at a fair table with a turn timer told to everyone, at a committed one (only
         "back" is the seat's to say) honoured at the seat's next move."""
-        drv = self.host.fair_record
+        drv = self.fair_host.record
         state = drv.fs.view if drv is not None else self.host.table.state if self.host.table is not None else None
         if state is None or self.host.phase is not HostPhase.PLAYING:
             self.host.refuse(conn, "autoplay", "no game is being played at this table now")
@@ -342,7 +350,7 @@ class Relay:
                 conn, "autoplay", f"seat {r.seat + 1} spoke for seat {msg.seat + 1}: a seat speaks for itself"
             )
             return
-        if not verify(r.key, msg.sig, autoplay_message(self.host.joint, msg.ply, msg.seat, msg.on)):
+        if not verify(r.key, msg.sig, autoplay_message(self.host.record.joint, msg.ply, msg.seat, msg.on)):
             self.host.refuse(conn, "autoplay", f"not signed by seat {r.seat + 1}")
             return
         if msg.on and committed:

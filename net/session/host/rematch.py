@@ -7,17 +7,24 @@ before it answers counts as a no.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ... import messages as m
 from ...link import Link
 from ..events import RematchAnswered
 from .hostcore import HostCore, HostPhase, Remote, fp_text
 
+if TYPE_CHECKING:
+    from .spectators import Spectators
+
 
 class RematchOffer:
     """The rematch of one host (``TableHost.rematch_offer``): offered once, after the end."""
 
-    def __init__(self, host: HostCore) -> None:
+    def __init__(self, host: HostCore, watch: Spectators) -> None:
         self.host = host
+        self.watch = watch
+        """The watchers, told of the rematch too."""
         self.answers: dict[int, bool | None] = {}
         """After :meth:`offer`: each offered seat's answer (None: not yet)."""
 
@@ -65,8 +72,8 @@ class RematchOffer:
             assert conn is not None
             conn.send_nowait(m.Rematch(port=port))
         # The watchers too (they may follow the table there), and then they go with the old table.
-        self.host.watch.offer_rematch(port)
-        self.host.spawn(self.host.watch.close())
+        self.watch.offer_rematch(port)
+        self.host.spawn(self.watch.close())
         return told
 
     def on_reply(self, r: Remote, conn: Link, msg: m.RematchReply) -> None:

@@ -14,6 +14,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from ... import messages as m
 from ...link import Link, Terms
@@ -23,6 +24,14 @@ from ..events import PresenceChanged, Problem
 from ..turnclock import fmt
 from .hostcore import HostCore, HostPhase, Remote, fp_text
 
+if TYPE_CHECKING:
+    from .ending import Ending
+    from .fairhost import FairHost
+    from .relay import Relay
+    from .rematch import RematchOffer
+    from .spectators import Spectators
+    from .takeover import Takeover
+
 log = logging.getLogger("coldwater.net")
 
 JOIN_TIMEOUT = 10.0
@@ -31,9 +40,30 @@ JOIN_TIMEOUT = 10.0
 class Seating:
     """Who sits where at one table (``TableHost.seating``); `pass_key` is the table's passphrase key."""
 
-    def __init__(self, host: HostCore, pass_key: bytes) -> None:
+    def __init__(
+        self,
+        host: HostCore,
+        pass_key: bytes,
+        *,
+        relay: Relay,
+        ending: Ending,
+        watch: Spectators,
+        rematch: RematchOffer,
+        fair_host: FairHost,
+        took_over: Takeover | None,
+    ) -> None:
+        """`relay` syncs a seat that comes back (and releases a turn a bot takes over), `ending` has the End
+        for a seat that was away, `watch` takes a connection that asks to watch, `rematch` hears of a seat
+        leaving after the end, `fair_host` says whether a bot plays the host's seat and hands a fair seat to
+        its bot, and `took_over` (after a failover) gathers what a returning seat brings."""
         self.host = host
         self.pass_key = pass_key
+        self.relay = relay
+        self.ending = ending
+        self.watch = watch
+        self.rematch = rematch
+        self.fair_host = fair_host
+        self.took_over = took_over
 
     def filled(self) -> bool:
         """Every remote seat is taken by a present, ready peer (or played by a bot)."""
@@ -89,7 +119,7 @@ class Seating:
                         fingerprint=host.identity.fingerprint,
                         key=host.identity.public,
                         ready=True,
-                        bot=host.fair_host.host_by_bot,
+                        bot=self.fair_host.host_by_bot,
                     )
                 )
             elif host.info.dealer == "fair":
@@ -130,7 +160,7 @@ class Seating:
             first = None
         joined()  # a join (or not) arrived: the connection no longer counts as a stranger's
         if isinstance(first, m.Watch):
-            await host.watch.serve(conn, first)
+            await self.watch.serve(conn, first)
             return
         if not isinstance(first, m.Join):
             if isinstance(first, m.Link):
@@ -166,14 +196,14 @@ class Seating:
         if host.started:
             r.ready = True
             if host.phase is HostPhase.GATHERING:
-                assert host.took_over is not None
-                host.took_over.offer(seat, first)
+                assert self.took_over is not None
+                self.took_over.offer(seat, first)
             else:
-                host.relay.sync(r, max(first.resume_ply, 0), fair=True)
+                self.relay.sync(r, max(first.resume_ply, 0), fair=True)
             if r.timed_out and host.info.dealer != "fair":
                 # (At a fair table only the seat's own process knows: it says so again on joining.)
-                host.relay.back_from_bot(r)
-            end = host.ending.end
+                self.relay.back_from_bot(r)
+            end = self.ending.end
             if end is not None:
                 # The game ended while this seat was away: it gets the end now and audits it itself.
                 conn.send_nowait(end)
@@ -226,14 +256,14 @@ class Seating:
             host.broadcast(m.Presence(seat=r.seat, away=True, by_bot=r.timed_out or r.by_bot))
             host.emit(PresenceChanged(r.seat, True))
             host.lobby_changed()
-            host.rematch_offer.seat_left(r)
+            self.rematch.seat_left(r)
 
     def hand_over(self, seat: int, by: int = -1, conn: Link | None = None) -> str | None:
         """Hand `seat`, out of time, to a bot: asked by seat `by` (-1: the host's person; `conn` its
         connection). Only a seat whose move runs and whose time and bank are spent by this host's clock,
         and only by another seat. Returns why not (None: handed over, told to everyone)."""
         host = self.host
-        clock, fair = host.clock, host.fair_host
+        clock, fair = host.clock, self.fair_host
         if host.phase is not HostPhase.PLAYING or not clock.running:
             return "no seat's move is being timed now"
         if seat != clock.seat:
@@ -264,7 +294,7 @@ class Seating:
             r.timed_out = True  # the host's bot plays it until its person acts or says they are back
             host.broadcast(m.Notice(text=text))
             host.broadcast(m.Presence(seat=seat, away=not r.present, by_bot=True))
-            host.relay.release(seat)
+            self.relay.release(seat)
             host.lobby_changed()
             return None
         # At a fair table only the seat's own process can play it: it is asked to (its own clock must

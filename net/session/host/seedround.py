@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -27,6 +28,9 @@ from ... import messages as m
 from ...link import Link
 from ..events import Problem
 from .hostcore import HostCore, HostPhase, Remote, fp_text
+
+if TYPE_CHECKING:
+    from .fairhost import FairHost
 
 log = logging.getLogger("coldwater.net")
 
@@ -99,8 +103,12 @@ class Seeding:
     commit-reveal rounds, each Commit and Reveal judged against the round running; then the game starts
     (the escrow shares of the dealer's secret, every seat's Begin, the first position)."""
 
-    def __init__(self, host: HostCore) -> None:
+    def __init__(self, host: HostCore, fair_host: FairHost, *, filled: Callable[[], bool]) -> None:
         self.host = host
+        self.fair_host = fair_host
+        """At a fair table: its rounds, begun once the seed round is done."""
+        self.filled = filled
+        """Whether every remote seat is taken by a present, ready peer (seating.py): a round needs it."""
         self.round: SeedRound | None = None
         """The round running now (None between rounds): a seat's Commit and Reveal are judged against it."""
         self.start_requested = asyncio.Event()
@@ -114,7 +122,7 @@ class Seeding:
         round can complete; a seat that left the lobby simply frees its seat.
         """
         host = self.host
-        filled = host.seating.filled
+        filled = self.filled
         why, blamed, reveals = "", list[int](), dict[int, bytes]()
         for n in range(1, MAX_ROUNDS + 1):
             await host.wait(lambda: filled() and (host.auto_start or self.start_requested.is_set()))
@@ -145,16 +153,16 @@ class Seeding:
     async def _commit_reveal(self, n: int, why: str, blamed: list[int], last: dict[int, bytes]) -> SeedRound | None:
         """One round; None when it completed (the game then starts), else the failed round."""
         host = self.host
-        filled = host.seating.filled
+        filled = self.filled
         own = host.host_seat if host.host_seat >= 0 else -1
-        host.chain = beacon.Chain(own)  # a fresh chain each round: its tip is part of this round's contribution
+        host.record.chain = beacon.Chain(own)  # a fresh chain each round: its tip is part of this round's contribution
         host.beacon_id = own
         # At a fair table each bot seat is a seat of the protocol: its own chain, committed by this host for it.
-        host.bot_chains = (
+        host.record.bot_chains = (
             {i: beacon.Chain(i) for i, k in enumerate(host.kinds) if k == "bot"} if host.info.dealer == "fair" else {}
         )
-        seats = sorted([s for s, r in host.remotes.items() if not r.by_bot] + [own, *host.bot_chains])
-        rnd = SeedRound(seats, own, host.chain.tip, {i: c.tip for i, c in host.bot_chains.items()})
+        seats = sorted([s for s, r in host.remotes.items() if not r.by_bot] + [own, *host.record.bot_chains])
+        rnd = SeedRound(seats, own, host.record.chain.tip, {i: c.tip for i, c in host.record.bot_chains.items()})
         self.round = rnd
         host.phase = HostPhase.SEEDING
         try:
@@ -172,13 +180,13 @@ class Seeding:
             self.round = None
             if host.phase is HostPhase.SEEDING:
                 host.phase = HostPhase.LOBBY
-        host.joint = rnd.seed()
-        host.dealer.start(host.joint)
+        host.record.joint = rnd.seed()
+        host.dealer.start(host.record.joint)
         host.phase = HostPhase.PLAYING
         seats_info = host.lobby()
         # The remote seats sign their moves; the host's own need no signature (it deals and orders
         # everything anyway, and its channel authenticates it), which saves 64 bytes per peer per move.
-        host.seat_keys = {s.seat: s.key for s in seats_info if s.key and s.kind != "host"}
+        host.record.seat_keys = {s.seat: s.key for s in seats_info if s.key and s.kind != "host"}
         if host.info.dealer == "fair":
             # No dealer secret, so no escrow: the layers are the seats' own keys.
             for r in host.remotes.values():
@@ -188,14 +196,14 @@ class Seeding:
         for r in host.remotes.values():
             if r.conn is not None:
                 r.conn.send_nowait(m.Begin(reveals=rnd.reveals, seats=seats_info, share=r.share))
-        host.commits = rnd.commits
-        host.reveals = rnd.reveals
-        host.book = beacon.Book(fp.tips(rnd.reveals))
+        host.record.commits = rnd.commits
+        host.record.reveals = rnd.reveals
+        host.record.book = beacon.Book(fp.tips(rnd.reveals))
         if host.info.dealer == "fair":
-            host.fair_host.begin(seats_info, rnd.reveals)
+            self.fair_host.begin(seats_info, rnd.reveals)
             host.lobby_changed()
             return None
-        state = host.game.new(host.info.players, seed=fp.game_seed(host.joint), options=host.options)
+        state = host.game.new(host.info.players, seed=fp.game_seed(host.record.joint), options=host.options)
         rec = record.start(host.game, state, host.options, meta={"table": host.name})
         host.make_table(state, rec)
         host.lobby_changed()

@@ -42,7 +42,9 @@ from ..persist import pack_view
 
 if TYPE_CHECKING:
     from ...discovery import Advertiser
-    from .host import TableHost
+    from ..events import Emitter
+    from .fairhost import FairHost
+    from .hostcore import HostCore
 
 log = logging.getLogger("coldwater.net")
 
@@ -100,8 +102,10 @@ class Spectator:
 class Spectators:
     """The watchers of one :class:`~.host.TableHost` (``host.watch``)."""
 
-    def __init__(self, host: TableHost) -> None:
+    def __init__(self, host: HostCore, fair_host: FairHost) -> None:
         self.host = host
+        self.fair_host = fair_host
+        """At a fair table: its rounds, whose public view the watchers are shown."""
         self.watching: dict[bytes, Spectator] = {}
         """By identity key: one watching connection per identity (a second replaces the first)."""
         self.refused = 0
@@ -236,7 +240,7 @@ class Spectators:
         st = self.host.public_source()
         if st is None:
             return
-        steps = self.host.steps[min(max(from_ply, 0), len(self.host.steps)) :]
+        steps = self.host.record.steps[min(max(from_ply, 0), len(self.host.record.steps)) :]
         w.conn.send_nowait(m.Sync(ply=st.ply, view=pack_view(st.view(None)), steps=[watcher_step(s) for s in steps]))
         if st.is_over:
             self._over(w)
@@ -244,7 +248,7 @@ class Spectators:
     def _over(self, w: Spectator) -> None:
         st = self.host.public_source()
         assert st is not None
-        sc = st.view(None).scores() if self.host.fair_record is not None else st.scores()
+        sc = st.view(None).scores() if self.fair_host.record is not None else st.scores()
         w.conn.send_nowait(
             m.Over(digest=fp.public_digest(st), scores=dict(zip(sc.labels, sc.totals)), outcome=sc.outcome)
         )
@@ -285,12 +289,12 @@ class Spectators:
 
     def _step(self) -> None:
         st = self.host.public_source()
-        if st is None or not self.host.steps:
+        if st is None or not self.host.record.steps:
             return
         if not self.watching:
             self._public = None  # nobody to keep up to date; the next watcher gets a Sync
             return
-        step = self.host.steps[-1]
+        step = self.host.record.steps[-1]
         truth = st.view(None)
         before, self._public = self._public, truth
         view = None if self._follows(before, step, truth) else pack_view(truth)
@@ -348,10 +352,10 @@ class Spectators:
             await w.conn.close()
 
 
-def advertise_watchers(host: TableHost, adv: Advertiser) -> None:
+def advertise_watchers(watch: Spectators, host: Emitter[Event], adv: Advertiser) -> None:
     """Keep `adv` told who may watch, how many do,
-    and whether the game is on, so that listings offer Watch on a running table."""
-    adv.watch = host.watch.cap
+    and whether the game is on (`host`'s lobby events), so that listings offer Watch on a running table."""
+    adv.watch = watch.cap
 
     def on(ev: Event) -> None:
         if isinstance(ev, LobbyChanged):

@@ -10,7 +10,7 @@ play"). A fair-dealer table's own audit (fairpeer.py) ends in the same compariso
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -30,12 +30,17 @@ from ..fairtable import fair_record
 from ..host.hostcore import FINALS_WAIT
 from .peercore import PeerCore, PeerPhase
 
+if TYPE_CHECKING:
+    from .stepcheck import StepCheck
+
 
 class PeerAudit:
     """One peer's audit and comparison of final digests (``TablePeer.audit``)."""
 
-    def __init__(self, core: PeerCore) -> None:
+    def __init__(self, core: PeerCore, checker: StepCheck) -> None:
         self.core = core
+        self.checker = checker
+        """The step check, which knows which host dealt each ply."""
         self.pending: Result | None = None
         """Our audited result, waiting for every seat's signed final digest."""
         self.auditing = False
@@ -78,12 +83,12 @@ class PeerAudit:
             c.game,
             c.info.players,
             c.info.options,
-            c.joint,
+            c.record.joint,
             c.dealer_commit,
             msg.dealer_secret,
-            c.steps,
-            tips=fp.tips(c.reveals),
-            keys=c.keys or None,
+            c.record.steps,
+            tips=fp.tips(c.record.reveals),
+            keys=c.record.seat_keys or None,
             seat=c.seat,
             views=c.views,
         )
@@ -92,7 +97,7 @@ class PeerAudit:
         c = self.core
         assert c.info is not None
         if problems:
-            culprit = c.checker.dealer_at(rep.bad_ply) if rep.bad_ply >= 0 else c.host_seat
+            culprit = self.checker.dealer_at(rep.bad_ply) if rep.bad_ply >= 0 else c.host_seat
             problems = [f"AUDIT FAILED, the dealer (host, seat {culprit + 1}) cheated or erred: " + "; ".join(problems)]
             c.problem(problems[0])
         problems += c.evidence
@@ -112,7 +117,7 @@ class PeerAudit:
         if rep.ok:
             d = bytes.fromhex(rep.final_digest)
             conn.send_nowait(
-                m.Final(seat=c.seat, digest=d, sig=c.identity.sign(fp.final_message(c.joint, rep.plies, d)))
+                m.Final(seat=c.seat, digest=d, sig=c.identity.sign(fp.final_message(c.record.joint, rep.plies, d)))
             )
         self.wait_finals(conn)
 
@@ -144,10 +149,10 @@ class PeerAudit:
         else:
             mine = bytes.fromhex(res.digest) if res.audit_ok else b""
             for f in finals:
-                key = c.keys.get(f.seat, b"")
+                key = c.record.seat_keys.get(f.seat, b"")
                 if f.seat == c.seat:
                     continue
-                if not key or not verify(key, f.sig, fp.final_message(c.joint, res.plies, f.digest)):
+                if not key or not verify(key, f.sig, fp.final_message(c.record.joint, res.plies, f.digest)):
                     problems.append(f"seat {f.seat + 1}'s final digest is not signed by seat {f.seat + 1}")
                 elif mine and f.digest != mine:
                     problems.append(
@@ -171,9 +176,9 @@ class PeerAudit:
         c = self.core
         if c.fair is not None:
             return fair_record(c.fair, meta)
-        if c.info is None or c.result is None or not c.steps or not c.dealer_secret:
+        if c.info is None or c.result is None or not c.record.steps or not c.dealer_secret:
             return None
-        first = c.game.new(c.info.players, seed=fp.game_seed(c.joint), options=c.info.options)
+        first = c.game.new(c.info.players, seed=fp.game_seed(c.record.joint), options=c.info.options)
         rec = record.start(c.game, first, c.info.options, meta)
 
         def add(seat: int, action: Action, after: State[Any, Any]) -> None:
@@ -184,11 +189,11 @@ class PeerAudit:
                 c.game,
                 c.info.players,
                 c.info.options,
-                c.joint,
+                c.record.joint,
                 c.dealer_secret,
-                c.steps,
+                c.record.steps,
                 on_apply=add,
-                book=beacon.Book(fp.tips(c.reveals)),
+                book=beacon.Book(fp.tips(c.record.reveals)),
             )
         except (fp.FairPlayError, IllegalAction, NotationError):
             return None

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -28,13 +28,17 @@ from ...identity import verify
 from ...link import Link
 from .. import forfeit as ff
 from ..events import GameStarted, Result, StepApplied
+from ..failover import FAIR_SAVE_EVERY
 from ..fairtable import FairDriver, fair_message
-from ..host.failover import FAIR_SAVE_EVERY
 from ..host.hostcore import scores_of
 from ..persist import PeerSave, fair_damage
 from ..standin import StandIn
 from ..turnclock import SLACK, fmt, idle_words
 from .peercore import PeerCore, PeerPhase
+
+if TYPE_CHECKING:
+    from .audit import PeerAudit
+    from .peersave import PeerSaves
 
 
 async def _until(done: Callable[[], bool], seconds: float) -> None:
@@ -54,8 +58,12 @@ def restore_fair(game: Game[Any, Any], sv: PeerSave) -> FairSeat:
 class FairPeer:
     """One peer's part in a fair-dealer table (``TablePeer.fair_peer``); idle at a committed one."""
 
-    def __init__(self, core: PeerCore) -> None:
+    def __init__(self, core: PeerCore, audit: PeerAudit, saves: PeerSaves) -> None:
         self.core = core
+        self.audit = audit
+        """The end's signed finals, which a fair game's end waits for too."""
+        self.saves = saves
+        """The seat's save, written as its rounds go."""
         self.fair: FairDriver | None = None
         """This seat's rounds (fairtable.py); the peer's `state` is its own view."""
         self.task: asyncio.Task[Any] | None = None
@@ -75,15 +83,15 @@ class FairPeer:
         """The seed round is done: this seat's rounds start from the joint seed."""
         c = self.core
         assert c.info is not None
-        if c.chain is None or c.info.game not in WIRED:
+        if c.record.chain is None or c.info.game not in WIRED:
             c.problem(f"this table's fair dealer cannot deal {c.info.game} here")
             return
-        seat = FairSeat(c.game, c.info.players, c.seat, c.joint, c.info.options or None, chain=c.chain)
-        c.keys = {s.seat: s.key for s in msg.seats if s.key}  # every seat signs its messages here
+        seat = FairSeat(c.game, c.info.players, c.seat, c.record.joint, c.info.options or None, chain=c.record.chain)
+        c.record.seat_keys = {s.seat: s.key for s in msg.seats if s.key}  # every seat signs its messages here
         # Seats' tips only (a host with no seat of its own commits one too, under seat -1).
-        self.drive(seat, {s: t for s, t in fp.tips(c.reveals).items() if 0 <= s < c.info.players})
-        c.saves.make()
-        c.saves.persist(now=True)  # our key is on disk before its share leaves
+        self.drive(seat, {s: t for s, t in fp.tips(c.record.reveals).items() if 0 <= s < c.info.players})
+        self.saves.make()
+        self.saves.persist(now=True)  # our key is on disk before its share leaves
         c.clock.at(seat.view.ply, seat.view.current, time.monotonic())
         c.emit(GameStarted(c.seat))
         self.fair.pump()  # type: ignore[union-attr]
@@ -113,18 +121,18 @@ class FairPeer:
         self.fair = FairDriver(
             seat,
             identity=c.identity,
-            keys=c.keys,
+            keys=c.record.seat_keys,
             tips=tips,
             send=send,
             choose=self.choose,
             stepped=self.stepped,
-            secret_sent=lambda: c.saves.persist(now=True),
+            secret_sent=lambda: self.saves.persist(now=True),
             paused=paused,
         )
-        c.chain = seat.chain
+        c.record.chain = seat.chain
         c.state = seat.view
         c.phase = PeerPhase.PLAYING
-        c.saves.saver.every = FAIR_SAVE_EVERY
+        self.saves.saver.every = FAIR_SAVE_EVERY
         self.task = asyncio.ensure_future(self.end(c.conn))
 
     async def choose(self, view: State[Any, Any]) -> Action:
@@ -167,8 +175,10 @@ class FairPeer:
         c.state = fs.view
         c.clock.at(fs.view.ply, fs.view.current, time.monotonic())
         # The public record, as at the host (a drawn piece is "draw"): its length is the ply we are at.
-        c.steps.append(m.Step(ply=fs.view.ply, seat=fs.last[0], digest=self.fair.digest(), action=fs.last_public))
-        c.saves.persist()
+        c.record.steps.append(
+            m.Step(ply=fs.view.ply, seat=fs.last[0], digest=self.fair.digest(), action=fs.last_public)
+        )
+        self.saves.persist()
         c.emit(StepApplied(fs.view.ply, fs.last[0], fs.last[1]))
 
     def on_fair(self, msg: m.Fair) -> None:
@@ -183,7 +193,7 @@ class FairPeer:
                 if msg.kind == "dispute":
                     d = ff.decode_dispute(msg.body)
                     backed = self._forfeit is not None and ff.genuine_evidence(
-                        self._forfeit[0], d, msg.seat, c.joint, c.keys.get(msg.seat)
+                        self._forfeit[0], d, msg.seat, c.record.joint, c.record.seat_keys.get(msg.seat)
                     )
                     note = " (with its evidence for that ply)" if backed else ""
                     c.problem(f"seat {msg.seat + 1} does not sign the forfeit{note}: {d.text}")
@@ -194,9 +204,9 @@ class FairPeer:
         ):
             if msg.seat >= 0:
                 ok = drv.check(msg) is None  # signed by the host's seat (or a bot seat it runs)
-                host_key = c.keys.get(msg.seat, b"")
+                host_key = c.record.seat_keys.get(msg.seat, b"")
             else:  # a host with no seat in its process signs as itself, with the key its channel proved
-                signed = fair_message(c.joint, msg.kind, msg.ply, msg.ref, msg.seat, msg.body, msg.digest)
+                signed = fair_message(c.record.joint, msg.kind, msg.ply, msg.ref, msg.seat, msg.body, msg.digest)
                 ok = c.conn is not None and verify(c.conn.peer_key, msg.sig, signed)
                 host_key = c.conn.peer_key if c.conn is not None else b""
             if ok and msg.kind == "forfeit":
@@ -285,7 +295,7 @@ class FairPeer:
                     c.problem(f"this seat does not sign the forfeit: {why}")
                 if c.conn is not None:
                     d = drv.digest()
-                    sig = c.identity.sign(fair_message(c.joint, kind, f.ply, "", c.seat, body, d))
+                    sig = c.identity.sign(fair_message(c.record.joint, kind, f.ply, "", c.seat, body, d))
                     out = m.Fair(kind=kind, ply=f.ply, seat=c.seat, body=body, sig=sig, digest=d)
                     self._answers.append(out)
                     c.conn.send_nowait(out)
@@ -359,7 +369,7 @@ class FairPeer:
         problems += c.evidence
         full = rep.full
         scores, outcome = ({}, "") if full is None else scores_of(full)
-        c.audit.pending = Result(
+        self.audit.pending = Result(
             game=c.game.name,
             table=c.info.name,
             seat=c.seat,
@@ -374,16 +384,16 @@ class FairPeer:
         if full is not None and c.conn is not None:
             d = bytes.fromhex(full.digest())
             c.conn.send_nowait(
-                m.Final(seat=c.seat, digest=d, sig=c.identity.sign(fp.final_message(c.joint, full.ply, d)))
+                m.Final(seat=c.seat, digest=d, sig=c.identity.sign(fp.final_message(c.record.joint, full.ply, d)))
             )
-            c.audit.wait_finals(c.conn)
+            self.audit.wait_finals(c.conn)
 
     def _end_by_verdict(self) -> None:
         """Our result of a game ended by forfeit: the standings, and the seats whose signatures we hold."""
         c = self.core
         assert self._forfeit is not None and c.info is not None
         f, _ = self._forfeit
-        j = ff.judge(f, self._answers, c.joint, c.keys, c.info.players)
+        j = ff.judge(f, self._answers, c.record.joint, c.record.seat_keys, c.info.players)
         c.problem(f"the verdict is {ff.verdict_text(j)}")
         names = {s.seat: s.name for s in c.seats}
         assert self.fair is not None
@@ -392,14 +402,14 @@ class FairPeer:
             table=c.info.name,
             players=c.info.players,
             seat=c.seat,
-            joint=c.joint,
-            keys=c.keys,
+            joint=c.record.joint,
+            keys=c.record.seat_keys,
             proposer=self._proposer,
             names=names,
             proposal=self._forfeit[1],
             answers=self._answers,
             messages=self.fair.messages(),
-            steps=c.steps,
+            steps=c.record.steps,
         )
         c.phase = PeerPhase.FINISHED
         c.result = Result(

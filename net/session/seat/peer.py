@@ -68,6 +68,7 @@ from ..host.host import JOIN_TIMEOUT, TableHost, fp_pass_key
 from ..hostlink import heartbeat
 from ..joining import connect_to_table, rematch_refusal
 from ..persist import PeerSave, load_peer_save, safe_name
+from ..record import TableRecord
 from ..standin import StandIn
 from ..turnclock import SLACK, TurnClock, fmt
 from .audit import PeerAudit
@@ -130,11 +131,10 @@ class TablePeer(Emitter[Event]):
         """Seats whose host this process replaced (failover): gone for good, so no bank keeps their move."""
         self.state: State[Any, Any] | None = None
         """This seat's view of the game."""
-        self.steps: list[m.Step] = []
-        self.commits: dict[int, bytes] = {}
-        self.reveals: dict[int, bytes] = {}
+        self.record = TableRecord()
+        """What the table agreed, as this seat holds it: the seed round, the seats' keys, the steps it applied,
+        its own beacon chain (None after losing its save) and the book of every seat's chain (record.py)."""
         self.dealer_commit = b""
-        self.joint = b""
         self.share = b""
         self.result: Result | None = None
         self.problems: list[str] = []
@@ -162,8 +162,6 @@ class TablePeer(Emitter[Event]):
         self.seated_at: float | None = None
         self.resyncs = 0
         self.host_changes = 0
-        self.keys: dict[int, bytes] = {}
-        """Seat → identity key of every seat whose moves must be signed (fixed when the game starts)."""
         self.views: dict[int, bytes] = {}
         """Ply → digest of each private view the host sent us (the audit checks them)."""
         self.dealt_by: list[tuple[int, int]] = []
@@ -174,10 +172,6 @@ class TablePeer(Emitter[Event]):
         self.botted_idle = 0.0
         """Seconds our person had not moved when the host's bot last took our seat, by our own clock."""
         """Seats the host announced as played by its bot (a bot step for another signed seat is evidence)."""
-        self.chain: beacon.Chain | None = None
-        """Our beacon chain (its tip is in our seed contribution); None after losing our save."""
-        self.book = beacon.Book({})
-        """Every seat's chain tip and latest link, as the steps we applied revealed them."""
         self.linked = -1
         """The ply whose link we sent on this connection (-1: none yet)."""
         self.linger = False
@@ -192,17 +186,22 @@ class TablePeer(Emitter[Event]):
         self.dealer_secret = b""
         """The dealer's secret from the End (with the public record it replays the whole game)."""
         # Each phase of the protocol, with its own state; each reaches this seat through PeerCore.
-        self.saves = PeerSaves(self)
+        # Each phase is given the others it works with (its constructor says which), never through this seat.
+        self.saves = PeerSaves(
+            self,
+            rebook=lambda: self.checker.rebook(),
+            drive=lambda seat, tips, paused: self.fair_peer.drive(seat, tips, paused=paused),
+        )
         """This seat's save and the writer that keeps it (peersave.py)."""
-        self.seed = PeerSeed(self)
-        """The commit-reveal seed round and the game's start (peerseed.py)."""
-        self.checker = StepCheck(self)
+        self.checker = StepCheck(self, self.saves)
         """Every step and resync checked on our own core (stepcheck.py)."""
-        self.fair_peer = FairPeer(self)
-        """At a fair-dealer table: this seat's rounds, a forfeit's verdict, its own end (fairpeer.py)."""
-        self.audit = PeerAudit(self)
+        self.audit = PeerAudit(self, self.checker)
         """The end of a committed game: our own audit, then every seat's final digest (audit.py)."""
-        self.failover = PeerFailover(self, reconnect_for=reconnect_for)
+        self.fair_peer = FairPeer(self, self.audit, self.saves)
+        """At a fair-dealer table: this seat's rounds, a forfeit's verdict, its own end (fairpeer.py)."""
+        self.seed = PeerSeed(self, self.fair_peer, self.saves)
+        """The commit-reveal seed round and the game's start (peerseed.py)."""
+        self.failover = PeerFailover(self, self.fair_peer, reconnect_for=reconnect_for)
         """The host lost: reconnecting, choosing a new host or becoming it (peerfailover.py)."""
 
     # ---- what the phases hold, by the names the app, the tests and the failover lines use ----
@@ -384,7 +383,7 @@ class TablePeer(Emitter[Event]):
         self.host_fingerprint = conn.fingerprint
         if resume is not None:
             self.saves.restore(resume, restored)
-        await self.hello(conn, resume_ply=len(self.steps) if resume is not None else -1)
+        await self.hello(conn, resume_ply=len(self.record.steps) if resume is not None else -1)
         if restored is not None and resume is not None and self.fair is not None:
             # What we sent last may never have reached the table (a host that froze, then stood down).
             self.fair_peer.send_own(conn)
@@ -459,8 +458,8 @@ class TablePeer(Emitter[Event]):
                 port=self.listen_port,
                 resume_ply=resume_ply,
                 share=self.share if failover else b"",
-                steps=self.steps if failover else [],
-                linkless=self.chain is None,  # the host heeds it only once the game is on
+                steps=self.record.steps if failover else [],
+                linkless=self.record.chain is None,  # the host heeds it only once the game is on
             )
         )
         try:
@@ -711,23 +710,23 @@ class TablePeer(Emitter[Event]):
             return  # the position moved on (resync) while we thought
         self.checker.sent_at = time.perf_counter()
         text = str(action)
-        sig = self.identity.sign(fp.act_message(self.joint, view.ply, self.seat, text))
+        sig = self.identity.sign(fp.act_message(self.record.joint, view.ply, self.seat, text))
         self.checker.sent = (view.ply, text, sig)  # the step that applies it must carry this very move
         self.conn.send_nowait(m.Act(ply=view.ply, action=text, sig=sig))
 
     def maybe_link(self) -> None:
         """At a chance node our view's public part lists outcomes for: send our link unasked (saves a round trip)."""
         st = self.state
-        if st is None or self.chain is None or self.conn is None or self.phase is not PeerPhase.PLAYING:
+        if st is None or self.record.chain is None or self.conn is None or self.phase is not PeerPhase.PLAYING:
             return
         if self.linked == st.ply or not beacon.link_due(st):
             return
         self.linked = st.ply
-        self.conn.send_nowait(m.Link(ply=st.ply, link=self.chain.link(beacon.index_of(st.ply))))
+        self.conn.send_nowait(m.Link(ply=st.ply, link=self.record.chain.link(beacon.index_of(st.ply))))
 
     def autoplay(self, on: bool, ply: int) -> m.AutoPlay:
         """Our signed word to the table that our own bot plays our seat from `ply` (on) or we are back."""
-        sig = self.identity.sign(autoplay_message(self.joint, ply, self.seat, on))
+        sig = self.identity.sign(autoplay_message(self.record.joint, ply, self.seat, on))
         return m.AutoPlay(seat=self.seat, ply=ply, on=on, sig=sig)
 
     # ---- faults: the host lost (peerfailover.py) ---------------------------------

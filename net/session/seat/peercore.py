@@ -18,7 +18,6 @@ from ...transport import Refusal
 if TYPE_CHECKING:
     from coldwater.core.state import Game, State
 
-    from ... import beacon
     from ... import messages as m
     from ...admission import Guard
     from ...identity import Identity
@@ -27,12 +26,9 @@ if TYPE_CHECKING:
     from ..fairtable import FairDriver
     from ..host.host import TableHost
     from ..persist import PeerSave
+    from ..record import TableRecord
     from ..standin import StandIn
     from ..turnclock import TurnClock
-    from .audit import PeerAudit
-    from .fairpeer import FairPeer
-    from .peersave import PeerSaves
-    from .stepcheck import StepCheck
 
 
 class SentAway(Refusal):
@@ -79,15 +75,10 @@ class PeerCore(Protocol):
     phase: PeerPhase
     state: State[Any, Any] | None
     """This seat's view of the game."""
-    steps: list[m.Step]
-    """The public record, as this seat applied it."""
-    commits: dict[int, bytes]
-    reveals: dict[int, bytes]
+    record: TableRecord
+    """What the table agreed, as this seat holds it (record.py)."""
     dealer_commit: bytes
-    joint: bytes
     share: bytes
-    keys: dict[int, bytes]
-    """Seat → identity key of every seat whose moves must be signed."""
     views: dict[int, bytes]
     dealt_by: list[tuple[int, int]]
     evidence: list[str]
@@ -95,8 +86,6 @@ class PeerCore(Protocol):
     problems: list[str]
     result: Result | None
     dealer_secret: bytes
-    chain: beacon.Chain | None
-    book: beacon.Book
     linked: int
     """The ply whose beacon link we sent on this connection (-1: none yet)."""
     clock: TurnClock
@@ -106,10 +95,6 @@ class PeerCore(Protocol):
     botted: set[int]
     resyncs: int
     rtts: list[float]
-    saves: PeerSaves
-    checker: StepCheck
-    fair_peer: FairPeer
-    audit: PeerAudit
 
     @property
     def fair(self) -> FairDriver | None: ...

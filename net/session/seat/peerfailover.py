@@ -7,7 +7,7 @@ same candidate (``failover.candidates``: the lobby's order): a seat reaches the 
 proves it is the peer that sat there, or, being the candidate itself, hands what it holds to a
 new :class:`~.host.TableHost` as one typed :class:`~.failover.Handover` and hosts from here,
 announcing the table again on the LAN. The host's side (gathering the seats' records and
-shares, rebuilding the position) is ``failover.py``'s :class:`~.failover.Takeover`.
+shares, rebuilding the position) is ``host/takeover.py``'s :class:`~..host.takeover.Takeover`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -24,18 +24,23 @@ from ... import messages as m
 from ...link import Link, Terms
 from ...transport import AlreadySeated, Refusal
 from ..events import Chooser, HostChanged
+from ..failover import Handover, candidates
 from ..fairtable import FairDriver
-from ..host.failover import Handover, candidates
 from ..host.host import TableHost
 from ..hostlink import HostLink
 from .peercore import PeerCore, PeerPhase, SentAway
+
+if TYPE_CHECKING:
+    from .fairpeer import FairPeer
 
 
 class PeerFailover:
     """What a seat does when its host is gone; it keeps whether the host fell silent and the new advert."""
 
-    def __init__(self, core: PeerCore, *, reconnect_for: float) -> None:
+    def __init__(self, core: PeerCore, fair_peer: FairPeer, *, reconnect_for: float) -> None:
         self.core = core
+        self.fair_peer = fair_peer
+        """A fair table's rounds: stopped when this seat hosts (the host's run ends the game)."""
         self.reconnect_for = reconnect_for
         """Seconds to find a host again (the same one, or a new one) before the game ends here."""
         self.host_silent = False
@@ -68,7 +73,7 @@ class PeerFailover:
         self.host_silent = False
 
         async def rejoin(conn: Link) -> None:
-            await c.hello(conn, resume_ply=len(c.steps))
+            await c.hello(conn, resume_ply=len(c.record.steps))
             if c.fair is not None:
                 # What we sent while cut off may be lost: send it all again (the host drops copies).
                 c.send_own(conn)
@@ -115,11 +120,11 @@ class PeerFailover:
             me.emit(HostChanged(c.seat, c.addr, c.port))
 
             async def seat_at(conn: Link, c: m.SeatInfo = c) -> None:
-                await me.hello(conn, resume_ply=len(me.steps), failover=True)
+                await me.hello(conn, resume_ply=len(me.record.steps), failover=True)
                 if me.fair is not None:
                     me.send_own(conn)  # the new host may lack some of ours
                 me.host_addr, me.host_port, me.host_seat = c.addr, c.port, c.seat
-                me.dealt_by.append((len(me.steps) + 1, c.seat))
+                me.dealt_by.append((len(me.record.steps) + 1, c.seat))
                 if me.save is not None:
                     me.save.host_addr, me.save.host_port, me.save.host_seat = c.addr, c.port, c.seat
                 me.host_fingerprint = conn.fingerprint
@@ -147,19 +152,19 @@ class PeerFailover:
         if c.fair is not None:
             self._become_fair_host(c.fair)
             return
-        c.save.steps = list(c.steps)
+        c.save.steps = list(c.record.steps)
         # The old host's seat (and any seat played by its bots) is played by a bot from now on.
         c.save.seats = [msgspec.structs.replace(s, by_bot=s.seat == c.save.host_seat) for s in c.save.seats]
         handover = Handover(
             c.save,
             share=c.share,
-            steps=list(c.steps),
-            chain=c.chain,
+            steps=list(c.record.steps),
+            chain=c.record.chain,
             guard=c.listen_guard,  # one count of handshakes per socket
         )
         # The listener already bound to our advertised port hands new connections to the new host.
         c.takeover = self._host_from(handover, chooser=c.chooser)
-        c.dealt_by.append((len(c.steps) + 1, c.seat))
+        c.dealt_by.append((len(c.record.steps) + 1, c.seat))
         c.phase = PeerPhase.HOSTING
 
     def _become_fair_host(self, drv: FairDriver) -> None:
@@ -178,9 +183,9 @@ class PeerFailover:
             guard=c.listen_guard,
         )
         host = self._host_from(handover)
-        if c.fair_peer.task is not None:
-            c.fair_peer.task.cancel()  # the host's run audits and ends the game now
-            c.fair_peer.task = None
+        if self.fair_peer.task is not None:
+            self.fair_peer.task.cancel()  # the host's run audits and ends the game now
+            self.fair_peer.task = None
         c.takeover = host
         c.phase = PeerPhase.HOSTING
 

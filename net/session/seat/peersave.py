@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import msgspec
@@ -28,8 +29,18 @@ if TYPE_CHECKING:
 class PeerSaves:
     """One peer's save (``TablePeer.saves``): what is on disk and the writer that puts it there."""
 
-    def __init__(self, core: PeerCore) -> None:
+    def __init__(
+        self,
+        core: PeerCore,
+        *,
+        rebook: Callable[[], None],
+        drive: Callable[[FairSeat, dict[int, bytes] | None, bool], None],
+    ) -> None:
+        """`rebook` rebuilds the book of links from the record (stepcheck.py) and `drive` runs a restored
+        fair seat's rounds (fairpeer.py): what a restore needs of the other phases."""
         self.core = core
+        self.rebook = rebook
+        self.drive = drive
         self.save: PeerSave | None = None
         self.saver = Saver()
         """Writes the save off the loop (at most one write waiting)."""
@@ -44,17 +55,17 @@ class PeerSaves:
             host_addr=c.host_addr,
             host_port=c.host_port,
             host_seat=c.host_seat,
-            joint=c.joint,
+            joint=c.record.joint,
             dealer_commit=c.dealer_commit,
             share=c.share,
             seats=[],
             listen_port=c.listen_port,
-            commits=c.commits,
-            reveals=c.reveals,
-            keys=dict(c.keys),
+            commits=c.record.commits,
+            reveals=c.record.reveals,
+            keys=dict(c.record.seat_keys),
             views=c.views,
             dealt_by=c.dealt_by,
-            chain=c.chain.end if c.chain is not None else b"",
+            chain=c.record.chain.end if c.record.chain is not None else b"",
         )
         self.update_seats()
 
@@ -68,14 +79,14 @@ class PeerSaves:
         ]
         self.save.host_seat = c.host_seat
         if not self.save.keys:
-            self.save.keys = dict(c.keys)
+            self.save.keys = dict(c.record.seat_keys)
 
     def persist(self, *, now: bool = False) -> None:
         """Write the save as the seat is now (`now`: before anything more goes out)."""
         c = self.core
         if self.save is None or c.state is None or c.takeover is not None:
             return
-        self.save.steps = c.steps
+        self.save.steps = c.record.steps
         at = time.monotonic()
         self.save.banks = [round(c.clock.bank_left(at, s), 1) for s in range(len(c.clock.banks))]
         self.save.used = [round(c.clock.used_at(at, s), 1) for s in range(len(c.clock.used))]
@@ -103,19 +114,19 @@ class PeerSaves:
         c = self.core
         self.save = sv
         c.info, c.seat = sv.table, sv.seat
-        c.joint, c.dealer_commit, c.share = sv.joint, sv.dealer_commit, sv.share
-        c.commits, c.reveals = dict(sv.commits), dict(sv.reveals)
+        c.record.joint, c.dealer_commit, c.share = sv.joint, sv.dealer_commit, sv.share
+        c.record.commits, c.record.reveals = dict(sv.commits), dict(sv.reveals)
         c.host_seat = sv.host_seat
-        c.keys, c.views, c.dealt_by = dict(sv.keys), dict(sv.views), list(sv.dealt_by)
-        c.steps = list(sv.steps)
+        c.record.seat_keys, c.views, c.dealt_by = dict(sv.keys), dict(sv.views), list(sv.dealt_by)
+        c.record.steps = list(sv.steps)
         # The table's clock again, with the banks as they were: a restart is no way to a fresh bank.
         c.clock = TurnClock(sv.table.turn, sv.table.bank, sv.table.players, sv.table.game_time)
         if len(sv.banks) == len(c.clock.banks):
             c.clock.banks = [min(max(0.0, b), float(sv.table.bank)) for b in sv.banks]
         if len(sv.used) == len(c.clock.used):
             c.clock.used = [max(0.0, u) for u in sv.used]  # a restart is no way to a fresh game clock
-        c.chain = beacon.Chain(sv.seat, sv.chain) if len(sv.chain) == beacon.LINK_BYTES else None
-        c.checker.rebook()
+        c.record.chain = beacon.Chain(sv.seat, sv.chain) if len(sv.chain) == beacon.LINK_BYTES else None
+        self.rebook()
         c.seats = [
             m.SeatInfo(
                 seat=s.seat,
@@ -129,7 +140,7 @@ class PeerSaves:
         ]
         if fair is not None:
             # Paused until the host has sent what it relayed: our own earlier messages are our word.
-            c.fair_peer.drive(fair, None, paused=True)
+            self.drive(fair, None, True)
             assert c.fair is not None
             c.fair.keep_own(sv.fair_sent)
             return

@@ -11,7 +11,7 @@ what" and "What a cheating host can and cannot do").
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -28,6 +28,9 @@ from ..joining import SyncRefused, read_sync
 from ..persist import public_step, unpack_view
 from .peercore import PeerCore, PeerPhase
 
+if TYPE_CHECKING:
+    from .peersave import PeerSaves
+
 
 class _Evident(IllegalAction):
     """A step refused on evidence already recorded (not to be reported twice)."""
@@ -36,8 +39,10 @@ class _Evident(IllegalAction):
 class StepCheck:
     """One peer's check of the host's steps and resyncs (``TablePeer.checker``)."""
 
-    def __init__(self, core: PeerCore) -> None:
+    def __init__(self, core: PeerCore, saves: PeerSaves) -> None:
         self.core = core
+        self.saves = saves
+        """The seat's save, written after each step it takes."""
         self.sent: tuple[int, str, bytes] | None = None
         """(ply, action, signature) of the move we sent and have not yet seen applied."""
         self.sent_at: float | None = None
@@ -55,9 +60,9 @@ class StepCheck:
             c.problem(f"missed steps before ply {step.ply}; asking for a resync")
             self.ask_resync(conn, st)
             return
-        if step.links and c.chain is not None and c.linked == st.ply and c.seat not in step.links:
+        if step.links and c.record.chain is not None and c.linked == st.ply and c.seat not in step.links:
             # The host sends our own link back to us no more (bytes): it is in the draw, so put it back.
-            mine = c.chain.link(beacon.index_of(st.ply))
+            mine = c.record.chain.link(beacon.index_of(st.ply))
             step = msgspec.structs.replace(step, links={**step.links, c.seat: mine})
         try:
             if step.seat != st.current:
@@ -101,7 +106,7 @@ class StepCheck:
         if step.view is not None:
             c.views[step.ply] = bytes.fromhex(nxt.digest())
         if step.links:
-            c.book.accept(st.ply, step.links)
+            c.record.book.accept(st.ply, step.links)
         c.state = nxt
         c.clock.at(nxt.ply, nxt.current, time.monotonic())
         if (
@@ -112,13 +117,13 @@ class StepCheck:
             and self.sent[0] == step.ply - 1
         ):
             step = msgspec.structs.replace(step, sig=self.sent[2])  # our record carries our signature
-        c.steps.append(public_step(step))
+        c.record.steps.append(public_step(step))
         if step.seat == c.seat:
             self.sent = None
         if self.sent_at is not None and step.seat == c.seat:
             c.rtts.append(time.perf_counter() - self.sent_at)
             self.sent_at = None
-        c.saves.persist()
+        self.saves.persist()
         c.emit(
             StepApplied(
                 step.ply,
@@ -134,16 +139,16 @@ class StepCheck:
         c = self.core
         if step.seat != CHANCE or step.action is None:
             raise IllegalAction("beacon links on a step that is not a public draw")
-        why = c.book.check(before.ply, step.links)
+        why = c.record.book.check(before.ply, step.links)
         if why is None and c.host_seat not in step.links:
             why = f"the host (seat {c.host_seat + 1}) put no link of its own into the draw"
-        chain, sent = c.chain, c.linked == before.ply
+        chain, sent = c.record.chain, c.linked == before.ply
         if why is None and chain is not None and sent and step.links.get(c.seat) != chain.link(before.ply + 1):
             why = "the draw does not hold the link we sent"
         if why is not None:
             self.evidence(f"ply {step.ply}: a bad public draw: {why}")
             raise _Evident(why)
-        want = str(beacon.draw(before, c.joint, step.links))
+        want = str(beacon.draw(before, c.record.joint, step.links))
         if want != step.action:
             self.evidence(f"ply {step.ply}: the host drew {step.action!r}, but the seats' links draw {want!r}")
             raise _Evident("not the links' draw")
@@ -151,21 +156,21 @@ class StepCheck:
     def rebook(self) -> None:
         """Every seat's latest link from our record (after a restart or a resync)."""
         c = self.core
-        book = beacon.Book(fp.tips(c.reveals))
-        for s in c.steps:
+        book = beacon.Book(fp.tips(c.record.reveals))
+        for s in c.record.steps:
             if s.links:
                 try:
                     book.accept(s.ply - 1, s.links)
                 except beacon.BeaconError as e:
                     c.problem(f"ply {s.ply} of our record holds a bad beacon link: {e}")
                     break
-        c.book = book
+        c.record.book = book
 
     def _who(self, step: m.Step) -> str:
         """Who stands behind a step, for evidence: the seat, its move and who signed it."""
         if step.seat == CHANCE:
             return f"the dealer's chance outcome {step.action or '(sealed)'}"
-        key = self.core.keys.get(step.seat, b"")
+        key = self.core.record.seat_keys.get(step.seat, b"")
         signer = (
             "played by the host's bot"
             if step.bot
@@ -195,14 +200,14 @@ class StepCheck:
                 return  # our own move comes back without the signature we hold (saves bytes); see on_step
         if step.bot:
             bots = c.botted | {s.seat for s in c.seats if s.kind == "bot" or s.bot}
-            if step.seat in c.keys and step.seat not in bots:
+            if step.seat in c.record.seat_keys and step.seat not in bots:
                 self.evidence(
                     f"ply {step.ply}: the host played seat {step.seat + 1} with its bot without saying "
                     "that the seat ran out of time or was given to a bot"
                 )
                 raise _Evident("an unannounced bot move")
             return
-        why = fp.check_act(c.keys, c.joint, step.ply - 1, step.seat, step.action, step.sig)
+        why = fp.check_act(c.record.seat_keys, c.record.joint, step.ply - 1, step.seat, step.action, step.sig)
         if why is not None:
             self.evidence(f"ply {step.ply}: {why}")
             raise _Evident(why)
@@ -240,47 +245,47 @@ class StepCheck:
         if c.info is None:
             return
         try:
-            view, start = read_sync(c.game, msg, len(c.steps))
+            view, start = read_sync(c.game, msg, len(c.record.steps))
         except SyncRefused as e:
             c.problem(str(e))
             return
         # A resync may add to our record, never rewrite it: what we already hold is evidence.
         for s in msg.steps:
-            if s.ply <= len(c.steps) and c.steps[s.ply - 1].digest != s.digest:
-                mine = c.steps[s.ply - 1]
+            if s.ply <= len(c.record.steps) and c.record.steps[s.ply - 1].digest != s.digest:
+                mine = c.record.steps[s.ply - 1]
                 self.evidence(
                     f"ply {s.ply}: the host tried to rewrite our record: we hold {self._who(mine)}, "
                     f"its resync says {self._who(s)}"
                 )
                 return
-            if c.keys and s.seat >= 0 and not s.bot and s.action is not None:
-                why = fp.check_act(c.keys, c.joint, s.ply - 1, s.seat, s.action, s.sig)
+            if c.record.seat_keys and s.seat >= 0 and not s.bot and s.action is not None:
+                why = fp.check_act(c.record.seat_keys, c.record.joint, s.ply - 1, s.seat, s.action, s.sig)
                 if why is not None:
                     self.evidence(f"ply {s.ply} (in a resync): {why}")
                     return
-        if not c.joint and msg.fair is not None:
+        if not c.record.joint and msg.fair is not None:
             # We lost our save (or joined by address): take the fair-play data, checking it.
             bad = fp.check_reveals(msg.fair.commits, msg.fair.reveals)
             if bad:
                 c.problem(f"refused fair-play data: reveals do not match commitments for seat(s) {bad}")
                 return
-            c.commits, c.reveals = dict(msg.fair.commits), dict(msg.fair.reveals)
-            c.joint, c.dealer_commit, c.share = fp.joint_seed(c.reveals), msg.fair.dealer, msg.fair.share
-            c.keys = c.keys or dict(msg.fair.keys)
+            c.record.commits, c.record.reveals = dict(msg.fair.commits), dict(msg.fair.reveals)
+            c.record.joint, c.dealer_commit, c.share = fp.joint_seed(c.record.reveals), msg.fair.dealer, msg.fair.share
+            c.record.seat_keys = c.record.seat_keys or dict(msg.fair.keys)
             c.dealt_by = c.dealt_by or [(1, c.host_seat)]
-            c.saves.make()
+            self.saves.make()
         elif msg.fair is not None and msg.fair.share:
             c.share = msg.fair.share  # re-split by a new host after a failover
-            if c.saves.save is not None:
-                c.saves.save.share = c.share
-        c.steps = c.steps[:start] + [public_step(s) for s in msg.steps]
+            if self.saves.save is not None:
+                self.saves.save.share = c.share
+        c.record.steps = c.record.steps[:start] + [public_step(s) for s in msg.steps]
         self.rebook()
         c.views[view.ply] = bytes.fromhex(view.digest())
         c.state = view
         if c.phase is PeerPhase.LOBBY:
             c.phase = PeerPhase.PLAYING
         c.resyncs += 1
-        c.saves.persist()
+        self.saves.persist()
         c.maybe_move(force=True)
         c.maybe_link()
 
