@@ -306,7 +306,7 @@ async def _host(game: Game[Any, Any], ns: argparse.Namespace) -> int:
         m.build_label(),
     )
     res = await host.run()
-    if host.replaced_by >= 0 and not ns.no_seat:
+    if host.fair_host.replaced_by >= 0 and not ns.no_seat:
         return await _rejoin(game, ns, host)
     extra: dict[str, Any] = {
         "role": "host",
@@ -327,7 +327,7 @@ async def _host(game: Game[Any, Any], ns: argparse.Namespace) -> int:
 async def _rejoin(game: Game[Any, Any], ns: argparse.Namespace, host: TableHost) -> int:
     """A fair table's host that woke to find another seat hosting (failover): its seat rejoins as a peer,
     from its save (the same identity, the same data folder); the result printed is that seat's."""
-    log.warning("the table moved to seat %d; our seat rejoins it from its save", host.replaced_by + 1)
+    log.warning("the table moved to seat %d; our seat rejoins it from its save", host.fair_host.replaced_by + 1)
     try:
         peer = await join_table(
             host.name,

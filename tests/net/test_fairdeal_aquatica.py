@@ -407,13 +407,13 @@ async def test_whole_aquatica_games_over_the_lan_session_with_the_fair_dealer(
         for f in seats:
             want[(full.ply, f.seat)] = full.view(f.seat).digest()
             shown_by[f.seat].append(shown(full.view(f.seat).data))
-    assert (None in snaps) == seatless and (host.fair_watch is not None) == seatless
+    assert (None in snaps) == seatless and (host.fair_host.fair_watch is not None) == seatless
     for ply, digest, private, _ in snaps.get(None, []):
         assert digest == want[(ply, None)], f"the host's observer's view is not the public view at ply {ply}"
         assert not private, f"the host's observer held {private} at ply {ply}"
     if seatless:
-        assert len(snaps[None]) > 100 and host.fair_watch is not None and host.fair_watch.fs.known
-        assert host.fair_watch.fs.key is None and host.fair_watch.sent == set()
+        assert len(snaps[None]) > 100 and host.fair_host.fair_watch is not None and host.fair_host.fair_watch.fs.known
+        assert host.fair_host.fair_watch.fs.key is None and host.fair_host.fair_watch.sent == set()
     for f in seats:
         assert len(snaps[f.seat]) > 100
         for ply, digest, private, n in snaps[f.seat]:

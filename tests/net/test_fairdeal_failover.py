@@ -120,7 +120,7 @@ async def _failover_game(
         assert not task.done() or task.cancelled(), "the game ended before the host could die"
         await asyncio.sleep(0.01)
     # The old host's seat comes back from its save once a peer hosts the table.
-    save_path = host.fair_save_path
+    save_path = host.fair_host.save_path
     assert save_path is not None and save_path.exists(), "the host's own seat was saved"
     for _ in range(3000):
         if peers[0].takeover is not None:

@@ -436,7 +436,7 @@ async def test_whole_crown_games_over_the_lan_session_with_the_fair_dealer(playe
 def _check_snapshots(host: TableHost, peers: list[TablePeer], snaps: Snaps, players: int) -> None:
     """What every seat object (the host's, each bot's it runs, each peer's) held after each of its steps,
     against a referee replaying the game with every key (which only the test has)."""
-    drivers = [host.fair, *host.fair_bots.values(), *(p.fair for p in peers)]
+    drivers = [host.fair, *host.fair_host.fair_bots.values(), *(p.fair for p in peers)]
     seats = sorted((d.fs for d in drivers if d is not None), key=lambda f: f.seat)
     assert len(seats) == players and all(len(snaps[f.seat]) > 100 for f in seats)
     table = LocalTable(CROWN, players, seats[0].joint, seats=seats)
@@ -461,7 +461,7 @@ def _check_snapshots(host: TableHost, peers: list[TablePeer], snaps: Snaps, play
             want[(full.ply, f.seat)] = (v.digest(), shown)
         public[full.ply] = full.view(None).digest()
     # A seatless host's observer: the public view at every step, and nothing read that is not open to all.
-    watch = host.fair_watch
+    watch = host.fair_host.fair_watch
     assert (None in snaps) == (watch is not None)
     for ply, digest, held, _ in snaps.get(None, []):
         assert digest == public[ply], f"the host's observer's view is not the public view at ply {ply}"
@@ -494,7 +494,7 @@ async def test_bot_seats_at_a_fair_table_are_seats_of_their_own_run_in_the_host_
     assert host.result is not None and host.result.audit_ok, host.result
     assert host.table is None, "the host never holds the full state"
     bots = [i for i, k in enumerate(seats) if k == "bot"]
-    assert sorted(host.fair_bots) == bots
+    assert sorted(host.fair_host.fair_bots) == bots
     assert (host.fair is None) == ("host" not in seats)
     for p in peers:
         assert p.result is not None and p.result.audit_ok, (p.result, p.problems)
@@ -505,7 +505,7 @@ async def test_bot_seats_at_a_fair_table_are_seats_of_their_own_run_in_the_host_
             assert info.kind == "bot" and "run by the host" in info.name and info.key == host.identity.public
     # Each seat object holds only its own: the host's person seat never reads a bot's card, a bot
     # never a person's, and no peer anything of another seat (checked against the referee).
-    own = [d.fs for d in [host.fair, *host.fair_bots.values()] if d is not None]
+    own = [d.fs for d in [host.fair, *host.fair_host.fair_bots.values()] if d is not None]
     assert len({id(f) for f in own}) == len(own) and len({f.key.public for f in own}) == len(own)
     # The host process as a whole therefore held no sealed value of a person at a peer.
     _check_snapshots(host, peers, snaps, len(seats))
@@ -521,8 +521,10 @@ async def test_a_host_with_no_seat_and_no_bot_deals_fair_from_an_observer(player
     host, peers = await _lan_game(players, tamper=_snapshots(snaps), seats=["open"] * players)
     assert host.result is not None and host.result.audit_ok, host.result
     assert host.info.dealer == "fair" and host.table is None, "the host never holds the full state"
-    assert host.fair is None and not host.fair_bots and host.fair_watch is host.fair_record
-    assert host.fair_watch is not None and host.fair_watch.sent == set(), "the observer sent nothing"
+    assert host.fair is None and not host.fair_host.fair_bots and host.fair_host.fair_watch is host.fair_record
+    assert host.fair_host.fair_watch is not None and host.fair_host.fair_watch.sent == set(), (
+        "the observer sent nothing"
+    )
     for p in peers:
         assert p.result is not None and p.result.audit_ok, (p.result, p.problems)
         assert p.result.digest == host.result.digest and p.result.scores == host.result.scores
@@ -954,7 +956,7 @@ async def test_a_bot_seat_at_a_fair_aquatica_table_and_a_host_with_no_seat() -> 
             await p.join("127.0.0.1", port)
         await asyncio.wait_for(asyncio.gather(task, *(p.run() for p in peers)), 400)
         assert host.result is not None and host.result.audit_ok and host.result.plies > 100, host.result
-        assert sorted(host.fair_bots) == [seats.index("bot")] and host.table is None
+        assert sorted(host.fair_host.fair_bots) == [seats.index("bot")] and host.table is None
         for p in peers:
             assert p.result is not None and p.result.audit_ok and p.result.digest == host.result.digest
 

@@ -21,7 +21,7 @@ import os
 import time
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 
@@ -37,15 +37,12 @@ from ...link import Link
 from ...transport import Refusal
 from .. import forfeit as ff
 from ..events import Finished, GameStarted, Problem, Result, StepApplied
-from ..failover import EX_HOST_WAIT, FAIR_RETURN_WAIT, FAIR_SAVE_EVERY, fair_peer_save
+from ..failover import EX_HOST_WAIT, FAIR_RETURN_WAIT, FAIR_SAVE_EVERY, Handover, fair_peer_save
 from ..fairtable import STRIP_TIMEOUT, Allowance, FairDriver, fair_message
 from ..persist import Saver, safe_name
 from ..standin import StandIn
 from ..turnclock import game_spent, idle_words, out_of_time_text
 from .hostcore import HostCore, HostPhase, Remote, scores_of
-
-if TYPE_CHECKING:
-    from ..failover import Handover
 
 log = logging.getLogger("coldwater.net")
 

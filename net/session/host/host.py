@@ -5,14 +5,15 @@ seats wait for the peers' moves and whose chance source is the fair-play
 dealer. Every applied action goes out as a :class:`~messages.Step` in ply
 order. Its life is a :class:`HostPhase`: lobby → seeding → playing → ended,
 or, for a peer that takes over, gathering → playing → ended. Each phase is a class
-of its own that reaches the host through :class:`~.hostcore.HostCore`: who sits
-where (seating.py), the seed rounds (seedround.py), moves and steps (relay.py),
-public draws (beacons.py), a fair-dealer table (fairhost.py), the end (ending.py),
-a rematch (rematch.py), watchers (spectators.py) and a failover (failover.py).
+of its own, given the phases it works with when this host builds it, that reaches the
+table through :class:`~.hostcore.HostCore`: who sits where (seating.py), the seed
+rounds (seedround.py), moves and steps (relay.py), public draws (beacons.py), a
+fair-dealer table (fairhost.py), the end (ending.py), a rematch (rematch.py), watchers
+(spectators.py) and a failover (takeover.py).
 
-One module of ~850 lines, on purpose: what is left is the table itself, which no
+One module of ~840 lines, on purpose: what is left is the table itself, which no
 phase owns: its construction (the seat list checked, every phase object built, a
-failover's :class:`~.failover.Handover` taken), the public API the app and the tests
+failover's :class:`~..failover.Handover` taken), the public API the app and the tests
 use (a good part of the module: thin properties and methods over the phase objects,
 kept here so callers need not know which piece holds what), the run loop and the
 heartbeat, and broadcast, refusals and strikes, which every phase calls. Split
@@ -375,39 +376,14 @@ class TableHost(Emitter[Event]):
         return self.fair_host.fair
 
     @property
-    def fair_bots(self) -> dict[int, FairDriver]:
-        """At a fair-dealer table: each bot seat's rounds, run in this process."""
-        return self.fair_host.fair_bots
-
-    @property
-    def fair_watch(self) -> FairDriver | None:
-        """At a fair-dealer table with no seat in this process: an observer's rounds."""
-        return self.fair_host.fair_watch
-
-    @property
     def fair_record(self) -> FairDriver | None:
         """The driver whose view this host keeps the table's public record from (None: a committed table)."""
         return self.fair_host.record
 
     @property
-    def fair_save_path(self) -> Path | None:
-        """Where this host's own seat at a fair table is saved (as a peer's save)."""
-        return self.fair_host.save_path
-
-    @property
     def stand_in(self) -> StandIn | None:
         """At a fair-dealer table with a person in the host's seat: that seat's turn timer."""
         return self.fair_host.stand_in
-
-    @property
-    def host_by_bot(self) -> bool:
-        """At a fair-dealer table: the host's own seat is played by its process's bot (told to everyone)."""
-        return self.fair_host.host_by_bot
-
-    @property
-    def replaced_by(self) -> int:
-        """At a fair table: the seat that hosts it now after a freeze of this host (-1: none)."""
-        return self.fair_host.replaced_by
 
     def seat_autoplay(self, seat: int, on: bool) -> None:
         """At a fair table: `seat`'s own process plays it with its bot now, or its person is back."""
