@@ -211,7 +211,7 @@ class FairDriver:
         if tips is not None:  # a restored seat has its tips (and its book of links) from its save
             seat.take_tips(tips)
         self.looker: Callable[[], None] | None = None
-        """Called after every step by a test instrument (the memory probe, tests/net/probe.py); else None."""
+        """Called after every step by a test instrument (the memory probe, tests/net/session/probe.py); else None."""
         self._frozen = False
         """This driver froze the collector (:meth:`_freeze`) and has not thawed it yet."""
 

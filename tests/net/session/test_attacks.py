@@ -21,8 +21,8 @@ from coldwater.net.identity import Identity
 from coldwater.net.session import TableHost, TablePeer
 from coldwater.net.transport import Refusal
 
-from ..toygame import GAME
-from . import beaconplay
+from ...toygame import GAME
+from .. import beaconplay
 from .hostile_host import HostileHost
 from .peers import cautious
 

@@ -11,8 +11,8 @@ from coldwater.net.identity import Identity
 from coldwater.net.session import TableHost, TablePeer, bot_chooser
 from coldwater.net.transport import Refusal
 
-from ..toygame import GAME
-from .games_available import get, registered
+from ...toygame import GAME
+from ..games_available import get, registered
 
 
 async def play(

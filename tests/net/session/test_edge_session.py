@@ -22,7 +22,7 @@ from coldwater.net.play.paths import DataFolderBusy, DataLock
 from coldwater.net.session import TableHost, TablePeer, bot_chooser
 from coldwater.net.transport import AlreadySeated, HostKeyMismatch, PassphraseNeeded
 
-from ..toygame import GAME
+from ...toygame import GAME
 
 
 async def _table(

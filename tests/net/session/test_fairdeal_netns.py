@@ -1,6 +1,6 @@
 """Whole fair-dealt games across real processes, each looked into by the memory probe (issue 14).
 
-`tests/net/probe.py` walks, at every ply, every object a process holds and its
+`tests/net/session/probe.py` walks, at every ply, every object a process holds and its
 saves on disk, and at the end (every key revealed) names any sealed value of
 another seat it held before the rules (and, for Aquatica, the public record)
 showed it. Here every process — the host's too — runs in its own network
@@ -33,11 +33,11 @@ import pytest
 
 from coldwater.core import games
 from coldwater.core.dealing import Probing
-from coldwater.net.fairdeal.relay import LocalTable
+from tests.net.fairdeal.localtable import LocalTable
 
-from .netlab import NetLab, why_not
+from ..netlab import NetLab, why_not
+from ..test_netns import PROC_TIMEOUT, _result, lab_factory  # noqa: F401 - a fixture
 from .probe import Probe, spec_of
-from .test_netns import PROC_TIMEOUT, _result, lab_factory  # noqa: F401 - a fixture
 
 CROWN = games.get("crown")
 AQ = games.get("aquatica")
@@ -209,7 +209,7 @@ def test_the_probe_finds_nothing_in_one_aquatica_seat_and_finds_what_is_planted_
 def _fair_host(
     lab: NetLab, players: int, extra: tuple[str, ...] = (), game: str = "crown", bot: str = ""
 ) -> subprocess.Popen[str]:
-    args = ["-m", "tests.net.probed", "host", game, "--name", "Weir", "--players", str(players)]
+    args = ["-m", "tests.net.session.probed", "host", game, "--name", "Weir", "--players", str(players)]
     args += ["--port", "47100", "--dealer", "fair", *_flags(bot), *extra]
     return lab.start(0, args, "host")
 
@@ -223,7 +223,9 @@ def _flags(bot: str = "") -> list[str]:
 def _fair_join(
     lab: NetLab, node: int, home: str | None = None, log: str | None = None, bot: str = ""
 ) -> subprocess.Popen[str]:
-    return lab.start(node, ["-m", "tests.net.probed", "join", "Weir", *_flags(bot)], home or f"peer{node}", log=log)
+    return lab.start(
+        node, ["-m", "tests.net.session.probed", "join", "Weir", *_flags(bot)], home or f"peer{node}", log=log
+    )
 
 
 CROWN_BOT = {2: "", 3: "greedy", 4: "greedy"}
@@ -312,7 +314,7 @@ def test_a_host_with_no_seat_holds_no_sealed_value_and_the_seats_none_of_each_ot
     out = tmp_path / "probe"
     monkeypatch.setenv("COLDWATER_PROBE", str(out))
     lab: NetLab = lab_factory(4)
-    args = ["-m", "tests.net.probed", "host", "crown", "--name", "Weir", "--players", "3", "--no-seat"]
+    args = ["-m", "tests.net.session.probed", "host", "crown", "--name", "Weir", "--players", "3", "--no-seat"]
     args += ["--port", "47100", "--dealer", "fair", "--headless", "--timeout", str(PROC_TIMEOUT - 10)]
     host = lab.start(0, args, "host")
     peers = [_fair_join(lab, i, bot=CROWN_BOT[3]) for i in range(1, 4)]

@@ -4,7 +4,7 @@ Issue 14 asks that no process — the host's included — ever holds a sealed va
 before the rules show it to its seat. A test can only believe that of a real
 process by looking inside it, so this probe does, when ``COLDWATER_PROBE`` names
 a folder. It is a test instrument, not part of the package: a process is probed
-when it is started as ``python -m tests.net.probed …`` (the LAN CLI with
+when it is started as ``python -m tests.net.session.probed …`` (the LAN CLI with
 :func:`install` done first), which hooks every ``FairDriver`` it makes
 (``FairDriver.probe``) and freezes the collector just before its first fair seat.
 
@@ -233,7 +233,7 @@ class Probe:
             done = seen[2] if seen is not None else 0
             if sv.view:
                 try:
-                    from .persist import decode_view
+                    from ..persist import decode_view
 
                     self._data(decode_view(self.fs.game, sv.view, 0).data, st_type, found)
                 except Exception:

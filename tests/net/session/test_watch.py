@@ -25,8 +25,8 @@ from coldwater.net.session.host.spectators import watcher_step
 from coldwater.net.session.persist import unpack_view
 from coldwater.net.transport import connect
 
-from ..toygame import GAME, Roll
-from .games_available import get, registered
+from ...toygame import GAME, Roll
+from ..games_available import get, registered
 
 ALLOWED = (
     m.Watching,

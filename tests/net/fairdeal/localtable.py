@@ -1,12 +1,14 @@
-"""A fair-dealer table in one process: every seat's :class:`FairSeat`, their messages relayed as bytes.
+"""A fair-dealer table's seats in one process with no host: every seat's ``FairSeat``, their messages relayed as bytes.
 
-This is the host's relay with the sockets left out: each round, every seat's
-messages are encoded, handed to the others and decoded there, in the order the
-LAN session would relay them, and after every ply the seats' public digests are
-compared (as the host compares its own with each peer's). With `observe`, an
-observer (a seatless host's :class:`FairSeat`, no key) takes every message too. Tests and
-``tests/bench/bench_lan.py`` drive whole games through it; `tamper` lets a test
-play a dishonest seat by rewriting what it sends.
+A test harness, not part of the package (the LAN's one relay is the host's,
+``net/session/host/fairhost.py``; the real host and seats also run in one process over
+``net/memlink.py``). Tests that play referee at the level of the seats' own objects, or
+rewrite what one seat sends (`tamper`), drive games through it.
+
+Each round, every seat's messages are encoded, handed to the others and decoded
+there, in the order the LAN session would relay them, and after every ply the seats'
+public digests are compared (as the host compares its own with each peer's). With
+`observe`, an observer (a seatless host's ``FairSeat``, no key) takes every message too.
 """
 
 from __future__ import annotations
@@ -20,11 +22,10 @@ import msgspec
 
 from coldwater.core.rng import Rng
 from coldwater.core.state import Game
-
-from . import mapping
-from .deck import FairDealError
-from .seat import FairAudit, FairSeat, Word
-from .wire import KeyReveal, KeyShare, ShuffledDeck, Strip
+from coldwater.net.fairdeal import mapping
+from coldwater.net.fairdeal.deck import FairDealError
+from coldwater.net.fairdeal.seat import FairAudit, FairSeat, Word
+from coldwater.net.fairdeal.wire import KeyReveal, KeyShare, ShuffledDeck, Strip
 
 Tamper = Callable[[str, int, Any], Any]
 """(round, ply, message) → the message a dishonest seat sends instead (None: it withholds)."""

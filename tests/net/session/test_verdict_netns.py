@@ -24,8 +24,8 @@ from typing import Any
 
 import pytest
 
-from .netlab import NetLab, why_not
-from .test_netns import lab_factory  # noqa: F401 - a fixture
+from ..netlab import NetLab, why_not
+from ..test_netns import lab_factory  # noqa: F401 - a fixture
 
 pytestmark = [pytest.mark.netns, pytest.mark.skipif(why_not() is not None, reason=why_not() or "")]
 
@@ -51,11 +51,11 @@ def _replay(path: str) -> subprocess.CompletedProcess[str]:
 
 
 def _host(lab: NetLab, *extra: str) -> subprocess.Popen[str]:
-    return lab.start(0, ["-m", "tests.net.verdictplay", "host", "47100", *extra], "host")
+    return lab.start(0, ["-m", "tests.net.session.verdictplay", "host", "47100", *extra], "host")
 
 
 def _join(lab: NetLab, node: int, *extra: str) -> subprocess.Popen[str]:
-    p = lab.start(node, ["-m", "tests.net.verdictplay", "join", f"{lab.addrs[0]}:47100", *extra], f"peer{node}")
+    p = lab.start(node, ["-m", "tests.net.session.verdictplay", "join", f"{lab.addrs[0]}:47100", *extra], f"peer{node}")
     time.sleep(2.0)  # seats go in the order peers join: node 1 gets seat 2, node 2 seat 3
     return p
 

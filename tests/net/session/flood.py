@@ -1,6 +1,6 @@
 """A seated peer that plays until the game starts, then stops reading and floods the host.
 
-``python -m tests.net.flood HOST:PORT MODE SECONDS [--game-module M]``; MODE is
+``python -m tests.net.session.flood HOST:PORT MODE SECONDS [--game-module M]``; MODE is
 ``mismatch`` (resync requests, each of which used to cost the host a full Sync),
 ``junk`` (moves that are not moves), ``chat``, or at a fair-dealer table ``signed`` (its own
 seat's messages, genuinely signed, each with a fresh reference). Prints one JSON line: what it

@@ -1,6 +1,6 @@
 """Whole Crown games dealt by the fair dealer, every seat's process advancing only its own view.
 
-The table runs in one process (`net/fairdeal/relay.py`: every message crosses as
+The table runs in one process (`tests/net/fairdeal/localtable.py`: every message crosses as
 bytes, in the order the host relays them). The test holds every seat's key, which
 no process at a real table does, so it can play referee: a full state advanced
 with the true cards, against which every process (seat 0, the host's, included)
@@ -29,11 +29,11 @@ from coldwater.core.state import Slot
 from coldwater.net import messages as m
 from coldwater.net.fairdeal import FairDealError, Point, ShuffledDeck, Strip
 from coldwater.net.fairdeal.mapping import Beacon, FromDeck
-from coldwater.net.fairdeal.relay import LocalTable, Tamper
 from coldwater.net.fairdeal.seat import FairSave, FairSeat, Named
 from coldwater.net.identity import Identity
 from coldwater.net.session import TableHost, TablePeer, bot_chooser
 from coldwater.net.transport import Refusal
+from tests.net.fairdeal.localtable import LocalTable, Tamper
 
 CROWN = games.get("crown")
 
@@ -134,7 +134,7 @@ def test_whole_crown_games_no_process_holds_a_sealed_value_before_it_shows(playe
 
 @pytest.mark.parametrize(("players", "tag"), [(2, "o"), (4, "p")])
 def test_an_observer_with_no_key_follows_a_whole_game_on_the_public_view(players: int, tag: str) -> None:
-    """A seatless host's process (relay.py `observe`): no key, no chain, no layer. It takes every seat's
+    """A seatless host's process (localtable.py `observe`): no key, no chain, no layer. It takes every seat's
     messages and checks them; its view is the referee's public view at every ply, and it reads only
     what every seat opened to everyone. Its audit replays the game as the seats' do."""
     table = LocalTable(CROWN, players, joint(tag), observe=True)

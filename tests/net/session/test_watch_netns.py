@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from .netlab import NetLab, why_not
-from .test_netns import PROC_TIMEOUT, _host, _join, _result, lab_factory  # noqa: F401  (a fixture)
+from ..netlab import NetLab, why_not
+from ..test_netns import PROC_TIMEOUT, _host, _join, _result, lab_factory  # noqa: F401  (a fixture)
 
 pytestmark = [pytest.mark.netns, pytest.mark.skipif(why_not() is not None, reason=why_not() or "")]
 

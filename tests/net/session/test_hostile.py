@@ -9,8 +9,8 @@ from typing import Any
 from coldwater.net.identity import Identity
 from coldwater.net.session import TableHost, TablePeer, bot_chooser
 
-from ..toygame import GAME, Hold, Roll
-from .hostile import KINDS, HostilePeer
+from ...toygame import GAME, Hold, Roll
+from ..hostile import KINDS, HostilePeer
 
 
 async def test_every_kind_of_bad_message_is_refused_without_effect(tmp_path: Path) -> None:

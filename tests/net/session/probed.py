@@ -1,4 +1,4 @@
-"""The LAN command line with the memory probe installed (tests/net/probe.py): ``python -m tests.net.probed host …``.
+"""The LAN command line with the memory probe installed (probe.py): ``python -m tests.net.session.probed host …``.
 
 The probe is a test instrument: the package's own ``coldwater.net.cli`` never loads it.
 """

@@ -7,7 +7,7 @@ from typing import Any
 
 from coldwater.net.session import TablePeer
 
-from ..toygame import Hold, Roll
+from ...toygame import Hold, Roll
 
 
 async def cautious(view: Any, seat: int) -> Any:

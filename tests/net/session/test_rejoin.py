@@ -23,7 +23,7 @@ from coldwater.net.identity import Identity
 from coldwater.net.session import PresenceChanged, TableHost, TablePeer, bot_chooser
 from coldwater.net.transport import Refusal
 
-from ..toygame import GAME, Hold, Roll
+from ...toygame import GAME, Hold, Roll
 from .peers import cautious, crash_at_ply
 
 CONTRIBUTION = b"\x07" * 32

@@ -14,9 +14,9 @@ from coldwater.core import games
 from coldwater.net.fairdeal import FairDealError, Point, Strip
 from coldwater.net.fairdeal import seat as seat_mod
 from coldwater.net.fairdeal.mapping import FromDeck
-from coldwater.net.fairdeal.relay import LocalTable
 from coldwater.net.identity import Identity
 from coldwater.net.session import TableHost, TablePeer, bot_chooser
+from tests.net.fairdeal.localtable import LocalTable
 
 CROWN = games.get("crown")
 

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from .netlab import NetLab, why_not
-from .test_netns import _common, _host, _join, _result, _wait_plies, lab_factory  # noqa: F401 - a fixture
+from ..netlab import NetLab, why_not
+from ..test_netns import _common, _host, _join, _result, _wait_plies, lab_factory  # noqa: F401 - a fixture
 
 pytestmark = [pytest.mark.netns, pytest.mark.skipif(why_not() is not None, reason=why_not() or "")]
 
@@ -41,7 +41,9 @@ def test_8_a_flooding_peer_cannot_grow_the_host_past_100_mb(lab_factory, mode: s
     host = _host(lab, "toy", 3, think=0.05)
     honest = _join(lab, 1, "toy", think=0.02)
     flood = lab.start(
-        2, ["-m", "tests.net.flood", f"{lab.addrs[0]}:47100", mode, "10", "--game-module", "tests.toygame"], "flood"
+        2,
+        ["-m", "tests.net.session.flood", f"{lab.addrs[0]}:47100", mode, "10", "--game-module", "tests.toygame"],
+        "flood",
     )
     peak = 0.0
     while host.poll() is None:
@@ -104,7 +106,7 @@ def test_29_a_seat_flooding_signed_fair_messages_cannot_grow_the_host_past_100_m
         "host",
     )
     honest = lab.start(1, ["-m", "coldwater.net.cli", "join", "Weir", "--headless", "--bot", "--think", "0"], "peer1")
-    flood = lab.start(2, ["-m", "tests.net.flood", f"{lab.addrs[0]}:47100", "signed", "10"], "flood")
+    flood = lab.start(2, ["-m", "tests.net.session.flood", f"{lab.addrs[0]}:47100", "signed", "10"], "flood")
     peak = 0.0
     while host.poll() is None:
         peak = max(peak, _rss_mb(host.pid))

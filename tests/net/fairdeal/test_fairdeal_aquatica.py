@@ -1,7 +1,7 @@
 """Whole Aquatica games dealt by the fair dealer, every seat's process advancing only its own view.
 
-As tests/net/test_fairdeal_session.py does for Crown: the table runs in one process
-(`net/fairdeal/relay.py`, every message crossing as bytes), and the test, which holds
+As tests/net/session/test_fairdeal_session.py does for Crown: the table runs in one process
+(`tests/net/fairdeal/localtable.py`, every message crossing as bytes), and the test, which holds
 every seat's key as no process at a real table does, plays referee with a full state
 advanced with the true cards. Aquatica adds merged decks (the ◇ Characters left after
 the box discards, shuffled with the ○ ones; the Location types' leftovers), a box read
@@ -24,11 +24,11 @@ from coldwater.core.aquatica.dealing import AqSlots
 from coldwater.core.aquatica.model import KING_BASE, AqData
 from coldwater.core.dealing import Where
 from coldwater.net.fairdeal import FairDealError, Handover, Point, ShuffledDeck, Strip
-from coldwater.net.fairdeal.relay import LocalTable, Tamper
 from coldwater.net.fairdeal.seat import FairSave, FairSeat, Named, Word
 from coldwater.net.fairdeal.wire import Ct
 from coldwater.net.identity import Identity
 from coldwater.net.session import TableHost, TablePeer, bot_chooser
+from tests.net.fairdeal.localtable import LocalTable, Tamper
 
 AQ = games.get("aquatica")
 ADVANCED = {"kings": "advanced"}
@@ -153,7 +153,7 @@ def test_whole_aquatica_games_no_process_holds_a_sealed_card_before_it_shows(
 
 @pytest.mark.parametrize(("players", "tag", "options"), [(3, "o", ADVANCED), (4, "p", {"module": "tribes"})])
 def test_an_observer_with_no_key_follows_a_whole_game_on_the_public_view(players: int, tag: str, options: Any) -> None:
-    """A seatless host's process (relay.py `observe`): no key, no layer. Its view is the referee's public
+    """A seatless host's process (localtable.py `observe`): no key, no layer. Its view is the referee's public
     view at every ply (the draft's hand-overs included), its public shadow the table as the record tells
     it, and it reads only cards opened to everyone; its audit replays the game as the seats' do."""
     table = LocalTable(AQ, players, joint(tag), options=options, observe=True)

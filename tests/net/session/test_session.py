@@ -22,7 +22,7 @@ from coldwater.net.session import (
 )
 from coldwater.net.transport import Refusal, connect
 
-from ..toygame import GAME, Hold, Roll
+from ...toygame import GAME, Hold, Roll
 from .peers import cautious, crash_at_ply
 
 
@@ -243,7 +243,7 @@ async def test_a_host_that_steers_the_dice_is_caught_by_the_peer_at_once() -> No
     from coldwater.net.session.host.host import TableHost
     from coldwater.net.session.host.relay import Relay
 
-    from ..toygame import Die
+    from ...toygame import Die
 
     class LoadedDice(Relay):  # the host's draws are its relay's (relay.py)
         async def chance(self, state: Any) -> Any:

@@ -14,7 +14,7 @@ from coldwater.net.identity import Identity
 from coldwater.net.session import TablePeer
 from coldwater.net.session.persist import Saver
 
-from ..toygame import GAME
+from ...toygame import GAME
 
 
 def test_a_saver_writes_what_is_pending_then_closes_once(tmp_path: Path) -> None:

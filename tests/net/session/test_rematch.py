@@ -29,7 +29,7 @@ from coldwater.net.session import (
 )
 from coldwater.net.transport import Refusal
 
-from ..toygame import GAME
+from ...toygame import GAME
 
 
 def _host(seats: list[str], tmp: Path, **kw: Any) -> TableHost:

@@ -1,7 +1,7 @@
 """A fair-dealer Crown seat or host with one chosen change, run as a process in a namespace (issue 44).
 
-``python -m tests.net.verdictplay host PORT [--accuse SEAT] [--deaf] [--return-wait S]``
-``python -m tests.net.verdictplay join HOST:PORT [--leave-on-turn PLY] [--slow-answer S] [--accomplice]``
+``python -m tests.net.session.verdictplay host PORT [--accuse SEAT] [--deaf] [--return-wait S]``
+``python -m tests.net.session.verdictplay join HOST:PORT [--leave-on-turn PLY] [--slow-answer S] [--accomplice]``
 
 Each is the real TableHost or TablePeer, its bot playing, with one part changed as a sore loser, a
 hostile host or its accomplice would change it:
