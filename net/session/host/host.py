@@ -795,6 +795,11 @@ class TableHost(Emitter[Event]):
         self.emit(GameStarted(self.host_seat))
 
     # ---- the run loop's game ------------------------------------------------------------
+    async def relay_finals(self, waiting: list[Remote]) -> None:
+        """Wait a while for the signed final digest of every seat in `waiting` still present, then send them all
+        (ending.py; a fair table's end asks it too)."""
+        await self.ending.relay_finals(waiting)
+
     async def _play(self) -> None:
         t = self.table
         assert t is not None
@@ -806,11 +811,6 @@ class TableHost(Emitter[Event]):
         for r in self.remotes.values():
             if r.conn is not None:
                 await r.conn.drain()
-
-    async def relay_finals(self, waiting: list[Remote]) -> None:
-        """Wait a while for the signed final digest of every seat in `waiting` still present, then send them all
-        (ending.py)."""
-        await self.ending.relay_finals(waiting)
 
     def kept_record(self, meta: dict[str, str] | None = None) -> record.GameRecord | None:
         """The whole game to keep once it is over: the fair seat's audited replay, or a committed

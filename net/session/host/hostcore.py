@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     from ...identity import Identity
     from ...play.table import Table
     from ..events import Chooser, Event, Result
-    from ..fairtable import FairDriver
     from ..record import TableRecord
     from ..turnclock import TurnClock
 
@@ -157,12 +156,7 @@ class HostCore(Protocol):
     @property
     def closing(self) -> bool: ...
 
-    @property
-    def fair_record(self) -> FairDriver | None: ...
-
     def lobby(self) -> list[m.SeatInfo]: ...
-
-    def seat_autoplay(self, seat: int, on: bool) -> None: ...
 
     def wake(self) -> None: ...
 

@@ -375,4 +375,4 @@ class Relay:
         if not r.autoplays.take():
             self.host.refuse(conn, "autoplay", "too many turn-timer messages; slow down")
             return
-        self.host.seat_autoplay(r.seat, msg.on)
+        self.fair_host.seat_autoplay(r.seat, msg.on)
