@@ -123,3 +123,30 @@ async def test_a_fair_dealer_table_over_the_in_memory_network() -> None:
     assert host.result is not None and host.result.audit_ok, host.result
     assert all(p.result is not None and p.result.digest == host.result.digest and p.result.audit_ok for p in peers)
     assert sum(x.bytes_in + x.bytes_out for x in net.links) > 0
+
+
+async def test_a_host_that_goes_away_is_replaced_by_its_seat_over_the_in_memory_network() -> None:
+    """Failover without sockets: the seat's listener (its PeerFailover, a door closed until it hosts)
+    opens on the in-memory network, and the game finishes under the new host."""
+    from coldwater.core import games
+
+    game = games.get("fisheries")  # one remote seat and no sealed values: no escrow to gather
+    net = MemoryNetwork()
+    think = bot_chooser(game, think=0.05)
+    host = TableHost(game, Identity.generate(), name="f", seats=["host", "open"], chooser=think, network=net)
+    peer = TablePeer(game, Identity.generate(), name="p", chooser=think, reconnect_for=15, network=net)
+    port = await host.listen()
+    ht = asyncio.ensure_future(host.run())
+    await peer.join("127.0.0.1", port)
+    assert ("127.0.0.1", peer.listen_port) in net.doors and peer.failover.terms() is None  # closed: not hosting
+    pt = asyncio.ensure_future(peer.run())
+    async with asyncio.timeout(30):
+        while peer.state is None or peer.state.ply < 12:
+            await asyncio.sleep(0.01)
+    ht.cancel()
+    await asyncio.gather(ht, return_exceptions=True)
+    assert ("127.0.0.1", port) not in net.doors  # the old host's door closed with it
+    res = await asyncio.wait_for(pt, 90)
+    new = peer.takeover
+    assert new is not None and peer.host_changes == 1 and res.audit_ok, (peer.problems, res)
+    assert new.failover_ply >= 12 and peer.failover.terms() is not None
