@@ -1,4 +1,5 @@
-"""Host and peers as asyncio tasks on 127.0.0.1 playing whole games with bots."""
+"""Host and peers as asyncio tasks on 127.0.0.1 playing whole games with bots (and the same over the in-memory
+network, net/memlink.py)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from pathlib import Path
 import pytest
 
 from coldwater.net.identity import Identity
+from coldwater.net.link import TCP, Network
+from coldwater.net.memlink import MemoryLink, MemoryNetwork
 from coldwater.net.session import TableHost, TablePeer, bot_chooser
 from coldwater.net.transport import Refusal
 
@@ -16,7 +19,14 @@ from ..games_available import get, registered
 
 
 async def play(
-    n_peers: int, tmp_path: Path, *, bots: int = 0, passphrase: str | None = None, game=GAME, timeout: float = 60
+    n_peers: int,
+    tmp_path: Path,
+    *,
+    bots: int = 0,
+    passphrase: str | None = None,
+    game=GAME,
+    timeout: float = 60,
+    network: Network = TCP,
 ) -> tuple[TableHost, list[TablePeer]]:
     seats = ["host"] + ["open"] * n_peers + ["bot"] * bots
     host = TableHost(
@@ -28,6 +38,7 @@ async def play(
         chooser=bot_chooser(game),
         bind="127.0.0.1",
         save_dir=tmp_path / "host",
+        network=network,
     )
     port = await host.listen()
     peers = [
@@ -39,6 +50,7 @@ async def play(
             chooser=bot_chooser(game),
             bind="127.0.0.1",
             save_dir=tmp_path / f"p{i}",
+            network=network,
         )
         for i in range(n_peers)
     ]
@@ -92,9 +104,22 @@ async def test_wrong_passphrase_is_refused(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("name", registered())
 async def test_every_registered_game_plays_whole_games_over_the_lan(name: str, tmp_path: Path) -> None:
+    await _whole_game(name, tmp_path, TCP)
+
+
+@pytest.mark.parametrize("name", registered())
+async def test_every_registered_game_plays_whole_games_over_the_in_memory_network(name: str, tmp_path: Path) -> None:
+    """The same host and seats with no socket: what they send crosses as encoded messages (net/memlink.py)."""
+    net = MemoryNetwork()
+    host = await _whole_game(name, tmp_path, net)
+    assert host.traffic and all(isinstance(c, MemoryLink) for c in host.traffic)
+    assert len(net.links) == len(host.traffic) and all(c.bytes_in > 0 for c in host.traffic)
+
+
+async def _whole_game(name: str, tmp_path: Path, network: Network) -> TableHost:
     game = get(name)
     n = min(game.max_players, 3) - 1
-    host, peers = await play(n, tmp_path, game=game, timeout=120)
+    host, peers = await play(n, tmp_path, game=game, timeout=120, network=network)
     assert host.result is not None and host.result.plies > 20
     for p in peers:
         assert p.result is not None and p.result.audit_ok, p.problems
@@ -103,3 +128,4 @@ async def test_every_registered_game_plays_whole_games_over_the_lan(name: str, t
     draws = [s for s in host.record.steps if s.links]
     assert draws and all(set(s.links) == {0, *(p.seat for p in peers)} for s in draws)
     assert all(p.record.book.last == host.record.book.last for p in peers)
+    return host
