@@ -2,8 +2,10 @@
 
 :class:`~.host.TableHost` is the host; the phases of its protocol live in modules
 of their own (``fairhost.py``, ``relay.py``, ``beacons.py``, ``rematch.py``, …), each
-a class that owns its state and reaches the rest of the table only through
-:class:`HostCore` (the attributes and methods listed there, nothing private).
+a class that owns its state, is given the other phases it works with in its constructor,
+and reaches the table itself only through :class:`HostCore` (the attributes and methods
+listed there, nothing private). HostCore names no phase, so no phase reaches another
+through the host.
 """
 
 from __future__ import annotations

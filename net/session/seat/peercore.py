@@ -2,9 +2,10 @@
 
 :class:`~.peer.TablePeer` is the peer; the phases of its side of the protocol live in
 modules of their own (``peerseed.py``, ``stepcheck.py``, ``fairpeer.py``, ``audit.py``,
-``peersave.py``, ``peerfailover.py``), each a class that owns its state and reaches the rest of the seat only
-through :class:`PeerCore` (the attributes and methods listed there, nothing private),
-as the host's phases reach the host through :class:`~.hostcore.HostCore`.
+``peersave.py``, ``peerfailover.py``), each a class that owns its state, is given the
+other phases it works with in its constructor, and reaches the seat itself only through
+:class:`PeerCore` (the attributes and methods listed there, nothing private; it names no
+phase), as the host's phases reach the host through :class:`~..host.hostcore.HostCore`.
 """
 
 from __future__ import annotations

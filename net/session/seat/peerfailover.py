@@ -74,7 +74,7 @@ class PeerFailover:
 
         async def rejoin(conn: Link) -> None:
             await c.hello(conn, resume_ply=len(c.record.steps))
-            if c.fair is not None:
+            if self.fair_peer.fair is not None:
                 # What we sent while cut off may be lost: send it all again (the host drops copies).
                 c.send_own(conn)
 
@@ -149,8 +149,8 @@ class PeerFailover:
         """Host the table from here: a new TableHost takes what this seat holds, in one Handover."""
         c = self.core
         assert c.save is not None
-        if c.fair is not None:
-            self._become_fair_host(c.fair)
+        if self.fair_peer.fair is not None:
+            self._become_fair_host(self.fair_peer.fair)
             return
         c.save.steps = list(c.record.steps)
         # The old host's seat (and any seat played by its bots) is played by a bot from now on.
