@@ -223,11 +223,6 @@ class TablePeer(Emitter[Event]):
     def save(self, save: PeerSave | None) -> None:
         self.saves.save = save
 
-    @property
-    def rounds(self) -> int:
-        """Seed rounds this peer was asked to take part in (capped: a host could grind the deal)."""
-        return self.seed.rounds
-
     def send_own(self, conn: Link) -> None:
         """Every fair message we sent, again (fairpeer.py): the new or same host may have lost some."""
         self.fair_peer.send_own(conn)

@@ -106,7 +106,7 @@ async def test_2_an_honest_restart_is_explained_to_every_peer_with_the_reveals()
     host.round_timeout = 1.0
     a, w = _peer("a"), _peer("w", Withholder)
     await _play(host, [a, w])
-    assert a.rounds == 2
+    assert a.seed.rounds == 2
     text = "\n".join(a.problems)
     assert f"blamed: seat(s) {w.seat + 1}" in text and "withheld" in text
     assert any("did not reveal its seed contribution" in c for c in host.cheaters)
