@@ -169,7 +169,6 @@ LONG = 600
 
 BUDGET: dict[str, int] = {
     "net/play/thinker.py": 616,
-    "net/session/fairtable.py": 625,
     "net/session/seat/peer.py": 740,
     "net/session/host/fairhost.py": 758,
     "tui/servetables.py": 840,

@@ -12,6 +12,7 @@ share. Each folder's `__init__.py` lists its modules.
 | `failover.py` | choosing a new host, what a seat hands the host it becomes (`Handover`), a fair seat's save |
 | `events.py` | the events listeners receive, `Result`, the one `Emitter`, `bot_chooser` |
 | `persist.py` | the atomic writer, the off-loop `Saver`, `HostTable`, a peer's `PeerSave` |
+| `fairwire.py` | a fair table's messages: their kinds, size limits, each seat's allowance, what a seat signs |
 | `fairtable.py` | a fair-dealer table's rounds as one process plays them (`FairDriver`), host or seat alike |
 | `forfeit.py` | a forfeit's verdict: proposal, evidence, every seat's signed answer (`VerdictRecord`) |
 | `standin.py` | the turn timer at a fair table, kept by the seat's own process |

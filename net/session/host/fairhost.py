@@ -38,7 +38,8 @@ from ...transport import Refusal
 from .. import forfeit as ff
 from ..events import Finished, GameStarted, Problem, Result, StepApplied
 from ..failover import EX_HOST_WAIT, FAIR_RETURN_WAIT, FAIR_SAVE_EVERY, Handover, fair_peer_save
-from ..fairtable import STRIP_TIMEOUT, Allowance, FairDriver, fair_message
+from ..fairtable import FairDriver
+from ..fairwire import STRIP_TIMEOUT, Allowance, fair_message
 from ..persist import Saver, safe_name
 from ..standin import StandIn
 from ..turnclock import game_spent, idle_words, out_of_time_text
@@ -80,7 +81,7 @@ class FairHost:
         self.sent_back: set[tuple[str, int, str, int]] = set()
         """Rounds whose first message went back to its seat (a second, different one came; see on_fair)."""
         self.relayed = Allowance()
-        """How much of each remote seat's messages the relay log holds (fairtable.SEAT_BYTES): counted as
+        """How much of each remote seat's messages the relay log holds (fairwire.SEAT_BYTES): counted as
         each is relayed, before the drivers here take it on the next turn of the loop."""
         self.strip_timeout = STRIP_TIMEOUT
         self.act_grace = ACT_GRACE
@@ -167,8 +168,7 @@ class FairHost:
             )
             chooser = self.host.chooser
             if chooser is None:
-                # The person at the host (submit()), on the table's turn timer: only this process can play
-                # the seat for them, from its own view (standin.py).
+                # The person at the host (submit()), on the turn timer: only this process can play for them.
                 self.stand_in = StandIn(
                     self.host.game,
                     self.host.info.turn,

@@ -31,7 +31,7 @@ from ...link import Link
 from ...play.table import Applied
 from ...play.table import Event as TableEvent
 from ..events import Problem, StepApplied
-from ..fairtable import AHEAD, autoplay_message
+from ..fairwire import AHEAD, autoplay_message
 from ..persist import pack_view
 from ..turnclock import game_spent, idle_words, out_of_time_text
 from .hostcore import HostCore, HostPhase, Remote, fp_text

@@ -29,7 +29,8 @@ from ...link import Link
 from .. import forfeit as ff
 from ..events import GameStarted, Result, StepApplied
 from ..failover import FAIR_SAVE_EVERY
-from ..fairtable import FairDriver, fair_message
+from ..fairtable import FairDriver
+from ..fairwire import fair_message
 from ..host.hostcore import scores_of
 from ..persist import PeerSave, fair_damage
 from ..standin import StandIn

@@ -62,7 +62,8 @@ from ..events import (
     RematchOffered,
     Result,
 )
-from ..fairtable import FairDriver, autoplay_message
+from ..fairtable import FairDriver
+from ..fairwire import autoplay_message
 from ..forfeit import VerdictRecord
 from ..host.host import JOIN_TIMEOUT, TableHost, fp_pass_key
 from ..hostlink import heartbeat
@@ -185,8 +186,7 @@ class TablePeer(Emitter[Event]):
         self._rematch_answered = False
         self.dealer_secret = b""
         """The dealer's secret from the End (with the public record it replays the whole game)."""
-        # Each phase of the protocol, with its own state; each reaches this seat through PeerCore.
-        # Each phase is given the others it works with (its constructor says which), never through this seat.
+        # Each phase owns its state, reaches this seat through PeerCore and the other phases through its constructor.
         self.saves = PeerSaves(
             self,
             rebook=lambda: self.checker.rebook(),

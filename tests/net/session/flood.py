@@ -18,7 +18,7 @@ from typing import Any
 
 from coldwater.net import messages as m
 from coldwater.net.session import TablePeer, bot_chooser
-from coldwater.net.session.fairtable import fair_message
+from coldwater.net.session.fairwire import fair_message
 from coldwater.net.transport import Connection, Refusal
 
 

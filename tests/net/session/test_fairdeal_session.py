@@ -966,7 +966,7 @@ async def test_a_seat_flooding_signed_messages_is_refused_within_its_allowance_a
     """Issue 29, item 2: a seat signs its own messages (each a fresh reference, a huge body, or a
     round's message made anew again and again); the host keeps at most one game's worth of them
     in its relay log, refuses the rest and strikes the seat out."""
-    from coldwater.net.session.fairtable import MAX_BODY, SEAT_BYTES, fair_message
+    from coldwater.net.session.fairwire import MAX_BODY, SEAT_BYTES, fair_message
 
     sent = [0]
     tasks: list[asyncio.Future[None]] = []

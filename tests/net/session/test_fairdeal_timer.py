@@ -19,7 +19,7 @@ from coldwater.core.state import State
 from coldwater.net import messages as m
 from coldwater.net.identity import Identity
 from coldwater.net.session import Event, Problem, TableHost, TablePeer, bot_chooser
-from coldwater.net.session.fairtable import fair_message
+from coldwater.net.session.fairwire import fair_message
 
 CROWN = games.get("crown")
 BOT = CROWN.bot(CROWN.bots[0])
