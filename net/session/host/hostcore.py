@@ -99,7 +99,17 @@ class Remote:
         return self.conn is not None and not self.conn.closed
 
 
-class HostCore(Protocol):
+class Outbox(Protocol):
+    """What a phase says to the table: to every seat (and watcher), a refusal to one, an event to listeners."""
+
+    def broadcast(self, msg: m.Message, *, exclude: int | None = None) -> None: ...
+
+    def refuse(self, conn: Link | None, what: str, reason: str) -> None: ...
+
+    def emit(self, event: Event) -> None: ...
+
+
+class HostCore(Outbox, Protocol):
     """The part of :class:`~.host.TableHost` the phase modules use (mypy checks the host has it)."""
 
     game: Game[Any, Any]
@@ -170,15 +180,9 @@ class HostCore(Protocol):
 
     def make_table(self, state: State[Any, Any], rec: GameRecord) -> None: ...
 
-    def emit(self, event: Event) -> None: ...
-
     def subscribe(self, listener: Callable[[Event], None]) -> Callable[[], None]: ...
 
     def public_source(self) -> State[Any, Any] | None: ...
-
-    def broadcast(self, msg: m.Message, *, exclude: int | None = None) -> None: ...
-
-    def refuse(self, conn: Link | None, what: str, reason: str) -> None: ...
 
     def lobby_changed(self) -> None: ...
 
