@@ -1,6 +1,6 @@
 """What a game declares for a LAN table's dealer: which draws are public, which decks it seals.
 
-The LAN layer (``net/fairdeal``, ``net/session/probe.py``) knows no game by name: it
+The LAN layer (``net/fairdeal``, ``tests/net/session/probe.py``) knows no game by name: it
 reaches each game's :class:`Dealing` through the contract (``Game.dealing``) and
 does the cryptography; this module only describes. A game with no sealed values
 (every chance outcome public) declares ``private = False``; a game that declares no
@@ -182,7 +182,7 @@ class PublicRecord(Protocol):
 
 @dataclass(frozen=True)
 class Probing:
-    """What the memory probe (net/session/probe.py) needs of one game to find its sealed values."""
+    """What the memory probe (tests/net/session/probe.py) needs of one game to find its sealed values."""
 
     data_type: type
     """The engine's state data: every copy in memory is read, as a state of the game."""

@@ -37,7 +37,7 @@ from .play.cliargs import UsageError, fail, parse_options, parse_seats
 from .play.paths import DataFolderBusy, DataLock
 from .session import Event, Result, TableHost, bot_chooser
 from .session.fairtable import FairDriver
-from .session.spectators import MAX_WATCHERS, WATCHERS
+from .session.host.spectators import MAX_WATCHERS, WATCHERS
 from .transport import Refusal
 
 log = logging.getLogger("coldwater.net")
@@ -306,7 +306,7 @@ async def _host(game: Game[Any, Any], ns: argparse.Namespace) -> int:
         m.build_label(),
     )
     res = await host.run()
-    if host.replaced_by >= 0 and not ns.no_seat:
+    if host.fair_host.replaced_by >= 0 and not ns.no_seat:
         return await _rejoin(game, ns, host)
     extra: dict[str, Any] = {
         "role": "host",
@@ -327,7 +327,7 @@ async def _host(game: Game[Any, Any], ns: argparse.Namespace) -> int:
 async def _rejoin(game: Game[Any, Any], ns: argparse.Namespace, host: TableHost) -> int:
     """A fair table's host that woke to find another seat hosting (failover): its seat rejoins as a peer,
     from its save (the same identity, the same data folder); the result printed is that seat's."""
-    log.warning("the table moved to seat %d; our seat rejoins it from its save", host.replaced_by + 1)
+    log.warning("the table moved to seat %d; our seat rejoins it from its save", host.fair_host.replaced_by + 1)
     try:
         peer = await join_table(
             host.name,
@@ -369,7 +369,7 @@ async def _join(ns: argparse.Namespace, target: str) -> int:
             fingerprint=ns.fingerprint,
         )
         if peer.save is not None:
-            ply = peer.state.ply if peer.state is not None else len(peer.steps)  # a fair seat keeps no steps
+            ply = peer.state.ply if peer.state is not None else len(peer.record.steps)  # a fair seat keeps no steps
             log.warning("resuming our saved game at %s (ply %d)", peer.info.name if peer.info else "?", ply)
         res = await peer.run()
     except Refusal as e:

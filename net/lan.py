@@ -29,9 +29,9 @@ from .play.files import write_atomic
 from .session import Chooser, PeerSave, TableHost, TablePeer, WrongTable, _safe
 from .session.events import Result
 from .session.forfeit import VerdictRecord, dump_record
-from .session.host import TURN_TIMER
+from .session.host.host import TURN_TIMER
+from .session.host.spectators import WATCHERS
 from .session.persist import safe_name
-from .session.spectators import WATCHERS
 from .session.turnclock import GAME_TIME, TIME_BANK
 from .session.watcher import TableWatcher
 from .transport import HostCheck, HostKeyMismatch, PassphraseNeeded, Refusal, expect_key, probe

@@ -371,7 +371,7 @@ class AutoPlay(_App, tag=25):  # "autoplay"
     (`on`: its person did not move within the table's turn timer), or its person is back (`on` false).
 
     No other process can play a seat whose view only its own process holds, so only the seat says so.
-    `sig` is the seat's identity signature (``fairtable.fair_message``, kind "autoplay", body
+    `sig` is the seat's identity signature (``fairwire.fair_message``, kind "autoplay", body
     ``b"\x01"`` or ``b"\x00"``); the host takes it only about the sender's own seat, then tells
     everyone with a :class:`Notice` and a :class:`Presence` (``by_bot``) as for a timed-out seat."""
 

@@ -188,6 +188,10 @@ class Connection:
             self.closed = True
             self.writer.transport.abort()
 
+    def unsent(self) -> int:
+        """Bytes written and not yet taken by the socket (a backlog the other side has not read)."""
+        return int(self.writer.transport.get_write_buffer_size())
+
     async def send(self, msg: m.Message) -> None:
         self.send_nowait(msg)
         await self.drain()

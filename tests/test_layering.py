@@ -211,7 +211,7 @@ def test_the_checks_can_fail() -> None:
 def test_the_layers_are_told_apart() -> None:
     """A module is in the deepest layer folder it sits in, so a local-play module reaching the LAN is seen."""
     assert _layer_of("coldwater.net.play.table") == "net/play"
-    assert _layer_of("coldwater.net.session.host") == _layer_of("coldwater.net") == "net"
+    assert _layer_of("coldwater.net.session.host.host") == _layer_of("coldwater.net") == "net"
     assert _layer_of("coldwater.tui.app") == "tui" and _layer_of("coldwater") is None
     play, lan = _modules("net/play"), _modules("net")
     assert "coldwater.net.play.table" in play and "coldwater.net.play.table" not in lan
@@ -230,12 +230,11 @@ LONG = 600
 
 BUDGET: dict[str, int] = {
     "net/play/thinker.py": 616,
-    "net/session/fairtable.py": 626,
-    "net/session/peer.py": 750,
-    "net/session/fairhost.py": 760,
+    "net/session/seat/peer.py": 740,
+    "net/session/host/fairhost.py": 758,
     "tui/servetables.py": 840,
     "tui/games/crown/words.py": 658,
-    "net/session/host.py": 860,
+    "net/session/host/host.py": 839,
     "tui/serve.py": 887,
     "net/fairdeal/seat.py": 917,
 }

@@ -25,7 +25,7 @@ from coldwater.tui.catalog import Catalog
 from coldwater.tui.thinking import ThinkGate
 
 if TYPE_CHECKING:
-    from coldwater.net.session import Party
+    from coldwater.net.party import Party
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 

@@ -24,7 +24,7 @@ from coldwater import __version__
 from coldwater.net.play.cliargs import UsageError, fail, parse_options, parse_seats
 
 if TYPE_CHECKING:
-    from coldwater.net.session import Party
+    from coldwater.net.party import Party
 
 
 def _parser() -> argparse.ArgumentParser:

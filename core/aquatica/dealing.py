@@ -13,7 +13,7 @@ picked by number, a card taken back from the discard): the dealer needs only whi
 position each such card came from. A King picked with others still to draft hands the
 rest over to the next drafter (re-randomized, so the strips already public open nothing).
 
-**The memory probe** (net/session/probe.py, :meth:`AqDealing.probing`). Card ids are
+**The memory probe** (tests/net/session/probe.py, :meth:`AqDealing.probing`). Card ids are
 public (every card of the content exists), so a token is *where* a card is, for the
 places a view may blank or a draw fills:
 ``("hand", seat, card)``, ``("draft", king)`` (a King drawn into the advanced
@@ -234,7 +234,7 @@ class AqSlots(SlotMap):
             raise DealError(f"seat {picker + 1} handed on the King it picked", [picker])
 
 
-# ---- the memory probe (net/session/probe.py) -------------------------------------------------------
+# ---- the memory probe (tests/net/session/probe.py) -------------------------------------------------------
 def tokens(st: State[Any, Any]) -> Iterable[Token]:
     """Where a card is, for the places a view may blank or a draw makes: a hand, the draft and the
     rows through ``sealed_value``/the data, the three boxes (which no view holds) from the data."""

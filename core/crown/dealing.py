@@ -11,7 +11,7 @@ table came from, kept from public steps alone: a step is played on a copy of the
 and objects are followed by identity (the rules move fish and pieces, never copy
 them), the way :func:`.sealing.opens` finds what an action opens.
 
-**The memory probe** (net/session/probe.py, :meth:`CrownDealing.probing`): a token is
+**The memory probe** (tests/net/session/probe.py, :meth:`CrownDealing.probing`): a token is
 ``("fish", card)`` for a fish card (unique, so its place does not matter; a loose
 ``Fish`` or ``Reveal`` with its card counts too) and ``("tackle", holder, kind)`` for a
 held piece. Crown's views show everything public, so the public record tells nothing

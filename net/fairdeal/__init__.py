@@ -4,19 +4,18 @@
 - :mod:`.proofs`: Chaum–Pedersen (DLEQ) proofs bound to a context;
 - :mod:`.deck`: :class:`DeckSpec` (cards as points), :class:`SeatKey`, :class:`TableKeys`,
   shuffle passes, strips, openings, hand-overs, and :class:`Deck` (one deck at one peer);
-- :mod:`.verify`: the end-of-game audit of a deck, naming the seat at fault;
+- :mod:`.deckaudit`: the end-of-game audit of a deck, naming the seat at fault;
 - :mod:`.wire`: the Structs that cross the wire, with their size limits;
 - :mod:`.mapping`: a game's chance nodes as beacon draws or deck positions, from its declaration
   (``Game.dealing``, core/dealing.py);
 - :mod:`.seat`: one process's side of a dealt table (a game that declares sealed decks): its own view
-  only, the slot map, the rounds, the end-of-game audit and replay, a save;
-- :mod:`.relay`: such a table in one process (tests, benchmarks); the LAN session's is
-  ``net/session/fairtable.py``.
+  only, the slot map, the rounds, the end-of-game audit and replay, a save. The LAN session
+  drives it (``net/session/fairtable.py``), and the host relays its messages.
 """
 
 from .deck import Deck, DeckSpec, FairDealError, SeatKey, TableKeys
+from .deckaudit import Claim, DeckAudit, audit_deck
 from .group import GroupError, Point, Scalar
-from .verify import Claim, DeckAudit, audit_deck
 from .wire import Handover, KeyReveal, KeyShare, PassSecrets, ShuffledDeck, Strip, WireError
 
 __all__ = [

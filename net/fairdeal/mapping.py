@@ -14,7 +14,7 @@ cryptographic decks from it:
 - :func:`merged` forms a deck from what others left.
 
 The mapping is checked against :func:`coldwater.net.fairplay.classify` over whole
-random games (tests/net/test_fairdeal.py).
+random games (tests/net/fairdeal/test_fairdeal.py).
 """
 
 from __future__ import annotations

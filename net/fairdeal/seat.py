@@ -66,8 +66,8 @@ from .. import beacon
 from .. import fairplay as fp
 from . import mapping
 from .deck import Deck, DeckSpec, FairDealError, SeatKey, TableKeys, check_strip, handover, strip
+from .deckaudit import Claim, DeckAudit, audit_deck
 from .group import Point, Scalar
-from .verify import Claim, DeckAudit, audit_deck
 from .wire import Handover, KeyReveal, KeyShare, PassSecrets, ShuffledDeck, Strip
 
 

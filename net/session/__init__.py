@@ -1,23 +1,22 @@
-"""LAN table sessions: the host that seats peers and orders actions, and the peers.
+"""LAN table sessions: the host that seats peers and orders actions, the seats, and the watchers.
+
+The folder shows the sides: `host/` is the host's (`TableHost` and its phases), `seat/` a
+seat's (`TablePeer` and its phases); the modules here are what both sides (and a watcher)
+share. Each folder's `__init__.py` lists its modules.
 
 | module | holds |
 |---|---|
+| `host/` | the host's side: `TableHost` and its phases |
+| `seat/` | a seat's side: `TablePeer` and its phases |
+| `record.py` | `TableRecord`: what one side agreed with the others, the one value its phases share |
+| `failover.py` | choosing a new host, what a seat hands the host it becomes (`Handover`), a fair seat's save |
 | `events.py` | the events listeners receive, `Result`, the one `Emitter`, `bot_chooser` |
 | `persist.py` | the atomic writer, the off-loop `Saver`, `HostTable`, a peer's `PeerSave` |
-| `seedround.py` | the host's seed rounds (`Seeding`) up to the game's start; one round (`SeedRound`) |
-| `host.py` | `TableHost`: the phases composed, its API, the run loop, heartbeat, broadcast, refusals |
-| `seating.py` | the host's lobby and who sits where: admission, the seat list, leaving, hand-overs |
-| `ending.py` | the end of a committed game at the host: the End, the audit, the signed finals |
-| `peer.py` | `TablePeer`: joining, the connection and its dispatch, playing its seat, reconnecting |
-| `peercore.py` | `PeerPhase` and `PeerCore`, the narrow view of a peer its phase modules use |
-| `peerseed.py` | a peer's side of the commit-reveal round and the game's start |
-| `verify.py` | a peer's check of every step and resync on its own core (evidence) |
-| `fairpeer.py` | a peer's side of a fair-dealer table: its rounds, a forfeit's verdict, its end |
-| `audit.py` | a peer's audit of a committed game at the end, and every seat's final digest |
-| `peersave.py` | a peer's save of its seat: made, kept, restored |
-| `peerfailover.py` | a peer losing its host: reconnecting, choosing a new host, becoming it (`Handover`) |
-| `failover.py` | choosing a new host, a peer's `Handover`, the new host's gathering and rebuild (`Takeover`) |
-| `spectators.py` | the host's watchers: what they are sent (the public view only), what they may send |
+| `fairwire.py` | a fair table's messages: their kinds, size limits, each seat's allowance, what a seat signs |
+| `fairtable.py` | a fair-dealer table's rounds as one process plays them (`FairDriver`), host or seat alike |
+| `forfeit.py` | a forfeit's verdict: proposal, evidence, every seat's signed answer (`VerdictRecord`) |
+| `standin.py` | the turn timer at a fair table, kept by the seat's own process |
+| `turnclock.py` | the turn clock: a time per move and a bank per game, as each process measures them |
 | `watcher.py` | `TableWatcher`: watching a table, checking every public step |
 | `joining.py` | what a peer and a watcher share: reaching a named table, checking a resync |
 | `hostlink.py` | the heartbeat to a host, and reaching it again (its key pinned): peer, failover, watcher |
@@ -47,15 +46,12 @@ from .events import (
     StepApplied,
     bot_chooser,
 )
-from .host import END_GRACE, JOIN_TIMEOUT, ROUND_TIMEOUT, TableHost, fp_pass_key
-from .hostcore import HostPhase, Remote
-from .peer import PeerPhase, SentAway, TablePeer, WrongTable
+from .host.host import END_GRACE, JOIN_TIMEOUT, ROUND_TIMEOUT, TableHost, fp_pass_key
+from .host.hostcore import HostPhase, Remote
+from .host.spectators import WATCHERS, Spectators
 from .persist import PeerSave, SavedSeat, safe_name
-from .spectators import WATCHERS, Spectators
+from .seat.peer import PeerPhase, SentAway, TablePeer, WrongTable
 from .watcher import NotAdmitted, TableWatcher
-
-Party = TableHost | TablePeer | TableWatcher
-"""One process's side of a LAN table: its host, a seat's peer or a watcher (the lobby and table screens take any)."""
 
 _safe = safe_name
 """The old private name, still imported by lan.py."""
@@ -77,7 +73,6 @@ __all__ = [
     "Listener",
     "LobbyChanged",
     "NotAdmitted",
-    "Party",
     "PeerPhase",
     "PeerSave",
     "PresenceChanged",

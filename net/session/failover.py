@@ -17,10 +17,10 @@ used) and, restarted, joins the new host as a peer (``coldwater join TABLE``). T
 new host waits for it (``FAIR_RETURN_WAIT``) as for any away seat.
 
 A peer that becomes the host describes what it hands over in one :class:`Handover`;
-:meth:`~.host.TableHost.from_handover` builds the host from it, each of the host's
-pieces taking its part at construction, and :class:`Takeover` is the host side of the
-failover (what it gathers, then the position rebuilt), reached through
-:class:`~.hostcore.HostCore`.
+:meth:`~.host.host.TableHost.from_handover` builds the host from it, each of the host's
+pieces taking its part at construction. This module is what both sides share (the
+candidates, the handover, a fair seat's save); the host's side of the failover (what it
+gathers, then the position rebuilt) is ``host/takeover.py``.
 """
 
 from __future__ import annotations
@@ -31,18 +31,13 @@ from typing import TYPE_CHECKING, Final
 
 import msgspec
 
-from coldwater.core import record
-
 from .. import beacon
-from .. import fairplay as fp
 from .. import messages as m
-from .hostcore import HostPhase
-from .persist import PeerSave, SavedSeat, public_step, with_fair
+from .persist import PeerSave, SavedSeat, with_fair
 
 if TYPE_CHECKING:
     from ..admission import Guard
     from .fairtable import FairDriver
-    from .hostcore import HostCore
 
 FAIR_SAVE_EVERY: Final = 0.25
 """Seconds between writes of a fair seat's save as the game goes (its secrets are written at once): a seat
@@ -54,8 +49,6 @@ EX_HOST_WAIT: Final = 15.0
 game by its forfeit: it was silent long enough already to be replaced (frozen, or cut off for good)."""
 """Seconds a fair table waits for an away seat to come back (its process restarted from its save,
 the old host's after a failover) before the game ends naming it: no one else holds its layer."""
-GATHER_GRACE: Final = 8.0
-"""Seconds a new host with no escrow to rebuild waits for the other peers' records before play resumes."""
 
 
 @dataclass(frozen=True)
@@ -90,115 +83,6 @@ class Handover:
         if self.fair is not None:
             return ["host" if s.seat == self.seat else "open" for s in self.save.seats]
         return kinds_for_new_host(self.save, self.seat)
-
-
-class FailoverGather:
-    """Every remote peer's share and steps, offered as they rejoin the new host."""
-
-    def __init__(
-        self, save: PeerSave, own_seat: int, own_share: bytes, own_steps: list[m.Step], on_change: Callable[[], None]
-    ) -> None:
-        self.save = save
-        self.own_seat = own_seat
-        self.shares: dict[int, bytes] = {own_seat: own_share}
-        self.steps: dict[int, list[m.Step]] = {own_seat: own_steps}
-        self._on_change = on_change
-
-    def offer(self, seat: int, join: m.Join) -> None:
-        if join.share:
-            self.shares[seat] = join.share
-        self.steps[seat] = list(join.steps)
-        self._on_change()
-
-    def ready(self) -> bool:
-        need = {s.seat for s in self.save.seats if s.kind == "remote" and s.seat != self.save.host_seat}
-        return need <= set(self.shares)
-
-    def all_offered(self) -> bool:
-        """Every other remote peer has rejoined with its record (what a new host with no escrow waits for)."""
-        need = {s.seat for s in self.save.seats if s.kind == "remote" and s.seat != self.save.host_seat}
-        return need <= set(self.steps)
-
-    def best_steps(self) -> list[m.Step]:
-        """The longest record among the peers that agrees with ours (a peer may have seen one step more)."""
-        mine = self.steps[self.own_seat]
-        best = mine
-        for st in self.steps.values():
-            if len(st) > len(best) and [s.digest for s in st[: len(mine)]] == [s.digest for s in mine]:
-                best = st
-        return [public_step(s) for s in best]
-
-
-class Takeover:
-    """The host side of a failover (``TableHost.took_over``): at a committed table it gathers the
-    peers' escrow shares and records as they rejoin (:class:`FailoverGather`), then rebuilds the
-    position and play resumes (:meth:`resume`). A fair table's takeover gathers nothing: its rounds
-    go on in :class:`~.fairhost.FairHost`, which took the driver from the handover."""
-
-    def __init__(self, host: HostCore, handover: Handover) -> None:
-        self.host = host
-        self.handover = handover
-        self.gather: FailoverGather | None = (
-            None
-            if handover.fair is not None
-            else FailoverGather(handover.save, handover.seat, handover.share, list(handover.steps), host.wake)
-        )
-
-    def offer(self, seat: int, join: m.Join) -> None:
-        """A peer rejoined while this host gathers: its share and record."""
-        assert self.gather is not None
-        self.gather.offer(seat, join)
-
-    async def resume(self) -> None:
-        """Rebuild the dealer's secret (if the game has one) and the position from the gathered records,
-        then play on from there, with fresh escrow shares for the peers now at the table."""
-        host, fo = self.host, self.gather
-        assert fo is not None
-        secret: bytes | None = None
-        if fp.has_sealed_values(host.game):
-            await host.wait(lambda: fo.ready(), None)
-            secret = fp.combine_shares(fo.shares.values())
-            if fp.dealer_commitment(secret) != fo.save.dealer_commit:
-                raise fp.FairPlayError("the escrow shares do not rebuild the dealer's committed secret", ["dealer"])
-            host.dealer = fp.CommittedDealer(secret)
-        else:
-            # Every draw is public: no secret to rebuild, only the peers' records to wait for a while.
-            await host.wait(lambda: fo.all_offered(), GATHER_GRACE)
-            host.dealer_ok = False
-        host.dealer.start(host.joint)
-        if host.chain is None:
-            raise fp.FairPlayError("this peer's save holds no beacon chain: it cannot draw in public as the host")
-        book = beacon.Book(fp.tips(host.reveals))
-        steps = fo.best_steps()
-        state0 = host.game.new(host.info.players, seed=fp.game_seed(host.joint), options=host.options)
-        rec = record.start(host.game, state0, host.options, meta={"table": host.name})
-        try:
-            state = fp.rebuild(
-                host.game,
-                host.info.players,
-                host.options,
-                host.joint,
-                secret,
-                steps,
-                on_apply=lambda seat, a, s: record.append(rec, seat, a, s),
-                keys=host.seat_keys,
-                book=book,
-            )
-        except fp.FairPlayError as e:
-            # The record was dealt by the old host: a record that does not rebuild is its doing.
-            raise fp.FairPlayError(f"the old host's record does not check out: {e}", ["dealer"]) from None
-        host.book = book
-        host.steps = [public_step(s) for s in steps]
-        host.failover_ply = len(host.steps)
-        host.make_table(state, rec)
-        host.phase = HostPhase.PLAYING
-        # Fresh escrow shares of the same secret for the peers now at this table, so the
-        # game survives this host going away too.
-        host.seeding.split_escrow()
-        for r in host.remotes.values():
-            if r.present:
-                host.relay.sync(r, 0, fair=True)
-        host.lobby_changed()
 
 
 def candidates(seats: list[m.SeatInfo], host_seat: int) -> list[m.SeatInfo]:

@@ -36,8 +36,8 @@ from coldwater.core.state import State
 
 from .. import messages as m
 from ..identity import verify
-from .fairtable import KINDS as ROUND_KINDS
-from .fairtable import MAX_BODY, fair_message
+from .fairwire import KINDS as ROUND_KINDS
+from .fairwire import MAX_BODY, fair_message
 
 VERDICT_WAIT: Final = 20
 """Seconds the host waits for every present seat's answer once it has proposed a forfeit (the deadline

@@ -18,8 +18,9 @@ from coldwater.core.state import Game
 
 from .. import messages as m
 from ..identity import Identity
-from ..transport import Backoff, Connection, Refusal, connect, expect_key
-from .host import HEARTBEAT
+from ..link import Link, Network
+from ..transport import Backoff, Refusal, expect_key
+from .host.host import HEARTBEAT
 
 
 def _never() -> bool:
@@ -31,7 +32,7 @@ def _always() -> bool:
 
 
 async def heartbeat(
-    conn: Connection,
+    conn: Link,
     silence: float,
     gone: Callable[[float], None],
     *,
@@ -63,7 +64,8 @@ async def heartbeat(
 class HostLink:
     """Where the host listens and the fingerprint it proved ("" before the first handshake)."""
 
-    def __init__(self, game: Game[Any, Any], identity: Identity, passphrase: str | None) -> None:
+    def __init__(self, network: Network, game: Game[Any, Any], identity: Identity, passphrase: str | None) -> None:
+        self.network = network
         self.game = game
         self.identity = identity
         self.passphrase = passphrase
@@ -73,7 +75,7 @@ class HostLink:
         addr: str,
         port: int,
         fingerprint: str,
-        hello: Callable[[Connection], Awaitable[None]],
+        hello: Callable[[Link], Awaitable[None]],
         *,
         within: float,
         fatal: tuple[type[BaseException], ...] = (),
@@ -87,7 +89,7 @@ class HostLink:
         same_host = expect_key(fingerprint) if fingerprint else None
         while time.monotonic() < deadline:
             try:
-                conn, _ = await connect(
+                conn, _ = await self.network.connect(
                     addr,
                     port,
                     self.identity,

@@ -17,11 +17,13 @@ from coldwater.core.state import Game, State
 from .. import fairplay as fp
 from .. import messages as m
 from ..identity import Identity
-from ..transport import Connection, HostCheck, Refusal, connect
+from ..link import Link, Network
+from ..transport import HostCheck, Refusal
 from .persist import unpack_view
 
 
 async def connect_to_table(
+    network: Network,
     host: str,
     port: int,
     identity: Identity,
@@ -31,10 +33,10 @@ async def connect_to_table(
     check_host: HostCheck | None,
     table: str = "",
     wrong: type[Refusal] = Refusal,
-) -> tuple[Connection, str]:
-    """The connection to `host`:`port` and the table's name; with `table`, only at that table
+) -> tuple[Link, str]:
+    """The link to `host`:`port` over `network` and the table's name; with `table`, only at that table
     (else `wrong`, a Refusal, and the connection is closed)."""
-    conn, answered = await connect(
+    conn, answered = await network.connect(
         host,
         port,
         identity,

@@ -33,7 +33,8 @@ from coldwater.core.state import Game, State
 from .. import fairplay as fp
 from .. import messages as m
 from ..identity import Identity
-from ..transport import Connection, HostCheck, Refusal
+from ..link import TCP, Link, Network
+from ..transport import HostCheck, Refusal
 from .events import (
     ChatReceived,
     Emitter,
@@ -48,7 +49,7 @@ from .events import (
     Result,
     StepApplied,
 )
-from .host import JOIN_TIMEOUT, fp_pass_key
+from .host.host import JOIN_TIMEOUT, fp_pass_key
 from .hostlink import HostLink, heartbeat
 from .joining import SyncRefused, connect_to_table, read_sync, rematch_refusal
 from .persist import public_step, unpack_view
@@ -88,16 +89,19 @@ class TableWatcher(Emitter[Event]):
         name: str = "watcher",
         passphrase: str | None = None,
         reconnect_for: float = 10.0,
+        network: Network = TCP,
     ) -> None:
         super().__init__()
         self.game = game
         self.identity = identity
+        self.network = network
+        """Where the links to the table come from (link.py)."""
         self.name = name
         self.passphrase = passphrase
         self.pass_key = fp_pass_key(passphrase)
         self.reconnect_for = reconnect_for
         self.phase = WatchPhase.LOBBY
-        self.conn: Connection | None = None
+        self.conn: Link | None = None
         self.info: m.TableInfo | None = None
         self.seats: list[m.SeatInfo] = []
         self.watchers: list[m.WatcherInfo] = []
@@ -143,7 +147,14 @@ class TableWatcher(Emitter[Event]):
     async def join(self, host: str, port: int, *, table: str = "") -> None:
         """Connect and ask to watch (Refusal says why not: no watchers here, too many, a passphrase...)."""
         conn, _ = await connect_to_table(
-            host, port, self.identity, self.game, passphrase=self.passphrase, check_host=self.check_host, table=table
+            self.network,
+            host,
+            port,
+            self.identity,
+            self.game,
+            passphrase=self.passphrase,
+            check_host=self.check_host,
+            table=table,
         )
         self.host_addr, self.host_port = host, port
         self.host_fingerprint = conn.fingerprint
@@ -178,7 +189,7 @@ class TableWatcher(Emitter[Event]):
             await self.conn.close()
 
     # ---- connection -------------------------------------------------------------
-    async def _hello(self, conn: Connection) -> None:
+    async def _hello(self, conn: Link) -> None:
         conn.send_nowait(m.Watch(name=self.name, resume_ply=len(self.steps) if self.state is not None else -1))
         try:
             msg = await asyncio.wait_for(conn.recv(), JOIN_TIMEOUT)
@@ -201,7 +212,7 @@ class TableWatcher(Emitter[Event]):
 
     async def _reconnect(self) -> None:
         self.conn = None
-        link = HostLink(self.game, self.identity, self.passphrase)
+        link = HostLink(self.network, self.game, self.identity, self.passphrase)
         last = await link.reach_again(
             self.host_addr,
             self.host_port,
@@ -213,7 +224,7 @@ class TableWatcher(Emitter[Event]):
         if last is not None:
             raise Refusal(f"the table went away ({last}); stopped watching")
 
-    async def _serve(self, conn: Connection) -> None:
+    async def _serve(self, conn: Link) -> None:
         def gone(quiet: float) -> None:
             self._problem(f"the host has been silent for {quiet:.0f} s")
 
@@ -232,7 +243,7 @@ class TableWatcher(Emitter[Event]):
                 else:
                     await conn.close()
 
-    async def _after_end(self, conn: Connection) -> None:
+    async def _after_end(self, conn: Link) -> None:
         """Keep the connection after the end (`linger`): answer pings and hear of a rematch, until a side leaves."""
         while True:
             msg = await conn.recv()
@@ -242,7 +253,7 @@ class TableWatcher(Emitter[Event]):
                 return
             self._take(conn, msg)
 
-    def _take(self, conn: Connection, msg: m.Message) -> None:
+    def _take(self, conn: Link, msg: m.Message) -> None:
         """One message from the host, during the game or after the end: what breaks our handling is refused."""
         if self.keep_received:
             self.received.append(msg)
@@ -257,7 +268,7 @@ class TableWatcher(Emitter[Event]):
         log.warning("%s", text)
         self.emit(Problem(text))
 
-    def _handle(self, conn: Connection, msg: m.Message) -> None:
+    def _handle(self, conn: Link, msg: m.Message) -> None:
         if isinstance(msg, m.Lobby):
             self.seats, self.host_seat, self.watchers = list(msg.seats), msg.host_seat, list(msg.watchers)
             self.started = self.started or msg.started
@@ -323,7 +334,7 @@ class TableWatcher(Emitter[Event]):
         if self._over is not None:
             self._on_over(self._over)
 
-    def _on_step(self, conn: Connection, step: m.Step) -> None:
+    def _on_step(self, conn: Link, step: m.Step) -> None:
         st = self.state
         if st is None:
             self._problem("refused a step before the game started")
@@ -360,7 +371,7 @@ class TableWatcher(Emitter[Event]):
         self.steps.append(public_step(step))
         self.emit(StepApplied(step.ply, step.seat, step.action))
 
-    def _ask_resync(self, conn: Connection, st: State[Any, Any]) -> None:
+    def _ask_resync(self, conn: Link, st: State[Any, Any]) -> None:
         self.phase = WatchPhase.RESYNCING
         conn.send_nowait(m.Mismatch(ply=st.ply, digest=fp.public_digest(st)))
 

@@ -1,5 +1,6 @@
 """LAN benchmark: move round-trip p50/p99 with 4 peers, bytes on the wire per move, join → seated;
-and a fair-dealer Crown (or Aquatica) table's setup time and private-deal latency.
+and a fair-dealer Crown (or Aquatica) table's setup time and private-deal latency, over sockets and over
+the in-memory network (net/memlink.py: the same host and seats, no sockets).
 
 Run ``.venv/bin/python tests/bench/bench_lan.py [GAMES]`` (``... fair [GAMES] [crown|aquatica]``:
 the fair dealer only, for one game; Aquatica is 4 seats with the advanced King draft; ``... fair-netns
@@ -109,9 +110,13 @@ def bench_netns(games: int) -> None:
     )
 
 
-async def _loopback_once(game: object, name: str) -> tuple[list[float], list[float], int, int]:
+async def _loopback_once(game: object, name: str, in_memory: bool) -> tuple[list[float], list[float], int, int]:
     from coldwater.net.identity import Identity
+    from coldwater.net.link import TCP, Network
+    from coldwater.net.memlink import MemoryNetwork
     from coldwater.net.session import TableHost, TablePeer, bot_chooser
+
+    net: Network = MemoryNetwork() if in_memory else TCP
 
     host = TableHost(
         game,
@@ -120,9 +125,12 @@ async def _loopback_once(game: object, name: str) -> tuple[list[float], list[flo
         seats=["host", "open", "open", "open"],
         chooser=bot_chooser(game),
         bind="127.0.0.1",
+        network=net,
     )
     port = await host.listen()
-    peers = [TablePeer(game, Identity.generate(), chooser=bot_chooser(game), bind="127.0.0.1") for _ in range(3)]
+    peers = [
+        TablePeer(game, Identity.generate(), chooser=bot_chooser(game), bind="127.0.0.1", network=net) for _ in range(3)
+    ]
     ht = asyncio.ensure_future(host.run())
     for p in peers:
         await p.join("127.0.0.1", port)
@@ -134,7 +142,9 @@ async def _loopback_once(game: object, name: str) -> tuple[list[float], list[flo
     return rtts, seated, total, host.table.state.ply
 
 
-def bench_loopback(games: int) -> None:
+def bench_loopback(games: int, *, in_memory: bool = False) -> None:
+    """Four sessions in this process: over TCP on loopback (sockets, the sealed channel), or
+    (`in_memory`) the same host and seats over the in-memory network (net/memlink.py)."""
     name = _game_name()
     if name == "toy":
         from tests.toygame import GAME as game
@@ -146,58 +156,56 @@ def bench_loopback(games: int) -> None:
     seated: list[float] = []
     total = plies = 0
     for g in range(games):
-        r, s, b, p = asyncio.run(_loopback_once(game, f"bench{g}"))
+        r, s, b, p = asyncio.run(_loopback_once(game, f"bench{g}", in_memory))
         rtts += r
         seated += s
         total += b
         plies += p
-    _report("loopback, one process", name, games, rtts, seated, total, plies, len(rtts))
+    where = "in-memory links, one process" if in_memory else "loopback, one process"
+    _report(where, name, games, rtts, seated, total, plies, len(rtts))
 
 
 FAIR_OPTIONS: dict[str, Any] = {"crown": None, "aquatica": {"kings": "advanced"}}
 
 
 def bench_fair_table(games: int, name: str = "crown") -> None:
-    """A 4-seat table dealt by the fair dealer (net/fairdeal/relay.py: every seat's process in this
-    one, messages relayed as bytes). Everything runs serially here, so each figure is the sum of what the
-    four processes would do in parallel on a LAN: an upper bound on their critical path, before the network."""
+    """A 4-seat table dealt by the fair dealer: the real host and three seats over the in-memory
+    network (net/memlink.py: every message encoded and decoded, no sockets, no encryption). Everything
+    runs on one event loop, so each figure is the sum of what the four processes would do in parallel on
+    a LAN: an upper bound on their critical path, before the network."""
     from coldwater.core import games as registry
-    from coldwater.net.fairdeal.relay import LocalTable
 
     game = registry.get(name)
     setups: list[float] = []
-    shuffles: list[float] = []
     deals: list[float] = []
     sent = plies = 0
     for g in range(games):
-        table = LocalTable(game, 4, (f"fair-bench-{g}".encode() * 4)[:32], options=FAIR_OPTIONS[name])
-        audits = table.play()
-        assert all(a.ok for a in audits)
-        setups.append(table.stats.setup_s)
-        shuffles.append(table.stats.shuffles_s)
-        deals += table.stats.private_deals_s
-        sent += table.stats.bytes
-        plies += table.stats.plies
-    print(f"Fair dealer (loopback, one process, serial), {name}, 4 seats, {games} game(s), {plies} plies")
+        s, d, b, p = asyncio.run(_fair_lan_once(game, f"fair-bench-{g}", FAIR_OPTIONS[name], in_memory=True))
+        setups.append(s)
+        deals += d
+        sent += b
+        plies += p
+    print(f"Fair dealer (in-memory links, one process), {name}, 4 seats, {games} game(s), {plies} plies")
     print(
-        f"  setup (keys + every deck shuffled by every seat, each pass checked by the others)  "
+        f"  setup, seed round done → every deck shuffled, at the slowest process  "
         f"median {statistics.median(setups) * 1000:7.0f} ms   max {max(setups) * 1000:7.0f} ms"
     )
-    if name == "aquatica":  # its Character and Location decks are merged and shuffled again after the box discards
-        print(
-            f"  setup + the merged decks' shuffles (Characters, Locations)  "
-            f"median {statistics.median(shuffles) * 1000:7.0f} ms   max {max(shuffles) * 1000:7.0f} ms"
-        )
     print(
-        f"  private deal (3 strips made, 4 processes check them, the drawer reads)  "
+        f"  private deal, a process reaching it → taking it  "
         f"p50 {_pct(deals, 0.5) * 1000:6.2f} ms   p99 {_pct(deals, 0.99) * 1000:6.2f} ms   (n={len(deals)})"
     )
-    print(f"  protocol bytes per game (msgpack, before framing)  {sent / max(games, 1):9.0f} B")
+    print(f"  protocol bytes per game (all 3 links, both ways)  {sent / max(games, 1):9.0f} B")
 
 
-async def _fair_lan_once(game: Any, tag: str, options: Any = None) -> tuple[float, list[float], int, int]:
+async def _fair_lan_once(
+    game: Any, tag: str, options: Any = None, *, in_memory: bool = False
+) -> tuple[float, list[float], int, int]:
     from coldwater.net.identity import Identity
+    from coldwater.net.link import TCP, Network
+    from coldwater.net.memlink import MemoryNetwork
     from coldwater.net.session import TableHost, TablePeer, bot_chooser
+
+    net: Network = MemoryNetwork() if in_memory else TCP
 
     host = TableHost(
         game,
@@ -209,10 +217,11 @@ async def _fair_lan_once(game: Any, tag: str, options: Any = None) -> tuple[floa
         dealer="fair",
         watchers=0,
         options=options,
+        network=net,
     )
     port = await host.listen()
     peers = [
-        TablePeer(game, Identity.generate(), name=f"p{i}", bind="127.0.0.1", chooser=bot_chooser(game))
+        TablePeer(game, Identity.generate(), name=f"p{i}", bind="127.0.0.1", chooser=bot_chooser(game), network=net)
         for i in range(3)
     ]
     task = asyncio.ensure_future(host.run())
@@ -323,6 +332,7 @@ def main() -> None:
         if why_not() is None:
             bench_netns(n)
         bench_loopback(n)
+        bench_loopback(n, in_memory=True)
         return
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 3
 
@@ -332,6 +342,7 @@ def main() -> None:
     else:
         print(f"(no namespaces: {why_not()}; measuring on loopback)")
     bench_loopback(games)
+    bench_loopback(games, in_memory=True)
     if why_not() is None:
         bench_fair_netns(games)
     bench_fair_table(games)

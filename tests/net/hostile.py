@@ -96,7 +96,7 @@ class HostilePeer(TablePeer):
             m.Act(
                 ply=view.ply,
                 action=str(legal[0]),
-                sig=stranger.sign(fp.act_message(self.joint, view.ply, self.seat, str(legal[0]))),
+                sig=stranger.sign(fp.act_message(self.record.joint, view.ply, self.seat, str(legal[0]))),
             )
         )
         self.sent.append("forged")

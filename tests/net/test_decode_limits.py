@@ -13,7 +13,7 @@ import pytest
 from coldwater.net import messages as m
 
 from .netlab import NetLab, why_not
-from .test_fairdeal_session import _assert_verdict, _lan_game
+from .session.test_fairdeal_session import _assert_verdict, _lan_game
 from .test_netns import lab_factory  # noqa: F401 - a fixture
 
 NETNS = pytest.mark.skipif(why_not() is not None, reason=why_not() or "")
@@ -95,7 +95,7 @@ async def test_a_finished_committed_game_is_kept_by_host_and_seat_and_replays(
     from coldwater.net.lan import keep_record
     from coldwater.net.play import records
 
-    from .test_loopback import play
+    from .session.test_loopback import play
 
     monkeypatch.setenv("COLDWATER_HOME", str(tmp_path / "home"))
     host, peers = await play(1, tmp_path)

@@ -122,7 +122,7 @@ async def test_the_host_offers_a_rematch_and_the_seat_sits_where_it_sat(home: Pa
             assert second._table_screen.table.lan_role == "host"  # one remote seat: no failover
             assert [s.kind for s in new.lobby()] == ["remote", "host"]
             assert new.lobby()[0].fingerprint == bob.identity.fingerprint
-            assert new.joint and new.joint != host.joint  # a new seed round
+            assert new.record.joint and new.record.joint != host.record.joint  # a new seed round
             await until(lambda: not any(r.present for r in host.remotes.values()), 10, "the old table closed")
             await asyncio.wait_for(play(pilot), 60)
             assert isinstance(pilot.app.screen, ScoreScreen)

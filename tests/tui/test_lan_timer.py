@@ -1,6 +1,6 @@
 """The turn timer at a fair LAN table, seen from the table screen at 80×24: when the person does not
 move in time their own app's bot plays the seat, the screen says so and names the key that takes the
-seat back, and that key does (net/session/standin.py; tests/net/test_fairdeal_timer.py for the table)."""
+seat back, and that key does (net/session/standin.py; tests/net/session/test_fairdeal_timer.py for the table)."""
 
 from __future__ import annotations
 

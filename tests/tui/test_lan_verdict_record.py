@@ -12,7 +12,7 @@ import msgspec
 from coldwater.net import messages as m
 from coldwater.net.identity import Identity
 from coldwater.net.session import forfeit as ff
-from coldwater.net.session.fairtable import fair_message
+from coldwater.net.session.fairwire import fair_message
 from coldwater.tui.screens.replays import verdict_item
 
 JOINT = b"j" * 32

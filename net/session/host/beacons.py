@@ -1,0 +1,141 @@
+"""Public draws at a committed LAN table: every seat's hash-chain beacon link, gathered by the host.
+
+A draw that every seat may know (``beacon.is_public_draw``) is made from the links of
+the seats' beacon chains (net/beacon.py, docs/fairplay.md) instead of the dealer's
+secret. The host files its own link, waits a while for every present seat's, names a
+seat that holds its link back (its seat goes to a bot) and refuses bad links.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from coldwater.core.state import CHANCE, State
+
+from ... import beacon
+from ... import messages as m
+from ...link import Link
+from ..events import Problem
+from .hostcore import HostCore, HostPhase, Remote, fp_text
+
+log = logging.getLogger("coldwater.net")
+
+LINK_TIMEOUT = 10.0
+"""Seconds the host waits at a public draw for a present seat's beacon link (links are sent unasked)."""
+LINK_SILENCE = 4.0
+"""A seat not heard from for this long when its link is due is taken for a frozen link, not a withholder
+(live peers ping every second): the first time, its connection is dropped and the draw goes on without it."""
+
+
+class Beacons:
+    """The links of one host's public draws (``TableHost.beacons``)."""
+
+    def __init__(self, host: HostCore) -> None:
+        self.host = host
+        self.link_timeout = LINK_TIMEOUT
+        self._link_box: dict[int, bytes] = {}
+        self._link_ply = -1
+        self._public_at = (-1, False)
+        self._link_named: set[int] = set()
+
+    def is_public(self, state: State[Any, Any]) -> bool:
+        if self._public_at[0] != state.ply:
+            self._public_at = (state.ply, beacon.is_public_draw(state))
+        return self._public_at[1]
+
+    def _box(self, ply: int) -> dict[int, bytes]:
+        """The links gathered for the draw at `ply` (links for an earlier ply are dropped)."""
+        if self._link_ply != ply:
+            self._link_ply, self._link_box = ply, {}
+        return self._link_box
+
+    def _owed(self, box: dict[int, bytes]) -> list[Remote]:
+        """Present seats of the beacon whose link for this draw is not in yet (away seats are not waited for)."""
+        return [
+            r
+            for r in self.host.remotes.values()
+            if r.seat in self.host.record.book.last
+            and not r.by_bot
+            and not r.linkless
+            and r.present
+            and r.seat not in box
+        ]
+
+    async def gather_links(self, state: State[Any, Any]) -> dict[int, bytes]:
+        """Our link and every present seat's, or the others' once the deadline passes (the late are named)."""
+        assert self.host.record.chain is not None
+        ply = state.ply
+        box = self._box(ply)
+        box[self.host.beacon_id] = self.host.record.chain.link(beacon.index_of(ply))
+        await self.host.wait(lambda: not self._owed(box), self.link_timeout)
+        now = time.monotonic()
+        for r in self._owed(box):
+            if now - r.heard > LINK_SILENCE and r.silent_draws == 0 and r.conn is not None:
+                # Not a word from it (not even a ping): a frozen process or a dead link, which the
+                # heartbeat would drop anyway. Once, that is not withholding: it is away and may come back.
+                r.silent_draws += 1
+                text = (
+                    f"{r.name} (seat {r.seat + 1}) was silent when its beacon link for the draw at ply {ply} "
+                    "was due; the draw goes on without it and its connection is dropped (it may come back)"
+                )
+                self.host.problems.append(text)
+                log.warning("%s", text)
+                self.host.broadcast(m.Notice(text=text))
+                self.host.emit(Problem(text))
+                self.host.spawn(r.conn.close())
+            else:
+                self._withheld(r, ply)
+        links = dict(box)
+        self._link_box = {}
+        return links
+
+    def _withheld(self, r: Remote, ply: int) -> None:
+        """The table's rule for a seat that holds back its link: named, its seat to a bot, the draw goes on."""
+        self.host.blame(
+            f"{r.name} (seat {r.seat + 1}, {fp_text(r.key)}) did not send its beacon link for the draw at ply {ply} "
+            f"within {self.link_timeout:.0f} s; a bot plays seat {r.seat + 1} "
+            "and the draw goes on with the others' links"
+        )
+        if r.conn is not None:
+            r.conn.send_nowait(m.Refuse(reason="you did not send your beacon link in time; a bot plays your seat"))
+            self.host.spawn(r.conn.close())
+        self.host.give_to_bot(r)
+
+    def _bad_link(self, r: Remote, conn: Link, why: str) -> None:
+        """Refused (a strike), and the first bad link of a seat is named to everyone."""
+        self.host.refuse(conn, "link", why)
+        if r.seat not in self._link_named:
+            self._link_named.add(r.seat)
+            self.host.blame(f"{r.name} (seat {r.seat + 1}, {fp_text(r.key)}) sent a bad beacon link: {why}")
+
+    def on_link(self, r: Remote, conn: Link, msg: m.Link) -> None:
+        t = self.host.table
+        if t is None or self.host.phase is not HostPhase.PLAYING:
+            self.host.refuse(conn, "link", "no draw is pending: the game is not being played")
+            return
+        if r.by_bot or r.seat not in self.host.record.book.last:
+            self._bad_link(r, conn, f"seat {r.seat + 1} is not part of this table's beacon")
+            return
+        st = t.state
+        if msg.ply > st.ply or (msg.ply == st.ply and st.current != CHANCE):
+            self._bad_link(
+                r, conn, f"a link for ply {msg.ply}, which is no pending draw (the table is at ply {st.ply})"
+            )
+            return
+        why = self.host.record.book.why_not(r.seat, msg.ply, msg.link)
+        if msg.ply < st.ply:
+            if why is None and msg.ply < len(self.host.record.steps) and not self.host.record.steps[msg.ply].links:
+                return  # a good link for a draw the dealer made before it arrived: nothing to use it for
+            self._bad_link(r, conn, why or f"a link for ply {msg.ply}, whose draw is over (the table is at {st.ply})")
+            return
+        if why is not None:
+            self._bad_link(r, conn, why)
+            return
+        if not self.is_public(st):
+            return  # the dealer's draw (the peer cannot tell from its view): unused
+        box = self._box(msg.ply)
+        if r.seat not in box:  # a second copy (after a reconnect) is the same link: the chain fixes it
+            box[r.seat] = msg.link
+            self.host.wake()

@@ -1,0 +1,16 @@
+"""A seat's side of a LAN table: :class:`~.peer.TablePeer` and the phases of its protocol.
+
+| module | holds |
+|---|---|
+| `peer.py` | `TablePeer`: joining, the connection and its dispatch, playing its seat, reconnecting |
+| `peercore.py` | `PeerPhase`, `SentAway` and `PeerCore`, what the phases may use of the seat |
+| `peerseed.py` | the seat's commit and reveal in the seed round, and the game's start |
+| `stepcheck.py` | every step and resync checked on the seat's own core; evidence (`StepCheck`) |
+| `fairpeer.py` | a fair-dealer table from a seat: its rounds, a forfeit's verdict, its end |
+| `audit.py` | the audit of a committed game at the end, and every seat's final digest |
+| `peersave.py` | the seat's save: made, kept, restored |
+| `peerfailover.py` | the host lost: reconnecting, choosing a new host, becoming it; the seat's listener |
+
+(`stepcheck.py` checks a committed table's steps; `fairdeal/deckaudit.py` audits a fair table's decks at
+the end: different jobs, different names.)
+"""
