@@ -1,0 +1,97 @@
+"""The Review screen's words (pure: no Textual), so they test without a terminal.
+
+One numbering everywhere: "round R, turn T, move M" (:class:`coldwater.core.grading.Moves`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from coldwater.core import grading
+from coldwater.core.luck import SeatLuck, luck_line
+from coldwater.core.review import DecisionReview, SeatReview
+from coldwater.tui import coachfigures
+from coldwater.tui.screens.table import with_names
+
+
+def unit(game: str) -> str:
+    return "PP" if game == "aquatica" else "points"
+
+
+def where(d: DecisionReview, moves: grading.Moves | None) -> str:
+    if moves is None:
+        return f"round {d.round}, turn {d.turn}"
+    return moves.where(d.round, d.turn, d.ply)
+
+
+def entry_text(d: DecisionReview, names: list[str], game: str, seat: int, moves: grading.Moves | None = None) -> str:
+    """'Mistake · round 2, turn 3, move 17: Ann places a 2 on the red space. Better: places a 2
+    on the port space, ~9.2 ± 1.0 points more'."""
+    chosen = with_names(d.chosen_text, names)
+    best = with_names(d.best_text, names)
+    who = names[seat] + " " if 0 <= seat < len(names) else ""
+    if who and best.startswith(who):  # the engine names the seat; once is enough
+        best = best[len(who) :]
+    tag = grading.label(d)
+    head = f"{tag.capitalize()} · " if tag else ""
+    return f"{head}{where(d, moves)}: {chosen}. Better: {best}, ~{d.loss:.1f} ± {d.loss_se:.1f} {unit(game)} more"
+
+
+def label_counts(r: SeatReview) -> str:
+    """'2 mistakes, 1 inaccuracy' (the labels of every decision), or 'nothing labelled'."""
+    parts = []
+    for tag in reversed(grading.LABELS):
+        n = sum(1 for d in r.reviewed if grading.label(d) == tag)
+        if n:
+            parts.append(f"{n} {tag}{'s' if n > 1 else ''}")
+    return ", ".join(parts) if parts else "nothing labelled"
+
+
+def seat_line(r: SeatReview, name: str) -> str:
+    """'Ann: 23 decisions reviewed; accuracy 87; 13.0 ± 9.8 points behind the evaluator's own
+    choices in all (0.57 a decision); 1 mistake'."""
+    if not r.decisions:
+        return f"{name} had no decision with more than one choice to review."
+    return (
+        f"{name}: {r.decisions} decisions reviewed; accuracy {grading.accuracy(r.reviewed):.0f}; "
+        f"{r.points_behind:.1f} ± {r.points_behind_se:.1f} {unit(r.game)} behind the evaluator's own choices "
+        f"in all ({r.mean_loss:.2f} a decision); {label_counts(r)}"
+    )
+
+
+def summary_text(
+    reviews: dict[int, SeatReview],
+    lucks: Sequence[SeatLuck],
+    names: list[str],
+    seat: int,
+    players: int,
+    game: str,
+    solo: bool = False,
+) -> str:
+    """Every seat's line (the reviewed seat first), its luck beneath it, and the bot levels'
+    own figures; a seat not reviewed yet says so."""
+    lines = []
+    for s in [seat, *(x for x in range(players) if x != seat)]:
+        r = reviews.get(s)
+        lines.append(seat_line(r, names[s]) if r is not None else f"{names[s]}: reviewing…")
+        if s < len(lucks):
+            who = "you" if s == seat else names[s]
+            lines.append("  " + luck_line(lucks[s], unit(game), who, solo=solo))
+    main = reviews.get(seat)
+    if main is not None and main.decisions and not main.worst:
+        lines.append("No choice had a better alternative confirmed.")
+    ref = coachfigures.comparison(game)
+    return "\n".join(lines) + (f"\n{ref}" if ref else "")
+
+
+def coach_note(d: DecisionReview, names: list[str], game: str, term: Callable[[str], str], rival: str) -> str:
+    """What the replay says at a reviewed decision: the choice, the better one, and why."""
+    u = unit(game)
+    tag = grading.label(d)
+    note = (
+        f"Review{' · ' + tag if tag else ''}: here {with_names(d.chosen_text, names)}.\n"
+        f"Better: {with_names(d.best_text, names)} (~{d.loss:.1f} ± {d.loss_se:.1f} {u} more; "
+        f"win chance {d.win_after:.0%} → {d.win_before:.0%}), marked • on the board."
+    )
+    reason = grading.why(d, u, term, rival)
+    return note + (f"\nWhy: {reason}" if reason else "")
