@@ -205,8 +205,8 @@ def event_luck(
         afters.append(round(sum(vals[actual]) / n, 6))
         seen.append(True)
         if budget.graph_worlds > 0:
-            w = _value(game, groups[actual][1], s, here.fork("graph"), policy, budget.graph_worlds, 100_000)
-            worth.append(round(sum(w) / len(w), 6))
+            full = _value(game, groups[actual][1], s, here.fork("graph"), policy, budget.graph_worlds, 100_000)
+            worth.append(round(sum(full) / len(full), 6))
         else:
             worth.append(0.0)
     return ChanceLuck(
@@ -316,7 +316,7 @@ def _by(x: float, unit: str) -> str:
 
 def luck_line(sl: SeatLuck, unit: str, who: str = "you", solo: bool = False) -> str:
     """'You lost by 6.0 points; the draws cost you 9.0 ± 2.1: on skill you won by 3.0.'
-    (with the seat's place at the table named where it was worth half a point or more)
+    (with the edge of the seat's place at the table, where it was worth half a point or more)
 
     `who` is "you" (second person) or a name; `solo` words a one-row game's worth, which
     is no margin."""
@@ -337,11 +337,10 @@ def luck_line(sl: SeatLuck, unit: str, who: str = "you", solo: bool = False) -> 
         return f"{res}; no draw looked different to {obj}: no luck either way."
     luck = f"{_by(sl.luck, '')}± {sl.luck_se:.1f}"
     if abs(sl.luck) <= 2 * sl.luck_se:
-        draws = f"the draws were about even for {obj} ({sl.luck:+.1f} ± {sl.luck_se:.1f})"
+        draws = f"the draws were about even ({sl.luck:+.1f} ± {sl.luck_se:.1f})"
     elif sl.luck > 0:
         draws = f"the draws gave {obj} {luck}"
     else:
         draws = f"the draws cost {obj} {luck}"
-    whose = "your" if you else f"{who}'s"
-    edge = f", {whose} seat's start was worth {sl.start:+.1f}" if abs(sl.start) >= 0.5 else ""
+    edge = f" (seat edge {sl.start:+.1f})" if abs(sl.start) >= 0.5 else ""
     return f"{res}; {draws}{edge}: {adj}."

@@ -144,12 +144,16 @@ Every figure is an estimate from playouts with its standard error (±).
                 f"Review · {self.game.title} · {self.names[self.seat]}'s game", classes="page-title", markup=False
             )
             yield Static("", id="review-summary", markup=False)
-            yield Static("Getting ready… (Esc stops)", id="review-status", markup=False)
-            yield ProgressBar(id="review-progress", show_eta=False)
             yield WinGraph(id="review-graph")
             yield Static("", id="graph-note", markup=False)
+            yield Static("Getting ready… (Esc stops)", id="review-status", markup=False)
+            yield ProgressBar(id="review-progress", show_eta=False)
             yield ChoiceList(id="review-list")
         yield Footer()
+
+    def on_resize(self) -> None:
+        # More rows for the graph where the terminal has them (7 at 80×24).
+        self.query_one("#review-graph", WinGraph).styles.height = 7 if self.size.height < 40 else 14
 
     def on_mount(self) -> None:
         self.query_one("#review-list", ChoiceList).display = False
@@ -216,7 +220,14 @@ Every figure is an estimate from playouts with its standard error (±).
 
     def _show_summary(self) -> None:
         text = summary_text(
-            self.reviews, self.lucks, self.names, self.seat, self.rec.players, self.game.name, self._solo()
+            self.reviews,
+            self.lucks,
+            self.names,
+            self.seat,
+            self.rec.players,
+            self.game.name,
+            self._solo(),
+            reference=self.size.height >= 40,  # the bot levels' figures where there is room
         )
         self.query_one("#review-summary", Static).update(text)
 
@@ -227,7 +238,7 @@ Every figure is an estimate from playouts with its standard error (±).
             return
         if self.error and self.complete:
             return
-        status.update("The costliest, costliest first (a key opens the replay there; k drills them):")
+        status.update("Costliest first (a key opens the replay there; k drills your mistakes):")
         status.display = bool(r.worst)
 
     def _show_list(self, r: SeatReview) -> None:
@@ -249,7 +260,7 @@ Every figure is an estimate from playouts with its standard error (±).
             series = grading.win_series(s, decs, events, self.moves, curve)
             lines.append(_per_move(series))
             if s == self.seat:
-                points = [Point(m, ply, f"move {m}: {self.names[s]}'s win chance {c:.0%}") for m, c, ply in series]
+                points = [Point(m, ply, f"move {m}: {self.names[s]} {c:.0%}") for m, c, ply in series]
         marks: list[tuple[int, float, str]] = []
         if self.seat < len(self.lucks) and lines[self.seat]:
             sl = self.lucks[self.seat]
@@ -266,14 +277,16 @@ Every figure is an estimate from playouts with its standard error (±).
         self._note(graph.point)
 
     def _note(self, p: Point | None) -> None:
-        luck = ""
+        """Under the graph: the cursor's point, the luck marks, and which line is whose."""
+        parts = [f"{p.text} (Enter opens it)"] if p is not None else []
         if self.seat < len(self.lucks):
             sl = self.lucks[self.seat]
-            luck = (f"▲ luckiest draw: move {self.moves.after(sl.luckiest)}  " if sl.luckiest >= 0 else "") + (
-                f"▼ unluckiest: move {self.moves.after(sl.unluckiest)}" if sl.unluckiest >= 0 else ""
-            )
-        where = f"{p.text} (Enter opens it) · " if p is not None else ""
-        self.query_one("#graph-note", Static).update(f"{where}{luck}".strip())
+            if sl.luckiest >= 0:
+                parts.append(f"▲ luckiest move {self.moves.after(sl.luckiest)}")
+            if sl.unluckiest >= 0:
+                parts.append(f"▼ unluckiest move {self.moves.after(sl.unluckiest)}")
+        parts.append("lines: " + ", ".join(f"{i + 1} {n}" for i, n in enumerate(self.names)))
+        self.query_one("#graph-note", Static).update(" · ".join(parts))
 
     def on_win_graph_moved(self, event: WinGraph.Moved) -> None:
         self._note(event.point)

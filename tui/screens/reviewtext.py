@@ -38,24 +38,23 @@ def entry_text(d: DecisionReview, names: list[str], game: str, seat: int, moves:
 
 
 def label_counts(r: SeatReview) -> str:
-    """'2 mistakes, 1 inaccuracy' (the labels of every decision), or 'nothing labelled'."""
+    """'2 mistakes, 1 inaccuracy' (the labels of every decision), or 'no labels'."""
     parts = []
     for tag in reversed(grading.LABELS):
         n = sum(1 for d in r.reviewed if grading.label(d) == tag)
         if n:
             parts.append(f"{n} {tag}{'s' if n > 1 else ''}")
-    return ", ".join(parts) if parts else "nothing labelled"
+    return ", ".join(parts) if parts else "no labels"
 
 
 def seat_line(r: SeatReview, name: str) -> str:
-    """'Ann: 23 decisions reviewed; accuracy 87; 13.0 ± 9.8 points behind the evaluator's own
-    choices in all (0.57 a decision); 1 mistake'."""
+    """'Ann: accuracy 87 · 13.0 ± 9.8 points behind in 23 decisions · 1 mistake' (points
+    behind the evaluator's own choices, summed over the decisions reviewed)."""
     if not r.decisions:
         return f"{name} had no decision with more than one choice to review."
     return (
-        f"{name}: {r.decisions} decisions reviewed; accuracy {grading.accuracy(r.reviewed):.0f}; "
-        f"{r.points_behind:.1f} ± {r.points_behind_se:.1f} {unit(r.game)} behind the evaluator's own choices "
-        f"in all ({r.mean_loss:.2f} a decision); {label_counts(r)}"
+        f"{name}: accuracy {grading.accuracy(r.reviewed):.0f} · {r.points_behind:.1f} ± {r.points_behind_se:.1f} "
+        f"{unit(r.game)} behind in {r.decisions} decisions · {label_counts(r)}"
     )
 
 
@@ -67,20 +66,24 @@ def summary_text(
     players: int,
     game: str,
     solo: bool = False,
+    reference: bool = True,
 ) -> str:
-    """Every seat's line (the reviewed seat first), its luck beneath it, and the bot levels'
-    own figures; a seat not reviewed yet says so."""
+    """Every seat's line (the reviewed seat first), its luck beneath it, and (`reference`) the
+    bot levels' own figures; a seat not reviewed yet says so."""
     lines = []
     for s in [seat, *(x for x in range(players) if x != seat)]:
         r = reviews.get(s)
         lines.append(seat_line(r, names[s]) if r is not None else f"{names[s]}: reviewing…")
         if s < len(lucks):
-            who = "you" if s == seat else names[s]
-            lines.append("  " + luck_line(lucks[s], unit(game), who, solo=solo))
+            sl = lucks[s]
+            if s == seat:
+                lines.append("  " + luck_line(sl, unit(game), "you", solo=solo))
+            else:  # the others' luck in a line each, so every seat fits at 80×24
+                lines.append(f"  luck {sl.luck:+.1f} ± {sl.luck_se:.1f}; on skill {sl.luck_adjusted:+.1f} {unit(game)}")
     main = reviews.get(seat)
     if main is not None and main.decisions and not main.worst:
         lines.append("No choice had a better alternative confirmed.")
-    ref = coachfigures.comparison(game)
+    ref = coachfigures.comparison(game) if reference else ""
     return "\n".join(lines) + (f"\n{ref}" if ref else "")
 
 

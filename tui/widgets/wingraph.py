@@ -80,14 +80,17 @@ class WinGraph(PlotextPlot):
         plt.clear_figure()
         plt.ylim(0, 100)
         plt.yticks([0, 50, 100], ["0%", "50%", "100%"])
-        plt.xlabel("move")
+        last = max((m for line in self.lines for m, _ in line), default=0)
+        step = max(1, -(-last // 5))
+        plt.xticks(list(range(0, last + 1, step)))
         for i, line in enumerate(self.lines):
             if not line:
                 continue
             xs = [m for m, _ in line]
             ys = [100 * c for _, c in line]
-            name = self.names[i] if i < len(self.names) else f"Seat {i + 1}"
-            plt.plot(xs, ys, marker=str(i + 1)[-1], label=f"{i + 1} {name}")
+            # No legend inside the plot (it covers the lines at 80×24): the marker is the seat's
+            # number, and the screen says whose under the graph.
+            plt.plot(xs, ys, marker=str(i + 1)[-1])
         for m, c, sym in self.marks:
             plt.scatter([m], [100 * c], marker=sym)
         if 0 <= self.cursor < len(self.points):
