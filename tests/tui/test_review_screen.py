@@ -11,15 +11,15 @@ from typing import Any
 import pytest
 
 from coldwater.core import games
+from coldwater.core.grading import Moves
 from coldwater.core.record import GameRecord
 from coldwater.core.review import default_budget, review
 from coldwater.core.simulate import simulate
 from coldwater.net.play.thinker import Thinker
 from coldwater.tui.catalog import Catalog
-from coldwater.core.grading import Moves
 from coldwater.tui.screens.replays import ReplayScreen
-from coldwater.tui.screens.reviewreplay import CoachReplay
 from coldwater.tui.screens.review import ReviewScreen, entry_text
+from coldwater.tui.screens.reviewreplay import CoachReplay
 
 
 def game_record(name: str, entries: int | None, seed: str = "scr", bots: str = "random,greedy") -> GameRecord:
