@@ -42,8 +42,8 @@ EVERYONE: Final[int] = -1
 """`Opening.to` when a sealed value is opened to every seat."""
 
 Slot = tuple[str | int, ...]
-"""Where a sealed value sits, as an object path every peer computes from its own
-view (e.g. ``("zones", 2, 0)``: the fish in the Lake's Zone 3). Each game names its own."""
+"""Where a sealed value sits: an object path every peer computes from its own view, named by each game
+(e.g. ``("zones", 2, 0)``: the fish in the Lake's Zone 3)."""
 
 A = TypeVar("A", bound=Action)
 D = TypeVar("D", bound=msgspec.Struct)
@@ -96,17 +96,16 @@ SETUP: Final[int] = -1
 class Turn(msgspec.Struct, frozen=True):
     """Whose turn a position is in, as people count turns and rounds (``State.turn``).
 
-    :mod:`coldwater.core.clock` counts turns and rounds from these, the same way for
-    every game and from public data alone, so a view counts as the full state does.
-    """
+    :mod:`coldwater.core.clock` counts turns and rounds from these, the same way for every game
+    and from public data alone, so a view counts as the full state does."""
 
     party: int
-    """A seat, or a party that is no seat (Practice Pond's silent player) numbered
-    from ``players``; SETUP before the first turn, and for a part of the game that is
-    nobody's turn (Crown's contests after the last turn: the clock stays where it was)."""
+    """A seat, or a party that is no seat (Practice Pond's silent player) numbered from ``players``; SETUP
+    before the first turn, and for a part of the game that is nobody's turn (Crown's contests after the
+    last turn: the clock stays where it was)."""
     stage: int = 0
-    """How far into the turn: it never drops within one turn, so a drop begins the
-    next turn even when the same party plays it (a solo game's turns are all one seat's)."""
+    """How far into the turn: it never drops within one turn, so a drop begins the next turn even when the
+    same party plays it (a solo game's turns are all one seat's)."""
     round: int | None = None
     """The game's own round count where it keeps one (Fisheries' day)."""
 
@@ -121,12 +120,11 @@ class Opening(msgspec.Struct, frozen=True, array_like=True):
 class Openings(msgspec.Struct, frozen=True):
     """What a player's action opens, as one view can tell (``State.opens``).
 
-    `public` follows from the public record, so every view lists the same. Some
-    openings depend on sealed values (a caught fish that wins the Mystery Weight,
-    which fish a seat submits to a contest): only the seats in `namers`, who hold
-    those values, can name them; on their own views they are listed in `named`
-    (once the `public` openings to them are revealed), and every other seat waits
-    for their word.
+    `public` follows from the public record, so every view lists the same. Some openings depend
+    on sealed values (a caught fish that wins the Mystery Weight, which fish a seat submits to a
+    contest): only the seats in `namers`, who hold those values, can name them; on their own views
+    they are listed in `named` (once the `public` openings to them are revealed), and every other
+    seat waits for their word.
     """
 
     public: tuple[Opening, ...] = ()
@@ -206,8 +204,8 @@ class State(Generic[A, D]):
     def why_illegal(self, action: A) -> str:
         """Why `action` is not legal now, in words. Engines give specific reasons.
 
-        `action` is well-formed (one of the game's action types, fields of their
-        declared types): ``apply`` refuses anything else before asking."""
+        `action` is well-formed (one of the game's action types, fields of their declared types):
+        ``apply`` refuses anything else before asking."""
         return f"'{action}' is not a legal move now"
 
     def describe(self, action: A) -> str:
@@ -221,9 +219,8 @@ class State(Generic[A, D]):
     def turn(self) -> Turn | None:
         """Whose turn this position is in (see :class:`Turn`), read off public data.
 
-        None where the engine does not say (the default, or a moment nobody's turn
-        owns, such as contests all seats answer): each run of one seat's decisions
-        then counts as that seat's turn."""
+        None where the engine does not say (the default, or a moment nobody's turn owns, such as
+        contests all seats answer): each run of one seat's decisions then counts as that seat's turn."""
         return None
 
     # ---- a view that advances itself (no process holds the full state) ----
@@ -255,10 +252,8 @@ class State(Generic[A, D]):
         self.apply(action)
 
     def reveal(self, slot: Slot, value: object) -> None:
-        """Write `value`, opened to this view's seat, into the sealed `slot`.
-
-        Raises IllegalAction, changing nothing, for a slot that is not sealed here
-        or a value it cannot hold."""
+        """Write `value`, opened to this view's seat, into the sealed `slot`. Raises IllegalAction,
+        changing nothing, for a slot that is not sealed here or a value it cannot hold."""
         if self.SEALED:
             raise self._no_hooks()
         raise IllegalAction(f"{self.GAME} has no sealed values")
@@ -457,6 +452,9 @@ class Game(Protocol[S, A]):
     def title(self) -> str: ...
 
     @property
+    def unit(self) -> str: ...
+
+    @property
     def min_players(self) -> int: ...
 
     @property
@@ -509,6 +507,8 @@ class GameBase(ABC, Generic[S, A]):
 
     name: str
     title: str
+    unit: str = "points"
+    """What the game's rulebook calls its points ("PP" in Aquatica); every margin shown to a player is in it."""
     min_players: int
     max_players: int
     options_type: type[msgspec.Struct]

@@ -58,6 +58,51 @@ def test_simulate_with_a_persons_own_content_file(tmp_path: Path, capsys: pytest
     assert str(mine) in capsys.readouterr().err  # the error names the file
 
 
+# Set to None in sys.modules, a module cannot be imported: any import of Textual then fails.
+_WITHOUT_TEXTUAL = """
+import sys
+sys.modules["textual"] = None
+from coldwater.tui.cli import main
+code = main(sys.argv[1:])
+app = [m for m, mod in sys.modules.items() if mod is not None and m.startswith(("textual", "coldwater.tui."))]
+assert app == ["coldwater.tui.cli"], app
+raise SystemExit(code)
+"""
+
+
+def test_the_headless_commands_run_without_textual(tmp_path: Path) -> None:
+    """simulate, replay and review live beside what they run (net/play/commands.py, net/replay.py),
+    not in the Textual layer: each runs in a process where importing Textual fails."""
+    import subprocess
+    import sys
+
+    from coldwater.core import games
+    from coldwater.core.simulate import simulate
+    from coldwater.net.play import records
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-c", _WITHOUT_TEXTUAL, *args], capture_output=True, text=True, timeout=300
+        )
+
+    out = tmp_path / "recs"
+    done = run("simulate", "fisheries", "--games", "1", "--seed", "t", "--records", str(out))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("game 1:")
+    (made,) = out.glob("*.json")
+    done = run("replay", str(made))
+    assert done.returncode == 0, done.stderr
+    assert "entries verified; game over" in done.stdout
+    res = next(simulate(games.get("fisheries"), 2, 1, "t", bot="random", records=True))
+    assert res.record is not None
+    res.record.entries = res.record.entries[:12]  # a short game in progress: a quick review
+    short = tmp_path / "short.json"
+    records.save(res.record, short)
+    done = run("review", str(short), "--seat", "1", "--json")
+    assert done.returncode == 0, done.stderr
+    assert '"seat": 1' in done.stdout
+
+
 # ---- --option KEY=VALUE and --seats: one parser for every command -----------------
 def test_options_read_json_values_and_keep_text() -> None:
     from coldwater.net.play.cliargs import parse_options

@@ -1,5 +1,9 @@
 """The `coldwater` command: the app with no arguments, plus headless tools.
 
+This module is the parser and the dispatch; each headless command lives beside what it
+runs and imports no Textual (net/play/commands.py: simulate, review, replay; net/replay.py:
+a LAN verdict record; net/cli.py: host and join with ``--headless``).
+
 - ``coldwater``                      open the app
 - ``coldwater simulate GAME ...``    bots play whole games; scores and digests
 - ``coldwater replay FILE``          verify a game record
@@ -11,7 +15,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Sequence
@@ -19,7 +22,6 @@ from typing import TYPE_CHECKING, Any
 
 from coldwater import __version__
 from coldwater.net.play.cliargs import UsageError, fail, parse_options, parse_seats
-from coldwater.net.play.files import read_content
 
 if TYPE_CHECKING:
     from coldwater.net.session import Party
@@ -96,251 +98,6 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def cmd_simulate(args: argparse.Namespace) -> int:
-    from coldwater.core import games
-    from coldwater.core.errors import ContentError
-    from coldwater.core.simulate import seat_bots, simulate
-
-    game = games.get(args.game)
-    if args.content:
-        try:
-            game = game.with_content(read_content(args.content))
-        except ContentError as e:
-            print(f"coldwater: {e}", file=sys.stderr)
-            return 2
-    try:
-        options = parse_options(args.option)
-    except UsageError as e:
-        return fail(e)
-    options.update({k: v for k, v in {"module": args.module, "solo_level": args.solo_level}.items() if v is not None})
-    try:
-        game.check_players(args.players)
-        game.make_options(options)
-        game.new(args.players, seed=args.seed, options=options)  # setup-level checks (e.g. a solo level at 3 players)
-        seat_bots(game, args.bot, args.players)
-    except ValueError as e:
-        print(f"coldwater: {e}", file=sys.stderr)
-        return 2
-    if args.games < 1:
-        print("coldwater: --games must be at least 1", file=sys.stderr)
-        return 2
-
-    out_dir = None
-    if args.records:
-        from pathlib import Path
-
-        out_dir = Path(args.records)
-        try:
-            out_dir.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            print(f"coldwater: {out_dir}: cannot make the folder ({e.strerror or e})", file=sys.stderr)
-            return 2
-    results = simulate(
-        game, args.players, args.games, args.seed, bot=args.bot, options=options, records=out_dir is not None
-    )
-    progress = None
-    if sys.stderr.isatty() and args.games > 1:
-        from rich.progress import Progress
-
-        progress = Progress(transient=True, console=None)
-        progress.start()
-        task = progress.add_task(f"{game.title}", total=args.games)
-    try:
-        for r in results:
-            if out_dir is not None and r.record is not None:
-                _write_record(out_dir, r.record, r.seed)
-            if args.json:
-                print(
-                    json.dumps(
-                        {
-                            "game": r.game,
-                            "index": r.index,
-                            "seed": r.seed,
-                            "players": r.players,
-                            "plies": r.plies,
-                            "scores": dict(zip(r.labels, r.totals)),
-                            "breakdown": {lab: dict(zip(r.categories, row)) for lab, row in zip(r.labels, r.rows)},
-                            "ranking": [r.labels[i] for i in r.ranking],
-                            "outcome": r.outcome,
-                            "digest": r.digest,
-                        },
-                        sort_keys=True,
-                    ),
-                    flush=True,
-                )
-            else:
-                scores = "  ".join(f"{lab}: {tot}" for lab, tot in zip(r.labels, r.totals))
-                print(
-                    f"game {r.index + 1}: {scores}  | {r.outcome} | plies {r.plies} | digest {r.digest[:16]}",
-                    flush=True,
-                )
-            if progress is not None:
-                progress.advance(task)
-    finally:
-        if progress is not None:
-            progress.stop()
-    return 0
-
-
-def _write_record(folder: Any, rec: Any, seed: str) -> None:
-    from coldwater.core import record
-    from coldwater.net.play import records
-    from coldwater.net.play.table import note_result
-
-    final = record.replay(rec)
-    note_result(rec, final, [s.strip() for s in rec.meta.get("seats", "").split(",")])
-    safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in seed)
-    records.save(rec, folder / f"{rec.game}-sim-{safe}.json")
-
-
-def cmd_review(args: argparse.Namespace) -> int:
-    from coldwater.core import games, record
-    from coldwater.core.errors import ContentError, RecordError
-    from coldwater.core.review import ReviewError, default_budget, review_seat, summarize
-    from coldwater.net.play import records
-
-    try:
-        rec = records.load(args.file)
-        game = games.get(rec.game) if rec.game in games.names() else None
-        if game is None:
-            raise RecordError(f"unknown game {rec.game!r}; this version has: {', '.join(games.names())}")
-        if args.content:
-            game = game.with_content(read_content(args.content))
-        record.initial_state(rec, game)  # the content and the start, checked before any work
-        budget = default_budget(game).deeper(args.depth)
-        seats = list(range(rec.players)) if args.seat is None else [args.seat - 1]
-        if args.worst < 0:
-            raise ReviewError("--worst is a number of decisions, 0 or more")
-        for s in seats:
-            if not 0 <= s < rec.players:
-                raise ReviewError(f"seat {s + 1} is not in this game (seats 1 to {rec.players})")
-    except (RecordError, ContentError, ReviewError) as e:
-        print(f"coldwater: {args.file}: {e}", file=sys.stderr)
-        return 1
-    names = [n.strip() for n in rec.meta.get("seats", "").split(",")]
-    progress = None
-    if sys.stderr.isatty() and not args.json:
-        from rich.progress import Progress
-
-        progress = Progress(transient=True)
-        progress.start()
-    try:
-        # Every seat in one pass over the record (core.review.review_seat with the seats).
-        task = progress.add_task("reviewing", total=None) if progress is not None else None
-        done = []
-        try:
-            for k, n, r in review_seat(rec, game, seats, budget=budget, seed=args.seed):
-                done.append(r)
-                if progress is not None and task is not None:
-                    progress.update(task, completed=k, total=n, description=f"reviewing {100 * k // max(1, n)}%")
-        except (RecordError, ReviewError) as e:
-            print(f"coldwater: {args.file}: {e}", file=sys.stderr)
-            return 1
-        for s in seats:
-            sr = summarize(game.name, s, done, args.worst)
-            name = names[s] if s < len(names) and names[s] else f"Seat {s + 1}"
-            if args.json:
-                print(json.dumps(_review_json(sr, name), sort_keys=True), flush=True)
-            else:
-                _print_review(sr, name)
-    finally:
-        if progress is not None:
-            progress.stop()
-    return 0
-
-
-def _review_json(sr: Any, name: str) -> dict[str, Any]:
-    import msgspec
-
-    worst = [{k: v for k, v in msgspec.to_builtins(d).items() if k != "choices"} for d in sr.worst]
-    return {
-        "game": sr.game,
-        "seat": sr.seat + 1,
-        "name": name,
-        "decisions": sr.decisions,
-        "total_loss": round(sr.total_loss, 2),
-        "mean_loss": round(sr.mean_loss, 3),
-        "points_behind": round(sr.points_behind, 2),
-        "points_behind_se": round(sr.points_behind_se, 2),
-        "worst": [{**w, "loss": round(w["loss"], 2)} for w in worst],
-    }
-
-
-def _print_review(sr: Any, name: str) -> None:
-    unit = "PP" if sr.game == "aquatica" else "points"
-    print(
-        f"Seat {sr.seat + 1} ({name}): {sr.decisions} decisions, {sr.points_behind:.1f} ± {sr.points_behind_se:.1f} "
-        f"{unit} behind the evaluator's own choices in all, {sr.mean_loss:.2f} a decision"
-    )
-    if not sr.worst:
-        print("  no decision where another choice was confirmed better")
-    for d in sr.worst:
-        print(
-            f"  round {d.round}, turn {d.turn} (ply {d.ply}): {d.chosen_text}; "
-            f"{d.best_text} was worth {d.loss:.1f} ± {d.loss_se:.1f} {unit} more "
-            f"(win chance {d.win_after:.0%} -> {d.win_before:.0%})"
-        )
-
-
-def _replay_verdict(path: str) -> int | None:
-    """`coldwater replay` of a game ended by forfeit (a LAN verdict record): every signature, the game up
-    to the forfeit, the verdict and whether it is agreed or contested. None when the file is not one."""
-    from pathlib import Path
-
-    from coldwater.net.session.forfeit import check_record, load_record, standings_text, verdict_text
-
-    try:
-        raw = Path(path).read_bytes()
-    except OSError:
-        return None  # the ordinary replay reads it again and says why it cannot, in its own words
-    try:
-        rec = load_record(raw)
-    except ValueError as e:
-        print(f"coldwater: {path}: {e}", file=sys.stderr)
-        return 1
-    if rec is None:
-        return None
-    chk = check_record(rec)
-    f, j = chk.forfeit, chk.judgement
-    print(f"{path}: a {rec.game} game at {rec.table!r} ended by forfeit; {chk.signatures} signatures verified")
-    if f is not None and j is not None:
-        print(f"  seat {', '.join(str(s + 1) for s in f.seats)} forfeits at ply {f.ply} ({f.cause}): {f.reason}")
-        print(f"  standings: {standings_text(f, rec.names)}")
-        print(f"  verdict: {verdict_text(j)}")
-    for p in chk.problems:
-        print(f"  PROBLEM: {p}")
-    if chk.problems or f is None or j is None:
-        return 1
-    return 0
-
-
-def cmd_replay(args: argparse.Namespace) -> int:
-    from coldwater.core import games, record
-    from coldwater.core.errors import ContentError, RecordError
-    from coldwater.net.play import records
-
-    verdict = _replay_verdict(args.file)
-    if verdict is not None:
-        return verdict
-    try:
-        rec = records.load(args.file)
-        game = None
-        if args.content:
-            game = games.get(rec.game).with_content(read_content(args.content))
-        final = record.replay(rec, game)
-    except (RecordError, ContentError, KeyError) as e:
-        print(f"coldwater: {args.file}: {e}", file=sys.stderr)
-        return 1
-    sc = final.scores()
-    print(f"{args.file}: {len(rec.entries)} entries verified; {'game over' if final.is_over else 'game in progress'}")
-    for lab, tot in zip(sc.labels, sc.totals):
-        print(f"  {lab}: {tot}")
-    if sc.outcome:
-        print(f"  {sc.outcome}")
-    print(f"digest {final.digest()}")
-    return 0
-
-
 def lan_app(args: argparse.Namespace) -> int:
     """``coldwater host|join`` without ``--headless``: the app, opened straight into the lobby."""
     from coldwater import net
@@ -415,21 +172,19 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return serve.main(argv[1:])
     args = _parser().parse_args(argv)
-    if args.command == "simulate":
+    if args.command in ("simulate", "review"):
+        from coldwater.net.play import commands
+
         try:
-            return cmd_simulate(args)
+            return commands.simulate(args) if args.command == "simulate" else commands.review(args)
         except BrokenPipeError:
             # The reader (e.g. `| head`) went away: stop quietly, as Unix tools do.
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             return 0
     if args.command == "replay":
-        return cmd_replay(args)
-    if args.command == "review":
-        try:
-            return cmd_review(args)
-        except BrokenPipeError:
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            return 0
+        from coldwater.net.replay import replay
+
+        return replay(args.file, args.content)
     if args.command in ("host", "join") and "--headless" in args.rest:
         from coldwater.net import cli as net_cli
 

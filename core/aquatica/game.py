@@ -31,6 +31,7 @@ class AqOptions(msgspec.Struct, forbid_unknown_fields=True):
 class AquaticaGame(GameBase[AqState, AqAction]):
     name = "aquatica"
     title = "Aquatica: Cold Waters"
+    unit = "PP"
     min_players = 1
     max_players = 5
     options_type = AqOptions

@@ -1,6 +1,6 @@
 """Command-line values both CLIs read the same way: ``--option KEY=VALUE`` and ``--seats``.
 
-``coldwater simulate`` (tui/cli.py) and ``coldwater host`` (net/cli.py, and the
+``coldwater simulate`` (net/play/commands.py) and ``coldwater host`` (net/cli.py, and the
 app's own LAN start) parse them here, so a typo gets the same clear message
 everywhere. Errors are :class:`UsageError`; a CLI prints it and exits with 2,
 the status argparse uses for a bad command line.
