@@ -15,10 +15,6 @@ from .review import SeatReview
 from .state import Game
 
 
-def unit(game: str) -> str:
-    return "PP" if game == "aquatica" else "points"
-
-
 def chance_curve(record: GameRecord, game: Game[Any, Any]) -> Any:
     """The win-chance curve of this game's setup (:func:`.evaluate.win_chance` bound to its key)."""
     key = evaluate.fit_key(game.name, initial_state(record, game)[1])
@@ -61,7 +57,7 @@ def seat_json(
         w["move"] = moves.move(d.ply)
         w["where"] = moves.where(d.round, d.turn, d.ply)
         w["label"] = grading.label(d)
-        w["why"] = grading.why(d, unit(sr.game))
+        w["why"] = grading.why(d, game.unit)
         worst.append(w)
     labels = {k: sum(1 for d in sr.reviewed if grading.label(d) == k) for k in grading.LABELS}
     return {
