@@ -252,3 +252,31 @@ async def test_v_reviews_in_a_replay_as_at_the_end(make_app: Any, home: Path) ->
         await pilot.press("escape")  # stops it at once
         await pilot.pause()
         assert app.screen is replay
+
+
+async def test_the_graph_reads_without_colour(make_app: Any, home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under NO_COLOR and a plain TERM the lines are told apart by their seat numbers, and the
+    line under the graph says whose each is."""
+    from tests.tui.screen_text import screen_text
+
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("TERM", "xterm")
+    game = games.get("fisheries")
+    rec = game_record("fisheries", 44)
+    app = make_app(Catalog(names=("fisheries",)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = ReviewScreen(rec, game, None, 0)
+        await app.push_screen(screen)
+        await until(lambda: screen.complete, within=600)
+        await pilot.pause()
+        assert app.no_color
+        note = str(screen.query_one("#graph-note").render())
+        assert "lines: 1 random, 2 greedy" in note
+        rows = screen_text(app).splitlines()
+        plot = [r for r in rows if "┤" in r or "│" in r]
+        assert any("100%" in r for r in plot) and any("0%" in r for r in plot)
+        body = "".join(r.split("┤", 1)[-1] for r in plot)
+        assert "1" in body and "2" in body, "each seat's line is drawn with its number"
+        assert all(
+            r in str(screen.query_one("#review-summary").render()) for r in ("random: accuracy", "greedy: accuracy")
+        )
