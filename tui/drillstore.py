@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import msgspec
 
-from coldwater.core import grading
+from coldwater.core import games, grading
 from coldwater.core.record import GameRecord
 from coldwater.core.review import SeatReview
 from coldwater.net.play import files, paths
@@ -29,6 +29,8 @@ class Mistake(msgspec.Struct, frozen=True):
     loss_se: float = 0.0
     round: int = 0
     turn: int = 0
+    why: str = ""
+    """What the better choice gains, in second person (the review's words; "" where unconfirmed)."""
 
 
 class DrillGame(msgspec.Struct, frozen=True):
@@ -60,8 +62,9 @@ def load() -> Store:
 
 def mistakes_of(r: SeatReview) -> tuple[Mistake, ...]:
     """The seat's labelled decisions, in order of play."""
+    unit = games.get(r.game).unit if r.game in games.names() else "points"
     return tuple(
-        Mistake(d.ply, d.chosen, d.best, grading.label(d), d.loss, d.loss_se, d.round, d.turn)
+        Mistake(d.ply, d.chosen, d.best, grading.label(d), d.loss, d.loss_se, d.round, d.turn, grading.why(d, unit))
         for d in r.reviewed
         if grading.label(d) and d.best != d.chosen
     )

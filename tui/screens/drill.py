@@ -104,7 +104,7 @@ def judge(item: DrillItem, choice: str) -> tuple[str, str]:
 
     Runs the evaluator for a choice that is neither the review's better one nor the mistake."""
     m = item.mistake
-    unit = "PP" if item.game == "aquatica" else "points"
+    unit = games.get(item.game).unit
     if choice == m.best:
         return PASS, "Right: that is the evaluator's own choice here."
     if choice == m.chosen:
@@ -235,7 +235,8 @@ Esc goes back.
         if it is None or self.verdict != FAIL:
             return
         best = with_names(it.view.describe(games.get(it.game).parse_action(it.mistake.best)), list(it.names))
-        self.query_one("#drill-verdict", Static).update(f"The solution: {best}.\nn: next · t: try again")
+        why = f"\n{it.mistake.why}" if it.mistake.why else ""
+        self.query_one("#drill-verdict", Static).update(f"The solution: {best}.{why}\nn: next · t: try again")
 
     def action_skip(self) -> None:
         if self.item is None or self.judging:

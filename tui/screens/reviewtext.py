@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from coldwater.core import grading
+from coldwater.core import games, grading
 from coldwater.core.luck import SeatLuck, luck_line
 from coldwater.core.review import DecisionReview, SeatReview
 from coldwater.tui import coachfigures
@@ -15,7 +15,8 @@ from coldwater.tui.screens.table import with_names
 
 
 def unit(game: str) -> str:
-    return "PP" if game == "aquatica" else "points"
+    """What the game's points are called (the engine's ``Game.unit``: "PP" in Aquatica)."""
+    return games.get(game).unit if game in games.names() else "points"
 
 
 def where(d: DecisionReview, moves: grading.Moves | None) -> str:
