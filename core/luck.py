@@ -48,7 +48,6 @@ __all__ = [
     "luck_events",
     "luck_line",
     "seat_luck",
-    "start_worth",
 ]
 
 
@@ -115,10 +114,8 @@ class SeatLuck(msgspec.Struct, frozen=True, kw_only=True):
     """The sum of its luck over every chance event, in points."""
     luck_se: float
     luck_adjusted: float
-    """`result` − `luck` − `start`: what the seat's play earned, the draws and the seat's
-    place at the table taken out."""
-    start: float = 0.0
-    """The start position's worth to the seat (its seat order's edge, before any draw)."""
+    """`result` − `luck`: what the seat's play earned, the draws taken out (backgammon's
+    luck-adjusted result; the edge of a seat's place at the table stays in it)."""
     luckiest: int = -1
     """Ply of the event that helped it most (-1: none helped)."""
     unluckiest: int = -1
@@ -263,34 +260,7 @@ def final_result(record: GameRecord, game: Game[Any, Any]) -> list[float]:
     return [evaluate.goal(last, s, sc)[0] for s in range(record.players)]
 
 
-START_WORLDS = 32
-"""Worlds the start position is valued in, for each seat's edge of its place at the table."""
-
-
-def start_worth(
-    record: GameRecord,
-    game: Game[Any, Any],
-    *,
-    seed: int | str = 0,
-    worlds: int = START_WORLDS,
-    policy: Policy | None = None,
-    pause: Callable[[], None] | None = None,
-) -> list[float]:
-    """Each seat's worth of the start position, from its own view, played to the end: what its
-    place at the table is worth before any draw (neither luck nor skill)."""
-    pol = policy if policy is not None else evaluate.search_policy(game)
-    _, state = initial_state(record, game)
-    rng = Rng(f"luck/{seed}/start")
-    out = []
-    for s in range(record.players):
-        if pause is not None:
-            pause()
-        vals = _value(game, state.view(s), s, rng, pol, worlds, 100_000)
-        out.append(sum(vals) / len(vals))
-    return out
-
-
-def seat_luck(seat: int, result: float, events: Sequence[ChanceLuck], start: float = 0.0) -> SeatLuck:
+def seat_luck(seat: int, result: float, events: Sequence[ChanceLuck]) -> SeatLuck:
     """One seat's totals from every event's luck (its standard error: the events' worlds are their own)."""
     mine = [(e.ply, e.luck[seat], e.se[seat]) for e in events if seat < len(e.luck) and e.seen[seat]]
     total = sum(x for _, x, _ in mine)
@@ -302,8 +272,7 @@ def seat_luck(seat: int, result: float, events: Sequence[ChanceLuck], start: flo
         result=round(result, 6),
         luck=round(total, 6),
         luck_se=round(se, 6),
-        luck_adjusted=round(result - total - start, 6),
-        start=round(start, 6),
+        luck_adjusted=round(result - total, 6),
         luckiest=best[0] if best is not None and best[1] > 0 else -1,
         unluckiest=worst[0] if worst is not None and worst[1] < 0 else -1,
         events=len(mine),
@@ -316,7 +285,6 @@ def _by(x: float, unit: str) -> str:
 
 def luck_line(sl: SeatLuck, unit: str, who: str = "you", solo: bool = False) -> str:
     """'You lost by 6.0 points; the draws cost you 9.0 ± 2.1: on skill you won by 3.0.'
-    (with the edge of the seat's place at the table, where it was worth half a point or more)
 
     `who` is "you" (second person) or a name; `solo` words a one-row game's worth, which
     is no margin."""
@@ -342,5 +310,4 @@ def luck_line(sl: SeatLuck, unit: str, who: str = "you", solo: bool = False) -> 
         draws = f"the draws gave {obj} {luck}"
     else:
         draws = f"the draws cost {obj} {luck}"
-    edge = f" (seat edge {sl.start:+.1f})" if abs(sl.start) >= 0.5 else ""
-    return f"{res}; {draws}{edge}: {adj}."
+    return f"{res}; {draws}: {adj}."

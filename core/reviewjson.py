@@ -9,7 +9,7 @@ from typing import Any
 import msgspec
 
 from . import evaluate, grading
-from .luck import ChanceLuck, SeatLuck, final_result, seat_luck, start_worth
+from .luck import ChanceLuck, SeatLuck, final_result, seat_luck
 from .record import GameRecord, initial_state
 from .review import SeatReview
 from .state import Game
@@ -21,13 +21,10 @@ def chance_curve(record: GameRecord, game: Game[Any, Any]) -> Any:
     return lambda points: evaluate.win_chance(key, points)
 
 
-def lucks(
-    record: GameRecord, game: Game[Any, Any], events: Sequence[ChanceLuck], start: Sequence[float] | None = None
-) -> list[SeatLuck]:
-    """Every seat's luck over the game, from every event's (and each seat's start, valued here if not given)."""
+def lucks(record: GameRecord, game: Game[Any, Any], events: Sequence[ChanceLuck]) -> list[SeatLuck]:
+    """Every seat's luck over the game, from every event's."""
     result = final_result(record, game)
-    edge = list(start) if start is not None else start_worth(record, game)
-    return [seat_luck(s, result[s], events, edge[s]) for s in range(record.players)]
+    return [seat_luck(s, result[s], events) for s in range(record.players)]
 
 
 def moment(sl_ply: int, events: Sequence[ChanceLuck], seat: int, moves: grading.Moves) -> dict[str, Any] | None:
@@ -75,7 +72,6 @@ def seat_json(
         "luck": round(luck.luck, 2),
         "luck_se": round(luck.luck_se, 2),
         "luck_adjusted": round(luck.luck_adjusted, 2),
-        "start": round(luck.start, 2),
         "luckiest": moment(luck.luckiest, events, sr.seat, moves),
         "unluckiest": moment(luck.unluckiest, events, sr.seat, moves),
         "win_chance": [[m, c] for m, c, _ in series],

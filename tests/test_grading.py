@@ -105,7 +105,7 @@ def test_the_json_of_every_seat() -> None:
         assert out["seat"] == s + 1 and 0 <= out["accuracy"] <= 100
         for key in ("points_behind", "luck", "luck_adjusted", "result", "luck_se"):
             assert isinstance(out[key], float | int)
-        assert out["luck_adjusted"] == pytest.approx(out["result"] - out["luck"] - out["start"], abs=0.02)
+        assert out["luck_adjusted"] == pytest.approx(out["result"] - out["luck"], abs=0.02)
         pairs = out["win_chance"]
         assert pairs and all(len(p) == 2 and 0 <= p[1] <= 1 for p in pairs)
         assert [p[0] for p in pairs] == sorted(p[0] for p in pairs)

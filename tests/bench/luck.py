@@ -8,8 +8,8 @@ and every chance event's luck is measured for both seats (``core/luck.py``, the 
 budget). Printed per title and seat: the mean final result, the mean luck and the mean
 luck-adjusted result, each with its standard error over the games, and whether the
 luck-adjusted mean is within two standard errors of zero (with random against random,
-neither seat has skill to show, so it should be; the luck-adjusted result also takes out
-the start position's worth to the seat, its place at the table); then the games some seat won only by
+neither seat has skill to show, so it should be, but for any edge of the seats' order,
+which the mean result shows); then the games some seat won only by
 its draws (won, luck clearly above the margin, lost on skill), and the CPU seconds a
 game's luck took. Figures only: nothing here fails on a number.
 """
@@ -21,7 +21,7 @@ import math
 import time
 
 from coldwater.core import games
-from coldwater.core.luck import final_result, luck_events, seat_luck, start_worth
+from coldwater.core.luck import final_result, luck_events, seat_luck
 from coldwater.core.simulate import simulate
 
 
@@ -43,7 +43,7 @@ def main() -> None:
     args = ap.parse_args()
     for name in args.titles.split(","):
         game = games.get(name)
-        rows: list[list[tuple[float, float, float, float, float]]] = [[], []]
+        rows: list[list[tuple[float, float, float, float]]] = [[], []]
         on_draws: list[str] = []
         cpu: list[float] = []
         for i in range(args.games):
@@ -52,12 +52,11 @@ def main() -> None:
             assert rec is not None
             t = time.process_time()
             events = [e for _, _, e in luck_events(rec, game)]
-            start = start_worth(rec, game)
             cpu.append(time.process_time() - t)
             result = final_result(rec, game)
             for s in range(2):
-                sl = seat_luck(s, result[s], events, start[s])
-                rows[s].append((sl.result, sl.luck, sl.luck_adjusted, sl.luck_se, sl.start))
+                sl = seat_luck(s, result[s], events)
+                rows[s].append((sl.result, sl.luck, sl.luck_adjusted, sl.luck_se))
                 if sl.result > 0 and sl.luck_adjusted < 0 and sl.luck > 2 * sl.luck_se:
                     on_draws.append(
                         f"{args.seed}-{i} seat {s + 1}: won by {sl.result:.1f}, luck {sl.luck:+.1f} ± {sl.luck_se:.1f}"
@@ -67,12 +66,11 @@ def main() -> None:
             res_m, res_se = mean_se([r[0] for r in rows[s]])
             luck_m, luck_se = mean_se([r[1] for r in rows[s]])
             adj_m, adj_se = mean_se([r[2] for r in rows[s]])
-            start_m, _ = mean_se([r[4] for r in rows[s]])
             within = abs(adj_m) <= 2 * adj_se
             inner = sum(r[3] for r in rows[s]) / max(1, len(rows[s]))
             print(
                 f"  seat {s + 1}: result {res_m:+.2f} ± {res_se:.2f}; luck {luck_m:+.2f} ± {luck_se:.2f} "
-                f"(a game's own ± {inner:.1f}); start {start_m:+.2f}; luck-adjusted {adj_m:+.2f} ± {adj_se:.2f} "
+                f"(a game's own ± {inner:.1f}); luck-adjusted {adj_m:+.2f} ± {adj_se:.2f} "
                 f"({'within' if within else 'NOT within'} 2 SE of 0)"
             )
         cpu.sort()
