@@ -249,15 +249,25 @@ def luck_events(
         state = after.clone()
 
 
-def final_result(record: GameRecord, game: Game[Any, Any]) -> list[float]:
-    """Each seat's final worth by the mode's goal (the margin over the best rival row)."""
+def _last(record: GameRecord, game: Game[Any, Any]) -> State[Any, Any]:
     last: State[Any, Any] | None = None
     for _, _, after in replay_iter(record, game):
         last = after
     if last is None:
         _, last = initial_state(record, game)
+    return last
+
+
+def final_result(record: GameRecord, game: Game[Any, Any]) -> list[float]:
+    """Each seat's final worth by the mode's goal (the margin over the best rival row)."""
+    last = _last(record, game)
     sc = last.scores()
     return [evaluate.goal(last, s, sc)[0] for s in range(record.players)]
+
+
+def one_row(record: GameRecord, game: Game[Any, Any]) -> bool:
+    """The score sheet has one row (a solo mode without a rival row): its result is a worth, no margin."""
+    return len(_last(record, game).scores().totals) == 1
 
 
 def seat_luck(seat: int, result: float, events: Sequence[ChanceLuck]) -> SeatLuck:

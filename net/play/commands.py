@@ -18,7 +18,7 @@ from pathlib import Path
 
 from coldwater.core import games, grading, record, reviewjson
 from coldwater.core.errors import ContentError, RecordError
-from coldwater.core.luck import SeatLuck, luck_events, luck_line
+from coldwater.core.luck import SeatLuck, luck_events, luck_line, one_row
 from coldwater.core.review import ReviewError, SeatReview, default_budget, review_seat, summarize
 from coldwater.core.simulate import seat_bots
 from coldwater.core.simulate import simulate as run
@@ -169,20 +169,22 @@ def review(args: argparse.Namespace) -> int:
                     json.dumps(reviewjson.seat_json(sr, name, rec, game, events, lucks[s]), sort_keys=True), flush=True
                 )
             else:
-                _print_review(sr, name, game.unit, grading.Moves(rec), lucks[s])
+                _print_review(sr, name, game.unit, grading.Moves(rec), lucks[s], one_row(rec, game))
     finally:
         if progress is not None:
             progress.stop()
     return 0
 
 
-def _print_review(sr: SeatReview, name: str, unit: str, moves: grading.Moves, luck: SeatLuck) -> None:
+def _print_review(
+    sr: SeatReview, name: str, unit: str, moves: grading.Moves, luck: SeatLuck, solo: bool = False
+) -> None:
     print(
         f"Seat {sr.seat + 1} ({name}): accuracy {grading.accuracy(sr.reviewed):.0f}; {sr.decisions} decisions, "
         f"{sr.points_behind:.1f} ± {sr.points_behind_se:.1f} {unit} behind the evaluator's own choices in all, "
         f"{sr.mean_loss:.2f} a decision"
     )
-    print(f"  {luck_line(luck, unit, f'Seat {sr.seat + 1}')}")
+    print(f"  {luck_line(luck, unit, f'Seat {sr.seat + 1}', solo=solo)}")
     if not sr.worst:
         print("  no decision where another choice was confirmed better")
     for d in sr.worst:

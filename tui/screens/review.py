@@ -137,6 +137,7 @@ Every figure is an estimate from playouts with its standard error (±).
         self.error = ""
         self._worker: Worker[None] | None = None
         self._phase = ""
+        self._one_row: bool | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="page"):
@@ -216,7 +217,11 @@ Every figure is an estimate from playouts with its standard error (±).
 
     # ---- showing ------------------------------------------------------------------
     def _solo(self) -> bool:
-        return self.rec.players == 1
+        if self._one_row is None:
+            from coldwater.core.luck import one_row
+
+            self._one_row = one_row(self.rec, self.game)
+        return self._one_row
 
     def _show_summary(self) -> None:
         text = summary_text(
