@@ -101,8 +101,8 @@ DEFAULT: tuple[Key, ...] = (
     Key("score", "decline", "d", "Decline the rematch"),
     Key("score", "replay", "p", "Open the replay"),
     Key("score", "review", "v", "Review my game"),
-    Key("score", "drill", "k", "Drill my mistakes", show=False),  # said on the page, beside v
-    Key("review", "drill", "k", "Drill my mistakes"),
+    Key("score", "drill", "x", "Drill my mistakes", show=False),  # said on the page, beside v
+    Key("review", "drill", "x", "Drill my mistakes"),
     Key("drill", "again", "t", "Try again"),
     Key("drill", "solution", "s", "See the solution"),
     Key("drill", "skip", "n", "Skip"),

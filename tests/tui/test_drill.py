@@ -104,12 +104,12 @@ async def test_the_drill_by_keys(make_app: Any, home: Path) -> None:
 async def test_the_menu_drills_the_mistakes_of_reviewed_games(make_app: Any, home: Path) -> None:
     app = make_app(Catalog(names=("crown",)))
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("k")  # nothing reviewed yet: said, and the menu stays
+        await pilot.press("x")  # nothing reviewed yet: said, and the menu stays
         await pilot.pause()
         assert not isinstance(app.screen, DrillScreen)
         rec, r = reviewed()
         drillstore.remember(rec, r)
-        await pilot.press("k")
+        await pilot.press("x")
         await until(lambda: isinstance(app.screen, DrillScreen))
         screen = app.screen
         assert isinstance(screen, DrillScreen)
@@ -140,8 +140,8 @@ async def test_k_on_the_end_screen_reviews_then_drills(make_app: Any, home: Path
         end = ScoreScreen(table.game.title, table.state.scores(), ["Ann", "Bea"], table=table)
         await app.push_screen(end)
         await pilot.pause()
-        assert "k  drill" in str(end.query_one("#score-actions").render())
-        await pilot.press("k")
+        assert "x  drill" in str(end.query_one("#score-actions").render())
+        await pilot.press("x")
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, ReviewScreen) and screen.drill and screen.seat == 1

@@ -1,7 +1,7 @@
 """The drill: your own labelled mistakes, one at a time, at the position before each (issue 48 item 5).
 
-From the Review screen (**k**: the game just reviewed), the end screen (**k**: reviews the seat
-played here, then drills) and the menu (**k**: the labelled mistakes of recently reviewed
+From the Review screen (**x**: the game just reviewed), the end screen (**x**: reviews the seat
+played here, then drills) and the menu (**x**: the labelled mistakes of recently reviewed
 games, :mod:`coldwater.tui.drillstore`). Each position is shown from the seat's view with
 its legal choices; choose one:
 

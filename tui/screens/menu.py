@@ -23,7 +23,7 @@ ENTRIES: tuple[tuple[str, str, str], ...] = (
     ("j", "Join a LAN table", "join"),
     ("r", "Resume a saved game", "resume"),
     ("p", "Replays", "replays"),
-    ("k", "Drill your mistakes (from reviewed games)", "drill"),
+    ("x", "Drill your mistakes (from reviewed games)", "drill"),
     ("u", "Rules", "rules"),
     ("t", "Settings", "settings"),
     ("q", "Quit", "quit"),
@@ -56,7 +56,7 @@ class MenuScreen(BaseScreen):
   a coach beside the table that explains each new kind of decision as it comes.
 - *Resume* lists games that were left unfinished: every move is saved as it is made.
 - *Replays* steps through finished and saved games.
-- *Drill your mistakes* (**k**) plays the labelled mistakes of the games you reviewed
+- *Drill your mistakes* (**x**) plays the labelled mistakes of the games you reviewed
   lately, one position at a time: choose what you would play (docs/coach.md).
 - *Rules* explains each game.
 

@@ -11,7 +11,7 @@ Shown, as each part arrives: every seat's line (accuracy, points behind, labels)
 line; the win-chance graph (:mod:`coldwater.tui.widgets.wingraph`: ← → over its points,
 Enter opens the replay there); the labelled decisions of the seat reviewed, costliest first,
 each a key that opens the replay at that position with the better choice marked on the
-board and why (:mod:`.reviewreplay`). **k** drills the labelled mistakes
+board and why (:mod:`.reviewreplay`). **x** drills the labelled mistakes
 (:mod:`.drill`).
 """
 
@@ -92,7 +92,7 @@ draw, then the other seats.
   ▲ ▼ the luckiest and unluckiest draws of the seat reviewed. Tab to it, ← → move the
   cursor, Enter opens the replay there.
 - **The list**: each labelled decision's key opens the replay at that position with the
-  better choice marked • on the board and why; **k** drills your labelled mistakes.
+  better choice marked • on the board and why; **x** drills your labelled mistakes.
 - Esc stops the review and goes back.
 
 Every figure is an estimate from playouts with its standard error (±).
@@ -112,7 +112,7 @@ Every figure is an estimate from playouts with its standard error (±).
     ) -> None:
         """`others`: review every other seat too, after the luck (off in tests that need one seat).
         `drill`: open the drill on the seat's labelled mistakes as soon as they are known (the
-        end screen's **k**)."""
+        end screen's **x**)."""
         super().__init__()
         self.rec = rec
         self.game = game
@@ -243,7 +243,7 @@ Every figure is an estimate from playouts with its standard error (±).
             return
         if self.error and self.complete:
             return
-        status.update("Costliest first (a key opens the replay there; k drills your mistakes):")
+        status.update("Costliest first (a key opens the replay there; x drills your mistakes):")
         status.display = bool(r.worst)
 
     def _show_list(self, r: SeatReview) -> None:

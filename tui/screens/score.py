@@ -179,7 +179,7 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         if self.record is not None or self._public is not None:
             parts.append("p  open the replay")
         if self.record is not None:
-            parts.append("v  review (k  drill my mistakes)")
+            parts.append("v  review (x  drill my mistakes)")
         parts.append("Enter  back to the menu")
         return "   ·   ".join(parts)
 
