@@ -103,6 +103,7 @@ async def test_review_screen_lists_and_opens_the_replay_there(make_app: Any, hom
         assert replay.pos == worst.ply and replay.view_index == 1
         title = str(replay.query_one("#decision-title").render())
         assert "Better:" in title and f"~{worst.loss:.1f} ± {worst.loss_se:.1f} points more" in title
+        assert f"round {worst.round}, turn {worst.turn}, move {moves.move(worst.ply)}: here random " in title
         assert "Why: You would have " in title or "small gains all over" in title
         # The marks stay while this position is shown, go one step on, and come back.
         await pilot.press("right")

@@ -310,7 +310,7 @@ Every figure is an estimate from playouts with its standard error (±).
     def _note_for(self, d: DecisionReview) -> str:
         words = self._words()
         term = words.hint_term if words is not None else (lambda c: c)
-        return coach_note(d, self.names, self.game.name, term, "your best rival")
+        return coach_note(d, self.names, self.game.name, term, "your best rival", self.moves)
 
     def _words(self) -> Any:
         try:

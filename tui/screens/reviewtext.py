@@ -88,12 +88,20 @@ def summary_text(
     return "\n".join(lines) + (f"\n{ref}" if ref else "")
 
 
-def coach_note(d: DecisionReview, names: list[str], game: str, term: Callable[[str], str], rival: str) -> str:
-    """What the replay says at a reviewed decision: the choice, the better one, and why."""
+def coach_note(
+    d: DecisionReview,
+    names: list[str],
+    game: str,
+    term: Callable[[str], str],
+    rival: str,
+    moves: grading.Moves | None = None,
+) -> str:
+    """What the replay says at a reviewed decision: where (the one numbering), the choice, the
+    better one, and why."""
     u = unit(game)
     tag = grading.label(d)
     note = (
-        f"Review{' · ' + tag if tag else ''}: here {with_names(d.chosen_text, names)}.\n"
+        f"Review{' · ' + tag if tag else ''} · {where(d, moves)}: here {with_names(d.chosen_text, names)}.\n"
         f"Better: {with_names(d.best_text, names)} (~{d.loss:.1f} ± {d.loss_se:.1f} {u} more; "
         f"win chance {d.win_after:.0%} → {d.win_before:.0%}), marked • on the board."
     )
