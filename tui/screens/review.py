@@ -207,6 +207,7 @@ Every figure is an estimate from playouts with its standard error (±).
             self.query_one("#review-status", Static).update(f"Part of the review failed: {self.error}")
         self.query_one("#review-progress", ProgressBar).display = False
         self.complete = True
+        self._show_summary()
         self._show_status()
 
     def _progress(self, done: int, of: int) -> None:
@@ -233,6 +234,7 @@ Every figure is an estimate from playouts with its standard error (±).
             self.game.name,
             self._solo(),
             reference=self.size.height >= 40,  # the bot levels' figures where there is room
+            waiting=self.others and not self.complete,
         )
         self.query_one("#review-summary", Static).update(text)
 

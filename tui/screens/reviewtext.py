@@ -68,13 +68,17 @@ def summary_text(
     game: str,
     solo: bool = False,
     reference: bool = True,
+    waiting: bool = True,
 ) -> str:
     """Every seat's line (the reviewed seat first), its luck beneath it, and (`reference`) the
-    bot levels' own figures; a seat not reviewed yet says so."""
+    bot levels' own figures; a seat not reviewed says whether it is coming (`waiting`)."""
     lines = []
     for s in [seat, *(x for x in range(players) if x != seat)]:
         r = reviews.get(s)
-        lines.append(seat_line(r, names[s]) if r is not None else f"{names[s]}: reviewing…")
+        if r is not None:
+            lines.append(seat_line(r, names[s]))
+        else:  # still to come, or not asked for (the end screen's drill reviews one seat)
+            lines.append(f"{names[s]}: {'reviewing…' if waiting else 'not reviewed'}")
         if s < len(lucks):
             sl = lucks[s]
             if s == seat:
