@@ -7,7 +7,7 @@ chance of winning, each with its standard error.
 
 - **Only the view.** Every world is ``game.determinize(view, rng)``: hidden values
   the caller holds (another seat's fish weights, hands, the deck order) are drawn,
-  never read. ``tests/test_review.py`` poisons a record and checks nothing changes.
+  never read. ``tests/core/test_review.py`` poisons a record and checks nothing changes.
 - **Common random numbers.** Every candidate is played out in the *same* worlds with
   the same playout seed, and chance inside a playout is keyed by the ply
   (``search.draw_chance``), so the difference between two choices is the choice,

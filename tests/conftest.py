@@ -154,7 +154,7 @@ LONGEST: tuple[tuple[str, float], ...] = (
         4.5,
     ),
     ("tests/tui/test_lan_rematch.py::test_the_opener_of_a_table_served_over_ssh_asks_for_the_rematch", 4.5),
-    ("tests/test_contract.py::test_random_play_many_seeds[crown-4-3]", 4.5),
+    ("tests/core/test_contract.py::test_random_play_many_seeds[crown-4-3]", 4.5),
     ("tests/net/test_loopback.py::test_every_registered_game_plays_whole_games_over_the_lan[crown]", 4.4),
     ("tests/tui/test_fisheries_play.py::test_hotseat_hands_over_between_two_people", 4.4),
     (
@@ -185,7 +185,7 @@ LONGEST: tuple[tuple[str, float], ...] = (
     ),
     ("tests/tui/test_serve_tables.py::test_two_keys_share_a_table_that_outlives_its_hosts_app", 3.6),
     ("tests/net/test_fairdeal.py::test_any_deck_round_trips", 3.6),
-    ("tests/test_contract.py::test_many_games_with_the_cheap_bots[aquatica-4-3]", 3.5),
+    ("tests/core/test_contract.py::test_many_games_with_the_cheap_bots[aquatica-4-3]", 3.5),
     ("tests/net/test_netns.py::test_a_peer_killed_mid_game_restarts_and_finishes[aquatica]", 3.5),
     ("tests/net/test_netns.py::test_peers_find_the_table_by_name_and_agree[3-crown]", 3.5),
     (

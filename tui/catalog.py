@@ -1,4 +1,5 @@
-"""Which games the app offers, and where each game's table screen lives.
+"""Which games the app offers, and where each game's table screen lives (its folder's
+``screen.py``, found by the game's name: nothing here names a game).
 
 The app asks a :class:`Catalog` for game objects instead of calling the core
 registry directly, so tests can offer a toy game without any global
@@ -9,23 +10,23 @@ cold start to the menu quick.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from coldwater.core import games
+from coldwater.tui.games import own_module
 
 if TYPE_CHECKING:  # imported on first use at run time (see the module docstring)
     from coldwater.core.state import Game
     from coldwater.tui.screens.table import TableScreen
 
-TABLE_SCREENS: dict[str, str] = {
-    "crown": "coldwater.tui.games.crown.screen:CrownTableScreen",
-    "fisheries": "coldwater.tui.games.fisheries.screen:FisheriesTableScreen",
-    "aquatica": "coldwater.tui.games.aquatica.screen:AquaticaTableScreen",
-}
-"""Game name -> "module:class" of its table screen; others get the generic one."""
-
 GENERIC_SCREEN = "coldwater.tui.screens.table:TableScreen"
+"""The table screen of a game without its own (``tui/games/<name>/screen.py``, whose ``SCREEN`` it is)."""
+
+
+def own_screen(name: str) -> str:
+    """ "module:class" of the game's table screen: its own where its folder has one, else the generic one."""
+    return f"coldwater.tui.games.{name}.screen:SCREEN" if own_module(name, "screen") is not None else GENERIC_SCREEN
 
 
 def _load(path: str) -> object:
@@ -44,7 +45,7 @@ class Catalog:
     ) -> None:
         self._names = names if names is not None else games.names()
         self._loader = loader or games.get
-        self._screens = dict(TABLE_SCREENS if screens is None else screens)
+        self._screens = screens
 
     def names(self) -> tuple[str, ...]:
         return self._names
@@ -72,7 +73,20 @@ class Catalog:
         """The game's own table screen, or the generic one for a game without its own."""
         from coldwater.tui.screens.table import TableScreen
 
-        screen_cls = _load(self._screens.get(name, GENERIC_SCREEN))
+        path = own_screen(name) if self._screens is None else self._screens.get(name, GENERIC_SCREEN)
+        screen_cls = _load(path)
         if not (isinstance(screen_cls, type) and issubclass(screen_cls, TableScreen)):
-            raise TypeError(f"{self._screens.get(name, GENERIC_SCREEN)} is not a table screen")
+            raise TypeError(f"{path} is not a table screen")
         return screen_cls
+
+    def lettered(self, names: Sequence[str], taken: str = "") -> list[tuple[str, str, str]]:
+        """(key, title, name) for a list of games: each keyed by the first letter of its title that no
+        game before it (nor `taken`) has, "" where none is left."""
+        out = []
+        used = set(taken)
+        for name in names:
+            title = self.title(name)
+            key = next((c for c in title.lower() if c.isalpha() and c not in used), "")
+            used.add(key)
+            out.append((key, title, name))
+        return out

@@ -52,8 +52,8 @@ def _parser() -> argparse.ArgumentParser:
         metavar="KEY=VALUE",
         help="a game option, e.g. no_tags=true (repeatable)",
     )
-    sim.add_argument("--module", help="Aquatica: goals or tribes")
-    sim.add_argument("--solo-level", type=int, help="Aquatica Tribes Solo level 1-6")
+    sim.add_argument("--module", help="the game's module, where it has several (the same as --option module=NAME)")
+    sim.add_argument("--solo-level", type=int, help="the solo level, where the game's solo mode has levels")
     sim.add_argument("--json", action="store_true", help="one JSON object per game")
     sim.add_argument("--content", metavar="PATH", help="your own content file (the printed card values)")
     sim.add_argument("--records", metavar="DIR", help="write each game's record into DIR (Replays reads them)")

@@ -27,22 +27,18 @@ OFF_META: Final = "lessons_off"
 OPPONENT: Final = "easy"
 """The learner's opponent: the greedy bot with a slip now and then, beatable in a first game."""
 
-OPTIONS: Final[dict[str, dict[str, Any]]] = {"crown": {}, "fisheries": {}, "aquatica": {"module": "goals"}}
-"""Each first game's options: the base rules (Aquatica's Goals module, as the base game plays)."""
-
 
 def is_lesson(meta: dict[str, str]) -> bool:
-    return meta.get(LESSON_META, "") in tutor.GAMES
+    return meta.get(LESSON_META, "") in tutor.games()
 
 
 def new_table(game: Game[Any, Any], name: str = "Player 1") -> Table:
-    """A first game of `game`: the person against the easy bot, 2 players, the fixed seed.
-
-    Two players, never Practice Pond: a first Crown game should meet the turn a real
-    opponent plays (tokens left on the board, contests), not the silent player's rules."""
+    """A first game of `game`: the person against the easy bot, 2 players (never a solo mode: a first
+    game should meet the turn a real opponent plays), the book's fixed seed and first options."""
     seats = [Seat(SeatKind.PERSON, name), Seat(SeatKind.BOT, "Easy bot", bot=OPPONENT)]
     meta = {"mode": "learn", LESSON_META: game.name}
-    return Table.new(game, seats, seed=tutor.LEARN_SEED[game.name], options=OPTIONS[game.name], meta=meta)
+    book = tutor.book(game.name)
+    return Table.new(game, seats, seed=book.SEED, options=dict(book.FIRST_OPTIONS), meta=meta)
 
 
 class Coach:
@@ -118,7 +114,7 @@ class Coach:
         if self.off:
             return False
         if threshold is None:
-            threshold = tutor.HINT_GENTLE_LOSS.get(game, tutor.GENTLE_LOSS)
+            threshold = self.book.HINT_LOSS
         text = tutor.gentle_word(action, ranked, label, threshold=threshold)
         if text is None:
             return False

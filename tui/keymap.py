@@ -42,7 +42,7 @@ DEFAULT: tuple[Key, ...] = (
     Key("table", "board_up", "pageup", "Scroll board up", show=False, priority=True),
     Key("table", "choose", "enter", "Choose", show=False),
     Key("table", "done", "e", "End turn"),
-    Key("table", "hint", "h", "Hint", show=False),  # in ? Help: Aquatica's 80-column footer has no room
+    Key("table", "hint", "h", "Hint", show=False),  # in ? Help: the fullest game footer at 80 columns has no room
     # Look up anything on the board (screens/table/look.py); ↑ ↓ move its cursor while it is
     # out (priority, so the choice list does not take them; the screen allows them only then).
     Key("table", "look", "f7,I", "Look", show=False),
@@ -60,22 +60,22 @@ DEFAULT: tuple[Key, ...] = (
     # letter, as the panel says, and the capital too; a Learn table's choices never take g, t
     # or x as hotkeys (LESSON_KEYS; issue 45: a newcomer types lowercase). None in the footer:
     # the panel's border says what each does now (g is "more" while the lesson goes on), and
-    # at 80 columns Aquatica's footer would lose "? Help" to it.
+    # at 80 columns the fullest game footer would lose "? Help" to it.
     Key("coach", "coach('next')", "g,G", "Got it", show=False),
     Key("coach", "coach('again')", "t,T", "Lesson again", show=False),
     Key("coach", "coach('skip')", "x,X", "No more lessons", show=False),
     Key("table", "pane('log')", "f3,L", "Log"),
-    # The Fisheries grid cursor (bound on its board while a tile or ship is being placed).
-    Key("fisheries", "up", "up", "Move", show=False),
-    Key("fisheries", "down", "down", "Move", show=False),
-    Key("fisheries", "left", "left", "Move", show=False),
-    Key("fisheries", "right", "right", "Move", show=False),
-    Key("fisheries", "turn", "r", "Turn"),
-    Key("fisheries", "flip", "f", "Flip"),
-    Key("fisheries", "next", "n,tab", "Next spot"),
-    Key("fisheries", "previous", "p,shift+tab", "Previous spot", show=False),
-    Key("fisheries", "place", "enter,space", "Confirm"),
-    Key("fisheries", "back", "escape,backspace", "Back"),
+    # A board's grid cursor (bound on a game's board while a piece is being placed on its grid).
+    Key("grid", "up", "up", "Move", show=False),
+    Key("grid", "down", "down", "Move", show=False),
+    Key("grid", "left", "left", "Move", show=False),
+    Key("grid", "right", "right", "Move", show=False),
+    Key("grid", "turn", "r", "Turn"),
+    Key("grid", "flip", "f", "Flip"),
+    Key("grid", "next", "n,tab", "Next spot"),
+    Key("grid", "previous", "p,shift+tab", "Previous spot", show=False),
+    Key("grid", "place", "enter,space", "Confirm"),
+    Key("grid", "back", "escape,backspace", "Back"),
     # The replay's footer fits 80 columns: the forward keys in short words; the back
     # keys, Home and End are in its Help (? ) and in Settings.
     Key("replay", "step(1)", "right,l", "Next move"),
@@ -118,7 +118,7 @@ SCREEN_SCOPES: tuple[tuple[str, ...], ...] = (
     ("back", "nav", "hostform"),
     ("back", "lobby"),
     ("back", "nav", "settings"),
-    ("table", "fisheries", "coach"),
+    ("table", "grid", "coach"),
     ("replay",),
     ("handover",),
     ("score",),
@@ -152,8 +152,8 @@ PANE_KEYS: tuple[Key, ...] = tuple(
     Key("table", f"pane{n}", slot, f"Pane {n} ({name})")
     for n, (slot, name) in enumerate(zip(PANE_SLOTS, ("Ocean", "Players", "Goals"), strict=True), start=1)
 )
-"""The game panes' keys as the settings screen lists them (only Aquatica has panes so far,
-so their names are its). Bound by :func:`pane_bindings`, not :func:`bindings`: the action
+"""The game panes' keys as the settings screen lists them (named after the panes of the one
+game that has them so far). Bound by :func:`pane_bindings`, not :func:`bindings`: the action
 names the pane, which each game declares."""
 
 ALL_KEYS: tuple[Key, ...] = DEFAULT + PANE_KEYS

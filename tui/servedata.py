@@ -158,7 +158,7 @@ class GameResult(msgspec.Struct, frozen=True, kw_only=True):
     record: bytes = b""
     """The game's record (core.record.dumps), for a replay or a review; b"" when the host kept none."""
     deal: str = ""
-    """For a deal of the day, which (``crown/solo/2026-12-06``); "" for any other game."""
+    """For a deal of the day, which (``<game>/solo/2026-12-06``); "" for any other game."""
     id: int = 0
 
 

@@ -1,11 +1,11 @@
 """The deal of the day on `coldwater serve` (docs/ssh.md, "The deal of the day"), after Hanab Live's
 seeded games: everyone on the server plays the same deal of a game, alone, and compares.
 
-Each game has one deal a day: its own solo mode where it has one (Crown, Aquatica), else one seat
-against a bot (Fisheries). The deal is the game started from an announced seed made of the server's
-name (from its host key, so two servers deal differently), the game, the mode and the date (the
-server's local time); the bot seat answers the same position the same way for everyone. It is played
-as a one-person turn-based table on the server (serveturns.py: kept move by move, through restarts),
+Each game has one deal a day: its own solo mode where it has one, else one seat against a bot.
+The deal is the game started from an announced seed made of the server's name (from its host
+key, so two servers deal differently), the game, the mode and the date (the server's local
+time); the bot seat answers the same position the same way for everyone. It is played as a
+one-person turn-based table on the server (serveturns.py: kept move by move, through restarts),
 at most once a day per key. The results board lists every finished score on that deal, best first;
 each score's replay opens once the asker has finished the same deal, so nobody learns the deal from
 another's game first.

@@ -459,7 +459,7 @@ class TurnTablesKeeper:
                 self._turn_passed(t, cur)
 
     def _turn_passed(self, t: Turns, before: int) -> None:
-        """Tell the person to move now, if the turn passed to them from seat `before` (a Crown turn is
+        """Tell the person to move now, if the turn passed to them from seat `before` (a turn may be
         several decisions: one notice a turn, not one a decision)."""
         cur = t.state.current
         if cur is None or cur < 0 or cur == before or t.bots[cur]:

@@ -16,7 +16,7 @@ lesson game does not repeat itself).
 The gentle word reads a ranking of (action, estimated value) pairs: the hint
 engine's (:func:`hint_ranking`, from ``core.review.hint`` with the choice made
 included, run off the UI thread by the coached table), in expected points at the
-end of the game; :data:`HINT_GENTLE_LOSS` says how far below the best earns a word.
+end of the game; each book's ``HINT_LOSS`` says how far below the best earns a word.
 The game's greedy bot's ``values`` (:func:`greedy_ranking`, on each book's own
 ``GENTLE_LOSS`` scale) stand in where the hint cannot be had (the coached table
 falls back to them).
@@ -24,16 +24,17 @@ falls back to them).
 
 from __future__ import annotations
 
-import importlib
 import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final, Protocol, cast
 
 import msgspec
 
+from coldwater.core import games as registry
 from coldwater.core.notation import Action
 from coldwater.core.review import Hint
 from coldwater.core.state import Game, State
+from coldwater.tui.games import own_module
 
 LOOKS: Final[dict[str, str]] = {
     "board": "the board",
@@ -50,15 +51,6 @@ WIDTH: Final = 76
 MAX_LINES: Final = 5
 """At most this many lines at WIDTH: with its title and key line the panel stays under half of 24 rows."""
 TITLE_MAX: Final = 60
-
-LEARN_SEED: Final[dict[str, str]] = {
-    "crown": "learn-crown",
-    "fisheries": "learn-fisheries",
-    "aquatica": "learn-aquatica",
-}
-"""The fixed seed of each game's first game: every learner meets the same, tested, position."""
-
-GAMES: Final = ("crown", "fisheries", "aquatica")
 
 
 class Lesson(msgspec.Struct, frozen=True):
@@ -95,7 +87,19 @@ class Book(Protocol):
     GENTLE_LOSS: float
     """How far below the best, on this game's greedy ranking, a choice earns a gentle word."""
     SAME: dict[str, str]
-    """Kinds taught by another kind's lesson (Crown's ``taketop`` by ``take``): one lesson, both taught."""
+    """Kinds taught by another kind's lesson (a ``taketop`` by the ``take`` lesson): one lesson, both taught."""
+    SEED: str
+    """The fixed seed of the game's first game: every learner meets the same, tested, position."""
+    FIRST_OPTIONS: dict[str, Any]
+    """The first game's options: the base rules."""
+    HINT_LOSS: float
+    """Expected points (in the game's unit) below the hint engine's best that earn a gentle word.
+    Measured with ``tests/bench/coach.py --hints 24 --seeds 0-3`` (docs/benchmarks.md): about one
+    decision in ten of a greedy player's, or fewer, clearly gives up that much, so the word marks
+    the clear slips, not every small difference."""
+    BOT_LOSS: dict[str, float]
+    """Each bot level's own points behind the evaluator per decision, as the review measures it
+    (tui/coachfigures.py shows them beside a player's figure)."""
 
     def teach(self, kind: str, view: State[Any, Any], acts: Sequence[Action]) -> Lesson:
         """The lesson of `kind`; `acts` are the legal actions of that kind now (may be empty)."""
@@ -110,12 +114,18 @@ class Book(Protocol):
     def closing(self, view: State[Any, Any], seat: int) -> Lesson: ...
 
 
+def games() -> tuple[str, ...]:
+    """The games with lessons (a ``lessons.py`` in their folder), in the registry's order."""
+    return tuple(name for name in registry.names() if own_module(name, "lessons") is not None)
+
+
 def book(game: str) -> Book:
-    """The lessons of `game` ("crown", "fisheries", "aquatica"); KeyError for another name."""
-    if game not in GAMES:
-        raise KeyError(f"no lessons for {game!r}; there are lessons for {', '.join(GAMES)}")
+    """The lessons of `game` (``tui/games/<game>/lessons.py``); KeyError for a game without."""
+    module = own_module(game, "lessons")
+    if module is None:
+        raise KeyError(f"no lessons for {game!r}; there are lessons for {', '.join(games())}")
     # A module with the Book's names is a Book; tests/tui/test_lessons.py checks each has them.
-    return cast(Book, importlib.import_module(f"coldwater.tui.games.{game}.lessons"))
+    return cast(Book, module)
 
 
 def tag(action: Action) -> str:
@@ -250,14 +260,6 @@ def gentle_word(
         return None
     return f"Not bad to try, but {label(best)} looked stronger there (by about {loss:.1f} on a quick estimate)."
 
-
-HINT_GENTLE_LOSS: Final[dict[str, float]] = {"crown": 3.0, "fisheries": 4.0, "aquatica": 3.0}
-"""Expected points (PP in Aquatica) below the hint engine's best that earn a gentle word.
-Measured with ``tests/bench/coach.py --hints 24 --seeds 0-3`` (docs/benchmarks.md): about
-one decision in ten of a greedy player's, or fewer, clearly gives up this much (Crown 11%,
-Fisheries 10%, Aquatica 8%), so the word marks the clear slips, not every small difference.
-(A random player's: 9%, 7%, 36%. In Crown and Fisheries the greedy bot's slips are as
-costly as random's, as the review found.)"""
 
 CONFIDENCE: Final = 2.0
 """Standard errors the best must beat the choice made by (as the review's): no word from noise."""

@@ -3,28 +3,36 @@ the discard, and completing Master Angler cards."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from . import trophies
 from .actions import CrownAction, Discard, Route
 from .content import Tables
 from .model import CrownData, MAProgress, Party, Pending
 
 
-def cast(d: CrownData, colour: int, side: int) -> None:
-    """A "1" casts one bait of `colour` from each Zone holding it; a "2" casts all of them.
-
-    A Zone emptied by the cast owes a catch with that colour.
-    """
-    p = d.parties[d.turn]
+def cast_from(zones: Sequence[Sequence[int]], colour: int, side: int) -> tuple[int, list[int]]:
+    """What a cast takes: (bait cast, the Zones it empties, numbered 3 to 6). A "1" casts one bait of
+    `colour` from each Zone holding it; a "2" casts all of them. (The table's preview asks this too.)"""
     n = 0
-    for zi in range(4):
-        z = p.zones[zi]
+    emptied = []
+    for zi, z in enumerate(zones):
         k = z[colour]
         if k:
             take = 1 if side == 1 else k
-            z[colour] = k - take
             n += take
-            if not any(z):
-                d.pending.append(Pending(zi + 3, colour))
+            if sum(z) == take:
+                emptied.append(zi + 3)
+    return n, emptied
+
+
+def cast(d: CrownData, colour: int, side: int) -> None:
+    """Cast as :func:`cast_from` says; a Zone emptied by the cast owes a catch with that colour."""
+    p = d.parties[d.turn]
+    n, emptied = cast_from(p.zones, colour, side)
+    for z in p.zones:
+        z[colour] -= min(z[colour], 1 if side == 1 else z[colour])
+    d.pending += [Pending(z, colour) for z in emptied]
     start_route(d, colour, n)
 
 

@@ -80,6 +80,15 @@ def submission(T: Tables, p: Party, li: int) -> list[Fish]:
     return out
 
 
+def weight(T: Tables, p: Party, li: int) -> int | None:
+    """The pounds `p` puts into the contest at location `li`: what it submitted there once that contest is
+    over, else what it would submit now (its picks, the heaviest of every other species); None where a
+    view does not show a weight that counts."""
+    fish = [f for f in p.submitted if T.species_location.get(f.species) == li] or submission(T, p, li)
+    cards = [f.card for f in fish]
+    return None if None in cards else sum(T.weight[c] for c in cards if c is not None)
+
+
 def resolve(d: CrownData, T: Tables) -> None:
     """Reveal the submissions, throw back the rest, award the trophies in order."""
     li = location(d)

@@ -129,3 +129,40 @@ def test_a_spent_frame_draws_no_empty_label() -> None:
     d.stack = [Frame([Eff("power", 1)], src=0, label="Depth of Somewhere")]
     text = draw.frame_text(DECK, d)
     assert text is not None and text.plain.startswith("Depth of Somewhere: ▸")
+
+
+def _milestones(players: int, options: dict[str, Any], seed: str) -> tuple[list[Any], Any, Any]:
+    """Every milestone the words find over a whole simulated game, the final state and the words."""
+    from coldwater.core import record
+    from coldwater.core.simulate import simulate
+
+    game = games.get("aquatica")
+    res = next(simulate(game, players, 1, seed, bot="greedy", options=options, records=True))
+    assert res.record is not None
+    w = words.AqWords(game, [f"P{i}" for i in range(players)])
+    _, before = record.initial_state(res.record, game)
+    found = w.milestones(None, before)
+    before = before.clone()
+    for _, _, after in record.replay_iter(res.record, game):
+        found += w.milestones(before, after)
+        before = after.clone()
+    return found, before, w
+
+
+def test_every_goal_and_tribe_won_is_a_milestone_once() -> None:
+    """The end screen's list (TableWords.milestones): each Goal or Tribe a seat holds at the end, once, by name."""
+    for options in ({"module": "goals"}, {"module": "tribes"}):
+        found, final, _ = _milestones(2, options, "milestones")
+        for seat, p in enumerate(final.data.ps):
+            goals = [m for m in found if m.seat == seat and m.text.startswith("Goal: ")]
+            tribes = [m for m in found if m.seat == seat and m.text.startswith("Tribe: ")]
+            assert (len(goals), len(tribes)) == (len(p.goals), len(p.tribes)), options
+        assert any(m.seat >= 0 for m in found), options  # (a whole game wins something)
+
+
+def test_the_solo_rival_s_mantas_are_milestones_and_its_result() -> None:
+    found, final, w = _milestones(1, {"module": "goals"}, "rival")
+    rival = [m for m in found if m.seat == -1]
+    assert final.data.rival_placed > 0  # (this seed's rival placed its Mantas)
+    assert len(rival) == final.data.rival_placed and all(m.who == words.RIVAL_NAME for m in rival)
+    assert f"{final.data.rival_placed} of 4 Mantas" in w.rival_result(final)

@@ -20,8 +20,8 @@ from coldwater.core.crown.model import CrownData, MAProgress, Pending, Tackle
 from coldwater.core.rng import Rng
 from coldwater.core.state import CHANCE
 from coldwater.tui.games.crown import board as draw
-from coldwater.tui.games.crown import words
-from tests.crown.helpers import board, card, refresh, set_zones, started
+from coldwater.tui.games.crown import log, names, words
+from tests.core.crown.helpers import board, card, refresh, set_zones, started
 
 T = GAME.tables
 NAMES = ["Ada", "Bo", "Cy", "Di"]
@@ -150,7 +150,7 @@ def test_with_two_cards_the_closer_one_is_highlighted_and_nothing_is_discarded()
     ordered = words.order(legal)
     pre = words.preferred(s.data, T, ordered)
     assert pre is not None and ordered[pre] == Route(b)
-    assert words.label(s.data, T, Route(b), 0).startswith(f"Onto your {words.ma_name(T, b)}")
+    assert words.label(s.data, T, Route(b), 0).startswith(f"Onto your {names.ma_name(T, b)}")
 
 
 # ---- words, not ids ------------------------------------------------------------------
@@ -203,7 +203,7 @@ def test_placing_previews_which_fish_an_emptied_zone_catches() -> None:
 
 def test_standings_give_your_contest_weights_and_everyones_points() -> None:
     s = started(2, seed="wording")
-    from tests.crown.helpers import give_fish
+    from tests.core.crown.helpers import give_fish
 
     give_fish(s, 0, [card("perch", 3), card("pike", 8), card("roach", 5)])
     refresh(s)
@@ -223,25 +223,25 @@ def test_every_trophy_master_angler_catch_and_the_end_are_announced(players: int
     lines: list[str] = []
     final: Any = None
     for before, after, seat, action in steps(players, seed):
-        lines += words.announcements(before.data, after.data, T, NAMES[:players])
+        lines += log.announcements(before.data, after.data, T, NAMES[:players])
         if (
             seat == CHANCE
             and before.data.tasks
             and before.data.tasks[0].kind == "silent"
             and str(action).startswith("bait")
         ):
-            said = words.silent_turn(
+            said = log.silent_turn(
                 before.data,
                 after.data,
                 T,
-                words.BAIT_LETTERS.index("W")
+                names.BAIT_LETTERS.index("W")
                 if action.colour == "white"
                 else ["blue", "red", "purple", "black", "green", "yellow"].index(action.colour),
             )
             assert said.startswith("Silent player draws")
         final = after
     d: CrownData = final.data
-    labels = words.names_of(NAMES[:players], len(d.parties))
+    labels = names.names_of(NAMES[:players], len(d.parties))
     text = "\n".join(lines)
     for i, p in enumerate(d.parties):
         for t in p.trophies:
@@ -253,14 +253,14 @@ def test_every_trophy_master_angler_catch_and_the_end_are_announced(players: int
             elif t.kind == "mystery_weight":
                 assert f"{labels[i]} wins the Mystery Weight trophy" in text
             elif not (p.silent and t.kind == "small_species"):  # the silent player starts with it
-                assert f"{labels[i]} wins the {words.TROPHY_NAMES[t.kind]} trophy" in text
+                assert f"{labels[i]} wins the {names.TROPHY_NAMES[t.kind]} trophy" in text
         caught = sum(1 for line in lines if line.startswith(f"{labels[i]} catches the"))
         assert caught == len(p.ma_done) or p.silent
     assert sum("The end is triggered" in line for line in lines) == 1
 
 
 def test_chance_lines_are_gathered() -> None:
-    out = words.summarize_chance(
+    out = log.summarize_chance(
         [
             "the Lake deck now shows a Pike",
             "the Shore deck now shows a Wrasse",
@@ -325,7 +325,7 @@ def test_the_ring_shows_every_space_clockwise_with_its_token() -> None:
 
 def test_other_players_fish_weights_stay_hidden() -> None:
     s = started(2, seed="hidden")
-    from tests.crown.helpers import give_fish
+    from tests.core.crown.helpers import give_fish
 
     give_fish(s, 1, [card("pike", 8)])
     refresh(s)
@@ -353,7 +353,27 @@ def test_a_master_angler_card_to_take_is_named_with_its_spots_first() -> None:
         takes = [a for a in before.legal() if isinstance(a, Take)]
         if takes:
             text = words.label(before.data, T, takes[0], 0)
-            name = words.ma_name(T, takes[0].card)
-            assert text.startswith(f"Take the {name} ({words.spots_letters(T, takes[0].card)})"), text
+            name = names.ma_name(T, takes[0].card)
+            assert text.startswith(f"Take the {name} ({names.spots_letters(T, takes[0].card)})"), text
             return
     raise AssertionError("no Master Angler card to take came")
+
+
+def test_the_standings_weights_are_the_contests_own_count() -> None:
+    """The weights the standings show are what the contests count (core/crown/contests.weight), in the
+    order Shore, Lake, River: at the end, each seat's submitted fish at each location."""
+    from coldwater.core import record
+    from coldwater.core.simulate import simulate
+
+    res = next(simulate(GAME, 3, 1, "weights", bot="greedy", records=True))
+    assert res.record is not None
+    d: CrownData = record.replay(res.record).data
+    T = words.tables_of(GAME)
+    for seat in range(3):
+        fish = d.parties[seat].submitted
+        shore, river, lake = (
+            sum(T.weight[f.card] for f in fish if f.card is not None and T.species_location[f.species] == li)
+            for li in range(3)
+        )
+        assert words.contest_weights(d, T, seat) == (shore, lake, river)
+    assert any(d.parties[s].submitted for s in range(3))  # (the game reached its contests)

@@ -162,7 +162,7 @@ async def test_learn_to_play_gives_its_gentle_word_from_the_hint_engine_without_
 
     # Any choice the hint engine ranks below its best earns the word here (the measured
     # threshold is for people); which choice is weak is still the engine's to say.
-    monkeypatch.setattr(tutor, "HINT_GENTLE_LOSS", {"crown": -1e9})
+    monkeypatch.setattr(tutor.book("crown"), "HINT_LOSS", -1e9)
     monkeypatch.setattr(tutor, "CONFIDENCE", -1e9)
     app = make_app(Catalog(names=("crown",)))
     async with app.run_test(size=(80, 24)) as pilot:

@@ -17,7 +17,12 @@ from coldwater.core.rng import Rng
 from coldwater.core.state import CHANCE, State
 from coldwater.tui import tutor
 
-OPTIONS: dict[str, Any] = {"crown": None, "fisheries": None, "aquatica": {"module": "goals"}}
+
+def _options(name: str) -> dict[str, Any]:
+    """The book's first options: a lesson game's rules."""
+    return dict(tutor.book(name).FIRST_OPTIONS)
+
+
 GENTLE_BUDGET = ReviewBudget(worlds=8, width=3)
 """A small hint budget: 30 decisions of a whole game are evaluated here, in the test's process."""
 
@@ -28,7 +33,7 @@ def play(name: str) -> list[tuple[State[Any, Any], list[Action], list[tutor.Less
     Returns each of seat 0's decisions: its view, the legal actions and the lessons due."""
     g = games.get(name)
     bk = tutor.book(name)
-    state = g.new(2, seed=tutor.LEARN_SEED[name], options=OPTIONS[name])
+    state = g.new(2, seed=tutor.book(name).SEED, options=_options(name))
     bots = [g.bot("easy"), g.bot("easy")]
     rng = Rng("test-lessons")
     taught: set[str] = set()
@@ -50,18 +55,18 @@ def play(name: str) -> list[tuple[State[Any, Any], list[Action], list[tutor.Less
     return out
 
 
-GAMES = pytest.mark.parametrize("name", tutor.GAMES)
+GAMES = pytest.mark.parametrize("name", tutor.games())
 
 
 @GAMES
 def test_every_decision_kind_has_a_lesson_that_fits(name: str) -> None:
     g = games.get(name)
     bk = tutor.book(name)
-    codec = g.new(2, seed="k", options=OPTIONS[name]).CODEC
+    codec = g.new(2, seed="k", options=_options(name)).CODEC
     every = {_tag_of(t) for t in codec.types}
     # The kinds are the decision tags: none of them is a chance outcome of a played game.
     chance_tags: set[str] = set()
-    state = g.new(2, seed="kinds", options=OPTIONS[name])
+    state = g.new(2, seed="kinds", options=_options(name))
     bot, rng = g.bot("greedy"), Rng("kinds")
     while state.current is not None:
         if state.current == CHANCE:
@@ -72,7 +77,7 @@ def test_every_decision_kind_has_a_lesson_that_fits(name: str) -> None:
             state.apply(bot.choose(state.view(state.current), rng.fork(state.ply)))
     assert set(bk.KINDS) <= every and not chance_tags & set(bk.KINDS)
     assert set(bk.KINDS) | chance_tags == every  # every type is one or the other
-    view = g.new(2, seed="k", options=OPTIONS[name]).view(0)
+    view = g.new(2, seed="k", options=_options(name)).view(0)
     for kind in bk.KINDS:
         lesson = bk.teach(bk.SAME.get(kind, kind), view, [])
         assert lesson.key == bk.SAME.get(kind, kind)
@@ -224,7 +229,7 @@ def test_the_coach_keeps_what_was_shown_in_the_meta_and_a_new_coach_does_not_rep
     from coldwater.tui.coach import OFF_META, SHOWN_META, Coach
 
     g = games.get(name)
-    state = g.new(2, seed=tutor.LEARN_SEED[name], options=OPTIONS[name])
+    state = g.new(2, seed=tutor.book(name).SEED, options=_options(name))
     bots = [g.bot("greedy"), g.bot("easy")]  # the learner plays well: few words
     worst = g.bot("random")
     rng = Rng("coach")
@@ -292,7 +297,7 @@ def test_the_lesson_on_the_panel_is_about_the_decision_on_screen(name: str, read
     from coldwater.tui.coach import Coach
 
     g = games.get(name)
-    state = g.new(2, seed=tutor.LEARN_SEED[name], options=OPTIONS[name])
+    state = g.new(2, seed=tutor.book(name).SEED, options=_options(name))
     bot = g.bot("easy")
     rng = Rng("panel")
     coach = Coach(name, {})
@@ -328,7 +333,7 @@ def test_an_undo_back_past_a_decision_takes_its_lesson_off_and_it_comes_again() 
     from coldwater.tui.coach import Coach
 
     g = games.get("crown")
-    state = g.new(2, seed=tutor.LEARN_SEED["crown"])
+    state = g.new(2, seed=tutor.book("crown").SEED)
     while state.current == CHANCE:
         state.apply(state.sample_chance())
     meta: dict[str, str] = {}

@@ -61,7 +61,8 @@ def test_the_games_words_say_a_row_in_full() -> None:
     from coldwater.core import games as registry
     from coldwater.core.rng import Rng
     from coldwater.tui.games.aquatica.words import AqWords
-    from coldwater.tui.games.crown.words import CrownWords, ma_name, spots_letters
+    from coldwater.tui.games.crown.names import ma_name, spots_letters
+    from coldwater.tui.games.crown.words import CrownWords
 
     def dealt(game: str) -> Any:
         seats = [Seat(SeatKind.PERSON, "Ann"), Seat(SeatKind.BOT, "Gil", bot="greedy")]

@@ -16,8 +16,11 @@ screen (``TableScreen.WORDS``). The frame calls every method through its guard
 (guard.py), so a method that raises never stops a game.
 
 What the screen itself decides (which choices the list offers right now, say
-while Fisheries' cursor is out) stays with the screen, which asks its words for
-the rest.
+while a game's own cursor is out) stays with the screen, which asks its words for
+the rest. Beyond the table, the words also hold the game's facts the screens around it
+show (its options on the New game form, what one player plays against, what its own card
+data is, what is won along the way): those screens find them by the game's name
+(``tui.games.words_of``) and name no game themselves.
 """
 
 from __future__ import annotations
@@ -34,14 +37,23 @@ from coldwater.core.review import Hint
 from coldwater.core.state import CHANCE, Game, State
 
 S = TypeVar("S", bound=State[Any, Any])
-"""The game's State subclass (``CrownState``): every view a method is given."""
+"""The game's State subclass: every view a method is given."""
 A = TypeVar("A", bound=Action)
-"""The game's action type (``CrownAction``): every action a method is given."""
+"""The game's action type (the union of its action classes): every action a method is given."""
 C = TypeVar("C")
-"""The screen's own choices that are not actions (Fisheries' "place a tile" opens a cursor
-before any action is chosen); ``Never`` for a game without."""
+"""The screen's own choices that are not actions (a "place a tile" that opens a cursor before
+any action is chosen); ``Never`` for a game without."""
 
 V = TypeVar("V")
+
+
+class Won(msgspec.Struct, frozen=True):
+    """Something a party won between two positions (a trophy, a goal), as the end screen lists it."""
+
+    seat: int
+    """The seat that won it; -1 for a party that is no seat (then `who` names it)."""
+    text: str
+    who: str = ""
 
 
 class Choice(msgspec.Struct, Generic[V], frozen=True):
@@ -118,7 +130,7 @@ class TableWords(Generic[S, A, C]):
 
     def done_is_default(self, view: S) -> bool:
         """The done action is the harmless answer to this question, so it is highlighted
-        (Fisheries' "Keep your lobster": the turn goes on as it would have). Else the
+        ("Keep it" where keeping changes nothing: the turn goes on as it would have). Else the
         highlight never ends anything."""
         return False
 
@@ -177,9 +189,39 @@ class TableWords(Generic[S, A, C]):
         """Several chance lines in fewer words (default: as they are)."""
         return lines
 
+    # ---- around the table: the New game and Join forms, Resume and Replays, the end screen ----
+    OPTION_LABELS: ClassVar[dict[str, str]] = {}
+    """The game's options as the New game form names them (an option not listed is humanized)."""
+    OPTION_HINTS: ClassVar[dict[str, str]] = {}
+    """One line per option, shown while it is focused (an option not listed gets a generic line)."""
+    OPTION_CHOICES: ClassVar[dict[str, list[tuple[str, Any]]]] = {}
+    """An option's values on the form, where its type alone would list them badly."""
+    SOLO_NOTE: ClassVar[str] = ""
+    """What one player plays against, shown on the New game form when one seat is chosen."""
+    CONTENT_FILES: ClassVar[str] = "its card data file"
+    """What a person's own card data for this game is, so the Join form tells a joiner what to bring."""
+    NOTHING_WON: ClassVar[str] = "This game has nothing to win along the way."
+    """The end screen's line when no party won anything along the way (see :meth:`milestones`)."""
+
+    @staticmethod
+    def variant(options: dict[str, Any], players: int) -> str:
+        """Which way of playing the game a record's options and seats make, where the game has several a
+        person tells apart (Resume and Replays add it to the title); "" where there is one."""
+        return ""
+
+    def milestones(self, before: S | None, after: S) -> list[Won]:
+        """What each party won from `before` to `after` (from the setup, when `before` is None), in order."""
+        return []
+
+    def rival_result(self, final: S) -> str:
+        """Where a solo rival that is no seat ended, for the end screen ("" for a game without one)."""
+        return ""
+
     # ---- hints (issue 31; the frame's hint panel) -------------------------------------
-    HINT_UNIT: ClassVar[str] = "points"
-    """What the game's margins are counted in ("PP" in Aquatica)."""
+    @property
+    def HINT_UNIT(self) -> str:
+        """What the game's margins are counted in: its engine's ``Game.unit``, as the rulebook says."""
+        return self.game.unit
 
     HINT_TERMS: ClassVar[dict[str, str]] = {}
     """The engine's score categories in the game's words for a hint's reason; a category

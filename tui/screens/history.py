@@ -24,7 +24,7 @@ from coldwater.tui.widgets.choices import ChoiceList, Item
 
 
 def game_line(g: PlayedGame, title: str) -> str:
-    """One finished game: '2026-12-06 10:15 · Coldwater Crown · 1st of 2 · vs Bob (2nd, 41) · 12.3 → 14.1'."""
+    """One finished game: '2026-12-06 10:15 · <title> · 1st of 2 · vs Bob (2nd, 41) · 12.3 → 14.1'."""
     rated = f"{g.change[0]:.1f} → {g.change[1]:.1f}" if g.change is not None else "not rated"
     if not g.agreed:
         rated = f"not rated: {g.why_not}"

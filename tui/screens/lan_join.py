@@ -24,6 +24,7 @@ from coldwater.core.errors import ContentError
 from coldwater.net.names import shown
 from coldwater.tui import keymap, servetables
 from coldwater.tui import settings as settings_mod
+from coldwater.tui.games import words_of
 from coldwater.tui.screens.base import BaseScreen
 from coldwater.tui.screens.lan_host import lan_settings
 from coldwater.tui.screens.newgame import own_content
@@ -38,13 +39,6 @@ if TYPE_CHECKING:
 
 JOIN_TIMEOUT = 5.0
 """Seconds before a join that gets no answer says so (a wrong address, a silent host)."""
-
-CONTENT_FILES: dict[str, str] = {
-    "crown": "crown.json",
-    "fisheries": "fisheries.json",
-    "aquatica": "a folder with kings.json, characters.json, goals.json, locations.json, mantas.json, tribes.json",
-}
-"""What a game's own card data consists of, to tell a joiner which file to bring."""
 
 
 def needs_passphrase(listing: Listing) -> bool:
@@ -104,7 +98,7 @@ def listing_label(listing: Listing, titles: dict[str, str], packaged: dict[str, 
 
 def content_needed(game: Game[Any, Any], content: str) -> str:
     """The sentence for a joiner whose card data differs from the table's."""
-    files = CONTENT_FILES.get(game.name, "its card data file")
+    files = words_of(game.name).CONTENT_FILES
     return (
         f"This table plays {game.title} with other card data (hash {content[:16]}…, yours is "
         f"{game.content_hash[:16]}…). Put the host's card data ({files}) in Card data to join."

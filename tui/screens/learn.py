@@ -12,17 +12,11 @@ from textual.app import ComposeResult
 from textual.containers import Center, Vertical
 from textual.widgets import Footer, Static
 
-from coldwater.tui import keymap
+from coldwater.tui import keymap, tutor
 from coldwater.tui.coach import new_table
 from coldwater.tui.screens.base import BaseScreen
 from coldwater.tui.widgets.choices import ChoiceList, Item
 from coldwater.tui.widgets.coach import coached
-
-GAMES: tuple[tuple[str, str, str], ...] = (
-    ("c", "Coldwater Crown", "crown"),
-    ("f", "Fisheries of Gloucester", "fisheries"),
-    ("a", "Aquatica: Cold Waters", "aquatica"),
-)
 
 
 class LearnScreen(BaseScreen):
@@ -52,7 +46,9 @@ lessons, and no lesson is shown twice.
             yield Static("A first game against an easy bot, with a coach beside the table.", id="learn-note")
             with Center():
                 yield ChoiceList(
-                    [Item(label, value, key=key) for key, label, value in GAMES], auto_keys=False, id="learn"
+                    [Item(label, value, key=key) for key, label, value in self.cw.catalog.lettered(tutor.games())],
+                    auto_keys=False,
+                    id="learn",
                 )
             yield Static("", id="learn-error")
         yield Footer()

@@ -25,6 +25,7 @@ from coldwater.net.play.files import read_content
 from coldwater.net.play.table import ContentRef, Seat, SeatKind, Table
 from coldwater.tui import keymap
 from coldwater.tui import settings as settings_mod
+from coldwater.tui.games import words_of
 from coldwater.tui.screens.base import FormScreen
 from coldwater.tui.settings import FormMemory
 from coldwater.tui.widgets.form import Cycler, Field, FormScroll
@@ -34,28 +35,14 @@ if TYPE_CHECKING:
 
 MAX_SEATS = 6
 
-OPTION_LABELS: dict[str, str] = {
-    "no_tags": "No-tag variant",
-}
-OPTION_HINTS: dict[str, str] = {
-    "no_tags": "Crown's optional rule: tagged fish score nothing, so there is less luck",
-    "board": "Fisheries: which side of the board to play, A (the first game) or B",
-    "market": "Fisheries: the market variant, where fish prices move with what is sold",
-    "module": "Aquatica: goals plays the Goal tracks; tribes, the Tribe board (Cold Waters)",
-    "variable_goals": "Aquatica Goals module: four random Goal tokens instead of the printed Goals",
-    "kings": "Aquatica: basic deals King 1 to the first player and so on; advanced: a draft",
-    "solo_level": "Aquatica, 1 player with Tribes: the Tribes Solo level (1 if left empty)",
-}
-"""One line per option, shown while the option is focused. A game's table screen
-may add its own (``OPTION_HINTS``); an option without one still gets a line."""
-
 CONTENT_HINT = "Your own printed card values (a folder or one file); empty: the stand-in"
 SEED_HINT = "Empty: a fresh game; the same seed and seats give the same luck"
 
 
-def option_hint(name: str, label: str, screen_hints: dict[str, str] | None = None) -> str:
-    """The one-line explanation of an option (every option has one)."""
-    return (screen_hints or {}).get(name) or OPTION_HINTS.get(name) or f"{label}: a rule option of this game"
+def option_hint(name: str, label: str, hints: dict[str, str] | None = None) -> str:
+    """The one-line explanation of an option (every option has one): the game's own (its words'
+    ``OPTION_HINTS``), else a generic line."""
+    return (hints or {}).get(name) or f"{label}: a rule option of this game"
 
 
 def plain(value: Any) -> Any:
@@ -69,7 +56,7 @@ def has_own_content(game: Game[Any, Any]) -> bool:
 
 
 def humanize(name: str) -> str:
-    return OPTION_LABELS.get(name, name.replace("_", " ").capitalize())
+    return name.replace("_", " ").capitalize()
 
 
 def option_fields(
@@ -79,7 +66,7 @@ def option_fields(
     """(field, [(label, value)], default) for every option a Cycler can offer.
 
     `extra` gives the choices of fields whose type alone does not (``int | None``);
-    a game's table screen may declare them as ``OPTION_CHOICES``.
+    a game's words declare them as ``OPTION_CHOICES``.
     """
     out = []
     hints = typing.get_type_hints(options_type)
@@ -110,9 +97,9 @@ def show_options(
 ) -> tuple[list[str], list[Cycler]]:
     """Fill the form's ``#options`` box with one field per option of `game` (any number:
     the box grows and the form scrolls); returns the option names and their fields."""
-    opts = option_fields(game.options_type, getattr(screen_cls, "OPTION_CHOICES", None))
-    labels: dict[str, str] = getattr(screen_cls, "OPTION_LABELS", {})
-    hints: dict[str, str] = getattr(screen_cls, "OPTION_HINTS", {})
+    words = screen_cls.WORDS
+    opts = option_fields(game.options_type, words.OPTION_CHOICES)
+    labels, hints = words.OPTION_LABELS, words.OPTION_HINTS
     form.query_one("#options-title", Static).update("Options" if opts else "")
     box = form.query_one("#options", Vertical)
     box.remove_children()
@@ -140,7 +127,7 @@ bottom explains the field you are on. The form remembers your last choices.
   values; empty plays the packaged stand-in. It is checked before the game starts,
   and a saved game loads it again when resumed.
 - *Seed*: leave empty for a fresh game; the same seed and seats replay the same luck.
-- One player: Coldwater Crown's *Practice Pond*, against a silent rival.
+- One player: the game's solo mode, where it has one; the form says what you play against.
 """
 
     def __init__(self, mode: str = "solo", game: str | None = None) -> None:
@@ -176,7 +163,7 @@ bottom explains the field you are on. The form remembers your last choices.
                     )
             yield Static("", id="options-title", classes="section")
             yield Vertical(id="options")
-            yield Static("", id="pond-note", classes="note")
+            yield Static("", id="solo-note", classes="note")
             with Horizontal(classes="seed-row"):
                 yield Static("Seed", classes="seed-label")
                 yield Field(placeholder="empty: a fresh game", id="seed", max_length=40, hint=SEED_HINT)
@@ -289,11 +276,9 @@ bottom explains the field you are on. The form remembers your last choices.
         n = self.query_one("#players", Cycler).value
         for i in range(MAX_SEATS):
             self.query_one(f"#seat-row-{i}").display = i < n
-        note = ""
-        if n == 1 and self.game_name == "crown":
-            note = "Practice Pond: you play alone against the silent player, who catches fish as bait is drawn."
-        self.query_one("#pond-note", Static).update(note)
-        self.query_one("#pond-note", Static).display = bool(note)
+        note = words_of(self.game_name).SOLO_NOTE if n == 1 else ""
+        self.query_one("#solo-note", Static).update(note)
+        self.query_one("#solo-note", Static).display = bool(note)
 
     def on_cycler_changed(self, event: Cycler.Changed) -> None:
         cid = event.cycler.id or ""

@@ -169,7 +169,7 @@ class ReplaysScreen(BaseScreen):
 
     def _title(self, game: str, rec: record_mod.GameRecord | None = None) -> str:
         """The game's title, and which way it was played where a person tells them apart
-        ("Aquatica (Tribes Solo, level 2)": the words Resume uses, from its own function)."""
+        (its variant, as Resume says it: the game's own words tell it)."""
         try:
             title = str(self.cw.catalog.get(game).title)
         except (ImportError, AttributeError, KeyError):
@@ -422,7 +422,7 @@ appear above it.
             sc = state.scores()
         except Exception:  # provisional scores mid-game are a courtesy of the engine
             return ""
-        unit = "PP" if self.game.name == "aquatica" else "Points"
+        unit = self.game.unit[:1].upper() + self.game.unit[1:]  # "Points", "PP"
         parts = [f"{name} {total}" for name, total in zip(self.labels(sc.labels), sc.totals)]
         return f"{unit}: " + " · ".join(parts) + ("" if sc.final else " (so far)")
 

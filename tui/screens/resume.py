@@ -18,6 +18,8 @@ from coldwater.core.record import GameRecord
 from coldwater.core.state import Game
 from coldwater.net.play.table import SaveError, SaveInfo, delete, list_saves, read_save, resume
 from coldwater.tui import keymap
+from coldwater.tui.games import words_of
+from coldwater.tui.games.words import TableWords
 from coldwater.tui.screens.base import BaseScreen, ConfirmScreen
 from coldwater.tui.widgets.choices import ChoiceList, Item
 
@@ -37,18 +39,16 @@ def who(info: SaveInfo) -> str:
 
 
 def variant(rec: GameRecord) -> str:
-    """Which way of playing a game is, where a game has several a person tells apart: Aquatica's
-    Tribes, and Tribes Solo with its level (issue 45: Resume and Replays said only "Aquatica").
-    Resume and Replays both name a game's line by it."""
-    if rec.game != "aquatica" or rec.options.get("module") != "tribes":
-        return ""
-    return f"Tribes Solo, level {rec.options.get('solo_level') or 1}" if rec.players == 1 else "Tribes"
+    """Which way of playing a game is, where a game has several a person tells apart (its own words
+    say: :meth:`~coldwater.tui.games.words.TableWords.variant`). Resume and Replays both name a
+    game's line by it."""
+    return words_of(rec.game).variant(rec.options, rec.players)
 
 
 def save_variant(game: str, path: str) -> str:
     """:func:`variant` of a save ("" when it cannot be read: such a save is listed apart, with its problem)."""
-    if game != "aquatica":
-        return ""  # (no need to read the file)
+    if words_of(game).variant is TableWords.variant:
+        return ""  # (a game with one way of playing: no need to read the file)
     try:
         return variant(read_save(Path(path)).record)
     except SaveError:

@@ -15,16 +15,13 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, Markdown, Static
 
+from coldwater.core import games
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen
 from coldwater.tui.widgets.choices import ChoiceList, Item
 
-TOPICS: tuple[tuple[str, str, str], ...] = (
-    ("c", "Coldwater Crown", "crown"),
-    ("f", "Fisheries of Gloucester", "fisheries"),
-    ("a", "Aquatica: Cold Waters", "aquatica"),
-    ("k", "Playing with the keyboard", "keys"),
-)
+KEYS_TOPIC = ("k", "Playing with the keyboard", "keys")
+"""The one topic that is no game; each game's rules are ``tui/help/<name>.md``."""
 
 
 STACK_BELOW = 110
@@ -76,17 +73,24 @@ class RulesScreen(BaseScreen):
         "down, PgUp or b scrolls it back up. Esc goes back."
     )
 
-    def __init__(self, topic: str = "crown") -> None:
+    def __init__(self, topic: str = "") -> None:
         super().__init__()
         self.topic = topic
+        """The topic shown: a game's name or ``keys`` ("": the first game on offer)."""
         self._as_lists: bool | None = None
         """Whether the text on screen has its tables written as lists (None: nothing shown yet)."""
 
+    def topics(self) -> list[tuple[str, str, str]]:
+        """(key, title, topic): every game this version has (its rules are worth reading before a game is on
+        offer), each by a letter of its title, then the keyboard."""
+        return [*self.cw.catalog.lettered(games.names(), taken=KEYS_TOPIC[0]), KEYS_TOPIC]
+
     def compose(self) -> ComposeResult:
+        self.topic = self.topic or self.topics()[0][2]
         yield Static("Rules", classes="page-title")
         with Horizontal(id="rules-main"):
             yield ChoiceList(
-                [Item(label, value, key=key) for key, label, value in TOPICS], auto_keys=False, id="rules-topics"
+                [Item(label, value, key=key) for key, label, value in self.topics()], auto_keys=False, id="rules-topics"
             )
             with VerticalScroll(id="rules-scroll", can_focus=False):
                 yield Markdown("", id="rules-text")

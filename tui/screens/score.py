@@ -313,7 +313,7 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
             )
         labels, rounds, series = tl.score_series()
         names = [self.labels[i] if i < len(self.labels) else lab for i, lab in enumerate(labels)]
-        unit = "PP" if game.name == "aquatica" else "points"
+        unit = game.unit
         self.query_one("#score-box", VerticalScroll).mount(
             ScoreOverTime(names, rounds, series, unit=unit, id="score-over-time"), after=note
         )
@@ -330,10 +330,8 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         milestones = self.query_one("#milestones", Static)
         if lines:
             milestones.update("\n".join(lines))
-        elif game.name == "fisheries":
-            milestones.update("This game has no trophies or goals to win along the way.")
         else:
-            milestones.update("Nothing was won along the way: no trophy, Goal or Tribe.")
+            milestones.update(tl.words().NOTHING_WON)
 
     def _public_timeline(self) -> Timeline | None:
         """A watcher's end screen: the public views it saw, laid out for the chart, milestones and replay."""

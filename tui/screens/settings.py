@@ -76,7 +76,7 @@ setting; changes are kept at once.
   with a custom palette). With `NO_COLOR` set, colours are turned off.
 - *Bot pace*: the pause after each bot move, so you can follow the table.
 - *Answer the obvious*: a question with a single possible answer answers itself, and
-  so does one with a single sensible answer (Crown: a bait that fits one card goes
+  so does one with a single sensible answer (a bait that fits only one card goes
   there); never "end your turn", never a choice that reveals something; the log says so.
 - *Keys*: Enter on a key, then press the new key twice (the second press confirms). A key that already means something
   on the same screen is refused, and the message says what it means there. Backspace

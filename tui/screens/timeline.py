@@ -8,10 +8,10 @@ from a record by replaying it once; nothing here draws.
 Terms, the same for every game (:mod:`coldwater.core.clock` counts them):
 
 - a *decision* is a record entry made by a seat (chance outcomes are not);
-- a *turn* is a party's turn as the game counts it (Practice Pond's silent player
+- a *turn* is a party's turn as the game counts it (a solo rival that is no seat
   has turns, and a solo game's turns are counted one by one); where the game does
   not say, a run of decisions by one seat;
-- a *round* is the game's own count where it has one (Fisheries' day), else it
+- a *round* is the game's own count where it has one (a day, say), else it
   begins each time the party that began the round plays again. Setup, before the
   first turn, is round 0.
 """
@@ -27,6 +27,8 @@ from coldwater.core import record as record_mod
 from coldwater.core.clock import START, Clock, advance
 from coldwater.core.errors import RecordError
 from coldwater.core.state import CHANCE, Game, State
+from coldwater.tui.games import words_of
+from coldwater.tui.games.words import TableWords
 
 
 class Milestone(msgspec.Struct, frozen=True):
@@ -35,16 +37,7 @@ class Milestone(msgspec.Struct, frozen=True):
     seat: int
     text: str
     who: str = ""
-    """Who won it when that is no seat (Aquatica solo's virtual rival); "" for `seat`."""
-
-
-RIVAL_NAME = "Virtual rival"
-"""Aquatica solo's rival, as the end screen names it."""
-
-
-def _parties(data: Any) -> Sequence[Any]:
-    """Each party's part of a position (Crown's `parties`, Aquatica's `ps`)."""
-    return getattr(data, "parties", None) or getattr(data, "ps", None) or []
+    """Who won it when that is no seat (a solo game's rival); "" for `seat`."""
 
 
 class Timeline:
@@ -152,76 +145,23 @@ class Timeline:
         return labels, rounds, series
 
     def milestones(self) -> list[Milestone]:
-        """When each trophy (Crown), Goal or Tribe (Aquatica) was won, in order; Aquatica
-        solo's virtual rival's Mantas on the Goal tracks too."""
+        """What each party won along the way, in order, as the game's own words tell it
+        (:meth:`~coldwater.tui.games.words.TableWords.milestones`)."""
+        words = self.words()
         out: list[Milestone] = []
         for p in range(len(self.states)):
-            # Position 0 counts against nothing: what a party holds from the setup (Practice
-            # Pond gives the silent player the 5-point Small Species trophy) is won at "setup".
-            before = self.states[p - 1].data if p else None
-            after = self.states[p].data
-            parties_a = _parties(after)
-            parties_b = _parties(before) if p else [None] * len(parties_a)
-            for seat, (b, a) in enumerate(zip(parties_b, parties_a)):
-                for field in ("trophies", "goals", "tribes"):
-                    old: Sequence[Any] = getattr(b, field, None) or []
-                    new: Sequence[Any] = getattr(a, field, None) or []
-                    for item in new[len(old) :]:
-                        out.append(Milestone(p, seat, self._title(field, item, after)))
-            if p:
-                out += self._rival(p, before, after)
-        return out
-
-    def _rival(self, p: int, before: Any, after: Any) -> list[Milestone]:
-        """The virtual rival's Manta placed on a Goal track between two positions."""
-        from coldwater.core.aquatica.model import RIVAL
-
-        old: Sequence[Sequence[int]] = getattr(before, "tracks", None) or []
-        new: Sequence[Sequence[int]] = getattr(after, "tracks", None) or []
-        out = []
-        for pos, (b, a) in enumerate(zip(old, new)):
-            if RIVAL in a and RIVAL not in b:
-                spot = list(a).index(RIVAL) + 1
-                goal = self._title("goals", pos, after)
-                out.append(Milestone(p, -1, f"{goal}, spot {spot}", who=RIVAL_NAME))
+            # Position 0 counts against nothing: what a party holds from the setup is won at "setup".
+            before = self.states[p - 1] if p else None
+            out += [Milestone(p, w.seat, w.text, who=w.who) for w in words.milestones(before, self.states[p])]
         return out
 
     def rival_result(self) -> str:
-        """Aquatica solo: where the virtual rival's Mantas ended up ("" in any other game)."""
-        if not self.states:
-            return ""
-        d = self.states[-1].data
-        tracks = getattr(d, "tracks", None)
-        if getattr(d, "players", 0) != 1 or getattr(d, "module", "") != "goals" or tracks is None:
-            return ""
-        placed = getattr(d, "rival_placed", 0)
-        text = f"{RIVAL_NAME}: {placed} of 4 Mantas placed on the Goal tracks"
-        return text + ("; its 4th ended the game" if placed >= 4 else "")
+        """Where a solo rival that is no seat ended ("" in a game without one)."""
+        return self.words().rival_result(self.states[-1]) if self.states else ""
 
-    def _title(self, field: str, item: Any, data: Any = None) -> str:
-        if field == "trophies":
-            try:
-                from coldwater.core.crown.model import TROPHY_TITLES
-
-                title = TROPHY_TITLES.get(item.kind, item.kind)
-            except ImportError:
-                title = str(getattr(item, "kind", item))
-            points = getattr(item, "points", None)
-            return f"{title} ({points} point{'' if points == 1 else 's'})" if points is not None else title
-        deck = getattr(self.game, "deck", None)
-        content = getattr(deck, "content", None)
-        if field == "tribes":
-            tribes = getattr(getattr(content, "tribes", None), "tribes", None)
-            if isinstance(item, int) and tribes is not None and 0 <= item < len(tribes):
-                return f"Tribe: {tribes[item].name}"
-            return f"Tribe {item}"
-        goals = getattr(deck, "goals", None)
-        # A player's Goal is a place on the table's row of Goals, not the Goal itself.
-        shown: Sequence[int] = getattr(data, "goals", None) or []
-        goal = shown[item] if isinstance(item, int) and 0 <= item < len(shown) else item
-        if isinstance(goal, int) and goals is not None and 0 <= goal < len(goals):
-            return f"Goal: {goals[goal].name}"
-        return f"Goal {item}"
+    def words(self) -> TableWords[Any, Any, Any]:
+        """The game's own words, which know what it wins along the way."""
+        return words_of(self.game.name)(self.game, [])
 
     def when(self, pos: int) -> str:
         """'round 3, turn 12' for a position."""

@@ -17,6 +17,7 @@ from textual.binding import Binding
 from textual.containers import Container, Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Input, Static
 
+from coldwater.core import games
 from coldwater.core.state import Game
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen
@@ -128,7 +129,7 @@ count for ratings).
 class NewTurnTableScreen(BaseScreen):
     BINDINGS = [*keymap.bindings("back"), Binding("ctrl+s", "open", "Open table")]
     HELP = """\
-**A new turn-based table.** *Game*: crown, fisheries or aquatica. *Seats*: comma-separated,
+**A new turn-based table.** *Game*: its short name, as `coldwater --help` lists them. *Seats*: comma-separated,
 `me` once (your seat), `bot`, or another key's fingerprint (as its menu shows it, e.g.
 ab12-cd34-ef56-7890); that key must have connected to this server before. *Hours a move*:
 from 1 to 336 (two weeks; 24 is a move a day). *Clock window*: e.g. `9-22` for a clock that
@@ -141,7 +142,7 @@ runs only from 9:00 to 22:00 (the server's time); empty: always. Ctrl+S opens th
     NewTurnTableScreen .turn-row Input { height: 1; border: none; width: 1fr; padding: 0 1; }
     """
     FIELDS = (
-        ("game", "Game", "crown"),
+        ("game", "Game", games.names()[0]),
         ("name", "Name", "Turn table"),
         ("seats", "Seats", "me, bot"),
         ("hours", "Hours a move", "24"),

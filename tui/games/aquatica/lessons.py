@@ -25,6 +25,14 @@ GENTLE_LOSS: Final = 5.0
 """A gentle word only this far below the best: the greedy values are rough estimates in
 prosperity points (a Location, a Goal spot), and 5 is more than a typical Location is worth."""
 SAME: Final[dict[str, str]] = {}
+SEED: Final = "learn-aquatica"
+"""The first game's fixed seed (tutor.Book)."""
+FIRST_OPTIONS: Final[dict[str, Any]] = {"module": "goals"}
+"""The base rules: the Goals module, as the base game plays."""
+HINT_LOSS: Final = 3.0
+"""PP a greedy player clearly gives up in 8% of its decisions (a random player in 36%)."""
+BOT_LOSS: Final = {"random": 1.47, "greedy": 0.20, "hard": 0.13}
+"""PP behind the evaluator per decision (tui/coachfigures.py); three games a level."""
 
 
 def _d(view: State[Any, Any]) -> AqData:

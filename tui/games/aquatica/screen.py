@@ -51,21 +51,6 @@ class AquaticaTableScreen(TableScreen[AqState, AqAction, Never]):
     BOARD: ClassVar[type[BoardView[Any]]] = AquaticaBoard
     OWN_CONTENT: ClassVar[bool] = True  # every card is drawn from the loaded deck
     CSS_PATH = _stylesheet()
-    OPTION_CHOICES: ClassVar[dict[str, list[tuple[str, Any]]]] = {
-        "solo_level": [("— (not Tribes Solo)", None)] + [(f"{n} {name}", n) for n, name in LEVELS.items()],
-    }
-    OPTION_LABELS: ClassVar[dict[str, str]] = {
-        "module": "Module",
-        "variable_goals": "Variable goals",
-        "kings": "Kings",
-        "solo_level": "Solo level",
-    }
-    OPTION_HINTS: ClassVar[dict[str, str]] = {
-        "module": "goals: the Goal tracks; tribes: the Tribe board (Cold Waters)",
-        "variable_goals": "Goals module: 4 random Goal tokens instead of the printed Goals",
-        "kings": "basic: King 1 to the first player, ...; advanced: a draft",
-        "solo_level": "1 player with module tribes: Tribes Solo at this level (1 if left empty)",
-    }
     HELP_KEYS = TableScreen.HELP_KEYS + (
         "\n| F4 / O | The Ocean: Character row, both Location rows with their Depths |"
         "\n| F5 / P | The players: your hand and discard pile, every player's board |"
@@ -226,3 +211,7 @@ then *Rules*.
         from coldwater.tui.screens.score import ScoreScreen
 
         return ScoreScreen(self.table.game.title, self.final_scores(), self.player_names())
+
+
+SCREEN = AquaticaTableScreen
+"""This game's table screen (the app's catalog finds it by the game's name)."""

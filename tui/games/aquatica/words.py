@@ -23,10 +23,11 @@ from coldwater.core.aquatica.content import Deck
 from coldwater.core.aquatica.game import AquaticaGame
 from coldwater.core.aquatica.model import LOC_TYPES, RIVAL, AqData
 from coldwater.core.aquatica.state import AqState
+from coldwater.core.aquatica.tribes_solo import LEVELS
 from coldwater.core.state import Game
 from coldwater.tui.games.aquatica import cards, compact
 from coldwater.tui.games.aquatica.draw import frame_text
-from coldwater.tui.games.words import Choice, TableWords
+from coldwater.tui.games.words import Choice, TableWords, Won
 
 COSTLY: tuple[type, ...] = (
     A.Spend,
@@ -128,6 +129,8 @@ GROUP_ORDER: tuple[type, ...] = (
     A.Skip,
     A.End,
 )
+RIVAL_NAME = "Virtual rival"
+"""The solo game's rival, as the end screen names it."""
 SEAT_RE = re.compile(r"\bSeat (\d)\b")
 DEALT = re.compile(r"(.+) goes to (the Character row|the bottom Location row|the box|the Location deck)")
 
@@ -136,13 +139,72 @@ class AqWords(TableWords[AqState, AqAction, Never]):
     """Aquatica's table in words: labels from the card data, prompts, the card behind a choice,
     the status and standings lines, the log's announcements and deals, in the players' names."""
 
-    HINT_UNIT: ClassVar[str] = "PP"
     HINT_TERMS: ClassVar[dict[str, str]] = {
         "Characters": "characters",
         "Goals": "goals",
         "Scoring Pile": "the scoring pile",
         "Tribes": "tribes",
     }
+
+    OPTION_CHOICES: ClassVar[dict[str, list[tuple[str, Any]]]] = {
+        "solo_level": [("— (not Tribes Solo)", None)] + [(f"{n} {name}", n) for n, name in LEVELS.items()],
+    }
+    OPTION_LABELS: ClassVar[dict[str, str]] = {
+        "module": "Module",
+        "variable_goals": "Variable goals",
+        "kings": "Kings",
+        "solo_level": "Solo level",
+    }
+    OPTION_HINTS: ClassVar[dict[str, str]] = {
+        "module": "goals: the Goal tracks; tribes: the Tribe board (Cold Waters)",
+        "variable_goals": "Goals module: 4 random Goal tokens instead of the printed Goals",
+        "kings": "basic: King 1 to the first player, ...; advanced: a draft",
+        "solo_level": "1 player with module tribes: Tribes Solo at this level (1 if left empty)",
+    }
+    CONTENT_FILES: ClassVar[str] = (
+        "a folder with kings.json, characters.json, goals.json, locations.json, mantas.json, tribes.json"
+    )
+    NOTHING_WON: ClassVar[str] = "Nothing was won along the way: no Goal or Tribe."
+
+    @staticmethod
+    def variant(options: dict[str, Any], players: int) -> str:
+        """The Tribes module, and Tribes Solo with its level (issue 45: Resume and Replays said only the title)."""
+        if options.get("module") != "tribes":
+            return ""
+        return f"Tribes Solo, level {options.get('solo_level') or 1}" if players == 1 else "Tribes"
+
+    def milestones(self, before: AqState | None, after: AqState) -> list[Won]:
+        """Each Goal and Tribe won, and the solo game's virtual rival's Manta placed on a Goal track."""
+        out = []
+        d = after.data
+        for seat, p in enumerate(d.ps):
+            was = before.data.ps[seat] if before is not None else None
+            out += [Won(seat, self.goal_title(d, g)) for g in p.goals[len(was.goals) if was else 0 :]]
+            out += [Won(seat, self.tribe_title(t)) for t in p.tribes[len(was.tribes) if was else 0 :]]
+        if before is not None:
+            for pos, (b, a) in enumerate(zip(before.data.tracks, d.tracks)):
+                if RIVAL in a and RIVAL not in b:
+                    spot = list(a).index(RIVAL) + 1
+                    out.append(Won(-1, f"{self.goal_title(d, pos)}, spot {spot}", who=RIVAL_NAME))
+        return out
+
+    def rival_result(self, final: AqState) -> str:
+        """Where the solo Goals game's virtual rival's Mantas ended up."""
+        d = final.data
+        if d.players != 1 or d.module != "goals":
+            return ""
+        text = f"{RIVAL_NAME}: {d.rival_placed} of 4 Mantas placed on the Goal tracks"
+        return text + ("; its 4th ended the game" if d.rival_placed >= 4 else "")
+
+    def goal_title(self, d: AqData, place: int) -> str:
+        """A Goal by its place on the table's row of Goals (what a player's Goal records)."""
+        goal = d.goals[place] if 0 <= place < len(d.goals) else None
+        goals = self.deck.goals
+        return f"Goal: {goals[goal].name}" if goal is not None and 0 <= goal < len(goals) else f"Goal {place}"
+
+    def tribe_title(self, tribe: int) -> str:
+        tribes = self.deck.content.tribes.tribes
+        return f"Tribe: {tribes[tribe].name}" if 0 <= tribe < len(tribes) else f"Tribe {tribe}"
 
     def __init__(self, game: Game[Any, Any], names: list[str]) -> None:
         super().__init__(game, names)
@@ -452,3 +514,7 @@ class AqWords(TableWords[AqState, AqAction, Never]):
             elif not line.startswith(("a Character goes", "a Location goes", "a King is drawn")):
                 out.append(line)  # Wild Mantas, Goals and Tribes laid out; hidden cards say nothing
         return [f"New in {where}: {', '.join(names)}" for where, names in runs.items()] + out
+
+
+WORDS = AqWords
+"""This game's words (tui.games.words_of)."""

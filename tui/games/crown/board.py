@@ -22,7 +22,7 @@ from coldwater.core.crown.model import COLOURS, LOCATION_TITLES, SPACES, CrownDa
 from coldwater.tui.widgets.rows import break_rows
 
 from . import words
-from .words import BAIT_LETTERS
+from .names import BAIT_LETTERS, STACKS_SHOWN, TROPHY_SHORT, clock, fish_name, ma_name, names_of
 
 Palette = Mapping[str, str]
 """Game colour role (``bait.red``, ``tag.orange``) -> Rich style: ``themes.game_palette``
@@ -123,7 +123,7 @@ def grid(d: CrownData, T: Tables, wide: bool, pal: Palette = FALLBACK, width: in
         zones = d.zones[loc] if loc < len(d.zones) else []
         for zi in range(4):
             fish = zones[zi] if zi < len(zones) else None
-            name = words.fish_name(T, fish.species) if fish is not None else "—"
+            name = fish_name(T, fish.species) if fish is not None else "—"
             if not wide:
                 row.append(f"{zi + 3}", style="dim")
                 row.append(f" {name[:9]:<10}", style="" if fish is not None else "dim")
@@ -135,9 +135,9 @@ def grid(d: CrownData, T: Tables, wide: bool, pal: Palette = FALLBACK, width: in
         row.append(f"{left:>2}" if wide else f"deck {left}")
         if top is not None:
             row.append(
-                (" top " if width >= 72 else " ") + words.fish_name(T, top.species)
+                (" top " if width >= 72 else " ") + fish_name(T, top.species)
                 if wide
-                else f": {words.fish_name(T, top.species)}",
+                else f": {fish_name(T, top.species)}",
                 style="italic",
             )
         out.append(row)
@@ -156,7 +156,7 @@ def ma_row(d: CrownData, T: Tables, pal: Palette = FALLBACK) -> Text:
 def ma_items(d: CrownData, T: Tables, pal: Palette = FALLBACK) -> list[Text]:
     out = []
     for card in d.ma_row:
-        item = Text(words.ma_name(T, card) + " ")
+        item = Text(ma_name(T, card) + " ")
         for c in T.ma_spots[card]:
             item.append_text(bait(c, None, pal))
         out.append(item)
@@ -212,19 +212,19 @@ def trophies_left(d: CrownData, wide: bool) -> list[Text]:
     st = d.stacks
     if not wide:
         out = Text("Next:", style="bold")
-        for kind in words.STACKS_SHOWN[:5]:
+        for kind in STACKS_SHOWN[:5]:
             values: list[int] = getattr(st, kind, [])
-            out.append(f" {words.TROPHY_SHORT[kind]} " if kind == "first_to_12" else f" · {words.TROPHY_SHORT[kind]} ")
+            out.append(f" {TROPHY_SHORT[kind]} " if kind == "first_to_12" else f" · {TROPHY_SHORT[kind]} ")
             out.append(str(values[0]) if values else "—", style="bold" if values else "dim")
         contests = st.shore or st.lake or st.river
         out.append(" · Contests ")
         out.append(str(contests[0]) if contests else "—", style="bold")
         return [out]
     lines = [Text("Trophies left ", style="bold"), Text("  Master Angler "), Text("  Contests ")]
-    for n, kind in enumerate(words.STACKS_SHOWN):
+    for n, kind in enumerate(STACKS_SHOWN):
         target = lines[0 if n < 3 else 1 if n < 5 else 2]
         values = getattr(st, kind, [])
-        target.append(f"{words.TROPHY_SHORT[kind]} ", style="")
+        target.append(f"{TROPHY_SHORT[kind]} ", style="")
         target.append(stack_text(values), style="bold" if values else "dim")
         target.append("  ")
     return lines
@@ -244,7 +244,7 @@ def zones_text(p: Party, pal: Palette = FALLBACK) -> Text:
 
 def ma_progress(T: Tables, prog: MAProgress, pal: Palette = FALLBACK) -> Text:
     """A card being attempted: its fish, filled spots in colour with ✓, open ones dim."""
-    out = Text(words.ma_name(T, prog.card) + " ")
+    out = Text(ma_name(T, prog.card) + " ")
     filled = list(prog.filled)
     for c in T.ma_spots[prog.card]:
         if c in filled:
@@ -260,7 +260,7 @@ def ma_progress(T: Tables, prog: MAProgress, pal: Palette = FALLBACK) -> Text:
 def caught_ma(T: Tables, p: Party) -> Text:
     counts: dict[str, int] = {}
     for card in p.ma_done:
-        n = words.ma_name(T, card)
+        n = ma_name(T, card)
         counts[n] = counts.get(n, 0) + 1
     out = Text("caught ", style="bold")
     out.append(", ".join(f"{k}×{v}" if v > 1 else k for k, v in counts.items()))
@@ -294,7 +294,7 @@ def fish_items(T: Tables, p: Party, secret: bool, pal: Palette = FALLBACK) -> li
     if secret:
         out = []
         for f in sorted(p.fish, key=lambda f: (f.species, -(T.weight[f.card] if f.card is not None else 0))):
-            item = Text(words.fish_name(T, f.species))
+            item = Text(fish_name(T, f.species))
             if f.card is not None:
                 item.append(f" {T.weight[f.card]}")
                 item.append("●", style=pal.get(f"tag.{T.tag[f.card]}", "bold"))
@@ -302,7 +302,7 @@ def fish_items(T: Tables, p: Party, secret: bool, pal: Palette = FALLBACK) -> li
         return out
     counts: dict[str, int] = {}
     for f in p.fish:
-        n = words.fish_name(T, f.species)
+        n = fish_name(T, f.species)
         counts[n] = counts.get(n, 0) + 1
     items = [Text(f"{k}×{v}" if v > 1 else k) for k, v in sorted(counts.items())]
     shown = [f for f in p.fish if f.shown and f.card is not None]
@@ -310,9 +310,7 @@ def fish_items(T: Tables, p: Party, secret: bool, pal: Palette = FALLBACK) -> li
         items.append(
             Text(
                 "shown "
-                + ", ".join(
-                    f"{words.fish_name(T, f.species)} {T.weight[f.card]} lb" for f in shown if f.card is not None
-                ),
+                + ", ".join(f"{fish_name(T, f.species)} {T.weight[f.card]} lb" for f in shown if f.card is not None),
                 style="italic",
             )
         )
@@ -344,12 +342,12 @@ def fish_detail(T: Tables, p: Party, pal: Palette = FALLBACK) -> list[Text]:
     """The owner's fish one per line: weight, tag colour, timestamp (for the pane)."""
     out = []
     for f in sorted(p.fish, key=lambda f: (f.species, -(T.weight[f.card] if f.card is not None else 0))):
-        line = Text(f"    {words.fish_name(T, f.species):<10}")
+        line = Text(f"    {fish_name(T, f.species):<10}")
         if f.card is not None:
             line.append(f"{T.weight[f.card]:>3} lb  ")
             tag = T.tag[f.card]
             line.append(f"●{tag:<7}", style=pal.get(f"tag.{tag}", "bold"))
-            line.append(words.clock(T.time[f.card]))
+            line.append(clock(T.time[f.card]))
         out.append(line)
     return out
 
@@ -393,7 +391,7 @@ def party_head(
 
 def submitted_line(T: Tables, p: Party) -> Text:
     weights = [f" {T.weight[f.card]} lb" if f.card is not None else "" for f in p.submitted]
-    return Text("  Submitted " + ", ".join(words.fish_name(T, f.species) + w for f, w in zip(p.submitted, weights)))
+    return Text("  Submitted " + ", ".join(fish_name(T, f.species) + w for f, w in zip(p.submitted, weights)))
 
 
 def player_board(
@@ -419,7 +417,7 @@ def player_board(
             return [head, second + fish]
         if p.ma:  # which cards they work on, on their one row at 80 columns too (issue 45)
             fish = Text(f"Fish {len(p.fish)}", style="bold") if p.fish else fish  # (the list: F2)
-            names = [words.ma_name(T, m.card) for m in p.ma]
+            names = [ma_name(T, m.card) for m in p.ma]
             for k in range(len(names), -1, -1):  # as many names as the row has room for, "+N" the rest
                 shown = ", ".join(names[:k]) + (f" +{len(names) - k}" if k < len(names) else "")
                 ma = f"MA {shown if k else len(names)} · "
@@ -469,7 +467,7 @@ def parts(
     Compact (narrow): a one-line ring and a line per opponent. Wide: the ring
     drawn as a ring, full stacks of trophies, every player's whole board.
     """
-    labels = words.names_of(names, len(d.parties))
+    labels = names_of(names, len(d.parties))
     if wide is None:
         wide = width >= WIDE
     out: list[Part] = []
@@ -528,7 +526,7 @@ def render(
                 [Text(f"  Your fish ({len(d.parties[viewer].fish)}): weight, tag, time", style="bold")]
                 + fish_detail(T, d.parties[viewer], pal),
             )
-            labels = words.names_of(names, len(d.parties))
+            labels = names_of(names, len(d.parties))
             ps[0].lines = break_rows(
                 player_board(d, T, labels, viewer, viewer, current, width, True, pal, with_fish=False), width
             )
@@ -550,7 +548,7 @@ def render(
     mine = [p for p in parts_at(right_w) if p.key == "you"]
     if (full if detail is None else detail) and mine and viewer is not None and d.parties[viewer].fish:
         # Your fish one per line (weight, tag, time) where the room allows: what the board pane adds.
-        labels = words.names_of(names, len(d.parties))
+        labels = names_of(names, len(d.parties))
         mine[0].lines = break_rows(
             player_board(d, T, labels, viewer, viewer, current, right_w, True, pal, with_fish=False), right_w
         )

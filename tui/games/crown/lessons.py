@@ -31,6 +31,16 @@ GENTLE_LOSS: Final = 1.5
 """A gentle word only this far below the best: the greedy values put a new fish at about 2.5
 and a bait's progress at 0.4, so 1.5 is about a fish given away, never a close call."""
 SAME: Final = {"taketop": "take", "discard": "route"}
+SEED: Final = "learn-crown"
+"""The first game's fixed seed (tutor.Book)."""
+FIRST_OPTIONS: Final[dict[str, Any]] = {}
+"""The base rules; two players, never Practice Pond: a first game should meet the turn a real
+opponent plays (tokens left on the board, contests), not the silent player's rules."""
+HINT_LOSS: Final = 3.0
+"""A greedy player clearly gives this up in 11% of its decisions (a random player in 9%: the greedy
+bot's slips are as costly as random's, as the review found)."""
+BOT_LOSS: Final = {"random": 0.56, "greedy": 0.35, "hard": 0.03}
+"""Points behind the evaluator per decision (tui/coachfigures.py); three games a level."""
 
 _HOME = "Purple and green bait fish the Shore, black and yellow the River, blue and red the Lake."
 

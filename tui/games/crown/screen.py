@@ -183,3 +183,7 @@ bait with only one Master Angler card to go on goes there by itself (Settings â†
             return action, why
         sensible = words.sensible(view.data, self.tables, legal)
         return (sensible, "the only sensible choice") if sensible is not None else (None, "")
+
+
+SCREEN = CrownTableScreen
+"""This game's table screen (the app's catalog finds it by the game's name)."""

@@ -11,23 +11,23 @@ small decisions, so it can be unit-tested without running the app:
   (a cast bait with a single Master Angler card to go on), so it need not be asked;
 * :func:`preview`: what a choice will do, where that is knowable now;
 * :func:`standings`: the contest weights you would submit now and trophies held;
-* :func:`announcements`: trophies, Master Angler catches, the end trigger and the
-  silent player's turn, found by comparing the position before and after a step;
 * :class:`CrownWords`: all of it for one table's seats, the object the table screen
-  is given (``tui/games/words.py``).
+  is given (``tui/games/words.py``), with the log's words (log.py: trophies, Master
+  Angler catches, the end trigger, the silent player's turn) and the game's facts the
+  screens around the table show (its option, Practice Pond, the trophies won).
 
-One module of about 800 lines, on purpose: every function words the same position
-with the same names (fish, cards, spaces, trophies), and a reader who looks up how
-one choice is worded finds its neighbours and those names beside it. The same file
-name in every game's folder (``words.py``) holds that game's words.
+The small names every part shares (fish, cards, trophies, bait letters) are in names.py.
+One module of about 650 lines, on purpose: every function words the same decision with
+the same names, and a reader who looks up how one choice is worded finds its neighbours
+beside it. The same file name in every game's folder (``words.py``) holds that game's words.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Never, assert_never
 
+from coldwater.core.crown import casting, contests
 from coldwater.core.crown.actions import (
     Bait,
     Catch,
@@ -64,50 +64,16 @@ from coldwater.core.crown.model import (
     LOCATION_TITLES,
     LOCATIONS,
     SPACES,
+    TROPHY_TITLES,
     CrownData,
-    Fish,
     Party,
 )
 from coldwater.core.crown.state import CrownState
 from coldwater.core.state import CHANCE, Game
-from coldwater.tui.games.words import Choice, TableWords
+from coldwater.tui.games.words import Choice, TableWords, Won
 
-BAIT_LETTERS: tuple[str, ...] = ("B", "R", "P", "K", "G", "Y", "W")
-"""One letter per bait colour (K is black, as in printing); W the clear-white bait."""
-
-TROPHY_NAMES: dict[str, str] = {
-    "first_to_12": "First to 12 Fish",
-    "mystery_weight": "Mystery Weight",
-    "three_same": "Three Same",
-    "four_different": "Four Different",
-    "small_species": "Small Species",
-    "fastest_to_8": "Fastest to 8 Species",
-    "shore": "Shore contest",
-    "lake": "Lake contest",
-    "river": "River contest",
-}
-TROPHY_SHORT: dict[str, str] = {
-    "first_to_12": "12 Fish",
-    "mystery_weight": "Mystery",
-    "three_same": "3 Same",
-    "four_different": "4 Diff",
-    "small_species": "Small",
-    "fastest_to_8": "8 Species",
-    "shore": "Shore",
-    "lake": "Lake",
-    "river": "River",
-}
-STACKS_SHOWN: tuple[str, ...] = (
-    "first_to_12",
-    "fastest_to_8",
-    "small_species",
-    "three_same",
-    "four_different",
-    "shore",
-    "lake",
-    "river",
-)
-"""Trophy stacks in the order the board lists them (the Mystery Weight tile is shown apart)."""
+from .log import announcements, silent_turn, summarize_chance
+from .names import TROPHY_SHORT, clock, fish_name, ma_name, names_of, spots_letters
 
 GROUP_ORDER: tuple[str, ...] = (
     "place",
@@ -145,54 +111,7 @@ def tag_of(action: CrownAction) -> str:
     return str(action).split()[0]
 
 
-# ---- small names -------------------------------------------------------------------
-
-
-def fish_name(T: Tables, species: str) -> str:
-    return T.fish_name(species)
-
-
-def ma_name(T: Tables, card: int) -> str:
-    key = T.ma_species[card] if 0 < card < len(T.ma_species) else "?"
-    return T.ma_species_name.get(key, key.replace("_", " ").title())
-
-
-def spots_letters(T: Tables, card: int) -> str:
-    return " ".join(BAIT_LETTERS[c] for c in T.ma_spots[card])
-
-
-def names_of(names: Sequence[str], parties: int) -> list[str]:
-    """A name per party: the seats' names, then "Silent player" for the Practice Pond rival."""
-    out = list(names[:parties])
-    while len(out) < parties:
-        out.append("Silent player")
-    return out
-
-
-def side_word(side: int) -> str:
-    return "a 2" if side == 2 else "a 1"
-
-
-def clock(minutes: int) -> str:
-    return f"{minutes // 60}:{minutes % 60:02d}"
-
-
 # ---- what a move does --------------------------------------------------------------
-
-
-def cast_result(d: CrownData, seat: int, colour: int, side: int) -> tuple[int, list[int]]:
-    """(bait cast, Zones emptied) if `seat` casts `colour` with a token showing `side`."""
-    p = d.parties[seat]
-    n = 0
-    emptied = []
-    for zi, z in enumerate(p.zones):
-        k = z[colour]
-        if k:
-            take = 1 if side == 1 else k
-            n += take
-            if sum(z) == take:
-                emptied.append(zi + 3)
-    return n, emptied
 
 
 def open_spots(T: Tables, p: Party, colour: int) -> int:
@@ -219,7 +138,7 @@ def catch_words(d: CrownData, T: Tables, colour: int, zones: Sequence[int]) -> l
 
 
 def cast_preview(d: CrownData, T: Tables, seat: int, colour: int, side: int) -> str:
-    n, emptied = cast_result(d, seat, colour, side)
+    n, emptied = casting.cast_from(d.parties[seat].zones, colour, side)
     if n == 0:
         return f"casts nothing: you have no {COLOURS[colour]} bait"
     words = [f"casts {n} {COLOURS[colour]}"]
@@ -544,19 +463,11 @@ def prompt(d: CrownData, T: Tables, legal: Sequence[CrownAction]) -> str:
 
 
 def contest_weights(d: CrownData, T: Tables, seat: int) -> tuple[int, int, int] | None:
-    """Shore, Lake, River weights `seat` would submit now (heaviest of each species), or None if unknown."""
-    p = d.parties[seat]
-    best: dict[str, int] = {}
-    for f in list(p.fish) + list(p.submitted):
-        if f.card is None:
-            return None
-        w = T.weight[f.card]
-        if w > best.get(f.species, -1):
-            best[f.species] = w
-    totals = [0, 0, 0]
-    for sp, w in best.items():
-        totals[T.species_location[sp]] += w
-    return totals[0], totals[2], totals[1]
+    """Shore, Lake, River weights `seat` would submit now (the engine's own count), or None if unknown."""
+    shore, river, lake = (contests.weight(T, d.parties[seat], li) for li in range(3))
+    if shore is None or lake is None or river is None:
+        return None
+    return shore, lake, river
 
 
 def trophy_points(p: Party) -> int:
@@ -584,135 +495,6 @@ def standings(d: CrownData, T: Tables, names: Sequence[str], viewer: int | None)
         pts.append(f"{'you' if i == viewer else labels[i]}: {trophy_points(p) + len(p.ma_done)}")
     out.append("Points " + " · ".join(pts))
     return " │ ".join(out)
-
-
-# ---- announcements -----------------------------------------------------------------
-
-
-def announcements(before: CrownData, after: CrownData, T: Tables, names: Sequence[str]) -> list[str]:
-    """Lines for the log about what a step changed that the move's own line does not say."""
-    labels = names_of(names, len(after.parties))
-    out: list[str] = []
-    if len(before.parties) != len(after.parties):
-        return out
-    for i, (a, b) in enumerate(zip(before.parties, after.parties)):
-        name = labels[i]
-        new = b.trophies[len(a.trophies) :] if len(b.trophies) >= len(a.trophies) else []
-        for t in new:
-            if t.kind == "mystery_weight":
-                fish = next(
-                    (f for f in reversed(b.fish) if f.shown and f.card is not None and T.weight[f.card] == t.weight),
-                    None,
-                )
-                what = (
-                    f" with a {t.weight} lb {fish_name(T, fish.species)}" if fish is not None else f" ({t.weight} lb)"
-                )
-                out.append(f"{name} wins the Mystery Weight trophy{what}")
-            elif t.kind in ("shore", "lake", "river"):
-                continue  # contest results are told together, below
-            else:
-                out.append(f"{name} wins the {TROPHY_NAMES.get(t.kind, t.kind)} trophy ({t.points} points)")
-        for card in b.ma_done[len(a.ma_done) :]:
-            out.append(f"{name} catches the {ma_name(T, card)} Master Angler fish (1 point)")
-    if after.end_triggered and not before.end_triggered:
-        mover = labels[before.turn] if before.turn < len(labels) else "Someone"
-        why = (
-            f"{mover} has 12 fish"
-            if any(t.kind == "first_to_12" for t in after.parties[before.turn].trophies)
-            else "a location could not be restocked to four fish"
-        )
-        out.append(f"The end is triggered ({why}): everyone else has one final turn")
-    if after.step == 4:
-        # Several contests can resolve in one step (nobody has a choice to make in them).
-        for c in range(before.contest if before.step == 4 else 0, min(after.contest, 3)):
-            out.append(contest_result(after, T, labels, LOCATIONS[CONTEST_ORDER[c]]))
-    return out
-
-
-def contest_result(d: CrownData, T: Tables, labels: Sequence[str], loc: str) -> str:
-    li = LOCATIONS.index(loc)
-    rows = []
-    for i, p in enumerate(d.parties):
-        sub = [f for f in p.submitted if T.species_location.get(f.species) == li and f.card is not None]
-        if not sub:
-            continue
-        won = next((t.points for t in p.trophies if t.kind == loc), 0)
-        rows.append((-sum(T.weight[f.card] for f in sub if f.card is not None), labels[i], won))
-    rows.sort()
-    parts = [f"{n} {-w} lb" + (f" → {pts} points" if pts else "") for w, n, pts in rows]
-    return f"{loc.title()} contest: " + ("; ".join(parts) if parts else "nobody submitted a fish")
-
-
-def silent_turn(before: CrownData, after: CrownData, T: Tables, colour: int) -> str:
-    """The silent player's draw of `colour` in words: its token move and any catch."""
-    if colour == 6:
-        return "Silent player draws the clear-white bait: a Master Angler card goes to its score pile"
-    words = [f"Silent player draws {COLOURS[colour]}"]
-    moved = [i for i in range(7) if before.tokens[i] != after.tokens[i]]
-    if len(moved) == 2:
-        src = next(i for i in moved if before.tokens[i])
-        dst = next(i for i in moved if after.tokens[i])
-        words.append(f"moves the token on {SPACES[src]} to {SPACES[dst]}")
-    else:
-        words.append("no token moves")
-    k = after.discard[colour]
-    s_before, s_after = before.parties[-1], after.parties[-1]
-    caught: list[Fish] = s_after.fish[len(s_before.fish) :]
-    if caught:
-        f = caught[0]
-        li = COLOUR_LOCATION[colour]
-        weight = f" ({T.weight[f.card]} lb)" if f.card is not None else ""
-        words.append(
-            f"{k} {COLOURS[colour]} in the discard → catches the {fish_name(T, f.species)}{weight} "
-            f"at the {LOCATION_TITLES[li]}, Zone {k}"
-        )
-    else:
-        words.append(f"{k} {COLOURS[colour]} in the discard, no catch (needs 3 to 6)")
-    return "; ".join(words)
-
-
-BAIT_DRAWN = re.compile(r"an? (\w+) bait is drawn from the bag")
-DECK_SHOWS = re.compile(r"the (\w+) deck now shows an? (.+)")
-MA_FLIP = re.compile(r"the (.+) Master Angler card \(.*\) is turned face up")
-
-
-def summarize_chance(lines: Sequence[str]) -> list[str]:
-    """Runs of bait draws become one line ("bait drawn: red, blue, blue"), and so do
-    runs of deck reveals ("decks now show: Lake Pike, Shore Wrasse") and of Master
-    Angler cards turned up. Other lines stay as they are, in order."""
-    heads = {
-        "bait": ("a bait drawn: ", "bait drawn: "),
-        "deck": ("the deck now shows: ", "decks now show: "),
-        "ma": ("turned up in the Master Angler row: ", "turned up in the Master Angler row: "),
-    }
-    out: list[str] = []
-    kind = ""
-    run: list[str] = []
-
-    def flush() -> None:
-        if run:
-            one, many = heads[kind]
-            out.append((one if len(run) == 1 else many) + ", ".join(run))
-            run.clear()
-
-    for line in lines:
-        if m := BAIT_DRAWN.fullmatch(line):
-            k, item = "bait", m[1]
-        elif m := DECK_SHOWS.fullmatch(line):
-            k, item = "deck", f"{m[1]} {m[2]}"
-        elif m := MA_FLIP.fullmatch(line):
-            k, item = "ma", m[1]
-        else:
-            flush()
-            kind = ""
-            out.append(line)
-            continue
-        if k != kind:
-            flush()
-            kind = k
-        run.append(item)
-    flush()
-    return out
 
 
 def tables_of(game: object) -> Tables:
@@ -746,9 +528,30 @@ class CrownWords(TableWords[CrownState, CrownAction, Never]):
         "Tagged fish": "tagged fish",
     }
 
+    OPTION_LABELS: ClassVar[dict[str, str]] = {"no_tags": "No-tag variant"}
+    OPTION_HINTS: ClassVar[dict[str, str]] = {
+        "no_tags": "The optional rule: tagged fish score nothing, so there is less luck"
+    }
+    SOLO_NOTE: ClassVar[str] = (
+        "Practice Pond: you play alone against the silent player, who catches fish as bait is drawn."
+    )
+    CONTENT_FILES: ClassVar[str] = "crown.json"
+    NOTHING_WON: ClassVar[str] = "Nothing was won along the way: no trophy."
+
     def __init__(self, game: Game[Any, Any], names: list[str]) -> None:
         super().__init__(game, names)
         self.tables = tables_of(game)
+
+    def milestones(self, before: CrownState | None, after: CrownState) -> list[Won]:
+        """Each trophy taken; what a party holds from the setup (Practice Pond gives the silent player the
+        5-point Small Species trophy) is won at the setup."""
+        out = []
+        for seat, p in enumerate(after.data.parties):
+            held = len(before.data.parties[seat].trophies) if before is not None else 0
+            for t in p.trophies[held:]:
+                title = TROPHY_TITLES.get(t.kind, t.kind)
+                out.append(Won(seat, f"{title} ({t.points} point{'' if t.points == 1 else 's'})"))
+        return out
 
     # ---- the decision ----------------------------------------------------------------
     def choice_items(
@@ -841,3 +644,7 @@ class CrownWords(TableWords[CrownState, CrownAction, Never]):
         if seat == CHANCE and d0.tasks and d0.tasks[0].kind == "silent" and isinstance(action, Bait):
             out.append(silent_turn(d0, d1, self.tables, COLOUR_INDEX.get(action.colour, 6)))
         return out + announcements(d0, d1, self.tables, self.names)
+
+
+WORDS = CrownWords
+"""This game's words (tui.games.words_of)."""

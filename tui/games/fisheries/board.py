@@ -50,7 +50,7 @@ def _line(text: Text) -> Text:
 class FisheriesBoard(BoardView[FisheriesState]):
     """Grid, player boards and cards. Focusable only while the screen has a cursor out."""
 
-    BINDINGS = keymap.bindings("fisheries")
+    BINDINGS = keymap.bindings("grid")
     """Arrows, r, f, n/p, Enter, Esc: ids ``fisheries.*`` in tui/keymap.py, remappable."""
 
     class CellClicked(Message):

@@ -25,6 +25,15 @@ GENTLE_LOSS: Final = 0.7
 move by its kind (preserve 0.8 … end the day 0.3), so 0.7 is a low kind of move where it saw a
 clearly better one."""
 SAME: Final[dict[str, str]] = {}
+SEED: Final = "learn-fisheries"
+"""The first game's fixed seed (tutor.Book)."""
+FIRST_OPTIONS: Final[dict[str, Any]] = {}
+"""The base rules: board A, no market variant."""
+HINT_LOSS: Final = 4.0
+"""A greedy player clearly gives this up in 10% of its decisions (a random player in 7%: the greedy
+bot's slips are as costly as random's, as the review found)."""
+BOT_LOSS: Final = {"random": 1.16, "greedy": 0.41, "hard": 0.17}
+"""Points behind the evaluator per decision (tui/coachfigures.py); three games a level."""
 DAYS: Final = 6
 
 

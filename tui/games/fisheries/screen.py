@@ -297,3 +297,7 @@ Overnight you keep one tile. The final scores are broken down by cards, helms an
         if cells != self._focus_cells:
             self._focus_cells = cells
             self.board.set_overlay(self.overlay())
+
+
+SCREEN = FisheriesTableScreen
+"""This game's table screen (the app's catalog finds it by the game's name)."""

@@ -403,6 +403,13 @@ class FisheriesWords(TableWords[FisheriesState, FAction, FChoice]):
         "fish left (tie-break, not points)": "",  # a tie-break, never a reason
     }
 
+    OPTION_HINTS: ClassVar[dict[str, str]] = {
+        "board": "Which side of the board to play, A (the first game) or B",
+        "market": "The market variant, where fish prices move with what is sold",
+    }
+    CONTENT_FILES: ClassVar[str] = "fisheries.json"
+    NOTHING_WON: ClassVar[str] = "This game has no trophies or goals to win along the way."
+
     def __init__(self, game: Game[Any, Any], names: list[str]) -> None:
         super().__init__(game, names)
         self.ctx = info.ctx_of(game)
@@ -453,3 +460,7 @@ class FisheriesWords(TableWords[FisheriesState, FAction, FChoice]):
 
     def announcements(self, before: FisheriesState, after: FisheriesState, seat: int, action: FAction) -> list[str]:
         return announcements(self.ctx, before.data, after.data)
+
+
+WORDS = FisheriesWords
+"""This game's words (tui.games.words_of)."""

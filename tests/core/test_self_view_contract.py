@@ -1,6 +1,6 @@
 """The engine contract's hooks for views that advance themselves (core/state.py).
 
-Each game with sealed values has its own whole-game test (tests/<game>/test_self_views.py);
+Each game with sealed values has its own whole-game test (tests/core/<game>/test_self_views.py);
 here: the defaults for a game with none, and that no game hides values without saying so.
 """
 
@@ -15,8 +15,8 @@ from coldwater.core.errors import IllegalAction
 from coldwater.core.rng import Rng
 from coldwater.core.state import CHANCE, Openings
 
-from .toygame import GAME as TOY
-from .toygame import ToyState
+from ..toygame import GAME as TOY
+from ..toygame import ToyState
 
 
 def test_a_game_with_nothing_sealed_advances_a_view_as_the_full_state() -> None:

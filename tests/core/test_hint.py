@@ -9,7 +9,7 @@ from coldwater.core import games, record
 from coldwater.core.review import ReviewBudget, ReviewError, decisions, hint, rank_choices
 from coldwater.core.rng import Rng
 from coldwater.core.state import CHANCE
-from tests.test_review import _poisoned, _record
+from tests.core.test_review import _poisoned, _record
 
 SMALL = ReviewBudget(worlds=4, min_worlds=4, width=4)
 

@@ -1,6 +1,6 @@
 """Every seat advances its own Aquatica view, with no full state (core/aquatica/sealing.py).
 
-Whole games under the referee of tests/self_views.py: every seat's self-advanced
+Whole games under the referee of tests/core/self_views.py: every seat's self-advanced
 view equals ``full.view(seat)`` at every ply and never holds a card not yet shown to it.
 """
 

@@ -1,4 +1,4 @@
-"""Coldwater Crown's own checks for the generic contract test (tests/test_contract.py).
+"""Coldwater Crown's own checks for the generic contract test (tests/core/test_contract.py).
 
 `CASES` are the player counts and options random play covers; `conservation`
 counts every component; `secrets` says what a view must hide.

@@ -14,7 +14,7 @@ generator) checks at every step, for every game in ``games.names()``:
 - clone-then-apply equals apply;
 - the game's own ``conservation`` (and ``transition``) hooks hold.
 
-Each game's hooks live in ``tests/<game>/hooks.py``: ``CASES`` (player counts and
+Each game's hooks live in ``tests/core/<game>/hooks.py``: ``CASES`` (player counts and
 options), ``conservation(data)``, ``secrets(state, view, seat)`` and optionally
 ``transition(before, after)``. The normal tier plays one game per case with
 every check; ``-m slow`` plays many seeds with the cheap checks.
@@ -39,7 +39,7 @@ JUNK: list[Any] = [None, 42, "end", 3.5, b"x", object(), ("place", "port")]
 
 
 def hooks(name: str) -> ModuleType:
-    return importlib.import_module(f"tests.{name}.hooks")
+    return importlib.import_module(f"tests.core.{name}.hooks")
 
 
 def cases() -> list[Any]:

@@ -1,7 +1,7 @@
 """Every seat advances its own Crown view, with no full state (core/crown/sealing.py).
 
 The decisive test of the hooks a dealer nobody sees through needs: whole games
-under a referee (tests/self_views.py), every seat's self-advanced view equal to
+under a referee (tests/core/self_views.py), every seat's self-advanced view equal to
 ``full.view(seat)`` at every ply, and never holding a value not yet shown to it.
 """
 

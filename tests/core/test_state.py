@@ -14,7 +14,7 @@ from coldwater.core.simulate import play_out
 from coldwater.core.state import CHANCE
 from coldwater.net.play import records
 
-from .toygame import GAME, Deal, Die, Hold, Roll
+from ..toygame import GAME, Deal, Die, Hold, Roll
 
 
 class Move(Action, frozen=True, tag="move"):

@@ -1,4 +1,4 @@
-"""Aquatica's own checks for the generic contract test (tests/test_contract.py)."""
+"""Aquatica's own checks for the generic contract test (tests/core/test_contract.py)."""
 
 from __future__ import annotations
 

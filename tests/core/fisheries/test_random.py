@@ -1,4 +1,4 @@
-"""Replay determinism, a golden digest and the bots (the per-step checks are in tests/test_contract.py)."""
+"""Replay determinism, a golden digest and the bots (the per-step checks are in tests/core/test_contract.py)."""
 
 from __future__ import annotations
 

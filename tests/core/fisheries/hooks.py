@@ -1,4 +1,4 @@
-"""Fisheries of Gloucester's own checks for the generic contract test (tests/test_contract.py).
+"""Fisheries of Gloucester's own checks for the generic contract test (tests/core/test_contract.py).
 
 Nothing is hidden in this game, so `secrets` checks that the view is the whole position.
 """

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from coldwater.core.crown.rulings import RULINGS
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.packaging import REPO as ROOT
 
 
 def test_rulings_page_matches_the_code() -> None:
