@@ -15,7 +15,7 @@ from coldwater.tui.screens.table import with_names
 
 
 def unit(game: str) -> str:
-    """What the game's points are called (the engine's ``Game.unit``: "PP" in Aquatica)."""
+    """What the game's points are called (the engine's ``Game.unit``: "PP" in one game)."""
     return games.get(game).unit if game in games.names() else "points"
 
 
