@@ -128,6 +128,13 @@ class DecisionReview(msgspec.Struct, frozen=True, kw_only=True):
     pooled: float = 0.0
     """The gap over the race's and the measure's worlds together: it only chooses which
     decisions are confirmed (more worlds, so fewer costly ones missed)."""
+    categories: tuple[str, ...] = ()
+    """The score sheet's categories (confirmed decisions only: what `gains` are in)."""
+    gains: tuple[float, ...] = ()
+    """Per category, the seat's expected final points with `best` minus with the choice made,
+    on the confirming worlds: what the better choice gains, in the score sheet's words."""
+    rival_gain: float = 0.0
+    """How much lower the best rival row ends with `best` than with the choice made (0 alone)."""
 
 
 class SeatReview(msgspec.Struct, frozen=True, kw_only=True):
@@ -418,8 +425,12 @@ def confirm(
     # so the list's figures agree with each other.
     key = evaluate.fit_key(game.name, d.view)
     before, after = best.mean(), made.mean()
+    seat = d.seat
     return msgspec.structs.replace(
         r,
+        categories=tuple(best.sheets[0].categories) if best.sheets else (),
+        gains=tuple(round(x, 6) for x in _category_gap(best, made, seat)),
+        rival_gain=round(_rival_mean(made, seat) - _rival_mean(best, seat), 6),
         loss=round(max(0.0, gain), 6),
         loss_se=round(err, 6),
         confirmed=True,
@@ -428,6 +439,21 @@ def confirm(
         win_before=round(evaluate.win_chance(key, before), 6),
         win_after=round(evaluate.win_chance(key, after), 6),
     )
+
+
+def _category_gap(a: Column, b: Column, seat: int) -> list[float]:
+    """Per score category, the seat's mean points over `a`'s worlds minus over `b`'s."""
+    if not a.sheets or not b.sheets:
+        return []
+    k = len(a.sheets[0].categories)
+    mean = [sum(sc.rows[seat][c] for sc in col.sheets) / len(col.sheets) for col in (a, b) for c in range(k)]
+    return [mean[c] - mean[k + c] for c in range(k)]
+
+
+def _rival_mean(col: Column, seat: int) -> float:
+    """The best rival row's mean final total over `col`'s worlds (0 in a one-row game)."""
+    tot = [max((t for j, t in enumerate(sc.totals) if j != seat), default=0.0) for sc in col.sheets]
+    return sum(tot) / len(tot) if tot else 0.0
 
 
 LIST_CLEAR = 2.0

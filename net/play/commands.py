@@ -15,12 +15,10 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
-import msgspec
-
-from coldwater.core import games, record
+from coldwater.core import games, grading, record, reviewjson
 from coldwater.core.errors import ContentError, RecordError
+from coldwater.core.luck import SeatLuck, luck_events, luck_line, one_row
 from coldwater.core.review import ReviewError, SeatReview, default_budget, review_seat, summarize
 from coldwater.core.simulate import seat_bots
 from coldwater.core.simulate import simulate as run
@@ -153,6 +151,13 @@ def review(args: argparse.Namespace) -> int:
                 done.append(r)
                 if progress is not None and task is not None:
                     progress.update(task, completed=k, total=n, description=f"reviewing {100 * k // max(1, n)}%")
+            # Then the luck of every chance event, for every seat (core/luck.py).
+            events = []
+            for k, n, ev in luck_events(rec, game, seed=args.seed):
+                events.append(ev)
+                if progress is not None and task is not None:
+                    progress.update(task, completed=k, total=n, description=f"the draws' luck {100 * k // max(1, n)}%")
+            lucks = reviewjson.lucks(rec, game, events)
         except (RecordError, ReviewError) as e:
             print(f"coldwater: {args.file}: {e}", file=sys.stderr)
             return 1
@@ -160,43 +165,38 @@ def review(args: argparse.Namespace) -> int:
             sr = summarize(game.name, s, done, args.worst)
             name = names[s] if s < len(names) and names[s] else f"Seat {s + 1}"
             if args.json:
-                print(json.dumps(_review_json(sr, name), sort_keys=True), flush=True)
+                print(
+                    json.dumps(reviewjson.seat_json(sr, name, rec, game, events, lucks[s]), sort_keys=True), flush=True
+                )
             else:
-                _print_review(sr, name, game.unit)
+                _print_review(sr, name, game.unit, grading.Moves(rec), lucks[s], one_row(rec, game))
     finally:
         if progress is not None:
             progress.stop()
     return 0
 
 
-def _review_json(sr: SeatReview, name: str) -> dict[str, Any]:
-    worst = [{k: v for k, v in msgspec.to_builtins(d).items() if k != "choices"} for d in sr.worst]
-    return {
-        "game": sr.game,
-        "seat": sr.seat + 1,
-        "name": name,
-        "decisions": sr.decisions,
-        "total_loss": round(sr.total_loss, 2),
-        "mean_loss": round(sr.mean_loss, 3),
-        "points_behind": round(sr.points_behind, 2),
-        "points_behind_se": round(sr.points_behind_se, 2),
-        "worst": [{**w, "loss": round(w["loss"], 2)} for w in worst],
-    }
-
-
-def _print_review(sr: SeatReview, name: str, unit: str) -> None:
+def _print_review(
+    sr: SeatReview, name: str, unit: str, moves: grading.Moves, luck: SeatLuck, solo: bool = False
+) -> None:
     print(
-        f"Seat {sr.seat + 1} ({name}): {sr.decisions} decisions, {sr.points_behind:.1f} ± {sr.points_behind_se:.1f} "
-        f"{unit} behind the evaluator's own choices in all, {sr.mean_loss:.2f} a decision"
+        f"Seat {sr.seat + 1} ({name}): accuracy {grading.accuracy(sr.reviewed):.0f}; {sr.decisions} decisions, "
+        f"{sr.points_behind:.1f} ± {sr.points_behind_se:.1f} {unit} behind the evaluator's own choices in all, "
+        f"{sr.mean_loss:.2f} a decision"
     )
+    print(f"  {luck_line(luck, unit, f'Seat {sr.seat + 1}', solo=solo)}")
     if not sr.worst:
         print("  no decision where another choice was confirmed better")
     for d in sr.worst:
+        tag = grading.label(d)
         print(
-            f"  round {d.round}, turn {d.turn} (ply {d.ply}): {d.chosen_text}; "
+            f"  {moves.where(d.round, d.turn, d.ply)}{' (' + tag + ')' if tag else ''}: {d.chosen_text}; "
             f"{d.best_text} was worth {d.loss:.1f} ± {d.loss_se:.1f} {unit} more "
             f"(win chance {d.win_after:.0%} -> {d.win_before:.0%})"
         )
+        why = grading.why(d, unit)
+        if why:
+            print(f"    {why}")
 
 
 def replay(path: str, content: str | None = None) -> int:

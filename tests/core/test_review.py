@@ -256,8 +256,13 @@ def test_cli_json_has_the_promised_shape(short_record: Path, capsys: pytest.Capt
         assert isinstance(obj["decisions"], int) and obj["decisions"] > 0
         assert obj["mean_loss"] == pytest.approx(obj["total_loss"] / obj["decisions"], abs=0.01)
         assert obj["points_behind"] == obj["total_loss"] and obj["points_behind_se"] >= 0
+        # Issue 48: the grades, the luck and the win-chance series of every seat.
+        assert 0 <= obj["accuracy"] <= 100
+        assert obj["luck_adjusted"] == pytest.approx(obj["result"] - obj["luck"], abs=0.02)
+        assert obj["win_chance"] and all(0 <= c <= 1 for _, c in obj["win_chance"])
         for w in obj["worst"]:
             assert {"ply", "round", "turn", "chosen", "best", "loss", "loss_se", "win_before", "win_after"} <= set(w)
+            assert w["label"] in ("", "inaccuracy", "mistake", "blunder") and w["move"] >= 1
             assert w["loss"] > 0 and w["chosen"] != w["best"] and w["confirmed"]
     assert main(["review", str(short_record), "--json", "--seat", "2"]) == 0
     again = capsys.readouterr().out.splitlines()

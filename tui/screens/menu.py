@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.app import ComposeResult
 from textual.containers import Center, Vertical
 from textual.widgets import Static
@@ -21,6 +23,7 @@ ENTRIES: tuple[tuple[str, str, str], ...] = (
     ("j", "Join a LAN table", "join"),
     ("r", "Resume a saved game", "resume"),
     ("p", "Replays", "replays"),
+    ("x", "Drill your mistakes (from reviewed games)", "drill"),
     ("u", "Rules", "rules"),
     ("t", "Settings", "settings"),
     ("q", "Quit", "quit"),
@@ -53,6 +56,8 @@ class MenuScreen(BaseScreen):
   a coach beside the table that explains each new kind of decision as it comes.
 - *Resume* lists games that were left unfinished: every move is saved as it is made.
 - *Replays* steps through finished and saved games.
+- *Drill your mistakes* (**x**) plays the labelled mistakes of the games you reviewed
+  lately, one position at a time: choose what you would play (docs/coach.md).
 - *Rules* explains each game.
 
 Over SSH (`coldwater serve`) the line under the menu shows the fingerprint of the key
@@ -106,6 +111,25 @@ tables and your rating in each game.
         n = sum(1 for t in reply.tables if t.your_turn) if isinstance(reply, TurnTables) else 0
         self.query_one("#menu-turns", Static).update(waiting_line(n) if n else "")
 
+    def open_drill(self) -> None:
+        """The labelled mistakes of recently reviewed games (tui/drillstore.py), newest first."""
+        from coldwater.tui import drillstore
+        from coldwater.tui.screens.drill import DrillScreen, recent_items
+
+        items = recent_items(drillstore.load().games)
+        if not items:
+            self.notify("No labelled mistakes kept yet: review a finished game first (v at its end, or in Replays).")
+            return
+        catalog = self.app.catalog  # type: ignore[attr-defined]
+
+        def board(name: str) -> Any:
+            try:
+                return catalog.table_screen(name).BOARD
+            except Exception:  # a game without a table here: the drill shows no board
+                return None
+
+        self.app.push_screen(DrillScreen(items, board))
+
     def on_choice_list_chosen(self, event: ChoiceList.Chosen) -> None:
         self.open(event.value)
 
@@ -139,6 +163,8 @@ tables and your rating in each game.
             from coldwater.tui.screens.replays import ReplaysScreen
 
             self.app.push_screen(ReplaysScreen())
+        elif what == "drill":
+            self.open_drill()
         elif what == "rules":
             from coldwater.tui.screens.rules import RulesScreen
 

@@ -179,7 +179,7 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         if self.record is not None or self._public is not None:
             parts.append("p  open the replay")
         if self.record is not None:
-            parts.append("v  review")
+            parts.append("v  review (x  drill my mistakes)")
         parts.append("Enter  back to the menu")
         return "   ·   ".join(parts)
 
@@ -567,6 +567,21 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
         content = self.table.content.path if self.table.content is not None else None
         seat = own_seat(rec)
         self.app.push_screen(ReviewScreen(rec, game, board, seat if seat is not None else 0, content=content))
+
+    def action_drill(self) -> None:
+        """Review the seat played here, then drill its labelled mistakes (the review opens the drill)."""
+        from coldwater.tui.screens.replays import own_seat
+        from coldwater.tui.screens.review import ReviewScreen
+
+        rec, game = self.record, self.game
+        if rec is None or game is None or self.table is None:
+            return
+        board = self.cw.catalog.table_screen(game.name).BOARD
+        content = self.table.content.path if self.table.content is not None else None
+        seat = own_seat(rec)
+        self.app.push_screen(
+            ReviewScreen(rec, game, board, seat if seat is not None else 0, content=content, others=False, drill=True)
+        )
 
     def action_replay(self) -> None:
         from coldwater.tui.screens.replays import ReplayScreen

@@ -167,6 +167,11 @@ class Timeline:
         """'round 3, turn 12' for a position."""
         return self.clocks[pos].text(", ")
 
+    def where(self, pos: int) -> str:
+        """'round 3, turn 12, move 41' for the decision made at `pos`: the one numbering the
+        review, the CLI and its JSON use (``core.grading.Moves``: move M is the M-th decision)."""
+        return f"{self.when(pos)}, move {self.decisions_before(pos) + 1}"
+
     def won_when(self, m: Milestone) -> str:
         """When a milestone was won: the turn of the move that won it (the position
         right after may already be the next party's turn)."""
