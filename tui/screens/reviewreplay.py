@@ -13,7 +13,7 @@ from typing import Any
 
 from coldwater.core.state import Game
 from coldwater.tui.screens.replays import ReplayScreen
-from coldwater.tui.screens.table.lastmove import changed_rows
+from coldwater.tui.screens.table.lastmove import changed_things
 from coldwater.tui.widgets.board import BoardView
 
 
@@ -38,7 +38,7 @@ class CoachReplay(ReplayScreen):
         board = self.query_one("#board", BoardView)
         if self.coach is None or not self.best or self.pos != self.coach[0]:
             self.marked = frozenset()
-            board.set_marks(self.marked)
+            board.set_marks({})
             return
         if board.size.width:
             self._mark(board)
@@ -59,10 +59,11 @@ class CoachReplay(ReplayScreen):
             after.apply(self.game.parse_action(self.best))
         except Exception:  # a choice the shown view cannot play (a spectator's): no marks
             self.marked = frozenset()
-            board.set_marks(self.marked)
+            board.set_marks({})
             return
         board.show(after, self.names, viewer)
         rows = board.row_texts()
         board.show(state, self.names, viewer)
-        self.marked = changed_rows(before, rows)
-        board.set_marks(self.marked)
+        marks = changed_things(before, rows)
+        self.marked = frozenset(marks)
+        board.set_marks(marks)
