@@ -8,6 +8,7 @@ import msgspec
 
 from coldwater.core.bots import BOT_NAMES, SearchSpec
 from coldwater.core.content import ContentFiles
+from coldwater.core.evaluate import EvalBudget, EvalSpec
 from coldwater.core.rng import Rng
 from coldwater.core.state import GameBase, bind_state, seed_text
 
@@ -114,6 +115,13 @@ class AquaticaGame(GameBase[AqState, AqAction]):
             evaluate,
             normal={"iterations": 16, "width": 3},
             hard={"iterations": 720, "width": 4, "max_plies": 24000},  # 3x: 25/28 vs normal (docs/benchmarks.md)
+            # Worlds so that a whole 2-player seat reviews in seconds (docs/benchmarks.md). A hint
+            # answers while a person waits (median 0.5 s, at most 1.5 s): close calls race up to
+            # `worlds`, clear ones stop at `min_worlds`.
+            coach=EvalSpec(
+                review=EvalBudget(worlds=16, min_worlds=8, measure=16, confirm=48),
+                hint=EvalBudget(worlds=24, min_worlds=8, width=4),
+            ),
         )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from coldwater.core.bots import BOT_NAMES, SearchSpec
 from coldwater.core.content import ContentFiles
+from coldwater.core.evaluate import EvalBudget, EvalSpec, LinearCut
 from coldwater.core.rng import Rng
 from coldwater.core.state import GameBase, bind_state, seed_text
 
@@ -61,14 +62,26 @@ class CrownGame(GameBase[CrownState, CrownAction]):
         return self.state_type(determinize(view.data, self.tables, rng), seed=None, ply=view.ply)
 
     def bot_spec(self) -> SearchSpec:
-        from .bot import GreedyBot, evaluate
+        from .bot import GreedyBot, cut_features, evaluate
 
         return SearchSpec(
             lambda: GreedyBot(self.tables),
             evaluate,
             normal={"iterations": 16, "width": 3},
             hard={"iterations": 256, "width": 4},
+            # Worlds so that a whole 2-player seat reviews in seconds of two cores
+            # (tests/bench/coach.py, docs/benchmarks.md); a playout's margin varies by ~8 points
+            # from one world to the next, so the review cuts playouts at `horizon` decisions
+            # and the fitted value stands in for the rest (docs/coach.md).
+            coach=EvalSpec(
+                review=EvalBudget(worlds=16, min_worlds=8, measure=16, confirm=48, horizon=CUT),
+                hint=EvalBudget(worlds=24, min_worlds=8, width=4),
+                value=LinearCut(self.name, cut_features(self.tables)),
+            ),
         )
 
+
+CUT = 80
+"""Decisions a review's playout plays before the fitted value stands in for the rest."""
 
 GAME = CrownGame(load_default())

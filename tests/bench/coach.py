@@ -60,6 +60,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+import msgspec
+
 from coldwater.core import evaluate, games, record
 from coldwater.core.review import (
     decisions,
@@ -81,6 +83,13 @@ STABLE = {"crown": 1.5, "fisheries": 1.0, "aquatica": 2.0}
 """Points within which two review seeds' losses for one decision count as the same."""
 
 
+def _budget(game: Any, horizon: int = -1) -> Any:
+    """The review's default budget, with its cut `horizon` replaced where it is 0 or more
+    (``--horizon``: 0 plays every playout to the end, to compare)."""
+    b = default_budget(game)
+    return b if horizon < 0 else msgspec.structs.replace(b, horizon=horizon)
+
+
 def _bots(game: Any, names: list[str]) -> list[Bot]:
     bots = [game.bot(n) for n in names]
     for b in bots:
@@ -99,13 +108,13 @@ def _continue(st: State[Any, Any], bots: list[Bot], seed: str) -> None:
             st.apply(bots[cur].choose(st.view(cur), moves.fork(st.ply)))
 
 
-def one(title: str, seed: str, level: str, depth: int, advice: int, conts: int) -> dict[str, Any]:
+def one(title: str, seed: str, level: str, depth: int, advice: int, conts: int, horizon: int = -1) -> dict[str, Any]:
     game = games.get(title)
     names = [level, "greedy"]
     state = game.new(2, seed=f"coach/{seed}")
     rec = record.start(game, state, None, meta={"seats": ", ".join(names)})
     play_out(state, _bots(game, names), Rng(f"coach/{seed}"), record=rec)
-    budget = default_budget(game).deeper(depth)
+    budget = _budget(game, horizon).deeper(depth)
     done, per = [], []
     w0, c0 = time.perf_counter(), time.process_time()
     for _, _, r in review_seat(rec, game, 0, budget=budget):
@@ -195,7 +204,7 @@ def _judge(game: Any, view: State[Any, Any], good: Any, bad: Any, seed: str) -> 
     return evaluate.paired(better.points, worse.points)
 
 
-def planted(title: str, seed: str) -> dict[str, Any]:
+def planted(title: str, seed: str, horizon: int = -1) -> dict[str, Any]:
     game = games.get(title)
     bots = _bots(game, ["greedy", "greedy"])
     # A whole greedy game first, to know where its middle is.
@@ -232,7 +241,7 @@ def planted(title: str, seed: str) -> dict[str, Any]:
     if planted_at < 0:
         return {"title": title, "seed": seed, "planted": None}
     c0 = time.process_time()
-    sr = review(rec, game, 0, worst=10)
+    sr = review(rec, game, 0, worst=10, budget=_budget(game, horizon))
     ranks = [d.ply for d in sr.worst]
     rank = ranks.index(planted_at) + 1 if planted_at in ranks else None
     row = next(d for d in sr.reviewed if d.ply == planted_at)
@@ -261,7 +270,7 @@ def report_planted(rows: list[dict[str, Any]]) -> None:
 
 
 # ---- the same decision under another review seed -------------------------------------
-def stability(title: str, n: int) -> None:
+def stability(title: str, n: int, horizon: int = -1) -> None:
     game = games.get(title)
     names = ["random", "greedy"]
     state = game.new(2, seed="stable/0")
@@ -270,7 +279,7 @@ def stability(title: str, n: int) -> None:
     pol = search_policy(game)
     ds = [d for d in decisions(rec, game, 0) if d.chosen != pol_first(pol, d.view)]
     picked = ds[:: max(1, len(ds) // max(1, n))][:n]
-    budget = default_budget(game)
+    budget = _budget(game, horizon)
     same = shown = 0
     pairs = []
     for d in picked:
@@ -473,6 +482,9 @@ def main() -> None:
     p.add_argument("--solo", action="store_true", help="follow the hint against the hard bot, alone")
     p.add_argument("--modes", default="pond,base,tribes")
     p.add_argument("--who", default="hint,hard", help="--solo: who plays (hint: always the hint's first)")
+    p.add_argument(
+        "--horizon", type=int, default=-1, help="the review's cut in decisions (0: to the end; default: the game's)"
+    )
     a = p.parse_args()
     titles = a.titles.split(",")
     if a.hints:
@@ -486,10 +498,10 @@ def main() -> None:
         return
     if a.stability:
         for t in titles:
-            stability(t, a.stability)
+            stability(t, a.stability, a.horizon)
         return
     if a.planted:
-        report_planted(_pool(planted, [(t, s) for t in titles for s in _seeds(a.seeds)], a.jobs))
+        report_planted(_pool(planted, [(t, s, a.horizon) for t in titles for s in _seeds(a.seeds)], a.jobs))
         return
     if a.solo:
         tasks = [(m, s, w) for m in a.modes.split(",") for s in _seeds(a.seeds) for w in a.who.split(",")]
@@ -504,7 +516,7 @@ def main() -> None:
             report(rows)
         return
     tasks = [
-        (t, s, lv, a.depth, a.advice, a.continuations)
+        (t, s, lv, a.depth, a.advice, a.continuations, a.horizon)
         for t in titles
         for s in _seeds(a.seeds)
         for lv in a.levels.split(",")
