@@ -13,8 +13,9 @@ from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from coldwater.core.bots import GreedyBase
+from coldwater.core.evaluate import LinearCut
 from coldwater.core.notation import Action
-from coldwater.core.search import score_values
+from coldwater.core.search import Evaluate, score_values
 from coldwater.core.state import State
 
 from .actions import (
@@ -228,7 +229,8 @@ def evaluate(state: State[Any, Any], anchor: tuple[int, ...]) -> list[float]:
     """Worth of a position to each seat: the win and the margin, from the score sheet.
 
     Crown scores most points at the end (trophies, challenges), so before the
-    end the fish already caught and Master Angler spots filled stand in for them.
+    end the fish already caught and Master Angler spots filled stand in for them
+    (a hand-made guess; :func:`evaluate_with` uses the evaluator's fitted one).
     """
     sc = state.scores()
     if sc.final:
@@ -284,3 +286,19 @@ def cut_features(T: Tables) -> Callable[[State[Any, Any], int], list[float]]:
         ]
 
     return features
+
+
+def evaluate_with(cut: LinearCut) -> Evaluate:
+    """The search's worth of a position, with the coach's evaluator's value at the cut (`cut`:
+    each row's expected final total, fitted on self-play) where a playout stops early, so
+    the hard bot and the review judge a cut playout alike; :func:`evaluate` where it has none."""
+
+    def worth(state: State[Any, Any], anchor: tuple[int, ...]) -> list[float]:
+        sc = state.scores()
+        if not sc.final:
+            totals = cut.totals(state)
+            if totals is not None:
+                return score_values(sc, state.players, scale=6.0, totals=totals)
+        return evaluate(state, anchor)
+
+    return worth
