@@ -77,7 +77,7 @@ class FisheriesGame(GameBase[FisheriesState, FAction]):
             # is random in Fisheries, so its differences vary least. A hint answers while a
             # person waits (median 0.5 s, at most 1.5 s): close calls race up to `worlds`.
             coach=EvalSpec(
-                review=EvalBudget(worlds=8, min_worlds=4, batch=2, measure=8, confirm=16),
+                review=EvalBudget(worlds=8, min_worlds=4, batch=2, measure=16, confirm=16),
                 hint=EvalBudget(worlds=12, min_worlds=4, batch=2, width=4),
             ),
         )
