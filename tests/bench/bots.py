@@ -91,6 +91,8 @@ def turns(seed: str, level: str, seat: int) -> list[tuple[float, float, int]]:
     bot = bots[seat]
     if hasattr(bot, "clock"):
         bot.clock = time.perf_counter  # the safety cap as a table sets it
+    for key, val in BUDGET.get(level, {}).items():
+        setattr(bot, key, val)
     s = g.new(2, seed=seed)
     rng = Rng(seed).fork("bots")
     out: list[tuple[float, float, int]] = []
@@ -115,6 +117,11 @@ def turns(seed: str, level: str, seat: int) -> list[tuple[float, float, int]]:
             s.apply(a)
         steps += mine
     return out
+
+
+def _budgets(budget: dict[str, dict[str, float]]) -> None:
+    """A pool worker's copy of the --budget overrides (a spawned worker starts without them)."""
+    BUDGET.update(budget)
 
 
 def report_turns(rows: list[list[tuple[float, float, int]]]) -> None:
@@ -193,7 +200,7 @@ def main() -> None:
     args = ap.parse_args()
     if args.turns:
         tasks = [(f"bots/turns/{i}", args.level, i % 2) for i in range(args.first, args.first + args.turns)]
-        with ProcessPoolExecutor(max(1, args.jobs)) as ex:
+        with ProcessPoolExecutor(max(1, args.jobs), initializer=_budgets, initargs=(BUDGET,)) as ex:
             report_turns(list(ex.map(turns, *zip(*tasks))))
         return
     levels = args.levels.split(",")
