@@ -69,7 +69,9 @@ class CrownGame(GameBase[CrownState, CrownAction]):
             lambda: GreedyBot(self.tables),
             evaluate_with(cut),
             normal={"iterations": 16, "width": 3},
-            hard={"iterations": 256, "width": 4},
+            # Hard cuts its playouts where the review does, with the same fitted value: half the
+            # CPU a decision (0.47 s against 1.0), and it still beat normal (docs/benchmarks.md).
+            hard={"iterations": 256, "width": 4, "horizon": CUT},
             # Worlds so that a whole 2-player seat reviews in seconds of two cores
             # (tests/bench/coach.py, docs/benchmarks.md); a playout's margin varies by ~8 points
             # from one world to the next, so the review cuts playouts at `horizon` decisions
