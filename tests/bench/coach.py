@@ -9,6 +9,7 @@ find a planted mistake, say the same under another seed, answer in time.
     .venv/bin/python tests/bench/coach.py --hints 12 [--titles ...] [--seeds 0-1]
     .venv/bin/python tests/bench/coach.py --agree 10 [--titles ...]
     .venv/bin/python tests/bench/coach.py --solo [--seeds 0-9] [--modes pond,base,tribes]
+    .venv/bin/python tests/bench/coach.py --noise 10 [--titles ...] [--seeds 1-2] [--worlds 160] [--horizons 40,80,120]
 
 Default: for each title and seed, a 2-player game is played with seat 1 by the level and
 seat 2 by ``greedy``; seat 1's decisions are reviewed at the default budget. Printed:
@@ -44,6 +45,14 @@ bot's choice the hint's first or marked "about as good"? ``--solo``: a seat that
 follows the hint's first choice against the hard bot, in each solo mode over the seeds:
 wins (Practice Pond: beats the silent player; base solo: The Leviathan or better;
 Tribes Solo: every Tribe recruited).
+
+``--noise N``: what cutting the playouts does to a measure: at N decisions spread over
+seat 1's side of a greedy game (seed ``noise/<seed>``), the greedy policy's two best
+choices are compared on ``--worlds`` worlds (common random numbers), played to the end
+and cut at each of ``--horizons`` decisions with the game's fitted value. Printed per
+decision the paired mean, its error and the spread a world; per horizon the median
+spread a world against whole playouts', and how far the means stray from whole
+playouts' (root mean square; whole playouts' own error is part of it).
 
 Each game writes one JSON line to stderr as it ends; ``--report FILE`` prints the
 figures from a file of such lines. Figures only; nothing here fails.
@@ -295,6 +304,37 @@ def stability(title: str, n: int, horizon: int = -1) -> None:
     print(f"  (seed 0, seed 1) points behind: {pairs}")
 
 
+def noise(title: str, seed: str, n: int, worlds: int, horizons: list[int]) -> None:
+    from coldwater.core.evaluate import candidates
+
+    game = games.get(title)
+    pol = search_policy(game)
+    st = game.new(2, seed=f"noise/{seed}")
+    rec = record.start(game, st, None, meta={"seats": "greedy, greedy"})
+    play_out(st, _bots(game, ["greedy", "greedy"]), Rng(f"noise/{seed}"), record=rec)
+    ds = list(decisions(rec, game, 0))
+    got: dict[int, list[tuple[float, float]]] = {h: [] for h in [0, *horizons]}
+    for d in ds[:: max(1, len(ds) // max(1, n))][:n]:
+        pair = candidates(d.view, pol, 2)[:2]
+        if len(pair) < 2:
+            continue
+        cells = []
+        for h in [0, *horizons]:
+            a, b = evaluate.compare(
+                game, d.view, Rng(f"noise/{seed}/{d.ply}"), pol, pair[0], pair[1], worlds, horizon=h
+            )
+            diffs = [x - y for x, y in zip(a.points, b.points)]
+            m, sd = statistics.fmean(diffs), statistics.stdev(diffs)
+            got[h].append((m, sd))
+            cells.append(f"{'end' if h == 0 else h}: {m:+.2f} ± {sd / math.sqrt(worlds):.2f} (spread {sd:.1f})")
+        print(f"  ply {d.ply} {pair[0]} / {pair[1]}: " + " | ".join(cells), flush=True)
+    whole = [m for m, _ in got[0]]
+    print(f"{title} seed {seed}: whole playouts' spread a world, median {statistics.median(s for _, s in got[0]):.2f}")
+    for h in horizons:
+        gap = math.sqrt(statistics.fmean([(x - y) ** 2 for x, (y, _) in zip(whole, got[h])]))
+        print(f"  cut at {h}: spread median {statistics.median(s for _, s in got[h]):.2f}; means stray {gap:.2f}")
+
+
 def pol_first(pol: Any, view: State[Any, Any]) -> Any:
     legal = view.legal()
     vals = pol.values(view, legal)
@@ -482,6 +522,9 @@ def main() -> None:
     p.add_argument("--solo", action="store_true", help="follow the hint against the hard bot, alone")
     p.add_argument("--modes", default="pond,base,tribes")
     p.add_argument("--who", default="hint,hard", help="--solo: who plays (hint: always the hint's first)")
+    p.add_argument("--noise", type=int, default=0, help="the cut's effect on a measure at N decisions per title")
+    p.add_argument("--worlds", type=int, default=160, help="--noise: worlds a comparison")
+    p.add_argument("--horizons", default="40,80,120", help="--noise: cuts to compare with whole playouts")
     p.add_argument(
         "--horizon", type=int, default=-1, help="the review's cut in decisions (0: to the end; default: the game's)"
     )
@@ -495,6 +538,11 @@ def main() -> None:
     if a.agree:
         for t in titles:
             agree(t, a.agree)
+        return
+    if a.noise:
+        for t in titles:
+            for s in _seeds(a.seeds):
+                noise(t, s, a.noise, a.worlds, [int(h) for h in a.horizons.split(",")])
         return
     if a.stability:
         for t in titles:
