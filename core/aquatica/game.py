@@ -127,8 +127,8 @@ class AquaticaGame(GameBase[AqState, AqAction]):
 
 
 CUT = 80
-"""Decisions a review's playout plays before the fitted value stands in for the rest: on ten
-decisions the spread of a paired difference fell from 10.0 PP a world to 4.6, the means
-within 1.4 PP of whole playouts' (docs/benchmarks.md)."""
+"""Decisions a review's playout plays before the fitted value stands in for the rest: on 20
+decisions the spread of a paired difference fell from 9.7-11.4 PP a world to 5.2-5.5, the
+means within 1.0-1.6 PP of whole playouts' (docs/benchmarks.md)."""
 
 GAME = AquaticaGame(compile_content(load_packaged()))

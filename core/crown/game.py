@@ -70,7 +70,7 @@ class CrownGame(GameBase[CrownState, CrownAction]):
             evaluate_with(cut),
             normal={"iterations": 16, "width": 3},
             # Hard cuts its playouts where the review does, with the same fitted value: half the
-            # CPU a decision (0.47 s against 1.0), and it still beat normal (docs/benchmarks.md).
+            # CPU a decision (0.47 s against 1.0), and it beat normal 8 of 10 (docs/benchmarks.md).
             hard={"iterations": 256, "width": 4, "horizon": CUT},
             # Worlds so that a whole 2-player seat reviews in seconds of two cores
             # (tests/bench/coach.py, docs/benchmarks.md); a playout's margin varies by ~8 points
@@ -85,9 +85,9 @@ class CrownGame(GameBase[CrownState, CrownAction]):
 
 
 CUT = 80
-"""Decisions a review's playout plays before the fitted value stands in for the rest: on 20
-decisions the spread of a paired difference fell from about 9 points a world to 4.2, the
-means within 1 point of whole playouts' (docs/benchmarks.md); at 40 it fell to 2 but the
-means strayed by 1.6."""
+"""Decisions a review's (and the hard bot's) playout plays before the fitted value stands in
+for the rest: on 20 decisions the spread of a paired difference fell from about 9.3 points
+a world to 3.6-4.4, the means within about 1 point of whole playouts' (docs/benchmarks.md);
+at 40 it fell to 2.1-2.5 but the means strayed by 1.5-1.9."""
 
 GAME = CrownGame(load_default())
