@@ -9,6 +9,7 @@ find a planted mistake, say the same under another seed, answer in time.
     .venv/bin/python tests/bench/coach.py --hints 12 [--titles ...] [--seeds 0-1]
     .venv/bin/python tests/bench/coach.py --agree 10 [--titles ...]
     .venv/bin/python tests/bench/coach.py --solo [--seeds 0-9] [--modes pond,base,tribes]
+    .venv/bin/python tests/bench/coach.py --two-cores [--titles ...] [--seeds 0-2]
     .venv/bin/python tests/bench/coach.py --noise 10 [--titles ...] [--seeds 1-2] [--worlds 160] [--horizons 40,80,120]
 
 Default: for each title and seed, a 2-player game is played with seat 1 by the level and
@@ -45,6 +46,12 @@ bot's choice the hint's first or marked "about as good"? ``--solo``: a seat that
 follows the hint's first choice against the hard bot, in each solo mode over the seeds:
 wins (Practice Pond: beats the silent player; base solo: The Leviathan or better;
 Tribes Solo: every Tribe recruited).
+
+``--two-cores``: a whole seat's review timed as the app's worker runs it on two cores: this
+process judges the even-numbered decisions while a helper process
+(``net/play/thinkshare.py``, started with ``spawn``, its start-up included) judges the
+odd ones, then the standing opportunities and the confirmations here. Seat 1 of a
+greedy-against-greedy game (seed ``coach/<seed>``). Printed: wall seconds per review.
 
 ``--noise N``: what cutting the playouts does to a measure: at N decisions spread over
 seat 1's side of a greedy game (seed ``noise/<seed>``), the greedy policy's two best
@@ -335,6 +342,34 @@ def noise(title: str, seed: str, n: int, worlds: int, horizons: list[int]) -> No
         print(f"  cut at {h}: spread median {statistics.median(s for _, s in got[h]):.2f}; means stray {gap:.2f}")
 
 
+def two_cores(title: str, seed: str) -> float:
+    import os
+
+    from coldwater.core.review import finish, review_decisions
+    from coldwater.net.play.thinkshare import Helper
+
+    game = games.get(title)
+    st = game.new(2, seed=f"coach/{seed}")
+    rec = record.start(game, st, None, meta={"seats": "greedy, greedy"})
+    play_out(st, _bots(game, ["greedy", "greedy"]), Rng(f"coach/{seed}"), record=rec)
+    budget = default_budget(game)
+    todo = list(decisions(rec, game, 0))
+    w0 = time.perf_counter()
+    helper = Helper(title, None, record.dumps(rec), 0, 1, "0", 1, 2, os.getpid())
+    try:
+        mine = list(review_decisions(game, todo[0::2], budget=budget, seed="0"))
+        theirs = helper.reviews()
+    finally:
+        helper.close()
+    by_ply = {r.ply: r for r in mine + theirs}
+    done = [(d, by_ply[d.ply]) for d in todo]
+    last = list(finish(game, done, budget=budget, seed="0"))
+    wall = time.perf_counter() - w0
+    print(f"{title} seed {seed}: {len(todo)} decisions reviewed on two cores in {wall:.1f} s wall", flush=True)
+    assert last
+    return wall
+
+
 def pol_first(pol: Any, view: State[Any, Any]) -> Any:
     legal = view.legal()
     vals = pol.values(view, legal)
@@ -522,6 +557,7 @@ def main() -> None:
     p.add_argument("--solo", action="store_true", help="follow the hint against the hard bot, alone")
     p.add_argument("--modes", default="pond,base,tribes")
     p.add_argument("--who", default="hint,hard", help="--solo: who plays (hint: always the hint's first)")
+    p.add_argument("--two-cores", action="store_true", help="a seat's review timed on two cores, as the app runs it")
     p.add_argument("--noise", type=int, default=0, help="the cut's effect on a measure at N decisions per title")
     p.add_argument("--worlds", type=int, default=160, help="--noise: worlds a comparison")
     p.add_argument("--horizons", default="40,80,120", help="--noise: cuts to compare with whole playouts")
@@ -538,6 +574,11 @@ def main() -> None:
     if a.agree:
         for t in titles:
             agree(t, a.agree)
+        return
+    if a.two_cores:
+        for t in titles:
+            walls = [two_cores(t, s) for s in _seeds(a.seeds)]
+            print(f"{t}: wall median {statistics.median(walls):.1f} s, max {max(walls):.1f} s")
         return
     if a.noise:
         for t in titles:
