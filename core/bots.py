@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final, NotRequired, Protocol, TypedDict
 
 from .errors import ColdwaterError
+from .evaluate import EvalSpec
 from .notation import Action
 from .rng import Rng
 from .search import Evaluate, Policy, SearchBot, argmax
@@ -110,12 +111,24 @@ class GreedyPolicy(Policy, Bot, Protocol):
 
 class SearchSpec:
     """What a game gives its bots: its greedy bot (also the search's prior and playout
-    policy), its evaluation and the search's budget per level."""
+    policy), its evaluation, the search's budget per level, and the coach's evaluator's
+    budgets and value (`coach`), which judge with the same greedy policy."""
 
-    def __init__(self, policy: Callable[[], GreedyPolicy], evaluate: Evaluate, *, normal: Budget, hard: Budget) -> None:
+    def __init__(
+        self,
+        policy: Callable[[], GreedyPolicy],
+        evaluate: Evaluate,
+        *,
+        normal: Budget,
+        hard: Budget,
+        coach: EvalSpec | None = None,
+    ) -> None:
         self.policy = policy
         self.evaluate = evaluate
         self.levels = {"normal": normal, "hard": hard}
+        self.coach = coach if coach is not None else EvalSpec()
+        """What the coach's evaluator uses (core/evaluate.py): the review's and the hints'
+        budgets, and the value at a playout's cut."""
 
 
 def make_bot(game: Game[Any, Any], name: str, spec: SearchSpec) -> Bot:

@@ -38,17 +38,21 @@ from typing import Any
 
 import msgspec
 
+from . import search
 from .errors import ColdwaterError
-from .evaluate_fit import WIN_FIT
+from .evaluate_fit import VALUE_FIT, WIN_FIT
 from .notation import Action
 from .rng import Rng
-from .search import FastRng, Policy, SearchBot, argmax, draw_chance
-from .state import CHANCE, Game, Scores, State
+from .search import FastRng, Policy, SearchBot
+from .state import CHANCE, Game, GameBase, Scores, State
 
 __all__ = [
     "CONFIDENCE",
     "Column",
+    "CutValue",
     "EvalBudget",
+    "EvalSpec",
+    "LinearCut",
     "ReviewError",
     "compare",
     "fit_key",
@@ -59,6 +63,7 @@ __all__ = [
     "prior_first",
     "race",
     "search_policy",
+    "spec_of",
     "win_chance",
 ]
 
@@ -96,6 +101,10 @@ class EvalBudget(msgspec.Struct, frozen=True, kw_only=True):
     """Decisions confirmed (the costliest by their measure) for the costliest list."""
     max_plies: int = 100_000
     """A playout that has not ended by then is scored where it stands (a safety net)."""
+    horizon: int = 0
+    """Decisions a playout plays before the game's value at the cut (:attr:`EvalSpec.value`)
+    stands in for the rest of the game; 0 plays every playout to the end. A setup the game
+    has no value for (a solo mode, a player count without a fit) is played to the end."""
 
     def deeper(self, depth: int) -> EvalBudget:
         """`depth` times the worlds (``--depth``): a finer estimate, about `depth` times the time."""
@@ -108,6 +117,60 @@ class EvalBudget(msgspec.Struct, frozen=True, kw_only=True):
             measure=self.measure * depth,
             confirm=self.confirm * depth,
         )
+
+
+CutValue = Callable[[State[Any, Any], int], float | None]
+"""A game's estimate of a seat's final worth (:func:`goal`'s points) from an unfinished full
+position; None where it has none for that setup (the playout then goes on to the end)."""
+
+
+class EvalSpec:
+    """What a game declares for the evaluator (``bot_spec().coach``, beside its bots), so
+    this module and the review name no game: the review's and the hints' budgets, and the
+    value that stands in for the rest of a playout cut at the budget's ``horizon``."""
+
+    def __init__(
+        self,
+        *,
+        review: EvalBudget | None = None,
+        hint: EvalBudget | None = None,
+        value: CutValue | None = None,
+    ) -> None:
+        self.review = review if review is not None else EvalBudget()
+        self.hint = hint if hint is not None else EvalBudget(worlds=24, width=4)
+        self.value = value
+
+
+def spec_of(game: Game[Any, Any]) -> EvalSpec:
+    """The game's declaration (``bot_spec().coach``, beside its bots), or the defaults."""
+    return game.bot_spec().coach if isinstance(game, GameBase) else EvalSpec()
+
+
+class LinearCut:
+    """A value at the cut fitted on self-play: each row's expected final total is a weighted
+    sum of features the game computes for that row (`features`); the worth is the seat's
+    expected total minus the best rival's, as :func:`goal` counts a finished game.
+
+    The weights are data (``VALUE_FIT`` in :mod:`.evaluate_fit`, per :func:`fit_key`, made by
+    ``tests/bench/fit_evaluator.py --value``). A setup with one row (a solo mode, whose goal
+    is a threshold) or without weights gets None: its playouts go on to the end.
+    """
+
+    def __init__(self, game: str, features: Callable[[State[Any, Any], int], Sequence[float]]) -> None:
+        self.game = game
+        self.features = features
+
+    def totals(self, st: State[Any, Any]) -> list[float] | None:
+        """Each row's expected final total, or None where there are no weights for this setup."""
+        w = VALUE_FIT.get(fit_key(self.game, st))
+        rows = len(st.scores().totals)
+        if w is None or rows < 2:
+            return None
+        return [sum(a * b for a, b in zip(w, self.features(st, i), strict=True)) for i in range(rows)]
+
+    def __call__(self, st: State[Any, Any], seat: int) -> float | None:
+        t = self.totals(st)
+        return None if t is None else margin(t, seat)
 
 
 # ---- what a finished playout is worth -------------------------------------------------
@@ -156,18 +219,44 @@ def win_chance(key: str, points: float) -> float:
 
 
 # ---- playing out --------------------------------------------------------------------
-def playout(st: State[Any, Any], policy: Policy, rng: FastRng, max_plies: int) -> None:
-    """The greedy policy for every seat to the end; chance keyed by the ply."""
-    limit = st.ply + max_plies
-    while st.ply < limit:
-        cur = st.current
-        if cur is None:
-            return
-        if cur == CHANCE:
-            st.apply_legal(draw_chance(st, rng))
-            continue
-        legal = st.legal()
-        st.apply_legal(legal[0] if len(legal) == 1 else argmax(legal, policy.values(st, legal), rng))
+_ALL = 1 << 62
+"""A horizon no game reaches."""
+
+
+def playout(st: State[Any, Any], policy: Policy, rng: FastRng, max_plies: int, horizon: int = 0) -> None:
+    """The greedy policy for every seat to the end (or `horizon` decisions, if above 0); chance
+    keyed by the ply. The loop is the search's own (:func:`.search.playout`)."""
+    search.playout(st, policy, rng, horizon if horizon > 0 else _ALL, max_plies=max_plies)
+
+
+def worth(
+    game: str,
+    st: State[Any, Any],
+    seat: int,
+    policy: Policy,
+    rng: FastRng,
+    max_plies: int,
+    horizon: int = 0,
+    value: CutValue | None = None,
+) -> tuple[float, float, Scores]:
+    """Play `st` on (in place) and say what it is worth to `seat`: (points, win, score sheet).
+
+    With a `horizon` and the game's `value`, the playout stops after `horizon` decisions and
+    the value stands in for the rest (points; the win is then the fitted chance of that
+    worth, and the sheet is the one at the cut); else, or where the value has nothing to
+    say, it goes on to the end and :func:`goal` judges.
+    """
+    start = st.ply
+    if horizon > 0 and value is not None:
+        search.playout(st, policy, rng, horizon, max_plies=max_plies)
+        if st.current is not None:
+            v = value(st, seat)
+            if v is not None:
+                return v, win_chance(fit_key(game, st), v), st.scores()
+    search.playout(st, policy, rng, _ALL, max_plies=max(1, max_plies - (st.ply - start)))
+    sc = st.scores()
+    pts, won = goal(st, seat, sc)
+    return pts, won, sc
 
 
 def candidates(view: State[Any, Any], policy: Policy, width: int, include: Action | None = None) -> list[Action]:
@@ -226,6 +315,8 @@ def _world(
     policy: Policy,
     max_plies: int,
     seat: int,
+    horizon: int = 0,
+    value: CutValue | None = None,
 ) -> None:
     """World `j`: every column's action played out in the same world with the same seed."""
     it = rng.fork(j)
@@ -234,9 +325,7 @@ def _world(
     for i, c in enumerate(cols):
         st = world.clone() if i < len(cols) - 1 else world
         st.apply(c.action)  # checked: a choice from the view must be legal in every world
-        playout(st, policy, FastRng(seed), max_plies)
-        sc = st.scores()
-        pts, won = goal(st, seat, sc)
+        pts, won, sc = worth(game.name, st, seat, policy, FastRng(seed), max_plies, horizon, value)
         c.points.append(pts)
         c.wins.append(won)
         c.sheets.append(sc)
@@ -270,6 +359,7 @@ def race(
     leader's index: the evaluator's own choice.
     """
     me = chooser(view)
+    value = spec_of(game).value if budget.horizon > 0 else None
     cols = [Column(a) for a in cands]
     alive = list(range(len(cols)))
     j = 0
@@ -278,7 +368,7 @@ def race(
         for _ in range(min(max(1, budget.batch), most - j)):
             if pause is not None:
                 pause()
-            _world(game, view, rng, j, [cols[i] for i in alive], policy, budget.max_plies, me)
+            _world(game, view, rng, j, [cols[i] for i in alive], policy, budget.max_plies, me, budget.horizon, value)
             j += 1
         leader = max(alive, key=lambda i: (cols[i].mean(), -i))
         if j < budget.min_worlds or len(alive) == 1:
@@ -314,15 +404,18 @@ def compare(
     worlds: int,
     max_plies: int = 100_000,
     pause: Callable[[], None] | None = None,
+    horizon: int = 0,
 ) -> tuple[Column, Column]:
     """`better` and `worse` played out in `worlds` worlds of `rng` (fresh ones, to measure a
-    choice a race selected without its selection's luck: no winner's curse)."""
+    choice a race selected without its selection's luck: no winner's curse); cut at
+    `horizon` decisions where the game has a value for it (0: to the end)."""
     me = chooser(view)
+    value = spec_of(game).value if horizon > 0 else None
     cols = [Column(better), Column(worse)]
     for j in range(max(1, worlds)):
         if pause is not None:
             pause()
-        _world(game, view, rng, j, cols, policy, max_plies, me)
+        _world(game, view, rng, j, cols, policy, max_plies, me, horizon, value)
     return cols[0], cols[1]
 
 

@@ -24,21 +24,13 @@ from .state import Game, State
 HINT_SHOWN = 3
 """Choices a hint shows: the best and the two after it."""
 
-DEFAULT_HINT_BUDGET: dict[str, ReviewBudget] = {
-    # A hint answers while a person waits (aim: median 0.5 s, at most 1.5 s, on a
-    # quiet 2-core machine; tests/bench/coach.py --hints): the race gives close calls
-    # up to `worlds` and stops at `min_worlds` where the choice is clear.
-    "crown": ReviewBudget(worlds=24, min_worlds=8, width=4),
-    "fisheries": ReviewBudget(worlds=12, min_worlds=4, batch=2, width=4),
-    "aquatica": ReviewBudget(worlds=24, min_worlds=8, width=4),
-}
-
 CLOSE = 2.0
 """Paired standard errors within which a choice is "about as good" as the hint's first."""
 
 
 def hint_budget(game: Game[Any, Any]) -> ReviewBudget:
-    return DEFAULT_HINT_BUDGET.get(game.name, ReviewBudget(worlds=24, width=4))
+    """The hint's budget the game declares (``game.eval_spec().hint``)."""
+    return evaluate.spec_of(game).hint
 
 
 class HintChoice(msgspec.Struct, frozen=True):

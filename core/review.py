@@ -59,18 +59,10 @@ from .state import Game, State
 ReviewBudget = EvalBudget
 """The review's and the hints' budget is the evaluator's (:class:`.evaluate.EvalBudget`)."""
 
-DEFAULT_BUDGET: dict[str, ReviewBudget] = {
-    # Worlds so that a whole 2-player seat reviews in tens of seconds of one core
-    # (tests/bench/coach.py measures it, docs/benchmarks.md); Fisheries' differences vary
-    # least (little is random there), Crown's most (a playout's margin varies by ~8 points).
-    "crown": ReviewBudget(worlds=16, min_worlds=8, measure=16, confirm=48),
-    "fisheries": ReviewBudget(worlds=8, min_worlds=4, batch=2, measure=8, confirm=16),
-    "aquatica": ReviewBudget(worlds=16, min_worlds=8, measure=16, confirm=48),
-}
-
 
 def default_budget(game: Game[Any, Any]) -> ReviewBudget:
-    return DEFAULT_BUDGET.get(game.name, ReviewBudget())
+    """The review's budget the game declares (``game.eval_spec().review``)."""
+    return evaluate.spec_of(game).review
 
 
 class ChoiceValue(msgspec.Struct, frozen=True):
@@ -244,7 +236,16 @@ def review_decision(
         behind, err, before, after, pooled = 0.0, 0.0, v, v, 0.0
     else:
         best, made = evaluate.compare(
-            game, d.view, here.fork("measure"), pol, cands[pick], d.chosen, budget.measure, budget.max_plies, pause
+            game,
+            d.view,
+            here.fork("measure"),
+            pol,
+            cands[pick],
+            d.chosen,
+            budget.measure,
+            budget.max_plies,
+            pause,
+            budget.horizon,
         )
         behind, err = paired(best.points, made.points)
         before, after = best.mean(), made.mean()
@@ -419,6 +420,7 @@ def confirm(
         budget.confirm,
         budget.max_plies,
         pause,
+        budget.horizon,
     )
     gain, err = paired(best.points, made.points)
     # The values before and after, and their win chances, from the same confirming worlds,

@@ -269,24 +269,38 @@ class SearchBot:
 
     def _playout(self, st: State[Any, Any], rng: FastRng) -> None:
         """The greedy policy for every seat (with a little noise), up to the horizon."""
-        steps = 0
-        noise = int(self.noise * (1 << 16))
-        while steps < self.horizon:
-            cur = st.current
-            if cur is None:
-                return
-            if cur == CHANCE:
-                st.apply_legal(draw_chance(st, rng))
-                continue
-            legal = st.legal()
-            if len(legal) == 1:
-                a = legal[0]
-            elif noise and rng.below(1 << 16) < noise:
-                a = rng.choice(legal)
-            else:
-                a = argmax(legal, self.policy.values(st, legal), rng)
-            st.apply_legal(a)
-            steps += 1
+        playout(st, self.policy, rng, self.horizon, self.noise)
+
+
+def playout(
+    st: State[Any, Any], policy: Policy, rng: FastRng, horizon: int, noise: float = 0.0, max_plies: int | None = None
+) -> None:
+    """The one playout loop (the search's and the evaluator's, ``evaluate.playout``): the
+    policy for every seat, chance keyed by the ply, until the end, `horizon` decisions
+    (chance draws are not counted), or `max_plies` plies in all (a safety net).
+
+    `noise` is the chance of a uniformly random decision; without it no number is drawn
+    for it, so two lines compared in one world stay paired.
+    """
+    steps = 0
+    limit = st.ply + max_plies if max_plies is not None else math.inf
+    cut = int(noise * (1 << 16))
+    while steps < horizon and st.ply < limit:
+        cur = st.current
+        if cur is None:
+            return
+        if cur == CHANCE:
+            st.apply_legal(draw_chance(st, rng))
+            continue
+        legal = st.legal()
+        if len(legal) == 1:
+            a = legal[0]
+        elif cut and rng.below(1 << 16) < cut:
+            a = rng.choice(legal)
+        else:
+            a = argmax(legal, policy.values(st, legal), rng)
+        st.apply_legal(a)
+        steps += 1
 
 
 def draw_chance(st: State[Any, Any], rng: FastRng) -> Action:

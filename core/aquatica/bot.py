@@ -11,7 +11,7 @@ bot is deterministic given its Rng.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from coldwater.core.bots import GreedyBase
@@ -55,6 +55,7 @@ from .mantas import effect as manta_effect
 from .mantas import resource_of as manta_resource
 from .model import LOC_TYPES, AqData, Eff
 from .raise_ import find, remaining
+from .scoring import row
 from .tribes import cost as tribe_cost
 from .tribes import place_options, spec
 
@@ -373,3 +374,44 @@ class _Eval:
             te = spec(k, a.tribe).ongoing
             return self.eff_value(te) if te else 0.0
         return 0.0
+
+
+def cut_features(k: Deck) -> Callable[[State[Any, Any], int], list[float]]:
+    """What a seat of an unfinished (full) position is likely still to earn: the features of
+    the evaluator's value at the cut (``evaluate.LinearCut``; weights fitted on greedy
+    self-play by ``tests/bench/fit_evaluator.py --value``).
+
+    The PP so far, and what is still to be scored: the Locations on the board (their PP,
+    how many have risen, the Depths still to cover), the hand and Mantas that will score
+    them, each also scaled by how much of the game is left (``left``: the shorter of the
+    Location and Character decks against 30 cards, 0 once the end is triggered).
+    """
+
+    def features(state: State[Any, Any], seat: int) -> list[float]:
+        d: AqData = state.data
+        p = d.ps[seat]
+        left = 0.0 if d.trigger else min(1.0, min(len(d.loc_deck), len(d.char_deck)) / 30)
+        board = float(sum(k.loc_pp[loc.id] for loc in p.board))
+        risen = float(sum(k.loc_pp[loc.id] for loc in p.board if loc.risen))
+        depths = float(sum(remaining(k, loc) for loc in p.board if not loc.risen))
+        cards = float(len(p.hand) + len(p.discard))
+        mantas = float(len(p.mantas))
+        return [
+            1.0,
+            left,
+            float(sum(row(d, k, seat))),
+            board,
+            board * left,
+            risen,
+            depths,
+            depths * left,
+            cards,
+            cards * left,
+            float(len(p.hand)),
+            mantas,
+            mantas * left,
+            float(len(p.goals)),
+            float(len(p.tribes)),
+        ]
+
+    return features

@@ -13,8 +13,9 @@ from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from coldwater.core.bots import GreedyBase
+from coldwater.core.evaluate import LinearCut
 from coldwater.core.notation import Action
-from coldwater.core.search import score_values
+from coldwater.core.search import Evaluate, score_values
 from coldwater.core.state import State
 
 from .actions import (
@@ -228,7 +229,8 @@ def evaluate(state: State[Any, Any], anchor: tuple[int, ...]) -> list[float]:
     """Worth of a position to each seat: the win and the margin, from the score sheet.
 
     Crown scores most points at the end (trophies, challenges), so before the
-    end the fish already caught and Master Angler spots filled stand in for them.
+    end the fish already caught and Master Angler spots filled stand in for them
+    (a hand-made guess; :func:`evaluate_with` uses the evaluator's fitted one).
     """
     sc = state.scores()
     if sc.final:
@@ -240,3 +242,63 @@ def evaluate(state: State[Any, Any], anchor: tuple[int, ...]) -> list[float]:
     for i, p in enumerate(d.parties[: len(totals)]):
         totals[i] += 0.7 * len(p.fish) + 0.5 * sum(len(m.filled) for m in p.ma)
     return score_values(sc, state.players, scale=6.0, totals=totals)
+
+
+def cut_features(T: Tables) -> Callable[[State[Any, Any], int], list[float]]:
+    """What a row of an unfinished (full) position is likely still to earn: the features of the
+    evaluator's value at the cut (``evaluate.LinearCut``; weights fitted on greedy self-play
+    by ``tests/bench/fit_evaluator.py --value``).
+
+    Crown scores most at the end (contests, challenges, sets), so the points so far say
+    little early: fish in the boat, their species and weight, Master Angler spots filled
+    and cards held stand in for what they will bring, each also scaled by the share of the
+    game still to play (``left``: the leading fish count against the 12 that end it).
+    """
+
+    def features(state: State[Any, Any], row: int) -> list[float]:
+        d: CrownData = state.data
+        p = d.parties[row]
+        counts = [len(q.fish) for q in d.parties]
+        left = 0.0 if d.end_triggered else max(0.0, 1.0 - max(counts) / 12)
+        n = float(len(p.fish))
+        kinds = float(len({f.species for f in p.fish}))
+        ahead = n - max((c for i, c in enumerate(counts) if i != row), default=0)
+        weight = sum(T.weight[f.card] for f in p.fish if f.card is not None) / 10
+        filled = float(sum(len(m.filled) for m in p.ma))
+        held = float(len(p.ma))
+        score = float(sum(t.points for t in p.trophies) + len(p.ma_done))  # the sheet so far, bar tagged fish
+        return [
+            1.0,
+            left,
+            score,
+            n,
+            n * left,
+            kinds,
+            kinds * left,
+            ahead,
+            ahead * left,
+            weight,
+            filled,
+            filled * left,
+            held,
+            held * left,
+            float(len(p.tackle)),
+        ]
+
+    return features
+
+
+def evaluate_with(cut: LinearCut) -> Evaluate:
+    """The search's worth of a position, with the coach's evaluator's value at the cut (`cut`:
+    each row's expected final total, fitted on self-play) where a playout stops early, so
+    the hard bot and the review judge a cut playout alike; :func:`evaluate` where it has none."""
+
+    def worth(state: State[Any, Any], anchor: tuple[int, ...]) -> list[float]:
+        sc = state.scores()
+        if not sc.final:
+            totals = cut.totals(state)
+            if totals is not None:
+                return score_values(sc, state.players, scale=6.0, totals=totals)
+        return evaluate(state, anchor)
+
+    return worth

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from coldwater.core.bots import BOT_NAMES, SearchSpec
 from coldwater.core.content import ContentFiles
+from coldwater.core.evaluate import EvalBudget, EvalSpec, LinearCut
 from coldwater.core.rng import Rng
 from coldwater.core.state import GameBase, bind_state, seed_text
 
@@ -61,14 +62,32 @@ class CrownGame(GameBase[CrownState, CrownAction]):
         return self.state_type(determinize(view.data, self.tables, rng), seed=None, ply=view.ply)
 
     def bot_spec(self) -> SearchSpec:
-        from .bot import GreedyBot, evaluate
+        from .bot import GreedyBot, cut_features, evaluate_with
 
+        cut = LinearCut(self.name, cut_features(self.tables))
         return SearchSpec(
             lambda: GreedyBot(self.tables),
-            evaluate,
+            evaluate_with(cut),
             normal={"iterations": 16, "width": 3},
-            hard={"iterations": 256, "width": 4},
+            # Hard cuts its playouts where the review does, with the same fitted value: half the
+            # CPU a decision (0.47 s against 1.0), and it beat normal 8 of 10 (docs/benchmarks.md).
+            hard={"iterations": 256, "width": 4, "horizon": CUT},
+            # Worlds so that a whole 2-player seat reviews in seconds of two cores
+            # (tests/bench/coach.py, docs/benchmarks.md); a playout's margin varies by ~8 points
+            # from one world to the next, so the review cuts playouts at `horizon` decisions
+            # and the fitted value stands in for the rest (docs/coach.md).
+            coach=EvalSpec(
+                review=EvalBudget(worlds=16, min_worlds=8, measure=16, confirm=48, horizon=CUT),
+                hint=EvalBudget(worlds=24, min_worlds=8, width=4),
+                value=cut,
+            ),
         )
 
+
+CUT = 80
+"""Decisions a review's (and the hard bot's) playout plays before the fitted value stands in
+for the rest: on 20 decisions the spread of a paired difference fell from about 9.3 points
+a world to 3.6-4.4, the means within about 1 point of whole playouts' (docs/benchmarks.md);
+at 40 it fell to 2.1-2.5 but the means strayed by 1.5-1.9."""
 
 GAME = CrownGame(load_default())

@@ -14,6 +14,7 @@ import msgspec
 from coldwater.core import content as core_content
 from coldwater.core.bots import BOT_NAMES, SearchSpec
 from coldwater.core.dealing import PUBLIC_DRAWS
+from coldwater.core.evaluate import EvalBudget, EvalSpec
 from coldwater.core.rng import Rng
 from coldwater.core.state import GameBase, bind_state, seed_text
 
@@ -72,6 +73,13 @@ class FisheriesGame(GameBase[FisheriesState, FAction]):
             evaluate,
             normal={"iterations": 16, "width": 3, "horizon": 30},
             hard={"iterations": 48, "width": 5, "horizon": 30},
+            # Worlds so that a whole 2-player seat reviews in seconds (docs/benchmarks.md); little
+            # is random in Fisheries, so its differences vary least. A hint answers while a
+            # person waits (median 0.5 s, at most 1.5 s): close calls race up to `worlds`.
+            coach=EvalSpec(
+                review=EvalBudget(worlds=8, min_worlds=4, batch=2, measure=16, confirm=16),
+                hint=EvalBudget(worlds=12, min_worlds=4, batch=2, width=4),
+            ),
         )
 
 

@@ -4,6 +4,7 @@
         [--only pond,solo,tribes,h2h] [--tribes-levels 1,...,6] [--titles crown,...] [--jobs J]
         [--budget hard:iterations=720,max_plies=24000]
     .venv/bin/python tests/bench/bots.py --report FILE [--levels ...]
+    .venv/bin/python tests/bench/bots.py --turns 4 [--first 0] [--level hard]
 
 Prints, for each level, over a fixed list of seeds (``--games`` per line):
 
@@ -15,6 +16,12 @@ Prints, for each level, over a fixed list of seeds (``--games`` per line):
 - seconds per decision of the searching levels: median and 95th percentile of
   CPU time (what the budget sets; independent of other load on the machine)
   and of wall time.
+
+``--turns N``: a hard bot's whole Crown turn as a person waits for it (issue 45: under 5 s
+on a 2-core machine): N two-player games, the level against greedy (seats alternating),
+the search's wall-clock cap on as a table runs it; per turn of the level's seat, its
+thinking (wall and CPU) plus the table's default pace (``Settings.bot_delay`` between two
+bot or chance steps) for each step of the turn. Printed: median, 90th percentile and max.
 
 Each game also writes one JSON line to stderr as it ends; ``--report FILE``
 prints the figures from a file of such lines (a long run stopped early, or
@@ -77,6 +84,65 @@ def play(game_name: str, seed: str, levels: list[str], options: dict[str, Any] |
     return s.scores(), s.data, times
 
 
+def turns(seed: str, level: str, seat: int) -> list[tuple[float, float, int]]:
+    """(think wall s, think CPU s, steps) of each Crown turn of `level` at `seat` against greedy."""
+    g = games.get("crown")
+    bots = [g.bot(level if i == seat else "greedy") for i in range(2)]
+    bot = bots[seat]
+    if hasattr(bot, "clock"):
+        bot.clock = time.perf_counter  # the safety cap as a table sets it
+    for key, val in BUDGET.get(level, {}).items():
+        setattr(bot, key, val)
+    s = g.new(2, seed=seed)
+    rng = Rng(seed).fork("bots")
+    out: list[tuple[float, float, int]] = []
+    wall = cpu = 0.0
+    steps = 0
+    mine = False
+    while (cur := s.current) is not None:
+        now = s.data.turn == seat and s.data.phase != "setup"
+        if mine and not now:
+            out.append((wall, cpu, steps))
+            wall = cpu = 0.0
+            steps = 0
+        mine = now
+        if cur == CHANCE:
+            s.apply(s.sample_chance())
+        else:
+            w0, c0 = time.perf_counter(), time.process_time()
+            a = bots[cur].choose(s.view(cur), rng.fork(s.ply))
+            if cur == seat:
+                wall += time.perf_counter() - w0
+                cpu += time.process_time() - c0
+            s.apply(a)
+        steps += mine
+    return out
+
+
+def _budgets(budget: dict[str, dict[str, float]]) -> None:
+    """A pool worker's copy of the --budget overrides (a spawned worker starts without them)."""
+    BUDGET.update(budget)
+
+
+def report_turns(rows: list[list[tuple[float, float, int]]]) -> None:
+    from coldwater.tui.settings import Settings
+
+    pace = Settings().bot_delay
+    flat = [t for r in rows for t in r]
+    if not flat:
+        print("no turns")
+        return
+
+    def line(xs: list[float]) -> str:
+        xs = sorted(xs)
+        return f"median {statistics.median(xs):.2f} s, p90 {xs[int(0.9 * (len(xs) - 1))]:.2f} s, max {xs[-1]:.2f} s"
+
+    print(f"{len(flat)} turns in {len(rows)} games; the pace: {pace} s a step")
+    print(f"  whole turn (thinking wall + pace x steps): {line([w + pace * n for w, _, n in flat])}")
+    print(f"  thinking, wall: {line([w for w, _, _ in flat])}; CPU: {line([c for _, c, _ in flat])}")
+    print(f"  steps a turn: median {statistics.median(n for _, _, n in flat):.0f}, max {max(n for _, _, n in flat)}")
+
+
 def job(args: tuple[str, str, str, list[str], dict[str, Any] | None]) -> tuple[str, str, Any, list[str], Timing]:
     section, key, game_name, levels, options = args[0], args[1], args[2], args[3], args[4]
     seed = f"bots/{section}/{key}"
@@ -129,7 +195,14 @@ def main() -> None:
         help="override a search level's budget in every game, e.g. hard:iterations=720,max_plies=24000,confidence=0.5",
     )
     ap.add_argument("--report", metavar="FILE", help="print the figures from the game lines a run wrote to stderr")
+    ap.add_argument("--turns", type=int, default=0, help="time N Crown games' turns of --level against greedy")
+    ap.add_argument("--level", default="hard")
     args = ap.parse_args()
+    if args.turns:
+        tasks = [(f"bots/turns/{i}", args.level, i % 2) for i in range(args.first, args.first + args.turns)]
+        with ProcessPoolExecutor(max(1, args.jobs), initializer=_budgets, initargs=(BUDGET,)) as ex:
+            report_turns(list(ex.map(turns, *zip(*tasks))))
+        return
     levels = args.levels.split(",")
     for spec in args.budget:
         lv, _, kvs = spec.partition(":")

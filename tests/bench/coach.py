@@ -9,6 +9,8 @@ find a planted mistake, say the same under another seed, answer in time.
     .venv/bin/python tests/bench/coach.py --hints 12 [--titles ...] [--seeds 0-1]
     .venv/bin/python tests/bench/coach.py --agree 10 [--titles ...]
     .venv/bin/python tests/bench/coach.py --solo [--seeds 0-9] [--modes pond,base,tribes]
+    .venv/bin/python tests/bench/coach.py --two-cores [--titles ...] [--seeds 0-2]
+    .venv/bin/python tests/bench/coach.py --noise 10 [--titles ...] [--seeds 1-2] [--worlds 160] [--horizons 40,80,120]
 
 Default: for each title and seed, a 2-player game is played with seat 1 by the level and
 seat 2 by ``greedy``; seat 1's decisions are reviewed at the default budget. Printed:
@@ -45,6 +47,20 @@ follows the hint's first choice against the hard bot, in each solo mode over the
 wins (Practice Pond: beats the silent player; base solo: The Leviathan or better;
 Tribes Solo: every Tribe recruited).
 
+``--two-cores``: a whole seat's review timed as the app's worker runs it on two cores: this
+process judges the even-numbered decisions while a helper process
+(``net/play/thinkshare.py``, started with ``spawn``, its start-up included) judges the
+odd ones, then the standing opportunities and the confirmations here. Seat 1 of a
+greedy-against-greedy game (seed ``coach/<seed>``). Printed: wall seconds per review.
+
+``--noise N``: what cutting the playouts does to a measure: at N decisions spread over
+seat 1's side of a greedy game (seed ``noise/<seed>``), the greedy policy's two best
+choices are compared on ``--worlds`` worlds (common random numbers), played to the end
+and cut at each of ``--horizons`` decisions with the game's fitted value. Printed per
+decision the paired mean, its error and the spread a world; per horizon the median
+spread a world against whole playouts', and how far the means stray from whole
+playouts' (root mean square; whole playouts' own error is part of it).
+
 Each game writes one JSON line to stderr as it ends; ``--report FILE`` prints the
 figures from a file of such lines. Figures only; nothing here fails.
 """
@@ -59,6 +75,8 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
+
+import msgspec
 
 from coldwater.core import evaluate, games, record
 from coldwater.core.review import (
@@ -81,6 +99,13 @@ STABLE = {"crown": 1.5, "fisheries": 1.0, "aquatica": 2.0}
 """Points within which two review seeds' losses for one decision count as the same."""
 
 
+def _budget(game: Any, horizon: int = -1) -> Any:
+    """The review's default budget, with its cut `horizon` replaced where it is 0 or more
+    (``--horizon``: 0 plays every playout to the end, to compare)."""
+    b = default_budget(game)
+    return b if horizon < 0 else msgspec.structs.replace(b, horizon=horizon)
+
+
 def _bots(game: Any, names: list[str]) -> list[Bot]:
     bots = [game.bot(n) for n in names]
     for b in bots:
@@ -99,13 +124,13 @@ def _continue(st: State[Any, Any], bots: list[Bot], seed: str) -> None:
             st.apply(bots[cur].choose(st.view(cur), moves.fork(st.ply)))
 
 
-def one(title: str, seed: str, level: str, depth: int, advice: int, conts: int) -> dict[str, Any]:
+def one(title: str, seed: str, level: str, depth: int, advice: int, conts: int, horizon: int = -1) -> dict[str, Any]:
     game = games.get(title)
     names = [level, "greedy"]
     state = game.new(2, seed=f"coach/{seed}")
     rec = record.start(game, state, None, meta={"seats": ", ".join(names)})
     play_out(state, _bots(game, names), Rng(f"coach/{seed}"), record=rec)
-    budget = default_budget(game).deeper(depth)
+    budget = _budget(game, horizon).deeper(depth)
     done, per = [], []
     w0, c0 = time.perf_counter(), time.process_time()
     for _, _, r in review_seat(rec, game, 0, budget=budget):
@@ -195,7 +220,7 @@ def _judge(game: Any, view: State[Any, Any], good: Any, bad: Any, seed: str) -> 
     return evaluate.paired(better.points, worse.points)
 
 
-def planted(title: str, seed: str) -> dict[str, Any]:
+def planted(title: str, seed: str, horizon: int = -1) -> dict[str, Any]:
     game = games.get(title)
     bots = _bots(game, ["greedy", "greedy"])
     # A whole greedy game first, to know where its middle is.
@@ -232,7 +257,7 @@ def planted(title: str, seed: str) -> dict[str, Any]:
     if planted_at < 0:
         return {"title": title, "seed": seed, "planted": None}
     c0 = time.process_time()
-    sr = review(rec, game, 0, worst=10)
+    sr = review(rec, game, 0, worst=10, budget=_budget(game, horizon))
     ranks = [d.ply for d in sr.worst]
     rank = ranks.index(planted_at) + 1 if planted_at in ranks else None
     row = next(d for d in sr.reviewed if d.ply == planted_at)
@@ -261,7 +286,7 @@ def report_planted(rows: list[dict[str, Any]]) -> None:
 
 
 # ---- the same decision under another review seed -------------------------------------
-def stability(title: str, n: int) -> None:
+def stability(title: str, n: int, horizon: int = -1) -> None:
     game = games.get(title)
     names = ["random", "greedy"]
     state = game.new(2, seed="stable/0")
@@ -270,7 +295,7 @@ def stability(title: str, n: int) -> None:
     pol = search_policy(game)
     ds = [d for d in decisions(rec, game, 0) if d.chosen != pol_first(pol, d.view)]
     picked = ds[:: max(1, len(ds) // max(1, n))][:n]
-    budget = default_budget(game)
+    budget = _budget(game, horizon)
     same = shown = 0
     pairs = []
     for d in picked:
@@ -284,6 +309,65 @@ def stability(title: str, n: int) -> None:
         f"in {same} of {len(pairs)}; the loss shown (0 when behind is negative) in {shown} of {len(pairs)}"
     )
     print(f"  (seed 0, seed 1) points behind: {pairs}")
+
+
+def noise(title: str, seed: str, n: int, worlds: int, horizons: list[int]) -> None:
+    from coldwater.core.evaluate import candidates
+
+    game = games.get(title)
+    pol = search_policy(game)
+    st = game.new(2, seed=f"noise/{seed}")
+    rec = record.start(game, st, None, meta={"seats": "greedy, greedy"})
+    play_out(st, _bots(game, ["greedy", "greedy"]), Rng(f"noise/{seed}"), record=rec)
+    ds = list(decisions(rec, game, 0))
+    got: dict[int, list[tuple[float, float]]] = {h: [] for h in [0, *horizons]}
+    for d in ds[:: max(1, len(ds) // max(1, n))][:n]:
+        pair = candidates(d.view, pol, 2)[:2]
+        if len(pair) < 2:
+            continue
+        cells = []
+        for h in [0, *horizons]:
+            a, b = evaluate.compare(
+                game, d.view, Rng(f"noise/{seed}/{d.ply}"), pol, pair[0], pair[1], worlds, horizon=h
+            )
+            diffs = [x - y for x, y in zip(a.points, b.points)]
+            m, sd = statistics.fmean(diffs), statistics.stdev(diffs)
+            got[h].append((m, sd))
+            cells.append(f"{'end' if h == 0 else h}: {m:+.2f} ± {sd / math.sqrt(worlds):.2f} (spread {sd:.1f})")
+        print(f"  ply {d.ply} {pair[0]} / {pair[1]}: " + " | ".join(cells), flush=True)
+    whole = [m for m, _ in got[0]]
+    print(f"{title} seed {seed}: whole playouts' spread a world, median {statistics.median(s for _, s in got[0]):.2f}")
+    for h in horizons:
+        gap = math.sqrt(statistics.fmean([(x - y) ** 2 for x, (y, _) in zip(whole, got[h])]))
+        print(f"  cut at {h}: spread median {statistics.median(s for _, s in got[h]):.2f}; means stray {gap:.2f}")
+
+
+def two_cores(title: str, seed: str) -> float:
+    import os
+
+    from coldwater.core.review import finish, review_decisions
+    from coldwater.net.play.thinkshare import Helper
+
+    game = games.get(title)
+    st = game.new(2, seed=f"coach/{seed}")
+    rec = record.start(game, st, None, meta={"seats": "greedy, greedy"})
+    play_out(st, _bots(game, ["greedy", "greedy"]), Rng(f"coach/{seed}"), record=rec)
+    budget = default_budget(game)
+    todo = list(decisions(rec, game, 0))
+    w0 = time.perf_counter()
+    helper = Helper(title, None, record.dumps(rec), 0, 1, "0", 1, 2, os.getpid())
+    try:
+        mine = list(review_decisions(game, todo[0::2], budget=budget, seed="0"))
+        theirs = helper.reviews()
+    finally:
+        helper.close()
+    by_ply = {r.ply: r for r in mine + theirs}
+    done = [(d, by_ply[d.ply]) for d in todo]
+    last = list(finish(game, done, budget=budget, seed="0"))
+    wall = time.perf_counter() - w0
+    print(f"{title} seed {seed}: {len(todo)} decisions reviewed on two cores in {wall:.1f} s wall", flush=True)
+    assert last
+    return wall
 
 
 def pol_first(pol: Any, view: State[Any, Any]) -> Any:
@@ -473,6 +557,13 @@ def main() -> None:
     p.add_argument("--solo", action="store_true", help="follow the hint against the hard bot, alone")
     p.add_argument("--modes", default="pond,base,tribes")
     p.add_argument("--who", default="hint,hard", help="--solo: who plays (hint: always the hint's first)")
+    p.add_argument("--two-cores", action="store_true", help="a seat's review timed on two cores, as the app runs it")
+    p.add_argument("--noise", type=int, default=0, help="the cut's effect on a measure at N decisions per title")
+    p.add_argument("--worlds", type=int, default=160, help="--noise: worlds a comparison")
+    p.add_argument("--horizons", default="40,80,120", help="--noise: cuts to compare with whole playouts")
+    p.add_argument(
+        "--horizon", type=int, default=-1, help="the review's cut in decisions (0: to the end; default: the game's)"
+    )
     a = p.parse_args()
     titles = a.titles.split(",")
     if a.hints:
@@ -484,12 +575,22 @@ def main() -> None:
         for t in titles:
             agree(t, a.agree)
         return
+    if a.two_cores:
+        for t in titles:
+            walls = [two_cores(t, s) for s in _seeds(a.seeds)]
+            print(f"{t}: wall median {statistics.median(walls):.1f} s, max {max(walls):.1f} s")
+        return
+    if a.noise:
+        for t in titles:
+            for s in _seeds(a.seeds):
+                noise(t, s, a.noise, a.worlds, [int(h) for h in a.horizons.split(",")])
+        return
     if a.stability:
         for t in titles:
-            stability(t, a.stability)
+            stability(t, a.stability, a.horizon)
         return
     if a.planted:
-        report_planted(_pool(planted, [(t, s) for t in titles for s in _seeds(a.seeds)], a.jobs))
+        report_planted(_pool(planted, [(t, s, a.horizon) for t in titles for s in _seeds(a.seeds)], a.jobs))
         return
     if a.solo:
         tasks = [(m, s, w) for m in a.modes.split(",") for s in _seeds(a.seeds) for w in a.who.split(",")]
@@ -504,7 +605,7 @@ def main() -> None:
             report(rows)
         return
     tasks = [
-        (t, s, lv, a.depth, a.advice, a.continuations)
+        (t, s, lv, a.depth, a.advice, a.continuations, a.horizon)
         for t in titles
         for s in _seeds(a.seeds)
         for lv in a.levels.split(",")

@@ -361,3 +361,74 @@ def test_the_evaluator_takes_a_solo_goal_from_the_game_not_from_its_name() -> No
     assert evaluate.goal(base, 0)[1] == 0.0 and evaluate.goal(tribes, 0)[1] == 0.0
     source = (Path(evaluate.__file__)).read_text().lower()
     assert not any(name in source.split('"""', 2)[2] for name in ("tribes solo", "leviathan", "getattr("))
+
+
+def _mid_game(name: str, players: int = 2, plies: int = 60) -> Any:
+    """A position `plies` entries into a greedy game (full: every hidden value in it)."""
+    g = games.get(name)
+    st = g.new(players, seed="cut")
+    bots = [g.bot("greedy") for _ in range(players)]
+    rng = Rng("cut")
+    while st.ply < plies and st.current is not None:
+        cur = st.current
+        st.apply(st.sample_chance() if cur == CHANCE else bots[cur].choose(st.view(cur), rng.fork(st.ply)))
+    return st
+
+
+@pytest.mark.parametrize("name", ["crown", "aquatica"])
+def test_a_review_playout_stops_at_its_horizon_and_the_fitted_value_judges_it(name: str) -> None:
+    from coldwater.core import evaluate
+    from coldwater.core.search import FastRng
+
+    g = games.get(name)
+    spec = evaluate.spec_of(g)
+    assert spec.review.horizon > 0 and isinstance(spec.value, evaluate.LinearCut)
+    st = _mid_game(name)
+    me = 0
+    cut = st.clone()
+    pts, win, sheet = evaluate.worth(
+        name, cut, me, search_policy(g), FastRng(Rng("w")), 100_000, horizon=5, value=spec.value
+    )
+    assert cut.current is not None, "five decisions do not end the game"
+    assert pts == pytest.approx(spec.value(cut, me))
+    assert 0.0 < win < 1.0 and sheet == cut.scores()
+    # Without the horizon the same playout goes on to the end and the mode's goal judges it.
+    whole = st.clone()
+    pts_end, won, _ = evaluate.worth(name, whole, me, search_policy(g), FastRng(Rng("w")), 100_000)
+    assert whole.current is None and (pts_end, won) == evaluate.goal(whole, me)
+
+
+def test_the_playout_loop_counts_decisions_not_chance_draws() -> None:
+    from coldwater.core.search import FastRng, playout
+
+    g = games.get("crown")
+    st = _mid_game("crown")
+    before = st.clone()
+    playout(st, search_policy(g), FastRng(Rng("p")), 7)
+    assert st.current is not None and st.ply >= before.ply + 7
+    again = before.clone()
+    playout(again, search_policy(g), FastRng(Rng("p")), 7)
+    assert again == st, "the same seed plays the same playout"
+
+
+def test_a_solo_mode_has_no_value_at_the_cut_and_plays_to_the_end() -> None:
+    from coldwater.core import evaluate
+
+    g = games.get("aquatica")
+    solo = g.new(1, seed="s", options={"module": "goals"})
+    value = evaluate.spec_of(g).value
+    assert value is not None and value(solo, 0) is None
+
+
+def test_the_budgets_are_declared_by_each_game_and_the_review_names_none() -> None:
+    from coldwater.core import evaluate, hints, review
+    from coldwater.core.review import default_budget, hint_budget
+
+    for name in games.names():
+        g = games.get(name)
+        assert default_budget(g) == g.bot_spec().coach.review == evaluate.spec_of(g).review
+        assert hint_budget(g) == g.bot_spec().coach.hint
+    for mod in (review, hints, evaluate):
+        source = Path(mod.__file__ or "").read_text().lower()
+        body = source.split('"""', 2)[2]
+        assert not any(f'"{n}"' in body for n in games.names()), mod.__name__
