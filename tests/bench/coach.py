@@ -400,7 +400,7 @@ async def _hints(titles: list[str], seeds: list[str], n: int) -> None:
             game = games.get(title)
             took: list[float] = []
             losses: dict[str, list[float]] = {"greedy": [], "random": []}
-            threshold = tutor.HINT_GENTLE_LOSS[title]
+            threshold = tutor.book(title).HINT_LOSS
             for seed in seeds:
                 for level in ("greedy", "random"):
                     for d in _hint_positions(title, seed, level, n):

@@ -45,6 +45,17 @@ class CoachReplay(ReplayScreen):
         else:  # not laid out yet: its rows have no width to be compared at
             self.call_after_refresh(self._mark_later)
 
+    def action_step(self, delta: int) -> None:
+        # The coach's position is a stop too: before a game's first decision it is none of the
+        # timeline's (they are the positions after a decision), and a step back from one move
+        # on must come back to it, not to the game's start.
+        if self.timeline is not None and self.coach is not None:
+            to, at = self.timeline.step(self.pos, "decision", delta), self.coach[0]
+            if min(self.pos, to) < at < max(self.pos, to):
+                self.move_to(at)
+                return
+        super().action_step(delta)
+
     def _mark_later(self) -> None:
         if self.is_mounted and self.coach is not None and self.pos == self.coach[0]:
             self._mark(self.query_one("#board", BoardView))

@@ -38,13 +38,16 @@ def entry_text(d: DecisionReview, names: list[str], game: str, seat: int, moves:
     return f"{head}{where(d, moves)}: {chosen}. Better: {best}, ~{d.loss:.1f} ± {d.loss_se:.1f} {unit(game)} more"
 
 
+PLURAL = {"inaccuracy": "inaccuracies"}
+
+
 def label_counts(r: SeatReview) -> str:
     """'2 mistakes, 1 inaccuracy' (the labels of every decision), or 'no labels'."""
     parts = []
     for tag in reversed(grading.LABELS):
         n = sum(1 for d in r.reviewed if grading.label(d) == tag)
         if n:
-            parts.append(f"{n} {tag}{'s' if n > 1 else ''}")
+            parts.append(f"{n} {tag}" if n == 1 else f"{n} {PLURAL.get(tag, tag + 's')}")
     return ", ".join(parts) if parts else "no labels"
 
 
