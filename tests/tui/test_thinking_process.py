@@ -191,10 +191,10 @@ def slow_bot(game: Game[Any, Any], iterations: int = 10**7) -> SearchBot:
 
 
 async def until_worker(thinker: Thinker) -> int:
-    for _ in range(3000):
+    for _ in range(30000):
         if thinker.pid is not None:
             return thinker.pid
-        await asyncio.sleep(0.01)
+        await asyncio.sleep(0.001)
     raise AssertionError("no worker started")
 
 
@@ -205,11 +205,14 @@ async def test_a_worker_killed_mid_search_costs_a_notice_not_the_move() -> None:
     st = position("crown", 4, "crash")
     view = st.view(st.current)
     path = RngPath("crash", ("bot0", st.ply))
-    bot = slow_bot(game, 60)
-    expected = slow_bot(game, 60).choose(view, path.rng())
+    bot = slow_bot(game, 200)
+    expected = slow_bot(game, 200).choose(view, path.rng())
     try:
         task = asyncio.ensure_future(thinker.choose(game, None, bot, view, path))
         pid = await until_worker(thinker)
+        # Frozen the moment it said Ready, it cannot answer before the kill (a fast
+        # machine finished the search within a fixed sleep); the request still lands.
+        os.kill(pid, signal.SIGSTOP)
         await asyncio.sleep(0.2)
         os.kill(pid, signal.SIGKILL)
         # The move is thought here instead: the same move.
