@@ -174,29 +174,53 @@ async def test_a_bad_record_is_said_on_screen(make_app: Any, home: Path) -> None
 
 
 @pytest.mark.parametrize("name", ["crown", "fisheries", "aquatica"])
-def test_review_screen_snapshot(snap_compare: Any, home: Path, name: str) -> None:
+def test_review_screen_snapshot(snap_compare: Any, home: Path, name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The finished review at 80×24, then at 200×60 (the bigger graph, the bot levels' figures)."""
     from coldwater.tui.app import ColdwaterApp
+    from coldwater.tui.screens import review as review_screen
     from coldwater.tui.settings import Settings
 
     game = games.get(name)
     rec = game_record(name, {"crown": 60, "fisheries": 44, "aquatica": 100}[name])
-    app = ColdwaterApp(catalog=Catalog(names=(name,)), settings=Settings(bot_delay=0.0))
+    # The second size shows what the first computed: the same reviews and luck, judged once.
+    reviews: dict[int, Any] = {}
+    lucks: list[Any] = []
+    judge, weigh = ReviewScreen._review, review_screen.luck_here
 
-    async def run_before(pilot: Any) -> None:
-        board = app.catalog.table_screen(name).BOARD
-        screen = ReviewScreen(rec, game, board, 0)
-        await app.push_screen(screen)
-        await until(lambda: screen.complete, within=600)
-        lst = screen.query_one("#review-list")
-        await until(lambda: not lst.display or (app.focused is lst and lst.highlighted is not None))  # type: ignore[attr-defined]
-        # The list sizes itself to its wrapped lines and scrolls its highlight into view over a
-        # few refreshes, and the graph redraws at its laid-out size; under load that takes longer
-        # than any fixed sleep, so wait until the layout, then the drawing, stop changing.
-        graph = screen.query_one("#review-graph")
-        await settled(pilot, lambda: (lst.region, lst.virtual_size, lst.scroll_offset, graph.region))
-        await settled(pilot, app.export_screenshot)
+    async def review_once(screen: ReviewScreen, seat: int) -> Any:
+        if seat not in reviews:
+            reviews[seat] = await judge(screen, seat)
+        return reviews[seat]
 
-    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+    async def luck_once(*args: Any) -> Any:
+        if not lucks:
+            lucks.append(await weigh(*args))
+        return lucks[0]
+
+    monkeypatch.setattr(ReviewScreen, "_review", review_once)
+    monkeypatch.setattr(review_screen, "luck_here", luck_once)
+
+    def shown(app: Any) -> Any:
+        async def run_before(pilot: Any) -> None:
+            board = app.catalog.table_screen(name).BOARD
+            screen = ReviewScreen(rec, game, board, 0)
+            await app.push_screen(screen)
+            await until(lambda: screen.complete, within=600)
+            lst = screen.query_one("#review-list")
+            await until(lambda: not lst.display or (app.focused is lst and lst.highlighted is not None))  # type: ignore[attr-defined]
+            # The list sizes itself to its wrapped lines and scrolls its highlight into view over a
+            # few refreshes, and the graph redraws at its laid-out size; under load that takes longer
+            # than any fixed sleep, so wait until the layout, then the drawing, stop changing.
+            graph = screen.query_one("#review-graph")
+            await settled(pilot, lambda: (lst.region, lst.virtual_size, lst.scroll_offset, graph.region))
+            await settled(pilot, app.export_screenshot)
+
+        return run_before
+
+    for size in ((80, 24), (200, 60)):
+        app = ColdwaterApp(catalog=Catalog(names=(name,)), settings=Settings(bot_delay=0.0))
+        assert snap_compare(app, terminal_size=size, run_before=shown(app)), size
+    assert sorted(reviews) == [0, 1] and len(lucks) == 1
 
 
 async def test_the_end_screen_reviews_the_seat_played_here(make_app: Any, home: Path) -> None:

@@ -288,10 +288,11 @@ Every figure is an estimate from playouts with its standard error (±).
         parts = [f"{p.text} (Enter opens it)"] if p is not None else []
         if self.seat < len(self.lucks):
             sl = self.lucks[self.seat]
-            if sl.luckiest >= 0:
-                parts.append(f"▲ luckiest move {self.moves.after(sl.luckiest)}")
-            if sl.unluckiest >= 0:
-                parts.append(f"▼ unluckiest move {self.moves.after(sl.unluckiest)}")
+            for ply, what in ((sl.luckiest, "▲ luckiest"), (sl.unluckiest, "▼ unluckiest")):
+                if ply >= 0:
+                    m = self.moves.after(ply)
+                    # A draw of the setup comes before any move: "move 0" would read as a move.
+                    parts.append(f"{what} move {m}" if m else f"{what} before move 1")
         parts.append("lines: " + ", ".join(f"{i + 1} {n}" for i, n in enumerate(self.names)))
         self.query_one("#graph-note", Static).update(" · ".join(parts))
 
