@@ -63,11 +63,18 @@ async def test_the_drill_by_keys(make_app: Any, home: Path) -> None:
     app = make_app(Catalog(names=("crown",)))
     async with app.run_test(size=(80, 24)) as pilot:
         board = app.catalog.table_screen("crown").BOARD
-        screen = DrillScreen(items, lambda _name: board)
+        words = app.catalog.table_screen("crown").WORDS
+        screen = DrillScreen(items, lambda _name: board, lambda _name: words)
         await app.push_screen(screen)
         await pilot.pause()
         title = str(screen.query_one("#drill-title").render())
         assert title.startswith(f"Drill · 1 of {len(items)} · ") and items[0].where in title
+        # The choices read as at the table (to the seat choosing), not as the log tells them.
+        labels = [str(item.label) for item, _ in screen.query_one("#drill-choices", ChoiceList)._items]
+        told = {items[0].view.describe(a) for a in items[0].view.legal()}
+        assert labels and not told & set(labels), labels
+        me = items[0].names[items[0].seat]
+        assert not any(lbl.startswith(me) for lbl in labels), labels
         # The better choice passes.
         await pilot.press(_key(screen, items[0].mistake.best))
         await until(lambda: screen.verdict == PASS)
@@ -87,8 +94,8 @@ async def test_the_drill_by_keys(make_app: Any, home: Path) -> None:
         await until(lambda: screen.verdict == FAIL)
         await pilot.press("s")
         await pilot.pause()
-        best = items[1].view.describe(game.parse_action(items[1].mistake.best))
-        assert best.split(" ", 2)[-1] in str(screen.query_one("#drill-verdict").render())
+        best = words(game, list(items[1].names)).label(items[1].view, game.parse_action(items[1].mistake.best), items[1].seat)
+        assert f"The solution: {best}." in str(screen.query_one("#drill-verdict").render())
         for _ in items[2:]:
             await pilot.press("n")
             await pilot.pause()

@@ -31,6 +31,7 @@ from coldwater.core.review import SeatReview, hint
 from coldwater.core.state import Game, State
 from coldwater.tui import keymap
 from coldwater.tui.drillstore import DrillGame, Mistake, mistakes_of
+from coldwater.tui.games.words import TableWords
 from coldwater.tui.screens.base import BaseScreen
 from coldwater.tui.screens.table import with_names
 from coldwater.tui.widgets.board import BoardView
@@ -134,12 +135,17 @@ Esc goes back.
 """
 
     def __init__(
-        self, items: list[DrillItem], boards: Callable[[str], type[BoardView[Any]] | None] | None = None
+        self,
+        items: list[DrillItem],
+        boards: Callable[[str], type[BoardView[Any]] | None] | None = None,
+        words: Callable[[str], type[TableWords[Any, Any, Any]] | None] | None = None,
     ) -> None:
-        """`boards`: the board widget for a game's name (a drill may cross games)."""
+        """`boards`, `words`: a game's board widget and table words by its name (a drill may cross
+        games); without words the choices read as the log does."""
         super().__init__()
         self.items = items
         self.boards = boards
+        self.words = words
         self.board_game = ""
         self.index = 0
         self.verdict = ""
@@ -182,12 +188,23 @@ Esc goes back.
         )
         self._board(it, names)
         view = it.view
-        items: list[Item[str]] = [Item(with_names(view.describe(a), names), str(a)) for a in view.legal()]
+        items: list[Item[str]] = [Item(self.label(it, a, names), str(a)) for a in view.legal()]
         lst.set_items(items)
         lst.display = True
         lst.focus()
         self.verdict = ""
         verdict.update("What would you play here?")
+
+    def label(self, it: DrillItem, action: Any, names: list[str]) -> str:
+        """A choice as the table words it for the seat choosing ("Port [1]: one Port action"), not
+        as the log tells it ("random places a 1 …"); the log's words where the table's fail."""
+        cls = self.words(it.game) if self.words is not None else None
+        if cls is not None:
+            try:
+                return with_names(cls(games.get(it.game), names).label(it.view, action, it.seat), names)
+            except Exception:  # a wording bug never hides a legal choice
+                pass
+        return with_names(it.view.describe(action), names)
 
     def _board(self, it: DrillItem, names: list[str]) -> None:
         """The position on its game's board (a new board when the drill moves to another game)."""
@@ -234,7 +251,7 @@ Esc goes back.
         it = self.item
         if it is None or self.verdict != FAIL:
             return
-        best = with_names(it.view.describe(games.get(it.game).parse_action(it.mistake.best)), list(it.names))
+        best = self.label(it, games.get(it.game).parse_action(it.mistake.best), list(it.names))
         why = f"\n{it.mistake.why}" if it.mistake.why else ""
         self.query_one("#drill-verdict", Static).update(f"The solution: {best}.{why}\nn: next · t: try again")
 

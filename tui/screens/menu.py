@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from textual.app import ComposeResult
@@ -122,13 +123,16 @@ tables and your rating in each game.
             return
         catalog = self.app.catalog  # type: ignore[attr-defined]
 
-        def board(name: str) -> Any:
-            try:
-                return catalog.table_screen(name).BOARD
-            except Exception:  # a game without a table here: the drill shows no board
-                return None
+        def part(what: str) -> Callable[[str], Any]:
+            def of(name: str) -> Any:
+                try:
+                    return getattr(catalog.table_screen(name), what)
+                except Exception:  # a game without a table here: no board, the log's words
+                    return None
 
-        self.app.push_screen(DrillScreen(items, board))
+            return of
+
+        self.app.push_screen(DrillScreen(items, part("BOARD"), part("WORDS")))
 
     def on_choice_list_chosen(self, event: ChoiceList.Chosen) -> None:
         self.open(event.value)

@@ -342,7 +342,11 @@ Every figure is an estimate from playouts with its standard error (±).
             self.notify("No labelled mistake to drill in this game.")
             return
         board = self.board
-        self.app.push_screen(DrillScreen(items, lambda _name: board))
+        try:
+            words = self.app.catalog.table_screen(self.game.name).WORDS  # type: ignore[attr-defined]
+        except Exception:  # a game without a table here: the choices read as the log does
+            words = None
+        self.app.push_screen(DrillScreen(items, lambda _name: board, lambda _name: words))
 
     def _remember(self, r: SeatReview) -> None:
         """Keep the labelled mistakes for the menu's drill over recent games (a courtesy)."""
