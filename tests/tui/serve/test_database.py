@@ -13,6 +13,7 @@ import pytest
 
 from coldwater.tui.serve import database
 from coldwater.tui.serve.database import GameResult, SeatResult, Store, StoreError
+from tests.packaging import REPO
 
 
 def result(n: int, player: str = "ab12-cd34-ef56-7890") -> GameResult:
@@ -134,7 +135,7 @@ while True:
 
 def test_kill_9_in_the_middle_of_writes_loses_nothing_acknowledged(tmp_path: Path) -> None:
     path = tmp_path / "serve.db"
-    root = Path(__file__).resolve().parents[2]
+    root = REPO  # (the writer imports the tests package)
     proc = subprocess.Popen(
         [sys.executable, "-c", WRITER, str(path)], stdout=subprocess.PIPE, text=True, cwd=root, env={**os.environ}
     )
@@ -146,6 +147,7 @@ def test_kill_9_in_the_middle_of_writes_loses_nothing_acknowledged(tmp_path: Pat
             break
     os.kill(proc.pid, signal.SIGKILL)  # while it writes the next one
     proc.wait(30)
+    assert acked >= 40, "the writer acknowledged too few games (did it start?)"
     store = Store(path)
     try:
         kept = {r.id for r in store.results(limit=10_000)}

@@ -25,6 +25,7 @@ from coldwater.tui.serve.database import Store
 from coldwater.tui.serve.deals import Deals
 from coldwater.tui.serve.turns import TurnError, TurnTablesKeeper
 from coldwater.tui.turnwire import OpenTurnTable, TurnPosition
+from tests.packaging import REPO
 
 ANN, BEN, CAT = "aaaa-0000-0000-0001", "bbbb-0000-0000-0002", "cccc-0000-0000-0003"
 
@@ -359,7 +360,7 @@ asyncio.run(main())
 
 def test_kill_9_in_the_middle_of_moves_loses_no_acknowledged_step(tmp_path: Path) -> None:
     path = tmp_path / "serve.db"
-    root = Path(__file__).resolve().parents[2]
+    root = REPO  # (the writer imports the tests package)
     acked: dict[int, str] = {}
     for round_ in range(3):  # three lives of the server, each killed without warning
         proc = subprocess.Popen(
