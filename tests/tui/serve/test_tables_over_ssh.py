@@ -13,7 +13,6 @@ import ctypes
 import json
 import os
 import re
-import shutil
 import socket
 import subprocess
 from collections.abc import AsyncIterator, Callable
@@ -30,6 +29,7 @@ from tests.tui.serve.sshclient import (
     DEADLINE,
     GIVEN_BACK,
     MENU,
+    NEEDS_TERMINAL,
     Screen,
     after_ssh,
     connect,
@@ -39,7 +39,7 @@ from tests.tui.serve.sshclient import (
     ssh_argv,
     write_key,
 )
-from tests.tui.terminal import RESEND, TMUX, Terminal
+from tests.tui.terminal import RESEND, Terminal
 from tests.tui.test_tmux import STEP_3, first_key, question
 
 LOBBY = "Lobby — "
@@ -501,7 +501,7 @@ async def sit_at_one_table(a: Terminal, b: Terminal) -> None:
         t.press("C-r")  # ready
 
 
-@pytest.mark.skipif(TMUX is None or shutil.which("ssh") is None, reason="needs tmux and the OpenSSH client")
+@NEEDS_TERMINAL
 async def test_two_idle_openssh_players_keep_their_seats_until_the_other_hands_one_over(
     server: serve.Server, keys: list[asyncssh.SSHKey], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -548,7 +548,7 @@ async def test_two_idle_openssh_players_keep_their_seats_until_the_other_hands_o
             t.close()
 
 
-@pytest.mark.skipif(TMUX is None or shutil.which("ssh") is None, reason="needs tmux and the OpenSSH client")
+@NEEDS_TERMINAL
 async def test_the_hand_over_line_gives_the_real_idle_time_and_a_stop_gives_both_terminals_back(
     server: serve.Server, keys: list[asyncssh.SSHKey], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
