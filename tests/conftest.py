@@ -61,7 +61,7 @@ LONGEST: tuple[tuple[str, float], ...] = (
     # after its LAN seat went greedy (27 CPU-s, 61 s alone), raised to 40 as it waits on every answer;
     # the probed Crown games of three and four seats and the seatless host's from runs after theirs did.
     # A name missing here only starts later, in its slice; nothing is left out.
-    ("tests/tui/test_serve_tables.py::test_two_ssh_players_and_a_lan_player_finish_one_game", 40),
+    ("tests/tui/serve/test_tables_over_ssh.py::test_two_ssh_players_and_a_lan_player_finish_one_game", 40),
     (
         "tests/net/session/test_fairdeal_netns.py::test_no_aquatica_process_holds_another_seats_sealed_card_in_a_whole_fair_game[5-tribes-advanced]",
         36,
@@ -96,7 +96,7 @@ LONGEST: tuple[tuple[str, float], ...] = (
         11,
     ),
     ("tests/tui/test_aquatica_play.py::test_whole_game_by_keyboard[80x24-3-goals]", 11),
-    ("tests/tui/test_serve.py::test_the_openssh_client_finishes_a_solo_game", 11),
+    ("tests/tui/serve/test_server.py::test_the_openssh_client_finishes_a_solo_game", 11),
     ("tests/tui/test_fisheries_play.py::test_whole_game_against_the_greedy_bot[160x50]", 11),
     ("tests/tui/test_lan_play.py::test_host_from_app_peer_joins_play_to_the_end", 11),
     ("tests/net/test_netns.py::test_peers_find_the_table_by_name_and_agree[4-crown]", 9.9),
@@ -120,7 +120,7 @@ LONGEST: tuple[tuple[str, float], ...] = (
     ("tests/tui/test_fisheries_play.py::test_whole_game_against_the_greedy_bot[80x24]", 7.3),
     ("tests/tui/test_fisheries_screen.py::test_tile_cursor_refuses_with_reasons_and_sailing_shows_hours", 7.2),
     ("tests/tui/test_crown_play.py::test_a_whole_game_by_keyboard_with_the_table_in_view[80x24]", 7.1),
-    ("tests/tui/test_serve_tables.py::test_a_whole_solo_game_over_ssh_with_a_resize", 7.0),
+    ("tests/tui/serve/test_tables_over_ssh.py::test_a_whole_solo_game_over_ssh_with_a_resize", 7.0),
     ("tests/tui/test_aquatica_play.py::test_hotseat_two_people_hide_their_hands", 6.8),
     (
         "tests/net/session/test_fairdeal_session.py::test_an_observer_with_no_key_follows_a_whole_game_on_the_public_view[4-p]",
@@ -184,7 +184,7 @@ LONGEST: tuple[tuple[str, float], ...] = (
         "tests/net/session/test_fairdeal_session.py::test_a_peer_whose_process_restarts_resumes_from_its_save_and_a_damaged_save_is_refused",
         4.0,
     ),
-    ("tests/tui/test_serve_tables.py::test_the_opener_sits_back_down_in_the_middle_of_a_game", 4.0),
+    ("tests/tui/serve/test_tables_over_ssh.py::test_the_opener_sits_back_down_in_the_middle_of_a_game", 4.0),
     (
         "tests/net/fairdeal/test_fairdeal_aquatica.py::test_whole_aquatica_games_no_process_holds_a_sealed_card_before_it_shows[5-h-options7]",
         3.9,
@@ -201,7 +201,7 @@ LONGEST: tuple[tuple[str, float], ...] = (
         "tests/net/session/test_fairdeal_failover.py::test_the_host_dies_and_the_fair_game_finishes_under_a_new_host[crown-3-mid-deal]",
         3.6,
     ),
-    ("tests/tui/test_serve_tables.py::test_two_keys_share_a_table_that_outlives_its_hosts_app", 3.6),
+    ("tests/tui/serve/test_tables_over_ssh.py::test_two_keys_share_a_table_that_outlives_its_hosts_app", 3.6),
     ("tests/net/fairdeal/test_fairdeal.py::test_any_deck_round_trips", 3.6),
     ("tests/core/test_contract.py::test_many_games_with_the_cheap_bots[aquatica-4-3]", 3.5),
     ("tests/net/test_netns.py::test_a_peer_killed_mid_game_restarts_and_finishes[aquatica]", 3.5),
@@ -218,7 +218,7 @@ LONGEST: tuple[tuple[str, float], ...] = (
     ("tests/net/session/test_fairdeal_timer.py::", 2.5),
     ("tests/tui/test_fisheries_snapshots.py::", 2.3),
     ("tests/tui/test_crown_snapshots.py::", 2.3),
-    ("tests/tui/test_serve_tables.py::", 2.2),
+    ("tests/tui/serve/test_tables_over_ssh.py::", 2.2),
     ("tests/tui/test_bot_levels.py::", 2.1),
     ("tests/tui/test_tmux.py::", 2.1),
     ("tests/tui/test_frame.py::", 2.1),

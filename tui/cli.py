@@ -190,7 +190,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return net_cli.main(args)  # takes the data-folder lock itself
     from coldwater.net.play.paths import DataFolderBusy, DataLock
-    from coldwater.tui.servetables import die_with_server
+    from coldwater.tui.serve.applink import die_with_server
     from coldwater.tui.termcaps import cannot_run
 
     if (problem := cannot_run(os.environ)) is not None:

@@ -1,8 +1,8 @@
 """What a served app and `coldwater serve` say about turn-based tables (docs/ssh.md, "Turn-based tables").
 
-Carried on the same control path as the live tables' requests (servetables.py: one socket pair per
+Carried on the same control path as the live tables' requests (serve/control.py: one socket pair per
 app, the key known from which app holds it, a 4-byte length and MessagePack). Kept apart so the
-engine (serveturns.py) and the screens (screens/turns.py) share the words without either importing
+engine (serve/turns.py) and the screens (screens/turns.py) share the words without either importing
 the other.
 """
 
@@ -95,7 +95,7 @@ class TurnPosition(msgspec.Struct, tag="turn-position", frozen=True, kw_only=Tru
     log: list[str]
 
 
-# ---- the deal of the day (servedeals.py) --------------------------------------------------------
+# ---- the deal of the day (serve/deals.py) -------------------------------------------------
 
 
 class DealList(msgspec.Struct, tag="deal-list", frozen=True):

@@ -31,7 +31,6 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from coldwater.tui import serve  # noqa: E402
-from coldwater.tui.servetables import Opened, OpenTable  # noqa: E402
 
 
 def rss_mib(pid: int | str) -> float:
@@ -79,9 +78,9 @@ async def main(sessions: int) -> None:
         print(f"server process RSS: {rss_mib('self'):.1f} MiB")
         t0 = time.perf_counter()
         reply = await server.tables.handle(
-            server.apps[0].key_blob, OpenTable(game="crown", name="Bench", seats=["host", "open", "open"])
+            server.apps[0].key_blob, serve.OpenTable(game="crown", name="Bench", seats=["host", "open", "open"])
         )
-        assert isinstance(reply, Opened), reply
+        assert isinstance(reply, serve.Opened), reply
         print(
             f"server process RSS hosting one table: {rss_mib('self'):.1f} MiB "
             f"(opened in {(time.perf_counter() - t0) * 1000:.0f} ms)"

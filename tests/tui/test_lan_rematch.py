@@ -274,12 +274,15 @@ async def test_the_opener_of_a_table_served_over_ssh_asks_for_the_rematch(
     import socket
 
     from coldwater.core import games
-    from coldwater.tui import serve, servetables
+    from coldwater.tui import serve
+    from coldwater.tui.serve import applink
+    from coldwater.tui.serve.control import OpenTable
+    from coldwater.tui.serve.tables import ServerTables
 
     real_get = games.get
     monkeypatch.setattr(games, "get", lambda name: GAME if name == "toy" else real_get(name))
     root = tmp_path / "server"
-    keeper = servetables.ServerTables(
+    keeper = ServerTables(
         root,
         home_of=lambda blob: serve.player_home(root, blob),
         known_keys=lambda: {b"alice-key"},
@@ -290,13 +293,11 @@ async def test_the_opener_of_a_table_served_over_ssh_asks_for_the_rematch(
     )
     ours, theirs = socket.socketpair()
     keeper.attach(b"alice-key", ours)
-    link = servetables.ServeLink(theirs.detach())
-    monkeypatch.setattr(servetables, "link", lambda: link)
+    link = applink.ServeLink(theirs.detach())
+    monkeypatch.setattr(applink, "link", lambda: link)
     peers: list[TablePeer] = []
     try:
-        table = await link.open_table(
-            servetables.OpenTable(game="toy", name="Pond", seats=["host", "open"], options={"target": 8})
-        )
+        table = await link.open_table(OpenTable(game="toy", name="Pond", seats=["host", "open"], options={"target": 8}))
         alice = TablePeer(GAME, keeper.lan_identity(b"alice-key"), name="Alice", bind="127.0.0.1", save_dir=home / "a")
         bob = TablePeer(
             GAME, Identity.generate(), name="Bob", chooser=bot_chooser(GAME), bind="127.0.0.1", save_dir=home / "b"

@@ -1,4 +1,4 @@
-"""The deal of the day on `coldwater serve` (servedeals.py; docs/ssh.md, "The deal of the day").
+"""The deal of the day on `coldwater serve` (serve/deals.py; docs/ssh.md, "The deal of the day").
 
 One line per game: today's deal (its announced seed), your score on it or whether you have played,
 and the best score so far. Enter plays it (a one-person turn-based table on the server, kept move by
@@ -16,8 +16,8 @@ from coldwater.core.errors import RecordError
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen
 from coldwater.tui.screens.turns import TurnTableScreen, ask
-from coldwater.tui.servehistory import ordinal
-from coldwater.tui.servetables import ServerUnavailable, link
+from coldwater.tui.serve.applink import ServerUnavailable, link
+from coldwater.tui.serve.history import ordinal
 from coldwater.tui.turnwire import DealBoards, DealInfo, DealList, DealPlay, DealScore, TurnPosition
 from coldwater.tui.widgets.choices import ChoiceList, Item
 

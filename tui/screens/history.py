@@ -1,7 +1,7 @@
 """History and ratings on `coldwater serve`: the games this key finished at the server's tables.
 
 Shown only in a served session (the menu's *History and ratings*): the key's rating per game
-(serveratings.py: openskill's ordinal, from agreed results), then every finished game, newest
+(serve/ratings.py: openskill's ordinal, from agreed results), then every finished game, newest
 first, with the date, the game, the place, the others and what the game did to the rating; a
 game that did not count says why. Choosing a game asks the server for its record, which the
 server writes into this key's own records folder, and opens the replay there (its **v** reviews
@@ -18,8 +18,9 @@ from coldwater.core.errors import RecordError
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen
 from coldwater.tui.screens.resume import when
-from coldwater.tui.servehistory import ordinal
-from coldwater.tui.servetables import HistoryReply, PlayedGame, ServerUnavailable, link
+from coldwater.tui.serve.applink import ServerUnavailable, link
+from coldwater.tui.serve.control import HistoryReply, PlayedGame
+from coldwater.tui.serve.history import ordinal
 from coldwater.tui.widgets.choices import ChoiceList, Item
 
 

@@ -17,7 +17,7 @@ from textual.worker import Worker
 from coldwater.core.errors import ContentError
 from coldwater.core.state import Game
 from coldwater.net.names import PLAYER_NAME_BYTES, TABLE_NAME_BYTES, BadName, check_name
-from coldwater.tui import keymap, servetables
+from coldwater.tui import keymap
 from coldwater.tui import settings as settings_mod
 from coldwater.tui.screens.base import FormScreen
 from coldwater.tui.screens.newgame import (
@@ -27,6 +27,7 @@ from coldwater.tui.screens.newgame import (
     plain,
     show_options,
 )
+from coldwater.tui.serve import applink, control
 from coldwater.tui.settings import FormMemory
 from coldwater.tui.widgets.form import Cycler, Field, FormScroll
 
@@ -204,7 +205,7 @@ the lobby, where you start the game once every seat is filled and ready.
         return self.cw.settings.forms.get("host") or FormMemory()
 
     def on_mount(self) -> None:
-        if servetables.link() is not None:
+        if applink.link() is not None:
             self.query_one(".page-title", Static).update("Host a table on this server (LAN players may join)")
         self.games = self.cw.catalog.available()
         if not self.games:
@@ -243,7 +244,7 @@ the lobby, where you start the game once every seat is filled and ready.
         from coldwater.net.lan import default_dealer
 
         g = self.game
-        served = servetables.link() is not None  # the server hosts the table: it is the computer that deals
+        served = applink.link() is not None  # the server hosts the table: it is the computer that deals
         fair, committed = (SERVED_FAIR, SERVED_COMMITTED) if served else (FAIR, COMMITTED)
         if default_dealer(g) == "fair":
             self.query_one("#dealer", Cycler).set_choices([fair, committed], "fair")
@@ -352,7 +353,7 @@ the lobby, where you start the game once every seat is filled and ready.
             error.update(f"Card data: {e}")
             self.query_one("#content-path", Input).focus()
             return
-        served = servetables.link()
+        served = applink.link()
         if served is not None and self.query_one("#content-path", Input).value.strip():
             error.update("Tables on this server play the packaged card data; empty Card data to open one.")
             return
@@ -396,7 +397,7 @@ the lobby, where you start the game once every seat is filled and ready.
         self._remember()
         self.app.switch_screen(LobbyScreen(host, is_host=True))
 
-    async def _open_served(self, served: servetables.ServeLink, kinds: list[str], name: str) -> None:
+    async def _open_served(self, served: applink.ServeLink, kinds: list[str], name: str) -> None:
         """Inside `coldwater serve`: the server hosts the table; this app sits at seat 1 as a LAN peer.
 
         So the table outlives this session (a dropped connection, a quit app), and
@@ -407,7 +408,7 @@ the lobby, where you start the game once every seat is filled and ready.
 
         error = self.query_one("#form-error", Static)
         passphrase = self.query_one("#passphrase", Input).value or None
-        request = servetables.OpenTable(
+        request = control.OpenTable(
             game=self.game_name,
             name=name,
             seats=kinds,
@@ -422,7 +423,7 @@ the lobby, where you start the game once every seat is filled and ready.
         try:
             table = await served.open_table(request)
             peer = await net.join_table(
-                servetables.listing(table),
+                applink.listing(table),
                 name=self.host_name(),
                 passphrase=passphrase,
                 game=self.game,

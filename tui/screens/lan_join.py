@@ -22,12 +22,13 @@ from textual.worker import Worker
 from coldwater import __version__
 from coldwater.core.errors import ContentError
 from coldwater.net.names import shown
-from coldwater.tui import keymap, servetables
+from coldwater.tui import keymap
 from coldwater.tui import settings as settings_mod
 from coldwater.tui.games import words_of
 from coldwater.tui.screens.base import BaseScreen
 from coldwater.tui.screens.lan_host import lan_settings
 from coldwater.tui.screens.newgame import own_content
+from coldwater.tui.serve import applink
 from coldwater.tui.settings import FormMemory
 from coldwater.tui.widgets.choices import ChoiceList, Item
 from coldwater.tui.widgets.form import Cycler, Field
@@ -145,7 +146,7 @@ where you have a seat says *your seat*: choose it to sit back down.
         with Vertical(classes="page", id="join"):
             yield Static("Join or watch a LAN table", classes="page-title")
             yield Static("", id="join-me")
-            served = servetables.link() is not None
+            served = applink.link() is not None
             yield Static("Tables on this server and network" if served else "Tables on this network", classes="section")
             yield Static("Looking for tables…", id="join-empty", classes="note")
             yield ChoiceList(id="tables")
@@ -206,8 +207,8 @@ where you have a seat says *your seat*: choose it to sit back down.
                 self.query_one("#my-name", Input).value = mem.me
             self.query_one("#content-path", Input).value = mem.content
         self.query_one("#tables", ChoiceList).display = False
-        if servetables.link() is not None:
-            ssh = servetables.served_key()
+        if applink.link() is not None:
+            ssh = applink.served_key()
             self.query_one("#join-me", Static).update(
                 f"Your key: {ident.fingerprint if ident else '?'} (SSH key {ssh})"
             )
@@ -241,15 +242,15 @@ where you have a seat says *your seat*: choose it to sit back down.
 
     async def _follow_server(self) -> None:
         """Inside `coldwater serve`: the server's own tables, asked for every second while shown."""
-        link = servetables.link()
+        link = applink.link()
         assert link is not None
         while self.is_mounted:
             try:
                 tables = await link.tables()
-            except servetables.ServerUnavailable as e:
+            except applink.ServerUnavailable as e:
                 self.query_one("#join-error", Static).update(f"Cannot list this server's tables: {e}")
                 return
-            self.served = [servetables.listing(t) for t in tables]
+            self.served = [applink.listing(t) for t in tables]
             self.yours = {t.name for t in tables if t.yours}
             self.show_listings(self.lan_listings)
             await asyncio.sleep(1.0)

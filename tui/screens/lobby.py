@@ -25,7 +25,7 @@ from coldwater.net.names import shown, shown_player
 from coldwater.net.session.turnclock import fmt
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen
-from coldwater.tui.servetables import served_key
+from coldwater.tui.serve.applink import served_key
 
 if TYPE_CHECKING:
     from coldwater.core.state import Game
@@ -542,15 +542,15 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
 
         (A dropped connection or a quit app leaves it open, for the same key to come back.)
         """
-        from coldwater.tui import servetables
+        from coldwater.tui.serve import applink, control
 
-        link = servetables.link()
+        link = applink.link()
         if link is None or self.served_table is None:
             return
         try:
-            reply = await link.ask(servetables.CloseTable(self.served_table))
-        except servetables.ServerUnavailable as e:
+            reply = await link.ask(control.CloseTable(self.served_table))
+        except applink.ServerUnavailable as e:
             self.app.notify(f"The server did not close the table: {e}", severity="warning")
             return
-        if isinstance(reply, servetables.Failed):
+        if isinstance(reply, control.Failed):
             self.app.notify(f"The table stays open: {reply.reason}", severity="warning")

@@ -11,7 +11,7 @@ from textual.widgets import Static
 
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen
-from coldwater.tui.servetables import served_key, served_openssh_key
+from coldwater.tui.serve.applink import served_key, served_openssh_key
 from coldwater.tui.widgets.choices import ChoiceList, Item
 
 BANNER = "≈≈≈  c o l d w a t e r  ≈≈≈"
@@ -99,7 +99,7 @@ tables and your rating in each game.
     async def turns_waiting(self) -> None:
         """'3 turn-based tables wait for you' under the key, when any do (asked of the server)."""
         from coldwater.tui.screens.turns import waiting_line
-        from coldwater.tui.servetables import ServerUnavailable, link
+        from coldwater.tui.serve.applink import ServerUnavailable, link
         from coldwater.tui.turnwire import ListTurnTables, TurnTables
 
         served = link()

@@ -509,19 +509,19 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
 
     async def _ask_server(self, name: str) -> None:
         """Ask our SSH server to open its table again; its offer then reaches us like any seat."""
-        from coldwater.tui import servetables
+        from coldwater.tui.serve import applink, control
 
-        link = servetables.link()
+        link = applink.link()
         reason = ""
         if link is None:
             reason = "this app is not connected to its server any more"
         else:
             try:
-                reply = await link.ask(servetables.RematchTable(name))
-            except servetables.ServerUnavailable as e:
+                reply = await link.ask(control.RematchTable(name))
+            except applink.ServerUnavailable as e:
                 reason = str(e)
             else:
-                if isinstance(reply, servetables.Failed):
+                if isinstance(reply, control.Failed):
                     reason = reply.reason
         if reason:
             self._busy = False

@@ -1,7 +1,7 @@
 """Turn-based tables on `coldwater serve` (docs/ssh.md, "Turn-based tables"): the list, a new
 table's form, and the table itself.
 
-Served sessions only. The game lives in the server process (serveturns.py), which deals and keeps
+Served sessions only. The game lives in the server process (serve/turns.py), which deals and keeps
 every move; the app asks for its own seat's view over the control path (turnwire.py), shows it on
 the game's own board with the game's own words, and sends the one move chosen. Nothing of the game
 is kept in the app: the person connects, sees whose turn it is, moves and leaves.
@@ -22,7 +22,7 @@ from coldwater.core.state import Game
 from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen
 from coldwater.tui.screens.resume import when
-from coldwater.tui.servetables import ServerUnavailable, link
+from coldwater.tui.serve.applink import ServerUnavailable, link
 from coldwater.tui.turnwire import (
     ListTurnTables,
     OpenTurnTable,

@@ -21,7 +21,7 @@ again); until one of them chooses, its owner may still move. A table with no oth
 nobody to ask, so there the bot plays the move at once, as before. The choice is kept in
 ``turn_seats`` (handed, botted, skips), and the result says which seats a bot played for or were
 skipped; such a result is not agreed, so it does not move ratings. The game's end is kept as a
-result like a live table's (servedata.py): history, replays and ratings treat both alike.
+result like a live table's (database.py): history, replays and ratings treat both alike.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from coldwater.core import games, record
 from coldwater.core.errors import IllegalAction
 from coldwater.core.rng import Rng
 from coldwater.core.state import CHANCE, Game, State
-from coldwater.tui.servedata import GameResult, SeatResult, Store
+from coldwater.tui.serve.database import GameResult, SeatResult, Store
 from coldwater.tui.turnwire import OpenTurnTable, TurnPosition, TurnTableInfo
 
 BOT = "normal"
@@ -194,7 +194,7 @@ class TurnTablesKeeper:
     ) -> None:
         self.store = store
         self.on_turn = on_turn
-        """Told the key whose turn it now is at a table (its turn began: a notice, a hook; servenotify.py)."""
+        """Told the key whose turn it now is at a table (its turn began: a notice, a hook; notify.py)."""
         self.known_keys = known_keys
         """The SSH key fingerprints the server knows (a seat may be reserved only for one of them)."""
         self.wall_clock = wall_clock
@@ -273,7 +273,7 @@ class TurnTablesKeeper:
 
     # ---- requests ---------------------------------------------------------------------
     async def open(self, me: str, req: OpenTurnTable, *, seed: str = "", deal: str = "") -> TurnPosition:
-        """A new table (`seed` and `deal`: a deal of the day's, servedeals.py; else the server's own
+        """A new table (`seed` and `deal`: a deal of the day's, deals.py; else the server's own
         secret seed)."""
         from coldwater.net.names import BadName, check_name
 

@@ -1,4 +1,4 @@
-"""The deal of the day (tui/servedeals.py): the same deal for everyone on a server, once a day, a
+"""The deal of the day (tui/serve/deals.py): the same deal for everyone on a server, once a day, a
 results board, and others' replays only once your own game of it is done."""
 
 from __future__ import annotations
@@ -11,17 +11,19 @@ from pathlib import Path
 import asyncssh
 import pytest
 
-from coldwater.tui import serve, servedeals, servehistory, serveturns
-from coldwater.tui.servedata import Store
-from coldwater.tui.servetables import Failed, Saved
-from coldwater.tui.serveturns import TurnTablesKeeper
-from tests.tui.test_serve import MENU, connect, open_app
-from tests.tui.test_serve_turns import ANN, BEN, CAT, Clock, keeper
+from coldwater.tui import serve
+from coldwater.tui.serve import history
+from coldwater.tui.serve.control import Failed, Saved
+from coldwater.tui.serve.database import Store
+from coldwater.tui.serve.deals import Deals, today
+from coldwater.tui.serve.turns import TurnTablesKeeper
+from tests.tui.serve.sshclient import MENU, connect, open_app
+from tests.tui.serve.test_turns import ANN, BEN, CAT, Clock, keeper
 
 
 @pytest.fixture(autouse=True)
 def quick_bot(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(serveturns, "BOT", "random")
+    monkeypatch.setattr("coldwater.tui.serve.turns.BOT", "random")
 
 
 @pytest.fixture
@@ -43,14 +45,14 @@ async def finish(k: TurnTablesKeeper, me: str, tid: int, rng: random.Random | No
 async def test_everyone_gets_the_same_deal_once_a_day_and_the_board_ranks_them(store: Store, tmp_path: Path) -> None:
     clock = Clock()
     k = keeper(store, clock)
-    deals = servedeals.Deals(k, store, "srv1")
+    deals = Deals(k, store, "srv1")
     first = {who: await deals.play(who, "crown") for who in (ANN, BEN)}
     a, b = (k.tables[first[w].info.id] for w in (ANN, BEN))
-    assert a is not b and a.deal == b.deal == f"crown/solo/{servedeals.today(clock.now)}"
+    assert a is not b and a.deal == b.deal == f"crown/solo/{today(clock.now)}"
     assert a.state.digest() == b.state.digest()  # the same deal, dealt the same way
     assert (await deals.play(ANN, "crown")).info.id == a.id  # once a day: back to the same table
     # Another server deals another deal.
-    other = servedeals.Deals(keeper(Store(tmp_path / "other.db"), clock), store, "srv2")
+    other = Deals(keeper(Store(tmp_path / "other.db"), clock), store, "srv2")
     assert (await other.play(ANN, "crown")).view != first[ANN].view
     await finish(k, ANN, a.id, random.Random(1))
     await finish(k, BEN, b.id, random.Random(2))
@@ -62,17 +64,17 @@ async def test_everyone_gets_the_same_deal_once_a_day_and_the_board_ranks_them(s
     assert crown.board[0].rank == 1 and crown.board[0].score >= crown.board[1].score
     # Cat may not open their games before finishing the same deal; afterwards she may.
     home = tmp_path / "cat"
-    assert isinstance(servehistory.replay_of(store, CAT, home, crown.board[0].result), Failed)
+    assert isinstance(history.replay_of(store, CAT, home, crown.board[0].result), Failed)
     c = k.tables[(await deals.play(CAT, "crown")).info.id]
     await finish(k, CAT, c.id)
-    assert isinstance(servehistory.replay_of(store, CAT, home, crown.board[0].result), Saved)
+    assert isinstance(history.replay_of(store, CAT, home, crown.board[0].result), Saved)
     (crown,) = [d for d in deals.boards(CAT) if d.game == "crown"]
     assert crown.mine is not None and len(crown.board) == 3
     assert all(not r.agreed or len({s.player for s in r.seats if s.player}) == 1 for r in store.results())
     # (a game alone rates nobody: the deals move no ratings)
-    from coldwater.tui import serveratings
+    from coldwater.tui.serve import ratings
 
-    assert not serveratings.rate(store.results()).by_player
+    assert not ratings.rate(store.results()).by_player
     # Tomorrow is another deal.
     clock.now += 86400
     assert (await deals.play(ANN, "crown")).info.id != a.id
@@ -80,7 +82,7 @@ async def test_everyone_gets_the_same_deal_once_a_day_and_the_board_ranks_them(s
 
 async def test_the_bot_seat_of_a_deal_answers_alike_for_everyone(store: Store) -> None:
     k = keeper(store)
-    deals = servedeals.Deals(k, store, "srv1")
+    deals = Deals(k, store, "srv1")
     tables = []
     for who in (ANN, BEN):
         pos = await deals.play(who, "fisheries")

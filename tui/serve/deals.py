@@ -5,7 +5,7 @@ Each game has one deal a day: its own solo mode where it has one, else one seat 
 The deal is the game started from an announced seed made of the server's name (from its host
 key, so two servers deal differently), the game, the mode and the date (the server's local
 time); the bot seat answers the same position the same way for everyone. It is played as a
-one-person turn-based table on the server (serveturns.py: kept move by move, through restarts),
+one-person turn-based table on the server (turns.py: kept move by move, through restarts),
 at most once a day per key. The results board lists every finished score on that deal, best first;
 each score's replay opens once the asker has finished the same deal, so nobody learns the deal from
 another's game first.
@@ -16,8 +16,8 @@ from __future__ import annotations
 import time
 
 from coldwater.core import games
-from coldwater.tui.servedata import Store
-from coldwater.tui.serveturns import TurnError, TurnTablesKeeper
+from coldwater.tui.serve.database import Store
+from coldwater.tui.serve.turns import TurnError, TurnTablesKeeper
 from coldwater.tui.turnwire import DealInfo, DealScore, OpenTurnTable, TurnPosition
 
 DEAL_HOURS = 24.0 * 14

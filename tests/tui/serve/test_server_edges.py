@@ -6,7 +6,6 @@ server makes, and an idle rule that keeps a watcher whose screen is still being 
 from __future__ import annotations
 
 import asyncio
-import shlex
 import shutil
 import signal
 import subprocess
@@ -16,39 +15,24 @@ import asyncssh
 import pytest
 
 from coldwater.tui import serve
-from tests.tui.terminal import TMUX, Terminal
-from tests.tui.test_serve import MENU, allowed, connect, open_app, player_key, served, server, serving, write_key
-
-__all__ = ["allowed", "player_key", "served", "server"]  # fixtures, used by name
-
-NEEDS_SSH = pytest.mark.skipif(shutil.which("ssh") is None, reason="needs the OpenSSH client")
-NEEDS_TERMINAL = pytest.mark.skipif(
-    TMUX is None or shutil.which("ssh") is None, reason="needs tmux and the OpenSSH client"
+from coldwater.tui.serve import connection, process
+from tests.tui.serve.sshclient import (
+    GIVEN_BACK,
+    MENU,
+    NEEDS_SSH,
+    NEEDS_TERMINAL,
+    Raw,
+    after_ssh,
+    connect,
+    in_shell,
+    modes,
+    open_app,
+    openssh,
+    serving,
+    ssh_argv,
+    write_key,
 )
-
-
-def ssh_argv(port: int, key: Path, tmp_path: Path, *extra: str) -> list[str]:
-    return [
-        "ssh",
-        "-p",
-        str(port),
-        "-i",
-        str(key),
-        "-o",
-        "IdentitiesOnly=yes",
-        "-o",
-        "BatchMode=yes",
-        "-o",
-        "StrictHostKeyChecking=no",
-        "-o",
-        f"UserKnownHostsFile={tmp_path / 'known_hosts'}",
-        "-o",
-        "LogLevel=ERROR",
-        "-F",
-        "/dev/null",
-        *extra,
-        "play@127.0.0.1",
-    ]
+from tests.tui.terminal import Terminal
 
 
 @pytest.mark.skipif(shutil.which("ssh-keygen") is None, reason="needs ssh-keygen")
@@ -87,38 +71,18 @@ def test_refusals_arrive_with_stdin_at_eof(served: tuple[int, Path], tmp_path: P
 
 async def test_sessionless_connections_of_a_key_are_capped(server: serve.Server, player_key: asyncssh.SSHKey) -> None:
     server.session_grace = 0.5
-    conns = [await connect(server, player_key) for _ in range(serve.NO_SESSION_PER_KEY)]
+    conns = [await connect(server, player_key) for _ in range(connection.NO_SESSION_PER_KEY)]
     try:
         extra = await connect(server, player_key)
         await asyncio.wait_for(extra.wait_closed(), 30)  # closed by the server, not by us
-        assert len(server.no_session[player_key.public_data]) == serve.NO_SESSION_PER_KEY
+        assert len(server.no_session[player_key.public_data]) == connection.NO_SESSION_PER_KEY
         # A connection that asks for a session is no longer counted: the person can still play.
         app = await open_app(conns[0])
         await app.until(lambda s: MENU in s, "the menu")
-        assert len(server.no_session[player_key.public_data]) == serve.NO_SESSION_PER_KEY - 1
+        assert len(server.no_session[player_key.public_data]) == connection.NO_SESSION_PER_KEY - 1
     finally:
         for c in conns:
             c.close()
-
-
-class Raw:
-    """Everything a session's terminal was sent."""
-
-    def __init__(self, proc: asyncssh.SSHClientProcess[bytes]) -> None:
-        self.proc = proc
-        self.data = b""
-        self.task = asyncio.get_running_loop().create_task(self._read())
-
-    async def _read(self) -> None:
-        while chunk := await self.proc.stdout.read(65536):
-            self.data += chunk
-
-    async def until(self, what: bytes) -> None:
-        for _ in range(600):
-            if what in self.data:
-                return
-            await asyncio.sleep(0.1)
-        raise AssertionError(f"never sent {what!r}; sent {self.data[-400:]!r}")
 
 
 async def test_a_takeover_sets_up_the_new_terminal_and_gives_back_the_old(
@@ -130,7 +94,7 @@ async def test_a_takeover_sets_up_the_new_terminal_and_gives_back_the_old(
         async with await connect(server, player_key) as other:
             second = Raw(await other.create_process(term_type="xterm-256color", term_size=(80, 24), encoding=None))
             await second.until(MENU.encode())
-            assert second.data.startswith(serve.TERMINAL_SETUP)  # alternate screen, mouse, before the redraw
+            assert second.data.startswith(process.TERMINAL_SETUP)  # alternate screen, mouse, before the redraw
             await asyncio.wait_for(first.proc.wait_closed(), 30)
             await first.task
             tail = first.data[first.data.rindex(b"\x1b[?1049l") - 200 :]
@@ -160,51 +124,6 @@ async def test_idle_keeps_a_screen_being_drawn_and_closes_a_still_one_saying_why
         await raw.task
     assert b"\x1b[?1049l" in raw.data and b"\x1b[?25h" in raw.data
     assert b"[coldwater: closed after" in raw.data and b"no key pressed" in raw.data
-
-
-# The terminal after ssh: what the server leaves it in (issue 47) -------------------------------------
-
-GIVEN_BACK = {
-    "alternate_on": "0",
-    "wrap_flag": "1",
-    "cursor_flag": "1",
-    "mouse_any_flag": "0",
-    "mouse_standard_flag": "0",
-    "mouse_button_flag": "0",
-    "mouse_all_flag": "0",
-    "mouse_sgr_flag": "0",
-}
-"""A terminal as a shell expects it back: the main screen, lines that wrap, a cursor, no mouse reporting
-(tmux's own record of the pane's modes, read after ssh has exited)."""
-
-
-def modes(term: Terminal) -> dict[str, str]:
-    names = list(GIVEN_BACK)
-    shown = term.tmux("display-message", "-p", "-t", "test", " ".join(f"#{{{n}}}" for n in names)).split()
-    return dict(zip(names, shown, strict=True))
-
-
-ENDED = "[ssh exited"
-
-
-def after_ssh(term: Terminal) -> str:
-    """Wait for ssh to end; the pane's text with wrapped lines joined (a line cut by a terminal that
-    does not wrap stays cut)."""
-    term.wait_for(ENDED)
-    return " ".join(term.tmux("capture-pane", "-p", "-J", "-t", "test").split())
-
-
-def in_shell(argv: list[str]) -> list[str]:
-    """`argv` run as from a shell that lives on after it (tmux marks a dead pane's cursor hidden, so the
-    pane must outlive ssh for its modes to be the ones ssh left)."""
-    return ["sh", "-c", f'{shlex.join(argv)}; echo "{ENDED} $?]"; exec sleep 3600']
-
-
-def openssh(port: int, key: asyncssh.SSHKey, where: Path, cols: int = 80, rows: int = 24) -> Terminal:
-    """The real `ssh` with `key`, from a shell in a tmux pane of its own, under `where`."""
-    where.mkdir(exist_ok=True)
-    argv = in_shell(ssh_argv(port, write_key(where / "id_ed25519", key), where))
-    return Terminal(argv, env={"TERM": "xterm-256color"}, config_dir=where, width=cols, height=rows)
 
 
 @NEEDS_TERMINAL
@@ -278,15 +197,15 @@ async def test_a_key_with_its_sessionless_cap_full_still_logs_in(
     key = write_key(tmp_path / "id_ed25519", player_key)
     bare = [
         subprocess.Popen(ssh_argv(server.port, key, tmp_path, "-N"), stdin=subprocess.DEVNULL)
-        for _ in range(serve.NO_SESSION_PER_KEY)
+        for _ in range(connection.NO_SESSION_PER_KEY)
     ]
     term: Terminal | None = None
     try:
         for _ in range(600):
-            if len(server.no_session.get(player_key.public_data, [])) == serve.NO_SESSION_PER_KEY:
+            if len(server.no_session.get(player_key.public_data, [])) == connection.NO_SESSION_PER_KEY:
                 break
             await asyncio.sleep(0.1)
-        assert len(server.no_session[player_key.public_data]) == serve.NO_SESSION_PER_KEY
+        assert len(server.no_session[player_key.public_data]) == connection.NO_SESSION_PER_KEY
         term = openssh(server.port, player_key, tmp_path / "login")
         await asyncio.to_thread(term.wait_for, MENU, 30.0)
         fifth = subprocess.Popen(ssh_argv(server.port, key, tmp_path, "-N"), stdin=subprocess.DEVNULL)

@@ -20,20 +20,21 @@ from pathlib import Path
 
 import pytest
 
-from coldwater.tui import serve, servedata, servetables
-from coldwater.tui.servetables import CloseTable, Done, Failed, ListTables, Opened, OpenTable, Tables
+from coldwater.tui import serve
+from coldwater.tui.serve import applink, control, database, keys, tables
+from coldwater.tui.serve.control import CloseTable, Done, Failed, ListTables, Opened, OpenTable, Tables
 
 ALICE, BOB, CAROL = b"alice-key", b"bob-key", b"carol-key"
 
 
 @pytest.fixture
-async def keeper(tmp_path: Path) -> AsyncIterator[servetables.ServerTables]:
+async def keeper(tmp_path: Path) -> AsyncIterator[tables.ServerTables]:
     root = tmp_path / "data"
-    store = servedata.Store(servedata.db_path(root))
-    t = servetables.ServerTables(
+    store = database.Store(database.db_path(root))
+    t = tables.ServerTables(
         root,
         home_of=lambda blob: serve.player_home(root, blob),
-        known_keys=lambda: {ALICE, BOB} | serve.known_keys(root),
+        known_keys=lambda: {ALICE, BOB} | keys.known_keys(root),
         fingerprint_of=serve.key_fingerprint,
         bind="127.0.0.1",
         advertise=False,
@@ -48,17 +49,17 @@ async def keeper(tmp_path: Path) -> AsyncIterator[servetables.ServerTables]:
         store.close()
 
 
-def link_for(keeper: servetables.ServerTables, blob: bytes) -> servetables.ServeLink:
+def link_for(keeper: tables.ServerTables, blob: bytes) -> applink.ServeLink:
     ours, theirs = socket.socketpair()
     keeper.attach(blob, ours)
-    return servetables.ServeLink(theirs.detach())
+    return applink.ServeLink(theirs.detach())
 
 
 def crown(name: str = "Pond", seats: list[str] | None = None, **kw: object) -> OpenTable:
     return OpenTable(game="crown", name=name, seats=seats or ["host", "open"], **kw)  # type: ignore[arg-type]
 
 
-async def test_a_table_is_opened_for_the_key_of_the_channel(keeper: servetables.ServerTables) -> None:
+async def test_a_table_is_opened_for_the_key_of_the_channel(keeper: tables.ServerTables) -> None:
     alice, bob = link_for(keeper, ALICE), link_for(keeper, BOB)
     table = await alice.open_table(crown())
     assert table.owner == serve.key_fingerprint(ALICE) and table.yours and table.port > 0
@@ -74,7 +75,7 @@ async def test_a_table_is_opened_for_the_key_of_the_channel(keeper: servetables.
     assert await bob.ask(ListTables()) == Tables([])
 
 
-async def test_served_tables_get_the_fair_dealer_wherever_it_deals(keeper: servetables.ServerTables) -> None:
+async def test_served_tables_get_the_fair_dealer_wherever_it_deals(keeper: tables.ServerTables) -> None:
     """The server has no seat at its tables: it keeps the record from an observer, so no hidden value is
     ever in its process; a game the fair dealer does not deal keeps the committed dealer."""
     from coldwater.net.fairdeal.seat import WIRED
@@ -90,7 +91,7 @@ async def test_served_tables_get_the_fair_dealer_wherever_it_deals(keeper: serve
     assert keeper.tables["Dealt"].host.info.dealer == "committed"
 
 
-async def test_a_seat_reserved_for_an_ssh_key_is_kept_for_its_lan_identity(keeper: servetables.ServerTables) -> None:
+async def test_a_seat_reserved_for_an_ssh_key_is_kept_for_its_lan_identity(keeper: tables.ServerTables) -> None:
     alice = link_for(keeper, ALICE)
     bob_fp = serve.key_fingerprint(BOB)
     lan_fp = "0123-4567-89ab-cdef"
@@ -130,14 +131,14 @@ async def test_a_seat_reserved_for_an_ssh_key_is_kept_for_its_lan_identity(keepe
     ],
 )
 async def test_a_bad_request_is_refused_with_a_reason_and_opens_nothing(
-    keeper: servetables.ServerTables, request_: OpenTable, why: str
+    keeper: tables.ServerTables, request_: OpenTable, why: str
 ) -> None:
     reply = await link_for(keeper, ALICE).ask(request_)
     assert isinstance(reply, Failed) and why in reply.reason, reply
     assert not keeper.tables
 
 
-async def test_the_opener_says_who_may_watch(keeper: servetables.ServerTables, tmp_path: Path) -> None:
+async def test_the_opener_says_who_may_watch(keeper: tables.ServerTables, tmp_path: Path) -> None:
     """The host form's Watchers field holds for a table the server hosts, as for one an app hosts."""
     from coldwater import net
     from coldwater.net.session.watcher import NotAdmitted
@@ -151,7 +152,7 @@ async def test_the_opener_says_who_may_watch(keeper: servetables.ServerTables, t
     assert keeper.tables["Open"].host.info.watch == 16
 
 
-async def test_the_opener_sets_the_turn_timer(keeper: servetables.ServerTables) -> None:
+async def test_the_opener_sets_the_turn_timer(keeper: tables.ServerTables) -> None:
     """Issue 29, item 6: the SSH host form's Turn timer reaches the table the server hosts."""
     alice, bob = link_for(keeper, ALICE), link_for(keeper, BOB)
     await alice.open_table(crown("Slow", turn=600))
@@ -160,21 +161,21 @@ async def test_the_opener_sets_the_turn_timer(keeper: servetables.ServerTables) 
     assert [keeper.tables[n].host.info.turn for n in ("Slow", "Free", "Usual")] == [600, 0, 180]
 
 
-async def test_names_and_limits(keeper: servetables.ServerTables) -> None:
+async def test_names_and_limits(keeper: tables.ServerTables) -> None:
     alice, bob, carol = link_for(keeper, ALICE), link_for(keeper, BOB), link_for(keeper, CAROL)
     assert isinstance(await alice.ask(crown("One")), Opened)
     reply = await bob.ask(crown("One"))
     assert isinstance(reply, Failed) and "already open" in reply.reason
     assert isinstance(await alice.ask(crown("Two")), Opened)
     reply = await alice.ask(crown("Three"))
-    assert isinstance(reply, Failed) and f"{servetables.TABLES_PER_KEY} tables open" in reply.reason
+    assert isinstance(reply, Failed) and f"{tables.TABLES_PER_KEY} tables open" in reply.reason
     assert isinstance(await bob.ask(crown("Three")), Opened)
     reply = await carol.ask(crown("Four"))
     assert isinstance(reply, Failed) and "hosts 3 tables already" in reply.reason
     assert isinstance(await carol.ask(CloseTable("Nope")), Failed)
 
 
-async def test_garbage_on_the_channel_is_answered_and_the_server_lives(keeper: servetables.ServerTables) -> None:
+async def test_garbage_on_the_channel_is_answered_and_the_server_lives(keeper: tables.ServerTables) -> None:
     ours, theirs = socket.socketpair()
     keeper.attach(ALICE, ours)
     reader, writer = await asyncio.open_unix_connection(sock=theirs)
@@ -182,7 +183,7 @@ async def test_garbage_on_the_channel_is_answered_and_the_server_lives(keeper: s
     await writer.drain()
     (size,) = struct.unpack(">I", await reader.readexactly(4))
     assert b"not a request" in await reader.readexactly(size)
-    writer.write(struct.pack(">I", servetables.MAX_FRAME + 1))  # too big: answered, then hung up
+    writer.write(struct.pack(">I", control.MAX_FRAME + 1))  # too big: answered, then hung up
     await writer.drain()
     (size,) = struct.unpack(">I", await reader.readexactly(4))
     assert b"control frame" in await reader.readexactly(size)
@@ -192,7 +193,7 @@ async def test_garbage_on_the_channel_is_answered_and_the_server_lives(keeper: s
     assert await link_for(keeper, BOB).ask(ListTables()) == Tables([])
 
 
-async def test_an_empty_lobby_is_closed_after_a_while(keeper: servetables.ServerTables) -> None:
+async def test_an_empty_lobby_is_closed_after_a_while(keeper: tables.ServerTables) -> None:
     await link_for(keeper, ALICE).open_table(crown())
     keeper.reap(now=1000.0)
     keeper.reap(now=1000.0 + keeper.keep_empty - 1)
@@ -203,9 +204,9 @@ async def test_an_empty_lobby_is_closed_after_a_while(keeper: servetables.Server
 
 
 def test_outside_serve_there_is_no_link(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(servetables.FD_ENV, raising=False)
-    monkeypatch.delenv(servetables.KEY_ENV, raising=False)
-    assert servetables.link() is None and servetables.served_key() == ""
+    monkeypatch.delenv(control.FD_ENV, raising=False)
+    monkeypatch.delenv(control.KEY_ENV, raising=False)
+    assert applink.link() is None and applink.served_key() == ""
 
 
 def test_where_the_servers_tables_listen_is_an_option() -> None:
@@ -216,7 +217,7 @@ def test_where_the_servers_tables_listen_is_an_option() -> None:
 
 
 async def test_the_opener_asks_for_a_rematch_and_the_server_offers_it_to_every_seat(
-    keeper: servetables.ServerTables, tmp_path: Path
+    keeper: tables.ServerTables, tmp_path: Path
 ) -> None:
     from coldwater import net
     from coldwater.core import games
@@ -262,12 +263,12 @@ async def test_the_opener_asks_for_a_rematch_and_the_server_offers_it_to_every_s
         assert keeper.store.results(player=serve.key_fingerprint(ALICE)) == [kept]
         assert await alice.ask(ListTables()) == Tables([])  # a finished table is not listed to join
         # Only the opener may ask, and only for a finished table of that name.
-        assert await bob.ask(servetables.RematchTable("Pond")) == Failed(
+        assert await bob.ask(control.RematchTable("Pond")) == Failed(
             "only the key that opened a table may offer its rematch"
         )
-        reply = await alice.ask(servetables.RematchTable("Carp"))
+        reply = await alice.ask(control.RematchTable("Carp"))
         assert isinstance(reply, Failed) and "no finished game" in reply.reason
-        reply = await alice.ask(servetables.RematchTable("Pond"))
+        reply = await alice.ask(control.RematchTable("Pond"))
         assert isinstance(reply, Opened) and reply.table.name == "Pond" and reply.table.yours
         new = keeper.tables["Pond"].host
         assert new.reserved == {0: keeper.lan_identity(ALICE).fingerprint, 1: seats[1].identity.fingerprint}
@@ -285,7 +286,7 @@ async def test_the_opener_asks_for_a_rematch_and_the_server_offers_it_to_every_s
         assert new.reserved == {0: keeper.lan_identity(ALICE).fingerprint}
         new_seats.append(await net.join_rematch(seats[0]))
         assert new_seats[0].seat == 0
-        again = await alice.ask(servetables.RematchTable("Pond"))
+        again = await alice.ask(control.RematchTable("Pond"))
         assert isinstance(again, Failed) and "has not finished" in again.reason
     finally:
         for p in seats + new_seats:
@@ -295,7 +296,7 @@ async def test_the_opener_asks_for_a_rematch_and_the_server_offers_it_to_every_s
 ORPHAN_APP = """
 import os, signal, subprocess, sys, time
 signal.signal(signal.SIGHUP, signal.SIG_IGN)  # as under `nohup coldwater serve`: exec keeps it ignored
-child = subprocess.Popen([sys.executable, "-c", "from coldwater.tui.servetables import die_with_server\\n"
+child = subprocess.Popen([sys.executable, "-c", "from coldwater.tui.serve.applink import die_with_server\\n"
                           "die_with_server()\\nimport time\\nprint('up', flush=True)\\ntime.sleep(60)"],
                          env={**os.environ, "%s": "99"}, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
 child.stdout.readline()
@@ -308,7 +309,7 @@ os._exit(0)  # the server dies without stopping its app
 def test_a_served_app_ends_with_its_server_even_if_sighup_was_ignored() -> None:
     """An orphaned app would hold its key's data folder (and read a closed terminal) for ever."""
     out = subprocess.run(
-        [sys.executable, "-c", ORPHAN_APP % servetables.FD_ENV], capture_output=True, text=True, timeout=30, check=True
+        [sys.executable, "-c", ORPHAN_APP % control.FD_ENV], capture_output=True, text=True, timeout=30, check=True
     )
     pid = int(out.stdout.split()[-1])
     stat = Path(f"/proc/{pid}/stat")
@@ -324,15 +325,15 @@ def test_a_served_app_ends_with_its_server_even_if_sighup_was_ignored() -> None:
 
 
 async def test_a_cancelled_request_neither_breaks_the_link_nor_hands_its_reply_to_the_next(
-    keeper: servetables.ServerTables,
+    keeper: tables.ServerTables,
 ) -> None:
     """A screen's worker may be cancelled at any await of a request (replaced, or its screen closed):
     the next request still gets its own reply, at every point the cancellation can come."""
     link = link_for(keeper, ALICE)
     for steps in range(12):
-        pending = asyncio.ensure_future(link.ask(servetables.History()))
+        pending = asyncio.ensure_future(link.ask(control.History()))
         for _ in range(steps):
             await asyncio.sleep(0)
         pending.cancel()
         assert isinstance(await link.ask(ListTables()), Tables), steps
-    assert isinstance(await link.ask(servetables.History()), servetables.HistoryReply)
+    assert isinstance(await link.ask(control.History()), control.HistoryReply)

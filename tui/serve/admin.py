@@ -1,8 +1,8 @@
 """The host's commands on a server's data, run beside (or without) a running `coldwater serve`.
 
-``coldwater serve --backup FILE`` copies the database (servedata.backup: SQLite's online backup,
+``coldwater serve --backup FILE`` copies the database (database.backup: SQLite's online backup,
 safe while the server writes); ``coldwater serve --ratings [--game GAME]`` prints every key's
-rating per game (serveratings.py). Both read the data folder the server uses (``COLDWATER_HOME``
+rating per game (ratings.py). Both read the data folder the server uses (``COLDWATER_HOME``
 or the per-user default), start no server and need no ``--allow``.
 """
 
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from coldwater.net.play import paths
-from coldwater.tui import servedata
+from coldwater.tui.serve import database
 
 
 def command(argv: Sequence[str]) -> int | None:
@@ -33,10 +33,10 @@ def backup(argv: Sequence[str]) -> int:
     )
     p.add_argument("--backup", type=Path, required=True, metavar="FILE")
     a = p.parse_args(list(argv))
-    source = servedata.db_path(paths.data_dir())
+    source = database.db_path(paths.data_dir())
     try:
-        version = servedata.backup(source, a.backup)
-    except servedata.StoreError as e:
+        version = database.backup(source, a.backup)
+    except database.StoreError as e:
         print(f"coldwater serve: {e}", file=sys.stderr)
         return 1
     print(f"coldwater serve: backed up {source} (schema {version}) to {a.backup}")
@@ -44,7 +44,7 @@ def backup(argv: Sequence[str]) -> int:
 
 
 def ratings(argv: Sequence[str]) -> int:
-    from coldwater.tui import serveratings
+    from coldwater.tui.serve.ratings import names_of, rate, report
 
     p = argparse.ArgumentParser(
         prog="coldwater serve --ratings", description="Every key's rating per game on this server, best first."
@@ -52,18 +52,18 @@ def ratings(argv: Sequence[str]) -> int:
     p.add_argument("--ratings", action="store_true", required=True)
     p.add_argument("--game", default="", help="only this game")
     a = p.parse_args(list(argv))
-    path = servedata.db_path(paths.data_dir())
+    path = database.db_path(paths.data_dir())
     if not path.exists():
         print(f"coldwater serve: no server database at {path} (has `coldwater serve` run here?)", file=sys.stderr)
         return 1
     try:
-        store = servedata.Store(path)
-    except servedata.StoreError as e:
+        store = database.Store(path)
+    except database.StoreError as e:
         print(f"coldwater serve: {e}", file=sys.stderr)
         return 1
     try:
         results = store.results(game=a.game, limit=1_000_000)
     finally:
         store.close()
-    print(serveratings.report(serveratings.rate(results), serveratings.names_of(results)))
+    print(report(rate(results), names_of(results)))
     return 0

@@ -9,7 +9,7 @@ player, so nobody tops the list after one lucky game.
 
 What counts (as a group of friends would expect):
 
-- only results that are *agreed* (servedata.GameResult.agreed: the audit passed, nobody forfeited,
+- only results that are *agreed* (database.GameResult.agreed: the audit passed, nobody forfeited,
   no bot played a person's seat for them);
 - only the seats of people the server can name (an SSH key); bots and LAN players without a
   key here are left out, and the people keep their places among themselves;
@@ -26,7 +26,7 @@ from collections.abc import Iterable
 
 import msgspec
 
-from coldwater.tui.servedata import GameResult
+from coldwater.tui.serve.database import GameResult
 
 
 class Rating(msgspec.Struct, frozen=True, kw_only=True):

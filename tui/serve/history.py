@@ -1,7 +1,7 @@
 """The server's side of history and ratings: a finished table's game as the database keeps it, and the
-answers to a key's ``history`` and ``replay`` requests (servetables.py carries them; docs/ssh.md).
+answers to a key's ``history`` and ``replay`` requests (control.py carries them; docs/ssh.md).
 
-Apart from servetables.py, which is the control path's protocol and the tables' keeper, because this
+Apart from tables.py, the tables' keeper, because this
 is what the server *remembers* of games, read by the history screen and ``--ratings`` alike.
 """
 
@@ -11,12 +11,12 @@ import contextlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from coldwater.tui.servetables import Failed, HistoryReply, MyRating, PlayedGame, Reply, Saved
+from coldwater.tui.serve.control import Failed, HistoryReply, MyRating, PlayedGame, Reply, Saved
 
 if TYPE_CHECKING:
     from coldwater.net.session import Result
-    from coldwater.tui.servedata import GameResult, Store
-    from coldwater.tui.servetables import Hosted, ServerTables
+    from coldwater.tui.serve.database import GameResult, Store
+    from coldwater.tui.serve.tables import Hosted, ServerTables
 
 
 def ordinal(place: int) -> str:
@@ -27,9 +27,9 @@ def ordinal(place: int) -> str:
 
 def history(store: Store, me: str, limit: int = 200) -> Reply:
     """The games the key `me` (its fingerprint) finished, newest first, with what each did to its rating."""
-    from coldwater.tui import serveratings
+    from coldwater.tui.serve.ratings import rate
 
-    ratings = serveratings.rate(store.results(limit=1_000_000))
+    ratings = rate(store.results(limit=1_000_000))
     mine = ratings.by_player.get(me, {})
     games = []
     for r in store.results(player=me, limit=limit):
@@ -66,7 +66,7 @@ def replay_of(store: Store, me: str, home: Path, game_id: int) -> Reply:
     record is larger than a control frame, and there the Replays list finds it again)."""
     from coldwater.core import record
     from coldwater.net.play import records
-    from coldwater.tui.servedeals import may_replay
+    from coldwater.tui.serve.deals import may_replay
 
     found = store.result(game_id)
     if found is None or not (any(s.player == me for s in found.seats) or may_replay(store, me, found.deal)):
@@ -89,7 +89,7 @@ def game_result(tables: ServerTables, hosted: Hosted, result: Result) -> GameRes
     """A finished game as the database keeps it: who sat where (SSH keys named), scores and places, the
     record, and whether the result is agreed (what ratings count)."""
     from coldwater.core import record
-    from coldwater.tui.servedata import GameResult, SeatResult
+    from coldwater.tui.serve.database import GameResult, SeatResult
 
     host = hosted.host
     totals = [result.scores.get(f"Seat {i + 1}", 0) for i in range(host.info.players)]

@@ -1,4 +1,4 @@
-"""The server's database (tui/servedata.py): migrations, durability under kill -9, the backup."""
+"""The server's database (tui/serve/database.py): migrations, durability under kill -9, the backup."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from coldwater.tui import servedata
-from coldwater.tui.servedata import GameResult, SeatResult, Store, StoreError
+from coldwater.tui.serve import database
+from coldwater.tui.serve.database import GameResult, SeatResult, Store, StoreError
+from tests.packaging import REPO
 
 
 def result(n: int, player: str = "ab12-cd34-ef56-7890") -> GameResult:
@@ -35,14 +36,14 @@ def result(n: int, player: str = "ab12-cd34-ef56-7890") -> GameResult:
 def test_a_new_database_is_migrated_to_the_latest_schema_with_wal_and_full_sync(tmp_path: Path) -> None:
     store = Store(tmp_path / "ssh" / "serve.db")
     try:
-        assert store.version == servedata.SCHEMA_VERSION >= 1
+        assert store.version == database.SCHEMA_VERSION >= 1
         assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert store.db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
         assert oct(os.stat(store.path).st_mode & 0o777) == oct(0o600)
     finally:
         store.close()
     again = Store(tmp_path / "ssh" / "serve.db")  # opening again migrates nothing and keeps the version
-    assert again.version == servedata.SCHEMA_VERSION
+    assert again.version == database.SCHEMA_VERSION
     again.close()
 
 
@@ -71,7 +72,7 @@ def test_a_database_from_a_newer_coldwater_is_refused_and_left_alone(tmp_path: P
     path = tmp_path / "serve.db"
     Store(path).close()
     db = sqlite3.connect(path)
-    db.execute("UPDATE schema_version SET version = ?", (servedata.SCHEMA_VERSION + 1,))
+    db.execute("UPDATE schema_version SET version = ?", (database.SCHEMA_VERSION + 1,))
     db.commit()
     db.close()
     before = path.read_bytes()
@@ -87,8 +88,8 @@ def test_a_version_3_database_keeps_its_turn_tables_and_their_seats_start_with_n
     it have had nothing chosen for them."""
     path = tmp_path / "serve.db"
     with monkeypatch.context() as m:
-        m.setattr(servedata, "MIGRATIONS", servedata.MIGRATIONS[:3])
-        m.setattr(servedata, "SCHEMA_VERSION", 3)
+        m.setattr(database, "MIGRATIONS", database.MIGRATIONS[:3])
+        m.setattr(database, "SCHEMA_VERSION", 3)
         old = Store(path)
         with old.write() as db:
             db.execute(
@@ -99,7 +100,7 @@ def test_a_version_3_database_keeps_its_turn_tables_and_their_seats_start_with_n
         old.close()
     store = Store(path)
     try:
-        assert store.version == servedata.SCHEMA_VERSION >= 4
+        assert store.version == database.SCHEMA_VERSION >= 4
         row = store.db.execute("SELECT player, handed, botted, skips FROM turn_seats").fetchone()
         assert row == ("k", 0, 0, 0)
     finally:
@@ -108,9 +109,9 @@ def test_a_version_3_database_keeps_its_turn_tables_and_their_seats_start_with_n
 
 def test_a_failed_migration_changes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "serve.db"
-    bad = (*servedata.MIGRATIONS, ("CREATE TABLE extra (x INTEGER)", "this is not SQL"))
-    monkeypatch.setattr(servedata, "MIGRATIONS", bad)
-    monkeypatch.setattr(servedata, "SCHEMA_VERSION", len(bad))
+    bad = (*database.MIGRATIONS, ("CREATE TABLE extra (x INTEGER)", "this is not SQL"))
+    monkeypatch.setattr(database, "MIGRATIONS", bad)
+    monkeypatch.setattr(database, "SCHEMA_VERSION", len(bad))
     with pytest.raises(StoreError, match="cannot use the server's database"):
         Store(path)
     db = sqlite3.connect(path)
@@ -121,8 +122,8 @@ def test_a_failed_migration_changes_nothing(tmp_path: Path, monkeypatch: pytest.
 
 WRITER = """
 import sys
-from coldwater.tui.servedata import Store
-from tests.tui.test_serve_data import result
+from coldwater.tui.serve.database import Store
+from tests.tui.serve.test_database import result
 store = Store(__import__("pathlib").Path(sys.argv[1]))
 n = 0
 while True:
@@ -134,7 +135,7 @@ while True:
 
 def test_kill_9_in_the_middle_of_writes_loses_nothing_acknowledged(tmp_path: Path) -> None:
     path = tmp_path / "serve.db"
-    root = Path(__file__).resolve().parents[2]
+    root = REPO  # (the writer imports the tests package)
     proc = subprocess.Popen(
         [sys.executable, "-c", WRITER, str(path)], stdout=subprocess.PIPE, text=True, cwd=root, env={**os.environ}
     )
@@ -146,6 +147,7 @@ def test_kill_9_in_the_middle_of_writes_loses_nothing_acknowledged(tmp_path: Pat
             break
     os.kill(proc.pid, signal.SIGKILL)  # while it writes the next one
     proc.wait(30)
+    assert acked >= 40, "the writer acknowledged too few games (did it start?)"
     store = Store(path)
     try:
         kept = {r.id for r in store.results(limit=10_000)}
@@ -163,7 +165,7 @@ def test_a_backup_is_a_whole_checked_copy_made_while_the_server_writes(tmp_path:
             store.add_result(result(n))
         copy = tmp_path / "backups" / "serve-copy.db"
         copy.parent.mkdir()
-        assert servedata.backup(store.path, copy) == servedata.SCHEMA_VERSION
+        assert database.backup(store.path, copy) == database.SCHEMA_VERSION
         store.add_result(result(6))  # the server goes on writing
     finally:
         store.close()
@@ -178,16 +180,16 @@ def test_a_backup_is_a_whole_checked_copy_made_while_the_server_writes(tmp_path:
 
 def test_a_backup_to_a_folder_or_from_nothing_is_refused(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="no server database"):
-        servedata.backup(tmp_path / "missing.db", tmp_path / "copy.db")
+        database.backup(tmp_path / "missing.db", tmp_path / "copy.db")
     Store(tmp_path / "serve.db").close()
     with pytest.raises(StoreError, match="is a folder"):
-        servedata.backup(tmp_path / "serve.db", tmp_path)
+        database.backup(tmp_path / "serve.db", tmp_path)
     assert not (tmp_path / "copy.db").exists()
 
 
 def test_coldwater_serve_backup_copies_the_servers_database(tmp_path: Path) -> None:
     home = tmp_path / "data"
-    store = Store(servedata.db_path(home))
+    store = Store(database.db_path(home))
     store.add_result(result(1))
     coldwater = Path(sys.executable).with_name("coldwater")
     env = {**os.environ, "COLDWATER_HOME": str(home)}

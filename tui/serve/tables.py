@@ -1,22 +1,12 @@
-"""Tables hosted by `coldwater serve` itself, and the control path a session's app uses to open them.
+"""The tables `coldwater serve` hosts for its sessions (`ServerTables`), and its answers on the control path.
 
-A table opened from inside an SSH session must outlive that session's app (the
-person may drop, or quit, and come back with the same key), so the app does not
-host it: it asks the server process to, and then sits at the table as an
-ordinary LAN peer over loopback. SSH players and LAN players therefore meet at
-one table through one protocol, and the table is advertised on the LAN like any
-other.
-
-The control path is a socket pair per app, made by the server when it starts
-the app; one end is inherited by the app (its descriptor number is in
-``COLDWATER_SERVE_FD``), the other stays with the server. Nothing is on disk,
-nothing can be connected to from outside, and the server knows which key a
-request comes from because it knows which app holds that end: the app never
-says who it is. Frames are a 4-byte big-endian length and a msgspec MessagePack
-message; each request gets one reply, in order.
-
-One module (~840 lines): the request messages, the app's side of the control path and the
-server's side that answers them are one protocol, read together when either changes.
+A table opened from a session is the server's, not the app's (control.py says why): the server hosts
+it as any LAN host would (``net.open_table``, on ``--table-bind``, advertised unless
+``--no-advertise``), seats SSH keys at it by the LAN identity each key's app proves, keeps its result
+(database.py, history.py), and offers its opener a rematch a while after it ends. Each app's control
+socket is served here: every request is answered, in order, with one reply, and nothing an app asks
+may stop the server. Turn-based tables and the deal of the day are kept by turns.py and deals.py and
+reached through here.
 """
 
 from __future__ import annotations
@@ -24,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import socket
 import time
 from collections.abc import Callable
@@ -33,7 +22,24 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from coldwater.net.play import framing
+from coldwater.tui.serve.control import (
+    CloseTable,
+    Done,
+    Failed,
+    History,
+    ListTables,
+    Opened,
+    OpenTable,
+    RematchTable,
+    ReplayOf,
+    Reply,
+    Request,
+    ServedTable,
+    Tables,
+    frame,
+    read_frame,
+    request_decoder,
+)
 from coldwater.tui.turnwire import (
     DealBoards,
     DealList,
@@ -42,8 +48,6 @@ from coldwater.tui.turnwire import (
     OpenTurnTable,
     TurnMove,
     TurnOutOfTime,
-    TurnPosition,
-    TurnReply,
     TurnRequest,
     TurnTables,
     TurnView,
@@ -51,330 +55,22 @@ from coldwater.tui.turnwire import (
 
 if TYPE_CHECKING:
     from coldwater.core.state import Game
-    from coldwater.net.discovery import Listing
     from coldwater.net.identity import Identity
     from coldwater.net.session import Event, Result, TableHost
-    from coldwater.tui.servedata import GameResult, Store
-    from coldwater.tui.servedeals import Deals
-    from coldwater.tui.serveturns import TurnTablesKeeper
+    from coldwater.tui.serve.database import GameResult, Store
+    from coldwater.tui.serve.deals import Deals
+    from coldwater.tui.serve.turns import TurnTablesKeeper
 
 log = logging.getLogger("coldwater.serve")
 
-FD_ENV = "COLDWATER_SERVE_FD"
-"""The descriptor of the app's end of its control socket (set only in served sessions)."""
-KEY_ENV = "COLDWATER_SSH_KEY"
-"""The fingerprint of the SSH key the session connected with (set only in served sessions)."""
-OPENSSH_KEY_ENV = "COLDWATER_SSH_KEY_SHA256"
-"""The same key's fingerprint as OpenSSH writes it (``SHA256:`` + unpadded base64), for the person to compare."""
-MAX_FRAME = 64 * 1024
 TABLES_PER_KEY = 2
 """Open tables one key may have on the server at once (a table is a listening port and a task)."""
 KEEP_ENDED = 300.0
 """Seconds a finished table (its seats still connected) waits for its opener to offer a rematch."""
-REPLY_TIMEOUT = 10.0
-
-
-# ---- messages ---------------------------------------------------------------------------
-
-
-class OpenTable(msgspec.Struct, tag="open", frozen=True, kw_only=True):
-    """Host a table in the server. `seats` as the host form names them, ``host`` being the asker's."""
-
-    game: str
-    name: str
-    seats: list[str]
-    options: dict[str, Any] = {}
-    passphrase: str | None = None
-    watchers: int = 16  # the LAN host's default (net's WATCHERS; not imported here, to keep start-up light)
-    """The most people who may watch at once (0: nobody), as the host form's Watchers field."""
-    dealer: str = ""
-    """``fair`` or ``committed`` as the host form's Dealer field ("": the game's default)."""
-    turn: int = 180
-    """Seconds a seat has for each move (0: no clock), as the host form's Turn timer field."""
-    strict: bool = False
-    """A strict clock (a bot plays a seat out of time at once), as the host form's Out of time field."""
-    hints: bool = False
-    """Every seat may ask for hints, as the host form's Hints field."""
-
-
-class ListTables(msgspec.Struct, tag="list", frozen=True):
-    """The tables open on this server."""
-
-
-class CloseTable(msgspec.Struct, tag="close", frozen=True):
-    """Close a table that has not started (only the key that opened it may)."""
-
-    name: str
-
-
-class RematchTable(msgspec.Struct, tag="rematch", frozen=True):
-    """Open a finished table again (only the key that opened it may): the same seats, a new seed.
-
-    The server offers it to every seat still at the finished table (``net.open_rematch``);
-    the asker's app takes its own seat when the offer reaches it.
-    """
-
-    name: str
-
-
-class History(msgspec.Struct, tag="history", frozen=True):
-    """The asker's finished games on this server (newest first) and their ratings (docs/ssh.md)."""
-
-
-class ReplayOf(msgspec.Struct, tag="replay", frozen=True):
-    """Put the record of finished game `id` (one the asker played) in the asker's records folder."""
-
-    id: int
-
-
-class ServedTable(msgspec.Struct, frozen=True, kw_only=True):
-    name: str
-    game: str
-    port: int
-    players: int
-    open_seats: int
-    fingerprint: str
-    """The LAN key the table proves in its handshake (joiners pin it)."""
-    content: str
-    owner: str
-    """The SSH key fingerprint of whoever opened it."""
-    needs_passphrase: bool = False
-    started: bool = False
-    yours: bool = False
-    """The asker's key has a seat here (taken, or reserved for it): they can sit back down."""
-
-
-class Opened(msgspec.Struct, tag="opened", frozen=True):
-    table: ServedTable
-
-
-class Tables(msgspec.Struct, tag="tables", frozen=True):
-    tables: list[ServedTable]
-
-
-class Done(msgspec.Struct, tag="done", frozen=True):
-    pass
-
-
-class MyRating(msgspec.Struct, frozen=True, kw_only=True):
-    game: str
-    rating: float
-    """openskill's ordinal, as `coldwater serve --ratings` prints it (serveratings.py)."""
-    games: int
-
-
-class PlayedGame(msgspec.Struct, frozen=True, kw_only=True):
-    """One finished game of the asker's, as the history screen lists it."""
-
-    id: int
-    game: str
-    table: str
-    ended: float
-    outcome: str
-    place: int
-    seats: int
-    others: list[str]
-    """The other seats: "Bob (2nd, 41)", bots marked."""
-    score: int
-    agreed: bool
-    why_not: str = ""
-    change: tuple[float, float] | None = None
-    """The asker's rating before and after (None: the game was not rated)."""
-    replay: bool = False
-    """The server kept the game's record (ReplayOf brings it)."""
-
-
-class HistoryReply(msgspec.Struct, tag="history-reply", frozen=True):
-    ratings: list[MyRating]
-    games: list[PlayedGame]
-
-
-class Saved(msgspec.Struct, tag="saved", frozen=True):
-    path: str
-    """Where the record is now (in the asker's own data folder)."""
-
-
-class Failed(msgspec.Struct, tag="failed", frozen=True):
-    reason: str
-
-
-Request = OpenTable | ListTables | CloseTable | RematchTable | History | ReplayOf | TurnRequest
-Reply = Opened | Tables | Done | Failed | HistoryReply | Saved | TurnReply
-
-_req_decoder = msgspec.msgpack.Decoder(Request)
-_reply_decoder = msgspec.msgpack.Decoder(Reply)
-_encoder = msgspec.msgpack.Encoder()
-
-
-async def _read_frame(reader: asyncio.StreamReader) -> bytes | None:
-    """The next control frame, or None once the other end has gone (mid-frame too)."""
-    try:
-        return await framing.read_frame(reader, MAX_FRAME)
-    except framing.FrameTooLarge as e:
-        raise ValueError(f"a control frame over {MAX_FRAME} bytes ({e})") from None
-    except (framing.FrameTruncated, ConnectionError):
-        return None
-
-
-def _frame(msg: Request | Reply) -> bytes:
-    return framing.encode_frame(_encoder.encode(msg), MAX_FRAME)
-
-
-# ---- the app's side -----------------------------------------------------------------------
-
-
-def served_key() -> str:
-    """The SSH key fingerprint this app was started for, or "" outside `coldwater serve`."""
-    return os.environ.get(KEY_ENV, "")
-
-
-def served_openssh_key() -> str:
-    """The same key as `ssh-keygen -l` prints it (``SHA256:…``), or "" outside `coldwater serve`."""
-    return os.environ.get(OPENSSH_KEY_ENV, "")
-
-
-def die_with_server() -> None:
-    """In a served app: end when the server process ends, however it ends.
-
-    The server stops its apps when it is stopped politely; this covers SIGKILL
-    and crashes, after which an orphaned app would keep its key's data folder
-    locked and the key could not play on a restarted server. Linux only
-    (prctl); elsewhere the polite stop is all there is.
-    """
-    if not os.environ.get(FD_ENV):
-        return
-    import ctypes
-    import signal
-
-    # The server ends a session with SIGHUP, and SIGHUP is how a dead server is noticed; a server
-    # started under `nohup` would hand its apps SIGHUP ignored (exec keeps SIG_IGN), and then an
-    # app whose server is gone reads a closed terminal forever.
-    signal.signal(signal.SIGHUP, signal.SIG_DFL)
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, int(signal.SIGHUP))  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        return
-    if os.getppid() == 1:  # the server was already gone before the line above
-        raise SystemExit("coldwater: the server that started this app is gone")
-
-
-class ServerUnavailable(Exception):
-    """The control path to the server is missing or broken; the message says so for a person."""
-
-
-class ServeLink:
-    """The app's end of its control socket: one request at a time, one reply each."""
-
-    def __init__(self, fd: int) -> None:
-        self.fd = fd
-        self._streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
-        self._lock = asyncio.Lock()
-        self._owed = 0
-        """Replies the server owes for requests written on this link and not read yet."""
-
-    @classmethod
-    def from_env(cls) -> ServeLink | None:
-        raw = os.environ.get(FD_ENV, "")
-        return cls(int(raw)) if raw.isdigit() else None
-
-    async def ask(self, request: Request) -> Reply:
-        """The server's reply to `request`.
-
-        A caller may be cancelled at any await (a screen's worker replaced, the screen closed). So the
-        link works on a duplicate of the inherited descriptor (a half-opened socket dropped with its
-        task closes the copy, never the original), and counts the replies it is owed: one left unread
-        by a cancelled or timed-out request is read and dropped before the next request's own, which
-        would otherwise get it as its answer."""
-        async with self._lock:
-            try:
-                if self._streams is None:
-                    sock = socket.socket(fileno=os.dup(self.fd))
-                    self._streams = await asyncio.open_unix_connection(sock=sock)
-                reader, writer = self._streams
-                writer.write(_frame(request))
-                self._owed += 1  # (written: the server answers it, read or not)
-                await writer.drain()
-                while self._owed > 1:
-                    await asyncio.wait_for(_read_frame(reader), REPLY_TIMEOUT)  # a cancelled request's
-                    self._owed -= 1
-                data = await asyncio.wait_for(_read_frame(reader), REPLY_TIMEOUT)
-                self._owed -= 1
-            except (OSError, TimeoutError, ValueError) as e:
-                raise ServerUnavailable(f"the server does not answer ({str(e) or type(e).__name__})") from None
-            if data is None:
-                raise ServerUnavailable("the server closed the control connection")
-            try:
-                return _reply_decoder.decode(data)
-            except msgspec.DecodeError as e:
-                raise ServerUnavailable(f"the server's reply is garbled ({e})") from None
-
-    async def open_table(self, request: OpenTable) -> ServedTable:
-        reply = await self.ask(request)
-        if isinstance(reply, Opened):
-            return reply.table
-        raise ServerUnavailable(reply.reason if isinstance(reply, Failed) else "unexpected reply")
-
-    async def tables(self) -> list[ServedTable]:
-        reply = await self.ask(ListTables())
-        if isinstance(reply, Tables):
-            return reply.tables
-        raise ServerUnavailable(reply.reason if isinstance(reply, Failed) else "unexpected reply")
-
-    async def turn(self, request: TurnRequest) -> TurnReply:
-        """A turn-based table request (turnwire.py); the server's refusal is raised as ServerUnavailable."""
-        reply = await self.ask(request)
-        if isinstance(reply, TurnTables | TurnPosition | DealBoards):
-            return reply
-        raise ServerUnavailable(reply.reason if isinstance(reply, Failed) else "unexpected reply")
-
-    async def history(self) -> HistoryReply:
-        reply = await self.ask(History())
-        if isinstance(reply, HistoryReply):
-            return reply
-        raise ServerUnavailable(reply.reason if isinstance(reply, Failed) else "unexpected reply")
-
-    async def replay_of(self, game_id: int) -> Path:
-        reply = await self.ask(ReplayOf(game_id))
-        if isinstance(reply, Saved):
-            return Path(reply.path)
-        raise ServerUnavailable(reply.reason if isinstance(reply, Failed) else "unexpected reply")
-
-
-_links: dict[int, ServeLink] = {}
-
-
-def link() -> ServeLink | None:
-    """This process's link to its server (one per inherited descriptor), or None when not served."""
-    found = ServeLink.from_env()
-    if found is None:
-        return None
-    return _links.setdefault(found.fd, found)
-
-
-def listing(t: ServedTable) -> Listing:
-    """A server table as a LAN :class:`~coldwater.net.discovery.Listing` on loopback, for the Join screen."""
-    from coldwater.net.discovery import Listing
-    from coldwater.net.messages import PROTOCOL
-
-    return Listing(
-        service=f"served:{t.name}",
-        table=t.name,
-        game=t.game,
-        host="127.0.0.1",
-        port=t.port,
-        open_seats=t.open_seats,
-        v=PROTOCOL,
-        content=t.content,
-        fingerprint=t.fingerprint,
-        needs_passphrase=t.needs_passphrase,
-    )
-
-
-# ---- the server's side --------------------------------------------------------------------
 
 
 def lan_identity_path(home: Path) -> Path:
+    """Where the LAN identity of the key whose data folder is `home` is kept (its app proves it at tables)."""
     from coldwater.net.identity import KEY_FILE
 
     return home / KEY_FILE
@@ -419,12 +115,12 @@ class ServerTables:
     ) -> None:
         self.root = root
         self.store = store
-        """Where finished games are kept (servedata.py; None: nowhere, as in tests of the control path)."""
+        """Where finished games are kept (database.py; None: nowhere, as in tests of the control path)."""
         self.wall_clock = wall_clock
         self.turns: TurnTablesKeeper | None = None
-        """The turn-based tables (serveturns.py), when the server keeps them."""
+        """The turn-based tables (turns.py), when the server keeps them."""
         self.deals: Deals | None = None
-        """The deal of the day (servedeals.py), played at turn-based tables."""
+        """The deal of the day (deals.py), played at turn-based tables."""
         self.home_of = home_of
         self.known_keys = known_keys
         self.fingerprint_of = fingerprint_of
@@ -486,14 +182,14 @@ class ServerTables:
         try:
             while True:
                 try:
-                    data = await _read_frame(reader)
+                    data = await read_frame(reader)
                 except ValueError as e:
-                    writer.write(_frame(Failed(str(e))))
+                    writer.write(frame(Failed(str(e))))
                     break
                 if data is None:
                     break
                 try:
-                    request = _req_decoder.decode(data)
+                    request = request_decoder.decode(data)
                 except msgspec.DecodeError as e:
                     reply: Reply = Failed(f"not a request: {e}")
                 else:
@@ -502,7 +198,7 @@ class ServerTables:
                     except Exception as e:  # nothing an app asks may stop the server
                         log.exception("control request %s", type(request).__name__)
                         reply = Failed(f"the server could not do that: {e}")
-                writer.write(_frame(reply))
+                writer.write(frame(reply))
                 await writer.drain()
         except ConnectionError:
             pass
@@ -669,8 +365,8 @@ class ServerTables:
                 del self.tables[name]
 
     async def turn(self, blob: bytes, request: TurnRequest) -> Reply:
-        """A turn-based table request of the key `blob` (serveturns.py); a refusal changes nothing."""
-        from coldwater.tui.serveturns import TurnError
+        """A turn-based table request of the key `blob` (turns.py); a refusal changes nothing."""
+        from coldwater.tui.serve.turns import TurnError
 
         if self.turns is None:
             return Failed("this server keeps no turn-based tables")
@@ -695,28 +391,28 @@ class ServerTables:
             return Failed(str(e))
 
     def history(self, blob: bytes, limit: int = 200) -> Reply:
-        """The key's finished games, newest first, with what each did to its rating (servehistory.py)."""
-        from coldwater.tui import servehistory
+        """The key's finished games, newest first, with what each did to its rating (history.py)."""
+        from coldwater.tui.serve import history
 
         if self.store is None:
             return Failed("this server keeps no history")
-        return servehistory.history(self.store, self.fingerprint_of(blob), limit)
+        return history.history(self.store, self.fingerprint_of(blob), limit)
 
     def replay_of(self, blob: bytes, game_id: int) -> Reply:
-        """Write the record of a game the key played into its own records folder (servehistory.py)."""
-        from coldwater.tui import servehistory
+        """Write the record of a game the key played into its own records folder (history.py)."""
+        from coldwater.tui.serve import history
 
         if self.store is None:
             return Failed("this server keeps no history")
-        return servehistory.replay_of(self.store, self.fingerprint_of(blob), self.home_of(blob), game_id)
+        return history.replay_of(self.store, self.fingerprint_of(blob), self.home_of(blob), game_id)
 
     def keep_result(self, hosted: Hosted, result: Result) -> GameResult | None:
         """Keep a finished game in the server's database (and say so in the log if it cannot)."""
         if self.store is None:
             return None
-        from coldwater.tui import servehistory
+        from coldwater.tui.serve import history
 
-        kept = servehistory.game_result(self, hosted, result)
+        kept = history.game_result(self, hosted, result)
         try:
             self.store.add_result(kept)
         except Exception as e:  # (sqlite3's, the disk's) the game is over either way; the log says it is not kept

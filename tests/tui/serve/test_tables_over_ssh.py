@@ -1,7 +1,7 @@
 """Tables hosted by `coldwater serve`: opened from a session, shared by SSH and LAN players.
 
 The sessions are driven through asyncssh and read through pyte at 80×24, as in
-test_serve.py; the server's tables listen on loopback and are not announced
+test_server.py; the server's tables listen on loopback and are not announced
 (the network-namespace test below puts a LAN player on another address).
 """
 
@@ -13,7 +13,6 @@ import ctypes
 import json
 import os
 import re
-import shutil
 import socket
 import subprocess
 from collections.abc import AsyncIterator, Callable
@@ -26,9 +25,21 @@ import pytest
 
 from coldwater.tui import serve
 from tests.net.netlab import NetLab, why_not
-from tests.tui.terminal import RESEND, TMUX, Terminal
-from tests.tui.test_serve import DEADLINE, MENU, Screen, connect, open_app, write_key
-from tests.tui.test_serve_edges import ssh_argv
+from tests.tui.serve.sshclient import (
+    DEADLINE,
+    GIVEN_BACK,
+    MENU,
+    NEEDS_TERMINAL,
+    Screen,
+    after_ssh,
+    connect,
+    modes,
+    open_app,
+    openssh,
+    ssh_argv,
+    write_key,
+)
+from tests.tui.terminal import RESEND, Terminal
 from tests.tui.test_tmux import STEP_3, first_key, question
 
 LOBBY = "Lobby — "
@@ -455,22 +466,49 @@ async def test_the_opener_sits_back_down_in_the_middle_of_a_game(
     b_conn.close()
 
 
-@pytest.mark.skipif(TMUX is None or shutil.which("ssh") is None, reason="needs tmux and the OpenSSH client")
+def short_clock(monkeypatch: pytest.MonkeyPatch, **more: Any) -> None:
+    """Tables the server opens get 1 s a move and a 2 s bank: the form's shortest timer is a minute and
+    its bank five, so this is the same clock in seconds (`more`: other terms of the table)."""
+    from coldwater import net
+
+    real = net.open_table
+
+    async def opened(*args: Any, **kw: Any) -> Any:
+        return await real(*args, **{**kw, "turn_timer": 1, "time_bank": 2, **more})
+
+    monkeypatch.setattr(net, "open_table", opened)
+
+
+async def on(t: Terminal, ok: Callable[[str], bool], what: str) -> str:
+    """`t`'s screen once it has settled on what `ok` looks for (waited for in a thread: the loop runs on)."""
+    return await asyncio.to_thread(t.settled, ok, what)
+
+
+async def sit_at_one_table(a: Terminal, b: Terminal) -> None:
+    """Two OpenSSH players from their menus: `a` opens a table on the server with the form's defaults,
+    `b` joins it from the Join list, and both say they are ready (the game then starts)."""
+    await on(a, lambda s: MENU in s, "a's menu")
+    a.press("o")
+    await on(a, lambda s: "Open table" in s, "the host form")
+    a.press("C-s")
+    await on(a, lambda s: LOBBY in s, "a's lobby")
+    await on(b, lambda s: MENU in s, "b's menu")
+    b.press("j")
+    await on(b, lambda s: "on this server" in " ".join(s.split()), "the table in b's join list")
+    b.press("1")
+    for t in (a, b):
+        await on(t, lambda s: "(you)" in s and "open" not in seat_row(s, 2), "a full table")
+        t.press("C-r")  # ready
+
+
+@NEEDS_TERMINAL
 async def test_two_idle_openssh_players_keep_their_seats_until_the_other_hands_one_over(
     server: serve.Server, keys: list[asyncssh.SSHKey], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     """Issue 29, break 6, with the OpenSSH client in two real terminals (tmux): both players idle past the
     turn timer and the bank. No bot plays a connected seat by itself at a normal table; the mover sees
     'out of time' in the title, the other is told and gets Ctrl+O, and only that hands the seat over."""
-    from coldwater import net
-
-    real = net.open_table
-
-    async def short_clock(*args: Any, **kw: Any) -> Any:
-        # The form's shortest timer is a minute and the bank five: the same clock, in seconds.
-        return await real(*args, **{**kw, "turn_timer": 1, "time_bank": 2})
-
-    monkeypatch.setattr(net, "open_table", short_clock)
+    short_clock(monkeypatch)
     terms: list[Terminal] = []
     for i, k in enumerate(keys[:2]):
         home_for(server, k)
@@ -480,22 +518,8 @@ async def test_two_idle_openssh_players_keep_their_seats_until_the_other_hands_o
         terms.append(Terminal(argv, env={"TERM": "xterm-256color"}, config_dir=d))
     a, b = terms
 
-    async def on(t: Terminal, ok: Callable[[str], bool], what: str) -> str:
-        return await asyncio.to_thread(t.settled, ok, what)
-
     try:
-        await on(a, lambda s: MENU in s, "a's menu")
-        a.press("o")
-        await on(a, lambda s: "Open table" in s, "the host form")
-        a.press("C-s")
-        await on(a, lambda s: LOBBY in s, "a's lobby")
-        await on(b, lambda s: MENU in s, "b's menu")
-        b.press("j")
-        await on(b, lambda s: "on this server" in " ".join(s.split()), "the table in b's join list")
-        b.press("1")
-        for t in (a, b):
-            await on(t, lambda s: "(you)" in s and "open" not in seat_row(s, 2), "a full table")
-            t.press("C-r")  # ready
+        await sit_at_one_table(a, b)
         hosted = server.tables.tables["Coldwater table"]
         assert (hosted.host.info.turn, hosted.host.info.bank, hosted.host.info.strict) == (1, 2, False)
         for _ in range(600):
@@ -524,43 +548,21 @@ async def test_two_idle_openssh_players_keep_their_seats_until_the_other_hands_o
             t.close()
 
 
-@pytest.mark.skipif(TMUX is None or shutil.which("ssh") is None, reason="needs tmux and the OpenSSH client")
+@NEEDS_TERMINAL
 async def test_the_hand_over_line_gives_the_real_idle_time_and_a_stop_gives_both_terminals_back(
     server: serve.Server, keys: list[asyncssh.SSHKey], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     """Issue 47: a seat idle past its move's time and its bank was told 'You did not move within 1 s'
     (the per-move timer). With 1 s a move and a 2 s bank at a strict table, the bot takes the seat after
     3 s or more, and the line says so; then the server stops, and both OpenSSH terminals are given back."""
-    from coldwater import net
-    from tests.tui.test_serve_edges import GIVEN_BACK, after_ssh, modes, openssh
-
-    real = net.open_table
-
-    async def short_clock(*args: Any, **kw: Any) -> Any:
-        return await real(*args, **{**kw, "turn_timer": 1, "time_bank": 2, "strict_clock": True})
-
-    monkeypatch.setattr(net, "open_table", short_clock)
+    short_clock(monkeypatch, strict_clock=True)
     for k in keys[:2]:
         home_for(server, k)
     terms = [openssh(server.port, k, tmp_path / f"t{i}") for i, k in enumerate(keys[:2])]
     a, b = terms
 
-    async def on(t: Terminal, ok: Callable[[str], bool], what: str) -> str:
-        return await asyncio.to_thread(t.settled, ok, what)
-
     try:
-        await on(a, lambda s: MENU in s, "a's menu")
-        a.press("o")
-        await on(a, lambda s: "Open table" in s, "the host form")
-        a.press("C-s")
-        await on(a, lambda s: LOBBY in s, "a's lobby")
-        await on(b, lambda s: MENU in s, "b's menu")
-        b.press("j")
-        await on(b, lambda s: "on this server" in " ".join(s.split()), "the table in b's join list")
-        b.press("1")
-        for t in (a, b):
-            await on(t, lambda s: "(you)" in s and "open" not in seat_row(s, 2), "a full table")
-            t.press("C-r")  # ready
+        await sit_at_one_table(a, b)
         said = re.compile(r"You did not move for (\d+):(\d\d): a bot plays your seat\.")
         found = None
         for _ in range(600):

@@ -1,4 +1,4 @@
-"""Ratings per key and game on `coldwater serve` (tui/serveratings.py), the history a key asks for
+"""Ratings per key and game on `coldwater serve` (tui/ratings.py), the history a key asks for
 over its control path, `coldwater serve --ratings`, and the History screen over SSH."""
 
 from __future__ import annotations
@@ -14,12 +14,13 @@ import pytest
 
 from coldwater.core import games, record
 from coldwater.core.simulate import simulate
-from coldwater.tui import serve, servedata, serveratings, servetables
-from coldwater.tui.servedata import GameResult, SeatResult
-from tests.tui.test_serve import MENU, allowed, connect, open_app, player_key, server
-from tests.tui.test_servetables import ALICE, BOB, CAROL, keeper, link_for
+from coldwater.tui import serve
+from coldwater.tui.serve import applink, database, ratings, tables
+from coldwater.tui.serve.database import GameResult, SeatResult
+from tests.tui.serve.sshclient import MENU, connect, open_app
+from tests.tui.serve.test_tables import ALICE, BOB, CAROL, keeper, link_for
 
-__all__ = ["allowed", "keeper", "player_key", "server"]  # fixtures, used by name
+__all__ = ["keeper"]  # a fixture, used by name
 
 ANN, BEN, CAT = "aaaa-0000-0000-0001", "bbbb-0000-0000-0002", "cccc-0000-0000-0003"
 
@@ -57,7 +58,7 @@ def test_the_winner_rises_above_the_loser_and_only_agreed_games_between_keys_cou
         played(4, {CAT: 1}, bots=2),  # one key against bots: rates nobody
         played(5, {ANN: 1, BEN: 2}, game="fisheries"),
     ]
-    r = serveratings.rate(reversed(results))  # (any order: taken as the games ended)
+    r = ratings.rate(reversed(results))  # (any order: taken as the games ended)
     ann, ben = r.by_player[ANN]["crown"], r.by_player[BEN]["crown"]
     assert ann.games == ben.games == 2
     assert ann.shown > ben.shown and ann.mu > 25 > ben.mu
@@ -67,11 +68,11 @@ def test_the_winner_rises_above_the_loser_and_only_agreed_games_between_keys_cou
     assert first.before == 0.0 and first.after < second.before + 1e-9 <= second.after + 1e-9
     assert second.before == pytest.approx(first.after)
     # The same history gives the same ratings (a restored backup, another run).
-    assert serveratings.rate(results) == r
+    assert ratings.rate(results) == r
 
 
 def test_three_seats_rate_by_place_and_bots_are_left_out() -> None:
-    r = serveratings.rate([played(1, {ANN: 2, BEN: 1, CAT: 3}, bots=1)])
+    r = ratings.rate([played(1, {ANN: 2, BEN: 1, CAT: 3}, bots=1)])
     shown = {p: r.by_player[p]["crown"].shown for p in (ANN, BEN, CAT)}
     mus = {p: r.by_player[p]["crown"].mu for p in (ANN, BEN, CAT)}
     assert mus[BEN] > mus[ANN] > mus[CAT]
@@ -81,11 +82,11 @@ def test_three_seats_rate_by_place_and_bots_are_left_out() -> None:
 
 def test_the_report_lists_each_game_best_first_with_names() -> None:
     results = [played(1, {ANN: 1, BEN: 2}), played(2, {ANN: 1, BEN: 2})]
-    text = serveratings.report(serveratings.rate(results), serveratings.names_of(results))
+    text = ratings.report(ratings.rate(results), ratings.names_of(results))
     lines = text.splitlines()
     assert lines[0] == "crown:" and "rating" in lines[1]
     assert ANN in lines[2] and "(aaaa)" in lines[2] and BEN in lines[3]
-    assert serveratings.report(serveratings.rate([])).startswith("No rated games yet")
+    assert ratings.report(ratings.rate([])).startswith("No rated games yet")
 
 
 def a_record() -> bytes:
@@ -96,7 +97,7 @@ def a_record() -> bytes:
 
 
 async def test_a_key_asks_for_its_history_and_a_replay_of_a_game_it_played(
-    keeper: servetables.ServerTables,
+    keeper: tables.ServerTables,
 ) -> None:
     assert keeper.store is not None
     alice, bob, carol = (serve.key_fingerprint(k) for k in (ALICE, BOB, CAROL))
@@ -113,9 +114,9 @@ async def test_a_key_asks_for_its_history_and_a_replay_of_a_game_it_played(
     assert path == serve.player_home(keeper.root, ALICE) / "records" / f"served-{g.id}.json"
     assert record.replay(record.loads(path.read_bytes())).current is None  # a whole finished game
     # A game the key did not play, or one that does not exist: refused, nothing written.
-    with pytest.raises(servetables.ServerUnavailable, match="you played no game 2"):
+    with pytest.raises(applink.ServerUnavailable, match="you played no game 2"):
         await link.replay_of(2)
-    with pytest.raises(servetables.ServerUnavailable, match="you played no game 99"):
+    with pytest.raises(applink.ServerUnavailable, match="you played no game 99"):
         await link.replay_of(99)
     assert sorted(p.name for p in path.parent.iterdir()) == [path.name]
     # Carol's one game was not with a record; Bob sees both of his.
@@ -124,7 +125,7 @@ async def test_a_key_asks_for_its_history_and_a_replay_of_a_game_it_played(
 
 def test_coldwater_serve_ratings_prints_the_table(tmp_path: Path) -> None:
     home = tmp_path / "data"
-    store = servedata.Store(servedata.db_path(home))
+    store = database.Store(database.db_path(home))
     for n in (1, 2):
         store.add_result(played(n, {ANN: 1, BEN: 2}))
     store.close()

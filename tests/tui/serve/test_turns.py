@@ -1,4 +1,4 @@
-"""Turn-based tables on `coldwater serve` (tui/serveturns.py): the server deals and keeps every step, a
+"""Turn-based tables on `coldwater serve` (tui/turns.py): the server deals and keeps every step, a
 table outlives restarts and kill -9, each key sees its own view only, the clock hands a move out of
 time to the others' choice (skip it, or hand it to a bot), and the end is kept as a result that ratings count."""
 
@@ -20,10 +20,12 @@ from typing import Any
 import pytest
 
 from coldwater.core import games, record
-from coldwater.tui import servedeals, serveratings, serveturns
-from coldwater.tui.servedata import Store
-from coldwater.tui.serveturns import TurnError, TurnTablesKeeper
+from coldwater.tui.serve import ratings, turns
+from coldwater.tui.serve.database import Store
+from coldwater.tui.serve.deals import Deals
+from coldwater.tui.serve.turns import TurnError, TurnTablesKeeper
 from coldwater.tui.turnwire import OpenTurnTable, TurnPosition
+from tests.packaging import REPO
 
 ANN, BEN, CAT = "aaaa-0000-0000-0001", "bbbb-0000-0000-0002", "cccc-0000-0000-0003"
 
@@ -38,7 +40,7 @@ class Clock:
 
 @pytest.fixture(autouse=True)
 def quick_bot(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(serveturns, "BOT", "random")  # the tests' bots answer at once
+    monkeypatch.setattr(turns, "BOT", "random")  # the tests' bots answer at once
 
 
 @pytest.fixture
@@ -122,7 +124,7 @@ async def test_each_key_sees_only_its_own_view_and_moves_only_in_its_turn(store:
 
 
 async def test_a_seats_log_holds_no_draw_sealed_to_it(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(serveturns, "LOG_LINES", 100_000)
+    monkeypatch.setattr(turns, "LOG_LINES", 100_000)
     k = keeper(store)
     tid = (await k.open(ANN, crown())).info.id
     rng = random.Random(3)
@@ -165,7 +167,7 @@ async def test_a_whole_game_across_restarts_ends_in_a_kept_result_that_ratings_c
     (kept,) = store.results()
     assert kept.agreed and kept.table == "Pond" and {s.player for s in kept.seats} == {ANN, BEN}
     assert record.replay(record.loads(kept.record)).digest() == again.tables[tid].state.digest() == kept.digest
-    r = serveratings.rate(store.results())
+    r = ratings.rate(store.results())
     assert set(r.by_player) == {ANN, BEN} and r.changes[kept.id]
     # Restarting after the end neither keeps the result twice nor reopens the game.
     third = keeper(store, clock)
@@ -193,7 +195,7 @@ async def test_with_nobody_else_to_ask_a_move_out_of_time_is_played_by_the_bot_a
     assert f"a bot played for {t.names[0]} (out of time)" in end.info.outcome
     (kept,) = store.results()
     assert not kept.agreed and "bot" in kept.why_not
-    assert not serveratings.rate(store.results()).by_player  # not agreed: no rating moves
+    assert not ratings.rate(store.results()).by_player  # not agreed: no rating moves
 
 
 def seat_rows(store: Store) -> list[tuple[Any, ...]]:
@@ -275,7 +277,7 @@ async def test_skipping_a_seat_out_of_time_plays_its_turn_only_survives_a_restar
     assert "a bot played for" not in end.info.outcome
     (kept,) = store.results()
     assert not kept.agreed and "skipped" in kept.why_not
-    assert not serveratings.rate(store.results()).by_player
+    assert not ratings.rate(store.results()).by_player
 
 
 async def test_handing_a_seat_out_of_time_to_a_bot_lasts_until_its_owner_is_back_through_a_restart(
@@ -309,37 +311,37 @@ async def test_handing_a_seat_out_of_time_to_a_bot_lasts_until_its_owner_is_back
 
 
 def test_the_result_words_name_the_botted_and_the_skipped() -> None:
-    words = serveturns.result_words("Ann wins 40-32", ["key bbbb"], [("key cccc", 2), ("key dddd", 1)])
+    words = turns.result_words("Ann wins 40-32", ["key bbbb"], [("key cccc", 2), ("key dddd", 1)])
     assert words == (
         "Ann wins 40-32; a bot played for key bbbb (out of time)"
         "; key cccc was skipped out of time (2 turns, moved by a bot)"
         "; key dddd was skipped out of time (1 turn, moved by a bot)"
     )
-    assert serveturns.result_words("Ann wins", [], []) == "Ann wins"
+    assert turns.result_words("Ann wins", [], []) == "Ann wins"
 
 
 def test_the_daily_window_counts_only_its_hours() -> None:
     utc = dt.UTC
     at = dt.datetime(2026, 12, 7, 20, 0, tzinfo=utc).timestamp()  # a Monday, 20:00
-    assert serveturns.deadline(at, 3600, None, utc) == at + 3600
+    assert turns.deadline(at, 3600, None, utc) == at + 3600
     # 9:00-17:00: from 20:00 the clock waits for 9:00 the next day, then runs 2 hours.
-    due = serveturns.deadline(at, 2 * 3600, (9, 17), utc)
+    due = turns.deadline(at, 2 * 3600, (9, 17), utc)
     assert dt.datetime.fromtimestamp(due, utc) == dt.datetime(2026, 12, 8, 11, 0, tzinfo=utc)
     # 10 hours of clock inside 8-hour windows: 8 on Tuesday, 2 on Wednesday.
-    due = serveturns.deadline(at, 10 * 3600, (9, 17), utc)
+    due = turns.deadline(at, 10 * 3600, (9, 17), utc)
     assert dt.datetime.fromtimestamp(due, utc) == dt.datetime(2026, 12, 9, 11, 0, tzinfo=utc)
     inside = dt.datetime(2026, 12, 8, 16, 30, tzinfo=utc).timestamp()
-    due = serveturns.deadline(inside, 3600, (9, 24), utc)
+    due = turns.deadline(inside, 3600, (9, 24), utc)
     assert dt.datetime.fromtimestamp(due, utc) == dt.datetime(2026, 12, 8, 17, 30, tzinfo=utc)
 
 
 MOVER = """
 import asyncio, random, sys
 from pathlib import Path
-from coldwater.tui import serveturns
-from coldwater.tui.servedata import Store
-from tests.tui.test_serve_turns import ANN, BEN, keeper, crown
-serveturns.BOT = "random"
+from coldwater.tui.serve import turns
+from coldwater.tui.serve.database import Store
+from tests.tui.serve.test_turns import ANN, BEN, keeper, crown
+turns.BOT = "random"
 async def main():
     store = Store(Path(sys.argv[1]))
     k = keeper(store)
@@ -358,7 +360,7 @@ asyncio.run(main())
 
 def test_kill_9_in_the_middle_of_moves_loses_no_acknowledged_step(tmp_path: Path) -> None:
     path = tmp_path / "serve.db"
-    root = Path(__file__).resolve().parents[2]
+    root = REPO  # (the writer imports the tests package)
     acked: dict[int, str] = {}
     for round_ in range(3):  # three lives of the server, each killed without warning
         proc = subprocess.Popen(
@@ -392,7 +394,7 @@ def test_kill_9_in_the_middle_of_moves_loses_no_acknowledged_step(tmp_path: Path
 # Over SSH: the screens ------------------------------------------------------------------------
 
 
-async def play_turn(screen: Any, t: serveturns.Turns, seat: int) -> None:
+async def play_turn(screen: Any, t: turns.Turns, seat: int) -> None:
     """Answer each decision of `seat`'s turn with the list's highlighted choice (Enter), until the turn
     passes; each answer waits for the server to have kept it."""
     for _ in range(200):
@@ -413,8 +415,7 @@ async def test_two_keys_open_and_play_a_turn_based_table_over_ssh(tmp_path: Path
     import asyncssh
 
     from coldwater.tui import serve
-    from tests.tui.test_serve import MENU, connect, open_app
-    from tests.tui.test_serve_tables import keys as _keys  # noqa: F401  (the fixture's shape, made here)
+    from tests.tui.serve.sshclient import MENU, connect, open_app
 
     a_key, b_key = (asyncssh.generate_private_key("ssh-ed25519") for _ in range(2))
     allowed = tmp_path / "allowed"
@@ -498,9 +499,9 @@ def test_two_openssh_keys_play_a_turn_based_crown_table_across_restarts_and_kill
     import asyncssh
 
     from coldwater.tui import serve
+    from coldwater.tui.serve.keys import load_host_key
+    from tests.tui.serve.sshclient import MENU, openssh, serving
     from tests.tui.terminal import TMUX
-    from tests.tui.test_serve import MENU, serving
-    from tests.tui.test_serve_edges import openssh
 
     if TMUX is None or shutil.which("ssh") is None:
         pytest.skip("needs tmux and the OpenSSH client")
@@ -582,8 +583,8 @@ def test_two_openssh_keys_play_a_turn_based_crown_table_across_restarts_and_kill
 
         asyncio.run(finish())
         # A and B also play today's Crown deal (as their apps would).
-        server_id = hashlib.sha256(serve.load_host_key(tmp_path / "host_key").public_data).hexdigest()[:8]
-        deals = servedeals.Deals(k, s, server_id)
+        server_id = hashlib.sha256(load_host_key(tmp_path / "host_key").public_data).hexdigest()[:8]
+        deals = Deals(k, s, server_id)
         for who in fps[:2]:
             asyncio.run(play_deal(k, deals, who, rng))
     finally:
@@ -615,7 +616,7 @@ def test_two_openssh_keys_play_a_turn_based_crown_table_across_restarts_and_kill
     try:
         k = keeper(s, time.time)  # (the server's own clock: today's deal is today's)
         asyncio.run(k.resume())
-        asyncio.run(play_deal(k, servedeals.Deals(k, s, server_id), fps[2], rng))
+        asyncio.run(play_deal(k, Deals(k, s, server_id), fps[2], rng))
     finally:
         s.close()
     with serving(tmp_path, allowed) as (proc, port):
@@ -647,9 +648,8 @@ async def test_the_table_screen_shows_a_seat_out_of_time_and_skips_it(
 ) -> None:
     from coldwater.tui.screens import turns as screens
     from coldwater.tui.turnwire import TurnOutOfTime, TurnView
-
-    from .driver import settle
-    from .frame_driver import screen_text
+    from tests.tui.driver import settle
+    from tests.tui.frame_driver import screen_text
 
     clock = Clock()
     k, tid, late, other = await late_table(store, clock, [])

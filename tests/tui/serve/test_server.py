@@ -9,111 +9,17 @@ about what a person would see, not about escape sequences.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
-import shutil
 import stat
-import subprocess
-import sys
-from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import asyncssh
-import pyte
 import pytest
 
 from coldwater.tui import serve, termcaps
-from tests.tui.terminal import TMUX, Terminal
-
-DEADLINE = 60.0  # a session starts a whole Python app; the machine may be busy
-MENU = "Solo against bots"
-
-
-def write_key(path: Path, key: asyncssh.SSHKey) -> Path:
-    path.write_bytes(key.export_private_key())
-    path.chmod(0o600)
-    path.with_suffix(".pub").write_bytes(key.export_public_key())
-    return path
-
-
-@pytest.fixture
-def player_key() -> asyncssh.SSHKey:
-    return asyncssh.generate_private_key("ssh-ed25519")
-
-
-@pytest.fixture
-def allowed(tmp_path: Path, player_key: asyncssh.SSHKey) -> Path:
-    p = tmp_path / "allowed_keys"
-    p.write_bytes(b"# friends\n" + player_key.export_public_key())
-    return p
-
-
-def config(tmp_path: Path, allowed: Path | None, **kw: object) -> serve.ServeConfig:
-    return serve.ServeConfig(port=0, bind="127.0.0.1", host_key=tmp_path / "host_key", allow=allowed, **kw)  # type: ignore[arg-type]
-
-
-@pytest.fixture
-async def server(tmp_path: Path, allowed: Path, request: pytest.FixtureRequest) -> AsyncIterator[serve.Server]:
-    extra = getattr(request, "param", {})
-    s = serve.Server(config(tmp_path, allowed, **extra), root=tmp_path / "data", log=lambda line: None)
-    s.port = await s.start()  # type: ignore[attr-defined]
-    try:
-        yield s
-    finally:
-        await s.close()
-
-
-async def connect(server: serve.Server, key: asyncssh.SSHKey | None, **kw: object) -> asyncssh.SSHClientConnection:
-    return await asyncssh.connect(
-        "127.0.0.1",
-        server.port,
-        username="play",
-        known_hosts=None,  # type: ignore[attr-defined]
-        client_keys=[key] if key else None,
-        agent_path=None,
-        **kw,  # type: ignore[arg-type]
-    )
-
-
-class Screen:
-    """One SSH session's output drawn into a pyte screen of the session's size."""
-
-    def __init__(self, proc: asyncssh.SSHClientProcess[bytes], cols: int = 80, rows: int = 24) -> None:
-        self.proc = proc
-        self.screen = pyte.Screen(cols, rows)
-        self.stream = pyte.ByteStream(self.screen)
-        self.changed = asyncio.Event()
-        self.task = asyncio.get_running_loop().create_task(self._read())
-
-    async def _read(self) -> None:
-        while data := await self.proc.stdout.read(65536):
-            self.stream.feed(data)
-            self.changed.set()
-
-    @property
-    def text(self) -> str:
-        return "\n".join(self.screen.display)
-
-    async def until(self, ok: Callable[[str], bool], what: str) -> str:
-        async def wait() -> str:
-            while not ok(self.text):
-                self.changed.clear()
-                await self.changed.wait()
-            return self.text
-
-        try:
-            return await asyncio.wait_for(wait(), DEADLINE)
-        except TimeoutError:
-            raise AssertionError(f"waited {DEADLINE:.0f} s for {what}; the screen shows:\n{self.text}") from None
-
-    def resize(self, cols: int, rows: int) -> None:
-        self.screen.resize(rows, cols)
-        self.proc.change_terminal_size(cols, rows)
-
-
-async def open_app(conn: asyncssh.SSHClientConnection, cols: int = 80, rows: int = 24) -> Screen:
-    proc = await conn.create_process(term_type="xterm-256color", term_size=(cols, rows), encoding=None)
-    return Screen(proc, cols, rows)
+from coldwater.tui.serve import keys
+from tests.tui.serve.sshclient import DEADLINE, MENU, NEEDS_TERMINAL, connect, open_app, ssh_argv
+from tests.tui.terminal import Terminal
 
 
 async def test_a_friend_reaches_the_menu_at_80x24_and_quits(server: serve.Server, player_key: asyncssh.SSHKey) -> None:
@@ -157,7 +63,7 @@ async def test_sessions_are_separate_processes_with_separate_saves(
     assert server.config.allow is not None
     with server.config.allow.open("ab") as f:
         f.write(other.export_public_key())
-    server.allowed = serve.load_allowed(server.config.allow)
+    server.allowed = keys.load_allowed(server.config.allow)
     async with await connect(server, player_key) as a, await connect(server, other) as b:
         one, two = await open_app(a), await open_app(b)
         await one.until(lambda s: MENU in s, "the first menu")
@@ -290,26 +196,26 @@ def test_the_allowed_list_names_a_bad_line(tmp_path: Path) -> None:
     p = tmp_path / "keys"
     p.write_text("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI not-base64!\n")
     with pytest.raises(ValueError, match="line 1: not a public key"):
-        serve.load_allowed(p)
+        keys.load_allowed(p)
     p.write_text("# nobody yet\n")
     with pytest.raises(ValueError, match="lists no keys"):
-        serve.load_allowed(p)
+        keys.load_allowed(p)
     with pytest.raises(ValueError, match="cannot read"):
-        serve.load_allowed(tmp_path / "missing")
+        keys.load_allowed(tmp_path / "missing")
 
 
 def test_options_in_front_of_a_key_are_understood(tmp_path: Path) -> None:
     key = asyncssh.generate_private_key("ssh-ed25519")
     p = tmp_path / "keys"
     p.write_bytes(b'no-pty,from="10.0.0.1" ' + key.export_public_key())
-    assert serve.load_allowed(p) == {key.public_data}
+    assert keys.load_allowed(p) == {key.public_data}
 
 
 def test_the_host_key_is_made_once_and_kept_private(tmp_path: Path) -> None:
     path = tmp_path / "k" / "host_key"
-    first = serve.load_host_key(path)
+    first = keys.load_host_key(path)
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    assert serve.load_host_key(path).public_data == first.public_data
+    assert keys.load_host_key(path).public_data == first.public_data
 
 
 def test_serve_refuses_to_start_when_nobody_could_connect(capsys: pytest.CaptureFixture[str]) -> None:
@@ -323,71 +229,12 @@ def test_a_terminal_with_few_colours_gets_the_ansi_theme() -> None:
     assert termcaps.low_colour("xterm", {})
     assert termcaps.low_colour("vt100", {})
     assert not termcaps.low_colour("xterm-256color", {})
-    assert not termcaps.low_colour("xterm", {"COLORTERM": "truecolor"})
 
 
-# The real OpenSSH client ----------------------------------------------------------
-
-
-@contextlib.contextmanager
-def serving(tmp_path: Path, allowed: Path, *extra: str) -> Iterator[tuple[subprocess.Popen[str], int]]:
-    """`coldwater serve` as a person starts it, in its own process (stderr kept); yields it and its port."""
-    coldwater = Path(sys.executable).with_name("coldwater")
-    argv = [str(coldwater), "serve", "--port", "0", "--bind", "127.0.0.1", "--allow", str(allowed)]
-    argv += ["--host-key", str(tmp_path / "host_key"), *extra]
-    proc = subprocess.Popen(
-        argv,
-        env={**os.environ, "COLDWATER_HOME": str(tmp_path / "data")},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert proc.stdout is not None
-        first = proc.stdout.readline()
-        assert first.startswith("coldwater serve: listening"), first
-        port = int(first.rsplit("port", 1)[1])
-        assert proc.stdout.readline().startswith("host key fingerprint: SHA256:")
-        yield proc, port
-    finally:
-        proc.terminate()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.communicate(timeout=20)
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
-
-
-@pytest.fixture
-def served(tmp_path: Path, allowed: Path, player_key: asyncssh.SSHKey) -> Iterator[tuple[int, Path]]:
-    """`coldwater serve` as a person starts it, in its own process; yields (port, client key)."""
-    with serving(tmp_path, allowed) as (_, port):
-        yield port, write_key(tmp_path / "id_ed25519", player_key)
-
-
-@pytest.mark.skipif(TMUX is None or shutil.which("ssh") is None, reason="needs tmux and the OpenSSH client")
+@NEEDS_TERMINAL
 def test_the_openssh_client_plays_in_a_real_terminal(served: tuple[int, Path], tmp_path: Path) -> None:
     port, key = served
-    ssh = [
-        "ssh",
-        "-p",
-        str(port),
-        "-i",
-        str(key),
-        "-o",
-        "IdentitiesOnly=yes",
-        "-o",
-        "BatchMode=yes",
-        "-o",
-        "StrictHostKeyChecking=no",
-        "-o",
-        f"UserKnownHostsFile={tmp_path / 'known_hosts'}",
-        "-o",
-        "LogLevel=ERROR",
-        "-F",
-        "/dev/null",
-        "play@127.0.0.1",
-    ]
+    ssh = ssh_argv(port, key, tmp_path)
     term = Terminal(ssh, env={"TERM": "xterm-256color"}, config_dir=tmp_path)
     try:
         shown = term.wait_for(MENU)
@@ -404,7 +251,7 @@ def test_the_openssh_client_plays_in_a_real_terminal(served: tuple[int, Path], t
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(TMUX is None or shutil.which("ssh") is None, reason="needs tmux and the OpenSSH client")
+@NEEDS_TERMINAL
 def test_the_openssh_client_finishes_a_solo_game(
     served: tuple[int, Path], tmp_path: Path, player_key: asyncssh.SSHKey
 ) -> None:
@@ -414,9 +261,7 @@ def test_the_openssh_client_finishes_a_solo_game(
     port, key = served
     home = serve.player_home(tmp_path / "data", player_key.public_data)
     (home / "settings.json").write_text('{"bot_delay": 0.0}')  # the bot answers at once
-    ssh = ["ssh", "-p", str(port), "-i", str(key), "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes"]
-    ssh += ["-o", "StrictHostKeyChecking=no", "-o", f"UserKnownHostsFile={tmp_path / 'known_hosts'}"]
-    ssh += ["-o", "LogLevel=ERROR", "-F", "/dev/null", "play@127.0.0.1"]
+    ssh = ssh_argv(port, key, tmp_path)
     term = Terminal(ssh, env={"TERM": "xterm-256color"}, config_dir=tmp_path)
     try:
         shown = term.wait_for(MENU)

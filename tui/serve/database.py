@@ -2,7 +2,7 @@
 
 `coldwater serve` is kept running by a group of friends for months, so what it learns is kept in
 one embedded database rather than in loose files: every key that connected, the turn-based tables
-(serveturns.py: terms, seats, every step), and every game its tables finished (the seats' keys,
+(turns.py: terms, seats, every step), and every game its tables finished (the seats' keys,
 scores and places, whether the result is agreed, the record for a replay, the day's deal it was).
 The standard library's `sqlite3` is enough for a handful of writes a game.
 
@@ -67,7 +67,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
         "CREATE INDEX result_seats_player ON result_seats(player)",
     ),
-    # 1 → 2: turn-based tables (serveturns.py): the terms, the seats, and every step with its digest.
+    # 1 → 2: turn-based tables (turns.py): the terms, the seats, and every step with its digest.
     (
         """CREATE TABLE turn_tables (
             id INTEGER PRIMARY KEY,
@@ -107,13 +107,13 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         )""",
         "CREATE INDEX turn_seats_player ON turn_seats(player)",
     ),
-    # 2 → 3: the deal of the day (serveturns.py): which day's deal a table and a result belong to.
+    # 2 → 3: the deal of the day (turns.py): which day's deal a table and a result belong to.
     (
         "ALTER TABLE turn_tables ADD COLUMN deal TEXT NOT NULL DEFAULT ''",
         "ALTER TABLE results ADD COLUMN deal TEXT NOT NULL DEFAULT ''",
         "CREATE INDEX results_deal ON results(deal)",
     ),
-    # 3 → 4: a seat out of time at a turn-based table (serveturns.py): what the others chose for it.
+    # 3 → 4: a seat out of time at a turn-based table (turns.py): what the others chose for it.
     # handed: the bot has the seat now (until its owner opens the table); botted: it had it once;
     # skips: how many of the seat's turns the others skipped (the bot made those moves).
     (

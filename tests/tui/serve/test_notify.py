@@ -1,4 +1,4 @@
-"""Your-turn notices (tui/servenotify.py): in the terminal of a key whose app is on screen (OSC 9, OSC
+"""Your-turn notices (tui/serve/notify.py): in the terminal of a key whose app is on screen (OSC 9, OSC
 777, a bell; through tmux's passthrough), never inside one of the app's own sequences, and the host's
 `--notify` hook."""
 
@@ -13,11 +13,11 @@ from pathlib import Path
 import asyncssh
 import pytest
 
-from coldwater.tui import serve, servenotify, serveturns
-from coldwater.tui.servenotify import Rest
+from coldwater.tui import serve
+from coldwater.tui.serve import notify
+from coldwater.tui.serve.notify import Rest
 from coldwater.tui.turnwire import OpenTurnTable
-from tests.tui.test_serve import MENU, connect
-from tests.tui.test_serve_edges import Raw
+from tests.tui.serve.sshclient import MENU, Raw, connect
 
 PIECES = [b"ab", b"\x1b[1;2H", b"c", "é".encode(), b"\x1b]0;title\x07", b"d", b"\x1bP+q\x1b\\", "€".encode(), b"\x1b(B"]
 
@@ -37,14 +37,14 @@ def test_the_stream_is_at_rest_only_between_two_sequences_or_characters() -> Non
 
 
 def test_a_notice_is_osc_9_osc_777_and_a_bell_with_nothing_that_could_escape() -> None:
-    out = servenotify.notice("coldwater", "your turn at Pond\x1b]52;c;evil\x07; (Crown)", "xterm-256color")
+    out = notify.notice("coldwater", "your turn at Pond\x1b]52;c;evil\x07; (Crown)", "xterm-256color")
     assert out.startswith(b"\x1b]9;coldwater: your turn at Pond") and out.endswith(b"\x07\x07")
     assert b"\x1b]777;notify;coldwater;your turn at Pond" in out
     assert out.count(b"\x1b") == 2 and out.count(b"\x07") == 3  # the two OSCs and the bell: nothing else
     r = Rest()
     r.feed(out)
     assert r.at_rest
-    tmux = servenotify.notice("coldwater", "your turn", "tmux-256color")
+    tmux = notify.notice("coldwater", "your turn", "tmux-256color")
     assert b"\x1bPtmux;\x1b\x1b]9;coldwater: your turn\x07\x1b\\" in tmux
     assert b"\x1bPtmux;\x1b\x1b]777;notify;coldwater;your turn\x07\x1b\\" in tmux
 
@@ -75,7 +75,7 @@ async def test_the_key_whose_turn_it_is_gets_a_notice_and_the_hook_runs(
     server.port = await server.start()  # type: ignore[attr-defined]
     turns = server.tables.turns
     assert turns is not None
-    monkeypatch.setattr(serveturns, "BOT", "random")
+    monkeypatch.setattr("coldwater.tui.serve.turns.BOT", "random")
     try:
         async with await connect(server, keys[0]) as conn:
             a = Raw(await conn.create_process(term_type="xterm-256color", term_size=(80, 24), encoding=None))
@@ -89,7 +89,7 @@ async def test_the_key_whose_turn_it_is_gets_a_notice_and_the_hook_runs(
             while t.state.current != ann:
                 mine = turns.view(fps[1], t.id)
                 await turns.move(fps[1], t.id, mine.info.ply, rng.choice(mine.legal))
-            want = servenotify.notice("coldwater", "your turn at Pond (Coldwater Crown)", "xterm-256color")
+            want = notify.notice("coldwater", "your turn at Pond (Coldwater Crown)", "xterm-256color")
             await a.until(want)
             before = a.data[: a.data.index(want)]
             r = Rest()
