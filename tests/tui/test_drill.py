@@ -94,7 +94,9 @@ async def test_the_drill_by_keys(make_app: Any, home: Path) -> None:
         await until(lambda: screen.verdict == FAIL)
         await pilot.press("s")
         await pilot.pause()
-        best = words(game, list(items[1].names)).label(items[1].view, game.parse_action(items[1].mistake.best), items[1].seat)
+        best = words(game, list(items[1].names)).label(
+            items[1].view, game.parse_action(items[1].mistake.best), items[1].seat
+        )
         assert f"The solution: {best}." in str(screen.query_one("#drill-verdict").render())
         for _ in items[2:]:
             await pilot.press("n")
