@@ -18,7 +18,7 @@ from coldwater.tui.screens.base import BaseScreen
 from coldwater.tui.screens.turns import TurnTableScreen, ask
 from coldwater.tui.serve.applink import ServerUnavailable, link
 from coldwater.tui.serve.history import ordinal
-from coldwater.tui.turnwire import DealBoards, DealInfo, DealList, DealPlay, DealScore, TurnPosition
+from coldwater.tui.serve.turnwire import DealBoards, DealInfo, DealList, DealPlay, DealScore, TurnPosition
 from coldwater.tui.widgets.choices import ChoiceList, Item
 
 

@@ -100,7 +100,7 @@ tables and your rating in each game.
         """'3 turn-based tables wait for you' under the key, when any do (asked of the server)."""
         from coldwater.tui.screens.turns import waiting_line
         from coldwater.tui.serve.applink import ServerUnavailable, link
-        from coldwater.tui.turnwire import ListTurnTables, TurnTables
+        from coldwater.tui.serve.turnwire import ListTurnTables, TurnTables
 
         served = link()
         if served is None:

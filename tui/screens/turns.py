@@ -23,7 +23,7 @@ from coldwater.tui import keymap
 from coldwater.tui.screens.base import BaseScreen
 from coldwater.tui.screens.resume import when
 from coldwater.tui.serve.applink import ServerUnavailable, link
-from coldwater.tui.turnwire import (
+from coldwater.tui.serve.turnwire import (
     ListTurnTables,
     OpenTurnTable,
     TurnMove,

@@ -37,7 +37,7 @@ from coldwater.tui.serve.control import (
     read_frame,
     reply_decoder,
 )
-from coldwater.tui.turnwire import DealBoards, TurnPosition, TurnReply, TurnRequest, TurnTables
+from coldwater.tui.serve.turnwire import DealBoards, TurnPosition, TurnReply, TurnRequest, TurnTables
 
 if TYPE_CHECKING:
     from coldwater.net.discovery import Listing

@@ -23,7 +23,7 @@ from typing import Any
 import msgspec
 
 from coldwater.net.play import framing
-from coldwater.tui.turnwire import TurnReply, TurnRequest
+from coldwater.tui.serve.turnwire import TurnReply, TurnRequest
 
 FD_ENV = "COLDWATER_SERVE_FD"
 """The descriptor of the app's end of its control socket (set only in served sessions)."""

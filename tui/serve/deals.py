@@ -18,7 +18,7 @@ import time
 from coldwater.core import games
 from coldwater.tui.serve.database import Store
 from coldwater.tui.serve.turns import TurnError, TurnTablesKeeper
-from coldwater.tui.turnwire import DealInfo, DealScore, OpenTurnTable, TurnPosition
+from coldwater.tui.serve.turnwire import DealInfo, DealScore, OpenTurnTable, TurnPosition
 
 DEAL_HOURS = 24.0 * 14
 """A deal has no clock to speak of: it is played alone, whenever the person likes."""

@@ -40,7 +40,7 @@ from coldwater.tui.serve.control import (
     read_frame,
     request_decoder,
 )
-from coldwater.tui.turnwire import (
+from coldwater.tui.serve.turnwire import (
     DealBoards,
     DealList,
     DealPlay,

@@ -41,7 +41,7 @@ from coldwater.core.errors import IllegalAction
 from coldwater.core.rng import Rng
 from coldwater.core.state import CHANCE, Game, State
 from coldwater.tui.serve.database import GameResult, SeatResult, Store
-from coldwater.tui.turnwire import OpenTurnTable, TurnPosition, TurnTableInfo
+from coldwater.tui.serve.turnwire import OpenTurnTable, TurnPosition, TurnTableInfo
 
 BOT = "normal"
 """The bot that plays bot seats and seats out of time (the game's middle level: a fair stand-in)."""

@@ -10,6 +10,8 @@ import asyncssh
 import pytest
 
 from coldwater.tui import serve
+from coldwater.tui.serve import tables
+from tests.tui.serve.keeper import new_keeper
 from tests.tui.serve.sshclient import config, serving, write_key
 
 
@@ -41,3 +43,13 @@ def served(tmp_path: Path, allowed: Path, player_key: asyncssh.SSHKey) -> Iterat
     """`coldwater serve` as a person starts it, in its own process; yields (port, client key)."""
     with serving(tmp_path, allowed) as (_, port):
         yield port, write_key(tmp_path / "id_ed25519", player_key)
+
+
+@pytest.fixture
+async def keeper(tmp_path: Path) -> AsyncIterator[tables.ServerTables]:
+    t, store = new_keeper(tmp_path)
+    try:
+        yield t
+    finally:
+        await t.close()
+        store.close()

@@ -48,5 +48,10 @@ def test_the_apps_end_loads_neither_asyncssh_nor_the_server() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60).stdout
     assert out.strip() == str(
-        ["coldwater.tui.serve.applink", "coldwater.tui.serve.control", "coldwater.tui.serve.history"]
+        [
+            "coldwater.tui.serve.applink",
+            "coldwater.tui.serve.control",
+            "coldwater.tui.serve.history",
+            "coldwater.tui.serve.turnwire",  # the turn-based tables' messages, which the app speaks too
+        ]
     )

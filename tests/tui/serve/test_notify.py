@@ -16,7 +16,7 @@ import pytest
 from coldwater.tui import serve
 from coldwater.tui.serve import notify
 from coldwater.tui.serve.notify import Rest
-from coldwater.tui.turnwire import OpenTurnTable
+from coldwater.tui.serve.turnwire import OpenTurnTable
 from tests.tui.serve.sshclient import MENU, Raw, connect
 
 PIECES = [b"ab", b"\x1b[1;2H", b"c", "é".encode(), b"\x1b]0;title\x07", b"d", b"\x1bP+q\x1b\\", "€".encode(), b"\x1b(B"]

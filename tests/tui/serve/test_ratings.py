@@ -17,10 +17,8 @@ from coldwater.core.simulate import simulate
 from coldwater.tui import serve
 from coldwater.tui.serve import applink, database, ratings, tables
 from coldwater.tui.serve.database import GameResult, SeatResult
+from tests.tui.serve.keeper import ALICE, BOB, CAROL, link_for
 from tests.tui.serve.sshclient import MENU, connect, open_app
-from tests.tui.serve.test_tables import ALICE, BOB, CAROL, keeper, link_for
-
-__all__ = ["keeper"]  # a fixture, used by name
 
 ANN, BEN, CAT = "aaaa-0000-0000-0001", "bbbb-0000-0000-0002", "cccc-0000-0000-0003"
 

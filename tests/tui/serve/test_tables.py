@@ -15,44 +15,14 @@ import struct
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from coldwater.tui import serve
-from coldwater.tui.serve import applink, control, database, keys, tables
+from coldwater.tui.serve import applink, control, tables
 from coldwater.tui.serve.control import CloseTable, Done, Failed, ListTables, Opened, OpenTable, Tables
-
-ALICE, BOB, CAROL = b"alice-key", b"bob-key", b"carol-key"
-
-
-@pytest.fixture
-async def keeper(tmp_path: Path) -> AsyncIterator[tables.ServerTables]:
-    root = tmp_path / "data"
-    store = database.Store(database.db_path(root))
-    t = tables.ServerTables(
-        root,
-        home_of=lambda blob: serve.player_home(root, blob),
-        known_keys=lambda: {ALICE, BOB} | keys.known_keys(root),
-        fingerprint_of=serve.key_fingerprint,
-        bind="127.0.0.1",
-        advertise=False,
-        max_tables=3,
-        say=lambda line: None,
-        store=store,
-    )
-    try:
-        yield t
-    finally:
-        await t.close()
-        store.close()
-
-
-def link_for(keeper: tables.ServerTables, blob: bytes) -> applink.ServeLink:
-    ours, theirs = socket.socketpair()
-    keeper.attach(blob, ours)
-    return applink.ServeLink(theirs.detach())
+from tests.tui.serve.keeper import ALICE, BOB, CAROL, link_for
 
 
 def crown(name: str = "Pond", seats: list[str] | None = None, **kw: object) -> OpenTable:

@@ -24,7 +24,7 @@ from coldwater.tui.serve import ratings, turns
 from coldwater.tui.serve.database import Store
 from coldwater.tui.serve.deals import Deals
 from coldwater.tui.serve.turns import TurnError, TurnTablesKeeper
-from coldwater.tui.turnwire import OpenTurnTable, TurnPosition
+from coldwater.tui.serve.turnwire import OpenTurnTable, TurnPosition
 from tests.packaging import REPO
 
 ANN, BEN, CAT = "aaaa-0000-0000-0001", "bbbb-0000-0000-0002", "cccc-0000-0000-0003"
@@ -647,7 +647,7 @@ async def test_the_table_screen_shows_a_seat_out_of_time_and_skips_it(
     store: Store, make_app: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from coldwater.tui.screens import turns as screens
-    from coldwater.tui.turnwire import TurnOutOfTime, TurnView
+    from coldwater.tui.serve.turnwire import TurnOutOfTime, TurnView
     from tests.tui.driver import settle
     from tests.tui.frame_driver import screen_text
 
