@@ -165,7 +165,7 @@ class LanTable:
         if self.host is not None:
             return self.host.hand_over(clock.seat, by=self.my_seat)
         peer = self.player
-        return peer.hand_over(clock.seat) if peer is not None else "a watcher holds no seat"
+        return peer.lobby.hand_over(clock.seat) if peer is not None else "a watcher holds no seat"
 
     @property
     def hints_on(self) -> bool:

@@ -12,16 +12,19 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
 
 from ... import messages as m
 from ..events import ChatReceived, LobbyChanged, PresenceChanged
 from ..turnclock import SLACK, fmt
-from .shared import Outbox
+from .shared import Outbox, PeerPhase
 
 if TYPE_CHECKING:
+    from coldwater.core.state import State
+
+    from ...link import Link
     from ..standin import StandIn
     from ..turnclock import TurnClock
     from .fairpeer import FairPeer
@@ -41,10 +44,13 @@ class LobbySeat(Protocol):
     """Seats the host announced as played by its bot."""
     stand_in: StandIn | None
     problems: list[str]
+    conn: Link | None
+    state: State[Any, Any] | None
+    phase: PeerPhase
 
 
 class LobbyView:
-    """The seats and watchers as this seat knows them (``TablePeer.lobby``)."""
+    """The seats and watchers as this seat knows them, and hand-overs both ways (``TablePeer.lobby``)."""
 
     def __init__(self, out: Outbox, clock: TurnClock, fair_peer: FairPeer, saves: PeerSaves, seat: LobbySeat) -> None:
         self.out = out
@@ -94,6 +100,22 @@ class LobbyView:
             c.botted.discard(msg.seat)
         self.saves.update_seats()
         self.out.emit(PresenceChanged(msg.seat, msg.away))
+
+    def hand_over(self, seat: int) -> str | None:
+        """Ask the table to hand `seat`, out of time by our clock, to a bot (the host checks its own).
+        Returns why not (None: asked)."""
+        c, clock = self.me, self.clock
+        if c.conn is None or c.state is None or c.phase is not PeerPhase.PLAYING:
+            return "no game is being played here now"
+        if seat == c.seat:
+            return "your own seat is handed over by the other players"
+        now = time.monotonic()
+        if not clock.running or clock.seat != seat:
+            return f"seat {seat + 1}'s move is not being timed"
+        if not clock.out(now):
+            return f"seat {seat + 1} still has {fmt(clock.left(now))}"
+        self.out.send(m.HandOver(seat=seat, ply=clock.ply))
+        return None
 
     def on_hand_over(self, msg: m.HandOver) -> None:
         """The host says another player handed our seat, out of time, to a bot: our own bot takes it if

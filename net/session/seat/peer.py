@@ -66,7 +66,7 @@ from ..joining import connect_to_table, rematch_refusal
 from ..persist import PeerSave
 from ..record import TableRecord
 from ..standin import StandIn
-from ..turnclock import TurnClock, fmt
+from ..turnclock import TurnClock
 from .audit import PeerAudit
 from .fairpeer import FairPeer, restore_fair
 from .lobbyview import LobbyView
@@ -214,21 +214,6 @@ class TablePeer(Emitter[Event]):
     def bot_idle(self) -> float:
         """While :attr:`bot_plays`: seconds our person had not moved when the bot took the seat."""
         return self.stand_in.idle if self.stand_in is not None else self.lobby.botted_idle
-
-    def hand_over(self, seat: int) -> str | None:
-        """Ask the table to hand `seat`, out of time by our clock, to a bot (the host checks its own).
-        Returns why not (None: asked)."""
-        if self.conn is None or self.state is None or self.phase is not PeerPhase.PLAYING:
-            return "no game is being played here now"
-        if seat == self.seat:
-            return "your own seat is handed over by the other players"
-        now = time.monotonic()
-        if not self.clock.running or self.clock.seat != seat:
-            return f"seat {seat + 1}'s move is not being timed"
-        if not self.clock.out(now):
-            return f"seat {seat + 1} still has {fmt(self.clock.left(now))}"
-        self.conn.send_nowait(m.HandOver(seat=seat, ply=self.clock.ply))
-        return None
 
     def take_back(self) -> bool:
         """Our person takes the seat back from the bot (False: no bot had it). At a committed table the
