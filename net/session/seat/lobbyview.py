@@ -50,7 +50,7 @@ class LobbySeat(Protocol):
 
 
 class LobbyView:
-    """The seats and watchers as this seat knows them, and hand-overs both ways (``TablePeer.lobby``)."""
+    """The seats and watchers as this seat knows them, and hand-overs both ways (``TablePeer.lobby_view``)."""
 
     def __init__(self, out: Outbox, clock: TurnClock, fair_peer: FairPeer, saves: PeerSaves, seat: LobbySeat) -> None:
         self.out = out

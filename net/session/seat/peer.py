@@ -10,7 +10,7 @@ Each phase of the protocol is a class of its own that owns its state, and its co
 names all it may touch (shared.py): the seed round (``seed``, peerseed.py), checking each step
 (``checker``, stepcheck.py), a fair-dealer table's rounds (``fair_peer``, fairpeer.py), the
 audit at the end (``audit``, audit.py), the save (``saves``, peersave.py), the lobby and
-presence (``lobby``, lobbyview.py) and losing the host (``failover``, peerfailover.py:
+presence (``lobby_view``, lobbyview.py) and losing the host (``failover``, peerfailover.py:
 reconnect, a new host, or becoming it; the seat's listener). The app reaches a phase by its
 attribute. The heartbeat to the host is hostlink.py's.
 
@@ -189,7 +189,7 @@ class TablePeer(Emitter[Event]):
         """At a fair-dealer table: this seat's rounds (`.fair`), a forfeit's verdict, its own end (fairpeer.py)."""
         self.seed = PeerSeed(rec, self, clock, self.fair_peer, self.saves, self)
         """The commit-reveal seed round and the game's start (peerseed.py)."""
-        self.lobby = LobbyView(self, clock, self.fair_peer, self.saves, self)
+        self.lobby_view = LobbyView(self, clock, self.fair_peer, self.saves, self)
         """Who sits where, who is away or played by a bot, chat, hand-overs (lobbyview.py)."""
         self.failover = PeerFailover(rec, self, self.fair_peer, self.saves, self, reconnect_for=reconnect_for)
         """The host lost: reconnecting, choosing a new host or becoming it; this seat's listener (peerfailover.py)."""
@@ -213,7 +213,7 @@ class TablePeer(Emitter[Event]):
     @property
     def bot_idle(self) -> float:
         """While :attr:`bot_plays`: seconds our person had not moved when the bot took the seat."""
-        return self.stand_in.idle if self.stand_in is not None else self.lobby.botted_idle
+        return self.stand_in.idle if self.stand_in is not None else self.lobby_view.botted_idle
 
     def take_back(self) -> bool:
         """Our person takes the seat back from the bot (False: no bot had it). At a committed table the
@@ -439,9 +439,9 @@ class TablePeer(Emitter[Event]):
 
     async def _handle(self, conn: Link, msg: m.Message) -> None:
         if isinstance(msg, m.Lobby):
-            self.lobby.on_lobby(msg)
+            self.lobby_view.on_lobby(msg)
         elif isinstance(msg, m.Chat):
-            self.lobby.on_chat(msg)
+            self.lobby_view.on_chat(msg)
         elif isinstance(msg, m.CommitRequest):
             await self.seed.on_request(conn, msg)
         elif isinstance(msg, m.Commits):
@@ -459,9 +459,9 @@ class TablePeer(Emitter[Event]):
                 self.checker.on_sync(msg)
             await self.audit.after_sync(conn)
         elif isinstance(msg, m.Presence):
-            self.lobby.on_presence(msg)
+            self.lobby_view.on_presence(msg)
         elif isinstance(msg, m.HandOver):
-            self.lobby.on_hand_over(msg)
+            self.lobby_view.on_hand_over(msg)
         elif isinstance(msg, m.End):
             await self.audit.on_end(conn, msg)
         elif isinstance(msg, m.Finals):

@@ -1059,7 +1059,7 @@ async def test_at_a_normal_clock_a_stalled_present_seat_forfeits_only_after_anot
             while not (other.clock.seat == 1 and other.clock.over_by(time.monotonic()) >= 4.0):
                 await asyncio.sleep(0.05)
             seen["forfeit before"] = host.fair_host.forfeit
-            seen["asked"] = other.lobby.hand_over(1)
+            seen["asked"] = other.lobby_view.hand_over(1)
 
         seen["task"] = asyncio.ensure_future(hand_over_late())
 
