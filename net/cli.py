@@ -368,7 +368,7 @@ async def _join(ns: argparse.Namespace, target: str) -> int:
             find_timeout=ns.find_timeout,
             fingerprint=ns.fingerprint,
         )
-        if peer.save is not None:
+        if peer.saves.save is not None:
             ply = peer.state.ply if peer.state is not None else len(peer.record.steps)  # a fair seat keeps no steps
             log.warning("resuming our saved game at %s (ply %d)", peer.info.name if peer.info else "?", ply)
         res = await peer.run()
@@ -378,16 +378,16 @@ async def _join(ns: argparse.Namespace, target: str) -> int:
     # The key the host proved in the handshake, not what any message from it claims.
     extra: dict[str, Any] = {
         "role": "peer",
-        "resyncs": peer.resyncs,
+        "resyncs": peer.checker.resyncs,
         "host_changes": peer.host_changes,
         "host_fingerprint": peer.host_fingerprint,
         "record": keep_record(res, peer),
     }
     if ns.stats:
         extra["stats"] = {
-            "rtts_ms": [round(x * 1000, 3) for x in peer.rtts],
+            "rtts_ms": [round(x * 1000, 3) for x in peer.checker.rtts],
             "seated_ms": round(((peer.seated_at or 0) - (peer.joined_at or 0)) * 1000, 3),
-            **_fair_stats(peer.fair),
+            **_fair_stats(peer.fair_peer.fair),
         }
     _print_result(res, extra)
     return _status(res)

@@ -31,7 +31,7 @@ from .session.events import Result
 from .session.forfeit import VerdictRecord, dump_record
 from .session.host.host import TURN_TIMER
 from .session.host.spectators import WATCHERS
-from .session.persist import safe_name
+from .session.persist import load_peer_save, safe_name
 from .session.turnclock import GAME_TIME, TIME_BANK
 from .session.watcher import TableWatcher
 from .transport import HostCheck, HostKeyMismatch, PassphraseNeeded, Refusal, expect_key, probe
@@ -471,9 +471,9 @@ def find_save(folder: Path, table_name: str, host: str, port: int) -> PeerSave |
     """Our unfinished game at this table, by its name or (joined by address) its host and port."""
     if table_name:
         p = folder / f"lan-peer-{_safe(table_name)}.json"
-        return TablePeer.load_save(p) if p.exists() else None
+        return load_peer_save(p) if p.exists() else None
     for p in sorted(folder.glob("lan-peer-*.json")) if folder.exists() else []:
-        sv = TablePeer.load_save(p)
+        sv = load_peer_save(p)
         if sv is not None and (sv.host_addr, sv.host_port) == (host, port):
             return sv
     return None

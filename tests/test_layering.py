@@ -228,7 +228,6 @@ LONG = 600
 
 BUDGET: dict[str, int] = {
     "net/play/thinker.py": 616,
-    "net/session/seat/peer.py": 740,
     "net/session/host/fairhost.py": 758,
     "tui/games/crown/words.py": 658,
     "net/session/host/host.py": 839,

@@ -51,6 +51,7 @@ class LanTable:
         self.seated: TablePeer | TableWatcher | None = party if isinstance(party, TablePeer | TableWatcher) else None
         self.player: TableHost | TablePeer | None = party if isinstance(party, TableHost | TablePeer) else None
         """The host or the seat's peer: one that plays a seat (a watcher plays none)."""
+        self.peer: TablePeer | None = party if isinstance(party, TablePeer) else None
         self.is_host = self.host is not None
         self.game = party.game
         self.save_path: str | None = None  # the net layer keeps its own records
@@ -164,8 +165,8 @@ class LanTable:
             return "no seat's move is being timed here"
         if self.host is not None:
             return self.host.hand_over(clock.seat, by=self.my_seat)
-        peer = self.player
-        return peer.hand_over(clock.seat) if peer is not None else "a watcher holds no seat"
+        peer = self.peer
+        return peer.lobby_view.hand_over(clock.seat) if peer is not None else "a watcher holds no seat"
 
     @property
     def hints_on(self) -> bool:

@@ -72,6 +72,11 @@ class TurnClock:
     """The seat to move's time at one table, and every seat's bank, as this process measures them."""
 
     def __init__(self, turn: int, bank: int, players: int, game: int = 0) -> None:
+        self.restart(turn, bank, players, game)
+
+    def restart(self, turn: int, bank: int, players: int, game: int = 0) -> None:
+        """A fresh clock on new terms (a game starts, or a save is restored): the same object, so that
+        everything handed this clock keeps reading the table's."""
         if turn < 0 or bank < 0 or players < 1 or game < 0:
             raise ValueError(f"a clock needs a turn timer and a bank of 0 s or more, not {turn} s and {bank} s")
         self.game = game

@@ -135,7 +135,7 @@ async def _loopback_once(game: object, name: str, in_memory: bool) -> tuple[list
     for p in peers:
         await p.join("127.0.0.1", port)
     await asyncio.gather(ht, *(p.run() for p in peers))
-    rtts = [x * 1000 for p in peers for x in p.rtts]
+    rtts = [x * 1000 for p in peers for x in p.checker.rtts]
     seated = [((p.seated_at or 0) - (p.joined_at or 0)) * 1000 for p in peers]
     total = sum(c.bytes_in + c.bytes_out for c in host.traffic)
     assert host.table is not None

@@ -42,10 +42,10 @@ async def test_a_seat_resending_its_own_known_messages_is_refused_and_struck() -
         host.fair_host.return_wait = 1.0
 
         async def later() -> None:
-            while p.fair is None or p.fair.fs.view.ply < 20 or p.conn is None:
+            while p.fair_peer.fair is None or p.fair_peer.fair.fs.view.ply < 20 or p.conn is None:
                 await asyncio.sleep(0.005)
             conn = p.conn
-            own = p.fair.own_messages()
+            own = p.fair_peer.fair.own_messages()
             for i in range(60_000):
                 if conn.closed:
                     return

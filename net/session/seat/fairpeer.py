@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
 
@@ -35,11 +35,41 @@ from ..host.hostcore import scores_of
 from ..persist import PeerSave, fair_damage
 from ..standin import StandIn
 from ..turnclock import SLACK, fmt, idle_words
-from .peercore import PeerCore, PeerPhase
+from .shared import Outbox, PeerPhase
 
 if TYPE_CHECKING:
+    from ...identity import Identity
+    from ..events import Chooser
+    from ..host.host import TableHost
+    from ..record import TableRecord
+    from ..turnclock import TurnClock
     from .audit import PeerAudit
     from .peersave import PeerSaves
+
+
+class FairPeerSeat(Protocol):
+    """What a fair table's rounds read and write of the seat, beside the record, the clock and the phases."""
+
+    game: Game[Any, Any]
+    identity: Identity
+    chooser: Chooser | None
+    info: m.TableInfo | None
+    seat: int
+    seats: list[m.SeatInfo]
+    host_seat: int
+    gone_hosts: set[int]
+    """Seats whose host this process replaced (failover): gone for good."""
+    conn: Link | None
+    """The connection to the host now (None while cut off)."""
+    state: State[Any, Any] | None
+    phase: PeerPhase
+    stand_in: StandIn | None
+    takeover: TableHost | None
+    evidence: list[str]
+    problems: list[str]
+    result: Result | None
+
+    def autoplay(self, on: bool, ply: int) -> m.AutoPlay: ...
 
 
 async def _until(done: Callable[[], bool], seconds: float) -> None:
@@ -59,8 +89,19 @@ def restore_fair(game: Game[Any, Any], sv: PeerSave) -> FairSeat:
 class FairPeer:
     """One peer's part in a fair-dealer table (``TablePeer.fair_peer``); idle at a committed one."""
 
-    def __init__(self, core: PeerCore, audit: PeerAudit, saves: PeerSaves) -> None:
-        self.core = core
+    def __init__(
+        self,
+        record: TableRecord,
+        out: Outbox,
+        clock: TurnClock,
+        audit: PeerAudit,
+        saves: PeerSaves,
+        seat: FairPeerSeat,
+    ) -> None:
+        self.record = record
+        self.out = out
+        self.clock = clock
+        self.me = seat
         self.audit = audit
         """The end's signed finals, which a fair game's end waits for too."""
         self.saves = saves
@@ -82,28 +123,25 @@ class FairPeer:
 
     def begin(self, msg: m.Begin) -> None:
         """The seed round is done: this seat's rounds start from the joint seed."""
-        c = self.core
+        c = self.me
         assert c.info is not None
-        if c.record.chain is None or c.info.game not in WIRED:
-            c.problem(f"this table's fair dealer cannot deal {c.info.game} here")
+        if self.record.chain is None or c.info.game not in WIRED:
+            self.out.problem(f"this table's fair dealer cannot deal {c.info.game} here")
             return
-        seat = FairSeat(c.game, c.info.players, c.seat, c.record.joint, c.info.options or None, chain=c.record.chain)
-        c.record.seat_keys = {s.seat: s.key for s in msg.seats if s.key}  # every seat signs its messages here
+        rec = self.record
+        seat = FairSeat(c.game, c.info.players, c.seat, rec.joint, c.info.options or None, chain=rec.chain)
+        self.record.seat_keys = {s.seat: s.key for s in msg.seats if s.key}  # every seat signs its messages here
         # Seats' tips only (a host with no seat of its own commits one too, under seat -1).
-        self.drive(seat, {s: t for s, t in fp.tips(c.record.reveals).items() if 0 <= s < c.info.players})
+        self.drive(seat, {s: t for s, t in fp.tips(self.record.reveals).items() if 0 <= s < c.info.players})
         self.saves.make()
         self.saves.persist(now=True)  # our key is on disk before its share leaves
-        c.clock.at(seat.view.ply, seat.view.current, time.monotonic())
-        c.emit(GameStarted(c.seat))
+        self.clock.at(seat.view.ply, seat.view.current, time.monotonic())
+        self.out.emit(GameStarted(c.seat))
         self.fair.pump()  # type: ignore[union-attr]
 
     def drive(self, seat: FairSeat, tips: dict[int, bytes] | None, *, paused: bool = False) -> None:
         """Run `seat`'s rounds from here on (`paused`: a restart, until the host resends what it relayed)."""
-        c = self.core
-
-        def send(out: m.Fair) -> None:
-            if c.conn is not None:
-                c.conn.send_nowait(out)
+        c = self.me
 
         if c.chooser is None and c.stand_in is None:
             turn = c.info.turn if c.info is not None else 0
@@ -111,10 +149,10 @@ class FairPeer:
                 c.game,
                 turn,
                 self.stand_in_told,
-                clock=c.clock,
+                clock=self.clock,
                 strict=c.info is not None and c.info.strict,
                 present=lambda: c.conn is not None,  # (cut off: the table cannot wait on us)
-                out_of_time=lambda ply: c.problem(
+                out_of_time=lambda ply: self.out.problem(
                     "you are out of time (the move's time and your time bank): the other players may hand "
                     "your seat to a bot"
                 ),
@@ -122,22 +160,30 @@ class FairPeer:
         self.fair = FairDriver(
             seat,
             identity=c.identity,
-            keys=c.record.seat_keys,
+            keys=self.record.seat_keys,
             tips=tips,
-            send=send,
+            send=self.out.send,
             choose=self.choose,
             stepped=self.stepped,
             secret_sent=lambda: self.saves.persist(now=True),
             paused=paused,
         )
-        c.record.chain = seat.chain
+        self.saves.transcript = self.fair
+        self.record.chain = seat.chain
         c.state = seat.view
         c.phase = PeerPhase.PLAYING
         self.saves.saver.every = FAIR_SAVE_EVERY
         self.task = asyncio.ensure_future(self.end(c.conn))
 
+    def restart(self, seat: FairSeat, sent: list[m.Fair]) -> None:
+        """A restored seat's rounds (its transcript replayed off the loop), paused until the host has sent
+        what it relayed: `sent`, our own earlier messages, are our word."""
+        self.drive(seat, None, paused=True)
+        assert self.fair is not None
+        self.fair.keep_own(sent)
+
     async def choose(self, view: State[Any, Any]) -> Action:
-        c = self.core
+        c = self.me
         if c.chooser is not None:
             return await c.chooser(view, c.seat)
         assert c.stand_in is not None
@@ -145,10 +191,10 @@ class FairPeer:
 
     def stand_in_told(self, on: bool, ply: int) -> None:
         """Our stand-in took our seat (our person was slow) or gave it back: the table is told."""
-        c = self.core
+        c = self.me
         turn = c.info.turn if c.info is not None else 0
         idle = c.stand_in.idle if c.stand_in is not None else float(turn)
-        c.problem(
+        self.out.problem(
             f"you {idle_words(idle, turn)}: your own app's bot plays your seat until you take it back"
             if on
             else "you are back: your seat is yours again"
@@ -161,7 +207,7 @@ class FairPeer:
     def send_own(self, conn: Link) -> None:
         """After a reconnect or a restart: every message we sent (the host drops copies), and whether our
         bot plays our seat now (the host may have missed it, or a restarted process's person is back)."""
-        c = self.core
+        c = self.me
         assert self.fair is not None
         for out in self.fair.own_messages():
             conn.send_nowait(out)
@@ -170,23 +216,23 @@ class FairPeer:
 
     def stepped(self) -> None:
         """Our view took a step: the public record, the clock and the save follow."""
-        c = self.core
+        c = self.me
         assert self.fair is not None
         fs = self.fair.fs
         c.state = fs.view
-        c.clock.at(fs.view.ply, fs.view.current, time.monotonic())
+        self.clock.at(fs.view.ply, fs.view.current, time.monotonic())
         # The public record, as at the host (a drawn piece is "draw"): its length is the ply we are at.
-        c.record.steps.append(
+        self.record.steps.append(
             m.Step(ply=fs.view.ply, seat=fs.last[0], digest=self.fair.digest(), action=fs.last_public)
         )
         self.saves.persist()
-        c.emit(StepApplied(fs.view.ply, fs.last[0], fs.last[1]))
+        self.out.emit(StepApplied(fs.view.ply, fs.last[0], fs.last[1]))
 
     def on_fair(self, msg: m.Fair) -> None:
-        c = self.core
+        c = self.me
         drv = self.fair
         if drv is None:
-            c.problem("refused a fair-dealer message: this table does not deal with it")
+            self.out.problem("refused a fair-dealer message: this table does not deal with it")
             return
         if msg.kind in ("verdict", "dispute"):
             if drv.check(msg) is None and not any(a.seat == msg.seat for a in self._answers):
@@ -194,10 +240,10 @@ class FairPeer:
                 if msg.kind == "dispute":
                     d = ff.decode_dispute(msg.body)
                     backed = self._forfeit is not None and ff.genuine_evidence(
-                        self._forfeit[0], d, msg.seat, c.record.joint, c.record.seat_keys.get(msg.seat)
+                        self._forfeit[0], d, msg.seat, self.record.joint, self.record.seat_keys.get(msg.seat)
                     )
                     note = " (with its evidence for that ply)" if backed else ""
-                    c.problem(f"seat {msg.seat + 1} does not sign the forfeit{note}: {d.text}")
+                    self.out.problem(f"seat {msg.seat + 1} does not sign the forfeit{note}: {d.text}")
                 self._verdict_check()
             return
         if msg.kind in ("abort", "forfeit") and (
@@ -205,9 +251,9 @@ class FairPeer:
         ):
             if msg.seat >= 0:
                 ok = drv.check(msg) is None  # signed by the host's seat (or a bot seat it runs)
-                host_key = c.record.seat_keys.get(msg.seat, b"")
+                host_key = self.record.seat_keys.get(msg.seat, b"")
             else:  # a host with no seat in its process signs as itself, with the key its channel proved
-                signed = fair_message(c.record.joint, msg.kind, msg.ply, msg.ref, msg.seat, msg.body, msg.digest)
+                signed = fair_message(self.record.joint, msg.kind, msg.ply, msg.ref, msg.seat, msg.body, msg.digest)
                 ok = c.conn is not None and verify(c.conn.peer_key, msg.sig, signed)
                 host_key = c.conn.peer_key if c.conn is not None else b""
             if ok and msg.kind == "forfeit":
@@ -215,7 +261,7 @@ class FairPeer:
                 if f is not None and self._forfeit is None:
                     self._forfeit = (f, msg)
                     self._proposer = host_key
-                    c.problem(f"the host proposes: {ff.outcome(f)}")
+                    self.out.problem(f"the host proposes: {ff.outcome(f)}")
                     loop = asyncio.get_running_loop()
                     # Our answer at the latest half-way to the host's stated deadline (a seat behind takes
                     # its rounds first); the verdict is read once every present seat answered, or past it.
@@ -233,11 +279,11 @@ class FairPeer:
         if why is not None:
             # Every seat signs its own: a message that does not check was altered on the host's watch.
             c.evidence.append(f"the host relayed {why}")
-            c.problem(c.evidence[-1])
+            self.out.problem(c.evidence[-1])
 
     def gone(self) -> list[int]:
         """The seats this process saw leave: away by the host's word (Presence), or hosts it replaced."""
-        c = self.core
+        c = self.me
         return sorted({s.seat for s in c.seats if s.away} | set(c.gone_hosts))
 
     def _verdict_check(self, *, late: bool = False, over: bool = False) -> None:
@@ -246,7 +292,7 @@ class FairPeer:
         of time by our clock, or our own check failed on its message), else say why not, with our own
         messages for that ply when we are the accused. The game ends once every present seat answered
         (`over`: the deadline passed)."""
-        c = self.core
+        c = self.me
         drv = self.fair
         if drv is None or self._forfeit is None:
             return
@@ -264,15 +310,15 @@ class FairPeer:
                 why is None
                 and f.cause not in ("gone", "struck")  # a seat that left has no clock to run out
                 and waits_act
-                and c.clock.running
-                and c.clock.seat in f.seats
-                and c.clock.seat not in c.gone_hosts
-                and c.clock.left(now) > SLACK
+                and self.clock.running
+                and self.clock.seat in f.seats
+                and self.clock.seat not in c.gone_hosts
+                and self.clock.left(now) > SLACK
             ):
                 # A move is not late before its seat is out of time, by this seat's own clock; a host this
                 # seat replaced is gone for good, and its bank keeps no one waiting.
-                left = fmt(c.clock.left(now))
-                why = f"by this seat's clock seat {c.clock.seat + 1} still has {left} to move"
+                left = fmt(self.clock.left(now))
+                why = f"by this seat's clock seat {self.clock.seat + 1} still has {left} to move"
             if why is None and proposal.digest != drv.digest():
                 why = "the host's public position at that ply is not this seat's"
             own: list[m.Fair] = []
@@ -293,10 +339,10 @@ class FairPeer:
                 body = ff.encode(f) if answer is None else ff.encode_dispute(answer)
                 self._answered = True
                 if why is not None:
-                    c.problem(f"this seat does not sign the forfeit: {why}")
+                    self.out.problem(f"this seat does not sign the forfeit: {why}")
                 if c.conn is not None:
                     d = drv.digest()
-                    sig = c.identity.sign(fair_message(c.record.joint, kind, f.ply, "", c.seat, body, d))
+                    sig = c.identity.sign(fair_message(self.record.joint, kind, f.ply, "", c.seat, body, d))
                     out = m.Fair(kind=kind, ply=f.ply, seat=c.seat, body=body, sig=sig, digest=d)
                     self._answers.append(out)
                     c.conn.send_nowait(out)
@@ -317,19 +363,19 @@ class FairPeer:
         """The host's connection ended while a forfeit it proposed was being answered: it closed the
         verdict (its deadline passed, or every seat it saw answered). Our result is read from the answers
         this process holds, now, rather than choosing a new host for a game that has ended. True when so."""
-        if self._forfeit is None or self.task is None or (self.task.done() and self.core.result is None):
+        if self._forfeit is None or self.task is None or (self.task.done() and self.me.result is None):
             return False
         self._verdict_check(late=True, over=True)
         await asyncio.gather(self.task, return_exceptions=True)
-        return self.core.result is not None
+        return self.me.result is not None
 
     def _host_runs(self, seat: int) -> bool:
         """Whether `seat` is a bot the host's process runs (its messages are signed with the host's key)."""
-        return any(s.seat == seat and s.kind == "bot" for s in self.core.seats)
+        return any(s.seat == seat and s.kind == "bot" for s in self.me.seats)
 
     async def end(self, conn: Link | None) -> None:
         """Every seat's key reveal, our own audit and replay, then our signed final digest."""
-        c = self.core
+        c = self.me
         drv = self.fair
         assert drv is not None and c.info is not None
         try:
@@ -345,7 +391,7 @@ class FairPeer:
                     await c.conn.close()
                 return
             text = str(e) if str(e).startswith("the game ends") else f"the game ends: {e}"
-            c.problem(text)
+            self.out.problem(text)
             c.phase = PeerPhase.FINISHED
             c.result = Result(
                 game=c.game.name,
@@ -366,7 +412,7 @@ class FairPeer:
         rep = await drv.audit(reveals)
         problems = [f"AUDIT FAILED: {'; '.join(rep.problems)}"] if not rep.ok else []
         for p in problems:
-            c.problem(p)
+            self.out.problem(p)
         problems += c.evidence
         full = rep.full
         scores, outcome = ({}, "") if full is None else scores_of(full)
@@ -385,17 +431,17 @@ class FairPeer:
         if full is not None and c.conn is not None:
             d = bytes.fromhex(full.digest())
             c.conn.send_nowait(
-                m.Final(seat=c.seat, digest=d, sig=c.identity.sign(fp.final_message(c.record.joint, full.ply, d)))
+                m.Final(seat=c.seat, digest=d, sig=c.identity.sign(fp.final_message(self.record.joint, full.ply, d)))
             )
             self.audit.wait_finals(c.conn)
 
     def _end_by_verdict(self) -> None:
         """Our result of a game ended by forfeit: the standings, and the seats whose signatures we hold."""
-        c = self.core
+        c = self.me
         assert self._forfeit is not None and c.info is not None
         f, _ = self._forfeit
-        j = ff.judge(f, self._answers, c.record.joint, c.record.seat_keys, c.info.players)
-        c.problem(f"the verdict is {ff.verdict_text(j)}")
+        j = ff.judge(f, self._answers, self.record.joint, self.record.seat_keys, c.info.players)
+        self.out.problem(f"the verdict is {ff.verdict_text(j)}")
         names = {s.seat: s.name for s in c.seats}
         assert self.fair is not None
         self.verdict_record = ff.make_record(
@@ -403,14 +449,14 @@ class FairPeer:
             table=c.info.name,
             players=c.info.players,
             seat=c.seat,
-            joint=c.record.joint,
-            keys=c.record.seat_keys,
+            joint=self.record.joint,
+            keys=self.record.seat_keys,
             proposer=self._proposer,
             names=names,
             proposal=self._forfeit[1],
             answers=self._answers,
             messages=self.fair.messages(),
-            steps=c.record.steps,
+            steps=self.record.steps,
         )
         c.phase = PeerPhase.FINISHED
         c.result = Result(

@@ -6,17 +6,17 @@ differs, audits the whole game at the end, reconnects when the connection
 breaks, and takes part in choosing (or becoming) a new host when the host goes
 away. Its life is a :class:`PeerPhase`.
 
-Each phase of the protocol is a class of its own that owns its state and reaches the seat
-only through :class:`~.peercore.PeerCore`: the seed round (peerseed.py), checking each
-step (stepcheck.py), a fair-dealer table's rounds (fairpeer.py), the audit at the end
-(audit.py), the save (peersave.py) and losing the host (peerfailover.py: reconnect, a new
-host, or becoming it). The heartbeat to the host is hostlink.py's.
+Each phase of the protocol is a class of its own that owns its state, and its constructor
+names all it may touch (shared.py): the seed round (``seed``, peerseed.py), checking each step
+(``checker``, stepcheck.py), a fair-dealer table's rounds (``fair_peer``, fairpeer.py), the
+audit at the end (``audit``, audit.py), the save (``saves``, peersave.py), the lobby and
+presence (``lobby_view``, lobbyview.py) and losing the host (``failover``, peerfailover.py:
+reconnect, a new host, or becoming it; the seat's listener). The app reaches a phase by its
+attribute. The heartbeat to the host is hostlink.py's.
 
-One module of ~730 lines, on purpose: what stays here is the seat itself, which no phase
-owns. Its record (view, steps, seeds, keys, beacon book), which every phase reads and
-writes; the public API the app calls (thin properties over the phase objects, so callers
-need not know which piece holds what); joining and the connection loop that dispatches each
-message to its phase; and playing our own seat (the person, the bot past the clock).
+What stays here is the seat itself, which no phase owns: what it knows of the table (its
+view, seats, host), joining, the connection loop that hands each message to its phase,
+playing our own seat (the person, the bot past the clock) and the rematch offer after the end.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -38,11 +37,10 @@ from coldwater.core.state import Game, State
 from ... import beacon
 from ... import fairplay as fp
 from ... import messages as m
-from ...admission import Guard
 from ...fairdeal.deck import FairDealError
 from ...fairdeal.seat import FairSeat
 from ...identity import Identity
-from ...link import TCP, Link, Listening, Network
+from ...link import TCP, Link, Network
 from ...transport import (
     SAME_KEY,
     AlreadySeated,
@@ -50,35 +48,33 @@ from ...transport import (
     Refusal,
 )
 from ..events import (
-    ChatReceived,
     Chooser,
     Emitter,
     Event,
     Finished,
     HostLeft,
-    LobbyChanged,
-    PresenceChanged,
     Problem,
     RematchOffered,
     Result,
 )
-from ..fairtable import FairDriver
+from ..fairtable import fair_record
 from ..fairwire import autoplay_message
 from ..forfeit import VerdictRecord
 from ..host.host import JOIN_TIMEOUT, TableHost, fp_pass_key
 from ..hostlink import heartbeat
 from ..joining import connect_to_table, rematch_refusal
-from ..persist import PeerSave, load_peer_save, safe_name
+from ..persist import PeerSave
 from ..record import TableRecord
 from ..standin import StandIn
-from ..turnclock import SLACK, TurnClock, fmt
+from ..turnclock import TurnClock
 from .audit import PeerAudit
 from .fairpeer import FairPeer, restore_fair
-from .peercore import PeerPhase as PeerPhase  # (re-exported: its old home)
-from .peercore import SentAway as SentAway
+from .lobbyview import LobbyView
 from .peerfailover import PeerFailover
 from .peersave import PeerSaves
 from .peerseed import PeerSeed
+from .shared import PeerPhase as PeerPhase  # (re-exported: its old home)
+from .shared import SentAway as SentAway
 from .stepcheck import StepCheck
 
 log = logging.getLogger("coldwater.net")
@@ -150,18 +146,14 @@ class TablePeer(Emitter[Event]):
         self.clock = TurnClock(0, 0, 1)
         """The seat to move's time and every seat's bank, as this process measures them (turnclock.py);
         the table's clock from the game's start."""
-        self._listener: Listening | None = None
         self.check_host: HostCheck | None = None
         """Checks the key the table proves on join (lan.join_table: advertised, pinned, known hosts)."""
         self.host_fingerprint = ""
         """The fingerprint the host proved in the handshake (not what any message claims)."""
         self.takeover: TableHost | None = None
         """The table this peer hosts after a failover (phase HOSTING)."""
-        self.rtts: list[float] = []
-        """Seconds from sending a move to seeing it applied (benchmarks)."""
         self.joined_at: float | None = None
         self.seated_at: float | None = None
-        self.resyncs = 0
         self.host_changes = 0
         self.views: dict[int, bytes] = {}
         """Ply → digest of each private view the host sent us (the audit checks them)."""
@@ -170,8 +162,6 @@ class TablePeer(Emitter[Event]):
         self.evidence: list[str] = []
         """What the host did that an honest host cannot do, naming who signed what (fails the audit)."""
         self.botted: set[int] = set()
-        self.botted_idle = 0.0
-        """Seconds our person had not moved when the host's bot last took our seat, by our own clock."""
         """Seats the host announced as played by its bot (a bot step for another signed seat is evidence)."""
         self.linked = -1
         """The ply whose link we sent on this connection (-1: none yet)."""
@@ -186,67 +176,25 @@ class TablePeer(Emitter[Event]):
         self._rematch_answered = False
         self.dealer_secret = b""
         """The dealer's secret from the End (with the public record it replays the whole game)."""
-        # Each phase owns its state, reaches this seat through PeerCore and the other phases through its constructor.
-        self.saves = PeerSaves(
-            self,
-            rebook=lambda: self.checker.rebook(),
-            drive=lambda seat, tips, paused: self.fair_peer.drive(seat, tips, paused=paused),
-        )
+        # Each phase owns its state; its constructor names all it may touch (the record, this seat as
+        # its outbox, the clock, the phases it works with, and the seat as its own small Protocol).
+        rec, clock = self.record, self.clock
+        self.saves = PeerSaves(rec, clock, self)
         """This seat's save and the writer that keeps it (peersave.py)."""
-        self.checker = StepCheck(self, self.saves)
+        self.checker = StepCheck(rec, self, clock, self.saves, self)
         """Every step and resync checked on our own core (stepcheck.py)."""
-        self.audit = PeerAudit(self, self.checker)
+        self.audit = PeerAudit(rec, self, self.checker, self)
         """The end of a committed game: our own audit, then every seat's final digest (audit.py)."""
-        self.fair_peer = FairPeer(self, self.audit, self.saves)
-        """At a fair-dealer table: this seat's rounds, a forfeit's verdict, its own end (fairpeer.py)."""
-        self.seed = PeerSeed(self, self.fair_peer, self.saves)
+        self.fair_peer = FairPeer(rec, self, clock, self.audit, self.saves, self)
+        """At a fair-dealer table: this seat's rounds (`.fair`), a forfeit's verdict, its own end (fairpeer.py)."""
+        self.seed = PeerSeed(rec, self, clock, self.fair_peer, self.saves, self)
         """The commit-reveal seed round and the game's start (peerseed.py)."""
-        self.failover = PeerFailover(self, self.fair_peer, reconnect_for=reconnect_for)
-        """The host lost: reconnecting, choosing a new host or becoming it (peerfailover.py)."""
-
-    # ---- what the phases hold, by the names the app, the tests and the failover lines use ----
-    @property
-    def fair(self) -> FairDriver | None:
-        """At a fair-dealer table: this seat's rounds (fairtable.py); `state` is its own view."""
-        return self.fair_peer.fair
-
-    @fair.setter
-    def fair(self, driver: FairDriver | None) -> None:
-        self.fair_peer.fair = driver
-
-    @property
-    def save(self) -> PeerSave | None:
-        """This seat's save (None before the game starts, unless it was restored)."""
-        return self.saves.save
-
-    @save.setter
-    def save(self, save: PeerSave | None) -> None:
-        self.saves.save = save
-
-    def send_own(self, conn: Link) -> None:
-        """Every fair message we sent, again (fairpeer.py): the new or same host may have lost some."""
-        self.fair_peer.send_own(conn)
-
-    def update_save_seats(self) -> None:
-        """The save's seats as they are now (peersave.py), before this seat hands them to a new host."""
-        self.saves.update_seats()
-
-    @property
-    def listen_guard(self) -> Guard | None:
-        """Our listener's count of unfinished handshakes, which a new host here keeps (one per socket)."""
-        return self._listener.guard if self._listener is not None else None
+        self.lobby_view = LobbyView(self, clock, self.fair_peer, self.saves, self)
+        """Who sits where, who is away or played by a bot, chat, hand-overs (lobbyview.py)."""
+        self.failover = PeerFailover(rec, self, self.fair_peer, self.saves, self, reconnect_for=reconnect_for)
+        """The host lost: reconnecting, choosing a new host or becoming it; this seat's listener (peerfailover.py)."""
 
     # ---- public API ------------------------------------------------------------
-    @property
-    def save_path(self) -> Path | None:
-        if self.save_dir is None or self.info is None:
-            return None
-        return self.save_dir / f"lan-peer-{safe_name(self.info.name)}.json"
-
-    @classmethod
-    def load_save(cls, path: Path) -> PeerSave | None:
-        return load_peer_save(path)
-
     @property
     def awaiting_person(self) -> bool:
         """A person's move is asked for (the person API: :meth:`submit`)."""
@@ -260,45 +208,12 @@ class TablePeer(Emitter[Event]):
         table this process's own (:meth:`submit` or :meth:`take_back`), at a committed one the host's."""
         if self.stand_in is not None:
             return self.stand_in.playing
-        return self.seat in self.botted and self.fair is None
+        return self.seat in self.botted and self.fair_peer.fair is None
 
     @property
     def bot_idle(self) -> float:
         """While :attr:`bot_plays`: seconds our person had not moved when the bot took the seat."""
-        return self.stand_in.idle if self.stand_in is not None else self.botted_idle
-
-    def hand_over(self, seat: int) -> str | None:
-        """Ask the table to hand `seat`, out of time by our clock, to a bot (the host checks its own).
-        Returns why not (None: asked)."""
-        if self.conn is None or self.state is None or self.phase is not PeerPhase.PLAYING:
-            return "no game is being played here now"
-        if seat == self.seat:
-            return "your own seat is handed over by the other players"
-        now = time.monotonic()
-        if not self.clock.running or self.clock.seat != seat:
-            return f"seat {seat + 1}'s move is not being timed"
-        if not self.clock.out(now):
-            return f"seat {seat + 1} still has {fmt(self.clock.left(now))}"
-        self.conn.send_nowait(m.HandOver(seat=seat, ply=self.clock.ply))
-        return None
-
-    def _on_hand_over(self, msg: m.HandOver) -> None:
-        """The host says another player handed our seat, out of time, to a bot: our own bot takes it if
-        our own clock agrees (a fair table; at a committed one the host's bot plays and Presence says so)."""
-        st = self.stand_in
-        if msg.seat != self.seat or st is None:
-            self.problem(f"refused a hand-over of seat {msg.seat + 1} from the table: not ours to play")
-            return
-        left = self.clock.left(time.monotonic()) if self.clock.seat == self.seat else 0.0
-        if left > SLACK:
-            self.problem(
-                f"the table hands our seat to a bot, but our clock shows {fmt(left)} left: we keep it (the "
-                "host's haste is the host's)"
-            )
-            return
-        who = next((s.name for s in self.seats if s.seat == msg.by), "the host") if msg.by >= 0 else "the host"
-        if st.hand_over():
-            self.problem(f"you were out of time and {who} handed your seat to a bot")
+        return self.stand_in.idle if self.stand_in is not None else self.lobby_view.botted_idle
 
     def take_back(self) -> bool:
         """Our person takes the seat back from the bot (False: no bot had it). At a committed table the
@@ -346,7 +261,7 @@ class TablePeer(Emitter[Event]):
 
         With `table`, only at the table of that name (:class:`WrongTable` otherwise).
         """
-        await self._ensure_listener(resume.listen_port if resume else 0)
+        self.listen_port = await self.failover.listen(self.bind, resume.listen_port if resume else 0)
         restored: FairSeat | None = None
         if resume is not None and resume.fair:
             # Replaying a fair seat's transcript checks every proof in it: off the loop, before connecting.
@@ -377,9 +292,12 @@ class TablePeer(Emitter[Event]):
         self.host_addr, self.host_port = host, port
         self.host_fingerprint = conn.fingerprint
         if resume is not None:
-            self.saves.restore(resume, restored)
+            self.saves.restore(resume)
+            self.checker.rebook()
+            if restored is not None:
+                self.fair_peer.restart(restored, resume.fair_sent)
         await self.hello(conn, resume_ply=len(self.record.steps) if resume is not None else -1)
-        if restored is not None and resume is not None and self.fair is not None:
+        if restored is not None and resume is not None and self.fair_peer.fair is not None:
             # What we sent last may never have reached the table (a host that froze, then stood down).
             self.fair_peer.send_own(conn)
 
@@ -427,24 +345,12 @@ class TablePeer(Emitter[Event]):
             self._move_task.cancel()
         self.fair_peer.close()
         # A finished game's save is deleted once the writes before it are done.
-        await self.saves.close(self.save_path if self.phase is PeerPhase.FINISHED else None)
+        await self.saves.close(self.saves.path if self.phase is PeerPhase.FINISHED else None)
         if self.conn is not None and not keep_link:
             await self.conn.close()
-        if self._listener is not None:
-            self._listener.close()
-            self._listener = None
+        self.failover.close_listener()
 
     # ---- connection -------------------------------------------------------------
-    async def _ensure_listener(self, port: int) -> None:
-        """Listen from the start, so this peer can become the host if the host goes away."""
-        if self._listener is not None:
-            return
-
-        try:
-            self._listener = await self.network.listen(self.failover, self.bind, port, guard=Guard())
-        except OSError:
-            self._listener = await self.network.listen(self.failover, self.bind, 0, guard=Guard())
-        self.listen_port = self._listener.port
 
     async def hello(self, conn: Link, *, resume_ply: int = -1, failover: bool = False) -> None:
         conn.send_nowait(
@@ -494,7 +400,7 @@ class TablePeer(Emitter[Event]):
             heartbeat(
                 conn,
                 HOST_SILENCE,
-                self._host_gone,
+                self.failover.host_silent_for,
                 # While we audit, we read nothing: the host's answers wait unread, not missing.
                 excused=lambda: self.audit.auditing,
                 counts=lambda: self.phase is not PeerPhase.LOBBY,
@@ -505,11 +411,6 @@ class TablePeer(Emitter[Event]):
         finally:
             watch.cancel()
 
-    def _host_gone(self, quiet: float) -> None:
-        """The host has been silent too long (frozen, cut off): its connection is closed next."""
-        self.problem(f"the host has been silent for {quiet:.0f} s; treating it as gone")
-        self.failover.host_silent = True
-
     async def _serve_messages(self, conn: Link) -> None:
         while True:
             msg = await conn.recv()
@@ -517,7 +418,7 @@ class TablePeer(Emitter[Event]):
                 return
             await self._handle_safely(conn, msg)
             if self.evidence and self.result is None and self.audit.pending is None and self.state is not None:
-                self._leave_on_evidence()
+                self.audit.leave_on_evidence()
             if self.result is not None:
                 if self.linger and self.result.audit_ok and not conn.closed and self._after is None:
                     self._after = asyncio.ensure_future(self._after_end(conn))
@@ -525,47 +426,22 @@ class TablePeer(Emitter[Event]):
                     await conn.close()
                 return
 
-    def _leave_on_evidence(self) -> None:
-        """The host did what an honest host cannot: stop playing with it and say why."""
-        assert self.info is not None and self.state is not None
-        text = f"leaving: the host (seat {self.host_seat + 1}) cheated: " + "; ".join(self.evidence)
-        self.problem(text)
-        self.phase = PeerPhase.FINISHED
-        self.result = Result(
-            game=self.game.name,
-            table=self.info.name,
-            seat=self.seat,
-            scores={},
-            digest="",
-            plies=self.state.ply,
-            outcome="left the table: the host cheated",
-            audit_ok=False,
-            problems=[text],
-        )
-
     def problem(self, text: str) -> None:
         """Something this seat saw go wrong: kept, logged and shown."""
         self.problems.append(text)
         log.warning("%s", text)
         self.emit(Problem(text))
 
-    """The name the failover lines below still use (branch hostsplit rewrites them as a typed handover)."""
+    def send(self, msg: m.Message) -> None:
+        """To the host on the connection open now (nothing while this seat is cut off)."""
+        if self.conn is not None:
+            self.conn.send_nowait(msg)
 
     async def _handle(self, conn: Link, msg: m.Message) -> None:
         if isinstance(msg, m.Lobby):
-            self.seats = _proved_host(
-                msg.seats,
-                msg.host_seat,
-                self.host_fingerprint,
-                lambda t: None if t in self.problems else self.problem(t),
-            )
-            self.host_seat = msg.host_seat
-            self.watchers = list(msg.watchers)
-            self.saves.update_seats()
-            self.emit(LobbyChanged(msg.seats, msg.started, self.watchers))
+            self.lobby_view.on_lobby(msg)
         elif isinstance(msg, m.Chat):
-            name = next((s.name for s in self.seats if s.seat == msg.seat), f"Seat {msg.seat + 1}")
-            self.emit(ChatReceived(msg.seat, name, msg.text))
+            self.lobby_view.on_chat(msg)
         elif isinstance(msg, m.CommitRequest):
             await self.seed.on_request(conn, msg)
         elif isinstance(msg, m.Commits):
@@ -577,32 +453,15 @@ class TablePeer(Emitter[Event]):
         elif isinstance(msg, m.Fair):
             self.fair_peer.on_fair(msg)
         elif isinstance(msg, m.Sync):
-            self.checker.on_sync(msg)
+            if self.fair_peer.fair is not None:
+                self.fair_peer.fair.resume()  # a fair table's host has sent every message it relayed
+            else:
+                self.checker.on_sync(msg)
             await self.audit.after_sync(conn)
         elif isinstance(msg, m.Presence):
-            for i, s in enumerate(self.seats):
-                if s.seat == msg.seat:
-                    self.seats[i] = msgspec.structs.replace(s, away=msg.away)
-            if msg.by_bot:
-                self.botted.add(msg.seat)
-                if self.fair is None:
-                    self.problem(f"seat {msg.seat + 1} is played by the host's bot now")
-                    now = time.monotonic()
-                    if msg.seat == self.seat:
-                        turn = self.clock.turn
-                        self.botted_idle = self.clock.elapsed(now) if self.clock.seat == self.seat else float(turn)
-                    if msg.seat == self.seat and self.clock.seat == self.seat and self.clock.left(now) > SLACK:
-                        # Our own clock is the authority on our time: not evidence (clocks differ), but seen.
-                        self.problem(
-                            f"the host gave our seat to its bot with {fmt(self.clock.left(now))} left on our clock"
-                        )
-                # (At a fair table only the seat's own process can play it: the host's Notice says so.)
-            else:
-                self.botted.discard(msg.seat)
-            self.saves.update_seats()
-            self.emit(PresenceChanged(msg.seat, msg.away))
+            self.lobby_view.on_presence(msg)
         elif isinstance(msg, m.HandOver):
-            self._on_hand_over(msg)
+            self.lobby_view.on_hand_over(msg)
         elif isinstance(msg, m.End):
             await self.audit.on_end(conn, msg)
         elif isinstance(msg, m.Finals):
@@ -667,6 +526,8 @@ class TablePeer(Emitter[Event]):
     def full_record(self, meta: dict[str, str] | None = None) -> GameRecord | None:
         """The whole game, every sealed value in it, as a record the replay viewer and the end
         screen read (audit.py rebuilds it); None before the End, or when the rebuild fails."""
+        if self.fair_peer.fair is not None:
+            return fair_record(self.fair_peer.fair, meta)
         return self.audit.full_record(meta)
 
     @property
@@ -723,18 +584,3 @@ class TablePeer(Emitter[Event]):
         """Our signed word to the table that our own bot plays our seat from `ply` (on) or we are back."""
         sig = self.identity.sign(autoplay_message(self.record.joint, ply, self.seat, on))
         return m.AutoPlay(seat=self.seat, ply=ply, on=on, sig=sig)
-
-    # ---- faults: the host lost (peerfailover.py) ---------------------------------
-
-
-def _proved_host(
-    seats: list[m.SeatInfo], host_seat: int, proved: str, problem: Callable[[str], None]
-) -> list[m.SeatInfo]:
-    """The lobby's seats with the host's fingerprint as its channel proved it (shown, never the claim)."""
-    out: list[m.SeatInfo] = []
-    for s in seats:
-        if s.seat == host_seat and proved and s.fingerprint != proved:
-            problem(f"the host's lobby names its key {s.fingerprint or 'none'}, but it proved {proved}")
-            s = msgspec.structs.replace(s, fingerprint=proved)
-        out.append(s)
-    return out

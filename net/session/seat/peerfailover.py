@@ -15,30 +15,84 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
 
 from ... import fairplay as fp
 from ... import messages as m
-from ...link import Link, Terms
+from ...admission import Guard
+from ...link import Link, Listening, Terms
 from ...transport import AlreadySeated, Refusal
 from ..events import Chooser, HostChanged
 from ..failover import Handover, candidates
 from ..fairtable import FairDriver
 from ..host.host import TableHost
 from ..hostlink import HostLink
-from .peercore import PeerCore, PeerPhase, SentAway
+from ..persist import PeerSave
+from .shared import Outbox, PeerPhase, SentAway
 
 if TYPE_CHECKING:
+    from coldwater.core.state import Game, State
+
+    from ...identity import Identity
+    from ...link import Network
+    from ..record import TableRecord
     from .fairpeer import FairPeer
+    from .peersave import PeerSaves
+
+
+class FailoverSeat(Protocol):
+    """What losing the host reads and writes of the seat, beside the record and the phases."""
+
+    game: Game[Any, Any]
+    identity: Identity
+    network: Network
+    name: str
+    passphrase: str | None
+    pass_key: bytes
+    bind: str
+    save_dir: Path | None
+    chooser: Chooser | None
+    info: m.TableInfo | None
+    seat: int
+    seats: list[m.SeatInfo]
+    host_seat: int
+    host_addr: str
+    host_port: int
+    host_fingerprint: str
+    host_changes: int
+    gone_hosts: set[int]
+    listen_port: int
+    share: bytes
+    dealt_by: list[tuple[int, int]]
+    conn: Link | None
+    state: State[Any, Any] | None
+    phase: PeerPhase
+    takeover: TableHost | None
+
+    async def hello(self, conn: Link, *, resume_ply: int = -1, failover: bool = False) -> None: ...
 
 
 class PeerFailover:
     """What a seat does when its host is gone; it keeps whether the host fell silent and the new advert."""
 
-    def __init__(self, core: PeerCore, fair_peer: FairPeer, *, reconnect_for: float) -> None:
-        self.core = core
+    def __init__(
+        self,
+        record: TableRecord,
+        out: Outbox,
+        fair_peer: FairPeer,
+        saves: PeerSaves,
+        seat: FailoverSeat,
+        *,
+        reconnect_for: float,
+    ) -> None:
+        self.record = record
+        self.out = out
+        self.me = seat
+        self.saves = saves
+        """The seat's save, which a new host here starts from."""
         self.fair_peer = fair_peer
         """A fair table's rounds: stopped when this seat hosts (the host's run ends the game)."""
         self.reconnect_for = reconnect_for
@@ -47,36 +101,57 @@ class PeerFailover:
         """The last connection ended because the host went silent (frozen, cut off), not closed."""
         self.advert_task: asyncio.Future[Any] | None = None
         """This seat's announcement of the table, once it hosts it."""
+        self.listener: Listening | None = None
+        """This seat's door, open from the start so that it can host if the host goes away."""
+
+    async def listen(self, bind: str, port: int) -> int:
+        """Open this seat's listener (on `port` if it is free, else any); returns the port it holds."""
+        if self.listener is None:
+            try:
+                self.listener = await self.me.network.listen(self, bind, port, guard=Guard())
+            except OSError:
+                self.listener = await self.me.network.listen(self, bind, 0, guard=Guard())
+        return self.listener.port
+
+    def close_listener(self) -> None:
+        if self.listener is not None:
+            self.listener.close()
+            self.listener = None
+
+    def host_silent_for(self, quiet: float) -> None:
+        """The host has been silent too long (frozen, cut off): its connection is closed next."""
+        self.out.problem(f"the host has been silent for {quiet:.0f} s; treating it as gone")
+        self.host_silent = True
 
     # ---- this seat's listener (a link.Door): closed to everyone until this seat hosts the table ----
     def terms(self) -> Terms | None:
-        host = self.core.takeover
+        host = self.me.takeover
         return host.seating.terms() if host is not None else None
 
     async def enter(self, link: Link, joined: Callable[[], None]) -> None:
-        host = self.core.takeover
+        host = self.me.takeover
         if host is None:
             await link.close()
             return
         await host.seating.enter(link, joined)
 
     def refused(self, text: str) -> None:
-        if self.core.takeover is not None:
-            self.core.takeover.seating.refused(text)
+        if self.me.takeover is not None:
+            self.me.takeover.seating.refused(text)
 
     async def recover(self) -> None:
         """The host connection broke mid-game: reconnect, or fail over to a new host."""
-        c = self.core
+        c = self.me
         c.conn = None
         # A silent host is frozen or cut off: a short try only, so that failover comes within ~10 s.
         within = min(self.reconnect_for, 1.0 if self.host_silent else 3.0)
         self.host_silent = False
 
         async def rejoin(conn: Link) -> None:
-            await c.hello(conn, resume_ply=len(c.record.steps))
+            await c.hello(conn, resume_ply=len(self.record.steps))
             if self.fair_peer.fair is not None:
                 # What we sent while cut off may be lost: send it all again (the host drops copies).
-                c.send_own(conn)
+                self.fair_peer.send_own(conn)
 
         # The host we rejoin must prove the key it proved before (an impostor at its address gets nothing).
         # SentAway: the host is there and does not want us back (no failover); AlreadySeated: another
@@ -98,12 +173,12 @@ class PeerFailover:
                 f"the host is gone ({last}); failover is off at this table (fewer than two remote "
                 "seats hold escrow shares), so the game ends here"
             )
-        c.problem(f"the host is gone ({last}); choosing a new host")
+        self.out.problem(f"the host is gone ({last}); choosing a new host")
         await self._choose_new_host()
 
     async def _choose_new_host(self) -> None:
         """Every seat tries the same candidates in the lobby's order; the one that is us hosts."""
-        me = self.core
+        me = self.me
         me.gone_hosts.add(me.host_seat)
         tried: set[int] = set()
         deadline = time.monotonic() + self.reconnect_for
@@ -115,18 +190,18 @@ class PeerFailover:
             me.host_changes += 1
             if c.seat == me.seat:
                 self._become_host()
-                me.emit(HostChanged(me.seat, "", me.listen_port))
+                self.out.emit(HostChanged(me.seat, "", me.listen_port))
                 return
-            me.emit(HostChanged(c.seat, c.addr, c.port))
+            self.out.emit(HostChanged(c.seat, c.addr, c.port))
 
             async def seat_at(conn: Link, c: m.SeatInfo = c) -> None:
-                await me.hello(conn, resume_ply=len(me.record.steps), failover=True)
-                if me.fair is not None:
-                    me.send_own(conn)  # the new host may lack some of ours
+                await me.hello(conn, resume_ply=len(self.record.steps), failover=True)
+                if self.fair_peer.fair is not None:
+                    self.fair_peer.send_own(conn)  # the new host may lack some of ours
                 me.host_addr, me.host_port, me.host_seat = c.addr, c.port, c.seat
-                me.dealt_by.append((len(me.record.steps) + 1, c.seat))
-                if me.save is not None:
-                    me.save.host_addr, me.save.host_port, me.save.host_seat = c.addr, c.port, c.seat
+                me.dealt_by.append((len(self.record.steps) + 1, c.seat))
+                if (sv := self.saves.save) is not None:
+                    sv.host_addr, sv.host_port, sv.host_seat = c.addr, c.port, c.seat
                 me.host_fingerprint = conn.fingerprint
 
             # The new host must be the peer that sat in that seat, not whoever answers there.
@@ -142,45 +217,48 @@ class PeerFailover:
 
     def spawn_advert(self) -> None:
         """Announce the table again from here, so a restarted peer finds it by name."""
-        assert self.core.takeover is not None
-        self.advert_task = asyncio.ensure_future(self.core.takeover.announcement().start(0))
+        assert self.me.takeover is not None
+        self.advert_task = asyncio.ensure_future(self.me.takeover.announcement().start(0))
 
     def _become_host(self) -> None:
         """Host the table from here: a new TableHost takes what this seat holds, in one Handover."""
-        c = self.core
-        assert c.save is not None
+        c, save = self.me, self.saves.save
+        assert save is not None
         if self.fair_peer.fair is not None:
-            self._become_fair_host(self.fair_peer.fair)
+            self._become_fair_host(self.fair_peer.fair, save)
             return
-        c.save.steps = list(c.record.steps)
+        save.steps = list(self.record.steps)
         # The old host's seat (and any seat played by its bots) is played by a bot from now on.
-        c.save.seats = [msgspec.structs.replace(s, by_bot=s.seat == c.save.host_seat) for s in c.save.seats]
+        save.seats = [msgspec.structs.replace(s, by_bot=s.seat == save.host_seat) for s in save.seats]
         handover = Handover(
-            c.save,
+            save,
             share=c.share,
-            steps=list(c.record.steps),
-            chain=c.record.chain,
-            guard=c.listen_guard,  # one count of handshakes per socket
+            steps=list(self.record.steps),
+            chain=self.record.chain,
+            guard=self._guard(),  # one count of handshakes per socket
         )
         # The listener already bound to our advertised port hands new connections to the new host.
         c.takeover = self._host_from(handover, chooser=c.chooser)
-        c.dealt_by.append((len(c.record.steps) + 1, c.seat))
+        c.dealt_by.append((len(self.record.steps) + 1, c.seat))
         c.phase = PeerPhase.HOSTING
 
-    def _become_fair_host(self, drv: FairDriver) -> None:
+    def _guard(self) -> Guard | None:
+        """Our listener's count of unfinished handshakes, which a new host here keeps (one per socket)."""
+        return self.listener.guard if self.listener is not None else None
+
+    def _become_fair_host(self, drv: FairDriver, save: PeerSave) -> None:
         """Host a fair table from here: our own rounds go on as they were; we relay every seat's."""
-        c = self.core
-        assert c.save is not None
-        c.update_save_seats()
+        c = self.me
+        self.saves.update_seats()
 
         def our_view() -> None:
             c.state = drv.fs.view
 
         handover = Handover(
-            c.save,
+            save,
             fair=drv,
             on_step=our_view,
-            guard=c.listen_guard,
+            guard=self._guard(),
         )
         host = self._host_from(handover)
         if self.fair_peer.task is not None:
@@ -191,7 +269,7 @@ class PeerFailover:
 
     def _host_from(self, handover: Handover, *, chooser: Chooser | None = None) -> TableHost:
         """The new host, on the port this seat's listener already holds, under this seat's name and key."""
-        c = self.core
+        c = self.me
         return TableHost.from_handover(
             c.game,
             c.identity,

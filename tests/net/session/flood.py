@@ -33,9 +33,9 @@ class Flooder(TablePeer):
         if self.mode == "signed":
             # At a fair-dealer table: a message of our own seat, genuinely signed, each with a fresh
             # reference (a pass of a deck that does not exist), as a modified client could send.
-            assert self.fair is not None
-            fs, self.n = self.fair.fs, getattr(self, "n", 0) + 1
-            ref, body, d = f"deck/{self.n}", b"\x00" * 2048, self.fair.digest()
+            assert self.fair_peer.fair is not None
+            fs, self.n = self.fair_peer.fair.fs, getattr(self, "n", 0) + 1
+            ref, body, d = f"deck/{self.n}", b"\x00" * 2048, self.fair_peer.fair.digest()
             sig = self.identity.sign(fair_message(fs.joint, "pass", fs.view.ply, ref, self.seat, body, d))
             return m.Fair(kind="pass", ply=fs.view.ply, seat=self.seat, body=body, sig=sig, ref=ref, digest=d)
         if self.mode == "mismatch":

@@ -276,7 +276,7 @@ def test_a_failover_host_from_our_own_saved_game_is_not_taken_for_an_impostor(tm
 
 def test_the_lobby_shows_the_key_the_host_proved_not_the_one_it_claims() -> None:
     from coldwater.net import messages as m
-    from coldwater.net.session.seat.peer import _proved_host
+    from coldwater.net.session.seat.lobbyview import _proved_host
 
     said: list[str] = []
     seats = [

@@ -134,8 +134,8 @@ async def _failover_game(
         game, ident, name="old-host", bind="127.0.0.1", chooser=bot_chooser(game), save_dir=tmp_path / "host"
     )
     await back.join("127.0.0.1", peers[0].listen_port, resume=sv)
-    assert back.fair is not None and back.fair.fs.seat == 0
-    seen["restored_at"] = back.fair.fs.view.ply
+    assert back.fair_peer.fair is not None and back.fair_peer.fair.fs.seat == 0
+    seen["restored_at"] = back.fair_peer.fair.fs.view.ply
     runs.append(asyncio.ensure_future(back.run()))
     await asyncio.wait_for(asyncio.gather(*runs, return_exceptions=True), 240)
     seen["peers"] = peers
@@ -193,21 +193,21 @@ async def test_a_peer_process_that_dies_comes_back_from_its_save_and_the_game_fi
         await p.join("127.0.0.1", port)
     runs = [asyncio.ensure_future(p.run()) for p in peers]
     victim = peers[0]
-    while victim.fair is None or victim.fair.fs.view.ply < KILL_AT:
+    while victim.fair_peer.fair is None or victim.fair_peer.fair.fs.view.ply < KILL_AT:
         await asyncio.sleep(0.01)
-    died_at = victim.fair.fs.view.ply
-    assert victim.conn is not None and victim.save_path is not None
+    died_at = victim.fair_peer.fair.fs.view.ply
+    assert victim.conn is not None and victim.saves.path is not None
     victim.saves.saver.flush()  # what the kernel had when it died (the save is at most 0.25 s old anyway)
     victim.conn.writer.transport.abort()
-    victim.fair.send = lambda msg: None
-    victim.fair.close()
+    victim.fair_peer.fair.send = lambda msg: None
+    victim.fair_peer.fair.close()
     runs[0].cancel()
     await asyncio.sleep(0.3)
-    sv = load_peer_save(victim.save_path)
+    sv = load_peer_save(victim.saves.path)
     assert sv is not None and sv.fair and not sv.view, "a fair seat saves its transcript, never its view"
     back = TablePeer(CROWN, ident, name="p0", bind="127.0.0.1", chooser=bot_chooser(CROWN), save_dir=tmp_path / "p0")
     await back.join("127.0.0.1", port, resume=sv)
-    assert back.fair is not None and back.fair.fs.view.ply <= died_at
+    assert back.fair_peer.fair is not None and back.fair_peer.fair.fs.view.ply <= died_at
     await asyncio.wait_for(asyncio.gather(task, runs[1], back.run(), return_exceptions=True), 240)
     assert host.result is not None and host.result.audit_ok, host.result
     for p in (peers[1], back):

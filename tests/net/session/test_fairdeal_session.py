@@ -436,7 +436,7 @@ async def test_whole_crown_games_over_the_lan_session_with_the_fair_dealer(playe
 def _check_snapshots(host: TableHost, peers: list[TablePeer], snaps: Snaps, players: int) -> None:
     """What every seat object (the host's, each bot's it runs, each peer's) held after each of its steps,
     against a referee replaying the game with every key (which only the test has)."""
-    drivers = [host.fair, *host.fair_host.fair_bots.values(), *(p.fair for p in peers)]
+    drivers = [host.fair, *host.fair_host.fair_bots.values(), *(p.fair_peer.fair for p in peers)]
     seats = sorted((d.fs for d in drivers if d is not None), key=lambda f: f.seat)
     assert len(seats) == players and all(len(snaps[f.seat]) > 100 for f in seats)
     table = LocalTable(CROWN, players, seats[0].joint, seats=seats)
@@ -544,7 +544,7 @@ async def test_a_seat_that_withholds_its_strips_on_the_lan_is_named_and_the_game
 
         def begin(msg: Any) -> None:
             orig(msg)
-            drv = victim.fair
+            drv = victim.fair_peer.fair
             assert drv is not None
             send = drv.send
 
@@ -609,7 +609,7 @@ async def test_a_wrong_strip_on_the_lan_names_its_seat_at_every_process_and_ends
 
         def begin(msg: Any) -> None:
             orig(msg)
-            drv = victim.fair
+            drv = victim.fair_peer.fair
             assert drv is not None
             fs = drv.fs
             honest = fs.deal_strips
@@ -641,7 +641,7 @@ async def test_a_seat_whose_public_position_diverges_is_named_as_the_next_round_
 
         def begin(msg: Any) -> None:
             orig(msg)
-            drv = victim.fair
+            drv = victim.fair_peer.fair
             assert drv is not None
             honest = drv.digest
             drv.digest = lambda: honest() if drv.fs.view.ply < 40 else bytes(32)  # type: ignore[method-assign]
@@ -736,7 +736,7 @@ async def test_a_peer_whose_connection_drops_comes_back_and_the_game_goes_on(sea
 
         async def later() -> None:
             nonlocal dropped
-            while victim.fair is None or victim.fair.fs.view.ply < 60:
+            while victim.fair_peer.fair is None or victim.fair_peer.fair.fs.view.ply < 60:
                 await asyncio.sleep(0.005)
             assert victim.conn is not None
             await victim.conn.close()
@@ -758,9 +758,9 @@ async def test_junk_fair_messages_are_refused_and_change_nothing() -> None:
         p = peers[0]  # seat 2
 
         async def later() -> None:
-            while p.fair is None or p.fair.fs.view.ply < 30 or p.conn is None:
+            while p.fair_peer.fair is None or p.fair_peer.fair.fs.view.ply < 30 or p.conn is None:
                 await asyncio.sleep(0.005)
-            fs = p.fair.fs
+            fs = p.fair_peer.fair.fs
             ply = fs.view.ply
             for bad in (
                 m.Fair(kind="zzz", ply=ply, seat=1, body=b"", sig=b""),
@@ -843,11 +843,11 @@ async def test_a_peer_whose_process_restarts_resumes_from_its_save_and_a_damaged
     await first.join("127.0.0.1", port)
     await other.join("127.0.0.1", port)
     runs = [asyncio.ensure_future(first.run()), asyncio.ensure_future(other.run())]
-    while first.fair is None or first.fair.fs.view.ply < 80:
+    while first.fair_peer.fair is None or first.fair_peer.fair.fs.view.ply < 80:
         await asyncio.sleep(0.005)
     # Its next deal message never leaves (the process dies with it unsent, as a host frozen just after
     # taking a round does): the others wait for it, this seat takes the round and its save keeps it.
-    drv, lost = first.fair, list[m.Fair]()
+    drv, lost = first.fair_peer.fair, list[m.Fair]()
     send = drv.send
     drv.send = lambda out: lost.append(out) if out.kind == "deal" and not lost else send(out)
     for _ in range(2000):
@@ -856,7 +856,7 @@ async def test_a_peer_whose_process_restarts_resumes_from_its_save_and_a_damaged
         await asyncio.sleep(0.01)
     assert lost and drv.fs.view.ply > lost[0].ply, "a deal this seat took, whose message never left"
     await asyncio.sleep(3 * FAIR_SAVE_EVERY)
-    at_stop = first.fair.fs.view.ply
+    at_stop = first.fair_peer.fair.fs.view.ply
     runs[0].cancel()  # the process stops; what survives is its save on disk
     await asyncio.gather(runs[0], return_exceptions=True)
     await asyncio.to_thread(first.saves.saver.close)  # a write the process had begun reaches the disk whole
@@ -867,7 +867,7 @@ async def test_a_peer_whose_process_restarts_resumes_from_its_save_and_a_damaged
     fsv = msgspec.msgpack.decode(sv.fair, type=FairSave)
     assert fsv.seat == first.seat and sv.fair_sum and sv.keys[first.seat] == me.public
     # Besides its own key, chain end and pass secrets, only the public transcript (as FairSave's test shows).
-    assert fsv.secret == first.fair.fs.key.secret.raw
+    assert fsv.secret == first.fair_peer.fair.fs.key.secret.raw
     # Saves are coalesced (at most one a FAIR_SAVE_EVERY), so the one on disk may be a few plies behind.
     saved = FairSeat.restore(CROWN, fsv).view
     assert lost[0].ply < saved.ply <= at_stop
@@ -893,7 +893,7 @@ async def test_a_peer_whose_process_restarts_resumes_from_its_save_and_a_damaged
 
     again = peer(me, folder)
     await again.join("127.0.0.1", port, resume=sv)
-    assert again.fair is not None and again.fair.fs.view.digest() == saved.digest()
+    assert again.fair_peer.fair is not None and again.fair_peer.fair.fs.view.digest() == saved.digest()
     results = await asyncio.wait_for(asyncio.gather(task, again.run(), runs[1]), 240)
     assert all(r.audit_ok for r in results), [(r.problems) for r in results]
     assert len({r.digest for r in results}) == 1 and results[0].plies > 100
@@ -976,9 +976,9 @@ async def test_a_seat_flooding_signed_messages_is_refused_within_its_allowance_a
         host.fair_host.return_wait = 1.0  # once struck out, the seat is gone for good at once
 
         async def later() -> None:
-            while p.fair is None or p.fair.fs.view.ply < 20 or p.conn is None:
+            while p.fair_peer.fair is None or p.fair_peer.fair.fs.view.ply < 20 or p.conn is None:
                 await asyncio.sleep(0.005)
-            conn, fs, seat = p.conn, p.fair.fs, 1
+            conn, fs, seat = p.conn, p.fair_peer.fair.fs, 1
             for i in range(30_000):
                 if conn.closed:
                     return
@@ -990,7 +990,7 @@ async def test_a_seat_flooding_signed_messages_is_refused_within_its_allowance_a
                 else:
                     kind, ref, body = "link", "", i.to_bytes(8, "big")
                     ply = 5  # a round every seat took long ago... at the host's ply it is one still kept
-                d = p.fair.digest()
+                d = p.fair_peer.fair.digest()
                 sig = p.identity.sign(fair_message(fs.joint, kind, ply, ref, seat, body, d))
                 conn.send_nowait(m.Fair(kind=kind, ply=ply, seat=seat, body=body, sig=sig, ref=ref, digest=d))
                 sent[0] += 1
@@ -1059,7 +1059,7 @@ async def test_at_a_normal_clock_a_stalled_present_seat_forfeits_only_after_anot
             while not (other.clock.seat == 1 and other.clock.over_by(time.monotonic()) >= 4.0):
                 await asyncio.sleep(0.05)
             seen["forfeit before"] = host.fair_host.forfeit
-            seen["asked"] = other.hand_over(1)
+            seen["asked"] = other.lobby_view.hand_over(1)
 
         seen["task"] = asyncio.ensure_future(hand_over_late())
 
@@ -1122,10 +1122,10 @@ async def test_a_seat_gone_for_good_forfeits_and_the_others_sign_the_standings()
 
         def stepped(orig: Any = victim.fair_peer.stepped) -> None:
             orig()
-            assert victim.fair is not None
-            if victim.fair.fs.view.ply == 30 and victim.conn is not None:
-                victim.fair.close()
-                victim.fair.send = lambda out: None  # the process is gone: it sends nothing more
+            assert victim.fair_peer.fair is not None
+            if victim.fair_peer.fair.fs.view.ply == 30 and victim.conn is not None:
+                victim.fair_peer.fair.close()
+                victim.fair_peer.fair.send = lambda out: None  # the process is gone: it sends nothing more
                 closing.append(asyncio.ensure_future(victim.conn.close()))
 
         victim.fair_peer.stepped = stepped  # type: ignore[method-assign]

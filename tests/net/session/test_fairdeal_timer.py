@@ -213,9 +213,10 @@ async def test_a_seat_speaking_for_another_seat_is_refused_and_changes_nothing()
     liar, victim = _peer("liar"), _peer("victim")
 
     async def lie() -> None:
-        await _until(lambda: liar.fair is not None and liar.fair.fs.view.ply > 20 and liar.conn is not None)
+        lf = liar.fair_peer
+        await _until(lambda: lf.fair is not None and lf.fair.fs.view.ply > 20 and liar.conn is not None)
         assert liar.conn is not None
-        ply = liar.fair.fs.view.ply  # type: ignore[union-attr]
+        ply = liar.fair_peer.fair.fs.view.ply  # type: ignore[union-attr]
 
         def signed(seat: int, on: bool, at: int = ply) -> bytes:
             return liar.identity.sign(

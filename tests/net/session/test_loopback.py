@@ -123,7 +123,7 @@ async def _whole_game(name: str, tmp_path: Path, network: Network) -> TableHost:
     assert host.result is not None and host.result.plies > 20
     for p in peers:
         assert p.result is not None and p.result.audit_ok, p.problems
-        assert p.result.digest == host.result.digest and p.resyncs == 0
+        assert p.result.digest == host.result.digest and p.checker.resyncs == 0
     # Public draws came from every seat's beacon link (each peer checked them and drew them itself).
     draws = [s for s in host.record.steps if s.links]
     assert draws and all(set(s.links) == {0, *(p.seat for p in peers)} for s in draws)

@@ -21,6 +21,7 @@ from coldwater.net import beacon, lan
 from coldwater.net import fairplay as fp
 from coldwater.net.identity import Identity
 from coldwater.net.session import PresenceChanged, TableHost, TablePeer, bot_chooser
+from coldwater.net.session.persist import load_peer_save
 from coldwater.net.transport import Refusal
 
 from ...toygame import GAME, Hold, Roll
@@ -99,7 +100,7 @@ async def test_a_game_that_ends_while_a_seat_is_away_waits_for_that_player(
     # The game is over while a is away; the table is still there for a.
     await asyncio.sleep(0.2)
     assert not ht.done() and host.server is not None
-    save = TablePeer.load_save(a.save_path)  # type: ignore[arg-type]
+    save = load_peer_save(a.saves.path)  # type: ignore[arg-type]
     assert save is not None and len(save.steps) < host.result.plies
     a2 = TablePeer(GAME, a.identity, name="a", chooser=bot_chooser(GAME), bind="127.0.0.1", save_dir=tmp_path)
     await a2.join("127.0.0.1", port, resume=save)
@@ -146,7 +147,7 @@ async def test_a_restarted_peer_rejoins_by_name_at_its_saved_host_without_multic
     a2 = await lan.join_table(
         "Pond", identity=me, name="a", chooser=slow, game=GAME, bind="127.0.0.1", save_dir=tmp_path, find_timeout=0.1
     )
-    assert a2.save is not None and a2.seat == a.seat  # resumed, same seat
+    assert a2.saves.save is not None and a2.seat == a.seat  # resumed, same seat
     await asyncio.wait_for(asyncio.gather(ht, a2.run()), 30)
     assert a2.result is not None and a2.result.audit_ok
     assert a2.result.digest == host.result.digest  # type: ignore[union-attr]
@@ -210,15 +211,15 @@ async def test_a_restarted_peer_keeps_its_clock_and_the_banks_it_had(
     )
     at = asyncio.ensure_future(a.run())
     await crash_at_ply(a, at, 6)
-    (path,) = [p for p in tmp_path.rglob("*.json") if TablePeer.load_save(p) is not None]
-    save = TablePeer.load_save(path)
+    (path,) = [p for p in tmp_path.rglob("*.json") if load_peer_save(p) is not None]
+    save = load_peer_save(path)
     assert save is not None and len(save.banks) == 2 and all(0 <= b <= 120 for b in save.banks), save.banks
     path.write_bytes(msgspec.json.encode(msgspec.structs.replace(save, banks=[55.5, 7.0])))  # time spent before
     a2 = await lan.join_table(
         "Pond", identity=me, name="a", chooser=slow, game=GAME, bind="127.0.0.1", save_dir=tmp_path, find_timeout=0.1
     )
     try:
-        assert a2.save is not None and a2.seat == a.seat
+        assert a2.saves.save is not None and a2.seat == a.seat
         assert a2.clock.turn == 30 and a2.clock.banks == [55.5, 7.0]
     finally:
         await a2.close()

@@ -20,6 +20,7 @@ from coldwater.net.session import (
     TablePeer,
     bot_chooser,
 )
+from coldwater.net.session.persist import load_peer_save
 from coldwater.net.transport import Refusal, connect
 
 from ...toygame import GAME, Hold, Roll
@@ -57,7 +58,7 @@ async def test_a_corrupted_peer_is_detected_reported_and_resynced() -> None:
         await asyncio.gather(t, peer.run())
 
     await asyncio.wait_for(go(), 30)
-    assert corrupted and peer.resyncs >= 1, (peer.problems, peer.record.steps[-3:])
+    assert corrupted and peer.checker.resyncs >= 1, (peer.problems, peer.record.steps[-3:])
     assert any("mismatch" in p for p in peer.problems)
     assert peer.result is not None and host.result is not None
     assert peer.result.digest == host.result.digest and peer.result.audit_ok
@@ -160,7 +161,7 @@ async def test_a_dropped_peer_is_away_and_the_table_waits_then_resumes(tmp_path:
     async with asyncio.timeout(10):
         while True not in away:
             await asyncio.sleep(0.01)
-    save = TablePeer.load_save(a.save_path)  # type: ignore[arg-type]
+    save = load_peer_save(a.saves.path)  # type: ignore[arg-type]
     assert save is not None and save.steps
     a2 = TablePeer(GAME, a.identity, name="a", chooser=slow, bind="127.0.0.1", save_dir=tmp_path / "a")
     await a2.join("127.0.0.1", port, resume=save)

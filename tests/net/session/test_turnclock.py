@@ -189,8 +189,8 @@ async def test_6_two_connected_people_idle_past_their_time_keep_their_seats(deal
         ], other.problems
         assert any("you are out of time" in t for t in mover.problems), mover.problems
         # The seat itself cannot hand itself over; the other player can.
-        assert mover.hand_over(mover.seat) is not None
-        assert other.hand_over(mover.seat) is None
+        assert mover.lobby_view.hand_over(mover.seat) is not None
+        assert other.lobby_view.hand_over(mover.seat) is None
         await _until(lambda: mover.state is not None and mover.state.ply > ply, 20)
         assert _botted(mover) and not _botted(other)
         assert all(p.botted == {mover.seat} for p in people), [p.botted for p in people]
@@ -226,7 +226,7 @@ async def test_6_a_hand_over_before_the_time_is_out_is_refused_and_changes_nothi
         other = next(p for p in people if p is not mover)
         assert mover.state is not None
         ply = mover.state.ply
-        assert (other.hand_over(mover.seat) or "").startswith(f"seat {mover.seat + 1} still has")
+        assert (other.lobby_view.hand_over(mover.seat) or "").startswith(f"seat {mover.seat + 1} still has")
         # A modified client asks anyway: the host's own clock decides, and only says why not.
         assert other.conn is not None
         other.conn.send_nowait(m.HandOver(seat=mover.seat, ply=ply))

@@ -194,7 +194,7 @@ async def _join(ns: argparse.Namespace) -> int:
             while True:
                 await asyncio.sleep(ns.hand_over_every)
                 c = peer.clock
-                if c.running and c.seat != peer.seat and peer.hand_over(c.seat) is None:
+                if c.running and c.seat != peer.seat and peer.lobby_view.hand_over(c.seat) is None:
                     asked.append(time.monotonic())
 
         presser = asyncio.ensure_future(press())
