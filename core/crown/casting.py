@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from . import trophies
 from .actions import CrownAction, Discard, Route
 from .content import Tables
-from .model import CrownData, MAProgress, Party, Pending
+from .model import CrownData, MAProgress, Pending, Player
 
 
 def cast_from(zones: Sequence[Sequence[int]], colour: int, side: int) -> tuple[int, list[int]]:
@@ -42,7 +42,7 @@ def start_route(d: CrownData, colour: int, n: int) -> None:
     d.route_left = n
 
 
-def route_targets(d: CrownData, T: Tables, p: Party) -> list[int]:
+def route_targets(d: CrownData, T: Tables, p: Player) -> list[int]:
     # A card may repeat a colour (MA16 Char: red, red, ...): a spot is open while
     # fewer bait of its colour sit on the card than it has spots of that colour.
     c = d.colour
@@ -73,7 +73,7 @@ def discard_rest(d: CrownData) -> None:
     d.route_left = 0
 
 
-def complete(d: CrownData, T: Tables, p: Party, m: MAProgress) -> None:
+def complete(d: CrownData, T: Tables, p: Player, m: MAProgress) -> None:
     """A full card is caught: to the score pile, its bait to the discard."""
     p.ma.remove(m)
     p.ma_done.append(m.card)

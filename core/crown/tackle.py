@@ -10,10 +10,10 @@ from typing import cast
 
 from .actions import Kind, Lure, Reel, TackleDraw
 from .casting import start_route
-from .model import COLOURS, CrownData, Party, Pending, Tackle, Task
+from .model import COLOURS, CrownData, Pending, Player, Tackle, Task
 
 
-def usable(p: Party, kind: str) -> int:
+def usable(p: Player, kind: str) -> int:
     """Index of a held piece of `kind` that may be played now, or -1."""
     for i, t in enumerate(p.tackle):
         if t.kind == kind and not t.fresh:
@@ -21,7 +21,7 @@ def usable(p: Party, kind: str) -> int:
     return -1
 
 
-def consume(d: CrownData, p: Party, kind: str) -> None:
+def consume(d: CrownData, p: Player, kind: str) -> None:
     """Play a piece: it goes face up to the tackle discard pile."""
     i = usable(p, kind)
     if i < 0:  # a view of another seat: kinds are blank
@@ -79,7 +79,7 @@ def answer_offer(d: CrownData, take: bool) -> None:
         d.tasks.insert(0, Task("tackle", d.turn))
 
 
-def unfresh(p: Party) -> None:
+def unfresh(p: Player) -> None:
     for t in p.tackle:
         t.fresh = False
 
@@ -87,7 +87,7 @@ def unfresh(p: Party) -> None:
 # ---- Reel and Lure --------------------------------------------------------------------
 
 
-def reel_options(p: Party) -> list[Reel]:
+def reel_options(p: Player) -> list[Reel]:
     if usable(p, "reel") < 0:
         return []
     out = []
@@ -105,7 +105,7 @@ def reel_options(p: Party) -> list[Reel]:
     return out
 
 
-def lure_options(p: Party) -> list[Lure]:
+def lure_options(p: Player) -> list[Lure]:
     if usable(p, "lure") < 0:
         return []
     out = []

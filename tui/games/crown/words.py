@@ -66,7 +66,7 @@ from coldwater.core.crown.model import (
     SPACES,
     TROPHY_TITLES,
     CrownData,
-    Party,
+    Player,
 )
 from coldwater.core.crown.state import CrownState
 from coldwater.core.state import CHANCE, Game
@@ -114,7 +114,7 @@ def tag_of(action: CrownAction) -> str:
 # ---- what a move does --------------------------------------------------------------
 
 
-def open_spots(T: Tables, p: Party, colour: int) -> int:
+def open_spots(T: Tables, p: Player, colour: int) -> int:
     """How many of `p`'s Master Angler cards have an open spot of `colour`."""
     return sum(1 for m in p.ma if colour in T.ma_spots[m.card] and colour not in m.filled)
 
@@ -470,11 +470,11 @@ def contest_weights(d: CrownData, T: Tables, seat: int) -> tuple[int, int, int] 
     return shore, lake, river
 
 
-def trophy_points(p: Party) -> int:
+def trophy_points(p: Player) -> int:
     return sum(t.points for t in p.trophies)
 
 
-def trophy_list(p: Party) -> str:
+def trophy_list(p: Player) -> str:
     """Trophies held, short: "Mystery 3+5 lb, Small 5"."""
     weights = [t.weight for t in p.trophies if t.kind == "mystery_weight"]
     parts = [f"Mystery {'+'.join(str(w) for w in weights)} lb"] if weights else []
