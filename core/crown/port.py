@@ -20,10 +20,15 @@ def start(d: CrownData, side: int) -> None:
     d.port_filled = []
 
 
+def to_fill(p: Player, zone: int) -> int:
+    """How many bait fill Zone `zone` (3 to 6) up: a Zone holds as many as its number."""
+    return zone - sum(p.zones[zone - 3])
+
+
 def fill_problem(d: CrownData, p: Player, zone: int) -> str | None:
     if zone not in (3, 4, 5, 6):
         return f"there is no Zone {zone}"
-    if sum(p.zones[zone - 3]) >= zone:
+    if to_fill(p, zone) <= 0:
         return f"Zone {zone} is already full"
     if zone in d.port_filled:
         return f"you already filled Zone {zone} on this Port visit"

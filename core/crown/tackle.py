@@ -6,6 +6,7 @@ A piece drawn during a Step is `fresh` and may be played from the next Step on.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import cast
 
 from .actions import Kind, Lure, Reel, TackleDraw
@@ -121,6 +122,12 @@ def lure_options(p: Player) -> list[Lure]:
     return out
 
 
+def reel_empties(zones: Sequence[Sequence[int]], a: int, b: int) -> list[int]:
+    """The Zones (3 to 6) a Reel taking one bait from Zone `a` and one from `b` empties (the table's
+    preview asks this too)."""
+    return [z for z in sorted({a, b}) if sum(zones[z - 3]) == (2 if a == b else 1)]
+
+
 def play_reel(d: CrownData, colour: int, a: int, b: int) -> None:
     """Remove two same-coloured bait; an emptied Zone owes a catch, as when casting.
 
@@ -128,11 +135,10 @@ def play_reel(d: CrownData, colour: int, a: int, b: int) -> None:
     """
     p = d.parties[d.turn]
     consume(d, p, "reel")
+    emptied = reel_empties(p.zones, a, b)
     p.zones[a - 3][colour] -= 1
     p.zones[b - 3][colour] -= 1
-    for z in sorted({a, b}):
-        if not any(p.zones[z - 3]):
-            d.pending.append(Pending(z, colour))
+    d.pending += [Pending(z, colour) for z in emptied]
     d.mini = True
     start_route(d, colour, 2)
 
