@@ -34,6 +34,7 @@ from .rng import Rng
 if TYPE_CHECKING:
     from .bots import SearchSpec  # (core/bots.py builds on States: imported for annotations only)
     from .dealing import Dealing  # (core/dealing.py describes States: imported for annotations only)
+    from .rulings import Ruling
 
 CHANCE: Final[int] = -1
 """`State.current` while a random outcome is pending."""
@@ -56,7 +57,6 @@ _json = msgspec.json.Encoder()
 # Actions are frozen and their text is a pure function of them, so a bounded memo
 # cannot change any result; it only skips re-encoding the same action each ply.
 notation_key = functools.lru_cache(maxsize=1 << 15)(str)
-_notation = notation_key
 _FIRST = operator.itemgetter(0)
 _SECOND = operator.itemgetter(1)
 
@@ -184,7 +184,7 @@ class State(Generic[A, D]):
     def _sorted_legal(self) -> list[A]:
         """The legal actions in notation order. An engine with many actions per position may override this to
         build the sort keys itself, cheaper than encoding; each key must equal ``str(action)`` (contract tests)."""
-        return sorted(self._legal_actions(), key=_notation)
+        return sorted(self._legal_actions(), key=notation_key)
 
     def _apply(self, action: A) -> None:
         """Apply a legal action (already checked) by mutating ``self.data``."""
@@ -343,22 +343,17 @@ class State(Generic[A, D]):
         self._legal_set = None
 
     def apply_legal(self, action: A) -> None:
-        """Play `action` taken from this position's own ``legal()`` list, unchecked.
-
-        For searches, which apply thousands of actions they just read from
-        ``legal()``; everything else uses :meth:`apply`.
-        """
+        """Play `action` taken from this position's own ``legal()`` list, unchecked: for searches, which
+        apply thousands of actions they just read from ``legal()``; everything else uses :meth:`apply`."""
         self._apply(action)
         self.ply += 1
         self._legal = None
         self._legal_set = None
 
     def chance_weights(self) -> list[tuple[A, int]]:
-        """At a chance node: each outcome and its weight, in the engine's own order.
-
-        Unsorted, so cheaper than :meth:`chance_outcomes`; for searches, whose
-        draws only need to repeat on the same code, not to match a record.
-        """
+        """At a chance node: each outcome and its weight, in the engine's own order. Unsorted, so cheaper
+        than :meth:`chance_outcomes`; for searches, whose draws only need to repeat on the same code, not to
+        match a record."""
         if self._current() != CHANCE:
             return []
         return self._chance_weights()
@@ -370,7 +365,7 @@ class State(Generic[A, D]):
         # Decorated with each outcome's notation and sorted on it, all in C (map,
         # zip, itemgetter): searches and solo play draw chance through here.
         ws = self._chance_weights()
-        keyed = list(zip(map(_notation, map(_FIRST, ws)), ws))
+        keyed = list(zip(map(notation_key, map(_FIRST, ws)), ws))
         keyed.sort(key=_FIRST)
         return list(map(_SECOND, keyed))
 
@@ -480,6 +475,10 @@ class Game(Protocol[S, A]):
         """What a LAN table's dealer needs of this game (core/dealing.py); None: the game declares
         nothing, and the LAN layer's generic rules decide which draws are public."""
 
+    @property
+    def rulings(self) -> tuple[Ruling, ...]:
+        """Where the rulebook is silent, what this engine does (the rules help lists them); () declares none."""
+
     def new(self, players: int, seed: int | str | bytes | None = None, options: object = None) -> S: ...
 
     def determinize(self, view: S, rng: Rng) -> S: ...
@@ -519,6 +518,7 @@ class GameBase(ABC, Generic[S, A]):
     position): a LAN table then draws every chance outcome in public and needs no dealer."""
     dealing: Dealing | None = None
     """This game's declaration for a LAN table's dealer (core/dealing.py); None declares nothing."""
+    rulings: tuple[Ruling, ...] = ()  # (see Game.rulings)
 
     @property
     def codec(self) -> Codec[A]:

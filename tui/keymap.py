@@ -150,13 +150,10 @@ PANE_SLOTS: tuple[str, ...] = ("f4", "f5", "f6")
 """Default keys of a game's own panes (``table.pane1`` ...), in the order it declares them;
 a pane may add a capital letter of its own."""
 
-PANE_KEYS: tuple[Key, ...] = tuple(
-    Key("table", f"pane{n}", slot, f"Pane {n} ({name})")
-    for n, (slot, name) in enumerate(zip(PANE_SLOTS, ("Ocean", "Players", "Goals"), strict=True), start=1)
-)
-"""The game panes' keys as the settings screen lists them (named after the panes of the one
-game that has them so far). Bound by :func:`pane_bindings`, not :func:`bindings`: the action
-names the pane, which each game declares."""
+PANE_KEYS: tuple[Key, ...] = tuple(Key("table", f"pane{n}", slot, f"Pane {n}") for n, slot in enumerate(PANE_SLOTS, 1))
+"""The game panes' keys, named by position: what each opens is the game's (its table screen's
+``PANES``), which the settings screen adds beside them. Bound by :func:`pane_bindings`, not
+:func:`bindings`: the action names the pane, which each game declares."""
 
 ALL_KEYS: tuple[Key, ...] = DEFAULT + PANE_KEYS
 """Every remappable key: what the settings screen lists and remaps check against."""

@@ -45,7 +45,7 @@ from .model import (
     SPACE_COLOUR,
     SPACE_INDEX,
     CrownData,
-    Party,
+    Player,
 )
 
 
@@ -65,7 +65,7 @@ class GreedyBot(GreedyBase):
             mids[s.key] = (s.range[0] + s.range[1]) / 2
         self.mid = mids
 
-    def fish_value(self, p: Party, species: str) -> float:
+    def fish_value(self, p: Player, species: str) -> float:
         """A new species helps three challenges; a second one only if it may be heavier."""
         mid = self.mid.get(species, 4)
         known = [self.T.weight[f.card] for f in p.fish if f.species == species and f.card is not None]
@@ -74,7 +74,7 @@ class GreedyBot(GreedyBase):
         best = max(known) if known else mid
         return 0.3 + max(0.0, mid - best) / 4
 
-    def cast_value(self, d: CrownData, p: Party, colour: int, side: int) -> float:
+    def cast_value(self, d: CrownData, p: Player, colour: int, side: int) -> float:
         if colour < 0:
             return self.port_value(d, p, side)
         v = 0.0
@@ -100,7 +100,7 @@ class GreedyBot(GreedyBase):
         v += 0.8 * min(n, open_spots)
         return v
 
-    def port_value(self, d: CrownData, p: Party, side: int) -> float:
+    def port_value(self, d: CrownData, p: Player, side: int) -> float:
         opts = []
         for zi, z in enumerate(p.zones):
             have = sum(z)
@@ -129,14 +129,14 @@ class GreedyBot(GreedyBase):
         p = d.parties[seat] if seat is not None and seat >= 0 else d.parties[0]
         return [self.value(d, p, a) for a in legal]
 
-    def value(self, d: CrownData, p: Party, a: Action) -> float:
+    def value(self, d: CrownData, p: Player, a: Action) -> float:
         rate = self._rates.get(type(a))
         return rate(self, d, p, a) if rate is not None else 0.0
 
     # One method per kind of action, looked up by type: a playout rates tens of
     # thousands of actions (a Lure alone comes in dozens), and a chain of
     # isinstance tests was a third of the search's time.
-    def _cast(self, d: CrownData, p: Party, a: Place | Remove) -> float:
+    def _cast(self, d: CrownData, p: Player, a: Place | Remove) -> float:
         s = SPACE_INDEX[a.space]
         colour, side = SPACE_COLOUR[s], (p.token if isinstance(a, Place) else d.tokens[s])
         v = self.cast_value(d, p, colour, side)
@@ -153,11 +153,11 @@ class GreedyBot(GreedyBase):
             v -= self.LEVEL_PENALTY
         return v
 
-    def _fill(self, d: CrownData, p: Party, a: Fill) -> float:
+    def _fill(self, d: CrownData, p: Player, a: Fill) -> float:
         have = sum(p.zones[a.zone - 3])
         return (2.0 - 0.1 * a.zone) if have == 0 else 1.0 - have / a.zone
 
-    def _take(self, d: CrownData, p: Party, a: Take | TakeTop) -> float:
+    def _take(self, d: CrownData, p: Player, a: Take | TakeTop) -> float:
         # With few cards in progress, cast bait is wasted on the discard pile.
         base = 1.6 if len(p.ma) < 2 else 1.0
         if isinstance(a, Take):
@@ -169,7 +169,7 @@ class GreedyBot(GreedyBase):
             return v
         return base - 0.1
 
-    def ma_set_gain(self, p: Party, species: str) -> int:
+    def ma_set_gain(self, p: Player, species: str) -> int:
         """1 if a card of `species` advances a 2-point Master Angler trophy still open to `p`:
         a new species toward Four Different, or the third of one toward Three Same."""
         have = [self.T.ma_species[c] for c in p.ma_done] + [self.T.ma_species[m.card] for m in p.ma]
@@ -178,25 +178,25 @@ class GreedyBot(GreedyBase):
             return int("four_different" not in kinds)
         return int(have.count(species) == 2 and "three_same" not in kinds)
 
-    def _route(self, d: CrownData, p: Party, a: Route) -> float:
+    def _route(self, d: CrownData, p: Player, a: Route) -> float:
         m = next(m for m in p.ma if m.card == a.card)
         return 2.0 + len(m.filled) / len(self.T.ma_spots[a.card])
 
-    def _discard(self, d: CrownData, p: Party, a: Discard) -> float:
+    def _discard(self, d: CrownData, p: Player, a: Discard) -> float:
         return -0.5 * self.feeds_silent(d, d.colour, 1)
 
-    def _catch(self, d: CrownData, p: Party, a: Catch) -> float:
+    def _catch(self, d: CrownData, p: Player, a: Catch) -> float:
         f = d.zones[LOCATION_INDEX[a.loc]][a.at - 3]
         pend = next(x for x in d.pending if x.zone == a.zone)
         cost = (0.8 if LOCATION_INDEX[a.loc] != COLOUR_LOCATION[pend.colour] else 0) + (0.8 if a.at != a.zone else 0)
         return (self.fish_value(p, f.species) if f is not None else 0.0) - cost
 
-    def _zone6(self, d: CrownData, p: Party, a: Zone6) -> float:
+    def _zone6(self, d: CrownData, p: Player, a: Zone6) -> float:
         pend = next(x for x in d.pending if x.zone == 6)
         f = d.tops[COLOUR_LOCATION[pend.colour]]
         return (self.fish_value(p, f.species) if f is not None else 0.0) - 0.1
 
-    def _reel(self, d: CrownData, p: Party, a: Reel) -> float:
+    def _reel(self, d: CrownData, p: Player, a: Reel) -> float:
         c = COLOUR_INDEX[a.colour]
         zones = [list(z) for z in p.zones]
         zones[a.a - 3][c] -= 1
@@ -204,7 +204,7 @@ class GreedyBot(GreedyBase):
         emptied = sum(1 for z in {a.a, a.b} if not any(zones[z - 3]))
         return 1.5 * emptied - 0.5
 
-    _rates: ClassVar[dict[type, Callable[[GreedyBot, CrownData, Party, Any], float]]] = {
+    _rates: ClassVar[dict[type, Callable[[GreedyBot, CrownData, Player, Any], float]]] = {
         Place: _cast,
         Remove: _cast,
         Fill: _fill,

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from . import trophies
 from .actions import CrownAction, Discard, Route
 from .content import Tables
-from .model import CrownData, MAProgress, Party, Pending
+from .model import CrownData, MAProgress, Pending, Player
 
 
 def cast_from(zones: Sequence[Sequence[int]], colour: int, side: int) -> tuple[int, list[int]]:
@@ -42,11 +42,20 @@ def start_route(d: CrownData, colour: int, n: int) -> None:
     d.route_left = n
 
 
-def route_targets(d: CrownData, T: Tables, p: Party) -> list[int]:
+def open_cards(T: Tables, p: Player, colour: int) -> list[int]:
+    """`p`'s Master Angler cards with a spot open for bait of `colour` (the table's words ask this too)."""
     # A card may repeat a colour (MA16 Char: red, red, ...): a spot is open while
     # fewer bait of its colour sit on the card than it has spots of that colour.
-    c = d.colour
-    return [m.card for m in p.ma if m.filled.count(c) < T.ma_spots[m.card].count(c)]
+    return [m.card for m in p.ma if m.filled.count(colour) < T.ma_spots[m.card].count(colour)]
+
+
+def spots_left(T: Tables, m: MAProgress) -> int:
+    """The spots of a Master Angler card still empty: at 0 it is caught."""
+    return len(T.ma_spots[m.card]) - len(m.filled)
+
+
+def route_targets(d: CrownData, T: Tables, p: Player) -> list[int]:
+    return open_cards(T, p, d.colour)
 
 
 def legal(d: CrownData, T: Tables) -> list[CrownAction]:
@@ -59,7 +68,7 @@ def route(d: CrownData, T: Tables, card: int) -> None:
     m = next(m for m in p.ma if m.card == card)
     m.filled.append(d.colour)
     d.route_left -= 1
-    if len(m.filled) == len(T.ma_spots[card]):
+    if spots_left(T, m) == 0:
         complete(d, T, p, m)
 
 
@@ -73,7 +82,7 @@ def discard_rest(d: CrownData) -> None:
     d.route_left = 0
 
 
-def complete(d: CrownData, T: Tables, p: Party, m: MAProgress) -> None:
+def complete(d: CrownData, T: Tables, p: Player, m: MAProgress) -> None:
     """A full card is caught: to the score pile, its bait to the discard."""
     p.ma.remove(m)
     p.ma_done.append(m.card)

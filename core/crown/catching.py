@@ -69,14 +69,25 @@ def receive(d: CrownData, T: Tables, party: int, fish: Fish) -> None:
     on_catch(d, T, p, fish)
 
 
-def catch(d: CrownData, T: Tables, a: Catch) -> None:
-    pend = _take_pending(d, a.zone)
-    p = d.parties[d.turn]
-    li = LOCATION_INDEX[a.loc]
-    if li != COLOUR_LOCATION[pend.colour]:
-        consume(d, p, "rod")
+def tackle_for(d: CrownData, a: Catch) -> list[str]:
+    """The tackle a catch plays (the table's words ask this too): a Rod to fish at another location
+    than its bait's own, a Line to fish another Zone than the one emptied."""
+    pend = next((p for p in d.pending if p.zone == a.zone), None)
+    out = []
+    if pend is not None and LOCATION_INDEX[a.loc] != COLOUR_LOCATION[pend.colour]:
+        out.append("rod")
     if a.at != a.zone:
-        consume(d, p, "line")
+        out.append("line")
+    return out
+
+
+def catch(d: CrownData, T: Tables, a: Catch) -> None:
+    played = tackle_for(d, a)
+    _take_pending(d, a.zone)
+    p = d.parties[d.turn]
+    for kind in played:
+        consume(d, p, kind)
+    li = LOCATION_INDEX[a.loc]
     fish = d.zones[li][a.at - 3]
     assert fish is not None
     d.zones[li][a.at - 3] = None

@@ -15,7 +15,7 @@ from typing import cast
 
 from .actions import Species, Submit
 from .content import Tables
-from .model import CONTEST_ORDER, LOCATIONS, CrownData, Fish, Party, Pick, Trophy
+from .model import CONTEST_ORDER, LOCATIONS, CrownData, Fish, Pick, Player, Trophy
 
 
 def location(d: CrownData) -> int:
@@ -27,7 +27,7 @@ def ranked(T: Tables, fish: list[Fish]) -> list[Fish]:
     return sorted(fish, key=lambda f: (-T.weight[f.card], T.time[f.card], f.card) if f.card is not None else (0, 0, 0))
 
 
-def species_counts(T: Tables, p: Party, li: int) -> dict[str, int]:
+def species_counts(T: Tables, p: Player, li: int) -> dict[str, int]:
     out: dict[str, int] = {}
     for f in p.fish:
         if T.species_location[f.species] == li:
@@ -35,7 +35,7 @@ def species_counts(T: Tables, p: Party, li: int) -> dict[str, int]:
     return out
 
 
-def choices(T: Tables, p: Party, li: int) -> int:
+def choices(T: Tables, p: Player, li: int) -> int:
     """How many picks this party must make at location `li`."""
     if p.silent:
         return 0
@@ -68,7 +68,7 @@ def submit(d: CrownData, seat: int, a: Submit) -> None:
     p.picks_made += 1
 
 
-def submission(T: Tables, p: Party, li: int) -> list[Fish]:
+def submission(T: Tables, p: Player, li: int) -> list[Fish]:
     picks = {k.species: k.rank for k in p.picks}
     out = []
     by_species: dict[str, list[Fish]] = {}
@@ -80,7 +80,7 @@ def submission(T: Tables, p: Party, li: int) -> list[Fish]:
     return out
 
 
-def weight(T: Tables, p: Party, li: int) -> int | None:
+def weight(T: Tables, p: Player, li: int) -> int | None:
     """The pounds `p` puts into the contest at location `li`: what it submitted there once that contest is
     over, else what it would submit now (its picks, the heaviest of every other species); None where a
     view does not show a weight that counts."""

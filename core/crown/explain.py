@@ -37,7 +37,7 @@ from .actions import (
     Zone6,
 )
 from .contests import location as contest_location
-from .model import COLOUR_LOCATION, LOCATION_INDEX, LOCATION_TITLES, LOCATIONS, SPACE_INDEX, ZONES, Party
+from .model import COLOUR_LOCATION, LOCATION_INDEX, LOCATION_TITLES, LOCATIONS, SPACE_INDEX, ZONES, Player
 
 if TYPE_CHECKING:
     from .state import CrownState
@@ -185,7 +185,7 @@ def why_illegal(s: CrownState, a: CrownAction) -> str:
             assert_never(a)
 
 
-def _tackle_msg(p: Party, kind: str, base: str) -> str:
+def _tackle_msg(p: Player, kind: str, base: str) -> str:
     if any(t.kind == kind and t.fresh for t in p.tackle):
         return f"{base}; the {kind.title()} you drew this Step can be played from the next Step on"
     return f"{base}, and you hold none you can play"

@@ -12,7 +12,7 @@ from .actions import CrownAction
 from .content import Tables, load_default, load_given
 from .dealing import DEALING
 from .model import CrownOptions
-from .rulings import RULINGS, Ruling
+from .rulings import RULINGS
 from .setup import new_data
 from .state import CrownState
 from .turns import advance
@@ -27,6 +27,7 @@ class CrownGame(GameBase[CrownState, CrownAction]):
     options_type = CrownOptions
     bots = BOT_NAMES
     dealing = DEALING  # its decks and slot map for a LAN table's dealer: dealing.py
+    rulings = RULINGS  # where the rulebook is silent, what this engine does: rulings.py
 
     def __init__(self, tables: Tables) -> None:
         self.tables = tables
@@ -40,11 +41,6 @@ class CrownGame(GameBase[CrownState, CrownAction]):
     @property
     def stand_in(self) -> bool:
         return self.tables.content.stand_in
-
-    @property
-    def rulings(self) -> tuple[Ruling, ...]:
-        """Where the rulebook is silent: what this engine does (for the rules help)."""
-        return RULINGS
 
     def with_content(self, given: ContentFiles) -> CrownGame:
         """A game that uses a person's own card file (see docs/content.md)."""

@@ -122,7 +122,7 @@ class Pick(msgspec.Struct, array_like=True):
     rank: int
 
 
-class Party(msgspec.Struct):
+class Player(msgspec.Struct):
     """A seat, or the Practice Pond's silent player (always last)."""
 
     zones: list[list[int]]
@@ -178,7 +178,7 @@ Practice Pond's silent player, "submit" the contests, "wait" before the first tu
 class CrownData(msgspec.Struct):
     players: int
     no_tags: bool
-    parties: list[Party]
+    parties: list[Player]
     stacks: Stacks
     # ---- turn state ----
     cur: int | None = -1

@@ -7,7 +7,7 @@ counts, and the clear-white bait sends the discard pile back into the bag.
 from __future__ import annotations
 
 from .actions import Bait, CrownAction, Fill, Skip, Take, TakeTop
-from .model import BAIT_NAMES, WHITE, CrownData, MAProgress, Party, Task
+from .model import BAIT_NAMES, WHITE, CrownData, MAProgress, Player, Task
 
 MAX_MASTER_ANGLER = 3
 _BAIT = tuple(Bait(n) for n in BAIT_NAMES)  # shared outcome objects: no allocation per draw
@@ -20,10 +20,15 @@ def start(d: CrownData, side: int) -> None:
     d.port_filled = []
 
 
-def fill_problem(d: CrownData, p: Party, zone: int) -> str | None:
+def to_fill(p: Player, zone: int) -> int:
+    """How many bait fill Zone `zone` (3 to 6) up: a Zone holds as many as its number."""
+    return zone - sum(p.zones[zone - 3])
+
+
+def fill_problem(d: CrownData, p: Player, zone: int) -> str | None:
     if zone not in (3, 4, 5, 6):
         return f"there is no Zone {zone}"
-    if sum(p.zones[zone - 3]) >= zone:
+    if to_fill(p, zone) <= 0:
         return f"Zone {zone} is already full"
     if zone in d.port_filled:
         return f"you already filled Zone {zone} on this Port visit"
@@ -32,7 +37,7 @@ def fill_problem(d: CrownData, p: Party, zone: int) -> str | None:
     return None
 
 
-def take_problem(d: CrownData, p: Party, card: int | None) -> str | None:
+def take_problem(d: CrownData, p: Player, card: int | None) -> str | None:
     if len(p.ma) >= MAX_MASTER_ANGLER:
         return f"you already hold {MAX_MASTER_ANGLER} Master Angler cards"
     if card is None:

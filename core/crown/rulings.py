@@ -1,21 +1,15 @@
 """Every ruling where the Coldwater Crown rulebook is silent, in one place.
 
-The in-app rules help shows :data:`RULINGS`; ``docs/rulings-crown.md`` repeats
-them (a test keeps the two in step). The code that applies a ruling names it in
-a comment.
+The game declares :data:`RULINGS` (``CrownGame.rulings``) and the in-app rules help shows
+them; ``docs/rulings-crown.md`` repeats them (a test keeps the two in step). The code that
+applies a ruling names it in a comment.
 """
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from typing import Final
 
-
-class Ruling(NamedTuple):
-    topic: str
-    text: str
-    source: str
-    """"components" (the project's agreed component rulings) or "engine" (decided here)."""
-
+from coldwater.core.rulings import Ruling
 
 RULINGS: Final[tuple[Ruling, ...]] = (
     # ---- from the component data sheet (agreed for the project) ----

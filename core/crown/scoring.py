@@ -8,26 +8,26 @@ from __future__ import annotations
 from coldwater.core.state import Scores
 
 from .content import Tables
-from .model import TROPHY_KINDS, TROPHY_TITLES, CrownData, Party
+from .model import TROPHY_KINDS, TROPHY_TITLES, CrownData, Player
 
 CATEGORIES = tuple(TROPHY_TITLES[k] for k in TROPHY_KINDS) + ("Master Angler cards", "Tagged fish")
 NO_TIME = 24 * 60
 
 
-def tagged(d: CrownData, T: Tables, p: Party) -> int:
+def tagged(d: CrownData, T: Tables, p: Player) -> int:
     if d.no_tags or d.tag is None:
         return 0
     return sum(1 for f in p.submitted if f.card is not None and T.tag[f.card] == d.tag)
 
 
-def row(d: CrownData, T: Tables, p: Party) -> tuple[int, ...]:
+def row(d: CrownData, T: Tables, p: Player) -> tuple[int, ...]:
     by_kind = {k: 0 for k in TROPHY_KINDS}
     for t in p.trophies:
         by_kind[t.kind] += t.points
     return tuple(by_kind[k] for k in TROPHY_KINDS) + (len(p.ma_done), tagged(d, T, p))
 
 
-def earliest(T: Tables, p: Party) -> int:
+def earliest(T: Tables, p: Player) -> int:
     times = [T.time[f.card] for f in p.submitted if f.card is not None]
     return min(times) if times else NO_TIME
 

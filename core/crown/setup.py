@@ -9,7 +9,7 @@ outcome is an input.
 from __future__ import annotations
 
 from .content import Tables
-from .model import TACKLE_COUNTS, CrownData, Fish, Party, Stacks, Task, Trophy
+from .model import TACKLE_COUNTS, CrownData, Fish, Player, Stacks, Task, Trophy
 
 
 def contest_stack(stack: list[int], players: int) -> list[int]:
@@ -23,7 +23,7 @@ def contest_stack(stack: list[int], players: int) -> list[int]:
 
 def new_data(players: int, no_tags: bool, T: Tables) -> CrownData:
     solo = players == 1
-    parties = [Party(zones=[[0] * 6 for _ in range(4)], token=1) for _ in range(players)]
+    parties = [Player(zones=[[0] * 6 for _ in range(4)], token=1) for _ in range(players)]
     tr = T.content.trophies
     # Practice Pond plays with the 2-player trophy stacks (components ruling).
     n = 2 if solo else players
@@ -38,7 +38,7 @@ def new_data(players: int, no_tags: bool, T: Tables) -> CrownData:
         river=contest_stack(tr.river, n),
     )
     if solo:
-        silent = Party(zones=[[0] * 6 for _ in range(4)], token=0, silent=True)
+        silent = Player(zones=[[0] * 6 for _ in range(4)], token=0, silent=True)
         # "Lastly, give the silent player the 5-point Small Species Challenge trophy."
         silent.trophies.append(Trophy("small_species", stacks.small_species.pop(0)))
         parties.append(silent)

@@ -6,14 +6,15 @@ A piece drawn during a Step is `fresh` and may be played from the next Step on.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import cast
 
 from .actions import Kind, Lure, Reel, TackleDraw
 from .casting import start_route
-from .model import COLOURS, CrownData, Party, Pending, Tackle, Task
+from .model import COLOURS, CrownData, Pending, Player, Tackle, Task
 
 
-def usable(p: Party, kind: str) -> int:
+def usable(p: Player, kind: str) -> int:
     """Index of a held piece of `kind` that may be played now, or -1."""
     for i, t in enumerate(p.tackle):
         if t.kind == kind and not t.fresh:
@@ -21,7 +22,7 @@ def usable(p: Party, kind: str) -> int:
     return -1
 
 
-def consume(d: CrownData, p: Party, kind: str) -> None:
+def consume(d: CrownData, p: Player, kind: str) -> None:
     """Play a piece: it goes face up to the tackle discard pile."""
     i = usable(p, kind)
     if i < 0:  # a view of another seat: kinds are blank
@@ -79,7 +80,7 @@ def answer_offer(d: CrownData, take: bool) -> None:
         d.tasks.insert(0, Task("tackle", d.turn))
 
 
-def unfresh(p: Party) -> None:
+def unfresh(p: Player) -> None:
     for t in p.tackle:
         t.fresh = False
 
@@ -87,7 +88,7 @@ def unfresh(p: Party) -> None:
 # ---- Reel and Lure --------------------------------------------------------------------
 
 
-def reel_options(p: Party) -> list[Reel]:
+def reel_options(p: Player) -> list[Reel]:
     if usable(p, "reel") < 0:
         return []
     out = []
@@ -105,7 +106,7 @@ def reel_options(p: Party) -> list[Reel]:
     return out
 
 
-def lure_options(p: Party) -> list[Lure]:
+def lure_options(p: Player) -> list[Lure]:
     if usable(p, "lure") < 0:
         return []
     out = []
@@ -121,6 +122,12 @@ def lure_options(p: Party) -> list[Lure]:
     return out
 
 
+def reel_empties(zones: Sequence[Sequence[int]], a: int, b: int) -> list[int]:
+    """The Zones (3 to 6) a Reel taking one bait from Zone `a` and one from `b` empties (the table's
+    preview asks this too)."""
+    return [z for z in sorted({a, b}) if sum(zones[z - 3]) == (2 if a == b else 1)]
+
+
 def play_reel(d: CrownData, colour: int, a: int, b: int) -> None:
     """Remove two same-coloured bait; an emptied Zone owes a catch, as when casting.
 
@@ -128,11 +135,10 @@ def play_reel(d: CrownData, colour: int, a: int, b: int) -> None:
     """
     p = d.parties[d.turn]
     consume(d, p, "reel")
+    emptied = reel_empties(p.zones, a, b)
     p.zones[a - 3][colour] -= 1
     p.zones[b - 3][colour] -= 1
-    for z in sorted({a, b}):
-        if not any(p.zones[z - 3]):
-            d.pending.append(Pending(z, colour))
+    d.pending += [Pending(z, colour) for z in emptied]
     d.mini = True
     start_route(d, colour, 2)
 

@@ -8,14 +8,14 @@ highest trophy.
 from __future__ import annotations
 
 from .content import Tables
-from .model import SMALL_SPECIES, CrownData, Fish, Party, Trophy
+from .model import SMALL_SPECIES, CrownData, Fish, Player, Trophy
 
 
-def has(p: Party, kind: str) -> bool:
+def has(p: Player, kind: str) -> bool:
     return any(t.kind == kind for t in p.trophies)
 
 
-def award(d: CrownData, p: Party, kind: str) -> bool:
+def award(d: CrownData, p: Player, kind: str) -> bool:
     """Give `p` the top trophy of `kind` if it has none yet and one is left."""
     if has(p, kind):
         return False
@@ -26,7 +26,7 @@ def award(d: CrownData, p: Party, kind: str) -> bool:
     return True
 
 
-def on_catch(d: CrownData, T: Tables, p: Party, fish: Fish) -> None:
+def on_catch(d: CrownData, T: Tables, p: Player, fish: Fish) -> None:
     """Checks made the moment a fish is caught."""
     # Mystery Weight: only the tile showing now, only once per Step. A fish caught
     # earlier never wins a tile revealed later, because this is the only check.
@@ -42,7 +42,7 @@ def on_catch(d: CrownData, T: Tables, p: Party, fish: Fish) -> None:
         award(d, p, "small_species")
 
 
-def check_master_angler(d: CrownData, T: Tables, p: Party) -> None:
+def check_master_angler(d: CrownData, T: Tables, p: Player) -> None:
     counts: dict[str, int] = {}
     for c in p.ma_done:
         sp = T.ma_species[c]
@@ -53,7 +53,7 @@ def check_master_angler(d: CrownData, T: Tables, p: Party) -> None:
         award(d, p, "four_different")
 
 
-def first_to_12(d: CrownData, p: Party) -> bool:
+def first_to_12(d: CrownData, p: Player) -> bool:
     """At the end of a turn: 12 or more fish takes the "12" trophy. True if 12+ fish."""
     if len(p.fish) >= 12:
         award(d, p, "first_to_12")

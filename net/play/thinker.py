@@ -7,9 +7,10 @@ search's next check). A :class:`Thinker` keeps one worker process per app
 about to think (or when a table with one opens, :meth:`Thinker.warm`) and reused
 for every move after, so its start-up cost is paid once.
 
-One module of ~610 lines, on purpose: it is the :class:`Thinker`, one state machine (the
-worker process, its requests in flight, its faults) whose methods all share that state;
-the messages are in thinkwire.py and the thinking in this process in thinkhere.py.
+The :class:`Thinker` is one state machine (the worker, its requests in flight, its faults)
+whose methods all share that state; what is done to the process itself (starting it and
+hearing it is ready, reading, sending, stopping, killing) is in thinkproc.py, the messages
+in thinkwire.py and the thinking in this process in thinkhere.py.
 
 What crosses the pipe is data (thinkwire.py: the messages and their framing): the
 worker rebuilds the same bot, position and Rng, and answers the action's notation, so
@@ -42,7 +43,6 @@ import asyncio
 import collections
 import contextlib
 import math
-import sys
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
@@ -56,12 +56,11 @@ from coldwater.core.record import GameRecord
 from coldwater.core.review import Hint, SeatReview
 from coldwater.core.search import SearchBot
 from coldwater.core.state import Bot, Game, State
-from coldwater.net.play import framing
 
+from . import thinkproc
 from .thinkhere import ThinkingStopped, hint_here, review_here, timed
+from .thinkproc import WorkerTrouble, worker_command
 from .thinkwire import (
-    MAX_FRAME,
-    PROTOCOL,
     Cancel,
     Chose,
     Failed,
@@ -77,8 +76,6 @@ from .thinkwire import (
     RngPath,
     SearchBudget,
     Think,
-    decode_from_worker,
-    frame,
 )
 
 START_TIMEOUT = 30.0
@@ -89,10 +86,6 @@ OVERRUN_GRACE = 30.0
 
 RESTARTS = 2
 """Faults after which the app stops starting workers and thinks in a thread."""
-
-
-class WorkerTrouble(Exception):
-    """The worker could not start, died, or answered what it should not have."""
 
 
 # ---- the app's side -------------------------------------------------------------
@@ -162,7 +155,7 @@ class Thinker:
         """Start the worker now, in the background (a table with a search bot opened)."""
         if self._usable() and self._proc is None and self._starting is None:
             self._starting = asyncio.ensure_future(self._start())
-            self._starting.add_done_callback(_quiet)
+            self._starting.add_done_callback(thinkproc.quiet)
 
     def _usable(self) -> bool:
         return not self.closed and self.disabled is None
@@ -179,7 +172,7 @@ class Thinker:
         self._held = held
         if proc is not None:
             with contextlib.suppress(Exception):
-                self._send(proc, Hold() if held else Go())
+                thinkproc.send(proc, Hold() if held else Go())
 
     # ---- choosing ------------------------------------------------------------
     async def choose(
@@ -230,13 +223,13 @@ class Thinker:
         )
         timeout = None if math.isinf(bot.max_seconds) else bot.max_seconds + self.grace
         try:
-            self._send(proc, job)
+            thinkproc.send(proc, job)
             reply = await asyncio.wait_for(asyncio.shield(fut), timeout)
         except asyncio.CancelledError:
             # The table closed (or the app quits): the worker drops the search at its
             # next iteration and stays for the next table.
             with contextlib.suppress(Exception):
-                self._send(proc, Cancel(rid))
+                thinkproc.send(proc, Cancel(rid))
             raise
         except TimeoutError:
             raise WorkerTrouble(f"it did not answer within {timeout:.0f} s") from None
@@ -326,11 +319,11 @@ class Thinker:
         """Send `job` and wait for its one answer of type `kind`; cancelling tells the worker to stop.
         A failure or another answer is WorkerTrouble (the caller falls back to this process)."""
         try:
-            self._send(proc, job)
+            thinkproc.send(proc, job)
             reply = await asyncio.shield(fut)
         except asyncio.CancelledError:
             with contextlib.suppress(Exception):
-                self._send(proc, Cancel(job.id))
+                thinkproc.send(proc, Cancel(job.id))
             raise
         finally:
             self._pending.pop(job.id, None)
@@ -400,7 +393,7 @@ class Thinker:
             return self._proc
         if self._starting is None:
             self._starting = asyncio.ensure_future(self._start())
-            self._starting.add_done_callback(_quiet)
+            self._starting.add_done_callback(thinkproc.quiet)
         try:
             return await asyncio.shield(self._starting)
         finally:
@@ -410,66 +403,22 @@ class Thinker:
     async def _start(self) -> asyncio.subprocess.Process:
         await self._stop_process()  # a dead or hung predecessor, if any
         t0 = time.perf_counter()
-        try:
-            proc = await asyncio.create_subprocess_exec(
-                *self.command,
-                stdin=asyncio.subprocess.PIPE,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE,
-            )
-        except OSError as e:
-            raise WorkerTrouble(f"it could not start: {e}") from None
-        assert proc.stdout is not None and proc.stderr is not None
-        self._stderr.clear()
-        self._tasks.append(asyncio.ensure_future(self._drain_stderr(proc.stderr)))
-        try:
-            hello = await asyncio.wait_for(self._read(proc.stdout), self.start_timeout)
-        except (TimeoutError, WorkerTrouble) as e:
-            _kill(proc)
-            await proc.wait()
-            raise WorkerTrouble(f"it did not start: {self._why(e)}") from None
-        if not isinstance(hello, Ready) or hello.protocol != PROTOCOL:
-            _kill(proc)
-            await proc.wait()
-            raise WorkerTrouble(f"it does not speak protocol {PROTOCOL} ({hello!r})")
+        proc = await thinkproc.spawn(self.command, self.start_timeout, self._stderr, self._tasks)
         self.startups.append(time.perf_counter() - t0)
         if self.closed:  # the app quit while the worker started
-            _kill(proc)
+            thinkproc.kill(proc)
             await proc.wait()
             raise WorkerTrouble("the app is closing")
         self._proc = proc
         self._tasks.append(asyncio.ensure_future(self._listen(proc)))
         return proc
 
-    def _why(self, e: BaseException) -> str:
-        text = str(e) or type(e).__name__
-        if isinstance(e, TimeoutError):
-            text = f"no word within {self.start_timeout:.0f} s"
-        if self._stderr:
-            text += f"; it said: {self._stderr[-1]}"
-        return text
-
-    @staticmethod
-    async def _read(stream: asyncio.StreamReader) -> FromWorker:
-        try:
-            body = await framing.read_frame(stream, MAX_FRAME)
-        except framing.FrameTooLarge as e:
-            raise WorkerTrouble(f"it sent too large a message ({e})") from None
-        except framing.FrameTruncated:
-            body = None
-        if body is None:
-            raise WorkerTrouble("it exited")
-        try:
-            return decode_from_worker(body)
-        except msgspec.DecodeError as e:
-            raise WorkerTrouble(f"it sent a message that does not decode: {e}") from None
-
     async def _listen(self, proc: asyncio.subprocess.Process) -> None:
         assert proc.stdout is not None
         why = "it exited"
         try:
             while True:
-                msg = await self._read(proc.stdout)
+                msg = await thinkproc.read(proc.stdout)
                 if isinstance(msg, Ready):
                     continue
                 if isinstance(msg, Progress):
@@ -497,19 +446,6 @@ class Thinker:
         if not waiting:
             self._fault(why)  # died between moves: say so, and start afresh next time
 
-    async def _drain_stderr(self, stream: asyncio.StreamReader) -> None:
-        # Read to the end so the worker never blocks on a full pipe; keep the last lines.
-        with contextlib.suppress(Exception):
-            async for line in stream:
-                text = line.decode(errors="replace").strip()
-                if text:
-                    self._stderr.append(text[:300])
-
-    def _send(self, proc: asyncio.subprocess.Process, msg: msgspec.Struct) -> None:
-        if proc.stdin is None or proc.returncode is not None or proc.stdin.is_closing():
-            raise WorkerTrouble("it is not running")
-        proc.stdin.write(frame(msg))
-
     def _fault(self, why: str) -> None:
         self.faults += 1
         if self.closed:
@@ -533,15 +469,11 @@ class Thinker:
         tasks, self._tasks = self._tasks, []
         if proc is None:
             return
-        _kill(proc)
+        thinkproc.kill(proc)
 
         async def reap() -> None:
             await proc.wait()
-            for t in tasks:
-                t.cancel()
-            for t in tasks:
-                with contextlib.suppress(BaseException):
-                    await t
+            await thinkproc.end(tasks)
 
         task = asyncio.ensure_future(reap())
         self._reaping.add(task)
@@ -550,21 +482,7 @@ class Thinker:
     async def _stop_process(self, patience: float = 2.0) -> None:
         proc, self._proc = self._proc, None
         tasks, self._tasks = self._tasks, []
-        if proc is not None:
-            if proc.returncode is None and proc.stdin is not None:
-                # End of file on its stdin: the worker exits at once, mid-search or not.
-                with contextlib.suppress(Exception):
-                    proc.stdin.close()
-                try:
-                    await asyncio.wait_for(proc.wait(), patience)
-                except TimeoutError:
-                    _kill(proc)
-            await proc.wait()
-        for t in tasks:
-            t.cancel()
-        for t in tasks:
-            with contextlib.suppress(BaseException):
-                await t
+        await thinkproc.stop(proc, tasks, patience)
 
     async def close(self) -> None:
         """The app is done: the worker exits (any search is abandoned) and is reaped."""
@@ -585,23 +503,6 @@ def _rebuildable(game: Game[Any, Any], content: str | None) -> bool:
     if game.name not in games.names():
         return False
     return content is not None or game.content_hash == games.get(game.name).content_hash
-
-
-def _kill(proc: asyncio.subprocess.Process) -> None:
-    if proc.returncode is None:
-        with contextlib.suppress(ProcessLookupError):
-            proc.kill()
-
-
-def _quiet(task: asyncio.Future[Any]) -> None:
-    """A background start's failure is reported by whoever awaits it next."""
-    if not task.cancelled():
-        task.exception()
-
-
-def worker_command() -> tuple[str, ...]:
-    """How the app starts a worker (this Python, the installed package)."""
-    return (sys.executable, "-m", "coldwater.net.play.thinkworker")
 
 
 __all__ = [

@@ -199,3 +199,20 @@ async def test_rules_show_the_engines_rulings(make_app) -> None:
         text = screen.text_for("crown")  # type: ignore[attr-defined]
         for ruling in games.get("crown").rulings:
             assert ruling.topic in text
+
+
+async def test_a_game_without_rulings_declares_none_and_its_rules_have_no_such_part(make_app) -> None:
+    """``Game.rulings`` is part of every game (none by default): the rules screen reads it, never guesses."""
+    from tests import toygame
+
+    assert toygame.GAME.rulings == ()
+    bare = [name for name in games.names() if not games.get(name).rulings]
+    app = make_app(Catalog(names=("crown",)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("u")
+        await pilot.pause()
+        screen = app.screen
+        assert "## Rulings" in screen.text_for("crown")  # type: ignore[attr-defined]
+        for name in bare:
+            assert "## Rulings" not in screen.text_for(name)  # type: ignore[attr-defined]
+        assert "## Rulings" not in screen.text_for("keys")  # type: ignore[attr-defined]

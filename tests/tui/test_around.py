@@ -29,6 +29,7 @@ from coldwater.net.identity import Identity
 from coldwater.net.play import records
 from coldwater.net.play.files import read_content
 from coldwater.net.play.table import Seat, SeatKind, Table, list_saves
+from coldwater.tui import keymap
 from coldwater.tui.app import ColdwaterApp
 from coldwater.tui.catalog import Catalog
 from coldwater.tui.screens.help import HelpScreen
@@ -39,11 +40,12 @@ from coldwater.tui.screens.newgame import NewGameScreen
 from coldwater.tui.screens.replays import ReplayScreen, ReplaysScreen
 from coldwater.tui.screens.rules import RulesScreen
 from coldwater.tui.screens.score import ScoreScreen
-from coldwater.tui.screens.settings import KeyCapture, KeyList
+from coldwater.tui.screens.settings import KeyCapture, KeyList, SettingsScreen
 from coldwater.tui.screens.table import TableScreen
 from coldwater.tui.widgets.chart import ScoreOverTime
 from coldwater.tui.widgets.form import Cycler, Field
 
+from .conftest import toy_catalog
 from .driver import focus, set_cycler
 from .test_lan_play import lan_app, until
 
@@ -361,6 +363,35 @@ async def test_a_stray_enter_and_a_key_change_nothing_without_the_confirming_pre
         await pilot.press("escape")
         await pilot.pause()
         assert "app.help" not in app.settings.keys
+
+
+async def test_a_pane_key_says_what_the_games_own_screens_open_with_it(make_app, home: Path) -> None:
+    """The keymap names a game pane's key by its place ("Pane 1"): generic code names no game's pane. The
+    settings list adds what it opens, from each game's own table screen (``PANES``), and only there."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("t")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, SettingsScreen)
+        for n, key in enumerate(keymap.PANE_KEYS):
+            assert key.description == f"Pane {n + 1}"
+            screens = [app.catalog.table_screen(name) for name in app.catalog.names()]
+            declared = [s.PANES[n].title for s in screens if len(s.PANES) > n]
+            assert declared, "the test needs a game with three panes"
+            assert screen.describe(key) == f"Pane {n + 1} ({', '.join(dict.fromkeys(declared))})"
+        assert f"{screen.describe(keymap.PANE_KEYS[0])}" in shown_keys(screen)
+    toy = make_app(toy_catalog())
+    async with toy.run_test(size=SIZE) as pilot:  # no game with panes: the key is its place alone
+        await pilot.press("t")
+        await pilot.pause()
+        assert isinstance(toy.screen, SettingsScreen) and toy.screen.describe(keymap.PANE_KEYS[0]) == "Pane 1"
+
+
+def shown_keys(screen: SettingsScreen) -> str:
+    """Every row of the settings screen's list of keys."""
+    keys = screen.query_one("#keys", KeyList)
+    return "\n".join(str(keys.get_option_at_index(i).prompt) for i in range(keys.option_count))
 
 
 async def test_keys_are_remapped_in_the_app_and_conflicts_refused(make_app, home: Path) -> None:

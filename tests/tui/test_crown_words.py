@@ -14,13 +14,14 @@ from typing import Any
 
 import pytest
 
+from coldwater.core.crown import casting
 from coldwater.core.crown.actions import CODEC, Catch, Discard, EndTurn, Lure, Place, Route, TakeTackle
 from coldwater.core.crown.game import GAME
-from coldwater.core.crown.model import CrownData, MAProgress, Pending, Tackle
+from coldwater.core.crown.model import COLOURS, CrownData, MAProgress, Pending, Tackle
 from coldwater.core.rng import Rng
 from coldwater.core.state import CHANCE
 from coldwater.tui.games.crown import board as draw
-from coldwater.tui.games.crown import log, names, words
+from coldwater.tui.games.crown import log, names, preview, words
 from tests.core.crown.helpers import board, card, refresh, set_zones, started
 
 T = GAME.tables
@@ -66,7 +67,7 @@ def owed_catch(line: bool = False, rod: bool = False) -> Any:
 def test_the_highlighted_catch_never_plays_tackle() -> None:
     s = owed_catch(line=True, rod=True)
     legal = s.legal()
-    assert any(words.tackle_used(s.data, a) for a in legal if isinstance(a, Catch)), "the test needs tackle choices"
+    assert any(preview.tackle_used(s.data, a) for a in legal if isinstance(a, Catch)), "the test needs tackle choices"
     ordered = words.order(legal)
     pre = words.preferred(s.data, T, ordered)
     assert pre is not None
@@ -82,10 +83,10 @@ def test_the_highlighted_catch_never_plays_tackle() -> None:
 def test_a_catch_previews_the_fish_and_the_tackle_it_uses() -> None:
     s = owed_catch(line=True)
     d: CrownData = s.data
-    text = words.preview(d, T, Catch(4, "lake", 4))
+    text = preview.preview(d, T, Catch(4, "lake", 4))
     assert text.startswith("you catch the Perch") and "uses" not in text
     line_catch = next(a for a in s.legal() if isinstance(a, Catch) and a.at != a.zone)
-    assert words.preview(d, T, line_catch).endswith("uses your Line")
+    assert preview.preview(d, T, line_catch).endswith("uses your Line")
 
 
 def test_the_zone5_bonus_highlights_taking_the_tackle() -> None:
@@ -195,10 +196,26 @@ def test_placing_previews_which_fish_an_emptied_zone_catches() -> None:
     d.parties[0].token = 1
     refresh(s)
     assert Place("red") in s.legal() or d.tokens[4], "red must be open for this test"
-    text = words.space_preview(d, T, 0, "red", 1)
+    text = preview.space_preview(d, T, 0, "red", 1)
     assert text == "casts 1 red; empties Zone 4 → the Perch"
-    assert words.space_preview(d, T, 0, "yellow", 2) == "casts nothing: you have no yellow bait"
-    assert words.space_preview(d, T, 0, "port", 2) == "two Port actions"
+    assert preview.space_preview(d, T, 0, "yellow", 2) == "casts nothing: you have no yellow bait"
+    assert preview.space_preview(d, T, 0, "port", 2) == "two Port actions"
+
+
+def test_a_cast_preview_counts_the_open_spots_as_the_engine_routes_them() -> None:
+    """A card may ask for one colour twice (MA16: red, red, green, blue): with one red on it, a red
+    still has a spot there, as the engine's routing says (words once counted it full)."""
+    s = started(2, seed="wording")
+    d: CrownData = s.data
+    set_zones(s, 0, {3: "red,green", 4: "blue", 5: "", 6: ""})
+    (d.ma_row if 16 in d.ma_row else d.ma_deck).remove(16)
+    d.parties[0].ma = [MAProgress(16, [COLOURS.index("red")])]
+    d.bag[COLOURS.index("red")] -= 1  # the red on its spot came out of the bag
+    refresh(s)
+    assert casting.open_cards(T, d.parties[0], COLOURS.index("red")) == [16]
+    assert preview.space_preview(d, T, 0, "red", 1) == "casts 1 red; 1 can go on your Master Angler cards"
+    d.parties[0].ma[0].filled.append(COLOURS.index("red"))
+    assert preview.space_preview(d, T, 0, "red", 1) == "casts 1 red"
 
 
 def test_standings_give_your_contest_weights_and_everyones_points() -> None:

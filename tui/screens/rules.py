@@ -97,12 +97,10 @@ class RulesScreen(BaseScreen):
         yield Footer()
 
     def text_for(self, topic: str) -> str:
-        """The summary, then the engine's own rulings where the rulebook is silent."""
+        """The summary, then the engine's own rulings where the rulebook is silent (``Game.rulings``: a game
+        declares its own, or none). The topics are the registry's games (:meth:`topics`), read from it."""
         text = help_text(topic)
-        try:
-            rulings = getattr(self.cw.catalog.get(topic), "rulings", ())
-        except (ImportError, AttributeError, KeyError):
-            rulings = ()
+        rulings = games.get(topic).rulings if topic in games.names() else ()
         if rulings:
             text += "\n\n## Rulings: where the rulebook is silent\n\n" + "\n".join(
                 f"- **{r.topic}**: {r.text}" for r in rulings

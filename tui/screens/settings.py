@@ -83,6 +83,9 @@ setting; changes are kept at once.
   puts a key back to its default.
 """
 
+    pane_titles: dict[str, str]
+    """What each game pane key opens (:meth:`games_panes`), from the mount on."""
+
     def compose(self) -> ComposeResult:
         s = self.cw.settings
         with FormScroll(classes="page", id="settings-form"):
@@ -115,8 +118,23 @@ setting; changes are kept at once.
         yield Footer()
 
     def on_mount(self) -> None:
+        self.pane_titles = self.games_panes()
         self.show_keys()
         self.query_one("#theme", Cycler).focus()
+
+    def games_panes(self) -> dict[str, str]:
+        """What each pane key opens, by binding id (``table.pane1``: "Ocean"): the titles the games' own
+        table screens declare for its slot (their ``PANES``), so this screen names no game's pane."""
+        titles: dict[str, list[str]] = {}
+        for name in self.cw.catalog.names():
+            for key, pane in zip(keymap.PANE_KEYS, self.cw.catalog.table_screen(name).PANES, strict=False):
+                titles.setdefault(keymap.binding_id(key), []).append(pane.title)
+        return {bid: ", ".join(dict.fromkeys(names)) for bid, names in titles.items()}
+
+    def describe(self, key: keymap.Key) -> str:
+        """A key's description, with what it opens where that is a game's pane ("Pane 1 (Ocean)")."""
+        opens = self.pane_titles.get(keymap.binding_id(key))
+        return f"{key.description} ({opens})" if opens else key.description
 
     def show_keys(self, highlight: int | None = None) -> None:
         overrides = self.cw.settings.keys
@@ -125,7 +143,7 @@ setting; changes are kept at once.
             bid = keymap.binding_id(key)
             keys = keymap.describe_keys(overrides.get(bid, key.keys))
             mark = " *" if bid in overrides else ""
-            items.append(Item(f"{key.scope:<9} {key.description:<22} {keys}{mark}", bid))
+            items.append(Item(f"{key.scope:<9} {self.describe(key):<22} {keys}{mark}", bid))
         lst = self.query_one("#keys", KeyList)
         lst.set_items(items, highlight=highlight)
         lst.hint = "Enter, then the new key twice; Backspace: the default; * marks a changed key"  # type: ignore[attr-defined]
@@ -180,9 +198,9 @@ setting; changes are kept at once.
                 self.say(f"Not changed: {why}.")
                 return
             self.cw.settings.keys = {**self.cw.settings.keys, bid: new}
-            self.apply(bid, f"{key.description} ({key.scope}) is now {keymap.describe_keys(new)}.")
+            self.apply(bid, f"{self.describe(key)} ({key.scope}) is now {keymap.describe_keys(new)}.")
 
-        self.app.push_screen(KeyCapture(f"{key.description} ({key.scope})"), chosen)
+        self.app.push_screen(KeyCapture(f"{self.describe(key)} ({key.scope})"), chosen)
 
     def apply(self, bid: str, message: str) -> None:
         """Keep the keys, make Textual use them now, and redraw the list."""

@@ -18,7 +18,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from coldwater.core.crown.content import Tables
-from coldwater.core.crown.model import COLOURS, LOCATION_TITLES, SPACES, CrownData, MAProgress, Party
+from coldwater.core.crown.model import COLOURS, LOCATION_TITLES, SPACES, CrownData, MAProgress, Player
 from coldwater.tui.widgets.rows import break_rows
 
 from . import words
@@ -233,7 +233,7 @@ def trophies_left(d: CrownData, wide: bool) -> list[Text]:
 # ---- players ---------------------------------------------------------------------------
 
 
-def zones_text(p: Party, pal: Palette = FALLBACK) -> Text:
+def zones_text(p: Player, pal: Palette = FALLBACK) -> Text:
     out = Text()
     for zi, z in enumerate((3, 4, 5, 6)):
         out.append(f"{z}:", style="bold")
@@ -257,7 +257,7 @@ def ma_progress(T: Tables, prog: MAProgress, pal: Palette = FALLBACK) -> Text:
     return out
 
 
-def caught_ma(T: Tables, p: Party) -> Text:
+def caught_ma(T: Tables, p: Player) -> Text:
     counts: dict[str, int] = {}
     for card in p.ma_done:
         n = ma_name(T, card)
@@ -267,7 +267,7 @@ def caught_ma(T: Tables, p: Party) -> Text:
     return out
 
 
-def attempting(T: Tables, p: Party, pal: Palette = FALLBACK) -> Text:
+def attempting(T: Tables, p: Player, pal: Palette = FALLBACK) -> Text:
     """Master Angler cards on one line: being attempted, then caught."""
     out = Text("MA ", style="bold")
     if not p.ma and not p.ma_done:
@@ -280,7 +280,7 @@ def attempting(T: Tables, p: Party, pal: Palette = FALLBACK) -> Text:
     return out
 
 
-def attempting_lines(T: Tables, p: Party, width: int, pal: Palette = FALLBACK) -> list[Text]:
+def attempting_lines(T: Tables, p: Player, width: int, pal: Palette = FALLBACK) -> list[Text]:
     """Master Angler cards over as many lines as `width` needs (the full form)."""
     items = [ma_progress(T, prog, pal) for prog in p.ma]
     lines = flow(Text("  MA ", style="bold"), items, width, sep="  ") if items else []
@@ -289,7 +289,7 @@ def attempting_lines(T: Tables, p: Party, width: int, pal: Palette = FALLBACK) -
     return lines
 
 
-def fish_items(T: Tables, p: Party, secret: bool, pal: Palette = FALLBACK) -> list[Text]:
+def fish_items(T: Tables, p: Player, secret: bool, pal: Palette = FALLBACK) -> list[Text]:
     """One short item per fish (the owner: weight and tag), or per species with a count (others)."""
     if secret:
         out = []
@@ -317,7 +317,7 @@ def fish_items(T: Tables, p: Party, secret: bool, pal: Palette = FALLBACK) -> li
     return items
 
 
-def fish_summary(T: Tables, p: Party, secret: bool, pal: Palette = FALLBACK) -> Text:
+def fish_summary(T: Tables, p: Player, secret: bool, pal: Palette = FALLBACK) -> Text:
     out = Text(f"Fish {len(p.fish)} ", style="bold")
     if not p.fish:
         out.append("none yet", style="dim")
@@ -338,7 +338,7 @@ def flow(head: Text, items: Sequence[Text], width: int, indent: int = 4, sep: st
     return lines
 
 
-def fish_detail(T: Tables, p: Party, pal: Palette = FALLBACK) -> list[Text]:
+def fish_detail(T: Tables, p: Player, pal: Palette = FALLBACK) -> list[Text]:
     """The owner's fish one per line: weight, tag colour, timestamp (for the pane)."""
     out = []
     for f in sorted(p.fish, key=lambda f: (f.species, -(T.weight[f.card] if f.card is not None else 0))):
@@ -360,7 +360,7 @@ def party_name(d: CrownData, i: int, labels: Sequence[str], viewer: int | None, 
     return out
 
 
-def token_and_tackle(p: Party, mine: bool) -> Text:
+def token_and_tackle(p: Player, mine: bool) -> Text:
     out = Text(" token ")
     out.append(f"[{p.token}]" if p.token else "on the board", style="bold")
     out.append(" ")
@@ -389,7 +389,7 @@ def party_head(
     return out
 
 
-def submitted_line(T: Tables, p: Party) -> Text:
+def submitted_line(T: Tables, p: Player) -> Text:
     weights = [f" {T.weight[f.card]} lb" if f.card is not None else "" for f in p.submitted]
     return Text("  Submitted " + ", ".join(fish_name(T, f.species) + w for f, w in zip(p.submitted, weights)))
 

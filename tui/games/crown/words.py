@@ -9,17 +9,19 @@ small decisions, so it can be unit-tested without running the app:
   discards bait, or ends the turn (see "No traps" in docs/tui.md);
 * :func:`sensible`: the one answer worth giving, when a question has only one
   (a cast bait with a single Master Angler card to go on), so it need not be asked;
-* :func:`preview`: what a choice will do, where that is knowable now;
+* :func:`preview` (preview.py): what a choice will do, where that is knowable now;
 * :func:`standings`: the contest weights you would submit now and trophies held;
 * :class:`CrownWords`: all of it for one table's seats, the object the table screen
   is given (``tui/games/words.py``), with the log's words (log.py: trophies, Master
   Angler catches, the end trigger, the silent player's turn) and the game's facts the
   screens around the table show (its option, Practice Pond, the trophies won).
 
-The small names every part shares (fish, cards, trophies, bait letters) are in names.py.
-One module of about 650 lines, on purpose: every function words the same decision with
-the same names, and a reader who looks up how one choice is worded finds its neighbours
-beside it. The same file name in every game's folder (``words.py``) holds that game's words.
+The small names every part shares (fish, cards, trophies, bait letters) are in names.py;
+what a move will do, in preview.py. Every function here words the same decision with the
+same names, so a reader who looks up how one choice is worded finds its neighbours beside
+it; a count a rule decides (open spots, a fill's bait, the tackle a catch plays, a contest's
+rank order and weights) is the engine's own, asked of ``core/crown``. The same file name in
+every game's folder (``words.py``) holds that game's words.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Never, assert_never
 
-from coldwater.core.crown import casting, contests
+from coldwater.core.crown import casting, contests, port
 from coldwater.core.crown.actions import (
     Bait,
     Catch,
@@ -66,7 +68,7 @@ from coldwater.core.crown.model import (
     SPACES,
     TROPHY_TITLES,
     CrownData,
-    Party,
+    Player,
 )
 from coldwater.core.crown.state import CrownState
 from coldwater.core.state import CHANCE, Game
@@ -74,6 +76,7 @@ from coldwater.tui.games.words import Choice, TableWords, Won
 
 from .log import announcements, silent_turn, summarize_chance
 from .names import TROPHY_SHORT, clock, fish_name, ma_name, names_of, spots_letters
+from .preview import my_fish, preview, tackle_used, take_words
 
 GROUP_ORDER: tuple[str, ...] = (
     "place",
@@ -111,125 +114,6 @@ def tag_of(action: CrownAction) -> str:
     return str(action).split()[0]
 
 
-# ---- what a move does --------------------------------------------------------------
-
-
-def open_spots(T: Tables, p: Party, colour: int) -> int:
-    """How many of `p`'s Master Angler cards have an open spot of `colour`."""
-    return sum(1 for m in p.ma if colour in T.ma_spots[m.card] and colour not in m.filled)
-
-
-def catch_words(d: CrownData, T: Tables, colour: int, zones: Sequence[int]) -> list[str]:
-    """ "Zone 4 → the Perch" for each emptied Zone (what its default catch would be)."""
-    li = COLOUR_LOCATION[colour]
-    out = []
-    for z in zones:
-        fish = d.zones[li][z - 3]
-        what = f"the {fish_name(T, fish.species)}" if fish is not None else "nothing (that Zone is empty)"
-        extra = ""
-        if z == 5:
-            extra = " + tackle"
-        elif z == 6 and d.tops[li] is not None:
-            top = d.tops[li]
-            assert top is not None
-            extra = f" (or the {fish_name(T, top.species)} on the deck)"
-        out.append(f"Zone {z} → {what}{extra}")
-    return out
-
-
-def cast_preview(d: CrownData, T: Tables, seat: int, colour: int, side: int) -> str:
-    n, emptied = casting.cast_from(d.parties[seat].zones, colour, side)
-    if n == 0:
-        return f"casts nothing: you have no {COLOURS[colour]} bait"
-    words = [f"casts {n} {COLOURS[colour]}"]
-    spots = open_spots(T, d.parties[seat], colour)
-    if spots:
-        words.append(f"{min(spots, n)} can go on your Master Angler cards")
-    if emptied:
-        words.append("empties " + ", ".join(catch_words(d, T, colour, emptied)))
-    return "; ".join(words)
-
-
-def space_preview(d: CrownData, T: Tables, seat: int, space: str, side: int) -> str:
-    if space == "port":
-        return "one Port action: fill a Zone or take a card" if side == 1 else "two Port actions"
-    colour = COLOURS.index(space)
-    return cast_preview(d, T, seat, colour, side)
-
-
-def preview(d: CrownData, T: Tables, action: CrownAction) -> str:
-    """What `action` will do, in words, where that is knowable before it is made ("" if not)."""
-    seat = d.turn
-    try:
-        if isinstance(action, Place):
-            return space_preview(d, T, seat, action.space, d.parties[seat].token)
-        if isinstance(action, Remove):
-            return space_preview(d, T, seat, action.space, d.tokens[SPACES.index(action.space)])
-        if isinstance(action, Fill):
-            have = sum(d.parties[seat].zones[action.zone - 3])
-            return f"draws {action.zone - have} bait from the bag into Zone {action.zone}"
-        if isinstance(action, Take):
-            return take_words(T, action.card)
-        if isinstance(action, Route):
-            m = next(m for m in d.parties[seat].ma if m.card == action.card)
-            left = len(T.ma_spots[action.card]) - len(m.filled) - 1
-            return (
-                f"catches the {ma_name(T, action.card)} (1 point)"
-                if left == 0
-                else f"{left} spot{'s' if left != 1 else ''} left after this"
-            )
-        if isinstance(action, Discard):
-            return "the bait goes to the discard pile"
-        if isinstance(action, Reel):
-            p = d.parties[seat]
-            ci = COLOURS.index(action.colour)
-            emptied = []
-            for z in sorted({action.a, action.b}):
-                left = sum(p.zones[z - 3]) - (2 if action.a == action.b else 1)
-                if left == 0:
-                    emptied.append(z)
-            base = "uses your Reel: two bait of one colour leave your board"
-            if emptied:
-                return base + "; empties " + ", ".join(catch_words(d, T, ci, emptied))
-            return base
-        if isinstance(action, Lure):
-            return "uses your Lure: the two bait change Zones"
-        if isinstance(action, EndTurn):
-            return "ends your turn; the removed token is flipped for your next turn"
-        if isinstance(action, Catch):
-            uses = tackle_used(d, action)
-            li = LOCATIONS.index(action.loc)
-            fish = d.zones[li][action.at - 3]
-            what = f"you catch the {fish_name(T, fish.species)}" if fish is not None else "you catch nothing"
-            if d.mw_top is not None and not d.mw_claimed:
-                what += f" (a {d.mw_top} lb one wins the Mystery Weight)"
-            return what + (f"; uses your {' and '.join(uses)}" if uses else "")
-        if isinstance(action, Zone6):
-            return "you catch the top card of the deck; the fish in Zone 6 stays"
-        if isinstance(action, TakeTop):
-            return "an unseen card from the top of the Master Angler deck"
-        if isinstance(action, TakeTackle):
-            return (
-                "draws the top tackle piece; you can play it from your next Step"
-                if action.take
-                else "no tackle this time"
-            )
-        if isinstance(action, Submit):
-            cards = my_fish(d, T, d.cur if d.cur is not None else -1, action.species)
-            if 1 <= action.rank <= len(cards):
-                rest = "the other one is" if len(cards) == 2 else f"the other {len(cards) - 1} are"
-                return f"counts {T.weight[cards[action.rank - 1]]} lb; {rest} thrown back"
-        if isinstance(action, SilentDraws):
-            return (
-                "one draw: fewer chances for the silent player to catch"
-                if action.n == 1
-                else "two draws, as on any other turn"
-            )
-    except (AttributeError, IndexError, KeyError, ValueError, StopIteration):
-        return ""
-    return ""
-
-
 def port_total(d: CrownData) -> int:
     """How many Port actions this visit gives: the side of the token placed (Step 1) or removed (Step 2)."""
     if d.step == 1 and 0 <= d.placed < len(d.tokens):
@@ -249,10 +133,6 @@ def repeat_key(d: CrownData, legal: Sequence[CrownAction]) -> str | None:
     """Where each cast bait goes is asked again and again: "!" can answer it for the game."""
     tags = {tag_of(a) for a in legal}
     return f"route {COLOURS[d.colour]}" if tags == {"route", "discard"} else None
-
-
-def take_words(T: Tables, card: int) -> str:
-    return f"{ma_name(T, card)}: fill its spots ({spots_letters(T, card)}) with cast bait to catch it for 1 point"
 
 
 # ---- the choice list -----------------------------------------------------------------
@@ -295,8 +175,7 @@ def label(d: CrownData, T: Tables, action: CrownAction, seat: int | None) -> str
             amount = "one" if side == 1 else "all"
             return f"{action.space.capitalize()} [{side}]: cast {amount} {action.space}"
         case Fill():
-            have = sum(d.parties[d.turn].zones[action.zone - 3])
-            return f"Fill Zone {action.zone} (draw {action.zone - have})"
+            return f"Fill Zone {action.zone} (draw {port.to_fill(d.parties[d.turn], action.zone)})"
         case Take():
             # Which card first (two of one fish differ by their spots): a narrow list wraps the rest.
             return f"Take the {ma_name(T, action.card)} ({spots_letters(T, action.card)}) Master Angler card"
@@ -306,7 +185,7 @@ def label(d: CrownData, T: Tables, action: CrownAction, seat: int | None) -> str
             return "No Port action is possible: go on"
         case Route():
             m = next(m for m in d.parties[d.turn].ma if m.card == action.card)
-            open_ = len(T.ma_spots[action.card]) - len(m.filled)
+            open_ = casting.spots_left(T, m)
             return f"Onto your {ma_name(T, action.card)} ({open_} open spot{'s' if open_ != 1 else ''})"
         case Discard():
             return "To the discard pile"
@@ -354,25 +233,6 @@ def label(d: CrownData, T: Tables, action: CrownAction, seat: int | None) -> str
             assert_never(action)
 
 
-def tackle_used(d: CrownData, action: Catch) -> list[str]:
-    """Which tackle a catch plays: a Rod for another location, a Line for another Zone."""
-    out = []
-    pend = next((p for p in d.pending if p.zone == action.zone), None)
-    if pend is not None and LOCATIONS.index(action.loc) != COLOUR_LOCATION[pend.colour]:
-        out.append("Rod")
-    if action.at != action.zone:
-        out.append("Line")
-    return out
-
-
-def my_fish(d: CrownData, T: Tables, seat: int, species: str) -> list[int]:
-    """`seat`'s known cards of `species`, heaviest first, earliest time on ties (the engine's rank order)."""
-    if not 0 <= seat < len(d.parties):
-        return []
-    cards = [f.card for f in d.parties[seat].fish if f.species == species and f.card is not None]
-    return sorted(cards, key=lambda c: (-T.weight[c], T.time[c], c))
-
-
 def spends(d: CrownData, action: CrownAction) -> bool:
     """True if choosing `action` uses up tackle or bait, or ends the turn (never a default)."""
     tag = tag_of(action)
@@ -406,7 +266,7 @@ def preferred(d: CrownData, T: Tables, ordered: Sequence[CrownAction]) -> int | 
                 best = (w, n)
         elif isinstance(a, Route):
             m = next((m for m in d.parties[d.turn].ma if m.card == a.card), None)
-            left = len(T.ma_spots[a.card]) - len(m.filled) if m is not None else 99
+            left = casting.spots_left(T, m) if m is not None else 99
             if best is None or -left > best[0]:
                 best = (-left, n)
     if best is not None:
@@ -470,11 +330,11 @@ def contest_weights(d: CrownData, T: Tables, seat: int) -> tuple[int, int, int] 
     return shore, lake, river
 
 
-def trophy_points(p: Party) -> int:
+def trophy_points(p: Player) -> int:
     return sum(t.points for t in p.trophies)
 
 
-def trophy_list(p: Party) -> str:
+def trophy_list(p: Player) -> str:
     """Trophies held, short: "Mystery 3+5 lb, Small 5"."""
     weights = [t.weight for t in p.trophies if t.kind == "mystery_weight"]
     parts = [f"Mystery {'+'.join(str(w) for w in weights)} lb"] if weights else []
