@@ -90,8 +90,11 @@ class Cycler(Widget, can_focus=True):
 
     def render(self) -> Text:
         text = self.choices[self.index][0] if self.choices else "—"
+        # The labels of one form line up, and a long one keeps a space before its value.
+        peers = self.parent.query_children(Cycler) if self.parent is not None else ()
+        width = max([16, len(self.label) + 1, *(len(c.label) + 1 for c in peers)])
         return Text.assemble(
-            (f"{self.label:<16}", "bold"),
+            (self.label.ljust(width), "bold"),
             ("◀ ", "dim"),
             (text, "reverse" if self.has_focus else "underline"),
             (" ▶", "dim"),
