@@ -172,7 +172,7 @@ def _hook_drivers(g: FairGame, looker: Looker | None) -> None:
                     return
                 try:
                     looker(g, drv)
-                except BaseException as e:  # noqa: BLE001 - kept for the test, raised after the game
+                except BaseException as e:  # (pytest's own failures too) kept, and raised after the game
                     g.failures.append(e)
                     g.stop()
 
@@ -261,6 +261,8 @@ async def play_fair(
         raise g.failures[0]
     if not g.stopped.is_set():
         # (A host a test made go away ends cancelled; the seats' runs carry on without it.)
-        errors = [r for r in runs.result() if isinstance(r, BaseException) and not isinstance(r, asyncio.CancelledError)]
+        errors = [
+            r for r in runs.result() if isinstance(r, BaseException) and not isinstance(r, asyncio.CancelledError)
+        ]
         assert not errors, errors
     return g

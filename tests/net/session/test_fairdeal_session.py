@@ -303,15 +303,14 @@ async def test_wrong_game_or_out_of_turn_is_refused_clearly() -> None:
 async def test_the_relay_passes_to_another_process_mid_game_with_no_secret_handed_over() -> None:
     """Failover of the relay: a host with no seat holds no key and no card, so when it goes mid-game a
     seat's process takes the relay over from the seats alone, and the game finishes."""
-    killed: list[int] = []
+    killed: list[asyncio.Future[None]] = []
 
     def look(g: FairGame, drv: FairDriver) -> None:
         if drv.fs.seat is None and drv.fs.view.ply >= 150 and not killed:
-            killed.append(drv.fs.view.ply)
-            asyncio.ensure_future(_vanish(g))
+            killed.append(asyncio.ensure_future(_vanish(g)))
 
     g = await play_fair(CROWN, ["open"] * 3, looker=look, peer_kw={"reconnect_for": 15.0})
-    assert killed, "the host went mid-game"
+    assert killed and killed[0].done(), "the host went mid-game"
     fh = g.host.fair_host
     # What the old relay's process held of the deal: an observer's seat (no key, no chain) and nothing else.
     assert g.host.fair is None and not fh.fair_bots and g.observer is not None
@@ -372,6 +371,7 @@ async def test_a_seat_saved_mid_game_comes_back_from_its_save_and_the_save_holds
     audits = list(g.audits.values())
     assert len(audits) == 3 and all(a.ok for a in audits) and len({a.full.digest() for a in audits}) == 1
     _check_snapshots(g.host, g.peers, snaps, 3)
+
 
 # ---- over the LAN session, on loopback (net/session/fairtable.py) ---------------------------------
 async def _lan_game(
