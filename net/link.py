@@ -19,6 +19,7 @@ terms are None until then.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
@@ -73,6 +74,19 @@ class Link(Protocol):
     def alive(self, within: float) -> bool: ...
 
     async def close(self) -> None: ...
+
+
+async def ping_answered(link: Link, wait: float) -> bool:
+    """Whether the other side of `link` answers a Ping within `wait` seconds (any message heard after
+    it counts, so whoever reads `link` must be reading it): every link's :meth:`Link.answers`."""
+    before = link.last_heard
+    link.send_nowait(m.Ping(t=time.monotonic()))
+    deadline = time.monotonic() + wait
+    while time.monotonic() < deadline and not link.closed:
+        if link.last_heard != before:
+            return True
+        await asyncio.sleep(0.02)
+    return False
 
 
 @dataclass(frozen=True)

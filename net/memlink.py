@@ -7,6 +7,10 @@ counts included. The handshake is the door's terms checked directly: the game an
 its content, the passphrase, the key the table proves (``check_host``). Nothing is
 encrypted: both ends are in this process. Tests and ``tests/bench/bench_lan.py`` run
 tables over it; the TCP network is the one players use.
+
+A test may pass an :data:`Outgoing` filter: every message any end sends goes through it first,
+with the sender's key (a dishonest process, rewriting or withholding what it sends, is one
+filter; the messages it sees are the session's own, and it knows nothing of what they mean).
 """
 
 from __future__ import annotations
@@ -14,13 +18,17 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from . import messages as m
 from .crypto import passphrase_key
 from .identity import Identity, fingerprint
-from .link import Door, Link
+from .link import Door, Link, ping_answered
 from .transport import MAX_BUFFER, HostCheck, PassphraseNeeded, Refusal, WrongPassphrase
+
+Outgoing = Callable[[bytes, m.Message], m.Message | None]
+"""(the sender's key, a message it sends) → what leaves instead (None: nothing does)."""
 
 FIRST_PORT = 40_000
 """The first port a door listening on port 0 is given (each next one is one more)."""
@@ -29,8 +37,17 @@ FIRST_PORT = 40_000
 class MemoryLink:
     """One end of an in-memory pair (:func:`link_pair`); a :class:`~.link.Link`."""
 
-    def __init__(self, own_key: bytes, peer_key: bytes, peer_addr: str, *, max_buffer: int = MAX_BUFFER) -> None:
+    def __init__(
+        self,
+        own_key: bytes,
+        peer_key: bytes,
+        peer_addr: str,
+        *,
+        max_buffer: int = MAX_BUFFER,
+        outgoing: Outgoing | None = None,
+    ) -> None:
         self._peer_key = peer_key
+        self.outgoing = outgoing
         self.own_key = own_key
         self.peer_addr = peer_addr
         self.label = f"{peer_addr} {fingerprint(peer_key)}"
@@ -67,6 +84,11 @@ class MemoryLink:
     def send_nowait(self, msg: m.Message) -> None:
         if self.closed or self.other is None:
             return
+        if self.outgoing is not None:
+            out = self.outgoing(self.own_key, msg)
+            if out is None:
+                return
+            msg = out
         data = m.encode(msg)
         self.bytes_out += len(data) + 4  # as a frame: its length prefix too
         self.other._take(data)
@@ -108,14 +130,7 @@ class MemoryLink:
     async def answers(self, wait: float = 1.0) -> bool:
         if self.closed:
             return False
-        before = self.last_heard
-        self.send_nowait(m.Ping(t=time.monotonic()))
-        deadline = time.monotonic() + wait
-        while time.monotonic() < deadline and not self.closed:
-            if self.last_heard != before:
-                return True
-            await asyncio.sleep(0.02)
-        return False
+        return await ping_answered(self, wait)
 
     def alive(self, within: float) -> bool:
         return not self.closed and time.monotonic() - self.last_heard <= within
@@ -132,10 +147,12 @@ class MemoryLink:
         self._shut()
 
 
-def link_pair(a_key: bytes, b_key: bytes, a_addr: str, b_addr: str) -> tuple[MemoryLink, MemoryLink]:
+def link_pair(
+    a_key: bytes, b_key: bytes, a_addr: str, b_addr: str, *, outgoing: Outgoing | None = None
+) -> tuple[MemoryLink, MemoryLink]:
     """Two joined ends: `a` (whose key is `a_key`, at `a_addr`) and `b`; each sees the other's key."""
-    a = MemoryLink(a_key, b_key, b_addr)
-    b = MemoryLink(b_key, a_key, a_addr)
+    a = MemoryLink(a_key, b_key, b_addr, outgoing=outgoing)
+    b = MemoryLink(b_key, a_key, a_addr, outgoing=outgoing)
     a.other, b.other = b, a
     return a, b
 
@@ -163,7 +180,9 @@ class _Open:
 class MemoryNetwork:
     """Doors by (address, port), and the links made to them; one per test or benchmark."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, outgoing: Outgoing | None = None) -> None:
+        self.outgoing = outgoing
+        """Every message sent on this network's links passes through it first (a test's filter), if any."""
         self.doors: dict[tuple[str, int], Door] = {}
         self._next_port = FIRST_PORT
         self._tasks: set[asyncio.Task[None]] = set()
@@ -220,7 +239,9 @@ class MemoryNetwork:
             raise WrongPassphrase("wrong passphrase")
         if check_host is not None:
             check_host(t.table, t.identity.public)
-        mine, theirs = link_pair(identity.public, t.identity.public, "127.0.0.1", self._addr(host))
+        mine, theirs = link_pair(
+            identity.public, t.identity.public, "127.0.0.1", self._addr(host), outgoing=self.outgoing
+        )
         self.links.append(mine)
         task = asyncio.ensure_future(door.enter(theirs, lambda: None))
         self._tasks.add(task)

@@ -27,6 +27,7 @@ from typing import Any
 from . import messages as m
 from .crypto import Channel, ChannelError, ClientHandshake, HandshakeError
 from .identity import Identity, fingerprint
+from .link import ping_answered
 from .play.framing import MAX_FRAME, FrameError, encode_frame, read_frame
 
 log = logging.getLogger("coldwater.net")
@@ -218,14 +219,7 @@ class Connection:
         """
         if self.closed or self.writer.is_closing():
             return False
-        before = self.last_heard
-        self.send_nowait(m.Ping(t=time.monotonic()))
-        deadline = time.monotonic() + wait
-        while time.monotonic() < deadline and not self.closed:
-            if self.last_heard != before:
-                return True
-            await asyncio.sleep(0.02)
-        return False
+        return await ping_answered(self, wait)
 
     def alive(self, within: float) -> bool:
         """Open, and heard from within the last `within` seconds."""

@@ -1,16 +1,16 @@
 """Whole Aquatica games dealt by the fair dealer, every seat's process advancing only its own view.
 
-As tests/net/session/test_fairdeal_session.py does for Crown: the table runs in one process
-(`tests/net/fairdeal/localtable.py`, every message crossing as bytes), and the test, which holds
-every seat's key as no process at a real table does, plays referee with a full state
-advanced with the true cards. Aquatica adds merged decks (the ◇ Characters left after
-the box discards, shuffled with the ○ ones; the Location types' leftovers), a box read
-by nobody until the end, and Kings handed over in the advanced draft.
+As tests/net/session/test_fairdeal_session.py does for Crown: the real host and seats play in one
+process over the in-memory network (`tests/net/session/fairgame.py`, every message encoded and
+decoded as on the wire and relayed by the host), and the test, which holds every seat's key as
+no process at a real table does, plays referee with a full state advanced with the true cards,
+checking every process after each of its steps. Aquatica adds merged decks (the ◇ Characters
+left after the box discards, shuffled with the ○ ones; the Location types' leftovers), a box
+read by nobody until the end, and Kings handed over in the advanced draft.
 """
 
 from __future__ import annotations
 
-import asyncio
 import re
 from typing import Any
 
@@ -23,12 +23,12 @@ from coldwater.core.aquatica.actions import Deal
 from coldwater.core.aquatica.dealing import AqSlots
 from coldwater.core.aquatica.model import KING_BASE, AqData
 from coldwater.core.dealing import Where
+from coldwater.core.rng import Rng
 from coldwater.net.fairdeal import FairDealError, Handover, Point, ShuffledDeck, Strip
 from coldwater.net.fairdeal.seat import FairSave, FairSeat, Named, Word
 from coldwater.net.fairdeal.wire import Ct
-from coldwater.net.identity import Identity
-from coldwater.net.session import TableHost, TablePeer, bot_chooser
-from tests.net.fairdeal.localtable import LocalTable, Tamper
+from coldwater.net.session.fairtable import FairDriver
+from tests.net.session.fairgame import FairGame, Looker, Tamper, play_fair
 
 AQ = games.get("aquatica")
 ADVANCED = {"kings": "advanced"}
@@ -40,10 +40,6 @@ def _slots(s: FairSeat) -> AqSlots:
     return s.slots
 
 
-def joint(tag: str) -> bytes:
-    return (tag.encode() * 32)[:32]
-
-
 def shown(d: AqData) -> set[int]:
     """Every King a position shows (the draft, a hand, the King number a seat's view knows)."""
     out = {c for c in d.draft if c >= 0}
@@ -53,133 +49,168 @@ def shown(d: AqData) -> set[int]:
 
 
 class Referee:
-    """A full state kept beside the table with the true cards; what each seat may know by now."""
+    """A full state kept beside the table with the true cards, advanced as the public record grows; each
+    process is checked against it after each of its steps (a looker: `referee.looker`)."""
 
-    def __init__(self, table: LocalTable, options: Any) -> None:
+    def __init__(self, options: Any) -> None:
+        self.options = options
+        self.seats: list[FairSeat] = []
         self.truth: dict[Where, str] = {}
-        seed = f"lan-{table.seats[0].joint.hex()[:32]}"
-        self.full = table.game.new(len(table.seats), seed=seed, options=options)
-        self.done = 0
-        self.allowed: list[set[int]] = [set() for _ in table.seats]
+        self.full: Any = None
+        self.record: list[Any] = []
+        self.views: dict[int, dict[int | None, bytes]] = {}
+        """Per ply, every seat's view's digest (None: the public view)."""
+        self.hands: dict[int, bytes] = {}
+        """Per ply, every hand as the public record tells it (encoded)."""
+        self.kings: dict[int, list[int]] = {}
+        self.shown: list[list[set[int]]] = []
+        """Per seat, the Kings its view showed after each entry of the record."""
+        self.allowed: dict[int, set[int]] = {}
         self.private_reads = 0
         self.handed = 0
+        self.steps: dict[int | None, int] = {}
+        """How many steps of each process were checked."""
 
-    def true_label(self, table: LocalTable, deck: str, pos: int) -> str:
-        """The card at a position, read with every seat's key (only the test can)."""
+    def true_label(self, deck: str, pos: int, via: FairSeat | None = None) -> str:
+        """The card at a position, read with every seat's key (only the test can); the ciphertext as
+        `via` holds it (a seat that has taken the deal: another may not have shuffled the deck yet)."""
         if (deck, pos, 0) not in self.truth:
-            d = table.seats[0].decks[deck]
+            d = (via or self.seats[0]).decks[deck]
             ct = d.ct(pos, 0)
             m = Point(ct.c2)
-            for s in table.seats:
+            for s in self.seats:
                 m = m - Point(ct.c1) * s.key.secret
             label = d.spec.lookup(0, m)
             assert label is not None
             self.truth[(deck, pos, 0)] = label
         return self.truth[(deck, pos, 0)]
 
-    def __call__(self, table: LocalTable) -> None:
-        rec = table.seats[0].record
-        for kind, what in rec[self.done :]:
-            if kind == "deal":
-                self.full.apply(Deal(int(self.true_label(table, *what))))
-            else:
-                self.full.apply(what)
-        self.done = len(rec)
-        n = len(table.seats)
-        for s in table.seats:
-            ref = self.full.view(s.seat)
-            assert s.record == rec, "every process keeps the same public record"
-            assert s.view.digest() == ref.digest(), f"seat {s.seat}'s own view is not the referee's at {ref.ply}"
-            self.allowed[s.seat] |= shown(ref.data)
-            # Everything this process has read: never a card its seat may not see yet.
-            for w, label in s.known.items():
-                assert label == self.true_label(table, w[0], w[1]), f"seat {s.seat} read {w} wrong"
-                if len(s.layers.get(w, {})) < n:  # not opened to everyone: a King seen in the draft
-                    assert w[0] == mp.KINGS and int(label) in self.allowed[s.seat], (
-                        f"seat {s.seat} holds {w} = {label} before the rules show it"
-                    )
-                    self.private_reads += 1
-            # The public shadow of the slot map holds nothing a deck, the box or the draft hides.
-            sh = _slots(s).shadow.data
-            assert sh is not None
-            hidden = sh.char_deck + sh.char_box + sh.loc_deck + sh.loc_box + sh.draft + sh.king_pool + sh.king_box
-            assert all(c < 0 for c in hidden)
-            assert sh.ps == self.full.data.ps  # every hand as the public record tells it: the truth
-            # And the map's deck positions hold the cards it says (a Character's, a drafted King's).
-            assert all(self.true_label(table, *w) == str(c) for c, w in _slots(s).opened.items())
-            for seat, where in _slots(s).king_of.items():
-                number = self.full.data.ps[seat].king
-                assert any(self.true_label(table, mp.KINGS, p) == str(59 + number) for p in where)
-        self.handed = max(self.handed, len(table.seats[0].decks[mp.KINGS].handovers))
+    def advance(self, rec: list[Any], via: FairSeat) -> None:
+        """The full state through every entry of `rec` (`via`'s public record) it has not applied yet."""
+        n = len(self.seats)
+        if self.full is None:
+            self.full = AQ.new(n, seed=f"lan-{self.seats[0].joint.hex()[:32]}", options=self.options)
+            self.shown = [[] for _ in range(n)]
+        for kind, what in rec[len(self.record) :]:
+            self.full.apply(Deal(int(self.true_label(*what, via=via))) if kind == "deal" else what)
+            self.record.append((kind, what))
+            ply = self.full.ply
+            self.views[ply] = {s: self.full.view(s).digest() for s in [None, *range(n)]}
+            self.hands[ply] = msgspec.msgpack.encode(self.full.data.ps)
+            self.kings[ply] = [p.king for p in self.full.data.ps]
+            for s in range(n):
+                self.shown[s].append(shown(self.full.view(s).data))
+
+    def looker(self, g: FairGame, drv: FairDriver) -> None:
+        if not self.seats:
+            self.seats = g.seats()
+        self.check(drv.fs)
+
+    def check(self, s: FairSeat) -> None:
+        self.advance(s.record, s)
+        n, ply, seat = len(self.seats), s.view.ply, s.seat
+        assert s.record == self.record[: len(s.record)], "every process keeps the same public record"
+        assert s.view.digest() == self.views[ply][seat], f"seat {seat}'s own view is not the referee's at {ply}"
+        allowed = set().union(*self.shown[seat][: len(s.record)]) if seat is not None else set()
+        # Everything this process has read: never a card its seat may not see yet.
+        for w, label in s.known.items():
+            assert label == self.true_label(w[0], w[1], s), f"seat {seat} read {w} wrong"
+            if len(s.layers.get(w, {})) < n:  # not opened to everyone: a King seen in the draft
+                assert seat is not None, f"the observer read {w}, which is not open to everyone"
+                assert w[0] == mp.KINGS and int(label) in allowed, (
+                    f"seat {seat} holds {w} = {label} before the rules show it"
+                )
+                self.private_reads += 1
+        # The public shadow of the slot map holds nothing a deck, the box or the draft hides.
+        sh = _slots(s).shadow.data
+        assert sh is not None
+        hidden = sh.char_deck + sh.char_box + sh.loc_deck + sh.loc_box + sh.draft + sh.king_pool + sh.king_box
+        assert all(c < 0 for c in hidden)
+        assert msgspec.msgpack.encode(sh.ps) == self.hands[ply]  # every hand as the public record tells it
+        # And the map's deck positions hold the cards it says (a Character's, a drafted King's).
+        assert all(self.true_label(*w, via=s) == str(c) for c, w in _slots(s).opened.items())
+        for who, where in _slots(s).king_of.items():
+            number = self.kings[ply][who]
+            assert any(self.true_label(mp.KINGS, p, s) == str(59 + number) for p in where)
+        self.handed = max(self.handed, len(s.decks[mp.KINGS].handovers))
+        self.steps[seat] = self.steps.get(seat, 0) + 1
 
 
-def play(players: int, tag: str, options: Any = None, *, bots: tuple[str, ...] = ("greedy", "random")) -> Referee:
-    table = LocalTable(AQ, players, joint(tag), options=options, bots=bots)
-    ref = Referee(table, options)
-    table.after_ply = ref
-    audits = table.play()
+def _lookers(*lookers: Looker) -> Looker:
+    def look(g: FairGame, drv: FairDriver) -> None:
+        for x in lookers:
+            x(g, drv)
+
+    return look
+
+
+async def play(
+    players: int, options: Any = None, *, seats: list[str] | None = None, also: Looker | None = None
+) -> tuple[FairGame, Referee]:
+    """A whole game, every process checked by the referee after each of its steps (and by `also`)."""
+    ref = Referee(options)
+    look = ref.looker if also is None else _lookers(also, ref.looker)
+    g = await play_fair(AQ, seats or players, options=options, looker=look)
+    host = g.host
+    assert host.result is not None and host.result.audit_ok, host.result
+    assert host.table is None, "the host never holds the full state"
+    for p in g.peers:
+        assert p.result is not None and p.result.audit_ok, (p.result, p.problems)
+        assert p.result.digest == host.result.digest and p.result.scores == host.result.scores
+    audits = list(g.audits.values())
     assert all(a.ok for a in audits), [a.problems for a in audits]
     finals = {a.full.digest() for a in audits}
-    assert finals == {ref.full.digest()}, "every process replays the referee's full game"
+    assert finals == {ref.full.digest()} == {host.result.digest}, "every process replays the referee's full game"
     assert len({str(a.full.scores()) for a in audits}) == 1
-    s0 = table.seats[0]
-    assert s0.view.current is None and table.stats.plies == s0.view.ply > 100
+    s0 = g.seats()[0]
+    assert s0.view.current is None and host.result.plies == s0.view.ply > 100
     assert {mp.CHARACTERS, mp.LOCATIONS} <= s0._merged, "the row decks are merged from what the cuts left"
-    return ref
+    assert all(ref.steps[f.seat] > 100 for f in g.seats()), ref.steps
+    # The whole game for the end screen and Replays: the referee's, entry by entry.
+    for party in (host, g.peers[-1]):
+        rec = party.full_record()
+        assert rec is not None and record.replay(rec, AQ).digest() == ref.full.digest()
+    return g, ref
 
 
 @pytest.mark.parametrize(
-    ("players", "tag", "options"),
+    ("players", "options"),
     [
-        (2, "a", None),
-        (3, "b", {"module": "tribes"}),
-        (4, "c", {"variable_goals": True}),
-        (5, "d", None),
-        (2, "e", ADVANCED),
-        (3, "f", {**ADVANCED, "module": "tribes"}),
-        (4, "g", ADVANCED),
-        (5, "h", ADVANCED),
+        (2, None),
+        (3, {"module": "tribes"}),
+        (4, {"variable_goals": True}),
+        (5, None),
+        (2, ADVANCED),
+        (3, {**ADVANCED, "module": "tribes"}),
+        (4, ADVANCED),
+        (5, ADVANCED),
     ],
 )
-def test_whole_aquatica_games_no_process_holds_a_sealed_card_before_it_shows(
-    players: int, tag: str, options: Any
-) -> None:
-    ref = play(players, tag, options)
+async def test_whole_aquatica_games_no_process_holds_a_sealed_card_before_it_shows(players: int, options: Any) -> None:
+    g, ref = await play(players, options)
+    assert len(g.audits) == players
     if options and options.get("kings") == "advanced":
         # Every pick but the last hands the Kings it passes on to the next drafter.
         assert ref.handed == sum(range(2, players + 1)), ref.handed
-        assert ref.private_reads > players
+        assert ref.private_reads > players, "the check bites"
 
 
-@pytest.mark.parametrize(("players", "tag", "options"), [(3, "o", ADVANCED), (4, "p", {"module": "tribes"})])
-def test_an_observer_with_no_key_follows_a_whole_game_on_the_public_view(players: int, tag: str, options: Any) -> None:
-    """A seatless host's process (localtable.py `observe`): no key, no layer. Its view is the referee's public
-    view at every ply (the draft's hand-overs included), its public shadow the table as the record tells
-    it, and it reads only cards opened to everyone; its audit replays the game as the seats' do."""
-    table = LocalTable(AQ, players, joint(tag), options=options, observe=True)
-    ref = Referee(table, options)
-    obs = table.observer
+@pytest.mark.parametrize(("players", "options"), [(3, ADVANCED), (4, {"module": "tribes"})])
+async def test_an_observer_with_no_key_follows_a_whole_game_on_the_public_view(players: int, options: Any) -> None:
+    """A seatless host's process (`coldwater serve`'s tables): no key, no layer. Its view is the referee's
+    public view after each of its steps (the draft's hand-overs included), its public shadow the table
+    as the record tells it, and it reads only cards opened to everyone; its audit replays the game as
+    the seats' do, and it sends nothing."""
+    g, ref = await play(players, options, seats=["open"] * players)
+    obs = g.observer
+    watch = g.host.fair_host.fair_watch
     assert obs is not None and obs.seat is None and obs.key is None and obs.chain is None
-    read = 0
-
-    def after(t: LocalTable) -> None:
-        nonlocal read
-        ref(t)
-        assert obs.record == t.seats[0].record and isinstance(obs.slots, AqSlots)
-        assert obs.view.digest() == ref.full.view(None).digest(), f"the observer's view at ply {obs.view.ply}"
-        assert _slots(obs).shadow.data.ps == ref.full.data.ps
-        for w, label in obs.known.items():
-            assert label == ref.true_label(t, w[0], w[1]), f"the observer read {w} wrong"
-            assert len(obs.layers.get(w, {})) == players, f"the observer read {w}, which is not open to everyone"
-        read = len(obs.known)
-
-    table.after_ply = after
-    audits = table.play()
-    assert len(audits) == players + 1 and all(a.ok for a in audits), [a.problems for a in audits]
-    assert {a.full.digest() for a in audits} == {ref.full.digest()} and audits[-1].record is not None
-    assert read > 10, "Characters and Locations opened to everyone were read (the check bites)"
+    assert watch is not None and watch.sent == set() and g.host.fair is None
+    assert ref.steps[None] > 100 and obs.record == g.seats()[0].record
+    assert len(g.audits) == players + 1 and g.audits[None].record is not None
+    assert len(obs.known) > 10, "Characters and Locations opened to everyone were read (the check bites)"
     if options.get("kings") == "advanced":
-        assert ref.handed == sum(range(2, players + 1)), "the observer followed every hand-over"
+        assert len(obs.decks[mp.KINGS].handovers) == sum(range(2, players + 1)), "it followed every hand-over"
 
 
 def _stale_pass_on(seat: int) -> Tamper:
@@ -237,24 +268,30 @@ def _keeps_two(seat: int) -> Tamper:
 
 
 @pytest.mark.parametrize(
-    ("attack", "culprit", "why"),
+    ("attack", "victim", "culprit", "why"),
     [
-        (_stale_pass_on, 0, "is wrong|again"),  # an old strip opens nothing after the hand-over
-        (_receiver_strips, 0, "does not ask of it"),  # (over the LAN its signature names its sender too)
-        (_forged_handover, 2, "changes the card"),  # seat 3 drafts first (last in turn order)
-        (_keeps_two, 2, "handed on 2 of the 4"),
+        (_stale_pass_on, 0, 0, "is wrong|again"),  # an old strip opens nothing after the hand-over
+        # A strip in another seat's name: its signature names its sender (the round would not have asked
+        # the receiver for one either).
+        (_receiver_strips, 1, 1, "another seat's strip"),
+        (_forged_handover, 2, 2, "changes the card"),  # seat 3 drafts first (last in turn order)
+        (_keeps_two, 2, 2, "handed on 2 of the 4"),
     ],
 )
-def test_a_dishonest_hand_over_in_the_draft_names_its_seat_at_once(attack: Any, culprit: int, why: str) -> None:
-    victim = 1 if attack is _receiver_strips else culprit
-    table = LocalTable(AQ, 3, joint("k"), options=ADVANCED, tamper={victim: attack(victim)})
-    table.setup()
-    with pytest.raises(FairDealError) as e:
-        while table.ply():
-            pass
-    assert list(e.value.culprits) == [culprit], e.value
-    assert re.search(why, str(e.value)), e.value
-    assert table.seats[0].view.ply < 60, "caught in the draft, at once"
+async def test_a_dishonest_hand_over_in_the_draft_names_its_seat_at_once(
+    attack: Any, victim: int, culprit: int, why: str
+) -> None:
+    """A seat's program rewrites what it sends in the draft (signed with its own key). The table has no
+    seat in the host's process (`coldwater serve`'s), so any seat's program may be the cheat."""
+    g = await play_fair(AQ, ["open"] * 3, options=ADVANCED, tamper={victim: attack(victim)}, strip_timeout=1.0)
+    res = g.host.result
+    assert res is not None and res.forfeit == [culprit], res
+    assert any(re.search(why, p) for p in [res.outcome, *res.problems]), res.problems
+    for p in g.peers:
+        if p.seat != culprit:
+            assert p.result is not None and p.result.forfeit == [culprit], (p.result, p.problems)
+    obs = g.observer
+    assert obs is not None and obs.view.ply < 60, "caught in the draft, at once"
 
 
 def _swap(seat: int, deck: str) -> Tamper:
@@ -269,31 +306,49 @@ def _swap(seat: int, deck: str) -> Tamper:
 
 
 @pytest.mark.parametrize("deck", [mp.CHARACTERS, mp.KINGS])
-def test_a_card_swapped_in_a_shuffle_is_caught_at_the_end_naming_the_seat(deck: str) -> None:
+async def test_a_card_swapped_in_a_shuffle_is_caught_at_the_end_naming_the_seat(deck: str) -> None:
     """The merged Character deck (reshuffled mid-setup) and the King draft: a swap goes unseen
     in play (a permutation of valid cards) and the end-of-game audit names the shuffler."""
-    table = LocalTable(AQ, 3, joint("s" + deck[-1]), options=ADVANCED, tamper={1: _swap(1, deck)})
-    audits = table.play()
-    for a in (audits[0], audits[2]):  # every honest seat (the cheat's own copy of its pass is honest)
+    g = await play_fair(AQ, 3, options=ADVANCED, tamper={1: _swap(1, deck)})
+    for a in (g.audits[0], g.audits[2]):  # every honest seat (the cheat's own copy of its pass is honest)
         assert not a.ok and list(a.culprits) == [1], a.problems
         assert any(deck in p and "seat 2" in p for p in a.problems)
+    assert g.host.result is not None and not g.host.result.audit_ok
 
 
-def test_a_namer_cannot_open_a_card_of_another_hand_or_a_king_it_does_not_hold() -> None:
+def _copy(fs: FairSeat) -> FairSeat:
+    """A copy of a seat's process as it is now (from its save, every message taken again)."""
+    return FairSeat.restore(AQ, msgspec.msgpack.decode(msgspec.msgpack.encode(fs.save()), type=FairSave))
+
+
+def _copies_when(cond: Any, got: dict[int, FairSeat]) -> Looker:
+    """A copy of each seat's process at its first step after which `cond(seat)` holds (a public fact of
+    the game, so every seat meets it at the same ply); the game stops once every seat's is taken."""
+
+    def look(g: FairGame, drv: FairDriver) -> None:
+        fs = drv.fs
+        if fs.seat is not None and fs.seat not in got and cond(fs):
+            got[fs.seat] = _copy(fs)
+            if len(got) == fs.players:
+                g.stop()
+
+    return look
+
+
+async def test_a_namer_cannot_open_a_card_of_another_hand_or_a_king_it_does_not_hold() -> None:
     # Who picks last in the draft comes from a public draw (fresh chain secrets each run), and a
     # seat may already have played its King when the draft's last pick is made: take the first
     # table where seats 2 and 3 both hold their King in their own view once the draft is over.
-    for attempt in range(20):
-        table = LocalTable(AQ, 3, joint(f"n{attempt}"), options=ADVANCED)
-        table.setup()
-        while len(_slots(table.seats[0]).king_of) < 3:
-            table.ply()
-        if all(any(c >= KING_BASE for c in table.seats[s].view.data.ps[s].hand) for s in (1, 2)):
+    for _attempt in range(20):
+        seats: dict[int, FairSeat] = {}
+        await play_fair(AQ, 3, options=ADVANCED, looker=_copies_when(lambda fs: len(_slots(fs).king_of) == 3, seats))
+        assert len({s.view.ply for s in seats.values()}) == 1, "every seat's copy at the draft's end"
+        if all(any(c >= KING_BASE for c in seats[s].view.data.ps[s].hand) for s in (1, 2)):
             break
     else:
         pytest.fail("no table in 20 where seats 2 and 3 still held their Kings after the draft")
-    other = table.seats[0]
-    king = next(i for i, c in enumerate(table.seats[1].view.data.ps[1].hand) if c >= KING_BASE)
+    other = seats[0]
+    king = next(i for i, c in enumerate(seats[1].view.data.ps[1].hand) if c >= KING_BASE)
     before = other.view.digest()
     # Seat 3 names seat 2's King: only a hand's holder opens it.
     with pytest.raises(FairDealError) as e:
@@ -304,7 +359,7 @@ def test_a_namer_cannot_open_a_card_of_another_hand_or_a_king_it_does_not_hold()
         other._take_named(1, Named(1, ("hand", 1, king)))
     assert list(e.value.culprits) == [1]
     # Seat 2 opens its King with seat 3's strip of it (seat 3's layer, under seat 2's name).
-    stolen = table.seats[2]._named(("hand", 2, len(table.seats[2].view.data.ps[2].hand) - 1), -1).strip
+    stolen = seats[2]._named(("hand", 2, len(seats[2].view.data.ps[2].hand) - 1), -1).strip
     assert stolen is not None
     with pytest.raises(FairDealError) as e:
         other._take_named(1, Named(1, ("hand", 1, king), stolen))
@@ -312,141 +367,45 @@ def test_a_namer_cannot_open_a_card_of_another_hand_or_a_king_it_does_not_hold()
     assert other.view.digest() == before
 
 
-def test_a_seat_saved_mid_draft_comes_back_from_its_save() -> None:
-    table = LocalTable(AQ, 4, joint("r"), options=ADVANCED)
-    ref = Referee(table, ADVANCED)
-    table.after_ply = ref
-    table.setup()
-    while len(_slots(table.seats[0]).king_of) < 2:
-        table.ply()
-    old = table.seats[2]
-    sv = msgspec.msgpack.decode(msgspec.msgpack.encode(old.save()), type=FairSave)
-    back = FairSeat.restore(AQ, sv)
-    assert back.view.digest() == old.view.digest() and back.known == old.known
-    assert _slots(back).draft == _slots(old).draft
-    assert len({msgspec.msgpack.encode(s.save().log) for s in table.seats}) == 1  # the public transcript
-    table.seats[2] = back
-    while table.ply():
-        pass
-    audits = table.finish()
-    assert all(a.ok for a in audits) and len({a.full.digest() for a in audits}) == 1
+async def test_a_seat_saved_mid_draft_comes_back_from_its_save() -> None:
+    logs: dict[int, bytes] = {}
+    got: dict[str, FairSeat] = {}
+
+    def look(g: FairGame, drv: FairDriver) -> None:
+        fs = drv.fs
+        if fs.seat is None or fs.seat in logs or len(_slots(fs).king_of) < 2:
+            return
+        logs[fs.seat] = msgspec.msgpack.encode(fs.save().log)  # every seat's at the same ply
+        if fs.seat == 2:
+            sv = msgspec.msgpack.decode(msgspec.msgpack.encode(fs.save()), type=FairSave)
+            back = FairSeat.restore(AQ, sv)
+            assert back.view.digest() == fs.view.digest() and back.known == fs.known
+            assert _slots(back).draft == _slots(fs).draft
+            # The seat's process carries on from its save: the restored seat plays the rest of the game.
+            got["back"] = drv.fs = back
+
+    g, _ = await play(4, ADVANCED, also=look)
+    assert sorted(logs) == [0, 1, 2, 3] and len(set(logs.values())) == 1  # the public transcript
+    restored = g.peer_of(2).fair_peer.fair
+    assert restored is not None and restored.fs is got["back"]
+    audits = list(g.audits.values())
+    assert len(audits) == 4 and all(a.ok for a in audits) and len({a.full.digest() for a in audits}) == 1
 
 
-# ---- over the LAN session, on loopback (net/session/fairtable.py) ---------------------------------
-@pytest.mark.parametrize(
-    ("players", "options", "seatless"),
-    [(2, ADVANCED, False), (3, ADVANCED, False), (4, {"module": "tribes"}, False), (5, ADVANCED, False)]
-    + [(3, ADVANCED, True)],  # no seat in the host's process (`coldwater serve`): it runs an observer
-)
-async def test_whole_aquatica_games_over_the_lan_session_with_the_fair_dealer(
-    players: int, options: Any, seatless: bool
-) -> None:
-    """Every process (the host's included) against the referee after each of its steps: its view
-    is the referee's view of its seat (a seatless host's observer: the public view), and every card
-    it has read is one its seat has been shown (the observer: none but those open to everyone)."""
-    snaps: dict[int | None, list[tuple[int, bytes, dict[Where, str], int]]] = {}
-
-    def begin_hook(proc: Any, attr: str) -> None:
-        orig = getattr(proc, attr)
-
-        def begin(*a: Any) -> None:
-            orig(*a)
-            drv = proc.fair or getattr(proc, "fair_watch", None)
-            if drv is None:
-                return
-            inner = drv.stepped
-
-            def stepped() -> None:
-                fs = drv.fs
-                private = {w: lab for w, lab in fs.known.items() if len(fs.layers.get(w, {})) < fs.players}
-                snaps.setdefault(fs.seat, []).append((fs.view.ply, fs.view.digest(), private, len(fs.record)))
-                inner()
-
-            drv.stepped = stepped
-
-        setattr(proc, attr, begin)
-
-    host = TableHost(
-        AQ,
-        Identity.generate(),
-        name="fair",
-        seats=["open"] * players if seatless else ["host"] + ["open"] * (players - 1),
-        bind="127.0.0.1",
-        chooser=bot_chooser(AQ),
-        dealer="fair",
-        watchers=0,
-        options=options,
-    )
-    port = await host.listen()
-    peers = [
-        TablePeer(AQ, Identity.generate(), name=f"p{i}", bind="127.0.0.1", chooser=bot_chooser(AQ))
-        for i in range(players - (0 if seatless else 1))
-    ]
-    begin_hook(host.fair_host, "begin")  # the host's fair rounds are its FairHost's (fairhost.py)
-    for proc in peers:
-        begin_hook(proc.fair_peer, "begin")  # a peer's are its FairPeer's (fairpeer.py)
-    task = asyncio.ensure_future(host.run())
-    for p in peers:
-        await p.join("127.0.0.1", port)
-    await asyncio.wait_for(asyncio.gather(task, *(p.run() for p in peers), return_exceptions=True), 240)
-    assert host.result is not None and host.result.audit_ok, host.result
-    assert host.table is None, "the host never holds the full state"
-    for p in peers:
-        assert p.result is not None and p.result.audit_ok, (p.result, p.problems)
-        assert p.result.digest == host.result.digest and p.result.scores == host.result.scores
-    seats = sorted(
-        (d.fs for d in [host.fair, *(p.fair_peer.fair for p in peers)] if d is not None), key=lambda f: f.seat
-    )
-    assert len(seats) == players
-    table = LocalTable(AQ, players, seats[0].joint, seats=seats, options=options)
-    ref = Referee(table, options)
-    full = ref.full
-    want: dict[tuple[int, int | None], bytes] = {}
-    shown_by: list[list[set[int]]] = [[] for _ in seats]
-    for kind, what in seats[0].record:
-        full.apply(Deal(int(ref.true_label(table, *what))) if kind == "deal" else what)
-        want[(full.ply, None)] = full.view(None).digest()
-        for f in seats:
-            want[(full.ply, f.seat)] = full.view(f.seat).digest()
-            shown_by[f.seat].append(shown(full.view(f.seat).data))
-    assert (None in snaps) == seatless and (host.fair_host.fair_watch is not None) == seatless
-    for ply, digest, private, _ in snaps.get(None, []):
-        assert digest == want[(ply, None)], f"the host's observer's view is not the public view at ply {ply}"
-        assert not private, f"the host's observer held {private} at ply {ply}"
-    if seatless:
-        assert len(snaps[None]) > 100 and host.fair_host.fair_watch is not None and host.fair_host.fair_watch.fs.known
-        assert host.fair_host.fair_watch.fs.key is None and host.fair_host.fair_watch.sent == set()
-    for f in seats:
-        assert len(snaps[f.seat]) > 100
-        for ply, digest, private, n in snaps[f.seat]:
-            assert digest == want[(ply, f.seat)], f"seat {f.seat}'s view differs from the referee's at ply {ply}"
-            allowed = set().union(*shown_by[f.seat][:n])
-            for w, label in private.items():
-                assert w[0] == mp.KINGS and int(label) in allowed, f"seat {f.seat} held {w} at ply {ply}"
-    if options.get("kings") == "advanced":
-        assert len(seats[0].decks[mp.KINGS].handovers) == sum(range(2, players + 1))
-        assert any(private for f in seats for _, _, private, _ in snaps[f.seat]), "the check bites"
-    # The whole game for the end screen and Replays: the referee's, entry by entry.
-    for party in (host, peers[-1]):
-        rec = party.full_record()
-        assert rec is not None and record.replay(rec, AQ).digest() == full.digest() == host.result.digest
-
-
-def test_a_malformed_hand_over_is_refused_naming_the_picker() -> None:
-    table = LocalTable(AQ, 3, joint("j"), options=ADVANCED)
-    table.setup()
-    while not isinstance(table.seats[0].node(), int):
-        table.ply()
-    picker = table.seats[0].node()
-    assert picker == 2 and table.seats[2].view.data.draft_order[0] == 2  # the first pick of the draft
-    action = table.bots[2].choose(table.seats[2].view, table.rng.fork(0))
-    mine = table.seats[2]
+async def test_a_malformed_hand_over_is_refused_naming_the_picker() -> None:
+    seats: dict[int, FairSeat] = {}
+    await play_fair(AQ, 3, options=ADVANCED, looker=_copies_when(lambda fs: isinstance(fs.node(), int), seats))
+    picker = seats[0].node()
+    assert picker == 2 and seats[2].view.data.draft_order[0] == 2  # the first pick of the draft
+    action = AQ.bot("greedy").choose(seats[2].view, Rng(b"draft").fork(0))
+    mine = seats[2]
     mine._open_action(action)
     real = mine.word(action)
     assert real is not None and all(n.handover is not None for n in real.named)
     h = real.named[0].handover
     assert h is not None
-    other = FairSeat.restore(AQ, table.seats[0].save())  # a fresh copy of seat 1's process for each case
+    first = seats[0].save()
+    other = FairSeat.restore(AQ, first)  # a fresh copy of seat 1's process for each case
     ply = other.view.ply
     bad: list[tuple[tuple[Named, ...], str]] = [
         ((Named(2, ("draft", 99), None, h),), "holds no King"),
@@ -457,7 +416,7 @@ def test_a_malformed_hand_over_is_refused_naming_the_picker() -> None:
         (real.named[1:], "handed on 2 of the 4"),
     ]
     for named, why in bad:
-        fresh = FairSeat.restore(AQ, table.seats[0].save())
+        fresh = FairSeat.restore(AQ, first)
         fresh._open_action(action)
         fresh.take_act_strips([])
         before = fresh.view.digest()

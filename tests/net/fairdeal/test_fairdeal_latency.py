@@ -4,40 +4,59 @@ only while a game is played (docs/fairplay.md, "A deal's latency on veth")."""
 
 from __future__ import annotations
 
-import asyncio
 import gc
 from typing import Any
 
+import msgspec
 import pytest
 
 from coldwater.core import games
 from coldwater.net.fairdeal import FairDealError, Point, Strip
 from coldwater.net.fairdeal import seat as seat_mod
 from coldwater.net.fairdeal.mapping import FromDeck
-from coldwater.net.identity import Identity
-from coldwater.net.session import TableHost, TablePeer, bot_chooser
-from tests.net.fairdeal.localtable import LocalTable
+from coldwater.net.fairdeal.seat import FairSave, FairSeat
+from coldwater.net.session.fairtable import FairDriver
+from tests.net.session.fairgame import FairGame, play_fair
 
 CROWN = games.get("crown")
 
 
-def _at_private_deal() -> tuple[LocalTable, int]:
-    """A 4-seat Crown table played up to its first deal opened to one seat, and that seat."""
-    t = LocalTable(CROWN, 4, bytes(range(32)))
-    t.setup()
-    while True:
-        node = t.seats[0].node()
-        if isinstance(node, FromDeck) and any(to >= 0 for to in node.opens):
-            return t, next(to for to in node.opens if to >= 0)
-        assert t.ply(), "the game ended before any private deal"
+def _private(fs: FairSeat) -> int | None:
+    """The seat the deal `fs` is at opens a card to, if it is one (else None)."""
+    node = fs.node()
+    if isinstance(node, FromDeck) and any(to >= 0 for to in node.opens):
+        return next(to for to in node.opens if to >= 0)
+    return None
 
 
-def test_a_strip_checked_as_it_arrives_is_not_checked_again_and_a_wrong_one_still_names_its_seat(
+async def _at_private_deal() -> tuple[list[FairSeat], int]:
+    """Copies of every seat of a 4-seat Crown table (the real host and seats over memlink) at its first
+    deal opened to one seat, and that seat."""
+    got: dict[int, FairSeat] = {}
+
+    def look(g: FairGame, drv: FairDriver) -> None:
+        fs = drv.fs
+        if fs.seat is not None and fs.seat not in got and _private(fs) is not None:
+            data = msgspec.msgpack.encode(fs.save())
+            got[fs.seat] = FairSeat.restore(CROWN, msgspec.msgpack.decode(data, type=FairSave))
+            if len(got) == 4:
+                g.stop()
+
+    await play_fair(CROWN, 4, looker=look)
+    assert sorted(got) == [0, 1, 2, 3], "the game ended before any private deal"
+    seats = [got[s] for s in range(4)]
+    assert len({s.view.ply for s in seats}) == 1, "every copy at the same deal"
+    to = _private(seats[0])
+    assert to is not None
+    return seats, to
+
+
+async def test_a_strip_checked_as_it_arrives_is_not_checked_again_and_a_wrong_one_still_names_its_seat(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    t, to = _at_private_deal()
-    taker = t.seats[to]
-    good = [st for s in t.seats if s.own_seat != to for st in s.deal_strips()]
+    seats, to = await _at_private_deal()
+    taker = seats[to]
+    good = [st for s in seats if s.own_seat != to for st in s.deal_strips()]
     assert len(good) == 3
     first = good[0]
     share = (Point(first.share) + Point.BASE).raw
@@ -66,41 +85,30 @@ def test_a_strip_checked_as_it_arrives_is_not_checked_again_and_a_wrong_one_stil
     assert taker.view.ply == ply + 1 and not taker._checked
 
 
-def test_a_strip_checked_early_is_remembered_for_its_ciphertext_only() -> None:
-    t, to = _at_private_deal()
-    taker = t.seats[to]
-    good = [st for s in t.seats if s.own_seat != to for st in s.deal_strips()]
+async def test_a_strip_checked_early_is_remembered_for_its_ciphertext_only() -> None:
+    seats, to = await _at_private_deal()
+    taker = seats[to]
+    good = [st for s in seats if s.own_seat != to for st in s.deal_strips()]
     taker.check_strips(good)
     assert len(taker._checked) == 3
     assert {k[4] for k in taker._checked} == {taker.decks[good[0].deck].ct(good[0].position, good[0].part).c1}
 
 
 async def test_the_collector_is_frozen_while_a_fair_game_is_played_and_thawed_after() -> None:
-    host = TableHost(
-        CROWN,
-        Identity.generate(),
-        name="gc",
-        seats=["host", "open"],
-        bind="127.0.0.1",
-        chooser=bot_chooser(CROWN),
-        dealer="fair",
-        watchers=0,
-    )
-    port = await host.listen()
-    peer = TablePeer(CROWN, Identity.generate(), name="p", bind="127.0.0.1", chooser=bot_chooser(CROWN))
     frozen: list[int] = []
-    orig = host.fair_host.stepped
 
-    def stepped() -> None:
-        # gc.get_freeze_count() walks the whole frozen heap (24 ms in a full xdist worker): look at a few plies.
-        if len(frozen) < 5:
-            frozen.append(gc.get_freeze_count())
-        orig()
+    def count(g: FairGame) -> None:
+        orig = g.host.fair_host.stepped
 
-    host.fair_host.stepped = stepped  # type: ignore[method-assign]
-    task = asyncio.ensure_future(host.run())
-    await peer.join("127.0.0.1", port)
-    await asyncio.wait_for(asyncio.gather(task, peer.run()), 240)
-    assert host.result is not None and host.result.audit_ok, host.result
+        def stepped() -> None:
+            # gc.get_freeze_count() walks the whole frozen heap (24 ms in a full xdist worker): look at a few plies.
+            if len(frozen) < 5:
+                frozen.append(gc.get_freeze_count())
+            orig()
+
+        g.host.fair_host.stepped = stepped  # type: ignore[method-assign]
+
+    g = await play_fair(CROWN, 2, prepare=count)  # (no looker: a driver with one never freezes)
+    assert g.host.result is not None and g.host.result.audit_ok, g.host.result
     assert frozen and min(frozen) > 0
     assert gc.get_freeze_count() == 0

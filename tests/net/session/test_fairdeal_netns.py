@@ -33,10 +33,12 @@ import pytest
 
 from coldwater.core import games
 from coldwater.core.dealing import Probing
-from tests.net.fairdeal.localtable import LocalTable
+from coldwater.net.fairdeal.seat import FairSeat
+from coldwater.net.session.fairtable import FairDriver
 
 from ..netlab import NetLab, why_not
 from ..test_netns import PROC_TIMEOUT, _result, lab_factory  # noqa: F401 - a fixture
+from .fairgame import FairGame, play_fair
 from .probe import Probe, spec_of
 
 CROWN = games.get("crown")
@@ -73,45 +75,62 @@ def _reachable(root: object, skip: set[int]) -> list[object]:
     return out
 
 
-def _rules_and_decks(table: LocalTable) -> set[int]:
-    """What a walk of a table's objects may skip: the rules and the ciphertexts (no sealed value in either)."""
-    return {id(s.game) for s in table.seats} | {id(s.decks) for s in table.seats}
+def _rules_and_decks(seats: list[FairSeat]) -> set[int]:
+    """What a walk of the seats' objects may skip: the rules and the ciphertexts (no sealed value in either)."""
+    return {id(s.game) for s in seats} | {id(s.decks) for s in seats}
 
 
-def _table(tag: str) -> LocalTable:
-    t = LocalTable(CROWN, 3, (tag * 32)[:32].encode())
-    t.setup()
-    return t
+class _Probed:
+    """A probe on seat 0 of a game of the real host and seats over memlink (all in this process), made at
+    the seat's first step and looked with after each of its steps that `when` picks. `every`: the walk
+    covers every seat's objects (a process holding every seat); else seat 0's alone."""
+
+    def __init__(self, game: str, when: Any, *, every: bool = False, plant: int | None = None) -> None:
+        self.spec = _spec(game)
+        self.when = when
+        self.every = every
+        self.plant = plant
+        self.probe: Probe | None = None
+        self.looks = 0
+
+    def __call__(self, g: FairGame, drv: FairDriver) -> None:
+        fs = drv.fs
+        if fs.seat != 0:
+            return
+        if self.probe is None:
+            if self.every:
+                seats = g.seats()
+                walk = lambda: _reachable(seats, _rules_and_decks(seats))  # noqa: E731
+            else:
+                skip = {id(fs.game), id(fs.decks)}  # the rules and the ciphertexts: no sealed value in either
+                walk = lambda: _reachable(fs, skip)  # noqa: E731
+            self.probe = Probe(fs, self.spec, objects=walk, plant_at=self.plant)
+        if self.when(fs):
+            self.probe.look()
+            fs.probe_planted = self.probe.planted  # type: ignore[attr-defined]  # what a seat's process would hold
+            self.looks += 1
+
+    def finish(self, g: FairGame) -> dict[str, Any]:
+        assert self.probe is not None
+        self.probe.look()
+        return self.probe.finish({s.seat: s.key_reveal() for s in g.seats()})
 
 
-def test_the_probe_names_what_a_process_holding_every_seat_holds() -> None:
+async def test_the_probe_names_what_a_process_holding_every_seat_holds() -> None:
     """One process playing all three seats holds every seat's cards: the probe on seat 0 must say so."""
-    table = _table("p")
-    probe = Probe(table.seats[0], _spec("crown"), objects=lambda: _reachable(table, _rules_and_decks(table)))
-    while table.ply():
-        if table.stats.plies % 150 == 0:
-            probe.look()
-    probe.look()
-    report = probe.finish({s.seat: s.key_reveal() for s in table.seats})
+    probed = _Probed("crown", lambda fs: fs.view.ply % 150 == 0, every=True)
+    g = await play_fair(CROWN, 3, looker=probed)
+    report = probed.finish(g)
     assert report["leaks"], report
     assert any(leak["token"][0] == "fish" for leak in report["leaks"]), report["leaks"][:5]
 
 
 @pytest.mark.parametrize("plant", [None, 120])
-def test_the_probe_finds_nothing_in_one_seat_and_finds_what_is_planted_there(plant: int | None) -> None:
-    table = _table("q" if plant is None else "r")
-    fs = table.seats[0]
-    skip = {id(fs.game), id(fs.decks)}  # the rules and the ciphertexts: no sealed value in either
-    probe = Probe(fs, _spec("crown"), objects=lambda: _reachable(fs, skip), plant_at=plant)
-    fs.probe_planted = probe.planted  # type: ignore[attr-defined]  # what a seat's process would hold
-    looks = 0
-    while table.ply():
-        if table.stats.plies % 10 == 0:
-            probe.look()
-            fs.probe_planted = probe.planted  # type: ignore[attr-defined]
-            looks += 1
-    report = probe.finish({s.seat: s.key_reveal() for s in table.seats})
-    assert looks > 30 and report["tokens"] > 10, report
+async def test_the_probe_finds_nothing_in_one_seat_and_finds_what_is_planted_there(plant: int | None) -> None:
+    probed = _Probed("crown", lambda fs: fs.view.ply % 10 == 0, plant=plant)
+    g = await play_fair(CROWN, 3, looker=probed)
+    report = probed.finish(g)
+    assert probed.looks > 30 and report["tokens"] > 10, report
     if plant is None:
         assert report["leaks"] == [], report["leaks"]
     else:
@@ -124,29 +143,19 @@ def test_the_probe_finds_nothing_in_one_seat_and_finds_what_is_planted_there(pla
 AQ_KINDS = {"hand", "draft", "cbox", "lbox", "kbox", "row", "lrow"}
 
 
-def _aq_table(tag: str, players: int = 3) -> LocalTable:
-    t = LocalTable(AQ, players, (tag * 32)[:32].encode(), options={"kings": "advanced"})
-    t.setup()
-    return t
-
-
-def _drafting(table: LocalTable) -> bool:
-    d = table.seats[0].view.data
+def _drafting(fs: FairSeat) -> bool:
+    d = fs.view.data
     return bool(d.draft_order) or (bool(d.draws) and d.draws[0].deck == "king")
 
 
-def test_the_probe_names_the_kings_a_process_holding_every_seat_holds_in_the_draft() -> None:
+async def test_the_probe_names_the_kings_a_process_holding_every_seat_holds_in_the_draft() -> None:
     """Seat 0 drafts last of three: the process that also holds seats 2 and 1 holds the Kings they
     see before the draft passes them on (or a pick names them); the probe on seat 0 must say so."""
-    table = _aq_table("p")
-    # Everything the table reaches (every seat's objects), not the whole process: a test worker that
+    # Everything the seats reach (every seat's objects), not the whole process: a test worker that
     # has run hundreds of tests holds millions of objects, and the draft is looked at every ply.
-    probe = Probe(table.seats[0], _spec("aquatica"), objects=lambda: _reachable(table, _rules_and_decks(table)))
-    while table.ply():
-        if _drafting(table) or table.stats.plies % 150 == 0:
-            probe.look()
-    probe.look()
-    report = probe.finish({s.seat: s.key_reveal() for s in table.seats})
+    probed = _Probed("aquatica", lambda fs: _drafting(fs) or fs.view.ply % 150 == 0, every=True)
+    g = await play_fair(AQ, 3, options={"kings": "advanced"}, looker=probed)
+    report = probed.finish(g)
     drafted = [leak for leak in report["leaks"] if leak["token"][0] == "draft"]
     # Four Kings are drawn; seat 0 is shown each only when it is picked or passed to it. No seat
     # holds a boxed card, so even all of them together hold none.
@@ -155,27 +164,22 @@ def test_the_probe_names_the_kings_a_process_holding_every_seat_holds_in_the_dra
     assert all(leak["shown_at"] is not None and leak["seen_at"] < leak["shown_at"] for leak in drafted), drafted
 
 
-def _probed_aquatica_game(tag: str, players: int, plant: int | None) -> tuple[Probe, dict[str, Any], set[str]]:
+async def _probed_aquatica_game(players: int, plant: int | None) -> tuple[Probe, dict[str, Any], set[str]]:
     """A whole game (advanced Kings) with seat 0's objects looked at every ply: the probe, its report,
     and the kinds a probe judging on seat 0's view alone (no public record) would name."""
-    table = _aq_table(tag, players)
-    fs = table.seats[0]
-    skip = {id(fs.game), id(fs.decks)}  # the rules and the ciphertexts: no card in either
-    spec = _spec("aquatica")
-    probe = Probe(fs, spec, objects=lambda: _reachable(fs, skip), plant_at=plant)
-    fs.probe_planted = probe.planted  # type: ignore[attr-defined]  # what a seat's process would hold
-    while table.ply():
-        probe.look()
-        fs.probe_planted = probe.planted  # type: ignore[attr-defined]
-    reveals = {s.seat: s.key_reveal() for s in table.seats}
-    report = probe.finish(reveals)
-    blind = Probe(fs, replace(spec, public=None), first=dict(probe.first)).finish(reveals)
+    probed = _Probed("aquatica", lambda fs: True, plant=plant)
+    g = await play_fair(AQ, players, options={"kings": "advanced"}, looker=probed)
+    report = probed.finish(g)
+    probe = probed.probe
+    assert probe is not None
+    reveals = {s.seat: s.key_reveal() for s in g.seats()}
+    blind = Probe(probe.fs, replace(probed.spec, public=None), first=dict(probe.first)).finish(reveals)
     return probe, report, {leak["token"][0] for leak in blind["leaks"]}
 
 
 @pytest.mark.parametrize("players", [2, 5])
 @pytest.mark.parametrize("plant", [None, 120])
-def test_the_probe_finds_nothing_in_one_aquatica_seat_and_finds_what_is_planted_there(
+async def test_the_probe_finds_nothing_in_one_aquatica_seat_and_finds_what_is_planted_there(
     players: int, plant: int | None
 ) -> None:
     """Every ply of a whole game (advanced Kings) in seat 0's objects: nothing early. Judged on its
@@ -183,9 +187,8 @@ def test_the_probe_finds_nothing_in_one_aquatica_seat_and_finds_what_is_planted_
     # Every seat's key and shuffle are fresh random values, so each run deals another game. In about
     # one two-seat deal in sixty no card reaches the other hand by a public step before seat 0 would
     # see it, and the view-alone judge has nothing to name: such a deal is played again (up to three).
-    for attempt in range(3):
-        tag = f"{'q' if plant is None else 'r'}{players}{attempt or ''}"
-        probe, report, blind_kinds = _probed_aquatica_game(tag, players, plant)
+    for _attempt in range(3):
+        probe, report, blind_kinds = await _probed_aquatica_game(players, plant)
         seen = Counter(tok[0] for tok in probe.first)
         # At least every starting hand, the first six of each row and the Kings this seat drafted from.
         assert probe.plies > 100 and seen["hand"] >= 6 * players and seen["row"] >= 6 and seen["lrow"] >= 6, seen

@@ -1,10 +1,11 @@
 """Whole Crown games dealt by the fair dealer, every seat's process advancing only its own view.
 
-The table runs in one process (`tests/net/fairdeal/localtable.py`: every message crosses as
-bytes, in the order the host relays them). The test holds every seat's key, which
-no process at a real table does, so it can play referee: a full state advanced
-with the true cards, against which every process (seat 0, the host's, included)
-is checked at every ply.
+Whole games run the real host and seats: in one process over the in-memory network
+(`tests/net/session/fairgame.py`, net/memlink.py: every message encoded and decoded as on the
+wire, relayed by the host), or over loopback sockets. The test holds every seat's key, which
+no process at a real table does, so it can play referee: a full state advanced with the true
+cards, against which every process (the host's, its bots' and its observer's included) is
+checked after each of its steps.
 """
 
 from __future__ import annotations
@@ -32,10 +33,16 @@ from coldwater.net.fairdeal.mapping import Beacon, FromDeck
 from coldwater.net.fairdeal.seat import FairSave, FairSeat, Named
 from coldwater.net.identity import Identity
 from coldwater.net.session import TableHost, TablePeer, bot_chooser
+from coldwater.net.session.fairtable import FairDriver
 from coldwater.net.transport import Refusal
-from tests.net.fairdeal.localtable import LocalTable, Tamper
+
+from .fairgame import FairGame, Looker, Tamper, play_fair
 
 CROWN = games.get("crown")
+
+Snaps = dict[int | None, list[tuple[int, str, set[Where], dict[Slot, tuple[str, int]]]]]
+"""Per seat (None: a seatless host's observer), after each of its steps: ply, its view's digest, the
+private values it holds, its slot map."""
 
 
 def _by_slot(s: FairSeat) -> dict[Slot, Position]:
@@ -44,120 +51,108 @@ def _by_slot(s: FairSeat) -> dict[Slot, Position]:
     return s.slots.by_slot
 
 
-def joint(tag: str) -> bytes:
-    return (tag.encode() * 32)[:32]
-
-
 def private(w: Where) -> bool:
     """A fish's card and a tackle piece's kind are sealed; a fish's species is not."""
     return not (w[0].startswith("crown/fish/") and w[2] == 0)
 
 
 class Referee:
-    """A full state kept beside the table with the true cards, and what each seat may know by now."""
+    """A full state beside the table, advanced with the true cards (read with every seat's key)."""
 
-    def __init__(self, table: LocalTable) -> None:
+    def __init__(self, seats: list[FairSeat], game: Any = CROWN) -> None:
+        self.seats = seats
         self.truth: dict[Where, str] = {}
-        self.full = table.game.new(len(table.seats), seed=f"lan-{table.seats[0].joint.hex()[:32]}")
-        self.done = 0
-        self.allowed: list[set[Where]] = [set() for _ in table.seats]
-        self.checked = 0
+        self.full = game.new(len(seats), seed=f"lan-{seats[0].joint.hex()[:32]}")
 
-    def true_label(self, table: LocalTable, deck: str, pos: int, part: int) -> str:
+    def true_label(self, deck: str, pos: int, part: int) -> str:
         """The card at a position, read with every seat's key (only the test can)."""
         if (deck, pos, part) not in self.truth:
-            d = table.seats[0].decks[deck]
+            d = self.seats[0].decks[deck]
             ct = d.ct(pos, part)
             m = Point(ct.c2)
-            for s in table.seats:
+            for s in self.seats:
                 m = m - Point(ct.c1) * s.key.secret
             label = d.spec.lookup(part, m)
             assert label is not None
             self.truth[(deck, pos, part)] = label
         return self.truth[(deck, pos, part)]
 
-    def __call__(self, table: LocalTable) -> None:
-        rec = table.seats[0].record
-        for kind, what in rec[self.done :]:
-            if kind == "deal":
-                deck, pos = what
-                parts = table.seats[0].decks[deck].spec.parts
-                self.full.apply(crown_outcome(deck, [self.true_label(table, deck, pos, p) for p in range(parts)]))
-            else:
-                self.full.apply(what)
-        self.done = len(rec)
-        for s in table.seats:
-            ref = self.full.view(s.seat)
-            assert s.record == rec, "every process keeps the same public record"
-            assert s.view.digest() == ref.digest(), f"seat {s.seat}'s own view is not the referee's at {ref.ply}"
-            # What the referee's view of this seat shows, by deck position (the seat's own slot map).
-            for slot, obj in objects(ref.data):
-                value = obj.kind if isinstance(obj, Tackle) else obj.card if isinstance(obj, Fish) else None
-                if value is not None and slot in _by_slot(s):
-                    deck, pos = _by_slot(s)[slot]
-                    self.allowed[s.seat].add((deck, pos, 0 if slot[0] == "tackle" else 1))
-            # Everything this process has read: never a sealed value its seat may not see yet.
-            for w, label in s.known.items():
-                assert label == self.true_label(table, *w), f"seat {s.seat} read {w} wrong"
-                if private(w) and len(s.layers.get(w, {})) < len(table.seats):  # not opened to everyone
-                    assert w in self.allowed[s.seat], f"seat {s.seat} holds {w} = {label!r} before the rules show it"
-                    self.checked += 1
-            # And its own layers are only its own: no strip of another seat was made by this process.
-            for (deck, pos, part), layers in s.layers.items():
-                assert all(seat in range(len(table.seats)) for seat in layers)
+    def apply(self, kind: str, what: Any) -> None:
+        """One entry of the public record, a deal with its true cards."""
+        if kind == "deal":
+            deck, pos = what
+            parts = self.seats[0].decks[deck].spec.parts
+            self.full.apply(crown_outcome(deck, [self.true_label(deck, pos, p) for p in range(parts)]))
+        else:
+            self.full.apply(what)
 
 
-def play(players: int, tag: str, *, tamper: dict[int, Tamper] | None = None, referee: bool = True) -> LocalTable:
-    table = LocalTable(CROWN, players, joint(tag), tamper=tamper)
-    ref = Referee(table) if referee else None
-    table.after_ply = ref
-    audits = table.play()
-    assert all(a.ok for a in audits), [a.problems for a in audits]
+def _snap(snaps: Snaps) -> Looker:
+    """After every step of every process: its view's digest, the private values it holds, its slot map."""
+
+    def look(g: FairGame, drv: FairDriver) -> None:
+        _keep(snaps, drv)
+
+    return look
+
+
+def _keep(snaps: Snaps, drv: FairDriver) -> None:
+    fs = drv.fs
+    held = {w for w in fs.known if private(w) and len(fs.layers.get(w, {})) < fs.players}  # not open to all
+    snaps.setdefault(fs.seat, []).append((fs.view.ply, fs.view.digest(), held, dict(_by_slot(fs))))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+async def test_whole_crown_games_no_process_holds_a_sealed_value_before_it_shows(players: int) -> None:
+    """Over the in-memory network: every process against the referee after each of its steps."""
+    snaps: Snaps = {}
+    g = await play_fair(CROWN, players, looker=_snap(snaps))
+    host, peers = g.host, g.peers
+    assert host.result is not None and host.result.audit_ok, host.result
+    assert host.table is None, "the host never holds the full state"
+    assert host.info.dealer == "fair" and host.info.failover  # no escrow needed: no one holds the deal
+    for p in peers:
+        assert p.result is not None and p.result.audit_ok, (p.result, p.problems)
+        assert p.result.digest == host.result.digest and p.result.scores == host.result.scores
+    audits = list(g.audits.values())
+    assert len(audits) == players and all(a.ok for a in audits), [a.problems for a in audits]
     finals = {a.full.digest() for a in audits}
     assert len(finals) == 1, "every process replays the same full game"
     # Scores come from each process's own replay of the now-full record, and agree.
     assert len({str(a.full.scores()) for a in audits}) == 1
-    if ref is not None:
-        assert finals == {ref.full.digest()}
-        assert ref.checked > players * 5
-    return table
+    ref, checked = _check_snapshots(host, peers, snaps, players)
+    assert finals == {ref.full.digest()} == {host.result.digest}
+    assert checked > players * 5
+    s0 = g.seats()[0]
+    assert s0.view.current is None and host.result.plies > 100
+    assert any(d.deal_s for d in g.drivers().values()), "tackle draws are dealt to one seat"
+    assert host.result.plies == s0.view.ply
+    # Once every key is out, each seat's end screen and Replays get the whole game, every card in it.
+    for party in (host, *peers):
+        rec = party.full_record({"table": "lake"})
+        assert rec is not None and rec.meta["table"] == "lake"
+        assert record.replay(rec, CROWN).digest() == host.result.digest  # every entry's digest checked
+        assert any(e.action.startswith("reveal ") and e.action.split()[-1].isdigit() for e in rec.entries)
 
 
-@pytest.mark.parametrize(("players", "tag"), [(2, "a"), (3, "b"), (4, "c")])
-def test_whole_crown_games_no_process_holds_a_sealed_value_before_it_shows(players: int, tag: str) -> None:
-    table = play(players, tag)
-    s0 = table.seats[0]
-    assert s0.view.current is None and table.stats.plies > 100
-    assert table.stats.private_deals_s, "tackle draws are dealt to one seat"
-    assert table.stats.plies == s0.view.ply
-
-
-@pytest.mark.parametrize(("players", "tag"), [(2, "o"), (4, "p")])
-def test_an_observer_with_no_key_follows_a_whole_game_on_the_public_view(players: int, tag: str) -> None:
-    """A seatless host's process (localtable.py `observe`): no key, no chain, no layer. It takes every seat's
-    messages and checks them; its view is the referee's public view at every ply, and it reads only
-    what every seat opened to everyone. Its audit replays the game as the seats' do."""
-    table = LocalTable(CROWN, players, joint(tag), observe=True)
-    ref = Referee(table)
-    obs = table.observer
+@pytest.mark.parametrize("players", [2, 4])
+async def test_an_observer_with_no_key_follows_a_whole_game_on_the_public_view(players: int) -> None:
+    """A seatless host's process: no key, no chain, no layer. It takes every seat's messages and checks
+    them; its view is the referee's public view after every step, and it reads only what every seat
+    opened to everyone. Its audit replays the game as the seats' do."""
+    snaps: Snaps = {}
+    g = await play_fair(CROWN, ["open"] * players, looker=_snap(snaps))
+    obs = g.observer
     assert obs is not None and obs.seat is None and obs.key is None and obs.chain is None
-    read = 0
-
-    def after(t: LocalTable) -> None:
-        nonlocal read
-        ref(t)
-        assert obs.record == t.seats[0].record
-        assert obs.view.digest() == ref.full.view(None).digest(), f"the observer's view at ply {obs.view.ply}"
-        for w, label in obs.known.items():
-            assert label == ref.true_label(t, *w), f"the observer read {w} wrong"
-            assert len(obs.layers.get(w, {})) == players, f"the observer read {w}, which is not open to everyone"
-        read = len(obs.known)
-
-    table.after_ply = after
-    audits = table.play()
-    assert len(audits) == players + 1 and all(a.ok for a in audits), [a.problems for a in audits]
-    assert {a.full.digest() for a in audits} == {ref.full.digest()} and audits[-1].record is not None
-    assert read > 10, "fish cards opened to everyone were read (the check bites)"
+    ref, _ = _check_snapshots(g.host, g.peers, snaps, players)
+    assert obs.record == g.seats()[0].record
+    for w, label in obs.known.items():
+        assert label == ref.true_label(*w), f"the observer read {w} wrong"
+        assert len(obs.layers.get(w, {})) == players, f"the observer read {w}, which is not open to everyone"
+    audits = g.audits
+    assert len(audits) == players + 1 and all(a.ok for a in audits.values()), [a.problems for a in audits.values()]
+    assert {a.full.digest() for a in audits.values()} == {ref.full.digest()} and audits[None].record is not None
+    assert len(obs.known) > 10, "fish cards opened to everyone were read (the check bites)"
     for contribution in (obs.key_share, obs.key_reveal, obs.save):
         with pytest.raises(FairDealError, match="observer"):
             contribution()
@@ -226,54 +221,67 @@ def _withhold_link(seat: int) -> Tamper:
     ("attack", "why"),
     [
         (_wrong_share, "is wrong"),
-        (_withhold, "seat(s) 3 withheld a strip"),
+        (_withhold, "seat(s) 3 did not send their deal"),  # no one else holds its layer: the host's timer
         (_replay, "position"),
         (_replay_link, "replayed its link"),
-        (_withhold_link, "no beacon link from seat(s) 3"),
+        (_withhold_link, "seat(s) 3 did not send their link"),
     ],
 )
-def test_a_dishonest_strip_names_its_seat_at_once(attack: Any, why: str) -> None:
-    table = LocalTable(CROWN, 3, joint("x"), tamper={2: attack(2)})
-    table.setup()
-    with pytest.raises(FairDealError) as e:
-        while table.ply():
-            pass
-    assert list(e.value.culprits) == [2], e.value
-    assert why in str(e.value)
+async def test_a_dishonest_strip_names_its_seat_at_once(attack: Any, why: str) -> None:
+    """Seat 3's program rewrites or withholds what it sends (signed with its own key): the host names it,
+    every honest seat holds the same forfeit, and the game ends."""
+    g = await play_fair(CROWN, 3, tamper={2: attack(2)}, strip_timeout=1.0)
+    res = g.host.result
+    assert res is not None and res.forfeit == [2], res
+    assert any(why in p for p in [res.outcome, *res.problems]), res.problems
+    honest = g.peer_of(1).result
+    assert honest is not None and honest.forfeit == [2], honest
 
 
-def test_a_card_swapped_in_a_shuffle_is_caught_at_the_end_naming_the_seat() -> None:
-    table = LocalTable(CROWN, 3, joint("s"), tamper={1: _swap(1)})
-    audits = table.play()  # the swap goes unseen during the game: a swap is a permutation of valid cards
-    for a in (audits[0], audits[2]):  # every honest seat (the cheat's own copy of its pass is honest)
+async def test_a_card_swapped_in_a_shuffle_is_caught_at_the_end_naming_the_seat() -> None:
+    g = await play_fair(CROWN, 3, tamper={1: _swap(1)})
+    # The swap goes unseen during the game: a swap is a permutation of valid cards.
+    for a in (g.audits[0], g.audits[2]):  # every honest seat (the cheat's own copy of its pass is honest)
         assert not a.ok and list(a.culprits) == [1], a.problems
         assert any("crown/fish/lake" in p and "seat 2" in p for p in a.problems)
+    assert g.host.result is not None and not g.host.result.audit_ok
 
 
-def test_a_seat_that_names_a_slot_not_its_own_is_named() -> None:
-    table = LocalTable(CROWN, 3, joint("n"))
-    table.setup()
-    seat = table.seats[1]
-    # Find a fish on the board, then have seat 2 "name" it with no strip: nobody can read it.
-    while not any(k[0] == "zones" for k in _by_slot(seat)):
-        table.ply()
-    slot: Slot = next(k for k in _by_slot(seat) if k[0] == "zones")
-    other = table.seats[0]
+def _copy(fs: FairSeat) -> FairSeat:
+    """A copy of a seat's process as it is now (from its save, every message taken again)."""
+    return FairSeat.restore(CROWN, msgspec.msgpack.decode(msgspec.msgpack.encode(fs.save()), type=FairSave))
+
+
+async def test_a_seat_that_names_a_slot_not_its_own_is_named() -> None:
+    got: dict[str, Any] = {}
+
+    def look(g: FairGame, drv: FairDriver) -> None:
+        # Once a fish is on the board (in every seat's slot map: the board is public), seat 1's process.
+        fs = drv.fs
+        if fs.seat == 0 and "other" not in got and any(k[0] == "zones" for k in _by_slot(fs)):
+            got["other"], got["slot"] = _copy(fs), next(k for k in _by_slot(fs) if k[0] == "zones")
+            g.stop()
+
+    await play_fair(CROWN, 3, looker=look)
+    other, slot = got["other"], got["slot"]
+    # Seat 2 "names" the fish with no strip: nobody can read it.
     with pytest.raises(FairDealError) as e:
         other._take_named(1, Named(1, tuple(slot)))
     assert list(e.value.culprits) == [1]
 
 
-def test_wrong_game_or_out_of_turn_is_refused_clearly() -> None:
+async def test_wrong_game_or_out_of_turn_is_refused_clearly() -> None:
     with pytest.raises(ValueError, match="not wired"):
-        FairSeat(games.get("fisheries"), 2, 0, joint("f"))
-    table = LocalTable(CROWN, 2, joint("o"))
-    table.setup()
-    s = table.seats[0]
-    with pytest.raises(FairDealError):
-        s.key_reveal()  # only once the game is over
+        FairSeat(games.get("fisheries"), 2, 0, (b"f" * 32))
     seen: set[str] = set()
-    while len(seen) < 2:
+
+    def look(g: FairGame, drv: FairDriver) -> None:
+        # Seat 1's own process, between its steps: each wrong round is refused and changes nothing.
+        s = drv.fs
+        if s.seat != 0 or len(seen) == 2:
+            return
+        with pytest.raises(FairDealError):
+            s.key_reveal()  # only once the game is over
         node = s.node()
         before = s.view.digest()
         if isinstance(node, Beacon):
@@ -285,40 +293,68 @@ def test_wrong_game_or_out_of_turn_is_refused_clearly() -> None:
                 s.take_public(TackleDraw(None))
             seen.add("deck")
         assert s.view.digest() == before
-        table.ply()
+
+    g = await play_fair(CROWN, 2, looker=look)
+    assert seen == {"beacon", "deck"}
+    # The seat played on to the end after each refusal, and its audit is clean.
+    assert g.host.result is not None and g.host.result.audit_ok and all(a.ok for a in g.audits.values())
 
 
-def test_the_relay_passes_to_another_process_mid_game_with_no_secret_handed_over() -> None:
-    """Failover of the relay: it holds no key and no card, so a new one carries on from the seats alone."""
-    first = LocalTable(CROWN, 3, joint("v"))
-    first.setup()
-    while first.stats.plies < 150 and first.ply():
-        pass
-    assert not any(isinstance(v, (FairSeat,)) for k, v in vars(first).items() if k != "seats")
-    second = LocalTable(CROWN, 3, joint("v"), seats=first.seats)
-    while second.ply():
-        pass
-    audits = second.finish()
+async def test_the_relay_passes_to_another_process_mid_game_with_no_secret_handed_over() -> None:
+    """Failover of the relay: a host with no seat holds no key and no card, so when it goes mid-game a
+    seat's process takes the relay over from the seats alone, and the game finishes."""
+    killed: list[asyncio.Future[None]] = []
+
+    def look(g: FairGame, drv: FairDriver) -> None:
+        if drv.fs.seat is None and drv.fs.view.ply >= 150 and not killed:
+            killed.append(asyncio.ensure_future(_vanish(g)))
+
+    g = await play_fair(CROWN, ["open"] * 3, looker=look, peer_kw={"reconnect_for": 15.0})
+    assert killed and killed[0].done(), "the host went mid-game"
+    fh = g.host.fair_host
+    # What the old relay's process held of the deal: an observer's seat (no key, no chain) and nothing else.
+    assert g.host.fair is None and not fh.fair_bots and g.observer is not None
+    assert g.observer.key is None and g.observer.chain is None
+    assert sum(p.host_changes for p in g.peers) >= 2 and g.host.result is None
+    audits = [g.audits[s] for s in range(3)]
     assert all(a.ok for a in audits) and len({a.full.digest() for a in audits}) == 1
+    assert all(p.result is not None and p.result.audit_ok for p in g.peers), [p.problems for p in g.peers]
 
 
-def test_a_seat_saved_mid_game_comes_back_from_its_save_and_the_save_holds_no_other_seats_card() -> None:
-    table = LocalTable(CROWN, 3, joint("r"))
-    ref = Referee(table)
-    table.after_ply = ref
-    table.setup()
-    while table.stats.plies < 200 and table.ply():
-        pass
-    old = table.seats[1]
-    data = msgspec.msgpack.encode(old.save())
-    sv = msgspec.msgpack.decode(data, type=FairSave)
-    back = FairSeat.restore(CROWN, sv)
-    assert back.view.digest() == old.view.digest() and back.known == old.known
-    assert _by_slot(back) == _by_slot(old) and back.key.public == old.key.public
+async def _vanish(g: FairGame) -> None:
+    """The host's process is gone at once: nothing more sent, every link cut."""
+    g.host_task.cancel()
+    await asyncio.gather(g.host_task, return_exceptions=True)
+    for link in g.net.links:
+        await link.close()
+
+
+async def test_a_seat_saved_mid_game_comes_back_from_its_save_and_the_save_holds_no_other_seats_card() -> None:
+    logs: dict[int, bytes] = {}
+    got: dict[str, Any] = {}
+    snaps: Snaps = {}
+
+    def look(g: FairGame, drv: FairDriver) -> None:
+        _keep(snaps, drv)
+        fs = drv.fs
+        if fs.view.ply == 200 and fs.seat is not None and fs.seat not in logs:
+            # Every seat's transcript at the same ply (each process reaches it at its own time).
+            logs[fs.seat] = msgspec.msgpack.encode(fs.save().log)
+            if fs.seat == 1:
+                data = msgspec.msgpack.encode(fs.save())
+                sv = msgspec.msgpack.decode(data, type=FairSave)
+                back = FairSeat.restore(CROWN, sv)
+                assert back.view.digest() == fs.view.digest() and back.known == fs.known
+                assert _by_slot(back) == _by_slot(fs) and back.key.public == fs.key.public
+                got["sv"], got["back"] = sv, back
+                # The seat's process carries on from its save: the restored seat plays the rest of the game.
+                drv.fs = back
+
+    g = await play_fair(CROWN, 3, looker=look)
+    sv = got["sv"]
     # Besides its own key, chain end and pass secrets, a save is the table's public transcript:
     # every seat's is the same, so none holds anything sealed to another seat (or to it).
-    logs = {msgspec.msgpack.encode(s.save().log) for s in table.seats}
-    assert len(logs) == 1
+    assert sorted(logs) == [0, 1, 2] and len(set(logs.values())) == 1
     assert set(msgspec.structs.asdict(sv)) == {
         "game",
         "players",
@@ -330,11 +366,11 @@ def test_a_seat_saved_mid_game_comes_back_from_its_save_and_the_save_holds_no_ot
         "secrets",
         "log",
     }
-    table.seats[1] = back
-    while table.ply():
-        pass
-    audits = table.finish()
-    assert all(a.ok for a in audits) and len({a.full.digest() for a in audits}) == 1
+    restored = g.peer_of(1).fair_peer.fair
+    assert restored is not None and restored.fs is got["back"], "seat 2's process played on from its save"
+    audits = list(g.audits.values())
+    assert len(audits) == 3 and all(a.ok for a in audits) and len({a.full.digest() for a in audits}) == 1
+    _check_snapshots(g.host, g.peers, snaps, 3)
 
 
 # ---- over the LAN session, on loopback (net/session/fairtable.py) ---------------------------------
@@ -368,11 +404,6 @@ async def _lan_game(
     return host, peers
 
 
-Snaps = dict[int | None, list[tuple[int, str, set[Where], dict[Slot, tuple[str, int]]]]]
-"""Per seat (None: a seatless host's observer), after each of its steps: ply, its view's digest, the
-private values it holds, its slot map."""
-
-
 def _snapshots(snaps: Snaps) -> Any:
     """Wrap each process's step hook: after every step, its view's digest and the private values it has read."""
 
@@ -392,14 +423,7 @@ def _snapshots(snaps: Snaps) -> Any:
                 inner = drv.stepped
 
                 def stepped() -> None:
-                    fs = drv.fs
-                    players = fs.players
-                    held = {
-                        w
-                        for w in fs.known
-                        if private(w) and len(fs.layers.get(w, {})) < players  # not opened to everyone
-                    }
-                    snaps.setdefault(fs.seat, []).append((fs.view.ply, fs.view.digest(), held, dict(_by_slot(fs))))
+                    _keep(snaps, drv)
                     inner()
 
                 drv.stepped = stepped
@@ -413,44 +437,21 @@ def _snapshots(snaps: Snaps) -> Any:
     return tamper
 
 
-@pytest.mark.parametrize("players", [2, 4])
-async def test_whole_crown_games_over_the_lan_session_with_the_fair_dealer(players: int) -> None:
-    snaps: Snaps = {}
-    host, peers = await _lan_game(players, tamper=_snapshots(snaps))
-    assert host.result is not None and host.result.audit_ok, host.result
-    assert host.table is None, "the host never holds the full state"
-    assert host.info.dealer == "fair" and host.info.failover  # no escrow needed: no one holds the deal
-    for p in peers:
-        assert p.result is not None and p.result.audit_ok, (p.result, p.problems)
-        assert p.result.digest == host.result.digest and p.result.scores == host.result.scores
-    assert host.result.plies > 100
-    _check_snapshots(host, peers, snaps, players)
-    # Once every key is out, each seat's end screen and Replays get the whole game, every card in it.
-    for party in (host, *peers):
-        rec = party.full_record({"table": "lake"})
-        assert rec is not None and rec.meta["table"] == "lake"
-        assert record.replay(rec, CROWN).digest() == host.result.digest  # every entry's digest checked
-        assert any(e.action.startswith("reveal ") and e.action.split()[-1].isdigit() for e in rec.entries)
-
-
-def _check_snapshots(host: TableHost, peers: list[TablePeer], snaps: Snaps, players: int) -> None:
+def _check_snapshots(
+    host: TableHost, peers: list[TablePeer], snaps: Snaps, players: int, game: Any = CROWN
+) -> tuple[Referee, int]:
     """What every seat object (the host's, each bot's it runs, each peer's) held after each of its steps,
-    against a referee replaying the game with every key (which only the test has)."""
+    against a referee replaying the game with every key (which only the test has). The referee, at the
+    game's end, and how many private values were checked."""
     drivers = [host.fair, *host.fair_host.fair_bots.values(), *(p.fair_peer.fair for p in peers)]
     seats = sorted((d.fs for d in drivers if d is not None), key=lambda f: f.seat)
     assert len(seats) == players and all(len(snaps[f.seat]) > 100 for f in seats)
-    table = LocalTable(CROWN, players, seats[0].joint, seats=seats)
-    ref = Referee(table)
+    ref = Referee(seats, game)
     want: dict[tuple[int, int | None], tuple[str, set[Slot]]] = {}
     full = ref.full
     public = {0: full.view(None).digest()}
     for kind, what in seats[0].record:
-        if kind == "deal":
-            deck, pos = what
-            parts = seats[0].decks[deck].spec.parts
-            full.apply(crown_outcome(deck, [ref.true_label(table, deck, pos, q) for q in range(parts)]))
-        else:
-            full.apply(what)
+        ref.apply(kind, what)
         for f in seats:
             v = full.view(f.seat)
             shown = {
@@ -469,7 +470,9 @@ def _check_snapshots(host: TableHost, peers: list[TablePeer], snaps: Snaps, play
     if watch is not None:
         assert len(snaps[None]) > 100 and watch.fs.key is None and watch.fs.chain is None
         assert watch.fs.known and all(len(watch.fs.layers[w]) == players for w in watch.fs.known)
+    checked = 0
     for f in seats:
+        assert f.record == seats[0].record, "every process keeps the same public record"
         allowed: set[tuple[str, int, int]] = set()
         for ply, digest, held, by_slot in snaps[f.seat]:
             ref_digest, shown = want[(ply, f.seat)]
@@ -477,7 +480,14 @@ def _check_snapshots(host: TableHost, peers: list[TablePeer], snaps: Snaps, play
             allowed |= {(*by_slot[slot], 0 if slot[0] == "tackle" else 1) for slot in shown if slot in by_slot}
             leaked = held - allowed
             assert not leaked, f"seat {f.seat} held {leaked} at ply {ply}, before the rules showed it"
+            checked += len(held)
         assert any(snap[2] for snap in snaps[f.seat]), "each seat held private values of its own (the check bites)"
+        # Everything this process read is the card there.
+        for w, label in f.known.items():
+            assert label == ref.true_label(*w), f"seat {f.seat} read {w} wrong"
+        # And its own layers are only its own: no strip of another seat was made by this process.
+        assert all(seat in range(players) for layers in f.layers.values() for seat in layers)
+    return ref, checked
 
 
 @pytest.mark.parametrize(
@@ -706,23 +716,26 @@ class ShortTackle:
         return s
 
 
-def test_a_reformed_tackle_stack_is_a_fresh_deck_every_seat_shuffles() -> None:
+async def test_a_reformed_tackle_stack_is_a_fresh_deck_every_seat_shuffles() -> None:
     """The discard (public) becomes a new deck mid-game; deals from it stay private and audited."""
     # The shuffles' secrets are fresh each run, so the game's course varies: now and then no
     # piece is drawn from a reformed stack before the end. Every table played is audited; the
     # first where a reformed stack was dealt from is looked into.
-    for attempt in range(4):
-        table = LocalTable(ShortTackle(4), 3, (f"reform{attempt}" * 8)[:32].encode())
-        table.after_ply = Referee(table)
-        audits = table.play()
-        assert all(a.ok for a in audits), [a.problems for a in audits]
-        tackle = [d for d in table.seats[0].order if d.startswith("crown/tackle")]
-        if any(w[0] in tackle[1:] for f in table.seats for w in f.known):
+    for _attempt in range(4):
+        snaps: Snaps = {}
+        short = ShortTackle(4)
+        g = await play_fair(short, 3, looker=_snap(snaps))  # type: ignore[arg-type]
+        audits = list(g.audits.values())
+        assert len(audits) == 3 and all(a.ok for a in audits), [a.problems for a in audits]
+        _check_snapshots(g.host, g.peers, snaps, 3, short)
+        seats = g.seats()
+        tackle = [d for d in seats[0].order if d.startswith("crown/tackle")]
+        if any(w[0] in tackle[1:] for f in seats for w in f.known):
             break
     else:
         pytest.fail("in four games no piece of a reformed tackle stack was dealt")
     assert len(tackle) >= 2, tackle
-    assert all(len(table.seats[0].decks[d].passes) == 3 for d in tackle)
+    assert all(len(seats[0].decks[d].passes) == 3 for d in tackle)
 
 
 @pytest.mark.parametrize("seats", [None, ["bot", "open", "open"]], ids=["host-seat", "seatless-host"])
