@@ -229,10 +229,8 @@ LONG = 600
 BUDGET: dict[str, int] = {
     "net/play/thinker.py": 616,
     "net/session/seat/peer.py": 740,
-    "net/session/host/fairhost.py": 758,
     "tui/servetables.py": 840,
     "tui/games/crown/words.py": 658,
-    "net/session/host/host.py": 839,
     "tui/serve.py": 887,
     "net/fairdeal/seat.py": 917,
 }

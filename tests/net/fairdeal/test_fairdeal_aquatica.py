@@ -394,7 +394,9 @@ async def test_whole_aquatica_games_over_the_lan_session_with_the_fair_dealer(
     for p in peers:
         assert p.result is not None and p.result.audit_ok, (p.result, p.problems)
         assert p.result.digest == host.result.digest and p.result.scores == host.result.scores
-    seats = sorted((d.fs for d in [host.fair, *(p.fair for p in peers)] if d is not None), key=lambda f: f.seat)
+    seats = sorted(
+        (d.fs for d in [host.fair_host.fair, *(p.fair for p in peers)] if d is not None), key=lambda f: f.seat
+    )
     assert len(seats) == players
     table = LocalTable(AQ, players, seats[0].joint, seats=seats, options=options)
     ref = Referee(table, options)
