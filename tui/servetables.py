@@ -827,8 +827,7 @@ class ServerTables:
 
 def finals_line(host: TableHost, digest: str) -> str:
     """The table's final digest and each seat's own, signed by that seat (what every peer computed itself)."""
-    finals = sorted(host.finals.by_seat.values(), key=lambda f: f.seat)
-    seats = ", ".join(f"seat {f.seat + 1} {f.digest.hex()}" for f in finals)
+    seats = ", ".join(f"seat {f.seat + 1} {f.digest.hex()}" for _, f in sorted(host.finals.by_seat.items()))
     return f"digest {digest}; signed by the seats: {seats or 'none'}"
 
 

@@ -19,7 +19,7 @@ from ... import messages as m
 from ...identity import verify
 from ...link import Link
 from ..events import Finished, Result
-from .hostcore import FINALS_WAIT, HostPhase, Outbox, Remote, Tasks, Terms, scores_of
+from .hostcore import FINALS_WAIT, HostPhase, Outbox, Remote, TableTerms, Tasks, scores_of
 
 if TYPE_CHECKING:
     from ...play.table import Table
@@ -107,7 +107,7 @@ class Ending:
     """The end of one table's committed game (``TableHost.ending``)."""
 
     def __init__(
-        self, record: TableRecord, out: Outbox, tasks: Tasks, terms: Terms, finals: Finals, host: EndingTable
+        self, record: TableRecord, out: Outbox, tasks: Tasks, terms: TableTerms, finals: Finals, host: EndingTable
     ) -> None:
         self.record = record
         self.out = out

@@ -39,7 +39,7 @@ from ..fairwire import Allowance, fair_message
 from ..persist import Saver, safe_name
 from ..standin import StandIn
 from .fairforfeit import Forfeits
-from .hostcore import HostPhase, Outbox, Remote, Tasks, Terms, scores_of
+from .hostcore import HostPhase, Outbox, Remote, TableTerms, Tasks, scores_of
 
 if TYPE_CHECKING:
     from coldwater.core.record import GameRecord
@@ -100,7 +100,7 @@ class FairHost:
         out: Outbox,
         tasks: Tasks,
         clock: TurnClock,
-        terms: Terms,
+        terms: TableTerms,
         host: FairHostTable,
         *,
         timer: FairTimer,

@@ -19,7 +19,7 @@ from ..events import Problem
 from ..failover import EX_HOST_WAIT, FAIR_RETURN_WAIT
 from ..fairwire import STRIP_TIMEOUT
 from ..turnclock import TurnClock, game_spent, idle_words, out_of_time_text
-from .hostcore import Outbox, Remote, Terms
+from .hostcore import Outbox, Remote, TableTerms
 
 if TYPE_CHECKING:
     from ..fairtable import FairDriver
@@ -52,7 +52,7 @@ class FairTimerTable(Protocol):
 class FairTimer:
     """The clock of one fair table's host (``TableHost.fair_host.timer``)."""
 
-    def __init__(self, out: Outbox, clock: TurnClock, terms: Terms, host: FairTimerTable) -> None:
+    def __init__(self, out: Outbox, clock: TurnClock, terms: TableTerms, host: FairTimerTable) -> None:
         self.out = out
         self.clock = clock
         self.terms = terms

@@ -5,7 +5,7 @@ of their own (``fairhost.py``, ``relay.py``, ``beacons.py``, ``rematch.py``, …
 a class that owns its state. A phase's constructor names everything it may touch, and
 mypy holds it to that: the table's shared :class:`~..record.TableRecord`, an
 :class:`Outbox` (what it says to the table), the :class:`Tasks` it runs and waits on,
-the :class:`~..turnclock.TurnClock` where it times moves, the table's :class:`Terms`
+the :class:`~..turnclock.TurnClock` where it times moves, the table's :class:`TableTerms`
 where it reads them, the other phases it works with, and one small protocol of its own
 (``BeaconsTable``, ``RelayTable``, … beside the phase) listing the few further members
 of the table it reads or sets. The host is the one object that has them all; no phase
@@ -115,7 +115,7 @@ class Outbox(Protocol):
         """The seat list changed: every seat, watcher and listener hears it."""
 
 
-class Terms(Protocol):
+class TableTerms(Protocol):
     """What the table is, as its phases read it: the game, the host's identity, the table's name and
     options, its announced terms (``info``: the clock, the dealer, …) and where saves go."""
 

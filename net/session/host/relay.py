@@ -37,7 +37,7 @@ from ..events import Chooser, GameStarted, Problem, StepApplied
 from ..fairwire import AHEAD, autoplay_message
 from ..persist import HostTable, pack_view, safe_name
 from ..turnclock import TurnClock, game_spent, idle_words, out_of_time_text
-from .hostcore import HostPhase, Outbox, Remote, Terms, fp_text
+from .hostcore import HostPhase, Outbox, Remote, TableTerms, fp_text
 
 if TYPE_CHECKING:
     from ..record import TableRecord
@@ -93,7 +93,7 @@ class Relay:
         record: TableRecord,
         out: Outbox,
         clock: TurnClock,
-        terms: Terms,
+        terms: TableTerms,
         host: RelayTable,
         *,
         beacons: Beacons,
@@ -305,7 +305,7 @@ class Relay:
         """The person's move, or None once a bot is to play it (docs/lan.md, "The turn clock"): an absent
         seat after its move's time, a present one at a strict table after its move's time and its bank.
         A present seat out of time at a normal table keeps thinking, announced once, until it moves,
-        drops, or another player hands it to a bot (TableHost.hand_over releases `fut`)."""
+        drops, or another player hands it to a bot (Seating.hand_over releases `fut`)."""
         clock = self.clock
         clock.at(view.ply, seat, time.monotonic())
         announced = False

@@ -24,7 +24,7 @@ from ...names import shown_player
 from ...transport import SAME_KEY
 from ..events import PresenceChanged, Problem
 from ..turnclock import fmt
-from .hostcore import HostPhase, Outbox, Remote, Terms, fp_text
+from .hostcore import HostPhase, Outbox, Remote, TableTerms, fp_text
 
 if TYPE_CHECKING:
     from ...admission import Guard
@@ -63,7 +63,7 @@ class SeatListTable(Protocol):
     def host_by_bot(self) -> bool: ...
 
 
-def seat_list(host: SeatListTable, terms: Terms) -> list[m.SeatInfo]:
+def seat_list(host: SeatListTable, terms: TableTerms) -> list[m.SeatInfo]:
     """Every seat as the peers are shown it (the host's lobby)."""
     out: list[m.SeatInfo] = []
     for i, kind in enumerate(host.kinds):
@@ -130,7 +130,7 @@ def seat_list(host: SeatListTable, terms: Terms) -> list[m.SeatInfo]:
 
 class SeatingTable(Protocol):
     """What :class:`Seating` reads and sets of the host beyond its terms and clock: the seats, who was sent
-    away, the connections and refusals kept, the table's life."""
+    away, the connections kept, the guard, the table's life."""
 
     @property
     def remotes(self) -> dict[int, Remote]: ...
@@ -177,7 +177,7 @@ class Seating:
         self,
         out: Outbox,
         clock: TurnClock,
-        terms: Terms,
+        terms: TableTerms,
         host: SeatingTable,
         pass_key: bytes,
         *,

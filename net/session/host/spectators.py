@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from ..events import Emitter
     from ..record import TableRecord
     from .fairhost import FairHost
-    from .hostcore import Outbox, Remote, Terms
+    from .hostcore import Outbox, Remote, TableTerms
 
 log = logging.getLogger("coldwater.net")
 
@@ -133,7 +133,7 @@ class Spectators:
     """The watchers of one :class:`~.host.TableHost` (``host.watch``)."""
 
     def __init__(
-        self, record: TableRecord, out: Outbox, terms: Terms, host: SpectatorsTable, *, fair_host: FairHost
+        self, record: TableRecord, out: Outbox, terms: TableTerms, host: SpectatorsTable, *, fair_host: FairHost
     ) -> None:
         self.record = record
         self.out = out

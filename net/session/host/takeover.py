@@ -25,7 +25,7 @@ from .hostcore import HostPhase
 if TYPE_CHECKING:
     from ..record import TableRecord
     from ..turnclock import TurnClock
-    from .hostcore import Outbox, Remote, Tasks, Terms
+    from .hostcore import Outbox, Remote, TableTerms, Tasks
     from .relay import Relay
     from .seedround import Seeding
 
@@ -149,7 +149,7 @@ class Takeover:
         record: TableRecord,
         out: Outbox,
         tasks: Tasks,
-        terms: Terms,
+        terms: TableTerms,
         host: TakeoverTable,
         handover: Handover,
         *,
