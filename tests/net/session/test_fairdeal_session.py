@@ -1082,7 +1082,7 @@ async def test_a_hosts_forfeit_of_a_seat_that_sends_its_messages_is_disputed_and
 
     def accuse(host: TableHost, peers: list[TablePeer]) -> None:
         fh = host.fair_host
-        fh.return_wait = 1.0
+        fh.timer.return_wait = 1.0
         never: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         bot = bot_chooser(CROWN)
 
@@ -1090,12 +1090,12 @@ async def test_a_hosts_forfeit_of_a_seat_that_sends_its_messages_is_disputed_and
             if view.ply >= 30:
                 # The host's own move is due, so every seat settles at this ply waiting on the host;
                 # meanwhile the host claims seat 2 stalls.
-                fh.forfeiting[1] = "seat 2 stalls (the host says)"
+                fh.forfeits.forfeiting[1] = "seat 2 stalls (the host says)"
                 return await never
             return await bot(view, seat)
 
         host.chooser = choose
-        fh._waits_on_forfeiting = lambda drv: sorted(fh.forfeiting)  # type: ignore[method-assign]
+        fh.forfeits.waits_on = lambda drv: sorted(fh.forfeits.forfeiting)  # type: ignore[method-assign]
 
     host, peers = await _lan_game(3, tamper=accuse, strip_timeout=1.0)
     assert host.result is not None and host.result.forfeit == [1], host.result
@@ -1147,7 +1147,7 @@ async def test_a_hosts_blame_without_evidence_is_recorded_as_its_claim_not_a_ver
 
     def blame(host: TableHost, peers: list[TablePeer]) -> None:
         fh = host.fair_host
-        fh.return_wait = 1.0  # the seats leave on the abort; the host need not wait for them
+        fh.timer.return_wait = 1.0  # the seats leave on the abort; the host need not wait for them
         orig = fh.stepped
 
         def stepped() -> None:
