@@ -96,6 +96,21 @@ def test_a_phase_is_handed_no_more_than_its_constructor_names(phase: type) -> No
                 )
 
 
+def test_every_class_handed_the_host_is_checked_here() -> None:
+    """A new phase (a class of net/session/host/ handed some view of the host) joins PHASES above."""
+    mods = {inspect.getmodule(c) for c in PHASES} | {hostcore}
+    handed = {
+        c
+        for mod in mods
+        for c in vars(mod).values()
+        if inspect.isclass(c)
+        and c.__module__ == mod.__name__
+        and not getattr(c, "_is_protocol", False)
+        and "host" in inspect.signature(c.__init__).parameters
+    }
+    assert handed <= set(PHASES), sorted(c.__name__ for c in handed - set(PHASES))
+
+
 def test_the_forty_member_view_of_the_host_is_gone() -> None:
     assert not hasattr(hostcore, "HostCore")
 
