@@ -49,7 +49,7 @@ PHASES = [
 ]
 
 MOST_MEMBERS = 12
-"""The most members a protocol handed to a phase may list (the widest, the relay's, has 11)."""
+"""The most members a protocol handed to a phase may list (the widest now, the seating's, has 12)."""
 
 
 def _members(proto: type) -> set[str]:
