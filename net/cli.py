@@ -318,7 +318,7 @@ async def _host(game: Game[Any, Any], ns: argparse.Namespace) -> int:
         extra["stats"] = {
             "bytes_out": sum(r.bytes_out for r in host.traffic),
             "bytes_in": sum(r.bytes_in for r in host.traffic),
-            **_fair_stats(host.fair),
+            **_fair_stats(host.fair_host.fair),
         }
     _print_result(res, extra)
     return 0

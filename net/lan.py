@@ -301,9 +301,9 @@ async def open_rematch(old: TableHost, *, advertise: bool | None = None) -> Tabl
     new table takes the old one's port when it can (the old one stops listening first).
     `old` must have been run with ``linger`` set, so its seats are still connected to be
     told; their answers come from `old` as ``RematchAnswered`` events (a no frees the seat:
-    ``new.open_seat(seat)``). Raises :class:`Refusal` when the old game has not ended.
+    ``new.rematch.open_seat(seat)``). Raises :class:`Refusal` when the old game has not ended.
     """
-    if old.fair_record is None and old.table is None:  # (a fair table's host may have no seat of its own)
+    if old.fair_host.record is None and old.table is None:  # (a fair table's host may have no seat of its own)
         raise Refusal("the game has not started, so there is nothing to play again")
 
     async def finished() -> None:
@@ -322,7 +322,7 @@ async def open_rematch(old: TableHost, *, advertise: bool | None = None) -> Tabl
     info = old.info
     kwargs: dict[str, Any] = dict(
         name=old.name,
-        seats=old.rematch_seats(),
+        seats=old.rematch.seats(),
         identity=old.identity,
         passphrase=old.seating.pass_key.decode() or None,
         options=info.options,
@@ -330,7 +330,7 @@ async def open_rematch(old: TableHost, *, advertise: bool | None = None) -> Tabl
         host_name=old.host_name,
         bind=old.bind,
         advertise=advertise,
-        auto_start=old.auto_start,
+        auto_start=old.seeding.auto_start,
         save_dir=old.save_dir,
         watchers=info.watch,
         dealer=info.dealer,
@@ -341,7 +341,7 @@ async def open_rematch(old: TableHost, *, advertise: bool | None = None) -> Tabl
     except OSError:
         new = await open_table(old.game, port=0, **kwargs)  # the old port is taken after all: any port
     new.set_turn_timer(info.turn, bank=info.bank, strict=info.strict, game_time=info.game_time)
-    old.offer_rematch(new.port)
+    old.rematch.offer(new.port)
     return new
 
 

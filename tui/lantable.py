@@ -66,7 +66,7 @@ class LanTable:
         """The ply at which this seat sent its move (a peer waits for the table to apply it)."""
         # A fair-dealer table: the host holds only its own seat's view, like a peer (net/session/fairtable.py).
         host, seated = self.host, self.seated
-        fair = host is not None and host.fair is not None
+        fair = host is not None and host.fair_host.fair is not None
         self._fair = fair
         self.my_seat: int
         self.seats: list[Seat]
@@ -111,8 +111,8 @@ class LanTable:
     def state(self) -> State[Any, Any]:
         host = self.host
         if host is not None:
-            if host.fair is not None:
-                return host.fair.fs.view
+            if host.fair_host.fair is not None:
+                return host.fair_host.fair.fs.view
             assert host.table is not None, "the host's game has not started"
             return host.table.state
         assert self.seated is not None and self.seated.state is not None, "the game has not started"
@@ -164,7 +164,7 @@ class LanTable:
         if not clock.running or self.my_seat < 0:
             return "no seat's move is being timed here"
         if self.host is not None:
-            return self.host.hand_over(clock.seat, by=self.my_seat)
+            return self.host.seating.hand_over(clock.seat, by=self.my_seat)
         peer = self.peer
         return peer.lobby_view.hand_over(clock.seat) if peer is not None else "a watcher holds no seat"
 

@@ -39,7 +39,7 @@ async def test_a_seat_resending_its_own_known_messages_is_refused_and_struck() -
 
     def replay(host: Any, peers: list[Any]) -> None:
         p = peers[0]  # seat 2
-        host.fair_host.return_wait = 1.0
+        host.fair_host.timer.return_wait = 1.0
 
         async def later() -> None:
             while p.fair_peer.fair is None or p.fair_peer.fair.fs.view.ply < 20 or p.conn is None:

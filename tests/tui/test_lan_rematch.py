@@ -205,7 +205,7 @@ async def test_a_seat_accepts_and_the_second_game_starts_in_its_seat(home: Path)
             host, bob, htask = await _seat_to_the_end(pilot, home)
             await asyncio.wait_for(htask, 20)
             new = await net.open_rematch(host, advertise=False)
-            assert new.auto_start  # a bot host starts once every seat is ready
+            assert new.seeding.auto_start  # a bot host starts once every seat is ready
             ntask = asyncio.ensure_future(new.run())
             score = pilot.app.screen
             await until(lambda: "offers a rematch" in _text(score, "#rematch-line"), 10, "the offer")

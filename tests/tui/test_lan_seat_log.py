@@ -90,7 +90,7 @@ async def test_each_seat_logs_every_move_as_the_watcher_does(game_name: str, tmp
 
         host.start_game()  # once the seat is ready; the logs start with the first step all three hear
         await until(
-            lambda: watcher.state is not None and peer.state is not None and host.fair is not None,
+            lambda: watcher.state is not None and peer.state is not None and host.fair_host.fair is not None,
             "the game under way everywhere",
         )
         logs = [Log(LanTable(host)), Log(LanTable(peer)), Log(LanTable(watcher))]

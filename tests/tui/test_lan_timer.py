@@ -61,9 +61,9 @@ async def test_the_table_screen_says_a_bot_plays_the_seat_and_ctrl_t_takes_it_ba
             host = pilot.app.screen.party
             assert host.info.dealer == "fair" and host.info.turn == 1
             await pilot.press("ctrl+s")
-            await until(lambda: host.stand_in is not None, 20, "the game to start")
-            stuck = _StuckBot(host.stand_in.bot)
-            host.stand_in.bot = stuck
+            await until(lambda: host.fair_host.stand_in is not None, 20, "the game to start")
+            stuck = _StuckBot(host.fair_host.stand_in.bot)
+            host.fair_host.stand_in.bot = stuck
             await until(lambda: isinstance(pilot.app.screen, TableScreen), 20, "the table screen")
             screen = pilot.app.screen
             # The key is shown exactly while the bot has the seat (on a busy machine the 1 s timer can

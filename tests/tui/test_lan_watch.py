@@ -116,11 +116,11 @@ async def test_a_running_table_in_the_list_is_watched_when_chosen(home: Path) ->
     import msgspec
 
     host = await _table(home, think=0.3)  # slow enough that the game is still on when the app gets there
-    host.auto_start = True
+    host.seeding.auto_start = True
     task = asyncio.ensure_future(host.run())
     try:
         # The table's public position (at a fair table, Crown's default, the host holds no full state).
-        await until(lambda: (s := host.public_source()) is not None and s.ply > 8, 30, "the game to be on")
+        await until(lambda: (s := host.watch.public_source()) is not None and s.ply > 8, 30, "the game to be on")
         async with lan_app(home).run_test(size=(80, 24)) as pilot:
             await pilot.press("j")
             await pilot.pause()

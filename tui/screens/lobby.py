@@ -309,7 +309,7 @@ chat, then the table as it is played (read-only); Esc leaves at any time.
             self.app.notify(f"{who} accepts the rematch")
             return
         if self.host is not None:
-            self.host.open_seat(event.seat)
+            self.host.rematch.open_seat(event.seat)
         why = "left without answering" if event.left else "declined"
         self.app.notify(f"{who} {why} the rematch: seat {event.seat + 1} is open to anyone now", timeout=10)
 

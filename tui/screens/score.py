@@ -424,7 +424,7 @@ of every round, and when each trophy or goal was won. ↑ ↓ PgUp PgDn scroll.
             return False
         if isinstance(party, TableHost):  # (as _is_lan_host, which mypy cannot see through)
             # Not after a failover (that host is a seat's process) and only once per table.
-            return party.linger and not party.rematch and self._lobby() is not None
+            return party.linger and not party.rematch.answers and self._lobby() is not None
         if self._served_name() is not None and not self._asked and not self._rematch_port():
             return True  # we opened this table on our SSH server: we ask the server for the rematch
         return self._offer and self._lobby() is not None

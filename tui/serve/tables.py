@@ -451,7 +451,7 @@ class ServerTables:
 
         def answered(ev: Event) -> None:
             if isinstance(ev, RematchAnswered) and not ev.accept:
-                new.open_seat(ev.seat)  # nobody sits at the host's seat here to free it by hand
+                new.rematch.open_seat(ev.seat)  # nobody sits at the host's seat here to free it by hand
 
         old.subscribe(answered)
         self._spawn(self._retire(old, new))
@@ -523,7 +523,7 @@ class ServerTables:
 
 def finals_line(host: TableHost, digest: str) -> str:
     """The table's final digest and each seat's own, signed by that seat (what every peer computed itself)."""
-    seats = ", ".join(f"seat {f.seat + 1} {f.digest.hex()}" for f in sorted(host.finals.values(), key=lambda f: f.seat))
+    seats = ", ".join(f"seat {f.seat + 1} {f.digest.hex()}" for _, f in sorted(host.finals.by_seat.items()))
     return f"digest {digest}; signed by the seats: {seats or 'none'}"
 
 

@@ -3,14 +3,14 @@
 A draw that every seat may know (``beacon.is_public_draw``) is made from the links of
 the seats' beacon chains (net/beacon.py, docs/fairplay.md) instead of the dealer's
 secret. The host files its own link, waits a while for every present seat's, names a
-seat that holds its link back (its seat goes to a bot) and refuses bad links.
+seat that holds its link back (the relay gives its seat to a bot) and refuses bad links.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from coldwater.core.state import CHANCE, State
 
@@ -18,7 +18,11 @@ from ... import beacon
 from ... import messages as m
 from ...link import Link
 from ..events import Problem
-from .hostcore import HostCore, HostPhase, Remote, fp_text
+from .hostcore import HostPhase, Outbox, Remote, Tasks, fp_text
+
+if TYPE_CHECKING:
+    from ...play.table import Table
+    from ..record import TableRecord
 
 log = logging.getLogger("coldwater.net")
 
@@ -29,11 +33,36 @@ LINK_SILENCE = 4.0
 (live peers ping every second): the first time, its connection is dropped and the draw goes on without it."""
 
 
+class BeaconsTable(Protocol):
+    """What :class:`Beacons` reads of the host beyond its record: the seats, the game being played."""
+
+    @property
+    def remotes(self) -> dict[int, Remote]: ...
+
+    @property
+    def table(self) -> Table | None: ...
+
+    @property
+    def phase(self) -> HostPhase: ...
+
+    @property
+    def beacon_id(self) -> int:
+        """The seat this host's links are filed under."""
+
+    @property
+    def problems(self) -> list[str]: ...
+
+
 class Beacons:
     """The links of one host's public draws (``TableHost.beacons``)."""
 
-    def __init__(self, host: HostCore) -> None:
+    def __init__(self, record: TableRecord, out: Outbox, tasks: Tasks, host: BeaconsTable) -> None:
+        self.record = record
+        self.out = out
+        self.tasks = tasks
         self.host = host
+        self.withheld: list[Remote] = []
+        """Seats named at the last draw for holding back their link: the relay gives them to a bot."""
         self.link_timeout = LINK_TIMEOUT
         self._link_box: dict[int, bytes] = {}
         self._link_ply = -1
@@ -56,20 +85,17 @@ class Beacons:
         return [
             r
             for r in self.host.remotes.values()
-            if r.seat in self.host.record.book.last
-            and not r.by_bot
-            and not r.linkless
-            and r.present
-            and r.seat not in box
+            if r.seat in self.record.book.last and not r.by_bot and not r.linkless and r.present and r.seat not in box
         ]
 
     async def gather_links(self, state: State[Any, Any]) -> dict[int, bytes]:
-        """Our link and every present seat's, or the others' once the deadline passes (the late are named)."""
-        assert self.host.record.chain is not None
+        """Our link and every present seat's, or the others' once the deadline passes (the late are named
+        and left in :attr:`withheld`)."""
+        assert self.record.chain is not None
         ply = state.ply
         box = self._box(ply)
-        box[self.host.beacon_id] = self.host.record.chain.link(beacon.index_of(ply))
-        await self.host.wait(lambda: not self._owed(box), self.link_timeout)
+        box[self.host.beacon_id] = self.record.chain.link(beacon.index_of(ply))
+        await self.tasks.wait(lambda: not self._owed(box), self.link_timeout)
         now = time.monotonic()
         for r in self._owed(box):
             if now - r.heard > LINK_SILENCE and r.silent_draws == 0 and r.conn is not None:
@@ -82,9 +108,9 @@ class Beacons:
                 )
                 self.host.problems.append(text)
                 log.warning("%s", text)
-                self.host.broadcast(m.Notice(text=text))
-                self.host.emit(Problem(text))
-                self.host.spawn(r.conn.close())
+                self.out.broadcast(m.Notice(text=text))
+                self.out.emit(Problem(text))
+                self.tasks.spawn(r.conn.close())
             else:
                 self._withheld(r, ply)
         links = dict(box)
@@ -93,29 +119,29 @@ class Beacons:
 
     def _withheld(self, r: Remote, ply: int) -> None:
         """The table's rule for a seat that holds back its link: named, its seat to a bot, the draw goes on."""
-        self.host.blame(
+        self.out.blame(
             f"{r.name} (seat {r.seat + 1}, {fp_text(r.key)}) did not send its beacon link for the draw at ply {ply} "
             f"within {self.link_timeout:.0f} s; a bot plays seat {r.seat + 1} "
             "and the draw goes on with the others' links"
         )
         if r.conn is not None:
             r.conn.send_nowait(m.Refuse(reason="you did not send your beacon link in time; a bot plays your seat"))
-            self.host.spawn(r.conn.close())
-        self.host.give_to_bot(r)
+            self.tasks.spawn(r.conn.close())
+        self.withheld.append(r)
 
     def _bad_link(self, r: Remote, conn: Link, why: str) -> None:
         """Refused (a strike), and the first bad link of a seat is named to everyone."""
-        self.host.refuse(conn, "link", why)
+        self.out.refuse(conn, "link", why)
         if r.seat not in self._link_named:
             self._link_named.add(r.seat)
-            self.host.blame(f"{r.name} (seat {r.seat + 1}, {fp_text(r.key)}) sent a bad beacon link: {why}")
+            self.out.blame(f"{r.name} (seat {r.seat + 1}, {fp_text(r.key)}) sent a bad beacon link: {why}")
 
     def on_link(self, r: Remote, conn: Link, msg: m.Link) -> None:
         t = self.host.table
         if t is None or self.host.phase is not HostPhase.PLAYING:
-            self.host.refuse(conn, "link", "no draw is pending: the game is not being played")
+            self.out.refuse(conn, "link", "no draw is pending: the game is not being played")
             return
-        if r.by_bot or r.seat not in self.host.record.book.last:
+        if r.by_bot or r.seat not in self.record.book.last:
             self._bad_link(r, conn, f"seat {r.seat + 1} is not part of this table's beacon")
             return
         st = t.state
@@ -124,9 +150,9 @@ class Beacons:
                 r, conn, f"a link for ply {msg.ply}, which is no pending draw (the table is at ply {st.ply})"
             )
             return
-        why = self.host.record.book.why_not(r.seat, msg.ply, msg.link)
+        why = self.record.book.why_not(r.seat, msg.ply, msg.link)
         if msg.ply < st.ply:
-            if why is None and msg.ply < len(self.host.record.steps) and not self.host.record.steps[msg.ply].links:
+            if why is None and msg.ply < len(self.record.steps) and not self.record.steps[msg.ply].links:
                 return  # a good link for a draw the dealer made before it arrived: nothing to use it for
             self._bad_link(r, conn, why or f"a link for ply {msg.ply}, whose draw is over (the table is at {st.ply})")
             return
@@ -138,4 +164,4 @@ class Beacons:
         box = self._box(msg.ply)
         if r.seat not in box:  # a second copy (after a reconnect) is the same link: the chain fixes it
             box[r.seat] = msg.link
-            self.host.wake()
+            self.tasks.wake()

@@ -4,46 +4,122 @@ When the game is over the host publishes the :class:`~messages.End` (the dealer'
 secret and the final digest), audits the whole game itself if it took over from
 another host, gathers every present seat's signed final digest and relays them all
 so that the peers compare their stories, and stays up a while for seats that were
-away at the end. :class:`Ending` keeps that bookkeeping and reaches the table
-through :class:`~.hostcore.HostCore`; a fair-dealer table's end is the fair host's
-(fairhost.py), which relays the finals through :meth:`Ending.relay_finals` too.
+away at the end. :class:`Ending` keeps that bookkeeping; :class:`Finals` keeps the
+seats' signed final digests, which a fair-dealer table's end (fairhost.py) relays too.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
-
-from coldwater.core import record
+from typing import TYPE_CHECKING, Protocol
 
 from ... import fairplay as fp
 from ... import messages as m
 from ...identity import verify
 from ...link import Link
 from ..events import Finished, Result
-from ..fairtable import fair_record
-from .hostcore import FINALS_WAIT, HostCore, HostPhase, Remote, scores_of
+from .hostcore import FINALS_WAIT, HostPhase, Outbox, Remote, TableTerms, Tasks, scores_of
 
 if TYPE_CHECKING:
-    from .fairhost import FairHost
+    from ...play.table import Table
+    from ..record import TableRecord
+
+END_GRACE = 60.0
+"""Seconds a finished table stays up (and advertised) for seats that were away at the end."""
 
 log = logging.getLogger("coldwater.net")
 
 
-class Ending:
-    """The end of one table's game (``TableHost.ending``)."""
+class FinalsTable(Protocol):
+    """What :class:`Finals` reads of the host: where the table is in its life."""
 
-    def __init__(self, host: HostCore, fair_host: FairHost) -> None:
+    @property
+    def phase(self) -> HostPhase: ...
+
+
+class Finals:
+    """The seats' signed final digests at one table (``TableHost.finals``), a committed or a fair one."""
+
+    def __init__(self, record: TableRecord, out: Outbox, tasks: Tasks, host: FinalsTable) -> None:
+        self.record = record
+        self.out = out
+        self.tasks = tasks
         self.host = host
-        self.fair_host = fair_host
-        """At a fair table: its rounds, whose audit gives the whole game."""
+        self.by_seat: dict[int, m.Final] = {}
+        """Each seat's signed final digest, as received (the host's own too), by seat."""
+        self.ply: int | None = None
+        """The ply the game ended at, once it has (set by whichever end it had): what a final digest signs."""
+        self.sent = False
+        """The finals went out to everyone: one that comes later is answered with them all."""
+
+    async def relay(self, waiting: list[Remote]) -> None:
+        """Wait a while for the signed final digest of every seat in `waiting` still present, then send them all."""
+        await self.tasks.wait(lambda: all(r.seat in self.by_seat or not r.present for r in waiting), FINALS_WAIT)
+        self.sent = True
+        self.out.broadcast(m.Finals(finals=list(self.by_seat.values())))
+
+    def on_final(self, r: Remote, conn: Link, msg: m.Final) -> None:
+        """A seat's signed final digest, once the game has ended."""
+        if self.host.phase is not HostPhase.ENDED or self.ply is None:
+            self.out.refuse(conn, "final", "the game has not ended")
+            return
+        key = self.record.seat_keys.get(r.seat, r.key)
+        if msg.seat != r.seat or not verify(key, msg.sig, fp.final_message(self.record.joint, self.ply, msg.digest)):
+            self.out.refuse(conn, "final", "not this seat's signed final digest")
+            return
+        self.by_seat[r.seat] = msg
+        self.tasks.wake()
+        if self.sent:  # a seat that came back after the end
+            conn.send_nowait(m.Finals(finals=list(self.by_seat.values())))
+
+
+class EndingTable(Protocol):
+    """What :class:`Ending` reads and sets of the host beyond its record and terms."""
+
+    @property
+    def remotes(self) -> dict[int, Remote]: ...
+
+    @property
+    def host_seat(self) -> int: ...
+
+    @property
+    def table(self) -> Table | None: ...
+
+    @property
+    def dealer(self) -> fp.CommittedDealer: ...
+
+    @property
+    def failover_ply(self) -> int:
+        """After a failover: the last ply the old host dealt (0: none)."""
+
+    @property
+    def problems(self) -> list[str]: ...
+
+    @property
+    def linger(self) -> bool: ...
+
+    phase: HostPhase
+    result: Result | None
+
+
+class Ending:
+    """The end of one table's committed game (``TableHost.ending``)."""
+
+    def __init__(
+        self, record: TableRecord, out: Outbox, tasks: Tasks, terms: TableTerms, finals: Finals, host: EndingTable
+    ) -> None:
+        self.record = record
+        self.out = out
+        self.tasks = tasks
+        self.terms = terms
+        self.finals = finals
+        """The seats' signed final digests, gathered and relayed once the End is out."""
+        self.host = host
         self.end: m.End | None = None
         """The End as it went out (None before the end): a seat that comes back afterwards is sent it."""
-        self.finals: dict[int, m.Final] = {}
-        """Each seat's signed final digest, as received (the host's own too), by seat."""
-        self.finals_sent = False
-        """The finals went out to everyone: one that comes later is answered with them all."""
+        self.grace = END_GRACE
+        """Seconds a finished table stays up for seats that were away at the end."""
 
     async def finish(self) -> Result:
         """The committed game is over: the End, the audit (after a takeover), the finals; returns the result."""
@@ -54,8 +130,9 @@ class Ending:
         scores, outcome = scores_of(st)
         end = m.End(dealer_secret=host.dealer.secret(), digest=fp.full_digest(st))
         self.end = end
+        self.finals.ply = st.ply
         host.phase = HostPhase.ENDED
-        host.broadcast(end)
+        self.out.broadcast(end)
         for r in host.remotes.values():
             r.told_end = r.told_end or r.present
         problems = list(host.problems)
@@ -63,30 +140,32 @@ class Ending:
             # A new host audits the whole game as every peer does: the old host dealt its first part.
             rep = await asyncio.to_thread(
                 fp.audit,
-                host.game,
-                host.info.players,
-                host.options,
-                host.record.joint,
+                self.terms.game,
+                self.terms.info.players,
+                self.terms.options,
+                self.record.joint,
                 host.dealer.commitment,
                 host.dealer.secret(),
-                host.record.steps,
-                tips=fp.tips(host.record.reveals),
+                self.record.steps,
+                tips=fp.tips(self.record.reveals),
                 final=st,
-                keys=host.record.seat_keys,
+                keys=self.record.seat_keys,
             )
             if not rep.ok:
                 who = "the old host" if 0 <= rep.bad_ply <= host.failover_ply else "this host"
                 problems.append(f"AUDIT FAILED, {who} cheated or erred: " + "; ".join(rep.problems))
-        if host.host_seat >= 0 and host.host_seat in host.record.seat_keys:
+        if host.host_seat >= 0 and host.host_seat in self.record.seat_keys:
             d = fp.full_digest(st)
-            self.finals[host.host_seat] = m.Final(
-                seat=host.host_seat, digest=d, sig=host.identity.sign(fp.final_message(host.record.joint, st.ply, d))
+            self.finals.by_seat[host.host_seat] = m.Final(
+                seat=host.host_seat,
+                digest=d,
+                sig=self.terms.identity.sign(fp.final_message(self.record.joint, st.ply, d)),
             )
         # Every present seat's signed final digest, relayed to all, so peers compare their stories.
-        await self.relay_finals([r for r in host.remotes.values() if r.present and not r.by_bot])
+        await self.finals.relay([r for r in host.remotes.values() if r.present and not r.by_bot])
         host.result = Result(
-            game=host.game.name,
-            table=host.name,
+            game=self.terms.game.name,
+            table=self.terms.name,
             seat=host.host_seat,
             scores=scores,
             digest=st.digest(),
@@ -95,7 +174,7 @@ class Ending:
             audit_ok=not any(p.startswith("AUDIT FAILED") for p in problems),
             problems=problems,
         )
-        host.emit(Finished(host.result))
+        self.out.emit(Finished(host.result))
         # Give every present peer a moment to read the end before the sockets close.
         for r in host.remotes.values():
             if r.conn is not None:
@@ -105,38 +184,8 @@ class Ending:
         # the dealer's secret to audit it, rather than to "no such table".
         owed = [r for r in host.remotes.values() if r.key and not r.by_bot]
         if not all(r.told_end for r in owed):
-            log.info("the game is over; waiting up to %.0f s for away seats to collect the result", host.end_grace)
-            await host.wait(lambda: all(r.told_end for r in owed), host.end_grace)
+            log.info("the game is over; waiting up to %.0f s for away seats to collect the result", self.grace)
+            await self.tasks.wait(lambda: all(r.told_end for r in owed), self.grace)
         if not host.linger:
-            await host.wait(lambda: all(not r.present for r in host.remotes.values()), 5.0)
+            await self.tasks.wait(lambda: all(not r.present for r in host.remotes.values()), 5.0)
         return host.result
-
-    async def relay_finals(self, waiting: list[Remote]) -> None:
-        """Wait a while for the signed final digest of every seat in `waiting` still present, then send them all."""
-        await self.host.wait(lambda: all(r.seat in self.finals or not r.present for r in waiting), FINALS_WAIT)
-        self.finals_sent = True
-        self.host.broadcast(m.Finals(finals=list(self.finals.values())))
-
-    def on_final(self, r: Remote, conn: Link, msg: m.Final) -> None:
-        """A seat's signed final digest, once the game has ended."""
-        host = self.host
-        t = host.table
-        rec = self.fair_host.record
-        if host.phase is not HostPhase.ENDED or (t is None and rec is None):
-            host.refuse(conn, "final", "the game has not ended")
-            return
-        ply = t.state.ply if t is not None else rec.fs.view.ply if rec is not None else 0
-        key = host.record.seat_keys.get(r.seat, r.key)
-        if msg.seat != r.seat or not verify(key, msg.sig, fp.final_message(host.record.joint, ply, msg.digest)):
-            host.refuse(conn, "final", "not this seat's signed final digest")
-            return
-        self.finals[r.seat] = msg
-        host.wake()
-        if self.finals_sent:  # a seat that came back after the end
-            conn.send_nowait(m.Finals(finals=list(self.finals.values())))
-
-    def full_record(self, meta: dict[str, str] | None = None) -> record.GameRecord | None:
-        """At a fair-dealer table, the whole game as this host's seat's audit replayed it, once
-        every key is out (None before then; a committed table's record is the table's)."""
-        drv = self.fair_host.record
-        return fair_record(drv, meta) if drv is not None else None

@@ -5,12 +5,9 @@ seat's view: each seat played in this process (the host's own, each bot seat, or
 neither an observer) is a :class:`~.fairtable.FairDriver`, and :class:`FairHost` runs
 them, relays every seat's :class:`~messages.Fair` messages to the others, keeps the
 public record and the host seat's save, times the rounds, and audits the game at its end.
-It reaches the rest of the table through :class:`~.hostcore.HostCore`.
-
-One module of ~750 lines, on purpose: every part of it (the drivers, the relay and its
-log, the save, the round timer, the forfeit and the answers it collects, the audit) reads
-and writes the same few fields of one fair table's rounds, and the run loop that ties
-them together is short only because they sit beside it.
+Two parts of it keep state of their own: the table's clock at a fair table (who is out of
+time, whose own bot plays, when a round has stalled: :class:`~.fairtimer.FairTimer`) and a
+forfeit with the answers it collects (:class:`~.fairforfeit.Forfeits`).
 """
 
 from __future__ import annotations
@@ -21,7 +18,7 @@ import os
 import time
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
 
@@ -33,17 +30,24 @@ from ... import fairplay as fp
 from ... import messages as m
 from ...fairdeal.deck import FairDealError
 from ...fairdeal.seat import FairSeat
-from ...link import Link
+from ...link import Link, Network
 from ...transport import Refusal
-from .. import forfeit as ff
-from ..events import Finished, GameStarted, Problem, Result, StepApplied
-from ..failover import EX_HOST_WAIT, FAIR_RETURN_WAIT, FAIR_SAVE_EVERY, Handover, fair_peer_save
-from ..fairtable import FairDriver
-from ..fairwire import STRIP_TIMEOUT, Allowance, fair_message
+from ..events import Chooser, Finished, GameStarted, Problem, Result, StepApplied
+from ..failover import FAIR_SAVE_EVERY, Handover, fair_peer_save
+from ..fairtable import FairDriver, fair_record
+from ..fairwire import Allowance, fair_message
 from ..persist import Saver, safe_name
 from ..standin import StandIn
-from ..turnclock import game_spent, idle_words, out_of_time_text
-from .hostcore import HostCore, HostPhase, Remote, scores_of
+from .fairforfeit import Forfeits
+from .hostcore import HostPhase, Outbox, Remote, TableTerms, Tasks, scores_of
+
+if TYPE_CHECKING:
+    from coldwater.core.record import GameRecord
+
+    from ..record import TableRecord
+    from ..turnclock import TurnClock
+    from .ending import Finals
+    from .fairtimer import FairTimer
 
 log = logging.getLogger("coldwater.net")
 
@@ -51,17 +55,69 @@ RESEND_SLACK = 64
 """Known messages a seat may send again on one connection beyond all it ever sent (a reconnect resends
 its own once, and a round's message may cross the host's copy)."""
 
-ACT_GRACE = 30.0
-"""Seconds a connected seat's move may take at a fair table, once its bot is due to play it, before the
-seat forfeits: past its move's time and its bank at a strict table, past another player's hand-over at a
-normal one (turnclock.py). Its own app's bot plays it then, so only a seat that plays no move stalls."""
+
+class FairHostTable(Protocol):
+    """What :class:`FairHost` reads and sets of the host beyond its record, terms and clock: the seats
+    and who plays the host's own, the table's life and result, where it listens, the seat list."""
+
+    @property
+    def remotes(self) -> dict[int, Remote]: ...
+
+    @property
+    def host_seat(self) -> int: ...
+
+    @property
+    def chooser(self) -> Chooser | None: ...
+
+    @property
+    def problems(self) -> list[str]: ...
+
+    @property
+    def cheaters(self) -> list[str]: ...
+
+    @property
+    def linger(self) -> bool: ...
+
+    @property
+    def port(self) -> int: ...
+
+    @property
+    def network(self) -> Network:
+        """Where the table's links come from: a frozen host asks there whether a peer hosts it now."""
+
+    phase: HostPhase
+    result: Result | None
+
+    def lobby(self) -> list[m.SeatInfo]: ...
 
 
 class FairHost:
     """The fair-dealer rounds of one host (``TableHost.fair_host``); idle at a committed table."""
 
-    def __init__(self, host: HostCore, handover: Handover | None = None) -> None:
+    def __init__(
+        self,
+        record: TableRecord,
+        out: Outbox,
+        tasks: Tasks,
+        clock: TurnClock,
+        terms: TableTerms,
+        host: FairHostTable,
+        *,
+        timer: FairTimer,
+        finals: Finals,
+        handover: Handover | None = None,
+    ) -> None:
+        """`timer` is the table's clock at a fair table (fairtimer.py), `finals` gathers and relays the seats'
+        signed final digests, `handover` is a failover's (its driver goes on here)."""
+        self.table_record = record
+        """The table's shared record (record.py); :attr:`record` is the driver the public record is kept from."""
+        self.out = out
+        self.tasks = tasks
+        self.clock = clock
+        self.terms = terms
         self.host = host
+        self.timer = timer
+        self.finals = finals
         self.fair: FairDriver | None = None
         """At a fair-dealer table: this host's own seat's rounds (it holds only its own view); None without one."""
         self.fair_bots: dict[int, FairDriver] = {}
@@ -73,8 +129,6 @@ class FairHost:
         self.stand_in: StandIn | None = None
         """At a fair-dealer table with a person in the host's seat: that seat's turn timer, kept here (the
         only process that holds its view), which hands it to this process's bot when the person is slow."""
-        self.host_by_bot = False
-        """At a fair-dealer table: the host's own seat is played by its process's bot (told to everyone)."""
         self.fair_log: list[m.Fair] = []
         """Every fair-table message this host sent or relayed (for a seat that reconnects). Bounded: each
         seat's part by :attr:`relayed`, the host's own and its bots' by the game."""
@@ -83,33 +137,19 @@ class FairHost:
         self.relayed = Allowance()
         """How much of each remote seat's messages the relay log holds (fairwire.SEAT_BYTES): counted as
         each is relayed, before the drivers here take it on the next turn of the loop."""
-        self.strip_timeout = STRIP_TIMEOUT
-        self.act_grace = ACT_GRACE
-        self.answer_by = ff.VERDICT_WAIT
         self._resent: dict[int, tuple[Link | None, int, int]] = {}
         """Per seat: its connection and how many known messages it sent again on it (see on_fair)."""
-        """Seconds a forfeit's proposal gives every seat to answer (stated in it; tests shorten it)."""
-        self.return_wait = FAIR_RETURN_WAIT
-        """At a fair table: seconds an away seat has to come back before a round waiting on it ends the game."""
-        self.ex_host = -1
-        """After a failover: the seat of the host this one replaced (it has EX_HOST_WAIT to come back)."""
-        self.handed: dict[int, tuple[int, float]] = {}
-        """Seats another player handed to a bot, out of time: (ply, when). Past ACT_GRACE with no move
-        from the seat's own process, a normal table's seat forfeits (stalled)."""
-        self._told_out = -1
-        """The ply at which a remote seat was last announced out of time (once a move)."""
-        self.forfeiting: dict[int, str] = {}
-        """Seats that forfeit as soon as a round waits on them (struck out), and why."""
-        self.forfeit: ff.Forfeit | None = None
-        """The forfeit this host proposed (the game's end once the other seats sign it)."""
-        self.verdicts: list[m.Fair] = []
-        """Each seat's signature over :attr:`forfeit` (this process's seats' among them)."""
-        self.disputes: list[str] = []
-        """Seats that answered the forfeit with why they cannot sign it."""
-        self.proposal: m.Fair | None = None
-        """The signed message of :attr:`forfeit`, as sent."""
-        self.verdict_record: ff.VerdictRecord | None = None
-        """The game ended by forfeit, as this host keeps it (forfeit.VerdictRecord), once it ended."""
+        self.forfeits = Forfeits(
+            record,
+            out,
+            tasks,
+            terms,
+            host,
+            driver=lambda: self.record,
+            drivers=self.local_drivers,
+            log=self.fair_log,
+        )
+        """The forfeit, once one is declared: the seats named, the proposal, every seat's answer (fairforfeit.py)."""
         self._saver: Saver | None = None
         self.resuming = False
         """A peer took this fair table over: no lobby, no round; its rounds go on (a handover's driver)."""
@@ -123,7 +163,7 @@ class FairHost:
         """A fair table taken over by the peer that hands over its own seat's rounds (`drv`): they go on as
         they were, sending through this host's relay, which starts from every message the peer holds."""
         self.fair = drv
-        self.fair_log = drv.messages()
+        self.fair_log[:] = drv.messages()
         drv.send = self.send
         drv.secret_sent = lambda: self.save(now=True)
         on_step = handover.on_step
@@ -135,7 +175,7 @@ class FairHost:
 
         drv.stepped = stepped
         self.resuming = True
-        self.ex_host = handover.save.host_seat
+        self.timer.ex_host = handover.save.host_seat
 
     @property
     def record(self) -> FairDriver | None:
@@ -153,31 +193,31 @@ class FairHost:
 
     def begin(self, seats_info: list[m.SeatInfo], reveals: dict[int, bytes]) -> None:
         keys = {s.seat: s.key for s in seats_info if s.key}
-        tips = {s: t for s, t in fp.tips(reveals).items() if 0 <= s < self.host.info.players}
+        tips = {s: t for s, t in fp.tips(reveals).items() if 0 <= s < self.terms.info.players}
         # Every driver here signs as this host and sends through it; they differ in seat and moves.
-        driver = partial(FairDriver, identity=self.host.identity, keys=keys, tips=tips, send=self.send)
+        driver = partial(FairDriver, identity=self.terms.identity, keys=keys, tips=tips, send=self.send)
         if self.host.host_seat >= 0:
-            assert self.host.record.chain is not None
+            assert self.table_record.chain is not None
             seat = FairSeat(
-                self.host.game,
-                self.host.info.players,
+                self.terms.game,
+                self.terms.info.players,
                 self.host.host_seat,
-                self.host.record.joint,
-                self.host.options,
-                chain=self.host.record.chain,
+                self.table_record.joint,
+                self.terms.options,
+                chain=self.table_record.chain,
             )
             chooser = self.host.chooser
             if chooser is None:
                 # The person at the host (submit()), on the turn timer: only this process can play for them.
                 self.stand_in = StandIn(
-                    self.host.game,
-                    self.host.info.turn,
-                    lambda on, ply: self.seat_autoplay(self.host.host_seat, on),
-                    clock=self.host.clock,
-                    strict=self.host.info.strict,
-                    out_of_time=lambda ply: self.out_of_time(self.host.host_seat),
+                    self.terms.game,
+                    self.terms.info.turn,
+                    lambda on, ply: self.timer.seat_autoplay(self.host.host_seat, on),
+                    clock=self.clock,
+                    strict=self.terms.info.strict,
+                    out_of_time=lambda ply: self.timer.out_of_time(self.host.host_seat),
                 )
-            stand_in = self.stand_in
+            stand_in = self.timer.stand_in = self.stand_in
 
             async def choose(view: State[Any, Any]) -> Action:
                 if chooser is not None:
@@ -192,14 +232,14 @@ class FairHost:
                 secret_sent=lambda: self.save(now=True),
             )
             self.save(now=True)  # the seat's key is on disk before its share leaves
-        for i, chain in sorted(self.host.record.bot_chains.items()):
+        for i, chain in sorted(self.table_record.bot_chains.items()):
             # A seat of its own: its key, its chain and its view live in this object only. The bot
             # plays from that view (as a peer's bot does), never from another seat's. It keeps no
             # save: its key lives and dies with this process (docs/fairplay.md, "Bot seats").
             bot_seat = FairSeat(
-                self.host.game, self.host.info.players, i, self.host.record.joint, self.host.options, chain=chain
+                self.terms.game, self.terms.info.players, i, self.table_record.joint, self.terms.options, chain=chain
             )
-            bot = self.host.game.bot(self.host.game.bots[0])
+            bot = self.terms.game.bot(self.terms.game.bots[0])
 
             async def bot_choose(view: State[Any, Any], bot: Bot = bot) -> Action:
                 return await asyncio.to_thread(bot.choose, view, Rng(os.urandom(16)))
@@ -207,7 +247,7 @@ class FairHost:
             self.fair_bots[i] = driver(  # signed by the host for its bots (their SeatInfo carries its key)
                 bot_seat,
                 choose=bot_choose,
-                stepped=self.stepped if self.fair is None and i == min(self.host.record.bot_chains) else lambda: None,
+                stepped=self.stepped if self.fair is None and i == min(self.table_record.bot_chains) else lambda: None,
             )
         if self.fair is None and not self.fair_bots:
             # No seat here: an observer follows the table from every seat's messages (which this host
@@ -219,20 +259,26 @@ class FairHost:
                 raise FairDealError("an observer has no move to make")
 
             self.fair_watch = driver(
-                FairSeat(self.host.game, self.host.info.players, None, self.host.record.joint, self.host.options),
+                FairSeat(self.terms.game, self.terms.info.players, None, self.table_record.joint, self.terms.options),
                 choose=no_move,
                 stepped=self.stepped,
             )
         self.host.phase = HostPhase.PLAYING
-        self.host.emit(GameStarted(self.host.host_seat))
+        self.out.emit(GameStarted(self.host.host_seat))
+
+    def full_record(self, meta: dict[str, str] | None = None) -> GameRecord | None:
+        """The whole game as the audit of the driver the public record is kept from replayed it, once
+        every key is out (None before then, and at a committed table)."""
+        drv = self.record
+        return fair_record(drv, meta) if drv is not None else None
 
     @property
     def save_path(self) -> Path | None:
         """Where this host's own seat at a fair table is saved: as a peer's save, so that the process,
         restarted after a failover, comes back to its seat with ``coldwater join TABLE``."""
         return (
-            self.host.save_dir / f"lan-peer-{safe_name(self.host.name)}.json"
-            if self.host.save_dir is not None
+            self.terms.save_dir / f"lan-peer-{safe_name(self.terms.name)}.json"
+            if self.terms.save_dir is not None
             else None
         )
 
@@ -246,12 +292,12 @@ class FairHost:
         def make() -> bytes:
             assert drv is not None
             save = fair_peer_save(
-                self.host.info,
+                self.terms.info,
                 drv,
                 host_seat=self.host.host_seat,
                 seats=self.host.lobby(),
-                reveals=self.host.record.reveals,
-                commits=self.host.record.commits,
+                reveals=self.table_record.reveals,
+                commits=self.table_record.commits,
                 listen_port=self.host.port,
             )
             return msgspec.json.encode(save)
@@ -279,29 +325,29 @@ class FairHost:
         rec = self.record
         assert rec is not None
         fs = rec.fs
-        self.host.clock.at(fs.view.ply, fs.view.current, time.monotonic())
+        self.clock.at(fs.view.ply, fs.view.current, time.monotonic())
         # The public record, for watchers: each step as everyone knows it (a drawn piece is "draw").
-        self.host.record.steps.append(
+        self.table_record.steps.append(
             m.Step(ply=fs.view.ply, seat=fs.last[0], digest=rec.digest(), action=fs.last_public)
         )
         self.save()
         # The host's person sees its own seat's steps as it knows them; a bot's view stays the bot's.
-        self.host.emit(StepApplied(fs.view.ply, fs.last[0], fs.last[1] if rec is self.fair else fs.last_public))
+        self.out.emit(StepApplied(fs.view.ply, fs.last[0], fs.last[1] if rec is self.fair else fs.last_public))
 
     def on_fair(self, r: Remote, conn: Link, msg: m.Fair) -> None:
         """A seat's message: its own and genuine (else refused), relayed unchanged to the others, then taken here."""
         drv = self.record
-        if drv is not None and msg.kind in ("verdict", "dispute") and self.forfeit is not None:
+        if drv is not None and msg.kind in ("verdict", "dispute") and self.forfeits.forfeit is not None:
             # An answer to the forfeit is taken whenever it comes, the game's end included: an answer
             # sent before the stated deadline is never refused (docs/lan.md, "The verdict").
             why = drv.check(msg) if msg.seat == r.seat else f"seat {r.seat + 1} sent a message as seat {msg.seat + 1}"
             if why is not None:
-                self.host.refuse(conn, "fair", why)
+                self.out.refuse(conn, "fair", why)
             else:
-                self._answer(r, conn, msg)
+                self.forfeits.answer(r, conn, msg)
             return
         if drv is None or self.host.phase is not HostPhase.PLAYING:
-            self.host.refuse(conn, "fair", "this table is not dealing with the fair dealer now")
+            self.out.refuse(conn, "fair", "this table is not dealing with the fair dealer now")
             return
         if msg.seat == r.seat and drv.known(msg):
             # Sent again (a reconnect resends everything once, and the others have it): checked before
@@ -315,16 +361,16 @@ class FairHost:
             n += 1
             self._resent[r.seat] = (conn, n, limit)
             if n > limit:
-                self.host.refuse(conn, "fair", f"a known {msg.kind} message sent again ({n} copies on one connection)")
+                self.out.refuse(conn, "fair", f"a known {msg.kind} message sent again ({n} copies on one connection)")
             return
         why = drv.check(msg) if msg.seat == r.seat else f"seat {r.seat + 1} sent a message as seat {msg.seat + 1}"
         if why is None and msg.kind in ("verdict", "dispute"):
-            self.host.refuse(conn, "fair", f"a {msg.kind} with no forfeit to answer")
+            self.out.refuse(conn, "fair", f"a {msg.kind} with no forfeit to answer")
             return
         if why is None and not drv.known(msg):
             why = self.relayed.why_not(msg)
         if why is not None:
-            self.host.refuse(conn, "fair", why)
+            self.out.refuse(conn, "fair", why)
             return
         if drv.known(msg):
             return  # sent again after a reconnect: the others have it
@@ -335,157 +381,13 @@ class FairHost:
             # restarted seat does so once a round; more is a seat making messages to be sent back.
             key = (msg.kind, msg.ply, msg.ref, msg.seat)
             if key in self.sent_back:
-                self.host.refuse(conn, "fair", f"a third {msg.kind} message for ply {msg.ply}")
+                self.out.refuse(conn, "fair", f"a third {msg.kind} message for ply {msg.ply}")
                 return
             self.sent_back.add(key)
             conn.send_nowait(old)
             return
         self.relayed.keep(msg)
         self.send(msg)
-
-    def _answer(self, r: Remote, conn: Link, msg: m.Fair) -> None:
-        """A seat's answer to the forfeit proposed: its signature over it, or why it cannot sign it (with,
-        from the accused, its own messages for that ply). Taken before and after the deadline alike;
-        only a second answer from the same seat, or one over another forfeit, is refused."""
-        f = self.forfeit
-        assert f is not None
-        old = next((v for v in self.verdicts if v.seat == msg.seat), None)
-        if old is not None:
-            # The same answer again is a resend (counted, as every known message sent again); another
-            # one is a seat changing its word, which the table never takes.
-            self.host.refuse(conn, "fair", f"a second {msg.kind} from seat {msg.seat + 1} (its answer is kept)")
-            return
-        if msg.kind == "verdict" and (r.seat in f.seats or msg.body != ff.encode(f) or msg.ply != f.ply):
-            self.host.refuse(conn, "fair", "a verdict over another forfeit than the one proposed")
-            return
-        if msg.ply != f.ply:
-            self.host.refuse(conn, "fair", f"a dispute of a forfeit at ply {msg.ply}, not the one proposed")
-            return
-        self.verdicts.append(msg)
-        if self.host.phase is HostPhase.ENDED and self.host.result is not None:
-            text = f"{r.name} (seat {r.seat + 1}) answered the forfeit after this host's deadline ({msg.kind}); kept"
-            log.warning("%s", text)
-        if msg.kind == "dispute":
-            d = ff.decode_dispute(msg.body)
-            keys = self.record.keys if self.record is not None else {}
-            backed = ff.genuine_evidence(f, d, msg.seat, self.host.record.joint, keys.get(msg.seat))
-            note = " (with its evidence for that ply)" if backed else ""
-            text = f"{r.name} (seat {r.seat + 1}) does not sign the forfeit{note}: {d.text}"
-            self.disputes.append(text)
-            self.host.emit(Problem(text))
-        for other in self.host.remotes.values():
-            if other.present and other.seat != msg.seat and other.conn is not None:
-                other.conn.send_nowait(msg)
-        self.host.wake()
-
-    def strike(self, seat: int, why: str) -> None:
-        """`seat` was struck out: it forfeits as soon as a round waits on it (no one can play its layer)."""
-        self.forfeiting.setdefault(seat, why)
-        rec = self.record
-        if rec is not None:
-            rec.changed.set()
-
-    def out_of_time(self, seat: int) -> None:
-        """At a normal table: the host's own person is out of time and keeps the seat; the others are told."""
-        text = out_of_time_text(self.host.host_name, seat, self.host.info.turn)
-        log.warning("%s", text)
-        self.host.broadcast(m.Notice(text=text))
-        self.host.emit(Problem(text))
-
-    def _tell_out_of_time(self) -> None:
-        """A present remote seat ran out of time at a normal table: everyone is told, once a move, by this
-        host's clock (the seat's own process tells its person by its own)."""
-        clock, now = self.host.clock, time.monotonic()
-        if self.host.info.strict or not clock.out(now) or self._told_out == clock.ply:
-            return
-        r = self.host.remotes.get(clock.seat)
-        if r is None or not r.present or r.timed_out or r.by_bot:
-            return
-        self._told_out = clock.ply
-        text = out_of_time_text(r.name, r.seat, self.host.info.turn)
-        log.warning("%s", text)
-        self.host.broadcast(m.Notice(text=text), exclude=r.seat)
-        self.host.emit(Problem(text))
-
-    def seat_autoplay(self, seat: int, on: bool) -> None:
-        """At a fair table: `seat`'s own process plays it with its bot now (`on`: its person did not move
-        within the turn timer), or its person is back. Told to everyone, as for a timed-out seat."""
-        r = self.host.remotes.get(seat)
-        clock, turn = self.host.clock, self.host.info.turn
-        if r is not None:
-            r.timed_out = on
-            name, away = r.name, not r.present
-            # This host's clock of the seat's move (the bot has not moved yet when its seat says so).
-            idle = clock.elapsed(time.monotonic()) if clock.seat == seat else float(turn)
-        else:
-            self.host_by_bot = on
-            name, away = self.host.host_name, False
-            idle = self.stand_in.idle if self.stand_in is not None else float(turn)
-        if on:
-            words = idle_words(idle, turn, game_spent(clock, seat, time.monotonic()))
-            text = f"{name} (seat {seat + 1}) {words}; their own app plays the seat until they return"
-            self.host.problems.append(text)
-        else:
-            text = f"{name} (seat {seat + 1}) is back; their own app's bot stops playing the seat"
-        log.warning("%s", text)
-        self.host.broadcast(m.Notice(text=text), exclude=seat)  # the seat's own process said it to its person
-        self.host.broadcast(m.Presence(seat=seat, away=away, by_bot=on))
-        self.host.emit(Problem(text))
-        self.host.lobby_changed()
-
-    def stalled(self, quiet: float = 0.0) -> FairDealError | None:
-        """The error that ends a round stalled past the timer at any seat played here (None: none is).
-        `quiet`: seconds since the table last moved on."""
-        for drv in self.local_drivers():
-            w = drv.waiting
-            if w is None or not w[1]:
-                continue
-            # A person may think as long as they like; a program's message is due at once,
-            # and so is a move from a seat whose player is gone (once it had time to come back).
-            gone = all(s in self.host.remotes and not self.host.remotes[s].present for s in w[1])
-            wait = min(self.return_wait, EX_HOST_WAIT) if self.ex_host in w[1] else self.return_wait
-            back_soon = gone and time.monotonic() - min(self.host.remotes[s].heard for s in w[1]) < wait
-            turn = self.host.info.turn
-            if w[0][0] == "act" and not gone and turn > 0 and (why := self._act_due(w[1], quiet)):
-                # The seat's own app plays it once its bot is due to; this one did not.
-                return FairDealError(f"seat(s) {', '.join(str(s + 1) for s in w[1])} {why}", w[1])
-            if (w[0][0] != "act" or gone) and not back_soon:
-                (kind, ply, _), late = w
-                return FairDealError(
-                    f"seat(s) {', '.join(str(s + 1) for s in late)} did not send their {kind} for ply {ply} "
-                    f"within {self.strip_timeout:.0f} s: no one else holds their layer, so the game "
-                    "cannot go on without them and ends",
-                    late,
-                )
-        return None
-
-    def _act_due(self, seats: list[int], quiet: float) -> str:
-        """Why the move awaited from `seats` (present) is overdue past every allowance ('' while it is not).
-        A strict table: the move's time, the seat's bank and ACT_GRACE. A normal one: ACT_GRACE after
-        another player handed the seat, out of time, to a bot; until then its person may think on."""
-        clock, now, turn = self.host.clock, time.monotonic(), self.host.info.turn
-        if self.host.info.strict:
-            if clock.seat in seats:
-                over = clock.over_by(now)
-            else:  # (the clock has not seen this move start: counted from the table's last change)
-                over = quiet - turn - max(clock.bank_left(now, s) for s in seats)
-            if over < self.act_grace:
-                return ""
-            game = self.host.info.game_time
-            if game and clock.seat in seats and clock.game_left(now) <= 0:
-                return (
-                    f"used its whole time for the game ({game} s) and did not move within {self.act_grace:.0f} s more"
-                )
-            return (
-                f"did not move within the turn timer ({turn} s), the time bank ({self.host.info.bank} s) and "
-                f"{self.act_grace:.0f} s more"
-            )
-        handed = [s for s in seats if s in self.handed and self.handed[s][0] == clock.ply]
-        if not handed or now - min(self.handed[s][1] for s in handed) < self.act_grace:
-            return ""
-        return (
-            f"ran out of time, was handed to a bot by another player and played no move within {self.act_grace:.0f} s"
-        )
 
     async def run(self) -> Result:
         """The game's rounds until the end, the host's timer on every round but a person's move, then the audit."""
@@ -497,7 +399,7 @@ class FairHost:
         for d in local:
             d.pump()
         quiet_since = time.monotonic()
-        self.host.clock.at(drv.fs.view.ply, drv.fs.view.current, quiet_since)
+        self.clock.at(drv.fs.view.ply, drv.fs.view.current, quiet_since)
         while not drv.over.done():
             # A seat played here that failed on its own (it checks every message too) ends the game for all
             # (below: the seats its error names forfeit).
@@ -506,15 +408,15 @@ class FairHost:
                 e = failed.over.exception()
                 drv.fail(e if isinstance(e, FairDealError) else FairDealError(str(e)))
                 break
-            late = self._waits_on_forfeiting(drv)
+            late = self.forfeits.waits_on(drv)
             if late:
                 # Its messages relayed before the strike reach the drivers here on later turns of the loop.
                 await asyncio.sleep(0.5)
-                late = self._waits_on_forfeiting(drv)
+                late = self.forfeits.waits_on(drv)
             if late:
-                await self.declare(late, "; ".join(self.forfeiting[s] for s in late), "struck")
+                await self.forfeits.declare(late, "; ".join(self.forfeits.forfeiting[s] for s in late), "struck")
                 break
-            self._tell_out_of_time()
+            self.timer.tell_out_of_time()
             drv.changed.clear()
             try:
                 async with asyncio.timeout(1.0):  # short ticks: a stall is measured from the last change
@@ -522,25 +424,28 @@ class FairHost:
                 quiet_since = time.monotonic()
                 continue
             except TimeoutError:
-                if time.monotonic() - quiet_since < self.strip_timeout:
+                if time.monotonic() - quiet_since < self.timer.strip_timeout:
                     continue
             await asyncio.sleep(0.5)  # after a freeze: let the closed connections be seen first
             if await self._replaced():
                 break
-            stalled = self.stalled(time.monotonic() - quiet_since)
+            stalled = self.timer.stalled(local, time.monotonic() - quiet_since)
             if stalled is not None:
                 seats = [s for s in stalled.culprits if isinstance(s, int)]
-                await self.declare(seats, str(stalled), self._cause(seats, str(stalled)))
+                await self.forfeits.declare(
+                    seats, str(stalled), self.forfeits.cause(seats, str(stalled), self.timer.ex_host)
+                )
                 break
         if self.replaced_by >= 0:
             return await self._stand_down()
-        if self.forfeit is None and drv.over.done() and not drv.over.cancelled():
+        if self.forfeits.forfeit is None and drv.over.done() and not drv.over.cancelled():
             e = drv.over.exception()
             named = [s for s in getattr(e, "culprits", ()) if isinstance(s, int) and s in self.host.remotes]
             if named:  # a seat's own signed message failed the check here (and at every other seat)
-                await self.declare(named, str(e), "failed")
-        if self.forfeit is not None:
+                await self.forfeits.declare(named, str(e), "failed")
+        if self.forfeits.forfeit is not None:
             return await self._end_by_verdict(local)
+        self.finals.ply = drv.fs.view.ply
         self.host.phase = HostPhase.ENDED  # peers' signed finals may come while this host still audits
         problems = list(self.host.problems)
         scores: dict[str, int] = {}
@@ -561,7 +466,7 @@ class FairHost:
             self.abort(text)
             outcome = "ended: " + str(e)
         if final is not None:
-            await self.host.relay_finals([r for r in self.host.remotes.values() if r.present])
+            await self.finals.relay([r for r in self.host.remotes.values() if r.present])
         self._close_drivers(local)
         if self._saver is not None:
             # A game played to its end leaves nothing to come back to; one that ended early keeps the
@@ -570,8 +475,8 @@ class FairHost:
             await asyncio.to_thread(self._saver.close, delete=delete)
             self._saver = None
         self.host.result = Result(
-            game=self.host.game.name,
-            table=self.host.name,
+            game=self.terms.game.name,
+            table=self.terms.name,
             seat=self.host.host_seat,
             scores=scores,
             digest=digest,
@@ -592,107 +497,26 @@ class FairHost:
     async def _publish(self) -> Result:
         """The game's result (host.result) to the app, then the last messages out, and the seats a while to go."""
         assert self.host.result is not None
-        self.host.emit(Finished(self.host.result))
+        self.out.emit(Finished(self.host.result))
         for r in self.host.remotes.values():
             if r.conn is not None:
                 await r.conn.drain()
         if not self.host.linger:
-            await self.host.wait(lambda: all(not r.present for r in self.host.remotes.values()), 5.0)
+            await self.tasks.wait(lambda: all(not r.present for r in self.host.remotes.values()), 5.0)
         return self.host.result
 
-    def _waits_on_forfeiting(self, drv: FairDriver) -> list[int]:
-        w = drv.waiting
-        return sorted(s for s in (w[1] if w is not None else []) if s in self.forfeiting)
-
-    def _cause(self, seats: list[int], text: str) -> str:
-        """What kind of forfeit a stalled round is (forfeit.CAUSES): gone when every seat named is away
-        from the table, clock for a move past its time, stall for a program's message withheld."""
-        if seats and all(s in self.host.remotes and not self.host.remotes[s].present for s in seats):
-            return "gone"
-        if self.ex_host in seats:
-            return "gone"  # the host this one replaced: every seat saw it go
-        return "clock" if "did not move" in text or "ran out of time" in text else "stall"
-
-    async def declare(self, seats: list[int], reason: str, cause: str = "stall") -> None:
-        """Propose that `seats` forfeit (signed, to every seat), sign it for this process's own seats, and
-        wait for every present seat's answer (the accused's too) until the deadline it states."""
-        drv = self.record
-        assert drv is not None
-        f = ff.propose(drv.fs.view, seats, reason, cause, self.answer_by)
-        self.forfeit = f
-        body, ply, digest = ff.encode(f), f.ply, drv.digest()
-        by = drv.fs.seat if self.host.host_seat < 0 and drv.fs.seat is not None else self.host.host_seat
-        sig = self.host.identity.sign(fair_message(self.host.record.joint, "forfeit", ply, "", by, body, digest))
-        proposal = m.Fair(kind="forfeit", ply=ply, seat=by, body=body, sig=sig, digest=digest)
-        self.proposal = proposal
-        self.fair_log.append(proposal)
-        text = f"the game ends: {ff.outcome(f)}"
-        log.warning("%s", text)
-        self.host.problems.append(text)
-        self.host.emit(Problem(text))
-        mine = [d.fs.seat for d in self.local_drivers() if d.fs.seat is not None and d.fs.seat not in f.seats]
-        for seat in mine:
-            vsig = self.host.identity.sign(fair_message(self.host.record.joint, "verdict", ply, "", seat, body, digest))
-            self.verdicts.append(m.Fair(kind="verdict", ply=ply, seat=seat, body=body, sig=vsig, digest=digest))
-        for r in self.host.remotes.values():
-            if r.present and r.conn is not None:
-                r.conn.send_nowait(proposal)
-                for v in self.verdicts:
-                    r.conn.send_nowait(v)
-
-        def answered() -> bool:
-            return all(any(v.seat == s for v in self.verdicts) or not r.present for s, r in self.host.remotes.items())
-
-        await self.host.wait(answered, f.answer_by)  # each answer wakes it, and so does a seat leaving
-
     async def _end_by_verdict(self, local: list[FairDriver]) -> Result:
-        """The game's end by a forfeit: the standings the honest seats signed (no audit: the forfeiting
-        seats' keys are not revealed, so the hidden values stay hidden)."""
-        f = self.forfeit
-        assert f is not None
+        """The game's end by the forfeit declared (fairforfeit.py): the standings the honest seats signed."""
+        rec = self.record
+        if rec is not None:
+            self.finals.ply = rec.fs.view.ply
         self.host.phase = HostPhase.ENDED
-        keys = self.record.keys if self.record is not None else {}
-        j = ff.judge(f, self.verdicts, self.host.record.joint, keys, self.host.info.players)
-        names = {s.seat: s.name for s in self.host.lobby()}
-        verdict = ff.standings_text(f, names)
-        if self.proposal is not None and self.record is not None:
-            self.verdict_record = ff.make_record(
-                game=self.host.game.name,
-                table=self.host.name,
-                players=self.host.info.players,
-                seat=self.host.host_seat,
-                joint=self.host.record.joint,
-                keys=keys,
-                proposer=self.host.identity.public,
-                names=names,
-                proposal=self.proposal,
-                answers=self.verdicts,
-                messages=self.record.messages(),
-                steps=self.host.record.steps,
-            )
-        problems = [*self.host.problems, *self.disputes, f"the verdict is {ff.verdict_text(j)}"]
-        for d in local:
-            d.fail(FairDealError(ff.outcome(f), f.seats))
+        result = self.forfeits.end(local)
         self._close_drivers(local)
         if self._saver is not None:
             await asyncio.to_thread(self._saver.close, delete=self.save_path)
             self._saver = None
-        self.host.result = Result(
-            game=self.host.game.name,
-            table=self.host.name,
-            seat=self.host.host_seat,
-            scores=ff.scores(f),
-            digest="",
-            plies=f.ply,
-            outcome=ff.outcome(f),
-            audit_ok=False,
-            problems=problems,
-            forfeit=list(f.seats),
-            verdict=verdict,
-            signed_by=j.signed_by,
-            contested=j.contested,
-            disputed_by=j.disputed_by,
-        )
+        self.host.result = result
         return await self._publish()
 
     async def _replaced(self) -> bool:
@@ -707,7 +531,7 @@ class FairHost:
                 game, _, _, _ = await self.host.network.probe_table(r.addr, r.port, timeout=2.0)
             except Refusal:
                 return False  # not hosting (a peer's listener hangs up when it is not the host)
-            if game == self.host.game.name:
+            if game == self.terms.game.name:
                 self.replaced_by = r.seat
                 return True
             return False
@@ -727,8 +551,8 @@ class FairHost:
         text = f"seat {self.replaced_by + 1} hosts this table now (failover while this host was away)"
         log.warning("%s; our seat goes on from its save", text)
         self.host.result = Result(
-            game=self.host.game.name,
-            table=self.host.name,
+            game=self.terms.game.name,
+            table=self.terms.name,
             seat=self.host.host_seat,
             scores={},
             digest="",
@@ -737,7 +561,7 @@ class FairHost:
             audit_ok=False,
             problems=[text],
         )
-        self.host.emit(Finished(self.host.result))
+        self.out.emit(Finished(self.host.result))
         return self.host.result
 
     def abort(self, text: str) -> None:
@@ -748,11 +572,11 @@ class FairHost:
         # Signed as the host's seat, or (a host with no seat) as the first bot seat it runs: same key;
         # with no seat in this process at all, as the host (seat -1), whose key its channel proved.
         by = drv.fs.seat if self.host.host_seat < 0 and drv.fs.seat is not None else self.host.host_seat
-        sig = self.host.identity.sign(fair_message(self.host.record.joint, "abort", drv.fs.view.ply, "", by, body))
+        sig = self.terms.identity.sign(fair_message(self.table_record.joint, "abort", drv.fs.view.ply, "", by, body))
         msg = m.Fair(kind="abort", ply=drv.fs.view.ply, seat=by, body=body, sig=sig)
         self.fair_log.append(msg)
         for r in self.host.remotes.values():
             if r.present and r.conn is not None:
                 r.conn.send_nowait(msg)
-        self.host.broadcast(m.Notice(text=text))
-        self.host.emit(Problem(text))
+        self.out.broadcast(m.Notice(text=text))
+        self.out.emit(Problem(text))

@@ -5,27 +5,26 @@ seats wait for the peers' moves and whose chance source is the fair-play
 dealer. Every applied action goes out as a :class:`~messages.Step` in ply
 order. Its life is a :class:`HostPhase`: lobby → seeding → playing → ended,
 or, for a peer that takes over, gathering → playing → ended. Each phase is a class
-of its own, given the phases it works with when this host builds it, that reaches the
-table through :class:`~.hostcore.HostCore`: who sits where (seating.py), the seed
-rounds (seedround.py), moves and steps (relay.py), public draws (beacons.py), a
-fair-dealer table (fairhost.py), the end (ending.py), a rematch (rematch.py), watchers
-(spectators.py) and a failover (takeover.py).
+of its own, built here and handed only what its constructor names (hostcore.py): the
+table's record, this host as its outbox, the tasks, the clock, the table's terms, the
+other phases it works with, and this host seen through the phase's own small protocol.
+The phases are public attributes, and callers use them directly: ``seating`` (who sits
+where), ``connections`` (the door and each seat's messages), ``seeding`` (the seed
+rounds), ``relay`` (moves, steps and the committed table), ``beacons`` (public draws),
+``fair_host`` (a fair-dealer table), ``ending`` and ``finals`` (the end), ``rematch``,
+``watch`` (watchers) and ``took_over`` (after a failover).
 
-One module of ~840 lines, on purpose: what is left is the table itself, which no
-phase owns: its construction (the seat list checked, every phase object built, a
-failover's :class:`~..failover.Handover` taken), the public API the app and the tests
-use (a good part of the module: thin properties and methods over the phase objects,
-kept here so callers need not know which piece holds what), the run loop and the
-heartbeat, and broadcast, refusals and strikes, which every phase calls. Split
-further, the one object's state and public face would be spread over modules with
-no phase of their own.
+What is left here is the table itself, which no phase owns: the seat list checked and
+the state every phase shares (who sits where, the table's life, its terms), the run
+loop, the app's API for this side (what a seat's peer has too: submit, the bot that
+plays a slow person's seat, the records kept), and the outbox: broadcast, refusals and
+strikes, blame and the lobby sent again.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -36,59 +35,46 @@ import msgspec
 from coldwater.core import record
 from coldwater.core.errors import IllegalAction
 from coldwater.core.notation import Action
-from coldwater.core.state import Game, State
+from coldwater.core.state import Game
 
 from ... import fairplay as fp
 from ... import messages as m
 from ...admission import Guard
 from ...fairdeal.seat import WIRED
-from ...identity import Identity, fingerprint
+from ...identity import Identity
 from ...link import TCP, Link, Listening, Network
-from ...play.table import Seat, SeatKind, Table
-from ..events import (
-    ChatReceived,
-    Chooser,
-    Emitter,
-    Event,
-    GameStarted,
-    LobbyChanged,
-    Problem,
-    Result,
-)
+from ...play.table import Table
+from ..events import ChatReceived, Chooser, Emitter, Event, LobbyChanged, Problem, Result
 from ..failover import Handover
-from ..fairtable import FairDriver
 from ..forfeit import VerdictRecord
-from ..persist import HostTable, safe_name
+from ..persist import HostTable
 from ..record import TableRecord
-from ..standin import StandIn
 from ..turnclock import GAME_TIME, TIME_BANK, TurnClock
 from .beacons import Beacons
-from .ending import Ending
+from .connections import HEARTBEAT as HEARTBEAT
+from .connections import Connections
+from .ending import END_GRACE as END_GRACE
+from .ending import Ending, Finals
 from .fairhost import FairHost
-from .hostcore import HostPhase, Remote
+from .fairtimer import FairTimer
+from .hostcore import HostPhase, Remote, Tasks
 from .relay import Relay
 from .rematch import RematchOffer
 from .seating import JOIN_TIMEOUT as JOIN_TIMEOUT
-from .seating import Seating
+from .seating import Seating, seat_list
 from .seedround import MAX_ROUNDS as MAX_ROUNDS
+from .seedround import ROUND_TIMEOUT as ROUND_TIMEOUT
 from .seedround import Seeding
 from .spectators import MAX_WATCHERS, WATCHERS, Spectators, advertise_watchers
-from .takeover import Takeover
+from .takeover import Takeover, take_handover
 
 if TYPE_CHECKING:
     from ...discovery import Advertiser
 
 log = logging.getLogger("coldwater.net")
 
-ROUND_TIMEOUT = 30.0
-END_GRACE = 60.0
-"""Seconds a finished table stays up (and advertised) for seats that were away at the end."""
 TURN_TIMER = 180
 """Default seconds a seat has for a move before a bot plays it until its player returns."""
-HEARTBEAT = 1.0
-"""Seconds between pings on a quiet connection (both sides)."""
-PEER_SILENCE = 10.0
-"""A peer not heard from for this long is treated as gone (marked away until it reconnects)."""
 STRIKES = 50
 """Refused messages one identity may send in a game, across reconnects, before it loses its seat."""
 REFUSALS_KEPT = 500
@@ -189,7 +175,6 @@ class TableHost(Emitter[Event]):
         self.chooser = chooser
         self.bind = bind
         self.port = port
-        self.auto_start = auto_start
         self.save_dir = save_dir
         self.remotes: dict[int, Remote] = {i: Remote(i) for i, k in enumerate(seats) if k == "open"}
         self.extra_bots: set[int] = set()
@@ -202,7 +187,6 @@ class TableHost(Emitter[Event]):
         )
         """Caps unfinished handshakes and throttles passphrase guesses (admission.Guard); after a failover,
         the guard of the listener that hands connections to this host."""
-        self.guard.seated = self._seated_key
         self.advertiser: Advertiser | None = None
         """A discovery.Advertiser to withdraw when the table closes (set by :meth:`announcement`)."""
         self.external_listener = handover is not None
@@ -214,9 +198,9 @@ class TableHost(Emitter[Event]):
         self.dealer: fp.CommittedDealer = fp.CommittedDealer()
         self.record = TableRecord()
         """What the table agreed: the seed round, the seats' keys, the steps, the chains (record.py)."""
-        self._changed = asyncio.Event()
+        self.tasks = Tasks()
+        """The host's background tasks and the condition its phases wait on (hostcore.py)."""
         self._person_moved = asyncio.Event()
-        self._tasks: set[asyncio.Task[Any]] = set()
         self._seats_listener: list[Callable[[int], None]] = []
         self._listener_ready = listener_ready
         self.result: Result | None = None
@@ -224,8 +208,6 @@ class TableHost(Emitter[Event]):
         """Every seated connection ever accepted (bytes on the wire, for benchmarks)."""
         self.cheaters: list[str] = []
         """Peers named for breaking the fair-play protocol."""
-        self.round_timeout = ROUND_TIMEOUT
-        self.end_grace = END_GRACE
         self.refusals: deque[str] = deque(maxlen=REFUSALS_KEPT)
         """The latest refused messages and connections, with the reason (tests, the log pane)."""
         self.strikes: dict[bytes, int] = {}
@@ -239,78 +221,53 @@ class TableHost(Emitter[Event]):
         """The seat this host's links are filed under (-1 for a host with no seat)."""
         self.dealer_ok = True
         """False after a failover with no escrow (a game with no sealed values): no one holds the dealer's secret."""
-        if handover is not None:
-            self._take(handover)
-        # The phases, each given the others it works with (its constructor says which); none reaches another
-        # through the host.
-        self.fair_host = FairHost(self, handover)
-        """At a fair-dealer table, its rounds (fairhost.py): idle at a committed table."""
-        self.beacons = Beacons(self)
-        """The seats' links for public draws (beacons.py)."""
-        self.relay = Relay(self, self.beacons, self.fair_host)
-        """Moves and chance in ply order, each step broadcast; resyncs (relay.py)."""
-        self.ending = Ending(self, self.fair_host)
-        """The end of a committed game: the End, the audit after a takeover, the seats' signed finals (ending.py)."""
-        self.watch = Spectators(self, self.fair_host)
-        """The people watching (spectators.py): the public view only, never a seat's secrets."""
-        self.rematch_offer = RematchOffer(self, self.watch)
-        """After the end: the same table offered again, and the seats' answers (rematch.py)."""
-        self.seating: Seating  # (made below: it needs the takeover, which needs the seed rounds)
-        self.seeding = Seeding(self, self.fair_host, filled=lambda: self.seating.filled())
-        """The seed rounds, then the game's start: the escrow shares, every seat's Begin (seedround.py)."""
-        self.took_over = Takeover(self, handover, self.relay, self.seeding) if handover is not None else None
-        """After a failover: what this host gathers and rebuilds (failover.py); None for the table's first host."""
-        self.seating = Seating(
-            self,
-            pass_key if pass_key is not None else fp_pass_key(passphrase),
-            relay=self.relay,
-            ending=self.ending,
-            watch=self.watch,
-            rematch=self.rematch_offer,
-            fair_host=self.fair_host,
-            took_over=self.took_over,
-        )
-        """The lobby and who sits where: admission, the seat list, a seat leaving, hand-overs (seating.py)."""
+        self.host_by_bot = False
+        """At a fair-dealer table: this host's own seat is played by its process's bot (told to everyone)."""
         self.linger = False
         """Keep the seats' connections open after the end (the app: chat, a rematch offer) until close()."""
+        if handover is not None:
+            take_handover(self, self.record, self.clock, handover)
+        # The phases, each handed what its constructor names and nothing more (hostcore.py, the module text).
+        rec, out, tasks, clock = self.record, self, self.tasks, self.clock
+        self.finals = Finals(rec, out, tasks, self)
+        """The seats' signed final digests, gathered and relayed at the end (ending.py)."""
+        timer = FairTimer(out, clock, self, self)
+        self.fair_host = FairHost(
+            rec, out, tasks, clock, self, self, timer=timer, finals=self.finals, handover=handover
+        )
+        """At a fair-dealer table, its rounds (fairhost.py): idle at a committed table."""
+        self.beacons = Beacons(rec, out, tasks, self)
+        """The seats' links for public draws (beacons.py)."""
+        self.relay = Relay(rec, out, clock, self, self, beacons=self.beacons, fair_host=self.fair_host)
+        """Moves and chance in ply order, each step broadcast; resyncs; the committed table (relay.py)."""
+        self.ending = Ending(rec, out, tasks, self, self.finals, self)
+        """The end of a committed game: the End, the audit after a takeover (ending.py)."""
+        self.watch = Spectators(rec, out, self, self, fair_host=self.fair_host)
+        """The people watching (spectators.py): the public view only, never a seat's secrets."""
+        self.rematch = RematchOffer(out, tasks, self, watch=self.watch)
+        """After the end: the same table offered again, and the seats' answers (rematch.py)."""
+        self.seeding = Seeding(
+            rec, out, tasks, self, self, relay=self.relay, fair_host=self.fair_host, filled=self.filled,
+            auto_start=auto_start
+        )  # fmt: skip
+        """The seed rounds, then the game's start: the escrow shares, every seat's Begin (seedround.py)."""
+        self.took_over = None if handover is None else Takeover(
+            rec, out, tasks, self, self, handover, relay=self.relay, seeding=self.seeding
+        )  # fmt: skip
+        """After a failover: what this host gathers and rebuilds (takeover.py); None for the table's first host."""
+        key = pass_key if pass_key is not None else fp_pass_key(passphrase)
+        self.seating = Seating(
+            out, clock, self, self, key, relay=self.relay, ending=self.ending, watch=self.watch, rematch=self.rematch,
+            fair_host=self.fair_host, took_over=self.took_over
+        )  # fmt: skip
+        """Who sits where: admission, a seat leaving, hand-overs (seating.py)."""
+        self.guard.seated = self.seating.seated_key
+        self.connections = Connections(
+            out, tasks, self, seating=self.seating, seeding=self.seeding, relay=self.relay, beacons=self.beacons,
+            fair_host=self.fair_host, finals=self.finals, rematch=self.rematch
+        )  # fmt: skip
+        """The table's door and every seat's messages, each to the phase it is for (connections.py)."""
         self._stopped = False
-
-    def _take(self, handover: Handover) -> None:
-        """This host's own part of a handover: the seed round's outcome, the seats and their keys, the
-        beacon chain; the old host's seat (and any seat its bots played) is a bot here from now on."""
-        save = handover.save
-        self.info.hints = save.table.hints  # announced to the seats that come back, as the old host did
-        # Each seat's bank as this peer last measured it: a new host is no way to a fresh bank.
-        if len(save.banks) == len(self.clock.banks):
-            self.clock.banks = [min(max(0.0, b), float(save.table.bank)) for b in save.banks]
-        if len(save.used) == len(self.clock.used):
-            self.clock.used = [max(0.0, u) for u in save.used]
-        self.record.joint = save.joint
-        self.record.commits, self.record.reveals = dict(save.commits), dict(save.reveals)
-        self.host_seat = self.beacon_id = save.seat
-        drv = handover.fair
-        if drv is None:
-            self.phase = HostPhase.GATHERING
-            for s in save.seats:
-                if s.seat == save.host_seat or (s.kind == "remote" and s.by_bot):
-                    self.extra_bots.add(s.seat)
-                if s.seat in self.remotes:
-                    r = self.remotes[s.seat]
-                    r.name, r.key = s.name, save.key_for(s.seat)
-            self.record.seat_keys = dict(save.keys)
-            self.record.chain = handover.chain
-            return
-        # A fair table: nothing to gather (no one holds the deal); every other seat comes back with its
-        # own key and view, and the rounds go on from the last ply this peer took.
-        self.info = save.table
-        self.record.seat_keys = dict(drv.keys)
-        for r in self.remotes.values():
-            r.key = drv.keys.get(r.seat, b"")
-            r.name = next((s.name for s in save.seats if s.seat == r.seat), f"Seat {r.seat + 1}")
-            r.ready = True
-        self.record.chain = drv.fs.chain
-        self.failover_ply = drv.fs.view.ply
-        self.phase = HostPhase.PLAYING
 
     @classmethod
     def from_handover(
@@ -364,53 +321,14 @@ class TableHost(Emitter[Event]):
         """close() has begun: connections ending now are teardown, not peers going away."""
         return self._closing
 
-    @property
-    def finals(self) -> dict[int, m.Final]:
-        """Each seat's signed final digest, as received (the host's own too), by seat."""
-        return dict(self.ending.finals)
-
-    # ---- a fair-dealer table: its rounds are the fair host's (fairhost.py) ------------------
-    @property
-    def fair(self) -> FairDriver | None:
-        """At a fair-dealer table: this host's own seat's rounds (it holds only its own view); None without one."""
-        return self.fair_host.fair
-
-    @property
-    def fair_record(self) -> FairDriver | None:
-        """The driver whose view this host keeps the table's public record from (None: a committed table)."""
-        return self.fair_host.record
-
-    @property
-    def stand_in(self) -> StandIn | None:
-        """At a fair-dealer table with a person in the host's seat: that seat's turn timer."""
-        return self.fair_host.stand_in
-
-    def seat_autoplay(self, seat: int, on: bool) -> None:
-        """At a fair table: `seat`'s own process plays it with its bot now, or its person is back."""
-        self.fair_host.seat_autoplay(seat, on)
-
-    # ---- after the end: a rematch (rematch.py) ------------------------------------------
-    @property
-    def rematch(self) -> dict[int, bool | None]:
-        """After :meth:`offer_rematch`: each offered seat's answer (None: not yet)."""
-        return self.rematch_offer.answers
-
-    def rematch_seats(self) -> list[str]:
-        """The seat list for the same table again, each remote seat kept for the key that played it."""
-        return self.rematch_offer.seats()
-
-    def open_seat(self, seat: int) -> None:
-        """Free a seat kept for a key (its player declined a rematch): anyone may sit there now."""
-        self.rematch_offer.open_seat(seat)
-
-    def offer_rematch(self, port: int) -> list[int]:
-        """Tell every seat still connected after the end that the same table listens again at `port`
-        (see :meth:`RematchOffer.offer`); returns the seats told."""
-        return self.rematch_offer.offer(port)
+    def filled(self) -> bool:
+        """Every remote seat is taken by a present, ready peer (or played by a bot): a seed round needs it."""
+        return all(r.by_bot or (r.key and r.present and r.ready) for r in self.remotes.values())
 
     @property
     def open_seats(self) -> int:
-        return self.seating.open_seats
+        """Remote seats no one holds (the advert's count)."""
+        return sum(1 for r in self.remotes.values() if not r.key)
 
     def on_seats_changed(self, fn: Callable[[int], None]) -> None:
         """`fn(open_seats)` whenever the count changes (zeroconf TXT updates)."""
@@ -442,20 +360,13 @@ class TableHost(Emitter[Event]):
         self.advertiser = adv
         return adv
 
-    def _seated_key(self, key: bytes) -> bool:
-        """Whether `key` sits at this table (a seat coming back) or a seat is reserved for it: the guessing
-        limit never refuses such a key (admission.Guard.trusted)."""
-        if any(r.key == key for r in self.remotes.values()):
-            return True
-        return fingerprint(key).lower() in {fp.lower() for fp in self.reserved.values()}
-
     def lobby(self) -> list[m.SeatInfo]:
-        """Every seat as the peers are shown it (seating.py)."""
-        return self.seating.lobby()
+        """Every seat as the peers are shown it (seating.seat_list)."""
+        return seat_list(self, self)
 
     async def listen(self) -> int:
         """Start accepting peers; returns the port."""
-        self.server = await self.network.listen(self.seating, self.bind, self.port, guard=self.guard)
+        self.server = await self.network.listen(self.connections, self.bind, self.port, guard=self.guard)
         self.port = self.server.port
         return self.port
 
@@ -474,58 +385,56 @@ class TableHost(Emitter[Event]):
             strict=self.info.strict if strict is None else strict,
             game_time=self.info.game_time if game_time is None else game_time,
         )
-        self.clock = TurnClock(self.info.turn, self.info.bank, self.info.players, self.info.game_time)
+        # In place: the phases hold this clock (the game has not started, so nothing is charged yet).
+        self.clock.turn, self.clock.game = self.info.turn, self.info.game_time
+        self.clock.banks = [float(self.info.bank)] * self.info.players
         if self.advertiser is not None:
             self.advertiser.set_clock_soon(self.info.turn, self.info.strict, self.info.game_time)
-
-    def hand_over(self, seat: int, by: int = -1, conn: Link | None = None) -> str | None:
-        """Hand `seat`, out of time, to a bot, asked by seat `by` (-1: the host's person); returns why not
-        (None: handed over). See :meth:`Seating.hand_over`."""
-        return self.seating.hand_over(seat, by, conn)
 
     def start_game(self) -> None:
         """The host person presses Start (headless tables start by themselves)."""
         self.seeding.start_requested.set()
-        self._changed.set()
+        self.tasks.wake()
 
     def send_chat(self, text: str) -> None:
         self.broadcast(m.Chat(text=text[:500], seat=self.host_seat))
         self.emit(ChatReceived(self.host_seat, self.host_name, text[:500]))
 
+    # ---- the person at this host's seat of a fair table: as a seat's peer has them (LanTable) ----------
     @property
     def awaiting_person(self) -> bool:
         """At a fair-dealer table: a move is asked of the person at this host's seat (:meth:`submit`)."""
-        return self.stand_in is not None and self.stand_in.awaiting
+        return self.fair_host.stand_in is not None and self.fair_host.stand_in.awaiting
 
     @property
     def bot_plays(self) -> bool:
         """At a fair-dealer table: the person at this host's seat did not move in time, so this process's
         bot plays the seat until they come back (:meth:`submit` or :meth:`take_back`)."""
-        return self.stand_in is not None and self.stand_in.playing
+        return self.fair_host.stand_in is not None and self.fair_host.stand_in.playing
 
     @property
     def bot_idle(self) -> float:
         """While :attr:`bot_plays`: seconds the person had not moved when the bot took the seat."""
-        return self.stand_in.idle if self.stand_in is not None else 0.0
+        return self.fair_host.stand_in.idle if self.fair_host.stand_in is not None else 0.0
 
     def take_back(self) -> bool:
         """The person at this host's seat takes it back from the bot (False: the bot did not have it)."""
-        return self.stand_in is not None and self.stand_in.take_back()
+        return self.fair_host.stand_in is not None and self.fair_host.stand_in.take_back()
 
     def submit(self, action: Action) -> None:
         """A move by the person at this host's own seat (IllegalAction if not allowed)."""
-        if self.fair_record is not None:  # a fair-dealer table: the host's own view, like a peer's
-            if self.fair is None:
+        if self.fair_host.record is not None:  # a fair-dealer table: the host's own view, like a peer's
+            if self.fair_host.fair is None:
                 raise IllegalAction("this host has no seat of its own at the table")
-            if self.stand_in is None:
+            if self.fair_host.stand_in is None:
                 raise IllegalAction("a bot plays this host's seat")
-            view = self.fair.fs.view
+            view = self.fair_host.fair.fs.view
             if view.current != self.host_seat:
                 raise IllegalAction("it is not your turn")
             if not view.is_legal(action):
                 raise IllegalAction(view.why_illegal(action))
             # (One submitted before the driver asked for it is kept for that ply; the person is back.)
-            self.stand_in.submit(view.ply, action)
+            self.fair_host.stand_in.submit(view.ply, action)
             return
         if self.table is None:
             raise IllegalAction("the game has not started")
@@ -540,7 +449,7 @@ class TableHost(Emitter[Event]):
             r = self._listener_ready(self)
             if r is not None:
                 await r
-        self.spawn(self._heartbeat())
+        self.tasks.spawn(self.connections.heartbeat())
         if not self.info.failover:
             log.info("failover is off at this table: fewer than two remote seats to hold escrow shares")
         try:
@@ -548,7 +457,7 @@ class TableHost(Emitter[Event]):
                 return await self.fair_host.run()
             if self.took_over is None:
                 await self.seeding.run()
-                if self.fair_record is not None:
+                if self.fair_host.record is not None:
                     return await self.fair_host.run()
             else:
                 await self.took_over.resume()
@@ -561,24 +470,6 @@ class TableHost(Emitter[Event]):
             else:
                 await self.close()
 
-    async def _heartbeat(self) -> None:
-        """Ping quiet peers so they know the host lives; drop peers that stopped answering."""
-        while True:
-            await asyncio.sleep(HEARTBEAT)
-            now = time.monotonic()
-            for r in self.remotes.values():
-                if not r.present:
-                    continue
-                assert r.conn is not None
-                if now - r.heard > PEER_SILENCE:
-                    log.warning(
-                        "seat %d (%s) silent for %.0f s; dropping its connection", r.seat + 1, r.name, now - r.heard
-                    )
-                    self.spawn(r.conn.close())
-                elif r.conn.bytes_out == r.sent_mark:
-                    r.conn.send_nowait(m.Ping(t=now))  # only on a quiet connection: steps are heartbeats too
-                r.sent_mark = r.conn.bytes_out
-
     async def close(self) -> None:
         # Closing connections one by one must not tell the others that those peers are
         # away: they would then choose different new hosts.
@@ -588,8 +479,7 @@ class TableHost(Emitter[Event]):
         for r in self.remotes.values():
             if r.conn is not None:
                 await r.conn.close()
-        for t in list(self._tasks):
-            t.cancel()
+        self.tasks.cancel()
 
     async def stop_listening(self, *, keep_watchers: bool = False) -> None:
         """Withdraw the advert, stop accepting, let the watchers go (unless `keep_watchers`: a
@@ -612,21 +502,12 @@ class TableHost(Emitter[Event]):
             await self.table.close_saver()
 
     # ---- connections: broadcast, refusals and strikes, each seat's messages ----------
-    def spawn(self, coro: Awaitable[Any]) -> None:
-        t = asyncio.ensure_future(coro)
-        self._tasks.add(t)
-        t.add_done_callback(self._tasks.discard)
-
     def broadcast(self, msg: m.Message, *, exclude: int | None = None) -> None:
         for r in self.remotes.values():
             if r.present and r.seat != exclude:
                 assert r.conn is not None
                 r.conn.send_nowait(msg)
         self.watch.announce(msg)  # the public announcements (who is away, who was named) reach watchers
-
-    def wake(self) -> None:
-        """Something a waiting phase may be waiting for changed (a commitment, a link, a final digest)."""
-        self._changed.set()
 
     def lobby_changed(self) -> None:
         seats = self.lobby()
@@ -635,7 +516,7 @@ class TableHost(Emitter[Event]):
         self.emit(LobbyChanged(seats, self.started, watchers))
         for fn in self._seats_listener:
             fn(self.open_seats)
-        self._changed.set()
+        self.tasks.wake()
 
     def refuse(self, conn: Link | None, what: str, reason: str) -> None:
         who = conn.label if conn else "?"
@@ -668,12 +549,14 @@ class TableHost(Emitter[Event]):
         if r is not None and self.started and self.info.dealer == "fair":
             # No one else holds the seat's layer: it forfeits as a round waits on it, and stays away.
             self.banned.add(conn.peer_key)
-            self.fair_host.strike(r.seat, f"{r.name} (seat {r.seat + 1}) was struck out ({STRIKES} refused messages)")
+            self.fair_host.forfeits.strike(
+                r.seat, f"{r.name} (seat {r.seat + 1}) was struck out ({STRIKES} refused messages)"
+            )
         elif r is not None and self.started:
-            self.give_to_bot(r)
+            self.relay.give_to_bot(r)
         else:
             self.banned.add(conn.peer_key)
-        self.spawn(conn.close())
+        self.tasks.spawn(conn.close())
 
     def blame(self, text: str) -> None:
         """Tell everyone who broke the rules (the cheaters list, every peer, the log)."""
@@ -682,123 +565,6 @@ class TableHost(Emitter[Event]):
         log.warning("%s", text)
         self.broadcast(m.Notice(text=text))
         self.emit(Problem(text))
-
-    def give_to_bot(self, r: Remote) -> None:
-        r.by_bot = True
-        self.extra_bots.add(r.seat)
-        if self.table is not None:
-            self.table.seats[r.seat] = Seat(SeatKind.REMOTE, f"{r.name} (bot)")
-        self.broadcast(m.Presence(seat=r.seat, away=False, by_bot=True))
-        self.relay.release(r.seat)  # the waiting turn is played by the bot now
-        self.lobby_changed()
-
-    async def serve(self, r: Remote, conn: Link) -> None:
-        """Seat `r`'s messages on `conn`, each handled in turn, until it closes."""
-        while True:
-            msg = await conn.recv()
-            if msg is None:
-                break
-            r.heard = time.monotonic()
-            try:
-                self._handle(r, conn, msg)
-            except Exception as e:  # nothing a peer sends may crash the table
-                log.exception("handling %s", type(msg).__name__)
-                self.refuse(conn, type(msg).__name__, f"internal error: {e}")
-        for kind, reason in conn.refused:
-            self.refusals.append(f"{kind}: {reason}")
-        self.seating.left(r, conn)
-
-    def _handle(self, r: Remote, conn: Link, msg: m.Message) -> None:
-        if isinstance(msg, m.Ready):
-            if not self.started:
-                r.ready = msg.ready
-                self.lobby_changed()
-        elif isinstance(msg, m.Chat):
-            if not r.chat.take():
-                self.refuse(conn, "chat", "too many chat messages; slow down")
-                return
-            text = msg.text[:500]
-            self.broadcast(m.Chat(text=text, seat=r.seat))
-            self.emit(ChatReceived(r.seat, r.name, text))
-        elif isinstance(msg, m.Commit):
-            self.seeding.on_commit(r, conn, msg)
-        elif isinstance(msg, m.Reveal):
-            self.seeding.on_reveal(r, conn, msg)
-        elif isinstance(msg, m.Act):
-            self.relay.on_act(r, conn, msg)
-        elif isinstance(msg, m.Link):
-            self.beacons.on_link(r, conn, msg)
-        elif isinstance(msg, m.Fair):
-            self.fair_host.on_fair(r, conn, msg)
-        elif isinstance(msg, m.AutoPlay):
-            self.relay.on_autoplay(r, conn, msg)
-        elif isinstance(msg, m.HandOver):
-            self.seating.on_hand_over(r, conn, msg)
-        elif isinstance(msg, m.Mismatch):
-            self.relay.on_mismatch(r, conn, msg)
-        elif isinstance(msg, m.Final):
-            self.ending.on_final(r, conn, msg)
-        elif isinstance(msg, m.RematchReply):
-            self.rematch_offer.on_reply(r, conn, msg)
-        elif isinstance(msg, m.Ping):
-            if not r.pings.take():
-                self.refuse(conn, "ping", "too many pings")
-                return
-            conn.send_nowait(m.Pong(t=msg.t))
-        elif isinstance(msg, m.Pong | m.Notice):
-            pass
-        else:
-            self.refuse(conn, type(msg).__name__, "peers may not send this message")
-
-    async def wait(self, cond: Callable[[], bool], timeout: float | None = None) -> bool:
-        # asyncio.timeout, not wait_for: on 3.11 wait_for can swallow a cancellation that
-        # lands as the wait completes, and the host waits here at every public draw.
-        try:
-            async with asyncio.timeout(timeout):
-                while not cond():
-                    self._changed.clear()
-                    await self._changed.wait()
-        except TimeoutError:
-            return False
-        return True
-
-    # ---- the game -----------------------------------------------------------------
-    def _seat_objects(self) -> list[Seat]:
-        bot = self.game.bots[0]
-        out: list[Seat] = []
-        for i, kind in enumerate(self.kinds):
-            if i in self.extra_bots:
-                out.append(Seat(SeatKind.BOT, f"Seat {i + 1} (bot)", bot=bot))
-            elif kind == "host":
-                out.append(Seat(SeatKind.REMOTE if self.chooser is not None else SeatKind.PERSON, self.host_name))
-            elif kind == "bot":
-                out.append(Seat(SeatKind.BOT, f"{bot} bot", bot=bot))
-            else:
-                out.append(Seat(SeatKind.REMOTE, self.remotes[i].name or f"Seat {i + 1}"))
-        return out
-
-    def make_table(self, state: State[Any, Any], rec: record.GameRecord) -> None:
-        save = None
-        if self.save_dir is not None:
-            save = self.save_dir / f"lan-host-{safe_name(self.name)}.json"
-        self.table = HostTable(
-            self.game,
-            state,
-            self._seat_objects(),
-            rec,
-            save_path=save,
-            chance=self.relay.chance,
-            remote=self.relay.remote,
-        )
-        self.relay.reset_views(state)
-        self.table.subscribe(self.relay.on_applied)
-        self.emit(GameStarted(self.host_seat))
-
-    # ---- the run loop's game ------------------------------------------------------------
-    async def relay_finals(self, waiting: list[Remote]) -> None:
-        """Wait a while for the signed final digest of every seat in `waiting` still present, then send them all
-        (ending.py; a fair table's end asks it too)."""
-        await self.ending.relay_finals(waiting)
 
     async def _play(self) -> None:
         t = self.table
@@ -823,17 +589,9 @@ class TableHost(Emitter[Event]):
 
     def verdict_record(self) -> VerdictRecord | None:
         """A game ended by forfeit, as this host keeps it (forfeit.VerdictRecord); None otherwise."""
-        return self.fair_host.verdict_record
+        return self.fair_host.forfeits.verdict_record
 
     def full_record(self, meta: dict[str, str] | None = None) -> record.GameRecord | None:
         """At a fair-dealer table, the whole game as this host's seat's audit replayed it, once
         every key is out (None before then; a committed table's record is ``self.table.record``)."""
-        return self.ending.full_record(meta)
-
-    def public_source(self) -> State[Any, Any] | None:
-        """The position whose public view watchers are shown: the table's, or at a fair table this
-        host's own seat's view (its public part is everyone's)."""
-        rec = self.fair_record
-        if rec is not None:
-            return rec.fs.view
-        return self.table.state if self.table is not None else None
+        return self.fair_host.full_record(meta)

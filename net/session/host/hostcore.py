@@ -1,18 +1,23 @@
-"""What the pieces of a LAN host share: its phases, a remote seat, and the narrow view of the host they use.
+"""What the pieces of a LAN host share: the table's life, a remote seat, and what each phase is handed.
 
 :class:`~.host.TableHost` is the host; the phases of its protocol live in modules
 of their own (``fairhost.py``, ``relay.py``, ``beacons.py``, ``rematch.py``, …), each
-a class that owns its state, is given the other phases it works with in its constructor,
-and reaches the table itself only through :class:`HostCore` (the attributes and methods
-listed there, nothing private). HostCore names no phase, so no phase reaches another
-through the host.
+a class that owns its state. A phase's constructor names everything it may touch, and
+mypy holds it to that: the table's shared :class:`~..record.TableRecord`, an
+:class:`Outbox` (what it says to the table), the :class:`Tasks` it runs and waits on,
+the :class:`~..turnclock.TurnClock` where it times moves, the table's :class:`TableTerms`
+where it reads them, the other phases it works with, and one small protocol of its own
+(``BeaconsTable``, ``RelayTable``, … beside the phase) listing the few further members
+of the table it reads or sets. The host is the one object that has them all; no phase
+is handed the whole of it, and no phase reaches another through it
+(tests/net/session/test_narrow.py holds both).
 """
 
 from __future__ import annotations
 
+import asyncio
 import enum
 import time
-from collections import deque
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -21,20 +26,14 @@ from coldwater.core.state import State
 
 from ... import messages as m
 from ...identity import fingerprint
-from ...link import Link, Network
+from ...link import Link
 from ...ratelimit import TokenBucket
 
 if TYPE_CHECKING:
-    from coldwater.core.record import GameRecord
     from coldwater.core.state import Game
 
-    from ... import fairplay as fp
-    from ...admission import Guard
     from ...identity import Identity
-    from ...play.table import Table
-    from ..events import Chooser, Event, Result
-    from ..record import TableRecord
-    from ..turnclock import TurnClock
+    from ..events import Event
 
 FINALS_WAIT = 5.0
 """Seconds the host waits for every present seat's signed final digest before relaying them."""
@@ -100,7 +99,8 @@ class Remote:
 
 
 class Outbox(Protocol):
-    """What a phase says to the table: to every seat (and watcher), a refusal to one, an event to listeners."""
+    """What a phase says to the table: to every seat (and watcher), a refusal to one, an event to listeners,
+    a rule-breaker named to all, and the seat list sent again after a change."""
 
     def broadcast(self, msg: m.Message, *, exclude: int | None = None) -> None: ...
 
@@ -108,86 +108,63 @@ class Outbox(Protocol):
 
     def emit(self, event: Event) -> None: ...
 
+    def blame(self, text: str) -> None:
+        """Tell everyone who broke the rules (the cheaters list, every peer, the log)."""
 
-class HostCore(Outbox, Protocol):
-    """The part of :class:`~.host.TableHost` the phase modules use (mypy checks the host has it)."""
+    def lobby_changed(self) -> None:
+        """The seat list changed: every seat, watcher and listener hears it."""
 
-    game: Game[Any, Any]
-    identity: Identity
-    network: Network
-    """Where the table's links come from (link.py: TCP, or in memory)."""
+
+class TableTerms(Protocol):
+    """What the table is, as its phases read it: the game, the host's identity, the table's name and
+    options, its announced terms (``info``: the clock, the dealer, …) and where saves go."""
+
+    @property
+    def game(self) -> Game[Any, Any]: ...
+
+    @property
+    def identity(self) -> Identity: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def options(self) -> Any: ...
+
     info: m.TableInfo
-    name: str
-    host_seat: int
-    host_name: str
-    chooser: Chooser | None
-    save_dir: Path | None
-    port: int
-    linger: bool
-    auto_start: bool
-    """The table starts by itself once every seat is filled (else when its person presses Start)."""
-    round_timeout: float
-    """Seconds each half of a seed round may take."""
-    phase: HostPhase
-    options: Any
-    """The table's options, as plain data."""
-    record: TableRecord
-    """What the table agreed: the seed round, the seats' keys, the steps, the chains (record.py)."""
-    remotes: dict[int, Remote]
-    kinds: list[str]
-    """Every seat's kind as the table was opened ("host", "bot", "open")."""
-    reserved: dict[int, str]
-    """Seats kept for one key's fingerprint."""
-    reserved_labels: dict[int, str]
-    """What the lobby says a reserved seat is for, where not its fingerprint."""
-    guard: Guard
-    refusals: deque[str]
-    banned: set[bytes]
-    """Identities sent away from this table."""
-    traffic: list[Link]
-    """Every seated connection ever accepted."""
-    extra_bots: set[int]
-    table: Table | None
-    """The committed game's table (None before it starts and at a fair table)."""
-    dealer: fp.CommittedDealer
-    dealer_ok: bool
-    beacon_id: int
-    problems: list[str]
-    cheaters: list[str]
-    result: Result | None
-    end_grace: float
-    """Seconds a finished table stays up for seats that were away at the end."""
-    failover_ply: int
-    """After a failover: the last ply the old host dealt (0: none)."""
-    clock: TurnClock
-    """The seat to move's time and every seat's bank, as this host measures them."""
 
     @property
-    def started(self) -> bool: ...
+    def save_dir(self) -> Path | None: ...
 
-    @property
-    def closing(self) -> bool: ...
 
-    def lobby(self) -> list[m.SeatInfo]: ...
+class Tasks:
+    """The host's background tasks, and the one condition its phases wait on (anything a waiting phase
+    may be waiting for changed: a commitment, a link, a final digest, a seat leaving)."""
 
-    def wake(self) -> None: ...
+    def __init__(self) -> None:
+        self._changed = asyncio.Event()
+        self._tasks: set[asyncio.Task[Any]] = set()
 
-    def blame(self, text: str) -> None: ...
+    def spawn(self, coro: Awaitable[Any]) -> None:
+        t = asyncio.ensure_future(coro)
+        self._tasks.add(t)
+        t.add_done_callback(self._tasks.discard)
 
-    def give_to_bot(self, r: Remote) -> None: ...
+    def wake(self) -> None:
+        self._changed.set()
 
-    async def serve(self, r: Remote, conn: Link) -> None: ...
+    async def wait(self, cond: Callable[[], bool], timeout: float | None = None) -> bool:
+        # asyncio.timeout, not wait_for: on 3.11 wait_for can swallow a cancellation that
+        # lands as the wait completes, and the host waits here at every public draw.
+        try:
+            async with asyncio.timeout(timeout):
+                while not cond():
+                    self._changed.clear()
+                    await self._changed.wait()
+        except TimeoutError:
+            return False
+        return True
 
-    def make_table(self, state: State[Any, Any], rec: GameRecord) -> None: ...
-
-    def subscribe(self, listener: Callable[[Event], None]) -> Callable[[], None]: ...
-
-    def public_source(self) -> State[Any, Any] | None: ...
-
-    def lobby_changed(self) -> None: ...
-
-    def spawn(self, coro: Awaitable[Any]) -> None: ...
-
-    async def wait(self, cond: Callable[[], bool], timeout: float | None = None) -> bool: ...
-
-    async def relay_finals(self, waiting: list[Remote]) -> None: ...
+    def cancel(self) -> None:
+        for t in list(self._tasks):
+            t.cancel()

@@ -5,7 +5,9 @@ seat's move (the seat's signed :class:`~messages.Act`, or its bot once the turn 
 runs out) and :meth:`Relay.chance` for a draw (the dealer's, or a public draw from the
 seats' beacon links). Each applied action goes out as a :class:`~messages.Step` that
 carries the peer's new view where the peer cannot derive it. A peer that reports a
-digest mismatch, or comes back, is resynced (:meth:`Relay.sync`).
+digest mismatch, or comes back, is resynced (:meth:`Relay.sync`). The relay also builds
+that table when the game starts (:meth:`Relay.start_table`) and gives a seat to a bot
+(:meth:`Relay.give_to_bot`).
 """
 
 from __future__ import annotations
@@ -14,10 +16,11 @@ import asyncio
 import logging
 import os
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
 
+from coldwater.core import record as game_record
 from coldwater.core.errors import IllegalAction, NotationError
 from coldwater.core.notation import Action
 from coldwater.core.rng import Rng
@@ -28,25 +31,78 @@ from ... import fairplay as fp
 from ... import messages as m
 from ...identity import verify
 from ...link import Link
-from ...play.table import Applied
+from ...play.table import Applied, Seat, SeatKind, Table
 from ...play.table import Event as TableEvent
-from ..events import Problem, StepApplied
+from ..events import Chooser, GameStarted, Problem, StepApplied
 from ..fairwire import AHEAD, autoplay_message
-from ..persist import pack_view
-from ..turnclock import game_spent, idle_words, out_of_time_text
-from .hostcore import HostCore, HostPhase, Remote, fp_text
+from ..persist import HostTable, pack_view, safe_name
+from ..turnclock import TurnClock, game_spent, idle_words, out_of_time_text
+from .hostcore import HostPhase, Outbox, Remote, TableTerms, fp_text
 
 if TYPE_CHECKING:
+    from ..record import TableRecord
     from .beacons import Beacons
     from .fairhost import FairHost
 
 log = logging.getLogger("coldwater.net")
 
 
+class RelayTable(Protocol):
+    """What :class:`Relay` reads and sets of the host beyond its record, terms and clock: who sits where
+    and who plays them, the committed dealer, the table it builds."""
+
+    @property
+    def remotes(self) -> dict[int, Remote]: ...
+
+    @property
+    def kinds(self) -> list[str]: ...
+
+    @property
+    def host_seat(self) -> int: ...
+
+    @property
+    def host_name(self) -> str: ...
+
+    @property
+    def chooser(self) -> Chooser | None: ...
+
+    @property
+    def extra_bots(self) -> set[int]:
+        """Seats that were remote (or the old host's) and are now played by a bot here."""
+
+    @property
+    def dealer(self) -> fp.CommittedDealer: ...
+
+    @property
+    def dealer_ok(self) -> bool: ...
+
+    @property
+    def phase(self) -> HostPhase: ...
+
+    @property
+    def problems(self) -> list[str]: ...
+
+    table: Table | None
+
+
 class Relay:
     """The moves, draws and steps of one host's committed game (``TableHost.relay``)."""
 
-    def __init__(self, host: HostCore, beacons: Beacons, fair_host: FairHost) -> None:
+    def __init__(
+        self,
+        record: TableRecord,
+        out: Outbox,
+        clock: TurnClock,
+        terms: TableTerms,
+        host: RelayTable,
+        *,
+        beacons: Beacons,
+        fair_host: FairHost,
+    ) -> None:
+        self.record = record
+        self.out = out
+        self.clock = clock
+        self.terms = terms
         self.host = host
         self.beacons = beacons
         """The public draws' links, gathered before each draw."""
@@ -61,7 +117,46 @@ class Relay:
         self._sigs: dict[int, bytes] = {}
         """The signature of the move each remote seat sent for the position now being played."""
         self._bot_move = False
-        self._bot = host.game.bot(host.game.bots[0])
+        self._bot = terms.game.bot(terms.game.bots[0])
+
+    def _seat_objects(self) -> list[Seat]:
+        bot = self.terms.game.bots[0]
+        host = self.host
+        out: list[Seat] = []
+        for i, kind in enumerate(host.kinds):
+            if i in host.extra_bots:
+                out.append(Seat(SeatKind.BOT, f"Seat {i + 1} (bot)", bot=bot))
+            elif kind == "host":
+                out.append(Seat(SeatKind.REMOTE if host.chooser is not None else SeatKind.PERSON, host.host_name))
+            elif kind == "bot":
+                out.append(Seat(SeatKind.BOT, f"{bot} bot", bot=bot))
+            else:
+                out.append(Seat(SeatKind.REMOTE, host.remotes[i].name or f"Seat {i + 1}"))
+        return out
+
+    def start_table(self, state: State[Any, Any], rec: game_record.GameRecord) -> None:
+        """The committed game starts (or goes on after a takeover) at `state`: the host's table, played here."""
+        terms = self.terms
+        save = None
+        if terms.save_dir is not None:
+            save = terms.save_dir / f"lan-host-{safe_name(terms.name)}.json"
+        table = HostTable(
+            terms.game, state, self._seat_objects(), rec, save_path=save, chance=self.chance, remote=self.remote
+        )
+        self.host.table = table
+        self.reset_views(state)
+        table.subscribe(self.on_applied)
+        self.out.emit(GameStarted(self.host.host_seat))
+
+    def give_to_bot(self, r: Remote) -> None:
+        """Seat `r` is played by a bot here for good (its player withheld its part or kept cheating)."""
+        r.by_bot = True
+        self.host.extra_bots.add(r.seat)
+        if self.host.table is not None:
+            self.host.table.seats[r.seat] = Seat(SeatKind.REMOTE, f"{r.name} (bot)")
+        self.out.broadcast(m.Presence(seat=r.seat, away=False, by_bot=True))
+        self.release(r.seat)  # the waiting turn is played by the bot now
+        self.out.lobby_changed()
 
     def reset_views(self, state: State[Any, Any]) -> None:
         """The game (re)starts at `state`: each remote seat holds its view of it."""
@@ -76,25 +171,25 @@ class Relay:
     def on_act(self, r: Remote, conn: Link, msg: m.Act) -> None:
         t = self.host.table
         if t is None:
-            self.host.refuse(conn, "act", "the game has not started")
+            self.out.refuse(conn, "act", "the game has not started")
             return
         if t.state.current != r.seat:
-            self.host.refuse(conn, "act", f"out of turn: it is not seat {r.seat + 1}'s turn")
+            self.out.refuse(conn, "act", f"out of turn: it is not seat {r.seat + 1}'s turn")
             return
         if msg.ply != t.state.ply:
-            self.host.refuse(conn, "act", f"stale move for ply {msg.ply}; the table is at ply {t.state.ply}")
+            self.out.refuse(conn, "act", f"stale move for ply {msg.ply}; the table is at ply {t.state.ply}")
             return
         try:
-            action = self.host.game.parse_action(msg.action)
+            action = self.terms.game.parse_action(msg.action)
         except NotationError as e:
-            self.host.refuse(conn, "act", f"not a move: {e}")
+            self.out.refuse(conn, "act", f"not a move: {e}")
             return
         if not t.state.is_legal(action):
-            self.host.refuse(conn, "act", f"illegal: {t.state.why_illegal(action)}")
+            self.out.refuse(conn, "act", f"illegal: {t.state.why_illegal(action)}")
             return
-        why = fp.check_act(self.host.record.seat_keys, self.host.record.joint, msg.ply, r.seat, msg.action, msg.sig)
+        why = fp.check_act(self.record.seat_keys, self.record.joint, msg.ply, r.seat, msg.action, msg.sig)
         if why is not None:
-            self.host.refuse(conn, "act", f"{'forged' if msg.sig else 'unsigned'} move: {why}")
+            self.out.refuse(conn, "act", f"{'forged' if msg.sig else 'unsigned'} move: {why}")
             return
         fut = self._act_waiters.get(r.seat)
         if r.timed_out:
@@ -114,19 +209,19 @@ class Relay:
 
     def back_from_bot(self, r: Remote) -> None:
         r.timed_out = r.back_asked = False
-        self.host.broadcast(m.Presence(seat=r.seat, away=not r.present, by_bot=False))
-        self.host.lobby_changed()
-        self.host.emit(Problem(f"{r.name} (seat {r.seat + 1}) is back; the bot stops playing the seat"))
+        self.out.broadcast(m.Presence(seat=r.seat, away=not r.present, by_bot=False))
+        self.out.lobby_changed()
+        self.out.emit(Problem(f"{r.name} (seat {r.seat + 1}) is back; the bot stops playing the seat"))
 
     def on_mismatch(self, r: Remote, conn: Link, msg: m.Mismatch) -> None:
         """A peer reports a digest it does not share: one resync in flight, from the ply the peer has."""
         if not r.resyncs.take():
-            self.host.refuse(conn, "mismatch", "too many resync requests")
+            self.out.refuse(conn, "mismatch", "too many resync requests")
             return
         if conn.unsent() > 0:
-            self.host.refuse(conn, "mismatch", "a resync is already on its way; read it first")
+            self.out.refuse(conn, "mismatch", "a resync is already on its way; read it first")
             return
-        self.host.emit(Problem(f"seat {r.seat + 1} reports a digest mismatch after ply {msg.ply}; resyncing it"))
+        self.out.emit(Problem(f"seat {r.seat + 1} reports a digest mismatch after ply {msg.ply}; resyncing it"))
         self.sync(r, msg.ply)
 
     def sync(self, r: Remote, from_ply: int, *, fair: bool = False) -> None:
@@ -141,29 +236,32 @@ class Relay:
             return
         if self.host.table is None or r.conn is None:
             return
-        from_ply = min(max(from_ply, 0), len(self.host.record.steps))
+        from_ply = min(max(from_ply, 0), len(self.record.steps))
         st = self.host.table.state
         self._views[r.seat] = st.view(r.seat)
         fs = (
             m.FairState(
-                commits=self.host.record.commits,
-                reveals=self.host.record.reveals,
+                commits=self.record.commits,
+                reveals=self.record.reveals,
                 dealer=self.host.dealer.commitment,
                 share=r.share,
-                keys=self.host.record.seat_keys,
+                keys=self.record.seat_keys,
             )
-            if fair and self.host.record.reveals
+            if fair and self.record.reveals
             else None
         )
         r.conn.send_nowait(
-            m.Sync(ply=st.ply, view=pack_view(st.view(r.seat)), steps=self.host.record.steps[from_ply:], fair=fs)
+            m.Sync(ply=st.ply, view=pack_view(st.view(r.seat)), steps=self.record.steps[from_ply:], fair=fs)
         )
 
     async def chance(self, state: State[Any, Any]) -> Action:
         if self.beacons.is_public(state):
             links = await self.beacons.gather_links(state)
+            withheld, self.beacons.withheld = self.beacons.withheld, []
+            for r in withheld:  # named for holding their links back: their seats go to a bot
+                self.give_to_bot(r)
             self._links = links
-            self._draw = fp.Draw(beacon.draw(state, self.host.record.joint, links), False)
+            self._draw = fp.Draw(beacon.draw(state, self.record.joint, links), False)
             return self._draw.action
         if not self.host.dealer_ok:
             raise fp.FairPlayError("this draw needs the dealer's secret, which no one holds after the failover")
@@ -207,8 +305,8 @@ class Relay:
         """The person's move, or None once a bot is to play it (docs/lan.md, "The turn clock"): an absent
         seat after its move's time, a present one at a strict table after its move's time and its bank.
         A present seat out of time at a normal table keeps thinking, announced once, until it moves,
-        drops, or another player hands it to a bot (TableHost.hand_over releases `fut`)."""
-        clock = self.host.clock
+        drops, or another player hands it to a bot (Seating.hand_over releases `fut`)."""
+        clock = self.clock
         clock.at(view.ply, seat, time.monotonic())
         announced = False
         while True:
@@ -226,7 +324,7 @@ class Relay:
                     continue
             if fut.done():
                 return fut.result()
-            if r is None or self.host.info.strict or not present:
+            if r is None or self.terms.info.strict or not present:
                 if r is not None:
                     r.timed_out = True
                     self._name_slow(r)
@@ -240,15 +338,15 @@ class Relay:
                 continue
 
     def _name_out_of_time(self, r: Remote) -> None:
-        text = out_of_time_text(r.name, r.seat, self.host.info.turn)
+        text = out_of_time_text(r.name, r.seat, self.terms.info.turn)
         log.warning("%s", text)
-        self.host.broadcast(m.Notice(text=text), exclude=r.seat)
+        self.out.broadcast(m.Notice(text=text), exclude=r.seat)
         if r.conn is not None:
             r.conn.send_nowait(m.Notice(text="you are out of time: the other players may hand your seat to a bot"))
-        self.host.emit(Problem(text))
+        self.out.emit(Problem(text))
 
     def _name_slow(self, r: Remote) -> None:
-        clock, turn = self.host.clock, self.host.info.turn
+        clock, turn = self.clock, self.terms.info.turn
         now = time.monotonic()
         why = idle_words(
             clock.elapsed(now) if clock.seat == r.seat else float(turn), turn, game_spent(clock, r.seat, now)
@@ -256,10 +354,10 @@ class Relay:
         text = f"{r.name} (seat {r.seat + 1}, {fp_text(r.key)}) {why}; a bot plays the seat until they return"
         self.host.problems.append(text)
         log.warning("%s", text)
-        self.host.broadcast(m.Notice(text=text))
-        self.host.broadcast(m.Presence(seat=r.seat, away=not r.present, by_bot=True))
-        self.host.emit(Problem(text))
-        self.host.lobby_changed()
+        self.out.broadcast(m.Notice(text=text))
+        self.out.broadcast(m.Presence(seat=r.seat, away=not r.present, by_bot=True))
+        self.out.emit(Problem(text))
+        self.out.lobby_changed()
 
     async def _bot_plays(self, view: State[Any, Any]) -> Action:
         self._bot_move = True
@@ -271,7 +369,7 @@ class Relay:
         t = self.host.table
         assert t is not None
         st = t.state
-        self.host.clock.at(st.ply, st.current, time.monotonic())  # the move made is charged, the next starts
+        self.clock.at(st.ply, st.current, time.monotonic())  # the move made is charged, the next starts
         digest = fp.public_digest(st)
         draw, self._draw = self._draw, None
         links, self._links = self._links, None
@@ -280,10 +378,10 @@ class Relay:
         if sealed:
             assert draw is not None
             step = m.Step(ply=st.ply, seat=CHANCE, digest=digest, commit=draw.commit)
-        elif ev.seat in self.host.record.seat_keys:
+        elif ev.seat in self.record.seat_keys:
             # A signed seat: its own signature, the host's for the host's seat, or marked as a bot's move.
             if ev.seat == self.host.host_seat:
-                sig = self.host.identity.sign(fp.act_message(self.host.record.joint, st.ply - 1, ev.seat, ev.action))
+                sig = self.terms.identity.sign(fp.act_message(self.record.joint, st.ply - 1, ev.seat, ev.action))
                 step = m.Step(ply=st.ply, seat=ev.seat, digest=digest, action=ev.action, sig=sig)
             else:
                 sig = self._sigs.pop(ev.seat, b"")
@@ -294,10 +392,10 @@ class Relay:
                     step = m.Step(ply=st.ply, seat=ev.seat, digest=digest, action=ev.action, sig=sig)
         elif ev.seat == CHANCE and links is not None:
             step = m.Step(ply=st.ply, seat=CHANCE, digest=digest, action=ev.action, links=links)
-            self.host.record.book.accept(st.ply - 1, links)
+            self.record.book.accept(st.ply - 1, links)
         else:
             step = m.Step(ply=st.ply, seat=ev.seat, digest=digest, action=ev.action)
-        self.host.record.steps.append(step)
+        self.record.steps.append(step)
         for r in self.host.remotes.values():
             truth = st.view(r.seat)
             before = self._views.get(r.seat)
@@ -322,7 +420,7 @@ class Relay:
                 # game uncovers every secret): send the peer its new view with it.
                 out = msgspec.structs.replace(step, view=pack_view(truth))
             r.conn.send_nowait(out)
-        self.host.emit(StepApplied(st.ply, ev.seat, None if sealed else ev.action))
+        self.out.emit(StepApplied(st.ply, ev.seat, None if sealed else ev.action))
 
     def _peer_can_follow(self, before: State[Any, Any] | None, action: str, truth: State[Any, Any]) -> bool:
         """Whether a peer applying `action` to its view reaches exactly its true new view."""
@@ -330,7 +428,7 @@ class Relay:
             return False
         try:
             nxt = before.clone()
-            nxt.apply(self.host.game.parse_action(action))
+            nxt.apply(self.terms.game.parse_action(action))
         except (IllegalAction, NotationError):
             return False
         return nxt.digest() == truth.digest()
@@ -342,25 +440,25 @@ class Relay:
         drv = self.fair_host.record
         state = drv.fs.view if drv is not None else self.host.table.state if self.host.table is not None else None
         if state is None or self.host.phase is not HostPhase.PLAYING:
-            self.host.refuse(conn, "autoplay", "no game is being played at this table now")
+            self.out.refuse(conn, "autoplay", "no game is being played at this table now")
             return
         committed = drv is None
         if msg.seat != r.seat:
-            self.host.refuse(
+            self.out.refuse(
                 conn, "autoplay", f"seat {r.seat + 1} spoke for seat {msg.seat + 1}: a seat speaks for itself"
             )
             return
-        if not verify(r.key, msg.sig, autoplay_message(self.host.record.joint, msg.ply, msg.seat, msg.on)):
-            self.host.refuse(conn, "autoplay", f"not signed by seat {r.seat + 1}")
+        if not verify(r.key, msg.sig, autoplay_message(self.record.joint, msg.ply, msg.seat, msg.on)):
+            self.out.refuse(conn, "autoplay", f"not signed by seat {r.seat + 1}")
             return
         if msg.on and committed:
-            self.host.refuse(conn, "autoplay", "at this table the host plays a seat that runs out of time")
+            self.out.refuse(conn, "autoplay", "at this table the host plays a seat that runs out of time")
             return
-        if msg.on and not self.host.info.turn:
-            self.host.refuse(conn, "autoplay", "this table has no turn timer: no seat runs out of time")
+        if msg.on and not self.terms.info.turn:
+            self.out.refuse(conn, "autoplay", "this table has no turn timer: no seat runs out of time")
             return
         if abs(msg.ply - state.ply) > AHEAD:
-            self.host.refuse(conn, "autoplay", f"for ply {msg.ply}, far from this table's ply {state.ply}")
+            self.out.refuse(conn, "autoplay", f"for ply {msg.ply}, far from this table's ply {state.ply}")
             return
         if committed:
             # The host's bot plays a timed-out seat here; its person says "I am back" (Ctrl+T in the
@@ -373,6 +471,6 @@ class Relay:
         if msg.on == r.timed_out:
             return  # said again after a reconnect: nothing new
         if not r.autoplays.take():
-            self.host.refuse(conn, "autoplay", "too many turn-timer messages; slow down")
+            self.out.refuse(conn, "autoplay", "too many turn-timer messages; slow down")
             return
-        self.fair_host.seat_autoplay(r.seat, msg.on)
+        self.fair_host.timer.seat_autoplay(r.seat, msg.on)

@@ -7,21 +7,46 @@ before it answers counts as a no.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from ... import messages as m
 from ...link import Link
 from ..events import RematchAnswered
-from .hostcore import HostCore, HostPhase, Remote, fp_text
+from .hostcore import HostPhase, Outbox, Remote, Tasks, fp_text
 
 if TYPE_CHECKING:
+    from ..events import Result
     from .spectators import Spectators
 
 
-class RematchOffer:
-    """The rematch of one host (``TableHost.rematch_offer``): offered once, after the end."""
+class RematchTable(Protocol):
+    """What :class:`RematchOffer` reads of the host: the seats as opened and as played, the game's end."""
 
-    def __init__(self, host: HostCore, watch: Spectators) -> None:
+    @property
+    def remotes(self) -> dict[int, Remote]: ...
+
+    @property
+    def kinds(self) -> list[str]: ...
+
+    @property
+    def reserved(self) -> dict[int, str]: ...
+
+    @property
+    def started(self) -> bool: ...
+
+    @property
+    def phase(self) -> HostPhase: ...
+
+    @property
+    def result(self) -> Result | None: ...
+
+
+class RematchOffer:
+    """The rematch of one host (``TableHost.rematch``): offered once, after the end."""
+
+    def __init__(self, out: Outbox, tasks: Tasks, host: RematchTable, *, watch: Spectators) -> None:
+        self.out = out
+        self.tasks = tasks
         self.host = host
         self.watch = watch
         """The watchers, told of the rematch too."""
@@ -50,7 +75,7 @@ class RematchOffer:
         if self.host.started or seat not in self.host.remotes or seat not in self.host.reserved:
             return
         del self.host.reserved[seat]
-        self.host.lobby_changed()
+        self.out.lobby_changed()
 
     def offer(self, port: int) -> list[int]:
         """Tell every seat still connected after the end that the same table listens again at `port`.
@@ -73,21 +98,21 @@ class RematchOffer:
             conn.send_nowait(m.Rematch(port=port))
         # The watchers too (they may follow the table there), and then they go with the old table.
         self.watch.offer_rematch(port)
-        self.host.spawn(self.watch.close())
+        self.tasks.spawn(self.watch.close())
         return told
 
     def on_reply(self, r: Remote, conn: Link, msg: m.RematchReply) -> None:
         if r.seat not in self.answers:
-            self.host.refuse(conn, "rematch reply", "no rematch was offered to this seat")
+            self.out.refuse(conn, "rematch reply", "no rematch was offered to this seat")
             return
         if self.answers[r.seat] is not None:
-            self.host.refuse(conn, "rematch reply", "this seat has already answered the rematch offer")
+            self.out.refuse(conn, "rematch reply", "this seat has already answered the rematch offer")
             return
         self.answers[r.seat] = msg.accept
-        self.host.emit(RematchAnswered(r.seat, r.name, msg.accept))
+        self.out.emit(RematchAnswered(r.seat, r.name, msg.accept))
 
     def seat_left(self, r: Remote) -> None:
         """`r`'s connection closed: gone without answering the offer is a no."""
         if self.answers.get(r.seat, False) is None:
             self.answers[r.seat] = False
-            self.host.emit(RematchAnswered(r.seat, r.name, False, left=True))
+            self.out.emit(RematchAnswered(r.seat, r.name, False, left=True))

@@ -7,8 +7,7 @@ tip is committed, checked and published the same way as the seed value.
 :class:`SeedRound` keeps one round's bookkeeping; :class:`Seeding` drives the
 rounds at the host (it waits for the lobby, judges each Commit and Reveal, names
 a seat that stalls a round, and at the end starts the game: the escrow shares of
-the dealer's secret, every seat's Begin, the first position), reaching the table
-through :class:`~.hostcore.HostCore`.
+the dealer's secret, every seat's Begin, the first position).
 """
 
 from __future__ import annotations
@@ -16,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import msgspec
 
@@ -27,15 +26,19 @@ from ... import fairplay as fp
 from ... import messages as m
 from ...link import Link
 from ..events import Problem
-from .hostcore import HostCore, HostPhase, Remote, fp_text
+from .hostcore import HostPhase, Outbox, Remote, TableTerms, Tasks, fp_text
 
 if TYPE_CHECKING:
+    from ..record import TableRecord
     from .fairhost import FairHost
+    from .relay import Relay
 
 log = logging.getLogger("coldwater.net")
 
 MAX_ROUNDS = 3
 """Seed rounds a table may run; peers refuse a fourth (a host restarting rounds could grind the deal)."""
+ROUND_TIMEOUT = 30.0
+"""Seconds each half of a seed round may take."""
 
 
 class SeedRound:
@@ -98,17 +101,64 @@ class SeedRound:
         return self.round.seed()
 
 
+class SeedingTable(Protocol):
+    """What :class:`Seeding` reads and sets of the host beyond its record and terms: the seats, the
+    committed dealer, the table's life, the seat list the seats begin with."""
+
+    @property
+    def remotes(self) -> dict[int, Remote]: ...
+
+    @property
+    def kinds(self) -> list[str]: ...
+
+    @property
+    def host_seat(self) -> int: ...
+
+    @property
+    def dealer(self) -> fp.CommittedDealer: ...
+
+    @property
+    def cheaters(self) -> list[str]: ...
+
+    phase: HostPhase
+    beacon_id: int
+
+    def lobby(self) -> list[m.SeatInfo]: ...
+
+
 class Seeding:
     """The host's seed rounds (``TableHost.seeding``): once the lobby is filled, at most :data:`MAX_ROUNDS`
     commit-reveal rounds, each Commit and Reveal judged against the round running; then the game starts
     (the escrow shares of the dealer's secret, every seat's Begin, the first position)."""
 
-    def __init__(self, host: HostCore, fair_host: FairHost, *, filled: Callable[[], bool]) -> None:
+    def __init__(
+        self,
+        record: TableRecord,
+        out: Outbox,
+        tasks: Tasks,
+        terms: TableTerms,
+        host: SeedingTable,
+        *,
+        relay: Relay,
+        fair_host: FairHost,
+        filled: Callable[[], bool],
+        auto_start: bool,
+    ) -> None:
+        self.record = record
+        self.out = out
+        self.tasks = tasks
+        self.terms = terms
         self.host = host
+        self.relay = relay
+        """The committed game's relay: it builds the table at the start, and plays a stalling seat's bot."""
         self.fair_host = fair_host
         """At a fair table: its rounds, begun once the seed round is done."""
         self.filled = filled
         """Whether every remote seat is taken by a present, ready peer (seating.py): a round needs it."""
+        self.auto_start = auto_start
+        """The table starts by itself once every seat is filled (else when its person presses Start)."""
+        self.round_timeout = ROUND_TIMEOUT
+        """Seconds each half of a seed round may take."""
         self.round: SeedRound | None = None
         """The round running now (None between rounds): a seat's Commit and Reveal are judged against it."""
         self.start_requested = asyncio.Event()
@@ -125,7 +175,7 @@ class Seeding:
         filled = self.filled
         why, blamed, reveals = "", list[int](), dict[int, bytes]()
         for n in range(1, MAX_ROUNDS + 1):
-            await host.wait(lambda: filled() and (host.auto_start or self.start_requested.is_set()))
+            await self.tasks.wait(lambda: filled() and (self.auto_start or self.start_requested.is_set()))
             rnd = await self._commit_reveal(n, why, blamed, reveals)
             if rnd is None:
                 return
@@ -135,19 +185,19 @@ class Seeding:
             for s in blamed:
                 r = host.remotes[s]
                 what = "reveal its seed contribution" if s in rnd.round.commits else "commit to a seed contribution"
-                host.blame(
+                self.out.blame(
                     f"{r.name} (seat {s + 1}, {fp_text(r.key)}) did not {what} in time; a bot plays seat {s + 1}"
                 )
                 if r.conn is not None:
                     r.conn.send_nowait(m.Refuse(reason=f"you did not {what} in time; a bot plays your seat"))
-                    host.spawn(r.conn.close())
-                host.give_to_bot(r)
+                    self.tasks.spawn(r.conn.close())
+                self.relay.give_to_bot(r)
             why = (
                 "seat(s) " + ", ".join(str(s + 1) for s in blamed) + " withheld"
                 if blamed
                 else "a seat left during the round"
             )
-            host.emit(Problem(f"the fair-play round {n} failed ({why}); starting round {n + 1}"))
+            self.out.emit(Problem(f"the fair-play round {n} failed ({why}); starting round {n + 1}"))
         raise RuntimeError(f"the fair-play round failed {MAX_ROUNDS} times")
 
     async def _commit_reveal(self, n: int, why: str, blamed: list[int], last: dict[int, bytes]) -> SeedRound | None:
@@ -155,39 +205,41 @@ class Seeding:
         host = self.host
         filled = self.filled
         own = host.host_seat if host.host_seat >= 0 else -1
-        host.record.chain = beacon.Chain(own)  # a fresh chain each round: its tip is part of this round's contribution
+        self.record.chain = beacon.Chain(own)  # a fresh chain each round: its tip is part of this round's contribution
         host.beacon_id = own
         # At a fair table each bot seat is a seat of the protocol: its own chain, committed by this host for it.
-        host.record.bot_chains = (
-            {i: beacon.Chain(i) for i, k in enumerate(host.kinds) if k == "bot"} if host.info.dealer == "fair" else {}
+        self.record.bot_chains = (
+            {i: beacon.Chain(i) for i, k in enumerate(host.kinds) if k == "bot"}
+            if self.terms.info.dealer == "fair"
+            else {}
         )
-        seats = sorted([s for s, r in host.remotes.items() if not r.by_bot] + [own, *host.record.bot_chains])
-        rnd = SeedRound(seats, own, host.record.chain.tip, {i: c.tip for i, c in host.record.bot_chains.items()})
+        seats = sorted([s for s, r in host.remotes.items() if not r.by_bot] + [own, *self.record.bot_chains])
+        rnd = SeedRound(seats, own, self.record.chain.tip, {i: c.tip for i, c in self.record.bot_chains.items()})
         self.round = rnd
         host.phase = HostPhase.SEEDING
         try:
-            host.broadcast(m.CommitRequest(round=n, why=why, blamed=blamed, reveals=last))
-            ok = await host.wait(lambda: rnd.all_committed or not filled(), host.round_timeout)
+            self.out.broadcast(m.CommitRequest(round=n, why=why, blamed=blamed, reveals=last))
+            ok = await self.tasks.wait(lambda: rnd.all_committed or not filled(), self.round_timeout)
             if not ok or not rnd.all_committed:
                 return rnd
             # Every commitment (and the dealer's) is published before anyone reveals.
-            host.broadcast(m.Commits(commits=rnd.commits, dealer=host.dealer.commitment))
+            self.out.broadcast(m.Commits(commits=rnd.commits, dealer=host.dealer.commitment))
             rnd.reveal_own()
-            ok = await host.wait(lambda: rnd.done or not filled(), host.round_timeout)
+            ok = await self.tasks.wait(lambda: rnd.done or not filled(), self.round_timeout)
             if not ok or not rnd.done:
                 return rnd
         finally:
             self.round = None
             if host.phase is HostPhase.SEEDING:
                 host.phase = HostPhase.LOBBY
-        host.record.joint = rnd.seed()
-        host.dealer.start(host.record.joint)
+        self.record.joint = rnd.seed()
+        host.dealer.start(self.record.joint)
         host.phase = HostPhase.PLAYING
         seats_info = host.lobby()
         # The remote seats sign their moves; the host's own need no signature (it deals and orders
         # everything anyway, and its channel authenticates it), which saves 64 bytes per peer per move.
-        host.record.seat_keys = {s.seat: s.key for s in seats_info if s.key and s.kind != "host"}
-        if host.info.dealer == "fair":
+        self.record.seat_keys = {s.seat: s.key for s in seats_info if s.key and s.kind != "host"}
+        if self.terms.info.dealer == "fair":
             # No dealer secret, so no escrow: the layers are the seats' own keys.
             for r in host.remotes.values():
                 r.share = b""
@@ -196,17 +248,19 @@ class Seeding:
         for r in host.remotes.values():
             if r.conn is not None:
                 r.conn.send_nowait(m.Begin(reveals=rnd.reveals, seats=seats_info, share=r.share))
-        host.record.commits = rnd.commits
-        host.record.reveals = rnd.reveals
-        host.record.book = beacon.Book(fp.tips(rnd.reveals))
-        if host.info.dealer == "fair":
+        self.record.commits = rnd.commits
+        self.record.reveals = rnd.reveals
+        self.record.book = beacon.Book(fp.tips(rnd.reveals))
+        if self.terms.info.dealer == "fair":
             self.fair_host.begin(seats_info, rnd.reveals)
-            host.lobby_changed()
+            self.out.lobby_changed()
             return None
-        state = host.game.new(host.info.players, seed=fp.game_seed(host.record.joint), options=host.options)
-        rec = record.start(host.game, state, host.options, meta={"table": host.name})
-        host.make_table(state, rec)
-        host.lobby_changed()
+        state = self.terms.game.new(
+            self.terms.info.players, seed=fp.game_seed(self.record.joint), options=self.terms.options
+        )
+        rec = record.start(self.terms.game, state, self.terms.options, meta={"table": self.terms.name})
+        self.relay.start_table(state, rec)
+        self.out.lobby_changed()
         return None
 
     def split_escrow(self) -> None:
@@ -217,7 +271,7 @@ class Seeding:
         """
         host = self.host
         holders = sorted((r for r in host.remotes.values() if not r.by_bot), key=lambda x: x.seat)
-        sealed = fp.has_sealed_values(host.game)
+        sealed = fp.has_sealed_values(self.terms.game)
         # A game with no sealed values draws everything in public: no secret to escrow, and
         # any other remote seat can carry the game on.
         shares = host.dealer.shares(len(holders)) if sealed else []
@@ -226,30 +280,29 @@ class Seeding:
         for r, share in zip(holders, shares):
             r.share = share
         on = len(shares) >= fp.MIN_HOLDERS if sealed else len(holders) >= 1
-        if on != host.info.failover:
-            host.info = msgspec.structs.replace(host.info, failover=on)
+        if on != self.terms.info.failover:
+            self.terms.info = msgspec.structs.replace(self.terms.info, failover=on)
         if not on:
             text = (
                 "failover is off at this table: fewer than two remote seats hold escrow shares, "
                 "so a lost host ends the game"
             )
             log.info("%s", text)
-            host.emit(Problem(text))  # said plainly to the host's person too
+            self.out.emit(Problem(text))  # said plainly to the host's person too
 
     def on_commit(self, r: Remote, conn: Link, msg: m.Commit) -> None:
-        host = self.host
         if self.round is None:
-            host.refuse(conn, "commit", "no commitment is due from this seat now")
+            self.out.refuse(conn, "commit", "no commitment is due from this seat now")
             return
         why = self.round.commit(r.seat, msg.digest)
         if why is not None:
-            host.refuse(conn, "commit", why)
-        host.wake()
+            self.out.refuse(conn, "commit", why)
+        self.tasks.wake()
 
     def on_reveal(self, r: Remote, conn: Link, msg: m.Reveal) -> None:
         host = self.host
         if self.round is None or not self.round.reveal_due(r.seat):
-            host.refuse(conn, "reveal", "no reveal is due from this seat now")
+            self.out.refuse(conn, "reveal", "no reveal is due from this seat now")
             return
         try:
             self.round.reveal(r.seat, msg.value)
@@ -257,10 +310,10 @@ class Seeding:
             # Named to everyone, and sent away: this peer changed its contribution after
             # seeing others'. The round starts again when the seat is filled.
             text = f"{r.name} (seat {r.seat + 1}, {fp_text(r.key)}) cheated: {e}"
-            host.refuse(conn, "reveal", str(e))
-            host.broadcast(m.Notice(text=text))
-            host.emit(Problem(text))
+            self.out.refuse(conn, "reveal", str(e))
+            self.out.broadcast(m.Notice(text=text))
+            self.out.emit(Problem(text))
             host.cheaters.append(text)
             conn.send_nowait(m.Refuse(reason="your seed reveal does not match your commitment"))
-            host.spawn(conn.close())
-        host.wake()
+            self.tasks.spawn(conn.close())
+        self.tasks.wake()

@@ -25,8 +25,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import deque
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
 
@@ -42,9 +43,11 @@ from ..persist import pack_view
 
 if TYPE_CHECKING:
     from ...discovery import Advertiser
+    from ...play.table import Table
     from ..events import Emitter
+    from ..record import TableRecord
     from .fairhost import FairHost
-    from .hostcore import HostCore
+    from .hostcore import Outbox, Remote, TableTerms
 
 log = logging.getLogger("coldwater.net")
 
@@ -99,10 +102,42 @@ class Spectator:
         return m.WatcherInfo(name=self.name, fingerprint=self.conn.fingerprint)
 
 
+class SpectatorsTable(Protocol):
+    """What :class:`Spectators` reads of the host beyond its record and terms: the seats, whether the
+    game is on, the committed game's table, the seat list; and its events, which watchers follow."""
+
+    @property
+    def remotes(self) -> dict[int, Remote]: ...
+
+    @property
+    def host_seat(self) -> int: ...
+
+    @property
+    def started(self) -> bool: ...
+
+    @property
+    def closing(self) -> bool: ...
+
+    @property
+    def refusals(self) -> deque[str]: ...
+
+    @property
+    def table(self) -> Table | None: ...
+
+    def lobby(self) -> list[m.SeatInfo]: ...
+
+    def subscribe(self, listener: Callable[[Event], None]) -> Callable[[], None]: ...
+
+
 class Spectators:
     """The watchers of one :class:`~.host.TableHost` (``host.watch``)."""
 
-    def __init__(self, host: HostCore, fair_host: FairHost) -> None:
+    def __init__(
+        self, record: TableRecord, out: Outbox, terms: TableTerms, host: SpectatorsTable, *, fair_host: FairHost
+    ) -> None:
+        self.record = record
+        self.out = out
+        self.terms = terms
         self.host = host
         self.fair_host = fair_host
         """At a fair table: its rounds, whose public view the watchers are shown."""
@@ -120,7 +155,7 @@ class Spectators:
     @property
     def cap(self) -> int:
         """The most watchers at once (0: none), the table option ``TableInfo.watch``."""
-        return self.host.info.watch
+        return self.terms.info.watch
 
     @property
     def allowed(self) -> bool:
@@ -137,6 +172,15 @@ class Spectators:
         """`fn(count)` whenever a watcher arrives or leaves (the advert's TXT record)."""
         self._listeners.append(fn)
 
+    def public_source(self) -> State[Any, Any] | None:
+        """The position whose public view watchers are shown: the table's, or at a fair table the view
+        the host keeps the public record from (its public part is everyone's)."""
+        rec = self.fair_host.record
+        if rec is not None:
+            return rec.fs.view
+        t = self.host.table
+        return t.state if t is not None else None
+
     # ---- a watcher arrives ----------------------------------------------------------
     def why_not(self, conn: Link) -> str | None:
         """Why this connection may not watch now (None: it may)."""
@@ -146,7 +190,7 @@ class Spectators:
             return NOT_ALLOWED
         key = conn.peer_key
         seat = next((r.seat for r in self.host.remotes.values() if r.key == key), None)
-        if seat is not None or key == self.host.identity.public:
+        if seat is not None or key == self.terms.identity.public:
             where = f"seat {seat + 1}" if seat is not None else "the host's seat"
             return f"your key holds {where} at this table; join to play it instead of watching"
         if key not in self.watching and self.count >= self.cap:
@@ -170,9 +214,9 @@ class Spectators:
         name = "".join(c for c in msg.name if c.isprintable()).strip()[:40]  # shown in every lobby
         w = Spectator(conn, name or f"watcher {conn.fingerprint[:4]}")
         self.watching[conn.peer_key] = w
-        conn.send_nowait(m.Watching(table=self.host.info, started=self.host.started))
+        conn.send_nowait(m.Watching(table=self.terms.info, started=self.host.started))
         conn.send_nowait(self._lobby(self.host.lobby(), self.host.started))  # names before the game
-        if self.host.public_source() is not None:
+        if self.public_source() is not None:
             self._sync(w, max(msg.resume_ply, 0))
         self._changed()
         self._start_heartbeat()
@@ -186,7 +230,7 @@ class Spectators:
 
     def _changed(self) -> None:
         # The seats and everyone watching hear of it (Lobby), and so does the advert.
-        self.host.lobby_changed()
+        self.out.lobby_changed()
         for fn in list(self._listeners):
             fn(self.count)
 
@@ -201,28 +245,28 @@ class Spectators:
                 self._handle(w, msg)
             except Exception as e:  # nothing a watcher sends may crash the table
                 log.exception("handling %s from a watcher", type(msg).__name__)
-                self.host.refuse(conn, type(msg).__name__, f"internal error: {e}")
+                self.out.refuse(conn, type(msg).__name__, f"internal error: {e}")
 
     def _handle(self, w: Spectator, msg: m.Message) -> None:
         conn = w.conn
         if isinstance(msg, m.Ping):
             if not w.pings.take():
-                self.host.refuse(conn, "ping", "too many pings")
+                self.out.refuse(conn, "ping", "too many pings")
                 return
             conn.send_nowait(m.Pong(t=msg.t))
         elif isinstance(msg, m.Pong | m.Notice):
             pass
         elif isinstance(msg, m.Mismatch):
-            if self.host.public_source() is None:
-                self.host.refuse(conn, "mismatch", "the game has not started")
+            if self.public_source() is None:
+                self.out.refuse(conn, "mismatch", "the game has not started")
             elif not w.resyncs.take():
-                self.host.refuse(conn, "mismatch", "too many resync requests")
+                self.out.refuse(conn, "mismatch", "too many resync requests")
             else:
-                self.host.emit(Problem(f"watcher {w.name} reports a digest mismatch after ply {msg.ply}; resyncing it"))
+                self.out.emit(Problem(f"watcher {w.name} reports a digest mismatch after ply {msg.ply}; resyncing it"))
                 self._sync(w, msg.ply)
         else:
             kind = type(msg).__name__.lower()
-            self.host.refuse(conn, kind, "a watcher only watches: it may not move, sit, chat or take part in fair play")
+            self.out.refuse(conn, kind, "a watcher only watches: it may not move, sit, chat or take part in fair play")
 
     # ---- what watchers are sent ----------------------------------------------------
     def _present(self) -> list[Spectator]:
@@ -237,16 +281,16 @@ class Spectators:
         )
 
     def _sync(self, w: Spectator, from_ply: int) -> None:
-        st = self.host.public_source()
+        st = self.public_source()
         if st is None:
             return
-        steps = self.host.record.steps[min(max(from_ply, 0), len(self.host.record.steps)) :]
+        steps = self.record.steps[min(max(from_ply, 0), len(self.record.steps)) :]
         w.conn.send_nowait(m.Sync(ply=st.ply, view=pack_view(st.view(None)), steps=[watcher_step(s) for s in steps]))
         if st.is_over:
             self._over(w)
 
     def _over(self, w: Spectator) -> None:
-        st = self.host.public_source()
+        st = self.public_source()
         assert st is not None
         sc = st.view(None).scores() if self.fair_host.record is not None else st.scores()
         w.conn.send_nowait(
@@ -288,13 +332,13 @@ class Spectators:
             w.conn.send_nowait(out)
 
     def _step(self) -> None:
-        st = self.host.public_source()
-        if st is None or not self.host.record.steps:
+        st = self.public_source()
+        if st is None or not self.record.steps:
             return
         if not self.watching:
             self._public = None  # nobody to keep up to date; the next watcher gets a Sync
             return
-        step = self.host.record.steps[-1]
+        step = self.record.steps[-1]
         truth = st.view(None)
         before, self._public = self._public, truth
         view = None if self._follows(before, step, truth) else pack_view(truth)
@@ -310,7 +354,7 @@ class Spectators:
             return False
         try:
             nxt = before.clone()
-            nxt.apply(self.host.game.parse_action(step.action))
+            nxt.apply(self.terms.game.parse_action(step.action))
         except (IllegalAction, NotationError):
             return False
         return nxt.digest() == truth.digest()

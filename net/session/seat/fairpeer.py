@@ -200,7 +200,7 @@ class FairPeer:
             else "you are back: your seat is yours again"
         )
         if c.takeover is not None:  # we host the table now (failover): we tell everyone ourselves
-            c.takeover.seat_autoplay(c.seat, on)
+            c.takeover.fair_host.timer.seat_autoplay(c.seat, on)
         elif c.conn is not None:
             c.conn.send_nowait(c.autoplay(on, ply))
 

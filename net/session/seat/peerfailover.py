@@ -126,18 +126,18 @@ class PeerFailover:
     # ---- this seat's listener (a link.Door): closed to everyone until this seat hosts the table ----
     def terms(self) -> Terms | None:
         host = self.me.takeover
-        return host.seating.terms() if host is not None else None
+        return host.connections.terms() if host is not None else None
 
     async def enter(self, link: Link, joined: Callable[[], None]) -> None:
         host = self.me.takeover
         if host is None:
             await link.close()
             return
-        await host.seating.enter(link, joined)
+        await host.connections.enter(link, joined)
 
     def refused(self, text: str) -> None:
         if self.me.takeover is not None:
-            self.me.takeover.seating.refused(text)
+            self.me.takeover.connections.refused(text)
 
     async def recover(self) -> None:
         """The host connection broke mid-game: reconnect, or fail over to a new host."""

@@ -205,7 +205,7 @@ async def test_an_observer_with_no_key_follows_a_whole_game_on_the_public_view(p
     obs = g.observer
     watch = g.host.fair_host.fair_watch
     assert obs is not None and obs.seat is None and obs.key is None and obs.chain is None
-    assert watch is not None and watch.sent == set() and g.host.fair is None
+    assert watch is not None and watch.sent == set() and g.host.fair_host.fair is None
     assert ref.steps[None] > 100 and obs.record == g.seats()[0].record
     assert len(g.audits) == players + 1 and g.audits[None].record is not None
     assert len(obs.known) > 10, "Characters and Locations opened to everyone were read (the check bites)"

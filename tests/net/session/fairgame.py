@@ -227,7 +227,7 @@ async def play_fair(
         network=net,
     )
     if strip_timeout is not None:
-        host.fair_host.strip_timeout = strip_timeout
+        host.fair_host.timer.strip_timeout = strip_timeout
     peers = [
         TablePeer(game, Identity.generate(), name=f"p{i}", chooser=choose, network=net, **(peer_kw or {}))
         for i in range(kinds.count("open"))

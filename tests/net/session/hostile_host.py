@@ -35,7 +35,10 @@ class HostileHost(TableHost):
         self._honest_remote = self.relay.remote
         self.relay.remote = self._remote  # type: ignore[method-assign]
         if attack == "grind":
-            self.seeding = Grinding(self)
+            # The seed rounds are the connections' too (a Commit goes there): both hold the grinding ones.
+            self.seeding = self.connections.seeding = Grinding(self)
+        self._honest_serve = self.connections.serve
+        self.connections.serve = self._serve  # type: ignore[method-assign]
 
     # ---- moves -------------------------------------------------------------------
     async def _remote(self, seat: int, view: Any) -> Any:
@@ -51,7 +54,7 @@ class HostileHost(TableHost):
         return action
 
     # ---- what goes out -------------------------------------------------------------
-    async def serve(self, r: Remote, conn: Connection) -> None:
+    async def _serve(self, r: Remote, conn: Connection) -> None:
         send: Callable[[Any], None] = conn.send_nowait
 
         def tampered(msg: Any) -> None:
@@ -60,7 +63,7 @@ class HostileHost(TableHost):
                 send(out)
 
         conn.send_nowait = tampered  # type: ignore[method-assign]
-        await super().serve(r, conn)
+        await self._honest_serve(r, conn)
 
     def tamper(self, seat: int, msg: Any) -> Any:
         if self.attack == "fake-end" and isinstance(msg, m.End):
@@ -98,21 +101,31 @@ class Grinding(Seeding):
     reveal, throws the seed away and starts again, silently (always "round 1")."""
 
     def __init__(self, host: HostileHost) -> None:
-        super().__init__(host, host.fair_host, filled=host.seating.filled)
+        super().__init__(
+            host.record,
+            host,
+            host.tasks,
+            host,
+            host,
+            relay=host.relay,
+            fair_host=host.fair_host,
+            filled=host.filled,
+            auto_start=True,
+        )
         self.hostile = host
 
     async def run(self) -> None:
         host = self.hostile
         while True:
-            await host.wait(lambda: host.seating.filled())
+            await host.tasks.wait(lambda: host.filled())
             rnd = SeedRound(sorted(host.remotes) + [host.host_seat], host.host_seat, beacon.Chain(host.host_seat).tip)
             self.round = rnd
             host.broadcast(m.CommitRequest())
-            if not await host.wait(lambda: rnd.all_committed or not host.seating.filled(), 5):
+            if not await host.tasks.wait(lambda: rnd.all_committed or not host.filled(), 5):
                 raise RuntimeError("the peer stopped committing")
             host.broadcast(m.Commits(commits=rnd.commits, dealer=host.dealer.commitment))
             rnd.reveal_own()
-            if not await host.wait(lambda: rnd.done or not host.seating.filled(), 5):
+            if not await host.tasks.wait(lambda: rnd.done or not host.filled(), 5):
                 raise RuntimeError("the peer stopped revealing")
             self.round = None
             host.done += 1

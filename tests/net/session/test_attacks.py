@@ -103,7 +103,7 @@ async def test_2_an_honest_restart_is_explained_to_every_peer_with_the_reveals()
             await super()._handle(conn, msg)
 
     host = _honest(["host", "open", "open"])
-    host.round_timeout = 1.0
+    host.seeding.round_timeout = 1.0
     a, w = _peer("a"), _peer("w", Withholder)
     await _play(host, [a, w])
     assert a.seed.rounds == 2
@@ -128,7 +128,7 @@ async def test_3_a_false_end_is_named_and_scores_come_from_each_peers_replay() -
 async def test_4_a_view_that_does_not_hold_the_sealed_value_revealed_is_evidence() -> None:
     host = _hostile("false-view", ["host", "open", "open"], victim=1)
     host.set_turn_timer(1, bank=0, strict=True)  # the victim leaves; the others play on with a bot in its seat
-    host.end_grace = 1.0
+    host.ending.grace = 1.0
     a, b = _peer("a"), _peer("b")
     await _play(host, [a, b], timeout=60)
     victim = a if a.seat == 1 else b
@@ -139,7 +139,7 @@ async def test_4_a_view_that_does_not_hold_the_sealed_value_revealed_is_evidence
 async def test_4_a_resync_that_rewrites_a_peers_record_is_evidence() -> None:
     host = _hostile("rewrite", ["host", "open", "open"], victim=1)
     host.set_turn_timer(1, bank=0, strict=True)  # the victim leaves; the others play on with a bot in its seat
-    host.end_grace = 1.0
+    host.ending.grace = 1.0
     a, b = _peer("a"), _peer("b")
     await _play(host, [a, b], timeout=60)
     victim = a if a.seat == 1 else b
@@ -477,10 +477,10 @@ async def test_16_a_host_that_quietly_drops_a_seats_link_is_caught_by_that_seat(
             return links
 
     host = TableHost(GAME, Identity.generate(), name="t", seats=["host", "open", "open"], bind="127.0.0.1")
-    host.beacons = host.relay.beacons = Dropper(host)  # the host takes links there; its relay draws with them
+    host.beacons.__class__ = Dropper  # the host takes links there; its relay draws with them
     host.chooser = cautious
     host.set_turn_timer(1, bank=0, strict=True)
-    host.end_grace = 1.0
+    host.ending.grace = 1.0
     a, b = _peer("a"), _peer("b")
     await _play(host, [a, b], timeout=60, host_must_finish=False)
     victim = a if a.seat == 1 else b

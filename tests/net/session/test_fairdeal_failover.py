@@ -32,10 +32,10 @@ KILL_AT = 60
 def _die(host: TableHost, task: asyncio.Future[Any]) -> None:
     """The host process is gone at once: every socket reset, nothing more sent, nothing more written."""
     host.fair_host.send = lambda msg: None  # type: ignore[method-assign]
-    if host.fair is not None:
-        host.fair.send = lambda msg: None
-        host.fair.secret_sent = lambda: None
-        host.fair.close()
+    if host.fair_host.fair is not None:
+        host.fair_host.fair.send = lambda msg: None
+        host.fair_host.fair.secret_sent = lambda: None
+        host.fair_host.fair.close()
     if host.server is not None:
         host.server.close()
         host.server = None
@@ -80,7 +80,7 @@ async def _failover_game(
     original = host.fair_host.on_fair
 
     def on_fair(r: Any, conn: Any, msg: m.Fair) -> None:
-        drv = host.fair
+        drv = host.fair_host.fair
         if "killed" in seen or drv is None or drv.fs.view.ply < KILL_AT:
             original(r, conn, msg)
             return
@@ -96,7 +96,7 @@ async def _failover_game(
 
     def stepped_then_die() -> None:
         inner()
-        drv = host.fair
+        drv = host.fair_host.fair
         if when == "between" and "killed" not in seen and drv is not None and drv.fs.view.ply >= KILL_AT:
             seen.update(killed=drv.fs.view.ply)
             _die(host, task)
@@ -107,9 +107,9 @@ async def _failover_game(
     def fair_begin(*a: Any) -> None:
         nonlocal inner
         begin(*a)
-        assert host.fair is not None
-        inner = host.fair.stepped
-        host.fair.stepped = stepped_then_die
+        assert host.fair_host.fair is not None
+        inner = host.fair_host.fair.stepped
+        host.fair_host.fair.stepped = stepped_then_die
 
     inner: Any = None
     host.fair_host.begin = fair_begin  # type: ignore[method-assign]

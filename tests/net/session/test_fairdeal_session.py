@@ -313,7 +313,7 @@ async def test_the_relay_passes_to_another_process_mid_game_with_no_secret_hande
     assert killed and killed[0].done(), "the host went mid-game"
     fh = g.host.fair_host
     # What the old relay's process held of the deal: an observer's seat (no key, no chain) and nothing else.
-    assert g.host.fair is None and not fh.fair_bots and g.observer is not None
+    assert g.host.fair_host.fair is None and not fh.fair_bots and g.observer is not None
     assert g.observer.key is None and g.observer.chain is None
     assert sum(p.host_changes for p in g.peers) >= 2 and g.host.result is None
     audits = [g.audits[s] for s in range(3)]
@@ -389,7 +389,7 @@ async def _lan_game(
         watchers=0,
     )
     if strip_timeout is not None:
-        host.fair_host.strip_timeout = strip_timeout
+        host.fair_host.timer.strip_timeout = strip_timeout
     port = await host.listen()
     peers = [
         TablePeer(CROWN, Identity.generate(), name=f"p{i}", bind="127.0.0.1", chooser=bot_chooser(CROWN))
@@ -443,7 +443,7 @@ def _check_snapshots(
     """What every seat object (the host's, each bot's it runs, each peer's) held after each of its steps,
     against a referee replaying the game with every key (which only the test has). The referee, at the
     game's end, and how many private values were checked."""
-    drivers = [host.fair, *host.fair_host.fair_bots.values(), *(p.fair_peer.fair for p in peers)]
+    drivers = [host.fair_host.fair, *host.fair_host.fair_bots.values(), *(p.fair_peer.fair for p in peers)]
     seats = sorted((d.fs for d in drivers if d is not None), key=lambda f: f.seat)
     assert len(seats) == players and all(len(snaps[f.seat]) > 100 for f in seats)
     ref = Referee(seats, game)
@@ -505,7 +505,7 @@ async def test_bot_seats_at_a_fair_table_are_seats_of_their_own_run_in_the_host_
     assert host.table is None, "the host never holds the full state"
     bots = [i for i, k in enumerate(seats) if k == "bot"]
     assert sorted(host.fair_host.fair_bots) == bots
-    assert (host.fair is None) == ("host" not in seats)
+    assert (host.fair_host.fair is None) == ("host" not in seats)
     for p in peers:
         assert p.result is not None and p.result.audit_ok, (p.result, p.problems)
         assert p.result.digest == host.result.digest and p.result.scores == host.result.scores
@@ -515,7 +515,7 @@ async def test_bot_seats_at_a_fair_table_are_seats_of_their_own_run_in_the_host_
             assert info.kind == "bot" and "run by the host" in info.name and info.key == host.identity.public
     # Each seat object holds only its own: the host's person seat never reads a bot's card, a bot
     # never a person's, and no peer anything of another seat (checked against the referee).
-    own = [d.fs for d in [host.fair, *host.fair_host.fair_bots.values()] if d is not None]
+    own = [d.fs for d in [host.fair_host.fair, *host.fair_host.fair_bots.values()] if d is not None]
     assert len({id(f) for f in own}) == len(own) and len({f.key.public for f in own}) == len(own)
     # The host process as a whole therefore held no sealed value of a person at a peer.
     _check_snapshots(host, peers, snaps, len(seats))
@@ -531,7 +531,11 @@ async def test_a_host_with_no_seat_and_no_bot_deals_fair_from_an_observer(player
     host, peers = await _lan_game(players, tamper=_snapshots(snaps), seats=["open"] * players)
     assert host.result is not None and host.result.audit_ok, host.result
     assert host.info.dealer == "fair" and host.table is None, "the host never holds the full state"
-    assert host.fair is None and not host.fair_host.fair_bots and host.fair_host.fair_watch is host.fair_record
+    assert (
+        host.fair_host.fair is None
+        and not host.fair_host.fair_bots
+        and host.fair_host.fair_watch is host.fair_host.record
+    )
     assert host.fair_host.fair_watch is not None and host.fair_host.fair_watch.sent == set(), (
         "the observer sent nothing"
     )
@@ -683,7 +687,7 @@ async def test_the_person_at_a_fair_host_plays_through_submit_on_its_own_view() 
     async def person() -> None:
         nonlocal moves
         while host.result is None:
-            drv = host.fair
+            drv = host.fair_host.fair
             if drv is not None and host.awaiting_person:
                 view = drv.fs.view
                 with pytest.raises(IllegalAction):
@@ -986,7 +990,7 @@ async def test_a_seat_flooding_signed_messages_is_refused_within_its_allowance_a
 
     def flood(host: TableHost, peers: list[TablePeer]) -> None:
         p = peers[0]  # seat 2
-        host.fair_host.return_wait = 1.0  # once struck out, the seat is gone for good at once
+        host.fair_host.timer.return_wait = 1.0  # once struck out, the seat is gone for good at once
 
         async def later() -> None:
             while p.fair_peer.fair is None or p.fair_peer.fair.fs.view.ply < 20 or p.conn is None:
@@ -1030,7 +1034,7 @@ async def test_a_seat_that_never_moves_forfeits_past_the_timer_and_the_others_si
 
     def stall(host: TableHost, peers: list[TablePeer]) -> None:
         host.set_turn_timer(1, bank=0, strict=True)  # (a strict clock: the bot is due at once)
-        host.fair_host.act_grace = 1.0
+        host.fair_host.timer.act_grace = 1.0
         victim = peers[0]  # seat 2
         never: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
 
@@ -1055,7 +1059,7 @@ async def test_at_a_normal_clock_a_stalled_present_seat_forfeits_only_after_anot
 
     def stall(host: TableHost, peers: list[TablePeer]) -> None:
         host.set_turn_timer(1, bank=1)
-        host.fair_host.act_grace = 1.0
+        host.fair_host.timer.act_grace = 1.0
         victim, other = peers[0], peers[1]  # seats 2 and 3
         never: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
 
@@ -1071,7 +1075,7 @@ async def test_at_a_normal_clock_a_stalled_present_seat_forfeits_only_after_anot
             # (1 s a move, 1 s of bank, 1 s of grace), and nobody forfeited.
             while not (other.clock.seat == 1 and other.clock.over_by(time.monotonic()) >= 4.0):
                 await asyncio.sleep(0.05)
-            seen["forfeit before"] = host.fair_host.forfeit
+            seen["forfeit before"] = host.fair_host.forfeits.forfeit
             seen["asked"] = other.lobby_view.hand_over(1)
 
         seen["task"] = asyncio.ensure_future(hand_over_late())
@@ -1091,7 +1095,7 @@ async def test_a_hosts_forfeit_of_a_seat_that_sends_its_messages_is_disputed_and
 
     def accuse(host: TableHost, peers: list[TablePeer]) -> None:
         fh = host.fair_host
-        fh.return_wait = 1.0
+        fh.timer.return_wait = 1.0
         never: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         bot = bot_chooser(CROWN)
 
@@ -1099,12 +1103,12 @@ async def test_a_hosts_forfeit_of_a_seat_that_sends_its_messages_is_disputed_and
             if view.ply >= 30:
                 # The host's own move is due, so every seat settles at this ply waiting on the host;
                 # meanwhile the host claims seat 2 stalls.
-                fh.forfeiting[1] = "seat 2 stalls (the host says)"
+                fh.forfeits.forfeiting[1] = "seat 2 stalls (the host says)"
                 return await never
             return await bot(view, seat)
 
         host.chooser = choose
-        fh._waits_on_forfeiting = lambda drv: sorted(fh.forfeiting)  # type: ignore[method-assign]
+        fh.forfeits.waits_on = lambda drv: sorted(fh.forfeits.forfeiting)  # type: ignore[method-assign]
 
     host, peers = await _lan_game(3, tamper=accuse, strip_timeout=1.0)
     assert host.result is not None and host.result.forfeit == [1], host.result
@@ -1120,7 +1124,9 @@ async def test_a_hosts_forfeit_of_a_seat_that_sends_its_messages_is_disputed_and
     # weigh, and nothing seen go, so the witness does not sign.
     assert any("seat(s) 2 did not leave the table as this seat saw it" in t for t in witness.problems), witness.problems
     assert any("seat 2 answers: it sent what its rounds asked" in t for t in accused.problems), accused.problems
-    assert any("does not sign the forfeit" in t for t in host.fair_host.disputes), host.fair_host.disputes
+    assert any("does not sign the forfeit" in t for t in host.fair_host.forfeits.disputes), (
+        host.fair_host.forfeits.disputes
+    )
     # Issue 44: both sides on the record in every process: contested, the accused's dispute with its evidence.
     for res in [host.result, *(p.result for p in peers)]:
         assert res is not None and res.contested and res.disputed_by == [1, 2], res
@@ -1130,7 +1136,7 @@ async def test_a_seat_gone_for_good_forfeits_and_the_others_sign_the_standings()
     closing: list[asyncio.Future[None]] = []
 
     def leave(host: TableHost, peers: list[TablePeer]) -> None:
-        host.fair_host.return_wait = 1.0
+        host.fair_host.timer.return_wait = 1.0
         victim = peers[1]  # seat 3
 
         def stepped(orig: Any = victim.fair_peer.stepped) -> None:
@@ -1154,7 +1160,7 @@ async def test_a_hosts_blame_without_evidence_is_recorded_as_its_claim_not_a_ver
 
     def blame(host: TableHost, peers: list[TablePeer]) -> None:
         fh = host.fair_host
-        fh.return_wait = 1.0  # the seats leave on the abort; the host need not wait for them
+        fh.timer.return_wait = 1.0  # the seats leave on the abort; the host need not wait for them
         orig = fh.stepped
 
         def stepped() -> None:

@@ -189,13 +189,13 @@ async def test_the_hosts_own_person_seat_is_played_by_the_hosts_process_and_take
         await _until(lambda: host.bot_plays)
         assert host.lobby()[0].bot and host.take_back() and not host.bot_plays
         assert not host.take_back()  # (once is enough)
-        await _until(lambda: host.awaiting_person and host.fair is not None)
-        assert host.fair is not None
-        ply = host.fair.fs.view.ply
+        await _until(lambda: host.awaiting_person and host.fair_host.fair is not None)
+        assert host.fair_host.fair is not None
+        ply = host.fair_host.fair.fs.view.ply
         await asyncio.sleep(0.5)
-        assert host.fair.fs.view.ply == ply and not host.bot_plays
+        assert host.fair_host.fair.fs.view.ply == ply and not host.bot_plays
         waited.append(ply)
-        host.submit(_move(host.fair.fs.view))  # then walks away again
+        host.submit(_move(host.fair_host.fair.fs.view))  # then walks away again
 
     await _play(host, [other], person())
     _all_ok(host, [other])

@@ -82,7 +82,7 @@ async def test_a_game_that_ends_while_a_seat_is_away_waits_for_that_player(
 
     host = TableHost(GAME, Identity.generate(), name="t", seats=["host", "open"], bind="127.0.0.1", chooser=host_seat)
     host.dealer = fp.CommittedDealer(SECRET)
-    host.end_grace = 30.0  # bounds the test if the table did not wait as it should
+    host.ending.grace = 30.0  # bounds the test if the table did not wait as it should
     host.subscribe(lambda e: away.set() if isinstance(e, PresenceChanged) and e.away else None)
     port = await host.listen()
     a = TablePeer(GAME, Identity.generate(), name="a", chooser=bot_chooser(GAME), bind="127.0.0.1", save_dir=tmp_path)

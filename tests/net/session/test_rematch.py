@@ -127,7 +127,7 @@ async def test_a_seat_that_declines_is_opened_and_one_that_leaves_counts_as_a_no
         assert not by_name["Bob"].accept and not by_name["Bob"].left
         assert not by_name["Cat"].accept and by_name["Cat"].left
         # The app frees a declined seat: a stranger may sit there now.
-        new.open_seat(bob.seat)
+        new.rematch.open_seat(bob.seat)
         assert bob.seat not in new.reserved and cat.seat in new.reserved
         stranger = _peer("Dan", tmp_path / "d")
         await stranger.join("127.0.0.1", new.port)
@@ -154,26 +154,26 @@ async def test_rematch_messages_out_of_place_are_refused_and_counted(tmp_path: P
     await _until(lambda: host.strikes.get(bob.identity.public, 0) >= 2)
     assert any("no rematch was offered to this seat" in r for r in host.refusals)
     assert any("peers may not send this message" in r for r in host.refusals)
-    assert host.rematch == {}
+    assert host.rematch.answers == {}
     # The host's own misuse is refused in plain words.
     with pytest.raises(ValueError, match="no such port"):
-        host.offer_rematch(0)
+        host.rematch.offer(0)
     # A host offering a nonsense port, or a second offer: the peer refuses it and stays put.
     conn.send_nowait(m.Rematch(port=70000))
     await _until(lambda: any("70000 is not a port" in p for p in bob.problems))
     assert bob.rematch_port == 0
-    assert host.offer_rematch(4100) == [bob.seat]
+    assert host.rematch.offer(4100) == [bob.seat]
     await _until(lambda: bob.rematch_port == 4100)
     with pytest.raises(RuntimeError, match="already offered"):
-        host.offer_rematch(4200)
+        host.rematch.offer(4200)
     conn.send_nowait(m.Rematch(port=4200))
     await _until(lambda: any("second rematch offer" in p for p in bob.problems))
     assert bob.rematch_port == 4100
     bob.answer_rematch(True)
-    await _until(lambda: host.rematch.get(bob.seat) is True)
+    await _until(lambda: host.rematch.answers.get(bob.seat) is True)
     bob.conn.send_nowait(m.RematchReply(accept=False))  # changing its mind by the back door
     await _until(lambda: any("already answered the rematch" in r for r in host.refusals))
-    assert host.rematch[bob.seat] is True
+    assert host.rematch.answers[bob.seat] is True
     await bob.close()
     await host.close()
 
@@ -187,7 +187,7 @@ async def test_an_offer_during_the_game_is_refused_by_the_peer(tmp_path: Path) -
     ptask = asyncio.ensure_future(bob.run())
     await _until(lambda: bob.state is not None)
     with pytest.raises(RuntimeError, match="once the game is over"):
-        host.offer_rematch(4000)
+        host.rematch.offer(4000)
     conn = host.remotes[bob.seat].conn
     assert conn is not None
     conn.send_nowait(m.Rematch(port=4000))  # a host sending it anyway

@@ -255,8 +255,9 @@ async def test_a_host_that_steers_the_dice_is_caught_by_the_peer_at_once() -> No
             return action
 
     host = TableHost(GAME, Identity.generate(), name="t", seats=["host", "open"], bind="127.0.0.1", chooser=cautious)
-    # The seating syncs a returning seat through the same relay: both hold the loaded one.
-    host.relay = host.seating.relay = LoadedDice(host, host.beacons, host.fair_host)
+    # The host's one relay, loaded: every phase that works with it (the seating, the seed rounds, the
+    # connections) holds this very object.
+    host.relay.__class__ = LoadedDice
     host.set_turn_timer(1, bank=0, strict=True)
     port = await host.listen()
     peer = _peer()

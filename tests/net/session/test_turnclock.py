@@ -231,7 +231,7 @@ async def test_6_a_hand_over_before_the_time_is_out_is_refused_and_changes_nothi
         assert other.conn is not None
         other.conn.send_nowait(m.HandOver(seat=mover.seat, ply=ply))
         await _until(lambda: any("not handed to a bot" in t for t in other.problems), 10)
-        why = host.hand_over(mover.seat, by=other.seat) or ""
+        why = host.seating.hand_over(mover.seat, by=other.seat) or ""
         assert re.fullmatch(rf"seat {mover.seat + 1} is not out of time: it has (1:00|0:[45]\d) left", why), why
         assert mover.awaiting_person and mover.state.ply == ply and not _botted(mover)
         assert not host.remotes[mover.seat].timed_out

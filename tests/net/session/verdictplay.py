@@ -81,9 +81,9 @@ async def _host(ns: argparse.Namespace) -> int:
     if ns.clock:
         turn, bank, grace = (int(x) for x in ns.clock.split(","))
         host.set_turn_timer(turn, bank=bank, strict=ns.strict, game_time=ns.game_time)
-        fh.act_grace = float(grace)
+        fh.timer.act_grace = float(grace)
     if ns.return_wait is not None:
-        fh.return_wait = ns.return_wait
+        fh.timer.return_wait = ns.return_wait
     if ns.accuse is not None:
         victim = ns.accuse - 1
         never: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
@@ -91,23 +91,23 @@ async def _host(ns: argparse.Namespace) -> int:
 
         async def choose(view: Any, seat: int) -> Any:
             if view.ply >= 30:
-                fh.forfeiting[victim] = f"seat {victim + 1} was struck out (the host says)"
+                fh.forfeits.forfeiting[victim] = f"seat {victim + 1} was struck out (the host says)"
                 return await never
             return await bot(view, seat)
 
         host.chooser = choose
-        fh._waits_on_forfeiting = lambda drv: sorted(fh.forfeiting)  # type: ignore[method-assign]
+        fh.forfeits.waits_on = lambda drv: sorted(fh.forfeits.forfeiting)  # type: ignore[method-assign]
         if ns.deaf:
             # The accomplice's answer only; the victim's dispute is dropped, and the host ends as soon as
             # it has one other signature (a 2-of-3 "verdict").
-            answer = fh._answer
+            answer = fh.forfeits.answer
 
             def deaf(r: Any, conn: Any, msg: m.Fair) -> None:
                 if msg.seat != victim:
                     answer(r, conn, msg)
 
-            fh._answer = deaf  # type: ignore[method-assign]
-            fh.answer_by = 3
+            fh.forfeits.answer = deaf  # type: ignore[method-assign]
+            fh.forfeits.answer_by = 3
     t0 = time.monotonic()
     res = await host.run()
     _line(res, "host", took=round(time.monotonic() - t0, 1), record=keep_record(res, host))

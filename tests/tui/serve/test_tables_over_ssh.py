@@ -443,7 +443,7 @@ async def test_the_opener_sits_back_down_in_the_middle_of_a_game(
     await answer_some([a, b], 4)
     hosted = server.tables.tables["Coldwater table"]
     assert hosted.host.info.dealer == "fair" and hosted.host.table is None  # the server holds no full state
-    ply = hosted.host.public_source().ply  # type: ignore[union-attr]  # its observer's public view
+    ply = hosted.host.watch.public_source().ply  # type: ignore[union-attr]  # its observer's public view
 
     # The opener's app dies mid-game; the game waits for seat 1, on the server.
     pid = server.app_of(keys[0].public_data).child.pid  # type: ignore[union-attr]
@@ -461,7 +461,7 @@ async def test_the_opener_sits_back_down_in_the_middle_of_a_game(
     await a.until(lambda s: "Coldwater Crown" in s and LOBBY not in s, "the game again, at seat 1")
     assert hosted.host.remotes[0].present
     await answer_some([a, b], 4)
-    assert hosted.host.public_source().ply > ply  # type: ignore[union-attr]
+    assert hosted.host.watch.public_source().ply > ply  # type: ignore[union-attr]
     a_conn.close()
     b_conn.close()
 
@@ -527,22 +527,22 @@ async def test_two_idle_openssh_players_keep_their_seats_until_the_other_hands_o
                 break
             await asyncio.sleep(0.1)
         mover, other = (a, b) if question(a.screen()) is not None else (b, a)
-        ply = hosted.host.public_source().ply  # type: ignore[union-attr]
+        ply = hosted.host.watch.public_source().ply  # type: ignore[union-attr]
 
         # Both idle well past 1 s a move and the 2 s bank: the seat is out of time and still its player's.
         await on(mover, lambda s: "out of time" in s.splitlines()[0], "'out of time' in the mover's title")
         await on(other, lambda s: "^o" in s.splitlines()[-1], "the hand-over key in the other's footer")
         await asyncio.sleep(4)
-        assert hosted.host.public_source().ply == ply, "a bot played a connected player's seat by itself"  # type: ignore[union-attr]
+        assert hosted.host.watch.public_source().ply == ply, "a bot played a connected player's seat by itself"  # type: ignore[union-attr]
         assert question(mover.screen()) is not None, mover.screen()
 
         # The other player hands the seat over: now (and only now) a bot plays it.
         other.press("C-o")
         for _ in range(200):
-            if hosted.host.public_source().ply > ply:  # type: ignore[union-attr]
+            if hosted.host.watch.public_source().ply > ply:  # type: ignore[union-attr]
                 break
             await asyncio.sleep(0.1)
-        assert hosted.host.public_source().ply > ply, f"no move after the hand-over:\n{other.screen()}"  # type: ignore[union-attr]
+        assert hosted.host.watch.public_source().ply > ply, f"no move after the hand-over:\n{other.screen()}"  # type: ignore[union-attr]
     finally:
         for t in terms:
             t.close()
