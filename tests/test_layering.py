@@ -264,7 +264,7 @@ LONG = 600
 BUDGET: dict[str, int] = {
     "net/session/host/fairhost.py": 758,
     "net/session/host/host.py": 839,
-    "net/fairdeal/seat.py": 917,
+    "net/fairdeal/seat.py": 802,
 }
 """The modules allowed past LONG, each at most its size when it was last measured. A budget only
 shrinks: a module that grows past it is split (or its growth argued here, in review); one that

@@ -30,7 +30,9 @@ from coldwater.core.state import Slot
 from coldwater.net import messages as m
 from coldwater.net.fairdeal import FairDealError, Point, ShuffledDeck, Strip
 from coldwater.net.fairdeal.mapping import Beacon, FromDeck
-from coldwater.net.fairdeal.seat import FairSave, FairSeat, Named
+from coldwater.net.fairdeal.save import FairSave
+from coldwater.net.fairdeal.seat import FairSeat
+from coldwater.net.fairdeal.wire import Named
 from coldwater.net.identity import Identity
 from coldwater.net.session import TableHost, TablePeer, bot_chooser
 from coldwater.net.session.fairtable import FairDriver
