@@ -262,7 +262,7 @@ LONG = 600
 """Lines past which a module needs a budget below."""
 
 BUDGET: dict[str, int] = {
-    "net/fairdeal/seat.py": 917,
+    "net/fairdeal/seat.py": 802,
 }
 """The modules allowed past LONG, each at most its size when it was last measured. A budget only
 shrinks: a module that grows past it is split (or its growth argued here, in review); one that

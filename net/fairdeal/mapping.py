@@ -11,7 +11,8 @@ cryptographic decks from it:
   :data:`NOBODY`, for now);
 - :func:`decks` lists the decks a game seals, built from the opening position (which
   every peer computes from the joint seed: decks are not shuffled at setup);
-- :func:`merged` forms a deck from what others left.
+- :func:`merged` forms a deck from what others left;
+- :func:`checked_by_the_game` turns the game's refusal of a deal (``DealError``) into this dealer's.
 
 The mapping is checked against :func:`coldwater.net.fairplay.classify` over whole
 random games (tests/net/fairdeal/test_fairdeal.py).
@@ -19,18 +20,31 @@ random games (tests/net/fairdeal/test_fairdeal.py).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from coldwater.core import games
-from coldwater.core.dealing import ALL, NOBODY, Beacon, Cards, Dealing, FromDeck, Plan
+from coldwater.core.dealing import ALL, NOBODY, Beacon, Cards, DealError, Dealing, FromDeck, Plan
 from coldwater.core.state import State
 
-from .deck import DeckSpec, starting_deck
+from .deck import DeckSpec, FairDealError, starting_deck
 from .group import Point
 from .wire import Card
 
-__all__ = ["ALL", "NOBODY", "Beacon", "FromDeck", "Plan", "dealing", "decks", "merged", "plan", "spec"]
+__all__ = [
+    "ALL",
+    "NOBODY",
+    "Beacon",
+    "FromDeck",
+    "Plan",
+    "checked_by_the_game",
+    "dealing",
+    "decks",
+    "merged",
+    "plan",
+    "spec",
+]
 
 
 def dealing(game: str) -> Dealing | None:
@@ -39,6 +53,15 @@ def dealing(game: str) -> Dealing | None:
         return games.get(game).dealing
     except KeyError:
         return None
+
+
+@contextmanager
+def checked_by_the_game() -> Iterator[None]:
+    """A slot map's refusal (core/dealing.py) as this dealer's, naming the same seats."""
+    try:
+        yield
+    except DealError as e:
+        raise FairDealError(str(e), e.culprits) from None
 
 
 def _declared(game: str) -> Dealing:

@@ -1,8 +1,16 @@
 """One process's side of a table dealt by the fair dealer (docs/fairplay.md "The session").
 
-One module of ~920 lines, on purpose: :class:`FairSeat` is one state machine. Every round
-reads and writes the same layers, decks and view, and its save is replayed through the
-same methods, so splitting it would pass that state between modules.
+One module of ~800 lines, on purpose: :class:`FairSeat` is one state machine, and what is
+left here is only that machine. Every round reads and writes the same state — the decks as
+this seat follows them, the layers received per deck position, the labels it has read, the
+slot map and its own view — and a round's checks are the transitions themselves (a strip is
+taken only if the round in progress asks it of that seat; a word only if its namer holds the
+slot in this view), so a module per round would pass all of that state between modules and
+each would need the others' invariants. A save is replayed through the same methods, with
+every check. What does not touch that state has its own module: the save's format
+(:mod:`.save`), the end-of-game audit and replay (:mod:`.gameaudit`, from the decks and the
+public record once every key is out), the messages (:mod:`.wire`) and the cryptography
+(:mod:`.deck`).
 
 A :class:`FairSeat` is what every process at such a table runs, the host's
 included: it holds its seat's key, every deck as it follows it, and **only its
@@ -19,8 +27,7 @@ what every seat has stripped, that is, what is open to everyone.
 The table proceeds in rounds; each method below is one process's part of one
 round and returns the messages it sends (every message of this protocol may be
 broadcast, docs/fairplay.md), or takes what the others sent. Who relays the
-messages (the host over TCP, or :func:`run_local` in one process for tests and
-the bench) is not this module's concern:
+messages (the LAN host, over TCP or the in-memory network) is not this module's concern:
 
 1. keys: :meth:`key_share`, then :meth:`take_keys` with every seat's;
 2. setup: for each deck in :meth:`pending_decks`, in seat order,
@@ -46,19 +53,15 @@ knows no game: it does the cryptography and checks every seat's word against it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
 import msgspec
 
 from coldwater.core import games
-from coldwater.core import record as records
 from coldwater.core.dealing import DealError, Dealing, Position, SlotMap, Where
 from coldwater.core.errors import IllegalAction
 from coldwater.core.notation import Action
-from coldwater.core.record import GameRecord
 from coldwater.core.rng import Rng
 from coldwater.core.state import CHANCE, EVERYONE, Game, Openings, Slot, State
 
@@ -66,9 +69,13 @@ from .. import beacon
 from .. import fairplay as fp
 from . import mapping
 from .deck import Deck, DeckSpec, FairDealError, SeatKey, TableKeys, check_strip, handover, strip
-from .deckaudit import Claim, DeckAudit, audit_deck
+from .gameaudit import FairAudit, audit_game
 from .group import Point, Scalar
-from .wire import Handover, KeyReveal, KeyShare, PassSecrets, ShuffledDeck, Strip
+from .save import ActEntry, DealEntry, Entry, FairSave, KeysEntry, PassEntry, PublicEntry, TipsEntry
+from .wire import KeyReveal, KeyShare, Named, PassSecrets, ShuffledDeck, Strip, Word
+
+__all__ = ["WIRED", "FairAudit", "FairSave", "FairSeat"]
+"""The seat, and what two of its methods return (:meth:`FairSeat.save`, :meth:`FairSeat.audit`)."""
 
 
 def _private(name: str) -> bool:
@@ -79,89 +86,6 @@ def _private(name: str) -> bool:
 WIRED: Final = frozenset(n for n in games.names() if _private(n))
 """Games whose LAN tables this dealer can deal: those that declare sealed decks (the others keep
 the committed dealer)."""
-
-
-class Named(msgspec.Struct, frozen=True, array_like=True):
-    """A namer's word after a player's action: the slot it opens to everyone, with its own strip.
-
-    The strip is absent when the value is open to everyone already (opened by an
-    earlier word, then named again): naming the slot is then enough. A slot
-    opened to one other seat (a card passed on, see ``SlotMap.receiver``) carries the
-    namer's `handover` of the card instead: the seats but the receiver then strip it.
-    """
-
-    seat: int
-    slot: tuple[str | int, ...]
-    strip: Strip | None = None
-    handover: Handover | None = None
-
-
-class Word(msgspec.Struct, frozen=True, array_like=True):
-    """Everything one namer names for one action (possibly nothing: the others still wait for it)."""
-
-    seat: int
-    ply: int
-    named: tuple[Named, ...] = ()
-
-
-# ---- what a seat keeps to come back (a save) -------------------------------------------------------
-class _Keys(msgspec.Struct, tag="keys", array_like=True):
-    shares: list[KeyShare]
-
-
-class _Tips(msgspec.Struct, tag="tips", array_like=True):
-    tips: dict[int, bytes]
-
-
-class _Pass(msgspec.Struct, tag="pass", array_like=True):
-    msg: ShuffledDeck
-
-
-class _Public(msgspec.Struct, tag="public", array_like=True):
-    links: dict[int, bytes]
-
-
-class _Deal(msgspec.Struct, tag="deal", array_like=True):
-    strips: list[Strip]
-
-
-class _Act(msgspec.Struct, tag="act", array_like=True):
-    action: str
-    strips: list[Strip]
-    words: list[Word]
-    passed: list[Strip] = []
-
-
-Entry = _Keys | _Tips | _Pass | _Public | _Deal | _Act
-
-
-class FairSave(msgspec.Struct, kw_only=True):
-    """A seat's own secrets and every message it took, in order: restoring replays them.
-
-    It holds this seat's key, chain end and pass secrets (its own, as a peer's save
-    holds its chain today) and otherwise only what crossed the wire — ciphertexts,
-    strips, links and public moves — so no other seat's sealed value is in it; the
-    view and what the seat has read are rebuilt by the replay, with every check.
-    """
-
-    game: str
-    players: int
-    seat: int
-    joint: bytes
-    options: dict[str, Any] | None = None
-    secret: bytes
-    chain_end: bytes
-    secrets: list[PassSecrets]
-    log: list[Entry]
-
-
-@contextmanager
-def _checked_by_the_game() -> Iterator[None]:
-    """A slot map's refusal (core/dealing.py) as this dealer's, naming the same seats."""
-    try:
-        yield
-    except DealError as e:
-        raise FairDealError(str(e), e.culprits) from None
 
 
 # ---- one process at the table --------------------------------------------------------------------
@@ -276,7 +200,7 @@ class FairSeat:
         if keys.seats != tuple(range(self.players)) or not mine:
             raise FairDealError("the key round does not hold one key from every seat (this seat's own included)")
         self.keys = keys
-        self.log.append(_Keys(list(shares)))
+        self.log.append(KeysEntry(list(shares)))
         self._pending = list(self._specs)
         for spec in self._specs:
             self._add_deck(spec)
@@ -298,7 +222,7 @@ class FairSeat:
     def make_pass(self, deck: str) -> ShuffledDeck:
         msg, sec = self.decks[deck].my_pass(self._own()[0])
         self.secrets.append(sec)
-        self.log.append(_Pass(msg))
+        self.log.append(PassEntry(msg))
         self._maybe_merge()
         return msg
 
@@ -307,7 +231,7 @@ class FairSeat:
         if d is None:
             raise FairDealError(f"seat {msg.seat + 1} shuffled {msg.deck}, which is no deck here", [msg.seat])
         d.receive_pass(msg)
-        self.log.append(_Pass(msg))
+        self.log.append(PassEntry(msg))
         self._maybe_merge()
 
     def _maybe_merge(self) -> None:
@@ -349,7 +273,7 @@ class FairSeat:
         if set(tips) != set(range(self.players)) or not mine:
             raise FairDealError("the beacon needs every seat's chain tip, this seat's own included")
         self.book = beacon.Book(tips)
-        self.log.append(_Tips(dict(tips)))
+        self.log.append(TipsEntry(dict(tips)))
 
     def take_public(self, links: Mapping[int, bytes]) -> None:
         """A public draw from every seat's link: each checked onto its chain (a bad one names its seat),
@@ -370,7 +294,7 @@ class FairSeat:
         outcome = self.slots.public_state(self.view).sample_chance(key)
         self._advance(outcome, None)
         self.record.append(("public", outcome))
-        self.log.append(_Public(dict(links)))
+        self.log.append(PublicEntry(dict(links)))
 
     def _draw_here(self) -> tuple[mapping.FromDeck, int]:
         p = self.node()
@@ -440,11 +364,11 @@ class FairSeat:
             labels.append(self._read(p.deck, pos, part) if to in (mapping.ALL, self.seat) else None)
         self.dealt[p.deck] = pos + 1
         seen_by_all = [label if to == mapping.ALL else None for label, to in zip(labels, p.opens)]
-        with _checked_by_the_game():
+        with mapping.checked_by_the_game():
             mine, public = self.dealing.outcome(p.deck, labels), self.dealing.outcome(p.deck, seen_by_all)
         self._advance(mine, (p.deck, pos), public)
         self.record.append(("deal", (p.deck, pos)))
-        self.log.append(_Deal(list(strips)))
+        self.log.append(DealEntry(list(strips)))
 
     # ---- a player's action ---------------------------------------------------------------------
     def act_strips(self, action: Action) -> list[Strip]:
@@ -533,7 +457,7 @@ class FairSeat:
         self._advance(action, None, kept=self._kept)
         self.record.append(("act", action))
         self.log.append(
-            _Act(str(action), self._act_strips_in, [words[n] for n in told.namers], list(self._passed_in or ()))
+            ActEntry(str(action), self._act_strips_in, [words[n] for n in told.namers], list(self._passed_in or ()))
         )
         self._act_strips_in = []
         self._passing = []
@@ -545,7 +469,7 @@ class FairSeat:
     def _named(self, slot: Slot, to: int) -> Named:
         """This seat's word for one slot its view names: a strip, a hand-over, or the slot alone."""
         seat, key = self._own()
-        with _checked_by_the_game():
+        with mapping.checked_by_the_game():
             srcs = self.slots.sources(slot)
         if to != EVERYONE:  # passed on to one seat: re-randomized, so the strips already public cannot open it
             if not self.slots.hands_over:
@@ -557,7 +481,7 @@ class FairSeat:
             return Named(seat, tuple(slot), None, h)
         if srcs is None:
             return Named(seat, tuple(slot))  # dealt in the open: nothing to strip
-        with _checked_by_the_game():
+        with mapping.checked_by_the_game():
             label = self.slots.expected(slot)
         held = [w for w in srcs if label is None or self.known.get(w) == label]
         if not held:
@@ -594,7 +518,7 @@ class FairSeat:
         """What the actor kept, from what it handed over (the slot map checks that it handed on the rest)."""
         if self._action is None or not self.slots.hands_over:
             return
-        with _checked_by_the_game():
+        with mapping.checked_by_the_game():
             self._kept = self.slots.kept(self.view, self._action, [p[2] for p in self._passing])
 
     def pass_owing(self) -> list[int]:
@@ -638,7 +562,7 @@ class FairSeat:
             if to != self.seat or self._action is None:
                 continue
             label = self._read(*w)
-            with _checked_by_the_game():
+            with mapping.checked_by_the_game():
                 self.slots.check_received(self.view, self._action, label)
             try:
                 self.view.reveal(slot, self.slots.value(slot, label))
@@ -711,7 +635,7 @@ class FairSeat:
     # ---- strips and reading ------------------------------------------------------------------------
     def _where(self, slot: Slot) -> Where:
         """The one deck part a slot's value came from (a public opening names no other)."""
-        with _checked_by_the_game():
+        with mapping.checked_by_the_game():
             srcs = self.slots.sources(slot)
         if srcs is None or len(srcs) != 1:
             raise FairDealError(f"no single dealt card at {slot}")
@@ -793,7 +717,7 @@ class FairSeat:
         seen = public if public is not None else action
         self._checked.clear()
         try:
-            with _checked_by_the_game():
+            with mapping.checked_by_the_game():
                 reform = self.slots.step(self.view, action, seen, self.seat, drawn, kept)
             self.view.apply_seen(action, self.seat)
         except IllegalAction as e:
@@ -835,15 +759,15 @@ class FairSeat:
         seat = cls(game, sv.players, sv.seat, sv.joint, sv.options, key=key, chain=beacon.Chain(sv.seat, sv.chain_end))
         seat.secrets = list(sv.secrets)
         for e in sv.log:
-            if isinstance(e, _Keys):
+            if isinstance(e, KeysEntry):
                 seat.take_keys(e.shares)
-            elif isinstance(e, _Tips):
+            elif isinstance(e, TipsEntry):
                 seat.take_tips(e.tips)
-            elif isinstance(e, _Pass):
+            elif isinstance(e, PassEntry):
                 seat.take_pass(e.msg)  # its own pass too: a pass is taken the same whoever made it
-            elif isinstance(e, _Public):
+            elif isinstance(e, PublicEntry):
                 seat.take_public(e.links)
-            elif isinstance(e, _Deal):
+            elif isinstance(e, DealEntry):
                 seat.take_deal(e.strips)
             else:
                 action = game.parse_action(e.action)
@@ -860,58 +784,19 @@ class FairSeat:
         return KeyReveal(seat, key.secret.raw, tuple(self.secrets))
 
     def audit(self, reveals: Mapping[int, KeyReveal]) -> FairAudit:
-        """Every deck audited from every seat's revealed key and passes; the game replayed in full from them.
-
-        The replay's view for this seat must equal the view this seat advanced
-        itself, and its public digest the table's; the scores come from it. An
-        observer's view is the public one (it claims no card: it read only what
-        every seat stripped, and the replay's public view checks those).
-        """
-        keys = self._keys()
-        problems: list[str] = []
-        culprits: list[int] = []
-        cards: dict[str, list[tuple[str, ...]]] = {}
-        for deck_id in self.order:
-            d = self.decks[deck_id]
-            me = self.seat
-            claims = [] if me is None else [Claim(me, *w, label) for w, label in self.known.items() if w[0] == deck_id]
-            start = d.start if deck_id in self._merged else None  # a merged deck starts from ciphertexts
-            rep: DeckAudit = audit_deck(
-                d.spec, keys, d.passes, reveals, start=start, strips=d.strips, handovers=d.handovers, claims=claims
-            )
-            problems += [f"{deck_id}: {p}" for p in rep.problems]
-            culprits += [c for c in rep.culprits if c not in culprits]
-            cards[deck_id] = rep.cards
-        if problems:
-            return FairAudit(False, problems, culprits, None)
-        full = self.game.new(self.players, seed=fp.game_seed(self.joint), options=self.options)
-        # The whole game as a record, every card in it, for the end screen and Replays: once every
-        # key is out, what each seat held is no longer anyone's secret.
-        whole = records.start(self.game, full, self.options)
-        try:
-            for kind, what in self.record:
-                action = what
-                if kind == "deal":
-                    deck_id, pos = what
-                    labels = list(cards[deck_id][pos])
-                    with _checked_by_the_game():
-                        action = self.dealing.outcome(deck_id, labels)
-                seat = full.current
-                full.apply(action)
-                records.append(whole, CHANCE if seat is None else seat, action, full)
-        except IllegalAction as e:
-            return FairAudit(False, [f"the record does not replay with the cards dealt: {e}"], [], None)
-        if full.view(self.seat).digest() != self.view.digest():
-            return FairAudit(False, ["this seat's own view is not the replay's view of it"], [], None)
-        return FairAudit(True, [], [], full, whole)
-
-
-@dataclass
-class FairAudit:
-    ok: bool
-    problems: list[str]
-    culprits: list[int]
-    full: State[Any, Any] | None
-    """The full state replayed from the record and the cards every deck dealt (None when not ok)."""
-    record: GameRecord | None = None
-    """The whole game replayed, as a record the replay viewer reads (None when not ok)."""
+        """Every deck audited from every seat's revealed key and passes, the game replayed in full from
+        them, this seat's own view checked against the replay's (:func:`~.gameaudit.audit_game`)."""
+        return audit_game(
+            self.game,
+            self.players,
+            self.joint,
+            self.options,
+            seat=self.seat,
+            view=self.view,
+            keys=self._keys(),
+            decks=[self.decks[d] for d in self.order],
+            merged=self._merged,
+            known=self.known,
+            public=self.record,
+            reveals=reveals,
+        )

@@ -85,6 +85,29 @@ class Handover(msgspec.Struct, frozen=True, array_like=True):
     proof: Proof
 
 
+class Named(msgspec.Struct, frozen=True, array_like=True):
+    """A namer's word after a player's action: the slot it opens to everyone, with its own strip.
+
+    The strip is absent when the value is open to everyone already (opened by an
+    earlier word, then named again): naming the slot is then enough. A slot
+    opened to one other seat (a card passed on, see ``SlotMap.receiver``) carries the
+    namer's `handover` of the card instead: the seats but the receiver then strip it.
+    """
+
+    seat: int
+    slot: tuple[str | int, ...]
+    strip: Strip | None = None
+    handover: Handover | None = None
+
+
+class Word(msgspec.Struct, frozen=True, array_like=True):
+    """Everything one namer names for one action (possibly nothing: the others still wait for it)."""
+
+    seat: int
+    ply: int
+    named: tuple[Named, ...] = ()
+
+
 class PassSecrets(msgspec.Struct, frozen=True, array_like=True):
     """What one shuffle pass used, revealed at the end: ``out[i] = rerandomize(in[perm[i]], rerand[i])``."""
 

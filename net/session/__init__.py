@@ -47,7 +47,7 @@ from .events import (
     bot_chooser,
 )
 from .host.host import END_GRACE, JOIN_TIMEOUT, ROUND_TIMEOUT, TableHost, fp_pass_key
-from .host.hostcore import HostPhase, Remote
+from .host.shared import HostPhase, Remote
 from .host.spectators import WATCHERS, Spectators
 from .persist import PeerSave, SavedSeat, safe_name
 from .seat.peer import PeerPhase, SentAway, TablePeer, WrongTable

@@ -90,6 +90,17 @@ class RematchAnswered(msgspec.Struct, frozen=True):
     """The seat's connection closed before it answered (counted as a no)."""
 
 
+FINALS_WAIT = 5.0
+"""Seconds the host waits for every present seat's signed final digest before relaying them (a seat
+waits twice that for the relayed finals before it says they are late)."""
+
+
+def scores_of(state: State[Any, Any]) -> tuple[dict[str, int], str]:
+    """A finished position's totals by row label, and its outcome, as a Result carries them."""
+    sc = state.scores()
+    return dict(zip(sc.labels, sc.totals)), sc.outcome
+
+
 class Result(msgspec.Struct, frozen=True):
     game: str
     table: str

@@ -37,8 +37,9 @@ from coldwater.core.state import State
 from .. import messages as m
 from ..fairdeal import mapping
 from ..fairdeal.deck import FairDealError
-from ..fairdeal.seat import FairAudit, FairSeat, Word
-from ..fairdeal.wire import KeyReveal, KeyShare, ShuffledDeck, Strip
+from ..fairdeal.gameaudit import FairAudit
+from ..fairdeal.seat import FairSeat
+from ..fairdeal.wire import KeyReveal, KeyShare, ShuffledDeck, Strip, Word
 from ..identity import Identity, verify
 from .fairwire import (
     AHEAD,

@@ -229,7 +229,7 @@ async def _fair_lan_once(
         await p.join("127.0.0.1", port)
     await asyncio.gather(task, *(p.run() for p in peers))
     assert host.result is not None and host.result.audit_ok, host.result
-    drivers = [d for d in (host.fair_host.fair, *(p.fair for p in peers)) if d is not None]
+    drivers = [d for d in (host.fair_host.fair, *(p.fair_peer.fair for p in peers)) if d is not None]
     setup = max(d.setup_s or 0.0 for d in drivers)
     deals = [x for d in drivers for x in d.deal_s]
     total = sum(c.bytes_in + c.bytes_out for c in host.traffic)

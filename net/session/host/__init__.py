@@ -3,7 +3,7 @@
 | module | holds |
 |---|---|
 | `host.py` | `TableHost`: the phases composed, the state they share, its API, the run loop, broadcast, refusals |
-| `hostcore.py` | `HostPhase`, `Remote` (a remote seat), and what a phase is handed: `Outbox`, `TableTerms`, `Tasks` |
+| `shared.py` | `HostPhase`, `Remote` (a remote seat), and what a phase is handed: `Outbox`, `TableTerms`, `Tasks` |
 | `connections.py` | the table's `link.Door`, each seat's messages to the phase they are for, the heartbeat |
 | `seating.py` | the lobby and who sits where: admission, the seat list, leaving, hand-overs |
 | `seedround.py` | the seed rounds (`Seeding`) up to the game's start; one round (`SeedRound`) |

@@ -18,7 +18,7 @@ from ... import beacon
 from ... import messages as m
 from ...link import Link
 from ..events import Problem
-from .hostcore import HostPhase, Outbox, Remote, Tasks, fp_text
+from .shared import HostPhase, Outbox, Remote, Tasks, fp_text
 
 if TYPE_CHECKING:
     from ...play.table import Table

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Protocol
 from ... import messages as m
 from ...link import Link, Terms
 from ..events import ChatReceived
-from .hostcore import Outbox, Remote, Tasks
+from .shared import Outbox, Remote, Tasks
 
 if TYPE_CHECKING:
     from .beacons import Beacons

@@ -18,8 +18,8 @@ from ... import fairplay as fp
 from ... import messages as m
 from ...identity import verify
 from ...link import Link
-from ..events import Finished, Result
-from .hostcore import FINALS_WAIT, HostPhase, Outbox, Remote, TableTerms, Tasks, scores_of
+from ..events import FINALS_WAIT, Finished, Result, scores_of
+from .shared import HostPhase, Outbox, Remote, TableTerms, Tasks
 
 if TYPE_CHECKING:
     from ...play.table import Table

@@ -19,7 +19,7 @@ from ...link import Link
 from .. import forfeit as ff
 from ..events import Problem, Result
 from ..fairwire import fair_message
-from .hostcore import HostPhase, Outbox, Remote, TableTerms, Tasks
+from .shared import HostPhase, Outbox, Remote, TableTerms, Tasks
 
 if TYPE_CHECKING:
     from ..fairtable import FairDriver

@@ -32,14 +32,14 @@ from ...fairdeal.deck import FairDealError
 from ...fairdeal.seat import FairSeat
 from ...link import Link, Network
 from ...transport import Refusal
-from ..events import Chooser, Finished, GameStarted, Problem, Result, StepApplied
+from ..events import Chooser, Finished, GameStarted, Problem, Result, StepApplied, scores_of
 from ..failover import FAIR_SAVE_EVERY, Handover, fair_peer_save
 from ..fairtable import FairDriver, fair_record
 from ..fairwire import Allowance, fair_message
 from ..persist import Saver, safe_name
 from ..standin import StandIn
 from .fairforfeit import Forfeits
-from .hostcore import HostPhase, Outbox, Remote, TableTerms, Tasks, scores_of
+from .shared import HostPhase, Outbox, Remote, TableTerms, Tasks
 
 if TYPE_CHECKING:
     from coldwater.core.record import GameRecord

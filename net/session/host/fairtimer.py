@@ -19,7 +19,7 @@ from ..events import Problem
 from ..failover import EX_HOST_WAIT, FAIR_RETURN_WAIT
 from ..fairwire import STRIP_TIMEOUT
 from ..turnclock import TurnClock, game_spent, idle_words, out_of_time_text
-from .hostcore import Outbox, Remote, TableTerms
+from .shared import Outbox, Remote, TableTerms
 
 if TYPE_CHECKING:
     from ..fairtable import FairDriver

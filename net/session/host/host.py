@@ -5,7 +5,7 @@ seats wait for the peers' moves and whose chance source is the fair-play
 dealer. Every applied action goes out as a :class:`~messages.Step` in ply
 order. Its life is a :class:`HostPhase`: lobby → seeding → playing → ended,
 or, for a peer that takes over, gathering → playing → ended. Each phase is a class
-of its own, built here and handed only what its constructor names (hostcore.py): the
+of its own, built here and handed only what its constructor names (shared.py): the
 table's record, this host as its outbox, the tasks, the clock, the table's terms, the
 other phases it works with, and this host seen through the phase's own small protocol.
 The phases are public attributes, and callers use them directly: ``seating`` (who sits
@@ -57,7 +57,6 @@ from .ending import END_GRACE as END_GRACE
 from .ending import Ending, Finals
 from .fairhost import FairHost
 from .fairtimer import FairTimer
-from .hostcore import HostPhase, Remote, Tasks
 from .relay import Relay
 from .rematch import RematchOffer
 from .seating import JOIN_TIMEOUT as JOIN_TIMEOUT
@@ -65,6 +64,7 @@ from .seating import Seating, seat_list
 from .seedround import MAX_ROUNDS as MAX_ROUNDS
 from .seedround import ROUND_TIMEOUT as ROUND_TIMEOUT
 from .seedround import Seeding
+from .shared import HostPhase, Remote, Tasks
 from .spectators import MAX_WATCHERS, WATCHERS, Spectators, advertise_watchers
 from .takeover import Takeover, take_handover
 
@@ -199,7 +199,7 @@ class TableHost(Emitter[Event]):
         self.record = TableRecord()
         """What the table agreed: the seed round, the seats' keys, the steps, the chains (record.py)."""
         self.tasks = Tasks()
-        """The host's background tasks and the condition its phases wait on (hostcore.py)."""
+        """The host's background tasks and the condition its phases wait on (shared.py)."""
         self._person_moved = asyncio.Event()
         self._seats_listener: list[Callable[[int], None]] = []
         self._listener_ready = listener_ready
@@ -227,7 +227,7 @@ class TableHost(Emitter[Event]):
         """Keep the seats' connections open after the end (the app: chat, a rematch offer) until close()."""
         if handover is not None:
             take_handover(self, self.record, self.clock, handover)
-        # The phases, each handed what its constructor names and nothing more (hostcore.py, the module text).
+        # The phases, each handed what its constructor names and nothing more (shared.py, the module text).
         rec, out, tasks, clock = self.record, self, self.tasks, self.clock
         self.finals = Finals(rec, out, tasks, self)
         """The seats' signed final digests, gathered and relayed at the end (ending.py)."""

@@ -37,7 +37,7 @@ from ..events import Chooser, GameStarted, Problem, StepApplied
 from ..fairwire import AHEAD, autoplay_message
 from ..persist import HostTable, pack_view, safe_name
 from ..turnclock import TurnClock, game_spent, idle_words, out_of_time_text
-from .hostcore import HostPhase, Outbox, Remote, TableTerms, fp_text
+from .shared import HostPhase, Outbox, Remote, TableTerms, fp_text
 
 if TYPE_CHECKING:
     from ..record import TableRecord

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Protocol
 from ... import messages as m
 from ...link import Link
 from ..events import RematchAnswered
-from .hostcore import HostPhase, Outbox, Remote, Tasks, fp_text
+from .shared import HostPhase, Outbox, Remote, Tasks, fp_text
 
 if TYPE_CHECKING:
     from ..events import Result

@@ -24,7 +24,7 @@ from ...names import shown_player
 from ...transport import SAME_KEY
 from ..events import PresenceChanged, Problem
 from ..turnclock import fmt
-from .hostcore import HostPhase, Outbox, Remote, TableTerms, fp_text
+from .shared import HostPhase, Outbox, Remote, TableTerms, fp_text
 
 if TYPE_CHECKING:
     from ...admission import Guard

@@ -26,7 +26,7 @@ from ... import fairplay as fp
 from ... import messages as m
 from ...link import Link
 from ..events import Problem
-from .hostcore import HostPhase, Outbox, Remote, TableTerms, Tasks, fp_text
+from .shared import HostPhase, Outbox, Remote, TableTerms, Tasks, fp_text
 
 if TYPE_CHECKING:
     from ..record import TableRecord

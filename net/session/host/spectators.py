@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from ..events import Emitter
     from ..record import TableRecord
     from .fairhost import FairHost
-    from .hostcore import Outbox, Remote, TableTerms
+    from .shared import Outbox, Remote, TableTerms
 
 log = logging.getLogger("coldwater.net")
 

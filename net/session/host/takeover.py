@@ -20,14 +20,14 @@ from ... import fairplay as fp
 from ... import messages as m
 from ..failover import Handover
 from ..persist import PeerSave, public_step
-from .hostcore import HostPhase
+from .shared import HostPhase
 
 if TYPE_CHECKING:
     from ..record import TableRecord
     from ..turnclock import TurnClock
-    from .hostcore import Outbox, Remote, TableTerms, Tasks
     from .relay import Relay
     from .seedround import Seeding
+    from .shared import Outbox, Remote, TableTerms, Tasks
 
 GATHER_GRACE: Final = 8.0
 """Seconds a new host with no escrow to rebuild waits for the other peers' records before play resumes."""

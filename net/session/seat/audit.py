@@ -25,8 +25,7 @@ from ... import fairplay as fp
 from ... import messages as m
 from ...identity import fingerprint, verify
 from ...link import Link
-from ..events import Result
-from ..host.hostcore import FINALS_WAIT
+from ..events import FINALS_WAIT, Result
 from .shared import Outbox, PeerPhase
 
 if TYPE_CHECKING:

@@ -23,15 +23,15 @@ from coldwater.core.state import Game, State
 from ... import fairplay as fp
 from ... import messages as m
 from ...fairdeal.deck import FairDealError
-from ...fairdeal.seat import WIRED, FairSave, FairSeat
+from ...fairdeal.save import FairSave
+from ...fairdeal.seat import WIRED, FairSeat
 from ...identity import verify
 from ...link import Link
 from .. import forfeit as ff
-from ..events import GameStarted, Result, StepApplied
+from ..events import GameStarted, Result, StepApplied, scores_of
 from ..failover import FAIR_SAVE_EVERY
 from ..fairtable import FairDriver
 from ..fairwire import fair_message
-from ..host.hostcore import scores_of
 from ..persist import PeerSave, fair_damage
 from ..standin import StandIn
 from ..turnclock import SLACK, fmt, idle_words

@@ -25,8 +25,9 @@ from coldwater.core.aquatica.model import KING_BASE, AqData
 from coldwater.core.dealing import Where
 from coldwater.core.rng import Rng
 from coldwater.net.fairdeal import FairDealError, Handover, Point, ShuffledDeck, Strip
-from coldwater.net.fairdeal.seat import FairSave, FairSeat, Named, Word
-from coldwater.net.fairdeal.wire import Ct
+from coldwater.net.fairdeal.save import FairSave
+from coldwater.net.fairdeal.seat import FairSeat
+from coldwater.net.fairdeal.wire import Ct, Named, Word
 from coldwater.net.session.fairtable import FairDriver
 from tests.net.session.fairgame import FairGame, Looker, Tamper, play_fair
 
@@ -392,7 +393,9 @@ async def test_a_seat_saved_mid_draft_comes_back_from_its_save() -> None:
     assert len(audits) == 4 and all(a.ok for a in audits) and len({a.full.digest() for a in audits}) == 1
 
 
-async def test_a_malformed_hand_over_is_refused_naming_the_picker() -> None:
+async def _first_pick() -> tuple[dict[int, FairSeat], Any, Word]:
+    """Every seat's process copied at the draft's first pick (seat 3's), the pick, and seat 3's honest
+    word for it (handing over every King it passes on)."""
     seats: dict[int, FairSeat] = {}
     await play_fair(AQ, 3, options=ADVANCED, looker=_copies_when(lambda fs: isinstance(fs.node(), int), seats))
     picker = seats[0].node()
@@ -402,6 +405,50 @@ async def test_a_malformed_hand_over_is_refused_naming_the_picker() -> None:
     mine._open_action(action)
     real = mine.word(action)
     assert real is not None and all(n.handover is not None for n in real.named)
+    return seats, action, real
+
+
+def _took_word(fs: FairSeat, action: Any, word: Word) -> FairSeat:
+    """A fresh copy of `fs`'s process that has taken the pick's (public) openings and the picker's word."""
+    out = FairSeat.restore(AQ, fs.save())
+    out._open_action(action)
+    out.take_act_strips([])
+    out.take_words({word.seat: word})
+    return out
+
+
+async def test_a_pass_on_strip_from_the_receiver_is_refused_naming_it() -> None:
+    """A King handed over is opened to its receiver alone: every seat but the receiver strips it, and
+    a strip of it from the receiver is no part of the round. The receiver's own program signs such a
+    strip with its own key, so over the wire its sender is its seat; this is the seat's own check
+    (``take_passed``, and ``check_strips`` as strips arrive), reached directly with no relay."""
+    seats, action, real = await _first_pick()
+    probe = _took_word(seats[0], action, real)
+    handed = {w: to for w, to, _, _ in probe._passing}
+    assert handed and len(set(handed.values())) == 1, handed  # every King passed on goes to the next drafter
+    receiver = next(iter(handed.values()))
+    assert receiver != 2
+    # The receiver's own strip of a King handed to it (its real layer, proof and all).
+    by_receiver = _took_word(seats[receiver], action, real)
+    w = next(iter(handed))
+    own = by_receiver._my_strip(*w)
+    taker = next(s for s in (0, 1) if s != receiver)  # a seat that strips the Kings itself
+    for check in ("check_strips", "take_passed"):
+        fs = _took_word(seats[taker], action, real)
+        before, layers = fs.view.digest(), {k: dict(v) for k, v in fs.layers.items()}
+        honest = _took_word(seats[2], action, real).pass_strips()  # the picker's, which the round asks for
+        assert honest
+        with pytest.raises(FairDealError, match="does not ask of it") as e:
+            getattr(fs, check)([own])
+        assert list(e.value.culprits) == [receiver], e.value
+        with pytest.raises(FairDealError, match="does not ask of it") as e:
+            getattr(fs, check)([*honest, own])  # among the honest strips too: all or nothing
+        assert list(e.value.culprits) == [receiver], e.value
+        assert fs.view.digest() == before and fs.layers == layers, "nothing taken"
+
+
+async def test_a_malformed_hand_over_is_refused_naming_the_picker() -> None:
+    seats, action, real = await _first_pick()
     h = real.named[0].handover
     assert h is not None
     first = seats[0].save()

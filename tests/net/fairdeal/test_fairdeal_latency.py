@@ -14,7 +14,8 @@ from coldwater.core import games
 from coldwater.net.fairdeal import FairDealError, Point, Strip
 from coldwater.net.fairdeal import seat as seat_mod
 from coldwater.net.fairdeal.mapping import FromDeck
-from coldwater.net.fairdeal.seat import FairSave, FairSeat
+from coldwater.net.fairdeal.save import FairSave
+from coldwater.net.fairdeal.seat import FairSeat
 from coldwater.net.session.fairtable import FairDriver
 from tests.net.session.fairgame import FairGame, play_fair
 

@@ -10,7 +10,7 @@ on the wire, the host's own relay between the seats). What a test adds, it adds 
   network (``MemoryNetwork(outgoing=…)``) that decodes each fair message the seat's process
   sends, lets the tamperer rewrite or withhold what is in it, and signs the result with that
   process's own key, as a dishonest program would (the seat's own copy stays the honest one);
-- every process's end-of-game audit (:class:`~coldwater.net.fairdeal.seat.FairAudit`), kept
+- every process's end-of-game audit (:class:`~coldwater.net.fairdeal.gameaudit.FairAudit`), kept
   by seat (None: a seatless host's observer).
 """
 
@@ -27,8 +27,9 @@ import msgspec
 from coldwater.core.rng import Rng
 from coldwater.core.state import Game, State
 from coldwater.net import messages as m
-from coldwater.net.fairdeal.seat import FairAudit, FairSeat, Word
-from coldwater.net.fairdeal.wire import KeyReveal, KeyShare, ShuffledDeck, Strip
+from coldwater.net.fairdeal.gameaudit import FairAudit
+from coldwater.net.fairdeal.seat import FairSeat
+from coldwater.net.fairdeal.wire import KeyReveal, KeyShare, ShuffledDeck, Strip, Word
 from coldwater.net.identity import Identity
 from coldwater.net.memlink import MemoryNetwork
 from coldwater.net.session import TableHost, TablePeer

@@ -15,8 +15,8 @@ import msgspec
 from coldwater.net import beacon
 from coldwater.net import messages as m
 from coldwater.net.session import TableHost
-from coldwater.net.session.host.hostcore import Remote
 from coldwater.net.session.host.seedround import Seeding, SeedRound
+from coldwater.net.session.host.shared import Remote
 from coldwater.net.session.persist import pack_view, unpack_view
 from coldwater.net.transport import Connection
 

@@ -54,7 +54,8 @@ from coldwater.core.dealing import Probing, Token
 from coldwater.net import fairplay as fp
 from coldwater.net.fairdeal import mapping
 from coldwater.net.fairdeal.group import Point, Scalar
-from coldwater.net.fairdeal.seat import Entry, FairSeat, _Act
+from coldwater.net.fairdeal.save import ActEntry, Entry
+from coldwater.net.fairdeal.seat import FairSeat
 from coldwater.net.session.fairtable import FairDriver
 
 if TYPE_CHECKING:
@@ -250,7 +251,7 @@ class Probe:
                 except (msgspec.DecodeError, msgspec.ValidationError):
                     found.add(("undecodable entry", str(path)))
                     continue
-                if isinstance(e, _Act):
+                if isinstance(e, ActEntry):
                     a = self.fs.game.parse_action(e.action)
                     f = self.spec.loose.get(type(a))
                     tok = f(a) if f is not None else None

@@ -2,7 +2,7 @@
 
 A phase (net/session/host/) is given the table's record, an outbox, its tasks, the clock, the
 table's terms, the other phases it works with and the host seen through a small protocol of its
-own (hostcore.py). This holds that shape: no constructor parameter is typed as the host itself,
+own (host/shared.py). This holds that shape: no constructor parameter is typed as the host itself,
 and no protocol a phase is handed lists more than a few members, so mypy confines each phase
 to the members its protocol names.
 """
@@ -22,7 +22,6 @@ from coldwater.net.session.host import (
     fairforfeit,
     fairhost,
     fairtimer,
-    hostcore,
     relay,
     rematch,
     seating,
@@ -30,6 +29,7 @@ from coldwater.net.session.host import (
     spectators,
     takeover,
 )
+from coldwater.net.session.host import shared as host_shared
 from coldwater.net.session.host.host import TableHost
 
 PHASES = [
@@ -98,7 +98,7 @@ def test_a_phase_is_handed_no_more_than_its_constructor_names(phase: type) -> No
 
 def test_every_class_handed_the_host_is_checked_here() -> None:
     """A new phase (a class of net/session/host/ handed some view of the host) joins PHASES above."""
-    mods = {inspect.getmodule(c) for c in PHASES} | {hostcore}
+    mods = {inspect.getmodule(c) for c in PHASES} | {host_shared}
     handed = {
         c
         for mod in mods
@@ -112,7 +112,7 @@ def test_every_class_handed_the_host_is_checked_here() -> None:
 
 
 def test_the_forty_member_view_of_the_host_is_gone() -> None:
-    assert not hasattr(hostcore, "HostCore")
+    assert not hasattr(host_shared, "HostCore")
 
 
 def test_the_host_keeps_no_delegates_to_its_phases() -> None:
@@ -125,4 +125,4 @@ def test_the_host_keeps_no_delegates_to_its_phases() -> None:
 def test_the_widest_protocol_is_counted() -> None:
     """The member count above sees every member (a protocol of properties and attributes alike)."""
     assert _members(relay.RelayTable) >= {"remotes", "table", "dealer", "chooser"}
-    assert len(_members(hostcore.Outbox)) == 5
+    assert len(_members(host_shared.Outbox)) == 5

@@ -22,8 +22,6 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from coldwater.core.state import State
-
 from ... import messages as m
 from ...identity import fingerprint
 from ...link import Link
@@ -34,9 +32,6 @@ if TYPE_CHECKING:
 
     from ...identity import Identity
     from ..events import Event
-
-FINALS_WAIT = 5.0
-"""Seconds the host waits for every present seat's signed final digest before relaying them."""
 
 
 class HostPhase(enum.Enum):
@@ -54,11 +49,6 @@ class HostPhase(enum.Enum):
 def fp_text(key: bytes) -> str:
     """A key's fingerprint, or "" for no key."""
     return fingerprint(key) if key else ""
-
-
-def scores_of(state: State[Any, Any]) -> tuple[dict[str, int], str]:
-    sc = state.scores()
-    return dict(zip(sc.labels, sc.totals)), sc.outcome
 
 
 class Remote:
