@@ -7,7 +7,8 @@ chart drawn) at the full position ``S`` and a seat ``s``:
 
 where ``V_s`` is the evaluator's worth of a position from ``s``'s view (the mode's goal in
 points, :func:`.evaluate.goal`, played on by the greedy policy in determinized worlds of
-``(S + o).view(s)``). So it is measured only on what the seat could see: outcomes that
+``(S + o).view(s)`` to a horizon, where the game's fitted value at the cut stands in for the
+rest). So it is measured only on what the seat could see: outcomes that
 look the same to ``s`` (another seat's hidden draw) are one group, and a draw the seat
 cannot tell apart from any other is worth exactly 0 luck to it.
 
@@ -59,9 +60,10 @@ class LuckBudget(msgspec.Struct, frozen=True, kw_only=True):
     outcomes: int = 6
     """Outcome groups valued exactly; an event with more has this many drawn by weight."""
     max_plies: int = 40
-    """The horizon: each valuation plays on this many plies, then scores the position where it
-    stands (its provisional sheet). The average over outcomes is still exact, so the luck
-    still averages 0; the horizon only cuts the noise later draws would add to each figure."""
+    """The horizon: each valuation plays on this many plies, then takes the game's fitted value
+    at the cut (:attr:`.evaluate.EvalSpec.value`), or the sheet where it stands if the game has
+    none. The average over outcomes is still exact, so the luck still averages 0; the horizon
+    only cuts the noise later draws would add to each figure."""
     graph_worlds: int = 4
     """Worlds the outcome that came is played to the end in, for the win-chance graph (0: none)."""
 
@@ -125,15 +127,27 @@ class SeatLuck(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def _value(
-    game: Game[Any, Any], view: State[Any, Any], seat: int, rng: Rng, policy: Policy, worlds: int, max_plies: int
+    game: Game[Any, Any],
+    view: State[Any, Any],
+    seat: int,
+    rng: Rng,
+    policy: Policy,
+    worlds: int,
+    max_plies: int,
+    cut: evaluate.CutValue | None = None,
 ) -> list[float]:
-    """The seat's worth of `view` in each numbered world (the same worlds for any view)."""
+    """The seat's worth of `view` in each numbered world (the same worlds for any view).
+
+    A playout the horizon stops is worth the game's fitted value at the cut (`cut`: its
+    expected final margin) where it has one, else its provisional sheet: on the sheet alone
+    an Aquatica event's luck was mostly the horizon's noise (docs/benchmarks.md)."""
     out = []
     for j in range(max(1, worlds)):
         it = rng.fork(j)
         st = game.determinize(view, it.fork("world"))
         evaluate.playout(st, policy, FastRng(it.fork("playout")), max_plies)
-        out.append(evaluate.goal(st, seat)[0])
+        v = cut(st, seat) if cut is not None and st.current is not None else None
+        out.append(v if v is not None else evaluate.goal(st, seat)[0])
     return out
 
 
@@ -150,6 +164,7 @@ def event_luck(
     weights = state.chance_weights()
     if not weights:
         raise ReviewError("no chance event is pending here")
+    cut = evaluate.spec_of(game).value
     lucks, ses, befores, afters, seen, worth = [], [], [], [], [], []
     for s in range(state.players):
         groups: dict[str, list[Any]] = {}
@@ -186,7 +201,7 @@ def event_luck(
         for k in {*picks, actual}:
             if pause is not None:
                 pause()
-            vals[k] = _value(game, groups[k][1], s, here.fork("worlds"), policy, budget.worlds, budget.max_plies)
+            vals[k] = _value(game, groups[k][1], s, here.fork("worlds"), policy, budget.worlds, budget.max_plies, cut)
         n = len(vals[actual])
         if exact:
             total = sum(groups[k][0] for k in picks)

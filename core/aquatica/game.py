@@ -71,6 +71,15 @@ class AquaticaGame(GameBase[AqState, AqAction]):
         s = self.state_type(view.copy_data(view.data), seed=None, ply=view.ply)
         d = s.data
         k = self.deck
+        # A King whose number is public (basic Kings are dealt in the open) is that King in
+        # its holder's hand, not a random one: else every seat's view handed the others a
+        # random King (one in five a Fancelot or Herbert, kept as a card), and each seat
+        # valued the start ahead for itself (tests/core/test_luck.py).
+        placed = {c for p in d.ps for c in p.hand} | set(d.char_discard)
+        for p in d.ps:
+            if p.king and HIDDEN_KING in p.hand and k.king_id(p.king) not in placed:
+                p.hand[p.hand.index(HIDDEN_KING)] = k.king_id(p.king)
+                placed.add(k.king_id(p.king))
         seen: set[int] = set(d.char_row) | set(d.char_discard) | set(d.draft)
         for p in d.ps:
             seen |= set(p.hand) | set(p.discard)

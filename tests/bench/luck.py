@@ -9,7 +9,9 @@ budget). Printed per title and seat: the mean final result, the mean luck and th
 luck-adjusted result, each with its standard error over the games, and whether the
 luck-adjusted mean is within two standard errors of zero (with random against random,
 neither seat has skill to show, so it should be, but for any edge of the seats' order,
-which the mean result shows); then the games some seat won only by
+which the mean result shows), and each figure's spread over the games (a game's standard
+deviation: where the draws explain the results, the luck-adjusted result spreads less than
+the result); then the games some seat won only by
 its draws (won, luck clearly above the margin, lost on skill), and the CPU seconds a
 game's luck took. Figures only: nothing here fails on a number.
 """
@@ -68,10 +70,13 @@ def main() -> None:
             adj_m, adj_se = mean_se([r[2] for r in rows[s]])
             within = abs(adj_m) <= 2 * adj_se
             inner = sum(r[3] for r in rows[s]) / max(1, len(rows[s]))
+            # Spread a game: the draws explain the result where result − luck spreads less than it.
+            root = math.sqrt(len(rows[s]))
             print(
                 f"  seat {s + 1}: result {res_m:+.2f} ± {res_se:.2f}; luck {luck_m:+.2f} ± {luck_se:.2f} "
                 f"(a game's own ± {inner:.1f}); luck-adjusted {adj_m:+.2f} ± {adj_se:.2f} "
-                f"({'within' if within else 'NOT within'} 2 SE of 0)"
+                f"({'within' if within else 'NOT within'} 2 SE of 0); spread a game: result "
+                f"{res_se * root:.1f}, luck {luck_se * root:.1f}, luck-adjusted {adj_se * root:.1f}"
             )
         cpu.sort()
         print(f"  won on the draws: {len(on_draws)} ({'; '.join(on_draws[:4])})")
