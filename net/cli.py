@@ -368,6 +368,7 @@ async def _join(ns: argparse.Namespace, target: str) -> int:
             find_timeout=ns.find_timeout,
             fingerprint=ns.fingerprint,
         )
+        log.info("seated at seat %d of %r", peer.seat + 1, peer.info.name if peer.info else target)
         if peer.saves.save is not None:
             ply = peer.state.ply if peer.state is not None else len(peer.record.steps)  # a fair seat keeps no steps
             log.warning("resuming our saved game at %s (ply %d)", peer.info.name if peer.info else "?", ply)

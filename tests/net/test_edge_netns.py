@@ -149,11 +149,14 @@ def test_one_identity_in_two_processes_is_refused_and_the_game_finishes(lab: Net
         ["-m", "coldwater.net.cli", "host", "toy", "--name", "Twins", "--players", "3", "--think", "0.02", *TOY],
         "twin-host",
     )
-    a = lab.start(1, ["-m", "coldwater.net.cli", "join", "Twins", "--think", "0.02", *TOY], "twin-a")
-    deadline = time.monotonic() + 30
-    while not (lab.home("twin-a") / "identity.key").exists() and time.monotonic() < deadline:
-        time.sleep(0.1)
-    time.sleep(1.5)  # seated
+    a = lab.start(
+        1, ["-m", "coldwater.net.cli", "join", "Twins", "--think", "0.02", "--log-level", "info", *TOY], "twin-a"
+    )
+    deadline = time.monotonic() + 60
+    while "seated at seat" not in lab.stderr("twin-a") and time.monotonic() < deadline:
+        assert a.poll() is None, lab.stderr("twin-a")[-2000:]
+        time.sleep(0.05)
+    assert (lab.home("twin-a") / "identity.key").exists(), lab.stderr("twin-a")[-2000:]
     (lab.home("twin-b") / "identity.key").write_bytes((lab.home("twin-a") / "identity.key").read_bytes())
     b = lab.start(2, ["-m", "coldwater.net.cli", "join", "Twins", *TOY], "twin-b")
     rc_b, _ = _finish(b, lab, "the copy")

@@ -41,8 +41,17 @@ def test_a_trusted_key_is_never_throttled_while_the_buckets_are_dry() -> None:
 
 def _start(lab: NetLab, node: int, home: str, log: str | None = None) -> Any:
     args = ["-m", "coldwater.net.cli", "join", f"{lab.addrs[0]}:47100", "--passphrase", PASS]
-    args += ["--headless", "--bot", "--timeout", "200", "--think", "0.02"]
+    args += ["--headless", "--bot", "--timeout", "200", "--think", "0.02", "--log-level", "info"]
     return lab.start(node, args, home, log=log)
+
+
+def _until_said(lab: NetLab, name: str, text: str, p: Any, within: float = 60.0) -> None:
+    """Wait until `name`'s log says `text` (a process that exits first, or silence, fails)."""
+    end = time.monotonic() + within
+    while text not in lab.stderr(name):
+        if p.poll() is not None or time.monotonic() > end:
+            pytest.fail(f"{name} never said {text!r}; stderr:\n{lab.stderr(name)[-2000:]}")
+        time.sleep(0.05)
 
 
 @NETNS
@@ -51,10 +60,10 @@ def test_44_7_a_seat_restarted_while_a_stranger_guesses_comes_back(lab_factory: 
     lab: NetLab = lab_factory(4)
     args = ["-m", "coldwater.net.cli", "host", "crown", "--name", "Weir", "--players", "3", "--port", "47100"]
     args += ["--dealer", "fair", "--passphrase", PASS, "--headless", "--bot", "--timeout", "200", "--think", "0.02"]
-    host = lab.start(0, args, "host")
-    time.sleep(1.5)
+    host = lab.start(0, args + ["--log-level", "info"], "host")
+    _until_said(lab, "host", "listening on port", host)
     p1 = _start(lab, 1, "peer1")
-    time.sleep(1.0)
+    _until_said(lab, "peer1", "seated at seat", p1)
     p2 = _start(lab, 2, "peer2")
     t0 = time.monotonic()
     while not list((lab.tmp / "peer2" / "lan").glob("lan-peer-*.json")) and time.monotonic() - t0 < 60:

@@ -56,7 +56,12 @@ def _host(lab: NetLab, *extra: str) -> subprocess.Popen[str]:
 
 def _join(lab: NetLab, node: int, *extra: str) -> subprocess.Popen[str]:
     p = lab.start(node, ["-m", "tests.net.session.verdictplay", "join", f"{lab.addrs[0]}:47100", *extra], f"peer{node}")
-    time.sleep(2.0)  # seats go in the order peers join: node 1 gets seat 2, node 2 seat 3
+    # Seats go in the order peers are seated: node 1 gets seat 2, node 2 seat 3.
+    end = time.monotonic() + WAIT
+    while "verdictplay: seated at seat" not in lab.stderr(f"peer{node}"):
+        if p.poll() is not None or time.monotonic() > end:
+            pytest.fail(f"peer{node} was not seated; stderr:\n{lab.stderr(f'peer{node}')[-3000:]}")
+        time.sleep(0.05)
     return p
 
 

@@ -125,6 +125,8 @@ async def _join(ns: argparse.Namespace) -> int:
             await asyncio.sleep(0.3)
     else:
         raise SystemExit("verdictplay: no table at " + ns.target)
+    # What a test waits on before the next seat joins (seats go in the order peers are seated).
+    print(f"verdictplay: seated at seat {peer.seat + 1}", file=sys.stderr, flush=True)
     fp = peer.fair_peer
     marks: dict[str, float] = {}
     if ns.accomplice:
