@@ -88,10 +88,6 @@ SUITE_WIDE = {
 }
 """The modules at the top of tests/: checks of the whole repository and helpers every layer uses."""
 
-NOT_MOVED_YET = {"test_emitter.py", "test_table.py", "test_table_undo.py"}
-"""Tests of net/play/ still at the top: they belong in tests/net/play/, which the LAN's rebuild (issue 46,
-items 1-2) lays out; this set only shrinks."""
-
 OWN_FOLDERS = {"bench", "__snapshots__", "__pycache__"}
 """Folders of tests/ that mirror no package: benchmarks (they print figures) and stored snapshots."""
 
@@ -108,10 +104,8 @@ def test_tests_mirror_the_source_tree() -> None:
     stray = sorted(str(f) for f in folders if not (ROOT / f).is_dir())
     assert not stray, f"test folders with no source folder of the same path: {stray}"
     top = {p.name for p in tests.glob("*.py")}
-    misplaced = sorted(top - SUITE_WIDE - NOT_MOVED_YET)
+    misplaced = sorted(top - SUITE_WIDE)
     assert not misplaced, f"tests at the top of tests/ that belong beside their package: {misplaced}"
-    moved = sorted(NOT_MOVED_YET - top)
-    assert not moved, f"moved: take them out of NOT_MOVED_YET: {moved}"
     assert {"core", "net", "tui"} <= {str(f) for f in folders}
 
 

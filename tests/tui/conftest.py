@@ -31,7 +31,7 @@ def no_fsync(monkeypatch: pytest.MonkeyPatch) -> None:
     """The table fsyncs its save after every action (durability for people); a
     whole game in a test makes about a thousand of them, which only costs time
     here, so the app tests skip the disk flush. Saving itself still happens, and
-    tests/test_table.py checks the flush itself."""
+    tests/net/play/test_table.py checks the flush itself."""
     monkeypatch.setattr("coldwater.net.play.files.os.fsync", lambda fd: None)
 
 

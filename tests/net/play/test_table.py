@@ -11,8 +11,7 @@ import pytest
 from coldwater.core.errors import IllegalAction
 from coldwater.net.play.files import read_content
 from coldwater.net.play.table import Applied, GameOver, SaveError, Seat, SeatKind, Table, list_saves, resume
-
-from .toygame import GAME, Hold, Roll
+from tests.toygame import GAME, Hold, Roll
 
 PERSON = Seat(SeatKind.PERSON, "Ann")
 BOT = Seat(SeatKind.BOT, "Bot", bot="random")
