@@ -20,7 +20,7 @@ from coldwater.core.notation import Action
 from coldwater.core.search import Evaluate, score_values
 from coldwater.core.state import State
 
-from . import goals, payment, solo
+from . import payment, solo
 from .actions import (
     Buy,
     ClaimGoal,
@@ -402,35 +402,8 @@ def cut_features(k: Deck) -> Callable[[State[Any, Any], int], list[float]]:
     The PP so far, and what is still to be scored: the Locations on the board (their PP,
     how many have risen, the Depths still to cover), the hand and Mantas that will score
     them, each also scaled by how much of the game is left (``left``: the shorter of the
-    Location and Character decks against 30 cards, 0 once the end is triggered); what the
-    Characters in hand and in the discard pile will do when played (their effects' rough
-    worth), and the Goals in reach (each open Goal's next spot by the share of its condition
-    met, and how many could be claimed now).
+    Location and Character decks against 30 cards, 0 once the end is triggered).
     """
-
-    worth = [
-        sum(_CARD_WORTH.get(e.op, 0.0) * (e.n or 1) for e in (*k.char_effs[c], *k.char_delayed[c]))
-        for c in range(k.n_chars)
-    ]
-
-    def reach(d: AqData, seat: int) -> tuple[float, float]:
-        """The Goals still open to the seat: the spot each would score, by the share of its
-        condition met (a Goal's PP in reach), and how many it could claim now."""
-        p = d.ps[seat]
-        if d.module != "goals" or not any(m.wild < 0 and not m.placed for m in p.mantas):
-            return 0.0, 0.0
-        pp = ready = 0.0
-        for pos, g in enumerate(d.goals):
-            if pos in p.goals or len(d.tracks[pos]) >= len(k.spots):
-                continue
-            spec = k.goals[g]
-            if spec.cond == "discard_all_but":
-                share = min(1.0, max(1, spec.n) / max(1, len(p.hand)))
-            else:
-                share = min(1.0, max(0.0, goals.count(d, k, seat, spec.cond) / max(1, spec.n)))
-            pp += k.spots[len(d.tracks[pos])] * share
-            ready += share >= 1.0
-        return pp, ready
 
     def features(state: State[Any, Any], seat: int) -> list[float]:
         d: AqData = state.data
@@ -441,10 +414,6 @@ def cut_features(k: Deck) -> Callable[[State[Any, Any], int], list[float]]:
         depths = float(sum(remaining(k, loc) for loc in p.board if not loc.risen))
         cards = float(len(p.hand) + len(p.discard))
         mantas = float(len(p.mantas))
-        # What the cards will do when played (by their effects), and the Goals in reach.
-        hand = sum(worth[c] for c in p.hand if c >= 0)
-        spent = sum(worth[c] for c in p.discard if c >= 0)
-        goal_pp, goal_now = reach(d, seat)
         return [
             1.0,
             left,
@@ -461,13 +430,6 @@ def cut_features(k: Deck) -> Callable[[State[Any, Any], int], list[float]]:
             mantas * left,
             float(len(p.goals)),
             float(len(p.tribes)),
-            hand,
-            hand * left,
-            spent * left,
-            goal_pp,
-            goal_pp * left,
-            goal_now,
-            float(sum(1 for m in p.mantas if m.ready and not m.placed)),
         ]
 
     return features

@@ -252,12 +252,8 @@ def cut_features(T: Tables) -> Callable[[State[Any, Any], int], list[float]]:
     Crown scores most at the end (contests, challenges, sets), so the points so far say
     little early: fish in the boat, their species and weight, Master Angler spots filled
     and cards held stand in for what they will bring, each also scaled by the share of the
-    game still to play (``left``: the leading fish count against the 12 that end it); and what
-    is held but not yet played out: Lures and other tackle, how near each Master Angler card
-    is to done, bait on the board, the sets still open to the row's trophies.
+    game still to play (``left``: the leading fish count against the 12 that end it).
     """
-
-    spots = [max(1, len(x)) for x in T.ma_spots]
 
     def features(state: State[Any, Any], row: int) -> list[float]:
         d: CrownData = state.data
@@ -271,18 +267,6 @@ def cut_features(T: Tables) -> Callable[[State[Any, Any], int], list[float]]:
         filled = float(sum(len(m.filled) for m in p.ma))
         held = float(len(p.ma))
         score = float(sum(t.points for t in p.trophies) + len(p.ma_done))  # the sheet so far, bar tagged fish
-        # What is held but not yet played out: Lures (a catch of the player's choosing),
-        # other tackle, Master Angler cards by how near they are to done, bait on the board
-        # (fish to come), and the sets the trophies still open to the row reward.
-        lures = float(sum(1 for t in p.tackle if t.kind == "lure"))
-        done_frac = float(sum(len(m.filled) / spots[m.card] for m in p.ma))
-        near = float(sum(1 for m in p.ma if spots[m.card] - len(m.filled) <= 1))
-        bait = float(sum(map(sum, p.zones)))
-        won = {t.kind for t in p.trophies}
-        ma_kinds = {T.ma_species[c] for c in p.ma_done} | {T.ma_species[m.card] for m in p.ma}
-        sets = (0.0 if "four_different" in won else min(4, len(ma_kinds)) / 4) + (
-            0.0 if "small_species" in won else sum(1 for f in {f.species for f in p.fish} if f in SMALL_SPECIES) / 3
-        )
         return [
             1.0,
             left,
@@ -298,15 +282,7 @@ def cut_features(T: Tables) -> Callable[[State[Any, Any], int], list[float]]:
             filled * left,
             held,
             held * left,
-            float(len(p.tackle)) - lures,
-            lures,
-            lures * left,
-            done_frac,
-            done_frac * left,
-            near,
-            bait,
-            bait * left,
-            sets,
+            float(len(p.tackle)),
         ]
 
     return features
