@@ -12,8 +12,8 @@ orders are sampled, never read), in the style of single-observer ISMCTS
   standard errors (a small search that follows its noise plays worse than greedy);
 - below the root one shared tree grows by UCB1 with availability counts once a
   node has ``expand_after`` visits; chance events are drawn inside the iteration;
-- a playout is the greedy policy for every seat for at most ``horizon`` plies,
-  then the game's evaluation.
+- a playout is the greedy policy for every seat for at most ``horizon`` decisions,
+  then the game's evaluation (to the end where it has none for the position).
 
 The budget is a number of iterations, so a seed and a budget fix the choice on
 every machine (LAN peers and tests agree). A wall-clock cap exists only as a
@@ -40,9 +40,11 @@ class Policy(Protocol):
     def values(self, view: State[Any, Any], legal: Sequence[Action]) -> list[float]: ...
 
 
-Evaluate = Callable[[State[Any, Any], tuple[int, ...]], list[float]]
+Evaluate = Callable[[State[Any, Any], tuple[int, ...]], list[float] | None]
 """Worth of a (possibly unfinished) position to each seat, each in [0, 1], given the
-score totals where the search began (the yardstick for a solo game with one row)."""
+score totals where the search began (the yardstick for a solo game with one row); None
+where it has nothing to say of an unfinished position (a solo mode judged by its own goal):
+the playout then goes on to the end, as the coach's evaluator does (``evaluate.worth``)."""
 
 
 def _sigmoid(x: float) -> float:
@@ -112,7 +114,7 @@ class SearchBot:
         self.width = width
         """Candidates per decision: the greedy policy's best few."""
         self.horizon = horizon
-        """Playout plies before the evaluation stands in for the rest of the game."""
+        """Playout decisions before the evaluation stands in for the rest of the game."""
         self.explore = explore
         self.noise = noise
         """Chance of a uniformly random move in a playout (none by default: the worlds and
@@ -262,6 +264,10 @@ class SearchBot:
             path.append((node, cur))
         self._playout(st, rng)
         rewards = self.evaluate(st, anchor)
+        if rewards is None:  # no value at the cut for this setup: the goal at the end judges
+            playout(st, self.policy, rng, _ALL, self.noise)
+            rewards = self.evaluate(st, anchor)
+            assert rewards is not None, "a finished game always has a worth"
         for n, seat in path:
             n.visits += 1
             n.total += rewards[seat]
@@ -270,6 +276,10 @@ class SearchBot:
     def _playout(self, st: State[Any, Any], rng: FastRng) -> None:
         """The greedy policy for every seat (with a little noise), up to the horizon."""
         playout(st, self.policy, rng, self.horizon, self.noise)
+
+
+_ALL = 1 << 62
+"""A horizon no game reaches."""
 
 
 def playout(

@@ -15,8 +15,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from coldwater.core.bots import GreedyBase
+from coldwater.core.evaluate import LinearCut
 from coldwater.core.notation import Action
-from coldwater.core.search import score_values
+from coldwater.core.search import Evaluate, score_values
 from coldwater.core.state import State
 
 from . import payment, solo
@@ -119,6 +120,23 @@ def evaluate(state: State[Any, Any], anchor: tuple[int, ...]) -> list[float]:
         titles = sum(1 for top, _ in solo.TITLES if pp > top)
         return [0.8 * by_pp + 0.2 * titles / len(solo.TITLES)]
     return score_values(sc, d.players, scale=5.0)
+
+
+def evaluate_with(cut: LinearCut) -> Evaluate:
+    """The search's worth of a position, with the coach's evaluator's value at the cut (`cut`:
+    each seat's expected final PP, fitted on self-play) where a playout stops early, so the
+    hard bot and the review judge a cut playout alike. A solo game has no such value (its
+    goal is a title or a condition, not a margin): an unfinished one gets None and the search
+    plays it to the end, where :func:`evaluate` judges it by that goal."""
+
+    def worth(state: State[Any, Any], anchor: tuple[int, ...]) -> list[float] | None:
+        sc = state.scores()
+        if sc.final:
+            return evaluate(state, anchor)
+        totals = cut.totals(state)
+        return None if totals is None else score_values(sc, state.players, scale=5.0, totals=totals)
+
+    return worth
 
 
 SOLO_PP_SCALE = 130.0

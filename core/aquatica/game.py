@@ -118,26 +118,30 @@ class AquaticaGame(GameBase[AqState, AqAction]):
         return s
 
     def bot_spec(self) -> SearchSpec:
-        from .bot import GreedyBot, cut_features, evaluate
+        from .bot import GreedyBot, cut_features, evaluate_with
 
+        cut = LinearCut(self.name, cut_features(self.deck))
         return SearchSpec(
             GreedyBot,
-            evaluate,
+            evaluate_with(cut),
             normal={"iterations": 16, "width": 3},
-            hard={"iterations": 720, "width": 4, "max_plies": 24000},  # 3x: 25/28 vs normal (docs/benchmarks.md)
+            # Hard cuts its playouts where the review does, with the same fitted value (a solo game,
+            # which has none, is played to the end); its plies a decision keep the CPU of the
+            # search that played to the end (docs/benchmarks.md).
+            hard={"iterations": 720, "width": 4, "max_plies": 21000, "horizon": CUT},
             # Worlds so that a whole 2-player seat reviews in seconds (docs/benchmarks.md). A hint
             # answers while a person waits (median 0.5 s, at most 1.5 s): close calls race up to
             # `worlds`, clear ones stop at `min_worlds`.
             coach=EvalSpec(
                 review=EvalBudget(worlds=16, min_worlds=8, measure=16, confirm=48, horizon=CUT),
                 hint=EvalBudget(worlds=24, min_worlds=8, width=4),
-                value=LinearCut(self.name, cut_features(self.deck)),
+                value=cut,
             ),
         )
 
 
 CUT = 80
-"""Decisions a review's playout plays before the fitted value stands in for the rest: on 20
+"""Decisions a review's (and the hard bot's) playout plays before the fitted value stands in for the rest: on 20
 decisions the spread of a paired difference fell from 9.7-11.4 PP a world to 5.2-5.5, the
 means within 1.0-1.6 PP of whole playouts' (docs/benchmarks.md)."""
 
