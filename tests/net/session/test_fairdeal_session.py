@@ -974,30 +974,11 @@ async def test_a_bot_seat_at_a_fair_aquatica_table_and_a_host_with_no_seat() -> 
     """The same bot seats deal Aquatica (its own referee tests are in test_fairdeal_aquatica.py)."""
     game = games.get("aquatica")
     for seats in (["host", "bot", "open"], ["bot", "open", "open"]):
-        net = MemoryNetwork()
-        host = TableHost(
-            game,
-            Identity.generate(),
-            name="aq",
-            seats=seats,
-            bind="127.0.0.1",
-            chooser=bot_chooser(game),
-            dealer="fair",
-            watchers=0,
-            network=net,
-        )
-        port = await host.listen()
-        peers = [
-            TablePeer(game, Identity.generate(), name=f"p{i}", bind="127.0.0.1", chooser=bot_chooser(game), network=net)
-            for i in range(seats.count("open"))
-        ]
-        task = asyncio.ensure_future(host.run())
-        for p in peers:
-            await p.join("127.0.0.1", port)
-        await asyncio.wait_for(asyncio.gather(task, *(p.run() for p in peers)), 400)
+        g = await play_fair(game, seats, bots=(game.bots[0],))
+        host = g.host
         assert host.result is not None and host.result.audit_ok and host.result.plies > 100, host.result
         assert sorted(host.fair_host.fair_bots) == [seats.index("bot")] and host.table is None
-        for p in peers:
+        for p in g.peers:
             assert p.result is not None and p.result.audit_ok and p.result.digest == host.result.digest
 
 
