@@ -188,23 +188,33 @@ Esc goes back.
         )
         self._board(it, names)
         view = it.view
-        items: list[Item[str]] = [Item(self.label(it, a, names), str(a)) for a in view.legal()]
+        label = self.labeller(it, names)
+        items: list[Item[str]] = [Item(label(a), str(a)) for a in view.legal()]
         lst.set_items(items)
         lst.display = True
         lst.focus()
         self.verdict = ""
         verdict.update("What would you play here?")
 
-    def label(self, it: DrillItem, action: Any, names: list[str]) -> str:
-        """A choice as the table words it for the seat choosing ("Port [1]: one Port action"), not
-        as the log tells it ("random places a 1 …"); the log's words where the table's fail."""
+    def labeller(self, it: DrillItem, names: list[str]) -> Callable[[Any], str]:
+        """A choice at `it` as the table words it for the seat choosing ("Port [1]: one Port action"),
+        not as the log tells it ("random places a 1 …"); the log's words where the table's fail.
+        The game's words are made once for the position, not once a choice."""
         cls = self.words(it.game) if self.words is not None else None
-        if cls is not None:
-            try:
-                return with_names(cls(games.get(it.game), names).label(it.view, action, it.seat), names)
-            except Exception:  # a wording bug never hides a legal choice
-                pass
-        return with_names(it.view.describe(action), names)
+        try:
+            words = cls(games.get(it.game), names) if cls is not None else None
+        except Exception:  # words that cannot be made: the log's words, never a crash
+            words = None
+
+        def label(action: Any) -> str:
+            if words is not None:
+                try:
+                    return with_names(words.label(it.view, action, it.seat), names)
+                except Exception:  # a wording bug never hides a legal choice
+                    pass
+            return with_names(it.view.describe(action), names)
+
+        return label
 
     def _board(self, it: DrillItem, names: list[str]) -> None:
         """The position on its game's board (a new board when the drill moves to another game)."""
@@ -251,7 +261,7 @@ Esc goes back.
         it = self.item
         if it is None or self.verdict != FAIL:
             return
-        best = self.label(it, games.get(it.game).parse_action(it.mistake.best), list(it.names))
+        best = self.labeller(it, list(it.names))(games.get(it.game).parse_action(it.mistake.best))
         why = f"\n{it.mistake.why}" if it.mistake.why else ""
         self.query_one("#drill-verdict", Static).update(f"The solution: {best}.{why}\nn: next · t: try again")
 
